@@ -1,0 +1,1 @@
+"""capenv build side: evidence, manifest, view, plans and the gate, driven by rule tables."""

@@ -1,0 +1,216 @@
+"""Exact JSON: numbers keep their value and spelling through load and dump.
+
+A float is kept as the text it was written with, and an integer outside the 64-bit range
+(which orjson cannot write) likewise, as a ``JsonNumber``. Integers inside the range stay
+``int``. ``dumps`` writes a ``JsonNumber`` back verbatim, so data/get output loads back
+unchanged. Every module that reads or writes state JSON goes through this one codec.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import orjson
+
+_INT64_MIN = -(2**63)
+_UINT64_MAX = 2**64 - 1
+
+
+class JsonNumber:
+    """A JSON number kept as its exact text (a float, or an integer past 64 bits)."""
+
+    __slots__ = ("text", "_value")
+
+    def __init__(self, text: str) -> None:
+        try:
+            value = Decimal(text)
+        except InvalidOperation as exc:  # pragma: no cover - guarded by the parser
+            raise ValueError(f"not a JSON number: {text!r}") from exc
+        if not value.is_finite():
+            raise ValueError(f"not a finite JSON number: {text!r}")
+        self.text = text
+        self._value = value
+
+    @property
+    def value(self) -> Decimal:
+        return self._value
+
+    def is_integral(self) -> bool:
+        return self._value == self._value.to_integral_value()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, JsonNumber):
+            return self._value == other._value
+        if isinstance(other, bool):
+            return False
+        if isinstance(other, (int, float)):
+            return self._value == Decimal(other) if not isinstance(other, float) else float(self._value) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __lt__(self, other: Any) -> bool:
+        return self._value < _decimal(other)
+
+    def __gt__(self, other: Any) -> bool:
+        return self._value > _decimal(other)
+
+    def __le__(self, other: Any) -> bool:
+        return self._value <= _decimal(other)
+
+    def __ge__(self, other: Any) -> bool:
+        return self._value >= _decimal(other)
+
+    def __repr__(self) -> str:
+        return f"JsonNumber({self.text!r})"
+
+
+def _decimal(value: Any) -> Decimal:
+    if isinstance(value, JsonNumber):
+        return value.value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return Decimal(value)
+    raise TypeError(f"cannot compare a JSON number with {type(value).__name__}")
+
+
+class JsonError(ValueError):
+    """The text is not JSON this codec accepts; the message says where and why."""
+
+
+class ProtoMemberError(JsonError):
+    """A ``__proto__`` member, refused everywhere state can enter."""
+
+
+def _parse_int(text: str) -> int | JsonNumber:
+    number = int(text)
+    if _INT64_MIN <= number <= _UINT64_MAX:
+        return number
+    return JsonNumber(text)
+
+
+def _reject_constant(name: str) -> Any:
+    raise JsonError(f"{name} is not JSON")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        result[key] = value
+    return result
+
+
+def _object_no_proto(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    for key, _ in pairs:
+        if key == "__proto__":
+            raise ProtoMemberError("a __proto__ member is not accepted")
+    return _object(pairs)
+
+
+_DECODER = json.JSONDecoder(parse_float=JsonNumber, parse_int=_parse_int, parse_constant=_reject_constant,
+                            object_pairs_hook=_object)
+_DECODER_NO_PROTO = json.JSONDecoder(parse_float=JsonNumber, parse_int=_parse_int,
+                                     parse_constant=_reject_constant, object_pairs_hook=_object_no_proto)
+
+
+def loads(text: str | bytes, *, allow_proto: bool = True) -> Any:
+    """Parse JSON keeping exact numbers. Raises ``JsonError`` with the position on bad input."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise JsonError(f"not UTF-8 text at byte {exc.start}") from exc
+    decoder = _DECODER if allow_proto else _DECODER_NO_PROTO
+    try:
+        value, end = decoder.raw_decode(text, _skip_ws(text, 0))
+    except json.JSONDecodeError as exc:
+        raise JsonError(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+    except RecursionError as exc:
+        raise JsonError("nesting too deep") from exc
+    if _skip_ws(text, end) != len(text):
+        raise JsonError(f"extra data after the JSON value at offset {end}")
+    return value
+
+
+def _skip_ws(text: str, index: int) -> int:
+    while index < len(text) and text[index] in " \t\n\r":
+        index += 1
+    return index
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, JsonNumber):
+        return orjson.Fragment(value.text.encode())
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="python")
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def dumps(value: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:
+    """Write JSON; ``JsonNumber`` values are written verbatim."""
+    option = 0
+    if sort_keys:
+        option |= orjson.OPT_SORT_KEYS
+    if indent:
+        option |= orjson.OPT_INDENT_2
+    return orjson.dumps(value, default=_default, option=option)
+
+
+def canonical(value: Any) -> bytes:
+    """Sorted keys, no spaces: the bytes hashes are taken over."""
+    return dumps(value, sort_keys=True)
+
+
+def is_exact(value: Any) -> bool:
+    """True when every number in ``value`` writes back as the value it reads as (no NaN, no lossy float)."""
+    if isinstance(value, float):
+        return False
+    if isinstance(value, dict):
+        return all(is_exact(v) for v in value.values())
+    if isinstance(value, list):
+        return all(is_exact(v) for v in value)
+    return True
+
+
+def depth(value: Any) -> int:
+    """Nesting depth: a scalar is 0, ``[]`` and ``{}`` are 1."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            level += 1
+            stack.extend((v, level) for v in item.values())
+        elif isinstance(item, list):
+            level += 1
+            stack.extend((v, level) for v in item)
+        deepest = max(deepest, level)
+    return deepest
+
+
+def json_kind(value: Any) -> str:
+    """The JSON type name of a value: object, array, string, integer, number, boolean, null."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, JsonNumber):
+        return "integer" if value.is_integral() and "." not in value.text and "e" not in value.text.lower() else "number"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    raise TypeError(f"{type(value).__name__} is not JSON")

@@ -1,0 +1,1 @@
+"""The YAML rule tables (package data)."""

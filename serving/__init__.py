@@ -1,0 +1,1 @@
+"""capenv serving side: runs bundle plans against a store; never imports the evaluator."""
