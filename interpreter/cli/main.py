@@ -1,0 +1,73 @@
+"""The ``capenv`` command line (DESIGN.md §10): thin; every verb calls library code.
+
+Exit codes: 0 success, 2 bad input (one line naming the file and what is wrong),
+1 internal error. No traceback reaches a user unless CAPENV_DEBUG=1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Callable, Sequence
+
+from . import commands_rules
+from .errors import UserError, exit_code_for, message_for
+
+Registrar = Callable[[argparse._SubParsersAction], None]
+
+
+def _registrars() -> list[Registrar]:
+    from . import commands_capture
+
+    registrars: list[Registrar] = [commands_capture.register, commands_rules.register]
+    try:  # verbs added by later parts register themselves here when their module exists
+        from . import commands_env  # noqa: WPS433
+
+        registrars.append(commands_env.register)
+    except ImportError as exc:
+        if "commands_env" not in str(exc):
+            raise
+    return registrars
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="capenv",
+        description="Turn a recorded HTTP capture (HAR) into a stateful, verified environment served over MCP.")
+    parser.add_argument("--version", action="version", version=f"capenv {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for register in _registrars():
+        register(sub)
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("capenv")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "unknown"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result = args.handler(args)
+    except KeyboardInterrupt:
+        print("capenv: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # one line for the user; the traceback only when asked for
+        if os.environ.get("CAPENV_DEBUG") == "1":
+            raise
+        print(f"capenv: {message_for(exc)}", file=sys.stderr)
+        return exit_code_for(exc)
+    return int(result or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""Predicates on the shape of one string: patterns, lengths, character classes.
+
+Context ``segment``: one path segment of a recorded call, as the manifest sees it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+
+@context_model("segment")
+class SegmentContext(BaseModel):
+    """A path segment: its raw text, and whether the application returned it as an identity."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    value: str
+    returned_as_identity: bool = False
+
+
+class PatternParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pattern: str
+    """A Python regular expression the whole value must match."""
+    ignore_case: bool = False
+    min_length: int = Field(default=1, ge=0)
+    max_length: int | None = Field(default=None, ge=1)
+
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str, ignore_case: bool) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+
+
+@predicate("segment_matches", context="segment", params=PatternParams)
+def segment_matches(ctx: SegmentContext, params: PatternParams) -> Outcome:
+    """The whole segment matches a regular expression, within a length range."""
+    value = ctx.value
+    if len(value) < params.min_length:
+        return Miss(f"{len(value)} characters, fewer than {params.min_length}")
+    if params.max_length is not None and len(value) > params.max_length:
+        return Miss(f"{len(value)} characters, more than {params.max_length}")
+    if not _compiled(params.pattern, params.ignore_case).fullmatch(value):
+        return Miss(f"{value!r} does not match {params.pattern}")
+    return Match({"value": value})
+
+
+class ClassesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    letters: bool = False
+    """At least one letter is required."""
+    digits: bool = False
+    """At least one digit is required."""
+
+
+@predicate("segment_has_classes", context="segment", params=ClassesParams)
+def segment_has_classes(ctx: SegmentContext, params: ClassesParams) -> Outcome:
+    """The segment holds the required character classes (letters, digits)."""
+    if params.letters and not any(c.isalpha() for c in ctx.value):
+        return Miss("holds no letter")
+    if params.digits and not any(c.isdigit() for c in ctx.value):
+        return Miss("holds no digit")
+    return Match()
+
+
+@predicate("segment_returned_as_identity", context="segment")
+def segment_returned_as_identity(ctx: SegmentContext, params: BaseModel) -> Outcome:
+    """The application returned this value as an identity elsewhere in the capture."""
+    if ctx.returned_as_identity:
+        return Match({"value": ctx.value})
+    return Miss("never returned as an identity")

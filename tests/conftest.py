@@ -1,0 +1,31 @@
+"""Shared pytest configuration: rule fixtures become test cases (``pytest -k <rule id>``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from capenv.interpreter.rules_engine import load_rules
+
+
+def _fixture_cases() -> list:
+    ruleset = load_rules(with_fixtures=True)
+    params = []
+    for table_name, (display, fixture) in sorted(ruleset.fixtures.items()):
+        for rule_id, cases in fixture.cases.items():
+            for case_name, case in cases.items():
+                params.append(pytest.param(ruleset, table_name, rule_id, case_name, case,
+                                           id=f"{rule_id}::{case_name}"))
+    return params
+
+
+def _table_cases() -> list:
+    ruleset = load_rules(with_fixtures=True)
+    return [pytest.param(ruleset, table_name, case, id=f"{table_name}::{case.name}")
+            for table_name, (_, fixture) in sorted(ruleset.fixtures.items()) for case in fixture.table_cases]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if metafunc.function.__name__ == "test_rule_case":
+        metafunc.parametrize("ruleset,table_name,rule_id,case_name,case", _fixture_cases())
+    elif metafunc.function.__name__ == "test_table_case":
+        metafunc.parametrize("ruleset,table_name,case", _table_cases())
