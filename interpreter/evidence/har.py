@@ -1,0 +1,314 @@
+"""HAR 1.2 ingest: a ``.har`` or ``.har.gz`` file → ``Evidence`` (DESIGN.md §3).
+
+Each entry becomes one ``Record`` (fields as the §3 table says; body decisions in ``bodies``,
+URL splitting in ``origin``, the id in ``identity``). Choices made here:
+
+- Start times are parsed with dateutil's ``isoparse`` and kept in UTC (the recorder's local
+  offset says nothing about the application); a time without a zone is an error.
+- ``finished_at`` = start + ``time`` ms; when ``time`` is missing or negative, the sum of the
+  non-negative ``timings`` phases (``ssl`` excluded: HAR counts it inside ``connect``); else 0.
+- Records are ordered by a stable sort on the start time (equal starts keep file order) and
+  numbered from 1; ``entry_index`` keeps the 0-based position in the file for messages.
+- The HAR envelope is read with orjson (fast, exact enough: its numbers are sizes and times);
+  every *body* goes through ``jsonvalue`` so body numbers keep their exact text.
+
+Bad input raises ``CaptureError`` (one line: file, entry index, problem). The one exception:
+an entry malformed only in a body (bad base64, say) whose origin is not the primary origin is
+skipped with a warning in ``Evidence.warnings``, since no verdict about the application reads
+it. The primary origin is chosen as if such entries were kept, so skipping cannot move it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+import zlib
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import orjson
+from dateutil.parser import isoparse
+
+from . import bodies
+from .errors import CaptureError, EntryProblem, show
+from .identity import evidence_id
+from .origin import UrlError, normalise_origin, split_url
+from .records import Evidence, Record
+
+__all__ = ["CaptureError", "load_evidence", "parse_har_bytes"]
+
+Progress = Callable[[int, int], None]
+
+PROGRESS_REPORTS = 100
+"""At most about this many ``progress`` calls per file, however large."""
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_UTF8_BOM = "\ufeff"
+_TIMING_PHASES = ("blocked", "dns", "connect", "send", "wait", "receive")
+
+
+def load_evidence(path: str | Path, *, origin: str | None = None, progress: Progress | None = None) -> Evidence:
+    """Read a HAR capture (plain or gzip, told apart by the magic bytes) into ``Evidence``.
+
+    ``origin`` forces the primary origin (normalised; it must be some record's origin).
+    ``progress(done, total)`` is called at most about ``PROGRESS_REPORTS`` times.
+    """
+    source = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise CaptureError(source, None, f"cannot be read: {exc.strerror or exc}") from None
+    return parse_har_bytes(data, source=source, origin=origin, progress=progress)
+
+
+def parse_har_bytes(data: bytes, *, source: str, origin: str | None = None,
+                    progress: Progress | None = None) -> Evidence:
+    """Like ``load_evidence`` for bytes already in memory; ``source`` names them in messages."""
+    entries = _har_entries(_text(_gunzip(data, source), source), source)
+    total = len(entries)
+    every = max(1, math.ceil(total / PROGRESS_REPORTS))
+    normalised: list[_Entry] = []
+    for index, entry in enumerate(entries):
+        try:
+            normalised.append(_normalise(entry, index))
+        except EntryProblem as problem:
+            raise CaptureError(source, index, problem.problem) from None
+        if progress is not None and (index + 1) % every == 0 and index + 1 < total:
+            progress(index + 1, total)
+    normalised.sort(key=lambda item: item.started_at)  # list.sort is stable: ties keep file order
+
+    primary = _primary_origin(normalised, origin, source)
+    kept, warnings = _drop_skippable(normalised, primary, source)
+    records = tuple(
+        Record(ordinal=ordinal, primary=item.fields["origin"] == primary, **item.fields)
+        for ordinal, item in enumerate(kept, start=1)
+    )
+    evidence = Evidence(
+        evidence_id=evidence_id(records), source=source, records=records, primary_origin=primary,
+        origins=dict(Counter(record.origin for record in records)), warnings=tuple(warnings),
+    )
+    if progress is not None:
+        progress(total, total)
+    return evidence
+
+
+class _Entry(NamedTuple):
+    index: int
+    started_at: datetime
+    fields: dict[str, Any]
+    """Every ``Record`` field but ``ordinal`` and ``primary``, which need all entries."""
+    body_problem: EntryProblem | None
+
+
+# --- the file -------------------------------------------------------------------------------
+
+def _gunzip(data: bytes, source: str) -> bytes:
+    if not data.startswith(_GZIP_MAGIC):
+        return data
+    try:
+        return gzip.decompress(data)
+    except (EOFError, OSError, zlib.error) as exc:  # BadGzipFile is an OSError
+        raise CaptureError(source, None, f"gzip data is truncated or corrupt ({exc})") from None
+
+
+def _text(data: bytes, source: str) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise CaptureError(source, None, f"is not UTF-8 text (byte 0x{data[exc.start]:02x} at line {line}"
+                                         f" column {column})") from None
+    return text[1:] if text.startswith(_UTF8_BOM) else text
+
+
+def _har_entries(text: str, source: str) -> list[Any]:
+    try:
+        document = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        ends_early = exc.pos >= len(text.rstrip())
+        hint = " (the text ends early: a truncated file?)" if ends_early else ""
+        raise CaptureError(source, None, f"is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                                         f"{hint}") from None
+    log = document.get("log") if isinstance(document, dict) else None
+    entries = log.get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list):
+        raise CaptureError(source, None, "is not a HAR file: it has no log.entries list")
+    return entries
+
+
+# --- one entry ------------------------------------------------------------------------------
+
+def _normalise(entry: Any, index: int) -> _Entry:
+    if not isinstance(entry, dict):
+        raise EntryProblem(f"is {show(entry)}, not an object")
+    started_at = _started_at(entry)
+    request = _member_object(entry, "request")
+    response = _member_object(entry, "response")
+    method = _member_string(request, "method", "request.method").upper()
+    url = _member_string(request, "url", "request.url")
+    try:
+        split = split_url(url)
+    except UrlError as exc:
+        raise EntryProblem(f"request.url {show(url)} {exc}") from None
+    request_headers = _headers(request, "request.headers")
+    response_headers = _headers(response, "response.headers")
+    status = _status(response)
+    redirect_url = response.get("redirectURL") or ""
+    if not isinstance(redirect_url, str):
+        raise EntryProblem(f"response.redirectURL is {show(redirect_url)}, not a string")
+    status_text = response.get("statusText") or ""
+    if not isinstance(status_text, str):
+        raise EntryProblem(f"response.statusText is {show(status_text)}, not a string")
+
+    body_problem = None
+    request_body = response_body = bodies.ABSENT
+    try:
+        request_body = bodies.request_body(request, request_headers)
+    except EntryProblem as problem:
+        body_problem = problem
+    try:
+        response_body = bodies.response_body(response, response_headers)
+    except EntryProblem as problem:
+        body_problem = body_problem or problem
+
+    fields = {
+        "entry_index": index, "started_at": started_at, "finished_at": started_at + _duration(entry),
+        "method": method, "origin": split.origin, "path": split.path, "query": split.query,
+        "request_headers": request_headers, "request": request_body,
+        "status": status, "status_text": status_text,
+        "redirected": 300 <= status < 400 or bool(redirect_url), "redirect_url": redirect_url,
+        "response_headers": response_headers, "response": response_body,
+    }
+    return _Entry(index, started_at, fields, body_problem)
+
+
+def _started_at(entry: dict[str, Any]) -> datetime:
+    value = entry.get("startedDateTime")
+    if value is None:
+        raise EntryProblem("has no startedDateTime")
+    try:
+        if not isinstance(value, str):
+            raise ValueError(value)
+        moment = isoparse(value)
+    except (ValueError, OverflowError):
+        raise EntryProblem(f"startedDateTime {show(value)} is not an ISO-8601 date") from None
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise EntryProblem(f"startedDateTime {show(value)} has no time zone (a naive time is ambiguous)")
+    return moment.astimezone(timezone.utc)
+
+
+def _duration(entry: dict[str, Any]) -> timedelta:
+    milliseconds = entry.get("time")
+    if not _non_negative_number(milliseconds):
+        timings = entry.get("timings")
+        phases = [timings.get(name) for name in _TIMING_PHASES] if isinstance(timings, dict) else []
+        milliseconds = sum(value for value in phases if _non_negative_number(value))
+    try:
+        return timedelta(milliseconds=milliseconds)
+    except OverflowError:
+        raise EntryProblem(f"time {show(milliseconds)} ms is too long to be a duration") from None
+
+
+def _non_negative_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+
+
+def _status(response: dict[str, Any]) -> int:
+    """The status; 0 for unanswered (HAR writes 0 or -1, or leaves it out)."""
+    status = response.get("status")
+    if status is None:
+        return 0
+    if isinstance(status, float) and status.is_integer():
+        status = int(status)
+    if not isinstance(status, int) or isinstance(status, bool):
+        raise EntryProblem(f"response.status {show(status)} is not an integer")
+    return max(status, 0)
+
+
+def _member_object(entry: dict[str, Any], name: str) -> dict[str, Any]:
+    value = entry.get(name)
+    if value is None:
+        raise EntryProblem(f"has no {name}")
+    if not isinstance(value, dict):
+        raise EntryProblem(f"{name} is {show(value)}, not an object")
+    return value
+
+
+def _member_string(parent: dict[str, Any], name: str, where: str) -> str:
+    value = parent.get(name)
+    if value is None:
+        raise EntryProblem(f"has no {where}")
+    if not isinstance(value, str) or not value:
+        raise EntryProblem(f"{where} is {show(value)}, not a non-empty string")
+    return value
+
+
+def _headers(parent: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
+    headers = parent.get("headers")
+    if headers is None:
+        return ()
+    if not isinstance(headers, list):
+        raise EntryProblem(f"{where} is {show(headers)}, not a list")
+    try:  # the common case, fast; any oddity falls through to the checking loop for its message
+        pairs = [(header["name"], header.get("value", "")) for header in headers]
+        for name, value in pairs:
+            if type(name) is not str or type(value) is not str:
+                break
+        else:
+            return tuple(pairs)
+    except (TypeError, KeyError, AttributeError):
+        pass
+    pairs = []
+    for position, header in enumerate(headers):
+        name = header.get("name") if isinstance(header, dict) else None
+        value = header.get("value", "") if isinstance(header, dict) else None
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise EntryProblem(f"{where}[{position}] is {show(header)}, not a {{name, value}} pair of strings")
+        pairs.append((name, value))
+    return tuple(pairs)
+
+
+# --- the whole capture ----------------------------------------------------------------------
+
+def _primary_origin(entries: list[_Entry], requested: str | None, source: str) -> str | None:
+    """``requested`` normalised, or the most frequent origin of JSON answers (ties: the earliest)."""
+    if requested is not None:
+        try:
+            wanted = normalise_origin(requested)
+        except UrlError as exc:
+            raise CaptureError(source, None, f"origin {show(requested)} {exc}") from None
+        seen = sorted({item.fields["origin"] for item in entries})
+        if wanted not in seen:
+            raise CaptureError(source, None, f"origin {show(wanted)} matches no record"
+                                             f" (the capture has {', '.join(seen) or 'no records'})")
+        return wanted
+    counts: Counter[str] = Counter()
+    first_seen: dict[str, int] = {}
+    for position, item in enumerate(entries):  # entries are in ordinal order here
+        if item.fields["response"].is_json:
+            origin = item.fields["origin"]
+            counts[origin] += 1
+            first_seen.setdefault(origin, position)
+    if not counts:
+        return None
+    return min(counts, key=lambda origin: (-counts[origin], first_seen[origin]))
+
+
+def _drop_skippable(entries: list[_Entry], primary: str | None, source: str) -> tuple[list[_Entry], list[str]]:
+    """Skip body-malformed entries of other origins; one of the primary origin is an error."""
+    fatal = [item for item in entries if item.body_problem and (primary is None or item.fields["origin"] == primary)]
+    if fatal:
+        first = min(fatal, key=lambda item: item.index)
+        raise CaptureError(source, first.index, first.body_problem.problem)
+    kept, warnings = [], []
+    for item in entries:
+        if item.body_problem is None:
+            kept.append(item)
+        else:
+            warnings.append(f"entry {item.index}: skipped, {item.fields['origin']} is not the primary origin"
+                            f" and {item.body_problem.problem}")
+    return kept, warnings
