@@ -1,0 +1,191 @@
+"""The provider-independent half of a commit: encoding a batch and checking its expectations.
+
+Every provider runs the same two steps so they cannot disagree on the contract:
+
+1. ``prepare`` (outside any lock or transaction): validate, serialise each state once with the
+   exact JSON codec, and take the request digest over the canonical bytes of envelope + writes.
+   The digest is what an exact retry must repeat.
+2. ``plan`` (inside the provider's transaction, given the heads it read): walk the batch in
+   order, check each expectation against the head as the earlier entries left it, and produce
+   the revisions to write. Raises ``RevisionConflict`` before anything is written.
+
+The store never uses the stdlib json or plain orjson for states: ``capenv.interpreter.bundle.
+jsonvalue`` keeps exact numbers (``JsonNumber``) through a round trip.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from capenv.interpreter.bundle import jsonvalue
+from capenv.serving.store.contract import (
+    Commit,
+    CommittedWrite,
+    EmptyBatch,
+    Expect,
+    HistoryEntry,
+    NO_ACTOR,
+    RecordEnvelope,
+    RevisionConflict,
+    Stored,
+    SubjectWrite,
+)
+
+SubjectKey = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """What the store holds for a subject: its latest revision, live or a tombstone."""
+
+    revision: int
+    live: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedWrite:
+    key: SubjectKey
+    expect: Expect
+    state_json: str | None  # None: tombstone
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedBatch:
+    envelope: RecordEnvelope
+    writes: tuple[PreparedWrite, ...]
+    digest: bytes  # sha256 over the canonical request bytes
+
+    @property
+    def record_id(self) -> str:
+        return self.envelope.record_id
+
+    def keys(self) -> list[SubjectKey]:
+        """The distinct subjects the batch touches, sorted: providers lock them in this order so
+        two batches touching the same subjects cannot deadlock."""
+        return sorted({write.key for write in self.writes})
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedWrite:
+    key: SubjectKey
+    expect: Expect
+    revision: int
+    state_json: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    entries: tuple[PlannedWrite, ...]  # in batch order: one history row each
+    final: dict[SubjectKey, PlannedWrite]  # per subject, the entry its row ends at
+    created: frozenset[SubjectKey]  # subjects with no row before this batch (not even a tombstone)
+
+    def commit(self, envelope: RecordEnvelope) -> Commit:
+        return Commit(envelope, tuple(
+            CommittedWrite(e.key[0], e.key[1], e.expect, e.revision, e.state_json is None) for e in self.entries))
+
+
+def prepare(envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> PreparedBatch:
+    """Validate and encode a batch. Raises ``EmptyBatch``, ``TypeError`` or ``ValueError``."""
+    if not isinstance(envelope, RecordEnvelope):
+        raise TypeError(f"envelope must be a RecordEnvelope, not {type(envelope).__name__}")
+    if isinstance(writes, SubjectWrite):
+        writes = (writes,)  # a single write is a batch of one
+    if not writes:
+        raise EmptyBatch(envelope.record_id)
+    request_writes: list[list[Any]] = []
+    prepared: list[PreparedWrite] = []
+    for write in writes:
+        if not isinstance(write, SubjectWrite):
+            raise TypeError(f"a batch holds SubjectWrite values, not {type(write).__name__}")
+        state_json = None if write.state is None else _encode_state(write)
+        prepared.append(PreparedWrite(write.key, write.expect, state_json))
+        request_writes.append([write.subject_type, write.subject_id, write.expect.number, write.state])
+    request = {"envelope": envelope.to_json(), "writes": request_writes}
+    digest = hashlib.sha256(jsonvalue.canonical(request)).digest()
+    return PreparedBatch(envelope, tuple(prepared), digest)
+
+
+def _encode_state(write: SubjectWrite) -> str:
+    try:
+        text = jsonvalue.dumps(write.state).decode("utf-8")
+    except (TypeError, ValueError) as exc:  # orjson.JSONEncodeError is a TypeError
+        raise ValueError(f"state of {write.subject_type}/{write.subject_id} is not JSON: {exc}") from None
+    # orjson writes NaN and infinities as null: a silent change of value. Floats are rare in
+    # state (the codec reads numbers as int or JsonNumber), so the walk runs only when the text
+    # could hold one.
+    if ("null" in text) and not _all_floats_finite(write.state):
+        raise ValueError(f"state of {write.subject_type}/{write.subject_id} holds a non-finite number")
+    return text
+
+
+def _all_floats_finite(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return True
+
+
+def plan(batch: PreparedBatch, heads: Mapping[SubjectKey, Head]) -> Plan:
+    """Check every expectation in order against ``heads`` (the rows the provider read for
+    ``batch.keys()``; a missing key has no row at all) and compute the revisions."""
+    working: dict[SubjectKey, Head] = dict(heads)
+    entries: list[PlannedWrite] = []
+    final: dict[SubjectKey, PlannedWrite] = {}
+    for write in batch.writes:
+        head = working.get(write.key)
+        live_revision = head.revision if head is not None and head.live else None
+        if write.expect.number != live_revision:
+            raise RevisionConflict(write.key[0], write.key[1], write.expect, live_revision)
+        # A creation after a tombstone continues the tombstone's revisions: they never restart.
+        revision = (head.revision if head is not None else 0) + 1
+        entry = PlannedWrite(write.key, write.expect, revision, write.state_json)
+        entries.append(entry)
+        final[write.key] = entry
+        working[write.key] = Head(revision, write.state_json is not None)
+    created = frozenset(key for key in final if key not in heads)
+    return Plan(tuple(entries), final, created)
+
+
+# --------------------------------------------------------------------------------------------
+# Row encodings shared by the SQL providers
+
+
+def encode_commit_writes(commit: Commit) -> str:
+    """The committed writes of a record, kept so an exact retry returns the original commit."""
+    return jsonvalue.dumps([[w.subject_type, w.subject_id, w.expect.number, w.revision, w.deleted]
+                            for w in commit.writes]).decode("utf-8")
+
+
+def decode_commit(envelope: RecordEnvelope, writes_json: str) -> Commit:
+    return Commit(envelope, tuple(CommittedWrite(t, i, Expect(e), r, bool(d))
+                                  for t, i, e, r, d in jsonvalue.loads(writes_json)))
+
+
+def decode_envelope(record_id: str, recorded_at: str, actor: str | None,
+                    correlation_id: str | None, causation_id: str | None) -> RecordEnvelope:
+    return RecordEnvelope(record_id, recorded_at, NO_ACTOR if actor is None else actor, correlation_id, causation_id)
+
+
+def decode_state(state_json: str | bytes) -> dict[str, Any]:
+    return jsonvalue.loads(state_json)
+
+
+def stored(subject_type: str, subject_id: str, revision: int, state_json: str | bytes) -> Stored:
+    return Stored(subject_type, subject_id, revision, jsonvalue.loads(state_json))
+
+
+def history_entry(revision: int, record_id: str, recorded_at: str, actor: str | None,
+                  correlation_id: str | None, causation_id: str | None, state_json: str | None) -> HistoryEntry:
+    return HistoryEntry(revision, record_id, recorded_at, NO_ACTOR if actor is None else actor,
+                        correlation_id, causation_id, None if state_json is None else jsonvalue.loads(state_json))

@@ -1,0 +1,330 @@
+"""The write contract every store provider keeps (seeds/storage-and-replay.txt, DESIGN.md §8).
+
+A store holds JSON objects ("subjects") keyed by ``(subject_type, subject_id)``, each at a
+revision. Every change is a commit: an ordered batch of subject writes under one recorded
+envelope, applied completely or not at all. Each write states what its caller expected
+(``Expect.absent()`` for a creation, ``Expect.revision(n)`` for a change decided on revision
+``n``); a stale expectation is a ``RevisionConflict`` that writes nothing. The envelope's record
+id makes a commit idempotent: the same record id with identical bytes returns the original
+commit, with different bytes it is a ``RecordConflict``.
+
+Revisions start at 1 and never restart. Deleting writes a tombstone at the next revision; the
+subject then loads as absent, and a later creation continues after the tombstone's revision.
+
+The models are frozen dataclasses validated on construction, so an invalid envelope or write
+is refused before any provider sees it.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from capenv.serving.store.recorded_at import recorded_at_problem
+
+# --------------------------------------------------------------------------------------------
+# Errors
+
+
+class StoreError(Exception):
+    """Base of every error a store raises on purpose."""
+
+
+class RevisionConflict(StoreError):
+    """A write's expectation did not hold; the whole commit wrote nothing.
+
+    ``found`` is the live revision the store held, or None when the subject was absent (never
+    stored, or deleted). Reload and decide again: never patch the newer state with an old result.
+    """
+
+    def __init__(self, subject_type: str, subject_id: str, expected: Expect, found: int | None) -> None:
+        self.subject_type = subject_type
+        self.subject_id = subject_id
+        self.expected = expected
+        self.found = found
+        found_text = "absent" if found is None else f"revision {found}"
+        super().__init__(f"revision conflict on {subject_type}/{subject_id}: "
+                         f"expected {expected.describe()}, found {found_text}")
+
+
+class RecordConflict(StoreError):
+    """The record id was already committed with different bytes; nothing was written."""
+
+    def __init__(self, record_id: str) -> None:
+        self.record_id = record_id
+        super().__init__(f"record id {record_id!r} was already committed with different content; "
+                         "a new request needs a new record id")
+
+
+class EmptyBatch(StoreError, ValueError):
+    """A commit with no writes: refused, so it neither changes anything nor reserves its record id."""
+
+    def __init__(self, record_id: str) -> None:
+        self.record_id = record_id
+        super().__init__(f"commit {record_id!r} has no writes; an empty batch is refused")
+
+
+class StoreUnreachable(StoreError):
+    """The provider could not reach its backend. This says nothing about whether a subject exists.
+
+    Raised from a commit it means the outcome is unknown: retry with the same record id, which
+    returns the original commit if the first attempt did land.
+    """
+
+
+class StoreBackendError(StoreError):
+    """The backend refused or failed an operation for a reason outside the contract (a trigger, a
+    full disk, a lock held past the timeout). The commit, if any, wrote nothing."""
+
+
+class StoreClosed(StoreError):
+    """The store was used after ``close()``."""
+
+
+# --------------------------------------------------------------------------------------------
+# Values
+
+
+def _require_text(name: str, value: object) -> str:
+    """Non-blank text that every backend can hold (no NUL, which PostgreSQL text refuses; no lone
+    surrogate, which is not UTF-8)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, not {type(value).__name__}")
+    if not value.strip():
+        raise ValueError(f"{name} must not be blank")
+    if "\x00" in value:
+        raise ValueError(f"{name} must not contain a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{name} is not valid Unicode text ({exc.reason})") from None
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """What a write expects of its subject: absent (``number`` None) or live at revision ``number``.
+
+    Build with ``Expect.absent()`` or ``Expect.revision(n)``.
+    """
+
+    number: int | None
+
+    def __post_init__(self) -> None:
+        if self.number is not None and (type(self.number) is not int or self.number < 1):
+            raise ValueError(f"an expected revision is an integer >= 1, not {self.number!r}")
+
+    @classmethod
+    def absent(cls) -> Expect:
+        return _ABSENT
+
+    @classmethod
+    def revision(cls, number: int) -> Expect:
+        return cls(number)
+
+    @property
+    def is_absent(self) -> bool:
+        return self.number is None
+
+    def describe(self) -> str:
+        return "absent" if self.number is None else f"revision {self.number}"
+
+    def __repr__(self) -> str:
+        return "Expect.absent()" if self.number is None else f"Expect.revision({self.number})"
+
+
+_ABSENT: Final = Expect(None)
+
+
+class NoActor:
+    """The explicit statement that a commit had no actor. Use the ``NO_ACTOR`` singleton."""
+
+    __slots__ = ()
+    _instance: NoActor | None = None
+
+    def __new__(cls) -> NoActor:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NO_ACTOR"
+
+    def __reduce__(self) -> str:
+        return "NO_ACTOR"  # pickles (e.g. to a worker process) as the same singleton
+
+
+NO_ACTOR: Final = NoActor()
+
+
+@dataclass(frozen=True, slots=True)
+class RecordEnvelope:
+    """What the shell supplies around a commit.
+
+    ``record_id`` names the request (idempotency key, global to the store). ``recorded_at`` is a
+    strict ISO-8601 time with a real date and a zone, kept as the given string. ``actor`` is a
+    non-blank string or ``NO_ACTOR``; None is refused so that "no actor" is always a statement.
+    """
+
+    record_id: str
+    recorded_at: str
+    actor: str | NoActor
+    correlation_id: str | None = None
+    causation_id: str | None = None
+
+    def __post_init__(self) -> None:
+        _require_text("record_id", self.record_id)
+        problem = recorded_at_problem(self.recorded_at)
+        if problem is not None:
+            raise ValueError(problem)
+        if self.actor is None:
+            raise TypeError("actor must be a string or NO_ACTOR; None is not accepted")
+        if not isinstance(self.actor, NoActor):
+            _require_text("actor", self.actor)
+        for name in ("correlation_id", "causation_id"):
+            value = getattr(self, name)
+            if value is not None:
+                _require_text(name, value)
+
+    def to_json(self) -> dict[str, Any]:
+        """The envelope as JSON (``NO_ACTOR`` is null): part of the bytes a retry must repeat."""
+        return {
+            "record_id": self.record_id,
+            "recorded_at": self.recorded_at,
+            "actor": None if isinstance(self.actor, NoActor) else self.actor,
+            "correlation_id": self.correlation_id,
+            "causation_id": self.causation_id,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RecordEnvelope:
+        actor = data["actor"]
+        return cls(data["record_id"], data["recorded_at"], NO_ACTOR if actor is None else actor,
+                   data.get("correlation_id"), data.get("causation_id"))
+
+
+@dataclass(frozen=True, slots=True)
+class SubjectWrite:
+    """One entry of a batch: set a subject to ``state`` (a JSON object), or delete it (``state``
+    None, which writes a tombstone and so needs ``Expect.revision``: only a live subject can be
+    deleted). The state is serialised when the batch is committed; mutating it afterwards changes
+    nothing stored."""
+
+    subject_type: str
+    subject_id: str
+    expect: Expect
+    state: dict[str, Any] | None
+
+    def __post_init__(self) -> None:
+        _require_text("subject_type", self.subject_type)
+        _require_text("subject_id", self.subject_id)
+        if not isinstance(self.expect, Expect):
+            raise TypeError(f"expect must be an Expect, not {type(self.expect).__name__}")
+        if self.state is None:
+            if self.expect.is_absent:
+                raise ValueError(f"deleting {self.subject_type}/{self.subject_id} needs Expect.revision(n): "
+                                 "an absent subject cannot be deleted")
+        elif not isinstance(self.state, dict):
+            raise TypeError(f"a subject's state is a JSON object (dict) or None, not {type(self.state).__name__}")
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.subject_type, self.subject_id)
+
+
+@dataclass(frozen=True, slots=True)
+class CommittedWrite:
+    """What one batch entry did: the revision it produced, and whether that revision is a tombstone."""
+
+    subject_type: str
+    subject_id: str
+    expect: Expect
+    revision: int
+    deleted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """An accepted commit. An exact retry returns an equal value: it describes the original
+    operation, not a fresh read of the subjects."""
+
+    envelope: RecordEnvelope
+    writes: tuple[CommittedWrite, ...]
+
+    @property
+    def record_id(self) -> str:
+        return self.envelope.record_id
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A live subject as loaded: its state and the revision that state is at."""
+
+    subject_type: str
+    subject_id: str
+    revision: int
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One revision of a subject with the envelope of the commit that produced it. ``state`` is
+    None for a tombstone."""
+
+    revision: int
+    record_id: str
+    recorded_at: str
+    actor: str | NoActor
+    correlation_id: str | None
+    causation_id: str | None
+    state: dict[str, Any] | None
+
+
+# --------------------------------------------------------------------------------------------
+# The provider interface
+
+
+class Store(abc.ABC):
+    """A store provider. Every provider is safe to share between threads; the SQLite and
+    PostgreSQL providers are also safe to share between processes on one file or server."""
+
+    @abc.abstractmethod
+    def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
+        """Apply ``writes`` in order as one atomic batch under ``envelope``.
+
+        A later entry sees the revision an earlier one produced. Raises ``RevisionConflict`` (a
+        stale expectation), ``RecordConflict`` (record id reused with different bytes),
+        ``EmptyBatch``; in every such case nothing is written and the record id stays free. An
+        exact retry of a committed record id returns the original ``Commit``.
+        """
+
+    @abc.abstractmethod
+    def load(self, subject_type: str, subject_id: str) -> Stored | None:
+        """The live subject, or None when it was never stored or is deleted."""
+
+    @abc.abstractmethod
+    def list_ids(self, subject_type: str) -> list[str]:
+        """Ids of the live subjects of a type, sorted by code point; an unknown type lists nothing."""
+
+    @abc.abstractmethod
+    def history(self, subject_type: str, subject_id: str) -> list[HistoryEntry]:
+        """Every revision of a subject, oldest first, read in one transaction: the last entry is the
+        subject's current state (or its tombstone). Empty for a subject never stored."""
+
+    @abc.abstractmethod
+    def snapshot(self, subject_types: Iterable[str] | None = None) -> dict[str, dict[str, Stored]]:
+        """Every live subject of the named types (all types when None), read in one transaction:
+        ``{subject_type: {subject_id: Stored}}``, types and ids sorted; a type with no live subject
+        is left out."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Release the backend. Idempotent; later calls raise ``StoreClosed``."""
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,111 @@
+"""MemoryStore: the contract in process memory, for tests and process-local work.
+
+Nothing survives the process. One lock serialises commits and reads; a commit checks every
+expectation (``batch.plan``) before it changes a single dict, and the changes themselves cannot
+fail, so a batch is all or nothing. States are kept as their JSON text and parsed on every load,
+so a caller never shares a mutable object with the store and numbers read back exactly as the
+SQL providers give them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+
+from capenv.serving.store import batch as batches
+from capenv.serving.store.batch import Head, SubjectKey
+from capenv.serving.store.contract import (
+    Commit,
+    HistoryEntry,
+    RecordConflict,
+    RecordEnvelope,
+    Store,
+    StoreClosed,
+    Stored,
+    SubjectWrite,
+)
+
+
+class MemoryStore(Store):
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._closed = False
+        # (type, id) -> (revision, state JSON or None for a tombstone)
+        self._subjects: dict[SubjectKey, tuple[int, str | None]] = {}
+        # type -> ids of its live subjects (kept so listing a type does not scan every subject)
+        self._live_ids: dict[str, set[str]] = {}
+        # (type, id) -> [(revision, record id, state JSON or None)]
+        self._history: dict[SubjectKey, list[tuple[int, str, str | None]]] = {}
+        # record id -> (request digest, the commit as accepted)
+        self._records: dict[str, tuple[bytes, Commit]] = {}
+
+    def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
+        prepared = batches.prepare(envelope, writes)
+        with self._lock:
+            self._check_open()
+            existing = self._records.get(prepared.record_id)
+            if existing is not None:
+                digest, original = existing
+                if digest != prepared.digest:
+                    raise RecordConflict(prepared.record_id)
+                return original
+            heads = {}
+            for key in prepared.keys():
+                row = self._subjects.get(key)
+                if row is not None:
+                    heads[key] = Head(row[0], row[1] is not None)
+            plan = batches.plan(prepared, heads)  # raises before anything changes
+            for entry in plan.entries:
+                self._history.setdefault(entry.key, []).append((entry.revision, prepared.record_id, entry.state_json))
+            for key, entry in plan.final.items():
+                self._subjects[key] = (entry.revision, entry.state_json)
+                ids = self._live_ids.setdefault(key[0], set())
+                if entry.state_json is None:
+                    ids.discard(key[1])
+                else:
+                    ids.add(key[1])
+            commit = plan.commit(prepared.envelope)
+            self._records[prepared.record_id] = (prepared.digest, commit)
+            return commit
+
+    def load(self, subject_type: str, subject_id: str) -> Stored | None:
+        with self._lock:
+            self._check_open()
+            row = self._subjects.get((subject_type, subject_id))
+        if row is None or row[1] is None:
+            return None
+        return batches.stored(subject_type, subject_id, row[0], row[1])
+
+    def list_ids(self, subject_type: str) -> list[str]:
+        with self._lock:
+            self._check_open()
+            return sorted(self._live_ids.get(subject_type, ()))
+
+    def history(self, subject_type: str, subject_id: str) -> list[HistoryEntry]:
+        with self._lock:
+            self._check_open()
+            rows = list(self._history.get((subject_type, subject_id), ()))
+            envelopes = {record_id: self._records[record_id][1].envelope for _, record_id, _ in rows}
+        result = []
+        for revision, record_id, state_json in rows:
+            env = envelopes[record_id]
+            result.append(batches.history_entry(revision, record_id, env.recorded_at,
+                                                env.to_json()["actor"], env.correlation_id, env.causation_id,
+                                                state_json))
+        return result
+
+    def snapshot(self, subject_types: Iterable[str] | None = None) -> dict[str, dict[str, Stored]]:
+        with self._lock:
+            self._check_open()
+            types = sorted(self._live_ids if subject_types is None else set(subject_types))
+            rows = {t: [(i, self._subjects[(t, i)]) for i in sorted(self._live_ids.get(t, ()))] for t in types}
+        return {t: {i: batches.stored(t, i, revision, state_json) for i, (revision, state_json) in entries}
+                for t, entries in rows.items() if entries}
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreClosed("the memory store is closed")

@@ -1,0 +1,290 @@
+"""PostgresStore: the contract on a PostgreSQL server, for several processes sharing one state.
+
+- Each environment lives in its own schema, created on open if missing, so several environments
+  and several server processes share one server.
+- Commits run at READ COMMITTED. Concurrency is settled by locks, not by retrying
+  serialisation failures:
+  * a transaction-scoped advisory lock on (schema, record id) serialises commits that carry the
+    same record id, so concurrent identical retries produce one commit and the others return it;
+  * ``SELECT ... FOR UPDATE`` locks the existing rows of every subject in the batch, in sorted
+    order (so two batches over the same subjects cannot deadlock); a row updated meanwhile is
+    read at its newest revision;
+  * a subject with no row is created with ``INSERT ... ON CONFLICT DO NOTHING``: a concurrent
+    creator makes the insert wait for its outcome, and if it committed, no row comes back and
+    the batch is a ``RevisionConflict``.
+- State, history and the record row are written in one transaction: a failure leaves nothing.
+- States are stored as JSON text (not jsonb, which would reorder members and refuse ``\\u0000``).
+- Connections (psycopg 3, autocommit, explicit transactions) come from a small pool and are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import psycopg
+from psycopg import errors as pg_errors
+
+from capenv.serving.store import batch as batches
+from capenv.serving.store.batch import Head, PreparedBatch
+from capenv.serving.store.contract import (
+    Commit,
+    HistoryEntry,
+    RecordConflict,
+    RecordEnvelope,
+    RevisionConflict,
+    Store,
+    StoreBackendError,
+    StoreUnreachable,
+    Stored,
+    SubjectWrite,
+)
+from capenv.serving.store.pool import ConnectionPool
+
+DEFAULT_SCHEMA = "capenv"
+FORMAT_VERSION = "1"
+SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+_DEADLOCK_RETRIES = 5
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS {s}.subjects (
+    subject_type text COLLATE "C" NOT NULL,
+    subject_id   text COLLATE "C" NOT NULL,
+    revision     bigint NOT NULL,
+    state        text,             -- JSON text; NULL is a tombstone (the revision is kept)
+    PRIMARY KEY (subject_type, subject_id)
+);
+CREATE TABLE IF NOT EXISTS {s}.history (
+    subject_type text COLLATE "C" NOT NULL,
+    subject_id   text COLLATE "C" NOT NULL,
+    revision     bigint NOT NULL,
+    record_id    text NOT NULL,
+    state        text,
+    PRIMARY KEY (subject_type, subject_id, revision)
+);
+CREATE TABLE IF NOT EXISTS {s}.records (
+    record_id      text PRIMARY KEY,
+    digest         bytea NOT NULL,  -- sha256 of the canonical request: what an exact retry repeats
+    recorded_at    text NOT NULL,
+    actor          text,            -- NULL is NO_ACTOR
+    correlation_id text,
+    causation_id   text,
+    writes         text NOT NULL    -- the committed writes, returned again to an exact retry
+);
+CREATE TABLE IF NOT EXISTS {s}.store_format (
+    key   text PRIMARY KEY,
+    value text NOT NULL
+);
+"""
+
+
+class PostgresStore(Store):
+    def __init__(self, conninfo: str, *, schema: str = DEFAULT_SCHEMA, connect_timeout: int = 10) -> None:
+        if not SCHEMA_NAME.fullmatch(schema):
+            raise ValueError(f"schema must match {SCHEMA_NAME.pattern} (lowercase, PostgreSQL identifier), "
+                             f"not {schema!r}")
+        self.schema = schema
+        self._conninfo = conninfo
+        self._connect_timeout = connect_timeout
+        s = f'"{schema}"'  # validated above: safe to place in SQL text
+        self._sql = {
+            "lock_record": "SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(%s))",
+            "find_record": f"SELECT digest, writes FROM {s}.records WHERE record_id = %s",
+            "lock_heads": (f"SELECT subject_type, subject_id, revision, state IS NOT NULL FROM {s}.subjects "
+                           "WHERE (subject_type, subject_id) IN (SELECT * FROM unnest(%s::text[], %s::text[])) "
+                           "ORDER BY subject_type, subject_id FOR UPDATE"),
+            "create": (f"INSERT INTO {s}.subjects (subject_type, subject_id, revision, state) "
+                       "SELECT * FROM unnest(%s::text[], %s::text[], %s::bigint[], %s::text[]) "
+                       "ON CONFLICT (subject_type, subject_id) DO NOTHING RETURNING subject_type, subject_id"),
+            "head": f"SELECT revision, state IS NOT NULL FROM {s}.subjects WHERE subject_type = %s AND subject_id = %s",
+            "update": (f"UPDATE {s}.subjects AS t SET revision = u.revision, state = u.state "
+                       "FROM unnest(%s::text[], %s::text[], %s::bigint[], %s::text[]) "
+                       "AS u(subject_type, subject_id, revision, state) "
+                       "WHERE t.subject_type = u.subject_type AND t.subject_id = u.subject_id"),
+            "history": (f"INSERT INTO {s}.history (subject_type, subject_id, revision, record_id, state) "
+                        "SELECT t, i, r, %s, st FROM unnest(%s::text[], %s::text[], %s::bigint[], %s::text[]) "
+                        "AS u(t, i, r, st)"),
+            "record": (f"INSERT INTO {s}.records (record_id, digest, recorded_at, actor, correlation_id, "
+                       "causation_id, writes) VALUES (%s, %s, %s, %s, %s, %s, %s)"),
+            "load": (f"SELECT revision, state FROM {s}.subjects WHERE subject_type = %s AND subject_id = %s "
+                     "AND state IS NOT NULL"),
+            "list": (f"SELECT subject_id FROM {s}.subjects WHERE subject_type = %s AND state IS NOT NULL "
+                     "ORDER BY subject_id"),
+            "read_history": ("SELECT h.revision, h.record_id, r.recorded_at, r.actor, r.correlation_id, "
+                             f"r.causation_id, h.state FROM {s}.history h JOIN {s}.records r "
+                             "ON r.record_id = h.record_id WHERE h.subject_type = %s AND h.subject_id = %s "
+                             "ORDER BY h.revision"),
+            "snapshot": (f"SELECT subject_type, subject_id, revision, state FROM {s}.subjects "
+                         "WHERE state IS NOT NULL AND (%s::text[] IS NULL OR subject_type = ANY(%s::text[])) "
+                         "ORDER BY subject_type, subject_id"),
+        }
+        self._pool: ConnectionPool[psycopg.Connection] = ConnectionPool(
+            self._connect, _disconnect, _healthy, name="postgres")
+        conn = self._connect()
+        try:
+            self._initialise(conn)
+        except BaseException:
+            _disconnect(conn)
+            raise
+        self._pool.checkin(conn)
+
+    # -- connections ---------------------------------------------------------------------------
+
+    def _connect(self) -> psycopg.Connection:
+        try:
+            conn = psycopg.connect(self._conninfo, autocommit=True, connect_timeout=self._connect_timeout)
+        except psycopg.OperationalError as exc:
+            raise StoreUnreachable(f"cannot reach the PostgreSQL store: {_first_line(exc)}") from exc
+        conn.isolation_level = psycopg.IsolationLevel.READ_COMMITTED
+        return conn
+
+    def _initialise(self, conn: psycopg.Connection) -> None:
+        s = f'"{self.schema}"'
+        try:
+            with conn.transaction():
+                # CREATE ... IF NOT EXISTS is not safe against a concurrent creator: serialise the
+                # processes opening one environment for the first time.
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext('capenv.store.schema'), hashtext(%s))",
+                             (self.schema,))
+                conn.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
+                conn.execute(_TABLES.format(s=s))
+                row = conn.execute(f"SELECT value FROM {s}.store_format WHERE key = 'format'").fetchone()
+                if row is None:
+                    conn.execute(f"INSERT INTO {s}.store_format (key, value) VALUES ('format', %s)",
+                                 (FORMAT_VERSION,))
+                elif row[0] != FORMAT_VERSION:
+                    raise StoreBackendError(f"schema {self.schema!r} holds store format {row[0]}; "
+                                            f"this version reads format {FORMAT_VERSION}")
+        except psycopg.Error as exc:
+            raise self._backend_error(conn, f"cannot prepare schema {self.schema!r}", exc) from exc
+
+    # -- the contract --------------------------------------------------------------------------
+
+    def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
+        prepared = batches.prepare(envelope, writes)
+        reconnected = False
+        for attempt in range(_DEADLOCK_RETRIES + 1):
+            with self._pool.connection() as conn:
+                try:
+                    with conn.transaction():
+                        return self._commit_in_transaction(conn, prepared)
+                except pg_errors.DeadlockDetected as exc:
+                    # Locks are taken in sorted order, so this is rare; the transaction rolled back
+                    # and deciding again is safe.
+                    if attempt == _DEADLOCK_RETRIES:
+                        raise StoreBackendError(f"commit {prepared.record_id!r} kept deadlocking") from exc
+                except psycopg.Error as exc:
+                    # A pooled connection may have died while idle. Taking the commit again on a
+                    # fresh connection is safe whatever happened: if the first attempt did land,
+                    # the record id returns it.
+                    if conn.broken and not reconnected:
+                        reconnected = True
+                        continue
+                    raise self._backend_error(conn, f"commit {prepared.record_id!r} failed", exc,
+                                              uncertain=True) from exc
+        raise AssertionError("unreachable")
+
+    def _commit_in_transaction(self, conn: psycopg.Connection, prepared: PreparedBatch) -> Commit:
+        sql = self._sql
+        with conn.cursor() as cur:
+            cur.execute(sql["lock_record"], (self.schema, prepared.record_id))
+            record = cur.execute(sql["find_record"], (prepared.record_id,)).fetchone()
+            if record is not None:
+                if bytes(record[0]) != prepared.digest:
+                    raise RecordConflict(prepared.record_id)
+                return batches.decode_commit(prepared.envelope, record[1])
+            keys = prepared.keys()
+            cur.execute(sql["lock_heads"], ([k[0] for k in keys], [k[1] for k in keys]))
+            heads = {(t, i): Head(revision, live) for t, i, revision, live in cur.fetchall()}
+            plan = batches.plan(prepared, heads)
+            created = sorted(plan.created)
+            if created:
+                rows = [plan.final[key] for key in created]
+                cur.execute(sql["create"], _columns(rows))
+                inserted = {(t, i) for t, i in cur.fetchall()}
+                for key in created:
+                    if key not in inserted:
+                        self._raise_lost_creation(cur, prepared, key)
+            updated = [plan.final[key] for key in sorted(plan.final) if key not in plan.created]
+            if updated:
+                cur.execute(sql["update"], _columns(updated))
+            cur.execute(sql["history"], (prepared.record_id, *_columns(plan.entries)))
+            commit = plan.commit(prepared.envelope)
+            env = prepared.envelope.to_json()
+            cur.execute(sql["record"], (prepared.record_id, prepared.digest, env["recorded_at"], env["actor"],
+                                        env["correlation_id"], env["causation_id"],
+                                        batches.encode_commit_writes(commit)))
+        return commit
+
+    def _raise_lost_creation(self, cur: psycopg.Cursor, prepared: PreparedBatch, key: tuple[str, str]) -> None:
+        """A concurrent transaction created ``key`` after our heads were read and committed first."""
+        row = cur.execute(self._sql["head"], key).fetchone()
+        found = row[0] if row is not None and row[1] else None
+        first = next(w for w in prepared.writes if w.key == key)
+        raise RevisionConflict(key[0], key[1], first.expect, found)
+
+    def load(self, subject_type: str, subject_id: str) -> Stored | None:
+        rows = self._read("load", (subject_type, subject_id))
+        return None if not rows else batches.stored(subject_type, subject_id, rows[0][0], rows[0][1])
+
+    def list_ids(self, subject_type: str) -> list[str]:
+        return [row[0] for row in self._read("list", (subject_type,))]
+
+    def history(self, subject_type: str, subject_id: str) -> list[HistoryEntry]:
+        # One statement reads from one snapshot, so the entries are consistent with each other.
+        return [batches.history_entry(*row) for row in self._read("read_history", (subject_type, subject_id))]
+
+    def snapshot(self, subject_types: Iterable[str] | None = None) -> dict[str, dict[str, Stored]]:
+        types = None if subject_types is None else sorted(set(subject_types))
+        result: dict[str, dict[str, Stored]] = {}
+        for subject_type, subject_id, revision, state in self._read("snapshot", (types, types)):
+            result.setdefault(subject_type, {})[subject_id] = batches.stored(subject_type, subject_id, revision, state)
+        return result
+
+    def close(self) -> None:
+        self._pool.close()
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    def _read(self, name: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        # A pooled connection may have died while idle (server restart): a read is safe to take
+        # again once on a fresh connection.
+        for attempt in range(2):
+            with self._pool.connection() as conn:
+                try:
+                    return conn.execute(self._sql[name], params).fetchall()
+                except psycopg.Error as exc:
+                    if attempt == 0 and conn.broken:
+                        continue
+                    raise self._backend_error(conn, "read failed", exc) from exc
+        raise AssertionError("unreachable")
+
+    def _backend_error(self, conn: psycopg.Connection, what: str, exc: psycopg.Error, *,
+                       uncertain: bool = False) -> Exception:
+        if conn.broken or conn.closed:
+            outcome = " (the outcome is unknown: retry with the same record id)" if uncertain else ""
+            return StoreUnreachable(f"PostgreSQL store {self.schema!r}: {what}: connection lost{outcome}: "
+                                    f"{_first_line(exc)}")
+        return StoreBackendError(f"PostgreSQL store {self.schema!r}: {what}: {_first_line(exc)}")
+
+
+def _columns(rows: Sequence[batches.PlannedWrite]) -> tuple[list[Any], ...]:
+    return ([r.key[0] for r in rows], [r.key[1] for r in rows], [r.revision for r in rows],
+            [r.state_json for r in rows])
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _healthy(conn: psycopg.Connection) -> bool:
+    return not conn.closed and not conn.broken and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+
+
+def _disconnect(conn: psycopg.Connection) -> None:
+    try:
+        conn.close()
+    except psycopg.Error:
+        pass

@@ -1,0 +1,239 @@
+"""SqliteStore: the contract in one SQLite file, for embedded durable use (the default provider).
+
+- WAL journal: readers never wait for the writer, and a commit appends to the log instead of
+  rewriting pages.
+- Every commit is one ``BEGIN IMMEDIATE`` transaction: it takes the file's write lock before it
+  reads the record id and the heads, so no other thread or process can slip a write between the
+  check and the write. Waiting for that lock is bounded by the busy timeout.
+- State, history and the record row are written in that one transaction, so a failure anywhere
+  (a refused expectation, a trigger, a full disk) leaves nothing of the batch.
+- ``synchronous``: FULL (the default) syncs the log on every commit, so an acknowledged commit
+  survives a power cut; NORMAL syncs at checkpoints only (still safe against a crashed process,
+  and several times faster).
+- Connections come from a small pool (``pool.py``) and are kept open: no reconnect per commit.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+from capenv.serving.store import batch as batches
+from capenv.serving.store.batch import Head
+from capenv.serving.store.contract import (
+    Commit,
+    HistoryEntry,
+    RecordConflict,
+    RecordEnvelope,
+    Store,
+    StoreBackendError,
+    StoreUnreachable,
+    Stored,
+    SubjectWrite,
+)
+from capenv.serving.store.pool import ConnectionPool
+
+SYNCHRONOUS_LEVELS = ("NORMAL", "FULL")
+FORMAT_VERSION = 1  # kept in PRAGMA user_version; a file of another format is refused on open
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS subjects (
+    subject_type TEXT NOT NULL,
+    subject_id   TEXT NOT NULL,
+    revision     INTEGER NOT NULL,
+    state        TEXT,              -- JSON text; NULL is a tombstone (the revision is kept)
+    PRIMARY KEY (subject_type, subject_id)
+);
+CREATE TABLE IF NOT EXISTS history (
+    subject_type TEXT NOT NULL,
+    subject_id   TEXT NOT NULL,
+    revision     INTEGER NOT NULL,
+    record_id    TEXT NOT NULL,
+    state        TEXT,
+    PRIMARY KEY (subject_type, subject_id, revision)
+);
+CREATE TABLE IF NOT EXISTS records (
+    record_id      TEXT PRIMARY KEY NOT NULL,
+    digest         BLOB NOT NULL,   -- sha256 of the canonical request: what an exact retry repeats
+    recorded_at    TEXT NOT NULL,
+    actor          TEXT,            -- NULL is NO_ACTOR
+    correlation_id TEXT,
+    causation_id   TEXT,
+    writes         TEXT NOT NULL    -- the committed writes, returned again to an exact retry
+);
+"""
+
+_UPSERT_SUBJECT = ("INSERT INTO subjects (subject_type, subject_id, revision, state) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT (subject_type, subject_id) DO UPDATE SET revision = excluded.revision, "
+                   "state = excluded.state")
+_INSERT_HISTORY = "INSERT INTO history (subject_type, subject_id, revision, record_id, state) VALUES (?, ?, ?, ?, ?)"
+_INSERT_RECORD = ("INSERT INTO records (record_id, digest, recorded_at, actor, correlation_id, causation_id, writes) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?)")
+
+
+class SqliteStore(Store):
+    def __init__(self, path: str | os.PathLike[str], *, synchronous: str = "FULL",
+                 busy_timeout: float = 30.0) -> None:
+        level = str(synchronous).upper()
+        if level not in SYNCHRONOUS_LEVELS:
+            raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS_LEVELS)}, not {synchronous!r}")
+        self.path = os.fspath(path)
+        self.synchronous = level
+        self._busy_timeout = busy_timeout
+        self._pool: ConnectionPool[sqlite3.Connection] = ConnectionPool(
+            self._connect, _disconnect, _healthy, name="sqlite")
+        conn = self._connect()
+        try:
+            self._initialise(conn)
+        except BaseException:
+            conn.close()
+            raise
+        self._pool.checkin(conn)
+
+    # -- connections ---------------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            # isolation_level=None: the module never opens transactions behind our back; each
+            # commit says BEGIN IMMEDIATE itself. check_same_thread=False: the pool hands one
+            # connection to one thread at a time, but not always the same thread.
+            conn = sqlite3.connect(self.path, timeout=self._busy_timeout, isolation_level=None,
+                                   check_same_thread=False)
+            conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+        except sqlite3.Error as exc:
+            raise StoreUnreachable(f"cannot open the SQLite store {self.path!r}: {exc}") from exc
+        return conn
+
+    def _initialise(self, conn: sqlite3.Connection) -> None:
+        try:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreBackendError(f"SQLite store {self.path!r} cannot use WAL (journal mode {mode})")
+            conn.execute("BEGIN IMMEDIATE")  # another process may be creating the same file
+            try:
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                if version not in (0, FORMAT_VERSION):
+                    raise StoreBackendError(f"SQLite store {self.path!r} has format {version}; "
+                                            f"this version reads format {FORMAT_VERSION}")
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnreachable(f"cannot open the SQLite store {self.path!r}: {exc}") from exc
+
+    # -- the contract --------------------------------------------------------------------------
+
+    def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
+        prepared = batches.prepare(envelope, writes)
+        with self._pool.connection() as conn:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    return self._commit_in_transaction(conn, prepared)
+                except BaseException:
+                    _rollback(conn)
+                    raise
+            except sqlite3.Error as exc:
+                raise StoreBackendError(f"SQLite refused commit {prepared.record_id!r}: {exc}") from exc
+
+    def _commit_in_transaction(self, conn: sqlite3.Connection, prepared: batches.PreparedBatch) -> Commit:
+        record = conn.execute("SELECT digest, writes FROM records WHERE record_id = ?",
+                              (prepared.record_id,)).fetchone()
+        if record is not None:
+            _rollback(conn)
+            if record[0] != prepared.digest:
+                raise RecordConflict(prepared.record_id)
+            return batches.decode_commit(prepared.envelope, record[1])
+        heads = {}
+        for key in prepared.keys():
+            row = conn.execute("SELECT revision, state IS NOT NULL FROM subjects WHERE subject_type = ? "
+                               "AND subject_id = ?", key).fetchone()
+            if row is not None:
+                heads[key] = Head(row[0], bool(row[1]))
+        plan = batches.plan(prepared, heads)
+        conn.executemany(_UPSERT_SUBJECT, [(*key, e.revision, e.state_json) for key, e in plan.final.items()])
+        conn.executemany(_INSERT_HISTORY, [(*e.key, e.revision, prepared.record_id, e.state_json)
+                                           for e in plan.entries])
+        commit = plan.commit(prepared.envelope)
+        env = prepared.envelope.to_json()
+        conn.execute(_INSERT_RECORD, (prepared.record_id, prepared.digest, env["recorded_at"], env["actor"],
+                                      env["correlation_id"], env["causation_id"],
+                                      batches.encode_commit_writes(commit)))
+        conn.execute("COMMIT")
+        return commit
+
+    def load(self, subject_type: str, subject_id: str) -> Stored | None:
+        row = self._read_one("SELECT revision, state FROM subjects WHERE subject_type = ? AND subject_id = ? "
+                             "AND state IS NOT NULL", (subject_type, subject_id))
+        return None if row is None else batches.stored(subject_type, subject_id, row[0], row[1])
+
+    def list_ids(self, subject_type: str) -> list[str]:
+        rows = self._read_all("SELECT subject_id FROM subjects WHERE subject_type = ? AND state IS NOT NULL "
+                              "ORDER BY subject_id", (subject_type,))
+        return [row[0] for row in rows]
+
+    def history(self, subject_type: str, subject_id: str) -> list[HistoryEntry]:
+        # One statement: SQLite reads it from one snapshot, so the entries are consistent.
+        rows = self._read_all(
+            "SELECT h.revision, h.record_id, r.recorded_at, r.actor, r.correlation_id, r.causation_id, h.state "
+            "FROM history h JOIN records r ON r.record_id = h.record_id "
+            "WHERE h.subject_type = ? AND h.subject_id = ? ORDER BY h.revision", (subject_type, subject_id))
+        return [batches.history_entry(*row) for row in rows]
+
+    def snapshot(self, subject_types: Iterable[str] | None = None) -> dict[str, dict[str, Stored]]:
+        sql = "SELECT subject_type, subject_id, revision, state FROM subjects WHERE state IS NOT NULL"
+        params: tuple[str, ...] = ()
+        if subject_types is not None:
+            params = tuple(sorted(set(subject_types)))
+            if not params:
+                return {}
+            sql += f" AND subject_type IN ({', '.join('?' * len(params))})"
+        result: dict[str, dict[str, Stored]] = {}
+        for subject_type, subject_id, revision, state in self._read_all(
+                sql + " ORDER BY subject_type, subject_id", params):
+            result.setdefault(subject_type, {})[subject_id] = batches.stored(subject_type, subject_id, revision, state)
+        return result
+
+    def close(self) -> None:
+        self._pool.close()
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    def _read_one(self, sql: str, params: tuple[object, ...]) -> tuple | None:
+        with self._pool.connection() as conn:
+            try:
+                return conn.execute(sql, params).fetchone()
+            except sqlite3.Error as exc:
+                raise StoreBackendError(f"SQLite read failed: {exc}") from exc
+
+    def _read_all(self, sql: str, params: tuple[object, ...]) -> list[tuple]:
+        with self._pool.connection() as conn:
+            try:
+                return conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreBackendError(f"SQLite read failed: {exc}") from exc
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the connection is then unhealthy and the pool drops it
+
+
+def _healthy(conn: sqlite3.Connection) -> bool:
+    return not conn.in_transaction
+
+
+def _disconnect(conn: sqlite3.Connection) -> None:
+    try:
+        conn.close()
+    except sqlite3.Error:
+        pass
