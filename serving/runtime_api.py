@@ -1,0 +1,144 @@
+"""The interface between the serving runtime and its transports (DESIGN.md §7).
+
+A *runtime* decides what every call answers (from state or from replay); a *transport*
+(MCP over stdio, MCP over streamable HTTP, the application's own HTTP paths, the data
+plane) only moves requests in and answers out. Transports depend on this module alone,
+so they can be built and tested against any object that satisfies ``Runtime``.
+
+Threading contract (what the transports promise a runtime): every call into a runtime
+runs on one dedicated worker thread, one call at a time, never concurrently. A runtime
+therefore needs no locking of its own, but it must not bind resources to the thread
+that constructed it (open SQLite with ``check_same_thread=False``, or open lazily).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+DEFAULT_MCP_PATH = "/mcp"
+"""Where MCP over streamable HTTP is served unless the application itself uses that path."""
+
+DATA_PLANE_PREFIX = "/_capenv/data/"
+"""The reserved prefix of the data plane routes; never forwarded to ``Runtime.http``."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """One MCP tool as listed to clients; ``input_schema`` is sent verbatim as ``inputSchema``."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolAnswer:
+    """What one tool call answers.
+
+    ``structured`` is sent as the result's ``structuredContent``; for a served call it is
+    ``{status, content_type, body, state | replay}``. The text content is ``text`` when
+    given, else ``structured`` written as JSON (exact numbers kept, see
+    ``capenv.interpreter.bundle.jsonvalue``). A refusal is ``is_error=True`` and its
+    message names what would be accepted (use ``ToolAnswer.refusal``).
+    """
+
+    structured: dict[str, Any]
+    is_error: bool = False
+    text: str | None = None
+
+    @classmethod
+    def refusal(cls, message: str, **details: Any) -> ToolAnswer:
+        """A tool error: ``{"error": "refused", "message": message, **details}``."""
+        return cls(structured={"error": "refused", "message": message, **details}, is_error=True)
+
+
+@dataclass(frozen=True, slots=True)
+class HttpRequest:
+    """One request to the application's own paths, as it was sent.
+
+    ``path`` is the raw request path without the query (percent-escapes kept as sent);
+    ``query`` is the raw query split on ``&`` and the first ``=`` (nothing decoded, empty
+    pieces skipped; a name without ``=`` has value ``""``); ``query_string`` is the raw
+    query text, for the rare case where the split loses something. Header names are
+    lower case (as ASGI servers deliver them), in the order sent. Non-ASCII bytes in the
+    path or query (clients should not send them) are percent-encoded.
+    """
+
+    method: str
+    path: str
+    query: tuple[tuple[str, str], ...]
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    query_string: str = ""
+
+    def header(self, name: str) -> str | None:
+        """The first value of header ``name`` (any case), or None."""
+        wanted = name.lower()
+        return next((value for key, value in self.headers if key == wanted), None)
+
+
+@dataclass(frozen=True, slots=True)
+class HttpAnswer:
+    """The answer to an ``HttpRequest``.
+
+    The transport owns message framing: it drops ``content-length``,
+    ``transfer-encoding``, ``connection`` and ``keep-alive`` from ``headers`` and
+    sends the length of ``body``, so recorded headers can be passed through as they are.
+    """
+
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+
+class DataPlaneRefusal(Exception):
+    """``Runtime.data_add`` refuses a document.
+
+    ``kind`` is ``"resource_constraint"`` (too large, nested too deep: HTTP 413) or
+    ``"invalid"`` (not a state document, inexact numbers, ``__proto__``: HTTP 400);
+    ``message`` is one line saying what is wrong.
+    """
+
+    RESOURCE_CONSTRAINT = "resource_constraint"
+    INVALID = "invalid"
+
+    def __init__(self, message: str, kind: str = INVALID) -> None:
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
+
+
+class Runtime(Protocol):
+    """What the transports need from the serving runtime.
+
+    Subclass it explicitly to inherit the default ``reserved_mcp_path``.
+    """
+
+    def tools(self) -> list[ToolSpec]:
+        """The tools to list, in order."""
+        ...
+
+    def call_tool(self, name: str, arguments: dict[str, Any], *, idempotency_key: str | None = None) -> ToolAnswer:
+        """Answer one tool call. Bad names or arguments are ``is_error`` answers, never exceptions."""
+        ...
+
+    def http(self, request: HttpRequest) -> HttpAnswer:
+        """Answer one request to the application's own paths."""
+        ...
+
+    def data_get(self) -> bytes:
+        """The whole state as one JSON document that ``data_add`` loads back unchanged."""
+        ...
+
+    def data_reset(self) -> None:
+        """Back to the extracted initial state (clock, counter and sequences restarted)."""
+        ...
+
+    def data_add(self, document: bytes) -> None:
+        """Install a state document, or raise ``DataPlaneRefusal``."""
+        ...
+
+    def reserved_mcp_path(self) -> str:
+        """Where MCP over streamable HTTP is served; another path when the application uses ``/mcp``."""
+        return DEFAULT_MCP_PATH

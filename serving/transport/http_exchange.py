@@ -1,0 +1,158 @@
+"""ASGI messages to and from the runtime's ``HttpRequest`` / ``HttpAnswer``.
+
+The application's clients must reach the model exactly as they reached the
+application, so the path and query are taken from the bytes as sent (the scope's
+``raw_path`` and ``query_string``), never from the decoded ``path``: ``/a%2Fb`` and
+``/a/b`` are different requests to most applications.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+from starlette.types import Message, Receive, Scope, Send
+
+from capenv.serving.runtime_api import HttpAnswer, HttpRequest
+
+# Framing belongs to this hop: a recorded answer's length or chunking no longer
+# describes the body the runtime hands back (it may be decoded or rewritten).
+FRAMING_HEADERS = frozenset({"content-length", "transfer-encoding", "connection", "keep-alive"})
+
+# After refusing an oversized body, read and discard this much more of it so the
+# client (which writes its whole request before reading) sees the 413 rather than a
+# reset connection; past it the connection is simply closed.
+DRAIN_LIMIT = 64 * 1024 * 1024
+
+
+class ClientDisconnected(Exception):
+    """The client went away before its request body was complete."""
+
+
+class BodyTooLarge(Exception):
+    """The request body is longer than the limit; ``limit`` says how long it may be."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the request body is larger than {limit} bytes")
+        self.limit = limit
+
+
+def _ascii_as_sent(raw: bytes) -> str:
+    # Clients should send only ASCII in a request target; if one sends other bytes,
+    # percent-encode just those so the text stays lossless and JSON-safe.
+    try:
+        return raw.decode("ascii")
+    except UnicodeDecodeError:
+        return quote(raw, safe=bytes(range(0x21, 0x7F)))
+
+
+def raw_target(scope: Scope) -> tuple[str, str]:
+    """The request path and query string exactly as sent (the path without the query)."""
+    raw_path = scope.get("raw_path")
+    if raw_path is None:  # a server that does not give raw_path: the best available
+        raw_path = quote(scope.get("path", "/")).encode("ascii")
+    path_bytes = raw_path.split(b"?", 1)[0]  # some servers leave the query on raw_path
+    return _ascii_as_sent(path_bytes), _ascii_as_sent(scope.get("query_string", b""))
+
+
+def split_query(query_string: str) -> tuple[tuple[str, str], ...]:
+    """``a=1&b=%20&c`` → ``(("a", "1"), ("b", "%20"), ("c", ""))``; nothing is decoded."""
+    pairs = []
+    for piece in query_string.split("&"):
+        if piece:
+            name, _, value = piece.partition("=")
+            pairs.append((name, value))
+    return tuple(pairs)
+
+
+def scope_headers(scope: Scope) -> tuple[tuple[str, str], ...]:
+    return tuple((name.decode("latin-1").lower(), value.decode("latin-1")) for name, value in scope["headers"])
+
+
+def declared_length(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+async def read_body(scope: Scope, receive: Receive, limit: int) -> bytes:
+    """The whole request body, read in chunks; ``BodyTooLarge`` past ``limit`` bytes.
+
+    Refuses on a declared ``content-length`` before reading anything, and otherwise as
+    soon as the running total passes the limit, so at most ``limit`` bytes are held.
+    """
+    length = declared_length(scope)
+    if length is not None and length > limit:
+        await _drain(receive, DRAIN_LIMIT if length - limit <= DRAIN_LIMIT else 0)
+        raise BodyTooLarge(limit)
+    body = bytearray()
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnected()
+        body += message.get("body", b"")
+        if len(body) > limit:
+            if message.get("more_body", False):
+                await _drain(receive, DRAIN_LIMIT)
+            raise BodyTooLarge(limit)
+        if not message.get("more_body", False):
+            return bytes(body)
+
+
+async def _drain(receive: Receive, budget: int) -> None:
+    drained = 0
+    while drained < budget:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+        drained += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
+
+
+def request_from_scope(scope: Scope, body: bytes) -> HttpRequest:
+    path, query_string = raw_target(scope)
+    return HttpRequest(
+        method=scope["method"],
+        path=path,
+        query=split_query(query_string),
+        headers=scope_headers(scope),
+        body=body,
+        query_string=query_string,
+    )
+
+
+def answer_messages(answer: HttpAnswer, *, head: bool = False) -> tuple[Message, Message]:
+    """The ASGI start and body messages for the runtime's answer, with this hop's own
+    framing (see ``FRAMING_HEADERS``). Built before anything is sent, so a malformed
+    answer raises while the caller can still send a 500 instead."""
+    if not isinstance(answer, HttpAnswer):
+        raise TypeError(f"the runtime answered an HTTP request with {type(answer).__name__}, not an HttpAnswer")
+    body = bytes(answer.body)
+    headers = [
+        (name.lower().encode("latin-1"), value.encode("latin-1"))
+        for name, value in answer.headers
+        if name.lower() not in FRAMING_HEADERS
+    ]
+    headers.append((b"content-length", str(len(body)).encode("ascii")))
+    status = int(answer.status)
+    if not 100 <= status <= 999:
+        raise ValueError(f"HTTP status {status} is out of range")
+    start: Message = {"type": "http.response.start", "status": status, "headers": headers}
+    return start, {"type": "http.response.body", "body": b"" if head else body}
+
+
+async def send_answer(send: Send, answer: HttpAnswer, *, head: bool = False) -> None:
+    for message in answer_messages(answer, head=head):
+        await send(message)
+
+
+async def send_json(send: Send, status: int, document: Any, headers: tuple[tuple[str, str], ...] = ()) -> None:
+    """Send ``document`` (a JSON value, or JSON text already encoded as bytes)."""
+    body = document if isinstance(document, bytes) else json.dumps(document).encode("utf-8")
+    await send_answer(send, HttpAnswer(status, (("content-type", "application/json"), *headers), body))

@@ -1,0 +1,112 @@
+"""The MCP server around a runtime (official SDK, low-level ``Server``), and its stdio transport.
+
+The low-level server is used because the tools are data, not Python functions: the
+listing is built from ``runtime.tools()`` on every ``tools/list`` with each schema sent
+verbatim, and a call is handed to ``runtime.call_tool`` as it came.
+
+An idempotency key travels in the request's ``_meta`` under ``idempotencyKey``
+(``IDEMPOTENCY_META_KEY``; camelCase like the protocol's own ``progressToken``), e.g.
+``await client.call_tool(name, args, meta={"idempotencyKey": "k-1"})``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from importlib import metadata
+from typing import Any
+
+import anyio
+import mcp.types as types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.stdio import stdio_server
+
+from capenv.serving.runtime_api import Runtime, ToolAnswer
+from capenv.serving.transport.runtime_worker import RuntimeWorker
+from capenv.serving.transport.tool_result import tool_listing, tool_result
+
+logger = logging.getLogger(__name__)
+
+SERVER_NAME = "capenv"
+IDEMPOTENCY_META_KEY = "idempotencyKey"
+INTERNAL_ERROR_MESSAGE = "internal error"
+
+
+def _server_version() -> str:
+    try:
+        return metadata.version("capenv")
+    except metadata.PackageNotFoundError:  # running from a tree that is not installed
+        return "0"
+
+
+def internal_error_answer() -> ToolAnswer:
+    """What a client sees when the runtime fails unexpectedly: no detail, no traceback."""
+    return ToolAnswer(structured={"error": "internal", "message": INTERNAL_ERROR_MESSAGE}, is_error=True)
+
+
+def idempotency_key_from_meta(meta: Mapping[str, Any] | None) -> str | None:
+    """The call's idempotency key; raises ``ValueError`` when it is present but not a non-empty string."""
+    if not meta or meta.get(IDEMPOTENCY_META_KEY) is None:
+        return None
+    key = meta[IDEMPOTENCY_META_KEY]
+    if not isinstance(key, str) or not key:
+        raise ValueError(f"_meta.{IDEMPOTENCY_META_KEY} must be a non-empty string")
+    return key
+
+
+async def answer_tool_call(
+    runtime: Runtime, worker: RuntimeWorker, params: types.CallToolRequestParams
+) -> types.CallToolResult:
+    """One ``tools/call``: the runtime's answer, or a tool error; never an exception."""
+    try:
+        key = idempotency_key_from_meta(params.meta)
+    except ValueError as exc:
+        return tool_result(ToolAnswer.refusal(str(exc)))
+    try:
+        answer = await worker.call(runtime.call_tool, params.name, dict(params.arguments or {}), idempotency_key=key)
+        return tool_result(answer)
+    except Exception:
+        # The runtime promises is_error answers for bad input, so this is a bug: log it
+        # in full here, tell the client only that it happened.
+        logger.exception("tool %r failed inside the runtime", params.name)
+        return tool_result(internal_error_answer())
+
+
+def build_mcp_server(runtime: Runtime, *, worker: RuntimeWorker | None = None) -> Server[Any]:
+    """An MCP server listing ``runtime.tools()`` and answering through ``runtime.call_tool``.
+
+    Pass the ``worker`` shared with the other transports of the same runtime, so every
+    runtime call runs on one thread; by default the server gets its own.
+    """
+    runtime_worker = worker or RuntimeWorker()
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        try:
+            specs = await runtime_worker.call(runtime.tools)
+            return types.ListToolsResult(tools=[tool_listing(spec) for spec in specs])
+        except Exception:
+            logger.exception("listing the runtime's tools failed")
+            raise  # the SDK answers a JSON-RPC internal error without the detail
+
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        return await answer_tool_call(runtime, runtime_worker, params)
+
+    return Server(SERVER_NAME, version=_server_version(), on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def serve_stdio(runtime: Runtime) -> None:
+    """Serve MCP over this process's stdin/stdout until the client closes stdin."""
+    worker = RuntimeWorker()
+    server = build_mcp_server(runtime, worker=worker)
+    try:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+    finally:
+        worker.close()
+
+
+def run_stdio(runtime: Runtime) -> None:
+    """Blocking entry point of ``capenv serve --stdio``; stdout carries only MCP messages."""
+    anyio.run(serve_stdio, runtime)

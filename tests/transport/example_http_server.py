@@ -1,0 +1,14 @@
+"""Run ``run_http(ExampleRuntime())`` on 127.0.0.1 and a free port, printing its URLs."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from transport_example_runtime import ExampleRuntime  # noqa: E402
+
+from capenv.serving.transport.http_app import run_http  # noqa: E402
+
+if __name__ == "__main__":
+    run_http(ExampleRuntime(), "127.0.0.1", 0)
+    print("stopped", flush=True)
