@@ -21,6 +21,17 @@ class SegmentContext(BaseModel):
 
     value: str
     returned_as_identity: bool = False
+    sibling_identity_shapes: list[str] = []
+    """Shape classes (see ``shape_class``) of sibling values the application returned as identities."""
+
+
+def shape_class(value: str) -> str:
+    """Letter case and separators of a value, digits ignored: ``pool-r1-0`` -> ``lower:-``."""
+    has_lower = any(c.islower() for c in value)
+    has_upper = any(c.isupper() for c in value)
+    case = "mixed" if has_lower and has_upper else "lower" if has_lower else "upper" if has_upper else "none"
+    separators = "".join(sorted({c for c in value if not c.isalnum()}))
+    return f"{case}:{separators}"
 
 
 class PatternParams(BaseModel):
@@ -76,3 +87,14 @@ def segment_returned_as_identity(ctx: SegmentContext, params: BaseModel) -> Outc
     if ctx.returned_as_identity:
         return Match({"value": ctx.value})
     return Miss("never returned as an identity")
+
+
+@predicate("segment_shares_sibling_identity_shape", context="segment")
+def segment_shares_sibling_identity_shape(ctx: SegmentContext, params: BaseModel) -> Outcome:
+    """The segment is spelled like a sibling the application returned as an identity (case, separators)."""
+    if not ctx.sibling_identity_shapes:
+        return Miss("no sibling was returned as an identity")
+    mine = shape_class(ctx.value)
+    if mine in ctx.sibling_identity_shapes:
+        return Match({"shape_class": mine})
+    return Miss(f"spelled {mine}, siblings {sorted(set(ctx.sibling_identity_shapes))}")

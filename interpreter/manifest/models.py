@@ -1,0 +1,92 @@
+"""Manifest models: tools, their path templates and parameters."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.trace import TraceEvent
+
+
+class Segment(BaseModel):
+    """One path segment of a template: a literal (raw spelling) or a named parameter."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    literal: str | None = None
+    param: str | None = None
+
+    @property
+    def is_param(self) -> bool:
+        return self.param is not None
+
+    def text(self) -> str:
+        return "{" + self.param + "}" if self.param is not None else (self.literal or "")
+
+
+class Tool(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")
+    method: str
+    template: str
+    """``/posts/{post_id}``: literal segments in their raw spelling."""
+    segments: tuple[Segment, ...]
+    params: tuple[str, ...]
+    query_names: tuple[str, ...] = ()
+    record_ordinals: tuple[int, ...]
+    changes_state: bool
+
+    def match(self, path: str) -> dict[str, str] | None:
+        """The raw path arguments when ``path`` fits this template, else None."""
+        parts = split_path(path)
+        if len(parts) != len(self.segments):
+            return None
+        args: dict[str, str] = {}
+        for part, segment in zip(parts, self.segments):
+            if segment.param is not None:
+                if part == "":
+                    return None
+                args[segment.param] = part
+            elif part != segment.literal:
+                return None
+        return args
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    evidence_id: str
+    rules_revision: str
+    primary_origin: str | None
+    tools: tuple[Tool, ...]
+    unassigned_ordinals: tuple[int, ...] = ()
+    """Primary-origin records no tool holds (dropped by an override)."""
+    traces: tuple[TraceEvent, ...] = ()
+    """The segment and naming decisions, for ``capenv explain``."""
+
+    def tool(self, name: str) -> Tool:
+        for tool in self.tools:
+            if tool.name == name:
+                return tool
+        raise KeyError(name)
+
+    def tool_for(self, method: str, path: str) -> tuple[Tool, dict[str, str]] | None:
+        """The tool answering ``method path``; a literal template wins over a parameter."""
+        best: tuple[int, Tool, dict[str, str]] | None = None
+        for tool in self.tools:
+            if tool.method != method:
+                continue
+            args = tool.match(path)
+            if args is None:
+                continue
+            literal_count = sum(1 for s in tool.segments if not s.is_param)
+            if best is None or literal_count > best[0]:
+                best = (literal_count, tool, args)
+        return (best[1], best[2]) if best else None
+
+
+def split_path(path: str) -> list[str]:
+    """``/a/b/`` -> ``["a", "b", ""]``: the empty last segment keeps a trailing slash apart."""
+    if not path.startswith("/"):
+        path = "/" + path
+    return path[1:].split("/") if path != "/" else [""]
