@@ -39,12 +39,14 @@ _SNIFFED_MEDIA_TYPES = frozenset({"", "text/plain"})
 _ASCII_WHITESPACE = str.maketrans("", "", " \t\n\r\f\v")
 
 
-def media_type(mime_type: str | None) -> str:
-    """``Application/JSON; charset=utf-8`` → ``application/json``."""
-    return (mime_type or "").split(";", 1)[0].strip().lower()
+def media_type(mime_type: Any) -> str:
+    """``Application/JSON; charset=utf-8`` → ``application/json``; anything not a string → ``""``."""
+    if not isinstance(mime_type, str):
+        return ""
+    return mime_type.split(";", 1)[0].strip().lower()
 
 
-def is_json_media_type(mime_type: str | None) -> bool:
+def is_json_media_type(mime_type: Any) -> bool:
     kind = media_type(mime_type)
     return kind in ("application/json", "text/json") or kind.endswith("+json")
 
@@ -70,18 +72,24 @@ def request_body(request: dict[str, Any], headers: Headers) -> Body:
 
 
 def response_body(response: dict[str, Any], headers: Headers) -> Body:
-    declared_type = header_value(headers, "content-type")
     content = response.get("content")
     if content is None:
         content = {}
     if not isinstance(content, dict):
         raise EntryProblem(f"response.content is {show(content)}, not an object", body_only=True)
-    mime_type = content.get("mimeType") or declared_type
+    mime_type = response_media_type(response, headers)
     if content.get("text") is None:
         if _positive(content.get("size")) or _positive(response.get("bodySize")):
             return Body(mime_type=mime_type, retained=False)
         return Body(mime_type=mime_type) if mime_type else ABSENT
     return _body(mime_type, content.get("text"), content.get("encoding"), "response.content")
+
+
+def response_media_type(response: dict[str, Any], headers: Headers) -> Any:
+    """``content.mimeType``, or the Content-Type header when the HAR left it empty."""
+    content = response.get("content")
+    declared = content.get("mimeType") if isinstance(content, dict) else None
+    return declared or header_value(headers, "content-type")
 
 
 def _body(mime_type: Any, text: Any, encoding: Any, where: str) -> Body:

@@ -15,7 +15,8 @@ URL splitting in ``origin``, the id in ``identity``). Choices made here:
 Bad input raises ``CaptureError`` (one line: file, entry index, problem). The one exception:
 an entry malformed only in a body (bad base64, say) whose origin is not the primary origin is
 skipped with a warning in ``Evidence.warnings``, since no verdict about the application reads
-it. The primary origin is chosen as if such entries were kept, so skipping cannot move it.
+it. The primary origin is counted as if such entries were kept (a malformed answer counts
+as JSON when its media type says JSON), so skipping them cannot move it.
 """
 
 from __future__ import annotations
@@ -101,6 +102,8 @@ class _Entry(NamedTuple):
     fields: dict[str, Any]
     """Every ``Record`` field but ``ordinal`` and ``primary``, which need all entries."""
     body_problem: EntryProblem | None
+    answers_json: bool
+    """The response is JSON, or (when its body is malformed) says it is: what the primary origin counts."""
 
 
 # --- the file -------------------------------------------------------------------------------
@@ -172,8 +175,10 @@ def _normalise(entry: Any, index: int) -> _Entry:
         body_problem = problem
     try:
         response_body = bodies.response_body(response, response_headers)
+        answers_json = response_body.is_json
     except EntryProblem as problem:
         body_problem = body_problem or problem
+        answers_json = bodies.is_json_media_type(bodies.response_media_type(response, response_headers))
 
     fields = {
         "entry_index": index, "started_at": started_at, "finished_at": started_at + _duration(entry),
@@ -183,7 +188,7 @@ def _normalise(entry: Any, index: int) -> _Entry:
         "redirected": 300 <= status < 400 or bool(redirect_url), "redirect_url": redirect_url,
         "response_headers": response_headers, "response": response_body,
     }
-    return _Entry(index, started_at, fields, body_problem)
+    return _Entry(index, started_at, fields, body_problem, answers_json)
 
 
 def _started_at(entry: dict[str, Any]) -> datetime:
@@ -289,7 +294,7 @@ def _primary_origin(entries: list[_Entry], requested: str | None, source: str) -
     counts: Counter[str] = Counter()
     first_seen: dict[str, int] = {}
     for position, item in enumerate(entries):  # entries are in ordinal order here
-        if item.fields["response"].is_json:
+        if item.answers_json:
             origin = item.fields["origin"]
             counts[origin] += 1
             first_seen.setdefault(origin, position)
