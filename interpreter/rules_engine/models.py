@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-RULE_ID_PATTERN = r"^[a-z0-9]+(\.[a-z0-9][a-z0-9_-]*)+$"
+RULE_ID_PATTERN = r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9_-]*)+$"
 
 
 class PredicateCall(BaseModel):

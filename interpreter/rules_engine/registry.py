@@ -75,7 +75,9 @@ def predicate(name: str, *, context: str, params: type[BaseModel] | None = None
         if name in PREDICATES and PREDICATES[name].func is not func:
             raise RuntimeError(f"predicate {name!r} registered twice")
         try:
-            source = f"{inspect.getsourcefile(func)}:{inspect.getsourcelines(func)[1]}"
+            file = str(inspect.getsourcefile(func))
+            marker = file.rfind("/interpreter/")
+            source = f"{file[marker + 1:] if marker >= 0 else file}:{inspect.getsourcelines(func)[1]}"
         except (OSError, TypeError):
             source = func.__module__
         PREDICATES[name] = PredicateSpec(name, func, context, params or NoParams, func.__doc__ or "", source)

@@ -1,0 +1,74 @@
+"""``capenv inspect``: records, origins and the inferred manifest of a capture."""
+
+from __future__ import annotations
+
+import argparse
+
+from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.evidence.har import load_evidence
+from capenv.interpreter.evidence.records import Evidence
+from capenv.interpreter.manifest.infer import build_manifest
+from capenv.interpreter.manifest.models import Manifest
+from capenv.interpreter.manifest.overrides import load_overrides
+from capenv.interpreter.rules_engine import load_rules
+
+from .progress import progress_printer
+
+
+def add_capture_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--origin", help="the application's origin (default: the most frequent JSON-answering one)")
+    parser.add_argument("--overrides", help="a YAML file correcting the inferred manifest")
+    parser.add_argument("--rules", help="a rules directory (default: the packaged rules/)")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    inspect = sub.add_parser("inspect", help="records, origins and the inferred manifest of a capture")
+    inspect.add_argument("capture", help="a HAR 1.2 file (.har or .har.gz)")
+    inspect.add_argument("--json", action="store_true", help="one JSON object for scripts")
+    add_capture_options(inspect)
+    inspect.set_defaults(handler=_inspect)
+
+
+def read_capture(args: argparse.Namespace) -> tuple[Evidence, Manifest]:
+    """Evidence and manifest from the shared capture options."""
+    ruleset = load_rules(getattr(args, "rules", None))
+    evidence = load_evidence(args.capture, origin=args.origin, progress=progress_printer("reading"))
+    overrides = load_overrides(args.overrides) if getattr(args, "overrides", None) else None
+    return evidence, build_manifest(evidence, ruleset, overrides)
+
+
+def inspect_document(evidence: Evidence, manifest: Manifest) -> dict:
+    return {
+        "source": evidence.source,
+        "evidence_id": evidence.evidence_id,
+        "records": len(evidence.records),
+        "primary_origin": evidence.primary_origin,
+        "origins": dict(sorted(evidence.origins.items())),
+        "warnings": list(evidence.warnings),
+        "rules_revision": manifest.rules_revision,
+        "tools": [{"name": t.name, "method": t.method, "template": t.template, "params": list(t.params),
+                   "query_names": list(t.query_names), "records": len(t.record_ordinals),
+                   "record_ordinals": list(t.record_ordinals), "changes_state": t.changes_state}
+                  for t in manifest.tools],
+    }
+
+
+def _inspect(args: argparse.Namespace) -> int:
+    evidence, manifest = read_capture(args)
+    document = inspect_document(evidence, manifest)
+    if args.json:
+        print(dumps(document, indent=True).decode())
+        return 0
+    print(f"{evidence.source}: {len(evidence.records)} records, evidence {evidence.evidence_id}")
+    for origin, count in document["origins"].items():
+        mark = "  (primary)" if origin == evidence.primary_origin else ""
+        print(f"  origin {origin}: {count} records{mark}")
+    for warning in evidence.warnings:
+        print(f"  warning: {warning}")
+    print(f"\n{len(manifest.tools)} tools:")
+    rows = [(t.name, t.method, t.template, str(len(t.record_ordinals)), "writes" if t.changes_state else "reads")
+            for t in manifest.tools]
+    widths = [max(len(r[i]) for r in rows) for i in range(4)] if rows else []
+    for row in rows:
+        print("  " + "  ".join(col.ljust(widths[i]) for i, col in enumerate(row[:4])) + "  " + row[4])
+    return 0
