@@ -78,6 +78,8 @@ def response_body(response: dict[str, Any], headers: Headers) -> Body:
     if not isinstance(content, dict):
         raise EntryProblem(f"response.content is {show(content)}, not an object", body_only=True)
     mime_type = response_media_type(response, headers)
+    if mime_type is not None and not isinstance(mime_type, str):
+        raise EntryProblem(f"response.content.mimeType is {show(mime_type)}, not a string", body_only=True)
     if content.get("text") is None:
         if _positive(content.get("size")) or _positive(response.get("bodySize")):
             return Body(mime_type=mime_type, retained=False)

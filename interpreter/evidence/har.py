@@ -181,7 +181,7 @@ def _normalise(entry: Any, index: int) -> _Entry:
         answers_json = bodies.is_json_media_type(bodies.response_media_type(response, response_headers))
 
     fields = {
-        "entry_index": index, "started_at": started_at, "finished_at": started_at + _duration(entry),
+        "entry_index": index, "started_at": started_at, "finished_at": _finished_at(entry, started_at),
         "method": method, "origin": split.origin, "path": split.path, "query": split.query,
         "request_headers": request_headers, "request": request_body,
         "status": status, "status_text": status_text,
@@ -203,19 +203,23 @@ def _started_at(entry: dict[str, Any]) -> datetime:
         raise EntryProblem(f"startedDateTime {show(value)} is not an ISO-8601 date") from None
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise EntryProblem(f"startedDateTime {show(value)} has no time zone (a naive time is ambiguous)")
-    return moment.astimezone(timezone.utc)
+    try:
+        return moment.astimezone(timezone.utc)
+    except OverflowError:
+        raise EntryProblem(f"startedDateTime {show(value)} is out of range in UTC") from None
 
 
-def _duration(entry: dict[str, Any]) -> timedelta:
+def _finished_at(entry: dict[str, Any], started_at: datetime) -> datetime:
+    """Start + ``time`` ms, or + the sum of the non-negative timing phases, or + 0."""
     milliseconds = entry.get("time")
     if not _non_negative_number(milliseconds):
         timings = entry.get("timings")
         phases = [timings.get(name) for name in _TIMING_PHASES] if isinstance(timings, dict) else []
         milliseconds = sum(value for value in phases if _non_negative_number(value))
     try:
-        return timedelta(milliseconds=milliseconds)
+        return started_at + timedelta(milliseconds=milliseconds)
     except OverflowError:
-        raise EntryProblem(f"time {show(milliseconds)} ms is too long to be a duration") from None
+        raise EntryProblem(f"time {show(milliseconds)} ms ends after the last representable date") from None
 
 
 def _non_negative_number(value: Any) -> bool:
