@@ -37,32 +37,32 @@ from capenv.serving.store.pool import ConnectionPool
 SYNCHRONOUS_LEVELS = ("NORMAL", "FULL")
 FORMAT_VERSION = 1  # kept in PRAGMA user_version; a file of another format is refused on open
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS subjects (
-    subject_type TEXT NOT NULL,
-    subject_id   TEXT NOT NULL,
-    revision     INTEGER NOT NULL,
-    state        TEXT,              -- JSON text; NULL is a tombstone (the revision is kept)
-    PRIMARY KEY (subject_type, subject_id)
-);
-CREATE TABLE IF NOT EXISTS history (
-    subject_type TEXT NOT NULL,
-    subject_id   TEXT NOT NULL,
-    revision     INTEGER NOT NULL,
-    record_id    TEXT NOT NULL,
-    state        TEXT,
-    PRIMARY KEY (subject_type, subject_id, revision)
-);
-CREATE TABLE IF NOT EXISTS records (
-    record_id      TEXT PRIMARY KEY NOT NULL,
-    digest         BLOB NOT NULL,   -- sha256 of the canonical request: what an exact retry repeats
-    recorded_at    TEXT NOT NULL,
-    actor          TEXT,            -- NULL is NO_ACTOR
-    correlation_id TEXT,
-    causation_id   TEXT,
-    writes         TEXT NOT NULL    -- the committed writes, returned again to an exact retry
-);
-"""
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS subjects (
+        subject_type TEXT NOT NULL,
+        subject_id   TEXT NOT NULL,
+        revision     INTEGER NOT NULL,
+        state        TEXT,              -- JSON text, NULL for a tombstone (the revision is kept)
+        PRIMARY KEY (subject_type, subject_id)
+    )""",
+    """CREATE TABLE IF NOT EXISTS history (
+        subject_type TEXT NOT NULL,
+        subject_id   TEXT NOT NULL,
+        revision     INTEGER NOT NULL,
+        record_id    TEXT NOT NULL,
+        state        TEXT,
+        PRIMARY KEY (subject_type, subject_id, revision)
+    )""",
+    """CREATE TABLE IF NOT EXISTS records (
+        record_id      TEXT PRIMARY KEY NOT NULL,
+        digest         BLOB NOT NULL,   -- sha256 of the canonical request: what an exact retry repeats
+        recorded_at    TEXT NOT NULL,
+        actor          TEXT,            -- NULL is NO_ACTOR
+        correlation_id TEXT,
+        causation_id   TEXT,
+        writes         TEXT NOT NULL    -- the committed writes, returned again to an exact retry
+    )""",
+)
 
 _UPSERT_SUBJECT = ("INSERT INTO subjects (subject_type, subject_id, revision, state) VALUES (?, ?, ?, ?) "
                    "ON CONFLICT (subject_type, subject_id) DO UPDATE SET revision = excluded.revision, "
@@ -116,9 +116,8 @@ class SqliteStore(Store):
                 if version not in (0, FORMAT_VERSION):
                     raise StoreBackendError(f"SQLite store {self.path!r} has format {version}; "
                                             f"this version reads format {FORMAT_VERSION}")
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
+                for statement in _SCHEMA:
+                    conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
                 conn.execute("COMMIT")
             except BaseException:
