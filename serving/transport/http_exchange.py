@@ -80,6 +80,10 @@ def declared_length(scope: Scope) -> int | None:
     return None
 
 
+def expects_continue(scope: Scope) -> bool:
+    return any(name.lower() == b"expect" and value.lower() == b"100-continue" for name, value in scope["headers"])
+
+
 async def read_body(scope: Scope, receive: Receive, limit: int) -> bytes:
     """The whole request body, read in chunks; ``BodyTooLarge`` past ``limit`` bytes.
 
@@ -88,7 +92,11 @@ async def read_body(scope: Scope, receive: Receive, limit: int) -> bytes:
     """
     length = declared_length(scope)
     if length is not None and length > limit:
-        await _drain(receive, DRAIN_LIMIT if length - limit <= DRAIN_LIMIT else 0)
+        # A client waiting on "expect: 100-continue" (curl does, for large uploads)
+        # has sent nothing yet: answering now spares it the upload. Reading would
+        # make the server send the 100 and invite the whole body.
+        if not expects_continue(scope) and length - limit <= DRAIN_LIMIT:
+            await _drain(receive, DRAIN_LIMIT)
         raise BodyTooLarge(limit)
     body = bytearray()
     while True:

@@ -1,0 +1,111 @@
+"""MCP over stdio and streamable HTTP, through the official SDK client, in both protocol eras.
+
+``mode="legacy"`` speaks the initialize handshake (2025-11-25); ``mode="auto"`` discovers
+and adopts the 2026-07-28 per-request protocol. One session per case does every check,
+so the suite stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from transport_example_runtime import ECHO_SCHEMA, EXPLODE_SCHEMA, SECRET, ExampleRuntime  # noqa: E402
+from transport_servers import serving_http, stdio_parameters  # noqa: E402
+
+from capenv.serving.transport.mcp_server import IDEMPOTENCY_META_KEY, INTERNAL_ERROR_MESSAGE  # noqa: E402
+
+MODES = ["legacy", "auto"]
+CALL_TIMEOUT_SECONDS = 20
+
+
+async def exercise(client: Client) -> None:
+    listing = await client.list_tools()
+    schemas = {tool.name: tool.input_schema for tool in listing.tools}
+    assert [tool.name for tool in listing.tools] == ["echo", "explode"]
+    assert schemas == {"echo": ECHO_SCHEMA, "explode": EXPLODE_SCHEMA}
+    assert listing.tools[0].description == "Echo a message back."
+
+    served = await client.call_tool("echo", {"message": "hi"}, meta={IDEMPOTENCY_META_KEY: "key-1"})
+    assert served.is_error is False
+    assert served.structured_content == {
+        "status": 200,
+        "content_type": "application/json",
+        "body": {"echo": "hi", "idempotency_key": "key-1", "ratio": 0.5},
+        "state": {"posts": 1},
+    }
+    assert [block.type for block in served.content] == ["text"]
+    assert json.loads(served.content[0].text) == served.structured_content
+
+    unkeyed = await client.call_tool("echo", {"message": "again"})
+    assert unkeyed.structured_content["body"]["idempotency_key"] is None
+
+    refused = await client.call_tool("echo", {})
+    assert refused.is_error is True
+    assert "message (a string, required)" in refused.structured_content["message"]
+    assert json.loads(refused.content[0].text) == refused.structured_content
+
+    bad_key = await client.call_tool("echo", {"message": "x"}, meta={IDEMPOTENCY_META_KEY: 7})
+    assert bad_key.is_error is True
+    assert IDEMPOTENCY_META_KEY in bad_key.structured_content["message"]
+
+    exploded = await client.call_tool("explode", {})
+    assert exploded.is_error is True
+    assert exploded.structured_content == {"error": "internal", "message": INTERNAL_ERROR_MESSAGE}
+    wire = exploded.model_dump_json(by_alias=True)
+    assert SECRET not in wire and "Traceback" not in wire
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_mcp_over_stdio(mode: str) -> None:
+    async def main() -> None:
+        with anyio.fail_after(CALL_TIMEOUT_SECONDS):
+            async with Client(stdio_parameters(), mode=mode) as client:
+                await exercise(client)
+
+    anyio.run(main)
+
+
+@pytest.fixture(scope="module")
+def http_server():
+    runtime = ExampleRuntime()
+    with serving_http(runtime) as serving:
+        yield runtime, serving
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_mcp_over_streamable_http(http_server, mode: str) -> None:
+    runtime, serving = http_server
+    runtime.calls.clear()
+
+    async def main() -> None:
+        with anyio.fail_after(CALL_TIMEOUT_SECONDS):
+            async with Client(serving.url("/mcp"), mode=mode) as client:
+                await exercise(client)
+
+    anyio.run(main)
+    assert runtime.calls[0] == ("echo", {"message": "hi"}, "key-1")
+
+
+def test_mcp_path_moves_when_the_application_uses_mcp() -> None:
+    import httpx2
+
+    runtime = ExampleRuntime(mcp_path="/_mcp_alt")
+    with serving_http(runtime) as serving:
+
+        async def main() -> None:
+            with anyio.fail_after(CALL_TIMEOUT_SECONDS):
+                async with Client(serving.url("/_mcp_alt")) as client:
+                    assert [tool.name for tool in (await client.list_tools()).tools] == ["echo", "explode"]
+
+        anyio.run(main)
+        answer = httpx2.post(serving.url("/mcp"), content=b"{}", trust_env=False)
+        assert answer.status_code == 201
+        assert answer.json()["path"] == "/mcp"
