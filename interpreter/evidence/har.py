@@ -55,7 +55,8 @@ def load_evidence(path: str | Path, *, origin: str | None = None, progress: Prog
     """Read a HAR capture (plain or gzip, told apart by the magic bytes) into ``Evidence``.
 
     ``origin`` forces the primary origin (normalised; it must be some record's origin).
-    ``progress(done, total)`` is called at most about ``PROGRESS_REPORTS`` times.
+    ``progress(done, total)`` is called at most about ``PROGRESS_REPORTS`` times, last with
+    ``(total, total)``. Raises ``CaptureError`` for any input it cannot read as evidence.
     """
     source = str(path)
     try:
