@@ -49,6 +49,12 @@ document just past that with its own, more precise message."""
 RESERVED_PREFIX = "/_capenv/"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
+
+def is_reserved(path: str) -> bool:
+    """Paths under ``/_capenv/`` belong to capenv, never to the application."""
+    return path.startswith(RESERVED_PREFIX) or path == RESERVED_PREFIX.rstrip("/")
+
+
 @dataclass(frozen=True, slots=True)
 class DataRoute:
     method: str
@@ -69,7 +75,7 @@ def mcp_transport_security(host: str) -> TransportSecuritySettings | None:
 def _validated_mcp_path(path: str) -> str:
     if not path.startswith("/") or "?" in path or path == "/":
         raise ValueError(f"the MCP path must be an absolute path other than '/', not {path!r}")
-    if path.startswith(RESERVED_PREFIX) or path == RESERVED_PREFIX.rstrip("/"):
+    if is_reserved(path):
         raise ValueError(f"the MCP path {path!r} lies under the reserved prefix {RESERVED_PREFIX}")
     return path
 
@@ -128,7 +134,7 @@ class CapenvHttpApp:
         try:
             if path == self.mcp_path:
                 await self._sessions.handle_request(scope, receive, send)
-            elif path.startswith(RESERVED_PREFIX) or path == RESERVED_PREFIX.rstrip("/"):
+            elif is_reserved(path):
                 await self._data_plane(path, scope, receive, send)
             else:
                 await self._application(scope, receive, send)
@@ -139,7 +145,8 @@ class CapenvHttpApp:
         route = DATA_ROUTES.get(path)
         if route is None:
             known = ", ".join(f"{r.method} {p}" for p, r in DATA_ROUTES.items())
-            await send_json(send, 404, {"error": "not_found", "message": f"no data plane route {path}; routes: {known}"})
+            message = f"no data plane route {path}; routes: {known}"
+            await send_json(send, 404, {"error": "not_found", "message": message})
             return
         if scope["method"] != route.method:
             message = f"{path} takes {route.method}, not {scope['method']}"

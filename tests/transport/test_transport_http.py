@@ -73,7 +73,8 @@ def test_any_method_and_body_reach_the_runtime(server) -> None:
                                headers={"Content-Type": "application/json"})
     assert status == 200
     echoed = json.loads(body)
-    assert (echoed["method"], echoed["path"], echoed["query"], echoed["body"]) == ("PATCH", "/posts/1", [], '{"title":"x"}')
+    seen = (echoed["method"], echoed["path"], echoed["query"], echoed["body"])
+    assert seen == ("PATCH", "/posts/1", [], '{"title":"x"}')
     assert exchange(serving, "POST", "/posts", body=b"{}")[0] == 201
 
 
@@ -141,7 +142,8 @@ def test_data_add_past_the_transport_limit_is_413(server) -> None:
     oversize = b"{" + b" " * (SMALL_LIMIT + 10) + b"}"
     status, _, body = exchange(serving, "POST", "/_capenv/data/add", body=oversize)
     assert status == 413
-    assert json.loads(body) == {"error": "resource_constraint", "message": f"the document is larger than {SMALL_LIMIT} bytes"}
+    message = f"the document is larger than {SMALL_LIMIT} bytes"
+    assert json.loads(body) == {"error": "resource_constraint", "message": message}
 
     # Without a content-length (chunked), the limit is found while reading.
     def chunks() -> Iterator[bytes]:
