@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from store_providers import Provider
 
 from capenv.serving.store import MemoryStore, Store, open_store
 
@@ -56,16 +57,6 @@ def drop_schema(url: str, schema: str) -> None:
 
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-
-
-@dataclass
-class Provider:
-    """One backing store; ``open()`` gives a new handle on it (a second process would use ``url``)."""
-
-    name: str
-    open: Callable[[], Store]
-    url: str  # an open_store URL naming the same backend (memory: names a new, empty store)
-    schema: str | None = None
 
 
 @pytest.fixture
