@@ -1,0 +1,210 @@
+"""The bundle's models: what the build side hands to serving (DESIGN.md §1, §5).
+
+Serving imports these models (and the JSON codec), never the evaluator, so a bundle built
+once serves anywhere. Every model is frozen and refuses unknown keys.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.trace import TraceEvent
+
+Pairs = tuple[tuple[str, str], ...]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+
+class Locator(_Model):
+    """Where an entity or a list sits in a response body.
+
+    ``root``: the body itself; ``member``: under one member of the body object;
+    ``singleton``: the only element of an array under one member (``{"posts":[{…}]}``).
+    """
+
+    kind: Literal["root", "member", "singleton"]
+    member: str | None = None
+
+
+class Recording(_Model):
+    """A recorded response a view renders into (its base recording) or answers with."""
+
+    ordinal: int
+    status: int
+    content_type: str | None = None
+    headers: Pairs = ()
+    body: Any = None
+    """The parsed JSON body (exact numbers), or None with ``text`` for a non-JSON body."""
+    is_json: bool = True
+    text: str | None = None
+
+
+class EntityType(_Model):
+    name: str
+    collection_template: str
+    item_template: str | None = None
+    id_field: str
+    list_tools: tuple[str, ...] = ()
+    item_tools: tuple[str, ...] = ()
+    key_fields: dict[str, str] = Field(default_factory=dict)
+    """Item tools that address the entity by another field (tool -> field), e.g. by name."""
+
+
+class QuerySpec(_Model):
+    """A learned query: how one query parameter evaluates over a collection's members."""
+
+    param: str
+    kind: Literal["equals", "compare", "search", "sort", "order", "page", "limit", "start", "end",
+                  "offset", "ignored"]
+    field: str | None = None
+    operator: str | None = None
+    """For ``compare``: one of >=, <=, >, <, !=; for ``page``: the page base (``1`` or ``0``)."""
+    rule_id: str | None = None
+
+
+class ListLine(_Model):
+    """One recorded request line of a list view: path arguments and query, as recorded."""
+
+    path: str
+    query: Pairs = ()
+    collection: str | None = None
+    """The collection (spelled as recorded) this line lists."""
+    membership: Literal["all", "recorded"] = "recorded"
+    recorded_ids: tuple[Any, ...] = ()
+    base: Recording
+    record_ordinals: tuple[int, ...] = ()
+    all_record_ordinals: tuple[int, ...] = ()
+    """Ordinals of recordings that listed the whole collection (membership ``all`` evidence)."""
+    state_backed: bool = False
+    reason: str | None = None
+    queries: tuple[QuerySpec, ...] = ()
+    """Learned queries that evaluate this line over the state (empty: plain line)."""
+
+
+class DocumentLine(_Model):
+    path: str
+    query: Pairs = ()
+    base: Recording
+    locator: Locator = Locator(kind="root")
+    state_backed: bool = False
+    reason: str | None = None
+    record_ordinals: tuple[int, ...] = ()
+
+
+class ReadView(_Model):
+    """How one read tool answers: from state (a rendered view) or by replay, with the reason."""
+
+    tool: str
+    kind: Literal["item", "list", "document", "none"]
+    type: str | None = None
+    locator: Locator | None = None
+    state_backed: bool = False
+    reason: str | None = None
+    key_field: str | None = None
+    """For an item view: the entity field its path parameter names (the id field, or a key)."""
+    base: Recording | None = None
+    """For an item view: the recording entities are rendered into."""
+    shown_fields: tuple[str, ...] = ()
+    required_fields: tuple[str, ...] = ()
+    per_response_members: tuple[str, ...] = ()
+    volatile_fields: tuple[str, ...] = ()
+    sorted_arrays: tuple[str, ...] = ()
+    lines: tuple[ListLine, ...] = ()
+    documents: tuple[DocumentLine, ...] = ()
+    missing: Recording | None = None
+    """The latest recorded 400/404/410 or 2xx JSON-null answer, for reads of missing entities."""
+    record_ordinals: tuple[int, ...] = ()
+    checked_record_ordinals: tuple[int, ...] = ()
+    """Initial-window reads the read gate rendered and compared."""
+    learned_queries: tuple[QuerySpec, ...] = ()
+
+
+class Entity(_Model):
+    id: Any
+    value: dict[str, Any]
+    records: tuple[int, ...] = ()
+
+
+class CollectionState(_Model):
+    path: str
+    """The collection path spelled as recorded (``/v1/buckets/b1/collections/tasks/records``)."""
+    type: str
+    args: dict[str, str] = Field(default_factory=dict)
+    entities: tuple[Entity, ...] = ()
+
+
+class DocumentState(_Model):
+    path: str
+    value: Any
+    records: tuple[int, ...] = ()
+
+
+class StateSnapshot(_Model):
+    """The state in the data plane's shape (data/get writes it, data/add loads it)."""
+
+    evidence_id: str
+    collections: tuple[CollectionState, ...] = ()
+    documents: tuple[DocumentState, ...] = ()
+
+
+class Budgets(_Model):
+    max_entities: int
+    max_state_bytes: int
+    build_seconds: float
+    discovery_characters: int
+    tool_description_characters: int
+    max_nesting: int
+    max_body_bytes: int
+
+
+class BudgetHit(_Model):
+    budget: str
+    limit: float
+    reached: float
+    effect: str
+
+
+class InitialWindow(_Model):
+    """Reads that finished before the first write began are the initial recording."""
+
+    first_write_ordinal: int | None
+    first_write_started_at: str | None
+    read_ordinals: tuple[int, ...] = ()
+
+
+class ReadOnlyPost(_Model):
+    tool: str
+    rule: str
+
+
+class ViewResult(_Model):
+    evidence_id: str
+    rules_revision: str
+    primary_origin: str | None
+    types: tuple[EntityType, ...] = ()
+    views: tuple[ReadView, ...] = ()
+    window: InitialWindow
+    state: StateSnapshot
+    state_available: bool = True
+    budgets: Budgets
+    budget_hits: tuple[BudgetHit, ...] = ()
+    read_only_posts: tuple[ReadOnlyPost, ...] = ()
+    writes: tuple[Any, ...] = ()
+    write_clock: str | None = None
+    traces: tuple[TraceEvent, ...] = ()
+
+    def view(self, tool: str) -> ReadView | None:
+        for view in self.views:
+            if view.tool == tool:
+                return view
+        return None
+
+    def type(self, name: str) -> EntityType:
+        for entity_type in self.types:
+            if entity_type.name == name:
+                return entity_type
+        raise KeyError(name)

@@ -1,0 +1,118 @@
+"""Predicates for reading response shapes: envelope members, identity fields, paging params.
+
+Contexts: ``envelope-member`` (one member of a response object that may hold the list or the
+entity), ``identity-field`` (one member shared by a list's objects, or of an item's object),
+``query-param`` (one query parameter name of a list read).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+from .names import WordsParams, _in_words
+
+
+@context_model("envelope-member")
+class EnvelopeMemberContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    member: str
+    collection_word: str | None = None
+    """The last literal segment of the read's template (``posts`` for ``/posts``)."""
+    holds: str
+    """What the member holds: object-array, object, singleton-object, array, scalar, null."""
+    candidates: int = 1
+    """How many members of the body hold the same kind of value."""
+
+
+class HoldsParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kinds: list[str]
+
+
+@predicate("member_holds", context="envelope-member", params=HoldsParams)
+def member_holds(ctx: EnvelopeMemberContext, params: HoldsParams) -> Outcome:
+    """The member holds one of some kinds of value (object-array, object, singleton-object)."""
+    if ctx.holds in params.kinds:
+        return Match({"holds": ctx.holds})
+    return Miss(f"holds {ctx.holds}, not {' or '.join(params.kinds)}")
+
+
+@predicate("member_named", context="envelope-member", params=WordsParams)
+def member_named(ctx: EnvelopeMemberContext, params: WordsParams) -> Outcome:
+    """The member's name is one of a word list."""
+    return _in_words(ctx.member, params)
+
+
+@predicate("member_named_as_collection", context="envelope-member")
+def member_named_as_collection(ctx: EnvelopeMemberContext, params: BaseModel) -> Outcome:
+    """The member is named as the collection the path names (``posts`` under ``/posts``)."""
+    if ctx.collection_word and ctx.member == ctx.collection_word:
+        return Match({"member": ctx.member})
+    return Miss(f"{ctx.member!r} is not the path's collection word {ctx.collection_word!r}")
+
+
+@predicate("member_is_sole_candidate", context="envelope-member")
+def member_is_sole_candidate(ctx: EnvelopeMemberContext, params: BaseModel) -> Outcome:
+    """No other member of the body holds the same kind of value."""
+    if ctx.candidates == 1:
+        return Match()
+    return Miss(f"{ctx.candidates} members hold {ctx.holds}")
+
+
+@context_model("identity-field")
+class IdentityFieldContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    field: str
+    in_every_object: bool
+    scalar: bool
+    """Every value is a string or an integer."""
+    distinct: bool
+    """No two objects share a value."""
+    equals_path_parameter: bool | None = None
+    """For an item read: the value equals the path's last parameter (None for a list)."""
+
+
+@predicate("identity_field_named", context="identity-field", params=WordsParams)
+def identity_field_named(ctx: IdentityFieldContext, params: WordsParams) -> Outcome:
+    """The field's name is one of a word list."""
+    return _in_words(ctx.field, params)
+
+
+@predicate("identity_field_usable", context="identity-field")
+def identity_field_usable(ctx: IdentityFieldContext, params: BaseModel) -> Outcome:
+    """Every object holds the field, as a string or integer, with no value repeated."""
+    if not ctx.in_every_object:
+        return Miss("not in every object")
+    if not ctx.scalar:
+        return Miss("a value is not a string or integer")
+    if not ctx.distinct:
+        return Miss("two objects share a value")
+    return Match()
+
+
+@predicate("identity_field_equals_path", context="identity-field")
+def identity_field_equals_path(ctx: IdentityFieldContext, params: BaseModel) -> Outcome:
+    """For an item read, the field's value equals the path's last parameter."""
+    if ctx.equals_path_parameter is None:
+        return Match({"list": True})
+    if ctx.equals_path_parameter:
+        return Match({"equals_path": True})
+    return Miss("differs from the path parameter")
+
+
+@context_model("query-param")
+class QueryParamContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+
+
+@predicate("query_param_named", context="query-param", params=WordsParams)
+def query_param_named(ctx: QueryParamContext, params: WordsParams) -> Outcome:
+    """The query parameter's name is one of a word list."""
+    return _in_words(ctx.name, params)

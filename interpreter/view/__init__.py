@@ -1,0 +1,1 @@
+"""The environment-state view: types, initial state, the read gate (DESIGN.md §5)."""

@@ -1,0 +1,120 @@
+"""Read the shape of one response body: where a list or an entity sits, and its identity field.
+
+Which member is an envelope and which field is the identity are rule tables
+(``view-envelopes``, ``view-identity-fields``); this module only walks bodies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.models import Locator
+from capenv.interpreter.predicates.view_shapes import EnvelopeMemberContext, IdentityFieldContext
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
+
+ENVELOPE_TABLE = "view-envelopes"
+IDENTITY_TABLE = "view-identity-fields"
+
+
+def holds(value: Any) -> str:
+    if isinstance(value, list):
+        if not value:
+            return "empty-array"
+        if all(isinstance(v, dict) for v in value):
+            return "singleton-object" if len(value) == 1 else "object-array"
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "null" if value is None else "scalar"
+
+
+@dataclass
+class ShapeReader:
+    ruleset: RuleSet
+    traces: list[TraceEvent] = field(default_factory=list)
+    _envelope_cache: dict[tuple, bool] = field(default_factory=dict)
+
+    def is_envelope(self, member: str, value_kind: str, collection_word: str | None, candidates: int) -> bool:
+        key = (member, value_kind, collection_word, candidates)
+        if key not in self._envelope_cache:
+            decision = evaluate(self.ruleset, ENVELOPE_TABLE,
+                                EnvelopeMemberContext(member=member, holds=value_kind,
+                                                      collection_word=collection_word, candidates=candidates),
+                                subject=f"member {member!r}")
+            self._envelope_cache[key] = bool(decision.yields.get("envelope"))
+            if decision.ok:
+                self.traces.extend(decision.events)
+        return self._envelope_cache[key]
+
+    def list_locator(self, body: Any, collection_word: str | None) -> tuple[Locator, list] | None:
+        """Where a list of objects sits: the root array, or one envelope member."""
+        if isinstance(body, list):
+            if all(isinstance(v, dict) for v in body):
+                return Locator(kind="root"), body
+            return None
+        if not isinstance(body, dict):
+            return None
+        kinds = {name: holds(value) for name, value in body.items()}
+        arrays = [n for n, k in kinds.items() if k in ("object-array", "singleton-object", "empty-array")]
+        found = [n for n in arrays
+                 if self.is_envelope(n, "object-array" if kinds[n] == "singleton-object" else kinds[n],
+                                     collection_word, len(arrays))]
+        if len(found) != 1:
+            return None
+        return Locator(kind="member", member=found[0]), body[found[0]]
+
+    def item_locators(self, body: Any, collection_word: str | None) -> list[tuple[Locator, dict]]:
+        """Candidate places of one entity: the root object, an envelope member, a one-element array."""
+        found: list[tuple[Locator, dict]] = []
+        if isinstance(body, dict):
+            found.append((Locator(kind="root"), body))
+            for name, value in body.items():
+                kind = holds(value)
+                if kind == "object" and self.is_envelope(name, "object", collection_word, 1):
+                    found.insert(0, (Locator(kind="member", member=name), value))
+                elif kind == "singleton-object" and self.is_envelope(name, "singleton-object", collection_word, 1):
+                    found.insert(0, (Locator(kind="singleton", member=name), value[0]))
+        return found
+
+    def identity_field(self, groups: list[list[dict]], path_value: str | None = None,
+                       subject: str = "") -> tuple[str | None, str | None]:
+        """The identity field of some objects (and the rule that chose it), by rule order.
+
+        ``groups`` are the object lists of separate answers: values must be distinct within
+        each answer (one entity may appear in several answers).
+        """
+        objects = [obj for group in groups for obj in group]
+        if not objects:
+            return None, None
+        names: list[str] = []
+        for obj in objects:
+            for name in obj:
+                if name not in names:
+                    names.append(name)
+        best: tuple[int, str, Any] | None = None
+        rule_index = {rule.id: i for i, rule in enumerate(self.ruleset.table(IDENTITY_TABLE).rules)}
+        for name in names:
+            values = [obj.get(name) for obj in objects]
+            scalar = all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in values)
+            context = IdentityFieldContext(
+                field=name, in_every_object=all(name in obj for obj in objects), scalar=scalar,
+                distinct=scalar and all(len({str(o.get(name)) for o in g}) == len(g) for g in groups),
+                equals_path_parameter=None if path_value is None else
+                (scalar and len(values) == 1 and id_matches(values[0], path_value)))
+            decision = evaluate(self.ruleset, IDENTITY_TABLE, context, subject=f"{subject} field {name!r}")
+            if decision.ok:
+                index = rule_index[decision.rule_id]
+                if best is None or index < best[0]:
+                    best = (index, name, decision)
+        if best is None:
+            return None, None
+        self.traces.extend(best[2].events)
+        return best[1], best[2].rule_id
+
+
+def id_matches(value: Any, path_value: str) -> bool:
+    """A path segment names an identity value: the segment percent-decoded once, then as written."""
+    text = str(value)
+    return text == unquote(path_value) or text == path_value

@@ -1,0 +1,182 @@
+"""Infer entity types from the read tools: list views, item views, documents (DESIGN.md §5).
+
+A list view is a GET tool whose successful JSON answers hold an array of objects sharing an
+identity field; an item view's template is a list template plus one parameter and its answer
+holds one object whose identity equals that parameter. An item view without a list view
+still makes a type. A GET answering an object that is neither is a document.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from capenv.interpreter.bundle.models import EntityType, Locator
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import Manifest, Tool
+
+from .shapes import ShapeReader, id_matches
+
+
+@dataclass
+class ToolShape:
+    """What one GET tool's successful answers show."""
+
+    tool: Tool
+    kind: str  # list | item | document | none
+    locator: Locator | None = None
+    id_field: str | None = None
+    rule_id: str | None = None
+    reason: str | None = None
+    type_name: str | None = None
+    key_field: str | None = None
+
+
+@dataclass
+class TypeInference:
+    shapes: dict[str, ToolShape] = field(default_factory=dict)
+    types: list[EntityType] = field(default_factory=list)
+
+
+def _literal_word(tool: Tool, drop_last: int = 0) -> str | None:
+    segments = tool.segments[: len(tool.segments) - drop_last] if drop_last else tool.segments
+    for segment in reversed(segments):
+        if not segment.is_param and segment.literal:
+            return segment.literal
+    return None
+
+
+def _successful_json(tool: Tool, records: dict[int, Record]) -> list[Record]:
+    return [records[o] for o in tool.record_ordinals
+            if records[o].succeeded and records[o].response.is_json]
+
+
+def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolShape | None:
+    word = _literal_word(tool)
+    locators, groups = set(), []
+    for record in answers:
+        found = reader.list_locator(record.response.json_value, word)
+        if found is None:
+            return None
+        locator, items = found
+        locators.add(locator)
+        groups.append(items)
+    if len(locators) != 1:
+        return None
+    id_field, rule_id = reader.identity_field(groups, subject=tool.name)
+    if id_field is None and any(groups):
+        return None
+    return ToolShape(tool, "list", locators.pop(), id_field, rule_id)
+
+
+def _item_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolShape | None:
+    if not tool.segments or not tool.segments[-1].is_param:
+        return None
+    word = _literal_word(tool, drop_last=1)
+    chosen: tuple[Locator, str, str | None] | None = None
+    for record in answers:
+        path_value = tool.match(record.path)[tool.segments[-1].param]
+        body = record.response.json_value
+        options = []
+        for locator, obj in reader.item_locators(body, word):
+            id_field, rule_id = reader.identity_field([[obj]], path_value, subject=tool.name)
+            if id_field is not None:
+                options.append((locator, id_field, rule_id))
+        if not options:
+            return None
+        if chosen is None:
+            chosen = options[0]
+        elif (chosen[0], chosen[1]) not in [(o[0], o[1]) for o in options]:
+            return None
+    if chosen is None:
+        return None
+    return ToolShape(tool, "item", chosen[0], chosen[1], chosen[2])
+
+
+def infer_types(manifest: Manifest, records: dict[int, Record], reader: ShapeReader,
+                read_only_posts: set[str] = frozenset()) -> TypeInference:
+    result = TypeInference()
+    for tool in manifest.tools:
+        if tool.method != "GET":
+            continue
+        answers = _successful_json(tool, records)
+        if not answers:
+            result.shapes[tool.name] = ToolShape(tool, "none", reason="no successful JSON answer")
+            continue
+        shape = _list_shape(tool, answers, reader) or _item_shape(tool, answers, reader)
+        if shape is None:
+            if all(isinstance(r.response.json_value, dict) for r in answers):
+                shape = ToolShape(tool, "document", Locator(kind="root"))
+            else:
+                shape = ToolShape(tool, "none", reason="answers are neither a list of entities, an entity nor an object")
+        result.shapes[tool.name] = shape
+    _assemble_types(result)
+    return result
+
+
+def _assemble_types(result: TypeInference) -> None:
+    lists = [s for s in result.shapes.values() if s.kind == "list"]
+    items = [s for s in result.shapes.values() if s.kind == "item"]
+    by_template: dict[str, dict[str, Any]] = {}
+    for shape in lists:
+        entry = by_template.setdefault(shape.tool.template, {"lists": [], "items": [], "id_field": None})
+        entry["lists"].append(shape)
+        entry["id_field"] = entry["id_field"] or shape.id_field
+    alternates: list[ToolShape] = []
+    for shape in items:
+        parent = "/" + "/".join(s.text() for s in shape.tool.segments[:-1])
+        grandparent = "/" + "/".join(s.text() for s in shape.tool.segments[:-2])
+        if parent in by_template:
+            by_template[parent]["items"].append(shape)
+        elif len(shape.tool.segments) >= 3 and not shape.tool.segments[-2].is_param:
+            alternates.append(shape)
+            by_template.setdefault(parent, {"lists": [], "items": [], "id_field": None, "pending": grandparent})
+            by_template[parent]["items"].append(shape)
+        else:
+            by_template.setdefault(parent, {"lists": [], "items": [], "id_field": None})["items"].append(shape)
+    # An item view addressed by a key under its own literal (/variables/name/{name}) whose
+    # grandparent is a type with an id field is an alternate address of that type.
+    for template, entry in list(by_template.items()):
+        target = entry.get("pending")
+        if target and target in by_template and all(s in alternates for s in entry["items"]) and not entry["lists"]:
+            id_field = by_template[target]["id_field"] or (by_template[target]["items"] or [None])[0]
+            for shape in entry["items"]:
+                shape.key_field = shape.id_field
+                by_template[target].setdefault("keyed", []).append(shape)
+            del by_template[template]
+    names: dict[str, str] = {}
+    for template in sorted(by_template, key=lambda t: min(
+            s.tool.record_ordinals[0] for s in by_template[t]["lists"] + by_template[t]["items"]
+            + by_template[t].get("keyed", []))):
+        entry = by_template[template]
+        if not entry["lists"] and not entry["items"]:
+            continue
+        id_field = entry["id_field"] or next((s.id_field for s in entry["items"] if s.id_field), None)
+        items_ok = [s for s in entry["items"] if s.id_field == id_field]
+        for shape in entry["items"]:
+            if shape not in items_ok:
+                shape.kind, shape.reason = "none", f"identity field {shape.id_field!r} differs from the type's {id_field!r}"
+        name = _type_name(template, names)
+        names[name] = template
+        keyed = entry.get("keyed", [])
+        item_template = items_ok[0].tool.template if items_ok else None
+        for shape in entry["lists"] + items_ok + keyed:
+            shape.type_name = name
+            if shape.kind == "item" and shape.key_field is None:
+                shape.key_field = id_field
+        result.types.append(EntityType(
+            name=name, collection_template=template, item_template=item_template, id_field=id_field or "id",
+            list_tools=tuple(s.tool.name for s in entry["lists"]),
+            item_tools=tuple(s.tool.name for s in items_ok + keyed),
+            key_fields={s.tool.name: s.key_field for s in keyed if s.key_field}))
+
+
+def _type_name(template: str, taken: dict[str, str]) -> str:
+    words = [p for p in template.strip("/").split("/") if p and not p.startswith("{")]
+    name = words[-1] if words else "root"
+    if name in taken and len(words) >= 2:
+        name = f"{words[-2]}_{words[-1]}"
+    base, counter = name, 2
+    while name in taken:
+        name, counter = f"{base}_{counter}", counter + 1
+    return name

@@ -1,0 +1,126 @@
+"""Render views from state and compare answers: the one code path the read gate and serving share.
+
+A view keeps a base recording; rendering places an entity (item view) or a collection's
+members (list line) into it at the view's locator. Comparison is by JSON value: object member
+order never matters, array order does.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterable
+
+from capenv.interpreter.bundle.models import Locator
+
+MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING", "__bool__": lambda self: False})()
+
+
+def locate(body: Any, locator: Locator) -> Any:
+    """The value at ``locator`` in ``body``, or MISSING."""
+    if locator.kind == "root":
+        return body
+    if not isinstance(body, dict) or locator.member not in body:
+        return MISSING
+    value = body[locator.member]
+    if locator.kind == "member":
+        return value
+    if isinstance(value, list) and len(value) == 1:
+        return value[0]
+    return MISSING
+
+
+def place(body: Any, locator: Locator, value: Any) -> Any:
+    """A copy of ``body`` with ``value`` at ``locator`` (the base recording is never edited)."""
+    if locator.kind == "root":
+        return value
+    result = dict(body) if isinstance(body, dict) else {}
+    result[locator.member] = [value] if locator.kind == "singleton" else value
+    return result
+
+
+def project(entity: dict[str, Any], shown_fields: Iterable[str]) -> dict[str, Any]:
+    """The entity with only the fields a view shows, in the entity's own order."""
+    shown = set(shown_fields)
+    if not shown:
+        return dict(entity)
+    return {key: value for key, value in entity.items() if key in shown}
+
+
+def same_json(left: Any, right: Any) -> bool:
+    """Equal by JSON value; object member order ignored, array order kept, bool is not 1."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return isinstance(left, bool) and isinstance(right, bool) and left == right
+    if isinstance(left, dict):
+        return isinstance(right, dict) and left.keys() == right.keys() and all(
+            same_json(left[k], right[k]) for k in left)
+    if isinstance(left, list):
+        return isinstance(right, list) and len(left) == len(right) and all(
+            same_json(a, b) for a, b in zip(left, right))
+    if left is None or right is None:
+        return left is None and right is None
+    if isinstance(left, str) or isinstance(right, str):
+        return isinstance(left, str) and isinstance(right, str) and left == right
+    return left == right
+
+
+def first_difference(left: Any, right: Any, path: str = "") -> str | None:
+    """A JSON pointer to the first place two values differ, or None when they are the same."""
+    if isinstance(left, dict) and isinstance(right, dict):
+        for key in list(left) + [k for k in right if k not in left]:
+            if key not in left:
+                return f"{path}/{_escape(key)} (only recorded)"
+            if key not in right:
+                return f"{path}/{_escape(key)} (only rendered)"
+            found = first_difference(left[key], right[key], f"{path}/{_escape(key)}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(left, list) and isinstance(right, list):
+        for index, (a, b) in enumerate(zip(left, right)):
+            found = first_difference(a, b, f"{path}/{index}")
+            if found is not None:
+                return found
+        if len(left) != len(right):
+            return f"{path} (rendered {len(left)} items, recorded {len(right)})"
+        return None
+    return None if same_json(left, right) else (path or "/")
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def without_members(body: Any, members: Iterable[str]) -> Any:
+    """The body object less some top-level members (per-response envelope members)."""
+    drop = set(members)
+    if not drop or not isinstance(body, dict):
+        return body
+    return {k: v for k, v in body.items() if k not in drop}
+
+
+def with_observed(rendered: Any, recorded: Any, locator: Locator | None, volatile: Iterable[str],
+                  *, is_list: bool) -> Any:
+    """The rendered body with volatile entity fields taking the recorded values (for comparison)."""
+    volatile = set(volatile)
+    if not volatile or locator is None:
+        return rendered
+    mine, theirs = locate(rendered, locator), locate(recorded, locator)
+    if mine is MISSING or theirs is MISSING:
+        return rendered
+    if is_list:
+        if not isinstance(mine, list) or not isinstance(theirs, list):
+            return rendered
+        merged = [_take_volatile(a, b, volatile) for a, b in zip(mine, theirs)] + mine[len(theirs):]
+    else:
+        merged = _take_volatile(mine, theirs, volatile)
+    return place(copy.copy(rendered), locator, merged)
+
+
+def _take_volatile(mine: Any, theirs: Any, volatile: set[str]) -> Any:
+    if not isinstance(mine, dict) or not isinstance(theirs, dict):
+        return mine
+    result = dict(mine)
+    for field in volatile:
+        if field in theirs and field in result:
+            result[field] = theirs[field]
+    return result
