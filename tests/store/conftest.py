@@ -8,55 +8,14 @@ Each PostgreSQL test gets its own random schema, dropped afterwards.
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from store_providers import Provider
+from store_support import Provider, drop_schema, postgres_url
 
 from capenv.serving.store import MemoryStore, Store, open_store
-
-POSTGRES_URL_ENV = "CAPENV_TEST_POSTGRES_URL"
-_reachability: dict[str, str | None] = {}  # url -> None when reachable, else why not
-
-
-def postgres_url() -> str:
-    """The test server's URL, or skip (fail under CI=true) when there is none."""
-    url = os.environ.get(POSTGRES_URL_ENV, "").strip()
-    problem = None
-    if not url:
-        problem = f"{POSTGRES_URL_ENV} is not set (start a server: eval \"$(bash .ci/postgres.sh)\")"
-    else:
-        if url not in _reachability:
-            _reachability[url] = _probe(url)
-        problem = _reachability[url]
-    if problem is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL is required under CI=true: {problem}", pytrace=False)
-        pytest.skip(problem)
-    return url
-
-
-def _probe(url: str) -> str | None:
-    try:
-        import psycopg
-    except ImportError:
-        return "psycopg is not installed"
-    try:
-        psycopg.connect(url, connect_timeout=3).close()
-    except psycopg.Error as exc:
-        return f"PostgreSQL at {POSTGRES_URL_ENV} is unreachable: {str(exc).strip().splitlines()[0]}"
-    return None
-
-
-def drop_schema(url: str, schema: str) -> None:
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 @pytest.fixture

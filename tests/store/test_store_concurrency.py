@@ -8,13 +8,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from store_providers import Provider
+from store_support import Provider, race
 
 from capenv.serving.store import (
     NO_ACTOR,
@@ -30,26 +28,6 @@ from capenv.serving.store import (
 WORKERS = 8
 AT = "2026-03-01T12:00:00Z"
 WORKER_SCRIPT = Path(__file__).with_name("store_race_worker.py")
-
-
-def race(count: int, action: Callable[[int], Any]) -> list[Any]:
-    """Run ``action(i)`` in ``count`` threads released together; each result or exception."""
-    barrier = threading.Barrier(count)
-    results: list[Any] = [None] * count
-
-    def run(i: int) -> None:
-        barrier.wait()
-        try:
-            results[i] = action(i)
-        except Exception as exc:  # collected and inspected by the test
-            results[i] = exc
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return results
 
 
 def create_x(store: Store, record_id: str) -> Commit:
