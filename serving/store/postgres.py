@@ -25,6 +25,7 @@ from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg.conninfo import conninfo_to_dict
 
 from capenv.serving.store import batch as batches
 from capenv.serving.store.batch import Head, PreparedBatch
@@ -86,7 +87,12 @@ class PostgresStore(Store):
                              f"not {schema!r}")
         self.schema = schema
         self._conninfo = conninfo
-        self._connect_timeout = connect_timeout
+        try:
+            given = conninfo_to_dict(conninfo)
+        except psycopg.ProgrammingError as exc:
+            raise ValueError(f"not a PostgreSQL connection URL: {_first_line(exc)}") from None
+        # A timeout in the URL wins; without one, a dead host must not hang an open for minutes.
+        self._connect_options = {} if "connect_timeout" in given else {"connect_timeout": connect_timeout}
         s = f'"{schema}"'  # validated above: safe to place in SQL text
         self._sql = {
             "lock_record": "SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(%s))",
@@ -133,7 +139,7 @@ class PostgresStore(Store):
 
     def _connect(self) -> psycopg.Connection:
         try:
-            conn = psycopg.connect(self._conninfo, autocommit=True, connect_timeout=self._connect_timeout)
+            conn = psycopg.connect(self._conninfo, autocommit=True, **self._connect_options)
         except psycopg.OperationalError as exc:
             raise StoreUnreachable(f"cannot reach the PostgreSQL store: {_first_line(exc)}") from exc
         conn.isolation_level = psycopg.IsolationLevel.READ_COMMITTED
