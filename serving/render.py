@@ -124,3 +124,19 @@ def _take_volatile(mine: Any, theirs: Any, volatile: set[str]) -> Any:
         if field in theirs and field in result:
             result[field] = theirs[field]
     return result
+
+
+def render_into(base: Any, locator: Locator, value: Any) -> Any:
+    """The base recording's body with ``value`` placed at the locator."""
+    return place(base, locator, value)
+
+
+def decode_once(text: str) -> str:
+    from urllib.parse import unquote
+
+    return unquote(text)
+
+
+def same_spelling(a: str, b: str) -> bool:
+    """Two path segments name the same thing: verbatim, or either once percent-decoded."""
+    return a == b or decode_once(a) == b or a == decode_once(b) or decode_once(a) == decode_once(b)

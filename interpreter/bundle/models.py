@@ -208,3 +208,30 @@ class ViewResult(_Model):
             if entity_type.name == name:
                 return entity_type
         raise KeyError(name)
+
+
+class RecordedCall(_Model):
+    """One recorded call of a tool, kept in the bundle for replay."""
+
+    ordinal: int
+    method: str
+    path: str
+    query: Pairs = ()
+    request_body: Any = None
+    request_is_json: bool = False
+    request_text: str | None = None
+    response: Recording
+
+
+class ReplayTable(_Model):
+    tools: dict[str, tuple[RecordedCall, ...]] = Field(default_factory=dict)
+
+
+class BundleInfo(_Model):
+    format: Literal["capenv-bundle/1"] = "capenv-bundle/1"
+    evidence_id: str
+    rules_revision: str
+    source: str
+    """The capture the bundle was built from (its file name)."""
+    records: int
+    primary_origin: str | None

@@ -181,15 +181,19 @@ def _compile_rule(rule: RuleModel, raw: SpannedDict, table: TableModel, display:
     if isinstance(rule.when, str):
         calls_in = [PredicateCall(predicate=rule.when, params=rule.params)]
         call_lines = [raw.line_of("when")]
+        params_nodes = [raw.get("params")]
     else:
         if rule.params:
             raise fail("params", "with a list under `when`, give params per predicate call")
         calls_in = rule.when
         call_lines = list(getattr(raw["when"], "item_lines", [raw.line_of("when")] * len(calls_in)))
-    calls = tuple(_compile_call(c, table.context, fail, "when", line) for c, line in zip(calls_in, call_lines))
+        params_nodes = [_get(item, "params") for item in raw["when"]]
+    calls = tuple(_compile_call(c, table.context, fail, "when", line, params_node=node)
+                  for c, line, node in zip(calls_in, call_lines, params_nodes))
     unless_lines = list(getattr(raw.get("unless"), "item_lines", [raw.line_of("unless")] * len(rule.unless)))
-    unless = tuple(_compile_call(c, table.context, fail, "unless", line, negated=True)
-                   for c, line in zip(rule.unless, unless_lines))
+    unless_params = [_get(item, "params") for item in raw.get("unless") or []]
+    unless = tuple(_compile_call(c, table.context, fail, "unless", line, negated=True, params_node=node)
+                   for c, line, node in zip(rule.unless, unless_lines, unless_params))
     missing = [key for key in table.yields_required if key not in rule.yields]
     if missing:
         raise fail("yields", f"missing required yields {missing} (this table requires {table.yields_required})")
@@ -199,8 +203,12 @@ def _compile_rule(rule: RuleModel, raw: SpannedDict, table: TableModel, display:
                         display, raw.line, rule)
 
 
+def _get(node: Any, key: str) -> Any:
+    return node.get(key) if isinstance(node, dict) else None
+
+
 def _compile_call(call: PredicateCall, context: str, fail: Any, key: str, line: int,
-                  negated: bool = False) -> CompiledCall:
+                  negated: bool = False, params_node: Any = None) -> CompiledCall:
     spec = PREDICATES.get(call.predicate)
     if spec is None:
         raise fail(key, _unknown("predicate", call.predicate, PREDICATES), line)
@@ -212,6 +220,8 @@ def _compile_call(call: PredicateCall, context: str, fail: Any, key: str, line: 
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "params"
+        if isinstance(params_node, SpannedDict):  # point at the param itself, not at the `when:` line
+            line = params_node.line_of(str(first["loc"][0])) if first["loc"] else params_node.line
         raise fail(f"params.{where}", f"{first['msg']} (predicate {call.predicate!r} takes "
                                       f"{_describe_params(spec.params_model)})", line) from None
     return CompiledCall(spec, params, negated)

@@ -58,8 +58,10 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> SpannedDict:
         if not isinstance(key, str):
             raise RuleFileError(loader.source, key_node.start_mark.line + 1, f"keys must be strings, not {key!r}")
         if key in result:
+            rule_id = next((v.value for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == "id"
+                            and isinstance(v, yaml.ScalarNode)), None)  # name the rule, as every error does
             raise RuleFileError(loader.source, key_node.start_mark.line + 1,
-                                f"duplicate key (first at line {result.key_lines[key]})", key=key)
+                                f"duplicate key (first at line {result.key_lines[key]})", rule_id=rule_id, key=key)
         result.key_lines[key] = key_node.start_mark.line + 1
         result[key] = loader.construct_object(value_node, deep=True)
     return result

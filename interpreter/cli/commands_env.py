@@ -1,0 +1,67 @@
+"""``capenv build`` and ``capenv report``: build bundles and report what they serve."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from capenv.interpreter.bundle.io import is_bundle, read_bundle, write_bundle
+from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.pipeline import build_bundle
+from capenv.interpreter.report import render_report_text
+
+from .commands_capture import add_capture_options
+from .errors import UserError
+from .progress import progress_printer
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    build = sub.add_parser("build", help="evidence -> manifest -> view -> plans -> gate; writes a bundle directory")
+    build.add_argument("capture", help="a HAR 1.2 file (.har or .har.gz)")
+    build.add_argument("-o", "--output", required=True, help="the bundle directory to write")
+    add_capture_options(build)
+    build.set_defaults(handler=_build)
+
+    report = sub.add_parser("report", help="per bundle (a capture is built first): reads, writes, reasons")
+    report.add_argument("targets", nargs="+", metavar="BUNDLE|CAPTURE")
+    report.add_argument("--json", action="store_true", help="one object for one target, an array for several")
+    add_capture_options(report)
+    report.set_defaults(handler=_report)
+
+
+def load_or_build(target: str, args: argparse.Namespace):
+    if is_bundle(target):
+        return read_bundle(target)
+    path = Path(target)
+    if path.is_dir():
+        raise UserError(f"{target}: a directory but not a bundle (no bundle.json)")
+    if not path.exists():
+        raise UserError(f"{target}: no such file or bundle directory")
+    return build_bundle(target, origin=args.origin, overrides=args.overrides, rules=args.rules,
+                        progress=progress_printer(f"reading {path.name}"))
+
+
+def _build(args: argparse.Namespace) -> int:
+    bundle = build_bundle(args.capture, origin=args.origin, overrides=args.overrides, rules=args.rules,
+                          progress=progress_printer("reading"))
+    write_bundle(args.output, bundle)
+    report = bundle.report
+    served = sum(1 for w in report["writes"] if w["served"])
+    backed = sum(1 for r in report["reads"] if r["state_backed"])
+    print(f"wrote {args.output}: {len(report['tools'])} tools, {backed}/{len(report['reads'])} reads from state, "
+          f"{served}/{len(report['writes'])} write tools served")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    documents = []
+    for target in args.targets:
+        bundle = load_or_build(target, args)
+        documents.append((target, bundle.report))
+    if args.json:
+        payload = documents[0][1] if len(documents) == 1 else [d for _, d in documents]
+        sys.stdout.write(dumps(payload, indent=True).decode() + "\n")
+        return 0
+    print("\n\n".join(render_report_text(report, target) for target, report in documents))
+    return 0

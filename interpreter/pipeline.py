@@ -1,0 +1,58 @@
+"""The build pipeline: capture -> evidence -> manifest -> view -> (plans, gate) -> bundle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from capenv.interpreter.bundle.io import Bundle
+from capenv.interpreter.bundle.models import BundleInfo, RecordedCall, ReplayTable
+from capenv.interpreter.evidence.har import load_evidence
+from capenv.interpreter.evidence.records import Evidence
+from capenv.interpreter.manifest.infer import build_manifest
+from capenv.interpreter.manifest.models import Manifest
+from capenv.interpreter.manifest.overrides import load_overrides
+from capenv.interpreter.report import report_document
+from capenv.interpreter.rules_engine import RuleSet, load_rules
+from capenv.interpreter.view.build import build_view
+from capenv.interpreter.view.views import recording_of
+
+
+def read_only_posts(evidence: Evidence, manifest: Manifest, ruleset: RuleSet) -> dict[str, str]:
+    """POST tools the capture shows only reading (tool -> deciding rule id), when that step exists."""
+    try:
+        from capenv.interpreter.readonly import classify_read_only_posts
+    except ImportError:
+        return {}
+    result = classify_read_only_posts(evidence, manifest, ruleset)
+    return result.read_only_rules() if hasattr(result, "read_only_rules") else dict(result)
+
+
+def replay_table(evidence: Evidence, manifest: Manifest) -> ReplayTable:
+    records = {r.ordinal: r for r in evidence.records}
+    tools = {}
+    for tool in manifest.tools:
+        calls = []
+        for ordinal in tool.record_ordinals:
+            record = records[ordinal]
+            calls.append(RecordedCall(
+                ordinal=ordinal, method=record.method, path=record.path, query=record.query,
+                request_body=record.request.json_value if record.request.is_json else None,
+                request_is_json=record.request.is_json,
+                request_text=None if record.request.is_json else record.request.text,
+                response=recording_of(record)))
+        tools[tool.name] = tuple(calls)
+    return ReplayTable(tools=tools)
+
+
+def build_bundle(capture: str | Path, *, origin: str | None = None, overrides: str | None = None,
+                 rules: str | None = None, progress: Callable[[int, int], None] | None = None) -> Bundle:
+    ruleset = load_rules(rules)
+    evidence = load_evidence(capture, origin=origin, progress=progress)
+    manifest = build_manifest(evidence, ruleset, load_overrides(overrides) if overrides else None)
+    view = build_view(evidence, manifest, ruleset, read_only_posts(evidence, manifest, ruleset))
+    info = BundleInfo(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
+                      source=Path(str(capture)).name, records=len(evidence.records),
+                      primary_origin=evidence.primary_origin)
+    return Bundle(info=info, manifest=manifest, view=view, replay=replay_table(evidence, manifest),
+                  report=report_document(manifest, view, len(evidence.records)))

@@ -1,0 +1,67 @@
+"""The report of a bundle, in the shape DESIGN.md §10 fixes for ``capenv report --json``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import ViewResult
+from capenv.interpreter.manifest.models import Manifest
+
+
+def report_document(manifest: Manifest, view: ViewResult, records: int) -> dict[str, Any]:
+    writes = []
+    for plan in view.writes:
+        data = plan if isinstance(plan, dict) else plan.model_dump(mode="python")
+        writes.append({"tool": data.get("tool"), "effect": data.get("effect", "none"), "type": data.get("type"),
+                       "served": bool(data.get("served")), "reason": data.get("reason"),
+                       "contradicted_by": data.get("contradicted_by"),
+                       "checked_record_ordinals": list(data.get("checked_record_ordinals") or [])})
+    return {
+        "evidence_id": view.evidence_id,
+        "records": records,
+        "tools": [{"name": t.name, "method": t.method, "template": t.template, "changes_state": t.changes_state}
+                  for t in manifest.tools],
+        "reads": [{"tool": v.tool, "view": v.kind if v.kind != "none" else None, "state_backed": v.state_backed,
+                   "reason": v.reason}
+                  for v in view.views if not _is_post(manifest, v.tool)],
+        "writes": writes,
+        "read_only_posts": [{"tool": p.tool, "rule": p.rule} for p in view.read_only_posts],
+        "state_available": view.state_available,
+        "budget_hits": [h.model_dump() for h in view.budget_hits],
+    }
+
+
+def _is_post(manifest: Manifest, tool: str) -> bool:
+    try:
+        return manifest.tool(tool).method != "GET"
+    except KeyError:
+        return False
+
+
+def render_report_text(report: dict[str, Any], source: str) -> str:
+    lines = [f"{source}: {report['records']} records, {len(report['tools'])} tools, evidence {report['evidence_id']}"]
+    if not report.get("state_available", True):
+        lines.append("  state unavailable (a budget was hit): every tool replays")
+    for hit in report.get("budget_hits", []):
+        lines.append(f"  budget {hit['budget']}: {hit['reached']} past {hit['limit']} ({hit['effect']})")
+    lines.append("")
+    lines.append("reads:")
+    width = max([len(r["tool"]) for r in report["reads"]] + [4])
+    for read in report["reads"]:
+        status = "state" if read["state_backed"] else "replay"
+        detail = f"  ({read['reason']})" if read["reason"] else ""
+        lines.append(f"  {read['tool'].ljust(width)}  {str(read['view'] or '-').ljust(8)}  {status}{detail}")
+    if report["read_only_posts"]:
+        lines.append("")
+        lines.append("read-only POSTs (replayed):")
+        for post in report["read_only_posts"]:
+            lines.append(f"  {post['tool']}  by {post['rule']}")
+    lines.append("")
+    lines.append("writes:")
+    if not report["writes"]:
+        lines.append("  (no write plans)")
+    width = max([len(w["tool"]) for w in report["writes"]] + [4])
+    for write in report["writes"]:
+        status = "served" if write["served"] else f"not served: {write['reason']}"
+        lines.append(f"  {write['tool'].ljust(width)}  {str(write['effect']).ljust(8)}  {write['type'] or '-'}  {status}")
+    return "\n".join(lines)

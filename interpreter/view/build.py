@@ -1,0 +1,82 @@
+"""Evidence + manifest -> the environment-state view (types, state, views, read gate)."""
+
+from __future__ import annotations
+
+import time
+
+from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.bundle.models import Budgets, BudgetHit, ReadOnlyPost, ViewResult
+from capenv.interpreter.evidence.records import Evidence
+from capenv.interpreter.manifest.models import Manifest
+from capenv.interpreter.rules_engine import RuleSet
+from capenv.serving.state_index import StateIndex
+
+from .extract import extract_state
+from .paging import PagingRoles
+from .read_gate import run_read_gate
+from .shapes import ShapeReader
+from .types import infer_types
+from .views import build_views, volatile_fields
+from .window import initial_window, is_write
+
+
+def budgets_from(ruleset: RuleSet) -> Budgets:
+    return Budgets.model_validate(ruleset.settings["budgets"])
+
+
+def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
+               read_only_posts: dict[str, str] | None = None) -> ViewResult:
+    """Build the view. ``read_only_posts`` maps POST tools that only read to the deciding rule."""
+    started = time.monotonic()
+    read_only_posts = dict(read_only_posts or {})
+    read_only = set(read_only_posts)
+    budgets = budgets_from(ruleset)
+    records = list(evidence.records)
+    by_ordinal = {r.ordinal: r for r in records}
+    tool_of = {o: t.name for t in manifest.tools for o in t.record_ordinals}
+    reader = ShapeReader(ruleset)
+    inference = infer_types(manifest, by_ordinal, reader, read_only)
+    types = {t.name: t for t in inference.types}
+    window = initial_window(records, manifest, read_only)
+    window_set = set(window.read_ordinals)
+    paging = PagingRoles(ruleset)
+    window_records = [by_ordinal[o] for o in window.read_ordinals]
+
+    def whole_line(record) -> bool:
+        shape = inference.shapes.get(tool_of.get(record.ordinal, ""))
+        from capenv.serving.render import locate
+
+        members = locate(record.response.json_value, shape.locator) if shape and shape.locator else None
+        return paging.whole(record.query, len(members) if isinstance(members, list) else 0)
+
+    state = extract_state(window_records, inference.shapes, tool_of, types, whole_line, evidence.evidence_id)
+    writes = lambda record: is_write(record, tool_of, read_only)  # noqa: E731
+    volatile = volatile_fields(inference.shapes, records, tool_of, types, writes)
+    views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts)
+    hits: list[BudgetHit] = []
+    entity_count = sum(len(c.entities) for c in state.collections)
+    state_bytes = len(dumps(state.model_dump()))
+    state_available = True
+    if entity_count > budgets.max_entities:
+        hits.append(BudgetHit(budget="max_entities", limit=budgets.max_entities, reached=entity_count,
+                              effect="state unavailable: every read replays"))
+        state_available = False
+    if state_bytes > budgets.max_state_bytes:
+        hits.append(BudgetHit(budget="max_state_bytes", limit=budgets.max_state_bytes, reached=state_bytes,
+                              effect="state unavailable: every read replays"))
+        state_available = False
+    if state_available:
+        views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types,
+                              StateIndex.from_snapshot(state))
+    else:
+        views = [v.model_copy(update={"state_backed": False, "reason": "state unavailable (budget)"}) for v in views]
+    elapsed = time.monotonic() - started
+    if elapsed > budgets.build_seconds:
+        hits.append(BudgetHit(budget="build_seconds", limit=budgets.build_seconds, reached=round(elapsed, 3),
+                              effect="reported only: the build finished"))
+    return ViewResult(
+        evidence_id=evidence.evidence_id, rules_revision=ruleset.revision, primary_origin=evidence.primary_origin,
+        types=tuple(inference.types), views=tuple(views), window=window, state=state,
+        state_available=state_available, budgets=budgets, budget_hits=tuple(hits),
+        read_only_posts=tuple(ReadOnlyPost(tool=t, rule=r) for t, r in sorted(read_only_posts.items())),
+        traces=tuple(reader.traces))

@@ -1,0 +1,132 @@
+"""Extract the initial state from the initial window's successful reads (DESIGN.md §5).
+
+Entities merge across item and list reads (later values win, first-seen field order kept)
+and cite the records that showed them; a collection is spelled as recorded and keeps the
+order of its latest whole list, then first appearance. Documents are held at their path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from capenv.interpreter.bundle.models import (
+    CollectionState, DocumentState, Entity, EntityType, Locator, StateSnapshot,
+)
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import split_path
+from capenv.serving.render import MISSING, locate
+
+from .types import ToolShape
+
+
+def collection_path(record_path: str, entity_type: EntityType) -> str:
+    """The collection a path lies in, spelled as the path spells it."""
+    depth = len(split_path(entity_type.collection_template))
+    return "/" + "/".join(split_path(record_path)[:depth])
+
+
+def collection_args(path: str, entity_type: EntityType) -> dict[str, str]:
+    args = {}
+    for part, template_part in zip(split_path(path), split_path(entity_type.collection_template)):
+        if template_part.startswith("{") and template_part.endswith("}"):
+            args[template_part[1:-1]] = part
+    return args
+
+
+def entity_key(value: Any) -> str:
+    return str(value)
+
+
+@dataclass
+class _Entity:
+    id: Any
+    value: dict[str, Any]
+    records: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _Collection:
+    path: str
+    type: str
+    args: dict[str, str]
+    entities: dict[str, _Entity] = field(default_factory=dict)
+    whole_order: list[str] | None = None
+
+
+@dataclass
+class StateBuilder:
+    types: dict[str, EntityType]
+    collections: dict[str, _Collection] = field(default_factory=dict)
+    documents: dict[str, DocumentState] = field(default_factory=dict)
+
+    def collection(self, path: str, entity_type: EntityType) -> _Collection:
+        if path not in self.collections:
+            self.collections[path] = _Collection(path, entity_type.name, collection_args(path, entity_type))
+        return self.collections[path]
+
+    def observe(self, collection: _Collection, obj: dict[str, Any], id_field: str, ordinal: int) -> str | None:
+        if id_field not in obj:
+            return None
+        key = entity_key(obj[id_field])
+        entity = collection.entities.get(key)
+        if entity is None:
+            collection.entities[key] = _Entity(obj[id_field], dict(obj), [ordinal])
+        else:
+            entity.value.update(obj)
+            if ordinal not in entity.records:
+                entity.records.append(ordinal)
+        return key
+
+    def snapshot(self, evidence_id: str) -> StateSnapshot:
+        collections = []
+        for path in sorted(self.collections, key=lambda p: (self.collections[p].type, p)):
+            held = self.collections[path]
+            order = list(held.whole_order or [])
+            order += [k for k in held.entities if k not in order]
+            entities = tuple(Entity(id=held.entities[k].id, value=held.entities[k].value,
+                                    records=tuple(held.entities[k].records)) for k in order if k in held.entities)
+            collections.append(CollectionState(path=path, type=held.type, args=held.args, entities=entities))
+        documents = tuple(self.documents[p] for p in sorted(self.documents))
+        return StateSnapshot(evidence_id=evidence_id, collections=tuple(collections), documents=documents)
+
+
+def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool_of: dict[int, str],
+                  types: dict[str, EntityType], whole_line: Any, evidence_id: str) -> StateSnapshot:
+    """The initial state from the successful reads of the window.
+
+    ``whole_line(record) -> bool`` says whether a list read listed its whole collection.
+    """
+    builder = StateBuilder(types)
+    for record in window_reads:
+        if not record.succeeded or not record.response.is_json:
+            continue
+        shape = shapes.get(tool_of.get(record.ordinal, ""))
+        if shape is None or shape.kind == "none":
+            continue
+        body = record.response.json_value
+        if shape.kind == "document":
+            if not record.query:
+                builder.documents[record.path] = DocumentState(
+                    path=record.path, value=body,
+                    records=tuple(list(builder.documents[record.path].records) + [record.ordinal])
+                    if record.path in builder.documents else (record.ordinal,))
+            continue
+        entity_type = types.get(shape.type_name or "")
+        if entity_type is None:
+            continue
+        located = locate(body, shape.locator or Locator(kind="root"))
+        if located is MISSING:
+            continue
+        collection = builder.collection(collection_path(record.path, entity_type), entity_type)
+        if shape.kind == "list" and isinstance(located, list):
+            keys = [builder.observe(collection, obj, entity_type.id_field, record.ordinal)
+                    for obj in located if isinstance(obj, dict)]
+            if whole_line(record):
+                collection.whole_order = [k for k in keys if k is not None]
+        elif shape.kind == "item" and isinstance(located, dict):
+            builder.observe(collection, located, entity_type.id_field, record.ordinal)
+    return builder.snapshot(evidence_id)
+
+
+ShapeLike = ToolShape

@@ -1,0 +1,173 @@
+"""Build each read tool's view: base recordings, shown and required fields, list lines,
+documents, per-response members, volatile fields, the missing-entity answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import (
+    DocumentLine, EntityType, ListLine, Locator, ReadView, Recording,
+)
+from capenv.interpreter.evidence.records import Record
+from capenv.serving.render import MISSING, locate, same_json
+
+from .extract import collection_path
+from .paging import PagingRoles
+from .types import ToolShape
+
+ABSENT_STATUSES = (400, 404, 410)
+
+
+def recording_of(record: Record) -> Recording:
+    content_type = record.header("content-type") or record.response.mime_type
+    if record.response.is_json:
+        return Recording(ordinal=record.ordinal, status=record.status, content_type=content_type,
+                         headers=record.response_headers, body=record.response.json_value)
+    return Recording(ordinal=record.ordinal, status=record.status, content_type=content_type,
+                     headers=record.response_headers, body=None, is_json=False, text=record.response.text)
+
+
+def is_absence(record: Record) -> bool:
+    return record.status in ABSENT_STATUSES or (
+        record.succeeded and record.response.is_json and record.response.json_value is None)
+
+
+def _fields(objects: list[dict[str, Any]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    shown: list[str] = []
+    for obj in objects:
+        shown += [k for k in obj if k not in shown]
+    required = [k for k in shown if all(k in obj for obj in objects)]
+    return tuple(shown), tuple(required)
+
+
+def _per_response(records: list[Record], locator: Locator | None) -> tuple[str, ...]:
+    """Envelope members that differ between two answers of one path (a request id, a time)."""
+    if locator is None or locator.kind == "root":
+        return ()
+    by_path: dict[tuple, list[Any]] = {}
+    for record in records:
+        if isinstance(record.response.json_value, dict):
+            by_path.setdefault((record.path, record.query), []).append(record.response.json_value)
+    changing: set[str] = set()
+    for bodies in by_path.values():
+        for a, b in zip(bodies, bodies[1:]):
+            for name in set(a) | set(b):
+                if name != locator.member and not same_json(a.get(name, MISSING), b.get(name, MISSING)):
+                    changing.add(name)
+    return tuple(sorted(changing))
+
+
+def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types: dict[str, EntityType],
+                window_reads: set[int], volatile: dict[str, tuple[str, ...]], paging: PagingRoles,
+                read_only_posts: dict[str, str]) -> list[ReadView]:
+    views = []
+    for name, shape in shapes.items():
+        tool = shape.tool
+        ok = [records[o] for o in tool.record_ordinals if records[o].succeeded and records[o].response.is_json]
+        absences = [records[o] for o in tool.record_ordinals if is_absence(records[o])]
+        missing = recording_of(absences[-1]) if absences else None
+        in_window = [r for r in ok if r.ordinal in window_reads]
+        if shape.kind in ("none",) or not ok:
+            views.append(ReadView(tool=name, kind="none", reason=shape.reason or "no successful JSON answer",
+                                  missing=missing, record_ordinals=tool.record_ordinals))
+            continue
+        if shape.kind == "document":
+            views.append(_document_view(shape, ok, in_window, missing))
+            continue
+        entity_type = types.get(shape.type_name or "")
+        if entity_type is None:
+            views.append(ReadView(tool=name, kind="none", reason=shape.reason or "no entity type",
+                                  missing=missing, record_ordinals=tool.record_ordinals))
+            continue
+        objects: list[dict[str, Any]] = []
+        for record in ok:
+            located = locate(record.response.json_value, shape.locator)
+            if shape.kind == "list" and isinstance(located, list):
+                objects += [o for o in located if isinstance(o, dict)]
+            elif isinstance(located, dict):
+                objects.append(located)
+        shown, required = _fields(objects)
+        base = recording_of((in_window or ok)[-1])
+        lines: tuple[ListLine, ...] = ()
+        if shape.kind == "list":
+            lines = _list_lines(ok, window_reads, shape, entity_type, paging)
+        views.append(ReadView(
+            tool=name, kind=shape.kind, type=entity_type.name, locator=shape.locator,
+            key_field=shape.key_field if shape.kind == "item" else None,
+            base=base if shape.kind == "item" else None, shown_fields=shown, required_fields=required,
+            per_response_members=_per_response(ok, shape.locator), volatile_fields=volatile.get(entity_type.name, ()),
+            lines=lines, missing=missing, record_ordinals=tool.record_ordinals))
+    for tool_name, rule in sorted(read_only_posts.items()):
+        views.append(ReadView(tool=tool_name, kind="none", reason="query-body"))
+    return views
+
+
+def _list_lines(ok: list[Record], window_reads: set[int], shape: ToolShape, entity_type: EntityType,
+                paging: PagingRoles) -> tuple[ListLine, ...]:
+    grouped: dict[tuple, list[Record]] = {}
+    for record in ok:
+        grouped.setdefault((record.path, record.query), []).append(record)
+    lines = []
+    for (path, query), group in grouped.items():
+        in_window = [r for r in group if r.ordinal in window_reads]
+        base_record = (in_window or group)[-1]
+        members = locate(base_record.response.json_value, shape.locator)
+        members = members if isinstance(members, list) else []
+        ids = tuple(m.get(entity_type.id_field) for m in members if isinstance(m, dict))
+        whole = [r.ordinal for r in group if paging.whole(query, _count(r, shape.locator))]
+        lines.append(ListLine(
+            path=path, query=query, collection=collection_path(path, entity_type),
+            membership="all" if whole else "recorded", recorded_ids=ids, base=recording_of(base_record),
+            record_ordinals=tuple(r.ordinal for r in group), all_record_ordinals=tuple(whole)))
+    return tuple(lines)
+
+
+def _count(record: Record, locator: Locator | None) -> int:
+    members = locate(record.response.json_value, locator or Locator(kind="root"))
+    return len(members) if isinstance(members, list) else 0
+
+
+def _document_view(shape: ToolShape, ok: list[Record], in_window: list[Record], missing: Recording | None) -> ReadView:
+    grouped: dict[tuple, list[Record]] = {}
+    for record in ok:
+        grouped.setdefault((record.path, record.query), []).append(record)
+    window = {r.ordinal for r in in_window}
+    lines = []
+    for (path, query), group in grouped.items():
+        chosen = [r for r in group if r.ordinal in window] or group
+        lines.append(DocumentLine(path=path, query=query, base=recording_of(chosen[-1]),
+                                  record_ordinals=tuple(r.ordinal for r in group)))
+    return ReadView(tool=shape.tool.name, kind="document", locator=Locator(kind="root"), documents=tuple(lines),
+                    missing=missing, record_ordinals=shape.tool.record_ordinals)
+
+
+def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of: dict[int, str],
+                    types: dict[str, EntityType], is_write: Any) -> dict[str, tuple[str, ...]]:
+    """Entity fields whose value changed between two reads with no write between, per type."""
+    last_seen: dict[tuple, tuple[int, dict]] = {}
+    last_write = 0
+    found: dict[str, set[str]] = {}
+    for record in records:
+        if is_write(record):
+            last_write = record.ordinal
+            continue
+        shape = shapes.get(tool_of.get(record.ordinal, ""))
+        if shape is None or shape.kind not in ("item", "list") or not record.succeeded or not record.response.is_json:
+            continue
+        entity_type = types.get(shape.type_name or "")
+        if entity_type is None:
+            continue
+        located = locate(record.response.json_value, shape.locator)
+        objects = located if shape.kind == "list" and isinstance(located, list) else [located]
+        collection = collection_path(record.path, entity_type)
+        for obj in objects:
+            if not isinstance(obj, dict) or entity_type.id_field not in obj:
+                continue
+            key = (entity_type.name, collection, str(obj[entity_type.id_field]))
+            previous = last_seen.get(key)
+            if previous and previous[0] > last_write:
+                for name in set(obj) & set(previous[1]):
+                    if not same_json(obj[name], previous[1][name]):
+                        found.setdefault(entity_type.name, set()).add(name)
+            last_seen[key] = (record.ordinal, obj)
+    return {name: tuple(sorted(fields)) for name, fields in found.items()}
