@@ -1,0 +1,150 @@
+"""``capenv rules check|doc|show`` (DESIGN.md §10; STYLE.md habits 4, 10)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from capenv.interpreter.cli.main import main
+from capenv.interpreter.rules_engine import load_rules
+from capenv.interpreter.rules_engine.docgen import HEADER, render_rules_doc
+
+REPO = Path(__file__).resolve().parents[2]
+REAL_RULES = REPO / "rules"
+
+
+@pytest.fixture
+def rules_dir(tmp_path: Path) -> Path:
+    target = tmp_path / "rules"
+    shutil.copytree(REAL_RULES, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def line_of(path: Path, needle: str) -> int:
+    """The 1-based line of the first line of ``path`` holding ``needle`` (an ``id: X`` needle: exactly X)."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if (line.strip().removeprefix("- ") == needle) if needle.startswith("id: ") else needle in line:
+            return number
+    raise AssertionError(needle)
+
+
+# --- check -------------------------------------------------------------------------------
+
+def test_check_passes_on_the_real_tables(capsys):
+    code, out, err = run(capsys, "rules", "check")
+    assert code == 0, err
+    ruleset = load_rules()
+    assert out.startswith(f"ok: {len(ruleset.tables)} tables, {len(ruleset.all_rules())} rules")
+    assert ruleset.revision in out
+
+
+def test_check_reports_a_rule_without_fixture_cases(capsys, rules_dir):
+    path = rules_dir / "manifest-segments.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text + "  - id: segment.untested\n    summary: No fixture covers this.\n"
+                           "    when: segment_returned_as_identity\n    yields: {shape: untested}\n", encoding="utf-8")
+    code, out, err = run(capsys, "rules", "check", str(rules_dir))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert "segment.untested" in err and "no match_" in err and "no no_match_" in err
+    assert f"rules/manifest-segments.yaml:{line_of(path, 'id: segment.untested')}" in err
+
+
+def test_check_reports_fixture_cases_for_a_missing_rule(capsys, rules_dir):
+    fixture = rules_dir / "fixtures" / "manifest-segments.yaml"
+    fixture.write_text(fixture.read_text(encoding="utf-8").replace(
+        "cases:\n", "cases:\n  segment.gone:\n    match_x: {context: {value: \"1\"}}\n", 1), encoding="utf-8")
+    code, _, err = run(capsys, "rules", "check", str(rules_dir))
+    assert code == 2 and "segment.gone" in err and "not a rule of table manifest-segments" in err
+
+
+# --- doc ---------------------------------------------------------------------------------
+
+def test_doc_check_fails_on_a_stale_file_and_passes_after_doc(capsys, tmp_path):
+    output = tmp_path / "docs" / "rules.md"
+    code, _, err = run(capsys, "rules", "doc", "--check", "--output", str(output))
+    assert code == 2 and "stale" in err and str(output) in err  # missing counts as stale
+    output.parent.mkdir()
+    output.write_text(render_rules_doc(load_rules()).replace("## ", "## old ", 1), encoding="utf-8")
+    code, _, err = run(capsys, "rules", "doc", "--check", "--output", str(output))
+    assert code == 2 and "stale" in err and err.count("\n") == 1
+    code, out, _ = run(capsys, "rules", "doc", "--output", str(output))
+    assert code == 0 and str(output) in out
+    code, out, err = run(capsys, "rules", "doc", "--check", "--output", str(output))
+    assert code == 0, err
+    assert "up to date" in out
+
+
+def test_doc_follows_the_rules_directory(capsys, tmp_path, rules_dir):
+    output = tmp_path / "rules.md"
+    assert run(capsys, "rules", "doc", "--rules", str(rules_dir), "--output", str(output))[0] == 0
+    text = output.read_text(encoding="utf-8")
+    assert text.startswith(HEADER)
+    for rule in load_rules(rules_dir).all_rules():
+        assert f"| `{rule.id}` | {rule.summary.replace('|', chr(92) + '|')} |" in text
+    path = rules_dir / "manifest-segments.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("max_length: 20}", "max_length: 19}"), encoding="utf-8")
+    code, _, err = run(capsys, "rules", "doc", "--check", "--rules", str(rules_dir), "--output", str(output))
+    assert code == 2 and "stale" in err  # a threshold change makes the reference stale
+
+
+def test_checked_in_reference_is_current(capsys):
+    code, _, err = run(capsys, "rules", "doc", "--check", "--output", str(REPO / "docs" / "rules.md"))
+    assert code == 0, err
+
+
+# --- show --------------------------------------------------------------------------------
+
+def test_show_prints_the_file_and_line(capsys):
+    code, out, _ = run(capsys, "rules", "show", "segment.uuid")
+    assert code == 0
+    line = line_of(REAL_RULES / "manifest-segments.yaml", "id: segment.uuid")
+    first = out.splitlines()[0]
+    assert first.startswith("segment.uuid") and f"rules/manifest-segments.yaml:{line}" in first
+    assert "table manifest-segments" in first
+    assert "The 8-4-4-4-12 hexadecimal UUID shape" in out
+    assert "segment_matches(" in out and "interpreter/predicates/text_shapes.py:" in out
+    assert 'yields {"shape":"uuid"}' in out
+
+
+def test_show_json(capsys):
+    code, out, _ = run(capsys, "rules", "show", "param-name.plural-s", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["id"] == "param-name.plural-s" and data["table"] == "manifest-param-naming"
+    assert data["location"] == (f"rules/manifest-param-naming.yaml:"
+                                f"{line_of(REAL_RULES / 'manifest-param-naming.yaml', 'id: param-name.plural-s')}")
+    assert [(p["predicate"], p["negated"]) for p in data["predicates"]] == [
+        ("previous_segment_ends_with", False), ("previous_segment_ends_with", True)]
+
+
+def test_show_suggests_a_close_id(capsys):
+    code, out, err = run(capsys, "rules", "show", "segment.uuidd")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert "no rule 'segment.uuidd'" in err and "did you mean segment.uuid" in err
+
+
+def test_show_without_a_close_id(capsys):
+    code, _, err = run(capsys, "rules", "show", "qqqqqq")
+    assert code == 2 and "no rule 'qqqqqq'" in err and "did you mean" not in err
+
+
+def test_show_follows_a_redirect(capsys, rules_dir):
+    path = rules_dir / "manifest-segments.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "    yields: {shape: integer}\n", "    yields: {shape: integer}\n    redirect_from: [segment.digits]\n"),
+        encoding="utf-8")
+    code, out, _ = run(capsys, "rules", "show", "segment.digits", "--rules", str(rules_dir))
+    assert code == 0
+    assert "segment.digits was renamed to segment.integer" in out
+    assert f"rules/manifest-segments.yaml:{line_of(path, 'id: segment.integer')}" in out
