@@ -19,6 +19,9 @@ def evaluate_queries(members: list[dict[str, Any]], specs: tuple[QuerySpec, ...]
             result = [m for m in result if _text(m.get(spec.field)) == value]
         elif spec.kind == "compare":
             result = [m for m in result if _compare(m.get(spec.field), spec.operator or "==", value)]
+        elif spec.kind == "in":
+            wanted = set(value.split(","))
+            result = [m for m in result if _text(m.get(spec.field)) in wanted]
         elif spec.kind == "search":
             needle = value.lower()
             result = [m for m in result if needle in _all_text(m).lower()]

@@ -58,8 +58,8 @@ class QuerySpec(_Model):
     """A learned query: how one query parameter evaluates over a collection's members."""
 
     param: str
-    kind: Literal["equals", "compare", "search", "sort", "order", "page", "limit", "start", "end",
-                  "offset", "ignored"]
+    kind: Literal["equals", "compare", "in", "search", "sort", "order", "page", "limit", "start", "end",
+                  "offset"]
     field: str | None = None
     operator: str | None = None
     """For ``compare``: one of >=, <=, >, <, !=; for ``page``: the page base (``1`` or ``0``)."""

@@ -12,6 +12,7 @@ from capenv.interpreter.rules_engine import RuleSet
 from capenv.serving.state_index import StateIndex
 
 from .extract import extract_state
+from .learned_queries import learn_queries
 from .paging import PagingRoles
 from .read_gate import run_read_gate
 from .shapes import ShapeReader
@@ -65,9 +66,12 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         hits.append(BudgetHit(budget="max_state_bytes", limit=budgets.max_state_bytes, reached=state_bytes,
                               effect="state unavailable: every read replays"))
         state_available = False
+    traces: list = list(reader.traces)
     if state_available:
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types,
                               StateIndex.from_snapshot(state))
+        views = [learn_queries(v, types[v.type], records, by_ordinal, writes, ruleset, traces)
+                 if v.kind == "list" and v.type in types else v for v in views]
     else:
         views = [v.model_copy(update={"state_backed": False, "reason": "state unavailable (budget)"}) for v in views]
     elapsed = time.monotonic() - started
@@ -79,4 +83,4 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         types=tuple(inference.types), views=tuple(views), window=window, state=state,
         state_available=state_available, budgets=budgets, budget_hits=tuple(hits),
         read_only_posts=tuple(ReadOnlyPost(tool=t, rule=r) for t, r in sorted(read_only_posts.items())),
-        traces=tuple(reader.traces))
+        traces=tuple(traces))

@@ -1,0 +1,90 @@
+"""Predicates proposing what a list read's query parameter means (filter, sort, page, search).
+
+Context ``query-candidate``: one query parameter of a recorded list read, with the field names
+its collection's members hold. Candidates are only proposals: the view keeps one only when it
+reproduces the recorded answers (see ``interpreter/view/learned_queries.py``).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+from .names import WordsParams, _in_words
+
+
+@context_model("query-candidate")
+class QueryCandidateContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    param: str
+    value: str
+    fields: list[str] = []
+    """Field names the collection's members hold."""
+
+
+@predicate("query_param_is", context="query-candidate", params=WordsParams)
+def query_param_is(ctx: QueryCandidateContext, params: WordsParams) -> Outcome:
+    """The parameter's name is one of a word list."""
+    return _in_words(ctx.param, params)
+
+
+@predicate("query_value_is", context="query-candidate", params=WordsParams)
+def query_value_is(ctx: QueryCandidateContext, params: WordsParams) -> Outcome:
+    """The parameter's value is one of a word list."""
+    return _in_words(ctx.value, params)
+
+
+class PrefixParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    strip: list[str] = Field(default_factory=list)
+    """Prefixes of the value to strip before looking the field up (``-`` for descending)."""
+
+
+@predicate("query_value_names_field", context="query-candidate", params=PrefixParams)
+def query_value_names_field(ctx: QueryCandidateContext, params: PrefixParams) -> Outcome:
+    """The value (less a prefix such as ``-``) names a field of the members."""
+    value = ctx.value
+    for prefix in params.strip:
+        if value.startswith(prefix):
+            value = value[len(prefix):]
+    if value in ctx.fields:
+        return Match({"field": value})
+    return Miss(f"{value!r} is not a field of the members")
+
+
+@predicate("query_param_names_field", context="query-candidate")
+def query_param_names_field(ctx: QueryCandidateContext, params: BaseModel) -> Outcome:
+    """The parameter's name is a field of the members (an equality filter)."""
+    if ctx.param in ctx.fields:
+        return Match({"field": ctx.param})
+    return Miss(f"{ctx.param!r} is not a field of the members")
+
+
+class AffixParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    operators: dict[str, str] = Field(min_length=1)
+    """Affix -> operator (``_gte: ">="``)."""
+
+
+@predicate("query_param_suffix_operator", context="query-candidate", params=AffixParams)
+def query_param_suffix_operator(ctx: QueryCandidateContext, params: AffixParams) -> Outcome:
+    """The name is a field plus an operator suffix (``views_gte``)."""
+    for suffix, operator in params.operators.items():
+        stem = ctx.param[: -len(suffix)] if ctx.param.endswith(suffix) else None
+        if stem and stem in ctx.fields:
+            return Match({"field": stem, "operator": operator})
+    return Miss(f"{ctx.param!r} is no field with an operator suffix")
+
+
+@predicate("query_param_prefix_operator", context="query-candidate", params=AffixParams)
+def query_param_prefix_operator(ctx: QueryCandidateContext, params: AffixParams) -> Outcome:
+    """The name is an operator prefix plus a field (``min_views``)."""
+    for prefix, operator in params.operators.items():
+        stem = ctx.param[len(prefix):] if ctx.param.startswith(prefix) else None
+        if stem and stem in ctx.fields:
+            return Match({"field": stem, "operator": operator})
+    return Miss(f"{ctx.param!r} is no field with an operator prefix")

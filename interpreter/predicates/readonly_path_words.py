@@ -1,0 +1,65 @@
+"""Read-only POST ways 3 and 4: what the path's last literal segment says the call does.
+
+Context ``readonly-ways``. Both look only at the template's last literal segment
+(``/api/work_pools/{name}/queues/filter`` -> ``filter``), never at the calls.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
+
+from .readonly_contexts import WaysContext
+from .readonly_words import last_literal_segment, lowered, split_words
+
+
+class QueryWordParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    separators: str = Field(min_length=1)
+    """Characters that split a segment into words (letter case splits too)."""
+    query_words: list[str] = Field(min_length=1)
+    """Words that name a query when they are the segment's last meaningful word."""
+    write_words: list[str] = Field(min_length=1)
+    """Words that name a write anywhere in the segment."""
+    skipped_trailing_words: list[str] = Field(default_factory=list)
+    """Trailing words that add nothing (``selection_data`` means ``selection``)."""
+
+
+class SessionSegmentParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    segments: list[str] = Field(min_length=1)
+    """Whole segments that renew or open a session (compared ignoring letter case)."""
+
+
+@predicate("last_segment_names_query", context="readonly-ways", params=QueryWordParams)
+def last_segment_names_query(ctx: WaysContext, params: QueryWordParams) -> Outcome:
+    """The last literal segment's last meaningful word is a query word, and no word of it is a write word."""
+    segment = last_literal_segment(ctx.template)
+    if segment is None:
+        return Miss("the path has no literal segment")
+    words = list(split_words(segment, params.separators))
+    writes = [word for word in words if word in lowered(params.write_words)]
+    if writes:
+        return Miss(f"{segment!r} holds the write word {writes[0]!r}")
+    skipped = lowered(params.skipped_trailing_words)
+    while words and words[-1] in skipped:
+        words.pop()
+    if not words:
+        return Miss(f"{segment!r} has no word left once trailing {sorted(skipped)} are skipped")
+    if words[-1] not in lowered(params.query_words):
+        return Miss(f"{segment!r} names {words[-1]!r}, not a query word")
+    return Match({"segment": segment, "query_word": words[-1]})
+
+
+@predicate("last_segment_is_session", context="readonly-ways", params=SessionSegmentParams)
+def last_segment_is_session(ctx: WaysContext, params: SessionSegmentParams) -> Outcome:
+    """The last literal segment is one that renews or opens a session (login, token, refresh, …)."""
+    segment = last_literal_segment(ctx.template)
+    if segment is None:
+        return Miss("the path has no literal segment")
+    if segment.lower() in lowered(params.segments):
+        return Match({"segment": segment})
+    return Miss(f"{segment!r} is not a session segment")
