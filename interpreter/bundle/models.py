@@ -159,6 +159,7 @@ class Budgets(_Model):
     tool_description_characters: int
     max_nesting: int
     max_body_bytes: int
+    max_query_combinations: int = 64
 
 
 class BudgetHit(_Model):

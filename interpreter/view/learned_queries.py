@@ -22,7 +22,6 @@ from capenv.serving.queries import evaluate_queries
 from capenv.serving.render import locate, project, same_json
 
 TABLE = "view-learned-queries"
-MAX_COMBINATIONS = 64  # a line with more candidate combinations than this is left recorded
 
 
 @dataclass
@@ -114,8 +113,9 @@ def _learn_line(view: ReadView, line: ListLine, entity_type: EntityType, whole: 
         if not specs:
             return f"query parameter {name!r} has no learned meaning"
         options.append(specs)
-    combinations = list(itertools.islice(itertools.product(*options), MAX_COMBINATIONS + 1))
-    if len(combinations) > MAX_COMBINATIONS:
+    most = ruleset.setting("budgets", "max_query_combinations")
+    combinations = list(itertools.islice(itertools.product(*options), most + 1))
+    if len(combinations) > most:
         return "too many candidate meanings to prove"
     for combination in combinations:
         if all(_reproduces(view, record, reference, combination) for record, reference in proofs):
