@@ -19,7 +19,7 @@ import hashlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from capenv.interpreter.bundle import jsonvalue
 from capenv.serving.store.contract import (
@@ -38,16 +38,18 @@ from capenv.serving.store.contract import (
 SubjectKey = tuple[str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class Head:
+# The per-write internals are NamedTuples, not frozen dataclasses: a commit builds several per
+# write, and a frozen dataclass costs a setattr call per field.
+
+
+class Head(NamedTuple):
     """What the store holds for a subject: its latest revision, live or a tombstone."""
 
     revision: int
     live: bool
 
 
-@dataclass(frozen=True, slots=True)
-class PreparedWrite:
+class PreparedWrite(NamedTuple):
     key: SubjectKey
     expect: Expect
     state_json: str | None  # None: tombstone
@@ -69,8 +71,7 @@ class PreparedBatch:
         return sorted({write.key for write in self.writes})
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedWrite:
+class PlannedWrite(NamedTuple):
     key: SubjectKey
     expect: Expect
     revision: int

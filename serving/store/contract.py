@@ -92,7 +92,7 @@ def _require_text(name: str, value: object) -> str:
     surrogate, which is not UTF-8)."""
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a string, not {type(value).__name__}")
-    if not value.strip():
+    if not value or value.isspace():
         raise ValueError(f"{name} must not be blank")
     if "\x00" in value:
         raise ValueError(f"{name} must not contain a NUL character")

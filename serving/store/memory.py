@@ -50,7 +50,7 @@ class MemoryStore(Store):
                     raise RecordConflict(prepared.record_id)
                 return original
             heads = {}
-            for key in prepared.keys():
+            for key in {write.key for write in prepared.writes}:  # no lock order to keep here
                 row = self._subjects.get(key)
                 if row is not None:
                     heads[key] = Head(row[0], row[1] is not None)

@@ -4,7 +4,7 @@ Accepted forms:
 
 - ``memory:`` (also ``memory://``): a MemoryStore;
 - ``sqlite:PATH`` (a relative or absolute path) or ``sqlite:///abs/path``, optionally
-  ``?synchronous=NORMAL|FULL`` (default FULL);
+  ``?synchronous=NORMAL|FULL`` (default NORMAL: see ``sqlite.py`` for what each survives);
 - ``postgresql://…`` or ``postgres://…`` (a libpq URL), optionally ``?schema=NAME`` (default
   ``capenv``); every other query parameter goes to libpq unchanged.
 """
@@ -63,7 +63,7 @@ def _open_sqlite(url: str, rest: str, synchronous: str | None) -> Store:
     level = _agree("synchronous", options.get("synchronous"), synchronous)
     from capenv.serving.store.sqlite import SqliteStore  # imported when used: keeps memory: light
 
-    return SqliteStore(path, synchronous=(level or "FULL"))
+    return SqliteStore(path) if level is None else SqliteStore(path, synchronous=level)
 
 
 def _open_postgres(url: str, schema: str | None) -> Store:

@@ -23,13 +23,13 @@ def test_sqlite_forms(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for url in [f"sqlite:{absolute}", f"sqlite://{absolute}"]:
         with open_store(url) as store:
             assert isinstance(store, SqliteStore) and store.path == str(absolute)
-            assert store.synchronous == "FULL"
+            assert store.synchronous == "NORMAL"
     monkeypatch.chdir(tmp_path)
-    with open_store("sqlite:relative.sqlite?synchronous=NORMAL") as store:
-        assert store.path == "relative.sqlite" and store.synchronous == "NORMAL"
+    with open_store("sqlite:relative.sqlite?synchronous=FULL") as store:
+        assert store.path == "relative.sqlite" and store.synchronous == "FULL"
     assert (tmp_path / "relative.sqlite").exists()
-    with open_store("sqlite:relative.sqlite", synchronous="normal") as store:
-        assert store.synchronous == "NORMAL"
+    with open_store("sqlite:relative.sqlite", synchronous="full") as store:
+        assert store.synchronous == "FULL"
     with open_store("sqlite:with%20space.sqlite") as store:
         assert store.path == "with space.sqlite"
 

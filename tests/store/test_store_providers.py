@@ -14,6 +14,7 @@ from store_support import Provider, drop_schema, postgres_url, race
 from capenv.serving.store import (
     NO_ACTOR,
     RecordConflict,
+    RevisionConflict,
     StoreBackendError,
     StoreClosed,
     SqliteStore,
@@ -186,3 +187,15 @@ def test_memory_store_refuses_use_after_close(memory_provider: Provider) -> None
     store.close()
     with pytest.raises(StoreClosed):
         store.list_ids(T)
+
+
+def test_a_large_batch_commits_and_rolls_back_as_one(store) -> None:
+    # data/add installs a whole state document as one batch: thousands of subjects at once.
+    count = 3000
+    commit = store.commit(env("bulk"), [create(f"id-{i:05}", {"i": i}) for i in range(count)])
+    assert len(commit.writes) == count and store.list_ids(T)[:2] == ["id-00000", "id-00001"]
+    with pytest.raises(RevisionConflict):
+        store.commit(env("bulk-2"), [update(f"id-{i:05}", 1, {"i": -i}) for i in range(count)]
+                     + [create("id-00000", {})])
+    assert len(store.snapshot([T])[T]) == count
+    assert all(s.revision == 1 for s in store.snapshot([T])[T].values())
