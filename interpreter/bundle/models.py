@@ -194,7 +194,7 @@ class ViewResult(_Model):
     budgets: Budgets
     budget_hits: tuple[BudgetHit, ...] = ()
     read_only_posts: tuple[ReadOnlyPost, ...] = ()
-    writes: tuple[Any, ...] = ()
+    writes: tuple["WritePlan", ...] = ()
     write_clock: str | None = None
     traces: tuple[TraceEvent, ...] = ()
 
@@ -236,3 +236,96 @@ class BundleInfo(_Model):
     """The capture the bundle was built from (its file name)."""
     records: int
     primary_origin: str | None
+
+
+# --- write plans (seeds/write-effects.txt "Write plans") -------------------------------------
+
+class FieldRule(_Model):
+    """How one field of a written entity gets its value: the rule that explained it and the op
+    serving runs (with the op's parameters). Serving never re-derives a rule."""
+
+    field: str
+    rule_id: str
+    op: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    evidence: dict[str, Any] = Field(default_factory=dict)
+
+
+class MemberRule(_Model):
+    """Whether a body member is accepted (seeds: "Body members of a create", "Updates")."""
+
+    member: str
+    admission: Literal["accepted", "recorded-only", "not-accepted"]
+    rule_id: str
+    required: bool = False
+    kind: str | None = None
+    """The JSON type a call must send it as."""
+    recorded_value: Any = None
+    reason: str | None = None
+
+
+class InsertRule(_Model):
+    """Where a create places its entity in the collection's order."""
+
+    rule_id: str
+    kind: Literal["sorted", "first", "last"]
+    field: str | None = None
+    descending: bool = False
+
+
+class Address(_Model):
+    """How a write names its target: by its path (item, document), an action segment, a body's
+    ids or elements (bulk), or a linked create's returned id."""
+
+    by: Literal["path", "action", "ids", "elements", "link", "collection", "document"]
+    segment: str | None = None
+    member: str | None = None
+    kind: str | None = None
+
+
+class ResponseRule(_Model):
+    """What a served write answers with: the exemplar's status and content type, its body
+    rendered from the state where the exemplar's body carried the entity."""
+
+    status: int
+    content_type: str | None = None
+    headers: Pairs = ()
+    body: Any = None
+    is_json: bool = True
+    text: str | None = None
+    carries_entity: bool = False
+    locator: Locator | None = None
+
+
+class WritePlan(_Model):
+    tool: str
+    method: str
+    template: str
+    effect: Literal["create", "update", "delete", "action", "bulk", "document", "none"]
+    type: str | None = None
+    address: Address | None = None
+    collection: str | None = None
+    """A tied collection (a linked create's), spelled as recorded."""
+    exemplar: int | None = None
+    body_envelope: str | None = None
+    query: Pairs = ()
+    fields: tuple[FieldRule, ...] = ()
+    members: tuple[MemberRule, ...] = ()
+    insert: InsertRule | None = None
+    document_path: str | None = None
+    document_pointer: str | None = None
+    """The JSON pointer of the document object a write merges into ("" for the root)."""
+    replace: bool = False
+    response: ResponseRule | None = None
+    observation: int | None = None
+    """The record the written entity was observed in."""
+    build_reason: str | None = None
+    reason: str | None = None
+    served: bool = False
+    contradicted_by: int | None = None
+    checked_record_ordinals: tuple[int, ...] = ()
+    rules_revision: str = ""
+    traces: tuple[TraceEvent, ...] = ()
+
+
+ViewResult.model_rebuild()

@@ -1,0 +1,132 @@
+"""The parameters of each serving op, as a plan stores them (``FieldRule.params``).
+
+The build side produces these (validated with ``OP_PARAMS[op].model_validate``); the serving
+ops consume them. This file is the contract between the two: change it on both sides at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Params(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ClockFormat(_Params):
+    """How an instant is written: ISO-8601 (separator, fraction digits, zone spelling) or epoch."""
+
+    style: Literal["iso", "epoch-seconds", "epoch-milliseconds"]
+    separator: str = "T"
+    fraction_digits: int = 0
+    zone: str = "Z"
+    """``Z``, ``+00:00``, ``+0000`` or ``""`` (no zone), as recorded."""
+    as_string: bool = True
+    """Epoch values written as JSON strings rather than numbers."""
+
+
+class EchoParams(_Params):
+    member: str
+    """The body member whose value is stored as is."""
+
+
+class CopyParams(_Params):
+    pointer: str
+    """JSON pointer into the body (the shallowest match when learned)."""
+
+
+class PathParams(_Params):
+    param: str
+    """The path parameter of the collection the call names, percent-decoded once."""
+
+
+class SlugParams(_Params):
+    member: str
+    """Lower case, runs of other characters joined by ``-``."""
+
+
+class IdentityParams(_Params):
+    format: Literal["sequence", "uuid", "token"]
+    as_string: bool = False
+    """A sequence written as a string of digits."""
+    scope: Literal["collection", "type"] = "collection"
+    length: int | None = None
+    classes: str | None = None
+    """Token character classes: any of ``a`` (lower), ``A`` (upper), ``9`` (digits), plus literal extras."""
+    separators: dict[int, str] = Field(default_factory=dict)
+    """Token separator positions (index -> character)."""
+
+
+class ClockParams(_Params):
+    format: ClockFormat
+
+
+class NestedClockParams(_Params):
+    clocks: dict[str, ClockFormat]
+    """JSON pointers (inside the field's object) of the members that take the write's clock."""
+
+
+class SequenceParams(_Params):
+    scope: Literal["collection", "type"] = "collection"
+    groups: list[int] | None = None
+    """Widths of ``-``-separated zero-padded digit groups (``000-005`` -> [3, 3]); None for a plain integer."""
+    as_string: bool = False
+
+
+class UniqueParams(_Params):
+    format: Literal["uuid", "token"]
+    length: int | None = None
+    classes: str | None = None
+    separators: dict[int, str] = Field(default_factory=dict)
+    uppercase: bool = False
+
+
+class TemplateParams(_Params):
+    parts: list[str | dict[str, Any]]
+    """Literal text and sources: ``{"field": "id"}`` (a value generated for another field),
+    ``{"member": "title"}`` (a body member), ``{"slug_of": "title"}``, ``{"param": "post_id"}``."""
+
+
+class ConstantParams(_Params):
+    value: Any
+
+
+class IncrementParams(_Params):
+    by: int = 1
+
+
+class StampParams(_Params):
+    from_field: str
+    """The entity's created…by counterpart holding the acting user's value."""
+
+
+class DerivedParams(_Params):
+    member: str
+    """The body member whose text (markup aside) the field shows."""
+    markup: Literal["html", "none"] = "html"
+
+
+class RenewedParams(_Params):
+    pointers: list[str]
+    """Pointers (``*`` for any array index) whose UUIDs each call renews."""
+
+
+class SetParams(_Params):
+    value: Any
+    """An action's value, set on every call."""
+
+
+class HeldClockParams(_Params):
+    member: str
+    format: ClockFormat
+
+
+OP_PARAMS: dict[str, type[_Params]] = {
+    "echo": EchoParams, "copy": CopyParams, "path": PathParams, "slug": SlugParams,
+    "identity": IdentityParams, "clock": ClockParams, "nested-clock": NestedClockParams,
+    "sequence": SequenceParams, "unique": UniqueParams, "template": TemplateParams,
+    "constant": ConstantParams, "increment": IncrementParams, "stamp": StampParams,
+    "derived": DerivedParams, "renewed": RenewedParams, "set": SetParams, "held-clock": HeldClockParams,
+}
