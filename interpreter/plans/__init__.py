@@ -1,0 +1,1 @@
+"""Write plans: effects, exemplars, field rules, members, list position (seeds/write-effects.txt)."""
