@@ -1,0 +1,61 @@
+"""The exemplar (a plan's first successful call) and whether its request body can enter state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from capenv.interpreter.bundle.jsonvalue import JsonError, ProtoMemberError, loads
+from capenv.interpreter.evidence.bodies import is_json_media_type
+from capenv.interpreter.evidence.records import Record
+
+
+@dataclass(frozen=True)
+class BodyVerdict:
+    body: dict[str, Any] | None
+    """The usable body object, envelope unwrapped (``{}`` for a call without a body)."""
+    envelope: str | None = None
+    problem: str | None = None
+
+
+def exemplar_of(records: list[Record]) -> Record | None:
+    return next((r for r in records if r.succeeded), None)
+
+
+def admit_body(record: Record, *, max_bytes: int, unwrap: bool) -> BodyVerdict:
+    """A request body that could enter the state: a JSON object, JSON media type, complete
+    UTF-8 within the size limit, exact numbers, no ``__proto__``; else the problem."""
+    if record.method == "DELETE":
+        return BodyVerdict({})
+    request = record.request
+    if not request.retained:
+        return BodyVerdict(None, problem="the capture did not retain the request body")
+    if request.text is None or request.text.strip() == "":
+        if request.binary:
+            return BodyVerdict(None, problem="the request body is not UTF-8 text")
+        return BodyVerdict({})
+    if request.size > max_bytes:
+        return BodyVerdict(None, problem=f"the request body is {request.size} bytes, past {max_bytes}")
+    if not is_json_media_type(request.mime_type):
+        return BodyVerdict(None, problem=f"the request body's media type {request.mime_type!r} is not JSON")
+    try:
+        body = loads(request.text, allow_proto=False)
+    except ProtoMemberError:
+        return BodyVerdict(None, problem="the request body holds a __proto__ member")
+    except JsonError as exc:
+        return BodyVerdict(None, problem=f"the request body is not JSON ({exc})")
+    if not isinstance(body, dict):
+        return BodyVerdict(None, problem="the request body is not a JSON object")
+    if not _exact(body):
+        return BodyVerdict(None, problem="the request body holds a number that is not exact")
+    if unwrap and len(body) == 1:
+        (member, value), = body.items()
+        if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
+            return BodyVerdict(value[0], envelope=member)
+    return BodyVerdict(body)
+
+
+def _exact(value: Any) -> bool:
+    from capenv.interpreter.bundle.jsonvalue import is_exact
+
+    return is_exact(value)

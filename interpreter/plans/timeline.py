@@ -1,0 +1,108 @@
+"""Where each entity was seen along the capture: item reads, list reads and write answers.
+
+Plans look up the entity as held just before a call and the first read that shows it after;
+every sighting keeps its record, so a plan can cite where it learned a value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.models import EntityType, ReadView, ViewResult
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import Manifest, split_path
+from capenv.interpreter.view.extract import collection_path
+from capenv.interpreter.view.views import is_absence
+from capenv.serving.render import locate
+
+
+@dataclass(frozen=True)
+class Sighting:
+    ordinal: int
+    type: str
+    collection: str
+    key: str
+    value: dict[str, Any] | None
+    """None: the read recorded the entity absent (400/404/410 or JSON null)."""
+    via: str
+    """item, list or response."""
+
+
+@dataclass
+class Timeline:
+    records: dict[int, Record]
+    types: dict[str, EntityType]
+    by_entity: dict[tuple[str, str], list[Sighting]] = field(default_factory=dict)
+    item_reads: list[tuple[Record, ReadView, str]] = field(default_factory=list)
+    """Every item read: (record, view, decoded path id), in timeline order."""
+
+    def add(self, sighting: Sighting) -> None:
+        self.by_entity.setdefault((sighting.type, sighting.key), []).append(sighting)
+
+    def before(self, type_name: str, key: str, ordinal: int) -> Sighting | None:
+        """The latest sighting that finished before the call ``ordinal`` began."""
+        start = self.records[ordinal].started_at
+        found = None
+        for sighting in self.by_entity.get((type_name, key), []):
+            if self.records[sighting.ordinal].finished_at <= start and sighting.ordinal != ordinal:
+                found = sighting
+        return found
+
+    def seen_before(self, type_name: str, key: str, ordinal: int) -> bool:
+        sighting = self.before(type_name, key, ordinal)
+        return sighting is not None and sighting.value is not None
+
+    def first_after(self, type_name: str, key: str, ordinal: int, *, via: tuple[str, ...] = ("item", "list")
+                    ) -> Sighting | None:
+        end = self.records[ordinal].finished_at
+        for sighting in self.by_entity.get((type_name, key), []):
+            if sighting.via in via and self.records[sighting.ordinal].started_at >= end:
+                return sighting
+        return None
+
+
+def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Record]) -> Timeline:
+    types = {t.name: t for t in view.types}
+    timeline = Timeline(records, types)
+    tool_of = {o: t.name for t in manifest.tools for o in t.record_ordinals}
+    views = {v.tool: v for v in view.views}
+    for ordinal in sorted(records):
+        record = records[ordinal]
+        read_view = views.get(tool_of.get(ordinal, ""))
+        if read_view is None or read_view.kind not in ("item", "list") or read_view.type not in types:
+            continue
+        entity_type = types[read_view.type]
+        collection = collection_path(record.path, entity_type)
+        if read_view.kind == "item":
+            raw_id = split_path(record.path)[-1]
+            timeline.item_reads.append((record, read_view, unquote(raw_id)))
+            if is_absence(record):
+                key = _key_for(timeline, entity_type, read_view, unquote(raw_id))
+                timeline.add(Sighting(ordinal, entity_type.name, collection, key, None, "item"))
+                continue
+            if not record.succeeded or not record.response.is_json:
+                continue
+            located = locate(record.response.json_value, read_view.locator)
+            if isinstance(located, dict) and entity_type.id_field in located:
+                timeline.add(Sighting(ordinal, entity_type.name, collection, str(located[entity_type.id_field]),
+                                      located, "item"))
+        elif record.succeeded and record.response.is_json:
+            located = locate(record.response.json_value, read_view.locator)
+            for member in located if isinstance(located, list) else []:
+                if isinstance(member, dict) and entity_type.id_field in member:
+                    timeline.add(Sighting(ordinal, entity_type.name, collection, str(member[entity_type.id_field]),
+                                          member, "list"))
+    return timeline
+
+
+def _key_for(timeline: Timeline, entity_type: EntityType, view: ReadView, path_id: str) -> str:
+    """An absence read by a key field (a name) names the entity whose key held that value."""
+    if view.key_field in (None, entity_type.id_field):
+        return path_id
+    for (type_name, key), sightings in timeline.by_entity.items():
+        if type_name == entity_type.name and any(
+                s.value is not None and str(s.value.get(view.key_field)) == path_id for s in sightings):
+            return key
+    return path_id

@@ -1,0 +1,72 @@
+"""Predicates classifying a write tool by where its path lies relative to the state's types.
+
+Context ``write-target``: a state-changing tool's method and its path's relation to the types
+(an item path, an item path plus one literal segment, a collection path, a collection path plus
+one literal segment, a held document's path, or none of these).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+from .names import WordsParams, _in_words
+
+
+@context_model("write-target")
+class WriteTargetContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    method: str
+    relation: str
+    """item, item-segment, collection, collection-segment, document or other."""
+    segment: str | None = None
+    """The literal segment after an item or collection path."""
+    segment_names_type: bool = False
+    """Some state type's collection ends in the segment (a sub-collection, not an action)."""
+    type: str | None = None
+
+
+class MethodsParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    methods: list[str] = Field(min_length=1)
+
+
+class RelationsParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    relations: list[str] = Field(min_length=1)
+
+
+@predicate("write_method_in", context="write-target", params=MethodsParams)
+def write_method_in(ctx: WriteTargetContext, params: MethodsParams) -> Outcome:
+    """The tool's method is one of some methods."""
+    if ctx.method in params.methods:
+        return Match({"method": ctx.method})
+    return Miss(f"method {ctx.method}, not {'/'.join(params.methods)}")
+
+
+@predicate("write_relation_is", context="write-target", params=RelationsParams)
+def write_relation_is(ctx: WriteTargetContext, params: RelationsParams) -> Outcome:
+    """The path lies in one of some relations to a type (item, collection, …)."""
+    if ctx.relation in params.relations:
+        return Match({"relation": ctx.relation, "type": ctx.type})
+    return Miss(f"the path is {ctx.relation}, not {' or '.join(params.relations)}")
+
+
+@predicate("write_segment_in", context="write-target", params=WordsParams)
+def write_segment_in(ctx: WriteTargetContext, params: WordsParams) -> Outcome:
+    """The literal segment after the item or collection path is one of a word list."""
+    if ctx.segment is None:
+        return Miss("no literal segment after the path")
+    return _in_words(ctx.segment, params)
+
+
+@predicate("write_segment_names_type", context="write-target")
+def write_segment_names_type(ctx: WriteTargetContext, params: BaseModel) -> Outcome:
+    """A state type's collection ends in the segment (it names a sub-collection)."""
+    if ctx.segment_names_type:
+        return Match({"segment": ctx.segment})
+    return Miss(f"no type's collection ends in {ctx.segment!r}")
