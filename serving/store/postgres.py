@@ -9,9 +9,10 @@
   * ``SELECT ... FOR UPDATE`` locks the existing rows of every subject in the batch, in sorted
     order (so two batches over the same subjects cannot deadlock); a row updated meanwhile is
     read at its newest revision;
-  * a subject with no row is created with ``INSERT ... ON CONFLICT DO NOTHING``: a concurrent
-    creator makes the insert wait for its outcome, and if it committed, no row comes back and
-    the batch is a ``RevisionConflict``.
+  * a subject with no row is created with a plain INSERT: a concurrent creator makes it wait for
+    that creator's outcome and, if it committed, fail on the primary key; the commit is then
+    decided again from the rows as they are (a ``RevisionConflict`` naming the winner's revision).
+- A commit takes two round trips (pipeline mode): locks and reads, then writes and COMMIT.
 - State, history and the record row are written in one transaction: a failure leaves nothing.
 - States are stored as JSON text (not jsonb, which would reorder members and refuse ``\\u0000``).
 - Connections (psycopg 3, autocommit, explicit transactions) come from a small pool and are kept.
@@ -34,7 +35,6 @@ from capenv.serving.store.contract import (
     HistoryEntry,
     RecordConflict,
     RecordEnvelope,
-    RevisionConflict,
     Store,
     StoreBackendError,
     StoreUnreachable,
@@ -46,7 +46,12 @@ from capenv.serving.store.pool import ConnectionPool
 DEFAULT_SCHEMA = "capenv"
 FORMAT_VERSION = "1"
 SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
-_DEADLOCK_RETRIES = 5
+_RETRIES = 5  # attempts after a deadlock or a lost creation race, each of which rolls back
+
+
+class _LostCreation(Exception):
+    """A subject this commit meant to create was created by a concurrent commit first."""
+
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS {s}.subjects (
@@ -101,9 +106,7 @@ class PostgresStore(Store):
                            "WHERE (subject_type, subject_id) IN (SELECT * FROM unnest(%s::text[], %s::text[])) "
                            "ORDER BY subject_type, subject_id FOR UPDATE"),
             "create": (f"INSERT INTO {s}.subjects (subject_type, subject_id, revision, state) "
-                       "SELECT * FROM unnest(%s::text[], %s::text[], %s::bigint[], %s::text[]) "
-                       "ON CONFLICT (subject_type, subject_id) DO NOTHING RETURNING subject_type, subject_id"),
-            "head": f"SELECT revision, state IS NOT NULL FROM {s}.subjects WHERE subject_type = %s AND subject_id = %s",
+                       "SELECT * FROM unnest(%s::text[], %s::text[], %s::bigint[], %s::text[])"),
             "update": (f"UPDATE {s}.subjects AS t SET revision = u.revision, state = u.state "
                        "FROM unnest(%s::text[], %s::text[], %s::bigint[], %s::text[]) "
                        "AS u(subject_type, subject_id, revision, state) "
@@ -170,16 +173,17 @@ class PostgresStore(Store):
     def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
         prepared = batches.prepare(envelope, writes)
         reconnected = False
-        for attempt in range(_DEADLOCK_RETRIES + 1):
+        for attempt in range(_RETRIES + 1):
             with self._pool.connection() as conn:
                 try:
-                    with conn.transaction():
-                        return self._commit_in_transaction(conn, prepared)
-                except pg_errors.DeadlockDetected as exc:
-                    # Locks are taken in sorted order, so this is rare; the transaction rolled back
-                    # and deciding again is safe.
-                    if attempt == _DEADLOCK_RETRIES:
-                        raise StoreBackendError(f"commit {prepared.record_id!r} kept deadlocking") from exc
+                    return self._commit_once(conn, prepared)
+                except (pg_errors.DeadlockDetected, _LostCreation) as exc:
+                    # The transaction rolled back, and deciding again from the rows as they are now
+                    # is exactly the contract: the next attempt reads the other writer's subject
+                    # and reports a RevisionConflict (or succeeds, if that subject was deleted).
+                    if attempt == _RETRIES:
+                        raise StoreBackendError(f"commit {prepared.record_id!r} kept colliding with "
+                                                "concurrent commits") from exc
                 except psycopg.Error as exc:
                     # A pooled connection may have died while idle. Taking the commit again on a
                     # fresh connection is safe whatever happened: if the first attempt did land,
@@ -191,44 +195,43 @@ class PostgresStore(Store):
                                               uncertain=True) from exc
         raise AssertionError("unreachable")
 
-    def _commit_in_transaction(self, conn: psycopg.Connection, prepared: PreparedBatch) -> Commit:
+    def _commit_once(self, conn: psycopg.Connection, prepared: PreparedBatch) -> Commit:
+        """One attempt in one transaction, in two round trips (pipeline mode): the locks and reads,
+        then the writes and COMMIT."""
         sql = self._sql
-        with conn.cursor() as cur:
-            cur.execute(sql["lock_record"], (self.schema, prepared.record_id))
-            record = cur.execute(sql["find_record"], (prepared.record_id,)).fetchone()
-            if record is not None:
-                if bytes(record[0]) != prepared.digest:
-                    raise RecordConflict(prepared.record_id)
-                return batches.decode_commit(prepared.envelope, record[1])
-            keys = prepared.keys()
-            cur.execute(sql["lock_heads"], ([k[0] for k in keys], [k[1] for k in keys]))
-            heads = {(t, i): Head(revision, live) for t, i, revision, live in cur.fetchall()}
-            plan = batches.plan(prepared, heads)
-            created = sorted(plan.created)
-            if created:
-                rows = [plan.final[key] for key in created]
-                cur.execute(sql["create"], _columns(rows))
-                inserted = {(t, i) for t, i in cur.fetchall()}
-                for key in created:
-                    if key not in inserted:
-                        self._raise_lost_creation(cur, prepared, key)
-            updated = [plan.final[key] for key in sorted(plan.final) if key not in plan.created]
-            if updated:
-                cur.execute(sql["update"], _columns(updated))
-            cur.execute(sql["history"], (prepared.record_id, *_columns(plan.entries)))
-            commit = plan.commit(prepared.envelope)
-            env = prepared.envelope.to_json()
-            cur.execute(sql["record"], (prepared.record_id, prepared.digest, env["recorded_at"], env["actor"],
-                                        env["correlation_id"], env["causation_id"],
-                                        batches.encode_commit_writes(commit)))
-        return commit
-
-    def _raise_lost_creation(self, cur: psycopg.Cursor, prepared: PreparedBatch, key: tuple[str, str]) -> None:
-        """A concurrent transaction created ``key`` after our heads were read and committed first."""
-        row = cur.execute(self._sql["head"], key).fetchone()
-        found = row[0] if row is not None and row[1] else None
-        first = next(w for w in prepared.writes if w.key == key)
-        raise RevisionConflict(key[0], key[1], first.expect, found)
+        creating = False
+        try:
+            with conn.pipeline(), conn.transaction():
+                conn.execute(sql["lock_record"], (self.schema, prepared.record_id))
+                record_cursor = conn.execute(sql["find_record"], (prepared.record_id,))
+                keys = prepared.keys()
+                heads_cursor = conn.execute(sql["lock_heads"], ([k[0] for k in keys], [k[1] for k in keys]))
+                record = record_cursor.fetchone()  # the first round trip ends here
+                if record is not None:
+                    if bytes(record[0]) != prepared.digest:
+                        raise RecordConflict(prepared.record_id)
+                    return batches.decode_commit(prepared.envelope, record[1])
+                heads = {(t, i): Head(revision, live) for t, i, revision, live in heads_cursor.fetchall()}
+                plan = batches.plan(prepared, heads)
+                if plan.created:
+                    # A plain INSERT: if a concurrent transaction created one of these subjects
+                    # and commits first, this fails with a unique violation (see commit()).
+                    creating = True
+                    conn.execute(sql["create"], _columns([plan.final[key] for key in sorted(plan.created)]))
+                updated = [plan.final[key] for key in sorted(plan.final) if key not in plan.created]
+                if updated:
+                    conn.execute(sql["update"], _columns(updated))
+                conn.execute(sql["history"], (prepared.record_id, *_columns(plan.entries)))
+                commit = plan.commit(prepared.envelope)
+                env = prepared.envelope.to_json()
+                conn.execute(sql["record"], (prepared.record_id, prepared.digest, env["recorded_at"], env["actor"],
+                                             env["correlation_id"], env["causation_id"],
+                                             batches.encode_commit_writes(commit)))
+            return commit
+        except pg_errors.UniqueViolation as exc:
+            if creating and exc.diag.table_name == "subjects":
+                raise _LostCreation(prepared.record_id) from exc
+            raise
 
     def load(self, subject_type: str, subject_id: str) -> Stored | None:
         rows = self._read("load", (subject_type, subject_id))

@@ -13,6 +13,7 @@ from store_support import Provider, drop_schema, postgres_url, race
 
 from capenv.serving.store import (
     NO_ACTOR,
+    Expect,
     RecordConflict,
     RevisionConflict,
     StoreBackendError,
@@ -144,6 +145,45 @@ def test_postgres_survives_connections_dropped_by_the_server(postgres_provider: 
                           "WHERE datname = current_database() AND pid <> pg_backend_pid()")
             assert store.commit(env("r2"), [update("a", 1, {"n": 2})]).writes[0].revision == 2
         assert [h.record_id for h in store.history(T, "a")] == ["r1", "r2"]
+
+
+@pytest.mark.postgres
+def test_postgres_creation_lost_to_a_concurrent_creator_is_a_revision_conflict(postgres_provider: Provider) -> None:
+    """The creator's INSERT waits on the other transaction's uncommitted row; once that commits,
+    the commit is decided again and refused, naming the winner's revision."""
+    import threading
+    import time
+
+    import psycopg
+
+    schema = postgres_provider.schema
+    with postgres_provider.open() as store, psycopg.connect(store._conninfo) as other:
+        other.execute(f'INSERT INTO "{schema}".subjects VALUES (%s, %s, 1, %s)', (T, "a", '{"by": "other"}'))
+        outcome: list[object] = []
+        thread = threading.Thread(target=lambda: outcome.append(_capture(
+            lambda: store.commit(env("mine"), [create("a", {"by": "me"})]))))
+        thread.start()
+        with psycopg.connect(store._conninfo, autocommit=True) as watcher:
+            for _ in range(500):  # until the commit waits on the other transaction's row lock
+                waiting = watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                          "AND datname = current_database()").fetchone()[0]
+                if waiting:
+                    break
+                time.sleep(0.01)
+            assert waiting, "the commit never waited for the concurrent creation"
+        other.commit()
+        thread.join(timeout=30)
+        assert len(outcome) == 1 and isinstance(outcome[0], RevisionConflict), outcome
+        assert outcome[0].found == 1 and outcome[0].expected == Expect.absent()
+        assert store.load(T, "a").state == {"by": "other"}
+        assert store.commit(env("mine"), [update("a", 1, {"by": "me"})]).writes[0].revision == 2
+
+
+def _capture(action):
+    try:
+        return action()
+    except Exception as exc:  # handed back to the test thread
+        return exc
 
 
 @pytest.mark.postgres
