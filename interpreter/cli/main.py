@@ -18,9 +18,9 @@ Registrar = Callable[[argparse._SubParsersAction], None]
 
 
 def _registrars() -> list[Registrar]:
-    from . import commands_capture
+    from . import commands_capture, commands_explain
 
-    registrars: list[Registrar] = [commands_capture.register, commands_rules.register]
+    registrars: list[Registrar] = [commands_capture.register, commands_rules.register, commands_explain.register]
     try:  # verbs added by later parts register themselves here when their module exists
         from . import commands_env  # noqa: WPS433
 

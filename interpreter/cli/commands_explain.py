@@ -1,0 +1,81 @@
+"""``capenv explain BUNDLE [TOOL] [--field NAME] [--json]``: the explanation traces."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+from capenv.interpreter.bundle.io import read_bundle
+from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.rules_engine.trace import TraceEvent, render_text
+
+from .errors import UserError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    explain = sub.add_parser("explain", help="the explanation traces: each decision's rule, evidence and misses")
+    explain.add_argument("bundle")
+    explain.add_argument("tool", nargs="?", help="one tool (a write plan's or a read view's)")
+    explain.add_argument("--field", help="only the decisions about one field or member")
+    explain.add_argument("--show", choices=["all", "matches", "misses"], default="all")
+    explain.add_argument("--json", action="store_true")
+    explain.set_defaults(handler=_explain)
+
+
+def _mentions(event: TraceEvent, name: str) -> bool:
+    return re.search(rf"(^|[^A-Za-z0-9_]){re.escape(name)}($|[^A-Za-z0-9_])", event.subject) is not None
+
+
+def _explain(args: argparse.Namespace) -> int:
+    bundle = read_bundle(args.bundle)
+    plans = {p.tool: p for p in bundle.view.writes}
+    tools = {t.name for t in bundle.manifest.tools}
+    if args.tool and args.tool not in tools:
+        import difflib
+
+        close = difflib.get_close_matches(args.tool, sorted(tools), n=3)
+        raise UserError(f"no tool {args.tool!r} in {args.bundle}" + (f"; did you mean {', '.join(close)}?" if close
+                                                                     else f"; tools: {', '.join(sorted(tools))}"))
+    sections = []
+    for name in sorted(tools) if not args.tool else [args.tool]:
+        plan = plans.get(name)
+        view = bundle.view.view(name)
+        if plan is not None:
+            events = list(plan.traces)
+            header = {"tool": name, "kind": "write", "effect": plan.effect, "type": plan.type,
+                      "served": plan.served, "reason": plan.reason or plan.build_reason,
+                      "fields": [{"field": f.field, "rule": f.rule_id, "op": f.op} for f in plan.fields],
+                      "members": [{"member": m.member, "admission": m.admission, "rule": m.rule_id} for m in plan.members],
+                      "insert": plan.insert.rule_id if plan.insert else None}
+        elif view is not None:
+            events = [e for e in bundle.view.traces if e.subject.startswith(name)]
+            header = {"tool": name, "kind": "read", "view": view.kind, "state_backed": view.state_backed,
+                      "reason": view.reason}
+        else:
+            continue
+        if args.field:
+            events = [e for e in events if _mentions(e, args.field)]
+        sections.append((header, events))
+    if args.json:
+        payload = [{**header, "trace": [e.model_dump(mode="python") for e in events]} for header, events in sections]
+        sys.stdout.write(dumps(payload[0] if args.tool else payload, indent=True).decode() + "\n")
+        return 0
+    for header, events in sections:
+        if header["kind"] == "write":
+            status = "served" if header["served"] else f"not served ({header['reason']})"
+            print(f"{header['tool']}: {header['effect']} of {header['type'] or '-'}, {status}")
+            for field in header["fields"]:
+                print(f"  field {field['field']}: {field['rule']} -> {field['op']}")
+            for member in header["members"]:
+                print(f"  member {member['member']}: {member['admission']} ({member['rule']})")
+            if header["insert"]:
+                print(f"  insert: {header['insert']}")
+        else:
+            status = "from state" if header["state_backed"] else f"replay ({header['reason']})"
+            print(f"{header['tool']}: {header['view']} read, {status}")
+        text = render_text(events, show=args.show)
+        if text:
+            print("  " + text.replace("\n", "\n  "))
+        print()
+    return 0

@@ -1,0 +1,261 @@
+"""Build one write plan per state-changing tool, less the POST tools that only read.
+
+Each plan: classification (``write-effects``), exemplar and body admission, the written
+entity's observation, then the field and member explanations (creates: ``create_fields`` /
+``create_members``; updates: ``update_changes`` / ``update_members``), the insert rule, the
+response. The gate (``interpreter/gate``) then gives each plan its verdict.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.models import (
+    Address, EntityType, Locator, ResponseRule, ViewResult, WritePlan,
+)
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import Manifest, Tool, split_path
+from capenv.interpreter.predicates.names import MemberNameContext
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
+from capenv.interpreter.view.extract import collection_path
+from capenv.interpreter.view.window import is_write
+
+from .classify import classify, target_of
+from .exemplar import admit_body, exemplar_of
+from .insert import insert_rule
+from .link import _located, link_create, returned_ids
+from .timeline import Timeline, build_timeline
+
+IDENTITY_MEMBERS = "manifest-identity-members"
+
+
+class PlanContext:
+    """What every plan of one build reads: records, view, timeline, the write calls."""
+
+    def __init__(self, manifest: Manifest, view: ViewResult, records: dict[int, Record], ruleset: RuleSet) -> None:
+        self.manifest, self.view, self.records, self.ruleset = manifest, view, records, ruleset
+        self.read_only = {p.tool for p in view.read_only_posts}
+        self.tool_of = {o: t.name for t in manifest.tools for o in t.record_ordinals}
+        self.timeline: Timeline = build_timeline(view, manifest, records)
+        self.writes = [r for o, r in sorted(records.items()) if is_write(r, self.tool_of, self.read_only)]
+        self.document_paths = {d.path for d in view.state.documents} | {
+            line.path for v in view.views if v.kind == "document" for line in v.documents}
+        self.budgets = view.budgets
+        self.min_id_length = int(ruleset.setting("plans", "min_linked_id_length"))
+        self._identity: dict[str, bool] = {}
+
+    def is_identity_member(self, name: str) -> bool:
+        if name not in self._identity:
+            decision = evaluate(self.ruleset, IDENTITY_MEMBERS, MemberNameContext(name=name), subject=name)
+            self._identity[name] = bool(decision.yields.get("identity"))
+        return self._identity[name]
+
+    def other_write_between(self, tool: str, first: int, last: int) -> bool:
+        return any(first < w.ordinal < last and self.tool_of.get(w.ordinal) != tool for w in self.writes)
+
+    def type_read_before(self, type_name: str, ordinal: int) -> bool:
+        start = self.records[ordinal].started_at
+        return any(s.value is not None and self.records[s.ordinal].finished_at <= start
+                   for (t, _), sightings in self.timeline.by_entity.items() if t == type_name for s in sightings)
+
+    def type_entities(self, type_name: str, before: int) -> list[dict[str, Any]]:
+        """The type's entities as last seen before a call (initial state, then sightings)."""
+        latest: dict[str, dict[str, Any]] = {}
+        for collection in self.view.state.collections:
+            if collection.type == type_name:
+                for entity in collection.entities:
+                    latest[str(entity.id)] = entity.value
+        for (t, key), sightings in self.timeline.by_entity.items():
+            if t != type_name:
+                continue
+            seen = self.timeline.before(t, key, before)
+            if seen is not None:
+                if seen.value is None:
+                    latest.pop(key, None)
+                else:
+                    latest[key] = seen.value
+        return list(latest.values())
+
+
+def build_plans(manifest: Manifest, view: ViewResult, records: dict[int, Record], ruleset: RuleSet) -> list[WritePlan]:
+    context = PlanContext(manifest, view, records, ruleset)
+    plans = []
+    for tool in manifest.tools:
+        if not tool.changes_state or tool.name in context.read_only:
+            continue
+        plans.append(build_plan(tool, context))
+    return plans
+
+
+def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
+    events: list[TraceEvent] = []
+    tool_paths = [ctx.records[o].path for o in tool.record_ordinals]
+    target = target_of(tool, ctx.view, ctx.document_paths, tool_paths)
+    decision = classify(tool, target, ctx.view, ctx.ruleset)
+    events.extend(decision.events)
+    effect = str(decision.yields.get("effect", "none"))
+    base: dict[str, Any] = {"tool": tool.name, "method": tool.method, "template": tool.template, "effect": effect,
+                            "type": target.type.name if target.type else None, "rules_revision": ctx.ruleset.revision}
+    calls = [ctx.records[o] for o in tool.record_ordinals]
+    exemplar = exemplar_of(calls)
+    if effect == "none":
+        return WritePlan(**base, build_reason="no-effect", traces=tuple(events))
+    if exemplar is None:
+        return WritePlan(**base, build_reason="no-successful-call", traces=tuple(events))
+    base.update(exemplar=exemplar.ordinal, query=exemplar.query, response=_response_rule(exemplar))
+    verdict = admit_body(exemplar, max_bytes=ctx.budgets.max_body_bytes, unwrap=effect in ("create", "update"))
+    if verdict.body is None:
+        events.append(_note(tool.name, "body-unusable", verdict.problem or ""))
+        return WritePlan(**base, build_reason="body-unusable", traces=tuple(events))
+    base["body_envelope"] = verdict.envelope
+    if effect == "create":
+        return _create_plan(tool, exemplar, verdict.body, calls, ctx, base, events)
+    if effect in ("update", "action"):
+        return _update_plan(tool, target.type, exemplar, verdict.body, calls, ctx, base, events, effect)
+    if effect == "delete":
+        return WritePlan(**base, address=Address(by="path"), traces=tuple(events))
+    if effect == "document":
+        return _document_plan(exemplar, verdict.body, ctx, base, events)
+    events.append(_note(tool.name, "unconfirmed", f"{effect} plans are not modelled yet"))
+    return WritePlan(**base, build_reason="unconfirmed", traces=tuple(events))
+
+
+def _note(subject: str, outcome: str, reason: str) -> TraceEvent:
+    return TraceEvent(table="plans", rule_id=None, outcome="miss", subject=subject, reason=f"{outcome}: {reason}")
+
+
+def _response_rule(exemplar: Record) -> ResponseRule:
+    content_type = exemplar.header("content-type") or exemplar.response.mime_type
+    return ResponseRule(status=exemplar.status, content_type=content_type, headers=exemplar.response_headers,
+                        body=exemplar.response.json_value if exemplar.response.is_json else None,
+                        is_json=exemplar.response.is_json,
+                        text=None if exemplar.response.is_json else exemplar.response.text)
+
+
+def _create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[Record], ctx: PlanContext,
+                 base: dict[str, Any], events: list[TraceEvent]) -> WritePlan:
+    response = exemplar.response.json_value if exemplar.response.is_json else None
+    candidates = returned_ids(response, ctx.is_identity_member, ctx.min_id_length)
+    link, misses = link_create(exemplar, ctx.timeline, ctx.view.state, candidates,
+                               lambda a, b: ctx.other_write_between(tool.name, a, b), ctx.min_id_length,
+                               ctx.type_read_before)
+    for miss in misses:
+        events.append(_note(tool.name, "link", miss))
+    if link is None:
+        return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
+    entity_type = link.type
+    base.update(type=entity_type.name, collection=link.collection, address=Address(by="link"))
+    if link.observed is not None:
+        observed, observation = link.observed, exemplar.ordinal
+        base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": link.locator})
+    else:
+        sighting = ctx.timeline.first_after(entity_type.name, str(link.id_value), exemplar.ordinal, via=("item",))
+        if sighting is None or sighting.value is None:
+            return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
+        observed, observation = sighting.value, sighting.ordinal
+    base["observation"] = observation
+    path_args = _path_args(exemplar.path, entity_type, link.collection, tool)
+    explanation = _explain_create(ctx, entity_type, observed, body, path_args, exemplar, calls, link.collection)
+    events.extend(explanation.events)
+    insert, insert_events = insert_rule(ctx, entity_type, link.collection, exemplar, observed)
+    events.extend(insert_events)
+    build_reason = explanation.build_reason
+    return WritePlan(**base, fields=tuple(explanation.fields), members=tuple(explanation.members), insert=insert,
+                     build_reason=build_reason, traces=tuple(events))
+
+
+def _path_args(path: str, entity_type: EntityType, collection: str, tool: Tool) -> dict[str, str]:
+    args = tool.match(path) or {}
+    for part, template in zip(split_path(collection), split_path(entity_type.collection_template)):
+        if template.startswith("{"):
+            args.setdefault(template.strip("{}"), part)
+    return args
+
+
+def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[str, Any], body: dict[str, Any],
+                    path_args: dict[str, str], exemplar: Record, calls: list[Record], collection: str) -> Any:
+    from .create_fields import CreateInputs, explain_create
+
+    others = []
+    for call in calls[1:]:
+        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True)
+        if verdict.body is not None:
+            others.append(verdict.body)
+    type_entities = ctx.type_entities(entity_type.name, exemplar.ordinal)
+    collection_entities = [s.value for (t, k), ss in ctx.timeline.by_entity.items() if t == entity_type.name
+                           for s in ss[:1] if s.collection == collection and s.value is not None]
+    inputs = CreateInputs(
+        type_name=entity_type.name, id_field=entity_type.id_field, observed=observed, body=body,
+        path_args=path_args, started_at=exemplar.started_at, type_entities=type_entities,
+        collection_entities=collection_entities or type_entities, other_calls=others,
+        type_paths={t.name: [t.collection_template] for t in ctx.view.types})
+    return explain_create(ctx.ruleset, inputs)
+
+
+def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, body: dict[str, Any],
+                 calls: list[Record], ctx: PlanContext, base: dict[str, Any], events: list[TraceEvent],
+                 effect: str) -> WritePlan:
+    from .update_changes import UpdateCall, UpdateInputs, explain_update
+
+    if entity_type is None:
+        return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
+    segment_offset = 1 if effect == "action" else 0
+
+    def key_of(call: Record) -> str:
+        parts = split_path(call.path)
+        return unquote(parts[len(parts) - 1 - segment_offset])
+
+    update_calls = []
+    observation = None
+    for call in calls:
+        if not call.succeeded:
+            continue
+        key = key_of(call)
+        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True)
+        before = ctx.timeline.before(entity_type.name, key, call.ordinal)
+        after, via = None, "read"
+        if call.response.is_json:
+            located, _ = _located(call.response.json_value, entity_type.id_field, key)
+            if located is not None:
+                after, via = located, "response"
+        if after is None:
+            sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",))
+            after = sighting.value if sighting else None
+            if call is exemplar and sighting is not None:
+                observation = sighting.ordinal
+        elif call is exemplar:
+            observation = call.ordinal
+            base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": _locator_of(
+                call.response.json_value, entity_type.id_field, key)})
+        update_calls.append(UpdateCall(body=verdict.body or {}, before=before.value if before else None, after=after,
+                                       observed_by=via, started_at=call.started_at, ordinal=call.ordinal))
+    if observation is None:
+        return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
+    address = Address(by="action", segment=split_path(tool.template)[-1]) if effect == "action" else Address(by="path")
+    inputs = UpdateInputs(method=tool.method, is_action=effect == "action", id_field=entity_type.id_field,
+                          path_id=key_of(exemplar), calls=update_calls,
+                          type_entities=ctx.type_entities(entity_type.name, exemplar.ordinal))
+    explanation = explain_update(ctx.ruleset, inputs)
+    events.extend(explanation.events)
+    return WritePlan(**base, address=address, observation=observation, fields=tuple(explanation.fields),
+                     members=tuple(explanation.members), build_reason=explanation.build_reason,
+                     traces=tuple(events))
+
+
+def _locator_of(body: Any, id_field: str, key: str) -> Locator | None:
+    return _located(body, id_field, key)[1]
+
+
+def _document_plan(exemplar: Record, body: dict[str, Any], ctx: PlanContext, base: dict[str, Any],
+                   events: list[TraceEvent]) -> WritePlan:
+    path = exemplar.path.rstrip("/") if exemplar.path.rstrip("/") in ctx.document_paths else exemplar.path
+    held = next((d.value for d in ctx.view.state.documents if d.path == path), None)
+    pointer = ""
+    if isinstance(held, dict):
+        best = sum(1 for k in body if k in held)
+        for name, value in held.items():
+            if isinstance(value, dict) and sum(1 for k in body if k in value) > best:
+                best, pointer = sum(1 for k in body if k in value), "/" + name
+    return WritePlan(**base, address=Address(by="document"), document_path=path, document_pointer=pointer,
+                     replace=exemplar.method == "PUT", traces=tuple(events))

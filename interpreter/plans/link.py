@@ -1,0 +1,106 @@
+"""Link a create to the type its returned id is read under (seeds: "A POST whose path gives
+it no target is a create into the type its returned id is read under")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from capenv.interpreter.bundle.models import EntityType, Locator, StateSnapshot
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.view.extract import collection_path
+from capenv.serving.render import locate
+
+from .timeline import Timeline
+
+
+@dataclass(frozen=True)
+class Link:
+    type: EntityType
+    collection: str
+    read_ordinal: int
+    id_value: Any
+    observed: dict[str, Any] | None
+    """The entity located in the call's own response, when it carries more than the id."""
+    locator: Locator | None
+
+
+def returned_ids(body: Any, is_identity_member: Callable[[str], bool], min_length: int) -> list[tuple[Any, str]]:
+    """Ids a create's answer names: identity members of the body or of an object member, or a
+    scalar body or sole member (of ``min_length`` characters or more). (value, where) pairs."""
+    found: list[tuple[Any, str]] = []
+    if isinstance(body, (str, int)) and not isinstance(body, bool):
+        if len(str(body)) >= min_length:
+            found.append((body, "/"))
+        return found
+    if not isinstance(body, dict):
+        return found
+    if len(body) == 1:
+        (name, value), = body.items()
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and len(str(value)) >= min_length:
+            found.append((value, f"/{name}"))
+    for name, value in body.items():
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and is_identity_member(name):
+            found.append((value, f"/{name}"))
+    for name, value in body.items():
+        if isinstance(value, dict):
+            for inner, inner_value in value.items():
+                if isinstance(inner_value, (str, int)) and not isinstance(inner_value, bool) and is_identity_member(inner):
+                    found.append((inner_value, f"/{name}/{inner}"))
+    unique, seen = [], set()
+    for value, where in found:
+        if (str(value), where) not in seen:
+            seen.add((str(value), where))
+            unique.append((value, where))
+    return unique
+
+
+def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candidates: list[tuple[Any, str]],
+                other_write_between: Callable[[int, int], bool], min_length: int,
+                type_read_before: Callable[[str, int], bool]) -> tuple[Link | None, list[str]]:
+    """The first later item read naming a returned id, of a state type, with the entity new.
+
+    Returns the link (or None) and, per candidate, why it did not link (for the trace).
+    """
+    misses: list[str] = []
+    held = {(c.type, str(e.id)) for c in initial.collections for e in c.entities}
+    for value, where in candidates:
+        key = str(value)
+        read = next(((r, v) for r, v, path_id in timeline.item_reads
+                     if path_id == key and r.started_at >= call.finished_at and r.succeeded
+                     and r.response.is_json and r.response.json_value is not None), None)
+        if read is None:
+            misses.append(f"{where}={key!r}: no later item read names it")
+            continue
+        record, view = read
+        entity_type = timeline.types[view.type]
+        if other_write_between(call.ordinal, record.ordinal):
+            misses.append(f"{where}={key!r}: another tool wrote before record {record.ordinal} read it")
+            continue
+        if (entity_type.name, key) in held or timeline.seen_before(entity_type.name, key, call.ordinal):
+            misses.append(f"{where}={key!r}: a {entity_type.name} entity with that id existed before the call")
+            continue
+        if len(key) < min_length and not type_read_before(entity_type.name, call.ordinal):
+            misses.append(f"{where}={key!r}: a short id links only to a type read before the call")
+            continue
+        observed, locator = _located(call.response.json_value, entity_type.id_field, key)
+        return Link(entity_type, collection_path(record.path, entity_type), record.ordinal, value, observed,
+                    locator), misses
+    return None, misses
+
+
+def _located(body: Any, id_field: str, key: str) -> tuple[dict[str, Any] | None, Locator | None]:
+    """The entity in a write's answer, located by its identity as item views locate it; an answer
+    naming the id alone (the id field, or one member) does not count as showing the entity."""
+    options = [Locator(kind="root")]
+    if isinstance(body, dict):
+        for name, value in body.items():
+            if isinstance(value, dict):
+                options.append(Locator(kind="member", member=name))
+            elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
+                options.append(Locator(kind="singleton", member=name))
+    for locator in options:
+        entity = locate(body, locator)
+        if isinstance(entity, dict) and str(entity.get(id_field)) == key and len(entity) > 1:
+            return entity, locator
+    return None, None
