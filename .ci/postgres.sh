@@ -76,6 +76,8 @@ start() {
             echo "export CAPENV_TEST_POSTGRES_URL=$(url_for "$PG_PORT")"
             return 0
         fi
+        # Recorded but no longer running (e.g. the session that started it has ended).
+        [ -n "${PG_DIR:-}" ] && rm -rf "$PG_DIR"
         rm -f "$STATE_FILE"
     fi
     ensure_binaries

@@ -93,8 +93,8 @@ def prepare(envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Prepare
     """Validate and encode a batch. Raises ``EmptyBatch``, ``TypeError`` or ``ValueError``."""
     if not isinstance(envelope, RecordEnvelope):
         raise TypeError(f"envelope must be a RecordEnvelope, not {type(envelope).__name__}")
-    if isinstance(writes, SubjectWrite):
-        writes = (writes,)  # a single write is a batch of one
+    # A single write is a batch of one; any iterable is taken once (a generator included).
+    writes = (writes,) if isinstance(writes, SubjectWrite) else tuple(writes)
     if not writes:
         raise EmptyBatch(envelope.record_id)
     request_writes: list[list[Any]] = []

@@ -292,7 +292,8 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
-        """Apply ``writes`` in order as one atomic batch under ``envelope``.
+        """Apply ``writes`` in order as one atomic batch under ``envelope`` (a single
+        ``SubjectWrite`` is accepted as a batch of one).
 
         A later entry sees the revision an earlier one produced. Raises ``RevisionConflict`` (a
         stale expectation), ``RecordConflict`` (record id reused with different bytes),

@@ -84,6 +84,11 @@ def test_a_single_write_is_a_batch_of_one_and_an_empty_batch_is_refused() -> Non
     with pytest.raises(EmptyBatch) as caught:
         store.commit(RecordEnvelope("e", AT, NO_ACTOR), ())
     assert isinstance(caught.value, ValueError) and caught.value.record_id == "e"
+    with pytest.raises(EmptyBatch):
+        store.commit(RecordEnvelope("e", AT, NO_ACTOR), (w for w in ()))
+    generated = store.commit(RecordEnvelope("g", AT, NO_ACTOR),
+                             (SubjectWrite("t", i, Expect.absent(), {}) for i in ("b", "c")))
+    assert [w.subject_id for w in generated.writes] == ["b", "c"]
 
 
 def test_the_state_is_taken_at_commit_time() -> None:
