@@ -55,10 +55,6 @@ class ConnectionPool(Generic[Connection]):
                 return
         self._disconnect(conn)
 
-    def check_open(self) -> None:
-        if self._closed:
-            raise StoreClosed(f"the {self._name} store is closed")
-
     def close(self) -> None:
         with self._lock:
             self._closed = True
