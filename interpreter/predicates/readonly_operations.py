@@ -60,13 +60,14 @@ def calls_name_read_operations(ctx: WaysContext, params: OperationParams) -> Out
 
 
 def _read_operations(call: WayCall, params: OperationParams) -> list[str]:
-    body = [name for name in _body_operations(call, params) if not _is_wrapper(name, params)]
-    query = [unquote_plus(value) for key, value in call.query if key in params.query_names]
-    query = [name for name in query if not _is_wrapper(name, params)]
-    names = body + query
+    named = _body_operations(call, params) + [unquote_plus(value) for key, value in call.query
+                                              if key in params.query_names]
+    if not named:
+        raise _Problem(f"names no operation (in the body's {params.operation_member!r} or "
+                       f"{params.operations_member!r}, or the query's {params.query_names})")
+    names = [name for name in named if not _is_wrapper(name, params)]
     if not names:
-        raise _Problem(f"names no operation besides wrappers (body {params.operation_member!r}/"
-                       f"{params.operations_member!r}, query {params.query_names})")
+        raise _Problem(f"names only wrappers {named}, which wrap no operation of their own")
     for name in names:
         reason = _why_not_read(name, params)
         if reason:

@@ -1,0 +1,70 @@
+"""Build the contexts the read-only tables read, for one POST tool and one set of writes.
+
+The choices of *which* records a rule compares live here (the timeline's); the judging
+lives in the predicates (``interpreter/predicates/readonly_*.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.evidence.records import Body, Record
+from capenv.interpreter.manifest.models import Tool
+from capenv.interpreter.predicates.readonly_contexts import (
+    Observation, ReadFacts, VetoCall, VetoesContext, WayCall, WaysContext,
+)
+
+from .timeline import Timeline, Writes, paths_relate
+
+
+def ways_context(tool: Tool, timeline: Timeline, writes: Writes) -> WaysContext:
+    calls = []
+    for record in _calls(tool, timeline):
+        body_kind, body = body_facts(record.request)
+        response_kind, response = body_facts(record.response)
+        prior = timeline.prior_successful_get(record)
+        calls.append(WayCall(
+            ordinal=record.ordinal, status=record.status, body=body, body_kind=body_kind,
+            query=list(record.query), response=response, response_kind=response_kind,
+            prior_get=read_facts(prior) if prior else None,
+            writes_since_prior_get=writes.between(prior, record, besides=record.ordinal) if prior else [],
+        ))
+    return WaysContext(tool=tool.name, template=tool.template, calls=calls)
+
+
+def vetoes_context(tool: Tool, timeline: Timeline, writes: Writes) -> VetoesContext:
+    """Each call, and for each GET line related to its path the reads just before and just
+    after it: the read that finished last before the call began and the first that began
+    after it ended (a read overlapping the call may show either state, so it is no side)."""
+    calls, observations = [], []
+    for record in _calls(tool, timeline):
+        calls.append(VetoCall(ordinal=record.ordinal, status=record.status, redirected=record.redirected))
+        for line in timeline.lines:
+            if not paths_relate(record.path, tool.segments, line.path, line.segments):
+                continue
+            before = line.last_finished_before(record.started_at)
+            after = line.first_started_after(record.finished_at)
+            if before is None or after is None:
+                continue
+            observations.append(Observation(
+                call=record.ordinal, line=line.label, before=read_facts(before), after=read_facts(after),
+                writes_between=writes.between(before, after, besides=record.ordinal)))
+    return VetoesContext(tool=tool.name, calls=calls, observations=observations)
+
+
+def body_facts(body: Body) -> tuple[str, Any]:
+    """A body as the comparisons see it: its JSON value, else its text, else nothing."""
+    if body.is_json:
+        return "json", body.json_value
+    if body.text is not None:
+        return "text", body.text
+    return "none", None
+
+
+def read_facts(record: Record) -> ReadFacts:
+    kind, value = body_facts(record.response)
+    return ReadFacts(ordinal=record.ordinal, status=record.status, body=value, body_kind=kind)
+
+
+def _calls(tool: Tool, timeline: Timeline) -> list[Record]:
+    return [timeline.by_ordinal[ordinal] for ordinal in tool.record_ordinals if ordinal in timeline.by_ordinal]
