@@ -1,16 +1,60 @@
-"""A create's insert rule (seeds: "List position"). Placeholder until the candidate table lands:
-every create is placed last, traced as the spec's no-evidence default."""
+"""A create's insert rule (seeds: "List position"), decided by the ``insert-candidates`` table.
+
+The context holds the initial window's whole listings of the collection, the created entity,
+the members held just before the create, and the first later whole listing that shows it.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from capenv.interpreter.bundle.models import EntityType, InsertRule
-from capenv.interpreter.rules_engine import TraceEvent
+from capenv.interpreter.predicates.insert_order import InsertCandidateContext
+from capenv.interpreter.rules_engine import TraceEvent, evaluate
+from capenv.serving.render import locate
+
+from .clock_formats import learn_clock_format
+
+TABLE = "insert-candidates"
+
+
+def _whole_listings(ctx: Any, collection: str) -> list[tuple[int, list[dict[str, Any]]]]:
+    """(ordinal, members) of every whole listing of the collection, in timeline order."""
+    found = []
+    for view in ctx.view.views:
+        if view.kind != "list":
+            continue
+        for line in view.lines:
+            if line.collection != collection or line.membership != "all":
+                continue
+            for ordinal in line.all_record_ordinals:
+                members = locate(ctx.records[ordinal].response.json_value, view.locator)
+                if isinstance(members, list):
+                    found.append((ordinal, [m for m in members if isinstance(m, dict)]))
+    return sorted(found, key=lambda item: item[0])
 
 
 def insert_rule(ctx: Any, entity_type: EntityType, collection: str, exemplar: Any, observed: dict[str, Any]
                 ) -> tuple[InsertRule, list[TraceEvent]]:
-    event = TraceEvent(table="insert-position", rule_id=None, outcome="default", subject=f"{entity_type.name} insert",
-                       evidence={"kind": "last"}, reason="with no evidence, the rule is last")
-    return InsertRule(rule_id="insert.last", kind="last"), [event]
+    listings = _whole_listings(ctx, collection)
+    window = set(ctx.view.window.read_ordinals)
+    initial = [members for ordinal, members in listings if ordinal in window]
+    key = str(observed.get(entity_type.id_field))
+    later = next((members for ordinal, members in listings
+                  if ctx.records[ordinal].started_at >= exemplar.finished_at
+                  and any(str(m.get(entity_type.id_field)) == key for m in members)), None)
+    previous = [e for e in ctx.type_entities(entity_type.name, exemplar.ordinal)
+                if str(e.get(entity_type.id_field)) != key]
+    clocks = [name for name, value in observed.items() if learn_clock_format(value) is not None]
+    context = InsertCandidateContext(id_field=entity_type.id_field, initial_orders=initial, created=observed,
+                                     clock_fields=clocks, previous_members=previous, later_members=later)
+    decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{entity_type.name} insert")
+    yields = decision.yields
+    field = None
+    if yields.get("kind") == "sorted":
+        field = entity_type.id_field if yields.get("by") == "id" else next(
+            (e.evidence.get("field") for e in decision.events if e.outcome == "match" and e.evidence.get("field")),
+            clocks[0] if clocks else None)
+    rule = InsertRule(rule_id=decision.rule_id or "insert.default-last", kind=yields.get("kind", "last"), field=field,
+                      descending=bool(yields.get("descending")))
+    return rule, list(decision.events)

@@ -1,0 +1,148 @@
+"""Predicates on a collection's recorded order, for a create's insert rule (seeds: "List position").
+
+Context ``insert-candidate``: the initial whole listings of the collection (in recorded order),
+the created entity, the members held just before the create, and the first later whole
+listing that shows the created entity (if any). Placement is computed by serving's own
+``insert_index``, so what a rule claims here is what serving does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, ConfigDict
+
+from capenv.interpreter.bundle.models import InsertRule
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+from capenv.serving.insert import insert_index, sort_key
+
+
+@context_model("insert-candidate")
+class InsertCandidateContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id_field: str
+    initial_orders: list[list[dict]] = []
+    """Member lists of the initial window's whole listings of the collection, in recorded order."""
+    created: dict = {}
+    clock_fields: list[str] = []
+    """Fields of the created entity holding instants."""
+    previous_members: list[dict] = []
+    """The collection's members just before the create, in order."""
+    later_members: list[dict] | None = None
+    """The first later whole listing showing the created entity (None: no such listing)."""
+
+
+class OrderParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    by: str
+    """``id`` (the identity field), ``clock`` (a clock field), ``first`` or ``last``."""
+    descending: bool = False
+
+
+def _fields(ctx: InsertCandidateContext, by: str) -> list[str]:
+    return [ctx.id_field] if by == "id" else list(ctx.clock_fields) if by == "clock" else []
+
+
+def _sorted(members: list[dict], field: str, descending: bool) -> bool:
+    keys = [sort_key(m.get(field)) for m in members]
+    pairs = list(zip(keys, keys[1:]))
+    return all(a >= b for a, b in pairs) if descending else all(a <= b for a, b in pairs)
+
+
+def _sorted_field(ctx: InsertCandidateContext, by: str, descending: bool) -> str | None:
+    evidence = [order for order in ctx.initial_orders if len(order) >= 2]
+    if not evidence:
+        return None
+    for field in _fields(ctx, by):
+        if all(_sorted(order, field, descending) for order in evidence):
+            return field
+    return None
+
+
+def _rule(by: str, field: str | None, descending: bool) -> InsertRule:
+    kind = by if by in ("first", "last") else "sorted"
+    return InsertRule(rule_id=f"probe.{kind}", kind=kind, field=field, descending=descending)
+
+
+def _placed_as(ctx: InsertCandidateContext, rule: InsertRule) -> tuple[bool, str]:
+    later = ctx.later_members or []
+    key = str(ctx.created.get(ctx.id_field))
+    actual = next((i for i, m in enumerate(later) if str(m.get(ctx.id_field)) == key), None)
+    if actual is None:
+        return False, "the later listing does not show the created entity"
+    others = [m for m in later if str(m.get(ctx.id_field)) != key]
+    expected = insert_index(others, ctx.created, rule)
+    if expected == actual:
+        return True, f"placed at {actual} of {len(later)}"
+    return False, f"it would go at {expected}, the later listing shows it at {actual}"
+
+
+@predicate("initial_order_sorted_by", context="insert-candidate", params=OrderParams)
+def initial_order_sorted_by(ctx: InsertCandidateContext, params: OrderParams) -> Outcome:
+    """Every initial whole listing (of two or more members) is sorted by the field."""
+    if not _fields(ctx, params.by):
+        return Miss(f"the created entity holds no {params.by} field")
+    if not any(len(order) >= 2 for order in ctx.initial_orders):
+        return Miss("no initial whole listing of two or more members to show an order")
+    field = _sorted_field(ctx, params.by, params.descending)
+    if field is None:
+        direction = "descending" if params.descending else "ascending"
+        return Miss(f"an initial listing is not {direction} by {' or '.join(_fields(ctx, params.by))}")
+    return Match({"field": field})
+
+
+@predicate("later_listing_places", context="insert-candidate", params=OrderParams)
+def later_listing_places(ctx: InsertCandidateContext, params: OrderParams) -> Outcome:
+    """A later whole listing shows the created entity where this rule would put it."""
+    if ctx.later_members is None:
+        return Miss("no later whole listing shows the create")
+    field = _sorted_field(ctx, params.by, params.descending) if params.by in ("id", "clock") else None
+    if params.by in ("id", "clock") and field is None:
+        return Miss(f"the initial listings admit no {params.by} order")
+    placed, detail = _placed_as(ctx, _rule(params.by, field, params.descending))
+    return Match({"later": detail}) if placed else Miss(detail)
+
+
+@predicate("later_listing_agrees_or_absent", context="insert-candidate", params=OrderParams)
+def later_listing_agrees_or_absent(ctx: InsertCandidateContext, params: OrderParams) -> Outcome:
+    """No later listing shows the create, or one shows it where this rule would put it."""
+    if ctx.later_members is None:
+        return Match({"later": "none"})
+    return later_listing_places(ctx, params)
+
+
+@predicate("admitted_sorts_agree", context="insert-candidate")
+def admitted_sorts_agree(ctx: InsertCandidateContext, params: BaseModel) -> Outcome:
+    """Without a later listing, every sort the recorded order admits places the entity alike."""
+    if ctx.later_members is not None:
+        return Match({"later": "a later listing settles it"})
+    places: dict[str, int] = {}
+    for by in ("id", "clock"):
+        for descending in (False, True):
+            field = _sorted_field(ctx, by, descending)
+            if field is not None:
+                places[f"{field} {'desc' if descending else 'asc'}"] = insert_index(
+                    ctx.previous_members, ctx.created, _rule(by, field, descending))
+    if len(set(places.values())) <= 1:
+        return Match({"sorts": sorted(places)})
+    return Miss(f"the admitted sorts place it differently: {places}")
+
+
+class RandomIdParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    random_pattern: str
+    """Identity values matching this are random (version 4 UUIDs)."""
+
+
+@predicate("identity_is_random", context="insert-candidate", params=RandomIdParams)
+def identity_is_random(ctx: InsertCandidateContext, params: RandomIdParams) -> Outcome:
+    """The created entity's identity is random, so an order by it is a coincidence until shown."""
+    value = str(ctx.created.get(ctx.id_field, ""))
+    if re.fullmatch(params.random_pattern, value, re.IGNORECASE):
+        return Match({"id": value})
+    return Miss(f"{value!r} is not a random identity")
+
+

@@ -1,0 +1,34 @@
+"""Where a created entity goes in its collection's order, by the plan's insert rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import InsertRule
+
+
+def sort_key(value: Any) -> tuple:
+    """Numbers before strings; numbers by value, strings by text (digit strings by value)."""
+    if isinstance(value, bool) or value is None:
+        return (2, 0, str(value))
+    if isinstance(value, (int, float)):
+        return (0, value, "")
+    text = str(getattr(value, "text", value))
+    try:
+        return (0, float(text), "")
+    except ValueError:
+        return (1, 0, text)
+
+
+def insert_index(members: list[dict[str, Any]], entity: dict[str, Any], rule: InsertRule) -> int:
+    """The index the new entity takes among ``members`` (which do not hold it yet)."""
+    if rule.kind == "first":
+        return 0
+    if rule.kind == "last" or rule.field is None:
+        return len(members)
+    mine = sort_key(entity.get(rule.field))
+    for index, member in enumerate(members):
+        theirs = sort_key(member.get(rule.field))
+        if (mine < theirs) if not rule.descending else (mine > theirs):
+            return index
+    return len(members)
