@@ -1,0 +1,62 @@
+"""Predicates on what the gate found for one plan, for the verdict precedence table.
+
+Context ``plan-verdict``: the plan's build reason, and the gate's contradictions, side-effect
+contradictions, confirmations and entity completeness.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+
+@context_model("plan-verdict")
+class PlanVerdictContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    build_reason: str | None = None
+    contradicted_by: int | None = None
+    side_effect_by: int | None = None
+    confirmations: int = 0
+    incomplete_entities: bool = False
+
+
+@predicate("plan_has_build_reason", context="plan-verdict")
+def plan_has_build_reason(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """Building the plan already stopped with a reason."""
+    if ctx.build_reason:
+        return Match({"reason": ctx.build_reason})
+    return Miss("the plan was built")
+
+
+@predicate("plan_contradicted", context="plan-verdict")
+def plan_contradicted(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """A read the gate checked contradicted one of the plan's calls."""
+    if ctx.contradicted_by is not None:
+        return Match({"contradicted_by": ctx.contradicted_by})
+    return Miss("no checked read contradicts it")
+
+
+@predicate("plan_side_effect", context="plan-verdict")
+def plan_side_effect(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """A read of something no write changed differed after one of the plan's calls on a related path."""
+    if ctx.side_effect_by is not None:
+        return Match({"read": ctx.side_effect_by})
+    return Miss("no unexplained change on a related path")
+
+
+@predicate("plan_unconfirmed", context="plan-verdict")
+def plan_unconfirmed(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """No checked read confirmed any of the plan's calls."""
+    if ctx.confirmations == 0:
+        return Match()
+    return Miss(f"{ctx.confirmations} read(s) confirm it")
+
+
+@predicate("plan_incomplete_entities", context="plan-verdict")
+def plan_incomplete_entities(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """No initial entity holds every field the plan's recorded answer shows."""
+    if ctx.incomplete_entities:
+        return Match()
+    return Miss("an initial entity holds every field its answer shows")
