@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Callable
 
 from capenv.interpreter.bundle.io import Bundle
-from capenv.interpreter.bundle.models import BundleInfo, RecordedCall, ReplayTable
+from capenv.interpreter.bundle.models import BundleInfo, RecordedCall, ReplayTable, ViewResult
 from capenv.interpreter.evidence.har import load_evidence
 from capenv.interpreter.evidence.records import Evidence
 from capenv.interpreter.manifest.infer import build_manifest
@@ -26,6 +26,29 @@ def read_only_posts(evidence: Evidence, manifest: Manifest, ruleset: RuleSet) ->
         return {}
     result = classify_read_only_posts(evidence, manifest, ruleset)
     return result.read_only_rules() if hasattr(result, "read_only_rules") else dict(result)
+
+
+def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, ruleset: RuleSet) -> ViewResult:
+    """Write plans for every state-changing tool, then the gate's verdicts (state view required)."""
+    from capenv.interpreter.gate.replay import run_gate
+    from capenv.interpreter.gate.verdicts import apply_verdicts
+    from capenv.interpreter.plans.build import PlanContext, build_plans
+
+    records = {r.ordinal: r for r in evidence.records}
+    plans = build_plans(manifest, view, records, ruleset)
+    if view.state_available and plans:
+        timeline = PlanContext(manifest, view, records, ruleset).timeline
+        plans = apply_verdicts(plans, run_gate(plans, view, manifest, records, timeline), view, ruleset)
+    else:
+        plans = [p.model_copy(update={"served": False, "reason": p.build_reason or "state unavailable"}) for p in plans]
+    return view.model_copy(update={"writes": tuple(plans), "write_clock": _write_clock(evidence)})
+
+
+def _write_clock(evidence: Evidence) -> str | None:
+    """The served clock starts at the capture's last recorded instant (so generated clocks follow it)."""
+    if not evidence.records:
+        return None
+    return max(r.finished_at for r in evidence.records).replace(microsecond=0).isoformat()
 
 
 def replay_table(evidence: Evidence, manifest: Manifest) -> ReplayTable:
@@ -51,6 +74,7 @@ def build_bundle(capture: str | Path, *, origin: str | None = None, overrides: s
     evidence = load_evidence(capture, origin=origin, progress=progress)
     manifest = build_manifest(evidence, ruleset, load_overrides(overrides) if overrides else None)
     view = build_view(evidence, manifest, ruleset, read_only_posts(evidence, manifest, ruleset))
+    view = plan_and_gate(evidence, manifest, view, ruleset)
     info = BundleInfo(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
                       source=Path(str(capture)).name, records=len(evidence.records),
                       primary_origin=evidence.primary_origin)

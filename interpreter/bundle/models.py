@@ -307,6 +307,10 @@ class WritePlan(_Model):
     collection: str | None = None
     """A tied collection (a linked create's), spelled as recorded."""
     exemplar: int | None = None
+    exemplar_args: dict[str, str] = Field(default_factory=dict)
+    """The exemplar's raw path arguments (a tied create serves only these)."""
+    min_members: int = 0
+    """How many accepted members a call must send at least (PATCH and POST updates: one)."""
     body_envelope: str | None = None
     query: Pairs = ()
     fields: tuple[FieldRule, ...] = ()

@@ -103,7 +103,9 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
         return WritePlan(**base, build_reason="no-effect", traces=tuple(events))
     if exemplar is None:
         return WritePlan(**base, build_reason="no-successful-call", traces=tuple(events))
-    base.update(exemplar=exemplar.ordinal, query=exemplar.query, response=_response_rule(exemplar))
+    base.update(exemplar=exemplar.ordinal, query=exemplar.query, response=_response_rule(exemplar),
+                exemplar_args=tool.match(exemplar.path) or {},
+                min_members=1 if effect == "update" and tool.method in ("PATCH", "POST") else 0)
     verdict = admit_body(exemplar, max_bytes=ctx.budgets.max_body_bytes, unwrap=effect in ("create", "update"))
     if verdict.body is None:
         events.append(_note(tool.name, "body-unusable", verdict.problem or ""))
@@ -257,5 +259,9 @@ def _document_plan(exemplar: Record, body: dict[str, Any], ctx: PlanContext, bas
         for name, value in held.items():
             if isinstance(value, dict) and sum(1 for k in body if k in value) > best:
                 best, pointer = sum(1 for k in body if k in value), "/" + name
+    answer = exemplar.response.json_value if exemplar.response.is_json else None
+    if isinstance(answer, dict) and body and all(k in answer and answer[k] == v for k, v in body.items()):
+        # the answer shows the document as written: serving renders it from the state
+        base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": Locator(kind="root")})
     return WritePlan(**base, address=Address(by="document"), document_path=path, document_pointer=pointer,
                      replace=exemplar.method == "PUT", traces=tuple(events))

@@ -1,0 +1,286 @@
+"""Replay every primary-origin record in timeline order on a copy of the initial state
+(seeds: "The gate"), collecting for each plan its confirmations and contradictions.
+
+Writes a plan models apply their effect through serving's own ``execute`` (with the values
+the capture recorded for generated fields); other writes bring their entity to the recorded
+outcome or, where nothing shows it, leave what they may have changed unknown or unchecked.
+Reads serving would answer from state are answered from the copy and compared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.models import ViewResult, WritePlan
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import Manifest, split_path
+from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.view.extract import collection_path
+from capenv.interpreter.view.read_gate import answer_read, compare
+from capenv.interpreter.view.views import is_absence
+from capenv.interpreter.view.window import is_write
+from capenv.serving.ops.sequences import SequenceState, sequence_fields
+from capenv.serving.render import locate
+from capenv.serving.state_index import StateIndex
+from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
+
+MODELLED_EFFECTS = ("create", "update", "action", "delete", "document")
+
+
+@dataclass
+class Pending:
+    """A modelled write awaiting a check of what it changed."""
+
+    tool: str
+    ordinal: int
+    effect: str
+    changed: set[str]
+    observation: int | None
+
+
+@dataclass
+class PlanFindings:
+    confirmations: list[int] = field(default_factory=list)
+    contradicted_by: int | None = None
+    side_effect_by: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GateRun:
+    findings: dict[str, PlanFindings]
+    checked_reads: int = 0
+
+
+def _target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str, str] | None:
+    entity_type = env.types.get(plan.type or "")
+    if entity_type is None:
+        return None
+    parts = split_path(record.path)
+    if plan.address is not None and plan.address.by == "action":
+        parts = parts[:-1]
+    return entity_type.name, unquote(parts[-1])
+
+
+def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, records: dict[int, Record],
+             timeline: Timeline) -> GateRun:
+    env = WriteEnv(view)
+    copy = StateIndex.from_snapshot(view.state)
+    sequences = SequenceState()
+    sequences.restart(sequence_fields([p for p in plans if p.type]),
+                      [(c.type, c.path, c.entities.values()) for c in copy.collections.values()])
+    by_tool = {p.tool: p for p in plans}
+    tool_of = {o: t.name for t in manifest.tools for o in t.record_ordinals}
+    read_only = {p.tool for p in view.read_only_posts}
+    views = {v.tool: v for v in view.views}
+    findings = {p.tool: PlanFindings() for p in plans}
+    pending: dict[tuple, list[Pending]] = {}
+    unchecked: set[str] = set()        # collections not checked again
+    unknown: set[tuple[str, str]] = set()  # entities unknown until a read shows them
+    last_check: dict[tuple, int] = {}
+    modelled_since: list[tuple[int, str, str]] = []  # (ordinal, tool, path) of modelled writes
+    run = GateRun(findings)
+    counter = 0
+    for ordinal in sorted(records):
+        record = records[ordinal]
+        if not record.primary:
+            continue
+        tool = tool_of.get(ordinal, "")
+        if is_write(record, tool_of, read_only):
+            plan = by_tool.get(tool)
+            if plan is not None and plan.build_reason is None and plan.effect in MODELLED_EFFECTS and record.succeeded:
+                counter += 1
+                applied = _apply(plan, record, env, copy, sequences, counter, timeline)
+                if applied is not None:
+                    for target in applied:
+                        pending.setdefault(target, []).append(Pending(tool, ordinal, plan.effect, applied[target],
+                                                                      plan.observation if ordinal == plan.exemplar else None))
+                    modelled_since.append((ordinal, tool, record.path))
+                    continue
+                findings[tool].notes.append(f"record {ordinal}: the plan does not explain this call")
+            _unmodelled(record, env, copy, unchecked, unknown, pending)
+            continue
+        read_view = views.get(tool)
+        if record.method != "GET" or read_view is None or not read_view.state_backed:
+            continue
+        _check_read(record, read_view, env, copy, pending, unchecked, unknown, findings, last_check,
+                    modelled_since, run, records)
+    return run
+
+
+def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, sequences: SequenceState, counter: int,
+           timeline: Timeline) -> dict[tuple, set[str]] | None:
+    body = record.request.json_value if record.request.is_json else None
+    recorded = _recorded_outcome(plan, record, env, timeline)
+    call = WriteCall(record.path, record.query, body)
+    try:
+        result = execute(plan, env, call, copy, instant=record.started_at, counter=counter, sequences=sequences,
+                         recorded=recorded)
+    except WriteRefusal:
+        return None
+    provenance = result.provenance
+    targets: dict[tuple, set[str]] = {}
+    if plan.effect == "document":
+        targets[("document", provenance["path"])] = set(result.changed)
+        return targets
+    key = str(provenance.get("id"))
+    targets[("entity", plan.type, key)] = set(result.changed) if plan.effect in ("update", "action") else {"*"}
+    if plan.effect in ("create", "delete"):
+        targets[("collection", provenance["collection"])] = {"*"}
+    else:
+        targets[("collection", provenance["collection"])] = set(result.changed)
+    return targets
+
+
+def _recorded_outcome(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline) -> dict[str, Any] | None:
+    """The entity this call recorded: its own answer when it carries the entity, else the first later read."""
+    entity_type = env.types.get(plan.type or "")
+    if entity_type is None:
+        return None
+    if plan.response is not None and plan.response.carries_entity and record.response.is_json:
+        located = locate(record.response.json_value, plan.response.locator)
+        if isinstance(located, dict):
+            return located
+    target = _target_entity(plan, record, env)
+    if plan.effect == "create" and record.response.is_json:
+        body = record.response.json_value
+        key = str(body.get(entity_type.id_field)) if isinstance(body, dict) else str(body)
+    elif target is not None:
+        key = target[1]
+    else:
+        return None
+    sighting = timeline.first_after(entity_type.name, key, record.ordinal, via=("item",))
+    return sighting.value if sighting is not None else None
+
+
+def _unmodelled(record: Record, env: WriteEnv, copy: StateIndex, unchecked: set[str], unknown: set[tuple[str, str]],
+                pending: dict[tuple, list[Pending]]) -> None:
+    """A write no built plan models: what it may have changed is unknown or not checked again."""
+    parts = split_path(record.path)
+    for entity_type in env.types.values():
+        template = split_path(entity_type.collection_template)
+        if len(parts) > len(template) and _prefix(parts, template):
+            collection = collection_path(record.path, entity_type)
+            unknown.add((entity_type.name, unquote(parts[len(template)])))
+            held = copy.find_collection(collection, entity_type.name)
+            if held is not None and unquote(parts[len(template)]) not in held.entities:
+                unchecked.add(held.path)
+        elif len(parts) == len(template) and _prefix(parts, template):
+            unchecked.add(collection_path(record.path, entity_type))
+        elif len(parts) < len(template) and _prefix(template, parts):
+            for held in copy.collections_of(entity_type.name):
+                if _prefix(split_path(held.path), parts):
+                    unchecked.add(held.path)
+
+
+def _prefix(longer: list[str], shorter: list[str]) -> bool:
+    return all(a == b or a.startswith("{") or b.startswith("{") for a, b in zip(longer, shorter))
+
+
+def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, pending: dict[tuple, list[Pending]],
+                unchecked: set[str], unknown: set[tuple[str, str]], findings: dict[str, PlanFindings],
+                last_check: dict[tuple, int], modelled_since: list[tuple[int, str, str]], run: GateRun,
+                records: dict[int, Record]) -> None:
+    entity_type = env.types.get(read_view.type or "") if read_view.type else None
+    if read_view.kind == "item" and entity_type is not None:
+        collection = collection_path(record.path, entity_type)
+        if collection in unchecked:
+            return
+        key = unquote(split_path(record.path)[-1])
+        targets = [("entity", entity_type.name, key)]
+        if (entity_type.name, key) in unknown:
+            _resync_item(record, read_view, entity_type, copy, collection, key)
+            unknown.discard((entity_type.name, key))
+            pending.pop(targets[0], None)
+            return
+    elif read_view.kind == "list" and entity_type is not None:
+        collection = collection_path(record.path, entity_type)
+        if collection in unchecked:
+            return
+        line = next((l for l in read_view.lines if l.path == record.path and l.query == record.query), None)
+        if line is None or not line.state_backed:
+            return
+        targets = [("collection", collection)]
+    elif read_view.kind == "document":
+        line = next((l for l in read_view.documents if l.path == record.path and l.query == record.query), None)
+        if line is None or not line.state_backed:
+            return
+        targets = [("document", record.path)]
+    else:
+        return
+    exercised = [p for t in targets for p in pending.get(t, []) if p.observation != record.ordinal]
+    answer, is_list, _ = answer_read(read_view, record, env.types, copy)
+    reason = compare(answer, record, read_view, is_list=is_list)
+    run.checked_reads += 1
+    if reason is None:
+        for write in exercised:
+            if _shows(write, read_view):
+                findings[write.tool].confirmations.append(record.ordinal)
+        for target in targets:
+            pending.pop(target, None)
+            last_check[target] = record.ordinal
+        return
+    if exercised:
+        for write in exercised:
+            if findings[write.tool].contradicted_by is None:
+                findings[write.tool].contradicted_by = record.ordinal
+                findings[write.tool].notes.append(reason)
+    else:
+        since = max((last_check.get(t, 0) for t in targets), default=0)
+        for ordinal, tool, path in modelled_since:
+            if ordinal > since and _related(path, record.path) and tool in findings:
+                if findings[tool].side_effect_by is None:
+                    findings[tool].side_effect_by = record.ordinal
+                    findings[tool].notes.append(f"side effect: {reason}")
+    for target in targets:
+        pending.pop(target, None)
+        last_check[target] = record.ordinal
+    if read_view.kind == "item":
+        _resync_item(record, read_view, entity_type, copy, collection_path(record.path, entity_type),
+                     unquote(split_path(record.path)[-1]))
+    elif read_view.kind == "list":
+        unchecked.add(targets[0][1])
+    elif read_view.kind == "document" and record.response.is_json:
+        copy.documents[record.path] = record.response.json_value
+
+
+def _shows(write: Pending, read_view: Any) -> bool:
+    """A pass confirms a write it shows something of: membership, or a changed field the view
+    shows and does not treat as volatile."""
+    if write.effect in ("create", "delete") or "*" in write.changed:
+        return True
+    if read_view.kind == "document":
+        return bool(write.changed)
+    shown = set(read_view.shown_fields) - set(read_view.volatile_fields)
+    return bool(write.changed & shown) if shown else bool(write.changed)
+
+
+def _related(a: str, b: str) -> bool:
+    left, right = split_path(a), split_path(b)
+    shorter, longer = (left, right) if len(left) <= len(right) else (right, left)
+    return all(x == y for x, y in zip(shorter, longer[: len(shorter)]))
+
+
+def _resync_item(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, collection: str, key: str) -> None:
+    """After a failed check (or for an unknown entity) the copy takes the read's recorded values."""
+    held = copy.find_collection(collection, entity_type.name)
+    if is_absence(record):
+        if held is not None and key in held.entities:
+            held.entities.pop(key)
+            held.order.remove(key)
+            held.ids.pop(key, None)
+        return
+    located = locate(record.response.json_value, read_view.locator)
+    if not isinstance(located, dict):
+        return
+    from capenv.serving.state_edits import ensure_collection, insert_entity, replace_entity
+
+    held = held or ensure_collection(copy, collection, entity_type.name, {})
+    if key in held.entities:
+        merged = dict(held.entities[key])
+        merged.update(located)
+        replace_entity(held, key, merged)
+    else:
+        insert_entity(held, located.get(entity_type.id_field, key), dict(located), len(held.order))

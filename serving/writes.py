@@ -1,0 +1,309 @@
+"""Execute a write plan against a state: the one path both the gate and serving take.
+
+``execute`` checks the call (query, envelope, members, JSON kinds, limits), computes every
+value with the plan's field rules (the serving ops), and only then edits the state, so a
+refused call leaves it unchanged. In the gate, ``recorded`` supplies the values the capture
+recorded for generated fields (identities, clocks, sequences, tokens), as the spec requires.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.jsonvalue import depth, is_exact, json_kind
+from capenv.interpreter.bundle.models import EntityType, Locator, Recording, ViewResult, WritePlan
+from capenv.interpreter.manifest.models import split_path
+
+from .insert import insert_index
+from .ops.context import OpContext, OpRefusal
+from .ops.apply import apply_field_rules
+from .ops.sequences import SequenceState
+from .render import place, project, same_spelling
+from .state_edits import ensure_collection, insert_entity, remove_entity, replace_entity, set_document
+from .state_index import HeldCollection, StateIndex, key_of
+
+GENERATED_OPS = frozenset({"identity", "clock", "nested-clock", "sequence", "unique", "renewed", "held-clock"})
+
+
+class WriteRefusal(Exception):
+    """A call the plan cannot serve; the message says what would be accepted."""
+
+    def __init__(self, message: str, *, kind: str = "invalid", missing: Recording | None = None) -> None:
+        super().__init__(message)
+        self.message, self.kind, self.missing = message, kind, missing
+
+
+@dataclass
+class WriteCall:
+    path: str
+    query: tuple[tuple[str, str], ...] = ()
+    body: Any = None
+
+
+@dataclass
+class WriteResult:
+    status: int
+    content_type: str | None
+    headers: tuple[tuple[str, str], ...]
+    body: Any
+    is_json: bool
+    text: str | None
+    provenance: dict[str, Any]
+    changed: list[str] = field(default_factory=list)
+
+
+@dataclass
+class WriteEnv:
+    """What executing plans needs from the bundle."""
+
+    view: ViewResult
+    types: dict[str, EntityType] = field(init=False)
+    missing_by_type: dict[str, Recording] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.types = {t.name: t for t in self.view.types}
+        self.missing_by_type = {}
+        for read in self.view.views:
+            if read.kind == "item" and read.type and read.missing is not None:
+                self.missing_by_type[read.type] = read.missing
+
+
+def _check_query(plan: WritePlan, call: WriteCall) -> None:
+    recorded = dict(plan.query)
+    for name, value in call.query:
+        if name not in recorded:
+            raise WriteRefusal(f"query parameter {name!r} is not accepted; the recording sent "
+                               f"{dict(plan.query) or 'no query'}")
+        if value != recorded[name]:
+            raise WriteRefusal(f"query parameter {name!r} must be {recorded[name]!r}, as recorded")
+
+
+def _unwrap(plan: WritePlan, body: Any) -> dict[str, Any]:
+    if body is None:
+        body = {}
+    if plan.body_envelope:
+        if not (isinstance(body, dict) and list(body) == [plan.body_envelope] and isinstance(body[plan.body_envelope], list)
+                and len(body[plan.body_envelope]) == 1 and isinstance(body[plan.body_envelope][0], dict)):
+            raise WriteRefusal(f"the body must be {{{plan.body_envelope!r}: [ {{…one object…}} ]}}")
+        body = body[plan.body_envelope][0]
+    if not isinstance(body, dict):
+        raise WriteRefusal(f"the body must be a JSON object, not {json_kind(body)}")
+    return body
+
+
+def _kind_ok(expected: str | None, value: Any) -> bool:
+    if expected is None:
+        return True
+    actual = json_kind(value)
+    return actual == expected or (expected == "number" and actual == "integer")
+
+
+def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int) -> None:
+    """Refuse a body the plan does not accept, naming what it does accept."""
+    rules = {m.member: m for m in plan.members}
+    accepted = sorted(m for m, r in rules.items() if r.admission != "not-accepted")
+    if not is_exact(body):
+        raise WriteRefusal("a number in the body is not exact (write it as an integer or exact decimal)")
+    if depth(body) > max_nesting:
+        raise WriteRefusal(f"the body nests deeper than {max_nesting} levels")
+    for name, value in body.items():
+        rule = rules.get(name)
+        if rule is None or rule.admission == "not-accepted":
+            raise WriteRefusal(f"member {name!r} is not accepted; accepted members: {', '.join(accepted) or 'none'}")
+        if not _kind_ok(rule.kind, value):
+            raise WriteRefusal(f"member {name!r} must be a JSON {rule.kind}, not {json_kind(value)}")
+        if rule.admission == "recorded-only" and value != rule.recorded_value:
+            from capenv.interpreter.bundle.jsonvalue import dumps
+
+            raise WriteRefusal(f"member {name!r} is accepted only with its recorded value "
+                               f"{dumps(rule.recorded_value).decode()}")
+    missing = [m for m, r in rules.items() if r.required and m not in body]
+    if missing:
+        raise WriteRefusal(f"missing required member(s): {', '.join(missing)}")
+    if plan.min_members and sum(1 for name in body if name in rules) < plan.min_members:
+        raise WriteRefusal(f"send at least {plan.min_members} of: {', '.join(accepted)}")
+
+
+def _collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex,
+                           args: dict[str, str]) -> tuple[str, dict[str, str]]:
+    entity_type = env.types[plan.type]
+    for name, value in args.items():
+        recorded = plan.exemplar_args.get(name)
+        if recorded is not None and not same_spelling(value, recorded):
+            raise WriteRefusal(f"this create is tied to {plan.collection}: path parameter {name!r} must be "
+                               f"{unquote(recorded)!r}")
+    held = state.find_collection(plan.collection or "", entity_type.name)
+    path = held.path if held is not None else plan.collection or entity_type.collection_template
+    parts = split_path(path)
+    collection_args = {t.strip("{}"): unquote(p) for p, t in zip(parts, split_path(entity_type.collection_template))
+                       if t.startswith("{")}
+    return path, collection_args
+
+
+def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex
+               ) -> tuple[HeldCollection, str, dict[str, Any]]:
+    entity_type = env.types[plan.type]
+    parts = split_path(call.path)
+    if plan.address is not None and plan.address.by == "action":
+        parts = parts[:-1]
+    depth_ = len(split_path(entity_type.collection_template))
+    collection = state.find_collection("/" + "/".join(parts[:depth_]), entity_type.name)
+    found = state.find_entity(collection, parts[-1], entity_type.id_field, entity_type.id_field) if collection else None
+    if collection is None or found is None:
+        raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
+                           kind="missing", missing=env.missing_by_type.get(entity_type.name))
+    return collection, found[0], found[1]
+
+
+def _context(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, Any], instant: datetime,
+             counter: int, sequences: SequenceState, collection_path: str | None, path_args: dict[str, str],
+             before: dict[str, Any] | None) -> tuple[OpContext, Any]:
+    type_name = plan.type or ""
+
+    def type_values(field_name: str) -> set[Any]:
+        values: set[Any] = set()
+        for held in state.collections_of(type_name):
+            for entity in held.entities.values():
+                value = entity.get(field_name)
+                if isinstance(value, (str, int)):
+                    values.add(value)
+                    if isinstance(value, str):
+                        values.add(value.lower())
+        return values
+
+    def scope_values(scope: Any) -> list[Any]:
+        found = []
+        for held in state.collections_of(scope.type_name):
+            if scope.collection is None or held.path == scope.collection:
+                found.extend(e.get(scope.field) for e in held.entities.values())
+        return found
+
+    draft = sequences.draft(scope_values)
+    ctx = OpContext(body=body, instant=instant, evidence_id=state.evidence_id, tool=plan.tool, write_counter=counter,
+                    path_args=path_args, type_name=type_name, collection=collection_path, entity_before=before,
+                    type_values=type_values, sequences=draft)
+    return ctx, draft
+
+
+def _values(plan: WritePlan, ctx: OpContext, recorded: dict[str, Any] | None) -> dict[str, Any]:
+    if recorded is None:
+        return apply_field_rules(plan.fields, ctx)
+    rules = [r for r in plan.fields if not (r.op in GENERATED_OPS and r.field in recorded)]
+    values = apply_field_rules(rules, ctx) if rules else {}
+    for rule in plan.fields:
+        if rule.op in GENERATED_OPS and rule.field in recorded:
+            values[rule.field] = copy.deepcopy(recorded[rule.field])
+    return {r.field: values[r.field] for r in plan.fields if r.field in values}
+
+
+def _response(plan: WritePlan, entity: dict[str, Any] | None, shown: tuple[str, ...]) -> tuple[Any, bool, str | None]:
+    response = plan.response
+    if response is None:
+        return None, True, None
+    if response.carries_entity and entity is not None:
+        return place(response.body, response.locator or Locator(kind="root"), project(entity, ())), True, None
+    return copy.deepcopy(response.body), response.is_json, response.text
+
+
+def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, *, instant: datetime, counter: int,
+            sequences: SequenceState, recorded: dict[str, Any] | None = None) -> WriteResult:
+    """Serve one call of ``plan`` on ``state`` (edited only when the call is accepted)."""
+    _check_query(plan, call)
+    budgets = env.view.budgets
+    if plan.effect == "delete":
+        collection, key, entity = _find_item(plan, env, call, state)
+        body, is_json, text = _response(plan, entity, ())
+        remove_entity(collection, key)
+        return _result(plan, body, is_json, text, {"source": "state", "view": "delete", "type": plan.type,
+                                                  "collection": collection.path, "id": collection_id(entity, env, plan)},
+                       [key])
+    body = _unwrap(plan, call.body)
+    check_members(plan, body, budgets.max_nesting)
+    if plan.effect == "document":
+        return _document(plan, body, state)
+    if plan.effect == "create":
+        return _create(plan, env, call, state, body, instant, counter, sequences, recorded)
+    if plan.effect in ("update", "action"):
+        collection, key, entity = _find_item(plan, env, call, state)
+        ctx, draft = _context(plan, env, state, body, instant, counter, sequences, collection.path,
+                              dict(collection.args), entity)
+        values = _values(plan, ctx, recorded)
+        updated = dict(entity)
+        updated.update(values)
+        draft.commit()
+        replace_entity(collection, key, updated)
+        response, is_json, text = _response(plan, updated, ())
+        return _result(plan, response, is_json, text, {"source": "state", "view": "update", "type": plan.type,
+                                                      "collection": collection.path,
+                                                      "id": collection.ids.get(key, key)}, list(values))
+    raise WriteRefusal(f"{plan.effect} writes are not served")
+
+
+def collection_id(entity: dict[str, Any], env: WriteEnv, plan: WritePlan) -> Any:
+    return entity.get(env.types[plan.type].id_field) if plan.type in env.types else None
+
+
+def _create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, body: dict[str, Any],
+            instant: datetime, counter: int, sequences: SequenceState, recorded: dict[str, Any] | None) -> WriteResult:
+    entity_type = env.types[plan.type]
+    tool_args = _args(plan.template, call.path)
+    path, collection_args = _collection_for_create(plan, env, call, state, tool_args)
+    decoded = {name: unquote(value) for name, value in plan.exemplar_args.items()} | collection_args
+    ctx, draft = _context(plan, env, state, body, instant, counter, sequences, path, decoded, None)
+    entity = _values(plan, ctx, recorded)
+    if entity_type.id_field not in entity:
+        raise WriteRefusal(f"the plan gives no value to the identity field {entity_type.id_field!r}")
+    held = state.find_collection(path, entity_type.name)
+    if held is not None and key_of(entity[entity_type.id_field]) in held.entities:
+        raise WriteRefusal(f"a {entity_type.name} entity {entity[entity_type.id_field]!r} is already held",
+                           kind="conflict")
+    collection = ensure_collection(state, path, entity_type.name, collection_args)
+    index = insert_index(collection.members(), entity, plan.insert) if plan.insert else len(collection.order)
+    draft.commit()
+    key = insert_entity(collection, entity[entity_type.id_field], entity, index)
+    response, is_json, text = _response(plan, entity, ())
+    return _result(plan, response, is_json, text, {"source": "state", "view": "create", "type": plan.type,
+                                                  "collection": collection.path, "id": entity[entity_type.id_field]},
+                   [key])
+
+
+def _args(template: str, path: str) -> dict[str, str]:
+    args = {}
+    for part, piece in zip(split_path(path), split_path(template)):
+        if piece.startswith("{") and piece.endswith("}"):
+            args[piece[1:-1]] = part
+    return args
+
+
+def _document(plan: WritePlan, body: dict[str, Any], state: StateIndex) -> WriteResult:
+    path = plan.document_path or ""
+    if path not in state.documents:
+        raise WriteRefusal(f"no document is held at {path}", kind="missing")
+    document = copy.deepcopy(state.documents[path])
+    target = document
+    pointer = [p for p in (plan.document_pointer or "").split("/") if p]
+    for part in pointer:
+        target = target.get(part) if isinstance(target, dict) else None
+    if not isinstance(target, dict):
+        raise WriteRefusal(f"the document at {path} holds no object at {plan.document_pointer!r}")
+    for name, value in body.items():
+        if name in target and json_kind(target[name]) != json_kind(value) and target[name] is not None:
+            raise WriteRefusal(f"member {name!r} must be a JSON {json_kind(target[name])}, as the document holds it")
+    if plan.replace:
+        target.clear()
+    target.update(copy.deepcopy(body))
+    set_document(state, path, document)
+    response, is_json, text = _response(plan, target if plan.response and plan.response.carries_entity else None, ())
+    return _result(plan, response, is_json, text, {"source": "state", "view": "document-write", "path": path},
+                   list(body))
+
+
+def _result(plan: WritePlan, body: Any, is_json: bool, text: str | None, provenance: dict[str, Any],
+            changed: list[str]) -> WriteResult:
+    response = plan.response
+    return WriteResult(response.status if response else 200, response.content_type if response else None,
+                       response.headers if response else (), body, is_json, text, provenance, changed)
