@@ -1,1 +1,30 @@
-"""Serving ops: what a plan's field rules run at serving time, registered by name."""
+"""Serving ops: what a plan's field rules run at serving time, registered by name.
+
+The public names below load lazily, so the build side can read ``registry`` (the op names)
+without importing the ops themselves.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "OpContext": "context", "OpRefusal": "context", "OpParamsError": "context", "UNCHANGED": "context",
+    "apply_field_rule": "apply", "apply_field_rules": "apply", "compile_rule": "apply",
+    "CompiledRule": "apply", "order_rules": "apply",
+    "SequenceState": "sequences", "SequenceDraft": "sequences", "SequenceScope": "sequences",
+    "sequence_fields": "sequences", "format_sequence": "sequences", "sequence_number": "sequences",
+    "format_instant": "clocks", "parse_instant": "clocks", "parse_write_clock": "clocks",
+    "derive_uuid": "generated_ids", "derive_token": "generated_ids", "renewal_uuid": "generated_ids",
+    "token_shape": "generated_ids", "slugify": "text", "strip_markup": "text",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

@@ -57,6 +57,8 @@ class IdentityParams(_Params):
     """Token character classes: any of ``a`` (lower), ``A`` (upper), ``9`` (digits), plus literal extras."""
     separators: dict[int, str] = Field(default_factory=dict)
     """Token separator positions (index -> character)."""
+    uppercase: bool = False
+    """A UUID written in upper case."""
 
 
 class ClockParams(_Params):
@@ -66,6 +68,9 @@ class ClockParams(_Params):
 class NestedClockParams(_Params):
     clocks: dict[str, ClockFormat]
     """JSON pointers (inside the field's object) of the members that take the write's clock."""
+    base: dict[str, Any] | None = None
+    """For a create: the exemplar's object, whose other members are kept (an update keeps the
+    entity's own)."""
 
 
 class SequenceParams(_Params):
@@ -106,6 +111,13 @@ class DerivedParams(_Params):
     member: str
     """The body member whose text (markup aside) the field shows."""
     markup: Literal["html", "none"] = "html"
+    requires_from: bool = False
+    """Serve a call sending the member only on an entity whose field holds ``from_value``, the
+    value the recorded call found (seeds: "served only on an entity holding … (from)")."""
+    from_value: Any = None
+    value: Any = None
+    """The value the recorded call stored, when given: served as is (the member is accepted only
+    with its recorded value, so the text is fixed); otherwise the member's text, markup aside."""
 
 
 class RenewedParams(_Params):

@@ -1,0 +1,109 @@
+"""Values a field takes from the call itself: ``echo``, ``copy``, ``path``, ``slug``, ``template``.
+
+A create cannot be served without the source (the op refuses, naming it); an update that
+does not send it keeps the field (``UNCHANGED``): the call could not take the rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.jsonvalue import JsonNumber, dumps
+
+from .context import UNCHANGED, OpContext, OpRefusal, absent, copy_json
+from .params import CopyParams, EchoParams, PathParams, SlugParams, TemplateParams
+from .pointers import MISSING, parse_pointer, resolve
+from .registry import serving_op
+from .text import slugify
+
+TEMPLATE_SOURCES = ("field", "member", "slug_of", "param")
+"""The kinds of template part that are not literal text (one key per part)."""
+
+
+@serving_op("echo")
+def echo(params: EchoParams, ctx: OpContext) -> Any:
+    """The body member of the same name, stored as sent."""
+    if params.member not in ctx.body:
+        return absent(ctx, f"body member {params.member!r}")
+    return copy_json(ctx.body[params.member])
+
+
+@serving_op("copy")
+def copy(params: CopyParams, ctx: OpContext) -> Any:
+    """The body's value at a JSON pointer."""
+    value = resolve(ctx.body, parse_pointer(params.pointer))
+    if value is MISSING:
+        return absent(ctx, f"a body value at {params.pointer!r}")
+    return copy_json(value)
+
+
+@serving_op("path")
+def path(params: PathParams, ctx: OpContext) -> str:
+    """A path parameter of the collection the call names, percent-decoded once."""
+    try:
+        return ctx.path_args[params.param]
+    except KeyError:
+        raise OpRefusal(f"field {ctx.field!r} needs path parameter {params.param!r}") from None
+
+
+def _member_text(ctx: OpContext, member: str) -> str | None:
+    """A body member that must be a string; None when the call did not send it."""
+    if member not in ctx.body:
+        return None
+    value = ctx.body[member]
+    if not isinstance(value, str):
+        raise OpRefusal(f"body member {member!r} must be a string")
+    return value
+
+
+@serving_op("slug")
+def slug(params: SlugParams, ctx: OpContext) -> Any:
+    """The slug of a body string member."""
+    text = _member_text(ctx, params.member)
+    if text is None:
+        return absent(ctx, f"body member {params.member!r}")
+    return slugify(text)
+
+
+def template_text(value: Any) -> str:
+    """How a value reads inside text: a string as is, a number as written, else its JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, JsonNumber):
+        return value.text
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return dumps(value).decode()
+
+
+def _template_source(part: dict[str, Any], ctx: OpContext) -> Any:
+    (kind, name), = part.items()
+    if kind == "field":
+        if name in ctx.generated:
+            return ctx.generated[name]
+        if ctx.entity_before is not None and name in ctx.entity_before:
+            return ctx.entity_before[name]
+        raise OpRefusal(f"field {ctx.field!r} is built around field {name!r}, which this write gave no value")
+    if kind == "param":
+        if name in ctx.path_args:
+            return ctx.path_args[name]
+        raise OpRefusal(f"field {ctx.field!r} needs path parameter {name!r}")
+    text = ctx.body.get(name, MISSING) if kind == "member" else _member_text(ctx, name)
+    if text is MISSING or text is None:
+        return absent(ctx, f"body member {name!r}")
+    return slugify(text) if kind == "slug_of" else text
+
+
+@serving_op("template")
+def template(params: TemplateParams, ctx: OpContext) -> Any:
+    """Literal text rebuilt around generated, sent or path values (a URL ending in the new id)."""
+    pieces = []
+    for part in params.parts:
+        if isinstance(part, str):
+            pieces.append(part)
+            continue
+        value = _template_source(part, ctx)
+        if value is UNCHANGED:  # an update that did not send the source keeps the field
+            return UNCHANGED
+        pieces.append(template_text(value))
+    return "".join(pieces)
