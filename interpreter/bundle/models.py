@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from capenv.interpreter.rules_engine.trace import TraceEvent
+from capenv.interpreter.bundle.trace_event import TraceEvent
 
 Pairs = tuple[tuple[str, str], ...]
 

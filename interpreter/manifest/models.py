@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from capenv.interpreter.rules_engine.trace import TraceEvent
+from capenv.interpreter.bundle.trace_event import TraceEvent
 
 
 class Segment(BaseModel):

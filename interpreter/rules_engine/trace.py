@@ -11,22 +11,7 @@ from typing import Any, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Outcome = Literal["match", "miss", "default"]
-
-
-class TraceEvent(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
-
-    table: str
-    rule_id: str | None
-    """None for the table's default (nothing matched)."""
-    outcome: Outcome
-    subject: str
-    """What was decided about: a tool, a field, a member, a segment."""
-    evidence: dict[str, Any] = Field(default_factory=dict)
-    reason: str | None = None
-    location: str = ""
-    """``rules/<file>.yaml:LINE`` of the rule."""
+from capenv.interpreter.bundle.trace_event import Outcome, TraceEvent  # noqa: E402  (re-exported)
 
 
 class Decision(BaseModel):
