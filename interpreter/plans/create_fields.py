@@ -1,0 +1,132 @@
+"""Explain a create: a rule for each field of the entity it wrote, an admission for each member it sent.
+
+Seeds, write-effects.txt, "Field rules for creates" and "Body members of a create". The
+rules are the tables ``create-fields`` and ``create-members`` (rules/*.yaml); this module
+builds their contexts from a create's exemplar and turns their decisions into the plan's
+``FieldRule``s and ``MemberRule``s. Pure: no I/O, every decision traced.
+
+Fields are judged twice. A template is rebuilt around values generated for *other* fields
+(a URL ending in the new id), which are known only once every field has its rule; so a first
+pass finds the generated fields (rules that yield ``generated: true``) and a second pass
+judges every field knowing them. A generating rule never reads the generated values, so the
+second pass keeps its decisions and only the second pass is traced.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.bundle.models import FieldRule, MemberRule
+from capenv.interpreter.predicates.create_contexts import CreateFieldContext
+from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
+from capenv.serving.ops.params import OP_PARAMS
+
+FIELDS_TABLE = "create-fields"
+UNEXPLAINED_IDENTITY = "unexplained-change"
+"""The build reason when no rule explains the identity field: served, every create would collide."""
+
+
+class CreateInputs(BaseModel):
+    """What a create's explanation reads, all taken from the capture around its exemplar."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    type_name: str
+    id_field: str
+    observed: dict[str, Any]
+    """The written entity as observed, field order kept."""
+    body: dict[str, Any]
+    """The exemplar's request body, its envelope already unwrapped."""
+    path_args: dict[str, str] = Field(default_factory=dict)
+    """The exemplar's path parameters, raw as recorded (decoded here where the seed says so)."""
+    started_at: datetime
+    """When the exemplar began."""
+    type_entities: list[dict[str, Any]] = Field(default_factory=list)
+    """The type's other entities held when the call ran."""
+    collection_entities: list[dict[str, Any]] = Field(default_factory=list)
+    """Those of them in the collection the create wrote into."""
+    other_calls: list[dict[str, Any]] = Field(default_factory=list)
+    """Bodies of the tool's other recorded calls (envelopes unwrapped)."""
+    type_paths: dict[str, list[str]] = Field(default_factory=dict)
+    """Each state type's path templates: a member named after a type names that type's entities."""
+    type_id_fields: dict[str, str] = Field(default_factory=dict)
+    """Each state type's identity field (for a member naming another entity by its id)."""
+    held_entities: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
+    """Each state type's entities the copy held when the call ran (the named-constant derivation)."""
+
+
+class CreateExplanation(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    fields: list[FieldRule]
+    """One per observed field, in the entity's order (none for an identity no rule explains)."""
+    members: list[MemberRule]
+    """One per member the exemplar sent, in the body's order."""
+    tied_to_collection: bool = False
+    """A constant, or the text a template keeps, holds a path value of the call as a token:
+    the create is served only for calls naming the exemplar's collection."""
+    tied_by: list[str] = Field(default_factory=list)
+    """The fields that tie it."""
+    events: list[TraceEvent] = Field(default_factory=list)
+    build_reason: str | None = None
+
+
+def explain_create(ruleset: RuleSet, inputs: CreateInputs) -> CreateExplanation:
+    """Field rules for every observed field, then the admission of every body member."""
+    from .create_members import admit_members
+
+    first = _judge_fields(ruleset, inputs, generated={})
+    generated = {name: inputs.observed[name] for name, d in first.items() if d.yields.get("generated")}
+    decisions = _judge_fields(ruleset, inputs, generated=generated)
+    events: list[TraceEvent] = [e for d in decisions.values() for e in d.events]
+    fields: list[FieldRule] = []
+    tied_by: list[str] = []
+    build_reason = None
+    for name, decision in decisions.items():
+        if decision.rule_id is None:
+            build_reason = build_reason or UNEXPLAINED_IDENTITY
+            continue
+        fields.append(field_rule(name, decision))
+        if decision.evidence.get("kept_path_values"):
+            tied_by.append(name)
+    members, member_events = admit_members(ruleset, inputs, fields)
+    events.extend(member_events)
+    return CreateExplanation(fields=fields, members=members, tied_to_collection=bool(tied_by), tied_by=tied_by,
+                             events=events, build_reason=build_reason)
+
+
+def _judge_fields(ruleset: RuleSet, inputs: CreateInputs, *, generated: dict[str, Any]) -> dict[str, Decision]:
+    decisions = {}
+    for name, value in inputs.observed.items():
+        context = CreateFieldContext(
+            field=name, value=value, id_field=inputs.id_field, entity=inputs.observed, body=inputs.body,
+            path_args=inputs.path_args, started_at=inputs.started_at, type_entities=inputs.type_entities,
+            collection_entities=inputs.collection_entities,
+            generated={k: v for k, v in generated.items() if k != name})
+        decisions[name] = evaluate(ruleset, FIELDS_TABLE, context, subject=f"{inputs.type_name}.{name}")
+    return decisions
+
+
+def field_rule(name: str, decision: Decision) -> FieldRule:
+    """The plan's rule for one field: the matched rule's serving op, with the parameters its
+    predicate learned validated against the op's contract (serving/ops/params.py)."""
+    op = decision.serve
+    if op is None or op not in OP_PARAMS:
+        raise ValueError(f"rule {decision.rule_id} names no serving op with a parameter contract ({op!r})")
+    evidence = {k: v for k, v in decision.evidence.items() if k != "op_params"}
+    params = OP_PARAMS[op].model_validate(decision.evidence.get("op_params", {}))
+    return FieldRule(field=name, rule_id=decision.rule_id or "", op=op, params=_string_keys(params.model_dump()),
+                     evidence=evidence)
+
+
+def _string_keys(value: Any) -> Any:
+    """JSON objects have string keys: a token's separator positions are written ``{"8": "-"}``
+    (the contract's ``dict[int, str]`` reads them back as integers)."""
+    if isinstance(value, dict):
+        return {str(k): _string_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_string_keys(v) for v in value]
+    return value

@@ -1,0 +1,78 @@
+"""Field predicates that read the call: echo, copy, path, slug (context ``create-field``).
+
+These come first in ``create-fields`` so that a value the client sent, an identity
+included, is explained by the call rather than taken for one the application generated.
+Each match carries ``op_params``: the serving op's parameters (serving/ops/params.py).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
+
+from .create_contexts import CreateFieldContext
+from .create_values import pointers_breadth_first, same_json, slugify
+
+
+@predicate("create_field_echoes_member", context="create-field")
+def create_field_echoes_member(ctx: CreateFieldContext, params: BaseModel) -> Outcome:
+    """A body member of the field's own name holds an equal value."""
+    if ctx.field not in ctx.body:
+        return Miss(f"the body sent no member {ctx.field!r}")
+    if not same_json(ctx.body[ctx.field], ctx.value):
+        return Miss(f"the body sent {ctx.field!r} with another value")
+    return Match({"member": ctx.field, "op_params": {"member": ctx.field}})
+
+
+class CopyParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_length: int = Field(ge=1)
+    """Shorter strings recur by chance too easily to say where a value came from."""
+
+
+@predicate("create_field_copies_body_string", context="create-field", params=CopyParams)
+def create_field_copies_body_string(ctx: CreateFieldContext, params: CopyParams) -> Outcome:
+    """The value is a string of min_length or more characters found in the body; the shallowest pointer wins."""
+    if not isinstance(ctx.value, str):
+        return Miss("not a string")
+    if len(ctx.value) < params.min_length:
+        return Miss(f"{len(ctx.value)} characters, fewer than {params.min_length}")
+    for pointer, found in pointers_breadth_first(ctx.body):
+        if isinstance(found, str) and found == ctx.value:
+            return Match({"pointer": pointer, "op_params": {"pointer": pointer}})
+    return Miss("no body string holds it")
+
+
+@predicate("create_field_is_path_value", context="create-field")
+def create_field_is_path_value(ctx: CreateFieldContext, params: BaseModel) -> Outcome:
+    """The value is a string equal to a path parameter of the call, percent-decoded once."""
+    if not isinstance(ctx.value, str):
+        return Miss("not a string")
+    if not ctx.path_args:
+        return Miss("the call's path has no parameter")
+    for name, raw in ctx.path_args.items():
+        if unquote(raw) == ctx.value:
+            return Match({"param": name, "recorded": raw, "op_params": {"param": name}})
+    return Miss("equals no decoded path parameter")
+
+
+class SlugParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kept: str
+    """The characters a slug keeps, as a regular-expression class body (``a-z0-9``)."""
+
+
+@predicate("create_field_slugs_member", context="create-field", params=SlugParams)
+def create_field_slugs_member(ctx: CreateFieldContext, params: SlugParams) -> Outcome:
+    """The value is the slug of a body string member: lower case, runs of other characters joined by -."""
+    if not isinstance(ctx.value, str) or not ctx.value:
+        return Miss("not a non-empty string")
+    for member, sent in ctx.body.items():
+        if isinstance(sent, str) and slugify(sent, params.kept) == ctx.value:
+            return Match({"member": member, "op_params": {"member": member}})
+    return Miss("the slug of no body string member")

@@ -1,0 +1,198 @@
+"""Field predicates for values the application generates: identity, sequence, unique (context ``create-field``).
+
+The format each learns (sequence scope and digit groups, UUID letter case, a token's length,
+character classes and separator positions) goes into ``op_params``, so serving generates a
+value spelled as the recorded one without re-deriving anything.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
+
+from .create_contexts import CreateFieldContext
+from .create_values import as_integer, fullmatch, token_shape
+
+
+@predicate("create_field_is_identity", context="create-field")
+def create_field_is_identity(ctx: CreateFieldContext, params: BaseModel) -> Outcome:
+    """The field is the type's identity field."""
+    if ctx.field == ctx.id_field:
+        return Match({"id_field": ctx.id_field})
+    return Miss(f"not the identity field {ctx.id_field!r}")
+
+
+class IdentityParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    digits_pattern: str
+    """A string identity this pattern matches whole is a sequence written as a string."""
+    uuid_pattern: str
+    """The 8-4-4-4-12 hex shape."""
+
+
+@predicate("create_identity_format", context="create-field", params=IdentityParams)
+def create_identity_format(ctx: CreateFieldContext, params: IdentityParams) -> Outcome:
+    """A sequence for an integer (or a string of digits), else a UUID for the 8-4-4-4-12 shape, else a token of the same length and classes."""
+    value = ctx.value
+    number = as_integer(value)
+    if number is None and isinstance(value, str) and fullmatch(params.digits_pattern, value):
+        number = int(value)
+    if number is not None:
+        scope, largest = _identity_scope(ctx, number)
+        op = {"format": "sequence", "as_string": isinstance(value, str), "scope": scope}
+        return Match({"format": "sequence", "scope": scope, "largest_before": largest, "op_params": op})
+    if not isinstance(value, str) or not value:
+        return Miss("neither an integer nor a non-empty string")
+    if fullmatch(params.uuid_pattern, value):
+        return Match({"format": "uuid", "op_params": {"format": "uuid"}})
+    siblings = [v for v in ctx.others_holding(ctx.type_entities) if isinstance(v, str)]
+    shape = token_shape(value, siblings)
+    return Match({"format": "token", "length": shape["length"], "classes": shape["classes"],
+                  "op_params": {"format": "token", **shape}})
+
+
+def _identity_scope(ctx: CreateFieldContext, number: int) -> tuple[str, int | None]:
+    """Where the sequence counts: the collection when the value follows its largest, else the type
+    when it follows the type's, else the collection (identities of a nested collection that do
+    not follow either were numbered by something the capture does not show)."""
+    collection = _largest(ctx.others_holding(ctx.collection_entities))
+    whole_type = _largest(ctx.others_holding(ctx.type_entities))
+    if collection is not None and number == collection + 1:
+        return "collection", collection
+    if whole_type is not None and number == whole_type + 1:
+        return "type", whole_type
+    return "collection", collection
+
+
+def _largest(values: list[Any]) -> int | None:
+    numbers = [n for n in (_digits_value(v) for v in values) if n is not None]
+    return max(numbers) if numbers else None
+
+
+_GROUPED = re.compile(r"^[0-9]+(?:-[0-9]+)*$")
+
+
+def _digits_value(value: Any) -> int | None:
+    """An integer, or a string of digits (``-``-grouped or not), as the integer it counts."""
+    number = as_integer(value)
+    if number is not None:
+        return number
+    if isinstance(value, str) and _GROUPED.match(value):
+        return int(value.replace("-", ""))
+    return None
+
+
+class SequenceParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    group_separator: str = Field(min_length=1, max_length=1)
+    min_group_width: int = Field(ge=1)
+    """Digit groups narrower than this are a date, a version or an address, not an asset number."""
+
+
+@predicate("create_field_follows_largest", context="create-field", params=SequenceParams)
+def create_field_follows_largest(ctx: CreateFieldContext, params: SequenceParams) -> Outcome:
+    """An integer (or digits in separated groups of one width) one greater than the field's largest value in the collection, else in the type."""
+    value = ctx.value
+    number, groups, as_string = _sequence_spelling(value, params)
+    if number is None:
+        return Miss(groups if isinstance(groups, str) else "not an integer or grouped digits")
+    for scope, entities in (("collection", ctx.collection_entities), ("type", ctx.type_entities)):
+        largest = _largest([v for v in ctx.others_holding(entities) if _same_kind(v, value)])
+        if largest is not None and number == largest + 1:
+            op: dict[str, Any] = {"scope": scope, "as_string": as_string}
+            if groups:
+                op["groups"] = groups
+            return Match({"scope": scope, "largest_before": largest, "op_params": op})
+    collection = _largest([v for v in ctx.others_holding(ctx.collection_entities) if _same_kind(v, value)])
+    whole = _largest([v for v in ctx.others_holding(ctx.type_entities) if _same_kind(v, value)])
+    if collection is None and whole is None:
+        return Miss("no other entity holds the field to count from")
+    return Miss(f"{number} does not follow the largest {collection} (collection) or {whole} (type)")
+
+
+def _same_kind(other: Any, value: Any) -> bool:
+    return isinstance(other, str) == isinstance(value, str) and not isinstance(other, bool)
+
+
+def _sequence_spelling(value: Any, params: SequenceParams) -> tuple[int | None, Any, bool]:
+    """(number, group widths or None, written as a string); on a miss (None, reason, False)."""
+    number = as_integer(value)
+    if number is not None:
+        return number, None, False
+    if not isinstance(value, str) or not value:
+        return None, None, False
+    parts = value.split(params.group_separator)
+    if not all(p.isascii() and p.isdigit() for p in parts):
+        return None, None, False
+    widths = [len(p) for p in parts]
+    if len(parts) == 1 and not (len(value) > 1 and value.startswith("0")):
+        return int(value), None, True  # digits with no padding: a plain sequence written as a string
+    if len(set(widths)) != 1:
+        return None, f"digit groups of widths {widths}, not one width", False
+    if widths[0] < params.min_group_width:
+        return None, f"digit groups {widths[0]} wide, narrower than {params.min_group_width}", False
+    if _reads_as_date(parts):
+        return None, f"{value!r} reads as a date", False
+    return int("".join(parts)), widths, True
+
+
+def _reads_as_date(parts: list[str]) -> bool:
+    """Three two-digit groups that name a day and a month in some order (yy-mm-dd, dd-mm-yy, mm-dd-yy)."""
+    if len(parts) != 3 or any(len(p) != 2 for p in parts):
+        return False
+    a, b, c = (int(p) for p in parts)
+
+    def day_month(day: int, month: int) -> bool:
+        return 1 <= month <= 12 and 1 <= day <= 31
+
+    return day_month(c, b) or day_month(a, b) or day_month(b, a)
+
+
+class UniqueParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    uuid_pattern: str
+    token_alphabet: str
+    """The characters an opaque token is made of, as a regular-expression class body."""
+    min_length: int = Field(ge=1)
+    max_length: int = Field(ge=1)
+    min_other_entities: int = Field(ge=0)
+    """A token is told from a constant only by other entities holding other tokens like it."""
+
+
+@predicate("create_field_is_unique", context="create-field", params=UniqueParams)
+def create_field_is_unique(ctx: CreateFieldContext, params: UniqueParams) -> Outcome:
+    """A UUID no other entity of the type shares, or an opaque token of letters and digits no other field repeats, where every other entity holds another token of its length."""
+    value = ctx.value
+    if not isinstance(value, str):
+        return Miss("not a string")
+    others = ctx.others_holding(ctx.type_entities)
+    if fullmatch(params.uuid_pattern, value):
+        if any(isinstance(o, str) and o.lower() == value.lower() for o in others):
+            return Miss("another entity of the type holds the same UUID")
+        uppercase = value.upper() == value and value.lower() != value
+        return Match({"format": "uuid", "op_params": {"format": "uuid", "uppercase": uppercase}})
+    if not (params.min_length <= len(value) <= params.max_length):
+        return Miss(f"{len(value)} characters, not a UUID nor {params.min_length} to {params.max_length}")
+    if not fullmatch(f"[{params.token_alphabet}]+", value):
+        return Miss("holds characters outside the token alphabet")
+    if not (any(c.isalpha() for c in value) and any(c.isdigit() for c in value)):
+        return Miss("a token holds letters and digits both")
+    repeated = [k for k, v in ctx.whole_entity.items() if k != ctx.field and v == value]
+    if repeated:
+        return Miss(f"repeated by field {repeated[0]!r}")
+    if len(others) < params.min_other_entities:
+        return Miss(f"{len(others)} other entities hold the field, fewer than {params.min_other_entities}")
+    for other in others:
+        if not isinstance(other, str) or len(other) != len(value):
+            return Miss(f"another entity holds {other!r}, not a token of {len(value)} characters")
+        if other == value:
+            return Miss("another entity holds the same token")
+    shape = token_shape(value, [o for o in others if isinstance(o, str)])
+    return Match({"format": "token", "length": shape["length"], "op_params": {"format": "token", **shape}})

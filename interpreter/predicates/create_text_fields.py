@@ -1,0 +1,133 @@
+"""Field predicates for text the create keeps or rebuilds: template, constant (context ``create-field``).
+
+A template is a string holding a generated value (or, failing one, a value the call sent
+under another name) as a delimited token; serving rebuilds it around the new value and keeps
+the rest of its text. Whatever a template keeps, and a constant, may hold a path value of
+the call: the evidence lists those (``kept_path_values``), since such a create is served
+only in the exemplar's collection.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
+
+from .create_contexts import CreateFieldContext
+from .create_values import json_text, leaf_texts, same_json, slugify, token_spans
+
+
+class TemplateParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    delimiters: str = Field(min_length=1)
+    """Characters that may border a token (``/`` of a URL, ``-`` of a slug)."""
+    slug_kept: str
+    """The characters a slug keeps (as in ``field.slug``), for a slug of a sent member inside the text."""
+    min_copied_length: int = Field(ge=1)
+    """A value the call sent under another name is a token only from this length: a short word recurs by chance."""
+
+
+Span = tuple[int, int, dict[str, str]]
+
+
+@predicate("create_field_is_template", context="create-field", params=TemplateParams)
+def create_field_is_template(ctx: CreateFieldContext, params: TemplateParams) -> Outcome:
+    """A string holding a generated value, or else a value the call sent under another name, as a delimited token; rebuilt around it."""
+    text = ctx.value
+    if not isinstance(text, str) or not text:
+        return Miss("not a non-empty string")
+    spans = _choose(_generated_spans(ctx, text, params))
+    kind = "generated"
+    if not spans:
+        spans, kind = _choose(_copied_spans(ctx, text, params)), "copied"
+    if not spans:
+        return Miss("holds no generated value, nor a value the call sent under another name, as a token")
+    parts: list[Any] = []
+    cursor = 0
+    for start, end, source in spans:
+        if start > cursor:
+            parts.append(text[cursor:start])
+        parts.append(source)
+        cursor = end
+    if cursor < len(text):
+        parts.append(text[cursor:])
+    kept = kept_path_values(text, ctx.path_args, params.delimiters, [(s, e) for s, e, _ in spans])
+    return Match({"sources": [source for _, _, source in spans], "source_kind": kind,
+                  "kept_path_values": kept, "op_params": {"parts": parts}})
+
+
+def _generated_spans(ctx: CreateFieldContext, text: str, params: TemplateParams) -> list[Span]:
+    """Tokens of values generated for other fields, and slugs of sent members the text holds.
+
+    A slug equal to its member's own text is the sent value itself, which is no token: an
+    echoed value may recur in unrelated text.
+    """
+    spans: list[Span] = []
+    for name, value in ctx.generated.items():
+        token = json_text(value)
+        if name != ctx.field and token:
+            spans.extend((s, e, {"field": name}) for s, e in token_spans(text, token, params.delimiters))
+    for member, sent in ctx.body.items():
+        if isinstance(sent, str):
+            slug = slugify(sent, params.slug_kept)
+            if slug and slug != sent:
+                spans.extend((s, e, {"slug_of": member}) for s, e in token_spans(text, slug, params.delimiters))
+    return spans
+
+
+def _copied_spans(ctx: CreateFieldContext, text: str, params: TemplateParams) -> list[Span]:
+    """Tokens of body strings the application stored under no member of their own name.
+
+    An echoed value is no token, nor is a copy of one: it may recur in unrelated text.
+    """
+    entity = ctx.whole_entity
+    echoed = [v for k, v in ctx.body.items() if k in entity and same_json(entity[k], v)]
+    spans: list[Span] = []
+    for member, sent in ctx.body.items():
+        if not isinstance(sent, str) or len(sent) < params.min_copied_length:
+            continue
+        if any(same_json(sent, e) for e in echoed):
+            continue
+        spans.extend((s, e, {"member": member}) for s, e in token_spans(text, sent, params.delimiters))
+    return spans
+
+
+def _choose(spans: list[Span]) -> list[Span]:
+    """Non-overlapping spans, the longer first (a slug holding the id is the slug), in text order."""
+    chosen: list[Span] = []
+    for span in sorted(spans, key=lambda s: (-(s[1] - s[0]), s[0])):
+        if all(span[1] <= c[0] or span[0] >= c[1] for c in chosen):
+            chosen.append(span)
+    return sorted(chosen, key=lambda s: s[0])
+
+
+def kept_path_values(text: str, path_args: dict[str, str], delimiters: str,
+                     rebuilt: list[tuple[int, int]] = ()) -> list[str]:
+    """Path parameters whose value (as recorded or percent-decoded) is a token of the kept text."""
+    found = []
+    for name, raw in path_args.items():
+        for spelling in {raw, unquote(raw)}:
+            spans = token_spans(text, spelling, delimiters)
+            if any(all(e <= s0 or s >= e0 for s0, e0 in rebuilt) for s, e in spans):
+                found.append(name)
+                break
+    return found
+
+
+class ConstantParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    delimiters: str = Field(min_length=1)
+    """Characters that may border a path value inside the constant's text."""
+
+
+@predicate("create_field_is_constant", context="create-field", params=ConstantParams)
+def create_field_is_constant(ctx: CreateFieldContext, params: ConstantParams) -> Outcome:
+    """Any value: the exemplar's value, kept; notes the path values its text holds as tokens."""
+    kept = sorted({name for text in leaf_texts(ctx.value)
+                   for name in kept_path_values(text, ctx.path_args, params.delimiters)})
+    return Match({"kept_path_values": kept, "op_params": {"value": ctx.value}})

@@ -1,0 +1,154 @@
+"""Helpers the create predicates share: JSON text, delimited tokens, pointers, slugs, token shapes.
+
+No predicate is registered here. Words and thresholds come from the rule tables as params;
+these functions only take them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from functools import lru_cache
+from typing import Any, Iterable, Iterator
+
+from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.serving.render import same_json
+
+# ``same_json`` is re-exported: the create predicates compare JSON values one way (bool is not 1).
+__all__ = ["alnum_lower", "as_integer", "escape_pointer", "fullmatch", "json_text", "leaf_texts",
+           "pointers_breadth_first", "reference_suffix", "same_json", "slugify", "token_shape", "token_spans",
+           "without_reference"]
+
+
+def json_text(value: Any) -> str | None:
+    """The text a scalar shows inside other text: a string itself, a number its JSON spelling."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, JsonNumber):
+        return value.text
+    return None
+
+
+def as_integer(value: Any) -> int | None:
+    """An integral JSON number as an int (never a boolean), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, JsonNumber) and "." not in value.text and "e" not in value.text.lower():
+        return int(value.value)
+    return None
+
+
+def token_spans(text: str, token: str, delimiters: str) -> list[tuple[int, int]]:
+    """Where ``token`` occurs in ``text`` as a delimited token: each side is an end of the text
+    or a delimiter character, so ``4`` is a token of ``/posts/4`` but not of ``/posts/14``."""
+    if not token:
+        return []
+    spans, start = [], text.find(token)
+    while start >= 0:
+        end = start + len(token)
+        before_ok = start == 0 or text[start - 1] in delimiters
+        after_ok = end == len(text) or text[end] in delimiters
+        if before_ok and after_ok:
+            spans.append((start, end))
+            start = text.find(token, end)
+        else:
+            start = text.find(token, start + 1)
+    return spans
+
+
+def leaf_texts(value: Any) -> Iterator[str]:
+    """The texts of every string and number inside a JSON value (object keys aside)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+        else:
+            text = json_text(item)
+            if text is not None:
+                yield text
+
+
+def escape_pointer(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def pointers_breadth_first(value: Any) -> Iterator[tuple[str, Any]]:
+    """Every (JSON pointer, value) under ``value``, shallowest first, in document order."""
+    queue: deque[tuple[str, Any]] = deque([("", value)])
+    while queue:
+        pointer, item = queue.popleft()
+        if pointer:
+            yield pointer, item
+        if isinstance(item, dict):
+            queue.extend((f"{pointer}/{escape_pointer(k)}", v) for k, v in item.items())
+        elif isinstance(item, list):
+            queue.extend((f"{pointer}/{i}", v) for i, v in enumerate(item))
+
+
+@lru_cache(maxsize=64)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def fullmatch(pattern: str, text: str) -> bool:
+    return _compiled(pattern).fullmatch(text) is not None
+
+
+def slugify(text: str, kept: str) -> str:
+    """Lower case, every run of characters outside the ``kept`` class joined by one ``-``."""
+    runs = _compiled(f"[^{kept}]+")
+    return runs.sub("-", text.lower()).strip("-")
+
+
+def token_shape(value: str, siblings: Iterable[str]) -> dict[str, Any]:
+    """Length, character classes and separator positions of a token, as the contract writes them.
+
+    A character other than a letter or digit is a separator where every sibling of the same
+    length holds it at the same place (a formatted key), else it belongs to the alphabet (a
+    nanoid's ``_`` and ``-``). With no sibling each one is taken as a separator.
+    """
+    same_length = [s for s in siblings if isinstance(s, str) and len(s) == len(value) and s != value]
+    separators: dict[int, str] = {}
+    extras: set[str] = set()
+    for index, char in enumerate(value):
+        if char.isascii() and char.isalnum():
+            continue
+        if all(s[index] == char for s in same_length):
+            separators[index] = char
+        else:
+            extras.add(char)
+    classes = ("a" if any(c.islower() for c in value) else "") + \
+              ("A" if any(c.isupper() for c in value) else "") + \
+              ("9" if any(c.isdigit() for c in value) else "") + "".join(sorted(extras))
+    return {"length": len(value), "classes": classes, "separators": separators}
+
+
+def alnum_lower(name: str) -> str:
+    """A name's letters and digits, lower-cased: ``parent_Name`` -> ``parentname``."""
+    return "".join(c for c in name if c.isalnum()).lower()
+
+
+def reference_suffix(name: str, suffixes: Iterable[str]) -> str | None:
+    """The reference suffix a name ends in (``Id`` of ``parentId``), longest first, or None.
+
+    The name must keep something before the suffix: ``id`` alone names no other thing.
+    """
+    for suffix in sorted(suffixes, key=len, reverse=True):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return suffix
+    return None
+
+
+def without_reference(name: str, suffixes: Iterable[str]) -> str:
+    """The name with a reference's suffix left off (``parentId`` -> ``parent``)."""
+    suffix = reference_suffix(name, suffixes)
+    return name[: len(name) - len(suffix)] if suffix else name

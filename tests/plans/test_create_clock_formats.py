@@ -1,0 +1,52 @@
+"""Clock formats: learned from a recorded value, parsed to a UTC instant, written back the same."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.interpreter.plans.clock_formats import (format_instant, learn_clock_format, parse_date_or_time,
+                                                    parse_instant)
+from capenv.serving.ops.params import ClockFormat
+
+
+@pytest.mark.parametrize("value", [
+    "2026-11-30T13:00:06Z",
+    "2026-11-30T13:00:06.962Z",
+    "2026-11-30T13:00:06.962746+00:00",
+    "2026-11-30 13:00:06",
+    "2026-11-30T15:00:06.5+0200",
+    "2026-11-30T08:00:06.000-05:00",
+    1796043606,
+    1796043606962,
+    "1796043606",
+])
+def test_learned_format_writes_the_recorded_value_back(value):
+    fmt = learn_clock_format(value)
+    assert fmt is not None
+    assert format_instant(parse_instant(value, fmt), fmt) == value
+
+
+def test_formats_say_where_each_part_goes():
+    assert learn_clock_format("2026-11-30 13:00:06.12") == ClockFormat(style="iso", separator=" ",
+                                                                      fraction_digits=2, zone="")
+    assert learn_clock_format(1796043606962) == ClockFormat(style="epoch-milliseconds", as_string=False)
+    assert learn_clock_format("1796043606").as_string is True
+
+
+@pytest.mark.parametrize("value", ["2026-11-30", "2026-11-30T13:00", "13:00:06", "2026-13-30T13:00:06Z",
+                                   True, None, -5, JsonNumber("1796043606.5"), "0042", "soon"])
+def test_not_a_clock(value):
+    assert learn_clock_format(value) is None
+
+
+def test_instants_are_utc_and_a_missing_zone_reads_as_utc():
+    assert parse_instant("2026-11-30T15:00:06+02:00") == datetime(2026, 11, 30, 13, 0, 6, tzinfo=timezone.utc)
+    assert parse_instant("2026-11-30 13:00:06") == datetime(2026, 11, 30, 13, 0, 6, tzinfo=timezone.utc)
+
+
+def test_dates_parse_for_comparison_but_are_no_clock():
+    assert parse_date_or_time("2024-05-01") == datetime(2024, 5, 1, tzinfo=timezone.utc)
+    assert parse_date_or_time("not a date") is None

@@ -1,0 +1,192 @@
+"""``explain_create``: each field rule on small hand-made creates, the op params each one learns,
+and the contract: every FieldRule's params validate against ``OP_PARAMS[op]``."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+import pytest
+
+from capenv.interpreter.bundle.jsonvalue import dumps, loads
+from capenv.interpreter.plans.create_fields import CreateInputs, explain_create
+from capenv.interpreter.rules_engine import load_rules
+from capenv.serving.ops.params import OP_PARAMS, ClockFormat
+
+START = datetime(2026, 11, 30, 13, 0, 6, 962746, tzinfo=timezone.utc)
+
+
+@pytest.fixture(scope="module")
+def ruleset():
+    return load_rules()
+
+
+def explain(ruleset, observed: dict[str, Any], body: dict[str, Any] | None = None, **more: Any):
+    inputs = CreateInputs(type_name=more.pop("type_name", "items"), id_field=more.pop("id_field", "id"),
+                          observed=observed, body=body or {}, started_at=more.pop("started_at", START), **more)
+    return explain_create(ruleset, inputs)
+
+
+def rules_of(explanation) -> dict[str, str]:
+    return {f.field: f.rule_id for f in explanation.fields}
+
+
+def field(explanation, name: str):
+    return next(f for f in explanation.fields if f.field == name)
+
+
+def test_every_field_rule_validates_against_its_op_contract(ruleset):
+    explanation = explain(
+        ruleset,
+        {"id": 4, "title": "First draft", "name": "Quarterly report", "board": "my board", "slug": "first-draft",
+         "created_at": "2026-11-30T13:00:07.123Z", "number": "000-005", "url": "https://x.test/items/4",
+         "views": 0},
+        {"title": "First draft", "meta": {"name": "Quarterly report"}},
+        path_args={"board": "my%20board"},
+        type_entities=[{"id": 3, "number": "000-004"}], collection_entities=[{"id": 3, "number": "000-004"}])
+    assert rules_of(explanation) == {
+        "id": "field.identity", "title": "field.echo", "name": "field.copy", "board": "field.path",
+        "slug": "field.slug", "created_at": "field.clock", "number": "field.sequence", "url": "field.template",
+        "views": "field.constant"}
+    for rule in explanation.fields:
+        OP_PARAMS[rule.op].model_validate(rule.params)
+        assert loads(dumps(rule.model_dump())) is not None  # the plan's JSON writes and reads back
+
+
+def test_fields_keep_the_entity_order_and_trace_every_rule_tried(ruleset):
+    explanation = explain(ruleset, {"b": 1, "a": "x", "id": 2}, {"a": "x"}, type_entities=[{"id": 1}])
+    assert [f.field for f in explanation.fields] == ["b", "a", "id"]
+    subjects = [(e.subject, e.rule_id, e.outcome) for e in explanation.events if e.table == "create-fields"]
+    assert ("items.b", "field.echo", "miss") in subjects
+    assert ("items.b", "field.constant", "match") in subjects
+    assert all(e.location.startswith("rules/create-fields.yaml:") for e in explanation.events
+               if e.table == "create-fields")
+
+
+def test_an_identity_the_client_sends_is_an_echo(ruleset):
+    explanation = explain(ruleset, {"id": "my-key", "title": "t"}, {"id": "my-key", "title": "t"})
+    assert field(explanation, "id").rule_id == "field.echo"
+    assert field(explanation, "id").params == {"member": "id"}
+
+
+@pytest.mark.parametrize("value, expected", [
+    (4, {"format": "sequence", "as_string": False}),
+    ("12", {"format": "sequence", "as_string": True}),
+    ("0b9f2a34-1c2d-4e5f-8a9b-0c1d2e3f4a5b", {"format": "uuid"}),
+    ("cl9x-2ab7q", {"format": "token", "length": 10, "classes": "a9", "separators": {"4": "-"}}),
+])
+def test_identity_learns_sequence_uuid_or_token(ruleset, value, expected):
+    rule = field(explain(ruleset, {"id": value}), "id")
+    assert rule.rule_id == "field.identity"
+    assert {k: rule.params[k] for k in expected} == expected
+
+
+def test_identity_sequence_scope_follows_the_largest_value(ruleset):
+    nested = explain(ruleset, {"id": 10}, type_entities=[{"id": 9}, {"id": 2}], collection_entities=[{"id": 2}])
+    assert field(nested, "id").params["scope"] == "type"
+    assert field(nested, "id").evidence["largest_before"] == 9
+
+
+def test_token_alphabet_characters_are_not_separators(ruleset):
+    rule = field(explain(ruleset, {"id": "V1St_GXR8"}, type_entities=[{"id": "a_b9Xy7-Q"}]), "id")
+    assert rule.params["separators"] == {} and rule.params["classes"] == "aA9_"
+
+
+@pytest.mark.parametrize("value, fmt", [
+    ("2026-11-30T13:00:07.123Z", ClockFormat(style="iso", fraction_digits=3, zone="Z")),
+    ("2026-11-30 13:00:07", ClockFormat(style="iso", separator=" ", zone="")),
+    ("2026-11-30T14:00:07.123456+01:00", ClockFormat(style="iso", fraction_digits=6, zone="+01:00")),
+    (1796043607, ClockFormat(style="epoch-seconds", as_string=False)),
+    ("1796043607123", ClockFormat(style="epoch-milliseconds", as_string=True)),
+])
+def test_clock_keeps_the_recorded_format(ruleset, value, fmt):
+    rule = field(explain(ruleset, {"created": value}), "created")
+    assert rule.rule_id == "field.clock"
+    assert ClockFormat.model_validate(rule.params["format"]) == fmt
+
+
+def test_clock_outside_ten_minutes_is_a_constant(ruleset):
+    rule = field(explain(ruleset, {"created": "2026-11-30T12:40:00Z"}), "created")
+    assert rule.rule_id == "field.constant"
+
+
+def test_nested_clock_takes_the_write_clock_at_its_clocks_only(ruleset):
+    observed = {"id": 2, "audit": {"by": "alice", "at": "2026-11-30T13:00:06Z", "seen": "2026-11-30T13:00:08Z"}}
+    others = [{"id": 1, "audit": {"by": "alice", "at": "2026-10-01T10:00:00Z", "seen": "2026-10-01T10:00:02Z"}}]
+    rule = field(explain(ruleset, observed, type_entities=others), "audit")
+    assert rule.rule_id == "field.nested-clock"
+    assert set(rule.params["clocks"]) == {"/at", "/seen"}
+
+
+def test_embedded_reference_is_not_a_nested_clock(ruleset):
+    observed = {"id": 2, "owner": {"id": 7, "name": "bob", "created_at": "2026-11-30T13:00:06Z"}}
+    others = [{"id": 1, "owner": {"id": 3, "name": "eve", "created_at": "2026-11-30T13:00:06Z"}}]
+    rule = field(explain(ruleset, observed, type_entities=others), "owner")
+    assert rule.rule_id == "field.constant"
+
+
+def test_grouped_asset_number_is_a_sequence(ruleset):
+    others = [{"id": n, "asset": f"000-00{n}"} for n in range(1, 5)]
+    rule = field(explain(ruleset, {"id": 5, "asset": "000-005"}, type_entities=others,
+                         collection_entities=others), "asset")
+    assert rule.rule_id == "field.sequence"
+    assert rule.params == {"scope": "collection", "groups": [3, 3], "as_string": True}
+
+
+def test_a_date_is_not_a_grouped_sequence(ruleset):
+    rule = field(explain(ruleset, {"id": 2, "day": "2026-11-30"}, type_entities=[{"id": 1, "day": "2026-11-29"}]),
+                 "day")
+    assert rule.rule_id == "field.constant"
+
+
+def test_unique_uuid_and_token(ruleset):
+    others = [{"id": 1, "uuid": "1b4e28ba-2fa1-41d2-883f-0016d3cca427", "key": "Zp0aQ9mX2kL7sD3fG8hJ"}]
+    explanation = explain(ruleset, {"id": 2, "uuid": "9C5B94B1-35AD-49BB-B118-8E8FC24ABF80",
+                                    "key": "k3Jd9s0aQ1mZx7Lp2Vb8"}, type_entities=others)
+    assert field(explanation, "uuid").params == {"format": "uuid", "length": None, "classes": None,
+                                                 "separators": {}, "uppercase": True}
+    key = field(explanation, "key")
+    assert key.rule_id == "field.unique"
+    assert (key.params["format"], key.params["length"], key.params["classes"]) == ("token", 20, "aA9")
+
+
+def test_url_ending_in_the_new_id_is_a_template(ruleset):
+    explanation = explain(ruleset, {"id": 7, "url": "https://example.com/items/7"}, type_entities=[{"id": 6}])
+    rule = field(explanation, "url")
+    assert rule.rule_id == "field.template"
+    assert rule.params == {"parts": ["https://example.com/items/", {"field": "id"}]}
+    assert explanation.tied_to_collection is False
+
+
+def test_template_around_a_slug_field_and_the_id(ruleset):
+    explanation = explain(ruleset, {"id": 7, "slug": "hello-world", "url": "/7/hello-world/"},
+                          {"title": "Hello World"}, type_entities=[{"id": 6}])
+    assert field(explanation, "url").params == {"parts": ["/", {"field": "id"}, "/", {"field": "slug"}, "/"]}
+
+
+def test_template_around_a_value_sent_under_another_name(ruleset):
+    explanation = explain(ruleset, {"id": 7, "url": "/blog/my-post/"}, {"handle": "my-post"},
+                          type_entities=[{"id": 6}])
+    assert field(explanation, "url").params == {"parts": ["/blog/", {"member": "handle"}, "/"]}
+
+
+def test_path_value_kept_in_a_constant_or_template_ties_the_create(ruleset):
+    explanation = explain(ruleset, {"id": 7, "url": "/boards/b1/cards/7", "label": "card"},
+                          path_args={"board": "b1"}, type_entities=[{"id": 6}])
+    assert explanation.tied_to_collection and explanation.tied_by == ["url"]
+    decoded = explain(ruleset, {"id": 7, "where": "in my board"}, path_args={"board": "my%20board"})
+    assert decoded.tied_by == ["where"]  # the decoded spelling counts too
+    inside_a_word = explain(ruleset, {"id": 7, "where": "all my boards"}, path_args={"board": "my%20board"})
+    assert inside_a_word.tied_to_collection is False  # not a delimited token
+
+
+def test_path_field_is_percent_decoded(ruleset):
+    rule = field(explain(ruleset, {"id": 1, "board": "my board"}, path_args={"board": "my%20board"}), "board")
+    assert (rule.rule_id, rule.params) == ("field.path", {"param": "board"})
+
+
+def test_identity_no_rule_explains_is_a_build_reason(ruleset):
+    explanation = explain(ruleset, {"id": True, "title": "x"}, {"title": "x"})
+    assert explanation.build_reason == "unexplained-change"
+    assert [f.field for f in explanation.fields] == ["title"]
+    assert any(e.outcome == "default" and e.subject == "items.id" for e in explanation.events)
