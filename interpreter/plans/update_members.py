@@ -1,0 +1,208 @@
+"""Admit an update's body members (seeds: "Body members of a create", which updates reuse, and
+"Updates.").
+
+Each member any recorded call sent is judged by the ``update-members`` table on the first call
+whose observation shows it (the exemplar's members first; a member only a later call stored
+keeps the kind that call stored it as). Every other call that sent it must treat it alike:
+serving takes one treatment, so a call that echoes what another transformed, or that sends the
+identity where another sent a fixed value, or a fixed member at another value, is
+unexplained-change. Held clocks are checked with the field rules (``update_changes``), since
+what a later call may store there is a clock, not the sent value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
+
+from capenv.interpreter.bundle.jsonvalue import json_kind
+from capenv.interpreter.bundle.models import FieldRule, MemberRule
+from capenv.interpreter.predicates.update_member_kinds import UpdateMemberContext
+from capenv.interpreter.predicates.update_values import parse_instant, same_value
+from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
+from capenv.serving.ops.params import OP_PARAMS
+
+if TYPE_CHECKING:
+    from .update_changes import UpdateCall, UpdateInputs
+
+MEMBERS_TABLE = "update-members"
+CHECKS_TABLE = "update-consistency"
+"""The name the cross-call checks trace under (they are code, not a rule table)."""
+
+IDENTITY = "update-member.identity"
+IGNORED_IDENTITY = "update-member.ignored-identity"
+NOT_SHOWN = "update-member.not-shown"
+HELD_CLOCK = "update-member.held-clock"
+
+
+class UpdateProblem(BaseModel):
+    """One reason the plan is unexplained-change: the check that failed, where, and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    check: str
+    subject: str
+    """The field or member."""
+    ordinal: int
+    """The recorded call the check failed on."""
+    detail: str
+
+
+def check_event(check: str, subject: str, problem: str | None, where: str,
+                evidence: dict[str, Any] | None = None) -> TraceEvent:
+    """A cross-call check as a trace event: a match when the call agrees, a miss with why not."""
+    return TraceEvent(table=CHECKS_TABLE, rule_id=f"{CHECKS_TABLE}.{check}",
+                      outcome="miss" if problem else "match", subject=subject, reason=problem,
+                      evidence=evidence or {}, location=f"interpreter/plans/{where}")
+
+
+def subject_of(name: str, call: UpdateCall, inputs: UpdateInputs) -> str:
+    """The exemplar's decisions name the field; a later call's add its ordinal."""
+    return name if call is inputs.calls[0] else f"{name} @{call.ordinal}"
+
+
+def member_context(inputs: UpdateInputs, call: UpdateCall, member: str, *, sent: bool = True
+                   ) -> UpdateMemberContext:
+    # model_construct: the entities come validated from the inputs, and copying the type's
+    # entities for every member of every call would cost more than the judging.
+    return UpdateMemberContext.model_construct(
+        member=member, sent=sent, id_field=inputs.id_field, path_id=inputs.path_id_of(call),
+        before=call.before, after=call.after, body=call.body, started_at=call.started_at,
+        other_entities=inputs.others_for(call),
+        other_sent_values=[c.body[member] for c in inputs.calls if c is not call and member in c.body])
+
+
+def rules_for(ruleset: RuleSet, subject: str) -> set[str]:
+    """The member rules that judge a sent member, or an unsent field (``yields.subject``)."""
+    return {r.id for r in ruleset.table(MEMBERS_TABLE).rules if r.yields.get("subject") in (subject, "any")}
+
+
+@dataclass
+class MemberJudgement:
+    member: str
+    call: UpdateCall
+    """The call whose observation the member's rule is learned from."""
+    decision: Decision
+    rule: MemberRule
+    field_rule: FieldRule | None
+
+
+@dataclass
+class MemberAdmission:
+    members: list[MemberJudgement] = field(default_factory=list)
+    problems: list[UpdateProblem] = field(default_factory=list)
+    events: list[TraceEvent] = field(default_factory=list)
+
+
+def admit_members(ruleset: RuleSet, inputs: UpdateInputs) -> MemberAdmission:
+    """Every member the tool's calls sent: its admission, the field rule it writes with, and
+    the calls that treat it otherwise."""
+    result = MemberAdmission()
+    sent_rules = rules_for(ruleset, "sent")
+    for member in _sent_members(inputs):
+        decisions = [(call, evaluate(ruleset, MEMBERS_TABLE, member_context(inputs, call, member),
+                                     subject=subject_of(member, call, inputs), only=sent_rules))
+                     for call in inputs.calls if member in call.body]
+        for _, decision in decisions:
+            result.events.extend(decision.events)
+        call, decision = next(((c, d) for c, d in decisions if d.rule_id != NOT_SHOWN), decisions[0])
+        judgement = _judgement(member, call, decision, inputs)
+        result.members.append(judgement)
+        if decision.yields.get("build_reason") == "unexplained-change":
+            result.problems.append(UpdateProblem(check="changed-identity", subject=member, ordinal=call.ordinal,
+                                                 detail=decision.yields.get("reason", "the stored id changed")))
+        for other, other_decision in decisions:
+            if other is call:
+                continue
+            problem = _disagreement(judgement, other, other_decision)
+            where = "update_members.py:_disagreement"
+            if problem is None:
+                result.events.append(check_event("member-treated-alike", subject_of(member, other, inputs), None, where))
+            elif problem != "no evidence":
+                check, detail = problem
+                result.events.append(check_event(check, subject_of(member, other, inputs), detail, where))
+                result.problems.append(UpdateProblem(check=check, subject=member, ordinal=other.ordinal, detail=detail))
+    return result
+
+
+def _sent_members(inputs: UpdateInputs) -> list[str]:
+    seen: dict[str, None] = {}
+    for call in inputs.calls:
+        for member in call.body:
+            seen.setdefault(member, None)
+    return list(seen)
+
+
+def _judgement(member: str, call: UpdateCall, decision: Decision, inputs: UpdateInputs) -> MemberJudgement:
+    admission = decision.yields.get("admission", "not-accepted")
+    if admission not in ("accepted", "recorded-only", "not-accepted"):
+        admission = "not-accepted"
+    sent = call.body[member]
+    stored = (call.after or {}).get(member)
+    if decision.serve == "unique":
+        kind = None  # accepted with any value
+    elif decision.serve in ("echo", "held-clock"):
+        kind = json_kind(stored)  # the observation's kind, as a create keeps it
+    elif admission != "not-accepted":
+        kind = json_kind(sent)
+    else:
+        kind = None
+    exemplar = inputs.calls[0]
+    required = (inputs.method == "PUT" and not inputs.is_action and member in exemplar.body
+                and admission != "not-accepted")
+    rule = MemberRule(member=member, admission=admission, rule_id=decision.rule_id or "(default)",
+                      required=required, kind=kind,
+                      recorded_value=sent if admission == "recorded-only" else None,
+                      reason=decision.yields.get("reason"))
+    return MemberJudgement(member, call, decision, rule, _field_rule(member, call, decision))
+
+
+def _field_rule(member: str, call: UpdateCall, decision: Decision) -> FieldRule | None:
+    if decision.serve is None:
+        return None
+    evidence = dict(decision.evidence)
+    params = evidence.pop("params", {})
+    params = OP_PARAMS[decision.serve].model_validate(params).model_dump(mode="python")
+    evidence["ordinal"] = call.ordinal
+    return FieldRule(field=member, rule_id=decision.rule_id, op=decision.serve, params=params, evidence=evidence)
+
+
+def _disagreement(plan: MemberJudgement, call: UpdateCall, decision: Decision
+                  ) -> tuple[str, str] | str | None:
+    """How ``call`` treats the member otherwise than the plan does (None: alike; "no evidence"
+    when its observation cannot tell)."""
+    member = plan.member
+    if call.after is None or decision.rule_id == NOT_SHOWN or plan.decision.rule_id == HELD_CLOCK:
+        return "no evidence"
+    plan_id, call_id = plan.decision.rule_id, decision.rule_id
+    if call_id != plan_id:
+        if {plan_id, call_id} == {IDENTITY, IGNORED_IDENTITY}:
+            return ("identity-and-fixed", f"call {call.ordinal} uses {member} by {call_id}, "
+                                          f"the plan by {plan_id}: serving could not take every call")
+        return ("treated-otherwise", f"call {call.ordinal} treats {member} by {call_id}, the plan by {plan_id}")
+    if plan.rule.admission == "recorded-only" and not same_value(plan.call.body[member], call.body[member]):
+        return ("fixed-at-different-values", f"call {call.ordinal} sent {call.body[member]!r}, "
+                                             f"the plan fixes {plan.call.body[member]!r}")
+    if decision.serve == "constant" and not same_value(call.after.get(member), (plan.call.after or {}).get(member)):
+        return ("stores-another-value", f"call {call.ordinal} stored {call.after.get(member)!r} for the value "
+                                        f"the plan stores as {(plan.call.after or {}).get(member)!r}")
+    return None
+
+
+def unsent_clock_decisions(ruleset: RuleSet, inputs: UpdateInputs, call: UpdateCall) -> dict[str, Decision]:
+    """The fields ``call`` did not send and left as they were, judged by the unsent rules (a
+    whole-second clock naming the call's second may have been stamped or not)."""
+    if call.before is None or call.after is None:
+        return {}
+    only = rules_for(ruleset, "unsent")
+    decisions = {}
+    for name, value in call.after.items():
+        if name in call.body or name not in call.before or not same_value(call.before[name], value):
+            continue
+        if parse_instant(value) is None:
+            continue  # only a clock can have been stamped unseen
+        decisions[name] = evaluate(ruleset, MEMBERS_TABLE, member_context(inputs, call, name, sent=False),
+                                   subject=subject_of(name, call, inputs), only=only)
+    return decisions

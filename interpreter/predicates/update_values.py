@@ -1,0 +1,144 @@
+"""Value shapes the update predicates read: instants, UUIDs, opaque tokens, slugs, plain text,
+and walks over JSON values. Pure helpers; no predicate is registered here.
+
+Clock formats are learned by ``plans/clock_formats`` (shared with creates); slugs and markup
+are read by serving's own text helpers, so a rule is judged by the value serving would give.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from typing import Any, Iterator
+
+from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.interpreter.plans.clock_formats import learn_clock_format
+from capenv.interpreter.plans.clock_formats import parse_instant as instant_in
+# A rule is judged by the slug and text serving would write (slugify is re-exported).
+from capenv.serving.ops.text import slugify, strip_markup  # noqa: F401
+
+# Epoch values outside these years are counts (views: 121), not instants.
+_EPOCH_YEARS = (2001, 2286)
+
+UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def parse_instant(value: Any) -> tuple[datetime, dict[str, Any]] | None:
+    """The instant a value names and how it is written (a ``ClockFormat`` as a dict), or None.
+
+    The format is learned as creates learn it (``plans/clock_formats``); an epoch number is an
+    instant only within the years 2001-2286, so a small count never reads as a clock.
+    """
+    fmt = learn_clock_format(value)
+    moment = instant_in(value, fmt) if fmt is not None else None
+    if moment is None:
+        return None
+    if fmt.style != "iso" and not _EPOCH_YEARS[0] <= moment.year <= _EPOCH_YEARS[1]:
+        return None
+    return moment, fmt.model_dump()
+
+
+def is_whole_second(value: Any) -> bool:
+    """The instant is written in whole seconds (no fraction, or only zeros after the point)."""
+    parsed = parse_instant(value)
+    if parsed is None:
+        return False
+    return parsed[0].microsecond == 0
+
+
+def aware(moment: datetime) -> datetime:
+    """A naive datetime is taken as UTC, so recorded start times compare with instants."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def names_call_second(value: Any, started_at: datetime, slack_seconds: int) -> bool:
+    """A whole-second instant that is the second the call began in (or up to ``slack`` later,
+    for a call that ran across a second boundary)."""
+    parsed = parse_instant(value)
+    if parsed is None or parsed[0].microsecond:
+        return False
+    start = aware(started_at).replace(microsecond=0)
+    return start <= parsed[0] <= start + timedelta(seconds=slack_seconds)
+
+
+def is_uuid(value: Any) -> bool:
+    return isinstance(value, str) and UUID_RE.fullmatch(value) is not None
+
+
+def is_opaque_token(value: Any, min_length: int, max_length: int) -> bool:
+    """16-64 letters, digits, ``_`` or ``-``, holding letters and digits both."""
+    return (isinstance(value, str) and min_length <= len(value) <= max_length
+            and _TOKEN_RE.fullmatch(value) is not None
+            and any(c.isalpha() for c in value) and any(c.isdigit() for c in value))
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """JSON equality, with a UUID equal to itself in another letter case (a sent value)."""
+    if is_uuid(a) and is_uuid(b):
+        return a.lower() == b.lower()
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, (int, JsonNumber)) and isinstance(b, (int, JsonNumber)):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def plain_text(text: str) -> str:
+    """The text markup aside, as serving strips it, with whitespace runs read as one space."""
+    return re.sub(r"\s+", " ", strip_markup(text)).strip()
+
+
+def has_markup(text: str) -> bool:
+    return re.search(r"<[A-Za-z/][^>]*>", text) is not None
+
+
+def leaves(value: Any, pointer: str = "") -> Iterator[tuple[str, Any]]:
+    """Every scalar under ``value`` with its JSON pointer (``/rows/0/id``)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from leaves(item, f"{pointer}/{_escape(key)}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from leaves(item, f"{pointer}/{index}")
+    else:
+        yield pointer, value
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def same_shape(a: Any, b: Any) -> bool:
+    """The same object keys and array lengths all the way down (scalars may differ)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_shape(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_shape(x, y) for x, y in zip(a, b))
+    return not isinstance(a, (dict, list)) and not isinstance(b, (dict, list))
+
+
+def any_index(pointer: str) -> str:
+    """A pointer with every array index as ``*`` (``/rows/0/id`` -> ``/rows/*/id``)."""
+    return "/".join("*" if part.isdigit() else part for part in pointer.split("/"))
+
+
+def holds(haystack: Any, needle: Any) -> bool:
+    """``needle`` equals ``haystack`` or a value anywhere inside it (UUIDs in either case)."""
+    if same_value(haystack, needle):
+        return True
+    if isinstance(haystack, dict):
+        return any(holds(item, needle) for item in haystack.values())
+    if isinstance(haystack, list):
+        return any(holds(item, needle) for item in haystack)
+    return False
+
+
+def name_words(name: str) -> list[tuple[int, int, str]]:
+    """The words of a member name split on ``_``, ``-``, ``.`` and case: (start, end, lower word)."""
+    return [(m.start(), m.end(), m.group().lower())
+            for m in re.finditer(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name)]
