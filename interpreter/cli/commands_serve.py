@@ -1,0 +1,185 @@
+"""``capenv serve`` and ``capenv data``: run an environment, and use its data plane (DESIGN.md §10)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .commands_capture import add_capture_options
+from .errors import UserError
+
+LOOPBACK = "127.0.0.1"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    serve = sub.add_parser("serve", help="serve a bundle (a capture is built first) over MCP, and with --http "
+                                         "the application's own paths and the data plane")
+    serve.add_argument("target", metavar="BUNDLE|CAPTURE")
+    mode = serve.add_mutually_exclusive_group()
+    mode.add_argument("--stdio", action="store_true", help="MCP over stdin/stdout (the default)")
+    mode.add_argument("--http", metavar="HOST:PORT",
+                      help="MCP over streamable HTTP, the application's paths and /_capenv/data/…; "
+                           "PORT or :PORT binds loopback")
+    serve.add_argument("--store", metavar="URL", help="keep the state in a store (memory:, sqlite:PATH, postgresql://…)")
+    serve.add_argument("--replay-only", action="store_true", help="answer every read by replaying the capture")
+    add_capture_options(serve)
+    serve.set_defaults(handler=_serve)
+
+    data = sub.add_parser("data", help="data/get, data/reset, data/add of a running server (--url) or offline "
+                                       "(--bundle B --store URL)")
+    # One subcommand per verb, so FILE may come before or after the options.
+    verbs = data.add_subparsers(dest="verb", metavar="get|reset|add", required=True)
+    for verb, file_help in (("get", "write the document here (default: stdout)"), ("reset", None),
+                            ("add", "the state document to install (- reads stdin)")):
+        parser = verbs.add_parser(verb, help=f"data/{verb}")
+        if verb == "get":
+            parser.add_argument("file", nargs="?", metavar="FILE", help=file_help)
+        elif verb == "add":
+            parser.add_argument("file", metavar="FILE", help=file_help)
+        parser.add_argument("--url", help="the server's base URL, as `capenv serve --http` prints it")
+        parser.add_argument("--bundle", metavar="BUNDLE|CAPTURE", help="work offline on this environment's state")
+        parser.add_argument("--store", metavar="URL", help="with --bundle: the store holding the state (default memory:)")
+        add_capture_options(parser)
+        parser.set_defaults(handler=_data, **({"file": None} if verb == "reset" else {}))
+
+
+# --- serve ------------------------------------------------------------------------------
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT``, ``[::1]:PORT``, ``:PORT`` or ``PORT`` (the last two bind loopback)."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "", text
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        number = int(port)
+    except ValueError:
+        raise UserError(f"--http {text}: expected HOST:PORT, :PORT or PORT (a port number 0-65535)") from None
+    if not 0 <= number <= 65535:
+        raise UserError(f"--http {text}: port {number} is out of range 0-65535")
+    return host or LOOPBACK, number
+
+
+def _runtime(target: str, args: argparse.Namespace, store_url: str | None, replay_only: bool = False):
+    from capenv.serving.runtime import EnvironmentRuntime
+    from capenv.serving.store import StoreError, open_store
+
+    from .commands_env import load_or_build
+
+    bundle = load_or_build(target, args)
+    try:
+        store = open_store(store_url) if store_url else None
+    except (ValueError, StoreError) as exc:  # a URL of no accepted form, or a backend out of reach
+        raise UserError(f"--store {store_url}: {exc}") from None
+    try:
+        return EnvironmentRuntime(bundle, replay_only=replay_only, store=store)
+    except StoreError as exc:
+        raise UserError(f"--store {store_url}: {exc}") from None
+
+
+def _serve(args: argparse.Namespace) -> int:
+    listen = parse_listen(args.http) if args.http else None
+    runtime = _runtime(args.target, args, args.store, args.replay_only)
+    report = runtime.catalog_report()
+    out = sys.stdout if listen else sys.stderr  # on stdio, stdout carries only MCP messages
+    print(f"capenv: {report['tools']} tools ({report['from_state']} from the state) for "
+          f"{runtime.bundle.info.source}, evidence {runtime.bundle.info.evidence_id}", file=out, flush=True)
+    if listen is None:
+        print("capenv: MCP over stdio (stdin/stdout)", file=out, flush=True)
+    if not report["state_available"]:
+        print("capenv: the state is unavailable (a budget was hit); every read replays", file=out, flush=True)
+    for hit in report["hits"]:
+        print(f"capenv: description of {hit['tool']} {hit['effect']} ({hit['budget']}: {hit['used']} of "
+              f"{hit['wanted']} characters)", file=out, flush=True)
+    try:
+        if listen is None:
+            from capenv.serving.transport.mcp_server import run_stdio
+
+            run_stdio(runtime)
+        else:
+            from capenv.serving.transport.http_app import run_http
+
+            if runtime.reserved_mcp_path() != "/mcp":
+                print(f"capenv: the application uses /mcp; MCP is at {runtime.reserved_mcp_path()}", flush=True)
+            try:
+                run_http(runtime, listen[0], listen[1])
+            except OSError as exc:
+                raise UserError(str(exc)) from None
+    finally:
+        runtime.close()
+    return 0
+
+
+# --- data -------------------------------------------------------------------------------
+
+
+def _data(args: argparse.Namespace) -> int:
+    if bool(args.url) == bool(args.bundle):
+        raise UserError("capenv data needs --url URL (a running server) or --bundle BUNDLE [--store URL] (offline)")
+    if args.store and not args.bundle:
+        raise UserError("--store goes with --bundle (offline); a running server keeps its own store")
+    document = _read_document(args.file) if args.verb == "add" else None
+    if args.url:
+        result = _data_online(args.verb, args.url, document)
+    else:
+        result = _data_offline(args, document)
+    if args.verb == "get":
+        _write_document(args.file, result)
+    else:
+        print(f"data/{args.verb}: done", file=sys.stderr)
+    return 0
+
+
+def _data_online(verb: str, url: str, document: bytes | None) -> bytes:
+    from capenv.serving.transport import data_client
+
+    try:
+        if verb == "get":
+            return data_client.data_get(url)
+        if verb == "reset":
+            data_client.data_reset(url)
+        else:
+            data_client.data_add(url, document or b"")
+    except data_client.DataPlaneError as exc:
+        raise UserError(exc.message) from None
+    return b""
+
+
+def _data_offline(args: argparse.Namespace, document: bytes | None) -> bytes:
+    from capenv.serving.runtime_api import DataPlaneRefusal
+
+    runtime = _runtime(args.bundle, args, args.store or "memory:")
+    try:
+        if args.verb == "get":
+            return runtime.data_get()
+        if args.verb == "reset":
+            runtime.data_reset()
+        else:
+            runtime.data_add(document or b"")
+    except DataPlaneRefusal as refusal:
+        raise UserError(f"data/add refused ({refusal.kind}): {refusal.message}") from None
+    finally:
+        runtime.close()
+    return b""
+
+
+def _read_document(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(name).read_bytes()
+    except OSError as exc:
+        raise UserError(f"{name}: cannot read the document ({exc.strerror or exc})") from None
+
+
+def _write_document(name: str | None, document: bytes) -> None:
+    if not name or name == "-":
+        sys.stdout.buffer.write(document + b"\n")
+        sys.stdout.buffer.flush()
+        return
+    try:
+        Path(name).write_bytes(document)
+    except OSError as exc:
+        raise UserError(f"{name}: cannot write the document ({exc.strerror or exc})") from None

@@ -1,0 +1,79 @@
+"""The HTTP mock surface (DESIGN.md §7): the application's own paths answered as the MCP tool
+would, with the recorded status, headers and content type, and JSON written by the exact
+codec so numbers keep their recorded spelling.
+
+A path no served tool answers is a 404 JSON error naming the tools; a path a tool answers for
+other methods (a write, in this issue) is a 405 with ``allow``; a refused call is the refusal's
+status (400 for bad arguments, 404 for what the state does not hold) with its message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.manifest.models import Manifest
+
+from capenv.serving.runtime_api import HttpAnswer, HttpRequest
+
+from .answers import Answer
+from .catalog import Catalog, CatalogEntry
+
+# Headers that described the recorded bytes on the wire, not the body answered now: the
+# transport sets the length, and the body is never re-compressed.
+DROPPED_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"})
+MAX_TOOLS_NAMED = 40
+
+
+def route(manifest: Manifest, catalog: Catalog, request: HttpRequest) -> tuple[CatalogEntry, dict[str, str]] | HttpAnswer:
+    """The catalog entry answering the request and its raw path arguments, or the error answer."""
+    method = "GET" if request.method == "HEAD" else request.method
+    found = manifest.tool_for(method, request.path)
+    if found is not None and found[0].name in catalog.entries:
+        return catalog.entries[found[0].name], found[1]
+    allowed = sorted({t.method for t in manifest.tools if t.match(request.path) is not None
+                      and t.name in catalog.entries})
+    if allowed:
+        message = f"{request.method} {request.path} is not served; this path answers {', '.join(allowed)}"
+        return error(405, "method_not_allowed", message, (("allow", ", ".join(allowed)),))
+    if found is not None:
+        message = f"{request.method} {found[0].template} ({found[0].name}) is a write this environment does not serve"
+        return error(405, "method_not_allowed", message)
+    return error(404, "not_found", f"no tool answers {request.method} {request.path}; {tools_named(catalog)}")
+
+
+def tools_named(catalog: Catalog) -> str:
+    entries = list(catalog.entries.values())
+    named = ", ".join(f"{e.tool.method} {e.tool.template}" for e in entries[:MAX_TOOLS_NAMED])
+    more = f" and {len(entries) - MAX_TOOLS_NAMED} more" if len(entries) > MAX_TOOLS_NAMED else ""
+    return f"served paths: {named}{more}" if entries else "this environment serves no paths"
+
+
+def answer_bytes(answer: Answer) -> bytes:
+    if answer.is_json:
+        return dumps(answer.body)
+    return (answer.text or "").encode("utf-8")
+
+
+def http_answer(answer: Answer) -> HttpAnswer:
+    headers: list[tuple[str, str]] = []
+    for name, value in answer.headers:
+        if name.lower() in DROPPED_HEADERS or not _latin1(name) or not _latin1(value):
+            continue
+        headers.append((name, value))
+    if answer.content_type and not any(name.lower() == "content-type" for name, _ in headers):
+        headers.append(("content-type", answer.content_type))
+    return HttpAnswer(answer.status, tuple(headers), answer_bytes(answer))
+
+
+def error(status: int, kind: str, message: str, headers: tuple[tuple[str, str], ...] = (), **details: Any) -> HttpAnswer:
+    body = dumps({"error": kind, "message": message, **details})
+    return HttpAnswer(status, (("content-type", "application/json"), *headers), body)
+
+
+def _latin1(text: str) -> bool:
+    try:
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return "\r" not in text and "\n" not in text

@@ -1,0 +1,74 @@
+"""One call of a served tool, whichever surface it came from, and what a call can answer.
+
+MCP arguments and HTTP requests both become a ``ReadCall``: the path as the call spells it,
+its path arguments, its raw query pairs and its body. The runtime answers a call with a
+``Served`` answer (an ``Answer`` and its provenance) or refuses it with ``CallRefused``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from capenv.interpreter.manifest.models import Tool
+
+from .answers import Answer
+
+Pairs = tuple[tuple[str, str], ...]
+
+# Characters a path argument keeps as given: everything a segment may hold unescaped, and
+# "%" so an argument already spelled with escapes (``%61cme1``) names that spelling.
+_SEGMENT_SAFE = "!$&'()*+,;=:@~-._%"
+
+
+@dataclass(frozen=True)
+class ReadCall:
+    tool: Tool
+    path: str
+    path_args: dict[str, str]
+    query: Pairs = ()
+    body: Any = None
+    has_body: bool = False
+    body_text: str | None = None
+    """A body that is not JSON (HTTP only), compared with a recording's text."""
+
+
+@dataclass(frozen=True)
+class Served:
+    answer: Answer
+    provenance: dict[str, Any] = field(default_factory=dict)
+    """``{"state": {...}}``, ``{"replay": {...}}`` or both (a whole line answering a call it
+    does not match exactly)."""
+
+
+class CallRefused(Exception):
+    """A tool error: the message names what would be accepted. ``http_status`` is what the
+    HTTP surface answers with (400 for bad arguments, 404 for what the state does not hold)."""
+
+    def __init__(self, message: str, *, http_status: int = 400, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.http_status = http_status
+        self.details = details
+
+
+def path_for(tool: Tool, args: dict[str, str]) -> str:
+    """The concrete path: literal segments as the template spells them, arguments escaped
+    only where a character could not sit in one segment (``/``, ``?``, ``#``, spaces)."""
+    parts = []
+    for segment in tool.segments:
+        if segment.param is None:
+            parts.append(segment.literal or "")
+        else:
+            parts.append(quote(args[segment.param], safe=_SEGMENT_SAFE))
+    return "/" + "/".join(parts)
+
+
+def quoted(values: Any, limit: int = 8) -> str:
+    """``"a", "b", "c" and 4 more``: a short, quoted sample for messages."""
+    items = [str(v) for v in values]
+    shown = ", ".join(f'"{v}"' for v in items[:limit])
+    if len(items) > limit:
+        shown += f" and {len(items) - limit} more"
+    return shown or "none"

@@ -1,0 +1,173 @@
+"""``EnvironmentRuntime``: a bundle served over MCP, the application's HTTP paths and the data
+plane, all reading one state (DESIGN.md §7).
+
+Every call goes the same way whichever surface it came from: arguments become a ``ReadCall``
+(``tool_inputs``), a read the state may answer is rendered from the current state
+(``state_reads``), anything else replays (``replay``), and bad input is a refusal naming what
+is accepted, never an exception. The transports call one method at a time on one thread; a
+lock still serialises calls made directly from Python.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+from capenv.interpreter.bundle.io import Bundle
+from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.bundle.models import StateSnapshot
+
+from capenv.serving.runtime_api import (
+    DEFAULT_MCP_PATH, DataPlaneRefusal, HttpAnswer, HttpRequest, Runtime, ToolAnswer, ToolSpec,
+)
+
+from .catalog import Catalog, CatalogEntry, build_catalog, unavailable_reason
+from .data_plane import StateDocumentReader, encode_state, state_document
+from .http_surface import error, http_answer, route
+from .read_call import CallRefused, ReadCall, Served, quoted
+from .replay import Replayer
+from .state_holder import MemoryStateHolder, StateHolder, StoreStateHolder
+from .state_reads import StateReads
+
+# Where MCP goes when the application itself answers /mcp: the first of these it does not use.
+# (Paths under /_capenv/ are the data plane's and the HTTP transport refuses them for MCP.)
+MCP_PATH_CHOICES = (DEFAULT_MCP_PATH, "/_mcp", "/capenv-mcp", "/_capenv-mcp")
+
+
+class EnvironmentRuntime(Runtime):
+    def __init__(self, bundle: Bundle, *, replay_only: bool = False, store: Any = None) -> None:
+        """``store``: a ``capenv.serving.store`` Store (or a store URL) to keep the state in;
+        None keeps it in this process."""
+        self.bundle = bundle
+        self.replay_only = replay_only
+        self._lock = threading.RLock()
+        self._replayer = Replayer(bundle.replay)
+        self._state_reads = StateReads(bundle.view, bundle.replay, self._replayer)
+        self.catalog: Catalog = build_catalog(bundle, self._replayer, replay_only=replay_only)
+        view = bundle.view
+        self._types = view.types
+        self._reader = StateDocumentReader(view.types, view.evidence_id, view.budgets)
+        self._initial = view.state
+        self._holder: StateHolder = self._open_holder(store)
+        self._holder.load(self._initial)
+        self._mcp_path = self._choose_mcp_path()
+        self._handlers: dict[str, Callable[[CatalogEntry, ReadCall], Served]] = {"read": self._read}
+
+    # --- the catalog --------------------------------------------------------------------
+
+    def tools(self) -> list[ToolSpec]:
+        return self.catalog.specs()
+
+    def catalog_report(self) -> dict[str, Any]:
+        """Tool count, sources, and every description the discovery budget sampled down or cut."""
+        return self.catalog.report
+
+    @property
+    def state_available(self) -> bool:
+        return self.bundle.view.state_available
+
+    # --- MCP ------------------------------------------------------------------------------
+
+    def call_tool(self, name: str, arguments: dict[str, Any], *, idempotency_key: str | None = None) -> ToolAnswer:
+        entry = self.catalog.get(name)
+        if entry is None:
+            return ToolAnswer.refusal(f"no tool {name!r}; tools: {quoted(self.catalog.entries, 200)}")
+        try:
+            call = entry.inputs.parse(arguments)
+            with self._lock:
+                served = self._serve(entry, call)
+        except CallRefused as refused:
+            return ToolAnswer.refusal(refused.message, tool=name, **refused.details)
+        return ToolAnswer(structured=structured(served))
+
+    def read(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Python convenience: the structured result of a tool call (a refusal's too)."""
+        return self.call_tool(name, arguments or {}).structured
+
+    # --- HTTP -----------------------------------------------------------------------------
+
+    def http(self, request: HttpRequest) -> HttpAnswer:
+        routed = route(self.bundle.manifest, self.catalog, request)
+        if isinstance(routed, HttpAnswer):
+            return routed
+        entry, args = routed
+        try:
+            call = entry.inputs.from_http(request, args)
+            with self._lock:
+                served = self._serve(entry, call)
+        except CallRefused as refused:
+            kind = "not_found" if refused.http_status == 404 else "refused"
+            return error(refused.http_status, kind, refused.message, tool=entry.name)
+        return http_answer(served.answer)
+
+    def reserved_mcp_path(self) -> str:
+        return self._mcp_path
+
+    # --- the data plane -------------------------------------------------------------------
+
+    def data_get(self) -> bytes:
+        with self._lock:
+            if not self.state_available:
+                return self._unavailable_document()
+            return self._holder.encoded()
+
+    def data_reset(self) -> None:
+        with self._lock:
+            if self.state_available:
+                self._holder.replace(self._initial)
+
+    def data_add(self, document: bytes) -> None:
+        if not self.state_available:
+            raise DataPlaneRefusal(f"{unavailable_reason(self.bundle)}: this environment serves every read by "
+                                   "replay, so data/add has nothing to install into")
+        snapshot, encoded = self._reader.read(document)  # refuses before anything changes
+        with self._lock:
+            self._holder.replace(snapshot, encoded, adopt=True)
+
+    def close(self) -> None:
+        self._holder.close()
+
+    # --- answering ------------------------------------------------------------------------
+
+    def _serve(self, entry: CatalogEntry, call: ReadCall) -> Served:
+        """Dispatch on the entry's handler: the one place a write handler will be added."""
+        handler = self._handlers.get(entry.handler)
+        if handler is None:
+            raise CallRefused(f"{entry.name} is not served (no {entry.handler!r} handler)", http_status=501)
+        return handler(entry, call)
+
+    def _read(self, entry: CatalogEntry, call: ReadCall) -> Served:
+        if entry.from_state and entry.view is not None:
+            served = self._state_reads.answer(entry.view, call, self._holder.working())
+            if served is not None:
+                return served
+        return self._replayer.replay(call)
+
+    def _open_holder(self, store: Any) -> StateHolder:
+        encode = lambda snapshot: encode_state(snapshot, self._types)  # noqa: E731
+        if store is None:
+            return MemoryStateHolder(encode)
+        if isinstance(store, str):
+            from capenv.serving.store import open_store
+
+            store = open_store(store)
+        return StoreStateHolder(store, self.bundle.view.evidence_id, encode)
+
+    def _unavailable_document(self) -> bytes:
+        """What data/get says when there is no state to serve: empty, flagged, with the budget hits."""
+        document = state_document(StateSnapshot(evidence_id=self.bundle.view.evidence_id), self._types)
+        hits = [h.model_dump(mode="python") for h in self.bundle.view.budget_hits]
+        return dumps({**document, "state_available": False, "budget_hits": hits})
+
+    def _choose_mcp_path(self) -> str:
+        """``/mcp`` unless a tool of the application (any method) answers that path."""
+        for candidate in MCP_PATH_CHOICES:
+            if not any(tool.match(candidate) is not None for tool in self.bundle.manifest.tools):
+                return candidate
+        return MCP_PATH_CHOICES[-1]
+
+
+def structured(served: Served) -> dict[str, Any]:
+    answer = served.answer
+    body = answer.body if answer.is_json else answer.text
+    return {"status": answer.status, "content_type": answer.content_type, "body": body, **served.provenance}
