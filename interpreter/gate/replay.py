@@ -83,6 +83,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     modelled_since: list[tuple[int, str, str]] = []  # (ordinal, tool, path) of modelled writes
     run = GateRun(findings)
     counter = 0
+    creating_writes: list[int] = []   # writes no built plan models: they may make entities
+    touched: set[tuple[str, str]] = {(c.type, k) for c in copy.collections.values() for k in c.entities}
     for ordinal in sorted(records):
         record = records[ordinal]
         if not record.primary:
@@ -94,16 +96,23 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                 counter += 1
                 applied = _apply(plan, record, env, copy, sequences, counter, timeline)
                 if applied is not None:
+                    touched.update((t[1], t[2]) for t in applied if t[0] == "entity")
                     for target in applied:
                         pending.setdefault(target, []).append(Pending(tool, ordinal, plan.effect, applied[target],
                                                                       plan.observation if ordinal == plan.exemplar else None))
                     modelled_since.append((ordinal, tool, record.path))
                     continue
                 findings[tool].notes.append(f"record {ordinal}: the plan does not explain this call")
+                if _bring_to_outcome(plan, record, env, copy, timeline, touched):
+                    continue
+            else:
+                creating_writes.append(ordinal)
             _unmodelled(record, env, copy, unchecked, unknown, pending)
             continue
         read_view = views.get(tool)
         if record.method != "GET" or read_view is None or not read_view.state_backed:
+            continue
+        if _takes_new_entity(record, read_view, env, copy, touched, creating_writes, last_check):
             continue
         _check_read(record, read_view, env, copy, pending, unchecked, unknown, findings, last_check,
                     modelled_since, run, records)
@@ -221,6 +230,13 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
         for target in targets:
             pending.pop(target, None)
             last_check[target] = record.ordinal
+        if read_view.kind == "list" and entity_type is not None:
+            members = locate(record.response.json_value, read_view.locator)
+            for member in members if isinstance(members, list) else []:
+                if isinstance(member, dict) and entity_type.id_field in member:
+                    entity = ("entity", entity_type.name, str(member[entity_type.id_field]))
+                    last_check[entity] = record.ordinal
+                    pending.pop(entity, None)
         return
     if exercised:
         for write in exercised:
@@ -279,8 +295,72 @@ def _resync_item(record: Record, read_view: Any, entity_type: Any, copy: StateIn
 
     held = held or ensure_collection(copy, collection, entity_type.name, {})
     if key in held.entities:
-        merged = dict(held.entities[key])
+        # the copy takes the read's values; fields the view never shows are kept as held
+        shown = set(read_view.shown_fields)
+        merged = {k: v for k, v in held.entities[key].items() if shown and k not in shown}
         merged.update(located)
         replace_entity(held, key, merged)
     else:
         insert_entity(held, located.get(entity_type.id_field, key), dict(located), len(held.order))
+
+
+def _bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, timeline: Timeline,
+                      touched: set[tuple[str, str]]) -> bool:
+    """A modelled write whose call the plan does not explain brings its entity to the recorded
+    outcome, without attribution; False when nothing shows the outcome."""
+    entity_type = env.types.get(plan.type or "")
+    if entity_type is None or plan.effect == "document":
+        return False
+    outcome = _recorded_outcome(plan, record, env, timeline)
+    if plan.effect == "delete":
+        target = _target_entity(plan, record, env)
+        if target is None:
+            return False
+        for held in copy.collections_of(entity_type.name):
+            if target[1] in held.entities:
+                from capenv.serving.state_edits import remove_entity
+
+                remove_entity(held, target[1])
+        touched.add(target)
+        return True
+    if not isinstance(outcome, dict) or entity_type.id_field not in outcome:
+        return False
+    key = str(outcome[entity_type.id_field])
+    collection = plan.collection if plan.effect == "create" and plan.collection else \
+        collection_path(record.path, entity_type)
+    from capenv.serving.state_edits import ensure_collection, insert_entity, replace_entity
+
+    held = copy.find_collection(collection, entity_type.name) or ensure_collection(copy, collection,
+                                                                                 entity_type.name, {})
+    if key in held.entities:
+        merged = dict(held.entities[key])
+        merged.update(outcome)
+        replace_entity(held, key, merged)
+    else:
+        insert_entity(held, outcome[entity_type.id_field], dict(outcome), len(held.order))
+    touched.add((entity_type.name, key))
+    return True
+
+
+def _takes_new_entity(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
+                      touched: set[tuple[str, str]], creating_writes: list[int], last_check: dict[tuple, int]) -> bool:
+    """A successful item read of an entity the copy never held, after a write no built plan models
+    (since that entity or its collection was last checked), shows that entity: the copy takes it."""
+    if read_view.kind != "item" or not record.succeeded or not record.response.is_json:
+        return False
+    entity_type = env.types.get(read_view.type or "")
+    if entity_type is None:
+        return False
+    located = locate(record.response.json_value, read_view.locator)
+    if not isinstance(located, dict) or entity_type.id_field not in located:
+        return False
+    key = str(located[entity_type.id_field])
+    if (entity_type.name, key) in touched:
+        return False
+    collection = collection_path(record.path, entity_type)
+    since = max(last_check.get(("entity", entity_type.name, key), 0), last_check.get(("collection", collection), 0))
+    if not any(since < ordinal < record.ordinal for ordinal in creating_writes):
+        return False
+    _resync_item(record, read_view, entity_type, copy, collection, key)
+    touched.add((entity_type.name, key))
+    return True

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
+from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.models import (
-    Address, EntityType, Locator, ResponseRule, ViewResult, WritePlan,
+    Address, EntityType, Locator, MemberRule, ResponseRule, ViewResult, WritePlan,
 )
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest, Tool, split_path
@@ -216,23 +217,28 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
         key = key_of(call)
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True)
         before = ctx.timeline.before(entity_type.name, key, call.ordinal)
-        after, via = None, "read"
+        after, via, later_read = None, "read", None
         if call.response.is_json:
             located, _ = _located(call.response.json_value, entity_type.id_field, key)
             if located is not None:
                 after, via = located, "response"
+        sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",))
         if after is None:
-            sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",))
             after = sighting.value if sighting else None
-            if call is exemplar and sighting is not None:
+            if call is exemplar and sighting is not None and sighting.value is not None:
                 observation = sighting.ordinal
-        elif call is exemplar:
-            observation = call.ordinal
-            base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": _locator_of(
-                call.response.json_value, entity_type.id_field, key)})
+        else:
+            later_read = sighting.value if sighting else None
+            if call is exemplar:
+                observation = call.ordinal
+                base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": _locator_of(
+                    call.response.json_value, entity_type.id_field, key)})
+        if call is exemplar and after is None:
+            break
         update_calls.append(UpdateCall(body=verdict.body or {}, before=before.value if before else None, after=after,
-                                       observed_by=via, started_at=call.started_at, ordinal=call.ordinal))
-    if observation is None:
+                                       observed_by=via, started_at=call.started_at, ordinal=call.ordinal,
+                                       path_id=key, later_read=later_read))
+    if observation is None or not update_calls:
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
     address = Address(by="action", segment=split_path(tool.template)[-1]) if effect == "action" else Address(by="path")
     inputs = UpdateInputs(method=tool.method, is_action=effect == "action", id_field=entity_type.id_field,
@@ -240,6 +246,7 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
                           type_entities=ctx.type_entities(entity_type.name, exemplar.ordinal))
     explanation = explain_update(ctx.ruleset, inputs)
     events.extend(explanation.events)
+    base["min_members"] = explanation.min_members
     return WritePlan(**base, address=address, observation=observation, fields=tuple(explanation.fields),
                      members=tuple(explanation.members), build_reason=explanation.build_reason,
                      traces=tuple(events))
@@ -263,5 +270,9 @@ def _document_plan(exemplar: Record, body: dict[str, Any], ctx: PlanContext, bas
     if isinstance(answer, dict) and body and all(k in answer and answer[k] == v for k, v in body.items()):
         # the answer shows the document as written: serving renders it from the state
         base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": Locator(kind="root")})
+    members = tuple(MemberRule(member=name, admission="accepted", rule_id="document-member.sent",
+                               required=exemplar.method == "PUT", kind=json_kind(value))
+                    for name, value in body.items())
+    base["min_members"] = 0 if exemplar.method == "PUT" else 1
     return WritePlan(**base, address=Address(by="document"), document_path=path, document_pointer=pointer,
-                     replace=exemplar.method == "PUT", traces=tuple(events))
+                     replace=exemplar.method == "PUT", members=members, traces=tuple(events))

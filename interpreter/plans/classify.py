@@ -41,15 +41,17 @@ def target_of(tool: Tool, view: ViewResult, document_paths: set[str], tool_paths
         return Target("document")
     for entity_type in view.types:
         item = _parts(entity_type.item_template) if entity_type.item_template else None
-        collection = _parts(entity_type.collection_template)
         if item and _same(parts, item):
             return Target("item", entity_type)
+    for entity_type in view.types:
+        if _same(parts, _parts(entity_type.collection_template)):
+            return Target("collection", entity_type)
+    for entity_type in view.types:
+        item = _parts(entity_type.item_template) if entity_type.item_template else None
         if item and len(parts) == len(item) + 1 and _same(parts[:-1], item) and not parts[-1].startswith("{"):
             return Target("item-segment", entity_type, parts[-1])
     for entity_type in view.types:
         collection = _parts(entity_type.collection_template)
-        if _same(parts, collection):
-            return Target("collection", entity_type)
         if len(parts) == len(collection) + 1 and _same(parts[:-1], collection) and not parts[-1].startswith("{"):
             return Target("collection-segment", entity_type, parts[-1])
     return Target("other")
