@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from capenv.interpreter.bundle.io import Bundle
-from capenv.interpreter.bundle.models import ReadView, Recording
+from capenv.interpreter.bundle.models import ReadView, Recording, WritePlan
 from capenv.interpreter.manifest.models import Tool
 
 from capenv.serving.runtime_api import ToolSpec
@@ -42,6 +42,8 @@ class CatalogEntry:
     reason: str | None
     """Why the tool replays (None when it answers from the state)."""
     description: str = ""
+    plan: WritePlan | None = None
+    """For a served write tool: the plan its handler executes."""
 
     @property
     def name(self) -> str:
@@ -78,6 +80,10 @@ def build_catalog(bundle: Bundle, replayer: Replayer, *, replay_only: bool) -> C
         entry = CatalogEntry(tool, "read", inputs, view, from_state, reason)
         entries.append(entry)
         drafts.append(_draft(entry, bundle, replayer))
+    if not replay_only and not unavailable:
+        for entry, draft in write_entries(bundle, replayer):
+            entries.append(entry)
+            drafts.append(draft)
     texts, hits = fit_budget(drafts, view_result.budgets.tool_description_characters,
                              view_result.budgets.discovery_characters)
     entries = [_with_description(entry, text) for entry, text in zip(entries, texts)]
@@ -90,13 +96,45 @@ def build_catalog(bundle: Bundle, replayer: Replayer, *, replay_only: bool) -> C
         "hits": hits,
         "state_available": view_result.state_available and not unavailable,
         "reads": [{"tool": e.name, "source": "state" if e.from_state else "replay", "reason": e.reason}
-                  for e in entries],
+                  for e in entries if e.handler == "read"],
+        "writes": [e.name for e in entries if e.handler == "write"],
     }
     return Catalog(entries, report)
 
 
 def _with_description(entry: CatalogEntry, text: str) -> CatalogEntry:
-    return CatalogEntry(entry.tool, entry.handler, entry.inputs, entry.view, entry.from_state, entry.reason, text)
+    return CatalogEntry(entry.tool, entry.handler, entry.inputs, entry.view, entry.from_state, entry.reason, text,
+                        entry.plan)
+
+
+NOT_MODELLED = {
+    "delete": "Not modelled: a delete removes this entity alone (dependents the application deletes with it, "
+              "or its refusal to delete a referenced entity, are not reproduced).",
+    "update": "Not modelled: an update does not reorder lists.",
+    "*": "Not modelled: side effects on counters, relations and copies of entities elsewhere; authorization.",
+}
+
+
+def write_entries(bundle: Bundle, replayer: Replayer) -> list[tuple[CatalogEntry, Draft]]:
+    """One entry per served write plan (state mode only), with its description draft."""
+    from .write_inputs import WriteInputs, describe_write
+
+    found = []
+    tools = {t.name: t for t in bundle.manifest.tools}
+    for plan in bundle.view.writes:
+        if not plan.served or plan.tool not in tools:
+            continue
+        tool = tools[plan.tool]
+        samples: dict[str, list[str]] = {p: [] for p in tool.params}
+        for call in replayer.calls(tool.name):
+            for name, value in (tool.match(call.path) or {}).items():
+                if value not in samples[name]:
+                    samples[name].append(value)
+        inputs = WriteInputs(tool, plan, {k: tuple(v) for k, v in samples.items()})
+        notes = [NOT_MODELLED[k] for k in (plan.effect, "*") if k in NOT_MODELLED]
+        entry = CatalogEntry(tool, "write", inputs, None, True, None, plan=plan)
+        found.append((entry, Draft(tool.name, tuple(describe_write(plan, inputs, notes)))))
+    return found
 
 
 def unavailable_reason(bundle: Bundle) -> str | None:

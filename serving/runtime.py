@@ -28,6 +28,7 @@ from .read_call import CallRefused, ReadCall, Served, quoted
 from .replay import Replayer
 from .state_holder import MemoryStateHolder, StateHolder, StoreStateHolder
 from .state_reads import StateReads
+from .write_state import WriteState
 
 # Where MCP goes when the application itself answers /mcp: the first of these it does not use.
 # (Paths under /_capenv/ are the data plane's and the HTTP transport refuses them for MCP.)
@@ -51,7 +52,10 @@ class EnvironmentRuntime(Runtime):
         self._holder: StateHolder = self._open_holder(store)
         self._holder.load(self._initial)
         self._mcp_path = self._choose_mcp_path()
-        self._handlers: dict[str, Callable[[CatalogEntry, ReadCall], Served]] = {"read": self._read}
+        self._handlers: dict[str, Callable[[CatalogEntry, ReadCall], Served]] = {
+            "read": self._read, "write": self._write}
+        self._writes = WriteState(bundle)
+        self._writes.restart(self._holder.working())
 
     # --- the catalog --------------------------------------------------------------------
 
@@ -115,6 +119,7 @@ class EnvironmentRuntime(Runtime):
         with self._lock:
             if self.state_available:
                 self._holder.replace(self._initial)
+                self._writes.restart(self._holder.working())
 
     def data_add(self, document: bytes) -> None:
         if not self.state_available:
@@ -123,6 +128,7 @@ class EnvironmentRuntime(Runtime):
         snapshot, encoded = self._reader.read(document)  # refuses before anything changes
         with self._lock:
             self._holder.replace(snapshot, encoded, adopt=True)
+            self._writes.restart(self._holder.working())
 
     def close(self) -> None:
         self._holder.close()
@@ -142,6 +148,14 @@ class EnvironmentRuntime(Runtime):
             if served is not None:
                 return served
         return self._replayer.replay(call)
+
+    def _write(self, entry: CatalogEntry, call: ReadCall) -> Served:
+        if call.has_body and call.body is None and entry.tool.method != "DELETE":
+            raise CallRefused(f"the body must be a JSON object; {entry.inputs.accepted()}")
+        served = self._writes.serve(entry.plan, call, self._holder.working(), len(self._holder.encoded()))
+        if served.provenance.get("state", {}).get("view") != "missing":
+            self._holder.written()
+        return served
 
     def _open_holder(self, store: Any) -> StateHolder:
         encode = lambda snapshot: encode_state(snapshot, self._types)  # noqa: E731

@@ -39,6 +39,9 @@ class StateHolder(Protocol):
 
     def encoded(self) -> bytes: ...
 
+    def written(self) -> None:
+        """The working index was just changed in place by a served write: persist it."""
+
     def close(self) -> None: ...
 
 
@@ -65,6 +68,9 @@ class MemoryStateHolder:
         if self._encoded is None:
             self._encoded = self._encode(self.working().snapshot(citations=True))
         return self._encoded
+
+    def written(self) -> None:
+        self._encoded = None
 
     def close(self) -> None:
         return None
@@ -128,6 +134,11 @@ class StoreStateHolder:
         if self._encoded is None:
             self._encoded = self._encode(index.snapshot(citations=True))
         return self._encoded
+
+    def written(self) -> None:
+        # The whole state is one subject here: a write commits it anew (entity-level subjects
+        # are the store issue's). The working index already holds the change.
+        self.replace(self.working().snapshot(citations=True), adopt=True)
 
     def close(self) -> None:
         self._store.close()

@@ -209,9 +209,33 @@ def _response(plan: WritePlan, entity: dict[str, Any] | None, shown: tuple[str, 
     return copy.deepcopy(response.body), response.is_json, response.text
 
 
+def _covers(plan: WritePlan, entity: dict[str, Any]) -> None:
+    """A rendered response missing a field the recorded response carried is refused."""
+    response = plan.response
+    if response is None or not response.carries_entity or not response.locator:
+        return
+    from .render import locate
+
+    recorded = locate(response.body, response.locator)
+    if isinstance(recorded, dict):
+        lacking = [name for name in recorded if name not in entity]
+        if lacking:
+            raise WriteRefusal(f"the answer would lack recorded field(s) {', '.join(lacking)}; "
+                               "the entity does not hold them")
+
+
+def _grow(limit_check: Any, before: Any, after: Any) -> None:
+    if limit_check is not None:
+        from capenv.interpreter.bundle.jsonvalue import dumps
+
+        limit_check(len(dumps(after)) - (len(dumps(before)) if before is not None else 0))
+
+
 def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, *, instant: datetime, counter: int,
-            sequences: SequenceState, recorded: dict[str, Any] | None = None) -> WriteResult:
-    """Serve one call of ``plan`` on ``state`` (edited only when the call is accepted)."""
+            sequences: SequenceState, recorded: dict[str, Any] | None = None, limit_check: Any = None) -> WriteResult:
+    """Serve one call of ``plan`` on ``state`` (edited only when the call is accepted).
+
+    ``limit_check(growth_in_bytes)`` may raise a ``WriteRefusal`` before anything is edited."""
     _check_query(plan, call)
     budgets = env.view.budgets
     if plan.effect == "delete":
@@ -224,9 +248,9 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     body = _unwrap(plan, call.body)
     check_members(plan, body, budgets.max_nesting)
     if plan.effect == "document":
-        return _document(plan, body, state)
+        return _document(plan, body, state, limit_check)
     if plan.effect == "create":
-        return _create(plan, env, call, state, body, instant, counter, sequences, recorded)
+        return _create(plan, env, call, state, body, instant, counter, sequences, recorded, limit_check)
     if plan.effect in ("update", "action"):
         collection, key, entity = _find_item(plan, env, call, state)
         ctx, draft = _context(plan, env, state, body, instant, counter, sequences, collection.path,
@@ -234,6 +258,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         values = _values(plan, ctx, recorded)
         updated = dict(entity)
         updated.update(values)
+        _covers(plan, updated)
+        _grow(limit_check, entity, updated)
         draft.commit()
         replace_entity(collection, key, updated)
         response, is_json, text = _response(plan, updated, ())
@@ -248,7 +274,8 @@ def collection_id(entity: dict[str, Any], env: WriteEnv, plan: WritePlan) -> Any
 
 
 def _create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, body: dict[str, Any],
-            instant: datetime, counter: int, sequences: SequenceState, recorded: dict[str, Any] | None) -> WriteResult:
+            instant: datetime, counter: int, sequences: SequenceState, recorded: dict[str, Any] | None,
+            limit_check: Any = None) -> WriteResult:
     entity_type = env.types[plan.type]
     tool_args = _args(plan.template, call.path)
     path, collection_args = _collection_for_create(plan, env, call, state, tool_args)
@@ -261,6 +288,8 @@ def _create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     if held is not None and key_of(entity[entity_type.id_field]) in held.entities:
         raise WriteRefusal(f"a {entity_type.name} entity {entity[entity_type.id_field]!r} is already held",
                            kind="conflict")
+    _covers(plan, entity)
+    _grow(limit_check, None, entity)
     collection = ensure_collection(state, path, entity_type.name, collection_args)
     index = insert_index(collection.members(), entity, plan.insert) if plan.insert else len(collection.order)
     draft.commit()
@@ -279,7 +308,7 @@ def _args(template: str, path: str) -> dict[str, str]:
     return args
 
 
-def _document(plan: WritePlan, body: dict[str, Any], state: StateIndex) -> WriteResult:
+def _document(plan: WritePlan, body: dict[str, Any], state: StateIndex, limit_check: Any = None) -> WriteResult:
     path = plan.document_path or ""
     if path not in state.documents:
         raise WriteRefusal(f"no document is held at {path}", kind="missing")
@@ -296,6 +325,7 @@ def _document(plan: WritePlan, body: dict[str, Any], state: StateIndex) -> Write
     if plan.replace:
         target.clear()
     target.update(copy.deepcopy(body))
+    _grow(limit_check, state.documents[path], document)
     set_document(state, path, document)
     response, is_json, text = _response(plan, target if plan.response and plan.response.carries_entity else None, ())
     return _result(plan, response, is_json, text, {"source": "state", "view": "document-write", "path": path},

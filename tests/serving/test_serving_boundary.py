@@ -67,6 +67,15 @@ def test_serve_over_stdio_with_the_official_client(json_server_dir: Path) -> Non
     anyio.run(main)
 
 
+def expected_tool_count(bundle_path: Path) -> int:
+    """Read tools (GET and read-only POSTs) plus the write tools the gate serves."""
+    from capenv.interpreter.bundle.io import read_bundle
+
+    bundle = read_bundle(bundle_path)
+    reads = [t for t in bundle.manifest.tools if t.method == "GET"] + list(bundle.view.read_only_posts)
+    return len(reads) + sum(1 for plan in bundle.view.writes if plan.served)
+
+
 @pytest.fixture
 def http_server(json_server_dir: Path) -> Iterator[str]:
     """``capenv serve BUNDLE --http 127.0.0.1:0``; yields the base URL it prints."""
@@ -81,7 +90,8 @@ def http_server(json_server_dir: Path) -> Iterator[str]:
                 base_url = line.split()[-1]
                 break
         assert base_url, "".join(lines) + process.stderr.read()
-        assert any(line.startswith("capenv: 9 tools") for line in lines), lines
+        expected = expected_tool_count(json_server_dir)
+        assert any(line.startswith(f"capenv: {expected} tools") for line in lines), lines
         yield base_url
     finally:
         process.send_signal(signal.SIGINT)

@@ -24,7 +24,8 @@ def runtime(json_server) -> EnvironmentRuntime:
 
 def test_one_tool_per_read_tool(runtime, json_server) -> None:
     reads = [t.name for t in json_server.manifest.tools if t.method == "GET"]
-    assert [spec.name for spec in runtime.tools()] == reads
+    writes = [p.tool for p in json_server.view.writes if p.served]
+    assert [spec.name for spec in runtime.tools()] == reads + writes
 
 
 def test_input_schema_of_an_item_and_a_list(runtime) -> None:
@@ -57,7 +58,10 @@ def test_descriptions_say_what_each_tool_reads(runtime) -> None:
 
 def test_report_without_hits_under_the_default_budget(runtime) -> None:
     report = runtime.catalog_report()
-    assert report["tools"] == 9 and report["from_state"] == 7 and report["hits"] == []
+    served_writes = [p.tool for p in runtime.bundle.view.writes if p.served]
+    assert report["writes"] == served_writes and len(served_writes) > 0
+    assert report["tools"] == 9 + len(served_writes) and len(report["reads"]) == 9
+    assert sum(1 for r in report["reads"] if r["source"] == "state") == 7 and report["hits"] == []
     assert report["characters"] == sum(len(spec.description) for spec in runtime.tools())
     assert report["characters"] <= report["budgets"]["discovery_characters"]
 

@@ -27,6 +27,11 @@ def read_tools(bundle) -> list[str]:
     return [t.name for t in bundle.manifest.tools if t.method == "GET" or t.name in read_only]
 
 
+def listed_tools(bundle) -> list[str]:
+    """The catalog: every read tool, then every write tool the gate serves."""
+    return read_tools(bundle) + [p.tool for p in bundle.view.writes if p.served]
+
+
 def arguments_of(runtime: EnvironmentRuntime, call) -> dict[str, Any]:
     entry = next(e for e in runtime.catalog.entries.values() if e.tool.match(call.path) is not None
                  and e.tool.method == call.method)
@@ -41,7 +46,7 @@ def arguments_of(runtime: EnvironmentRuntime, call) -> dict[str, Any]:
 
 def test_every_read_tool_is_listed(served) -> None:
     bundle, runtime = served
-    assert [spec.name for spec in runtime.tools()] == read_tools(bundle)
+    assert [spec.name for spec in runtime.tools()] == listed_tools(bundle)
     report = runtime.catalog_report()
     assert report["hits"] == [] and report["characters"] <= bundle.view.budgets.discovery_characters
     for spec in runtime.tools():
@@ -91,7 +96,7 @@ def test_listed_over_mcp(served, serve_http) -> None:
         with anyio.fail_after(30):
             async with Client(serving.url(runtime.reserved_mcp_path())) as client:
                 listed = [tool.name for tool in (await client.list_tools()).tools]
-                assert listed == read_tools(bundle)
+                assert listed == listed_tools(bundle)
                 name = listed[-1]
                 result = await client.call_tool(name, arguments_of(runtime, bundle.replay.tools[name][0]))
                 assert result.is_error is False, result

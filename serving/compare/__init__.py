@@ -1,0 +1,54 @@
+"""``capenv compare``: the same calls to the live application and to the model, call by call
+(DESIGN.md §7 "Compare", §10).
+
+* ``probes`` — the probe file format (YAML) and its validation;
+* ``placeholders`` — ``{name}`` identities saved by earlier probes, per side;
+* ``sides`` — the live application over HTTP, the model in process or over HTTP;
+* ``values``, ``jsondiff``, ``judge`` — clock and generated-id formats, the mapped JSON diff,
+  one call's verdict (``same`` / ``different`` / ``refused``);
+* ``tool_index``, ``session`` — the tool behind a call, served or not, and the run itself;
+* ``render`` — the text table and the JSON report.
+
+From Python::
+
+    results = compare(bundle, probe_file, live_url)          # the model in process
+    print(render_text(results, live_url, "in-process model"))
+"""
+
+from __future__ import annotations
+
+from capenv.interpreter.bundle.io import Bundle
+
+from .judge import DIFFERENT, REFUSED, SAME
+from .probes import Probe, ProbeFile, ProbeFileError, load_probes, parse_probes
+from .render import render_json, render_text, report_document, summary, summary_line
+from .session import CallResult, CompareSession
+from .sides import HttpSide, Observed, Outgoing, RuntimeSide, Side, SideUnreachable
+from .tool_index import ToolIndex
+
+__all__ = [
+    "DIFFERENT", "REFUSED", "SAME", "CallResult", "CompareSession", "HttpSide", "Observed", "Outgoing", "Probe",
+    "ProbeFile", "ProbeFileError", "RuntimeSide", "Side", "SideUnreachable", "ToolIndex", "compare",
+    "load_probes", "parse_probes", "render_json", "render_text", "report_document", "summary", "summary_line",
+]
+
+
+def compare(bundle: Bundle, probe_file: ProbeFile, live: str | Side, model: str | Side | None = None,
+            *, timeout: float | None = None) -> list[CallResult]:
+    """Send every probe to ``live`` (a URL or a ``Side``) and to ``model`` (a URL, a ``Side``,
+    or None: a fresh in-process ``EnvironmentRuntime`` of ``bundle``); the results in order."""
+    options = {} if timeout is None else {"timeout": timeout}
+    live_side = HttpSide(live, "live", **options) if isinstance(live, str) else live
+    runtime = None
+    if model is None:
+        from capenv.serving.runtime import EnvironmentRuntime
+
+        runtime = EnvironmentRuntime(bundle)
+        model_side: Side = RuntimeSide(runtime)
+    else:
+        model_side = HttpSide(model, "model", **options) if isinstance(model, str) else model
+    try:
+        return CompareSession(live_side, model_side, ToolIndex(bundle)).run(probe_file)
+    finally:
+        if runtime is not None:
+            runtime.close()

@@ -1,0 +1,90 @@
+"""One call's verdict: ``same``, ``different`` or ``refused``, with the differences.
+
+Status, media type and body are compared (headers are not: dates, ETags and lengths differ
+by nature). ``refused`` is a disagreement where the model declined the call: it answered a
+capenv refusal (the JSON error the HTTP surface writes for a path or method it does not
+serve, or for arguments it does not accept), or a 4xx where the live application succeeded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from capenv.interpreter.bundle.jsonvalue import JsonError, loads
+
+from .jsondiff import Difference, PairingAllowed, ValueMap, diff_json, leaf_agrees
+from .sides import Observed
+
+SAME, DIFFERENT, REFUSED = "same", "different", "refused"
+
+CAPENV_ERROR_KINDS = frozenset({"refused", "not_found", "method_not_allowed", "internal", "invalid",
+                                "resource_constraint"})
+"""The ``error`` member of capenv's own error bodies (``serving/http_surface.py``, the transports)."""
+
+TEXT_EXCERPT = 120
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: str
+    differences: list[Difference] = field(default_factory=list)
+    note: str | None = None
+
+
+def parsed_body(observed: Observed) -> tuple[bool, Any]:
+    """(True, value) for a JSON body, (False, text) otherwise; an empty body is text ``""``."""
+    media = observed.media_type or ""
+    if observed.body and ("json" in media or not media):
+        try:
+            return True, loads(observed.body)
+        except JsonError:
+            pass
+    return False, observed.body.decode("utf-8", errors="replace")
+
+
+def capenv_refusal(observed: Observed) -> str | None:
+    """The message of a capenv refusal, or None when the answer is not one."""
+    if observed.media_type != "application/json" or not 400 <= observed.status < 600:
+        return None
+    is_json, body = parsed_body(observed)
+    if is_json and isinstance(body, dict) and body.get("error") in CAPENV_ERROR_KINDS \
+            and isinstance(body.get("message"), str):
+        return body["message"]
+    return None
+
+
+def judge(live: Observed, model: Observed, values: ValueMap, may_pair: PairingAllowed | None = None) -> Judgement:
+    differences: list[Difference] = []
+    if live.status != model.status:
+        differences.append(Difference("status", live.status, model.status))
+    if live.media_type != model.media_type:
+        differences.append(Difference("content-type", live.media_type, model.media_type))
+    differences += body_differences(live, model, values, may_pair)
+    if not differences:
+        return Judgement(SAME)
+    message = capenv_refusal(model)
+    if message is not None:
+        return Judgement(REFUSED, differences, f"capenv refused: {message}")
+    if 200 <= live.status < 300 and 400 <= model.status < 500:
+        return Judgement(REFUSED, differences,
+                         f"the model answered {model.status} where the live application answered {live.status}")
+    return Judgement(DIFFERENT, differences)
+
+
+def body_differences(live: Observed, model: Observed, values: ValueMap,
+                     may_pair: PairingAllowed | None = None) -> list[Difference]:
+    live_json, live_body = parsed_body(live)
+    model_json, model_body = parsed_body(model)
+    if live_json and model_json:
+        return diff_json(live_body, model_body, values, may_pair=may_pair)
+    if not live_json and not model_json and leaf_agrees(live_body, model_body, values):
+        return []
+    return [Difference("body", _excerpt(live_body, live_json), _excerpt(model_body, model_json))]
+
+
+def _excerpt(body: Any, is_json: bool) -> Any:
+    if is_json:
+        return body
+    text = " ".join(str(body).split())
+    return text if len(text) <= TEXT_EXCERPT else text[: TEXT_EXCERPT - 1] + "…"

@@ -1,0 +1,194 @@
+"""Run a probe file against both sides, call by call, and judge each call.
+
+Per probe: fill its placeholders with each side's own saved values, send it to the live
+application and to the model, save what it asks to save (and pair the two sides' values),
+judge the answers, and note whether an earlier write left the two states apart.
+
+*Diverged*: a write whose answers disagree (unless both sides refused it with a 4xx, which
+changes nothing) means the two states may now differ under that write's scope
+(``ToolIndex.write_scopes``, plus the probe's own ``affects``). Later calls under such a scope
+are reported with ``diverged_by``: a disagreement there follows from the earlier one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from capenv.interpreter.bundle.jsonvalue import dumps
+
+from .jsondiff import Difference, ValueMap
+from .judge import SAME, Judgement, judge, parsed_body
+from .placeholders import MISSING, fill, fill_json, resolve_pointer
+from .probes import Probe, ProbeFile, placeholder_names
+from .sides import Observed, Outgoing, Side
+from .tool_index import CallTool, ToolIndex, segments, within
+
+# What a query name or value keeps unescaped; both sides get the same bytes either way.
+_QUERY_SAFE = "!$'()*,;:@/?-._~"
+SIDES = ("live", "model")
+
+
+@dataclass
+class CallResult:
+    index: int
+    probe: Probe
+    requests: dict[str, Outgoing]
+    answers: dict[str, Observed]
+    judgement: Judgement
+    tool: CallTool
+    diverged_by: list[int] = field(default_factory=list)
+    borrowed: dict[str, list[str]] = field(default_factory=dict)
+    """Per side, the saved names it lacked and took from the other side."""
+    unresolved: list[str] = field(default_factory=list)
+    """Saved names neither side has (no answer had the pointer): sent as written."""
+    unsaved: dict[str, list[str]] = field(default_factory=dict)
+    """Per side, the ``save`` pointers its answer did not have."""
+
+    @property
+    def verdict(self) -> str:
+        return self.judgement.verdict
+
+    @property
+    def differences(self) -> list[Difference]:
+        return self.judgement.differences
+
+    @property
+    def expectation_met(self) -> bool | None:
+        return None if self.probe.expect is None else self.probe.expect == self.verdict
+
+
+@dataclass
+class _SideState:
+    saved: dict[str, Any] = field(default_factory=dict)
+    seen: set[Any] = field(default_factory=set)
+    """Every string and number this side sent or answered so far: a value already seen
+    is not a freshly generated id, so it is never paired by shape."""
+
+
+class CompareSession:
+    def __init__(self, live: Side, model: Side, tools: ToolIndex) -> None:
+        self.sides = {"live": live, "model": model}
+        self.tools = tools
+        self.values = ValueMap()
+        self._state = {name: _SideState() for name in SIDES}
+        self._scopes: list[tuple[int, tuple[str, ...]]] = []
+        self.results: list[CallResult] = []
+
+    def run(self, probe_file: ProbeFile) -> list[CallResult]:
+        for probe in probe_file.probes:
+            self.call(probe, probe_file.headers)
+        return self.results
+
+    def call(self, probe: Probe, file_headers: dict[str, str] | None = None) -> CallResult:
+        index = len(self.results) + 1
+        file_headers = file_headers or {}
+        requests = {side: self._request(probe, file_headers, side) for side in SIDES}
+        borrowed, unresolved = self._availability(placeholder_names(probe, file_headers))
+        answers = {side: self.sides[side].send(requests[side]) for side in SIDES}
+        unsaved = self._save(probe, answers)
+        tool = self.tools.tool(probe.method, requests["model"].path)
+        fresh = {side: _scalars(parsed_body(answers[side])[1]) - self._state[side].seen for side in SIDES}
+        may_pair = None
+        if tool.writes:  # a write's answer is where generated ids first appear
+            may_pair = lambda live, model: live in fresh["live"] and model in fresh["model"]  # noqa: E731
+        judgement = judge(answers["live"], answers["model"], self.values, may_pair)
+        diverged_by = sorted({i for i, scope in self._scopes if within(requests["model"].path, scope)})
+        result = CallResult(index, probe, requests, answers, judgement, tool, diverged_by, borrowed, unresolved,
+                            {s: n for s, n in unsaved.items() if n})
+        self._remember(result)
+        self.results.append(result)
+        return result
+
+    # --- one side's request ------------------------------------------------------------
+
+    def _request(self, probe: Probe, file_headers: dict[str, str], side: str) -> Outgoing:
+        values = self._values_for(side)
+
+        def text(template: str, escape_segment: bool = False) -> str:
+            return fill(template, values, escape_segment=escape_segment)[0]
+
+        path = text(probe.path, escape_segment=True)
+        query = tuple((quote(text(name), safe=_QUERY_SAFE), quote(text(value), safe=_QUERY_SAFE))
+                      for name, value in probe.query)
+        headers = {name: text(value) for name, value in {**file_headers, **probe.headers}.items()}
+        body: bytes | None = None
+        if probe.has_body:
+            body = dumps(fill_json(probe.body, values)[0])
+        elif probe.raw_body is not None:
+            body = text(probe.raw_body).encode("utf-8")
+        if body is not None:
+            headers.setdefault("content-type", "application/json")
+        return Outgoing(probe.method, path, query, tuple(headers.items()), body)
+
+    def _availability(self, names: list[str]) -> tuple[dict[str, list[str]], list[str]]:
+        """Per side the names it borrows from the other; and the names neither side has."""
+        has = {side: self._state[side].saved for side in SIDES}
+        borrowed = {side: [n for n in names if n not in has[side] and n in has[_other(side)]] for side in SIDES}
+        unresolved = [n for n in names if all(n not in has[side] for side in SIDES)]
+        return {side: found for side, found in borrowed.items() if found}, unresolved
+
+    def _values_for(self, side: str) -> dict[str, Any]:
+        """This side's saved values; a name it never got (its create was refused, say) takes
+        the other side's value, so the call still goes out and shows what the model holds."""
+        return {**self._state[_other(side)].saved, **self._state[side].saved}
+
+    # --- after the answers ---------------------------------------------------------------
+
+    def _save(self, probe: Probe, answers: dict[str, Observed]) -> dict[str, list[str]]:
+        unsaved: dict[str, list[str]] = {side: [] for side in SIDES}
+        for name, pointer in probe.save.items():
+            found = {}
+            for side in SIDES:
+                is_json, body = parsed_body(answers[side])
+                value = resolve_pointer(body, pointer) if is_json else MISSING
+                if value is MISSING or isinstance(value, (dict, list)):
+                    unsaved[side].append(name)
+                    self._state[side].saved.pop(name, None)
+                else:
+                    self._state[side].saved[name] = found[side] = value
+            if len(found) == 2:  # the same probe saved both at one pointer: they name one thing
+                self.values.pair(found["live"], found["model"], force=True)
+        return unsaved
+
+    def _remember(self, result: CallResult) -> None:
+        for side in SIDES:
+            request = result.requests[side]
+            seen = self._state[side].seen
+            seen |= _scalars(parsed_body(result.answers[side])[1])
+            seen.update(segment for segment in request.path.split("/") if segment)
+            if request.body:
+                seen |= _scalars(parsed_body(Observed(0, (("content-type", "application/json"),), request.body))[1])
+        if result.tool.writes and result.verdict != SAME and not _both_client_errors(result):
+            model_path = result.requests["model"].path
+            for scope in self.tools.write_scopes(result.probe.method, model_path):
+                self._scopes.append((result.index, scope))
+            values = self._values_for("model")
+            for extra in result.probe.affects:
+                filled, _ = fill(extra, values, escape_segment=True)
+                self._scopes.append((result.index, segments(filled)))
+
+
+def _both_client_errors(result: CallResult) -> bool:
+    """Both sides answered 4xx: neither changed anything, the states are still alike."""
+    return all(400 <= result.answers[side].status < 500 for side in SIDES)
+
+
+def _other(side: str) -> str:
+    return "model" if side == "live" else "live"
+
+
+def _scalars(value: Any) -> set[Any]:
+    """The strings and numbers inside a JSON value (hashable leaves, for ``seen``)."""
+    found: set[Any] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) or (not isinstance(item, bool) and item is not None):
+            found.add(item)
+    return found

@@ -1,0 +1,95 @@
+"""What a value looks like: a clock reading, or an identity the application generated.
+
+Two sides never agree on the time they answered at, nor on a random id; such values are
+compared by *format* (both ISO-8601 with microseconds and ``Z``, both epoch milliseconds,
+both UUIDs), which still catches a model that writes the wrong kind of value.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+from capenv.interpreter.bundle.jsonvalue import JsonNumber
+
+_ISO_DATETIME = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$")
+_HTTP_DATE = re.compile(
+    r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} "
+    r"\d{2}:\d{2}:\d{2} GMT$")
+# 2000-01-01 .. 2100-01-01: a number in these bounds is read as a clock, not a count.
+_EPOCH_SECONDS = (946_684_800, 4_102_444_800)
+_EPOCH_MILLISECONDS = (946_684_800_000, 4_102_444_800_000)
+
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_ULID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
+_HEX = re.compile(r"^[0-9a-f]{16,}$|^[0-9A-F]{16,}$")
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+
+
+def clock_format(value: Any) -> str | None:
+    """A name for the clock format of ``value`` (``iso:dddd-dd-ddTdd:dd:dd.ddddddZ``,
+    ``epoch-ms``, ...), or None when it does not look like a clock reading."""
+    if isinstance(value, str):
+        if _ISO_DATETIME.match(value):
+            return "iso:" + re.sub(r"\d", "d", value)
+        if _HTTP_DATE.match(value):
+            return "http-date"
+        return None
+    number = _number(value)
+    if number is None:
+        return None
+    if number == number.to_integral_value() and not _is_fraction_text(value):
+        if _EPOCH_MILLISECONDS[0] <= number < _EPOCH_MILLISECONDS[1]:
+            return "epoch-ms"
+        if _EPOCH_SECONDS[0] <= number < _EPOCH_SECONDS[1]:
+            return "epoch-s"
+        return None
+    if _EPOCH_SECONDS[0] <= number < _EPOCH_SECONDS[1]:
+        return "epoch-s-fraction"
+    return None
+
+
+def generated_format(value: Any) -> str | None:
+    """A name for the shape of an id the application made up, or None.
+
+    Plain words (``articles``) and numbers are not generated-looking: a sequence id is
+    deterministic and must agree, and a name is data."""
+    if not isinstance(value, str):
+        return None
+    if _UUID.match(value):
+        return "uuid"
+    if _ULID.match(value):
+        return "ulid"
+    if _HEX.match(value):
+        return f"hex{len(value)}"
+    if _TOKEN.match(value) and _mixes_classes(value):
+        return f"token{len(value)}"
+    return None
+
+
+def _mixes_classes(text: str) -> bool:
+    """Random-looking: both cases (``hzgpKu-H``, ``9J0yOgYS``), or 12+ letters and digits run
+    together. Names people write (``articles``, ``flow-r1-0``) are not."""
+    if any(c.islower() for c in text) and any(c.isupper() for c in text):
+        return True
+    return (len(text) >= 12 and text.isalnum() and any(c.isdigit() for c in text)
+            and any(c.isalpha() for c in text))
+
+
+def _number(value: Any) -> Decimal | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, JsonNumber):
+        return value.value
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    return None
+
+
+def _is_fraction_text(value: Any) -> bool:
+    text = value.text if isinstance(value, JsonNumber) else repr(value)
+    return isinstance(value, (float, JsonNumber)) and "." in text
