@@ -97,7 +97,7 @@ def test_listed_over_mcp(served, serve_http) -> None:
             async with Client(serving.url(runtime.reserved_mcp_path())) as client:
                 listed = [tool.name for tool in (await client.list_tools()).tools]
                 assert listed == listed_tools(bundle)
-                name = listed[-1]
+                name = read_tools(bundle)[-1]
                 result = await client.call_tool(name, arguments_of(runtime, bundle.replay.tools[name][0]))
                 assert result.is_error is False, result
 
