@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import BundleInfo, RecordedCall, ReplayTable, ViewResult
@@ -18,14 +18,11 @@ from capenv.interpreter.view.build import build_view
 from capenv.interpreter.view.views import recording_of
 
 
-def read_only_posts(evidence: Evidence, manifest: Manifest, ruleset: RuleSet) -> dict[str, str]:
-    """POST tools the capture shows only reading (tool -> deciding rule id), when that step exists."""
-    try:
-        from capenv.interpreter.readonly import classify_read_only_posts
-    except ImportError:
-        return {}
-    result = classify_read_only_posts(evidence, manifest, ruleset)
-    return result.read_only_rules() if hasattr(result, "read_only_rules") else dict(result)
+def read_only_posts(evidence: Evidence, manifest: Manifest, ruleset: RuleSet) -> Any:
+    """The read-only POST decision for every POST tool (``ReadOnlyResult``)."""
+    from capenv.interpreter.readonly import classify_read_only_posts
+
+    return classify_read_only_posts(evidence, manifest, ruleset)
 
 
 def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, ruleset: RuleSet) -> ViewResult:
@@ -42,6 +39,16 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
     else:
         plans = [p.model_copy(update={"served": False, "reason": p.build_reason or "state unavailable"}) for p in plans]
     return view.model_copy(update={"writes": tuple(plans), "write_clock": _write_clock(evidence)})
+
+
+def _with_read_only_traces(view: ViewResult, read_only: Any) -> ViewResult:
+    """Each POST tool's read-only decision joins its trace: the view's for read-only tools, the
+    plan's for the others (why it stays a write)."""
+    verdicts = {v.tool: v for v in read_only.tools}
+    traces = list(view.traces) + [e for v in read_only.tools if v.read_only for e in v.events]
+    plans = tuple(p.model_copy(update={"traces": verdicts[p.tool].events + p.traces}) if p.tool in verdicts else p
+                  for p in view.writes)
+    return view.model_copy(update={"traces": tuple(traces), "writes": plans})
 
 
 def _write_clock(evidence: Evidence) -> str | None:
@@ -73,8 +80,10 @@ def build_bundle(capture: str | Path, *, origin: str | None = None, overrides: s
     ruleset = load_rules(rules)
     evidence = load_evidence(capture, origin=origin, progress=progress)
     manifest = build_manifest(evidence, ruleset, load_overrides(overrides) if overrides else None)
-    view = build_view(evidence, manifest, ruleset, read_only_posts(evidence, manifest, ruleset))
+    read_only = read_only_posts(evidence, manifest, ruleset)
+    view = build_view(evidence, manifest, ruleset, read_only.read_only_rules())
     view = plan_and_gate(evidence, manifest, view, ruleset)
+    view = _with_read_only_traces(view, read_only)
     info = BundleInfo(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
                       source=Path(str(capture)).name, records=len(evidence.records),
                       primary_origin=evidence.primary_origin)

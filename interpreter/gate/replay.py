@@ -84,6 +84,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     run = GateRun(findings)
     counter = 0
     creating_writes: list[int] = []   # writes no built plan models: they may make entities
+    running: list[tuple[Any, set[tuple]]] = []  # (finished_at, targets) of modelled writes
     touched: set[tuple[str, str]] = {(c.type, k) for c in copy.collections.values() for k in c.entities}
     for ordinal in sorted(records):
         record = records[ordinal]
@@ -96,6 +97,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                 counter += 1
                 applied = _apply(plan, record, env, copy, sequences, counter, timeline)
                 if applied is not None:
+                    running.append((record.finished_at, set(applied)))
                     touched.update((t[1], t[2]) for t in applied if t[0] == "entity")
                     for target in applied:
                         pending.setdefault(target, []).append(Pending(tool, ordinal, plan.effect, applied[target],
@@ -111,6 +113,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             continue
         read_view = views.get(tool)
         if record.method != "GET" or read_view is None or not read_view.state_backed:
+            continue
+        if _overlaps_running_write(record, read_view, env, running):
             continue
         if _takes_new_entity(record, read_view, env, copy, touched, creating_writes, last_check):
             continue
@@ -364,3 +368,21 @@ def _takes_new_entity(record: Record, read_view: Any, env: WriteEnv, copy: State
     _resync_item(record, read_view, entity_type, copy, collection, key)
     touched.add((entity_type.name, key))
     return True
+
+
+def _overlaps_running_write(record: Record, read_view: Any, env: WriteEnv, running: list[tuple[Any, set[tuple]]]
+                            ) -> bool:
+    """A read that began before a modelled write to its entity or collection ended may show
+    either state: it checks nothing."""
+    entity_type = env.types.get(read_view.type or "") if read_view.type else None
+    if read_view.kind == "document":
+        mine = {("document", record.path)}
+    elif entity_type is not None:
+        collection = collection_path(record.path, entity_type)
+        mine = {("collection", collection)}
+        if read_view.kind == "item":
+            mine.add(("entity", entity_type.name, unquote(split_path(record.path)[-1])))
+    else:
+        return False
+    running[:] = [item for item in running if item[0] > record.started_at]  # the others ended before it
+    return any(targets & mine for _, targets in running)

@@ -119,7 +119,7 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     if effect == "delete":
         return WritePlan(**base, address=Address(by="path"), traces=tuple(events))
     if effect == "document":
-        return _document_plan(exemplar, verdict.body, ctx, base, events)
+        return _document_plan(exemplar, verdict.body, calls, ctx, base, events)
     events.append(_note(tool.name, "unconfirmed", f"{effect} plans are not modelled yet"))
     return WritePlan(**base, build_reason="unconfirmed", traces=tuple(events))
 
@@ -256,8 +256,8 @@ def _locator_of(body: Any, id_field: str, key: str) -> Locator | None:
     return _located(body, id_field, key)[1]
 
 
-def _document_plan(exemplar: Record, body: dict[str, Any], ctx: PlanContext, base: dict[str, Any],
-                   events: list[TraceEvent]) -> WritePlan:
+def _document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], ctx: PlanContext,
+                   base: dict[str, Any], events: list[TraceEvent]) -> WritePlan:
     path = exemplar.path.rstrip("/") if exemplar.path.rstrip("/") in ctx.document_paths else exemplar.path
     held = next((d.value for d in ctx.view.state.documents if d.path == path), None)
     pointer = ""
@@ -274,5 +274,19 @@ def _document_plan(exemplar: Record, body: dict[str, Any], ctx: PlanContext, bas
                                required=exemplar.method == "PUT", kind=json_kind(value))
                     for name, value in body.items())
     base["min_members"] = 0 if exemplar.method == "PUT" else 1
+    target = held
+    for part in [p for p in pointer.split("/") if p]:
+        target = target.get(part) if isinstance(target, dict) else None
+    for call in calls:
+        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=False) if call.succeeded else None
+        for name, value in ((verdict.body or {}).items() if verdict else ()):
+            if isinstance(target, dict) and name in target and target[name] is not None \
+                    and json_kind(target[name]) != json_kind(value):
+                events.append(_note(base["tool"], "unexplained-change",
+                                    f"record {call.ordinal} sent {name!r} as {json_kind(value)}, the document holds "
+                                    f"{json_kind(target[name])}: serving would refuse that call"))
+                return WritePlan(**base, address=Address(by="document"), document_path=path,
+                                 document_pointer=pointer, members=members, build_reason="unexplained-change",
+                                 traces=tuple(events))
     return WritePlan(**base, address=Address(by="document"), document_path=path, document_pointer=pointer,
                      replace=exemplar.method == "PUT", members=members, traces=tuple(events))
