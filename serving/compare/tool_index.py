@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from capenv.interpreter.bundle.io import Bundle
-from capenv.interpreter.manifest.models import Tool, split_path
+from capenv.interpreter.manifest.models import split_path
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -32,6 +32,7 @@ class ToolIndex:
         self._read_only_posts = {p["tool"] for p in report.get("read_only_posts", [])}
         self._collections = {t.collection_template for t in bundle.view.types}
         self._items = {t.item_template for t in bundle.view.types if t.item_template}
+        self._collection_segments = [segments(t) for t in self._collections]
 
     def tool(self, method: str, path: str) -> CallTool:
         found = self._manifest.tool_for("GET" if method == "HEAD" else method, path)
@@ -45,23 +46,23 @@ class ToolIndex:
         """The path prefixes a write may change: reads under them can no longer be expected
         to agree once the model did not make that write as the application did.
 
-        An item write changes its collection (which lists it); a create changes the
-        collection it creates in; any other write (an action, a document, a nested create)
-        changes its own path and, when it sits under an item, that item's collection.
+        A create changes the collection it creates in, an item write the collection that
+        lists the item. Any other write (an action, a document, an entity addressed by its
+        name, a nested create) changes its own path (its item's, when it ends in a parameter)
+        and the collection of the type it sits under, where the same entity is read by id.
         """
         parts = segments(path)
         found = self._manifest.tool_for(method, path)
-        template = found[0] if found else None
-        if template is not None and template.template in self._collections:
+        tool = found[0] if found else None
+        if tool is not None and tool.template in self._collections:
             return [parts]
-        if template is not None and template.template in self._items:
+        if tool is not None and tool.template in self._items:
             return [parts[:-1]]
-        params = _param_positions(template, parts, method)
-        if parts and (len(parts) - 1) in params:
-            return [parts[:-1]]
-        scopes = [parts]
-        if len(parts) >= 2 and (len(parts) - 2) in params:
-            scopes.append(parts[:-2])
+        template = segments(tool.template) if tool is not None else _guessed_template(parts, method)
+        scopes = [parts[:-1] if template and _is_param(template[-1]) else parts]
+        owner = max((len(c) for c in self._collection_segments if _is_prefix(c, template)), default=None)
+        if owner is not None and parts[:owner] not in scopes:
+            scopes.append(parts[:owner])
         return scopes
 
 
@@ -78,8 +79,19 @@ def segments(path: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-def _param_positions(tool: Tool | None, parts: tuple[str, ...], method: str) -> set[int]:
-    if tool is not None:
-        return {i for i, segment in enumerate(tool.segments) if segment.is_param}
-    # No tool in the manifest: guess the usual shape, an item write ends in its id.
-    return {len(parts) - 1} if method in ("PUT", "PATCH", "DELETE") and parts else set()
+def _is_param(segment: str) -> bool:
+    return segment.startswith("{") and segment.endswith("}")
+
+
+def _is_prefix(collection: tuple[str, ...], template: tuple[str, ...]) -> bool:
+    """``/api/variables`` is a prefix of ``/api/variables/name/{name}``; parameters match
+    parameters whatever their names."""
+    return len(collection) < len(template) and all(
+        a == b or (_is_param(a) and _is_param(b)) for a, b in zip(collection, template))
+
+
+def _guessed_template(parts: tuple[str, ...], method: str) -> tuple[str, ...]:
+    """No tool in the manifest: guess the usual shape, an item write ends in its id."""
+    if method in ("PUT", "PATCH", "DELETE") and parts:
+        return (*parts[:-1], "{id}")
+    return parts

@@ -1,0 +1,109 @@
+"""The mapped JSON diff, value formats, and one call's verdict."""
+
+from __future__ import annotations
+
+from capenv.interpreter.bundle.jsonvalue import JsonNumber, loads
+from capenv.serving.compare.jsondiff import ABSENT, Difference, ValueMap, diff_json, json_equal
+from capenv.serving.compare.judge import DIFFERENT, REFUSED, SAME, capenv_refusal, judge
+from capenv.serving.compare.sides import Observed
+from capenv.serving.compare.values import clock_format, generated_format
+
+JSON = (("Content-Type", "application/json; charset=utf-8"),)
+
+
+def observed(status: int, body: bytes, headers=JSON) -> Observed:
+    return Observed(status, headers, body)
+
+
+def test_equality_is_by_json_value():
+    assert json_equal({"a": 1, "b": [1, 2]}, {"b": [1, 2], "a": 1})  # member order does not matter
+    assert not json_equal([1, 2], [2, 1])  # array order does
+    assert json_equal(600, JsonNumber("600.0")) and json_equal(0.5, JsonNumber("0.50"))
+    assert not json_equal(1, True) and not json_equal(0, False) and not json_equal("1", 1)
+    assert not json_equal(None, False)
+
+
+def test_differences_carry_pointers_and_both_values():
+    live = {"title": "a", "tags": ["x"], "only/live": 1}
+    model = {"title": "b", "tags": ["x", "y"], "extra": None}
+    assert diff_json(live, model, ValueMap()) == [
+        Difference("/title", "a", "b"),
+        Difference("/tags/1", ABSENT, "y"),
+        Difference("/only~1live", 1, ABSENT),
+        Difference("/extra", ABSENT, None),
+    ]
+
+
+def test_clock_readings_are_compared_by_format():
+    assert clock_format("2026-11-30T13:04:20.444142Z") == clock_format("2020-01-01T00:00:00.000001Z")
+    assert clock_format("2026-11-30T13:04:20.444Z") != clock_format("2026-11-30T13:04:20.444142Z")
+    assert clock_format(1796044045721) == "epoch-ms" and clock_format(1700000000) == "epoch-s"
+    assert clock_format(42) is None and clock_format("hello") is None and clock_format(True) is None
+    values = ValueMap()
+    assert diff_json({"at": "2026-11-30T13:04:20.444142Z", "ms": 1796044045721},
+                     {"at": "2024-02-01T01:02:03.000004Z", "ms": 1700000000123}, values) == []
+    assert diff_json({"at": "2026-11-30T13:04:20Z"}, {"at": "2026-11-30T13:04:20.000Z"}, values) != []
+    assert diff_json({"ms": 1796044045721}, {"ms": 1796044045}, values) != []  # ms against seconds
+
+
+def test_generated_looking_values():
+    assert generated_format("f3aa3409-8a74-460b-8d6a-42cf5692e067") == "uuid"
+    assert generated_format("hzgpKu-H") == "token8" and generated_format("9J0yOgYS") == "token8"
+    for name in ("articles", "flow-r1-0", "etl-daily", "my-comment-1", "Hello"):
+        assert generated_format(name) is None, name
+    assert generated_format(4) is None
+
+
+def test_mapped_values_agree_also_inside_strings():
+    values = ValueMap()
+    live_id, model_id = "f3aa3409-8a74-460b-8d6a-42cf5692e067", "00000000-0000-4000-8000-000000000001"
+    assert values.pair(live_id, model_id)
+    assert diff_json({"id": live_id, "url": f"/r/{live_id}"}, {"id": model_id, "url": f"/r/{model_id}"}, values) == []
+    assert not values.pair(live_id, "another")  # one pair per value...
+    assert values.pair(live_id, "another", force=True)  # ...unless a probe's save says so
+    assert values.maps(live_id, "another") and not values.maps(live_id, model_id)
+
+
+def test_generated_ids_pair_only_where_allowed():
+    live, model = {"id": "f3aa3409-8a74-460b-8d6a-42cf5692e067"}, {"id": "00000000-0000-4000-8000-000000000001"}
+    assert diff_json(live, model, ValueMap()) != []  # a read never pairs by shape
+    values = ValueMap()
+    assert diff_json(live, model, values, may_pair=lambda a, b: True) == []
+    assert values.maps(live["id"], model["id"])
+    assert diff_json({"id": "hzgpKu-H"}, {"id": live["id"]}, values, may_pair=lambda a, b: True) != []  # other shape
+
+
+def test_verdicts():
+    values = ValueMap()
+    same = judge(observed(200, b'{"a": 1}'), observed(200, b'{"a":1}', (("content-type", "application/json"),)), values)
+    assert same.verdict == SAME and same.differences == []
+    different = judge(observed(200, b'{"a": 1}'), observed(201, b'{"a": 2}'), values)
+    assert different.verdict == DIFFERENT
+    assert different.differences == [Difference("status", 200, 201), Difference("/a", 1, 2)]
+    refusal = observed(405, b'{"error": "method_not_allowed", "message": "POST /a is not served"}',
+                       (("content-type", "application/json"),))
+    refused = judge(observed(201, b'{"id": 1}'), refusal, values)
+    assert refused.verdict == REFUSED and refused.note == "capenv refused: POST /a is not served"
+    not_found = judge(observed(200, b"{}"), observed(404, b"{}"), values)
+    assert not_found.verdict == REFUSED and "answered 404 where the live application answered 200" in not_found.note
+    both_missing = judge(observed(404, b'{"a": 1}'), observed(404, b'{"a": 2}'), values)
+    assert both_missing.verdict == DIFFERENT
+
+
+def test_an_application_error_body_is_not_a_capenv_refusal():
+    kinto_404 = observed(404, b'{"code": 404, "errno": 110, "error": "Not Found"}')
+    assert capenv_refusal(kinto_404) is None
+    assert capenv_refusal(observed(200, b'{"error": "refused", "message": "m"}')) is None  # a 2xx is an answer
+
+
+def test_bodies_that_are_not_json_compare_as_text():
+    html = (("content-type", "text/html"),)
+    same = judge(observed(400, b"<pre>bad</pre>", html), observed(400, b"<pre>bad</pre>", html), ValueMap())
+    assert same.verdict == SAME
+    verdict = judge(observed(400, b"<pre>bad</pre>", html), observed(400, b"<pre>worse</pre>", html), ValueMap())
+    assert verdict.differences == [Difference("body", "<pre>bad</pre>", "<pre>worse</pre>")]
+    empty = judge(observed(204, b"", ()), observed(204, b"", ()), ValueMap())
+    assert empty.verdict == SAME
+    mixed = judge(observed(200, b'{"a": 1}'), observed(200, b"a=1", (("content-type", "text/plain"),)), ValueMap())
+    assert [d.pointer for d in mixed.differences] == ["content-type", "body"]
+    assert mixed.differences[1].live == loads(b'{"a": 1}')

@@ -1,0 +1,83 @@
+"""Saved values per side: borrowing, unresolved names, and pairs made by saves."""
+
+from __future__ import annotations
+
+from capenv.serving.compare import CompareSession, Observed, parse_probes
+from capenv.serving.compare.tool_index import CallTool
+
+JSON = (("content-type", "application/json"),)
+
+
+class ScriptedSide:
+    """Answers each request with the next scripted (status, body) and keeps what it was sent."""
+
+    def __init__(self, label: str, answers: list[tuple[int, bytes]]) -> None:
+        self.label = label
+        self.answers = list(answers)
+        self.sent = []
+
+    def send(self, request):
+        self.sent.append(request)
+        status, body = self.answers.pop(0)
+        return Observed(status, JSON if body else (), body)
+
+
+class NoTools:
+    def tool(self, method, path):
+        return CallTool(None, False, method != "GET")
+
+    def write_scopes(self, method, path):
+        return [tuple(p for p in path.split("/") if p)[:1]]
+
+
+def session(live_answers, model_answers):
+    live, model = ScriptedSide("live", live_answers), ScriptedSide("model", model_answers)
+    return CompareSession(live, model, NoTools()), live, model
+
+
+def test_a_side_without_the_value_borrows_the_other_sides():
+    probes = parse_probes("""
+- {method: POST, path: /posts, body: {t: a}, save: {post: /id}}
+- {method: GET, path: "/posts/{post}", query: {of: "{post}"}}
+""")
+    compare, live, model = session([(201, b'{"id": 7}'), (200, b'{"id": 7}')],
+                                   [(405, b'{"error": "refused", "message": "no"}'), (404, b"{}")])
+    results = compare.run(probes)
+    assert results[0].unsaved == {"model": ["post"]}
+    assert results[1].borrowed == {"model": ["post"]} and results[1].unresolved == []
+    assert model.sent[1].target == live.sent[1].target == "/posts/7?of=7"
+    assert results[1].diverged_by == [1]
+
+
+def test_names_neither_side_saved_are_sent_as_written():
+    probes = parse_probes("- {method: POST, path: /a, save: {x: /missing}}\n- {method: GET, path: '/a/{x}'}\n")
+    compare, live, model = session([(200, b"{}"), (404, b"{}")], [(200, b"{}"), (404, b"{}")])
+    results = compare.run(probes)
+    assert results[1].unresolved == ["x"] and live.sent[1].path == "/a/{x}"
+
+
+def test_a_save_pairs_the_two_values_and_later_answers_map_them():
+    probes = parse_probes("""
+- {method: POST, path: /things, body: {}, save: {thing: /data/id}}
+- {method: GET, path: /things}
+""")
+    compare, live, model = session(
+        [(201, b'{"data": {"id": "live-id-1234"}}'), (200, b'{"data": [{"id": "live-id-1234", "parent": 1}]}')],
+        [(201, b'{"data": {"id": "model-id-99"}}'), (200, b'{"data": [{"id": "model-id-99", "parent": 1}]}')])
+    results = compare.run(probes)
+    assert [r.verdict for r in results] == ["same", "same"]
+    assert compare.values.maps("live-id-1234", "model-id-99")
+
+
+def test_body_placeholders_keep_types_and_headers_fill_too():
+    probes = parse_probes("""
+headers: {x-client: probe}
+probes:
+  - {method: GET, path: /me, save: {owner: /id}}
+  - {method: POST, path: /notes, headers: {x-owner: "{owner}"}, body: {owner: "{owner}", text: "by {owner}"}}
+""")
+    compare, live, model = session([(200, b'{"id": 5}'), (201, b"{}")], [(200, b'{"id": 6}'), (201, b"{}")])
+    compare.run(probes)
+    assert live.sent[1].body == b'{"owner":5,"text":"by 5"}' and model.sent[1].body == b'{"owner":6,"text":"by 6"}'
+    assert ("x-owner", "6") in model.sent[1].headers and ("content-type", "application/json") in model.sent[1].headers
+    assert ("x-client", "probe") in live.sent[0].headers and live.sent[0].body is None

@@ -1,0 +1,60 @@
+"""What the bundle says about a call: its tool, served or not, and the scope of a write."""
+
+from __future__ import annotations
+
+import pytest
+
+from capenv.interpreter.pipeline import build_bundle
+from capenv.serving.compare.tool_index import ToolIndex, within
+
+from support.har_builder import HarBuilder
+
+POSTS = [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}]
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> ToolIndex:
+    har = (HarBuilder()
+           .call("GET", "/posts", response=POSTS)
+           .call("GET", "/posts/1", response=POSTS[0])
+           .call("GET", "/posts/2", response=POSTS[1])
+           .call("GET", "/profile", response={"name": "n"})
+           .call("POST", "/posts", body={"title": "c"}, status=201, response={"id": 3, "title": "c"})
+           .call("PATCH", "/posts/3", body={"title": "d"}, response={"id": 3, "title": "d"})
+           .call("PATCH", "/posts/2", body={"title": "e"}, response={"id": 2, "title": "e"})
+           .call("POST", "/posts/2/publish", response={"ok": True})
+           .call("POST", "/posts/3/publish", response={"ok": True})
+           .call("PUT", "/profile", body={"name": "m"}, response={"name": "m"}))
+    return ToolIndex(build_bundle(har.write(tmp_path_factory.mktemp("capture") / "posts.har")))
+
+
+def test_tools_and_what_is_served(index: ToolIndex):
+    read = index.tool("GET", "/posts/2")
+    assert read.name == "get_posts_by_post_id" and read.served and not read.writes
+    assert index.tool("HEAD", "/posts").name == "get_posts"
+    assert index.tool("PATCH", "/posts/9").writes
+    unknown = index.tool("DELETE", "/nothing/1")
+    assert unknown.name is None and not unknown.served and unknown.writes
+
+
+def test_write_scopes(index: ToolIndex):
+    assert index.write_scopes("PATCH", "/posts/2") == [("posts",)]  # an item write: its collection
+    assert index.write_scopes("POST", "/posts") == [("posts",)]  # a create: the collection
+    assert index.write_scopes("POST", "/posts/2/publish") == [("posts", "2", "publish"), ("posts",)]  # an action
+    assert index.write_scopes("PUT", "/profile") == [("profile",)]  # a document
+    assert index.write_scopes("DELETE", "/things/7") == [("things",)]  # no tool: an item write by its shape
+
+
+def test_within_compares_whole_segments():
+    assert within("/posts/2", ("posts",)) and within("/posts", ("posts",)) and within("/posts/", ("posts",))
+    assert not within("/postsx/1", ("posts",)) and not within("/", ("posts",))
+
+
+def test_a_write_addressed_another_way_also_scopes_its_types_collection(tmp_path):
+    har = (HarBuilder()
+           .call("GET", "/vars/1", response={"id": 1, "name": "a"})
+           .call("GET", "/vars/2", response={"id": 2, "name": "b"})
+           .call("PATCH", "/vars/name/a", body={"v": 1}, status=204)
+           .call("PATCH", "/vars/name/b", body={"v": 2}, status=204))
+    index = ToolIndex(build_bundle(har.write(tmp_path / "vars.har")))
+    assert index.write_scopes("PATCH", "/vars/name/a") == [("vars", "name"), ("vars",)]

@@ -1,0 +1,230 @@
+"""Start the real applications of captures/ fresh on loopback, for the live tests.
+
+Each starts from its capture's own ``start.sh`` (the seed is part of it), on a free loopback
+port, and is stopped by killing its process group. What is installed where is
+``.ci/live-apps.sh``'s business; when an application is missing the caller skips (or, under
+``CI=true``, fails with the install command).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+REPO = Path(__file__).resolve().parents[2]
+CAPTURES = REPO / "captures"
+CACHE = REPO / ".ci" / "cache"
+INSTALL_COMMAND = "bash .ci/live-apps.sh install"
+STOP_GRACE_SECONDS = 10.0
+
+
+class NotInstalled(Exception):
+    """The application is not where ``.ci/live-apps.sh install`` puts it."""
+
+
+class StartFailed(Exception):
+    """The application did not become ready in time; the message ends with its log."""
+
+
+@dataclass
+class LiveApp:
+    name: str
+    url: str
+    port: int
+    startup_seconds: float
+    process: subprocess.Popen
+    log: Path
+    extra_pids: list[int] = field(default_factory=list)
+
+    def stop(self) -> None:
+        """SIGTERM the whole process group (start.sh and what it started), then SIGKILL."""
+        _kill_group(self.process, signal.SIGTERM)
+        for pid in self.extra_pids:  # a server start.sh put in the background and left
+            _kill_pid(pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=STOP_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            _kill_group(self.process, signal.SIGKILL)
+            self.process.wait(timeout=STOP_GRACE_SECONDS)
+        for pid in self.extra_pids:
+            _wait_gone(pid)
+
+
+@dataclass(frozen=True)
+class AppSpec:
+    name: str
+    installed: Callable[[], dict[str, str]]
+    """The environment start.sh needs; raises ``NotInstalled``."""
+    start: Callable[[int, Path, dict[str, str]], tuple[list[str], Path | None]]
+    """(argv, working script) for a port and a scratch directory."""
+    ready_path: str
+    timeout_seconds: float
+    ready_line: str | None = None
+    """A line start.sh prints once the seed is in (otherwise: start.sh exits 0 when ready)."""
+    runs_in_background: bool = False
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# --- json-server ------------------------------------------------------------------------
+
+def _json_server_env() -> dict[str, str]:
+    binary = CACHE / "npm" / "node_modules" / ".bin" / "json-server"
+    if not binary.exists():
+        raise NotInstalled(f"json-server 0.17.4 is not installed at {_shown(binary)}")
+    return {"JSON_SERVER": str(binary)}
+
+
+def _json_server_start(port: int, scratch: Path, env: dict[str, str]) -> tuple[list[str], Path | None]:
+    env["RUN_DIR"] = str(scratch / "run")
+    return ["bash", str(CAPTURES / "json-server" / "start.sh"), str(port)], None
+
+
+# --- Kinto ------------------------------------------------------------------------------
+
+def _venv_env(name: str, executable: str, version: str) -> Callable[[], dict[str, str]]:
+    def env() -> dict[str, str]:
+        venv = CACHE / f"venv-{name}"
+        if not (venv / "bin" / executable).exists():
+            raise NotInstalled(f"{name} {version} is not installed in {_shown(venv)}")
+        return {"VENV": str(venv)}
+    return env
+
+
+def _kinto_start(port: int, scratch: Path, env: dict[str, str]) -> tuple[list[str], Path | None]:
+    return ["bash", str(CAPTURES / "kinto" / "start.sh"), str(port)], None
+
+
+# --- Prefect ------------------------------------------------------------------------------
+
+PREFECT_FIXED_PORT = "4200"
+PREFECT_FIXED_HOME = "/tmp/prefecthome"
+
+
+def _prefect_start(port: int, scratch: Path, env: dict[str, str]) -> tuple[list[str], Path | None]:
+    """captures/prefect/start.sh takes no PORT: it always serves 127.0.0.1:4200 from
+    /tmp/prefecthome. Run a copy with this test's port and scratch home in their place, so
+    two runs (or an application someone started by hand) never meet."""
+    original = (CAPTURES / "prefect" / "start.sh").read_text()
+    for fixed in (PREFECT_FIXED_PORT, PREFECT_FIXED_HOME):
+        if fixed not in original:
+            raise StartFailed(f"captures/prefect/start.sh no longer mentions {fixed}; update tests/live/apps.py")
+    home = scratch / "prefecthome"
+    text = original.replace(PREFECT_FIXED_HOME, str(home))
+    text = re.sub(rf"\b{PREFECT_FIXED_PORT}\b", str(port), text)
+    text = text.replace('HERE="$(cd "$(dirname "$0")" && pwd)"', f'HERE="{CAPTURES / "prefect"}"')
+    script = scratch / "start-prefect.sh"
+    script.write_text(text)
+    return ["bash", str(script)], home / "server.pid"
+
+
+APPS = {
+    "json-server": AppSpec("json-server", _json_server_env, _json_server_start, "/profile", 30.0),
+    "kinto": AppSpec("kinto", _venv_env("kinto", "kinto", "26.5.0"), _kinto_start, "/v1/", 60.0,
+                     ready_line="KINTO READY"),
+    "prefect": AppSpec("prefect", _venv_env("prefect", "prefect", "3.9.1"), _prefect_start, "/api/health", 180.0,
+                       runs_in_background=True),
+}
+
+
+def start_app(name: str, scratch: Path) -> LiveApp:
+    """Start ``name`` fresh and seeded; returns once it answers. ``NotInstalled`` or ``StartFailed``."""
+    spec = APPS[name]
+    env = {**os.environ, **spec.installed()}
+    env.pop("CI", None)  # never let our own CI flag change how an application behaves
+    port = free_port()
+    scratch.mkdir(parents=True, exist_ok=True)
+    argv, pid_file = spec.start(port, scratch, env)
+    log = scratch / f"{name}.log"
+    started = time.monotonic()
+    with log.open("wb") as out:
+        process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                   env=env, cwd=scratch, start_new_session=True)
+    app = LiveApp(name, f"http://127.0.0.1:{port}", port, 0.0, process, log)
+    try:
+        _wait_ready(spec, app, pid_file, started)
+    except BaseException:
+        app.stop()
+        raise
+    app.startup_seconds = time.monotonic() - started
+    return app
+
+
+def _wait_ready(spec: AppSpec, app: LiveApp, pid_file: Path | None, started: float) -> None:
+    deadline = started + spec.timeout_seconds
+    while time.monotonic() < deadline:
+        exited = app.process.poll()
+        if spec.runs_in_background and exited is not None:
+            if pid_file is not None and pid_file.exists():
+                app.extra_pids.append(int(pid_file.read_text().strip()))
+            if exited == 0 and _answers(app.url + spec.ready_path):
+                return
+            raise StartFailed(f"{spec.name}: start.sh exited with {exited}\n{_tail(app.log)}")
+        if exited is not None:
+            raise StartFailed(f"{spec.name}: start.sh exited with {exited}\n{_tail(app.log)}")
+        if not spec.runs_in_background and _seeded(spec, app) and _answers(app.url + spec.ready_path):
+            return
+        time.sleep(0.05)
+    raise StartFailed(f"{spec.name}: not ready after {spec.timeout_seconds:.0f}s\n{_tail(app.log)}")
+
+
+def _seeded(spec: AppSpec, app: LiveApp) -> bool:
+    return spec.ready_line is None or spec.ready_line in app.log.read_text(errors="replace")
+
+
+def _answers(url: str) -> bool:
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never via a proxy
+    try:
+        with opener.open(url, timeout=2) as response:
+            return 200 <= response.status < 300
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def _tail(log: Path, lines: int = 30) -> str:
+    try:
+        return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+def _kill_group(process: subprocess.Popen, sig: int) -> None:
+    try:
+        os.killpg(process.pid, sig)  # start_new_session: the group id is start.sh's pid
+    except ProcessLookupError:
+        pass
+
+
+def _kill_pid(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except ProcessLookupError:
+        pass
+
+
+def _wait_gone(pid: int) -> None:
+    deadline = time.monotonic() + STOP_GRACE_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    _kill_pid(pid, signal.SIGKILL)

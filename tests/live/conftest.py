@@ -1,0 +1,63 @@
+"""Fixtures that run the real applications of captures/ beside the model.
+
+``live_json_server``, ``live_kinto``, ``live_prefect``: the application started fresh (seeded)
+from its capture's start.sh on a free loopback port; the fixture yields a ``LiveApp`` (its
+``url``, ``startup_seconds``) and stops it afterwards. Every test here is marked ``live``.
+Missing applications skip, except under ``CI=true`` where they fail with the install command:
+CI must not pass by skipping what it was meant to run.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from .apps import INSTALL_COMMAND, LiveApp, NotInstalled, start_app
+
+LIVE_DIR = Path(__file__).resolve().parent
+_startup_times: list[tuple[str, float]] = []
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if LIVE_DIR in Path(str(item.path)).resolve().parents:
+            item.add_marker(pytest.mark.live)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if _startup_times:
+        figures = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in _startup_times)
+        terminalreporter.write_line(f"live applications started (fresh, seeded): {figures}")
+
+
+def _live(name: str, tmp_path: Path) -> Iterator[LiveApp]:
+    try:
+        app = start_app(name, tmp_path / name)
+    except NotInstalled as exc:
+        message = f"{exc}; run `{INSTALL_COMMAND}`"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    _startup_times.append((name, app.startup_seconds))
+    try:
+        yield app
+    finally:
+        app.stop()
+
+
+@pytest.fixture
+def live_json_server(tmp_path: Path) -> Iterator[LiveApp]:
+    yield from _live("json-server", tmp_path)
+
+
+@pytest.fixture
+def live_kinto(tmp_path: Path) -> Iterator[LiveApp]:
+    yield from _live("kinto", tmp_path)
+
+
+@pytest.fixture
+def live_prefect(tmp_path: Path) -> Iterator[LiveApp]:
+    yield from _live("prefect", tmp_path)

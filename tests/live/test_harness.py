@@ -1,0 +1,28 @@
+"""The live fixtures themselves: a missing application skips, or fails under CI=true."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from . import apps, conftest
+
+
+@pytest.fixture
+def nothing_installed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(apps, "CACHE", tmp_path / "empty-cache")
+
+
+@pytest.mark.parametrize("app", sorted(apps.APPS))
+def test_a_missing_application_skips(nothing_installed, monkeypatch, tmp_path, app):
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"not installed .*run `bash \.ci/live-apps\.sh install`"):
+        next(conftest._live(app, tmp_path))
+
+
+@pytest.mark.parametrize("app", sorted(apps.APPS))
+def test_under_ci_a_missing_application_fails_with_the_install_command(nothing_installed, monkeypatch, tmp_path, app):
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match=r"run `bash \.ci/live-apps\.sh install`"):
+        next(conftest._live(app, tmp_path))
