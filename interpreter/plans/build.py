@@ -100,6 +100,11 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
                             "type": target.type.name if target.type else None, "rules_revision": ctx.ruleset.revision}
     calls = [ctx.records[o] for o in tool.record_ordinals]
     exemplar = exemplar_of(calls)
+    if effect == "action" and target.type is not None:
+        made = _sub_resource_call(calls, target.type, ctx)
+        if made is not None:
+            events.append(_note(tool.name, "none", made))
+            effect = base["effect"] = "none"
     if effect == "none":
         return WritePlan(**base, build_reason="no-effect", traces=tuple(events))
     if exemplar is None:
@@ -122,6 +127,33 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
         return _document_plan(exemplar, verdict.body, calls, ctx, base, events)
     events.append(_note(tool.name, "unconfirmed", f"{effect} plans are not modelled yet"))
     return WritePlan(**base, build_reason="unconfirmed", traces=tuple(events))
+
+
+def _sub_resource_call(calls: list[Record], entity_type: EntityType, ctx: PlanContext) -> str | None:
+    """Why an item action's call made a sub-resource (then the tool stays none), or None.
+
+    An action answers nothing or its entity: never a 201, and an object holding the id at the
+    type's id field, with every field the type's item read always shows."""
+    required: set[str] = set()
+    for view in ctx.view.views:
+        if view.kind == "item" and view.type == entity_type.name:
+            required |= set(view.required_fields)
+    for call in calls:
+        if not call.succeeded:
+            continue
+        if call.status == 201:
+            return f"record {call.ordinal} answered 201: it made a sub-resource"
+        body = call.response.json_value if call.response.is_json else None
+        if body is None or (not call.response.is_json and not (call.response.text or "").strip()):
+            continue
+        key = unquote(split_path(call.path)[-2])
+        entity, _ = _located(body, entity_type.id_field, key)
+        if entity is None:
+            return f"record {call.ordinal} answered something other than the entity {key!r}"
+        lacking = sorted(required - set(entity))
+        if lacking:
+            return f"record {call.ordinal} answered an object lacking {', '.join(lacking)}"
+    return None
 
 
 def _note(subject: str, outcome: str, reason: str) -> TraceEvent:
@@ -223,6 +255,8 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
             if located is not None:
                 after, via = located, "response"
         sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",))
+        if sighting is not None and ctx.other_write_between(tool.name, call.ordinal, sighting.ordinal):
+            sighting = None  # another tool's write came first: the read may show that write instead
         if after is None:
             after = sighting.value if sighting else None
             if call is exemplar and sighting is not None and sighting.value is not None:
