@@ -2,7 +2,7 @@
 
 ``live_json_server``, ``live_kinto``, ``live_prefect``: the application started fresh (seeded)
 from its capture's start.sh on a free loopback port; the fixture yields a ``LiveApp`` (its
-``url``, ``startup_seconds``) and stops it afterwards. Every test here is marked ``live``.
+``url``, ``startup_seconds``) and stops it afterwards. Every test using one is marked ``live``.
 Missing applications skip, except under ``CI=true`` where they fail with the install command:
 CI must not pass by skipping what it was meant to run.
 """
@@ -17,13 +17,13 @@ import pytest
 
 from .apps import INSTALL_COMMAND, LiveApp, NotInstalled, start_app
 
-LIVE_DIR = Path(__file__).resolve().parent
+LIVE_FIXTURES = frozenset({"live_json_server", "live_kinto", "live_prefect"})
 _startup_times: list[tuple[str, float]] = []
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if LIVE_DIR in Path(str(item.path)).resolve().parents:
+    for item in items:  # `-m "not live"` leaves out exactly the tests that start an application
+        if LIVE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.live)
 
 

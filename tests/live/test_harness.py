@@ -26,3 +26,18 @@ def test_under_ci_a_missing_application_fails_with_the_install_command(nothing_i
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match=r"run `bash \.ci/live-apps\.sh install`"):
         next(conftest._live(app, tmp_path))
+
+
+def test_an_application_that_dies_at_start_fails_with_its_log(monkeypatch, tmp_path):
+    spec = apps.AppSpec("dying", lambda: {}, lambda port, scratch, env: (["bash", "-c", "echo boom; exit 3"], None),
+                        "/", 5.0)
+    monkeypatch.setitem(apps.APPS, "dying", spec)
+    with pytest.raises(apps.StartFailed, match=r"(?s)dying: start.sh exited with 3.*boom"):
+        apps.start_app("dying", tmp_path)
+
+
+def test_an_application_that_never_answers_times_out_and_is_stopped(monkeypatch, tmp_path):
+    spec = apps.AppSpec("silent", lambda: {}, lambda port, scratch, env: (["sleep", "30"], None), "/", 0.5)
+    monkeypatch.setitem(apps.APPS, "silent", spec)
+    with pytest.raises(apps.StartFailed, match="silent: not ready after"):
+        apps.start_app("silent", tmp_path)
