@@ -13,12 +13,9 @@ does, ``1`` equals ``1.0`` but never ``true``. A leaf pair is *not* a difference
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any, Callable
 
-from capenv.interpreter.bundle.jsonvalue import JsonNumber
-
-from .values import clock_format, generated_format
+from .values import as_decimal, clock_format, generated_format
 
 MIN_SUBSTRING_LENGTH = 6
 """Mapped values shorter than this are not swapped inside longer strings: ``4`` is in too much."""
@@ -45,7 +42,7 @@ def _key(value: Any) -> tuple[str, Any]:
     """Hashable and type-exact: ``1`` and ``true`` and ``"1"`` are three keys."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return (type(value).__name__, value)
-    number = _number(value)
+    number = as_decimal(value)
     if number is not None:
         return ("number", number.normalize())
     return ("other", repr(value))
@@ -142,22 +139,10 @@ def json_equal(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
-    na, nb = _number(a), _number(b)
+    na, nb = as_decimal(a), as_decimal(b)
     if na is not None or nb is not None:
         return na is not None and nb is not None and na == nb
     return type(a) is type(b) and a == b
-
-
-def _number(value: Any) -> Decimal | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return Decimal(value)
-    if isinstance(value, JsonNumber):
-        return value.value
-    if isinstance(value, float):
-        return Decimal(repr(value))
-    return None
 
 
 def _escape(name: str) -> str:

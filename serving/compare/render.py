@@ -101,6 +101,9 @@ def _detail_lines(result: CallResult) -> list[str]:
     if len(shown) > MAX_DIFFERENCES_TEXT:
         more = len(shown) - MAX_DIFFERENCES_TEXT
         lines.append(f"{indent}… and {more} more difference{'s' if more > 1 else ''}")
+    for side, names in result.borrowed.items():
+        other = "live" if side == "model" else "model"
+        lines.append(f"{indent}{side} had no {', '.join('{' + n + '}' for n in names)}: sent the {other} value")
     if result.diverged_by:
         lines.append(f"{indent}after diverging write(s) #{', #'.join(map(str, result.diverged_by))}")
     if result.expectation_met is False:

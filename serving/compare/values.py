@@ -37,7 +37,7 @@ def clock_format(value: Any) -> str | None:
         if _HTTP_DATE.match(value):
             return "http-date"
         return None
-    number = _number(value)
+    number = as_decimal(value)
     if number is None:
         return None
     if number == number.to_integral_value() and not _is_fraction_text(value):
@@ -78,7 +78,8 @@ def _mixes_classes(text: str) -> bool:
             and any(c.isalpha() for c in text))
 
 
-def _number(value: Any) -> Decimal | None:
+def as_decimal(value: Any) -> Decimal | None:
+    """A JSON number's exact value (never a boolean's), or None for anything else."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from capenv.serving.compare import CompareSession, Observed, parse_probes
+from capenv.serving.compare import CompareSession, Observed, parse_probes, render_text
 from capenv.serving.compare.tool_index import CallTool
 
 JSON = (("content-type", "application/json"),)
@@ -47,6 +47,9 @@ def test_a_side_without_the_value_borrows_the_other_sides():
     assert results[1].borrowed == {"model": ["post"]} and results[1].unresolved == []
     assert model.sent[1].target == live.sent[1].target == "/posts/7?of=7"
     assert results[1].diverged_by == [1]
+    text = render_text(results, "live", "model").splitlines()
+    assert "      model had no {post}: sent the live value" in text
+    assert text[-1] == "2 calls, 0 same, 0 different, 2 refused"
 
 
 def test_names_neither_side_saved_are_sent_as_written():
