@@ -245,6 +245,10 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         return _result(plan, body, is_json, text, {"source": "state", "view": "delete", "type": plan.type,
                                                   "collection": collection.path, "id": collection_id(entity, env, plan)},
                        [key])
+    if plan.effect == "bulk":
+        if not is_exact(call.body) or depth(call.body) > budgets.max_nesting:
+            raise WriteRefusal("the body holds an inexact number or nests too deep")
+        return _bulk(plan, env, call, state, call.body, instant, counter, sequences, limit_check)
     body = _unwrap(plan, call.body)
     check_members(plan, body, budgets.max_nesting)
     if plan.effect == "document":
@@ -266,7 +270,60 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         return _result(plan, response, is_json, text, {"source": "state", "view": "update", "type": plan.type,
                                                       "collection": collection.path,
                                                       "id": collection.ids.get(key, key)}, list(values))
+    if plan.effect == "bulk":
+        return _bulk(plan, env, call, state, body if isinstance(call.body, dict) else call.body, instant, counter,
+                     sequences, limit_check)
     raise WriteRefusal(f"{plan.effect} writes are not served")
+
+
+def _bulk(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, body: Any, instant: datetime,
+          counter: int, sequences: SequenceState, limit_check: Any) -> WriteResult:
+    """Every named entity gets the effect as an item call would, in one step: a call naming an
+    entity the state does not hold changes none of them."""
+    entity_type = env.types[plan.type]
+    address = plan.address
+    items = body.get(address.member) if address.member and isinstance(body, dict) else body
+    if not isinstance(items, list) or not items:
+        where = f'member "{address.member}"' if address.member else "the body"
+        raise WriteRefusal(f"{where} must be a non-empty array of {address.by} ({address.kind or 'objects'})")
+    if address.by == "ids" and not all(json_kind(i) == address.kind for i in items):
+        raise WriteRefusal(f"every id must be a JSON {address.kind}, as recorded")
+    if address.by == "elements" and not all(isinstance(i, dict) and entity_type.id_field in i for i in items):
+        raise WriteRefusal(f"every element must be an object holding {entity_type.id_field!r}")
+    depth_ = len(split_path(entity_type.collection_template))
+    collection = state.find_collection("/" + "/".join(split_path(call.path)[:depth_]), entity_type.name)
+    targets = []
+    for item in items:
+        raw = item[entity_type.id_field] if address.by == "elements" else item
+        found = state.find_entity(collection, str(raw), entity_type.id_field, entity_type.id_field) if collection else None
+        if found is None:
+            raise WriteRefusal(f"no {entity_type.name} entity {raw!r} is held; the call changes none of them",
+                               kind="missing")
+        targets.append((found[0], found[1], item))
+    if plan.bulk_effect == "delete":
+        for key, _, _ in targets:
+            remove_entity(collection, key)
+        changed = [key for key, _, _ in targets]
+    else:
+        updates = []
+        for key, entity, item in targets:
+            member_body = item if address.by == "elements" else {k: v for k, v in body.items() if k != address.member}
+            ctx, draft = _context(plan, env, state, member_body, instant, counter, sequences, collection.path,
+                                  dict(collection.args), entity)
+            values = _values(plan, ctx, None)
+            updated = dict(entity)
+            updated.update(values)
+            _grow(limit_check, entity, updated)
+            updates.append((key, updated, draft))
+        for key, updated, draft in updates:
+            draft.commit()
+            replace_entity(collection, key, updated)
+        changed = [key for key, _, _ in targets]
+    ids = [collection.ids.get(key, key) if plan.bulk_effect != "delete" else key for key, _, _ in targets]
+    response, is_json, text = _response(plan, None, ())
+    return _result(plan, response, is_json, text, {"source": "state", "view": plan.bulk_effect or "update",
+                                                  "type": plan.type, "collection": collection.path,
+                                                  "id": ids[0], "ids": ids}, changed)
 
 
 def collection_id(entity: dict[str, Any], env: WriteEnv, plan: WritePlan) -> Any:

@@ -320,6 +320,8 @@ class WritePlan(_Model):
     document_pointer: str | None = None
     """The JSON pointer of the document object a write merges into ("" for the root)."""
     replace: bool = False
+    bulk_effect: Literal["delete", "update"] | None = None
+    """What a bulk write does to each entity its body names."""
     response: ResponseRule | None = None
     observation: int | None = None
     """The record the written entity was observed in."""

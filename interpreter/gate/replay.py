@@ -26,7 +26,7 @@ from capenv.serving.render import locate
 from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
 
-MODELLED_EFFECTS = ("create", "update", "action", "delete", "document")
+MODELLED_EFFECTS = ("create", "update", "action", "delete", "document", "bulk")
 
 
 @dataclass
@@ -137,6 +137,12 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
     targets: dict[tuple, set[str]] = {}
     if plan.effect == "document":
         targets[("document", provenance["path"])] = set(result.changed)
+        return targets
+    if plan.effect == "bulk":
+        for key in provenance.get("ids", []):
+            targets[("entity", plan.type, str(key))] = {"*"} if plan.bulk_effect == "delete" else \
+                {f.field for f in plan.fields}
+        targets[("collection", provenance["collection"])] = {"*"}
         return targets
     key = str(provenance.get("id"))
     targets[("entity", plan.type, key)] = set(result.changed) if plan.effect in ("update", "action") else {"*"}

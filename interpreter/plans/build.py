@@ -125,8 +125,11 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
         return WritePlan(**base, address=Address(by="path"), traces=tuple(events))
     if effect == "document":
         return _document_plan(exemplar, verdict.body, calls, ctx, base, events)
-    events.append(_note(tool.name, "unconfirmed", f"{effect} plans are not modelled yet"))
-    return WritePlan(**base, build_reason="unconfirmed", traces=tuple(events))
+    if effect == "bulk" and target.type is not None:
+        return _bulk_plan(tool, target.type, exemplar, calls, ctx, base, events,
+                          str(decision.yields.get("bulk_effect") or ("delete" if tool.method == "DELETE" else "update")))
+    events.append(_note(tool.name, "no-effect", f"{effect} writes have no target type"))
+    return WritePlan(**base, build_reason="no-effect", traces=tuple(events))
 
 
 def _sub_resource_call(calls: list[Record], entity_type: EntityType, ctx: PlanContext) -> str | None:
@@ -284,6 +287,42 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
     return WritePlan(**base, address=address, observation=observation, fields=tuple(explanation.fields),
                      members=tuple(explanation.members), build_reason=explanation.build_reason,
                      traces=tuple(events))
+
+
+def _bulk_plan(tool: Tool, entity_type: EntityType, exemplar: Record, calls: list[Record], ctx: PlanContext,
+               base: dict[str, Any], events: list[TraceEvent], bulk_effect: str) -> WritePlan:
+    from .bulk import address_of, response_fits, same_address, update_fields
+
+    body = exemplar.request.json_value if exemplar.request.is_json else None
+    address, ids, problem = address_of(body, entity_type)
+    if address is None:
+        events.append(_note(tool.name, "body-unusable", problem))
+        return WritePlan(**base, build_reason="body-unusable", traces=tuple(events))
+    for call in calls[1:]:
+        if not call.succeeded:
+            continue
+        other, _, _ = address_of(call.request.json_value if call.request.is_json else None, entity_type)
+        if other is None or not same_address(address, other):
+            events.append(_note(tool.name, "body-unusable", f"record {call.ordinal} names its entities otherwise"))
+            return WritePlan(**base, address=address, build_reason="body-unusable", traces=tuple(events))
+    has_body = bool((exemplar.response.text or "").strip())
+    unusable = response_fits(exemplar.response.json_value if exemplar.response.is_json else None, has_body, ids,
+                             entity_type.id_field)
+    if unusable:
+        events.append(_note(tool.name, "body-unusable", unusable))
+        return WritePlan(**base, address=address, build_reason="body-unusable", traces=tuple(events))
+    fields = update_fields(body, address, entity_type.id_field) if bulk_effect == "update" else []
+    members = []
+    if isinstance(body, dict):
+        members = [MemberRule(member=name, admission="accepted", rule_id="bulk.member", required=True,
+                              kind=json_kind(value)) for name, value in body.items()]
+    sighting = ctx.timeline.first_after(entity_type.name, str(ids[0]), exemplar.ordinal, via=("item", "list"))
+    observation = sighting.ordinal if sighting is not None else None
+    if bulk_effect == "update" and (sighting is None or sighting.value is None):
+        return WritePlan(**base, address=address, build_reason="no-observation", traces=tuple(events))
+    base["effect"] = "bulk"
+    return WritePlan(**base, address=address, fields=tuple(fields), members=tuple(members),
+                     observation=observation, bulk_effect=bulk_effect, traces=tuple(events))
 
 
 def _locator_of(body: Any, id_field: str, key: str) -> Locator | None:

@@ -1,0 +1,62 @@
+"""``capenv verify CAPTURE... [--check]``: build every capture and write the verification report
+(``docs/verification.md``), or with ``--check`` fail when the committed report is stale."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from capenv.interpreter.pipeline import build_bundle
+from capenv.interpreter.verification import VerifiedCapture, render_verification, shown_path
+
+from .errors import UserError
+from .progress import progress_printer
+
+DEFAULT_REPORT = Path("docs/verification.md")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    verify = sub.add_parser("verify", help="build each capture and write the verification report (Markdown)")
+    verify.add_argument("captures", nargs="+", metavar="CAPTURE", help="HAR files (.har or .har.gz)")
+    verify.add_argument("--output", default=str(DEFAULT_REPORT),
+                        help="where the report goes, - for stdout (default %(default)s)")
+    verify.add_argument("--check", action="store_true", help="fail when the file is stale instead of writing it")
+    verify.add_argument("--rules", help="a rules directory (default: the packaged rules/)")
+    verify.set_defaults(handler=_verify)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    text = render_verification(_build_all(args.captures, args.rules))
+    if args.output == "-":
+        if args.check:
+            raise UserError("--check compares against a file: give --output FILE, not -")
+        sys.stdout.write(text)
+        return 0
+    output = Path(args.output)
+    if args.check:
+        current = output.read_text(encoding="utf-8") if output.exists() else None
+        if current != text:
+            raise UserError(f"{output} is stale: run the same `capenv verify` without --check and commit it")
+        print(f"ok: {output} is up to date ({len(args.captures)} captures)")
+        return 0
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+    print(f"wrote {output} ({len(args.captures)} captures)")
+    return 0
+
+
+def _build_all(paths: list[str], rules: str | None) -> list[VerifiedCapture]:
+    built: dict[str, VerifiedCapture] = {}
+    for path in paths:
+        target = Path(path)
+        if target.is_dir():
+            raise UserError(f"{path}: a directory, not a capture (give its capture.har)")
+        if not target.exists():
+            raise UserError(f"{path}: no such file")
+        shown = shown_path(target)
+        if shown in built:  # the same capture twice would only repeat a section
+            continue
+        bundle = build_bundle(target, rules=rules, progress=progress_printer(f"reading {target.name}"))
+        built[shown] = VerifiedCapture(shown, bundle)
+    return list(built.values())
