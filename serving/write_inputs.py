@@ -92,9 +92,10 @@ class WriteInputs:
         if self.takes_body and self.tool.method != "DELETE":
             body = self.member_schema()
             if self.plan.body_envelope:
-                body = {"type": "object", "properties": {self.plan.body_envelope: {
-                    "type": "array", "minItems": 1, "maxItems": 1, "items": body}},
-                    "required": [self.plan.body_envelope], "additionalProperties": False}
+                wrapped = body if self.plan.body_envelope_kind == "object" else {
+                    "type": "array", "minItems": 1, "maxItems": 1, "items": body}
+                body = {"type": "object", "properties": {self.plan.body_envelope: wrapped},
+                        "required": [self.plan.body_envelope], "additionalProperties": False}
             properties["body"] = body
             if self.plan.members and any(m.required for m in self.plan.members) or self.plan.min_members \
                     or self.plan.body_envelope:
@@ -110,7 +111,7 @@ class WriteInputs:
         if self.plan.query:
             parts.append(f'"query" ({dict(self.plan.query)})')
         if self.takes_body and self.tool.method != "DELETE":
-            wrap = f' wrapped as {{"{self.plan.body_envelope}": [ … ]}}' if self.plan.body_envelope else ""
+            wrap = f" wrapped as {envelope_text(self.plan)}" if self.plan.body_envelope else ""
             parts.append(f'"body" (an object of {quoted(members, 20)}{wrap})')
         return ", ".join(parts) or "no arguments"
 
@@ -172,7 +173,7 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
             parts.append(f'"{member.member}" is accepted only with its recorded value'
                          + (f" {text}." if text else "."))
     if plan.body_envelope:
-        parts.append(f'The body wraps its object as {{"{plan.body_envelope}": [ {{…}} ]}}.')
+        parts.append(f"The body wraps its object as {envelope_text(plan)}.")
     if plan.query:
         parts.append("The recorded query " + ", ".join(f'{n}="{v}"' for n, v in plan.query) + " is always sent.")
     parts.extend(not_modelled)
@@ -181,3 +182,9 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
 
 def plan_kind(value: Any) -> str:
     return json_kind(value)
+
+
+def envelope_text(plan: WritePlan) -> str:
+    if plan.body_envelope_kind == "object":
+        return f'{{"{plan.body_envelope}": {{…}}}}'
+    return f'{{"{plan.body_envelope}": [ {{…}} ]}}'

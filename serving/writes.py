@@ -85,7 +85,12 @@ def _check_query(plan: WritePlan, call: WriteCall) -> None:
 def _unwrap(plan: WritePlan, body: Any) -> dict[str, Any]:
     if body is None:
         body = {}
-    if plan.body_envelope:
+    if plan.body_envelope and plan.body_envelope_kind == "object":
+        if not (isinstance(body, dict) and list(body) == [plan.body_envelope]
+                and isinstance(body[plan.body_envelope], dict)):
+            raise WriteRefusal(f"the body must be {{{plan.body_envelope!r}: {{…the object…}}}}")
+        body = body[plan.body_envelope]
+    elif plan.body_envelope:
         if not (isinstance(body, dict) and list(body) == [plan.body_envelope] and isinstance(body[plan.body_envelope], list)
                 and len(body[plan.body_envelope]) == 1 and isinstance(body[plan.body_envelope][0], dict)):
             raise WriteRefusal(f"the body must be {{{plan.body_envelope!r}: [ {{…one object…}} ]}}")

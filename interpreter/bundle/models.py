@@ -312,6 +312,8 @@ class WritePlan(_Model):
     min_members: int = 0
     """How many accepted members a call must send at least (PATCH and POST updates: one)."""
     body_envelope: str | None = None
+    body_envelope_kind: Literal["array", "object"] = "array"
+    """How the envelope wraps the object: a one-element array, or the object itself."""
     query: Pairs = ()
     fields: tuple[FieldRule, ...] = ()
     members: tuple[MemberRule, ...] = ()

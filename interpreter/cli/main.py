@@ -23,6 +23,7 @@ def _registrars() -> list[Registrar]:
     registrars: list[Registrar] = [commands_capture.register, commands_rules.register, commands_explain.register]
     registrars.append(__import__(f"{__package__}.commands_compare", fromlist=["register"]).register)
     registrars.append(__import__(f"{__package__}.commands_serve", fromlist=["register"]).register)
+    registrars.append(__import__(f"{__package__}.commands_export", fromlist=["register"]).register)
     registrars.append(__import__(f"{__package__}.commands_verify", fromlist=["register"]).register)
     try:  # verbs added by later parts register themselves here when their module exists
         from . import commands_env  # noqa: WPS433

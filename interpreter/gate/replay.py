@@ -85,6 +85,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     counter = 0
     creating_writes: list[int] = []   # writes no built plan models: they may make entities
     running: list[tuple[Any, set[tuple]]] = []  # (finished_at, targets) of modelled writes
+    changed_by_unattributed: dict[tuple, int] = {}  # target -> latest write that took its recorded outcome
     touched: set[tuple[str, str]] = {(c.type, k) for c in copy.collections.values() for k in c.entities}
     for ordinal in sorted(records):
         record = records[ordinal]
@@ -105,8 +106,10 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                     modelled_since.append((ordinal, tool, record.path))
                     continue
                 findings[tool].notes.append(f"record {ordinal}: the plan does not explain this call")
-                if _bring_to_outcome(plan, record, env, copy, timeline, touched):
+                if _bring_to_outcome(plan, record, env, copy, timeline, touched, changed_by_unattributed):
                     continue
+                if plan.effect == "create":
+                    creating_writes.append(ordinal)  # a linked create's call serving would refuse
             else:
                 creating_writes.append(ordinal)
             _unmodelled(record, env, copy, unchecked, unknown, pending)
@@ -119,7 +122,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         if _takes_new_entity(record, read_view, env, copy, touched, creating_writes, last_check):
             continue
         _check_read(record, read_view, env, copy, pending, unchecked, unknown, findings, last_check,
-                    modelled_since, run, records)
+                    modelled_since, run, records, changed_by_unattributed)
     return run
 
 
@@ -201,7 +204,7 @@ def _prefix(longer: list[str], shorter: list[str]) -> bool:
 def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, pending: dict[tuple, list[Pending]],
                 unchecked: set[str], unknown: set[tuple[str, str]], findings: dict[str, PlanFindings],
                 last_check: dict[tuple, int], modelled_since: list[tuple[int, str, str]], run: GateRun,
-                records: dict[int, Record]) -> None:
+                records: dict[int, Record], changed_by_unattributed: dict[tuple, int]) -> None:
     entity_type = env.types.get(read_view.type or "") if read_view.type else None
     if read_view.kind == "item" and entity_type is not None:
         collection = collection_path(record.path, entity_type)
@@ -255,7 +258,8 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
                 findings[write.tool].notes.append(reason)
     else:
         since = max((last_check.get(t, 0) for t in targets), default=0)
-        for ordinal, tool, path in modelled_since:
+        changed = any(changed_by_unattributed.get(t, 0) > since for t in targets)
+        for ordinal, tool, path in ([] if changed else modelled_since):
             if ordinal > since and _related(path, record.path) and tool in findings:
                 if findings[tool].side_effect_by is None:
                     findings[tool].side_effect_by = record.ordinal
@@ -315,7 +319,7 @@ def _resync_item(record: Record, read_view: Any, entity_type: Any, copy: StateIn
 
 
 def _bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, timeline: Timeline,
-                      touched: set[tuple[str, str]]) -> bool:
+                      touched: set[tuple[str, str]], changed_by_unattributed: dict[tuple, int]) -> bool:
     """A modelled write whose call the plan does not explain brings its entity to the recorded
     outcome, without attribution; False when nothing shows the outcome."""
     entity_type = env.types.get(plan.type or "")
@@ -336,8 +340,10 @@ def _bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: Stat
     if not isinstance(outcome, dict) or entity_type.id_field not in outcome:
         return False
     key = str(outcome[entity_type.id_field])
-    collection = plan.collection if plan.effect == "create" and plan.collection else \
-        collection_path(record.path, entity_type)
+    own = collection_path(record.path, entity_type)
+    in_type = len(split_path(record.path)) >= len(split_path(entity_type.collection_template)) and _prefix(
+        split_path(record.path), split_path(entity_type.collection_template))
+    collection = own if in_type or not plan.collection else plan.collection
     from capenv.serving.state_edits import ensure_collection, insert_entity, replace_entity
 
     held = copy.find_collection(collection, entity_type.name) or ensure_collection(copy, collection,
@@ -349,6 +355,8 @@ def _bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: Stat
     else:
         insert_entity(held, outcome[entity_type.id_field], dict(outcome), len(held.order))
     touched.add((entity_type.name, key))
+    changed_by_unattributed.update({("entity", entity_type.name, key): record.ordinal,
+                                    ("collection", held.path): record.ordinal})
     return True
 
 

@@ -45,6 +45,34 @@ class PlanContext:
         self.budgets = view.budgets
         self.min_id_length = int(ruleset.setting("plans", "min_linked_id_length"))
         self._identity: dict[str, bool] = {}
+        self.envelopes: dict[str, Any] = {}
+
+    def envelope_judge(self, tool: str, exemplar: Record, base: dict[str, Any], events: list[TraceEvent]) -> Any:
+        """A function (member, value) -> "array" | "object" | None, by the ``body-envelopes`` table,
+        judged once on the exemplar (later calls must be wrapped the same way)."""
+        from capenv.interpreter.predicates.body_envelopes import BodyEnvelopeContext
+        from capenv.interpreter.view.shapes import holds
+
+        answer = exemplar.response.json_value if exemplar.response.is_json else None
+        answer_member = None
+        if isinstance(answer, dict):
+            objects = [name for name, value in answer.items() if isinstance(value, dict)]
+            answer_member = objects[0] if len(objects) >= 1 and any(
+                "id" in answer[n] for n in objects) else None
+            answer_member = next((n for n in objects if isinstance(answer[n], dict) and len(answer[n]) > 1
+                                  and any(self.is_identity_member(k) for k in answer[n])), answer_member)
+        decided: dict[str, Any] = {}
+
+        def judge(member: str, value: Any) -> str | None:
+            if member not in decided:
+                context = BodyEnvelopeContext(member=member, holds=holds(value), members=1,
+                                              answer_member=answer_member)
+                decision = evaluate(self.ruleset, "body-envelopes", context, subject=f"{tool} body.{member}")
+                events.extend(decision.events)
+                decided[member] = decision.yields.get("envelope") if decision.ok else None
+            return decided[member]
+
+        return judge
 
     def is_identity_member(self, name: str) -> bool:
         if name not in self._identity:
@@ -112,11 +140,15 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     base.update(exemplar=exemplar.ordinal, query=exemplar.query, response=_response_rule(exemplar),
                 exemplar_args=tool.match(exemplar.path) or {},
                 min_members=1 if effect == "update" and tool.method in ("PATCH", "POST") else 0)
-    verdict = admit_body(exemplar, max_bytes=ctx.budgets.max_body_bytes, unwrap=effect in ("create", "update"))
+    envelope = ctx.envelope_judge(tool.name, exemplar, base, events)
+    verdict = admit_body(exemplar, max_bytes=ctx.budgets.max_body_bytes, unwrap=effect in ("create", "update"),
+                         envelope=envelope)
     if verdict.body is None:
         events.append(_note(tool.name, "body-unusable", verdict.problem or ""))
         return WritePlan(**base, build_reason="body-unusable", traces=tuple(events))
     base["body_envelope"] = verdict.envelope
+    base["body_envelope_kind"] = verdict.envelope_kind
+    ctx.envelopes[tool.name] = envelope
     if effect == "create":
         return _create_plan(tool, exemplar, verdict.body, calls, ctx, base, events)
     if effect in ("update", "action"):
@@ -194,7 +226,8 @@ def _create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list
         observed, observation = sighting.value, sighting.ordinal
     base["observation"] = observation
     path_args = _path_args(exemplar.path, entity_type, link.collection, tool)
-    explanation = _explain_create(ctx, entity_type, observed, body, path_args, exemplar, calls, link.collection)
+    explanation = _explain_create(ctx, entity_type, observed, body, path_args, exemplar, calls, link.collection,
+                                  tool.name)
     events.extend(explanation.events)
     insert, insert_events = insert_rule(ctx, entity_type, link.collection, exemplar, observed)
     events.extend(insert_events)
@@ -212,12 +245,14 @@ def _path_args(path: str, entity_type: EntityType, collection: str, tool: Tool) 
 
 
 def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[str, Any], body: dict[str, Any],
-                    path_args: dict[str, str], exemplar: Record, calls: list[Record], collection: str) -> Any:
+                    path_args: dict[str, str], exemplar: Record, calls: list[Record], collection: str,
+                    tool_name: str) -> Any:
     from .create_fields import CreateInputs, explain_create
 
     others = []
     for call in calls[1:]:
-        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True)
+        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
+                             envelope=ctx.envelopes.get(tool_name))
         if verdict.body is not None:
             others.append(verdict.body)
     type_entities = ctx.type_entities(entity_type.name, exemplar.ordinal)
@@ -250,7 +285,8 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
         if not call.succeeded:
             continue
         key = key_of(call)
-        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True)
+        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
+                             envelope=ctx.envelopes.get(tool.name))
         before = ctx.timeline.before(entity_type.name, key, call.ordinal)
         after, via, later_read = None, "read", None
         if call.response.is_json:

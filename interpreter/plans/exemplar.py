@@ -16,13 +16,14 @@ class BodyVerdict:
     """The usable body object, envelope unwrapped (``{}`` for a call without a body)."""
     envelope: str | None = None
     problem: str | None = None
+    envelope_kind: str = "array"
 
 
 def exemplar_of(records: list[Record]) -> Record | None:
     return next((r for r in records if r.succeeded), None)
 
 
-def admit_body(record: Record, *, max_bytes: int, unwrap: bool) -> BodyVerdict:
+def admit_body(record: Record, *, max_bytes: int, unwrap: bool, envelope: Any = None) -> BodyVerdict:
     """A request body that could enter the state: a JSON object, JSON media type, complete
     UTF-8 within the size limit, exact numbers, no ``__proto__``; else the problem."""
     if record.method == "DELETE":
@@ -48,10 +49,15 @@ def admit_body(record: Record, *, max_bytes: int, unwrap: bool) -> BodyVerdict:
         return BodyVerdict(None, problem="the request body is not a JSON object")
     if not _exact(body):
         return BodyVerdict(None, problem="the request body holds a number that is not exact")
-    if unwrap and len(body) == 1:
+    if unwrap and len(body) == 1 and envelope is not None:
         (member, value), = body.items()
-        if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
-            return BodyVerdict(value[0], envelope=member)
+        kind = envelope(member, value)
+        if kind == "array" and isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
+            return BodyVerdict(value[0], envelope=member, envelope_kind="array")
+        if kind == "object" and isinstance(value, dict):
+            return BodyVerdict(value, envelope=member, envelope_kind="object")
+        if kind is not None:
+            return BodyVerdict(None, problem=f"the body's {member!r} does not wrap one object as the exemplar's does")
     return BodyVerdict(body)
 
 

@@ -1,0 +1,40 @@
+"""``capenv export BUNDLE|CAPTURE -o DIR``: the self-contained environment with its README
+(DESIGN.md §7 "Export", §10). A capture is built first; the directory must be new, empty,
+or an earlier bundle, so an export never overwrites files it did not write."""
+
+from __future__ import annotations
+
+import argparse
+
+from .commands_capture import add_capture_options
+from .errors import UserError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    export = sub.add_parser("export", help="write a self-contained environment directory (bundle + README) "
+                                           "that `capenv serve DIR` runs with no capture at hand")
+    export.add_argument("target", metavar="BUNDLE|CAPTURE")
+    export.add_argument("-o", "--output", required=True, metavar="DIR", help="the directory to write")
+    add_capture_options(export)
+    export.set_defaults(handler=_export)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from capenv.serving.export import ExportRefused, check_target, export_environment
+    from pathlib import Path
+
+    from .commands_env import load_or_build
+
+    try:
+        check_target(Path(args.output))  # before a capture is built: refuse early
+        bundle = load_or_build(args.target, args)
+        summary = export_environment(bundle, args.output)
+    except ExportRefused as refused:
+        raise UserError(str(refused)) from None
+    except OSError as exc:
+        raise UserError(f"{args.output}: cannot write the export ({exc.strerror or exc})") from None
+    print(f"exported {summary.directory}: {summary.tools} tools ({summary.reads} reads, "
+          f"{summary.reads_from_state} from the state; {summary.writes_served} write tools served, "
+          f"{summary.writes_not_served} not served); checked with {summary.checked_with or 'no read tool'}; "
+          f"serve it with `capenv serve {summary.directory} --stdio`")
+    return 0

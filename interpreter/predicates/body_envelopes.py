@@ -1,0 +1,48 @@
+"""Predicates on a write's request body: whether its one member wraps the object written.
+
+Context ``body-envelope``: the body's only member, what it holds, and the member the call's
+answer shows the written entity under (if any).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+
+@context_model("body-envelope")
+class BodyEnvelopeContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    member: str
+    holds: str
+    """object, singleton-object (an array of one object), or another kind."""
+    members: int
+    """How many members the body has."""
+    answer_member: str | None = None
+    """The member the call's answer shows the entity under (``data``), if any."""
+
+
+class HoldsParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kinds: list[str]
+
+
+@predicate("body_only_member_holds", context="body-envelope", params=HoldsParams)
+def body_only_member_holds(ctx: BodyEnvelopeContext, params: HoldsParams) -> Outcome:
+    """The body's only member holds one of some kinds (an object, an array of one object)."""
+    if ctx.members != 1:
+        return Miss(f"the body has {ctx.members} members, not one")
+    if ctx.holds in params.kinds:
+        return Match({"member": ctx.member, "holds": ctx.holds})
+    return Miss(f"its only member holds {ctx.holds}")
+
+
+@predicate("body_member_is_answer_member", context="body-envelope")
+def body_member_is_answer_member(ctx: BodyEnvelopeContext, params: BaseModel) -> Outcome:
+    """The call's answer shows the entity under the same member the body wraps it in."""
+    if ctx.answer_member and ctx.answer_member == ctx.member:
+        return Match({"answer_member": ctx.answer_member})
+    return Miss(f"the answer shows the entity under {ctx.answer_member!r}, not {ctx.member!r}")
