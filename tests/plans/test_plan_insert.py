@@ -1,0 +1,97 @@
+"""A create's insert rule (write-effects, "List position") from small synthetic captures: sorted
+by an integer id the listings show sorted, last with no evidence, first when a later listing
+shows it, a random UUID id only after last, and no claim while the admitted sorts disagree."""
+
+from __future__ import annotations
+
+import pytest
+from support.capture_runs import build_from, items_app, plan
+from support.har_builder import HarBuilder
+
+
+def _titled(*ids: int) -> list[dict]:
+    return [{"id": i, "title": f"t{i}"} for i in ids]
+
+
+def _create_after(builder: HarBuilder, made: dict, later_list: list[dict] | None = None):
+    builder.call("POST", "/items", body={"title": made["title"]}, status=201, response=made)
+    builder.call("GET", f"/items/{made['id']}", response=made)
+    if later_list is not None:
+        builder.call("GET", "/items", response=later_list)
+    create = plan(build_from(builder), "POST", "/items")
+    assert create.build_reason is None, create.build_reason
+    return create
+
+
+@pytest.mark.parametrize("listed,rule", [
+    ([1, 2], ("insert.id-ascending", "sorted", "id", False)),
+    ([2, 1], ("insert.id-descending", "sorted", "id", True)),
+], ids=["ascending", "descending"])
+def test_integer_ids_listed_sorted_insert_by_id(listed, rule):
+    create = _create_after(items_app(_titled(*listed)), {"id": 3, "title": "c"})
+    insert = create.insert
+    assert (insert.rule_id, insert.kind, insert.field, insert.descending) == rule
+    assert create.served
+
+
+@pytest.mark.parametrize("initial", ["one-member-list", "no-list"])
+def test_last_with_no_evidence(initial):
+    if initial == "one-member-list":
+        builder = items_app(_titled(1)).call("GET", "/items/2", response={"id": 2, "title": "t2"})
+    else:
+        builder = (HarBuilder().call("GET", "/items/1", response={"id": 1, "title": "t1"})
+                   .call("GET", "/items/2", response={"id": 2, "title": "t2"}))
+    create = _create_after(builder, {"id": 3, "title": "c"})
+    assert (create.insert.rule_id, create.insert.kind) == ("insert.last", "last")
+
+
+def test_first_when_a_later_whole_listing_shows_the_create_first():
+    made = {"id": 3, "title": "c"}
+    create = _create_after(items_app(), made, later_list=[made, *_titled(1, 2)])   # list: record 6
+    assert (create.insert.rule_id, create.insert.kind) == ("insert.first", "first")
+    # the later listing then confirms the create as placed
+    assert create.served and create.checked_record_ordinals == (5, 6)
+
+
+def test_a_later_listing_agreeing_with_the_sort_keeps_it():
+    made = {"id": 3, "title": "c"}
+    create = _create_after(items_app(), made, later_list=[*_titled(1, 2), made])
+    assert create.insert.rule_id == "insert.id-ascending"
+    assert create.served and create.checked_record_ordinals == (5, 6)
+
+
+UUIDS = ["1a2b3c4d-0000-4000-8000-000000000001", "5e6f7a8b-0000-4000-8000-000000000002",
+         "9c0d1e2f-0000-4000-8000-000000000003"]
+NEW_UUID = "3f000000-0000-4000-8000-000000000004"   # sorts between the first and the second
+
+
+@pytest.mark.parametrize("later,rule", [
+    (None, ("insert.last", "last", None)),
+    ("sorted", ("insert.random-id-ascending", "sorted", "id")),
+    ("last", ("insert.last", "last", None)),
+], ids=["no-later-list", "later-list-sorted", "later-list-last"])
+def test_a_random_uuid_id_is_a_sort_only_after_last(later, rule):
+    entities = [{"id": u, "title": t} for u, t in zip(UUIDS, "abc")]   # listed in ascending UUID order
+    made = {"id": NEW_UUID, "title": "n"}
+    later_list = None if later is None else (
+        [entities[0], made, *entities[1:]] if later == "sorted" else [*entities, made])
+    create = _create_after(items_app(entities), made, later_list)
+    assert (create.insert.rule_id, create.insert.kind, create.insert.field) == rule
+    assert create.served
+
+
+CLOCKED = [{"id": 1, "title": "t1", "created": "2025-12-31T23:58:00Z"},
+           {"id": 2, "title": "t2", "created": "2025-12-31T23:57:00Z"}]   # id ascending and clock descending
+MADE = {"id": 3, "title": "c", "created": "2026-01-01T00:00:00Z"}
+
+
+@pytest.mark.parametrize("later,rule_id", [
+    (None, "insert.last"),
+    ([MADE, *CLOCKED], "insert.clock-descending"),
+    ([*CLOCKED, MADE], "insert.id-ascending"),
+], ids=["unsettled", "settled-first", "settled-last"])
+def test_sorts_that_would_place_the_create_differently_claim_nothing_before_last(later, rule_id):
+    create = _create_after(items_app(CLOCKED), MADE, later)
+    assert create.insert.rule_id == rule_id
+    if rule_id == "insert.clock-descending":
+        assert (create.insert.field, create.insert.descending) == ("created", True)

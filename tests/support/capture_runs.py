@@ -1,0 +1,85 @@
+"""Build a bundle from a ``HarBuilder`` capture and look up its write plans, for tests.
+
+    from support.capture_runs import build_from, plan
+
+    bundle = build_from(HarBuilder().call(...).call(...))
+    created = plan(bundle, "POST", "/items")          # by method and template
+    created = plan(bundle, "post_items")              # or by tool name
+
+Record ordinals count from 1 in start order: when every ``.call`` starts after the previous one
+(the builder's default), the n-th call is record n.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from capenv.interpreter.bundle.io import Bundle
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.pipeline import build_bundle
+
+from .har_builder import HarBuilder
+
+
+def items_app(entities: list[dict[str, Any]] | None = None, builder: HarBuilder | None = None) -> HarBuilder:
+    """A small fake REST app's initial reads: ``GET /items`` (the whole list), then ``GET /items/{id}``
+    of each entity, as records 1, 2, … (default entities: ``{"id": 1, "title": "t1"}`` and 2)."""
+    builder = builder or HarBuilder()
+    entities = [{"id": 1, "title": "t1"}, {"id": 2, "title": "t2"}] if entities is None else entities
+    builder.call("GET", "/items", response=entities)
+    for entity in entities:
+        builder.call("GET", f"/items/{entity['id']}", response=entity)
+    return builder
+
+
+def build_from(builder: HarBuilder, path: str | Path | None = None) -> Bundle:
+    """Write the builder's HAR (to ``path``, else a temporary file) and run the whole build."""
+    if path is not None:
+        return build_bundle(builder.write(path))
+    with tempfile.TemporaryDirectory(prefix="capenv-capture-") as folder:
+        return build_bundle(builder.write(Path(folder) / "capture.har"))
+
+
+def tool_name(bundle: Bundle, method_or_name: str, template: str | None = None) -> str:
+    """The manifest tool with that name, or with that method and path template."""
+    for tool in bundle.manifest.tools:
+        if template is None and tool.name == method_or_name:
+            return tool.name
+        if template is not None and tool.method == method_or_name and tool.template == template:
+            return tool.name
+    known = ", ".join(f"{t.name} ({t.method} {t.template})" for t in bundle.manifest.tools)
+    raise KeyError(f"no tool {method_or_name} {template or ''}; the manifest has: {known}")
+
+
+def plan(bundle: Bundle, method_or_name: str, template: str | None = None) -> WritePlan:
+    """The write plan of a tool (by name, or by method and template); KeyError when it has none."""
+    name = tool_name(bundle, method_or_name, template)
+    for write in bundle.view.writes:
+        if write.tool == name:
+            return write
+    raise KeyError(f"tool {name} has no write plan; plans: {[w.tool for w in bundle.view.writes]}")
+
+
+def has_plan(bundle: Bundle, method_or_name: str, template: str | None = None) -> bool:
+    try:
+        plan(bundle, method_or_name, template)
+    except KeyError:
+        return False
+    return True
+
+
+def recorded_body(bundle: Bundle, ordinal: int) -> Any:
+    """The JSON response body record ``ordinal`` recorded (from the bundle's replay table)."""
+    for calls in bundle.replay.tools.values():
+        for call in calls:
+            if call.ordinal == ordinal:
+                return call.response.body
+    raise KeyError(f"record {ordinal} is in no tool's replay table")
+
+
+def summary(bundle: Bundle) -> dict[str, tuple]:
+    """tool -> (effect, served, reason, contradicted_by, checked_record_ordinals): for assertion messages."""
+    return {p.tool: (p.effect, p.served, p.reason, p.contradicted_by, p.checked_record_ordinals)
+            for p in bundle.view.writes}
