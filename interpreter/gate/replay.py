@@ -237,11 +237,15 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
     reason = compare(answer, record, read_view, is_list=is_list)
     run.checked_reads += 1
     if reason is None:
-        for write in exercised:
-            if _shows(write, read_view):
-                findings[write.tool].confirmations.append(record.ordinal)
+        shown = [w for w in exercised if _shows(w, read_view)]
+        for write in shown:
+            findings[write.tool].confirmations.append(record.ordinal)
+        # a read that shows none of a write's changes leaves it for a later check
+        kept = [w for w in exercised if w not in shown]
         for target in targets:
-            pending.pop(target, None)
+            pending[target] = [w for w in pending.get(target, []) if w in kept or w.observation == record.ordinal]
+            if not pending[target]:
+                pending.pop(target)
             last_check[target] = record.ordinal
         if read_view.kind == "list" and entity_type is not None:
             members = locate(record.response.json_value, read_view.locator)
@@ -249,7 +253,11 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
                 if isinstance(member, dict) and entity_type.id_field in member:
                     entity = ("entity", entity_type.name, str(member[entity_type.id_field]))
                     last_check[entity] = record.ordinal
-                    pending.pop(entity, None)
+                    remaining = [w for w in pending.get(entity, []) if not _shows(w, read_view)]
+                    if remaining:
+                        pending[entity] = remaining
+                    else:
+                        pending.pop(entity, None)
         return
     if exercised:
         for write in exercised:

@@ -154,7 +154,7 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     if effect in ("update", "action"):
         return _update_plan(tool, target.type, exemplar, verdict.body, calls, ctx, base, events, effect)
     if effect == "delete":
-        return WritePlan(**base, address=Address(by="path"), traces=tuple(events))
+        return _delete_plan(tool, target.type, exemplar, base, events)
     if effect == "document":
         return _document_plan(exemplar, verdict.body, calls, ctx, base, events)
     if effect == "bulk" and target.type is not None:
@@ -359,6 +359,17 @@ def _bulk_plan(tool: Tool, entity_type: EntityType, exemplar: Record, calls: lis
     base["effect"] = "bulk"
     return WritePlan(**base, address=address, fields=tuple(fields), members=tuple(members),
                      observation=observation, bulk_effect=bulk_effect, traces=tuple(events))
+
+
+def _delete_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, base: dict[str, Any],
+                 events: list[TraceEvent]) -> WritePlan:
+    """A delete answers with the exemplar's response, the entity re-rendered when it carries it."""
+    if entity_type is not None and exemplar.response.is_json:
+        key = unquote(split_path(exemplar.path)[-1])
+        entity, locator = _located(exemplar.response.json_value, entity_type.id_field, key)
+        if entity is not None:
+            base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})
+    return WritePlan(**base, address=Address(by="path"), traces=tuple(events))
 
 
 def _locator_of(body: Any, id_field: str, key: str) -> Locator | None:
