@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.jsonvalue import depth, is_exact, json_kind
-from capenv.interpreter.bundle.models import EntityType, Locator, Recording, ViewResult, WritePlan
+from capenv.interpreter.bundle.models import EntityType, Locator, Recording, ReplayTable, ViewResult, WritePlan
 from capenv.interpreter.manifest.models import split_path
 
 from .insert import insert_index
@@ -63,6 +63,9 @@ class WriteEnv:
     view: ViewResult
     types: dict[str, EntityType] = field(init=False)
     missing_by_type: dict[str, Recording] = field(init=False)
+    tool_absences: dict[str, Recording] = field(default_factory=dict)
+    """Each tool's latest recorded 400/404/410, which answers before the type's item view's
+    (write-effects "Refusals": "When the tool, or else an item view of the type, recorded …")."""
 
     def __post_init__(self) -> None:
         self.types = {t.name: t for t in self.view.types}
@@ -70,6 +73,20 @@ class WriteEnv:
         for read in self.view.views:
             if read.kind == "item" and read.type and read.missing is not None:
                 self.missing_by_type[read.type] = read.missing
+
+
+ABSENCE_STATUSES = (400, 404, 410)
+
+
+def latest_absences(replay: ReplayTable) -> dict[str, Recording]:
+    """Each tool's latest recorded 400, 404 or 410 response: what its update or delete of a
+    missing entity answers with, before an item view's."""
+    found: dict[str, Recording] = {}
+    for tool, calls in replay.tools.items():
+        absences = sorted((c for c in calls if c.response.status in ABSENCE_STATUSES), key=lambda c: c.ordinal)
+        if absences:
+            found[tool] = absences[-1].response
+    return found
 
 
 def _check_query(plan: WritePlan, call: WriteCall) -> None:
@@ -107,12 +124,42 @@ def _kind_ok(expected: str | None, value: Any) -> bool:
     return actual == expected or (expected == "number" and actual == "integer")
 
 
+_INT_RANGE = (-(2**63), 2**64 - 1)
+"""The integers data/get writes as numbers (larger ones reach here only as exact ``JsonNumber``\\s)."""
+
+
+def _unwritable(value: Any) -> str | None:
+    """What in a body data/get could not write back as data/add reads it, at any depth: a
+    ``__proto__`` member, an integer past 64 bits, a string with a lone surrogate."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if "__proto__" in item:
+                return "a __proto__ member is not accepted anywhere in the body (data/add refuses it)"
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, int) and not isinstance(item, bool) and not _INT_RANGE[0] <= item <= _INT_RANGE[1]:
+            return "an integer in the body is past 64 bits, which data/get cannot write exactly"
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return "a string in the body holds a lone surrogate, which is not UTF-8 and data/get cannot write"
+    return None
+
+
 def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int) -> None:
     """Refuse a body the plan does not accept, naming what it does accept."""
     rules = {m.member: m for m in plan.members}
     accepted = sorted(m for m, r in rules.items() if r.admission != "not-accepted")
     if not is_exact(body):
         raise WriteRefusal("a number in the body is not exact (write it as an integer or exact decimal)")
+    unwritable = _unwritable(body)
+    if unwritable:
+        raise WriteRefusal(unwritable)
     if depth(body) > max_nesting:
         raise WriteRefusal(f"the body nests deeper than {max_nesting} levels")
     for name, value in body.items():
@@ -160,7 +207,8 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
     found = state.find_entity(collection, parts[-1], entity_type.id_field, entity_type.id_field) if collection else None
     if collection is None or found is None:
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
-                           kind="missing", missing=env.missing_by_type.get(entity_type.name))
+                           kind="missing", missing=env.tool_absences.get(plan.tool)
+                           or env.missing_by_type.get(entity_type.name))
     return collection, found[0], found[1]
 
 
@@ -254,6 +302,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         if not is_exact(call.body) or depth(call.body) > budgets.max_nesting:
             raise WriteRefusal("the body holds an inexact number or nests too deep")
         return _bulk(plan, env, call, state, call.body, instant, counter, sequences, limit_check)
+    if plan.effect == "create":  # a call in another collection is refused for that first
+        _collection_for_create(plan, env, call, state, _args(plan.template, call.path))
     body = _unwrap(plan, call.body)
     check_members(plan, body, budgets.max_nesting)
     if plan.effect == "document":
