@@ -114,11 +114,6 @@ def test_incomplete_entities_an_update_answering_with_a_field_the_reads_never_sh
     assert (update.served, update.reason) == (False, "incomplete-entities")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "write-effects 'Verdicts' 5 (example: a delete that answers with an edit view of the entity the reads "
-    "never showed) and 'Deletes' (its response re-renders the entity when it carries it): plans/build.py "
-    "builds delete plans without locating the entity in the response (response.carries_entity stays False), "
-    "so gate/verdicts.incomplete_entities never applies to a delete and the plan is served"))
 def test_incomplete_entities_a_delete_answering_with_an_edit_view():
     bundle = build_from(items_app()
                         .call("DELETE", "/items/1", response={"id": 1, "title": "t1", "secret": "s3cr3t"})
