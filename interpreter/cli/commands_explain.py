@@ -56,6 +56,9 @@ def _explain(args: argparse.Namespace) -> int:
             continue
         if args.field:
             events = [e for e in events if _mentions(e, args.field)]
+            if header["kind"] == "write":
+                header["fields"] = [f for f in header["fields"] if f["field"] == args.field]
+                header["members"] = [m for m in header["members"] if m["member"] == args.field]
         sections.append((header, events))
     if args.json:
         payload = [{**header, "trace": [e.model_dump(mode="python") for e in events]} for header, events in sections]
