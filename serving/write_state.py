@@ -17,7 +17,7 @@ from .ops.context import OpRefusal
 from .ops.sequences import SequenceState, sequence_fields
 from .read_call import CallRefused, ReadCall, Served
 from .state_index import StateIndex
-from .writes import WriteCall, WriteEnv, WriteRefusal, execute
+from .writes import WriteCall, WriteEnv, WriteRefusal, execute, latest_absences
 
 CLOCK_STEP = timedelta(seconds=1)
 
@@ -25,7 +25,7 @@ CLOCK_STEP = timedelta(seconds=1)
 class WriteState:
     def __init__(self, bundle: Bundle) -> None:
         self.bundle = bundle
-        self.env = WriteEnv(bundle.view)
+        self.env = WriteEnv(bundle.view, tool_absences=latest_absences(bundle.replay))
         self.plans = [p for p in bundle.view.writes if p.served]
         self.start = _instant(bundle.view.write_clock)
         self.clock = self.start
