@@ -140,7 +140,7 @@ def readme_text(bundle: Bundle, entries: list[CatalogEntry], directory: Path) ->
     where = str(directory)
     url = f"http://{EXAMPLE_HTTP}"
     lines = [
-        f"# {info.source}: a capenv environment",
+        f"# capenv environment: {info.source}",
         "",
         f"A stateful environment served over MCP, built by capenv from the recorded HTTP capture `{info.source}` "
         f"({info.records} records of {info.primary_origin or 'its primary origin'}). Reads answer from a state "
@@ -165,8 +165,8 @@ def readme_text(bundle: Bundle, entries: list[CatalogEntry], directory: Path) ->
     lines += [f"- {_write_line(e)}" for e in writes] if writes else ["None."]
     lines += ["", f"### Writes not served ({len(unserved)})", ""]
     if unserved:
-        lines += ["The capture does not confirm what these write tools do, so they are not listed and nothing "
-                  "answers them:", ""]
+        lines += ["These write tools of the capture are not listed and nothing answers them; each with its "
+                  "reason:", ""]
         lines += [f"- {_unserved_line(plan)}" for plan in unserved]
     else:
         lines.append("None: every write tool of the capture is served.")
@@ -193,7 +193,7 @@ def _read_line(entry: CatalogEntry) -> str:
     head = f"`{entry.name}` ({entry.tool.method} {entry.tool.template}): "
     view = entry.view
     if not entry.from_state or view is None:
-        return head + f"replays the capture ({entry.reason or 'no state view'})"
+        return head + f"replays the capture; {entry.reason or 'no state view'}"
     what = {"item": f'reads one "{view.type}" entity', "list": f'lists "{view.type}" entities',
             "document": "reads a document"}.get(view.kind, "reads")
     return head + f"{what} from the served state"
@@ -201,7 +201,8 @@ def _read_line(entry: CatalogEntry) -> str:
 
 def _write_line(entry: CatalogEntry) -> str:
     plan = entry.plan
-    assert plan is not None
+    if plan is None:  # a catalog invariant: every write entry carries its plan
+        raise ValueError(f"{entry.name}: a write tool without a plan")
     what = {"create": f'creates a "{plan.type}" entity', "update": f'updates a "{plan.type}" entity',
             "delete": f'deletes a "{plan.type}" entity', "document": f"writes the document at {plan.document_path}",
             "action": f'applies "{plan.address.segment if plan.address else ""}" to a "{plan.type}" entity',
@@ -222,7 +223,8 @@ def _unserved_line(plan: WritePlan) -> str:
     reason = plan.reason or plan.build_reason or "not served"
     why = REASONS.get(reason, "")
     by = f" (first contradicted by record {plan.contradicted_by})" if plan.contradicted_by is not None else ""
-    what = f"{plan.effect} of \"{plan.type}\"" if plan.type else plan.effect
+    effect = "no modelled effect" if plan.effect == "none" else plan.effect
+    what = f"{effect} of \"{plan.type}\"" if plan.type else effect
     return f"`{plan.tool}` ({plan.method} {plan.template}, {what}): {reason}{by}" + (f" — {why}" if why else "")
 
 

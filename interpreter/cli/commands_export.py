@@ -5,6 +5,7 @@ or an earlier bundle, so an export never overwrites files it did not write."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from .commands_capture import add_capture_options
 from .errors import UserError
@@ -21,7 +22,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _export(args: argparse.Namespace) -> int:
     from capenv.serving.export import ExportRefused, check_target, export_environment
-    from pathlib import Path
 
     from .commands_env import load_or_build
 
