@@ -78,6 +78,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     findings = {p.tool: PlanFindings() for p in plans}
     pending: dict[tuple, list[Pending]] = {}
     unchecked: set[str] = set()        # collections not checked again
+    failed_lists: set[str] = set()     # collections whose list check failed: lists not checked again
     unknown: set[tuple[str, str]] = set()  # entities unknown until a read shows them
     last_check: dict[tuple, int] = {}
     modelled_since: list[tuple[int, str, str]] = []  # (ordinal, tool, path) of modelled writes
@@ -122,7 +123,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         if _takes_new_entity(record, read_view, env, copy, touched, creating_writes, last_check):
             continue
         _check_read(record, read_view, env, copy, pending, unchecked, unknown, findings, last_check,
-                    modelled_since, run, records, changed_by_unattributed)
+                    modelled_since, run, records, changed_by_unattributed, failed_lists)
     return run
 
 
@@ -204,7 +205,8 @@ def _prefix(longer: list[str], shorter: list[str]) -> bool:
 def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, pending: dict[tuple, list[Pending]],
                 unchecked: set[str], unknown: set[tuple[str, str]], findings: dict[str, PlanFindings],
                 last_check: dict[tuple, int], modelled_since: list[tuple[int, str, str]], run: GateRun,
-                records: dict[int, Record], changed_by_unattributed: dict[tuple, int]) -> None:
+                records: dict[int, Record], changed_by_unattributed: dict[tuple, int],
+                failed_lists: set[str]) -> None:
     entity_type = env.types.get(read_view.type or "") if read_view.type else None
     if read_view.kind == "item" and entity_type is not None:
         collection = collection_path(record.path, entity_type)
@@ -219,8 +221,8 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
             return
     elif read_view.kind == "list" and entity_type is not None:
         collection = collection_path(record.path, entity_type)
-        if collection in unchecked:
-            return
+        if collection in unchecked or collection in failed_lists:
+            return  # a list whose check failed is not checked again (its items still are)
         line = next((l for l in read_view.lines if l.path == record.path and l.query == record.query), None)
         if line is None or not line.state_backed:
             return
@@ -279,7 +281,7 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
         _resync_item(record, read_view, entity_type, copy, collection_path(record.path, entity_type),
                      unquote(split_path(record.path)[-1]))
     elif read_view.kind == "list":
-        unchecked.add(targets[0][1])
+        failed_lists.add(targets[0][1])
     elif read_view.kind == "document" and record.response.is_json:
         copy.documents[record.path] = record.response.json_value
 

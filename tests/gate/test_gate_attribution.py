@@ -55,10 +55,6 @@ def test_a_failed_list_is_not_checked_again():
     assert update.contradicted_by is None and 9 not in update.checked_record_ordinals
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "write-effects 'Attribution': 'A list whose check failed is not checked again' names the list only; "
-    "gate/replay._check_read adds a failed list's collection to `unchecked`, which also skips every later item "
-    "read in that collection (`if collection in unchecked: return`), so read 8 does not confirm the update"))
 def test_item_reads_are_still_checked_after_a_failed_list():
     update = plan(build_from(_failed_list_then_update()), "PATCH", "/items/{item_id}")
     assert update.served and update.checked_record_ordinals == (8,)
