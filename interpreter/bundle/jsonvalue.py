@@ -214,3 +214,14 @@ def json_kind(value: Any) -> str:
     if isinstance(value, dict):
         return "object"
     raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def integral(value: Any) -> int | None:
+    """An integral JSON number as an int (never a boolean, never a float's text), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, JsonNumber) and "." not in value.text and "e" not in value.text.lower():
+        return int(value.value)
+    return None

@@ -17,7 +17,7 @@ from typing import Any
 
 from dateutil.parser import isoparse
 
-from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.interpreter.bundle.jsonvalue import JsonNumber, integral
 from capenv.serving.ops.params import ClockFormat
 
 # A timestamp, not a date: the format must be able to say where every part goes. Minutes
@@ -67,13 +67,7 @@ def _epoch_format(number: int, *, as_string: bool) -> ClockFormat | None:
 
 
 def _plain_integer(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, JsonNumber) and "." not in value.text and "e" not in value.text.lower():
-        return int(value.value)
-    return None
+    return integral(value)
 
 
 def parse_instant(value: Any, fmt: ClockFormat | None = None) -> datetime | None:

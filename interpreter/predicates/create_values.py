@@ -11,7 +11,7 @@ from collections import deque
 from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
-from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.interpreter.bundle.jsonvalue import JsonNumber, integral
 from capenv.serving.render import same_json
 
 # ``same_json`` is re-exported: the create predicates compare JSON values one way (bool is not 1).
@@ -35,13 +35,7 @@ def json_text(value: Any) -> str | None:
 
 def as_integer(value: Any) -> int | None:
     """An integral JSON number as an int (never a boolean), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, JsonNumber) and "." not in value.text and "e" not in value.text.lower():
-        return int(value.value)
-    return None
+    return integral(value)
 
 
 def token_spans(text: str, token: str, delimiters: str) -> list[tuple[int, int]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -44,38 +46,8 @@ def json_server(json_server_dir: Path) -> Bundle:
     return read_bundle(json_server_dir)
 
 
-@contextmanager
-def serving_http(runtime: Runtime, **options: Any) -> Iterator[HttpServing]:
-    """``run_http(runtime)`` on a free loopback port in a thread; stopped on exit."""
-    ready = threading.Event()
-    started: list[HttpServing] = []
-    failures: list[BaseException] = []
-
-    def on_ready(serving: HttpServing) -> None:
-        started.append(serving)
-        ready.set()
-
-    def serve() -> None:
-        try:
-            run_http(runtime, "127.0.0.1", 0, on_ready, print_urls=False, **options)
-        except BaseException as exc:  # surfaced to the test below
-            failures.append(exc)
-        finally:
-            ready.set()
-
-    thread = threading.Thread(target=serve, name="capenv-serving-test-http", daemon=True)
-    thread.start()
-    if not ready.wait(READY_TIMEOUT_SECONDS):
-        raise TimeoutError("the HTTP server did not start in time")
-    if failures or not started:
-        raise RuntimeError("the HTTP server failed to start") from (failures[0] if failures else None)
-    try:
-        yield started[0]
-    finally:
-        started[0].stop()
-        thread.join(READY_TIMEOUT_SECONDS)
-        assert not thread.is_alive(), "the HTTP server did not stop"
-        assert not failures, failures
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "transport"))
+from transport_servers import serving_http  # noqa: E402  (one helper starts servers for every test set)
 
 
 @pytest.fixture(scope="session")
