@@ -167,7 +167,7 @@ def readme_text(bundle: Bundle, entries: list[CatalogEntry], directory: Path) ->
     if unserved:
         lines += ["These write tools of the capture are not listed and nothing answers them; each with its "
                   "reason:", ""]
-        lines += [f"- {_unserved_line(plan)}" for plan in unserved]
+        lines += [f"- {_unserved_line(plan, view.state_available)}" for plan in unserved]
     else:
         lines.append("None: every write tool of the capture is served.")
     lines += ["", "## Serve it", "", "```sh",
@@ -219,8 +219,9 @@ def _write_line(entry: CatalogEntry) -> str:
         f"; body {'; '.join(body)}" if body else "")
 
 
-def _unserved_line(plan: WritePlan) -> str:
-    reason = plan.reason or plan.build_reason or "not served"
+def _unserved_line(plan: WritePlan, state_available: bool) -> str:
+    # A plan the gate served is left out only when the state is unavailable (no write is served then).
+    reason = plan.reason or plan.build_reason or ("not served" if state_available else "state unavailable")
     why = REASONS.get(reason, "")
     by = f" (first contradicted by record {plan.contradicted_by})" if plan.contradicted_by is not None else ""
     effect = "no modelled effect" if plan.effect == "none" else plan.effect

@@ -1,0 +1,224 @@
+"""An agent's graded session (issue 6 item 4; write-effects "Acceptance › Real captures").
+
+An environment is exported from a capture chosen at random among those serving a create, an
+update and a delete of one type (the seed is printed; ``CAPENV_AGENT_SEED=N`` repeats a run),
+and served over streamable HTTP as ``capenv serve DIR --http``. A scripted MCP client plays the
+agent: it lists the tools and, from their input schemas alone, creates an entity, updates one
+the environment held, and deletes another. The grader reads data/get before and after and
+checks exactly those changes and nothing else; data/reset then gives the initial state back
+byte for byte."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client
+
+from grader import ExpectedChange, grade
+from served_processes import (
+    CALL_TIMEOUT_SECONDS, capenv, capture_names, capture_path, data_get_url, data_reset_url, serving_http,
+)
+from valid_arguments import amended, write_arguments
+
+from capenv.interpreter.bundle.io import read_bundle
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.pipeline import build_bundle
+
+SEED_VARIABLE = "CAPENV_AGENT_SEED"
+
+
+@dataclass(frozen=True)
+class Choice:
+    capture: str
+    type: str
+    create: WritePlan
+    update: WritePlan
+    delete: WritePlan
+
+    def __str__(self) -> str:
+        return (f"{self.capture}, type {self.type!r}: {self.create.tool}, {self.update.tool}, "
+                f"{self.delete.tool}")
+
+
+def session_seed() -> int:
+    given = os.environ.get(SEED_VARIABLE)
+    return int(given) if given else random.SystemRandom().randrange(2**32)
+
+
+def candidates(capture: str) -> list[Choice]:
+    """Every type of the capture with a served create (into a collection its path does not
+    name), update and delete, each way of picking the three tools."""
+    served = [p for p in build_bundle(capture_path(capture)).view.writes if p.served and p.type]
+    found = []
+    for type_name in sorted({p.type for p in served}):
+        of_type = [p for p in served if p.type == type_name]
+        creates = [p for p in of_type if p.effect == "create" and "{" not in p.template]
+        updates = [p for p in of_type if p.effect == "update"]
+        deletes = [p for p in of_type if p.effect == "delete"]
+        found += [Choice(capture, type_name, c, u, d) for c in creates for u in updates for d in deletes]
+    return found
+
+
+def choose(rng: random.Random) -> Choice:
+    by_capture = {name: candidates(name) for name in capture_names()}
+    eligible = sorted(name for name, found in by_capture.items() if found)
+    assert eligible, "no capture serves a create, an update and a delete of one type"
+    capture = rng.choice(eligible)
+    types = sorted({c.type for c in by_capture[capture]})
+    type_name = rng.choice(types)
+    return rng.choice([c for c in by_capture[capture] if c.type == type_name])
+
+
+def echoed(plan: WritePlan, body: dict[str, Any]) -> dict[str, Any]:
+    """The sent members the plan stores under their own name, unchanged (its echo rules)."""
+    envelope = plan.body_envelope
+    if envelope:
+        body = body[envelope][0] if plan.body_envelope_kind == "array" else body[envelope]
+    stored = {rule.field for rule in plan.fields if rule.op == "echo"}
+    return {name: value for name, value in body.items() if name in stored}
+
+
+def stamped(plan: WritePlan, body: dict[str, Any]) -> frozenset[str]:
+    """Fields the update writes by a rule of its own (a clock, a version), not from the call."""
+    return frozenset(rule.field for rule in plan.fields if rule.op != "echo") - set(body)
+
+
+class Agent:
+    """The scripted agent: it knows the tools by their listing and the state by data/get."""
+
+    def __init__(self, client: Client, rng: random.Random, templates: dict[str, str]) -> None:
+        self.client, self.rng, self.templates = client, rng, templates
+        self.schemas: dict[str, dict[str, Any]] = {}
+
+    async def look(self) -> list[str]:
+        listing = (await self.client.list_tools()).tools
+        self.schemas = {tool.name: tool.input_schema for tool in listing}
+        return list(self.schemas)
+
+    async def call(self, tool: str, collection: str, entity_id: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Call a write tool; after a refusal naming recorded fields the entity lacks, send them too."""
+        schema = self.schemas[tool]
+        arguments = write_arguments(schema, self.templates[tool], collection, entity_id, self.rng, "agent")
+        result = await self.client.call_tool(tool, arguments)
+        if result.is_error:
+            retry = amended(arguments, schema, result.structured_content.get("message", ""), self.rng, "agent")
+            if retry is not None:
+                arguments, result = retry, await self.client.call_tool(tool, retry)
+        assert result.is_error is False, (tool, arguments, result.structured_content)
+        return arguments, result.structured_content
+
+
+def initial_entities(document: bytes, type_name: str) -> tuple[str, list[Any]]:
+    """The first collection of the type holding entities: its path and its entity ids."""
+    for collection in json.loads(document)["collections"]:
+        if collection["type"] == type_name and collection["entities"]:
+            return collection["path"], [e["id"] for e in collection["entities"]]
+    raise AssertionError(f"the state holds no {type_name} entity to update or delete")
+
+
+def announce(request, note: str) -> None:
+    """On the terminal even when output is captured (the seed must be seen to repeat a run)."""
+    print(note)
+    request.node.user_properties.append(("agent_session", note))
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"\n{note}")
+
+
+def test_an_agents_create_update_and_delete_are_graded_from_data_get(tmp_path: Path, request) -> None:
+    seed = session_seed()
+    rng = random.Random(seed)
+    choice = choose(rng)
+    note = f"agent session seed {seed} ({SEED_VARIABLE}={seed} repeats it): {choice}"
+    announce(request, note)
+
+    directory = tmp_path / "environment"
+    exported = capenv("export", str(capture_path(choice.capture)), "-o", str(directory))
+    assert exported.returncode == 0, exported.stderr
+    templates = {t.name: t.template for t in read_bundle(directory).manifest.tools}
+
+    with serving_http(directory) as url:
+        before = data_get_url(url)
+        collection, held = initial_entities(before, choice.type)
+        updated = rng.choice(held)
+        deleted = rng.choice([i for i in held if i != updated] or [updated])
+
+        async def play() -> list[ExpectedChange]:
+            with anyio.fail_after(3 * CALL_TIMEOUT_SECONDS):
+                async with Client(url + "/mcp") as client:
+                    agent = Agent(client, rng, templates)
+                    listed = await agent.look()
+                    for plan in (choice.create, choice.update, choice.delete):
+                        assert plan.tool in listed, (note, plan.tool)
+                    sent, created = await agent.call(choice.create.tool, collection, None)
+                    assert created["state"]["view"] == "create", (note, created)
+                    new_id = created["state"]["id"]
+                    target = updated if deleted != updated else new_id
+                    update_sent, update = await agent.call(choice.update.tool, collection, target)
+                    assert update["state"]["view"] == "update", (note, update)
+                    _, gone = await agent.call(choice.delete.tool, collection, deleted)
+                    assert gone["state"]["view"] == "delete", (note, gone)
+            return [
+                ExpectedChange("create", created["state"]["collection"], new_id,
+                               echoed(choice.create, sent["body"])),
+                ExpectedChange("update", update["state"]["collection"], target,
+                               echoed(choice.update, update_sent["body"]),
+                               stamped(choice.update, update_sent["body"])),
+                ExpectedChange("delete", gone["state"]["collection"], deleted),
+            ]
+
+        expected = anyio.run(play)
+        after = data_get_url(url)
+        problems = grade(before, after, expected)
+        assert problems == [], f"{note}: " + "; ".join(problems)
+
+        data_reset_url(url)
+        assert data_get_url(url) == before, f"{note}: data/reset did not restore the initial state byte for byte"
+
+
+def test_every_candidate_session_grades_clean_in_process() -> None:
+    """The same session, in-process, for every capture, type and choice of tools a run may pick
+    (so no seed can find a failure the others miss)."""
+    from capenv.serving.runtime import EnvironmentRuntime
+
+    for capture in capture_names():
+        bundle = build_bundle(capture_path(capture))
+        templates = {t.name: t.template for t in bundle.manifest.tools}
+        for choice in candidates(capture):
+            runtime = EnvironmentRuntime(bundle)
+            schemas = {spec.name: spec.input_schema for spec in runtime.tools()}
+            rng = random.Random(0)
+            before = runtime.data_get()
+            collection, held = initial_entities(before, choice.type)
+            updated, deleted = held[0], held[-1]
+
+            def call(plan: WritePlan, entity_id: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+                schema = schemas[plan.tool]
+                arguments = write_arguments(schema, templates[plan.tool], collection, entity_id, rng, "agent")
+                answer = runtime.call_tool(plan.tool, arguments)
+                retry = amended(arguments, schema, answer.structured.get("message", ""), rng, "agent") \
+                    if answer.is_error else None
+                if retry is not None:
+                    arguments, answer = retry, runtime.call_tool(plan.tool, retry)
+                assert answer.is_error is False, (str(choice), answer.structured)
+                return arguments, answer.structured
+
+            sent, created = call(choice.create, None)
+            target = updated if deleted != updated else created["state"]["id"]
+            update_sent, _ = call(choice.update, target)
+            call(choice.delete, deleted)
+            expected = [
+                ExpectedChange("create", created["state"]["collection"], created["state"]["id"],
+                               echoed(choice.create, sent["body"])),
+                ExpectedChange("update", collection, target, echoed(choice.update, update_sent["body"]),
+                               stamped(choice.update, update_sent["body"])),
+                ExpectedChange("delete", collection, deleted)]
+            assert grade(before, runtime.data_get(), expected) == [], str(choice)
+            runtime.data_reset()
+            assert runtime.data_get() == before, str(choice)

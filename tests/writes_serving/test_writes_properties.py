@@ -1,0 +1,239 @@
+"""Generated arguments against every served tool of every capture in captures/*/capture.har
+(issue 7, Acceptance): wrong JSON types, missing and unknown members, huge strings, deep
+nesting, ``__proto__`` keys, inexact numbers, big integers, ids that do not exist, other query
+values, bodies that are no object, unknown arguments.
+
+Whatever comes in: never an exception and never an internal error, only answers or tool errors
+(``is_error`` with a message); every refused call, and every answer that writes nothing, leaves
+data/get byte-identical; a served write leaves a data/get that loads back through data/add
+unchanged. Each example starts from the initial state (data/reset), so examples are independent.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from served_processes import capture_names, capture_path
+from write_calls import shown
+
+from capenv.interpreter.pipeline import build_bundle
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.transport.mcp_server import INTERNAL_ERROR_MESSAGE
+from capenv.serving.transport.tool_result import tool_result
+
+EXAMPLES_PER_TOOL = 50
+WRITE_VIEWS = {"create", "update", "delete", "document-write"}
+
+
+@lru_cache(maxsize=None)
+def runtime_for(capture: str) -> EnvironmentRuntime:
+    """One runtime per capture (built at collection, reused by its tests)."""
+    return EnvironmentRuntime(build_bundle(capture_path(capture)))
+
+
+def tool_cases() -> list:
+    return [pytest.param(capture, name, id=f"{capture}::{name}")
+            for capture in capture_names() for name in runtime_for(capture).catalog.entries]
+
+
+# --- strategies ------------------------------------------------------------------------------
+
+SCALARS = (st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=True, allow_infinity=True)
+           | st.text(max_size=12))
+JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                           max_size=3), max_leaves=8)
+ODD_IDS = st.sampled_from(["0", "-1", "999999999", "no-such-id", "%", "%2F", "%252F", "a/b", "../posts/1", "?x=1",
+                           "#", " ", "é", "\u0000", "00000000-0000-0000-0000-000000000000", "1.0", "1e3"])
+
+
+def nested(levels: int) -> Any:
+    value: Any = {"leaf": 1}
+    for index in range(levels):
+        value = [value] if index % 2 else {"n": value}
+    return value
+
+
+HUGE_STRINGS = st.integers(10_000, 300_000).map(lambda n: "x" * n)
+DEEP = st.integers(55, 80).map(nested)  # past the nesting limit, or just within it
+PROTO = st.builds(lambda v: {"__proto__": v}, JSON)
+INEXACT = st.one_of(st.floats().filter(lambda f: f != f or abs(f) == float("inf") or f != int(f)),
+                    st.sampled_from([0.1, 1e300, -0.0, 2.5]))
+PAST_64_BITS = st.one_of(st.integers(2**64, 2**80), st.integers(-(2**80), -(2**63) - 1))
+ODD_VALUES = st.one_of(HUGE_STRINGS, DEEP, PROTO, INEXACT, PAST_64_BITS,
+                       st.builds(lambda v: [{"a": v}], st.one_of(PROTO, DEEP, INEXACT, PAST_64_BITS)))
+ODD_OF_KIND = {
+    "string": HUGE_STRINGS,
+    "integer": st.one_of(PAST_64_BITS, INEXACT),
+    "number": st.one_of(PAST_64_BITS, INEXACT),
+    "array": st.one_of(st.lists(st.one_of(PROTO, DEEP, INEXACT, PAST_64_BITS, HUGE_STRINGS), min_size=1, max_size=2),
+                       DEEP.map(lambda d: [d])),
+    "object": st.one_of(PROTO, st.builds(lambda v: {"a": v}, st.one_of(PROTO, DEEP, INEXACT, PAST_64_BITS))),
+}
+"""Values of a member's own JSON type that data/get could not write back or data/add would
+refuse: the kind check passes them, so only the write's own limits can refuse them."""
+
+
+def good_value(schema: dict[str, Any]) -> st.SearchStrategy:
+    """A value of the member's declared type (its const when it has one)."""
+    if "const" in schema:
+        return st.just(schema["const"])
+    kind = schema.get("type")
+    if kind == "object" and schema.get("properties"):
+        return valid_object(schema)
+    if kind == "array" and isinstance(schema.get("items"), dict):
+        return st.lists(good_value(schema["items"]), min_size=1, max_size=1)
+    return {"string": st.text(max_size=30), "integer": st.integers(-1000, 1000), "number": st.integers(-9, 9),
+            "boolean": st.booleans(), "array": st.lists(st.text(max_size=5), max_size=3),
+            "object": st.dictionaries(st.text(max_size=5), st.text(max_size=5), max_size=2),
+            "null": st.none()}.get(kind, JSON)
+
+
+def odd_value(schema: dict[str, Any]) -> st.SearchStrategy:
+    """An odd value of the member's own type when there is one (else any odd value)."""
+    return ODD_OF_KIND.get(schema.get("type"), ODD_VALUES)
+
+
+def bad_value(schema: dict[str, Any]) -> st.SearchStrategy:
+    """Anything at all, or one of the odd values (huge, deep, __proto__, inexact, past 64 bits)."""
+    options = [JSON, ODD_VALUES, odd_value(schema)]
+    if schema.get("type") == "object" and schema.get("properties"):
+        options.append(faulty_object(schema))
+    return st.one_of(options)
+
+
+@st.composite
+def valid_object(draw, schema: dict[str, Any]) -> dict[str, Any]:
+    """Every required member and some optional ones, each of its declared type."""
+    properties, required = schema.get("properties", {}), set(schema.get("required", ()))
+    body = {name: draw(good_value(member)) for name, member in properties.items()
+            if name in required or draw(st.booleans())}
+    if len(body) < schema.get("minProperties", 0) and properties:
+        name = draw(st.sampled_from(sorted(properties)))
+        body[name] = draw(good_value(properties[name]))
+    return body
+
+
+@st.composite
+def faulty_object(draw, schema: dict[str, Any]) -> dict[str, Any]:
+    """A valid object with exactly one fault: a member left out, one of a bad value, or one added."""
+    body = draw(valid_object(schema))
+    properties = schema.get("properties", {})
+    fault = draw(st.sampled_from(["drop", "bad", "add"] if body else ["bad", "add"]))
+    if fault == "drop":
+        del body[draw(st.sampled_from(sorted(body)))]
+    elif fault == "bad" and properties:
+        name = draw(st.sampled_from(sorted(properties)))
+        body[name] = draw(bad_value(properties[name]))
+    else:
+        body[draw(st.sampled_from(["unknown", "__proto__", "id", "", "constructor"]))] = draw(JSON)
+    return body
+
+
+@st.composite
+def one_odd_member(draw, schema: dict[str, Any]) -> dict[str, Any]:
+    """A valid object but for one member holding an odd value of its own type."""
+    body = draw(valid_object(schema))
+    properties = schema.get("properties", {})
+    if properties:
+        name = draw(st.sampled_from(sorted(properties)))
+        body[name] = draw(odd_value(properties[name]))
+    return body
+
+
+@st.composite
+def wild_object(draw, schema: dict[str, Any]) -> dict[str, Any]:
+    """Each member left out, good or bad at random, maybe an unknown member besides."""
+    body: dict[str, Any] = {}
+    for name, member in schema.get("properties", {}).items():
+        if draw(st.integers(0, 4)):
+            body[name] = draw(st.one_of(good_value(member), bad_value(member)))
+    if draw(st.integers(0, 5)) == 0:
+        body[draw(st.sampled_from(["unknown", "__proto__", "id", "", "constructor"]))] = draw(JSON)
+    return body
+
+
+def body_like(schema: dict[str, Any] | None) -> st.SearchStrategy:
+    if schema is None:
+        return JSON
+    return st.one_of(valid_object(schema), one_odd_member(schema), one_odd_member(schema), faulty_object(schema),
+                     wild_object(schema), JSON)
+
+
+def arguments_like(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
+    entry = runtime.catalog.get(name)
+    schema = entry.spec().input_schema
+    properties = schema.get("properties", {})
+    recorded = [value for call in runtime.bundle.replay.tools.get(name, ())
+                for value in (entry.tool.match(call.path) or {}).values()]
+    held_ids = held_entity_ids(runtime, entry.plan.type if entry.plan is not None else None)
+    path_value = st.one_of(st.sampled_from(recorded or ["1"]), st.sampled_from(recorded or ["1"]),
+                           st.sampled_from(held_ids or ["1"]), st.sampled_from(held_ids or ["1"]),
+                           ODD_IDS, st.text(max_size=20), JSON)
+    query_names = list(properties.get("query", {}).get("properties", {})) or ["q"]
+    query = st.one_of(st.dictionaries(st.sampled_from(query_names + ["unknown"]),
+                                      st.one_of(st.text(max_size=8), st.sampled_from(["", "html", "1"])), max_size=3),
+                      JSON)
+
+    @st.composite
+    def build(draw) -> dict[str, Any]:
+        arguments: dict[str, Any] = {}
+        for prop in properties:
+            if prop in ("query", "body"):
+                continue
+            if draw(st.integers(0, 9)):
+                arguments[prop] = draw(path_value)
+        if draw(st.integers(0, 3)) == 0:
+            arguments["query"] = draw(query)
+        if "body" in properties or entry.handler == "write" or draw(st.integers(0, 5)) == 0:
+            if draw(st.integers(0, 6)):
+                arguments["body"] = draw(body_like(properties.get("body")))
+        if draw(st.integers(0, 9)) == 0:
+            arguments[draw(st.sampled_from(["extra", "Body", "path", "_meta"]))] = draw(JSON)
+        return arguments
+
+    return build()
+
+
+def held_entity_ids(runtime: EnvironmentRuntime, type_name: str | None) -> list[str]:
+    """Ids the initial state holds (of the write's own type, when it has one)."""
+    state = json.loads(runtime.data_get())
+    return [str(e["id"]) for c in state.get("collections", []) if type_name in (None, c["type"])
+            for e in c["entities"]][:20]
+
+
+# --- the property ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("capture,name", tool_cases())
+@settings(max_examples=EXAMPLES_PER_TOOL, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
+@given(data=st.data())
+def test_no_internal_error_and_refusals_change_nothing(capture: str, name: str, data) -> None:
+    runtime = runtime_for(capture)
+    runtime.data_reset()
+    arguments = data.draw(arguments_like(runtime, name), label="arguments")
+    before = runtime.data_get()
+    answer = runtime.call_tool(name, arguments)  # an exception here fails the property
+    tool_result(answer)  # and so does an answer the MCP transport could not send
+    structured = answer.structured
+    after = runtime.data_get()
+    if answer.is_error:
+        assert structured.get("error") == "refused", shown(structured)
+        message = structured.get("message")
+        assert isinstance(message, str) and message and message != INTERNAL_ERROR_MESSAGE, shown(structured)
+        assert after == before, f"a refused call changed data/get: {shown(structured)}"
+        return
+    assert isinstance(structured.get("status"), int), shown(structured)
+    view = structured.get("state", {}).get("view")
+    if view not in WRITE_VIEWS:
+        assert after == before, f"an answer that writes nothing changed data/get: {shown(structured)}"
+        return
+    assert runtime.catalog.get(name).handler == "write", name
+    runtime.data_add(after)  # what a served write leaves loads back unchanged
+    assert runtime.data_get() == after

@@ -1,0 +1,97 @@
+"""Provenance on every answer (write-effects "Provenance"): a served write answers with
+``state: {source, view: create|update|delete, type, collection, id}``, a document write with
+``{source, view: "document-write", path}``; an update or delete of a missing entity answers
+``view: "missing"``; reads keep theirs (``state`` or ``replay``). Every served write tool of
+every capture is called once with arguments built from its listed schema."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from served_processes import capture_names
+from valid_arguments import write_arguments
+from write_calls import accepted, unchanged_answer
+
+from capenv.serving.runtime import EnvironmentRuntime
+
+ENTITY_KEYS = {"source", "view", "type", "collection", "id"}
+
+
+def served_writes(bundle) -> list:
+    return [p for p in bundle.view.writes if p.served]
+
+
+def target_of(runtime: EnvironmentRuntime, plan) -> tuple[str, object]:
+    """(collection path, an entity id) of the plan's type in the current state."""
+    state = json.loads(runtime.data_get())
+    held = [c for c in state["collections"] if c["type"] == plan.type and c["entities"]]
+    if plan.effect == "document":
+        return plan.document_path, None
+    if plan.effect == "create":
+        collection = plan.collection or next(t.collection_template for t in runtime.bundle.view.types
+                                             if t.name == plan.type)
+        return collection, None
+    assert held, f"{plan.tool}: no {plan.type} entity to write"
+    return held[0]["path"], held[0]["entities"][-1]["id"]
+
+
+def arguments_for(runtime: EnvironmentRuntime, plan, rng: random.Random) -> dict:
+    spec = next(s for s in runtime.tools() if s.name == plan.tool)
+    collection, entity_id = target_of(runtime, plan)
+    arguments = write_arguments(spec.input_schema, plan.template, collection, entity_id, rng, "provenance")
+    if plan.effect == "create":  # a tied create names its own collection
+        arguments.update(plan.exemplar_args)
+    return arguments
+
+
+@pytest.mark.parametrize("capture", capture_names())
+def test_every_served_write_answers_with_its_provenance(capture: str, bundle_of) -> None:
+    bundle = bundle_of(capture)
+    rng = random.Random(7)
+    for plan in served_writes(bundle):
+        runtime = EnvironmentRuntime(bundle)  # each write on the initial state
+        arguments = arguments_for(runtime, plan, rng)
+        answer = accepted(runtime, plan.tool, arguments)
+        state = answer["state"]
+        if plan.effect == "document":
+            assert state == {"source": "state", "view": "document-write", "path": plan.document_path}, state
+            continue
+        assert set(state) == ENTITY_KEYS, (plan.tool, state)
+        assert (state["source"], state["view"], state["type"]) == ("state", plan.effect, plan.type)
+        if plan.effect != "create":
+            collection, entity_id = target_of(EnvironmentRuntime(bundle), plan)
+            assert (state["collection"], state["id"]) == (collection, entity_id), (plan.tool, state)
+        else:
+            held = json.loads(runtime.data_get())["collections"]
+            ids = [e["id"] for c in held if c["path"] == state["collection"] for e in c["entities"]]
+            assert state["id"] in ids, (plan.tool, state)
+
+
+@pytest.mark.parametrize("capture", capture_names())
+def test_a_missing_entity_answers_with_the_missing_view(capture: str, bundle_of) -> None:
+    bundle = bundle_of(capture)
+    rng = random.Random(8)
+    for plan in served_writes(bundle):
+        if plan.effect not in ("update", "delete"):
+            continue
+        runtime = EnvironmentRuntime(bundle)
+        arguments = arguments_for(runtime, plan, rng)
+        last = plan.template.rsplit("{", 1)[1].rstrip("}")
+        arguments[last] = "no-such-entity-0000"
+        answer = unchanged_answer(runtime, plan.tool, arguments)
+        assert answer["state"]["source"] == "state" and answer["state"]["view"] == "missing"
+        assert answer["state"]["type"] == plan.type and answer["status"] in (400, 404, 410)
+
+
+def test_reads_keep_their_provenance_after_writes(runtime) -> None:
+    accepted(runtime, "post_posts", {"body": {"title": "t", "author": "a", "views": 1, "published": True,
+                                              "tags": []}})
+    listing = accepted(runtime, "get_posts", {})["state"]
+    assert listing == {"source": "state", "view": "list", "type": "posts", "collection": "/posts", "id": None}
+    document = accepted(runtime, "get_profile", {})["state"]
+    assert document["view"] == "document" and document["path"] == "/profile"
+    replayed = accepted(runtime, "get_nonexistent", {})
+    assert "state" not in replayed and replayed["replay"]["exact_match"] is True

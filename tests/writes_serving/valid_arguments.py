@@ -1,0 +1,86 @@
+"""Arguments a client would send to a write tool, built from the tool's listed input schema
+alone (as an agent builds them) plus the path of the entity it means: every required body
+member (or, for a PATCH-like schema, ``minProperties`` of them) with a value of its declared
+type, a ``const`` as given, nested objects (envelopes) filled the same way."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from capenv.interpreter.manifest.models import split_path
+
+
+def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -> Any:
+    if "const" in schema:
+        return schema["const"]
+    kind = schema.get("type", "string")
+    if kind == "integer" or kind == "number":
+        return rng.randint(1, 999)
+    if kind == "boolean":
+        return rng.choice([True, False])
+    if kind == "array":
+        items = schema.get("items")
+        return [body_for(items, rng, tag)] if isinstance(items, dict) and items.get("type") == "object" \
+            else [f"{tag}-{name}"]
+    if kind == "object":
+        return body_for(schema, rng, tag)  # an envelope's object, or {} when it declares no members
+    if kind == "null":
+        return None
+    return f"{tag} {name} {rng.randint(100, 999)}"
+
+
+def body_for(schema: dict[str, Any], rng: random.Random, tag: str) -> dict[str, Any]:
+    """An object the schema accepts: its required members, else ``minProperties`` of the
+    optional ones (free members before const ones, since a const only repeats the recorded
+    value). An envelope ({"data": {…}} or {"posts": [{…}]}) is a required member like any other."""
+    properties = schema.get("properties", {})
+    chosen = list(schema.get("required", []))
+    wanted = max(schema.get("minProperties", 0), 0)
+    if len(chosen) < wanted:
+        free = [n for n in properties if n not in chosen and "const" not in properties[n]]
+        fixed = [n for n in properties if n not in chosen and "const" in properties[n]]
+        rng.shuffle(free)
+        chosen += (free + fixed)[:wanted - len(chosen)]
+    return {name: value_for(name, properties[name], rng, tag) for name in chosen}
+
+
+def path_arguments(template: str, collection_path: str, entity_id: Any | None) -> dict[str, str]:
+    """The template's parameters named by a collection path (and, last, the entity id)."""
+    arguments: dict[str, str] = {}
+    parts = split_path(collection_path)
+    for index, piece in enumerate(split_path(template)):
+        if not (piece.startswith("{") and piece.endswith("}")):
+            continue
+        if index < len(parts):
+            arguments[piece[1:-1]] = parts[index]
+        elif entity_id is not None:
+            arguments[piece[1:-1]] = str(entity_id)
+    return arguments
+
+
+def write_arguments(input_schema: dict[str, Any], template: str, collection_path: str, entity_id: Any | None,
+                    rng: random.Random, tag: str) -> dict[str, Any]:
+    arguments: dict[str, Any] = path_arguments(template, collection_path, entity_id)
+    if "body" in input_schema.get("properties", {}):
+        arguments["body"] = body_for(input_schema["properties"]["body"], rng, tag)
+    return arguments
+
+
+LACKING = re.compile(r"lack recorded field\(s\) ([^;]+);")
+
+
+def amended(arguments: dict[str, Any], input_schema: dict[str, Any], refusal: str, rng: random.Random,
+            tag: str) -> dict[str, Any] | None:
+    """What an agent sends next after "the answer would lack recorded field(s) …": the same call
+    with those fields added where the body accepts them (None when it accepts none of them)."""
+    found = LACKING.search(refusal)
+    body_schema = input_schema.get("properties", {}).get("body", {})
+    members = body_schema.get("properties", {})
+    wanted = [name.strip() for name in found.group(1).split(",")] if found else []
+    if not wanted or not all(name in members for name in wanted) or not isinstance(arguments.get("body"), dict):
+        return None
+    body = dict(arguments["body"])
+    body.update({name: value_for(name, members[name], rng, tag) for name in wanted})
+    return {**arguments, "body": body}
