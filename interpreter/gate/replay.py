@@ -38,6 +38,8 @@ class Pending:
     effect: str
     changed: set[str]
     observation: int | None
+    sent: frozenset[str] = frozenset()
+    """The body members the call sent (what a read of an entity shown again checks)."""
 
 
 @dataclass
@@ -102,8 +104,9 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                     running.append((record.finished_at, set(applied)))
                     touched.update((t[1], t[2]) for t in applied if t[0] == "entity")
                     for target in applied:
-                        pending.setdefault(target, []).append(Pending(tool, ordinal, plan.effect, applied[target],
-                                                                      plan.observation if ordinal == plan.exemplar else None))
+                        pending.setdefault(target, []).append(Pending(
+                            tool, ordinal, plan.effect, applied[target],
+                            plan.observation if ordinal == plan.exemplar else None, _sent(plan, record)))
                     modelled_since.append((ordinal, tool, record.path))
                     continue
                 findings[tool].notes.append(f"record {ordinal}: the plan does not explain this call")
@@ -217,14 +220,22 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
         key = unquote(split_path(record.path)[-1])
         targets = [("entity", entity_type.name, key)]
         if (entity_type.name, key) in unknown:
-            _resync_item(record, read_view, entity_type, copy, collection, key)
-            unknown.discard((entity_type.name, key))
-            pending.pop(targets[0], None)
+            if record.succeeded:
+                _check_sent_members(record, read_view, entity_type, copy, collection, key,
+                                    pending.get(targets[0], []), findings)
+            if record.succeeded or is_absence(record):  # a failed read that is no absence shows nothing
+                _resync_item(record, read_view, entity_type, copy, collection, key)
+                unknown.discard((entity_type.name, key))
+                pending.pop(targets[0], None)
+                last_check[targets[0]] = record.ordinal
             return
     elif read_view.kind == "list" and entity_type is not None:
         collection = collection_path(record.path, entity_type)
         if collection in unchecked or collection in failed_lists:
             return  # a list whose check failed is not checked again (its items still are)
+        if any(t == entity_type.name and _held_in(copy, collection, entity_type.name, k) for t, k in unknown):
+            failed_lists.add(collection)  # an unmodelled write may explain the rest: not checked again
+            return
         line = next((l for l in read_view.lines if l.path == record.path and l.query == record.query), None)
         if line is None or not line.state_backed:
             return
@@ -412,3 +423,35 @@ def _overlaps_running_write(record: Record, read_view: Any, env: WriteEnv, runni
         return False
     running[:] = [item for item in running if item[0] > record.started_at]  # the others ended before it
     return any(targets & mine for _, targets in running)
+
+
+def _held_in(copy: StateIndex, collection: str, type_name: str, key: str) -> bool:
+    held = copy.find_collection(collection, type_name)
+    return held is not None and key in held.entities
+
+
+def _check_sent_members(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, collection: str,
+                        key: str, writes: list[Pending], findings: dict[str, PlanFindings]) -> None:
+    """An item read showing an unknown entity again checks the writes since its last check only
+    on the members they sent, less those the view treats as volatile."""
+    located = locate(record.response.json_value, read_view.locator)
+    held = copy.find_collection(collection, entity_type.name)
+    if not isinstance(located, dict) or held is None or key not in held.entities:
+        return
+    mine = held.entities[key]
+    volatile = set(read_view.volatile_fields)
+    for write in writes:
+        members = {m for m in write.sent if m in mine and m not in volatile}
+        if not members:
+            continue
+        # an unmodelled write came after it: a difference may be that write's, so it contradicts nothing
+        if all(m in located and located[m] == mine[m] for m in members):
+            findings[write.tool].confirmations.append(record.ordinal)
+
+
+def _sent(plan: WritePlan, record: Record) -> frozenset[str]:
+    body = record.request.json_value if record.request.is_json else None
+    if plan.body_envelope and isinstance(body, dict):
+        inner = body.get(plan.body_envelope)
+        body = inner[0] if isinstance(inner, list) and inner else inner
+    return frozenset(body) if isinstance(body, dict) else frozenset()

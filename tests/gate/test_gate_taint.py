@@ -80,22 +80,11 @@ def test_a_read_showing_a_tainted_entity_again_does_not_contradict_the_write_bef
     assert update.contradicted_by is None and update.reason == "unconfirmed"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "write-effects 'The gate': for the item read that shows an unknown entity again, 'Writes that changed it "
-    "since its last check are checked only on the members they sent', and 'Attribution': 'An item read checks "
-    "the writes an unmodelled write did follow only on the members they sent'; gate/replay._check_read "
-    "resynchronises an unknown entity and drops its pending writes unchecked, so the update whose sent title "
-    "read 6 shows stays unconfirmed"))
 def test_a_read_showing_a_tainted_entity_again_checks_the_earlier_write_on_the_members_it_sent():
     update = plan(_pending_update_then_failed_delete("x"), "PATCH", "/items/{item_id}")
     assert update.served and update.checked_record_ordinals == (6,)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "write-effects 'The gate': below an item path 'the named entity is unknown until a read shows it again', "
-    "and 'Attribution': for a failed list read, a write an unmodelled write followed on the member that "
-    "differs (after that member's last check) is not contradicted; gate/replay._check_read compares the list "
-    "with the copy's stale entity 2 and contradicts the create with read 7"))
 def test_a_list_check_including_a_tainted_entity_contradicts_nothing():
     builder = _unmodelled(_create_confirmed(), "DELETE", "/items/2", None, FAILED_WRITES["5xx"])     # 6
     bundle = build_from(builder.call("GET", "/items", response=[{"id": 1, "title": "t1"}, C]))       # 7
