@@ -317,7 +317,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         values = _values(plan, ctx, recorded)
         updated = dict(entity)
         updated.update(values)
-        _covers(plan, updated)
+        if recorded is None:  # serving answers from the copy; the gate judges that by incomplete-entities
+            _covers(plan, updated)
         _grow(limit_check, entity, updated)
         draft.commit()
         replace_entity(collection, key, updated)
@@ -400,7 +401,8 @@ def _create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     if held is not None and key_of(entity[entity_type.id_field]) in held.entities:
         raise WriteRefusal(f"a {entity_type.name} entity {entity[entity_type.id_field]!r} is already held",
                            kind="conflict")
-    _covers(plan, entity)
+    if recorded is None:
+        _covers(plan, entity)
     _grow(limit_check, None, entity)
     collection = ensure_collection(state, path, entity_type.name, collection_args)
     index = insert_index(collection.members(), entity, plan.insert) if plan.insert else len(collection.order)

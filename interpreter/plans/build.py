@@ -302,6 +302,10 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
                 observation = sighting.ordinal
         else:
             later_read = sighting.value if sighting else None
+            if before is not None and before.value is not None and later_read is not None:
+                # a field the entity lacked before counts as the update's change only where a view
+                # shows it (the later item read); the write's own answer is no such view
+                after = {k: v for k, v in after.items() if k in before.value or k in later_read}
             if call is exemplar:
                 observation = call.ordinal
                 base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": _locator_of(

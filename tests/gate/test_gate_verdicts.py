@@ -99,13 +99,6 @@ def test_a_field_the_updates_own_rule_writes_counts_as_held():
     assert update.served, update.reason
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "write-effects 'Verdicts' 5: an update that answers with the entity, when no initial entity holds every "
-    "field its recorded answer shows, is incomplete-entities; update_changes.changed_unsent_fields counts the "
-    "answer's 'owner' as a change because build.py never sets UpdateCall.observed_view_showed_entity (default "
-    "True) for an update observed in its own response, whose view never showed the entity before "
-    "('A field the entity lacked before is a change too when the view that observed the update had shown the "
-    "entity'), so the plan stops at unexplained-change"))
 def test_incomplete_entities_an_update_answering_with_a_field_the_reads_never_showed():
     bundle = build_from(items_app()
                         .call("PATCH", "/items/1", body={"title": "x"}, response={"id": 1, "title": "x", "owner": "bob"})
