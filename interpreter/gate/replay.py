@@ -47,6 +47,8 @@ class PlanFindings:
     confirmations: list[int] = field(default_factory=list)
     contradicted_by: int | None = None
     side_effect_by: int | None = None
+    unexplained_by: int | None = None
+    """A recorded call whose generated values take another form than serving gives them."""
     notes: list[str] = field(default_factory=list)
 
 
@@ -99,7 +101,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             plan = by_tool.get(tool)
             if plan is not None and plan.build_reason is None and plan.effect in MODELLED_EFFECTS and record.succeeded:
                 counter += 1
-                applied = _apply(plan, record, env, copy, sequences, counter, timeline)
+                applied = _apply(plan, record, env, copy, sequences, counter, timeline, findings[tool])
                 if applied is not None:
                     running.append((record.finished_at, set(applied)))
                     touched.update((t[1], t[2]) for t in applied if t[0] == "entity")
@@ -132,10 +134,43 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     return run
 
 
+def form_problem(plan: WritePlan, recorded: dict[str, Any] | None) -> str | None:
+    """A create whose generated values take another form than serving gives them (a clock in
+    another format, a non-UUID unique value) is unexplained-change."""
+    if plan.effect != "create" or not recorded:
+        return None
+    from capenv.serving.ops.clocks import format_instant, parse_instant
+    from capenv.serving.ops.params import ClockParams, UniqueParams
+
+    for rule in plan.fields:
+        if rule.field not in recorded:
+            continue
+        value = recorded[rule.field]
+        if rule.op == "clock":
+            clock = ClockParams.model_validate(rule.params).format
+            try:
+                same = format_instant(parse_instant(value, clock), clock) == value
+            except (ValueError, TypeError, OverflowError):
+                same = False
+            if not same:
+                return f"{rule.field} {value!r} is not written as the plan's clock format"
+        elif rule.op == "unique" and UniqueParams.model_validate(rule.params).format == "uuid":
+            if not (isinstance(value, str) and _UUID.fullmatch(value)):
+                return f"{rule.field} {value!r} is not a UUID"
+    return None
+
+
+_UUID = __import__("re").compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
 def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, sequences: SequenceState, counter: int,
-           timeline: Timeline) -> dict[tuple, set[str]] | None:
+           timeline: Timeline, findings: PlanFindings | None = None) -> dict[tuple, set[str]] | None:
     body = record.request.json_value if record.request.is_json else None
     recorded = _recorded_outcome(plan, record, env, timeline)
+    problem = form_problem(plan, recorded)
+    if problem and findings is not None and findings.unexplained_by is None:
+        findings.unexplained_by = record.ordinal
+        findings.notes.append(f"record {record.ordinal}: {problem}")
     call = WriteCall(record.path, record.query, body)
     try:
         result = execute(plan, env, call, copy, instant=record.started_at, counter=counter, sequences=sequences,

@@ -30,15 +30,16 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
     result = []
     for plan in plans:
         found = run.findings.get(plan.tool)
+        build_reason = plan.build_reason or ("unexplained-change" if found and found.unexplained_by else None)
         context = PlanVerdictContext(
-            build_reason=plan.build_reason, contradicted_by=found.contradicted_by if found else None,
+            build_reason=build_reason, contradicted_by=found.contradicted_by if found else None,
             side_effect_by=found.side_effect_by if found else None,
             confirmations=len(found.confirmations) if found else 0,
             incomplete_entities=incomplete_entities(plan, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")
         served = bool(decision.yields.get("served"))
         reason_kind = decision.yields.get("reason")
-        reason = None if served else (plan.build_reason if reason_kind == "build" else str(reason_kind))
+        reason = None if served else (build_reason if reason_kind == "build" else str(reason_kind))
         result.append(plan.model_copy(update={
             "served": served, "reason": reason,
             "contradicted_by": found.contradicted_by if found else None,
