@@ -301,6 +301,9 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     if plan.effect == "bulk":
         if not is_exact(call.body) or depth(call.body) > budgets.max_nesting:
             raise WriteRefusal("the body holds an inexact number or nests too deep")
+        unwritable = _unwritable(call.body)
+        if unwritable:
+            raise WriteRefusal(unwritable)
         return _bulk(plan, env, call, state, call.body, instant, counter, sequences, limit_check)
     if plan.effect == "create":  # a call in another collection is refused for that first
         _collection_for_create(plan, env, call, state, _args(plan.template, call.path))

@@ -225,3 +225,22 @@ def integral(value: Any) -> int | None:
     if isinstance(value, JsonNumber) and "." not in value.text and "e" not in value.text.lower():
         return int(value.value)
     return None
+
+
+def from_client(value: Any) -> Any:
+    """JSON a client library parsed (floats, unbounded ints) in this codec's exact form: a finite
+    float becomes the ``JsonNumber`` of its shortest round-trip text, an integer past 64 bits a
+    ``JsonNumber``; NaN and infinities are refused (``JsonError``)."""
+    import math
+
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise JsonError(f"{value!r} is not a JSON number")
+        return JsonNumber(repr(value))
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if _INT64_MIN <= value <= _UINT64_MAX else JsonNumber(str(value))
+    if isinstance(value, dict):
+        return {key: from_client(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [from_client(item) for item in value]
+    return value
