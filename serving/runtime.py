@@ -14,7 +14,7 @@ import threading
 from typing import Any, Callable
 
 from capenv.interpreter.bundle.io import Bundle
-from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, from_client
 from capenv.interpreter.bundle.models import StateSnapshot
 
 from capenv.serving.runtime_api import (
@@ -26,9 +26,12 @@ from .data_plane import StateDocumentReader, encode_state, state_document
 from .http_surface import error, http_answer, route
 from .read_call import CallRefused, ReadCall, Served, quoted
 from .replay import Replayer
-from .state_holder import MemoryStateHolder, StateHolder, StoreStateHolder
+from .state_holder import StateHolder, open_holder
 from .state_reads import StateReads
 from .write_state import WriteState
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+"""The HTTP surface's idempotency key: a write's record id, as MCP's ``_meta.idempotencyKey``."""
 
 # Where MCP goes when the application itself answers /mcp: the first of these it does not use.
 # (Paths under /_capenv/ are the data plane's and the HTTP transport refuses them for MCP.)
@@ -49,13 +52,12 @@ class EnvironmentRuntime(Runtime):
         self._types = view.types
         self._reader = StateDocumentReader(view.types, view.evidence_id, view.budgets)
         self._initial = view.state
+        self._writes = WriteState(bundle)
         self._holder: StateHolder = self._open_holder(store)
         self._holder.load(self._initial)
         self._mcp_path = self._choose_mcp_path()
-        self._handlers: dict[str, Callable[[CatalogEntry, ReadCall], Served]] = {
+        self._handlers: dict[str, Callable[[CatalogEntry, ReadCall, str | None], Served]] = {
             "read": self._read, "write": self._write}
-        self._writes = WriteState(bundle)
-        self._writes.restart(self._holder.working())
 
     # --- the catalog --------------------------------------------------------------------
 
@@ -77,9 +79,13 @@ class EnvironmentRuntime(Runtime):
         if entry is None:
             return ToolAnswer.refusal(f"no tool {name!r}; tools: {quoted(self.catalog.entries, 200)}")
         try:
+            try:
+                arguments = from_client(arguments)  # floats and big integers in the codec's exact form
+            except JsonError as error:
+                raise CallRefused(f"the arguments hold {error}; send finite JSON numbers") from None
             call = entry.inputs.parse(arguments)
             with self._lock:
-                served = self._serve(entry, call)
+                served = self._serve(entry, call, idempotency_key)
         except CallRefused as refused:
             return ToolAnswer.refusal(refused.message, tool=name, **refused.details)
         return ToolAnswer(structured=structured(served))
@@ -95,12 +101,15 @@ class EnvironmentRuntime(Runtime):
         if isinstance(routed, HttpAnswer):
             return routed
         entry, args = routed
+        key = request.header(IDEMPOTENCY_HEADER)
+        if key is not None and not key.strip():
+            return error(400, "refused", f"the {IDEMPOTENCY_HEADER} header must not be blank", tool=entry.name)
         try:
             call = entry.inputs.from_http(request, args)
             with self._lock:
-                served = self._serve(entry, call)
+                served = self._serve(entry, call, key)
         except CallRefused as refused:
-            kind = "not_found" if refused.http_status == 404 else "refused"
+            kind = {404: "not_found", 409: "conflict"}.get(refused.http_status, "refused")
             return error(refused.http_status, kind, refused.message, tool=entry.name)
         return http_answer(served.answer)
 
@@ -118,8 +127,7 @@ class EnvironmentRuntime(Runtime):
     def data_reset(self) -> None:
         with self._lock:
             if self.state_available:
-                self._holder.replace(self._initial)
-                self._writes.restart(self._holder.working())
+                self._holder.reset(self._initial)
 
     def data_add(self, document: bytes) -> None:
         if not self.state_available:
@@ -128,44 +136,34 @@ class EnvironmentRuntime(Runtime):
         snapshot, encoded = self._reader.read(document)  # refuses before anything changes
         with self._lock:
             self._holder.replace(snapshot, encoded, adopt=True)
-            self._writes.restart(self._holder.working())
 
     def close(self) -> None:
         self._holder.close()
 
     # --- answering ------------------------------------------------------------------------
 
-    def _serve(self, entry: CatalogEntry, call: ReadCall) -> Served:
-        """Dispatch on the entry's handler: the one place a write handler will be added."""
+    def _serve(self, entry: CatalogEntry, call: ReadCall, idempotency_key: str | None = None) -> Served:
+        """Dispatch on the entry's handler (a write takes the idempotency key as its record id)."""
         handler = self._handlers.get(entry.handler)
         if handler is None:
             raise CallRefused(f"{entry.name} is not served (no {entry.handler!r} handler)", http_status=501)
-        return handler(entry, call)
+        return handler(entry, call, idempotency_key)
 
-    def _read(self, entry: CatalogEntry, call: ReadCall) -> Served:
+    def _read(self, entry: CatalogEntry, call: ReadCall, idempotency_key: str | None = None) -> Served:
         if entry.from_state and entry.view is not None:
             served = self._state_reads.answer(entry.view, call, self._holder.working())
             if served is not None:
                 return served
         return self._replayer.replay(call)
 
-    def _write(self, entry: CatalogEntry, call: ReadCall) -> Served:
+    def _write(self, entry: CatalogEntry, call: ReadCall, idempotency_key: str | None = None) -> Served:
         if call.has_body and call.body is None and entry.tool.method != "DELETE":
             raise CallRefused(f"the body must be a JSON object; {entry.inputs.accepted()}")
-        served = self._writes.serve(entry.plan, call, self._holder.working(), len(self._holder.encoded()))
-        if served.provenance.get("state", {}).get("view") != "missing":
-            self._holder.written()
-        return served
+        return self._holder.write(entry.plan, entry.name, call, idempotency_key)
 
     def _open_holder(self, store: Any) -> StateHolder:
         encode = lambda snapshot: encode_state(snapshot, self._types)  # noqa: E731
-        if store is None:
-            return MemoryStateHolder(encode)
-        if isinstance(store, str):
-            from capenv.serving.store import open_store
-
-            store = open_store(store)
-        return StoreStateHolder(store, self.bundle.view.evidence_id, encode)
+        return open_holder(store, self.bundle, self._writes, encode)
 
     def _unavailable_document(self) -> bytes:
         """What data/get says when there is no state to serve: empty, flagged, with the budget hits."""

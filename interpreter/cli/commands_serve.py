@@ -62,6 +62,17 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host or LOOPBACK, number
 
 
+def store_label(url: str) -> str:
+    """The store URL to print: a password in it is masked."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def _runtime(target: str, args: argparse.Namespace, store_url: str | None, replay_only: bool = False):
     from capenv.serving.runtime import EnvironmentRuntime
     from capenv.serving.store import StoreError, open_store
@@ -88,6 +99,9 @@ def _serve(args: argparse.Namespace) -> int:
           f"{runtime.bundle.info.source}, evidence {runtime.bundle.info.evidence_id}", file=out, flush=True)
     if listen is None:
         print("capenv: MCP over stdio (stdin/stdout)", file=out, flush=True)
+    if args.store:
+        print(f"capenv: state kept in {store_label(args.store)}; every process serving it shares one state",
+              file=out, flush=True)
     if not report["state_available"]:
         print("capenv: the state is unavailable (a budget was hit); every read replays", file=out, flush=True)
     for hit in report["hits"]:

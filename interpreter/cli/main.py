@@ -25,6 +25,7 @@ def _registrars() -> list[Registrar]:
     registrars.append(__import__(f"{__package__}.commands_serve", fromlist=["register"]).register)
     registrars.append(__import__(f"{__package__}.commands_export", fromlist=["register"]).register)
     registrars.append(__import__(f"{__package__}.commands_verify", fromlist=["register"]).register)
+    registrars.append(__import__(f"{__package__}.commands_history", fromlist=["register"]).register)
     try:  # verbs added by later parts register themselves here when their module exists
         from . import commands_env  # noqa: WPS433
 

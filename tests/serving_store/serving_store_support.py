@@ -1,0 +1,215 @@
+"""Helpers for the tests of serving on the store: the PostgreSQL test server, ``capenv`` as a
+subprocess, a server process on loopback, and small HTTP and MCP clients."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPTURES = ROOT / "captures"
+POSTGRES_URL_ENV = "CAPENV_TEST_POSTGRES_URL"
+START_TIMEOUT_SECONDS = 60.0
+CALL_TIMEOUT_SECONDS = 30.0
+POST_BODY = {"title": "load", "author": "tester", "views": 1, "published": False, "tags": ["x"]}
+
+_reachability: dict[str, str | None] = {}
+
+
+# --- PostgreSQL -----------------------------------------------------------------------------
+
+
+def postgres_url() -> str:
+    """The test server's URL, or skip (fail under CI=true) when there is none."""
+    url = os.environ.get(POSTGRES_URL_ENV, "").strip()
+    if not url:
+        problem: str | None = f"{POSTGRES_URL_ENV} is not set (start a server: eval \"$(bash .ci/postgres.sh)\")"
+    else:
+        if url not in _reachability:
+            _reachability[url] = _probe(url)
+        problem = _reachability[url]
+    if problem is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required under CI=true: {problem}", pytrace=False)
+        pytest.skip(problem)
+    return url
+
+
+def _probe(url: str) -> str | None:
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed"
+    try:
+        psycopg.connect(url, connect_timeout=3).close()
+    except psycopg.Error as exc:
+        return f"PostgreSQL at {POSTGRES_URL_ENV} is unreachable: {str(exc).strip().splitlines()[0]}"
+    return None
+
+
+@contextmanager
+def fresh_schema() -> Iterator[str]:
+    """A store URL naming a new schema on the test server; the schema is dropped afterwards."""
+    import psycopg
+
+    url = postgres_url()
+    schema = f"capenv_served_{secrets.token_hex(6)}"
+    try:
+        yield f"{url}{'&' if '?' in url else '?'}schema={schema}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+# --- capenv as a subprocess ------------------------------------------------------------------
+
+
+def capenv_command() -> list[str]:
+    script = Path(sys.executable).with_name("capenv")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "capenv.interpreter.cli.main"]
+
+
+def capenv(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "CAPENV_DEBUG"}
+    return subprocess.run(capenv_command() + list(argv), capture_output=True, timeout=timeout, env=env)
+
+
+@dataclass
+class ServerProcess:
+    process: subprocess.Popen
+    base_url: str
+    log: Path
+
+    @property
+    def port(self) -> int:
+        return int(self.base_url.rsplit(":", 1)[1])
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup of any kind runs."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=START_TIMEOUT_SECONDS)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=START_TIMEOUT_SECONDS)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+_SERVING_LINE = re.compile(r"capenv serving on (http://\S+)")
+
+
+def start_server(bundle: Path, store_url: str, log: Path) -> ServerProcess:
+    """``capenv serve BUNDLE --http 127.0.0.1:0 --store URL``, once it prints where it listens."""
+    errors = log.open("wb")
+    process = subprocess.Popen(capenv_command() + ["serve", str(bundle), "--http", "127.0.0.1:0", "--store", store_url],
+                               stdout=subprocess.PIPE, stderr=errors, text=True)
+    errors.close()
+    found: list[str] = []
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:  # read to the end, so the pipe never fills
+            match = _SERVING_LINE.search(line)
+            if match and not found:
+                found.append(match.group(1))
+
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.monotonic() + START_TIMEOUT_SECONDS
+    while not found and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.02)
+    if not found:
+        process.kill()
+        raise RuntimeError(f"capenv serve did not start: {log.read_text(errors='replace')[-2000:]}")
+    return ServerProcess(process, found[0], log)
+
+
+@contextmanager
+def serving(bundle: Path, store_url: str, log: Path) -> Iterator[ServerProcess]:
+    server = start_server(bundle, store_url, log)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+# --- clients ---------------------------------------------------------------------------------
+
+
+class HttpClient:
+    """Requests to a server's application paths and data plane.
+
+    One connection per request: on a reused connection the server's second small write of an
+    answer can wait for the client's delayed ACK (about 40 ms) while its listening socket is
+    made without TCP_NODELAY, which would make a write load measure that wait instead.
+    """
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def request(self, method: str, path: str, body: Any = None,
+                headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+        sent = {"content-type": "application/json", **(headers or {})} if data is not None else dict(headers or {})
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=CALL_TIMEOUT_SECONDS)
+        try:
+            connection.request(method, path, body=data, headers=sent)
+            response = connection.getresponse()
+            return response.status, response.read()
+        finally:
+            connection.close()
+
+    def json(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+        status, data = self.request(method, path, body, headers)
+        assert 200 <= status < 300, (status, data[:500])
+        return json.loads(data)
+
+    def close(self) -> None:
+        return None
+
+
+def posts_of(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The entities of ``/posts`` in a data/get document."""
+    collection = next(c for c in document["collections"] if c["path"] == "/posts")
+    return collection["entities"]
+
+
+@contextmanager
+def serving_in_thread(runtime: Any) -> Iterator[Any]:
+    """``run_http(runtime)`` on a free loopback port in a thread of this process; stopped on exit."""
+    from capenv.serving.transport.http_app import run_http
+
+    started: list[Any] = []
+    ready = threading.Event()
+
+    def on_ready(serving: Any) -> None:
+        started.append(serving)
+        ready.set()
+
+    thread = threading.Thread(target=run_http, args=(runtime, "127.0.0.1", 0, on_ready),
+                              kwargs={"print_urls": False}, daemon=True)
+    thread.start()
+    if not ready.wait(START_TIMEOUT_SECONDS):
+        raise TimeoutError("the HTTP server did not start in time")
+    try:
+        yield started[0]
+    finally:
+        started[0].stop()
+        thread.join(START_TIMEOUT_SECONDS)
