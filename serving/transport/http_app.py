@@ -238,9 +238,12 @@ class HttpServing:
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
-        return socket.create_server((host, port), family=family)
+        listener = socket.create_server((host, port), family=family)
     except OSError as exc:
         raise OSError(exc.errno, f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+    # create_server leaves the socket's protocol 0, so asyncio never sets TCP_NODELAY on accepted
+    # connections and each kept-alive answer waits ~40 ms for the client's delayed ACK.
+    return socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP, fileno=listener.detach())
 
 
 def announce(serving: HttpServing, mcp_path: str) -> None:
