@@ -92,12 +92,28 @@ def test_a_nested_proto_member_in_a_document_write(runtime) -> None:
     assert "__proto__" in message
 
 
-@pytest.mark.parametrize("views", [1.5, 0.1, 1e300, float("inf"), float("nan"), 2**70, -(2**64)],
-                         ids=["1.5", "0.1", "1e300", "inf", "nan", "2^70", "-2^64"])
-def test_an_inexact_number(runtime, views: Any) -> None:
-    """Over MCP a number arrives as a float or an unbounded int; neither is exact as data/get writes it."""
+@pytest.mark.parametrize("views", [float("inf"), float("nan")], ids=["inf", "nan"])
+def test_a_number_that_is_not_json(runtime, views: Any) -> None:
+    """NaN and the infinities are no JSON numbers: refused before anything is judged."""
     message = refused(runtime, "post_posts", {"body": {**NEW_POST, "views": views}})["message"]
-    assert "exact" in message
+    assert "not a JSON number" in message
+
+
+@pytest.mark.parametrize("views", [1.5, 0.1, 1e300], ids=["1.5", "0.1", "1e300"])
+def test_a_fraction_where_the_recording_sent_an_integer(runtime, views: Any) -> None:
+    """A float arrives as the exact number of its shortest text, so it is judged by its JSON type."""
+    message = refused(runtime, "post_posts", {"body": {**NEW_POST, "views": views}})["message"]
+    assert "must be a JSON integer" in message
+
+
+@pytest.mark.parametrize("views", [2**70, -(2**64)], ids=["2^70", "-2^64"])
+def test_an_integer_past_64_bits_is_kept_exactly(runtime, views: int) -> None:
+    """An unbounded integer from a client is kept as an exact number: data/get writes it as sent."""
+    accepted(runtime, "post_posts", {"body": {**NEW_POST, "views": views}})
+    assert str(views).encode() in runtime.data_get()
+    document = runtime.data_get()
+    runtime.data_add(document)
+    assert runtime.data_get() == document
 
 
 def test_nesting_past_the_limit(runtime, json_server_bundle) -> None:
