@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from capenv.interpreter.bundle.models import InsertRule
 
@@ -20,13 +20,18 @@ def sort_key(value: Any) -> tuple:
         return (1, 0, text)
 
 
-def insert_index(members: list[dict[str, Any]], entity: dict[str, Any], rule: InsertRule) -> int:
-    """The index the new entity takes among ``members`` (which do not hold it yet)."""
+def insert_index(members: Sequence[dict[str, Any]], entity: dict[str, Any], rule: InsertRule) -> int:
+    """The index the new entity takes among ``members`` (which do not hold it yet): before the
+    first member it sorts before (after every equal one)."""
     if rule.kind == "first":
         return 0
     if rule.kind == "last" or rule.field is None:
         return len(members)
     mine = sort_key(entity.get(rule.field))
+    if members:  # the common case: a new sequence value or clock sorts after every member
+        last = sort_key(members[len(members) - 1].get(rule.field))
+        if (mine >= last) if not rule.descending else (mine <= last):
+            return len(members)
     for index, member in enumerate(members):
         theirs = sort_key(member.get(rule.field))
         if (mine < theirs) if not rule.descending else (mine > theirs):

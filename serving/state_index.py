@@ -33,6 +33,28 @@ class HeldCollection:
     def members(self) -> list[dict[str, Any]]:
         return [self.entities[k] for k in self.order]
 
+    def ordered(self) -> "OrderedMembers":
+        """The members in order without copying them (indexing walks ``order``)."""
+        return OrderedMembers(self)
+
+
+class OrderedMembers:
+    """A read-only sequence view of a collection's members in order."""
+
+    __slots__ = ("_collection",)
+
+    def __init__(self, collection: HeldCollection) -> None:
+        self._collection = collection
+
+    def __len__(self) -> int:
+        return len(self._collection.order)
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        return self._collection.entities[self._collection.order[index]]
+
+    def __iter__(self):
+        return (self._collection.entities[k] for k in self._collection.order)
+
 
 @dataclass
 class StateIndex:

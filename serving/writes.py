@@ -408,7 +408,7 @@ def _create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         _covers(plan, entity)
     _grow(limit_check, None, entity)
     collection = ensure_collection(state, path, entity_type.name, collection_args)
-    index = insert_index(collection.members(), entity, plan.insert) if plan.insert else len(collection.order)
+    index = insert_index(collection.ordered(), entity, plan.insert) if plan.insert else len(collection.order)
     draft.commit()
     key = insert_entity(collection, entity[entity_type.id_field], entity, index)
     response, is_json, text = _response(plan, entity, ())
