@@ -18,6 +18,7 @@ def ensure_collection(state: StateIndex, path: str, type_name: str, args: dict[s
 
 def insert_entity(collection: HeldCollection, entity_id: Any, value: dict[str, Any], index: int) -> str:
     key = key_of(entity_id)
+    note_value(collection, value)
     collection.entities[key] = value
     collection.ids[key] = entity_id
     collection.order.insert(min(max(index, 0), len(collection.order)), key)
@@ -26,6 +27,7 @@ def insert_entity(collection: HeldCollection, entity_id: Any, value: dict[str, A
 
 
 def replace_entity(collection: HeldCollection, key: str, value: dict[str, Any]) -> None:
+    note_value(collection, value)
     collection.entities[key] = value
     collection.records.pop(key, None)
 
@@ -41,3 +43,24 @@ def remove_entity(collection: HeldCollection, key: str) -> None:
 def set_document(state: StateIndex, path: str, value: Any) -> None:
     state.documents[path] = value
     state.document_records.pop(path, None)
+
+
+def note_value(collection: HeldCollection, value: dict[str, Any]) -> None:
+    """Raise the collection's cached sequence maxima by an entity it now holds."""
+    if not collection.maxima:
+        return
+    from .ops.sequences import sequence_number
+
+    for name, largest in collection.maxima.items():
+        number = sequence_number(value.get(name))
+        if number is not None and (largest is None or number > largest):
+            collection.maxima[name] = number
+
+
+def largest_held(collection: HeldCollection, name: str) -> int | None:
+    """The largest sequence value of a field the collection holds (cached, see ``maxima``)."""
+    if name not in collection.maxima:
+        from .ops.sequences import largest_sequence
+
+        collection.maxima[name] = largest_sequence(e.get(name) for e in collection.entities.values())
+    return collection.maxima[name]

@@ -29,6 +29,9 @@ class HeldCollection:
     entities: dict[str, dict[str, Any]] = field(default_factory=dict)
     ids: dict[str, Any] = field(default_factory=dict)
     records: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    maxima: dict[str, Any] = field(default_factory=dict)
+    """Per field a sequence counts: the largest value it held (computed on first use, raised by
+    every edit; a removal leaves it, as a sequence never goes back)."""
 
     def members(self) -> list[dict[str, Any]]:
         return [self.entities[k] for k in self.order]

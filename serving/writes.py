@@ -23,7 +23,7 @@ from .ops.context import OpContext, OpRefusal
 from .ops.apply import apply_field_rules
 from .ops.sequences import SequenceState
 from .render import place, project, same_spelling
-from .state_edits import ensure_collection, insert_entity, remove_entity, replace_entity, set_document
+from .state_edits import ensure_collection, insert_entity, largest_held, remove_entity, replace_entity, set_document
 from .state_index import HeldCollection, StateIndex, key_of
 
 GENERATED_OPS = frozenset({"identity", "clock", "nested-clock", "sequence", "unique", "renewed", "held-clock"})
@@ -229,11 +229,10 @@ def _context(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, 
         return values
 
     def scope_values(scope: Any) -> list[Any]:
-        found = []
-        for held in state.collections_of(scope.type_name):
-            if scope.collection is None or held.path == scope.collection:
-                found.extend(e.get(scope.field) for e in held.entities.values())
-        return found
+        """The scope's largest sequence value (each collection caches its own)."""
+        found = [largest_held(c, scope.field) for c in state.collections_of(scope.type_name)
+                 if scope.collection is None or c.path == scope.collection]
+        return [value for value in found if value is not None]
 
     draft = sequences.draft(scope_values)
     ctx = OpContext(body=body, instant=instant, evidence_id=state.evidence_id, tool=plan.tool, write_counter=counter,

@@ -356,9 +356,9 @@ def _resync_item(record: Record, read_view: Any, entity_type: Any, copy: StateIn
     held = copy.find_collection(collection, entity_type.name)
     if is_absence(record):
         if held is not None and key in held.entities:
-            held.entities.pop(key)
-            held.order.remove(key)
-            held.ids.pop(key, None)
+            from capenv.serving.state_edits import remove_entity
+
+            remove_entity(held, key)
         return
     located = locate(record.response.json_value, read_view.locator)
     if not isinstance(located, dict):
