@@ -21,45 +21,19 @@ from typing import Any
 
 import pytest
 
+from support.postgres import POSTGRES_URL_ENV, postgres_url  # noqa: F401  (re-exported)
+
 ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = ROOT / "captures"
-POSTGRES_URL_ENV = "CAPENV_TEST_POSTGRES_URL"
 START_TIMEOUT_SECONDS = 60.0
 CALL_TIMEOUT_SECONDS = 30.0
 POST_BODY = {"title": "load", "author": "tester", "views": 1, "published": False, "tags": ["x"]}
 
-_reachability: dict[str, str | None] = {}
 
 
 # --- PostgreSQL -----------------------------------------------------------------------------
 
 
-def postgres_url() -> str:
-    """The test server's URL, or skip (fail under CI=true) when there is none."""
-    url = os.environ.get(POSTGRES_URL_ENV, "").strip()
-    if not url:
-        problem: str | None = f"{POSTGRES_URL_ENV} is not set (start a server: eval \"$(bash .ci/postgres.sh)\")"
-    else:
-        if url not in _reachability:
-            _reachability[url] = _probe(url)
-        problem = _reachability[url]
-    if problem is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL is required under CI=true: {problem}", pytrace=False)
-        pytest.skip(problem)
-    return url
-
-
-def _probe(url: str) -> str | None:
-    try:
-        import psycopg
-    except ImportError:
-        return "psycopg is not installed"
-    try:
-        psycopg.connect(url, connect_timeout=3).close()
-    except psycopg.Error as exc:
-        return f"PostgreSQL at {POSTGRES_URL_ENV} is unreachable: {str(exc).strip().splitlines()[0]}"
-    return None
 
 
 @contextmanager
