@@ -1,0 +1,22 @@
+"""What each benchmark section hands back: its part of docs/benchmarks.md."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Section:
+    name: str
+    """build | serving | http: the argument that runs it alone, and its marker in the file."""
+    title: str
+    command: str
+    lines: list[str] = field(default_factory=list)
+    load: tuple[float, float] | None = None
+    """The 1-minute load average when the section started and when it ended."""
+
+    def markdown(self) -> str:
+        run = f"Reproduce: `{self.command}`."
+        if self.load is not None:
+            run += f" Load average (1 min) when it started → ended: {self.load[0]:.2f} → {self.load[1]:.2f}."
+        return "\n".join([f"## {self.title}", "", run, "", *self.lines]).rstrip() + "\n"

@@ -1,0 +1,126 @@
+"""Servers the benchmarks talk to over loopback, each in its own process group so the client's
+timing is never mixed with the server's work (2 CPUs: one each) and a stop kills only it."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+JSON_SERVER_VERSION = "0.17.4"
+JSON_SERVER_DIR = REPO / ".ci" / "cache" / "npm" / "node_modules"
+JSON_SERVER_INSTALL = "bash .ci/live-apps.sh install"
+READY_SECONDS = 60.0
+
+
+@dataclass
+class Server:
+    name: str
+    host: str
+    port: int
+    process: subprocess.Popen
+    log: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def stop(self) -> None:
+        for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+            try:
+                os.killpg(self.process.pid, sig)  # the group this server was started in, nothing else
+            except ProcessLookupError:
+                return
+            try:
+                self.process.wait(timeout=wait)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_process(name: str, argv: list[str], ready_path: str, port: int, workdir: Path, env: dict[str, str]) -> Server:
+    log = workdir / f"{name}.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                   env={**os.environ, **env}, cwd=workdir, start_new_session=True)
+    server = Server(name, "127.0.0.1", port, process, log)
+    deadline = time.monotonic() + READY_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{name} exited with {process.returncode}:\n{log.read_text()[-2000:]}")
+        if _answers(server, ready_path):
+            return server
+        time.sleep(0.05)
+    server.stop()
+    raise RuntimeError(f"{name} not ready after {READY_SECONDS:.0f} s:\n{log.read_text()[-2000:]}")
+
+
+def _answers(server: Server, path: str) -> bool:
+    try:
+        connection = http.client.HTTPConnection(server.host, server.port, timeout=2)
+        connection.request("GET", path)
+        ok = connection.getresponse().status == 200
+        connection.close()
+        return ok
+    except OSError:
+        return False
+
+
+def capenv_command() -> list[str]:
+    script = Path(sys.executable).with_name("capenv")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "capenv.interpreter.cli.main"]
+
+
+def start_capenv(target: Path, workdir: Path, store: str | None = None, *, profile_to: Path | None = None) -> Server:
+    """``capenv serve TARGET --http 127.0.0.1:PORT [--store URL]``: the command a user runs (``run_http``).
+    ``profile_to`` runs it under ``python -m cProfile -o FILE`` (written when the server stops)."""
+    port = free_port()
+    if profile_to is not None:
+        command = [sys.executable, "-m", "cProfile", "-o", str(profile_to), "-m", "capenv.interpreter.cli.main"]
+    else:
+        command = capenv_command()
+    argv = [*command, "serve", str(target), "--http", f"127.0.0.1:{port}"]
+    if store:
+        argv += ["--store", store]
+    return start_process("capenv", argv, "/_capenv/data/get", port, workdir, {"CAPENV_DEBUG": ""})
+
+
+def json_server_binary() -> Path | None:
+    """json-server 0.17.4 where ``.ci/live-apps.sh install`` puts it, or None."""
+    manifest = JSON_SERVER_DIR / "json-server" / "package.json"
+    binary = JSON_SERVER_DIR / ".bin" / "json-server"
+    try:
+        version = json.loads(manifest.read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        return None
+    return binary if version == JSON_SERVER_VERSION and binary.exists() else None
+
+
+def start_json_server(binary: Path, workdir: Path) -> Server:
+    """From the capture's own start.sh, so the seed is the one the capture was recorded on."""
+    port = free_port()
+    argv = ["bash", str(REPO / "captures" / "json-server" / "start.sh"), str(port)]
+    env = {"JSON_SERVER": str(binary), "RUN_DIR": str(workdir / "json-server-run")}
+    return start_process("json-server", argv, "/profile", port, workdir, env)
+
+
+def post(server: Server, path: str) -> int:
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=30)
+    connection.request("POST", path, body=b"")
+    status = connection.getresponse().status
+    connection.close()
+    return status
