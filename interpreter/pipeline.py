@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any, Callable
 
@@ -77,6 +78,19 @@ def replay_table(evidence: Evidence, manifest: Manifest) -> ReplayTable:
 
 def build_bundle(capture: str | Path, *, origin: str | None = None, overrides: str | None = None,
                  rules: str | None = None, progress: Callable[[int, int], None] | None = None) -> Bundle:
+    """The whole build. The cyclic garbage collector is paused meanwhile: a build makes many
+    small objects and no cycles worth collecting, and collections cost a sixth of its time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_bundle(capture, origin=origin, overrides=overrides, rules=rules, progress=progress)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | None, rules: str | None,
+                  progress: Callable[[int, int], None] | None) -> Bundle:
     ruleset = load_rules(rules)
     evidence = load_evidence(capture, origin=origin, progress=progress)
     manifest = build_manifest(evidence, ruleset, load_overrides(overrides) if overrides else None)

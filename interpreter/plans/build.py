@@ -8,6 +8,8 @@ response. The gate (``interpreter/gate``) then gives each plan its verdict.
 
 from __future__ import annotations
 
+import bisect
+
 from typing import Any
 from urllib.parse import unquote
 
@@ -40,6 +42,7 @@ class PlanContext:
         self.tool_of = {o: t.name for t in manifest.tools for o in t.record_ordinals}
         self.timeline: Timeline = build_timeline(view, manifest, records)
         self.writes = [r for o, r in sorted(records.items()) if is_write(r, self.tool_of, self.read_only)]
+        self.write_ordinals = [w.ordinal for w in self.writes]
         self.document_paths = {d.path for d in view.state.documents} | {
             line.path for v in view.views if v.kind == "document" for line in v.documents}
         self.budgets = view.budgets
@@ -81,7 +84,14 @@ class PlanContext:
         return self._identity[name]
 
     def other_write_between(self, tool: str, first: int, last: int) -> bool:
-        return any(first < w.ordinal < last and self.tool_of.get(w.ordinal) != tool for w in self.writes)
+        """Whether a write of another tool has an ordinal strictly between ``first`` and ``last``."""
+        start = bisect.bisect_right(self.write_ordinals, first)
+        for ordinal in self.write_ordinals[start:]:
+            if ordinal >= last:
+                return False
+            if self.tool_of.get(ordinal) != tool:
+                return True
+        return False
 
     def type_read_before(self, type_name: str, ordinal: int) -> bool:
         start = self.records[ordinal].started_at

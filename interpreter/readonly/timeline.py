@@ -18,6 +18,8 @@ the read (or call) it overlaps may show either state, so nothing shows it did no
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import bisect
 from datetime import datetime, timedelta
 
@@ -127,7 +129,7 @@ def paths_relate(call_path: str, call_segments: tuple[Segment, ...] | None,
     either side (a parameter matches any value): ``/api/flows/filter`` relates to
     ``/api/flows/{id}`` and to ``/api``, not to ``/api/health``. A trailing slash's empty
     segment is passed over, so ``/v1/`` is the parent of ``/v1/batch``."""
-    call_parts, read_parts = _trimmed(split_path(call_path)), _trimmed(split_path(read_path))
+    call_parts, read_parts = _parts(call_path), _parts(read_path)
     for index in range(min(len(call_parts), len(read_parts))):
         if call_parts[index] == read_parts[index]:
             continue
@@ -139,6 +141,12 @@ def paths_relate(call_path: str, call_segments: tuple[Segment, ...] | None,
 
 def _trimmed(parts: list[str]) -> list[str]:
     return parts[:-1] if parts and parts[-1] == "" else parts
+
+
+@lru_cache(maxsize=65536)
+def _parts(path: str) -> tuple[str, ...]:
+    """A path's segments less a trailing slash's empty one (cached: vetoes compare every pair)."""
+    return tuple(_trimmed(split_path(path)))
 
 
 def _is_param(segments: tuple[Segment, ...] | None, index: int) -> bool:

@@ -99,10 +99,32 @@ def default_rules_dir() -> Path:
     return Path(str(importlib.resources.files("capenv.rules")))
 
 
+_LOADED: dict[tuple, RuleSet] = {}
+
+
 def load_rules(directory: str | Path | None = None, *, with_fixtures: bool = False) -> RuleSet:
-    """Load every table and settings file of ``directory`` (default: the packaged ``rules/``)."""
-    load_plugins()
+    """Load every table and settings file of ``directory`` (default: the packaged ``rules/``).
+
+    A directory whose files are unchanged (names, sizes, modification times) is compiled once
+    per process: validation is the slow part and a build needs it once."""
     root = Path(directory) if directory else default_rules_dir()
+    try:
+        stamp = tuple(sorted((str(p.relative_to(root)), p.stat().st_mtime_ns, p.stat().st_size)
+                             for p in root.rglob("*.yaml")))
+    except OSError:
+        stamp = None
+    key = (str(root.resolve()), with_fixtures, stamp)
+    if stamp is not None and key in _LOADED:
+        return _LOADED[key]
+    ruleset = _load_rules(root, with_fixtures=with_fixtures)
+    if stamp is not None:
+        _LOADED[key] = ruleset
+    return ruleset
+
+
+def _load_rules(directory: Path, *, with_fixtures: bool) -> RuleSet:
+    load_plugins()
+    root = directory
     if not root.is_dir():
         raise RuleFileError(str(root), None, "not a directory of rule tables")
     files = sorted(root.glob("*.yaml"))
