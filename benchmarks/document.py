@@ -31,6 +31,31 @@ Commands (from the repository root, with the project's virtual environment):
 
 A section run alone prints its figures and replaces only its part of this file; add
 `--no-write` to print only. Section (c) needs json-server from `bash .ci/live-apps.sh install`.
+
+## What was fixed, and what limits the rest
+
+Fixed after profiling: the HTTP transport's listening socket now names TCP, so answers no
+longer wait ~40 ms for a delayed ACK (the HTTP surface went from 0.09× to 4× json-server);
+creates no longer re-encode the whole state nor scan the collection for the next sequence
+value or the insert position (each collection caches its sequence maxima; a create that sorts
+last is placed at once); a build pauses the garbage collector (a sixth of its time), compiles
+the rule tables once per process, finds writes between two calls by bisection, and caches path
+segments in the read-only vetoes.
+
+What limits the rest:
+- **Build (≥ 5,000 records/s missed):** parsing alone (`evidence/har.py`) runs at about 8,000
+  records/s, a floor that leaves little room; after it the cost is rule evaluation in the view
+  (`view/types.py:_item_shape` → `view/shapes.py:identity_field`, a pydantic context per
+  candidate field), the read-only vetoes' pairwise comparison of calls and reads
+  (`readonly/timeline.py:paths_relate`, quadratic in calls × related reads on Prefect), and
+  pydantic model construction for recordings. The next steps: evaluate identity-field rules once
+  per distinct field shape, index reads by path before comparing them with calls.
+- **In-process writes (20,000/s memory, 5,000/s SQLite missed):** a served create now costs
+  ~170 µs with the memory store, spread over the call's checks (`writes.check_members`, the
+  exactness and `__proto__` walks of the body), the plan's ops, and the store's recorded commit
+  (`store_state._commit` → `store/batch.py`: canonical bytes and a digest per record id, four
+  subjects per batch); SQLite adds ~6 statements per commit. Meeting the targets needs a
+  cheaper commit path (one subject per write, digests computed once) rather than local fixes.
 """
 
 
