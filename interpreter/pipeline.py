@@ -92,6 +92,9 @@ def build_bundle(capture: str | Path, *, origin: str | None = None, overrides: s
 def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | None, rules: str | None,
                   progress: Callable[[int, int], None] | None) -> Bundle:
     ruleset = load_rules(rules)
+    from capenv.interpreter.plans.clock_formats import configure_clocks
+
+    configure_clocks(ruleset.settings["clocks"])
     evidence = load_evidence(capture, origin=origin, progress=progress)
     manifest = build_manifest(evidence, ruleset, load_overrides(overrides) if overrides else None)
     read_only = read_only_posts(evidence, manifest, ruleset)

@@ -28,11 +28,22 @@ _ISO = re.compile(
 )
 _DIGITS = re.compile(r"^[0-9]+$")
 
-# Epoch values below this are seconds, at or above it milliseconds: 1e11 seconds is the year
-# 5138, 1e11 milliseconds March 1973, so no instant a capture records reads both ways.
-_MILLISECONDS_FROM = 10**11
-# Past this even milliseconds leave the year 5000: micro- or nanoseconds, which the contract cannot write.
-_EPOCH_LIMIT = 10**14
+_LIMITS: dict[str, Any] = {}
+"""The ``clocks`` settings (rules/clocks.yaml): epoch magnitudes and years that make a clock."""
+
+
+def configure_clocks(settings: dict[str, Any]) -> None:
+    """Use a rule set's ``clocks`` settings (the pipeline calls this with the build's rules)."""
+    _LIMITS.clear()
+    _LIMITS.update(settings)
+
+
+def clock_limit(name: str) -> Any:
+    if not _LIMITS:
+        from capenv.interpreter.rules_engine import load_rules
+
+        configure_clocks(load_rules().settings["clocks"])
+    return _LIMITS[name]
 
 
 def learn_clock_format(value: Any) -> ClockFormat | None:
@@ -60,9 +71,9 @@ def learn_clock_format(value: Any) -> ClockFormat | None:
 
 
 def _epoch_format(number: int, *, as_string: bool) -> ClockFormat | None:
-    if number < 0 or number >= _EPOCH_LIMIT:
+    if number < 0 or number >= clock_limit("epoch_limit"):
         return None
-    style = "epoch-milliseconds" if number >= _MILLISECONDS_FROM else "epoch-seconds"
+    style = "epoch-milliseconds" if number >= clock_limit("epoch_milliseconds_from") else "epoch-seconds"
     return ClockFormat(style=style, as_string=as_string)
 
 

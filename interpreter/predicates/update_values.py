@@ -12,13 +12,11 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Iterator
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
-from capenv.interpreter.plans.clock_formats import learn_clock_format
+from capenv.interpreter.plans.clock_formats import clock_limit, learn_clock_format
 from capenv.interpreter.plans.clock_formats import parse_instant as instant_in
 # A rule is judged by the slug and text serving would write (slugify is re-exported).
 from capenv.serving.ops.text import slugify, strip_markup  # noqa: F401
 
-# Epoch values outside these years are counts (views: 121), not instants.
-_EPOCH_YEARS = (2001, 2286)
 
 UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _TOKEN_RE = re.compile(r"[A-Za-z0-9_-]+")
@@ -34,7 +32,8 @@ def parse_instant(value: Any) -> tuple[datetime, dict[str, Any]] | None:
     moment = instant_in(value, fmt) if fmt is not None else None
     if moment is None:
         return None
-    if fmt.style != "iso" and not _EPOCH_YEARS[0] <= moment.year <= _EPOCH_YEARS[1]:
+    first, last = clock_limit("epoch_years")
+    if fmt.style != "iso" and not first <= moment.year <= last:
         return None
     return moment, fmt.model_dump()
 
