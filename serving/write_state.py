@@ -112,7 +112,8 @@ class WriteState:
         except WriteRefusal as refusal:
             if refusal.kind == "missing" and refusal.missing is not None:
                 served = Served(from_recording(refusal.missing, "state"), {"state": {
-                    "source": "state", "view": "missing", "type": plan.type, "message": refusal.message}})
+                    "source": "state", "view": "missing", "type": plan.type, **refusal.where,
+                    "message": refusal.message}})
                 return Decision(served, None, meta)
             raise CallRefused(refusal.message, http_status=404 if refusal.kind == "missing" else
                               413 if refusal.kind == "resource_constraint" else 409 if refusal.kind == "conflict"

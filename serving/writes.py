@@ -32,9 +32,12 @@ GENERATED_OPS = frozenset({"identity", "clock", "nested-clock", "sequence", "uni
 class WriteRefusal(Exception):
     """A call the plan cannot serve; the message says what would be accepted."""
 
-    def __init__(self, message: str, *, kind: str = "invalid", missing: Recording | None = None) -> None:
+    def __init__(self, message: str, *, kind: str = "invalid", missing: Recording | None = None,
+                 where: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message, self.kind, self.missing = message, kind, missing
+        self.where = where or {}
+        """For a missing entity: the collection and id the call named (provenance of the answer)."""
 
 
 @dataclass
@@ -208,7 +211,9 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
     if collection is None or found is None:
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
                            kind="missing", missing=env.tool_absences.get(plan.tool)
-                           or env.missing_by_type.get(entity_type.name))
+                           or env.missing_by_type.get(entity_type.name),
+                           where={"collection": collection.path if collection else "/" + "/".join(parts[:depth_]),
+                                  "id": unquote(parts[-1])})
     return collection, found[0], found[1]
 
 
