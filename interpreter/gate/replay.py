@@ -26,6 +26,8 @@ from capenv.serving.render import locate
 from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
 
+from .item_checks import attribute_failed_item, held_entity
+
 MODELLED_EFFECTS = ("create", "update", "action", "delete", "document", "bulk")
 
 
@@ -56,6 +58,7 @@ class PlanFindings:
 class GateRun:
     findings: dict[str, PlanFindings]
     checked_reads: int = 0
+    plans: dict[str, WritePlan] = field(default_factory=dict)
 
 
 def _target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str, str] | None:
@@ -86,7 +89,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     unknown: set[tuple[str, str]] = set()  # entities unknown until a read shows them
     last_check: dict[tuple, int] = {}
     modelled_since: list[tuple[int, str, str]] = []  # (ordinal, tool, path) of modelled writes
-    run = GateRun(findings)
+    run = GateRun(findings, plans=by_tool)
     counter = 0
     creating_writes: list[int] = []   # writes no built plan models: they may make entities
     running: list[tuple[Any, set[tuple]]] = []  # (finished_at, targets) of modelled writes
@@ -310,10 +313,18 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
                         pending.pop(entity, None)
         return
     if exercised:
-        for write in exercised:
-            if findings[write.tool].contradicted_by is None:
-                findings[write.tool].contradicted_by = record.ordinal
-                findings[write.tool].notes.append(reason)
+        contradicted = [w.tool for w in exercised]
+        if read_view.kind == "item":
+            mine = held_entity(copy, collection_path(record.path, entity_type), entity_type,
+                               read_view, record.path)
+            found = attribute_failed_item(record, read_view, mine, exercised, run.plans, records)
+            contradicted = found.contradicted
+            for tool in found.confirmed:
+                findings[tool].confirmations.append(record.ordinal)
+        for tool in dict.fromkeys(contradicted):
+            if findings[tool].contradicted_by is None:
+                findings[tool].contradicted_by = record.ordinal
+                findings[tool].notes.append(reason)
     else:
         since = max((last_check.get(t, 0) for t in targets), default=0)
         changed = any(changed_by_unattributed.get(t, 0) > since for t in targets)
