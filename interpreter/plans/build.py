@@ -31,6 +31,7 @@ from .link import _located, link_create, returned_ids
 from .timeline import Timeline, build_timeline
 
 IDENTITY_MEMBERS = "manifest-identity-members"
+DOCUMENT_MEMBERS = "document-members"
 
 
 class PlanContext:
@@ -404,9 +405,7 @@ def _document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], 
     if isinstance(answer, dict) and body and all(k in answer and answer[k] == v for k, v in body.items()):
         # the answer shows the document as written: serving renders it from the state
         base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": Locator(kind="root")})
-    members = tuple(MemberRule(member=name, admission="accepted", rule_id="document-member.sent",
-                               required=exemplar.method == "PUT", kind=json_kind(value))
-                    for name, value in body.items())
+    members = _document_members(exemplar, body, path, ctx, events)
     base["min_members"] = 0 if exemplar.method == "PUT" else 1
     target = held
     for part in [p for p in pointer.split("/") if p]:
@@ -424,3 +423,22 @@ def _document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], 
                                  traces=tuple(events))
     return WritePlan(**base, address=Address(by="document"), document_path=path, document_pointer=pointer,
                      replace=exemplar.method == "PUT", members=members, traces=tuple(events))
+
+
+def _document_members(exemplar: Record, body: dict[str, Any], path: str, ctx: PlanContext,
+                      events: list[TraceEvent]) -> tuple[MemberRule, ...]:
+    """Each member the exemplar sent, admitted by the ``document-members`` table (traced like a
+    create's or an update's members), with the JSON kind it was sent as."""
+    from capenv.interpreter.predicates.document_members import DocumentMemberContext
+
+    members = []
+    for name, value in body.items():
+        context = DocumentMemberContext(member=name, method=exemplar.method, body=body)
+        decision = evaluate(ctx.ruleset, DOCUMENT_MEMBERS, context, subject=f"document {path} body.{name}")
+        events.extend(decision.events)
+        members.append(MemberRule(member=name, admission=decision.yields["admission"],
+                                  rule_id=decision.rule_id or f"{DOCUMENT_MEMBERS}.default",
+                                  required=bool(decision.yields["required"]),
+                                  kind=decision.evidence.get("kind", json_kind(value)),
+                                  reason=decision.yields.get("reason")))
+    return tuple(members)
