@@ -26,6 +26,7 @@ from capenv.serving.render import locate
 from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
 
+from .embed_checks import CreatedEntities, creates_newly_embedded, embed_settings
 from .item_checks import attribute_failed_item, held_entity
 
 MODELLED_EFFECTS = ("create", "update", "action", "delete", "document", "bulk")
@@ -59,6 +60,9 @@ class GateRun:
     findings: dict[str, PlanFindings]
     checked_reads: int = 0
     plans: dict[str, WritePlan] = field(default_factory=dict)
+    created: CreatedEntities = field(default_factory=CreatedEntities)
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The ``gate`` settings of the build's rules."""
 
 
 def _target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str, str] | None:
@@ -72,7 +76,7 @@ def _target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str,
 
 
 def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, records: dict[int, Record],
-             timeline: Timeline) -> GateRun:
+             timeline: Timeline, settings: dict[str, Any] | None = None) -> GateRun:
     env = WriteEnv(view)
     copy = StateIndex.from_snapshot(view.state)
     sequences = SequenceState()
@@ -89,7 +93,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     unknown: set[tuple[str, str]] = set()  # entities unknown until a read shows them
     last_check: dict[tuple, int] = {}
     modelled_since: list[tuple[int, str, str]] = []  # (ordinal, tool, path) of modelled writes
-    run = GateRun(findings, plans=by_tool)
+    run = GateRun(findings, plans=by_tool, settings=settings if settings is not None else embed_settings())
     counter = 0
     creating_writes: list[int] = []   # writes no built plan models: they may make entities
     running: list[tuple[Any, set[tuple]]] = []  # (finished_at, targets) of modelled writes
@@ -106,6 +110,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                 counter += 1
                 applied = _apply(plan, record, env, copy, sequences, counter, timeline, findings[tool])
                 if applied is not None:
+                    if plan.effect == "create":
+                        _remember_created(tool, applied, copy, run.created)
                     running.append((record.finished_at, set(applied)))
                     touched.update((t[1], t[2]) for t in applied if t[0] == "entity")
                     for target in applied:
@@ -312,20 +318,20 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
                     else:
                         pending.pop(entity, None)
         return
-    if exercised:
-        contradicted = [w.tool for w in exercised]
-        if read_view.kind == "item":
-            mine = held_entity(copy, collection_path(record.path, entity_type), entity_type,
-                               read_view, record.path)
+    contradicted = [w.tool for w in exercised]
+    if read_view.kind == "item":
+        mine = held_entity(copy, collection_path(record.path, entity_type), entity_type, read_view, record.path)
+        if exercised:
             found = attribute_failed_item(record, read_view, mine, exercised, run.plans, records)
             contradicted = found.contradicted
             for tool in found.confirmed:
                 findings[tool].confirmations.append(record.ordinal)
-        for tool in dict.fromkeys(contradicted):
-            if findings[tool].contradicted_by is None:
-                findings[tool].contradicted_by = record.ordinal
-                findings[tool].notes.append(reason)
-    else:
+        contradicted += _embedding_creates(record, read_view, mine, run)
+    for tool in dict.fromkeys(contradicted):
+        if tool in findings and findings[tool].contradicted_by is None:
+            findings[tool].contradicted_by = record.ordinal
+            findings[tool].notes.append(reason)
+    if not exercised:
         since = max((last_check.get(t, 0) for t in targets), default=0)
         changed = any(changed_by_unattributed.get(t, 0) > since for t in targets)
         for ordinal, tool, path in ([] if changed else modelled_since):
@@ -343,6 +349,25 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
         failed_lists.add(targets[0][1])
     elif read_view.kind == "document" and record.response.is_json:
         copy.documents[record.path] = record.response.json_value
+
+
+def _remember_created(tool: str, applied: dict[tuple, set[str]], copy: StateIndex, created: CreatedEntities) -> None:
+    for target in applied:
+        if target[0] != "entity":
+            continue
+        for held in copy.collections_of(target[1]):
+            if target[2] in held.entities:
+                created.add(tool, target[2], held.entities[target[2]])
+
+
+def _embedding_creates(record: Record, read_view: Any, mine: dict[str, Any] | None, run: GateRun) -> list[str]:
+    """Creates whose entity a failed item read newly embeds in a field the copy's value lacks it in."""
+    if not record.succeeded or not record.response.is_json:
+        return []
+    shown = locate(record.response.json_value, read_view.locator)
+    if not isinstance(shown, dict):
+        return []
+    return creates_newly_embedded(shown, mine, run.created, run.settings)
 
 
 def _shows(write: Pending, read_view: Any) -> bool:
