@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from capenv.interpreter.bundle.models import ViewResult, WritePlan
+from capenv.interpreter.bundle.models import InsertRule, ViewResult, WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest, split_path
 from capenv.interpreter.plans.timeline import Timeline
@@ -28,6 +28,7 @@ from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
 
 from .embed_checks import CreatedEntities, creates_newly_embedded, embed_settings
 from .item_checks import attribute_failed_item, held_entity
+from .list_checks import replace_placement
 
 MODELLED_EFFECTS = ("create", "update", "action", "delete", "document", "bulk")
 
@@ -43,6 +44,8 @@ class Pending:
     observation: int | None
     sent: frozenset[str] = frozenset()
     """The body members the call sent (what a read of an entity shown again checks)."""
+    entity: str | None = None
+    """The key of the entity a create made (where a list shows it placed)."""
 
 
 @dataclass
@@ -63,6 +66,10 @@ class GateRun:
     created: CreatedEntities = field(default_factory=CreatedEntities)
     settings: dict[str, Any] = field(default_factory=dict)
     """The ``gate`` settings of the build's rules."""
+    insert_rules: dict[str, InsertRule] = field(default_factory=dict)
+    """A create's insert rule a later list showed instead of the plan's (the plan takes it)."""
+    rule_fixed: set[str] = field(default_factory=set)
+    """Creates whose insert rule a passing list check relied on: it no longer changes."""
 
 
 def _target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str, str] | None:
@@ -114,10 +121,11 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                         _remember_created(tool, applied, copy, run.created)
                     running.append((record.finished_at, set(applied)))
                     touched.update((t[1], t[2]) for t in applied if t[0] == "entity")
+                    made = next((t[2] for t in applied if t[0] == "entity"), None) if plan.effect == "create" else None
                     for target in applied:
                         pending.setdefault(target, []).append(Pending(
                             tool, ordinal, plan.effect, applied[target],
-                            plan.observation if ordinal == plan.exemplar else None, _sent(plan, record)))
+                            plan.observation if ordinal == plan.exemplar else None, _sent(plan, record), made))
                     modelled_since.append((ordinal, tool, record.path))
                     continue
                 findings[tool].notes.append(f"record {ordinal}: the plan does not explain this call")
@@ -295,7 +303,12 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
     answer, is_list, _ = answer_read(read_view, record, env.types, copy)
     reason = compare(answer, record, read_view, is_list=is_list)
     run.checked_reads += 1
+    if reason is not None and read_view.kind == "list" and entity_type is not None:
+        if _placed_by_another_candidate(record, read_view, entity_type, copy, exercised, run):
+            reason = None
     if reason is None:
+        if read_view.kind == "list":
+            run.rule_fixed.update(w.tool for w in exercised if w.effect == "create")
         shown = [w for w in exercised if _shows(w, read_view)]
         for write in shown:
             findings[write.tool].confirmations.append(record.ordinal)
@@ -349,6 +362,31 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
         failed_lists.add(targets[0][1])
     elif read_view.kind == "document" and record.response.is_json:
         copy.documents[record.path] = record.response.json_value
+
+
+def _placed_by_another_candidate(record: Record, read_view: Any, entity_type: Any, copy: StateIndex,
+                                 exercised: list[Pending], run: GateRun) -> bool:
+    """A list failing only for where one create placed its entity passes when another of that
+    create's insert candidates reproduces it; that candidate becomes the plan's rule."""
+    held = copy.find_collection(collection_path(record.path, entity_type), entity_type.name)
+    if held is None:
+        return False
+
+    def reproduces() -> bool:
+        answer, is_list, _ = answer_read(read_view, record, {entity_type.name: entity_type}, copy)
+        return compare(answer, record, read_view, is_list=is_list) is None
+
+    for write in exercised:
+        plan = run.plans.get(write.tool)
+        if write.effect != "create" or write.entity is None or plan is None or write.tool in run.rule_fixed:
+            continue
+        rule = replace_placement(plan, entity_type, held, write.entity, reproduces)
+        if rule is not None:
+            run.insert_rules[write.tool] = rule
+            run.plans[write.tool] = plan.model_copy(update={"insert": rule})  # later calls place by it
+            run.rule_fixed.add(write.tool)
+            return True
+    return False
 
 
 def _remember_created(tool: str, applied: dict[tuple, set[str]], copy: StateIndex, created: CreatedEntities) -> None:

@@ -40,8 +40,10 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
         served = bool(decision.yields.get("served"))
         reason_kind = decision.yields.get("reason")
         reason = None if served else (build_reason if reason_kind == "build" else str(reason_kind))
+        # a later list placed the create by another of its insert candidates: serving places by it
+        insert = run.insert_rules.get(plan.tool, plan.insert)
         result.append(plan.model_copy(update={
-            "served": served, "reason": reason,
+            "served": served, "reason": reason, "insert": insert,
             "contradicted_by": found.contradicted_by if found else None,
             "checked_record_ordinals": tuple(sorted(set(found.confirmations))) if found else (),
             "traces": plan.traces + decision.events}))
