@@ -114,6 +114,16 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         if is_write(record, tool_of, read_only):
             plan = by_tool.get(tool)
             if plan is not None and plan.build_reason is None and plan.effect in MODELLED_EFFECTS and record.succeeded:
+                if _updates_unknown_entity(plan, record, env, unknown):
+                    # its call cannot be checked: it takes the recorded outcome and adds nothing to the plan
+                    findings[tool].notes.append(f"record {ordinal}: an update of an unknown entity")
+                    if not _bring_to_outcome(plan, record, env, copy, timeline, touched, changed_by_unattributed):
+                        _unmodelled(record, env, copy, unchecked, unknown, pending)
+                    continue
+                if _unobserved_later_update(plan, record, env, timeline, views, tool_of):
+                    findings[tool].notes.append(f"record {ordinal}: no read shows the clocks serving stamps")
+                    _unmodelled(record, env, copy, unchecked, unknown, pending)
+                    continue
                 counter += 1
                 applied = _apply(plan, record, env, copy, sequences, counter, timeline, findings[tool])
                 if applied is not None:
@@ -387,6 +397,32 @@ def _placed_by_another_candidate(record: Record, read_view: Any, entity_type: An
             run.rule_fixed.add(write.tool)
             return True
     return False
+
+
+def _updates_unknown_entity(plan: WritePlan, record: Record, env: WriteEnv, unknown: set[tuple[str, str]]) -> bool:
+    if plan.effect not in ("update", "action"):
+        return False
+    return _target_entity(plan, record, env) in unknown
+
+
+def _unobserved_later_update(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline,
+                             views: dict[str, Any], tool_of: dict[int, str]) -> bool:
+    """A later update answering without its entity is observed only by a read whose view shows
+    every clock the plan learned: serving stamps them, so only the recorded values can stand in."""
+    if plan.effect not in ("update", "action") or record.ordinal == plan.exemplar:
+        return False
+    if plan.response is not None and plan.response.carries_entity:
+        return False
+    clocks = {rule.field for rule in plan.fields if "clock" in rule.op}
+    if not clocks:
+        return False
+    target = _target_entity(plan, record, env)
+    sighting = timeline.first_after(target[0], target[1], record.ordinal, via=("item",)) if target else None
+    if sighting is None or sighting.value is None:
+        return True
+    read_view = views.get(tool_of.get(sighting.ordinal, ""))
+    shown = set(read_view.shown_fields) if read_view is not None and read_view.shown_fields else set(sighting.value)
+    return not clocks <= shown
 
 
 def _remember_created(tool: str, applied: dict[tuple, set[str]], copy: StateIndex, created: CreatedEntities) -> None:
