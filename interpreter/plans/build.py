@@ -342,17 +342,20 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
 
 def _bulk_plan(tool: Tool, entity_type: EntityType, exemplar: Record, calls: list[Record], ctx: PlanContext,
                base: dict[str, Any], events: list[TraceEvent], bulk_effect: str) -> WritePlan:
-    from .bulk import address_of, response_fits, same_address, update_fields
+    from .bulk import address_of, admit_members, response_fits, same_address
 
     body = exemplar.request.json_value if exemplar.request.is_json else None
-    address, ids, problem = address_of(body, entity_type)
+    named = address_of(ctx.ruleset, body, entity_type, f"{tool.name} body")
+    events.extend(named.events)
+    address, ids = named.address, named.ids
     if address is None:
-        events.append(_note(tool.name, "body-unusable", problem))
+        events.append(_note(tool.name, "body-unusable", named.problem))
         return WritePlan(**base, build_reason="body-unusable", traces=tuple(events))
     for call in calls[1:]:
         if not call.succeeded:
             continue
-        other, _, _ = address_of(call.request.json_value if call.request.is_json else None, entity_type)
+        other = address_of(ctx.ruleset, call.request.json_value if call.request.is_json else None, entity_type,
+                           f"{tool.name} record {call.ordinal} body").address
         if other is None or not same_address(address, other):
             events.append(_note(tool.name, "body-unusable", f"record {call.ordinal} names its entities otherwise"))
             return WritePlan(**base, address=address, build_reason="body-unusable", traces=tuple(events))
@@ -362,11 +365,9 @@ def _bulk_plan(tool: Tool, entity_type: EntityType, exemplar: Record, calls: lis
     if unusable:
         events.append(_note(tool.name, "body-unusable", unusable))
         return WritePlan(**base, address=address, build_reason="body-unusable", traces=tuple(events))
-    fields = update_fields(body, address, entity_type.id_field) if bulk_effect == "update" else []
-    members = []
-    if isinstance(body, dict):
-        members = [MemberRule(member=name, admission="accepted", rule_id="bulk.member", required=True,
-                              kind=json_kind(value)) for name, value in body.items()]
+    members, fields, member_events = admit_members(ctx.ruleset, body, address, entity_type.id_field,
+                                                   f"{tool.name} {entity_type.name}", bulk_effect)
+    events.extend(member_events)
     sighting = ctx.timeline.first_after(entity_type.name, str(ids[0]), exemplar.ordinal, via=("item", "list"))
     observation = sighting.ordinal if sighting is not None else None
     if bulk_effect == "update" and (sighting is None or sighting.value is None):

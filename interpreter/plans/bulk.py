@@ -1,55 +1,91 @@
-"""Bulk writes (seeds: "Bulk writes"): how a body names its entities, and whether the
-exemplar's answer lets serving answer any ids.
+"""Bulk writes (seeds: "Bulk writes"): how a body names its entities, which members a bulk
+update applies, and whether the exemplar's answer lets serving answer any ids.
 
-A body names its entities as an array of ids of one JSON kind, or of objects carrying the
-type's id field, at the root or as the body's one array member. An ids member applies the
-body's other members to every id; an element its own members; a root id array updates nothing.
+The decisions are the rule tables' (``bulk-addresses``: the address a body uses;
+``bulk-members``: each member's admission and whether it applies to the entities named); this
+module turns their yields into the plan's address, ids, member and field rules.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import json_kind
-from capenv.interpreter.bundle.models import Address, EntityType, FieldRule
+from capenv.interpreter.bundle.models import Address, EntityType, FieldRule, MemberRule
+from capenv.interpreter.predicates.bulk_addresses import BulkBodyContext
+from capenv.interpreter.predicates.bulk_members import BulkMemberContext
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
+
+ADDRESSES = "bulk-addresses"
+MEMBERS = "bulk-members"
 
 
-def address_of(body: Any, entity_type: EntityType) -> tuple[Address | None, list[Any], str]:
+@dataclass
+class BulkAddress:
+    """A body's address by the ``bulk-addresses`` table (None: it names no entities), the ids it
+    names, and the table's trace."""
+
+    address: Address | None
+    ids: list[Any]
+    problem: str
+    events: list[TraceEvent] = field(default_factory=list)
+
+
+def address_of(ruleset: RuleSet, body: Any, entity_type: EntityType, subject: str) -> BulkAddress:
     """The address a body uses, the ids it names, and (when None) why it names no entities."""
-    member, items = None, None
-    if isinstance(body, list):
-        items = body
-    elif isinstance(body, dict):
-        arrays = [name for name, value in body.items() if isinstance(value, list)]
-        if len(arrays) == 1:
-            member, items = arrays[0], body[arrays[0]]
-    if items is None or not items:
-        return None, [], "the body names no entities (no array of ids or elements at the root or in one member)"
-    if all(isinstance(i, dict) and entity_type.id_field in i for i in items):
-        return Address(by="elements", member=member), [i[entity_type.id_field] for i in items], ""
-    kinds = {json_kind(i) for i in items}
-    if len(kinds) == 1 and kinds <= {"integer", "string"}:
-        return Address(by="ids", member=member, kind=kinds.pop()), list(items), ""
-    return None, [], "the body's array mixes kinds or holds objects without the id field"
+    decision = evaluate(ruleset, ADDRESSES, BulkBodyContext(body=body, id_field=entity_type.id_field),
+                        subject=subject)
+    events = list(decision.events)
+    if not decision.ok:
+        return BulkAddress(None, [], "the body names no entities (no array of ids or elements at the root or "
+                                     "in one member)", events)
+    member = decision.evidence.get("member")
+    address = Address(by=decision.yields["by"], member=member, kind=decision.evidence.get("kind"))
+    items = body[member] if member is not None else body
+    ids = [i[entity_type.id_field] for i in items] if address.by == "elements" else list(items)
+    return BulkAddress(address, ids, "", events)
 
 
 def same_address(a: Address, b: Address) -> bool:
     return (a.by, a.member, a.kind) == (b.by, b.member, b.kind)
 
 
-def update_fields(body: Any, address: Address, id_field: str) -> list[FieldRule]:
-    """An ids member applies the body's other members (echo); elements their own members."""
-    if address.by == "ids":
-        if address.member is None or not isinstance(body, dict):
-            return []
-        return [FieldRule(field=name, rule_id="bulk.other-member", op="echo", params={"member": name})
-                for name in body if name != address.member]
-    elements = body[address.member] if address.member else body
-    names: list[str] = []
-    for element in elements:
-        names += [k for k in element if k != id_field and k not in names]
-    return [FieldRule(field=name, rule_id="bulk.element-member", op="echo", params={"member": name})
-            for name in names]
+def admit_members(ruleset: RuleSet, body: Any, address: Address, id_field: str, subject: str,
+                  bulk_effect: str) -> tuple[list[MemberRule], list[FieldRule], list[TraceEvent]]:
+    """The body's members (each required, with its JSON kind) and, for a bulk update, a field
+    rule for each member the ``bulk-members`` table says applies to the entities named: the
+    members beside an ids member, an element's own members."""
+    members: list[MemberRule] = []
+    fields: list[FieldRule] = []
+    events: list[TraceEvent] = []
+
+    def judge(name: str, place: str) -> Any:
+        context = BulkMemberContext(member=name, place=place, by=address.by, entities_member=address.member,
+                                    id_field=id_field)
+        where = "body" if place == "body" else "element"
+        decision = evaluate(ruleset, MEMBERS, context, subject=f"{subject} {where}.{name}")
+        events.extend(decision.events)
+        if bulk_effect == "update" and decision.yields.get("applies"):
+            fields.append(FieldRule(field=name, rule_id=decision.rule_id or f"{MEMBERS}.default",
+                                    op=decision.serve or "echo", params={"member": name}))
+        return decision
+
+    if isinstance(body, dict):
+        for name, value in body.items():
+            decision = judge(name, "body")
+            admission = decision.yields["admission"]
+            members.append(MemberRule(member=name, admission=admission,
+                                      rule_id=decision.rule_id or f"{MEMBERS}.default",
+                                      required=admission != "not-accepted", kind=json_kind(value)))
+    if address.by == "elements":
+        elements = body[address.member] if address.member else body
+        names: list[str] = []
+        for element in elements:
+            names += [k for k in element if k not in names]
+        for name in names:
+            judge(name, "element")
+    return members, fields, events
 
 
 def response_fits(answer: Any, has_body: bool, ids: list[Any], id_field: str) -> str | None:
