@@ -27,6 +27,8 @@ from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
 
 from .embed_checks import CreatedEntities, creates_newly_embedded, embed_settings
+from .write_checks import (_sent, _target_entity, _unobserved_later_update, _updates_unknown_entity,
+                           form_problem)
 from .item_checks import attribute_failed_item, held_entity
 from .list_checks import replace_placement
 
@@ -70,16 +72,6 @@ class GateRun:
     """A create's insert rule a later list showed instead of the plan's (the plan takes it)."""
     rule_fixed: set[str] = field(default_factory=set)
     """Creates whose insert rule a passing list check relied on: it no longer changes."""
-
-
-def _target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str, str] | None:
-    entity_type = env.types.get(plan.type or "")
-    if entity_type is None:
-        return None
-    parts = split_path(record.path)
-    if plan.address is not None and plan.address.by == "action":
-        parts = parts[:-1]
-    return entity_type.name, unquote(parts[-1])
 
 
 def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, records: dict[int, Record],
@@ -159,35 +151,6 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         _check_read(record, read_view, env, copy, pending, unchecked, unknown, findings, last_check,
                     modelled_since, run, records, changed_by_unattributed, failed_lists)
     return run
-
-
-def form_problem(plan: WritePlan, recorded: dict[str, Any] | None) -> str | None:
-    """A create whose generated values take another form than serving gives them (a clock in
-    another format, a non-UUID unique value) is unexplained-change."""
-    if plan.effect != "create" or not recorded:
-        return None
-    from capenv.serving.ops.clocks import format_instant, parse_instant
-    from capenv.serving.ops.params import ClockParams, UniqueParams
-
-    for rule in plan.fields:
-        if rule.field not in recorded:
-            continue
-        value = recorded[rule.field]
-        if rule.op == "clock":
-            clock = ClockParams.model_validate(rule.params).format
-            try:
-                same = format_instant(parse_instant(value, clock), clock) == value
-            except (ValueError, TypeError, OverflowError):
-                same = False
-            if not same:
-                return f"{rule.field} {value!r} is not written as the plan's clock format"
-        elif rule.op == "unique" and UniqueParams.model_validate(rule.params).format == "uuid":
-            if not (isinstance(value, str) and _UUID.fullmatch(value)):
-                return f"{rule.field} {value!r} is not a UUID"
-    return None
-
-
-_UUID = __import__("re").compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
 def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, sequences: SequenceState, counter: int,
@@ -399,32 +362,6 @@ def _placed_by_another_candidate(record: Record, read_view: Any, entity_type: An
     return False
 
 
-def _updates_unknown_entity(plan: WritePlan, record: Record, env: WriteEnv, unknown: set[tuple[str, str]]) -> bool:
-    if plan.effect not in ("update", "action"):
-        return False
-    return _target_entity(plan, record, env) in unknown
-
-
-def _unobserved_later_update(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline,
-                             views: dict[str, Any], tool_of: dict[int, str]) -> bool:
-    """A later update answering without its entity is observed only by a read whose view shows
-    every clock the plan learned: serving stamps them, so only the recorded values can stand in."""
-    if plan.effect not in ("update", "action") or record.ordinal == plan.exemplar:
-        return False
-    if plan.response is not None and plan.response.carries_entity:
-        return False
-    clocks = {rule.field for rule in plan.fields if "clock" in rule.op}
-    if not clocks:
-        return False
-    target = _target_entity(plan, record, env)
-    sighting = timeline.first_after(target[0], target[1], record.ordinal, via=("item",)) if target else None
-    if sighting is None or sighting.value is None:
-        return True
-    read_view = views.get(tool_of.get(sighting.ordinal, ""))
-    shown = set(read_view.shown_fields) if read_view is not None and read_view.shown_fields else set(sighting.value)
-    return not clocks <= shown
-
-
 def _remember_created(tool: str, applied: dict[tuple, set[str]], copy: StateIndex, created: CreatedEntities) -> None:
     for target in applied:
         if target[0] != "entity":
@@ -594,9 +531,3 @@ def _check_sent_members(record: Record, read_view: Any, entity_type: Any, copy: 
             findings[write.tool].confirmations.append(record.ordinal)
 
 
-def _sent(plan: WritePlan, record: Record) -> frozenset[str]:
-    body = record.request.json_value if record.request.is_json else None
-    if plan.body_envelope and isinstance(body, dict):
-        inner = body.get(plan.body_envelope)
-        body = inner[0] if isinstance(inner, list) and inner else inner
-    return frozenset(body) if isinstance(body, dict) else frozenset()

@@ -1,0 +1,91 @@
+"""Which modelled writes the gate can check (seeds: "The gate", "Writes").
+
+A recorded call whose generated values take another form than serving gives them makes its plan
+unexplained-change; an update of an unknown entity, or a later update answering without its
+entity that no read showing the plan's clocks observes, cannot be checked and adds nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.plans.timeline import Timeline
+from capenv.serving.writes import WriteEnv
+
+
+def _target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str, str] | None:
+    entity_type = env.types.get(plan.type or "")
+    if entity_type is None:
+        return None
+    parts = split_path(record.path)
+    if plan.address is not None and plan.address.by == "action":
+        parts = parts[:-1]
+    return entity_type.name, unquote(parts[-1])
+
+
+def form_problem(plan: WritePlan, recorded: dict[str, Any] | None) -> str | None:
+    """A create whose generated values take another form than serving gives them (a clock in
+    another format, a non-UUID unique value) is unexplained-change."""
+    if plan.effect != "create" or not recorded:
+        return None
+    from capenv.serving.ops.clocks import format_instant, parse_instant
+    from capenv.serving.ops.params import ClockParams, UniqueParams
+
+    for rule in plan.fields:
+        if rule.field not in recorded:
+            continue
+        value = recorded[rule.field]
+        if rule.op == "clock":
+            clock = ClockParams.model_validate(rule.params).format
+            try:
+                same = format_instant(parse_instant(value, clock), clock) == value
+            except (ValueError, TypeError, OverflowError):
+                same = False
+            if not same:
+                return f"{rule.field} {value!r} is not written as the plan's clock format"
+        elif rule.op == "unique" and UniqueParams.model_validate(rule.params).format == "uuid":
+            if not (isinstance(value, str) and _UUID.fullmatch(value)):
+                return f"{rule.field} {value!r} is not a UUID"
+    return None
+
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def _updates_unknown_entity(plan: WritePlan, record: Record, env: WriteEnv, unknown: set[tuple[str, str]]) -> bool:
+    if plan.effect not in ("update", "action"):
+        return False
+    return _target_entity(plan, record, env) in unknown
+
+
+def _unobserved_later_update(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline,
+                             views: dict[str, Any], tool_of: dict[int, str]) -> bool:
+    """A later update answering without its entity is observed only by a read whose view shows
+    every clock the plan learned: serving stamps them, so only the recorded values can stand in."""
+    if plan.effect not in ("update", "action") or record.ordinal == plan.exemplar:
+        return False
+    if plan.response is not None and plan.response.carries_entity:
+        return False
+    clocks = {rule.field for rule in plan.fields if "clock" in rule.op}
+    if not clocks:
+        return False
+    target = _target_entity(plan, record, env)
+    sighting = timeline.first_after(target[0], target[1], record.ordinal, via=("item",)) if target else None
+    if sighting is None or sighting.value is None:
+        return True
+    read_view = views.get(tool_of.get(sighting.ordinal, ""))
+    shown = set(read_view.shown_fields) if read_view is not None and read_view.shown_fields else set(sighting.value)
+    return not clocks <= shown
+
+
+def _sent(plan: WritePlan, record: Record) -> frozenset[str]:
+    body = record.request.json_value if record.request.is_json else None
+    if plan.body_envelope and isinstance(body, dict):
+        inner = body.get(plan.body_envelope)
+        body = inner[0] if isinstance(inner, list) and inner else inner
+    return frozenset(body) if isinstance(body, dict) else frozenset()
