@@ -36,7 +36,9 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
     plans = build_plans(manifest, view, records, ruleset)
     if view.state_available and plans:
         timeline = PlanContext(manifest, view, records, ruleset).timeline
-        plans = apply_verdicts(plans, run_gate(plans, view, manifest, records, timeline), view, ruleset)
+        run = run_gate(plans, view, manifest, records, timeline, settings=ruleset.settings.get("gate"),
+                       insert_table=ruleset.tables.get("insert-candidates"))
+        plans = apply_verdicts(plans, run, view, ruleset)
     else:
         plans = [p.model_copy(update={"served": False, "reason": p.build_reason or "state unavailable"}) for p in plans]
     return view.model_copy(update={"writes": tuple(plans), "write_clock": _write_clock(evidence)})

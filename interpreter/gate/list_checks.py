@@ -18,11 +18,14 @@ from capenv.serving.state_index import HeldCollection
 TABLE = "insert-candidates"
 
 
-def insert_candidates(plan: WritePlan, entity_type: EntityType, entity: dict[str, Any]) -> list[InsertRule]:
-    """The table's candidates in its order, each a rule serving can apply to this entity."""
-    from capenv.interpreter.rules_engine import load_rules
+def insert_candidates(plan: WritePlan, entity_type: EntityType, entity: dict[str, Any],
+                      table: Any = None) -> list[InsertRule]:
+    """The table's candidates in its order (the build's table; the packaged one when none is
+    given), each a rule serving can apply to this entity."""
+    if table is None:
+        from capenv.interpreter.rules_engine import load_rules
 
-    table = load_rules().tables.get(TABLE)
+        table = load_rules().tables.get(TABLE)
     if table is None:
         return []
     clocks = [name for name, value in entity.items() if learn_clock_format(value) is not None]
@@ -43,7 +46,7 @@ def insert_candidates(plan: WritePlan, entity_type: EntityType, entity: dict[str
 
 
 def replace_placement(plan: WritePlan, entity_type: EntityType, collection: HeldCollection, key: str,
-                      reproduces: Callable[[], bool]) -> InsertRule | None:
+                      reproduces: Callable[[], bool], table: Any = None) -> InsertRule | None:
     """The first other candidate whose placement of ``key`` among the collection's other members
     makes ``reproduces()`` true; the collection keeps that order. None (order restored) otherwise."""
     if key not in collection.entities:
@@ -53,7 +56,7 @@ def replace_placement(plan: WritePlan, entity_type: EntityType, collection: Held
     others = [k for k in original if k != key]
     current = plan.insert or InsertRule(rule_id="insert.default-last", kind="last")
     tried: set[int] = {original.index(key)}
-    for candidate in insert_candidates(plan, entity_type, entity):
+    for candidate in insert_candidates(plan, entity_type, entity, table):
         if _same_rule(candidate, current):
             continue
         index = insert_index([collection.entities[k] for k in others], entity, candidate)

@@ -68,6 +68,8 @@ class GateRun:
     created: CreatedEntities = field(default_factory=CreatedEntities)
     settings: dict[str, Any] = field(default_factory=dict)
     """The ``gate`` settings of the build's rules."""
+    insert_table: Any = None
+    """The build's ``insert-candidates`` table (None: the packaged one)."""
     insert_rules: dict[str, InsertRule] = field(default_factory=dict)
     """A create's insert rule a later list showed instead of the plan's (the plan takes it)."""
     rule_fixed: set[str] = field(default_factory=set)
@@ -75,7 +77,7 @@ class GateRun:
 
 
 def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, records: dict[int, Record],
-             timeline: Timeline, settings: dict[str, Any] | None = None) -> GateRun:
+             timeline: Timeline, settings: dict[str, Any] | None = None, insert_table: Any = None) -> GateRun:
     env = WriteEnv(view)
     copy = StateIndex.from_snapshot(view.state)
     sequences = SequenceState()
@@ -92,7 +94,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     unknown: set[tuple[str, str]] = set()  # entities unknown until a read shows them
     last_check: dict[tuple, int] = {}
     modelled_since: list[tuple[int, str, str]] = []  # (ordinal, tool, path) of modelled writes
-    run = GateRun(findings, plans=by_tool, settings=settings if settings is not None else embed_settings())
+    run = GateRun(findings, plans=by_tool, settings=settings if settings is not None else embed_settings(),
+                  insert_table=insert_table)
     counter = 0
     creating_writes: list[int] = []   # writes no built plan models: they may make entities
     running: list[tuple[Any, set[tuple]]] = []  # (finished_at, targets) of modelled writes
@@ -353,7 +356,7 @@ def _placed_by_another_candidate(record: Record, read_view: Any, entity_type: An
         plan = run.plans.get(write.tool)
         if write.effect != "create" or write.entity is None or plan is None or write.tool in run.rule_fixed:
             continue
-        rule = replace_placement(plan, entity_type, held, write.entity, reproduces)
+        rule = replace_placement(plan, entity_type, held, write.entity, reproduces, run.insert_table)
         if rule is not None:
             run.insert_rules[write.tool] = rule
             run.plans[write.tool] = plan.model_copy(update={"insert": rule})  # later calls place by it
