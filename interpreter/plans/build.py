@@ -131,7 +131,7 @@ def build_plans(manifest: Manifest, view: ViewResult, records: dict[int, Record]
 def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     events: list[TraceEvent] = []
     tool_paths = [ctx.records[o].path for o in tool.record_ordinals]
-    target = target_of(tool, ctx.view, ctx.document_paths, tool_paths)
+    target = target_of(tool, ctx.view, ctx.document_paths, tool_paths, ctx.ruleset)
     decision = classify(tool, target, ctx.view, ctx.ruleset)
     events.extend(decision.events)
     effect = str(decision.yields.get("effect", "none"))

@@ -2,19 +2,23 @@
 
 The table decides from the tool's method and where its template lies relative to the state's
 types (computed here): an item path, an item path plus one literal segment, a collection path
-(a trailing slash ignored), a collection path plus one literal segment, a held document's path.
+(a trailing slash ignored), a collection path plus one literal segment, a collection path whose
+last segment is the type's singular or plural (the ``bulk-path-words`` table; /messages for
+/message), a held document's path.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from capenv.interpreter.bundle.models import EntityType, ViewResult
 from capenv.interpreter.manifest.models import Tool, split_path
+from capenv.interpreter.predicates.bulk_path_words import BulkPathWordContext
 from capenv.interpreter.predicates.write_targets import WriteTargetContext
-from capenv.interpreter.rules_engine import Decision, RuleSet, evaluate
+from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 
 TABLE = "write-effects"
+PATH_WORDS = "bulk-path-words"
 
 
 @dataclass(frozen=True)
@@ -22,6 +26,8 @@ class Target:
     relation: str
     type: EntityType | None = None
     segment: str | None = None
+    events: tuple[TraceEvent, ...] = field(default=(), compare=False)
+    """How the relation was decided where a table decided it (an inflected collection word)."""
 
 
 def _parts(template: str) -> list[str]:
@@ -35,7 +41,8 @@ def _same(template_parts: list[str], type_parts: list[str]) -> bool:
     return all(a == b or (a.startswith("{") and b.startswith("{")) for a, b in zip(template_parts, type_parts))
 
 
-def target_of(tool: Tool, view: ViewResult, document_paths: set[str], tool_paths: list[str]) -> Target:
+def target_of(tool: Tool, view: ViewResult, document_paths: set[str], tool_paths: list[str],
+              ruleset: RuleSet) -> Target:
     parts = _parts(tool.template)
     if tool_paths and all(p in document_paths or p.rstrip("/") in document_paths for p in tool_paths):
         return Target("document")
@@ -54,7 +61,26 @@ def target_of(tool: Tool, view: ViewResult, document_paths: set[str], tool_paths
         collection = _parts(entity_type.collection_template)
         if len(parts) == len(collection) + 1 and _same(parts[:-1], collection) and not parts[-1].startswith("{"):
             return Target("collection-segment", entity_type, parts[-1])
-    return Target("other")
+    return _inflected_collection(tool, parts, view, ruleset) or Target("other")
+
+
+def _inflected_collection(tool: Tool, parts: list[str], view: ViewResult, ruleset: RuleSet) -> Target | None:
+    """The first type whose collection path is this path but for a last literal segment in the
+    other number (/messages for /message), by the ``bulk-path-words`` table; every try traced."""
+    if not parts or parts[-1].startswith("{"):
+        return None
+    events: list[TraceEvent] = []
+    for entity_type in view.types:
+        collection = _parts(entity_type.collection_template)
+        if len(parts) != len(collection) or collection[-1].startswith("{") or collection[-1] == parts[-1] \
+                or not _same(parts[:-1], collection[:-1]):
+            continue
+        decision = evaluate(ruleset, PATH_WORDS, BulkPathWordContext(segment=parts[-1], type_word=collection[-1]),
+                            subject=f"{tool.name} path vs {entity_type.name}")
+        events.extend(decision.events)
+        if decision.ok:
+            return Target(str(decision.yields["relation"]), entity_type, None, tuple(events))
+    return None
 
 
 def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet) -> Decision:
@@ -62,4 +88,5 @@ def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet) -> 
         t.collection_template.rstrip("/").endswith("/" + str(target.segment)) for t in view.types)
     context = WriteTargetContext(method=tool.method, relation=target.relation, segment=target.segment,
                                  segment_names_type=names_type, type=target.type.name if target.type else None)
-    return evaluate(ruleset, TABLE, context, subject=tool.name)
+    decision = evaluate(ruleset, TABLE, context, subject=tool.name)
+    return decision.model_copy(update={"events": target.events + decision.events}) if target.events else decision
