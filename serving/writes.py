@@ -353,8 +353,13 @@ def _bulk(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, bo
         raise WriteRefusal(f"every id must be a JSON {address.kind}, as recorded")
     if address.by == "elements" and not all(isinstance(i, dict) and entity_type.id_field in i for i in items):
         raise WriteRefusal(f"every element must be an object holding {entity_type.id_field!r}")
-    depth_ = len(split_path(entity_type.collection_template))
-    collection = state.find_collection("/" + "/".join(split_path(call.path)[:depth_]), entity_type.name)
+    template = split_path(entity_type.collection_template)
+    parts = split_path(call.path)
+    collection = state.find_collection("/" + "/".join(parts[:len(template)]), entity_type.name)
+    if collection is None and len(parts) >= len(template):
+        # a path named by the type's singular or plural (/messages for /message) writes that type
+        inflected = parts[:len(template) - 1] + [template[-1]]
+        collection = state.find_collection("/" + "/".join(inflected), entity_type.name)
     targets = []
     for item in items:
         raw = item[entity_type.id_field] if address.by == "elements" else item
