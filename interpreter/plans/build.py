@@ -298,7 +298,7 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
         key = key_of(call)
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
                              envelope=ctx.envelopes.get(tool.name))
-        before = ctx.timeline.before(entity_type.name, key, call.ordinal)
+        before = _held_before(ctx, entity_type, key, call.ordinal)
         after, via, later_read = None, "read", None
         if call.response.is_json:
             located, _ = _located(call.response.json_value, entity_type.id_field, key)
@@ -338,6 +338,58 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
     return WritePlan(**base, address=address, observation=observation, fields=tuple(explanation.fields),
                      members=tuple(explanation.members), build_reason=explanation.build_reason,
                      traces=tuple(events))
+
+
+
+def _held_before(ctx: PlanContext, entity_type: EntityType, key: str, ordinal: int) -> Any:
+    """The entity as held just before the call: the latest read, brought forward by the write
+    answers recorded since (a sighting, or None when nothing showed it)."""
+    if ctx.timeline.answers is None:
+        _add_write_answers(ctx)
+    return ctx.timeline.held_before(entity_type.name, key, ordinal)
+
+
+def _add_write_answers(ctx: PlanContext) -> None:
+    """Every 2xx create or update answer that carries its entity, located by its id at the root,
+    in one member or in a one-element array, added to the timeline as a sighting via "response".
+
+    A write's type and entity are the ones its plan takes: an update's or action's names it in its
+    path (an action that made a sub-resource names none), a create's is its link; bulk writes,
+    deletes and documents add nothing."""
+    from .timeline import Sighting
+
+    ctx.timeline.answers = {}
+    for tool in ctx.manifest.tools:
+        if not tool.changes_state or tool.name in ctx.read_only:
+            continue
+        calls = [ctx.records[o] for o in tool.record_ordinals]
+        answered = [c for c in calls if c.succeeded and c.response.is_json]
+        if not answered:
+            continue
+        target = target_of(tool, ctx.view, ctx.document_paths, [c.path for c in calls], ctx.ruleset)
+        effect = str(classify(tool, target, ctx.view, ctx.ruleset).yields.get("effect", "none"))
+        found: list[tuple[Record, EntityType, str, dict[str, Any] | None]] = []
+        if effect in ("update", "action") and target.type is not None:
+            if effect == "action" and _sub_resource_call(calls, target.type, ctx) is not None:
+                continue
+            offset = 1 if effect == "action" else 0
+            for call in answered:
+                parts = split_path(call.path)
+                key = unquote(parts[len(parts) - 1 - offset])
+                found.append((call, target.type, key, _located(call.response.json_value, target.type.id_field,
+                                                               key)[0]))
+        elif effect == "create":
+            for call in answered:
+                candidates = returned_ids(call.response.json_value, ctx.is_identity_member, ctx.min_id_length)
+                link, _ = link_create(call, ctx.timeline, ctx.view.state, candidates,
+                                      lambda a, b, name=tool.name: ctx.other_write_between(name, a, b),
+                                      ctx.min_id_length, ctx.type_read_before)
+                if link is not None:
+                    found.append((call, link.type, str(link.id_value), link.observed))
+        for call, entity_type, key, entity in found:
+            if entity is not None:
+                ctx.timeline.add_answer(Sighting(call.ordinal, entity_type.name, collection_path(call.path, entity_type),
+                                                 key, entity, "response"))
 
 
 def _bulk_plan(tool: Tool, entity_type: EntityType, exemplar: Record, calls: list[Record], ctx: PlanContext,

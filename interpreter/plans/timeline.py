@@ -2,6 +2,11 @@
 
 Plans look up the entity as held just before a call and the first read that shows it after;
 every sighting keeps its record, so a plan can cite where it learned a value.
+
+Reads are gathered when the timeline is built. Write answers (a 2xx create's or update's
+response carrying the entity) are added by the plan builder, which knows each write's type and
+entity (``add_answer``); they are kept apart from the reads, so every lookup that names no
+``via`` (a create's link and observation, the gate's checks) sees reads only, as before.
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ from capenv.interpreter.manifest.models import Manifest, split_path
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.render import locate
+
+
+READS = ("item", "list")
 
 
 @dataclass(frozen=True)
@@ -37,18 +45,64 @@ class Timeline:
     by_entity: dict[tuple[str, str], list[Sighting]] = field(default_factory=dict)
     item_reads: list[tuple[Record, ReadView, str]] = field(default_factory=list)
     """Every item read: (record, view, decoded path id), in timeline order."""
+    answers: dict[tuple[str, str], list[Sighting]] | None = None
+    """Write answers showing an entity (via "response"), by entity; None until the plan builder
+    has added them (``add_answer``)."""
 
     def add(self, sighting: Sighting) -> None:
         self.by_entity.setdefault((sighting.type, sighting.key), []).append(sighting)
 
-    def before(self, type_name: str, key: str, ordinal: int) -> Sighting | None:
-        """The latest sighting that finished before the call ``ordinal`` began."""
+    def add_answer(self, sighting: Sighting) -> None:
+        """A 2xx write's response that carries the entity, located by its id."""
+        if self.answers is None:
+            self.answers = {}
+        if sighting.via != "response" or sighting.value is None:
+            raise ValueError("a write answer is a sighting via 'response' showing the entity")
+        self.answers.setdefault((sighting.type, sighting.key), []).append(sighting)
+
+    def sightings(self, type_name: str, key: str, via: tuple[str, ...] = READS) -> list[Sighting]:
+        """The entity's sightings of those kinds, in timeline (start) order."""
+        found = [s for s in self.by_entity.get((type_name, key), []) if s.via in via]
+        if "response" in via and self.answers:
+            found = sorted(found + self.answers.get((type_name, key), []), key=lambda s: s.ordinal)
+        return found
+
+    def before(self, type_name: str, key: str, ordinal: int, *, via: tuple[str, ...] = READS) -> Sighting | None:
+        """The latest sighting that finished before the call ``ordinal`` began (reads only unless
+        ``via`` names "response")."""
         start = self.records[ordinal].started_at
         found = None
-        for sighting in self.by_entity.get((type_name, key), []):
+        for sighting in self.sightings(type_name, key, via):
             if self.records[sighting.ordinal].finished_at <= start and sighting.ordinal != ordinal:
                 found = sighting
         return found
+
+    def held_before(self, type_name: str, key: str, ordinal: int) -> Sighting | None:
+        """The entity as held just before the call ``ordinal`` began: the latest read, brought
+        forward by the write answers recorded after it, each finished before the call began.
+
+        An answer's members replace the ones held (a write's answer may leave fields out, which
+        the write kept). A read that began before an applied answer's write had finished may show
+        the entity from before that write, so it is passed over. The sighting returned cites the
+        last record applied (its ``via``); its value is None when the latest read found the
+        entity absent and no answer followed."""
+        start = self.records[ordinal].started_at
+        held: Sighting | None = None
+        answered_until = None  # when the latest applied answer's write finished
+        for sighting in self.sightings(type_name, key, READS + ("response",)):
+            record = self.records[sighting.ordinal]
+            if record.finished_at > start or sighting.ordinal == ordinal:
+                continue
+            if sighting.via == "response":
+                value = dict(sighting.value or {})
+                if held is not None and held.value is not None:
+                    value = {**held.value, **value}
+                held = Sighting(sighting.ordinal, sighting.type, sighting.collection, sighting.key, value, "response")
+                answered_until = record.finished_at if answered_until is None else max(answered_until,
+                                                                                      record.finished_at)
+            elif answered_until is None or record.started_at >= answered_until:
+                held = sighting
+        return held
 
     def seen_before(self, type_name: str, key: str, ordinal: int) -> bool:
         sighting = self.before(type_name, key, ordinal)
