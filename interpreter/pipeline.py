@@ -29,6 +29,7 @@ def read_only_posts(evidence: Evidence, manifest: Manifest, ruleset: RuleSet) ->
 def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, ruleset: RuleSet) -> ViewResult:
     """Write plans for every state-changing tool, then the gate's verdicts (state view required)."""
     from capenv.interpreter.gate.replay import run_gate
+    from capenv.interpreter.gate.sorted_arrays import with_sorted_arrays
     from capenv.interpreter.gate.verdicts import apply_verdicts
     from capenv.interpreter.plans.build import PlanContext, build_plans
 
@@ -39,6 +40,7 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
         run = run_gate(plans, view, manifest, records, timeline, settings=ruleset.settings.get("gate"),
                        insert_table=ruleset.tables.get("insert-candidates"))
         plans = apply_verdicts(plans, run, view, ruleset)
+        view = with_sorted_arrays(view, run.sorted_arrays)  # serving sorts what made the gate's reads pass
     else:
         plans = [p.model_copy(update={"served": False, "reason": p.build_reason or "state unavailable"}) for p in plans]
     return view.model_copy(update={"writes": tuple(plans), "write_clock": _write_clock(evidence)})

@@ -13,7 +13,7 @@ from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine,
 from capenv.interpreter.manifest.models import split_path
 
 from .queries import evaluate_queries
-from .render import project, render_into
+from .render import project, render_into, sorted_fields
 from .state_index import StateIndex
 
 
@@ -55,7 +55,8 @@ def answer_item(view: ReadView, entity_type: EntityType, state: StateIndex, path
         return None
     _, entity = found
     base = view.base
-    body = render_into(base.body, view.locator or Locator(kind="root"), project(entity, view.shown_fields))
+    shown = project(sorted_fields(entity, view.sorted_arrays), view.shown_fields)
+    body = render_into(base.body, view.locator or Locator(kind="root"), shown)
     return Answer(base.status, base.content_type, base.headers, body,
                   missing_field=_lacking(entity, view.required_fields))
 
@@ -81,7 +82,7 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
     members = list_members(view, line, entity_type, state, query)
     if members is None:
         return None
-    shown = [project(m, view.shown_fields) for m in members]
+    shown = [project(sorted_fields(m, view.sorted_arrays), view.shown_fields) for m in members]
     lacking = next((f for m in members if (f := _lacking(m, view.required_fields))), None)
     body = render_into(line.base.body, view.locator or Locator(kind="root"), shown)
     return Answer(line.base.status, line.base.content_type, line.base.headers, body, missing_field=lacking)

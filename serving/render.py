@@ -46,6 +46,24 @@ def project(entity: dict[str, Any], shown_fields: Iterable[str]) -> dict[str, An
     return {key: value for key, value in entity.items() if key in shown}
 
 
+def sorted_fields(entity: dict[str, Any], fields: Iterable[str]) -> dict[str, Any]:
+    """The entity with each named string-array field sorted (a view's learned ``sorted_arrays``).
+
+    The state keeps the order values were written in; the app showed them sorted, so the view
+    sorts at render time (other values of those fields are left as they are)."""
+    names = [name for name in fields if is_string_array(entity.get(name))]
+    if not names:
+        return entity
+    result = dict(entity)
+    for name in names:
+        result[name] = sorted(result[name])
+    return result
+
+
+def is_string_array(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
 def same_json(left: Any, right: Any) -> bool:
     """Equal by JSON value; object member order ignored, array order kept, bool is not 1."""
     if isinstance(left, bool) or isinstance(right, bool):

@@ -31,6 +31,7 @@ from .write_checks import (_sent, _target_entity, _unobserved_later_update, _upd
                            form_problem)
 from .item_checks import attribute_failed_item, held_entity
 from .list_checks import replace_placement
+from .sorted_arrays import SortedArrays
 
 MODELLED_EFFECTS = ("create", "update", "action", "delete", "document", "bulk")
 
@@ -74,6 +75,8 @@ class GateRun:
     """A create's insert rule a later list showed instead of the plan's (the plan takes it)."""
     rule_fixed: set[str] = field(default_factory=set)
     """Creates whose insert rule a passing list check relied on: it no longer changes."""
+    sorted_arrays: SortedArrays = field(default_factory=SortedArrays)
+    """String-array fields the type's views sort (reads that passed by sorting them)."""
 
 
 def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, records: dict[int, Record],
@@ -96,6 +99,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     modelled_since: list[tuple[int, str, str]] = []  # (ordinal, tool, path) of modelled writes
     run = GateRun(findings, plans=by_tool, settings=settings if settings is not None else embed_settings(),
                   insert_table=insert_table)
+    run.sorted_arrays = SortedArrays.scan(records, views, tool_of, view.state)
     counter = 0
     creating_writes: list[int] = []   # writes no built plan models: they may make entities
     running: list[tuple[Any, set[tuple]]] = []  # (finished_at, targets) of modelled writes
@@ -122,6 +126,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                 counter += 1
                 applied = _apply(plan, record, env, copy, sequences, counter, timeline, findings[tool])
                 if applied is not None:
+                    run.sorted_arrays.note_written(copy, applied)
                     if plan.effect == "create":
                         _remember_created(tool, applied, copy, run.created)
                     running.append((record.finished_at, set(applied)))
@@ -142,7 +147,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                 creating_writes.append(ordinal)
             _unmodelled(record, env, copy, unchecked, unknown, pending)
             continue
-        read_view = views.get(tool)
+        read_view = run.sorted_arrays.current(views.get(tool))
         if record.method != "GET" or read_view is None or not read_view.state_backed:
             continue
         if not record.succeeded and not is_absence(record):
@@ -282,6 +287,11 @@ def _check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
     if reason is not None and read_view.kind == "list" and entity_type is not None:
         if _placed_by_another_candidate(record, read_view, entity_type, copy, exercised, run):
             reason = None
+    if reason is not None and entity_type is not None and read_view.kind in ("item", "list"):
+        # the app may show string arrays sorted: the read then checks the writes it exercises
+        resorted = run.sorted_arrays.passing_view(record, read_view, entity_type, copy, env.types)
+        if resorted is not None:
+            read_view, reason = resorted, None
     if reason is None:
         if read_view.kind == "list":
             run.rule_fixed.update(w.tool for w in exercised if w.effect == "create")
