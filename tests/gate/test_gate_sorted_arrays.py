@@ -64,3 +64,19 @@ def test_a_sorted_read_in_the_order_the_values_were_first_held_in_claims_no_sort
     update = plan(bundle, "PATCH", "/items/{item_id}")
     assert update.contradicted_by == 5, summary(bundle)
     assert set(_views(bundle).values()) == {()}
+
+
+def test_a_list_read_alone_passes_by_sorting_and_the_types_views_learn_it():
+    # the exemplar sends tags already sorted: only the list (record 7) shows the second create's sorted
+    made = {"id": 3, "title": "c", "tags": ["a", "b"]}
+    second = {"id": 4, "title": "d", "tags": ["d", "c"]}
+    bundle = build_from(items_app(INITIAL)
+                        .call("POST", "/items", body={"title": "c", "tags": ["a", "b"]}, status=201,
+                              response=made)                                                    # 4
+                        .call("GET", "/items/3", response=made)                                 # 5
+                        .call("POST", "/items", body={"title": "d", "tags": ["d", "c"]}, status=201,
+                              response=second)                                                  # 6
+                        .call("GET", "/items", response=[*INITIAL, made, {**second, "tags": ["c", "d"]}]))  # 7
+    create = plan(bundle, "POST", "/items")
+    assert create.served and 7 in create.checked_record_ordinals, summary(bundle)
+    assert set(_views(bundle).values()) == {("tags",)}
