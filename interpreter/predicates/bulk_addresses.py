@@ -40,6 +40,14 @@ class IdsParams(PlaceParams):
 
 
 def _array(ctx: BulkBodyContext, params: PlaceParams) -> tuple[str | None, list[Any]] | Miss:
+    """The named array (root, or the body's one array member) and its member name; a non-empty one."""
+    found = _located_array(ctx, params)
+    if not isinstance(found, Miss) and not found[1]:
+        return Miss("the array is empty")
+    return found
+
+
+def _located_array(ctx: BulkBodyContext, params: PlaceParams) -> tuple[str | None, list[Any]] | Miss:
     if params.at == "root":
         if not isinstance(ctx.body, list):
             return Miss(f"the body is {json_kind(ctx.body) if ctx.body is not None else 'absent'}, not an array")
@@ -61,8 +69,6 @@ def body_names_ids(ctx: BulkBodyContext, params: IdsParams) -> Outcome:
     if isinstance(found, Miss):
         return found
     member, items = found
-    if not items:
-        return Miss("the array is empty")
     kinds = {json_kind(item) for item in items}
     if len(kinds) != 1 or not kinds <= set(params.kinds):
         return Miss(f"the array holds {sorted(kinds)}, not ids of one kind of {params.kinds}")
@@ -76,8 +82,6 @@ def body_names_elements(ctx: BulkBodyContext, params: PlaceParams) -> Outcome:
     if isinstance(found, Miss):
         return found
     member, items = found
-    if not items:
-        return Miss("the array is empty")
     if not all(isinstance(item, dict) and ctx.id_field in item for item in items):
         return Miss(f"not every element is an object carrying {ctx.id_field!r}")
     return Match({"member": member, "kind": None, "count": len(items)})
