@@ -1,0 +1,136 @@
+"""Edits of the gate's copy that attribute nothing (seeds: "The gate", "Writes", "Reads"): the
+entity a call recorded, a write the plan does not explain brought to that outcome, an item read
+resynchronising the copy, and an entity an unmodelled write made taken from the read showing it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.view.extract import collection_path
+from capenv.interpreter.view.views import is_absence
+from capenv.serving.render import locate
+from capenv.serving.state_edits import ensure_collection, insert_entity, remove_entity, replace_entity
+from capenv.serving.state_index import StateIndex
+from capenv.serving.writes import WriteEnv
+
+from .embed_checks import CreatedEntities
+from .findings import Tracking
+from .unmodelled import prefix
+from .write_checks import _target_entity
+
+
+def recorded_outcome(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline) -> dict[str, Any] | None:
+    """The entity this call recorded: its own answer when it carries the entity, else the first later read."""
+    entity_type = env.types.get(plan.type or "")
+    if entity_type is None:
+        return None
+    if plan.response is not None and plan.response.carries_entity and record.response.is_json:
+        located = locate(record.response.json_value, plan.response.locator)
+        if isinstance(located, dict):
+            return located
+    target = _target_entity(plan, record, env)
+    if plan.effect == "create" and record.response.is_json:
+        body = record.response.json_value
+        key = str(body.get(entity_type.id_field)) if isinstance(body, dict) else str(body)
+    elif target is not None:
+        key = target[1]
+    else:
+        return None
+    sighting = timeline.first_after(entity_type.name, key, record.ordinal, via=("item",))
+    return sighting.value if sighting is not None else None
+
+
+def resync_item(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, collection: str, key: str) -> None:
+    """After a failed check (or for an unknown entity) the copy takes the read's recorded values."""
+    held = copy.find_collection(collection, entity_type.name)
+    if is_absence(record):
+        if held is not None and key in held.entities:
+            remove_entity(held, key)
+        return
+    located = locate(record.response.json_value, read_view.locator)
+    if not isinstance(located, dict):
+        return
+    held = held or ensure_collection(copy, collection, entity_type.name, {})
+    if key in held.entities:
+        # the copy takes the read's values; fields the view never shows are kept as held
+        shown = set(read_view.shown_fields)
+        merged = {k: v for k, v in held.entities[key].items() if shown and k not in shown}
+        merged.update(located)
+        replace_entity(held, key, merged)
+    else:
+        insert_entity(held, located.get(entity_type.id_field, key), dict(located), len(held.order))
+
+
+def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, timeline: Timeline,
+                     track: Tracking) -> bool:
+    """A modelled write whose call the plan does not explain brings its entity to the recorded
+    outcome, without attribution; False when nothing shows the outcome."""
+    entity_type = env.types.get(plan.type or "")
+    if entity_type is None or plan.effect == "document":
+        return False
+    outcome = recorded_outcome(plan, record, env, timeline)
+    if plan.effect == "delete":
+        target = _target_entity(plan, record, env)
+        if target is None:
+            return False
+        for held in copy.collections_of(entity_type.name):
+            if target[1] in held.entities:
+                remove_entity(held, target[1])
+        track.touched.add(target)
+        return True
+    if not isinstance(outcome, dict) or entity_type.id_field not in outcome:
+        return False
+    key = str(outcome[entity_type.id_field])
+    own = collection_path(record.path, entity_type)
+    in_type = len(split_path(record.path)) >= len(split_path(entity_type.collection_template)) and prefix(
+        split_path(record.path), split_path(entity_type.collection_template))
+    collection = own if in_type or not plan.collection else plan.collection
+    held = copy.find_collection(collection, entity_type.name) or ensure_collection(copy, collection,
+                                                                                 entity_type.name, {})
+    if key in held.entities:
+        merged = dict(held.entities[key])
+        merged.update(outcome)
+        replace_entity(held, key, merged)
+    else:
+        insert_entity(held, outcome[entity_type.id_field], dict(outcome), len(held.order))
+    track.touched.add((entity_type.name, key))
+    track.changed_by_unattributed.update({("entity", entity_type.name, key): record.ordinal,
+                                          ("collection", held.path): record.ordinal})
+    return True
+
+
+def takes_new_entity(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, track: Tracking) -> bool:
+    """A successful item read of an entity the copy never held, after a write no built plan models
+    (since that entity or its collection was last checked), shows that entity: the copy takes it."""
+    if read_view.kind != "item" or not record.succeeded or not record.response.is_json:
+        return False
+    entity_type = env.types.get(read_view.type or "")
+    if entity_type is None:
+        return False
+    located = locate(record.response.json_value, read_view.locator)
+    if not isinstance(located, dict) or entity_type.id_field not in located:
+        return False
+    key = str(located[entity_type.id_field])
+    if (entity_type.name, key) in track.touched:
+        return False
+    collection = collection_path(record.path, entity_type)
+    since = max(track.last_check.get(("entity", entity_type.name, key), 0),
+                track.last_check.get(("collection", collection), 0))
+    if not any(since < ordinal < record.ordinal for ordinal in track.creating_writes):
+        return False
+    resync_item(record, read_view, entity_type, copy, collection, key)
+    track.touched.add((entity_type.name, key))
+    return True
+
+
+def remember_created(tool: str, applied: dict[tuple, set[str]], copy: StateIndex, created: CreatedEntities) -> None:
+    for target in applied:
+        if target[0] != "entity":
+            continue
+        for held in copy.collections_of(target[1]):
+            if target[2] in held.entities:
+                created.add(tool, target[2], held.entities[target[2]])

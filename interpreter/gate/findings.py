@@ -1,0 +1,78 @@
+"""What the gate's replay keeps: each plan's findings, the writes awaiting a check, and what it
+knows of each target (seeds: "The gate"). A target is ``("entity", type, key)``,
+``("collection", path)`` or ``("document", path)``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from capenv.interpreter.bundle.models import InsertRule, WritePlan
+
+from .embed_checks import CreatedEntities
+from .sorted_arrays import SortedArrays
+
+
+@dataclass
+class Pending:
+    """A modelled write awaiting a check of what it changed."""
+
+    tool: str
+    ordinal: int
+    effect: str
+    changed: set[str]
+    observation: int | None
+    sent: frozenset[str] = frozenset()
+    """The body members the call sent (what a read of an entity shown again checks)."""
+    entity: str | None = None
+    """The key of the entity a create made (where a list shows it placed)."""
+
+
+@dataclass
+class PlanFindings:
+    confirmations: list[int] = field(default_factory=list)
+    contradicted_by: int | None = None
+    side_effect_by: int | None = None
+    unexplained_by: int | None = None
+    """A recorded call whose generated values take another form than serving gives them."""
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GateRun:
+    findings: dict[str, PlanFindings]
+    checked_reads: int = 0
+    plans: dict[str, WritePlan] = field(default_factory=dict)
+    created: CreatedEntities = field(default_factory=CreatedEntities)
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The ``gate`` settings of the build's rules."""
+    insert_table: Any = None
+    """The build's ``insert-candidates`` table (None: the packaged one)."""
+    insert_rules: dict[str, InsertRule] = field(default_factory=dict)
+    """A create's insert rule a later list showed instead of the plan's (the plan takes it)."""
+    rule_fixed: set[str] = field(default_factory=set)
+    """Creates whose insert rule a passing list check relied on: it no longer changes."""
+    sorted_arrays: SortedArrays = field(default_factory=SortedArrays)
+    """String-array fields the type's views sort (reads that passed by sorting them)."""
+
+
+@dataclass
+class Tracking:
+    """The replay's bookkeeping per target, between records."""
+
+    pending: dict[tuple, list[Pending]] = field(default_factory=dict)
+    unchecked: set[str] = field(default_factory=set)
+    """Collections not checked again."""
+    failed_lists: set[str] = field(default_factory=set)
+    """Collections whose list check failed: lists not checked again (their items still are)."""
+    unknown: set[tuple[str, str]] = field(default_factory=set)
+    """Entities unknown until a read shows them."""
+    last_check: dict[tuple, int] = field(default_factory=dict)
+    modelled_since: list[tuple[int, str, str]] = field(default_factory=list)
+    """(ordinal, tool, path) of modelled writes."""
+    changed_by_unattributed: dict[tuple, int] = field(default_factory=dict)
+    """Target -> the latest write that took its recorded outcome."""
+    touched: set[tuple[str, str]] = field(default_factory=set)
+    """(type, key) of entities the copy held or a write touched."""
+    creating_writes: list[int] = field(default_factory=list)
+    """Writes no built plan models: they may make entities."""

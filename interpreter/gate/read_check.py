@@ -1,0 +1,215 @@
+"""A read serving would answer from state, answered from the copy and compared (seeds: "The gate",
+"Reads", "Comparison", "Attribution"): a pass confirms the exercised writes it shows something
+of; a mismatch contradicts them, or the writes on related paths as a side effect."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote
+
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.view.extract import collection_path
+from capenv.interpreter.view.read_gate import answer_read, compare
+from capenv.interpreter.view.views import is_absence
+from capenv.serving.render import locate
+from capenv.serving.state_index import StateIndex
+from capenv.serving.writes import WriteEnv
+
+from .copy_edits import resync_item
+from .embed_checks import creates_newly_embedded
+from .findings import GateRun, Pending, PlanFindings, Tracking
+from .item_checks import attribute_failed_item, held_entity
+from .list_checks import replace_placement
+
+
+def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, track: Tracking, run: GateRun,
+               records: dict[int, Record]) -> None:
+    findings = run.findings
+    pending, last_check = track.pending, track.last_check
+    entity_type = env.types.get(read_view.type or "") if read_view.type else None
+    if read_view.kind == "item" and entity_type is not None:
+        collection = collection_path(record.path, entity_type)
+        if collection in track.unchecked:
+            return
+        key = unquote(split_path(record.path)[-1])
+        targets = [("entity", entity_type.name, key)]
+        if (entity_type.name, key) in track.unknown:
+            if record.succeeded:
+                check_sent_members(record, read_view, entity_type, copy, collection, key,
+                                   pending.get(targets[0], []), findings)
+            if record.succeeded or is_absence(record):  # a failed read that is no absence shows nothing
+                resync_item(record, read_view, entity_type, copy, collection, key)
+                track.unknown.discard((entity_type.name, key))
+                pending.pop(targets[0], None)
+                last_check[targets[0]] = record.ordinal
+            return
+    elif read_view.kind == "list" and entity_type is not None:
+        collection = collection_path(record.path, entity_type)
+        if collection in track.unchecked or collection in track.failed_lists:
+            return  # a list whose check failed is not checked again (its items still are)
+        if any(t == entity_type.name and held_in(copy, collection, entity_type.name, k) for t, k in track.unknown):
+            track.failed_lists.add(collection)  # an unmodelled write may explain the rest: not checked again
+            return
+        line = next((l for l in read_view.lines if l.path == record.path and l.query == record.query), None)
+        if line is None or not line.state_backed:
+            return
+        targets = [("collection", collection)]
+    elif read_view.kind == "document":
+        line = next((l for l in read_view.documents if l.path == record.path and l.query == record.query), None)
+        if line is None or not line.state_backed:
+            return
+        targets = [("document", record.path)]
+    else:
+        return
+    exercised = [p for t in targets for p in pending.get(t, []) if p.observation != record.ordinal]
+    answer, is_list, _ = answer_read(read_view, record, env.types, copy)
+    reason = compare(answer, record, read_view, is_list=is_list)
+    run.checked_reads += 1
+    if reason is not None and read_view.kind == "list" and entity_type is not None:
+        if placed_by_another_candidate(record, read_view, entity_type, copy, exercised, run):
+            reason = None
+    if reason is not None and entity_type is not None and read_view.kind in ("item", "list"):
+        # the app may show string arrays sorted: the read then checks the writes it exercises
+        resorted = run.sorted_arrays.passing_view(record, read_view, entity_type, copy, env.types)
+        if resorted is not None:
+            read_view, reason = resorted, None
+    if reason is None:
+        _passed(record, read_view, entity_type, targets, exercised, track, run)
+        return
+    contradicted = [w.tool for w in exercised]
+    if read_view.kind == "item":
+        mine = held_entity(copy, collection_path(record.path, entity_type), entity_type, read_view, record.path)
+        if exercised:
+            found = attribute_failed_item(record, read_view, mine, exercised, run.plans, records)
+            contradicted = found.contradicted
+            for tool in found.confirmed:
+                findings[tool].confirmations.append(record.ordinal)
+        contradicted += embedding_creates(record, read_view, mine, run)
+    for tool in dict.fromkeys(contradicted):
+        if tool in findings and findings[tool].contradicted_by is None:
+            findings[tool].contradicted_by = record.ordinal
+            findings[tool].notes.append(reason)
+    if not exercised:
+        since = max((last_check.get(t, 0) for t in targets), default=0)
+        changed = any(track.changed_by_unattributed.get(t, 0) > since for t in targets)
+        for ordinal, tool, path in ([] if changed else track.modelled_since):
+            if ordinal > since and related(path, record.path) and tool in findings:
+                if findings[tool].side_effect_by is None:
+                    findings[tool].side_effect_by = record.ordinal
+                    findings[tool].notes.append(f"side effect: {reason}")
+    for target in targets:
+        pending.pop(target, None)
+        last_check[target] = record.ordinal
+    if read_view.kind == "item":
+        resync_item(record, read_view, entity_type, copy, collection_path(record.path, entity_type),
+                    unquote(split_path(record.path)[-1]))
+    elif read_view.kind == "list":
+        track.failed_lists.add(targets[0][1])
+    elif read_view.kind == "document" and record.response.is_json:
+        copy.documents[record.path] = record.response.json_value
+
+
+def _passed(record: Record, read_view: Any, entity_type: Any, targets: list[tuple], exercised: list[Pending],
+            track: Tracking, run: GateRun) -> None:
+    """A pass confirms the writes it shows something of and leaves the others for a later check."""
+    pending, last_check = track.pending, track.last_check
+    if read_view.kind == "list":
+        run.rule_fixed.update(w.tool for w in exercised if w.effect == "create")
+    shown = [w for w in exercised if shows(w, read_view)]
+    for write in shown:
+        run.findings[write.tool].confirmations.append(record.ordinal)
+    # a read that shows none of a write's changes leaves it for a later check
+    kept = [w for w in exercised if w not in shown]
+    for target in targets:
+        pending[target] = [w for w in pending.get(target, []) if w in kept or w.observation == record.ordinal]
+        if not pending[target]:
+            pending.pop(target)
+        last_check[target] = record.ordinal
+    if read_view.kind == "list" and entity_type is not None:
+        members = locate(record.response.json_value, read_view.locator)
+        for member in members if isinstance(members, list) else []:
+            if isinstance(member, dict) and entity_type.id_field in member:
+                entity = ("entity", entity_type.name, str(member[entity_type.id_field]))
+                last_check[entity] = record.ordinal
+                remaining = [w for w in pending.get(entity, []) if not shows(w, read_view)]
+                if remaining:
+                    pending[entity] = remaining
+                else:
+                    pending.pop(entity, None)
+
+
+def placed_by_another_candidate(record: Record, read_view: Any, entity_type: Any, copy: StateIndex,
+                                exercised: list[Pending], run: GateRun) -> bool:
+    """A list failing only for where one create placed its entity passes when another of that
+    create's insert candidates reproduces it; that candidate becomes the plan's rule."""
+    held = copy.find_collection(collection_path(record.path, entity_type), entity_type.name)
+    if held is None:
+        return False
+
+    def reproduces() -> bool:
+        answer, is_list, _ = answer_read(read_view, record, {entity_type.name: entity_type}, copy)
+        return compare(answer, record, read_view, is_list=is_list) is None
+
+    for write in exercised:
+        plan = run.plans.get(write.tool)
+        if write.effect != "create" or write.entity is None or plan is None or write.tool in run.rule_fixed:
+            continue
+        rule = replace_placement(plan, entity_type, held, write.entity, reproduces, run.insert_table)
+        if rule is not None:
+            run.insert_rules[write.tool] = rule
+            run.plans[write.tool] = plan.model_copy(update={"insert": rule})  # later calls place by it
+            run.rule_fixed.add(write.tool)
+            return True
+    return False
+
+
+def embedding_creates(record: Record, read_view: Any, mine: dict[str, Any] | None, run: GateRun) -> list[str]:
+    """Creates whose entity a failed item read newly embeds in a field the copy's value lacks it in."""
+    if not record.succeeded or not record.response.is_json:
+        return []
+    shown = locate(record.response.json_value, read_view.locator)
+    if not isinstance(shown, dict):
+        return []
+    return creates_newly_embedded(shown, mine, run.created, run.settings)
+
+
+def shows(write: Pending, read_view: Any) -> bool:
+    """A pass confirms a write it shows something of: membership, or a changed field the view
+    shows and does not treat as volatile."""
+    if write.effect in ("create", "delete") or "*" in write.changed:
+        return True
+    if read_view.kind == "document":
+        return bool(write.changed)
+    shown = set(read_view.shown_fields) - set(read_view.volatile_fields)
+    return bool(write.changed & shown) if shown else bool(write.changed)
+
+
+def related(a: str, b: str) -> bool:
+    left, right = split_path(a), split_path(b)
+    shorter, longer = (left, right) if len(left) <= len(right) else (right, left)
+    return all(x == y for x, y in zip(shorter, longer[: len(shorter)]))
+
+
+def held_in(copy: StateIndex, collection: str, type_name: str, key: str) -> bool:
+    held = copy.find_collection(collection, type_name)
+    return held is not None and key in held.entities
+
+
+def check_sent_members(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, collection: str,
+                       key: str, writes: list[Pending], findings: dict[str, PlanFindings]) -> None:
+    """An item read showing an unknown entity again checks the writes since its last check only
+    on the members they sent, less those the view treats as volatile."""
+    located = locate(record.response.json_value, read_view.locator)
+    held = copy.find_collection(collection, entity_type.name)
+    if not isinstance(located, dict) or held is None or key not in held.entities:
+        return
+    mine = held.entities[key]
+    volatile = set(read_view.volatile_fields)
+    for write in writes:
+        members = {m for m in write.sent if m in mine and m not in volatile}
+        if not members:
+            continue
+        # an unmodelled write came after it: a difference may be that write's, so it contradicts nothing
+        if all(m in located and located[m] == mine[m] for m in members):
+            findings[write.tool].confirmations.append(record.ordinal)
