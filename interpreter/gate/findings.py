@@ -76,3 +76,6 @@ class Tracking:
     """(type, key) of entities the copy held or a write touched."""
     creating_writes: list[int] = field(default_factory=list)
     """Writes no built plan models: they may make entities."""
+    latest_unmodelled: dict[tuple, int] = field(default_factory=dict)
+    """Entity or collection target -> the latest unmodelled write that reached it (a write below an
+    item reaches its entity and the collection holding it)."""

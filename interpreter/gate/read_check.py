@@ -18,6 +18,7 @@ from capenv.serving.writes import WriteEnv
 
 from .copy_edits import resync_item
 from .embed_checks import creates_newly_embedded
+from .excuses import excused_in_failed_list, followed
 from .findings import GateRun, Pending, PlanFindings, Tracking
 from .item_checks import attribute_failed_item, held_entity
 from .list_checks import replace_placement
@@ -35,26 +36,33 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         key = unquote(split_path(record.path)[-1])
         targets = [("entity", entity_type.name, key)]
         if (entity_type.name, key) in track.unknown:
+            if not record.succeeded and not is_absence(record):
+                return  # a failed read that is no absence shows nothing: the entity stays unknown
+            # the writes an unmodelled write came after are checked only on the members they sent;
+            # those made since are checked as usual
+            writes = pending.get(targets[0], [])
+            after = followed(writes, targets, track)
             if record.succeeded:
                 check_sent_members(record, read_view, entity_type, copy, collection, key,
-                                   pending.get(targets[0], []), findings)
-            if record.succeeded or is_absence(record):  # a failed read that is no absence shows nothing
+                                   [w for w in writes if w.tool in after], findings)
+            track.unknown.discard((entity_type.name, key))
+            later = [w for w in writes if w.tool not in after]
+            if not any(w.observation != record.ordinal for w in later):
                 resync_item(record, read_view, entity_type, copy, collection, key)
-                track.unknown.discard((entity_type.name, key))
                 pending.pop(targets[0], None)
                 last_check[targets[0]] = record.ordinal
-            return
+                return
+            pending[targets[0]] = later
     elif read_view.kind == "list" and entity_type is not None:
         collection = collection_path(record.path, entity_type)
         if collection in track.unchecked or collection in track.failed_lists:
             return  # a list whose check failed is not checked again (its items still are)
-        if any(t == entity_type.name and held_in(copy, collection, entity_type.name, k) for t, k in track.unknown):
-            track.failed_lists.add(collection)  # an unmodelled write may explain the rest: not checked again
-            return
         line = next((l for l in read_view.lines if l.path == record.path and l.query == record.query), None)
         if line is None or not line.state_backed:
             return
         targets = [("collection", collection)]
+        if any(t == entity_type.name and held_in(copy, collection, entity_type.name, k) for t, k in track.unknown):
+            track.failed_lists.add(collection)  # checked now; an unmodelled write may explain the rest after
     elif read_view.kind == "document":
         line = next((l for l in read_view.documents if l.path == record.path and l.query == record.query), None)
         if line is None or not line.state_backed:
@@ -77,7 +85,12 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     if reason is None:
         _passed(record, read_view, entity_type, targets, exercised, track, run)
         return
-    contradicted = [w.tool for w in exercised]
+    excused: set[str] = set()
+    if read_view.kind == "list" and entity_type is not None:
+        held = copy.find_collection(targets[0][1], entity_type.name)
+        excused = excused_in_failed_list(record, read_view, entity_type, answer, targets[0][1], exercised, track,
+                                         held.entities if held is not None else ())
+    contradicted = [w.tool for w in exercised if w.tool not in excused]
     if read_view.kind == "item":
         mine = held_entity(copy, collection_path(record.path, entity_type), entity_type, read_view, record.path)
         if exercised:
@@ -92,7 +105,8 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
             findings[tool].notes.append(reason)
     if not exercised:
         since = max((last_check.get(t, 0) for t in targets), default=0)
-        changed = any(track.changed_by_unattributed.get(t, 0) > since for t in targets)
+        changed = any(max(track.changed_by_unattributed.get(t, 0), track.latest_unmodelled.get(t, 0)) > since
+                      for t in targets)
         for ordinal, tool, path in ([] if changed else track.modelled_since):
             if ordinal > since and related(path, record.path) and tool in findings:
                 if findings[tool].side_effect_by is None:

@@ -16,7 +16,9 @@ from .findings import Tracking
 
 
 def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking) -> None:
-    """A write no built plan models: what it may have changed is unknown or not checked again."""
+    """A write no built plan models: what it may have changed is unknown or not checked again.
+    Each entity and collection it reaches remembers it as its latest unmodelled write."""
+    reached = track.latest_unmodelled
     parts = split_path(record.path)
     for entity_type in env.types.values():
         template = split_path(entity_type.collection_template)
@@ -24,14 +26,20 @@ def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking)
             collection = collection_path(record.path, entity_type)
             track.unknown.add((entity_type.name, unquote(parts[len(template)])))
             held = copy.find_collection(collection, entity_type.name)
+            reached[("entity", entity_type.name, unquote(parts[len(template)]))] = record.ordinal
+            reached[("collection", held.path if held is not None else collection)] = record.ordinal
             if held is not None and unquote(parts[len(template)]) not in held.entities:
                 track.unchecked.add(held.path)
         elif len(parts) == len(template) and prefix(parts, template):
-            track.unchecked.add(collection_path(record.path, entity_type))
+            collection = collection_path(record.path, entity_type)
+            track.unchecked.add(collection)
+            held = copy.find_collection(collection, entity_type.name)
+            reached[("collection", held.path if held is not None else collection)] = record.ordinal
         elif len(parts) < len(template) and prefix(template, parts):
             for held in copy.collections_of(entity_type.name):
                 if prefix(split_path(held.path), parts):
                     track.unchecked.add(held.path)
+                    reached[("collection", held.path)] = record.ordinal
 
 
 def prefix(longer: list[str], shorter: list[str]) -> bool:

@@ -1,0 +1,82 @@
+"""Which exercised writes an unmodelled write may explain (seeds: "The gate", "Attribution").
+
+A mismatch contradicts each exercised write that no unmodelled write came after its latest call on
+any of the read's entities or collections where its effect survives (where it is still pending).
+For a failed list read that unmodelled write must also follow the last check and the pending
+writes of each member that differs, so an older change elsewhere does not excuse a newer write
+the list shows undone.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from capenv.interpreter.evidence.records import Record
+from capenv.serving.render import locate, with_observed
+
+from .findings import Pending, Tracking
+
+
+def followed(writes: Iterable[Pending], targets: Iterable[tuple], track: Tracking) -> dict[str, list[int]]:
+    """Tool -> the latest unmodelled writes that came after its latest call on a target where it is
+    pending (one per such target)."""
+    tools = {w.tool for w in writes}
+    found: dict[str, list[int]] = {}
+    for target in targets:
+        reached = track.latest_unmodelled.get(target, 0)
+        if not reached:
+            continue
+        latest: dict[str, int] = {}
+        for write in track.pending.get(target, []):
+            if write.tool in tools:
+                latest[write.tool] = max(latest.get(write.tool, 0), write.ordinal)
+        for tool, ordinal in latest.items():
+            if reached > ordinal:
+                found.setdefault(tool, []).append(reached)
+    return found
+
+
+def excused_in_failed_list(record: Record, read_view: Any, entity_type: Any, answer: Any, collection: str,
+                           exercised: list[Pending], track: Tracking, held_keys: Iterable[str]) -> set[str]:
+    """The exercised write tools a failed list read does not contradict: an unmodelled write came
+    after each one's latest call where it survives, and after the last check and pending writes of
+    every member that differs."""
+    recorded_keys, differing = _members(record, read_view, entity_type, answer)
+    members = set(recorded_keys) | set(held_keys)
+    if differing is None:
+        differing = members  # the difference names no member: every member's history counts
+    targets = [("collection", collection)] + [("entity", entity_type.name, k) for k in sorted(members)]
+    floor = max((_last_touch(("entity", entity_type.name, k), track) for k in differing), default=0)
+    return {tool for tool, reached in followed(exercised, targets, track).items() if max(reached) > floor}
+
+
+def _last_touch(target: tuple, track: Tracking) -> int:
+    """The member's last check and latest pending write."""
+    pending = max((w.ordinal for w in track.pending.get(target, [])), default=0)
+    return max(track.last_check.get(target, 0), pending)
+
+
+def _members(record: Record, read_view: Any, entity_type: Any, answer: Any) -> tuple[list[str], set[str] | None]:
+    """The recorded members' keys, and the keys of the members the served answer shows otherwise
+    (None when the difference names no member)."""
+    recorded = record.response.json_value if record.response.is_json else None
+    theirs = _by_key(locate(recorded, read_view.locator) if recorded is not None else None, entity_type)
+    if answer is None or answer.body is None or recorded is None or theirs is None:
+        return list(theirs or {}), None
+    rendered = with_observed(answer.body, recorded, read_view.locator, read_view.volatile_fields, is_list=True)
+    mine = _by_key(locate(rendered, read_view.locator), entity_type)
+    if mine is None:
+        return list(theirs), None
+    differing = {k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k)}
+    return list(theirs), differing or None
+
+
+def _by_key(members: Any, entity_type: Any) -> dict[str, Any] | None:
+    if not isinstance(members, list):
+        return None
+    keyed: dict[str, Any] = {}
+    for member in members:
+        if not isinstance(member, dict) or entity_type.id_field not in member:
+            return None
+        keyed[str(member[entity_type.id_field])] = member
+    return keyed
