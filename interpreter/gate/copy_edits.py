@@ -18,6 +18,7 @@ from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import WriteEnv
 
 from .embed_checks import CreatedEntities
+from .erasure import WHOLE, erase
 from .findings import Tracking
 from .unmodelled import prefix
 from .write_checks import _target_entity
@@ -81,6 +82,7 @@ def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: State
             if target[1] in held.entities:
                 remove_entity(held, target[1])
         track.touched.add(target)
+        erase(track, ("entity", target[0], target[1]), {WHOLE}, before=record.ordinal)  # the whole entity
         return True
     if not isinstance(outcome, dict) or entity_type.id_field not in outcome:
         return False
@@ -98,6 +100,7 @@ def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: State
     else:
         insert_entity(held, outcome[entity_type.id_field], dict(outcome), len(held.order))
     track.touched.add((entity_type.name, key))
+    erase(track, ("entity", entity_type.name, key), {WHOLE}, before=record.ordinal)  # a recorded outcome: every field
     track.changed_by_unattributed.update({("entity", entity_type.name, key): record.ordinal,
                                           ("collection", held.path): record.ordinal})
     return True

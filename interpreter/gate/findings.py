@@ -79,3 +79,8 @@ class Tracking:
     latest_unmodelled: dict[tuple, int] = field(default_factory=dict)
     """Entity or collection target -> the latest unmodelled write that reached it (a write below an
     item reaches its entity and the collection holding it)."""
+    effects: dict[int, dict[tuple, set[str]]] = field(default_factory=dict)
+    """Modelled write (ordinal) -> entity or document target -> what survives of its effect there
+    (later writes and recorded outcomes erase it)."""
+    effect_collections: dict[int, set[tuple]] = field(default_factory=dict)
+    """Modelled write (ordinal) -> the collection targets it changed."""

@@ -26,6 +26,7 @@ from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
 
 from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity
 from .embed_checks import embed_settings
+from .erasure import erase, overwritten_by, remember_effect
 from .findings import GateRun, Pending, PlanFindings, Tracking
 from .read_check import check_read
 from .sorted_arrays import SortedArrays
@@ -82,6 +83,10 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                     running.append((record.finished_at, set(applied)))
                     track.touched.update((t[1], t[2]) for t in applied if t[0] == "entity")
                     made = next((t[2] for t in applied if t[0] == "entity"), None) if plan.effect == "create" else None
+                    increments = {f.field for f in plan.fields if f.op == "increment"}
+                    for target, fields in overwritten_by(applied, increments).items():
+                        erase(track, target, fields, before=ordinal)
+                    remember_effect(track, ordinal, applied)
                     for target in applied:
                         track.pending.setdefault(target, []).append(Pending(
                             tool, ordinal, plan.effect, applied[target],
