@@ -27,6 +27,9 @@ from .state_edits import ensure_collection, insert_entity, largest_held, remove_
 from .state_index import HeldCollection, StateIndex, key_of
 
 GENERATED_OPS = frozenset({"identity", "clock", "nested-clock", "sequence", "unique", "renewed", "held-clock"})
+ONCE_PER_CALL_OPS = frozenset({"unique", "renewed"})
+"""Ops one call draws once: a bulk update with such a rule writes one entity per call
+(write-effects "Bulk and action calls")."""
 
 
 class WriteRefusal(Exception):
@@ -314,7 +317,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     body = _unwrap(plan, call.body)
     check_members(plan, body, budgets.max_nesting)
     if plan.effect == "document":
-        return _document(plan, body, state, limit_check)
+        return _document(plan, call, body, state, limit_check)
     if plan.effect == "create":
         return _create(plan, env, call, state, body, instant, counter, sequences, recorded, limit_check)
     if plan.effect in ("update", "action"):
@@ -368,6 +371,11 @@ def _bulk(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, bo
             raise WriteRefusal(f"no {entity_type.name} entity {raw!r} is held; the call changes none of them",
                                kind="missing")
         targets.append((found[0], found[1], item))
+    drawn = sorted({r.field for r in plan.fields if r.op in ONCE_PER_CALL_OPS})
+    named = len({key for key, _, _ in targets})
+    if plan.bulk_effect != "delete" and drawn and named > 1:
+        raise WriteRefusal(f"this bulk update writes one entity per call, since one call draws its unique or "
+                           f"renewed value(s) ({', '.join(drawn)}) once; the call names {named} entities")
     if plan.bulk_effect == "delete":
         for key, _, _ in targets:
             remove_entity(collection, key)
@@ -434,10 +442,23 @@ def _args(template: str, path: str) -> dict[str, str]:
     return args
 
 
-def _document(plan: WritePlan, body: dict[str, Any], state: StateIndex, limit_check: Any = None) -> WriteResult:
+def _same_path(a: str, b: str) -> bool:
+    """Two paths name the same thing: segment by segment, verbatim or either spelling once decoded."""
+    mine, theirs = split_path(a), split_path(b)
+    return len(mine) == len(theirs) and all(same_spelling(x, y) for x, y in zip(mine, theirs))
+
+
+def _document(plan: WritePlan, call: WriteCall, body: dict[str, Any], state: StateIndex,
+              limit_check: Any = None) -> WriteResult:
+    """Merge the body into the held document, served only at the path the state holds it at
+    (write-effects "Documents": each segment verbatim or either spelling once percent-decoded);
+    the gate, which takes this path too, counts a recorded write at another path as unmodelled."""
     path = plan.document_path or ""
     if path not in state.documents:
         raise WriteRefusal(f"no document is held at {path}", kind="missing")
+    if not _same_path(call.path, path):
+        raise WriteRefusal(f"this document is written only at {path}, the path the state holds it at; "
+                           f"the call names {call.path}")
     document = copy.deepcopy(state.documents[path])
     target = document
     pointer = [p for p in (plan.document_pointer or "").split("/") if p]
