@@ -10,7 +10,7 @@ from urllib.parse import unquote
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.view.extract import collection_path
-from capenv.interpreter.view.read_gate import answer_read, compare
+from capenv.interpreter.view.read_gate import answer_read, choose_document_line, choose_list_line, compare
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.render import locate
 from capenv.serving.state_index import StateIndex
@@ -22,6 +22,7 @@ from .excuses import excused_in_failed_list, followed
 from .findings import GateRun, Pending, PlanFindings, Tracking
 from .item_checks import attribute_failed_item, held_entity
 from .list_checks import replace_placement
+from .pages import past_the_page
 
 
 def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, track: Tracking, run: GateRun,
@@ -29,6 +30,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     findings = run.findings
     pending, last_check = track.pending, track.last_check
     entity_type = env.types.get(read_view.type or "") if read_view.type else None
+    line = None
     if read_view.kind == "item" and entity_type is not None:
         collection = collection_path(record.path, entity_type)
         if collection in track.unchecked:
@@ -54,32 +56,37 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
                 return
             pending[targets[0]] = later
     elif read_view.kind == "list" and entity_type is not None:
-        collection = collection_path(record.path, entity_type)
-        if collection in track.unchecked or collection in track.failed_lists:
-            return  # a list whose check failed is not checked again (its items still are)
-        line = next((l for l in read_view.lines if l.path == record.path and l.query == record.query), None)
-        if line is None or not line.state_backed:
+        chosen = choose_list_line(read_view, record.path, record.query)  # as serving chooses it
+        if chosen is None:
             return
+        line = chosen[0]
+        held = copy.find_collection(line.collection or line.path, entity_type.name)
+        collection = held.path if held is not None else collection_path(record.path, entity_type)
+        spellings = {collection, collection_path(record.path, entity_type)}
+        if spellings & track.unchecked or spellings & track.failed_lists:
+            return  # a list whose check failed is not checked again (its items still are)
+        if past_the_page(line, read_view, entity_type.name, copy):
+            return  # serving answers from the line's recording: the read checks nothing
         targets = [("collection", collection)]
         if any(t == entity_type.name and held_in(copy, collection, entity_type.name, k) for t, k in track.unknown):
             track.failed_lists.add(collection)  # checked now; an unmodelled write may explain the rest after
     elif read_view.kind == "document":
-        line = next((l for l in read_view.documents if l.path == record.path and l.query == record.query), None)
-        if line is None or not line.state_backed:
+        line = choose_document_line(read_view, record.path, record.query, copy)  # as serving chooses it
+        if line is None:
             return
-        targets = [("document", record.path)]
+        targets = [("document", line.path)]
     else:
         return
     exercised = [p for t in targets for p in pending.get(t, []) if p.observation != record.ordinal]
-    answer, is_list, _ = answer_read(read_view, record, env.types, copy)
+    answer, is_list, _ = answer_read(read_view, record, env.types, copy, line=line)
     reason = compare(answer, record, read_view, is_list=is_list)
     run.checked_reads += 1
     if reason is not None and read_view.kind == "list" and entity_type is not None:
-        if placed_by_another_candidate(record, read_view, entity_type, copy, exercised, run):
+        if placed_by_another_candidate(record, read_view, entity_type, copy, exercised, run, line):
             reason = None
     if reason is not None and entity_type is not None and read_view.kind in ("item", "list"):
         # the app may show string arrays sorted: the read then checks the writes it exercises
-        resorted = run.sorted_arrays.passing_view(record, read_view, entity_type, copy, env.types)
+        resorted = run.sorted_arrays.passing_view(record, read_view, entity_type, copy, env.types, line)
         if resorted is not None:
             read_view, reason = resorted, None
     if reason is None:
@@ -121,7 +128,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     elif read_view.kind == "list":
         track.failed_lists.add(targets[0][1])
     elif read_view.kind == "document" and record.response.is_json:
-        copy.documents[record.path] = record.response.json_value
+        copy.documents[targets[0][1]] = record.response.json_value
 
 
 def _passed(record: Record, read_view: Any, entity_type: Any, targets: list[tuple], exercised: list[Pending],
@@ -154,15 +161,16 @@ def _passed(record: Record, read_view: Any, entity_type: Any, targets: list[tupl
 
 
 def placed_by_another_candidate(record: Record, read_view: Any, entity_type: Any, copy: StateIndex,
-                                exercised: list[Pending], run: GateRun) -> bool:
+                                exercised: list[Pending], run: GateRun, line: Any = None) -> bool:
     """A list failing only for where one create placed its entity passes when another of that
     create's insert candidates reproduces it; that candidate becomes the plan's rule."""
-    held = copy.find_collection(collection_path(record.path, entity_type), entity_type.name)
+    where = (line.collection or line.path) if line is not None else collection_path(record.path, entity_type)
+    held = copy.find_collection(where, entity_type.name)
     if held is None:
         return False
 
     def reproduces() -> bool:
-        answer, is_list, _ = answer_read(read_view, record, {entity_type.name: entity_type}, copy)
+        answer, is_list, _ = answer_read(read_view, record, {entity_type.name: entity_type}, copy, line=line)
         return compare(answer, record, read_view, is_list=is_list) is None
 
     for write in exercised:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from capenv.interpreter.bundle.models import EntityType, ReadView
+from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine, ReadView
 from capenv.interpreter.evidence.records import Record
 from capenv.serving.answers import Answer, answer_document, answer_item, answer_list
+from capenv.serving.call_match import path_fit, same_query
 from capenv.serving.render import first_difference, with_observed, without_members
 from capenv.serving.state_index import StateIndex
 
@@ -36,22 +37,54 @@ def compare(answer: Answer | None, record: Record, view: ReadView, *, is_list: b
     return None if difference is None else f"record {record.ordinal}: differs at {difference}"
 
 
-def answer_read(view: ReadView, record: Record, types: dict[str, EntityType], state: StateIndex
-                ) -> tuple[Answer | None, bool, Any]:
-    """What serving answers from state for a recorded read: (answer, is_list, line or None)."""
+def answer_read(view: ReadView, record: Record, types: dict[str, EntityType], state: StateIndex,
+                *, line: Any = None) -> tuple[Answer | None, bool, Any]:
+    """What serving answers from state for a recorded read: (answer, is_list, line or None).
+
+    Without ``line``, a list or document read answers from its own recorded line (the read
+    gate proves each line by its own reads); the write gate passes the line serving would
+    choose (``choose_list_line``, ``choose_document_line``)."""
     if view.kind == "item":
         return answer_item(view, types[view.type], state, record.path), False, None
     if view.kind == "list":
+        if line is not None:  # as serving answers from the line it chose
+            return answer_list(view, line, types[view.type], state, line.query), True, line
         line = next((l for l in view.lines if l.path == record.path and l.query == record.query), None)
         if line is None:
             return None, True, None
         return answer_list(view, line, types[view.type], state), True, line
     if view.kind == "document":
-        line = next((l for l in view.documents if l.path == record.path and l.query == record.query), None)
+        line = line or next((l for l in view.documents if l.path == record.path and l.query == record.query), None)
         if line is None:
             return None, False, None
         return answer_document(line, state), False, line
     return None, False, None
+
+
+def choose_list_line(view: ReadView, path: str, query: Any) -> tuple[ListLine, bool] | None:
+    """The checked line serving answers a list call from, and whether its query matched (as
+    ``StateReads`` chooses it): each path segment verbatim or either spelling once percent-decoded,
+    verbatim spellings first, then recorded order, the query values decoded in any order (a line
+    repeating a name with different values never matches). A call with no query falls back on a
+    whole line, one with no query before one that only pages. None: no checked line answers it
+    (serving evaluates a learned query, or replays)."""
+    fits = sorted(((fit, index, line) for index, line in enumerate(l for l in view.lines if l.state_backed)
+                   if (fit := path_fit(line.path, path)) is not None), key=lambda item: (-item[0], item[1]))
+    exact = next((line for _, _, line in fits if same_query(line.query, query)), None)
+    if exact is not None:
+        return exact, True
+    if query:
+        return None
+    whole = sorted((line for _, _, line in fits if line.membership == "all"), key=lambda line: bool(line.query))
+    return (whole[0], False) if whole else None
+
+
+def choose_document_line(view: ReadView, path: str, query: Any, state: StateIndex) -> DocumentLine | None:
+    """The checked document line serving answers a call from (as ``StateReads`` chooses it)."""
+    fits = sorted(((fit, index, line) for index, line in enumerate(view.documents)
+                   if line.state_backed and (fit := path_fit(line.path, path)) is not None
+                   and same_query(line.query, query)), key=lambda item: (-item[0], item[1]))
+    return next((line for _, _, line in fits if line.path in state.documents), None)
 
 
 def run_read_gate(views: list[ReadView], records: dict[int, Record], window_reads: tuple[int, ...],
