@@ -100,15 +100,26 @@ class StateIndex:
         return (c for c in self.collections.values() if c.type == type_name)
 
     def find_collection(self, path: str, type_name: str) -> HeldCollection | None:
-        """The held collection a path names: verbatim spelling first, then either spelling decoded."""
-        if path in self.collections and self.collections[path].type == type_name:
-            return self.collections[path]
+        """The held collection a path names, each segment verbatim or either spelling once
+        percent-decoded (write-effects "Serving"). Among the spellings that fit, the one the path
+        spells verbatim in more segments wins; when they fit equally, one holding entities wins
+        (the earlier first entity in state order), then the earlier known among emptied ones.
+        State order and the order collections became known are both this index's order, since a
+        collection is added when first held and kept after its last entity is deleted."""
+        exact = self.collections.get(path)
+        if exact is not None and exact.type == type_name:
+            return exact  # every segment verbatim: no other spelling fits as well
         parts = split_path(path)
-        for collection in self.collections_of(type_name):
+        best: tuple[tuple[int, int, int], HeldCollection] | None = None
+        for position, collection in enumerate(self.collections_of(type_name)):
             theirs = split_path(collection.path)
-            if len(theirs) == len(parts) and all(same_spelling(a, b) for a, b in zip(parts, theirs)):
-                return collection
-        return None
+            if len(theirs) != len(parts) or not all(same_spelling(a, b) for a, b in zip(parts, theirs)):
+                continue
+            verbatim = sum(1 for a, b in zip(parts, theirs) if a == b)
+            rank = (-verbatim, 0 if collection.order else 1, position)
+            if best is None or rank < best[0]:
+                best = (rank, collection)
+        return best[1] if best is not None else None
 
     def find_entity(self, collection: HeldCollection, raw_id: str, field_name: str, id_field: str
                     ) -> tuple[str, dict[str, Any]] | None:

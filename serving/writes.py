@@ -186,6 +186,16 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int) -> No
         raise WriteRefusal(f"send at least {plan.min_members} of: {', '.join(accepted)}")
 
 
+def _spelled_by_call(collection: str, call_path: str) -> str:
+    """The tied collection as the call spells it, when the call's path begins with it (each
+    segment verbatim or either spelling once decoded), so a create in a collection held under
+    more than one spelling goes to the one the call spells verbatim (write-effects "Serving")."""
+    theirs, mine = split_path(collection), split_path(call_path)
+    if theirs and len(mine) >= len(theirs) and all(same_spelling(a, b) for a, b in zip(mine, theirs)):
+        return "/" + "/".join(mine[:len(theirs)])
+    return collection
+
+
 def _collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex,
                            args: dict[str, str]) -> tuple[str, dict[str, str]]:
     entity_type = env.types[plan.type]
@@ -194,7 +204,7 @@ def _collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, stat
         if recorded is not None and not same_spelling(value, recorded):
             raise WriteRefusal(f"this create is tied to {plan.collection}: path parameter {name!r} must be "
                                f"{unquote(recorded)!r}")
-    held = state.find_collection(plan.collection or "", entity_type.name)
+    held = state.find_collection(_spelled_by_call(plan.collection or "", call.path), entity_type.name)
     path = held.path if held is not None else plan.collection or entity_type.collection_template
     parts = split_path(path)
     collection_args = {t.strip("{}"): unquote(p) for p, t in zip(parts, split_path(entity_type.collection_template))

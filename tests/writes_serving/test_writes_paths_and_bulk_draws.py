@@ -13,6 +13,7 @@ import pytest
 from capenv.interpreter.bundle.models import (Address, Budgets, CollectionState, DocumentState, Entity, EntityType,
                                               FieldRule, MemberRule, ResponseRule, StateSnapshot, WritePlan)
 from capenv.serving.ops.sequences import SequenceState
+from capenv.serving.state_edits import remove_entity
 from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
 
@@ -106,3 +107,68 @@ def test_a_bulk_update_with_no_drawn_value_still_writes_every_named_entity() -> 
     result = _run(ECHO, _env(ITEMS), state, "/items", {"ids": [1, 2], "token": "t"})
     assert result.provenance["ids"] == [1, 2]
     assert [e["token"] for e in state.collections["/items"].members()] == ["t", "t"]
+
+
+# --- a collection held under two spellings -----------------------------------------------
+
+ORG_ITEMS = EntityType(name="items", collection_template="/orgs/{org}/items",
+                       item_template="/orgs/{org}/items/{item_id}", id_field="id")
+
+
+def _spellings(*held: tuple[str, tuple[int, ...]]) -> StateIndex:
+    """Collections of ``items`` at the given paths, in this state order, holding these ids."""
+    return StateIndex.from_snapshot(StateSnapshot(evidence_id="e", collections=tuple(
+        CollectionState(path=path, type="items", args={"org": "acme1"},
+                        entities=tuple(Entity(id=i, value={"id": i}) for i in ids))
+        for path, ids in held)))
+
+
+@pytest.mark.parametrize("order", [("/orgs/acme1/items", "/orgs/%61cme1/items"),
+                                   ("/orgs/%61cme1/items", "/orgs/acme1/items")], ids=["plain-first", "encoded-first"])
+@pytest.mark.parametrize("call", ["/orgs/acme1/items", "/orgs/%61cme1/items"], ids=["plain", "encoded"])
+def test_the_verbatim_spelling_wins_whatever_the_state_order(order, call: str) -> None:
+    state = _spellings((order[0], (1,)), (order[1], ()))
+    assert state.find_collection(call, "items").path == call
+
+
+@pytest.mark.parametrize("held_first", [True, False], ids=["held-first", "held-second"])
+def test_with_no_verbatim_spelling_the_one_holding_entities_wins(held_first: bool) -> None:
+    pair = [("/orgs/acme1/items", (1,)), ("/orgs/%61cme1/items", ())]
+    state = _spellings(*(pair if held_first else pair[::-1]))
+    assert state.find_collection("/orgs/%61cm%651/items", "items").path == "/orgs/acme1/items"
+
+
+def test_among_held_spellings_the_earlier_first_entity_in_state_order_wins() -> None:
+    state = _spellings(("/orgs/%61cme1/items", (2,)), ("/orgs/acme1/items", (1,)))
+    assert state.find_collection("/orgs/%61cm%651/items", "items").path == "/orgs/%61cme1/items"
+
+
+def test_among_emptied_spellings_the_earlier_known_wins_and_a_spelling_outlives_its_last_entity() -> None:
+    state = _spellings(("/orgs/%61cme1/items", (2,)), ("/orgs/acme1/items", (1,)))
+    for path, key in (("/orgs/%61cme1/items", "2"), ("/orgs/acme1/items", "1")):
+        remove_entity(state.collections[path], key)
+    assert state.find_collection("/orgs/%61cm%651/items", "items").path == "/orgs/%61cme1/items"
+    assert state.find_collection("/orgs/acme1/items", "items").path == "/orgs/acme1/items"
+
+
+TIED_CREATE = WritePlan(tool="post_orgs_items", method="POST", template="/orgs/{org}/items", effect="create",
+                        type="items", collection="/orgs/acme1/items", exemplar_args={"org": "acme1"},
+                        address=Address(by="link"),
+                        fields=(FieldRule(field="id", rule_id="r", op="echo", params={"member": "id"}),),
+                        members=(MemberRule(member="id", admission="accepted", rule_id="m", kind="integer",
+                                            required=True),),
+                        response=ResponseRule(status=201, body={"id": 1}), served=True)
+
+
+@pytest.mark.parametrize("call", ["/orgs/acme1/items", "/orgs/%61cme1/items"], ids=["plain", "encoded"])
+def test_a_create_goes_to_the_spelling_the_call_names_verbatim(call: str) -> None:
+    state = _spellings(("/orgs/acme1/items", (1,)), ("/orgs/%61cme1/items", (2,)))
+    result = _run(TIED_CREATE, _env(ORG_ITEMS), state, call, {"id": 9})
+    assert result.provenance["collection"] == call
+    assert "9" in state.collections[call].entities
+
+
+def test_a_create_spelling_neither_goes_to_the_held_spelling() -> None:
+    state = _spellings(("/orgs/acme1/items", ()), ("/orgs/%61cme1/items", (2,)))
+    result = _run(TIED_CREATE, _env(ORG_ITEMS), state, "/orgs/%61cm%651/items", {"id": 9})
+    assert result.provenance["collection"] == "/orgs/%61cme1/items"
