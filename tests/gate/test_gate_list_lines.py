@@ -6,6 +6,8 @@ from __future__ import annotations
 from support.capture_runs import build_from, items_app, plan
 from support.har_builder import HarBuilder
 
+from capenv.interpreter.view.read_gate import choose_list_line
+
 ITEMS = [{"id": 1, "title": "t1"}, {"id": 2, "title": "t2"}]
 PATCHED = [{"id": 1, "title": "x"}, {"id": 2, "title": "t2"}]
 
@@ -46,3 +48,21 @@ def test_a_create_past_the_page_does_not_contradict():
     create = plan(bundle, "POST", "/items")
     assert create.contradicted_by is None
     assert create.served and 9 not in create.checked_record_ordinals
+
+
+
+
+def test_the_gate_chooses_a_line_for_a_percent_encoded_path_parameter_as_serving_does():
+    builder = HarBuilder()
+    others = [(f, [{"id": n, "title": f"t{n}"}]) for n, f in ((5, "20"), (6, "30"), (7, "40"))]
+    for folder, entities in [("10", ITEMS)] + others:
+        builder.call("GET", f"/folders/{folder}/items?a=1&b=2", response=entities)
+        for entity in entities:
+            builder.call("GET", f"/folders/{folder}/items/{entity['id']}", response=entity)
+    bundle = build_from(builder)
+    view = next(v for v in bundle.view.views if v.kind == "list")
+    # "10" spelled percent-encoded, the query reordered: serving's line, with the query matched
+    line, exact = choose_list_line(view, "/folders/%310/items", (("b", "2"), ("a", "1")))
+    assert (line.path, exact) == ("/folders/10/items", True)
+    assert choose_list_line(view, "/folders/%310/items", (("a", "2"),)) is None
+    assert choose_list_line(view, "/folders/10/items", (("a", "1"), ("a", "2"), ("b", "2"))) is None
