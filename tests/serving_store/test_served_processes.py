@@ -5,6 +5,8 @@ write and keeps no partial one. Each runs on a SQLite file and on a PostgreSQL s
 
 from __future__ import annotations
 
+import http.client
+
 import json
 import threading
 import time
@@ -113,8 +115,8 @@ def test_sigkill_in_the_middle_of_a_write_load_loses_no_acknowledged_write(bundl
             title = f"w{worker}-{n}"
             try:
                 status, body = client.request("POST", "/posts", {**POST_BODY, "title": title})
-            except OSError:  # the server is gone: this create may or may not have landed
-                return
+            except (OSError, http.client.HTTPException):  # the server is gone (possibly mid-answer):
+                return                                        # this create may or may not have landed
             if status == 201:
                 with lock:
                     acknowledged[json.loads(body)["id"]] = title
