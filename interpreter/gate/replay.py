@@ -54,6 +54,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     run = GateRun(findings, plans=by_tool, settings=settings if settings is not None else embed_settings(),
                   insert_table=insert_table)
     run.sorted_arrays = SortedArrays.scan(records, views, tool_of, view.state)
+    run.sorted_arrays.exhaustive_up_to = int(run.settings["sorted_arrays_exhaustive_up_to"])
     counter = 0
     running: list[tuple[Any, set[tuple]]] = []  # (finished_at, targets) of modelled writes
     for ordinal in sorted(records):

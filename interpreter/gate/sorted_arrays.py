@@ -21,7 +21,6 @@ from capenv.interpreter.view.read_gate import answer_read, compare
 from capenv.serving.render import is_string_array, locate
 from capenv.serving.state_index import StateIndex
 
-MAX_SEARCHED = 6
 """Candidates beyond this many are tried all together only (subsets would grow as 2**n)."""
 
 
@@ -35,6 +34,9 @@ class SortedArrays:
     held: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)
     """(type, key, field) -> the field's values in the order the gate first held them."""
     _initial_values: dict[tuple[str, str], dict[str, Any]] | None = None
+    exhaustive_up_to: int = 0
+    """Set from the ``gate`` setting ``sorted_arrays_exhaustive_up_to``: every subset of candidate fields is
+    tried up to this many candidates; past it only all of them together."""
 
     @classmethod
     def scan(cls, records: dict[int, Record], views: dict[str, ReadView], tool_of: dict[int, str],
@@ -86,7 +88,7 @@ class SortedArrays:
         candidates = self._candidates(record, view, entity_type, copy)
         if not candidates:
             return None
-        sizes = range(1, len(candidates) + 1) if len(candidates) <= MAX_SEARCHED else [len(candidates)]
+        sizes = range(1, len(candidates) + 1) if len(candidates) <= self.exhaustive_up_to else [len(candidates)]
         base = set(view.sorted_arrays)
         for size in sizes:
             for subset in combinations(candidates, size):
