@@ -10,6 +10,7 @@ from capenv.interpreter.rules_engine.docgen import render_rules_doc
 from capenv.interpreter.rules_engine.loader import fixture_problems, load_rules
 
 from .errors import UserError
+from .generated import write_or_check
 
 DEFAULT_DOC = Path("docs/rules.md")
 
@@ -48,17 +49,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _doc(args: argparse.Namespace) -> int:
     text = render_rules_doc(load_rules(args.rules))
-    output = Path(args.output)
-    if args.check:
-        current = output.read_text(encoding="utf-8") if output.exists() else None
-        if current != text:
-            raise UserError(f"{output} is stale: run `capenv rules doc` and commit it")
-        print(f"ok: {output} is up to date")
-        return 0
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
-    print(f"wrote {output}")
-    return 0
+    return write_or_check(Path(args.output), text, check=args.check, regenerate="run `capenv rules doc`")
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from capenv.interpreter.pipeline import build_bundle
 from capenv.interpreter.verification import VerifiedCapture, render_verification, shown_path
 
 from .errors import UserError
+from .generated import write_or_check
 from .progress import progress_printer
 
 DEFAULT_REPORT = Path("docs/verification.md")
@@ -33,17 +34,9 @@ def _verify(args: argparse.Namespace) -> int:
             raise UserError("--check compares against a file: give --output FILE, not -")
         sys.stdout.write(text)
         return 0
-    output = Path(args.output)
-    if args.check:
-        current = output.read_text(encoding="utf-8") if output.exists() else None
-        if current != text:
-            raise UserError(f"{output} is stale: run the same `capenv verify` without --check and commit it")
-        print(f"ok: {output} is up to date ({len(args.captures)} captures)")
-        return 0
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
-    print(f"wrote {output} ({len(args.captures)} captures)")
-    return 0
+    return write_or_check(Path(args.output), text, check=args.check,
+                          regenerate="run the same `capenv verify` without --check",
+                          detail=f"{len(args.captures)} captures")
 
 
 def _build_all(paths: list[str], rules: str | None) -> list[VerifiedCapture]:
