@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,6 +12,8 @@ from pathlib import Path
 
 import anyio
 import pytest
+
+from support.served import served_process
 from mcp import Client, StdioServerParameters
 
 CALL_TIMEOUT_SECONDS = 30
@@ -79,27 +80,11 @@ def expected_tool_count(bundle_path: Path) -> int:
 @pytest.fixture
 def http_server(json_server_dir: Path) -> Iterator[str]:
     """``capenv serve BUNDLE --http 127.0.0.1:0``; yields the base URL it prints."""
-    process = subprocess.Popen(capenv_command() + ["serve", str(json_server_dir), "--http", "127.0.0.1:0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=quiet_env())
-    try:
-        lines = []
-        base_url = None
-        for line in process.stdout:  # the server prints its URLs once it accepts connections
-            lines.append(line)
-            if line.startswith("capenv serving on "):
-                base_url = line.split()[-1]
-                break
-        assert base_url, "".join(lines) + process.stderr.read()
+    command = capenv_command() + ["serve", str(json_server_dir), "--http", "127.0.0.1:0"]
+    with served_process(command, quiet_env(), START_TIMEOUT_SECONDS) as (base_url, lines):
         expected = expected_tool_count(json_server_dir)
         assert any(line.startswith(f"capenv: {expected} tools") for line in lines), lines
         yield base_url
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(START_TIMEOUT_SECONDS)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def data(*argv: str, stdin: bytes = b"") -> subprocess.CompletedProcess:

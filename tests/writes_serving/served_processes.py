@@ -8,7 +8,6 @@ directory on ``sys.path`` in their conftest)."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,6 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from mcp import StdioServerParameters
+
+from support.served import served_process
 
 CAPTURES = Path(__file__).resolve().parents[2] / "captures"
 CALL_TIMEOUT_SECONDS = 30
@@ -55,24 +56,9 @@ def stdio_parameters(target: Path | str, *options: str) -> StdioServerParameters
 @contextmanager
 def serving_http(target: Path | str, *options: str) -> Iterator[str]:
     """``capenv serve TARGET --http 127.0.0.1:0``; yields the base URL it prints (MCP at /mcp)."""
-    process = subprocess.Popen(capenv_command() + ["serve", str(target), "--http", "127.0.0.1:0", *options],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=quiet_env())
-    try:
-        lines, base_url = [], None
-        for line in process.stdout:  # the server prints its URLs once it accepts connections
-            lines.append(line)
-            if line.startswith("capenv serving on "):
-                base_url = line.split()[-1]
-                break
-        assert base_url, "".join(lines) + process.stderr.read()
+    command = capenv_command() + ["serve", str(target), "--http", "127.0.0.1:0", *options]
+    with served_process(command, quiet_env(), STOP_TIMEOUT_SECONDS) as (base_url, _):
         yield base_url
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(STOP_TIMEOUT_SECONDS)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def data_get_url(url: str) -> bytes:
