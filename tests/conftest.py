@@ -1,10 +1,14 @@
-"""Shared pytest configuration: rule fixtures become test cases (``pytest -k <rule id>``)."""
+"""Shared pytest configuration: rule fixtures become test cases (``pytest -k <rule id>``);
+the test process reaches only loopback."""
 
 from __future__ import annotations
 
 import pytest
 
 from capenv.interpreter.rules_engine import load_rules
+from support import loopback_only
+
+loopback_only.install()
 
 
 def _fixture_cases() -> list:
