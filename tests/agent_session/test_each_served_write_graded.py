@@ -1,0 +1,95 @@
+"""Every served create, update and delete of every capture passes a graded session of its own
+(write-effects "Acceptance": "each served create/update/delete passes the same kind of graded
+session"), not only the tools that happen to form a create-update-delete triple of one type.
+
+In-process on one runtime per tool: the call is built from the tool's listed input schema, the
+grader reads data/get before and after and allows exactly the change the call asked for, and
+data/reset then gives the initial state back byte for byte."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from grader import ExpectedChange, grade
+from served_processes import capture_names, capture_path
+from test_agent_graded_session import echoed, stamped
+from valid_arguments import amended, write_arguments
+
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.pipeline import build_bundle
+from capenv.serving.runtime import EnvironmentRuntime
+
+GRADED_EFFECTS = ("create", "update", "delete")
+
+
+def fits(template: str, collection_path: str, *, item: bool) -> bool:
+    """Whether the collection path fills the template (plus an id segment for an item tool)."""
+    wanted = [piece for piece in split_path(template) if piece]
+    parts = [piece for piece in split_path(collection_path) if piece] + (["{id}"] if item else [])
+    return len(wanted) == len(parts) and all(
+        w.startswith("{") or w == p for w, p in zip(wanted, parts))
+
+
+def collection_for(document: bytes, plan: WritePlan, template: str) -> tuple[str, list[Any]]:
+    """The first collection of the plan's type the tool can name, preferring one holding entities;
+    a tied create names the one collection its plan permits."""
+    item = plan.effect != "create"
+    if plan.collection is not None:
+        return plan.collection, []
+    fitting = [(c["path"], [e["id"] for e in c["entities"]]) for c in json.loads(document)["collections"]
+               if c["type"] == plan.type and fits(template, c["path"], item=item)]
+    held = [found for found in fitting if found[1]]
+    if item and not held:
+        pytest.fail(f"{plan.tool}: the state holds no {plan.type} entity at a path the tool names")
+    assert fitting, f"{plan.tool}: no {plan.type} collection fits {template}"
+    return (held or fitting)[0]
+
+
+def served_tools() -> list:
+    params = []
+    for capture in capture_names():
+        bundle = build_bundle(capture_path(capture))
+        for plan in bundle.view.writes:
+            if plan.served and plan.type and plan.effect in GRADED_EFFECTS:
+                params.append(pytest.param(bundle, plan, id=f"{capture}:{plan.tool}"))
+    return params
+
+
+@pytest.mark.parametrize("bundle,plan", served_tools())
+def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePlan) -> None:
+    templates = {t.name: t.template for t in bundle.manifest.tools}
+    runtime = EnvironmentRuntime(bundle)
+    schema = {spec.name: spec.input_schema for spec in runtime.tools()}[plan.tool]
+    rng = random.Random(0)
+    before = runtime.data_get()
+    collection, held = collection_for(before, plan, templates[plan.tool])
+    target = held[-1] if plan.effect != "create" else None
+
+    arguments = write_arguments(schema, templates[plan.tool], collection, target, rng, "graded")
+    if plan.collection is not None:  # a tied create serves only its exemplar's path arguments
+        arguments.update(plan.exemplar_args)
+    answer = runtime.call_tool(plan.tool, arguments)
+    if answer.is_error:
+        retry = amended(arguments, schema, answer.structured.get("message", ""), rng, "graded")
+        if retry is not None:
+            arguments, answer = retry, runtime.call_tool(plan.tool, retry)
+    assert answer.is_error is False, (plan.tool, arguments, answer.structured)
+    state = answer.structured["state"]
+    assert state["view"] == plan.effect, state
+
+    sent = arguments.get("body") or {}
+    if plan.effect == "create":
+        expected = ExpectedChange("create", state["collection"], state["id"], echoed(plan, sent))
+    elif plan.effect == "update":
+        expected = ExpectedChange("update", state["collection"], target, echoed(plan, sent), stamped(plan, sent))
+    else:
+        expected = ExpectedChange("delete", state["collection"], target)
+    assert grade(before, runtime.data_get(), [expected]) == []
+
+    runtime.data_reset()
+    assert runtime.data_get() == before
