@@ -18,6 +18,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest, split_path
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.extract import collection_path
+from capenv.interpreter.view.read_gate import choose_document_line, choose_list_line
 from capenv.interpreter.view.views import is_absence
 from capenv.interpreter.view.window import is_write
 from capenv.serving.ops.sequences import SequenceState, sequence_fields
@@ -108,7 +109,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             continue
         if not record.succeeded and not is_absence(record):
             continue  # a failed read that is no absence (401, 403, 5xx) shows nothing of the state
-        if _overlaps_running_write(record, read_view, env, running):
+        if _overlaps_running_write(record, read_view, env, copy, running):
             continue
         if takes_new_entity(record, read_view, env, copy, track):
             continue
@@ -150,16 +151,22 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
     return targets
 
 
-def _overlaps_running_write(record: Record, read_view: Any, env: WriteEnv, running: list[tuple[Any, set[tuple]]]
-                            ) -> bool:
+def _overlaps_running_write(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
+                            running: list[tuple[Any, set[tuple]]]) -> bool:
     """A read that began before a modelled write to its entity or collection ended may show
-    either state: it checks nothing."""
+    either state: it checks nothing. Its collection is the one serving answers it from (the
+    list's line, any spelling of the path), as the writes name theirs."""
     entity_type = env.types.get(read_view.type or "") if read_view.type else None
     if read_view.kind == "document":
-        mine = {("document", record.path)}
+        line = choose_document_line(read_view, record.path, record.query, copy)
+        mine = {("document", line.path if line is not None else record.path)}
     elif entity_type is not None:
-        collection = collection_path(record.path, entity_type)
-        mine = {("collection", collection)}
+        where = collection_path(record.path, entity_type)
+        if read_view.kind == "list":
+            chosen = choose_list_line(read_view, record.path, record.query)
+            where = (chosen[0].collection or chosen[0].path) if chosen is not None else where
+        held = copy.find_collection(where, entity_type.name)
+        mine = {("collection", held.path if held is not None else where)}
         if read_view.kind == "item":
             mine.add(("entity", entity_type.name, unquote(split_path(record.path)[-1])))
     else:
