@@ -50,6 +50,18 @@ def excused_in_failed_list(record: Record, read_view: Any, entity_type: Any, ans
     return {tool for tool, reached in followed(exercised, targets, track).items() if max(reached) > floor}
 
 
+def followed_in_list(record: Record, read_view: Any, entity_type: Any, collection: str, exercised: list[Pending],
+                     track: Tracking, held_keys: Iterable[str]) -> bool:
+    """A list read with an exercised write an unmodelled write came after, on its collection or a
+    member it lists or the copy holds there: the list is not checked again, since that write may
+    explain the rest."""
+    recorded = record.response.json_value if record.response.is_json else None
+    listed = _by_key(locate(recorded, read_view.locator), entity_type) if recorded is not None else None
+    members = set(listed or {}) | set(held_keys)
+    targets = [("collection", collection)] + [("entity", entity_type.name, k) for k in sorted(members)]
+    return bool(followed(exercised, targets, track))
+
+
 def _last_touch(target: tuple, track: Tracking) -> int:
     """The member's last check and latest pending write."""
     pending = max((w.ordinal for w in track.pending.get(target, [])), default=0)

@@ -18,7 +18,7 @@ from capenv.serving.writes import WriteEnv
 
 from .copy_edits import resync_item
 from .embed_checks import creates_newly_embedded
-from .excuses import excused_in_failed_list, followed
+from .excuses import excused_in_failed_list, followed, followed_in_list
 from .findings import GateRun, Pending, PlanFindings, Tracking
 from .item_checks import attribute_failed_item, held_entity
 from .list_checks import replace_placement
@@ -30,7 +30,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     findings = run.findings
     pending, last_check = track.pending, track.last_check
     entity_type = env.types.get(read_view.type or "") if read_view.type else None
-    line = None
+    line, held = None, None
     if read_view.kind == "item" and entity_type is not None:
         collection = collection_path(record.path, entity_type)
         if collection in track.unchecked:
@@ -68,8 +68,6 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         if past_the_page(line, read_view, entity_type.name, copy):
             return  # serving answers from the line's recording: the read checks nothing
         targets = [("collection", collection)]
-        if any(t == entity_type.name and held_in(copy, collection, entity_type.name, k) for t, k in track.unknown):
-            track.failed_lists.add(collection)  # checked now; an unmodelled write may explain the rest after
     elif read_view.kind == "document":
         line = choose_document_line(read_view, record.path, record.query, copy)  # as serving chooses it
         if line is None:
@@ -78,6 +76,9 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     else:
         return
     exercised = [p for t in targets for p in pending.get(t, []) if p.observation != record.ordinal]
+    if read_view.kind == "list" and followed_in_list(record, read_view, entity_type, targets[0][1], exercised, track,
+                                                     held.entities if held is not None else ()):
+        track.failed_lists.add(targets[0][1])  # checked now; the unmodelled write may explain the rest after
     answer, is_list, _ = answer_read(read_view, record, env.types, copy, line=line)
     reason = compare(answer, record, read_view, is_list=is_list)
     run.checked_reads += 1
@@ -211,11 +212,6 @@ def related(a: str, b: str) -> bool:
     left, right = split_path(a), split_path(b)
     shorter, longer = (left, right) if len(left) <= len(right) else (right, left)
     return all(x == y for x, y in zip(shorter, longer[: len(shorter)]))
-
-
-def held_in(copy: StateIndex, collection: str, type_name: str, key: str) -> bool:
-    held = copy.find_collection(collection, type_name)
-    return held is not None and key in held.entities
 
 
 def check_sent_members(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, collection: str,

@@ -138,3 +138,57 @@ def test_an_entity_an_unmodelled_write_made_is_taken_from_the_first_item_read_th
     # the taken (or resynchronised) entity's later writes are modelled and checked as usual
     update = plan(bundle, "PATCH", "/items/{item_id}")
     assert update.served and update.checked_record_ordinals == (9,)
+
+
+# --- lists holding an unknown entity (the per-member rule) ---------------------------------------
+
+def test_a_list_holding_an_entity_unknown_since_before_every_write_it_checks_is_checked_again():
+    # the 5xx write on item 2 came before the updates: no exercised write is one it may explain
+    bundle = build_from(items_app()
+                        .call("PATCH", "/items/2", body={"title": "w"}, **_BOOM)                              # 4
+                        .call("PATCH", "/items/1", body={"title": "x"}, response={"id": 1, "title": "x"})   # 5
+                        .call("GET", "/items", response=[{"id": 1, "title": "x"}, {"id": 2, "title": "t2"}])
+                        .call("PATCH", "/items/1", body={"title": "y"}, response={"id": 1, "title": "y"})   # 7
+                        .call("GET", "/items", response=[{"id": 1, "title": "x"}, {"id": 2, "title": "t2"}]))
+    update = plan(bundle, "PATCH", "/items/{item_id}")
+    # read 6 confirms the first call; read 8 shows the second undone, and item 2 differs nowhere
+    assert update.checked_record_ordinals == (6,)
+    assert (update.reason, update.contradicted_by) == ("contradicted", 8)
+
+
+def test_a_list_with_a_write_an_unmodelled_write_came_after_is_checked_once_then_not_again():
+    bundle = build_from(items_app()
+                        .call("PATCH", "/items/1", body={"title": "x"}, response={"id": 1, "title": "x"})   # 4
+                        .call("PUT", "/items/1", body={"title": "z"}, **_BOOM)                                # 5
+                        .call("GET", "/items", response=[{"id": 1, "title": "x"}, {"id": 2, "title": "t2"}])
+                        .call("PATCH", "/items/2", body={"title": "y"}, response={"id": 2, "title": "y"})   # 7
+                        .call("GET", "/items", response=[{"id": 1, "title": "x"}, {"id": 2, "title": "t2"}]))
+    update = plan(bundle, "PATCH", "/items/{item_id}")
+    # read 6 passes and confirms; read 8 would show the call on item 2 undone, but is not checked
+    assert update.served and update.checked_record_ordinals == (6,)
+
+
+def test_a_failed_list_differing_only_on_the_unknown_member_excuses_a_write_before_the_taint():
+    bundle = build_from(items_app()
+                        .call("PATCH", "/items/1", body={"title": "x"}, response={"id": 1, "title": "x"})   # 4
+                        .call("PUT", "/items/2", body={"title": "z"}, **_BOOM)                                # 5
+                        .call("GET", "/items", response=[{"id": 1, "title": "x"}, {"id": 2, "title": "z"}]))
+    update = plan(bundle, "PATCH", "/items/{item_id}")
+    assert update.contradicted_by is None and update.reason == "unconfirmed"
+
+
+def test_a_failed_list_differing_also_on_a_member_written_after_the_taint_excuses_nothing():
+    bundle = build_from(items_app()
+                        .call("PATCH", "/items/1", body={"title": "x"}, response={"id": 1, "title": "x"})   # 4
+                        .call("PUT", "/items/2", body={"title": "z"}, **_BOOM)                                # 5
+                        .call("POST", "/items", body={"title": "c"}, status=201, response=C)                # 6
+                        .call("GET", "/items/3", response=C)                                                # 7
+                        .call("GET", "/items", response=[{"id": 1, "title": "x"}, {"id": 2, "title": "z"}]))
+    # the list shows the create (made after the 5xx write) undone, so the create is contradicted;
+    # the 5xx write came after the update's call, but not after member 3's last check (read 7),
+    # and member 3 differs: the update is not excused either
+    assert plan(bundle, "POST", "/items").contradicted_by == 8
+    assert plan(bundle, "PATCH", "/items/{item_id}").contradicted_by == 8
+
+
+_BOOM = {"status": 500, "response": {"error": "boom"}}
