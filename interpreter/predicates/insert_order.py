@@ -133,16 +133,45 @@ def admitted_sorts_agree(ctx: InsertCandidateContext, params: BaseModel) -> Outc
 class RandomIdParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    random_pattern: str
-    """Identity values matching this are random (version 4 UUIDs)."""
+    random_patterns: dict[str, str]
+    """Identity kinds whose values are random (version 4 UUIDs), by name."""
+    time_ordered_patterns: dict[str, str] = {}
+    """Identity kinds whose values count up with the creation time (ObjectId, ULID, TSID, version
+    7 UUIDs, a sequence), by name: an order by them keeps."""
+
+
+def _id_kind(value: str, patterns: dict[str, str]) -> str | None:
+    return next((kind for kind, pattern in patterns.items() if re.fullmatch(pattern, value, re.IGNORECASE)), None)
+
+
+def _clock_listing_otherwise(ctx: InsertCandidateContext) -> str | None:
+    """A clock field of the created entity that lists the collection's entities in another
+    order than their ids; None when some clock lists them alike (or none shows an order)."""
+    entities = [m for m in [*ctx.previous_members, ctx.created] if ctx.id_field in m]
+    found = None
+    for clock in ctx.clock_fields:
+        held = [(sort_key(m.get(ctx.id_field)), sort_key(m.get(clock))) for m in entities if m.get(clock) is not None]
+        if len(held) < 2:
+            return None
+        if not any(a[0] < b[0] and a[1] > b[1] for a in held for b in held):
+            return None  # this clock lists them as their ids do
+        found = found or clock
+    return found
 
 
 @predicate("identity_is_random", context="insert-candidate", params=RandomIdParams)
 def identity_is_random(ctx: InsertCandidateContext, params: RandomIdParams) -> Outcome:
-    """The created entity's identity is random, so an order by it is a coincidence until shown."""
+    """The created entity's identity is random, so an order by it is a coincidence until shown:
+    a random kind (a version 4 UUID), or generated ids every creation clock lists in another
+    order. A time-ordered kind (ObjectId, ULID, TSID, version 7 UUID, a sequence) is not."""
     value = str(ctx.created.get(ctx.id_field, ""))
-    if re.fullmatch(params.random_pattern, value, re.IGNORECASE):
-        return Match({"id": value})
-    return Miss(f"{value!r} is not a random identity")
-
-
+    kind = _id_kind(value, params.time_ordered_patterns)
+    if kind is not None:
+        return Miss(f"{value!r} is a time-ordered identity ({kind})")
+    kind = _id_kind(value, params.random_patterns)
+    if kind is not None:
+        return Match({"id": value, "kind": kind})
+    clock = _clock_listing_otherwise(ctx)
+    if clock is not None:
+        return Match({"id": value, "kind": "listed otherwise by every creation clock", "clock": clock})
+    return Miss(f"{value!r} is not a random identity, and no creation clock lists the ids otherwise")

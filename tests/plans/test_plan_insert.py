@@ -95,3 +95,61 @@ def test_sorts_that_would_place_the_create_differently_claim_nothing_before_last
     assert create.insert.rule_id == rule_id
     if rule_id == "insert.clock-descending":
         assert (create.insert.field, create.insert.descending) == ("created", True)
+
+
+# --- L3: time-ordered ids keep the sort; ids the creation clocks list otherwise are random ----------
+
+TIME_ORDERED = {
+    "objectid": ["65a1b2c3d4e5f60718293a01", "65a1b2c4d4e5f60718293a02", "65a1b2c5d4e5f60718293a03",
+                 "65a1b2c6d4e5f60718293a04"],
+    "ulid": ["01HQ3Z8K7V0000000000000001", "01HQ3Z8K7W0000000000000002", "01HQ3Z8K7X0000000000000003",
+             "01HQ3Z8K7Y0000000000000004"],
+    "tsid": ["0AWE5HZP3SKT1", "0AWE5HZP3SKT2", "0AWE5HZP3SKT3", "0AWE5HZP3SKT4"],
+    "uuid-v7": ["018f3c1a-0000-7000-8000-000000000001", "018f3c1a-0001-7000-8000-000000000002",
+                "018f3c1a-0002-7000-8000-000000000003", "018f3c1a-0003-7000-8000-000000000004"],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(TIME_ORDERED))
+def test_a_time_ordered_id_keeps_the_sort_without_a_later_list(kind):
+    *held, new = TIME_ORDERED[kind]
+    entities = [{"id": i, "title": t} for i, t in zip(held, "abc")]   # listed in ascending id order
+    create = _create_after(items_app(entities), {"id": new, "title": "n"})
+    assert (create.insert.rule_id, create.insert.kind, create.insert.field) == ("insert.id-ascending", "sorted", "id")
+    veto = [e for e in create.traces if e.rule_id == "insert.id-ascending" and e.outcome != "match"]
+    assert not veto, veto
+
+
+TOKENS = ["a7Kq2", "c1Zx9", "m4Pw0"]   # generated ids that sort unlike the clocks that made them
+NEW_TOKEN = "b3Yr7"                     # sorts between the first and the second
+
+
+def _clocked(later: str | None):
+    made_at = ["2025-12-31T00:00:03.000Z", "2025-12-31T00:00:01.000Z", "2025-12-31T00:00:02.000Z"]
+    entities = [{"id": i, "title": t, "createdAt": c} for i, t, c in zip(TOKENS, "abc", made_at)]
+    builder = items_app(entities)
+    made = {"id": NEW_TOKEN, "title": "n", "createdAt": "2026-01-01T00:00:00.400Z"}   # the create's own start
+    later_list = None if later is None else (
+        [entities[0], made, *entities[1:]] if later == "sorted" else [*entities, made])
+    return _create_after(builder, made, later_list)
+
+
+@pytest.mark.parametrize("later,rule", [
+    (None, ("insert.last", "last", None)),
+    ("sorted", ("insert.random-id-ascending", "sorted", "id")),
+    ("last", ("insert.last", "last", None)),
+], ids=["no-later-list", "later-list-sorted", "later-list-last"])
+def test_generated_ids_every_creation_clock_lists_otherwise_sort_only_after_last(later, rule):
+    create = _clocked(later)
+    assert (create.insert.rule_id, create.insert.kind, create.insert.field) == rule
+    random = next(e for e in create.traces if e.rule_id == "insert.id-ascending")
+    assert random.outcome != "match"
+
+
+def test_generated_ids_a_creation_clock_lists_alike_keep_the_sort():
+    """The same tokens, made in their id order: the sort by id is no coincidence."""
+    made_at = ["2025-12-31T00:00:01.000Z", "2025-12-31T00:00:02.000Z", "2025-12-31T00:00:03.000Z"]
+    entities = [{"id": i, "title": t, "createdAt": c} for i, t, c in zip(TOKENS, "abc", made_at)]
+    made = {"id": "z9Zz9", "title": "n", "createdAt": "2026-01-01T00:00:00.400Z"}
+    create = _create_after(items_app(entities), made)
+    assert (create.insert.rule_id, create.insert.field) == ("insert.id-ascending", "id")
