@@ -32,7 +32,7 @@ from .findings import GateRun, Pending, PlanFindings, Tracking
 from .read_check import check_read
 from .sorted_arrays import SortedArrays
 from .unmodelled import unmodelled
-from .write_checks import _sent, _unobserved_later_update, _updates_unknown_entity, form_problem
+from .write_checks import CreateSite, _sent, _unobserved_later_update, _updates_unknown_entity, note_form_problem
 
 __all__ = ["GateRun", "Pending", "PlanFindings", "run_gate"]
 
@@ -121,10 +121,7 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
            timeline: Timeline, findings: PlanFindings | None = None) -> dict[tuple, set[str]] | None:
     body = record.request.json_value if record.request.is_json else None
     recorded = recorded_outcome(plan, record, env, timeline)
-    problem = form_problem(plan, recorded)
-    if problem and findings is not None and findings.unexplained_by is None:
-        findings.unexplained_by = record.ordinal
-        findings.notes.append(f"record {record.ordinal}: {problem}")
+    note_form_problem(plan, recorded, CreateSite(record, env, copy, sequences), findings)
     call = WriteCall(record.path, record.query, body)
     try:
         result = execute(plan, env, call, copy, instant=record.started_at, counter=counter, sequences=sequences,

@@ -1,13 +1,13 @@
 """Which modelled writes the gate can check (seeds: "The gate", "Writes").
 
 A recorded call whose generated values take another form than serving gives them makes its plan
-unexplained-change; an update of an unknown entity, or a later update answering without its
-entity that no read showing the plan's clocks observes, cannot be checked and adds nothing.
+unexplained-change (``generated_forms``); an update of an unknown entity, or a later update
+answering without its entity that no read showing the plan's clocks observes, cannot be checked
+and adds nothing.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import unquote
 
@@ -16,6 +16,9 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.serving.writes import WriteEnv
+
+from .findings import PlanFindings
+from .generated_forms import CreateSite, FormNote, form_problem
 
 
 def _target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str, str] | None:
@@ -28,33 +31,24 @@ def _target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str,
     return entity_type.name, unquote(parts[-1])
 
 
-def form_problem(plan: WritePlan, recorded: dict[str, Any] | None) -> str | None:
-    """A create whose generated values take another form than serving gives them (a clock in
-    another format, a non-UUID unique value) is unexplained-change."""
-    if plan.effect != "create" or not recorded:
-        return None
-    from capenv.serving.ops.clocks import format_instant, parse_instant
-    from capenv.serving.ops.params import ClockParams, UniqueParams
-
-    for rule in plan.fields:
-        if rule.field not in recorded:
-            continue
-        value = recorded[rule.field]
-        if rule.op == "clock":
-            clock = ClockParams.model_validate(rule.params).format
-            try:
-                same = format_instant(parse_instant(value, clock), clock) == value
-            except (ValueError, TypeError, OverflowError):
-                same = False
-            if not same:
-                return f"{rule.field} {value!r} is not written as the plan's clock format"
-        elif rule.op == "unique" and UniqueParams.model_validate(rule.params).format == "uuid":
-            if not (isinstance(value, str) and _UUID.fullmatch(value)):
-                return f"{rule.field} {value!r} is not a UUID"
-    return None
+def note_form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: CreateSite,
+                      findings: PlanFindings | None) -> None:
+    """A create whose generated values take another form than serving gives them is
+    unexplained-change: the first such call is noted, with its trace event."""
+    problem = form_problem(plan, recorded, site)
+    if problem is not None and findings is not None and findings.unexplained_by is None:
+        findings.unexplained_by = problem.record
+        findings.notes.append(FormNote(problem, plan.tool))
 
 
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+def with_form_traces(plans: list[WritePlan], findings: dict[str, PlanFindings]) -> list[WritePlan]:
+    """Each plan's traces gain the events of the generated-form problems the gate noted."""
+    result = []
+    for plan in plans:
+        found = findings.get(plan.tool)
+        events = tuple(note.event for note in found.notes if isinstance(note, FormNote)) if found else ()
+        result.append(plan.model_copy(update={"traces": plan.traces + events}) if events else plan)
+    return result
 
 
 def _updates_unknown_entity(plan: WritePlan, record: Record, env: WriteEnv, unknown: set[tuple[str, str]]) -> bool:

@@ -1,0 +1,182 @@
+"""A recorded create's generated values in the form serving gives them (seeds: "The gate",
+"Writes"; "Field rules for creates" 5-8; "Clock and generators").
+
+A clock keeps the plan's format; a sequence is drawn after every value its scope counts (held,
+started with, or drawn before) and keeps the recorded spelling (digit groups, zero padding, a
+string of digits); a unique value, or an identity that is no sequence, is a UUID or a token of
+the learned length, alphabet and separators. A value of another form makes the plan
+unexplained-change. Integer identities are left to the id mapping, so only their numbers are
+counted, as drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from capenv.interpreter.bundle.models import FieldRule, WritePlan
+from capenv.interpreter.bundle.trace_event import TraceEvent
+from capenv.interpreter.evidence.records import Record
+from capenv.serving.ops.clocks import format_instant, parse_instant
+from capenv.serving.ops.generated_ids import is_uuid, token_shape
+from capenv.serving.ops.params import ClockParams, IdentityParams, SequenceParams, UniqueParams
+from capenv.serving.ops.sequences import SequenceScope, SequenceState, format_sequence, sequence_number
+from capenv.serving.state_edits import largest_held
+from capenv.serving.state_index import StateIndex
+from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal
+
+
+@dataclass(frozen=True)
+class FormProblem:
+    """One generated value of another form than serving gives it."""
+
+    record: int
+    field: str
+    expected: str
+    seen: Any
+
+    def text(self) -> str:
+        return f"{self.field} {self.seen!r} is not {self.expected}"
+
+    def event(self, tool: str) -> TraceEvent:
+        return TraceEvent(
+            table="gate", rule_id=None, outcome="miss", subject=f"{tool} {self.field}",
+            evidence={"record": self.record, "field": self.field, "expected": self.expected, "seen": self.seen},
+            reason=f"record {self.record}: {self.text()}; serving gives another form, so the plan is "
+                   "unexplained-change")
+
+
+class FormNote(str):
+    """A gate note (text, as the plan's findings keep them) that also carries its trace event, which
+    the pipeline adds to the plan's traces."""
+
+    event: TraceEvent
+
+    def __new__(cls, problem: FormProblem, tool: str) -> FormNote:
+        note = super().__new__(cls, f"record {problem.record}: {problem.text()}")
+        note.event = problem.event(tool)
+        return note
+
+
+@dataclass(frozen=True)
+class CreateSite:
+    """Where a recorded create runs in the gate's copy: what sequence order is judged against."""
+
+    record: Record
+    env: WriteEnv
+    copy: StateIndex
+    sequences: SequenceState
+
+
+def form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: CreateSite | None = None
+                 ) -> FormProblem | None:
+    """The first generated value of ``recorded`` (the create's recorded entity) whose form serving
+    would not give. With a ``site``, sequence values are also judged for order and counted as drawn."""
+    if plan.effect != "create" or not recorded:
+        return None
+    ordinal = site.record.ordinal if site is not None else 0
+    found: FormProblem | None = None
+    for rule in plan.fields:
+        if rule.field not in recorded:
+            continue
+        expected = _expected_form(rule, recorded[rule.field])
+        if expected is None and site is not None:
+            expected = _out_of_order(plan, rule, recorded[rule.field], site)
+        if expected is not None and found is None:
+            found = FormProblem(ordinal, rule.field, expected, recorded[rule.field])
+    return found
+
+
+def _expected_form(rule: FieldRule, value: Any) -> str | None:
+    """What form ``value`` should take, when it takes another (None: the rule's form)."""
+    if rule.op == "clock":
+        clock = ClockParams.model_validate(rule.params).format
+        try:
+            same = format_instant(parse_instant(value, clock), clock) == value
+        except (ValueError, TypeError, OverflowError):
+            same = False
+        return None if same else "written as the plan's clock format"
+    if rule.op == "sequence":
+        params = SequenceParams.model_validate(rule.params)
+        number = sequence_number(value)
+        spelled = format_sequence(number, params.groups, params.as_string) if number is not None else None
+        if number is None or not _spelled_as(value, spelled):
+            shown = spelled if spelled is not None else format_sequence(1, params.groups, params.as_string)
+            return f"a sequence value spelled as the plan's ({shown!r})"
+        return None
+    if rule.op in ("unique", "identity"):
+        model = UniqueParams if rule.op == "unique" else IdentityParams
+        params = model.model_validate(rule.params)
+        if params.format == "uuid":
+            return None if is_uuid(value) else "a UUID"
+        if params.format == "token":
+            return _token_problem(params, value)
+    return None
+
+
+def _spelled_as(value: Any, spelled: Any) -> bool:
+    """A recorded sequence value spelled as serving spells its number: the same JSON kind (an
+    integral JSON number counts as an integer) and text."""
+    if isinstance(spelled, str):
+        return isinstance(value, str) and value == spelled
+    return sequence_number(value) == spelled and not isinstance(value, (str, bool))
+
+
+def _token_problem(params: UniqueParams | IdentityParams, value: Any) -> str | None:
+    shape = token_shape(params.length, params.classes, params.separators)
+    expected = f"a token of {shape.length} characters from {params.classes or 'aA9'}"
+    if shape.separators:
+        expected += " with " + ", ".join(f"{char!r} at {index}" for index, char in shape.separators)
+    if not isinstance(value, str) or len(value) != shape.length:
+        return expected
+    if any(value[index] != char for index, char in shape.separators):
+        return expected
+    if any(value[index] not in shape.alphabet for index in shape.free):
+        return expected
+    return None
+
+
+def _out_of_order(plan: WritePlan, rule: FieldRule, value: Any, site: CreateSite) -> str | None:
+    """A sequence value not past every value its scope counts, which serving would never draw. The
+    value counts as drawn either way, as serving's would (a deleted entity's value is not reused).
+    A value past the next one is left alone: a failed or unrecorded create may have drawn those
+    between, as database sequences skip values a failed insert drew."""
+    scope_kind = _sequence_scope(rule)
+    number = sequence_number(value)
+    if scope_kind is None or number is None:
+        return None
+    collection = _create_collection(plan, site) if scope_kind == "collection" else None
+    if scope_kind == "collection" and collection is None:
+        return None  # serving refuses this call: it is no create the plan models
+    scope = SequenceScope(plan.type or "", rule.field, collection)
+    draft = site.sequences.draft(lambda s: _scope_values(site.copy, s))
+    next_number = draft.next_number(scope)
+    site.sequences.apply({scope: number})
+    if rule.op == "identity" or site.record.ordinal == plan.exemplar or number >= next_number:
+        return None
+    return f"after every value its scope counts (next {next_number})"
+
+
+def _sequence_scope(rule: FieldRule) -> str | None:
+    if rule.op == "sequence" or (rule.op == "identity" and rule.params.get("format") == "sequence"):
+        return str(rule.params.get("scope", "collection"))
+    return None
+
+
+def _scope_values(copy: StateIndex, scope: SequenceScope) -> list[int]:
+    found = [largest_held(c, scope.field) for c in copy.collections_of(scope.type_name)
+             if scope.collection is None or c.path == scope.collection]
+    return [value for value in found if value is not None]
+
+
+def _create_collection(plan: WritePlan, site: CreateSite) -> str | None:
+    """The collection serving creates in for this call, as ``execute`` picks it."""
+    from capenv.serving.writes import _args, _collection_for_create
+
+    record = site.record
+    try:
+        path, _ = _collection_for_create(plan, site.env, WriteCall(record.path, record.query, None), site.copy,
+                                         _args(plan.template, record.path))
+    except WriteRefusal:
+        return None
+    return path
