@@ -1,6 +1,7 @@
 """What a write no built plan models may have changed (seeds: "The gate", "Writes"): below an
 item the entity is unknown until a read shows it again; at a collection path, or above it, the
-collections it reaches are not checked again."""
+collections it reaches are not checked again. A path reaches a collection whose segments are its
+own verbatim or once percent-decoded."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from urllib.parse import unquote
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.view.extract import collection_path
+from capenv.serving.render import same_spelling
 from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import WriteEnv
 
@@ -32,8 +34,8 @@ def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking)
                 track.unchecked.add(held.path)
         elif len(parts) == len(template) and prefix(parts, template):
             collection = collection_path(record.path, entity_type)
-            track.unchecked.add(collection)
-            held = copy.find_collection(collection, entity_type.name)
+            held = copy.find_collection(collection, entity_type.name)  # a plain spelling reaches an encoded one
+            track.unchecked.add(held.path if held is not None else collection)
             reached[("collection", held.path if held is not None else collection)] = record.ordinal
         elif len(parts) < len(template) and prefix(template, parts):
             for held in copy.collections_of(entity_type.name):
@@ -43,4 +45,6 @@ def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking)
 
 
 def prefix(longer: list[str], shorter: list[str]) -> bool:
-    return all(a == b or a.startswith("{") or b.startswith("{") for a, b in zip(longer, shorter))
+    """``shorter`` begins ``longer``: each segment a parameter, or verbatim or either spelling once
+    percent-decoded (serving's ``same_spelling``)."""
+    return all(a.startswith("{") or b.startswith("{") or same_spelling(a, b) for a, b in zip(longer, shorter))
