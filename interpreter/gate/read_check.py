@@ -154,7 +154,9 @@ def _passed(record: Record, read_view: Any, entity_type: Any, targets: list[tupl
             if isinstance(member, dict) and entity_type.id_field in member:
                 entity = ("entity", entity_type.name, str(member[entity_type.id_field]))
                 last_check[entity] = record.ordinal
-                remaining = [w for w in pending.get(entity, []) if not shows(w, read_view)]
+                # the read a write's effect was learned from leaves that write for a later check
+                remaining = [w for w in pending.get(entity, [])
+                             if not shows(w, read_view) or w.observation == record.ordinal]
                 if remaining:
                     pending[entity] = remaining
                 else:

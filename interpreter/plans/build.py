@@ -27,7 +27,8 @@ from capenv.interpreter.view.window import is_write
 from .classify import classify, target_of
 from .exemplar import admit_body, exemplar_of
 from .insert import insert_rule
-from .link import _located, link_create, returned_ids
+from .link import _located, link_create, names_id_alone, returned_ids
+from .newly_listed import newly_listed
 from .timeline import Timeline, build_timeline
 
 IDENTITY_MEMBERS = "manifest-identity-members"
@@ -231,8 +232,9 @@ def _create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list
         observed, observation = link.observed, exemplar.ordinal
         base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": link.locator})
     else:
-        sighting = ctx.timeline.first_after(entity_type.name, str(link.id_value), exemplar.ordinal, via=("item",))
-        if sighting is None or sighting.value is None:
+        sighting = _create_observation(ctx, entity_type, link.collection, str(link.id_value), exemplar, tool.name,
+                                       events)
+        if sighting is None:
             return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
         observed, observation = sighting.value, sighting.ordinal
     base["observation"] = observation
@@ -245,6 +247,24 @@ def _create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list
     build_reason = explanation.build_reason
     return WritePlan(**base, fields=tuple(explanation.fields), members=tuple(explanation.members), insert=insert,
                      build_reason=build_reason, traces=tuple(events))
+
+
+def _create_observation(ctx: PlanContext, entity_type: EntityType, collection: str, key: str, exemplar: Record,
+                        tool: str, events: list[TraceEvent]) -> Any:
+    """The first later read showing the created entity: an item read of it, or a list read of its
+    collection that newly lists it alone (``newly_listed``) unless the call answered its id alone;
+    None when neither shows it."""
+    item = ctx.timeline.first_after(entity_type.name, key, exemplar.ordinal, via=("item",))
+    if names_id_alone(exemplar.response.json_value):
+        listed, why = None, "the answer names its id alone, so only a read of that id observes it"
+    else:
+        listed, why = newly_listed(ctx.timeline, entity_type.name, key, exemplar.ordinal, collection,
+                                   until=item.ordinal if item is not None else None)
+    events.append(TraceEvent(table="plans", rule_id=None, outcome="match" if listed else "miss", subject=tool,
+                             reason=f"observation by a list read: {why}"))
+    if listed is not None:
+        return listed
+    return item if item is not None and item.value is not None else None
 
 
 def _path_args(path: str, entity_type: EntityType, collection: str, tool: Tool) -> dict[str, str]:

@@ -55,6 +55,20 @@ def returned_ids(body: Any, is_identity_member: Callable[[str], bool], min_lengt
     return unique
 
 
+def names_id_alone(body: Any) -> bool:
+    """Whether a create's answer names its id alone: a scalar, a sole scalar member (the identity
+    field or another), or a sole member holding an object of one scalar member ({"data": {"id": …}})."""
+    def scalar(value: Any) -> bool:
+        return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+    if scalar(body):
+        return True
+    if not isinstance(body, dict) or len(body) != 1:
+        return False
+    (value,) = body.values()
+    return scalar(value) or (isinstance(value, dict) and len(value) == 1 and scalar(next(iter(value.values()))))
+
+
 def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candidates: list[tuple[Any, str]],
                 other_write_between: Callable[[int, int], bool], min_length: int,
                 type_read_before: Callable[[str, int], bool]) -> tuple[Link | None, list[str]]:

@@ -1,7 +1,9 @@
 """Where each entity was seen along the capture: item reads, list reads and write answers.
 
 Plans look up the entity as held just before a call and the first read that shows it after;
-every sighting keeps its record, so a plan can cite where it learned a value.
+every sighting keeps its record, so a plan can cite where it learned a value. List reads are also
+kept whole (``list_reads``), with the initial state's ids and the write calls, so a create can be
+observed in the one entity a list newly shows (``newly_listed``).
 
 Reads are gathered when the timeline is built. Write answers (a 2xx create's or update's
 response carrying the entity) are added by the plan builder, which knows each write's type and
@@ -20,6 +22,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest, split_path
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
+from capenv.interpreter.view.window import is_write
 from capenv.serving.render import locate
 
 
@@ -38,6 +41,15 @@ class Sighting:
     """item, list or response."""
 
 
+@dataclass(frozen=True)
+class ListRead:
+    record: Record
+    type: str
+    collection: str
+    members: dict[str, dict[str, Any]]
+    """The entities it lists, by id, in list order."""
+
+
 @dataclass
 class Timeline:
     records: dict[int, Record]
@@ -48,6 +60,12 @@ class Timeline:
     answers: dict[tuple[str, str], list[Sighting]] | None = None
     """Write answers showing an entity (via "response"), by entity; None until the plan builder
     has added them (``add_answer``)."""
+    list_reads: list[ListRead] = field(default_factory=list)
+    """Every successful JSON list read of a state type, in timeline order."""
+    initial_ids: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    """The initial state's entity ids, by (type, collection path as recorded)."""
+    write_ordinals: list[int] = field(default_factory=list)
+    """Every call that may have changed state (``is_write``), in timeline order."""
 
     def add(self, sighting: Sighting) -> None:
         self.by_entity.setdefault((sighting.type, sighting.key), []).append(sighting)
@@ -121,6 +139,10 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
     types = {t.name: t for t in view.types}
     timeline = Timeline(records, types)
     tool_of = {o: t.name for t in manifest.tools for o in t.record_ordinals}
+    read_only = {p.tool for p in view.read_only_posts}
+    timeline.write_ordinals = [o for o in sorted(records) if is_write(records[o], tool_of, read_only)]
+    for held in view.state.collections:
+        timeline.initial_ids.setdefault((held.type, held.path), set()).update(str(e.id) for e in held.entities)
     views = {v.tool: v for v in view.views}
     for ordinal in sorted(records):
         record = records[ordinal]
@@ -144,10 +166,15 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
                                       located, "item"))
         elif record.succeeded and record.response.is_json:
             located = locate(record.response.json_value, read_view.locator)
-            for member in located if isinstance(located, list) else []:
+            if not isinstance(located, list):
+                continue
+            listed: dict[str, dict[str, Any]] = {}
+            for member in located:
                 if isinstance(member, dict) and entity_type.id_field in member:
                     timeline.add(Sighting(ordinal, entity_type.name, collection, str(member[entity_type.id_field]),
                                           member, "list"))
+                    listed.setdefault(str(member[entity_type.id_field]), member)
+            timeline.list_reads.append(ListRead(record, entity_type.name, collection, listed))
     return timeline
 
 
