@@ -1,0 +1,198 @@
+"""The AgentEnv framework's surface over a runtime: its card and its JSON-RPC data plane.
+
+``AgentEnvRuntime`` wraps a runtime, and the HTTP transport serves it as it serves any runtime
+(MCP, ``/_capenv/data/…``, the application's own paths). Two paths of the application's surface
+become the framework's: ``GET /.well-known/agent-env.json`` (the card, ``agentenv_card``) and
+``POST /agentenv``, JSON-RPC 2.0 with
+
+* ``data/get`` → ``{"parts": [{"kind": "data", "data": <the state document>}]}``, the document
+  spliced in as data/get writes it, so its bytes (exact numbers included) are capenv's own;
+* ``data/reset`` → ``{}``, the initial state back (clock, counter and sequences too);
+* ``data/add`` ``{"parts": [one part]}`` → ``{}``: a data part holding the document, or a file
+  part with its bytes (base64) or a ``file://`` URI on this machine; it replaces the state.
+
+Errors follow the protocol's SDK: -32700 unreadable JSON, -32600 not a JSON-RPC request, -32601
+no such method, -32602 params of the wrong shape, -32000 a refused document (``data.code`` is
+``add_failed``, ``data.reason`` the refusal's kind), the state unchanged. Every call reaches the
+wrapped runtime on the transport's one worker thread, so the framework's data plane and an
+agent's MCP calls see one state.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import logging
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
+
+from capenv.serving.http_surface import error
+from capenv.serving.runtime_api import DataPlaneRefusal, HttpAnswer, HttpRequest, Runtime, ToolAnswer, ToolSpec
+from capenv.serving.transport.agentenv_card import (
+    METHOD_ADD, METHOD_GET, METHOD_RESET, METHODS, RPC_PATH, WELL_KNOWN_PATH, environment_card,
+)
+from capenv.serving.transport.http_app import DEFAULT_BODY_LIMIT
+
+logger = logging.getLogger(__name__)
+
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, SERVER_ERROR = -32700, -32600, -32601, -32602, -32000
+JSON_HEADERS = (("content-type", "application/json"),)
+ACCEPTED_PARTS = ('data/add takes one part: {"kind": "data", "data": <the state document>}, or {"kind": "file", '
+                  '"file": {"bytes": <the document in base64>}} or {"kind": "file", "file": {"uri": "file:///…"}}')
+
+
+class InvalidParams(Exception):
+    """The params are not of the shape the method takes (-32602)."""
+
+
+class PartRefused(Exception):
+    """The part is well formed but holds no document capenv can read (-32000, add_failed)."""
+
+    def __init__(self, message: str, kind: str = DataPlaneRefusal.INVALID) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class AgentEnvRuntime(Runtime):
+    """``runtime`` with the AgentEnv card and data plane on its HTTP surface; everything else delegated."""
+
+    def __init__(self, runtime: Runtime, name: str) -> None:
+        if not name.strip():
+            raise ValueError("the environment needs a non-blank name for its AgentEnv card")
+        self.runtime, self.name = runtime, name
+        self._card: bytes | None = None
+
+    def tools(self) -> list[ToolSpec]:
+        return self.runtime.tools()
+
+    def call_tool(self, name: str, arguments: dict[str, Any], *, idempotency_key: str | None = None) -> ToolAnswer:
+        return self.runtime.call_tool(name, arguments, idempotency_key=idempotency_key)
+
+    def data_get(self) -> bytes:
+        return self.runtime.data_get()
+
+    def data_reset(self) -> None:
+        self.runtime.data_reset()
+
+    def data_add(self, document: bytes) -> None:
+        self.runtime.data_add(document)
+
+    def reserved_mcp_path(self) -> str:
+        return self.runtime.reserved_mcp_path()
+
+    def http(self, request: HttpRequest) -> HttpAnswer:
+        if request.path == WELL_KNOWN_PATH:
+            return self._card_answer(request)
+        if request.path == RPC_PATH:
+            return self._rpc_answer(request)
+        return self.runtime.http(request)
+
+    def card(self) -> bytes:
+        if self._card is None:  # the tools never change while the runtime serves
+            self._card = dumps(environment_card(self.name, self.reserved_mcp_path(), self.tools()))
+        return self._card
+
+    def _card_answer(self, request: HttpRequest) -> HttpAnswer:
+        if request.method not in ("GET", "HEAD"):
+            return error(405, "method_not_allowed", f"{WELL_KNOWN_PATH} takes GET, not {request.method}",
+                         (("allow", "GET"),))
+        return HttpAnswer(200, JSON_HEADERS, self.card())
+
+    def _rpc_answer(self, request: HttpRequest) -> HttpAnswer:
+        if request.method != "POST":
+            return error(405, "method_not_allowed", f"{RPC_PATH} takes POST (JSON-RPC 2.0), not {request.method}",
+                         (("allow", "POST"),))
+        try:
+            message = loads(request.body)  # the exact codec: a document's numbers keep their text
+        except JsonError as exc:
+            return rpc_error(None, PARSE_ERROR, f"parse error: {exc}")
+        if not is_request(message):
+            rid = message.get("id") if isinstance(message, dict) else None
+            return rpc_error(rid, INVALID_REQUEST, 'invalid request: send one object {"jsonrpc": "2.0", "id": …, '
+                             f'"method": …, "params": {{…}}}} with a method of {", ".join(METHODS)}')
+        rid, method = message.get("id"), message["method"]
+        if method not in METHODS:
+            return rpc_error(rid, METHOD_NOT_FOUND, f"method not found: {method}; methods: {', '.join(METHODS)}")
+        try:
+            return self._dispatch(rid, method, message.get("params") or {})
+        except Exception:
+            logger.exception("AgentEnv %s failed inside the runtime", method)
+            return rpc_error(rid, SERVER_ERROR, "internal error", {"code": f"{method.split('/')[1]}_failed"})
+
+    def _dispatch(self, rid: Any, method: str, params: Any) -> HttpAnswer:
+        if method == METHOD_GET:
+            return rpc_result(rid, b'{"parts":[{"kind":"data","data":' + bytes(self.runtime.data_get()) + b"}]}")
+        if method == METHOD_RESET:
+            self.runtime.data_reset()
+            return rpc_result(rid, b"{}")
+        try:
+            document = document_of(params)
+        except InvalidParams as exc:
+            return rpc_error(rid, INVALID_PARAMS, "invalid_request", {"detail": str(exc)})
+        except PartRefused as exc:
+            return rpc_error(rid, SERVER_ERROR, str(exc), {"code": "add_failed", "reason": exc.kind})
+        try:
+            self.runtime.data_add(document)
+        except DataPlaneRefusal as refusal:
+            return rpc_error(rid, SERVER_ERROR, f"data/add refused: {refusal.message}",
+                             {"code": "add_failed", "reason": refusal.kind})
+        return rpc_result(rid, b"{}")
+
+
+def is_request(message: Any) -> bool:
+    return isinstance(message, dict) and message.get("jsonrpc") == "2.0" and isinstance(message.get("method"), str)
+
+
+def document_of(params: Any) -> bytes:
+    """The state document a data/add request carries, as bytes for ``Runtime.data_add``."""
+    parts = params.get("parts") if isinstance(params, dict) else None
+    if not isinstance(parts, list) or not parts:
+        raise InvalidParams(f'the params are {{"parts": [...]}}; {ACCEPTED_PARTS}')
+    if not all(isinstance(p, dict) and p.get("kind") in ("data", "file", "text") for p in parts):
+        raise InvalidParams(f'each part is an object whose "kind" is data, file or text; {ACCEPTED_PARTS}')
+    if len(parts) != 1:
+        raise PartRefused(f"data/add installs one whole state document, not {len(parts)} parts; {ACCEPTED_PARTS}")
+    part = parts[0]
+    if part["kind"] == "data":
+        if not isinstance(part.get("data"), dict):
+            raise InvalidParams(f'a data part carries "data": an object (the state document); {ACCEPTED_PARTS}')
+        return dumps(part["data"])
+    if part["kind"] == "text":
+        raise PartRefused(f"a text part holds no state document; {ACCEPTED_PARTS}")
+    file = part.get("file")
+    if isinstance(file, dict) and isinstance(file.get("bytes"), str):
+        try:
+            return base64.b64decode(file["bytes"], validate=True)
+        except binascii.Error:
+            raise PartRefused('the file part\'s "bytes" is not base64 text') from None
+    if isinstance(file, dict) and isinstance(file.get("uri"), str):
+        return _local_file(file["uri"])
+    raise InvalidParams(f'a file part carries "file": {{"bytes": …}} or {{"uri": …}}; {ACCEPTED_PARTS}')
+
+
+def _local_file(uri: str) -> bytes:
+    """A file the framework staged on this machine; other schemes are not fetched (no network here)."""
+    parts = urlsplit(uri)
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+        raise PartRefused(f"the file part's URI {uri!r} is not a file:// URI on this machine; send the document's "
+                          "bytes inline (\"bytes\": base64) or as a data part")
+    path = Path(unquote(parts.path))
+    try:
+        if path.stat().st_size > DEFAULT_BODY_LIMIT:
+            raise PartRefused(f"{path} is larger than {DEFAULT_BODY_LIMIT} bytes, past what data/add installs",
+                              DataPlaneRefusal.RESOURCE_CONSTRAINT)
+        return path.read_bytes()
+    except OSError as exc:
+        raise PartRefused(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def rpc_result(rid: Any, result: bytes) -> HttpAnswer:
+    return HttpAnswer(200, JSON_HEADERS, b'{"jsonrpc":"2.0","id":' + dumps(rid) + b',"result":' + result + b"}")
+
+
+def rpc_error(rid: Any, code: int, message: str, data: Any = None) -> HttpAnswer:
+    body = {"code": code, "message": message, **({"data": data} if data is not None else {})}
+    return HttpAnswer(200, JSON_HEADERS, dumps({"jsonrpc": "2.0", "id": rid, "error": body}))
