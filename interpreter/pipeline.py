@@ -28,18 +28,21 @@ def read_only_posts(evidence: Evidence, manifest: Manifest, ruleset: RuleSet) ->
 
 def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, ruleset: RuleSet) -> ViewResult:
     """Write plans for every state-changing tool, then the gate's verdicts (state view required)."""
+    from capenv.interpreter.gate.pages import configure_pages
     from capenv.interpreter.gate.replay import run_gate
     from capenv.interpreter.gate.sorted_arrays import with_sorted_arrays
     from capenv.interpreter.gate.verdicts import apply_verdicts
+    from capenv.interpreter.gate.write_checks import with_form_traces
     from capenv.interpreter.plans.build import PlanContext, build_plans
 
     records = {r.ordinal: r for r in evidence.records}
     plans = build_plans(manifest, view, records, ruleset)
     if view.state_available and plans:
         timeline = PlanContext(manifest, view, records, ruleset).timeline
+        configure_pages(ruleset)  # the page bound reads the build's tables, not the packaged ones
         run = run_gate(plans, view, manifest, records, timeline, settings=ruleset.settings.get("gate"),
                        insert_table=ruleset.tables.get("insert-candidates"))
-        plans = apply_verdicts(plans, run, view, ruleset)
+        plans = apply_verdicts(with_form_traces(plans, run.findings), run, view, ruleset)
         view = with_sorted_arrays(view, run.sorted_arrays)  # serving sorts what made the gate's reads pass
     else:
         plans = [p.model_copy(update={"served": False, "reason": p.build_reason or "state unavailable"}) for p in plans]

@@ -6,19 +6,27 @@ bound the page."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
+from capenv.interpreter.rules_engine import RuleSet, load_rules
 from capenv.interpreter.view.paging import PagingRoles
 from capenv.serving.state_index import StateIndex
 from capenv.serving.state_reads import _page_size
 
+_ROLES: list[PagingRoles] = []
+"""The build's query-parameter roles (its ``view-query-params`` table), set by ``configure_pages``."""
 
-@lru_cache(maxsize=1)
+
+def configure_pages(ruleset: RuleSet) -> None:
+    """Use a rule set's ``view-query-params`` table (the pipeline calls this with the build's
+    rules, so a maintainer's edited copy decides the page bound as it decided the view)."""
+    _ROLES[:] = [PagingRoles(ruleset)]
+
+
 def _roles() -> PagingRoles:
-    from capenv.interpreter.rules_engine import load_rules
-
-    return PagingRoles(load_rules())
+    if not _ROLES:  # a gate run outside a build: the packaged table
+        configure_pages(load_rules())
+    return _ROLES[0]
 
 
 def page_bound(line: Any, view: Any) -> int | None:
