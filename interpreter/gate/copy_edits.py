@@ -69,7 +69,9 @@ def resync_item(record: Record, read_view: Any, entity_type: Any, copy: StateInd
 def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, timeline: Timeline,
                      track: Tracking) -> bool:
     """A modelled write whose call the plan does not explain brings its entity to the recorded
-    outcome, without attribution; False when nothing shows the outcome."""
+    outcome, without attribution; False when nothing shows the outcome. The outcome merges only
+    what its answer showed: a field it leaves the entity lacking was lacking before (see
+    ``refused_outcomes``)."""
     entity_type = env.types.get(plan.type or "")
     if entity_type is None or plan.effect == "document":
         return False

@@ -23,6 +23,7 @@ from .findings import GateRun, Pending, PlanFindings, Tracking
 from .item_checks import attribute_failed_item, held_entity
 from .list_checks import replace_placement
 from .pages import past_the_page
+from .refused_outcomes import creates_left_lacking
 
 
 def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, track: Tracking, run: GateRun,
@@ -99,6 +100,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         excused = excused_in_failed_list(record, read_view, entity_type, answer, targets[0][1], exercised, track,
                                          held.entities if held is not None else ())
     contradicted = [w.tool for w in exercised if w.tool not in excused]
+    mine = None
     if read_view.kind == "item":
         mine = held_entity(copy, collection_path(record.path, entity_type), entity_type, read_view, record.path)
         if exercised:
@@ -107,6 +109,8 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
             for tool in found.confirmed:
                 findings[tool].confirmations.append(record.ordinal)
         contradicted += embedding_creates(record, read_view, mine, run)
+    if entity_type is not None and answer is not None and answer.missing_field:
+        contradicted += creates_left_lacking(record, read_view, entity_type, copy, track, run, line=line, mine=mine)
     for tool in dict.fromkeys(contradicted):
         if tool in findings and findings[tool].contradicted_by is None:
             findings[tool].contradicted_by = record.ordinal
