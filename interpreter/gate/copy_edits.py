@@ -9,6 +9,8 @@ from typing import Any
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.plans.link import ids_answered, names_id_alone
+from capenv.interpreter.plans.newly_listed import newly_listed
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
@@ -25,7 +27,8 @@ from .write_checks import _target_entity
 
 
 def recorded_outcome(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline) -> dict[str, Any] | None:
-    """The entity this call recorded: its own answer when it carries the entity, else the first later read."""
+    """The entity this call recorded: its own answer when it carries the entity, else the first later read
+    that shows it (for a create, of an id its answer returned)."""
     entity_type = env.types.get(plan.type or "")
     if entity_type is None:
         return None
@@ -33,16 +36,30 @@ def recorded_outcome(plan: WritePlan, record: Record, env: WriteEnv, timeline: T
         located = locate(record.response.json_value, plan.response.locator)
         if isinstance(located, dict):
             return located
+    if plan.effect == "create":
+        return _created(record, entity_type, env, timeline) if record.response.is_json else None
     target = _target_entity(plan, record, env)
-    if plan.effect == "create" and record.response.is_json:
-        body = record.response.json_value
-        key = str(body.get(entity_type.id_field)) if isinstance(body, dict) else str(body)
-    elif target is not None:
-        key = target[1]
-    else:
+    if target is None:
         return None
-    sighting = timeline.first_after(entity_type.name, key, record.ordinal, via=("item",))
+    sighting = timeline.first_after(entity_type.name, target[1], record.ordinal, via=("item",))
     return sighting.value if sighting is not None else None
+
+
+def _created(record: Record, entity_type: Any, env: WriteEnv, timeline: Timeline) -> dict[str, Any] | None:
+    """A linked create's entity, observed only in a read of an id its answer returned at the top
+    or in an envelope member: the first later item read of it, or the list read newly listing it
+    alone (unless the answer named its id alone), as its plan is observed."""
+    body = record.response.json_value
+    envelopes = [v.locator for v in env.view.views
+                 if v.kind == "item" and v.type == entity_type.name and v.locator is not None]
+    for key in ids_answered(body, entity_type.id_field, envelopes):
+        item = timeline.first_after(entity_type.name, key, record.ordinal, via=("item",))
+        listed = None if names_id_alone(body) else newly_listed(
+            timeline, entity_type.name, key, record.ordinal, until=item.ordinal if item is not None else None)[0]
+        seen = listed or item
+        if seen is not None and seen.value is not None:
+            return seen.value
+    return None
 
 
 def resync_item(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, collection: str, key: str) -> None:

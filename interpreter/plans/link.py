@@ -55,6 +55,28 @@ def returned_ids(body: Any, is_identity_member: Callable[[str], bool], min_lengt
     return unique
 
 
+def ids_answered(body: Any, id_field: str, envelopes: list[Locator]) -> list[str]:
+    """The ids a create's answer returned where its observation may look them up: at the top (a
+    scalar body, the identity field, or a sole scalar member) or in an envelope member, where the
+    type's item views locate their entity (Kinto's {"data": {"id": …}}). An id elsewhere in the
+    answer may name another entity, whose read must not be taken for the created one."""
+    def scalar(value: Any) -> bool:
+        return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+    if scalar(body):
+        return [str(body)]
+    if not isinstance(body, dict):
+        return []
+    found = [body[id_field]] if scalar(body.get(id_field)) else []
+    if len(body) == 1 and scalar(next(iter(body.values()))):
+        found.append(next(iter(body.values())))
+    for locator in envelopes:
+        enveloped = locate(body, locator) if locator.kind != "root" else None
+        if isinstance(enveloped, dict) and scalar(enveloped.get(id_field)):
+            found.append(enveloped[id_field])
+    return list(dict.fromkeys(str(value) for value in found))
+
+
 def names_id_alone(body: Any) -> bool:
     """Whether a create's answer names its id alone: a scalar, a sole scalar member (the identity
     field or another), or a sole member holding an object of one scalar member ({"data": {"id": …}})."""
