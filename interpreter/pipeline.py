@@ -44,6 +44,8 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
                        insert_table=ruleset.tables.get("insert-candidates"))
         plans = apply_verdicts(with_form_traces(plans, run.findings), run, view, ruleset)
         view = with_sorted_arrays(view, run.sorted_arrays)  # serving sorts what made the gate's reads pass
+        view = view.model_copy(update={"budget_hits": view.budget_hits + tuple(run.budget_hits),
+                                       "traces": view.traces + tuple(run.traces)})  # the gate's budget hit
     else:
         plans = [p.model_copy(update={"served": False, "reason": p.build_reason or "state unavailable"}) for p in plans]
     return view.model_copy(update={"writes": tuple(plans), "write_clock": _write_clock(evidence)})

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from capenv.interpreter.bundle.models import InsertRule, WritePlan
+from capenv.interpreter.bundle.models import BudgetHit, InsertRule, WritePlan
+from capenv.interpreter.bundle.trace_event import TraceEvent
 
 from .embed_checks import CreatedEntities
 from .sorted_arrays import SortedArrays
@@ -54,6 +55,10 @@ class GateRun:
     """Creates whose insert rule a passing list check relied on: it no longer changes."""
     sorted_arrays: SortedArrays = field(default_factory=SortedArrays)
     """String-array fields the type's views sort (reads that passed by sorting them)."""
+    budget_hits: list[BudgetHit] = field(default_factory=list)
+    """The view's budgets the replay hit (the copy held more entities than ``max_entities``)."""
+    traces: list[TraceEvent] = field(default_factory=list)
+    """Why the replay stopped, when it did."""
 
 
 @dataclass

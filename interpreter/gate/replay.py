@@ -27,6 +27,7 @@ from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
 
 from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity
 from .embed_checks import embed_settings
+from .entity_budget import EntityBudget
 from .erasure import erase, overwritten_by, remember_effect
 from .findings import GateRun, Pending, PlanFindings, Tracking
 from .read_check import check_read
@@ -58,10 +59,13 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     run.sorted_arrays.exhaustive_up_to = int(run.settings["sorted_arrays_exhaustive_up_to"])
     counter = 0
     running: list[tuple[Any, set[tuple]]] = []  # (finished_at, targets) of modelled writes
+    budget = EntityBudget(view.budgets.max_entities)
     for ordinal in sorted(records):
         record = records[ordinal]
         if not record.primary:
             continue
+        if budget.exceeded(copy, ordinal):
+            break  # reported: later records check nothing
         tool = tool_of.get(ordinal, "")
         if is_write(record, tool_of, read_only):
             plan = by_tool.get(tool)
@@ -114,6 +118,9 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         if takes_new_entity(record, read_view, env, copy, track):
             continue
         check_read(record, read_view, env, copy, track, run, records)
+    if budget.exceeded(copy, None):
+        run.budget_hits.append(budget.hit)
+        run.traces.append(budget.trace)
     return run
 
 
