@@ -1,0 +1,133 @@
+"""An agent's session run in the AgentEnv framework (write-effects "Acceptance › Real captures":
+"One environment, chosen at random among those serving a write tool, is exported, run in the
+AgentEnv framework, and graded from data/get after an agent's create, update and delete").
+
+The environment is chosen as in test_agent_graded_session (the seed is printed;
+``CAPENV_AGENT_SEED=N`` repeats a run), exported with ``capenv export``, and served as the framework
+deploys a server: ``python -m capenv.serving.transport.agentenv DIR`` with the name the framework
+registered in ``ENVIRONMENT_NAME``. Everything after that goes through the framework's own clients
+(``agentenv_protocol``): the card from its well-known address, the tools over its ``ToolSession``
+at the MCP address the card gives, the state over its data-plane client (``data/get``,
+``data/reset``). The grader checks the agent's create, update and delete and nothing else; the
+framework's data/get carries capenv's own document byte for byte, and data/reset gives the
+initial one back byte for byte."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+from agentenv_protocol import ToolSession, client as protocol
+
+from grader import ExpectedChange, grade
+from served_processes import CALL_TIMEOUT_SECONDS, STOP_TIMEOUT_SECONDS, capenv, capture_path, data_get_url, quiet_env
+from support.served import served_process
+from test_agent_graded_session import SEED_VARIABLE, announce, choose, echoed, initial_entities, session_seed, stamped
+from valid_arguments import amended, write_arguments
+
+from capenv.interpreter.bundle.io import read_bundle
+
+DATA_GET = {"jsonrpc": "2.0", "id": 1, "method": "data/get"}
+
+
+def framework_data_get(url: str) -> bytes:
+    """data/get as the framework sends it (JSON-RPC at /agentenv), the answer's bytes as sent."""
+    with httpx2.Client(timeout=CALL_TIMEOUT_SECONDS, trust_env=False) as http:
+        response = http.post(url + "/agentenv", json=DATA_GET)
+    assert response.status_code == 200, response.text
+    return response.content
+
+
+def as_framework_answer(document: bytes) -> bytes:
+    return b'{"jsonrpc":"2.0","id":1,"result":{"parts":[{"kind":"data","data":' + document + b"}]}}"
+
+
+class FrameworkAgent:
+    """The scripted agent of test_agent_graded_session on the framework's ``ToolSession``: it knows
+    the tools by their listing alone (its results carry capenv's structured answer as JSON text)."""
+
+    def __init__(self, session: ToolSession, rng: random.Random, templates: dict[str, str]) -> None:
+        self.session, self.rng, self.templates = session, rng, templates
+        self.schemas: dict[str, dict[str, Any]] = {}
+
+    async def look(self) -> list[str]:
+        self.schemas = {tool.name: tool.inputSchema for tool in await self.session.list_tools()}
+        return list(self.schemas)
+
+    async def call(self, tool: str, collection: str, entity_id: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        schema = self.schemas[tool]
+        arguments = write_arguments(schema, self.templates[tool], collection, entity_id, self.rng, "agent")
+        refused, answer = await self._call(tool, arguments)
+        if refused:
+            retry = amended(arguments, schema, answer.get("message", ""), self.rng, "agent")
+            if retry is not None:
+                arguments = retry
+                refused, answer = await self._call(tool, retry)
+        assert not refused, (tool, arguments, answer)
+        return arguments, answer
+
+    async def _call(self, tool: str, arguments: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+        result = await self.session.call_tool(tool, arguments)
+        return result.isError, json.loads(result.text)
+
+
+def test_an_agents_session_in_the_agentenv_framework_is_graded_from_data_get(tmp_path: Path, request) -> None:
+    seed = session_seed()
+    rng = random.Random(seed)
+    choice = choose(rng)
+    note = f"AgentEnv session seed {seed} ({SEED_VARIABLE}={seed} repeats it): {choice}"
+    announce(request, note)
+
+    directory = tmp_path / "environment"
+    exported = capenv("export", str(capture_path(choice.capture)), "-o", str(directory))
+    assert exported.returncode == 0, exported.stderr
+    templates = {t.name: t.template for t in read_bundle(directory).manifest.tools}
+    name = f"capenv-{choice.capture}"
+    command = [sys.executable, "-m", "capenv.serving.transport.agentenv", str(directory), "--http", "127.0.0.1:0"]
+
+    with served_process(command, {**quiet_env(), "ENVIRONMENT_NAME": name}, STOP_TIMEOUT_SECONDS) as (url, _):
+        initial_bytes = framework_data_get(url)
+        assert initial_bytes == as_framework_answer(data_get_url(url)), "the framework's data/get is not capenv's"
+
+        async def play() -> tuple[dict, dict, list[ExpectedChange]]:
+            with anyio.fail_after(4 * CALL_TIMEOUT_SECONDS):
+                card = await protocol.get_card(url)
+                assert card["name"] == name and card["url"] == "/agentenv", card
+                assert card["capabilities"]["operations"] == ["data/reset", "data/add", "data/get"], card
+                before = (await protocol.get_data(url)).parts[0].data
+                collection, held = initial_entities(json.dumps(before).encode(), choice.type)
+                updated = rng.choice(held)
+                deleted = rng.choice([i for i in held if i != updated] or [updated])
+                async with ToolSession(mcp_url=url + protocol.mcp_path(card), timeout=CALL_TIMEOUT_SECONDS) as session:
+                    agent = FrameworkAgent(session, rng, templates)
+                    listed = await agent.look()
+                    assert listed == [t["name"] for t in card["capabilities"]["tools"]], note
+                    for plan in (choice.create, choice.update, choice.delete):
+                        assert plan.tool in listed, (note, plan.tool)
+                    sent, created = await agent.call(choice.create.tool, collection, None)
+                    assert created["state"]["view"] == "create", (note, created)
+                    new_id = created["state"]["id"]
+                    target = updated if deleted != updated else new_id
+                    update_sent, update = await agent.call(choice.update.tool, collection, target)
+                    assert update["state"]["view"] == "update", (note, update)
+                    _, gone = await agent.call(choice.delete.tool, collection, deleted)
+                    assert gone["state"]["view"] == "delete", (note, gone)
+                after = (await protocol.get_data(url)).parts[0].data
+                await protocol.reset_data(url)
+            return before, after, [
+                ExpectedChange("create", created["state"]["collection"], new_id, echoed(choice.create, sent["body"])),
+                ExpectedChange("update", update["state"]["collection"], target,
+                               echoed(choice.update, update_sent["body"]),
+                               stamped(choice.update, update_sent["body"])),
+                ExpectedChange("delete", gone["state"]["collection"], deleted),
+            ]
+
+        before, after, expected = anyio.run(play)
+        problems = grade(before, after, expected)
+        assert problems == [], f"{note}: " + "; ".join(problems)
+        assert framework_data_get(url) == initial_bytes, f"{note}: data/reset did not restore the state byte for byte"
