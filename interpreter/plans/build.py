@@ -51,6 +51,8 @@ class PlanContext:
         self.min_id_length = int(ruleset.setting("plans", "min_linked_id_length"))
         self._identity: dict[str, bool] = {}
         self.envelopes: dict[str, Any] = {}
+        self.unanswered: dict[tuple[str, str], list[Any]] | None = None
+        """Update and action calls answered without their entity, by entity (``held_before``)."""
 
     def envelope_judge(self, tool: str, exemplar: Record, base: dict[str, Any], events: list[TraceEvent]) -> Any:
         """A function (member, value) -> "array" | "object" | None, by the ``body-envelopes`` table,
@@ -300,6 +302,7 @@ def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[st
 def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, body: dict[str, Any],
                  calls: list[Record], ctx: PlanContext, base: dict[str, Any], events: list[TraceEvent],
                  effect: str) -> WritePlan:
+    from .held_before import held_before
     from .update_changes import UpdateCall, UpdateInputs, explain_update
 
     if entity_type is None:
@@ -318,7 +321,7 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
         key = key_of(call)
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
                              envelope=ctx.envelopes.get(tool.name))
-        before = _held_before(ctx, entity_type, key, call.ordinal)
+        before = held_before(ctx, entity_type, key, call.ordinal)
         after, via, later_read = None, "read", None
         if call.response.is_json:
             located, _ = _located(call.response.json_value, entity_type.id_field, key)
@@ -345,7 +348,9 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
             break
         update_calls.append(UpdateCall(body=verdict.body or {}, before=before.value if before else None, after=after,
                                        observed_by=via, started_at=call.started_at, ordinal=call.ordinal,
-                                       path_id=key, later_read=later_read))
+                                       path_id=key, later_read=later_read,
+                                       before_stale_by=list(before.stale_by) if before else [],
+                                       before_sure=sorted(before.sure) if before else []))
     if observation is None or not update_calls:
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
     address = Address(by="action", segment=split_path(tool.template)[-1]) if effect == "action" else Address(by="path")
@@ -359,57 +364,6 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
                      members=tuple(explanation.members), build_reason=explanation.build_reason,
                      traces=tuple(events))
 
-
-
-def _held_before(ctx: PlanContext, entity_type: EntityType, key: str, ordinal: int) -> Any:
-    """The entity as held just before the call: the latest read, brought forward by the write
-    answers recorded since (a sighting, or None when nothing showed it)."""
-    if ctx.timeline.answers is None:
-        _add_write_answers(ctx)
-    return ctx.timeline.held_before(entity_type.name, key, ordinal)
-
-
-def _add_write_answers(ctx: PlanContext) -> None:
-    """Every 2xx create or update answer that carries its entity, located by its id at the root,
-    in one member or in a one-element array, added to the timeline as a sighting via "response".
-
-    A write's type and entity are the ones its plan takes: an update's or action's names it in its
-    path (an action that made a sub-resource names none), a create's is its link; bulk writes,
-    deletes and documents add nothing."""
-    from .timeline import Sighting
-
-    ctx.timeline.answers = {}
-    for tool in ctx.manifest.tools:
-        if not tool.changes_state or tool.name in ctx.read_only:
-            continue
-        calls = [ctx.records[o] for o in tool.record_ordinals]
-        answered = [c for c in calls if c.succeeded and c.response.is_json]
-        if not answered:
-            continue
-        target = target_of(tool, ctx.view, ctx.document_paths, [c.path for c in calls], ctx.ruleset)
-        effect = str(classify(tool, target, ctx.view, ctx.ruleset).yields.get("effect", "none"))
-        found: list[tuple[Record, EntityType, str, dict[str, Any] | None]] = []
-        if effect in ("update", "action") and target.type is not None:
-            if effect == "action" and _sub_resource_call(calls, target.type, ctx) is not None:
-                continue
-            offset = 1 if effect == "action" else 0
-            for call in answered:
-                parts = split_path(call.path)
-                key = unquote(parts[len(parts) - 1 - offset])
-                found.append((call, target.type, key, _located(call.response.json_value, target.type.id_field,
-                                                               key)[0]))
-        elif effect == "create":
-            for call in answered:
-                candidates = returned_ids(call.response.json_value, ctx.is_identity_member, ctx.min_id_length)
-                link, _ = link_create(call, ctx.timeline, ctx.view.state, candidates,
-                                      lambda a, b, name=tool.name: ctx.other_write_between(name, a, b),
-                                      ctx.min_id_length, ctx.type_read_before)
-                if link is not None:
-                    found.append((call, link.type, str(link.id_value), link.observed))
-        for call, entity_type, key, entity in found:
-            if entity is not None:
-                ctx.timeline.add_answer(Sighting(call.ordinal, entity_type.name, collection_path(call.path, entity_type),
-                                                 key, entity, "response"))
 
 
 def _bulk_plan(tool: Tool, entity_type: EntityType, exemplar: Record, calls: list[Record], ctx: PlanContext,

@@ -32,7 +32,7 @@ from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evalu
 from capenv.serving.ops.params import OP_PARAMS
 
 from .update_members import (
-    HELD_CLOCK, UpdateProblem, admit_members, check_event, member_context, subject_of,
+    CHECKS_TABLE, HELD_CLOCK, UpdateProblem, admit_members, check_event, member_context, subject_of,
     unsent_clock_decisions,
 )
 
@@ -73,6 +73,16 @@ class UpdateCall(BaseModel):
     observed_view_showed_entity: bool = True
     """The view that observed the call had shown the entity before, so a field it lacked before
     and shows now is a change (one the application fills in on update)."""
+    before_stale_by: list[int] = Field(default_factory=list)
+    """Writes answered without the entity since it was last shown (``held_before``): ``before``
+    holds the members they sent, and any other field may have changed unseen."""
+    before_sure: list[str] = Field(default_factory=list)
+    """The members those writes sent (brought forward, so not stale)."""
+
+    def stale(self, name: str) -> bool:
+        """Whether ``before`` may be out of date at ``name``: a change there may be another
+        write's, so no rule is learned or checked from it."""
+        return bool(self.before_stale_by) and name not in self.before_sure
 
 
 class UpdateInputs(BaseModel):
@@ -146,10 +156,13 @@ def explain_update(ruleset: RuleSet, inputs: UpdateInputs) -> UpdateExplanation:
         events.append(check_event("entity-before-known", exemplar_subject(inputs), "the entity as held before the "
                                   "exemplar is unknown: only the members it sent are explained",
                                   "update_changes.py:explain_update"))
+    stale: set[str] = set()
     for name in changed_unsent_fields(exemplar):
         decision = judge_change(ruleset, inputs, exemplar, name)
         events.extend(decision.events)
-        if decision.yields.get("explained"):
+        if _stale_change(exemplar, name, decision, inputs, events):
+            stale.add(name)
+        elif decision.yields.get("explained"):
             fields[name] = field_rule_of(name, exemplar, decision)
         else:
             problems.append(UpdateProblem(check="unexplained-change", subject=name, ordinal=exemplar.ordinal,
@@ -161,7 +174,7 @@ def explain_update(ruleset: RuleSet, inputs: UpdateInputs) -> UpdateExplanation:
         if decision.yields.get("pending") == "unconfirmed":
             pending[name] = decision
 
-    events.extend(_later_changes(ruleset, inputs, fields, pending, problems))
+    events.extend(_later_changes(ruleset, inputs, fields, pending, problems, stale))
     for rule in list(fields.values()):
         events.extend(_rule_on_calls(ruleset, inputs, rule, problems))
     events.extend(_dropped_fields(inputs, problems))
@@ -219,6 +232,22 @@ def field_rule_of(name: str, call: UpdateCall, decision: Decision) -> FieldRule:
     return FieldRule(field=name, rule_id=decision.rule_id, op=decision.serve, params=params, evidence=evidence)
 
 
+def _stale_change(call: UpdateCall, name: str, decision: Decision, inputs: UpdateInputs,
+                  events: list[TraceEvent]) -> bool:
+    """A change of a field ``before`` may hold out of date (a write answered without the entity
+    came since it was shown) may be that write's: no rule is learned from it unless the rule
+    reads only the call and its answer (a clock, a slug, a set), and it is no problem either."""
+    if not call.stale(name) or (decision.yields.get("explained") and decision.serve not in _NEEDS_BEFORE):
+        return False
+    detail = (f"{name} may have changed in record(s) {', '.join(map(str, call.before_stale_by))}, answered without "
+              f"the entity: call {call.ordinal} explains no change of it")
+    events.append(TraceEvent(table=CHECKS_TABLE, rule_id=f"{CHECKS_TABLE}.before-stale", outcome="match",
+                             subject=subject_of(name, call, inputs), reason=detail,
+                             evidence={"stale_by": list(call.before_stale_by)},
+                             location="interpreter/plans/update_changes.py:_stale_change"))
+    return True
+
+
 def _unexplained_detail(name: str, decision: Decision) -> str:
     if decision.rule_id:
         return f"{name}: {decision.rule_id} (the id field takes no rule)"
@@ -226,10 +255,12 @@ def _unexplained_detail(name: str, decision: Decision) -> str:
 
 
 def _later_changes(ruleset: RuleSet, inputs: UpdateInputs, fields: dict[str, FieldRule],
-                   pending: dict[str, Decision], problems: list[UpdateProblem]) -> list[TraceEvent]:
+                   pending: dict[str, Decision], problems: list[UpdateProblem], stale: set[str]) -> list[TraceEvent]:
     """Fields a later call changed unsent that no plan rule writes: a clock the exemplar left
     in its own second and this call shows stamped takes the clock rule; a field the exemplar's
-    observation did not show takes this call's rule; any other is unexplained-change."""
+    observation did not show, or showed changed from an out-of-date ``before`` (``stale``), takes
+    this call's rule; a change from this call's own out-of-date ``before`` is no problem; any
+    other is unexplained-change."""
     events: list[TraceEvent] = []
     shown_by_exemplar = inputs.calls[0].after or {}
     for call in inputs.calls[1:]:
@@ -239,12 +270,14 @@ def _later_changes(ruleset: RuleSet, inputs: UpdateInputs, fields: dict[str, Fie
             decision = judge_change(ruleset, inputs, call, name)
             events.extend(decision.events)
             where = "update_changes.py:_later_changes"
+            if _stale_change(call, name, decision, inputs, events):
+                continue
             if name in pending and decision.serve == "clock":
                 fields[name] = field_rule_of(name, call, decision)
                 del pending[name]
                 events.append(check_event("clock-shown-stamped", subject_of(name, call, inputs), None, where,
                                           {"ordinal": call.ordinal}))
-            elif name not in shown_by_exemplar and decision.yields.get("explained"):
+            elif (name not in shown_by_exemplar or name in stale) and decision.yields.get("explained"):
                 fields[name] = field_rule_of(name, call, decision)
             else:
                 detail = f"call {call.ordinal} changed {name}, which the plan keeps"
@@ -284,6 +317,8 @@ def _rule_on_call(ruleset: RuleSet, inputs: UpdateInputs, rule: FieldRule, call:
         return None
     if op in _NEEDS_BEFORE and call.before is None:
         return None
+    if op in _NEEDS_BEFORE and call.stale(name):
+        return "before-stale", None, None  # the value before may be out of date: the call tests nothing
     new = call.after[name]
     old = call.before.get(name, _ABSENT) if call.before is not None else _ABSENT
     unchanged = old is not _ABSENT and same_value(old, new)
@@ -292,7 +327,8 @@ def _rule_on_call(ruleset: RuleSet, inputs: UpdateInputs, rule: FieldRule, call:
     source = rule.field if rule.rule_id.startswith("update-member.") else rule.params.get("member")
     if source is not None and source not in call.body:
         # A call that does not send the member cannot take its rule: serving keeps the field.
-        changed = call.before is not None and not unchanged and (old is not _ABSENT or call.observed_view_showed_entity)
+        changed = call.before is not None and not unchanged and not call.stale(name) and (
+            old is not _ABSENT or call.observed_view_showed_entity)
         problem = f"call {call.ordinal} changed {name} without sending {source}" if changed else None
         return "rule-gives-recorded-value", problem, None
     if rule.rule_id.startswith("update-member."):
@@ -360,7 +396,7 @@ def _dropped_fields(inputs: UpdateInputs, problems: list[UpdateProblem]) -> list
         read = call.after if call.observed_by == "read" else call.later_read
         if call.before is None or read is None:
             continue
-        dropped = [name for name in call.before if name not in read]
+        dropped = [name for name in call.before if name not in read and not call.stale(name)]
         problem = f"a later read shows {', '.join(dropped)} dropped" if dropped else None
         events.append(check_event("no-field-dropped", f"update @{call.ordinal}", problem,
                                   "update_changes.py:_dropped_fields", {"dropped": dropped} if dropped else None))
@@ -375,7 +411,8 @@ def _action_confirmation(inputs: UpdateInputs, fields: list[FieldRule], unconfir
     something and a recorded call found every field it sets already at that value."""
     sets = [rule for rule in fields if rule.op == "set"]
     found = [call.ordinal for call in inputs.calls if call.before is not None and sets and all(
-        rule.field in call.before and same_value(call.before[rule.field], rule.params["value"]) for rule in sets)]
+        rule.field in call.before and not call.stale(rule.field)
+        and same_value(call.before[rule.field], rule.params["value"]) for rule in sets)]
     if not sets:
         problem = "the action sets nothing"
     elif not found:

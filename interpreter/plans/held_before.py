@@ -1,0 +1,141 @@
+"""The entity as held just before an update's call (seeds: "Updates", "Item actions").
+
+The latest read of the entity, brought forward by the writes recorded since, each finished
+before the call began:
+
+- a 2xx create's or update's answer carrying the entity replaces the members it shows (an
+  answer may leave fields out, which the write kept);
+- a 2xx update or action answered without the entity (a 204, say) brings forward only the
+  members it sent, what an update's effect holds for certain. Whatever else it changed nothing
+  shows, so every other field is *stale* until a read or an answer shows the entity again: the
+  plan explains no change of a stale field from that value (``update_changes``).
+
+A read that began before an applied write had finished may show the entity from before that
+write, so it is passed over. Bulk writes, deletes and documents bring nothing forward.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.models import EntityType
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.view.extract import collection_path
+
+from .classify import classify, target_of
+from .exemplar import admit_body
+from .link import _located, link_create, returned_ids
+from .timeline import READS, Sighting
+
+
+@dataclass(frozen=True)
+class Unanswered:
+    """A 2xx update or action call that answered without its entity."""
+
+    ordinal: int
+    sent: dict[str, Any]
+    """The members it sent (envelope unwrapped; ``{}`` for an action sending none)."""
+
+
+@dataclass(frozen=True)
+class HeldBefore:
+    value: dict[str, Any] | None
+    """None: the latest read found the entity absent and nothing followed."""
+    ordinal: int
+    """The last record applied."""
+    via: str
+    """item, list, response or unanswered (the last record applied)."""
+    stale_by: tuple[int, ...] = ()
+    """Writes answered without the entity since the entity was last shown: fields they did not
+    send may have changed unseen."""
+    sure: frozenset[str] = field(default_factory=frozenset)
+    """The members those writes sent: brought forward, so not stale."""
+
+    def stale(self, name: str) -> bool:
+        return bool(self.stale_by) and name not in self.sure
+
+
+def held_before(ctx: Any, entity_type: EntityType, key: str, ordinal: int) -> HeldBefore | None:
+    """The entity as held just before the call ``ordinal`` began (None when nothing showed it)."""
+    if ctx.unanswered is None:
+        _add_write_answers(ctx)
+    records: dict[int, Record] = ctx.records
+    start = records[ordinal].started_at
+    steps: list[Sighting | Unanswered] = list(ctx.timeline.sightings(entity_type.name, key, READS + ("response",)))
+    steps += ctx.unanswered.get((entity_type.name, key), [])
+    held: HeldBefore | None = None
+    written_until = None  # when the latest applied write finished
+    for step in sorted(steps, key=lambda s: s.ordinal):
+        record = records[step.ordinal]
+        if record.finished_at > start or step.ordinal == ordinal:
+            continue
+        if isinstance(step, Unanswered):
+            value = {**(held.value or {}), **step.sent} if held is not None else dict(step.sent)
+            stale_by = (held.stale_by if held is not None else ()) + (step.ordinal,)
+            sure = (held.sure if held is not None and held.stale_by else frozenset()) | frozenset(step.sent)
+            held = HeldBefore(value, step.ordinal, "unanswered", stale_by, sure)
+        elif step.via == "response":
+            value = {**held.value, **(step.value or {})} if held is not None and held.value is not None \
+                else dict(step.value or {})
+            held = HeldBefore(value, step.ordinal, "response")
+        elif written_until is None or record.started_at >= written_until:
+            held = HeldBefore(step.value, step.ordinal, step.via)
+            continue
+        else:
+            continue
+        written_until = record.finished_at if written_until is None else max(written_until, record.finished_at)
+    return held
+
+
+def _add_write_answers(ctx: Any) -> None:
+    """Every 2xx create or update answer that carries its entity, located by its id at the root,
+    in one member or in a one-element array, added to the timeline as a sighting via "response";
+    every 2xx update or action call answered without it kept as ``Unanswered``.
+
+    A write's type and entity are the ones its plan takes: an update's or action's names it in its
+    path (an action that made a sub-resource names none), a create's is its link; bulk writes,
+    deletes and documents add nothing."""
+    from .build import _sub_resource_call
+
+    ctx.timeline.answers = {}
+    ctx.unanswered = {}
+    for tool in ctx.manifest.tools:
+        if not tool.changes_state or tool.name in ctx.read_only:
+            continue
+        calls = [ctx.records[o] for o in tool.record_ordinals]
+        succeeded = [c for c in calls if c.succeeded]
+        if not succeeded:
+            continue
+        target = target_of(tool, ctx.view, ctx.document_paths, [c.path for c in calls], ctx.ruleset)
+        effect = str(classify(tool, target, ctx.view, ctx.ruleset).yields.get("effect", "none"))
+        found: list[tuple[Record, EntityType, str, dict[str, Any] | None]] = []
+        if effect in ("update", "action") and target.type is not None:
+            if effect == "action" and _sub_resource_call(calls, target.type, ctx) is not None:
+                continue
+            offset = 1 if effect == "action" else 0
+            for call in succeeded:
+                parts = split_path(call.path)
+                key = unquote(parts[len(parts) - 1 - offset])
+                entity = _located(call.response.json_value, target.type.id_field, key)[0] \
+                    if call.response.is_json else None
+                if entity is None:
+                    envelope = ctx.envelopes.get(tool.name) or ctx.envelope_judge(tool.name, succeeded[0], {}, [])
+                    sent = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
+                                      envelope=envelope).body
+                    ctx.unanswered.setdefault((target.type.name, key), []).append(Unanswered(call.ordinal, sent or {}))
+                found.append((call, target.type, key, entity))
+        elif effect == "create":
+            for call in (c for c in succeeded if c.response.is_json):
+                candidates = returned_ids(call.response.json_value, ctx.is_identity_member, ctx.min_id_length)
+                link, _ = link_create(call, ctx.timeline, ctx.view.state, candidates,
+                                      lambda a, b, name=tool.name: ctx.other_write_between(name, a, b),
+                                      ctx.min_id_length, ctx.type_read_before)
+                if link is not None:
+                    found.append((call, link.type, str(link.id_value), link.observed))
+        for call, entity_type, key, entity in found:
+            if entity is not None:
+                ctx.timeline.add_answer(Sighting(call.ordinal, entity_type.name, collection_path(call.path, entity_type),
+                                                 key, entity, "response"))
