@@ -44,8 +44,44 @@ def _same(template_parts: list[str], type_parts: list[str]) -> bool:
 def target_of(tool: Tool, view: ViewResult, document_paths: set[str], tool_paths: list[str],
               ruleset: RuleSet) -> Target:
     parts = _parts(tool.template)
-    if tool_paths and all(p in document_paths or p.rstrip("/") in document_paths for p in tool_paths):
+    # a document write is one at a path the state holds a document at: a document view's line
+    # first read after the initial window holds none, and serving refuses writes there
+    held = {d.path for d in view.state.documents}
+    if tool_paths and all(_at(p, held) for p in tool_paths):
         return Target("document")
+    unheld = _unheld_document_paths(tool_paths, document_paths, held)
+    if unheld:
+        return _unmatched(tool, parts, view, ruleset, (_unheld_note(tool.name, unheld),))
+    return _unmatched(tool, parts, view, ruleset, ())
+
+
+def _at(path: str, paths: set[str]) -> bool:
+    return path in paths or path.rstrip("/") in paths
+
+
+def _unheld_document_paths(tool_paths: list[str], document_paths: set[str], held: set[str]) -> list[str]:
+    """The tool's paths a document view reads but the state holds no document at, when every
+    path of the tool is a document view's line (else the tool is no document writer at all)."""
+    if not tool_paths or not all(_at(p, document_paths) for p in tool_paths):
+        return []
+    return sorted({p for p in tool_paths if not _at(p, held)})
+
+
+def _unheld_note(subject: str, paths: list[str]) -> TraceEvent:
+    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    return TraceEvent(table="plans", rule_id=None, outcome="miss", subject=subject,
+                      reason=f"no document write: a document view reads {shown}, but the state holds no document "
+                             "there (no read in the initial window showed one), so serving could not write it",
+                      location="interpreter/plans/classify.py:target_of")
+
+
+def _unmatched(tool: Tool, parts: list[str], view: ViewResult, ruleset: RuleSet,
+               notes: tuple[TraceEvent, ...]) -> Target:
+    target = _relation(tool, parts, view, ruleset)
+    return Target(target.relation, target.type, target.segment, notes + target.events) if notes else target
+
+
+def _relation(tool: Tool, parts: list[str], view: ViewResult, ruleset: RuleSet) -> Target:
     for entity_type in view.types:
         item = _parts(entity_type.item_template) if entity_type.item_template else None
         if item and _same(parts, item):
