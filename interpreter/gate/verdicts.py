@@ -7,23 +7,53 @@ from capenv.interpreter.predicates.verdicts import PlanVerdictContext
 from capenv.interpreter.rules_engine import RuleSet, evaluate
 from capenv.serving.render import locate
 
+from .findings import PlanFindings
 from .replay import GateRun
 
 TABLE = "verdicts"
+SIDE_EFFECT = "side effect: "
+NOTHING_CHECKED = ("its calls were applied, but no read the gate checks came after them: a read answered by replay, "
+                   "one overlapping the write, or one that only supplied the call's observation checks nothing")
 
 
 def incomplete_entities(plan: WritePlan, view: ViewResult) -> bool:
     """An update or delete answering with the entity, when no initial entity holds every field its
     recorded answer shows (less the fields its rules write, but an increment's)."""
+    return lacking_fields(plan, view) is not None
+
+
+def lacking_fields(plan: WritePlan, view: ViewResult) -> tuple[str, ...] | None:
+    """The fields of the recorded answer that the most complete initial entity of the type lacks
+    (None when one holds them all, or the plan answers no entity)."""
     if plan.effect not in ("update", "action", "delete") or plan.response is None or not plan.response.carries_entity:
-        return False
+        return None
     shown = locate(plan.response.body, plan.response.locator) if plan.response.locator else None
     if not isinstance(shown, dict):
-        return False
+        return None
     written = {f.field for f in plan.fields if f.op != "increment"}
     needed = set(shown) - written
     entities = [e.value for c in view.state.collections if c.type == plan.type for e in c.entities]
-    return not any(needed <= set(entity) for entity in entities)
+    lacking = [needed - set(entity) for entity in entities]
+    if any(not fields for fields in lacking):
+        return None
+    return tuple(sorted(min(lacking, key=len))) if lacking else tuple(sorted(needed))
+
+
+def _explanations(plan: WritePlan, found: PlanFindings | None, view: ViewResult) -> dict:
+    """What the gate saw, for the verdict's evidence: the difference a contradicting or
+    side-effect read showed, why each call added nothing checkable, and the reads of the plan's
+    type that serving answers by replay (they check nothing)."""
+    notes = list(found.notes) if found else []
+    side_effect = next((n.removeprefix(SIDE_EFFECT) for n in notes if n.startswith(SIDE_EFFECT)), None)
+    by = found.contradicted_by if found else None
+    contradiction = next((n for n in notes if by is not None and n.startswith(f"record {by}:")), None)
+    calls = [n for n in notes if not n.startswith(SIDE_EFFECT) and n != contradiction]
+    if not calls and found is not None and not found.confirmations:
+        calls = [NOTHING_CHECKED]
+    replayed = {v.tool: v.reason or "answered by replay" for v in view.views
+                if plan.type and v.type == plan.type and v.kind in ("item", "list") and not v.state_backed}
+    return {"contradiction": contradiction, "side_effect": side_effect, "unchecked_calls": tuple(calls),
+            "replayed_reads": replayed, "lacking_fields": lacking_fields(plan, view) or ()}
 
 
 def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, ruleset: RuleSet) -> list[WritePlan]:
@@ -35,7 +65,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             build_reason=build_reason, contradicted_by=found.contradicted_by if found else None,
             side_effect_by=found.side_effect_by if found else None,
             confirmations=len(found.confirmations) if found else 0,
-            incomplete_entities=incomplete_entities(plan, view))
+            incomplete_entities=incomplete_entities(plan, view), **_explanations(plan, found, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")
         served = bool(decision.yields.get("served"))
         reason_kind = decision.yields.get("reason")

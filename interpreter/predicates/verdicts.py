@@ -1,12 +1,13 @@
 """Predicates on what the gate found for one plan, for the verdict precedence table.
 
 Context ``plan-verdict``: the plan's build reason, and the gate's contradictions, side-effect
-contradictions, confirmations and entity completeness.
+contradictions, confirmations and entity completeness, with what the gate saw (the difference a
+read showed, why a call was not checked) so each verdict's evidence says why it holds.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
@@ -20,6 +21,16 @@ class PlanVerdictContext(BaseModel):
     side_effect_by: int | None = None
     confirmations: int = 0
     incomplete_entities: bool = False
+    contradiction: str | None = None
+    """How the contradicting read differed from the state the gate held."""
+    side_effect: str | None = None
+    """How the read of something no write changed differed."""
+    unchecked_calls: tuple[str, ...] = ()
+    """Why the plan's recorded calls added nothing the gate could check (one line per call)."""
+    replayed_reads: dict[str, str] = Field(default_factory=dict)
+    """Read tools of the plan's type answered by replay, with the reason: their reads check nothing."""
+    lacking_fields: tuple[str, ...] = ()
+    """The fields of the recorded answer the most complete initial entity lacks."""
 
 
 @predicate("plan_has_build_reason", context="plan-verdict")
@@ -34,7 +45,7 @@ def plan_has_build_reason(ctx: PlanVerdictContext, params: BaseModel) -> Outcome
 def plan_contradicted(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
     """A read the gate checked contradicted one of the plan's calls."""
     if ctx.contradicted_by is not None:
-        return Match({"contradicted_by": ctx.contradicted_by})
+        return Match(_with({"contradicted_by": ctx.contradicted_by}, difference=ctx.contradiction))
     return Miss("no checked read contradicts it")
 
 
@@ -42,7 +53,7 @@ def plan_contradicted(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
 def plan_side_effect(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
     """A read of something no write changed differed after one of the plan's calls on a related path."""
     if ctx.side_effect_by is not None:
-        return Match({"read": ctx.side_effect_by})
+        return Match(_with({"read": ctx.side_effect_by}, difference=ctx.side_effect))
     return Miss("no unexplained change on a related path")
 
 
@@ -50,7 +61,7 @@ def plan_side_effect(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
 def plan_unconfirmed(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
     """No checked read confirmed any of the plan's calls."""
     if ctx.confirmations == 0:
-        return Match()
+        return Match(_with({}, calls=list(ctx.unchecked_calls), replayed_reads=dict(ctx.replayed_reads)))
     return Miss(f"{ctx.confirmations} read(s) confirm it")
 
 
@@ -58,5 +69,10 @@ def plan_unconfirmed(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
 def plan_incomplete_entities(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
     """No initial entity holds every field the plan's recorded answer shows."""
     if ctx.incomplete_entities:
-        return Match()
+        return Match(_with({}, lacking=list(ctx.lacking_fields)))
     return Miss("an initial entity holds every field its answer shows")
+
+
+def _with(evidence: dict, **more: object) -> dict:
+    """The evidence with each explanation that says something (an empty one is left out)."""
+    return {**evidence, **{k: v for k, v in more.items() if v}}

@@ -1,0 +1,66 @@
+"""Every refusal tells why (write-effects, "Verdicts"; the standard that every interpreter decision
+carries its explanation): the verdict's trace event names the difference a contradicting or
+side-effect read showed, why each call added nothing the gate could check, the reads of the
+plan's type that serving answers by replay, and the fields no initial entity holds."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from, items_app, plan
+from support.har_builder import HarBuilder
+
+C = {"id": 3, "title": "c"}
+
+
+def _verdict_evidence(write) -> dict:
+    events = [e for e in write.traces if e.table == "verdicts" and e.outcome == "match"]
+    assert len(events) == 1, [(e.rule_id, e.outcome) for e in write.traces if e.table == "verdicts"]
+    return dict(events[0].evidence)
+
+
+def test_a_side_effect_verdict_names_the_difference_the_read_showed():
+    bundle = build_from(items_app()
+                        .call("POST", "/items", body={"title": "c"}, status=201, response=C)   # 4
+                        .call("GET", "/items/3", response=C)                                   # 5: confirms
+                        .call("GET", "/items/2", response={"id": 2, "title": "changed"}))      # 6: no write did it
+    create = plan(bundle, "POST", "/items")
+    assert (create.served, create.reason) == (False, "side-effect")
+    evidence = _verdict_evidence(create)
+    assert evidence["read"] == 6 and evidence["difference"].startswith("record 6:"), evidence
+
+
+def test_an_unconfirmed_verdict_says_why_each_call_was_not_checked():
+    bundle = build_from(items_app()
+                        .call("PATCH", "/items/2", body={"title": "x"}, status=500, response={"error": "boom"})  # 4
+                        .call("PATCH", "/items/2", body={"title": "z"}, response={"id": 2, "title": "z"})   # 5
+                        .call("GET", "/items/2", response={"id": 2, "title": "z"}))                         # 6
+    update = plan(bundle, "PATCH", "/items/{item_id}")
+    assert (update.served, update.reason) == (False, "unconfirmed")
+    assert _verdict_evidence(update)["calls"] == ["record 5: an update of an unknown entity"]
+
+
+def test_an_unconfirmed_verdict_names_the_reads_of_its_type_answered_by_replay():
+    def limit(n: int, tag: str) -> dict:
+        return {"id": f"a1b2c3d4-0000-4000-8000-00000000000{n}", "tag": tag, "limit": n}
+    builder = (HarBuilder()
+               .call("GET", "/limits/tag/alpha", response=limit(1, "alpha"))
+               .call("GET", "/limits/tag/beta", response=limit(2, "beta")))
+    for n, tag in ((3, "gamma"), (4, "delta")):
+        made = limit(n, tag)
+        builder.call("POST", "/limits", body={"tag": tag, "limit": n}, status=201, response=made)
+        builder.call("GET", f"/limits/{made['id']}", response=made)   # by id: a view no window read proves
+    bundle = build_from(builder)
+    create = plan(bundle, "POST", "/limits")
+    assert (create.served, create.reason) == (False, "unconfirmed")
+    evidence = _verdict_evidence(create)
+    assert evidence["replayed_reads"] == {"get_limits_by_limit_id": "no read in the initial window to prove it"}
+    assert evidence["calls"] and "no read the gate checks came after them" in evidence["calls"][0]
+
+
+def test_an_incomplete_entities_verdict_names_the_fields_no_initial_entity_holds():
+    bundle = build_from(items_app()
+                        .call("DELETE", "/items/2", response={"id": 2, "deleted": True})   # 4: a tombstone
+                        .call("GET", "/items/2", status=404, response={"error": "not found"})
+                        .call("GET", "/items", response=[{"id": 1, "title": "t1"}]))
+    delete = plan(bundle, "DELETE", "/items/{item_id}")
+    assert (delete.served, delete.reason) == (False, "incomplete-entities")
+    assert _verdict_evidence(delete)["lacking"] == ["deleted"]
