@@ -21,9 +21,7 @@ from capenv.serving.ops.clocks import format_instant, parse_instant
 from capenv.serving.ops.generated_ids import is_uuid, token_shape
 from capenv.serving.ops.params import ClockParams, IdentityParams, SequenceParams, UniqueParams
 from capenv.serving.ops.sequences import SequenceScope, SequenceState, format_sequence, sequence_number
-from capenv.serving.state_edits import largest_held
-from capenv.serving.state_index import StateIndex
-from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal
+from capenv.serving.state_index import StateIndex, key_of
 
 
 @dataclass(frozen=True)
@@ -60,18 +58,20 @@ class FormNote(str):
 
 @dataclass(frozen=True)
 class CreateSite:
-    """Where a recorded create runs in the gate's copy: what sequence order is judged against."""
+    """A recorded create serving took, in the gate's copy: where sequence order is judged."""
 
     record: Record
-    env: WriteEnv
     copy: StateIndex
     sequences: SequenceState
+    provenance: dict[str, Any]
+    """``execute``'s provenance: the collection the entity went to and its id."""
 
 
 def form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: CreateSite | None = None
                  ) -> FormProblem | None:
     """The first generated value of ``recorded`` (the create's recorded entity) whose form serving
-    would not give. With a ``site``, sequence values are also judged for order and counted as drawn."""
+    would not give. With a ``site`` (the call serving took), sequence values are also judged for
+    order and counted as drawn."""
     if plan.effect != "create" or not recorded:
         return None
     ordinal = site.record.ordinal if site is not None else 0
@@ -137,19 +137,18 @@ def _token_problem(params: UniqueParams | IdentityParams, value: Any) -> str | N
 
 
 def _out_of_order(plan: WritePlan, rule: FieldRule, value: Any, site: CreateSite) -> str | None:
-    """A sequence value not past every value its scope counts, which serving would never draw. The
-    value counts as drawn either way, as serving's would (a deleted entity's value is not reused).
-    A value past the next one is left alone: a failed or unrecorded create may have drawn those
-    between, as database sequences skip values a failed insert drew."""
+    """A sequence value not past every value its scope counted before the create, which serving
+    would never draw. The value counts as drawn either way, as serving's would (a deleted entity's
+    value is not reused). A value past the next one is left alone: a failed or unrecorded create
+    may have drawn those between, as database sequences skip values a failed insert drew."""
     scope_kind = _sequence_scope(rule)
     number = sequence_number(value)
     if scope_kind is None or number is None:
         return None
-    collection = _create_collection(plan, site) if scope_kind == "collection" else None
-    if scope_kind == "collection" and collection is None:
-        return None  # serving refuses this call: it is no create the plan models
-    scope = SequenceScope(plan.type or "", rule.field, collection)
-    draft = site.sequences.draft(lambda s: _scope_values(site.copy, s))
+    collection = str(site.provenance.get("collection"))
+    scope = SequenceScope(plan.type or "", rule.field, collection if scope_kind == "collection" else None)
+    made = (collection, key_of(site.provenance.get("id")))
+    draft = site.sequences.draft(lambda s: _values_before(site.copy, s, made))
     next_number = draft.next_number(scope)
     site.sequences.apply({scope: number})
     if rule.op == "identity" or site.record.ordinal == plan.exemplar or number >= next_number:
@@ -163,20 +162,8 @@ def _sequence_scope(rule: FieldRule) -> str | None:
     return None
 
 
-def _scope_values(copy: StateIndex, scope: SequenceScope) -> list[int]:
-    found = [largest_held(c, scope.field) for c in copy.collections_of(scope.type_name)
-             if scope.collection is None or c.path == scope.collection]
-    return [value for value in found if value is not None]
-
-
-def _create_collection(plan: WritePlan, site: CreateSite) -> str | None:
-    """The collection serving creates in for this call, as ``execute`` picks it."""
-    from capenv.serving.writes import _args, _collection_for_create
-
-    record = site.record
-    try:
-        path, _ = _collection_for_create(plan, site.env, WriteCall(record.path, record.query, None), site.copy,
-                                         _args(plan.template, record.path))
-    except WriteRefusal:
-        return None
-    return path
+def _values_before(copy: StateIndex, scope: SequenceScope, made: tuple[str, str]) -> list[Any]:
+    """The field's values the scope held before the create made ``made`` (collection, key)."""
+    return [entity.get(scope.field) for held in copy.collections_of(scope.type_name)
+            if scope.collection is None or held.path == scope.collection
+            for key, entity in held.entities.items() if (held.path, key) != made]

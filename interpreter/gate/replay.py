@@ -128,13 +128,13 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
            timeline: Timeline, findings: PlanFindings | None = None) -> dict[tuple, set[str]] | None:
     body = record.request.json_value if record.request.is_json else None
     recorded = recorded_outcome(plan, record, env, timeline)
-    note_form_problem(plan, recorded, CreateSite(record, env, copy, sequences), findings)
     call = WriteCall(record.path, record.query, body)
     try:
         result = execute(plan, env, call, copy, instant=record.started_at, counter=counter, sequences=sequences,
                          recorded=recorded)
     except WriteRefusal:
         return None
+    note_form_problem(plan, recorded, CreateSite(record, copy, sequences, result.provenance), findings)
     provenance = result.provenance
     targets: dict[tuple, set[str]] = {}
     if plan.effect == "document":

@@ -12,14 +12,14 @@ from support.har_builder import HarBuilder
 START = "2026-01-01T00:00:00.000Z"
 
 
-def _app_with_clocks(second_clock: str):
+def _app_with_clocks(second_clock: str, second_query: str | None = None):
     entities = [{"id": 1, "title": "t1", "at": "2025-12-31T10:00:00Z"},
                 {"id": 2, "title": "t2", "at": "2025-12-31T11:00:00Z"}]
     builder = items_app(entities, HarBuilder(start=START))
     builder.call("POST", "/items", body={"title": "new"}, status=201,
                  response={"id": 3, "title": "new", "at": "2026-01-01T00:00:00Z"})
     builder.call("GET", "/items/3", response={"id": 3, "title": "new", "at": "2026-01-01T00:00:00Z"})
-    builder.call("POST", "/items", body={"title": "later"}, status=201,
+    builder.call("POST", "/items", query=second_query, body={"title": "later"}, status=201,
                  response={"id": 4, "title": "later", "at": second_clock})
     builder.call("GET", "/items/4", response={"id": 4, "title": "later", "at": second_clock})
     return build_from(builder)
@@ -34,6 +34,12 @@ def test_a_later_create_with_the_clock_in_the_learned_format_is_served():
 def test_a_later_create_with_the_clock_in_another_format_is_unexplained():
     created = plan(_app_with_clocks("2026-01-01 00:00:01+00:00"), "POST", "/items")
     assert (created.served, created.reason) == (False, "unexplained-change")
+
+
+def test_a_later_create_serving_would_refuse_is_not_judged_for_its_forms():
+    # sent with another query, serving refuses the call: the gate brings it to its outcome instead
+    created = plan(_app_with_clocks("2026-01-01 00:00:01+00:00", "dry=1"), "POST", "/items")
+    assert created.reason != "unexplained-change" and _form_events(created) == []
 
 
 # --- sequences: drawn after every value the scope counts, spelled as recorded ------------------
