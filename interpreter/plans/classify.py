@@ -125,4 +125,35 @@ def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet) -> 
     context = WriteTargetContext(method=tool.method, relation=target.relation, segment=target.segment,
                                  segment_names_type=names_type, type=target.type.name if target.type else None)
     decision = evaluate(ruleset, TABLE, context, subject=tool.name)
-    return decision.model_copy(update={"events": target.events + decision.events}) if target.events else decision
+    why = _why_no_effect(tool, target, view) if decision.yields.get("effect", "none") == "none" else None
+    events = target.events + decision.events + ((why,) if why is not None else ())
+    return decision.model_copy(update={"events": events}) if events != decision.events else decision
+
+
+def _why_no_effect(tool: Tool, target: Target, view: ViewResult) -> TraceEvent | None:
+    """Where a tool with no effect writes, said plainly: a literal segment where an item path
+    names its entity (write paths the manifest left literal are not modelled), or an entity named
+    by another key than the type's item path's (writes are modelled at the item path only)."""
+    parts = _parts(tool.template)
+    if target.relation == "collection-segment" and target.type is not None and tool.method != "POST":
+        item = target.type.item_template or f"{target.type.collection_template.rstrip('/')}/{{id}}"
+        why = (f"its last segment {target.segment!r} stands where the item path {item} names an entity, but the "
+               "manifest left it literal (one recorded value, or none shaped as an identifier): a write at a path "
+               "the manifest left literal is not modelled")
+        return _explained(tool.name, why)
+    for entity_type in view.types:
+        collection = _parts(entity_type.collection_template)
+        if entity_type.item_template and len(parts) == len(collection) + 2 and _same(parts[:-2], collection) \
+                and not parts[-2].startswith("{") and parts[-1].startswith("{"):
+            why = (f"the path {tool.template} names an entity of {entity_type.name} by another key than its item path "
+                   f"{entity_type.item_template}: writes are modelled at the item path only")
+            return _explained(tool.name, why)
+    if target.relation == "other" and not target.events:
+        return _explained(tool.name, f"the path {tool.template} is no type's item or collection path, nor one the "
+                                     "state holds a document at")
+    return None
+
+
+def _explained(subject: str, why: str) -> TraceEvent:
+    return TraceEvent(table="plans", rule_id=None, outcome="miss", subject=subject, reason=f"no effect: {why}",
+                      location="interpreter/plans/classify.py:classify")

@@ -36,3 +36,36 @@ def test_a_write_where_the_state_holds_the_document_stays_a_document_write():
     assert (write.effect, write.document_path) == ("document", "/settings")
     assert write.served and write.checked_record_ordinals == (6,)
     assert not any("holds no document" in (e.reason or "") for e in write.traces)
+
+
+def _no_effect_reasons(write) -> list[str]:
+    assert (write.effect, write.reason) == ("none", "no-effect")
+    return [e.reason or "" for e in write.traces if e.table == "plans" and (e.reason or "").startswith("no effect:")]
+
+
+def test_a_literal_segment_where_the_item_path_names_an_entity_is_explained():
+    bundle = build_from(items_app()
+                        .call("PUT", "/items/bad%20id!", body={"title": "x"}, status=400, response={"error": "bad id"})
+                        .call("PUT", "/items/featured", body={"title": "x"}, response={"ok": True}))
+    reasons = _no_effect_reasons(plan(bundle, "PUT", "/items/featured"))
+    assert len(reasons) == 1 and "'featured'" in reasons[0] and "/items/{item_id}" in reasons[0], reasons
+    assert "left it literal" in reasons[0]
+
+
+def test_a_write_naming_its_entity_by_another_key_is_explained():
+    one, two = {"id": 1, "name": "alpha01x", "title": "t1"}, {"id": 2, "name": "beta02xy", "title": "t2"}
+    bundle = build_from(items_app([one, two])
+                        .call("GET", "/items/name/alpha01x", response=one)
+                        .call("GET", "/items/name/beta02xy", response=two)
+                        .call("PATCH", "/items/name/alpha01x", body={"title": "z"}, response={**one, "title": "z"})
+                        .call("PATCH", "/items/name/beta02xy", body={"title": "y"}, response={**two, "title": "y"}))
+    reasons = _no_effect_reasons(plan(bundle, "PATCH", "/items/name/{name}"))
+    assert reasons == ["no effect: the path /items/name/{name} names an entity of items by another key than its item "
+                       "path /items/{item_id}: writes are modelled at the item path only"], reasons
+
+
+def test_a_write_at_no_type_or_document_path_is_explained():
+    bundle = build_from(items_app().call("PATCH", "/jobs/run", body={"now": True}, response={"ok": True}))
+    reasons = _no_effect_reasons(plan(bundle, "PATCH", "/jobs/run"))
+    assert reasons == ["no effect: the path /jobs/run is no type's item or collection path, nor one the state holds "
+                       "a document at"], reasons
