@@ -25,6 +25,7 @@ from capenv.serving.ops.sequences import SequenceState, sequence_fields
 from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
 
+from .bulk_calls import apply_bulk, bulk_sent
 from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity
 from .embed_checks import embed_settings
 from .entity_budget import EntityBudget
@@ -81,7 +82,9 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                     unmodelled(record, env, copy, track)
                     continue
                 counter += 1
-                applied = _apply(plan, record, env, copy, sequences, counter, timeline, findings[tool])
+                applied = apply_bulk(plan, record, env, copy, sequences, counter, track, findings[tool]) \
+                    if plan.effect == "bulk" else _apply(plan, record, env, copy, sequences, counter, timeline,
+                                                         findings[tool])
                 if applied is not None:
                     run.sorted_arrays.note_written(copy, applied)
                     if plan.effect == "create":
@@ -96,9 +99,12 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                     for target in applied:
                         track.pending.setdefault(target, []).append(Pending(
                             tool, ordinal, plan.effect, applied[target],
-                            plan.observation if ordinal == plan.exemplar else None, _sent(plan, record), made))
+                            plan.observation if ordinal == plan.exemplar else None,
+                            bulk_sent(applied, target) if plan.effect == "bulk" else _sent(plan, record), made))
                     track.modelled_since.append((ordinal, tool, record.path))
                     continue
+                if plan.effect == "bulk":
+                    continue  # unmodelled at the entities it names, not the whole collection
                 findings[tool].notes.append(f"record {ordinal}: the plan does not explain this call")
                 if bring_to_outcome(plan, record, env, copy, timeline, track):
                     continue
@@ -139,12 +145,6 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
     targets: dict[tuple, set[str]] = {}
     if plan.effect == "document":
         targets[("document", provenance["path"])] = set(result.changed)
-        return targets
-    if plan.effect == "bulk":
-        for key in provenance.get("ids", []):
-            targets[("entity", plan.type, str(key))] = {"*"} if plan.bulk_effect == "delete" else \
-                {f.field for f in plan.fields}
-        targets[("collection", provenance["collection"])] = {"*"}
         return targets
     key = str(provenance.get("id"))
     targets[("entity", plan.type, key)] = set(result.changed) if plan.effect in ("update", "action") else {"*"}

@@ -154,6 +154,9 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     base.update(exemplar=exemplar.ordinal, query=exemplar.query, response=_response_rule(exemplar),
                 exemplar_args=tool.match(exemplar.path) or {},
                 min_members=1 if effect == "update" and tool.method in ("PATCH", "POST") else 0)
+    if effect == "bulk" and target.type is not None:  # its body may be an array, a DELETE's included
+        return _bulk_plan(tool, target.type, exemplar, calls, ctx, base, events,
+                          str(decision.yields.get("bulk_effect") or ("delete" if tool.method == "DELETE" else "update")))
     envelope = ctx.envelope_judge(tool.name, exemplar, base, events)
     verdict = admit_body(exemplar, max_bytes=ctx.budgets.max_body_bytes, unwrap=effect in ("create", "update"),
                          envelope=envelope)
@@ -171,9 +174,6 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
         return _delete_plan(tool, target.type, exemplar, base, events)
     if effect == "document":
         return _document_plan(exemplar, verdict.body, calls, ctx, base, events)
-    if effect == "bulk" and target.type is not None:
-        return _bulk_plan(tool, target.type, exemplar, calls, ctx, base, events,
-                          str(decision.yields.get("bulk_effect") or ("delete" if tool.method == "DELETE" else "update")))
     events.append(_note(tool.name, "no-effect", f"{effect} writes have no target type"))
     return WritePlan(**base, build_reason="no-effect", traces=tuple(events))
 
@@ -368,22 +368,28 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
 
 def _bulk_plan(tool: Tool, entity_type: EntityType, exemplar: Record, calls: list[Record], ctx: PlanContext,
                base: dict[str, Any], events: list[TraceEvent], bulk_effect: str) -> WritePlan:
-    from .bulk import address_of, admit_members, response_fits, same_address
+    """A bulk write: the entities its body names, every successful call naming them the same way,
+    an answer serving can give for any ids, and for an update the read that shows what it sent."""
+    from .bulk import (address_of, admit_bulk_body, admit_members, applied_members, observe_update, response_fits,
+                       same_address)
 
-    body = exemplar.request.json_value if exemplar.request.is_json else None
-    named = address_of(ctx.ruleset, body, entity_type, f"{tool.name} body")
-    events.extend(named.events)
-    address, ids = named.address, named.ids
-    if address is None:
-        events.append(_note(tool.name, "body-unusable", named.problem))
+    body, problem = admit_bulk_body(exemplar, ctx.budgets.max_body_bytes)
+    named = address_of(ctx.ruleset, body, entity_type, f"{tool.name} body") if body is not None else None
+    if named is not None:
+        events.extend(named.events)
+    if named is None or named.address is None:
+        events.append(_note(tool.name, "body-unusable", problem or named.problem))
         return WritePlan(**base, build_reason="body-unusable", traces=tuple(events))
+    address, ids = named.address, named.ids
     for call in calls[1:]:
         if not call.succeeded:
             continue
-        other = address_of(ctx.ruleset, call.request.json_value if call.request.is_json else None, entity_type,
-                           f"{tool.name} record {call.ordinal} body").address
+        other_body, problem = admit_bulk_body(call, ctx.budgets.max_body_bytes)
+        other = address_of(ctx.ruleset, other_body, entity_type, f"{tool.name} record {call.ordinal} body").address \
+            if other_body is not None else None
         if other is None or not same_address(address, other):
-            events.append(_note(tool.name, "body-unusable", f"record {call.ordinal} names its entities otherwise"))
+            events.append(_note(tool.name, "body-unusable",
+                                f"record {call.ordinal} names its entities otherwise{': ' + problem if problem else ''}"))
             return WritePlan(**base, address=address, build_reason="body-unusable", traces=tuple(events))
     has_body = bool((exemplar.response.text or "").strip())
     unusable = response_fits(exemplar.response.json_value if exemplar.response.is_json else None, has_body, ids,
@@ -394,11 +400,20 @@ def _bulk_plan(tool: Tool, entity_type: EntityType, exemplar: Record, calls: lis
     members, fields, member_events = admit_members(ctx.ruleset, body, address, entity_type.id_field,
                                                    f"{tool.name} {entity_type.name}", bulk_effect)
     events.extend(member_events)
-    sighting = ctx.timeline.first_after(entity_type.name, str(ids[0]), exemplar.ordinal, via=("item", "list"))
-    observation = sighting.ordinal if sighting is not None else None
-    if bulk_effect == "update" and (sighting is None or sighting.value is None):
-        return WritePlan(**base, address=address, build_reason="no-observation", traces=tuple(events))
     base["effect"] = "bulk"
+    observation = None
+    if bulk_effect == "update":  # a delete needs no observation: a later read's absence checks it
+        seen = observe_update(ctx.timeline, entity_type.name, applied_members(body, address, entity_type.id_field,
+                                                                              fields), exemplar.ordinal,
+                              lambda first, last: ctx.other_write_between(tool.name, first, last))
+        if seen.ordinal is None:
+            events.append(_note(tool.name, "no-observation", seen.problem))
+            return WritePlan(**base, address=address, fields=tuple(fields), members=tuple(members),
+                             bulk_effect=bulk_effect, build_reason="no-observation", traces=tuple(events))
+        events.append(TraceEvent(table="plans", rule_id=None, outcome="match", subject=tool.name,
+                                 reason=f"observation: record {seen.ordinal} shows entities "
+                                        f"{', '.join(seen.shown)} with the members the call sent"))
+        observation = seen.ordinal
     return WritePlan(**base, address=address, fields=tuple(fields), members=tuple(members),
                      observation=observation, bulk_effect=bulk_effect, traces=tuple(events))
 

@@ -70,6 +70,9 @@ def _bulk(op: str, params: dict) -> WritePlan:
     return WritePlan(tool="patch_items_bulk", method="PATCH", template="/items", effect="bulk", type="items",
                      bulk_effect="update", address=Address(by="ids", member="ids", kind="integer"),
                      fields=(FieldRule(field="token", rule_id="r", op=op, params=params),),
+                     members=(MemberRule(member="ids", admission="accepted", rule_id="m", kind="array"),
+                              MemberRule(member="token", admission="accepted", rule_id="m", kind="string",
+                                         required=False)),
                      response=ResponseRule(status=204, body=None, is_json=False), served=True)
 
 
