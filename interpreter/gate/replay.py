@@ -33,6 +33,7 @@ from .erasure import erase, overwritten_by, remember_effect
 from .findings import GateRun, Pending, PlanFindings, Tracking
 from .read_check import check_read
 from .sorted_arrays import SortedArrays
+from .tied_creates import TiedNote, outside_tied_collection, unmodelled_in
 from .unmodelled import unmodelled
 from .write_checks import CreateSite, _sent, _unobserved_later_update, _updates_unknown_entity, note_form_problem
 
@@ -81,6 +82,12 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                     findings[tool].notes.append(f"record {ordinal}: no read shows the clocks serving stamps")
                     unmodelled(record, env, copy, track)
                     continue
+                tied = outside_tied_collection(plan, record, env, copy)
+                if tied is not None:  # serving refuses it: a write no built plan models, there
+                    findings[tool].notes.append(TiedNote(plan, record, tied))
+                    unmodelled_in(tied, record, track)
+                    unmodelled(record, env, copy, track)
+                    continue
                 counter += 1
                 applied = apply_bulk(plan, record, env, copy, sequences, counter, track, findings[tool]) \
                     if plan.effect == "bulk" else _apply(plan, record, env, copy, sequences, counter, timeline,
@@ -109,7 +116,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                 if bring_to_outcome(plan, record, env, copy, timeline, track):
                     continue
                 if plan.effect == "create":
-                    track.creating_writes.append(ordinal)  # a linked create's call serving would refuse
+                    track.creating_writes.append(ordinal)  # a create whose outcome nothing shows
             else:
                 track.creating_writes.append(ordinal)
             unmodelled(record, env, copy, track)

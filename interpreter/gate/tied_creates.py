@@ -1,0 +1,56 @@
+"""A later create outside the collection its tied plan permits (seeds: "The gate", "Writes": "A
+later create outside the collection a tied plan permits is unmodelled, as serving refuses that
+call, so a read of what it recorded does not confirm the plan. The gate picks that collection
+among equal spellings in serving's order").
+
+Serving decides both: whether it refuses the call for its path arguments, and which spelling of
+the tied collection a create goes to (``_collection_for_create``); the gate asks it rather than
+repeating either rule.
+"""
+
+from __future__ import annotations
+
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.rules_engine import TraceEvent
+from capenv.serving.state_index import StateIndex
+from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, _args, _collection_for_create
+
+from .findings import Tracking
+from .generated_forms import FormNote
+
+
+def outside_tied_collection(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex) -> str | None:
+    """The tied collection, spelled as serving picks it among the spellings the copy holds, when
+    serving refuses this create for naming another; None when serving takes its path."""
+    if plan.effect != "create" or not plan.collection or plan.type not in env.types:
+        return None
+    call = WriteCall(record.path, record.query, None)
+    try:
+        _collection_for_create(plan, env, call, copy, _args(plan.template, record.path))
+        return None
+    except WriteRefusal:
+        # with no arguments to compare, serving only picks the spelling it would create in
+        return _collection_for_create(plan, env, call, copy, {})[0]
+
+
+class TiedNote(FormNote):
+    """A gate note carrying its trace event, as a generated-form note does, so the pipeline adds
+    the event to the plan's traces (``with_form_traces``)."""
+
+    def __new__(cls, plan: WritePlan, record: Record, collection: str) -> TiedNote:
+        text = (f"record {record.ordinal}: serving refuses this create outside {plan.collection} (path arguments "
+                f"other than the exemplar's), so it is a write no built plan models, at {collection}")
+        note = str.__new__(cls, text)
+        note.event = TraceEvent(table="gate", rule_id=None, outcome="miss", subject=plan.tool,
+                                evidence={"record": record.ordinal, "collection": collection}, reason=text)
+        return note
+
+
+def unmodelled_in(collection: str, record: Record, track: Tracking) -> None:
+    """The refused create may have made an entity there, as a write no built plan models at that
+    collection's path: the collection is not checked again, the entity it made is taken from the
+    first read showing it, and the collection remembers it as its latest unmodelled write."""
+    track.creating_writes.append(record.ordinal)
+    track.unchecked.add(collection)
+    track.latest_unmodelled[("collection", collection)] = record.ordinal
