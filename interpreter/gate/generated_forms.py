@@ -79,11 +79,11 @@ def form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: CreateS
     for rule in plan.fields:
         if rule.field not in recorded:
             continue
-        expected = _expected_form(rule, recorded[rule.field])
-        if expected is None and site is not None:
-            expected = _out_of_order(plan, rule, recorded[rule.field], site)
+        value = recorded[rule.field]
+        order = _out_of_order(plan, rule, value, site) if site is not None else None  # counts it as drawn
+        expected = _expected_form(rule, value) or order
         if expected is not None and found is None:
-            found = FormProblem(ordinal, rule.field, expected, recorded[rule.field])
+            found = FormProblem(ordinal, rule.field, expected, value)
     return found
 
 
