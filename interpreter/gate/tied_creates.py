@@ -3,26 +3,33 @@ later create outside the collection a tied plan permits is unmodelled, as servin
 call, so a read of what it recorded does not confirm the plan. The gate picks that collection
 among equal spellings in serving's order").
 
-Serving decides both: whether it refuses the call for its path arguments, and which spelling of
-the tied collection a create goes to (``_collection_for_create``); the gate asks it rather than
-repeating either rule.
+Serving decides whether it refuses the call for its path arguments, and which spelling of the
+tied collection a create goes to (``_collection_for_create``); a call whose own path names a
+collection of the type wrote there, spelled as serving finds a collection (``find_collection``).
+The gate asks serving rather than repeating either rule.
 """
 
 from __future__ import annotations
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.rules_engine import TraceEvent
+from capenv.interpreter.view.extract import collection_path
 from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, _args, _collection_for_create
 
 from .findings import Tracking
 from .generated_forms import FormNote
+from .unmodelled import prefix
 
 
 def outside_tied_collection(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex) -> str | None:
-    """The tied collection, spelled as serving picks it among the spellings the copy holds, when
-    serving refuses this create for naming another; None when serving takes its path."""
+    """When serving refuses this create for naming another collection than its tied one: the
+    collection the call wrote in, spelled as serving picks it among equal spellings. That is the
+    collection its own path names, when it names one of the type's; else (a linked create whose
+    path names none) the tied collection, as serving would have created there. None when serving
+    takes the call's path."""
     if plan.effect != "create" or not plan.collection or plan.type not in env.types:
         return None
     call = WriteCall(record.path, record.query, None)
@@ -30,8 +37,15 @@ def outside_tied_collection(plan: WritePlan, record: Record, env: WriteEnv, copy
         _collection_for_create(plan, env, call, copy, _args(plan.template, record.path))
         return None
     except WriteRefusal:
-        # with no arguments to compare, serving only picks the spelling it would create in
-        return _collection_for_create(plan, env, call, copy, {})[0]
+        pass
+    entity_type = env.types[plan.type]
+    parts, template = split_path(record.path), split_path(entity_type.collection_template)
+    if len(parts) >= len(template) and prefix(parts, template):
+        own = collection_path(record.path, entity_type)
+        held = copy.find_collection(own, entity_type.name)
+        return held.path if held is not None else own
+    # with no arguments to compare, serving only picks the spelling it would create in
+    return _collection_for_create(plan, env, call, copy, {})[0]
 
 
 class TiedNote(FormNote):

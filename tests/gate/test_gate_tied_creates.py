@@ -89,3 +89,23 @@ def test_the_gate_picks_the_tied_collection_among_equal_spellings_in_servings_or
     assert create.collection == "/projects/12/items", summary(bundle)
     assert (create.reason, create.contradicted_by) == ("unconfirmed", None), summary(bundle)
     assert any("no built plan models, at /projects/%31%32/items" in (t.reason or "") for t in create.traces)
+
+
+def test_a_refused_create_naming_its_own_collection_is_unmodelled_there():
+    """A create into a list's items is tied to its exemplar's list (11); the call into list 22
+    wrote there, so list 22 is left unchecked, while list 11 is still checked and confirms."""
+    builder = (HarBuilder()
+               .call("GET", "/lists/11/items", response=[E1])                                       # 1
+               .call("GET", "/lists/22/items", response=[E2])                                       # 2
+               .call("GET", "/lists/11/items/1", response=E1)                                       # 3
+               .call("GET", "/lists/22/items/2", response=E2)                                       # 4
+               .call("POST", "/lists/11/items", body={"title": "c"}, status=201, response={"id": 3})  # 5
+               .call("GET", "/lists/11/items/3", response=C)                                        # 6
+               .call("POST", "/lists/22/items", body={"title": "d"}, status=201, response={"id": 4})  # 7
+               .call("GET", "/lists/22/items", response=[E2, D])                                    # 8
+               .call("GET", "/lists/11/items", response=[E1, C]))                                   # 9
+    bundle = build_from(builder)
+    create = plan(bundle, "POST", "/lists/{list_id}/items")
+    assert create.collection == "/lists/11/items" and create.exemplar_args == {"list_id": "11"}
+    assert create.served and create.checked_record_ordinals == (9,), summary(bundle)
+    assert any("no built plan models, at /lists/22/items" in (t.reason or "") for t in create.traces)
