@@ -51,7 +51,7 @@ class StateMirror:
         if meta_stored is None:
             raise StoreLayoutError("the store holds no state for this environment")
         meta = WriteMeta.from_json(meta_stored.state)
-        mirror = cls(subjects, StateIndex(meta.evidence_id), meta, meta_stored.revision)
+        mirror = cls(subjects, StateIndex(meta.evidence_id, known=meta.known), meta, meta_stored.revision)
         mirror.revisions[(subjects.meta, META_ID)] = meta_stored.revision
         collection_type, entity_type, document_type = (subjects.type_of(k) for k in (COLLECTION, ENTITY, DOCUMENT))
         for stored in sorted(snapshot.get(collection_type, {}).values(), key=lambda s: s.state["rank"]):

@@ -24,7 +24,7 @@ from .answers import Answer, from_recording
 from .ops.context import OpRefusal
 from .ops.sequences import SequenceState, sequence_fields
 from .read_call import CallRefused, ReadCall, Served
-from .state_index import StateIndex
+from .state_index import KnownSpellings, StateIndex, known_at_install
 from .writes import WriteCall, WriteEnv, WriteRefusal, WriteResult, execute, latest_absences
 
 CLOCK_STEP = timedelta(seconds=1)
@@ -32,14 +32,16 @@ CLOCK_STEP = timedelta(seconds=1)
 
 @dataclass(frozen=True)
 class WriteMeta:
-    """The clock as of the last served write, the count of served writes, the sequences, and
-    the state's evidence id (it seeds generated UUIDs and tokens; data/add may install a state
-    of another evidence id)."""
+    """The clock as of the last served write, the count of served writes, the sequences, the
+    state's evidence id (it seeds generated UUIDs and tokens; data/add may install a state
+    of another evidence id), and the collection spellings the last reset or load knew (every
+    process serving the store chooses among spellings alike)."""
 
     clock: datetime
     counter: int
     sequences: SequenceState
     evidence_id: str
+    known: KnownSpellings | None = None
 
     def to_json(self) -> dict[str, Any]:
         # A type-wide sequence scope has no collection: left out rather than written as null,
@@ -47,12 +49,13 @@ class WriteMeta:
         sequences = {table: [{k: v for k, v in row.items() if v is not None} for row in rows]
                      for table, rows in self.sequences.to_json().items()}
         return {"clock": self.clock.isoformat(), "counter": self.counter, "sequences": sequences,
-                "evidence_id": self.evidence_id}
+                "evidence_id": self.evidence_id, **({"known": self.known.to_json()} if self.known else {})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> WriteMeta:
+        known = KnownSpellings.from_json(data["known"]) if "known" in data else None
         return cls(datetime.fromisoformat(data["clock"]), int(data["counter"]),
-                   SequenceState.from_json(data["sequences"]), data["evidence_id"])
+                   SequenceState.from_json(data["sequences"]), data["evidence_id"], known)
 
 
 @dataclass(frozen=True)
@@ -82,11 +85,13 @@ class WriteState:
 
     def fresh(self, state: StateIndex) -> WriteMeta:
         """The meta of a state just reset or installed: clock at its start, no writes counted,
-        sequences measured on the state."""
+        sequences measured on the state, and the spellings the reset or load knows, which
+        ``state`` is told too (write-effects "Serving")."""
         sequences = SequenceState()
         sequences.restart(self._sequence_fields,
                           [(c.type, c.path, c.entities.values()) for c in state.collections.values()])
-        return WriteMeta(self.start, 0, sequences, state.evidence_id)
+        state.known = known_at_install(self.bundle.view, state)
+        return WriteMeta(self.start, 0, sequences, state.evidence_id, state.known)
 
     def decide(self, plan: WritePlan | None, call: ReadCall, state: StateIndex, meta: WriteMeta,
                size: int) -> Decision:
@@ -122,8 +127,8 @@ class WriteState:
             raise CallRefused(refusal.message) from None
         answer = Answer(result.status, result.content_type, result.headers, result.body, result.is_json, result.text)
         served = Served(answer, {"state": result.provenance})
-        return Decision(served, result, WriteMeta(instant, meta.counter + 1, sequences, meta.evidence_id),
-                        sum(grown))
+        return Decision(served, result, WriteMeta(instant, meta.counter + 1, sequences, meta.evidence_id,
+                                                  meta.known), sum(grown))
 
 
 def _instant(text: str | None) -> datetime:

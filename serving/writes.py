@@ -186,26 +186,35 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int) -> No
         raise WriteRefusal(f"send at least {plan.min_members} of: {', '.join(accepted)}")
 
 
-def _spelled_by_call(collection: str, call_path: str) -> str:
-    """The tied collection as the call spells it, when the call's path begins with it (each
-    segment verbatim or either spelling once decoded), so a create in a collection held under
-    more than one spelling goes to the one the call spells verbatim (write-effects "Serving")."""
+def _spelled_by_call(plan: WritePlan, entity_type: EntityType, call_path: str) -> str:
+    """The tied collection as the call spells it, so a create in a collection held under more
+    than one spelling goes to the one the call spells verbatim (write-effects "Serving"): its
+    segments as the call's path sends them where that path begins with it, else each path
+    argument as the call sends the tool's argument of that name (the one the exemplar's path
+    values fill it from) when the two name the same value."""
+    collection = plan.collection or ""
     theirs, mine = split_path(collection), split_path(call_path)
     if theirs and len(mine) >= len(theirs) and all(same_spelling(a, b) for a, b in zip(mine, theirs)):
         return "/" + "/".join(mine[:len(theirs)])
-    return collection
+    sent = _args(plan.template, call_path)
+    spelled = [sent[piece[1:-1]] if piece.startswith("{") and piece[1:-1] in sent
+               and same_spelling(sent[piece[1:-1]], part) else part
+               for part, piece in zip(theirs, split_path(entity_type.collection_template))]
+    return "/" + "/".join(spelled) if len(spelled) == len(theirs) and theirs else collection
 
 
 def _collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex,
                            args: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The collection a create goes to: the spelling the call names among those the state holds
+    or knows (``StateIndex.spelling_of``), else the tied one as recorded."""
     entity_type = env.types[plan.type]
     for name, value in args.items():
         recorded = plan.exemplar_args.get(name)
         if recorded is not None and not same_spelling(value, recorded):
             raise WriteRefusal(f"this create is tied to {plan.collection}: path parameter {name!r} must be "
                                f"{unquote(recorded)!r}")
-    held = state.find_collection(_spelled_by_call(plan.collection or "", call.path), entity_type.name)
-    path = held.path if held is not None else plan.collection or entity_type.collection_template
+    spelling = state.spelling_of(_spelled_by_call(plan, entity_type, call.path), entity_type.name)
+    path = spelling or plan.collection or entity_type.collection_template
     parts = split_path(path)
     collection_args = {t.strip("{}"): unquote(p) for p, t in zip(parts, split_path(entity_type.collection_template))
                        if t.startswith("{")}
