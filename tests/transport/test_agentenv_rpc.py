@@ -120,6 +120,7 @@ def test_malformed_requests_get_the_sdks_error_codes(served, raw: bytes, code: i
     ([{"kind": "file", "file": {"uri": "https://127.0.0.1/state.json"}}], "invalid", "not a file:// URI"),
     ([{"kind": "file", "file": {"uri": "file:///nonexistent/state.json"}}], "invalid", "cannot read"),
     ([{"kind": "data", "data": {"collections": "no"}}], "invalid", "data/add refused"),
+    ([{"kind": "data", "data": {"__proto__": {}, "collections": []}}], "invalid", "__proto__"),
 ])
 def test_a_refused_data_add_names_what_it_accepts_and_changes_nothing(served, parts, reason: str, said: str) -> None:
     add(served, {"kind": "data", "data": json.loads(served.data_get())})  # an installed, non-initial holder
