@@ -42,7 +42,22 @@ class WriteInputs:
 
     @property
     def takes_body(self) -> bool:
-        return self.tool.method != "DELETE" or bool(self.plan.members)
+        return self.tool.method != "DELETE" or bool(self.plan.members) or self.is_bulk
+
+    @property
+    def is_bulk(self) -> bool:
+        """A bulk tool takes its body as recorded, a DELETE included (write-effects "Bulk and action calls")."""
+        return self.plan.effect == "bulk" and self.plan.address is not None
+
+    def bulk_array_schema(self) -> dict[str, Any] | None:
+        """A bulk body naming its entities at the root: an array of ids of the recorded kind, or of
+        objects (None when the body is an object naming them in one member)."""
+        address = self.plan.address
+        if not self.is_bulk or address.member is not None:
+            return None
+        items = {"type": _JSON_TYPES[address.kind]} if address.by == "ids" and address.kind in _JSON_TYPES \
+            else {"type": "object"}
+        return {"type": "array", "minItems": 1, "items": items}
 
     def member_schema(self) -> dict[str, Any]:
         properties: dict[str, Any] = {}
@@ -89,8 +104,8 @@ class WriteInputs:
             properties["query"] = {"type": "object", "properties": query_props, "additionalProperties": False,
                                    "description": "the query the recording sent; each parameter defaults to it"}
         required = list(self.tool.params)
-        if self.takes_body and self.tool.method != "DELETE":
-            body = self.member_schema()
+        if self.takes_body and (self.tool.method != "DELETE" or self.is_bulk):
+            body = self.bulk_array_schema() or self.member_schema()
             if self.plan.body_envelope:
                 wrapped = body if self.plan.body_envelope_kind == "object" else {
                     "type": "array", "minItems": 1, "maxItems": 1, "items": body}
@@ -98,7 +113,7 @@ class WriteInputs:
                         "required": [self.plan.body_envelope], "additionalProperties": False}
             properties["body"] = body
             if self.plan.members and any(m.required for m in self.plan.members) or self.plan.min_members \
-                    or self.plan.body_envelope:
+                    or self.plan.body_envelope or self.is_bulk:
                 required.append("body")
         schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
         if required:
@@ -110,7 +125,10 @@ class WriteInputs:
         parts = [f'"{p}" (a string)' for p in self.tool.params]
         if self.plan.query:
             parts.append(f'"query" ({dict(self.plan.query)})')
-        if self.takes_body and self.tool.method != "DELETE":
+        array = self.bulk_array_schema()
+        if array is not None:
+            parts.append(f'"body" (an array of {array["items"]["type"]}s naming the entities)')
+        elif self.takes_body and (self.tool.method != "DELETE" or self.is_bulk):
             wrap = f" wrapped as {envelope_text(self.plan)}" if self.plan.body_envelope else ""
             parts.append(f'"body" (an object of {quoted(members, 20)}{wrap})')
         return ", ".join(parts) or "no arguments"
