@@ -439,10 +439,10 @@ def _bulk(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, bo
                 {k: v for k, v in body.items() if k != plan.address.member} if isinstance(body, dict) else {})
             ctx, draft = _context(plan, env, state, member_body, instant, counter, sequences, collection.path,
                                   dict(collection.args), written[key])
-            before = written[key]
-            written[key] = {**before, **_values(plan, ctx, None)}
-            _grow(limit_check, before, written[key])
+            written[key] = {**written[key], **_values(plan, ctx, None)}
             drafts.append(draft)
+        # one step: the state must hold every entity's growth together
+        _grow(limit_check, [collection.entities[key] for key in keys], [written[key] for key in keys])
         for draft in drafts:
             draft.commit()
     for key in keys:

@@ -98,3 +98,32 @@ def test_a_delete_verb_path_naming_ids_in_one_member_is_a_bulk_delete():
     bulk = plan(bundle, "POST", "/items/bulk_delete")
     assert (bulk.effect, bulk.bulk_effect, bulk.build_reason) == ("bulk", "delete", None)
     assert bulk.served and list(bulk.checked_record_ordinals) == [5]
+
+
+THREE = [*ITEMS, {"id": 3, "title": "t3", "read": False}]
+
+
+@pytest.mark.parametrize(("answer", "problem"), [
+    ({"deleted": 2}, "the answer holds a number equal to how many ids it named (a count)"),
+    ({"deleted": [1, 3]}, "the answer names the recorded ids"),
+    ([{"id": 1}], "the answer is an array that is not one element per id"),
+    ([{"id": 3}, {"id": 1}], "the answer is an array that is not one element per id"),
+], ids=["count", "names-ids", "too-few-elements", "another-order"])
+def test_an_answer_serving_could_not_give_for_other_ids_is_body_unusable(answer, problem):
+    bundle = build_from(items_app(THREE)
+                        .call("DELETE", "/items", body={"ids": [1, 3]}, response=answer)
+                        .call("GET", "/items", response=[ITEMS[1]]))
+    bulk = plan(bundle, "DELETE", "/items")
+    assert bulk.reason == "body-unusable"
+    assert _unusable(bulk) == [f"body-unusable: {problem}"]
+
+
+@pytest.mark.parametrize("answer", [None, {"ok": True}, [{"id": 1, "deleted": True}, {"id": 3, "deleted": True}]],
+                         ids=["no-body", "no-ids-no-count", "one-element-per-id"])
+def test_an_answer_serving_can_give_for_any_ids_builds_the_plan(answer):
+    bundle = build_from(items_app(THREE)
+                        .call("DELETE", "/items", body={"ids": [1, 3]}, response=answer,
+                              status=204 if answer is None else 200)
+                        .call("GET", "/items", response=[ITEMS[1]]))
+    bulk = plan(bundle, "DELETE", "/items")
+    assert bulk.build_reason is None and bulk.served

@@ -105,3 +105,23 @@ def test_a_refused_bulk_call_changes_none_of_its_entities(plan, body, message):
         _run(plan, state, body)
     assert refusal.value.message == message
     assert _held(state) == _held(_state())
+
+
+def test_a_bulk_update_the_state_cannot_hold_together_changes_none_of_its_entities():
+    """Each entity's growth fits the room left, but not both together."""
+    growth_per_entity = len('"read":"xxxxxxxxxx"') - len('"read":false')
+    seen = []
+
+    def limit_check(growth: int) -> None:
+        seen.append(growth)
+        if growth > growth_per_entity:
+            raise WriteRefusal("past the intake limit", kind="resource_constraint")
+
+    plan = BY_IDS.model_copy(update={"members": (IDS, READ_MEMBER.model_copy(update={"kind": "string"}))})
+    state = _state()
+    env = WriteEnv(SimpleNamespace(types=[ITEMS], views=[], budgets=BUDGETS))
+    with pytest.raises(WriteRefusal):
+        execute(plan, env, WriteCall("/items", (), {"ids": [1, 2], "read": "xxxxxxxxxx"}), state, instant=WHEN,
+                counter=1, sequences=SequenceState(), limit_check=limit_check)
+    assert seen == [2 * growth_per_entity]
+    assert _held(state) == _held(_state())
