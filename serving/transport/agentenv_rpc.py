@@ -32,7 +32,7 @@ from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
 from capenv.serving.http_surface import error
 from capenv.serving.runtime_api import DataPlaneRefusal, HttpAnswer, HttpRequest, Runtime, ToolAnswer, ToolSpec
 from capenv.serving.transport.agentenv_card import (
-    METHOD_ADD, METHOD_GET, METHOD_RESET, METHODS, RPC_PATH, WELL_KNOWN_PATH, environment_card,
+    METHOD_GET, METHOD_RESET, METHODS, RPC_PATH, WELL_KNOWN_PATH, environment_card,
 )
 from capenv.serving.transport.http_app import DEFAULT_BODY_LIMIT
 
