@@ -48,8 +48,11 @@ def _explanations(plan: WritePlan, found: PlanFindings | None, view: ViewResult)
     by = found.contradicted_by if found else None
     contradiction = next((n for n in notes if by is not None and n.startswith(f"record {by}:")), None)
     calls = [n for n in notes if not n.startswith(SIDE_EFFECT) and n != contradiction]
-    if not calls and found is not None and not found.confirmations:
-        calls = [NOTHING_CHECKED]
+    if found is not None and not found.confirmations:
+        calls = calls or [NOTHING_CHECKED]
+        if plan.observation is not None and plan.exemplar is not None and plan.observation != plan.exemplar:
+            calls.append(f"record {plan.observation} supplied the observation of record {plan.exemplar}, so it "
+                         "checks nothing of that call")
     replayed = {v.tool: v.reason or "answered by replay" for v in view.views
                 if plan.type and v.type == plan.type and v.kind in ("item", "list") and not v.state_backed}
     return {"contradiction": contradiction, "side_effect": side_effect, "unchecked_calls": tuple(calls),

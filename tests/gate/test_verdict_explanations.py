@@ -64,3 +64,13 @@ def test_an_incomplete_entities_verdict_names_the_fields_no_initial_entity_holds
     delete = plan(bundle, "DELETE", "/items/{item_id}")
     assert (delete.served, delete.reason) == (False, "incomplete-entities")
     assert _verdict_evidence(delete)["lacking"] == ["deleted"]
+
+
+def test_an_unconfirmed_verdict_names_the_read_that_only_supplied_the_observation():
+    bundle = build_from(items_app()
+                        .call("PATCH", "/items/2", body={"title": "z"}, status=204)     # 4: answers nothing
+                        .call("GET", "/items/2", response={"id": 2, "title": "z"}))   # 5: its observation
+    update = plan(bundle, "PATCH", "/items/{item_id}")
+    assert (update.served, update.reason, update.observation) == (False, "unconfirmed", 5)
+    calls = _verdict_evidence(update)["calls"]
+    assert calls[-1] == "record 5 supplied the observation of record 4, so it checks nothing of that call", calls
