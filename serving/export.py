@@ -177,7 +177,11 @@ def readme_text(bundle: Bundle, entries: list[CatalogEntry], directory: Path) ->
               "```", "",
               "With `--http` the application's own paths answer at the root as well (the application's own clients "
               "and `curl` work against the model). `--store sqlite:state.db` keeps the state in a file shared by "
-              "several processes; `--replay-only` answers every read by replay and serves no write tool.", ""]
+              "several processes; `--replay-only` answers every read by replay and serves no write tool.", "",
+              "In the AgentEnv framework (its card at `/.well-known/agent-env.json`, the data plane as JSON-RPC "
+              "at `/agentenv`, MCP at `/mcp`):", "", "```sh",
+              f"python -m capenv.serving.transport.agentenv {where} --http {EXAMPLE_HTTP}",
+              "```", ""]
     lines += _grading_lines(bundle, url)
     lines += ["## Reset", "", "```sh",
               f"capenv data reset --url {url}           # back to the initial state, byte for byte",

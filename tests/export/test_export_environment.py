@@ -95,7 +95,8 @@ def test_the_readme_counts_and_lists_what_the_catalog_lists(name: str, built, tm
             assert f"): {plan.reason}" in line, line
     info = bundle.info
     for needed in (info.source, info.evidence_id, info.rules_revision, "--stdio", "--http 127.0.0.1:8765",
-                   "capenv data get --url", "capenv data reset --url", '"collections"', '"documents"'):
+                   "capenv data get --url", "capenv data reset --url", '"collections"', '"documents"',
+                   "python -m capenv.serving.transport.agentenv"):
         assert needed in text, needed
     assert summary.checked_with in reads  # the export's own check calls a read tool
 
