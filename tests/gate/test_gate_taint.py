@@ -18,6 +18,7 @@ FAILED_WRITES = {
     "unanswered": (0, None, {}),
 }
 REFUSED = (400, {"error": "bad request"}, {})
+_BOOM = {"status": 500, "response": {"error": "boom"}}   # a 5xx write, as HarBuilder.call keywords
 
 
 def _unmodelled(builder, method, path, body, outcome):
@@ -190,5 +191,3 @@ def test_a_failed_list_differing_also_on_a_member_written_after_the_taint_excuse
     assert plan(bundle, "POST", "/items").contradicted_by == 8
     assert plan(bundle, "PATCH", "/items/{item_id}").contradicted_by == 8
 
-
-_BOOM = {"status": 500, "response": {"error": "boom"}}
