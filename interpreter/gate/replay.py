@@ -59,6 +59,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                   insert_table=insert_table)
     run.sorted_arrays = SortedArrays.scan(records, views, tool_of, view.state)
     run.sorted_arrays.exhaustive_up_to = int(run.settings["sorted_arrays_exhaustive_up_to"])
+    run.sorted_arrays.learn_from_plans(plans)
     counter = 0
     running: list[tuple[Any, set[tuple]]] = []  # (finished_at, targets) of modelled writes
     budget = EntityBudget(view.budgets.max_entities)

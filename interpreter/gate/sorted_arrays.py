@@ -6,7 +6,8 @@ fields of the rendered entities reproduces it, and each such field qualifies: th
 order is sorted and differs from both the written order and the order the values were first
 held in (else the read shows how the values arrived, not a sort). The fewest fields that make
 the read reproduce join the type's set; every view of the type sorts them, except a view some
-read showed the field unsorted in (that read rules it out for its view).
+read showed the field unsorted in (that read rules it out for its view). A create whose own
+answer showed a sent array sorted (its echo sorts, ``field.sorted-echo``) teaches its field too.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Iterable
 
-from capenv.interpreter.bundle.models import EntityType, ReadView, StateSnapshot, ViewResult
+from capenv.interpreter.bundle.models import EntityType, ReadView, StateSnapshot, ViewResult, WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.view.read_gate import answer_read, compare
 from capenv.serving.render import is_string_array, locate
@@ -55,6 +56,16 @@ class SortedArrays:
                     if is_string_array(value) and value != sorted(value):
                         found.ruled_out.setdefault(view.tool, set()).add(name)
         return found
+
+    def learn_from_plans(self, plans: Iterable[WritePlan]) -> None:
+        """A create whose answer showed a sent string array sorted (its echo rule sorts it): the
+        type's views sort that field too, so a later write's echo reads back as the app shows it."""
+        for plan in plans:
+            if plan.effect != "create" or not plan.type or plan.build_reason is not None:
+                continue
+            for rule in plan.fields:
+                if rule.op == "echo" and rule.params.get("sorted"):
+                    self.learned.setdefault(plan.type, set()).add(rule.field)
 
     def fields_for(self, view: ReadView) -> tuple[str, ...]:
         return tuple(sorted(self.learned.get(view.type or "", set()) - self.ruled_out.get(view.tool, set())))

@@ -27,6 +27,24 @@ def create_field_echoes_member(ctx: CreateFieldContext, params: BaseModel) -> Ou
     return Match({"member": ctx.field, "op_params": {"member": ctx.field}})
 
 
+@predicate("create_field_echoes_member_sorted", context="create-field")
+def create_field_echoes_member_sorted(ctx: CreateFieldContext, params: BaseModel) -> Outcome:
+    """A string array the answer shows sorted, where a body member of the field's own name sent
+    the same strings in another order: the application sorts what it was sent."""
+    sent = ctx.body.get(ctx.field)
+    if not _string_array(ctx.value) or not _string_array(sent):
+        return Miss(f"the body sent no string array {ctx.field!r}, or the entity holds none")
+    if sent == ctx.value:
+        return Miss("stored in the order sent")
+    if sorted(sent) != ctx.value:
+        return Miss("the stored array is not the sent strings sorted")
+    return Match({"member": ctx.field, "op_params": {"member": ctx.field, "sorted": True}})
+
+
+def _string_array(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
 class CopyParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

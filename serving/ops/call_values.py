@@ -22,10 +22,14 @@ TEMPLATE_SOURCES = ("field", "member", "slug_of", "param")
 
 @serving_op("echo")
 def echo(params: EchoParams, ctx: OpContext) -> Any:
-    """The body member of the same name, stored as sent."""
+    """The body member of the same name, stored as sent (a string array sorted, when the
+    application sorts it)."""
     if params.member not in ctx.body:
         return absent(ctx, f"body member {params.member!r}")
-    return copy_json(ctx.body[params.member])
+    value = ctx.body[params.member]
+    if params.sorted and isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return sorted(value)
+    return copy_json(value)
 
 
 @serving_op("copy")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 
 class _Params(BaseModel):
@@ -30,6 +30,16 @@ class ClockFormat(_Params):
 class EchoParams(_Params):
     member: str
     """The body member whose value is stored as is."""
+    sorted: bool = False
+    """A string array stored sorted: the application sorts what it was sent."""
+
+    @model_serializer(mode="wrap")
+    def _sorted_only_when_set(self, handler: Any) -> dict[str, Any]:
+        # plans of echoes that keep the order sent read as they always did
+        data = handler(self)
+        if not self.sorted:
+            data.pop("sorted", None)
+        return data
 
 
 class CopyParams(_Params):
