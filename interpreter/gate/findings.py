@@ -84,6 +84,10 @@ class Tracking:
     latest_unmodelled: dict[tuple, int] = field(default_factory=dict)
     """Entity or collection target -> the latest unmodelled write that reached it (a write below an
     item reaches its entity and the collection holding it)."""
+    reaches: dict[int, list[str]] = field(default_factory=dict)
+    """Unmodelled write (ordinal) -> what it reached, per type (the gate's notes name it)."""
+    reach_events: list[TraceEvent] = field(default_factory=list)
+    """The trace of what each unmodelled write reached (the gate's traces)."""
     effects: dict[int, dict[tuple, set[str]]] = field(default_factory=dict)
     """Modelled write (ordinal) -> entity or document target -> what survives of its effect there
     (later writes and recorded outcomes erase it)."""

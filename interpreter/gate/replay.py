@@ -132,6 +132,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         if takes_new_entity(record, read_view, env, copy, track):
             continue
         check_read(record, read_view, env, copy, track, run, records)
+    run.traces.extend(track.reach_events)  # what each unmodelled write reached
     if budget.exceeded(copy, None):
         run.budget_hits.append(budget.hit)
         run.traces.append(budget.trace)

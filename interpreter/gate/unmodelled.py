@@ -1,7 +1,8 @@
 """What a write no built plan models may have changed (seeds: "The gate", "Writes"): below an
-item the entity is unknown until a read shows it again; at a collection path, or above it, the
-collections it reaches are not checked again. A path reaches a collection whose segments are its
-own verbatim or once percent-decoded."""
+item the entity is unknown until a read shows it again, and when the path names no held entity,
+every entity of that collection is; at a collection path, or above it, the collections it reaches
+are not checked again. A path reaches a collection whose segments are its own verbatim or once
+percent-decoded, and names its entity as an update's does (decoded once, then as written)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from urllib.parse import unquote
 
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
 from capenv.serving.render import same_spelling
 from capenv.serving.state_index import StateIndex
@@ -19,29 +21,59 @@ from .findings import Tracking
 
 def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking) -> None:
     """A write no built plan models: what it may have changed is unknown or not checked again.
-    Each entity and collection it reaches remembers it as its latest unmodelled write."""
-    reached = track.latest_unmodelled
+    Each entity and collection it reaches remembers it as its latest unmodelled write, and a
+    trace event says what it reached."""
     parts = split_path(record.path)
     for entity_type in env.types.values():
         template = split_path(entity_type.collection_template)
         if len(parts) > len(template) and prefix(parts, template):
-            collection = collection_path(record.path, entity_type)
-            track.unknown.add((entity_type.name, unquote(parts[len(template)])))
-            held = copy.find_collection(collection, entity_type.name)
-            reached[("entity", entity_type.name, unquote(parts[len(template)]))] = record.ordinal
-            reached[("collection", held.path if held is not None else collection)] = record.ordinal
-            if held is not None and unquote(parts[len(template)]) not in held.entities:
-                track.unchecked.add(held.path)
+            _below_item(record, entity_type, parts[len(template)], copy, track)
         elif len(parts) == len(template) and prefix(parts, template):
-            collection = collection_path(record.path, entity_type)
-            held = copy.find_collection(collection, entity_type.name)  # a plain spelling reaches an encoded one
-            track.unchecked.add(held.path if held is not None else collection)
-            reached[("collection", held.path if held is not None else collection)] = record.ordinal
+            held = copy.find_collection(collection_path(record.path, entity_type), entity_type.name)
+            # a plain spelling reaches an encoded one
+            _not_checked_again(record, [held.path if held is not None else collection_path(record.path, entity_type)],
+                               track, "at the collection path")
         elif len(parts) < len(template) and prefix(template, parts):
-            for held in copy.collections_of(entity_type.name):
-                if prefix(split_path(held.path), parts):
-                    track.unchecked.add(held.path)
-                    reached[("collection", held.path)] = record.ordinal
+            reached = [held.path for held in copy.collections_of(entity_type.name)
+                       if prefix(split_path(held.path), parts)]
+            _not_checked_again(record, reached, track, "above the collection paths")
+
+
+def _below_item(record: Record, entity_type: object, segment: str, copy: StateIndex, track: Tracking) -> None:
+    """The named entity is unknown; when the path names no held entity, every entity of that
+    collection is (each is still checked, and a read shows it again)."""
+    name = entity_type.name
+    collection = collection_path(record.path, entity_type)
+    held = copy.find_collection(collection, name)
+    found = copy.find_entity(held, segment, entity_type.id_field, entity_type.id_field) if held is not None else None
+    key = found[0] if found is not None else unquote(segment)
+    keys = [key] if found is not None or held is None else list(dict.fromkeys([key, *held.entities]))
+    for each in keys:
+        track.unknown.add((name, each))
+        track.latest_unmodelled[("entity", name, each)] = record.ordinal
+    where = held.path if held is not None else collection
+    track.latest_unmodelled[("collection", where)] = record.ordinal
+    if found is not None or held is None:
+        reason = f"below the item path of {name} {key!r}: that entity is unknown until a read shows it again"
+    else:
+        reason = (f"below an item path naming no held {name} ({key!r}): every entity of {where} is unknown until "
+                  f"a read shows it again ({len(held.entities)} held); the collection is still checked")
+    _trace(record, track, reason, {"type": name, "collection": where, "unknown": keys})
+
+
+def _not_checked_again(record: Record, collections: list[str], track: Tracking, where: str) -> None:
+    for path in collections:
+        track.unchecked.add(path)
+        track.latest_unmodelled[("collection", path)] = record.ordinal
+    if collections:
+        _trace(record, track, f"{where}: {', '.join(collections)} not checked again", {"unchecked": collections})
+
+
+def _trace(record: Record, track: Tracking, reach: str, evidence: dict) -> None:
+    text = f"record {record.ordinal} ({record.method} {record.path}), a write no built plan models, reaches {reach}"
+    track.reaches.setdefault(record.ordinal, []).append(text)
+    track.reach_events.append(TraceEvent(table="gate", rule_id=None, outcome="match", subject=f"record {record.ordinal}",
+                                         evidence={"record": record.ordinal, **evidence}, reason=text))
 
 
 def prefix(longer: list[str], shorter: list[str]) -> bool:
