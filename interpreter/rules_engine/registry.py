@@ -74,11 +74,14 @@ def predicate(name: str, *, context: str, params: type[BaseModel] | None = None
     def register(func: Callable[..., Outcome]) -> Callable[..., Outcome]:
         if name in PREDICATES and PREDICATES[name].func is not func:
             raise RuntimeError(f"predicate {name!r} registered twice")
-        try:
-            file = str(inspect.getsourcefile(func))
+        # The code object's first line is the line inspect.getsourcelines reports (the first
+        # decorator's), without reading and tokenising the source file at every import.
+        code = getattr(inspect.unwrap(func), "__code__", None)
+        if code is not None:
+            file = code.co_filename
             marker = file.rfind("/interpreter/")
-            source = f"{file[marker + 1:] if marker >= 0 else file}:{inspect.getsourcelines(func)[1]}"
-        except (OSError, TypeError):
+            source = f"{file[marker + 1:] if marker >= 0 else file}:{code.co_firstlineno}"
+        else:
             source = func.__module__
         PREDICATES[name] = PredicateSpec(name, func, context, params or NoParams, func.__doc__ or "", source)
         return func

@@ -48,6 +48,15 @@ class _Loader(yaml.SafeLoader):
     source = "<yaml>"
 
 
+# libyaml parses the rule tables several times faster (a build loads them all); its syntax errors
+# word things differently, so a file it refuses is parsed again by the pure-Python loader above,
+# whose message is the one a user sees.
+_FastLoader: type | None = None
+if getattr(yaml, "__with_libyaml__", False):
+    class _FastLoader(yaml.CSafeLoader):  # type: ignore[no-redef]
+        source = "<yaml>"
+
+
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> SpannedDict:
     loader.flatten_mapping(node)
     result = SpannedDict()
@@ -74,8 +83,10 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> SpannedList
     return result
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+for _loader_class in (_Loader, _FastLoader):
+    if _loader_class is not None:
+        _loader_class.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+        _loader_class.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
 def load_yaml(path: Path, display: str | None = None) -> Any:
@@ -89,6 +100,15 @@ def load_yaml(path: Path, display: str | None = None) -> Any:
 
 
 def load_yaml_text(text: str, name: str) -> Any:
+    if _FastLoader is not None:
+        fast = _FastLoader(text)
+        fast.source = name
+        try:
+            return fast.get_single_data()
+        except yaml.YAMLError:
+            pass  # worded by the pure-Python parser below
+        finally:
+            fast.dispose()
     loader = _Loader(text)
     loader.source = name
     try:
