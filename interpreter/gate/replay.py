@@ -26,6 +26,7 @@ from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
 
 from .bulk_calls import apply_bulk, bulk_sent
+from .action_checks import ActionNote, held_back_action, hold_back
 from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity
 from .embed_checks import embed_settings
 from .entity_budget import EntityBudget
@@ -82,6 +83,11 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                 if _unobserved_later_update(plan, record, env, timeline, views, tool_of):
                     findings[tool].notes.append(f"record {ordinal}: no read shows the clocks serving stamps")
                     unmodelled(record, env, copy, track)
+                    continue
+                held = held_back_action(plan, record, env, timeline, track, records, by_tool, tool_of, read_only)
+                if held is not None:  # another tool's write the action's read checks instead
+                    findings[tool].notes.append(ActionNote(held, plan, record))
+                    hold_back(held, plan, record, env, copy, timeline, track)
                     continue
                 tied = outside_tied_collection(plan, record, env, copy)
                 if tied is not None:  # serving refuses it: a write no built plan models, there

@@ -330,6 +330,9 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
         sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",))
         if sighting is not None and ctx.other_write_between(tool.name, call.ordinal, sighting.ordinal):
             sighting = None  # another tool's write came first: the read may show that write instead
+        if sighting is not None and after is None and effect == "action" and _awaits_check(ctx, tool, entity_type,
+                                                                                            key, call):
+            sighting = None  # that read checks another tool's write awaiting it, not this action call
         if after is None:
             after = sighting.value if sighting else None
             if call is exemplar and sighting is not None and sighting.value is not None:
@@ -364,6 +367,22 @@ def _update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
                      members=tuple(explanation.members), build_reason=explanation.build_reason,
                      traces=tuple(events))
 
+
+
+def _awaits_check(ctx: PlanContext, tool: Tool, entity_type: EntityType, key: str, call: Record) -> bool:
+    """Whether another tool wrote to the entity (at its item path or below) since the latest read
+    of it before the action ``call``: a later item read checks that write, and shows nothing of
+    the action's call (seeds: "Item actions")."""
+    latest = ctx.timeline.before(entity_type.name, key, call.ordinal)
+    item = [unquote(part) for part in split_path(call.path)[:-1]]
+    start = bisect.bisect_right(ctx.write_ordinals, latest.ordinal if latest is not None else 0)
+    for write in ctx.writes[start:]:
+        if write.ordinal >= call.ordinal:
+            break
+        parts = [unquote(part) for part in split_path(write.path)]
+        if ctx.tool_of.get(write.ordinal) != tool.name and parts[:len(item)] == item:
+            return True
+    return False
 
 
 def _bulk_plan(tool: Tool, entity_type: EntityType, exemplar: Record, calls: list[Record], ctx: PlanContext,

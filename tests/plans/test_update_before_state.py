@@ -17,15 +17,19 @@ def test_an_action_on_an_entity_an_update_answer_showed_set_is_confirmed():
                         .call("PATCH", "/items/2", body={"archived": True},
                               response={"id": 2, "title": "t2", "archived": True})              # 6
                         .call("POST", "/items/2/archive", response=None, status=204)            # 7
-                        .call("GET", "/items/2", response={"id": 2, "title": "t2", "archived": True}))  # 8
+                        .call("GET", "/items/2", response={"id": 2, "title": "t2", "archived": True})  # 8
+                        .call("POST", "/items/1/archive", response=None, status=204)            # 9
+                        .call("GET", "/items/1", response={"id": 1, "title": "t1", "archived": True}))  # 10
     action = plan(bundle, "POST", "/items/{item_id}/archive")
     assert (action.effect, action.address.segment) == ("action", "archive")
     rule = next(f for f in action.fields if f.field == "archived")
     assert (rule.op, rule.params) == ("set", {"value": True})
     # call 7 found archived already true: not from a read (record 3 showed false) but from PATCH 6's answer
     check = next(e for e in action.traces if (e.rule_id or "").endswith(".action-set-confirmed"))
-    assert (check.outcome, check.evidence) == ("match", {"found_set_by": [7]})
-    assert action.served, summary(bundle)
+    assert (check.outcome, check.evidence) == ("match", {"found_set_by": [7, 9]})
+    # read 8 checks PATCH 6, which awaited a check when call 7 ran, so it shows nothing of the
+    # action (seeds "Item actions"); read 10 checks call 9
+    assert action.served and action.checked_record_ordinals == (10,), summary(bundle)
 
 
 def test_an_action_whose_set_only_a_read_before_the_update_could_show_stays_unconfirmed():
