@@ -14,7 +14,7 @@ from capenv.interpreter.predicates.readonly_contexts import (
     Observation, ReadFacts, VetoCall, VetoesContext, WayCall, WaysContext,
 )
 
-from .timeline import Timeline, Writes, paths_relate
+from .timeline import Timeline, Writes
 
 
 def ways_context(tool: Tool, timeline: Timeline, writes: Writes) -> WaysContext:
@@ -39,9 +39,7 @@ def vetoes_context(tool: Tool, timeline: Timeline, writes: Writes) -> VetoesCont
     calls, observations = [], []
     for record in _calls(tool, timeline):
         calls.append(VetoCall(ordinal=record.ordinal, status=record.status, redirected=record.redirected))
-        for line in timeline.lines:
-            if not paths_relate(record.path, tool.segments, line.path, line.segments):
-                continue
+        for line in timeline.lines_related(record.path, tool.segments):
             before = line.last_finished_before(record.started_at)
             after = line.first_started_after(record.finished_at)
             if before is None or after is None:

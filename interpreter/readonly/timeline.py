@@ -73,6 +73,9 @@ class Timeline:
             if record.method == SAFE_METHOD and record.succeeded:
                 successful.setdefault(record.path, []).append(record)
         self._successful_gets = {path: GetLine(path, (), None, reads) for path, reads in successful.items()}
+        # The GET lines related to a call path: the same for every call of that path, every set of
+        # writes and every round of the decision, so worked out once (calls × lines pairs otherwise).
+        self._related: dict[tuple[str, tuple[bool, ...] | None], list[GetLine]] = {}
 
     def segments_of(self, ordinal: int) -> tuple[Segment, ...] | None:
         name = self.tool_of.get(ordinal)
@@ -89,6 +92,15 @@ class Timeline:
         """The successful GET of the call's path (any query) that finished last before it began."""
         reads = self._successful_gets.get(call.path)
         return reads.last_finished_before(call.started_at) if reads else None
+
+    def lines_related(self, path: str, segments: tuple[Segment, ...] | None) -> list[GetLine]:
+        """The GET lines whose path relates to ``path`` (see ``paths_relate``), in line order."""
+        key = (path, tuple(segment.is_param for segment in segments) if segments is not None else None)
+        found = self._related.get(key)
+        if found is None:
+            found = [line for line in self.lines if paths_relate(path, segments, line.path, line.segments)]
+            self._related[key] = found
+        return found
 
     def _get_lines(self) -> list[GetLine]:
         grouped: dict[tuple[str, tuple[tuple[str, str], ...]], list[Record]] = {}
