@@ -5,10 +5,10 @@ of; a mismatch contradicts them, or the writes on related paths as a side effect
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote
 
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.read_gate import answer_read, choose_document_line, choose_list_line, compare
 from capenv.interpreter.view.views import is_absence
@@ -21,6 +21,7 @@ from .embed_checks import creates_newly_embedded
 from .excuses import excused_in_failed_list, followed, followed_in_list
 from .findings import GateRun, Pending, PlanFindings, Tracking
 from .item_checks import attribute_failed_item, held_entity
+from .item_keys import by_other_key, item_key
 from .list_checks import replace_placement
 from .pages import past_the_page
 from .refused_outcomes import creates_left_lacking
@@ -31,12 +32,14 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     findings = run.findings
     pending, last_check = track.pending, track.last_check
     entity_type = env.types.get(read_view.type or "") if read_view.type else None
-    line, held = None, None
+    line, held, key = None, None, ""
     if read_view.kind == "item" and entity_type is not None:
         collection = collection_path(record.path, entity_type)
         if collection in track.unchecked:
             return
-        key = unquote(split_path(record.path)[-1])
+        key = item_key(copy, record.path, entity_type, read_view)  # the entity serving names
+        if by_other_key(read_view, entity_type):
+            run.traces.append(_named_by_key(record, read_view, entity_type, key))
         targets = [("entity", entity_type.name, key)]
         if (entity_type.name, key) in track.unknown:
             if not record.succeeded and not is_absence(record):
@@ -128,8 +131,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         pending.pop(target, None)
         last_check[target] = record.ordinal
     if read_view.kind == "item":
-        resync_item(record, read_view, entity_type, copy, collection_path(record.path, entity_type),
-                    unquote(split_path(record.path)[-1]))
+        resync_item(record, read_view, entity_type, copy, collection_path(record.path, entity_type), key)
     elif read_view.kind == "list":
         track.failed_lists.add(targets[0][1])
     elif read_view.kind == "document" and record.response.is_json:
@@ -165,6 +167,14 @@ def _passed(record: Record, read_view: Any, entity_type: Any, targets: list[tupl
                     pending[entity] = remaining
                 else:
                     pending.pop(entity, None)
+
+
+def _named_by_key(record: Record, read_view: Any, entity_type: Any, key: str) -> TraceEvent:
+    field = read_view.key_field
+    return TraceEvent(table="gate", rule_id=None, outcome="match", subject=read_view.tool,
+                      evidence={"record": record.ordinal, "key_field": field, "entity": key},
+                      reason=f"record {record.ordinal} names {entity_type.name} {key!r} by its {field}, as serving "
+                             f"looks it up: the read checks the writes to that entity")
 
 
 def placed_by_another_candidate(record: Record, read_view: Any, entity_type: Any, copy: StateIndex,

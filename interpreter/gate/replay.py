@@ -11,11 +11,9 @@ copy and compared (``read_check``).
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote
-
 from capenv.interpreter.bundle.models import ViewResult, WritePlan
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import Manifest, split_path
+from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.read_gate import choose_document_line, choose_list_line
@@ -32,6 +30,7 @@ from .embed_checks import embed_settings
 from .entity_budget import EntityBudget
 from .erasure import erase, overwritten_by, remember_effect
 from .findings import GateRun, Pending, PlanFindings, Tracking
+from .item_keys import item_key
 from .read_check import check_read
 from .sorted_arrays import SortedArrays
 from .tied_creates import TiedNote, outside_tied_collection, unmodelled_in
@@ -187,7 +186,7 @@ def _overlaps_running_write(record: Record, read_view: Any, env: WriteEnv, copy:
         held = copy.find_collection(where, entity_type.name)
         mine = {("collection", held.path if held is not None else where)}
         if read_view.kind == "item":
-            mine.add(("entity", entity_type.name, unquote(split_path(record.path)[-1])))
+            mine.add(("entity", entity_type.name, item_key(copy, record.path, entity_type, read_view)))
     else:
         return False
     running[:] = [item for item in running if item[0] > record.started_at]  # the others ended before it

@@ -21,8 +21,6 @@ def test_d1_a_write_naming_no_held_entity_makes_every_entity_unknown_not_the_col
     assert delete.served and delete.checked_record_ordinals == (6,), (delete.reason, delete.checked_record_ordinals)
 
 
-@pytest.mark.xfail(reason="D2 interpreter/gate/read_check.py:check_read: an item read by a key field looks the "
-                          "written entity up by the key's value, not by the entity serving names")
 def test_d2_a_read_by_a_key_field_checks_the_entity_serving_names():
     # "an item read of a state-backed item view, of the entity serving would name"
     def limit(n: int, tag: str) -> dict:

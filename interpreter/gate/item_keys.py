@@ -1,0 +1,32 @@
+"""The entity an item read names, as serving names it (seeds: "The gate", "Reads": "an item read
+of a state-backed item view, of the entity serving would name").
+
+A view keyed by another field than the type's identity (a tag, a name) names its entity by that
+field's value; the gate keeps its targets (pending writes, unknown entities, checks) by the
+entity's identity, so the read's key is the identity of the entity serving's lookup finds
+(``StateIndex.find_entity``, in the collection ``find_collection`` picks).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.manifest.models import split_path
+from capenv.serving.answers import collection_of
+from capenv.serving.render import decode_once
+from capenv.serving.state_index import StateIndex
+
+
+def item_key(copy: StateIndex, path: str, entity_type: Any, read_view: Any) -> str:
+    """The identity of the entity the read names; when the copy holds none, the path's last
+    segment decoded once (it then names no held entity)."""
+    raw = split_path(path)[-1]
+    held = copy.find_collection(collection_of(path, entity_type), entity_type.name)
+    field = read_view.key_field or entity_type.id_field
+    found = copy.find_entity(held, raw, field, entity_type.id_field) if held is not None else None
+    return found[0] if found is not None else decode_once(raw)
+
+
+def by_other_key(read_view: Any, entity_type: Any) -> bool:
+    """The view names its entity by a field other than the type's identity."""
+    return bool(read_view.key_field) and read_view.key_field != entity_type.id_field
