@@ -111,7 +111,7 @@ class StoreStateHolder:
                 RecordEnvelope(key, _now(), ACTOR)  # the store's rules for a record id
             except (TypeError, ValueError) as exc:
                 raise CallRefused(f"the idempotency key cannot name a write: {exc}") from None
-        record_id = key if key is not None else f"capenv-write-{uuid.uuid4()}"
+        record_id = key if key is not None else new_record_id(WRITE)
         key_taken = False
         for _ in range(MAX_ATTEMPTS):
             self.refresh()
@@ -355,7 +355,7 @@ class StoreStateHolder:
         target = StateMirror.installing(self.subjects, index, self._writes.fresh(index))
         desired = target.subject_states()
         desired_bytes = {key: dumps(state) for key, state in desired.items()}
-        record_id = f"capenv-{kind}-{uuid.uuid4()}"
+        record_id = new_record_id(kind)
         meta_key = (self.subjects.meta, META_ID)
         for _ in range(MAX_ATTEMPTS):
             snapshot = self._store.snapshot(self.subjects.state_types())
@@ -395,6 +395,13 @@ class StoreStateHolder:
 
 def _expect(revision: int | None) -> Expect:
     return Expect.absent() if revision is None else Expect.revision(revision)
+
+
+def new_record_id(kind: str) -> str:
+    """A record id that sorts by the time it was made: the SQL stores keep subjects and records
+    in b-trees ordered by id, so ids made in order land on the same rightmost pages instead of
+    dirtying a random page per commit. The uuid keeps ids of one instant unique."""
+    return f"capenv-{kind}-{time.time_ns():016x}-{uuid.uuid4().hex}"
 
 
 def _now() -> str:
