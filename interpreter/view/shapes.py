@@ -12,7 +12,7 @@ from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import Locator
 from capenv.interpreter.predicates.view_shapes import EnvelopeMemberContext, IdentityFieldContext
-from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
+from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 
 ENVELOPE_TABLE = "view-envelopes"
 IDENTITY_TABLE = "view-identity-fields"
@@ -35,6 +35,10 @@ class ShapeReader:
     ruleset: RuleSet
     traces: list[TraceEvent] = field(default_factory=list)
     _envelope_cache: dict[tuple, bool] = field(default_factory=dict)
+    # One decision per distinct field shape and subject: a tool's answers repeat the same fields,
+    # and the decision reads nothing else (the reader belongs to one rule set).
+    _identity_decisions: dict[tuple, Decision] = field(default_factory=dict)
+    _identity_rule_index: dict[str, int] | None = None
 
     def is_envelope(self, member: str, value_kind: str, collection_word: str | None, candidates: int) -> bool:
         key = (member, value_kind, collection_word, candidates)
@@ -94,16 +98,19 @@ class ShapeReader:
                 if name not in names:
                     names.append(name)
         best: tuple[int, str, Any] | None = None
-        rule_index = {rule.id: i for i, rule in enumerate(self.ruleset.table(IDENTITY_TABLE).rules)}
+        rule_index = self._identity_rules()
         for name in names:
             values = [obj.get(name) for obj in objects]
             scalar = all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in values)
-            context = IdentityFieldContext(
-                field=name, in_every_object=all(name in obj for obj in objects), scalar=scalar,
-                distinct=scalar and all(len({str(o.get(name)) for o in g}) == len(g) for g in groups),
-                equals_path_parameter=None if path_value is None else
-                (scalar and len(values) == 1 and id_matches(values[0], path_value)))
-            decision = evaluate(self.ruleset, IDENTITY_TABLE, context, subject=f"{subject} field {name!r}")
+            shape = (subject, name, all(name in obj for obj in objects), scalar,
+                     scalar and all(len({str(o.get(name)) for o in g}) == len(g) for g in groups),
+                     None if path_value is None else (scalar and len(values) == 1 and id_matches(values[0], path_value)))
+            decision = self._identity_decisions.get(shape)
+            if decision is None:
+                context = IdentityFieldContext(field=name, in_every_object=shape[2], scalar=scalar,
+                                               distinct=shape[4], equals_path_parameter=shape[5])
+                decision = evaluate(self.ruleset, IDENTITY_TABLE, context, subject=f"{subject} field {name!r}")
+                self._identity_decisions[shape] = decision
             if decision.ok:
                 index = rule_index[decision.rule_id]
                 if best is None or index < best[0]:
@@ -112,6 +119,12 @@ class ShapeReader:
             return None, None
         self.traces.extend(best[2].events)
         return best[1], best[2].rule_id
+
+    def _identity_rules(self) -> dict[str, int]:
+        """Each identity rule's position in its table (an earlier rule wins among fields)."""
+        if self._identity_rule_index is None:
+            self._identity_rule_index = {rule.id: i for i, rule in enumerate(self.ruleset.table(IDENTITY_TABLE).rules)}
+        return self._identity_rule_index
 
 
 def id_matches(value: Any, path_value: str) -> bool:
