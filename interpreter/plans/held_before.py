@@ -8,7 +8,10 @@ before the call began:
 - a 2xx update or action answered without the entity (a 204, say) brings forward only the
   members it sent, what an update's effect holds for certain. Whatever else it changed nothing
   shows, so every other field is *stale* until a read or an answer shows the entity again: the
-  plan explains no change of a stale field from that value (``update_changes``).
+  plan explains no change of a stale field from that value (``update_changes``);
+- any other write that may have changed state below the entity's item path (a sub-resource a
+  POST made, a transition; a delete of the entity itself aside) brings nothing forward and leaves
+  every field stale.
 
 A read that began before an applied write had finished may show the entity from before that
 write, so it is passed over. Bulk writes, deletes and documents bring nothing forward.
@@ -102,6 +105,7 @@ def _add_write_answers(ctx: Any) -> None:
 
     ctx.timeline.answers = {}
     ctx.unanswered = {}
+    handled: set[tuple[int, str, str]] = set()  # (ordinal, type, key) an update's or action's own call
     for tool in ctx.manifest.tools:
         if not tool.changes_state or tool.name in ctx.read_only:
             continue
@@ -121,6 +125,7 @@ def _add_write_answers(ctx: Any) -> None:
                 key = unquote(parts[len(parts) - 1 - offset])
                 entity = _located(call.response.json_value, target.type.id_field, key)[0] \
                     if call.response.is_json else None
+                handled.add((call.ordinal, target.type.name, key))
                 if entity is None:
                     envelope = ctx.envelopes.get(tool.name) or ctx.envelope_judge(tool.name, succeeded[0], {}, [])
                     sent = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
@@ -139,3 +144,25 @@ def _add_write_answers(ctx: Any) -> None:
             if entity is not None:
                 ctx.timeline.add_answer(Sighting(call.ordinal, entity_type.name, collection_path(call.path, entity_type),
                                                  key, entity, "response"))
+    _add_writes_below_items(ctx, handled)
+
+
+def _add_writes_below_items(ctx: Any, handled: set[tuple[int, str, str]]) -> None:
+    """Every other write that may have changed state at or below an entity's item path leaves that
+    entity stale, bringing nothing forward (a delete of the entity itself removes it instead)."""
+    for write in ctx.writes:
+        parts = split_path(write.path)
+        for entity_type in ctx.view.types:
+            template = split_path(entity_type.collection_template)
+            if len(parts) <= len(template) or not _under(parts, template):
+                continue
+            key = unquote(parts[len(template)])
+            if (write.ordinal, entity_type.name, key) in handled or (
+                    write.method == "DELETE" and len(parts) == len(template) + 1):
+                continue
+            ctx.unanswered.setdefault((entity_type.name, key), []).append(Unanswered(write.ordinal, {}))
+
+
+def _under(parts: list[str], template: list[str]) -> bool:
+    """``parts`` begin with the collection ``template`` (a parameter matches any segment)."""
+    return all(a == b or b.startswith("{") for a, b in zip(parts, template))

@@ -239,8 +239,8 @@ def _stale_change(call: UpdateCall, name: str, decision: Decision, inputs: Updat
     reads only the call and its answer (a clock, a slug, a set), and it is no problem either."""
     if not call.stale(name) or (decision.yields.get("explained") and decision.serve not in _NEEDS_BEFORE):
         return False
-    detail = (f"{name} may have changed in record(s) {', '.join(map(str, call.before_stale_by))}, answered without "
-              f"the entity: call {call.ordinal} explains no change of it")
+    detail = (f"{name} may have changed in record(s) {', '.join(map(str, call.before_stale_by))}, writes that did "
+              f"not show the entity: call {call.ordinal} explains no change of it")
     events.append(TraceEvent(table=CHECKS_TABLE, rule_id=f"{CHECKS_TABLE}.before-stale", outcome="match",
                              subject=subject_of(name, call, inputs), reason=detail,
                              evidence={"stale_by": list(call.before_stale_by)},

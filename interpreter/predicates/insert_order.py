@@ -27,8 +27,9 @@ class InsertCandidateContext(BaseModel):
     created: dict = {}
     clock_fields: list[str] = []
     """Fields of the created entity holding instants."""
-    previous_members: list[dict] = []
-    """The collection's members just before the create, in order."""
+    previous_members: list[dict] | None = None
+    """The collection's members just before the create, in order (None: not known, so a later
+    listing is judged with every member it shows)."""
     later_members: list[dict] | None = None
     """The first later whole listing showing the created entity (None: no such listing)."""
 
@@ -67,8 +68,13 @@ def _rule(by: str, field: str | None, descending: bool) -> InsertRule:
 
 
 def _placed_as(ctx: InsertCandidateContext, rule: InsertRule) -> tuple[bool, str]:
-    later = ctx.later_members or []
+    """Whether the later listing shows the create where ``rule`` puts it among the members held
+    before it (those created after it are left out: the rule placed it before they came)."""
     key = str(ctx.created.get(ctx.id_field))
+    later = ctx.later_members or []
+    if ctx.previous_members is not None:
+        held = {str(m.get(ctx.id_field)) for m in ctx.previous_members} | {key}
+        later = [m for m in later if str(m.get(ctx.id_field)) in held]
     actual = next((i for i, m in enumerate(later) if str(m.get(ctx.id_field)) == key), None)
     if actual is None:
         return False, "the later listing does not show the created entity"
@@ -124,7 +130,7 @@ def admitted_sorts_agree(ctx: InsertCandidateContext, params: BaseModel) -> Outc
             field = _sorted_field(ctx, by, descending)
             if field is not None:
                 places[f"{field} {'desc' if descending else 'asc'}"] = insert_index(
-                    ctx.previous_members, ctx.created, _rule(by, field, descending))
+                    ctx.previous_members or [], ctx.created, _rule(by, field, descending))
     if len(set(places.values())) <= 1:
         return Match({"sorts": sorted(places)})
     return Miss(f"the admitted sorts place it differently: {places}")
@@ -147,7 +153,7 @@ def _id_kind(value: str, patterns: dict[str, str]) -> str | None:
 def _clock_listing_otherwise(ctx: InsertCandidateContext) -> str | None:
     """A clock field of the created entity that lists the collection's entities in another
     order than their ids; None when some clock lists them alike (or none shows an order)."""
-    entities = [m for m in [*ctx.previous_members, ctx.created] if ctx.id_field in m]
+    entities = [m for m in [*(ctx.previous_members or []), ctx.created] if ctx.id_field in m]
     found = None
     for clock in ctx.clock_fields:
         held = [(sort_key(m.get(ctx.id_field)), sort_key(m.get(clock))) for m in entities if m.get(clock) is not None]

@@ -37,8 +37,6 @@ def test_d2_a_read_by_a_key_field_checks_the_entity_serving_names():
     assert create.served and create.checked_record_ordinals == (5, 8), (create.reason, create.checked_record_ordinals)
 
 
-@pytest.mark.xfail(reason="D3 interpreter/plans/held_before.py:_add_write_answers: a call that made a sub-resource "
-                          "below the entity leaves none of its fields stale, so the update is charged its changes")
 def test_d3_a_change_another_write_made_is_not_charged_to_the_update():
     # "A field the exemplar's update changed without sending it …": the sub-resource POST changed
     # state, so the entity as held before the PATCH is unknown and only its sent members explain it
@@ -50,8 +48,6 @@ def test_d3_a_change_another_write_made_is_not_charged_to_the_update():
     assert update.reason != "unexplained-change", update.reason
 
 
-@pytest.mark.xfail(reason="D4 interpreter/predicates/insert_order.py:_placed_as: the later listing is judged with "
-                          "entities created after the one being placed")
 def test_d4_a_later_listing_places_a_create_among_what_was_held_before_it():
     # "the first candidate consistent with … the position a later recorded list shows"
     bundle = build_from(HarBuilder()
