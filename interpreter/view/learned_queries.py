@@ -10,31 +10,18 @@ members reproduces every provable recording of the line is kept.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 from capenv.interpreter.bundle.models import EntityType, ListLine, QuerySpec, ReadView
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.predicates.query_candidates import QueryCandidateContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 from capenv.serving.queries import evaluate_queries
 from capenv.serving.render import locate, project, same_json
 
+from .query_references import Reference, References
+
 TABLE = "view-learned-queries"
-
-
-@dataclass
-class Reference:
-    ordinal: int
-    members: list[dict[str, Any]]
-
-
-def related(a: str, b: str) -> bool:
-    """Segment-prefix related paths (one is a prefix of the other, segment by segment)."""
-    left, right = split_path(a), split_path(b)
-    shorter, longer = (left, right) if len(left) <= len(right) else (right, left)
-    return all(x == y for x, y in zip(shorter, longer[: len(shorter)]))
 
 
 def learn_queries(view: ReadView, entity_type: EntityType, records: list[Record], by_ordinal: dict[int, Record],
@@ -45,13 +32,13 @@ def learn_queries(view: ReadView, entity_type: EntityType, records: list[Record]
     if not whole:
         return view
     whole_ordinals = sorted(o for line in whole for o in line.all_record_ordinals)
+    references = References(view, whole, whole_ordinals, records, by_ordinal, is_write)
     lines, learned = [], {}
     for line in view.lines:
         if not line.query or line.membership == "all":
             lines.append(line)
             continue
-        result = _learn_line(view, line, entity_type, whole, whole_ordinals, records, by_ordinal, is_write,
-                             ruleset, traces)
+        result = _learn_line(view, line, references, ruleset, traces)
         if isinstance(result, str):
             lines.append(line.model_copy(update={"reason": result}))
             continue
@@ -66,29 +53,12 @@ def learn_queries(view: ReadView, entity_type: EntityType, records: list[Record]
     return view.model_copy(update={"lines": tuple(lines), "learned_queries": tuple(learned.values())})
 
 
-def _reference(record: Record, line: ListLine, whole: list[ListLine], whole_ordinals: list[int],
-               records: list[Record], by_ordinal: dict[int, Record], is_write: Callable[[Record], bool],
-               view: ReadView) -> Reference | None:
-    candidates = [o for o in whole_ordinals if by_ordinal[o].finished_at <= record.started_at
-                  and any(l.collection == line.collection and o in l.all_record_ordinals for l in whole)]
-    if not candidates:
-        return None
-    reference = by_ordinal[candidates[-1]]
-    for other in records:
-        if reference.ordinal < other.ordinal < record.ordinal and is_write(other) and related(other.path, line.path):
-            return None
-    members = locate(reference.response.json_value, view.locator)
-    return Reference(reference.ordinal, [m for m in members if isinstance(m, dict)]) if isinstance(members, list) else None
-
-
-def _learn_line(view: ReadView, line: ListLine, entity_type: EntityType, whole: list[ListLine],
-                whole_ordinals: list[int], records: list[Record], by_ordinal: dict[int, Record],
-                is_write: Callable[[Record], bool], ruleset: RuleSet, traces: list[TraceEvent]
-                ) -> tuple[tuple[QuerySpec, ...], list[int]] | str:
+def _learn_line(view: ReadView, line: ListLine, references: References, ruleset: RuleSet,
+                traces: list[TraceEvent]) -> tuple[tuple[QuerySpec, ...], list[int]] | str:
     proofs = []
     for ordinal in line.record_ordinals:
-        record = by_ordinal[ordinal]
-        reference = _reference(record, line, whole, whole_ordinals, records, by_ordinal, is_write, view)
+        record = references.by_ordinal[ordinal]
+        reference = references.reference(record, line)
         if reference is not None:
             proofs.append((record, reference))
     if not proofs:
