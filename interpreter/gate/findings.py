@@ -37,6 +37,8 @@ class PlanFindings:
     unexplained_by: int | None = None
     """A recorded call whose generated values take another form than serving gives them."""
     notes: list[str] = field(default_factory=list)
+    refusals: dict[int, str] = field(default_factory=dict)
+    """Recorded call (ordinal) -> why serving refuses it (the note of a call the plan does not explain)."""
 
 
 @dataclass
@@ -84,8 +86,8 @@ class Tracking:
     latest_unmodelled: dict[tuple, int] = field(default_factory=dict)
     """Entity or collection target -> the latest unmodelled write that reached it (a write below an
     item reaches its entity and the collection holding it)."""
-    reaches: dict[int, list[str]] = field(default_factory=dict)
-    """Unmodelled write (ordinal) -> what it reached, per type (the gate's notes name it)."""
+    reaches: dict[tuple[int, str], str] = field(default_factory=dict)
+    """(unmodelled write's ordinal, type) -> what it reached there (the gate's notes name it)."""
     reach_events: list[TraceEvent] = field(default_factory=list)
     """The trace of what each unmodelled write reached (the gate's traces)."""
     effects: dict[int, dict[tuple, set[str]]] = field(default_factory=dict)

@@ -30,6 +30,7 @@ from .embed_checks import embed_settings
 from .entity_budget import EntityBudget
 from .erasure import erase, overwritten_by, remember_effect
 from .findings import GateRun, Pending, PlanFindings, Tracking
+from .gate_notes import unexplained_call_note, unknown_entity_note
 from .item_keys import item_key
 from .read_check import check_read
 from .sorted_arrays import SortedArrays
@@ -75,7 +76,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             if plan is not None and plan.build_reason is None and plan.effect in MODELLED_EFFECTS and record.succeeded:
                 if _updates_unknown_entity(plan, record, env, track.unknown):
                     # its call cannot be checked: it takes the recorded outcome and adds nothing to the plan
-                    findings[tool].notes.append(f"record {ordinal}: an update of an unknown entity")
+                    findings[tool].notes.append(unknown_entity_note(plan, record, env, track))
                     if not bring_to_outcome(plan, record, env, copy, timeline, track):
                         unmodelled(record, env, copy, track)
                     continue
@@ -118,7 +119,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                     continue
                 if plan.effect == "bulk":
                     continue  # unmodelled at the entities it names, not the whole collection
-                findings[tool].notes.append(f"record {ordinal}: the plan does not explain this call")
+                findings[tool].notes.append(unexplained_call_note(record, findings[tool]))
                 if bring_to_outcome(plan, record, env, copy, timeline, track):
                     continue
                 if plan.effect == "create":
@@ -152,7 +153,9 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
     try:
         result = execute(plan, env, call, copy, instant=record.started_at, counter=counter, sequences=sequences,
                          recorded=recorded)
-    except WriteRefusal:
+    except WriteRefusal as refusal:
+        if findings is not None:
+            findings.refusals[record.ordinal] = refusal.message  # the note says why
         return None
     note_form_problem(plan, recorded, CreateSite(record, copy, sequences, result.provenance), findings)
     provenance = result.provenance

@@ -31,12 +31,13 @@ def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking)
         elif len(parts) == len(template) and prefix(parts, template):
             held = copy.find_collection(collection_path(record.path, entity_type), entity_type.name)
             # a plain spelling reaches an encoded one
-            _not_checked_again(record, [held.path if held is not None else collection_path(record.path, entity_type)],
+            _not_checked_again(record, entity_type.name,
+                               [held.path if held is not None else collection_path(record.path, entity_type)],
                                track, "at the collection path")
         elif len(parts) < len(template) and prefix(template, parts):
             reached = [held.path for held in copy.collections_of(entity_type.name)
                        if prefix(split_path(held.path), parts)]
-            _not_checked_again(record, reached, track, "above the collection paths")
+            _not_checked_again(record, entity_type.name, reached, track, "above the collection paths")
 
 
 def _below_item(record: Record, entity_type: object, segment: str, copy: StateIndex, track: Tracking) -> None:
@@ -58,22 +59,32 @@ def _below_item(record: Record, entity_type: object, segment: str, copy: StateIn
     else:
         reason = (f"below an item path naming no held {name} ({key!r}): every entity of {where} is unknown until "
                   f"a read shows it again ({len(held.entities)} held); the collection is still checked")
-    _trace(record, track, reason, {"type": name, "collection": where, "unknown": keys})
+    _trace(record, track, name, reason, {"collection": where, "unknown": keys})
 
 
-def _not_checked_again(record: Record, collections: list[str], track: Tracking, where: str) -> None:
+def _not_checked_again(record: Record, type_name: str, collections: list[str], track: Tracking, where: str) -> None:
     for path in collections:
         track.unchecked.add(path)
         track.latest_unmodelled[("collection", path)] = record.ordinal
     if collections:
-        _trace(record, track, f"{where}: {', '.join(collections)} not checked again", {"unchecked": collections})
+        _trace(record, track, type_name, f"{where}: {', '.join(collections)} not checked again",
+               {"unchecked": collections})
 
 
-def _trace(record: Record, track: Tracking, reach: str, evidence: dict) -> None:
+def _trace(record: Record, track: Tracking, type_name: str, reach: str, evidence: dict) -> None:
     text = f"record {record.ordinal} ({record.method} {record.path}), a write no built plan models, reaches {reach}"
-    track.reaches.setdefault(record.ordinal, []).append(text)
+    track.reaches[(record.ordinal, type_name)] = text
     track.reach_events.append(TraceEvent(table="gate", rule_id=None, outcome="match", subject=f"record {record.ordinal}",
-                                         evidence={"record": record.ordinal, **evidence}, reason=text))
+                                         evidence={"record": record.ordinal, "type": type_name, **evidence},
+                                         reason=text))
+
+
+def made_unknown(track: Tracking, type_name: str, key: str) -> str | None:
+    """What the latest unmodelled write to reach this entity was, and how it reached it."""
+    ordinal = track.latest_unmodelled.get(("entity", type_name, key))
+    if ordinal is None:
+        return None
+    return track.reaches.get((ordinal, type_name), f"record {ordinal}, a write no built plan models")
 
 
 def prefix(longer: list[str], shorter: list[str]) -> bool:

@@ -35,7 +35,9 @@ def test_an_unconfirmed_verdict_says_why_each_call_was_not_checked():
                         .call("GET", "/items/2", response={"id": 2, "title": "z"}))                         # 6
     update = plan(bundle, "PATCH", "/items/{item_id}")
     assert (update.served, update.reason) == (False, "unconfirmed")
-    assert _verdict_evidence(update)["calls"] == ["record 5: an update of an unknown entity"]
+    assert _verdict_evidence(update)["calls"] == [
+        "record 5: an update of an unknown entity, since record 4 (PATCH /items/2), a write no built plan models, "
+        "reaches below the item path of items '2': that entity is unknown until a read shows it again"]
 
 
 def test_an_unconfirmed_verdict_names_the_reads_of_its_type_answered_by_replay():
