@@ -2,8 +2,8 @@
 
 Layout: ``store_subjects.py``. What a write does:
 
-1. **Refresh**: read meta (one subject: the cheap head check). When its revision is the one
-   this process holds, nothing changed. Otherwise read the log entries since, and reload only
+1. **Refresh**: read meta's revision (``Store.revision``: the cheap head check, no state
+   parsed). When it is the one this process holds, nothing changed. Otherwise read the log entries since, and reload only
    the subjects they name (a reset or an add, a long gap or a missing entry reloads
    everything, from one snapshot).
 2. **Decide** on the state and meta just read (``WriteState.decide``, the executor the gate
@@ -162,6 +162,8 @@ class StoreStateHolder:
             return
         if not self._shared:
             return
+        if self._store.revision(self.subjects.meta, META_ID) == mirror.position:
+            return  # the head check: meta's revision is the state's position
         head = self._store.load(self.subjects.meta, META_ID)
         if head is not None and head.revision == mirror.position:
             return

@@ -305,6 +305,13 @@ class Store(abc.ABC):
     def load(self, subject_type: str, subject_id: str) -> Stored | None:
         """The live subject, or None when it was never stored or is deleted."""
 
+    def revision(self, subject_type: str, subject_id: str) -> int | None:
+        """The live subject's revision, or None when ``load`` would answer None; the state is not
+        read. A reader's head check (has anything moved?) then costs no parse of the state.
+        Providers override this to skip reading the state at all."""
+        stored = self.load(subject_type, subject_id)
+        return None if stored is None else stored.revision
+
     @abc.abstractmethod
     def list_ids(self, subject_type: str) -> list[str]:
         """Ids of the live subjects of a type, sorted by code point; an unknown type lists nothing."""

@@ -76,6 +76,12 @@ class MemoryStore(Store):
             return None
         return batches.stored(subject_type, subject_id, row[0], row[1])
 
+    def revision(self, subject_type: str, subject_id: str) -> int | None:
+        with self._lock:
+            self._check_open()
+            row = self._subjects.get((subject_type, subject_id))
+        return None if row is None or row[1] is None else row[0]
+
     def list_ids(self, subject_type: str) -> list[str]:
         with self._lock:
             self._check_open()

@@ -118,6 +118,8 @@ class PostgresStore(Store):
                        "causation_id, writes) VALUES (%s, %s, %s, %s, %s, %s, %s)"),
             "load": (f"SELECT revision, state FROM {s}.subjects WHERE subject_type = %s AND subject_id = %s "
                      "AND state IS NOT NULL"),
+            "revision": (f"SELECT revision FROM {s}.subjects WHERE subject_type = %s AND subject_id = %s "
+                         "AND state IS NOT NULL"),
             "list": (f"SELECT subject_id FROM {s}.subjects WHERE subject_type = %s AND state IS NOT NULL "
                      "ORDER BY subject_id"),
             "read_history": ("SELECT h.revision, h.record_id, r.recorded_at, r.actor, r.correlation_id, "
@@ -236,6 +238,10 @@ class PostgresStore(Store):
     def load(self, subject_type: str, subject_id: str) -> Stored | None:
         rows = self._read("load", (subject_type, subject_id))
         return None if not rows else batches.stored(subject_type, subject_id, rows[0][0], rows[0][1])
+
+    def revision(self, subject_type: str, subject_id: str) -> int | None:
+        rows = self._read("revision", (subject_type, subject_id))
+        return None if not rows else rows[0][0]
 
     def list_ids(self, subject_type: str) -> list[str]:
         return [row[0] for row in self._read("list", (subject_type,))]

@@ -183,6 +183,11 @@ class SqliteStore(Store):
                              "AND state IS NOT NULL", (subject_type, subject_id))
         return None if row is None else batches.stored(subject_type, subject_id, row[0], row[1])
 
+    def revision(self, subject_type: str, subject_id: str) -> int | None:
+        row = self._read_one("SELECT revision FROM subjects WHERE subject_type = ? AND subject_id = ? "
+                             "AND state IS NOT NULL", (subject_type, subject_id))
+        return None if row is None else row[0]
+
     def list_ids(self, subject_type: str) -> list[str]:
         rows = self._read_all("SELECT subject_id FROM subjects WHERE subject_type = ? AND state IS NOT NULL "
                               "ORDER BY subject_id", (subject_type,))

@@ -31,6 +31,7 @@ class CountingStore(MemoryStore):
         super().__init__()
         self.commits: list[Commit] = []
         self.loads = 0
+        self.heads = 0  # revision reads: the head checks
         self.before_commit: Any = None
 
     def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
@@ -45,6 +46,10 @@ class CountingStore(MemoryStore):
         self.loads += 1
         return super().load(subject_type, subject_id)
 
+    def revision(self, subject_type: str, subject_id: str):
+        self.heads += 1
+        return super().revision(subject_type, subject_id)
+
 
 class SharedHandle(Store):
     """A second handle on one MemoryStore (closing it leaves the store open), as a second
@@ -58,6 +63,9 @@ class SharedHandle(Store):
 
     def load(self, subject_type, subject_id):
         return self.inner.load(subject_type, subject_id)
+
+    def revision(self, subject_type, subject_id):
+        return self.inner.revision(subject_type, subject_id)
 
     def list_ids(self, subject_type):
         return self.inner.list_ids(subject_type)
@@ -311,14 +319,14 @@ def test_a_read_checks_one_head_and_reloads_only_what_changed(bundle) -> None:
     reader = EnvironmentRuntime(bundle, store=SharedHandle(store))
     writer = EnvironmentRuntime(bundle, store=SharedHandle(store))
     reader.read("get_posts")
-    store.loads = 0
+    store.loads = store.heads = 0
     reader.read("get_posts")
-    assert store.loads == 1  # nothing changed: the head (meta) only
+    assert (store.heads, store.loads) == (1, 0)  # nothing changed: meta's revision only, no state read
     create(writer)
     create(writer)
-    store.loads = 0
+    store.loads = store.heads = 0
     assert post_ids(reader) == [1, 2, 3, 4, 5]
-    assert store.loads == 1 + 2 + 2  # the head, two log entries, the two changed entities
+    assert (store.heads, store.loads) == (1, 1 + 2 + 2)  # then meta, two log entries, the two changed entities
 
 
 def test_a_long_gap_or_a_reset_elsewhere_reloads_whole(bundle, monkeypatch) -> None:

@@ -248,6 +248,18 @@ def tombstone_then_recreate_continues_revisions(store: Store) -> None:
     assert [h.revision for h in store.history(T, "a")] == [1, 2, 3, 4]
 
 
+def revision_is_the_live_head_load_reads(store: Store) -> None:
+    assert store.revision(T, "a") is None
+    store.commit(env("r1"), [create("a", {"n": 1})])
+    store.commit(env("r2"), [update("a", 1, {"n": 2}), create("b", {"n": 0})])
+    assert (store.revision(T, "a"), store.revision(T, "b")) == (2, 1)
+    assert store.revision(T, "a") == store.load(T, "a").revision
+    store.commit(env("r3"), [delete("a", 2)])
+    assert store.revision(T, "a") is None  # a tombstone is not a live revision
+    store.commit(env("r4"), [create("a", {"n": "again"})])
+    assert store.revision(T, "a") == 4 and store.revision("other", "a") is None
+
+
 def envelope_is_validated(store: Store) -> None:
     for bad in ["2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01",
                 "2026-01-01T00:00:00", "2026-01-01T24:00:00Z", "2026-01-01T12:60:00Z", "2026-01-01 00:00:00Z",
@@ -284,5 +296,6 @@ CASES: dict[str, Case] = {case.__name__: case for case in [
     exact_retry_after_the_subject_moved_returns_the_original,
     record_id_reused_with_different_bytes_conflicts,
     tombstone_then_recreate_continues_revisions,
+    revision_is_the_live_head_load_reads,
     envelope_is_validated,
 ]}
