@@ -3,8 +3,9 @@
 Each entry becomes one ``Record`` (fields as the §3 table says; body decisions in ``bodies``,
 URL splitting in ``origin``, the id in ``identity``). Choices made here:
 
-- Start times are parsed with dateutil's ``isoparse`` and kept in UTC (the recorder's local
-  offset says nothing about the application); a time without a zone is an error.
+- Start times are read as dateutil's ``isoparse`` reads them (``instants``) and kept in UTC
+  (the recorder's local offset says nothing about the application); a time without a zone is
+  an error.
 - ``finished_at`` = start + ``time`` ms; when ``time`` is missing or negative, the sum of the
   non-negative ``timings`` phases (``ssl`` excluded: HAR counts it inside ``connect``); else 0.
 - Records are ordered by a stable sort on the start time (equal starts keep file order) and
@@ -31,11 +32,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import orjson
-from dateutil.parser import isoparse
 
 from . import bodies
 from .errors import CaptureError, EntryProblem, show
 from .identity import evidence_id
+from .instants import parse_instant
 from .origin import UrlError, normalise_origin, split_url
 from .records import Evidence, Record
 
@@ -199,7 +200,7 @@ def _started_at(entry: dict[str, Any]) -> datetime:
     try:
         if not isinstance(value, str):
             raise ValueError(value)
-        moment = isoparse(value)
+        moment = parse_instant(value)
     except (ValueError, OverflowError):
         raise EntryProblem(f"startedDateTime {show(value)} is not an ISO-8601 date") from None
     if moment.tzinfo is None or moment.utcoffset() is None:
