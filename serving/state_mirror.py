@@ -17,9 +17,9 @@ from capenv.serving.store import Stored
 
 from .ranks import Rank, initial_ranks, rank_between
 from .state_edits import note_value, remove_entity
-from .state_index import HeldCollection, StateIndex
+from .state_index import HeldCollection, KnownSpellings, StateIndex
 from .store_subjects import (
-    COLLECTION, DOCUMENT, ENTITY, META_ID, Subjects, collection_state, document_state, entity_state,
+    COLLECTION, DOCUMENT, ENTITY, KNOWN_ID, META_ID, Subjects, collection_state, document_state, entity_state,
     entity_subject_id, parse_entity_subject_id,
 )
 from .write_state import WriteMeta
@@ -50,9 +50,13 @@ class StateMirror:
         meta_stored = snapshot.get(subjects.meta, {}).get(META_ID)
         if meta_stored is None:
             raise StoreLayoutError("the store holds no state for this environment")
-        meta = WriteMeta.from_json(meta_stored.state)
+        known_stored = snapshot.get(subjects.meta, {}).get(KNOWN_ID)
+        meta = WriteMeta.from_json(meta_stored.state,
+                                   KnownSpellings.from_json(known_stored.state) if known_stored else None)
         mirror = cls(subjects, StateIndex(meta.evidence_id, known=meta.known), meta, meta_stored.revision)
         mirror.revisions[(subjects.meta, META_ID)] = meta_stored.revision
+        if known_stored is not None:
+            mirror.revisions[(subjects.meta, KNOWN_ID)] = known_stored.revision
         collection_type, entity_type, document_type = (subjects.type_of(k) for k in (COLLECTION, ENTITY, DOCUMENT))
         for stored in sorted(snapshot.get(collection_type, {}).values(), key=lambda s: s.state["rank"]):
             state = stored.state
@@ -80,8 +84,11 @@ class StateMirror:
         return mirror
 
     def subject_states(self) -> dict[SubjectKey, dict[str, Any]]:
-        """Every state subject this mirror holds, as the store would hold it."""
+        """Every state subject this mirror holds, as the store would hold it (meta's spellings
+        included, meta itself not)."""
         states: dict[SubjectKey, dict[str, Any]] = {}
+        if self.meta.known is not None:
+            states[(self.subjects.meta, KNOWN_ID)] = self.meta.known.to_json()
         collection_type, entity_type = self.subjects.type_of(COLLECTION), self.subjects.type_of(ENTITY)
         for path, collection in self.index.collections.items():
             states[(collection_type, path)] = collection_state(collection, self.collection_ranks[path])

@@ -42,8 +42,8 @@ from .state_holder import index_of
 from .state_index import HeldCollection, StateIndex, key_of
 from .state_mirror import StateMirror, StoreLayoutError, entry_length
 from .store_subjects import (
-    COLLECTION, DOCUMENT, ENTITY, META_ID, STATE_KINDS, Subjects, collection_state, document_state, entity_state,
-    entity_subject_id, log_state, position_id,
+    COLLECTION, DOCUMENT, ENTITY, KNOWN_ID, META_ID, STATE_KINDS, Subjects, collection_state, document_state,
+    entity_state, entity_subject_id, log_state, position_id,
 )
 from .write_records import (
     ADD, RESET, WRITE, replace_record, request_digest, request_of, served_from, write_entry, write_record,
@@ -180,7 +180,7 @@ class StoreStateHolder:
                 return
             changed.update(((kind, subject_id), None) for kind, subject_id in entry.state["subjects"])
         growth = self._apply(sorted(changed, key=lambda item: STATE_KINDS.index(item[0])))
-        mirror.meta = WriteMeta.from_json(head.state)
+        mirror.meta = WriteMeta.from_json(head.state, mirror.meta.known)  # a write never changes the spellings
         mirror.index.evidence_id = mirror.meta.evidence_id
         mirror.position = head.revision
         mirror.revisions[(self.subjects.meta, META_ID)] = head.revision
@@ -288,9 +288,12 @@ class StoreStateHolder:
             touched.append((DOCUMENT, path))
         else:
             raise RuntimeError(f"a write answered provenance view {view!r}; the store cannot keep it")
+        if mirror.meta.known is not None and (self.subjects.meta, KNOWN_ID) not in mirror.revisions:
+            # A store from before the spellings left meta: they move out with this write.
+            writes.append(SubjectWrite(self.subjects.meta, KNOWN_ID, Expect.absent(), mirror.meta.known.to_json()))
         position = mirror.position + 1
         writes.append(SubjectWrite(self.subjects.meta, META_ID, Expect.revision(mirror.position),
-                                   decision.meta.to_json()))
+                                   decision.meta.commit_json()))
         writes.append(SubjectWrite(self.subjects.log, position_id(position), Expect.absent(),
                                    log_state(record_id, WRITE, touched)))
         writes.append(SubjectWrite(self.subjects.write, record_id, Expect.absent(),
@@ -348,6 +351,11 @@ class StoreStateHolder:
     def _put_back(self, touched: list[tuple[str, str]]) -> None:
         """Undo a decided write that did not commit: the touched subjects as the store holds them."""
         self._apply(sorted(touched, key=lambda item: STATE_KINDS.index(item[0])))
+        known = (self.subjects.meta, KNOWN_ID)
+        if known not in self._held().revisions:  # another process may have moved the spellings out first
+            revision = self._store.revision(*known)
+            if revision is not None:
+                self._held().revisions[known] = revision
         self._changed(None)
 
     # --- installing a whole state (reset, add, the first load) ---------------------------------
@@ -374,7 +382,7 @@ class StoreStateHolder:
                        for key, stored in current.items() if key not in desired]
             position = (held_meta.revision if held_meta is not None else 0) + 1
             writes.append(SubjectWrite(*meta_key, _expect(held_meta.revision if held_meta else None),
-                                       target.meta.to_json()))
+                                       target.meta.commit_json()))
             writes.append(SubjectWrite(self.subjects.log, position_id(position), Expect.absent(),
                                        log_state(record_id, kind, [])))
             writes.append(SubjectWrite(self.subjects.write, record_id, Expect.absent(),

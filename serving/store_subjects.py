@@ -11,6 +11,10 @@ store and a snapshot of one environment's types reads only its own subjects:
   state's evidence id (``WriteMeta``). Every commit that changes the state changes meta, so
   meta's revision is the state's position: a process compares it to decide whether to reload,
   and a write decided on it cannot commit over a write it did not see.
+* ``capenv/<env>/meta``        id ``known``: the collection spellings the last reset or load knew
+  (``KnownSpellings``). Only a reset, an add or the first load writes it, so a served write does
+  not rewrite them with meta every commit. A store written before they moved here keeps them
+  inside meta (``known``), which is still read, and gains this subject at its next reset or add.
 * ``capenv/<env>/log``         id: the position (meta's revision after the commit, zero-padded
   so ids sort in order). ``{record_id, kind, subjects}``: which subjects the commit changed,
   so another process reloads only those; ``kind`` other than ``write`` (a reset, an add)
@@ -30,6 +34,7 @@ from .ranks import Rank
 from .state_index import HeldCollection
 
 META_ID = "meta"
+KNOWN_ID = "known"
 POSITION_DIGITS = 16
 
 # The short names a log entry uses for the state's subject types.

@@ -44,16 +44,25 @@ class WriteMeta:
     known: KnownSpellings | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """All of it, the spellings included (what a replay compares)."""
+        return {**self.commit_json(), **({"known": self.known.to_json()} if self.known else {})}
+
+    def commit_json(self) -> dict[str, Any]:
+        """What the meta subject holds: all but the spellings, which only a reset or a load
+        changes and which the store keeps as their own subject (``store_subjects.KNOWN_ID``),
+        so a write does not rewrite them."""
         # A type-wide sequence scope has no collection: left out rather than written as null,
         # which would make the store walk the whole meta for non-finite floats on every commit.
         sequences = {table: [{k: v for k, v in row.items() if v is not None} for row in rows]
                      for table, rows in self.sequences.to_json().items()}
         return {"clock": self.clock.isoformat(), "counter": self.counter, "sequences": sequences,
-                "evidence_id": self.evidence_id, **({"known": self.known.to_json()} if self.known else {})}
+                "evidence_id": self.evidence_id}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> WriteMeta:
-        known = KnownSpellings.from_json(data["known"]) if "known" in data else None
+    def from_json(cls, data: dict[str, Any], known: KnownSpellings | None = None) -> WriteMeta:
+        """``known``: the spellings kept beside meta; a meta written before they moved out holds its own."""
+        if "known" in data:
+            known = KnownSpellings.from_json(data["known"])
         return cls(datetime.fromisoformat(data["clock"]), int(data["counter"]),
                    SequenceState.from_json(data["sequences"]), data["evidence_id"], known)
 
