@@ -32,7 +32,7 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
     from capenv.interpreter.gate.replay import run_gate
     from capenv.interpreter.gate.sorted_arrays import with_sorted_arrays
     from capenv.interpreter.gate.verdicts import apply_verdicts
-    from capenv.interpreter.gate.write_checks import with_form_traces
+    from capenv.interpreter.gate.gate_notes import with_gate_traces
     from capenv.interpreter.plans.build import PlanContext, build_plans
 
     records = {r.ordinal: r for r in evidence.records}
@@ -42,7 +42,7 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
         configure_pages(ruleset)  # the page bound reads the build's tables, not the packaged ones
         run = run_gate(plans, view, manifest, records, timeline, settings=ruleset.settings.get("gate"),
                        insert_table=ruleset.tables.get("insert-candidates"))
-        plans = apply_verdicts(with_form_traces(plans, run.findings), run, view, ruleset)
+        plans = apply_verdicts(with_gate_traces(plans, run.findings), run, view, ruleset)
         view = with_sorted_arrays(view, run.sorted_arrays)  # serving sorts what made the gate's reads pass
         view = view.model_copy(update={"budget_hits": view.budget_hits + tuple(run.budget_hits),
                                        "traces": view.traces + tuple(run.traces)})  # the gate's budget hit

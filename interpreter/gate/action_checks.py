@@ -19,13 +19,11 @@ from typing import Any
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.timeline import Timeline
-from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.window import is_write
 from capenv.serving.render import locate
 from capenv.serving.writes import WriteEnv
 
-from .findings import Tracking
-from .generated_forms import FormNote
+from .findings import GateNote, Tracking
 from .write_checks import _target_entity
 
 
@@ -40,18 +38,11 @@ class HeldBack:
     """The read that checks the other write instead."""
 
 
-class ActionNote(FormNote):
-    """The plan's note of a held-back call, carrying its trace event as a generated-form note does,
-    so the pipeline adds the event to the plan's traces (``with_form_traces``)."""
-
-    def __new__(cls, held: HeldBack, plan: WritePlan, record: Record) -> ActionNote:
-        text = f"record {record.ordinal}: {held.reason}"
-        note = str.__new__(cls, text)
-        note.event = TraceEvent(table="gate", rule_id=None, outcome="miss", subject=plan.tool, reason=text,
-                                evidence={"record": record.ordinal, "read": held.read,
-                                          "copy": "unknown until the read" if held.unknown else "the read's outcome"},
-                                location="interpreter/gate/action_checks.py:held_back_action")
-        return note
+def action_note(held: HeldBack, record: Record) -> GateNote:
+    return GateNote(record.ordinal, held.reason,
+                    evidence={"read": held.read,
+                              "copy": "unknown until the read" if held.unknown else "the read's outcome"},
+                    location="interpreter/gate/action_checks.py:held_back_action")
 
 
 def held_back_action(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline, track: Tracking,

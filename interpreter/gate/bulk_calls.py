@@ -20,7 +20,7 @@ from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import (WriteCall, WriteEnv, WriteRefusal, bulk_collection, bulk_items, bulk_key,
                                    execute)
 
-from .findings import PlanFindings, Tracking
+from .findings import GateNote, PlanFindings, Tracking
 from .unmodelled import unmodelled
 
 Targets = dict[tuple, set[str]]
@@ -37,7 +37,8 @@ def apply_bulk(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex,
     except WriteRefusal as refusal:
         # every successful call names its entities as the exemplar does (else the plan is not
         # built); a call that still does not names nothing the gate can tell apart
-        findings.notes.append(f"record {record.ordinal}: the plan does not explain this call ({refusal.message})")
+        findings.notes.append(GateNote(record.ordinal, f"the plan does not explain this call ({refusal.message})",
+                                       location="interpreter/gate/bulk_calls.py:apply_bulk"))
         unmodelled(record, env, copy, track)
         return None
     collection = bulk_collection(env, plan, record.path, copy)
@@ -57,15 +58,17 @@ def apply_bulk(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex,
             execute(plan, env, WriteCall(record.path, record.query, _narrowed(plan, body, [i for _, i in kept])),
                     copy, instant=record.started_at, counter=counter, sequences=sequences)
         except WriteRefusal as refusal:
-            findings.notes.append(f"record {record.ordinal}: the plan does not explain this call "
-                                  f"({refusal.message}); the entities it names are unknown")
+            findings.notes.append(GateNote(record.ordinal, f"the plan does not explain this call ({refusal.message}); "
+                                           "the entities it names are unknown",
+                                           location="interpreter/gate/bulk_calls.py:apply_bulk"))
             modelled = []
         else:
             targets = _targets(plan, entity_type.name, entity_type.id_field, collection.path, body, kept)
     left = [key for key in dict.fromkeys(named) if key not in modelled]
     if left and modelled:
-        findings.notes.append(f"record {record.ordinal}: entities {', '.join(left)} are not held or unknown: the call "
-                              "is unmodelled there")
+        findings.notes.append(GateNote(record.ordinal, f"entities {', '.join(left)} are not held or unknown: the call "
+                                       "is unmodelled there", evidence={"unmodelled_at": left},
+                                       location="interpreter/gate/bulk_calls.py:apply_bulk"))
     _leave_unknown(record, entity_type.name, collection.path if collection is not None else None, left, track)
     return targets
 

@@ -5,13 +5,41 @@ knows of each target (seeds: "The gate"). A target is ``("entity", type, key)``,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from capenv.interpreter.bundle.models import BudgetHit, InsertRule, WritePlan
 from capenv.interpreter.bundle.trace_event import TraceEvent
 
 from .embed_checks import CreatedEntities
 from .sorted_arrays import SortedArrays
+
+
+NoteKind = Literal["call", "contradiction", "side-effect"]
+
+
+@dataclass(frozen=True)
+class GateNote:
+    """One thing the gate found about a plan's recorded call or a read that checked it: the
+    verdict's evidence lists it and the plan's traces carry it as a ``gate`` event.
+
+    ``call``: a call that added nothing the gate could check (or that the plan does not explain);
+    ``contradiction``: the difference a read showed against the plan's effect; ``side-effect``:
+    a change a related read showed that no write it checks explains."""
+
+    record: int
+    text: str
+    kind: NoteKind = "call"
+    evidence: dict[str, Any] = field(default_factory=dict)
+    location: str = ""
+    """The code that decided (``file:function``), for the trace."""
+
+    def __str__(self) -> str:
+        return f"record {self.record}: {self.text}"
+
+    def event(self, tool: str) -> TraceEvent:
+        return TraceEvent(table="gate", rule_id=None, outcome="miss", subject=tool,
+                          evidence={"record": self.record, "kind": self.kind, **self.evidence},
+                          reason=str(self), location=self.location)
 
 
 @dataclass
@@ -36,7 +64,7 @@ class PlanFindings:
     side_effect_by: int | None = None
     unexplained_by: int | None = None
     """A recorded call whose generated values take another form than serving gives them."""
-    notes: list[str] = field(default_factory=list)
+    notes: list[GateNote] = field(default_factory=list)
     refusals: dict[int, str] = field(default_factory=dict)
     """Recorded call (ordinal) -> why serving refuses it (the note of a call the plan does not explain)."""
 

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from capenv.interpreter.bundle.models import FieldRule, WritePlan
-from capenv.interpreter.bundle.trace_event import TraceEvent
 from capenv.interpreter.evidence.records import Record
 from capenv.serving.ops.clocks import format_instant, parse_instant
 from capenv.serving.ops.generated_ids import is_uuid, token_shape
 from capenv.serving.ops.params import ClockParams, IdentityParams, SequenceParams, UniqueParams
 from capenv.serving.ops.sequences import SequenceScope, SequenceState, format_sequence, sequence_number
 from capenv.serving.state_index import StateIndex, key_of
+
+from .findings import GateNote
 
 
 @dataclass(frozen=True)
@@ -36,24 +37,10 @@ class FormProblem:
     def text(self) -> str:
         return f"{self.field} {self.seen!r} is not {self.expected}"
 
-    def event(self, tool: str) -> TraceEvent:
-        return TraceEvent(
-            table="gate", rule_id=None, outcome="miss", subject=f"{tool} {self.field}",
-            evidence={"record": self.record, "field": self.field, "expected": self.expected, "seen": self.seen},
-            reason=f"record {self.record}: {self.text()}; serving gives another form, so the plan is "
-                   "unexplained-change")
-
-
-class FormNote(str):
-    """A gate note (text, as the plan's findings keep them) that also carries its trace event, which
-    the pipeline adds to the plan's traces."""
-
-    event: TraceEvent
-
-    def __new__(cls, problem: FormProblem, tool: str) -> FormNote:
-        note = super().__new__(cls, f"record {problem.record}: {problem.text()}")
-        note.event = problem.event(tool)
-        return note
+    def note(self) -> GateNote:
+        return GateNote(self.record, f"{self.text()}; serving gives another form, so the plan is unexplained-change",
+                        evidence={"field": self.field, "expected": self.expected, "seen": self.seen},
+                        location="interpreter/gate/generated_forms.py:form_problem")
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from capenv.serving.writes import WriteEnv
 from .copy_edits import resync_item
 from .embed_checks import creates_newly_embedded
 from .excuses import excused_in_failed_list, followed, followed_in_list
-from .findings import GateRun, Pending, PlanFindings, Tracking
+from .findings import GateNote, GateRun, Pending, PlanFindings, Tracking
 from .item_checks import attribute_failed_item, held_entity
 from .item_keys import by_other_key, item_key
 from .list_checks import replace_placement
@@ -103,6 +103,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         excused = excused_in_failed_list(record, read_view, entity_type, answer, targets[0][1], exercised, track,
                                          held.entities if held is not None else ())
     contradicted = [w.tool for w in exercised if w.tool not in excused]
+    difference = reason.removeprefix(f"record {record.ordinal}: ")
     mine = None
     if read_view.kind == "item":
         mine = held_entity(copy, collection_path(record.path, entity_type), entity_type, read_view, record.path)
@@ -117,7 +118,8 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     for tool in dict.fromkeys(contradicted):
         if tool in findings and findings[tool].contradicted_by is None:
             findings[tool].contradicted_by = record.ordinal
-            findings[tool].notes.append(reason)
+            findings[tool].notes.append(GateNote(record.ordinal, difference, kind="contradiction",
+                                                 location="interpreter/gate/read_check.py:check_read"))
     if not exercised:
         since = max((last_check.get(t, 0) for t in targets), default=0)
         changed = any(max(track.changed_by_unattributed.get(t, 0), track.latest_unmodelled.get(t, 0)) > since
@@ -126,7 +128,8 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
             if ordinal > since and related(path, record.path) and tool in findings:
                 if findings[tool].side_effect_by is None:
                     findings[tool].side_effect_by = record.ordinal
-                    findings[tool].notes.append(f"side effect: {reason}")
+                    findings[tool].notes.append(GateNote(record.ordinal, difference, kind="side-effect",
+                                                         location="interpreter/gate/read_check.py:check_read"))
     for target in targets:
         pending.pop(target, None)
         last_check[target] = record.ordinal

@@ -18,7 +18,7 @@ from capenv.interpreter.manifest.models import split_path
 from capenv.serving.answers import list_members
 from capenv.serving.state_index import StateIndex
 
-from .findings import GateRun, Tracking
+from .findings import GateNote, GateRun, Tracking
 
 
 def creates_left_lacking(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, track: Tracking,
@@ -47,7 +47,9 @@ def creates_left_lacking(record: Record, read_view: Any, entity_type: Any, copy:
             if plan is None or plan.type != entity_type.name or not missed or tool in found:
                 continue
             found.append(tool)
-            run.findings[tool].notes.append(
-                f"record {record.ordinal}: record {outcome}'s recorded outcome left {entity_type.name} {key} lacking "
-                f"{missed[0]!r}, a field every recording of the view carried, and the create made it without it")
+            run.findings[tool].notes.append(GateNote(
+                record.ordinal, f"record {outcome}'s recorded outcome left {entity_type.name} {key} lacking "
+                f"{missed[0]!r}, a field every recording of the view carried, and the create made it without it",
+                kind="contradiction", evidence={"outcome": outcome, "lacking": missed[0]},
+                location="interpreter/gate/refused_outcomes.py:creates_left_lacking"))
     return found

@@ -24,17 +24,17 @@ from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
 
 from .bulk_calls import apply_bulk, bulk_sent
-from .action_checks import ActionNote, held_back_action, hold_back
+from .action_checks import action_note, held_back_action, hold_back
 from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity
 from .embed_checks import embed_settings
 from .entity_budget import EntityBudget
 from .erasure import erase, overwritten_by, remember_effect
-from .findings import GateRun, Pending, PlanFindings, Tracking
+from .findings import GateNote, GateRun, Pending, PlanFindings, Tracking
 from .gate_notes import unexplained_call_note, unknown_entity_note
 from .item_keys import item_key
 from .read_check import check_read
 from .sorted_arrays import SortedArrays
-from .tied_creates import TiedNote, outside_tied_collection, unmodelled_in
+from .tied_creates import outside_tied_collection, tied_note, unmodelled_in
 from .unmodelled import unmodelled
 from .write_checks import CreateSite, _sent, _unobserved_later_update, _updates_unknown_entity, note_form_problem
 
@@ -81,17 +81,19 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                         unmodelled(record, env, copy, track)
                     continue
                 if _unobserved_later_update(plan, record, env, timeline, views, tool_of):
-                    findings[tool].notes.append(f"record {ordinal}: no read shows the clocks serving stamps")
+                    findings[tool].notes.append(GateNote(ordinal, "no read shows the clocks serving stamps",
+                                                        location="interpreter/gate/write_checks.py:"
+                                                                 "_unobserved_later_update"))
                     unmodelled(record, env, copy, track)
                     continue
                 held = held_back_action(plan, record, env, timeline, track, records, by_tool, tool_of, read_only)
                 if held is not None:  # another tool's write the action's read checks instead
-                    findings[tool].notes.append(ActionNote(held, plan, record))
+                    findings[tool].notes.append(action_note(held, record))
                     hold_back(held, plan, record, env, copy, timeline, track)
                     continue
                 tied = outside_tied_collection(plan, record, env, copy)
                 if tied is not None:  # serving refuses it: a write no built plan models, there
-                    findings[tool].notes.append(TiedNote(plan, record, tied))
+                    findings[tool].notes.append(tied_note(plan, record, tied))
                     unmodelled_in(tied, record, track)
                     unmodelled(record, env, copy, track)
                     continue

@@ -14,13 +14,11 @@ from __future__ import annotations
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
-from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
 from capenv.serving.state_index import StateIndex
 from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, _args, _collection_for_create
 
-from .findings import Tracking
-from .generated_forms import FormNote
+from .findings import GateNote, Tracking
 from .unmodelled import prefix
 
 
@@ -48,17 +46,11 @@ def outside_tied_collection(plan: WritePlan, record: Record, env: WriteEnv, copy
     return _collection_for_create(plan, env, call, copy, {})[0]
 
 
-class TiedNote(FormNote):
-    """A gate note carrying its trace event, as a generated-form note does, so the pipeline adds
-    the event to the plan's traces (``with_form_traces``)."""
-
-    def __new__(cls, plan: WritePlan, record: Record, collection: str) -> TiedNote:
-        text = (f"record {record.ordinal}: serving refuses this create outside {plan.collection} (path arguments "
-                f"other than the exemplar's), so it is a write no built plan models, at {collection}")
-        note = str.__new__(cls, text)
-        note.event = TraceEvent(table="gate", rule_id=None, outcome="miss", subject=plan.tool,
-                                evidence={"record": record.ordinal, "collection": collection}, reason=text)
-        return note
+def tied_note(plan: WritePlan, record: Record, collection: str) -> GateNote:
+    return GateNote(record.ordinal, f"serving refuses this create outside {plan.collection} (path arguments other "
+                    f"than the exemplar's), so it is a write no built plan models, at {collection}",
+                    evidence={"collection": collection},
+                    location="interpreter/gate/tied_creates.py:outside_tied_collection")
 
 
 def unmodelled_in(collection: str, record: Record, track: Tracking) -> None:

@@ -11,7 +11,6 @@ from .findings import PlanFindings
 from .replay import GateRun
 
 TABLE = "verdicts"
-SIDE_EFFECT = "side effect: "
 NOTHING_CHECKED = ("its calls were applied, but no read the gate checks came after them: a read answered by replay, "
                    "one overlapping the write, or one that only supplied the call's observation checks nothing")
 
@@ -44,10 +43,10 @@ def _explanations(plan: WritePlan, found: PlanFindings | None, view: ViewResult)
     side-effect read showed, why each call added nothing checkable, and the reads of the plan's
     type that serving answers by replay (they check nothing)."""
     notes = list(found.notes) if found else []
-    side_effect = next((n.removeprefix(SIDE_EFFECT) for n in notes if n.startswith(SIDE_EFFECT)), None)
+    side_effect = next((str(n) for n in notes if n.kind == "side-effect"), None)
     by = found.contradicted_by if found else None
-    contradiction = next((n for n in notes if by is not None and n.startswith(f"record {by}:")), None)
-    calls = [n for n in notes if not n.startswith(SIDE_EFFECT) and n != contradiction]
+    contradiction = next((str(n) for n in notes if n.kind == "contradiction" and n.record == by), None)
+    calls = [str(n) for n in notes if n.kind == "call"]
     if found is not None and not found.confirmations:
         calls = calls or [NOTHING_CHECKED]
         if plan.observation is not None and plan.exemplar is not None and plan.observation != plan.exemplar:

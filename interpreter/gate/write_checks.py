@@ -18,7 +18,7 @@ from capenv.interpreter.plans.timeline import Timeline
 from capenv.serving.writes import WriteEnv
 
 from .findings import PlanFindings
-from .generated_forms import CreateSite, FormNote, form_problem
+from .generated_forms import CreateSite, form_problem
 
 
 def _target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str, str] | None:
@@ -38,17 +38,7 @@ def note_form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: Cr
     problem = form_problem(plan, recorded, site)
     if problem is not None and findings is not None and findings.unexplained_by is None:
         findings.unexplained_by = problem.record
-        findings.notes.append(FormNote(problem, plan.tool))
-
-
-def with_form_traces(plans: list[WritePlan], findings: dict[str, PlanFindings]) -> list[WritePlan]:
-    """Each plan's traces gain the events of the generated-form problems the gate noted."""
-    result = []
-    for plan in plans:
-        found = findings.get(plan.tool)
-        events = tuple(note.event for note in found.notes if isinstance(note, FormNote)) if found else ()
-        result.append(plan.model_copy(update={"traces": plan.traces + events}) if events else plan)
-    return result
+        findings.notes.append(problem.note())
 
 
 def _updates_unknown_entity(plan: WritePlan, record: Record, env: WriteEnv, unknown: set[tuple[str, str]]) -> bool:
