@@ -6,7 +6,7 @@ the named module removes the marker, and the test then guards the fix."""
 from __future__ import annotations
 
 import pytest
-from support.capture_runs import build_from, items_app, plan
+from support.capture_runs import build_from, items_app, limits_app, plan, tag_limit
 from support.har_builder import HarBuilder
 
 
@@ -23,13 +23,9 @@ def test_d1_a_write_naming_no_held_entity_makes_every_entity_unknown_not_the_col
 
 def test_d2_a_read_by_a_key_field_checks_the_entity_serving_names():
     # "an item read of a state-backed item view, of the entity serving would name"
-    def limit(n: int, tag: str) -> dict:
-        return {"id": f"a1b2c3d4-0000-4000-8000-00000000000{n}", "tag": tag, "limit": n}
-    builder = (HarBuilder()
-               .call("GET", "/limits/tag/alpha", response=limit(1, "alpha"))
-               .call("GET", "/limits/tag/beta", response=limit(2, "beta")))
+    builder = limits_app()
     for n, tag in ((3, "gamma"), (4, "delta")):
-        made = limit(n, tag)
+        made = tag_limit(n, tag)
         builder.call("POST", "/limits", body={"tag": tag, "limit": n}, status=201, response=made)
         builder.call("GET", f"/limits/{made['id']}", response=made)   # a view no window read proves: replayed
         builder.call("GET", f"/limits/tag/{tag}", response=made)      # state-backed, by the key field

@@ -8,18 +8,13 @@ proves, so answered by replay); the type's identity is ``id``, the tag view's ke
 
 from __future__ import annotations
 
-from support.capture_runs import build_from, plan
+from support.capture_runs import build_from, limits_app, plan
+from support.capture_runs import tag_limit as _limit
 from support.har_builder import HarBuilder
 
 
-def _limit(n: int, tag: str) -> dict:
-    return {"id": f"a1b2c3d4-0000-4000-8000-00000000000{n}", "tag": tag, "limit": n}
-
-
 def _two_creates(slow: bool = False) -> HarBuilder:
-    builder = (HarBuilder()
-               .call("GET", "/limits/tag/alpha", response=_limit(1, "alpha"))     # 1
-               .call("GET", "/limits/tag/beta", response=_limit(2, "beta")))      # 2
+    builder = limits_app()                                                         # 1, 2
     for n, tag in ((3, "gamma"), (4, "delta")):                                    # 3, 4 and 5, 6
         made = _limit(n, tag)
         builder.call("POST", "/limits", body={"tag": tag, "limit": n}, status=201, response=made,

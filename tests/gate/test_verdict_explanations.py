@@ -5,8 +5,7 @@ plan's type that serving answers by replay, and the fields no initial entity hol
 
 from __future__ import annotations
 
-from support.capture_runs import build_from, items_app, plan
-from support.har_builder import HarBuilder
+from support.capture_runs import build_from, items_app, limits_app, plan, tag_limit
 
 C = {"id": 3, "title": "c"}
 
@@ -41,13 +40,9 @@ def test_an_unconfirmed_verdict_says_why_each_call_was_not_checked():
 
 
 def test_an_unconfirmed_verdict_names_the_reads_of_its_type_answered_by_replay():
-    def limit(n: int, tag: str) -> dict:
-        return {"id": f"a1b2c3d4-0000-4000-8000-00000000000{n}", "tag": tag, "limit": n}
-    builder = (HarBuilder()
-               .call("GET", "/limits/tag/alpha", response=limit(1, "alpha"))
-               .call("GET", "/limits/tag/beta", response=limit(2, "beta")))
+    builder = limits_app()
     for n, tag in ((3, "gamma"), (4, "delta")):
-        made = limit(n, tag)
+        made = tag_limit(n, tag)
         builder.call("POST", "/limits", body={"tag": tag, "limit": n}, status=201, response=made)
         builder.call("GET", f"/limits/{made['id']}", response=made)   # by id: a view no window read proves
     bundle = build_from(builder)

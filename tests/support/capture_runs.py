@@ -34,6 +34,20 @@ def items_app(entities: list[dict[str, Any]] | None = None, builder: HarBuilder 
     return builder
 
 
+def tag_limit(n: int, tag: str) -> dict[str, Any]:
+    """A limit of the ``limits_app``: UUID identity ``id``, also named by its ``tag``."""
+    return {"id": f"a1b2c3d4-0000-4000-8000-00000000000{n}", "tag": tag, "limit": n}
+
+
+def limits_app(builder: HarBuilder | None = None) -> HarBuilder:
+    """An app whose limits the initial window reads only by tag (``GET /limits/tag/{tag}`` of
+    limits 1 "alpha" and 2 "beta", records 1 and 2): the item view's key is ``tag``, so an item
+    read by id (``/limits/{id}``) is a view no window read proves, answered by replay."""
+    builder = builder or HarBuilder()
+    return (builder.call("GET", "/limits/tag/alpha", response=tag_limit(1, "alpha"))
+            .call("GET", "/limits/tag/beta", response=tag_limit(2, "beta")))
+
+
 def build_from(builder: HarBuilder, path: str | Path | None = None) -> Bundle:
     """Write the builder's HAR (to ``path``, else a temporary file) and run the whole build."""
     if path is not None:
