@@ -131,17 +131,24 @@ def announce(request, note: str) -> None:
         reporter.write_line(f"\n{note}")
 
 
-def test_an_agents_create_update_and_delete_are_graded_from_data_get(tmp_path: Path, request) -> None:
+def export_a_random_choice(tmp_path: Path, request, label: str
+                           ) -> tuple[random.Random, Choice, str, Path, dict[str, str]]:
+    """Choose the environment at random (the seed announced) and export it with ``capenv export``:
+    the random source, the choice, the note announced, the directory and the tools' templates."""
     seed = session_seed()
     rng = random.Random(seed)
     choice = choose(rng)
-    note = f"agent session seed {seed} ({SEED_VARIABLE}={seed} repeats it): {choice}"
+    note = f"{label} seed {seed} ({SEED_VARIABLE}={seed} repeats it): {choice}"
     announce(request, note)
-
     directory = tmp_path / "environment"
     exported = capenv("export", str(capture_path(choice.capture)), "-o", str(directory))
     assert exported.returncode == 0, exported.stderr
     templates = {t.name: t.template for t in read_bundle(directory).manifest.tools}
+    return rng, choice, note, directory, templates
+
+
+def test_an_agents_create_update_and_delete_are_graded_from_data_get(tmp_path: Path, request) -> None:
+    rng, choice, note, directory, templates = export_a_random_choice(tmp_path, request, "agent session")
 
     with serving_http(directory) as url:
         before = data_get_url(url)

@@ -25,12 +25,10 @@ import httpx2
 from agentenv_protocol import ToolSession, client as protocol
 
 from grader import ExpectedChange, grade
-from served_processes import CALL_TIMEOUT_SECONDS, STOP_TIMEOUT_SECONDS, capenv, capture_path, data_get_url, quiet_env
+from served_processes import CALL_TIMEOUT_SECONDS, STOP_TIMEOUT_SECONDS, data_get_url, quiet_env
 from support.served import served_process
-from test_agent_graded_session import SEED_VARIABLE, announce, choose, echoed, initial_entities, session_seed, stamped
+from test_agent_graded_session import echoed, export_a_random_choice, initial_entities, stamped
 from valid_arguments import amended, write_arguments
-
-from capenv.interpreter.bundle.io import read_bundle
 
 DATA_GET = {"jsonrpc": "2.0", "id": 1, "method": "data/get"}
 
@@ -77,16 +75,7 @@ class FrameworkAgent:
 
 
 def test_an_agents_session_in_the_agentenv_framework_is_graded_from_data_get(tmp_path: Path, request) -> None:
-    seed = session_seed()
-    rng = random.Random(seed)
-    choice = choose(rng)
-    note = f"AgentEnv session seed {seed} ({SEED_VARIABLE}={seed} repeats it): {choice}"
-    announce(request, note)
-
-    directory = tmp_path / "environment"
-    exported = capenv("export", str(capture_path(choice.capture)), "-o", str(directory))
-    assert exported.returncode == 0, exported.stderr
-    templates = {t.name: t.template for t in read_bundle(directory).manifest.tools}
+    rng, choice, note, directory, templates = export_a_random_choice(tmp_path, request, "AgentEnv session")
     name = f"capenv-{choice.capture}"
     command = [sys.executable, "-m", "capenv.serving.transport.agentenv", str(directory), "--http", "127.0.0.1:0"]
 
