@@ -12,6 +12,9 @@
   crash; the file is never corrupted. FULL syncs the log on every commit, so an acknowledged
   commit survives a power cut too, at roughly half the commit rate (one fsync per commit).
 - Connections come from a small pool (``pool.py``) and are kept open: no reconnect per commit.
+- Checkpoints run on a thread of their own (``sqlite_checkpoint.py``), not inside a commit;
+  SQLite's own checkpoint stays on, at ten times its usual threshold, in case that thread
+  cannot keep up.
 """
 
 from __future__ import annotations
@@ -35,11 +38,13 @@ from capenv.serving.store.contract import (
     SubjectWrite,
 )
 from capenv.serving.store.pool import ConnectionPool
+from capenv.serving.store.sqlite_checkpoint import Checkpointer
 
 SYNCHRONOUS_LEVELS = ("NORMAL", "FULL")
 # Heads read per statement: SQLite caps expression depth (1000) and bound parameters.
 _HEADS_PER_QUERY = 100
 FORMAT_VERSION = 1  # kept in PRAGMA user_version; a file of another format is refused on open
+FALLBACK_CHECKPOINT_PAGES = 10_000  # SQLite's own checkpoint, should the checkpoint thread fall behind
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS subjects (
@@ -95,6 +100,7 @@ class SqliteStore(Store):
             conn.close()
             raise
         self._pool.checkin(conn)
+        self._checkpointer = Checkpointer(self._connect, self.path)
 
     # -- connections ---------------------------------------------------------------------------
 
@@ -106,6 +112,7 @@ class SqliteStore(Store):
             conn = sqlite3.connect(self.path, timeout=self._busy_timeout, isolation_level=None,
                                    check_same_thread=False)
             conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+            conn.execute(f"PRAGMA wal_autocheckpoint = {FALLBACK_CHECKPOINT_PAGES}")
         except sqlite3.Error as exc:
             raise StoreUnreachable(f"cannot open the SQLite store {self.path!r}: {exc}") from exc
         return conn
@@ -176,6 +183,7 @@ class SqliteStore(Store):
                                       env["correlation_id"], env["causation_id"],
                                       batches.encode_commit_writes(commit)))
         conn.execute("COMMIT")
+        self._checkpointer.committed()
         return commit
 
     def load(self, subject_type: str, subject_id: str) -> Stored | None:
@@ -216,6 +224,7 @@ class SqliteStore(Store):
         return result
 
     def close(self) -> None:
+        self._checkpointer.close()
         self._pool.close()
 
     # -- reads ---------------------------------------------------------------------------------
