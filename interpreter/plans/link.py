@@ -11,6 +11,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.view.extract import collection_path
 from capenv.serving.render import locate
 
+from .collection_reads import collection_read_holding
 from .timeline import Timeline
 
 
@@ -115,6 +116,12 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
             continue
         if (entity_type.name, key) in held or timeline.seen_before(entity_type.name, key, call.ordinal):
             misses.append(f"{where}={key!r}: a {entity_type.name} entity with that id existed before the call")
+            continue
+        listed = collection_read_holding(timeline, collection_path(record.path, entity_type), entity_type.id_field,
+                                         key, call)
+        if listed is not None:
+            misses.append(f"{where}={key!r}: a {entity_type.name} entity with that id existed before the call "
+                          f"(record {listed.ordinal}, GET {listed.path}, held it)")
             continue
         if len(key) < min_length and not type_read_before(entity_type.name, call.ordinal):
             misses.append(f"{where}={key!r}: a short id links only to a type read before the call")
