@@ -76,3 +76,21 @@ def test_data_add_measures_the_document_data_get_would_write_back_with_the_membe
     assert refused.value.kind == DataPlaneRefusal.RESOURCE_CONSTRAINT
     assert f"{len(written)} bytes as data/get writes it" in refused.value.message
     assert _reader(len(written)).read(SENT)[1] == written
+
+
+# --- S28: a recorded 2xx JSON null is an absence ----------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="a 2xx JSON null answer makes interpreter/view/types.py:infer_types read the "
+                   "item tool as no item view (_successful_json keeps null answers), so the tool is replayed")
+def test_an_item_read_of_a_missing_entity_answers_the_recorded_json_null_labelled_missing():
+    """S28: the item tool recorded a 200 ``null`` for an entity it did not find; a read of another
+    entity the state does not hold answers that recording, labelled missing, from the state."""
+    from capenv.serving.runtime import EnvironmentRuntime
+
+    builder = HarBuilder().call("GET", "/items", response=ITEMS)
+    for entity in ITEMS:
+        builder.call("GET", f"/items/{entity['id']}", response=entity)
+    builder.call("GET", "/items/9", response="null")
+    runtime = EnvironmentRuntime(build_from(builder))
+    answer = runtime.read("get_items_by_item_id", {"item_id": "7"})
+    assert answer["body"] is None and answer["state"]["view"] == "missing", answer
