@@ -113,8 +113,14 @@ NOT_MODELLED = {
     "update": "Not modelled: an update does not reorder lists.",
     "*": "Not modelled: side effects on counters, relations and copies of entities elsewhere; authorization.",
 }
-_LABELLED_AS = {"action": "update"}
-"""An item action is an update of the entity its path names ("Item actions"), so it carries an update's label."""
+def _labelled_as(plan: WritePlan) -> str:
+    """An item action is an update of the entity its path names, and a bulk write updates or deletes
+    each entity it names, so each carries that effect's label."""
+    if plan.effect == "action":
+        return "update"
+    if plan.effect == "bulk":
+        return plan.bulk_effect or "update"
+    return plan.effect
 
 
 def write_entries(bundle: Bundle, replayer: Replayer) -> list[tuple[CatalogEntry, Draft]]:
@@ -133,7 +139,7 @@ def write_entries(bundle: Bundle, replayer: Replayer) -> list[tuple[CatalogEntry
                 if value not in samples[name]:
                     samples[name].append(value)
         inputs = WriteInputs(tool, plan, {k: tuple(v) for k, v in samples.items()})
-        notes = [NOT_MODELLED[k] for k in (_LABELLED_AS.get(plan.effect, plan.effect), "*") if k in NOT_MODELLED]
+        notes = [NOT_MODELLED[k] for k in (_labelled_as(plan), "*") if k in NOT_MODELLED]
         entry = CatalogEntry(tool, "write", inputs, None, True, None, plan=plan)
         found.append((entry, Draft(tool.name, tuple(describe_write(plan, inputs, notes)))))
     return found

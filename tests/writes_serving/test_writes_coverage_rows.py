@@ -145,3 +145,25 @@ def test_every_write_description_labels_what_is_not_modelled(runtime):
     assert NOT_MODELLED["delete"] in descriptions["delete_items_by_item_id"]
     assert "removes this entity alone" in descriptions["delete_items_by_item_id"]
     assert "reorder" not in descriptions["post_items"] and "alone" not in descriptions["post_items"]
+
+
+R = [{"id": 1, "title": "t1", "read": False}, {"id": 2, "title": "t2", "read": False}]
+
+
+@pytest.mark.parametrize("method, effect", [("PATCH", "update"), ("DELETE", "delete")])
+def test_a_bulk_write_carries_the_label_of_the_effect_it_has_on_each_entity(method, effect):
+    """N4, N8: a bulk update reorders no list, and a bulk delete removes its entities alone, as an
+    item update or delete does; each description says so."""
+    builder = items_app(R).call(method, "/items", body={"ids": [1, 2], "read": True} if method == "PATCH"
+                                else {"ids": [2]}, status=204)                                        # 4
+    if method == "PATCH":
+        builder.call("GET", "/items/1", response={**R[0], "read": True})                              # 5
+        builder.call("GET", "/items/2", response={**R[1], "read": True})                              # 6
+    else:
+        builder.call("GET", "/items", response=R[:1])                                                 # 5
+    runtime = EnvironmentRuntime(build_from(builder))
+    name = f"{method.lower()}_items"
+    assert name in {t.name for t in runtime.tools()}, [t.name for t in runtime.tools()]
+    text = _description(runtime, name)
+    other = "delete" if effect == "update" else "update"
+    assert NOT_MODELLED[effect] in text and NOT_MODELLED[other] not in text and NOT_MODELLED["*"] in text, text
