@@ -43,13 +43,29 @@ the rule tables once per process, finds writes between two calls by bisection, a
 segments in the read-only vetoes.
 
 What limits the rest:
-- **Build (≥ 5,000 records/s missed):** parsing alone (`evidence/har.py`) runs at about 8,000
-  records/s, a floor that leaves little room; after it the cost is rule evaluation in the view
-  (`view/types.py:_item_shape` → `view/shapes.py:identity_field`, a pydantic context per
-  candidate field), the read-only vetoes' pairwise comparison of calls and reads
-  (`readonly/timeline.py:paths_relate`, quadratic in calls × related reads on Prefect), and
-  pydantic model construction for recordings. The next steps: evaluate identity-field rules once
-  per distinct field shape, index reads by path before comparing them with calls.
+- **Build (≥ 5,000 records/s missed):** fixed after profiling (bundles byte-identical): the
+  rule tables are read by libyaml (the pure-Python parser only words a syntax error) and a
+  predicate's line comes from its code object (`load_rules` 0.15 → 0.07 s); the read-only vetoes
+  find the GET lines related to a call path once per path, not per call and round (Prefect's
+  `read_only_posts` 0.27 → 0.06 s); identity-field rules run once per distinct field shape of a
+  tool, and a query read's reference comes from an index (listings per collection, related
+  writes per path) instead of scans (`build_view` 0.33 / 0.27 / 0.25 → 0.09 / 0.08 / 0.04 s);
+  start times in the usual HAR spelling are read by `fromisoformat` (parsing ~10% faster).
+  What is left: at the slowest point, 1,000 records (~0.37 s; 5,000/s is 0.20 s),
+  `plan_and_gate` alone takes ~0.17 s, `load_rules` ~0.07 s (nearly all of it importing the
+  predicate plugins) and parsing ~0.06 s. About 0.12 s of that is compiling modules: this
+  machine sets `PYTHONDONTWRITEBYTECODE=1`, so every build process compiles the predicates,
+  `gate/` and `plans/` from source; with bytecode cached, 1,000 records build in ~0.28 s
+  (~3,500/s), still short. At the largest sizes `plan_and_gate` is 41-61% of the build and on
+  kinto grows faster than the capture (its k = 1.56 makes kinto miss the growth target): in it,
+  `plans/collection_reads.py:collection_read_holding` (from `plans/link.py:link_create`, for
+  every create candidate, walks the body of every earlier read of the collection: 26-31% of the
+  profiled json-server and kinto builds; index each collection's reads by the ids they hold,
+  once), `gate/erasure.py:erase` (every tracked effect for each write; index effects by target)
+  and `plans/timeline.py:build_timeline`, built twice (by `build_plans` and again by
+  `pipeline.plan_and_gate`). Parsing (`load_evidence`, ~15,000 records/s) is the other quarter.
+  5,000/s at every size needs `plan_and_gate` under ~0.05 s at 1,000 records and ~0.35 s at
+  4,000, i.e. work in `gate/` and `plans/` beyond the build steps above.
 - **In-process writes (20,000/s memory, 5,000/s SQLite missed):** fixed after profiling: a
   reader's head check reads meta's revision only (`Store.revision`, no parse); meta's
   collection spellings are their own subject, so a write no longer rewrites ~550 of meta's ~700
