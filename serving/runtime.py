@@ -10,6 +10,7 @@ lock still serialises calls made directly from Python.
 
 from __future__ import annotations
 
+import gc
 import threading
 from typing import Any, Callable
 
@@ -183,3 +184,11 @@ def structured(served: Served) -> dict[str, Any]:
     answer = served.answer
     body = answer.body if answer.is_json else answer.text
     return {"status": answer.status, "content_type": answer.content_type, "body": body, **served.provenance}
+
+
+def settle_for_serving() -> None:
+    """For a serving process, once its runtime is built: the bundle and the runtime live until the
+    process ends, so they are moved out of the cyclic collector's reach; its full collections
+    would otherwise walk them again every few thousand writes (~10 µs a served create)."""
+    gc.collect()
+    gc.freeze()

@@ -93,6 +93,9 @@ def _runtime(target: str, args: argparse.Namespace, store_url: str | None, repla
 def _serve(args: argparse.Namespace) -> int:
     listen = parse_listen(args.http) if args.http else None
     runtime = _runtime(args.target, args, args.store, args.replay_only)
+    from capenv.serving.runtime import settle_for_serving
+
+    settle_for_serving()
     report = runtime.catalog_report()
     out = sys.stdout if listen else sys.stderr  # on stdio, stdout carries only MCP messages
     print(f"capenv: {report['tools']} tools ({report['from_state']} from the state) for "

@@ -68,7 +68,7 @@ def claimed_paths_in_use(bundle: Bundle) -> list[str]:
 
 
 def serve(arguments: argparse.Namespace) -> None:
-    from capenv.serving.runtime import EnvironmentRuntime
+    from capenv.serving.runtime import EnvironmentRuntime, settle_for_serving
     from capenv.serving.store import StoreError, open_store
     from capenv.serving.transport.agentenv_rpc import AgentEnvRuntime
     from capenv.serving.transport.http_app import HttpServing, run_http
@@ -87,6 +87,8 @@ def serve(arguments: argparse.Namespace) -> None:
         runtime = EnvironmentRuntime(bundle, store=store)
     except (ValueError, StoreError) as exc:
         raise BadInput(f"--store {arguments.store}: {exc}") from None
+
+    settle_for_serving()
 
     def announce(serving: HttpServing) -> None:
         print(f"  AgentEnv card ({name}): {serving.url(WELL_KNOWN_PATH)}", flush=True)
