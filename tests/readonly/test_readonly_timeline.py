@@ -6,8 +6,9 @@ import pytest
 from support.har_builder import HarBuilder
 
 from capenv.interpreter.evidence.har import parse_har_bytes
+from capenv.interpreter.manifest.infer import build_manifest
 from capenv.interpreter.manifest.models import Segment
-from capenv.interpreter.readonly.timeline import Writes, paths_relate
+from capenv.interpreter.readonly.timeline import Timeline, Writes, paths_relate
 
 
 def template(text: str) -> tuple[Segment, ...]:
@@ -46,3 +47,23 @@ def test_writes_between_count_overlaps_and_leave_out_the_call_itself():
     # #1 ended before the GET began; #3 began while the GET ran (it may show either state)
     assert writes.between(before, after, besides=call.ordinal) == [3]
     assert writes.between(before, after, besides=0) == [3, 4]
+
+
+def test_related_lines_are_kept_per_path_and_parameter_positions(ruleset):
+    """The same call path under a template with a parameter where another has a literal relates
+    to other lines: what one template found must not answer for the other."""
+    har = (HarBuilder()
+           .call("GET", "/shop/other/stock", response=[{"id": 1}])
+           .call("GET", "/shop/p1/stock", response=[{"id": 2}])
+           .call("POST", "/shop/p1/stock", body={}, response={}))
+    evidence = parse_har_bytes(har.bytes(), source="t.har")
+    timeline = Timeline(evidence, build_manifest(evidence, ruleset), (400, 499))
+    labels = {}
+    for name, segments in [("param", template("/shop/{shop}/stock")), ("literal", template("/shop/p1/stock")),
+                           ("param again", template("/shop/{shop}/stock"))]:
+        found = timeline.lines_related("/shop/p1/stock", segments)
+        assert found == [line for line in timeline.lines
+                         if paths_relate("/shop/p1/stock", segments, line.path, line.segments)]
+        labels[name] = [line.path for line in found]
+    assert "/shop/other/stock" in labels["param"] and "/shop/other/stock" not in labels["literal"]
+    assert labels["param again"] == labels["param"]
