@@ -315,3 +315,16 @@ def test_rules_check_on_a_broken_directory_exits_2_with_one_line(rules_dir):
     assert "Traceback" not in result.stderr
     assert f"rules/manifest-segments.yaml:{line_of(path, 'segment_returned_as_identiti')}" in lines[0]
     assert "segment.returned-identity" in lines[0] and "'when'" in lines[0]
+
+
+@pytest.mark.parametrize("text", ["a: {b: 1\n", "a: 1\n b: 2\n", "a:\n  - 1\n - 2\n", "a: 'open\n", "a: b: c\n"])
+def test_yaml_errors_read_as_the_pure_python_parser_words_them(monkeypatch, text):
+    """libyaml reads the tables, but a file it refuses is refused in the pure-Python parser's words."""
+    from capenv.interpreter.rules_engine import yaml_source
+
+    with pytest.raises(RuleFileError) as fast:
+        yaml_source.load_yaml_text(text, "t.yaml")
+    monkeypatch.setattr(yaml_source, "_FastLoader", None)
+    with pytest.raises(RuleFileError) as pure:
+        yaml_source.load_yaml_text(text, "t.yaml")
+    assert str(fast.value) == str(pure.value)
