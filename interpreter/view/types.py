@@ -47,8 +47,10 @@ def _literal_word(tool: Tool, drop_last: int = 0) -> str | None:
 
 
 def _successful_json(tool: Tool, records: dict[int, Record]) -> list[Record]:
+    # a 2xx JSON null answers "no such entity" (write-effects: "a JSON null read is passed over"),
+    # so it shows no shape: one must not turn an item tool into something else
     return [records[o] for o in tool.record_ordinals
-            if records[o].succeeded and records[o].response.is_json]
+            if records[o].succeeded and records[o].response.is_json and records[o].response.json_value is not None]
 
 
 def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolShape | None:

@@ -6,7 +6,6 @@ a 2xx JSON null read of an entity the copy does not hold agrees with it."""
 
 from __future__ import annotations
 
-import pytest
 from support.capture_runs import build_from, items_app, plan, summary
 from support.har_builder import HarBuilder
 
@@ -121,8 +120,6 @@ def test_a_recorded_document_write_at_another_path_is_unmodelled():
 
 # --- G22: a JSON null read ------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="the view reads a tool whose answers include a 2xx JSON null as no item view "
-                   "(interpreter/view/types.py:_successful_json keeps null answers), so the read is never checked")
 def test_a_2xx_json_null_read_of_an_entity_the_copy_does_not_hold_agrees_with_it():
     """G22: after the delete the copy does not hold item 2; a 200 answering ``null`` is an
     absence, so it confirms the delete."""

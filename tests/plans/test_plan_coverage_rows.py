@@ -97,8 +97,6 @@ def test_an_id_a_read_of_the_collection_held_before_the_call_is_not_new(path, re
     assert any("existed before" in (t.reason or "") for t in create.traces), [t.reason for t in create.traces]
 
 
-@pytest.mark.xfail(strict=True, reason="a 2xx JSON null item answer makes the view read the item tool as no item "
-                   "view (interpreter/view/types.py:_successful_json keeps null answers), so nothing links")
 def test_a_json_null_item_read_is_passed_over_for_the_next_read_of_the_id():
     """C2: the first later item read answering ``null`` is passed over; the next one links."""
     bundle = build_from(items_app()

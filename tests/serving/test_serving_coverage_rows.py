@@ -80,8 +80,6 @@ def test_data_add_measures_the_document_data_get_would_write_back_with_the_membe
 
 # --- S28: a recorded 2xx JSON null is an absence ----------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="a 2xx JSON null answer makes interpreter/view/types.py:infer_types read the "
-                   "item tool as no item view (_successful_json keeps null answers), so the tool is replayed")
 def test_an_item_read_of_a_missing_entity_answers_the_recorded_json_null_labelled_missing():
     """S28: the item tool recorded a 200 ``null`` for an entity it did not find; a read of another
     entity the state does not hold answers that recording, labelled missing, from the state."""
