@@ -4,7 +4,8 @@ or without a query, that lists it under an identity member of its own (a body wi
 an identity member at any depth)").
 
 The timeline keeps reads the view reads as item or list reads; a collection read answering an
-aggregate, a search or another shape is only here. Reads are indexed by path once per timeline.
+aggregate, a search or another shape is only here. Reads are indexed by the keys they hold, once
+per collection and id field.
 """
 
 from __future__ import annotations
@@ -20,42 +21,49 @@ def collection_read_holding(timeline: Timeline, collection: str, id_field: str, 
                             call: Record) -> Record | None:
     """The first successful JSON GET of ``collection`` (any query) that finished before ``call``
     began and holds ``key`` under ``id_field``, or None."""
-    for record in _reads_by_path(timeline).get(collection, ()):
-        if record.finished_at > call.started_at or record.ordinal == call.ordinal:
-            continue
-        if _holds(record.response.json_value, id_field, key):
+    for record in _holding(timeline, collection, id_field).get(key, ()):
+        if record.finished_at <= call.started_at and record.ordinal != call.ordinal:
             return record
     return None
 
 
-def _reads_by_path(timeline: Timeline) -> dict[str, list[Record]]:
+def _holding(timeline: Timeline, collection: str, id_field: str) -> dict[str, list[Record]]:
+    """Key -> the reads of ``collection`` holding it under ``id_field``, in ordinal order; built
+    once per collection and id field, since every create candidate asks (walking each read's body
+    per candidate made linking quadratic)."""
     if timeline.collection_reads is None:
-        index: dict[str, list[Record]] = {}
+        timeline.collection_reads = {}
+    index = timeline.collection_reads.get((collection, id_field))
+    if index is None:
+        index = {}
         for ordinal in sorted(timeline.records):
             record = timeline.records[ordinal]
-            if record.method == "GET" and record.succeeded and record.response.is_json:
-                index.setdefault(record.path, []).append(record)
-        timeline.collection_reads = index
-    return timeline.collection_reads
+            if record.path == collection and record.method == "GET" and record.succeeded \
+                    and record.response.is_json:
+                for key in _held_keys(record.response.json_value, id_field):
+                    index.setdefault(key, []).append(record)
+        timeline.collection_reads[(collection, id_field)] = index
+    return index
 
 
-def _holds(body: Any, id_field: str, key: str) -> bool:
-    """A list at the root or in a member lists it under its own identity member; a body with no
-    list names it under an identity member at any depth."""
+def _held_keys(body: Any, id_field: str) -> set[str]:
+    """A list at the root or in a member lists its members under their own identity member; a
+    body with no list names them under an identity member at any depth."""
     lists = [body] if isinstance(body, list) else \
         [v for v in body.values() if isinstance(v, list)] if isinstance(body, dict) else []
     if lists:
-        return any(_names(member, id_field, key) for listed in lists for member in listed)
-    stack = [body]
+        return {key for listed in lists for member in listed if (key := _key(member, id_field)) is not None}
+    keys, stack = set(), [body]
     while stack:
         value = stack.pop()
         if isinstance(value, dict):
-            if _names(value, id_field, key):
-                return True
+            if (key := _key(value, id_field)) is not None:
+                keys.add(key)
             stack.extend(value.values())
-    return False
+    return keys
 
 
-def _names(value: Any, id_field: str, key: str) -> bool:
-    return isinstance(value, dict) and id_field in value and value[id_field] is not None \
-        and str(value[id_field]) == key
+def _key(value: Any, id_field: str) -> str | None:
+    if isinstance(value, dict) and value.get(id_field) is not None:
+        return str(value[id_field])
+    return None

@@ -66,8 +66,9 @@ class Timeline:
     """The initial state's entity ids, by (type, collection path as recorded)."""
     write_ordinals: list[int] = field(default_factory=list)
     """Every call that may have changed state (``is_write``), in timeline order."""
-    collection_reads: dict[str, list[Record]] | None = None
-    """Successful JSON GETs by path, built on first use (``collection_reads.collection_read_holding``)."""
+    collection_reads: dict[tuple[str, str], dict[str, list[Record]]] | None = None
+    """(collection, id field) -> key -> the successful JSON GETs of it holding that key, built on
+    first use (``collection_reads.collection_read_holding``)."""
 
     def add(self, sighting: Sighting) -> None:
         self.by_entity.setdefault((sighting.type, sighting.key), []).append(sighting)
