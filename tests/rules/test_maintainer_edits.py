@@ -1,0 +1,105 @@
+"""A maintainer tunes the heuristics without touching code (write-plans issue, Acceptance): an
+edited copy of the tables, given to the build with ``--rules``, changes the decisions and the
+traces say which rule decided; ``capenv rules check`` rejects a broken edit with a message naming
+the file, the line, the rule and the key. (Reordering two rules: ``test_engine_evaluation``.)"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from support.capture_runs import has_plan, items_app, plan
+from support.har_builder import HarBuilder
+
+from capenv.interpreter.cli.main import main
+from capenv.interpreter.pipeline import build_bundle
+
+PACKAGED = Path(__file__).resolve().parents[2] / "rules"
+
+
+@pytest.fixture
+def rules_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "rules"
+    shutil.copytree(PACKAGED, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def edit(path: Path, pattern: str, replacement: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    edited, count = re.subn(pattern, replacement, text, count=1, flags=re.S | re.M)
+    assert count == 1, pattern
+    path.write_text(edited, encoding="utf-8")
+
+
+def built(builder: HarBuilder, tmp_path: Path, rules: Path | None = None):
+    return build_bundle(builder.write(tmp_path / "capture.har"), rules=str(rules) if rules else None)
+
+
+# --- a query word --------------------------------------------------------------------------
+
+def _tally_capture() -> HarBuilder:
+    """POST /items/tally answers a count; no GET answers as it does, no body names an operation:
+    only a query word in its last segment could make it a read."""
+    return (items_app()
+            .call("POST", "/items/tally", body={"title": "t1"}, response={"matches": 1})
+            .call("POST", "/items/tally", body={"title": "zz"}, response={"matches": 0})
+            .call("GET", "/items", response=[{"id": 1, "title": "t1"}, {"id": 2, "title": "t2"}]))
+
+
+def _read_only_events(bundle, tool: str) -> list:
+    return [e for e in bundle.view.traces if e.subject == tool and e.table == "readonly-ways" and e.outcome == "match"]
+
+
+def test_an_added_query_word_makes_a_post_read_only_and_the_trace_names_the_rule(tmp_path, rules_copy):
+    packaged = built(_tally_capture(), tmp_path)
+    assert has_plan(packaged, "POST", "/items/tally")          # "tally" is no query word: a write
+    edit(rules_copy / "readonly-ways.yaml", r"(query_words: \[)", r"\1tally, ")
+    edited = built(_tally_capture(), tmp_path, rules_copy)
+    assert not has_plan(edited, "POST", "/items/tally")        # now a read-only POST: no plan
+    events = _read_only_events(edited, "post_items_tally")
+    assert [e.rule_id for e in events] == ["readonly.query-word-path"], edited.view.traces
+    assert edited.info.rules_revision != packaged.info.rules_revision
+
+
+# --- the copy minimum ----------------------------------------------------------------------
+
+def _copy_capture() -> HarBuilder:
+    """Creates whose answers repeat the sent ``name`` (6 characters) under ``label``."""
+    builder = items_app()
+    for n, name in ((3, "alpha1"), (4, "bravo2")):
+        builder.call("POST", "/items", body={"name": name}, status=201,
+                     response={"id": n, "name": name, "label": name})
+        builder.call("GET", f"/items/{n}", response={"id": n, "name": name, "label": name})
+    return builder
+
+
+def _label_rule(bundle):
+    create = plan(bundle, "POST", "/items")
+    rule = next(f for f in create.fields if f.field == "label")
+    decided = [e for e in create.traces if e.subject.endswith("label") and e.table == "create-fields"
+               and e.outcome == "match"]
+    return rule, decided
+
+
+def test_a_lower_copy_minimum_makes_a_short_repeated_string_a_copy(tmp_path, rules_copy):
+    rule, decided = _label_rule(built(_copy_capture(), tmp_path))
+    assert rule.op != "copy"                                     # 6 characters < the 8-character minimum
+    assert all(e.rule_id != "field.copy" for e in decided)
+    edit(rules_copy / "create-fields.yaml", r"(id: field\.copy.*?min_length: )8", r"\g<1>4")
+    rule, decided = _label_rule(built(_copy_capture(), tmp_path, rules_copy))
+    assert rule.op == "copy"
+    assert [e.rule_id for e in decided][-1:] == ["field.copy"]
+
+
+# --- a broken edit -------------------------------------------------------------------------
+
+def test_rules_check_rejects_a_broken_edit_naming_file_line_rule_and_key(capsys, rules_copy):
+    path = rules_copy / "create-fields.yaml"
+    edit(path, r"(id: field\.copy.*?min_length: )8", r"\g<1>eight")
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "min_length: eight" in text)
+    code = main(["rules", "check", str(rules_copy)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"create-fields.yaml:{line}" in err and "field.copy" in err and "min_length" in err, err
