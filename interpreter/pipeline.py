@@ -33,7 +33,8 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
     from capenv.interpreter.gate.sorted_arrays import with_sorted_arrays
     from capenv.interpreter.gate.verdicts import apply_verdicts
     from capenv.interpreter.gate.gate_notes import with_gate_traces
-    from capenv.interpreter.plans.build import PlanContext, build_plans
+    from capenv.interpreter.plans.build import build_plans
+    from capenv.interpreter.plans.context import PlanContext
 
     records = {r.ordinal: r for r in evidence.records}
     plans = build_plans(manifest, view, records, ruleset)

@@ -31,6 +31,7 @@ from capenv.interpreter.view.extract import collection_path
 from .classify import classify, target_of
 from .exemplar import admit_body
 from .link import _located, link_create, returned_ids
+from .sub_resource import sub_resource_call
 from .timeline import READS, Sighting
 
 
@@ -101,8 +102,6 @@ def _add_write_answers(ctx: Any) -> None:
     A write's type and entity are the ones its plan takes: an update's or action's names it in its
     path (an action that made a sub-resource names none), a create's is its link; bulk writes,
     deletes and documents add nothing."""
-    from .build import _sub_resource_call
-
     ctx.timeline.answers = {}
     ctx.unanswered = {}
     handled: set[tuple[int, str, str]] = set()  # (ordinal, type, key) an update's or action's own call
@@ -117,7 +116,7 @@ def _add_write_answers(ctx: Any) -> None:
         effect = str(classify(tool, target, ctx.view, ctx.ruleset).yields.get("effect", "none"))
         found: list[tuple[Record, EntityType, str, dict[str, Any] | None]] = []
         if effect in ("update", "action") and target.type is not None:
-            if effect == "action" and _sub_resource_call(calls, target.type, ctx) is not None:
+            if effect == "action" and sub_resource_call(calls, target.type, ctx) is not None:
                 continue
             offset = 1 if effect == "action" else 0
             for call in succeeded:

@@ -1,0 +1,109 @@
+"""What every write plan of one build reads (``PlanContext``), and the ``plans`` table's notes."""
+
+from __future__ import annotations
+
+import bisect
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import ViewResult
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import Manifest
+from capenv.interpreter.predicates.names import MemberNameContext
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
+from capenv.interpreter.view.window import is_write
+
+from .timeline import Timeline, build_timeline
+
+IDENTITY_MEMBERS = "manifest-identity-members"
+
+
+class PlanContext:
+    """What every plan of one build reads: records, view, timeline, the write calls."""
+
+    def __init__(self, manifest: Manifest, view: ViewResult, records: dict[int, Record], ruleset: RuleSet) -> None:
+        self.manifest, self.view, self.records, self.ruleset = manifest, view, records, ruleset
+        self.read_only = {p.tool for p in view.read_only_posts}
+        self.tool_of = {o: t.name for t in manifest.tools for o in t.record_ordinals}
+        self.timeline: Timeline = build_timeline(view, manifest, records)
+        self.writes = [r for o, r in sorted(records.items()) if is_write(r, self.tool_of, self.read_only)]
+        self.write_ordinals = [w.ordinal for w in self.writes]
+        self.document_paths = {d.path for d in view.state.documents} | {
+            line.path for v in view.views if v.kind == "document" for line in v.documents}
+        self.budgets = view.budgets
+        self.min_id_length = int(ruleset.setting("plans", "min_linked_id_length"))
+        self._identity: dict[str, bool] = {}
+        self.envelopes: dict[str, Any] = {}
+        self.unanswered: dict[tuple[str, str], list[Any]] | None = None
+        """Update and action calls answered without their entity, by entity (``held_before``)."""
+
+    def envelope_judge(self, tool: str, exemplar: Record, base: dict[str, Any], events: list[TraceEvent]) -> Any:
+        """A function (member, value) -> "array" | "object" | None, by the ``body-envelopes`` table,
+        judged once on the exemplar (later calls must be wrapped the same way)."""
+        from capenv.interpreter.predicates.body_envelopes import BodyEnvelopeContext
+        from capenv.interpreter.view.shapes import holds
+
+        answer = exemplar.response.json_value if exemplar.response.is_json else None
+        answer_member = None
+        if isinstance(answer, dict):
+            objects = [name for name, value in answer.items() if isinstance(value, dict)]
+            answer_member = objects[0] if len(objects) >= 1 and any(
+                "id" in answer[n] for n in objects) else None
+            answer_member = next((n for n in objects if isinstance(answer[n], dict) and len(answer[n]) > 1
+                                  and any(self.is_identity_member(k) for k in answer[n])), answer_member)
+        decided: dict[str, Any] = {}
+
+        def judge(member: str, value: Any) -> str | None:
+            if member not in decided:
+                context = BodyEnvelopeContext(member=member, holds=holds(value), members=1,
+                                              answer_member=answer_member)
+                decision = evaluate(self.ruleset, "body-envelopes", context, subject=f"{tool} body.{member}")
+                events.extend(decision.events)
+                decided[member] = decision.yields.get("envelope") if decision.ok else None
+            return decided[member]
+
+        return judge
+
+    def is_identity_member(self, name: str) -> bool:
+        if name not in self._identity:
+            decision = evaluate(self.ruleset, IDENTITY_MEMBERS, MemberNameContext(name=name), subject=name)
+            self._identity[name] = bool(decision.yields.get("identity"))
+        return self._identity[name]
+
+    def other_write_between(self, tool: str, first: int, last: int) -> bool:
+        """Whether a write of another tool has an ordinal strictly between ``first`` and ``last``."""
+        start = bisect.bisect_right(self.write_ordinals, first)
+        for ordinal in self.write_ordinals[start:]:
+            if ordinal >= last:
+                return False
+            if self.tool_of.get(ordinal) != tool:
+                return True
+        return False
+
+    def type_read_before(self, type_name: str, ordinal: int) -> bool:
+        start = self.records[ordinal].started_at
+        return any(s.value is not None and self.records[s.ordinal].finished_at <= start
+                   for (t, _), sightings in self.timeline.by_entity.items() if t == type_name for s in sightings)
+
+    def type_entities(self, type_name: str, before: int) -> list[dict[str, Any]]:
+        """The type's entities as last seen before a call (initial state, then sightings)."""
+        latest: dict[str, dict[str, Any]] = {}
+        for collection in self.view.state.collections:
+            if collection.type == type_name:
+                for entity in collection.entities:
+                    latest[str(entity.id)] = entity.value
+        for (t, key), sightings in self.timeline.by_entity.items():
+            if t != type_name:
+                continue
+            seen = self.timeline.before(t, key, before)
+            if seen is not None:
+                if seen.value is None:
+                    latest.pop(key, None)
+                else:
+                    latest[key] = seen.value
+        return list(latest.values())
+
+
+def note(subject: str, outcome: str, reason: str) -> TraceEvent:
+    """A plan-building step no rule table decides, traced under the ``plans`` table."""
+    return TraceEvent(table="plans", rule_id=None, outcome="miss", subject=subject, reason=f"{outcome}: {reason}")

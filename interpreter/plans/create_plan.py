@@ -1,0 +1,98 @@
+"""A create's plan: the entity its call made (linked by the answer's id), the first read that
+shows it, its field and member explanations (``create_fields``) and its insert rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import Address, EntityType, WritePlan
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import Tool, split_path
+from capenv.interpreter.rules_engine import TraceEvent
+
+from .context import PlanContext, note
+from .create_fields import CreateInputs, explain_create
+from .exemplar import admit_body
+from .insert import insert_rule
+from .link import link_create, names_id_alone, returned_ids
+from .newly_listed import newly_listed
+
+
+def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[Record], ctx: PlanContext,
+                base: dict[str, Any], events: list[TraceEvent]) -> WritePlan:
+    response = exemplar.response.json_value if exemplar.response.is_json else None
+    candidates = returned_ids(response, ctx.is_identity_member, ctx.min_id_length)
+    link, misses = link_create(exemplar, ctx.timeline, ctx.view.state, candidates,
+                               lambda a, b: ctx.other_write_between(tool.name, a, b), ctx.min_id_length,
+                               ctx.type_read_before)
+    for miss in misses:
+        events.append(note(tool.name, "link", miss))
+    if link is None:
+        return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
+    entity_type = link.type
+    base.update(type=entity_type.name, collection=link.collection, address=Address(by="link"))
+    if link.observed is not None:
+        observed, observation = link.observed, exemplar.ordinal
+        base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": link.locator})
+    else:
+        sighting = _create_observation(ctx, entity_type, link.collection, str(link.id_value), exemplar, tool.name,
+                                       events)
+        if sighting is None:
+            return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
+        observed, observation = sighting.value, sighting.ordinal
+    base["observation"] = observation
+    path_args = _path_args(exemplar.path, entity_type, link.collection, tool)
+    explanation = _explain_create(ctx, entity_type, observed, body, path_args, exemplar, calls, link.collection,
+                                  tool.name)
+    events.extend(explanation.events)
+    insert, insert_events = insert_rule(ctx, entity_type, link.collection, exemplar, observed)
+    events.extend(insert_events)
+    build_reason = explanation.build_reason
+    return WritePlan(**base, fields=tuple(explanation.fields), members=tuple(explanation.members), insert=insert,
+                     build_reason=build_reason, traces=tuple(events))
+
+
+def _create_observation(ctx: PlanContext, entity_type: EntityType, collection: str, key: str, exemplar: Record,
+                        tool: str, events: list[TraceEvent]) -> Any:
+    """The first later read showing the created entity: an item read of it, or a list read of its
+    collection that newly lists it alone (``newly_listed``) unless the call answered its id alone;
+    None when neither shows it."""
+    item = ctx.timeline.first_after(entity_type.name, key, exemplar.ordinal, via=("item",))
+    if names_id_alone(exemplar.response.json_value):
+        listed, why = None, "the answer names its id alone, so only a read of that id observes it"
+    else:
+        listed, why = newly_listed(ctx.timeline, entity_type.name, key, exemplar.ordinal, collection,
+                                   until=item.ordinal if item is not None else None)
+    events.append(TraceEvent(table="plans", rule_id=None, outcome="match" if listed else "miss", subject=tool,
+                             reason=f"observation by a list read: {why}"))
+    if listed is not None:
+        return listed
+    return item if item is not None and item.value is not None else None
+
+
+def _path_args(path: str, entity_type: EntityType, collection: str, tool: Tool) -> dict[str, str]:
+    args = tool.match(path) or {}
+    for part, template in zip(split_path(collection), split_path(entity_type.collection_template)):
+        if template.startswith("{"):
+            args.setdefault(template.strip("{}"), part)
+    return args
+
+
+def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[str, Any], body: dict[str, Any],
+                    path_args: dict[str, str], exemplar: Record, calls: list[Record], collection: str,
+                    tool_name: str) -> Any:
+    others = []
+    for call in calls[1:]:
+        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
+                             envelope=ctx.envelopes.get(tool_name))
+        if verdict.body is not None:
+            others.append(verdict.body)
+    type_entities = ctx.type_entities(entity_type.name, exemplar.ordinal)
+    collection_entities = [s.value for (t, k), ss in ctx.timeline.by_entity.items() if t == entity_type.name
+                           for s in ss[:1] if s.collection == collection and s.value is not None]
+    inputs = CreateInputs(
+        type_name=entity_type.name, id_field=entity_type.id_field, observed=observed, body=body,
+        path_args=path_args, started_at=exemplar.started_at, type_entities=type_entities,
+        collection_entities=collection_entities or type_entities, other_calls=others,
+        type_paths={t.name: [t.collection_template] for t in ctx.view.types})
+    return explain_create(ctx.ruleset, inputs)

@@ -1,0 +1,68 @@
+"""A document write's plan: the document it writes (and the object inside it the body addresses),
+each member it sent admitted by ``document-members``, and whether a PUT replaces it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.jsonvalue import json_kind
+from capenv.interpreter.bundle.models import Address, Locator, MemberRule, WritePlan
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.predicates.document_members import DocumentMemberContext
+from capenv.interpreter.rules_engine import TraceEvent, evaluate
+
+from .context import PlanContext, note
+from .exemplar import admit_body
+
+DOCUMENT_MEMBERS = "document-members"
+
+
+def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], ctx: PlanContext,
+                  base: dict[str, Any], events: list[TraceEvent]) -> WritePlan:
+    path = exemplar.path.rstrip("/") if exemplar.path.rstrip("/") in ctx.document_paths else exemplar.path
+    held = next((d.value for d in ctx.view.state.documents if d.path == path), None)
+    pointer = ""
+    if isinstance(held, dict):
+        best = sum(1 for k in body if k in held)
+        for name, value in held.items():
+            if isinstance(value, dict) and sum(1 for k in body if k in value) > best:
+                best, pointer = sum(1 for k in body if k in value), "/" + name
+    answer = exemplar.response.json_value if exemplar.response.is_json else None
+    if isinstance(answer, dict) and body and all(k in answer and answer[k] == v for k, v in body.items()):
+        # the answer shows the document as written: serving renders it from the state
+        base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": Locator(kind="root")})
+    members = _document_members(exemplar, body, path, ctx, events)
+    base["min_members"] = 0 if exemplar.method == "PUT" else 1
+    target = held
+    for part in [p for p in pointer.split("/") if p]:
+        target = target.get(part) if isinstance(target, dict) else None
+    for call in calls:
+        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=False) if call.succeeded else None
+        for name, value in ((verdict.body or {}).items() if verdict else ()):
+            if isinstance(target, dict) and name in target and target[name] is not None \
+                    and json_kind(target[name]) != json_kind(value):
+                events.append(note(base["tool"], "unexplained-change",
+                                    f"record {call.ordinal} sent {name!r} as {json_kind(value)}, the document holds "
+                                    f"{json_kind(target[name])}: serving would refuse that call"))
+                return WritePlan(**base, address=Address(by="document"), document_path=path,
+                                 document_pointer=pointer, members=members, build_reason="unexplained-change",
+                                 traces=tuple(events))
+    return WritePlan(**base, address=Address(by="document"), document_path=path, document_pointer=pointer,
+                     replace=exemplar.method == "PUT", members=members, traces=tuple(events))
+
+
+def _document_members(exemplar: Record, body: dict[str, Any], path: str, ctx: PlanContext,
+                      events: list[TraceEvent]) -> tuple[MemberRule, ...]:
+    """Each member the exemplar sent, admitted by the ``document-members`` table (traced like a
+    create's or an update's members), with the JSON kind it was sent as."""
+    members = []
+    for name, value in body.items():
+        context = DocumentMemberContext(member=name, method=exemplar.method, body=body)
+        decision = evaluate(ctx.ruleset, DOCUMENT_MEMBERS, context, subject=f"document {path} body.{name}")
+        events.extend(decision.events)
+        members.append(MemberRule(member=name, admission=decision.yields["admission"],
+                                  rule_id=decision.rule_id or f"{DOCUMENT_MEMBERS}.default",
+                                  required=bool(decision.yields["required"]),
+                                  kind=decision.evidence.get("kind", json_kind(value)),
+                                  reason=decision.yields.get("reason")))
+    return tuple(members)

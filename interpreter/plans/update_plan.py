@@ -1,0 +1,106 @@
+"""An update's or item action's plan: for each successful call the entity as held before and as
+observed after (its answer or the first item read no other write precedes), explained by
+``update_changes``."""
+
+from __future__ import annotations
+
+import bisect
+
+from typing import Any
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.models import Address, EntityType, Locator, WritePlan
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import Tool, split_path
+from capenv.interpreter.rules_engine import TraceEvent
+
+from .context import PlanContext
+from .exemplar import admit_body
+from .held_before import held_before
+from .link import _located
+from .update_changes import UpdateCall, UpdateInputs, explain_update
+
+
+def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, body: dict[str, Any],
+                calls: list[Record], ctx: PlanContext, base: dict[str, Any], events: list[TraceEvent],
+                effect: str) -> WritePlan:
+    if entity_type is None:
+        return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
+    segment_offset = 1 if effect == "action" else 0
+
+    def key_of(call: Record) -> str:
+        parts = split_path(call.path)
+        return unquote(parts[len(parts) - 1 - segment_offset])
+
+    update_calls = []
+    observation = None
+    for call in calls:
+        if not call.succeeded:
+            continue
+        key = key_of(call)
+        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
+                             envelope=ctx.envelopes.get(tool.name))
+        before = held_before(ctx, entity_type, key, call.ordinal)
+        after, via, later_read = None, "read", None
+        if call.response.is_json:
+            located, _ = _located(call.response.json_value, entity_type.id_field, key)
+            if located is not None:
+                after, via = located, "response"
+        sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",))
+        if sighting is not None and ctx.other_write_between(tool.name, call.ordinal, sighting.ordinal):
+            sighting = None  # another tool's write came first: the read may show that write instead
+        if sighting is not None and after is None and effect == "action" and _awaits_check(ctx, tool, entity_type,
+                                                                                            key, call):
+            sighting = None  # that read checks another tool's write awaiting it, not this action call
+        if after is None:
+            after = sighting.value if sighting else None
+            if call is exemplar and sighting is not None and sighting.value is not None:
+                observation = sighting.ordinal
+        else:
+            later_read = sighting.value if sighting else None
+            if before is not None and before.value is not None and later_read is not None:
+                # a field the entity lacked before counts as the update's change only where a view
+                # shows it (the later item read); the write's own answer is no such view
+                after = {k: v for k, v in after.items() if k in before.value or k in later_read}
+            if call is exemplar:
+                observation = call.ordinal
+                base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": _locator_of(
+                    call.response.json_value, entity_type.id_field, key)})
+        if call is exemplar and after is None:
+            break
+        update_calls.append(UpdateCall(body=verdict.body or {}, before=before.value if before else None, after=after,
+                                       observed_by=via, started_at=call.started_at, ordinal=call.ordinal,
+                                       path_id=key, later_read=later_read,
+                                       before_stale_by=list(before.stale_by) if before else [],
+                                       before_sure=sorted(before.sure) if before else []))
+    if observation is None or not update_calls:
+        return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
+    address = Address(by="action", segment=split_path(tool.template)[-1]) if effect == "action" else Address(by="path")
+    inputs = UpdateInputs(method=tool.method, is_action=effect == "action", id_field=entity_type.id_field,
+                          path_id=key_of(exemplar), calls=update_calls,
+                          type_entities=ctx.type_entities(entity_type.name, exemplar.ordinal))
+    explanation = explain_update(ctx.ruleset, inputs)
+    events.extend(explanation.events)
+    base["min_members"] = explanation.min_members
+    return WritePlan(**base, address=address, observation=observation, fields=tuple(explanation.fields),
+                     members=tuple(explanation.members), build_reason=explanation.build_reason,
+                     traces=tuple(events))
+
+
+def _awaits_check(ctx: PlanContext, tool: Tool, entity_type: EntityType, key: str, call: Record) -> bool:
+    """Whether another tool wrote to the entity (at its item path or below) since the latest read
+    of it before the action ``call``: a later item read checks that write, and shows nothing of
+    the action's call (seeds: "Item actions")."""
+    latest = ctx.timeline.before(entity_type.name, key, call.ordinal)
+    item = [unquote(part) for part in split_path(call.path)[:-1]]
+    start = bisect.bisect_right(ctx.write_ordinals, latest.ordinal if latest is not None else 0)
+    for write in ctx.writes[start:]:
+        if write.ordinal >= call.ordinal:
+            break
+        parts = [unquote(part) for part in split_path(write.path)]
+        if ctx.tool_of.get(write.ordinal) != tool.name and parts[:len(item)] == item:
+            return True
+    return False
+
+def _locator_of(body: Any, id_field: str, key: str) -> Locator | None:
+    return _located(body, id_field, key)[1]
