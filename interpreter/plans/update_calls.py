@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from capenv.interpreter.bundle.models import FieldRule, MemberRule
-from capenv.interpreter.predicates.update_change_kinds import UpdateChangeContext
+from capenv.interpreter.predicates.update_change_context import UpdateChangeContext
 from capenv.interpreter.predicates.update_values import same_value
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 from capenv.serving.ops.params import OP_PARAMS

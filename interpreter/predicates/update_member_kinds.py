@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
-from .update_change_kinds import derived_text_matches, members_stored_nowhere
+from .update_change_derived import derived_text_matches, members_stored_nowhere
 from .update_values import holds, is_uuid, name_words, names_call_second, parse_instant, same_value
 
 _ABSENT = object()
