@@ -37,9 +37,10 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
     from capenv.interpreter.plans.context import PlanContext
 
     records = {r.ordinal: r for r in evidence.records}
-    plans = build_plans(manifest, view, records, ruleset)
+    context = PlanContext(manifest, view, records, ruleset)  # one timeline for the plans and the gate
+    plans = build_plans(context)
     if view.state_available and plans:
-        timeline = PlanContext(manifest, view, records, ruleset).timeline
+        timeline = context.timeline
         configure_pages(ruleset)  # the page bound reads the build's tables, not the packaged ones
         run = run_gate(plans, view, manifest, records, timeline, settings=ruleset.settings.get("gate"),
                        insert_table=ruleset.tables.get("insert-candidates"))

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
-from capenv.interpreter.bundle.models import Address, EntityType, ResponseRule, ViewResult, WritePlan
+from capenv.interpreter.bundle.models import Address, EntityType, ResponseRule, WritePlan
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import Manifest, Tool, split_path
-from capenv.interpreter.rules_engine import RuleSet, TraceEvent
+from capenv.interpreter.manifest.models import Tool, split_path
+from capenv.interpreter.rules_engine import TraceEvent
 
 from .bulk_plan import bulk_plan
 from .classify import classify, target_of
@@ -27,8 +27,9 @@ from .sub_resource import sub_resource_call
 from .update_plan import update_plan
 
 
-def build_plans(manifest: Manifest, view: ViewResult, records: dict[int, Record], ruleset: RuleSet) -> list[WritePlan]:
-    context = PlanContext(manifest, view, records, ruleset)
+def build_plans(context: PlanContext) -> list[WritePlan]:
+    """One plan per state-changing tool of the context's manifest, less the POSTs that only read."""
+    manifest = context.manifest
     plans = []
     for tool in manifest.tools:
         if not tool.changes_state or tool.name in context.read_only:
