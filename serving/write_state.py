@@ -25,7 +25,8 @@ from .ops.context import OpRefusal
 from .ops.sequences import SequenceState, sequence_fields
 from .read_call import CallRefused, ReadCall, Served
 from .state_index import KnownSpellings, StateIndex, known_at_install
-from .writes import WriteCall, WriteEnv, WriteRefusal, WriteResult, execute, latest_absences
+from .write_calls import WriteCall, WriteEnv, WriteRefusal, WriteResult, latest_absences
+from .writes import execute
 
 CLOCK_STEP = timedelta(seconds=1)
 

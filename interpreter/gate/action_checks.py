@@ -21,7 +21,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.window import is_write
 from capenv.serving.render import locate
-from capenv.serving.writes import WriteEnv
+from capenv.serving.write_calls import WriteEnv
 
 from .findings import GateNote, Tracking
 from .write_checks import _target_entity

@@ -17,7 +17,7 @@ from capenv.interpreter.view.views import is_absence
 from capenv.serving.render import locate
 from capenv.serving.state_edits import ensure_collection, insert_entity, remove_entity, replace_entity
 from capenv.serving.state_index import StateIndex
-from capenv.serving.writes import WriteEnv
+from capenv.serving.write_calls import WriteEnv
 
 from .embed_checks import CreatedEntities
 from .erasure import WHOLE, erase

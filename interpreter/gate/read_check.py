@@ -14,7 +14,7 @@ from capenv.interpreter.view.read_gate import answer_read, choose_document_line,
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.render import locate
 from capenv.serving.state_index import StateIndex
-from capenv.serving.writes import WriteEnv
+from capenv.serving.write_calls import WriteEnv
 
 from .copy_edits import resync_item
 from .embed_checks import creates_newly_embedded

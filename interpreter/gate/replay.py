@@ -21,7 +21,8 @@ from capenv.interpreter.view.views import is_absence
 from capenv.interpreter.view.window import is_write
 from capenv.serving.ops.sequences import SequenceState, sequence_fields
 from capenv.serving.state_index import StateIndex
-from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
+from capenv.serving.write_calls import WriteCall, WriteEnv, WriteRefusal
+from capenv.serving.writes import execute
 
 from .bulk_calls import apply_bulk, bulk_sent
 from .action_checks import action_note, held_back_action, hold_back

@@ -4,7 +4,7 @@ call, so a read of what it recorded does not confirm the plan. The gate picks th
 among equal spellings in serving's order").
 
 Serving decides whether it refuses the call for its path arguments, and which spelling of the
-tied collection a create goes to (``_collection_for_create``); a call whose own path names a
+tied collection a create goes to (``collection_for_create``); a call whose own path names a
 collection of the type wrote there, spelled as serving finds a collection (``find_collection``).
 The gate asks serving rather than repeating either rule.
 """
@@ -15,8 +15,9 @@ from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.view.extract import collection_path
+from capenv.serving.create_collections import collection_for_create, path_arguments
 from capenv.serving.state_index import StateIndex
-from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, _args, _collection_for_create
+from capenv.serving.write_calls import WriteCall, WriteEnv, WriteRefusal
 
 from .findings import GateNote, Tracking
 from .unmodelled import prefix
@@ -32,7 +33,7 @@ def outside_tied_collection(plan: WritePlan, record: Record, env: WriteEnv, copy
         return None
     call = WriteCall(record.path, record.query, None)
     try:
-        _collection_for_create(plan, env, call, copy, _args(plan.template, record.path))
+        collection_for_create(plan, env, call, copy, path_arguments(plan.template, record.path))
         return None
     except WriteRefusal:
         pass
@@ -43,7 +44,7 @@ def outside_tied_collection(plan: WritePlan, record: Record, env: WriteEnv, copy
         held = copy.find_collection(own, entity_type.name)
         return held.path if held is not None else own
     # with no arguments to compare, serving only picks the spelling it would create in
-    return _collection_for_create(plan, env, call, copy, {})[0]
+    return collection_for_create(plan, env, call, copy, {})[0]
 
 
 def tied_note(plan: WritePlan, record: Record, collection: str) -> GateNote:

@@ -14,7 +14,7 @@ from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
 from capenv.serving.render import same_spelling
 from capenv.serving.state_index import StateIndex
-from capenv.serving.writes import WriteEnv
+from capenv.serving.write_calls import WriteEnv
 
 from .findings import Tracking
 

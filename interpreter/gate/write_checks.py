@@ -15,7 +15,7 @@ from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.plans.timeline import Timeline
-from capenv.serving.writes import WriteEnv
+from capenv.serving.write_calls import WriteEnv
 
 from .findings import PlanFindings
 from .generated_forms import CreateSite, form_problem

@@ -12,7 +12,8 @@ from support.capture_runs import build_from, items_app, plan, recorded_body, too
 from capenv.serving.answers import answer_item, answer_list
 from capenv.serving.ops.sequences import SequenceState, sequence_fields
 from capenv.serving.state_index import StateIndex
-from capenv.serving.writes import WriteCall, WriteEnv, WriteRefusal, execute
+from capenv.serving.write_calls import WriteCall, WriteEnv, WriteRefusal
+from capenv.serving.writes import execute
 
 INITIAL = [{"id": 1, "title": "t1", "created": "2025-12-31T10:00:00.000Z"},
            {"id": 2, "title": "t2", "created": "2025-12-31T11:00:00.000Z"}]

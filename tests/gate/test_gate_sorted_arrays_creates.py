@@ -10,7 +10,8 @@ from support.capture_runs import build_from, items_app, plan, summary
 
 from capenv.serving.ops.sequences import SequenceState
 from capenv.serving.state_index import StateIndex
-from capenv.serving.writes import WriteCall, WriteEnv, execute
+from capenv.serving.write_calls import WriteCall, WriteEnv
+from capenv.serving.writes import execute
 
 INITIAL = [{"id": 1, "title": "t1", "tags": ["x", "y"]}, {"id": 2, "title": "t2", "tags": []}]
 

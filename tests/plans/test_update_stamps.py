@@ -12,7 +12,8 @@ from test_update_support import call, explain, field
 
 from capenv.serving.ops.sequences import SequenceState
 from capenv.serving.state_index import StateIndex
-from capenv.serving.writes import WriteCall, WriteEnv, execute
+from capenv.serving.write_calls import WriteCall, WriteEnv
+from capenv.serving.writes import execute
 
 ANN = {"id": 1, "title": "t1", "createdByName": "Ann", "createdById": 11, "modifiedByName": "Bob"}
 CAL = {"id": 2, "title": "t2", "createdByName": "Cal", "createdById": 22, "modifiedByName": "Dee"}
