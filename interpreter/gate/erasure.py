@@ -21,6 +21,8 @@ WHOLE = "*"
 def remember_effect(track: Tracking, ordinal: int, applied: dict[tuple, set[str]]) -> None:
     """The effect a modelled write just applied, per entity or document, and its collections."""
     track.effects[ordinal] = {t: set(fields) for t, fields in applied.items() if t[0] in ("entity", "document")}
+    for target in track.effects[ordinal]:
+        track.effect_writers.setdefault(target, set()).add(ordinal)
     track.effect_collections[ordinal] = {t for t in applied if t[0] == "collection"}
 
 
@@ -36,9 +38,11 @@ def erase(track: Tracking, target: tuple, fields: set[str], before: int) -> None
     the whole entity): drop them from the effect of each earlier write there."""
     if not fields:
         return
-    for ordinal, effect in track.effects.items():
-        if ordinal >= before or target not in effect:
-            continue
+    writers = track.effect_writers.get(target, set())
+    for ordinal in sorted(writers):
+        effect = track.effects[ordinal]
+        if ordinal >= before:
+            break
         mine = effect[target]
         if WHOLE in fields:
             left: set[str] = set()
@@ -52,6 +56,7 @@ def erase(track: Tracking, target: tuple, fields: set[str], before: int) -> None
             effect[target] = left
         else:
             del effect[target]
+            writers.discard(ordinal)
         _follow(track, ordinal, target, left)
 
 

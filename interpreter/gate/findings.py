@@ -121,5 +121,8 @@ class Tracking:
     effects: dict[int, dict[tuple, set[str]]] = field(default_factory=dict)
     """Modelled write (ordinal) -> entity or document target -> what survives of its effect there
     (later writes and recorded outcomes erase it)."""
+    effect_writers: dict[tuple, set[int]] = field(default_factory=dict)
+    """Entity or document target -> the writes whose effect survives there (an index of
+    ``effects``: a write erases only at its own targets, not by scanning every write)."""
     effect_collections: dict[int, set[tuple]] = field(default_factory=dict)
     """Modelled write (ordinal) -> the collection targets it changed."""
