@@ -1,0 +1,156 @@
+"""One recorded commit of the served state (step 3 of a write, ``store_state.py``): its record
+id and envelope, the batch a decided write commits, and committing through a backend that may
+not answer.
+
+A write's batch holds the changed entity (or document), a collection the write created, meta
+(expecting the revision read: every write changes it, so two writes decided on one revision
+cannot both commit), the log entry naming the state subjects it changed, and the history entry
+under the record id. Each state subject expects the revision the local copy holds for it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import datetime, timezone
+from typing import Any
+
+from capenv.serving.store import Commit, Expect, RecordEnvelope, Store, StoreUnreachable, SubjectWrite
+
+from .state_index import HeldCollection, key_of
+from .state_mirror import StateMirror, entry_length
+from .store_subjects import (
+    COLLECTION, DOCUMENT, ENTITY, KNOWN_ID, META_ID, Subjects, collection_state, document_state, entity_state,
+    entity_subject_id, log_state, position_id,
+)
+from .write_records import WRITE, write_record
+from .write_state import Decision, WriteMeta
+
+ACTOR = "capenv runtime"
+MAX_ATTEMPTS = 50
+"""Decisions per write before giving up; each lost race means another write committed."""
+UNREACHABLE_RETRIES = 3
+
+
+def new_record_id(kind: str) -> str:
+    """A record id that sorts by the time it was made: the SQL stores keep subjects and records
+    in b-trees ordered by id, so ids made in order land on the same rightmost pages instead of
+    dirtying a random page per commit. 128 random bits keep ids of one instant unique."""
+    return f"capenv-{kind}-{time.time_ns():016x}-{os.urandom(16).hex()}"
+
+
+def envelope(record_id: str) -> RecordEnvelope:
+    """The envelope of a commit made now; raises (TypeError, ValueError) for an id the store's
+    rules refuse."""
+    return RecordEnvelope(record_id, _now(), ACTOR)
+
+
+def expect(revision: int | None) -> Expect:
+    return Expect.absent() if revision is None else Expect.revision(revision)
+
+
+def commit(store: Store, envelope: RecordEnvelope, batch: list[SubjectWrite]) -> Commit:
+    # An unreachable backend leaves the outcome unknown: the same envelope and batch again
+    # return the original commit if it landed, and are decided afresh if it did not.
+    for attempt in range(UNREACHABLE_RETRIES + 1):
+        try:
+            return store.commit(envelope, batch)
+        except StoreUnreachable:
+            if attempt == UNREACHABLE_RETRIES:
+                raise
+            time.sleep(0.1 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+# --- a served write's batch ------------------------------------------------------------------
+
+
+def write_batch(subjects: Subjects, mirror: StateMirror, decision: Decision, record_id: str,
+                request: dict[str, Any], rules_revision: str
+                ) -> tuple[list[SubjectWrite], list[tuple[str, str]], int | None]:
+    """The commit of a decided write, the state subjects it touches (``(kind, id)``) and the
+    growth of data/get it causes (an upper bound; None: measure again)."""
+    assert decision.result is not None
+    provenance = decision.result.provenance
+    view = provenance.get("view")
+    writes: list[SubjectWrite] = []
+    touched: list[tuple[str, str]] = []
+    growth: int | None = decision.growth
+    if view in ("create", "update", "delete"):
+        collection = mirror.index.collections[provenance["collection"]]
+        if (subjects.type_of(COLLECTION), collection.path) not in mirror.revisions:  # the write created it
+            rank = mirror.rank_for_new_collection()
+            mirror.collection_ranks[collection.path] = rank
+            writes.append(_subject(subjects, mirror, COLLECTION, collection.path, collection_state(collection, rank)))
+            touched.append((COLLECTION, collection.path))
+            growth = None
+        entity_write, key = _entity_write(subjects, mirror, view, collection, decision)
+        writes.append(entity_write)
+        touched.append((ENTITY, entity_write.subject_id))
+        if view == "create" and growth is not None:
+            growth = entry_length(collection, key) + 1  # exact, or one over for a first entity
+        elif view == "delete":
+            growth = 0  # an upper bound: the state shrank
+    elif view == "document-write":
+        path = provenance["path"]
+        writes.append(_subject(subjects, mirror, DOCUMENT, path, document_state(
+            path, mirror.index.documents[path], mirror.index.document_records.get(path, ()),
+            mirror.document_ranks[path])))
+        touched.append((DOCUMENT, path))
+    else:
+        raise RuntimeError(f"a write answered provenance view {view!r}; the store cannot keep it")
+    if mirror.meta.known is not None and (subjects.meta, KNOWN_ID) not in mirror.revisions:
+        # A store from before the spellings left meta: they move out with this write.
+        writes.append(SubjectWrite(subjects.meta, KNOWN_ID, Expect.absent(), mirror.meta.known.to_json()))
+    position = mirror.position + 1
+    writes.append(SubjectWrite(subjects.meta, META_ID, Expect.revision(mirror.position),
+                               decision.meta.commit_json()))
+    writes.append(SubjectWrite(subjects.log, position_id(position), Expect.absent(),
+                               log_state(record_id, WRITE, touched)))
+    writes.append(SubjectWrite(subjects.write, record_id, Expect.absent(),
+                               write_record(position, request, rules_revision, decision)))
+    return writes, touched, growth
+
+
+def _entity_write(subjects: Subjects, mirror: StateMirror, view: str, collection: HeldCollection,
+                  decision: Decision) -> tuple[SubjectWrite, str]:
+    assert decision.result is not None
+    if view == "delete":
+        key = decision.result.changed[0]  # the executor names the removed entity's key
+        mirror.entity_ranks.get(collection.path, {}).pop(key, None)
+        return _subject(subjects, mirror, ENTITY, entity_subject_id(collection.path, key), None), key
+    key = key_of(decision.result.provenance["id"])
+    if key not in collection.entities:
+        raise RuntimeError(f"the executor answered {view} of {key!r}, which {collection.path} does not hold")
+    if view == "create":
+        rank = mirror.rank_for_new_entity(collection, key)
+    else:
+        rank = mirror.entity_ranks[collection.path][key]
+    state = entity_state(collection, key, rank)
+    return _subject(subjects, mirror, ENTITY, entity_subject_id(collection.path, key), state), key
+
+
+def _subject(subjects: Subjects, mirror: StateMirror, kind: str, subject_id: str,
+             state: dict[str, Any] | None) -> SubjectWrite:
+    """A write of a state subject, expecting the revision the local copy holds."""
+    subject_type = subjects.type_of(kind)
+    return SubjectWrite(subject_type, subject_id, expect(mirror.revisions.get((subject_type, subject_id))), state)
+
+
+def note_commit(subjects: Subjects, mirror: StateMirror, commit: Commit, meta: WriteMeta) -> None:
+    """Hold what a write's commit left in the store: the revisions the next write expects, and
+    meta (whose revision is the state's position)."""
+    for written in commit.writes:
+        key = (written.subject_type, written.subject_id)
+        if written.deleted:
+            mirror.revisions.pop(key, None)
+        elif written.subject_type in (subjects.log, subjects.write):
+            continue  # written once, never expected again: not worth holding
+        else:
+            mirror.revisions[key] = written.revision
+    mirror.meta = meta
+    mirror.position = mirror.revisions[(subjects.meta, META_ID)]
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
