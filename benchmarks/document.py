@@ -76,7 +76,7 @@ What limits the rest:
   3,235/s), measured under a load average of ~1.9 against ~0.9 before. What is left, per create
   in memory: ~50 µs in the executor (`writes.py:_create`, the plan's ops), ~10 µs parsing the
   call, and ~60 µs for the recorded commit of four subjects (entity, meta, log entry, history
-  record): building them (`store_state._batch`: meta and the record ~9 µs, four validated
+  record): building them (`store_commits.write_batch`: meta and the record ~9 µs, four validated
   `SubjectWrite`s ~5 µs), then `store/batch.py:prepare` (encoding, the request digest: ~12 µs)
   and the provider's bookkeeping; a full garbage collection also walks the loaded bundle (~18
   ms once in ~1,000 creates). The executor plus a one-subject commit would still take ~90 µs

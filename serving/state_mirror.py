@@ -3,7 +3,7 @@ it takes to write it back subject by subject (each subject's revision, each enti
 
 The mirror is built whole from one snapshot of the environment's subjects, or brought up to
 date subject by subject (``apply``) with what another process committed. It never talks to
-the store itself: ``store_state.py`` decides what to read and when.
+the store itself: ``store_catch_up.py`` decides what to read and when.
 """
 
 from __future__ import annotations
