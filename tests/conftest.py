@@ -7,6 +7,7 @@ import pytest
 
 from capenv.interpreter.rules_engine import load_rules
 from support import loopback_only
+from support.rules_copy import copy_rules
 
 loopback_only.install()
 
@@ -33,3 +34,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("ruleset,table_name,rule_id,case_name,case", _fixture_cases())
     elif metafunc.function.__name__ == "test_table_case":
         metafunc.parametrize("ruleset,table_name,case", _table_cases())
+
+
+@pytest.fixture
+def rules_dir(tmp_path):
+    """An editable copy of the packaged rule tables (see ``support.rules_copy``)."""
+    return copy_rules(tmp_path)

@@ -1,11 +1,9 @@
-"""Executable reproductions of the faults `docs/verdict-audit.md` diagnoses in modules other
-helpers own (D1-D4): each test states what the write-effects specification asks and fails today.
-They are marked xfail (not strict, so a concurrent fix does not break anyone's run): whoever fixes
-the named module removes the marker, and the test then guards the fix."""
+"""The faults `docs/verdict-audit.md` diagnosed on the real captures (D1-D4), reproduced on small
+synthetic captures: each test states what the write-effects specification asks, failed before
+its fix and guards it now."""
 
 from __future__ import annotations
 
-import pytest
 from support.capture_runs import build_from, items_app, limits_app, plan, tag_limit
 from support.har_builder import HarBuilder
 

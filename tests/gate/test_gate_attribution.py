@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import pytest
 from support.capture_runs import build_from, items_app, plan
 from support.har_builder import HarBuilder
 

@@ -5,29 +5,23 @@ the gate stops before the next record, so later records check nothing."""
 
 from __future__ import annotations
 
-import re
-import shutil
 from pathlib import Path
 
 import pytest
 from support.capture_runs import items_app
 from support.har_builder import HarBuilder
+from support.rules_copy import copy_rules, edit_pattern
 
 from capenv.interpreter.pipeline import build_bundle
 
-PACKAGED = Path(__file__).resolve().parents[2] / "rules"
 C = {"id": 3, "title": "c"}
 
 
 @pytest.fixture
 def three_entities(tmp_path: Path) -> Path:
     """A copy of the packaged rules whose view holds at most 3 entities."""
-    rules = tmp_path / "rules"
-    shutil.copytree(PACKAGED, rules, ignore=shutil.ignore_patterns("__pycache__"))
-    budgets = rules / "budgets.yaml"
-    text, count = re.subn(r"max_entities: \d+", "max_entities: 3", budgets.read_text(encoding="utf-8"))
-    assert count == 1
-    budgets.write_text(text, encoding="utf-8")
+    rules = copy_rules(tmp_path)
+    edit_pattern(rules / "budgets.yaml", r"max_entities: \d+", "max_entities: 3")
     return rules
 
 

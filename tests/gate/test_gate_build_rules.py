@@ -4,31 +4,16 @@ later list's placement the build's ``insert-candidates`` table."""
 
 from __future__ import annotations
 
-import re
-import shutil
 from pathlib import Path
 
 import pytest
 from support.har_builder import HarBuilder
+from support.rules_copy import copy_rules, edit_pattern
 
 from capenv.interpreter.pipeline import build_bundle
 
-PACKAGED = Path(__file__).resolve().parents[2] / "rules"
 ITEMS = [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}]
 C, D = {"id": 3, "title": "c"}, {"id": 4, "title": "d"}
-
-
-def _rules_copy(tmp_path: Path) -> Path:
-    target = tmp_path / "rules"
-    shutil.copytree(PACKAGED, target, ignore=shutil.ignore_patterns("__pycache__"))
-    return target
-
-
-def _edit(path: Path, pattern: str, replacement: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    edited, count = re.subn(pattern, replacement, text, count=1, flags=re.S | re.M)
-    assert count == 1, pattern
-    path.write_text(edited, encoding="utf-8")
 
 
 def _create(bundle):
@@ -54,8 +39,8 @@ def _paged_capture(tmp_path: Path, size: int) -> Path:
 
 @pytest.fixture
 def paging_rules(tmp_path: Path) -> Path:
-    rules = _rules_copy(tmp_path)
-    _edit(rules / "view-query-params.yaml", r"(id: query-param\.limit.*?words: \[)", r"\1count_max, ")
+    rules = copy_rules(tmp_path)
+    edit_pattern(rules / "view-query-params.yaml", r"(id: query-param\.limit.*?words: \[)", r"\1count_max, ")
     return rules
 
 
@@ -93,8 +78,8 @@ def test_the_packaged_insert_candidates_place_the_create_first(tmp_path):
 
 
 def test_an_edited_insert_candidates_table_without_first_decides_the_placement(tmp_path):
-    rules = _rules_copy(tmp_path)
-    _edit(rules / "insert-candidates.yaml", r"^  - id: insert\.first\n.*?(?=^  - id: )", "")
+    rules = copy_rules(tmp_path)
+    edit_pattern(rules / "insert-candidates.yaml", r"^  - id: insert\.first\n.*?(?=^  - id: )", "")
     create = _create(build_bundle(_listed_first_capture(tmp_path), rules=str(rules)))
     assert create.insert is None or create.insert.kind != "first"
     assert not create.served and create.contradicted_by == 6

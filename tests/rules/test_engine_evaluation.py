@@ -4,7 +4,6 @@ every consumer (text, coverage) reads the same trace events (STYLE.md habits 5-7
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,13 +17,6 @@ from capenv.interpreter.rules_engine import (
 REAL_RULES = Path(__file__).resolve().parents[2] / "rules"
 SEGMENTS = "manifest-segments"
 NAMING = "manifest-param-naming"
-
-
-@pytest.fixture
-def rules_dir(tmp_path: Path) -> Path:
-    target = tmp_path / "rules"
-    shutil.copytree(REAL_RULES, target, ignore=shutil.ignore_patterns("__pycache__"))
-    return target
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ the real tables grow.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,13 +19,6 @@ from capenv.interpreter.rules_engine import RuleFileError, load_rules
 from capenv.interpreter.rules_engine.models import RuleModel
 
 REAL_RULES = Path(__file__).resolve().parents[2] / "rules"
-
-
-@pytest.fixture
-def rules_dir(tmp_path: Path) -> Path:
-    target = tmp_path / "rules"
-    shutil.copytree(REAL_RULES, target, ignore=shutil.ignore_patterns("__pycache__"))
-    return target
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -5,33 +5,14 @@ the file, the line, the rule and the key. (Reordering two rules: ``test_engine_e
 
 from __future__ import annotations
 
-import re
-import shutil
 from pathlib import Path
 
-import pytest
 from support.capture_runs import has_plan, items_app, plan
 from support.har_builder import HarBuilder
+from support.rules_copy import edit_pattern
 
 from capenv.interpreter.cli.main import main
 from capenv.interpreter.pipeline import build_bundle
-
-PACKAGED = Path(__file__).resolve().parents[2] / "rules"
-
-
-@pytest.fixture
-def rules_copy(tmp_path: Path) -> Path:
-    target = tmp_path / "rules"
-    shutil.copytree(PACKAGED, target, ignore=shutil.ignore_patterns("__pycache__"))
-    return target
-
-
-def edit(path: Path, pattern: str, replacement: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    edited, count = re.subn(pattern, replacement, text, count=1, flags=re.S | re.M)
-    assert count == 1, pattern
-    path.write_text(edited, encoding="utf-8")
-
 
 def built(builder: HarBuilder, tmp_path: Path, rules: Path | None = None):
     return build_bundle(builder.write(tmp_path / "capture.har"), rules=str(rules) if rules else None)
@@ -52,11 +33,11 @@ def _read_only_events(bundle, tool: str) -> list:
     return [e for e in bundle.view.traces if e.subject == tool and e.table == "readonly-ways" and e.outcome == "match"]
 
 
-def test_an_added_query_word_makes_a_post_read_only_and_the_trace_names_the_rule(tmp_path, rules_copy):
+def test_an_added_query_word_makes_a_post_read_only_and_the_trace_names_the_rule(tmp_path, rules_dir):
     packaged = built(_tally_capture(), tmp_path)
     assert has_plan(packaged, "POST", "/items/tally")          # "tally" is no query word: a write
-    edit(rules_copy / "readonly-ways.yaml", r"(query_words: \[)", r"\1tally, ")
-    edited = built(_tally_capture(), tmp_path, rules_copy)
+    edit_pattern(rules_dir / "readonly-ways.yaml", r"(query_words: \[)", r"\1tally, ")
+    edited = built(_tally_capture(), tmp_path, rules_dir)
     assert not has_plan(edited, "POST", "/items/tally")        # now a read-only POST: no plan
     events = _read_only_events(edited, "post_items_tally")
     assert [e.rule_id for e in events] == ["readonly.query-word-path"], edited.view.traces
@@ -83,23 +64,23 @@ def _label_rule(bundle):
     return rule, decided
 
 
-def test_a_lower_copy_minimum_makes_a_short_repeated_string_a_copy(tmp_path, rules_copy):
+def test_a_lower_copy_minimum_makes_a_short_repeated_string_a_copy(tmp_path, rules_dir):
     rule, decided = _label_rule(built(_copy_capture(), tmp_path))
     assert rule.op != "copy"                                     # 6 characters < the 8-character minimum
     assert all(e.rule_id != "field.copy" for e in decided)
-    edit(rules_copy / "create-fields.yaml", r"(id: field\.copy.*?min_length: )8", r"\g<1>4")
-    rule, decided = _label_rule(built(_copy_capture(), tmp_path, rules_copy))
+    edit_pattern(rules_dir / "create-fields.yaml", r"(id: field\.copy.*?min_length: )8", r"\g<1>4")
+    rule, decided = _label_rule(built(_copy_capture(), tmp_path, rules_dir))
     assert rule.op == "copy"
     assert [e.rule_id for e in decided][-1:] == ["field.copy"]
 
 
 # --- a broken edit -------------------------------------------------------------------------
 
-def test_rules_check_rejects_a_broken_edit_naming_file_line_rule_and_key(capsys, rules_copy):
-    path = rules_copy / "create-fields.yaml"
-    edit(path, r"(id: field\.copy.*?min_length: )8", r"\g<1>eight")
+def test_rules_check_rejects_a_broken_edit_naming_file_line_rule_and_key(capsys, rules_dir):
+    path = rules_dir / "create-fields.yaml"
+    edit_pattern(path, r"(id: field\.copy.*?min_length: )8", r"\g<1>eight")
     line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "min_length: eight" in text)
-    code = main(["rules", "check", str(rules_copy)])
+    code = main(["rules", "check", str(rules_dir)])
     err = capsys.readouterr().err
     assert code == 2
     assert f"create-fields.yaml:{line}" in err and "field.copy" in err and "min_length" in err, err

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
-
-import pytest
 
 from capenv.interpreter.cli.main import main
 from capenv.interpreter.rules_engine import load_rules
@@ -14,13 +11,6 @@ from capenv.interpreter.rules_engine.docgen import HEADER, render_rules_doc
 
 REPO = Path(__file__).resolve().parents[2]
 REAL_RULES = REPO / "rules"
-
-
-@pytest.fixture
-def rules_dir(tmp_path: Path) -> Path:
-    target = tmp_path / "rules"
-    shutil.copytree(REAL_RULES, target, ignore=shutil.ignore_patterns("__pycache__"))
-    return target
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
