@@ -147,6 +147,30 @@ def export_a_random_choice(tmp_path: Path, request, label: str
     return rng, choice, note, directory, templates
 
 
+async def create_update_delete(agent, choice: Choice, collection: str, updated: Any, deleted: Any,
+                               note: str) -> list[ExpectedChange]:
+    """The session itself, for any agent with ``look()`` and ``call(tool, collection, id)``: it
+    checks the three tools are listed, creates, updates (the held entity, or the new one when it
+    deletes the only one held) and deletes; the changes the grader must find, nothing else."""
+    listed = await agent.look()
+    for plan in (choice.create, choice.update, choice.delete):
+        assert plan.tool in listed, (note, plan.tool)
+    sent, created = await agent.call(choice.create.tool, collection, None)
+    assert created["state"]["view"] == "create", (note, created)
+    new_id = created["state"]["id"]
+    target = updated if deleted != updated else new_id
+    update_sent, update = await agent.call(choice.update.tool, collection, target)
+    assert update["state"]["view"] == "update", (note, update)
+    _, gone = await agent.call(choice.delete.tool, collection, deleted)
+    assert gone["state"]["view"] == "delete", (note, gone)
+    return [
+        ExpectedChange("create", created["state"]["collection"], new_id, echoed(choice.create, sent["body"])),
+        ExpectedChange("update", update["state"]["collection"], target, echoed(choice.update, update_sent["body"]),
+                       stamped(choice.update, update_sent["body"])),
+        ExpectedChange("delete", gone["state"]["collection"], deleted),
+    ]
+
+
 def test_an_agents_create_update_and_delete_are_graded_from_data_get(tmp_path: Path, request) -> None:
     rng, choice, note, directory, templates = export_a_random_choice(tmp_path, request, "agent session")
 
@@ -159,26 +183,8 @@ def test_an_agents_create_update_and_delete_are_graded_from_data_get(tmp_path: P
         async def play() -> list[ExpectedChange]:
             with anyio.fail_after(3 * CALL_TIMEOUT_SECONDS):
                 async with Client(url + "/mcp") as client:
-                    agent = Agent(client, rng, templates)
-                    listed = await agent.look()
-                    for plan in (choice.create, choice.update, choice.delete):
-                        assert plan.tool in listed, (note, plan.tool)
-                    sent, created = await agent.call(choice.create.tool, collection, None)
-                    assert created["state"]["view"] == "create", (note, created)
-                    new_id = created["state"]["id"]
-                    target = updated if deleted != updated else new_id
-                    update_sent, update = await agent.call(choice.update.tool, collection, target)
-                    assert update["state"]["view"] == "update", (note, update)
-                    _, gone = await agent.call(choice.delete.tool, collection, deleted)
-                    assert gone["state"]["view"] == "delete", (note, gone)
-            return [
-                ExpectedChange("create", created["state"]["collection"], new_id,
-                               echoed(choice.create, sent["body"])),
-                ExpectedChange("update", update["state"]["collection"], target,
-                               echoed(choice.update, update_sent["body"]),
-                               stamped(choice.update, update_sent["body"])),
-                ExpectedChange("delete", gone["state"]["collection"], deleted),
-            ]
+                    return await create_update_delete(Agent(client, rng, templates), choice, collection, updated,
+                                                      deleted, note)
 
         expected = anyio.run(play)
         after = data_get_url(url)

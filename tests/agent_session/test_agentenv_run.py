@@ -27,7 +27,7 @@ from agentenv_protocol import ToolSession, client as protocol
 from grader import ExpectedChange, grade
 from served_processes import CALL_TIMEOUT_SECONDS, STOP_TIMEOUT_SECONDS, data_get_url, quiet_env
 from support.served import served_process
-from test_agent_graded_session import echoed, export_a_random_choice, initial_entities, stamped
+from test_agent_graded_session import create_update_delete, export_a_random_choice, initial_entities
 from valid_arguments import amended, write_arguments
 
 DATA_GET = {"jsonrpc": "2.0", "id": 1, "method": "data/get"}
@@ -94,27 +94,11 @@ def test_an_agents_session_in_the_agentenv_framework_is_graded_from_data_get(tmp
                 deleted = rng.choice([i for i in held if i != updated] or [updated])
                 async with ToolSession(mcp_url=url + protocol.mcp_path(card), timeout=CALL_TIMEOUT_SECONDS) as session:
                     agent = FrameworkAgent(session, rng, templates)
-                    listed = await agent.look()
-                    assert listed == [t["name"] for t in card["capabilities"]["tools"]], note
-                    for plan in (choice.create, choice.update, choice.delete):
-                        assert plan.tool in listed, (note, plan.tool)
-                    sent, created = await agent.call(choice.create.tool, collection, None)
-                    assert created["state"]["view"] == "create", (note, created)
-                    new_id = created["state"]["id"]
-                    target = updated if deleted != updated else new_id
-                    update_sent, update = await agent.call(choice.update.tool, collection, target)
-                    assert update["state"]["view"] == "update", (note, update)
-                    _, gone = await agent.call(choice.delete.tool, collection, deleted)
-                    assert gone["state"]["view"] == "delete", (note, gone)
+                    assert await agent.look() == [t["name"] for t in card["capabilities"]["tools"]], note
+                    expected = await create_update_delete(agent, choice, collection, updated, deleted, note)
                 after = (await protocol.get_data(url)).parts[0].data
                 await protocol.reset_data(url)
-            return before, after, [
-                ExpectedChange("create", created["state"]["collection"], new_id, echoed(choice.create, sent["body"])),
-                ExpectedChange("update", update["state"]["collection"], target,
-                               echoed(choice.update, update_sent["body"]),
-                               stamped(choice.update, update_sent["body"])),
-                ExpectedChange("delete", gone["state"]["collection"], deleted),
-            ]
+            return before, after, expected
 
         before, after, expected = anyio.run(play)
         problems = grade(before, after, expected)
