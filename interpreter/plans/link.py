@@ -103,8 +103,8 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
     held = {(c.type, str(e.id)) for c in initial.collections for e in c.entities}
     for value, where in candidates:
         key = str(value)
-        read = next(((r, v) for r, v, path_id in timeline.item_reads
-                     if path_id == key and r.started_at >= call.finished_at and r.succeeded
+        read = next(((r, v) for r, v in timeline.item_reads_by_id.get(key, ())
+                     if r.started_at >= call.finished_at and r.succeeded
                      and r.response.is_json and r.response.json_value is not None), None)
         if read is None:
             misses.append(f"{where}={key!r}: no later item read names it")
