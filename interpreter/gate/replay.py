@@ -180,6 +180,9 @@ def _overlaps_running_write(record: Record, read_view: Any, env: WriteEnv, copy:
     """A read that began before a modelled write to its entity or collection ended may show
     either state: it checks nothing. Its collection is the one serving answers it from (the
     list's line, any spelling of the path), as the writes name theirs."""
+    running[:] = [item for item in running if item[0] > record.started_at]  # the others ended before it
+    if not running:
+        return False  # most reads: naming the read's targets (a line choice, a lookup) would be wasted
     entity_type = env.types.get(read_view.type or "") if read_view.type else None
     if read_view.kind == "document":
         line = choose_document_line(read_view, record.path, record.query, copy)
@@ -195,5 +198,4 @@ def _overlaps_running_write(record: Record, read_view: Any, env: WriteEnv, copy:
             mine.add(("entity", entity_type.name, item_key(copy, record.path, entity_type, read_view)))
     else:
         return False
-    running[:] = [item for item in running if item[0] > record.started_at]  # the others ended before it
     return any(targets & mine for _, targets in running)
