@@ -13,6 +13,7 @@ from capenv.interpreter.manifest.models import split_path
 from .render import same_spelling
 from .state_index import StateIndex
 from .write_calls import WriteCall, WriteEnv, WriteRefusal
+from .write_plans import PlanParts, plan_parts, sent_arguments
 
 
 def path_arguments(template: str, path: str) -> dict[str, str]:
@@ -24,17 +25,19 @@ def path_arguments(template: str, path: str) -> dict[str, str]:
     return args
 
 
-def _spelled_by_call(plan: WritePlan, entity_type: EntityType, call_path: str) -> str:
+def _spelled_by_call(plan: WritePlan, entity_type: EntityType, call_path: str, parts: PlanParts) -> str:
     """The tied collection as the call spells it, so a create in a collection held under more
     than one spelling goes to the one the call spells verbatim (write-effects "Serving"): its
     segments as the call's path sends them where that path begins with it, else each path
     argument as the call sends the tool's argument of that name (the one the exemplar's path
     values fill it from) when the two name the same value."""
     collection = plan.collection or ""
+    if call_path == collection and collection.startswith("/"):
+        return collection  # the usual create: what the general case below answers, unsplit
     theirs, mine = split_path(collection), split_path(call_path)
     if theirs and len(mine) >= len(theirs) and all(same_spelling(a, b) for a, b in zip(mine, theirs)):
         return "/" + "/".join(mine[:len(theirs)])
-    sent = path_arguments(plan.template, call_path)
+    sent = sent_arguments(parts, call_path)
     spelled = [sent[piece[1:-1]] if piece.startswith("{") and piece[1:-1] in sent
                and same_spelling(sent[piece[1:-1]], part) else part
                for part, piece in zip(theirs, split_path(entity_type.collection_template))]
@@ -51,9 +54,12 @@ def collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, state
         if recorded is not None and not same_spelling(value, recorded):
             raise WriteRefusal(f"this create is tied to {plan.collection}: path parameter {name!r} must be "
                                f"{unquote(recorded)!r}")
-    spelling = state.spelling_of(_spelled_by_call(plan, entity_type, call.path), entity_type.name)
+    spelled = _spelled_by_call(plan, entity_type, call.path, plan_parts(env, plan))
+    spelling = state.spelling_of(spelled, entity_type.name)
     path = spelling or plan.collection or entity_type.collection_template
-    parts = split_path(path)
-    collection_args = {t.strip("{}"): unquote(p) for p, t in zip(parts, split_path(entity_type.collection_template))
+    template = entity_type.collection_template
+    if "{" not in template:
+        return path, {}  # a collection without parameters: nothing to split
+    collection_args = {t.strip("{}"): unquote(p) for p, t in zip(split_path(path), split_path(template))
                        if t.startswith("{")}
     return path, collection_args

@@ -50,6 +50,8 @@ class WriteEnv:
     tool_absences: dict[str, Recording] = field(default_factory=dict)
     """Each tool's latest recorded 400/404/410, which answers before the type's item view's
     (write-effects "Refusals": "When the tool, or else an item view of the type, recorded …")."""
+    plan_parts: dict[int, tuple[Any, Any]] = field(init=False, default_factory=dict, repr=False, compare=False)
+    """id(plan) -> (plan, its ``write_plans.PlanParts``): built on a plan's first call."""
 
     def __post_init__(self) -> None:
         self.types = {t.name: t for t in self.view.types}

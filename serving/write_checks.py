@@ -10,10 +10,13 @@ from capenv.interpreter.bundle.jsonvalue import dumps, json_kind
 from capenv.interpreter.bundle.models import WritePlan
 
 from .write_calls import WriteCall, WriteRefusal
+from .write_plans import PlanParts
 
 
-def check_query(plan: WritePlan, call: WriteCall) -> None:
-    recorded = dict(plan.query)
+def check_query(plan: WritePlan, call: WriteCall, parts: PlanParts | None = None) -> None:
+    if not call.query:
+        return
+    recorded = parts.query if parts is not None else dict(plan.query)
     for name, value in call.query:
         if name not in recorded:
             raise WriteRefusal(f"query parameter {name!r} is not accepted; the recording sent "
@@ -40,10 +43,15 @@ def unwrap_body(plan: WritePlan, body: Any) -> dict[str, Any]:
     return body
 
 
+_KIND_OF_TYPE = {str: "string", bool: "boolean", int: "integer", list: "array", dict: "object",
+                 type(None): "null"}
+"""``json_kind`` of the exact types a parsed body holds, looked up instead of tested in turn."""
+
+
 def _kind_ok(expected: str | None, value: Any) -> bool:
     if expected is None:
         return True
-    actual = json_kind(value)
+    actual = _KIND_OF_TYPE.get(type(value)) or json_kind(value)
     return actual == expected or (expected == "number" and actual == "integer")
 
 
@@ -110,9 +118,10 @@ _PAST_64_BITS = "an integer in the body is past 64 bits, which data/get cannot w
 _LONE_SURROGATE = "a string in the body holds a lone surrogate, which is not UTF-8 and data/get cannot write"
 
 
-def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int) -> None:
-    """Refuse a body the plan does not accept, naming what it does accept."""
-    rules = {m.member: m for m in plan.members}
+def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts: PlanParts | None = None) -> None:
+    """Refuse a body the plan does not accept, naming what it does accept (``parts``: the
+    plan's member rules by name, when the caller holds them)."""
+    rules = parts.members if parts is not None else {m.member: m for m in plan.members}
     walk = _walk_body(body)
     if not walk.exact:
         raise WriteRefusal("a number in the body is not exact (write it as an integer or exact decimal)")
@@ -130,7 +139,8 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int) -> No
         if rule.admission == "recorded-only" and value != rule.recorded_value:
             raise WriteRefusal(f"member {name!r} is accepted only with its recorded value "
                                f"{dumps(rule.recorded_value).decode()}")
-    missing = [m for m, r in rules.items() if r.required and m not in body]
+    required = parts.required if parts is not None else [m for m, r in rules.items() if r.required]
+    missing = [m for m in required if m not in body]
     if missing:
         raise WriteRefusal(f"missing required member(s): {', '.join(missing)}")
     if plan.min_members and sum(1 for name in body if name in rules) < plan.min_members:

@@ -18,7 +18,7 @@ from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.manifest.models import split_path
 
 from .bulk_writes import write_bulk
-from .create_collections import collection_for_create, path_arguments
+from .create_collections import collection_for_create
 from .document_writes import write_document
 from .insert import insert_index
 from .ops.sequences import SequenceState
@@ -27,6 +27,7 @@ from .state_index import HeldCollection, StateIndex, key_of
 from .write_answers import check_answer_covers, render_answer, write_result
 from .write_calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
 from .write_checks import check_bulk_body, check_members, check_query, unwrap_body
+from .write_plans import PlanParts, plan_parts, sent_arguments
 from .write_values import charge_growth, field_values, op_context
 
 
@@ -53,7 +54,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     """Serve one call of ``plan`` on ``state`` (edited only when the call is accepted).
 
     ``limit_check(growth_in_bytes)`` may raise a ``WriteRefusal`` before anything is edited."""
-    check_query(plan, call)
+    parts = plan_parts(env, plan)
+    check_query(plan, call, parts)
     budgets = env.view.budgets
     if plan.effect == "delete":
         collection, key, entity = _find_item(plan, env, call, state)
@@ -66,14 +68,15 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     if plan.effect == "bulk":
         check_bulk_body(call.body, budgets.max_nesting)
         return write_bulk(plan, env, call, state, call.body, instant, counter, sequences, limit_check)
+    placed = None
     if plan.effect == "create":  # a call in another collection is refused for that first
-        collection_for_create(plan, env, call, state, path_arguments(plan.template, call.path))
+        placed = collection_for_create(plan, env, call, state, sent_arguments(parts, call.path))
     body = unwrap_body(plan, call.body)
-    check_members(plan, body, budgets.max_nesting)
+    check_members(plan, body, budgets.max_nesting, parts)
     if plan.effect == "document":
         return write_document(plan, call, body, state, limit_check)
-    if plan.effect == "create":
-        return _create(plan, env, call, state, body, instant, counter, sequences, recorded, limit_check)
+    if placed is not None:
+        return _create(plan, env, state, body, placed, parts, instant, counter, sequences, recorded, limit_check)
     if plan.effect in ("update", "action"):
         collection, key, entity = _find_item(plan, env, call, state)
         ctx, draft = op_context(plan, state, body, instant, counter, sequences, collection.path,
@@ -97,13 +100,13 @@ def collection_id(entity: dict[str, Any], env: WriteEnv, plan: WritePlan) -> Any
     return entity.get(env.types[plan.type].id_field) if plan.type in env.types else None
 
 
-def _create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, body: dict[str, Any],
-            instant: datetime, counter: int, sequences: SequenceState, recorded: dict[str, Any] | None,
-            limit_check: Any = None) -> WriteResult:
+def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, Any],
+            placed: tuple[str, dict[str, str]], parts: PlanParts, instant: datetime, counter: int,
+            sequences: SequenceState, recorded: dict[str, Any] | None, limit_check: Any = None) -> WriteResult:
+    """``placed``: the collection ``collection_for_create`` chose for the call (and its arguments)."""
     entity_type = env.types[plan.type]
-    tool_args = path_arguments(plan.template, call.path)
-    path, collection_args = collection_for_create(plan, env, call, state, tool_args)
-    decoded = {name: unquote(value) for name, value in plan.exemplar_args.items()} | collection_args
+    path, collection_args = placed
+    decoded = parts.decoded_exemplar | collection_args
     ctx, draft = op_context(plan, state, body, instant, counter, sequences, path, decoded, None)
     entity = field_values(plan, ctx, recorded)
     if entity_type.id_field not in entity:
