@@ -95,11 +95,15 @@ class Timeline:
         """The latest sighting that finished before the call ``ordinal`` began (reads only unless
         ``via`` names "response")."""
         start = self.records[ordinal].started_at
-        found = None
-        for sighting in self.sightings(type_name, key, via):
-            if self.records[sighting.ordinal].finished_at <= start and sighting.ordinal != ordinal:
-                found = sighting
-        return found
+        # the latest in timeline order: walking back, the first that qualifies (an entity's
+        # sightings grow with every list read, and plans ask for each entity of a type)
+        found = self.sightings(type_name, key, via) if "response" in via and self.answers \
+            else self.by_entity.get((type_name, key), ())  # reads only: no filtered copy to make
+        for sighting in reversed(found):
+            if sighting.via in via and self.records[sighting.ordinal].finished_at <= start \
+                    and sighting.ordinal != ordinal:
+                return sighting
+        return None
 
     def held_before(self, type_name: str, key: str, ordinal: int) -> Sighting | None:
         """The entity as held just before the call ``ordinal`` began: the latest read, brought
