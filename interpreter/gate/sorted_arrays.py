@@ -53,7 +53,8 @@ class SortedArrays:
                 continue
             for entity in _shown_entities(record, view):
                 for name, value in entity.items():
-                    if is_string_array(value) and value != sorted(value):
+                    # every member of every entity every read shows: the cheap test first
+                    if isinstance(value, list) and is_string_array(value) and value != sorted(value):
                         found.ruled_out.setdefault(view.tool, set()).add(name)
         return found
 
