@@ -96,6 +96,22 @@ class UpdateInputs(BaseModel):
     def _others(self) -> dict[str, list[dict[str, Any]]]:
         return {}
 
+    def sent_by_others(self, member: str, call: UpdateCall) -> list[Any]:
+        """What the tool's other calls sent for ``member``, in call order: one list per member,
+        sliced per call (a comprehension over every call, per call, made judging quadratic)."""
+        senders = self._senders.get(member)
+        if senders is None:
+            sending = [c for c in self.calls if member in c.body]
+            senders = self._senders[member] = ({id(c): i for i, c in enumerate(sending)},
+                                               [c.body[member] for c in sending])
+        positions, values = senders
+        at = positions.get(id(call))
+        return list(values) if at is None else values[:at] + values[at + 1:]
+
+    @cached_property
+    def _senders(self) -> dict[str, tuple[dict[int, int], list[Any]]]:
+        return {}
+
 
 class UpdateExplanation(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)

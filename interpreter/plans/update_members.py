@@ -71,7 +71,7 @@ def member_context(inputs: UpdateInputs, call: UpdateCall, member: str, *, sent:
         member=member, sent=sent, id_field=inputs.id_field, path_id=inputs.path_id_of(call),
         before=call.before, after=call.after, body=call.body, started_at=call.started_at,
         other_entities=inputs.others_for(call),
-        other_sent_values=[c.body[member] for c in inputs.calls if c is not call and member in c.body])
+        other_sent_values=inputs.sent_by_others(member, call))
 
 
 def rules_for(ruleset: RuleSet, subject: str) -> set[str]:
