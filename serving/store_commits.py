@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import time
 from datetime import datetime, timezone
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from capenv.serving.store import Commit, Expect, RecordEnvelope, Store, StoreUnreachable, SubjectWrite
 
@@ -65,20 +66,54 @@ def commit(store: Store, envelope: RecordEnvelope, batch: list[SubjectWrite]) ->
 # --- a served write's batch ------------------------------------------------------------------
 
 
+class _Types(NamedTuple):
+    """One environment's subject type names, spelled once (``Subjects`` spells them anew per use)."""
+
+    collection: str
+    entity: str
+    document: str
+    meta: str
+    log: str
+    write: str
+
+
+@lru_cache(maxsize=64)
+def _types(subjects: Subjects) -> _Types:
+    return _Types(subjects.type_of(COLLECTION), subjects.type_of(ENTITY), subjects.type_of(DOCUMENT),
+                  subjects.meta, subjects.log, subjects.write)
+
+
+def _trusted(subject_type: str, subject_id: str, expected: Expect, state: dict[str, Any]) -> SubjectWrite:
+    """A ``SubjectWrite`` of a state the runtime built, made without ``__post_init__``'s checks,
+    which hold by construction here (a served write's hot path): the type is one of ``_types``'s
+    names, the id is JSON text (``entity_subject_id``), a position or a checked record id (never
+    blank, no raw NUL, UTF-8), ``expected`` an ``Expect`` and ``state`` a dict. A deletion, a
+    collection and anything else goes through the checked constructor."""
+    write = object.__new__(SubjectWrite)
+    setattr_ = object.__setattr__
+    setattr_(write, "subject_type", subject_type)
+    setattr_(write, "subject_id", subject_id)
+    setattr_(write, "expect", expected)
+    setattr_(write, "state", state)
+    return write
+
+
 def write_batch(subjects: Subjects, mirror: StateMirror, decision: Decision, record_id: str,
                 request: dict[str, Any], rules_revision: str
                 ) -> tuple[list[SubjectWrite], list[tuple[str, str]], int | None]:
     """The commit of a decided write, the state subjects it touches (``(kind, id)``) and the
-    growth of data/get it causes (an upper bound; None: measure again)."""
+    growth of data/get it causes (an upper bound; None: measure again). ``record_id``: one
+    ``envelope`` accepts (a generated id, or a key the caller checked)."""
     assert decision.result is not None
     provenance = decision.result.provenance
     view = provenance.get("view")
+    types = _types(subjects)
     writes: list[SubjectWrite] = []
     touched: list[tuple[str, str]] = []
     growth: int | None = decision.growth
     if view in ("create", "update", "delete"):
         collection = mirror.index.collections[provenance["collection"]]
-        if (subjects.type_of(COLLECTION), collection.path) not in mirror.revisions:  # the write created it
+        if (types.collection, collection.path) not in mirror.revisions:  # the write created it
             rank = mirror.rank_for_new_collection()
             mirror.collection_ranks[collection.path] = rank
             writes.append(_subject(subjects, mirror, COLLECTION, collection.path, collection_state(collection, rank)))
@@ -99,16 +134,14 @@ def write_batch(subjects: Subjects, mirror: StateMirror, decision: Decision, rec
         touched.append((DOCUMENT, path))
     else:
         raise RuntimeError(f"a write answered provenance view {view!r}; the store cannot keep it")
-    if mirror.meta.known is not None and (subjects.meta, KNOWN_ID) not in mirror.revisions:
+    if mirror.meta.known is not None and (types.meta, KNOWN_ID) not in mirror.revisions:
         # A store from before the spellings left meta: they move out with this write.
-        writes.append(SubjectWrite(subjects.meta, KNOWN_ID, Expect.absent(), mirror.meta.known.to_json()))
+        writes.append(SubjectWrite(types.meta, KNOWN_ID, Expect.absent(), mirror.meta.known.to_json()))
     position = mirror.position + 1
-    writes.append(SubjectWrite(subjects.meta, META_ID, Expect.revision(mirror.position),
-                               decision.meta.commit_json()))
-    writes.append(SubjectWrite(subjects.log, position_id(position), Expect.absent(),
-                               log_state(record_id, WRITE, touched)))
-    writes.append(SubjectWrite(subjects.write, record_id, Expect.absent(),
-                               write_record(position, request, rules_revision, decision)))
+    writes.append(_trusted(types.meta, META_ID, Expect.revision(mirror.position), decision.meta.commit_json()))
+    writes.append(_trusted(types.log, position_id(position), Expect.absent(), log_state(record_id, WRITE, touched)))
+    writes.append(_trusted(types.write, record_id, Expect.absent(),
+                           write_record(position, request, rules_revision, decision)))
     return writes, touched, growth
 
 
@@ -126,8 +159,9 @@ def _entity_write(subjects: Subjects, mirror: StateMirror, view: str, collection
         rank = mirror.rank_for_new_entity(collection, key)
     else:
         rank = mirror.entity_ranks[collection.path][key]
-    state = entity_state(collection, key, rank)
-    return _subject(subjects, mirror, ENTITY, entity_subject_id(collection.path, key), state), key
+    subject_type, subject_id = _types(subjects).entity, entity_subject_id(collection.path, key)
+    expected = expect(mirror.revisions.get((subject_type, subject_id)))
+    return _trusted(subject_type, subject_id, expected, entity_state(collection, key, rank)), key
 
 
 def _subject(subjects: Subjects, mirror: StateMirror, kind: str, subject_id: str,
@@ -140,16 +174,17 @@ def _subject(subjects: Subjects, mirror: StateMirror, kind: str, subject_id: str
 def note_commit(subjects: Subjects, mirror: StateMirror, commit: Commit, meta: WriteMeta) -> None:
     """Hold what a write's commit left in the store: the revisions the next write expects, and
     meta (whose revision is the state's position)."""
+    types = _types(subjects)
+    once = (types.log, types.write)  # written once, never expected again: not worth holding
+    revisions = mirror.revisions
     for written in commit.writes:
         key = (written.subject_type, written.subject_id)
         if written.deleted:
-            mirror.revisions.pop(key, None)
-        elif written.subject_type in (subjects.log, subjects.write):
-            continue  # written once, never expected again: not worth holding
-        else:
-            mirror.revisions[key] = written.revision
+            revisions.pop(key, None)
+        elif written.subject_type not in once:
+            revisions[key] = written.revision
     mirror.meta = meta
-    mirror.position = mirror.revisions[(subjects.meta, META_ID)]
+    mirror.position = revisions[(types.meta, META_ID)]
 
 
 def _now() -> str:

@@ -54,8 +54,9 @@ class WriteMeta:
         so a write does not rewrite them."""
         # A type-wide sequence scope has no collection: left out rather than written as null,
         # which would make the store walk the whole meta for non-finite floats on every commit.
-        sequences = {table: [{k: v for k, v in row.items() if v is not None} for row in rows]
-                     for table, rows in self.sequences.to_json().items()}
+        # The rows are ``SequenceState.to_json``'s, built here without the nulls in one step.
+        sequences = {"started": _sequence_rows(self.sequences.started),
+                     "generated": _sequence_rows(self.sequences.generated)}
         return {"clock": self.clock.isoformat(), "counter": self.counter, "sequences": sequences,
                 "evidence_id": self.evidence_id}
 
@@ -66,6 +67,12 @@ class WriteMeta:
             known = KnownSpellings.from_json(data["known"])
         return cls(datetime.fromisoformat(data["clock"]), int(data["counter"]),
                    SequenceState.from_json(data["sequences"]), data["evidence_id"], known)
+
+
+def _sequence_rows(table: dict[Any, int]) -> list[dict[str, Any]]:
+    return [{"type": s.type_name, "field": s.field, "value": v} if s.collection is None else
+            {"type": s.type_name, "field": s.field, "collection": s.collection, "value": v}
+            for s, v in table.items()]
 
 
 @dataclass(frozen=True)
