@@ -6,6 +6,7 @@ percent-decoded, and names its entity as an update's does (decoded once, then as
 
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import unquote
 
 from capenv.interpreter.evidence.records import Record
@@ -25,7 +26,7 @@ def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking)
     trace event says what it reached."""
     parts = split_path(record.path)
     for entity_type in env.types.values():
-        template = split_path(entity_type.collection_template)
+        template = _segments(entity_type.collection_template)
         if len(parts) > len(template) and prefix(parts, template):
             _below_item(record, entity_type, parts[len(template)], copy, track)
         elif len(parts) == len(template) and prefix(parts, template):
@@ -38,6 +39,13 @@ def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking)
             reached = [held.path for held in copy.collections_of(entity_type.name)
                        if prefix(split_path(held.path), parts)]
             _not_checked_again(record, entity_type.name, reached, track, "above the collection paths")
+
+
+@lru_cache(maxsize=None)
+def _segments(template: str) -> list[str]:
+    """A collection template's segments, split once per template, not per unmodelled write and
+    type (callers only read them)."""
+    return split_path(template)
 
 
 def _below_item(record: Record, entity_type: object, segment: str, copy: StateIndex, track: Tracking) -> None:
@@ -90,4 +98,6 @@ def made_unknown(track: Tracking, type_name: str, key: str) -> str | None:
 def prefix(longer: list[str], shorter: list[str]) -> bool:
     """``shorter`` begins ``longer``: each segment a parameter, or verbatim or either spelling once
     percent-decoded (serving's ``same_spelling``)."""
-    return all(a.startswith("{") or b.startswith("{") or same_spelling(a, b) for a, b in zip(longer, shorter))
+    # a segment without "%" decodes to itself: only such a pair needs serving's spelling test
+    return all(a == b or a.startswith("{") or b.startswith("{") or (("%" in a or "%" in b) and same_spelling(a, b))
+               for a, b in zip(longer, shorter))

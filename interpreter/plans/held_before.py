@@ -149,10 +149,10 @@ def _add_write_answers(ctx: Any) -> None:
 def _add_writes_below_items(ctx: Any, handled: set[tuple[int, str, str]]) -> None:
     """Every other write that may have changed state at or below an entity's item path leaves that
     entity stale, bringing nothing forward (a delete of the entity itself removes it instead)."""
+    templates = [(entity_type, split_path(entity_type.collection_template)) for entity_type in ctx.view.types]
     for write in ctx.writes:
         parts = split_path(write.path)
-        for entity_type in ctx.view.types:
-            template = split_path(entity_type.collection_template)
+        for entity_type, template in templates:
             if len(parts) <= len(template) or not _under(parts, template):
                 continue
             key = unquote(parts[len(template)])
