@@ -134,11 +134,14 @@ def _out_of_order(plan: WritePlan, rule: FieldRule, value: Any, site: CreateSite
         return None
     collection = str(site.provenance.get("collection"))
     scope = SequenceScope(plan.type or "", rule.field, collection if scope_kind == "collection" else None)
+    if rule.op == "identity" or site.record.ordinal == plan.exemplar:
+        site.sequences.apply({scope: number})
+        return None  # never out of order: no need to read every value the scope holds
     made = (collection, key_of(site.provenance.get("id")))
     draft = site.sequences.draft(lambda s: _values_before(site.copy, s, made))
     next_number = draft.next_number(scope)
     site.sequences.apply({scope: number})
-    if rule.op == "identity" or site.record.ordinal == plan.exemplar or number >= next_number:
+    if number >= next_number:
         return None
     return f"after every value its scope counts (next {next_number})"
 
