@@ -113,6 +113,50 @@ def _walk_body(value: Any) -> _BodyWalk:
     return _BodyWalk(exact, unwritable, deepest)
 
 
+def _plain_depth(value: Any) -> int | None:
+    """The nesting depth of a body the walk would find nothing in (no float, nothing data/get
+    could not write), else None: then ``_walk_body`` walks it again to say what, in its own
+    order. The usual body is all ASCII text, small integers, booleans and nulls, and this walk
+    pushes only its containers (a served write's hot path)."""
+    if type(value) is not dict and type(value) is not list:
+        return None
+    low, high = _INT_RANGE
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item, level = pop()
+        if level > deepest:
+            deepest = level
+        if type(item) is dict:
+            if "__proto__" in item:
+                return None
+            for key in item:
+                if type(key) is not str or not key.isascii():
+                    return None
+            members: Any = item.values()
+        else:
+            members = item
+        for member in members:
+            kind = type(member)
+            if kind is str:
+                if not member.isascii():
+                    return None
+            elif kind is int:
+                if not low <= member <= high:
+                    return None
+            elif kind is dict or kind is list:
+                push((member, level + 1))
+            elif kind is not bool and member is not None:
+                return None  # a float, an exact number or another type: the full walk decides
+    return deepest
+
+
+def _walk(value: Any) -> _BodyWalk:
+    depth = _plain_depth(value)
+    return _walk_body(value) if depth is None else _BodyWalk(True, None, depth)
+
+
 _PROTO = "a __proto__ member is not accepted anywhere in the body (data/add refuses it)"
 _PAST_64_BITS = "an integer in the body is past 64 bits, which data/get cannot write exactly"
 _LONE_SURROGATE = "a string in the body holds a lone surrogate, which is not UTF-8 and data/get cannot write"
@@ -122,7 +166,7 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts
     """Refuse a body the plan does not accept, naming what it does accept (``parts``: the
     plan's member rules by name, when the caller holds them)."""
     rules = parts.members if parts is not None else {m.member: m for m in plan.members}
-    walk = _walk_body(body)
+    walk = _walk(body)
     if not walk.exact:
         raise WriteRefusal("a number in the body is not exact (write it as an integer or exact decimal)")
     if walk.unwritable:
@@ -155,7 +199,7 @@ def _accepted(rules: dict[str, Any]) -> list[str]:
 def check_bulk_body(body: Any, max_nesting: int) -> None:
     """A bulk body, whatever its shape (an array, an object, none), gets the walk every body
     gets before its members are checked against the plan."""
-    walk = _walk_body(body)
+    walk = _walk(body)
     if not walk.exact or walk.depth > max_nesting:
         raise WriteRefusal("the body holds an inexact number or nests too deep")
     if walk.unwritable:
