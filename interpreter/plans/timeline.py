@@ -13,6 +13,8 @@ entity (``add_answer``); they are kept apart from the reads, so every lookup tha
 
 from __future__ import annotations
 
+import bisect
+
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
@@ -69,6 +71,9 @@ class Timeline:
     """The initial state's entity ids, by (type, collection path as recorded)."""
     write_ordinals: list[int] = field(default_factory=list)
     """Every call that may have changed state (``is_write``), in timeline order."""
+    start_ordered: bool = False
+    """Ordinals follow start times (as ``load_evidence`` numbers records), so a sighting that
+    started after a call began cannot have finished before it: lookups may bisect."""
     collection_reads: dict[tuple[str, str], dict[str, list[Record]]] | None = None
     """(collection, id field) -> key -> the successful JSON GETs of it holding that key, built on
     first use (``collection_reads.collection_read_holding``)."""
@@ -99,7 +104,11 @@ class Timeline:
         # sightings grow with every list read, and plans ask for each entity of a type)
         found = self.sightings(type_name, key, via) if "response" in via and self.answers \
             else self.by_entity.get((type_name, key), ())  # reads only: no filtered copy to make
-        for sighting in reversed(found):
+        end = len(found)
+        if self.start_ordered:  # an entity's sightings grow with every list read: skip the later ones
+            end = bisect.bisect_right(found, start, key=self._started)
+        for index in range(end - 1, -1, -1):
+            sighting = found[index]
             if sighting.via in via and self.records[sighting.ordinal].finished_at <= start \
                     and sighting.ordinal != ordinal:
                 return sighting
@@ -139,10 +148,15 @@ class Timeline:
     def first_after(self, type_name: str, key: str, ordinal: int, *, via: tuple[str, ...] = ("item", "list")
                     ) -> Sighting | None:
         end = self.records[ordinal].finished_at
-        for sighting in self.by_entity.get((type_name, key), []):
+        found = self.by_entity.get((type_name, key), [])
+        first = bisect.bisect_left(found, end, key=self._started) if self.start_ordered else 0
+        for sighting in found[first:]:
             if sighting.via in via and self.records[sighting.ordinal].started_at >= end:
                 return sighting
         return None
+
+    def _started(self, sighting: Sighting) -> Any:
+        return self.records[sighting.ordinal].started_at
 
 
 def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Record]) -> Timeline:
@@ -151,6 +165,8 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
     tool_of = {o: t.name for t in manifest.tools for o in t.record_ordinals}
     read_only = {p.tool for p in view.read_only_posts}
     timeline.write_ordinals = [o for o in sorted(records) if is_write(records[o], tool_of, read_only)]
+    starts = [records[o].started_at for o in sorted(records)]
+    timeline.start_ordered = all(a <= b for a, b in zip(starts, starts[1:]))
     for held in view.state.collections:
         timeline.initial_ids.setdefault((held.type, held.path), set()).update(str(e.id) for e in held.entities)
     views = {v.tool: v for v in view.views}
