@@ -45,12 +45,25 @@ def set_document(state: StateIndex, path: str, value: Any) -> None:
     state.document_records.pop(path, None)
 
 
+def _sequences() -> Any:
+    """``ops.sequences``, imported on first use (the build side imports this module without the
+    ops) and then held: an import statement in a function costs more than the note it serves."""
+    global _SEQUENCES
+    if _SEQUENCES is None:
+        from .ops import sequences
+
+        _SEQUENCES = sequences
+    return _SEQUENCES
+
+
+_SEQUENCES: Any = None
+
+
 def note_value(collection: HeldCollection, value: dict[str, Any]) -> None:
     """Raise the collection's cached sequence maxima by an entity it now holds."""
     if not collection.maxima:
         return
-    from .ops.sequences import sequence_number
-
+    sequence_number = _sequences().sequence_number
     for name, largest in collection.maxima.items():
         number = sequence_number(value.get(name))
         if number is not None and (largest is None or number > largest):
@@ -60,7 +73,5 @@ def note_value(collection: HeldCollection, value: dict[str, Any]) -> None:
 def largest_held(collection: HeldCollection, name: str) -> int | None:
     """The largest sequence value of a field the collection holds (cached, see ``maxima``)."""
     if name not in collection.maxima:
-        from .ops.sequences import largest_sequence
-
-        collection.maxima[name] = largest_sequence(e.get(name) for e in collection.entities.values())
+        collection.maxima[name] = _sequences().largest_sequence(e.get(name) for e in collection.entities.values())
     return collection.maxima[name]
