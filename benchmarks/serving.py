@@ -5,7 +5,8 @@ three ways of keeping the state (the default without ``--store``, the ``memory:`
 ``sqlite:`` store). In-process calls ``EnvironmentRuntime.call_tool`` directly; over MCP
 the official client calls ``capenv serve --http`` (``run_http``) in another process on
 loopback. Every run starts from the seed state (``data/reset``), so creates grow it from 3
-posts by one per call.
+posts by one per call. In-process, the runtime is settled as ``capenv serve`` settles it
+(``settle_for_serving``: the loaded bundle leaves the cyclic collector's reach).
 
     python -m benchmarks serving
 """
@@ -72,11 +73,12 @@ def _served_over_mcp(result: Any) -> None:
 # --- in-process -----------------------------------------------------------------------------
 
 def in_process(bundle: Any, directory: Path) -> list[Row]:
-    from capenv.serving.runtime import EnvironmentRuntime
+    from capenv.serving.runtime import EnvironmentRuntime, settle_for_serving
 
     rows = []
     for label, url in stores(directory):
         runtime = EnvironmentRuntime(bundle, store=url)
+        settle_for_serving()  # as `capenv serve` does once its runtime is built
         try:
             for operation, tool, arguments, write in OPERATIONS:
                 call = lambda: runtime.call_tool(tool, arguments)  # noqa: E731
@@ -93,9 +95,10 @@ def in_process(bundle: Any, directory: Path) -> list[Row]:
 
 
 def profile_writes(bundle: Any, url: str | None) -> profiling.Profile:
-    from capenv.serving.runtime import EnvironmentRuntime
+    from capenv.serving.runtime import EnvironmentRuntime, settle_for_serving
 
     runtime = EnvironmentRuntime(bundle, store=url)
+    settle_for_serving()
     try:
         return profiling.profile_call(
             lambda: [runtime.call_tool("post_posts", {"body": NEW_POST}) for _ in range(PROFILED_WRITES)], top=12)
@@ -176,7 +179,8 @@ def render(rows: list[Row], profiles: dict[str, profiling.Profile]) -> list[str]
              f"without `--store`. Operations: item read `get_posts_by_post_id` "
              f"(post 1), list read `get_posts` (the whole list), create `post_posts`. One client, calls one after "
              f"another; each run starts from the seed state after {WARMUP_CALLS} warm-up calls, so the creates grow "
-             f"`/posts` from 3 entities by one per call. Over MCP the server is `capenv serve BUNDLE --http` in its "
+             f"`/posts` from 3 entities by one per call. In-process, the runtime is settled as `capenv serve` settles "
+             f"it (`settle_for_serving`: the loaded bundle leaves the cyclic collector's reach). Over MCP the server is `capenv serve BUNDLE --http` in its "
              f"own process (`run_http`), the client `mcp.Client` (streamable HTTP, one session). *first → last* is "
              f"calls/s over the first and the last {EDGE_CALLS} calls of the run: a fall means each call costs more "
              f"as the state grows.", ""]
