@@ -36,14 +36,23 @@ def _holding(timeline: Timeline, collection: str, id_field: str) -> dict[str, li
     index = timeline.collection_reads.get((collection, id_field))
     if index is None:
         index = {}
-        for ordinal in sorted(timeline.records):
-            record = timeline.records[ordinal]
-            if record.path == collection and record.method == "GET" and record.succeeded \
-                    and record.response.is_json:
-                for key in _held_keys(record.response.json_value, id_field):
-                    index.setdefault(key, []).append(record)
+        for record in _json_gets(timeline).get(collection, ()):
+            for key in _held_keys(record.response.json_value, id_field):
+                index.setdefault(key, []).append(record)
         timeline.collection_reads[(collection, id_field)] = index
     return index
+
+
+def _json_gets(timeline: Timeline) -> dict[str, list[Record]]:
+    """Path -> its successful JSON GETs in ordinal order, gathered in one pass over the records
+    (not one pass per collection asked about: Prefect's creates ask about many)."""
+    if timeline.json_gets is None:
+        timeline.json_gets = {}
+        for ordinal in sorted(timeline.records):
+            record = timeline.records[ordinal]
+            if record.method == "GET" and record.succeeded and record.response.is_json:
+                timeline.json_gets.setdefault(record.path, []).append(record)
+    return timeline.json_gets
 
 
 def _held_keys(body: Any, id_field: str) -> set[str]:

@@ -77,6 +77,8 @@ class Timeline:
     collection_reads: dict[tuple[str, str], dict[str, list[Record]]] | None = None
     """(collection, id field) -> key -> the successful JSON GETs of it holding that key, built on
     first use (``collection_reads.collection_read_holding``)."""
+    json_gets: dict[str, list[Record]] | None = None
+    """Path -> its successful JSON GETs in ordinal order, built on first use (``collection_reads``)."""
 
     def add(self, sighting: Sighting) -> None:
         self.by_entity.setdefault((sighting.type, sighting.key), []).append(sighting)
