@@ -36,6 +36,9 @@ class PlanContext:
         self.envelopes: dict[str, Any] = {}
         self.unanswered: dict[tuple[str, str], list[Any]] | None = None
         """Update and action calls answered without their entity, by entity (``held_before``)."""
+        self.held_steps: dict[tuple[str, str], list[Any]] = {}
+        """Each entity's sightings and unanswered writes in ordinal order, merged on first use
+        (``held_before``)."""
 
     def envelope_judge(self, tool: str, exemplar: Record, base: dict[str, Any], events: list[TraceEvent]) -> Any:
         """A function (member, value) -> "array" | "object" | None, by the ``body-envelopes`` table,

@@ -68,12 +68,13 @@ def held_before(ctx: Any, entity_type: EntityType, key: str, ordinal: int) -> He
         _add_write_answers(ctx)
     records: dict[int, Record] = ctx.records
     start = records[ordinal].started_at
-    steps: list[Sighting | Unanswered] = list(ctx.timeline.sightings(entity_type.name, key, READS + ("response",)))
-    steps += ctx.unanswered.get((entity_type.name, key), [])
     held: HeldBefore | None = None
     written_until = None  # when the latest applied write finished
-    for step in sorted(steps, key=lambda s: s.ordinal):
+    ordered = ctx.timeline.start_ordered
+    for step in _steps(ctx, entity_type.name, key):
         record = records[step.ordinal]
+        if ordered and record.started_at > start:
+            break  # ordinals follow start times: no later step finished before the call began
         if record.finished_at > start or step.ordinal == ordinal:
             continue
         if isinstance(step, Unanswered):
@@ -94,6 +95,17 @@ def held_before(ctx: Any, entity_type: EntityType, key: str, ordinal: int) -> He
     return held
 
 
+def _steps(ctx: Any, type_name: str, key: str) -> list[Sighting | Unanswered]:
+    """The entity's reads, write answers and unanswered writes in ordinal order, merged once per
+    entity (every update call of the entity asks)."""
+    steps = ctx.held_steps.get((type_name, key))
+    if steps is None:
+        found: list[Sighting | Unanswered] = list(ctx.timeline.sightings(type_name, key, READS + ("response",)))
+        found += ctx.unanswered.get((type_name, key), [])
+        steps = ctx.held_steps[(type_name, key)] = sorted(found, key=lambda s: s.ordinal)
+    return steps
+
+
 def _add_write_answers(ctx: Any) -> None:
     """Every 2xx create or update answer that carries its entity, located by its id at the root,
     in one member or in a one-element array, added to the timeline as a sighting via "response";
@@ -104,6 +116,7 @@ def _add_write_answers(ctx: Any) -> None:
     deletes and documents add nothing."""
     ctx.timeline.answers = {}
     ctx.unanswered = {}
+    ctx.held_steps = {}
     handled: set[tuple[int, str, str]] = set()  # (ordinal, type, key) an update's or action's own call
     for tool in ctx.manifest.tools:
         if not tool.changes_state or tool.name in ctx.read_only:
