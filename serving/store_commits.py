@@ -11,6 +11,7 @@ under the record id. Each state subject expects the revision the local copy hold
 from __future__ import annotations
 
 import os
+import re
 import time
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -40,10 +41,24 @@ def new_record_id(kind: str) -> str:
     return f"capenv-{kind}-{time.time_ns():016x}-{os.urandom(16).hex()}"
 
 
+_PLAIN_ID = re.compile(r"[\x21-\x7e]+")
+"""Printable ASCII without spaces: a record id the store's rules accept, whatever they check
+(text, not blank, no NUL, UTF-8). Every generated id is one."""
+
+
 def envelope(record_id: str) -> RecordEnvelope:
     """The envelope of a commit made now; raises (TypeError, ValueError) for an id the store's
     rules refuse."""
-    return RecordEnvelope(record_id, _now(), ACTOR)
+    recorded_at = _now()
+    if type(record_id) is not str or _PLAIN_ID.fullmatch(record_id) is None:
+        return RecordEnvelope(record_id, recorded_at, ACTOR)  # checked, and refused as the store words it
+    # Every field is one the checks accept by construction (a plain id, ``_now``'s strict
+    # ISO-8601 text, a non-blank actor), so they are not run again on a served write's hot path.
+    made = object.__new__(RecordEnvelope)
+    for name, value in (("record_id", record_id), ("recorded_at", recorded_at), ("actor", ACTOR),
+                        ("correlation_id", None), ("causation_id", None)):
+        object.__setattr__(made, name, value)
+    return made
 
 
 def expect(revision: int | None) -> Expect:
@@ -187,5 +202,15 @@ def note_commit(subjects: Subjects, mirror: StateMirror, commit: Commit, meta: W
     mirror.position = revisions[(types.meta, META_ID)]
 
 
+_second: tuple[int, str] = (-1, "")  # the last whole second ``_now`` spelled, and its spelling
+
+
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+    """``datetime.now(timezone.utc).isoformat(timespec="microseconds")``, spelling each whole
+    second once."""
+    global _second
+    seconds, micros = divmod(time.time_ns() // 1000, 1_000_000)
+    held = _second
+    if held[0] != seconds:
+        held = _second = (seconds, datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")[:-6])
+    return f"{held[1]}.{micros:06d}+00:00"

@@ -14,6 +14,7 @@ undo in the meta.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -44,6 +45,11 @@ class WriteMeta:
     evidence_id: str
     known: KnownSpellings | None = None
 
+    @cached_property
+    def clock_text(self) -> str:
+        """The clock as meta and the write's history record spell it (spelled once per write)."""
+        return self.clock.isoformat()
+
     def to_json(self) -> dict[str, Any]:
         """All of it, the spellings included (what a replay compares)."""
         return {**self.commit_json(), **({"known": self.known.to_json()} if self.known else {})}
@@ -57,7 +63,7 @@ class WriteMeta:
         # The rows are ``SequenceState.to_json``'s, built here without the nulls in one step.
         sequences = {"started": _sequence_rows(self.sequences.started),
                      "generated": _sequence_rows(self.sequences.generated)}
-        return {"clock": self.clock.isoformat(), "counter": self.counter, "sequences": sequences,
+        return {"clock": self.clock_text, "counter": self.counter, "sequences": sequences,
                 "evidence_id": self.evidence_id}
 
     @classmethod
