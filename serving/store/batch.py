@@ -127,7 +127,14 @@ def _all_floats_finite(value: Any) -> bool:
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, float):
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue  # the usual leaves, told apart by their exact type before any isinstance
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif isinstance(item, float):
             if not math.isfinite(item):
                 return False
         elif isinstance(item, dict):
