@@ -50,22 +50,34 @@ What limits the rest:
   `read_only_posts` 0.27 → 0.06 s); identity-field rules run once per distinct field shape of a
   tool, and a query read's reference comes from an index (listings per collection, related
   writes per path) instead of scans (`build_view` 0.33 / 0.27 / 0.25 → 0.09 / 0.08 / 0.04 s);
-  start times in the usual HAR spelling are read by `fromisoformat` (parsing ~10% faster).
-  What is left: at the slowest point, 1,000 records (~0.37 s; 5,000/s is 0.20 s),
-  `plan_and_gate` alone takes ~0.17 s, `load_rules` ~0.07 s (nearly all of it importing the
-  predicate plugins) and parsing ~0.06 s. About 0.12 s of that is compiling modules: this
-  machine sets `PYTHONDONTWRITEBYTECODE=1`, so every build process compiles the predicates,
-  `gate/` and `plans/` from source; with bytecode cached, 1,000 records build in ~0.28 s
-  (~3,500/s), still short. At the largest sizes `plan_and_gate` is 41-61% of the build and on
-  kinto grows faster than the capture (its k = 1.56 makes kinto miss the growth target): in it,
-  `plans/collection_reads.py:collection_read_holding` (from `plans/link.py:link_create`, for
-  every create candidate, walks the body of every earlier read of the collection: 26-31% of the
-  profiled json-server and kinto builds; index each collection's reads by the ids they hold,
-  once), `gate/erasure.py:erase` (every tracked effect for each write; index effects by target)
-  and `plans/timeline.py:build_timeline`, built twice (by `build_plans` and again by
-  `pipeline.plan_and_gate`). Parsing (`load_evidence`, ~15,000 records/s) is the other quarter.
-  5,000/s at every size needs `plan_and_gate` under ~0.05 s at 1,000 records and ~0.35 s at
-  4,000, i.e. work in `gate/` and `plans/` beyond the build steps above.
+  start times in the usual HAR spelling are read by `fromisoformat` (parsing ~10% faster). In
+  `plan_and_gate`: one timeline for the plans and the gate; a collection's reads indexed by the
+  ids they hold; a create's link finds a returned id's item reads by index; the gate's check that
+  a sequence value is in order no longer reads every value of its scope for identity and
+  exemplar values (it did per create: quadratic); the timeline bisects an entity's sightings by
+  start time, and `held_before` merges an entity's steps once and stops at the call; what a
+  tool's other calls sent for a member is one list per member; create-field contexts are built
+  from the validated inputs, not revalidated; JSON GETs are gathered by path in one pass; string
+  comparisons and path prefixes decode or try the UUID pattern only when they must. At the
+  largest sizes `plan_and_gate` went from 0.54 / 0.48 / 0.34 s (json-server / kinto / prefect,
+  fresh processes, best of 3, before the last round; 0.81 / 0.74 / 0.33 s in the run before)
+  to 0.39 / 0.33 / 0.27 s, 37-44% of the build, and kinto now meets the growth target (k = 0.76;
+  serving's executor work, landed meanwhile, counts in the gate's replay too). What is left: the
+  slowest point is 1,000 records (~0.35 s, 2,900-3,100/s; 5,000/s is 0.20 s): `load_rules`
+  ~0.075 s, parsing ~0.06 s and `plan_and_gate` ~0.16 s, of which ~0.08 s is the work and
+  ~0.08 s importing `gate/`, `plans/` and the serving modules they use (this machine sets
+  `PYTHONDONTWRITEBYTECODE=1`, so each build process compiles them from source). At the largest
+  sizes (4,100-4,400/s), sampled in-process with py-spy (json-server / kinto / prefect): rule
+  evaluation is 13 / 14 / 24% of `plan_and_gate` (`rules_engine/evaluate.py:evaluate_table`:
+  the predicates and the validated `TraceEvent` and `Decision` each evaluation records, mostly
+  from `plans/update_members.py:admit_members`, one traced evaluation per member per call, all
+  kept in the plan's trace), the gate's read checks answering and comparing 15 / 6 / 5%
+  (`view/read_gate.py`, `serving/render.py:first_difference`), serving's `execute` for modelled
+  writes 12 / 6 / 7%; the rest is spread over `plans/` and `gate/` with no function above ~5% of
+  its own (`run_gate`'s loop, `build_timeline`'s one frozen `Sighting` per listed member,
+  `split_path`). 5,000/s at 1,000 records needs the fixed costs gone (bytecode cached, or fewer
+  modules imported per build) as much as faster plans; at the largest sizes, cheaper trace
+  events in `rules_engine/` are the next step.
 - **In-process writes (20,000/s memory, 5,000/s SQLite missed):** fixed after profiling: a
   reader's head check reads meta's revision only (`Store.revision`, no parse); meta's
   collection spellings are their own subject, so a write no longer rewrites ~550 of meta's ~700
