@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from . import call_values, clocks, entity_values, fixed_values, identity_ops, renewed, sequences  # noqa: F401
 from .call_values import TEMPLATE_SOURCES
 from .clocks import check_clock_format
-from .context import UNCHANGED, OpContext, OpParamsError
+from .context import UNCHANGED, OpContext, OpParamsError, copy_json
 from .generated_ids import token_shape
 from .params import OP_PARAMS
 from .pointers import parse_pointer
@@ -36,6 +36,9 @@ class CompiledRule:
     op: str
     params: BaseModel
     run: Callable[[Any, OpContext], Any]
+    echoed: str | None = None
+    """For a plain ``echo`` (not sorted): the body member, which ``apply_field_rules`` copies
+    itself when the call sent it (the op's own result, without its two calls per field)."""
 
     def __call__(self, ctx: OpContext) -> Any:
         ctx.field = self.field
@@ -80,7 +83,8 @@ def compile_rule(rule: FieldRule) -> CompiledRule:
         _check(rule.op, params)
     except (ValidationError, OpParamsError) as exc:
         raise OpParamsError(f"field {rule.field!r}, op {rule.op!r}: {exc}") from exc
-    return CompiledRule(rule.field, rule.op, params, SERVING_OPS[rule.op])
+    echoed = params.member if rule.op == "echo" and not params.sorted else None
+    return CompiledRule(rule.field, rule.op, params, SERVING_OPS[rule.op], echoed)
 
 
 _CACHE_LIMIT = 4096
@@ -151,7 +155,13 @@ def ordered_rules(rules: Iterable[FieldRule]) -> list[CompiledRule]:
 def apply_field_rules(rules: Iterable[FieldRule], ctx: OpContext) -> dict[str, Any]:
     """Every field's value for one write (fields left ``UNCHANGED`` are absent)."""
     values: dict[str, Any] = {}
+    body = ctx.body
     for rule in ordered_rules(rules):
+        member = rule.echoed
+        if member is not None and member in body:  # what ``echo`` answers, inline
+            ctx.field = rule.field
+            value = ctx.generated[rule.field] = values[rule.field] = copy_json(body[member])
+            continue
         value = rule(ctx)
         if value is not UNCHANGED:
             values[rule.field] = value
