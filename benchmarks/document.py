@@ -90,23 +90,28 @@ What limits the rest:
   are built once per plan in the runtime's `WriteEnv` (`serving/write_plans.py`; the gate's
   own run builds its own), a create's collection is found once instead of twice and the usual
   create splits no path; a body of ASCII text and small integers is walked once pushing only
-  its containers (2.1 → 1.0 µs); the ops' sequence module is held, not imported per entity;
-  the commit's four subject writes and its envelope are made without re-running the store's
-  checks where they hold by construction (envelope 4.4 → 1.4 µs), subject type names are
-  spelled once per environment, a write's clock once. `WriteState.decide` for a create went
-  from 40.7 to 27.7 µs (timeit, same state); interleaved runs of the previous and the new code
+  its containers (2.1 → 1.0 µs); a plain echo rule is answered inline (six field rules 5.6 →
+  4.5 µs); the ops' sequence module is held, not imported per entity; the commit's four
+  subject writes and its envelope are made without re-running the store's checks where they
+  hold by construction (envelope 4.4 → 1.4 µs), subject type names are spelled once per
+  environment, a write's clock once. `WriteState.decide` for a create went
+  from 40.7 to ~27 µs (timeit, same state); interleaved runs of the previous and the new code
   give a `memory:` create ~145 → ~118 µs (p50) and an SQLite one ~326 → ~278 µs. The
   benchmark now settles the runtime as `capenv serve` does (`settle_for_serving`), so its
   calls/s no longer carry full collections of the loaded bundle. What is left, per `memory:`
-  create (~110-120 µs p50 on this machine, loaded): the executor ~28 µs hot (six field rules
-  ~6 µs, the body checks ~3 µs, the answer and the decision's objects), building the four
+  create (~110-120 µs p50 on this machine, loaded): the executor ~27 µs hot (six field rules
+  ~5 µs, the body checks ~3 µs, the answer and the decision's objects), building the four
   subjects ~12 µs (`store_commits.write_batch`: the history record with its request digest
   and entry text ~5 µs), the commit ~28 µs (`store/batch.py:prepare` ~11 µs: encoding four
   states, then the request digest, whose canonical bytes and SHA-256 the stored records fix;
   `plan` ~4 µs; `store/memory.py:commit`'s own bookkeeping ~12 µs), ~10 µs parsing the call
   and answering (`runtime.call_tool`, `from_client`, `WriteInputs.parse`), and the cyclic
   collector's passes over the objects every write leaves in the store and the state (~13% of
-  a profiled run). Each part is a few µs of Python objects; 20,000/s (50 µs a call) needs
+  a profiled run). Not measured here (json-server's ids are sequences): a create that draws a
+  UUID or a token checks it against a set of every value of the field the type holds, built
+  per write (`write_values.op_context`'s `type_values`), so those creates cost more as the
+  state grows; an index kept by the state edits would end that. Each part is a few µs of
+  Python objects; 20,000/s (50 µs a call) needs
   fewer subjects per write and fewer objects per commit, i.e. one subject per write (a layout
   change: refresh reads the log by position, idempotency the record by key) before the
   executor matters again. SQLite: its transaction for one write (7 statements, 4 subject
