@@ -14,7 +14,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool, split_path
 from capenv.interpreter.rules_engine import TraceEvent
 
-from .context import PlanContext
+from .context import PlanContext, note
 from .exemplar import admit_body
 from .held_before import held_before
 from .link import _located
@@ -25,6 +25,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, bo
                 calls: list[Record], ctx: PlanContext, base: dict[str, Any], events: list[TraceEvent],
                 effect: str) -> WritePlan:
     if entity_type is None:
+        events.append(note(tool.name, "no-observation", "its path names no entity of a state type"))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
     segment_offset = 1 if effect == "action" else 0
 
@@ -34,6 +35,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, bo
 
     update_calls = []
     observation = None
+    unobserved = f"no successful call (the exemplar is record {exemplar.ordinal})"
     for call in calls:
         if not call.succeeded:
             continue
@@ -47,11 +49,17 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, bo
             if located is not None:
                 after, via = located, "response"
         sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",))
+        why = f"no later item read of {entity_type.name} {key!r} shows it" if sighting is None else None
         if sighting is not None and ctx.other_write_between(tool.name, call.ordinal, sighting.ordinal):
-            sighting = None  # another tool's write came first: the read may show that write instead
+            # another tool's write came first: the read may show that write instead
+            why = f"another tool's write comes between it and read {sighting.ordinal}, which may show that write"
+            sighting = None
         if sighting is not None and after is None and effect == "action" and _awaits_check(ctx, tool, entity_type,
                                                                                             key, call):
-            sighting = None  # that read checks another tool's write awaiting it, not this action call
+            # that read checks another tool's write awaiting it, not this action call
+            why = (f"read {sighting.ordinal} checks another tool's write to {entity_type.name} {key!r} that awaits "
+                   "a check, not this action call")
+            sighting = None
         if after is None:
             after = sighting.value if sighting else None
             if call is exemplar and sighting is not None and sighting.value is not None:
@@ -67,6 +75,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, bo
                 base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": _locator_of(
                     call.response.json_value, entity_type.id_field, key)})
         if call is exemplar and after is None:
+            unobserved = f"record {call.ordinal} (the exemplar) answered without the entity, and {why}"
             break
         update_calls.append(UpdateCall(body=verdict.body or {}, before=before.value if before else None, after=after,
                                        observed_by=via, started_at=call.started_at, ordinal=call.ordinal,
@@ -74,6 +83,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, bo
                                        before_stale_by=list(before.stale_by) if before else [],
                                        before_sure=sorted(before.sure) if before else []))
     if observation is None or not update_calls:
+        events.append(note(tool.name, "no-observation", unobserved))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
     address = Address(by="action", segment=split_path(tool.template)[-1]) if effect == "action" else Address(by="path")
     inputs = UpdateInputs(method=tool.method, is_action=effect == "action", id_field=entity_type.id_field,
