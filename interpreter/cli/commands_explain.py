@@ -37,6 +37,13 @@ def _explain(args: argparse.Namespace) -> int:
         close = difflib.get_close_matches(args.tool, sorted(tools), n=3)
         raise UserError(f"no tool {args.tool!r} in {args.bundle}" + (f"; did you mean {', '.join(close)}?" if close
                                                                      else f"; tools: {', '.join(sorted(tools))}"))
+    # what each of a tool's recorded calls reached in the gate as a write no built plan models
+    # (subject "record N"): shown with the tool that made the call
+    reached: dict[int, list[TraceEvent]] = {}
+    for event in bundle.view.traces:
+        if event.table == "gate" and event.subject.startswith("record ") and event.subject[7:].isdigit():
+            reached.setdefault(int(event.subject[7:]), []).append(event)
+    ordinals = {t.name: t.record_ordinals for t in bundle.manifest.tools}
     sections = []
     for name in sorted(tools) if not args.tool else [args.tool]:
         plan = plans.get(name)
@@ -54,6 +61,7 @@ def _explain(args: argparse.Namespace) -> int:
                       "reason": view.reason}
         else:
             continue
+        events += [e for o in ordinals[name] for e in reached.get(o, [])]
         if args.field:
             events = [e for e in events if _mentions(e, args.field)]
             if header["kind"] == "write":
