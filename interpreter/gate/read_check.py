@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.manifest.models import related_paths
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.read_gate import answer_read, choose_document_line, choose_list_line, compare
@@ -125,7 +125,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         changed = any(max(track.changed_by_unattributed.get(t, 0), track.latest_unmodelled.get(t, 0)) > since
                       for t in targets)
         for ordinal, tool, path in ([] if changed else track.modelled_since):
-            if ordinal > since and related(path, record.path) and tool in findings:
+            if ordinal > since and related_paths(path, record.path) and tool in findings:
                 if findings[tool].side_effect_by is None:
                     findings[tool].side_effect_by = record.ordinal
                     findings[tool].notes.append(GateNote(record.ordinal, difference, kind="side-effect",
@@ -225,12 +225,6 @@ def shows(write: Pending, read_view: Any) -> bool:
         return bool(write.changed)
     shown = set(read_view.shown_fields) - set(read_view.volatile_fields)
     return bool(write.changed & shown) if shown else bool(write.changed)
-
-
-def related(a: str, b: str) -> bool:
-    left, right = split_path(a), split_path(b)
-    shorter, longer = (left, right) if len(left) <= len(right) else (right, left)
-    return all(x == y for x, y in zip(shorter, longer[: len(shorter)]))
 
 
 def check_sent_members(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, collection: str,

@@ -90,3 +90,11 @@ def split_path(path: str) -> list[str]:
     if not path.startswith("/"):
         path = "/" + path
     return path[1:].split("/") if path != "/" else [""]
+
+
+def related_paths(a: str, b: str) -> bool:
+    """One path is a prefix of the other, segment by segment (a write to either may change a
+    read of the other)."""
+    left, right = split_path(a), split_path(b)
+    shorter, longer = (left, right) if len(left) <= len(right) else (right, left)
+    return all(x == y for x, y in zip(shorter, longer[: len(shorter)]))

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from capenv.interpreter.bundle.models import ListLine, ReadView
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.manifest.models import related_paths
 from capenv.serving.render import locate
 
 
@@ -17,13 +17,6 @@ from capenv.serving.render import locate
 class Reference:
     ordinal: int
     members: list[dict[str, Any]]
-
-
-def related(a: str, b: str) -> bool:
-    """Segment-prefix related paths (one is a prefix of the other, segment by segment)."""
-    left, right = split_path(a), split_path(b)
-    shorter, longer = (left, right) if len(left) <= len(right) else (right, left)
-    return all(x == y for x, y in zip(shorter, longer[: len(shorter)]))
 
 
 class References:
@@ -61,5 +54,5 @@ class References:
 
     def _writes_related_to(self, path: str) -> list[int]:
         if path not in self._writes:
-            self._writes[path] = sorted(r.ordinal for r in self._records if self._is_write(r) and related(r.path, path))
+            self._writes[path] = sorted(r.ordinal for r in self._records if self._is_write(r) and related_paths(r.path, path))
         return self._writes[path]
