@@ -23,7 +23,7 @@ from .embed_checks import CreatedEntities
 from .erasure import WHOLE, erase
 from .findings import Tracking
 from .unmodelled import prefix
-from .write_checks import _target_entity
+from .write_checks import target_entity
 
 
 def recorded_outcome(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline) -> dict[str, Any] | None:
@@ -38,7 +38,7 @@ def recorded_outcome(plan: WritePlan, record: Record, env: WriteEnv, timeline: T
             return located
     if plan.effect == "create":
         return _created(record, entity_type, env, timeline) if record.response.is_json else None
-    target = _target_entity(plan, record, env)
+    target = target_entity(plan, record, env)
     if target is None:
         return None
     sighting = timeline.first_after(entity_type.name, target[1], record.ordinal, via=("item",))
@@ -94,7 +94,7 @@ def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: State
         return False
     outcome = recorded_outcome(plan, record, env, timeline)
     if plan.effect == "delete":
-        target = _target_entity(plan, record, env)
+        target = target_entity(plan, record, env)
         if target is None:
             return False
         for held in copy.collections_of(entity_type.name):

@@ -10,11 +10,11 @@ from capenv.serving.write_calls import WriteEnv
 
 from .findings import GateNote, PlanFindings, Tracking
 from .unmodelled import made_unknown
-from .write_checks import _target_entity
+from .write_checks import target_entity
 
 
 def unknown_entity_note(plan: WritePlan, record: Record, env: WriteEnv, track: Tracking) -> GateNote:
-    target = _target_entity(plan, record, env)
+    target = target_entity(plan, record, env)
     cause = made_unknown(track, *target) if target is not None else None
     text = "an update of an unknown entity" + (f", since {cause}" if cause else "")
     return GateNote(record.ordinal, text, location="interpreter/gate/replay.py:run_gate")

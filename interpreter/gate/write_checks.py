@@ -9,26 +9,25 @@ and adds nothing.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.view.extract import path_key
 from capenv.serving.write_calls import WriteEnv
 
 from .findings import PlanFindings
 from .generated_forms import CreateSite, form_problem
 
 
-def _target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str, str] | None:
+def target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str, str] | None:
+    """(type, key) of the entity an update, action or delete call names: its path's last segment
+    (an action's, the one before the action segment) decoded; None when the plan has no type."""
     entity_type = env.types.get(plan.type or "")
     if entity_type is None:
         return None
-    parts = split_path(record.path)
-    if plan.address is not None and plan.address.by == "action":
-        parts = parts[:-1]
-    return entity_type.name, unquote(parts[-1])
+    action = plan.address is not None and plan.address.by == "action"
+    return entity_type.name, path_key(record.path, action)
 
 
 def note_form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: CreateSite,
@@ -44,7 +43,7 @@ def note_form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: Cr
 def _updates_unknown_entity(plan: WritePlan, record: Record, env: WriteEnv, unknown: set[tuple[str, str]]) -> bool:
     if plan.effect not in ("update", "action"):
         return False
-    return _target_entity(plan, record, env) in unknown
+    return target_entity(plan, record, env) in unknown
 
 
 def _unobserved_later_update(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline,
@@ -58,7 +57,7 @@ def _unobserved_later_update(plan: WritePlan, record: Record, env: WriteEnv, tim
     clocks = {rule.field for rule in plan.fields if "clock" in rule.op}
     if not clocks:
         return False
-    target = _target_entity(plan, record, env)
+    target = target_entity(plan, record, env)
     sighting = timeline.first_after(target[0], target[1], record.ordinal, via=("item",)) if target else None
     if sighting is None or sighting.value is None:
         return True

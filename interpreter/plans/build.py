@@ -9,12 +9,12 @@ the insert rule), ``update_plan`` (``update_changes`` / ``update_members``), ``b
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import Address, EntityType, ResponseRule, WritePlan
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import Tool, split_path
+from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
+from capenv.interpreter.view.extract import path_key
 
 from .bulk_plan import bulk_plan
 from .classify import classify, target_of
@@ -97,7 +97,7 @@ def _delete_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
                  events: list[TraceEvent]) -> WritePlan:
     """A delete answers with the exemplar's response, the entity re-rendered when it carries it."""
     if entity_type is not None and exemplar.response.is_json:
-        key = unquote(split_path(exemplar.path)[-1])
+        key = path_key(exemplar.path)
         entity, locator = _located(exemplar.response.json_value, entity_type.id_field, key)
         if entity is not None:
             base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})

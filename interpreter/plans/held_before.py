@@ -26,7 +26,7 @@ from urllib.parse import unquote
 from capenv.interpreter.bundle.models import EntityType
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
-from capenv.interpreter.view.extract import collection_path
+from capenv.interpreter.view.extract import collection_path, path_key
 
 from .classify import classify, target_of
 from .exemplar import admit_body
@@ -131,10 +131,8 @@ def _add_write_answers(ctx: Any) -> None:
         if effect in ("update", "action") and target.type is not None:
             if effect == "action" and sub_resource_call(calls, target.type, ctx) is not None:
                 continue
-            offset = 1 if effect == "action" else 0
             for call in succeeded:
-                parts = split_path(call.path)
-                key = unquote(parts[len(parts) - 1 - offset])
+                key = path_key(call.path, effect == "action")
                 entity = _located(call.response.json_value, target.type.id_field, key)[0] \
                     if call.response.is_json else None
                 handled.add((call.ordinal, target.type.name, key))

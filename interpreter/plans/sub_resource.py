@@ -3,11 +3,9 @@ changes no entity of the type its path names, so its effect stays none."""
 
 from __future__ import annotations
 
-from urllib.parse import unquote
-
 from capenv.interpreter.bundle.models import EntityType
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.view.extract import path_key
 
 from .context import PlanContext
 from .link import _located
@@ -30,7 +28,7 @@ def sub_resource_call(calls: list[Record], entity_type: EntityType, ctx: PlanCon
         body = call.response.json_value if call.response.is_json else None
         if body is None or (not call.response.is_json and not (call.response.text or "").strip()):
             continue
-        key = unquote(split_path(call.path)[-2])
+        key = path_key(call.path, action=True)
         entity, _ = _located(body, entity_type.id_field, key)
         if entity is None:
             return f"record {call.ordinal} answered something other than the entity {key!r}"

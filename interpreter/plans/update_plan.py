@@ -13,6 +13,7 @@ from capenv.interpreter.bundle.models import Address, EntityType, Locator, Write
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool, split_path
 from capenv.interpreter.rules_engine import TraceEvent
+from capenv.interpreter.view.extract import path_key
 
 from .context import PlanContext, note
 from .exemplar import admit_body
@@ -27,19 +28,14 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, bo
     if entity_type is None:
         events.append(note(tool.name, "no-observation", "its path names no entity of a state type"))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
-    segment_offset = 1 if effect == "action" else 0
-
-    def key_of(call: Record) -> str:
-        parts = split_path(call.path)
-        return unquote(parts[len(parts) - 1 - segment_offset])
-
+    is_action = effect == "action"
     update_calls = []
     observation = None
     unobserved = f"no successful call (the exemplar is record {exemplar.ordinal})"
     for call in calls:
         if not call.succeeded:
             continue
-        key = key_of(call)
+        key = path_key(call.path, is_action)
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
                              envelope=ctx.envelopes.get(tool.name))
         before = held_before(ctx, entity_type, key, call.ordinal)
@@ -54,7 +50,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, bo
             # another tool's write came first: the read may show that write instead
             why = f"another tool's write comes between it and read {sighting.ordinal}, which may show that write"
             sighting = None
-        if sighting is not None and after is None and effect == "action" and _awaits_check(ctx, tool, entity_type,
+        if sighting is not None and after is None and is_action and _awaits_check(ctx, tool, entity_type,
                                                                                             key, call):
             # that read checks another tool's write awaiting it, not this action call
             why = (f"read {sighting.ordinal} checks another tool's write to {entity_type.name} {key!r} that awaits "
@@ -85,9 +81,9 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, bo
     if observation is None or not update_calls:
         events.append(note(tool.name, "no-observation", unobserved))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
-    address = Address(by="action", segment=split_path(tool.template)[-1]) if effect == "action" else Address(by="path")
-    inputs = UpdateInputs(method=tool.method, is_action=effect == "action", id_field=entity_type.id_field,
-                          path_id=key_of(exemplar), calls=update_calls,
+    address = Address(by="action", segment=split_path(tool.template)[-1]) if is_action else Address(by="path")
+    inputs = UpdateInputs(method=tool.method, is_action=is_action, id_field=entity_type.id_field,
+                          path_id=path_key(exemplar.path, is_action), calls=update_calls,
                           type_entities=ctx.type_entities(entity_type.name, exemplar.ordinal))
     explanation = explain_update(ctx.ruleset, inputs)
     events.extend(explanation.events)

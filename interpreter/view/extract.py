@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import (
     CollectionState, DocumentState, Entity, EntityType, Locator, StateSnapshot,
@@ -24,6 +25,13 @@ def collection_path(record_path: str, entity_type: EntityType) -> str:
     """The collection a path lies in, spelled as the path spells it."""
     depth = len(split_path(entity_type.collection_template))
     return "/" + "/".join(split_path(record_path)[:depth])
+
+
+def path_key(path: str, action: bool = False) -> str:
+    """The key of the entity an item call's path names: its last segment (an item action's, the
+    one before the action segment), percent-decoded."""
+    parts = split_path(path)
+    return unquote(parts[len(parts) - 1 - (1 if action else 0)])
 
 
 def collection_args(path: str, entity_type: EntityType) -> dict[str, str]:
