@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Callable, Sequence
 
-from .errors import UserError, exit_code_for, message_for
+from .errors import exit_code_for, message_for
 
 Registrar = Callable[[argparse._SubParsersAction], None]
 

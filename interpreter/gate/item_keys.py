@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.manifest.models import split_path
-from capenv.serving.answers import collection_of
+from capenv.interpreter.view.extract import collection_path
 from capenv.serving.render import decode_once
 from capenv.serving.state_index import StateIndex
 
@@ -21,7 +21,7 @@ def item_key(copy: StateIndex, path: str, entity_type: Any, read_view: Any) -> s
     """The identity of the entity the read names; when the copy holds none, the path's last
     segment decoded once (it then names no held entity)."""
     raw = split_path(path)[-1]
-    held = copy.find_collection(collection_of(path, entity_type), entity_type.name)
+    held = copy.find_collection(collection_path(path, entity_type), entity_type.name)
     field = read_view.key_field or entity_type.id_field
     found = copy.find_entity(held, raw, field, entity_type.id_field) if held is not None else None
     return found[0] if found is not None else decode_once(raw)

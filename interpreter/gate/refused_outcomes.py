@@ -11,10 +11,9 @@ contradicted.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote
 
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.view.extract import path_key
 from capenv.serving.answers import list_members
 from capenv.serving.state_index import StateIndex
 
@@ -28,7 +27,7 @@ def creates_left_lacking(record: Record, read_view: Any, entity_type: Any, copy:
     every recording of the view carried, when the entity as created lacked it too. Each gets a note."""
     required = tuple(read_view.required_fields)
     if read_view.kind == "item" and mine is not None:
-        entities = [(str(mine.get(entity_type.id_field, unquote(split_path(record.path)[-1]))), mine)]
+        entities = [(str(mine.get(entity_type.id_field, path_key(record.path))), mine)]
     elif read_view.kind == "list" and line is not None:
         members = list_members(read_view, line, entity_type, copy) or []
         entities = [(str(m[entity_type.id_field]), m) for m in members if entity_type.id_field in m]

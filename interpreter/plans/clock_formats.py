@@ -17,7 +17,7 @@ from typing import Any
 
 from dateutil.parser import isoparse
 
-from capenv.interpreter.bundle.jsonvalue import JsonNumber, integral
+from capenv.interpreter.bundle.jsonvalue import integral
 from capenv.serving.ops.params import ClockFormat
 
 # A timestamp, not a date: the format must be able to say where every part goes. Minutes

@@ -15,7 +15,7 @@ from capenv.interpreter.bundle.models import EntityType, Locator
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest, Tool
 
-from .shapes import ShapeReader, id_matches
+from .shapes import ShapeReader
 
 
 @dataclass
