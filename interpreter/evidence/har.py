@@ -36,7 +36,7 @@ import orjson
 from . import bodies
 from .errors import CaptureError, EntryProblem, show
 from .identity import evidence_id
-from .instants import parse_instant
+from .instants import parse_har_instant
 from .origin import UrlError, normalise_origin, split_url
 from .records import Evidence, Record
 
@@ -200,7 +200,7 @@ def _started_at(entry: dict[str, Any]) -> datetime:
     try:
         if not isinstance(value, str):
             raise ValueError(value)
-        moment = parse_instant(value)
+        moment = parse_har_instant(value)
     except (ValueError, OverflowError):
         raise EntryProblem(f"startedDateTime {show(value)} is not an ISO-8601 date") from None
     if moment.tzinfo is None or moment.utcoffset() is None:

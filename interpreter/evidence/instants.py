@@ -17,7 +17,7 @@ from dateutil.parser import isoparse
 _USUAL = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)", re.ASCII)
 
 
-def parse_instant(value: str) -> datetime:
+def parse_har_instant(value: str) -> datetime:
     """The instant ``value`` names (raises ``ValueError`` or ``OverflowError`` as ``isoparse`` does)."""
     if _USUAL.fullmatch(value):
         try:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.models import FieldRule, MemberRule
 from capenv.interpreter.predicates.update_member_kinds import UpdateMemberContext
-from capenv.interpreter.predicates.update_values import parse_instant, same_value
+from capenv.interpreter.predicates.update_values import instant_and_format, same_value
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 from capenv.serving.ops.params import OP_PARAMS
 
@@ -201,7 +201,7 @@ def unsent_clock_decisions(ruleset: RuleSet, inputs: UpdateInputs, call: UpdateC
     for name, value in call.after.items():
         if name in call.body or name not in call.before or not same_value(call.before[name], value):
             continue
-        if parse_instant(value) is None:
+        if instant_and_format(value) is None:
             continue  # only a clock can have been stamped unseen
         decisions[name] = evaluate(ruleset, MEMBERS_TABLE, member_context(inputs, call, name, sent=False),
                                    subject=subject_of(name, call, inputs), only=only)

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
 
 from .update_change_context import ChangeParams, UpdateChangeContext, brief
-from .update_values import aware, leaves, parse_instant, same_shape, same_value
+from .update_values import aware, instant_and_format, leaves, same_shape, same_value
 
 
 class ClockWindowParams(ChangeParams):
@@ -26,7 +26,7 @@ class NestedClockWindowParams(ClockWindowParams):
 @predicate("changed_to_clock", context="update-change", params=ClockWindowParams)
 def changed_to_clock(ctx: UpdateChangeContext, params: ClockWindowParams) -> Outcome:
     """The field now holds a timestamp within a window of the call's start; its format is kept."""
-    parsed = parse_instant(ctx.new)
+    parsed = instant_and_format(ctx.new)
     if parsed is None:
         return Miss(f"{brief(ctx.new)} is no timestamp")
     distance = abs((parsed[0] - aware(ctx.started_at)).total_seconds())
@@ -51,7 +51,7 @@ def changed_nested_clocks(ctx: UpdateChangeContext, params: NestedClockWindowPar
         return Miss("unchanged")
     clocks: dict[str, dict[str, Any]] = {}
     for pointer in changed:
-        parsed = parse_instant(new_leaves[pointer])
+        parsed = instant_and_format(new_leaves[pointer])
         if parsed is None:
             return Miss(f"{pointer} changed to {brief(new_leaves[pointer])}, no timestamp")
         if abs((parsed[0] - aware(ctx.started_at)).total_seconds()) > params.window_seconds:
@@ -95,7 +95,7 @@ def _later_read_apart(ctx: UpdateChangeContext, new_leaves: dict[str, Any], cloc
     for pointer, value in new_leaves.items():
         if same_value(stored_leaves[pointer], value):
             continue
-        answered, kept = parse_instant(value), parse_instant(stored_leaves[pointer])
+        answered, kept = instant_and_format(value), instant_and_format(stored_leaves[pointer])
         if pointer not in clocks or answered is None or kept is None:
             return f"the later read stores another value at {pointer}"
         if abs((kept[0] - answered[0]).total_seconds()) > tolerance:
@@ -106,7 +106,7 @@ def _later_read_apart(ctx: UpdateChangeContext, new_leaves: dict[str, Any], cloc
 @predicate("changed_to_instant", context="update-change")
 def changed_to_instant(ctx: UpdateChangeContext, params: BaseModel) -> Outcome:
     """The field holds an instant (an ISO-8601 timestamp or epoch seconds or milliseconds)."""
-    parsed = parse_instant(ctx.new)
+    parsed = instant_and_format(ctx.new)
     if parsed is None:
         return Miss(f"{brief(ctx.new)} is no instant")
     return Match({"instant": ctx.new})

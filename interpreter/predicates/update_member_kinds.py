@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 from .update_change_derived import derived_text_matches, members_stored_nowhere
-from .update_values import holds, is_uuid, name_words, names_call_second, parse_instant, same_value
+from .update_values import holds, instant_and_format, is_uuid, name_words, names_call_second, same_value
 
 _ABSENT = object()
 
@@ -140,7 +140,7 @@ def sent_clock_held(ctx: UpdateMemberContext, params: CallSecondParams) -> Outco
     others = [m for m in ctx.body if m != ctx.member and _held_clock_problem(ctx, m, params.slack_seconds) is None]
     if others:
         return Miss(f"not the only such member ({', '.join(others)})")
-    return Match({"params": {"member": ctx.member, "format": parse_instant(ctx.sent_value)[1]}})
+    return Match({"params": {"member": ctx.member, "format": instant_and_format(ctx.sent_value)[1]}})
 
 
 def _held_clock_problem(ctx: UpdateMemberContext, member: str, slack: int) -> str | None:

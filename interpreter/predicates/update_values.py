@@ -22,7 +22,7 @@ UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 _TOKEN_RE = re.compile(r"[A-Za-z0-9_-]+")
 
 
-def parse_instant(value: Any) -> tuple[datetime, dict[str, Any]] | None:
+def instant_and_format(value: Any) -> tuple[datetime, dict[str, Any]] | None:
     """The instant a value names and how it is written (a ``ClockFormat`` as a dict), or None.
 
     The format is learned as creates learn it (``plans/clock_formats``); an epoch number is an
@@ -40,7 +40,7 @@ def parse_instant(value: Any) -> tuple[datetime, dict[str, Any]] | None:
 
 def is_whole_second(value: Any) -> bool:
     """The instant is written in whole seconds (no fraction, or only zeros after the point)."""
-    parsed = parse_instant(value)
+    parsed = instant_and_format(value)
     if parsed is None:
         return False
     return parsed[0].microsecond == 0
@@ -54,7 +54,7 @@ def aware(moment: datetime) -> datetime:
 def names_call_second(value: Any, started_at: datetime, slack_seconds: int) -> bool:
     """A whole-second instant that is the second the call began in (or up to ``slack`` later,
     for a call that ran across a second boundary)."""
-    parsed = parse_instant(value)
+    parsed = instant_and_format(value)
     if parsed is None or parsed[0].microsecond:
         return False
     start = aware(started_at).replace(microsecond=0)

@@ -7,7 +7,7 @@ from datetime import timezone
 import pytest
 from dateutil.parser import isoparse
 
-from capenv.interpreter.evidence.instants import parse_instant
+from capenv.interpreter.evidence.instants import parse_har_instant
 
 
 def _read(parse, value):
@@ -25,4 +25,4 @@ def _read(parse, value):
     "2026-11-30T13:00:06", "٢٠٢٦-11-30T13:00:06Z",
 ])
 def test_reads_and_refuses_as_isoparse(value):
-    assert _read(parse_instant, value) == _read(isoparse, value)
+    assert _read(parse_har_instant, value) == _read(isoparse, value)
