@@ -56,10 +56,7 @@ class HeldBefore:
     """Writes answered without the entity since the entity was last shown: fields they did not
     send may have changed unseen."""
     sure: frozenset[str] = field(default_factory=frozenset)
-    """The members those writes sent: brought forward, so not stale."""
-
-    def stale(self, name: str) -> bool:
-        return bool(self.stale_by) and name not in self.sure
+    """The members those writes sent: brought forward, so not stale (``UpdateCall.stale``)."""
 
 
 def held_before(ctx: Any, entity_type: EntityType, key: str, ordinal: int) -> HeldBefore | None:

@@ -38,14 +38,6 @@ def instant_and_format(value: Any) -> tuple[datetime, dict[str, Any]] | None:
     return moment, fmt.model_dump()
 
 
-def is_whole_second(value: Any) -> bool:
-    """The instant is written in whole seconds (no fraction, or only zeros after the point)."""
-    parsed = instant_and_format(value)
-    if parsed is None:
-        return False
-    return parsed[0].microsecond == 0
-
-
 def aware(moment: datetime) -> datetime:
     """A naive datetime is taken as UTC, so recorded start times compare with instants."""
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
