@@ -17,6 +17,8 @@ from capenv.interpreter.predicates.bulk_path_words import BulkPathWordContext
 from capenv.interpreter.predicates.write_targets import WriteTargetContext
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 
+from .context import note
+
 TABLE = "write-effects"
 PATH_WORDS = "bulk-path-words"
 
@@ -69,10 +71,9 @@ def _unheld_document_paths(tool_paths: list[str], document_paths: set[str], held
 
 def _unheld_note(subject: str, paths: list[str]) -> TraceEvent:
     shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-    return TraceEvent(table="plans", rule_id=None, outcome="miss", subject=subject,
-                      reason=f"no document write: a document view reads {shown}, but the state holds no document "
-                             "there (no read in the initial window showed one), so serving could not write it",
-                      location="interpreter/plans/classify.py:target_of")
+    return note(subject, "no document write", f"a document view reads {shown}, but the state holds no document "
+                "there (no read in the initial window showed one), so serving could not write it",
+                location="interpreter/plans/classify.py:target_of")
 
 
 def _unmatched(tool: Tool, parts: list[str], view: ViewResult, ruleset: RuleSet,
@@ -155,5 +156,4 @@ def _why_no_effect(tool: Tool, target: Target, view: ViewResult) -> TraceEvent |
 
 
 def _explained(subject: str, why: str) -> TraceEvent:
-    return TraceEvent(table="plans", rule_id=None, outcome="miss", subject=subject, reason=f"no effect: {why}",
-                      location="interpreter/plans/classify.py:classify")
+    return note(subject, "no effect", why, location="interpreter/plans/classify.py:classify")

@@ -11,7 +11,6 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.predicates.names import MemberNameContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
-from capenv.interpreter.view.window import is_write
 
 from .timeline import Timeline, build_timeline
 
@@ -26,8 +25,8 @@ class PlanContext:
         self.read_only = {p.tool for p in view.read_only_posts}
         self.tool_of = {o: t.name for t in manifest.tools for o in t.record_ordinals}
         self.timeline: Timeline = build_timeline(view, manifest, records)
-        self.writes = [r for o, r in sorted(records.items()) if is_write(r, self.tool_of, self.read_only)]
-        self.write_ordinals = [w.ordinal for w in self.writes]
+        self.write_ordinals = self.timeline.write_ordinals
+        self.writes = [records[o] for o in self.write_ordinals]
         self.document_paths = {d.path for d in view.state.documents} | {
             line.path for v in view.views if v.kind == "document" for line in v.documents}
         self.budgets = view.budgets
@@ -107,6 +106,7 @@ class PlanContext:
         return list(latest.values())
 
 
-def note(subject: str, outcome: str, reason: str) -> TraceEvent:
+def note(subject: str, outcome: str, reason: str, location: str = "") -> TraceEvent:
     """A plan-building step no rule table decides, traced under the ``plans`` table."""
-    return TraceEvent(table="plans", rule_id=None, outcome="miss", subject=subject, reason=f"{outcome}: {reason}")
+    return TraceEvent(table="plans", rule_id=None, outcome="miss", subject=subject, reason=f"{outcome}: {reason}",
+                      location=location)

@@ -57,10 +57,8 @@ class Timeline:
     records: dict[int, Record]
     types: dict[str, EntityType]
     by_entity: dict[tuple[str, str], list[Sighting]] = field(default_factory=dict)
-    item_reads: list[tuple[Record, ReadView, str]] = field(default_factory=list)
-    """Every item read: (record, view, decoded path id), in timeline order."""
     item_reads_by_id: dict[str, list[tuple[Record, ReadView]]] = field(default_factory=dict)
-    """The same item reads by decoded path id, in timeline order: a create's link looks up each
+    """Every item read by decoded path id, in timeline order: a create's link looks up each
     returned id (scanning every item read per candidate made linking quadratic)."""
     answers: dict[tuple[str, str], list[Sighting]] | None = None
     """Write answers showing an entity (via "response"), by entity; None until the plan builder
@@ -181,7 +179,6 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
         collection = collection_path(record.path, entity_type)
         if read_view.kind == "item":
             raw_id = split_path(record.path)[-1]
-            timeline.item_reads.append((record, read_view, unquote(raw_id)))
             timeline.item_reads_by_id.setdefault(unquote(raw_id), []).append((record, read_view))
             if is_absence(record):
                 key = _key_for(timeline, entity_type, read_view, unquote(raw_id))
