@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
 
 from .update_change_context import ChangeParams, UpdateChangeContext, brief
-from .update_values import aware, instant_and_format, leaves, same_shape, same_value
+from .update_values import aware, changed_leaves, instant_and_format, leaves, same_shape, same_value
 
 
 class ClockWindowParams(ChangeParams):
@@ -45,8 +45,7 @@ def changed_nested_clocks(ctx: UpdateChangeContext, params: NestedClockWindowPar
         return Miss("not an object the entity held")
     if not same_shape(old, new):
         return Miss("its members changed, not only their values")
-    old_leaves, new_leaves = dict(leaves(old)), dict(leaves(new))
-    changed = [p for p in new_leaves if not same_value(old_leaves[p], new_leaves[p])]
+    old_leaves, new_leaves, changed = changed_leaves(old, new)
     if not changed:
         return Miss("unchanged")
     clocks: dict[str, dict[str, Any]] = {}

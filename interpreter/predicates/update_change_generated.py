@@ -11,7 +11,9 @@ from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predi
 
 from .create_values import token_shape
 from .update_change_context import ABSENT, ChangeParams, UpdateChangeContext, brief
-from .update_values import any_index, holds, is_opaque_token, is_uuid, leaves, same_shape, same_value
+from .update_values import (
+    any_index, changed_leaves, holds, is_opaque_token, is_uuid, leaves, same_shape, same_value,
+)
 
 
 class StepParams(ChangeParams):
@@ -68,8 +70,7 @@ def changed_by_renewed_uuids(ctx: UpdateChangeContext, params: BaseModel) -> Out
         return Miss("not an array or object the entity held")
     if not same_shape(old, new):
         return Miss("its members or rows changed, not only values")
-    old_leaves, new_leaves = dict(leaves(old)), dict(leaves(new))
-    changed = [p for p in new_leaves if not same_value(old_leaves[p], new_leaves[p])]
+    old_leaves, new_leaves, changed = changed_leaves(old, new)
     if not changed:
         return Miss("unchanged")
     for pointer in changed:

@@ -115,6 +115,13 @@ def same_shape(a: Any, b: Any) -> bool:
     return not isinstance(a, (dict, list)) and not isinstance(b, (dict, list))
 
 
+def changed_leaves(old: Any, new: Any) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """Both values' leaves by pointer, and the pointers whose value changed (``same_shape``
+    values: every pointer of ``new`` is one of ``old``)."""
+    old_leaves, new_leaves = dict(leaves(old)), dict(leaves(new))
+    return old_leaves, new_leaves, [p for p in new_leaves if not same_value(old_leaves[p], new_leaves[p])]
+
+
 def any_index(pointer: str) -> str:
     """A pointer with every array index as ``*`` (``/rows/0/id`` -> ``/rows/*/id``)."""
     return "/".join("*" if part.isdigit() else part for part in pointer.split("/"))
