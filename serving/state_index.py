@@ -33,6 +33,10 @@ class HeldCollection:
     maxima: dict[str, Any] = field(default_factory=dict)
     """Per field a sequence counts: the largest value it held (computed on first use, raised by
     every edit; a removal leaves it, as a sequence never goes back)."""
+    held_values: dict[str, dict[Any, int]] = field(default_factory=dict)
+    """Per field a generated UUID or token skips: how many entities hold each string or integer
+    value, a string counted under its lower case too (computed on first use, kept by every edit
+    in ``state_edits``), so a draw tests membership without walking the collection."""
 
     def members(self) -> list[dict[str, Any]]:
         return [self.entities[k] for k in self.order]

@@ -16,7 +16,7 @@ from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.serving.store import Stored
 
 from .ranks import Rank, initial_ranks, rank_between
-from .state_edits import note_value, remove_entity
+from .state_edits import hold_entity, remove_entity
 from .state_index import HeldCollection, KnownSpellings, StateIndex
 from .store_subjects import (
     COLLECTION, DOCUMENT, ENTITY, KNOWN_ID, META_ID, Subjects, collection_state, document_state, entity_state,
@@ -207,8 +207,7 @@ class StateMirror:
 
 
 def _set_entity(collection: HeldCollection, key: str, state: dict[str, Any]) -> None:
-    note_value(collection, state["value"])
-    collection.entities[key] = state["value"]
+    hold_entity(collection, key, state["value"])
     collection.ids[key] = state["id"]
     collection.records[key] = tuple(state["records"])
 

@@ -15,7 +15,7 @@ from capenv.interpreter.bundle.models import WritePlan
 from .ops.apply import apply_field_rules
 from .ops.context import OpContext
 from .ops.sequences import SequenceState
-from .state_edits import largest_held
+from .state_edits import largest_held, values_held
 from .state_index import StateIndex
 
 GENERATED_OPS = frozenset({"identity", "clock", "nested-clock", "sequence", "unique", "renewed", "held-clock"})
@@ -28,16 +28,8 @@ def op_context(plan: WritePlan, state: StateIndex, body: dict[str, Any], instant
     write is accepted."""
     type_name = plan.type or ""
 
-    def type_values(field_name: str) -> set[Any]:
-        values: set[Any] = set()
-        for held in state.collections_of(type_name):
-            for entity in held.entities.values():
-                value = entity.get(field_name)
-                if isinstance(value, (str, int)):
-                    values.add(value)
-                    if isinstance(value, str):
-                        values.add(value.lower())
-        return values
+    def type_values(field_name: str) -> HeldValues:
+        return HeldValues([values_held(c, field_name) for c in state.collections_of(type_name)])
 
     def scope_values(scope: Any) -> list[Any]:
         """The scope's largest sequence value (each collection caches its own)."""
@@ -50,6 +42,19 @@ def op_context(plan: WritePlan, state: StateIndex, body: dict[str, Any], instant
                     path_args=path_args, type_name=type_name, collection=collection_path, entity_before=before,
                     type_values=type_values, sequences=draft)
     return ctx, draft
+
+
+class HeldValues:
+    """A field's values held across a type's collections, for membership tests: each
+    collection's counts (``state_edits.values_held``), so a draw never rebuilds a set."""
+
+    __slots__ = ("_counts",)
+
+    def __init__(self, counts: list[dict[Any, int]]) -> None:
+        self._counts = counts
+
+    def __contains__(self, value: Any) -> bool:
+        return any(value in counts for counts in self._counts)
 
 
 def field_values(plan: WritePlan, ctx: OpContext, recorded: dict[str, Any] | None) -> dict[str, Any]:
