@@ -37,7 +37,7 @@ from .read_check import check_read
 from .sorted_arrays import SortedArrays
 from .tied_creates import outside_tied_collection, tied_note, unmodelled_in
 from .unmodelled import unmodelled
-from .write_checks import CreateSite, _sent, _unobserved_later_update, _updates_unknown_entity, note_form_problem
+from .write_checks import CreateSite, note_form_problem, sent_members, unobserved_later_update, updates_unknown_entity
 
 __all__ = ["GateRun", "Pending", "PlanFindings", "run_gate"]
 
@@ -75,16 +75,16 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         if is_write(record, tool_of, read_only):
             plan = by_tool.get(tool)
             if plan is not None and plan.build_reason is None and plan.effect in MODELLED_EFFECTS and record.succeeded:
-                if _updates_unknown_entity(plan, record, env, track.unknown):
+                if updates_unknown_entity(plan, record, env, track.unknown):
                     # its call cannot be checked: it takes the recorded outcome and adds nothing to the plan
                     findings[tool].notes.append(unknown_entity_note(plan, record, env, track))
                     if not bring_to_outcome(plan, record, env, copy, timeline, track):
                         unmodelled(record, env, copy, track)
                     continue
-                if _unobserved_later_update(plan, record, env, timeline, views, tool_of):
+                if unobserved_later_update(plan, record, env, timeline, views, tool_of):
                     findings[tool].notes.append(GateNote(ordinal, "no read shows the clocks serving stamps",
                                                         location="interpreter/gate/write_checks.py:"
-                                                                 "_unobserved_later_update"))
+                                                                 "unobserved_later_update"))
                     unmodelled(record, env, copy, track)
                     continue
                 held = held_back_action(plan, record, env, timeline, track, records, by_tool, tool_of, read_only)
@@ -117,7 +117,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                         track.pending.setdefault(target, []).append(Pending(
                             tool, ordinal, plan.effect, applied[target],
                             plan.observation if ordinal == plan.exemplar else None,
-                            bulk_sent(applied, target) if plan.effect == "bulk" else _sent(plan, record), made))
+                            bulk_sent(applied, target) if plan.effect == "bulk" else sent_members(plan, record), made))
                     track.modelled_since.append((ordinal, tool, record.path))
                     continue
                 if plan.effect == "bulk":

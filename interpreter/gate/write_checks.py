@@ -40,13 +40,13 @@ def note_form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: Cr
         findings.notes.append(problem.note())
 
 
-def _updates_unknown_entity(plan: WritePlan, record: Record, env: WriteEnv, unknown: set[tuple[str, str]]) -> bool:
+def updates_unknown_entity(plan: WritePlan, record: Record, env: WriteEnv, unknown: set[tuple[str, str]]) -> bool:
     if plan.effect not in ("update", "action"):
         return False
     return target_entity(plan, record, env) in unknown
 
 
-def _unobserved_later_update(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline,
+def unobserved_later_update(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline,
                              views: dict[str, Any], tool_of: dict[int, str]) -> bool:
     """A later update answering without its entity is observed only by a read whose view shows
     every clock the plan learned: serving stamps them, so only the recorded values can stand in."""
@@ -66,7 +66,9 @@ def _unobserved_later_update(plan: WritePlan, record: Record, env: WriteEnv, tim
     return not clocks <= shown
 
 
-def _sent(plan: WritePlan, record: Record) -> frozenset[str]:
+def sent_members(plan: WritePlan, record: Record) -> frozenset[str]:
+    """The members the call's body sent (inside the plan's body envelope, its first element when
+    that is an array)."""
     body = record.request.json_value if record.request.is_json else None
     if plan.body_envelope and isinstance(body, dict):
         inner = body.get(plan.body_envelope)

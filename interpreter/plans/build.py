@@ -22,7 +22,7 @@ from .context import PlanContext, note
 from .create_plan import create_plan
 from .document_plan import document_plan
 from .exemplar import admit_body, exemplar_of
-from .link import _located
+from .link import entity_in_answer
 from .sub_resource import sub_resource_call
 from .update_plan import update_plan
 
@@ -98,7 +98,7 @@ def _delete_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, b
     """A delete answers with the exemplar's response, the entity re-rendered when it carries it."""
     if entity_type is not None and exemplar.response.is_json:
         key = path_key(exemplar.path)
-        entity, locator = _located(exemplar.response.json_value, entity_type.id_field, key)
+        entity, locator = entity_in_answer(exemplar.response.json_value, entity_type.id_field, key)
         if entity is not None:
             base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})
     return WritePlan(**base, address=Address(by="path"), traces=tuple(events))

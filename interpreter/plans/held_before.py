@@ -30,7 +30,7 @@ from capenv.interpreter.view.extract import collection_path, path_key
 
 from .classify import classify, target_of
 from .exemplar import admit_body
-from .link import _located, link_create, returned_ids
+from .link import entity_in_answer, link_create, returned_ids
 from .sub_resource import sub_resource_call
 from .timeline import READS, Sighting
 
@@ -130,7 +130,7 @@ def _add_write_answers(ctx: Any) -> None:
                 continue
             for call in succeeded:
                 key = path_key(call.path, effect == "action")
-                entity = _located(call.response.json_value, target.type.id_field, key)[0] \
+                entity = entity_in_answer(call.response.json_value, target.type.id_field, key)[0] \
                     if call.response.is_json else None
                 handled.add((call.ordinal, target.type.name, key))
                 if entity is None:

@@ -126,13 +126,13 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
         if len(key) < min_length and not type_read_before(entity_type.name, call.ordinal):
             misses.append(f"{where}={key!r}: a short id links only to a type read before the call")
             continue
-        observed, locator = _located(call.response.json_value, entity_type.id_field, key)
+        observed, locator = entity_in_answer(call.response.json_value, entity_type.id_field, key)
         return Link(entity_type, collection_path(record.path, entity_type), record.ordinal, value, observed,
                     locator), misses
     return None, misses
 
 
-def _located(body: Any, id_field: str, key: str) -> tuple[dict[str, Any] | None, Locator | None]:
+def entity_in_answer(body: Any, id_field: str, key: str) -> tuple[dict[str, Any] | None, Locator | None]:
     """The entity in a write's answer, located by its identity as item views locate it; an answer
     naming the id alone (the id field, or one member) does not count as showing the entity."""
     options = [Locator(kind="root")]

@@ -8,7 +8,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.view.extract import path_key
 
 from .context import PlanContext
-from .link import _located
+from .link import entity_in_answer
 
 
 def sub_resource_call(calls: list[Record], entity_type: EntityType, ctx: PlanContext) -> str | None:
@@ -29,7 +29,7 @@ def sub_resource_call(calls: list[Record], entity_type: EntityType, ctx: PlanCon
         if body is None or (not call.response.is_json and not (call.response.text or "").strip()):
             continue
         key = path_key(call.path, action=True)
-        entity, _ = _located(body, entity_type.id_field, key)
+        entity, _ = entity_in_answer(body, entity_type.id_field, key)
         if entity is None:
             return f"record {call.ordinal} answered something other than the entity {key!r}"
         lacking = sorted(required - set(entity))

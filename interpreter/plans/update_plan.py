@@ -18,7 +18,7 @@ from capenv.interpreter.view.extract import path_key
 from .context import PlanContext, note
 from .exemplar import admit_body
 from .held_before import held_before
-from .link import _located
+from .link import entity_in_answer
 from .update_changes import UpdateCall, UpdateInputs, explain_update
 
 
@@ -41,7 +41,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, bo
         before = held_before(ctx, entity_type, key, call.ordinal)
         after, via, later_read = None, "read", None
         if call.response.is_json:
-            located, _ = _located(call.response.json_value, entity_type.id_field, key)
+            located, _ = entity_in_answer(call.response.json_value, entity_type.id_field, key)
             if located is not None:
                 after, via = located, "response"
         sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",))
@@ -109,4 +109,4 @@ def _awaits_check(ctx: PlanContext, tool: Tool, entity_type: EntityType, key: st
     return False
 
 def _locator_of(body: Any, id_field: str, key: str) -> Locator | None:
-    return _located(body, id_field, key)[1]
+    return entity_in_answer(body, id_field, key)[1]

@@ -42,7 +42,7 @@ class SuffixParams(BaseModel):
     case_sensitive: bool = True
 
 
-def _in_words(value: str, params: WordsParams) -> Outcome:
+def in_words(value: str, params: WordsParams) -> Outcome:
     pool = {w.lower() for w in params.words} if params.ignore_case else set(params.words)
     probe = value.lower() if params.ignore_case else value
     if probe in pool:
@@ -63,7 +63,7 @@ def _ends_with(value: str, params: SuffixParams) -> Outcome:
 @predicate("member_name_in", context="member-name", params=WordsParams)
 def member_name_in(ctx: MemberNameContext, params: WordsParams) -> Outcome:
     """The member's name is one of a word list."""
-    return _in_words(ctx.name, params)
+    return in_words(ctx.name, params)
 
 
 @predicate("member_name_ends_with", context="member-name", params=SuffixParams)
@@ -85,7 +85,7 @@ def previous_segment_in(ctx: ParamNamingContext, params: WordsParams) -> Outcome
     """The segment before the parameter is one of a word list."""
     if not ctx.previous:
         return Miss("no previous segment")
-    return _in_words(ctx.previous, params)
+    return in_words(ctx.previous, params)
 
 
 @predicate("previous_segment_ends_with", context="param-naming", params=SuffixParams)

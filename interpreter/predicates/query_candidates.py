@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
-from .names import WordsParams, _in_words
+from .names import WordsParams, in_words
 
 
 @context_model("query-candidate")
@@ -27,13 +27,13 @@ class QueryCandidateContext(BaseModel):
 @predicate("query_param_is", context="query-candidate", params=WordsParams)
 def query_param_is(ctx: QueryCandidateContext, params: WordsParams) -> Outcome:
     """The parameter's name is one of a word list."""
-    return _in_words(ctx.param, params)
+    return in_words(ctx.param, params)
 
 
 @predicate("query_value_is", context="query-candidate", params=WordsParams)
 def query_value_is(ctx: QueryCandidateContext, params: WordsParams) -> Outcome:
     """The parameter's value is one of a word list."""
-    return _in_words(ctx.value, params)
+    return in_words(ctx.value, params)
 
 
 class PrefixParams(BaseModel):

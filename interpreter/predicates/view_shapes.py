@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
-from .names import WordsParams, _in_words
+from .names import WordsParams, in_words
 
 
 @context_model("envelope-member")
@@ -44,7 +44,7 @@ def member_holds(ctx: EnvelopeMemberContext, params: HoldsParams) -> Outcome:
 @predicate("member_named", context="envelope-member", params=WordsParams)
 def member_named(ctx: EnvelopeMemberContext, params: WordsParams) -> Outcome:
     """The member's name is one of a word list."""
-    return _in_words(ctx.member, params)
+    return in_words(ctx.member, params)
 
 
 @predicate("member_named_as_collection", context="envelope-member")
@@ -80,7 +80,7 @@ class IdentityFieldContext(BaseModel):
 @predicate("identity_field_named", context="identity-field", params=WordsParams)
 def identity_field_named(ctx: IdentityFieldContext, params: WordsParams) -> Outcome:
     """The field's name is one of a word list."""
-    return _in_words(ctx.field, params)
+    return in_words(ctx.field, params)
 
 
 @predicate("identity_field_usable", context="identity-field")
@@ -115,4 +115,4 @@ class QueryParamContext(BaseModel):
 @predicate("query_param_named", context="query-param", params=WordsParams)
 def query_param_named(ctx: QueryParamContext, params: WordsParams) -> Outcome:
     """The query parameter's name is one of a word list."""
-    return _in_words(ctx.name, params)
+    return in_words(ctx.name, params)

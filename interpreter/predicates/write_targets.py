@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
-from .names import WordsParams, _in_words
+from .names import WordsParams, in_words
 
 
 @context_model("write-target")
@@ -61,7 +61,7 @@ def write_segment_in(ctx: WriteTargetContext, params: WordsParams) -> Outcome:
     """The literal segment after the item or collection path is one of a word list."""
     if ctx.segment is None:
         return Miss("no literal segment after the path")
-    return _in_words(ctx.segment, params)
+    return in_words(ctx.segment, params)
 
 
 @predicate("write_segment_names_type", context="write-target")
