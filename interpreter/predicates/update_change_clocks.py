@@ -9,8 +9,8 @@ from pydantic import BaseModel, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
 
-from .update_change_context import ChangeParams, UpdateChangeContext, brief
-from .update_values import aware, changed_leaves, instant_and_format, leaves, same_shape, same_value
+from .update_change_context import ChangeParams, UpdateChangeContext
+from .update_values import aware, brief, changed_leaves, instant_and_format, leaves, same_shape, same_value
 
 
 class ClockWindowParams(ChangeParams):

@@ -53,11 +53,6 @@ class ChangeParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def brief(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:59] + "…"
-
-
 @predicate("changed_field_is_id_field", context="update-change")
 def changed_field_is_id_field(ctx: UpdateChangeContext, params: BaseModel) -> Outcome:
     """The field is the type's id field, which never takes a rule."""

@@ -10,9 +10,9 @@ from pydantic import BaseModel, Field
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
 
 from .create_values import token_shape
-from .update_change_context import ABSENT, ChangeParams, UpdateChangeContext, brief
+from .update_change_context import ABSENT, ChangeParams, UpdateChangeContext
 from .update_values import (
-    any_index, changed_leaves, holds, is_opaque_token, is_uuid, leaves, same_shape, same_value,
+    any_index, brief, changed_leaves, holds, is_opaque_token, is_uuid, leaves, same_shape, same_value,
 )
 
 

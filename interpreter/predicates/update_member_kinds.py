@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 from .update_change_derived import derived_text_matches, members_stored_nowhere
-from .update_values import holds, instant_and_format, is_uuid, name_words, names_call_second, same_value
+from .update_values import brief, holds, instant_and_format, is_uuid, name_words, names_call_second, same_value
 
 _ABSENT = object()
 
@@ -80,11 +80,6 @@ class TextParams(_Params):
     min_length: int = Field(default=8, ge=1)
 
 
-def _brief(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:59] + "…"
-
-
 def _sent(ctx: UpdateMemberContext) -> Miss | None:
     return None if ctx.sent and ctx.member in ctx.body else Miss("not sent")
 
@@ -113,7 +108,7 @@ def sent_as_path_id(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
         return miss
     if ctx.path_id is not None and str(ctx.sent_value) == ctx.path_id:
         return Match({"sent": ctx.sent_value})
-    return Miss(f"sent {_brief(ctx.sent_value)}, the path names {ctx.path_id!r}")
+    return Miss(f"sent {brief(ctx.sent_value)}, the path names {ctx.path_id!r}")
 
 
 @predicate("sent_other_than_path_id", context="update-member")
@@ -152,7 +147,7 @@ def _held_clock_problem(ctx: UpdateMemberContext, member: str, slack: int) -> st
     if stored is _ABSENT or not same_value(stored, sent):
         return "the call did not leave it as it was"
     if not names_call_second(sent, ctx.started_at, slack):
-        return f"{_brief(sent)} is no whole-second instant naming the call's second"
+        return f"{brief(sent)} is no whole-second instant naming the call's second"
     return None
 
 
@@ -165,7 +160,7 @@ def sent_value_stored(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
     if ctx.stored is _ABSENT:
         return Miss("the observation does not show it")
     if not same_value(ctx.stored, ctx.sent_value):
-        return Miss(f"stored {_brief(ctx.stored)}, sent {_brief(ctx.sent_value)}")
+        return Miss(f"stored {brief(ctx.stored)}, sent {brief(ctx.sent_value)}")
     evidence: dict[str, Any] = {"params": {"member": ctx.member}}
     if ctx.stored != ctx.sent_value:
         evidence["letter_case"] = "differs"
@@ -196,7 +191,7 @@ def sent_state_word(ctx: UpdateMemberContext, params: StateWordParams) -> Outcom
     the tool's calls sent other values of it."""
     value = ctx.sent_value
     if not isinstance(value, str) or not re.fullmatch(params.pattern, value):
-        return Miss(f"{_brief(value)} is not a lowercase word")
+        return Miss(f"{brief(value)} is not a lowercase word")
     if any(not same_value(v, value) for v in ctx.other_sent_values):
         return Miss("the tool's calls sent other values of it")
     sharing = 1 + sum(1 for e in ctx.other_entities if same_value(e.get(ctx.member), value))
@@ -283,7 +278,7 @@ def unsent_clock_kept_in_call_second(ctx: UpdateMemberContext, params: CallSecon
     if ctx.held is _ABSENT or ctx.stored is _ABSENT or not same_value(ctx.held, ctx.stored):
         return Miss("not left as it was")
     if not names_call_second(ctx.stored, ctx.started_at, params.slack_seconds):
-        return Miss(f"{_brief(ctx.stored)} is no whole-second instant naming the call's second")
+        return Miss(f"{brief(ctx.stored)} is no whole-second instant naming the call's second")
     return Match({"instant": ctx.stored})
 
 

@@ -38,6 +38,12 @@ def instant_and_format(value: Any) -> tuple[datetime, dict[str, Any]] | None:
     return moment, fmt.model_dump()
 
 
+def brief(value: Any) -> str:
+    """A value as a miss or note quotes it: its repr, cut to 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
 def aware(moment: datetime) -> datetime:
     """A naive datetime is taken as UTC, so recorded start times compare with instants."""
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
