@@ -1,8 +1,9 @@
-"""Predicates on how an update call treated one body member, or one clock it did not send
-(seeds: "Body members of a create", which updates reuse, and "Updates.").
+"""Predicates on how an update call treated one body member (seeds: "Body members of a create",
+which updates reuse, and "Updates.").
 
 Context ``update-member``: one member (or unsent field) of one recorded update call, with the
-entity as held just before the call and as observed after it.
+entity as held just before the call and as observed after it. The predicates on its clocks are in
+``update_member_clocks``.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 from .update_change_derived import derived_text_matches, members_stored_nowhere
-from .update_values import brief, holds, instant_and_format, is_uuid, name_words, names_call_second, same_value
+from .update_values import brief, holds, is_uuid, same_value
 
-_ABSENT = object()
+ABSENT = object()
+"""What the context gives for a member the body, the entity before or the observation lacks."""
 
 
 @context_model("update-member")
@@ -42,45 +44,39 @@ class UpdateMemberContext(BaseModel):
 
     @property
     def sent_value(self) -> Any:
-        return self.body.get(self.member, _ABSENT)
+        return self.body.get(self.member, ABSENT)
 
     @property
     def stored(self) -> Any:
-        return self.after.get(self.member, _ABSENT) if self.after is not None else _ABSENT
+        return self.after.get(self.member, ABSENT) if self.after is not None else ABSENT
 
     @property
     def held(self) -> Any:
-        return self.before.get(self.member, _ABSENT) if self.before is not None else _ABSENT
+        return self.before.get(self.member, ABSENT) if self.before is not None else ABSENT
 
 
-class _Params(BaseModel):
+class MemberParams(BaseModel):
+    """The params of an update-member predicate: closed and frozen."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class CallSecondParams(_Params):
-    slack_seconds: int = Field(default=1, ge=0)
-    """A call may run across a second boundary: the instant may name up to this many seconds later."""
-
-
-class ReferenceParams(_Params):
+class ReferenceParams(MemberParams):
     suffixes: list[str] = Field(min_length=1)
     identity_members: list[str] = Field(min_length=1)
 
 
-class StateWordParams(_Params):
+class StateWordParams(MemberParams):
     pattern: str = "[a-z]+"
     min_sharing_entities: int = Field(default=2, ge=1)
 
 
-class WordsParams(_Params):
-    words: list[str] = Field(min_length=1)
-
-
-class TextParams(_Params):
+class TextParams(MemberParams):
     min_length: int = Field(default=8, ge=1)
 
 
-def _sent(ctx: UpdateMemberContext) -> Miss | None:
+def not_sent(ctx: UpdateMemberContext) -> Miss | None:
+    """A miss for a member the call did not send (every ``sent_*`` predicate needs one)."""
     return None if ctx.sent and ctx.member in ctx.body else Miss("not sent")
 
 
@@ -93,7 +89,7 @@ def member_is_id_field(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
 @predicate("stored_id_changed", context="update-member")
 def stored_id_changed(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
     """The observation shows the entity under another id than the path names."""
-    if ctx.stored is _ABSENT or ctx.path_id is None:
+    if ctx.stored is ABSENT or ctx.path_id is None:
         return Miss("the observation does not show the id")
     if str(ctx.stored) == ctx.path_id:
         return Miss("the stored id is the path's")
@@ -103,7 +99,7 @@ def stored_id_changed(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
 @predicate("sent_as_path_id", context="update-member")
 def sent_as_path_id(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
     """The call sent the member with the id its path names."""
-    miss = _sent(ctx)
+    miss = not_sent(ctx)
     if miss:
         return miss
     if ctx.path_id is not None and str(ctx.sent_value) == ctx.path_id:
@@ -114,7 +110,7 @@ def sent_as_path_id(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
 @predicate("sent_other_than_path_id", context="update-member")
 def sent_other_than_path_id(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
     """The call sent the member with another value than the id its path names."""
-    miss = _sent(ctx)
+    miss = not_sent(ctx)
     if miss:
         return miss
     if ctx.path_id is not None and str(ctx.sent_value) == ctx.path_id:
@@ -122,42 +118,13 @@ def sent_other_than_path_id(ctx: UpdateMemberContext, params: BaseModel) -> Outc
     return Match({"sent": ctx.sent_value})
 
 
-@predicate("sent_clock_held", context="update-member", params=CallSecondParams)
-def sent_clock_held(ctx: UpdateMemberContext, params: CallSecondParams) -> Outcome:
-    """A sent clock the call left as the entity held it, in whole seconds naming the second the
-    call ran in, and the only such member the call sent (Ghost's updated_at)."""
-    miss = _sent(ctx)
-    if miss:
-        return miss
-    problem = _held_clock_problem(ctx, ctx.member, params.slack_seconds)
-    if problem:
-        return Miss(problem)
-    others = [m for m in ctx.body if m != ctx.member and _held_clock_problem(ctx, m, params.slack_seconds) is None]
-    if others:
-        return Miss(f"not the only such member ({', '.join(others)})")
-    return Match({"params": {"member": ctx.member, "format": instant_and_format(ctx.sent_value)[1]}})
-
-
-def _held_clock_problem(ctx: UpdateMemberContext, member: str, slack: int) -> str | None:
-    sent = ctx.body[member]
-    held = ctx.before.get(member, _ABSENT) if ctx.before is not None else _ABSENT
-    stored = ctx.after.get(member, _ABSENT) if ctx.after is not None else _ABSENT
-    if held is _ABSENT or not same_value(held, sent):
-        return "not sent as the entity held it"
-    if stored is _ABSENT or not same_value(stored, sent):
-        return "the call did not leave it as it was"
-    if not names_call_second(sent, ctx.started_at, slack):
-        return f"{brief(sent)} is no whole-second instant naming the call's second"
-    return None
-
-
 @predicate("sent_value_stored", context="update-member")
 def sent_value_stored(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
     """The observation shows the member as sent (a UUID in another letter case is the sent value)."""
-    miss = _sent(ctx)
+    miss = not_sent(ctx)
     if miss:
         return miss
-    if ctx.stored is _ABSENT:
+    if ctx.stored is ABSENT:
         return Miss("the observation does not show it")
     if not same_value(ctx.stored, ctx.sent_value):
         return Miss(f"stored {brief(ctx.stored)}, sent {brief(ctx.sent_value)}")
@@ -215,7 +182,7 @@ def sent_state_word(ctx: UpdateMemberContext, params: StateWordParams) -> Outcom
 def sent_replaced_by_fresh_uuid(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
     """The application stored a fresh UUID in place of the sent value: none of the type's other
     entities holds it and the call sent it nowhere."""
-    miss = _sent(ctx)
+    miss = not_sent(ctx)
     if miss:
         return miss
     stored = ctx.stored
@@ -230,7 +197,7 @@ def sent_replaced_by_fresh_uuid(ctx: UpdateMemberContext, params: BaseModel) -> 
 def sent_text_derived(ctx: UpdateMemberContext, params: TextParams) -> Outcome:
     """The only member the entity stores nowhere, whose text (markup aside) a field the call
     changed shows (Ghost's html, shown as plaintext)."""
-    miss = _sent(ctx)
+    miss = not_sent(ctx)
     if miss:
         return miss
     if ctx.after is None:
@@ -252,39 +219,18 @@ def sent_text_derived(ctx: UpdateMemberContext, params: TextParams) -> Outcome:
 @predicate("sent_not_shown", context="update-member")
 def sent_not_shown(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
     """The observation does not show the member."""
-    miss = _sent(ctx)
+    miss = not_sent(ctx)
     if miss:
         return miss
-    return Match() if ctx.stored is _ABSENT else Miss("shown")
+    return Match() if ctx.stored is ABSENT else Miss("shown")
 
 
 @predicate("sent_stored_differently", context="update-member")
 def sent_stored_differently(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
     """The observation shows the member with another value than sent (transformed)."""
-    miss = _sent(ctx)
+    miss = not_sent(ctx)
     if miss:
         return miss
-    if ctx.stored is _ABSENT or same_value(ctx.stored, ctx.sent_value):
+    if ctx.stored is ABSENT or same_value(ctx.stored, ctx.sent_value):
         return Miss("not stored differently")
     return Match({"params": {"value": ctx.stored}, "sent": ctx.sent_value})
-
-
-@predicate("unsent_clock_kept_in_call_second", context="update-member", params=CallSecondParams)
-def unsent_clock_kept_in_call_second(ctx: UpdateMemberContext, params: CallSecondParams) -> Outcome:
-    """A clock the call did not send and left as it was, in whole seconds naming the second the
-    call ran in: it cannot show whether the update stamps it."""
-    if ctx.sent and ctx.member in ctx.body:
-        return Miss("sent")
-    if ctx.held is _ABSENT or ctx.stored is _ABSENT or not same_value(ctx.held, ctx.stored):
-        return Miss("not left as it was")
-    if not names_call_second(ctx.stored, ctx.started_at, params.slack_seconds):
-        return Miss(f"{brief(ctx.stored)} is no whole-second instant naming the call's second")
-    return Match({"instant": ctx.stored})
-
-
-@predicate("member_names_creation", context="update-member", params=WordsParams)
-def member_names_creation(ctx: UpdateMemberContext, params: WordsParams) -> Outcome:
-    """The name says when the entity was made (createdAt, row_created_timestamp)."""
-    words = {w.lower() for w in params.words}
-    found = [w for _, _, w in name_words(ctx.member) if w in words]
-    return Match({"word": found[0]}) if found else Miss(f"names none of {sorted(words)}")
