@@ -15,15 +15,11 @@ NOTHING_CHECKED = ("its calls were applied, but no read the gate checks came aft
                    "one overlapping the write, or one that only supplied the call's observation checks nothing")
 
 
-def incomplete_entities(plan: WritePlan, view: ViewResult) -> bool:
-    """An update or delete answering with the entity, when no initial entity holds every field its
-    recorded answer shows (less the fields its rules write, but an increment's)."""
-    return lacking_fields(plan, view) is not None
-
-
 def lacking_fields(plan: WritePlan, view: ViewResult) -> tuple[str, ...] | None:
-    """The fields of the recorded answer that the most complete initial entity of the type lacks
-    (None when one holds them all, or the plan answers no entity)."""
+    """For an update or delete answering with the entity: the fields its recorded answer shows
+    (less those its rules write, but an increment's) that the most complete initial entity of the
+    type lacks. None when one holds them all, or the plan answers no entity: its entities are
+    complete."""
     if plan.effect not in ("update", "action", "delete") or plan.response is None or not plan.response.carries_entity:
         return None
     shown = locate(plan.response.body, plan.response.locator) if plan.response.locator else None
@@ -40,8 +36,8 @@ def lacking_fields(plan: WritePlan, view: ViewResult) -> tuple[str, ...] | None:
 
 def _explanations(plan: WritePlan, found: PlanFindings | None, view: ViewResult) -> dict:
     """What the gate saw, for the verdict's evidence: the difference a contradicting or
-    side-effect read showed, why each call added nothing checkable, and the reads of the plan's
-    type that serving answers by replay (they check nothing)."""
+    side-effect read showed, why each call added nothing checkable, the reads of the plan's type
+    that serving answers by replay (they check nothing), and the fields its entities lack."""
     notes = list(found.notes) if found else []
     side_effect = next((str(n) for n in notes if n.kind == "side-effect"), None)
     by = found.contradicted_by if found else None
@@ -54,8 +50,9 @@ def _explanations(plan: WritePlan, found: PlanFindings | None, view: ViewResult)
                          "checks nothing of that call")
     replayed = {v.tool: v.reason or "answered by replay" for v in view.views
                 if plan.type and v.type == plan.type and v.kind in ("item", "list") and not v.state_backed}
+    lacking = lacking_fields(plan, view)
     return {"contradiction": contradiction, "side_effect": side_effect, "unchecked_calls": tuple(calls),
-            "replayed_reads": replayed, "lacking_fields": lacking_fields(plan, view) or ()}
+            "replayed_reads": replayed, "incomplete_entities": lacking is not None, "lacking_fields": lacking or ()}
 
 
 def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, ruleset: RuleSet) -> list[WritePlan]:
@@ -66,8 +63,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
         context = PlanVerdictContext(
             build_reason=build_reason, contradicted_by=found.contradicted_by if found else None,
             side_effect_by=found.side_effect_by if found else None,
-            confirmations=len(found.confirmations) if found else 0,
-            incomplete_entities=incomplete_entities(plan, view), **_explanations(plan, found, view))
+            confirmations=len(found.confirmations) if found else 0, **_explanations(plan, found, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")
         served = bool(decision.yields.get("served"))
         reason_kind = decision.yields.get("reason")
