@@ -22,7 +22,6 @@ from capenv.serving.store import Store
 from .data_plane import StateDocumentReader, encode_state
 from .read_call import CallRefused, ReadCall
 from .runtime_api import DataPlaneRefusal
-from .state_holder import index_of
 from .state_index import StateIndex
 from .state_mirror import StateMirror, StoreLayoutError
 from .store_subjects import Subjects
@@ -112,7 +111,7 @@ class _Replay:
                 snapshot, _ = self.reader.read(record["document"].encode("utf-8"))
             except DataPlaneRefusal as refusal:
                 return f"the recorded document does not load: {refusal.message}"
-            self.index = index_of(snapshot, adopt=True)
+            self.index = StateIndex.from_snapshot(snapshot, adopt=True)
         else:
             return f"unknown kind of change {record['kind']!r}"
         self.meta = self.writes.fresh(self.index)

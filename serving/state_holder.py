@@ -26,7 +26,7 @@ from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import StateSnapshot, WritePlan
 
 from .read_call import ReadCall, Served
-from .state_index import HeldCollection, StateIndex, key_of
+from .state_index import StateIndex
 from .write_state import WriteState
 
 Encoder = Callable[[StateSnapshot], bytes]
@@ -60,25 +60,3 @@ def open_holder(store: Any, bundle: Bundle, writes: WriteState, encode: Encoder)
     if isinstance(store, str):
         store = open_store(store)
     return StoreStateHolder(store, bundle, writes, encode)
-
-
-def index_of(snapshot: StateSnapshot, *, adopt: bool) -> StateIndex:
-    """The working index of a snapshot; with ``adopt`` its entity and document values are
-    taken over as they are (``StateIndex.from_snapshot`` deep-copies them, which for a large
-    data/add costs more than parsing it)."""
-    if not adopt:
-        return StateIndex.from_snapshot(snapshot)
-    index = StateIndex(snapshot.evidence_id)
-    for held in snapshot.collections:
-        collection = HeldCollection(held.path, held.type, dict(held.args))
-        for entity in held.entities:
-            key = key_of(entity.id)
-            collection.order.append(key)
-            collection.entities[key] = entity.value
-            collection.ids[key] = entity.id
-            collection.records[key] = entity.records
-        index.collections[held.path] = collection
-    for document in snapshot.documents:
-        index.documents[document.path] = document.value
-        index.document_records[document.path] = document.records
-    return index

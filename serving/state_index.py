@@ -139,19 +139,23 @@ class StateIndex:
     (a state built from a snapshot knows the snapshot's spellings)."""
 
     @classmethod
-    def from_snapshot(cls, snapshot: StateSnapshot) -> "StateIndex":
+    def from_snapshot(cls, snapshot: StateSnapshot, *, adopt: bool = False) -> "StateIndex":
+        """The index of a snapshot, its entity and document values deep-copied; with ``adopt``
+        taken over as they are (nothing else keeps them, as for a freshly parsed data/add
+        document, whose copy would cost more than parsing it)."""
+        take = (lambda value: value) if adopt else copy.deepcopy
         index = cls(snapshot.evidence_id)
         for held in snapshot.collections:
             collection = HeldCollection(held.path, held.type, dict(held.args))
             for entity in held.entities:
                 key = key_of(entity.id)
                 collection.order.append(key)
-                collection.entities[key] = copy.deepcopy(entity.value)
+                collection.entities[key] = take(entity.value)
                 collection.ids[key] = entity.id
                 collection.records[key] = entity.records
             index.collections[held.path] = collection
         for document in snapshot.documents:
-            index.documents[document.path] = copy.deepcopy(document.value)
+            index.documents[document.path] = take(document.value)
             index.document_records[document.path] = document.records
         return index
 

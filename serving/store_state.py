@@ -32,7 +32,6 @@ from capenv.interpreter.bundle.models import StateSnapshot, WritePlan
 from capenv.serving.store import RecordConflict, RevisionConflict, Store
 
 from .read_call import CallRefused, ReadCall, Served
-from .state_holder import index_of
 from .state_index import StateIndex
 from .state_mirror import StateMirror
 from .store_catch_up import catch_up, load_whole, put_back
@@ -70,7 +69,7 @@ class StoreStateHolder:
     def load(self, initial: StateSnapshot) -> None:
         """Take the state the store holds, or install ``initial`` when it holds none."""
         if not self._reload_whole():
-            self._install(index_of(initial, adopt=False), RESET, only_if_absent=True)
+            self._install(StateIndex.from_snapshot(initial), RESET, only_if_absent=True)
 
     def working(self) -> StateIndex:
         self.refresh()
@@ -81,12 +80,13 @@ class StoreStateHolder:
         return self._encoded_now()
 
     def reset(self, initial: StateSnapshot) -> None:
-        self._install(index_of(initial, adopt=False), RESET)
+        self._install(StateIndex.from_snapshot(initial), RESET)
 
     def replace(self, snapshot: StateSnapshot, encoded: bytes | None = None, *, adopt: bool = False) -> None:
         """data/add: install ``snapshot`` (``encoded``: what data/get writes for it)."""
         encoded = encoded if encoded is not None else self._encode(snapshot)
-        self._install(index_of(snapshot, adopt=adopt), ADD, document_text=encoded.decode("utf-8"), encoded=encoded)
+        self._install(StateIndex.from_snapshot(snapshot, adopt=adopt), ADD, document_text=encoded.decode("utf-8"),
+                      encoded=encoded)
 
     def write(self, plan: WritePlan | None, tool: str, call: ReadCall, key: str | None = None) -> Served:
         """Serve one write call as one commit (see the module's docstring)."""
