@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import sys
-
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +11,6 @@ import pytest
 
 from capenv.interpreter.bundle.io import Bundle, read_bundle, write_bundle
 from capenv.interpreter.pipeline import build_bundle
-from capenv.serving.runtime_api import Runtime
-from capenv.serving.transport.http_app import HttpServing, run_http
 
 CAPTURES = Path(__file__).resolve().parents[2] / "captures"
 READY_TIMEOUT_SECONDS = 20.0

@@ -19,9 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from support.postgres import POSTGRES_URL_ENV, postgres_url  # noqa: F401  (re-exported)
+from support.postgres import postgres_url
 
 ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = ROOT / "captures"

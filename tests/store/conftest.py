@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from store_support import Provider, drop_schema, postgres_url
+from store_support import Provider, drop_schema
+from support.postgres import postgres_url
 
 from capenv.serving.store import MemoryStore, Store, open_store
 

@@ -1,17 +1,12 @@
-"""Helpers shared by the store tests: the provider handle the fixtures build, the PostgreSQL test
-server, and a thread race."""
+"""Helpers shared by the store tests: the provider handle the fixtures build, dropping a
+PostgreSQL test schema, and a thread race (the test server's URL: ``support.postgres``)."""
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-import pytest
-
-from support.postgres import POSTGRES_URL_ENV, postgres_url  # noqa: F401  (re-exported)
 
 from capenv.serving.store import Store
 

@@ -7,7 +7,8 @@ import secrets
 from pathlib import Path
 
 import pytest
-from store_support import drop_schema, postgres_url
+from store_support import drop_schema
+from support.postgres import postgres_url
 
 from capenv.serving.store import MemoryStore, SqliteStore, StoreUnreachable, open_store
 

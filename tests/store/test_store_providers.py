@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from store_conformance import T, create, env, update
-from store_support import Provider, drop_schema, postgres_url, race
+from store_support import Provider, drop_schema, race
+from support.postgres import postgres_url
 
 from capenv.serving.store import (
     NO_ACTOR,
