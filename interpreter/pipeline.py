@@ -28,22 +28,21 @@ def read_only_posts(evidence: Evidence, manifest: Manifest, ruleset: RuleSet) ->
 
 def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, ruleset: RuleSet) -> ViewResult:
     """Write plans for every state-changing tool, then the gate's verdicts (state view required)."""
-    from capenv.interpreter.gate.pages import configure_pages
     from capenv.interpreter.gate.replay import run_gate
     from capenv.interpreter.gate.sorted_arrays import with_sorted_arrays
     from capenv.interpreter.gate.verdicts import apply_verdicts
     from capenv.interpreter.gate.gate_notes import with_gate_traces
     from capenv.interpreter.plans.build import build_plans
     from capenv.interpreter.plans.context import PlanContext
+    from capenv.interpreter.view.paging import PagingRoles
 
     records = {r.ordinal: r for r in evidence.records}
     context = PlanContext(manifest, view, records, ruleset)  # one timeline for the plans and the gate
     plans = build_plans(context)
     if view.state_available and plans:
         timeline = context.timeline
-        configure_pages(ruleset)  # the page bound reads the build's tables, not the packaged ones
         run = run_gate(plans, view, manifest, records, timeline, settings=ruleset.settings.get("gate"),
-                       insert_table=ruleset.tables.get("insert-candidates"))
+                       insert_table=ruleset.tables.get("insert-candidates"), paging=PagingRoles(ruleset))
         plans = apply_verdicts(with_gate_traces(plans, run.findings), run, view, ruleset)
         view = with_sorted_arrays(view, run.sorted_arrays)  # serving sorts what made the gate's reads pass
         view = view.model_copy(update={"budget_hits": view.budget_hits + tuple(run.budget_hits),

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from capenv.interpreter.bundle.models import BudgetHit, InsertRule, WritePlan
 from capenv.interpreter.bundle.trace_event import TraceEvent
+from capenv.interpreter.view.paging import PagingRoles
 
 from .embed_checks import CreatedEntities
 from .sorted_arrays import SortedArrays
@@ -79,6 +80,8 @@ class GateRun:
     """The ``gate`` settings of the build's rules."""
     insert_table: Any = None
     """The build's ``insert-candidates`` table (None: the packaged one)."""
+    paging: PagingRoles | None = None
+    """The build's query-parameter roles (``view-query-params``), which bound a whole list's page."""
     insert_rules: dict[str, InsertRule] = field(default_factory=dict)
     """A create's insert rule a later list showed instead of the plan's (the plan takes it)."""
     rule_fixed: set[str] = field(default_factory=set)

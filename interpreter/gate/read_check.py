@@ -69,7 +69,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         spellings = {collection, collection_path(record.path, entity_type)}
         if spellings & track.unchecked or spellings & track.failed_lists:
             return  # a list whose check failed is not checked again (its items still are)
-        if past_the_page(line, read_view, entity_type.name, copy):
+        if past_the_page(line, read_view, entity_type.name, copy, run.paging):
             return  # serving answers from the line's recording: the read checks nothing
         targets = [("collection", collection)]
     elif read_view.kind == "document":

@@ -15,7 +15,9 @@ from capenv.interpreter.bundle.models import ViewResult, WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.rules_engine import load_rules
 from capenv.interpreter.view.extract import collection_path
+from capenv.interpreter.view.paging import PagingRoles
 from capenv.interpreter.view.read_gate import choose_document_line, choose_list_line
 from capenv.interpreter.view.views import is_absence
 from capenv.interpreter.view.window import is_write
@@ -45,7 +47,8 @@ MODELLED_EFFECTS = ("create", "update", "action", "delete", "document", "bulk")
 
 
 def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, records: dict[int, Record],
-             timeline: Timeline, settings: dict[str, Any] | None = None, insert_table: Any = None) -> GateRun:
+             timeline: Timeline, settings: dict[str, Any] | None = None, insert_table: Any = None,
+             paging: PagingRoles | None = None) -> GateRun:
     env = WriteEnv(view)
     copy = StateIndex.from_snapshot(view.state)
     sequences = SequenceState()
@@ -58,7 +61,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     findings = {p.tool: PlanFindings() for p in plans}
     track = Tracking(touched={(c.type, k) for c in copy.collections.values() for k in c.entities})
     run = GateRun(findings, plans=by_tool, settings=settings if settings is not None else embed_settings(),
-                  insert_table=insert_table)
+                  insert_table=insert_table, paging=paging if paging is not None else PagingRoles(load_rules()))
     run.sorted_arrays = SortedArrays.scan(records, views, tool_of, view.state)
     run.sorted_arrays.exhaustive_up_to = int(run.settings["sorted_arrays_exhaustive_up_to"])
     run.sorted_arrays.learn_from_plans(plans)
