@@ -21,7 +21,7 @@ from capenv.serving.state_index import StateIndex
 from capenv.serving.write_calls import WriteCall, WriteEnv, WriteRefusal
 from capenv.serving.writes import execute
 
-from .findings import GateNote, PlanFindings, Tracking
+from .findings import WHOLE, GateNote, PlanFindings, Tracking
 from .unmodelled import unmodelled
 
 Targets = dict[tuple, set[str]]
@@ -77,7 +77,7 @@ def apply_bulk(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex,
 def bulk_sent(applied: Targets, target: tuple) -> frozenset[str]:
     """What a bulk call sent an entity: the members it applied there (what a read showing that
     entity again checks)."""
-    return frozenset(applied.get(target, set()) - {"*"})
+    return frozenset(applied.get(target, set()) - {WHOLE})
 
 
 def _narrowed(plan: WritePlan, body: Any, items: list[Any]) -> Any:
@@ -93,8 +93,8 @@ def _targets(plan: WritePlan, type_name: str, id_field: str, collection: str, bo
     targets: Targets = {}
     if plan.bulk_effect == "delete":
         for key, _ in kept:
-            targets[("entity", type_name, key)] = {"*"}
-        targets[("collection", collection)] = {"*"}
+            targets[("entity", type_name, key)] = {WHOLE}
+        targets[("collection", collection)] = {WHOLE}
         return targets
     shown = applied_members(_narrowed(plan, body, [i for _, i in kept]), plan.address, id_field, plan.fields)
     for (key, _), (_, members) in zip(kept, shown):

@@ -20,8 +20,8 @@ from capenv.serving.state_index import StateIndex
 from capenv.serving.write_calls import WriteEnv
 
 from .embed_checks import CreatedEntities
-from .erasure import WHOLE, erase
-from .findings import Tracking
+from .erasure import erase
+from .findings import WHOLE, Tracking
 from .unmodelled import prefix
 from .write_checks import target_entity
 

@@ -13,9 +13,7 @@ a write's pending entries follow what survives.
 
 from __future__ import annotations
 
-from .findings import Tracking
-
-WHOLE = "*"
+from .findings import WHOLE, Tracking
 
 
 def remember_effect(track: Tracking, ordinal: int, applied: dict[tuple, set[str]]) -> None:

@@ -17,6 +17,9 @@ from .sorted_arrays import SortedArrays
 
 NoteKind = Literal["call", "contradiction", "side-effect"]
 
+WHOLE = "*"
+"""In a target's changed fields: the write changed the whole entity, document or collection."""
+
 
 @dataclass(frozen=True)
 class GateNote:
@@ -51,6 +54,7 @@ class Pending:
     ordinal: int
     effect: str
     changed: set[str]
+    """The fields it changed at its target (``WHOLE``: all of it)."""
     observation: int | None
     sent: frozenset[str] = frozenset()
     """The body members the call sent (what a read of an entity shown again checks)."""

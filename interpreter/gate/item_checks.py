@@ -16,6 +16,8 @@ from capenv.interpreter.manifest.models import split_path
 from capenv.serving.render import locate
 from capenv.serving.state_index import StateIndex
 
+from .findings import WHOLE
+
 _MISSING = object()
 
 
@@ -35,7 +37,7 @@ class _Update:
 
 
 def changes_whole_entity(write: Any) -> bool:
-    return write.effect in ("create", "delete") or "*" in write.changed
+    return write.effect in ("create", "delete") or WHOLE in write.changed
 
 
 def held_entity(copy: StateIndex, collection: str, entity_type: Any, read_view: Any, path: str

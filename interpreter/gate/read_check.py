@@ -20,7 +20,7 @@ from .copy_edits import resync_item
 from .embed_checks import creates_newly_embedded
 from .excuses import excused_in_failed_list, followed, followed_in_list
 from .findings import GateNote, GateRun, Pending, PlanFindings, Tracking
-from .item_checks import attribute_failed_item, held_entity
+from .item_checks import attribute_failed_item, changes_whole_entity, held_entity
 from .item_keys import by_other_key, item_key
 from .list_checks import replace_placement
 from .pages import past_the_page
@@ -219,7 +219,7 @@ def embedding_creates(record: Record, read_view: Any, mine: dict[str, Any] | Non
 def shows(write: Pending, read_view: Any) -> bool:
     """A pass confirms a write it shows something of: membership, or a changed field the view
     shows and does not treat as volatile."""
-    if write.effect in ("create", "delete") or "*" in write.changed:
+    if changes_whole_entity(write):
         return True
     if read_view.kind == "document":
         return bool(write.changed)

@@ -32,7 +32,7 @@ from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, ta
 from .embed_checks import embed_settings
 from .entity_budget import EntityBudget
 from .erasure import erase, overwritten_by, remember_effect
-from .findings import GateNote, GateRun, Pending, PlanFindings, Tracking
+from .findings import WHOLE, GateNote, GateRun, Pending, PlanFindings, Tracking
 from .gate_notes import unexplained_call_note, unknown_entity_note
 from .item_keys import item_key
 from .read_check import check_read
@@ -170,9 +170,9 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
         targets[("document", provenance["path"])] = set(result.changed)
         return targets
     key = str(provenance.get("id"))
-    targets[("entity", plan.type, key)] = set(result.changed) if plan.effect in ("update", "action") else {"*"}
+    targets[("entity", plan.type, key)] = set(result.changed) if plan.effect in ("update", "action") else {WHOLE}
     if plan.effect in ("create", "delete"):
-        targets[("collection", provenance["collection"])] = {"*"}
+        targets[("collection", provenance["collection"])] = {WHOLE}
     else:
         targets[("collection", provenance["collection"])] = set(result.changed)
     return targets
