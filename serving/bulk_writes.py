@@ -130,7 +130,7 @@ def _bulk_answer(plan: WritePlan, entity_type: EntityType, entities: list[dict[s
     first element showed the first: that element's members, the entity's values where it holds them."""
     recorded = plan.response.body if plan.response is not None else None
     if not (isinstance(recorded, list) and recorded and isinstance(recorded[0], dict)):
-        return render_answer(plan, None, ())
+        return render_answer(plan, None)
     first = recorded[0]
     return [{name: copy.deepcopy(entity.get(name, value)) for name, value in first.items()}
             for entity in entities], True, None

@@ -9,20 +9,13 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.models import WritePlan
-from capenv.interpreter.manifest.models import split_path
 
-from .render import same_spelling
+from .call_match import path_fit
 from .state_edits import set_document
 from .state_index import StateIndex
 from .write_answers import render_answer, write_result
 from .write_calls import WriteCall, WriteRefusal, WriteResult
 from .write_values import charge_growth
-
-
-def _same_path(a: str, b: str) -> bool:
-    """Two paths name the same thing: segment by segment, verbatim or either spelling once decoded."""
-    mine, theirs = split_path(a), split_path(b)
-    return len(mine) == len(theirs) and all(same_spelling(x, y) for x, y in zip(mine, theirs))
 
 
 def write_document(plan: WritePlan, call: WriteCall, body: dict[str, Any], state: StateIndex,
@@ -33,7 +26,7 @@ def write_document(plan: WritePlan, call: WriteCall, body: dict[str, Any], state
     path = plan.document_path or ""
     if path not in state.documents:
         raise WriteRefusal(f"no document is held at {path}", kind="missing")
-    if not _same_path(call.path, path):
+    if path_fit(path, call.path) is None:
         raise WriteRefusal(f"this document is written only at {path}, the path the state holds it at; "
                            f"the call names {call.path}")
     document = copy.deepcopy(state.documents[path])
@@ -51,6 +44,6 @@ def write_document(plan: WritePlan, call: WriteCall, body: dict[str, Any], state
     target.update(copy.deepcopy(body))
     charge_growth(limit_check, state.documents[path], document)
     set_document(state, path, document)
-    response, is_json, text = render_answer(plan, target if plan.response and plan.response.carries_entity else None, ())
+    response, is_json, text = render_answer(plan, target if plan.response and plan.response.carries_entity else None)
     return write_result(plan, response, is_json, text, {"source": "state", "view": "document-write", "path": path},
                         list(body))

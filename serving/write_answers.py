@@ -8,17 +8,17 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import Locator, WritePlan
 
-from .render import locate, place, project
+from .render import locate, place
 from .write_calls import WriteRefusal, WriteResult
 
 
-def render_answer(plan: WritePlan, entity: dict[str, Any] | None, shown: tuple[str, ...]
-                  ) -> tuple[Any, bool, str | None]:
+def render_answer(plan: WritePlan, entity: dict[str, Any] | None) -> tuple[Any, bool, str | None]:
+    """The recorded response, ``entity`` rendered into it where it carries one (and one is given)."""
     response = plan.response
     if response is None:
         return None, True, None
     if response.carries_entity and entity is not None:
-        return place(response.body, response.locator or Locator(kind="root"), project(entity, ())), True, None
+        return place(response.body, response.locator or Locator(kind="root"), dict(entity)), True, None
     return copy.deepcopy(response.body), response.is_json, response.text
 
 

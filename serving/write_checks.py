@@ -13,10 +13,10 @@ from .write_calls import WriteCall, WriteRefusal
 from .write_plans import PlanParts
 
 
-def check_query(plan: WritePlan, call: WriteCall, parts: PlanParts | None = None) -> None:
+def check_query(plan: WritePlan, call: WriteCall, parts: PlanParts) -> None:
     if not call.query:
         return
-    recorded = parts.query if parts is not None else dict(plan.query)
+    recorded = parts.query
     for name, value in call.query:
         if name not in recorded:
             raise WriteRefusal(f"query parameter {name!r} is not accepted; the recording sent "

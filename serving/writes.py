@@ -59,7 +59,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     budgets = env.view.budgets
     if plan.effect == "delete":
         collection, key, entity = _find_item(plan, env, call, state)
-        body, is_json, text = render_answer(plan, entity, ())
+        body, is_json, text = render_answer(plan, entity)
         remove_entity(collection, key)
         return write_result(plan, body, is_json, text, {"source": "state", "view": "delete", "type": plan.type,
                                                         "collection": collection.path,
@@ -89,7 +89,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         charge_growth(limit_check, entity, updated)
         draft.commit()
         replace_entity(collection, key, updated)
-        response, is_json, text = render_answer(plan, updated, ())
+        response, is_json, text = render_answer(plan, updated)
         return write_result(plan, response, is_json, text, {"source": "state", "view": "update", "type": plan.type,
                                                             "collection": collection.path,
                                                             "id": collection.ids.get(key, key)}, list(values))
@@ -122,7 +122,7 @@ def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, A
     index = insert_index(collection.ordered(), entity, plan.insert) if plan.insert else len(collection.order)
     draft.commit()
     key = insert_entity(collection, entity[entity_type.id_field], entity, index)
-    response, is_json, text = render_answer(plan, entity, ())
+    response, is_json, text = render_answer(plan, entity)
     return write_result(plan, response, is_json, text, {"source": "state", "view": "create", "type": plan.type,
                                                         "collection": collection.path,
                                                         "id": entity[entity_type.id_field]},
