@@ -7,8 +7,9 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import Address, EntityType, WritePlan
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import Tool, split_path
+from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
+from capenv.interpreter.view.extract import collection_args
 
 from .context import PlanContext, note
 from .create_fields import CreateInputs, explain_create
@@ -71,10 +72,11 @@ def _create_observation(ctx: PlanContext, entity_type: EntityType, collection: s
 
 
 def _path_args(path: str, entity_type: EntityType, collection: str, tool: Tool) -> dict[str, str]:
+    """The call's path arguments, and those the linked collection's path fills in the type's
+    collection template (a linked create's path may name none of them)."""
     args = tool.match(path) or {}
-    for part, template in zip(split_path(collection), split_path(entity_type.collection_template)):
-        if template.startswith("{"):
-            args.setdefault(template.strip("{}"), part)
+    for name, value in collection_args(collection, entity_type).items():
+        args.setdefault(name, value)
     return args
 
 
