@@ -26,11 +26,16 @@ class Link:
     locator: Locator | None
 
 
+def _scalar(value: Any) -> bool:
+    """A string or integer (not a boolean): what an id may be."""
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
 def returned_ids(body: Any, is_identity_member: Callable[[str], bool], min_length: int) -> list[tuple[Any, str]]:
     """Ids a create's answer names: identity members of the body or of an object member, or a
     scalar body or sole member (of ``min_length`` characters or more). (value, where) pairs."""
     found: list[tuple[Any, str]] = []
-    if isinstance(body, (str, int)) and not isinstance(body, bool):
+    if _scalar(body):
         if len(str(body)) >= min_length:
             found.append((body, "/"))
         return found
@@ -38,15 +43,15 @@ def returned_ids(body: Any, is_identity_member: Callable[[str], bool], min_lengt
         return found
     if len(body) == 1:
         (name, value), = body.items()
-        if isinstance(value, (str, int)) and not isinstance(value, bool) and len(str(value)) >= min_length:
+        if _scalar(value) and len(str(value)) >= min_length:
             found.append((value, f"/{name}"))
     for name, value in body.items():
-        if isinstance(value, (str, int)) and not isinstance(value, bool) and is_identity_member(name):
+        if _scalar(value) and is_identity_member(name):
             found.append((value, f"/{name}"))
     for name, value in body.items():
         if isinstance(value, dict):
             for inner, inner_value in value.items():
-                if isinstance(inner_value, (str, int)) and not isinstance(inner_value, bool) and is_identity_member(inner):
+                if _scalar(inner_value) and is_identity_member(inner):
                     found.append((inner_value, f"/{name}/{inner}"))
     unique, seen = [], set()
     for value, where in found:
@@ -61,19 +66,16 @@ def ids_answered(body: Any, id_field: str, envelopes: list[Locator]) -> list[str
     scalar body, the identity field, or a sole scalar member) or in an envelope member, where the
     type's item views locate their entity (Kinto's {"data": {"id": …}}). An id elsewhere in the
     answer may name another entity, whose read must not be taken for the created one."""
-    def scalar(value: Any) -> bool:
-        return isinstance(value, (str, int)) and not isinstance(value, bool)
-
-    if scalar(body):
+    if _scalar(body):
         return [str(body)]
     if not isinstance(body, dict):
         return []
-    found = [body[id_field]] if scalar(body.get(id_field)) else []
-    if len(body) == 1 and scalar(next(iter(body.values()))):
+    found = [body[id_field]] if _scalar(body.get(id_field)) else []
+    if len(body) == 1 and _scalar(next(iter(body.values()))):
         found.append(next(iter(body.values())))
     for locator in envelopes:
         enveloped = locate(body, locator) if locator.kind != "root" else None
-        if isinstance(enveloped, dict) and scalar(enveloped.get(id_field)):
+        if isinstance(enveloped, dict) and _scalar(enveloped.get(id_field)):
             found.append(enveloped[id_field])
     return list(dict.fromkeys(str(value) for value in found))
 
@@ -81,15 +83,12 @@ def ids_answered(body: Any, id_field: str, envelopes: list[Locator]) -> list[str
 def names_id_alone(body: Any) -> bool:
     """Whether a create's answer names its id alone: a scalar, a sole scalar member (the identity
     field or another), or a sole member holding an object of one scalar member ({"data": {"id": …}})."""
-    def scalar(value: Any) -> bool:
-        return isinstance(value, (str, int)) and not isinstance(value, bool)
-
-    if scalar(body):
+    if _scalar(body):
         return True
     if not isinstance(body, dict) or len(body) != 1:
         return False
     (value,) = body.values()
-    return scalar(value) or (isinstance(value, dict) and len(value) == 1 and scalar(next(iter(value.values()))))
+    return _scalar(value) or (isinstance(value, dict) and len(value) == 1 and _scalar(next(iter(value.values()))))
 
 
 def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candidates: list[tuple[Any, str]],
