@@ -7,11 +7,8 @@ Each entry names the handler that answers it (``"read"`` here) and carries its `
 becomes one more entry with its own handler and inputs, its draft goes through the same
 ``fit_budget``, and the runtime dispatches on ``handler``.
 
-Budget: each description may use ``tool_description_characters``, and all of them together
-``discovery_characters``. When the full descriptions do not fit, every tool gets the same
-ceiling (descriptions under it keep their length) and each is rendered at the largest sample
-level that fits its allowance; only a description whose fixed text alone is too long is cut,
-at a word boundary. ``Catalog.report`` lists every description that was sampled down or cut.
+Every description goes through ``catalog_budget.fit_budget``; ``Catalog.report`` lists every
+description it sampled down or cut.
 """
 
 from __future__ import annotations
@@ -25,7 +22,8 @@ from capenv.interpreter.manifest.models import Tool
 
 from capenv.serving.runtime_api import ToolSpec
 
-from .descriptions import Draft, cut_at_word, fields_sample, path_sample, query_sample
+from .catalog_budget import fit_budget
+from .descriptions import Draft, fields_sample, path_sample, query_sample
 from .replay import Replayer
 from .tool_inputs import ToolInputs
 
@@ -113,6 +111,8 @@ NOT_MODELLED = {
     "update": "Not modelled: an update does not reorder lists.",
     "*": "Not modelled: side effects on counters, relations and copies of entities elsewhere; authorization.",
 }
+
+
 def _labelled_as(plan: WritePlan) -> str:
     """An item action is an update of the entity its path names, and a bulk write updates or deletes
     each entity it names, so each carries that effect's label."""
@@ -245,50 +245,3 @@ def _response_fields(view: ReadView | None, calls: tuple) -> tuple[list[str], st
 def _latest_success(calls: tuple) -> Recording | None:
     ok = [c.response for c in calls if 200 <= c.response.status < 300]
     return (ok or [c.response for c in calls] or [None])[-1]
-
-
-# --- the budget ---------------------------------------------------------------------------
-
-
-def fit_budget(drafts: list[Draft], per_tool: int, total: int) -> tuple[list[str], list[dict[str, Any]]]:
-    """Each draft rendered within its allowance, and one report entry per draft sampled or cut."""
-    full = [draft.render() for draft in drafts]
-    wanted = [min(len(text), per_tool) for text in full]
-    ceiling = _ceiling(wanted, total)
-    texts, hits = [], []
-    for draft, text in zip(drafts, full):
-        allowance = min(len(text), per_tool, ceiling)
-        fitted, how = _render_within(draft, allowance)
-        texts.append(fitted)
-        if how != "full":
-            budget = "tool_description_characters" if allowance == per_tool else "discovery_characters"
-            hits.append({"tool": draft.tool, "budget": budget, "allowance": allowance,
-                         "wanted": len(text), "used": len(fitted), "effect": how})
-    return texts, hits
-
-
-def _ceiling(wanted: list[int], total: int) -> int:
-    """The largest per-description ceiling c with sum(min(w, c)) <= total (water filling)."""
-    if sum(wanted) <= total:
-        return max(wanted, default=0)
-    remaining, count = total, len(wanted)
-    for index, length in enumerate(sorted(wanted)):
-        share = remaining // (count - index)
-        if length > share:
-            return share
-        remaining -= length
-    return max(wanted, default=0)
-
-
-def _render_within(draft: Draft, allowance: int) -> tuple[str, str]:
-    text = draft.render()
-    if len(text) <= allowance:
-        return text, "full"
-    for level in range(draft.levels - 1, -1, -1):
-        text = draft.render(level)
-        if len(text) <= allowance:
-            return text, f"sampled: at most {level} names or values per list"
-    text = draft.render(samples=False)
-    if len(text) <= allowance:
-        return text, "sampled: parameter and field lists left out"
-    return cut_at_word(text, allowance), "cut at a word boundary"

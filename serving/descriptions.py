@@ -4,7 +4,7 @@ A description says what the tool reads (its type; item, list or document; from t
 by replay), its parameters with recorded values, and the response's fields, quoted. Lists of
 names and values are *samples*: rendered at a level ``k`` they show their first ``k`` items
 and say how many more there are, so shrinking a description drops whole items, never part of
-a word. ``catalog.py`` picks the level each description can afford.
+a word. ``catalog_budget.py`` picks the level each description can afford.
 """
 
 from __future__ import annotations
