@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from support.rules_copy import line_of
 
 from capenv.interpreter.predicates.names import MemberNameContext, ParamNamingContext
 from capenv.interpreter.predicates.text_shapes import SegmentContext
@@ -28,14 +29,6 @@ def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.count(old) == 1, old
     path.write_text(text.replace(old, new), encoding="utf-8")
-
-
-def line_of(path: Path, needle: str) -> int:
-    """The 1-based line of the first line of ``path`` holding ``needle`` (an ``id: X`` needle: exactly X)."""
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if (line.strip().removeprefix("- ") == needle) if needle.startswith("id: ") else needle in line:
-            return number
-    raise AssertionError(f"{needle!r} not in {path}")
 
 
 def move_rule(path: Path, rule_id: str, *, before: str) -> None:

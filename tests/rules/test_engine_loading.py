@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.rules_copy import line_of
 
 from capenv.interpreter.rules_engine import RuleFileError, load_rules
 from capenv.interpreter.rules_engine.models import RuleModel
@@ -25,15 +26,6 @@ def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.count(old) == 1, f"{old!r} should occur once in {path.name}"
     path.write_text(text.replace(old, new), encoding="utf-8")
-
-
-def line_of(path: Path, needle: str, *, nth: int = 1) -> int:
-    """The 1-based line of the ``nth`` line of ``path`` that holds ``needle``."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    hits = [i for i, line in enumerate(lines, 1)
-            if ((line.strip().removeprefix("- ") == needle) if needle.startswith("id: ") else needle in line)]
-    assert len(hits) >= nth, f"{needle!r} not found {nth} time(s) in {path.name}"
-    return hits[nth - 1]
 
 
 def load_error(directory: Path) -> RuleFileError:

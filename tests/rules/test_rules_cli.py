@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from support.rules_copy import line_of
+
 from capenv.interpreter.cli.main import main
 from capenv.interpreter.rules_engine import load_rules
 from capenv.interpreter.rules_engine.docgen import HEADER, render_rules_doc
@@ -17,14 +19,6 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def line_of(path: Path, needle: str) -> int:
-    """The 1-based line of the first line of ``path`` holding ``needle`` (an ``id: X`` needle: exactly X)."""
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if (line.strip().removeprefix("- ") == needle) if needle.startswith("id: ") else needle in line:
-            return number
-    raise AssertionError(needle)
 
 
 # --- check -------------------------------------------------------------------------------
