@@ -5,7 +5,7 @@ explanation trace)."""
 
 from __future__ import annotations
 
-from support.capture_runs import build_from, items_app, plan
+from support.capture_runs import build_from, items_app, plan, verdict_evidence
 
 C = {"id": 3, "title": "c"}
 LISTED = [{"id": 1, "title": "t1"}, {"id": 2, "title": "t2"}]
@@ -13,10 +13,6 @@ LISTED = [{"id": 1, "title": "t1"}, {"id": 2, "title": "t2"}]
 
 def _gate_events(write):
     return [e for e in write.traces if e.table == "gate" and "kind" in e.evidence]
-
-
-def _verdict_evidence(write):
-    return next(e for e in write.traces if e.table == "verdicts" and e.outcome == "match").evidence
 
 
 def test_a_contradiction_is_a_gate_event_and_the_verdicts_evidence():
@@ -28,7 +24,7 @@ def test_a_contradiction_is_a_gate_event_and_the_verdicts_evidence():
     events = _gate_events(create)
     assert [(e.evidence["record"], e.evidence["kind"]) for e in events] == [(5, "contradiction")]
     assert events[0].reason.startswith("record 5: ") and events[0].location.endswith("read_check.py:check_read")
-    assert _verdict_evidence(create)["difference"] == events[0].reason
+    assert verdict_evidence(create)["difference"] == events[0].reason
 
 
 def test_a_side_effect_is_a_gate_event_of_its_own_kind():
@@ -39,7 +35,7 @@ def test_a_side_effect_is_a_gate_event_of_its_own_kind():
     create = plan(bundle, "POST", "/items")
     events = _gate_events(create)
     assert [(e.evidence["record"], e.evidence["kind"]) for e in events] == [(6, "side-effect")]
-    assert _verdict_evidence(create)["difference"] == events[0].reason
+    assert verdict_evidence(create)["difference"] == events[0].reason
 
 
 def test_a_served_plan_whose_calls_were_all_checked_has_no_gate_note():
@@ -57,4 +53,4 @@ def test_a_call_the_plan_does_not_explain_carries_servings_refusal_in_its_event(
     update = plan(bundle, "PATCH", "/items/{item_id}")
     events = [e for e in _gate_events(update) if e.evidence["record"] == 5]
     assert [e.evidence["kind"] for e in events] == ["call"]
-    assert "refusal" in events[0].evidence and events[0].reason in _verdict_evidence(update)["calls"]
+    assert "refusal" in events[0].evidence and events[0].reason in verdict_evidence(update)["calls"]

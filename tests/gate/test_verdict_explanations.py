@@ -5,15 +5,9 @@ plan's type that serving answers by replay, and the fields no initial entity hol
 
 from __future__ import annotations
 
-from support.capture_runs import build_from, items_app, limits_app, plan, tag_limit
+from support.capture_runs import build_from, items_app, limits_app, plan, tag_limit, verdict_evidence
 
 C = {"id": 3, "title": "c"}
-
-
-def _verdict_evidence(write) -> dict:
-    events = [e for e in write.traces if e.table == "verdicts" and e.outcome == "match"]
-    assert len(events) == 1, [(e.rule_id, e.outcome) for e in write.traces if e.table == "verdicts"]
-    return dict(events[0].evidence)
 
 
 def test_a_side_effect_verdict_names_the_difference_the_read_showed():
@@ -23,7 +17,7 @@ def test_a_side_effect_verdict_names_the_difference_the_read_showed():
                         .call("GET", "/items/2", response={"id": 2, "title": "changed"}))      # 6: no write did it
     create = plan(bundle, "POST", "/items")
     assert (create.served, create.reason) == (False, "side-effect")
-    evidence = _verdict_evidence(create)
+    evidence = verdict_evidence(create)
     assert evidence["read"] == 6 and evidence["difference"].startswith("record 6:"), evidence
 
 
@@ -34,7 +28,7 @@ def test_an_unconfirmed_verdict_says_why_each_call_was_not_checked():
                         .call("GET", "/items/2", response={"id": 2, "title": "z"}))                         # 6
     update = plan(bundle, "PATCH", "/items/{item_id}")
     assert (update.served, update.reason) == (False, "unconfirmed")
-    assert _verdict_evidence(update)["calls"] == [
+    assert verdict_evidence(update)["calls"] == [
         "record 5: an update of an unknown entity, since record 4 (PATCH /items/2), a write no built plan models, "
         "reaches below the item path of items '2': that entity is unknown until a read shows it again"]
 
@@ -48,7 +42,7 @@ def test_an_unconfirmed_verdict_names_the_reads_of_its_type_answered_by_replay()
     bundle = build_from(builder)
     create = plan(bundle, "POST", "/limits")
     assert (create.served, create.reason) == (False, "unconfirmed")
-    evidence = _verdict_evidence(create)
+    evidence = verdict_evidence(create)
     assert evidence["replayed_reads"] == {"get_limits_by_limit_id": "no read in the initial window to prove it"}
     assert evidence["calls"] and "no read the gate checks came after them" in evidence["calls"][0]
 
@@ -60,7 +54,7 @@ def test_an_incomplete_entities_verdict_names_the_fields_no_initial_entity_holds
                         .call("GET", "/items", response=[{"id": 1, "title": "t1"}]))
     delete = plan(bundle, "DELETE", "/items/{item_id}")
     assert (delete.served, delete.reason) == (False, "incomplete-entities")
-    assert _verdict_evidence(delete)["lacking"] == ["deleted"]
+    assert verdict_evidence(delete)["lacking"] == ["deleted"]
 
 
 def test_an_unconfirmed_verdict_names_the_read_that_only_supplied_the_observation():
@@ -69,5 +63,5 @@ def test_an_unconfirmed_verdict_names_the_read_that_only_supplied_the_observatio
                         .call("GET", "/items/2", response={"id": 2, "title": "z"}))   # 5: its observation
     update = plan(bundle, "PATCH", "/items/{item_id}")
     assert (update.served, update.reason, update.observation) == (False, "unconfirmed", 5)
-    calls = _verdict_evidence(update)["calls"]
+    calls = verdict_evidence(update)["calls"]
     assert calls[-1] == "record 5 supplied the observation of record 4, so it checks nothing of that call", calls

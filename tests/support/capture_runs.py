@@ -97,3 +97,10 @@ def summary(bundle: Bundle) -> dict[str, tuple]:
     """tool -> (effect, served, reason, contradicted_by, checked_record_ordinals): for assertion messages."""
     return {p.tool: (p.effect, p.served, p.reason, p.contradicted_by, p.checked_record_ordinals)
             for p in bundle.view.writes}
+
+
+def verdict_evidence(write: WritePlan) -> dict[str, Any]:
+    """The evidence of the plan's one matching verdict trace event (the gate's verdict, explained)."""
+    events = [e for e in write.traces if e.table == "verdicts" and e.outcome == "match"]
+    assert len(events) == 1, [(e.rule_id, e.outcome) for e in write.traces if e.table == "verdicts"]
+    return dict(events[0].evidence)
