@@ -64,7 +64,7 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     if effect == "bulk" and target.type is not None:  # its body may be an array, a DELETE's included
         return bulk_plan(tool, target.type, exemplar, calls, ctx, base, events,
                          str(decision.yields.get("bulk_effect") or ("delete" if tool.method == "DELETE" else "update")))
-    envelope = ctx.envelope_judge(tool.name, exemplar, base, events)
+    envelope = ctx.envelope_judge(tool.name, exemplar, events)
     verdict = admit_body(exemplar, max_bytes=ctx.budgets.max_body_bytes, unwrap=effect in ("create", "update"),
                          envelope=envelope)
     if verdict.body is None:
@@ -76,9 +76,9 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     if effect == "create":
         return create_plan(tool, exemplar, verdict.body, calls, ctx, base, events)
     if effect in ("update", "action"):
-        return update_plan(tool, target.type, exemplar, verdict.body, calls, ctx, base, events, effect)
+        return update_plan(tool, target.type, exemplar, calls, ctx, base, events, effect)
     if effect == "delete":
-        return _delete_plan(tool, target.type, exemplar, base, events)
+        return _delete_plan(target.type, exemplar, base, events)
     if effect == "document":
         return document_plan(exemplar, verdict.body, calls, ctx, base, events)
     events.append(note(tool.name, "no-effect", f"{effect} writes have no target type"))
@@ -93,7 +93,7 @@ def _response_rule(exemplar: Record) -> ResponseRule:
                         text=None if exemplar.response.is_json else exemplar.response.text)
 
 
-def _delete_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, base: dict[str, Any],
+def _delete_plan(entity_type: EntityType | None, exemplar: Record, base: dict[str, Any],
                  events: list[TraceEvent]) -> WritePlan:
     """A delete answers with the exemplar's response, the entity re-rendered when it carries it."""
     if entity_type is not None and exemplar.response.is_json:

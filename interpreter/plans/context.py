@@ -39,7 +39,7 @@ class PlanContext:
         """Each entity's sightings and unanswered writes in ordinal order, merged on first use
         (``held_before``)."""
 
-    def envelope_judge(self, tool: str, exemplar: Record, base: dict[str, Any], events: list[TraceEvent]) -> Any:
+    def envelope_judge(self, tool: str, exemplar: Record, events: list[TraceEvent]) -> Any:
         """A function (member, value) -> "array" | "object" | None, by the ``body-envelopes`` table,
         judged once on the exemplar (later calls must be wrapped the same way)."""
         from capenv.interpreter.predicates.body_envelopes import BodyEnvelopeContext

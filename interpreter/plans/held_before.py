@@ -134,7 +134,7 @@ def _add_write_answers(ctx: Any) -> None:
                     if call.response.is_json else None
                 handled.add((call.ordinal, target.type.name, key))
                 if entity is None:
-                    envelope = ctx.envelopes.get(tool.name) or ctx.envelope_judge(tool.name, succeeded[0], {}, [])
+                    envelope = ctx.envelopes.get(tool.name) or ctx.envelope_judge(tool.name, succeeded[0], [])
                     sent = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
                                       envelope=envelope).body
                     ctx.unanswered.setdefault((target.type.name, key), []).append(Unanswered(call.ordinal, sent or {}))

@@ -22,9 +22,8 @@ from .link import entity_in_answer
 from .update_changes import UpdateCall, UpdateInputs, explain_update
 
 
-def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, body: dict[str, Any],
-                calls: list[Record], ctx: PlanContext, base: dict[str, Any], events: list[TraceEvent],
-                effect: str) -> WritePlan:
+def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, calls: list[Record], ctx: PlanContext,
+                base: dict[str, Any], events: list[TraceEvent], effect: str) -> WritePlan:
     if entity_type is None:
         events.append(note(tool.name, "no-observation", "its path names no entity of a state type"))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))

@@ -36,7 +36,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     by_ordinal = {r.ordinal: r for r in records}
     tool_of = {o: t.name for t in manifest.tools for o in t.record_ordinals}
     reader = ShapeReader(ruleset)
-    inference = infer_types(manifest, by_ordinal, reader, read_only)
+    inference = infer_types(manifest, by_ordinal, reader)
     types = {t.name: t for t in inference.types}
     window = initial_window(records, manifest, read_only)
     window_set = set(window.read_ordinals)
@@ -70,7 +70,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     if state_available:
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types,
                               StateIndex.from_snapshot(state))
-        views = [learn_queries(v, types[v.type], records, by_ordinal, writes, ruleset, traces)
+        views = [learn_queries(v, records, by_ordinal, writes, ruleset, traces)
                  if v.kind == "list" and v.type in types else v for v in views]
     else:
         views = [v.model_copy(update={"state_backed": False, "reason": "state unavailable (budget)"}) for v in views]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from typing import Callable
 
-from capenv.interpreter.bundle.models import EntityType, ListLine, QuerySpec, ReadView
+from capenv.interpreter.bundle.models import ListLine, QuerySpec, ReadView
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.query_candidates import QueryCandidateContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
@@ -24,7 +24,7 @@ from .query_references import Reference, References
 TABLE = "view-learned-queries"
 
 
-def learn_queries(view: ReadView, entity_type: EntityType, records: list[Record], by_ordinal: dict[int, Record],
+def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, Record],
                   is_write: Callable[[Record], bool], ruleset: RuleSet, traces: list[TraceEvent]) -> ReadView:
     if view.kind != "list" or not view.state_backed:
         return view

@@ -95,8 +95,7 @@ def _item_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolS
     return ToolShape(tool, "item", chosen[0], chosen[1], chosen[2])
 
 
-def infer_types(manifest: Manifest, records: dict[int, Record], reader: ShapeReader,
-                read_only_posts: set[str] = frozenset()) -> TypeInference:
+def infer_types(manifest: Manifest, records: dict[int, Record], reader: ShapeReader) -> TypeInference:
     result = TypeInference()
     for tool in manifest.tools:
         if tool.method != "GET":
