@@ -18,7 +18,7 @@ from capenv.serving.state_index import HeldCollection
 TABLE = "insert-candidates"
 
 
-def insert_candidates(plan: WritePlan, entity_type: EntityType, entity: dict[str, Any],
+def insert_candidates(entity_type: EntityType, entity: dict[str, Any],
                       table: Any = None) -> list[InsertRule]:
     """The table's candidates in its order (the build's table; the packaged one when none is
     given), each a rule serving can apply to this entity."""
@@ -56,7 +56,7 @@ def replace_placement(plan: WritePlan, entity_type: EntityType, collection: Held
     others = [k for k in original if k != key]
     current = plan.insert or InsertRule(rule_id="insert.default-last", kind="last")
     tried: set[int] = {original.index(key)}
-    for candidate in insert_candidates(plan, entity_type, entity, table):
+    for candidate in insert_candidates(entity_type, entity, table):
         if _same_rule(candidate, current):
             continue
         index = insert_index([collection.entities[k] for k in others], entity, candidate)
