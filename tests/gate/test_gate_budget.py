@@ -8,11 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.capture_runs import items_app
+from support.capture_runs import build_from, items_app
 from support.har_builder import HarBuilder
 from support.rules_copy import copy_rules, edit_pattern
 
-from capenv.interpreter.pipeline import build_bundle
 
 C = {"id": 3, "title": "c"}
 
@@ -23,10 +22,6 @@ def three_entities(tmp_path: Path) -> Path:
     rules = copy_rules(tmp_path)
     edit_pattern(rules / "budgets.yaml", r"max_entities: \d+", "max_entities: 3")
     return rules
-
-
-def _build(builder: HarBuilder, tmp_path: Path, rules: Path | None):
-    return build_bundle(builder.write(tmp_path / "capture.har"), rules=str(rules) if rules else None)
 
 
 def _create(bundle):
@@ -42,14 +37,14 @@ def _two_creates() -> HarBuilder:
             .call("GET", "/items/4", response={"id": 4, "title": "changed"}))                            # 7
 
 
-def test_within_the_budget_every_read_is_checked(tmp_path):
-    bundle = _build(_two_creates(), tmp_path, None)
+def test_within_the_budget_every_read_is_checked():
+    bundle = build_from(_two_creates())
     assert _create(bundle).contradicted_by == 7
     assert bundle.view.budget_hits == ()
 
 
-def test_a_created_entity_past_the_budget_stops_the_gate_and_is_reported(tmp_path, three_entities):
-    bundle = _build(_two_creates(), tmp_path, three_entities)
+def test_a_created_entity_past_the_budget_stops_the_gate_and_is_reported(three_entities):
+    bundle = build_from(_two_creates(), rules=three_entities)
     create = _create(bundle)
     # the copy held 4 entities after record 6: read 7 checks nothing, read 5's confirmation stands
     assert create.contradicted_by is None and create.served and create.checked_record_ordinals == (5,)
@@ -74,8 +69,8 @@ def _taken_then_create(imported: bool) -> HarBuilder:
 
 
 @pytest.mark.parametrize("imported", [True, False])
-def test_a_taken_entity_counts_against_the_budget_as_a_created_one_does(tmp_path, three_entities, imported):
-    bundle = _build(_taken_then_create(imported), tmp_path, three_entities)
+def test_a_taken_entity_counts_against_the_budget_as_a_created_one_does(three_entities, imported):
+    bundle = build_from(_taken_then_create(imported), rules=three_entities)
     create = _create(bundle)
     if imported:
         # two initial, one taken from read 5, one created by record 6: past the budget of 3
@@ -87,10 +82,10 @@ def test_a_taken_entity_counts_against_the_budget_as_a_created_one_does(tmp_path
         assert bundle.view.budget_hits == ()
 
 
-def test_a_budget_passed_by_the_last_record_is_still_reported(tmp_path, three_entities):
+def test_a_budget_passed_by_the_last_record_is_still_reported(three_entities):
     builder = (items_app()
                .call("POST", "/items", body={"title": "c"}, status=201, response=C)                       # 4
                .call("GET", "/items/3", response=C)                                                       # 5
                .call("POST", "/items", body={"title": "d"}, status=201, response={"id": 4, "title": "d"}))  # 6
-    (hit,) = _build(builder, tmp_path, three_entities).view.budget_hits
+    (hit,) = build_from(builder, rules=three_entities).view.budget_hits
     assert hit.reached == 4 and hit.effect.startswith("reported only")

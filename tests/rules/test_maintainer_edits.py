@@ -5,17 +5,11 @@ the file, the line, the rule and the key. (Reordering two rules: ``test_engine_e
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from support.capture_runs import has_plan, items_app, plan
+from support.capture_runs import build_from, has_plan, items_app, plan
 from support.har_builder import HarBuilder
 from support.rules_copy import edit_pattern
 
 from capenv.interpreter.cli.main import main
-from capenv.interpreter.pipeline import build_bundle
-
-def built(builder: HarBuilder, tmp_path: Path, rules: Path | None = None):
-    return build_bundle(builder.write(tmp_path / "capture.har"), rules=str(rules) if rules else None)
 
 
 # --- a query word --------------------------------------------------------------------------
@@ -33,11 +27,11 @@ def _read_only_events(bundle, tool: str) -> list:
     return [e for e in bundle.view.traces if e.subject == tool and e.table == "readonly-ways" and e.outcome == "match"]
 
 
-def test_an_added_query_word_makes_a_post_read_only_and_the_trace_names_the_rule(tmp_path, rules_dir):
-    packaged = built(_tally_capture(), tmp_path)
+def test_an_added_query_word_makes_a_post_read_only_and_the_trace_names_the_rule(rules_dir):
+    packaged = build_from(_tally_capture())
     assert has_plan(packaged, "POST", "/items/tally")          # "tally" is no query word: a write
     edit_pattern(rules_dir / "readonly-ways.yaml", r"(query_words: \[)", r"\1tally, ")
-    edited = built(_tally_capture(), tmp_path, rules_dir)
+    edited = build_from(_tally_capture(), rules=rules_dir)
     assert not has_plan(edited, "POST", "/items/tally")        # now a read-only POST: no plan
     events = _read_only_events(edited, "post_items_tally")
     assert [e.rule_id for e in events] == ["readonly.query-word-path"], edited.view.traces
@@ -64,12 +58,12 @@ def _label_rule(bundle):
     return rule, decided
 
 
-def test_a_lower_copy_minimum_makes_a_short_repeated_string_a_copy(tmp_path, rules_dir):
-    rule, decided = _label_rule(built(_copy_capture(), tmp_path))
+def test_a_lower_copy_minimum_makes_a_short_repeated_string_a_copy(rules_dir):
+    rule, decided = _label_rule(build_from(_copy_capture()))
     assert rule.op != "copy"                                     # 6 characters < the 8-character minimum
     assert all(e.rule_id != "field.copy" for e in decided)
     edit_pattern(rules_dir / "create-fields.yaml", r"(id: field\.copy.*?min_length: )8", r"\g<1>4")
-    rule, decided = _label_rule(built(_copy_capture(), tmp_path, rules_dir))
+    rule, decided = _label_rule(build_from(_copy_capture(), rules=rules_dir))
     assert rule.op == "copy"
     assert [e.rule_id for e in decided][-1:] == ["field.copy"]
 

@@ -48,12 +48,14 @@ def limits_app(builder: HarBuilder | None = None) -> HarBuilder:
             .call("GET", "/limits/tag/beta", response=tag_limit(2, "beta")))
 
 
-def build_from(builder: HarBuilder, path: str | Path | None = None) -> Bundle:
-    """Write the builder's HAR (to ``path``, else a temporary file) and run the whole build."""
+def build_from(builder: HarBuilder, path: str | Path | None = None, *, rules: Path | None = None) -> Bundle:
+    """Write the builder's HAR (to ``path``, else a temporary file) and run the whole build (with
+    the rule tables in ``rules``, as ``--rules`` would, else the packaged ones)."""
+    rules_arg = str(rules) if rules is not None else None
     if path is not None:
-        return build_bundle(builder.write(path))
+        return build_bundle(builder.write(path), rules=rules_arg)
     with tempfile.TemporaryDirectory(prefix="capenv-capture-") as folder:
-        return build_bundle(builder.write(Path(folder) / "capture.har"))
+        return build_bundle(builder.write(Path(folder) / "capture.har"), rules=rules_arg)
 
 
 def tool_name(bundle: Bundle, method_or_name: str, template: str | None = None) -> str:
