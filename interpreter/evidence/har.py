@@ -1,11 +1,11 @@
 """HAR 1.2 ingest: a ``.har`` or ``.har.gz`` file → ``Evidence`` (DESIGN.md §3).
 
 Each entry becomes one ``Record`` (fields as the §3 table says; body decisions in ``bodies``,
-URL splitting in ``origin``, the id in ``identity``). Choices made here:
+URL splitting in ``origin``, the id in ``identity``, typed members in ``entry_fields``, times in
+``instants``). Choices made here and there:
 
-- Start times are read as dateutil's ``isoparse`` reads them (``instants``) and kept in UTC
-  (the recorder's local offset says nothing about the application); a time without a zone is
-  an error.
+- Start times are read as dateutil's ``isoparse`` reads them and kept in UTC (the recorder's
+  local offset says nothing about the application); a time without a zone is an error.
 - ``finished_at`` = start + ``time`` ms; when ``time`` is missing or negative, the sum of the
   non-negative ``timings`` phases (``ssl`` excluded: HAR counts it inside ``connect``); else 0.
 - Records are ordered by a stable sort on the start time (equal starts keep file order) and
@@ -27,16 +27,17 @@ import math
 import zlib
 from collections import Counter
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import orjson
 
 from . import bodies
+from .entry_fields import headers_of, member_object, member_string, status_of
 from .errors import CaptureError, EntryProblem, show
 from .identity import evidence_id
-from .instants import parse_har_instant
+from .instants import entry_finished_at, entry_started_at
 from .origin import UrlError, normalise_origin, split_url
 from .records import Evidence, Record
 
@@ -49,7 +50,6 @@ PROGRESS_REPORTS = 100
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _UTF8_BOM = "\ufeff"
-_TIMING_PHASES = ("blocked", "dns", "connect", "send", "wait", "receive")
 
 
 def load_evidence(path: str | Path, *, origin: str | None = None, progress: Progress | None = None) -> Evidence:
@@ -150,18 +150,18 @@ def _har_entries(text: str, source: str) -> list[Any]:
 def _normalise(entry: Any, index: int) -> _Entry:
     if not isinstance(entry, dict):
         raise EntryProblem(f"is {show(entry)}, not an object")
-    started_at = _started_at(entry)
-    request = _member_object(entry, "request")
-    response = _member_object(entry, "response")
-    method = _member_string(request, "method", "request.method").upper()
-    url = _member_string(request, "url", "request.url")
+    started_at = entry_started_at(entry)
+    request = member_object(entry, "request")
+    response = member_object(entry, "response")
+    method = member_string(request, "method", "request.method").upper()
+    url = member_string(request, "url", "request.url")
     try:
         split = split_url(url)
     except UrlError as exc:
         raise EntryProblem(f"request.url {show(url)} {exc}") from None
-    request_headers = _headers(request, "request.headers")
-    response_headers = _headers(response, "response.headers")
-    status = _status(response)
+    request_headers = headers_of(request, "request.headers")
+    response_headers = headers_of(response, "response.headers")
+    status = status_of(response)
     redirect_url = response.get("redirectURL") or ""
     if not isinstance(redirect_url, str):
         raise EntryProblem(f"response.redirectURL is {show(redirect_url)}, not a string")
@@ -183,7 +183,7 @@ def _normalise(entry: Any, index: int) -> _Entry:
         answers_json = bodies.is_json_media_type(bodies.response_media_type(response, response_headers))
 
     fields = {
-        "entry_index": index, "started_at": started_at, "finished_at": _finished_at(entry, started_at),
+        "entry_index": index, "started_at": started_at, "finished_at": entry_finished_at(entry, started_at),
         "method": method, "origin": split.origin, "path": split.path, "query": split.query,
         "request_headers": request_headers, "request": request_body,
         "status": status, "status_text": status_text,
@@ -191,96 +191,6 @@ def _normalise(entry: Any, index: int) -> _Entry:
         "response_headers": response_headers, "response": response_body,
     }
     return _Entry(index, started_at, fields, body_problem, answers_json)
-
-
-def _started_at(entry: dict[str, Any]) -> datetime:
-    value = entry.get("startedDateTime")
-    if value is None:
-        raise EntryProblem("has no startedDateTime")
-    try:
-        if not isinstance(value, str):
-            raise ValueError(value)
-        moment = parse_har_instant(value)
-    except (ValueError, OverflowError):
-        raise EntryProblem(f"startedDateTime {show(value)} is not an ISO-8601 date") from None
-    if moment.tzinfo is None or moment.utcoffset() is None:
-        raise EntryProblem(f"startedDateTime {show(value)} has no time zone (a naive time is ambiguous)")
-    try:
-        return moment.astimezone(timezone.utc)
-    except OverflowError:
-        raise EntryProblem(f"startedDateTime {show(value)} is out of range in UTC") from None
-
-
-def _finished_at(entry: dict[str, Any], started_at: datetime) -> datetime:
-    """Start + ``time`` ms, or + the sum of the non-negative timing phases, or + 0."""
-    milliseconds = entry.get("time")
-    if not _non_negative_number(milliseconds):
-        timings = entry.get("timings")
-        phases = [timings.get(name) for name in _TIMING_PHASES] if isinstance(timings, dict) else []
-        milliseconds = sum(value for value in phases if _non_negative_number(value))
-    try:
-        return started_at + timedelta(milliseconds=milliseconds)
-    except OverflowError:
-        raise EntryProblem(f"time {show(milliseconds)} ms ends after the last representable date") from None
-
-
-def _non_negative_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
-
-
-def _status(response: dict[str, Any]) -> int:
-    """The status; 0 for unanswered (HAR writes 0 or -1, or leaves it out)."""
-    status = response.get("status")
-    if status is None:
-        return 0
-    if isinstance(status, float) and status.is_integer():
-        status = int(status)
-    if not isinstance(status, int) or isinstance(status, bool):
-        raise EntryProblem(f"response.status {show(status)} is not an integer")
-    return max(status, 0)
-
-
-def _member_object(entry: dict[str, Any], name: str) -> dict[str, Any]:
-    value = entry.get(name)
-    if value is None:
-        raise EntryProblem(f"has no {name}")
-    if not isinstance(value, dict):
-        raise EntryProblem(f"{name} is {show(value)}, not an object")
-    return value
-
-
-def _member_string(parent: dict[str, Any], name: str, where: str) -> str:
-    value = parent.get(name)
-    if value is None:
-        raise EntryProblem(f"has no {where}")
-    if not isinstance(value, str) or not value:
-        raise EntryProblem(f"{where} is {show(value)}, not a non-empty string")
-    return value
-
-
-def _headers(parent: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
-    headers = parent.get("headers")
-    if headers is None:
-        return ()
-    if not isinstance(headers, list):
-        raise EntryProblem(f"{where} is {show(headers)}, not a list")
-    try:  # the common case, fast; any oddity falls through to the checking loop for its message
-        pairs = [(header["name"], header.get("value", "")) for header in headers]
-        for name, value in pairs:
-            if type(name) is not str or type(value) is not str:
-                break
-        else:
-            return tuple(pairs)
-    except (TypeError, KeyError, AttributeError):
-        pass
-    pairs = []
-    for position, header in enumerate(headers):
-        name = header.get("name") if isinstance(header, dict) else None
-        value = header.get("value", "") if isinstance(header, dict) else None
-        if not isinstance(name, str) or not isinstance(value, str):
-            raise EntryProblem(f"{where}[{position}] is {show(header)}, not a {{name, value}} pair of strings")
-        pairs.append((name, value))
-    return tuple(pairs)
 
 
 # --- the whole capture ----------------------------------------------------------------------
