@@ -12,9 +12,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
 from capenv.serving.render import locate
-from capenv.serving.state_index import StateIndex
 
 from .findings import WHOLE
 
@@ -38,16 +36,6 @@ class _Update:
 
 def changes_whole_entity(write: Any) -> bool:
     return write.effect in ("create", "delete") or WHOLE in write.changed
-
-
-def held_entity(copy: StateIndex, collection: str, entity_type: Any, read_view: Any, path: str
-                ) -> dict[str, Any] | None:
-    held = copy.find_collection(collection, entity_type.name)
-    if held is None:
-        return None
-    found = copy.find_entity(held, split_path(path)[-1], read_view.key_field or entity_type.id_field,
-                             entity_type.id_field)
-    return dict(found[1]) if found is not None else None
 
 
 def attribute_failed_item(record: Record, read_view: Any, mine: dict[str, Any] | None, exercised: list[Any],

@@ -17,14 +17,27 @@ from capenv.serving.render import decode_once
 from capenv.serving.state_index import StateIndex
 
 
+def named_entity(copy: StateIndex, path: str, entity_type: Any, read_view: Any) -> tuple[str, dict[str, Any]] | None:
+    """(identity, entity) of the held entity an item read's path names, as serving's lookup
+    finds it; None when the copy holds none."""
+    held = copy.find_collection(collection_path(path, entity_type), entity_type.name)
+    if held is None:
+        return None
+    return copy.find_entity(held, split_path(path)[-1], read_view.key_field or entity_type.id_field,
+                            entity_type.id_field)
+
+
 def item_key(copy: StateIndex, path: str, entity_type: Any, read_view: Any) -> str:
     """The identity of the entity the read names; when the copy holds none, the path's last
     segment decoded once (it then names no held entity)."""
-    raw = split_path(path)[-1]
-    held = copy.find_collection(collection_path(path, entity_type), entity_type.name)
-    field = read_view.key_field or entity_type.id_field
-    found = copy.find_entity(held, raw, field, entity_type.id_field) if held is not None else None
-    return found[0] if found is not None else decode_once(raw)
+    found = named_entity(copy, path, entity_type, read_view)
+    return found[0] if found is not None else decode_once(split_path(path)[-1])
+
+
+def held_entity(copy: StateIndex, path: str, entity_type: Any, read_view: Any) -> dict[str, Any] | None:
+    """A copy of the held entity an item read's path names (None: the copy holds none)."""
+    found = named_entity(copy, path, entity_type, read_view)
+    return dict(found[1]) if found is not None else None
 
 
 def by_other_key(read_view: Any, entity_type: Any) -> bool:

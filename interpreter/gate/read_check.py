@@ -20,8 +20,8 @@ from .copy_edits import resync_item
 from .embed_checks import creates_newly_embedded
 from .excuses import excused_in_failed_list, followed, followed_in_list
 from .findings import GateNote, GateRun, Pending, PlanFindings, Tracking
-from .item_checks import attribute_failed_item, changes_whole_entity, held_entity
-from .item_keys import by_other_key, item_key
+from .item_checks import attribute_failed_item, changes_whole_entity
+from .item_keys import by_other_key, held_entity, item_key
 from .list_checks import replace_placement
 from .pages import past_the_page
 from .refused_outcomes import creates_left_lacking
@@ -106,7 +106,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     difference = reason.removeprefix(f"record {record.ordinal}: ")
     mine = None
     if read_view.kind == "item":
-        mine = held_entity(copy, collection_path(record.path, entity_type), entity_type, read_view, record.path)
+        mine = held_entity(copy, record.path, entity_type, read_view)
         if exercised:
             found = attribute_failed_item(record, read_view, mine, exercised, run.plans, records)
             contradicted = found.contradicted
