@@ -1,15 +1,22 @@
 """Shared pytest configuration: rule fixtures become test cases (``pytest -k <rule id>``);
-the test process reaches only loopback."""
+the test process reaches only loopback; the real captures' bundles are built once per session."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
+from capenv.interpreter.bundle.io import write_bundle
+from capenv.interpreter.pipeline import build_bundle
 from capenv.interpreter.rules_engine import load_rules
 from support import loopback_only
 from support.rules_copy import copy_rules
 
 loopback_only.install()
+
+CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 
 
 def _fixture_cases() -> list:
@@ -40,3 +47,19 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def rules_dir(tmp_path):
     """An editable copy of the packaged rule tables (see ``support.rules_copy``)."""
     return copy_rules(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def bundle_dir(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """``bundle_dir("json-server")``: that real capture's bundle directory, built on first use
+    and shared by every test directory in the session."""
+    built: dict[str, Path] = {}
+
+    def get(name: str) -> Path:
+        if name not in built:
+            directory = tmp_path_factory.mktemp(f"bundle-{name}")
+            write_bundle(directory, build_bundle(CAPTURES / name / "capture.har"))
+            built[name] = directory
+        return built[name]
+
+    return get

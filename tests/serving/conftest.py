@@ -9,26 +9,7 @@ from typing import Any
 
 import pytest
 
-from capenv.interpreter.bundle.io import Bundle, read_bundle, write_bundle
-from capenv.interpreter.pipeline import build_bundle
-
-CAPTURES = Path(__file__).resolve().parents[2] / "captures"
-READY_TIMEOUT_SECONDS = 20.0
-
-
-@pytest.fixture(scope="session")
-def bundle_dir(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
-    """``bundle_dir("kinto")``: the capture's bundle directory, built on first use."""
-    built: dict[str, Path] = {}
-
-    def get(name: str) -> Path:
-        if name not in built:
-            directory = tmp_path_factory.mktemp(f"bundle-{name}")
-            write_bundle(directory, build_bundle(CAPTURES / name / "capture.har"))
-            built[name] = directory
-        return built[name]
-
-    return get
+from capenv.interpreter.bundle.io import Bundle, read_bundle
 
 
 @pytest.fixture(scope="session")

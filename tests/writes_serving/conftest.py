@@ -2,34 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from served_processes import capture_path  # noqa: E402
-
-from capenv.interpreter.bundle.io import Bundle, read_bundle, write_bundle  # noqa: E402
-from capenv.interpreter.pipeline import build_bundle  # noqa: E402
-from capenv.serving.runtime import EnvironmentRuntime  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def bundle_dir(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
-    """``bundle_dir("json-server")``: that capture's bundle directory, built on first use."""
-    built: dict[str, Path] = {}
-
-    def get(name: str) -> Path:
-        if name not in built:
-            directory = tmp_path_factory.mktemp(f"writes-bundle-{name}")
-            write_bundle(directory, build_bundle(capture_path(name)))
-            built[name] = directory
-        return built[name]
-
-    return get
+from capenv.interpreter.bundle.io import Bundle, read_bundle
+from capenv.serving.runtime import EnvironmentRuntime
 
 
 @pytest.fixture(scope="session")
