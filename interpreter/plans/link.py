@@ -19,7 +19,6 @@ from .timeline import Timeline
 class Link:
     type: EntityType
     collection: str
-    read_ordinal: int
     id_value: Any
     observed: dict[str, Any] | None
     """The entity located in the call's own response, when it carries more than the id."""
@@ -126,8 +125,7 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
             misses.append(f"{where}={key!r}: a short id links only to a type read before the call")
             continue
         observed, locator = entity_in_answer(call.response.json_value, entity_type.id_field, key)
-        return Link(entity_type, collection_path(record.path, entity_type), record.ordinal, value, observed,
-                    locator), misses
+        return Link(entity_type, collection_path(record.path, entity_type), value, observed, locator), misses
     return None, misses
 
 
