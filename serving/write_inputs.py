@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, json_kind, loads
+from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.manifest.models import Tool
 
@@ -196,10 +196,6 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
         parts.append("The recorded query " + ", ".join(f'{n}="{v}"' for n, v in plan.query) + " is always sent.")
     parts.extend(not_modelled)
     return parts
-
-
-def plan_kind(value: Any) -> str:
-    return json_kind(value)
 
 
 def envelope_text(plan: WritePlan) -> str:

@@ -90,10 +90,6 @@ class OpContext:
     """Old UUID (lower case) -> its renewal, for the whole call: one call renews a UUID alike
     in every field and place, whatever letter case each place spells it in."""
 
-    @property
-    def is_update(self) -> bool:
-        return self.entity_before is not None
-
 
 def absent(ctx: OpContext, what: str) -> Any:
     """A source the call did not send: an update keeps the field (the call could not take the

@@ -180,15 +180,6 @@ def decode_commit(envelope: RecordEnvelope, writes_json: str) -> Commit:
                                   for t, i, e, r, d in jsonvalue.loads(writes_json)))
 
 
-def decode_envelope(record_id: str, recorded_at: str, actor: str | None,
-                    correlation_id: str | None, causation_id: str | None) -> RecordEnvelope:
-    return RecordEnvelope(record_id, recorded_at, NO_ACTOR if actor is None else actor, correlation_id, causation_id)
-
-
-def decode_state(state_json: str | bytes) -> dict[str, Any]:
-    return jsonvalue.loads(state_json)
-
-
 def stored(subject_type: str, subject_id: str, revision: int, state_json: str | bytes) -> Stored:
     return Stored(subject_type, subject_id, revision, jsonvalue.loads(state_json))
 
