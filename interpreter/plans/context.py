@@ -49,8 +49,8 @@ class PlanContext:
         answer_member = None
         if isinstance(answer, dict):
             objects = [name for name, value in answer.items() if isinstance(value, dict)]
-            answer_member = objects[0] if len(objects) >= 1 and any(
-                "id" in answer[n] for n in objects) else None
+            answer_member = objects[0] if any(self.is_identity_member(k) for n in objects for k in answer[n]) \
+                else None
             answer_member = next((n for n in objects if isinstance(answer[n], dict) and len(answer[n]) > 1
                                   and any(self.is_identity_member(k) for k in answer[n])), answer_member)
         decided: dict[str, Any] = {}

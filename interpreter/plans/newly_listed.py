@@ -11,9 +11,9 @@ another new entity too cannot tell which one the call made.
 from __future__ import annotations
 
 import bisect
-from urllib.parse import unquote
 
 from capenv.interpreter.manifest.models import split_path
+from capenv.serving.render import same_spelling
 
 from .timeline import ListRead, Sighting, Timeline
 
@@ -47,9 +47,10 @@ def newly_listed(timeline: Timeline, type_name: str, key: str, ordinal: int, col
 
 
 def same_collection(a: str, b: str) -> bool:
-    """Two collection paths name one collection, segment by segment, once percent-decoded."""
+    """Two collection paths name one collection, segment by segment as serving compares spellings
+    (verbatim, or either once percent-decoded)."""
     mine, theirs = split_path(a), split_path(b)
-    return len(mine) == len(theirs) and all(unquote(x) == unquote(y) for x, y in zip(mine, theirs))
+    return len(mine) == len(theirs) and all(same_spelling(x, y) for x, y in zip(mine, theirs))
 
 
 def _next_write(timeline: Timeline, ordinal: int) -> int | None:

@@ -106,3 +106,12 @@ def test_a_list_of_another_collection_does_not_observe_the_create():
                         .call("GET", "/boards/1/cards/3", response=C))                                # 9
     create = plan(bundle, "POST", "/cards")
     assert create.observation == 8, _traces(create)
+
+
+def test_a_collection_read_names_the_created_collection_as_serving_compares_spellings():
+    from capenv.interpreter.plans.newly_listed import same_collection
+
+    assert same_collection("/orgs/%61cme1/items", "/orgs/acme1/items")
+    assert same_collection("/orgs/%2561/items", "/orgs/%61/items")   # either spelling decoded once
+    assert not same_collection("/orgs/%2561/items", "/orgs/a/items")  # twice decoded is another spelling
+    assert not same_collection("/orgs/acme1/items", "/orgs/acme2/items")
