@@ -13,10 +13,9 @@ from capenv.interpreter.pipeline import build_bundle
 from capenv.interpreter.rules_engine import load_rules
 from support import loopback_only
 from support.rules_copy import copy_rules
+from support.served import CAPTURES
 
 loopback_only.install()
-
-CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 
 
 def _fixture_cases() -> list:

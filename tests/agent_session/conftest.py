@@ -1,4 +1,4 @@
-"""tests/agent_session uses the subprocess helpers of tests/writes_serving."""
+"""tests/agent_session uses ``valid_arguments`` of tests/writes_serving."""
 
 from __future__ import annotations
 

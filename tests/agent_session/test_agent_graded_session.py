@@ -21,7 +21,7 @@ import anyio
 from mcp import Client
 
 from grader import ExpectedChange, grade
-from served_processes import (
+from support.served import (
     CALL_TIMEOUT_SECONDS, capenv, capture_names, capture_path, data_get_url, data_reset_url, serving_http,
 )
 from valid_arguments import amended, write_arguments

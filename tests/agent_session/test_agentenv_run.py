@@ -25,8 +25,7 @@ import httpx2
 from agentenv_protocol import ToolSession, client as protocol
 
 from grader import ExpectedChange, grade
-from served_processes import CALL_TIMEOUT_SECONDS, STOP_TIMEOUT_SECONDS, data_get_url, quiet_env
-from support.served import served_process
+from support.served import CALL_TIMEOUT_SECONDS, STOP_TIMEOUT_SECONDS, data_get_url, quiet_env, served_process
 from test_agent_graded_session import create_update_delete, export_a_random_choice, initial_entities
 from valid_arguments import amended, write_arguments
 

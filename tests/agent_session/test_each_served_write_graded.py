@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from grader import ExpectedChange, grade
-from served_processes import capture_names, capture_path
+from support.served import capture_names, capture_path
 from test_agent_graded_session import echoed, stamped
 from valid_arguments import amended, write_arguments
 

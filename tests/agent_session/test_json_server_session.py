@@ -14,7 +14,7 @@ import anyio
 from mcp import Client
 
 from grader import ExpectedChange, grade
-from served_processes import (
+from support.served import (
     CALL_TIMEOUT_SECONDS, capenv, capture_path, data_get_url, data_reset_url, serving_http,
 )
 

@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 
 from readme_sections import readme_tools
-from served_processes import CALL_TIMEOUT_SECONDS, capenv, capture_names, capture_path, stdio_parameters
+from support.served import CALL_TIMEOUT_SECONDS, capenv, capture_names, capture_path, stdio_parameters
 
 from capenv.interpreter.bundle.io import FILES, read_bundle, write_bundle
 from capenv.interpreter.pipeline import build_bundle

@@ -4,29 +4,16 @@ over stdio and over streamable HTTP, and its data plane through ``capenv data --
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
 import pytest
+from mcp import Client
+from support.served import CALL_TIMEOUT_SECONDS, capenv, capenv_command, quiet_env, served_process, stdio_parameters
 
-from support.served import served_process
-from mcp import Client, StdioServerParameters
-
-CALL_TIMEOUT_SECONDS = 30
 START_TIMEOUT_SECONDS = 30
-
-
-def capenv_command() -> list[str]:
-    script = Path(sys.executable).with_name("capenv")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "capenv.interpreter.cli.main"]
-
-
-def quiet_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k != "CAPENV_DEBUG"}
 
 
 async def exercise_reads(client: Client) -> None:
@@ -56,9 +43,7 @@ async def exercise_reads(client: Client) -> None:
 
 
 def test_serve_over_stdio_with_the_official_client(json_server_dir: Path) -> None:
-    command = capenv_command()
-    parameters = StdioServerParameters(command=command[0], args=command[1:] + ["serve", str(json_server_dir), "--stdio"],
-                                       env=quiet_env())
+    parameters = stdio_parameters(json_server_dir)
 
     async def main() -> None:
         with anyio.fail_after(CALL_TIMEOUT_SECONDS):
@@ -88,8 +73,7 @@ def http_server(json_server_dir: Path) -> Iterator[str]:
 
 
 def data(*argv: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
-    return subprocess.run(capenv_command() + ["data", *argv], input=stdin, capture_output=True,
-                          timeout=CALL_TIMEOUT_SECONDS, env=quiet_env())
+    return capenv("data", *argv, stdin=stdin, timeout=CALL_TIMEOUT_SECONDS)
 
 
 def test_serve_over_streamable_http_with_the_data_plane(http_server: str, tmp_path: Path) -> None:

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serving_store_support import CAPTURES, capenv, fresh_schema
+from serving_store_support import fresh_schema
+from support.served import CAPTURES, capenv
 
 from capenv.interpreter.bundle.io import Bundle, read_bundle
 

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
 import secrets
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -20,9 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from support.postgres import postgres_url
+from support.served import capenv_command
 
-ROOT = Path(__file__).resolve().parents[2]
-CAPTURES = ROOT / "captures"
 START_TIMEOUT_SECONDS = 60.0
 CALL_TIMEOUT_SECONDS = 30.0
 POST_BODY = {"title": "load", "author": "tester", "views": 1, "published": False, "tags": ["x"]}
@@ -48,17 +45,7 @@ def fresh_schema() -> Iterator[str]:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
-# --- capenv as a subprocess ------------------------------------------------------------------
-
-
-def capenv_command() -> list[str]:
-    script = Path(sys.executable).with_name("capenv")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "capenv.interpreter.cli.main"]
-
-
-def capenv(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "CAPENV_DEBUG"}
-    return subprocess.run(capenv_command() + list(argv), capture_output=True, timeout=timeout, env=env)
+# --- capenv serve as a subprocess that keeps running ------------------------------------------
 
 
 @dataclass

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from serving_store_support import POST_BODY, capenv, posts_of
+from serving_store_support import POST_BODY, posts_of
+from support.served import capenv
 
 from capenv.interpreter.bundle.jsonvalue import dumps, loads
 from capenv.serving.history import verify_history

@@ -16,7 +16,8 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client
-from serving_store_support import CALL_TIMEOUT_SECONDS, POST_BODY, HttpClient, capenv, posts_of, serving, start_server
+from serving_store_support import CALL_TIMEOUT_SECONDS, POST_BODY, HttpClient, posts_of, serving, start_server
+from support.served import capenv
 
 INITIAL_POST_IDS = [1, 2, 3]
 

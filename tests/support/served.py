@@ -1,11 +1,90 @@
-"""Run ``capenv serve … --http`` as a subprocess for a test: wait for the URL it prints, stop it after."""
+"""``capenv`` as a user runs it, for tests: the real captures, ``capenv`` commands as
+subprocesses, ``capenv serve`` as a subprocess (stdio parameters for the official MCP client,
+or streamable HTTP on a free loopback port, stopped after) and ``capenv data`` for the data
+plane."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcp import StdioServerParameters
+
+CAPTURES = Path(__file__).resolve().parents[2] / "captures"
+CALL_TIMEOUT_SECONDS = 30
+STOP_TIMEOUT_SECONDS = 20
+
+
+def capture_path(name: str) -> Path:
+    return CAPTURES / name / "capture.har"
+
+
+def capture_names() -> list[str]:
+    return sorted(p.parent.name for p in CAPTURES.glob("*/capture.har"))
+
+
+def capenv_command() -> list[str]:
+    script = Path(sys.executable).with_name("capenv")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "capenv.interpreter.cli.main"]
+
+
+def quiet_env() -> dict[str, str]:
+    """The environment without CAPENV_DEBUG, so errors reach us as the one line a user sees."""
+    return {k: v for k, v in os.environ.items() if k != "CAPENV_DEBUG"}
+
+
+def capenv(*argv: str, stdin: bytes = b"", timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(capenv_command() + list(argv), input=stdin, capture_output=True, timeout=timeout,
+                          env=quiet_env())
+
+
+def stdio_parameters(target: Path | str, *options: str) -> StdioServerParameters:
+    """``capenv serve TARGET --stdio [options]`` for ``mcp.Client`` (mcp imported here, so the
+    suites that serve no MCP do not load it)."""
+    from mcp import StdioServerParameters
+
+    command = capenv_command()
+    return StdioServerParameters(command=command[0], args=command[1:] + ["serve", str(target), "--stdio", *options],
+                                 env=quiet_env())
+
+
+@contextmanager
+def serving_http(target: Path | str, *options: str) -> Iterator[str]:
+    """``capenv serve TARGET --http 127.0.0.1:0``; yields the base URL it prints (MCP at /mcp)."""
+    command = capenv_command() + ["serve", str(target), "--http", "127.0.0.1:0", *options]
+    with served_process(command, quiet_env(), STOP_TIMEOUT_SECONDS) as (base_url, _):
+        yield base_url
+
+
+def data_get_url(url: str) -> bytes:
+    """data/get of a running server, as ``capenv data get --url`` writes it (one trailing newline)."""
+    done = capenv("data", "get", "--url", url, timeout=CALL_TIMEOUT_SECONDS)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.removesuffix(b"\n")
+
+
+def data_reset_url(url: str) -> None:
+    done = capenv("data", "reset", "--url", url, timeout=CALL_TIMEOUT_SECONDS)
+    assert done.returncode == 0, done.stderr
+
+
+def data_get_store(bundle: Path | str, store: str) -> bytes:
+    """data/get of the state a server keeps in ``store``, read offline as a grader can."""
+    done = capenv("data", "get", "--bundle", str(bundle), "--store", store, timeout=CALL_TIMEOUT_SECONDS)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.removesuffix(b"\n")
+
+
+def data_reset_store(bundle: Path | str, store: str) -> None:
+    done = capenv("data", "reset", "--bundle", str(bundle), "--store", store, timeout=CALL_TIMEOUT_SECONDS)
+    assert done.returncode == 0, done.stderr
 
 
 @contextmanager

@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 from mcp import Client
 
-from served_processes import (
+from support.served import (
     CALL_TIMEOUT_SECONDS, data_get_store, data_get_url, data_reset_store, data_reset_url, serving_http,
     stdio_parameters,
 )

@@ -10,7 +10,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from served_processes import CALL_TIMEOUT_SECONDS, stdio_parameters
+from support.served import CALL_TIMEOUT_SECONDS, stdio_parameters
 from write_calls import NEW_POST, accepted, refused
 
 from capenv.serving.runtime import EnvironmentRuntime

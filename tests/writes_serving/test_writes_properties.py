@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from served_processes import capture_names, capture_path
+from support.served import capture_names, capture_path
 from write_calls import shown
 
 from capenv.interpreter.pipeline import build_bundle

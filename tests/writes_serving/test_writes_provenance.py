@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from served_processes import capture_names
+from support.served import capture_names
 from valid_arguments import write_arguments
 from write_calls import accepted, unchanged_answer
 
