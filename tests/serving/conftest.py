@@ -1,11 +1,9 @@
-"""Bundles built once per session from the real captures, and servers started on loopback."""
+"""The json-server bundle, built once per session (``bundle_dir``, tests/conftest.py)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,12 +18,3 @@ def json_server_dir(bundle_dir: Callable[[str], Path]) -> Path:
 @pytest.fixture(scope="session")
 def json_server(json_server_dir: Path) -> Bundle:
     return read_bundle(json_server_dir)
-
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "transport"))
-from transport_servers import serving_http  # noqa: E402  (one helper starts servers for every test set)
-
-
-@pytest.fixture(scope="session")
-def serve_http() -> Callable[..., Any]:
-    return serving_http

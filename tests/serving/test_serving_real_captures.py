@@ -8,6 +8,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client
+from support.http_thread import http_in_thread
 
 from capenv.interpreter.bundle.io import read_bundle
 from capenv.serving.runtime import EnvironmentRuntime
@@ -89,7 +90,7 @@ def test_data_get_round_trips(served) -> None:
     assert runtime.data_get() == before
 
 
-def test_listed_over_mcp(served, serve_http) -> None:
+def test_listed_over_mcp(served) -> None:
     bundle, runtime = served
 
     async def main() -> None:
@@ -101,7 +102,7 @@ def test_listed_over_mcp(served, serve_http) -> None:
                 result = await client.call_tool(name, arguments_of(runtime, bundle.replay.tools[name][0]))
                 assert result.is_error is False, result
 
-    with serve_http(runtime) as serving:
+    with http_in_thread(runtime) as serving:
         anyio.run(main)
 
 

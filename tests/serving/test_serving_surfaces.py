@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client
+from support.http_thread import http_in_thread
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.serving.runtime import EnvironmentRuntime
@@ -42,9 +43,9 @@ def mcp_arguments(bundle, runtime: EnvironmentRuntime, call) -> tuple[str, dict[
 
 
 @pytest.fixture(scope="module")
-def served(json_server, serve_http):
+def served(json_server):
     runtime = EnvironmentRuntime(json_server)
-    with serve_http(runtime) as serving:
+    with http_in_thread(runtime) as serving:
         yield runtime, serving
 
 

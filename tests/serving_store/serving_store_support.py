@@ -148,27 +148,3 @@ def posts_of(document: dict[str, Any]) -> list[dict[str, Any]]:
     """The entities of ``/posts`` in a data/get document."""
     collection = next(c for c in document["collections"] if c["path"] == "/posts")
     return collection["entities"]
-
-
-@contextmanager
-def serving_in_thread(runtime: Any) -> Iterator[Any]:
-    """``run_http(runtime)`` on a free loopback port in a thread of this process; stopped on exit."""
-    from capenv.serving.transport.http_app import run_http
-
-    started: list[Any] = []
-    ready = threading.Event()
-
-    def on_ready(serving: Any) -> None:
-        started.append(serving)
-        ready.set()
-
-    thread = threading.Thread(target=run_http, args=(runtime, "127.0.0.1", 0, on_ready),
-                              kwargs={"print_urls": False}, daemon=True)
-    thread.start()
-    if not ready.wait(START_TIMEOUT_SECONDS):
-        raise TimeoutError("the HTTP server did not start in time")
-    try:
-        yield started[0]
-    finally:
-        started[0].stop()
-        thread.join(START_TIMEOUT_SECONDS)

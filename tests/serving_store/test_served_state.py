@@ -345,7 +345,7 @@ def test_a_long_gap_or_a_reset_elsewhere_reloads_whole(bundle, monkeypatch) -> N
 def test_an_mcp_retry_under_its_idempotency_key_gets_the_original_result(bundle, sqlite_url) -> None:
     import anyio
     from mcp import Client
-    from serving_store_support import serving_in_thread
+    from support.http_thread import http_in_thread
 
     runtime = EnvironmentRuntime(bundle, store=sqlite_url)
 
@@ -365,7 +365,7 @@ def test_an_mcp_retry_under_its_idempotency_key_gets_the_original_result(bundle,
                 assert "idempotency key 'm-1' was already used for a different request" in \
                     other.structured_content["message"]
 
-    with serving_in_thread(runtime) as serving:
+    with http_in_thread(runtime) as serving:
         anyio.run(main, serving.url(runtime.reserved_mcp_path()))
     assert post_ids(runtime) == [1, 2, 3, 4, 5]
     runtime.close()

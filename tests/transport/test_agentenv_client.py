@@ -4,22 +4,15 @@ holds, data/add of a state document and data/reset, all through the framework's 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import anyio
 import pytest
+from support.capture_runs import build_from, items_app, plan
+from support.http_thread import http_in_thread
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from transport_servers import serving_http  # noqa: E402
-
-from support.capture_runs import build_from, items_app, plan  # noqa: E402
-
-from capenv.interpreter.bundle.jsonvalue import dumps  # noqa: E402
-from capenv.serving.runtime import EnvironmentRuntime  # noqa: E402
-from capenv.serving.transport.agentenv_client import AgentEnvSession, environment_url  # noqa: E402
-from capenv.serving.transport.agentenv_rpc import AgentEnvRuntime  # noqa: E402
+from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.transport.agentenv_client import AgentEnvSession, environment_url
+from capenv.serving.transport.agentenv_rpc import AgentEnvRuntime
 
 CREATED = {"id": 3, "title": "c"}
 
@@ -39,7 +32,7 @@ def titles(document: dict) -> list[str]:
 def test_a_session_creates_reads_the_state_loads_a_document_and_resets() -> None:
     bundle, create = items_with_a_create()
     runtime = EnvironmentRuntime(bundle)
-    with serving_http(AgentEnvRuntime(runtime, "items")) as serving:
+    with http_in_thread(AgentEnvRuntime(runtime, "items")) as serving:
 
         async def session() -> None:
             async with AgentEnvSession(serving.base_url) as env:

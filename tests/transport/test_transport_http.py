@@ -18,7 +18,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from transport_example_runtime import INITIAL_STATE, SECRET, ExampleRuntime  # noqa: E402
-from transport_servers import HTTP_SERVER_SCRIPT, READY_TIMEOUT_SECONDS, serving_http  # noqa: E402
+from transport_servers import HTTP_SERVER_SCRIPT  # noqa: E402
+
+from support.http_thread import READY_TIMEOUT_SECONDS, http_in_thread  # noqa: E402
 
 from capenv.serving.transport import data_client  # noqa: E402
 from capenv.serving.transport.data_client import DataPlaneError  # noqa: E402
@@ -31,7 +33,7 @@ SMALL_LIMIT = 4096  # the transport's body limit in most tests, so oversize bodi
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[ExampleRuntime, HttpServing]]:
     runtime = ExampleRuntime(max_document_bytes=1024)
-    with serving_http(runtime, body_limit=SMALL_LIMIT) as serving:
+    with http_in_thread(runtime, body_limit=SMALL_LIMIT) as serving:
         yield runtime, serving
 
 
@@ -182,7 +184,7 @@ def test_data_plane_unknown_route_and_wrong_method(server) -> None:
 
 
 def test_default_limit_refuses_a_document_past_it() -> None:
-    with serving_http(ExampleRuntime()) as serving:
+    with http_in_thread(ExampleRuntime()) as serving:
         status, _, body = exchange(serving, "POST", "/_capenv/data/add", body=b" " * (DEFAULT_BODY_LIMIT + 1))
     assert status == 413 and json.loads(body)["error"] == "resource_constraint"
 

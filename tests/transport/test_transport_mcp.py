@@ -18,7 +18,9 @@ from mcp import Client
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from transport_example_runtime import ECHO_SCHEMA, EXPLODE_SCHEMA, SECRET, ExampleRuntime  # noqa: E402
-from transport_servers import serving_http, stdio_parameters  # noqa: E402
+from transport_servers import stdio_parameters  # noqa: E402
+
+from support.http_thread import http_in_thread  # noqa: E402
 
 from capenv.serving.transport.mcp_server import IDEMPOTENCY_META_KEY, INTERNAL_ERROR_MESSAGE  # noqa: E402
 
@@ -76,7 +78,7 @@ def test_mcp_over_stdio(mode: str) -> None:
 @pytest.fixture(scope="module")
 def http_server():
     runtime = ExampleRuntime()
-    with serving_http(runtime) as serving:
+    with http_in_thread(runtime) as serving:
         yield runtime, serving
 
 
@@ -98,7 +100,7 @@ def test_mcp_path_moves_when_the_application_uses_mcp() -> None:
     import httpx2
 
     runtime = ExampleRuntime(mcp_path="/_mcp_alt")
-    with serving_http(runtime) as serving:
+    with http_in_thread(runtime) as serving:
 
         async def main() -> None:
             with anyio.fail_after(CALL_TIMEOUT_SECONDS):

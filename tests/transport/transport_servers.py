@@ -1,59 +1,18 @@
-"""Start the transports on loopback for a test, and wait for them without fixed sleeps."""
+"""The example servers the transport tests start as subprocesses (the HTTP transport in a
+thread: ``support.http_thread``)."""
 
 from __future__ import annotations
 
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from mcp import StdioServerParameters
-
-from capenv.serving.runtime_api import Runtime
-from capenv.serving.transport.http_app import HttpServing, run_http
 
 HERE = Path(__file__).resolve().parent
 STDIO_SERVER_SCRIPT = HERE / "example_stdio_server.py"
 HTTP_SERVER_SCRIPT = HERE / "example_http_server.py"
-READY_TIMEOUT_SECONDS = 20.0
 
 
 def stdio_parameters() -> StdioServerParameters:
     """How an MCP client spawns ``run_stdio(ExampleRuntime())``."""
     return StdioServerParameters(command=sys.executable, args=[str(STDIO_SERVER_SCRIPT)])
-
-
-@contextmanager
-def serving_http(runtime: Runtime, **options: Any) -> Iterator[HttpServing]:
-    """``run_http(runtime)`` on a free loopback port in a thread; stopped on exit."""
-    ready = threading.Event()
-    started: list[HttpServing] = []
-    failures: list[BaseException] = []
-
-    def on_ready(serving: HttpServing) -> None:
-        started.append(serving)
-        ready.set()
-
-    def serve() -> None:
-        try:
-            run_http(runtime, "127.0.0.1", 0, on_ready, print_urls=False, **options)
-        except BaseException as exc:  # surfaced to the test below
-            failures.append(exc)
-        finally:
-            ready.set()
-
-    thread = threading.Thread(target=serve, name="capenv-test-http", daemon=True)
-    thread.start()
-    if not ready.wait(READY_TIMEOUT_SECONDS):
-        raise TimeoutError("the HTTP server did not start in time")
-    if failures or not started:
-        raise RuntimeError("the HTTP server failed to start") from (failures[0] if failures else None)
-    try:
-        yield started[0]
-    finally:
-        started[0].stop()
-        thread.join(READY_TIMEOUT_SECONDS)
-        assert not thread.is_alive(), "the HTTP server did not stop"
-        assert not failures, failures
