@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from capenv.interpreter.bundle.jsonvalue import JsonError, ProtoMemberError, depth, dumps, json_kind, loads
+from capenv.interpreter.bundle.jsonvalue import JsonError, ProtoMemberError, depth, dumps, loads
 from capenv.interpreter.bundle.models import (
     Budgets, CollectionState, DocumentState, Entity, EntityType, StateSnapshot,
 )
@@ -35,6 +35,7 @@ from capenv.interpreter.manifest.models import split_path
 
 from capenv.serving.runtime_api import DataPlaneRefusal
 
+from .read_call import json_kind_of
 from .render import same_json, same_spelling
 from .state_index import key_of
 
@@ -142,9 +143,9 @@ class StateDocumentReader:
         item = _object(value, where, required=("id", "value"), optional=("records",))
         entity_id, entity = item["id"], item["value"]
         if not isinstance(entity, dict):
-            raise DataPlaneRefusal(f"{where}.value must be an object (the entity), not {_kind(entity)}")
+            raise DataPlaneRefusal(f"{where}.value must be an object (the entity), not {json_kind_of(entity)}")
         if isinstance(entity_id, (dict, list, bool)) or entity_id is None:
-            raise DataPlaneRefusal(f"{where}.id must be a string or a number, not {_kind(entity_id)}")
+            raise DataPlaneRefusal(f"{where}.id must be a string or a number, not {json_kind_of(entity_id)}")
         field = entity_type.id_field
         if field not in entity or not same_json(entity[field], entity_id):
             shown = _show(entity[field]) if field in entity else "missing"
@@ -187,7 +188,7 @@ def _fitting_args(path: Any, template: str) -> dict[str, str] | None:
 
 def _object(value: Any, where: str, *, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise DataPlaneRefusal(f"{where} must be an object, not {_kind(value)}; expected {SHAPE}")
+        raise DataPlaneRefusal(f"{where} must be an object, not {json_kind_of(value)}; expected {SHAPE}")
     missing = [name for name in required if name not in value]
     extra = [name for name in value if name not in required and name not in optional]
     if missing or extra:
@@ -200,7 +201,7 @@ def _object(value: Any, where: str, *, required: tuple[str, ...], optional: tupl
 
 def _array(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise DataPlaneRefusal(f"{where} must be an array, not {_kind(value)}; expected {SHAPE}")
+        raise DataPlaneRefusal(f"{where} must be an array, not {json_kind_of(value)}; expected {SHAPE}")
     return value
 
 
@@ -218,13 +219,6 @@ def _unique(keys: list[str], what: str) -> None:
         if key in seen:
             raise DataPlaneRefusal(f"duplicate {what} {_show(key)}; each may appear once")
         seen.add(key)
-
-
-def _kind(value: Any) -> str:
-    try:
-        return json_kind(value)
-    except TypeError:
-        return type(value).__name__
 
 
 def _show(value: Any) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.manifest.models import Tool
 
 from .answers import Answer
@@ -72,3 +73,11 @@ def quoted(values: Any, limit: int = 8) -> str:
     if len(items) > limit:
         shown += f" and {len(items) - limit} more"
     return shown or "none"
+
+
+def json_kind_of(value: Any) -> str:
+    """A value's JSON type name for a refusal, or its Python type's name when it has none."""
+    try:
+        return json_kind(value)
+    except TypeError:
+        return type(value).__name__

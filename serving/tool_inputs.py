@@ -22,7 +22,7 @@ from capenv.interpreter.manifest.models import Tool
 
 from capenv.serving.runtime_api import HttpRequest
 
-from .read_call import CallRefused, ReadCall, path_for, quoted
+from .read_call import CallRefused, ReadCall, json_kind_of, path_for, quoted
 
 MAX_ENUM = 12
 """Past this many distinct recorded values an enum stops helping a client; the values are
@@ -223,13 +223,6 @@ class ToolInputs:
             except JsonError:
                 text = request.body.decode("utf-8", errors="replace")
         return ReadCall(self.tool, request.path, args, query, body, has_body, text)
-
-
-def json_kind_of(value: Any) -> str:
-    try:
-        return json_kind(value)
-    except TypeError:
-        return type(value).__name__
 
 
 def _recorded_hint(param: QueryParam) -> str:
