@@ -169,9 +169,6 @@ class StateIndex:
                           for p, v in self.documents.items())
         return StateSnapshot(evidence_id=self.evidence_id, collections=collections, documents=documents)
 
-    def copy(self) -> "StateIndex":
-        return copy.deepcopy(self)
-
     def collections_of(self, type_name: str) -> Iterator[HeldCollection]:
         return (c for c in self.collections.values() if c.type == type_name)
 
