@@ -9,7 +9,6 @@ from pathlib import Path
 from .commands_capture import add_capture_options
 from .errors import UserError
 
-LOOPBACK = "127.0.0.1"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,17 +48,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def parse_listen(text: str) -> tuple[str, int]:
     """``HOST:PORT``, ``[::1]:PORT``, ``:PORT`` or ``PORT`` (the last two bind loopback)."""
-    host, sep, port = text.rpartition(":")
-    if not sep:
-        host, port = "", text
-    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    from capenv.serving.transport.listen import parse_listen as parse
+
     try:
-        number = int(port)
-    except ValueError:
-        raise UserError(f"--http {text}: expected HOST:PORT, :PORT or PORT (a port number 0-65535)") from None
-    if not 0 <= number <= 65535:
-        raise UserError(f"--http {text}: port {number} is out of range 0-65535")
-    return host or LOOPBACK, number
+        return parse(text)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 def store_label(url: str) -> str:

@@ -25,10 +25,10 @@ from pathlib import Path
 from capenv.interpreter.bundle.io import Bundle, BundleError, read_bundle
 
 from capenv.serving.transport.agentenv_card import ENVIRONMENT_NAME_VARIABLE, RPC_PATH, WELL_KNOWN_PATH
+from capenv.serving.transport.listen import LOOPBACK, parse_listen
 
 FRAMEWORK_PORT = 18765
 """The port the framework reaches a deployed server's MCP on (``AGENT_ENV_GATEWAY_MCP_PORT``)."""
-LOOPBACK = "127.0.0.1"
 
 
 class BadInput(Exception):
@@ -36,14 +36,10 @@ class BadInput(Exception):
 
 
 def parse_address(text: str, label: str = "--http") -> tuple[str, int]:
-    """``HOST:PORT``, ``[::1]:PORT``, ``:PORT`` or ``PORT`` (the last two bind loopback)."""
-    host, sep, port = text.rpartition(":")
-    if not sep:
-        host, port = "", text
-    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-    if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise BadInput(f"{label} {text}: expected HOST:PORT, :PORT or PORT (a port number 0-65535)")
-    return host or LOOPBACK, int(port)
+    try:
+        return parse_listen(text, label)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
 
 
 def listen_address(given: str | None) -> tuple[str, int]:
