@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from capenv.interpreter.manifest.models import split_query
+
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 # scheme "://" authority path ["?" query] ["#" fragment]; the fragment is never sent, so dropped.
@@ -37,16 +39,6 @@ def split_url(url: str) -> SplitUrl:
         raise UrlError("is not an absolute http(s) URL")
     scheme, authority, path, query = match.group(1, 2, 3, 4)
     return SplitUrl(_origin(scheme, authority), path or "/", split_query(query or ""))
-
-
-def split_query(query: str) -> tuple[tuple[str, str], ...]:
-    """Raw pairs of a query string. Empty pieces (``a=1&&b=2``) carry no pair and are skipped."""
-    pairs = []
-    for piece in query.split("&"):
-        if piece:
-            name, _, value = piece.partition("=")
-            pairs.append((name, value))
-    return tuple(pairs)
 
 
 def normalise_origin(text: str) -> str:

@@ -92,6 +92,18 @@ def split_path(path: str) -> list[str]:
     return path[1:].split("/") if path != "/" else [""]
 
 
+def split_query(query: str) -> tuple[tuple[str, str], ...]:
+    """Raw pairs of a query string, nothing decoded: ``a=1&b=%20&c`` -> ``(("a", "1"), ("b",
+    "%20"), ("c", ""))``. Empty pieces (``a=1&&b=2``) carry no pair and are skipped. The capture's
+    reader and serving's HTTP surface split a query the same way, so it lives beside split_path."""
+    pairs = []
+    for piece in query.split("&"):
+        if piece:
+            name, _, value = piece.partition("=")
+            pairs.append((name, value))
+    return tuple(pairs)
+
+
 def related_paths(a: str, b: str) -> bool:
     """One path is a prefix of the other, segment by segment (a write to either may change a
     read of the other)."""

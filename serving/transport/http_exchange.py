@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from starlette.types import Message, Receive, Scope, Send
 
+from capenv.interpreter.manifest.models import split_query
 from capenv.serving.runtime_api import HttpAnswer, HttpRequest
 
 # Framing belongs to this hop: a recorded answer's length or chunking no longer
@@ -54,16 +55,6 @@ def raw_target(scope: Scope) -> tuple[str, str]:
         raw_path = quote(scope.get("path", "/")).encode("ascii")
     path_bytes = raw_path.split(b"?", 1)[0]  # some servers leave the query on raw_path
     return _ascii_as_sent(path_bytes), _ascii_as_sent(scope.get("query_string", b""))
-
-
-def split_query(query_string: str) -> tuple[tuple[str, str], ...]:
-    """``a=1&b=%20&c`` → ``(("a", "1"), ("b", "%20"), ("c", ""))``; nothing is decoded."""
-    pairs = []
-    for piece in query_string.split("&"):
-        if piece:
-            name, _, value = piece.partition("=")
-            pairs.append((name, value))
-    return tuple(pairs)
 
 
 def scope_headers(scope: Scope) -> tuple[tuple[str, str], ...]:
