@@ -92,15 +92,21 @@ _CACHE_LIMIT = 4096
 _compiled: dict[int, tuple[Any, CompiledRule]] = {}
 
 
-def compiled(rule: FieldRule) -> CompiledRule:
-    entry = _compiled.get(id(rule))
-    if entry is not None and entry[0] is rule:
+def _by_identity(cache: dict[int, tuple[Any, Any]], key: Any, build: Any) -> Any:
+    """``build(key)``, computed once per object (plans' rules are immutable): the cache holds the
+    key itself, so its id cannot be reused by another object while the entry lives."""
+    entry = cache.get(id(key))
+    if entry is not None and entry[0] is key:
         return entry[1]
-    result = compile_rule(rule)
-    if len(_compiled) >= _CACHE_LIMIT:
-        _compiled.clear()
-    _compiled[id(rule)] = (rule, result)
+    result = build(key)
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[id(key)] = (key, result)
     return result
+
+
+def compiled(rule: FieldRule) -> CompiledRule:
+    return _by_identity(_compiled, rule, compile_rule)
 
 
 def apply_field_rule(rule: FieldRule, ctx: OpContext) -> Any:
@@ -142,14 +148,7 @@ def ordered_rules(rules: Iterable[FieldRule]) -> list[CompiledRule]:
     """``order_rules``, cached for a tuple of rules (a plan's ``fields``)."""
     if not isinstance(rules, tuple):
         return order_rules(rules)
-    entry = _ordered.get(id(rules))
-    if entry is not None and entry[0] is rules:
-        return entry[1]
-    result = order_rules(rules)
-    if len(_ordered) >= _CACHE_LIMIT:
-        _ordered.clear()
-    _ordered[id(rules)] = (rules, result)
-    return result
+    return _by_identity(_ordered, rules, order_rules)
 
 
 def apply_field_rules(rules: Iterable[FieldRule], ctx: OpContext) -> dict[str, Any]:
