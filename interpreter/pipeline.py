@@ -105,12 +105,13 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
     from capenv.interpreter.plans.clock_formats import configure_clocks
 
     configure_clocks(ruleset.settings["clocks"])
-    evidence = load_evidence(capture, origin=origin, progress=progress)
+    evidence = load_evidence(capture, origin=origin, progress=progress, ruleset=ruleset)
     manifest = build_manifest(evidence, ruleset, load_overrides(overrides) if overrides else None)
     read_only = read_only_posts(evidence, manifest, ruleset)
     view = build_view(evidence, manifest, ruleset, read_only.read_only_rules())
     view = plan_and_gate(evidence, manifest, view, ruleset)
     view = _with_read_only_traces(view, read_only)
+    view = view.model_copy(update={"traces": evidence.timing_trace + view.traces})  # the capture's own decision
     info = BundleInfo(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
                       source=Path(str(capture)).name, records=len(evidence.records),
                       primary_origin=evidence.primary_origin)

@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def read_capture(args: argparse.Namespace) -> tuple[Evidence, Manifest]:
     """Evidence and manifest from the shared capture options."""
     ruleset = load_rules(getattr(args, "rules", None))
-    evidence = load_evidence(args.capture, origin=args.origin, progress=progress_printer("reading"))
+    evidence = load_evidence(args.capture, origin=args.origin, progress=progress_printer("reading"), ruleset=ruleset)
     overrides = load_overrides(args.overrides) if getattr(args, "overrides", None) else None
     return evidence, build_manifest(evidence, ruleset, overrides)
 
@@ -45,6 +45,7 @@ def inspect_document(evidence: Evidence, manifest: Manifest) -> dict:
         "primary_origin": evidence.primary_origin,
         "origins": dict(sorted(evidence.origins.items())),
         "warnings": list(evidence.warnings),
+        "timing_rule": evidence.timing_rule,
         "rules_revision": manifest.rules_revision,
         "tools": [{"name": t.name, "method": t.method, "template": t.template, "params": list(t.params),
                    "query_names": list(t.query_names), "records": len(t.record_ordinals),

@@ -6,8 +6,11 @@ URL splitting in ``origin``, the id in ``identity``, typed members in ``entry_fi
 
 - Start times are read as dateutil's ``isoparse`` reads them and kept in UTC (the recorder's
   local offset says nothing about the application); a time without a zone is an error.
-- ``finished_at`` = start + ``time`` ms; when ``time`` is missing or negative, the sum of the
-  non-negative ``timings`` phases (``ssl`` excluded: HAR counts it inside ``connect``); else 0.
+- ``finished_at`` is when the answer ended, read as the recorder (``log.creator``) writes timings
+  (the ``har-timings`` table, in ``timings``): mitmproxy's ``time`` counts the server connection
+  opened before the request started, Playwright's counts ``ssl`` twice; HAR 1.2's is start +
+  ``time`` ms, or, when ``time`` is missing or negative, the sum of the non-negative ``timings``
+  phases (``ssl`` excluded: HAR counts it inside ``connect``); else 0.
 - Records are ordered by a stable sort on the start time (equal starts keep file order) and
   numbered from 1; ``entry_index`` keeps the 0-based position in the file for messages.
 - The HAR envelope is read with orjson (fast, exact enough: its numbers are sizes and times);
@@ -37,9 +40,10 @@ from . import bodies
 from .entry_fields import headers_of, member_object, member_string, status_of
 from .errors import CaptureError, EntryProblem, show
 from .identity import evidence_id
-from .instants import entry_finished_at, entry_started_at
+from .instants import TimingConvention, entry_finished_at, entry_started_at
 from .origin import UrlError, normalise_origin, split_url
 from .records import Evidence, Record
+from .timings import timing_convention
 
 __all__ = ["CaptureError", "load_evidence", "parse_har_bytes"]
 
@@ -52,31 +56,35 @@ _GZIP_MAGIC = b"\x1f\x8b"
 _UTF8_BOM = "\ufeff"
 
 
-def load_evidence(path: str | Path, *, origin: str | None = None, progress: Progress | None = None) -> Evidence:
+def load_evidence(path: str | Path, *, origin: str | None = None, progress: Progress | None = None,
+                  ruleset: Any = None) -> Evidence:
     """Read a HAR capture (plain or gzip, told apart by the magic bytes) into ``Evidence``.
 
     ``origin`` forces the primary origin (normalised; it must be some record's origin).
     ``progress(done, total)`` is called at most about ``PROGRESS_REPORTS`` times, last with
-    ``(total, total)``. Raises ``CaptureError`` for any input it cannot read as evidence.
+    ``(total, total)``. ``ruleset`` holds the ``har-timings`` table (default: the packaged rules).
+    Raises ``CaptureError`` for any input it cannot read as evidence.
     """
     source = str(path)
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise CaptureError(source, None, f"cannot be read: {exc.strerror or exc}") from None
-    return parse_har_bytes(data, source=source, origin=origin, progress=progress)
+    return parse_har_bytes(data, source=source, origin=origin, progress=progress, ruleset=ruleset)
 
 
 def parse_har_bytes(data: bytes, *, source: str, origin: str | None = None,
-                    progress: Progress | None = None) -> Evidence:
+                    progress: Progress | None = None, ruleset: Any = None) -> Evidence:
     """Like ``load_evidence`` for bytes already in memory; ``source`` names them in messages."""
-    entries = _har_entries(_text(_gunzip(data, source), source), source)
+    log = _har_log(_text(_gunzip(data, source), source), source)
+    entries = log["entries"]
+    timing = timing_convention(log.get("creator"), ruleset)
     total = len(entries)
     every = max(1, math.ceil(total / PROGRESS_REPORTS))
     normalised: list[_Entry] = []
     for index, entry in enumerate(entries):
         try:
-            normalised.append(_normalise(entry, index))
+            normalised.append(_normalise(entry, index, timing.convention))
         except EntryProblem as problem:
             raise CaptureError(source, index, problem.problem) from None
         if progress is not None and (index + 1) % every == 0 and index + 1 < total:
@@ -92,6 +100,7 @@ def parse_har_bytes(data: bytes, *, source: str, origin: str | None = None,
     evidence = Evidence(
         evidence_id=evidence_id(records), source=source, records=records, primary_origin=primary,
         origins=dict(Counter(record.origin for record in records)), warnings=tuple(warnings),
+        timing_rule=timing.convention.rule_id, timing_trace=timing.events,
     )
     if progress is not None:
         progress(total, total)
@@ -130,7 +139,7 @@ def _text(data: bytes, source: str) -> str:
     return text[1:] if text.startswith(_UTF8_BOM) else text
 
 
-def _har_entries(text: str, source: str) -> list[Any]:
+def _har_log(text: str, source: str) -> dict[str, Any]:
     try:
         document = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
@@ -142,12 +151,12 @@ def _har_entries(text: str, source: str) -> list[Any]:
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):
         raise CaptureError(source, None, "is not a HAR file: it has no log.entries list")
-    return entries
+    return log
 
 
 # --- one entry ------------------------------------------------------------------------------
 
-def _normalise(entry: Any, index: int) -> _Entry:
+def _normalise(entry: Any, index: int, timing: TimingConvention) -> _Entry:
     if not isinstance(entry, dict):
         raise EntryProblem(f"is {show(entry)}, not an object")
     started_at = entry_started_at(entry)
@@ -183,7 +192,7 @@ def _normalise(entry: Any, index: int) -> _Entry:
         answers_json = bodies.is_json_media_type(bodies.response_media_type(response, response_headers))
 
     fields = {
-        "entry_index": index, "started_at": started_at, "finished_at": entry_finished_at(entry, started_at),
+        "entry_index": index, "started_at": started_at, "finished_at": entry_finished_at(entry, started_at, timing),
         "method": method, "origin": split.origin, "path": split.path, "query": split.query,
         "request_headers": request_headers, "request": request_body,
         "status": status, "status_text": status_text,

@@ -12,6 +12,7 @@ and what is refused stay exactly as before.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -20,6 +21,23 @@ from dateutil.parser import isoparse
 from .errors import EntryProblem, show
 
 _TIMING_PHASES = ("blocked", "dns", "connect", "send", "wait", "receive")
+"""HAR 1.2's phases that add up to ``time`` (``ssl`` lies inside ``connect``)."""
+
+
+@dataclass(frozen=True)
+class TimingConvention:
+    """How a recorder's entry gives the moment its answer ended (the ``har-timings`` table).
+
+    ``end="time"``: start + ``time`` ms, as HAR 1.2 says. ``end="phases"``: start + the sum of
+    ``phases`` (the phases the recorder spent after the entry's start), falling back on
+    ``time`` when the entry has none of them."""
+
+    rule_id: str | None = None
+    end: str = "time"
+    phases: tuple[str, ...] = ()
+
+
+HAR_TIME = TimingConvention()
 
 _USUAL = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)", re.ASCII)
 
@@ -54,17 +72,28 @@ def entry_started_at(entry: dict[str, Any]) -> datetime:
         raise EntryProblem(f"startedDateTime {show(value)} is out of range in UTC") from None
 
 
-def entry_finished_at(entry: dict[str, Any], started_at: datetime) -> datetime:
-    """Start + ``time`` ms, or + the sum of the non-negative timing phases, or + 0."""
-    milliseconds = entry.get("time")
+def entry_finished_at(entry: dict[str, Any], started_at: datetime,
+                      convention: TimingConvention = HAR_TIME) -> datetime:
+    """When the entry's answer ended, read as ``convention`` says; with ``time`` missing or
+    negative, start + the sum of the non-negative HAR 1.2 phases; else the start itself."""
+    milliseconds = _phases_sum(entry, convention.phases) if convention.end == "phases" else None
+    if milliseconds is None:
+        milliseconds = entry.get("time")
     if not _non_negative_number(milliseconds):
-        timings = entry.get("timings")
-        phases = [timings.get(name) for name in _TIMING_PHASES] if isinstance(timings, dict) else []
-        milliseconds = sum(value for value in phases if _non_negative_number(value))
+        milliseconds = _phases_sum(entry, _TIMING_PHASES) or 0
     try:
         return started_at + timedelta(milliseconds=milliseconds)
     except OverflowError:
         raise EntryProblem(f"time {show(milliseconds)} ms ends after the last representable date") from None
+
+
+def _phases_sum(entry: dict[str, Any], phases: tuple[str, ...]) -> float | None:
+    """The sum of the named non-negative phases of ``timings``; None when it has none of them."""
+    timings = entry.get("timings")
+    if not isinstance(timings, dict):
+        return None
+    values = [value for value in (timings.get(name) for name in phases) if _non_negative_number(value)]
+    return sum(values) if values else None
 
 
 def _non_negative_number(value: Any) -> bool:

@@ -11,6 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.trace_event import TraceEvent
+
 NOT_JSON: Any = type("NotJson", (), {"__repr__": lambda self: "NOT_JSON", "__bool__": lambda self: False})()
 """Marker for a body that has no JSON value (absent, not retained, not JSON, binary)."""
 
@@ -108,6 +110,9 @@ class Evidence(BaseModel):
     """Record count per origin."""
     warnings: tuple[str, ...] = ()
     """Entries skipped where skipping cannot change a verdict, each with its reason."""
+    timing_rule: str | None = None
+    """The ``har-timings`` rule that read when each answer ended (None: HAR 1.2's ``time``)."""
+    timing_trace: tuple[TraceEvent, ...] = ()
 
     @property
     def primary_records(self) -> tuple[Record, ...]:

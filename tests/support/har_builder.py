@@ -36,6 +36,8 @@ class HarBuilder:
         self.step = timedelta(milliseconds=step_ms)
         self._next_start = _moment(start)
         self.entries: list[dict[str, Any]] = []
+        self.creator: dict[str, str] = {"name": "capenv-tests", "version": "1"}
+        """``log.creator``: the recorder, whose timing conventions ingest follows."""
 
     def call(self, method: str, path: str, *, query: str | Pairs | None = None, body: Any = None,
              status: int = 200, response: Any = None, response_type: str = "application/json",
@@ -89,7 +91,7 @@ class HarBuilder:
         return self
 
     def har(self) -> dict[str, Any]:
-        return {"log": {"version": "1.2", "creator": {"name": "capenv-tests", "version": "1"},
+        return {"log": {"version": "1.2", "creator": self.creator,
                         "pages": [], "entries": self.entries}}
 
     def bytes(self) -> bytes:
