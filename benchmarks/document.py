@@ -72,7 +72,7 @@ What limits the rest:
   the predicates and the validated `TraceEvent` and `Decision` each evaluation records, mostly
   from `plans/update_members.py:admit_members`, one traced evaluation per member per call, all
   kept in the plan's trace), the gate's read checks answering and comparing 15 / 6 / 5%
-  (`view/read_gate.py`, `serving/render.py:first_difference`), serving's `execute` for modelled
+  (`view/read_gate.py`, `serving/reads/render.py:first_difference`), serving's `execute` for modelled
   writes 12 / 6 / 7%; the rest is spread over `plans/` and `gate/` with no function above ~5% of
   its own (`run_gate`'s loop, `build_timeline`'s one frozen `Sighting` per listed member,
   `split_path`). 5,000/s at 1,000 records needs the fixed costs gone (bytecode cached, or fewer
@@ -87,7 +87,7 @@ What limits the rest:
   `memory:` create, 340 → 277 µs an SQLite one). Then the executor and the commit's
   preparation (answers, state and stored bytes unchanged): a plan's call-independent parts
   (member rules by name, required members, recorded query, path parameters, decoded exemplar)
-  are built once per plan in the runtime's `WriteEnv` (`serving/write_plans.py`; the gate's
+  are built once per plan in the runtime's `WriteEnv` (`serving/writes/plans.py`; the gate's
   own run builds its own), a create's collection is found once instead of twice and the usual
   create splits no path; a body of ASCII text and small integers is walked once pushing only
   its containers (2.1 → 1.0 µs); a plain echo rule is answered inline (six field rules 5.6 →
@@ -101,7 +101,7 @@ What limits the rest:
   calls/s no longer carry full collections of the loaded bundle. What is left, per `memory:`
   create (~110-120 µs p50 on this machine, loaded): the executor ~27 µs hot (six field rules
   ~5 µs, the body checks ~3 µs, the answer and the decision's objects), building the four
-  subjects ~12 µs (`store_commits.write_batch`: the history record with its request digest
+  subjects ~12 µs (`state.commits.write_batch`: the history record with its request digest
   and entry text ~5 µs), the commit ~28 µs (`store/batch.py:prepare` ~11 µs: encoding four
   states, then the request digest, whose canonical bytes and SHA-256 the stored records fix;
   `plan` ~4 µs; `store/memory.py:commit`'s own bookkeeping ~12 µs), ~10 µs parsing the call
@@ -109,7 +109,7 @@ What limits the rest:
   collector's passes over the objects every write leaves in the store and the state (~13% of
   a profiled run). Not measured here (json-server's ids are sequences): a create that draws a
   UUID or a token checks it against a set of every value of the field the type holds, built
-  per write (`write_values.op_context`'s `type_values`), so those creates cost more as the
+  per write (`writes.values.op_context`'s `type_values`), so those creates cost more as the
   state grows; an index kept by the state edits would end that. Each part is a few µs of
   Python objects; 20,000/s (50 µs a call) needs
   fewer subjects per write and fewer objects per commit, i.e. one subject per write (a layout

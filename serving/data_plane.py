@@ -33,11 +33,11 @@ from capenv.interpreter.bundle.models import (
 )
 from capenv.interpreter.manifest.models import split_path
 
+from capenv.serving.reads.render import same_json, same_spelling
 from capenv.serving.runtime_api import DataPlaneRefusal
+from capenv.serving.state.index import key_of
 
 from .read_call import json_kind_of
-from .render import same_json, same_spelling
-from .state_index import key_of
 
 SHAPE = ('a state document as data/get writes it: {"evidence_id"?, "types"?, "collections": [{"path", "type", '
          '"args", "entities": [{"id", "value", "records"?}]}], "documents": [{"path", "value", "records"?}]}')

@@ -13,11 +13,9 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.manifest.models import Manifest
-
+from capenv.serving.catalog.tools import Catalog, CatalogEntry
+from capenv.serving.reads.answers import Answer
 from capenv.serving.runtime_api import HttpAnswer, HttpRequest
-
-from .answers import Answer
-from .catalog import Catalog, CatalogEntry
 
 # Headers that described the recorded bytes on the wire, not the body answered now: the
 # transport sets the length, and the body is never re-compressed.

@@ -13,8 +13,7 @@ from urllib.parse import quote
 
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.manifest.models import Tool
-
-from .answers import Answer
+from capenv.serving.reads.answers import Answer
 
 Pairs = tuple[tuple[str, str], ...]
 

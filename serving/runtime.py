@@ -2,8 +2,8 @@
 plane, all reading one state (DESIGN.md §7).
 
 Every call goes the same way whichever surface it came from: arguments become a ``ReadCall``
-(``tool_inputs``), a read the state may answer is rendered from the current state
-(``state_reads``), anything else replays (``replay``), and bad input is a refusal naming what
+(``catalog.read_inputs``), a read the state may answer is rendered from the current state
+(``reads.from_state``), anything else replays (``replay``), and bad input is a refusal naming what
 is accepted, never an exception. The transports call one method at a time on one thread; a
 lock still serialises calls made directly from Python.
 """
@@ -22,14 +22,15 @@ from capenv.serving.runtime_api import (
     DEFAULT_MCP_PATH, DataPlaneRefusal, HttpAnswer, HttpRequest, Runtime, ToolAnswer, ToolSpec,
 )
 
-from .catalog import Catalog, CatalogEntry, build_catalog, unavailable_reason
+from capenv.serving.catalog.tools import Catalog, CatalogEntry, build_catalog, unavailable_reason
+from capenv.serving.reads.from_state import StateReads
+from capenv.serving.reads.replay import Replayer
+from capenv.serving.state.holder import StateHolder, open_holder
+from capenv.serving.writes.generator_state import WriteState
+
 from .data_plane import StateDocumentReader, encode_state, state_document
 from .http_surface import error, http_answer, route
 from .read_call import CallRefused, ReadCall, Served, quoted
-from .replay import Replayer
-from .state_holder import StateHolder, open_holder
-from .state_reads import StateReads
-from .write_state import WriteState
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 """The HTTP surface's idempotency key: a write's record id, as MCP's ``_meta.idempotencyKey``."""

@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from capenv.serving.export import ExportRefused, check_target, export_environment
+    from capenv.serving.export.directory import ExportRefused, check_target, export_environment
 
     from .commands_env import load_or_build
 

@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _verify(args: argparse.Namespace) -> int:
     from capenv.interpreter.bundle.jsonvalue import dumps
-    from capenv.serving.history import NoHistory, verify_history
+    from capenv.serving.state.history import NoHistory, verify_history
     from capenv.serving.store import StoreError, open_store
 
     from .commands_env import load_or_build

@@ -20,8 +20,8 @@ from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.window import is_write
-from capenv.serving.render import locate
-from capenv.serving.write_calls import WriteEnv
+from capenv.serving.reads.render import locate
+from capenv.serving.writes.calls import WriteEnv
 
 from .findings import GateNote, Tracking
 from .write_checks import target_entity

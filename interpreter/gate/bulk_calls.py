@@ -15,11 +15,11 @@ from typing import Any
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.bulk import applied_members
-from capenv.serving.bulk_writes import bulk_collection, bulk_items, bulk_key
 from capenv.serving.ops.sequences import SequenceState
-from capenv.serving.state_index import StateIndex
-from capenv.serving.write_calls import WriteCall, WriteEnv, WriteRefusal
-from capenv.serving.writes import execute
+from capenv.serving.state.index import StateIndex
+from capenv.serving.writes.bulk import bulk_collection, bulk_items, bulk_key
+from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal
+from capenv.serving.writes.execute import execute
 
 from .findings import WHOLE, GateNote, PlanFindings, Tracking
 from .unmodelled import unmodelled

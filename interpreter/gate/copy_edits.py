@@ -14,10 +14,10 @@ from capenv.interpreter.plans.newly_listed import newly_listed
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
-from capenv.serving.render import locate
-from capenv.serving.state_edits import ensure_collection, insert_entity, remove_entity, replace_entity
-from capenv.serving.state_index import StateIndex
-from capenv.serving.write_calls import WriteEnv
+from capenv.serving.reads.render import locate
+from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
+from capenv.serving.state.index import StateIndex
+from capenv.serving.writes.calls import WriteEnv
 
 from .embed_checks import CreatedEntities
 from .erasure import erase

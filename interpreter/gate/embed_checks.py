@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from capenv.serving.state_index import key_of
+from capenv.serving.state.index import key_of
 
 
 @dataclass

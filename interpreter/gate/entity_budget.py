@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from capenv.interpreter.bundle.models import BudgetHit
 from capenv.interpreter.bundle.trace_event import TraceEvent
-from capenv.serving.state_index import StateIndex
+from capenv.serving.state.index import StateIndex
 
 BUDGET = "max_entities"
 

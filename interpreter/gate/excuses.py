@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from capenv.interpreter.evidence.records import Record
-from capenv.serving.render import locate, with_observed
+from capenv.serving.reads.render import locate, with_observed
 
 from .findings import Pending, Tracking
 

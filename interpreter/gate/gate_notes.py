@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
-from capenv.serving.write_calls import WriteEnv
+from capenv.serving.writes.calls import WriteEnv
 
 from .findings import GateNote, PlanFindings, Tracking
 from .unmodelled import made_unknown

@@ -12,7 +12,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
-from capenv.serving.render import locate
+from capenv.serving.reads.render import locate
 
 from .findings import WHOLE
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.view.extract import collection_path
-from capenv.serving.render import decode_once
-from capenv.serving.state_index import StateIndex
+from capenv.serving.reads.render import decode_once
+from capenv.serving.state.index import StateIndex
 
 
 def named_entity(copy: StateIndex, path: str, entity_type: Any, read_view: Any) -> tuple[str, dict[str, Any]] | None:

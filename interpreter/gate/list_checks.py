@@ -12,8 +12,8 @@ from typing import Any, Callable
 
 from capenv.interpreter.bundle.models import EntityType, InsertRule, WritePlan
 from capenv.interpreter.plans.clock_formats import learn_clock_format
-from capenv.serving.insert import insert_index
-from capenv.serving.state_index import HeldCollection
+from capenv.serving.state.index import HeldCollection
+from capenv.serving.writes.insert import insert_index
 
 TABLE = "insert-candidates"
 

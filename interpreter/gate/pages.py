@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.view.paging import PagingRoles
-from capenv.serving.state_index import StateIndex
-from capenv.serving.state_reads import _page_size
+from capenv.serving.reads.from_state import _page_size
+from capenv.serving.state.index import StateIndex
 
 
 def page_bound(line: Any, view: Any, roles: PagingRoles) -> int | None:

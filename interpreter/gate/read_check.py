@@ -12,9 +12,9 @@ from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.read_gate import answer_read, choose_document_line, choose_list_line, compare
 from capenv.interpreter.view.views import is_absence
-from capenv.serving.render import locate
-from capenv.serving.state_index import StateIndex
-from capenv.serving.write_calls import WriteEnv
+from capenv.serving.reads.render import locate
+from capenv.serving.state.index import StateIndex
+from capenv.serving.writes.calls import WriteEnv
 
 from .copy_edits import resync_item
 from .embed_checks import creates_newly_embedded

@@ -14,8 +14,8 @@ from typing import Any
 
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.view.extract import path_key
-from capenv.serving.answers import list_members
-from capenv.serving.state_index import StateIndex
+from capenv.serving.reads.answers import list_members
+from capenv.serving.state.index import StateIndex
 
 from .findings import GateNote, GateRun, Tracking
 

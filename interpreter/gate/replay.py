@@ -22,12 +22,12 @@ from capenv.interpreter.view.read_gate import choose_document_line, choose_list_
 from capenv.interpreter.view.views import is_absence
 from capenv.interpreter.view.window import is_write
 from capenv.serving.ops.sequences import SequenceState, sequence_fields
-from capenv.serving.state_index import StateIndex
-from capenv.serving.write_calls import WriteCall, WriteEnv, WriteRefusal
-from capenv.serving.writes import execute
+from capenv.serving.state.index import StateIndex
+from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal
+from capenv.serving.writes.execute import execute
 
-from .bulk_calls import apply_bulk, bulk_sent
 from .action_checks import action_note, held_back_action, hold_back
+from .bulk_calls import apply_bulk, bulk_sent
 from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity
 from .embed_checks import embed_settings
 from .entity_budget import EntityBudget

@@ -19,8 +19,8 @@ from typing import Any, Iterable
 from capenv.interpreter.bundle.models import EntityType, ReadView, StateSnapshot, ViewResult, WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.view.read_gate import answer_read, compare
-from capenv.serving.render import is_string_array, locate
-from capenv.serving.state_index import StateIndex
+from capenv.serving.reads.render import is_string_array, locate
+from capenv.serving.state.index import StateIndex
 
 """Candidates beyond this many are tried all together only (subsets would grow as 2**n)."""
 

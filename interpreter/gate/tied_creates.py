@@ -15,9 +15,9 @@ from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.view.extract import collection_path
-from capenv.serving.create_collections import collection_for_create, path_arguments
-from capenv.serving.state_index import StateIndex
-from capenv.serving.write_calls import WriteCall, WriteEnv, WriteRefusal
+from capenv.serving.state.index import StateIndex
+from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal
+from capenv.serving.writes.create_collections import collection_for_create, path_arguments
 
 from .findings import GateNote, Tracking
 from .unmodelled import prefix

@@ -13,9 +13,9 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
-from capenv.serving.render import same_spelling
-from capenv.serving.state_index import StateIndex
-from capenv.serving.write_calls import WriteEnv
+from capenv.serving.reads.render import same_spelling
+from capenv.serving.state.index import StateIndex
+from capenv.serving.writes.calls import WriteEnv
 
 from .findings import Tracking
 

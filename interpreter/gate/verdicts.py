@@ -5,7 +5,7 @@ from __future__ import annotations
 from capenv.interpreter.bundle.models import ViewResult, WritePlan
 from capenv.interpreter.predicates.verdicts import PlanVerdictContext
 from capenv.interpreter.rules_engine import RuleSet, evaluate
-from capenv.serving.render import locate
+from capenv.serving.reads.render import locate
 
 from .findings import PlanFindings
 from .replay import GateRun

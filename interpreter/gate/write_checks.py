@@ -14,7 +14,7 @@ from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.extract import path_key
-from capenv.serving.write_calls import WriteEnv
+from capenv.serving.writes.calls import WriteEnv
 
 from .findings import PlanFindings
 from .generated_forms import CreateSite, form_problem

@@ -11,7 +11,7 @@ from typing import Any
 from capenv.interpreter.bundle.models import EntityType, InsertRule
 from capenv.interpreter.predicates.insert_order import InsertCandidateContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
-from capenv.serving.render import locate
+from capenv.serving.reads.render import locate
 
 from .clock_formats import learn_clock_format
 

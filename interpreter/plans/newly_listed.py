@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 
 from capenv.interpreter.manifest.models import split_path
-from capenv.serving.render import same_spelling
+from capenv.serving.reads.render import same_spelling
 
 from .timeline import ListRead, Sighting, Timeline
 

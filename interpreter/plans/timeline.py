@@ -25,7 +25,7 @@ from capenv.interpreter.manifest.models import Manifest, split_path
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
 from capenv.interpreter.view.window import is_write
-from capenv.serving.render import locate
+from capenv.serving.reads.render import locate
 
 
 READS = ("item", "list")

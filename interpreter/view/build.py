@@ -9,7 +9,7 @@ from capenv.interpreter.bundle.models import Budgets, BudgetHit, ReadOnlyPost, V
 from capenv.interpreter.evidence.records import Evidence
 from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.rules_engine import RuleSet
-from capenv.serving.state_index import StateIndex
+from capenv.serving.state.index import StateIndex
 
 from .extract import extract_state
 from .learned_queries import learn_queries
@@ -45,7 +45,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
 
     def whole_line(record) -> bool:
         shape = inference.shapes.get(tool_of.get(record.ordinal, ""))
-        from capenv.serving.render import locate
+        from capenv.serving.reads.render import locate
 
         members = locate(record.response.json_value, shape.locator) if shape and shape.locator else None
         return paging.whole(record.query, len(members) if isinstance(members, list) else 0)

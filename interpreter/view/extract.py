@@ -16,7 +16,7 @@ from capenv.interpreter.bundle.models import (
 )
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import split_path
-from capenv.serving.render import MISSING, locate
+from capenv.serving.reads.render import MISSING, locate
 
 from .types import ToolShape
 

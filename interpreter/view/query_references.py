@@ -10,7 +10,7 @@ from typing import Any, Callable
 from capenv.interpreter.bundle.models import ListLine, ReadView
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import related_paths
-from capenv.serving.render import locate
+from capenv.serving.reads.render import locate
 
 
 @dataclass

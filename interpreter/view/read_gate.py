@@ -10,10 +10,10 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine, ReadView
 from capenv.interpreter.evidence.records import Record
-from capenv.serving.answers import Answer, answer_document, answer_item, answer_list
-from capenv.serving.call_match import path_fit, same_query
-from capenv.serving.render import first_difference, with_observed, without_members
-from capenv.serving.state_index import StateIndex
+from capenv.serving.reads.answers import Answer, answer_document, answer_item, answer_list
+from capenv.serving.reads.call_match import path_fit, same_query
+from capenv.serving.reads.render import first_difference, with_observed, without_members
+from capenv.serving.state.index import StateIndex
 
 from .views import is_absence
 

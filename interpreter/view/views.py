@@ -9,7 +9,7 @@ from capenv.interpreter.bundle.models import (
     DocumentLine, EntityType, ListLine, Locator, ReadView, Recording,
 )
 from capenv.interpreter.evidence.records import Record
-from capenv.serving.render import MISSING, locate, same_json
+from capenv.serving.reads.render import MISSING, locate, same_json
 
 from .extract import collection_path
 from .paging import PagingRoles

@@ -17,7 +17,7 @@ from support.served import CALL_TIMEOUT_SECONDS, capenv, capture_names, capture_
 
 from capenv.interpreter.bundle.io import FILES, read_bundle, write_bundle
 from capenv.interpreter.pipeline import build_bundle
-from capenv.serving.export import README, export_environment
+from capenv.serving.export.directory import README, export_environment
 from capenv.serving.runtime import EnvironmentRuntime
 
 

@@ -1,5 +1,5 @@
 """The serving side agrees with the gate (write-effects, "The gate" runs serving's own ``execute``):
-a served create executed through ``serving/writes.py::execute`` on the bundle's initial state
+a served create executed through ``serving/writes/execute.py::execute`` on the bundle's initial state
 makes what the capture's later reads recorded, with a new sequence id on every call."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from datetime import datetime, timezone
 import pytest
 from support.capture_runs import build_from, items_app, plan, recorded_body, tool_name
 
-from capenv.serving.answers import answer_item, answer_list
 from capenv.serving.ops.sequences import SequenceState, sequence_fields
-from capenv.serving.state_index import StateIndex
-from capenv.serving.write_calls import WriteCall, WriteEnv, WriteRefusal
-from capenv.serving.writes import execute
+from capenv.serving.reads.answers import answer_item, answer_list
+from capenv.serving.state.index import StateIndex
+from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal
+from capenv.serving.writes.execute import execute
 
 INITIAL = [{"id": 1, "title": "t1", "created": "2025-12-31T10:00:00.000Z"},
            {"id": 2, "title": "t2", "created": "2025-12-31T11:00:00.000Z"}]

@@ -9,9 +9,9 @@ from datetime import datetime, timezone
 from support.capture_runs import build_from, items_app, plan, summary
 
 from capenv.serving.ops.sequences import SequenceState
-from capenv.serving.state_index import StateIndex
-from capenv.serving.write_calls import WriteCall, WriteEnv
-from capenv.serving.writes import execute
+from capenv.serving.state.index import StateIndex
+from capenv.serving.writes.calls import WriteCall, WriteEnv
+from capenv.serving.writes.execute import execute
 
 INITIAL = [{"id": 1, "title": "t1", "tags": ["x", "y"]}, {"id": 2, "title": "t2", "tags": []}]
 

@@ -11,9 +11,9 @@ from support.capture_runs import build_from, items_app, plan, summary
 from test_update_support import call, explain, field
 
 from capenv.serving.ops.sequences import SequenceState
-from capenv.serving.state_index import StateIndex
-from capenv.serving.write_calls import WriteCall, WriteEnv
-from capenv.serving.writes import execute
+from capenv.serving.state.index import StateIndex
+from capenv.serving.writes.calls import WriteCall, WriteEnv
+from capenv.serving.writes.execute import execute
 
 ANN = {"id": 1, "title": "t1", "createdByName": "Ann", "createdById": 11, "modifiedByName": "Bob"}
 CAL = {"id": 2, "title": "t2", "createdByName": "Cal", "createdById": 22, "modifiedByName": "Dee"}

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from capenv.serving.catalog_budget import fit_budget
-from capenv.serving.descriptions import Draft, Sample, cut_at_word
+from capenv.serving.catalog.budget import fit_budget
+from capenv.serving.catalog.descriptions import Draft, Sample, cut_at_word
 from capenv.serving.runtime import EnvironmentRuntime
 
 

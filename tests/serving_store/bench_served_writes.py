@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 from capenv.interpreter.bundle.io import read_bundle
-from capenv.serving import write_state
 from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.writes import generator_state
 
 BODY = {"title": "bench", "author": "a", "views": 1, "published": False, "tags": []}
 
@@ -35,7 +35,7 @@ class ExecutorClock:
 
     def __init__(self) -> None:
         self.seconds = 0.0
-        original = write_state.WriteState.decide
+        original = generator_state.WriteState.decide
 
         def timed(holder, *args, **kwargs):
             start = time.perf_counter()
@@ -44,7 +44,7 @@ class ExecutorClock:
             finally:
                 self.seconds += time.perf_counter() - start
 
-        write_state.WriteState.decide = timed
+        generator_state.WriteState.decide = timed
 
 
 def creates(runtime: EnvironmentRuntime, count: int) -> float:

@@ -11,10 +11,10 @@ from serving_store_support import POST_BODY, posts_of
 from support.served import capenv
 
 from capenv.interpreter.bundle.jsonvalue import dumps, loads
-from capenv.serving.history import verify_history
 from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.state.history import verify_history
+from capenv.serving.state.subjects import Subjects
 from capenv.serving.store import Expect, RecordEnvelope, SubjectWrite, open_store
-from capenv.serving.store_subjects import Subjects
 
 
 def session(runtime: EnvironmentRuntime) -> None:

@@ -1,4 +1,4 @@
-"""Meta's collection spellings are their own subject (``store_subjects.KNOWN_ID``): a reset or
+"""Meta's collection spellings are their own subject (``state.subjects.KNOWN_ID``): a reset or
 load writes them, a served write does not, and a store from before they left meta still serves
 with them and moves them out at its first write."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 from serving_store_support import POST_BODY
 
 from capenv.serving.runtime import EnvironmentRuntime
-from capenv.serving.state_mirror import StateMirror
+from capenv.serving.state.mirror import StateMirror
+from capenv.serving.state.subjects import KNOWN_ID, META_ID, Subjects
 from capenv.serving.store import Expect, MemoryStore, RecordEnvelope, SubjectWrite
-from capenv.serving.store_subjects import KNOWN_ID, META_ID, Subjects
 
 
 def create(runtime: EnvironmentRuntime) -> int:

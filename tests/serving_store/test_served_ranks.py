@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from capenv.serving.ranks import initial_ranks, rank_between
+from capenv.serving.state.ranks import initial_ranks, rank_between
 
 
 def test_appending_and_prepending_stay_short() -> None:

@@ -13,13 +13,13 @@ import pytest
 from serving_store_support import POST_BODY, posts_of
 
 from capenv.interpreter.bundle.jsonvalue import dumps, loads
-from capenv.serving import store_catch_up
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.runtime_api import HttpRequest
+from capenv.serving.state import catch_up
+from capenv.serving.state.subjects import Subjects
 from capenv.serving.store import (
     Commit, MemoryStore, RecordEnvelope, Store, StoreBackendError, StoreUnreachable, SubjectWrite, open_store,
 )
-from capenv.serving.store_subjects import Subjects
 from capenv.serving.transport.tool_result import tool_result
 
 
@@ -333,7 +333,7 @@ def test_a_long_gap_or_a_reset_elsewhere_reloads_whole(bundle, monkeypatch) -> N
     store = MemoryStore()
     reader = EnvironmentRuntime(bundle, store=SharedHandle(store))
     writer = EnvironmentRuntime(bundle, store=SharedHandle(store))
-    monkeypatch.setattr(store_catch_up, "CATCH_UP_LIMIT", 2)
+    monkeypatch.setattr(catch_up, "CATCH_UP_LIMIT", 2)
     for _ in range(3):
         create(writer)
     assert post_ids(reader) == [1, 2, 3, 4, 5, 6]

@@ -13,9 +13,9 @@ import pytest
 from capenv.interpreter.bundle.models import (Address, Budgets, CollectionState, Entity, EntityType, FieldRule,
                                               MemberRule, ResponseRule, StateSnapshot, WritePlan)
 from capenv.serving.ops.sequences import SequenceState
-from capenv.serving.state_index import StateIndex
-from capenv.serving.write_calls import WriteCall, WriteEnv, WriteRefusal
-from capenv.serving.writes import execute
+from capenv.serving.state.index import StateIndex
+from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal
+from capenv.serving.writes.execute import execute
 
 BUDGETS = Budgets(max_entities=1000, max_state_bytes=1 << 20, build_seconds=60, discovery_characters=10_000,
                   tool_description_characters=1000, max_nesting=16, max_body_bytes=1 << 20)

@@ -12,7 +12,7 @@ from support.capture_runs import build_from, items_app, summary
 from write_calls import accepted, entities, with_state
 
 from capenv.interpreter.bundle.io import Bundle
-from capenv.serving.catalog import NOT_MODELLED
+from capenv.serving.catalog.tools import NOT_MODELLED
 from capenv.serving.runtime import EnvironmentRuntime
 
 ITEMS = [{"id": 1, "title": "t1", "archived": False, "views": 1},

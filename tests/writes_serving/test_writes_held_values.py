@@ -14,8 +14,8 @@ from write_calls import accepted, document
 
 from capenv.serving.ops.generated_ids import derive_uuid
 from capenv.serving.runtime import EnvironmentRuntime
-from capenv.serving.state_edits import values_held
-from capenv.serving.state_index import HeldCollection
+from capenv.serving.state.edits import values_held
+from capenv.serving.state.index import HeldCollection
 
 A, B = "1b4e28ba-2fa1-41d2-883f-0016d3cca427", "6f1c2d3e-1111-4000-8000-000000000002"
 NEW = "9c5b94b1-35ad-49bb-b118-8e8fc24abf80"

@@ -25,9 +25,9 @@ from write_calls import accepted, document
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import CollectionState, Entity, StateSnapshot
 from capenv.serving.runtime import EnvironmentRuntime
-from capenv.serving.state_index import KnownSpellings, StateIndex
-from capenv.serving.write_state import WriteState
+from capenv.serving.state.index import KnownSpellings, StateIndex
 from capenv.serving.store import MemoryStore
+from capenv.serving.writes.generator_state import WriteState
 
 PLAIN, ENCODED, TIED = "acme1", "%61cme1", "%61cm%651"
 OTHER = "acm%651"  # a third spelling of the same org, known to no capture line

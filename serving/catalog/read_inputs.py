@@ -1,0 +1,255 @@
+"""A read tool's inputs: its input schema, and turning MCP arguments or an HTTP request into a
+``ReadCall`` (or a refusal that names what is accepted).
+
+Query parameters (DESIGN.md §7, write-effects "Catalog"): each recorded name is optional. A
+name every recorded call sent with one value defaults to that value, so leaving it out sends
+what the recording sent; any other name left out is not sent (its absence is a recorded case
+too). The schema lists the recorded values as an ``enum`` unless a learned query evaluates any
+value over the state, or one recorded value is empty (some clients reject empty literals, so
+an empty value is described instead and accepted at execution). A value outside the recorded
+ones is not refused: it answers from the nearest recording, flagged ``exact_match: false``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote_plus
+
+from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, json_kind, loads
+from capenv.interpreter.bundle.models import RecordedCall
+from capenv.interpreter.manifest.models import Tool
+from capenv.serving.read_call import CallRefused, ReadCall, json_kind_of, path_for, quoted
+from capenv.serving.runtime_api import HttpRequest
+
+MAX_ENUM = 12
+"""Past this many distinct recorded values an enum stops helping a client; the values are
+described instead."""
+
+RESERVED_ARGUMENTS = ("query", "body")
+
+
+@dataclass(frozen=True)
+class QueryParam:
+    name: str
+    values: tuple[str, ...]
+    """Distinct raw values as recorded, in recorded order."""
+    always_sent: bool
+    repeated: bool
+    learned: bool
+
+    @property
+    def default(self) -> str | None:
+        return self.values[0] if self.always_sent and len(self.values) == 1 else None
+
+    @property
+    def shown_values(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(unquote_plus(v) for v in self.values))
+
+    @property
+    def enum(self) -> tuple[str, ...] | None:
+        shown = self.shown_values
+        if self.learned or "" in shown or len(shown) > MAX_ENUM:
+            return None
+        return shown
+
+
+MAX_EXAMPLE_CHARACTERS = 400
+"""A recorded body this short is shown in the schema as an example."""
+
+
+@dataclass(frozen=True)
+class BodyInput:
+    kinds: tuple[str, ...]
+    required: bool
+    example: Any = None
+
+
+@dataclass(frozen=True)
+class ToolInputs:
+    tool: Tool
+    properties: tuple[tuple[str, str], ...]
+    """(path parameter, argument name): the name differs only when a parameter is called
+    ``query`` or ``body``."""
+    path_samples: dict[str, tuple[str, ...]]
+    query: tuple[QueryParam, ...]
+    body: BodyInput | None
+
+    @classmethod
+    def of(cls, tool: Tool, calls: tuple[RecordedCall, ...], learned: set[str], takes_body: bool) -> ToolInputs:
+        properties = tuple((p, f"{p}_path" if p in RESERVED_ARGUMENTS else p) for p in tool.params)
+        samples: dict[str, list[str]] = {p: [] for p in tool.params}
+        for call in calls:
+            for name, value in (tool.match(call.path) or {}).items():
+                if value not in samples[name]:
+                    samples[name].append(value)
+        names = list(tool.query_names) + [n for c in calls for n, _ in c.query if n not in tool.query_names]
+        query = []
+        for name in dict.fromkeys(names):
+            values = [v for c in calls for n, v in c.query if n == name]
+            query.append(QueryParam(
+                name=name, values=tuple(dict.fromkeys(values)),
+                always_sent=bool(calls) and all(any(n == name for n, _ in c.query) for c in calls),
+                repeated=any(sum(1 for n, _ in c.query if n == name) > 1 for c in calls),
+                learned=name in learned))
+        body = None
+        if takes_body:
+            bodies = [c.request_body for c in calls if c.request_is_json]
+            kinds = tuple(dict.fromkeys(json_kind(b) for b in bodies))
+            fitting = [b for b in bodies if len(dumps(b)) <= MAX_EXAMPLE_CHARACTERS]
+            example = max(fitting, key=lambda b: len(dumps(b))) if fitting else None  # the most telling
+            body = BodyInput(kinds=kinds, required=bool(calls) and all(c.request_is_json for c in calls),
+                             example=example)
+        return cls(tool, properties, {k: tuple(v) for k, v in samples.items()}, tuple(query), body)
+
+    # --- the schema ---------------------------------------------------------------------
+
+    def schema(self) -> dict[str, Any]:
+        properties: dict[str, Any] = {}
+        for param, name in self.properties:
+            properties[name] = {"type": "string", "minLength": 1,
+                                "description": f"path parameter {{{param}}}; recorded: {quoted(self.path_samples[param], 5)}"}
+        if self.query:
+            properties["query"] = {"type": "object", "properties": {q.name: _query_schema(q) for q in self.query},
+                                   "additionalProperties": False,
+                                   "description": "query parameters, each optional"}
+        if self.body is not None:
+            body: dict[str, Any] = {"description": "the JSON request body"}
+            if len(self.body.kinds) == 1:
+                body["type"] = self.body.kinds[0]
+            if self.body.example is not None:
+                body["examples"] = [self.body.example]
+            properties["body"] = body
+        required = [name for _, name in self.properties] + (["body"] if self.body and self.body.required else [])
+        schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+        if required:
+            schema["required"] = required
+        return schema
+
+    def accepted(self) -> str:
+        parts = [f'"{name}" (a string, required)' for _, name in self.properties]
+        if self.query:
+            parts.append(f'"query" (an object of {quoted([q.name for q in self.query], 20)})')
+        if self.body is not None:
+            parts.append(f'"body" (JSON{" " + "/".join(self.body.kinds) if self.body.kinds else ""}'
+                         f'{", required" if self.body.required else ""})')
+        return ", ".join(parts) or "no arguments"
+
+    # --- MCP arguments ------------------------------------------------------------------
+
+    def parse(self, arguments: Any) -> ReadCall:
+        if not isinstance(arguments, dict):
+            raise CallRefused(f"arguments must be an object; {self.tool.name} accepts {self.accepted()}")
+        known = {name for _, name in self.properties} | ({"query"} if self.query else set()) | (
+            {"body"} if self.body is not None else set())
+        unknown = [k for k in arguments if k not in known and not (k == "query" and arguments[k] in ({}, None))]
+        if unknown:
+            raise CallRefused(f"{self.tool.name} does not take {quoted(unknown)}; it accepts {self.accepted()}")
+        args = {}
+        for param, name in self.properties:
+            value = arguments.get(name)
+            if not isinstance(value, str) or not value:
+                what = "missing" if value is None else f"not a non-empty string ({json_kind_of(value)})"
+                raise CallRefused(f'path parameter "{name}" is {what}; {self.tool.name} needs it as a string '
+                                  f'(recorded: {quoted(self.path_samples[param], 5)}); it accepts {self.accepted()}')
+            args[param] = value
+        query = self._query_pairs(arguments.get("query"))
+        has_body = self.body is not None and "body" in arguments
+        body = arguments.get("body") if has_body else None
+        if self.body is not None:
+            self._check_body(has_body, body)
+        return ReadCall(self.tool, path_for(self.tool, args), args, query, body, has_body)
+
+    def _query_pairs(self, given: Any) -> tuple[tuple[str, str], ...]:
+        if given is None:
+            given = {}
+        if not isinstance(given, dict):
+            raise CallRefused(f'"query" must be an object, not {json_kind_of(given)}; {self._query_names()}')
+        by_name = {q.name: q for q in self.query}
+        pairs: list[tuple[str, str]] = []
+        for name, value in given.items():
+            param = by_name.get(name)
+            if param is None:
+                raise CallRefused(f'query parameter "{name}" was never recorded for {self.tool.name}; '
+                                  f'{self._query_names()}')
+            values = value if isinstance(value, list) and param.repeated else [value]
+            for item in values:
+                if not isinstance(item, str):
+                    kind = "a string or an array of strings" if param.repeated else "a string"
+                    raise CallRefused(f'query parameter "{name}" must be {kind}, not {json_kind_of(item)}'
+                                      f'{_recorded_hint(param)}')
+                pairs.append((name, item))
+        return tuple(pairs) + self._defaults(given)
+
+    def _defaults(self, given: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+        return tuple((q.name, q.default) for q in self.query if q.name not in given and q.default is not None)
+
+    def _query_names(self) -> str:
+        if not self.query:
+            return f"{self.tool.name} takes no query parameters"
+        return f"recorded query parameters: {quoted([q.name for q in self.query], 20)}"
+
+    def _check_body(self, has_body: bool, body: Any) -> None:
+        assert self.body is not None
+        if not has_body:
+            if self.body.required:
+                raise CallRefused(f'"body" is required (JSON {"/".join(self.body.kinds)}, as recorded); '
+                                  f"{self.tool.name} accepts {self.accepted()}")
+            return
+        try:
+            kind = json_kind(body)
+        except TypeError:
+            kind = type(body).__name__
+        if self.body.kinds and kind not in self.body.kinds and not (kind == "integer" and "number" in self.body.kinds):
+            raise CallRefused(f'"body" must be JSON {" or ".join(self.body.kinds)} as recorded, not {kind}')
+
+    # --- HTTP requests ------------------------------------------------------------------
+
+    def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
+        by_name = {q.name for q in self.query}
+        unknown = [unquote_plus(n) for n, _ in request.query if n not in by_name and unquote_plus(n) not in by_name]
+        if unknown:
+            raise CallRefused(f"query parameter {quoted(unknown)} was never recorded for "
+                              f"{request.method} {self.tool.template}; {self._query_names()}")
+        given = {n: True for n, _ in request.query} | {unquote_plus(n): True for n, _ in request.query}
+        query = tuple(request.query) + self._defaults(given)
+        body, has_body, text = None, False, None
+        if self.body is not None and request.body:
+            has_body = True
+            try:
+                body = loads(request.body)
+            except JsonError:
+                text = request.body.decode("utf-8", errors="replace")
+        return ReadCall(self.tool, request.path, args, query, body, has_body, text)
+
+
+def _recorded_hint(param: QueryParam) -> str:
+    return f" (recorded: {quoted(param.shown_values, 6)})" if param.values else ""
+
+
+def _query_schema(param: QueryParam) -> dict[str, Any]:
+    text: dict[str, Any] = {"type": "string"}
+    if param.repeated:
+        text = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+    enum = param.enum
+    if enum is not None and not param.repeated:
+        text["enum"] = list(enum)
+    default = param.default
+    notes = []
+    if default is not None:
+        shown = unquote_plus(default)
+        if shown:
+            text["default"] = shown
+            notes.append(f'defaults to "{shown}" as every recorded call sent it')
+        else:
+            notes.append("defaults to an empty value as every recorded call sent it")
+    if param.learned:
+        notes.append("evaluated over the state for any value")
+    shown_values = param.shown_values
+    if shown_values and (enum is None or param.repeated):
+        named = [f'"{v}"' for v in shown_values[:6] if v] + (["an empty value"] if "" in shown_values else [])
+        more = len([v for v in shown_values if v]) - len([v for v in shown_values[:6] if v])
+        notes.append(f"recorded: {', '.join(named)}" + (f" and {more} more" if more > 0 else ""))
+    if notes:
+        text["description"] = "; ".join(notes)
+    return text

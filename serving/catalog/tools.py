@@ -1,0 +1,246 @@
+"""The catalog: one MCP tool per manifest read tool, with its input schema and a description
+that fits the discovery budget (DESIGN.md §5 budgets, §7; write-effects "Catalog").
+
+Read tools are the GET (HEAD, OPTIONS) tools and the POST tools the view lists as read-only.
+Each entry names the handler that answers it (``"read"`` here) and carries its ``inputs``
+(``schema()``, ``parse(arguments)``, ``from_http(request, path_args)``). A served write plan
+becomes one more entry with its own handler and inputs, its draft goes through the same
+``fit_budget``, and the runtime dispatches on ``handler``.
+
+Every description goes through ``budget.fit_budget``; ``Catalog.report`` lists every
+description it sampled down or cut.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from capenv.interpreter.bundle.io import Bundle
+from capenv.interpreter.bundle.models import ReadView, Recording, WritePlan
+from capenv.interpreter.manifest.models import Tool
+from capenv.serving.reads.replay import Replayer
+from capenv.serving.runtime_api import ToolSpec
+
+from .budget import fit_budget
+from .descriptions import Draft, fields_sample, path_sample, query_sample
+from .read_inputs import ToolInputs
+
+READ_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    tool: Tool
+    handler: str
+    inputs: ToolInputs
+    view: ReadView | None
+    from_state: bool
+    reason: str | None
+    """Why the tool replays (None when it answers from the state)."""
+    description: str = ""
+    plan: WritePlan | None = None
+    """For a served write tool: the plan its handler executes."""
+
+    @property
+    def name(self) -> str:
+        return self.tool.name
+
+    def spec(self) -> ToolSpec:
+        return ToolSpec(self.tool.name, self.description, self.inputs.schema())
+
+
+class Catalog:
+    def __init__(self, entries: list[CatalogEntry], report: dict[str, Any]) -> None:
+        self.entries = {entry.name: entry for entry in entries}
+        self.report = report
+
+    def get(self, name: str) -> CatalogEntry | None:
+        return self.entries.get(name)
+
+    def specs(self) -> list[ToolSpec]:
+        return [entry.spec() for entry in self.entries.values()]
+
+
+def build_catalog(bundle: Bundle, replayer: Replayer, *, replay_only: bool) -> Catalog:
+    view_result = bundle.view
+    read_only = {p.tool: p.rule for p in view_result.read_only_posts}
+    unavailable = unavailable_reason(bundle)
+    entries, drafts = [], []
+    for tool in bundle.manifest.tools:
+        if tool.method not in READ_METHODS and tool.name not in read_only:
+            continue
+        view = view_result.view(tool.name)
+        learned = {s.param for s in view.learned_queries} if view else set()
+        inputs = ToolInputs.of(tool, replayer.calls(tool.name), learned, takes_body=tool.method not in READ_METHODS)
+        from_state, reason = _source(view, replay_only, unavailable, read_only.get(tool.name))
+        entry = CatalogEntry(tool, "read", inputs, view, from_state, reason)
+        entries.append(entry)
+        drafts.append(_draft(entry, bundle, replayer))
+    if not replay_only and not unavailable:
+        for entry, draft in write_entries(bundle, replayer):
+            entries.append(entry)
+            drafts.append(draft)
+    texts, hits = fit_budget(drafts, view_result.budgets.tool_description_characters,
+                             view_result.budgets.discovery_characters)
+    entries = [_with_description(entry, text) for entry, text in zip(entries, texts)]
+    report = {
+        "tools": len(entries),
+        "from_state": sum(1 for e in entries if e.from_state),
+        "characters": sum(len(t) for t in texts),
+        "budgets": {"discovery_characters": view_result.budgets.discovery_characters,
+                    "tool_description_characters": view_result.budgets.tool_description_characters},
+        "hits": hits,
+        "state_available": view_result.state_available and not unavailable,
+        "reads": [{"tool": e.name, "source": "state" if e.from_state else "replay", "reason": e.reason}
+                  for e in entries if e.handler == "read"],
+        "writes": [e.name for e in entries if e.handler == "write"],
+    }
+    return Catalog(entries, report)
+
+
+def _with_description(entry: CatalogEntry, text: str) -> CatalogEntry:
+    return CatalogEntry(entry.tool, entry.handler, entry.inputs, entry.view, entry.from_state, entry.reason, text,
+                        entry.plan)
+
+
+NOT_MODELLED = {
+    "delete": "Not modelled: a delete removes this entity alone (dependents the application deletes with it, "
+              "or its refusal to delete a referenced entity, are not reproduced).",
+    "update": "Not modelled: an update does not reorder lists.",
+    "*": "Not modelled: side effects on counters, relations and copies of entities elsewhere; authorization.",
+}
+
+
+def _labelled_as(plan: WritePlan) -> str:
+    """An item action is an update of the entity its path names, and a bulk write updates or deletes
+    each entity it names, so each carries that effect's label."""
+    if plan.effect == "action":
+        return "update"
+    if plan.effect == "bulk":
+        return plan.bulk_effect or "update"
+    return plan.effect
+
+
+def write_entries(bundle: Bundle, replayer: Replayer) -> list[tuple[CatalogEntry, Draft]]:
+    """One entry per served write plan (state mode only), with its description draft."""
+    from .write_inputs import WriteInputs, describe_write
+
+    found = []
+    tools = {t.name: t for t in bundle.manifest.tools}
+    for plan in bundle.view.writes:
+        if not plan.served or plan.tool not in tools:
+            continue
+        tool = tools[plan.tool]
+        samples: dict[str, list[str]] = {p: [] for p in tool.params}
+        for call in replayer.calls(tool.name):
+            for name, value in (tool.match(call.path) or {}).items():
+                if value not in samples[name]:
+                    samples[name].append(value)
+        inputs = WriteInputs(tool, plan, {k: tuple(v) for k, v in samples.items()})
+        notes = [NOT_MODELLED[k] for k in (_labelled_as(plan), "*") if k in NOT_MODELLED]
+        entry = CatalogEntry(tool, "write", inputs, None, True, None, plan=plan)
+        found.append((entry, Draft(tool.name, tuple(describe_write(plan, inputs, notes)))))
+    return found
+
+
+def unavailable_reason(bundle: Bundle) -> str | None:
+    if bundle.view.state_available:
+        return None
+    hits = [f"{h.budget} {h.reached:g} > {h.limit:g}" for h in bundle.view.budget_hits]
+    return "the state is unavailable" + (f" ({'; '.join(hits)})" if hits else "")
+
+
+def _source(view: ReadView | None, replay_only: bool, unavailable: str | None,
+            read_only_rule: str | None) -> tuple[bool, str | None]:
+    if replay_only:
+        return False, "--replay-only"
+    if unavailable:
+        return False, unavailable
+    if read_only_rule is not None:
+        return False, f"a POST that only reads (rule {read_only_rule})"
+    if view is None or view.kind == "none":
+        return False, view.reason if view and view.reason else "no state view"
+    backed = view.state_backed or any(l.state_backed for l in view.lines) or any(
+        d.state_backed for d in view.documents)
+    return (True, None) if backed else (False, view.reason or "not proven against the state")
+
+
+# --- descriptions -------------------------------------------------------------------------
+
+
+def _draft(entry: CatalogEntry, bundle: Bundle, replayer: Replayer) -> Draft:
+    tool, view = entry.tool, entry.view
+    kind = view.kind if view is not None else "none"
+    where = f"{tool.method} {tool.template}"
+    what = {"item": f'Reads one "{view.type}" entity by its "{view.key_field}"' if view else "",
+            "list": f'Lists "{view.type}" entities' if view else "",
+            "document": "Reads a document"}.get(kind, "Reads")
+    parts: list[Any] = []
+    if entry.from_state:
+        parts.append(f"{what} from the served state ({where}).")
+        parts += _state_notes(view)
+    else:
+        parts.append(f"{what} by replaying the capture ({where}; {entry.reason}): the recording with the same "
+                     "arguments, else the nearest one (replay.exact_match false).")
+    parts.append(path_sample([(name, entry.inputs.path_samples[param]) for param, name in entry.inputs.properties]))
+    parts.append(query_sample([(q.name, [v for v in q.shown_values if v], _query_note(q))
+                               for q in entry.inputs.query]))
+    if entry.inputs.body is not None:
+        kinds = "/".join(entry.inputs.body.kinds) or "JSON"
+        parts.append(f'"body": the JSON request body ({kinds}{", required" if entry.inputs.body.required else ""}).')
+    fields, shape = _response_fields(view, replayer.calls(tool.name))
+    parts.append(fields_sample(fields, shape))
+    return Draft(tool.name, tuple(p for p in parts if p))
+
+
+def _state_notes(view: ReadView | None) -> list[str]:
+    notes = []
+    if view is not None and view.kind == "item":
+        if view.missing is not None:
+            notes.append(f"An entity the state does not hold answers the recorded {view.missing.status} "
+                         '(state.view "missing").')
+        else:
+            notes.append("An entity the state does not hold is a tool error.")
+    if view is not None and view.kind == "list":
+        notes.append("With no query it lists the whole collection.")
+        if view.learned_queries:
+            names = ", ".join(f'"{s.param}"' for s in view.learned_queries)
+            notes.append(f"Queries on {names} are evaluated over the state.")
+        if any(not line.state_backed for line in view.lines):
+            notes.append("Other recorded queries replay their recording.")
+    return notes
+
+
+def _query_note(param: Any) -> str:
+    notes = []
+    if param.default is not None:
+        notes.append(f'defaults to "{param.shown_values[0]}"' if param.shown_values[0] else "defaults to empty")
+    elif "" in param.shown_values:
+        notes.append("may be empty")
+    return ", ".join(notes)
+
+
+def _response_fields(view: ReadView | None, calls: tuple) -> tuple[list[str], str]:
+    member = view.locator.member if view is not None and view.locator is not None else None
+    under = f' under "{member}"' if member else ""
+    if view is not None and view.kind in ("item", "list") and view.shown_fields:
+        shape = "an array of objects" if view.kind == "list" else "an object"
+        return list(view.shown_fields), f"{shape}{under}"
+    recording = _latest_success(calls)
+    if recording is None:
+        return [], "as recorded"
+    if not recording.is_json:
+        return [], f"non-JSON ({recording.content_type or 'no content type'})"
+    body = recording.body
+    if isinstance(body, dict):
+        return list(body), "an object"
+    if isinstance(body, list):
+        names = list(dict.fromkeys(k for item in body if isinstance(item, dict) for k in item))
+        return names, "an array of objects" if names else "an array"
+    return [], "a JSON value" if body is not None else "JSON null"
+
+
+def _latest_success(calls: tuple) -> Recording | None:
+    ok = [c.response for c in calls if 200 <= c.response.status < 300]
+    return (ok or [c.response for c in calls] or [None])[-1]

@@ -1,0 +1,202 @@
+"""A served write tool's inputs (write-effects "Catalog"): the input schema and turning MCP
+arguments or an HTTP request into a call.
+
+Each query parameter the recording sent is optional and defaults at execution to its recorded
+value, with a nonempty value as the only enum member (an empty value is described and enforced
+at execution, as some clients reject empty literals). A body that wraps its object requires
+that member, an array of one object. A member accepted only with its recorded value carries
+that value as ``const`` when it is short and neither a boolean nor an empty string, else a
+description saying it must equal the recorded value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.manifest.models import Tool
+from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
+from capenv.serving.runtime_api import HttpRequest
+
+CONST_MAX_CHARACTERS = 120
+"""A recorded value whose JSON text is this short is shown (and given as const) in full."""
+
+_JSON_TYPES = {"integer": "integer", "number": "number", "string": "string", "boolean": "boolean",
+               "array": "array", "object": "object", "null": "null"}
+
+
+def recorded_text(value: Any) -> str | None:
+    text = dumps(value).decode()
+    return text if len(text) <= CONST_MAX_CHARACTERS else None
+
+
+@dataclass(frozen=True)
+class WriteInputs:
+    tool: Tool
+    plan: WritePlan
+    path_samples: dict[str, tuple[str, ...]]
+
+    @property
+    def takes_body(self) -> bool:
+        return self.tool.method != "DELETE" or bool(self.plan.members) or self.is_bulk
+
+    @property
+    def is_bulk(self) -> bool:
+        """A bulk tool takes its body as recorded, a DELETE included (write-effects "Bulk and action calls")."""
+        return self.plan.effect == "bulk" and self.plan.address is not None
+
+    def bulk_array_schema(self) -> dict[str, Any] | None:
+        """A bulk body naming its entities at the root: an array of ids of the recorded kind, or of
+        objects (None when the body is an object naming them in one member)."""
+        address = self.plan.address
+        if not self.is_bulk or address.member is not None:
+            return None
+        items = {"type": _JSON_TYPES[address.kind]} if address.by == "ids" and address.kind in _JSON_TYPES \
+            else {"type": "object"}
+        return {"type": "array", "minItems": 1, "items": items}
+
+    def member_schema(self) -> dict[str, Any]:
+        properties: dict[str, Any] = {}
+        required = []
+        for member in self.plan.members:
+            if member.admission == "not-accepted":
+                continue
+            prop: dict[str, Any] = {}
+            if member.kind in _JSON_TYPES:
+                prop["type"] = _JSON_TYPES[member.kind]
+            if member.admission == "recorded-only":
+                text = recorded_text(member.recorded_value)
+                short = text is not None and not isinstance(member.recorded_value, bool) and member.recorded_value != ""
+                if short:
+                    prop["const"] = member.recorded_value
+                else:
+                    prop["description"] = "must equal the recorded value" + (f" {text}" if text else "")
+            if member.required:
+                required.append(member.member)
+            properties[member.member] = prop
+        schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+        if required:
+            schema["required"] = required
+        if self.plan.min_members and not required:
+            schema["minProperties"] = self.plan.min_members
+        return schema
+
+    def schema(self) -> dict[str, Any]:
+        properties: dict[str, Any] = {}
+        for param in self.tool.params:
+            properties[param] = {"type": "string", "minLength": 1,
+                                 "description": f"path parameter {{{param}}}; recorded: "
+                                                f"{quoted(self.path_samples.get(param, ()), 5)}"}
+        if self.plan.query:
+            query_props = {}
+            for name, value in self.plan.query:
+                prop: dict[str, Any] = {"type": "string"}
+                if value:
+                    prop["enum"] = [value]
+                    prop["default"] = value
+                else:
+                    prop["description"] = "must be empty, as recorded (the default)"
+                query_props[name] = prop
+            properties["query"] = {"type": "object", "properties": query_props, "additionalProperties": False,
+                                   "description": "the query the recording sent; each parameter defaults to it"}
+        required = list(self.tool.params)
+        if self.takes_body and (self.tool.method != "DELETE" or self.is_bulk):
+            body = self.bulk_array_schema() or self.member_schema()
+            if self.plan.body_envelope:
+                wrapped = body if self.plan.body_envelope_kind == "object" else {
+                    "type": "array", "minItems": 1, "maxItems": 1, "items": body}
+                body = {"type": "object", "properties": {self.plan.body_envelope: wrapped},
+                        "required": [self.plan.body_envelope], "additionalProperties": False}
+            properties["body"] = body
+            if self.plan.members and any(m.required for m in self.plan.members) or self.plan.min_members \
+                    or self.plan.body_envelope or self.is_bulk:
+                required.append("body")
+        schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+        if required:
+            schema["required"] = required
+        return schema
+
+    def accepted(self) -> str:
+        members = [m.member for m in self.plan.members if m.admission != "not-accepted"]
+        parts = [f'"{p}" (a string)' for p in self.tool.params]
+        if self.plan.query:
+            parts.append(f'"query" ({dict(self.plan.query)})')
+        array = self.bulk_array_schema()
+        if array is not None:
+            parts.append(f'"body" (an array of {array["items"]["type"]}s naming the entities)')
+        elif self.takes_body and (self.tool.method != "DELETE" or self.is_bulk):
+            wrap = f" wrapped as {envelope_text(self.plan)}" if self.plan.body_envelope else ""
+            parts.append(f'"body" (an object of {quoted(members, 20)}{wrap})')
+        return ", ".join(parts) or "no arguments"
+
+    def parse(self, arguments: Any) -> ReadCall:
+        if not isinstance(arguments, dict):
+            raise CallRefused(f"arguments must be an object; {self.tool.name} accepts {self.accepted()}")
+        known = set(self.tool.params) | {"query", "body"}
+        unknown = [k for k in arguments if k not in known]
+        if unknown:
+            raise CallRefused(f"{self.tool.name} does not take {quoted(unknown)}; it accepts {self.accepted()}")
+        args = {}
+        for param in self.tool.params:
+            value = arguments.get(param)
+            if not isinstance(value, str) or not value:
+                raise CallRefused(f'path parameter "{param}" must be a non-empty string; '
+                                  f"{self.tool.name} accepts {self.accepted()}")
+            args[param] = value
+        query = arguments.get("query") or {}
+        if not isinstance(query, dict) or not all(isinstance(v, str) for v in query.values()):
+            raise CallRefused(f'"query" must be an object of strings: {dict(self.plan.query) or "none recorded"}')
+        pairs = tuple(query.items()) + tuple((n, v) for n, v in self.plan.query if n not in query)
+        has_body = "body" in arguments
+        return ReadCall(self.tool, path_for(self.tool, args), args, pairs, arguments.get("body"), has_body)
+
+    def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
+        given = {name for name, _ in request.query}
+        pairs = tuple(request.query) + tuple((n, v) for n, v in self.plan.query if n not in given)
+        body, has_body = None, bool(request.body)
+        if has_body:
+            try:
+                body = loads(request.body, allow_proto=False)
+            except JsonError as exc:
+                raise CallRefused(f"the request body is not JSON this tool accepts: {exc}") from None
+        return ReadCall(self.tool, request.path, args, pairs, body, has_body)
+
+
+def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]) -> list[Any]:
+    """The description's parts: effect and type, members, envelope, query, what is not modelled."""
+    from .descriptions import Sample, quote_all
+
+    effect = {"create": f'Creates a "{plan.type}" entity', "update": f'Updates a "{plan.type}" entity',
+              "action": f'Applies "{plan.address.segment if plan.address else ""}" to a "{plan.type}" entity',
+              "delete": f'Deletes a "{plan.type}" entity', "document": f"Writes the document at {plan.document_path}",
+              "bulk": f'Writes several "{plan.type}" entities'}.get(plan.effect, "Writes")
+    parts: list[Any] = [f"{effect} in the served state ({plan.method} {plan.template}); later reads and data/get "
+                        "show the change."]
+    accepted = [m for m in plan.members if m.admission == "accepted"]
+    required = [m.member for m in accepted if m.required]
+    if required:
+        parts.append(Sample("Required body members: ", quote_all(required), ".", noun="members"))
+    optional = [m.member for m in accepted if not m.required]
+    if optional:
+        parts.append(Sample("Accepted body members: ", quote_all(optional), ".", noun="members"))
+    if plan.min_members:
+        parts.append(f"Send at least {plan.min_members} member.")
+    for member in plan.members:
+        if member.admission == "recorded-only":
+            text = recorded_text(member.recorded_value)
+            parts.append(f'"{member.member}" is accepted only with its recorded value'
+                         + (f" {text}." if text else "."))
+    if plan.body_envelope:
+        parts.append(f"The body wraps its object as {envelope_text(plan)}.")
+    if plan.query:
+        parts.append("The recorded query " + ", ".join(f'{n}="{v}"' for n, v in plan.query) + " is always sent.")
+    parts.extend(not_modelled)
+    return parts
+
+
+def envelope_text(plan: WritePlan) -> str:
+    if plan.body_envelope_kind == "object":
+        return f'{{"{plan.body_envelope}": {{…}}}}'
+    return f'{{"{plan.body_envelope}": [ {{…}} ]}}'

@@ -1,0 +1,95 @@
+"""Answer a read from the state: an item, a list line or a document rendered into its view.
+
+The read gate and the serving runtime both answer through here, so what the gate proved is
+exactly what serving answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine, Locator, ReadView, Recording
+from capenv.interpreter.manifest.models import split_path
+from capenv.serving.state.index import StateIndex
+
+from .queries import evaluate_queries
+from .render import project, render_into, sorted_fields
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    content_type: str | None
+    headers: tuple[tuple[str, str], ...]
+    body: Any
+    is_json: bool = True
+    text: str | None = None
+    source: str = "state"
+    missing_field: str | None = None
+    """A field every recording of the view carried that the rendered entity lacks (refuse)."""
+
+
+def from_recording(recording: Recording, source: str = "replay") -> Answer:
+    return Answer(recording.status, recording.content_type, recording.headers, recording.body,
+                  recording.is_json, recording.text, source)
+
+
+def collection_of(path: str, entity_type: EntityType) -> str:
+    depth = len(split_path(entity_type.collection_template))
+    return "/" + "/".join(split_path(path)[:depth])
+
+
+def _lacking(entity: dict[str, Any], required: tuple[str, ...]) -> str | None:
+    return next((name for name in required if name not in entity), None)
+
+
+def answer_item(view: ReadView, entity_type: EntityType, state: StateIndex, path: str) -> Answer | None:
+    """The item view rendered with the entity the path names; None when the state lacks it."""
+    collection = state.find_collection(collection_of(path, entity_type), entity_type.name)
+    if collection is None:
+        return None
+    raw_id = split_path(path)[-1]
+    found = state.find_entity(collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field)
+    if found is None:
+        return None
+    _, entity = found
+    base = view.base
+    shown = project(sorted_fields(entity, view.sorted_arrays), view.shown_fields)
+    body = render_into(base.body, view.locator or Locator(kind="root"), shown)
+    return Answer(base.status, base.content_type, base.headers, body,
+                  missing_field=_lacking(entity, view.required_fields))
+
+
+def list_members(view: ReadView, line: ListLine, entity_type: EntityType, state: StateIndex,
+                 query: tuple[tuple[str, str], ...] | None = None) -> list[dict[str, Any]] | None:
+    """The members a line lists from the state, in collection order (None: collection not held)."""
+    collection = state.find_collection(line.collection or line.path, entity_type.name)
+    if collection is None:
+        return [] if line.membership == "all" and not line.recorded_ids else None
+    if line.queries:
+        members = evaluate_queries(collection.members(), line.queries, query if query is not None else line.query)
+    elif line.membership == "all":
+        members = collection.members()
+    else:
+        wanted = [str(i) for i in line.recorded_ids]
+        members = [collection.entities[k] for k in wanted if k in collection.entities]
+    return members
+
+
+def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: StateIndex,
+                query: tuple[tuple[str, str], ...] | None = None) -> Answer | None:
+    members = list_members(view, line, entity_type, state, query)
+    if members is None:
+        return None
+    shown = [project(sorted_fields(m, view.sorted_arrays), view.shown_fields) for m in members]
+    lacking = next((f for m in members if (f := _lacking(m, view.required_fields))), None)
+    body = render_into(line.base.body, view.locator or Locator(kind="root"), shown)
+    return Answer(line.base.status, line.base.content_type, line.base.headers, body, missing_field=lacking)
+
+
+def answer_document(line: DocumentLine, state: StateIndex) -> Answer | None:
+    if line.path not in state.documents:
+        return None
+    body = render_into(line.base.body, line.locator, state.documents[line.path])
+    return Answer(line.base.status, line.base.content_type, line.base.headers, body)

@@ -1,0 +1,197 @@
+"""Answer a read from the current state, where the view proved it may (DESIGN.md §5,
+write-effects "Missing entities", "Lists of a whole collection").
+
+``StateReads.answer`` returns a ``Served`` answer, raises ``CallRefused``, or returns None when
+the call is not one the state answers (it then replays):
+
+* **item**: a state-backed item view answers calls whose query is one its checked reads used
+  (usually none; a query the gate never saw, such as ``_embed``, may change the shape, so it
+  replays). An entity the state does not hold answers with a recorded absence (400/404/410
+  or a 2xx JSON null) labelled ``view: "missing"``: the one recorded for this very call when
+  there is one (its body may name the id), else the view's latest; with none, a tool error
+  naming what the collection holds.
+* **list**: the state-backed line the call's path and query match (verbatim spellings first,
+  then recorded order). A call with no query and no such line answers from a whole line of
+  the collection its path names (labelled ``replay.exact_match: false``, since that line's
+  query differs). A call whose query no line matches is evaluated when the view's learned
+  queries cover every argument. A whole line that pages answers from its recording once the
+  collection holds more entities than its page.
+* **document**: the state-backed document line the call matches, from the document held at
+  that line's path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import EntityType, ListLine, ReadView, Recording, ReplayTable, ViewResult
+from capenv.interpreter.manifest.models import split_path
+from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
+from capenv.serving.state.index import StateIndex
+
+from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording
+from .call_match import decoded_pairs, path_fit, same_query, single_valued
+from .render import decode_once
+from .replay import Replayer
+
+PAGE_SIZE_KINDS = ("limit", "end")
+ABSENT_STATUSES = (400, 404, 410)
+
+
+class StateReads:
+    def __init__(self, view: ViewResult, replay: ReplayTable, replayer: Replayer) -> None:
+        self._replayer = replayer
+        self._types = {t.name: t for t in view.types}
+        queries = {c.ordinal: c.query for calls in replay.tools.values() for c in calls}
+        # The queries each item view's read gate checked: the only ones it answers from state.
+        self._item_queries = {v.tool: [queries.get(o, ()) for o in v.checked_record_ordinals] or [()]
+                              for v in view.views if v.kind == "item"}
+
+    def answer(self, view: ReadView, call: ReadCall, state: StateIndex) -> Served | None:
+        if view.kind == "item" and view.state_backed and view.type in self._types:
+            return self._item(view, self._types[view.type], call, state)
+        if view.kind == "list" and view.type in self._types:
+            return self._list(view, self._types[view.type], call, state)
+        if view.kind == "document":
+            return self._document(view, call, state)
+        return None
+
+    # --- items --------------------------------------------------------------------------
+
+    def _item(self, view: ReadView, entity_type: EntityType, call: ReadCall, state: StateIndex) -> Served | None:
+        if not any(same_query(q, call.query) for q in self._item_queries.get(view.tool, [()])):
+            return None
+        collection_path = collection_of(call.path, entity_type)
+        raw_id = split_path(call.path)[-1]
+        collection = state.find_collection(collection_path, entity_type.name)
+        found = None
+        if collection is not None:
+            found = state.find_entity(collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field)
+        held_path = collection.path if collection is not None else collection_path
+        if found is None:
+            label = _item_label("missing", entity_type, held_path, decode_once(raw_id))
+            absence = self._absence(view, call)
+            if absence is not None:
+                return Served(from_recording(absence, source="state"), {"state": label})
+            raise CallRefused(self._not_held(entity_type, view, collection, raw_id, state), http_status=404)
+        answer = answer_item(view, entity_type, state, call.path)
+        assert answer is not None  # the lookup above found the entity
+        _refuse_lacking(answer, entity_type)
+        return Served(answer, {"state": _item_label("item", entity_type, held_path, collection.ids[found[0]])})
+
+    def _absence(self, view: ReadView, call: ReadCall) -> Recording | None:
+        found = self._replayer.find(call)
+        if found is not None and found[1] and is_absence(found[0].response):
+            return found[0].response
+        return view.missing
+
+    def _not_held(self, entity_type: EntityType, view: ReadView, collection: Any, raw_id: str,
+                  state: StateIndex) -> str:
+        field = view.key_field or entity_type.id_field
+        what = f'the state holds no {entity_type.name} whose "{field}" is "{decode_once(raw_id)}"'
+        if collection is None:
+            held = [c.path for c in state.collections_of(entity_type.name)]
+            return f"{what}: no such collection; {entity_type.name} collections held: {quoted(held)}"
+        values = [collection.entities[k].get(field, k) for k in collection.order]
+        return f'{what} in {collection.path}; it holds "{field}" values {quoted(values, 10)}'
+
+    # --- lists --------------------------------------------------------------------------
+
+    def _list(self, view: ReadView, entity_type: EntityType, call: ReadCall, state: StateIndex) -> Served | None:
+        backed = [line for line in view.lines if line.state_backed]
+        fits = [(fit, index, line) for index, line in enumerate(backed)
+                if (fit := path_fit(line.path, call.path)) is not None]
+        fits.sort(key=lambda item: (-item[0], item[1]))  # verbatim spellings first, then recorded order
+        exact = next((line for _, _, line in fits if same_query(line.query, call.query)), None)
+        if exact is not None:
+            return self._from_line(view, entity_type, exact, call, state, query=exact.query, exact=True)
+        if not call.query:
+            whole = [line for _, _, line in fits if line.membership == "all"]
+            whole.sort(key=lambda line: bool(line.query))  # a line with no query before one that pages
+            if whole:
+                return self._from_line(view, entity_type, whole[0], call, state, query=whole[0].query, exact=False)
+            return None
+        return self._learned(view, entity_type, call, state, [line for _, _, line in fits])
+
+    def _from_line(self, view: ReadView, entity_type: EntityType, line: ListLine, call: ReadCall,
+                   state: StateIndex, *, query: Any, exact: bool) -> Served | None:
+        if line.membership == "all" and line.query and not line.queries:
+            size = _page_size(line, view)
+            held = state.find_collection(line.collection or line.path, entity_type.name)
+            if size is not None and held is not None and len(held.order) > size:
+                # The page no longer covers the whole collection: its recording is the answer.
+                return Served(from_recording(line.base), {"replay": {"exact_match": exact, "record": line.base.ordinal}})
+        answer = answer_list(view, line, entity_type, state, query)
+        if answer is None:
+            return None
+        _refuse_lacking(answer, entity_type)
+        provenance: dict[str, Any] = {"state": self._list_label(entity_type, line, state)}
+        if not exact:
+            provenance["replay"] = {"exact_match": False, "record": line.base.ordinal}
+        return Served(answer, provenance)
+
+    def _learned(self, view: ReadView, entity_type: EntityType, call: ReadCall, state: StateIndex,
+                 lines: list[ListLine]) -> Served | None:
+        specs = {spec.param: spec for spec in view.learned_queries}
+        values = single_valued(decoded_pairs(call.query))
+        if not specs or values is None or any(name not in specs for name in values):
+            return None
+        whole = next((line for line in lines if line.membership == "all" and not line.query), None)
+        if whole is None:
+            return None
+        evaluated = whole.model_copy(update={"queries": tuple(specs[name] for name in values),
+                                             "membership": "recorded"})
+        answer = answer_list(view, evaluated, entity_type, state, decoded_pairs(call.query))
+        if answer is None:
+            return None
+        _refuse_lacking(answer, entity_type)
+        return Served(answer, {"state": self._list_label(entity_type, whole, state)})
+
+    def _list_label(self, entity_type: EntityType, line: ListLine, state: StateIndex) -> dict[str, Any]:
+        held = state.find_collection(line.collection or line.path, entity_type.name)
+        return {"source": "state", "view": "list", "type": entity_type.name,
+                "collection": held.path if held is not None else (line.collection or line.path), "id": None}
+
+    # --- documents ----------------------------------------------------------------------
+
+    def _document(self, view: ReadView, call: ReadCall, state: StateIndex) -> Served | None:
+        fits = sorted(((fit, index, line) for index, line in enumerate(view.documents)
+                       if line.state_backed and (fit := path_fit(line.path, call.path)) is not None
+                       and same_query(line.query, call.query)), key=lambda item: (-item[0], item[1]))
+        for _, _, line in fits:
+            answer = answer_document(line, state)
+            if answer is not None:
+                return Served(answer, {"state": {"source": "state", "view": "document", "type": None,
+                                                 "collection": None, "id": None, "path": line.path}})
+        return None
+
+
+def _item_label(kind: str, entity_type: EntityType, collection: str, entity_id: Any) -> dict[str, Any]:
+    return {"source": "state", "view": kind, "type": entity_type.name, "collection": collection, "id": entity_id}
+
+
+def is_absence(recording: Recording) -> bool:
+    """What the read gate accepts as an entity's absence: a 400, 404 or 410, or a 2xx JSON null."""
+    return recording.status in ABSENT_STATUSES or (
+        200 <= recording.status < 300 and recording.is_json and recording.body is None)
+
+
+def _page_size(line: ListLine, view: ReadView) -> int | None:
+    """The page a whole line's query asks for, when a learned query says which parameter sizes it."""
+    kinds = {spec.param: spec.kind for spec in view.learned_queries}
+    for name, value in line.query:
+        if kinds.get(name) in PAGE_SIZE_KINDS:
+            try:
+                size = int(value)
+            except ValueError:
+                continue
+            if size > 0:
+                return size
+    return None
+
+
+def _refuse_lacking(answer: Answer, entity_type: EntityType) -> None:
+    if answer.missing_field:
+        raise CallRefused(f'the {entity_type.name} entity lacks "{answer.missing_field}", a field every recording '
+                          "of this view carried, so the state cannot answer it", http_status=500)
+

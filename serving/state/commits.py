@@ -1,0 +1,216 @@
+"""One recorded commit of the served state (step 3 of a write, ``stored.py``): its record
+id and envelope, the batch a decided write commits, and committing through a backend that may
+not answer.
+
+A write's batch holds the changed entity (or document), a collection the write created, meta
+(expecting the revision read: every write changes it, so two writes decided on one revision
+cannot both commit), the log entry naming the state subjects it changed, and the history entry
+under the record id. Each state subject expects the revision the local copy holds for it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from datetime import datetime, timezone
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from capenv.serving.store import Commit, Expect, RecordEnvelope, Store, StoreUnreachable, SubjectWrite
+from capenv.serving.writes.generator_state import Decision, WriteMeta
+
+from .index import HeldCollection, key_of
+from .mirror import StateMirror, entry_length
+from .records import WRITE, write_record
+from .subjects import (
+    COLLECTION, DOCUMENT, ENTITY, KNOWN_ID, META_ID, Subjects, collection_state, document_state, entity_state,
+    entity_subject_id, log_state, position_id,
+)
+
+ACTOR = "capenv runtime"
+MAX_ATTEMPTS = 50
+"""Decisions per write before giving up; each lost race means another write committed."""
+UNREACHABLE_RETRIES = 3
+
+
+def new_record_id(kind: str) -> str:
+    """A record id that sorts by the time it was made: the SQL stores keep subjects and records
+    in b-trees ordered by id, so ids made in order land on the same rightmost pages instead of
+    dirtying a random page per commit. 128 random bits keep ids of one instant unique."""
+    return f"capenv-{kind}-{time.time_ns():016x}-{os.urandom(16).hex()}"
+
+
+_PLAIN_ID = re.compile(r"[\x21-\x7e]+")
+"""Printable ASCII without spaces: a record id the store's rules accept, whatever they check
+(text, not blank, no NUL, UTF-8). Every generated id is one."""
+
+
+def envelope(record_id: str) -> RecordEnvelope:
+    """The envelope of a commit made now; raises (TypeError, ValueError) for an id the store's
+    rules refuse."""
+    recorded_at = _now()
+    if type(record_id) is not str or _PLAIN_ID.fullmatch(record_id) is None:
+        return RecordEnvelope(record_id, recorded_at, ACTOR)  # checked, and refused as the store words it
+    # Every field is one the checks accept by construction (a plain id, ``_now``'s strict
+    # ISO-8601 text, a non-blank actor), so they are not run again on a served write's hot path.
+    made = object.__new__(RecordEnvelope)
+    for name, value in (("record_id", record_id), ("recorded_at", recorded_at), ("actor", ACTOR),
+                        ("correlation_id", None), ("causation_id", None)):
+        object.__setattr__(made, name, value)
+    return made
+
+
+def expect(revision: int | None) -> Expect:
+    return Expect.absent() if revision is None else Expect.revision(revision)
+
+
+def commit(store: Store, envelope: RecordEnvelope, batch: list[SubjectWrite]) -> Commit:
+    # An unreachable backend leaves the outcome unknown: the same envelope and batch again
+    # return the original commit if it landed, and are decided afresh if it did not.
+    for attempt in range(UNREACHABLE_RETRIES + 1):
+        try:
+            return store.commit(envelope, batch)
+        except StoreUnreachable:
+            if attempt == UNREACHABLE_RETRIES:
+                raise
+            time.sleep(0.1 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+# --- a served write's batch ------------------------------------------------------------------
+
+
+class _Types(NamedTuple):
+    """One environment's subject type names, spelled once (``Subjects`` spells them anew per use)."""
+
+    collection: str
+    entity: str
+    document: str
+    meta: str
+    log: str
+    write: str
+
+
+@lru_cache(maxsize=64)
+def _types(subjects: Subjects) -> _Types:
+    return _Types(subjects.type_of(COLLECTION), subjects.type_of(ENTITY), subjects.type_of(DOCUMENT),
+                  subjects.meta, subjects.log, subjects.write)
+
+
+def _trusted(subject_type: str, subject_id: str, expected: Expect, state: dict[str, Any]) -> SubjectWrite:
+    """A ``SubjectWrite`` of a state the runtime built, made without ``__post_init__``'s checks,
+    which hold by construction here (a served write's hot path): the type is one of ``_types``'s
+    names, the id is JSON text (``entity_subject_id``), a position or a checked record id (never
+    blank, no raw NUL, UTF-8), ``expected`` an ``Expect`` and ``state`` a dict. A deletion, a
+    collection and anything else goes through the checked constructor."""
+    write = object.__new__(SubjectWrite)
+    setattr_ = object.__setattr__
+    setattr_(write, "subject_type", subject_type)
+    setattr_(write, "subject_id", subject_id)
+    setattr_(write, "expect", expected)
+    setattr_(write, "state", state)
+    return write
+
+
+def write_batch(subjects: Subjects, mirror: StateMirror, decision: Decision, record_id: str,
+                request: dict[str, Any], rules_revision: str
+                ) -> tuple[list[SubjectWrite], list[tuple[str, str]], int | None]:
+    """The commit of a decided write, the state subjects it touches (``(kind, id)``) and the
+    growth of data/get it causes (an upper bound; None: measure again). ``record_id``: one
+    ``envelope`` accepts (a generated id, or a key the caller checked)."""
+    assert decision.result is not None
+    provenance = decision.result.provenance
+    view = provenance.get("view")
+    types = _types(subjects)
+    writes: list[SubjectWrite] = []
+    touched: list[tuple[str, str]] = []
+    growth: int | None = decision.growth
+    if view in ("create", "update", "delete"):
+        collection = mirror.index.collections[provenance["collection"]]
+        if (types.collection, collection.path) not in mirror.revisions:  # the write created it
+            rank = mirror.rank_for_new_collection()
+            mirror.collection_ranks[collection.path] = rank
+            writes.append(_subject(subjects, mirror, COLLECTION, collection.path, collection_state(collection, rank)))
+            touched.append((COLLECTION, collection.path))
+            growth = None
+        entity_write, key = _entity_write(subjects, mirror, view, collection, decision)
+        writes.append(entity_write)
+        touched.append((ENTITY, entity_write.subject_id))
+        if view == "create" and growth is not None:
+            growth = entry_length(collection, key) + 1  # exact, or one over for a first entity
+        elif view == "delete":
+            growth = 0  # an upper bound: the state shrank
+    elif view == "document-write":
+        path = provenance["path"]
+        writes.append(_subject(subjects, mirror, DOCUMENT, path, document_state(
+            path, mirror.index.documents[path], mirror.index.document_records.get(path, ()),
+            mirror.document_ranks[path])))
+        touched.append((DOCUMENT, path))
+    else:
+        raise RuntimeError(f"a write answered provenance view {view!r}; the store cannot keep it")
+    if mirror.meta.known is not None and (types.meta, KNOWN_ID) not in mirror.revisions:
+        # A store from before the spellings left meta: they move out with this write.
+        writes.append(SubjectWrite(types.meta, KNOWN_ID, Expect.absent(), mirror.meta.known.to_json()))
+    position = mirror.position + 1
+    writes.append(_trusted(types.meta, META_ID, Expect.revision(mirror.position), decision.meta.commit_json()))
+    writes.append(_trusted(types.log, position_id(position), Expect.absent(), log_state(record_id, WRITE, touched)))
+    writes.append(_trusted(types.write, record_id, Expect.absent(),
+                           write_record(position, request, rules_revision, decision)))
+    return writes, touched, growth
+
+
+def _entity_write(subjects: Subjects, mirror: StateMirror, view: str, collection: HeldCollection,
+                  decision: Decision) -> tuple[SubjectWrite, str]:
+    assert decision.result is not None
+    if view == "delete":
+        key = decision.result.changed[0]  # the executor names the removed entity's key
+        mirror.entity_ranks.get(collection.path, {}).pop(key, None)
+        return _subject(subjects, mirror, ENTITY, entity_subject_id(collection.path, key), None), key
+    key = key_of(decision.result.provenance["id"])
+    if key not in collection.entities:
+        raise RuntimeError(f"the executor answered {view} of {key!r}, which {collection.path} does not hold")
+    if view == "create":
+        rank = mirror.rank_for_new_entity(collection, key)
+    else:
+        rank = mirror.entity_ranks[collection.path][key]
+    subject_type, subject_id = _types(subjects).entity, entity_subject_id(collection.path, key)
+    expected = expect(mirror.revisions.get((subject_type, subject_id)))
+    return _trusted(subject_type, subject_id, expected, entity_state(collection, key, rank)), key
+
+
+def _subject(subjects: Subjects, mirror: StateMirror, kind: str, subject_id: str,
+             state: dict[str, Any] | None) -> SubjectWrite:
+    """A write of a state subject, expecting the revision the local copy holds."""
+    subject_type = subjects.type_of(kind)
+    return SubjectWrite(subject_type, subject_id, expect(mirror.revisions.get((subject_type, subject_id))), state)
+
+
+def note_commit(subjects: Subjects, mirror: StateMirror, commit: Commit, meta: WriteMeta) -> None:
+    """Hold what a write's commit left in the store: the revisions the next write expects, and
+    meta (whose revision is the state's position)."""
+    types = _types(subjects)
+    once = (types.log, types.write)  # written once, never expected again: not worth holding
+    revisions = mirror.revisions
+    for written in commit.writes:
+        key = (written.subject_type, written.subject_id)
+        if written.deleted:
+            revisions.pop(key, None)
+        elif written.subject_type not in once:
+            revisions[key] = written.revision
+    mirror.meta = meta
+    mirror.position = revisions[(types.meta, META_ID)]
+
+
+_second: tuple[int, str] = (-1, "")  # the last whole second ``_now`` spelled, and its spelling
+
+
+def _now() -> str:
+    """``datetime.now(timezone.utc).isoformat(timespec="microseconds")``, spelling each whole
+    second once."""
+    global _second
+    seconds, micros = divmod(time.time_ns() // 1000, 1_000_000)
+    held = _second
+    if held[0] != seconds:
+        held = _second = (seconds, datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")[:-6])
+    return f"{held[1]}.{micros:06d}+00:00"

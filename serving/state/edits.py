@@ -1,0 +1,114 @@
+"""Edits of a ``StateIndex``: insert, replace and remove entities, set documents.
+
+Writes compute everything first and edit last, so a refused write never leaves a partial edit.
+Every entity edit goes through ``hold_entity`` or ``remove_entity``, which keep the collection's
+caches (``maxima``, ``held_values``) right.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .index import HeldCollection, StateIndex, key_of
+
+
+def ensure_collection(state: StateIndex, path: str, type_name: str, args: dict[str, str]) -> HeldCollection:
+    if path not in state.collections:
+        state.collections[path] = HeldCollection(path, type_name, dict(args))
+    return state.collections[path]
+
+
+def insert_entity(collection: HeldCollection, entity_id: Any, value: dict[str, Any], index: int) -> str:
+    key = key_of(entity_id)
+    hold_entity(collection, key, value)
+    collection.ids[key] = entity_id
+    collection.order.insert(min(max(index, 0), len(collection.order)), key)
+    collection.records.pop(key, None)
+    return key
+
+
+def replace_entity(collection: HeldCollection, key: str, value: dict[str, Any]) -> None:
+    hold_entity(collection, key, value)
+    collection.records.pop(key, None)
+
+
+def remove_entity(collection: HeldCollection, key: str) -> None:
+    _count_values(collection, collection.entities.pop(key, None), -1)
+    collection.ids.pop(key, None)
+    collection.records.pop(key, None)
+    if key in collection.order:
+        collection.order.remove(key)
+
+
+def hold_entity(collection: HeldCollection, key: str, value: dict[str, Any]) -> None:
+    """Make ``value`` the entity ``key`` holds (its order, id and records are the caller's)."""
+    _count_values(collection, collection.entities.get(key), -1)
+    note_value(collection, value)
+    _count_values(collection, value, 1)
+    collection.entities[key] = value
+
+
+def set_document(state: StateIndex, path: str, value: Any) -> None:
+    state.documents[path] = value
+    state.document_records.pop(path, None)
+
+
+def _sequences() -> Any:
+    """``ops.sequences``, imported on first use (the build side imports this module without the
+    ops) and then held: an import statement in a function costs more than the note it serves."""
+    global _SEQUENCES
+    if _SEQUENCES is None:
+        from capenv.serving.ops import sequences
+
+        _SEQUENCES = sequences
+    return _SEQUENCES
+
+
+_SEQUENCES: Any = None
+
+
+def note_value(collection: HeldCollection, value: dict[str, Any]) -> None:
+    """Raise the collection's cached sequence maxima by an entity it now holds."""
+    if not collection.maxima:
+        return
+    sequence_number = _sequences().sequence_number
+    for name, largest in collection.maxima.items():
+        number = sequence_number(value.get(name))
+        if number is not None and (largest is None or number > largest):
+            collection.maxima[name] = number
+
+
+def largest_held(collection: HeldCollection, name: str) -> int | None:
+    """The largest sequence value of a field the collection holds (cached, see ``maxima``)."""
+    if name not in collection.maxima:
+        collection.maxima[name] = _sequences().largest_sequence(e.get(name) for e in collection.entities.values())
+    return collection.maxima[name]
+
+
+def values_held(collection: HeldCollection, name: str) -> dict[Any, int]:
+    """A field's values the collection holds, with their counts (cached, see ``held_values``)."""
+    counts = collection.held_values.get(name)
+    if counts is None:
+        counts = collection.held_values[name] = {}
+        for entity in collection.entities.values():
+            _count(counts, entity.get(name), 1)
+    return counts
+
+
+def _count_values(collection: HeldCollection, value: dict[str, Any] | None, step: int) -> None:
+    if value is None or not collection.held_values:
+        return
+    for name, counts in collection.held_values.items():
+        _count(counts, value.get(name), step)
+
+
+def _count(counts: dict[Any, int], value: Any, step: int) -> None:
+    if not isinstance(value, (str, int)):
+        return
+    spellings: Iterable[Any] = (value, value.lower()) if isinstance(value, str) else (value,)
+    for spelled in spellings:
+        count = counts.get(spelled, 0) + step
+        if count > 0:
+            counts[spelled] = count
+        else:
+            counts.pop(spelled, None)

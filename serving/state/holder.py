@@ -1,0 +1,62 @@
+"""Where the served state lives: one holder per runtime, behind a small interface (DESIGN.md §7
+"One state").
+
+* ``load(initial)``: take the state the store holds, or install ``initial`` when it holds none;
+* ``working()``: the ``StateIndex`` reads render from, brought up to date with what other
+  processes sharing the store committed (callers must not change it);
+* ``encoded()``: what data/get writes for the current state;
+* ``write(plan, tool, call, key)``: serve one write call as one recorded commit, ``key`` (an
+  idempotency key) being its record id;
+* ``reset(initial)`` / ``replace(snapshot, encoded, adopt=False)``: data/reset and data/add,
+  each one atomic batch that also restarts the clock, the counter and the sequences.
+  ``encoded`` is what data/get writes for the snapshot, kept so data/get need not re-encode;
+  ``adopt`` hands the snapshot's values over to the holder (nothing else keeps them, as for a
+  freshly parsed data/add document), which saves copying them.
+
+There is one implementation, ``StoreStateHolder`` (``stored.py``): without a store URL
+the runtime keeps its state in a ``MemoryStore``, so idempotency keys and the history work
+the same in every mode.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from capenv.interpreter.bundle.io import Bundle
+from capenv.interpreter.bundle.models import StateSnapshot, WritePlan
+from capenv.serving.read_call import ReadCall, Served
+from capenv.serving.writes.generator_state import WriteState
+
+from .index import StateIndex
+
+Encoder = Callable[[StateSnapshot], bytes]
+
+
+class StateHolder(Protocol):
+    def load(self, initial: StateSnapshot) -> None: ...
+
+    def working(self) -> StateIndex: ...
+
+    def encoded(self) -> bytes: ...
+
+    def write(self, plan: WritePlan | None, tool: str, call: ReadCall, key: str | None = None) -> Served: ...
+
+    def reset(self, initial: StateSnapshot) -> None: ...
+
+    def replace(self, snapshot: StateSnapshot, encoded: bytes | None = None, *, adopt: bool = False) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def open_holder(store: Any, bundle: Bundle, writes: WriteState, encode: Encoder) -> StateHolder:
+    """The holder of ``bundle``'s state in ``store`` (a Store, a store URL, or None for a new
+    ``MemoryStore``)."""
+    from capenv.serving.store import MemoryStore, open_store
+
+    from .stored import StoreStateHolder
+
+    if store is None:  # made here, so no one else can write to it
+        return StoreStateHolder(MemoryStore(), bundle, writes, encode, shared=False)
+    if isinstance(store, str):
+        store = open_store(store)
+    return StoreStateHolder(store, bundle, writes, encode)

@@ -1,0 +1,224 @@
+"""The served state kept in a store, subject by subject (DESIGN.md §7 "One state", §8).
+
+Layout: ``subjects.py``. What a write does:
+
+1. **Refresh** (``catch_up.py``): read meta's revision (``Store.revision``: the cheap
+   head check, no state parsed). When it is the one this process holds, nothing changed.
+   Otherwise read the log entries since, and reload only the subjects they name (a reset or
+   an add, a long gap or a missing entry reloads everything, from one snapshot).
+2. **Decide** on the state and meta just read (``WriteState.decide``, the executor the gate
+   proved), changing the local copy.
+3. **Commit** one batch: the changed entity (or document), a collection the write created,
+   meta (expecting the revision read: every write changes it, so two writes decided on one
+   revision cannot both commit), the log entry, and the history entry under the record id
+   (``commits.py``). On ``RevisionConflict`` another process (or thread) got there first:
+   put the touched subjects back as the store holds them, refresh, decide again.
+
+An idempotency key is the record id. A key already recorded answers its recorded result when
+the request is the same (whatever has happened since), and is refused naming the recorded
+request otherwise; a concurrent call under the same key loses the race on the history entry
+(expected absent) and then finds it.
+
+data/reset and data/add are one batch each: every state subject that differs is written,
+every one the new state lacks is deleted, and meta restarts (``install.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from capenv.interpreter.bundle.io import Bundle
+from capenv.interpreter.bundle.models import StateSnapshot, WritePlan
+from capenv.serving.read_call import CallRefused, ReadCall, Served
+from capenv.serving.store import RecordConflict, RevisionConflict, Store
+from capenv.serving.writes.generator_state import WriteState
+
+from .catch_up import catch_up, load_whole, put_back
+from .commits import MAX_ATTEMPTS, commit, envelope, new_record_id, note_commit, write_batch
+from .index import StateIndex
+from .install import install
+from .mirror import StateMirror
+from .records import ADD, RESET, WRITE, request_digest, request_of, served_from, write_entry
+from .subjects import Subjects
+
+Encoder = Callable[[StateSnapshot], bytes]
+
+
+class StoreStateHolder:
+    def __init__(self, store: Store, bundle: Bundle, writes: WriteState, encode: Encoder, *,
+                 shared: bool = True) -> None:
+        """``shared=False`` promises that nothing else writes to ``store`` (a MemoryStore the
+        runtime made for itself): reads then skip the head check."""
+        self._store = store
+        self._shared = shared
+        self._writes = writes
+        self._rules_revision = bundle.info.rules_revision
+        self._encode = encode
+        self.subjects = Subjects(bundle.view.evidence_id)
+        self._mirror: StateMirror | None = None
+        self._encoded: bytes | None = None
+        self._size: int | None = None  # what data/get writes, in bytes; None: measure it again
+        self._stale = False  # an unexpected failure mid-write: reload whole before trusting the mirror
+
+    @property
+    def store(self) -> Store:
+        return self._store
+
+    # --- the StateHolder interface -------------------------------------------------------
+
+    def load(self, initial: StateSnapshot) -> None:
+        """Take the state the store holds, or install ``initial`` when it holds none."""
+        if not self._reload_whole():
+            self._install(StateIndex.from_snapshot(initial), RESET, only_if_absent=True)
+
+    def working(self) -> StateIndex:
+        self.refresh()
+        return self._held().index
+
+    def encoded(self) -> bytes:
+        self.refresh()
+        return self._encoded_now()
+
+    def reset(self, initial: StateSnapshot) -> None:
+        self._install(StateIndex.from_snapshot(initial), RESET)
+
+    def replace(self, snapshot: StateSnapshot, encoded: bytes | None = None, *, adopt: bool = False) -> None:
+        """data/add: install ``snapshot`` (``encoded``: what data/get writes for it)."""
+        encoded = encoded if encoded is not None else self._encode(snapshot)
+        self._install(StateIndex.from_snapshot(snapshot, adopt=adopt), ADD, document_text=encoded.decode("utf-8"),
+                      encoded=encoded)
+
+    def write(self, plan: WritePlan | None, tool: str, call: ReadCall, key: str | None = None) -> Served:
+        """Serve one write call as one commit (see the module's docstring)."""
+        request = request_of(tool, call)
+        if key is not None:
+            try:
+                envelope(key)  # the store's rules for a record id
+            except (TypeError, ValueError) as exc:
+                raise CallRefused(f"the idempotency key cannot name a write: {exc}") from None
+        record_id = key if key is not None else new_record_id(WRITE)
+        key_taken = False
+        for _ in range(MAX_ATTEMPTS):
+            self.refresh()
+            if key is not None:
+                recorded = self._recorded(key, request)
+                if recorded is not None:
+                    return recorded
+                if key_taken:
+                    raise CallRefused(f"idempotency key {key!r} was already used in this store for another "
+                                      "environment or another kind of change; send this request under a new key",
+                                      http_status=409, kind="conflict")
+            mirror = self._held()
+            # Until the write commits or is put back, the local copy may hold a change the
+            # store does not: any failure in between makes the next read reload whole.
+            self._stale = True
+            try:
+                decision = self._writes.decide(plan, call, mirror.index, mirror.meta, self._size_now())
+            except CallRefused:
+                self._stale = False  # a refusal changes nothing (the executor edits last)
+                raise
+            if decision.result is None:  # a recorded absence: nothing changed, nothing to keep
+                self._stale = False
+                return decision.served
+            batch, touched, growth = write_batch(self.subjects, mirror, decision, record_id, request,
+                                                 self._rules_revision)
+            try:
+                committed = commit(self._store, envelope(record_id), batch)
+            except (RevisionConflict, RecordConflict) as lost:
+                key_taken = isinstance(lost, RecordConflict)
+                put_back(self._store, self.subjects, mirror, touched)
+                self._changed(None)
+                self._stale = False
+                continue
+            note_commit(self.subjects, mirror, committed, decision.meta)
+            self._changed(growth)
+            self._stale = False
+            return decision.served
+        raise CallRefused(f"the write lost {MAX_ATTEMPTS} races with concurrent writes; send it again",
+                          http_status=503, kind="busy")
+
+    def close(self) -> None:
+        self._store.close()
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Bring the local copy up to the store's position (a no-op when meta has not moved)."""
+        mirror = self._held()
+        if self._stale:
+            self._reload_whole()
+            return
+        if not self._shared:
+            return
+        caught_up = catch_up(self._store, self.subjects, mirror)
+        if isinstance(caught_up, StateMirror):
+            self._adopt(caught_up)
+        elif caught_up is not None:
+            self._changed(caught_up.growth)
+
+    def _reload_whole(self) -> bool:
+        """Rebuild the local copy from one snapshot; False when the store holds no state."""
+        mirror = load_whole(self._store, self.subjects)
+        if mirror is None:
+            return False
+        self._adopt(mirror)
+        return True
+
+    def _recorded(self, key: str, request: dict[str, Any]) -> Served | None:
+        stored = self._store.load(self.subjects.write, key)
+        if stored is None:
+            return None
+        record = stored.state
+        if record.get("kind") == WRITE and record.get("request_digest") == request_digest(request):
+            return served_from(write_entry(record)["result"])
+        if record.get("kind") == WRITE:
+            before = write_entry(record)["request"]
+            what = f"{before['tool']} {before['path']}" + (" with another body or query"
+                                                           if before["tool"] == request["tool"]
+                                                           and before["path"] == request["path"] else "")
+        else:
+            what = f"a data/{record.get('kind')}"
+        raise CallRefused(f"idempotency key {key!r} was already used for a different request ({what}); an exact "
+                          "retry gets the recorded answer, a new request needs a new key",
+                          http_status=409, kind="conflict")
+
+    def _held(self) -> StateMirror:
+        if self._mirror is None:
+            raise RuntimeError("the state holder was never loaded")
+        return self._mirror
+
+    # --- what data/get writes, kept between calls ----------------------------------------------
+
+    def _encoded_now(self) -> bytes:
+        if self._encoded is None:
+            self._encoded = self._encode(self._held().index.snapshot(citations=True))
+            self._size = len(self._encoded)
+        return self._encoded
+
+    def _size_now(self) -> int:
+        if self._size is None:
+            self._encoded_now()
+        assert self._size is not None
+        return self._size
+
+    def _changed(self, growth: int | None) -> None:
+        self._encoded = None
+        if growth is None:
+            self._size = None
+        elif self._size is not None:
+            self._size += growth
+
+    def _adopt(self, mirror: StateMirror, encoded: bytes | None = None) -> None:
+        """Hold ``mirror`` as the local copy (``encoded``: what data/get writes for it, if known)."""
+        self._mirror, self._stale = mirror, False
+        self._encoded = encoded
+        self._size = len(encoded) if encoded is not None else None
+
+    # --- installing a whole state (reset, add, the first load) ---------------------------------
+
+    def _install(self, index: StateIndex, kind: str, *, document_text: str | None = None,
+                 encoded: bytes | None = None, only_if_absent: bool = False) -> None:
+        target = StateMirror.installing(self.subjects, index, self._writes.fresh(index))
+        held = install(self._store, self.subjects, target, kind, document_text=document_text,
+                       only_if_absent=only_if_absent)
+        self._adopt(held, encoded if held is target else None)

@@ -1,0 +1,43 @@
+"""What a write answers: the recorded response, with the written entity rendered into it where
+it carries one, refused when the rendering would lack a field the recording carried."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from capenv.interpreter.bundle.models import Locator, WritePlan
+from capenv.serving.reads.render import locate, place
+
+from .calls import WriteRefusal, WriteResult
+
+
+def render_answer(plan: WritePlan, entity: dict[str, Any] | None) -> tuple[Any, bool, str | None]:
+    """The recorded response, ``entity`` rendered into it where it carries one (and one is given)."""
+    response = plan.response
+    if response is None:
+        return None, True, None
+    if response.carries_entity and entity is not None:
+        return place(response.body, response.locator or Locator(kind="root"), dict(entity)), True, None
+    return copy.deepcopy(response.body), response.is_json, response.text
+
+
+def check_answer_covers(plan: WritePlan, entity: dict[str, Any]) -> None:
+    """A rendered response missing a field the recorded response carried is refused."""
+    response = plan.response
+    if response is None or not response.carries_entity or not response.locator:
+        return
+    recorded = locate(response.body, response.locator)
+    if isinstance(recorded, dict):
+        lacking = [name for name in recorded if name not in entity]
+        if lacking:
+            raise WriteRefusal(f"the answer would lack recorded field(s) {', '.join(lacking)}; "
+                               "the entity does not hold them")
+
+
+def write_result(plan: WritePlan, body: Any, is_json: bool, text: str | None, provenance: dict[str, Any],
+                 changed: list[str]) -> WriteResult:
+    """The answer with the recorded status, content type and headers (200 when none was kept)."""
+    response = plan.response
+    return WriteResult(response.status if response else 200, response.content_type if response else None,
+                       response.headers if response else (), body, is_json, text, provenance, changed)

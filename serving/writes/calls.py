@@ -1,0 +1,75 @@
+"""What executing a write plan takes and gives: the call, its result, its refusal, and what it
+needs from the bundle (``WriteEnv``). Every write module shares these, so they live apart from
+``execute.py``, which imports the modules that raise and build them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from capenv.interpreter.bundle.models import EntityType, Recording, ReplayTable, ViewResult
+
+
+class WriteRefusal(Exception):
+    """A call the plan cannot serve; the message says what would be accepted."""
+
+    def __init__(self, message: str, *, kind: str = "invalid", missing: Recording | None = None,
+                 where: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message, self.kind, self.missing = message, kind, missing
+        self.where = where or {}
+        """For a missing entity: the collection and id the call named (provenance of the answer)."""
+
+
+@dataclass
+class WriteCall:
+    path: str
+    query: tuple[tuple[str, str], ...] = ()
+    body: Any = None
+
+
+@dataclass
+class WriteResult:
+    status: int
+    content_type: str | None
+    headers: tuple[tuple[str, str], ...]
+    body: Any
+    is_json: bool
+    text: str | None
+    provenance: dict[str, Any]
+    changed: list[str] = field(default_factory=list)
+
+
+@dataclass
+class WriteEnv:
+    """What executing plans needs from the bundle."""
+
+    view: ViewResult
+    types: dict[str, EntityType] = field(init=False)
+    missing_by_type: dict[str, Recording] = field(init=False)
+    tool_absences: dict[str, Recording] = field(default_factory=dict)
+    """Each tool's latest recorded 400/404/410, which answers before the type's item view's
+    (write-effects "Refusals": "When the tool, or else an item view of the type, recorded …")."""
+    plan_parts: dict[int, tuple[Any, Any]] = field(init=False, default_factory=dict, repr=False, compare=False)
+    """id(plan) -> (plan, its ``plans.PlanParts``): built on a plan's first call."""
+
+    def __post_init__(self) -> None:
+        self.types = {t.name: t for t in self.view.types}
+        self.missing_by_type = {}
+        for read in self.view.views:
+            if read.kind == "item" and read.type and read.missing is not None:
+                self.missing_by_type[read.type] = read.missing
+
+
+ABSENCE_STATUSES = (400, 404, 410)
+
+
+def latest_absences(replay: ReplayTable) -> dict[str, Recording]:
+    """Each tool's latest recorded 400, 404 or 410 response: what its update or delete of a
+    missing entity answers with, before an item view's."""
+    found: dict[str, Recording] = {}
+    for tool, calls in replay.tools.items():
+        absences = sorted((c for c in calls if c.response.status in ABSENCE_STATUSES), key=lambda c: c.ordinal)
+        if absences:
+            found[tool] = absences[-1].response
+    return found

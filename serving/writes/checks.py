@@ -1,0 +1,206 @@
+"""The checks a write call gets before any value is computed: its query, its envelope, and its
+body's members, JSON kinds and what data/get could write back. A refusal names what the plan
+accepts, and comes before the state is touched."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from capenv.interpreter.bundle.jsonvalue import dumps, json_kind
+from capenv.interpreter.bundle.models import WritePlan
+
+from .calls import WriteCall, WriteRefusal
+from .plans import PlanParts
+
+
+def check_query(plan: WritePlan, call: WriteCall, parts: PlanParts) -> None:
+    if not call.query:
+        return
+    recorded = parts.query
+    for name, value in call.query:
+        if name not in recorded:
+            raise WriteRefusal(f"query parameter {name!r} is not accepted; the recording sent "
+                               f"{dict(plan.query) or 'no query'}")
+        if value != recorded[name]:
+            raise WriteRefusal(f"query parameter {name!r} must be {recorded[name]!r}, as recorded")
+
+
+def unwrap_body(plan: WritePlan, body: Any) -> dict[str, Any]:
+    if body is None:
+        body = {}
+    if plan.body_envelope and plan.body_envelope_kind == "object":
+        if not (isinstance(body, dict) and list(body) == [plan.body_envelope]
+                and isinstance(body[plan.body_envelope], dict)):
+            raise WriteRefusal(f"the body must be {{{plan.body_envelope!r}: {{…the object…}}}}")
+        body = body[plan.body_envelope]
+    elif plan.body_envelope:
+        if not (isinstance(body, dict) and list(body) == [plan.body_envelope] and isinstance(body[plan.body_envelope], list)
+                and len(body[plan.body_envelope]) == 1 and isinstance(body[plan.body_envelope][0], dict)):
+            raise WriteRefusal(f"the body must be {{{plan.body_envelope!r}: [ {{…one object…}} ]}}")
+        body = body[plan.body_envelope][0]
+    if not isinstance(body, dict):
+        raise WriteRefusal(f"the body must be a JSON object, not {json_kind(body)}")
+    return body
+
+
+_KIND_OF_TYPE = {str: "string", bool: "boolean", int: "integer", list: "array", dict: "object",
+                 type(None): "null"}
+"""``json_kind`` of the exact types a parsed body holds, looked up instead of tested in turn."""
+
+
+def _kind_ok(expected: str | None, value: Any) -> bool:
+    if expected is None:
+        return True
+    actual = _KIND_OF_TYPE.get(type(value)) or json_kind(value)
+    return actual == expected or (expected == "number" and actual == "integer")
+
+
+_INT_RANGE = (-(2**63), 2**64 - 1)
+"""The integers data/get writes as numbers (larger ones reach here only as exact ``JsonNumber``\\s)."""
+
+
+class _BodyWalk(NamedTuple):
+    exact: bool  # no float anywhere (``is_exact``)
+    unwritable: str | None  # the first thing data/get could not write back
+    depth: int  # nesting depth (``jsonvalue.depth``)
+
+
+def _walk_body(value: Any) -> _BodyWalk:
+    """The three checks a body gets, in one walk instead of three (a served write's hot path):
+    exactness, what data/get could not write back (a ``__proto__`` member, an integer past 64
+    bits, a string with a lone surrogate; the first found)
+    and nesting depth."""
+    exact, unwritable, deepest = True, None, 0
+    low, high = _INT_RANGE
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item, level = pop()
+        kind = type(item)
+        if kind is str:
+            if unwritable is None and not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    unwritable = _LONE_SURROGATE
+        elif kind is int:
+            if unwritable is None and not low <= item <= high:
+                unwritable = _PAST_64_BITS
+        elif isinstance(item, dict):
+            level += 1
+            if unwritable is None and "__proto__" in item:
+                unwritable = _PROTO
+            for key in item:
+                push((key, level))
+            for member in item.values():
+                push((member, level))
+        elif isinstance(item, list):
+            level += 1
+            for member in item:
+                push((member, level))
+        elif isinstance(item, float):
+            exact = False
+        elif isinstance(item, str):
+            if unwritable is None:
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    unwritable = _LONE_SURROGATE
+        elif isinstance(item, int) and not isinstance(item, bool) and unwritable is None and not low <= item <= high:
+            unwritable = _PAST_64_BITS
+        if level > deepest:
+            deepest = level
+    return _BodyWalk(exact, unwritable, deepest)
+
+
+def _plain_depth(value: Any) -> int | None:
+    """The nesting depth of a body the walk would find nothing in (no float, nothing data/get
+    could not write), else None: then ``_walk_body`` walks it again to say what, in its own
+    order. The usual body is all ASCII text, small integers, booleans and nulls, and this walk
+    pushes only its containers (a served write's hot path)."""
+    if type(value) is not dict and type(value) is not list:
+        return None
+    low, high = _INT_RANGE
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item, level = pop()
+        if level > deepest:
+            deepest = level
+        if type(item) is dict:
+            if "__proto__" in item:
+                return None
+            for key in item:
+                if type(key) is not str or not key.isascii():
+                    return None
+            members: Any = item.values()
+        else:
+            members = item
+        for member in members:
+            kind = type(member)
+            if kind is str:
+                if not member.isascii():
+                    return None
+            elif kind is int:
+                if not low <= member <= high:
+                    return None
+            elif kind is dict or kind is list:
+                push((member, level + 1))
+            elif kind is not bool and member is not None:
+                return None  # a float, an exact number or another type: the full walk decides
+    return deepest
+
+
+def _walk(value: Any) -> _BodyWalk:
+    depth = _plain_depth(value)
+    return _walk_body(value) if depth is None else _BodyWalk(True, None, depth)
+
+
+_PROTO = "a __proto__ member is not accepted anywhere in the body (data/add refuses it)"
+_PAST_64_BITS = "an integer in the body is past 64 bits, which data/get cannot write exactly"
+_LONE_SURROGATE = "a string in the body holds a lone surrogate, which is not UTF-8 and data/get cannot write"
+
+
+def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts: PlanParts | None = None) -> None:
+    """Refuse a body the plan does not accept, naming what it does accept (``parts``: the
+    plan's member rules by name, when the caller holds them)."""
+    rules = parts.members if parts is not None else {m.member: m for m in plan.members}
+    walk = _walk(body)
+    if not walk.exact:
+        raise WriteRefusal("a number in the body is not exact (write it as an integer or exact decimal)")
+    if walk.unwritable:
+        raise WriteRefusal(walk.unwritable)
+    if walk.depth > max_nesting:
+        raise WriteRefusal(f"the body nests deeper than {max_nesting} levels")
+    for name, value in body.items():
+        rule = rules.get(name)
+        if rule is None or rule.admission == "not-accepted":
+            raise WriteRefusal(f"member {name!r} is not accepted; accepted members: "
+                               f"{', '.join(_accepted(rules)) or 'none'}")
+        if not _kind_ok(rule.kind, value):
+            raise WriteRefusal(f"member {name!r} must be a JSON {rule.kind}, not {json_kind(value)}")
+        if rule.admission == "recorded-only" and value != rule.recorded_value:
+            raise WriteRefusal(f"member {name!r} is accepted only with its recorded value "
+                               f"{dumps(rule.recorded_value).decode()}")
+    required = parts.required if parts is not None else [m for m, r in rules.items() if r.required]
+    missing = [m for m in required if m not in body]
+    if missing:
+        raise WriteRefusal(f"missing required member(s): {', '.join(missing)}")
+    if plan.min_members and sum(1 for name in body if name in rules) < plan.min_members:
+        raise WriteRefusal(f"send at least {plan.min_members} of: {', '.join(_accepted(rules))}")
+
+
+def _accepted(rules: dict[str, Any]) -> list[str]:
+    """The members a refusal names as accepted (built only for a refusal)."""
+    return sorted(m for m, r in rules.items() if r.admission != "not-accepted")
+
+
+def check_bulk_body(body: Any, max_nesting: int) -> None:
+    """A bulk body, whatever its shape (an array, an object, none), gets the walk every body
+    gets before its members are checked against the plan."""
+    walk = _walk(body)
+    if not walk.exact or walk.depth > max_nesting:
+        raise WriteRefusal("the body holds an inexact number or nests too deep")
+    if walk.unwritable:
+        raise WriteRefusal(walk.unwritable)

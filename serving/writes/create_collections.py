@@ -1,0 +1,65 @@
+"""The collection a create goes to, spelled as the call spells it (write-effects "Serving"):
+a tied create is refused outside its collection, and a collection held under more than one
+spelling takes the create in the one the call names. The gate asks the same question of a
+recorded create (``interpreter/gate/tied_creates.py``)."""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.models import EntityType, WritePlan
+from capenv.interpreter.manifest.models import split_path
+from capenv.serving.reads.render import same_spelling
+from capenv.serving.state.index import StateIndex
+
+from .calls import WriteCall, WriteEnv, WriteRefusal
+from .plans import PlanParts, plan_parts, sent_arguments
+
+
+def path_arguments(template: str, path: str) -> dict[str, str]:
+    """Each path parameter of ``template`` as ``path`` sends it (not decoded)."""
+    args = {}
+    for part, piece in zip(split_path(path), split_path(template)):
+        if piece.startswith("{") and piece.endswith("}"):
+            args[piece[1:-1]] = part
+    return args
+
+
+def _spelled_by_call(plan: WritePlan, entity_type: EntityType, call_path: str, parts: PlanParts) -> str:
+    """The tied collection as the call spells it, so a create in a collection held under more
+    than one spelling goes to the one the call spells verbatim (write-effects "Serving"): its
+    segments as the call's path sends them where that path begins with it, else each path
+    argument as the call sends the tool's argument of that name (the one the exemplar's path
+    values fill it from) when the two name the same value."""
+    collection = plan.collection or ""
+    if call_path == collection and collection.startswith("/"):
+        return collection  # the usual create: what the general case below answers, unsplit
+    theirs, mine = split_path(collection), split_path(call_path)
+    if theirs and len(mine) >= len(theirs) and all(same_spelling(a, b) for a, b in zip(mine, theirs)):
+        return "/" + "/".join(mine[:len(theirs)])
+    sent = sent_arguments(parts, call_path)
+    spelled = [sent[piece[1:-1]] if piece.startswith("{") and piece[1:-1] in sent
+               and same_spelling(sent[piece[1:-1]], part) else part
+               for part, piece in zip(theirs, split_path(entity_type.collection_template))]
+    return "/" + "/".join(spelled) if len(spelled) == len(theirs) and theirs else collection
+
+
+def collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex,
+                          args: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The collection a create goes to: the spelling the call names among those the state holds
+    or knows (``StateIndex.spelling_of``), else the tied one as recorded."""
+    entity_type = env.types[plan.type]
+    for name, value in args.items():
+        recorded = plan.exemplar_args.get(name)
+        if recorded is not None and not same_spelling(value, recorded):
+            raise WriteRefusal(f"this create is tied to {plan.collection}: path parameter {name!r} must be "
+                               f"{unquote(recorded)!r}")
+    spelled = _spelled_by_call(plan, entity_type, call.path, plan_parts(env, plan))
+    spelling = state.spelling_of(spelled, entity_type.name)
+    path = spelling or plan.collection or entity_type.collection_template
+    template = entity_type.collection_template
+    if "{" not in template:
+        return path, {}  # a collection without parameters: nothing to split
+    collection_args = {t.strip("{}"): unquote(p) for p, t in zip(split_path(path), split_path(template))
+                       if t.startswith("{")}
+    return path, collection_args

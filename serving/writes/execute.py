@@ -1,0 +1,129 @@
+"""Execute a write plan against a state: the one path both the gate and serving take.
+
+``execute`` checks the call (query, envelope, members, JSON kinds, limits: ``checks``),
+computes every value with the plan's field rules (the serving ops: ``values``), and only
+then edits the state, so a refused call leaves it unchanged. In the gate, ``recorded`` supplies
+the values the capture recorded for generated fields (identities, clocks, sequences, tokens), as
+the spec requires. The item effects (create, update or action, delete) are here; bulk writes
+and document writes have their own modules, and a create's collection is ``create_collections``'.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.manifest.models import split_path
+from capenv.serving.ops.sequences import SequenceState
+from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
+from capenv.serving.state.index import HeldCollection, StateIndex, key_of
+
+from .answers import check_answer_covers, render_answer, write_result
+from .bulk import write_bulk
+from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
+from .checks import check_bulk_body, check_members, check_query, unwrap_body
+from .create_collections import collection_for_create
+from .documents import write_document
+from .insert import insert_index
+from .plans import PlanParts, plan_parts, sent_arguments
+from .values import charge_growth, field_values, op_context
+
+
+def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex
+               ) -> tuple[HeldCollection, str, dict[str, Any]]:
+    entity_type = env.types[plan.type]
+    parts = split_path(call.path)
+    if plan.address is not None and plan.address.by == "action":
+        parts = parts[:-1]
+    depth_ = len(split_path(entity_type.collection_template))
+    collection = state.find_collection("/" + "/".join(parts[:depth_]), entity_type.name)
+    found = state.find_entity(collection, parts[-1], entity_type.id_field, entity_type.id_field) if collection else None
+    if collection is None or found is None:
+        raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
+                           kind="missing", missing=env.tool_absences.get(plan.tool)
+                           or env.missing_by_type.get(entity_type.name),
+                           where={"collection": collection.path if collection else "/" + "/".join(parts[:depth_]),
+                                  "id": unquote(parts[-1])})
+    return collection, found[0], found[1]
+
+
+def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, *, instant: datetime, counter: int,
+            sequences: SequenceState, recorded: dict[str, Any] | None = None, limit_check: Any = None) -> WriteResult:
+    """Serve one call of ``plan`` on ``state`` (edited only when the call is accepted).
+
+    ``limit_check(growth_in_bytes)`` may raise a ``WriteRefusal`` before anything is edited."""
+    parts = plan_parts(env, plan)
+    check_query(plan, call, parts)
+    budgets = env.view.budgets
+    if plan.effect == "delete":
+        collection, key, entity = _find_item(plan, env, call, state)
+        body, is_json, text = render_answer(plan, entity)
+        remove_entity(collection, key)
+        return write_result(plan, body, is_json, text, {"source": "state", "view": "delete", "type": plan.type,
+                                                        "collection": collection.path,
+                                                        "id": collection_id(entity, env, plan)},
+                            [key])
+    if plan.effect == "bulk":
+        check_bulk_body(call.body, budgets.max_nesting)
+        return write_bulk(plan, env, call, state, call.body, instant, counter, sequences, limit_check)
+    placed = None
+    if plan.effect == "create":  # a call in another collection is refused for that first
+        placed = collection_for_create(plan, env, call, state, sent_arguments(parts, call.path))
+    body = unwrap_body(plan, call.body)
+    check_members(plan, body, budgets.max_nesting, parts)
+    if plan.effect == "document":
+        return write_document(plan, call, body, state, limit_check)
+    if placed is not None:
+        return _create(plan, env, state, body, placed, parts, instant, counter, sequences, recorded, limit_check)
+    if plan.effect in ("update", "action"):
+        collection, key, entity = _find_item(plan, env, call, state)
+        ctx, draft = op_context(plan, state, body, instant, counter, sequences, collection.path,
+                                dict(collection.args), entity)
+        values = field_values(plan, ctx, recorded)
+        updated = dict(entity)
+        updated.update(values)
+        if recorded is None:  # serving answers from the copy; the gate judges that by incomplete-entities
+            check_answer_covers(plan, updated)
+        charge_growth(limit_check, entity, updated)
+        draft.commit()
+        replace_entity(collection, key, updated)
+        response, is_json, text = render_answer(plan, updated)
+        return write_result(plan, response, is_json, text, {"source": "state", "view": "update", "type": plan.type,
+                                                            "collection": collection.path,
+                                                            "id": collection.ids.get(key, key)}, list(values))
+    raise WriteRefusal(f"{plan.effect} writes are not served")
+
+
+def collection_id(entity: dict[str, Any], env: WriteEnv, plan: WritePlan) -> Any:
+    return entity.get(env.types[plan.type].id_field) if plan.type in env.types else None
+
+
+def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, Any],
+            placed: tuple[str, dict[str, str]], parts: PlanParts, instant: datetime, counter: int,
+            sequences: SequenceState, recorded: dict[str, Any] | None, limit_check: Any = None) -> WriteResult:
+    """``placed``: the collection ``collection_for_create`` chose for the call (and its arguments)."""
+    entity_type = env.types[plan.type]
+    path, collection_args = placed
+    decoded = parts.decoded_exemplar | collection_args
+    ctx, draft = op_context(plan, state, body, instant, counter, sequences, path, decoded, None)
+    entity = field_values(plan, ctx, recorded)
+    if entity_type.id_field not in entity:
+        raise WriteRefusal(f"the plan gives no value to the identity field {entity_type.id_field!r}")
+    held = state.find_collection(path, entity_type.name)
+    if held is not None and key_of(entity[entity_type.id_field]) in held.entities:
+        raise WriteRefusal(f"a {entity_type.name} entity {entity[entity_type.id_field]!r} is already held",
+                           kind="conflict")
+    if recorded is None:
+        check_answer_covers(plan, entity)
+    charge_growth(limit_check, None, entity)
+    collection = ensure_collection(state, path, entity_type.name, collection_args)
+    index = insert_index(collection.ordered(), entity, plan.insert) if plan.insert else len(collection.order)
+    draft.commit()
+    key = insert_entity(collection, entity[entity_type.id_field], entity, index)
+    response, is_json, text = render_answer(plan, entity)
+    return write_result(plan, response, is_json, text, {"source": "state", "view": "create", "type": plan.type,
+                                                        "collection": collection.path,
+                                                        "id": entity[entity_type.id_field]},
+                        [key])

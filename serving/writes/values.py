@@ -1,0 +1,72 @@
+"""The values a write computes with the plan's field rules (the serving ops), before the state
+is edited: the op context an entity's rules read, the values themselves, and the growth the
+size limit is charged. In the gate, ``recorded`` supplies the values the capture recorded for
+generated fields (identities, clocks, sequences, tokens), as the spec requires."""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime
+from typing import Any
+
+from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.serving.ops.apply import apply_field_rules
+from capenv.serving.ops.context import OpContext
+from capenv.serving.ops.sequences import SequenceState
+from capenv.serving.state.edits import largest_held, values_held
+from capenv.serving.state.index import StateIndex
+
+GENERATED_OPS = frozenset({"identity", "clock", "nested-clock", "sequence", "unique", "renewed", "held-clock"})
+
+
+def op_context(plan: WritePlan, state: StateIndex, body: dict[str, Any], instant: datetime, counter: int,
+               sequences: SequenceState, collection_path: str | None, path_args: dict[str, str],
+               before: dict[str, Any] | None) -> tuple[OpContext, Any]:
+    """The context the plan's ops read, and the sequence draft the caller commits only once the
+    write is accepted."""
+    type_name = plan.type or ""
+
+    def type_values(field_name: str) -> HeldValues:
+        return HeldValues([values_held(c, field_name) for c in state.collections_of(type_name)])
+
+    def scope_values(scope: Any) -> list[Any]:
+        """The scope's largest sequence value (each collection caches its own)."""
+        found = [largest_held(c, scope.field) for c in state.collections_of(scope.type_name)
+                 if scope.collection is None or c.path == scope.collection]
+        return [value for value in found if value is not None]
+
+    draft = sequences.draft(scope_values)
+    ctx = OpContext(body=body, instant=instant, evidence_id=state.evidence_id, tool=plan.tool, write_counter=counter,
+                    path_args=path_args, type_name=type_name, collection=collection_path, entity_before=before,
+                    type_values=type_values, sequences=draft)
+    return ctx, draft
+
+
+class HeldValues:
+    """A field's values held across a type's collections, for membership tests: each
+    collection's counts (``state.edits.values_held``), so a draw never rebuilds a set."""
+
+    __slots__ = ("_counts",)
+
+    def __init__(self, counts: list[dict[Any, int]]) -> None:
+        self._counts = counts
+
+    def __contains__(self, value: Any) -> bool:
+        return any(value in counts for counts in self._counts)
+
+
+def field_values(plan: WritePlan, ctx: OpContext, recorded: dict[str, Any] | None) -> dict[str, Any]:
+    if recorded is None:
+        return apply_field_rules(plan.fields, ctx)
+    rules = [r for r in plan.fields if not (r.op in GENERATED_OPS and r.field in recorded)]
+    values = apply_field_rules(rules, ctx) if rules else {}
+    for rule in plan.fields:
+        if rule.op in GENERATED_OPS and rule.field in recorded:
+            values[rule.field] = copy.deepcopy(recorded[rule.field])
+    return {r.field: values[r.field] for r in plan.fields if r.field in values}
+
+
+def charge_growth(limit_check: Any, before: Any, after: Any) -> None:
+    if limit_check is not None:
+        limit_check(len(dumps(after)) - (len(dumps(before)) if before is not None else 0))
