@@ -34,9 +34,27 @@ class Bundle(BaseModel):
     report: dict[str, Any]
 
 
+def check_bundle_target(directory: str | Path, force: bool = False) -> None:
+    """Refuse an output that is a file, or a non-empty directory that is not a bundle (unless forced):
+    writing a bundle among someone's files would mix them with ours."""
+    target = Path(directory)
+    if target.exists() and not target.is_dir():
+        raise BundleError(f"{target}: exists and is not a directory; a bundle is a directory")
+    if not force and target.is_dir() and not is_bundle(target) and any(target.iterdir()):
+        raise BundleError(f"{target}: a non-empty directory that is not a bundle; write into a new or empty "
+                          "directory, over an earlier bundle, or pass --force")
+
+
 def write_bundle(directory: str | Path, bundle: Bundle) -> Path:
     """Write every file to a temporary name first, then rename: a reader never sees half a bundle."""
     target = Path(directory)
+    try:
+        return _write_files(target, bundle)
+    except OSError as exc:
+        raise BundleError(f"{target}: cannot write the bundle ({exc.strerror or exc})") from None
+
+
+def _write_files(target: Path, bundle: Bundle) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     contents = {
         "bundle.json": bundle.info.model_dump(mode="python"),
@@ -61,8 +79,9 @@ def is_bundle(path: str | Path) -> bool:
 
 def read_bundle(directory: str | Path) -> Bundle:
     root = Path(directory)
-    if not root.is_dir():
-        raise BundleError(f"{root}: not a bundle directory (build one with `capenv build CAPTURE -o DIR`)")
+    if not is_bundle(root):
+        lacks = " (it has no bundle.json)" if root.is_dir() else ""
+        raise BundleError(f"{root}: not a bundle directory{lacks}; build one with `capenv build CAPTURE -o DIR`")
     parts: dict[str, Any] = {}
     for name in FILES:
         path = root / name

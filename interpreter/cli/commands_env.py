@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from capenv.interpreter.bundle.io import is_bundle, read_bundle, write_bundle
+from capenv.interpreter.bundle.io import check_bundle_target, is_bundle, read_bundle, write_bundle
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.pipeline import build_bundle
 from capenv.interpreter.report import render_report_text
@@ -20,6 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     build = sub.add_parser("build", help="evidence -> manifest -> view -> plans -> gate; writes a bundle directory")
     build.add_argument("capture", help="a HAR 1.2 file (.har or .har.gz)")
     build.add_argument("-o", "--output", required=True, help="the bundle directory to write")
+    build.add_argument("--force", action="store_true",
+                       help="write into a non-empty directory that is not a bundle")
     add_capture_options(build)
     build.set_defaults(handler=_build)
 
@@ -43,6 +45,7 @@ def load_or_build(target: str, args: argparse.Namespace):
 
 
 def _build(args: argparse.Namespace) -> int:
+    check_bundle_target(args.output, force=args.force)  # before the build: a bad -o fails at once
     bundle = build_bundle(args.capture, origin=args.origin, overrides=args.overrides, rules=args.rules,
                           progress=progress_printer("reading"))
     write_bundle(args.output, bundle)

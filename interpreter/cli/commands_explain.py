@@ -27,6 +27,13 @@ def _mentions(event: TraceEvent, name: str) -> bool:
     return re.search(rf"(^|[^A-Za-z0-9_]){re.escape(name)}($|[^A-Za-z0-9_])", event.subject) is not None
 
 
+def _unknown_field(args: argparse.Namespace, plans: list) -> str:
+    known = sorted({f.field for p in plans for f in p.fields} | {m.member for p in plans for m in p.members})
+    where = args.tool or args.bundle
+    return (f"no decision about a field {args.field!r} in {where}"
+            + (f"; fields and members with decisions: {', '.join(known)}" if known else ""))
+
+
 def _explain(args: argparse.Namespace) -> int:
     bundle = read_bundle(args.bundle)
     plans = {p.tool: p for p in bundle.view.writes}
@@ -68,6 +75,9 @@ def _explain(args: argparse.Namespace) -> int:
                 header["fields"] = [f for f in header["fields"] if f["field"] == args.field]
                 header["members"] = [m for m in header["members"] if m["member"] == args.field]
         sections.append((header, events))
+    if args.field and not any(events or header.get("fields") or header.get("members") for header, events in sections):
+        raise UserError(_unknown_field(args, [plans[name] for name in ([args.tool] if args.tool else plans)
+                                              if name in plans]))
     if args.json:
         payload = [{**header, "trace": [e.model_dump(mode="python") for e in events]} for header, events in sections]
         sys.stdout.write(dumps(payload[0] if args.tool else payload, indent=True).decode() + "\n")

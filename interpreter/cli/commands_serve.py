@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             parser.add_argument("file", metavar="FILE", help=file_help)
         parser.add_argument("--url", help="the server's base URL, as `capenv serve --http` prints it")
         parser.add_argument("--bundle", metavar="BUNDLE|CAPTURE", help="work offline on this environment's state")
-        parser.add_argument("--store", metavar="URL", help="with --bundle: the store holding the state (default memory:)")
+        parser.add_argument("--store", metavar="URL", help="with --bundle: the lasting store holding the state (sqlite:FILE, postgresql://…; get alone may use memory:)")
         add_capture_options(parser)
         parser.set_defaults(handler=_data, **({"file": None} if verb == "reset" else {}))
 
@@ -131,6 +131,9 @@ def _data(args: argparse.Namespace) -> int:
         raise UserError("capenv data needs --url URL (a running server) or --bundle BUNDLE [--store URL] (offline)")
     if args.store and not args.bundle:
         raise UserError("--store goes with --bundle (offline); a running server keeps its own store")
+    if args.bundle and args.verb != "get" and not _lasting(args.store):
+        raise UserError(f"data {args.verb} --bundle needs --store URL naming a lasting store (sqlite:FILE or "
+                        "postgresql://…): without one the change would be made on a throwaway memory store")
     document = _read_document(args.file) if args.verb == "add" else None
     if args.url:
         result = _data_online(args.verb, args.url, document)
@@ -141,6 +144,10 @@ def _data(args: argparse.Namespace) -> int:
     else:
         print(f"data/{args.verb}: done", file=sys.stderr)
     return 0
+
+
+def _lasting(store_url: str | None) -> bool:
+    return bool(store_url) and not store_url.startswith("memory:")
 
 
 def _data_online(verb: str, url: str, document: bytes | None) -> bytes:

@@ -23,6 +23,9 @@ def _bad_input_types() -> tuple[type[BaseException], ...]:
         types.append(JsonError)
     except ImportError:  # pragma: no cover
         pass
+    from capenv.interpreter.bundle.io import BundleError
+
+    types.append(BundleError)
     return tuple(types)
 
 

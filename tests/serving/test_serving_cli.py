@@ -55,10 +55,14 @@ def test_serve_a_capture_over_stdio_builds_it_and_says_how_many_tools() -> None:
     (["data", "get", "--url", "http://127.0.0.1:1", "--bundle", "{bundle}"], ["needs --url URL"]),
     (["data", "get", "--url", "http://127.0.0.1:1", "--store", "memory:"], ["--store goes with --bundle"]),
     (["data", "get", "--url", "http://127.0.0.1:1"], ["cannot reach a capenv server"]),
-    (["data", "add", "/no/such/doc.json", "--bundle", "{bundle}"], ["/no/such/doc.json: cannot read"]),
+    (["data", "add", "/no/such/doc.json", "--bundle", "{bundle}", "--store", "sqlite:{tmp}/s.db"],
+     ["/no/such/doc.json: cannot read"]),
+    (["data", "reset", "--bundle", "{bundle}"], ["needs --store URL naming a lasting store", "throwaway"]),
+    (["data", "add", "-", "--bundle", "{bundle}", "--store", "memory:"], ["needs --store URL naming a lasting store"]),
 ])
-def test_bad_input_is_one_line_and_exit_2(json_server_dir, argv, phrases) -> None:
-    one_line_error(capenv(*[a.replace("{bundle}", str(json_server_dir)) for a in argv]), *phrases)
+def test_bad_input_is_one_line_and_exit_2(json_server_dir, tmp_path, argv, phrases) -> None:
+    one_line_error(capenv(*[a.replace("{bundle}", str(json_server_dir)).replace("{tmp}", str(tmp_path))
+                            for a in argv]), *phrases)
 
 
 def test_offline_data_plane_on_a_sqlite_store(json_server_dir, tmp_path) -> None:
@@ -77,11 +81,12 @@ def test_offline_data_plane_on_a_sqlite_store(json_server_dir, tmp_path) -> None
     assert capenv("data", "get", "--bundle", str(json_server_dir), "--store", store).stdout == initial.stdout
 
 
-def test_offline_refusal_is_one_line_with_its_kind(json_server_dir) -> None:
-    result = capenv("data", "add", "-", "--bundle", str(json_server_dir), stdin=b'{"collections": []}')
+def test_offline_refusal_is_one_line_with_its_kind(json_server_dir, tmp_path) -> None:
+    store = ("--store", f"sqlite:{tmp_path / 'state.db'}")
+    result = capenv("data", "add", "-", "--bundle", str(json_server_dir), *store, stdin=b'{"collections": []}')
     one_line_error(result, "data/add refused (invalid)", "lacks 'documents'")
     deep = b'{"collections": [], "documents": [{"path": "/p", "value": ' + b"[" * 80 + b"]" * 80 + b"}]}"
-    one_line_error(capenv("data", "add", "-", "--bundle", str(json_server_dir), stdin=deep),
+    one_line_error(capenv("data", "add", "-", "--bundle", str(json_server_dir), *store, stdin=deep),
                    "data/add refused (resource_constraint)")
 
 
