@@ -91,7 +91,8 @@ class StateBuilder:
         for path in sorted(self.collections, key=lambda p: (self.collections[p].type, p)):
             held = self.collections[path]
             order = list(held.whole_order or [])
-            order += [k for k in held.entities if k not in order]
+            listed = set(order)  # a set test keeps an 80k-item list linear
+            order += [k for k in held.entities if k not in listed]
             entities = tuple(Entity(id=held.entities[k].id, value=held.entities[k].value,
                                     records=tuple(held.entities[k].records)) for k in order if k in held.entities)
             collections.append(CollectionState(path=path, type=held.type, args=held.args, entities=entities))
