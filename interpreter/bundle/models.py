@@ -43,6 +43,26 @@ class Recording(_Model):
     text: str | None = None
 
 
+class AbsenceAnswer(_Model):
+    """How the application answers an item read of an id it does not hold, learned from the
+    capture (``view-absence-answers``): the recording serving answers a missing entity with,
+    the rule that made it evidence and every record that answered alike."""
+
+    recording: Recording
+    rule_id: str
+    proof: Literal["deleted", "never-shown", "status"]
+    from_tool: str
+    """The item tool whose read recorded it (another item tool of the type when this one has none)."""
+    records: tuple[int, ...] = ()
+    id_value: str | None = None
+    """The id (percent-decoded) the recorded read named."""
+    id_pointers: tuple[str, ...] = ()
+    """JSON pointers of the body's values that carry that id: serving puts the call's id there."""
+    per_response: tuple[str, ...] = ()
+    """JSON pointers of values that change per response (a request id, a time): not proof of
+    anything, so serving does not answer them as recorded (docs/absence.md)."""
+
+
 class EntityType(_Model):
     name: str
     collection_template: str
@@ -116,7 +136,12 @@ class ReadView(_Model):
     lines: tuple[ListLine, ...] = ()
     documents: tuple[DocumentLine, ...] = ()
     missing: Recording | None = None
-    """The latest recorded 400/404/410 or 2xx JSON-null answer, for reads of missing entities."""
+    """The latest recorded 400/404/410 or 2xx JSON-null answer, for reads of missing entities
+    (the learned absence answer's recording, for an item view that learned one)."""
+    absence: AbsenceAnswer | None = None
+    """For an item view: how the application answers an id it does not hold, with its evidence."""
+    absence_records: tuple[int, ...] = ()
+    """This tool's reads that answered an absence (the gate takes them as one)."""
     record_ordinals: tuple[int, ...] = ()
     checked_record_ordinals: tuple[int, ...] = ()
     """Initial-window reads the read gate rendered and compared."""

@@ -34,6 +34,15 @@ def _unknown_field(args: argparse.Namespace, plans: list) -> str:
             + (f"; fields and members with decisions: {', '.join(known)}" if known else ""))
 
 
+def _absence(view) -> dict | None:
+    """The absence answer an item view learned (view-absence-answers), for the header."""
+    absence = view.absence
+    if absence is None:
+        return None
+    return {"status": absence.recording.status, "rule": absence.rule_id, "record": absence.recording.ordinal,
+            "from_tool": absence.from_tool, "records": list(absence.records), "proof": absence.proof}
+
+
 def _explain(args: argparse.Namespace) -> int:
     bundle = read_bundle(args.bundle)
     plans = {p.tool: p for p in bundle.view.writes}
@@ -65,7 +74,7 @@ def _explain(args: argparse.Namespace) -> int:
         elif view is not None:
             events = [e for e in bundle.view.traces if e.subject.startswith(name)]
             header = {"tool": name, "kind": "read", "view": view.kind, "state_backed": view.state_backed,
-                      "reason": view.reason}
+                      "reason": view.reason, "absence": _absence(view)}
         else:
             continue
         events += [e for o in ordinals[name] for e in reached.get(o, [])]
@@ -95,6 +104,10 @@ def _explain(args: argparse.Namespace) -> int:
         else:
             status = "from state" if header["state_backed"] else f"replay ({header['reason']})"
             print(f"{header['tool']}: {header['view']} read, {status}")
+            if header["absence"]:
+                absence = header["absence"]
+                print(f"  absence answer: {absence['status']} ({absence['rule']}, record {absence['record']}"
+                      f" of {absence['from_tool']}; answered alike: {', '.join(map(str, absence['records']))})")
         text = render_text(events, show=args.show)
         if text:
             print("  " + text.replace("\n", "\n  "))

@@ -65,7 +65,7 @@ def _created(record: Record, entity_type: Any, env: WriteEnv, timeline: Timeline
 def resync_item(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, collection: str, key: str) -> None:
     """After a failed check (or for an unknown entity) the copy takes the read's recorded values."""
     held = copy.find_collection(collection, entity_type.name)
-    if is_absence(record):
+    if is_absence(record, read_view):
         if held is not None and key in held.entities:
             remove_entity(held, key)
         return

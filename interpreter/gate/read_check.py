@@ -42,7 +42,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
             run.traces.append(_named_by_key(record, read_view, entity_type, key))
         targets = [("entity", entity_type.name, key)]
         if (entity_type.name, key) in track.unknown:
-            if not record.succeeded and not is_absence(record):
+            if not record.succeeded and not is_absence(record, read_view):
                 return  # a failed read that is no absence shows nothing: the entity stays unknown
             # the writes an unmodelled write came after are checked only on the members they sent;
             # those made since are checked as usual

@@ -137,7 +137,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         read_view = run.sorted_arrays.current(views.get(tool))
         if record.method != "GET" or read_view is None or not read_view.state_backed:
             continue
-        if not record.succeeded and not is_absence(record):
+        if not record.succeeded and not is_absence(record, read_view):
             continue  # a failed read that is no absence (401, 403, 5xx) shows nothing of the state
         if _overlaps_running_write(record, read_view, env, copy, running):
             continue

@@ -180,7 +180,7 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
         if read_view.kind == "item":
             raw_id = split_path(record.path)[-1]
             timeline.item_reads_by_id.setdefault(unquote(raw_id), []).append((record, read_view))
-            if is_absence(record):
+            if is_absence(record, read_view):
                 key = _key_for(timeline, entity_type, read_view, unquote(raw_id))
                 timeline.add(Sighting(ordinal, entity_type.name, collection, key, None, "item"))
                 continue

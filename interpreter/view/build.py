@@ -11,6 +11,7 @@ from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.rules_engine import RuleSet
 from capenv.serving.state.index import StateIndex
 
+from .absence import learn_absences
 from .extract import extract_state
 from .learned_queries import learn_queries
 from .paging import PagingRoles
@@ -39,6 +40,9 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     inference = infer_types(manifest, by_ordinal, reader)
     types = {t.name: t for t in inference.types}
     window = initial_window(records, manifest, read_only)
+    writes = lambda record: is_write(record, tool_of, read_only)  # noqa: E731
+    traces: list = list(reader.traces)
+    absences = learn_absences(inference.shapes, types, records, tool_of, writes, ruleset, traces)
     window_set = set(window.read_ordinals)
     paging = PagingRoles(ruleset)
     window_records = [by_ordinal[o] for o in window.read_ordinals]
@@ -51,9 +55,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         return paging.whole(record.query, len(members) if isinstance(members, list) else 0)
 
     state = extract_state(window_records, inference.shapes, tool_of, types, whole_line, evidence.evidence_id)
-    writes = lambda record: is_write(record, tool_of, read_only)  # noqa: E731
     volatile = volatile_fields(inference.shapes, records, tool_of, types, writes)
-    views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts)
+    views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts, absences)
     hits: list[BudgetHit] = []
     entity_count = sum(len(c.entities) for c in state.collections)
     state_bytes = len(dumps(state.model_dump()))
@@ -66,7 +69,6 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         hits.append(BudgetHit(budget="max_state_bytes", limit=budgets.max_state_bytes, reached=state_bytes,
                               effect="state unavailable: every read replays"))
         state_available = False
-    traces: list = list(reader.traces)
     if state_available:
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types,
                               StateIndex.from_snapshot(state))

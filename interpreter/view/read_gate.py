@@ -21,8 +21,8 @@ from .views import is_absence
 def compare(answer: Answer | None, record: Record, view: ReadView, *, is_list: bool) -> str | None:
     """None when the answer reproduces the recording, else a short reason."""
     if answer is None:
-        return None if is_absence(record) else f"record {record.ordinal}: the state does not hold what it shows"
-    if is_absence(record):
+        return None if is_absence(record, view) else f"record {record.ordinal}: the state does not hold what it shows"
+    if is_absence(record, view):
         return f"record {record.ordinal}: recorded an absence ({record.status}), the state holds it"
     if answer.missing_field:
         return f"record {record.ordinal}: the entity lacks required field {answer.missing_field!r}"

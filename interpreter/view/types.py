@@ -49,8 +49,12 @@ def _literal_word(tool: Tool, drop_last: int = 0) -> str | None:
 def _successful_json(tool: Tool, records: dict[int, Record]) -> list[Record]:
     # a 2xx JSON null answers "no such entity" (write-effects: "a JSON null read is passed over"),
     # so it shows no shape: one must not turn an item tool into something else
-    return [records[o] for o in tool.record_ordinals
-            if records[o].succeeded and records[o].response.is_json and records[o].response.json_value is not None]
+    # nor does an empty object beside answers that hold something (an application answering an
+    # id it does not hold with 200 {}: view-absence-answers weighs it)
+    answers = [records[o] for o in tool.record_ordinals
+               if records[o].succeeded and records[o].response.is_json and records[o].response.json_value is not None]
+    filled = [r for r in answers if r.response.json_value != {}]
+    return filled or answers
 
 
 def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolShape | None:

@@ -11,6 +11,7 @@ from capenv.interpreter.bundle.models import (
 from capenv.interpreter.evidence.records import Record
 from capenv.serving.reads.render import MISSING, locate, same_json
 
+from .absence import Absences
 from .extract import collection_path
 from .paging import PagingRoles
 from .types import ToolShape
@@ -27,9 +28,12 @@ def recording_of(record: Record) -> Recording:
                      headers=record.response_headers, body=None, is_json=False, text=record.response.text)
 
 
-def is_absence(record: Record) -> bool:
+def is_absence(record: Record, view: ReadView | None = None) -> bool:
+    """A recorded absence: a 400, 404 or 410, a 2xx JSON null, or a read of its item view that
+    ``view-absence-answers`` took as the application's answer for an id it does not hold."""
     return record.status in ABSENT_STATUSES or (
-        record.succeeded and record.response.is_json and record.response.json_value is None)
+        record.succeeded and record.response.is_json and record.response.json_value is None) or (
+        view is not None and record.ordinal in view.absence_records)
 
 
 def _fields(objects: list[dict[str, Any]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -59,13 +63,18 @@ def _per_response(records: list[Record], locator: Locator | None) -> tuple[str, 
 
 def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types: dict[str, EntityType],
                 window_reads: set[int], volatile: dict[str, tuple[str, ...]], paging: PagingRoles,
-                read_only_posts: dict[str, str]) -> list[ReadView]:
+                read_only_posts: dict[str, str], learned: Absences) -> list[ReadView]:
     views = []
     for name, shape in shapes.items():
         tool = shape.tool
-        ok = [records[o] for o in tool.record_ordinals if records[o].succeeded and records[o].response.is_json]
+        absent = learned.records.get(name, ()) if name in learned.answers else ()
+        ok = [records[o] for o in tool.record_ordinals
+              if records[o].succeeded and records[o].response.is_json and o not in absent]
         absences = [records[o] for o in tool.record_ordinals if is_absence(records[o])]
         missing = recording_of(absences[-1]) if absences else None
+        absence = learned.answers.get(name)
+        if name in learned.answers:  # an item view: its learned answer (with evidence), or none
+            missing = absence.recording if absence is not None else None
         in_window = [r for r in ok if r.ordinal in window_reads]
         if shape.kind in ("none",) or not ok:
             views.append(ReadView(tool=name, kind="none", reason=shape.reason or "no successful JSON answer",
@@ -96,7 +105,8 @@ def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types:
             key_field=shape.key_field if shape.kind == "item" else None,
             base=base if shape.kind == "item" else None, shown_fields=shown, required_fields=required,
             per_response_members=_per_response(ok, shape.locator), volatile_fields=volatile.get(entity_type.name, ()),
-            lines=lines, missing=missing, record_ordinals=tool.record_ordinals))
+            lines=lines, missing=missing, absence=absence if shape.kind == "item" else None,
+            absence_records=absent if shape.kind == "item" else (), record_ordinals=tool.record_ordinals))
     for tool_name, rule in sorted(read_only_posts.items()):
         views.append(ReadView(tool=tool_name, kind="none", reason="query-body"))
     return views

@@ -1,0 +1,206 @@
+"""Learn how the application answers an item read of an id it does not hold (issue 16, "The
+application's own absence answer"; DESIGN.md §5 "Replay").
+
+Every recorded item read that did not show its entity is weighed by ``view-absence-answers``
+with what the capture shows of the id its path names: removed by a successful delete before
+the read began (nothing naming it since), never shown by any successful answer or write, or
+shown. The first rule that matches makes the read absence evidence. Each item view then takes,
+as its absence answer, the latest evidence the capture proves of an absent id (its own, else
+another item tool's of the type), else its latest conventional absence (400/404/410 or 2xx
+null, the seed's "Missing entities"). The choice is traced with the records that showed it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.models import AbsenceAnswer, EntityType, Locator
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.predicates.absence_answers import AbsenceReadContext
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
+from capenv.serving.reads.render import locate, same_spelling
+
+from .absence_bodies import body_kind, id_pointers, per_response_pointers, same_layout
+from .types import ToolShape
+
+TABLE = "view-absence-answers"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    record: Record
+    tool: str
+    rule_id: str
+    proof: str
+    id_value: str
+
+
+@dataclass(frozen=True)
+class Absences:
+    """Per item tool: the learned answer (or None) and the reads that answered an absence."""
+
+    answers: dict[str, AbsenceAnswer | None]
+    records: dict[str, tuple[int, ...]]
+
+
+def learn_absences(shapes: dict[str, ToolShape], types: dict[str, EntityType], records: list[Record],
+                   tool_of: dict[int, str], is_write: Callable[[Record], bool], ruleset: RuleSet,
+                   traces: list[TraceEvent]) -> Absences:
+    items = [s for s in shapes.values() if s.kind == "item" and s.type_name in types]
+    fields = {s.key_field or types[s.type_name].id_field for s in items}
+    shown = _shown_values(records, fields, is_write)
+    evidence: dict[str, list[Evidence]] = {}
+    for shape in items:
+        field = shape.key_field or types[shape.type_name].id_field
+        for ordinal in shape.tool.record_ordinals:
+            record = _by_ordinal(records, ordinal)
+            found = _weigh(shape, field, record, records, shown.get(field, set()), is_write, ruleset, traces)
+            if found is not None:
+                evidence.setdefault(shape.tool.name, []).append(found)
+    answers = {s.tool.name: _choose(s, items, evidence, ruleset, traces) for s in items}
+    return Absences(answers, {tool: tuple(e.record.ordinal for e in found) for tool, found in evidence.items()})
+
+
+def _by_ordinal(records: list[Record], ordinal: int) -> Record:
+    # records are in ordinal order, 1-based (DESIGN.md §3)
+    record = records[ordinal - 1] if 0 < ordinal <= len(records) else None
+    if record is not None and record.ordinal == ordinal:
+        return record
+    return next(r for r in records if r.ordinal == ordinal)
+
+
+def _weigh(shape: ToolShape, field: str, record: Record, records: list[Record], shown: set[str],
+           is_write: Callable[[Record], bool], ruleset: RuleSet, traces: list[TraceEvent]) -> Evidence | None:
+    """The read's rule when it answered no entity; None when it showed it (or answered nothing)."""
+    if record.status == 0 or _shows_entity(record, shape, field):
+        return None
+    id_value = unquote(split_path(record.path)[-1])
+    history = _history(record, id_value, field, records, shown, is_write)
+    context = AbsenceReadContext(status=record.status, body=body_kind(record), id_history=history)
+    decision = evaluate(ruleset, TABLE, context, subject=f"{shape.tool.name} record {record.ordinal}")
+    traces.extend(decision.events)
+    if not decision.yields.get("absence"):
+        return None
+    return Evidence(record, shape.tool.name, decision.rule_id or "", decision.yields["proof"], id_value)
+
+
+def _shows_entity(record: Record, shape: ToolShape, field: str) -> bool:
+    if not record.succeeded or not record.response.is_json:
+        return False
+    located = locate(record.response.json_value, shape.locator or Locator(kind="root"))
+    return isinstance(located, dict) and field in located
+
+
+def _history(read: Record, id_value: str, field: str, records: list[Record], shown: set[str],
+             is_write: Callable[[Record], bool]) -> str:
+    """deleted, never-shown or shown: what the capture shows of the id when the read began."""
+    collection = split_path(read.path)[:-1]
+    deletes = [r for r in records if r.method == "DELETE" and r.succeeded and r.finished_at <= read.started_at
+               and _names(r.path, collection, id_value)]
+    if deletes:
+        last = deletes[-1]
+        since = [r for r in records if is_write(r) and r.succeeded and r.ordinal != last.ordinal
+                 and r.started_at >= last.finished_at and r.started_at < read.started_at
+                 and (id_value in _decoded_segments(r.path) or id_value in _shown_in(r, {field}).get(field, set()))]
+        if not since:
+            return "deleted"
+    return "shown" if id_value in shown else "never-shown"
+
+
+def _names(path: str, collection: list[str], id_value: str) -> bool:
+    parts = split_path(path)
+    return (len(parts) == len(collection) + 1 and unquote(parts[-1]) == id_value
+            and all(same_spelling(a, b) for a, b in zip(parts, collection)))
+
+
+def _decoded_segments(path: str) -> set[str]:
+    return {unquote(p) for p in split_path(path)}
+
+
+def _shown_values(records: list[Record], fields: set[str], is_write: Callable[[Record], bool]) -> dict[str, set[str]]:
+    """Every value the capture shows under an identity field (any depth of any successful JSON
+    answer), and every path segment a successful write named."""
+    shown: dict[str, set[str]] = {f: set() for f in fields}
+    for record in records:
+        if not record.succeeded:
+            continue
+        for field, values in _shown_in(record, fields).items():
+            shown[field] |= values
+        if is_write(record):
+            for field in fields:
+                shown[field] |= _decoded_segments(record.path)
+    return shown
+
+
+def _shown_in(record: Record, fields: set[str]) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    if not record.response.is_json:
+        return found
+    stack: list[Any] = [record.response.json_value]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            for field in fields & value.keys():
+                held = value[field]
+                if isinstance(held, (str, int)) and not isinstance(held, bool):
+                    found.setdefault(field, set()).add(str(held))
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return found
+
+
+def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[Evidence]],
+            ruleset: RuleSet, traces: list[TraceEvent]) -> AbsenceAnswer | None:
+    """The latest proven evidence of the tool, else of the type's other item tools, else the
+    tool's latest conventional absence."""
+    name = shape.tool.name
+    own = evidence.get(name, [])
+    siblings = [e for s in items if s.type_name == shape.type_name and s.tool.name != name
+                for e in evidence.get(s.tool.name, [])]
+    proven_own = [e for e in own if e.proof != "status"]
+    proven_type = sorted((e for e in siblings if e.proof != "status"), key=lambda e: e.record.ordinal)
+    chosen = (proven_own or proven_type or own or [None])[-1]
+    subject = f"{name} absence answer"
+    if chosen is None:
+        traces.append(TraceEvent(table=TABLE, rule_id=None, outcome="default", subject=subject, reason=(
+            f"no recorded read of an id the {shape.type_name} type does not hold: a read of a missing "
+            "entity is a tool error saying nothing was recorded for it")))
+        return None
+    pool = own + siblings
+    kind = body_kind(chosen.record)
+    body = chosen.record.response.json_value if chosen.record.response.is_json else None
+    agreeing = sorted(e.record.ordinal for e in pool if (e.proof != "status" or chosen.proof == "status")
+                      and e.record.status == chosen.record.status and body_kind(e.record) == kind
+                      and same_layout(_body(e.record), body))
+    others = sorted({e.record.status for e in pool if e.proof != "status"} - {chosen.record.status})
+    from .views import recording_of
+
+    alike = [_body(e.record) for e in pool if e.record.ordinal in agreeing]
+    pointers = id_pointers(body, chosen.id_value)
+    answer = AbsenceAnswer(recording=recording_of(chosen.record), rule_id=chosen.rule_id, proof=chosen.proof,
+                           from_tool=chosen.tool, records=tuple(agreeing), id_value=chosen.id_value,
+                           id_pointers=pointers, per_response=per_response_pointers(body, alike, pointers))
+    reason = (f"answers a missing {shape.type_name} as record {chosen.record.ordinal} of {chosen.tool} did "
+              f"({chosen.record.status}, body {body_kind(chosen.record)}), id {chosen.id_value!r} "
+              f"{_PROOF[chosen.proof]}")
+    if others:
+        reason += f"; other absences answered {', '.join(map(str, others))}: the latest is served"
+    traces.append(TraceEvent(table=TABLE, rule_id=chosen.rule_id, outcome="match", subject=subject, reason=reason,
+                             location=ruleset.rule(chosen.rule_id).location,
+                             evidence={"status": chosen.record.status, "body": kind, "proof": chosen.proof,
+                                       "record": chosen.record.ordinal, "id": chosen.id_value,
+                                       "records": list(agreeing), "from_tool": chosen.tool,
+                                       "id_pointers": list(pointers), "per_response": list(answer.per_response)}))
+    return answer
+
+
+def _body(record: Record) -> Any:
+    return record.response.json_value if record.response.is_json else None
+
+
+_PROOF = {"deleted": "had been deleted", "never-shown": "was never shown by the capture",
+          "status": "(a conventional absence status; the capture does not prove the id absent)"}

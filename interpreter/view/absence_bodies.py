@@ -1,0 +1,97 @@
+"""What an absence answer's body holds: its kind, the values that carry the id the read named,
+and the values that change per response (docs/absence.md says what serving does with each)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from capenv.interpreter.evidence.records import Record
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+_MISSING = object()
+
+
+def body_kind(record: Record) -> str:
+    """null, empty-object, object, array, scalar (JSON), text, or none (no body)."""
+    if not record.response.is_json:
+        return "text" if record.response.text else "none"
+    value = record.response.json_value
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "object" if value else "empty-object"
+    if isinstance(value, list):
+        return "array"
+    return "scalar"
+
+
+def _leaves(value: Any, pointer: str = "") -> list[tuple[str, Any]]:
+    if isinstance(value, dict):
+        return [leaf for name, member in value.items()
+                for leaf in _leaves(member, f"{pointer}/{_escape(str(name))}")]
+    if isinstance(value, list):
+        return [leaf for index, member in enumerate(value) for leaf in _leaves(member, f"{pointer}/{index}")]
+    return [(pointer, value)]
+
+
+def _escape(name: str) -> str:
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+def at_pointer(value: Any, pointer: str) -> Any:
+    for part in [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]:
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return _MISSING
+    return value
+
+
+def carries_id(value: Any, id_value: str | None) -> bool:
+    """The value is the id, or text holding it as a delimited token (ids of 4+ characters only:
+    a short id may stand in unrelated text)."""
+    if not id_value:
+        return False
+    if isinstance(value, int) and not isinstance(value, bool):
+        return id_value.isdigit() and value == int(id_value)
+    if not isinstance(value, str):
+        return False
+    if value == id_value:
+        return True
+    if len(id_value) < 4:
+        return False
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(id_value)}(?![A-Za-z0-9])", value) is not None
+
+
+def id_pointers(body: Any, id_value: str | None) -> tuple[str, ...]:
+    return tuple(pointer for pointer, value in _leaves(body) if carries_id(value, id_value))
+
+
+def same_layout(a: Any, b: Any) -> bool:
+    """Two bodies with the same members at the same places (their values aside)."""
+    return [p for p, _ in _leaves(a)] == [p for p, _ in _leaves(b)]
+
+
+def _generated(value: Any) -> bool:
+    """A value an application makes per response: a UUID, an instant, a number."""
+    if isinstance(value, str):
+        return _UUID.search(value) is not None or _INSTANT.match(value) is not None
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def per_response_pointers(body: Any, alike: list[Any], ids: tuple[str, ...]) -> tuple[str, ...]:
+    """Values that look generated (a UUID other than the id, an instant, a number) and differ
+    between two bodies of one layout that answered an absence, and UUIDs other than the id even
+    when one body shows them (a request id, an error instance): no later answer repeats them."""
+    found = []
+    for pointer, value in _leaves(body):
+        if pointer in ids or not _generated(value):
+            continue
+        varies = any(same_layout(other, body) and at_pointer(other, pointer) != value for other in alike)
+        if varies or (isinstance(value, str) and _UUID.search(value) is not None):
+            found.append(pointer)
+    return tuple(found)
