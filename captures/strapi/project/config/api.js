@@ -1,0 +1,3 @@
+module.exports = {
+  rest: { defaultLimit: 25, maxLimit: 100, withCount: true },
+};

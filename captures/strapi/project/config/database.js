@@ -1,0 +1,7 @@
+module.exports = ({ env }) => ({
+  connection: {
+    client: 'sqlite',
+    connection: { filename: env('DATABASE_FILENAME') },
+    useNullAsDefault: true,
+  },
+});
