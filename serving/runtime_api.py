@@ -142,3 +142,8 @@ class Runtime(Protocol):
     def reserved_mcp_path(self) -> str:
         """Where MCP over streamable HTTP is served; another path when the application uses ``/mcp``."""
         return DEFAULT_MCP_PATH
+
+    def grader_paths(self) -> tuple[str, ...]:
+        """Paths of ``http`` that belong to the grader (a data plane of another protocol): served
+        only where ``/_capenv/data/…`` is, never to the agent."""
+        return ()

@@ -18,10 +18,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     mode = serve.add_mutually_exclusive_group()
     mode.add_argument("--stdio", action="store_true", help="MCP over stdin/stdout (the default)")
     mode.add_argument("--http", metavar="HOST:PORT",
-                      help="MCP over streamable HTTP, the application's paths and /_capenv/data/…; "
+                      help="MCP over streamable HTTP and the application's paths (the agent's listener); "
                            "PORT or :PORT binds loopback")
     serve.add_argument("--store", metavar="URL", help="keep the state in a store (memory:, sqlite:PATH, postgresql://…)")
     serve.add_argument("--replay-only", action="store_true", help="answer every read by replaying the capture")
+    from capenv.serving.transport.listen import add_access_options
+
+    add_access_options(serve)
     add_capture_options(serve)
     serve.set_defaults(handler=_serve)
 
@@ -36,7 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             parser.add_argument("file", nargs="?", metavar="FILE", help=file_help)
         elif verb == "add":
             parser.add_argument("file", metavar="FILE", help=file_help)
-        parser.add_argument("--url", help="the server's base URL, as `capenv serve --http` prints it")
+        parser.add_argument("--url", help="the data plane's base URL, as `capenv serve --http` prints it")
+        parser.add_argument("--token", help="the grader's bearer token `capenv serve` printed (or set "
+                                            "CAPENV_DATA_TOKEN); not needed on a --data listener without one")
         parser.add_argument("--bundle", metavar="BUNDLE|CAPTURE", help="work offline on this environment's state")
         parser.add_argument("--store", metavar="URL", help="with --bundle: the lasting store holding the state (sqlite:FILE, postgresql://…; get alone may use memory:)")
         add_capture_options(parser)
@@ -85,7 +90,16 @@ def _runtime(target: str, args: argparse.Namespace, store_url: str | None, repla
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from capenv.serving.transport.listen import access_from
+
     listen = parse_listen(args.http) if args.http else None
+    if listen is None and (args.data or args.data_token or args.allow_host or args.cors):
+        raise UserError("--data, --data-token, --allow-host and --cors go with --http (over stdio the data plane "
+                        "is reached offline: capenv data --bundle B --store URL)")
+    try:
+        access = access_from(args)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     runtime = _runtime(args.target, args, args.store, args.replay_only)
     from capenv.serving.runtime import settle_for_serving
 
@@ -115,7 +129,7 @@ def _serve(args: argparse.Namespace) -> int:
             if runtime.reserved_mcp_path() != "/mcp":
                 print(f"capenv: the application uses /mcp; MCP is at {runtime.reserved_mcp_path()}", flush=True)
             try:
-                run_http(runtime, listen[0], listen[1])
+                run_http(runtime, listen[0], listen[1], access=access)
             except OSError as exc:
                 raise UserError(str(exc)) from None
     finally:
@@ -136,7 +150,11 @@ def _data(args: argparse.Namespace) -> int:
                         "postgresql://…): without one the change would be made on a throwaway memory store")
     document = _read_document(args.file) if args.verb == "add" else None
     if args.url:
-        result = _data_online(args.verb, args.url, document)
+        import os
+
+        from capenv.serving.transport.listen import DATA_TOKEN_VARIABLE
+
+        result = _data_online(args.verb, args.url, document, args.token or os.environ.get(DATA_TOKEN_VARIABLE))
     else:
         result = _data_offline(args, document)
     if args.verb == "get":
@@ -150,16 +168,16 @@ def _lasting(store_url: str | None) -> bool:
     return bool(store_url) and not store_url.startswith("memory:")
 
 
-def _data_online(verb: str, url: str, document: bytes | None) -> bytes:
+def _data_online(verb: str, url: str, document: bytes | None, token: str | None) -> bytes:
     from capenv.serving.transport import data_client
 
     try:
         if verb == "get":
-            return data_client.data_get(url)
+            return data_client.data_get(url, token=token)
         if verb == "reset":
-            data_client.data_reset(url)
+            data_client.data_reset(url, token=token)
         else:
-            data_client.data_add(url, document or b"")
+            data_client.data_add(url, document or b"", token=token)
     except data_client.DataPlaneError as exc:
         raise UserError(exc.message) from None
     return b""

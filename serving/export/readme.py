@@ -11,6 +11,8 @@ from capenv.interpreter.bundle.models import WritePlan
 from capenv.serving.catalog.tools import CatalogEntry
 
 EXAMPLE_HTTP = "127.0.0.1:8765"
+EXAMPLE_DATA = "127.0.0.1:8766"
+"""The grader's own listener in the examples: the agent's (EXAMPLE_HTTP) never serves the data plane."""
 
 REASONS = {
     "body-unusable": "the recorded request body cannot enter the state (not a JSON object, inexact numbers, "
@@ -37,7 +39,7 @@ def readme_text(bundle: Bundle, entries: list[CatalogEntry], directory: Path) ->
     writes = [e for e in entries if e.handler == "write"]
     unserved = unserved_writes(bundle, {e.name for e in writes})
     where = str(directory)
-    url = f"http://{EXAMPLE_HTTP}"
+    url = f"http://{EXAMPLE_DATA}"  # what the grader's commands name
     lines = [
         f"# capenv environment: {info.source}",
         "",
@@ -71,15 +73,18 @@ def readme_text(bundle: Bundle, entries: list[CatalogEntry], directory: Path) ->
         lines.append("None: every write tool of the capture is served.")
     lines += ["", "## Serve it", "", "```sh",
               f"capenv serve {where} --stdio                # MCP over stdin/stdout",
-              f"capenv serve {where} --http {EXAMPLE_HTTP}  # MCP at {url}/mcp, data plane at "
-              f"{url}/_capenv/data/…",
+              f"capenv serve {where} --http {EXAMPLE_HTTP} --data {EXAMPLE_DATA}  # agent: MCP at "
+              f"http://{EXAMPLE_HTTP}/mcp; grader: {url}/_capenv/data/…",
               "```", "",
+              "The agent under test gets only the `--http` address; the grader's data plane answers on `--data`, "
+              "which the agent must not be able to reach (or, without `--data`, on the agent's port only with the "
+              "bearer token `capenv serve` prints: `capenv data … --token TOKEN`).", "",
               "With `--http` the application's own paths answer at the root as well (the application's own clients "
               "and `curl` work against the model). `--store sqlite:state.db` keeps the state in a file shared by "
               "several processes; `--replay-only` answers every read by replay and serves no write tool.", "",
               "In the AgentEnv framework (its card at `/.well-known/agent-env.json`, the data plane as JSON-RPC "
               "at `/agentenv`, MCP at `/mcp`):", "", "```sh",
-              f"python -m capenv.serving.transport.agentenv {where} --http {EXAMPLE_HTTP}",
+              f"python -m capenv.serving.transport.agentenv {where} --http {EXAMPLE_HTTP} --data {EXAMPLE_DATA}",
               "```", ""]
     lines += _grading_lines(bundle, url)
     lines += ["## Reset", "", "```sh",

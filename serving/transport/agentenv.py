@@ -1,10 +1,13 @@
 """Serve an exported environment to the AgentEnv framework (docs/agentenv.md)::
 
-    python -m capenv.serving.transport.agentenv BUNDLE [--http HOST:PORT] [--name NAME] [--store URL]
+    python -m capenv.serving.transport.agentenv BUNDLE [--http HOST:PORT] [--data HOST:PORT] [--name NAME] [--store URL]
 
-It serves what ``capenv serve BUNDLE --http`` serves (MCP at ``/mcp``, ``/_capenv/data/…``, the
-application's own paths), over the same runtime, plus the framework's card at
-``/.well-known/agent-env.json`` and its JSON-RPC data plane at ``/agentenv`` (``agentenv_rpc``).
+It serves what ``capenv serve BUNDLE --http`` serves (MCP at ``/mcp``, the application's own
+paths), over the same runtime, plus the framework's card at ``/.well-known/agent-env.json``; the
+grader's data planes (``/_capenv/data/…`` and the framework's JSON-RPC at ``/agentenv``,
+``agentenv_rpc``) are served on the grader's own listener, ``--data`` (a free loopback port
+unless given; the framework's data-plane client sends no token), or with ``--data-token`` on the
+agent's listener for a bearer.
 One server is one environment with one state: the framework deploys one per episode or puts the
 initial state back with ``data/reset`` between episodes.
 
@@ -25,7 +28,7 @@ from pathlib import Path
 from capenv.interpreter.bundle.io import Bundle, BundleError, read_bundle
 
 from capenv.serving.transport.agentenv_card import ENVIRONMENT_NAME_VARIABLE, RPC_PATH, WELL_KNOWN_PATH
-from capenv.serving.transport.listen import LOOPBACK, parse_listen
+from capenv.serving.transport.listen import LOOPBACK, access_from, add_access_options, parse_listen
 
 FRAMEWORK_PORT = 18765
 """The port the framework reaches a deployed server's MCP on (``AGENT_ENV_GATEWAY_MCP_PORT``)."""
@@ -88,10 +91,16 @@ def serve(arguments: argparse.Namespace) -> None:
 
     def announce(serving: HttpServing) -> None:
         print(f"  AgentEnv card ({name}): {serving.url(WELL_KNOWN_PATH)}", flush=True)
-        print(f"  AgentEnv data plane (JSON-RPC): {serving.url(RPC_PATH)}", flush=True)
+        print(f"  AgentEnv data plane (JSON-RPC, the grader's): {serving.data_url}{RPC_PATH}", flush=True)
 
+    if not (arguments.data or arguments.data_token):
+        arguments.data = f"{LOOPBACK}:0"  # the framework's data-plane client sends no token: its own listener
     try:
-        run_http(AgentEnvRuntime(runtime, name), host, port, announce)
+        access = access_from(arguments)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    try:
+        run_http(AgentEnvRuntime(runtime, name), host, port, announce, access=access)
     except OSError as exc:
         raise BadInput(str(exc)) from None
     finally:
@@ -108,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                                        "(default: the bundle directory's name)")
     parser.add_argument("--store", metavar="URL",
                         help="keep the state in a store (memory:, sqlite:PATH, postgresql://…)")
+    add_access_options(parser)
     arguments = parser.parse_args(argv)
     try:
         serve(arguments)

@@ -7,7 +7,7 @@ clients — ``agentenv_protocol.client`` for the card and the data plane, ``Tool
 imported when a session opens, so capenv does not depend on them
 (``pip install agentenv-framework-protocol``)::
 
-    async with AgentEnvSession("http://127.0.0.1:18765") as env:
+    async with AgentEnvSession("http://127.0.0.1:18765", data_url="http://127.0.0.1:18766") as env:
         names = [tool.name for tool in await env.tools()]
         answer = await env.call("post_posts", {"body": {"title": "t"}})   # {status, body, state}
         document = await env.state()                                     # data/get's document
@@ -46,8 +46,11 @@ class ToolCallAnswer:
 class AgentEnvSession:
     """One MCP session and the data plane of one served environment; use it on one event loop."""
 
-    def __init__(self, base_url: str, *, timeout: float = 120.0) -> None:
+    def __init__(self, base_url: str, *, data_url: str | None = None, timeout: float = 120.0) -> None:
+        """``base_url``: the agent's listener (card, MCP); ``data_url``: the grader's own listener
+        (``--data``), where data/get, data/reset and data/add are served (default ``base_url``)."""
         self.base_url = base_url.rstrip("/")
+        self.data_url = (data_url or base_url).rstrip("/")
         self.timeout = timeout
         self.card: dict[str, Any] = {}
         self._tools: Any = None
@@ -80,13 +83,13 @@ class AgentEnvSession:
     async def state(self) -> dict[str, Any]:
         """data/get: the whole state as one document (the JSON object ``capenv data get`` writes)."""
         self._open()
-        answer = await self._protocol.client.get_data(self.base_url, timeout=int(self.timeout))
+        answer = await self._protocol.client.get_data(self.data_url, timeout=int(self.timeout))
         return answer.parts[0].data
 
     async def reset(self) -> None:
         """data/reset: the initial state back, clock, counter and sequences too."""
         self._open()
-        await self._protocol.client.reset_data(self.base_url, timeout=int(self.timeout))
+        await self._protocol.client.reset_data(self.data_url, timeout=int(self.timeout))
 
     async def load(self, document: bytes) -> None:
         """data/add: install a state document as data/get gave it, sent as a file part so its bytes are kept."""
@@ -94,7 +97,7 @@ class AgentEnvSession:
         protocol = self._protocol
         part = protocol.FilePart(file={"bytes": base64.b64encode(document).decode("ascii"),
                                        "mimeType": "application/json"})
-        await protocol.client.add_data(self.base_url, [part], timeout=int(self.timeout))
+        await protocol.client.add_data(self.data_url, [part], timeout=int(self.timeout))
 
     def _open(self) -> Any:
         if self._tools is None:

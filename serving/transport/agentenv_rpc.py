@@ -83,6 +83,9 @@ class AgentEnvRuntime(Runtime):
     def reserved_mcp_path(self) -> str:
         return self.runtime.reserved_mcp_path()
 
+    def grader_paths(self) -> tuple[str, ...]:
+        return (RPC_PATH,)
+
     def http(self, request: HttpRequest) -> HttpAnswer:
         if request.path == WELL_KNOWN_PATH:
             return self._card_answer(request)

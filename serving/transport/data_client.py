@@ -58,13 +58,16 @@ def _server_refusal(verb: str, response: httpx2.Response) -> DataPlaneError:
     )
 
 
-def _call(verb: str, url: str, *, method: str, content: bytes | None = None, timeout: float) -> bytes:
+def _call(verb: str, url: str, *, method: str, content: bytes | None = None, timeout: float,
+          token: str | None = None) -> bytes:
     target = route_url(url, verb)
+    headers = {"content-type": "application/json"} if content is not None else {}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
     try:
         # trust_env off: a proxy from the environment must not sit between us and a
         # server on loopback.
         with httpx2.Client(timeout=timeout, trust_env=False) as client:
-            headers = {"content-type": "application/json"} if content is not None else None
             response = client.request(method, target, content=content, headers=headers)
     except httpx2.ConnectError as exc:
         raise DataPlaneError(f"cannot reach a capenv server at {target}: {_one_line(str(exc))}") from exc
@@ -79,16 +82,17 @@ def _call(verb: str, url: str, *, method: str, content: bytes | None = None, tim
     return response.content
 
 
-def data_get(url: str, *, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> bytes:
-    """The server's whole state as one JSON document."""
-    return _call("get", url, method="GET", timeout=timeout)
+def data_get(url: str, *, token: str | None = None, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> bytes:
+    """The server's whole state as one JSON document (``token``: the grader's bearer token)."""
+    return _call("get", url, method="GET", timeout=timeout, token=token)
 
 
-def data_reset(url: str, *, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> None:
+def data_reset(url: str, *, token: str | None = None, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> None:
     """Put the server back on its initial state."""
-    _call("reset", url, method="POST", content=b"", timeout=timeout)
+    _call("reset", url, method="POST", content=b"", timeout=timeout, token=token)
 
 
-def data_add(url: str, document: bytes, *, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> None:
+def data_add(url: str, document: bytes, *, token: str | None = None,
+             timeout: float = DEFAULT_TIMEOUT_SECONDS) -> None:
     """Install ``document`` (a state document as ``data_get`` returns it)."""
-    _call("add", url, method="POST", content=bytes(document), timeout=timeout)
+    _call("add", url, method="POST", content=bytes(document), timeout=timeout, token=token)

@@ -1,11 +1,16 @@
-"""The one ASGI app behind ``capenv serve --http HOST:PORT``.
+"""The one ASGI app behind ``capenv serve --http HOST:PORT [--data HOST:PORT]``.
 
 Three surfaces share one runtime (and one runtime worker thread, so one state):
 
 * MCP over streamable HTTP at ``runtime.reserved_mcp_path()`` (the SDK's session manager);
-* the data plane under the reserved prefix ``/_capenv/``:
-  ``GET /_capenv/data/get``, ``POST /_capenv/data/reset``, ``POST /_capenv/data/add``;
+* the grader's data plane under the reserved prefix ``/_capenv/``:
+  ``GET /_capenv/data/get``, ``POST /_capenv/data/reset``, ``POST /_capenv/data/add`` (and any
+  grader path the runtime claims, such as the AgentEnv JSON-RPC data plane);
 * every other path and method: the application's own surface, ``runtime.http``.
+
+Which listener serves which surface, and to whom, is ``http_guard``'s: the agent's listener
+serves the data plane only with the grader's bearer token; a ``--data`` listener serves only
+the data plane.
 
 Routing compares the raw path as sent, so a percent-encoded spelling of a reserved
 path is the application's, as it would have been on the live application.
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import secrets
 import signal
 import socket
 import threading
@@ -23,9 +29,9 @@ from dataclasses import dataclass
 
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
-from capenv.serving.runtime_api import DATA_PLANE_PREFIX, DataPlaneRefusal, Runtime
+from capenv.serving.runtime_api import DATA_PLANE_PREFIX, DataPlaneRefusal, HttpAnswer, Runtime
 from capenv.serving.transport.http_exchange import (
     BodyTooLarge,
     ClientDisconnected,
@@ -33,8 +39,10 @@ from capenv.serving.transport.http_exchange import (
     raw_target,
     read_body,
     request_from_scope,
+    send_answer,
     send_json,
 )
+from capenv.serving.transport.http_guard import ListenerPolicy, Refusal, allowed_hosts, check_json_body
 from capenv.serving.transport.mcp_server import INTERNAL_ERROR_MESSAGE, build_mcp_server
 from capenv.serving.transport.runtime_worker import RuntimeWorker
 
@@ -47,7 +55,6 @@ plane accepts documents up to 32 MiB, and the slack lets the runtime itself refu
 document just past that with its own, more precise message."""
 
 RESERVED_PREFIX = "/_capenv/"
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
 def is_reserved(path: str) -> bool:
@@ -61,15 +68,12 @@ class DataRoute:
     run: Callable[[CapenvHttpApp, Scope, Receive, Send], Awaitable[None]]
 
 
-def mcp_transport_security(host: str) -> TransportSecuritySettings | None:
-    """Host/Origin checks against DNS rebinding when bound to loopback (as the SDK does)."""
-    if host not in LOOPBACK_HOSTS:
-        return None
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
-        allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
-    )
+def mcp_transport_security(policies: list[ListenerPolicy]) -> TransportSecuritySettings:
+    """The SDK's own Host/Origin check, on the same names as ours (ours runs first)."""
+    hosts = sorted({h for p in policies for h in p.hosts})
+    origins = sorted({o for p in policies for o in p.origins()})
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+                                     allowed_origins=origins)
 
 
 def _validated_mcp_path(path: str) -> str:
@@ -91,18 +95,32 @@ class CapenvHttpApp:
     lifespan, which also closes the runtime worker).
     """
 
-    def __init__(self, runtime: Runtime, *, host: str = "127.0.0.1", body_limit: int = DEFAULT_BODY_LIMIT) -> None:
+    def __init__(self, runtime: Runtime, policies: dict[int, ListenerPolicy], *,
+                 body_limit: int = DEFAULT_BODY_LIMIT) -> None:
         if body_limit <= 0:
             raise ValueError("body_limit must be a positive number of bytes")
+        if not policies:
+            raise ValueError("at least one listener policy")
         self.runtime = runtime
         self.body_limit = body_limit
+        self.policies = policies
+        self.grader_paths = frozenset(runtime.grader_paths())
         self.mcp_path = _validated_mcp_path(runtime.reserved_mcp_path())
         self.worker = RuntimeWorker()
         self._sessions = StreamableHTTPSessionManager(
             app=build_mcp_server(runtime, worker=self.worker),
-            security_settings=mcp_transport_security(host),
+            security_settings=mcp_transport_security(list(policies.values())),
             max_request_body_size=body_limit,
         )
+
+    def policy_for(self, scope: Scope) -> ListenerPolicy:
+        """The policy of the socket the request arrived on (by its local port)."""
+        server = scope.get("server")
+        port = server[1] if server else None
+        policy = self.policies.get(port)
+        if policy is None:  # unknown socket: the strictest listener, the agent's
+            policy = next(p for p in self.policies.values() if p.serves_application)
+        return policy
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -131,11 +149,31 @@ class CapenvHttpApp:
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path, _ = raw_target(scope)
+        policy = self.policy_for(scope)
+        headers = _first_headers(scope)
         try:
-            if path == self.mcp_path:
+            refusal = policy.check_host(headers) or policy.check_origin(headers)
+            if refusal is not None:
+                await _refuse(send, refusal)
+                return
+            preflight = policy.preflight(scope["method"], headers)
+            if preflight is not None:
+                await send_answer(send, HttpAnswer(204, preflight, b""))
+                return
+            send = _with_headers(send, policy.cors_headers(headers))
+            if is_reserved(path) or path in self.grader_paths:
+                refusal = policy.check_data_token(headers)
+                if refusal is not None:
+                    await _refuse(send, refusal)
+                elif is_reserved(path):
+                    await self._data_plane(path, scope, receive, send)
+                else:
+                    await self._application(scope, receive, send)
+            elif not policy.serves_application:
+                await send_json(send, 404, {"error": "not_found", "message": (
+                    f"this listener serves only the grader's data plane ({DATA_PLANE_PREFIX}get | reset | add)")})
+            elif path == self.mcp_path:
                 await self._sessions.handle_request(scope, receive, send)
-            elif is_reserved(path):
-                await self._data_plane(path, scope, receive, send)
             else:
                 await self._application(scope, receive, send)
         except ClientDisconnected:
@@ -177,6 +215,10 @@ class CapenvHttpApp:
             message = f"the document is larger than {exc.limit} bytes"
             await send_json(send, 413, {"error": DataPlaneRefusal.RESOURCE_CONSTRAINT, "message": message})
             return
+        refusal = check_json_body("POST", _first_headers(scope), document or b" ")
+        if refusal is not None:
+            await _refuse(send, refusal)
+            return
         try:
             await self.worker.call(self.runtime.data_add, document)
         except DataPlaneRefusal as refusal:
@@ -192,6 +234,10 @@ class CapenvHttpApp:
             message = f"the request body is larger than {exc.limit} bytes"
             await send_json(send, 413, {"error": DataPlaneRefusal.RESOURCE_CONSTRAINT, "message": message})
             return
+        refusal = check_json_body(scope["method"], _first_headers(scope), body)
+        if refusal is not None:
+            await _refuse(send, refusal)
+            return
         request = request_from_scope(scope, body)
         try:
             answer = await self.worker.call(self.runtime.http, request)
@@ -202,6 +248,31 @@ class CapenvHttpApp:
             return
         for message in messages:
             await send(message)
+
+
+def _first_headers(scope: Scope) -> dict[str, str]:
+    """Header name (lower case) -> its first value."""
+    found: dict[str, str] = {}
+    for name, value in scope["headers"]:
+        found.setdefault(name.decode("latin-1").lower(), value.decode("latin-1"))
+    return found
+
+
+async def _refuse(send: Send, refusal: Refusal) -> None:
+    await send_json(send, refusal.status, {"error": refusal.error, "message": refusal.message}, refusal.headers)
+
+
+def _with_headers(send: Send, extra: tuple[tuple[str, str], ...]) -> Send:
+    if not extra:
+        return send
+    encoded = [(n.encode("latin-1"), v.encode("latin-1")) for n, v in extra]
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *encoded]}
+        await send(message)
+
+    return sending
 
 
 DATA_ROUTES: dict[str, DataRoute] = {
@@ -225,14 +296,59 @@ class HttpServing:
     port: int
     stop: Callable[[], None]
     """Ask the server to shut down gracefully (thread-safe; ``run_http`` then returns)."""
+    data_host: str | None = None
+    data_port: int | None = None
+    """The grader's own listener (``--data``), when there is one."""
+    data_token: str | None = None
+    """The bearer token the data plane needs, when it needs one."""
 
     @property
     def base_url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}"
+        return _base_url(self.host, self.port)
+
+    @property
+    def data_url(self) -> str:
+        """The base URL the grader's data plane answers on (its own listener, or this one)."""
+        if self.data_port is None:
+            return self.base_url
+        return _base_url(self.data_host or self.host, self.data_port)
 
     def url(self, path: str) -> str:
         return self.base_url + path
+
+
+def _base_url(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
+    return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+
+
+@dataclass(frozen=True)
+class Access:
+    """Who reaches what (``capenv serve --data``, ``--data-token``, ``--allow-host``, ``--cors``)."""
+
+    data_listen: tuple[str, int] | None = None
+    """The grader's own listener; then the agent's listener never serves the data plane."""
+    data_token: str | None = None
+    """The data plane's bearer token; generated when neither this nor ``data_listen`` is given."""
+    allow_hosts: tuple[str, ...] = ()
+    cors_origins: tuple[str, ...] = ()
+
+    def settled(self) -> Access:
+        if self.data_listen is None and self.data_token is None:
+            return Access(None, secrets.token_urlsafe(32), self.allow_hosts, self.cors_origins)
+        return self
+
+
+def listener_policies(access: Access, agent: tuple[str, int], data: tuple[str, int] | None) -> dict[int, ListenerPolicy]:
+    cors = frozenset(o.rstrip("/").lower() for o in access.cors_origins)
+    policies = {agent[1]: ListenerPolicy(allowed_hosts(agent[0], agent[1], access.allow_hosts),
+                                         serves_application=True, serves_data=data is None,
+                                         data_token=access.data_token, cors_origins=cors)}
+    if data is not None:
+        policies[data[1]] = ListenerPolicy(allowed_hosts(data[0], data[1], access.allow_hosts),
+                                           serves_application=False, serves_data=True,
+                                           data_token=access.data_token, cors_origins=cors)
+    return policies
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -249,8 +365,12 @@ def _bind(host: str, port: int) -> socket.socket:
 def announce(serving: HttpServing, mcp_path: str) -> None:
     print(f"capenv serving on {serving.base_url}", flush=True)
     print(f"  MCP (streamable HTTP): {serving.url(mcp_path)}", flush=True)
-    print(f"  data plane: {serving.url(DATA_PLANE_PREFIX)}get | reset | add", flush=True)
     print("  every other path: the application's own surface", flush=True)
+    where = "its own listener" if serving.data_port is not None else "this listener, with the token"
+    print(f"  grader's data plane ({where}): {serving.data_url}{DATA_PLANE_PREFIX}get | reset | add", flush=True)
+    if serving.data_token is not None:
+        print(f"  grader's token: {serving.data_token}  (capenv data --url {serving.data_url} --token …; "
+              "keep it from the agent)", flush=True)
 
 
 def run_http(
@@ -261,20 +381,33 @@ def run_http(
     *,
     body_limit: int = DEFAULT_BODY_LIMIT,
     print_urls: bool = True,
+    access: Access | None = None,
 ) -> None:
     """Serve ``runtime`` over HTTP until SIGINT/SIGTERM (or ``HttpServing.stop``), then return.
 
-    Binds ``host:port`` before anything else (``port=0`` picks a free port), raising
-    ``OSError`` with a one-line message when it cannot. Once the server accepts
-    connections it prints its URLs to stdout (unless ``print_urls`` is false) and calls
-    ``ready`` on the server's own thread (keep it short). On a signal, in-flight
+    Binds ``host:port`` (and the grader's ``access.data_listen``) before anything else
+    (``port=0`` picks a free port), raising ``OSError`` with a one-line message when it cannot.
+    Once the server accepts connections it prints its URLs to stdout (unless ``print_urls`` is
+    false) and calls ``ready`` on the server's own thread (keep it short). On a signal, in-flight
     requests finish (at most ``GRACEFUL_SHUTDOWN_SECONDS``) and the function returns
     normally. Signals are only caught when called on the main thread.
     """
     import uvicorn  # here, so importing the app does not import the server
 
-    app = CapenvHttpApp(runtime, host=host, body_limit=body_limit)
+    access = (access or Access()).settled()
     sock = _bind(host, port)
+    sockets = [sock]
+    data: tuple[str, int] | None = None
+    if access.data_listen is not None:
+        try:
+            data_sock = _bind(*access.data_listen)
+        except OSError:
+            sock.close()
+            raise
+        sockets.append(data_sock)
+        data = (access.data_listen[0], data_sock.getsockname()[1])
+    agent = (host, sock.getsockname()[1])
+    app = CapenvHttpApp(runtime, listener_policies(access, agent, data), body_limit=body_limit)
     config = uvicorn.Config(
         app,
         lifespan="on",
@@ -291,7 +424,9 @@ def run_http(
             await super().startup(sockets)
             if not self.started:
                 return
-            serving = HttpServing(host=host, port=sock.getsockname()[1], stop=self._stop)
+            serving = HttpServing(host=host, port=agent[1], stop=self._stop,
+                                  data_host=data[0] if data else None, data_port=data[1] if data else None,
+                                  data_token=access.data_token)
             if print_urls:
                 announce(serving, app.mcp_path)
             if ready is not None:
@@ -317,6 +452,7 @@ def run_http(
                     signal.signal(sig, handler)
 
     try:
-        _Server(config).run(sockets=[sock])
+        _Server(config).run(sockets=sockets)
     finally:
-        sock.close()
+        for listening in sockets:
+            listening.close()

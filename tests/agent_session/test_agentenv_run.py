@@ -32,12 +32,21 @@ from valid_arguments import amended, write_arguments
 DATA_GET = {"jsonrpc": "2.0", "id": 1, "method": "data/get"}
 
 
-def framework_data_get(url: str) -> bytes:
-    """data/get as the framework sends it (JSON-RPC at /agentenv), the answer's bytes as sent."""
+def framework_data_get(url: str) -> bytes | None:
+    """data/get as the framework sends it (JSON-RPC at /agentenv), the answer's bytes as sent; None
+    when the listener does not serve the data plane (404)."""
     with httpx2.Client(timeout=CALL_TIMEOUT_SECONDS, trust_env=False) as http:
         response = http.post(url + "/agentenv", json=DATA_GET)
+    if response.status_code == 404:
+        return None
     assert response.status_code == 200, response.text
     return response.content
+
+
+def grader_url(agent_url: str, announced: list[str]) -> str:
+    """The data listener's base URL, from the lines the server printed before it was ready."""
+    line = next(line for line in announced if "grader's data plane" in line)
+    return line.split(": ", 1)[1].split("/_capenv/")[0]
 
 
 def as_framework_answer(document: bytes) -> bytes:
@@ -78,16 +87,18 @@ def test_an_agents_session_in_the_agentenv_framework_is_graded_from_data_get(tmp
     name = f"capenv-{choice.capture}"
     command = [sys.executable, "-m", "capenv.serving.transport.agentenv", str(directory), "--http", "127.0.0.1:0"]
 
-    with served_process(command, {**quiet_env(), "ENVIRONMENT_NAME": name}, STOP_TIMEOUT_SECONDS) as (url, _):
-        initial_bytes = framework_data_get(url)
-        assert initial_bytes == as_framework_answer(data_get_url(url)), "the framework's data/get is not capenv's"
+    with served_process(command, {**quiet_env(), "ENVIRONMENT_NAME": name}, STOP_TIMEOUT_SECONDS) as (url, lines):
+        data_url = grader_url(url, lines)  # the grader's own listener: the framework's client sends no token
+        assert framework_data_get(url) is None, "the agent's listener served the framework's data plane"
+        initial_bytes = framework_data_get(data_url)
+        assert initial_bytes == as_framework_answer(data_get_url(data_url)), "the framework's data/get is not capenv's"
 
         async def play() -> tuple[dict, dict, list[ExpectedChange]]:
             with anyio.fail_after(4 * CALL_TIMEOUT_SECONDS):
                 card = await protocol.get_card(url)
                 assert card["name"] == name and card["url"] == "/agentenv", card
                 assert card["capabilities"]["operations"] == ["data/reset", "data/add", "data/get"], card
-                before = (await protocol.get_data(url)).parts[0].data
+                before = (await protocol.get_data(data_url)).parts[0].data
                 collection, held = initial_entities(json.dumps(before).encode(), choice.type)
                 updated = rng.choice(held)
                 deleted = rng.choice([i for i in held if i != updated] or [updated])
@@ -95,11 +106,11 @@ def test_an_agents_session_in_the_agentenv_framework_is_graded_from_data_get(tmp
                     agent = FrameworkAgent(session, rng, templates)
                     assert await agent.look() == [t["name"] for t in card["capabilities"]["tools"]], note
                     expected = await create_update_delete(agent, choice, collection, updated, deleted, note)
-                after = (await protocol.get_data(url)).parts[0].data
-                await protocol.reset_data(url)
+                after = (await protocol.get_data(data_url)).parts[0].data
+                await protocol.reset_data(data_url)
             return before, after, expected
 
         before, after, expected = anyio.run(play)
         problems = grade(before, after, expected)
         assert problems == [], f"{note}: " + "; ".join(problems)
-        assert framework_data_get(url) == initial_bytes, f"{note}: data/reset did not restore the state byte for byte"
+        assert framework_data_get(data_url) == initial_bytes, f"{note}: data/reset did not restore the state byte for byte"

@@ -11,7 +11,9 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import Client
-from support.served import CALL_TIMEOUT_SECONDS, capenv, capenv_command, quiet_env, served_process, stdio_parameters
+from support.served import (
+    CALL_TIMEOUT_SECONDS, GRADER_TOKEN, capenv, capenv_command, quiet_env, served_process, stdio_parameters,
+)
 
 START_TIMEOUT_SECONDS = 30
 
@@ -65,7 +67,7 @@ def expected_tool_count(bundle_path: Path) -> int:
 @pytest.fixture
 def http_server(json_server_dir: Path) -> Iterator[str]:
     """``capenv serve BUNDLE --http 127.0.0.1:0``; yields the base URL it prints."""
-    command = capenv_command() + ["serve", str(json_server_dir), "--http", "127.0.0.1:0"]
+    command = capenv_command() + ["serve", str(json_server_dir), "--http", "127.0.0.1:0", "--data-token", GRADER_TOKEN]
     with served_process(command, quiet_env(), START_TIMEOUT_SECONDS) as (base_url, lines):
         expected = expected_tool_count(json_server_dir)
         assert any(line.startswith(f"capenv: {expected} tools") for line in lines), lines

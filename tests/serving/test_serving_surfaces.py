@@ -94,12 +94,12 @@ def test_every_initial_get_reproduces_over_mcp(json_server, served) -> None:
 
 def test_mcp_http_and_the_data_plane_share_one_state(json_server, served) -> None:
     runtime, serving = served
-    document = json.loads(data_client.data_get(serving.base_url))
+    document = json.loads(data_client.data_get(serving.base_url, token=serving.data_token))
     posts = next(c for c in document["collections"] if c["path"] == "/posts")
     posts["entities"].append({"id": 77, "value": {"id": 77, "title": "added", "author": "x", "views": 0,
                                                   "published": False, "tags": []}, "records": []})
     try:
-        data_client.data_add(serving.base_url, json.dumps(document).encode())
+        data_client.data_add(serving.base_url, json.dumps(document).encode(), token=serving.data_token)
         status, _, body = get(serving, "/posts/77")
         assert status == 200 and json.loads(body)["title"] == "added"
 
@@ -112,6 +112,6 @@ def test_mcp_http_and_the_data_plane_share_one_state(json_server, served) -> Non
         anyio.run(main)
         assert runtime.read("get_posts_by_post_id", {"post_id": "77"})["state"]["view"] == "item"
     finally:
-        data_client.data_reset(serving.base_url)
+        data_client.data_reset(serving.base_url, token=serving.data_token)
     status, _, _ = get(serving, "/posts/77")
     assert status == 404

@@ -35,9 +35,17 @@ def capenv_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "capenv.interpreter.cli.main"]
 
 
+GRADER_TOKEN = "test-grader-token"
+"""The data plane's bearer token of the servers the tests start (``--data-token``), which
+``capenv data --url`` reads from ``CAPENV_DATA_TOKEN``."""
+
+
 def quiet_env() -> dict[str, str]:
-    """The environment without CAPENV_DEBUG, so errors reach us as the one line a user sees."""
-    return {k: v for k, v in os.environ.items() if k != "CAPENV_DEBUG"}
+    """The environment without CAPENV_DEBUG, so errors reach us as the one line a user sees, and with
+    the grader's token for ``capenv data --url``."""
+    env = {k: v for k, v in os.environ.items() if k != "CAPENV_DEBUG"}
+    env["CAPENV_DATA_TOKEN"] = GRADER_TOKEN
+    return env
 
 
 def capenv(*argv: str, stdin: bytes = b"", timeout: float = 120) -> subprocess.CompletedProcess:
@@ -58,7 +66,7 @@ def stdio_parameters(target: Path | str, *options: str) -> StdioServerParameters
 @contextmanager
 def serving_http(target: Path | str, *options: str) -> Iterator[str]:
     """``capenv serve TARGET --http 127.0.0.1:0``; yields the base URL it prints (MCP at /mcp)."""
-    command = capenv_command() + ["serve", str(target), "--http", "127.0.0.1:0", *options]
+    command = capenv_command() + ["serve", str(target), "--http", "127.0.0.1:0", "--data-token", GRADER_TOKEN, *options]
     with served_process(command, quiet_env(), STOP_TIMEOUT_SECONDS) as (base_url, _):
         yield base_url
 
@@ -98,6 +106,7 @@ def served_process(command: list[str], env: dict[str, str], stop_timeout: float 
             lines.append(line)
             if line.startswith("capenv serving on "):
                 base_url = line.split()[-1]
+            if base_url and "grader's data plane" in line:  # the last address it announces
                 break
         assert base_url, "".join(lines) + process.stderr.read()
         yield base_url, lines

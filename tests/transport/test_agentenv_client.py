@@ -12,6 +12,7 @@ from support.http_thread import http_in_thread
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport.agentenv_client import AgentEnvSession, environment_url
+from capenv.serving.transport.http_app import Access
 from capenv.serving.transport.agentenv_rpc import AgentEnvRuntime
 
 CREATED = {"id": 3, "title": "c"}
@@ -32,10 +33,10 @@ def titles(document: dict) -> list[str]:
 def test_a_session_creates_reads_the_state_loads_a_document_and_resets() -> None:
     bundle, create = items_with_a_create()
     runtime = EnvironmentRuntime(bundle)
-    with http_in_thread(AgentEnvRuntime(runtime, "items")) as serving:
+    with http_in_thread(AgentEnvRuntime(runtime, "items"), access=Access(data_listen=("127.0.0.1", 0))) as serving:
 
         async def session() -> None:
-            async with AgentEnvSession(serving.base_url) as env:
+            async with AgentEnvSession(serving.base_url, data_url=serving.data_url) as env:
                 assert env.card["name"] == "items"
                 assert create in [tool.name for tool in await env.tools()]
                 initial = await env.state()

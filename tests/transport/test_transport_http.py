@@ -18,6 +18,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from transport_example_runtime import INITIAL_STATE, SECRET, ExampleRuntime  # noqa: E402
+from example_http_server import EXAMPLE_TOKEN  # noqa: E402
 from transport_servers import HTTP_SERVER_SCRIPT  # noqa: E402
 
 from support.http_thread import READY_TIMEOUT_SECONDS, http_in_thread  # noqa: E402
@@ -41,8 +42,13 @@ def exchange(serving: HttpServing, method: str, target: str, body: bytes | None 
              headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
     """One request with ``http.client``, which sends the target exactly as given."""
     connection = http.client.HTTPConnection("127.0.0.1", serving.port, timeout=READY_TIMEOUT_SECONDS)
+    sent = dict(headers or {})
+    if body is not None and not any(k.lower() == "content-type" for k in sent):
+        sent["Content-Type"] = "application/json"
+    if target.startswith("/_capenv/") and serving.data_token:  # the grader's calls carry its token
+        sent.setdefault("Authorization", f"Bearer {serving.data_token}")
     try:
-        connection.request(method, target, body=body, headers=headers or {})
+        connection.request(method, target, body=body, headers=sent)
         response = connection.getresponse()
         return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
     finally:
@@ -109,15 +115,15 @@ def test_application_body_past_the_limit_is_refused(server) -> None:
 def test_data_plane_round_trip(server) -> None:
     _, serving = server
     url = serving.base_url
-    data_client.data_reset(url)
-    assert json.loads(data_client.data_get(url)) == INITIAL_STATE
+    data_client.data_reset(url, token=serving.data_token)
+    assert json.loads(data_client.data_get(url, token=serving.data_token)) == INITIAL_STATE
     document = json.dumps({"posts": [{"id": 2, "title": "two"}]}).encode()
-    data_client.data_add(url, document)
-    assert json.loads(data_client.data_get(url + "/")) == {"posts": [{"id": 2, "title": "two"}]}
+    data_client.data_add(url, document, token=serving.data_token)
+    assert json.loads(data_client.data_get(url + "/", token=serving.data_token)) == {"posts": [{"id": 2, "title": "two"}]}
     status, headers, body = exchange(serving, "GET", "/_capenv/data/get")
     assert (status, headers["content-type"]) == (200, "application/json")
-    data_client.data_reset(url)
-    assert json.loads(data_client.data_get(url)) == INITIAL_STATE
+    data_client.data_reset(url, token=serving.data_token)
+    assert json.loads(data_client.data_get(url, token=serving.data_token)) == INITIAL_STATE
 
 
 def test_data_add_refusals_map_to_status_codes(server) -> None:
@@ -133,7 +139,7 @@ def test_data_add_refusals_map_to_status_codes(server) -> None:
     assert refusal["error"] == "resource_constraint" and "at most 1024" in refusal["message"]
 
     with pytest.raises(DataPlaneError) as caught:
-        data_client.data_add(serving.base_url, b"not json")
+        data_client.data_add(serving.base_url, b"not json", token=serving.data_token)
     assert (caught.value.status, caught.value.kind) == (400, "invalid")
     assert caught.value.message.startswith("data/add refused (400 invalid): not JSON")
     assert "\n" not in caught.value.message
@@ -154,12 +160,13 @@ def test_data_add_past_the_transport_limit_is_413(server) -> None:
 
     connection = http.client.HTTPConnection("127.0.0.1", serving.port, timeout=READY_TIMEOUT_SECONDS)
     try:
-        connection.request("POST", "/_capenv/data/add", body=chunks(), encode_chunked=True)
+        connection.request("POST", "/_capenv/data/add", body=chunks(), encode_chunked=True,
+                           headers={"Authorization": f"Bearer {serving.data_token}"})
         response = connection.getresponse()
         assert response.status == 413 and json.loads(response.read())["error"] == "resource_constraint"
     finally:
         connection.close()
-    assert json.loads(data_client.data_get(serving.base_url)) == runtime.state
+    assert json.loads(data_client.data_get(serving.base_url, token=serving.data_token)) == runtime.state
 
 
 def test_data_plane_runtime_exception_is_a_500_without_detail(server) -> None:
@@ -169,7 +176,7 @@ def test_data_plane_runtime_exception_is_a_500_without_detail(server) -> None:
     assert json.loads(body) == {"error": "internal", "message": "internal error"}
     assert SECRET.encode() not in body
     with pytest.raises(DataPlaneError) as caught:
-        data_client.data_add(serving.base_url, b'{"explode": true}')
+        data_client.data_add(serving.base_url, b'{"explode": true}', token=serving.data_token)
     assert caught.value.status == 500 and "internal error" in caught.value.message
 
 
@@ -219,7 +226,7 @@ def test_serve_prints_its_urls_and_stops_gracefully_on_a_signal(sig: signal.Sign
         assert first_line.startswith("capenv serving on http://127.0.0.1:"), first_line
         base_url = first_line.split()[-1]
         assert process.stdout.readline().strip() == f"MCP (streamable HTTP): {base_url}/mcp"
-        assert json.loads(data_client.data_get(base_url)) == INITIAL_STATE
+        assert json.loads(data_client.data_get(base_url, token=EXAMPLE_TOKEN)) == INITIAL_STATE
         process.send_signal(sig)
         remaining, errors = process.communicate(timeout=READY_TIMEOUT_SECONDS)
     finally:

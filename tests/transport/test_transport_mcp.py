@@ -108,6 +108,6 @@ def test_mcp_path_moves_when_the_application_uses_mcp() -> None:
                     assert [tool.name for tool in (await client.list_tools()).tools] == ["echo", "explode"]
 
         anyio.run(main)
-        answer = httpx2.post(serving.url("/mcp"), content=b"{}", trust_env=False)
+        answer = httpx2.post(serving.url("/mcp"), content=b"{}", headers={"content-type": "application/json"}, trust_env=False)
         assert answer.status_code == 201
         assert answer.json()["path"] == "/mcp"

@@ -1,0 +1,173 @@
+"""The agent/grader split over real sockets (issue "Safe to hand to an agent"): the data plane is
+never the agent's, Host and Origin are checked on every listener whatever its bind address,
+CORS answers only origins named with --cors, and bodies that are not JSON are refused. Binds at
+127.0.0.1, 127.0.0.2 and ::1; loopback only."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from transport_example_runtime import INITIAL_STATE, ExampleRuntime  # noqa: E402
+
+from support.http_thread import READY_TIMEOUT_SECONDS, http_in_thread  # noqa: E402
+
+from capenv.serving.transport.http_app import Access  # noqa: E402
+from capenv.serving.transport.http_guard import allowed_hosts, check_json_body  # noqa: E402
+
+
+def _ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+BINDS = ["127.0.0.1", "127.0.0.2",
+         pytest.param("::1", marks=pytest.mark.skipif(not _ipv6_loopback(), reason="no IPv6 loopback here"))]
+MCP_INITIALIZE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}).encode()
+
+
+def request(host: str, port: int, method: str, path: str, body: bytes | None = None,
+            headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection(host, port, timeout=READY_TIMEOUT_SECONDS)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        connection.close()
+
+
+def own_host(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+@pytest.mark.parametrize("bind", BINDS)
+def test_the_agents_listener_never_serves_the_data_plane_without_the_token(bind: str) -> None:
+    runtime = ExampleRuntime()
+    with http_in_thread(runtime, host=bind) as serving:
+        assert serving.data_token  # generated, since neither --data nor --data-token was given
+        for method, path in (("GET", "/_capenv/data/get"), ("POST", "/_capenv/data/reset")):
+            for auth in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {serving.data_token}"}):
+                status, headers, body = request(bind, serving.port, method, path, headers=auth)
+                assert status == 401, (path, auth, body)
+                assert "Bearer" in headers["www-authenticate"] and b"token" in body
+        runtime.state = {"changed": True}
+        status, _, body = request(bind, serving.port, "GET", "/_capenv/data/get",
+                                  headers={"Authorization": f"Bearer {serving.data_token}"})
+        assert status == 200 and json.loads(body) == {"changed": True}
+
+
+@pytest.mark.parametrize("bind", BINDS)
+def test_a_grader_listener_of_its_own_takes_the_data_plane_away_from_the_agent(bind: str) -> None:
+    runtime = ExampleRuntime()
+    with http_in_thread(runtime, host=bind, access=Access(data_listen=(bind, 0))) as serving:
+        assert serving.data_port not in (None, serving.port) and serving.data_token is None
+        status, _, body = request(bind, serving.port, "GET", "/_capenv/data/get")
+        assert status == 404 and b"not served on this listener" in body
+        status, _, body = request(bind, serving.data_port, "GET", "/_capenv/data/get")
+        assert status == 200 and json.loads(body) == INITIAL_STATE
+        # the grader's listener serves nothing of the agent's
+        assert request(bind, serving.data_port, "GET", "/posts/1")[0] == 404
+        assert request(bind, serving.data_port, "POST", "/mcp", MCP_INITIALIZE,
+                       {"content-type": "application/json", "accept": "application/json, text/event-stream"})[0] == 404
+        assert request(bind, serving.port, "GET", "/posts/1")[0] == 200
+
+
+@pytest.mark.parametrize("bind", BINDS)
+@pytest.mark.parametrize("path", ["/posts/1", "/mcp", "/_capenv/data/get"])
+def test_a_foreign_host_is_refused_on_every_surface(bind: str, path: str) -> None:
+    runtime = ExampleRuntime()
+    with http_in_thread(runtime, host=bind) as serving:
+        auth = {"Authorization": f"Bearer {serving.data_token}"}
+        for host in ("evil.example", f"evil.example:{serving.port}", "127.0.0.1.nip.io"):
+            status, _, body = request(bind, serving.port, "GET", path, headers={"Host": host, **auth})
+            assert status == 421, (host, body)
+            assert b"--allow-host" in body
+        assert runtime.http_requests == []
+
+
+@pytest.mark.parametrize("bind", BINDS)
+def test_a_foreign_origin_cannot_read_reset_or_write(bind: str) -> None:
+    runtime = ExampleRuntime()
+    with http_in_thread(runtime, host=bind) as serving:
+        evil = {"Origin": "http://evil.example", "Authorization": f"Bearer {serving.data_token}"}
+        for method, path, body in (("GET", "/_capenv/data/get", None), ("POST", "/_capenv/data/reset", b""),
+                                   ("POST", "/posts", b"{}"), ("POST", "/mcp", MCP_INITIALIZE)):
+            headers = {**evil, "content-type": "application/json", "accept": "application/json, text/event-stream"}
+            status, answer_headers, answer = request(bind, serving.port, method, path, body, headers)
+            assert status == 403, (path, answer)
+            assert "access-control-allow-origin" not in answer_headers
+        assert runtime.http_requests == []
+        # the server's own origin is fine
+        own = {"Origin": f"http://{own_host(bind, serving.port)}", "content-type": "application/json"}
+        assert request(bind, serving.port, "POST", "/posts", b"{}", own)[0] == 201
+
+
+@pytest.mark.parametrize("bind", BINDS)
+def test_bodies_that_are_not_json_are_refused_with_415(bind: str) -> None:
+    runtime = ExampleRuntime()
+    with http_in_thread(runtime, host=bind) as serving:
+        auth = {"Authorization": f"Bearer {serving.data_token}"}
+        for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+            status, _, body = request(bind, serving.port, "POST", "/posts", b'{"title":"x"}',
+                                      {"content-type": content_type})
+            assert status == 415 and b"must be JSON" in body
+            status, _, body = request(bind, serving.port, "POST", "/_capenv/data/add", b'{"a": 1}',
+                                      {"content-type": content_type, **auth})
+            assert status == 415
+        assert runtime.http_requests == [] and runtime.state == INITIAL_STATE
+        ok = request(bind, serving.port, "PATCH", "/posts/1", b"{}", {"content-type": "application/merge-patch+json"})
+        assert ok[0] == 200
+
+
+def test_cors_answers_only_the_origins_named() -> None:
+    runtime = ExampleRuntime()
+    allowed = "http://grader.example:3000"
+    with http_in_thread(runtime, access=Access(cors_origins=(allowed,))) as serving:
+        preflight = {"Origin": allowed, "Access-Control-Request-Method": "POST",
+                     "Access-Control-Request-Headers": "content-type"}
+        status, headers, _ = request("127.0.0.1", serving.port, "OPTIONS", "/posts", headers=preflight)
+        assert status == 204 and headers["access-control-allow-origin"] == allowed
+        assert "POST" in headers["access-control-allow-methods"]
+        status, headers, _ = request("127.0.0.1", serving.port, "POST", "/posts", b"{}",
+                                     {"Origin": allowed, "content-type": "application/json"})
+        assert status == 201 and headers["access-control-allow-origin"] == allowed
+        other = {**preflight, "Origin": "http://other.example"}
+        assert request("127.0.0.1", serving.port, "OPTIONS", "/posts", headers=other)[0] == 403
+
+
+def test_allow_host_adds_a_name() -> None:
+    runtime = ExampleRuntime()
+    with http_in_thread(runtime, access=Access(allow_hosts=("capenv.internal",))) as serving:
+        status, _, _ = request("127.0.0.1", serving.port, "GET", "/posts/1",
+                               headers={"Host": f"capenv.internal:{serving.port}"})
+        assert status == 200
+
+
+def test_allowed_hosts_follow_the_bind_address() -> None:
+    assert allowed_hosts("127.0.0.1", 80) == {"127.0.0.1:80", "localhost:80"}
+    assert allowed_hosts("127.0.0.2", 9) == {"127.0.0.2:9"}
+    assert allowed_hosts("::1", 9) == {"[::1]:9", "localhost:9"}
+    assert allowed_hosts("0.0.0.0", 9) == {"127.0.0.1:9", "localhost:9", "[::1]:9"}
+    assert allowed_hosts("127.0.0.1", 9, ["Box.LAN", "proxy:8443"]) >= {"box.lan:9", "proxy:8443"}
+
+
+def test_json_bodies_pass_and_others_do_not() -> None:
+    assert check_json_body("POST", {"content-type": "application/json; charset=utf-8"}, b"{}") is None
+    assert check_json_body("PUT", {"content-type": "application/vnd.api+json"}, b"{}") is None
+    assert check_json_body("DELETE", {}, b"") is None  # no body, nothing to declare
+    assert check_json_body("GET", {"content-type": "text/plain"}, b"x") is None
+    assert check_json_body("POST", {}, b"{}").status == 415
+    assert check_json_body("POST", {"content-type": "text/json-ish"}, b"{}").status == 415
