@@ -2,11 +2,12 @@
 """Scenario driver for Jupyter Server 2.21.1 (talks to the mitmproxy reverse proxy).
 
 Usage:
-  python driver.py --base http://127.0.0.1:42031 --mode capture   # ~200 calls
+  python driver.py --base http://127.0.0.1:42031 --mode capture   # ~215 calls
 
 Auth: `Authorization: token jupyter-capture-token-not-a-secret-0001` (start.sh sets it). The seed
 (seed.py, not recorded) holds README.md, notes.txt, data/measurements.csv, data/raw/sensor-01.json,
-notebooks/analysis.ipynb and the empty directory scratch/.
+notebooks/analysis.ipynb, the empty directory scratch/, and one console session
+(scratch/seed-console) with its kernel; the driver learns their ids from GET /api/sessions.
 Every call is sequential, with a random 50-150 ms sleep before it. The cookie jar is cleared after
 every call, so requests never carry the `username-…` cookie Jupyter sets on every answer. Kernels
 get a fixed quiet time (not polled) after a start or restart, so the entry count does not vary.
@@ -103,8 +104,11 @@ def capture(d):
         call("GET", c(p), expect=200)
     call("GET", c("notebooks/analysis.ipynb") + "/checkpoints", expect=200)
     call("GET", c("notes.txt") + "/checkpoints", expect=200)
-    call("GET", "/api/sessions", expect=200)
+    st, sessions = call("GET", "/api/sessions", expect=200)
+    s0, k0 = sessions[0]["id"], sessions[0]["kernel"]["id"]          # the seeded console session
+    call("GET", f"/api/sessions/{s0}", expect=200)
     call("GET", "/api/kernels", expect=200)
+    call("GET", f"/api/kernels/{k0}", expect=200)
     call("GET", c("missing.txt"), expect=404)                   # never existed
     call("GET", c("data/raw/sensor-99.json"), expect=404)
     call("GET", c("no/such/dir"), expect=404)
@@ -277,6 +281,14 @@ def capture(d):
     call("DELETE", f"/api/kernels/{k2}", expect=204)                          # s2's kernel
     call("GET", f"/api/kernels/{k2}", expect=404)
     call("GET", f"/api/sessions/{s2}", expect=404)
+    call("GET", "/api/sessions", expect=200)
+    call("GET", "/api/kernels", expect=200)
+    # the seeded session: rename, then end it (its kernel goes with it)
+    call("PATCH", f"/api/sessions/{s0}", {"name": "Scratch console"}, expect=200)
+    call("GET", f"/api/sessions/{s0}", expect=200)
+    call("DELETE", f"/api/sessions/{s0}", expect=204)
+    call("GET", f"/api/sessions/{s0}", expect=404)
+    call("GET", f"/api/kernels/{k0}", expect=404)
     call("GET", "/api/sessions", expect=200)
     call("GET", "/api/kernels", expect=200)
     call("GET", "/api/status", expect=200)

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Seed a fresh Jupyter Server root dir through its contents API (PUT), on the app port.
+"""Seed a fresh Jupyter Server through its API on the app port: files and directories by PUT
+to /api/contents, then one console session (which starts its kernel) by POST /api/sessions.
 
 Usage: python seed.py http://127.0.0.1:PORT TOKEN
 Standard library only (runs with the Jupyter venv's python). The seed is never recorded.
@@ -40,20 +41,28 @@ SEED = [
 ]
 
 
-def put(base, token, path, model):
+# One console session with its own kernel, so sessions and kernels hold an entity from the start.
+SESSION = {"path": "scratch/seed-console", "name": "Seed console", "type": "console",
+           "kernel": {"name": "python3"}}
+
+
+def send(base, token, method, path, model):
     req = urllib.request.Request(
-        f"{base}/api/contents/{path}", method="PUT", data=json.dumps(model).encode(),
+        f"{base}{path}", method=method, data=json.dumps(model).encode(),
         headers={"Authorization": f"token {token}", "Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as r:
+    with urllib.request.urlopen(req, timeout=60) as r:
         if r.status not in (200, 201):
-            raise SystemExit(f"seed: PUT {path} -> {r.status}")
+            raise SystemExit(f"seed: {method} {path} -> {r.status}")
+        return json.loads(r.read())
 
 
 def main():
     base, token = sys.argv[1].rstrip("/"), sys.argv[2]
     for path, model in SEED:
-        put(base, token, path, model)
-    print(f"seeded {len(SEED)} paths", file=sys.stderr)
+        send(base, token, "PUT", f"/api/contents/{path}", model)
+    session = send(base, token, "POST", "/api/sessions", SESSION)
+    print(f"seeded {len(SEED)} paths, session {session['id']} with kernel {session['kernel']['id']}",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

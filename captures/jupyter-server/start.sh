@@ -40,17 +40,26 @@ export JUPYTER_PLATFORM_DIRS=1 JUPYTER_NO_CONFIG=1 PYTHONUNBUFFERED=1
 SPID=""
 trap '[ -n "$SPID" ] && kill -TERM $SPID 2>/dev/null; wait $SPID 2>/dev/null; exit 0' INT TERM
 cd "$HOME_DIR"
-"$VENV/bin/jupyter" server --ServerApp.ip=127.0.0.1 --port "$APP_PORT" --ServerApp.port_retries=0 \
-  --IdentityProvider.token="$TOKEN" --no-browser --ServerApp.root_dir="$ROOT" --allow-root \
-  >"$HOME_DIR/server.log" 2>&1 &
-SPID=$!
+# Ports 42000-42999 lie in the kernel's ephemeral range: another program's client socket bound to
+# PORT makes the server exit with "The port ... is already in use" although nothing listens; retry.
 up=0
-for i in $(seq 1 200); do
-  if curl -sf -o /dev/null -H "Authorization: token $TOKEN" "http://127.0.0.1:$APP_PORT/api/status"; then
-    up=1; break
-  fi
-  kill -0 $SPID 2>/dev/null || break
-  sleep 0.3
+for attempt in $(seq 1 30); do
+  "$VENV/bin/jupyter" server --ServerApp.ip=127.0.0.1 --port "$APP_PORT" --ServerApp.port_retries=0 \
+    --IdentityProvider.token="$TOKEN" --no-browser --ServerApp.root_dir="$ROOT" --allow-root \
+    >>"$HOME_DIR/server.log" 2>&1 &
+  SPID=$!
+  for i in $(seq 1 200); do
+    if curl -sf -o /dev/null -H "Authorization: token $TOKEN" "http://127.0.0.1:$APP_PORT/api/status"; then
+      up=1; break
+    fi
+    kill -0 $SPID 2>/dev/null || break
+    sleep 0.3
+  done
+  [ "$up" = 1 ] && break
+  kill -TERM $SPID 2>/dev/null || true; wait $SPID 2>/dev/null || true
+  grep -q "is already in use" "$HOME_DIR/server.log" || break
+  echo "port $APP_PORT is held by a client socket (attempt $attempt), retrying in 3 s" >&2
+  : >"$HOME_DIR/server.log"; sleep 3
 done
 [ "$up" = 1 ] || { echo "jupyter server did not come up on $APP_PORT:" >&2; tail -n 20 "$HOME_DIR/server.log" >&2; exit 1; }
 "$VENV/bin/python" "$HERE/seed.py" "http://127.0.0.1:$APP_PORT" "$TOKEN"
