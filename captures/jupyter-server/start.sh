@@ -4,7 +4,8 @@
 # Usage: ./start.sh [PORT] [HOME_DIR]   (default 42030; HOME_DIR default: mktemp -d)
 #        Runs in the foreground until SIGINT/SIGTERM; prints "jupyter-server READY on <port>" once
 #        seeded. HOME_DIR must be empty or absent: it receives root/ (the served root_dir), home/
-#        (HOME, Jupyter/IPython config, data, runtime and the send2trash trash) and server.log.
+#        (HOME, Jupyter/IPython config, data, runtime and the send2trash trash), tmp/ (TMPDIR)
+#        and server.log.
 # Env:   VENV  virtualenv with jupyter_server==2.21.1 and ipykernel==7.4.0 (required)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -22,7 +23,7 @@ if [ -n "$(ls -A "$HOME_DIR")" ]; then
 fi
 HOME_DIR="$(cd "$HOME_DIR" && pwd)"
 ROOT="$HOME_DIR/root"
-mkdir -p "$ROOT" "$HOME_DIR/home"
+mkdir -p "$ROOT" "$HOME_DIR/home" "$HOME_DIR/tmp"
 
 # Everything Jupyter, IPython and send2trash write goes under HOME_DIR, and no user or system
 # config file is read (JUPYTER_NO_CONFIG), so two starts behave alike on any machine.
@@ -32,6 +33,9 @@ export JUPYTER_CONFIG_DIR="$HOME/.jupyter" JUPYTER_DATA_DIR="$HOME/.local/share/
 export JUPYTER_RUNTIME_DIR="$HOME/.local/share/jupyter/runtime" IPYTHONDIR="$HOME/.ipython"
 export XDG_DATA_HOME="$HOME/.local/share" XDG_CONFIG_HOME="$HOME/.config" XDG_CACHE_HOME="$HOME/.cache"
 export JUPYTER_PLATFORM_DIRS=1 JUPYTER_NO_CONFIG=1 PYTHONUNBUFFERED=1
+# JUPYTER_NO_CONFIG makes every Jupyter process (server, kernels) create an empty
+# jupyter-clean-cfg-* dir in TMPDIR and leave it: keep those under HOME_DIR too.
+export TMPDIR="$HOME_DIR/tmp"
 
 # Nothing here calls out to the network: no gateway (JUPYTER_GATEWAY_URL unset), no browser,
 # no extension besides the bundled terminals one; port_retries=0 so the server never moves to
