@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import quote
 
 from capenv.interpreter.bundle.jsonvalue import json_kind
-from capenv.interpreter.manifest.models import Tool
+from capenv.interpreter.manifest.models import Tool, spell_path
 from capenv.serving.reads.answers import Answer
 
 Pairs = tuple[tuple[str, str], ...]
@@ -62,7 +62,7 @@ def path_for(tool: Tool, args: dict[str, str]) -> str:
             parts.append(segment.literal or "")
         else:
             parts.append(quote(args[segment.param], safe=_SEGMENT_SAFE))
-    return "/" + "/".join(parts)
+    return spell_path(parts, tool.trailing_slash)
 
 
 def quoted(values: Any, limit: int = 8) -> str:

@@ -18,7 +18,7 @@ from capenv.interpreter.predicates.text_shapes import SegmentContext, shape_clas
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .identities import returned_identities
-from .models import Manifest, Segment, Tool, split_path
+from .models import Manifest, Segment, Tool, has_trailing_slash, spell_path, split_path
 from .overrides import Overrides
 
 SEGMENT_TABLE = "manifest-segments"
@@ -180,14 +180,24 @@ def _forced_template(path: str, forced: list[tuple[Segment, ...]]) -> tuple[Segm
     return None
 
 
-def _template_text(segments: tuple[Segment, ...]) -> str:
-    return "/" + "/".join(s.text() for s in segments)
+def _template_text(segments: tuple[Segment, ...], trailing_slash: bool = False) -> str:
+    return spell_path([s.text() for s in segments], trailing_slash)
+
+
+def _spelling(records: list[Record]) -> tuple[bool, bool]:
+    """``(trailing_slash, either_slash)`` of a tool: the spelling most of its records use (the
+    first record's on a tie), and whether they show both spellings (each answered as recorded)."""
+    slashed = sum(1 for r in records if has_trailing_slash(r.path))
+    plain = len(records) - slashed
+    first = min(records, key=lambda r: r.ordinal)
+    trailing = slashed > plain or (slashed == plain and has_trailing_slash(first.path))
+    return trailing, bool(slashed and plain)
 
 
 def _make_tools(groups: dict[tuple[str, tuple[Segment, ...]], list[Record]],
                 named: dict[tuple[str, tuple[Segment, ...]], tuple[Segment, ...]]) -> list[Tool]:
     keys = sorted(groups, key=lambda k: min(r.ordinal for r in groups[k]))
-    prefix = _common_literal_prefix([named[k] for k in keys])
+    prefix = _common_literal_prefix([(named[k], _spelling(groups[k])[0]) for k in keys])
     tools, taken = [], set()
     for key in keys:
         method, _ = key
@@ -199,20 +209,25 @@ def _make_tools(groups: dict[tuple[str, tuple[Segment, ...]], list[Record]],
                 if name not in query_names:
                     query_names.append(name)
         name = _unique(_tool_name(method, segments[prefix:]), taken)
-        tools.append(Tool(name=name, method=method, template=_template_text(segments), segments=segments,
+        trailing, either = _spelling(records)
+        tools.append(Tool(name=name, method=method, template=_template_text(segments, trailing), segments=segments,
+                          trailing_slash=trailing, either_slash=either,
                           params=tuple(s.param for s in segments if s.param), query_names=tuple(query_names),
                           record_ordinals=tuple(r.ordinal for r in records),
                           changes_state=method not in ("GET", "HEAD", "OPTIONS")))
     return tools
 
 
-def _common_literal_prefix(templates: list[tuple[Segment, ...]]) -> int:
-    """Leading literal segments every template shares (``api``, ``v1``): left out of names."""
+def _common_literal_prefix(templates: list[tuple[tuple[Segment, ...], bool]]) -> int:
+    """Leading literal segments every template shares (``api``, ``v1``): left out of names. Each
+    template keeps a segment past them, but the API's root spelled with a trailing slash (``/v1/``,
+    then named ``root``)."""
     if len(templates) < 2:
         return 0
     count = 0
-    while all(len(t) > count + 1 and not t[count].is_param and t[count].literal == templates[0][count].literal
-              for t in templates):
+    while all((len(t) > count + 1 or len(t) == count + 1 and slashed) and not t[count].is_param
+              and t[count].literal == templates[0][0][count].literal
+              for t, slashed in templates):
         count += 1
     return count
 

@@ -35,11 +35,19 @@ class Tool(BaseModel):
     query_names: tuple[str, ...] = ()
     record_ordinals: tuple[int, ...]
     changes_state: bool
+    trailing_slash: bool = False
+    """The template is spelled with a trailing slash (``/api/projects/``): spelling, not a segment."""
+    either_slash: bool = False
+    """The capture shows the tool's paths spelled both with and without the trailing slash, and
+    the application answered both: the HTTP surface routes both spellings."""
 
     def match(self, path: str) -> dict[str, str] | None:
-        """The raw path arguments when ``path`` fits this template, else None."""
+        """The raw path arguments when ``path`` fits this template, else None (a path spelled
+        with or without a trailing slash fits only a template so spelled, unless ``either_slash``)."""
         parts = split_path(path)
         if len(parts) != len(self.segments):
+            return None
+        if not self.either_slash and has_trailing_slash(path) != self.trailing_slash:
             return None
         args: dict[str, str] = {}
         for part, segment in zip(parts, self.segments):
@@ -86,10 +94,25 @@ class Manifest(BaseModel):
 
 
 def split_path(path: str) -> list[str]:
-    """``/a/b/`` -> ``["a", "b", ""]``: the empty last segment keeps a trailing slash apart."""
+    """``/a/b/`` -> ``["a", "b"]``, ``/`` -> ``[]``: a trailing slash is part of a path's
+    spelling, not a segment (``/api/projects/`` and ``/api/projects/1/`` are a collection and one
+    of its items); ``has_trailing_slash`` and ``Tool.trailing_slash`` keep the spelling."""
     if not path.startswith("/"):
         path = "/" + path
-    return path[1:].split("/") if path != "/" else [""]
+    parts = path[1:].split("/")
+    if parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def has_trailing_slash(path: str) -> bool:
+    """``/a/b/`` is spelled with a trailing slash; the root ``/`` is not (it has no segment)."""
+    return len(path) > 1 and path.endswith("/")
+
+
+def spell_path(parts: list[str] | tuple[str, ...], trailing_slash: bool) -> str:
+    """The path of some segments, spelled with or without a trailing slash."""
+    return "/" + "/".join(parts) + ("/" if trailing_slash and parts else "")
 
 
 def split_query(query: str) -> tuple[tuple[str, str], ...]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import EntityType, Locator
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import Manifest, Tool
+from capenv.interpreter.manifest.models import Manifest, Tool, spell_path
 
 from .shapes import ShapeReader
 
@@ -119,32 +119,42 @@ def infer_types(manifest: Manifest, records: dict[int, Record], reader: ShapeRea
     return result
 
 
+def _structural(segments) -> str:
+    """A template's segments, spelled without a trailing slash: the key that makes
+    ``/api/projects/`` and ``/api/projects/{project_id}/`` one collection and its items."""
+    return spell_path([s.text() for s in segments], False)
+
+
+def _entry(by_template: dict[str, dict[str, Any]], key: str, spelling: str) -> dict[str, Any]:
+    return by_template.setdefault(key, {"lists": [], "items": [], "id_field": None, "spelling": spelling})
+
+
 def _assemble_types(result: TypeInference) -> None:
     lists = [s for s in result.shapes.values() if s.kind == "list"]
     items = [s for s in result.shapes.values() if s.kind == "item"]
     by_template: dict[str, dict[str, Any]] = {}
     for shape in lists:
-        entry = by_template.setdefault(shape.tool.template, {"lists": [], "items": [], "id_field": None})
+        entry = _entry(by_template, _structural(shape.tool.segments), shape.tool.template)
         entry["lists"].append(shape)
         entry["id_field"] = entry["id_field"] or shape.id_field
     alternates: list[ToolShape] = []
     for shape in items:
-        parent = "/" + "/".join(s.text() for s in shape.tool.segments[:-1])
-        grandparent = "/" + "/".join(s.text() for s in shape.tool.segments[:-2])
+        segments = shape.tool.segments
+        parent = _structural(segments[:-1])
+        spelling = spell_path([s.text() for s in segments[:-1]], shape.tool.trailing_slash)
         if parent in by_template:
             by_template[parent]["items"].append(shape)
-        elif len(shape.tool.segments) >= 3 and not shape.tool.segments[-2].is_param:
+        elif len(segments) >= 3 and not segments[-2].is_param:
             alternates.append(shape)
-            by_template.setdefault(parent, {"lists": [], "items": [], "id_field": None, "pending": grandparent})
+            _entry(by_template, parent, spelling)["pending"] = _structural(segments[:-2])
             by_template[parent]["items"].append(shape)
         else:
-            by_template.setdefault(parent, {"lists": [], "items": [], "id_field": None})["items"].append(shape)
+            _entry(by_template, parent, spelling)["items"].append(shape)
     # An item view addressed by a key under its own literal (/variables/name/{name}) whose
     # grandparent is a type with an id field is an alternate address of that type.
     for template, entry in list(by_template.items()):
         target = entry.get("pending")
         if target and target in by_template and all(s in alternates for s in entry["items"]) and not entry["lists"]:
-            id_field = by_template[target]["id_field"] or (by_template[target]["items"] or [None])[0]
             for shape in entry["items"]:
                 shape.key_field = shape.id_field
                 by_template[target].setdefault("keyed", []).append(shape)
@@ -170,7 +180,7 @@ def _assemble_types(result: TypeInference) -> None:
             if shape.kind == "item" and shape.key_field is None:
                 shape.key_field = id_field
         result.types.append(EntityType(
-            name=name, collection_template=template, item_template=item_template, id_field=id_field or "id",
+            name=name, collection_template=entry["spelling"], item_template=item_template, id_field=id_field or "id",
             list_tools=tuple(s.tool.name for s in entry["lists"]),
             item_tools=tuple(s.tool.name for s in items_ok + keyed),
             key_fields={s.tool.name: s.key_field for s in keyed if s.key_field}))

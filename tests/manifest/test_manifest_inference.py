@@ -138,11 +138,15 @@ def test_a_string_that_is_not_identifier_shaped_stays_literal_even_when_it_varie
     assert set(templates(manifest_of(har, ruleset))) == {("GET", "/docs/intro"), ("GET", "/docs/setup")}
 
 
-def test_trailing_slash_is_its_own_template(ruleset):
+def test_a_trailing_slash_is_spelling_and_both_spellings_recorded_make_one_tool(ruleset):
     har = (HarBuilder().call("GET", "/api/flows/", response=[]).call("GET", "/api/flows", response=[])
            .call("GET", "/api/flows/" + U1, response={}).call("GET", "/api/flows/" + U2, response={}))
-    assert set(templates(manifest_of(har, ruleset))) == {
-        ("GET", "/api/flows/"), ("GET", "/api/flows"), ("GET", "/api/flows/{flow_id}")}
+    manifest = manifest_of(har, ruleset)
+    assert set(templates(manifest)) == {("GET", "/api/flows/"), ("GET", "/api/flows/{flow_id}")}
+    listing = manifest.tool_for("GET", "/api/flows")[0]
+    assert listing.either_slash and manifest.tool_for("GET", "/api/flows/")[0] is listing
+    item = manifest.tool_for("GET", "/api/flows/" + U1)[0]
+    assert not item.either_slash and manifest.tool_for("GET", f"/api/flows/{U1}/") is None
 
 
 # --- tool names ----------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def test_a_missing_entity_answers_with_the_missing_view(capture: str, bundle_of)
             continue
         runtime = EnvironmentRuntime(bundle)
         arguments = arguments_for(runtime, plan, rng)
-        last = plan.template.rsplit("{", 1)[1].rstrip("}")
+        last = plan.template.rsplit("{", 1)[1].split("}")[0]
         arguments[last] = "no-such-entity-0000"
         answer = unchanged_answer(runtime, plan.tool, arguments)
         assert answer["state"]["source"] == "state" and answer["state"]["view"] == "missing"
