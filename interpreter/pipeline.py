@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from capenv.interpreter.bundle.io import Bundle
-from capenv.interpreter.bundle.models import BundleInfo, RecordedCall, ReplayTable, ViewResult
+from capenv.interpreter.bundle.models import BundleInfo, ViewResult
 from capenv.interpreter.evidence.har import load_evidence
 from capenv.interpreter.evidence.records import Evidence
 from capenv.interpreter.manifest.infer import build_manifest
@@ -16,7 +16,7 @@ from capenv.interpreter.manifest.overrides import load_overrides
 from capenv.interpreter.report import report_document
 from capenv.interpreter.rules_engine import RuleSet, load_rules
 from capenv.interpreter.view.build import build_view
-from capenv.interpreter.view.views import recording_of
+from capenv.interpreter.view.replay_facts import replay_table
 
 
 def read_only_posts(evidence: Evidence, manifest: Manifest, ruleset: RuleSet) -> Any:
@@ -69,23 +69,6 @@ def _write_clock(evidence: Evidence) -> str | None:
     return max(r.finished_at for r in evidence.records).replace(microsecond=0).isoformat()
 
 
-def replay_table(evidence: Evidence, manifest: Manifest) -> ReplayTable:
-    records = {r.ordinal: r for r in evidence.records}
-    tools = {}
-    for tool in manifest.tools:
-        calls = []
-        for ordinal in tool.record_ordinals:
-            record = records[ordinal]
-            calls.append(RecordedCall(
-                ordinal=ordinal, method=record.method, path=record.path, query=record.query,
-                request_body=record.request.json_value if record.request.is_json else None,
-                request_is_json=record.request.is_json,
-                request_text=None if record.request.is_json else record.request.text,
-                response=recording_of(record)))
-        tools[tool.name] = tuple(calls)
-    return ReplayTable(tools=tools)
-
-
 def build_bundle(capture: str | Path, *, origin: str | None = None, overrides: str | None = None,
                  rules: str | None = None, progress: Callable[[int, int], None] | None = None) -> Bundle:
     """The whole build. The cyclic garbage collector is paused meanwhile: a build makes many
@@ -115,5 +98,5 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
     info = BundleInfo(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
                       source=Path(str(capture)).name, records=len(evidence.records),
                       primary_origin=evidence.primary_origin)
-    return Bundle(info=info, manifest=manifest, view=view, replay=replay_table(evidence, manifest),
+    return Bundle(info=info, manifest=manifest, view=view, replay=replay_table(evidence, manifest, view),
                   report=report_document(manifest, view, len(evidence.records)))

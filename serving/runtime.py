@@ -25,6 +25,7 @@ from capenv.serving.runtime_api import (
 from capenv.serving.catalog.tools import Catalog, CatalogEntry, build_catalog, unavailable_reason
 from capenv.serving.reads.from_state import StateReads
 from capenv.serving.reads.replay import Replayer
+from capenv.serving.reads.unrecorded import GuardedReplay
 from capenv.serving.state.holder import StateHolder, open_holder
 from capenv.serving.writes.generator_state import WriteState
 
@@ -49,6 +50,8 @@ class EnvironmentRuntime(Runtime):
         self._lock = threading.RLock()
         self._replayer = Replayer(bundle.replay)
         self._state_reads = StateReads(bundle.view, bundle.replay, self._replayer)
+        self._guarded = not replay_only and bundle.view.state_available
+        self._replay = GuardedReplay(bundle, self._replayer, guarded=self._guarded)
         self.catalog: Catalog = build_catalog(bundle, self._replayer, replay_only=replay_only)
         view = bundle.view
         self._types = view.types
@@ -152,11 +155,12 @@ class EnvironmentRuntime(Runtime):
         return handler(entry, call, idempotency_key)
 
     def _read(self, entry: CatalogEntry, call: ReadCall, idempotency_key: str | None = None) -> Served:
+        state = self._holder.working() if self._guarded else None
         if entry.from_state and entry.view is not None:
-            served = self._state_reads.answer(entry.view, call, self._holder.working())
+            served = self._state_reads.answer(entry.view, call, state if state is not None else self._holder.working())
             if served is not None:
                 return served
-        return self._replayer.replay(call)
+        return self._replay.answer(call, state)
 
     def _write(self, entry: CatalogEntry, call: ReadCall, idempotency_key: str | None = None) -> Served:
         if call.has_body and call.body is None and entry.tool.method != "DELETE":

@@ -247,10 +247,20 @@ class RecordedCall(_Model):
     request_is_json: bool = False
     request_text: str | None = None
     response: Recording
+    initial: bool = False
+    """Finished before the capture's first write began: it shows the state serving starts from."""
 
 
 class ReplayTable(_Model):
     tools: dict[str, tuple[RecordedCall, ...]] = Field(default_factory=dict)
+    reads_types: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Per read tool, the state types its answers may show (its path is at or below their
+    collection paths, or its answers name their entities): replay answers it only while its
+    recording cannot contradict the state (DESIGN.md §5 "Replay")."""
+    neutral_query: dict[str, dict[str, tuple[int, int]]] = Field(default_factory=dict)
+    """Per tool, the query parameters (decoded names) two of its recordings show change nothing:
+    same path and body, queries differing in that parameter alone, the same answer (the two
+    records). Only these may differ between a call and the recording replay answers it with."""
 
 
 class BundleInfo(_Model):

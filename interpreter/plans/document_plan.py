@@ -27,15 +27,17 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
         for name, value in held.items():
             if isinstance(value, dict) and sum(1 for k in body if k in value) > best:
                 best, pointer = sum(1 for k in body if k in value), "/" + name
-    answer = exemplar.response.json_value if exemplar.response.is_json else None
-    if isinstance(answer, dict) and body and all(k in answer and answer[k] == v for k, v in body.items()):
-        # the answer shows the document as written: serving renders it from the state
-        base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": Locator(kind="root")})
     members = _document_members(exemplar, body, path, ctx, events)
     base["min_members"] = 0 if exemplar.method == "PUT" else 1
     target = held
     for part in [p for p in pointer.split("/") if p]:
         target = target.get(part) if isinstance(target, dict) else None
+    answer = exemplar.response.json_value if exemplar.response.is_json else None
+    locator = _answer_locator(answer, pointer, body, target)
+    if locator is not None:
+        # the answer shows the written object: serving renders it from the state after the write,
+        # never the recorded body (a later call's values would be answered as this one's)
+        base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})
     for call in calls:
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=False) if call.succeeded else None
         for name, value in ((verdict.body or {}).items() if verdict else ()):
@@ -49,6 +51,20 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
                                  traces=tuple(events))
     return WritePlan(**base, address=Address(by="document"), document_path=path, document_pointer=pointer,
                      replace=exemplar.method == "PUT", members=members, traces=tuple(events))
+
+
+def _answer_locator(answer: Any, pointer: str, body: dict[str, Any], target: Any) -> Locator | None:
+    """Where the exemplar's answer shows the object the write merged into: under the member the
+    document holds it in, or at the root; it shows it when it holds a member the body sent or
+    the object held."""
+    names = set(body) | (set(target) if isinstance(target, dict) else set())
+    member = pointer.strip("/")
+    if isinstance(answer, dict) and member and "/" not in member and isinstance(answer.get(member), dict) \
+            and names & set(answer[member]):
+        return Locator(kind="member", member=member)
+    if isinstance(answer, dict) and names & set(answer) and (not member or member not in answer):
+        return Locator(kind="root")
+    return None
 
 
 def _document_members(exemplar: Record, body: dict[str, Any], path: str, ctx: PlanContext,

@@ -165,10 +165,10 @@ class ToolInputs:
             given = {}
         if not isinstance(given, dict):
             raise CallRefused(f'"query" must be an object, not {json_kind_of(given)}; {self._query_names()}')
-        by_name = {q.name: q for q in self.query}
+        by_name = {q.name: q for q in self.query} | {unquote_plus(q.name): q for q in self.query}
         pairs: list[tuple[str, str]] = []
         for name, value in given.items():
-            param = by_name.get(name)
+            param = by_name.get(name) or by_name.get(unquote_plus(name))
             if param is None:
                 raise CallRefused(f'query parameter "{name}" was never recorded for {self.tool.name}; '
                                   f'{self._query_names()}')
@@ -182,7 +182,11 @@ class ToolInputs:
         return tuple(pairs) + self._defaults(given)
 
     def _defaults(self, given: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-        return tuple((q.name, q.default) for q in self.query if q.name not in given and q.default is not None)
+        """Each always-sent parameter the call left out, by its decoded name (``filter[a]`` and
+        ``filter%5Ba%5D`` are one name)."""
+        named = {unquote_plus(name) for name in given}
+        return tuple((q.name, q.default) for q in self.query
+                     if unquote_plus(q.name) not in named and q.default is not None)
 
     def _query_names(self) -> str:
         if not self.query:
@@ -206,13 +210,12 @@ class ToolInputs:
     # --- HTTP requests ------------------------------------------------------------------
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
-        by_name = {q.name for q in self.query}
-        unknown = [unquote_plus(n) for n, _ in request.query if n not in by_name and unquote_plus(n) not in by_name]
+        by_name = {unquote_plus(q.name) for q in self.query}
+        unknown = [unquote_plus(n) for n, _ in request.query if unquote_plus(n) not in by_name]
         if unknown:
             raise CallRefused(f"query parameter {quoted(unknown)} was never recorded for "
                               f"{request.method} {self.tool.template}; {self._query_names()}")
-        given = {n: True for n, _ in request.query} | {unquote_plus(n): True for n, _ in request.query}
-        query = tuple(request.query) + self._defaults(given)
+        query = tuple(request.query) + self._defaults({n: True for n, _ in request.query})
         body, has_body, text = None, False, None
         if self.body is not None and request.body:
             has_body = True

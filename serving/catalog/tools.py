@@ -182,7 +182,9 @@ def _draft(entry: CatalogEntry, bundle: Bundle, replayer: Replayer) -> Draft:
         parts += _state_notes(view)
     else:
         parts.append(f"{what} by replaying the capture ({where}; {entry.reason}): the recording with the same "
-                     "arguments, else the nearest one (replay.exact_match false).")
+                     "arguments, else one with the same path values whose query differs only where the capture "
+                     "shows it changes nothing (replay.exact_match false); nothing else is answered, and a "
+                     "recording the served state has left behind is refused.")
     parts.append(path_sample([(name, entry.inputs.path_samples[param]) for param, name in entry.inputs.properties]))
     parts.append(query_sample([(q.name, [v for v in q.shown_values if v], _query_note(q))
                                for q in entry.inputs.query]))
@@ -197,7 +199,10 @@ def _draft(entry: CatalogEntry, bundle: Bundle, replayer: Replayer) -> Draft:
 def _state_notes(view: ReadView | None) -> list[str]:
     notes = []
     if view is not None and view.kind == "item":
-        if view.missing is not None:
+        if view.absence is not None:
+            notes.append(f"An entity the state does not hold answers the recorded {view.absence.recording.status}, "
+                         'as the application answers ids it does not hold (state.view "missing").')
+        elif view.missing is not None:
             notes.append(f"An entity the state does not hold answers the recorded {view.missing.status} "
                          '(state.view "missing").')
         else:

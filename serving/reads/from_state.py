@@ -29,6 +29,7 @@ from capenv.interpreter.manifest.models import split_path
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 from capenv.serving.state.index import StateIndex
 
+from .absence import absence_answer, provenance
 from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
 from .render import decode_once
@@ -41,6 +42,7 @@ ABSENT_STATUSES = (400, 404, 410)
 class StateReads:
     def __init__(self, view: ViewResult, replay: ReplayTable, replayer: Replayer) -> None:
         self._replayer = replayer
+        self._evidence_id = view.evidence_id
         self._types = {t.name: t for t in view.types}
         queries = {c.ordinal: c.query for calls in replay.tools.values() for c in calls}
         # The queries each item view's read gate checked: the only ones it answers from state.
@@ -70,20 +72,28 @@ class StateReads:
         held_path = collection.path if collection is not None else collection_path
         if found is None:
             label = _item_label("missing", entity_type, held_path, decode_once(raw_id))
-            absence = self._absence(view, call)
-            if absence is not None:
-                return Served(from_recording(absence, source="state"), {"state": label})
+            recorded = self._recorded_absence(view, call)
+            if recorded is not None:
+                return Served(from_recording(recorded, source="state"), {"state": label})
+            if view.absence is not None:
+                answer = absence_answer(view.absence, raw_id, evidence_id=self._evidence_id, tool=view.tool,
+                                        path=call.path)
+                return Served(answer, {"state": label, "absence": provenance(view.absence)})
+            if view.missing is not None:
+                return Served(from_recording(view.missing, source="state"), {"state": label})
             raise CallRefused(self._not_held(entity_type, view, collection, raw_id, state), http_status=404)
         answer = answer_item(view, entity_type, state, call.path)
         assert answer is not None  # the lookup above found the entity
         _refuse_lacking(answer, entity_type)
         return Served(answer, {"state": _item_label("item", entity_type, held_path, collection.ids[found[0]])})
 
-    def _absence(self, view: ReadView, call: ReadCall) -> Recording | None:
+    def _recorded_absence(self, view: ReadView, call: ReadCall) -> Recording | None:
+        """The absence recorded for this very call (its body may name the id), if any."""
         found = self._replayer.find(call)
-        if found is not None and found[1] and is_absence(found[0].response):
+        if found is not None and found[1] and (is_absence(found[0].response)
+                                               or found[0].ordinal in view.absence_records):
             return found[0].response
-        return view.missing
+        return None
 
     def _not_held(self, entity_type: EntityType, view: ReadView, collection: Any, raw_id: str,
                   state: StateIndex) -> str:

@@ -1,21 +1,27 @@
-"""Replay (DESIGN.md §5): answer a call with a recorded response of its tool.
+"""Replay (DESIGN.md §5): answer a call with a recorded response of its tool, never with another
+entity's recording or another query's.
 
 * **Exact**: a recorded call with the same arguments: each path argument the same (verbatim
   or either spelling once percent-decoded), the same query as a multiset of decoded pairs,
   and the same body by JSON value (or the same text, for a body that is not JSON). When
   several match, the earliest wins: the served environment starts from the initial state,
   and the earliest recording is the one nearest it.
-* **Nearest**: otherwise the recorded call of the tool that has, in this order of
-  importance, the most path arguments in common, the same body, the most query pairs in
-  common, the most query names in common, and the fewest query names only one side has;
-  ties again go to the earliest recording. Answered with ``exact_match: false``.
-* A tool with no recorded call at all is a tool error.
+* **Nearest**: otherwise a recorded call with the same path values and body whose query differs
+  from the call's only in parameters two recordings of the tool show change nothing
+  (``ReplayTable.neutral_query``): the most query pairs in common, then the earliest.
+  Answered with ``exact_match: false``. A query differing in any other parameter (``sort``
+  alone against ``sort&limit``) may change the answer, so no recording answers it.
+* Nothing else: a path no recording names is the caller's to answer (the learned absence, or a
+  tool error, ``reads.unrecorded``); a path recorded with other queries or bodies is a tool error
+  naming what was recorded.
 """
 
 from __future__ import annotations
 
+from urllib.parse import unquote_plus
+
 from capenv.interpreter.bundle.models import RecordedCall, ReplayTable
-from capenv.serving.read_call import CallRefused, ReadCall, Served
+from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 
 from .answers import from_recording
 from .call_match import query_overlap, same_query_multiset
@@ -25,23 +31,33 @@ from .render import same_json, same_spelling
 class Replayer:
     def __init__(self, table: ReplayTable) -> None:
         self._calls = {tool: tuple(sorted(calls, key=lambda c: c.ordinal)) for tool, calls in table.tools.items()}
+        self._neutral = {tool: set(params) for tool, params in table.neutral_query.items()}
 
     def calls(self, tool: str) -> tuple[RecordedCall, ...]:
         return self._calls.get(tool, ())
 
-    def find(self, call: ReadCall) -> tuple[RecordedCall, bool] | None:
-        """(the recording to answer with, whether it matches exactly), or None with no recording."""
-        best: tuple[tuple, RecordedCall] | None = None
+    def same_path(self, call: ReadCall) -> list[RecordedCall]:
+        """The tool's recordings whose path names what the call's path names (every argument)."""
+        found = []
         for recorded in self.calls(call.tool.name):
             args = call.tool.match(recorded.path) or {}
-            path_common = sum(1 for name, value in call.path_args.items()
-                              if name in args and same_spelling(args[name], value))
-            body_same = _same_body(recorded, call)
-            if (path_common == len(call.path_args) and body_same
-                    and same_query_multiset(recorded.query, call.query)):
-                return recorded, True
+            if all(name in args and same_spelling(args[name], value) for name, value in call.path_args.items()):
+                found.append(recorded)
+        return found
+
+    def find(self, call: ReadCall) -> tuple[RecordedCall, bool] | None:
+        """(the recording to answer with, whether it matches exactly), or None."""
+        candidates = [r for r in self.same_path(call) if _same_body(r, call)]
+        exact = next((r for r in candidates if same_query_multiset(r.query, call.query)), None)
+        if exact is not None:
+            return exact, True
+        neutral = self._neutral.get(call.tool.name, set())
+        best: tuple[tuple, RecordedCall] | None = None
+        for recorded in candidates:
+            if not _differs_only_in(recorded.query, call.query, neutral):
+                continue
             pairs, names, apart = query_overlap(recorded.query, call.query)
-            score = (path_common, body_same, pairs, names, -apart)
+            score = (pairs, names, -apart)
             if best is None or score > best[0]:  # strictly better: ties keep the earlier
                 best = (score, recorded)
         return (best[1], False) if best else None
@@ -49,10 +65,30 @@ class Replayer:
     def replay(self, call: ReadCall) -> Served:
         found = self.find(call)
         if found is None:
-            raise CallRefused(f"{call.tool.name} has no recorded call to replay", http_status=404)
+            raise CallRefused(self.nothing_recorded(call), http_status=404)
         recorded, exact = found
         return Served(from_recording(recorded.response),
                       {"replay": {"exact_match": exact, "record": recorded.ordinal}})
+
+    def nothing_recorded(self, call: ReadCall) -> str:
+        """Why no recording answers the call, with what was recorded."""
+        same = self.same_path(call)
+        where = f"{call.tool.method} {call.path}"
+        if not same:
+            paths = list(dict.fromkeys(r.path for r in self.calls(call.tool.name)))
+            return (f"nothing was recorded for {where}: no recording of {call.tool.name} names it, and another "
+                    f"path's recording would answer for another entity; recorded paths: {quoted(paths)}")
+        queries = list(dict.fromkeys("&".join(f"{n}={v}" for n, v in r.query) or "(no query)" for r in same))
+        return (f"nothing was recorded for {where} with this query and body; a query or body differing in "
+                f"something the capture does not show to be without effect may change the answer; recorded "
+                f"for this path: {quoted(queries)}")
+
+
+def _differs_only_in(recorded: tuple[tuple[str, str], ...], call: tuple[tuple[str, str], ...],
+                     neutral: set[str]) -> bool:
+    mine = {(unquote_plus(n), unquote_plus(v)) for n, v in recorded}
+    theirs = {(unquote_plus(n), unquote_plus(v)) for n, v in call}
+    return all(name in neutral for name, _ in mine ^ theirs)
 
 
 def _same_body(recorded: RecordedCall, call: ReadCall) -> bool:

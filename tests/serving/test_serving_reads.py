@@ -66,19 +66,23 @@ def test_learned_query_is_evaluated_over_the_state(runtime) -> None:
     assert combined["state"]["source"] == "state"
 
 
-def test_a_query_the_view_never_proved_on_an_item_replays(runtime) -> None:
-    result = runtime.read("get_posts_by_post_id", {"post_id": "1", "query": {"_embed": "comments"}})
-    assert result["replay"] == {"exact_match": True, "record": 92}
-    assert "comments" in result["body"]
+def test_a_query_the_view_never_proved_on_an_item_replays_only_while_the_state_is_as_recorded(runtime) -> None:
+    # ?_embed=comments was recorded (record 92) after the capture's own writes: it shows comments
+    # the served state does not hold, so it is refused rather than replayed
+    result = runtime.call_tool("get_posts_by_post_id", {"post_id": "1", "query": {"_embed": "comments"}})
+    assert result.is_error and "not modelled over the current state" in result.structured["message"]
+    assert "record 92" in result.structured["message"]
 
 
-def test_replay_exact_and_nearest(runtime) -> None:
-    exact = runtime.read("get_posts_comments", {"post_id": "5"})
-    assert exact["replay"] == {"exact_match": True, "record": 45}
-    assert exact["body"] == [{"body": "nested create", "postId": "5", "id": 8}]
-    nearest = runtime.read("get_posts_comments", {"post_id": "77"})
-    assert nearest["replay"] == {"exact_match": False, "record": 45}
-    assert nearest["body"] == exact["body"]
+def test_replay_never_answers_another_entitys_recording_nor_one_the_state_left_behind(runtime) -> None:
+    # post 5's comments were recorded after the capture's own writes: not the state served
+    recorded = runtime.call_tool("get_posts_comments", {"post_id": "5"})
+    assert recorded.is_error and "not modelled over the current state" in recorded.structured["message"]
+    # post 77 is named by no recording: never post 5's comments
+    unnamed = runtime.call_tool("get_posts_comments", {"post_id": "77"})
+    assert unnamed.is_error and "nothing was recorded for GET /posts/77/comments" in unnamed.structured["message"]
+    answer = runtime.http(HttpRequest("GET", "/posts/77/comments", (), (), b""))
+    assert answer.status == 404 and b"nothing was recorded" in answer.body
 
 
 def test_replay_only_serves_every_read_by_replay(json_server) -> None:
@@ -89,8 +93,8 @@ def test_replay_only_serves_every_read_by_replay(json_server) -> None:
     assert first["replay"] == {"exact_match": True, "record": 1}
     missing = replaying.read("get_posts_by_post_id", {"post_id": "999"})
     assert missing["replay"] == {"exact_match": True, "record": 9} and missing["status"] == 404
-    nearest = replaying.read("get_users_by_user_id", {"user_id": "12345"})
-    assert nearest["replay"]["exact_match"] is False
+    unnamed = replaying.read("get_users_by_user_id", {"user_id": "12345"})  # never user 1's recording
+    assert unnamed["status"] == 404 and unnamed["state"]["view"] == "missing" and "replay" not in unnamed
     # The data plane still works; reads just do not consult it.
     assert loads(replaying.data_get())["evidence_id"] == json_server.view.evidence_id
 

@@ -59,13 +59,16 @@ def test_every_recorded_read_answers_without_an_internal_error(served) -> None:
     for name in read_tools(bundle):
         calls = bundle.replay.tools[name]
         first = runtime.call_tool(name, arguments_of(runtime, calls[0]))
-        assert not first.is_error, (name, first.structured)
-        assert "state" in first.structured or "replay" in first.structured
+        if calls[0].initial or name not in bundle.replay.reads_types:
+            assert not first.is_error, (name, first.structured)
+            assert "state" in first.structured or "replay" in first.structured
         for call in calls:
             result = runtime.call_tool(name, arguments_of(runtime, call))
-            if result.is_error:  # only an entity the state does not hold, with no recorded absence
+            if result.is_error:  # an entity the state does not hold with no recorded absence, or a
+                # recording of the capture's own writes, which the served state has not made
                 assert result.structured["error"] == "refused", result.structured
-                assert "the state holds no" in result.structured["message"], result.structured
+                assert any(phrase in result.structured["message"] for phrase in (
+                    "the state holds no", "not modelled over the current state")), result.structured
             answer = runtime.http(HttpRequest(call.method, call.path, call.query, (), _body(call)))
             assert answer.status != 500 or call.response.status == 500, (name, call.ordinal, answer)
 
@@ -98,7 +101,7 @@ def test_listed_over_mcp(served) -> None:
             async with Client(serving.url(runtime.reserved_mcp_path())) as client:
                 listed = [tool.name for tool in (await client.list_tools()).tools]
                 assert listed == listed_tools(bundle)
-                name = read_tools(bundle)[-1]
+                name = [n for n in read_tools(bundle) if bundle.replay.tools[n][0].initial][-1]
                 result = await client.call_tool(name, arguments_of(runtime, bundle.replay.tools[name][0]))
                 assert result.is_error is False, result
 

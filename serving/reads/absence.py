@@ -1,0 +1,81 @@
+"""Answer a missing entity with the application's own absence answer (``ReadView.absence``,
+learned by ``view-absence-answers``; docs/absence.md).
+
+The recorded body is answered for the call's id: each value that carried the recorded read's
+id carries the call's. A UUID that changes per response (a request id, an error instance) is
+drawn anew from a SHA-256 of the state Evidence id, the tool and the path, so an answer never
+repeats a recorded one as if it were proof of something; other per-response values (an
+instant, a counter) keep their recorded value and are listed in the provenance.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import re
+from typing import Any
+
+from capenv.interpreter.bundle.models import AbsenceAnswer
+
+from .answers import Answer
+from .render import decode_once
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def absence_answer(absence: AbsenceAnswer, raw_id: str, *, evidence_id: str, tool: str, path: str) -> Answer:
+    recording = absence.recording
+    body = copy.deepcopy(recording.body)
+    call_id = decode_once(raw_id)
+    for pointer in absence.id_pointers:
+        body = _replace(body, pointer, lambda value: _with_id(value, absence.id_value or "", call_id))
+    for pointer in absence.per_response:
+        seed = f"{evidence_id}\n{tool}\n{path}\n{pointer}"
+        body = _replace(body, pointer, lambda value: _fresh_uuids(value, seed))
+    return Answer(recording.status, recording.content_type, recording.headers, body, recording.is_json,
+                  recording.text, "state")
+
+
+def provenance(absence: AbsenceAnswer) -> dict[str, Any]:
+    return {"rule": absence.rule_id, "record": absence.recording.ordinal, "records": list(absence.records),
+            "per_response": list(absence.per_response)}
+
+
+def _with_id(value: Any, recorded: str, call_id: str) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(call_id) if call_id.isdigit() else call_id
+    if not isinstance(value, str):
+        return value
+    if value == recorded:
+        return call_id
+    return re.sub(rf"(?<![A-Za-z0-9]){re.escape(recorded)}(?![A-Za-z0-9])", lambda _: call_id, value)
+
+
+def _fresh_uuids(value: Any, seed: str) -> Any:
+    if not isinstance(value, str):
+        return value
+    counter = iter(range(1 << 30))
+
+    def fresh(match: re.Match) -> str:
+        digest = hashlib.sha256(f"{seed}\n{next(counter)}".encode()).hexdigest()
+        text = f"{digest[:8]}-{digest[8:12]}-4{digest[13:16]}-{'89ab'[int(digest[16], 16) % 4]}{digest[17:20]}-{digest[20:32]}"
+        return text.upper() if match.group(0).isupper() else text
+
+    return _UUID.sub(fresh, value)
+
+
+def _replace(body: Any, pointer: str, change: Any) -> Any:
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+    if not parts:
+        return change(body)
+    holder = body
+    for part in parts[:-1]:
+        holder = holder[int(part)] if isinstance(holder, list) else holder.get(part) if isinstance(holder, dict) else None
+        if holder is None:
+            return body
+    last = parts[-1]
+    if isinstance(holder, dict) and last in holder:
+        holder[last] = change(holder[last])
+    elif isinstance(holder, list) and last.isdigit() and int(last) < len(holder):
+        holder[int(last)] = change(holder[int(last)])
+    return body

@@ -1,0 +1,100 @@
+"""Replay within what the state allows (DESIGN.md §5 "Replay"): a replayed answer is never
+another entity's recording, and never a recording the state has left behind.
+
+* A call the replayer finds no recording for, whose path no recording names, is an item read
+  of an entity no recording names: it answers the application's learned absence answer when
+  the state does not hold the entity either (``state.view: "missing"``), else it is a tool
+  error (HTTP 404) saying nothing was recorded for it.
+* A recording of a read whose tool reads state types (``ReplayTable.reads_types``) answers only
+  while it cannot contradict the state: it was recorded before the capture's first write, and
+  no served write (nor data/add) has changed those types since. Otherwise the read is refused:
+  it is not modelled over the current state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.io import Bundle
+from capenv.interpreter.manifest.models import split_path
+from capenv.serving.read_call import CallRefused, ReadCall, Served
+from capenv.serving.state.index import StateIndex
+
+from .absence import absence_answer, provenance
+from .answers import collection_of, from_recording
+from .render import decode_once
+from .replay import Replayer
+
+
+class GuardedReplay:
+    def __init__(self, bundle: Bundle, replayer: Replayer, *, guarded: bool) -> None:
+        self._replayer = replayer
+        self._bundle = bundle
+        self._views = {v.tool: v for v in bundle.view.views}
+        self._types = {t.name: t for t in bundle.view.types}
+        self._reads = bundle.replay.reads_types if guarded else {}
+        self._guarded = guarded
+        self._initial: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        if guarded:
+            initial = StateIndex.from_snapshot(bundle.view.state)
+            self._initial = {name: _held(initial, name) for name in self._types}
+
+    def answer(self, call: ReadCall, state: StateIndex | None) -> Served:
+        found = self._replayer.find(call)
+        if found is None:
+            if not self._replayer.same_path(call):
+                missing = self._missing(call, state)
+                if missing is not None:
+                    return missing
+            raise CallRefused(self._replayer.nothing_recorded(call), http_status=404)
+        recorded, exact = found
+        if state is not None:
+            self._check(call, recorded, state)
+        return Served(from_recording(recorded.response), {"replay": {"exact_match": exact, "record": recorded.ordinal}})
+
+    def _missing(self, call: ReadCall, state: StateIndex | None) -> Served | None:
+        """The learned absence answer for an entity no recording names, unless the state holds it
+        (with no state, under --replay-only, the capture is all there is)."""
+        view = self._views.get(call.tool.name)
+        if view is None or view.kind != "item" or view.absence is None or view.type not in self._types:
+            return None
+        entity_type = self._types[view.type]
+        raw_id = split_path(call.path)[-1]
+        collection = state.find_collection(collection_of(call.path, entity_type), entity_type.name) if state else None
+        field = view.key_field or entity_type.id_field
+        if collection is not None and state is not None and state.find_entity(collection, raw_id, field, entity_type.id_field):
+            raise CallRefused(f'the state holds the {entity_type.name} whose "{field}" is "{decode_once(raw_id)}", '
+                              f"but {call.tool.name} answers by replay ({view.reason}) and no recording names it, "
+                              "so nothing was recorded for it", http_status=404)
+        answer = absence_answer(view.absence, raw_id, evidence_id=self._bundle.view.evidence_id,
+                                tool=call.tool.name, path=call.path)
+        label = {"source": "state", "view": "missing", "type": entity_type.name,
+                 "collection": collection.path if collection is not None else collection_of(call.path, entity_type),
+                 "id": decode_once(raw_id)}
+        return Served(answer, {"state": label, "absence": provenance(view.absence)})
+
+    def _check(self, call: ReadCall, recorded: Any, state: StateIndex) -> None:
+        types = self._reads.get(call.tool.name, ())
+        if not types:
+            return
+        if not recorded.initial:
+            raise CallRefused(
+                f"{call.tool.name} is not modelled over the current state: its recording (record "
+                f"{recorded.ordinal}) was made after the capture's own writes, so it shows {_names(types)} as "
+                "the capture left them, not as this environment holds them; no learned query evaluates this "
+                "read over the state", http_status=409)
+        changed = [name for name in types if _held(state, name) != self._initial.get(name)]
+        if changed:
+            raise CallRefused(
+                f"{call.tool.name} is not modelled over the current state: its recording (record "
+                f"{recorded.ordinal}) shows {_names(changed)} as the capture began, and served writes (or "
+                "data/add) have changed them since; no learned query evaluates this read over the state "
+                "(data/reset brings the recording back)", http_status=409)
+
+
+def _held(state: StateIndex, type_name: str) -> dict[str, list[dict[str, Any]]]:
+    return {c.path: c.members() for c in state.collections_of(type_name) if c.order}
+
+
+def _names(types: Any) -> str:
+    return ", ".join(f'"{t}"' for t in types)
