@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -48,11 +47,7 @@ def test_prefect_no_content_answers_are_absent_bodies():
 @pytest.mark.parametrize(("app", "count"), LARGE)
 def test_large_capture_loads(app, count):
     calls: list[tuple[int, int]] = []
-    started = time.perf_counter()
     evidence = load_evidence(CAPTURES / app / "large.har.gz", progress=lambda done, total: calls.append((done, total)))
-    seconds = time.perf_counter() - started
     assert len(evidence.records) == count and evidence.primary_origin is not None
     assert len(calls) <= 101 and calls[-1] == (count, count)
-    # The target is 5,000 records/s; the assertion leaves room for a loaded CI machine and
-    # only catches an order-of-magnitude regression.
-    assert count / seconds > 1_000, f"{count / seconds:.0f} records/s"
+    # Its speed is a benchmark's figure (python -m benchmarks), never a timed test.

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from datetime import timedelta
 
 import pytest
@@ -86,14 +85,12 @@ def test_serving_ops_never_import_the_build_side_evaluator():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_ops_are_cheap():
-    """A typical create's rules run far faster than the 20,000 writes/s budget needs (a loose bound,
-    so a slow machine does not fail it: 5,000 creates in under 2.5 s)."""
+def test_many_creates_keep_generated_values_apart():
+    """5,000 creates' rules give 5,000 distinct ids (their speed is a benchmark's figure, not a test's)."""
     rules = [rule("identity", "id", format="uuid"), rule("echo", "title", member="title"),
              rule("slug", "slug", member="title"), rule("clock", "created_at", format={"style": "iso", "fraction_digits": 3}),
              rule("template", "url", parts=["/p/", {"field": "slug"}, "/"]), rule("constant", "status", value="draft")]
     state = SequenceState()
-    started = time.perf_counter()
-    for n in range(5000):
-        apply_field_rules(rules, context({"title": "Hello World"}, state=state, write_counter=n))
-    assert time.perf_counter() - started < 2.5
+    made = [apply_field_rules(rules, context({"title": "Hello World"}, state=state, write_counter=n))
+            for n in range(5000)]
+    assert len({str(fields["id"]) for fields in made}) == 5000
