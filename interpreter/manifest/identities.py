@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from urllib.parse import unquote
+
 from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.predicates.names import MemberNameContext
 from capenv.interpreter.rules_engine import RuleSet, evaluate
 
@@ -40,3 +43,21 @@ def _collect(value: Any, is_identity: Any, found: set[str]) -> None:
                     found.add(str(member))
         elif isinstance(item, list):
             stack.extend(item)
+
+
+def read_back_values(records: Iterable[Record]) -> set[str]:
+    """Last path segments (decoded) that the successful JSON GET of their own path answered as a
+    member's value, at the top of the answer object or one object below it (an envelope): an
+    item read naming its entity by a value the entity holds, whatever the member is called."""
+    found: set[str] = set()
+    for record in records:
+        parts = split_path(record.path)
+        if record.method != "GET" or not parts or not record.succeeded or not record.response.is_json:
+            continue
+        body, value = record.response.json_value, unquote(parts[-1])
+        if not isinstance(body, dict):
+            continue
+        members = list(body.values()) + [v for m in body.values() if isinstance(m, dict) for v in m.values()]
+        if any(isinstance(m, (str, int)) and not isinstance(m, bool) and str(m) == value for m in members):
+            found.add(parts[-1])
+    return found

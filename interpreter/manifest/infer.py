@@ -17,7 +17,7 @@ from capenv.interpreter.predicates.names import ParamNamingContext
 from capenv.interpreter.predicates.text_shapes import SegmentContext, shape_class
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
-from .identities import returned_identities
+from .identities import read_back_values, returned_identities
 from .models import Manifest, Segment, Tool, has_trailing_slash, spell_path, split_path
 from .overrides import Overrides
 
@@ -39,12 +39,14 @@ class _Node:
 class _Classifier:
     ruleset: RuleSet
     identities: set[str]
+    read_back: set[str] = field(default_factory=set)
     cache: dict[str, tuple[bool, object]] = field(default_factory=dict)
 
     def identifier(self, value: str, sibling_shapes: tuple[str, ...] = ()) -> tuple[bool, object]:
         key = value if not sibling_shapes else f"{value}\0{'|'.join(sibling_shapes)}"
         if key not in self.cache:
             context = SegmentContext(value=value, returned_as_identity=value in self.identities,
+                                     read_back=value in self.read_back,
                                      sibling_identity_shapes=list(sibling_shapes))
             decision = evaluate(self.ruleset, SEGMENT_TABLE, context, subject=f"segment {value!r}")
             self.cache[key] = (decision.yields.get("shape", "literal") != "literal", decision)
@@ -54,7 +56,7 @@ class _Classifier:
 def build_manifest(evidence: Evidence, ruleset: RuleSet, overrides: Overrides | None = None) -> Manifest:
     overrides = overrides or Overrides()
     records = evidence.primary_records
-    classifier = _Classifier(ruleset, returned_identities(records, ruleset))
+    classifier = _Classifier(ruleset, returned_identities(records, ruleset), read_back_values(records))
     traces: list[TraceEvent] = []
     forced = [_parse_template(t) for t in overrides.templates]
     root = _Node()
@@ -83,7 +85,10 @@ def build_manifest(evidence: Evidence, ruleset: RuleSet, overrides: Overrides | 
 def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], prefix: str) -> _Node:
     """Merge identifier-shaped children of every node into one parameter child, depth first."""
     keys = [k for k in node.children if isinstance(k, str)]
-    shapes = tuple(sorted({shape_class(k) for k in keys if k in classifier.identities}))
+    # siblings lend their spelling only when a sibling_model rule (a name-like identity) classified
+    # them: an id shaped as an integer or a token makes no word beside it (/posts/slug) a parameter
+    shapes = tuple(sorted({shape_class(k) for k in keys
+                           if classifier.identifier(k)[1].yields.get("sibling_model")}))
     identifier_keys = []
     for key in keys:
         is_identifier, decision = classifier.identifier(key, shapes)

@@ -21,6 +21,9 @@ class SegmentContext(BaseModel):
 
     value: str
     returned_as_identity: bool = False
+    read_back: bool = False
+    """The successful read of the path ending in this segment answered the value as a member's
+    (an item read naming its entity by a value it holds)."""
     sibling_identity_shapes: list[str] = []
     """Shape classes (see ``shape_class``) of sibling values the application returned as identities."""
 
@@ -87,6 +90,14 @@ def segment_returned_as_identity(ctx: SegmentContext, params: BaseModel) -> Outc
     if ctx.returned_as_identity:
         return Match({"value": ctx.value})
     return Miss("never returned as an identity")
+
+
+@predicate("segment_read_back", context="segment")
+def segment_read_back(ctx: SegmentContext, params: BaseModel) -> Outcome:
+    """The read of the path this segment ends answered the value as a member of its entity."""
+    if ctx.read_back:
+        return Match({"value": ctx.value})
+    return Miss("no read of its path answers it as a member")
 
 
 @predicate("segment_shares_sibling_identity_shape", context="segment")

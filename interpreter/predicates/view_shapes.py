@@ -75,6 +75,9 @@ class IdentityFieldContext(BaseModel):
     """No two objects share a value."""
     equals_path_parameter: bool | None = None
     """For an item read: the value equals the path's last parameter (None for a list)."""
+    carried_by_item_path: bool | None = None
+    """For a list read: the field is the one the item reads of its collection carry in their
+    path (None when no item read of the collection shows one)."""
 
 
 @predicate("identity_field_named", context="identity-field", params=WordsParams)
@@ -93,6 +96,23 @@ def identity_field_usable(ctx: IdentityFieldContext, params: BaseModel) -> Outco
     if not ctx.distinct:
         return Miss("two objects share a value")
     return Match()
+
+
+@predicate("identity_field_is_path_value", context="identity-field")
+def identity_field_is_path_value(ctx: IdentityFieldContext, params: BaseModel) -> Outcome:
+    """On an item read, the field's value is the one the path carries (a list read is no evidence)."""
+    if ctx.equals_path_parameter:
+        return Match({"equals_path": True})
+    return Miss("a list read" if ctx.equals_path_parameter is None else "differs from the path parameter")
+
+
+@predicate("identity_field_carried_by_item_path", context="identity-field")
+def identity_field_carried_by_item_path(ctx: IdentityFieldContext, params: BaseModel) -> Outcome:
+    """On a list read, the field is the one its collection's item reads carry in their path."""
+    if ctx.carried_by_item_path:
+        return Match({"item_path": True})
+    return Miss("no item read of the collection carries it" if ctx.carried_by_item_path is None
+                else "the collection's item reads carry another field")
 
 
 @predicate("identity_field_equals_path", context="identity-field")

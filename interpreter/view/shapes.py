@@ -83,11 +83,12 @@ class ShapeReader:
         return found
 
     def identity_field(self, groups: list[list[dict]], path_value: str | None = None,
-                       subject: str = "") -> tuple[str | None, str | None]:
+                       subject: str = "", carried: str | None = None) -> tuple[str | None, str | None]:
         """The identity field of some objects (and the rule that chose it), by rule order.
 
         ``groups`` are the object lists of separate answers: values must be distinct within
-        each answer (one entity may appear in several answers).
+        each answer (one entity may appear in several answers). ``carried``: for a list, the
+        field its collection's item reads carry in their path (None when none shows one).
         """
         objects = [obj for group in groups for obj in group]
         if not objects:
@@ -104,11 +105,13 @@ class ShapeReader:
             scalar = all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in values)
             shape = (subject, name, all(name in obj for obj in objects), scalar,
                      scalar and all(len({str(o.get(name)) for o in g}) == len(g) for g in groups),
-                     None if path_value is None else (scalar and len(values) == 1 and id_matches(values[0], path_value)))
+                     None if path_value is None else (scalar and len(values) == 1 and id_matches(values[0], path_value)),
+                     None if carried is None else name == carried)
             decision = self._identity_decisions.get(shape)
             if decision is None:
                 context = IdentityFieldContext(field=name, in_every_object=shape[2], scalar=scalar,
-                                               distinct=shape[4], equals_path_parameter=shape[5])
+                                               distinct=shape[4], equals_path_parameter=shape[5],
+                                               carried_by_item_path=shape[6])
                 decision = evaluate(self.ruleset, IDENTITY_TABLE, context, subject=f"{subject} field {name!r}")
                 self._identity_decisions[shape] = decision
             if decision.ok:

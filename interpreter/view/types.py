@@ -57,7 +57,7 @@ def _successful_json(tool: Tool, records: dict[int, Record]) -> list[Record]:
     return filled or answers
 
 
-def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolShape | None:
+def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader, carried: str | None = None) -> ToolShape | None:
     word = _literal_word(tool)
     locators, groups = set(), []
     for record in answers:
@@ -69,7 +69,7 @@ def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolS
         groups.append(items)
     if len(locators) != 1:
         return None
-    id_field, rule_id = reader.identity_field(groups, subject=tool.name)
+    id_field, rule_id = reader.identity_field(groups, subject=tool.name, carried=carried)
     if id_field is None and any(groups):
         return None
     return ToolShape(tool, "list", locators.pop(), id_field, rule_id)
@@ -99,8 +99,22 @@ def _item_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolS
     return ToolShape(tool, "item", chosen[0], chosen[1], chosen[2])
 
 
+def _carried_fields(manifest: Manifest, records: dict[int, Record], reader: ShapeReader) -> dict[str, str]:
+    """Per collection (structural template), the field its item reads carry in their path: the
+    evidence a list's identity field follows, whatever the field is called."""
+    carried: dict[str, str] = {}
+    for tool in manifest.tools:
+        if tool.method == "GET" and tool.segments and tool.segments[-1].is_param:
+            answers = _successful_json(tool, records)
+            shape = _item_shape(tool, answers, reader) if answers else None
+            if shape is not None and shape.id_field:
+                carried.setdefault(_structural(tool.segments[:-1]), shape.id_field)
+    return carried
+
+
 def infer_types(manifest: Manifest, records: dict[int, Record], reader: ShapeReader) -> TypeInference:
     result = TypeInference()
+    carried = _carried_fields(manifest, records, reader)
     for tool in manifest.tools:
         if tool.method != "GET":
             continue
@@ -108,7 +122,8 @@ def infer_types(manifest: Manifest, records: dict[int, Record], reader: ShapeRea
         if not answers:
             result.shapes[tool.name] = ToolShape(tool, "none", reason="no successful JSON answer")
             continue
-        shape = _list_shape(tool, answers, reader) or _item_shape(tool, answers, reader)
+        shape = (_list_shape(tool, answers, reader, carried.get(_structural(tool.segments)))
+                 or _item_shape(tool, answers, reader))
         if shape is None:
             if all(isinstance(r.response.json_value, dict) for r in answers):
                 shape = ToolShape(tool, "document", Locator(kind="root"))
