@@ -34,8 +34,9 @@ def listed_tools(bundle) -> list[str]:
 
 
 def arguments_of(runtime: EnvironmentRuntime, call) -> dict[str, Any]:
-    entry = next(e for e in runtime.catalog.entries.values() if e.tool.match(call.path) is not None
-                 and e.tool.method == call.method)
+    entries = runtime.catalog.entries.values()
+    entry = next((e for e in entries if call.ordinal in e.tool.record_ordinals),
+                 None) or next(e for e in entries if e.tool.match(call.path) is not None and e.tool.method == call.method)
     args = entry.tool.match(call.path)
     arguments: dict[str, Any] = {name: args[param] for param, name in entry.inputs.properties}
     if call.query:
