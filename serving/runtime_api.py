@@ -25,11 +25,15 @@ DATA_PLANE_PREFIX = "/_capenv/data/"
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
-    """One MCP tool as listed to clients; ``input_schema`` is sent verbatim as ``inputSchema``."""
+    """One MCP tool as listed to clients; ``input_schema`` is sent verbatim as ``inputSchema``,
+    ``output_schema`` as ``outputSchema`` and ``annotations`` (camelCase hints) as given."""
 
     name: str
     description: str
     input_schema: dict[str, Any]
+    title: str | None = None
+    annotations: dict[str, Any] | None = None
+    output_schema: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

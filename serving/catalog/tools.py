@@ -25,6 +25,7 @@ from capenv.serving.runtime_api import ToolSpec
 from .budget import fit_budget
 from .descriptions import Draft, fields_sample, path_sample, query_sample
 from .read_inputs import ToolInputs
+from .tool_meta import output_schema, tool_annotations, tool_title
 
 READ_METHODS = ("GET", "HEAD", "OPTIONS")
 
@@ -47,7 +48,10 @@ class CatalogEntry:
         return self.tool.name
 
     def spec(self) -> ToolSpec:
-        return ToolSpec(self.tool.name, self.description, self.inputs.schema())
+        title = tool_title(self.tool.method, self.tool.template, self.view, self.plan)
+        return ToolSpec(self.tool.name, self.description, self.inputs.schema(), title=title,
+                        annotations=tool_annotations(self.tool.method, self.plan, title),
+                        output_schema=output_schema(self.view))
 
 
 class Catalog:

@@ -25,9 +25,12 @@ def plain_json(value: Any) -> tuple[Any, str]:
 
 
 def tool_listing(spec: ToolSpec) -> types.Tool:
-    """A ``ToolSpec`` as a listed ``Tool``; the input schema is sent as given."""
+    """A ``ToolSpec`` as a listed ``Tool``; the schemas and hints are sent as given."""
     input_schema, _ = plain_json(spec.input_schema)
-    return types.Tool(name=spec.name, description=spec.description, input_schema=input_schema)
+    output = plain_json(spec.output_schema)[0] if spec.output_schema is not None else None
+    hints = types.ToolAnnotations.model_validate(spec.annotations) if spec.annotations is not None else None
+    return types.Tool(name=spec.name, title=spec.title, description=spec.description, input_schema=input_schema,
+                      output_schema=output, annotations=hints)
 
 
 def tool_result(answer: ToolAnswer) -> types.CallToolResult:
