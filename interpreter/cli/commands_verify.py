@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from capenv.interpreter.ground_truth import GroundTruthError, load_ground_truth
 from capenv.interpreter.pipeline import build_bundle
 from capenv.interpreter.verification import VerifiedCapture, render_verification, shown_path
 
@@ -50,6 +51,10 @@ def _build_all(paths: list[str], rules: str | None) -> list[VerifiedCapture]:
         shown = shown_path(target)
         if shown in built:  # the same capture twice would only repeat a section
             continue
+        try:
+            truth = load_ground_truth(target)
+        except GroundTruthError as exc:
+            raise UserError(str(exc)) from None
         bundle = build_bundle(target, rules=rules, progress=progress_printer(f"reading {target.name}"))
-        built[shown] = VerifiedCapture(shown, bundle)
+        built[shown] = VerifiedCapture(shown, bundle, truth)
     return list(built.values())
