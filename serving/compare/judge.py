@@ -54,15 +54,20 @@ def capenv_refusal(observed: Observed) -> str | None:
     return None
 
 
-def judge(live: Observed, model: Observed, values: ValueMap, may_pair: PairingAllowed | None = None) -> Judgement:
+def judge(live: Observed, model: Observed, values: ValueMap, may_pair: PairingAllowed | None = None,
+          volatile: frozenset[str] = frozenset()) -> Judgement:
+    """``volatile``: body pointers the live application answered differently to the same read
+    made twice (a timing, a counter of requests): no model can agree there, so they are no
+    differences."""
     differences: list[Difference] = []
     if live.status != model.status:
         differences.append(Difference("status", live.status, model.status))
     if live.media_type != model.media_type:
         differences.append(Difference("content-type", live.media_type, model.media_type))
-    differences += body_differences(live, model, values, may_pair)
+    differences += [d for d in body_differences(live, model, values, may_pair) if d.pointer not in volatile]
     if not differences:
-        return Judgement(SAME)
+        note = f"volatile in the live answers: {', '.join(sorted(volatile))}" if volatile else None
+        return Judgement(SAME, note=note)
     message = capenv_refusal(model)
     if message is not None:
         return Judgement(REFUSED, differences, f"capenv refused: {message}")

@@ -19,7 +19,7 @@ from urllib.parse import quote
 from capenv.interpreter.bundle.jsonvalue import dumps
 
 from .jsondiff import Difference, ValueMap
-from .judge import SAME, Judgement, judge, parsed_body
+from .judge import SAME, Judgement, body_differences, judge, parsed_body
 from .placeholders import MISSING, fill, fill_json, resolve_pointer
 from .probes import Probe, ProbeFile, placeholder_names
 from .sides import Observed, Outgoing, Side
@@ -94,6 +94,10 @@ class CompareSession:
         if tool.writes:  # a write's answer is where generated ids first appear
             may_pair = lambda live, model: live in fresh["live"] and model in fresh["model"]  # noqa: E731
         judgement = judge(answers["live"], answers["model"], self.values, may_pair)
+        if judgement.verdict != SAME and probe.method == "GET":
+            volatile = self._volatile(requests["live"], answers["live"])
+            if volatile:
+                judgement = judge(answers["live"], answers["model"], self.values, may_pair, volatile)
         diverged_by = sorted({i for i, scope in self._scopes if within(requests["model"].path, scope)})
         result = CallResult(index, probe, requests, answers, judgement, tool, diverged_by, borrowed, unresolved,
                             {s: n for s, n in unsaved.items() if n})
@@ -135,6 +139,14 @@ class CompareSession:
         return {**self._state[_other(side)].saved, **self._state[side].saved}
 
     # --- after the answers ---------------------------------------------------------------
+
+    def _volatile(self, request: Outgoing, first: Observed) -> frozenset[str]:
+        """The body pointers the live application answers differently when the same GET is
+        sent again at once: values that are no state (a timing), which no model can match."""
+        again = self.sides["live"].send(request)
+        if again.status != first.status:
+            return frozenset()
+        return frozenset(d.pointer for d in body_differences(first, again, ValueMap()) if d.pointer.startswith("/"))
 
     def _save(self, probe: Probe, answers: dict[str, Observed]) -> dict[str, list[str]]:
         unsaved: dict[str, list[str]] = {side: [] for side in SIDES}

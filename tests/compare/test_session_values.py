@@ -40,7 +40,7 @@ def test_a_side_without_the_value_borrows_the_other_sides():
 - {method: POST, path: /posts, body: {t: a}, save: {post: /id}}
 - {method: GET, path: "/posts/{post}", query: {of: "{post}"}}
 """)
-    compare, live, model = session([(201, b'{"id": 7}'), (200, b'{"id": 7}')],
+    compare, live, model = session([(201, b'{"id": 7}'), (200, b'{"id": 7}'), (200, b'{"id": 7}')],
                                    [(405, b'{"error": "refused", "message": "no"}'), (404, b"{}")])
     results = compare.run(probes)
     assert results[0].unsaved == {"model": ["post"]}
@@ -84,3 +84,23 @@ probes:
     assert live.sent[1].body == b'{"owner":5,"text":"by 5"}' and model.sent[1].body == b'{"owner":6,"text":"by 6"}'
     assert ("x-owner", "6") in model.sent[1].headers and ("content-type", "application/json") in model.sent[1].headers
     assert ("x-client", "probe") in live.sent[0].headers and live.sent[0].body is None
+
+
+def test_a_member_the_live_application_answers_differently_twice_is_no_difference():
+    """A GET that disagrees is sent to the live application once more: a member that moved
+    between its two answers (a timing) is volatile, and the call agrees on everything else."""
+    probes = parse_probes("- {method: GET, path: /rows/1}\n- {method: GET, path: /rows/2}\n")
+    compare, live, model = session(
+        [(200, b'{"id": 1, "ms": 2.5}'), (200, b'{"id": 1, "ms": 3.1}'),
+         (200, b'{"id": 2, "name": "b", "ms": 1.0}'), (200, b'{"id": 2, "name": "b", "ms": 1.2}')],
+        [(200, b'{"id": 1, "ms": 9.9}'), (200, b'{"id": 2, "name": "another", "ms": 4.0}')])
+    first, second = compare.run(probes)
+    assert first.verdict == "same" and "/ms" in first.judgement.note
+    assert second.verdict == "different" and [d.pointer for d in second.differences] == ["/name"]
+    assert len(live.sent) == 4 and len(model.sent) == 2  # only the live side is asked again
+
+
+def test_a_read_that_agrees_is_sent_once():
+    probes = parse_probes("- {method: GET, path: /rows/1}\n")
+    compare, live, _ = session([(200, b'{"id": 1}')], [(200, b'{"id": 1}')])
+    assert compare.run(probes)[0].verdict == "same" and len(live.sent) == 1
