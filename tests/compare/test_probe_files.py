@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from capenv.serving.compare import ProbeFileError, load_probes, parse_probes
+from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.evidence.har import load_evidence
+from capenv.interpreter.pipeline import build_bundle
+from capenv.serving.compare import ProbeFileError, ToolIndex, load_probes, parse_probes
 
 CAPTURES = Path(__file__).resolve().parents[2] / "captures"
 
@@ -75,17 +78,63 @@ def test_a_missing_file_is_one_line(tmp_path):
         load_probes(tmp_path / "nope.yaml")
 
 
-@pytest.mark.parametrize("app", ["json-server", "kinto", "prefect"])
-def test_the_capture_probe_files_cover_the_write_kinds(app):
+PROBED = sorted(p.parent.name for p in CAPTURES.glob("*/capture.har"))
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def recorded_writes(app: str) -> list:
+    """The capture's successful calls with a write method (read-only POSTs included)."""
+    evidence = load_evidence(CAPTURES / app / "capture.har")
+    return [r for r in evidence.records if r.method in WRITE_METHODS and 200 <= r.status < 300]
+
+
+def is_delete(probe) -> bool:
+    """A DELETE, or a POST whose path ends in a delete action (Datasette's ``/-/delete``)."""
+    return probe.method == "DELETE" or (probe.method == "POST" and probe.path.rstrip("/").endswith("/delete"))
+
+
+def named_ids(probe) -> set[str]:
+    """What a delete names its entity by: path segments with a digit or a saved {name}, and the
+    scalar values of its body (MLflow deletes name the entity in the body)."""
+    ids = {s for s in probe.path.split("/") if s != "-" and (any(c.isdigit() for c in s) or "{" in s)}
+    if isinstance(probe.body, dict):
+        ids |= {str(v) for v in probe.body.values() if isinstance(v, (str, int)) and not isinstance(v, bool)}
+    return ids
+
+
+def mentions(probe, ids: set[str]) -> bool:
+    segments = {s.split(".")[0] if "." in s and "{" not in s else s for s in probe.path.split("/")}
+    values = {value for _, value in probe.query}
+    return bool(ids & (segments | values | set(probe.path.split("/"))))
+
+
+@pytest.mark.parametrize("app", PROBED)
+def test_every_capture_has_a_probe_file_of_20_calls_a_user_would_make_after_the_session(app):
     probes = load_probes(CAPTURES / app / "probes.yaml").probes
-    assert len(probes) >= 25
-    methods = {p.method for p in probes}
-    assert {"GET", "POST", "PATCH", "DELETE"} <= methods
+    assert len(probes) >= 20
+    written = {r.method for r in recorded_writes(app)}
+    assert written <= {p.method for p in probes}, "every method the capture writes with is probed"
     assert any(p.save for p in probes if p.method == "POST"), "a create saves the id it got"
-    deleted = [p.path for p in probes if p.method == "DELETE"]
-    assert any(p.method == "GET" and p.path in deleted for p in probes), "the deleted is read again"
-    if app != "prefect":  # Prefect's PUTs are upserts the capture barely shows
-        assert "PUT" in methods
+    deletes = [i for i, p in enumerate(probes) if is_delete(p)]
+    assert deletes, "a delete is probed"
+    assert any(p.method == "GET" and mentions(p, named_ids(probes[i])) for i in deletes for p in probes[i + 1:]), \
+        "the deleted is read again"
+
+
+@pytest.mark.parametrize("app", PROBED)
+def test_probe_writes_are_not_replays_of_the_recorded_session(app):
+    """A write probe sending exactly what a recorded call sent (same method, path, query and
+    body) would only measure replay; the probes make new calls. Read-only POSTs (a filter, a
+    count) are reads: asking again after the probes' writes is what a user does."""
+    recorded = {(r.method, r.path, r.query, dumps(r.request.json_value) if r.request.is_json else None)
+                for r in recorded_writes(app)}
+    tools = ToolIndex(build_bundle(CAPTURES / app / "capture.har"))
+    probe_file = load_probes(CAPTURES / app / "probes.yaml")
+    writes = [p for p in probe_file.probes
+              if p.method in WRITE_METHODS and p.has_body and tools.tool(p.method, p.path).writes]
+    replays = [p.label() for p in writes
+               if (p.method, p.path, p.query, dumps(p.body)) in recorded]
+    assert len(replays) <= len(writes) // 4, f"{app}: probes replaying recorded writes: {replays}"
 
 
 def test_json_server_probes_write_the_profile_document():
