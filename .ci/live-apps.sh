@@ -5,18 +5,36 @@
 #   bash .ci/live-apps.sh status    print what is installed, install nothing
 #
 # Versions are exactly those of captures/*/README.md. Everything goes under .ci/cache/
-# (gitignored): json-server with npm into .ci/cache/npm, Kinto and Prefect from PyPI into
-# their own virtual environments, so neither pulls its dependencies into the project's venv.
+# (gitignored): json-server with npm into .ci/cache/npm, Strapi with npm into its own prefix
+# .ci/cache/strapi (from captures/strapi/install/package.json), and every Python application
+# from PyPI into its own virtual environment, so none pulls its dependencies into the
+# project's venv. Install cost on a 2-core machine (cold pip/npm cache):
+#   json-server ~10 s; Kinto ~30 s; Prefect ~1 min; Datasette 14 s, 58 MB;
+#   Jupyter Server ~1-2 min, 155 MB; MLflow (the server's own imports, pinned as in its README's
+#   lighter line) ~2 min, 356 MB; Strapi ~4.5 min (3 of them compiling better-sqlite3), 716 MB;
+#   Label Studio ~3 min, ~1 GB.
+# Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JSON_SERVER_VERSION=0.17.4
 KINTO_VERSION=26.5.0
 PREFECT_VERSION=3.9.1
+DATASETTE_VERSION=1.0a41
+JUPYTER_SERVER_VERSION=2.21.1
+IPYKERNEL_VERSION=7.4.0
+MLFLOW_VERSION=3.17.2
+STRAPI_VERSION=5.54.0
+LABEL_STUDIO_VERSION=1.23.2
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
 PREFECT_VENV="$CACHE/venv-prefect"
+DATASETTE_VENV="$CACHE/venv-datasette"
+JUPYTER_VENV="$CACHE/venv-jupyter-server"
+MLFLOW_VENV="$CACHE/venv-mlflow"
+LABEL_STUDIO_VENV="$CACHE/venv-label-studio"
+STRAPI_DIR="$CACHE/strapi"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -55,10 +73,35 @@ install_venv_package() {  # venv package version
     "$venv/bin/python" -m pip install -q --disable-pip-version-check "$package==$version" "${@:4}"
 }
 
+install_strapi() {
+    # captures/strapi/install/package.json pins Strapi, its users-permissions plugin, better-sqlite3
+    # 12.9.0 (13 crashes on Node 20) and the peer dependencies; better-sqlite3 builds from source
+    # with node-gyp against the system's Node headers when its prebuilt binary cannot be fetched.
+    if [ "$(installed_strapi_version)" = "$STRAPI_VERSION" ]; then
+        say "strapi $STRAPI_VERSION already in $STRAPI_DIR"; return
+    fi
+    command -v npm >/dev/null || { say "npm not found: install Node.js 20 first" >&2; return 1; }
+    say "npm install captures/strapi/install/package.json into $STRAPI_DIR"
+    mkdir -p "$STRAPI_DIR"
+    cp captures/strapi/install/package.json "$STRAPI_DIR/package.json"
+    (cd "$STRAPI_DIR" && STRAPI_TELEMETRY_DISABLED=true npm install --no-audit --no-fund --loglevel=error)
+}
+
+installed_strapi_version() {
+    local manifest="$STRAPI_DIR/node_modules/@strapi/strapi/package.json"
+    [ -f "$manifest" ] && [ -f "$STRAPI_DIR/node_modules/better-sqlite3/build/Release/better_sqlite3.node" ] \
+        && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
+}
+
 status() {
     say "json-server: $(installed_npm_version json-server || true) ($NPM_DIR/node_modules/.bin/json-server)"
     say "kinto:       $(installed_pip_version "$KINTO_VENV" kinto) ($KINTO_VENV)"
     say "prefect:     $(installed_pip_version "$PREFECT_VENV" prefect) ($PREFECT_VENV)"
+    say "datasette:   $(installed_pip_version "$DATASETTE_VENV" datasette) ($DATASETTE_VENV)"
+    say "jupyter:     $(installed_pip_version "$JUPYTER_VENV" jupyter_server) ($JUPYTER_VENV)"
+    say "mlflow:      $(installed_pip_version "$MLFLOW_VENV" mlflow-skinny) ($MLFLOW_VENV)"
+    say "label-studio: $(installed_pip_version "$LABEL_STUDIO_VENV" label-studio) ($LABEL_STUDIO_VENV)"
+    say "strapi:      $(installed_strapi_version) ($STRAPI_DIR)"
 }
 
 case "${1:-install}" in
@@ -70,6 +113,17 @@ case "${1:-install}" in
         install_venv_package "$KINTO_VENV" kinto "$KINTO_VERSION"
         # httpx: captures/prefect/seed.py imports it (prefect depends on it anyway; named to be sure).
         install_venv_package "$PREFECT_VENV" prefect "$PREFECT_VERSION" httpx
+        install_venv_package "$DATASETTE_VENV" datasette "$DATASETTE_VERSION"
+        # ipykernel: the capture starts python3 kernels, which must live in the server's venv.
+        install_venv_package "$JUPYTER_VENV" jupyter_server "$JUPYTER_SERVER_VERSION" "ipykernel==$IPYKERNEL_VERSION"
+        # MLflow: not the full `mlflow` (851 MB of pyarrow, scipy, sklearn, matplotlib the server
+        # never imports) but mlflow-skinny and exactly what `mlflow server` imports, at the versions
+        # the full install resolved when the capture was recorded (captures/mlflow/README.md).
+        install_venv_package "$MLFLOW_VENV" mlflow-skinny "$MLFLOW_VERSION" "mlflow-tracing==$MLFLOW_VERSION" \
+            Flask==3.1.3 flask-cors==6.0.5 alembic==1.20.1 SQLAlchemy==2.1.9 graphene==3.4.3 huey==3.5.4 \
+            cryptography==50.0.2 aiohttp==3.14.5 numpy==2.4.6 pandas==3.1.1
+        install_venv_package "$LABEL_STUDIO_VENV" label-studio "$LABEL_STUDIO_VERSION"
+        install_strapi
         status
         say "done in $((SECONDS - started))s"
         ;;

@@ -31,6 +31,10 @@ class NotInstalled(Exception):
     """The application is not where ``.ci/live-apps.sh install`` puts it."""
 
 
+class NoCapture(Exception):
+    """captures/<app>/ is not in this checkout (a capture still to land): nothing to start."""
+
+
 class StartFailed(Exception):
     """The application did not become ready in time; the message ends with its log."""
 
@@ -135,19 +139,58 @@ def _prefect_start(port: int, scratch: Path, env: dict[str, str]) -> tuple[list[
     return ["bash", str(script)], home / "server.pid"
 
 
+# --- the corpus: every start.sh takes PORT HOME_DIR and prints a READY line once seeded ---------
+
+def _home_start(app: str, extra_env: Callable[[Path, dict[str, str]], None] | None = None):
+    """``captures/<app>/start.sh PORT HOME`` with a new, empty HOME under the test's scratch."""
+    def start(port: int, scratch: Path, env: dict[str, str]) -> tuple[list[str], Path | None]:
+        if extra_env is not None:
+            extra_env(scratch, env)
+        return ["bash", str(CAPTURES / app / "start.sh"), str(port), str(scratch / "home")], None
+    return start
+
+
+def _strapi_env() -> dict[str, str]:
+    strapi = CACHE / "strapi"
+    if not (strapi / "node_modules" / ".bin" / "strapi").exists():
+        raise NotInstalled(f"strapi 5.54.0 is not installed in {_shown(strapi)}")
+    return {"STRAPI_DIR": str(strapi)}
+
+
+def _label_studio_env(scratch: Path, env: dict[str, str]) -> None:
+    """start.sh takes its data directory from RUN_DIR; LS_CACHE keeps the migrated, empty data
+    directory of the first start, so later starts copy it instead of migrating for 60-90 s."""
+    env["RUN_DIR"] = str(scratch / "home")
+    env["LS_CACHE"] = str(CACHE / "label-studio-init")
+
+
 APPS = {
     "json-server": AppSpec("json-server", _json_server_env, _json_server_start, "/profile", 30.0),
     "kinto": AppSpec("kinto", _venv_env("kinto", "kinto", "26.5.0"), _kinto_start, "/v1/", 60.0,
                      ready_line="KINTO READY"),
     "prefect": AppSpec("prefect", _venv_env("prefect", "prefect", "3.9.1"), _prefect_start, "/api/health", 180.0,
                        runs_in_background=True),
+    "datasette": AppSpec("datasette", _venv_env("datasette", "datasette", "1.0a41"), _home_start("datasette"),
+                         "/-/versions.json", 60.0, ready_line="datasette READY"),
+    "jupyter-server": AppSpec("jupyter-server", _venv_env("jupyter-server", "jupyter-server", "2.21.1"),
+                              _home_start("jupyter-server"), "/api", 120.0, ready_line="jupyter-server READY"),
+    "mlflow": AppSpec("mlflow", _venv_env("mlflow", "mlflow", "3.17.2"), _home_start("mlflow"), "/health", 300.0,
+                      ready_line="MLFLOW READY"),
+    "strapi": AppSpec("strapi", _strapi_env, _home_start("strapi"), "/_health", 180.0, ready_line="STRAPI READY"),
+    "label-studio": AppSpec("label-studio", _venv_env("label-studio", "label-studio", "1.23.2"),
+                            _home_start("label-studio", _label_studio_env), "/health", 400.0,
+                            ready_line="LABEL STUDIO READY"),
 }
+"""Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
+20-45 s, Label Studio migrates a new database for 60-90 s on its first start."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
     """Start ``name`` fresh and seeded; returns once it answers. ``NotInstalled`` or ``StartFailed``."""
     spec = APPS[name]
     env = {**os.environ, **spec.installed()}
+    if not (CAPTURES / name / "start.sh").exists():
+        raise NoCapture(f"captures/{name}/start.sh is not in this checkout")
     env.pop("CI", None)  # never let our own CI flag change how an application behaves
     port = free_port()
     scratch.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,7 @@
 """Fixtures that run the real applications of captures/ beside the model.
 
-``live_json_server``, ``live_kinto``, ``live_prefect``: the application started fresh (seeded)
+``live_json_server``, ``live_kinto``, ``live_prefect``, ``live_datasette``, ``live_jupyter_server``,
+``live_mlflow``, ``live_strapi``, ``live_label_studio``: the application started fresh (seeded)
 from its capture's start.sh on a free loopback port; the fixture yields a ``LiveApp`` (its
 ``url``, ``startup_seconds``) and stops it afterwards. Every test using one is marked ``live``.
 Missing applications skip, except under ``CI=true`` where they fail with the install command:
@@ -15,9 +16,10 @@ from typing import Iterator
 
 import pytest
 
-from .apps import INSTALL_COMMAND, LiveApp, NotInstalled, start_app
+from .apps import INSTALL_COMMAND, LiveApp, NoCapture, NotInstalled, start_app
 
-LIVE_FIXTURES = frozenset({"live_json_server", "live_kinto", "live_prefect"})
+LIVE_FIXTURES = frozenset({"live_json_server", "live_kinto", "live_prefect", "live_datasette", "live_jupyter_server",
+                           "live_mlflow", "live_strapi", "live_label_studio"})
 _startup_times: list[tuple[str, float]] = []
 
 
@@ -41,6 +43,8 @@ def _live(name: str, tmp_path: Path) -> Iterator[LiveApp]:
         if os.environ.get("CI") == "true":
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
+    except NoCapture as exc:
+        pytest.skip(str(exc))
     _startup_times.append((name, app.startup_seconds))
     try:
         yield app
@@ -61,3 +65,28 @@ def live_kinto(tmp_path: Path) -> Iterator[LiveApp]:
 @pytest.fixture
 def live_prefect(tmp_path: Path) -> Iterator[LiveApp]:
     yield from _live("prefect", tmp_path)
+
+
+@pytest.fixture
+def live_datasette(tmp_path: Path) -> Iterator[LiveApp]:
+    yield from _live("datasette", tmp_path)
+
+
+@pytest.fixture
+def live_jupyter_server(tmp_path: Path) -> Iterator[LiveApp]:
+    yield from _live("jupyter-server", tmp_path)
+
+
+@pytest.fixture
+def live_mlflow(tmp_path: Path) -> Iterator[LiveApp]:
+    yield from _live("mlflow", tmp_path)
+
+
+@pytest.fixture
+def live_strapi(tmp_path: Path) -> Iterator[LiveApp]:
+    yield from _live("strapi", tmp_path)
+
+
+@pytest.fixture
+def live_label_studio(tmp_path: Path) -> Iterator[LiveApp]:
+    yield from _live("label-studio", tmp_path)
