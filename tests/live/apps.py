@@ -8,6 +8,7 @@ port, and is stopped by killing its process group. What is installed where is
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import signal
@@ -75,6 +76,8 @@ class AppSpec:
     ready_line: str | None = None
     """A line start.sh prints once the seed is in (otherwise: start.sh exits 0 when ready)."""
     runs_in_background: bool = False
+    capture: str | None = None
+    """The captures/ directory whose start.sh starts it."""
 
 
 def _shown(path: Path) -> str:
@@ -164,7 +167,7 @@ def _label_studio_env(scratch: Path, env: dict[str, str]) -> None:
     env["LS_CACHE"] = str(CACHE / "label-studio-init")
 
 
-APPS = {
+APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) for name, spec in {
     "json-server": AppSpec("json-server", _json_server_env, _json_server_start, "/profile", 30.0),
     "kinto": AppSpec("kinto", _venv_env("kinto", "kinto", "26.5.0"), _kinto_start, "/v1/", 60.0,
                      ready_line="KINTO READY"),
@@ -180,7 +183,7 @@ APPS = {
     "label-studio": AppSpec("label-studio", _venv_env("label-studio", "label-studio", "1.23.2"),
                             _home_start("label-studio", _label_studio_env), "/health", 400.0,
                             ready_line="LABEL STUDIO READY"),
-}
+}.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start."""
 
@@ -189,8 +192,8 @@ def start_app(name: str, scratch: Path) -> LiveApp:
     """Start ``name`` fresh and seeded; returns once it answers. ``NotInstalled`` or ``StartFailed``."""
     spec = APPS[name]
     env = {**os.environ, **spec.installed()}
-    if not (CAPTURES / name / "start.sh").exists():
-        raise NoCapture(f"captures/{name}/start.sh is not in this checkout")
+    if spec.capture and not (CAPTURES / spec.capture / "start.sh").exists():
+        raise NoCapture(f"captures/{spec.capture}/start.sh is not in this checkout")
     env.pop("CI", None)  # never let our own CI flag change how an application behaves
     port = free_port()
     scratch.mkdir(parents=True, exist_ok=True)
