@@ -44,10 +44,25 @@ def collection_for(document: bytes, plan: WritePlan, template: str) -> tuple[str
     fitting = [(c["path"], [e["id"] for e in c["entities"]]) for c in json.loads(document)["collections"]
                if c["type"] == plan.type and fits(template, c["path"], item=item)]
     held = [found for found in fitting if found[1]]
-    if item and not held:
-        pytest.fail(f"{plan.tool}: the state holds no {plan.type} entity at a path the tool names")
     assert fitting, f"{plan.tool}: no {plan.type} collection fits {template}"
     return (held or fitting)[0]
+
+
+def make_an_entity(runtime: EnvironmentRuntime, bundle, plan: WritePlan, templates: dict[str, str],
+                   schemas: dict[str, Any], rng: random.Random) -> None:
+    """The initial state holds no entity an update or delete could name (a capture whose lists
+    start empty): make one with a served create of the type first, as a user would; with none,
+    there is nothing to grade the tool on, and the test says so instead of failing the capture."""
+    creates = [c for c in bundle.view.writes if c.served and c.effect == "create" and c.type == plan.type]
+    if not creates:
+        pytest.skip(f"{plan.tool}: the initial state holds no {plan.type} entity and no served create makes one")
+    create = creates[0]
+    collection, _ = collection_for(runtime.data_get(), create, templates[create.tool])
+    arguments = write_arguments(schemas[create.tool], templates[create.tool], collection, None, rng, "setup")
+    if create.collection is not None:
+        arguments.update(create.exemplar_args)
+    answer = runtime.call_tool(create.tool, arguments)
+    assert answer.is_error is False, (create.tool, arguments, answer.structured)
 
 
 def served_tools() -> list:
@@ -64,10 +79,16 @@ def served_tools() -> list:
 def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePlan) -> None:
     templates = {t.name: t.template for t in bundle.manifest.tools}
     runtime = EnvironmentRuntime(bundle)
-    schema = {spec.name: spec.input_schema for spec in runtime.tools()}[plan.tool]
+    schemas = {spec.name: spec.input_schema for spec in runtime.tools()}
+    schema = schemas[plan.tool]
     rng = random.Random(0)
-    before = runtime.data_get()
+    initial = before = runtime.data_get()
     collection, held = collection_for(before, plan, templates[plan.tool])
+    if plan.effect != "create" and not held:
+        make_an_entity(runtime, bundle, plan, templates, schemas, rng)
+        before = runtime.data_get()
+        collection, held = collection_for(before, plan, templates[plan.tool])
+        assert held, f"{plan.tool}: the served create made no {plan.type} entity at a path the tool names"
     target = held[-1] if plan.effect != "create" else None
 
     arguments = write_arguments(schema, templates[plan.tool], collection, target, rng, "graded")
@@ -92,4 +113,25 @@ def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePl
     assert grade(before, runtime.data_get(), [expected]) == []
 
     runtime.data_reset()
-    assert runtime.data_get() == before
+    assert runtime.data_get() == initial
+
+
+def test_a_delete_on_a_type_the_initial_state_holds_none_of_is_graded_on_an_entity_it_creates(tmp_path):
+    """A capture whose lists start empty (no entity to delete at first): the test makes one with
+    the served create, then grades the delete on it, instead of failing the capture."""
+    from support.har_builder import HarBuilder
+
+    first, second = ({"id": n, "title": t, "body": f"the {t} note"} for n, t in ((1001, "first"), (1002, "second")))
+    har = HarBuilder().call("GET", "/notes", response=[])
+    for note in (first, second):
+        har.call("POST", "/notes", body={"title": note["title"], "body": note["body"]}, status=201, response=note)
+        har.call("GET", f"/notes/{note['id']}", response=note)
+    (har.call("GET", "/notes", response=[first, second])
+        .call("DELETE", "/notes/1001", response={})
+        .call("GET", "/notes/1001", status=404, response={})
+        .call("GET", "/notes", response=[second]))
+    bundle = build_bundle(har.write(tmp_path / "notes.har"))
+    plans = {p.effect: p for p in bundle.view.writes if p.served}
+    assert {"create", "delete"} <= set(plans), [(p.tool, p.reason) for p in bundle.view.writes]
+    assert all(not c["entities"] for c in json.loads(EnvironmentRuntime(bundle).data_get())["collections"])
+    test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plans["delete"])
