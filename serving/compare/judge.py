@@ -19,7 +19,7 @@ from .sides import Observed
 SAME, DIFFERENT, REFUSED = "same", "different", "refused"
 
 CAPENV_ERROR_KINDS = frozenset({"refused", "not_found", "method_not_allowed", "internal", "invalid",
-                                "resource_constraint"})
+                                "resource_constraint", "conflict"})
 """The ``error`` member of capenv's own error bodies (``serving/http_surface.py``, the transports)."""
 
 TEXT_EXCERPT = 120

@@ -90,6 +90,13 @@ def test_verdicts():
     assert both_missing.verdict == DIFFERENT
 
 
+def test_a_read_refused_as_not_modelled_over_the_state_is_a_capenv_refusal():
+    conflict = observed(409, b'{"error": "conflict", "message": "post_flows_count is not modelled over the current state"}',
+                        (("content-type", "application/json"),))
+    verdict = judge(observed(200, b"3"), conflict, ValueMap())
+    assert verdict.verdict == REFUSED and "not modelled over the current state" in verdict.note
+
+
 def test_an_application_error_body_is_not_a_capenv_refusal():
     kinto_404 = observed(404, b'{"code": 404, "errno": 110, "error": "Not Found"}')
     assert capenv_refusal(kinto_404) is None
