@@ -48,7 +48,8 @@ def capenv_refusal(observed: Observed) -> str | None:
     if observed.media_type != "application/json" or not 400 <= observed.status < 600:
         return None
     is_json, body = parsed_body(observed)
-    if is_json and isinstance(body, dict) and body.get("error") in CAPENV_ERROR_KINDS \
+    kind = body.get("error") if is_json and isinstance(body, dict) else None
+    if isinstance(kind, str) and kind in CAPENV_ERROR_KINDS \
             and isinstance(body.get("message"), str):
         return body["message"]
     return None

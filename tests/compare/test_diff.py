@@ -100,6 +100,9 @@ def test_a_read_refused_as_not_modelled_over_the_state_is_a_capenv_refusal():
 def test_an_application_error_body_is_not_a_capenv_refusal():
     kinto_404 = observed(404, b'{"code": 404, "errno": 110, "error": "Not Found"}')
     assert capenv_refusal(kinto_404) is None
+    strapi_404 = observed(404, b'{"data": null, "error": {"status": 404, "name": "NotFoundError"}}',
+                          (("content-type", "application/json"),))
+    assert capenv_refusal(strapi_404) is None  # an object under "error" is the application's own
     assert capenv_refusal(observed(200, b'{"error": "refused", "message": "m"}')) is None  # a 2xx is an answer
 
 
