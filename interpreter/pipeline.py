@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import gc
+import time
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Callable
 
+from capenv.interpreter.bundle.collector import collector_paused
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import BundleInfo, ViewResult
 from capenv.interpreter.evidence.har import load_evidence
@@ -70,33 +73,53 @@ def _write_clock(evidence: Evidence) -> str | None:
 
 
 def build_bundle(capture: str | Path, *, origin: str | None = None, overrides: str | None = None,
-                 rules: str | None = None, progress: Callable[[int, int], None] | None = None) -> Bundle:
-    """The whole build. The cyclic garbage collector is paused meanwhile: a build makes many
-    small objects and no cycles worth collecting, and collections cost a sixth of its time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _build_bundle(capture, origin=origin, overrides=overrides, rules=rules, progress=progress)
-    finally:
-        if enabled:
-            gc.enable()
+                 rules: str | None = None, progress: Callable[[int, int], None] | None = None,
+                 phases: PhaseTimes | None = None) -> Bundle:
+    """The whole build, with the cyclic garbage collector paused (``collector_paused``);
+    ``phases`` (``capenv build --profile``) receives each phase's wall time."""
+    with collector_paused():
+        return _build_bundle(capture, origin=origin, overrides=overrides, rules=rules, progress=progress,
+                             phase=(phases or PhaseTimes()).phase)
+
+
+class PhaseTimes:
+    """Wall seconds per build phase, in the order they ran."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - started
 
 
 def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | None, rules: str | None,
-                  progress: Callable[[int, int], None] | None) -> Bundle:
-    ruleset = load_rules(rules)
-    from capenv.interpreter.plans.clock_formats import configure_clocks
+                  progress: Callable[[int, int], None] | None,
+                  phase: Callable[[str], AbstractContextManager[None]]) -> Bundle:
+    with phase("rules"):
+        ruleset = load_rules(rules)
+        from capenv.interpreter.plans.clock_formats import configure_clocks
 
-    configure_clocks(ruleset.settings["clocks"])
-    evidence = load_evidence(capture, origin=origin, progress=progress, ruleset=ruleset)
-    manifest = build_manifest(evidence, ruleset, load_overrides(overrides) if overrides else None)
-    read_only = read_only_posts(evidence, manifest, ruleset)
-    view = build_view(evidence, manifest, ruleset, read_only.read_only_rules())
-    view = plan_and_gate(evidence, manifest, view, ruleset)
-    view = _with_read_only_traces(view, read_only)
-    view = view.model_copy(update={"traces": evidence.timing_trace + view.traces})  # the capture's own decision
-    info = BundleInfo(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
-                      source=Path(str(capture)).name, records=len(evidence.records),
-                      primary_origin=evidence.primary_origin)
-    return Bundle(info=info, manifest=manifest, view=view, replay=replay_table(evidence, manifest, view),
-                  report=report_document(manifest, view, len(evidence.records)))
+        configure_clocks(ruleset.settings["clocks"])
+    with phase("evidence"):
+        evidence = load_evidence(capture, origin=origin, progress=progress, ruleset=ruleset)
+    with phase("manifest"):
+        manifest = build_manifest(evidence, ruleset, load_overrides(overrides) if overrides else None)
+    with phase("read-only POSTs"):
+        read_only = read_only_posts(evidence, manifest, ruleset)
+    with phase("view"):
+        view = build_view(evidence, manifest, ruleset, read_only.read_only_rules())
+    with phase("plans and gate"):
+        view = plan_and_gate(evidence, manifest, view, ruleset)
+    with phase("report"):
+        view = _with_read_only_traces(view, read_only)
+        view = view.model_copy(update={"traces": evidence.timing_trace + view.traces})  # the capture's own decision
+        info = BundleInfo(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
+                          source=Path(str(capture)).name, records=len(evidence.records),
+                          primary_origin=evidence.primary_origin)
+        return Bundle(info=info, manifest=manifest, view=view, replay=replay_table(evidence, manifest, view),
+                      report=report_document(manifest, view, len(evidence.records)))

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from capenv.interpreter.manifest.models import Manifest
 
+from .collector import collector_paused
 from .jsonvalue import JsonError, dumps, loads
 from .models import BundleInfo, ReplayTable, ViewResult
 
@@ -49,7 +50,8 @@ def write_bundle(directory: str | Path, bundle: Bundle) -> Path:
     """Write every file to a temporary name first, then rename: a reader never sees half a bundle."""
     target = Path(directory)
     try:
-        return _write_files(target, bundle)
+        with collector_paused():  # serialising the bundle makes many small objects, no cycles
+            return _write_files(target, bundle)
     except OSError as exc:
         raise BundleError(f"{target}: cannot write the bundle ({exc.strerror or exc})") from None
 

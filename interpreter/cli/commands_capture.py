@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from capenv.interpreter.bundle.jsonvalue import dumps
-from capenv.interpreter.evidence.har import load_evidence
-from capenv.interpreter.evidence.records import Evidence
-from capenv.interpreter.manifest.infer import build_manifest
-from capenv.interpreter.manifest.models import Manifest
-from capenv.interpreter.manifest.overrides import load_overrides
-from capenv.interpreter.rules_engine import load_rules
-
+from .options import add_capture_options
 from .progress import progress_printer
 
-
-def add_capture_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--origin", help="the application's origin (default: the most frequent JSON-answering one)")
-    parser.add_argument("--overrides", help="a YAML file correcting the inferred manifest")
-    parser.add_argument("--rules", help="a rules directory (default: the packaged rules/)")
+if TYPE_CHECKING:  # the build side is imported when a verb runs, not when it is registered
+    from capenv.interpreter.evidence.records import Evidence
+    from capenv.interpreter.manifest.models import Manifest
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def read_capture(args: argparse.Namespace) -> tuple[Evidence, Manifest]:
     """Evidence and manifest from the shared capture options."""
+    from capenv.interpreter.evidence.har import load_evidence
+    from capenv.interpreter.manifest.infer import build_manifest
+    from capenv.interpreter.manifest.overrides import load_overrides
+    from capenv.interpreter.rules_engine import load_rules
+
     ruleset = load_rules(getattr(args, "rules", None))
     evidence = load_evidence(args.capture, origin=args.origin, progress=progress_printer("reading"), ruleset=ruleset)
     overrides = load_overrides(args.overrides) if getattr(args, "overrides", None) else None
@@ -55,6 +52,8 @@ def inspect_document(evidence: Evidence, manifest: Manifest) -> dict:
 
 
 def _inspect(args: argparse.Namespace) -> int:
+    from capenv.interpreter.bundle.jsonvalue import dumps
+
     evidence, manifest = read_capture(args)
     document = inspect_document(evidence, manifest)
     if args.json:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .commands_capture import add_capture_options
 from .errors import UserError
+from .options import add_capture_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:

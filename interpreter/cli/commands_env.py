@@ -6,13 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from capenv.interpreter.bundle.io import check_bundle_target, is_bundle, read_bundle, write_bundle
-from capenv.interpreter.bundle.jsonvalue import dumps
-from capenv.interpreter.pipeline import build_bundle
-from capenv.interpreter.report import render_report_text
 
-from .commands_capture import add_capture_options
 from .errors import UserError
+from .options import add_capture_options
 from .progress import progress_printer
 
 
@@ -22,6 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     build.add_argument("-o", "--output", required=True, help="the bundle directory to write")
     build.add_argument("--force", action="store_true",
                        help="write into a non-empty directory that is not a bundle")
+    build.add_argument("--profile", action="store_true", help="print each phase's wall time (stderr)")
     add_capture_options(build)
     build.set_defaults(handler=_build)
 
@@ -33,6 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def load_or_build(target: str, args: argparse.Namespace):
+    from capenv.interpreter.bundle.io import is_bundle, read_bundle
+    from capenv.interpreter.pipeline import build_bundle
+
     if is_bundle(target):
         return read_bundle(target)
     path = Path(target)
@@ -45,10 +45,20 @@ def load_or_build(target: str, args: argparse.Namespace):
 
 
 def _build(args: argparse.Namespace) -> int:
+    from capenv.interpreter.bundle.io import check_bundle_target, write_bundle
+    from capenv.interpreter.pipeline import PhaseTimes, build_bundle
+
     check_bundle_target(args.output, force=args.force)  # before the build: a bad -o fails at once
+    times = PhaseTimes()
     bundle = build_bundle(args.capture, origin=args.origin, overrides=args.overrides, rules=args.rules,
-                          progress=progress_printer("reading"))
-    write_bundle(args.output, bundle)
+                          progress=progress_printer("reading"), phases=times)
+    with times.phase("write"):
+        write_bundle(args.output, bundle)
+    if args.profile:
+        total = sum(times.seconds.values())
+        for name, seconds in times.seconds.items():
+            print(f"  {name:<16} {seconds:8.3f} s  {100 * seconds / total if total else 0:5.1f}%", file=sys.stderr)
+        print(f"  {'total':<16} {total:8.3f} s", file=sys.stderr)
     report = bundle.report
     served = sum(1 for w in report["writes"] if w["served"])
     backed = sum(1 for r in report["reads"] if r["state_backed"])
@@ -58,6 +68,9 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from capenv.interpreter.bundle.jsonvalue import dumps
+    from capenv.interpreter.report import render_report_text
+
     documents = []
     for target in args.targets:
         bundle = load_or_build(target, args)

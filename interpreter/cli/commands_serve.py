@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from .commands_capture import add_capture_options
 from .errors import UserError
+from .options import add_capture_options
 
 
 

@@ -22,21 +22,36 @@ VERB_MODULES = ("commands_capture", "commands_env", "commands_explain", "command
                 "commands_compare", "commands_rules", "commands_verify", "commands_history")
 
 
-def _registrars() -> list[Registrar]:
+# Which module registers each verb: a run imports only its own verb's module (a build does not pay
+# for importing the server, nor `capenv data` for the build). A verb missing here still works: the
+# parser then registers every module.
+MODULE_OF_VERB = {"inspect": "commands_capture", "build": "commands_env", "report": "commands_env",
+                  "explain": "commands_explain", "serve": "commands_serve", "data": "commands_serve",
+                  "export": "commands_export", "compare": "commands_compare", "rules": "commands_rules",
+                  "verify": "commands_verify", "history": "commands_history"}
+
+
+def _registrars(verb: str | None = None) -> list[Registrar]:
     import importlib
 
-    return [importlib.import_module(f"{__package__}.{name}").register for name in VERB_MODULES]
+    names = [MODULE_OF_VERB[verb]] if verb in MODULE_OF_VERB else VERB_MODULES
+    return [importlib.import_module(f"{__package__}.{name}").register for name in names]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or (``verb`` given) one holding just that verb's module."""
     parser = argparse.ArgumentParser(
         prog="capenv",
         description="Turn a recorded HTTP capture (HAR) into a stateful, verified environment served over MCP.")
     parser.add_argument("--version", action="version", version=f"capenv {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for register in _registrars():
+    for register in _registrars(verb):
         register(sub)
     return parser
+
+
+def _verb(argv: Sequence[str]) -> str | None:
+    return argv[0] if argv and not argv[0].startswith("-") else None
 
 
 def _version() -> str:
@@ -49,7 +64,8 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_verb(argv))
     args = parser.parse_args(argv)
     try:
         result = args.handler(args)

@@ -3,6 +3,7 @@ line naming the file and the problem (never a traceback), 1 on an internal error
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import os
 import subprocess
@@ -132,12 +133,12 @@ def test_usage_errors_exit_2(argv):
 
 def _broken(monkeypatch):
     """An internal fault: manifest inference raises something that is no bad-input error."""
-    from capenv.interpreter.cli import commands_capture
+    from capenv.interpreter.manifest import infer
 
     def build_manifest(*args, **kwargs):
         raise RuntimeError("something\nbroke")
 
-    monkeypatch.setattr(commands_capture, "build_manifest", build_manifest)
+    monkeypatch.setattr(infer, "build_manifest", build_manifest)  # the verb imports it when it runs
 
 
 def test_internal_error_exits_1_with_one_line(monkeypatch, capsys, tmp_path):
@@ -161,3 +162,32 @@ def test_error_classification():
     assert exit_code_for(UserError("x")) == 2
     assert exit_code_for(ValueError("x")) == 1
     assert message_for(UserError("a\n  b")) == "a b"
+
+
+@pytest.mark.parametrize("verb, unwanted", [("data", "capenv.interpreter.pipeline"),
+                                            ("serve", "capenv.interpreter.pipeline"),
+                                            ("inspect", "capenv.interpreter.view.build"),
+                                            ("rules", "capenv.serving.runtime")])
+def test_a_verb_imports_only_what_it_runs(verb, unwanted):
+    code = ("import sys\nfrom capenv.interpreter.cli.main import build_parser\n"
+            f"build_parser({verb!r})\nprint({unwanted!r} in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_every_verb_has_its_module_listed():
+    from capenv.interpreter.cli.main import MODULE_OF_VERB, build_parser
+
+    whole = build_parser()
+    verbs = set(next(a for a in whole._actions if isinstance(a, argparse._SubParsersAction)).choices)
+    assert verbs == set(MODULE_OF_VERB), "a verb registered but not in MODULE_OF_VERB loads every module"
+
+
+def test_build_profile_prints_each_phase(tmp_path):
+    har = small_capture().write(tmp_path / "small.har")
+    result = capenv("build", str(har), "-o", str(tmp_path / "b"), "--profile")
+    assert result.returncode == 0, result.stderr
+    phases = [line.split()[0] for line in result.stderr.splitlines() if line.rstrip().endswith("%")]
+    assert phases == ["rules", "evidence", "manifest", "read-only", "view", "plans", "report", "write"]
+    assert any(line.strip().startswith("total") for line in result.stderr.splitlines())
