@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from benchmarks import profiling
+from benchmarks import profiling, runner
 from benchmarks.section import Section
 from benchmarks.stats import growth_exponent, table, thousands, verdict
 
@@ -227,6 +227,4 @@ def _targets(points: list[Point], growth: dict) -> list[str]:
 
 
 if __name__ == "__main__":
-    from benchmarks.__main__ import main
-
-    sys.exit(main(["build", *sys.argv[1:]]))
+    sys.exit(runner.main(["build", *sys.argv[1:]], {"build": run}))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks import profiling
+from benchmarks import profiling, runner
 from benchmarks.section import Section
 from benchmarks.servers import (
     JSON_SERVER_INSTALL, JSON_SERVER_VERSION, REPO, Server, json_server_binary, start_capenv, start_json_server,
@@ -248,6 +248,4 @@ def render(results: list[Measured], ceiling: Measured, ratio: float,
 
 
 if __name__ == "__main__":
-    from benchmarks.__main__ import main
-
-    sys.exit(main(["http", *sys.argv[1:]]))
+    sys.exit(runner.main(["http", *sys.argv[1:]], {"http": run}))

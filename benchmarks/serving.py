@@ -21,7 +21,7 @@ from typing import Any
 
 import anyio
 
-from benchmarks import profiling
+from benchmarks import profiling, runner
 from benchmarks.section import Section
 from benchmarks.servers import post, start_capenv
 from benchmarks.stats import microseconds, table, thousands, verdict
@@ -203,6 +203,4 @@ def render(rows: list[Row], profiles: dict[str, profiling.Profile]) -> list[str]
 
 
 if __name__ == "__main__":
-    from benchmarks.__main__ import main
-
-    sys.exit(main(["serving", *sys.argv[1:]]))
+    sys.exit(runner.main(["serving", *sys.argv[1:]], {"serving": run}))

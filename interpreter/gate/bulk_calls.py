@@ -15,7 +15,7 @@ from typing import Any
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.bulk import applied_members
-from capenv.serving.ops.sequences import SequenceState
+from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.bulk import bulk_collection, bulk_items, bulk_key
 from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal

@@ -19,7 +19,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.serving.ops.clocks import format_instant, parse_instant
 from capenv.serving.ops.generated_ids import is_uuid, token_shape
 from capenv.serving.ops.params import ClockParams, IdentityParams, SequenceParams, UniqueParams
-from capenv.serving.ops.sequences import SequenceScope, SequenceState, format_sequence, sequence_number
+from capenv.serving.ops.sequence_state import SequenceScope, SequenceState, format_sequence, sequence_number
 from capenv.serving.state.index import StateIndex, key_of
 
 from .findings import GateNote

@@ -21,7 +21,7 @@ from capenv.interpreter.view.paging import PagingRoles
 from capenv.interpreter.view.read_gate import choose_document_line, choose_list_line
 from capenv.interpreter.view.views import is_absence
 from capenv.interpreter.view.window import is_write
-from capenv.serving.ops.sequences import SequenceState, sequence_fields
+from capenv.serving.ops.sequence_state import SequenceState, sequence_fields
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal
 from capenv.serving.writes.execute import execute

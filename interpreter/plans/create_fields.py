@@ -14,7 +14,6 @@ second pass keeps its decisions and only the second pass is traced.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -24,38 +23,12 @@ from capenv.interpreter.predicates.create_contexts import CreateFieldContext
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 from capenv.serving.ops.params import OP_PARAMS
 
+from .create_inputs import CreateInputs
+from .create_members import admit_members
+
 FIELDS_TABLE = "create-fields"
 UNEXPLAINED_IDENTITY = "unexplained-change"
 """The build reason when no rule explains the identity field: served, every create would collide."""
-
-
-class CreateInputs(BaseModel):
-    """What a create's explanation reads, all taken from the capture around its exemplar."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
-
-    type_name: str
-    id_field: str
-    observed: dict[str, Any]
-    """The written entity as observed, field order kept."""
-    body: dict[str, Any]
-    """The exemplar's request body, its envelope already unwrapped."""
-    path_args: dict[str, str] = Field(default_factory=dict)
-    """The exemplar's path parameters, raw as recorded (decoded here where the seed says so)."""
-    started_at: datetime
-    """When the exemplar began."""
-    type_entities: list[dict[str, Any]] = Field(default_factory=list)
-    """The type's other entities held when the call ran."""
-    collection_entities: list[dict[str, Any]] = Field(default_factory=list)
-    """Those of them in the collection the create wrote into."""
-    other_calls: list[dict[str, Any]] = Field(default_factory=list)
-    """Bodies of the tool's other recorded calls (envelopes unwrapped)."""
-    type_paths: dict[str, list[str]] = Field(default_factory=dict)
-    """Each state type's path templates: a member named after a type names that type's entities."""
-    type_id_fields: dict[str, str] = Field(default_factory=dict)
-    """Each state type's identity field (for a member naming another entity by its id)."""
-    held_entities: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
-    """Each state type's entities the copy held when the call ran (the named-constant derivation)."""
 
 
 class CreateExplanation(BaseModel):
@@ -76,8 +49,6 @@ class CreateExplanation(BaseModel):
 
 def explain_create(ruleset: RuleSet, inputs: CreateInputs) -> CreateExplanation:
     """Field rules for every observed field, then the admission of every body member."""
-    from .create_members import admit_members
-
     first = _judge_fields(ruleset, inputs, generated={})
     generated = {name: inputs.observed[name] for name, d in first.items() if d.yields.get("generated")}
     decisions = _judge_fields(ruleset, inputs, generated=generated)

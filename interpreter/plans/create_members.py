@@ -9,15 +9,14 @@ is a tool error naming the accepted members).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.models import FieldRule, MemberRule
 from capenv.interpreter.predicates.create_contexts import CreateMemberContext, ExplainedField, HeldType
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 
-if TYPE_CHECKING:
-    from .create_fields import CreateInputs
+from .create_inputs import CreateInputs
 
 MEMBERS_TABLE = "create-members"
 NOT_ACCEPTED = "not-accepted"

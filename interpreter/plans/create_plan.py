@@ -12,7 +12,8 @@ from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_args
 
 from .context import PlanContext, note
-from .create_fields import CreateInputs, explain_create
+from .create_fields import explain_create
+from .create_inputs import CreateInputs
 from .exemplar import admit_body
 from .insert import insert_rule
 from .link import link_create, names_id_alone, returned_ids

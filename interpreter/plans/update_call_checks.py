@@ -11,8 +11,9 @@ from capenv.interpreter.bundle.models import FieldRule
 from capenv.interpreter.predicates.update_values import same_value
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 
-from .update_calls import UpdateCall, UpdateInputs, exemplar_subject, judge_change
-from .update_members import HELD_CLOCK, MEMBERS_TABLE, UpdateProblem, check_event, member_context, subject_of
+from .update_calls import judge_change
+from .update_inputs import UpdateCall, UpdateInputs, UpdateProblem, exemplar_subject, subject_of
+from .update_members import HELD_CLOCK, MEMBERS_TABLE, check_event, member_context
 
 _ABSENT = object()
 

@@ -18,7 +18,7 @@ tool with the entity as held before and as observed after, and gets back the fie
 - A call whose entity before is out of date at a field (``UpdateCall.stale``: a write that did
   not show the entity came since it was shown) explains and tests no change there.
 
-The inputs and the judging of one field are ``update_calls``; the cross-call checks are
+The inputs are ``update_inputs``, the judging of one field ``update_calls``; the cross-call checks are
 ``update_call_checks``.
 """
 
@@ -28,13 +28,9 @@ from capenv.interpreter.bundle.models import FieldRule
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent
 
 from .update_call_checks import NEEDS_BEFORE, action_confirmation, dropped_fields, rule_on_calls
-from .update_calls import (
-    CHANGES_TABLE, UpdateCall, UpdateExplanation, UpdateInputs, changed_unsent_fields, exemplar_subject, field_rule_of,
-    judge_change,
-)
-from .update_members import (
-    CHECKS_TABLE, UpdateProblem, admit_members, check_event, subject_of, unsent_clock_decisions,
-)
+from .update_calls import CHANGES_TABLE, changed_unsent_fields, field_rule_of, judge_change
+from .update_inputs import UpdateCall, UpdateExplanation, UpdateInputs, UpdateProblem, exemplar_subject, subject_of
+from .update_members import CHECKS_TABLE, admit_members, check_event, unsent_clock_decisions
 
 __all__ = ["UpdateCall", "UpdateExplanation", "UpdateInputs", "UpdateProblem", "explain_update"]
 

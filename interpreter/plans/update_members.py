@@ -13,9 +13,7 @@ what a later call may store there is a clock, not the sent value.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel, ConfigDict
+from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.models import FieldRule, MemberRule
@@ -24,8 +22,7 @@ from capenv.interpreter.predicates.update_values import instant_and_format, same
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 from capenv.serving.ops.params import OP_PARAMS
 
-if TYPE_CHECKING:
-    from .update_changes import UpdateCall, UpdateInputs
+from .update_inputs import UpdateCall, UpdateInputs, UpdateProblem, subject_of
 
 MEMBERS_TABLE = "update-members"
 CHECKS_TABLE = "update-consistency"
@@ -37,30 +34,12 @@ NOT_SHOWN = "update-member.not-shown"
 HELD_CLOCK = "update-member.held-clock"
 
 
-class UpdateProblem(BaseModel):
-    """One reason the plan is unexplained-change: the check that failed, where, and why."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    check: str
-    subject: str
-    """The field or member."""
-    ordinal: int
-    """The recorded call the check failed on."""
-    detail: str
-
-
 def check_event(check: str, subject: str, problem: str | None, where: str,
                 evidence: dict[str, Any] | None = None) -> TraceEvent:
     """A cross-call check as a trace event: a match when the call agrees, a miss with why not."""
     return TraceEvent(table=CHECKS_TABLE, rule_id=f"{CHECKS_TABLE}.{check}",
                       outcome="miss" if problem else "match", subject=subject, reason=problem,
                       evidence=evidence or {}, location=f"interpreter/plans/{where}")
-
-
-def subject_of(name: str, call: UpdateCall, inputs: UpdateInputs) -> str:
-    """The exemplar's decisions name the field; a later call's add its ordinal."""
-    return name if call is inputs.calls[0] else f"{name} @{call.ordinal}"
 
 
 def member_context(inputs: UpdateInputs, call: UpdateCall, member: str, *, sent: bool = True

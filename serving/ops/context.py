@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field as member
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Callable, Container
+from typing import Any, Callable, Container
 
-if TYPE_CHECKING:
-    from .sequences import SequenceDraft
+from .sequence_state import SequenceDraft
 
 
 class OpRefusal(Exception):
@@ -85,7 +84,7 @@ class OpContext:
     """A field's values held across the type: generated UUIDs and tokens skip them. UUIDs are
     looked up in lower and upper case, so a case-folded container serves as well."""
     sequences: SequenceDraft | None = None
-    """This write's view of the runtime's ``SequenceState`` (see ``sequences.py``)."""
+    """This write's view of the runtime's ``SequenceState`` (see ``sequence_state.py``)."""
     renewals: dict[str, str] = member(default_factory=dict)
     """Old UUID (lower case) -> its renewal, for the whole call: one call renews a UUID alike
     in every field and place, whatever letter case each place spells it in."""

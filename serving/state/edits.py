@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from capenv.serving.ops.sequence_state import largest_sequence, sequence_number
+
 from .index import HeldCollection, StateIndex, key_of
 
 
@@ -53,25 +55,10 @@ def set_document(state: StateIndex, path: str, value: Any) -> None:
     state.document_records.pop(path, None)
 
 
-def _sequences() -> Any:
-    """``ops.sequences``, imported on first use (the build side imports this module without the
-    ops) and then held: an import statement in a function costs more than the note it serves."""
-    global _SEQUENCES
-    if _SEQUENCES is None:
-        from capenv.serving.ops import sequences
-
-        _SEQUENCES = sequences
-    return _SEQUENCES
-
-
-_SEQUENCES: Any = None
-
-
 def note_value(collection: HeldCollection, value: dict[str, Any]) -> None:
     """Raise the collection's cached sequence maxima by an entity it now holds."""
     if not collection.maxima:
         return
-    sequence_number = _sequences().sequence_number
     for name, largest in collection.maxima.items():
         number = sequence_number(value.get(name))
         if number is not None and (largest is None or number > largest):
@@ -81,7 +68,7 @@ def note_value(collection: HeldCollection, value: dict[str, Any]) -> None:
 def largest_held(collection: HeldCollection, name: str) -> int | None:
     """The largest sequence value of a field the collection holds (cached, see ``maxima``)."""
     if name not in collection.maxima:
-        collection.maxima[name] = _sequences().largest_sequence(e.get(name) for e in collection.entities.values())
+        collection.maxima[name] = largest_sequence(e.get(name) for e in collection.entities.values())
     return collection.maxima[name]
 
 

@@ -16,7 +16,7 @@ from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.manifest.models import split_path
-from capenv.serving.ops.sequences import SequenceState
+from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
 

@@ -21,7 +21,7 @@ from typing import Any
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.serving.ops.context import OpRefusal
-from capenv.serving.ops.sequences import SequenceState, sequence_fields
+from capenv.serving.ops.sequence_state import SequenceState, sequence_fields
 from capenv.serving.read_call import CallRefused, ReadCall, Served
 from capenv.serving.reads.answers import Answer, from_recording
 from capenv.serving.state.index import KnownSpellings, StateIndex, known_at_install

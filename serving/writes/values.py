@@ -13,7 +13,7 @@ from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.serving.ops.apply import apply_field_rules
 from capenv.serving.ops.context import OpContext
-from capenv.serving.ops.sequences import SequenceState
+from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.edits import largest_held, values_held
 from capenv.serving.state.index import StateIndex
 

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import pytest
 from support.capture_runs import build_from, items_app, plan, recorded_body, tool_name
 
-from capenv.serving.ops.sequences import SequenceState, sequence_fields
+from capenv.serving.ops.sequence_state import SequenceState, sequence_fields
 from capenv.serving.reads.answers import answer_item, answer_list
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal

@@ -7,7 +7,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import FieldRule
 from capenv.serving.ops.context import OpContext
-from capenv.serving.ops.sequences import SequenceState
+from capenv.serving.ops.sequence_state import SequenceState
 
 INSTANT = datetime(2026, 11, 30, 13, 4, 16, 455000, tzinfo=timezone.utc)
 

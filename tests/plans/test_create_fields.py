@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from capenv.interpreter.bundle.jsonvalue import dumps, loads
-from capenv.interpreter.plans.create_fields import CreateInputs, explain_create
+from capenv.interpreter.plans.create_fields import explain_create
+from capenv.interpreter.plans.create_inputs import CreateInputs
 from capenv.interpreter.rules_engine import load_rules
 from capenv.serving.ops.params import OP_PARAMS, ClockFormat
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from capenv.interpreter.evidence.har import load_evidence
-from capenv.interpreter.plans.create_fields import CreateInputs, explain_create
+from capenv.interpreter.plans.create_fields import explain_create
+from capenv.interpreter.plans.create_inputs import CreateInputs
 from capenv.interpreter.rules_engine import load_rules
 from capenv.serving.ops.params import OP_PARAMS
 

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from capenv.interpreter.plans.create_fields import CreateInputs, explain_create
+from capenv.interpreter.plans.create_fields import explain_create
+from capenv.interpreter.plans.create_inputs import CreateInputs
 from capenv.interpreter.rules_engine import load_rules
 
 START = datetime(2026, 11, 30, 13, 0, 6, tzinfo=timezone.utc)

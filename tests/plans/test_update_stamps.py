@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from support.capture_runs import build_from, items_app, plan, summary
 from test_update_support import call, explain, field
 
-from capenv.serving.ops.sequences import SequenceState
+from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteCall, WriteEnv
 from capenv.serving.writes.execute import execute

@@ -12,7 +12,7 @@ import pytest
 
 from capenv.interpreter.bundle.models import (Address, Budgets, CollectionState, DocumentState, Entity, EntityType,
                                               FieldRule, MemberRule, ResponseRule, StateSnapshot, WritePlan)
-from capenv.serving.ops.sequences import SequenceState
+from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.edits import remove_entity
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal

@@ -1,0 +1,39 @@
+"""Running benchmark sections: the command line of ``python -m benchmarks`` and of each section
+module run alone (``python -m benchmarks.build``), which pass their own runners, so no section
+imports the package's ``__main__``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from benchmarks import document, machine
+from benchmarks.section import Section
+
+DEFAULT_OUTPUT = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
+USAGE = "``python -m benchmarks [build] [serving] [http] [--output FILE | --no-write]``."
+
+
+def main(argv: Sequence[str] | None, runners: Mapping[str, Callable[[], Section]]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=USAGE)
+    parser.add_argument("sections", nargs="*", choices=[*(n for n in document.ORDER if n in runners), []],
+                        metavar="SECTION", help=f"{', '.join(runners)} (default: all)")
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="default %(default)s")
+    parser.add_argument("--no-write", action="store_true", help="print the figures only")
+    args = parser.parse_args(argv)
+    chosen = list(dict.fromkeys(args.sections)) or [n for n in document.ORDER if n in runners]
+    done = []
+    for name in chosen:
+        started, load = time.monotonic(), machine.load_average()
+        section = runners[name]()
+        section.load = (load, machine.load_average())
+        print(section.markdown())
+        print(f"({name}: {time.monotonic() - started:.0f} s)", file=sys.stderr)
+        done.append(section)
+    if not args.no_write:
+        document.write(args.output, done)
+        print(f"wrote {args.output}", file=sys.stderr)
+    return 0

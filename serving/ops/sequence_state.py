@@ -1,0 +1,188 @@
+"""The runtime's sequence state, apart from the ``sequence`` op (``sequences.py``) that draws from it.
+
+A served sequence value is one more than the largest of three numbers (seeds, "Clock and
+generators"): the largest value of the field now held in its scope, the largest the state
+started with at its last reset or load, and the largest value served so far — so a deleted
+entity's value is not reused, as database sequences do not reuse values.
+
+The runtime keeps one ``SequenceState`` (the last two numbers, per scope), stores it as JSON
+beside the clock and the counter, and rebuilds it with ``restart`` on data/reset and data/add.
+Each served write works on a ``SequenceDraft``: it reads through to the state and keeps what
+the write generated apart, so a refused write leaves the state as it was; ``commit`` applies
+it in the write's commit. ``OpContext`` carries the draft, so this module imports no op.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Iterable, Literal, Mapping, NamedTuple
+
+from capenv.interpreter.bundle.jsonvalue import JsonNumber
+
+ScopeKind = Literal["collection", "type"]
+_GROUPED_DIGITS = re.compile(r"\d+(?:-\d+)*")
+
+
+class SequenceScope(NamedTuple):
+    """Where a sequence counts: a field of one held collection, or of the whole type
+    (``collection`` None). A named tuple: one is built per sequence value served."""
+
+    type_name: str
+    field: str
+    collection: str | None = None
+
+
+def sequence_number(value: Any) -> int | None:
+    """The integer a held value spells: an integer, an integral exact number, a string of
+    digits, or ``-``-separated digit groups (``000-005`` is 5); None for anything else."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        if value.isdigit() and value.isascii():
+            return int(value)
+        if _GROUPED_DIGITS.fullmatch(value):
+            return int(value.replace("-", ""))
+        return None
+    if isinstance(value, JsonNumber) and value.is_integral():
+        return int(value.value)
+    return None
+
+
+def largest_sequence(values: Iterable[Any]) -> int | None:
+    """The largest number among ``values`` (see ``sequence_number``), or None."""
+    largest = None
+    for value in values:
+        number = sequence_number(value)
+        if number is not None and (largest is None or number > largest):
+            largest = number
+    return largest
+
+
+def format_sequence(number: int, groups: list[int] | None = None, as_string: bool = False) -> int | str:
+    """``number`` as the field records it: an integer, a string of digits, or zero-padded
+    ``-``-separated groups of the recorded widths, where digits that outgrow them lead
+    (``[3, 3]``: 6 -> ``000-006``, 1000000 -> ``1000-000``)."""
+    if not groups:
+        return str(number) if as_string else number
+    digits = str(number).zfill(sum(groups))
+    parts, end = [], len(digits)
+    for width in reversed(groups[1:]):
+        parts.append(digits[end - width:end])
+        end -= width
+    parts.append(digits[:end])
+    return "-".join(reversed(parts))
+
+
+def sequence_fields(plans: Iterable[Any]) -> set[tuple[str, str, ScopeKind]]:
+    """``(type, field, scope kind)`` of every sequence the plans generate (a ``sequence`` rule,
+    or an ``identity`` rule of format ``sequence``): what ``SequenceState.restart`` measures."""
+    found: set[tuple[str, str, ScopeKind]] = set()
+    for plan in plans:
+        for rule in plan.fields:
+            params = rule.params
+            if rule.op == "sequence" or (rule.op == "identity" and params.get("format") == "sequence"):
+                found.add((plan.type, rule.field, params.get("scope", "collection")))
+    return found
+
+
+class SequenceState:
+    """Per scope: the largest value at the last reset or load, and the largest served since."""
+
+    __slots__ = ("started", "generated")
+
+    def __init__(self, started: Mapping[SequenceScope, int] | None = None,
+                 generated: Mapping[SequenceScope, int] | None = None) -> None:
+        self.started: dict[SequenceScope, int] = dict(started or {})
+        self.generated: dict[SequenceScope, int] = dict(generated or {})
+
+    def restart(self, fields: Iterable[tuple[str, str, ScopeKind]],
+                collections: Iterable[tuple[str, str, Iterable[Mapping[str, Any]]]]) -> None:
+        """Measure the state just reset or loaded and forget what was served before.
+
+        ``fields`` as ``sequence_fields`` gives them; ``collections`` as ``(type, held
+        collection path, entities)`` for every held collection (read once)."""
+        wanted: dict[str, list[tuple[str, ScopeKind]]] = {}
+        for type_name, field, kind in fields:
+            wanted.setdefault(type_name, []).append((field, kind))
+        started: dict[SequenceScope, int] = {}
+        for type_name, path, entities in collections:
+            scopes = wanted.get(type_name)
+            if not scopes:
+                continue
+            held = list(entities)
+            for field, kind in scopes:
+                largest = largest_sequence(entity.get(field) for entity in held)
+                if largest is None:
+                    continue
+                scope = SequenceScope(type_name, field, path if kind == "collection" else None)
+                if scope not in started or largest > started[scope]:
+                    started[scope] = largest
+        self.started = started
+        self.generated = {}
+
+    def draft(self, scope_values: Callable[[SequenceScope], Iterable[Any]]) -> SequenceDraft:
+        """This write's view; ``scope_values(scope)`` gives the field's values held now in the
+        scope (one collection, or every collection of the type)."""
+        return SequenceDraft(self, scope_values)
+
+    def apply(self, generated: Mapping[SequenceScope, int]) -> None:
+        for scope, number in generated.items():
+            if number > self.generated.get(scope, number - 1):
+                self.generated[scope] = number
+
+    def to_json(self) -> dict[str, Any]:
+        def rows(table: dict[SequenceScope, int]) -> list[dict[str, Any]]:
+            return [{"type": s.type_name, "field": s.field, "collection": s.collection, "value": v}
+                    for s, v in table.items()]
+
+        return {"started": rows(self.started), "generated": rows(self.generated)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SequenceState:
+        def table(rows: Iterable[Mapping[str, Any]]) -> dict[SequenceScope, int]:
+            return {SequenceScope(r["type"], r["field"], r.get("collection")): int(r["value"]) for r in rows}
+
+        return cls(table(data.get("started", ())), table(data.get("generated", ())))
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, SequenceState) and self.started == other.started
+                and self.generated == other.generated)
+
+    def __repr__(self) -> str:
+        return f"SequenceState(started={self.started!r}, generated={self.generated!r})"
+
+
+class SequenceDraft:
+    """One write's sequences: reads the state and the held values, keeps its own numbers in
+    ``pending`` until ``commit``."""
+
+    __slots__ = ("state", "scope_values", "pending")
+
+    def __init__(self, state: SequenceState, scope_values: Callable[[SequenceScope], Iterable[Any]]) -> None:
+        self.state = state
+        self.scope_values = scope_values
+        self.pending: dict[SequenceScope, int] = {}
+
+    def largest_current(self, scope: SequenceScope) -> int | None:
+        return largest_sequence(self.scope_values(scope))
+
+    def largest_started(self, scope: SequenceScope) -> int | None:
+        return self.state.started.get(scope)
+
+    def largest_generated(self, scope: SequenceScope) -> int | None:
+        pending, served = self.pending.get(scope), self.state.generated.get(scope)
+        return served if pending is None else pending if served is None else max(pending, served)
+
+    def next_number(self, scope: SequenceScope) -> int:
+        known = [n for n in (self.largest_current(scope), self.largest_started(scope),
+                             self.largest_generated(scope)) if n is not None]
+        return max(known) + 1 if known else 1
+
+    def record(self, scope: SequenceScope, number: int) -> None:
+        if number > self.pending.get(scope, number - 1):
+            self.pending[scope] = number
+
+    def commit(self) -> None:
+        """Apply this write's numbers to the state (in the write's commit)."""
+        self.state.apply(self.pending)
+        self.pending = {}
