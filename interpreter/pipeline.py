@@ -102,7 +102,7 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
                   phase: Callable[[str], AbstractContextManager[None]]) -> Bundle:
     with phase("rules"):
         ruleset = load_rules(rules)
-        from capenv.interpreter.plans.clock_formats import configure_clocks
+        from capenv.interpreter.predicates.clock_formats import configure_clocks
 
         configure_clocks(ruleset.settings["clocks"])
     with phase("evidence"):

@@ -31,9 +31,9 @@ from capenv.interpreter.bundle.jsonvalue import JsonError, ProtoMemberError, dep
 from capenv.interpreter.bundle.models import (
     Budgets, CollectionState, DocumentState, Entity, EntityType, StateSnapshot,
 )
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.bundle.paths import split_path
 
-from capenv.serving.reads.render import same_json, same_spelling
+from capenv.interpreter.bundle.values import same_json, same_spelling
 from capenv.serving.runtime_api import DataPlaneRefusal
 from capenv.serving.state.index import key_of
 

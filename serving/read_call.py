@@ -12,7 +12,8 @@ from typing import Any
 from urllib.parse import quote
 
 from capenv.interpreter.bundle.jsonvalue import json_kind
-from capenv.interpreter.manifest.models import Tool, spell_path
+from capenv.interpreter.bundle.paths import spell_path
+from capenv.interpreter.manifest.models import Tool
 from capenv.serving.reads.answers import Answer
 
 Pairs = tuple[tuple[str, str], ...]

@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .errors import UserError
+from capenv.interpreter.bundle.errors import UserError
+
 from .options import add_capture_options
 
 

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 
-from .errors import UserError
+from capenv.interpreter.bundle.errors import UserError
+
 from .options import add_capture_options
 from .progress import progress_printer
 

@@ -6,11 +6,10 @@ import argparse
 import re
 import sys
 
+from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.bundle.io import read_bundle
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.rules_engine.trace import TraceEvent, render_text
-
-from .errors import UserError
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .errors import UserError
+from capenv.interpreter.bundle.errors import UserError
+
 from .options import add_capture_options
 
 

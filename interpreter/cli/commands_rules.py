@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.rules_engine.docgen import render_rules_doc
 from capenv.interpreter.rules_engine.loader import fixture_problems, load_rules
 
-from .errors import UserError
 from .generated import write_or_check
 
 DEFAULT_DOC = Path("docs/rules.md")

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from .errors import UserError
+from capenv.interpreter.bundle.errors import UserError
+
 from .options import add_capture_options
 
 

@@ -7,11 +7,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.ground_truth import GroundTruthError, load_ground_truth
 from capenv.interpreter.pipeline import build_bundle
 from capenv.interpreter.verification import VerifiedCapture, render_verification, shown_path
 
-from .errors import UserError
 from .generated import write_or_check
 from .progress import progress_printer
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-
-class UserError(Exception):
-    """Bad input or a bad request from the user: exit 2 with this one-line message."""
+from capenv.interpreter.bundle.errors import UserError
 
 
 def _bad_input_types() -> tuple[type[BaseException], ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import UserError
+from capenv.interpreter.bundle.errors import UserError
 
 
 def write_or_check(output: Path, text: str, *, check: bool, regenerate: str, detail: str = "") -> int:

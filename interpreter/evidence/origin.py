@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from capenv.interpreter.manifest.models import split_query
+from capenv.interpreter.bundle.paths import split_query
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.window import is_write
-from capenv.serving.reads.render import locate
 from capenv.serving.writes.calls import WriteEnv
 
 from .findings import GateNote, Tracking

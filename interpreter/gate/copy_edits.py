@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.plans.link import ids_answered, names_id_alone
 from capenv.interpreter.plans.newly_listed import newly_listed
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
-from capenv.serving.reads.render import locate
 from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteEnv

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
-from capenv.serving.reads.render import locate, with_observed
+from capenv.serving.reads.render import with_observed
 
 from .findings import Pending, Tracking
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from capenv.interpreter.bundle.models import FieldRule, WritePlan
+from capenv.interpreter.bundle.op_params import ClockParams, IdentityParams, SequenceParams, UniqueParams
 from capenv.interpreter.evidence.records import Record
 from capenv.serving.ops.clocks import format_instant, parse_instant
 from capenv.serving.ops.generated_ids import is_uuid, token_shape
-from capenv.serving.ops.params import ClockParams, IdentityParams, SequenceParams, UniqueParams
 from capenv.serving.ops.sequence_state import SequenceScope, SequenceState, format_sequence, sequence_number
 from capenv.serving.state.index import StateIndex, key_of
 

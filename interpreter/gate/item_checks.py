@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
-from capenv.serving.reads.render import locate
 
 from .findings import WHOLE
 

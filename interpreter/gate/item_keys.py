@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import decode_once
 from capenv.interpreter.view.extract import collection_path
-from capenv.serving.reads.render import decode_once
 from capenv.serving.state.index import StateIndex
 
 

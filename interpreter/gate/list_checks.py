@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from capenv.interpreter.bundle.insert import insert_index
 from capenv.interpreter.bundle.models import EntityType, InsertRule, WritePlan
-from capenv.interpreter.plans.clock_formats import learn_clock_format
+from capenv.interpreter.predicates.clock_formats import learn_clock_format
 from capenv.serving.state.index import HeldCollection
-from capenv.serving.writes.insert import insert_index
 
 TABLE = "insert-candidates"
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import related_paths
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.read_gate import answer_read, choose_document_line, choose_list_line, compare
 from capenv.interpreter.view.views import is_absence
-from capenv.serving.reads.render import locate
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteEnv
 

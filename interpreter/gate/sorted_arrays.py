@@ -17,9 +17,10 @@ from itertools import combinations
 from typing import Any, Iterable
 
 from capenv.interpreter.bundle.models import EntityType, ReadView, StateSnapshot, ViewResult, WritePlan
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.view.read_gate import answer_read, compare
-from capenv.serving.reads.render import is_string_array, locate
+from capenv.serving.reads.render import is_string_array
 from capenv.serving.state.index import StateIndex
 
 """Candidates beyond this many are tried all together only (subsets would grow as 2**n)."""

@@ -12,8 +12,8 @@ The gate asks serving rather than repeating either rule.
 from __future__ import annotations
 
 from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.view.extract import collection_path
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal

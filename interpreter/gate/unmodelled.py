@@ -9,11 +9,11 @@ from __future__ import annotations
 from functools import lru_cache
 from urllib.parse import unquote
 
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import same_spelling
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
-from capenv.serving.reads.render import same_spelling
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteEnv
 

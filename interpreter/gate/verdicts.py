@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from capenv.interpreter.bundle.models import ViewResult, WritePlan
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.predicates.verdicts import PlanVerdictContext
 from capenv.interpreter.rules_engine import RuleSet, evaluate
-from capenv.serving.reads.render import locate
 
 from .findings import PlanFindings
 from .replay import GateRun

@@ -6,8 +6,8 @@ from typing import Any, Iterable
 
 from urllib.parse import unquote
 
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.predicates.names import MemberNameContext
 from capenv.interpreter.rules_engine import RuleSet, evaluate
 

@@ -12,13 +12,15 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
+from capenv.interpreter.bundle.errors import UserError
+from capenv.interpreter.bundle.paths import has_trailing_slash, spell_path, split_path
 from capenv.interpreter.evidence.records import Evidence, Record
 from capenv.interpreter.predicates.names import ParamNamingContext
 from capenv.interpreter.predicates.text_shapes import SegmentContext, shape_class
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .identities import read_back_values, returned_identities
-from .models import Manifest, Segment, Tool, has_trailing_slash, spell_path, split_path
+from .models import Manifest, Segment, Tool
 from .overrides import Overrides
 
 SEGMENT_TABLE = "manifest-segments"
@@ -268,8 +270,6 @@ def _unique(name: str, taken: set[str]) -> str:
 
 
 def _apply_tool_overrides(tools: list[Tool], overrides: Overrides) -> tuple[list[Tool], list[int]]:
-    from capenv.interpreter.cli.errors import UserError
-
     known = {t.name for t in tools}
     unknown = sorted(set(overrides.tools) - known)
     if unknown:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from capenv.interpreter.bundle.models import EntityType, ViewResult
-from capenv.interpreter.manifest.models import Tool, split_path
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.predicates.bulk_path_words import BulkPathWordContext
 from capenv.interpreter.predicates.write_targets import WriteTargetContext
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate

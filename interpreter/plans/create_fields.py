@@ -19,9 +19,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.bundle.models import FieldRule, MemberRule
+from capenv.interpreter.bundle.op_params import OP_PARAMS
 from capenv.interpreter.predicates.create_contexts import CreateFieldContext
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
-from capenv.serving.ops.params import OP_PARAMS
 
 from .create_inputs import CreateInputs
 from .create_members import admit_members
@@ -85,7 +85,7 @@ def _judge_fields(ruleset: RuleSet, inputs: CreateInputs, *, generated: dict[str
 
 def field_rule(name: str, decision: Decision) -> FieldRule:
     """The plan's rule for one field: the matched rule's serving op, with the parameters its
-    predicate learned validated against the op's contract (serving/ops/params.py)."""
+    predicate learned validated against the op's contract (interpreter/bundle/op_params.py)."""
     op = decision.serve
     if op is None or op not in OP_PARAMS:
         raise ValueError(f"rule {decision.rule_id} names no serving op with a parameter contract ({op!r})")

@@ -24,8 +24,8 @@ from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import EntityType
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.view.extract import collection_path, path_key
 
 from .classify import classify, target_of

@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.bundle.models import EntityType, InsertRule
+from capenv.interpreter.bundle.values import locate
+from capenv.interpreter.predicates.clock_formats import learn_clock_format
 from capenv.interpreter.predicates.insert_order import InsertCandidateContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
-from capenv.serving.reads.render import locate
-
-from .clock_formats import learn_clock_format
 
 TABLE = "insert-candidates"
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from capenv.interpreter.bundle.models import EntityType, Locator, StateSnapshot
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.view.extract import collection_path
-from capenv.serving.reads.render import locate
 
 from .collection_reads import collection_read_holding
 from .timeline import Timeline

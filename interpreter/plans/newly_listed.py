@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import bisect
 
-from capenv.interpreter.manifest.models import split_path
-from capenv.serving.reads.render import same_spelling
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import same_spelling
 
 from .timeline import ListRead, Sighting, Timeline
 

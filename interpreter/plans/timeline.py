@@ -20,12 +20,13 @@ from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import EntityType, ReadView, ViewResult
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import Manifest, split_path
+from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
 from capenv.interpreter.view.window import is_write
-from capenv.serving.reads.render import locate
 
 
 READS = ("item", "list")

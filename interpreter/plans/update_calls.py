@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 from capenv.interpreter.bundle.models import FieldRule
+from capenv.interpreter.bundle.op_params import OP_PARAMS
 from capenv.interpreter.predicates.update_change_context import UpdateChangeContext
 from capenv.interpreter.predicates.update_values import same_value
 from capenv.interpreter.rules_engine import Decision, RuleSet, evaluate
-from capenv.serving.ops.params import OP_PARAMS
 
 from .update_inputs import UpdateCall, UpdateInputs, subject_of
 

@@ -17,10 +17,10 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.models import FieldRule, MemberRule
+from capenv.interpreter.bundle.op_params import OP_PARAMS
 from capenv.interpreter.predicates.update_member_kinds import UpdateMemberContext
 from capenv.interpreter.predicates.update_values import instant_and_format, same_value
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
-from capenv.serving.ops.params import OP_PARAMS
 
 from .update_inputs import UpdateCall, UpdateInputs, UpdateProblem, subject_of
 

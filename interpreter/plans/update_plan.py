@@ -10,8 +10,9 @@ from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import Address, EntityType, Locator, WritePlan
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import Tool, split_path
+from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import path_key
 

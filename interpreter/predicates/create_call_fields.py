@@ -2,7 +2,7 @@
 
 These come first in ``create-fields`` so that a value the client sent, an identity
 included, is explained by the call rather than taken for one the application generated.
-Each match carries ``op_params``: the serving op's parameters (serving/ops/params.py).
+Each match carries ``op_params``: the serving op's parameters (interpreter/bundle/op_params.py).
 """
 
 from __future__ import annotations

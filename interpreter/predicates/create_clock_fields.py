@@ -10,9 +10,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from capenv.interpreter.plans.clock_formats import learn_clock_format, parse_instant, seconds_between
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
 
+from .clock_formats import learn_clock_format, parse_instant, seconds_between
 from .create_contexts import CreateFieldContext
 from .create_values import pointers_breadth_first, same_json
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from capenv.interpreter.plans.clock_formats import parse_date_or_time, seconds_between
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
 
+from .clock_formats import parse_date_or_time, seconds_between
 from .create_contexts import CreateMemberContext, HeldType
 from .create_member_uses import copied_whole_by, echoed_by
 from .create_values import (alnum_lower, fullmatch, json_text, leaf_texts, reference_suffix, same_json,

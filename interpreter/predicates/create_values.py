@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber, integral
-from capenv.serving.reads.render import same_json
+from capenv.interpreter.bundle.values import same_json
 
 # ``same_json`` is re-exported: the create predicates compare JSON values one way (bool is not 1).
 __all__ = ["alnum_lower", "as_integer", "escape_pointer", "fullmatch", "json_text", "leaf_texts",

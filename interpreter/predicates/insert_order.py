@@ -12,9 +12,9 @@ import re
 
 from pydantic import BaseModel, ConfigDict
 
+from capenv.interpreter.bundle.insert import insert_index, sort_key
 from capenv.interpreter.bundle.models import InsertRule
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
-from capenv.serving.writes.insert import insert_index, sort_key
 
 
 @context_model("insert-candidate")

@@ -2,7 +2,7 @@
 just before the call and as observed after it (seeds: "Updates."), and the id field's guard.
 
 A match's evidence carries ``params`` shaped for the serving op its rule names
-(``serving/ops/params.py``), so the plan stores them as they are. The predicates explaining a
+(``interpreter/bundle/op_params.py``), so the plan stores them as they are. The predicates explaining a
 change live beside this module by family: ``update_change_clocks``, ``update_change_generated``,
 ``update_change_derived`` and ``update_change_set``.
 """

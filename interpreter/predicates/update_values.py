@@ -12,10 +12,10 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Iterator
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
-from capenv.interpreter.plans.clock_formats import clock_limit, learn_clock_format
-from capenv.interpreter.plans.clock_formats import parse_instant as instant_in
+
+from .clock_formats import clock_limit, learn_clock_format, parse_instant as instant_in
 # A rule is judged by the slug and text serving would write (slugify is re-exported).
-from capenv.serving.ops.text import slugify, strip_markup  # noqa: F401
+from capenv.interpreter.bundle.text import slugify, strip_markup  # noqa: F401
 
 
 UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")

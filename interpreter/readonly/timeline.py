@@ -23,8 +23,9 @@ from functools import lru_cache
 import bisect
 from datetime import datetime, timedelta
 
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Evidence, Record
-from capenv.interpreter.manifest.models import Manifest, Segment, split_path
+from capenv.interpreter.manifest.models import Manifest, Segment
 
 SAFE_METHOD = "GET"
 

@@ -16,6 +16,8 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict
 
+from capenv.interpreter.bundle.op_params import DECLARED_OPS
+
 
 @dataclass(frozen=True)
 class Match:
@@ -104,7 +106,6 @@ def load_plugins() -> None:
 
 
 def known_serving_ops() -> set[str]:
-    """Names of the serving ops a rule may name with ``serve:`` (registered in serving/ops)."""
-    from capenv.serving.ops import registry  # the op names only; serving never imports us
-
-    return set(registry.known_ops())
+    """Names of the serving ops a rule may name with ``serve:`` (declared with their parameters in
+    the hand-over, ``bundle/op_params.py``; serving's ops register one function for each)."""
+    return set(DECLARED_OPS)

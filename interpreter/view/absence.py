@@ -17,13 +17,14 @@ from typing import Any, Callable
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import AbsenceAnswer, EntityType, Locator
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import locate, same_spelling
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.predicates.absence_answers import AbsenceReadContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
-from capenv.serving.reads.render import locate, same_spelling
 
 from .absence_bodies import body_kind, id_pointers, per_response_pointers, same_layout
+from .recordings import recording_of
 from .types import ToolShape
 
 TABLE = "view-absence-answers"
@@ -177,8 +178,6 @@ def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[E
                       and e.record.status == chosen.record.status and body_kind(e.record) == kind
                       and same_layout(_body(e.record), body))
     others = sorted({e.record.status for e in pool if e.proof != "status"} - {chosen.record.status})
-    from .views import recording_of
-
     alike = [_body(e.record) for e in pool if e.record.ordinal in agreeing]
     pointers = id_pointers(body, chosen.id_value)
     answer = AbsenceAnswer(recording=recording_of(chosen.record), rule_id=chosen.rule_id, proof=chosen.proof,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 
 from capenv.interpreter.bundle.jsonvalue import dumps
-from capenv.interpreter.bundle.models import Budgets, BudgetHit, ReadOnlyPost, ViewResult
+from capenv.interpreter.bundle.models import BudgetHit, Budgets, ReadOnlyPost, ViewResult
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Evidence
 from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.rules_engine import RuleSet
@@ -49,8 +50,6 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
 
     def whole_line(record) -> bool:
         shape = inference.shapes.get(tool_of.get(record.ordinal, ""))
-        from capenv.serving.reads.render import locate
-
         members = locate(record.response.json_value, shape.locator) if shape and shape.locator else None
         return paging.whole(record.query, len(members) if isinstance(members, list) else 0)
 

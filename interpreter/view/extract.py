@@ -14,9 +14,9 @@ from urllib.parse import unquote
 from capenv.interpreter.bundle.models import (
     CollectionState, DocumentState, Entity, EntityType, Locator, StateSnapshot,
 )
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import MISSING, locate
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
-from capenv.serving.reads.render import MISSING, locate
 
 from .types import ToolShape
 

@@ -13,11 +13,12 @@ import itertools
 from typing import Callable
 
 from capenv.interpreter.bundle.models import ListLine, QuerySpec, ReadView
+from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.query_candidates import QueryCandidateContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 from capenv.serving.reads.queries import evaluate_queries
-from capenv.serving.reads.render import locate, project, same_json
+from capenv.serving.reads.render import project
 
 from .query_references import Reference, References
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from capenv.interpreter.bundle.models import ListLine, ReadView
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import related_paths
-from capenv.serving.reads.render import locate
 
 
 @dataclass

@@ -18,11 +18,12 @@ from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.models import EntityType, RecordedCall, ReplayTable, ViewResult
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.evidence.records import Evidence, Record
-from capenv.interpreter.manifest.models import Manifest, Tool, split_path
-from capenv.serving.reads.render import same_json
+from capenv.interpreter.manifest.models import Manifest, Tool
 
-from .views import recording_of
+from .recordings import recording_of
 
 # an initial entity's id names it in another answer only when it cannot be a coincidence
 MIN_NAMING_ID = 4

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from capenv.interpreter.bundle.models import EntityType, Locator
+from capenv.interpreter.bundle.paths import spell_path
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import Manifest, Tool, spell_path
+from capenv.interpreter.manifest.models import Manifest, Tool
 
 from .shapes import ShapeReader
 

@@ -8,24 +8,16 @@ from typing import Any
 from capenv.interpreter.bundle.models import (
     DocumentLine, EntityType, ListLine, Locator, ReadView, Recording,
 )
+from capenv.interpreter.bundle.values import MISSING, locate, same_json
 from capenv.interpreter.evidence.records import Record
-from capenv.serving.reads.render import MISSING, locate, same_json
 
 from .absence import Absences
 from .extract import collection_path
 from .paging import PagingRoles
+from .recordings import recording_of
 from .types import ToolShape
 
 ABSENT_STATUSES = (400, 404, 410)
-
-
-def recording_of(record: Record) -> Recording:
-    content_type = record.header("content-type") or record.response.mime_type
-    if record.response.is_json:
-        return Recording(ordinal=record.ordinal, status=record.status, content_type=content_type,
-                         headers=record.response_headers, body=record.response.json_value)
-    return Recording(ordinal=record.ordinal, status=record.status, content_type=content_type,
-                     headers=record.response_headers, body=None, is_json=False, text=record.response.text)
 
 
 def is_absence(record: Record, view: ReadView | None = None) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from capenv.interpreter.bundle.io import Bundle
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.bundle.paths import split_path
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 

@@ -17,7 +17,8 @@ _EXPORTS = {
     "sequence_fields": "sequence_state", "format_sequence": "sequence_state", "sequence_number": "sequence_state",
     "format_instant": "clocks", "parse_instant": "clocks", "parse_write_clock": "clocks",
     "derive_uuid": "generated_ids", "derive_token": "generated_ids", "renewal_uuid": "generated_ids",
-    "token_shape": "generated_ids", "slugify": "text", "strip_markup": "text",
+    "token_shape": "generated_ids",
+    "slugify": "capenv.interpreter.bundle.text", "strip_markup": "capenv.interpreter.bundle.text",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -27,4 +28,4 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    return getattr(importlib.import_module(module if "." in module else f"{__name__}.{module}"), name)

@@ -15,14 +15,15 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from pydantic import BaseModel, ValidationError
 
 # The op modules register themselves on import; listed so a missing one fails loudly here.
+from capenv.interpreter.bundle.op_params import DECLARED_OPS, OP_PARAMS
+
 from . import call_values, clocks, entity_values, fixed_values, identity_ops, renewed, sequences  # noqa: F401
 from .call_values import TEMPLATE_SOURCES
 from .clocks import check_clock_format
 from .context import UNCHANGED, OpContext, OpParamsError, copy_json
 from .generated_ids import token_shape
-from .params import OP_PARAMS
 from .pointers import parse_pointer
-from .registry import DECLARED_OPS, SERVING_OPS
+from .registry import SERVING_OPS
 
 if TYPE_CHECKING:
     from capenv.interpreter.bundle.models import FieldRule

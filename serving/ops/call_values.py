@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber, dumps
+from capenv.interpreter.bundle.op_params import CopyParams, EchoParams, PathParams, SlugParams, TemplateParams
+from capenv.interpreter.bundle.text import slugify
 
 from .context import UNCHANGED, OpContext, OpRefusal, absent, copy_json
-from .params import CopyParams, EchoParams, PathParams, SlugParams, TemplateParams
 from .pointers import MISSING, parse_pointer, resolve
 from .registry import serving_op
-from .text import slugify
 
 TEMPLATE_SOURCES = ("field", "member", "slug_of", "param")
 """The kinds of template part that are not literal text (one key per part)."""

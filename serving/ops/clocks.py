@@ -15,9 +15,9 @@ from functools import lru_cache
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.interpreter.bundle.op_params import ClockFormat, ClockParams, HeldClockParams, NestedClockParams
 
 from .context import OpContext, OpParamsError, OpRefusal, copy_json
-from .params import ClockFormat, ClockParams, HeldClockParams, NestedClockParams
 from .pointers import MISSING, assign, parse_pointer, resolve
 from .registry import serving_op
 

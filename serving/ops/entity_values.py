@@ -6,11 +6,11 @@ from decimal import Context
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.interpreter.bundle.op_params import DerivedParams, IncrementParams, StampParams
+from capenv.interpreter.bundle.text import strip_markup
 
 from .context import OpContext, OpRefusal, absent, copy_json
-from .params import DerivedParams, IncrementParams, StampParams
 from .registry import serving_op
-from .text import strip_markup
 
 _INT64_MIN = -(2**63)
 _UINT64_MAX = 2**64 - 1

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.op_params import ConstantParams, SetParams
+
 from .context import OpContext, copy_json
-from .params import ConstantParams, SetParams
 from .registry import serving_op
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.op_params import IdentityParams, UniqueParams
+
 from .context import OpContext
 from .generated_ids import derive_token, derive_uuid, token_shape
-from .params import IdentityParams, UniqueParams
 from .registry import serving_op
 from .sequences import identity_sequence
 

@@ -6,14 +6,9 @@ import importlib
 import pkgutil
 from typing import Any, Callable
 
-SERVING_OPS: dict[str, Callable[..., Any]] = {}
+from capenv.interpreter.bundle.op_params import DECLARED_OPS
 
-# Names a plan may carry before their implementation module registers a function;
-# kept in one place so the build side can validate tables without running serving code.
-DECLARED_OPS = (
-    "echo", "copy", "path", "slug", "identity", "clock", "nested-clock", "sequence", "unique",
-    "template", "constant", "increment", "stamp", "derived", "renewed", "set", "held-clock",
-)
+SERVING_OPS: dict[str, Callable[..., Any]] = {}
 
 
 def serving_op(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

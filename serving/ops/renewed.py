@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.op_params import RenewedParams
+
 from .context import UNCHANGED, OpContext, copy_json
 from .generated_ids import is_uuid, renewal_uuid
-from .params import RenewedParams
 from .pointers import parse_pointer, replace_each
 from .registry import serving_op
 

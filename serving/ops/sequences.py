@@ -6,8 +6,9 @@ The numbers it draws from are the runtime's ``SequenceState``, through the write
 
 from __future__ import annotations
 
+from capenv.interpreter.bundle.op_params import IdentityParams, SequenceParams
+
 from .context import OpContext
-from .params import IdentityParams, SequenceParams
 from .registry import serving_op
 from .sequence_state import ScopeKind, SequenceScope, format_sequence
 

@@ -16,9 +16,9 @@ import re
 from typing import Any
 
 from capenv.interpreter.bundle.models import AbsenceAnswer
+from capenv.interpreter.bundle.values import decode_once
 
 from .answers import Answer
-from .render import decode_once
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 

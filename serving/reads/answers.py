@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine, Locator, ReadView, Recording
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.state.index import StateIndex
 
 from .queries import evaluate_queries

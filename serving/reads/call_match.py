@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from urllib.parse import unquote, unquote_plus
 
-from capenv.interpreter.manifest.models import split_path
-
-from .render import same_spelling
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import same_spelling
 
 Pairs = tuple[tuple[str, str], ...]
 

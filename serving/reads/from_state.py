@@ -25,14 +25,14 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.bundle.models import EntityType, ListLine, ReadView, Recording, ReplayTable, ViewResult
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 from capenv.serving.state.index import StateIndex
 
 from .absence import absence_answer, provenance
 from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
-from .render import decode_once
 from .replay import Replayer
 
 PAGE_SIZE_KINDS = ("limit", "end")

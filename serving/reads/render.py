@@ -11,23 +11,7 @@ import copy
 from typing import Any, Iterable
 
 from capenv.interpreter.bundle.models import Locator
-
-MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING", "__bool__": lambda self: False})()
-
-
-def locate(body: Any, locator: Locator) -> Any:
-    """The value at ``locator`` in ``body``, or MISSING."""
-    if locator.kind == "root":
-        return body
-    if not isinstance(body, dict) or locator.member not in body:
-        return MISSING
-    value = body[locator.member]
-    if locator.kind == "member":
-        return value
-    if isinstance(value, list) and len(value) == 1:
-        return value[0]
-    return MISSING
-
+from capenv.interpreter.bundle.values import MISSING, locate, same_json
 
 def place(body: Any, locator: Locator, value: Any) -> Any:
     """A copy of ``body`` with ``value`` at ``locator`` (the base recording is never edited)."""
@@ -62,23 +46,6 @@ def sorted_fields(entity: dict[str, Any], fields: Iterable[str]) -> dict[str, An
 
 def is_string_array(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(item, str) for item in value)
-
-
-def same_json(left: Any, right: Any) -> bool:
-    """Equal by JSON value; object member order ignored, array order kept, bool is not 1."""
-    if isinstance(left, bool) or isinstance(right, bool):
-        return isinstance(left, bool) and isinstance(right, bool) and left == right
-    if isinstance(left, dict):
-        return isinstance(right, dict) and left.keys() == right.keys() and all(
-            same_json(left[k], right[k]) for k in left)
-    if isinstance(left, list):
-        return isinstance(right, list) and len(left) == len(right) and all(
-            same_json(a, b) for a, b in zip(left, right))
-    if left is None or right is None:
-        return left is None and right is None
-    if isinstance(left, str) or isinstance(right, str):
-        return isinstance(left, str) and isinstance(right, str) and left == right
-    return left == right
 
 
 def first_difference(left: Any, right: Any, path: str = "") -> str | None:
@@ -147,14 +114,3 @@ def _take_volatile(mine: Any, theirs: Any, volatile: set[str]) -> Any:
 def render_into(base: Any, locator: Locator, value: Any) -> Any:
     """The base recording's body with ``value`` placed at the locator."""
     return place(base, locator, value)
-
-
-def decode_once(text: str) -> str:
-    from urllib.parse import unquote
-
-    return unquote(text)
-
-
-def same_spelling(a: str, b: str) -> bool:
-    """Two path segments name the same thing: verbatim, or either once percent-decoded."""
-    return a == b or decode_once(a) == b or a == decode_once(b) or decode_once(a) == decode_once(b)

@@ -21,11 +21,11 @@ from __future__ import annotations
 from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.models import RecordedCall, ReplayTable
+from capenv.interpreter.bundle.values import same_json, same_spelling
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 
 from .answers import from_recording
 from .call_match import query_overlap, same_query_multiset
-from .render import same_json, same_spelling
 
 
 class Replayer:

@@ -16,13 +16,13 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.bundle.io import Bundle
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused, ReadCall, Served
 from capenv.serving.state.index import StateIndex
 
 from .absence import absence_answer, provenance
 from .answers import collection_of, from_recording
-from .render import decode_once
 from .replay import Replayer
 
 

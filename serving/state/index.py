@@ -12,8 +12,8 @@ from functools import cached_property
 from typing import Any, Iterator
 
 from capenv.interpreter.bundle.models import CollectionState, DocumentState, Entity, StateSnapshot, ViewResult
-from capenv.interpreter.manifest.models import split_path
-from capenv.serving.reads.render import decode_once, same_spelling
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import decode_once, same_spelling
 
 
 def key_of(value: Any) -> str:

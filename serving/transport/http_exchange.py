@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from starlette.types import Message, Receive, Scope, Send
 
-from capenv.interpreter.manifest.models import split_query
+from capenv.interpreter.bundle.paths import split_query
 from capenv.serving.runtime_api import HttpAnswer, HttpRequest
 
 # Framing belongs to this hop: a recorded answer's length or chunking no longer

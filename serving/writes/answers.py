@@ -7,7 +7,8 @@ import copy
 from typing import Any
 
 from capenv.interpreter.bundle.models import Locator, WritePlan
-from capenv.serving.reads.render import locate, place
+from capenv.interpreter.bundle.values import locate
+from capenv.serving.reads.render import place
 
 from .calls import WriteRefusal, WriteResult
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.models import EntityType, WritePlan
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.edits import remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex

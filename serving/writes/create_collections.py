@@ -8,8 +8,8 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import EntityType, WritePlan
-from capenv.interpreter.manifest.models import split_path
-from capenv.serving.reads.render import same_spelling
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import same_spelling
 from capenv.serving.state.index import StateIndex
 
 from .calls import WriteCall, WriteEnv, WriteRefusal

@@ -14,8 +14,9 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import unquote
 
+from capenv.interpreter.bundle.insert import insert_index
 from capenv.interpreter.bundle.models import WritePlan
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
@@ -26,7 +27,6 @@ from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
 from .checks import check_bulk_body, check_members, check_query, unwrap_body
 from .create_collections import collection_for_create
 from .documents import write_document
-from .insert import insert_index
 from .plans import PlanParts, plan_parts, sent_arguments
 from .values import charge_growth, field_values, op_context
 

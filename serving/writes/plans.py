@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import MemberRule, WritePlan
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.bundle.paths import split_path
 
 from .calls import WriteEnv
 

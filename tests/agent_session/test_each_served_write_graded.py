@@ -20,7 +20,7 @@ from test_agent_graded_session import echoed, stamped
 from valid_arguments import amended, write_arguments
 
 from capenv.interpreter.bundle.models import WritePlan
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.pipeline import build_bundle
 from capenv.serving.runtime import EnvironmentRuntime
 

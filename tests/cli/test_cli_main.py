@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from support.har_builder import HarBuilder
 
+from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.cli import main as cli_main
-from capenv.interpreter.cli.errors import UserError, exit_code_for, message_for
+from capenv.interpreter.cli.errors import exit_code_for, message_for
 
 CAPTURES = Path(__file__).resolve().parents[2] / "captures"
 

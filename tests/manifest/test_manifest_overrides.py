@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from support.har_builder import HarBuilder
 
-from capenv.interpreter.cli.errors import UserError
+from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.cli.main import main
 from capenv.interpreter.evidence.har import parse_har_bytes
 from capenv.interpreter.manifest.infer import build_manifest

@@ -9,11 +9,11 @@ from datetime import timedelta
 import pytest
 from ops_helpers import INSTANT, context, rule
 
+from capenv.interpreter.bundle.op_params import DECLARED_OPS, OP_PARAMS
 from capenv.serving.ops import OpParamsError, SequenceState, apply_field_rules, compile_rule
 from capenv.serving.ops.apply import compiled
 from capenv.serving.ops.generated_ids import is_uuid
-from capenv.serving.ops.params import OP_PARAMS
-from capenv.serving.ops.registry import DECLARED_OPS, SERVING_OPS, load_ops
+from capenv.serving.ops.registry import SERVING_OPS, load_ops
 
 
 def test_every_declared_op_is_registered_with_params():

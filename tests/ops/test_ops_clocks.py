@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from ops_helpers import INSTANT, context, rule
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.interpreter.bundle.op_params import ClockFormat
 from capenv.serving.ops import OpParamsError, OpRefusal, apply_field_rule, format_instant, parse_instant
-from capenv.serving.ops.params import ClockFormat
 
 ISO_MILLIS6_Z = ClockFormat(style="iso", fraction_digits=6, zone="Z")
 ISO_SPACE_NAIVE = ClockFormat(style="iso", separator=" ", zone="")

@@ -7,9 +7,10 @@ from datetime import datetime, timezone
 import pytest
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
-from capenv.interpreter.plans.clock_formats import (format_instant, learn_clock_format, parse_date_or_time,
-                                                    parse_instant)
-from capenv.serving.ops.params import ClockFormat
+from capenv.interpreter.predicates.clock_formats import (
+    format_instant, learn_clock_format, parse_date_or_time, parse_instant,
+)
+from capenv.interpreter.bundle.op_params import ClockFormat
 
 
 @pytest.mark.parametrize("value", [

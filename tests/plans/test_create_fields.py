@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from capenv.interpreter.bundle.jsonvalue import dumps, loads
+from capenv.interpreter.bundle.op_params import OP_PARAMS, ClockFormat
 from capenv.interpreter.plans.create_fields import explain_create
 from capenv.interpreter.plans.create_inputs import CreateInputs
 from capenv.interpreter.rules_engine import load_rules
-from capenv.serving.ops.params import OP_PARAMS, ClockFormat
 
 START = datetime(2026, 11, 30, 13, 0, 6, 962746, tzinfo=timezone.utc)
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from capenv.interpreter.bundle.op_params import OP_PARAMS
 from capenv.interpreter.evidence.har import load_evidence
 from capenv.interpreter.plans.create_fields import explain_create
 from capenv.interpreter.plans.create_inputs import CreateInputs
 from capenv.interpreter.rules_engine import load_rules
-from capenv.serving.ops.params import OP_PARAMS
 
 CAPTURE = Path(__file__).resolve().parents[2] / "captures" / "json-server" / "capture.har"
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from capenv.interpreter.bundle.op_params import OP_PARAMS
 from capenv.interpreter.plans.update_changes import UpdateCall, UpdateExplanation, UpdateInputs, explain_update
 from capenv.interpreter.rules_engine import load_rules
-from capenv.serving.ops.params import OP_PARAMS
 
 T0 = datetime(2026, 11, 30, 13, 0, 10, 400000, tzinfo=timezone.utc)
 RULES = load_rules()

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.cli.commands_serve import parse_listen
-from capenv.interpreter.cli.errors import UserError
 
 CAPTURES = Path(__file__).resolve().parents[2] / "captures"
 

@@ -9,7 +9,7 @@ import random
 import re
 from typing import Any
 
-from capenv.interpreter.manifest.models import split_path
+from capenv.interpreter.bundle.paths import split_path
 
 
 def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -> Any:

@@ -152,3 +152,11 @@ OP_PARAMS: dict[str, type[_Params]] = {
     "constant": ConstantParams, "increment": IncrementParams, "stamp": StampParams,
     "derived": DerivedParams, "renewed": RenewedParams, "set": SetParams, "held-clock": HeldClockParams,
 }
+
+
+# The op names a rule's ``serve:`` may name (serving's ops registry registers a function for each);
+# here, in the hand-over, so the build side validates tables without importing serving.
+DECLARED_OPS = (
+    "echo", "copy", "path", "slug", "identity", "clock", "nested-clock", "sequence", "unique",
+    "template", "constant", "increment", "stamp", "derived", "renewed", "set", "held-clock",
+)

@@ -18,7 +18,7 @@ from typing import Any
 from dateutil.parser import isoparse
 
 from capenv.interpreter.bundle.jsonvalue import integral
-from capenv.serving.ops.params import ClockFormat
+from capenv.interpreter.bundle.op_params import ClockFormat
 
 # A timestamp, not a date: the format must be able to say where every part goes. Minutes
 # without seconds, week dates and ordinal dates are not clocks the contract can write back.

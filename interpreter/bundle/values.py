@@ -1,0 +1,54 @@
+"""JSON values as both sides read them: the value at a view's locator, equality by JSON value,
+and whether two path segments spell the same thing. The build side proves views and plans with
+these and serving answers with them, so they live in the hand-over, below both."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import Locator
+
+
+MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING", "__bool__": lambda self: False})()
+
+
+def locate(body: Any, locator: Locator) -> Any:
+    """The value at ``locator`` in ``body``, or MISSING."""
+    if locator.kind == "root":
+        return body
+    if not isinstance(body, dict) or locator.member not in body:
+        return MISSING
+    value = body[locator.member]
+    if locator.kind == "member":
+        return value
+    if isinstance(value, list) and len(value) == 1:
+        return value[0]
+    return MISSING
+
+
+def same_json(left: Any, right: Any) -> bool:
+    """Equal by JSON value; object member order ignored, array order kept, bool is not 1."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return isinstance(left, bool) and isinstance(right, bool) and left == right
+    if isinstance(left, dict):
+        return isinstance(right, dict) and left.keys() == right.keys() and all(
+            same_json(left[k], right[k]) for k in left)
+    if isinstance(left, list):
+        return isinstance(right, list) and len(left) == len(right) and all(
+            same_json(a, b) for a, b in zip(left, right))
+    if left is None or right is None:
+        return left is None and right is None
+    if isinstance(left, str) or isinstance(right, str):
+        return isinstance(left, str) and isinstance(right, str) and left == right
+    return left == right
+
+
+def decode_once(text: str) -> str:
+    from urllib.parse import unquote
+
+    return unquote(text)
+
+
+def same_spelling(a: str, b: str) -> bool:
+    """Two path segments name the same thing: verbatim, or either once percent-decoded."""
+    return a == b or decode_once(a) == b or a == decode_once(b) or decode_once(a) == decode_once(b)
