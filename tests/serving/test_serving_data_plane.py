@@ -175,7 +175,9 @@ def test_an_unavailable_state_replays_everything_and_says_so(json_server) -> Non
     runtime = EnvironmentRuntime(json_server.model_copy(update={"view": view}))
     assert runtime.catalog_report()["from_state"] == 0
     assert all("the state is unavailable" in spec.description for spec in runtime.tools())
-    assert runtime.read("get_posts")["replay"] == {"exact_match": True, "record": 1}
+    answer = runtime.read("get_posts")
+    call = next(c for c in json_server.replay.tools["get_posts"] if c.ordinal == answer["replay"]["record"])
+    assert answer["replay"]["exact_match"] and (call.method, call.path, call.query) == ("GET", "/posts", ())
     document = loads(runtime.data_get())
     assert document["state_available"] is False and document["collections"] == []
     with pytest.raises(DataPlaneRefusal, match="the state is unavailable"):

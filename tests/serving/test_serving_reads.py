@@ -29,6 +29,19 @@ def runtime(json_server) -> EnvironmentRuntime:
     return EnvironmentRuntime(json_server)
 
 
+def replayed(runtime: EnvironmentRuntime, tool: str, answer: dict) -> tuple[bool, str, str, tuple]:
+    """What a replayed answer replays: exact or nearest, and the recorded call (method, path,
+    query), so a test says which recording it expects without knowing its record number."""
+    record = answer["replay"]["record"]
+    call = next(c for c in runtime.bundle.replay.tools[tool] if c.ordinal == record)
+    return answer["replay"]["exact_match"], call.method, call.path, tuple(call.query)
+
+
+def recorded_call(runtime: EnvironmentRuntime, tool: str, path: str, query: tuple = ()):
+    """The recording of ``tool`` at ``path`` and ``query`` (a message may name its record)."""
+    return next(c for c in runtime.bundle.replay.tools[tool] if c.path == path and tuple(c.query) == query)
+
+
 def test_item_read_answers_from_the_state(runtime) -> None:
     result = runtime.call_tool("get_posts_by_post_id", {"post_id": "3"})
     assert not result.is_error
@@ -67,11 +80,12 @@ def test_learned_query_is_evaluated_over_the_state(runtime) -> None:
 
 
 def test_a_query_the_view_never_proved_on_an_item_replays_only_while_the_state_is_as_recorded(runtime) -> None:
-    # ?_embed=comments was recorded (record 92) after the capture's own writes: it shows comments
+    # ?_embed=comments was recorded after the capture's own writes: it shows comments
     # the served state does not hold, so it is refused rather than replayed
     result = runtime.call_tool("get_posts_by_post_id", {"post_id": "1", "query": {"_embed": "comments"}})
     assert result.is_error and "not modelled over the current state" in result.structured["message"]
-    assert "record 92" in result.structured["message"]
+    recorded = recorded_call(runtime, "get_posts_by_post_id", "/posts/1", (("_embed", "comments"),))
+    assert f"record {recorded.ordinal}" in result.structured["message"]
 
 
 def test_replay_never_answers_another_entitys_recording_nor_one_the_state_left_behind(runtime) -> None:
@@ -90,9 +104,10 @@ def test_replay_only_serves_every_read_by_replay(json_server) -> None:
     assert replaying.catalog_report()["from_state"] == 0
     assert all("--replay-only" in spec.description for spec in replaying.tools())
     first = replaying.read("get_posts")
-    assert first["replay"] == {"exact_match": True, "record": 1}
+    assert replayed(replaying, "get_posts", first) == (True, "GET", "/posts", ())
     missing = replaying.read("get_posts_by_post_id", {"post_id": "999"})
-    assert missing["replay"] == {"exact_match": True, "record": 9} and missing["status"] == 404
+    assert replayed(replaying, "get_posts_by_post_id", missing) == (True, "GET", "/posts/999", ())
+    assert missing["status"] == 404
     unnamed = replaying.read("get_users_by_user_id", {"user_id": "12345"})  # never user 1's recording
     assert unnamed["status"] == 404 and unnamed["state"]["view"] == "missing" and "replay" not in unnamed
     # The data plane still works; reads just do not consult it.
@@ -159,7 +174,8 @@ def test_a_call_with_no_query_answers_from_a_whole_line_that_pages(paging_runtim
     result = paging_runtime.read("get_items")
     assert result["body"] == ITEMS
     assert result["state"]["view"] == "list"
-    assert result["replay"] == {"exact_match": False, "record": 1}  # the line's query differs from the call's
+    # the line's query differs from the call's
+    assert replayed(paging_runtime, "get_items", result) == (False, "GET", "/items", (("limit", "10"),))
     exact = paging_runtime.read("get_items", {"query": {"limit": "10"}})
     assert exact["body"] == ITEMS and "replay" not in exact
 
@@ -178,7 +194,8 @@ def test_a_parameter_every_call_sent_defaults_to_its_value(paging_runtime) -> No
     spec = next(s for s in paging_runtime.tools() if s.name == "get_stats")
     assert spec.input_schema["properties"]["query"]["properties"]["v"]["default"] == "2"
     result = paging_runtime.read("get_stats")
-    assert result["replay"] == {"exact_match": True, "record": 6} or result["state"]["view"] == "document"
+    assert replayed(paging_runtime, "get_stats", result) == (True, "GET", "/stats", (("v", "2"),)) or (
+        result["state"]["view"] == "document")
     assert result["body"] == {"count": 3}
 
 
