@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -121,25 +120,11 @@ def _kinto_start(port: int, scratch: Path, env: dict[str, str]) -> tuple[list[st
 
 # --- Prefect ------------------------------------------------------------------------------
 
-PREFECT_FIXED_PORT = "4200"
-PREFECT_FIXED_HOME = "/tmp/prefecthome"
-
-
 def _prefect_start(port: int, scratch: Path, env: dict[str, str]) -> tuple[list[str], Path | None]:
-    """captures/prefect/start.sh takes no PORT: it always serves 127.0.0.1:4200 from
-    /tmp/prefecthome. Run a copy with this test's port and scratch home in their place, so
-    two runs (or an application someone started by hand) never meet."""
-    original = (CAPTURES / "prefect" / "start.sh").read_text()
-    for fixed in (PREFECT_FIXED_PORT, PREFECT_FIXED_HOME):
-        if fixed not in original:
-            raise StartFailed(f"captures/prefect/start.sh no longer mentions {fixed}; update tests/live/apps.py")
+    """start.sh takes the port and its home directory, so two runs (or an application someone
+    started by hand) never meet; it leaves the server running and its pid in the home."""
     home = scratch / "prefecthome"
-    text = original.replace(PREFECT_FIXED_HOME, str(home))
-    text = re.sub(rf"\b{PREFECT_FIXED_PORT}\b", str(port), text)
-    text = text.replace('HERE="$(cd "$(dirname "$0")" && pwd)"', f'HERE="{CAPTURES / "prefect"}"')
-    script = scratch / "start-prefect.sh"
-    script.write_text(text)
-    return ["bash", str(script)], home / "server.pid"
+    return ["bash", str(CAPTURES / "prefect" / "start.sh"), str(port), str(home)], home / "server.pid"
 
 
 # --- the corpus: every start.sh takes PORT HOME_DIR and prints a READY line once seeded ---------
