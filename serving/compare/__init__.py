@@ -13,6 +13,9 @@ From Python::
 
     results = compare(bundle, probe_file, live_url)          # the model in process
     print(render_text(results, live_url, "in-process model"))
+
+May import: the runtime and ``serving.runtime_api``, the build side's ``bundle`` and
+``manifest`` models. Never the transports.
 """
 
 from __future__ import annotations

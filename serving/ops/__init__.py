@@ -1,7 +1,10 @@
 """Serving ops: what a plan's field rules run at serving time, registered by name.
 
-The public names below load lazily, so the build side can read ``registry`` (the op names)
-without importing the ops themselves.
+The public names below load lazily. The ops' parameters and names are the hand-over's
+(``interpreter/bundle/op_params.py``), so the build side validates rules without serving.
+
+May import: the build side's ``bundle`` models only. Nothing of serving imports back into ops'
+callers: ops read an ``OpContext``, never the state or the runtime.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 See ``contract.py`` for the contract and ``url.py`` for ``open_store``. Providers:
 ``MemoryStore`` (``memory.py``), ``SqliteStore`` (``sqlite.py``), ``PostgresStore``
 (``postgres.py``, imported on first use so psycopg is needed only for PostgreSQL).
+
+May import: the build side's ``bundle`` (the JSON codec) only; it knows subjects and batches,
+not what the state means (that is ``serving.state``).
 """
 
 from __future__ import annotations

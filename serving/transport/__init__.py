@@ -6,4 +6,8 @@
 * ``data_client``: the client side of ``capenv data get|reset|add --url``.
 
 Import the module you need; this package imports nothing, so the CLI stays quick to start.
+
+May import: ``serving.runtime_api``, the runtime and its HTTP surface, the store, the build side's ``bundle`` and
+``manifest`` models. Nothing of serving imports a transport (an import contract,
+pyproject.toml).
 """
