@@ -11,6 +11,7 @@ from typing import Any, Callable
 from capenv.interpreter.bundle.collector import collector_paused
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import BundleInfo, ViewResult
+from capenv.interpreter.evidence.application import require_an_application
 from capenv.interpreter.evidence.har import load_evidence
 from capenv.interpreter.evidence.records import Evidence
 from capenv.interpreter.manifest.infer import build_manifest
@@ -107,6 +108,7 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
         configure_clocks(ruleset.settings["clocks"])
     with phase("evidence"):
         evidence = load_evidence(capture, origin=origin, progress=progress, ruleset=ruleset)
+        require_an_application(evidence)
     with phase("manifest"):
         manifest = build_manifest(evidence, ruleset, load_overrides(overrides) if overrides else None)
     with phase("read-only POSTs"):

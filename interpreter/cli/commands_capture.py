@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # the build side is imported when a verb runs, not when it is
 
 def register(sub: argparse._SubParsersAction) -> None:
     inspect = sub.add_parser("inspect", help="records, origins and the inferred manifest of a capture")
-    inspect.add_argument("capture", help="a HAR 1.2 file (.har or .har.gz)")
+    inspect.add_argument("capture", help="a HAR 1.2 file (.har, .har.gz, .zhar, or a Playwright .zip; side files beside it)")
     inspect.add_argument("--json", action="store_true", help="one JSON object for scripts")
     add_capture_options(inspect)
     inspect.set_defaults(handler=_inspect)
@@ -23,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def read_capture(args: argparse.Namespace) -> tuple[Evidence, Manifest]:
     """Evidence and manifest from the shared capture options."""
+    from capenv.interpreter.evidence.application import require_an_application
     from capenv.interpreter.evidence.har import load_evidence
     from capenv.interpreter.manifest.infer import build_manifest
     from capenv.interpreter.manifest.overrides import load_overrides
@@ -30,6 +31,7 @@ def read_capture(args: argparse.Namespace) -> tuple[Evidence, Manifest]:
 
     ruleset = load_rules(getattr(args, "rules", None))
     evidence = load_evidence(args.capture, origin=args.origin, progress=progress_printer("reading"), ruleset=ruleset)
+    require_an_application(evidence, of_the_primary_origin=False)  # inspect may look at any origin
     overrides = load_overrides(args.overrides) if getattr(args, "overrides", None) else None
     return evidence, build_manifest(evidence, ruleset, overrides)
 

@@ -15,7 +15,7 @@ from .progress import progress_printer
 
 def register(sub: argparse._SubParsersAction) -> None:
     build = sub.add_parser("build", help="evidence -> manifest -> view -> plans -> gate; writes a bundle directory")
-    build.add_argument("capture", help="a HAR 1.2 file (.har or .har.gz)")
+    build.add_argument("capture", help="a HAR 1.2 file (.har, .har.gz, .zhar, or a Playwright .zip; side files beside it)")
     build.add_argument("-o", "--output", required=True, help="the bundle directory to write")
     build.add_argument("--force", action="store_true",
                        help="write into a non-empty directory that is not a bundle")

@@ -20,7 +20,7 @@ DEFAULT_REPORT = Path("docs/verification.md")
 
 def register(sub: argparse._SubParsersAction) -> None:
     verify = sub.add_parser("verify", help="build each capture and write the verification report (Markdown)")
-    verify.add_argument("captures", nargs="+", metavar="CAPTURE", help="HAR files (.har or .har.gz)")
+    verify.add_argument("captures", nargs="+", metavar="CAPTURE", help="HAR files (.har, .har.gz, .zhar, .zip)")
     verify.add_argument("--output", default=str(DEFAULT_REPORT),
                         help="where the report goes, - for stdout (default %(default)s)")
     verify.add_argument("--check", action="store_true", help="fail when the file is stale instead of writing it")

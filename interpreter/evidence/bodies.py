@@ -18,6 +18,12 @@ Decisions this module makes (the design leaves them open):
 - **Encoding.** ``base64`` text is decoded strictly (ASCII whitespace ignored); bytes that are
   not UTF-8 give ``binary=True`` and ``text=None``. ``postData.encoding`` (not in HAR 1.2, but
   some recorders write it) is honoured the same way. Any other encoding is a body problem.
+- **Side files.** Playwright's ``attach`` mode keeps a body in a side file named by ``_file``
+  (``postData._file``, ``content._file``) instead of ``text``; its bytes are the body, read
+  through ``containers.SideFiles`` (which refuses names leaving the HAR's place).
+- **Kept only in part.** A request whose ``postData`` has ``params`` but no text (DevTools-style
+  form fields), or an empty text while the request declares a body (Playwright's ``omit``
+  mode), was not retained; ``note`` says so, for the messages that refuse such a call.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import binascii
 from typing import Any
 
 from ..bundle import jsonvalue
+from .containers import SideFiles
 from .errors import EntryProblem, show
 from .records import Body
 
@@ -34,6 +41,10 @@ Headers = tuple[tuple[str, str], ...]
 
 ABSENT = Body()
 """No body at all: nothing was sent or answered."""
+
+NO_SIDE_FILES = SideFiles()
+PARAMS_ONLY = "the recorder kept only its form parameters (postData.params), not the body text"
+TEXT_OMITTED = "the recorder left its text empty although the request sent a body"
 
 _SNIFFED_MEDIA_TYPES = frozenset({"", "text/plain"})
 _ASCII_WHITESPACE = str.maketrans("", "", " \t\n\r\f\v")
@@ -59,7 +70,7 @@ def header_value(headers: Headers, name: str) -> str | None:
     return None
 
 
-def request_body(request: dict[str, Any], headers: Headers) -> Body:
+def request_body(request: dict[str, Any], headers: Headers, side_files: SideFiles = NO_SIDE_FILES) -> Body:
     declared_type = header_value(headers, "content-type")
     post = request.get("postData")
     if post is None:
@@ -68,10 +79,17 @@ def request_body(request: dict[str, Any], headers: Headers) -> Body:
         return ABSENT
     if not isinstance(post, dict):
         raise EntryProblem(f"request.postData is {show(post)}, not an object", body_only=True)
-    return _body(post.get("mimeType") or declared_type, post.get("text"), post.get("encoding"), "request.postData")
+    mime_type = post.get("mimeType") or declared_type
+    if post.get("_file") is not None and not post.get("text"):
+        return _side_file_body(mime_type, post["_file"], side_files, "request.postData._file")
+    if post.get("text") is None and post.get("params"):
+        return Body(mime_type=mime_type, retained=False, note=PARAMS_ONLY)
+    if post.get("text") == "" and _request_declares_body(request, headers):
+        return Body(mime_type=mime_type, retained=False, note=TEXT_OMITTED)
+    return _body(mime_type, post.get("text"), post.get("encoding"), "request.postData")
 
 
-def response_body(response: dict[str, Any], headers: Headers) -> Body:
+def response_body(response: dict[str, Any], headers: Headers, side_files: SideFiles = NO_SIDE_FILES) -> Body:
     content = response.get("content")
     if content is None:
         content = {}
@@ -80,11 +98,27 @@ def response_body(response: dict[str, Any], headers: Headers) -> Body:
     mime_type = response_media_type(response, headers)
     if mime_type is not None and not isinstance(mime_type, str):
         raise EntryProblem(f"response.content.mimeType is {show(mime_type)}, not a string", body_only=True)
+    if content.get("_file") is not None and content.get("text") is None:
+        return _side_file_body(mime_type, content["_file"], side_files, "response.content._file")
     if content.get("text") is None:
         if _positive(content.get("size")) or _positive(response.get("bodySize")):
             return Body(mime_type=mime_type, retained=False)
         return Body(mime_type=mime_type) if mime_type else ABSENT
     return _body(mime_type, content.get("text"), content.get("encoding"), "response.content")
+
+
+def _side_file_body(mime_type: Any, name: Any, side_files: SideFiles, where: str) -> Body:
+    if mime_type is not None and not isinstance(mime_type, str):
+        raise EntryProblem(f"{where.rsplit('.', 1)[0]}.mimeType is {show(mime_type)}, not a string", body_only=True)
+    if not isinstance(name, str):
+        raise EntryProblem(f"{where} is {show(name)}, not a string", body_only=True)
+    raw = side_files.read(name, where)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return Body(mime_type=mime_type, size=len(raw), binary=True)
+    is_json, value, error = _parse_json(mime_type, text)
+    return Body(mime_type=mime_type, text=text, size=len(raw), is_json=is_json, json_value=value, json_error=error)
 
 
 def response_media_type(response: dict[str, Any], headers: Headers) -> Any:

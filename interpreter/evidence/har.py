@@ -1,8 +1,9 @@
-"""HAR 1.2 ingest: a ``.har`` or ``.har.gz`` file → ``Evidence`` (DESIGN.md §3).
+"""HAR 1.2 ingest: a ``.har`` file (plain, gzip, zlib or a Playwright ``.zip``) → ``Evidence``
+(DESIGN.md §3).
 
 Each entry becomes one ``Record`` (fields as the §3 table says; body decisions in ``bodies``,
 URL splitting in ``origin``, the id in ``identity``, typed members in ``entry_fields``, times in
-``instants``). Choices made here and there:
+``instants``, containers and side files in ``containers``). Choices made here and there:
 
 - Start times are read as dateutil's ``isoparse`` reads them and kept in UTC (the recorder's
   local offset says nothing about the application); a time without a zone is an error.
@@ -25,9 +26,7 @@ as JSON when its media type says JSON), so skipping them cannot move it.
 
 from __future__ import annotations
 
-import gzip
 import math
-import zlib
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
@@ -37,6 +36,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from . import bodies
+from .containers import SideFiles, unpack
 from .entry_fields import headers_of, member_object, member_string, status_of
 from .errors import CaptureError, EntryProblem, show
 from .identity import evidence_id
@@ -52,13 +52,13 @@ Progress = Callable[[int, int], None]
 PROGRESS_REPORTS = 100
 """At most about this many ``progress`` calls per file, however large."""
 
-_GZIP_MAGIC = b"\x1f\x8b"
 _UTF8_BOM = "\ufeff"
 
 
 def load_evidence(path: str | Path, *, origin: str | None = None, progress: Progress | None = None,
                   ruleset: Any = None) -> Evidence:
-    """Read a HAR capture (plain or gzip, told apart by the magic bytes) into ``Evidence``.
+    """Read a HAR capture (plain, gzip, zlib or zip, told apart by the magic bytes) into ``Evidence``;
+    side files (``_file``) are read beside it.
 
     ``origin`` forces the primary origin (normalised; it must be some record's origin).
     ``progress(done, total)`` is called at most about ``PROGRESS_REPORTS`` times, last with
@@ -70,13 +70,17 @@ def load_evidence(path: str | Path, *, origin: str | None = None, progress: Prog
         data = Path(path).read_bytes()
     except OSError as exc:
         raise CaptureError(source, None, f"cannot be read: {exc.strerror or exc}") from None
-    return parse_har_bytes(data, source=source, origin=origin, progress=progress, ruleset=ruleset)
+    return parse_har_bytes(data, source=source, origin=origin, progress=progress, ruleset=ruleset,
+                           directory=Path(path).parent)
 
 
 def parse_har_bytes(data: bytes, *, source: str, origin: str | None = None,
-                    progress: Progress | None = None, ruleset: Any = None) -> Evidence:
-    """Like ``load_evidence`` for bytes already in memory; ``source`` names them in messages."""
-    log = _har_log(_text(_gunzip(data, source), source), source)
+                    progress: Progress | None = None, ruleset: Any = None,
+                    directory: Path | None = None) -> Evidence:
+    """Like ``load_evidence`` for bytes already in memory; ``source`` names them in messages,
+    ``directory`` is where side files (``_file``) are read from (none: a side file is a problem)."""
+    har, side_files = unpack(data, source, directory)
+    log = _har_log(_text(har, source), source)
     entries = log["entries"]
     timing = timing_convention(log.get("creator"), ruleset)
     total = len(entries)
@@ -84,7 +88,7 @@ def parse_har_bytes(data: bytes, *, source: str, origin: str | None = None,
     normalised: list[_Entry] = []
     for index, entry in enumerate(entries):
         try:
-            normalised.append(_normalise(entry, index, timing.convention))
+            normalised.append(_normalise(entry, index, timing.convention, side_files))
         except EntryProblem as problem:
             raise CaptureError(source, index, problem.problem) from None
         if progress is not None and (index + 1) % every == 0 and index + 1 < total:
@@ -119,15 +123,6 @@ class _Entry(NamedTuple):
 
 # --- the file -------------------------------------------------------------------------------
 
-def _gunzip(data: bytes, source: str) -> bytes:
-    if not data.startswith(_GZIP_MAGIC):
-        return data
-    try:
-        return gzip.decompress(data)
-    except (EOFError, OSError, zlib.error) as exc:  # BadGzipFile is an OSError
-        raise CaptureError(source, None, f"gzip data is truncated or corrupt ({exc})") from None
-
-
 def _text(data: bytes, source: str) -> str:
     try:
         text = data.decode("utf-8")
@@ -156,7 +151,7 @@ def _har_log(text: str, source: str) -> dict[str, Any]:
 
 # --- one entry ------------------------------------------------------------------------------
 
-def _normalise(entry: Any, index: int, timing: TimingConvention) -> _Entry:
+def _normalise(entry: Any, index: int, timing: TimingConvention, side_files: SideFiles) -> _Entry:
     if not isinstance(entry, dict):
         raise EntryProblem(f"is {show(entry)}, not an object")
     started_at = entry_started_at(entry)
@@ -181,11 +176,11 @@ def _normalise(entry: Any, index: int, timing: TimingConvention) -> _Entry:
     body_problem = None
     request_body = response_body = bodies.ABSENT
     try:
-        request_body = bodies.request_body(request, request_headers)
+        request_body = bodies.request_body(request, request_headers, side_files)
     except EntryProblem as problem:
         body_problem = problem
     try:
-        response_body = bodies.response_body(response, response_headers)
+        response_body = bodies.response_body(response, response_headers, side_files)
         answers_json = response_body.is_json
     except EntryProblem as problem:
         body_problem = body_problem or problem

@@ -29,6 +29,8 @@ class Body(BaseModel):
     """The body text, decoded (base64 undone); ``None`` when absent, not retained or not text."""
     retained: bool = True
     """False when the HAR kept no text for a body the method sends (DESIGN §3)."""
+    note: str | None = None
+    """Why a body was not retained, when the HAR shows more than its absence (form params only)."""
     size: int = 0
     """Bytes of the decoded body."""
     binary: bool = False

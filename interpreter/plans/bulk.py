@@ -44,7 +44,7 @@ def admit_bulk_body(record: Record, max_bytes: int) -> tuple[Any, str]:
     "a DELETE included": so an array is admitted here, and a DELETE's body counts."""
     request = record.request
     if not request.retained:
-        return None, "the capture did not retain the request body"
+        return None, "the capture did not retain the request body" + (f": {request.note}" if request.note else "")
     if request.text is None or request.text.strip() == "":
         return None, "the call sent no body to name its entities in"
     if request.size > max_bytes:

@@ -30,7 +30,8 @@ def admit_body(record: Record, *, max_bytes: int, unwrap: bool, envelope: Any = 
         return BodyVerdict({})
     request = record.request
     if not request.retained:
-        return BodyVerdict(None, problem="the capture did not retain the request body")
+        return BodyVerdict(None, problem="the capture did not retain the request body"
+                                         + (f": {request.note}" if request.note else ""))
     if request.text is None or request.text.strip() == "":
         if request.binary:
             return BodyVerdict(None, problem="the request body is not UTF-8 text")
