@@ -86,6 +86,23 @@ class QuerySpec(_Model):
     rule_id: str | None = None
 
 
+class EnvelopeMember(_Model):
+    """One member of a list answer's envelope and how serving renders it (``view-list-members``).
+
+    ``count``: the number of members the answer counts (the listed ones, or the filtered ones
+    before paging); ``sum``: the sum of ``field`` over those; ``constant``: the base recording's
+    value; ``whole-constant``: that value on a line listing the whole collection; ``recorded``:
+    the line's recording's value, only while the line's collection is as recorded and the call
+    asks what the recording asked (otherwise the answer is refused: the state does not hold it).
+    """
+
+    pointer: str
+    """Where the member sits in the answer (a JSON pointer: ``/meta/pagination/total``)."""
+    role: Literal["count", "sum", "constant", "whole-constant", "recorded"]
+    field: str | None = None
+    rule_id: str | None = None
+
+
 class ListLine(_Model):
     """One recorded request line of a list view: path arguments and query, as recorded."""
 
@@ -103,6 +120,12 @@ class ListLine(_Model):
     reason: str | None = None
     queries: tuple[QuerySpec, ...] = ()
     """Learned queries that evaluate this line over the state (empty: plain line)."""
+    pages_only: bool = False
+    """The line's query only pages the list (``view-query-params``): its counters count the
+    whole collection."""
+    held_digest: str | None = None
+    """The digest of the line's collection when its base was recorded (the initial state):
+    ``recorded`` envelope members are rendered only while the collection still has it."""
 
 
 class DocumentLine(_Model):
@@ -146,6 +169,8 @@ class ReadView(_Model):
     checked_record_ordinals: tuple[int, ...] = ()
     """Initial-window reads the read gate rendered and compared."""
     learned_queries: tuple[QuerySpec, ...] = ()
+    envelope_members: tuple[EnvelopeMember, ...] = ()
+    """For a list view: each member of its answers' envelope and how it is rendered."""
 
 
 class Entity(_Model):

@@ -31,8 +31,9 @@ def _scalar(value: Any) -> bool:
 
 
 def returned_ids(body: Any, is_identity_member: Callable[[str], bool], min_length: int) -> list[tuple[Any, str]]:
-    """Ids a create's answer names: identity members of the body or of an object member, or a
-    scalar body or sole member (of ``min_length`` characters or more). (value, where) pairs."""
+    """Ids a create's answer names: identity members of the body, of an object member or of the
+    one object of a one-element array member, or a scalar body or sole member (of ``min_length``
+    characters or more). (value, where) pairs."""
     found: list[tuple[Any, str]] = []
     if _scalar(body):
         if len(str(body)) >= min_length:
@@ -48,6 +49,9 @@ def returned_ids(body: Any, is_identity_member: Callable[[str], bool], min_lengt
         if _scalar(value) and is_identity_member(name):
             found.append((value, f"/{name}"))
     for name, value in body.items():
+        if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
+            value = value[0]  # a one-element array holds one entity (Ghost's {"posts": [{…}]})
+            name = f"{name}/0"
         if isinstance(value, dict):
             for inner, inner_value in value.items():
                 if _scalar(inner_value) and is_identity_member(inner):

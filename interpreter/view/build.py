@@ -10,9 +10,11 @@ from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Evidence
 from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.rules_engine import RuleSet
+from capenv.serving.reads.answers import line_digest
 from capenv.serving.state.index import StateIndex
 
 from .absence import learn_absences
+from .envelope_members import envelope_members
 from .extract import extract_state
 from .learned_queries import learn_queries
 from .paging import PagingRoles
@@ -25,6 +27,32 @@ from .window import initial_window, is_write
 
 def budgets_from(ruleset: RuleSet) -> Budgets:
     return Budgets.model_validate(ruleset.settings["budgets"])
+
+
+def _with_envelope(view, shape, by_ordinal, paging, writes, records, ruleset, traces):
+    """The list view with its envelope members (``view-list-members``) and the members that
+    change per response, which are not compared."""
+    ok = [by_ordinal[o] for o in shape.tool.record_ordinals
+          if by_ordinal[o].succeeded and by_ordinal[o].response.is_json]
+    write_records = [r for r in records if writes(r)]
+
+    def changed_between(earlier, later) -> bool:
+        return any(w.started_at < later.finished_at and w.finished_at > earlier.started_at for w in write_records)
+
+    members, per_response = envelope_members(view.tool, view.locator, ok, paging, changed_between, ruleset, traces)
+    if not members and not per_response:
+        return view
+    return view.model_copy(update={"envelope_members": members, "per_response_members": per_response})
+
+
+def _with_held_digests(view, types, state):
+    """Each list line with the digest of its collection in the initial state (``recorded``
+    envelope members stand only while the collection still has it)."""
+    if view.kind != "list" or not view.envelope_members or view.type not in types:
+        return view
+    lines = tuple(line.model_copy(update={"held_digest": line_digest(line, types[view.type], state)})
+                  for line in view.lines)
+    return view.model_copy(update={"lines": lines})
 
 
 def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
@@ -68,9 +96,12 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         hits.append(BudgetHit(budget="max_state_bytes", limit=budgets.max_state_bytes, reached=state_bytes,
                               effect="state unavailable: every read replays"))
         state_available = False
+    views = [_with_envelope(v, inference.shapes[v.tool], by_ordinal, paging, writes, records, ruleset, traces)
+             if v.kind == "list" and v.tool in inference.shapes else v for v in views]
     if state_available:
-        views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types,
-                              StateIndex.from_snapshot(state))
+        initial = StateIndex.from_snapshot(state)
+        views = [_with_held_digests(v, types, initial) for v in views]
+        views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial)
         views = [learn_queries(v, records, by_ordinal, writes, ruleset, traces)
                  if v.kind == "list" and v.type in types else v for v in views]
     else:

@@ -26,6 +26,8 @@ def compare(answer: Answer | None, record: Record, view: ReadView, *, is_list: b
         return f"record {record.ordinal}: recorded an absence ({record.status}), the state holds it"
     if answer.missing_field:
         return f"record {record.ordinal}: the entity lacks required field {answer.missing_field!r}"
+    if answer.unheld:
+        return f"record {record.ordinal}: {answer.unheld}"
     if answer.status != record.status:
         return f"record {record.ordinal}: status {answer.status} rendered, {record.status} recorded"
     if not record.response.is_json:

@@ -134,3 +134,53 @@ def id_matches(value: Any, path_value: str) -> bool:
     """A path segment names an identity value: the segment percent-decoded once, then as written."""
     text = str(value)
     return text == unquote(path_value) or text == path_value
+
+
+def unknown_shape(tool: Any, answers: list[Any], reader: ShapeReader, collection_word: str | None) -> str:
+    """Where the first answer of a tool no view reads stops making sense, as a JSON pointer:
+    what the view would need and what the body holds there (for the read's reason)."""
+    lists: dict[str, list[int]] = {}
+    for record in answers:
+        body = record.response.json_value
+        found = _unknown_in(body, reader, collection_word)
+        if found is not None:
+            return f"record {record.ordinal}: {found}"
+        located = reader.list_locator(body, collection_word)
+        if located is not None:
+            where = "/" if located[0].kind == "root" else f"/{_escape(located[0].member or '')}"
+            lists.setdefault(where, []).append(record.ordinal)
+    if len(lists) > 1:
+        shown = "; ".join(f"record {ordinals[0]} at {where}" for where, ordinals in lists.items())
+        return f"its answers list their members at different places ({shown}): one view reads one shape"
+    return "no identity field is shared by the listed objects, nor equals the path's value"
+
+
+def _unknown_in(body: Any, reader: ShapeReader, collection_word: str | None) -> str | None:
+    if isinstance(body, list):
+        odd = next((i for i, v in enumerate(body) if not isinstance(v, dict)), None)
+        if odd is not None:
+            return f"/{odd} is {_kind(body[odd])}, in an array at / that a list of entities would hold objects in"
+        return None
+    if not isinstance(body, dict):
+        return f"/ is {_kind(body)}, not an object or an array of objects"
+    arrays = [name for name, value in body.items() if holds(value) in ("object-array", "singleton-object")]
+    if len(arrays) > 1 and reader.list_locator(body, collection_word) is None:
+        shown = ", ".join(f"/{_escape(name)}" for name in arrays)
+        return f"{shown} each hold an array of objects, and no view-envelopes rule says which one is the list"
+    return None
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return "null" if value is None else "a number"
+
+
+def _escape(name: str) -> str:
+    return name.replace("~", "~0").replace("/", "~1")

@@ -16,7 +16,7 @@ from capenv.interpreter.bundle.paths import spell_path
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest, Tool
 
-from .shapes import ShapeReader
+from .shapes import ShapeReader, unknown_shape
 
 
 @dataclass
@@ -123,13 +123,19 @@ def infer_types(manifest: Manifest, records: dict[int, Record], reader: ShapeRea
         if not answers:
             result.shapes[tool.name] = ToolShape(tool, "none", reason="no successful JSON answer")
             continue
-        shape = (_list_shape(tool, answers, reader, carried.get(_structural(tool.segments)))
-                 or _item_shape(tool, answers, reader))
+        # an item path whose answers hold the entity its path names (as Ghost's one-element
+        # {"posts": [{…}]}) is an item view before it is a list of one
+        listed = lambda: _list_shape(tool, answers, reader, carried.get(_structural(tool.segments)))  # noqa: E731
+        if tool.segments and tool.segments[-1].is_param:
+            shape = _item_shape(tool, answers, reader) or listed()
+        else:
+            shape = listed() or _item_shape(tool, answers, reader)
         if shape is None:
             if all(isinstance(r.response.json_value, dict) for r in answers):
                 shape = ToolShape(tool, "document", Locator(kind="root"))
             else:
-                shape = ToolShape(tool, "none", reason="answers are neither a list of entities, an entity nor an object")
+                shape = ToolShape(tool, "none", reason="answers are neither a list of entities, an entity nor an object:"
+                                                       f" {unknown_shape(tool, answers, reader, _literal_word(tool))}")
         result.shapes[tool.name] = shape
     _assemble_types(result)
     return result

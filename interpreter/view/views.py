@@ -120,7 +120,8 @@ def _list_lines(ok: list[Record], window_reads: set[int], shape: ToolShape, enti
         lines.append(ListLine(
             path=path, query=query, collection=collection_path(path, entity_type),
             membership="all" if whole else "recorded", recorded_ids=ids, base=recording_of(base_record),
-            record_ordinals=tuple(r.ordinal for r in group), all_record_ordinals=tuple(whole)))
+            record_ordinals=tuple(r.ordinal for r in group), all_record_ordinals=tuple(whole),
+            pages_only=bool(query) and paging.only_pages(query)))
     return tuple(lines)
 
 

@@ -13,7 +13,8 @@ from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine,
 from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.state.index import StateIndex
 
-from .queries import evaluate_queries
+from .envelope import collection_digest, render_envelope
+from .queries import evaluate_queries, pages
 from .render import project, render_into, sorted_fields
 
 
@@ -28,6 +29,8 @@ class Answer:
     source: str = "state"
     missing_field: str | None = None
     """A field every recording of the view carried that the rendered entity lacks (refuse)."""
+    unheld: str | None = None
+    """Why a member of a list's envelope cannot be rendered from the state (refuse)."""
 
 
 def from_recording(recording: Recording, source: str = "replay") -> Answer:
@@ -78,14 +81,49 @@ def list_members(view: ReadView, line: ListLine, entity_type: EntityType, state:
 
 
 def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: StateIndex,
-                query: tuple[tuple[str, str], ...] | None = None) -> Answer | None:
+                query: tuple[tuple[str, str], ...] | None = None, *, as_recorded: bool = True) -> Answer | None:
+    """The line rendered from the state; ``as_recorded``: the call asks what the line's recording
+    asked (its envelope members only that recording shows may then stand while it holds)."""
     members = list_members(view, line, entity_type, state, query)
     if members is None:
         return None
     shown = [project(sorted_fields(m, view.sorted_arrays), view.shown_fields) for m in members]
     lacking = next((f for m in members if (f := _lacking(m, view.required_fields))), None)
     body = render_into(line.base.body, view.locator or Locator(kind="root"), shown)
-    return Answer(line.base.status, line.base.content_type, line.base.headers, body, missing_field=lacking)
+    unheld = None
+    if view.envelope_members:
+        collection = state.find_collection(line.collection or line.path, entity_type.name)
+        asked = query if query is not None else line.query
+        whole = not pages(line.queries, asked) if line.queries else line.membership == "all"
+        body, unheld = render_envelope(view, line, body, _counted(line, members, collection, asked),
+                                       lambda: _digest(collection), whole=whole, as_recorded=as_recorded)
+    return Answer(line.base.status, line.base.content_type, line.base.headers, body, missing_field=lacking,
+                  unheld=unheld)
+
+
+def _counted(line: ListLine, members: list[dict[str, Any]], collection: Any,
+             query: tuple[tuple[str, str], ...]) -> list[dict[str, Any]] | None:
+    """What a list answer's counters count: the members its filters select before paging, or
+    None where the state cannot say (a page of a filtered list no learned query evaluates)."""
+    held = collection.members() if collection is not None else []
+    if line.queries:
+        return evaluate_queries(held, line.queries, query, paged=False)
+    if line.membership == "all":
+        return members
+    if line.pages_only:
+        return held
+    return None
+
+
+def line_digest(line: ListLine, entity_type: EntityType, state: StateIndex) -> str:
+    """The digest of the collection a line lists, as ``answer_list`` compares it."""
+    return _digest(state.find_collection(line.collection or line.path, entity_type.name))
+
+
+def _digest(collection: Any) -> str:
+    if collection is None:
+        return collection_digest(None)
+    return collection_digest([(key, collection.entities[key]) for key in collection.order])
 
 
 def answer_document(line: DocumentLine, state: StateIndex) -> Answer | None:

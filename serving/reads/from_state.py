@@ -131,7 +131,7 @@ class StateReads:
             if size is not None and held is not None and len(held.order) > size:
                 # The page no longer covers the whole collection: its recording is the answer.
                 return Served(from_recording(line.base), {"replay": {"exact_match": exact, "record": line.base.ordinal}})
-        answer = answer_list(view, line, entity_type, state, query)
+        answer = answer_list(view, line, entity_type, state, query, as_recorded=exact)
         if answer is None:
             return None
         _refuse_lacking(answer, entity_type)
@@ -151,7 +151,7 @@ class StateReads:
             return None
         evaluated = whole.model_copy(update={"queries": tuple(specs[name] for name in values),
                                              "membership": "recorded"})
-        answer = answer_list(view, evaluated, entity_type, state, decoded_pairs(call.query))
+        answer = answer_list(view, evaluated, entity_type, state, decoded_pairs(call.query), as_recorded=False)
         if answer is None:
             return None
         _refuse_lacking(answer, entity_type)
@@ -201,6 +201,10 @@ def _page_size(line: ListLine, view: ReadView) -> int | None:
 
 
 def _refuse_lacking(answer: Answer, entity_type: EntityType) -> None:
+    if answer.unheld:
+        raise CallRefused(f"this {entity_type.name} list is not modelled over the current state: {answer.unheld}"
+                          " (it is answered while the state holds what its recording showed, for the query it"
+                          " was recorded with)", http_status=501)
     if answer.missing_field:
         raise CallRefused(f'the {entity_type.name} entity lacks "{answer.missing_field}", a field every recording '
                           "of this view carried, so the state cannot answer it", http_status=500)

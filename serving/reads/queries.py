@@ -7,9 +7,19 @@ from typing import Any
 from capenv.interpreter.bundle.models import QuerySpec
 
 
+PAGING_KINDS = frozenset({"page", "limit", "start", "end", "offset"})
+
+
+def pages(specs: tuple[QuerySpec, ...], query: tuple[tuple[str, str], ...]) -> bool:
+    """``query`` names a learned paging parameter (its answer may list part of what it selects)."""
+    kinds = {spec.param: spec.kind for spec in specs}
+    return any(kinds.get(name) in PAGING_KINDS for name, _ in query)
+
+
 def evaluate_queries(members: list[dict[str, Any]], specs: tuple[QuerySpec, ...],
-                     query: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
-    """Apply the learned queries named by ``query`` to ``members`` (filters, sort, then paging)."""
+                     query: tuple[tuple[str, str], ...], *, paged: bool = True) -> list[dict[str, Any]]:
+    """Apply the learned queries named by ``query`` to ``members`` (filters, sort, then paging;
+    without ``paged``, what the filters select before any page is cut)."""
     by_param = {spec.param: spec for spec in specs}
     values = {name: value for name, value in query if name in by_param}
     result = list(members)
@@ -34,6 +44,8 @@ def evaluate_queries(members: list[dict[str, Any]], specs: tuple[QuerySpec, ...]
         if order is not None:
             descending = order.lower() == "desc"
         result = sorted(result, key=lambda m: _sort_key(m.get(field)), reverse=descending)
+    if not paged:
+        return result
     limit = _int(next((values[n] for n in values if by_param[n].kind == "limit"), None))
     page = next((by_param[n] for n in values if by_param[n].kind == "page"), None)
     start = _int(next((values[n] for n in values if by_param[n].kind in ("start", "offset")), None))

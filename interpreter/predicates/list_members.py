@@ -1,0 +1,140 @@
+"""Predicates on one member of a list answer's envelope (everything beside the listed members).
+
+Context ``list-member``: the member's JSON pointer and name, and what the view's recordings
+show of it: in the recordings that listed the whole collection ("whole"), whether it always
+equalled the number of listed members or the sum of one of their fields; across recordings,
+whether it stayed the same.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+from .names import WordsParams, in_words
+
+
+@context_model("list-member")
+class ListMemberContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pointer: str
+    """Where the member sits in the answer (``/meta/pagination/total``)."""
+    name: str
+    """The pointer's last member name."""
+    whole_recordings: int = 0
+    """Recordings of the view that listed the whole collection and carried the member."""
+    counts_listed: bool = False
+    """An integer equal to the number of listed members in every whole recording (one at least)."""
+    distinct_in_whole: int = 0
+    """How many different values the whole recordings show."""
+    sum_field: str | None = None
+    """A field of the listed members whose integer sum it equals in every whole recording (not
+    zero in one at least); None when no field does."""
+    sums_same_named: bool = False
+    """Every listed member has an integer field of the member's own name, and it equals their
+    sum in every whole recording (zero included: ``total_predictions`` over tasks)."""
+    constant: bool = False
+    """The same value in every recording of the view that carried it."""
+    constant_in_whole: bool = False
+    """The same value in every whole recording (one at least)."""
+    listing_changed: bool = False
+    """The recordings carrying it listed different members (so a constant did not follow them)."""
+    listing_changed_in_whole: bool = False
+    """The same, among the whole recordings."""
+    kinds: list[str] = Field(default_factory=list)
+    """The JSON kinds of its values: number, string, boolean, null, empty (``{}`` or ``[]``), object, array."""
+    kinds_in_whole: list[str] = Field(default_factory=list)
+
+
+@predicate("list_member_named", context="list-member", params=WordsParams)
+def list_member_named(ctx: ListMemberContext, params: WordsParams) -> Outcome:
+    """The member's name is one of a word list."""
+    return in_words(ctx.name, params)
+
+
+@predicate("list_member_counts_listed", context="list-member")
+def list_member_counts_listed(ctx: ListMemberContext, params: BaseModel) -> Outcome:
+    """It equals the number of listed members in every recording that listed the whole collection."""
+    if ctx.whole_recordings == 0:
+        return Miss("no recording listed the whole collection with it")
+    if ctx.counts_listed:
+        return Match({"whole_recordings": ctx.whole_recordings})
+    return Miss("it differs from the number of listed members in a recording that listed them all")
+
+
+class VariesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_values: int = Field(ge=2)
+
+
+@predicate("list_member_varies_in_whole", context="list-member", params=VariesParams)
+def list_member_varies_in_whole(ctx: ListMemberContext, params: VariesParams) -> Outcome:
+    """The whole recordings show it with at least ``min_values`` different values."""
+    if ctx.distinct_in_whole >= params.min_values:
+        return Match({"values": ctx.distinct_in_whole})
+    return Miss(f"the whole recordings show {ctx.distinct_in_whole} value{'s' if ctx.distinct_in_whole != 1 else ''},"
+                f" fewer than {params.min_values}")
+
+
+@predicate("list_member_sums_field", context="list-member")
+def list_member_sums_field(ctx: ListMemberContext, params: BaseModel) -> Outcome:
+    """It equals the sum of one integer field of the listed members in every whole recording."""
+    if ctx.sum_field is None:
+        return Miss("it equals the sum of no field of the listed members in every whole recording")
+    return Match({"field": ctx.sum_field})
+
+
+@predicate("list_member_sums_same_named_field", context="list-member")
+def list_member_sums_same_named_field(ctx: ListMemberContext, params: BaseModel) -> Outcome:
+    """It equals the sum of the listed members' field of its own name in every whole recording."""
+    if ctx.sums_same_named:
+        return Match({"field": ctx.name})
+    return Miss(f"it is not the sum of the listed members' {ctx.name!r} in every whole recording")
+
+
+class AmongParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    among: Literal["all", "whole"]
+    """Every recording of the view, or only those that listed the whole collection."""
+
+
+@predicate("list_member_constant", context="list-member", params=AmongParams)
+def list_member_constant(ctx: ListMemberContext, params: AmongParams) -> Outcome:
+    """It shows the same value in every recording (``all``) or every whole recording (``whole``)."""
+    if params.among == "all":
+        return Match() if ctx.constant else Miss("its value differs between recordings")
+    if ctx.constant_in_whole:
+        return Match({"whole_recordings": ctx.whole_recordings})
+    return Miss("its value differs between recordings that listed the whole collection")
+
+
+@predicate("list_member_outlived_a_change", context="list-member", params=AmongParams)
+def list_member_outlived_a_change(ctx: ListMemberContext, params: AmongParams) -> Outcome:
+    """The recordings (``all``, or the ``whole`` ones) carrying it listed different members: a
+    value that stayed the same did not follow the listing."""
+    changed = ctx.listing_changed if params.among == "all" else ctx.listing_changed_in_whole
+    if changed:
+        return Match()
+    return Miss("every recording carrying it listed the same members: nothing shows it does not follow them")
+
+
+class KindsParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kinds: list[str] = Field(min_length=1)
+    among: Literal["all", "whole"] = "all"
+
+
+@predicate("list_member_kinds_within", context="list-member", params=KindsParams)
+def list_member_kinds_within(ctx: ListMemberContext, params: KindsParams) -> Outcome:
+    """Every value it showed (in every recording, or the whole ones) is of one of some JSON kinds."""
+    kinds = ctx.kinds if params.among == "all" else ctx.kinds_in_whole
+    if kinds and set(kinds) <= set(params.kinds):
+        return Match({"kinds": sorted(kinds)})
+    return Miss(f"it shows {' and '.join(sorted(kinds)) or 'nothing'}, not only {' or '.join(params.kinds)}")

@@ -1,0 +1,143 @@
+"""What each member of a list view's envelope is (the ``view-list-members`` table).
+
+Everything a list answer carries beside its listed members (a DRF ``count`` and ``next``
+link, Strapi's ``meta.pagination``, Label Studio's ``total`` and ``total_annotations``, a
+Datasette ``query_ms``) is one envelope member per JSON pointer (objects are walked, arrays are
+values). The view's recordings are the evidence: in those that listed the whole collection,
+whether a member counted the listed members or summed one of their fields; across recordings,
+whether it stayed the same, or changed between two answers of one call with no write between
+(per response: a request id, a timing). Serving renders each as ``serving.reads.envelope`` says.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from capenv.interpreter.bundle import jsonvalue
+from capenv.interpreter.bundle.models import EnvelopeMember, Locator
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.predicates.list_members import ListMemberContext
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
+from capenv.serving.reads.render import locate
+
+from .paging import PagingRoles
+
+TABLE = "view-list-members"
+
+
+def envelope_members(tool: str, locator: Locator | None, records: list[Record], paging: PagingRoles,
+                     changed_between: Callable[[Record, Record], bool], ruleset: RuleSet,
+                     traces: list[TraceEvent]) -> tuple[tuple[EnvelopeMember, ...], tuple[str, ...]]:
+    """Each envelope member of a list view with its role, and the top-level members that change
+    per response (not compared). ``records`` are the view's successful JSON answers in order;
+    ``changed_between(a, b)`` says whether a write ran between two of them."""
+    if locator is None or locator.kind == "root":
+        return (), ()
+    seen: dict[str, list[tuple[Record, Any, list]]] = {}
+    for record in records:
+        body = record.response.json_value
+        listed = locate(body, locator)
+        if not isinstance(body, dict) or not isinstance(listed, list):
+            continue
+        for pointer, value in _leaves(body, skip=locator.member):
+            seen.setdefault(pointer, []).append((record, value, listed))
+    members, per_response = [], []
+    for pointer, sightings in seen.items():
+        context = _context(pointer, sightings, paging, changed_between)
+        if context is None:
+            per_response.append(_top(pointer))
+            continue
+        decision = evaluate(ruleset, TABLE, context, subject=f"{tool} envelope {pointer}")
+        traces.extend(decision.events)
+        role = str(decision.yields.get("role", "recorded"))
+        members.append(EnvelopeMember(pointer=pointer, role=role, rule_id=decision.rule_id,
+                                      field=context.sum_field if role == "sum" else None))
+    return tuple(members), tuple(sorted(set(per_response)))
+
+
+def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: PagingRoles,
+             changed_between: Callable[[Record, Record], bool]) -> ListMemberContext | None:
+    """The member's evidence; None when it changed between two answers of one call with no write
+    between (a value per response, not state)."""
+    last: dict[tuple, tuple[Record, str]] = {}
+    for record, value, _ in sightings:
+        key, spelled = (record.path, record.query), _canonical(value)
+        if key in last and last[key][1] != spelled and not changed_between(last[key][0], record):
+            return None
+        last[key] = (record, spelled)
+    whole = [(value, listed) for record, value, listed in sightings if paging.whole(record.query, len(listed))]
+    spelled_all = {_canonical(value) for _, value, _ in sightings}
+    spelled_whole = {_canonical(value) for value, _ in whole}
+    counts = bool(whole) and all(_integer(value) and value == len(listed) for value, listed in whole)
+    name = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    return ListMemberContext(
+        pointer=pointer, name=name, whole_recordings=len(whole), counts_listed=counts,
+        distinct_in_whole=len(spelled_whole), sum_field=_summed_field(whole),
+        sums_same_named=any(listed for _, listed in whole) and all(
+            _integer(value) and _sum(listed, name) == value for value, listed in whole),
+        constant=len(spelled_all) == 1, constant_in_whole=bool(whole) and len(spelled_whole) == 1,
+        listing_changed=len({_canonical(listed) for _, _, listed in sightings}) > 1,
+        listing_changed_in_whole=len({_canonical(listed) for _, listed in whole}) > 1,
+        kinds=sorted({_kind(value) for _, value, _ in sightings}),
+        kinds_in_whole=sorted({_kind(value) for value, _ in whole}))
+
+
+def _summed_field(whole: list[tuple[Any, list]]) -> str | None:
+    """The first integer field of the listed members whose sum the member equals in every whole
+    recording, when it is not zero in one of them."""
+    if not whole or not all(_integer(value) for value, _ in whole) or not any(value for value, _ in whole):
+        return None
+    fields: list[str] = []
+    for _, listed in whole:
+        for member in listed:
+            if isinstance(member, dict):
+                fields += [name for name, v in member.items() if name not in fields and _integer(v)]
+    for name in fields:
+        if all(_sum(listed, name) == value for value, listed in whole):
+            return name
+    return None
+
+
+def _sum(listed: list, name: str) -> int | None:
+    total = 0
+    for member in listed:
+        value = member.get(name) if isinstance(member, dict) else None
+        if not _integer(value):
+            return None
+        total += value
+    return total
+
+
+def _leaves(body: dict[str, Any], *, skip: str | None, prefix: str = "") -> list[tuple[str, Any]]:
+    found: list[tuple[str, Any]] = []
+    for name, value in body.items():
+        if prefix == "" and name == skip:
+            continue
+        pointer = f"{prefix}/{name.replace('~', '~0').replace('/', '~1')}"
+        if isinstance(value, dict) and value:
+            found += _leaves(value, skip=None, prefix=pointer)
+        else:
+            found.append((pointer, value))
+    return found
+
+
+def _top(pointer: str) -> str:
+    return pointer.split("/")[1].replace("~1", "/").replace("~0", "~")
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (dict, list)):
+        return ("object" if isinstance(value, dict) else "array") if value else "empty"
+    return "string" if isinstance(value, str) else "number"
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _canonical(value: Any) -> str:
+    return jsonvalue.canonical(value).decode()

@@ -1,0 +1,108 @@
+"""Render the envelope of a list answer: every member beside the listed ones (DESIGN.md §5).
+
+A list answer's envelope carries counters (DRF's ``count``, Strapi's ``meta.pagination.total``,
+Label Studio's ``total`` and ``total_annotations``), paging links and constants. The view says
+what each is (``ReadView.envelope_members``, decided by the ``view-list-members`` table); here
+each is rendered from what the state holds, or kept from the base recording only where the
+recording still describes the state. A member the state cannot give is never rendered from a
+recording that no longer holds: the answer then carries the reason, and serving refuses it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from capenv.interpreter.bundle import jsonvalue
+from capenv.interpreter.bundle.models import EnvelopeMember, ListLine, ReadView
+
+MISSING: Any = object()
+_KEEP: Any = object()
+"""The base recording's value stands."""
+
+
+def collection_digest(members: list[tuple[Any, dict[str, Any]]] | None) -> str:
+    """A digest of a collection's (id, entity) pairs in order; "" for no collection."""
+    if members is None:
+        return ""
+    canonical = jsonvalue.canonical([[str(key), value] for key, value in members])
+    return hashlib.sha256(canonical).hexdigest()[:32]
+
+
+def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dict[str, Any]] | None,
+                    current_digest: Any, *, whole: bool, as_recorded: bool) -> tuple[Any, str | None]:
+    """``body`` (the base with the members placed) with each envelope member rendered, and the
+    reason it cannot be when one cannot (None when all can).
+
+    ``counted`` are the members the counters count (None: the state cannot say which);
+    ``current_digest()`` is the digest of the line's collection now; ``whole``: the answer lists
+    the whole collection; ``as_recorded``: the call asks what the line's recording asked."""
+    if not view.envelope_members or not isinstance(body, dict):
+        return body, None
+    result = body
+    unchanged: bool | None = None
+    for member in view.envelope_members:
+        recorded = _at(line.base.body, member.pointer)
+        if recorded is MISSING:
+            continue  # this line's answers never carried it
+        value = _computed(member, counted, whole)
+        if value is _KEEP:
+            continue
+        if value is MISSING:
+            if unchanged is None:
+                unchanged = as_recorded and line.held_digest is not None and current_digest() == line.held_digest
+            if not unchanged:
+                return body, (f"the answer's {member.pointer} is {_show(recorded)} in its recording, a value the state"
+                              " cannot compute, and "
+                              + ("the call asks another query than that recording" if not as_recorded else
+                                 "the collection has changed since it was recorded"))
+            continue
+        result = _placed(result, member.pointer, value)
+    return result, None
+
+
+def _computed(member: EnvelopeMember, counted: list[dict[str, Any]] | None, whole: bool) -> Any:
+    """The member's value from the state, the base's value where it stands, else MISSING."""
+    if member.role == "constant" or member.role == "whole-constant" and whole:
+        return _KEEP
+    if member.role == "count" and counted is not None:
+        return len(counted)
+    if member.role == "sum" and counted is not None and member.field:
+        total = 0
+        for entity in counted:
+            value = entity.get(member.field)
+            if not isinstance(value, int) or isinstance(value, bool):
+                return MISSING  # the state holds no integer to add up
+            total += value
+        return total
+    return MISSING
+
+
+def _at(body: Any, pointer: str) -> Any:
+    value = body
+    for token in _tokens(pointer):
+        if not isinstance(value, dict) or token not in value:
+            return MISSING
+        value = value[token]
+    return value
+
+
+def _placed(body: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
+    """A copy of ``body`` with ``value`` at ``pointer`` (objects along the way copied)."""
+    tokens = _tokens(pointer)
+    result = dict(body)
+    holder = result
+    for token in tokens[:-1]:
+        holder[token] = dict(holder[token])
+        holder = holder[token]
+    holder[tokens[-1]] = value
+    return result
+
+
+def _tokens(pointer: str) -> list[str]:
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+
+
+def _show(value: Any) -> str:
+    text = jsonvalue.dumps(value).decode()
+    return text if len(text) <= 40 else text[:39] + "…"
