@@ -45,6 +45,8 @@ ABSENT = Body()
 NO_SIDE_FILES = SideFiles()
 PARAMS_ONLY = "the recorder kept only its form parameters (postData.params), not the body text"
 TEXT_OMITTED = "the recorder left its text empty although the request sent a body"
+NO_POST_DATA = ("the recorder wrote no postData although the request declares a body (mitmproxy, for one, keeps"
+                " only the bodies of POST, PUT and PATCH)")
 
 _SNIFFED_MEDIA_TYPES = frozenset({"", "text/plain"})
 _ASCII_WHITESPACE = str.maketrans("", "", " \t\n\r\f\v")
@@ -75,7 +77,7 @@ def request_body(request: dict[str, Any], headers: Headers, side_files: SideFile
     post = request.get("postData")
     if post is None:
         if _request_declares_body(request, headers):
-            return Body(mime_type=declared_type, retained=False)
+            return Body(mime_type=declared_type, retained=False, note=NO_POST_DATA)
         return ABSENT
     if not isinstance(post, dict):
         raise EntryProblem(f"request.postData is {show(post)}, not an object", body_only=True)

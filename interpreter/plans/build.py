@@ -55,6 +55,11 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
             events.append(note(tool.name, "none", made))
             effect = base["effect"] = "none"
     if effect == "none":
+        unretained = next((c for c in calls if not c.request.retained), None)
+        if unretained is not None:  # what decided "no effect" never saw that call's body
+            events.append(note(tool.name, "no-effect", f"record {unretained.ordinal}: the capture did not retain the"
+                                                       " request body" + (f": {unretained.request.note}"
+                                                                          if unretained.request.note else "")))
         return WritePlan(**base, build_reason="no-effect", traces=tuple(events))
     if exemplar is None:
         return WritePlan(**base, build_reason="no-successful-call", traces=tuple(events))

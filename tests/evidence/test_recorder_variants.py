@@ -193,3 +193,18 @@ def test_a_named_origin_that_answered_no_json_is_bad_input(tmp_path):
             .write(tmp_path / "c.har"))
     assert_bad_input(capenv("build", str(path), "--origin", "http://cdn.example", "-o", str(tmp_path / "b")),
                      "origin http://cdn.example answered no JSON")
+
+
+def test_a_delete_body_the_recorder_dropped_is_named_in_the_plan(tmp_path):
+    # mitmproxy writes postData for POST, PUT and PATCH only: an RPC-style DELETE naming its
+    # entity in the body keeps its Content-Length and nothing else
+    har = items_app().call("DELETE", "/items/remove", body={"id": 2}, status=200, response={})
+    entry = har.entries[-1]["request"]
+    del entry["postData"]
+    evidence = load_evidence(har.write(tmp_path / "c.har"))
+    body = evidence.records[-1].request
+    assert (body.retained, body.text) == (False, None) and "no postData" in body.note
+    (plan,) = build_bundle(tmp_path / "c.har").view.writes
+    assert not plan.served
+    assert any("did not retain the request body: the recorder wrote no postData" in (e.reason or "")
+               for e in plan.traces), [e.reason for e in plan.traces]
