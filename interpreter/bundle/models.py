@@ -120,6 +120,9 @@ class ListLine(_Model):
     reason: str | None = None
     queries: tuple[QuerySpec, ...] = ()
     """Learned queries that evaluate this line over the state (empty: plain line)."""
+    shown_fields: tuple[str, ...] = ()
+    """The fields this line's own recordings showed, when they differ from the view's (a query
+    such as ``fields=all`` or ``_col=`` changes which fields a list shows); empty: the view's."""
     pages_only: bool = False
     """The line's query only pages the list (``view-query-params``): its counters count the
     whole collection."""

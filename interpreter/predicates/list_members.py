@@ -1,7 +1,7 @@
 """Predicates on one member of a list answer's envelope (everything beside the listed members).
 
 Context ``list-member``: the member's JSON pointer and name, and what the view's recordings
-show of it: in the recordings that listed the whole collection ("whole"), whether it always
+show of it: in the recordings that listed all their query selects, no page cut ("whole"), whether it always
 equalled the number of listed members or the sum of one of their fields; across recordings,
 whether it stayed the same.
 """

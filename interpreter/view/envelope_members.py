@@ -3,8 +3,9 @@
 Everything a list answer carries beside its listed members (a DRF ``count`` and ``next``
 link, Strapi's ``meta.pagination``, Label Studio's ``total`` and ``total_annotations``, a
 Datasette ``query_ms``) is one envelope member per JSON pointer (objects are walked, arrays are
-values). The view's recordings are the evidence: in those that listed the whole collection,
-whether a member counted the listed members or summed one of their fields; across recordings,
+values). The view's recordings are the evidence: in those that listed all their query selects
+(the whole collection, or all a filter selects: no page cut), whether a member counted the
+listed members or summed one of their fields; across recordings,
 whether it stayed the same, or changed between two answers of one call with no write between
 (per response: a request id, a timing). Serving renders each as ``serving.reads.envelope`` says.
 """
@@ -65,7 +66,8 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
         if key in last and last[key][1] != spelled and not changed_between(last[key][0], record):
             return None
         last[key] = (record, spelled)
-    whole = [(value, listed) for record, value, listed in sightings if paging.whole(record.query, len(listed))]
+    # "whole": the recordings that listed all their query selects (no page cut from it)
+    whole = [(value, listed) for record, value, listed in sightings if paging.uncut(record.query, len(listed))]
     spelled_all = {_canonical(value) for _, value, _ in sightings}
     spelled_whole = {_canonical(value) for value, _ in whole}
     counts = bool(whole) and all(_integer(value) and value == len(listed) for value, listed in whole)

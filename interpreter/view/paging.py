@@ -35,7 +35,14 @@ class PagingRoles:
             return True
         if not self.only_pages(query):
             return False
-        roles = {self.role(name): value for name, value in query}
+        return self.uncut(query, listed)
+
+    def uncut(self, query: tuple[tuple[str, str], ...], listed: int) -> bool:
+        """The recording listed everything its query selects: no page was cut from it (its other
+        parameters, filters say, may select part of the collection)."""
+        roles = {self.role(name): value for name, value in query if self.role(name) != "other"}
+        if not roles:
+            return True
         if "page" in roles:
             return False
         start = _integer(roles.get("offset", "0"))

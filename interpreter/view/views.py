@@ -91,7 +91,7 @@ def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types:
         base = recording_of((in_window or ok)[-1])
         lines: tuple[ListLine, ...] = ()
         if shape.kind == "list":
-            lines = _list_lines(ok, window_reads, shape, entity_type, paging)
+            lines = _list_lines(ok, window_reads, shape, entity_type, paging, shown)
         views.append(ReadView(
             tool=name, kind=shape.kind, type=entity_type.name, locator=shape.locator,
             key_field=shape.key_field if shape.kind == "item" else None,
@@ -105,7 +105,7 @@ def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types:
 
 
 def _list_lines(ok: list[Record], window_reads: set[int], shape: ToolShape, entity_type: EntityType,
-                paging: PagingRoles) -> tuple[ListLine, ...]:
+                paging: PagingRoles, view_fields: tuple[str, ...]) -> tuple[ListLine, ...]:
     grouped: dict[tuple, list[Record]] = {}
     for record in ok:
         grouped.setdefault((record.path, record.query), []).append(record)
@@ -115,14 +115,22 @@ def _list_lines(ok: list[Record], window_reads: set[int], shape: ToolShape, enti
         base_record = (in_window or group)[-1]
         members = locate(base_record.response.json_value, shape.locator)
         members = members if isinstance(members, list) else []
+        listed = [m for r in group for m in _listed(r, shape.locator) if isinstance(m, dict)]
+        own_fields = _fields(listed)[0] if listed else ()
         ids = tuple(m.get(entity_type.id_field) for m in members if isinstance(m, dict))
         whole = [r.ordinal for r in group if paging.whole(query, _count(r, shape.locator))]
         lines.append(ListLine(
             path=path, query=query, collection=collection_path(path, entity_type),
             membership="all" if whole else "recorded", recorded_ids=ids, base=recording_of(base_record),
             record_ordinals=tuple(r.ordinal for r in group), all_record_ordinals=tuple(whole),
-            pages_only=bool(query) and paging.only_pages(query)))
+            pages_only=bool(query) and paging.only_pages(query),
+            shown_fields=own_fields if set(own_fields) != set(view_fields) else ()))
     return tuple(lines)
+
+
+def _listed(record: Record, locator: Locator | None) -> list:
+    members = locate(record.response.json_value, locator or Locator(kind="root"))
+    return members if isinstance(members, list) else []
 
 
 def _count(record: Record, locator: Locator | None) -> int:

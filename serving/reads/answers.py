@@ -87,7 +87,7 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
     members = list_members(view, line, entity_type, state, query)
     if members is None:
         return None
-    shown = [project(sorted_fields(m, view.sorted_arrays), view.shown_fields) for m in members]
+    shown = [project(sorted_fields(m, view.sorted_arrays), line.shown_fields or view.shown_fields) for m in members]
     lacking = next((f for m in members if (f := _lacking(m, view.required_fields))), None)
     body = render_into(line.base.body, view.locator or Locator(kind="root"), shown)
     unheld = None

@@ -1,0 +1,65 @@
+"""The envelopes of a real DRF application (captures/label-studio): ``/api/projects/`` answers
+``{"count","next","previous","results"}`` with absolute links, ``/api/tasks/?project=N`` answers
+``{"total_annotations","total_predictions","total","tasks"}``, the others bare arrays. Every list
+is answered from the state, its counters follow served writes where the state can count them,
+and a list whose counters or links the state cannot compute is refused once its collection
+changed, never answered with the recorded values."""
+
+from __future__ import annotations
+
+import pytest
+
+from capenv.interpreter.bundle.io import read_bundle
+from capenv.serving.runtime import EnvironmentRuntime
+
+APP = "label-studio"
+
+
+@pytest.fixture(scope="module")
+def bundle(bundle_dir):
+    return read_bundle(bundle_dir(APP))
+
+
+def roles(bundle, tool: str) -> dict:
+    return {m.pointer: (m.role, m.field) for m in bundle.view.view(tool).envelope_members}
+
+
+def test_every_list_is_state_backed(bundle):
+    lists = [v for v in bundle.view.views if v.kind == "list"]
+    assert {v.tool for v in lists} >= {"get_projects", "get_tasks", "get_projects_tasks", "get_predictions"}
+    assert all(v.state_backed for v in lists), [(v.tool, v.reason) for v in lists if not v.state_backed]
+
+
+def test_the_envelopes_are_read(bundle):
+    assert roles(bundle, "get_projects") == {"/count": ("count", None), "/next": ("whole-constant", None),
+                                             "/previous": ("whole-constant", None)}
+    assert roles(bundle, "get_tasks") == {"/total_annotations": ("sum", "total_annotations"),
+                                          "/total_predictions": ("sum", "total_predictions"),
+                                          "/total": ("count", None)}
+    assert roles(bundle, "get_projects_tasks") == {}  # a bare array
+
+
+def test_task_counters_are_never_rendered_stale(bundle):
+    # /api/tasks/?project=1 filters by project, a query no learned meaning evaluates (the capture
+    # has no whole listing of tasks to prove it against): the state cannot say which tasks it
+    # counts, so after a served delete the list is refused rather than answered with old totals
+    runtime = EnvironmentRuntime(bundle)
+    before = runtime.read("get_tasks", {"query": {"project": "1"}})["body"]
+    assert (before["total"], before["total_annotations"]) == (4, 1)
+    annotated = next(t for t in before["tasks"] if t["total_annotations"])
+    assert runtime.read("delete_tasks_by_task_id", {"task_id": str(annotated["id"])})["status"] == 204
+    refused = runtime.call_tool("get_tasks", {"query": {"project": "1"}})
+    assert refused.is_error and "/total" in refused.structured["message"]
+    assert "collection has changed since it was recorded" in refused.structured["message"]
+
+
+def test_a_projects_page_is_refused_once_the_projects_changed(bundle):
+    runtime = EnvironmentRuntime(bundle)
+    page = {"query": {"page": "1", "page_size": "1"}}
+    first = runtime.read("get_projects", page)["body"]
+    assert first["count"] == 2 and first["next"].endswith("/api/projects/?page=2&page_size=1")
+    assert runtime.read("delete_projects_by_project_id", {"project_id": "2"})["status"] == 204
+    whole = runtime.read("get_projects")["body"]
+    assert whole["count"] == 1 and whole["next"] is None
+    refused = runtime.call_tool("get_projects", page)
+    assert refused.is_error and "/next" in refused.structured["message"]
