@@ -35,29 +35,34 @@ def envelope_members(tool: str, locator: Locator | None, records: list[Record], 
     if locator is None or locator.kind == "root":
         return (), ()
     seen: dict[str, list[tuple[Record, Any, list]]] = {}
+    listings: dict[int, str] = {}
     for record in records:
         body = record.response.json_value
         listed = locate(body, locator)
         if not isinstance(body, dict) or not isinstance(listed, list):
             continue
-        for pointer, value in _leaves(body, skip=locator.member):
+        leaves = _leaves(body, skip=locator.member)
+        if leaves:
+            listings[record.ordinal] = _canonical(listed)  # once per answer, however many members it has
+        for pointer, value in leaves:
             seen.setdefault(pointer, []).append((record, value, listed))
     members, per_response = [], []
     for pointer, sightings in seen.items():
-        context = _context(pointer, sightings, paging, changed_between)
+        context = _context(pointer, sightings, paging, changed_between, listings)
         if context is None:
             per_response.append(_top(pointer))
             continue
         decision = evaluate(ruleset, TABLE, context, subject=f"{tool} envelope {pointer}")
         traces.extend(decision.events)
         role = str(decision.yields.get("role", "recorded"))
+        field = decision.evidence.get("field") if role == "sum" else None  # the field the matching rule summed
         members.append(EnvelopeMember(pointer=pointer, role=role, rule_id=decision.rule_id,
-                                      field=context.sum_field if role == "sum" else None))
+                                      field=str(field) if field is not None else None))
     return tuple(members), tuple(sorted(set(per_response)))
 
 
 def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: PagingRoles,
-             changed_between: Callable[[Record, Record], bool]) -> ListMemberContext | None:
+             changed_between: Callable[[Record, Record], bool], listings: dict[int, str]) -> ListMemberContext | None:
     """The member's evidence; None when it changed between two answers of one call with no write
     between (a value per response, not state)."""
     last: dict[tuple, tuple[Record, str]] = {}
@@ -67,7 +72,8 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
             return None
         last[key] = (record, spelled)
     # "whole": the recordings that listed all their query selects (no page cut from it)
-    whole = [(value, listed) for record, value, listed in sightings if paging.uncut(record.query, len(listed))]
+    uncut = [(record, value, listed) for record, value, listed in sightings if paging.uncut(record.query, len(listed))]
+    whole = [(value, listed) for _, value, listed in uncut]
     spelled_all = {_canonical(value) for _, value, _ in sightings}
     spelled_whole = {_canonical(value) for value, _ in whole}
     counts = bool(whole) and all(_integer(value) and value == len(listed) for value, listed in whole)
@@ -78,8 +84,8 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
         sums_same_named=any(listed for _, listed in whole) and all(
             _integer(value) and _sum(listed, name) == value for value, listed in whole),
         constant=len(spelled_all) == 1, constant_in_whole=bool(whole) and len(spelled_whole) == 1,
-        listing_changed=len({_canonical(listed) for _, _, listed in sightings}) > 1,
-        listing_changed_in_whole=len({_canonical(listed) for _, listed in whole}) > 1,
+        listing_changed=len({listings[record.ordinal] for record, _, _ in sightings}) > 1,
+        listing_changed_in_whole=len({listings[record.ordinal] for record, _, _ in uncut}) > 1,
         kinds=sorted({_kind(value) for _, value, _ in sightings}),
         kinds_in_whole=sorted({_kind(value) for value, _ in whole}))
 

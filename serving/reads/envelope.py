@@ -11,7 +11,7 @@ recording that no longer holds: the answer then carries the reason, and serving 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, Callable
 
 from capenv.interpreter.bundle import jsonvalue
 from capenv.interpreter.bundle.models import EnvelopeMember, ListLine, ReadView
@@ -30,7 +30,7 @@ def collection_digest(members: list[tuple[Any, dict[str, Any]]] | None) -> str:
 
 
 def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dict[str, Any]] | None,
-                    current_digest: Any, *, whole: bool, as_recorded: bool) -> tuple[Any, str | None]:
+                    current_digest: Callable[[], str], *, whole: bool, as_recorded: bool) -> tuple[Any, str | None]:
     """``body`` (the base with the members placed) with each envelope member rendered, and the
     reason it cannot be when one cannot (None when all can).
 
