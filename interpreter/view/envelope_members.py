@@ -19,7 +19,6 @@ from capenv.interpreter.bundle.models import EnvelopeMember, Locator
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.list_members import ListMemberContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
-from capenv.serving.reads.render import locate
 
 from .paging import PagingRoles
 
@@ -38,8 +37,8 @@ def envelope_members(tool: str, locator: Locator | None, records: list[Record], 
     listings: dict[int, str] = {}
     for record in records:
         body = record.response.json_value
-        listed = locate(body, locator)
-        if not isinstance(body, dict) or not isinstance(listed, list):
+        listed = body.get(locator.member) if isinstance(body, dict) and locator.kind == "member" else None
+        if not isinstance(listed, list):
             continue
         leaves = _leaves(body, skip=locator.member)
         if leaves:
