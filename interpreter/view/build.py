@@ -10,7 +10,6 @@ from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Evidence
 from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.rules_engine import RuleSet
-from capenv.serving.reads.answers import line_digest
 from capenv.serving.state.index import StateIndex
 
 from .absence import learn_absences
@@ -18,7 +17,7 @@ from .envelope_members import envelope_members
 from .extract import extract_state
 from .learned_queries import learn_queries
 from .paging import PagingRoles
-from .read_gate import run_read_gate
+from .read_gate import run_read_gate, with_held_digests
 from .shapes import ShapeReader
 from .types import infer_types
 from .views import build_views, volatile_fields
@@ -43,16 +42,6 @@ def _with_envelope(view, shape, by_ordinal, paging, writes, records, ruleset, tr
     if not members and not per_response:
         return view
     return view.model_copy(update={"envelope_members": members, "per_response_members": per_response})
-
-
-def _with_held_digests(view, types, state):
-    """Each list line with the digest of its collection in the initial state (``recorded``
-    envelope members stand only while the collection still has it)."""
-    if view.kind != "list" or not view.envelope_members or view.type not in types:
-        return view
-    lines = tuple(line.model_copy(update={"held_digest": line_digest(line, types[view.type], state)})
-                  for line in view.lines)
-    return view.model_copy(update={"lines": lines})
 
 
 def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
@@ -100,7 +89,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
              if v.kind == "list" and v.tool in inference.shapes else v for v in views]
     if state_available:
         initial = StateIndex.from_snapshot(state)
-        views = [_with_held_digests(v, types, initial) for v in views]
+        views = [with_held_digests(v, types, initial) for v in views]
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial)
         views = [learn_queries(v, records, by_ordinal, writes, ruleset, traces)
                  if v.kind == "list" and v.type in types else v for v in views]

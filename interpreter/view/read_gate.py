@@ -10,7 +10,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine, ReadView
 from capenv.interpreter.evidence.records import Record
-from capenv.serving.reads.answers import Answer, answer_document, answer_item, answer_list
+from capenv.serving.reads.answers import Answer, answer_document, answer_item, answer_list, line_digest
 from capenv.serving.reads.call_match import path_fit, same_query
 from capenv.serving.reads.render import first_difference, with_observed, without_members
 from capenv.serving.state.index import StateIndex
@@ -133,3 +133,13 @@ def _line_verdict(tool: str, line: Any, checked: dict, failures: dict) -> Any:
     done, failed = checked.get(key, []), failures.get(key, [])
     reason = failed[0] if failed else (None if done else "no read in the initial window to prove it")
     return line.model_copy(update={"state_backed": bool(done) and not failed, "reason": reason})
+
+
+def with_held_digests(view: ReadView, types: dict[str, EntityType], state: StateIndex) -> ReadView:
+    """Each list line with the digest of its collection in the initial state (``recorded``
+    envelope members stand only while the collection still has it)."""
+    if view.kind != "list" or not view.envelope_members or view.type not in types:
+        return view
+    lines = tuple(line.model_copy(update={"held_digest": line_digest(line, types[view.type], state)})
+                  for line in view.lines)
+    return view.model_copy(update={"lines": lines})
