@@ -391,6 +391,10 @@ class WritePlan(_Model):
     observation: int | None = None
     """The record the written entity was observed in."""
     build_reason: str | None = None
+    answered_held: str | None = None
+    """A create's recorded call that answered an entity the state already held (a get-or-create
+    or an upsert by a key): served as a plain create it would make a duplicate (verdict
+    ``get-or-create``)."""
     reason: str | None = None
     served: bool = False
     contradicted_by: int | None = None

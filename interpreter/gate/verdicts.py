@@ -61,7 +61,8 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
         found = run.findings.get(plan.tool)
         build_reason = plan.build_reason or ("unexplained-change" if found and found.unexplained_by else None)
         context = PlanVerdictContext(
-            build_reason=build_reason, contradicted_by=found.contradicted_by if found else None,
+            build_reason=build_reason, answered_held=plan.answered_held,
+            contradicted_by=found.contradicted_by if found else None,
             side_effect_by=found.side_effect_by if found else None,
             confirmations=len(found.confirmations) if found else 0, **_explanations(plan, found, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")

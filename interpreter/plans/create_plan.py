@@ -15,6 +15,7 @@ from .context import PlanContext, note
 from .create_fields import explain_create
 from .create_inputs import CreateInputs
 from .exemplar import admit_body
+from .get_or_create import answered_held
 from .insert import insert_rule
 from .link import link_create, names_id_alone, returned_ids
 from .newly_listed import newly_listed
@@ -50,8 +51,13 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
     insert, insert_events = insert_rule(ctx, entity_type, link.collection, exemplar, observed)
     events.extend(insert_events)
     build_reason = explanation.build_reason
+    accepted = {m.member for m in explanation.members if m.admission != "not-accepted"}
+    held = answered_held(tool, link, exemplar, calls, ctx, accepted, base.get("body_envelope"))
+    if held is not None:  # the gate still models its calls; the verdict leaves the tool unserved
+        events.append(held)
     return WritePlan(**base, fields=tuple(explanation.fields), members=tuple(explanation.members), insert=insert,
-                     build_reason=build_reason, traces=tuple(events))
+                     build_reason=build_reason, answered_held=held.reason if held is not None else None,
+                     traces=tuple(events))
 
 
 def _create_observation(ctx: PlanContext, entity_type: EntityType, collection: str, key: str, exemplar: Record,

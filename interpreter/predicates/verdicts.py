@@ -17,6 +17,8 @@ class PlanVerdictContext(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     build_reason: str | None = None
+    answered_held: str | None = None
+    """A recorded call of a create that answered an entity the state already held (get-or-create)."""
     contradicted_by: int | None = None
     side_effect_by: int | None = None
     confirmations: int = 0
@@ -39,6 +41,14 @@ def plan_has_build_reason(ctx: PlanVerdictContext, params: BaseModel) -> Outcome
     if ctx.build_reason:
         return Match({"reason": ctx.build_reason})
     return Miss("the plan was built")
+
+
+@predicate("plan_answered_held", context="plan-verdict")
+def plan_answered_held(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """A recorded call of the create answered an entity the state already held (get-or-create)."""
+    if ctx.answered_held:
+        return Match({"call": ctx.answered_held})
+    return Miss("every recorded call made a new entity")
 
 
 @predicate("plan_contradicted", context="plan-verdict")

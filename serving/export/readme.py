@@ -25,6 +25,8 @@ REASONS = {
     "incomplete-entities": "its answer shows fields no initial entity holds, so it could answer only for "
                            "entities the environment created",
     "no-effect": "the capture shows no entity or document it writes",
+    "get-or-create": "a recorded call answered an entity the state already held (a get-or-create or an upsert "
+                     "by a key): served as a plain create, the same call would make a duplicate",
     "state unavailable": "the state is unavailable, so every tool replays",
 }
 

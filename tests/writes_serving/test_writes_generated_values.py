@@ -94,30 +94,33 @@ def test_a_fresh_runtime_gives_the_same_state_for_the_same_calls(json_server_bun
 
 
 def prefect_session(runtime: EnvironmentRuntime) -> list[dict]:
-    flow = accepted(runtime, "post_flows", {"body": {"name": "graded", "tags": ["a"]}})
-    other = accepted(runtime, "post_flows", {"body": {"name": "second", "tags": []}})
-    update = accepted(runtime, "patch_flows_by_flow_id", {"flow_id": flow["state"]["id"], "body": {"tags": ["b"]}})
+    # POST /api/flows/ is a get-or-create by name, not served (tests/plans/test_get_or_create.py):
+    # variables are Prefect's served create with UUID identities
+    first = accepted(runtime, "post_variables", {"body": {"name": "graded", "value": "x", "tags": ["a"]}})
+    other = accepted(runtime, "post_variables", {"body": {"name": "second", "value": "y", "tags": []}})
+    flow = next(iter(entities(runtime, "/api/flows")))["id"]
+    update = accepted(runtime, "patch_flows_by_flow_id", {"flow_id": flow, "body": {"tags": ["b"]}})
     pool = accepted(runtime, "post_work_pools", {"body": {"name": "pool-new", "type": "process"}})
-    variable = accepted(runtime, "post_variables", {"body": {"name": "v", "value": "x", "tags": []}})
-    gone = accepted(runtime, "delete_flows_by_flow_id", {"flow_id": other["state"]["id"]})
-    return [flow, other, update, pool, variable, gone]
+    gone = accepted(runtime, "delete_variables_by_variable_id", {"variable_id": other["state"]["id"]})
+    return [first, other, update, pool, gone]
 
 
 def test_prefect_identities_are_new_uuids_and_clocks_step_one_second(bundle_of) -> None:
     bundle = bundle_of("prefect")
     runtime = EnvironmentRuntime(bundle)
-    held = {e["id"] for e in entities(runtime, "/api/flows")}
-    flow, other, *_ = prefect_session(runtime)
-    ids = [flow["state"]["id"], other["state"]["id"]]
+    held = {e["id"] for e in entities(runtime, "/api/variables")}
+    first, other, update, *_ = prefect_session(runtime)
+    ids = [first["state"]["id"], other["state"]["id"]]
     assert all(UUID.match(i) for i in ids) and len(set(ids)) == 2 and not held & set(ids)
     start = datetime.fromisoformat(bundle.view.write_clock)
-    recorded = next(iter(entities(runtime, "/api/flows")))["value"]["created"]  # an initial, recorded clock
+    recorded = next(iter(entities(runtime, "/api/variables")))["value"]["created"]  # an initial, recorded clock
     assert recorded.endswith("Z") and len(recorded.split(".")[1]) == 7  # six fraction digits and the zone
-    created = flow["body"]["created"]
+    created = first["body"]["created"]
     assert len(created) == len(recorded) and created.endswith("Z")
     assert datetime.fromisoformat(created.replace("Z", "+00:00")) == start + timedelta(seconds=1)
     assert datetime.fromisoformat(other["body"]["created"].replace("Z", "+00:00")) == start + timedelta(seconds=2)
-    updated = next(e["value"] for e in entities(runtime, "/api/flows") if e["id"] == ids[0])["updated"]
+    flow = update["state"]["id"]
+    updated = next(e["value"] for e in entities(runtime, "/api/flows") if e["id"] == flow)["updated"]
     assert datetime.fromisoformat(updated.replace("Z", "+00:00")) == start + timedelta(seconds=3)
 
 

@@ -56,7 +56,7 @@ def test_a_loaded_state_serves_what_was_written(runtime, json_server_bundle) -> 
 
 def test_a_round_trip_of_prefect_writes(bundle_of) -> None:
     runtime = EnvironmentRuntime(bundle_of("prefect"))
-    flow = accepted(runtime, "post_flows", {"body": {"name": "rt", "tags": ["x"]}})["state"]["id"]
+    variable = accepted(runtime, "post_variables", {"body": {"name": "rt", "value": "x", "tags": []}})["state"]["id"]
     accepted(runtime, "patch_deployments_by_deployment_id", {"deployment_id": "d592824c-566c-49d2-84f1-611fc0586d45",
                                                              "body": {"description": "changed"}})
     accepted(runtime, "post_work_pools", {"body": {"name": "rt-pool", "type": "process"}})
@@ -64,5 +64,5 @@ def test_a_round_trip_of_prefect_writes(bundle_of) -> None:
     fresh = EnvironmentRuntime(bundle_of("prefect"))
     fresh.data_add(written)
     assert fresh.data_get() == written
-    flows = next(c for c in json.loads(written)["collections"] if c["path"] == "/api/flows")
-    assert next(e for e in flows["entities"] if e["id"] == flow)["records"] == []
+    variables = next(c for c in json.loads(written)["collections"] if c["path"] == "/api/variables")
+    assert next(e for e in variables["entities"] if e["id"] == variable)["records"] == []
