@@ -13,6 +13,7 @@ ones is not refused: it answers from the nearest recording, flagged ``exact_matc
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 from urllib.parse import unquote_plus
 
@@ -21,6 +22,8 @@ from capenv.interpreter.bundle.models import RecordedCall
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, json_kind_of, path_for, quoted
 from capenv.serving.runtime_api import HttpRequest
+
+from .argument_schema import ArgumentSchema, path_param_schema, path_value
 
 MAX_ENUM = 12
 """Past this many distinct recorded values an enum stops helping a client; the values are
@@ -107,10 +110,13 @@ class ToolInputs:
     def schema(self) -> dict[str, Any]:
         properties: dict[str, Any] = {}
         for param, name in self.properties:
-            properties[name] = {"type": "string", "minLength": 1,
-                                "description": f"path parameter {{{param}}}; recorded: {quoted(self.path_samples[param], 5)}"}
+            properties[name] = path_param_schema(
+                self.path_samples[param], f"path parameter {{{param}}}; recorded: {quoted(self.path_samples[param], 5)}")
         if self.query:
-            properties["query"] = {"type": "object", "properties": {q.name: _query_schema(q) for q in self.query},
+            named = {q.name: _query_schema(q) for q in self.query}
+            # a name recorded percent-encoded is accepted decoded too (filter%5Ba%5D and filter[a] are one name)
+            named |= {unquote_plus(q.name): named[q.name] for q in self.query if unquote_plus(q.name) not in named}
+            properties["query"] = {"type": "object", "properties": named,
                                    "additionalProperties": False,
                                    "description": "query parameters, each optional"}
         if self.body is not None:
@@ -127,7 +133,8 @@ class ToolInputs:
         return schema
 
     def accepted(self) -> str:
-        parts = [f'"{name}" (a string, required)' for _, name in self.properties]
+        parts = [f'"{name}" (a string{" or integer" if self.checked.schema["properties"][name]["type"] != "string" else ""}'
+                 f', required)' for _, name in self.properties]
         if self.query:
             parts.append(f'"query" (an object of {quoted([q.name for q in self.query], 20)})')
         if self.body is not None:
@@ -137,9 +144,17 @@ class ToolInputs:
 
     # --- MCP arguments ------------------------------------------------------------------
 
+    @cached_property
+    def checked(self) -> ArgumentSchema:
+        """The published schema, compiled: what validation enforces."""
+        return ArgumentSchema(self.schema(), self.tool.name)
+
     def parse(self, arguments: Any) -> ReadCall:
         if not isinstance(arguments, dict):
             raise CallRefused(f"arguments must be an object; {self.tool.name} accepts {self.accepted()}")
+        if arguments.get("query", 0) is None or (not self.query and arguments.get("query", 0) == {}):
+            arguments = {k: v for k, v in arguments.items() if k != "query"}  # no query sent, as it reads
+        self.checked.check(arguments, self.accepted())
         known = {name for _, name in self.properties} | ({"query"} if self.query else set()) | (
             {"body"} if self.body is not None else set())
         unknown = [k for k in arguments if k not in known and not (k == "query" and arguments[k] in ({}, None))]
@@ -147,7 +162,7 @@ class ToolInputs:
             raise CallRefused(f"{self.tool.name} does not take {quoted(unknown)}; it accepts {self.accepted()}")
         args = {}
         for param, name in self.properties:
-            value = arguments.get(name)
+            value = path_value(arguments.get(name)) if arguments.get(name) is not None else None
             if not isinstance(value, str) or not value:
                 what = "missing" if value is None else f"not a non-empty string ({json_kind_of(value)})"
                 raise CallRefused(f'path parameter "{name}" is {what}; {self.tool.name} needs it as a string '
@@ -236,7 +251,7 @@ def _query_schema(param: QueryParam) -> dict[str, Any]:
         text = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
     enum = param.enum
     if enum is not None and not param.repeated:
-        text["enum"] = list(enum)
+        text["examples"] = list(enum)  # not an enum: another value is answered as replay decides, not refused
     default = param.default
     notes = []
     if default is not None:

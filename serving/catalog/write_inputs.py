@@ -12,6 +12,7 @@ description saying it must equal the recorded value.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
@@ -19,6 +20,8 @@ from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
 from capenv.serving.runtime_api import HttpRequest
+
+from .argument_schema import SCHEMA_CANNOT_SAY, ArgumentSchema, path_param_schema, path_value
 
 CONST_MAX_CHARACTERS = 120
 """A recorded value whose JSON text is this short is shown (and given as const) in full."""
@@ -67,12 +70,8 @@ class WriteInputs:
             if member.kind in _JSON_TYPES:
                 prop["type"] = _JSON_TYPES[member.kind]
             if member.admission == "recorded-only":
-                text = recorded_text(member.recorded_value)
-                short = text is not None and not isinstance(member.recorded_value, bool) and member.recorded_value != ""
-                if short:
-                    prop["const"] = member.recorded_value
-                else:
-                    prop["description"] = "must equal the recorded value" + (f" {text}" if text else "")
+                prop["const"] = member.recorded_value  # the schema says it, so validation enforces it
+                prop["description"] = "accepted only with its recorded value"
             if member.required:
                 required.append(member.member)
             properties[member.member] = prop
@@ -86,9 +85,8 @@ class WriteInputs:
     def schema(self) -> dict[str, Any]:
         properties: dict[str, Any] = {}
         for param in self.tool.params:
-            properties[param] = {"type": "string", "minLength": 1,
-                                 "description": f"path parameter {{{param}}}; recorded: "
-                                                f"{quoted(self.path_samples.get(param, ()), 5)}"}
+            samples = self.path_samples.get(param, ())
+            properties[param] = path_param_schema(samples, f"path parameter {{{param}}}; recorded: {quoted(samples, 5)}")
         if self.plan.query:
             query_props = {}
             for name, value in self.plan.query:
@@ -97,6 +95,7 @@ class WriteInputs:
                     prop["enum"] = [value]
                     prop["default"] = value
                 else:
+                    prop["maxLength"] = 0  # not an empty literal, which some clients reject
                     prop["description"] = "must be empty, as recorded (the default)"
                 query_props[name] = prop
             properties["query"] = {"type": "object", "properties": query_props, "additionalProperties": False,
@@ -131,16 +130,24 @@ class WriteInputs:
             parts.append(f'"body" (an object of {quoted(members, 20)}{wrap})')
         return ", ".join(parts) or "no arguments"
 
+    @cached_property
+    def checked(self) -> ArgumentSchema:
+        """The published schema, compiled: what validation enforces."""
+        return ArgumentSchema(self.schema(), self.tool.name)
+
     def parse(self, arguments: Any) -> ReadCall:
         if not isinstance(arguments, dict):
             raise CallRefused(f"arguments must be an object; {self.tool.name} accepts {self.accepted()}")
+        if arguments.get("query", 0) is None:
+            arguments = {k: v for k, v in arguments.items() if k != "query"}
+        self.checked.check(arguments, self.accepted())
         known = set(self.tool.params) | {"query", "body"}
         unknown = [k for k in arguments if k not in known]
         if unknown:
             raise CallRefused(f"{self.tool.name} does not take {quoted(unknown)}; it accepts {self.accepted()}")
         args = {}
         for param in self.tool.params:
-            value = arguments.get(param)
+            value = path_value(arguments[param]) if arguments.get(param) is not None else None
             if not isinstance(value, str) or not value:
                 raise CallRefused(f'path parameter "{param}" must be a non-empty string; '
                                   f"{self.tool.name} accepts {self.accepted()}")
@@ -193,6 +200,7 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
     if plan.query:
         parts.append("The recorded query " + ", ".join(f'{n}="{v}"' for n, v in plan.query) + " is always sent.")
     parts.extend(not_modelled)
+    parts.append(SCHEMA_CANNOT_SAY)
     return parts
 
 

@@ -23,14 +23,19 @@ def render_answer(plan: WritePlan, entity: dict[str, Any] | None) -> tuple[Any, 
     return copy.deepcopy(response.body), response.is_json, response.text
 
 
-def check_answer_covers(plan: WritePlan, entity: dict[str, Any]) -> None:
-    """A rendered response missing a field the recorded response carried is refused."""
+def check_answer_covers(plan: WritePlan, entity: dict[str, Any], unsent: frozenset[str] = frozenset()) -> None:
+    """A rendered response missing a field the recorded response carried is refused.
+
+    ``unsent``: for an update, the optional members the call could have sent and did not. The
+    recorded answer carried such a field because its call set it; an entity that never held it,
+    updated by a call that does not set it, is answered without it, as the application answers
+    the entity it holds."""
     response = plan.response
     if response is None or not response.carries_entity or not response.locator:
         return
     recorded = locate(response.body, response.locator)
     if isinstance(recorded, dict):
-        lacking = [name for name in recorded if name not in entity]
+        lacking = [name for name in recorded if name not in entity and name not in unsent]
         if lacking:
             raise WriteRefusal(f"the answer would lack recorded field(s) {', '.join(lacking)}; "
                                "the entity does not hold them")

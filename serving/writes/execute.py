@@ -85,7 +85,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         updated = dict(entity)
         updated.update(values)
         if recorded is None:  # serving answers from the copy; the gate judges that by incomplete-entities
-            check_answer_covers(plan, updated)
+            check_answer_covers(plan, updated, unsent_members(plan, body))
         charge_growth(limit_check, entity, updated)
         draft.commit()
         replace_entity(collection, key, updated)
@@ -94,6 +94,12 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
                                                             "collection": collection.path,
                                                             "id": collection.ids.get(key, key)}, list(values))
     raise WriteRefusal(f"{plan.effect} writes are not served")
+
+
+def unsent_members(plan: WritePlan, body: dict[str, Any]) -> frozenset[str]:
+    """The accepted, optional members of an update that this call left out."""
+    return frozenset(m.member for m in plan.members
+                     if m.admission == "accepted" and not m.required and m.member not in body)
 
 
 def collection_id(entity: dict[str, Any], env: WriteEnv, plan: WritePlan) -> Any:

@@ -32,8 +32,10 @@ def test_input_schema_of_an_item_and_a_list(runtime) -> None:
     specs = {spec.name: spec for spec in runtime.tools()}
     item = specs["get_posts_by_post_id"].input_schema
     assert item["required"] == ["post_id"]
-    assert item["properties"]["post_id"]["type"] == "string"
+    assert item["properties"]["post_id"]["type"] == ["string", "integer"]  # recorded ids are integers' digits
     assert item["additionalProperties"] is False
+    assert runtime.call_tool("get_posts_by_post_id", {"post_id": 1}).structured == \
+        runtime.call_tool("get_posts_by_post_id", {"post_id": "1"}).structured
     listing = specs["get_posts"].input_schema
     assert "required" not in listing
     query = listing["properties"]["query"]["properties"]

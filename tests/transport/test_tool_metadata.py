@@ -69,7 +69,8 @@ def test_listed_tools_carry_titles_hints_and_schemas_and_answers_validate(captur
                 validator = Draft202012Validator(tool.output_schema)
                 entry = runtime.catalog.get(tool.name)
                 for call in sampled(bundle.replay.tools.get(tool.name, ())):
-                    result = await client.call_tool(tool.name, arguments_of(entry, call))  # validates, or raises
+                    arguments = arguments_of(entry, call)
+                    result = await client.call_tool(tool.name, arguments)  # validates, or raises
                     if not result.is_error:
                         errors = [e.message for e in validator.iter_errors(result.structured_content)]
                         assert not errors, (tool.name, call.ordinal, errors)
@@ -82,3 +83,17 @@ def test_listed_tools_carry_titles_hints_and_schemas_and_answers_validate(captur
         return answered
 
     assert anyio.run(session) > 0
+
+
+def test_a_partial_update_the_schema_accepts_is_served(bundle_dir) -> None:
+    """issue #13: PATCH a comment with {"body": "edited"} (valid by its schema) is served; the recorded
+    answer carried "edited" because its call sent it, and this call does not."""
+    runtime = EnvironmentRuntime(read_bundle(bundle_dir("json-server")))
+    schema = runtime.catalog.get("patch_comments_by_comment_id").spec().input_schema
+    arguments = {"comment_id": 1, "body": {"body": "edited"}}
+    assert Draft202012Validator(schema).is_valid(arguments)
+    answer = runtime.call_tool("patch_comments_by_comment_id", arguments)
+    assert not answer.is_error, answer.structured
+    assert answer.structured["body"]["body"] == "edited" and "edited" not in answer.structured["body"]
+    read = runtime.call_tool("get_comments_by_comment_id", {"comment_id": "1"}).structured
+    assert read["body"] == answer.structured["body"]

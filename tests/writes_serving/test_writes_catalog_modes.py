@@ -74,25 +74,26 @@ def test_input_schemas_say_the_same(runtime) -> None:
         "title": "string", "author": "string", "views": "integer", "published": "boolean", "tags": "array"}
     patch = schemas["patch_posts_by_post_id"]
     assert patch["required"] == ["post_id", "body"] and patch["properties"]["body"]["minProperties"] == 1
-    assert schemas["patch_users_by_user_id"]["properties"]["body"]["properties"]["id"] == {"type": "integer",
-                                                                                           "const": 99}
+    assert schemas["patch_users_by_user_id"]["properties"]["body"]["properties"]["id"] == {
+        "type": "integer", "const": 99, "description": "accepted only with its recorded value"}
     delete = schemas["delete_comments_by_comment_id"]
     assert delete["required"] == ["comment_id"] and "body" not in delete["properties"]
 
 
 @pytest.mark.parametrize("value,shown", [(True, "true"), ("", '""'), ("x" * 130, None)], ids=["bool", "empty", "long"])
-def test_a_recorded_only_value_clients_may_reject_as_a_literal_is_described(json_server_bundle, value, shown) -> None:
+def test_a_recorded_only_value_is_a_const_the_schema_enforces(json_server_bundle, value, shown) -> None:
     bundle = with_member(json_server_bundle, "patch_users_by_user_id", "id", recorded_value=value,
                          kind="boolean" if value is True else "string")
     runtime = EnvironmentRuntime(bundle)
     member = specs(runtime)["patch_users_by_user_id"].input_schema["properties"]["body"]["properties"]["id"]
-    assert "const" not in member and member["description"].startswith("must equal the recorded value")
+    assert member["const"] == value  # the schema says it, so a client that follows it is never refused for it
     description = specs(runtime)["patch_users_by_user_id"].description
     if shown is None:  # past 120 characters of JSON the value is not spelled out
         assert '"id" is accepted only with its recorded value.' in description
     else:
-        assert member["description"].endswith(shown)
         assert f'"id" is accepted only with its recorded value {shown}.' in description
+    other = runtime.call_tool("patch_users_by_user_id", {"user_id": "1", "body": {"id": False if value is True else "other"}})
+    assert other.is_error and "accepted only with its recorded value" in other.structured["message"]
     other = False if value is True else "y"
     message = refused(runtime, "patch_users_by_user_id", {"user_id": "1", "body": {"id": other}})["message"]
     assert "recorded value" in message

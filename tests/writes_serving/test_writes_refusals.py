@@ -89,7 +89,7 @@ def test_a_proto_member(runtime, body: dict) -> None:
 def test_a_nested_proto_member_in_a_document_write(runtime) -> None:
     body = {"name": "n", "bio": "b", "links": {"__proto__": {}}}
     message = refused(runtime, "put_profile", {"body": body})["message"]
-    assert "__proto__" in message
+    assert "links" in message  # the schema refuses the member before the walk would see __proto__
 
 
 @pytest.mark.parametrize("views", [float("inf"), float("nan")], ids=["inf", "nan"])
@@ -248,7 +248,7 @@ def test_a_query_the_recording_did_not_send(runtime, query) -> None:
 def test_arguments_the_tool_does_not_take(runtime) -> None:
     assert "does not take" in refused(runtime, "post_posts", {"body": NEW_POST, "id": 9})["message"]
     assert "post_id" in refused(runtime, "delete_posts_by_post_id", {})["message"]
-    assert "post_id" in refused(runtime, "delete_posts_by_post_id", {"post_id": 1})["message"]
+    assert "post_id" in refused(runtime, "delete_posts_by_post_id", {"post_id": 1.5})["message"]  # 1 is an id
 
 
 def test_an_unserved_write_tool_is_no_tool(runtime) -> None:

@@ -1,0 +1,124 @@
+"""One source of truth for a tool's arguments: the input schema a tool publishes is the one
+validation enforces (issue #13 item 2), with ``jsonschema``'s Draft 2020-12 validator.
+
+A refusal the schema decides names the argument and what the schema wants, in the words the
+hand-written checks used before (``"post_id" is missing``, ``does not take "limit"``), and
+ends with what the tool accepts. The few checks a schema cannot express (the entity must be
+held, exact numbers, 64-bit integers, UTF-8 strings, ``__proto__``, nesting depth) stay with
+the write checks and are named in each write tool's description (``SCHEMA_CANNOT_SAY``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.serving.read_call import CallRefused, json_kind_of
+
+SCHEMA_CANNOT_SAY = ("Beyond the schema, a call is refused only for: an entity the state does not hold, a number "
+                     "that is not exact, an integer past 64 bits, a lone surrogate, a __proto__ member, or a body "
+                     "nested past the nesting budget.")
+
+DIGITS = re.compile(r"-?[0-9]+")
+
+
+def integer_like(samples: tuple[str, ...]) -> bool:
+    """Every recorded value of a path parameter is an integer's digits: clients send such ids as numbers."""
+    return bool(samples) and all(DIGITS.fullmatch(s) for s in samples)
+
+
+def path_param_schema(samples: tuple[str, ...], description: str) -> dict[str, Any]:
+    """A path parameter: a non-empty string, or, for an integer id, also an integer."""
+    if integer_like(samples):
+        return {"type": ["string", "integer"], "minLength": 1,
+                "description": f"{description} (an integer id: a number or its digits)"}
+    return {"type": "string", "minLength": 1, "description": description}
+
+
+def path_value(value: Any) -> str:
+    """A validated path argument as the path segment it spells (an integer as its digits)."""
+    return value if isinstance(value, str) else str(value)
+
+
+class ArgumentSchema:
+    """A compiled validator for one published input schema."""
+
+    def __init__(self, schema: dict[str, Any], tool: str) -> None:
+        self.schema = json.loads(dumps(schema))  # plain JSON values, exactly as a client reads it
+        Draft202012Validator.check_schema(self.schema)
+        self.validator = Draft202012Validator(self.schema)
+        self.tool = tool
+
+    def check(self, arguments: Any, accepted: str) -> None:
+        """Raise ``CallRefused`` when ``arguments`` do not validate, naming what is accepted."""
+        error = best_match(self.validator.iter_errors(_plain(arguments)))
+        if error is not None:
+            raise CallRefused(f"{self._message(error)}; {self.tool} accepts {accepted}")
+
+    def _message(self, error: ValidationError) -> str:
+        where = _where(error.absolute_path)
+        leaf = str(error.absolute_path[-1]) if error.absolute_path else where
+        in_body = where.startswith("body.")
+        value = error.instance
+        if error.validator == "required":
+            missing = next((name for name in error.validator_value if isinstance(value, dict) and name not in value),
+                           error.validator_value[0])
+            if where == "body" or in_body:
+                return f"missing required member(s): {missing}"
+            described = error.schema.get("properties", {}).get(missing, {}).get("description")
+            return f'"{_join(where, missing)}" is missing' + (f" ({described})" if described else "")
+        if error.validator == "additionalProperties":
+            allowed = set(error.schema.get("properties", {}))
+            extra = [name for name in value if name not in allowed] if isinstance(value, dict) else []
+            if where == "query":
+                return f"query parameter {_quoted(extra)} was never recorded for {self.tool}: not accepted"
+            if where == "body" or in_body:
+                names = _quoted(extra, "'")
+                return f"member {names} is not accepted; accepted members: {', '.join(sorted(allowed))}"
+            return f"{self.tool} does not take {_quoted(extra)}: not accepted"
+        if error.validator == "minProperties":
+            return f"send at least {error.validator_value} of: {', '.join(error.schema.get('properties', {}))}"
+        if error.validator == "type":
+            wanted = " or ".join(error.validator_value if isinstance(error.validator_value, list)
+                                 else [error.validator_value])
+            if where == "body" or in_body:
+                return f"member '{leaf}' must be a JSON {wanted}, not {json_kind_of(value)}" if in_body else \
+                    f'"body" must be a JSON {wanted}, not {json_kind_of(value)}'
+            article = "an" if wanted[0] in "aeiou" else "a"
+            described = error.schema.get("description")
+            return f'"{leaf or "arguments"}" must be {article} {wanted}, not {json_kind_of(value)}' + (
+                f" ({described})" if described else "")
+        if error.validator == "minLength":
+            return f'"{where}" must not be empty'
+        if error.validator == "maxLength" and error.validator_value == 0:
+            return f'"{where}" must be empty, as recorded'
+        if error.validator in ("const", "enum"):
+            wanted = [error.validator_value] if error.validator == "const" else error.validator_value
+            shown = " or ".join(dumps(v).decode() for v in wanted)
+            return f"member '{leaf}' is accepted only with its recorded value {shown}" if in_body else \
+                f'"{where}" is accepted only as recorded: {shown}'
+        return f'"{where or "arguments"}": {error.message}'
+
+
+def _plain(value: Any) -> Any:
+    try:
+        return json.loads(dumps(value))
+    except (TypeError, ValueError):
+        return value
+
+
+def _where(path: Any) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def _join(where: str, name: str) -> str:
+    return f"{where}.{name}" if where else name
+
+
+def _quoted(names: list[str], mark: str = '"') -> str:
+    return ", ".join(f"{mark}{n}{mark}" for n in names) or "that"
