@@ -1,6 +1,7 @@
 """Serve an exported environment to the AgentEnv framework (docs/agentenv.md)::
 
     python -m capenv.serving.transport.agentenv BUNDLE [--http HOST:PORT] [--data HOST:PORT] [--name NAME] [--store URL]
+        [--data-root DIR]
 
 It serves what ``capenv serve BUNDLE --http`` serves (MCP at ``/mcp``, the application's own
 paths), over the same runtime, plus the framework's card at ``/.well-known/agent-env.json``; the
@@ -60,6 +61,16 @@ def environment_name(bundle_path: Path, given: str | None) -> str:
     return name
 
 
+def staging_directory(given: str | None) -> Path | None:
+    """``--data-root``: an existing directory whose regular files data/add's ``file://`` parts may name."""
+    if given is None:
+        return None
+    root = Path(given)
+    if not root.is_dir():
+        raise BadInput(f"--data-root {given}: not a directory")
+    return root.resolve()
+
+
 def claimed_paths_in_use(bundle: Bundle) -> list[str]:
     """The framework's two paths that a tool of the application answers (they would be shadowed)."""
     return [f"{path} ({tool.name})" for path in (WELL_KNOWN_PATH, RPC_PATH)
@@ -73,6 +84,7 @@ def serve(arguments: argparse.Namespace) -> None:
     from capenv.serving.transport.http_app import HttpServing, run_http
 
     host, port = listen_address(arguments.http)
+    data_root = staging_directory(arguments.data_root)
     try:
         bundle = read_bundle(arguments.bundle)
     except BundleError as exc:
@@ -100,7 +112,7 @@ def serve(arguments: argparse.Namespace) -> None:
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     try:
-        run_http(AgentEnvRuntime(runtime, name), host, port, announce, access=access)
+        run_http(AgentEnvRuntime(runtime, name, data_root=data_root), host, port, announce, access=access)
     except OSError as exc:
         raise BadInput(str(exc)) from None
     finally:
@@ -117,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
                                        "(default: the bundle directory's name)")
     parser.add_argument("--store", metavar="URL",
                         help="keep the state in a store (memory:, sqlite:PATH, postgresql://…)")
+    parser.add_argument("--data-root", metavar="DIR",
+                        help="the directory whose regular files data/add's file:// parts may name "
+                             "(default: none; file:// parts are refused)")
     add_access_options(parser)
     arguments = parser.parse_args(argv)
     try:

@@ -9,7 +9,10 @@ become the framework's: ``GET /.well-known/agent-env.json`` (the card, ``agenten
   spliced in as data/get writes it, so its bytes (exact numbers included) are capenv's own;
 * ``data/reset`` → ``{}``, the initial state back (clock, counter and sequences too);
 * ``data/add`` ``{"parts": [one part]}`` → ``{}``: a data part holding the document, or a file
-  part with its bytes (base64) or a ``file://`` URI on this machine; it replaces the state.
+  part with its bytes (base64) or a ``file://`` URI naming a regular file under the directory the
+  operator named (``--data-root``; none named, file URIs are refused: ``agentenv_files``); it
+  replaces the state. A refused file's document is not quoted back (its keys or values could be
+  another file's secrets): the refusal names its kind only.
 
 Errors follow the protocol's SDK: -32700 unreadable JSON, -32600 not a JSON-RPC request, -32601
 no such method, -32602 params of the wrong shape, -32000 a refused document (``data.code`` is
@@ -25,7 +28,6 @@ import binascii
 import logging
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
 
@@ -34,6 +36,7 @@ from capenv.serving.runtime_api import DataPlaneRefusal, HttpAnswer, HttpRequest
 from capenv.serving.transport.agentenv_card import (
     METHOD_GET, METHOD_RESET, METHODS, RPC_PATH, WELL_KNOWN_PATH, environment_card,
 )
+from capenv.serving.transport.agentenv_files import FileRefused, read_staged
 from capenv.serving.transport.http_app import DEFAULT_BODY_LIMIT
 
 logger = logging.getLogger(__name__)
@@ -59,10 +62,11 @@ class PartRefused(Exception):
 class AgentEnvRuntime(Runtime):
     """``runtime`` with the AgentEnv card and data plane on its HTTP surface; everything else delegated."""
 
-    def __init__(self, runtime: Runtime, name: str) -> None:
+    def __init__(self, runtime: Runtime, name: str, *, data_root: Path | None = None) -> None:
+        """``data_root``: the directory whose regular files a ``file://`` part may name (none: no file URIs)."""
         if not name.strip():
             raise ValueError("the environment needs a non-blank name for its AgentEnv card")
-        self.runtime, self.name = runtime, name
+        self.runtime, self.name, self.data_root = runtime, name, data_root
         self._card: bytes | None = None
 
     def tools(self) -> list[ToolSpec]:
@@ -132,7 +136,7 @@ class AgentEnvRuntime(Runtime):
             self.runtime.data_reset()
             return rpc_result(rid, b"{}")
         try:
-            document = document_of(params)
+            document = document_of(params, self.data_root)
         except InvalidParams as exc:
             return rpc_error(rid, INVALID_PARAMS, "invalid_request", {"detail": str(exc)})
         except PartRefused as exc:
@@ -140,8 +144,10 @@ class AgentEnvRuntime(Runtime):
         try:
             self.runtime.data_add(document)
         except DataPlaneRefusal as refusal:
-            return rpc_error(rid, SERVER_ERROR, f"data/add refused: {refusal.message}",
-                             {"code": "add_failed", "reason": refusal.kind})
+            message = (f"data/add refused the staged file: it is not a state document this environment accepts "
+                       f"({refusal.kind}); check it with `capenv data add FILE --bundle B --store URL`"
+                       if names_a_file(params) else f"data/add refused: {refusal.message}")
+            return rpc_error(rid, SERVER_ERROR, message, {"code": "add_failed", "reason": refusal.kind})
         return rpc_result(rid, b"{}")
 
 
@@ -149,7 +155,14 @@ def is_request(message: Any) -> bool:
     return isinstance(message, dict) and message.get("jsonrpc") == "2.0" and isinstance(message.get("method"), str)
 
 
-def document_of(params: Any) -> bytes:
+def names_a_file(params: Any) -> bool:
+    """True when the (already accepted) data/add params carry a ``file://`` part."""
+    part = params["parts"][0]
+    file = part.get("file") if part["kind"] == "file" else None
+    return isinstance(file, dict) and not isinstance(file.get("bytes"), str) and isinstance(file.get("uri"), str)
+
+
+def document_of(params: Any, data_root: Path | None = None) -> bytes:
     """The state document a data/add request carries, as bytes for ``Runtime.data_add``."""
     parts = params.get("parts") if isinstance(params, dict) else None
     if not isinstance(parts, list) or not parts:
@@ -172,24 +185,12 @@ def document_of(params: Any) -> bytes:
         except binascii.Error:
             raise PartRefused('the file part\'s "bytes" is not base64 text') from None
     if isinstance(file, dict) and isinstance(file.get("uri"), str):
-        return _local_file(file["uri"])
+        try:
+            return read_staged(file["uri"], data_root, DEFAULT_BODY_LIMIT)
+        except FileRefused as exc:
+            raise PartRefused(str(exc), DataPlaneRefusal.RESOURCE_CONSTRAINT if exc.too_large
+                              else DataPlaneRefusal.INVALID) from None
     raise InvalidParams(f'a file part carries "file": {{"bytes": …}} or {{"uri": …}}; {ACCEPTED_PARTS}')
-
-
-def _local_file(uri: str) -> bytes:
-    """A file the framework staged on this machine; other schemes are not fetched (no network here)."""
-    parts = urlsplit(uri)
-    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
-        raise PartRefused(f"the file part's URI {uri!r} is not a file:// URI on this machine; send the document's "
-                          "bytes inline (\"bytes\": base64) or as a data part")
-    path = Path(unquote(parts.path))
-    try:
-        if path.stat().st_size > DEFAULT_BODY_LIMIT:
-            raise PartRefused(f"{path} is larger than {DEFAULT_BODY_LIMIT} bytes, past what data/add installs",
-                              DataPlaneRefusal.RESOURCE_CONSTRAINT)
-        return path.read_bytes()
-    except OSError as exc:
-        raise PartRefused(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def rpc_result(rid: Any, result: bytes) -> HttpAnswer:

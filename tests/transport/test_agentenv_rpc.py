@@ -67,7 +67,8 @@ def test_data_get_carries_the_document_data_get_writes_byte_for_byte(served) -> 
     assert answer.body == prefix + served.data_get() + b"}]}}"
 
 
-def test_every_part_form_installs_the_document_and_reset_gives_the_initial_state_back(served, tmp_path: Path) -> None:
+def test_every_part_form_installs_the_document_and_reset_gives_the_initial_state_back(bundle, tmp_path: Path) -> None:
+    served = AgentEnvRuntime(EnvironmentRuntime(bundle), NAME, data_root=tmp_path)
     initial = served.data_get()
     document = loads(initial)
     document["collections"][0]["entities"].pop()
@@ -118,7 +119,7 @@ def test_malformed_requests_get_the_sdks_error_codes(served, raw: bytes, code: i
     ([{"kind": "data", "data": {}}, {"kind": "data", "data": {}}], "invalid", "not 2 parts"),
     ([{"kind": "file", "file": {"bytes": "!!not base64"}}], "invalid", "not base64"),
     ([{"kind": "file", "file": {"uri": "https://127.0.0.1/state.json"}}], "invalid", "not a file:// URI"),
-    ([{"kind": "file", "file": {"uri": "file:///nonexistent/state.json"}}], "invalid", "cannot read"),
+    ([{"kind": "file", "file": {"uri": "file:///nonexistent/state.json"}}], "invalid", "without --data-root"),
     ([{"kind": "data", "data": {"collections": "no"}}], "invalid", "data/add refused"),
     ([{"kind": "data", "data": {"__proto__": {}, "collections": []}}], "invalid", "__proto__"),
 ])
