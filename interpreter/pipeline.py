@@ -123,5 +123,6 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
         info = BundleInfo(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
                           source=Path(str(capture)).name, records=len(evidence.records),
                           primary_origin=evidence.primary_origin)
-        return Bundle(info=info, manifest=manifest, view=view, replay=replay_table(evidence, manifest, view),
-                      report=report_document(manifest, view, len(evidence.records)))
+        replay = replay_table(evidence, manifest, view)
+        return Bundle(info=info, manifest=manifest, view=view, replay=replay,
+                      report=report_document(manifest, view, len(evidence.records), replay))

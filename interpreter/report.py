@@ -4,11 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from capenv.interpreter.bundle.models import ViewResult
+from capenv.interpreter.bundle.models import ReplayTable, ViewResult
 from capenv.interpreter.manifest.models import Manifest
+from capenv.serving.http_surface import unsendable_header
 
 
-def report_document(manifest: Manifest, view: ViewResult, records: int) -> dict[str, Any]:
+def unsendable_headers(replay: ReplayTable) -> list[dict[str, Any]]:
+    """Recorded response headers the HTTP surface drops because no HTTP/1.1 server can send them."""
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for tool, calls in sorted(replay.tools.items()):
+        for call in calls:
+            for name, value in call.response.headers:
+                reason = unsendable_header(name, value)
+                if reason is not None:
+                    note = found.setdefault((tool, name), {"tool": tool, "header": name, "reason": reason,
+                                                           "record_ordinals": []})
+                    note["record_ordinals"].append(call.ordinal)
+    return list(found.values())
+
+
+def report_document(manifest: Manifest, view: ViewResult, records: int,
+                    replay: ReplayTable | None = None) -> dict[str, Any]:
     writes = []
     for plan in view.writes:
         data = plan if isinstance(plan, dict) else plan.model_dump(mode="python")
@@ -16,6 +32,7 @@ def report_document(manifest: Manifest, view: ViewResult, records: int) -> dict[
                        "served": bool(data.get("served")), "reason": data.get("reason"),
                        "contradicted_by": data.get("contradicted_by"),
                        "checked_record_ordinals": list(data.get("checked_record_ordinals") or [])})
+    dropped = unsendable_headers(replay) if replay is not None else []
     return {
         "evidence_id": view.evidence_id,
         "records": records,
@@ -28,6 +45,7 @@ def report_document(manifest: Manifest, view: ViewResult, records: int) -> dict[
         "read_only_posts": [{"tool": p.tool, "rule": p.rule} for p in view.read_only_posts],
         "state_available": view.state_available,
         "budget_hits": [h.model_dump() for h in view.budget_hits],
+        **({"unsendable_headers": dropped} if dropped else {}),
     }
 
 
@@ -44,6 +62,9 @@ def render_report_text(report: dict[str, Any], source: str) -> str:
         lines.append("  state unavailable (a budget was hit): every tool replays")
     for hit in report.get("budget_hits", []):
         lines.append(f"  budget {hit['budget']}: {hit['reached']} past {hit['limit']} ({hit['effect']})")
+    for note in report.get("unsendable_headers", []):
+        lines.append(f"  note: {note['tool']}'s recorded header {note['header']!r} is dropped when served over HTTP: "
+                     f"{note['reason']} (records {', '.join(map(str, note['record_ordinals']))})")
     lines.append("")
     lines.append("reads:")
     width = max([len(r["tool"]) for r in report["reads"]] + [4])

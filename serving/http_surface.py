@@ -5,10 +5,16 @@ codec so numbers keep their recorded spelling.
 A path no served tool answers is a 404 JSON error naming the tools; a path a tool answers for
 other methods (a write, in this issue) is a 405 with ``allow``; a refused call is the refusal's
 status (400 for bad arguments, 404 for what the state does not hold) with its message.
+
+A recorded header no HTTP/1.1 server can send (an HTTP/2 pseudo-header such as ``:status``, a
+name that is not a token, a value with a NUL or another control character) is dropped, and
+``capenv report`` names it (``unsendable_header``); surrounding blanks of a value are trimmed.
+Sent as recorded, the server would fail after the write committed and the client get no status.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import dumps
@@ -21,6 +27,17 @@ from capenv.serving.runtime_api import HttpAnswer, HttpRequest
 # transport sets the length, and the body is never re-compressed.
 DROPPED_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"})
 MAX_TOOLS_NAMED = 40
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 §5.6.2
+_FIELD_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")  # visible text, blanks and obs-text (RFC 9110 §5.5)
+
+
+def unsendable_header(name: str, value: str) -> str | None:
+    """Why an HTTP/1.1 server cannot send this header, or None when it can."""
+    if not _TOKEN.fullmatch(name):
+        return f"the name {name!r} is not an HTTP/1.1 field name (a token)"
+    if not _FIELD_VALUE.fullmatch(value):
+        return f"the value of {name} holds a control character or a character past Latin-1"
+    return None
 
 
 def route(manifest: Manifest, catalog: Catalog, request: HttpRequest) -> tuple[CatalogEntry, dict[str, str]] | HttpAnswer:
@@ -56,9 +73,9 @@ def answer_bytes(answer: Answer) -> bytes:
 def http_answer(answer: Answer) -> HttpAnswer:
     headers: list[tuple[str, str]] = []
     for name, value in answer.headers:
-        if name.lower() in DROPPED_HEADERS or not _latin1(name) or not _latin1(value):
+        if name.lower() in DROPPED_HEADERS or unsendable_header(name, value) is not None:
             continue
-        headers.append((name, value))
+        headers.append((name, value.strip(" \t")))
     if answer.content_type and not any(name.lower() == "content-type" for name, _ in headers):
         headers.append(("content-type", answer.content_type))
     return HttpAnswer(answer.status, tuple(headers), answer_bytes(answer))
@@ -67,11 +84,3 @@ def http_answer(answer: Answer) -> HttpAnswer:
 def error(status: int, kind: str, message: str, headers: tuple[tuple[str, str], ...] = (), **details: Any) -> HttpAnswer:
     body = dumps({"error": kind, "message": message, **details})
     return HttpAnswer(status, (("content-type", "application/json"), *headers), body)
-
-
-def _latin1(text: str) -> bool:
-    try:
-        text.encode("latin-1")
-    except UnicodeEncodeError:
-        return False
-    return "\r" not in text and "\n" not in text

@@ -9,6 +9,7 @@ unchanged. Every module that reads or writes state JSON goes through this one co
 from __future__ import annotations
 
 import json
+import sys
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -88,10 +89,22 @@ class ProtoMemberError(JsonError):
 
 
 def _parse_int(text: str) -> int | JsonNumber:
-    number = int(text)
+    try:
+        number = int(text)
+    except ValueError:  # past Python's integer-string limit (sys.get_int_max_str_digits)
+        raise JsonError(f"an integer of {len(text.lstrip('-'))} digits is past the "
+                        f"{sys.get_int_max_str_digits()} digits this server reads") from None
     if _INT64_MIN <= number <= _UINT64_MAX:
         return number
     return JsonNumber(text)
+
+
+def _parse_float(text: str) -> JsonNumber:
+    try:
+        return JsonNumber(text)
+    except ValueError:  # an exponent past what a decimal can hold
+        shown = text if len(text) <= 40 else text[:37] + "…"
+        raise JsonError(f"the number {shown} is out of range (its exponent is past what this server reads)") from None
 
 
 def _reject_constant(name: str) -> Any:
@@ -112,9 +125,9 @@ def _object_no_proto(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return _object(pairs)
 
 
-_DECODER = json.JSONDecoder(parse_float=JsonNumber, parse_int=_parse_int, parse_constant=_reject_constant,
+_DECODER = json.JSONDecoder(parse_float=_parse_float, parse_int=_parse_int, parse_constant=_reject_constant,
                             object_pairs_hook=_object)
-_DECODER_NO_PROTO = json.JSONDecoder(parse_float=JsonNumber, parse_int=_parse_int,
+_DECODER_NO_PROTO = json.JSONDecoder(parse_float=_parse_float, parse_int=_parse_int,
                                      parse_constant=_reject_constant, object_pairs_hook=_object_no_proto)
 
 
@@ -238,7 +251,12 @@ def from_client(value: Any) -> Any:
             raise JsonError(f"{value!r} is not a JSON number")
         return JsonNumber(repr(value))
     if isinstance(value, int) and not isinstance(value, bool):
-        return value if _INT64_MIN <= value <= _UINT64_MAX else JsonNumber(str(value))
+        if _INT64_MIN <= value <= _UINT64_MAX:
+            return value
+        try:
+            return JsonNumber(str(value))
+        except ValueError:  # past Python's integer-string limit
+            raise JsonError(f"an integer past the {sys.get_int_max_str_digits()} digits this server reads") from None
     if isinstance(value, dict):
         return {key: from_client(item) for key, item in value.items()}
     if isinstance(value, list):

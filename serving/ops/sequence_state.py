@@ -21,6 +21,12 @@ from capenv.interpreter.bundle.jsonvalue import JsonNumber
 
 ScopeKind = Literal["collection", "type"]
 _GROUPED_DIGITS = re.compile(r"\d+(?:-\d+)*")
+SEQUENCE_LIMIT = 2**64 - 1
+"""The largest sequence value: past it the state (meta, the entity) could not be written as JSON
+integers. A held value past it counts as the limit (never turned into a Python integer of any
+size: ``1e999999999`` or a 10,000-digit string stay cheap); the ``sequence`` op refuses to draw
+past it."""
+_LIMIT_DIGITS = len(str(SEQUENCE_LIMIT))
 
 
 class SequenceScope(NamedTuple):
@@ -34,18 +40,24 @@ class SequenceScope(NamedTuple):
 
 def sequence_number(value: Any) -> int | None:
     """The integer a held value spells: an integer, an integral exact number, a string of
-    digits, or ``-``-separated digit groups (``000-005`` is 5); None for anything else."""
+    digits, or ``-``-separated digit groups (``000-005`` is 5), at most ``SEQUENCE_LIMIT``
+    (a larger one counts as the limit); None for anything else."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return value
+        return min(value, SEQUENCE_LIMIT)
     if isinstance(value, str):
         if value.isdigit() and value.isascii():
-            return int(value)
+            return _bounded_digits(value)
         if _GROUPED_DIGITS.fullmatch(value):
-            return int(value.replace("-", ""))
+            return _bounded_digits(value.replace("-", ""))
         return None
     if isinstance(value, JsonNumber) and value.is_integral():
-        return int(value.value)
+        return SEQUENCE_LIMIT if value.value > SEQUENCE_LIMIT else int(value.value)
     return None
+
+
+def _bounded_digits(digits: str) -> int:
+    significant = digits.lstrip("0")
+    return SEQUENCE_LIMIT if len(significant) > _LIMIT_DIGITS else min(int(digits), SEQUENCE_LIMIT)
 
 
 def largest_sequence(values: Iterable[Any]) -> int | None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from capenv.interpreter.bundle.op_params import IdentityParams, SequenceParams
 
-from .context import OpContext
+from .context import OpContext, OpRefusal
 from .registry import serving_op
-from .sequence_state import ScopeKind, SequenceScope, format_sequence
+from .sequence_state import SEQUENCE_LIMIT, ScopeKind, SequenceScope, format_sequence
 
 
 def scope_of(ctx: OpContext, kind: ScopeKind) -> SequenceScope:
@@ -23,6 +23,9 @@ def generate_sequence(ctx: OpContext, kind: ScopeKind) -> int:
         raise RuntimeError("the runtime must give a sequence op a SequenceDraft (OpContext.sequences)")
     scope = scope_of(ctx, kind)
     number = ctx.sequences.next_number(scope)
+    if number > SEQUENCE_LIMIT:
+        raise OpRefusal(f"the sequence of {scope.type_name}.{scope.field} has reached {SEQUENCE_LIMIT}, the largest "
+                        "value this server writes; data/reset, or data/add a state whose values leave room")
     ctx.sequences.record(scope, number)
     return number
 

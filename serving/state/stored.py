@@ -15,8 +15,9 @@ Layout: ``subjects.py``. What a write does:
    put the touched subjects back as the store holds them, refresh, decide again.
 
 An idempotency key is the record id. A key already recorded answers its recorded result when
-the request is the same (whatever has happened since), and is refused naming the recorded
-request otherwise; a concurrent call under the same key loses the race on the history entry
+the request is the same and the state is still the one it was used on, and is refused naming the
+recorded request otherwise: a key belongs to the state between two installs, so after a data/reset
+or data/add its retry is refused (the entity its answer named may be gone), never replayed; a concurrent call under the same key loses the race on the history entry
 (expected absent) and then finds it.
 
 data/reset and data/add are one batch each: every state subject that differs is written,
@@ -91,6 +92,11 @@ class StoreStateHolder:
     def write(self, plan: WritePlan | None, tool: str, call: ReadCall, key: str | None = None) -> Served:
         """Serve one write call as one commit (see the module's docstring)."""
         request = request_of(tool, call)
+        try:
+            request_digest(request)  # what the history records must be writable, before any key is looked up
+        except TypeError:
+            raise CallRefused("the request holds a string with a lone surrogate, which is not UTF-8 and the "
+                              "history cannot record; send UTF-8 text") from None
         if key is not None:
             try:
                 envelope(key)  # the store's rules for a record id
@@ -169,6 +175,10 @@ class StoreStateHolder:
         if stored is None:
             return None
         record = stored.state
+        if record.get("kind") == WRITE and record.get("position", 0) < self._installed_at():
+            raise CallRefused(f"idempotency key {key!r} was used on a state a data/reset or data/add has since "
+                              "replaced, so its recorded answer may name what the state no longer holds; send this "
+                              "request under a new key", http_status=409, kind="conflict")
         if record.get("kind") == WRITE and record.get("request_digest") == request_digest(request):
             return served_from(write_entry(record)["result"])
         if record.get("kind") == WRITE:
@@ -181,6 +191,12 @@ class StoreStateHolder:
         raise CallRefused(f"idempotency key {key!r} was already used for a different request ({what}); an exact "
                           "retry gets the recorded answer, a new request needs a new key",
                           http_status=409, kind="conflict")
+
+    def _installed_at(self) -> int:
+        """The position of the last reset, add or first load: every served write since moved meta
+        (the position) one on and counted itself once in meta's counter, which an install zeroes."""
+        mirror = self._held()
+        return mirror.position - mirror.meta.counter
 
     def _held(self) -> StateMirror:
         if self._mirror is None:

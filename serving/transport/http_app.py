@@ -42,6 +42,7 @@ from capenv.serving.transport.http_exchange import (
     send_answer,
     send_json,
 )
+from capenv.serving.transport.http_deadline import KEEP_ALIVE_SECONDS, REQUEST_DEADLINE_SECONDS, deadline_protocol
 from capenv.serving.transport.http_guard import ListenerPolicy, Refusal, allowed_hosts, check_json_body
 from capenv.serving.transport.mcp_server import INTERNAL_ERROR_MESSAGE, build_mcp_server
 from capenv.serving.transport.runtime_worker import RuntimeWorker
@@ -382,6 +383,8 @@ def run_http(
     body_limit: int = DEFAULT_BODY_LIMIT,
     print_urls: bool = True,
     access: Access | None = None,
+    request_deadline: float = REQUEST_DEADLINE_SECONDS,
+    keep_alive: int = KEEP_ALIVE_SECONDS,
 ) -> None:
     """Serve ``runtime`` over HTTP until SIGINT/SIGTERM (or ``HttpServing.stop``), then return.
 
@@ -390,7 +393,9 @@ def run_http(
     Once the server accepts connections it prints its URLs to stdout (unless ``print_urls`` is
     false) and calls ``ready`` on the server's own thread (keep it short). On a signal, in-flight
     requests finish (at most ``GRACEFUL_SHUTDOWN_SECONDS``) and the function returns
-    normally. Signals are only caught when called on the main thread.
+    normally. Signals are only caught when called on the main thread. A connection that does
+    not send a whole request within ``request_deadline`` seconds of its first byte (or of its
+    opening), or stays idle ``keep_alive`` seconds after an answer, is closed (``http_deadline``).
     """
     import uvicorn  # here, so importing the app does not import the server
 
@@ -417,6 +422,8 @@ def run_http(
         server_header=False,
         date_header=False,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        http=deadline_protocol(request_deadline),
+        timeout_keep_alive=keep_alive,
     )
 
     class _Server(uvicorn.Server):

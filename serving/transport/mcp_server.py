@@ -19,10 +19,10 @@ from typing import Any
 import anyio
 import mcp.types as types
 from mcp.server import Server, ServerRequestContext
-from mcp.server.stdio import stdio_server
 
 from capenv.serving.runtime_api import Runtime, ToolAnswer
 from capenv.serving.transport.runtime_worker import RuntimeWorker
+from capenv.serving.transport.stdio_lines import stdio_streams
 from capenv.serving.transport.tool_result import tool_listing, tool_result
 
 logger = logging.getLogger(__name__)
@@ -101,7 +101,7 @@ async def serve_stdio(runtime: Runtime) -> None:
     worker = RuntimeWorker()
     server = build_mcp_server(runtime, worker=worker)
     try:
-        async with stdio_server() as (read_stream, write_stream):
+        async with stdio_streams() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
         worker.close()

@@ -1,0 +1,48 @@
+"""Connections that never finish a request, or stay idle, are closed within a bounded time
+(serving/transport/http_deadline): before, uvicorn held a silent connection, or one trickling its
+headers, for ever (0 of 20 closed after 75 s)."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+from transport_example_runtime import ExampleRuntime
+from support.http_thread import http_in_thread
+
+from capenv.serving.transport.http_app import Access
+
+DEADLINE = 1.0
+KEEP_ALIVE = 1
+BOUND = 8.0  # what "closed" must take at most, deadline and scheduling slack included
+
+
+def closed_within(sock: socket.socket, bound: float) -> float:
+    """Seconds until the server closed ``sock`` (it reads what the server sent, if anything)."""
+    start = time.monotonic()
+    sock.settimeout(bound)
+    try:
+        while sock.recv(4096):
+            pass
+    except ConnectionResetError:
+        pass
+    return time.monotonic() - start
+
+
+def test_silent_trickling_and_idle_connections_are_closed_and_whole_requests_answered() -> None:
+    with http_in_thread(ExampleRuntime(), access=Access(data_token="t"), request_deadline=DEADLINE,
+                        keep_alive=KEEP_ALIVE) as serving:
+        address = ("127.0.0.1", serving.port)
+        silent = [socket.create_connection(address) for _ in range(5)]
+        trickling = [socket.create_connection(address) for _ in range(5)]
+        for sock in trickling:
+            sock.sendall(b"GET /items HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # the blank line never comes
+        half_body = socket.create_connection(address)
+        half_body.sendall(b"POST /items HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: 100\r\n\r\n{\"a\":")
+        kept = socket.create_connection(address)
+        kept.sendall(b"GET /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert kept.recv(4096).startswith(b"HTTP/1.1 ")  # a whole request is answered; then it idles
+        for sock in silent + trickling + [half_body, kept]:
+            assert closed_within(sock, BOUND) < BOUND
+            sock.close()
