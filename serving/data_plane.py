@@ -15,7 +15,8 @@ before anything is installed, and a refusal names what is accepted:
 
 * past ``max_state_bytes`` (32 MiB) of what data/get would write back, or values nested past
   ``max_nesting``: ``resource_constraint``;
-* not UTF-8 JSON, NaN/Infinity, a ``__proto__`` member, missing or extra members, a type the
+* not UTF-8 JSON (a lone surrogate escape included), NaN/Infinity, a number past what the codec
+  reads (an integer of more than 4,300 digits, an exponent no decimal holds), a ``__proto__`` member, missing or extra members, a type the
   environment does not have, a collection path that does not fit its type's template or
   whose ``args`` differ from the path's, an id that is not the entity's ``id_field`` value,
   duplicate collection paths, entity ids or document paths: ``invalid``.
@@ -76,7 +77,11 @@ class StateDocumentReader:
         """The snapshot and what data/get will write for it, or ``DataPlaneRefusal``."""
         value = self._parse(document)
         snapshot = self._snapshot(value)
-        encoded = encode_state(snapshot, self.type_order)
+        try:
+            encoded = encode_state(snapshot, self.type_order)
+        except TypeError:  # the codec writes UTF-8 only
+            raise DataPlaneRefusal("a string in the document holds a lone surrogate (a \\ud800-\\udfff escape "
+                                   "without its pair), which is not UTF-8 and data/get cannot write") from None
         if len(encoded) > self.budgets.max_state_bytes:
             raise DataPlaneRefusal(
                 f"the state would take {len(encoded)} bytes as data/get writes it, past the "

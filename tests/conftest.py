@@ -62,3 +62,14 @@ def bundle_dir(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path
         return built[name]
 
     return get
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", default=False,
+                     help="the long runs too: the ≥10,000-call fuzz over HTTP and MCP (tests/transport/test_fuzz_surfaces.py)")
+
+
+@pytest.fixture(scope="session")
+def slow_run(request: pytest.FixtureRequest) -> bool:
+    """True under ``pytest --slow``: long runs use their full sizes."""
+    return bool(request.config.getoption("--slow"))

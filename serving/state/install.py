@@ -1,7 +1,11 @@
 """Installing a whole state in the store: data/reset, data/add and the first load.
 
 Each is one batch: every state subject that differs is written, every one the new state lacks
-is deleted, and meta restarts (the clock, the counter and the sequences). The batch expects the
+is deleted, and meta restarts (the clock, the counter and the sequences). An install also ends
+the episode before it: its history entries and log entries are deleted in the same batch (the
+history then replays from this install: a reset, or an add with its document), so idempotency
+keys used before it are forgotten, and the store is compacted after (``Store.compact``): what
+the store holds stays the size of one episode however many resets and adds it serves. The batch expects the
 revisions of the snapshot it was computed from, so a write committed meanwhile makes it compute
 again rather than install over a state it did not see.
 """
@@ -27,7 +31,9 @@ def install(store: Store, subjects: Subjects, target: StateMirror, kind: str, *,
     record_id = new_record_id(kind)
     meta_key = (subjects.meta, META_ID)
     for _ in range(MAX_ATTEMPTS):
-        snapshot = store.snapshot(subjects.state_types())
+        snapshot = store.snapshot(subjects.state_types() + ([] if only_if_absent else [subjects.log, subjects.write]))
+        episode = [SubjectWrite(t, i, Expect.revision(stored.revision), None)
+                   for t in (subjects.log, subjects.write) for i, stored in snapshot.pop(t, {}).items()]
         current = {(t, i): stored for t, held in snapshot.items() for i, stored in held.items()}
         held_meta = current.pop(meta_key, None)
         if only_if_absent and held_meta is not None:  # another process installed it first
@@ -37,6 +43,7 @@ def install(store: Store, subjects: Subjects, target: StateMirror, kind: str, *,
                   if key not in current or dumps(current[key].state) != desired_bytes[key]]
         writes += [SubjectWrite(*key, Expect.revision(stored.revision), None)
                    for key, stored in current.items() if key not in desired]
+        writes += episode
         position = (held_meta.revision if held_meta is not None else 0) + 1
         writes.append(SubjectWrite(*meta_key, expect(held_meta.revision if held_meta else None),
                                    target.meta.commit_json()))
@@ -53,5 +60,6 @@ def install(store: Store, subjects: Subjects, target: StateMirror, kind: str, *,
             if not written.deleted:
                 target.revisions[(written.subject_type, written.subject_id)] = written.revision
         target.position = target.revisions[meta_key]
+        store.compact(subjects.all_types())
         return target
     raise RuntimeError(f"data/{kind} lost {MAX_ATTEMPTS} races with concurrent writes; try again")

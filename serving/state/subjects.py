@@ -67,6 +67,10 @@ class Subjects:
         """The types a full reload reads, meta included (one snapshot: one transaction)."""
         return [self.type_of(kind) for kind in STATE_KINDS] + [self.meta]
 
+    def all_types(self) -> list[str]:
+        """Every subject type of the environment (what an install compacts)."""
+        return self.state_types() + [self.log, self.write]
+
     def kind_of(self, subject_type: str) -> str:
         return subject_type.rsplit("/", 1)[1]
 

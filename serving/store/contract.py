@@ -327,6 +327,13 @@ class Store(abc.ABC):
         ``{subject_type: {subject_id: Stored}}``, types and ids sorted; a type with no live subject
         is left out."""
 
+    def compact(self, subject_types: Iterable[str]) -> None:
+        """Forget what the named types no longer need, so a store that installs whole states over
+        and over stays the same size: every history entry of their subjects but the last, every
+        deleted subject whole (its next write expects absent and starts again at revision 1), and
+        every record id no history entry names any more (an exact retry of it is then a new commit).
+        Live subjects, their revisions and other types are untouched. The default forgets nothing."""
+
     @abc.abstractmethod
     def close(self) -> None:
         """Release the backend. Idempotent; later calls raise ``StoreClosed``."""

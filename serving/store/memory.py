@@ -108,6 +108,20 @@ class MemoryStore(Store):
         return {t: {i: batches.stored(t, i, revision, state_json) for i, (revision, state_json) in entries}
                 for t, entries in rows.items() if entries}
 
+    def compact(self, subject_types: Iterable[str]) -> None:
+        types = set(subject_types)
+        with self._lock:
+            self._check_open()
+            for key in [key for key in self._subjects if key[0] in types]:
+                if self._subjects[key][1] is None:  # a tombstone: forgotten whole
+                    del self._subjects[key]
+                    self._history.pop(key, None)
+                elif len(self._history.get(key, ())) > 1:
+                    self._history[key] = self._history[key][-1:]
+            named = {record_id for rows in self._history.values() for _, record_id, _ in rows}
+            for record_id in [r for r in self._records if r not in named]:
+                del self._records[record_id]
+
     def close(self) -> None:
         with self._lock:
             self._closed = True

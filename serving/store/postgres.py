@@ -257,6 +257,23 @@ class PostgresStore(Store):
             result.setdefault(subject_type, {})[subject_id] = batches.stored(subject_type, subject_id, revision, state)
         return result
 
+    def compact(self, subject_types: Iterable[str]) -> None:
+        types = sorted(set(subject_types))
+        if not types:
+            return
+        s = f'"{self.schema}"'
+        with self._pool.connection() as conn:
+            try:
+                with conn.transaction():
+                    conn.execute(f"DELETE FROM {s}.history h USING {s}.subjects x WHERE h.subject_type = ANY(%s) "
+                                 "AND x.subject_type = h.subject_type AND x.subject_id = h.subject_id "
+                                 "AND (x.state IS NULL OR h.revision < x.revision)", (types,))
+                    conn.execute(f"DELETE FROM {s}.subjects WHERE subject_type = ANY(%s) AND state IS NULL", (types,))
+                    conn.execute(f"DELETE FROM {s}.records r WHERE NOT EXISTS (SELECT 1 FROM {s}.history h "
+                                 "WHERE h.record_id = r.record_id)")
+            except psycopg.Error as exc:
+                raise self._backend_error(conn, f"cannot compact {', '.join(types)}", exc) from exc
+
     def close(self) -> None:
         self._pool.close()
 

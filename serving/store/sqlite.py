@@ -155,6 +155,30 @@ class SqliteStore(Store):
             except sqlite3.Error as exc:
                 raise StoreBackendError(f"SQLite refused commit {prepared.record_id!r}: {exc}") from exc
 
+    def compact(self, subject_types: Iterable[str]) -> None:
+        types = sorted(set(subject_types))
+        if not types:
+            return
+        marks = ", ".join("?" * len(types))
+        with self._write_lock, self._pool.connection() as conn:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.execute(f"DELETE FROM history WHERE subject_type IN ({marks}) AND revision < "
+                                 "(SELECT s.revision FROM subjects s WHERE s.subject_type = history.subject_type "
+                                 "AND s.subject_id = history.subject_id AND s.state IS NOT NULL)", types)
+                    conn.execute(f"DELETE FROM history WHERE subject_type IN ({marks}) AND EXISTS (SELECT 1 FROM "
+                                 "subjects s WHERE s.subject_type = history.subject_type AND s.subject_id = "
+                                 "history.subject_id AND s.state IS NULL)", types)
+                    conn.execute(f"DELETE FROM subjects WHERE subject_type IN ({marks}) AND state IS NULL", types)
+                    conn.execute("DELETE FROM records WHERE record_id NOT IN (SELECT record_id FROM history)")
+                    conn.execute("COMMIT")
+                except BaseException:
+                    _rollback(conn)
+                    raise
+            except sqlite3.Error as exc:
+                raise StoreBackendError(f"SQLite refused to compact {', '.join(types)}: {exc}") from exc
+
     def _commit_in_transaction(self, conn: sqlite3.Connection, prepared: batches.PreparedBatch) -> Commit:
         record = conn.execute("SELECT digest, writes FROM records WHERE record_id = ?",
                               (prepared.record_id,)).fetchone()

@@ -113,7 +113,10 @@ def test_plain_sequences_as_strings_and_identities():
 
 
 @pytest.mark.parametrize("value,number", [
-    (5, 5), ("0042", 42), ("000-005", 5), ("1000-000", 1000000), (JsonNumber("12345678901234567890123"), 12345678901234567890123),
+    (5, 5), ("0042", 42), ("000-005", 5), ("1000-000", 1000000), (JsonNumber("18446744073709551615"), 2**64 - 1),
+    # past what the state writes as an integer: the limit, never a Python integer of any size
+    (JsonNumber("12345678901234567890123"), 2**64 - 1), (JsonNumber("1e999999999"), 2**64 - 1), ("9" * 10_000, 2**64 - 1),
+    ("0" * 30 + "7", 7), (2**70, 2**64 - 1),
     (True, None), ("1.5", None), ("-5", None), ("12-", None), ("²", None), (JsonNumber("1.5"), None), (None, None),
 ])
 def test_sequence_number(value, number):

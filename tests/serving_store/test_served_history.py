@@ -1,6 +1,8 @@
 """The history of served writes: kept with request, plan, rules revision, result and changed
 fields; ``capenv history verify`` replays it on the initial state and names the first outcome
-that differs (exit 1), says so when all agree (exit 0), and refuses bad input (exit 2)."""
+that differs (exit 1), says so when all agree (exit 0), and refuses bad input (exit 2).
+The history is the episode's: a data/reset or data/add starts a new one and forgets the one
+before it (so the store stays the size of one episode), and the history replays from it."""
 
 from __future__ import annotations
 
@@ -17,14 +19,19 @@ from capenv.serving.state.subjects import Subjects
 from capenv.serving.store import Expect, RecordEnvelope, SubjectWrite, open_store
 
 
-def session(runtime: EnvironmentRuntime) -> None:
-    """Every kind of change: creates, an update, a document write, a delete, a reset, an add."""
+def episode(runtime: EnvironmentRuntime) -> None:
+    """Every kind of write: creates, an update, a document write, a delete."""
     for n in range(3):
         runtime.call_tool("post_posts", {"body": {**POST_BODY, "title": f"p{n}"}}, idempotency_key=f"create-{n}")
     runtime.call_tool("patch_posts_by_post_id", {"post_id": "5", "body": {"views": 55}})
     runtime.call_tool("post_comments", {"body": {"body": "hello", "postId": 5}})
     runtime.call_tool("patch_profile", {"body": {"theme": "dark"}})
     runtime.call_tool("delete_posts_by_post_id", {"post_id": "1"})
+
+
+def session(runtime: EnvironmentRuntime) -> None:
+    """An episode, then a reset, a write, an add and a write."""
+    episode(runtime)
     document = json.loads(runtime.data_get())
     runtime.data_reset()
     runtime.call_tool("post_posts", {"body": POST_BODY})
@@ -41,14 +48,27 @@ def test_a_session_replays_to_every_recorded_outcome(bundle, sqlite_url) -> None
     with open_store(sqlite_url) as store:
         verification = verify_history(bundle, store)
     assert verification.agrees, verification.difference
-    assert verification.to_json() == {"agrees": True, "changes": 12, "writes": 9, "first_difference": None}
+    # the add and the write after it: the episodes before the last add are forgotten
+    assert verification.to_json() == {"agrees": True, "changes": 2, "writes": 1, "first_difference": None}
+
+
+def test_an_episode_replays_from_the_initial_state(bundle, sqlite_url) -> None:
+    runtime = EnvironmentRuntime(bundle, store=sqlite_url)
+    episode(runtime)
+    runtime.close()
+    with open_store(sqlite_url) as store:
+        verification = verify_history(bundle, store)
+    assert verification.to_json() == {"agrees": True, "changes": 8, "writes": 7, "first_difference": None}
 
 
 def test_the_in_process_store_keeps_a_history_too(bundle) -> None:
     runtime = EnvironmentRuntime(bundle)
-    session(runtime)
+    episode(runtime)
     verification = verify_history(bundle, runtime._holder.store)  # the runtime's own MemoryStore
-    assert verification.agrees and verification.writes == 9
+    assert verification.agrees and verification.writes == 7
+    session(runtime)
+    verification = verify_history(bundle, runtime._holder.store)
+    assert verification.agrees and verification.writes == 1
 
 
 def tamper(store_url: str, bundle, record_id: str, change) -> None:
@@ -65,11 +85,11 @@ def tamper(store_url: str, bundle, record_id: str, change) -> None:
 
 def test_verify_on_the_command_line_names_the_first_outcome_that_differs(bundle, bundle_path, sqlite_url) -> None:
     runtime = EnvironmentRuntime(bundle, store=sqlite_url)
-    session(runtime)
+    episode(runtime)
     runtime.close()
     agrees = capenv("history", "verify", "--bundle", str(bundle_path), "--store", sqlite_url)
     assert agrees.returncode == 0, agrees.stderr.decode()
-    assert "12 changes replayed (9 writes): every recorded outcome reproduced" in agrees.stdout.decode()
+    assert "8 changes replayed (7 writes): every recorded outcome reproduced" in agrees.stdout.decode()
 
     tamper(sqlite_url, bundle, "create-1", lambda entry: entry["result"]["body"].update(title="rewritten"))
     tamper(sqlite_url, bundle, "create-2", lambda entry: entry["result"].update(status=500))

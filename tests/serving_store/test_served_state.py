@@ -149,7 +149,10 @@ def test_data_reset_and_data_add_are_one_commit_each(bundle) -> None:
     runtime.data_reset()
     assert len(store.commits) == before + 1 and runtime.data_get() == initial
     reset = store.commits[-1]
-    assert sum(w.deleted for w in reset.writes) == 3  # the three created posts, in the reset's own commit
+    subjects = Subjects(bundle.view.evidence_id)
+    deleted = [w for w in reset.writes if w.deleted]  # in the reset's own commit:
+    assert sum(w.subject_type == subjects.type_of("entity") for w in deleted) == 3  # the three created posts
+    assert {w.subject_type for w in deleted} == {subjects.type_of("entity"), subjects.log, subjects.write}  # the episode
     document = json.loads(initial)
     posts_of(document).pop(0)
     runtime.data_add(json.dumps(document).encode())

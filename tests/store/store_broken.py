@@ -92,5 +92,16 @@ class BrokenStore(Store):
                 result[subject_type] = live
         return result
 
+    def compact(self, subject_types: Iterable[str]) -> None:
+        types = set(subject_types)
+        for key in [key for key in self._subjects if key[0] in types]:
+            if self._subjects[key][1] is None:
+                del self._subjects[key]
+                self._history.pop(key, None)
+            else:
+                self._history[key] = self._history[key][-1:]
+        named = {record_id for rows in self._history.values() for _, record_id, _ in rows}
+        self._records = {r: held for r, held in self._records.items() if r in named}
+
     def close(self) -> None:
         pass

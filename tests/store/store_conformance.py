@@ -248,6 +248,25 @@ def tombstone_then_recreate_continues_revisions(store: Store) -> None:
     assert [h.revision for h in store.history(T, "a")] == [1, 2, 3, 4]
 
 
+def compaction_keeps_the_live_heads_and_forgets_the_rest(store: Store) -> None:
+    store.commit(env("r1"), [create("a", {"n": 1}), create("gone", {"n": 0}), create("kept", {"n": 0}, "other")])
+    store.commit(env("r2"), [update("a", 1, {"n": 2}), delete("gone", 1), update("kept", 1, {"n": 1}, "other")])
+    store.compact([T])
+    loaded = store.load(T, "a")
+    assert loaded is not None and (loaded.revision, loaded.state) == (2, {"n": 2})
+    assert [(h.revision, h.record_id) for h in store.history(T, "a")] == [(2, "r2")]
+    assert store.history(T, "gone") == [] and store.list_ids(T) == ["a"]
+    assert [h.revision for h in store.history("other", "kept")] == [1, 2]  # another type: untouched
+    assert store.commit(env("r3"), [create("gone", {"n": "again"})]).writes[0].revision == 1
+    store.commit(env("r4"), [update("a", 2, {"n": 3})])
+    store.compact([T, "other"])
+    assert [h.record_id for h in store.history(T, "a")] == ["r4"]
+    # r1 names no entry any more: its id is free again; r4's exact retry still returns the original
+    assert store.commit(env("r1"), [create("fresh", {"n": 1})]).writes[0].subject_id == "fresh"
+    assert store.commit(env("r4"), [update("a", 2, {"n": 3})]).writes[0].revision == 3
+    store.compact([])
+
+
 def revision_is_the_live_head_load_reads(store: Store) -> None:
     assert store.revision(T, "a") is None
     store.commit(env("r1"), [create("a", {"n": 1})])
@@ -298,4 +317,5 @@ CASES: dict[str, Case] = {case.__name__: case for case in [
     tombstone_then_recreate_continues_revisions,
     revision_is_the_live_head_load_reads,
     envelope_is_validated,
+    compaction_keeps_the_live_heads_and_forgets_the_rest,
 ]}
