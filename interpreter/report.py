@@ -6,11 +6,12 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import ReplayTable, ViewResult
 from capenv.interpreter.manifest.models import Manifest
-from capenv.serving.http_surface import unsendable_header
 
 
 def unsendable_headers(replay: ReplayTable) -> list[dict[str, Any]]:
     """Recorded response headers the HTTP surface drops because no HTTP/1.1 server can send them."""
+    from capenv.serving.http_surface import unsendable_header  # here: importing the report loads no serving
+
     found: dict[tuple[str, str], dict[str, Any]] = {}
     for tool, calls in sorted(replay.tools.items()):
         for call in calls:
