@@ -73,4 +73,10 @@ def _inspect(args: argparse.Namespace) -> int:
     widths = [max(len(r[i]) for r in rows) for i in range(4)] if rows else []
     for row in rows:
         print("  " + "  ".join(col.ljust(widths[i]) for i, col in enumerate(row[:4])) + "  " + row[4])
+    decisions = [e for e in manifest.traces if e.table == "manifest-segments" and e.outcome == "match"]
+    if decisions:
+        print("\nsegments (why a segment is a parameter or a literal):")
+        for event in decisions:
+            shown = ", ".join(f"{k}={v}" for k, v in event.evidence.items())
+            print(f"  {event.subject}  {event.rule_id}" + (f"  ({shown})" if shown else ""))
     return 0

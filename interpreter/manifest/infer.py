@@ -8,25 +8,23 @@ the same prefix, across all methods) and looks like an identifier by the
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 
 from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.bundle.paths import has_trailing_slash, spell_path, split_path
 from capenv.interpreter.evidence.records import Evidence, Record
-from capenv.interpreter.predicates.names import ParamNamingContext
 from capenv.interpreter.predicates.text_shapes import SegmentContext, shape_class
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .identities import read_back_values, returned_identities
+from .kinds import sibling_kinds
 from .models import Manifest, Segment, Tool
+from .naming import common_literal_prefix, name_params, tool_name, unique_name
 from .overrides import Overrides
 
 SEGMENT_TABLE = "manifest-segments"
-NAMING_TABLE = "manifest-param-naming"
 PARAM = object()  # the trie key of a merged parameter child
-MAX_TOOL_NAME = 64
 
 
 @dataclass
@@ -44,12 +42,14 @@ class _Classifier:
     read_back: set[str] = field(default_factory=set)
     cache: dict[str, tuple[bool, object]] = field(default_factory=dict)
 
-    def identifier(self, value: str, sibling_shapes: tuple[str, ...] = ()) -> tuple[bool, object]:
-        key = value if not sibling_shapes else f"{value}\0{'|'.join(sibling_shapes)}"
+    def identifier(self, value: str, sibling_shapes: tuple[str, ...] = (),
+                   kinds: tuple[int, float | None] = (0, None)) -> tuple[bool, object]:
+        key = f"{value}\0{'|'.join(sibling_shapes)}\0{kinds}"
         if key not in self.cache:
             context = SegmentContext(value=value, returned_as_identity=value in self.identities,
                                      read_back=value in self.read_back,
-                                     sibling_identity_shapes=list(sibling_shapes))
+                                     sibling_identity_shapes=list(sibling_shapes),
+                                     sibling_kind_values=kinds[0], sibling_kind_overlap=kinds[1])
             decision = evaluate(self.ruleset, SEGMENT_TABLE, context, subject=f"segment {value!r}")
             self.cache[key] = (decision.yields.get("shape", "literal") != "literal", decision)
         return self.cache[key]
@@ -76,7 +76,7 @@ def build_manifest(evidence: Evidence, ruleset: RuleSet, overrides: Overrides | 
     for segments, node in _walk(merged, ()):
         for record in node.records:
             groups.setdefault((record.method, segments), []).append(record)
-    named = {key: _name_params(key[1], ruleset, traces) for key in groups}
+    named = {key: name_params(key[1], ruleset, traces) for key in groups}
     tools = _make_tools(groups, named)
     tools, dropped = _apply_tool_overrides(tools, overrides)
     return Manifest(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
@@ -91,11 +91,14 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
     # them: an id shaped as an integer or a token makes no word beside it (/posts/slug) a parameter
     shapes = tuple(sorted({shape_class(k) for k in keys
                            if classifier.identifier(k)[1].yields.get("sibling_model")}))
-    identifier_keys = []
+    kinds = _kinds(node, [k for k in keys if classifier.identifier(k, shapes)[0]], classifier)
+    identifier_keys, ruled_literal = [], []
     for key in keys:
-        is_identifier, decision = classifier.identifier(key, shapes)
+        is_identifier, decision = classifier.identifier(key, shapes, kinds)
         if is_identifier:
             identifier_keys.append((key, decision))
+        elif decision.rule_id is not None:
+            ruled_literal.append((key, decision))
     if len(identifier_keys) >= 2:
         param = node.children.pop(PARAM, None) or _Node()
         for key, _ in identifier_keys:
@@ -109,12 +112,32 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
             location=first_decision.events[-1].location if first_decision.events else ""))
         for key in node.children:
             if isinstance(key, str):
-                _, decision = classifier.identifier(key, shapes)
+                _, decision = classifier.identifier(key, shapes, kinds)
                 traces.extend(e.model_copy(update={"subject": f"{prefix}/{key}"}) for e in decision.events)
+    else:  # values a rule kept literal (words leading to different kinds): say why
+        for key, decision in ruled_literal:
+            traces.extend(e.model_copy(update={"subject": f"{prefix}/{key}"}) for e in decision.events)
     for key, child in list(node.children.items()):
         label = "{…}" if key is PARAM else str(key)
         node.children[key] = _merge_pass(child, classifier, traces, f"{prefix}/{label}")
     return node
+
+
+def _kinds(node: _Node, values: list[str], classifier: _Classifier) -> tuple[int, float | None]:
+    """How the identifier-shaped sibling values' reads differ in kind (``kinds.sibling_kinds``):
+    each value's own reads, else those one segment below it, less the literal sub-paths every
+    value shares (``/collections/x/records`` shows the records, not the collection)."""
+    if len(values) < 2:
+        return 0, None
+    children = [node.children[v].children for v in values]
+    shared = {k for k in children[0] if isinstance(k, str) and all(k in c for c in children[1:])
+              and not classifier.identifier(k)[0]}
+    reads = {}
+    for value, below in zip(values, children):
+        own = node.children[value].records
+        reads[value] = own if any(r.method == "GET" for r in own) else [
+            r for k, child in below.items() if k not in shared for r in child.records]
+    return sibling_kinds(reads)
 
 
 def _absorb(target: _Node, source: _Node, value: str) -> None:
@@ -133,41 +156,6 @@ def _walk(node: _Node, path: tuple[object, ...]):
         yield tuple(Segment(param="") if k is PARAM else Segment(literal=str(k)) for k in path), node
     for key in sorted(node.children, key=lambda k: (k is PARAM, str(k))):
         yield from _walk(node.children[key], path + (key,))
-
-
-def _name_params(segments: tuple[Segment, ...], ruleset: RuleSet, traces: list[TraceEvent]) -> tuple[Segment, ...]:
-    result: list[Segment] = []
-    used: set[str] = set()
-    for index, segment in enumerate(segments):
-        if not segment.is_param or segment.param:
-            result.append(segment)
-            if segment.param:
-                used.add(segment.param)
-            continue
-        previous = result[index - 1].literal or result[index - 1].param if index else None
-        decision = evaluate(ruleset, NAMING_TABLE, ParamNamingContext(previous=previous),
-                            subject=f"parameter after {previous!r}")
-        name = _apply_naming(previous or "", decision.yields)
-        base, counter = name, 2
-        while name in used:
-            name, counter = f"{base}_{counter}", counter + 1
-        used.add(name)
-        result.append(Segment(param=name))
-        traces.extend(decision.events)
-    return tuple(result)
-
-
-def _apply_naming(previous: str, yields: dict) -> str:
-    if yields.get("fixed"):
-        return str(yields["fixed"])
-    strip = int(yields.get("strip", 0))
-    stem = previous[:-strip] if strip else previous
-    name = _identifier(stem + str(yields.get("append", "")) + str(yields.get("suffix", "")))
-    return name or "id"
-
-
-def _identifier(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_]+", "_", text).strip("_")
 
 
 def _parse_template(template: str) -> tuple[Segment, ...]:
@@ -204,7 +192,7 @@ def _spelling(records: list[Record]) -> tuple[bool, bool]:
 def _make_tools(groups: dict[tuple[str, tuple[Segment, ...]], list[Record]],
                 named: dict[tuple[str, tuple[Segment, ...]], tuple[Segment, ...]]) -> list[Tool]:
     keys = sorted(groups, key=lambda k: min(r.ordinal for r in groups[k]))
-    prefix = _common_literal_prefix([(named[k], _spelling(groups[k])[0]) for k in keys])
+    prefix = common_literal_prefix([(named[k], _spelling(groups[k])[0]) for k in keys])
     tools, taken = [], set()
     for key in keys:
         method, _ = key
@@ -215,7 +203,7 @@ def _make_tools(groups: dict[tuple[str, tuple[Segment, ...]], list[Record]],
             for name, _ in record.query:
                 if name not in query_names:
                     query_names.append(name)
-        name = _unique(_tool_name(method, segments[prefix:]), taken)
+        name = unique_name(tool_name(method, segments[prefix:]), taken)
         trailing, either = _spelling(records)
         tools.append(Tool(name=name, method=method, template=_template_text(segments, trailing), segments=segments,
                           trailing_slash=trailing, either_slash=either,
@@ -223,50 +211,6 @@ def _make_tools(groups: dict[tuple[str, tuple[Segment, ...]], list[Record]],
                           record_ordinals=tuple(r.ordinal for r in records),
                           changes_state=method not in ("GET", "HEAD", "OPTIONS")))
     return tools
-
-
-def _common_literal_prefix(templates: list[tuple[tuple[Segment, ...], bool]]) -> int:
-    """Leading literal segments every template shares (``api``, ``v1``): left out of names. Each
-    template keeps a segment past them, but the API's root spelled with a trailing slash (``/v1/``,
-    then named ``root``)."""
-    if len(templates) < 2:
-        return 0
-    count = 0
-    while all((len(t) > count + 1 or len(t) == count + 1 and slashed) and not t[count].is_param
-              and t[count].literal == templates[0][0][count].literal
-              for t, slashed in templates):
-        count += 1
-    return count
-
-
-def _tool_name(method: str, segments: tuple[Segment, ...]) -> str:
-    """``get_posts``, ``get_posts_by_post_id``: literal words, and the last segment's parameter."""
-    words = [method.lower()]
-    for index, segment in enumerate(segments):
-        if segment.is_param:
-            if index == len(segments) - 1:
-                words.append(f"by_{segment.param}")
-            continue
-        word = _identifier(segment.literal or "")
-        if word:
-            words.append(word)
-    if len(words) == 1:
-        words.append("root")
-    name = "_".join(words)
-    if len(name) > MAX_TOOL_NAME:
-        digest = hashlib.sha256(name.encode()).hexdigest()[:6]
-        name = name[: MAX_TOOL_NAME - 7].rstrip("_") + "_" + digest
-    return name
-
-
-def _unique(name: str, taken: set[str]) -> str:
-    candidate, counter = name, 2
-    while candidate in taken:
-        suffix = f"_{counter}"
-        candidate = name[: MAX_TOOL_NAME - len(suffix)] + suffix
-        counter += 1
-    taken.add(candidate)
-    return candidate
 
 
 def _apply_tool_overrides(tools: list[Tool], overrides: Overrides) -> tuple[list[Tool], list[int]]:

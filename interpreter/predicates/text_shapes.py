@@ -25,6 +25,11 @@ class SegmentContext(BaseModel):
     """The successful read of the path ending in this segment answered the value as a member's
     (an item read naming its entity by a value it holds)."""
     sibling_identity_shapes: list[str] = []
+    sibling_kind_values: int = 0
+    """How many identifier-shaped sibling values (this one among them) have reads showing entities."""
+    sibling_kind_overlap: float | None = None
+    """The largest share of entity members two of those values' reads have in common (None with
+    fewer than two): low when each value leads to a different kind of entity."""
     """Shape classes (see ``shape_class``) of sibling values the application returned as identities."""
 
 
@@ -109,3 +114,25 @@ def segment_shares_sibling_identity_shape(ctx: SegmentContext, params: BaseModel
     if mine in ctx.sibling_identity_shapes:
         return Match({"shape_class": mine})
     return Miss(f"spelled {mine}, siblings {sorted(set(ctx.sibling_identity_shapes))}")
+
+
+class KindParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_overlap: float = Field(ge=0, le=1)
+    """The largest share of members two values' entities may have in common."""
+    max_values: int = Field(ge=2)
+    """More sibling values than this are records of one kind, not a few kinds."""
+
+
+@predicate("segment_siblings_differ_in_kind", context="segment", params=KindParams)
+def segment_siblings_differ_in_kind(ctx: SegmentContext, params: KindParams) -> Outcome:
+    """The few sibling values each lead to a different kind of entity (their reads share few members)."""
+    if ctx.sibling_kind_overlap is None:
+        return Miss("fewer than two sibling values have reads showing entities")
+    if ctx.sibling_kind_values > params.max_values:
+        return Miss(f"{ctx.sibling_kind_values} values, more than {params.max_values}")
+    if ctx.sibling_kind_overlap > params.max_overlap:
+        return Miss(f"sibling values' entities share {ctx.sibling_kind_overlap} of their members, "
+                    f"more than {params.max_overlap}")
+    return Match({"values": ctx.sibling_kind_values, "overlap": ctx.sibling_kind_overlap})

@@ -1,0 +1,54 @@
+"""A segment whose few values are words each leading to a different kind of entity (a headless
+CMS's ``/items/{collection}``) is a literal, one type per value, with its own id space; values
+of one kind stay a parameter."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+
+ARTICLE = {"id": 5, "title": "Hello", "body": "text", "author": 5}
+ARTICLE_6 = {"id": 6, "title": "Again", "body": "more", "author": 5}
+AUTHOR = {"id": 5, "name": "Ann", "email": "ann@example.com"}
+AUTHOR_7 = {"id": 7, "name": "Bob", "email": "bob@example.com"}
+
+
+def cms() -> HarBuilder:
+    return (HarBuilder().call("GET", "/collections", response={"data": [{"collection": "articles", "name": "articles"},
+                                                                        {"collection": "authors", "name": "authors"}]})
+            .call("GET", "/items/articles", response={"data": [ARTICLE, ARTICLE_6]})
+            .call("GET", "/items/authors", response={"data": [AUTHOR, AUTHOR_7]})
+            .call("GET", "/items/articles/5", response={"data": ARTICLE})
+            .call("GET", "/items/articles/6", response={"data": ARTICLE_6})
+            .call("GET", "/items/authors/5", response={"data": AUTHOR})
+            .call("GET", "/items/authors/7", response={"data": AUTHOR_7}))
+
+
+def test_each_word_is_a_literal_and_a_type_of_its_own():
+    bundle = build_from(cms())
+    templates = {t.template for t in bundle.manifest.tools}
+    assert templates == {"/collections", "/items/articles", "/items/authors",
+                         "/items/articles/{article_id}", "/items/authors/{author_id}"}
+    types = {t.name: (t.collection_template, t.item_template) for t in bundle.view.types}
+    assert types["articles"] == ("/items/articles", "/items/articles/{article_id}")
+    assert types["authors"] == ("/items/authors", "/items/authors/{author_id}")
+    why = [e for e in bundle.manifest.traces if e.rule_id == "segment.kind-word"]
+    assert {e.subject for e in why} == {"/items/articles", "/items/authors"}
+
+
+def test_colliding_ids_never_answer_one_kind_with_the_other():
+    runtime = EnvironmentRuntime(build_from(cms()))
+    article = runtime.call_tool("get_items_articles_by_article_id", {"article_id": "5"})
+    author = runtime.call_tool("get_items_authors_by_author_id", {"author_id": "5"})
+    assert article.structured["body"]["data"] == ARTICLE and author.structured["body"]["data"] == AUTHOR
+    unseen = runtime.call_tool("get_items_authors_by_author_id", {"author_id": "6"})  # only article 6 exists
+    assert unseen.is_error or unseen.structured["status"] >= 400
+
+
+def test_values_of_one_kind_stay_a_parameter():
+    har = (HarBuilder().call("GET", "/boards", response=[{"id": "alpha", "title": "A"}, {"id": "beta", "title": "B"}])
+           .call("GET", "/boards/alpha", response={"id": "alpha", "title": "A"})
+           .call("GET", "/boards/beta", response={"id": "beta", "title": "B"}))
+    assert {t.template for t in build_from(har).manifest.tools} == {"/boards", "/boards/{board_id}"}
