@@ -42,6 +42,19 @@ def _absence(view) -> dict | None:
             "from_tool": absence.from_tool, "records": list(absence.records), "proof": absence.proof}
 
 
+def _segment_decisions(manifest, name: str) -> list[TraceEvent]:
+    """Why each segment of the tool's template is a parameter or a literal (the manifest's
+    ``manifest-segments`` decisions at the template's prefixes; a parameter matches ``{…}``)."""
+    tool = manifest.tool(name)
+    mine = ["{…}" if s.is_param else s.literal for s in tool.segments]
+    found = []
+    for event in manifest.traces:
+        theirs = event.subject.strip("/").split("/") if event.table == "manifest-segments" else None
+        if theirs and event.outcome == "match" and len(theirs) <= len(mine) and theirs == mine[:len(theirs)]:
+            found.append(event)
+    return found
+
+
 def _explain(args: argparse.Namespace) -> int:
     bundle = read_bundle(args.bundle)
     plans = {p.tool: p for p in bundle.view.writes}
@@ -76,6 +89,7 @@ def _explain(args: argparse.Namespace) -> int:
                       "reason": view.reason, "absence": _absence(view)}
         else:
             continue
+        events = _segment_decisions(bundle.manifest, name) + events
         events += [e for o in ordinals[name] for e in reached.get(o, [])]
         if args.field:
             events = [e for e in events if _mentions(e, args.field)]
