@@ -22,7 +22,7 @@ from io import TextIOWrapper
 from typing import Any, BinaryIO
 
 import anyio
-import mcp_types as types
+import mcp.types as types
 from pydantic import ValidationError
 
 from mcp.shared._context_streams import create_context_streams
