@@ -368,7 +368,8 @@ class WritePlan(_Model):
     type: str | None = None
     address: Address | None = None
     collection: str | None = None
-    """A tied collection (a linked create's), spelled as recorded."""
+    """A tied collection, spelled as recorded: a create whose own path names no collection of the type, or
+    whose field keeps a path value of its exemplar, creates only there. None: the collection each call names."""
     exemplar: int | None = None
     exemplar_args: dict[str, str] = Field(default_factory=dict)
     """The exemplar's raw path arguments (a tied create serves only these)."""

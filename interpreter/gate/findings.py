@@ -112,6 +112,14 @@ class Tracking:
     last_check: dict[tuple, int] = field(default_factory=dict)
     modelled_since: list[tuple[int, str, str]] = field(default_factory=list)
     """(ordinal, tool, path) of modelled writes."""
+    modelled_targets: dict[int, frozenset[tuple]] = field(default_factory=dict)
+    """Modelled write (ordinal) -> the targets its effect changed."""
+    last_touched: dict[tuple, int] = field(default_factory=dict)
+    """Entity target -> the latest modelled write that changed it."""
+    unscoped: list[int] = field(default_factory=list)
+    """Unmodelled writes on no state type's path (``unmodelled._unscoped``): their reach is unknown."""
+    absent_noted: dict[tuple[str, str], int] = field(default_factory=dict)
+    """(type, key) -> the latest read that showed the held entity absent (``absences``)."""
     changed_by_unattributed: dict[tuple, int] = field(default_factory=dict)
     """Target -> the latest write that took its recorded outcome."""
     touched: set[tuple[str, str]] = field(default_factory=set)

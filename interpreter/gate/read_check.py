@@ -25,6 +25,7 @@ from .item_keys import by_other_key, held_entity, item_key
 from .list_checks import replace_placement
 from .pages import past_the_page
 from .refused_outcomes import creates_left_lacking
+from .unmodelled import unscoped_since
 
 
 def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, track: Tracking, run: GateRun,
@@ -125,7 +126,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     if not exercised:
         since = max((last_check.get(t, 0) for t in targets), default=0)
         changed = any(max(track.changed_by_unattributed.get(t, 0), track.latest_unmodelled.get(t, 0)) > since
-                      for t in targets)
+                      for t in targets) or unscoped_since(track, since, record.ordinal) is not None
         for ordinal, tool, path in ([] if changed else track.modelled_since):
             if ordinal > since and related_paths(path, record.path) and tool in findings:
                 if findings[tool].side_effect_by is None:

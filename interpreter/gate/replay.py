@@ -22,10 +22,12 @@ from capenv.interpreter.view.read_gate import choose_document_line, choose_list_
 from capenv.interpreter.view.views import is_absence
 from capenv.interpreter.view.window import is_write
 from capenv.serving.ops.sequence_state import SequenceState, sequence_fields
+from capenv.serving.ops.context import OpRefusal
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal
 from capenv.serving.writes.execute import execute
 
+from .absences import absent_held, blame_absences
 from .action_checks import action_note, held_back_action, hold_back
 from .bulk_calls import apply_bulk, bulk_sent
 from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity
@@ -122,6 +124,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                             plan.observation if ordinal == plan.exemplar else None,
                             bulk_sent(applied, target) if plan.effect == "bulk" else sent_members(plan, record), made))
                     track.modelled_since.append((ordinal, tool, record.path))
+                    track.modelled_targets[ordinal] = frozenset(applied)
+                    track.last_touched.update((t, ordinal) for t in applied if t[0] == "entity")
                     continue
                 if plan.effect == "bulk":
                     continue  # unmodelled at the entities it names, not the whole collection
@@ -135,11 +139,16 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             unmodelled(record, env, copy, track)
             continue
         read_view = run.sorted_arrays.current(views.get(tool))
-        if record.method != "GET" or read_view is None or not read_view.state_backed:
+        if record.method != "GET" or read_view is None:
             continue
         if not record.succeeded and not is_absence(record, read_view):
             continue  # a failed read that is no absence (401, 403, 5xx) shows nothing of the state
         if _overlaps_running_write(record, read_view, env, copy, running):
+            continue
+        absent = absent_held(record, read_view, env, copy, track, run)
+        if absent:  # removed by a side effect no plan models: the writes since it last showed caused it
+            blame_absences(record, read_view, absent, track, run, timeline, records)
+        if not read_view.state_backed:
             continue
         if takes_new_entity(record, read_view, env, copy, track):
             continue
@@ -159,9 +168,9 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
     try:
         result = execute(plan, env, call, copy, instant=record.started_at, counter=counter, sequences=sequences,
                          recorded=recorded)
-    except WriteRefusal as refusal:
+    except (WriteRefusal, OpRefusal) as refusal:  # serving refuses an op's refusal too
         if findings is not None:
-            findings.refusals[record.ordinal] = refusal.message  # the note says why
+            findings.refusals[record.ordinal] = str(refusal)  # the note says why
         return None
     note_form_problem(plan, recorded, CreateSite(record, copy, sequences, result.provenance), findings)
     provenance = result.provenance

@@ -25,8 +25,10 @@ def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking)
     Each entity and collection it reaches remembers it as its latest unmodelled write, and a
     trace event says what it reached."""
     parts = split_path(record.path)
+    scoped = False
     for entity_type in env.types.values():
         template = _segments(entity_type.collection_template)
+        scoped = scoped or prefix(parts, template) or prefix(template, parts)
         if len(parts) > len(template) and prefix(parts, template):
             _below_item(record, entity_type, parts[len(template)], copy, track)
         elif len(parts) == len(template) and prefix(parts, template):
@@ -39,6 +41,25 @@ def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking)
             reached = [held.path for held in copy.collections_of(entity_type.name)
                        if prefix(split_path(held.path), parts)]
             _not_checked_again(record, entity_type.name, reached, track, "above the collection paths")
+    if not scoped:
+        _unscoped(record, track)
+
+
+def _unscoped(record: Record, track: Tracking) -> None:
+    """A path that relates to no type's collection paths (a batch or RPC endpoint) reaches no
+    collection by the rules above, yet may have changed anything: a difference a later read shows
+    is not pinned on the modelled writes before it as their side effect."""
+    track.unscoped.append(record.ordinal)
+    text = (f"record {record.ordinal} ({record.method} {record.path}), a write no built plan models, lies on no "
+            "state type's path: what it changed is unknown, so a difference a later read shows is no side effect "
+            "of the modelled writes before it")
+    track.reach_events.append(TraceEvent(table="gate", rule_id=None, outcome="match", subject=f"record {record.ordinal}",
+                                         evidence={"record": record.ordinal, "unscoped": True}, reason=text))
+
+
+def unscoped_since(track: Tracking, since: int, ordinal: int) -> int | None:
+    """The latest write of unknown reach (``_unscoped``) between two records, if any."""
+    return next((o for o in reversed(track.unscoped) if since < o < ordinal), None)
 
 
 @lru_cache(maxsize=None)

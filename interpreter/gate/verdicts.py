@@ -73,7 +73,17 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
         insert = run.insert_rules.get(plan.tool, plan.insert)
         result.append(plan.model_copy(update={
             "served": served, "reason": reason, "insert": insert,
-            "contradicted_by": found.contradicted_by if found else None,
+            "contradicted_by": _contradicting_read(found, reason),
             "checked_record_ordinals": tuple(sorted(set(found.confirmations))) if found else (),
             "traces": plan.traces + decision.events}))
     return result
+
+
+def _contradicting_read(found: PlanFindings | None, reason: str | None) -> int | None:
+    """The first read that contradicted the plan; for a side-effect verdict, the read that showed
+    the change no write it checks explains (it contradicts the plan as side-effect)."""
+    if found is None:
+        return None
+    if found.contradicted_by is None and reason == "side-effect":
+        return found.side_effect_by
+    return found.contradicted_by

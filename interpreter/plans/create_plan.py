@@ -9,6 +9,7 @@ from capenv.interpreter.bundle.models import Address, EntityType, WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
+from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.view.extract import collection_args
 
 from .context import PlanContext, note
@@ -18,7 +19,7 @@ from .exemplar import admit_body
 from .get_or_create import answered_held
 from .insert import insert_rule
 from .link import link_create, names_id_alone, returned_ids
-from .newly_listed import newly_listed
+from .newly_listed import newly_listed, same_collection
 
 
 def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[Record], ctx: PlanContext,
@@ -50,6 +51,9 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
     events.extend(explanation.events)
     insert, insert_events = insert_rule(ctx, entity_type, link.collection, exemplar, observed)
     events.extend(insert_events)
+    if names_own_collection(exemplar.path, entity_type, link.collection) and not explanation.tied_to_collection:
+        base["collection"] = None  # serving creates in the collection each call's path names
+    events.append(_collection_note(tool.name, base.get("collection"), explanation.tied_by))
     build_reason = explanation.build_reason
     accepted = {m.member for m in explanation.members if m.admission != "not-accepted"}
     held = answered_held(tool, link, exemplar, calls, ctx, accepted, base.get("body_envelope"))
@@ -58,6 +62,28 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
     return WritePlan(**base, fields=tuple(explanation.fields), members=tuple(explanation.members), insert=insert,
                      build_reason=build_reason, answered_held=held.reason if held is not None else None,
                      traces=tuple(events))
+
+
+def names_own_collection(path: str, entity_type: EntityType, linked: str) -> bool:
+    """The call's own path is a collection path of the type and names the collection the created
+    entity was read in: its path gives it a target."""
+    parts, template = split_path(path), split_path(entity_type.collection_template)
+    return len(parts) == len(template) and all(
+        a == b or b.startswith("{") for a, b in zip(parts, template)) and same_collection(path, linked)
+
+
+def _collection_note(tool: str, tied: str | None, tied_by: list[str]) -> TraceEvent:
+    """Where serving creates (write-effects "A POST whose path gives it no target", "When a
+    constant ... contains a path value"): the collection each call names, or the exemplar's."""
+    if tied is None:
+        reason = "the call's own path names its collection: serving creates in the collection each call names"
+    elif tied_by:
+        reason = (f"tied to {tied}: {', '.join(tied_by)} keep(s) a path value of the exemplar's call, so serving "
+                  "creates only for calls naming that collection")
+    else:
+        reason = f"tied to {tied}: the call's own path names no collection of the type, so serving creates there"
+    return TraceEvent(table="plans", rule_id=None, outcome="match", subject=tool, reason=reason,
+                      evidence={"collection": tied, "tied_by": list(tied_by)})
 
 
 def _create_observation(ctx: PlanContext, entity_type: EntityType, collection: str, key: str, exemplar: Record,

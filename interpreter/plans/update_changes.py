@@ -31,6 +31,7 @@ from .update_call_checks import NEEDS_BEFORE, action_confirmation, dropped_field
 from .update_calls import CHANGES_TABLE, changed_unsent_fields, field_rule_of, judge_change
 from .update_inputs import UpdateCall, UpdateExplanation, UpdateInputs, UpdateProblem, exemplar_subject, subject_of
 from .update_members import CHECKS_TABLE, admit_members, check_event, unsent_clock_decisions
+from .update_refused import refused_calls, refused_event
 
 __all__ = ["UpdateCall", "UpdateExplanation", "UpdateInputs", "UpdateProblem", "explain_update"]
 
@@ -65,19 +66,25 @@ def explain_update(ruleset: RuleSet, inputs: UpdateInputs) -> UpdateExplanation:
         if decision.yields.get("pending") == "unconfirmed":
             pending[name] = decision
 
-    events.extend(_later_changes(ruleset, inputs, fields, pending, problems, stale))
+    min_members = 0 if inputs.is_action or inputs.method == "PUT" else 1
+    # a later call serving refuses brings its entity to its outcome unattributed: no evidence here
+    refused = refused_calls(inputs, [j.rule for j in admission.members], min_members)
+    events.extend(refused_event(ordinal, why) for ordinal, why in refused.items())
+    served = inputs.model_copy(update={"calls": [c for c in inputs.calls if c.ordinal not in refused]}) \
+        if refused else inputs
+    events.extend(_later_changes(ruleset, served, fields, pending, problems, stale))
     for rule in list(fields.values()):
-        events.extend(rule_on_calls(ruleset, inputs, rule, problems))
-    events.extend(dropped_fields(inputs, problems))
+        events.extend(rule_on_calls(ruleset, served, rule, problems))
+    events.extend(dropped_fields(served, problems))
 
     unconfirmed = [f"{name} is a clock left in the exemplar's own second: nothing shows whether the update "
                    "stamps it" for name in pending]
     if inputs.is_action:
-        events.extend(action_confirmation(inputs, list(fields.values()), unconfirmed))
+        events.extend(action_confirmation(served, list(fields.values()), unconfirmed))
     build_reason = "unexplained-change" if problems else "unconfirmed" if unconfirmed else None
     return UpdateExplanation(
         fields=list(fields.values()), members=[j.rule for j in admission.members],
-        min_members=0 if inputs.is_action or inputs.method == "PUT" else 1,
+        min_members=min_members,
         build_reason=build_reason, problems=problems, unconfirmed=unconfirmed, events=events)
 
 

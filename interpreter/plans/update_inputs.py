@@ -55,6 +55,8 @@ class UpdateCall(BaseModel):
     holds the members they sent, and any other field may have changed unseen."""
     before_sure: list[str] = Field(default_factory=list)
     """The members those writes sent (brought forward, so not stale)."""
+    body_usable: bool = True
+    """The call's body is one serving takes (a JSON object, unwrapped as the exemplar's was)."""
 
     def stale(self, name: str) -> bool:
         """Whether ``before`` may be out of date at ``name``: a change there may be another
@@ -75,6 +77,8 @@ class UpdateInputs(BaseModel):
     """Every successful recorded call of the tool, in order; the first is the exemplar."""
     type_entities: list[dict[str, Any]] = Field(default_factory=list)
     """The type's entities as last seen before the exemplar (the updated one is left out)."""
+    max_nesting: int | None = None
+    """The view's nesting budget, which serving holds a call's body to (None: no limit)."""
 
     @model_validator(mode="after")
     def _exemplar_observed(self) -> UpdateInputs:

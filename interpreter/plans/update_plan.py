@@ -77,14 +77,16 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
                                        observed_by=via, started_at=call.started_at, ordinal=call.ordinal,
                                        path_id=key, later_read=later_read,
                                        before_stale_by=list(before.stale_by) if before else [],
-                                       before_sure=sorted(before.sure) if before else []))
+                                       before_sure=sorted(before.sure) if before else [],
+                                       body_usable=verdict.body is not None or call is exemplar))
     if observation is None or not update_calls:
         events.append(note(tool.name, "no-observation", unobserved))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
     address = Address(by="action", segment=split_path(tool.template)[-1]) if is_action else Address(by="path")
     inputs = UpdateInputs(method=tool.method, is_action=is_action, id_field=entity_type.id_field,
                           path_id=path_key(exemplar.path, is_action), calls=update_calls,
-                          type_entities=ctx.type_entities(entity_type.name, exemplar.ordinal))
+                          type_entities=ctx.type_entities(entity_type.name, exemplar.ordinal),
+                          max_nesting=ctx.budgets.max_nesting)
     explanation = explain_update(ctx.ruleset, inputs)
     events.extend(explanation.events)
     base["min_members"] = explanation.min_members

@@ -1,5 +1,7 @@
 """The collection a create goes to, spelled as the call spells it (write-effects "Serving"):
-a tied create is refused outside its collection, and a collection held under more than one
+a create whose own path names its collection goes there; a tied create (its path names no
+collection of the type, or a field keeps a path value of its exemplar) is refused outside its
+collection, and a collection held under more than one
 spelling takes the create in the one the call names. The gate asks the same question of a
 recorded create (``interpreter/gate/tied_creates.py``)."""
 
@@ -44,11 +46,22 @@ def _spelled_by_call(plan: WritePlan, entity_type: EntityType, call_path: str, p
     return "/" + "/".join(spelled) if len(spelled) == len(theirs) and theirs else collection
 
 
+def _named_by_call(entity_type: EntityType, call: WriteCall, state: StateIndex) -> tuple[str, dict[str, str]]:
+    """An untied create goes to the collection its own path names, in the spelling the state
+    holds or knows for it (the call's verbatim first), else as the call spells it."""
+    template = split_path(entity_type.collection_template)
+    own = "/" + "/".join(split_path(call.path)[:len(template)])
+    path = state.spelling_of(own, entity_type.name) or own
+    return path, {t.strip("{}"): unquote(p) for p, t in zip(split_path(path), template) if t.startswith("{")}
+
+
 def collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex,
                           args: dict[str, str]) -> tuple[str, dict[str, str]]:
     """The collection a create goes to: the spelling the call names among those the state holds
     or knows (``StateIndex.spelling_of``), else the tied one as recorded."""
     entity_type = env.types[plan.type]
+    if not plan.collection:
+        return _named_by_call(entity_type, call, state)
     for name, value in args.items():
         recorded = plan.exemplar_args.get(name)
         if recorded is not None and not same_spelling(value, recorded):

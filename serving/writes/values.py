@@ -60,6 +60,9 @@ def field_values(plan: WritePlan, ctx: OpContext, recorded: dict[str, Any] | Non
     if recorded is None:
         return apply_field_rules(plan.fields, ctx)
     rules = [r for r in plan.fields if not (r.op in GENERATED_OPS and r.field in recorded)]
+    for rule in plan.fields:  # a template built around a recorded generated value rebuilds around it
+        if rule.op in GENERATED_OPS and rule.field in recorded:
+            ctx.generated[rule.field] = copy.deepcopy(recorded[rule.field])
     values = apply_field_rules(rules, ctx) if rules else {}
     for rule in plan.fields:
         if rule.op in GENERATED_OPS and rule.field in recorded:

@@ -91,21 +91,36 @@ def test_the_gate_picks_the_tied_collection_among_equal_spellings_in_servings_or
     assert any("no built plan models, at /projects/%31%32/items" in (t.reason or "") for t in create.traces)
 
 
-def test_a_refused_create_naming_its_own_collection_is_unmodelled_there():
-    """A create into a list's items is tied to its exemplar's list (11); the call into list 22
-    wrote there, so list 22 is left unchecked, while list 11 is still checked and confirms."""
+def _lists(created_in_11: dict, created_in_22: dict) -> object:
     builder = (HarBuilder()
                .call("GET", "/lists/11/items", response=[E1])                                       # 1
                .call("GET", "/lists/22/items", response=[E2])                                       # 2
                .call("GET", "/lists/11/items/1", response=E1)                                       # 3
                .call("GET", "/lists/22/items/2", response=E2)                                       # 4
                .call("POST", "/lists/11/items", body={"title": "c"}, status=201, response={"id": 3})  # 5
-               .call("GET", "/lists/11/items/3", response=C)                                        # 6
+               .call("GET", "/lists/11/items/3", response=created_in_11)                            # 6
                .call("POST", "/lists/22/items", body={"title": "d"}, status=201, response={"id": 4})  # 7
-               .call("GET", "/lists/22/items", response=[E2, D])                                    # 8
-               .call("GET", "/lists/11/items", response=[E1, C]))                                   # 9
-    bundle = build_from(builder)
+               .call("GET", "/lists/22/items", response=[E2, created_in_22])                        # 8
+               .call("GET", "/lists/11/items", response=[E1, created_in_11]))                       # 9
+    return build_from(builder)
+
+
+def test_a_create_whose_path_names_its_collection_creates_in_the_one_each_call_names():
+    """write-effects ties only a create "whose path gives it no target", or one whose constant
+    keeps a path value: a create into a list's items creates in the list its own path names, so
+    the call into list 22 is modelled there and its list read (8) confirms the plan too."""
+    bundle = _lists(C, D)
     create = plan(bundle, "POST", "/lists/{list_id}/items")
-    assert create.collection == "/lists/11/items" and create.exemplar_args == {"list_id": "11"}
+    assert create.collection is None and create.exemplar_args == {"list_id": "11"}, summary(bundle)
+    assert create.served and create.checked_record_ordinals == (8, 9), summary(bundle)
+    assert any("serving creates in the collection each call names" in (t.reason or "") for t in create.traces)
+
+
+def test_a_create_whose_template_keeps_a_path_value_is_tied_and_unmodelled_elsewhere():
+    """Its href keeps the exemplar's list id around the new id, so serving creates only in list 11:
+    the call into list 22 wrote there, so list 22 is left unchecked, while list 11 confirms."""
+    bundle = _lists({**C, "href": "/lists/11/items/3"}, {**D, "href": "/lists/22/items/4"})
+    create = plan(bundle, "POST", "/lists/{list_id}/items")
+    assert create.collection == "/lists/11/items" and create.exemplar_args == {"list_id": "11"}, summary(bundle)
     assert create.served and create.checked_record_ordinals == (9,), summary(bundle)
     assert any("no built plan models, at /lists/22/items" in (t.reason or "") for t in create.traces)

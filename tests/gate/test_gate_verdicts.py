@@ -52,7 +52,8 @@ def test_side_effect_when_an_entity_no_write_changed_reads_otherwise_after_a_wri
                         .call("GET", "/items/3", response=C)                                   # 5
                         .call("GET", "/items/1", response={"id": 1, "title": "t1 (+1 sibling)"}))  # 6
     create = plan(bundle, "POST", "/items")
-    assert (create.served, create.reason, create.contradicted_by) == (False, "side-effect", None)
+    # contradicted_by names the read that contradicted it as side-effect
+    assert (create.served, create.reason, create.contradicted_by) == (False, "side-effect", 6)
     assert create.checked_record_ordinals == (5,)
 
 
@@ -149,6 +150,7 @@ def test_verdict_precedence(built, build_reason, found, reason):
     subject = created.model_copy(update={"build_reason": build_reason})
     verdict, = apply_verdicts([subject], GateRun({subject.tool: found}), bundle.view, load_rules())
     assert verdict.reason == reason and verdict.served is (reason is None)
-    assert verdict.contradicted_by == found.contradicted_by
+    # a side-effect verdict names the read that contradicted it as side-effect
+    assert verdict.contradicted_by == (found.side_effect_by if reason == "side-effect" else found.contradicted_by)
     assert verdict.checked_record_ordinals == tuple(sorted(set(found.confirmations)))
     assert verdict.traces[-1].table == "verdicts"

@@ -1,0 +1,121 @@
+"""A recorded absence the copy cannot explain (DESIGN §6 "Deletes", seeds: "Not modelled": side
+effects on other entities, a delete that takes its dependents with it).
+
+A read that shows an entity absent — an item read answered with the type's absence (400, 404,
+410, a 2xx null, or the answer ``view-absence-answers`` learned for the type), or a list line
+that lists the whole collection without it — while the copy still holds the entity, shows that
+something removed it. When no write that touched the entity and no unmodelled write that reached
+it ran since a read last showed it present, the modelled writes in between removed it as a side
+effect their plans do not model: serving them would leave the entity answering where the
+application answers its absence. Each is contradicted, as side-effect, by that read, whatever
+path it wrote: a cascade follows references, not paths (ending a session stops its kernel).
+
+This holds for every view of a state type, state-backed or not, since replay would answer the
+entity's recording too, and for a list whose check failed earlier (its membership is still
+evidence). An entity the recordings already showed absent is not blamed twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.view.extract import collection_path
+from capenv.interpreter.view.read_gate import choose_list_line
+from capenv.interpreter.view.views import is_absence
+from capenv.serving.reads.render import locate
+from capenv.serving.state.index import StateIndex
+from capenv.serving.writes.calls import WriteEnv
+
+from .findings import GateNote, GateRun, Tracking
+from .item_keys import named_entity
+from .pages import past_the_page
+from .unmodelled import unscoped_since
+
+LOCATION = "interpreter/gate/absences.py:blame_absences"
+
+
+def absent_held(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, track: Tracking,
+                run: GateRun) -> list[tuple[str, str, str]]:
+    """(type, collection, key) of each entity the read shows absent that the copy holds, less
+    unknown ones and those of a collection not checked again."""
+    entity_type = env.types.get(read_view.type or "") if read_view.type else None
+    if entity_type is None or record.method != "GET":
+        return []
+    if read_view.kind == "item":
+        if not is_absence(record, read_view):
+            return []
+        collection = collection_path(record.path, entity_type)
+        found = named_entity(copy, record.path, entity_type, read_view)
+        if found is None or collection in track.unchecked:
+            return []
+        held = copy.find_collection(collection, entity_type.name)
+        keys = [(held.path if held is not None else collection, found[0])]
+    elif read_view.kind == "list" and read_view.state_backed:
+        keys = _unlisted(record, read_view, entity_type, copy, track, run)
+    else:
+        return []
+    return [(entity_type.name, where, key) for where, key in keys if (entity_type.name, key) not in track.unknown]
+
+
+def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, track: Tracking,
+              run: GateRun) -> list[tuple[str, str]]:
+    """Held entities a line listing the whole collection does not list."""
+    if not record.succeeded or not record.response.is_json:
+        return []
+    chosen = choose_list_line(read_view, record.path, record.query)
+    if chosen is None:
+        return []
+    line = chosen[0]
+    if line.membership != "all" or line.queries or past_the_page(line, read_view, entity_type.name, copy, run.paging):
+        return []
+    held = copy.find_collection(line.collection or line.path, entity_type.name)
+    if held is None or held.path in track.unchecked:
+        return []
+    members = locate(record.response.json_value, read_view.locator)
+    if not isinstance(members, list):
+        return []
+    listed = {str(m[entity_type.id_field]) for m in members if isinstance(m, dict) and entity_type.id_field in m}
+    return [(held.path, key) for key in held.order if str(key) not in listed]
+
+
+def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, str]], track: Tracking,
+                   run: GateRun, timeline: Timeline, records: dict[int, Record]) -> None:
+    """Contradict, as side-effect, the modelled writes that ran between the last read showing each
+    absent entity present and this read, and did not touch it."""
+    for type_name, collection, key in absent:
+        entity = ("entity", type_name, key)
+        seen = timeline.before(type_name, key, record.ordinal)
+        noted = track.absent_noted.get((type_name, key), 0)
+        track.absent_noted[(type_name, key)] = record.ordinal
+        if seen is not None and seen.value is None or noted > (seen.ordinal if seen is not None else 0):
+            continue  # the recordings showed it absent before: whoever removed it was blamed then
+        since = max(seen.ordinal if seen is not None else 0, track.last_check.get(entity, 0),
+                    track.last_touched.get(entity, 0))
+        reached = [track.latest_unmodelled.get(t, 0) for t in (entity, ("collection", collection))]
+        reached += [track.changed_by_unattributed.get(entity, 0)]
+        if max(reached) > since or unscoped_since(track, since, record.ordinal) is not None:
+            continue  # a write no plan models reached it since, or one of unknown reach ran: it may have removed it
+        for ordinal, tool, path in track.modelled_since:
+            if not since < ordinal < record.ordinal or entity in track.modelled_targets.get(ordinal, ()):
+                continue
+            found = run.findings.get(tool)
+            if found is None or found.side_effect_by is not None:
+                continue
+            found.side_effect_by = record.ordinal
+            shown = f"record {seen.ordinal} showed it" if seen is not None else "the state holds it"
+            found.notes.append(GateNote(
+                record.ordinal,
+                f"shows {type_name} {key!r} absent ({_how(record, read_view)}) although no write that touched "
+                f"it ran since {shown}; record {ordinal} ({records[ordinal].method} {path}) ran between and its plan "
+                f"does not remove it: a side effect on another entity that serving would not make",
+                kind="side-effect", location=LOCATION,
+                evidence={"absent": {"type": type_name, "id": key}, "write": ordinal,
+                          "shown_present_by": seen.ordinal if seen is not None else None}))
+
+
+def _how(record: Record, read_view: Any) -> str:
+    if read_view.kind == "list":
+        return "a list of the whole collection without it"
+    return f"a recorded {record.status}"

@@ -1,0 +1,84 @@
+"""A recorded absence the copy cannot explain (gate/absences.py; seeds: "Not modelled": side effects
+on other entities, a delete that takes its dependents with it): a read showing an entity absent —
+the type's absence answer, or a whole list without it — while the copy still holds it, after
+modelled writes that did not touch it, contradicts those writes as side-effect, whatever path
+they wrote. A session app: ending a session stops its kernel."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from, plan, summary
+from support.har_builder import HarBuilder
+
+S1 = {"id": "s1", "name": "one", "kernel": {"id": "k1"}}
+S2 = {"id": "s2", "name": "two", "kernel": {"id": "k2"}}
+K1, K2 = {"id": "k1", "name": "python3"}, {"id": "k2", "name": "python3"}
+GONE_S = {"message": "Session not found", "reason": None}
+GONE_K = {"message": "Kernel does not exist", "reason": None}
+
+
+def _app() -> HarBuilder:
+    return (HarBuilder()
+            .call("GET", "/api/sessions", response=[S1, S2])                      # 1
+            .call("GET", "/api/sessions/s1", response=S1)                         # 2
+            .call("GET", "/api/kernels", response=[K1, K2])                       # 3
+            .call("GET", "/api/kernels/k1", response=K1)                          # 4
+            .call("GET", "/api/kernels/k9", status=404, response=GONE_K)          # 5
+            .call("GET", "/api/sessions/s9", status=404, response=GONE_S)         # 6
+            .call("DELETE", "/api/sessions/s1", status=204)                       # 7
+            .call("GET", "/api/sessions/s1", status=404, response=GONE_S)         # 8
+            .call("GET", "/api/sessions", response=[S2]))                         # 9
+
+
+def _record(bundle, ordinal: int):
+    return next(t for t in bundle.manifest.tools if ordinal in t.record_ordinals)
+
+
+def test_a_delete_whose_kernel_a_later_item_read_shows_absent_is_a_side_effect():
+    bundle = build_from(_app().call("GET", "/api/kernels/k1", status=404, response=GONE_K))  # 10
+    delete = plan(bundle, "DELETE", "/api/sessions/{session_id}")
+    assert (delete.served, delete.reason, delete.contradicted_by) == (False, "side-effect", 10), summary(bundle)
+    assert 8 in delete.checked_record_ordinals  # its own absence confirmed it: the cascade is what fails
+    note = next(t for t in delete.traces if "absences.py" in (t.location or ""))
+    assert "kernels 'k1' absent" in note.reason and "record 7" in note.reason
+
+
+def test_a_whole_list_newly_without_the_kernel_is_a_side_effect_too():
+    bundle = build_from(_app().call("GET", "/api/kernels", response=[K2]))  # 10
+    delete = plan(bundle, "DELETE", "/api/sessions/{session_id}")
+    assert (delete.reason, delete.contradicted_by) == ("side-effect", 10), summary(bundle)
+    assert any("a list of the whole collection without it" in (t.reason or "") for t in delete.traces)
+
+
+def test_a_delete_that_leaves_the_kernel_in_place_stays_served():
+    bundle = build_from(_app().call("GET", "/api/kernels/k1", response=K1)   # 10
+                        .call("GET", "/api/kernels", response=[K1, K2]))      # 11
+    delete = plan(bundle, "DELETE", "/api/sessions/{session_id}")
+    assert delete.served and delete.contradicted_by is None, summary(bundle)
+
+
+def test_a_write_of_unknown_reach_between_excuses_the_absence():
+    """A batch call no plan models lies on no type's path: it may have removed the kernel."""
+    bundle = build_from(_app().call("POST", "/api/batch", body={"requests": [{"method": "DELETE"}]},
+                                    response={"ok": True})                                  # 10
+                        .call("GET", "/api/kernels/k1", status=404, response=GONE_K))       # 11
+    delete = plan(bundle, "DELETE", "/api/sessions/{session_id}")
+    assert delete.served and delete.contradicted_by is None, summary(bundle)
+
+
+def test_an_absence_already_recorded_before_the_write_blames_nothing():
+    """The kernel was recorded absent before the session's delete (the copy still held it from the
+    initial window): the delete did not remove it."""
+    builder = (HarBuilder()
+               .call("GET", "/api/sessions", response=[S1, S2])                      # 1
+               .call("GET", "/api/sessions/s1", response=S1)                         # 2
+               .call("GET", "/api/kernels", response=[K1, K2])                       # 3
+               .call("GET", "/api/kernels/k9", status=404, response=GONE_K)          # 4
+               .call("GET", "/api/sessions/s9", status=404, response=GONE_S)         # 5
+               .call("PATCH", "/api/kernels/k2/rename", body={"x": 1}, status=500)   # 6: unanswered-like, no reach on k1
+               .call("GET", "/api/kernels/k1", status=404, response=GONE_K)          # 7
+               .call("DELETE", "/api/sessions/s1", status=204)                       # 8
+               .call("GET", "/api/sessions/s1", status=404, response=GONE_S)         # 9
+               .call("GET", "/api/kernels/k1", status=404, response=GONE_K))         # 10
+    bundle = build_from(builder)
+    delete = plan(bundle, "DELETE", "/api/sessions/{session_id}")
+    assert delete.served and delete.contradicted_by is None, summary(bundle)
