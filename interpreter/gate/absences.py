@@ -80,10 +80,13 @@ def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex
     return [(held.path, key) for key in held.order if str(key) not in listed]
 
 
-def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, str]], track: Tracking,
-                   run: GateRun, timeline: Timeline, records: dict[int, Record]) -> None:
+def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, str]], env: WriteEnv,
+                   copy: StateIndex, track: Tracking, run: GateRun, timeline: Timeline,
+                   records: dict[int, Record]) -> None:
     """Contradict, as side-effect, the modelled writes that ran between the last read showing each
-    absent entity present and this read, and did not touch it."""
+    absent entity present and this read, and did not touch it: those whose entity names it or is
+    named by it, when any does, else all of them."""
+    id_fields = {name: t.id_field for name, t in env.types.items()}
     for type_name, collection, key in absent:
         entity = ("entity", type_name, key)
         seen = timeline.before(type_name, key, record.ordinal)
@@ -97,9 +100,15 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
         reached += [track.changed_by_unattributed.get(entity, 0)]
         if max(reached) > since or unscoped_since(track, since, record.ordinal) is not None:
             continue  # a write no plan models reached it since, or one of unknown reach ran: it may have removed it
-        for ordinal, tool, path in track.modelled_since:
-            if not since < ordinal < record.ordinal or entity in track.modelled_targets.get(ordinal, ()):
-                continue
+        window = [(o, tool, path) for o, tool, path in track.modelled_since
+                  if since < o < record.ordinal and entity not in track.modelled_targets.get(o, ())]
+        held = copy.find_collection(collection, type_name)
+        value = held.entities.get(key) if held is not None else None
+        # a cascade follows references: the writes to an entity naming it, or named by it, caused it
+        # when any did; with none, any write in between may have
+        linked = [w for w in window if _references(value, key, id_fields, track.modelled_targets.get(w[0], ()),
+                                                   w[0], timeline)]
+        for ordinal, tool, path in linked or window:
             found = run.findings.get(tool)
             if found is None or found.side_effect_by is not None:
                 continue
@@ -108,11 +117,38 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
             found.notes.append(GateNote(
                 record.ordinal,
                 f"shows {type_name} {key!r} absent ({_how(record, read_view)}) although no write that touched "
-                f"it ran since {shown}; record {ordinal} ({records[ordinal].method} {path}) ran between and its plan "
-                f"does not remove it: a side effect on another entity that serving would not make",
+                f"it ran since {shown}; record {ordinal} ({records[ordinal].method} {path}) ran between"
+                f"{' on an entity linked to it by id' if linked else ''} and its plan does not remove it: a side "
+                "effect on another entity that serving would not make",
                 kind="side-effect", location=LOCATION,
                 evidence={"absent": {"type": type_name, "id": key}, "write": ordinal,
-                          "shown_present_by": seen.ordinal if seen is not None else None}))
+                          "shown_present_by": seen.ordinal if seen is not None else None,
+                          "linked_by_id": bool(linked)}))
+
+
+def _references(absent: Any, absent_key: str, id_fields: dict[str, str], targets: frozenset, ordinal: int,
+                timeline: Timeline) -> bool:
+    """The absent entity names an entity the write changed by its id (a session's kernel, a
+    comment's post), or that entity, as last read before the write, names the absent one."""
+    for target in targets:
+        if target[0] != "entity":
+            continue
+        _, type_name, key = target
+        if _names(absent, key, id_fields.get(type_name, "")):
+            return True
+        seen = timeline.before(type_name, key, ordinal)
+        if seen is not None and _names(seen.value, absent_key, id_fields.get(type_name, "")):
+            return True
+    return False
+
+
+def _names(value: Any, key: str, own_id: str = "") -> bool:
+    """A scalar equal to ``key`` anywhere in ``value``, but under the entity's own identity."""
+    if isinstance(value, dict):
+        return any(_names(v, key) for k, v in value.items() if k != own_id)
+    if isinstance(value, list):
+        return any(_names(v, key) for v in value)
+    return not isinstance(value, bool) and value is not None and str(value) == key
 
 
 def _how(record: Record, read_view: Any) -> str:

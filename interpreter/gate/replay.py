@@ -147,7 +147,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             continue
         absent = absent_held(record, read_view, env, copy, track, run)
         if absent:  # removed by a side effect no plan models: the writes since it last showed caused it
-            blame_absences(record, read_view, absent, track, run, timeline, records)
+            blame_absences(record, read_view, absent, env, copy, track, run, timeline, records)
         if not read_view.state_backed:
             continue
         if takes_new_entity(record, read_view, env, copy, track):

@@ -25,7 +25,7 @@ from .answers import check_answer_covers, render_answer, write_result
 from .bulk import write_bulk
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
 from .checks import check_bulk_body, check_members, check_query, unwrap_body
-from .create_collections import collection_for_create
+from .create_collections import collection_for_create, path_arguments
 from .documents import write_document
 from .plans import PlanParts, plan_parts, sent_arguments
 from .values import charge_growth, field_values, op_context
@@ -124,7 +124,8 @@ def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, A
     if recorded is None:
         check_answer_covers(plan, entity)
     charge_growth(limit_check, None, entity)
-    collection = ensure_collection(state, path, entity_type.name, collection_args)
+    # a held collection keeps its arguments as its path spells them (data/get loads them back)
+    collection = ensure_collection(state, path, entity_type.name, path_arguments(entity_type.collection_template, path))
     index = insert_index(collection.ordered(), entity, plan.insert) if plan.insert else len(collection.order)
     draft.commit()
     key = insert_entity(collection, entity[entity_type.id_field], entity, index)

@@ -59,7 +59,7 @@ def test_descriptions_list_required_and_accepted_members(runtime) -> None:
     assert 'Accepted body members: "views", "author".' in described["patch_posts_by_post_id"]
     assert "Send at least 1 member." in described["patch_posts_by_post_id"]
     assert '"id" is accepted only with its recorded value 99.' in described["patch_users_by_user_id"]
-    assert "removes this entity alone" in described["delete_posts_by_post_id"]
+    assert "removes this entity alone" in described["delete_comments_by_comment_id"]
     assert "does not reorder lists" in described["patch_posts_by_post_id"]
 
 
