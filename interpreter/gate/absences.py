@@ -94,6 +94,8 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
         track.absent_noted[(type_name, key)] = record.ordinal
         if seen is not None and seen.value is None or noted > (seen.ordinal if seen is not None else 0):
             continue  # the recordings showed it absent before: whoever removed it was blamed then
+        if track.pending.get(entity):
+            continue  # a write to it awaits its check: the read judges that write (a create it does not show)
         since = max(seen.ordinal if seen is not None else 0, track.last_check.get(entity, 0),
                     track.last_touched.get(entity, 0))
         reached = [track.latest_unmodelled.get(t, 0) for t in (entity, ("collection", collection))]

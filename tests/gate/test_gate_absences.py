@@ -82,3 +82,19 @@ def test_an_absence_already_recorded_before_the_write_blames_nothing():
     bundle = build_from(builder)
     delete = plan(bundle, "DELETE", "/api/sessions/{session_id}")
     assert delete.served and delete.contradicted_by is None, summary(bundle)
+
+
+def test_a_create_the_list_does_not_show_is_contradicted_not_blamed_on_later_writes():
+    """The kernel the POST made (answered by its id alone, so the item read only observes it and
+    leaves it awaiting a check) is missing from the whole list: that create is contradicted by the
+    list; the session delete between, which did not touch it, is no side effect."""
+    bundle = build_from(_app().call("POST", "/api/kernels", body={"name": "python3"}, status=201,
+                                    response={"id": "k3"})                     # 10
+                        .call("GET", "/api/kernels/k3", response={"id": "k3", "name": "python3"})  # 11
+                        .call("DELETE", "/api/sessions/s2", status=204)        # 12
+                        .call("GET", "/api/sessions/s2", status=404, response=GONE_S)  # 13
+                        .call("GET", "/api/kernels", response=[K1, K2]))       # 14
+    delete = plan(bundle, "DELETE", "/api/sessions/{session_id}")
+    create = plan(bundle, "POST", "/api/kernels")
+    assert create.contradicted_by == 14, summary(bundle)
+    assert delete.served and delete.contradicted_by is None, summary(bundle)
