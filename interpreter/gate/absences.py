@@ -108,8 +108,8 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
         value = held.entities.get(key) if held is not None else None
         # a cascade follows references: the writes to an entity naming it, or named by it, caused it
         # when any did; with none, any write in between may have
-        linked = [w for w in window if _references(value, key, id_fields, track.modelled_targets.get(w[0], ()),
-                                                   w[0], timeline)]
+        linked = [w for w in window if _references(value, key, type_name, id_fields,
+                                                   track.modelled_targets.get(w[0], ()), w[0], timeline, run.settings)]
         for ordinal, tool, path in linked or window:
             found = run.findings.get(tool)
             if found is None or found.side_effect_by is not None:
@@ -128,29 +128,45 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
                           "linked_by_id": bool(linked)}))
 
 
-def _references(absent: Any, absent_key: str, id_fields: dict[str, str], targets: frozenset, ordinal: int,
-                timeline: Timeline) -> bool:
+def _references(absent: Any, absent_key: str, absent_type: str, id_fields: dict[str, str], targets: frozenset,
+                ordinal: int, timeline: Timeline, settings: dict[str, Any]) -> bool:
     """The absent entity names an entity the write changed by its id (a session's kernel, a
-    comment's post), or that entity, as last read before the write, names the absent one."""
+    comment's post), or that entity, as last read before the write, names the absent one. A short
+    id may equal any number, so it names an entity only under a member named after its type."""
     for target in targets:
         if target[0] != "entity":
             continue
         _, type_name, key = target
-        if _names(absent, key, id_fields.get(type_name, "")):
+        if _names(absent, key, _Link(type_name, id_fields.get(absent_type, ""), settings)):
             return True
         seen = timeline.before(type_name, key, ordinal)
-        if seen is not None and _names(seen.value, absent_key, id_fields.get(type_name, "")):
+        if seen is not None and _names(seen.value, absent_key, _Link(absent_type, id_fields.get(type_name, ""),
+                                                                     settings)):
             return True
     return False
 
 
-def _names(value: Any, key: str, own_id: str = "") -> bool:
-    """A scalar equal to ``key`` anywhere in ``value``, but under the entity's own identity."""
+class _Link:
+    """What a member holding an id must look like to name an entity of ``type_name``."""
+
+    def __init__(self, type_name: str, own_id: str, settings: dict[str, Any]) -> None:
+        self.prefix = type_name.lower()[:int(settings["absence_link_name_prefix"])]
+        self.short = int(settings["absence_link_short_id"])
+        self.own_id = own_id
+
+    def names(self, key: str, member: str) -> bool:
+        return len(key) >= self.short or member.lower().startswith(self.prefix)
+
+
+def _names(value: Any, key: str, link: _Link, member: str = "", top: bool = True) -> bool:
+    """A scalar equal to ``key`` anywhere in ``value`` (not the entity's own identity), under a
+    member that may name it (a nested object's ``id`` is named by the member holding the object)."""
     if isinstance(value, dict):
-        return any(_names(v, key) for k, v in value.items() if k != own_id)
+        return any(_names(v, key, link, member if k == "id" and not top else k, top=False)
+                   for k, v in value.items() if not (top and k == link.own_id))
     if isinstance(value, list):
-        return any(_names(v, key) for v in value)
-    return not isinstance(value, bool) and value is not None and str(value) == key
+        return any(_names(v, key, link, member, top=False) for v in value)
+    return not isinstance(value, bool) and value is not None and str(value) == key and link.names(key, member)
 
 
 def _how(record: Record, read_view: Any) -> str:

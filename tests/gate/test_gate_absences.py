@@ -98,3 +98,29 @@ def test_a_create_the_list_does_not_show_is_contradicted_not_blamed_on_later_wri
     create = plan(bundle, "POST", "/api/kernels")
     assert create.contradicted_by == 14, summary(bundle)
     assert delete.served and delete.contradicted_by is None, summary(bundle)
+
+
+def test_a_short_id_links_only_under_a_member_named_after_its_type():
+    """Task 8 names project 3 under ``project``; prediction 3 shares the number by chance. Both are
+    written before the task reads absent: the project delete that took its tasks with it is
+    blamed, the prediction update is not."""
+    task = {"id": 8, "project": 3, "inner_id": 3}
+    builder = (HarBuilder()
+               .call("GET", "/projects", response=[{"id": 3, "title": "p"}])                 # 1
+               .call("GET", "/projects/3", response={"id": 3, "title": "p"})                 # 2
+               .call("GET", "/predictions", response=[{"id": 3, "score": 1}])               # 3
+               .call("GET", "/predictions/3", response={"id": 3, "score": 1})               # 4
+               .call("GET", "/tasks", response=[task])                                       # 5
+               .call("GET", "/tasks/8", response=task)                                       # 6
+               .call("GET", "/tasks/99", status=404, response={"detail": "Not found."})      # 7
+               .call("GET", "/projects/99", status=404, response={"detail": "Not found."})   # 8
+               .call("GET", "/predictions/99", status=404, response={"detail": "Not found."})  # 9
+               .call("PATCH", "/predictions/3", body={"score": 2}, response={"id": 3, "score": 2})  # 10
+               .call("GET", "/predictions/3", response={"id": 3, "score": 2})               # 11
+               .call("DELETE", "/projects/3", status=204)                                    # 12
+               .call("GET", "/projects/3", status=404, response={"detail": "Not found."})    # 13
+               .call("GET", "/tasks/8", status=404, response={"detail": "Not found."}))      # 14
+    bundle = build_from(builder)
+    assert plan(bundle, "DELETE", "/projects/{project_id}").contradicted_by == 14, summary(bundle)
+    patch = plan(bundle, "PATCH", "/predictions/{prediction_id}")
+    assert patch.served and patch.contradicted_by is None, summary(bundle)
