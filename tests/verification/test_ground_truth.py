@@ -2,7 +2,7 @@
 
 Endpoints are matched through the tools their successful recorded calls reached, never through
 capenv's templates; every capture in captures/ has one, and the served write tools never drop
-under the floor it records (issue 16: json-server 15, Kinto 3, Prefect 10).
+under the floor it records (issue 16: json-server 14 — its post delete cascades, so it is unserved as its ground truth says —, Kinto 3, Prefect 10).
 """
 
 from __future__ import annotations
