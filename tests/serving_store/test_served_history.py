@@ -26,16 +26,12 @@ def episode(runtime: EnvironmentRuntime) -> None:
     runtime.call_tool("patch_posts_by_post_id", {"post_id": "5", "body": {"views": 55}})
     runtime.call_tool("post_comments", {"body": {"body": "hello", "postId": 5}})
     runtime.call_tool("patch_profile", {"body": {"theme": "dark"}})
-<<<<<<< HEAD
-    runtime.call_tool("delete_posts_by_post_id", {"post_id": "1"})
+    runtime.call_tool("delete_comments_by_comment_id", {"comment_id": "1"})
 
 
 def session(runtime: EnvironmentRuntime) -> None:
     """An episode, then a reset, a write, an add and a write."""
     episode(runtime)
-=======
-    runtime.call_tool("delete_comments_by_comment_id", {"comment_id": "1"})
->>>>>>> 78b861a (gate: link an absence to the writes naming it by id; tests and docs for the gate's absences and the corrected readings)
     document = json.loads(runtime.data_get())
     runtime.data_reset()
     runtime.call_tool("post_posts", {"body": POST_BODY})
