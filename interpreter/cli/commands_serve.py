@@ -109,6 +109,11 @@ def _serve(args: argparse.Namespace) -> int:
     out = sys.stdout if listen else sys.stderr  # on stdio, stdout carries only MCP messages
     print(f"capenv: {report['tools']} tools ({report['from_state']} from the state) for "
           f"{runtime.bundle.info.source}, evidence {runtime.bundle.info.evidence_id}", file=out, flush=True)
+    unserved = [p.tool for p in runtime.bundle.view.writes if p.tool not in runtime.catalog.entries]
+    if unserved:  # `capenv report` counts every tool of the manifest; serve lists only what it serves
+        print(f"capenv: {report['tools']} tools listed; {len(unserved)} write tool{'s' if len(unserved) != 1 else ''} "
+              f"not served ({', '.join(unserved[:5])}{', …' if len(unserved) > 5 else ''}), see `capenv report`",
+              file=out, flush=True)
     if listen is None:
         print("capenv: MCP over stdio (stdin/stdout)", file=out, flush=True)
     if args.store:

@@ -6,6 +6,8 @@ these functions only take them.
 
 from __future__ import annotations
 
+from capenv.interpreter.bundle.pointers import escape_token
+
 import re
 from collections import deque
 from functools import lru_cache
@@ -72,7 +74,8 @@ def leaf_texts(value: Any) -> Iterator[str]:
 
 
 def escape_pointer(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
+    """One pointer token, escaped as RFC 6901 says (``jsonpointer``'s own ``escape``)."""
+    return escape_token(key)
 
 
 def pointers_breadth_first(value: Any) -> Iterator[tuple[str, Any]]:

@@ -11,13 +11,14 @@ import re
 from typing import Any
 from urllib.parse import quote
 
+from capenv.interpreter.bundle.pointers import MISSING, resolve_text  # one RFC 6901 implementation
+
 _TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]")
 _WHOLE = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)\}$")
 # What a path segment may hold unescaped (as the serving side spells path arguments).
 _SEGMENT_SAFE = "!$&'()*+,;=:@~-._"
 
-MISSING = object()
-"""A saved name with no value on a side: its probe answered without the pointer."""
+# MISSING: a saved name with no value on a side (its probe answered without the pointer).
 
 
 def names_in(text: str) -> list[str]:
@@ -90,15 +91,4 @@ def as_text(value: Any) -> str:
 
 def resolve_pointer(document: Any, pointer: str) -> Any:
     """RFC 6901: the value at ``pointer`` in ``document``, or ``MISSING``."""
-    if pointer == "":
-        return document
-    current = document
-    for raw in pointer[1:].split("/"):
-        token = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(current, dict) and token in current:
-            current = current[token]
-        elif isinstance(current, list) and token.isdigit() and int(token) < len(current):
-            current = current[int(token)]
-        else:
-            return MISSING
-    return current
+    return resolve_text(document, pointer)

@@ -1,7 +1,8 @@
 """JSON pointers (RFC 6901) as the ops use them, with ``*`` for any array index (renewed).
 
-Small and local rather than the ``jsonpointer`` package: the ops need a wildcard walk and
-an in-place set on values they already copied, and parsing is cached per pointer text.
+Parsing and each step are ``capenv.interpreter.bundle.pointers`` (the ``jsonpointer``
+package's semantics, one implementation for the build side and serving); the ops add a
+wildcard walk and an in-place set on values they already copied.
 """
 
 from __future__ import annotations
@@ -9,46 +10,23 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Callable
 
+from capenv.interpreter.bundle.pointers import MISSING, PointerError, parse, resolve
+from capenv.interpreter.bundle.pointers import step as _step
+
 from .context import OpParamsError
 
 ANY_INDEX = "*"
 
-
-class _Missing:
-    __slots__ = ()
-
-
-MISSING: Any = _Missing()
-"""What ``resolve`` gives for a pointer the document does not hold."""
+__all__ = ["ANY_INDEX", "MISSING", "assign", "parse_pointer", "replace_each", "resolve"]
 
 
 @lru_cache(maxsize=4096)
 def parse_pointer(text: str) -> tuple[str, ...]:
     """``"/a/b~1c"`` -> ``("a", "b/c")``; ``""`` is the whole value."""
-    if text == "":
-        return ()
-    if not text.startswith("/"):
-        raise OpParamsError(f"not a JSON pointer: {text!r} (it must start with '/')")
-    return tuple(part.replace("~1", "/").replace("~0", "~") for part in text[1:].split("/"))
-
-
-def _step(value: Any, token: str) -> Any:
-    if isinstance(value, dict):
-        return value.get(token, MISSING)
-    if isinstance(value, list) and token.isdigit() and (token == "0" or not token.startswith("0")):
-        index = int(token)
-        return value[index] if index < len(value) else MISSING
-    return MISSING
-
-
-def resolve(document: Any, tokens: tuple[str, ...]) -> Any:
-    """The value at ``tokens``, or ``MISSING``."""
-    value = document
-    for token in tokens:
-        value = _step(value, token)
-        if value is MISSING:
-            return MISSING
-    return value
+    try:
+        return parse(text)
+    except PointerError as exc:
+        raise OpParamsError(f"{exc} (it must be empty or start with '/')") from None
 
 
 def assign(document: Any, tokens: tuple[str, ...], value: Any) -> bool:

@@ -1,0 +1,82 @@
+"""RFC 6901 JSON pointers, one implementation for both sides (issue #13 item 3).
+
+Parsing, escaping and the array-index rule are the ``jsonpointer`` package's own
+(``JsonPointer``, ``escape``, ``JsonPointer.get_part``): ``/a/01`` names no array element
+(a leading zero is no index), ``/a/²`` names the member "²" of an object and nothing in an
+array, ``~1`` is "/" and ``~0`` is "~", decoded in that order. What this module adds is the
+answer for a pointer the document does not hold: ``MISSING`` rather than an exception, since
+the callers ask whether a value is there far more often than they expect it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from jsonpointer import JsonPointer, JsonPointerException, escape
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+"""What ``resolve`` gives for a pointer the document does not hold."""
+
+
+class PointerError(ValueError):
+    """A text that is not a JSON pointer (it must be empty or start with "/")."""
+
+
+@lru_cache(maxsize=4096)
+def parse(text: str) -> tuple[str, ...]:
+    """``"/a/b~1c"`` -> ``("a", "b/c")``; ``""`` is the whole value."""
+    try:
+        return tuple(JsonPointer(text).parts)
+    except JsonPointerException as exc:
+        raise PointerError(f"not a JSON pointer: {text!r} ({exc})") from None
+
+
+def spell(tokens: Iterable[str]) -> str:
+    """The pointer text of ``tokens`` (each escaped)."""
+    return "".join("/" + escape(str(token)) for token in tokens)
+
+
+def escape_token(token: str) -> str:
+    return escape(token)
+
+
+def step(value: Any, token: str) -> Any:
+    """The member or element ``token`` names in ``value``, or ``MISSING``."""
+    if isinstance(value, dict):
+        return value.get(token, MISSING)
+    if isinstance(value, list):
+        try:
+            index = JsonPointer.get_part(value, token)
+        except JsonPointerException:
+            return MISSING
+        return value[index] if isinstance(index, int) and index < len(value) else MISSING
+    return MISSING
+
+
+def resolve(document: Any, tokens: Iterable[str]) -> Any:
+    """The value at ``tokens``, or ``MISSING``."""
+    value = document
+    for token in tokens:
+        value = step(value, token)
+        if value is MISSING:
+            return MISSING
+    return value
+
+
+def resolve_text(document: Any, pointer: str) -> Any:
+    """The value at the pointer text ``pointer``, or ``MISSING`` (also for a text that is no pointer)."""
+    try:
+        tokens = parse(pointer)
+    except PointerError:
+        return MISSING
+    return resolve(document, tokens)
