@@ -13,57 +13,19 @@ The seed (seed.sql, loaded by start.sh, not recorded): database `blog` with tabl
   (history, hardware, ai).
 Every call is sequential, with a random 50-150 ms sleep before it.
 """
-import argparse
-import json
-import random
 import sys
-import time
+from pathlib import Path
 
-import httpx
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "kit"))
+from scenario import Driver, drive  # noqa: E402  (captures/kit: what every driver shares)
 
 TOKEN = "dstok_eyJhIjoicm9vdCIsInQiOjE3OTYxNjUzNzR9.Fm8ZR5izLRZTKacgmUXPak5eddU"
 FORGED = "dstok_eyJhIjoicm9vdCIsInQiOjE3OTYxNjUzNzR9.not-the-signature-0000000000"
 DB = "/blog"
 
 
-class Driver:
-    def __init__(self, base, min_sleep, max_sleep, verbose):
-        self.c = httpx.Client(base_url=base, timeout=60.0)
-        self.min_sleep, self.max_sleep, self.verbose = min_sleep, max_sleep, verbose
-        self.n = 0
-        self.unexpected = 0
-
-    def call(self, method, path, body=None, raw=None, expect=None, token=TOKEN):
-        time.sleep(random.uniform(self.min_sleep, self.max_sleep))
-        h = {}
-        kw = {}
-        if token is not None:
-            h["Authorization"] = "Bearer " + token
-        if raw is not None:
-            h["Content-Type"] = "application/json"
-            kw["content"] = raw
-        elif body is not None:
-            h["Content-Type"] = "application/json"
-            kw["content"] = json.dumps(body)
-        r = self.c.request(method, path, headers=h, **kw)
-        self.c.cookies.clear()
-        self.n += 1
-        if self.verbose:
-            print(f"{self.n - 1:5d} {method:6s} {path} -> {r.status_code}", file=sys.stderr)
-        if expect is not None and r.status_code != expect:
-            self.unexpected += 1
-            print(f"UNEXPECTED #{self.n - 1} {method} {path}: {r.status_code} (expected {expect}) "
-                  f"{r.text[:300]}", file=sys.stderr)
-        try:
-            return r.status_code, r.json()
-        except Exception:
-            return r.status_code, r.text
-
-    def check(self, what, got, want):
-        if got != want:
-            self.unexpected += 1
-            print(f"UNEXPECTED after call #{self.n - 1}: {what} = {got!r}, expected {want!r}",
-                  file=sys.stderr)
+def make_driver(base, min_sleep, max_sleep, verbose):
+    return Driver(base, min_sleep, max_sleep, verbose, token=TOKEN, scheme="Bearer")
 
 
 def first_id(answer, key="id"):
@@ -359,18 +321,6 @@ def capture(d):
     get(f"{DB}/articles/4.json", 404)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--base", default="http://127.0.0.1:42311")
-    ap.add_argument("--mode", choices=["capture"], default="capture")
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args()
-    random.seed(a.seed)
-    d = Driver(a.base, 0.05, 0.15, a.verbose)
-    capture(d)
-    print(f"done: {d.n} calls, {d.unexpected} unexpected", file=sys.stderr)
-
 
 if __name__ == "__main__":
-    main()
+    drive({"capture": capture}, make_driver, default_base="http://127.0.0.1:42311")

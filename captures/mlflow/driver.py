@@ -11,14 +11,12 @@ Run ids are random per start: the driver reads them from the first runs/search a
 Every call is sequential, with a random 50-150 ms sleep before it. Client-side timestamps
 (start_time, end_time, metric timestamps) are fixed, so only server clocks and run ids vary.
 """
-import argparse
-import json
-import random
 import sys
-import time
 import urllib.parse
+from pathlib import Path
 
-import httpx
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "kit"))
+from scenario import Driver, drive  # noqa: E402  (captures/kit: what every driver shares)
 
 API = "/api/2.0/mlflow/"
 T1 = 1764100000000   # client clock for the runs the driver makes (epoch ms)
@@ -29,45 +27,14 @@ def tags(**kv):
     return [{"key": k, "value": v} for k, v in kv.items()]
 
 
-class Driver:
-    def __init__(self, base, min_sleep, max_sleep, verbose):
-        self.c = httpx.Client(base_url=base, timeout=60.0)
-        self.min_sleep, self.max_sleep, self.verbose = min_sleep, max_sleep, verbose
-        self.n = 0
-        self.unexpected = 0
+class MlflowDriver(Driver):
+    """MLflow's calls: paths under API, queries quoted with %20, expect 200 unless told, the body alone."""
 
     def call(self, method, path, body=None, query=None, raw=None, expect=200):
-        time.sleep(random.uniform(self.min_sleep, self.max_sleep))
-        url = API + path
         if query:
-            url += "?" + urllib.parse.urlencode(query, quote_via=urllib.parse.quote)
-        h, kw = {}, {}
-        if raw is not None:
-            h["Content-Type"] = "application/json"
-            kw["content"] = raw
-        elif body is not None:
-            h["Content-Type"] = "application/json"
-            kw["content"] = json.dumps(body)
-        r = self.c.request(method, url, headers=h, **kw)
-        self.n += 1
-        if self.verbose:
-            print(f"{self.n - 1:5d} {method:6s} {url} -> {r.status_code}", file=sys.stderr)
-        if expect is not None and r.status_code != expect:
-            self.unexpected += 1
-            print(f"UNEXPECTED #{self.n - 1} {method} {url}: {r.status_code} (expected {expect}) "
-                  f"{r.text[:300]}", file=sys.stderr)
-        try:
-            return r.json()
-        except Exception:
-            return r.text
+            path += "?" + urllib.parse.urlencode(query, quote_via=urllib.parse.quote)
+        return super().call(method, API + path, body=body, raw=raw, expect=expect)[1]
 
-    def check(self, what, got, want):
-        if got != want:
-            self.unexpected += 1
-            print(f"UNEXPECTED after call #{self.n - 1}: {what} = {got!r}, expected {want!r}",
-                  file=sys.stderr)
-
-    # shorthands
     def get(self, path, expect=200, **query):
         return self.call("GET", path, query=query or None, expect=expect)
 
@@ -381,18 +348,6 @@ def capture(d):
     get("model-versions/search")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--base", default="http://127.0.0.1:25311")
-    ap.add_argument("--mode", choices=["capture"], default="capture")
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args()
-    random.seed(a.seed)
-    d = Driver(a.base, 0.05, 0.15, a.verbose)
-    capture(d)
-    print(f"done: {d.n} calls, {d.unexpected} unexpected", file=sys.stderr)
-
 
 if __name__ == "__main__":
-    main()
+    drive({"capture": capture}, MlflowDriver, default_base="http://127.0.0.1:25311")

@@ -12,13 +12,11 @@ documentIds (Strapi generates them); the driver reads them from the create answe
 Every call is sequential, with a random 50-150 ms sleep before it. Query strings are built by
 httpx from (name, value) pairs, so brackets and `$` are percent-encoded as a browser's qs would.
 """
-import argparse
-import json
-import random
 import sys
-import time
+from pathlib import Path
 
-import httpx
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "kit"))
+from scenario import Driver, drive  # noqa: E402  (captures/kit: what every driver shares)
 
 ADA, GRACE, ALAN = "l44s0o2a0qpoastvjtboqbjb", "o3sotxq0fw517lscsfa7xp5j", "jtu33ek4a25a4h3f5bjozxc8"
 ENG, HIST, ANN = "bzu46eougf8hpazchdzjqpla", "h7phgjry0cz333qcdbm1q6yg", "znh0gsh31jzpiiz16ozlx5l0"
@@ -28,37 +26,7 @@ HELLO, COMPILER, CODES, RELEASE, ENGINE = (
 NEVER = "zzzz0never0existed000000"      # same shape as a documentId, never created
 
 
-class Driver:
-    def __init__(self, base, min_sleep, max_sleep, verbose):
-        self.c = httpx.Client(base_url=base, timeout=60.0)
-        self.min_sleep, self.max_sleep, self.verbose = min_sleep, max_sleep, verbose
-        self.n = 0
-        self.unexpected = 0
-
-    def call(self, method, path, body=None, raw=None, params=None, expect=None):
-        time.sleep(random.uniform(self.min_sleep, self.max_sleep))
-        h, kw = {}, {}
-        if raw is not None:
-            h["Content-Type"] = "application/json"
-            kw["content"] = raw
-        elif body is not None:
-            h["Content-Type"] = "application/json"
-            kw["content"] = json.dumps(body)
-        r = self.c.request(method, path, headers=h, params=params, **kw)
-        self.c.cookies.clear()
-        self.n += 1
-        if self.verbose:
-            print(f"{self.n - 1:5d} {method:6s} {r.request.url.raw_path.decode()} -> {r.status_code}",
-                  file=sys.stderr)
-        if expect is not None and r.status_code != expect:
-            self.unexpected += 1
-            print(f"UNEXPECTED #{self.n - 1} {method} {path} {params}: {r.status_code} "
-                  f"(expected {expect}) {r.text[:300]}", file=sys.stderr)
-        try:
-            return r.status_code, r.json()
-        except Exception:
-            return r.status_code, r.text
-
+class StrapiDriver(Driver):
     def create(self, path, data):
         st, r = self.call("POST", path, {"data": data}, expect=201)
         try:
@@ -258,18 +226,6 @@ def capture(d):
         call("GET", f"/api/articles/{doc}", expect=200)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--base", default="http://127.0.0.1:42031")
-    ap.add_argument("--mode", choices=["capture"], default="capture")
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args()
-    random.seed(a.seed)
-    d = Driver(a.base, 0.05, 0.15, a.verbose)
-    capture(d)
-    print(f"done: {d.n} calls, {d.unexpected} unexpected", file=sys.stderr)
-
 
 if __name__ == "__main__":
-    main()
+    drive({"capture": capture}, StrapiDriver, default_base="http://127.0.0.1:42031")

@@ -1,9 +1,8 @@
 """Fixtures that run the real applications of captures/ beside the model.
 
-``live_json_server``, ``live_kinto``, ``live_prefect``, ``live_datasette``, ``live_jupyter_server``,
-``live_mlflow``, ``live_strapi``, ``live_label_studio``: the application started fresh (seeded)
-from its capture's start.sh on a free loopback port; the fixture yields a ``LiveApp`` (its
-``url``, ``startup_seconds``) and stops it afterwards. Every test using one is marked ``live``.
+``live_app``, parametrised indirectly with an application's name (a key of ``apps.APPS``): the
+application started fresh (seeded) from its capture's start.sh on a free loopback port; the fixture
+yields a ``LiveApp`` (its ``url``, ``startup_seconds``) and stops it afterwards. Every test using one is marked ``live``.
 Missing applications skip, except under ``CI=true`` where they fail with the install command:
 CI must not pass by skipping what it was meant to run.
 """
@@ -18,8 +17,7 @@ import pytest
 
 from .apps import INSTALL_COMMAND, LiveApp, NoCapture, NotInstalled, start_app
 
-LIVE_FIXTURES = frozenset({"live_json_server", "live_kinto", "live_prefect", "live_datasette", "live_jupyter_server",
-                           "live_mlflow", "live_strapi", "live_label_studio"})
+LIVE_FIXTURES = frozenset({"live_app"})
 _startup_times: list[tuple[str, float]] = []
 
 
@@ -52,41 +50,7 @@ def _live(name: str, tmp_path: Path) -> Iterator[LiveApp]:
         app.stop()
 
 
-@pytest.fixture
-def live_json_server(tmp_path: Path) -> Iterator[LiveApp]:
-    yield from _live("json-server", tmp_path)
-
 
 @pytest.fixture
-def live_kinto(tmp_path: Path) -> Iterator[LiveApp]:
-    yield from _live("kinto", tmp_path)
-
-
-@pytest.fixture
-def live_prefect(tmp_path: Path) -> Iterator[LiveApp]:
-    yield from _live("prefect", tmp_path)
-
-
-@pytest.fixture
-def live_datasette(tmp_path: Path) -> Iterator[LiveApp]:
-    yield from _live("datasette", tmp_path)
-
-
-@pytest.fixture
-def live_jupyter_server(tmp_path: Path) -> Iterator[LiveApp]:
-    yield from _live("jupyter-server", tmp_path)
-
-
-@pytest.fixture
-def live_mlflow(tmp_path: Path) -> Iterator[LiveApp]:
-    yield from _live("mlflow", tmp_path)
-
-
-@pytest.fixture
-def live_strapi(tmp_path: Path) -> Iterator[LiveApp]:
-    yield from _live("strapi", tmp_path)
-
-
-@pytest.fixture
-def live_label_studio(tmp_path: Path) -> Iterator[LiveApp]:
-    yield from _live("label-studio", tmp_path)
+def live_app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveApp]:
+    yield from _live(request.param, tmp_path)
