@@ -90,7 +90,8 @@ class EnvelopeMember(_Model):
     """One member of a list answer's envelope and how serving renders it (``view-list-members``).
 
     ``count``: the number of members the answer counts (the listed ones, or the filtered ones
-    before paging); ``sum``: the sum of ``field`` over those; ``constant``: the base recording's
+    before paging); ``whole-count``: that number on an answer listing all its query selects, else
+    as ``recorded`` (a page's own counter may count the page); ``sum``: the sum of ``field`` over those; ``constant``: the base recording's
     value; ``whole-constant``: that value on a line listing the whole collection; ``recorded``:
     the line's recording's value, only while the line's collection is as recorded and the call
     asks what the recording asked (otherwise the answer is refused: the state does not hold it).
@@ -98,7 +99,7 @@ class EnvelopeMember(_Model):
 
     pointer: str
     """Where the member sits in the answer (a JSON pointer: ``/meta/pagination/total``)."""
-    role: Literal["count", "sum", "constant", "whole-constant", "recorded"]
+    role: Literal["count", "whole-count", "sum", "constant", "whole-constant", "recorded"]
     field: str | None = None
     rule_id: str | None = None
 

@@ -31,6 +31,9 @@ class ListMemberContext(BaseModel):
     """An integer equal to the number of listed members in every whole recording (one at least)."""
     distinct_in_whole: int = 0
     """How many different values the whole recordings show."""
+    counts_page_in_cut: int = 0
+    """Recordings that cut a page (listed fewer than their query selects) where it equalled the
+    number of listed members: it may count the page, not what the query selects."""
     sum_field: str | None = None
     """A field of the listed members whose integer sum it equals in every whole recording (not
     zero in one at least); None when no field does."""
@@ -64,6 +67,24 @@ def list_member_counts_listed(ctx: ListMemberContext, params: BaseModel) -> Outc
     if ctx.counts_listed:
         return Match({"whole_recordings": ctx.whole_recordings})
     return Miss("it differs from the number of listed members in a recording that listed them all")
+
+
+@predicate("list_member_not_page_count", context="list-member")
+def list_member_not_page_count(ctx: ListMemberContext, params: BaseModel) -> Outcome:
+    """No recording that cut a page shows it equal to the number of members on the page (a count
+    of what the query selects is larger there)."""
+    if ctx.counts_page_in_cut:
+        return Miss(f"{ctx.counts_page_in_cut} recording(s) that cut a page show it equal to the members on the page:"
+                    " it may count the page, not what the query selects")
+    return Match()
+
+
+@predicate("list_member_counts_page", context="list-member")
+def list_member_counts_page(ctx: ListMemberContext, params: BaseModel) -> Outcome:
+    """A recording that cut a page shows it equal to the number of members on the page."""
+    if ctx.counts_page_in_cut:
+        return Match({"cut_recordings": ctx.counts_page_in_cut})
+    return Miss("no recording that cut a page shows it equal to the members on the page")
 
 
 class VariesParams(BaseModel):

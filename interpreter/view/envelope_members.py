@@ -76,10 +76,13 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
     spelled_all = {_canonical(value) for _, value, _ in sightings}
     spelled_whole = {_canonical(value) for value, _ in whole}
     counts = bool(whole) and all(_integer(value) and value == len(listed) for value, listed in whole)
+    uncut_ordinals = {record.ordinal for record, _, _ in uncut}
+    page_counts = sum(1 for record, value, listed in sightings
+                      if record.ordinal not in uncut_ordinals and _integer(value) and value == len(listed))
     name = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
     return ListMemberContext(
         pointer=pointer, name=name, whole_recordings=len(whole), counts_listed=counts,
-        distinct_in_whole=len(spelled_whole), sum_field=_summed_field(whole),
+        distinct_in_whole=len(spelled_whole), counts_page_in_cut=page_counts, sum_field=_summed_field(whole),
         sums_same_named=any(listed for _, listed in whole) and all(
             _integer(value) and _sum(listed, name) == value for value, listed in whole),
         constant=len(spelled_all) == 1, constant_in_whole=bool(whole) and len(spelled_whole) == 1,

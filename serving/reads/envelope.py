@@ -65,7 +65,7 @@ def _computed(member: EnvelopeMember, counted: list[dict[str, Any]] | None, whol
     """The member's value from the state, the base's value where it stands, else MISSING."""
     if member.role == "constant" or member.role == "whole-constant" and whole:
         return _KEEP
-    if member.role == "count" and counted is not None:
+    if member.role == "count" and counted is not None or member.role == "whole-count" and whole and counted is not None:
         return len(counted)
     if member.role == "sum" and counted is not None and member.field:
         total = 0

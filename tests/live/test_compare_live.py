@@ -25,8 +25,8 @@ import pytest
 
 from capenv.interpreter.pipeline import build_bundle
 from capenv.serving.compare import REFUSED, SAME, CallResult, compare, load_probes, render_text
-from capenv.serving.compare.judge import capenv_refusal
 
+from support.judging import served_refusals, wrong_answers
 from .apps import APPS
 
 CAPTURES = Path(__file__).resolve().parents[2] / "captures"
@@ -41,32 +41,6 @@ def run_probes(app: str, url: str) -> list[CallResult]:
     results = compare(bundle, load_probes(CAPTURES / app / "probes.yaml"), url)
     print(render_text(results, url, f"{app} capture.har (in process)"))  # shown with -s or on failure
     return results
-
-
-def refusal(result: CallResult) -> str | None:
-    """Why the model declined the call (capenv's own refusal body), or None."""
-    if result.verdict != REFUSED:
-        return None
-    return capenv_refusal(result.answers["model"])
-
-
-def wrong_answers(results: list[CallResult]) -> list[str]:
-    """Every call whose model answer differs without being a refusal or following one."""
-    problems = []
-    for r in results:
-        if r.verdict == SAME or refusal(r) is not None or r.diverged_by:
-            continue
-        live, model = r.answers["live"], r.answers["model"]
-        first = "; ".join(f"{d.pointer}: live {d.live!r} model {d.model!r}" for d in r.differences[:3])
-        kind = "served" if r.tool.served else "unserved"
-        problems.append(f"#{r.index} {r.probe.label()} [{kind} tool {r.tool.name}]: live {live.status}, "
-                        f"model {model.status}: {first}")
-    return problems
-
-
-def served_refusals(results: list[CallResult]) -> list[str]:
-    return [f"#{r.index} {r.probe.label()} [{r.tool.name}]: {refusal(r)}"
-            for r in results if r.tool.served and refusal(r) is not None]
 
 
 def unmet_expectations(results: list[CallResult]) -> list[str]:

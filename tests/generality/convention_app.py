@@ -1,0 +1,227 @@
+"""A small REST application whose conventions are settings: where its collections live, whether its
+paths end in a slash, how it wraps lists, items and request bodies, what identifies an entity, how
+it answers an id it does not hold, and what a delete answers.
+
+It stands in for the many real applications capenv has not seen: each setting is a convention real
+APIs use, and the tests record a session with one combination, build the model, and hold the model
+to the application on calls the session never made (0 wrong answers). It is a ``compare`` side
+(``send(Outgoing) -> Observed``) and records its own HAR (``HarBuilder``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any, Callable, Literal
+from urllib.parse import unquote
+
+from capenv.serving.compare.sides import Observed, Outgoing
+
+JSON = (("content-type", "application/json"),)
+PROBLEM = (("content-type", "application/problem+json"),)
+
+
+@dataclass(frozen=True)
+class Conventions:
+    name: str
+    prefix: str = "/api"
+    generic_segment: bool = False
+    """``/items/{collection}/{id}``: one path template whose word segment names the kind of entity."""
+    slash: bool = False
+    ids: Literal["sequence", "uuid", "name"] = "sequence"
+    """``name``: the client chooses the identity (the ``name`` member of the create's body)."""
+    list_shape: Literal["bare", "data", "items_total", "plural_total", "plural_meta", "drf", "data_meta"] = "bare"
+    item_shape: Literal["bare", "data", "plural_one"] = "bare"
+    body_shape: Literal["bare", "data", "plural_one"] = "bare"
+    absence: Literal["404_detail", "404_problem", "403_errors", "404_empty"] = "404_detail"
+    delete_answer: Literal["204", "200_entity", "200_empty"] = "204"
+    update: Literal["PATCH", "PUT"] = "PATCH"
+    """PATCH merges the members sent; PUT replaces (members not sent are dropped)."""
+
+    def collection(self, kind: str) -> str:
+        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}" + ("/" if self.slash else "")
+
+    def item(self, kind: str, key: Any) -> str:
+        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}/{key}" + ("/" if self.slash else "")
+
+
+SEED = {
+    "notes": [{"title": "Buy milk", "body": "two litres", "done": False},
+              {"title": "Call Ana", "body": "about the trip", "done": True},
+              {"title": "Fix the gate", "body": "hinge is loose", "done": False}],
+    "tags": [{"label": "home", "color": "green"}, {"label": "work", "color": "blue"}],
+}
+NAMES = {"notes": ["milk", "ana", "gate"], "tags": ["home", "work"]}
+CONSTANT = {"id", "name", "created_at"}
+
+
+class ConventionApp:
+    """The application, fresh and seeded; ``send`` answers one call (and records it when asked)."""
+
+    def __init__(self, conventions: Conventions, recorder: Any | None = None,
+                 clock: Callable[[], datetime] | None = None) -> None:
+        """``recorder``: a ``HarBuilder`` that gets every exchange, stamped at ``clock()`` (the
+        application's own clock, so that its clocks fall inside the recorded calls)."""
+        self.c = conventions
+        self.recorder = recorder
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.kinds: dict[str, dict[str, dict[str, Any]]] = {kind: {} for kind in SEED}
+        self.sequence = {kind: 0 for kind in SEED}
+        for kind, rows in SEED.items():
+            for index, row in enumerate(rows):
+                self._insert(kind, {**({"name": NAMES[kind][index]} if self.c.ids == "name" else {}), **row}, seeding=True)
+        self.label = "live"
+
+    # --- entities -------------------------------------------------------------------------------
+    def _now(self) -> str:
+        return self.clock().isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+    def _insert(self, kind: str, members: dict[str, Any], seeding: bool = False) -> dict[str, Any]:
+        if self.c.ids == "sequence":
+            self.sequence[kind] += 1
+            key: Any = self.sequence[kind]
+        elif self.c.ids == "uuid":  # seeded entities keep one id from start to start, as a seed script's do
+            key = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{kind}/{members['title' if kind == 'notes' else 'label']}")
+                      if seeding else uuid.uuid4())
+        else:
+            key = members["name"]
+        now = self._now()
+        entity = {"id": key, **{k: v for k, v in members.items() if k != "id"}, "created_at": now, "updated_at": now}
+        if self.c.ids == "name":
+            entity.pop("id")
+            entity = {"name": key, **{k: v for k, v in entity.items() if k != "name"}}
+        self.kinds[kind][str(key)] = entity
+        return entity
+
+    # --- answers --------------------------------------------------------------------------------
+    def _json(self, status: int, value: Any, headers=JSON) -> Observed:
+        return Observed(status, headers, json.dumps(value).encode())
+
+    def _item(self, kind: str, entity: dict[str, Any], status: int = 200) -> Observed:
+        shape = self.c.item_shape
+        value = entity if shape == "bare" else {"data": entity} if shape == "data" else {kind: [entity]}
+        return self._json(status, value)
+
+    def _list(self, kind: str, rows: list[dict[str, Any]], total: int, query: dict[str, str]) -> Observed:
+        shape = self.c.list_shape
+        if shape == "bare":
+            return self._json(200, rows)
+        if shape == "data":
+            return self._json(200, {"data": rows})
+        if shape == "items_total":
+            return self._json(200, {"items": rows, "total": total})
+        if shape == "plural_total":
+            return self._json(200, {kind: rows, "total_entries": total})
+        if shape == "plural_meta":
+            return self._json(200, {kind: rows, "meta": {"pagination": {"page": 1, "limit": int(query.get("limit", 15)), "total": total}}})
+        if shape == "data_meta":
+            return self._json(200, {"data": rows, "meta": {"pagination": {"total": total, "count": len(rows)}}})
+        nxt = None
+        if len(rows) < total:
+            nxt = f"http://testserver{self.c.collection(kind)}?limit={query.get('limit')}&offset={len(rows)}"
+        return self._json(200, {"count": total, "next": nxt, "previous": None, "results": rows})
+
+    def _absent(self) -> Observed:
+        if self.c.absence == "404_detail":
+            return self._json(404, {"detail": "Not Found"})
+        if self.c.absence == "404_problem":
+            return self._json(404, {"type": "about:blank", "title": "Not Found", "status": 404,
+                                    "detail": "The requested resource does not exist."}, PROBLEM)
+        if self.c.absence == "403_errors":
+            return self._json(403, {"errors": [{"message": "You don't have permission to access this."}]})
+        return self._json(404, {})
+
+    def _unwrap(self, kind: str, body: Any) -> Any:
+        if self.c.body_shape == "data":
+            return body.get("data") if isinstance(body, dict) else None
+        if self.c.body_shape == "plural_one":
+            rows = body.get(kind) if isinstance(body, dict) else None
+            return rows[0] if isinstance(rows, list) and len(rows) == 1 else None
+        return body
+
+    @staticmethod
+    def _invalid(members: Any) -> str | None:
+        if not isinstance(members, dict):
+            return "the body must be an object"
+        for key, value in members.items():
+            if key in ("title", "body", "label", "color", "name") and not isinstance(value, str):
+                return f"{key} must be a string"
+            if key == "done" and not isinstance(value, bool):
+                return "done must be a boolean"
+        return None
+
+    # --- routing --------------------------------------------------------------------------------
+    def _route(self, path: str) -> tuple[str, str | None] | None:
+        base = self.c.prefix + ("/items" if self.c.generic_segment else "")
+        if not path.startswith(base + "/"):
+            return None
+        rest = path[len(base) + 1:]
+        if self.c.slash:
+            if not rest.endswith("/"):
+                return None
+            rest = rest[:-1]
+        parts = [unquote(p) for p in rest.split("/")]
+        if parts[0] not in self.kinds or len(parts) > 2:
+            return None
+        return parts[0], (parts[1] if len(parts) == 2 else None)
+
+    def send(self, request: Outgoing) -> Observed:
+        answer = self._answer(request)
+        if self.recorder is not None:
+            self.recorder.call(request.method, request.path, query=list(request.query) or None,
+                               body=json.loads(request.body) if request.body else None, status=answer.status,
+                               response=json.loads(answer.body) if answer.body else None,
+                               response_type=dict(answer.headers).get("content-type", "application/json"),
+                               started=self.clock() - timedelta(milliseconds=5))
+        return answer
+
+    def _answer(self, request: Outgoing) -> Observed:
+        route = self._route(request.path)
+        if route is None:
+            return self._json(404, {"detail": "Not Found"})
+        kind, key = route
+        query = {unquote(k): unquote(v) for k, v in request.query}
+        body = json.loads(request.body) if request.body else None
+        rows = self.kinds[kind]
+        if key is None and request.method == "GET":
+            listed = list(rows.values())
+            limit = int(query.get("limit", len(listed)))
+            offset = int(query.get("offset", 0))
+            return self._list(kind, listed[offset:offset + limit], len(listed), query)
+        if key is None and request.method == "POST":
+            members = self._unwrap(kind, body)
+            problem = self._invalid(members)
+            if problem is None and self.c.ids == "name" and not members.get("name"):
+                problem = "name is required"
+            if problem is not None:
+                return self._json(422, {"detail": problem})
+            if self.c.ids == "name" and str(members["name"]) in rows:
+                return self._json(409, {"detail": f"{members['name']} already exists"})
+            return self._item(kind, self._insert(kind, members), 201)
+        if key is None:
+            return self._json(405, {"detail": "Method Not Allowed"})
+        entity = rows.get(key)
+        if entity is None:
+            return self._absent()
+        if request.method == "GET":
+            return self._item(kind, entity)
+        if request.method == self.c.update:
+            members = self._unwrap(kind, body)
+            problem = self._invalid(members)
+            if problem is not None:
+                return self._json(422, {"detail": problem})
+            kept = {k: v for k, v in entity.items() if k in CONSTANT}
+            changed = {k: v for k, v in members.items() if k not in CONSTANT}
+            entity = ({**entity, **changed} if self.c.update == "PATCH" else {**kept, **changed})
+            entity["updated_at"] = self._now()
+            rows[key] = entity
+            return self._item(kind, entity)
+        if request.method == "DELETE":
+            del rows[key]
+            if self.c.delete_answer == "204":
+                return Observed(204, (), b"")
+            return self._json(200, copy.deepcopy(entity) if self.c.delete_answer == "200_entity" else {})
+        return self._json(405, {"detail": "Method Not Allowed"})

@@ -1,0 +1,126 @@
+"""The session recorded from a ``ConventionApp`` and the probes a user sends afterwards.
+
+The recording reads every list and item first, then creates, updates and deletes, each followed by
+the item and list reads, a read of an id never created, paged reads and a refused create; the
+probes then create, update and delete other entities with other values, read them back, and read
+what the session never read, the way ``captures/*/probes.yaml`` do for the real applications.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from capenv.serving.compare.probes import ProbeFile, parse_probes
+from capenv.serving.compare.sides import Outgoing
+
+from support.har_builder import HarBuilder
+from .convention_app import ConventionApp, Conventions
+
+ORIGIN = "http://127.0.0.1:8000"
+
+
+def _body(c: Conventions, kind: str, members: dict[str, Any]) -> Any:
+    return members if c.body_shape == "bare" else {"data": members} if c.body_shape == "data" else {kind: [members]}
+
+
+def key_pointer(c: Conventions, kind: str) -> str:
+    """Where a created entity's identity is in the create's answer."""
+    member = "name" if c.ids == "name" else "id"
+    return {"bare": f"/{member}", "data": f"/data/{member}", "plural_one": f"/{kind}/0/{member}"}[c.item_shape]
+
+
+def _key(c: Conventions, kind: str, answer: Any) -> Any:
+    value: Any = answer
+    for part in key_pointer(c, kind).strip("/").split("/"):
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    return value
+
+
+def _never(c: Conventions) -> str:
+    return {"sequence": "9999", "uuid": "00000000-0000-4000-8000-00000000dead", "name": "never-was"}[c.ids]
+
+
+def record(c: Conventions) -> HarBuilder:
+    har = HarBuilder(origin=ORIGIN)
+    moment = [datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)]
+    app = ConventionApp(c, har, clock=lambda: moment[0])
+
+    def send(method: str, path: str, body: Any = None, query: tuple = ()) -> Any:
+        moment[0] += timedelta(milliseconds=100)  # one call every 100 ms, each inside its own window
+        headers = (("content-type", "application/json"),) if body is not None else ()
+        answer = app.send(Outgoing(method, path, query, headers, json.dumps(body).encode() if body is not None else None))
+        return json.loads(answer.body) if answer.body else None
+
+    keys = {kind: list(app.kinds[kind]) for kind in app.kinds}
+    for kind in app.kinds:
+        send("GET", c.collection(kind))
+        for key in keys[kind]:
+            send("GET", c.item(kind, key))
+    send("GET", c.item("notes", _never(c)))
+    created: dict[str, list[Any]] = {"notes": [], "tags": []}
+    news = {"notes": [{"title": "Water plants", "body": "balcony", "done": False},
+                      {"title": "Book dentist", "body": "before May", "done": False}],
+            "tags": [{"label": "garden", "color": "yellow"}, {"label": "health", "color": "red"}]}
+    for kind, rows in news.items():
+        for index, row in enumerate(rows):
+            members = {"name": f"{kind}-new-{index}", **row} if c.ids == "name" else row
+            key = _key(c, kind, send("POST", c.collection(kind), _body(c, kind, members)))
+            created[kind].append(key)
+            send("GET", c.item(kind, key))
+            send("GET", c.collection(kind))
+    updates = {"notes": [{"title": "Buy oat milk", "body": "two litres", "done": True},
+                         {"title": "Book the dentist", "body": "before May", "done": True}],
+               "tags": [{"label": "home", "color": "teal"}, {"label": "wellbeing", "color": "red"}]}
+    for kind, rows in updates.items():
+        for key, row in zip([keys[kind][0], created[kind][1]], rows):
+            send(c.update, c.item(kind, key), _body(c, kind, row))
+            send("GET", c.item(kind, key))
+            send("GET", c.collection(kind))
+    for kind in app.kinds:
+        for key in (keys[kind][-1], created[kind][0]):
+            send("DELETE", c.item(kind, key))
+            send("GET", c.item(kind, key))
+            send("GET", c.collection(kind))
+    send("GET", c.collection("notes"), query=(("limit", "2"),))
+    send("GET", c.collection("notes"), query=(("limit", "2"), ("offset", "2")))
+    send("POST", c.collection("notes"), _body(c, "notes", {"title": 42, "body": "not a title", "done": False}))
+    return har
+
+
+def probes(c: Conventions) -> ProbeFile:
+    """Calls a user makes after the session, on a fresh application (the same seed)."""
+    seeded = ConventionApp(c)
+    keys = {kind: list(seeded.kinds[kind]) for kind in seeded.kinds}
+    name = {"notes": {"name": "probe-note"}, "tags": {"name": "probe-tag"}} if c.ids == "name" else {"notes": {}, "tags": {}}
+    calls: list[dict[str, Any]] = [
+        {"name": "seeded note 2", "method": "GET", "path": c.item("notes", keys["notes"][1]), "expect": "same"},
+        {"name": "seeded tags", "method": "GET", "path": c.collection("tags"), "expect": "same"},
+        {"name": "a missing tag", "method": "GET", "path": c.item("tags", _never(c))},
+        {"name": "create a note", "method": "POST", "path": c.collection("notes"),
+         "body": _body(c, "notes", {**name["notes"], "title": "Probe note", "body": "from the probes", "done": True}),
+         "save": {"note": key_pointer(c, "notes")}},
+        {"name": "the new note", "method": "GET", "path": c.item("notes", "{note}")},
+        {"name": "notes after the create", "method": "GET", "path": c.collection("notes")},
+        {"name": "update the new note", "method": c.update, "path": c.item("notes", "{note}"),
+         "body": _body(c, "notes", {"title": "Probe note, edited", "body": "edited", "done": False})},
+        {"name": "the updated note", "method": "GET", "path": c.item("notes", "{note}")},
+        {"name": "update seeded note 3", "method": c.update, "path": c.item("notes", keys["notes"][2]),
+         "body": _body(c, "notes", {"title": "Fix the gate today", "body": "hinge", "done": True})},
+        {"name": "seeded note 3 after", "method": "GET", "path": c.item("notes", keys["notes"][2])},
+        {"name": "delete seeded tag 2", "method": "DELETE", "path": c.item("tags", keys["tags"][1])},
+        {"name": "the deleted tag", "method": "GET", "path": c.item("tags", keys["tags"][1])},
+        {"name": "tags after the delete", "method": "GET", "path": c.collection("tags")},
+        {"name": "create a tag", "method": "POST", "path": c.collection("tags"),
+         "body": _body(c, "tags", {**name["tags"], "label": "probe", "color": "black"}),
+         "save": {"tag": key_pointer(c, "tags")}},
+        {"name": "the new tag", "method": "GET", "path": c.item("tags", "{tag}")},
+        {"name": "delete the new tag", "method": "DELETE", "path": c.item("tags", "{tag}")},
+        {"name": "the new tag, deleted", "method": "GET", "path": c.item("tags", "{tag}")},
+        {"name": "delete the new note", "method": "DELETE", "path": c.item("notes", "{note}")},
+        {"name": "the new note, deleted", "method": "GET", "path": c.item("notes", "{note}")},
+        {"name": "a page of notes", "method": "GET", "path": c.collection("notes"), "query": {"limit": "2"}},
+        {"name": "notes at the end", "method": "GET", "path": c.collection("notes")},
+    ]
+    return parse_probes(json.dumps({"probes": calls}))

@@ -1,0 +1,55 @@
+"""Generality beyond the corpus: the same session recorded from one small application under many
+API conventions (paths, envelopes, identities, absence and delete answers), each built and held to
+the application on calls the session never made. Whatever the model serves or refuses, it must
+never answer wrongly; where the conventions are ones the spec can serve (a plain create, a merge or
+replace confirmed by reads, a delete confirmed by the learned absence answer), it must serve them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from capenv.interpreter.pipeline import build_bundle
+from capenv.serving.compare import compare, render_text
+
+from support.judging import served_refusals, wrong_answers
+from .convention_app import ConventionApp, Conventions
+from .scenario import probes, record
+
+CONVENTIONS = [
+    Conventions("plain"),
+    Conventions("drf", slash=True, list_shape="drf"),
+    Conventions("drf-put", slash=True, list_shape="drf", update="PUT", delete_answer="200_empty"),
+    Conventions("data-envelope", list_shape="data", item_shape="data", body_shape="data", ids="uuid"),
+    Conventions("data-meta", list_shape="data_meta", item_shape="data", body_shape="data",
+                absence="404_problem", delete_answer="200_entity"),
+    Conventions("generic-collections", generic_segment=True, list_shape="data", item_shape="data",
+                body_shape="data", absence="403_errors"),
+    Conventions("generic-collections-seq", generic_segment=True, list_shape="data", item_shape="data",
+                body_shape="data", ids="sequence", absence="404_empty", delete_answer="204", update="PATCH"),
+    Conventions("plural-envelopes", slash=True, list_shape="plural_meta", item_shape="plural_one",
+                body_shape="plural_one", ids="uuid", update="PUT"),
+    Conventions("named-keys", ids="name", list_shape="plural_total", absence="404_problem"),
+    Conventions("named-keys-slash", ids="name", slash=True, list_shape="items_total", update="PUT"),
+    Conventions("items-total-uuid", ids="uuid", list_shape="items_total", update="PUT",
+                delete_answer="200_entity", absence="404_empty"),
+    Conventions("bare-name-data", ids="name", list_shape="data", item_shape="data", body_shape="data",
+                absence="403_errors", delete_answer="200_empty"),
+]
+
+
+@pytest.mark.parametrize("conventions", CONVENTIONS, ids=lambda c: c.name)
+def test_no_wrong_answer_under_any_convention(conventions: Conventions, tmp_path: Path) -> None:
+    har = record(conventions).write(tmp_path / "capture.har")
+    bundle = build_bundle(har)
+    results = compare(bundle, probes(conventions), ConventionApp(conventions))
+    print(render_text(results, "convention app", conventions.name))
+    writes = {r.probe.method: r.tool for r in results if r.probe.method != "GET"}
+    print(f"{conventions.name}: writes served {sorted(m for m, tool in writes.items() if tool.served)}; "
+          f"refusals on served tools: {served_refusals(results)}")
+    problems = wrong_answers(results)
+    assert not problems, f"{conventions.name}: {len(problems)} wrong answers:\n" + "\n".join(problems)
+    unserved = {"POST", conventions.update, "DELETE"} - {m for m, tool in writes.items() if tool.served}
+    assert not unserved, f"{conventions.name}: the plain create, update and delete are servable; not served: {unserved}"

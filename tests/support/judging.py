@@ -1,0 +1,34 @@
+"""How the model's answers are held to an application's (issue 16's acceptance): a difference is
+allowed only when the model refused (capenv's own refusal body) or it follows an earlier write the
+two sides did not make alike; anything else is a wrong answer."""
+
+from __future__ import annotations
+
+from capenv.serving.compare import REFUSED, SAME, CallResult
+from capenv.serving.compare.judge import capenv_refusal
+
+
+def refusal(result: CallResult) -> str | None:
+    """Why the model declined the call (capenv's own refusal body), or None."""
+    if result.verdict != REFUSED:
+        return None
+    return capenv_refusal(result.answers["model"])
+
+
+def wrong_answers(results: list[CallResult]) -> list[str]:
+    """Every call whose model answer differs without being a refusal or following one."""
+    problems = []
+    for r in results:
+        if r.verdict == SAME or refusal(r) is not None or r.diverged_by:
+            continue
+        live, model = r.answers["live"], r.answers["model"]
+        first = "; ".join(f"{d.pointer}: live {d.live!r} model {d.model!r}" for d in r.differences[:3])
+        kind = "served" if r.tool.served else "unserved"
+        problems.append(f"#{r.index} {r.probe.label()} [{kind} tool {r.tool.name}]: live {live.status}, "
+                        f"model {model.status}: {first}")
+    return problems
+
+
+def served_refusals(results: list[CallResult]) -> list[str]:
+    return [f"#{r.index} {r.probe.label()} [{r.tool.name}]: {refusal(r)}"
+            for r in results if r.tool.served and refusal(r) is not None]
