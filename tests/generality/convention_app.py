@@ -40,6 +40,11 @@ class Conventions:
     delete_answer: Literal["204", "200_entity", "200_empty"] = "204"
     update: Literal["PATCH", "PUT"] = "PATCH"
     """PATCH merges the members sent; PUT replaces (members not sent are dropped)."""
+    update_answer: Literal["entity", "204"] = "entity"
+    queries: bool = False
+    """Lists filter by ``done`` (``?done=true``) and sort by ``sort`` (``title`` or ``-title``)."""
+    slugs: bool = False
+    """A note carries a ``slug`` the application derives from its title at its create."""
 
     def collection(self, kind: str) -> str:
         return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}" + ("/" if self.slash else "")
@@ -55,7 +60,7 @@ SEED = {
     "tags": [{"label": "home", "color": "green"}, {"label": "work", "color": "blue"}],
 }
 NAMES = {"notes": ["milk", "ana", "gate"], "tags": ["home", "work"]}
-CONSTANT = {"id", "name", "created_at"}
+CONSTANT = {"id", "name", "created_at", "slug"}
 
 
 class ConventionApp:
@@ -89,6 +94,8 @@ class ConventionApp:
         else:
             key = members["name"]
         now = self._now()
+        if self.c.slugs and kind == "notes":
+            members = {**members, "slug": "-".join(str(members.get("title", "")).lower().split()) or "untitled"}
         entity = {"id": key, **{k: v for k, v in members.items() if k != "id"}, "created_at": now, "updated_at": now}
         if self.c.ids == "name":
             entity.pop("id")
@@ -188,6 +195,11 @@ class ConventionApp:
         rows = self.kinds[kind]
         if key is None and request.method == "GET":
             listed = list(rows.values())
+            if self.c.queries and query.get("done") in ("true", "false"):
+                listed = [row for row in listed if row.get("done") is (query["done"] == "true")]
+            if self.c.queries and query.get("sort", "").lstrip("-") in ("title", "label"):
+                field = query["sort"].lstrip("-")
+                listed.sort(key=lambda row: str(row.get(field)), reverse=query["sort"].startswith("-"))
             limit = int(query.get("limit", len(listed)))
             offset = int(query.get("offset", 0))
             return self._list(kind, listed[offset:offset + limit], len(listed), query)
@@ -218,7 +230,7 @@ class ConventionApp:
             entity = ({**entity, **changed} if self.c.update == "PATCH" else {**kept, **changed})
             entity["updated_at"] = self._now()
             rows[key] = entity
-            return self._item(kind, entity)
+            return Observed(204, (), b"") if self.c.update_answer == "204" else self._item(kind, entity)
         if request.method == "DELETE":
             del rows[key]
             if self.c.delete_answer == "204":

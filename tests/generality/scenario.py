@@ -83,6 +83,10 @@ def record(c: Conventions) -> HarBuilder:
             send("DELETE", c.item(kind, key))
             send("GET", c.item(kind, key))
             send("GET", c.collection(kind))
+    if c.queries:
+        send("GET", c.collection("notes"), query=(("done", "false"),))
+        send("GET", c.collection("notes"), query=(("sort", "-title"),))
+        send("GET", c.collection("tags"), query=(("sort", "label"),))
     send("GET", c.collection("notes"), query=(("limit", "2"),))
     send("GET", c.collection("notes"), query=(("limit", "2"), ("offset", "2")))
     send("POST", c.collection("notes"), _body(c, "notes", {"title": 42, "body": "not a title", "done": False}))
@@ -123,4 +127,11 @@ def probes(c: Conventions) -> ProbeFile:
         {"name": "a page of notes", "method": "GET", "path": c.collection("notes"), "query": {"limit": "2"}},
         {"name": "notes at the end", "method": "GET", "path": c.collection("notes")},
     ]
+    if c.queries:
+        calls += [{"name": "notes done", "method": "GET", "path": c.collection("notes"), "query": {"done": "true"}},
+                  {"name": "notes not done", "method": "GET", "path": c.collection("notes"), "query": {"done": "false"}},
+                  {"name": "notes by title", "method": "GET", "path": c.collection("notes"), "query": {"sort": "title"}},
+                  {"name": "notes by title, last first", "method": "GET", "path": c.collection("notes"),
+                   "query": {"sort": "-title"}},
+                  {"name": "tags by label", "method": "GET", "path": c.collection("tags"), "query": {"sort": "label"}}]
     return parse_probes(json.dumps({"probes": calls}))
