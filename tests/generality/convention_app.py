@@ -43,6 +43,9 @@ class Conventions:
     update_answer: Literal["entity", "204"] = "entity"
     queries: bool = False
     """Lists filter by ``done`` (``?done=true``) and sort by ``sort`` (``title`` or ``-title``)."""
+    comments: bool = False
+    """Notes have comments at ``{note}/comments`` (a list and a create), and a note's
+    ``comment_count`` counts them: a create there changes another entity."""
     slugs: bool = False
     """A note carries a ``slug`` the application derives from its title at its create."""
 
@@ -60,7 +63,7 @@ SEED = {
     "tags": [{"label": "home", "color": "green"}, {"label": "work", "color": "blue"}],
 }
 NAMES = {"notes": ["milk", "ana", "gate"], "tags": ["home", "work"]}
-CONSTANT = {"id", "name", "created_at", "slug"}
+CONSTANT = {"id", "name", "created_at", "slug", "comment_count"}
 
 
 class ConventionApp:
@@ -75,6 +78,8 @@ class ConventionApp:
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.kinds: dict[str, dict[str, dict[str, Any]]] = {kind: {} for kind in SEED}
         self.sequence = {kind: 0 for kind in SEED}
+        self.comments: dict[str, list[dict[str, Any]]] = {}
+        self.comment_sequence = 0
         for kind, rows in SEED.items():
             for index, row in enumerate(rows):
                 self._insert(kind, {**({"name": NAMES[kind][index]} if self.c.ids == "name" else {}), **row}, seeding=True)
@@ -94,6 +99,8 @@ class ConventionApp:
         else:
             key = members["name"]
         now = self._now()
+        if self.c.comments and kind == "notes":
+            members = {**members, "comment_count": 0}
         if self.c.slugs and kind == "notes":
             members = {**members, "slug": "-".join(str(members.get("title", "")).lower().split()) or "untitled"}
         entity = {"id": key, **{k: v for k, v in members.items() if k != "id"}, "created_at": now, "updated_at": now}
@@ -171,9 +178,30 @@ class ConventionApp:
                 return None
             rest = rest[:-1]
         parts = [unquote(p) for p in rest.split("/")]
+        if self.c.comments and len(parts) == 3 and parts[0] == "notes" and parts[2] == "comments":
+            return "comments", parts[1]
         if parts[0] not in self.kinds or len(parts) > 2:
             return None
         return parts[0], (parts[1] if len(parts) == 2 else None)
+
+    def _comments(self, method: str, note_key: str, body: Any) -> Observed:
+        note = self.kinds["notes"].get(note_key)
+        if note is None:
+            return self._absent()
+        held = self.comments.setdefault(note_key, [])
+        if method == "GET":
+            return self._list("comments", held, len(held), {})
+        if method != "POST":
+            return self._json(405, {"detail": "Method Not Allowed"})
+        members = self._unwrap("comments", body)
+        if not isinstance(members, dict) or not isinstance(members.get("text"), str):
+            return self._json(422, {"detail": "text must be a string"})
+        self.comment_sequence += 1
+        comment = {"id": self.comment_sequence, "note": note.get("id", note.get("name")), "text": members["text"],
+                   "created_at": self._now()}
+        held.append(comment)
+        note["comment_count"] = len(held)
+        return self._item("comments", comment, 201)
 
     def send(self, request: Outgoing) -> Observed:
         answer = self._answer(request)
@@ -192,6 +220,8 @@ class ConventionApp:
         kind, key = route
         query = {unquote(k): unquote(v) for k, v in request.query}
         body = json.loads(request.body) if request.body else None
+        if kind == "comments":
+            return self._comments(request.method, str(key), body)
         rows = self.kinds[kind]
         if key is None and request.method == "GET":
             listed = list(rows.values())

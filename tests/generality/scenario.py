@@ -83,6 +83,13 @@ def record(c: Conventions) -> HarBuilder:
             send("DELETE", c.item(kind, key))
             send("GET", c.item(kind, key))
             send("GET", c.collection(kind))
+    if c.comments:
+        for key, text in ((keys["notes"][0], "first!"), (keys["notes"][0], "agreed"), (keys["notes"][1], "call her")):
+            comments = c.item("notes", key).rstrip("/") + "/comments" + ("/" if c.slash else "")
+            send("GET", comments)
+            send("POST", comments, _body(c, "comments", {"text": text}))
+            send("GET", comments)
+            send("GET", c.item("notes", key))
     if c.queries:
         send("GET", c.collection("notes"), query=(("done", "false"),))
         send("GET", c.collection("notes"), query=(("sort", "-title"),))
@@ -91,6 +98,11 @@ def record(c: Conventions) -> HarBuilder:
     send("GET", c.collection("notes"), query=(("limit", "2"), ("offset", "2")))
     send("POST", c.collection("notes"), _body(c, "notes", {"title": 42, "body": "not a title", "done": False}))
     return har
+
+
+PLAIN_WRITES = ("create a note", "update the new note", "update seeded note 3", "delete seeded tag 2", "create a tag",
+                "delete the new tag", "delete the new note")
+"""The probes on a plain create, update or delete, which a model of any of the conventions can serve."""
 
 
 def probes(c: Conventions) -> ProbeFile:
@@ -127,6 +139,14 @@ def probes(c: Conventions) -> ProbeFile:
         {"name": "a page of notes", "method": "GET", "path": c.collection("notes"), "query": {"limit": "2"}},
         {"name": "notes at the end", "method": "GET", "path": c.collection("notes")},
     ]
+    if c.comments:
+        comments = c.item("notes", keys["notes"][1]).rstrip("/") + "/comments" + ("/" if c.slash else "")
+        calls += [{"name": "comment on seeded note 2", "method": "POST", "path": comments,
+                   "body": _body(c, "comments", {"text": "from the probes"}),
+                   "affects": [c.item("notes", keys["notes"][1]), c.collection("notes")]},  # its comment_count
+                  {"name": "note 2's comments", "method": "GET", "path": comments},
+                  {"name": "note 2 after its comment", "method": "GET", "path": c.item("notes", keys["notes"][1])},
+                  {"name": "notes after the comment", "method": "GET", "path": c.collection("notes")}]
     if c.queries:
         calls += [{"name": "notes done", "method": "GET", "path": c.collection("notes"), "query": {"done": "true"}},
                   {"name": "notes not done", "method": "GET", "path": c.collection("notes"), "query": {"done": "false"}},
