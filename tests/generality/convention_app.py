@@ -31,12 +31,13 @@ class Conventions:
     generic_segment: bool = False
     """``/items/{collection}/{id}``: one path template whose word segment names the kind of entity."""
     slash: bool = False
-    ids: Literal["sequence", "uuid", "name"] = "sequence"
+    ids: Literal["sequence", "text-sequence", "uuid", "name"] = "sequence"
     """``name``: the client chooses the identity (the ``name`` member of the create's body)."""
     list_shape: Literal["bare", "data", "items_total", "plural_total", "plural_meta", "drf", "data_meta"] = "bare"
     item_shape: Literal["bare", "data", "plural_one"] = "bare"
     body_shape: Literal["bare", "data", "plural_one"] = "bare"
-    absence: Literal["404_detail", "404_problem", "403_errors", "404_empty"] = "404_detail"
+    absence: Literal["404_detail", "404_problem", "403_errors", "404_empty", "200_null", "404_html"] = "404_detail"
+    clocks: Literal["iso-ms-z", "iso-us-offset", "epoch-seconds"] = "iso-ms-z"
     delete_answer: Literal["204", "200_entity", "200_empty"] = "204"
     update: Literal["PATCH", "PUT"] = "PATCH"
     """PATCH merges the members sent; PUT replaces (members not sent are dropped)."""
@@ -86,13 +87,18 @@ class ConventionApp:
         self.label = "live"
 
     # --- entities -------------------------------------------------------------------------------
-    def _now(self) -> str:
-        return self.clock().isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    def _now(self) -> Any:
+        moment = self.clock()
+        if self.c.clocks == "epoch-seconds":
+            return int(moment.timestamp())
+        if self.c.clocks == "iso-us-offset":
+            return moment.isoformat(timespec="microseconds")
+        return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
     def _insert(self, kind: str, members: dict[str, Any], seeding: bool = False) -> dict[str, Any]:
-        if self.c.ids == "sequence":
+        if self.c.ids in ("sequence", "text-sequence"):
             self.sequence[kind] += 1
-            key: Any = self.sequence[kind]
+            key: Any = self.sequence[kind] if self.c.ids == "sequence" else str(self.sequence[kind])
         elif self.c.ids == "uuid":  # seeded entities keep one id from start to start, as a seed script's do
             key = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{kind}/{members['title' if kind == 'notes' else 'label']}")
                       if seeding else uuid.uuid4())
@@ -144,6 +150,10 @@ class ConventionApp:
         if self.c.absence == "404_problem":
             return self._json(404, {"type": "about:blank", "title": "Not Found", "status": 404,
                                     "detail": "The requested resource does not exist."}, PROBLEM)
+        if self.c.absence == "200_null":
+            return self._json(200, None)
+        if self.c.absence == "404_html":
+            return Observed(404, (("content-type", "text/html; charset=utf-8"),), b"<h1>Not Found</h1>")
         if self.c.absence == "403_errors":
             return self._json(403, {"errors": [{"message": "You don't have permission to access this."}]})
         return self._json(404, {})
@@ -208,7 +218,7 @@ class ConventionApp:
         if self.recorder is not None:
             self.recorder.call(request.method, request.path, query=list(request.query) or None,
                                body=json.loads(request.body) if request.body else None, status=answer.status,
-                               response=json.loads(answer.body) if answer.body else None,
+                               response=answer.body.decode() if answer.body else None,  # as written ("null" too)
                                response_type=dict(answer.headers).get("content-type", "application/json"),
                                started=self.clock() - timedelta(milliseconds=5))
         return answer

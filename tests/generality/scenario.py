@@ -39,7 +39,7 @@ def _key(c: Conventions, kind: str, answer: Any) -> Any:
 
 
 def _never(c: Conventions) -> str:
-    return {"sequence": "9999", "uuid": "00000000-0000-4000-8000-00000000dead", "name": "never-was"}[c.ids]
+    return {"sequence": "9999", "text-sequence": "9999", "uuid": "00000000-0000-4000-8000-00000000dead", "name": "never-was"}[c.ids]
 
 
 def record(c: Conventions) -> HarBuilder:
@@ -51,7 +51,7 @@ def record(c: Conventions) -> HarBuilder:
         moment[0] += timedelta(milliseconds=100)  # one call every 100 ms, each inside its own window
         headers = (("content-type", "application/json"),) if body is not None else ()
         answer = app.send(Outgoing(method, path, query, headers, json.dumps(body).encode() if body is not None else None))
-        return json.loads(answer.body) if answer.body else None
+        return json.loads(answer.body) if answer.body and answer.media_type == "application/json" else None
 
     keys = {kind: list(app.kinds[kind]) for kind in app.kinds}
     for kind in app.kinds:

@@ -46,6 +46,10 @@ CONVENTIONS = [
     Conventions("comment-counters", comments=True),
     Conventions("comment-counters-envelopes", comments=True, slash=True, list_shape="drf", item_shape="data",
                 body_shape="data", ids="uuid"),
+    Conventions("null-absence", absence="200_null", clocks="iso-us-offset"),
+    Conventions("html-absence", absence="404_html", clocks="epoch-seconds", ids="text-sequence"),
+    Conventions("text-ids-data", ids="text-sequence", list_shape="data", item_shape="data", body_shape="data",
+                clocks="iso-us-offset", delete_answer="200_entity"),
     Conventions("bare-name-data", ids="name", list_shape="data", item_shape="data", body_shape="data",
                 absence="403_errors", delete_answer="200_empty"),
 ]
