@@ -11,7 +11,9 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import related_paths
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
-from capenv.interpreter.view.read_gate import answer_read, choose_document_line, choose_list_line, compare
+from capenv.interpreter.view.read_gate import (
+    answer_read, choose_document_line, choose_list_line, compare, item_query_answered,
+)
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteEnv
@@ -37,6 +39,9 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     if read_view.kind == "item" and entity_type is not None:
         collection = collection_path(record.path, entity_type)
         if collection in track.unchecked:
+            return
+        if not item_query_answered(read_view, record.query, records):
+            run.traces.append(_replayed_query(record, read_view))
             return
         key = item_key(copy, record.path, entity_type, read_view)  # the entity serving names
         if by_other_key(read_view, entity_type):
@@ -181,6 +186,13 @@ def _named_by_key(record: Record, read_view: Any, entity_type: Any, key: str) ->
                       evidence={"record": record.ordinal, "key_field": field, "entity": key},
                       reason=f"record {record.ordinal} names {entity_type.name} {key!r} by its {field}, as serving "
                              f"looks it up: the read checks the writes to that entity")
+
+
+def _replayed_query(record: Record, read_view: Any) -> TraceEvent:
+    return TraceEvent(table="gate", rule_id=None, outcome="miss", subject=read_view.tool,
+                      evidence={"record": record.ordinal, "query": [list(pair) for pair in record.query]},
+                      reason=f"record {record.ordinal}: serving replays an item read with this query (no checked "
+                             f"read of the view used it, and it may change the shape): it checks nothing")
 
 
 def placed_by_another_candidate(record: Record, read_view: Any, entity_type: Any, copy: StateIndex,

@@ -25,6 +25,7 @@ from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.view.extract import collection_path
+from capenv.interpreter.view.read_gate import item_query_answered
 from capenv.interpreter.view.views import is_absence
 from capenv.interpreter.view.window import is_write
 
@@ -187,6 +188,8 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
                 continue
             if not record.succeeded or not record.response.is_json:
                 continue
+            if not item_query_answered(read_view, record.query, records):
+                continue  # serving replays this query (it may reshape the entity): no sighting of the state
             located = locate(record.response.json_value, read_view.locator)
             if isinstance(located, dict) and entity_type.id_field in located:
                 timeline.add(Sighting(ordinal, entity_type.name, collection, str(located[entity_type.id_field]),

@@ -89,6 +89,15 @@ def choose_document_line(view: ReadView, path: str, query: Any, state: StateInde
     return next((line for _, _, line in fits if line.path in state.documents), None)
 
 
+def item_query_answered(view: ReadView, query: Any, records: dict[int, Record]) -> bool:
+    """Serving answers an item call from the state only with a query one of its view's checked
+    reads used (none, when it has none; ``StateReads``): another query (``populate``, ``_embed``,
+    ``fields``) may change the shape, so serving replays it, and such a read shows the entity
+    neither as the state holds it nor as the gate checks it."""
+    queries = [records[o].query for o in view.checked_record_ordinals if o in records] or [()]
+    return any(same_query(recorded, query) for recorded in queries)
+
+
 def run_read_gate(views: list[ReadView], records: dict[int, Record], window_reads: tuple[int, ...],
                   tool_of: dict[int, str], types: dict[str, EntityType], state: StateIndex) -> list[ReadView]:
     by_tool = {v.tool: v for v in views}
