@@ -30,6 +30,10 @@ def recorded_outcome(plan: WritePlan, record: Record, env: WriteEnv, timeline: T
     """The entity this call recorded: its own answer when it carries the entity, else the first later read
     that shows it (for a create, of an id its answer returned)."""
     entity_type = env.types.get(plan.type or "")
+    if plan.effect == "document" and plan.response is not None and plan.response.carries_entity \
+            and record.response.is_json:  # the written object, as the call's answer shows it
+        located = locate(record.response.json_value, plan.response.locator)
+        return located if isinstance(located, dict) else None
     if entity_type is None:
         return None
     if plan.response is not None and plan.response.carries_entity and record.response.is_json:

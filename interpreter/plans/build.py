@@ -70,8 +70,8 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
         return bulk_plan(tool, target.type, exemplar, calls, ctx, base, events,
                          str(decision.yields.get("bulk_effect") or ("delete" if tool.method == "DELETE" else "update")))
     envelope = ctx.envelope_judge(tool.name, exemplar, events)
-    verdict = admit_body(exemplar, max_bytes=ctx.budgets.max_body_bytes, unwrap=effect in ("create", "update"),
-                         envelope=envelope)
+    verdict = admit_body(exemplar, max_bytes=ctx.budgets.max_body_bytes,
+                         unwrap=effect in ("create", "update", "document"), envelope=envelope)
     if verdict.body is None:
         events.append(note(tool.name, "body-unusable", verdict.problem or ""))
         return WritePlan(**base, build_reason="body-unusable", traces=tuple(events))

@@ -1,5 +1,7 @@
-"""A document write's plan: the document it writes (and the object inside it the body addresses),
-each member it sent admitted by ``document-members``, and whether a PUT replaces it."""
+"""A document write's plan: the document it writes (and the object inside it the body addresses,
+its envelope unwrapped by ``body-envelopes``), each member it sent admitted by ``document-members``,
+whether a PUT replaces the object (``document-writes``) and the clocks it stamps
+(``document_changes``)."""
 
 from __future__ import annotations
 
@@ -7,11 +9,13 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.models import Address, Locator, MemberRule, WritePlan
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.document_members import DocumentMemberContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
 
 from .context import PlanContext, note
+from .document_changes import changed_members, replaces
 from .exemplar import admit_body
 
 DOCUMENT_MEMBERS = "document-members"
@@ -38,8 +42,18 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
         # the answer shows the written object: serving renders it from the state after the write,
         # never the recorded body (a later call's values would be answered as this one's)
         base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})
+    after = locate(answer, locator) if locator is not None else None
+    subject = f"{base['tool']} document {path}{pointer}"
+    replace = replaces(ctx.ruleset, exemplar, body, target, after, subject, events)
+    fields, reason = ([], None) if replace else changed_members(ctx.ruleset, exemplar, body, target, after,
+                                                                base["tool"], events)
+    if reason is not None:
+        return WritePlan(**base, address=Address(by="document"), document_path=path, document_pointer=pointer,
+                         members=members, fields=tuple(fields), build_reason=reason, traces=tuple(events))
+    envelope = ctx.envelopes.get(base["tool"])
     for call in calls:
-        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=False) if call.succeeded else None
+        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=envelope is not None,
+                             envelope=envelope) if call.succeeded else None
         for name, value in ((verdict.body or {}).items() if verdict else ()):
             if isinstance(target, dict) and name in target and target[name] is not None \
                     and json_kind(target[name]) != json_kind(value):
@@ -50,7 +64,7 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
                                  document_pointer=pointer, members=members, build_reason="unexplained-change",
                                  traces=tuple(events))
     return WritePlan(**base, address=Address(by="document"), document_path=path, document_pointer=pointer,
-                     replace=exemplar.method == "PUT", members=members, traces=tuple(events))
+                     replace=replace, members=members, fields=tuple(fields), traces=tuple(events))
 
 
 def _answer_locator(answer: Any, pointer: str, body: dict[str, Any], target: Any) -> Locator | None:

@@ -1,6 +1,6 @@
-"""Document writes (write-effects "Documents"): the body's members merged into (for PUT,
-replacing) the held document's object at the plan's pointer, served only at the path the state
-holds the document at."""
+"""Document writes (write-effects "Documents"): the body's members merged into (or, when the plan
+says so, replacing) the held document's object at the plan's pointer, the plan's field rules (its
+clocks) applied there by ``stamp``, served only at the path the state holds the document at."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from .values import charge_growth
 
 
 def write_document(plan: WritePlan, call: WriteCall, body: dict[str, Any], state: StateIndex,
-                   limit_check: Any = None) -> WriteResult:
+                   limit_check: Any = None, *, stamp: Any = None) -> WriteResult:
     """Merge the body into the held document, served only at the path the state holds it at
     (write-effects "Documents": each segment verbatim or either spelling once percent-decoded);
     the gate, which takes this path too, counts a recorded write at another path as unmodelled."""
@@ -42,8 +42,10 @@ def write_document(plan: WritePlan, call: WriteCall, body: dict[str, Any], state
     if plan.replace:
         target.clear()
     target.update(copy.deepcopy(body))
+    stamped = stamp(target) if stamp is not None and plan.fields else {}
+    target.update(stamped)
     charge_growth(limit_check, state.documents[path], document)
     set_document(state, path, document)
     response, is_json, text = render_answer(plan, target if plan.response and plan.response.carries_entity else None)
     return write_result(plan, response, is_json, text, {"source": "state", "view": "document-write", "path": path},
-                        list(body))
+                        list(body) + [name for name in stamped if name not in body])

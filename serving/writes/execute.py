@@ -74,7 +74,13 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     body = unwrap_body(plan, call.body)
     check_members(plan, body, budgets.max_nesting, parts)
     if plan.effect == "document":
-        return write_document(plan, call, body, state, limit_check)
+        def stamp(target: dict[str, Any]) -> dict[str, Any]:
+            ctx, draft = op_context(plan, state, body, instant, counter, sequences, None, {}, dict(target))
+            values = field_values(plan, ctx, recorded)
+            draft.commit()
+            return values
+
+        return write_document(plan, call, body, state, limit_check, stamp=stamp)
     if placed is not None:
         return _create(plan, env, state, body, placed, parts, instant, counter, sequences, recorded, limit_check)
     if plan.effect in ("update", "action"):

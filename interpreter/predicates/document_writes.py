@@ -1,0 +1,66 @@
+"""Predicates deciding what a document write does to the members its call leaves out (seeds:
+"Documents": a document write merges the body's members into the object that holds most of
+them, and a PUT replaces them).
+
+Context ``document-write``: the exemplar's method, its body (envelope unwrapped), the object it
+wrote as held before the call, and as the call's own answer shows it after (None when the answer
+does not show it). A PUT whose answer shows the object still holding every member it did not
+send is a merge there, as an update's PUT is; one whose answer shows none of them replaced it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+
+@context_model("document-write")
+class DocumentWriteContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    method: str
+    body: dict[str, Any] = Field(default_factory=dict)
+    """The exemplar's body members (its envelope unwrapped)."""
+    before: dict[str, Any] | None = None
+    """The object the write addresses, as the state held it before the call."""
+    after: dict[str, Any] | None = None
+    """The same object as the call's answer shows it (None: the answer does not show it)."""
+
+
+class WriteMethodsParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    methods: list[str] = Field(min_length=1)
+
+
+class KeptMembersParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_kept: int = Field(ge=1)
+    """How many members the call did not send the answer must still show."""
+
+
+@predicate("document_write_method_in", context="document-write", params=WriteMethodsParams)
+def document_write_method_in(ctx: DocumentWriteContext, params: WriteMethodsParams) -> Outcome:
+    """The document write's method is one of some methods."""
+    if ctx.method.upper() in {m.upper() for m in params.methods}:
+        return Match({"method": ctx.method})
+    return Miss(f"method {ctx.method}, not {'/'.join(params.methods)}")
+
+
+@predicate("document_answer_keeps_unsent", context="document-write", params=KeptMembersParams)
+def document_answer_keeps_unsent(ctx: DocumentWriteContext, params: KeptMembersParams) -> Outcome:
+    """The call's answer shows the written object still holding every member it held that the
+    call did not send (their values are the field rules' business), at least ``min_kept`` of them."""
+    if ctx.before is None or ctx.after is None:
+        return Miss("the object before the call, or the answer's, is not shown")
+    unsent = [name for name in ctx.before if name not in ctx.body]
+    if len(unsent) < params.min_kept:
+        return Miss(f"the call left out {len(unsent)} member(s) of the object, fewer than {params.min_kept}")
+    dropped = [name for name in unsent if name not in ctx.after]
+    if dropped:
+        return Miss(f"the answer no longer shows {', '.join(dropped[:5])}")
+    return Match({"kept": unsent[:10]})
