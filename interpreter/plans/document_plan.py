@@ -31,7 +31,7 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
         for name, value in held.items():
             if isinstance(value, dict) and sum(1 for k in body if k in value) > best:
                 best, pointer = sum(1 for k in body if k in value), "/" + name
-    members = _document_members(exemplar, body, path, ctx, events)
+    members = _document_members(exemplar, body, calls, path, ctx, events)
     base["min_members"] = 0 if exemplar.method == "PUT" else 1
     target = held
     for part in [p for p in pointer.split("/") if p]:
@@ -81,13 +81,20 @@ def _answer_locator(answer: Any, pointer: str, body: dict[str, Any], target: Any
     return None
 
 
-def _document_members(exemplar: Record, body: dict[str, Any], path: str, ctx: PlanContext,
+def _document_members(exemplar: Record, body: dict[str, Any], calls: list[Record], path: str, ctx: PlanContext,
                       events: list[TraceEvent]) -> tuple[MemberRule, ...]:
-    """Each member the exemplar sent, admitted by the ``document-members`` table (traced like a
-    create's or an update's members), with the JSON kind it was sent as."""
+    """Each member the tool's successful calls sent (the exemplar's first), admitted by the
+    ``document-members`` table (traced like a create's or an update's members), with the JSON
+    kind it was first sent as; the gate then holds every call to what the later reads show."""
+    sent: dict[str, tuple[Any, dict[str, Any], str]] = {name: (value, body, exemplar.method) for name, value in body.items()}
+    for call in calls:
+        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=False) if call.succeeded else None
+        if verdict is not None and isinstance(verdict.body, dict) and call.method == exemplar.method:
+            for name, value in verdict.body.items():
+                sent.setdefault(name, (value, verdict.body, call.method))
     members = []
-    for name, value in body.items():
-        context = DocumentMemberContext(member=name, method=exemplar.method, body=body)
+    for name, (value, sent_body, method) in sent.items():
+        context = DocumentMemberContext(member=name, method=method, body=sent_body)
         decision = evaluate(ctx.ruleset, DOCUMENT_MEMBERS, context, subject=f"document {path} body.{name}")
         events.extend(decision.events)
         members.append(MemberRule(member=name, admission=decision.yields["admission"],

@@ -47,6 +47,8 @@ class Conventions:
     comments: bool = False
     """Notes have comments at ``{note}/comments`` (a list and a create), and a note's
     ``comment_count`` counts them: a create there changes another entity."""
+    settings: bool = False
+    """A singleton document at ``{prefix}/settings`` (GET, PATCH merging the members sent)."""
     slugs: bool = False
     """A note carries a ``slug`` the application derives from its title at its create."""
 
@@ -79,6 +81,7 @@ class ConventionApp:
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.kinds: dict[str, dict[str, dict[str, Any]]] = {kind: {} for kind in SEED}
         self.sequence = {kind: 0 for kind in SEED}
+        self.settings = {"theme": "light", "language": "en", "notify": True}
         self.comments: dict[str, list[dict[str, Any]]] = {}
         self.comment_sequence = 0
         for kind, rows in SEED.items():
@@ -223,7 +226,21 @@ class ConventionApp:
                                started=self.clock() - timedelta(milliseconds=5))
         return answer
 
+    def _settings(self, method: str, body: Any) -> Observed:
+        wrap = (lambda value: {"data": value}) if self.c.item_shape == "data" else (lambda value: value)
+        if method == "PATCH":
+            members = body.get("data") if self.c.body_shape == "data" and isinstance(body, dict) else body
+            if not isinstance(members, dict) or not all(isinstance(v, (str, bool)) for v in members.values()):
+                return self._json(422, {"detail": "settings are strings and booleans"})
+            self.settings = {**self.settings, **members}
+        elif method != "GET":
+            return self._json(405, {"detail": "Method Not Allowed"})
+        return self._json(200, wrap(self.settings))
+
     def _answer(self, request: Outgoing) -> Observed:
+        if self.c.settings and request.path == self.c.prefix + "/settings" + ("/" if self.c.slash else ""):
+            body = json.loads(request.body) if request.body else None
+            return self._settings(request.method, body)
         route = self._route(request.path)
         if route is None:
             return self._json(404, {"detail": "Not Found"})

@@ -59,6 +59,9 @@ def record(c: Conventions) -> HarBuilder:
         for key in keys[kind]:
             send("GET", c.item(kind, key))
     send("GET", c.item("notes", _never(c)))
+    settings = c.prefix + "/settings" + ("/" if c.slash else "")
+    if c.settings:  # the initial state holds what reads show before the first write (DESIGN.md §5)
+        send("GET", settings)
     created: dict[str, list[Any]] = {"notes": [], "tags": []}
     news = {"notes": [{"title": "Water plants", "body": "balcony", "done": False},
                       {"title": "Book dentist", "body": "before May", "done": False}],
@@ -83,6 +86,12 @@ def record(c: Conventions) -> HarBuilder:
             send("DELETE", c.item(kind, key))
             send("GET", c.item(kind, key))
             send("GET", c.collection(kind))
+    if c.settings:
+        wrap = (lambda value: {"data": value}) if c.body_shape == "data" else (lambda value: value)
+        send("PATCH", settings, wrap({"theme": "dark"}))
+        send("GET", settings)
+        send("PATCH", settings, wrap({"language": "pt", "notify": False}))
+        send("GET", settings)
     if c.comments:
         for key, text in ((keys["notes"][0], "first!"), (keys["notes"][0], "agreed"), (keys["notes"][1], "call her")):
             comments = c.item("notes", key).rstrip("/") + "/comments" + ("/" if c.slash else "")
@@ -103,6 +112,9 @@ def record(c: Conventions) -> HarBuilder:
 PLAIN_WRITES = ("create a note", "update the new note", "update seeded note 3", "delete seeded tag 2", "create a tag",
                 "delete the new tag", "delete the new note")
 """The probes on a plain create, update or delete, which a model of any of the conventions can serve."""
+DOCUMENT_WRITES = ("a blue theme", "notify again")
+"""The probes on a document merge whose body is the document's own members (not in an envelope),
+one sending a member only a later recorded call sent."""
 
 
 def probes(c: Conventions) -> ProbeFile:
@@ -139,6 +151,13 @@ def probes(c: Conventions) -> ProbeFile:
         {"name": "a page of notes", "method": "GET", "path": c.collection("notes"), "query": {"limit": "2"}},
         {"name": "notes at the end", "method": "GET", "path": c.collection("notes")},
     ]
+    if c.settings:
+        settings = c.prefix + "/settings" + ("/" if c.slash else "")
+        wrap = (lambda value: {"data": value}) if c.body_shape == "data" else (lambda value: value)
+        calls += [{"name": "the settings", "method": "GET", "path": settings, "expect": "same"},
+                  {"name": "a blue theme", "method": "PATCH", "path": settings, "body": wrap({"theme": "blue"})},
+                  {"name": "the settings after", "method": "GET", "path": settings},
+                  {"name": "notify again", "method": "PATCH", "path": settings, "body": wrap({"notify": True})}]
     if c.comments:
         comments = c.item("notes", keys["notes"][1]).rstrip("/") + "/comments" + ("/" if c.slash else "")
         calls += [{"name": "comment on seeded note 2", "method": "POST", "path": comments,
