@@ -31,7 +31,7 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
         for name, value in held.items():
             if isinstance(value, dict) and sum(1 for k in body if k in value) > best:
                 best, pointer = sum(1 for k in body if k in value), "/" + name
-    members = _document_members(exemplar, body, calls, path, ctx, events)
+    members = _document_members(base["tool"], exemplar, body, calls, path, ctx, events)
     base["min_members"] = 0 if exemplar.method == "PUT" else 1
     target = held
     for part in [p for p in pointer.split("/") if p]:
@@ -81,17 +81,23 @@ def _answer_locator(answer: Any, pointer: str, body: dict[str, Any], target: Any
     return None
 
 
-def _document_members(exemplar: Record, body: dict[str, Any], calls: list[Record], path: str, ctx: PlanContext,
+def _document_members(tool: str, exemplar: Record, body: dict[str, Any], calls: list[Record], path: str,
+                      ctx: PlanContext,
                       events: list[TraceEvent]) -> tuple[MemberRule, ...]:
     """Each member the tool's successful calls sent (the exemplar's first), admitted by the
     ``document-members`` table (traced like a create's or an update's members), with the JSON
     kind it was first sent as; the gate then holds every call to what the later reads show."""
     sent: dict[str, tuple[Any, dict[str, Any], str]] = {name: (value, body, exemplar.method) for name, value in body.items()}
+    always = set(body)  # what every call sent; a member some call went without is not required
     for call in calls:
-        verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=False) if call.succeeded else None
-        if verdict is not None and isinstance(verdict.body, dict) and call.method == exemplar.method:
-            for name, value in verdict.body.items():
-                sent.setdefault(name, (value, verdict.body, call.method))
+        if call is exemplar or not call.succeeded or call.method != exemplar.method:
+            continue
+        call_body = _like_exemplar(tool, call, exemplar, body, ctx)
+        if call_body is None:
+            continue
+        always &= set(call_body)
+        for name, value in call_body.items():
+            sent.setdefault(name, (value, call_body, call.method))
     members = []
     for name, (value, sent_body, method) in sent.items():
         context = DocumentMemberContext(member=name, method=method, body=sent_body)
@@ -99,7 +105,24 @@ def _document_members(exemplar: Record, body: dict[str, Any], calls: list[Record
         events.extend(decision.events)
         members.append(MemberRule(member=name, admission=decision.yields["admission"],
                                   rule_id=decision.rule_id or f"{DOCUMENT_MEMBERS}.default",
-                                  required=bool(decision.yields["required"]),
+                                  required=bool(decision.yields["required"]) and name in always,
                                   kind=decision.evidence.get("kind", json_kind(value)),
                                   reason=decision.yields.get("reason")))
     return tuple(members)
+
+
+def _like_exemplar(tool: str, call: Record, exemplar: Record, body: dict[str, Any],
+                   ctx: PlanContext) -> dict[str, Any] | None:
+    """The call's body as the exemplar's was read: unwrapped from the same request envelope when
+    the exemplar's was (a call sent otherwise is one serving refuses: None), as sent when not."""
+    limit = ctx.budgets.max_body_bytes
+    raw_exemplar = admit_body(exemplar, max_bytes=limit, unwrap=False).body
+    raw = admit_body(call, max_bytes=limit, unwrap=False).body
+    if not isinstance(raw, dict) or not isinstance(raw_exemplar, dict):
+        return None
+    if raw_exemplar == body:  # the exemplar was sent as the document's own members
+        return raw
+    if set(raw) != set(raw_exemplar):
+        return None
+    unwrapped = admit_body(call, max_bytes=limit, unwrap=True, envelope=ctx.envelopes.get(tool))
+    return unwrapped.body if isinstance(unwrapped.body, dict) else None
