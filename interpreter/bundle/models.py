@@ -250,6 +250,9 @@ class ViewResult(_Model):
     read_only_posts: tuple[ReadOnlyPost, ...] = ()
     writes: tuple["WritePlan", ...] = ()
     write_clock: str | None = None
+    write_absences: dict[str, Recording] = Field(default_factory=dict)
+    """Per item write tool, its learned answer for a missing entity (``write-absence-answers``),
+    served before the tool's recorded 400/404/410."""
     traces: tuple[TraceEvent, ...] = ()
 
     def view(self, tool: str) -> ReadView | None:

@@ -52,7 +52,7 @@ def learn_absences(shapes: dict[str, ToolShape], types: dict[str, EntityType], r
                    traces: list[TraceEvent]) -> Absences:
     items = [s for s in shapes.values() if s.kind == "item" and s.type_name in types]
     fields = {s.key_field or types[s.type_name].id_field for s in items}
-    shown = _shown_values(records, fields, is_write)
+    shown = shown_values(records, fields, is_write)
     evidence: dict[str, list[Evidence]] = {}
     for shape in items:
         field = shape.key_field or types[shape.type_name].id_field
@@ -79,7 +79,7 @@ def _weigh(shape: ToolShape, field: str, record: Record, records: list[Record], 
     if record.status == 0 or _shows_entity(record, shape, field):
         return None
     id_value = unquote(split_path(record.path)[-1])
-    history = _history(record, id_value, field, records, shown, is_write)
+    history = id_history(record, id_value, field, records, shown, is_write)
     context = AbsenceReadContext(status=record.status, body=body_kind(record), id_history=history)
     decision = evaluate(ruleset, TABLE, context, subject=f"{shape.tool.name} record {record.ordinal}")
     traces.extend(decision.events)
@@ -95,7 +95,7 @@ def _shows_entity(record: Record, shape: ToolShape, field: str) -> bool:
     return isinstance(located, dict) and field in located
 
 
-def _history(read: Record, id_value: str, field: str, records: list[Record], shown: set[str],
+def id_history(read: Record, id_value: str, field: str, records: list[Record], shown: set[str],
              is_write: Callable[[Record], bool]) -> str:
     """deleted, never-shown or shown: what the capture shows of the id when the read began."""
     collection = split_path(read.path)[:-1]
@@ -121,7 +121,7 @@ def _decoded_segments(path: str) -> set[str]:
     return {unquote(p) for p in split_path(path)}
 
 
-def _shown_values(records: list[Record], fields: set[str], is_write: Callable[[Record], bool]) -> dict[str, set[str]]:
+def shown_values(records: list[Record], fields: set[str], is_write: Callable[[Record], bool]) -> dict[str, set[str]]:
     """Every value the capture shows under an identity field (any depth of any successful JSON
     answer), and every path segment a successful write named."""
     shown: dict[str, set[str]] = {f: set() for f in fields}

@@ -13,6 +13,7 @@ from capenv.interpreter.rules_engine import RuleSet
 from capenv.serving.state.index import StateIndex
 
 from .absence import learn_absences
+from .write_absence import learn_write_absences
 from .envelope_members import envelope_members
 from .extract import extract_state
 from .learned_queries import learn_queries
@@ -61,6 +62,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     writes = lambda record: is_write(record, tool_of, read_only)  # noqa: E731
     traces: list = list(reader.traces)
     absences = learn_absences(inference.shapes, types, records, tool_of, writes, ruleset, traces)
+    write_absences = learn_write_absences(manifest, types, records, writes, ruleset, traces)
     window_set = set(window.read_ordinals)
     paging = PagingRoles(ruleset)
     window_records = [by_ordinal[o] for o in window.read_ordinals]
@@ -104,4 +106,4 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         types=tuple(inference.types), views=tuple(views), window=window, state=state,
         state_available=state_available, budgets=budgets, budget_hits=tuple(hits),
         read_only_posts=tuple(ReadOnlyPost(tool=t, rule=r) for t, r in sorted(read_only_posts.items())),
-        traces=tuple(traces))
+        write_absences=write_absences, traces=tuple(traces))

@@ -99,7 +99,8 @@ class WriteState:
 
     def __init__(self, bundle: Bundle) -> None:
         self.bundle = bundle
-        self.env = WriteEnv(bundle.view, tool_absences=latest_absences(bundle.replay))
+        # a delete's learned answer for a missing entity (write-absence-answers) before its 400/404/410
+        self.env = WriteEnv(bundle.view, tool_absences={**latest_absences(bundle.replay), **bundle.view.write_absences})
         self.plans = [p for p in bundle.view.writes if p.served]
         self.plans_by_tool = {p.tool: p for p in self.plans}
         self.start = _instant(bundle.view.write_clock)

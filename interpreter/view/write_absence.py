@@ -1,0 +1,68 @@
+"""Learn how the application answers an item write of an id it does not hold (issue 16, "The
+application's own absence answer"; write-effects "Refusals": "When the tool, or else an item view
+of the type, recorded a 400, 404 or 410 response, an update or delete of a missing entity answers
+with the latest such recording instead").
+
+Some applications answer such a write with success: Strapi 5 deletes a missing document with a
+204. Every successful recorded call of an item write tool is weighed by ``write-absence-answers``
+with what the capture shows of the id its path names (as ``view-absence-answers`` reads an item
+read's id); the tool's latest call a rule takes is its answer for a missing entity, served before
+any recorded 400/404/410. The choice is traced with its record.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.models import EntityType, Recording
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import Manifest
+from capenv.interpreter.predicates.write_absences import AbsenceWriteContext
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
+
+from .absence import id_history, shown_values
+from .absence_bodies import body_kind
+from .recordings import recording_of
+
+TABLE = "write-absence-answers"
+ITEM_WRITES = ("DELETE", "PUT", "PATCH")
+
+
+def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], records: list[Record],
+                         is_write: Callable[[Record], bool], ruleset: RuleSet,
+                         traces: list[TraceEvent]) -> dict[str, Recording]:
+    by_item = {t.item_template: t for t in types.values() if t.item_template}
+    tools = [(tool, by_item[tool.template]) for tool in manifest.tools
+             if tool.method in ITEM_WRITES and tool.template in by_item]
+    if not tools:
+        return {}
+    by_ordinal = {r.ordinal: r for r in records}
+    shown = shown_values(records, {t.id_field for _, t in tools}, is_write)
+    learned: dict[str, Recording] = {}
+    for tool, entity_type in sorted(tools, key=lambda pair: pair[0].name):
+        chosen: tuple[Record, str] | None = None
+        for ordinal in tool.record_ordinals:
+            record = by_ordinal[ordinal]
+            if not record.succeeded:
+                continue
+            id_value = unquote(split_path(record.path)[-1])
+            history = id_history(record, id_value, entity_type.id_field, records,
+                                 shown.get(entity_type.id_field, set()), is_write)
+            context = AbsenceWriteContext(method=record.method, status=record.status, body=body_kind(record),
+                                          id_history=history)
+            decision = evaluate(ruleset, TABLE, context, subject=f"{tool.name} record {ordinal}")
+            traces.extend(decision.events)
+            if decision.yields.get("absence"):
+                chosen = (record, decision.rule_id or "")
+        if chosen is not None:
+            record, rule_id = chosen
+            learned[tool.name] = recording_of(record)
+            traces.append(TraceEvent(
+                table=TABLE, rule_id=rule_id, outcome="match", subject=f"{tool.name} absence answer",
+                location=ruleset.rule(rule_id).location,
+                evidence={"record": record.ordinal, "status": record.status, "body": body_kind(record)},
+                reason=(f"a {tool.method} of a missing {entity_type.name} answers as record {record.ordinal} did "
+                        f"({record.status}, body {body_kind(record)}): the id it named was already deleted")))
+    return learned

@@ -1,0 +1,42 @@
+"""An item DELETE the capture shows answering a 2xx for an id already deleted (Strapi 5 deletes a
+missing document with a 204) is the application's answer to deleting a missing entity
+(``write-absence.deleted-id-success``): serving gives it instead of the item view's 404. A
+repeated DELETE answered 404 teaches nothing new: the recorded 404 stays the answer."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from, items_app
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+
+NOT_FOUND = {"error": "not found"}
+
+
+def capture(second_delete_status: int) -> HarBuilder:
+    again = {"status": 204} if second_delete_status == 204 else {"status": 404, "response": NOT_FOUND}
+    return (items_app(builder=HarBuilder())
+            .call("DELETE", "/items/1", status=204)                           # 4
+            .call("GET", "/items/1", status=404, response=NOT_FOUND)          # 5
+            .call("GET", "/items", response=[{"id": 2, "title": "t2"}])       # 6
+            .call("DELETE", "/items/1", **again))                             # 7
+
+
+def test_a_repeated_delete_answered_204_is_the_missing_answer():
+    bundle = build_from(capture(204))
+    learned = bundle.view.write_absences
+    assert {tool: (r.status, r.ordinal) for tool, r in learned.items()} == {"delete_items_by_item_id": (204, 7)}
+    traces = [e for e in bundle.view.traces if e.table == "write-absence-answers" and e.outcome == "match"]
+    assert any("already deleted" in (e.reason or "") for e in traces)
+    runtime = EnvironmentRuntime(bundle)
+    answer = runtime.read("delete_items_by_item_id", {"item_id": "99"})
+    assert answer["status"] == 204
+    assert runtime.read("delete_items_by_item_id", {"item_id": "2"})["status"] == 204
+    assert runtime.read("get_items")["body"] == [{"id": 1, "title": "t1"}]
+
+
+def test_a_repeated_delete_answered_404_keeps_the_404():
+    bundle = build_from(capture(404))
+    assert bundle.view.write_absences == {}
+    answer = EnvironmentRuntime(bundle).read("delete_items_by_item_id", {"item_id": "99"})
+    assert (answer["status"], answer["body"]) == (404, NOT_FOUND)
