@@ -57,8 +57,12 @@ class PlanContext:
 
         def judge(member: str, value: Any) -> str | None:
             if member not in decided:
+                echoed = (isinstance(answer, dict) and isinstance(value, dict) and value
+                          and not any(self.is_identity_member(k) for k in answer)
+                          and isinstance(answer.get(member), dict)
+                          and all(k in answer[member] and answer[member][k] == v for k, v in value.items()))
                 context = BodyEnvelopeContext(member=member, holds=holds(value), members=1,
-                                              answer_member=answer_member)
+                                              answer_member=answer_member, echoed_under=member if echoed else None)
                 decision = evaluate(self.ruleset, "body-envelopes", context, subject=f"{tool} body.{member}")
                 events.extend(decision.events)
                 decided[member] = decision.yields.get("envelope") if decision.ok else None

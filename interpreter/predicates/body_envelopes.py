@@ -22,6 +22,10 @@ class BodyEnvelopeContext(BaseModel):
     """How many members the body has."""
     answer_member: str | None = None
     """The member the call's answer shows the entity under (``data``), if any."""
+    echoed_under: str | None = None
+    """The member of an answer with no identity member at its top under which the answer shows
+    every member the body's object sent, with the values sent (a settings document answered as
+    ``{"data": {…}}`` for a body ``{"data": {"theme": …}}``), if any."""
 
 
 class HoldsParams(BaseModel):
@@ -46,3 +50,12 @@ def body_member_is_answer_member(ctx: BodyEnvelopeContext, params: BaseModel) ->
     if ctx.answer_member and ctx.answer_member == ctx.member:
         return Match({"answer_member": ctx.answer_member})
     return Miss(f"the answer shows the entity under {ctx.answer_member!r}, not {ctx.member!r}")
+
+
+@predicate("body_member_echoed_in_answer", context="body-envelope")
+def body_member_echoed_in_answer(ctx: BodyEnvelopeContext, params: BaseModel) -> Outcome:
+    """The answer (no entity at its top) shows, under the same member, every member the body's
+    object sent with its value: the member wraps what the write changed."""
+    if ctx.echoed_under and ctx.echoed_under == ctx.member:
+        return Match({"answer_member": ctx.echoed_under})
+    return Miss(f"the answer does not show what {ctx.member!r} holds under {ctx.member!r} (with no entity at its top)")

@@ -113,7 +113,7 @@ PLAIN_WRITES = ("create a note", "update the new note", "update seeded note 3", 
                 "delete the new tag", "delete the new note")
 """The probes on a plain create, update or delete, which a model of any of the conventions can serve."""
 DOCUMENT_WRITES = ("a blue theme", "notify again")
-"""The probes on a document merge whose body is the document's own members (not in an envelope),
+"""The probes on a document merge (its members bare or in the {"data": …} envelope its answer shows),
 one sending a member only a later recorded call sent."""
 
 

@@ -71,7 +71,7 @@ def test_no_wrong_answer_under_any_convention(conventions: Conventions, tmp_path
           f"refusals on served tools: {served_refusals(results)}")
     problems = wrong_answers(results)
     assert not problems, f"{conventions.name}: {len(problems)} wrong answers:\n" + "\n".join(problems)
-    servable = PLAIN_WRITES + (DOCUMENT_WRITES if conventions.body_shape == "bare" else ())
+    servable = PLAIN_WRITES + DOCUMENT_WRITES
     unserved = [f"{r.probe.name} ({r.tool.name})" for r in results
                 if r.probe.name in servable and (not r.tool.served or r.verdict != SAME)]
     assert not unserved, f"{conventions.name}: plain creates, updates and deletes are servable; not served alike: {unserved}"
