@@ -33,6 +33,16 @@ def _unknown_field(args: argparse.Namespace, plans: list) -> str:
             + (f"; fields and members with decisions: {', '.join(known)}" if known else ""))
 
 
+def _volatile_decisions(bundle, header: dict) -> list[TraceEvent]:
+    """Why members of the tool's type are volatile (view-volatile-members): checks take their
+    observed values."""
+    type_name = header.get("type") if header["kind"] == "write" else getattr(bundle.view.view(header["tool"]), "type", None)
+    if not type_name:
+        return []
+    return [e for e in bundle.view.traces
+            if e.table == "view-volatile-members" and e.subject.startswith(f"{type_name}.")]
+
+
 def _absence(view) -> dict | None:
     """The absence answer an item view learned (view-absence-answers), for the header."""
     absence = view.absence
@@ -89,7 +99,7 @@ def _explain(args: argparse.Namespace) -> int:
                       "reason": view.reason, "absence": _absence(view)}
         else:
             continue
-        events = _segment_decisions(bundle.manifest, name) + events
+        events = _segment_decisions(bundle.manifest, name) + events + _volatile_decisions(bundle, header)
         events += [e for o in ordinals[name] for e in reached.get(o, [])]
         if args.field:
             events = [e for e in events if _mentions(e, args.field)]

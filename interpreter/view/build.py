@@ -21,7 +21,8 @@ from .paging import PagingRoles
 from .read_gate import run_read_gate, with_held_digests
 from .shapes import ShapeReader
 from .types import infer_types
-from .views import build_views, volatile_fields
+from .views import build_views
+from .volatile import volatile_fields
 from .window import initial_window, is_write
 
 
@@ -73,7 +74,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         return paging.whole(record.query, len(members) if isinstance(members, list) else 0)
 
     state = extract_state(window_records, inference.shapes, tool_of, types, whole_line, evidence.evidence_id)
-    volatile = volatile_fields(inference.shapes, records, tool_of, types, writes)
+    volatile = volatile_fields(inference.shapes, records, tool_of, types, writes, ruleset, traces)
     views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts, absences)
     hits: list[BudgetHit] = []
     entity_count = sum(len(c.entities) for c in state.collections)

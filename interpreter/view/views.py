@@ -1,5 +1,5 @@
 """Build each read tool's view: base recordings, shown and required fields, list lines,
-documents, per-response members, volatile fields, the missing-entity answer."""
+documents, per-response members, the missing-entity answer."""
 
 from __future__ import annotations
 
@@ -150,35 +150,3 @@ def _document_view(shape: ToolShape, ok: list[Record], in_window: list[Record], 
                                   record_ordinals=tuple(r.ordinal for r in group)))
     return ReadView(tool=shape.tool.name, kind="document", locator=Locator(kind="root"), documents=tuple(lines),
                     missing=missing, record_ordinals=shape.tool.record_ordinals)
-
-
-def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of: dict[int, str],
-                    types: dict[str, EntityType], is_write: Any) -> dict[str, tuple[str, ...]]:
-    """Entity fields whose value changed between two reads with no write between, per type."""
-    last_seen: dict[tuple, tuple[int, dict]] = {}
-    last_write = 0
-    found: dict[str, set[str]] = {}
-    for record in records:
-        if is_write(record):
-            last_write = record.ordinal
-            continue
-        shape = shapes.get(tool_of.get(record.ordinal, ""))
-        if shape is None or shape.kind not in ("item", "list") or not record.succeeded or not record.response.is_json:
-            continue
-        entity_type = types.get(shape.type_name or "")
-        if entity_type is None:
-            continue
-        located = locate(record.response.json_value, shape.locator)
-        objects = located if shape.kind == "list" and isinstance(located, list) else [located]
-        collection = collection_path(record.path, entity_type)
-        for obj in objects:
-            if not isinstance(obj, dict) or entity_type.id_field not in obj:
-                continue
-            key = (entity_type.name, collection, str(obj[entity_type.id_field]))
-            previous = last_seen.get(key)
-            if previous and previous[0] > last_write:
-                for name in set(obj) & set(previous[1]):
-                    if not same_json(obj[name], previous[1][name]):
-                        found.setdefault(entity_type.name, set()).add(name)
-            last_seen[key] = (record.ordinal, obj)
-    return {name: tuple(sorted(fields)) for name, fields in found.items()}

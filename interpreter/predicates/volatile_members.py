@@ -1,0 +1,53 @@
+"""Predicates on one member of an entity type: does it change with no write (volatile)?
+
+Context ``volatile-member``: what the capture shows of the member between two sightings of one
+entity with no write between them: two reads, or a write's own answer and the next read of the
+entity. A volatile member shows nothing of a write: checks and the read gate take its observed
+value (``server-maintained`` clocks and states such as a kernel's ``last_activity``).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+
+@context_model("volatile-member")
+class VolatileMemberContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type_name: str
+    name: str
+    read_changes: int = 0
+    """Pairs of reads of one entity, no write between, that show the member with different values."""
+    answer_changes: int = 0
+    """Write calls whose own answer showed the member (not null, not sent by the call) with a value
+    the next read of the entity, no write between, shows otherwise (not null, the same JSON kind)."""
+    answer_examples: list[int] = Field(default_factory=list)
+    """The ordinals of those write calls (evidence for the trace)."""
+
+
+@predicate("volatile_changed_between_reads", context="volatile-member")
+def volatile_changed_between_reads(ctx: VolatileMemberContext, params: BaseModel) -> Outcome:
+    """Two reads of one entity with no write between show the member with different values."""
+    if ctx.read_changes:
+        return Match({"read_changes": ctx.read_changes})
+    return Miss("no two reads of one entity with no write between show it with different values")
+
+
+class AnswerChangeParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_calls: int = Field(ge=1)
+    """How many write calls must show the change (one could be a write answered before it settled)."""
+
+
+@predicate("volatile_changed_after_answer", context="volatile-member", params=AnswerChangeParams)
+def volatile_changed_after_answer(ctx: VolatileMemberContext, params: AnswerChangeParams) -> Outcome:
+    """Write calls' own answers show the member with a value the next read of the entity, with no
+    write between, shows otherwise (the call did not send it; both values present, one kind)."""
+    if ctx.answer_changes >= params.min_calls:
+        return Match({"write_calls": ctx.answer_changes, "examples": ctx.answer_examples[:3]})
+    return Miss(f"{ctx.answer_changes} write call{'s' if ctx.answer_changes != 1 else ''} showed it change "
+                f"before the next read, fewer than {params.min_calls}")

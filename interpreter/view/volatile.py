@@ -1,0 +1,97 @@
+"""Volatile members per entity type (the ``view-volatile-members`` table).
+
+The evidence is every pair of sightings of one entity with no write between them: two reads
+(item or list), or a write's own answer and the next read of the entity it answered. A member
+whose value changed there is something the application maintains by itself (a clock, a process
+state); the table decides from those counts whether it is volatile.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from capenv.interpreter.bundle.models import EntityType
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import locate, same_json
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.predicates.volatile_members import VolatileMemberContext
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
+
+from .extract import collection_path
+from .types import ToolShape
+
+TABLE = "view-volatile-members"
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _answer_types(record: Record, types: dict[str, EntityType]) -> list[EntityType]:
+    """The types whose collection the write's path lies in (literal segments equal)."""
+    parts = split_path(record.path)
+    found = []
+    for entity_type in types.values():
+        template = split_path(entity_type.collection_template)
+        if len(parts) >= len(template) and all(
+                t.startswith("{") or t == p for t, p in zip(template, parts)):
+            found.append(entity_type)
+    return found
+
+
+def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of: dict[int, str],
+                    types: dict[str, EntityType], is_write: Callable[[Record], bool], ruleset: RuleSet,
+                    traces: list[TraceEvent]) -> dict[str, tuple[str, ...]]:
+    """Entity fields the table calls volatile, per type."""
+    last_seen: dict[tuple, tuple[int, dict, frozenset[str] | None]] = {}  # sent members when a write answered it
+    last_write = 0
+    read_changes: dict[tuple[str, str], int] = {}
+    answer_changes: dict[tuple[str, str], list[int]] = {}
+    for record in records:
+        if is_write(record):
+            last_write = record.ordinal
+            body = record.response.json_value if record.succeeded and record.response.is_json else None
+            if isinstance(body, dict):
+                sent = record.request.json_value
+                sent_names = frozenset(sent) if isinstance(sent, dict) else frozenset()
+                for entity_type in _answer_types(record, types):
+                    if entity_type.id_field in body:
+                        key = (entity_type.name, collection_path(record.path, entity_type),
+                               str(body[entity_type.id_field]))
+                        last_seen[key] = (record.ordinal, body, sent_names)
+            continue
+        shape = shapes.get(tool_of.get(record.ordinal, ""))
+        if shape is None or shape.kind not in ("item", "list") or not record.succeeded or not record.response.is_json:
+            continue
+        entity_type = types.get(shape.type_name or "")
+        if entity_type is None:
+            continue
+        located = locate(record.response.json_value, shape.locator)
+        objects = located if shape.kind == "list" and isinstance(located, list) else [located]
+        collection = collection_path(record.path, entity_type)
+        for obj in objects:
+            if not isinstance(obj, dict) or entity_type.id_field not in obj:
+                continue
+            key = (entity_type.name, collection, str(obj[entity_type.id_field]))
+            previous = last_seen.get(key)
+            if previous and previous[0] >= last_write:
+                ordinal, seen, sent = previous
+                for name in set(obj) & set(seen):
+                    if same_json(obj[name], seen[name]):
+                        continue
+                    if sent is None:
+                        read_changes[(entity_type.name, name)] = read_changes.get((entity_type.name, name), 0) + 1
+                    elif name not in sent and obj[name] is not None and _kind(obj[name]) == _kind(seen[name]):
+                        answer_changes.setdefault((entity_type.name, name), []).append(ordinal)
+            last_seen[key] = (record.ordinal, obj, None)
+    found: dict[str, set[str]] = {}
+    for type_name, name in sorted(set(read_changes) | set(answer_changes)):
+        calls = sorted(set(answer_changes.get((type_name, name), [])))
+        context = VolatileMemberContext(type_name=type_name, name=name,
+                                        read_changes=read_changes.get((type_name, name), 0),
+                                        answer_changes=len(calls), answer_examples=calls)
+        decision = evaluate(ruleset, TABLE, context, subject=f"{type_name}.{name} volatile")
+        traces.extend(decision.events)
+        if decision.yields.get("volatile"):
+            found.setdefault(type_name, set()).add(name)
+    return {name: tuple(sorted(fields)) for name, fields in found.items()}
