@@ -10,6 +10,8 @@ lock still serialises calls made directly from Python.
 
 from __future__ import annotations
 
+import dataclasses
+
 import gc
 import threading
 from typing import Any, Callable
@@ -102,6 +104,9 @@ class EnvironmentRuntime(Runtime):
     # --- HTTP -----------------------------------------------------------------------------
 
     def http(self, request: HttpRequest) -> HttpAnswer:
+        folded = self.bundle.manifest.fold_path(request.path)  # a value spanning segments, as the capture's were
+        if folded != request.path:
+            request = dataclasses.replace(request, path=folded)
         routed = route(self.bundle.manifest, self.catalog, request)
         if isinstance(routed, HttpAnswer):
             return routed

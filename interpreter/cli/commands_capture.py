@@ -73,7 +73,8 @@ def _inspect(args: argparse.Namespace) -> int:
     widths = [max(len(r[i]) for r in rows) for i in range(4)] if rows else []
     for row in rows:
         print("  " + "  ".join(col.ljust(widths[i]) for i, col in enumerate(row[:4])) + "  " + row[4])
-    decisions = [e for e in manifest.traces if e.table == "manifest-segments" and e.outcome == "match"]
+    decisions = [e for e in manifest.traces if e.outcome == "match"
+                 and e.table in ("manifest-path-spans", "manifest-span-words", "manifest-segments")]
     if decisions:
         print("\nsegments (why a segment is a parameter or a literal):")
         for event in decisions:

@@ -52,6 +52,9 @@ def _absence(view) -> dict | None:
             "from_tool": absence.from_tool, "records": list(absence.records), "proof": absence.proof}
 
 
+SEGMENT_TABLES = ("manifest-path-spans", "manifest-span-words", "manifest-segments")
+
+
 def _segment_decisions(manifest, name: str) -> list[TraceEvent]:
     """Why each segment of the tool's template is a parameter or a literal (the manifest's
     ``manifest-segments`` decisions at the template's prefixes; a parameter matches ``{…}``)."""
@@ -59,7 +62,7 @@ def _segment_decisions(manifest, name: str) -> list[TraceEvent]:
     mine = ["{…}" if s.is_param else s.literal for s in tool.segments]
     found = []
     for event in manifest.traces:
-        theirs = event.subject.strip("/").split("/") if event.table == "manifest-segments" else None
+        theirs = event.subject.strip("/").split("/") if event.table in SEGMENT_TABLES else None
         if theirs and event.outcome == "match" and len(theirs) <= len(mine) and theirs == mine[:len(theirs)]:
             found.append(event)
     return found

@@ -41,6 +41,7 @@ from .entry_fields import headers_of, member_object, member_string, status_of
 from .errors import CaptureError, EntryProblem, show
 from .identity import evidence_id
 from .instants import TimingConvention, entry_finished_at, entry_started_at
+from .path_spans import find_spans, fold_records
 from .origin import UrlError, normalise_origin, split_url
 from .records import Evidence, Record
 from .timings import timing_convention
@@ -101,10 +102,11 @@ def parse_har_bytes(data: bytes, *, source: str, origin: str | None = None,
         Record(ordinal=ordinal, primary=item.fields["origin"] == primary, **item.fields)
         for ordinal, item in enumerate(kept, start=1)
     )
+    spans, span_trace = find_spans(records, ruleset)
     evidence = Evidence(
-        evidence_id=evidence_id(records), source=source, records=records, primary_origin=primary,
+        evidence_id=evidence_id(records), source=source, records=fold_records(records, spans), primary_origin=primary,
         origins=dict(Counter(record.origin for record in records)), warnings=tuple(warnings),
-        timing_rule=timing.convention.rule_id, timing_trace=timing.events,
+        timing_rule=timing.convention.rule_id, timing_trace=timing.events, path_spans=spans, span_trace=span_trace,
     )
     if progress is not None:
         progress(total, total)

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.bundle.trace_event import TraceEvent
+from capenv.interpreter.bundle.path_spans import PathSpan
 
 NOT_JSON: Any = type("NotJson", (), {"__repr__": lambda self: "NOT_JSON", "__bool__": lambda self: False})()
 """Marker for a body that has no JSON value (absent, not retained, not JSON, binary)."""
@@ -115,6 +116,9 @@ class Evidence(BaseModel):
     timing_rule: str | None = None
     """The ``har-timings`` rule that read when each answer ended (None: HAR 1.2's ``time``)."""
     timing_trace: tuple[TraceEvent, ...] = ()
+    path_spans: tuple[PathSpan, ...] = ()
+    """Parameters spanning segments (``evidence.path_spans``); ``records`` hold the folded paths."""
+    span_trace: tuple[TraceEvent, ...] = ()
 
     @property
     def primary_records(self) -> tuple[Record, ...]:

@@ -40,13 +40,15 @@ class _Classifier:
     ruleset: RuleSet
     identities: set[str]
     read_back: set[str] = field(default_factory=set)
+    span_prefixes: set[str] = field(default_factory=set)
     cache: dict[str, tuple[bool, object]] = field(default_factory=dict)
 
     def identifier(self, value: str, sibling_shapes: tuple[str, ...] = (),
-                   kinds: tuple[int, float | None] = (0, None)) -> tuple[bool, object]:
-        key = f"{value}\0{'|'.join(sibling_shapes)}\0{kinds}"
+                   kinds: tuple[int, float | None] = (0, None), prefix: str = "") -> tuple[bool, object]:
+        under_span = prefix in self.span_prefixes
+        key = f"{value}\0{'|'.join(sibling_shapes)}\0{kinds}\0{under_span}"
         if key not in self.cache:
-            context = SegmentContext(value=value, returned_as_identity=value in self.identities,
+            context = SegmentContext(value=value, under_span=under_span, returned_as_identity=value in self.identities,
                                      read_back=value in self.read_back,
                                      sibling_identity_shapes=list(sibling_shapes),
                                      sibling_kind_values=kinds[0], sibling_kind_overlap=kinds[1])
@@ -58,8 +60,9 @@ class _Classifier:
 def build_manifest(evidence: Evidence, ruleset: RuleSet, overrides: Overrides | None = None) -> Manifest:
     overrides = overrides or Overrides()
     records = evidence.primary_records
-    classifier = _Classifier(ruleset, returned_identities(records, ruleset), read_back_values(records))
-    traces: list[TraceEvent] = []
+    classifier = _Classifier(ruleset, returned_identities(records, ruleset), read_back_values(records),
+                             span_prefixes={spell_path(s.prefix, False) for s in evidence.path_spans})
+    traces: list[TraceEvent] = list(evidence.span_trace)
     forced = [_parse_template(t) for t in overrides.templates]
     root = _Node()
     groups: dict[tuple[str, tuple[Segment, ...]], list[Record]] = {}
@@ -80,7 +83,7 @@ def build_manifest(evidence: Evidence, ruleset: RuleSet, overrides: Overrides | 
     tools = _make_tools(groups, named)
     tools, dropped = _apply_tool_overrides(tools, overrides)
     return Manifest(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
-                    primary_origin=evidence.primary_origin, tools=tuple(tools),
+                    primary_origin=evidence.primary_origin, tools=tuple(tools), path_spans=evidence.path_spans,
                     unassigned_ordinals=tuple(sorted(dropped)), traces=tuple(traces))
 
 
@@ -90,11 +93,11 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
     # siblings lend their spelling only when a sibling_model rule (a name-like identity) classified
     # them: an id shaped as an integer or a token makes no word beside it (/posts/slug) a parameter
     shapes = tuple(sorted({shape_class(k) for k in keys
-                           if classifier.identifier(k)[1].yields.get("sibling_model")}))
-    kinds = _kinds(node, [k for k in keys if classifier.identifier(k, shapes)[0]], classifier)
+                           if classifier.identifier(k, prefix=prefix)[1].yields.get("sibling_model")}))
+    kinds = _kinds(node, [k for k in keys if classifier.identifier(k, shapes, prefix=prefix)[0]], classifier)
     identifier_keys, ruled_literal = [], []
     for key in keys:
-        is_identifier, decision = classifier.identifier(key, shapes, kinds)
+        is_identifier, decision = classifier.identifier(key, shapes, kinds, prefix)
         if is_identifier:
             identifier_keys.append((key, decision))
         elif decision.rule_id is not None:
@@ -112,7 +115,7 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
             location=first_decision.events[-1].location if first_decision.events else ""))
         for key in node.children:
             if isinstance(key, str):
-                _, decision = classifier.identifier(key, shapes, kinds)
+                _, decision = classifier.identifier(key, shapes, kinds, prefix)
                 traces.extend(e.model_copy(update={"subject": f"{prefix}/{key}"}) for e in decision.events)
     else:  # values a rule kept literal (words leading to different kinds): say why
         for key, decision in ruled_literal:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.path_spans import PathSpan, fold_path
 from capenv.interpreter.bundle.paths import has_trailing_slash, split_path
 from capenv.interpreter.bundle.trace_event import TraceEvent
 
@@ -70,6 +71,9 @@ class Manifest(BaseModel):
     tools: tuple[Tool, ...]
     unassigned_ordinals: tuple[int, ...] = ()
     """Primary-origin records no tool holds (dropped by an override)."""
+    path_spans: tuple[PathSpan, ...] = ()
+    """Parameters spanning segments: a request path is folded (``fold_path``) before it is matched,
+    as the capture's paths were."""
     traces: tuple[TraceEvent, ...] = ()
     """The segment and naming decisions, for ``capenv explain``."""
 
@@ -79,8 +83,13 @@ class Manifest(BaseModel):
                 return tool
         raise KeyError(name)
 
+    def fold_path(self, path: str) -> str:
+        """``path`` with a value spanning segments folded into one, as the capture's paths were."""
+        return fold_path(path, self.path_spans)
+
     def tool_for(self, method: str, path: str) -> tuple[Tool, dict[str, str]] | None:
-        """The tool answering ``method path``; a literal template wins over a parameter."""
+        """The tool answering ``method path`` (folded); a literal template wins over a parameter."""
+        path = self.fold_path(path)
         best: tuple[int, Tool, dict[str, str]] | None = None
         for tool in self.tools:
             if tool.method != method:

@@ -20,6 +20,9 @@ class SegmentContext(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     value: str
+    under_span: bool = False
+    """The segment sits where a parameter spanning segments begins (``manifest-path-spans``): the
+    recorded path's rest, folded into this one segment."""
     returned_as_identity: bool = False
     read_back: bool = False
     """The successful read of the path ending in this segment answered the value as a member's
@@ -87,6 +90,14 @@ def segment_has_classes(ctx: SegmentContext, params: ClassesParams) -> Outcome:
     if params.digits and not any(c.isdigit() for c in ctx.value):
         return Miss("holds no digit")
     return Match()
+
+
+@predicate("segment_under_span", context="segment")
+def segment_under_span(ctx: SegmentContext, params: BaseModel) -> Outcome:
+    """The segment is where a parameter spanning segments begins (the prefix's answers proved it)."""
+    if ctx.under_span:
+        return Match({"value": ctx.value})
+    return Miss("no spanning parameter begins here")
 
 
 @predicate("segment_returned_as_identity", context="segment")

@@ -23,7 +23,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.absence_answers import AbsenceReadContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
-from .absence_bodies import body_kind, id_pointers, per_response_pointers, same_layout
+from .absence_bodies import body_kind, carries_id, id_pointers, per_response_pointers, same_layout
 from .recordings import recording_of
 from .types import ToolShape
 
@@ -179,7 +179,9 @@ def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[E
                       and same_layout(_body(e.record), body))
     others = sorted({e.record.status for e in pool if e.proof != "status"} - {chosen.record.status})
     alike = [_body(e.record) for e in pool if e.record.ordinal in agreeing]
-    pointers = id_pointers(body, chosen.id_value)
+    # a text body holding the id (Jupyter's "file or directory '/x.txt' does not exist") carries it at the root
+    pointers = id_pointers(body, chosen.id_value) if kind != "text" else (
+        ("",) if carries_id(chosen.record.response.text, chosen.id_value) else ())
     answer = AbsenceAnswer(recording=recording_of(chosen.record), rule_id=chosen.rule_id, proof=chosen.proof,
                            from_tool=chosen.tool, records=tuple(agreeing), id_value=chosen.id_value,
                            id_pointers=pointers, per_response=per_response_pointers(body, alike, pointers))

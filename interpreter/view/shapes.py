@@ -90,15 +90,24 @@ class ShapeReader:
         each answer (one entity may appear in several answers). ``carried``: for a list, the
         field its collection's item reads carry in their path (None when none shows one).
         """
+        found = self.identity_candidates(groups, path_value, subject, carried)
+        if not found:
+            return None, None
+        self.traces.extend(found[0][1].events)
+        return found[0][0], found[0][1].rule_id
+
+    def identity_candidates(self, groups: list[list[dict]], path_value: str | None = None,
+                            subject: str = "", carried: str | None = None) -> list[tuple[str, Any]]:
+        """Every field a rule accepts as the identity, with its decision, best rule first (not traced)."""
         objects = [obj for group in groups for obj in group]
         if not objects:
-            return None, None
+            return []
         names: list[str] = []
         for obj in objects:
             for name in obj:
                 if name not in names:
                     names.append(name)
-        best: tuple[int, str, Any] | None = None
+        accepted: list[tuple[int, str, Any]] = []
         rule_index = self._identity_rules()
         for name in names:
             values = [obj.get(name) for obj in objects]
@@ -115,13 +124,9 @@ class ShapeReader:
                 decision = evaluate(self.ruleset, IDENTITY_TABLE, context, subject=f"{subject} field {name!r}")
                 self._identity_decisions[shape] = decision
             if decision.ok:
-                index = rule_index[decision.rule_id]
-                if best is None or index < best[0]:
-                    best = (index, name, decision)
-        if best is None:
-            return None, None
-        self.traces.extend(best[2].events)
-        return best[1], best[2].rule_id
+                accepted.append((rule_index[decision.rule_id], name, decision))
+        accepted.sort(key=lambda a: a[0])  # stable: names in first-seen order within a rule
+        return [(name, decision) for _, name, decision in accepted]
 
     def _identity_rules(self) -> dict[str, int]:
         """Each identity rule's position in its table (an earlier rule wins among fields)."""

@@ -80,24 +80,26 @@ def _item_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolS
     if not tool.segments or not tool.segments[-1].is_param:
         return None
     word = _literal_word(tool, drop_last=1)
-    chosen: tuple[Locator, str, str | None] | None = None
+    common: list[tuple[Locator, str, Any]] | None = None  # the options every answer allows, first's order
     for record in answers:
         path_value = tool.match(record.path)[tool.segments[-1].param]
         body = record.response.json_value
         options = []
         for locator, obj in reader.item_locators(body, word):
-            id_field, rule_id = reader.identity_field([[obj]], path_value, subject=tool.name)
-            if id_field is not None:
-                options.append((locator, id_field, rule_id))
+            for id_field, decision in reader.identity_candidates([[obj]], path_value, subject=tool.name):
+                options.append((locator, id_field, decision))
         if not options:
             return None
-        if chosen is None:
-            chosen = options[0]
-        elif (chosen[0], chosen[1]) not in [(o[0], o[1]) for o in options]:
+        allowed = [(o[0], o[1]) for o in options]
+        common = options if common is None else [c for c in common if (c[0], c[1]) in allowed]
+        if not common:
             return None
-    if chosen is None:
+    # the member every answer carries the path value in (a file's name equals its path only at the top)
+    if not common:
         return None
-    return ToolShape(tool, "item", chosen[0], chosen[1], chosen[2])
+    locator, id_field, decision = common[0]
+    reader.traces.extend(decision.events)
+    return ToolShape(tool, "item", locator, id_field, decision.rule_id)
 
 
 def _carried_fields(manifest: Manifest, records: dict[int, Record], reader: ShapeReader) -> dict[str, str]:

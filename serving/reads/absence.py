@@ -32,8 +32,11 @@ def absence_answer(absence: AbsenceAnswer, raw_id: str, *, evidence_id: str, too
     for pointer in absence.per_response:
         seed = f"{evidence_id}\n{tool}\n{path}\n{pointer}"
         body = _replace(body, pointer, lambda value: _fresh_uuids(value, seed))
+    text = recording.text
+    if not recording.is_json and text is not None and "" in absence.id_pointers:  # a text body naming the id
+        text = _with_id(text, absence.id_value or "", call_id)
     return Answer(recording.status, recording.content_type, recording.headers, body, recording.is_json,
-                  recording.text, "state")
+                  text, "state")
 
 
 def provenance(absence: AbsenceAnswer) -> dict[str, Any]:
