@@ -72,6 +72,10 @@ class EntityType(_Model):
     item_tools: tuple[str, ...] = ()
     key_fields: dict[str, str] = Field(default_factory=dict)
     """Item tools that address the entity by another field (tool -> field), e.g. by name."""
+    nested_ids: bool = False
+    """Ids are paths (the item parameter spans segments, ``manifest.path_spans``): an id that
+    extends another by ``/`` names an entity under it, which a delete of the other would take
+    along; serving refuses such a delete, since a delete removes the entity alone."""
 
 
 class QuerySpec(_Model):

@@ -93,6 +93,13 @@ def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: State
     outcome, without attribution; False when nothing shows the outcome. The outcome merges only
     what its answer showed: a field it leaves the entity lacking was lacking before (see
     ``refused_outcomes``)."""
+    if plan.effect == "document" and plan.document_path:
+        # the document's outcome is what its next read shows: that read resyncs the copy and checks
+        # none of the writes before this call (their effect is erased), nor blames them
+        target = ("document", plan.document_path)
+        erase(track, target, {WHOLE}, before=record.ordinal)
+        track.changed_by_unattributed[target] = record.ordinal
+        return True
     entity_type = env.types.get(plan.type or "")
     if entity_type is None or plan.effect == "document":
         return False
@@ -104,6 +111,8 @@ def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: State
         for held in copy.collections_of(entity_type.name):
             if target[1] in held.entities:
                 remove_entity(held, target[1])
+            if entity_type.nested_ids:  # what lies under a path-like id may have gone with it: unknown
+                track.unknown.update((entity_type.name, k) for k in held.entities if k.startswith(target[1] + "/"))
         track.touched.add(target)
         erase(track, ("entity", target[0], target[1]), {WHOLE}, before=record.ordinal)  # the whole entity
         return True

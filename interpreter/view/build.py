@@ -20,7 +20,7 @@ from .learned_queries import learn_queries
 from .paging import PagingRoles
 from .read_gate import run_read_gate, with_held_digests
 from .shapes import ShapeReader
-from .types import infer_types
+from .types import infer_types, with_nested_ids
 from .views import build_views
 from .volatile import volatile_fields
 from .window import initial_window, is_write
@@ -58,6 +58,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     tool_of = {o: t.name for t in manifest.tools for o in t.record_ordinals}
     reader = ShapeReader(ruleset)
     inference = infer_types(manifest, by_ordinal, reader)
+    inference.types = [with_nested_ids(t, manifest) for t in inference.types]
     types = {t.name: t for t in inference.types}
     window = initial_window(records, manifest, read_only)
     writes = lambda record: is_write(record, tool_of, read_only)  # noqa: E731

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from capenv.interpreter.bundle.models import EntityType, Locator
-from capenv.interpreter.bundle.paths import spell_path
+from capenv.interpreter.bundle.paths import spell_path, split_path
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest, Tool
 
@@ -219,3 +219,14 @@ def _type_name(template: str, taken: dict[str, str]) -> str:
     while name in taken:
         name, counter = f"{base}_{counter}", counter + 1
     return name
+
+
+def with_nested_ids(entity_type: EntityType, manifest: Manifest) -> EntityType:
+    """The type with ``nested_ids`` when its item parameter is where a path span begins."""
+    if not entity_type.item_template or not manifest.path_spans:
+        return entity_type
+    parts = split_path(entity_type.item_template)[:-1]
+    for span in manifest.path_spans:
+        if len(span.prefix) == len(parts) and all(p is None or p == part for p, part in zip(span.prefix, parts)):
+            return entity_type.model_copy(update={"nested_ids": True})
+    return entity_type

@@ -49,6 +49,19 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
     return collection, found[0], found[1]
 
 
+def _refuse_nested(entity_type: Any, collection: HeldCollection, key: str) -> None:
+    """A path-like id with entities under it (``EntityType.nested_ids``): the application would
+    delete them along, which a delete (the entity alone) does not model."""
+    if not entity_type.nested_ids:
+        return
+    under = [k for k in collection.entities if k.startswith(key + "/")]
+    if under:
+        shown = ", ".join(repr(k) for k in under[:3]) + (f" and {len(under) - 3} more" if len(under) > 3 else "")
+        raise WriteRefusal(f"{key!r} holds {len(under)} {entity_type.name} entit{'y' if len(under) == 1 else 'ies'} "
+                           f"under it ({shown}); the application deletes them with it, which this environment does "
+                           "not model: delete those first, then this one")
+
+
 def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, *, instant: datetime, counter: int,
             sequences: SequenceState, recorded: dict[str, Any] | None = None, limit_check: Any = None) -> WriteResult:
     """Serve one call of ``plan`` on ``state`` (edited only when the call is accepted).
@@ -59,6 +72,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     budgets = env.view.budgets
     if plan.effect == "delete":
         collection, key, entity = _find_item(plan, env, call, state)
+        _refuse_nested(env.types[plan.type], collection, key)
         body, is_json, text = render_answer(plan, entity)
         remove_entity(collection, key)
         return write_result(plan, body, is_json, text, {"source": "state", "view": "delete", "type": plan.type,

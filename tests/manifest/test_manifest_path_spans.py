@@ -62,3 +62,68 @@ def test_a_fixed_two_segment_name_is_no_span():
     assert bundle.manifest.path_spans == ()
     assert [t.template for t in bundle.manifest.tools] == ["/repos/{repo_id}/{repo_id_id}"] or all(
         "%2F" not in t.template for t in bundle.manifest.tools)
+
+
+def _dir(path: str) -> dict:
+    return {"name": path.rsplit("/", 1)[-1], "key": path, "size": None, "text": None}
+
+
+def tree_store() -> HarBuilder:
+    """Deleting a file removes it; deleting a directory removes what is under it too."""
+    missing = {"message": "no such file"}
+    return (HarBuilder()
+            .call("GET", "/files/a.txt", response=A)
+            .call("GET", "/files/docs", response=_dir("docs"))
+            .call("GET", "/files/docs/b.txt", response=B)
+            .call("GET", "/files/docs/sub", response=_dir("docs/sub"))
+            .call("GET", "/files/docs/sub/c.txt", response=C)
+            .call("DELETE", "/files/a.txt", status=204)
+            .call("GET", "/files/a.txt", status=404, response=missing)
+            .call("DELETE", "/files/docs/sub", status=204)
+            .call("GET", "/files/docs/sub", status=404, response=missing)
+            .call("GET", "/files/docs/sub/c.txt", status=404, response=missing))
+
+
+def test_a_delete_of_a_path_with_entities_under_it_is_refused_and_the_plain_delete_served():
+    bundle = build_from(tree_store())
+    [files] = bundle.view.types
+    assert files.nested_ids
+    delete = next(p for p in bundle.view.writes if p.method == "DELETE")
+    assert delete.served, delete.reason
+    refused = [t.reason for t in delete.traces if "serving refuses it" in (t.reason or "")]
+    assert len(refused) == 1 and "'docs/sub/c.txt'" in refused[0]
+    runtime = EnvironmentRuntime(bundle)
+    answer = runtime.http(HttpRequest("DELETE", "/files/docs", (), (), b""))
+    assert answer.status >= 400 and "docs/b.txt" in answer.body.decode()
+    assert runtime.http(HttpRequest("GET", "/files/docs/b.txt", (), (), b"")).status == 200  # nothing changed
+    assert runtime.http(HttpRequest("DELETE", "/files/docs/b.txt", (), (), b"")).status == 204
+    assert runtime.http(HttpRequest("GET", "/files/docs/b.txt", (), (), b"")).status == 404
+
+
+def test_ids_that_are_no_paths_are_not_nested():
+    har = (HarBuilder().call("GET", "/notes/1", response={"id": 1}).call("GET", "/notes/2", response={"id": 2})
+           .call("DELETE", "/notes/1", status=204).call("GET", "/notes/1", status=404, response={}))
+    assert not any(t.nested_ids for t in build_from(har).view.types)
+
+
+def test_a_document_writes_unexplained_call_leaves_the_collection_at_its_path_checked():
+    """A root document at the collection's own path (a directory listing): a call its document plan
+    does not explain brings the document to what its next read shows; it is no unmodelled write
+    at the collection path, so the collection's deletes are still checked."""
+    root = {"key": "", "kind": "dir", "size": 0}
+    new = {"name": "untitled.md", "key": "untitled.md", "size": 0, "text": ""}
+    har = (HarBuilder()
+           .call("GET", "/files", response=root)
+           .call("GET", "/files/a.txt", response=A)
+           .call("GET", "/files/docs/b.txt", response=B)
+           .call("GET", "/files/docs/sub/c.txt", response=C)
+           .call("POST", "/files", body={"kind": "file"}, status=201, response={**new, "name": "untitled", "key": "untitled"})
+           .call("GET", "/files", response={**root, "size": 1})
+           .call("POST", "/files", body={"kind": "file", "ext": ".md"}, status=201, response=new)
+           .call("GET", "/files", response={**root, "size": 2})
+           .call("GET", "/files/untitled.md", response=new)
+           .call("DELETE", "/files/a.txt", status=204)
+           .call("GET", "/files/a.txt", status=404, response={"message": "no such file"}))
+    bundle = build_from(har)
+    delete = next(p for p in bundle.view.writes if p.method == "DELETE")
+    assert delete.served, delete.reason
