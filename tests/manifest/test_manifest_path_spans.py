@@ -107,23 +107,23 @@ def test_ids_that_are_no_paths_are_not_nested():
 
 
 def test_a_document_writes_unexplained_call_leaves_the_collection_at_its_path_checked():
-    """A root document at the collection's own path (a directory listing): a call its document plan
-    does not explain brings the document to what its next read shows; it is no unmodelled write
-    at the collection path, so the collection's deletes are still checked."""
-    root = {"key": "", "kind": "dir", "size": 0}
-    new = {"name": "untitled.md", "key": "untitled.md", "size": 0, "text": ""}
+    """A root document at the collection's own path (a directory's settings): a call its document
+    plan does not explain (another query) brings the document to what its next read shows; it is
+    no unmodelled write at the collection path, so the collection's deletes are still checked."""
+    root = {"key": "", "kind": "dir", "label": "root"}
     har = (HarBuilder()
            .call("GET", "/files", response=root)
            .call("GET", "/files/a.txt", response=A)
            .call("GET", "/files/docs/b.txt", response=B)
            .call("GET", "/files/docs/sub/c.txt", response=C)
-           .call("POST", "/files", body={"kind": "file"}, status=201, response={**new, "name": "untitled", "key": "untitled"})
-           .call("GET", "/files", response={**root, "size": 1})
-           .call("POST", "/files", body={"kind": "file", "ext": ".md"}, status=201, response=new)
-           .call("GET", "/files", response={**root, "size": 2})
-           .call("GET", "/files/untitled.md", response=new)
+           .call("POST", "/files", body={"label": "top"}, response={**root, "label": "top"})
+           .call("GET", "/files", response={**root, "label": "top"})
+           .call("POST", "/files", query="force=1", body={"label": "y"}, response={**root, "label": "y"})
+           .call("GET", "/files", response={**root, "label": "y"})
            .call("DELETE", "/files/a.txt", status=204)
            .call("GET", "/files/a.txt", status=404, response={"message": "no such file"}))
     bundle = build_from(har)
+    document = next(p for p in bundle.view.writes if p.method == "POST")
+    assert document.effect == "document" and document.build_reason is None
     delete = next(p for p in bundle.view.writes if p.method == "DELETE")
     assert delete.served, delete.reason
