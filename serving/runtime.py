@@ -24,6 +24,7 @@ from capenv.serving.runtime_api import (
     DEFAULT_MCP_PATH, DataPlaneRefusal, HttpAnswer, HttpRequest, Runtime, ToolAnswer, ToolSpec,
 )
 
+from capenv.serving.catalog.openapi import openapi_document
 from capenv.serving.catalog.tools import Catalog, CatalogEntry, build_catalog, unavailable_reason
 from capenv.serving.reads.from_state import StateReads
 from capenv.serving.reads.replay import Replayer
@@ -63,6 +64,7 @@ class EnvironmentRuntime(Runtime):
         self._holder: StateHolder = self._open_holder(store)
         self._holder.load(self._initial)
         self._mcp_path = self._choose_mcp_path()
+        self._openapi: bytes | None = None
         self._handlers: dict[str, Callable[[CatalogEntry, ReadCall, str | None], Served]] = {
             "read": self._read, "write": self._write}
 
@@ -122,6 +124,16 @@ class EnvironmentRuntime(Runtime):
             kind = {404: "not_found", 409: "conflict"}.get(refused.http_status, "refused")
             return error(refused.http_status, kind, refused.message, tool=entry.name)
         return http_answer(served.answer)
+
+    def tool_for(self, method: str, path: str) -> str | None:
+        found = self.bundle.manifest.tool_for("GET" if method == "HEAD" else method, path)
+        return found[0].name if found is not None else None
+
+    def openapi(self) -> bytes:
+        """The OpenAPI 3.1 description of what this runtime serves (``catalog/openapi``)."""
+        if self._openapi is None:
+            self._openapi = dumps(openapi_document(self.bundle, self.catalog), indent=True)
+        return self._openapi
 
     def reserved_mcp_path(self) -> str:
         return self._mcp_path

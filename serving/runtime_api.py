@@ -147,6 +147,15 @@ class Runtime(Protocol):
         """Where MCP over streamable HTTP is served; another path when the application uses ``/mcp``."""
         return DEFAULT_MCP_PATH
 
+    def tool_for(self, method: str, path: str) -> str | None:
+        """The tool an HTTP request to the application's paths names, for the request log (None:
+        no tool, or the runtime does not say)."""
+        return None
+
+    def openapi(self) -> bytes | None:
+        """The OpenAPI description of the HTTP surface (JSON), or None when there is none."""
+        return None
+
     def grader_paths(self) -> tuple[str, ...]:
         """Paths of ``http`` that belong to the grader (a data plane of another protocol): served
         only where ``/_capenv/data/…`` is, never to the agent."""

@@ -17,6 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                            "that `capenv serve DIR` runs with no capture at hand")
     export.add_argument("target", metavar="BUNDLE|CAPTURE")
     export.add_argument("-o", "--output", required=True, metavar="DIR", help="the directory to write")
+    export.add_argument("--json", action="store_true", help="print the result as one JSON object (stdout)")
     add_capture_options(export)
     export.set_defaults(handler=_export)
 
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _export(args: argparse.Namespace) -> int:
     from capenv.serving.export.directory import ExportRefused, check_target, export_environment
 
-    from .commands_env import load_or_build
+    from .commands_env import load_or_build, print_json
 
     try:
         check_target(Path(args.output))  # before a capture is built: refuse early
@@ -34,6 +35,12 @@ def _export(args: argparse.Namespace) -> int:
         raise UserError(str(refused)) from None
     except OSError as exc:
         raise UserError(f"{args.output}: cannot write the export ({exc.strerror or exc})") from None
+    if args.json:
+        print_json({"directory": str(summary.directory), "evidence_id": bundle.info.evidence_id,
+                    "tools": summary.tools, "reads": summary.reads, "reads_from_state": summary.reads_from_state,
+                    "writes_served": summary.writes_served, "writes_not_served": summary.writes_not_served,
+                    "checked_with": summary.checked_with, "files": list(summary.files)})
+        return 0
     print(f"exported {summary.directory}: {summary.tools} tools ({summary.reads} reads, "
           f"{summary.reads_from_state} from the state; {summary.writes_served} write tools served, "
           f"{summary.writes_not_served} not served); checked with {summary.checked_with or 'no read tool'}; "

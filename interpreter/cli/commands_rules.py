@@ -11,8 +11,10 @@ from capenv.interpreter.rules_engine.docgen import render_rules_doc
 from capenv.interpreter.rules_engine.loader import fixture_problems, load_rules
 
 from .generated import write_or_check
+from .project import project_file
 
-DEFAULT_DOC = Path("docs/rules.md")
+DEFAULT_DOC = "docs/rules.md"
+"""Inside the capenv checkout this code runs from (``project.py``), wherever the command is run."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     doc = verbs.add_parser("doc", help="generate docs/rules.md from the tables")
     doc.add_argument("--check", action="store_true", help="fail when the file is stale instead of writing it")
-    doc.add_argument("--output", default=str(DEFAULT_DOC), help="where the reference goes (default %(default)s)")
+    doc.add_argument("--output", help=f"where the reference goes (default: the project's {DEFAULT_DOC}, "
+                                      "whatever the current directory)")
     doc.add_argument("--rules", help="a rules directory (default: the packaged rules/)")
     doc.set_defaults(handler=_doc)
 
@@ -49,7 +52,8 @@ def _check(args: argparse.Namespace) -> int:
 
 def _doc(args: argparse.Namespace) -> int:
     text = render_rules_doc(load_rules(args.rules))
-    return write_or_check(Path(args.output), text, check=args.check, regenerate="run `capenv rules doc`")
+    output = Path(args.output) if args.output else project_file(DEFAULT_DOC)
+    return write_or_check(output, text, check=args.check, regenerate="run `capenv rules doc`")
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -23,6 +23,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                            "PORT or :PORT binds loopback")
     serve.add_argument("--store", metavar="URL", help="keep the state in a store (memory:, sqlite:PATH, postgresql://…)")
     serve.add_argument("--replay-only", action="store_true", help="answer every read by replaying the capture")
+    serve.add_argument("--log", "--verbose", dest="log", action="store_true",
+                       help="one line per request on stderr: method, path, status, tool, ms (MCP tool calls as "
+                            "`MCP tools/call ok|error TOOL`)")
+    serve.add_argument("-q", "--quiet", action="store_true",
+                       help="print only the address (and a generated grader's token), no banner "
+                            "(the request log, with --log, still goes to stderr)")
     from capenv.serving.transport.listen import add_access_options
 
     add_access_options(serve)
@@ -105,8 +111,37 @@ def _serve(args: argparse.Namespace) -> int:
     from capenv.serving.runtime import settle_for_serving
 
     settle_for_serving()
+    if not args.quiet:
+        _banner(runtime, args, listen is None)
+    log = None
+    if args.log:
+        from capenv.serving.transport.request_log import RequestLog
+
+        log = RequestLog()
+    try:
+        if listen is None:
+            from capenv.serving.transport.mcp_server import run_stdio
+
+            run_stdio(runtime, log)
+        else:
+            from capenv.serving.transport.http_app import run_http
+
+            if runtime.reserved_mcp_path() != "/mcp" and not args.quiet:
+                print(f"capenv: the application uses /mcp; MCP is at {runtime.reserved_mcp_path()}", flush=True)
+            try:
+                run_http(runtime, listen[0], listen[1], access=access, log=log, quiet=args.quiet)
+            except OSError as exc:
+                raise UserError(str(exc)) from None
+    finally:
+        runtime.close()
+    return 0
+
+
+def _banner(runtime, args: argparse.Namespace, stdio: bool) -> None:
+    """What is served, before the server starts (stdout with --http; stderr on stdio, whose stdout
+    carries only MCP messages)."""
     report = runtime.catalog_report()
-    out = sys.stdout if listen else sys.stderr  # on stdio, stdout carries only MCP messages
+    out = sys.stderr if stdio else sys.stdout
     print(f"capenv: {report['tools']} tools ({report['from_state']} from the state) for "
           f"{runtime.bundle.info.source}, evidence {runtime.bundle.info.evidence_id}", file=out, flush=True)
     unserved = [p.tool for p in runtime.bundle.view.writes if p.tool not in runtime.catalog.entries]
@@ -114,7 +149,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"capenv: {report['tools']} tools listed; {len(unserved)} write tool{'s' if len(unserved) != 1 else ''} "
               f"not served ({', '.join(unserved[:5])}{', …' if len(unserved) > 5 else ''}), see `capenv report`",
               file=out, flush=True)
-    if listen is None:
+    if stdio:
         print("capenv: MCP over stdio (stdin/stdout)", file=out, flush=True)
     if args.store:
         print(f"capenv: state kept in {store_label(args.store)}; every process serving it shares one state",
@@ -124,23 +159,6 @@ def _serve(args: argparse.Namespace) -> int:
     for hit in report["hits"]:
         print(f"capenv: description of {hit['tool']} {hit['effect']} ({hit['budget']}: {hit['used']} of "
               f"{hit['wanted']} characters)", file=out, flush=True)
-    try:
-        if listen is None:
-            from capenv.serving.transport.mcp_server import run_stdio
-
-            run_stdio(runtime)
-        else:
-            from capenv.serving.transport.http_app import run_http
-
-            if runtime.reserved_mcp_path() != "/mcp":
-                print(f"capenv: the application uses /mcp; MCP is at {runtime.reserved_mcp_path()}", flush=True)
-            try:
-                run_http(runtime, listen[0], listen[1], access=access)
-            except OSError as exc:
-                raise UserError(str(exc)) from None
-    finally:
-        runtime.close()
-    return 0
 
 
 # --- data -------------------------------------------------------------------------------

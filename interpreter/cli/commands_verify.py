@@ -14,33 +14,38 @@ from capenv.interpreter.verification import VerifiedCapture, render_verification
 
 from .generated import write_or_check
 from .progress import progress_printer
+from .project import project_file, project_root
 
-DEFAULT_REPORT = Path("docs/verification.md")
+DEFAULT_REPORT = "docs/verification.md"
+"""Inside the capenv checkout this code runs from (``project.py``), wherever the command is run."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     verify = sub.add_parser("verify", help="build each capture and write the verification report (Markdown)")
     verify.add_argument("captures", nargs="+", metavar="CAPTURE", help="HAR files (.har, .har.gz, .zhar, .zip)")
-    verify.add_argument("--output", default=str(DEFAULT_REPORT),
-                        help="where the report goes, - for stdout (default %(default)s)")
+    verify.add_argument("--output", help=f"where the report goes, - for stdout (default: the project's "
+                                         f"{DEFAULT_REPORT}, whatever the current directory)")
     verify.add_argument("--check", action="store_true", help="fail when the file is stale instead of writing it")
     verify.add_argument("--rules", help="a rules directory (default: the packaged rules/)")
     verify.set_defaults(handler=_verify)
 
 
 def _verify(args: argparse.Namespace) -> int:
-    text = render_verification(_build_all(args.captures, args.rules))
-    if args.output == "-":
+    output = project_file(DEFAULT_REPORT) if args.output is None else None if args.output == "-" else Path(args.output)
+    # Captures are named relative to the checkout when there is one, so where the command runs
+    # changes nothing in the report.
+    text = render_verification(_build_all(args.captures, args.rules, project_root()))
+    if output is None:
         if args.check:
             raise UserError("--check compares against a file: give --output FILE, not -")
         sys.stdout.write(text)
         return 0
-    return write_or_check(Path(args.output), text, check=args.check,
+    return write_or_check(output, text, check=args.check,
                           regenerate="run the same `capenv verify` without --check",
                           detail=f"{len(args.captures)} captures")
 
 
-def _build_all(paths: list[str], rules: str | None) -> list[VerifiedCapture]:
+def _build_all(paths: list[str], rules: str | None, root: Path | None) -> list[VerifiedCapture]:
     built: dict[str, VerifiedCapture] = {}
     for path in paths:
         target = Path(path)
@@ -48,7 +53,7 @@ def _build_all(paths: list[str], rules: str | None) -> list[VerifiedCapture]:
             raise UserError(f"{path}: a directory, not a capture (give its capture.har)")
         if not target.exists():
             raise UserError(f"{path}: no such file")
-        shown = shown_path(target)
+        shown = shown_path(target, root)
         if shown in built:  # the same capture twice would only repeat a section
             continue
         try:

@@ -87,6 +87,12 @@ def output_schema(view: ReadView | None) -> dict[str, Any]:
     return schema
 
 
+def rendered_body_schema(view: ReadView | None) -> dict[str, Any] | None:
+    """The JSON Schema of the body an item or list view renders from the state, or None."""
+    shaped = _rendered_body(view)
+    return shaped[1] if shaped is not None else None
+
+
 def _rendered_body(view: ReadView | None) -> tuple[str, dict[str, Any]] | None:
     """The body an item or list view renders from the state, wrapped as its locator places it."""
     if view is None or view.kind not in ("item", "list") or not view.type:

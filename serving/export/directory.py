@@ -24,9 +24,11 @@ from capenv.interpreter.bundle.io import Bundle, is_bundle, read_bundle, write_b
 from capenv.serving.catalog.tools import CatalogEntry
 from capenv.serving.runtime import EnvironmentRuntime
 
+from .dockerfile import dockerfile_text
 from .readme import readme_text, unserved_writes
 
 README = "README.md"
+DOCKERFILE = "Dockerfile"
 
 
 class ExportRefused(ValueError):
@@ -43,6 +45,8 @@ class ExportSummary:
     writes_not_served: int
     checked_with: str | None
     """The read tool the check called on the written directory."""
+    files: tuple[str, ...] = ()
+    """The files written, relative to ``directory``."""
 
 
 def export_environment(bundle: Bundle, directory: str | Path) -> ExportSummary:
@@ -57,11 +61,22 @@ def export_environment(bundle: Bundle, directory: str | Path) -> ExportSummary:
         runtime.close()
     write_bundle(target, bundle)
     _write_atomically(target / README, text.encode("utf-8"))
+    _write_atomically(target / DOCKERFILE, dockerfile_text(_capenv_version(), bundle.info.source).encode("utf-8"))
     checked = check_exported(target, len(entries))
     reads = [e for e in entries if e.handler == "read"]
     served = [e for e in entries if e.handler == "write"]
+    files = tuple(sorted(p.name for p in target.iterdir() if p.is_file()))
     return ExportSummary(target, len(entries), len(reads), sum(1 for e in reads if e.from_state), len(served),
-                         len(unserved_writes(bundle, {e.name for e in served})), checked)
+                         len(unserved_writes(bundle, {e.name for e in served})), checked, files)
+
+
+def _capenv_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("capenv")
+    except PackageNotFoundError:  # running from a tree that is not installed
+        return "latest"
 
 
 def check_target(target: Path) -> None:

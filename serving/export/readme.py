@@ -88,6 +88,9 @@ def readme_text(bundle: Bundle, entries: list[CatalogEntry], directory: Path) ->
               "at `/agentenv`, MCP at `/mcp`):", "", "```sh",
               f"python -m capenv.serving.transport.agentenv {where} --http {EXAMPLE_HTTP} --data {EXAMPLE_DATA}",
               "```", ""]
+    lines += ["As a container: the `Dockerfile` here builds on capenv's own image (`docker build -t capenv:VERSION .` "
+              "in a capenv checkout) and serves this directory with the agent on port 8000 and the grader's data "
+              "plane on its own listener, port 8001 (its comments say how to run it).", ""]
     lines += _grading_lines(bundle, url)
     lines += ["## Reset", "", "```sh",
               f"capenv data reset --url {url}           # back to the initial state, byte for byte",

@@ -90,6 +90,12 @@ class AgentEnvRuntime(Runtime):
     def grader_paths(self) -> tuple[str, ...]:
         return (RPC_PATH,)
 
+    def tool_for(self, method: str, path: str) -> str | None:
+        return self.runtime.tool_for(method, path)
+
+    def openapi(self) -> bytes | None:
+        return self.runtime.openapi()
+
     def http(self, request: HttpRequest) -> HttpAnswer:
         if request.path == WELL_KNOWN_PATH:
             return self._card_answer(request)

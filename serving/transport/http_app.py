@@ -45,6 +45,7 @@ from capenv.serving.transport.http_exchange import (
 from capenv.serving.transport.http_deadline import KEEP_ALIVE_SECONDS, REQUEST_DEADLINE_SECONDS, deadline_protocol
 from capenv.serving.transport.http_guard import ListenerPolicy, Refusal, allowed_hosts, check_json_body
 from capenv.serving.transport.mcp_server import INTERNAL_ERROR_MESSAGE, build_mcp_server
+from capenv.serving.transport.request_log import RequestLog
 from capenv.serving.transport.runtime_worker import RuntimeWorker
 
 logger = logging.getLogger(__name__)
@@ -56,6 +57,10 @@ plane accepts documents up to 32 MiB, and the slack lets the runtime itself refu
 document just past that with its own, more precise message."""
 
 RESERVED_PREFIX = "/_capenv/"
+OPENAPI_PATH = RESERVED_PREFIX + "openapi.json"
+"""The OpenAPI description of the application's surface: open to the agent like the MCP tool
+list it mirrors (not the grader's data); also at ``/openapi.json`` unless the application
+answers that path itself."""
 
 
 def is_reserved(path: str) -> bool:
@@ -97,7 +102,7 @@ class CapenvHttpApp:
     """
 
     def __init__(self, runtime: Runtime, policies: dict[int, ListenerPolicy], *,
-                 body_limit: int = DEFAULT_BODY_LIMIT) -> None:
+                 body_limit: int = DEFAULT_BODY_LIMIT, log: RequestLog | None = None) -> None:
         if body_limit <= 0:
             raise ValueError("body_limit must be a positive number of bytes")
         if not policies:
@@ -108,8 +113,11 @@ class CapenvHttpApp:
         self.grader_paths = frozenset(runtime.grader_paths())
         self.mcp_path = _validated_mcp_path(runtime.reserved_mcp_path())
         self.worker = RuntimeWorker()
+        self.log = log
+        self.openapi_paths = frozenset({OPENAPI_PATH} | (
+            set() if runtime.tool_for("GET", "/openapi.json") is not None else {"/openapi.json"}))
         self._sessions = StreamableHTTPSessionManager(
-            app=build_mcp_server(runtime, worker=self.worker),
+            app=build_mcp_server(runtime, worker=self.worker, log=log),
             security_settings=mcp_transport_security(list(policies.values())),
             max_request_body_size=body_limit,
         )
@@ -127,7 +135,11 @@ class CapenvHttpApp:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
         elif scope["type"] == "http":
-            await self._http(scope, receive, send)
+            path = raw_target(scope)[0]
+            if self.log is None or path == self.mcp_path:  # MCP's own exchanges: its tool calls are logged
+                await self._http(scope, receive, send)
+            else:
+                await self.log.http(scope, receive, send, self._tool_label(scope["method"], path), self._http)
         elif scope["type"] == "websocket":  # nothing here speaks websocket
             await receive()
             await send({"type": "websocket.close", "code": 1000})
@@ -162,7 +174,9 @@ class CapenvHttpApp:
                 await send_answer(send, HttpAnswer(204, preflight, b""))
                 return
             send = _with_headers(send, policy.cors_headers(headers))
-            if is_reserved(path) or path in self.grader_paths:
+            if path in self.openapi_paths and policy.serves_application:
+                await self._openapi(scope, send)
+            elif is_reserved(path) or path in self.grader_paths:
                 refusal = policy.check_data_token(headers)
                 if refusal is not None:
                     await _refuse(send, refusal)
@@ -179,6 +193,27 @@ class CapenvHttpApp:
                 await self._application(scope, receive, send)
         except ClientDisconnected:
             return
+
+    def _tool_label(self, method: str, path: str) -> str | None:
+        """What the request log names: the application's tool, or capenv's own route."""
+        if path in self.openapi_paths:
+            return "openapi"
+        if is_reserved(path):
+            return path[len(RESERVED_PREFIX):]
+        return self.runtime.tool_for(method, path)
+
+    async def _openapi(self, scope: Scope, send: Send) -> None:
+        if scope["method"] not in ("GET", "HEAD"):
+            await send_json(send, 405, {"error": "method_not_allowed", "message": f"{OPENAPI_PATH} takes GET"},
+                            (("allow", "GET, HEAD"),))
+            return
+        document = await self.worker.call(self.runtime.openapi)
+        if document is None:
+            await send_json(send, 404, {"error": "not_found", "message": "this server has no OpenAPI description"})
+            return
+        answer = HttpAnswer(200, (("content-type", "application/json"),), bytes(document))
+        for message in answer_messages(answer, head=scope["method"] == "HEAD"):
+            await send(message)
 
     async def _data_plane(self, path: str, scope: Scope, receive: Receive, send: Send) -> None:
         route = DATA_ROUTES.get(path)
@@ -363,8 +398,12 @@ def _bind(host: str, port: int) -> socket.socket:
     return socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP, fileno=listener.detach())
 
 
-def announce(serving: HttpServing, mcp_path: str) -> None:
+def announce(serving: HttpServing, mcp_path: str, *, quiet: bool = False) -> None:
     print(f"capenv serving on {serving.base_url}", flush=True)
+    if quiet:  # the address, and the token when one was generated (the grader cannot know it otherwise)
+        if serving.data_token is not None:
+            print(f"  grader's token: {serving.data_token}", flush=True)
+        return
     print(f"  MCP (streamable HTTP): {serving.url(mcp_path)}", flush=True)
     print("  every other path: the application's own surface", flush=True)
     where = "its own listener" if serving.data_port is not None else "this listener, with the token"
@@ -385,6 +424,8 @@ def run_http(
     access: Access | None = None,
     request_deadline: float = REQUEST_DEADLINE_SECONDS,
     keep_alive: int = KEEP_ALIVE_SECONDS,
+    log: RequestLog | None = None,
+    quiet: bool = False,
 ) -> None:
     """Serve ``runtime`` over HTTP until SIGINT/SIGTERM (or ``HttpServing.stop``), then return.
 
@@ -396,6 +437,8 @@ def run_http(
     normally. Signals are only caught when called on the main thread. A connection that does
     not send a whole request within ``request_deadline`` seconds of its first byte (or of its
     opening), or stays idle ``keep_alive`` seconds after an answer, is closed (``http_deadline``).
+    With ``log``, every request is a line of the request log; ``quiet`` prints only the address
+    (and a generated token) and leaves uvicorn's warnings out.
     """
     import uvicorn  # here, so importing the app does not import the server
 
@@ -412,11 +455,11 @@ def run_http(
         sockets.append(data_sock)
         data = (access.data_listen[0], data_sock.getsockname()[1])
     agent = (host, sock.getsockname()[1])
-    app = CapenvHttpApp(runtime, listener_policies(access, agent, data), body_limit=body_limit)
+    app = CapenvHttpApp(runtime, listener_policies(access, agent, data), body_limit=body_limit, log=log)
     config = uvicorn.Config(
         app,
         lifespan="on",
-        log_level="warning",
+        log_level="error" if quiet else "warning",
         access_log=False,
         # The runtime's answer is the application's answer: no headers of our own.
         server_header=False,
@@ -435,7 +478,7 @@ def run_http(
                                   data_host=data[0] if data else None, data_port=data[1] if data else None,
                                   data_token=access.data_token)
             if print_urls:
-                announce(serving, app.mcp_path)
+                announce(serving, app.mcp_path, quiet=quiet)
             if ready is not None:
                 ready(serving)
 

@@ -12,6 +12,7 @@ An idempotency key travels in the request's ``_meta`` under ``idempotencyKey``
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 from importlib import metadata
 from typing import Any
@@ -21,6 +22,7 @@ import mcp.types as types
 from mcp.server import Server, ServerRequestContext
 
 from capenv.serving.runtime_api import Runtime, ToolAnswer
+from capenv.serving.transport.request_log import RequestLog
 from capenv.serving.transport.runtime_worker import RuntimeWorker
 from capenv.serving.transport.stdio_lines import stdio_streams
 from capenv.serving.transport.tool_result import tool_listing, tool_result
@@ -55,9 +57,18 @@ def idempotency_key_from_meta(meta: Mapping[str, Any] | None) -> str | None:
 
 
 async def answer_tool_call(
-    runtime: Runtime, worker: RuntimeWorker, params: types.CallToolRequestParams
+    runtime: Runtime, worker: RuntimeWorker, params: types.CallToolRequestParams, log: RequestLog | None = None
 ) -> types.CallToolResult:
-    """One ``tools/call``: the runtime's answer, or a tool error; never an exception."""
+    """One ``tools/call``: the runtime's answer, or a tool error; never an exception (logged
+    to ``log`` when given)."""
+    started = time.perf_counter()
+    result = await _answer(runtime, worker, params)
+    if log is not None:
+        log.tool_call(params.name, bool(result.is_error), time.perf_counter() - started)
+    return result
+
+
+async def _answer(runtime: Runtime, worker: RuntimeWorker, params: types.CallToolRequestParams) -> types.CallToolResult:
     try:
         key = idempotency_key_from_meta(params.meta)
     except ValueError as exc:
@@ -72,11 +83,13 @@ async def answer_tool_call(
         return tool_result(internal_error_answer())
 
 
-def build_mcp_server(runtime: Runtime, *, worker: RuntimeWorker | None = None) -> Server[Any]:
+def build_mcp_server(runtime: Runtime, *, worker: RuntimeWorker | None = None,
+                     log: RequestLog | None = None) -> Server[Any]:
     """An MCP server listing ``runtime.tools()`` and answering through ``runtime.call_tool``.
 
     Pass the ``worker`` shared with the other transports of the same runtime, so every
-    runtime call runs on one thread; by default the server gets its own.
+    runtime call runs on one thread; by default the server gets its own. With ``log``, each
+    tool call is one line of the request log.
     """
     runtime_worker = worker or RuntimeWorker()
 
@@ -91,15 +104,15 @@ def build_mcp_server(runtime: Runtime, *, worker: RuntimeWorker | None = None) -
             raise  # the SDK answers a JSON-RPC internal error without the detail
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await answer_tool_call(runtime, runtime_worker, params)
+        return await answer_tool_call(runtime, runtime_worker, params, log)
 
     return Server(SERVER_NAME, version=_server_version(), on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-async def serve_stdio(runtime: Runtime) -> None:
+async def serve_stdio(runtime: Runtime, log: RequestLog | None = None) -> None:
     """Serve MCP over this process's stdin/stdout until the client closes stdin."""
     worker = RuntimeWorker()
-    server = build_mcp_server(runtime, worker=worker)
+    server = build_mcp_server(runtime, worker=worker, log=log)
     try:
         async with stdio_streams() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
@@ -107,6 +120,7 @@ async def serve_stdio(runtime: Runtime) -> None:
         worker.close()
 
 
-def run_stdio(runtime: Runtime) -> None:
-    """Blocking entry point of ``capenv serve --stdio``; stdout carries only MCP messages."""
-    anyio.run(serve_stdio, runtime)
+def run_stdio(runtime: Runtime, log: RequestLog | None = None) -> None:
+    """Blocking entry point of ``capenv serve --stdio``; stdout carries only MCP messages (the
+    request log goes to stderr)."""
+    anyio.run(serve_stdio, runtime, log)

@@ -17,7 +17,7 @@ from support.served import CALL_TIMEOUT_SECONDS, capenv, capture_names, capture_
 
 from capenv.interpreter.bundle.io import FILES, read_bundle, write_bundle
 from capenv.interpreter.pipeline import build_bundle
-from capenv.serving.export.directory import README, export_environment
+from capenv.serving.export.directory import DOCKERFILE, README, export_environment
 from capenv.serving.runtime import EnvironmentRuntime
 
 
@@ -63,7 +63,7 @@ def test_an_export_of_a_capture_serves_exactly_its_catalog_with_no_capture_at_ha
     done = capenv("export", str(capture), "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert done.stdout.decode().startswith(f"exported {out}: ")
-    assert sorted(p.name for p in out.iterdir()) == sorted([*FILES, README])
+    assert sorted(p.name for p in out.iterdir()) == sorted([*FILES, README, DOCKERFILE])
     capture.unlink()  # serving the export needs no capture
 
     reads, writes = catalog_names(out)
