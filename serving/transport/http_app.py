@@ -398,10 +398,10 @@ def _bind(host: str, port: int) -> socket.socket:
     return socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP, fileno=listener.detach())
 
 
-def announce(serving: HttpServing, mcp_path: str, *, quiet: bool = False) -> None:
+def announce(serving: HttpServing, mcp_path: str, *, quiet: bool = False, token_generated: bool = False) -> None:
     print(f"capenv serving on {serving.base_url}", flush=True)
     if quiet:  # the address, and the token when one was generated (the grader cannot know it otherwise)
-        if serving.data_token is not None:
+        if token_generated and serving.data_token is not None:
             print(f"  grader's token: {serving.data_token}", flush=True)
         return
     print(f"  MCP (streamable HTTP): {serving.url(mcp_path)}", flush=True)
@@ -442,7 +442,8 @@ def run_http(
     """
     import uvicorn  # here, so importing the app does not import the server
 
-    access = (access or Access()).settled()
+    given = access or Access()
+    access = given.settled()
     sock = _bind(host, port)
     sockets = [sock]
     data: tuple[str, int] | None = None
@@ -478,7 +479,7 @@ def run_http(
                                   data_host=data[0] if data else None, data_port=data[1] if data else None,
                                   data_token=access.data_token)
             if print_urls:
-                announce(serving, app.mcp_path, quiet=quiet)
+                announce(serving, app.mcp_path, quiet=quiet, token_generated=access.data_token != given.data_token)
             if ready is not None:
                 ready(serving)
 

@@ -115,3 +115,15 @@ def test_quiet_prints_only_the_address_and_log_goes_to_stderr(bundle_dir) -> Non
     assert out == ""  # nothing after the address: no banner, no MCP or data plane listing
     assert [line for line in err.splitlines() if LINE.match(line)] == [
         next(line for line in err.splitlines() if line.startswith("GET /posts/1 200 get_posts_by_post_id "))]
+
+
+def test_quiet_still_prints_a_generated_token(bundle_dir) -> None:
+    command = capenv_command() + ["serve", str(bundle_dir("json-server")), "--http", "127.0.0.1:0", "-q"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=quiet_env())
+    try:
+        first, second = process.stdout.readline(), process.stdout.readline()
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=STOP_TIMEOUT_SECONDS)
+    assert first.startswith("capenv serving on ") and re.fullmatch(r"  grader's token: \S{20,}\n", second)
+    assert out == ""
