@@ -12,7 +12,7 @@
 #   json-server ~10 s; Kinto ~30 s; Prefect ~1 min; Datasette 14 s, 58 MB;
 #   Jupyter Server ~1-2 min, 155 MB; MLflow (the server's own imports, pinned as in its README's
 #   lighter line) ~2 min, 356 MB; Strapi ~4.5 min (3 of them compiling better-sqlite3), 716 MB;
-#   Label Studio ~3 min, ~1 GB.
+#   Label Studio ~3 min, ~1 GB; JupyterHub ~1.5 min, 177 MB, with configurable-http-proxy ~10 s, 7 MB.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +26,8 @@ IPYKERNEL_VERSION=7.4.0
 MLFLOW_VERSION=3.17.2
 STRAPI_VERSION=5.54.0
 LABEL_STUDIO_VERSION=1.23.2
+JUPYTERHUB_VERSION=5.4.3
+CHP_VERSION=4.6.3
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -34,13 +36,15 @@ DATASETTE_VENV="$CACHE/venv-datasette"
 JUPYTER_VENV="$CACHE/venv-jupyter-server"
 MLFLOW_VENV="$CACHE/venv-mlflow"
 LABEL_STUDIO_VENV="$CACHE/venv-label-studio"
+JUPYTERHUB_VENV="$CACHE/venv-jupyterhub"
+CHP_DIR="$CACHE/npm-chp"
 STRAPI_DIR="$CACHE/strapi"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
 
-installed_npm_version() {  # the version in node_modules, or nothing
-    local manifest="$NPM_DIR/node_modules/$1/package.json"
+installed_npm_version() {  # package [prefix] -> the version in node_modules, or nothing
+    local manifest="${2:-$NPM_DIR}/node_modules/$1/package.json"
     [ -f "$manifest" ] && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
 }
 
@@ -58,6 +62,18 @@ install_json_server() {
     mkdir -p "$NPM_DIR"
     # --prefix keeps node_modules and its lock file inside the cache, never in the repository root.
     npm install --prefix "$NPM_DIR" --no-audit --no-fund --loglevel=error "json-server@$JSON_SERVER_VERSION"
+}
+
+install_chp() {
+    # JupyterHub starts configurable-http-proxy (npm) and will not run without it; its own prefix,
+    # so json-server's lock file in $NPM_DIR is left alone.
+    if [ "$(installed_npm_version configurable-http-proxy "$CHP_DIR")" = "$CHP_VERSION" ]; then
+        say "configurable-http-proxy $CHP_VERSION already in $CHP_DIR"; return
+    fi
+    command -v npm >/dev/null || { say "npm not found: install Node.js 18+ first" >&2; return 1; }
+    say "npm install configurable-http-proxy@$CHP_VERSION into $CHP_DIR"
+    mkdir -p "$CHP_DIR"
+    npm install --prefix "$CHP_DIR" --no-audit --no-fund --loglevel=error "configurable-http-proxy@$CHP_VERSION"
 }
 
 install_venv_package() {  # venv package version
@@ -102,6 +118,8 @@ status() {
     say "mlflow:      $(installed_pip_version "$MLFLOW_VENV" mlflow-skinny) ($MLFLOW_VENV)"
     say "label-studio: $(installed_pip_version "$LABEL_STUDIO_VENV" label-studio) ($LABEL_STUDIO_VENV)"
     say "strapi:      $(installed_strapi_version) ($STRAPI_DIR)"
+    say "jupyterhub:  $(installed_pip_version "$JUPYTERHUB_VENV" jupyterhub) ($JUPYTERHUB_VENV)"
+    say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
 case "${1:-install}" in
@@ -124,6 +142,8 @@ case "${1:-install}" in
             cryptography==50.0.2 aiohttp==3.14.5 numpy==2.4.6 pandas==3.1.1
         install_venv_package "$LABEL_STUDIO_VENV" label-studio "$LABEL_STUDIO_VERSION"
         install_strapi
+        install_venv_package "$JUPYTERHUB_VENV" jupyterhub "$JUPYTERHUB_VERSION"
+        install_chp
         status
         say "done in $((SECONDS - started))s"
         ;;

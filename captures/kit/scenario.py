@@ -28,10 +28,12 @@ class Driver:
         self.n = 0
         self.unexpected = 0
 
-    def call(self, method, path, body=None, raw=None, params=None, expect=None, token=SEND_TOKEN):
+    def call(self, method, path, body=None, raw=None, params=None, expect=None, token=SEND_TOKEN,
+             headers=None):
+        """``headers``: more request headers for this call (an Accept asking for another shape)."""
         time.sleep(random.uniform(self.min_sleep, self.max_sleep))
         token = self.token if token is SEND_TOKEN else token
-        headers, content = {}, None
+        headers, content = dict(headers or {}), None
         if token is not None:
             headers["Authorization"] = f"{self.scheme} {token}"
         if raw is not None or body is not None:

@@ -145,6 +145,15 @@ def _strapi_env() -> dict[str, str]:
     return {"STRAPI_DIR": str(strapi)}
 
 
+def _jupyterhub_env() -> dict[str, str]:
+    """The Hub's venv and the npm prefix of the configurable-http-proxy it starts."""
+    env = _venv_env("jupyterhub", "jupyterhub", "5.4.3")()
+    proxy = CACHE / "npm-chp"
+    if not (proxy / "node_modules" / ".bin" / "configurable-http-proxy").exists():
+        raise NotInstalled(f"configurable-http-proxy 4.6.3 is not installed in {_shown(proxy)}")
+    return {**env, "CHP_DIR": str(proxy)}
+
+
 def _label_studio_env(scratch: Path, env: dict[str, str]) -> None:
     """start.sh takes its data directory from RUN_DIR; LS_CACHE keeps the migrated, empty data
     directory of the first start, so later starts copy it instead of migrating for 60-90 s."""
@@ -168,6 +177,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
     "label-studio": AppSpec("label-studio", _venv_env("label-studio", "label-studio", "1.23.2"),
                             _home_start("label-studio", _label_studio_env), "/health", 400.0,
                             ready_line="LABEL STUDIO READY"),
+    "jupyterhub": AppSpec("jupyterhub", _jupyterhub_env, _home_start("jupyterhub"), "/hub/api/", 120.0,
+                          ready_line="jupyterhub READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start."""
