@@ -43,6 +43,20 @@ class Recording(_Model):
     text: str | None = None
 
 
+class AbsencePathText(_Model):
+    """A text of an absence answer that names the read's path values (``"No such token a2 for
+    user ada"``): its literal parts and, in between, the path segment (by index) whose
+    percent-decoded value the application wrote there. ``proven`` when another absence of the
+    tool, naming other values, reads as this template filled with its own; an unproven text is
+    answered only for a call naming the recorded values (docs/absence.md)."""
+
+    pointer: str
+    parts: tuple[str | int, ...]
+    recorded: tuple[tuple[int, str], ...] = ()
+    """The segment values the recorded read named: (segment index, percent-decoded value)."""
+    proven: bool = False
+
+
 class AbsenceAnswer(_Model):
     """How the application answers an item read of an id it does not hold, learned from the
     capture (``view-absence-answers``): the recording serving answers a missing entity with,
@@ -61,6 +75,8 @@ class AbsenceAnswer(_Model):
     per_response: tuple[str, ...] = ()
     """JSON pointers of values that change per response (a request id, a time): not proof of
     anything, so serving does not answer them as recorded (docs/absence.md)."""
+    path_texts: tuple[AbsencePathText, ...] = ()
+    """Texts that name the read's path values other than as ``id_pointers`` carry them."""
 
 
 class EntityType(_Model):

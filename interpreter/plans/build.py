@@ -42,7 +42,8 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     events: list[TraceEvent] = []
     tool_paths = [ctx.records[o].path for o in tool.record_ordinals]
     target = target_of(tool, ctx.view, ctx.document_paths, tool_paths, ctx.ruleset)
-    decision = classify(tool, target, ctx.view, ctx.ruleset)
+    decision = classify(tool, target, ctx.view, ctx.ruleset,
+                        tuple(ctx.records[o].status for o in tool.record_ordinals))
     events.extend(decision.events)
     effect = str(decision.yields.get("effect", "none"))
     base: dict[str, Any] = {"tool": tool.name, "method": tool.method, "template": tool.template, "effect": effect,

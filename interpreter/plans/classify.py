@@ -121,11 +121,14 @@ def _inflected_collection(tool: Tool, parts: list[str], view: ViewResult, rulese
     return None
 
 
-def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet) -> Decision:
+def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, statuses: tuple[int, ...] = ()) -> Decision:
+    """``statuses``: the tool's recorded answers' statuses (what its successful calls answered)."""
     names_type = bool(target.segment) and any(
         t.collection_template.rstrip("/").endswith("/" + str(target.segment)) for t in view.types)
+    succeeded = [s for s in statuses if 200 <= s < 300]
     context = WriteTargetContext(method=tool.method, relation=target.relation, segment=target.segment,
-                                 segment_names_type=names_type, type=target.type.name if target.type else None)
+                                 segment_names_type=names_type, type=target.type.name if target.type else None,
+                                 answered_created=bool(succeeded) and all(s == 201 for s in succeeded))
     decision = evaluate(ruleset, TABLE, context, subject=tool.name)
     why = _why_no_effect(tool, target, view) if decision.yields.get("effect", "none") == "none" else None
     events = target.events + decision.events + ((why,) if why is not None else ())

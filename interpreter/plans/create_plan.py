@@ -4,6 +4,7 @@ shows it, its field and member explanations (``create_fields``) and its insert r
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import Address, EntityType, WritePlan
 from capenv.interpreter.evidence.records import Record
@@ -51,7 +52,9 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
     events.extend(explanation.events)
     insert, insert_events = insert_rule(ctx, entity_type, link.collection, exemplar, observed)
     events.extend(insert_events)
-    if names_own_collection(exemplar.path, entity_type, link.collection) and not explanation.tied_to_collection:
+    if (names_own_collection(exemplar.path, entity_type, link.collection)
+            or names_own_item(exemplar.path, entity_type, link.collection, link.id_value)) \
+            and not explanation.tied_to_collection:
         base["collection"] = None  # serving creates in the collection each call's path names
     events.append(_collection_note(tool.name, base.get("collection"), explanation.tied_by))
     build_reason = explanation.build_reason
@@ -70,6 +73,15 @@ def names_own_collection(path: str, entity_type: EntityType, linked: str) -> boo
     parts, template = split_path(path), split_path(entity_type.collection_template)
     return len(parts) == len(template) and all(
         a == b or b.startswith("{") for a, b in zip(parts, template)) and same_collection(path, linked)
+
+
+def names_own_item(path: str, entity_type: EntityType, linked: str, id_value: Any) -> bool:
+    """The call's own path is the item path of the entity it made, in the collection it was read
+    in (a create at its item path, ``effect.create-at-item``): its path gives it a target."""
+    parts = split_path(path)
+    return bool(entity_type.item_template) and len(parts) == len(split_path(entity_type.item_template)) \
+        and names_own_collection("/" + "/".join(parts[:-1]), entity_type, linked) \
+        and unquote(parts[-1]) == str(id_value)
 
 
 def _collection_note(tool: str, tied: str | None, tied_by: list[str]) -> TraceEvent:

@@ -123,7 +123,8 @@ def _add_write_answers(ctx: Any) -> None:
         if not succeeded:
             continue
         target = target_of(tool, ctx.view, ctx.document_paths, [c.path for c in calls], ctx.ruleset)
-        effect = str(classify(tool, target, ctx.view, ctx.ruleset).yields.get("effect", "none"))
+        effect = str(classify(tool, target, ctx.view, ctx.ruleset,
+                              tuple(c.status for c in calls)).yields.get("effect", "none"))
         found: list[tuple[Record, EntityType, str, dict[str, Any] | None]] = []
         if effect in ("update", "action") and target.type is not None:
             if effect == "action" and sub_resource_call(calls, target.type, ctx) is not None:

@@ -26,6 +26,8 @@ class WriteTargetContext(BaseModel):
     segment_names_type: bool = False
     """Some state type's collection ends in the segment (a sub-collection, not an action)."""
     type: str | None = None
+    answered_created: bool = False
+    """Every successful recorded call answered 201 Created (and at least one succeeded)."""
 
 
 class MethodsParams(BaseModel):
@@ -70,3 +72,11 @@ def write_segment_names_type(ctx: WriteTargetContext, params: BaseModel) -> Outc
     if ctx.segment_names_type:
         return Match({"segment": ctx.segment})
     return Miss(f"no type's collection ends in {ctx.segment!r}")
+
+
+@predicate("write_calls_answered_created", context="write-target")
+def write_calls_answered_created(ctx: WriteTargetContext, params: BaseModel) -> Outcome:
+    """Every successful recorded call of the tool answered 201 Created: each made what its path names."""
+    if ctx.answered_created:
+        return Match({"status": 201})
+    return Miss("not every successful call answered 201 Created")

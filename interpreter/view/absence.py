@@ -24,6 +24,7 @@ from capenv.interpreter.predicates.absence_answers import AbsenceReadContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .absence_bodies import body_kind, carries_id, id_pointers, per_response_pointers, same_layout
+from .absence_texts import param_values, path_texts
 from .recordings import recording_of
 from .types import ToolShape
 
@@ -179,12 +180,16 @@ def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[E
                       and same_layout(_body(e.record), body))
     others = sorted({e.record.status for e in pool if e.proof != "status"} - {chosen.record.status})
     alike = [_body(e.record) for e in pool if e.record.ordinal in agreeing]
+    texts = _path_texts(chosen, body, [e for e in pool if e.record.ordinal in agreeing], items) \
+        if kind != "text" else ()
     # a text body holding the id (Jupyter's "file or directory '/x.txt' does not exist") carries it at the root
     pointers = id_pointers(body, chosen.id_value) if kind != "text" else (
         ("",) if carries_id(chosen.record.response.text, chosen.id_value) else ())
+    pointers = tuple(p for p in pointers if p not in {t.pointer for t in texts})
     answer = AbsenceAnswer(recording=recording_of(chosen.record), rule_id=chosen.rule_id, proof=chosen.proof,
                            from_tool=chosen.tool, records=tuple(agreeing), id_value=chosen.id_value,
-                           id_pointers=pointers, per_response=per_response_pointers(body, alike, pointers))
+                           id_pointers=pointers, per_response=per_response_pointers(body, alike, pointers),
+                           path_texts=texts)
     reason = (f"answers a missing {shape.type_name} as record {chosen.record.ordinal} of {chosen.tool} did "
               f"({chosen.record.status}, body {body_kind(chosen.record)}), id {chosen.id_value!r} "
               f"{_PROOF[chosen.proof]}")
@@ -195,8 +200,24 @@ def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[E
                              evidence={"status": chosen.record.status, "body": kind, "proof": chosen.proof,
                                        "record": chosen.record.ordinal, "id": chosen.id_value,
                                        "records": list(agreeing), "from_tool": chosen.tool,
-                                       "id_pointers": list(pointers), "per_response": list(answer.per_response)}))
+                                       "id_pointers": list(pointers), "per_response": list(answer.per_response),
+                                       "path_texts": [_shown_text(t) for t in texts]}))
     return answer
+
+
+def _path_texts(chosen: Evidence, body: Any, agreeing: list[Evidence], items: list[ToolShape]):
+    """The chosen body's texts naming path values, proven against the same tool's other absences."""
+    tool = next((s.tool for s in items if s.tool.name == chosen.tool), None)
+    if tool is None:
+        return ()
+    others = [(_body(e.record), param_values(tool, e.record.path)) for e in agreeing
+              if e.tool == chosen.tool and e.record.ordinal != chosen.record.ordinal]
+    return path_texts(body, param_values(tool, chosen.record.path), chosen.id_value, others)
+
+
+def _shown_text(text) -> str:
+    template = "".join(f"{{segment {p}}}" if isinstance(p, int) else p for p in text.parts)
+    return f"{text.pointer}: {template!r} ({'proven' if text.proven else 'unproven: answered only as recorded'})"
 
 
 def _body(record: Record) -> Any:

@@ -27,12 +27,12 @@ def body_kind(record: Record) -> str:
     return "scalar"
 
 
-def _leaves(value: Any, pointer: str = "") -> list[tuple[str, Any]]:
+def leaves(value: Any, pointer: str = "") -> list[tuple[str, Any]]:
     if isinstance(value, dict):
         return [leaf for name, member in value.items()
-                for leaf in _leaves(member, f"{pointer}/{_escape(str(name))}")]
+                for leaf in leaves(member, f"{pointer}/{_escape(str(name))}")]
     if isinstance(value, list):
-        return [leaf for index, member in enumerate(value) for leaf in _leaves(member, f"{pointer}/{index}")]
+        return [leaf for index, member in enumerate(value) for leaf in leaves(member, f"{pointer}/{index}")]
     return [(pointer, value)]
 
 
@@ -68,12 +68,12 @@ def carries_id(value: Any, id_value: str | None) -> bool:
 
 
 def id_pointers(body: Any, id_value: str | None) -> tuple[str, ...]:
-    return tuple(pointer for pointer, value in _leaves(body) if carries_id(value, id_value))
+    return tuple(pointer for pointer, value in leaves(body) if carries_id(value, id_value))
 
 
 def same_layout(a: Any, b: Any) -> bool:
     """Two bodies with the same members at the same places (their values aside)."""
-    return [p for p, _ in _leaves(a)] == [p for p, _ in _leaves(b)]
+    return [p for p, _ in leaves(a)] == [p for p, _ in leaves(b)]
 
 
 def _generated(value: Any) -> bool:
@@ -88,7 +88,7 @@ def per_response_pointers(body: Any, alike: list[Any], ids: tuple[str, ...]) -> 
     between two bodies of one layout that answered an absence, and UUIDs other than the id even
     when one body shows them (a request id, an error instance): no later answer repeats them."""
     found = []
-    for pointer, value in _leaves(body):
+    for pointer, value in leaves(body):
         if pointer in ids or not _generated(value):
             continue
         varies = any(same_layout(other, body) and at_pointer(other, pointer) != value for other in alike)

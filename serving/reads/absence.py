@@ -2,7 +2,9 @@
 learned by ``view-absence-answers``; docs/absence.md).
 
 The recorded body is answered for the call's id: each value that carried the recorded read's
-id carries the call's. A UUID that changes per response (a request id, an error instance) is
+id carries the call's, and each text that named the read's path values (``path_texts``) names
+the call's: a proven template is filled with them, an unproven one is answered only for a call
+naming the recorded values, and any other call is refused (never another entity's message). A UUID that changes per response (a request id, an error instance) is
 drawn anew from a SHA-256 of the state Evidence id, the tool and the path, so an answer never
 repeats a recorded one as if it were proof of something; other per-response values (an
 instant, a counter) keep their recorded value and are listed in the provenance.
@@ -15,8 +17,10 @@ import hashlib
 import re
 from typing import Any
 
-from capenv.interpreter.bundle.models import AbsenceAnswer
+from capenv.interpreter.bundle.models import AbsenceAnswer, AbsencePathText
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
+from capenv.serving.read_call import CallRefused
 
 from .answers import Answer
 
@@ -29,6 +33,10 @@ def absence_answer(absence: AbsenceAnswer, raw_id: str, *, evidence_id: str, too
     call_id = decode_once(raw_id)
     for pointer in absence.id_pointers:
         body = _replace(body, pointer, lambda value: _with_id(value, absence.id_value or "", call_id))
+    segments = [decode_once(part) for part in split_path(path)]
+    for text in absence.path_texts:
+        filled = _filled(text, segments, absence, path)
+        body = _replace(body, text.pointer, lambda _value: filled)
     for pointer in absence.per_response:
         seed = f"{evidence_id}\n{tool}\n{path}\n{pointer}"
         body = _replace(body, pointer, lambda value: _fresh_uuids(value, seed))
@@ -37,6 +45,20 @@ def absence_answer(absence: AbsenceAnswer, raw_id: str, *, evidence_id: str, too
         text = _with_id(text, absence.id_value or "", call_id)
     return Answer(recording.status, recording.content_type, recording.headers, body, recording.is_json,
                   text, "state")
+
+
+def _filled(text: AbsencePathText, segments: list[str], absence: AbsenceAnswer, path: str) -> str:
+    values = {index: segments[index] if index < len(segments) else None for index, _ in text.recorded}
+    recorded = dict(text.recorded)
+    if not text.proven and any(values[index] != value for index, value in recorded.items()):
+        shown = "".join(f"<{value}>" if isinstance(p, int) and (value := recorded.get(p)) else str(p)
+                        for p in text.parts)
+        raise CallRefused(
+            f"nothing was recorded for {path}: the application's absence answer (record "
+            f"{absence.recording.ordinal}) names the recorded path's values at {text.pointer} ({shown!r}) and "
+            "the capture shows no other absence proving how it reads for other values; only a call naming "
+            f"{', '.join(repr(v) for v in recorded.values())} there is answered with it", http_status=404)
+    return "".join(str(values[p]) if isinstance(p, int) else p for p in text.parts)
 
 
 def provenance(absence: AbsenceAnswer) -> dict[str, Any]:

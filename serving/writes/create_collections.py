@@ -58,10 +58,12 @@ def _named_by_call(entity_type: EntityType, call: WriteCall, state: StateIndex) 
 def collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex,
                           args: dict[str, str]) -> tuple[str, dict[str, str]]:
     """The collection a create goes to: the spelling the call names among those the state holds
-    or knows (``StateIndex.spelling_of``), else the tied one as recorded."""
+    or knows (``StateIndex.spelling_of``), else the tied one as recorded; and the decoded path
+    arguments its path fields take (an untied create's: the call's own)."""
     entity_type = env.types[plan.type]
-    if not plan.collection:
-        return _named_by_call(entity_type, call, state)
+    if not plan.collection:  # the call's own arguments too: one may name the entity (a create at its item path)
+        path, collection_args = _named_by_call(entity_type, call, state)
+        return path, {**{name: unquote(value) for name, value in args.items()}, **collection_args}
     for name, value in args.items():
         recorded = plan.exemplar_args.get(name)
         if recorded is not None and not same_spelling(value, recorded):
