@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 from .names import WordsParams, in_words
+from .readonly_words import split_words
 
 
 @context_model("envelope-member")
@@ -53,6 +54,17 @@ def member_named_as_collection(ctx: EnvelopeMemberContext, params: BaseModel) ->
     if ctx.collection_word and ctx.member == ctx.collection_word:
         return Match({"member": ctx.member})
     return Miss(f"{ctx.member!r} is not the path's collection word {ctx.collection_word!r}")
+
+
+@predicate("member_named_as_qualified_collection", context="envelope-member")
+def member_named_as_qualified_collection(ctx: EnvelopeMemberContext, params: BaseModel) -> Outcome:
+    """The member's last word is the collection the path names, after a qualifier
+    (``api_tokens`` or ``apiTokens`` under ``/tokens``)."""
+    words = split_words(ctx.member, "_-.")
+    collection = split_words(ctx.collection_word or "", "_-.")
+    if collection and len(words) > len(collection) and words[-len(collection):] == collection:
+        return Match({"member": ctx.member, "collection_word": ctx.collection_word})
+    return Miss(f"{ctx.member!r} does not end in the path's collection word {ctx.collection_word!r}")
 
 
 @predicate("member_is_sole_candidate", context="envelope-member")

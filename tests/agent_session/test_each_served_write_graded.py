@@ -38,7 +38,7 @@ def fits(template: str, collection_path: str, *, item: bool) -> bool:
 def collection_for(document: bytes, plan: WritePlan, template: str) -> tuple[str, list[Any]]:
     """The first collection of the plan's type the tool can name, preferring one holding entities;
     a tied create names the one collection its plan permits."""
-    item = plan.effect != "create"
+    item = plan.effect != "create" or creates_at_item(plan, template)
     if plan.collection is not None:
         return plan.collection, []
     fitting = [(c["path"], [e["id"] for e in c["entities"]]) for c in json.loads(document)["collections"]
@@ -46,6 +46,16 @@ def collection_for(document: bytes, plan: WritePlan, template: str) -> tuple[str
     held = [found for found in fitting if found[1]]
     assert fitting, f"{plan.tool}: no {plan.type} collection fits {template}"
     return (held or fitting)[0]
+
+
+def creates_at_item(plan: WritePlan, template: str) -> bool:
+    """A create whose own path names the entity it makes (effect.create-at-item)."""
+    return plan.effect == "create" and any(
+        e.rule_id == "effect.create-at-item" and e.outcome == "match" for e in plan.traces)
+
+
+NEW_NAME = "graded-new-entity"
+"""The identity a create at an item path is called with: a name the state does not hold."""
 
 
 def make_an_entity(runtime: EnvironmentRuntime, bundle, plan: WritePlan, templates: dict[str, str],
@@ -58,7 +68,8 @@ def make_an_entity(runtime: EnvironmentRuntime, bundle, plan: WritePlan, templat
         pytest.skip(f"{plan.tool}: the initial state holds no {plan.type} entity and no served create makes one")
     create = creates[0]
     collection, _ = collection_for(runtime.data_get(), create, templates[create.tool])
-    arguments = write_arguments(schemas[create.tool], templates[create.tool], collection, None, rng, "setup")
+    new = NEW_NAME if creates_at_item(create, templates[create.tool]) else None
+    arguments = write_arguments(schemas[create.tool], templates[create.tool], collection, new, rng, "setup")
     if create.collection is not None:
         arguments.update(create.exemplar_args)
     answer = runtime.call_tool(create.tool, arguments)
@@ -89,7 +100,7 @@ def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePl
         before = runtime.data_get()
         collection, held = collection_for(before, plan, templates[plan.tool])
         assert held, f"{plan.tool}: the served create made no {plan.type} entity at a path the tool names"
-    target = held[-1] if plan.effect != "create" else None
+    target = held[-1] if plan.effect != "create" else NEW_NAME if creates_at_item(plan, templates[plan.tool]) else None
 
     arguments = write_arguments(schema, templates[plan.tool], collection, target, rng, "graded")
     if plan.collection is not None:  # a tied create serves only its exemplar's path arguments
