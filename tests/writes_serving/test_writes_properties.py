@@ -214,6 +214,8 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
     state = json.loads(runtime.data_get())
     held = [(c["path"], e["id"]) for c in state.get("collections", []) if plan is not None and c["type"] == plan.type
             for e in c["entities"]][:20] or [("/", None)]
+    if plan is not None and plan.effect == "create" and plan.collection:  # a tied create serves its own only
+        held = [(plan.collection, None)]
     recorded: dict[str, list[str]] = {}  # what the capture sent for each path parameter
     for call in runtime.bundle.replay.tools.get(name, ()):
         for key, value in (entry.tool.match(call.path) or {}).items():
