@@ -20,6 +20,7 @@ from capenv.interpreter.manifest.overrides import load_overrides
 from capenv.interpreter.report import report_document
 from capenv.interpreter.rules_engine import RuleSet, load_rules
 from capenv.interpreter.view.build import build_view
+from capenv.interpreter.view.negotiation import without_variants
 from capenv.interpreter.view.replay_facts import replay_table
 
 
@@ -114,9 +115,11 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
     with phase("read-only POSTs"):
         read_only = read_only_posts(evidence, manifest, ruleset)
     with phase("view"):
-        view = build_view(evidence, manifest, ruleset, read_only.read_only_rules())
+        # a read tool answering another shape per Accept: the view and the gates read its usual one
+        usual = without_variants(manifest, {r.ordinal: r for r in evidence.records})
+        view = build_view(evidence, usual, ruleset, read_only.read_only_rules())
     with phase("plans and gate"):
-        view = plan_and_gate(evidence, manifest, view, ruleset)
+        view = plan_and_gate(evidence, usual, view, ruleset)
     with phase("report"):
         view = _with_read_only_traces(view, read_only)
         view = view.model_copy(update={"traces": evidence.timing_trace + view.traces})  # the capture's own decision

@@ -33,6 +33,9 @@ class ReadCall:
     has_body: bool = False
     body_text: str | None = None
     """A body that is not JSON (HTTP only), compared with a recording's text."""
+    accept: str | None = None
+    """The request's Accept header (HTTP only): replay answers a tool whose recordings sent
+    several only with a recording of the same one (``Replayer.accept_of``)."""
 
 
 @dataclass(frozen=True)

@@ -173,7 +173,7 @@ class EnvironmentRuntime(Runtime):
 
     def _read(self, entry: CatalogEntry, call: ReadCall, idempotency_key: str | None = None) -> Served:
         state = self._holder.working() if self._guarded else None
-        if entry.from_state and entry.view is not None:
+        if entry.from_state and entry.view is not None and not self._replayer.other_accept(call):
             served = self._state_reads.answer(entry.view, call, state if state is not None else self._holder.working())
             if served is not None:
                 return served

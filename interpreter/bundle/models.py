@@ -301,10 +301,16 @@ class RecordedCall(_Model):
     response: Recording
     initial: bool = False
     """Finished before the capture's first write began: it shows the state serving starts from."""
+    accept: str | None = None
+    """The request's Accept header (normalised), kept only for a tool whose recordings sent more
+    than one: the application may answer another shape per Accept (content negotiation)."""
 
 
 class ReplayTable(_Model):
     tools: dict[str, tuple[RecordedCall, ...]] = Field(default_factory=dict)
+    default_accept: dict[str, str] = Field(default_factory=dict)
+    """Per tool whose recordings sent more than one Accept header: the one most of them sent
+    (ties: the earliest), which a call sending none is taken to send (docs/absence.md, "Replay")."""
     reads_types: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Per read tool, the state types its answers may show (its path is at or below their
     collection paths, or its answers name their entities): replay answers it only while its

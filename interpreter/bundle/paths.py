@@ -36,3 +36,9 @@ def split_query(query: str) -> tuple[tuple[str, str], ...]:
             name, _, value = piece.partition("=")
             pairs.append((name, value))
     return tuple(pairs)
+
+
+def normalised_accept(value: str | None) -> str:
+    """An Accept header as replay compares it: lower case, no spaces; none (or empty) is ``*/*``."""
+    text = "".join((value or "").split()).lower()
+    return text or "*/*"

@@ -238,7 +238,7 @@ class ToolInputs:
                 body = loads(request.body)
             except JsonError:
                 text = request.body.decode("utf-8", errors="replace")
-        return ReadCall(self.tool, request.path, args, query, body, has_body, text)
+        return ReadCall(self.tool, request.path, args, query, body, has_body, text, request.header("accept"))
 
 
 def _recorded_hint(param: QueryParam) -> str:

@@ -33,6 +33,7 @@ from capenv.serving.state.index import StateIndex
 from .absence import absence_answer, provenance
 from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
+from .parents import missing_parent
 from .replay import Replayer
 
 PAGE_SIZE_KINDS = ("limit", "end")
@@ -75,6 +76,11 @@ class StateReads:
             recorded = self._recorded_absence(view, call)
             if recorded is not None:
                 return Served(from_recording(recorded, source="state"), {"state": label})
+            parent = missing_parent(call.path, self._types, state)
+            if parent is not None and (view.absence is not None or view.missing is not None):
+                raise CallRefused(f"nothing was recorded for {call.path}: {parent}, and the capture shows how "
+                                  "the application answers a missing entity only under one it holds",
+                                  http_status=404)
             if view.absence is not None:
                 answer = absence_answer(view.absence, raw_id, evidence_id=self._evidence_id, tool=view.tool,
                                         path=call.path)

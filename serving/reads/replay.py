@@ -11,6 +11,10 @@ entity's recording or another query's.
   (``ReplayTable.neutral_query``): the most query pairs in common, then the earliest.
   Answered with ``exact_match: false``. A query differing in any other parameter (``sort``
   alone against ``sort&limit``) may change the answer, so no recording answers it.
+* **Accept**: a tool whose recordings sent more than one Accept header (the application may
+  answer another shape per Accept) is answered only by recordings of the call's Accept; a call
+  sending none (every MCP call) or ``*/*`` sends the one most recordings sent
+  (``ReplayTable.default_accept``), and only such a call is answered from the state.
 * Nothing else: a path no recording names is the caller's to answer (the learned absence, or a
   tool error, ``reads.unrecorded``); a path recorded with other queries or bodies is a tool error
   naming what was recorded.
@@ -21,6 +25,7 @@ from __future__ import annotations
 from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.models import RecordedCall, ReplayTable
+from capenv.interpreter.bundle.paths import normalised_accept
 from capenv.interpreter.bundle.values import same_json, same_spelling
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 
@@ -32,6 +37,20 @@ class Replayer:
     def __init__(self, table: ReplayTable) -> None:
         self._calls = {tool: tuple(sorted(calls, key=lambda c: c.ordinal)) for tool, calls in table.tools.items()}
         self._neutral = {tool: set(params) for tool, params in table.neutral_query.items()}
+        self._default_accept = dict(table.default_accept)
+
+    def accept_of(self, call: ReadCall) -> str | None:
+        """The Accept the call is taken to send, for a tool whose recordings sent several; else None."""
+        default = self._default_accept.get(call.tool.name)
+        if default is None:
+            return None
+        sent = normalised_accept(call.accept)
+        return default if sent == "*/*" else sent
+
+    def other_accept(self, call: ReadCall) -> bool:
+        """The call asks for another Accept than the tool's usual one: only its recordings answer it."""
+        accept = self.accept_of(call)
+        return accept is not None and accept != self._default_accept[call.tool.name]
 
     def calls(self, tool: str) -> tuple[RecordedCall, ...]:
         return self._calls.get(tool, ())
@@ -47,7 +66,8 @@ class Replayer:
 
     def find(self, call: ReadCall) -> tuple[RecordedCall, bool] | None:
         """(the recording to answer with, whether it matches exactly), or None."""
-        candidates = [r for r in self.same_path(call) if _same_body(r, call)]
+        accept = self.accept_of(call)
+        candidates = [r for r in self.same_path(call) if _same_body(r, call) and (accept is None or r.accept == accept)]
         exact = next((r for r in candidates if same_query_multiset(r.query, call.query)), None)
         if exact is not None:
             return exact, True
@@ -79,6 +99,13 @@ class Replayer:
             return (f"nothing was recorded for {where}: no recording of {call.tool.name} names it, and another "
                     f"path's recording would answer for another entity; recorded paths: {quoted(paths)}")
         queries = list(dict.fromkeys("&".join(f"{n}={v}" for n, v in r.query) or "(no query)" for r in same))
+        accept = self.accept_of(call)
+        if accept is not None:
+            sent = list(dict.fromkeys(r.accept for r in same if r.accept))
+            return (f"nothing was recorded for {where} with this query, body and Accept header ({accept}): the "
+                    f"application answers another shape per Accept; recorded for this path: {quoted(queries)}, "
+                    f"with Accept {quoted(sent)} (a call sending no Accept sends "
+                    f"{self._default_accept[call.tool.name]!r})")
         return (f"nothing was recorded for {where} with this query and body; a query or body differing in "
                 f"something the capture does not show to be without effect may change the answer; recorded "
                 f"for this path: {quoted(queries)}")

@@ -23,6 +23,7 @@ from capenv.serving.state.index import StateIndex
 
 from .absence import absence_answer, provenance
 from .answers import collection_of, from_recording
+from .parents import missing_parent
 from .replay import Replayer
 
 
@@ -66,6 +67,10 @@ class GuardedReplay:
             raise CallRefused(f'the state holds the {entity_type.name} whose "{field}" is "{decode_once(raw_id)}", '
                               f"but {call.tool.name} answers by replay ({view.reason}) and no recording names it, "
                               "so nothing was recorded for it", http_status=404)
+        parent = missing_parent(call.path, self._types, state) if state is not None else None
+        if parent is not None:
+            raise CallRefused(f"nothing was recorded for {call.path}: {parent}, and the capture shows how the "
+                              "application answers a missing entity only under one it holds", http_status=404)
         answer = absence_answer(view.absence, raw_id, evidence_id=self._bundle.view.evidence_id,
                                 tool=call.tool.name, path=call.path)
         label = {"source": "state", "view": "missing", "type": entity_type.name,

@@ -75,3 +75,11 @@ def test_the_explain_trace_shows_the_template():
     reasons = [e for e in bundle.view.traces if e.table == "view-absence-answers"
                and e.subject == f"{TOOL} absence answer"]
     assert reasons and "No such token {segment 3} for user {segment 1}" in str(reasons[-1].evidence)
+
+
+def test_a_missing_entity_under_a_parent_the_state_does_not_hold_is_refused_not_given_the_childs_absence():
+    runtime = EnvironmentRuntime(build_from(tokens_app(second_absence=True)))
+    answer = http_get(runtime, "/users/zoe/tokens/x5")  # no user zoe: the application may say so instead
+    assert answer.status == 404 and b"No such token" not in answer.body
+    assert b'no users whose \\"name\\" is \\"zoe\\"' in answer.body
+    assert runtime.read(TOOL, {"user_id": "bob", "token_id": "x5"})["body"] == missing("x5", "bob")
