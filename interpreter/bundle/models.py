@@ -124,6 +124,23 @@ class EnvelopeMember(_Model):
     rule_id: str | None = None
 
 
+class ProjectedMember(_Model):
+    """A member of the listed entities that a list line shows as its own projection, not as the
+    state holds it (``view-list-projections``): its recordings show it otherwise than the item
+    reads of the same entity at the same point of the timeline.
+
+    ``constant``: the line shows ``value`` for every entity (serving renders it); ``own``: the
+    state does not determine what the line shows (the read gate refuses the line).
+    """
+
+    name: str
+    role: Literal["constant", "own"]
+    value: Any = None
+    evidence: str | None = None
+    """The first recording that showed it otherwise than an item read, in words."""
+    rule_id: str | None = None
+
+
 class ListLine(_Model):
     """One recorded request line of a list view: path arguments and query, as recorded."""
 
@@ -150,6 +167,8 @@ class ListLine(_Model):
     held_digest: str | None = None
     """The digest of the line's collection when its base was recorded (the initial state):
     ``recorded`` envelope members are rendered only while the collection still has it."""
+    projected_members: tuple[ProjectedMember, ...] = ()
+    """Members of the listed entities this line shows as its own projection (``view-list-projections``)."""
 
 
 class DocumentLine(_Model):

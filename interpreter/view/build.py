@@ -17,6 +17,7 @@ from .write_absence import learn_write_absences
 from .envelope_members import envelope_members
 from .extract import extract_state
 from .learned_queries import learn_queries
+from .list_projections import list_projections
 from .paging import PagingRoles
 from .read_gate import run_read_gate, with_held_digests
 from .shapes import ShapeReader
@@ -91,6 +92,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         state_available = False
     views = [_with_envelope(v, inference.shapes[v.tool], by_ordinal, paging, writes, records, ruleset, traces)
              if v.kind == "list" and v.tool in inference.shapes else v for v in views]
+    views = list_projections(views, records, types, writes, ruleset, traces)
     if state_available:
         initial = StateIndex.from_snapshot(state)
         views = [with_held_digests(v, types, initial) for v in views]

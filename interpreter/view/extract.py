@@ -1,6 +1,7 @@
 """Extract the initial state from the initial window's successful reads (DESIGN.md §5).
 
-Entities merge across item and list reads (later values win, first-seen field order kept)
+Entities merge across item and list reads (later values win, item reads' over list reads',
+first-seen field order kept)
 and cite the records that showed them; a collection is spelled as recorded and keeps the
 order of its latest whole list, then first appearance. Documents are held at their path.
 """
@@ -107,7 +108,10 @@ def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool
     ``whole_line(record) -> bool`` says whether a list read listed its whole collection.
     """
     builder = StateBuilder(types)
-    for record in window_reads:
+    # Item reads after list reads: where a list shows a member as its own projection (another
+    # value than the entity's own read, ``view-list-projections``), the state holds the item's.
+    kind = lambda record: getattr(shapes.get(tool_of.get(record.ordinal, "")), "kind", None)  # noqa: E731
+    for record in sorted(window_reads, key=lambda record: kind(record) == "item"):
         if not record.succeeded or not record.response.is_json:
             continue
         shape = shapes.get(tool_of.get(record.ordinal, ""))

@@ -141,7 +141,19 @@ def _line_verdict(tool: str, line: Any, checked: dict, failures: dict) -> Any:
     key = (tool, (line.path, line.query))
     done, failed = checked.get(key, []), failures.get(key, [])
     reason = failed[0] if failed else (None if done else "no read in the initial window to prove it")
+    own = next((member for member in getattr(line, "projected_members", ()) if member.role == "own"), None)
+    if own is not None:
+        failed, reason = [own], own_projection(own)
     return line.model_copy(update={"state_backed": bool(done) and not failed, "reason": reason})
+
+
+def own_projection(member: Any) -> str:
+    """Why a list line showing a member as its own projection is not answered from the state, and
+    what would be accepted (``view-list-projections``)."""
+    return (f"it shows {member.name!r} otherwise than the item reads of the same entity ({member.evidence}), and not"
+            f" one value for every entity listed: the state does not determine what this list shows; it would be"
+            f" answered from the state if its recordings showed {member.name!r} as the item reads do, or one value"
+            f" for every entity it lists ({member.rule_id or 'view-list-projections default'})")
 
 
 def with_held_digests(view: ReadView, types: dict[str, EntityType], state: StateIndex) -> ReadView:

@@ -61,10 +61,7 @@ def check(app: str, results: list[CallResult]) -> None:
     assert agreeing >= MIN_AGREEING.get(app, 1), f"{app}: only {agreeing} calls agree"
 
 
-KNOWN_WRONG = {"label-studio": (
-    "a wrong answer found at the end of session 3 (open in issue 16): probe #5 'tasks of project 2' on the served "
-    "list GET /api/tasks/?project=2 renders annotators/annotations_ids from the item read's values (model [1] and "
-    "'2'), where Label Studio's list always shows [] and ''; the same entity has another shape per endpoint")}
+KNOWN_WRONG: dict[str, str] = {}
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
 

@@ -1,0 +1,71 @@
+"""Predicates on one member of the entities a list view shows, where its recordings show it
+otherwise than the item reads of the same entity (one entity type, another projection per
+endpoint: Label Studio's task list shows ``annotators: []`` where the task's own read shows
+``[1]``).
+
+Context ``list-projection``: what the list's recordings (those of one projection: the lines
+showing the same fields) and the item reads paired with them show of the member. A pair is one
+entity listed by the list and read by an item read with no write between the two.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+
+@context_model("list-projection")
+class ListProjectionContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    """The member of the listed entities."""
+    pairs: int = 0
+    """List sightings of an entity paired with an item read of it, no write between."""
+    differing: int = 0
+    """Of those pairs, how many show the member with another value in the list."""
+    per_response: bool = False
+    """One list line showed one entity's member with two values, no write between its two answers."""
+    list_values: int = 0
+    """How many different values the list's recordings (of this projection) show for it."""
+    list_entities: int = 0
+    """How many different entities the list's recordings showed it for."""
+    list_value: Any = None
+    """The value, when the list showed one only."""
+
+
+class EntitiesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_entities: int = Field(ge=1)
+
+
+@predicate("list_projection_per_response", context="list-projection")
+def list_projection_per_response(ctx: ListProjectionContext, params: BaseModel) -> Outcome:
+    """One list line showed one entity's member with two values and no write between (a value per
+    response, such as a time: not a projection)."""
+    if ctx.per_response:
+        return Match()
+    return Miss("every list line showed each entity's value again until a write")
+
+
+@predicate("list_projection_differs_from_items", context="list-projection", params=EntitiesParams)
+def list_projection_differs_from_items(ctx: ListProjectionContext, params: EntitiesParams) -> Outcome:
+    """At least ``min_entities`` pairs show the member with another value in the list than in the
+    item read of the same entity at the same point of the timeline."""
+    if ctx.differing >= params.min_entities:
+        return Match({"differing": ctx.differing, "pairs": ctx.pairs})
+    return Miss(f"{ctx.differing} of {ctx.pairs} pairs with an item read differ, fewer than {params.min_entities}")
+
+
+@predicate("list_projection_one_value", context="list-projection", params=EntitiesParams)
+def list_projection_one_value(ctx: ListProjectionContext, params: EntitiesParams) -> Outcome:
+    """The list showed one value only, for at least ``min_entities`` different entities."""
+    if ctx.list_values != 1:
+        return Miss(f"the list shows {ctx.list_values} different values")
+    if ctx.list_entities < params.min_entities:
+        return Miss(f"the list showed it for {ctx.list_entities} entities, fewer than {params.min_entities}")
+    return Match({"value": ctx.list_value, "entities": ctx.list_entities})
