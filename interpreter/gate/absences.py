@@ -108,7 +108,7 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
         value = held.entities.get(key) if held is not None else None
         # a cascade follows references: the writes to an entity naming it, or named by it, caused it
         # when any did; with none, any write in between may have
-        linked = [w for w in window if _references(value, key, type_name, id_fields,
+        linked = [w for w in window if links_by_id(value, key, type_name, id_fields,
                                                    track.modelled_targets.get(w[0], ()), w[0], timeline, run.settings)]
         for ordinal, tool, path in linked or window:
             found = run.findings.get(tool)
@@ -128,7 +128,7 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
                           "linked_by_id": bool(linked)}))
 
 
-def _references(absent: Any, absent_key: str, absent_type: str, id_fields: dict[str, str], targets: frozenset,
+def links_by_id(absent: Any, absent_key: str, absent_type: str, id_fields: dict[str, str], targets: frozenset,
                 ordinal: int, timeline: Timeline, settings: dict[str, Any]) -> bool:
     """The absent entity names an entity the write changed by its id (a session's kernel, a
     comment's post), or that entity, as last read before the write, names the absent one. A short

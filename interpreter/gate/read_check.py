@@ -9,6 +9,7 @@ from typing import Any
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import related_paths
+from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.read_gate import (
@@ -24,6 +25,7 @@ from .excuses import excused_in_failed_list, followed, followed_in_list
 from .findings import GateNote, GateRun, Pending, PlanFindings, Tracking
 from .item_checks import attribute_failed_item, changes_whole_entity
 from .item_keys import by_other_key, held_entity, item_key
+from .linked_changes import blame_linked_changes
 from .list_checks import replace_placement
 from .pages import past_the_page
 from .refused_outcomes import creates_left_lacking
@@ -31,7 +33,7 @@ from .unmodelled import unscoped_since
 
 
 def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, track: Tracking, run: GateRun,
-               records: dict[int, Record]) -> None:
+               records: dict[int, Record], timeline: Timeline) -> None:
     findings = run.findings
     pending, last_check = track.pending, track.last_check
     entity_type = env.types.get(read_view.type or "") if read_view.type else None
@@ -138,6 +140,10 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
                     findings[tool].side_effect_by = record.ordinal
                     findings[tool].notes.append(GateNote(record.ordinal, difference, kind="side-effect",
                                                          location="interpreter/gate/read_check.py:check_read"))
+        if not changed and read_view.kind == "item" and mine is not None:
+            # a cascade follows references too: writes since on an entity linked to this one by id
+            blame_linked_changes(record, entity_type.name, key, mine, since, difference,
+                                 {name: t.id_field for name, t in env.types.items()}, track, run, timeline, records)
     for target in targets:
         pending.pop(target, None)
         last_check[target] = record.ordinal

@@ -152,7 +152,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             continue
         if takes_new_entity(record, read_view, env, copy, track):
             continue
-        check_read(record, read_view, env, copy, track, run, records)
+        check_read(record, read_view, env, copy, track, run, records, timeline)
     run.traces.extend(track.reach_events)  # what each unmodelled write reached
     if budget.exceeded(copy, None):
         run.budget_hits.append(budget.hit)

@@ -44,12 +44,18 @@ def test_the_envelopes_are_read(bundle):
 def test_task_counters_are_never_rendered_stale(bundle):
     # /api/tasks/?project=1 filters by project, a query no learned meaning evaluates (the capture
     # has no whole listing of tasks to prove it against): the state cannot say which tasks it
-    # counts, so after a served delete the list is refused rather than answered with old totals
+    # counts, so once a task is gone the list is refused rather than answered with old totals (a
+    # task delete changes its project's counters, so it is not served: the grader's data/add drops one)
     runtime = EnvironmentRuntime(bundle)
     before = runtime.read("get_tasks", {"query": {"project": "1"}})["body"]
     assert (before["total"], before["total_annotations"]) == (4, 1)
     annotated = next(t for t in before["tasks"] if t["total_annotations"])
-    assert runtime.read("delete_tasks_by_task_id", {"task_id": str(annotated["id"])})["status"] == 204
+    assert "no tool 'delete_tasks_by_task_id'" in runtime.call_tool(
+        "delete_tasks_by_task_id", {"task_id": str(annotated["id"])}).structured["message"]
+    document = json.loads(runtime.data_get())
+    tasks = next(c for c in document["collections"] if c["path"] == "/api/tasks")
+    tasks["entities"] = [e for e in tasks["entities"] if e["id"] != annotated["id"]]
+    runtime.data_add(json.dumps(document).encode())
     refused = runtime.call_tool("get_tasks", {"query": {"project": "1"}})
     assert refused.is_error and "/total" in refused.structured["message"]
     assert "collection has changed since it was recorded" in refused.structured["message"]
