@@ -152,12 +152,21 @@ class EnvironmentRuntime(Runtime):
                 self._holder.reset(self._initial)
 
     def data_add(self, document: bytes) -> None:
+        self.prepare_add(document)()
+
+    def prepare_add(self, document: bytes) -> Callable[[], None]:
+        """Parse, check and build the new state without the lock (it reads nothing the runtime
+        holds); the install it returns swaps it in under the lock, in one commit."""
         if not self.state_available:
             raise DataPlaneRefusal(f"{unavailable_reason(self.bundle)}: this environment serves every read by "
                                    "replay, so data/add has nothing to install into")
         snapshot, encoded = self._reader.read(document)  # refuses before anything changes
-        with self._lock:
-            self._holder.replace(snapshot, encoded, adopt=True)
+        prepared = self._holder.prepare_replace(snapshot, encoded, adopt=True)
+
+        def install() -> None:
+            with self._lock:
+                self._holder.install_prepared(prepared)
+        return install
 
     def close(self) -> None:
         self._holder.close()

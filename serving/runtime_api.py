@@ -13,6 +13,8 @@ that constructed it (open SQLite with ``check_same_thread=False``, or open lazil
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -142,6 +144,13 @@ class Runtime(Protocol):
     def data_add(self, document: bytes) -> None:
         """Install a state document, or raise ``DataPlaneRefusal``."""
         ...
+
+    def prepare_add(self, document: bytes) -> Callable[[], None]:
+        """data/add in two steps: check and build the new state now (or raise
+        ``DataPlaneRefusal``), on any thread and without blocking other calls; the function
+        returned installs it whole, on the thread that runs the runtime's calls. Other calls see
+        the state before or after, never between. By default all the work is in the second step."""
+        return functools.partial(self.data_add, document)
 
     def reserved_mcp_path(self) -> str:
         """Where MCP over streamable HTTP is served; another path when the application uses ``/mcp``."""

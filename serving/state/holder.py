@@ -11,7 +11,9 @@
   each one atomic batch that also restarts the clock, the counter and the sequences.
   ``encoded`` is what data/get writes for the snapshot, kept so data/get need not re-encode;
   ``adopt`` hands the snapshot's values over to the holder (nothing else keeps them, as for a
-  freshly parsed data/add document), which saves copying them.
+  freshly parsed data/add document), which saves copying them. ``replace`` is
+  ``prepare_replace`` (the new state built apart: nothing read or changed, any thread) then
+  ``install_prepared`` (the commit), so a large data/add can prepare off the runtime's lock.
 
 There is one implementation, ``StoreStateHolder`` (``stored.py``): without a store URL
 the runtime keeps its state in a ``MemoryStore``, so idempotency keys and the history work
@@ -44,6 +46,11 @@ class StateHolder(Protocol):
     def reset(self, initial: StateSnapshot) -> None: ...
 
     def replace(self, snapshot: StateSnapshot, encoded: bytes | None = None, *, adopt: bool = False) -> None: ...
+
+    def prepare_replace(self, snapshot: StateSnapshot, encoded: bytes | None = None, *,
+                        adopt: bool = False) -> Any: ...
+
+    def install_prepared(self, prepared: Any) -> None: ...
 
     def close(self) -> None: ...
 

@@ -8,41 +8,76 @@ keys used before it are forgotten, and the store is compacted after (``Store.com
 the store holds stays the size of one episode however many resets and adds it serves. The batch expects the
 revisions of the snapshot it was computed from, so a write committed meanwhile makes it compute
 again rather than install over a state it did not see.
+
+An install is prepared first (``prepare``: the subjects the new state is made of, and their
+encodings), which reads nothing and changes nothing, so a large data/add can do it off the
+runtime's lock; ``install`` then diffs and commits it under the lock.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 from capenv.interpreter.bundle.jsonvalue import dumps
-from capenv.serving.store import Expect, RevisionConflict, Store, SubjectWrite
+from capenv.serving.store import Expect, RevisionConflict, Store, Stored, SubjectWrite
 
 from .commits import MAX_ATTEMPTS, commit, envelope, expect, new_record_id
 from .mirror import StateMirror
 from .records import replace_record
 from .subjects import META_ID, Subjects, log_state, position_id
 
+Key = tuple[str, str]
 
-def install(store: Store, subjects: Subjects, target: StateMirror, kind: str, *, document_text: str | None = None,
-            only_if_absent: bool = False) -> StateMirror:
-    """Commit ``target`` (``StateMirror.installing``) as the state, recorded as ``kind`` (reset or
-    add, ``document_text`` being what an add installed); the copy to hold after: ``target`` with
-    the revisions it now has, or, ``only_if_absent``, the state another process installed first."""
+
+@dataclass(frozen=True)
+class PreparedInstall:
+    """A state ready to install: its mirror (``StateMirror.installing``) and the subjects it is
+    made of, each with the bytes the store compares."""
+
+    target: StateMirror
+    desired: dict[tuple[str, str], dict[str, Any]]
+    desired_bytes: dict[tuple[str, str], bytes]
+
+
+def prepare(target: StateMirror) -> PreparedInstall:
+    """What ``install`` commits for ``target``: no store read, nothing changed (any thread)."""
     desired = target.subject_states()
-    desired_bytes = {key: dumps(state) for key, state in desired.items()}
+    return PreparedInstall(target, desired, {key: dumps(state) for key, state in desired.items()})
+
+
+def install(store: Store, subjects: Subjects, prepared: PreparedInstall, kind: str, *,
+            document_text: str | None = None, only_if_absent: bool = False,
+            held: StateMirror | None = None) -> StateMirror:
+    """Commit ``prepared`` as the state, recorded as ``kind`` (reset or add, ``document_text``
+    being what an add installed); the copy to hold after: the prepared mirror with the revisions
+    it now has, or, ``only_if_absent``, the state another process installed first.
+
+    ``held``: the holder's copy, just brought up to the store's position: the install is
+    diffed against it rather than against a snapshot of the whole state read back (the batch
+    still expects every revision it names, meta's included, so a copy the store has moved past
+    makes the commit fail, and the next attempt reads the snapshot)."""
+    target, desired, desired_bytes = prepared.target, prepared.desired, prepared.desired_bytes
     record_id = new_record_id(kind)
     meta_key = (subjects.meta, META_ID)
     for _ in range(MAX_ATTEMPTS):
-        snapshot = store.snapshot(subjects.state_types() + ([] if only_if_absent else [subjects.log, subjects.write]))
-        episode = [SubjectWrite(t, i, Expect.revision(stored.revision), None)
-                   for t in (subjects.log, subjects.write) for i, stored in snapshot.pop(t, {}).items()]
-        current = {(t, i): stored for t, held in snapshot.items() for i, stored in held.items()}
+        if held is not None and not only_if_absent:
+            current, episode = _from_held(store, subjects, held)
+        else:
+            snapshot = store.snapshot(subjects.state_types() + ([] if only_if_absent else [subjects.log,
+                                                                                           subjects.write]))
+            if only_if_absent and meta_key[1] in snapshot.get(meta_key[0], {}):  # another process installed it
+                return StateMirror.from_snapshot(subjects, snapshot)
+            current, episode = _from_snapshot(subjects, snapshot)
+        held = None
         held_meta = current.pop(meta_key, None)
-        if only_if_absent and held_meta is not None:  # another process installed it first
-            return StateMirror.from_snapshot(subjects, snapshot)
         writes = [SubjectWrite(*key, expect(current[key].revision if key in current else None), desired[key])
                   for key in desired
-                  if key not in current or dumps(current[key].state) != desired_bytes[key]]
-        writes += [SubjectWrite(*key, Expect.revision(stored.revision), None)
-                   for key, stored in current.items() if key not in desired]
+                  if key not in current or current[key].encoded() != desired_bytes[key]]
+        writes += [SubjectWrite(*key, Expect.revision(now.revision), None)
+                   for key, now in current.items() if key not in desired]
         writes += episode
         position = (held_meta.revision if held_meta is not None else 0) + 1
         writes.append(SubjectWrite(*meta_key, expect(held_meta.revision if held_meta else None),
@@ -55,7 +90,7 @@ def install(store: Store, subjects: Subjects, target: StateMirror, kind: str, *,
             committed = commit(store, envelope(record_id), writes)
         except RevisionConflict:
             continue
-        target.revisions = {key: stored.revision for key, stored in current.items() if key in desired}
+        target.revisions = {key: now.revision for key, now in current.items() if key in desired}
         for written in committed.writes:
             if not written.deleted:
                 target.revisions[(written.subject_type, written.subject_id)] = written.revision
@@ -63,3 +98,42 @@ def install(store: Store, subjects: Subjects, target: StateMirror, kind: str, *,
         store.compact(subjects.all_types())
         return target
     raise RuntimeError(f"data/{kind} lost {MAX_ATTEMPTS} races with concurrent writes; try again")
+
+
+class _Current:
+    """One subject as the store holds it before the install: its revision, and the bytes of its
+    state (computed only when the install also writes that subject, to compare)."""
+
+    __slots__ = ("revision", "_encode")
+
+    def __init__(self, revision: int, encode: Callable[[], bytes]) -> None:
+        self.revision = revision
+        self._encode = encode
+
+    def encoded(self) -> bytes:
+        return self._encode()
+
+
+def _from_snapshot(subjects: Subjects, snapshot: dict[str, dict[str, Stored]]) -> tuple[dict[Key, _Current],
+                                                                                      list[SubjectWrite]]:
+    episode = [SubjectWrite(t, i, Expect.revision(stored.revision), None)
+               for t in (subjects.log, subjects.write) for i, stored in snapshot.pop(t, {}).items()]
+    current = {(t, i): _Current(stored.revision, functools.partial(dumps, stored.state))
+               for t, now in snapshot.items() for i, stored in now.items()}
+    return current, episode
+
+
+def _from_held(store: Store, subjects: Subjects, held: StateMirror) -> tuple[dict[Key, _Current],
+                                                                             list[SubjectWrite]]:
+    snapshot = store.snapshot([subjects.log, subjects.write])  # the episode: its ids and revisions
+    episode = [SubjectWrite(t, i, Expect.revision(stored.revision), None)
+               for t in (subjects.log, subjects.write) for i, stored in snapshot.get(t, {}).items()]
+    state_types = set(subjects.state_types())  # the copy's revisions also name the last install's entries
+    current = {key: _Current(revision, functools.partial(_held_bytes, held, key))
+               for key, revision in held.revisions.items() if key[0] in state_types}
+    return current, episode
+
+
+def _held_bytes(held: StateMirror, key: Key) -> bytes:
+    state = held.subject_state(key)
+    return b"" if state is None else dumps(state)

@@ -101,6 +101,26 @@ class StateMirror:
                                                            self.document_ranks[path])
         return states
 
+    def subject_state(self, key: SubjectKey) -> dict[str, Any] | None:
+        """One subject of ``subject_states`` (None: this mirror does not hold it)."""
+        subject_type, subject_id = key
+        if subject_type == self.subjects.meta:
+            return self.meta.known.to_json() if subject_id == KNOWN_ID and self.meta.known is not None else None
+        kind = self.subjects.kind_of(subject_type)
+        if kind == COLLECTION:
+            collection = self.index.collections.get(subject_id)
+            return None if collection is None else collection_state(collection, self.collection_ranks[subject_id])
+        if kind == ENTITY:
+            path, entity_key = parse_entity_subject_id(subject_id)
+            collection = self.index.collections.get(path)
+            if collection is None or entity_key not in collection.entities:
+                return None
+            return entity_state(collection, entity_key, self.entity_ranks[path][entity_key])
+        if kind == DOCUMENT and subject_id in self.index.documents:
+            return document_state(subject_id, self.index.documents[subject_id],
+                                  self.index.document_records.get(subject_id, ()), self.document_ranks[subject_id])
+        return None
+
     @classmethod
     def installing(cls, subjects: Subjects, index: StateIndex, meta: WriteMeta) -> StateMirror:
         """A mirror of a state about to be installed whole (reset, add): ranks are positions."""

@@ -21,11 +21,14 @@ or data/add its retry is refused (the entity its answer named may be gone), neve
 (expected absent) and then finds it.
 
 data/reset and data/add are one batch each: every state subject that differs is written,
-every one the new state lacks is deleted, and meta restarts (``install.py``).
+every one the new state lacks is deleted, and meta restarts (``install.py``). data/add comes in
+two steps: ``prepare_replace`` builds the new state's copy and subjects (no store read, nothing
+changed: any thread, off the runtime's lock), ``install_prepared`` commits it and holds it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from capenv.interpreter.bundle.io import Bundle
@@ -37,12 +40,20 @@ from capenv.serving.writes.generator_state import WriteState
 from .catch_up import catch_up, load_whole, put_back
 from .commits import MAX_ATTEMPTS, commit, envelope, new_record_id, note_commit, write_batch
 from .index import StateIndex
-from .install import install
+from .install import PreparedInstall, install, prepare
 from .mirror import StateMirror
 from .records import ADD, RESET, WRITE, request_digest, request_of, served_from, write_entry
 from .subjects import Subjects
 
 Encoder = Callable[[StateSnapshot], bytes]
+
+
+@dataclass(frozen=True)
+class PreparedAdd:
+    """A data/add ready to commit: the prepared install and what data/get writes for it."""
+
+    install: PreparedInstall
+    encoded: bytes
 
 
 class StoreStateHolder:
@@ -85,9 +96,19 @@ class StoreStateHolder:
 
     def replace(self, snapshot: StateSnapshot, encoded: bytes | None = None, *, adopt: bool = False) -> None:
         """data/add: install ``snapshot`` (``encoded``: what data/get writes for it)."""
+        self.install_prepared(self.prepare_replace(snapshot, encoded, adopt=adopt))
+
+    def prepare_replace(self, snapshot: StateSnapshot, encoded: bytes | None = None, *,
+                        adopt: bool = False) -> PreparedAdd:
+        """data/add's first step: the state to install, built apart from the held one (reads
+        nothing the holder or the store holds, changes nothing; safe on any thread)."""
         encoded = encoded if encoded is not None else self._encode(snapshot)
-        self._install(StateIndex.from_snapshot(snapshot, adopt=adopt), ADD, document_text=encoded.decode("utf-8"),
-                      encoded=encoded)
+        return PreparedAdd(self._prepare(StateIndex.from_snapshot(snapshot, adopt=adopt)), encoded)
+
+    def install_prepared(self, prepared: PreparedAdd) -> None:
+        """data/add's second step: commit the prepared state whole, then hold it."""
+        self._commit_install(prepared.install, ADD, document_text=prepared.encoded.decode("utf-8"),
+                             encoded=prepared.encoded)
 
     def write(self, plan: WritePlan | None, tool: str, call: ReadCall, key: str | None = None) -> Served:
         """Serve one write call as one commit (see the module's docstring)."""
@@ -232,9 +253,18 @@ class StoreStateHolder:
 
     # --- installing a whole state (reset, add, the first load) ---------------------------------
 
-    def _install(self, index: StateIndex, kind: str, *, document_text: str | None = None,
-                 encoded: bytes | None = None, only_if_absent: bool = False) -> None:
-        target = StateMirror.installing(self.subjects, index, self._writes.fresh(index))
-        held = install(self._store, self.subjects, target, kind, document_text=document_text,
-                       only_if_absent=only_if_absent)
-        self._adopt(held, encoded if held is target else None)
+    def _install(self, index: StateIndex, kind: str, *, only_if_absent: bool = False) -> None:
+        self._commit_install(self._prepare(index), kind, only_if_absent=only_if_absent)
+
+    def _prepare(self, index: StateIndex) -> PreparedInstall:
+        return prepare(StateMirror.installing(self.subjects, index, self._writes.fresh(index)))
+
+    def _commit_install(self, prepared: PreparedInstall, kind: str, *, document_text: str | None = None,
+                        encoded: bytes | None = None, only_if_absent: bool = False) -> None:
+        copy = None
+        if not only_if_absent and self._mirror is not None:
+            self.refresh()  # the copy diffed against must be the store's (a stale one is reloaded)
+            copy = self._mirror
+        held = install(self._store, self.subjects, prepared, kind, document_text=document_text,
+                       only_if_absent=only_if_absent, held=copy)
+        self._adopt(held, encoded if held is prepared.target else None)

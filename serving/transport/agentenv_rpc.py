@@ -27,6 +27,7 @@ import base64
 import binascii
 import logging
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
@@ -83,6 +84,9 @@ class AgentEnvRuntime(Runtime):
 
     def data_add(self, document: bytes) -> None:
         self.runtime.data_add(document)
+
+    def prepare_add(self, document: bytes) -> Callable[[], None]:
+        return self.runtime.prepare_add(document)
 
     def reserved_mcp_path(self) -> str:
         return self.runtime.reserved_mcp_path()

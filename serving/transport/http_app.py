@@ -256,7 +256,9 @@ class CapenvHttpApp:
             await _refuse(send, refusal)
             return
         try:
-            await self.worker.call(self.runtime.data_add, document)
+            # Parsed and checked aside; only the install waits its turn with the other calls.
+            install = await self.worker.aside(self.runtime.prepare_add, document)
+            await self.worker.call(install)
         except DataPlaneRefusal as refusal:
             status = 413 if refusal.kind == DataPlaneRefusal.RESOURCE_CONSTRAINT else 400
             await send_json(send, status, {"error": refusal.kind, "message": refusal.message})

@@ -1,0 +1,174 @@
+"""data/add prepares the new state aside (parse, checks, the subjects it is made of) and only then
+swaps it in whole under the runtime's lock: other calls are answered while a large document is
+being prepared, every call sees the state before or after the add (never a mix), and a refused
+add leaves the state as it was. No timings: the tests hold the preparation until they have seen
+other calls answered, and compare what each read saw with the two whole states."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+from typing import Any
+
+import pytest
+
+from support.capture_runs import build_from, items_app
+from support.http_thread import http_in_thread
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.runtime_api import DataPlaneRefusal
+from capenv.serving.transport.http_app import Access
+
+TOKEN = "grader"
+GRADER = {"authorization": f"Bearer {TOKEN}", "content-type": "application/json"}
+WAIT = 60  # seconds a guard waits before the test fails (a hang, not a timing)
+
+
+@pytest.fixture(scope="module")
+def bundle():
+    builder = items_app().call("POST", "/items", body={"title": "c"}, status=201, response={"id": 3, "title": "c"})
+    builder.call("GET", "/items/3", response={"id": 3, "title": "c"})
+    built = build_from(builder)
+    assert any(p.served and p.tool == "post_items" for p in built.view.writes), built.report
+    return built
+
+
+def request(port: int, method: str, path: str, body: bytes | None = None,
+            headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+    conn.request(method, path, body=body, headers=headers or {"content-type": "application/json"})
+    answer = conn.getresponse()
+    data = answer.read()
+    conn.close()
+    return answer.status, data
+
+
+def document_of(titles: list[str], first_id: int = 100) -> bytes:
+    """A state document holding one item per title (ids from ``first_id``)."""
+    entities = [{"id": first_id + n, "value": {"id": first_id + n, "title": t}, "records": []} for n, t in enumerate(titles)]
+    return json.dumps({"collections": [{"path": "/items", "type": "items", "args": {}, "entities": entities}],
+                       "documents": []}).encode()
+
+
+def listed(runtime: EnvironmentRuntime) -> list[dict[str, Any]]:
+    answer = runtime.read("get_items")
+    assert "body" in answer, answer
+    return answer["body"]
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
+def test_a_prepared_add_changes_nothing_until_it_is_installed(bundle, tmp_path, store: str) -> None:
+    runtime = EnvironmentRuntime(bundle, store=f"sqlite:{tmp_path / 's.db'}" if store == "sqlite" else None)
+    install = runtime.prepare_add(document_of(["new a", "new b"]))
+    before = runtime.data_get()
+    assert [i["title"] for i in listed(runtime)] == ["t1", "t2"]
+    created = runtime.read("post_items", {"body": {"title": "written meanwhile"}})  # a write between the two steps
+    assert created.get("status") == 201, created
+    install()
+    assert [i["title"] for i in listed(runtime)] == ["new a", "new b"]  # the add's state whole, the write gone
+    held = json.loads(runtime.data_get())
+    assert held["collections"] == json.loads(document_of(["new a", "new b"]))["collections"]
+    assert before != runtime.data_get()
+    runtime.close()
+
+
+def test_a_refused_add_is_refused_before_anything_is_prepared(bundle) -> None:
+    runtime = EnvironmentRuntime(bundle)
+    before = runtime.data_get()
+    bad = document_of(["x"]).replace(b'"id": 100, "value": {"id": 100', b'"id": 100, "value": {"id": 101')
+    with pytest.raises(DataPlaneRefusal):
+        runtime.prepare_add(bad)
+    assert runtime.data_get() == before
+
+
+def test_calls_are_answered_while_a_data_add_is_being_prepared(bundle) -> None:
+    """The preparation is held until other calls (a read, a write, data/get) have been answered:
+    with the preparation on the runtime's thread this would never finish."""
+    runtime = EnvironmentRuntime(bundle)
+    preparing, release = threading.Event(), threading.Event()
+    prepare = runtime.prepare_add
+
+    def held_prepare(document: bytes):
+        install = prepare(document)
+        preparing.set()
+        assert release.wait(WAIT), "the test never released the preparation"
+        return install
+
+    runtime.prepare_add = held_prepare  # type: ignore[method-assign]
+    with http_in_thread(runtime, access=Access(data_token=TOKEN)) as serving:
+        added: dict[str, Any] = {}
+        adding = threading.Thread(target=lambda: added.update(answer=request(
+            serving.port, "POST", "/_capenv/data/add", document_of(["added"]), GRADER)))
+        adding.start()
+        try:
+            assert preparing.wait(WAIT)
+            status, body = request(serving.port, "GET", "/items")
+            assert status == 200 and [i["title"] for i in json.loads(body)] == ["t1", "t2"]
+            status, body = request(serving.port, "POST", "/items", b'{"title": "meanwhile"}')
+            assert status == 201, body
+            status, body = request(serving.port, "GET", "/_capenv/data/get", headers=GRADER)
+            assert status == 200 and b"meanwhile" in body and b"added" not in body
+        finally:
+            release.set()
+            adding.join(WAIT)
+        assert added["answer"][0] == 200, added
+        status, body = request(serving.port, "GET", "/items")
+        assert status == 200 and [i["title"] for i in json.loads(body)] == ["added"]
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
+def test_every_read_sees_one_whole_state_while_adds_swap_it(bundle, tmp_path, store: str) -> None:
+    """Readers over HTTP while the grader adds two large states in turn: each list read is one of
+    the two states whole, and a failed add between them changes nothing."""
+    runtime = EnvironmentRuntime(bundle, store=f"sqlite:{tmp_path / 's.db'}" if store == "sqlite" else None)
+    first = [f"a{n}" for n in range(400)]
+    second = [f"b{n}" for n in range(250)]
+    states = {tuple(["t1", "t2"]), tuple(first), tuple(second)}
+    seen: list[tuple[str, ...]] = []
+    failures: list[Any] = []
+    done = threading.Event()
+    with http_in_thread(runtime, access=Access(data_token=TOKEN)) as serving:
+        def read() -> None:
+            while not done.is_set():
+                status, body = request(serving.port, "GET", "/items")
+                if status != 200:
+                    failures.append((status, body))
+                    return
+                seen.append(tuple(i["title"] for i in json.loads(body)))
+
+        readers = [threading.Thread(target=read) for _ in range(2)]
+        for reader in readers:
+            reader.start()
+        try:
+            for round_ in range(3):
+                for titles in (first, second):
+                    status, body = request(serving.port, "POST", "/_capenv/data/add", document_of(titles), GRADER)
+                    assert status == 200, body
+                held = request(serving.port, "GET", "/_capenv/data/get", headers=GRADER)[1]
+                status, body = request(serving.port, "POST", "/_capenv/data/add",
+                                       document_of(first)[:-2] + b"}", GRADER)  # not JSON: refused
+                assert status == 400, body
+                assert request(serving.port, "GET", "/_capenv/data/get", headers=GRADER)[1] == held
+        finally:
+            done.set()
+            for reader in readers:
+                reader.join(WAIT)
+    assert not failures, failures[:3]
+    assert seen and set(seen) <= states, [s[:3] for s in set(seen) - states][:3]
+    runtime.close()
+
+
+def test_an_add_installs_whole_over_what_another_runtime_wrote_to_the_shared_store(bundle, tmp_path) -> None:
+    """The install diffs against its own copy brought up to the store first: a write another
+    runtime committed after this one last looked is replaced too, not left beside the new state."""
+    store = f"sqlite:{tmp_path / 'shared.db'}"
+    adding, writing = EnvironmentRuntime(bundle, store=store), EnvironmentRuntime(bundle, store=store)
+    install = adding.prepare_add(document_of(["new"]))
+    assert writing.read("post_items", {"body": {"title": "elsewhere"}}).get("status") == 201
+    install()
+    for runtime in (adding, writing):
+        assert [i["title"] for i in listed(runtime)] == ["new"]
+        assert json.loads(runtime.data_get())["collections"] == json.loads(document_of(["new"]))["collections"]
+    adding.close()
+    writing.close()
