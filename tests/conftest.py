@@ -3,6 +3,7 @@ the test process reaches only loopback; the real captures' bundles are built onc
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +17,9 @@ from support.rules_copy import copy_rules
 from support.served import CAPTURES
 
 loopback_only.install()
+# The compiled rule tables' disk cache stays out of the user's home (and the suite's results):
+# off unless a test turns it on (tests/rules/test_rules_cache.py).
+os.environ["CAPENV_CACHE_DIR"] = ""
 
 
 def _fixture_cases() -> list:

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from .cache import cached
 from .models import FixtureFile, PredicateCall, RuleModel, SettingsModel, TableModel
 from .registry import CONTEXTS, PREDICATES, PredicateSpec, known_serving_ops, load_plugins
 from .yaml_source import RuleFileError, SpannedDict, SpannedList, load_yaml
@@ -106,7 +107,8 @@ def load_rules(directory: str | Path | None = None, *, with_fixtures: bool = Fal
     """Load every table and settings file of ``directory`` (default: the packaged ``rules/``).
 
     A directory whose files are unchanged (names, sizes, modification times) is compiled once
-    per process: validation is the slow part and a build needs it once."""
+    per process: validation is the slow part and a build needs it once. Across processes the
+    compiled tables come from ``cache.py`` while neither they nor the code compiling them change."""
     root = Path(directory) if directory else default_rules_dir()
     try:
         stamp = tuple(sorted((str(p.relative_to(root)), p.stat().st_mtime_ns, p.stat().st_size)
@@ -116,7 +118,8 @@ def load_rules(directory: str | Path | None = None, *, with_fixtures: bool = Fal
     key = (str(root.resolve()), with_fixtures, stamp)
     if stamp is not None and key in _LOADED:
         return _LOADED[key]
-    ruleset = _load_rules(root, with_fixtures=with_fixtures)
+    ruleset = cached(root, with_fixtures, lambda: _load_rules(root, with_fixtures=with_fixtures))
+    load_plugins()  # the registry as a compile leaves it (a cached RuleSet names the same functions)
     if stamp is not None:
         _LOADED[key] = ruleset
     return ruleset
