@@ -47,11 +47,34 @@ Issue 11 (section (d), soak): every data/reset and data/add used to keep all tha
 (each subject's every revision, each add's whole document, every idempotency record), so the
 memory store grew by ~150 MB and the SQLite file by ~31 MB per 32 MB cycle. An install now ends
 the episode before it (its history and keys deleted in the install's batch) and compacts the store
-(`Store.compact`), so both level off after the first cycles. What is left: a 32 MB data/add takes
-~15-20 s on this machine, loaded (parsing and checking the document, building the index and one
-subject state per entity, encoding them, the store's batch), and the transports run it on the one
-runtime worker, so every other call waits for all of it, not only for its commit; parsing off the
-worker and building the subject states before taking the state's lock is the next step.
+(`Store.compact`), so both level off after the first cycles. A data/add now runs in two steps:
+parsing and checking the document, building its index and one subject state per entity and
+encoding them (`Runtime.prepare_add`) run on a second thread beside the runtime worker
+(`RuntimeWorker.aside`), reading nothing the runtime holds; only the diff against the held copy
+and the store's commit run on the worker, under the state's lock, so other calls wait for the
+commit, not for the parse, and see the state before or after, never between
+(tests/transport/test_data_add_aside.py). The diff reads the holder's copy (brought up to the
+store first) instead of a snapshot of the whole previous state read back. The soak times the two
+steps apart (aside + locked). What is left: the locked step is the store's own commit of ~90k
+subjects (`store/batch.py:prepare` encodes each state again and hashes the whole batch,
+`contract.py:SubjectWrite.__post_init__` checks each write, `memory.py:commit`), about as long
+as the aside step on this machine; a data/reset of a large state is all locked; AgentEnv's
+JSON-RPC `data/add` still runs whole on the worker (it arrives as one `Runtime.http` call).
+
+Slow fuzz (issue 11, `pytest tests/transport/test_fuzz_surfaces.py --slow`, ≥ 10,000 generated
+calls over HTTP and MCP across every served tool of the 8 captures): 8 passed, 0 internal
+errors, state unchanged on every refusal (19 min 40 s at load average ~11-16; capenv commit
+634f7b7).
+
+Rule tables (issue 15): compiled tables are cached on disk between processes
+(`rules_engine/cache.py`, keyed by a hash of the tables, every interpreter source and the Python
+and pydantic versions; `CAPENV_CACHE_DIR`), and a rule evaluation's trace events are built
+without validating each again; bundles of all 8 captures byte-identical with and without the
+cache. Reading the tables went from 0.40-0.54 s to 0.20-0.25 s (fresh processes, load average
+~17); what is left of the build's "rules" phase is importing the predicate plugins (1.9-3.3 s on
+the same loaded machine: ~110 pydantic params and context models built at import,
+`bundle/models.py`, `bundle/op_params.py`, `rules_engine/models.py`), which the cache cannot skip
+since evaluation calls them; deferring those models' schema builds is the next step.
 
 What limits the rest:
 - **Build (≥ 5,000 records/s missed):** fixed after profiling (bundles byte-identical): the
@@ -87,8 +110,8 @@ What limits the rest:
   writes 12 / 6 / 7%; the rest is spread over `plans/` and `gate/` with no function above ~5% of
   its own (`run_gate`'s loop, `build_timeline`'s one frozen `Sighting` per listed member,
   `split_path`). 5,000/s at 1,000 records needs the fixed costs gone (bytecode cached, or fewer
-  modules imported per build) as much as faster plans; at the largest sizes, cheaper trace
-  events in `rules_engine/` are the next step.
+  modules imported per build) as much as faster plans; at the largest sizes, trace events are now
+  built without revalidation (`rules_engine/evaluate.py:_event`); `Decision` still validates.
 - **In-process writes (20,000/s memory, 5,000/s SQLite missed):** fixed after profiling: a
   reader's head check reads meta's revision only (`Store.revision`, no parse); meta's
   collection spellings are their own subject, so a write no longer rewrites ~550 of meta's ~700
