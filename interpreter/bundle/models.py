@@ -409,6 +409,18 @@ class ResponseRule(_Model):
     locator: Locator | None = None
 
 
+class CreateKey(_Model):
+    """A create's key, learned from a recorded call that answered an entity already held (issue 16
+    item 4, ``create-keys``): a call whose ``members`` equal a held entity's same-named fields gets
+    that entity, unchanged, answered with ``response`` (its entity rendered from the state); any
+    other call creates."""
+
+    members: tuple[str, ...]
+    response: ResponseRule
+    learned_from: int
+    """The recorded call the key was learned from."""
+
+
 class WritePlan(_Model):
     tool: str
     method: str
@@ -445,6 +457,8 @@ class WritePlan(_Model):
     """A create's recorded call that answered an entity the state already held (a get-or-create
     or an upsert by a key): served as a plain create it would make a duplicate (verdict
     ``get-or-create``)."""
+    key: CreateKey | None = None
+    """A create's key (a get-or-create): serving answers the held entity a call's key names."""
     reason: str | None = None
     served: bool = False
     contradicted_by: int | None = None

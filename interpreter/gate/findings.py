@@ -72,6 +72,8 @@ class PlanFindings:
     notes: list[GateNote] = field(default_factory=list)
     refusals: dict[int, str] = field(default_factory=dict)
     """Recorded call (ordinal) -> why serving refuses it (the note of a call the plan does not explain)."""
+    key_confirmations: list[int] = field(default_factory=list)
+    """A keyed create's calls that got a held entity as serving would (``key_checks``)."""
 
 
 @dataclass

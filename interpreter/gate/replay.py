@@ -37,6 +37,7 @@ from .erasure import erase, overwritten_by, remember_effect
 from .findings import WHOLE, GateNote, GateRun, Pending, PlanFindings, Tracking
 from .gate_notes import unexplained_call_note, unknown_entity_note
 from .item_keys import item_key
+from .key_checks import check_key_branch
 from .read_check import check_read
 from .sorted_arrays import SortedArrays
 from .tied_creates import outside_tied_collection, tied_note, unmodelled_in
@@ -107,6 +108,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                 applied = apply_bulk(plan, record, env, copy, sequences, counter, track, findings[tool]) \
                     if plan.effect == "bulk" else _apply(plan, record, env, copy, sequences, counter, timeline,
                                                          findings[tool])
+                if applied == {} and plan.effect == "create":
+                    continue  # a get-or-create's call that got a held entity wrote nothing
                 if applied is not None:
                     run.sorted_arrays.note_written(copy, applied)
                     if plan.effect == "create":
@@ -171,7 +174,12 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
     except (WriteRefusal, OpRefusal) as refusal:  # serving refuses an op's refusal too
         if findings is not None:
             findings.refusals[record.ordinal] = str(refusal)  # the note says why
+            check_key_branch(plan, record, None, findings)
         return None
+    if findings is not None:
+        check_key_branch(plan, record, result, findings)
+    if result.provenance.get("view") == "get":
+        return {}  # a get-or-create's held entity: nothing written
     note_form_problem(plan, recorded, CreateSite(record, copy, sequences, result.provenance), findings)
     provenance = result.provenance
     targets: dict[tuple, set[str]] = {}

@@ -62,6 +62,8 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
         build_reason = plan.build_reason or ("unexplained-change" if found and found.unexplained_by else None)
         context = PlanVerdictContext(
             build_reason=build_reason, answered_held=plan.answered_held,
+            key=", ".join(plan.key.members) if plan.key else None,
+            key_confirmations=len(found.key_confirmations) if found else 0,
             contradicted_by=found.contradicted_by if found else None,
             side_effect_by=found.side_effect_by if found else None,
             confirmations=len(found.confirmations) if found else 0, **_explanations(plan, found, view))
@@ -74,7 +76,8 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
         result.append(plan.model_copy(update={
             "served": served, "reason": reason, "insert": insert,
             "contradicted_by": _contradicting_read(found, reason),
-            "checked_record_ordinals": tuple(sorted(set(found.confirmations))) if found else (),
+            "checked_record_ordinals": tuple(sorted(set(found.confirmations) | set(found.key_confirmations)))
+            if found else (),
             "traces": plan.traces + decision.events}))
     return result
 

@@ -17,7 +17,7 @@ from .context import PlanContext, note
 from .create_fields import explain_create
 from .create_inputs import CreateInputs
 from .exemplar import admit_body
-from .get_or_create import answered_held
+from .get_or_create import held_answers
 from .insert import insert_rule
 from .link import link_create, names_id_alone, returned_ids
 from .newly_listed import newly_listed, same_collection
@@ -59,12 +59,12 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
     events.append(_collection_note(tool.name, base.get("collection"), explanation.tied_by))
     build_reason = explanation.build_reason
     accepted = {m.member for m in explanation.members if m.admission != "not-accepted"}
-    held = answered_held(tool, link, exemplar, calls, ctx, accepted, base.get("body_envelope"))
-    if held is not None:  # the gate still models its calls; the verdict leaves the tool unserved
-        events.append(held)
+    # a call that answered a held entity: a key serving gets by, or (an upsert, no key) the gate
+    # still models its calls and the verdict leaves the tool unserved
+    held = held_answers(tool, link, exemplar, calls, ctx, accepted, base.get("body_envelope"))
+    events.extend(held.events)
     return WritePlan(**base, fields=tuple(explanation.fields), members=tuple(explanation.members), insert=insert,
-                     build_reason=build_reason, answered_held=held.reason if held is not None else None,
-                     traces=tuple(events))
+                     build_reason=build_reason, answered_held=held.unserved, key=held.key, traces=tuple(events))
 
 
 def names_own_collection(path: str, entity_type: EntityType, linked: str) -> bool:

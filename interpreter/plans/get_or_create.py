@@ -1,16 +1,21 @@
 """A create tool whose recorded calls answered an entity the state already held (issue 16 item 4):
-a get-or-create or an upsert by a key (Prefect's ``POST /api/flows/`` by name, its deployments by
-flow and name). Served as a plain create, the same call would make a duplicate with a new id
-where the application answers the existing entity, so the plan is left unserved with the reason
-until the key is modelled. Such calls are evidence about the tool, not calls to set aside."""
+a get-or-create or an upsert by a key (Prefect's ``POST /api/flows/`` by name, its tag limits by
+tag). Such calls are evidence about the tool, not calls to set aside. The first one teaches the
+key (``create-keys``): the members it sent that name the held entity, when it answered that entity
+unchanged; serving then answers the held entity a call's key names (``CreateKey``), and the gate
+proves both branches against the timeline. Any other such call (an upsert, a call naming no held
+entity by what it sent) leaves the plan unserved with the reason ``get-or-create``: served as a
+plain create, the call would make a duplicate where the application answers the existing entity."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from capenv.interpreter.bundle.models import Locator
+from capenv.interpreter.bundle.models import CreateKey, Locator, ResponseRule
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.rules_engine import TraceEvent
+from capenv.interpreter.predicates.create_keys import CreateKeyContext, key_members
+from capenv.interpreter.rules_engine import TraceEvent, evaluate
 from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.bundle.values import locate, same_spelling
 
@@ -18,14 +23,54 @@ from .context import PlanContext, note
 from .link import Link
 
 REASON = "get-or-create"
+TABLE = "create-keys"
 
 
-def answered_held(tool: Tool, link: Link, exemplar: Record, calls: list[Record], ctx: PlanContext,
-                  accepted: set[str], envelope: str | None) -> TraceEvent | None:
+@dataclass
+class HeldAnswer:
+    """What a create's calls that answered held entities show: the key learned (or None), the
+    reason it stays unserved (or None), and the traces saying why."""
+
+    key: CreateKey | None = None
+    unserved: str | None = None
+    events: tuple[TraceEvent, ...] = ()
+
+
+def held_answers(tool: Tool, link: Link, exemplar: Record, calls: list[Record], ctx: PlanContext,
+                 accepted: set[str], envelope: str | None) -> HeldAnswer:
     """The first successful call after the exemplar that serving would take (the exemplar's path
     arguments, accepted members only) whose answer names, at the place the exemplar's answer named
     its new entity, an id the initial state or an earlier call of the tool held (and no delete
-    removed since); None when every such call made a new entity."""
+    removed since): the key it shows, by ``create-keys``. An empty answer when every call made a
+    new entity."""
+    found = _first_held_answer(tool, link, exemplar, calls, ctx, accepted, envelope)
+    if found is None:
+        return HeldAnswer()
+    call, value, since = found
+    id_field = link.type.id_field
+    context = _key_context(call, value, link, ctx, accepted, envelope)
+    decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{tool.name} record {call.ordinal}")
+    events = list(decision.events)
+    branch = decision.yields.get("branch") if decision.ok else None
+    shown = (f"record {call.ordinal} answered {call.status} with the {link.type.name} whose {id_field!r} is "
+             f"{value!r}, which {since} already held")
+    if branch == "get":
+        members = tuple(key_members(context))
+        key = CreateKey(members=members, learned_from=call.ordinal, response=_get_response(call, link.locator))
+        events.append(note(tool.name, "key", (
+            f"{shown}, named by {', '.join(members)} and unchanged: a call whose {', '.join(members)} names a held "
+            f"{link.type.name} gets it (answered {call.status}), any other call creates")))
+        return HeldAnswer(key=key, events=tuple(events))
+    why = "its answer wrote sent values into it (an upsert, not modelled)" if branch == "upsert" else \
+        "the members it sent do not name that entity alone"
+    events.append(note(tool.name, REASON, (
+        f"{shown}: the tool gets or updates an entity by a key its body names, and {why}; served as a plain create "
+        "the call would make a duplicate")))
+    return HeldAnswer(unserved=events[-1].reason, events=tuple(events))
+
+
+def _first_held_answer(tool: Tool, link: Link, exemplar: Record, calls: list[Record], ctx: PlanContext,
+                       accepted: set[str], envelope: str | None) -> tuple[Record, str, str] | None:
     id_field = link.type.id_field
     held = {str(e.id): "the initial state" for c in ctx.view.state.collections if c.type == link.type.name
             for e in c.entities}
@@ -42,26 +87,60 @@ def answered_held(tool: Tool, link: Link, exemplar: Record, calls: list[Record],
             continue
         since = _ordinal(held[value]) if value in held else None
         if since is not None and not any(since < d < call.ordinal for d in deleted.get(value, ())) \
-                and _taken(tool, exemplar, call, accepted, envelope):
-            return note(tool.name, REASON, (
-                f"record {call.ordinal} answered {call.status} with the {link.type.name} whose {id_field!r} is "
-                f"{value!r}, which {held[value]} already held: the tool gets or updates an entity by a key its "
-                "body names, and served as a plain create the call would make a duplicate"))
+                and _body(tool, exemplar, call, accepted, envelope) is not None:
+            return call, value, held[value]
         held[value] = f"record {call.ordinal}"
     return None
 
 
-def _taken(tool: Tool, exemplar: Record, call: Record, accepted: set[str], envelope: str | None) -> bool:
-    """Serving would take the call: the exemplar's path arguments (a linked create is tied to
-    them) and a body of accepted members only; a call it refuses can make no duplicate."""
+def _key_context(call: Record, value: str, link: Link, ctx: PlanContext, accepted: set[str],
+                 envelope: str | None) -> CreateKeyContext:
+    """The call's accepted members, the entity as held just before it and as answered, and how
+    many other held entities of the type share each sent value."""
+    sent = {m: v for m, v in (_unwrap(call, envelope) or {}).items() if m in accepted}
+    seen = ctx.timeline.before(link.type.name, value, call.ordinal, via=("item", "list", "response"))
+    held = seen.value if seen is not None and seen.value is not None else _initial(ctx, link.type.name, value)
+    answered = locate(call.response.json_value, link.locator or Locator(kind="root"))
+    others = [e for e in ctx.type_entities(link.type.name, call.ordinal)
+              if str(e.get(link.type.id_field)) != value]
+    shared = {m: sum(1 for e in others if m in e and e[m] == v) for m, v in sent.items()}
+    return CreateKeyContext(sent=sent, held=held or {}, answered=answered if isinstance(answered, dict) else {},
+                            shared=shared)
+
+
+def _initial(ctx: PlanContext, type_name: str, key: str) -> dict[str, Any] | None:
+    for collection in ctx.view.state.collections:
+        if collection.type == type_name:
+            for entity in collection.entities:
+                if str(entity.id) == key:
+                    return entity.value
+    return None
+
+
+def _get_response(call: Record, locator: Locator | None) -> ResponseRule:
+    """The held-key answer: the call's status and content type, the entity rendered where it sat."""
+    return ResponseRule(status=call.status, content_type=call.header("content-type") or call.response.mime_type,
+                        headers=call.response_headers, body=call.response.json_value, is_json=True,
+                        carries_entity=True, locator=locator or Locator(kind="root"))
+
+
+def _body(tool: Tool, exemplar: Record, call: Record, accepted: set[str], envelope: str | None) -> dict | None:
+    """The call's body when serving would take the call: the exemplar's path arguments (a linked
+    create is tied to them) and a body of accepted members only; a call it refuses can make no
+    duplicate."""
     mine, theirs = tool.match(exemplar.path) or {}, tool.match(call.path) or {}
     if any(not same_spelling(mine.get(name, ""), value) for name, value in theirs.items()):
-        return False
+        return None
+    body = _unwrap(call, envelope)
+    return body if isinstance(body, dict) and set(body) <= accepted else None
+
+
+def _unwrap(call: Record, envelope: str | None) -> Any:
     body = call.request.json_value if call.request.is_json else None
     if envelope is not None and isinstance(body, dict):
         body = body.get(envelope)
         body = body[0] if isinstance(body, list) and len(body) == 1 else body
-    return isinstance(body, dict) and set(body) <= accepted
+    return body
 
 
 def _deleted(ctx: PlanContext) -> dict[str, list[int]]:

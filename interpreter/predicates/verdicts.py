@@ -19,6 +19,10 @@ class PlanVerdictContext(BaseModel):
     build_reason: str | None = None
     answered_held: str | None = None
     """A recorded call of a create that answered an entity the state already held (get-or-create)."""
+    key: str | None = None
+    """A create's key (a get-or-create), by its members: the gate must confirm its get branch."""
+    key_confirmations: int = 0
+    """Recorded calls that got a held entity as serving would (the key's get branch)."""
     contradicted_by: int | None = None
     side_effect_by: int | None = None
     confirmations: int = 0
@@ -73,6 +77,16 @@ def plan_unconfirmed(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
     if ctx.confirmations == 0:
         return Match(_with({}, calls=list(ctx.unchecked_calls), replayed_reads=dict(ctx.replayed_reads)))
     return Miss(f"{ctx.confirmations} read(s) confirm it")
+
+
+@predicate("plan_key_unconfirmed", context="plan-verdict")
+def plan_key_unconfirmed(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """A create with a key whose get branch no recorded call confirmed."""
+    if ctx.key and ctx.key_confirmations == 0:
+        return Match({"key": ctx.key})
+    if not ctx.key:
+        return Miss("the create has no key")
+    return Miss(f"{ctx.key_confirmations} call(s) got a held entity by its key {ctx.key} as serving would")
 
 
 @predicate("plan_incomplete_entities", context="plan-verdict")

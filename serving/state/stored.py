@@ -144,7 +144,7 @@ class StoreStateHolder:
             except CallRefused:
                 self._stale = False  # a refusal changes nothing (the executor edits last)
                 raise
-            if decision.result is None:  # a recorded absence: nothing changed, nothing to keep
+            if decision.result is None:  # a recorded absence, or a key's held entity: nothing changed to keep
                 self._stale = False
                 return decision.served
             batch, touched, growth = write_batch(self.subjects, mirror, decision, record_id, request,

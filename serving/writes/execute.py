@@ -26,6 +26,7 @@ from .bulk import write_bulk
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
 from .checks import check_bulk_body, check_members, check_query, unwrap_body
 from .create_collections import collection_for_create, path_arguments
+from .create_keys import answer_held, held_by_key
 from .documents import write_document
 from .plans import PlanParts, plan_parts, sent_arguments
 from .values import charge_growth, field_values, op_context
@@ -96,6 +97,9 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
 
         return write_document(plan, call, body, state, limit_check, stamp=stamp)
     if placed is not None:
+        held = held_by_key(plan, env, body, state, placed[0])
+        if held is not None:  # a get-or-create naming a held key: the held entity, nothing written
+            return answer_held(plan, env, placed[0], *held)
         return _create(plan, env, state, body, placed, parts, instant, counter, sequences, recorded, limit_check)
     if plan.effect in ("update", "action"):
         collection, key, entity = _find_item(plan, env, call, state)

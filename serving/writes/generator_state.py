@@ -85,7 +85,7 @@ def _sequence_rows(table: dict[Any, int]) -> list[dict[str, Any]]:
 class Decision:
     """A decided write: the answer, and (when the state changed) what ``execute`` did and the
     meta to commit with it. ``result`` is None for an answer that changed nothing (a recorded
-    absence of the entity the call names)."""
+    absence of the entity the call names, or the held entity a get-or-create's key names)."""
 
     served: Served
     result: WriteResult | None
@@ -151,6 +151,8 @@ class WriteState:
             raise CallRefused(refusal.message) from None
         answer = Answer(result.status, result.content_type, result.headers, result.body, result.is_json, result.text)
         served = Served(answer, {"state": result.provenance})
+        if result.provenance.get("view") == "get":  # a get-or-create's held entity: nothing to keep
+            return Decision(served, None, meta)
         return Decision(served, result, WriteMeta(instant, meta.counter + 1, sequences, meta.evidence_id,
                                                   meta.known), sum(grown))
 

@@ -99,8 +99,8 @@ def test_a_fresh_runtime_gives_the_same_state_for_the_same_calls(json_server_bun
 
 
 def prefect_session(runtime: EnvironmentRuntime) -> list[dict]:
-    # POST /api/flows/ is a get-or-create by name, not served (tests/plans/test_get_or_create.py):
-    # variables are Prefect's served create with UUID identities
+    # variables are a served create with UUID identities (flows are a get-or-create by name:
+    # tests/plans/test_get_or_create.py)
     first = accepted(runtime, "post_variables", {"body": {"name": "graded", "value": "x", "tags": ["a"]}})
     other = accepted(runtime, "post_variables", {"body": {"name": "second", "value": "y", "tags": []}})
     flow = next(iter(entities(runtime, "/api/flows")))["id"]

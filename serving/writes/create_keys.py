@@ -1,0 +1,43 @@
+"""A create with a key (a get-or-create, ``WritePlan.key``): a call whose key members equal a
+held entity's same-named fields gets that entity, unchanged, answered as the recording that
+taught the key answered it (its status, the entity rendered from the state); any other call
+creates. The plan learned the key from a recorded call (``interpreter/plans/get_or_create.py``),
+and the gate proved both branches on the capture's timeline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.values import same_json
+from capenv.serving.reads.render import place
+from capenv.serving.state.index import StateIndex
+
+from .calls import WriteEnv, WriteResult
+
+
+def held_by_key(plan: WritePlan, env: WriteEnv, body: dict[str, Any], state: StateIndex,
+                collection_path: str) -> tuple[str, dict[str, Any]] | None:
+    """The held entity of the collection the create goes to whose fields equal every key member
+    the call sent, as a (key, entity) pair; None when the plan has no key or none is held."""
+    if plan.key is None or plan.type is None:
+        return None
+    held = state.find_collection(collection_path, plan.type)
+    if held is None or any(m not in body for m in plan.key.members):
+        return None
+    for key in held.order:
+        entity = held.entities[key]
+        if all(m in entity and same_json(entity[m], body[m]) for m in plan.key.members):
+            return key, entity
+    return None
+
+
+def answer_held(plan: WritePlan, env: WriteEnv, collection_path: str, key: str,
+                entity: dict[str, Any]) -> WriteResult:
+    """The held entity in the key's recorded answer; nothing is written."""
+    response = plan.key.response
+    body = place(response.body, response.locator, dict(entity)) if response.locator else dict(entity)
+    id_field = env.types[plan.type].id_field
+    return WriteResult(response.status, response.content_type, response.headers, body, True, None,
+                       {"source": "state", "view": "get", "type": plan.type, "collection": collection_path,
+                        "id": entity.get(id_field, key), "key": list(plan.key.members)}, [])
