@@ -410,12 +410,14 @@ class ResponseRule(_Model):
 
 
 class CreateKey(_Model):
-    """A create's key, learned from a recorded call that answered an entity already held (issue 16
+    """A create's key, learned from a recorded call that named an entity already held (issue 16
     item 4, ``create-keys``): a call whose ``members`` equal a held entity's same-named fields gets
-    that entity, unchanged, answered with ``response`` (its entity rendered from the state); any
-    other call creates."""
+    that entity, unchanged, answered with ``response`` (its entity rendered from the state) on the
+    ``get`` branch, or is refused as a conflict on the ``conflict`` branch (``response``: the
+    recorded refusal); any other call creates."""
 
     members: tuple[str, ...]
+    branch: Literal["get", "conflict"] = "get"
     response: ResponseRule
     learned_from: int
     """The recorded call the key was learned from."""

@@ -24,10 +24,17 @@ def answered_held(plan: WritePlan, record: Record) -> bool:
         and record.status != plan.response.status
 
 
-def check_key_branch(plan: WritePlan, record: Record, result: WriteResult | None, findings: PlanFindings) -> None:
+def check_key_branch(plan: WritePlan, record: Record, result: WriteResult | None, findings: PlanFindings,
+                     refusal: Exception | None = None) -> None:
     """Confirm or contradict the branch serving took for a recorded call of a keyed create
-    (``result`` None: serving refused the call)."""
+    (``result`` None: serving refused the call, with ``refusal``)."""
     if plan.key is None:
+        return
+    if plan.key.branch == "conflict":
+        if result is None and "key" in getattr(refusal, "where", {}):
+            _contradict(findings, record, (
+                f"serving refuses a create naming a held {', '.join(plan.key.members)} as a conflict, but the "
+                f"application answered {record.status} here"), {"branch": "conflict"})
         return
     got = result is not None and result.provenance.get("view") == "get"
     expected = answered_held(plan, record)

@@ -174,7 +174,7 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
     except (WriteRefusal, OpRefusal) as refusal:  # serving refuses an op's refusal too
         if findings is not None:
             findings.refusals[record.ordinal] = str(refusal)  # the note says why
-            check_key_branch(plan, record, None, findings)
+            check_key_branch(plan, record, None, findings, refusal)
         return None
     if findings is not None:
         check_key_branch(plan, record, result, findings)

@@ -62,7 +62,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
         build_reason = plan.build_reason or ("unexplained-change" if found and found.unexplained_by else None)
         context = PlanVerdictContext(
             build_reason=build_reason, answered_held=plan.answered_held,
-            key=", ".join(plan.key.members) if plan.key else None,
+            key=", ".join(plan.key.members) if plan.key is not None and plan.key.branch == "get" else None,
             key_confirmations=len(found.key_confirmations) if found else 0,
             contradicted_by=found.contradicted_by if found else None,
             side_effect_by=found.side_effect_by if found else None,

@@ -45,7 +45,7 @@ def held_answers(tool: Tool, link: Link, exemplar: Record, calls: list[Record], 
     new entity."""
     found = _first_held_answer(tool, link, exemplar, calls, ctx, accepted, envelope)
     if found is None:
-        return HeldAnswer()
+        return _conflict_key(tool, link, exemplar, calls, ctx, accepted, envelope)
     call, value, since = found
     id_field = link.type.id_field
     context = _key_context(call, value, link, ctx, accepted, envelope)
@@ -67,6 +67,43 @@ def held_answers(tool: Tool, link: Link, exemplar: Record, calls: list[Record], 
         f"{shown}: the tool gets or updates an entity by a key its body names, and {why}; served as a plain create "
         "the call would make a duplicate")))
     return HeldAnswer(unserved=events[-1].reason, events=tuple(events))
+
+
+def _conflict_key(tool: Tool, link: Link, exemplar: Record, calls: list[Record], ctx: PlanContext,
+                  accepted: set[str], envelope: str | None) -> HeldAnswer:
+    """The first refused call serving would take whose sent values name one held entity, read by
+    ``create-keys``: a conflict makes its members a key serving refuses a second entity by (a create
+    naming a held variable's name is answered 409, not made twice)."""
+    for call in sorted(calls, key=lambda r: r.ordinal):
+        if call.succeeded or call.ordinal <= exemplar.ordinal:
+            continue
+        body = _body(tool, exemplar, call, accepted, envelope)
+        if not body:
+            continue
+        entities = ctx.type_entities(link.type.name, call.ordinal)
+        holders = [[e for e in entities if m in e and e[m] == v] for m, v in body.items()]
+        named = {id(found[0]): found[0] for found in holders if len(found) == 1}  # by a value one entity holds
+        if len(named) != 1:
+            continue
+        held = next(iter(named.values()))
+        shared = {m: sum(1 for e in entities if e is not held and m in e and e[m] == v) for m, v in body.items()}
+        context = CreateKeyContext(sent=body, held=held, answered={}, shared=shared, status=call.status)
+        decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{tool.name} record {call.ordinal}")
+        if decision.ok and decision.yields.get("branch") == "conflict":
+            members = tuple(key_members(context))
+            key = CreateKey(members=members, branch="conflict", learned_from=call.ordinal,
+                            response=_refusal(call))
+            return HeldAnswer(key=key, events=tuple(decision.events) + (note(tool.name, "key", (
+                f"record {call.ordinal} answered {call.status} to a create whose {', '.join(members)} a held "
+                f"{link.type.name} ({link.type.id_field} {held.get(link.type.id_field)!r}) holds: a call naming a "
+                f"held {', '.join(members)} is refused as a conflict, any other call creates")),))
+    return HeldAnswer()
+
+
+def _refusal(call: Record) -> ResponseRule:
+    return ResponseRule(status=call.status, content_type=call.header("content-type") or call.response.mime_type,
+                        body=call.response.json_value if call.response.is_json else None,
+                        is_json=call.response.is_json, text=None if call.response.is_json else call.response.text)
 
 
 def _first_held_answer(tool: Tool, link: Link, exemplar: Record, calls: list[Record], ctx: PlanContext,

@@ -27,6 +27,22 @@ class CreateKeyContext(BaseModel):
     """The entity the call answered."""
     shared: dict[str, int] = Field(default_factory=dict)
     """Per sent member: how many other held entities of the type hold the value it sent."""
+    status: int = 200
+    """The call's status."""
+
+
+class StatusParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int]
+
+
+@predicate("call_status_in", context="create-key", params=StatusParams)
+def call_status_in(ctx: CreateKeyContext, params: StatusParams) -> Outcome:
+    """The call was answered with one of some statuses (a conflict)."""
+    if ctx.status in params.statuses:
+        return Match({"status": ctx.status})
+    return Miss(f"answered {ctx.status}")
 
 
 def key_members(ctx: CreateKeyContext) -> list[str]:

@@ -199,8 +199,9 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
         parts.append(f"The body wraps its object as {envelope_text(plan)}.")
     if plan.key is not None:
         key = ", ".join(f'"{m}"' for m in plan.key.members)
-        parts.append(f'A call whose {key} names a held "{plan.type}" entity gets that entity unchanged '
-                     f"({plan.key.response.status}) and creates nothing.")
+        parts.append(f'A call whose {key} names a held "{plan.type}" entity ' + (
+            f"gets that entity unchanged ({plan.key.response.status})" if plan.key.branch == "get" else
+            f"is refused as a conflict ({plan.key.response.status})") + " and creates nothing.")
     if plan.query:
         parts.append("The recorded query " + ", ".join(f'{n}="{v}"' for n, v in plan.query) + " is always sent.")
     parts.extend(not_modelled)

@@ -1,7 +1,8 @@
-"""A create with a key (a get-or-create, ``WritePlan.key``): a call whose key members equal a
-held entity's same-named fields gets that entity, unchanged, answered as the recording that
-taught the key answered it (its status, the entity rendered from the state); any other call
-creates. The plan learned the key from a recorded call (``interpreter/plans/get_or_create.py``),
+"""A create with a key (``WritePlan.key``): a call whose key members equal a held entity's
+same-named fields gets that entity, unchanged, answered as the recording that taught the key
+answered it (its status, the entity rendered from the state) on the ``get`` branch (a
+get-or-create), or is refused as a conflict on the ``conflict`` branch (the application answered
+such a call 409); any other call creates. The plan learned the key from a recorded call (``interpreter/plans/get_or_create.py``),
 and the gate proved both branches on the capture's timeline."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from capenv.interpreter.bundle.values import same_json
 from capenv.serving.reads.render import place
 from capenv.serving.state.index import StateIndex
 
-from .calls import WriteEnv, WriteResult
+from .calls import WriteEnv, WriteRefusal, WriteResult
 
 
 def held_by_key(plan: WritePlan, env: WriteEnv, body: dict[str, Any], state: StateIndex,
@@ -34,10 +35,18 @@ def held_by_key(plan: WritePlan, env: WriteEnv, body: dict[str, Any], state: Sta
 
 def answer_held(plan: WritePlan, env: WriteEnv, collection_path: str, key: str,
                 entity: dict[str, Any]) -> WriteResult:
-    """The held entity in the key's recorded answer; nothing is written."""
+    """The held entity in the key's recorded answer (nothing is written), or the conflict refusal."""
+    id_field = env.types[plan.type].id_field
+    if plan.key.branch == "conflict":
+        named = ", ".join(f"{m} {entity[m]!r}" for m in plan.key.members)
+        raise WriteRefusal(f"a {plan.type} entity with {named} is held ({id_field} {entity.get(id_field, key)!r}): "
+                           f"the application answers such a create {plan.key.response.status} (record "
+                           f"{plan.key.learned_from}) and makes no second one; send another "
+                           f"{', '.join(plan.key.members)}", kind="conflict",
+                           where={"collection": collection_path, "id": entity.get(id_field, key),
+                                  "key": list(plan.key.members)})
     response = plan.key.response
     body = place(response.body, response.locator, dict(entity)) if response.locator else dict(entity)
-    id_field = env.types[plan.type].id_field
     return WriteResult(response.status, response.content_type, response.headers, body, True, None,
                        {"source": "state", "view": "get", "type": plan.type, "collection": collection_path,
                         "id": entity.get(id_field, key), "key": list(plan.key.members)}, [])

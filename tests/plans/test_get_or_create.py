@@ -123,3 +123,62 @@ def test_prefect_a_held_flow_name_answers_the_held_flow_unchanged(bundle_dir: Ca
     status, made = post(runtime, "/api/flows/", {"name": "brand-new", "tags": []})
     assert status == 201 and made["id"] != before["id"]
     assert post(runtime, "/api/flows/", {"name": "brand-new", "tags": ["x"]}) == (200, made)
+
+
+# --- a conflict: the application refuses a second entity with a held key --------------------
+
+VARS = [{"id": "4a344bbc-a8fc-424a-b854-a0d2b4231c44", "name": "env", "value": "prod"},
+        {"id": "d9b8acd0-7708-4a54-b586-5af0758ce2b0", "name": "flags", "value": "on"}]
+MADE = {"id": "a06bcac0-d1ad-43e1-beaa-500b98f5d7c6", "name": "fresh", "value": "x"}
+
+
+def variables_app(refused_status: int = 409) -> HarBuilder:
+    return (HarBuilder()
+            .call("GET", "/vars", response=VARS)
+            .call("GET", f"/vars/{VARS[0]['id']}", response=VARS[0])
+            .call("POST", "/vars", body={"name": "fresh", "value": "x"}, status=201, response=MADE)
+            .call("GET", f"/vars/{MADE['id']}", response=MADE)
+            .call("POST", "/vars", body={"name": "env", "value": "other"}, status=refused_status,
+                  response={"detail": "A variable with the name 'env' already exists."})
+            .call("GET", "/vars", response=VARS + [MADE]))
+
+
+def test_a_conflict_on_a_held_name_learns_a_key_serving_refuses_by():
+    bundle = build_from(variables_app())
+    plan = plan_of(bundle, "post_vars")
+    assert plan.served, plan.reason
+    assert plan.key is not None and plan.key.branch == "conflict" and plan.key.members == ("name",)
+    assert any(e.rule_id == "create-key.conflict" for e in plan.traces)
+    runtime = EnvironmentRuntime(bundle)
+    status, refused = post(runtime, "/vars", {"name": "env", "value": "again"})
+    assert status == 409 and refused["error"] == "conflict" and "name 'env' is held" in refused["message"]
+    status, made = post(runtime, "/vars", {"name": "score", "value": "1"})
+    assert status == 201 and made["name"] == "score"
+    assert post(runtime, "/vars", {"name": "score", "value": "2"})[0] == 409
+    assert [v["name"] for v in runtime.read("get_vars", {})["body"]] == ["env", "flags", "score"]
+
+
+def test_a_create_the_application_made_under_a_held_key_contradicts_the_conflict_key():
+    twin = {"id": "0cfe6e8a-8036-4262-bd4a-6e65996452e0", "name": "flags", "value": "again"}
+    har = variables_app().call("POST", "/vars", body={"name": "flags", "value": "again"}, status=201,
+                               response=twin)
+    plan = plan_of(build_from(har), "post_vars")
+    assert not plan.served and plan.reason == "contradicted" and plan.contradicted_by == 7
+
+
+def test_a_refusal_that_is_no_conflict_teaches_no_key():
+    plan = plan_of(build_from(variables_app(refused_status=422)), "post_vars")
+    assert plan.key is None and plan.served, plan.reason
+
+
+def test_prefect_a_held_variable_or_pool_name_is_refused_as_the_application_refuses_it(
+        bundle_dir: Callable[[str], Path]):
+    bundle = read_bundle(bundle_dir("prefect"))
+    for tool in ("post_variables", "post_work_pools"):
+        plan = plan_of(bundle, tool)
+        assert plan.served and plan.key is not None and plan.key.branch == "conflict", tool
+        assert plan.key.members == ("name",) and plan.key.response.status == 409
+    runtime = EnvironmentRuntime(bundle)
+    status, refused = post(runtime, "/api/variables/", {"name": "env", "value": "x", "tags": []})
+    assert status == 409 and refused["error"] == "conflict"
+    assert runtime.read("get_variables_name_by_name", {"name": "env"})["body"]["value"] == "prod"
