@@ -31,6 +31,7 @@ from capenv.serving.writes.calls import WriteEnv
 from .findings import GateNote, GateRun, Tracking
 from .item_keys import named_entity
 from .pages import past_the_page
+from .presence import listed_since
 from .unmodelled import unscoped_since
 
 LOCATION = "interpreter/gate/absences.py:blame_absences"
@@ -56,7 +57,8 @@ def absent_held(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
         keys = _unlisted(record, read_view, entity_type, copy, track, run)
     else:
         return []
-    return [(entity_type.name, where, key) for where, key in keys if (entity_type.name, key) not in track.unknown]
+    # an unknown entity too: a read-only POST may have shown it present after what made it unknown
+    return [(entity_type.name, where, key) for where, key in keys]
 
 
 def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, track: Tracking,
@@ -90,6 +92,7 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
     for type_name, collection, key in absent:
         entity = ("entity", type_name, key)
         seen = timeline.before(type_name, key, record.ordinal)
+        listed = listed_since(run.listings, type_name, key, record.ordinal)
         noted = track.absent_noted.get((type_name, key), 0)
         track.absent_noted[(type_name, key)] = record.ordinal
         if seen is not None and seen.value is None or noted > (seen.ordinal if seen is not None else 0):
@@ -97,7 +100,7 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
         if track.pending.get(entity):
             continue  # a write to it awaits its check: the read judges that write (a create it does not show)
         since = max(seen.ordinal if seen is not None else 0, track.last_check.get(entity, 0),
-                    track.last_touched.get(entity, 0))
+                    track.last_touched.get(entity, 0), listed or 0)
         reached = [track.latest_unmodelled.get(t, 0) for t in (entity, ("collection", collection))]
         reached += [track.changed_by_unattributed.get(entity, 0)]
         if max(reached) > since or unscoped_since(track, since, record.ordinal) is not None:
@@ -116,6 +119,8 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
                 continue
             found.side_effect_by = record.ordinal
             shown = f"record {seen.ordinal} showed it" if seen is not None else "the state holds it"
+            if listed is not None and (seen is None or listed > seen.ordinal):
+                shown = f"record {listed} (a read-only POST) listed it"
             found.notes.append(GateNote(
                 record.ordinal,
                 f"shows {type_name} {key!r} absent ({_how(record, read_view)}) although no write that touched "
@@ -124,7 +129,7 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
                 "effect on another entity that serving would not make",
                 kind="side-effect", location=LOCATION,
                 evidence={"absent": {"type": type_name, "id": key}, "write": ordinal,
-                          "shown_present_by": seen.ordinal if seen is not None else None,
+                          "shown_present_by": max(seen.ordinal if seen is not None else 0, listed or 0) or None,
                           "linked_by_id": bool(linked)}))
 
 

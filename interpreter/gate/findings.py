@@ -98,6 +98,8 @@ class GateRun:
     """The view's budgets the replay hit (the copy held more entities than ``max_entities``)."""
     traces: list[TraceEvent] = field(default_factory=list)
     """Why the replay stopped, when it did."""
+    listings: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    """Per (type, key): the read-only POSTs whose recorded answer listed the entity (``presence``)."""
 
 
 @dataclass

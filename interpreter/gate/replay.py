@@ -38,6 +38,7 @@ from .findings import WHOLE, GateNote, GateRun, Pending, PlanFindings, Tracking
 from .gate_notes import unexplained_call_note, unknown_entity_note
 from .item_keys import item_key
 from .key_checks import check_key_branch
+from .presence import read_only_listings
 from .read_check import check_read
 from .sorted_arrays import SortedArrays
 from .tied_creates import outside_tied_collection, tied_note, unmodelled_in
@@ -65,6 +66,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     track = Tracking(touched={(c.type, k) for c in copy.collections.values() for k in c.entities})
     run = GateRun(findings, plans=by_tool, settings=settings if settings is not None else embed_settings(),
                   insert_table=insert_table, paging=paging if paging is not None else PagingRoles(load_rules()))
+    run.listings = read_only_listings(records, tool_of, read_only, env.types)
     run.sorted_arrays = SortedArrays.scan(records, views, tool_of, view.state)
     run.sorted_arrays.exhaustive_up_to = int(run.settings["sorted_arrays_exhaustive_up_to"])
     run.sorted_arrays.learn_from_plans(plans)
