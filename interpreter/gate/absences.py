@@ -57,8 +57,11 @@ def absent_held(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
         keys = _unlisted(record, read_view, entity_type, copy, track, run)
     else:
         return []
-    # an unknown entity too: a read-only POST may have shown it present after what made it unknown
-    return [(entity_type.name, where, key) for where, key in keys]
+    # an unknown entity only when a read-only POST listed it: it may have shown it present after
+    # what made it unknown (``blame_absences`` weighs which came last)
+    return [(entity_type.name, where, key) for where, key in keys
+            if (entity_type.name, key) not in track.unknown
+            or listed_since(run.listings, entity_type.name, key, record.ordinal) is not None]
 
 
 def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, track: Tracking,
