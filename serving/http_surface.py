@@ -15,6 +15,7 @@ Sent as recorded, the server would fail after the write committed and the client
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import dumps
@@ -40,26 +41,30 @@ def unsendable_header(name: str, value: str) -> str | None:
     return None
 
 
-def route(manifest: Manifest, catalog: Catalog, request: HttpRequest) -> tuple[CatalogEntry, dict[str, str]] | HttpAnswer:
-    """The catalog entry answering the request and its raw path arguments, or the error answer."""
+def route(manifest: Manifest, catalog: Catalog, request: HttpRequest
+          ) -> tuple[CatalogEntry, dict[str, str], HttpRequest] | HttpAnswer:
+    """The catalog entry answering the request, its raw path arguments and the request as capenv
+    reads it (its path without the format suffix the application spells paths with), or the
+    error answer."""
     method = "GET" if request.method == "HEAD" else request.method
-    found = manifest.tool_for(method, request.path)
+    found = manifest.route(method, request.path)
     if found is not None and found[0].name in catalog.entries:
-        return catalog.entries[found[0].name], found[1]
-    allowed = sorted({t.method for t in manifest.tools if t.match(request.path) is not None
-                      and t.name in catalog.entries})
+        return catalog.entries[found[0].name], found[1], replace(request, path=found[2])
+    allowed = sorted({t.method for t in manifest.tools if t.name in catalog.entries
+                      and (routed := manifest.route(t.method, request.path)) is not None and routed[0] is t})
     if allowed:
         message = f"{request.method} {request.path} is not served; this path answers {', '.join(allowed)}"
         return error(405, "method_not_allowed", message, (("allow", ", ".join(allowed)),))
     if found is not None:
-        message = f"{request.method} {found[0].template} ({found[0].name}) is a write this environment does not serve"
+        message = (f"{request.method} {found[0].spelled_template} ({found[0].name}) is a write this environment"
+                   " does not serve")
         return error(405, "method_not_allowed", message)
     return error(404, "not_found", f"no tool answers {request.method} {request.path}; {tools_named(catalog)}")
 
 
 def tools_named(catalog: Catalog) -> str:
     entries = list(catalog.entries.values())
-    named = ", ".join(f"{e.tool.method} {e.tool.template}" for e in entries[:MAX_TOOLS_NAMED])
+    named = ", ".join(f"{e.tool.method} {e.tool.spelled_template}" for e in entries[:MAX_TOOLS_NAMED])
     more = f" and {len(entries) - MAX_TOOLS_NAMED} more" if len(entries) > MAX_TOOLS_NAMED else ""
     return f"served paths: {named}{more}" if entries else "this environment serves no paths"
 

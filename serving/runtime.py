@@ -112,7 +112,7 @@ class EnvironmentRuntime(Runtime):
         routed = route(self.bundle.manifest, self.catalog, request)
         if isinstance(routed, HttpAnswer):
             return routed
-        entry, args = routed
+        entry, args, request = routed
         key = request.header(IDEMPOTENCY_HEADER)
         if key is not None and not key.strip():
             return error(400, "refused", f"the {IDEMPOTENCY_HEADER} header must not be blank", tool=entry.name)

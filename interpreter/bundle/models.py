@@ -141,6 +141,20 @@ class ProjectedMember(_Model):
     rule_id: str | None = None
 
 
+class ItemMember(_Model):
+    """A member beside an item view's entity that serving renders for the entity it answers with
+    (``view-item-members``); members not listed show what the view's base recording shows.
+
+    ``path-value``: the path value the call named, percent-decoded, as a string (``scalar``) or a
+    one-element array of it (``singleton``), as Datasette's ``primary_key_values``.
+    """
+
+    member: str
+    role: Literal["path-value"]
+    form: Literal["scalar", "singleton"] = "scalar"
+    rule_id: str | None = None
+
+
 class ListLine(_Model):
     """One recorded request line of a list view: path arguments and query, as recorded."""
 
@@ -214,6 +228,8 @@ class ReadView(_Model):
     learned_queries: tuple[QuerySpec, ...] = ()
     envelope_members: tuple[EnvelopeMember, ...] = ()
     """For a list view: each member of its answers' envelope and how it is rendered."""
+    item_members: tuple[ItemMember, ...] = ()
+    """For an item view: the members beside the entity rendered for each entity it answers with."""
 
 
 class Entity(_Model):
@@ -391,8 +407,15 @@ class Address(_Model):
 
     by: Literal["path", "action", "ids", "elements", "link", "collection", "document"]
     segment: str | None = None
+    """An action's literal segment after the item path (``archive``); for a write by path, the
+    literal segments after the item path that name what it does (Datasette's ``-/delete``)."""
     member: str | None = None
     kind: str | None = None
+
+    def segments_after_item(self) -> int:
+        """How many literal segments follow the item path in a call's path (0: the path is the
+        item path; the entity's key is the segment before them)."""
+        return len(self.segment.split("/")) if self.by in ("path", "action") and self.segment else 0
 
 
 class ResponseRule(_Model):
@@ -455,6 +478,9 @@ class WritePlan(_Model):
     observation: int | None = None
     """The record the written entity was observed in."""
     build_reason: str | None = None
+    absence_tool: str | None = None
+    """For an update or delete whose tool recorded no 400/404/410: the sibling tool whose recorded
+    one answers a call naming an entity the state does not hold (``write-absences``)."""
     answered_held: str | None = None
     """A create's recorded call that answered an entity the state already held (a get-or-create
     or an upsert by a key): served as a plain create it would make a duplicate (verdict

@@ -34,6 +34,7 @@ def evidence_id(records: Iterable[Record]) -> str:
 def record_fingerprint(record: Record) -> dict[str, Any]:
     """Every field of the record as plain JSON data (``Body.json_value`` is excluded by its model)."""
     data = record.model_dump(mode="python")
+    data.pop("format_suffix", None)  # the id is over the paths as sent, before spelling is read
     data["started_at"] = iso_microseconds(record.started_at)
     data["finished_at"] = iso_microseconds(record.finished_at)
     return data

@@ -62,7 +62,8 @@ class Record(BaseModel):
     origin: str
     """scheme://host[:port], lower-cased scheme and host, default ports dropped."""
     path: str
-    """The URL path as sent: raw spelling, percent-escapes kept."""
+    """The URL path as sent: raw spelling, percent-escapes kept; less a format suffix the
+    capture shows is spelling (``format_suffix``, the ``path-format-suffixes`` table)."""
     query: tuple[tuple[str, str], ...] = ()
     """Raw (name, value) pairs in order, as sent (not percent-decoded)."""
     request_headers: tuple[tuple[str, str], ...] = ()
@@ -76,6 +77,8 @@ class Record(BaseModel):
     response: Body = Body()
     primary: bool = False
     """True when the record's origin is the primary origin."""
+    format_suffix: str = ""
+    """The format suffix (``.json``) the path was sent with, taken off ``path`` as spelling."""
 
     @property
     def changes_state(self) -> bool:
@@ -119,6 +122,9 @@ class Evidence(BaseModel):
     path_spans: tuple[PathSpan, ...] = ()
     """Parameters spanning segments (``evidence.path_spans``); ``records`` hold the folded paths."""
     span_trace: tuple[TraceEvent, ...] = ()
+    format_suffix: str | None = None
+    """The suffix the application's paths are spelled with (``.json``), taken off every path."""
+    format_trace: tuple[TraceEvent, ...] = ()
 
     @property
     def primary_records(self) -> tuple[Record, ...]:

@@ -26,8 +26,7 @@ def target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str, 
     entity_type = env.types.get(plan.type or "")
     if entity_type is None:
         return None
-    action = plan.address is not None and plan.address.by == "action"
-    return entity_type.name, path_key(record.path, action)
+    return entity_type.name, path_key(record.path, plan.address.segments_after_item() if plan.address else 0)
 
 
 def note_form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: CreateSite,

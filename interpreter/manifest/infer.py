@@ -9,6 +9,7 @@ the same prefix, across all methods) and looks like an identifier by the
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from capenv.interpreter.bundle.errors import UserError
@@ -84,7 +85,8 @@ def build_manifest(evidence: Evidence, ruleset: RuleSet, overrides: Overrides | 
     tools, dropped = _apply_tool_overrides(tools, overrides)
     return Manifest(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
                     primary_origin=evidence.primary_origin, tools=tuple(tools), path_spans=evidence.path_spans,
-                    unassigned_ordinals=tuple(sorted(dropped)), traces=tuple(traces))
+                    unassigned_ordinals=tuple(sorted(dropped)), traces=tuple(evidence.format_trace) + tuple(traces),
+                    format_suffix=evidence.format_suffix)
 
 
 def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], prefix: str) -> _Node:
@@ -208,8 +210,10 @@ def _make_tools(groups: dict[tuple[str, tuple[Segment, ...]], list[Record]],
                     query_names.append(name)
         name = unique_name(tool_name(method, segments[prefix:]), taken)
         trailing, either = _spelling(records)
+        suffixes = Counter(r.format_suffix for r in records)
         tools.append(Tool(name=name, method=method, template=_template_text(segments, trailing), segments=segments,
                           trailing_slash=trailing, either_slash=either,
+                          format_suffix=max(suffixes, key=lambda s: (suffixes[s], s)),
                           params=tuple(s.param for s in segments if s.param), query_names=tuple(query_names),
                           record_ordinals=tuple(r.ordinal for r in records),
                           changes_state=method not in ("GET", "HEAD", "OPTIONS")))

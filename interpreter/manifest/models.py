@@ -42,6 +42,14 @@ class Tool(BaseModel):
     either_slash: bool = False
     """The capture shows the tool's paths spelled both with and without the trailing slash, and
     the application answered both: the HTTP surface routes both spellings."""
+    format_suffix: str = ""
+    """The suffix the tool's paths are sent with (``.json``, ``Manifest.format_suffix``): spelling,
+    not part of the last segment; the template and every path inside capenv are without it."""
+
+    @property
+    def spelled_template(self) -> str:
+        """The template as a client sends it (``/blog/articles/{article_id}.json``)."""
+        return self.template + self.format_suffix if self.format_suffix and not self.trailing_slash else self.template
 
     def match(self, path: str) -> dict[str, str] | None:
         """The raw path arguments when ``path`` fits this template, else None (a path spelled
@@ -76,6 +84,9 @@ class Manifest(BaseModel):
     as the capture's paths were."""
     traces: tuple[TraceEvent, ...] = ()
     """The segment and naming decisions, for ``capenv explain``."""
+    format_suffix: str | None = None
+    """The format suffix the application's reads are spelled with (``.json``), taken off every
+    recorded path (``path-format-suffixes``); a request path is read the same way (``route``)."""
 
     def tool(self, name: str) -> Tool:
         for tool in self.tools:
@@ -102,6 +113,21 @@ class Manifest(BaseModel):
                 best = (literal_count, tool, args)
         return (best[1], best[2]) if best else None
 
+
+    def route(self, method: str, path: str) -> tuple[Tool, dict[str, str], str] | None:
+        """The tool answering a request path as a client sends it, its arguments, and the path as
+        capenv reads it (without the format suffix). A path fits a tool only spelled as the tool's
+        recordings were, with or without the suffix."""
+        spellings = [(path, "")]
+        if self.format_suffix and not path.endswith("/"):
+            last = path.rsplit("/", 1)[-1]
+            if last.endswith(self.format_suffix) and len(last) > len(self.format_suffix):
+                spellings.insert(0, (path[: -len(self.format_suffix)], self.format_suffix))
+        for internal, suffix in spellings:
+            found = self.tool_for(method, internal)
+            if found is not None and found[0].format_suffix == suffix:
+                return found[0], found[1], internal
+        return None
 
 def related_paths(a: str, b: str) -> bool:
     """One path is a prefix of the other, segment by segment (a write to either may change a

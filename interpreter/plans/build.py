@@ -16,8 +16,9 @@ from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import path_key
 
+from .absence_sources import with_absence_sources
 from .bulk_plan import bulk_plan
-from .classify import classify, target_of
+from .classify import classify, segments_after_item, target_of
 from .context import PlanContext, note
 from .create_plan import create_plan
 from .document_plan import document_plan
@@ -35,7 +36,9 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
         if not tool.changes_state or tool.name in context.read_only:
             continue
         plans.append(build_plan(tool, context))
-    return plans
+    statuses = {o: r.status for o, r in context.records.items()}
+    return with_absence_sources(plans, manifest, statuses, context.ruleset,
+                                tuple(t.collection_template for t in context.view.types))
 
 
 def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
@@ -70,7 +73,7 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     if effect == "bulk" and target.type is not None:  # its body may be an array, a DELETE's included
         return bulk_plan(tool, target.type, exemplar, calls, ctx, base, events,
                          str(decision.yields.get("bulk_effect") or ("delete" if tool.method == "DELETE" else "update")))
-    envelope = ctx.envelope_judge(tool.name, exemplar, events)
+    envelope = ctx.envelope_judge(tool.name, exemplar, events, target.type.name if target.type else None)
     verdict = admit_body(exemplar, max_bytes=ctx.budgets.max_body_bytes,
                          unwrap=effect in ("create", "update", "document"), envelope=envelope)
     if verdict.body is None:
@@ -82,9 +85,9 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     if effect == "create":
         return create_plan(tool, exemplar, verdict.body, calls, ctx, base, events)
     if effect in ("update", "action"):
-        return update_plan(tool, target.type, exemplar, calls, ctx, base, events, effect)
+        return update_plan(tool, target.type, exemplar, calls, ctx, base, events, effect, segments_after_item(target))
     if effect == "delete":
-        return _delete_plan(target.type, exemplar, base, events)
+        return _delete_plan(target.type, exemplar, base, events, segments_after_item(target))
     if effect == "document":
         return document_plan(exemplar, verdict.body, calls, ctx, base, events)
     events.append(note(tool.name, "no-effect", f"{effect} writes have no target type"))
@@ -100,11 +103,13 @@ def _response_rule(exemplar: Record) -> ResponseRule:
 
 
 def _delete_plan(entity_type: EntityType | None, exemplar: Record, base: dict[str, Any],
-                 events: list[TraceEvent]) -> WritePlan:
-    """A delete answers with the exemplar's response, the entity re-rendered when it carries it."""
+                 events: list[TraceEvent], verb: str | None = None) -> WritePlan:
+    """A delete answers with the exemplar's response, the entity re-rendered when it carries it;
+    ``verb``: the literal segments after the item path that name it (``-/delete``), if any."""
+    address = Address(by="path", segment=verb)
     if entity_type is not None and exemplar.response.is_json:
-        key = path_key(exemplar.path)
+        key = path_key(exemplar.path, address.segments_after_item())
         entity, locator = entity_in_answer(exemplar.response.json_value, entity_type.id_field, key)
         if entity is not None:
             base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})
-    return WritePlan(**base, address=Address(by="path"), traces=tuple(events))
+    return WritePlan(**base, address=address, traces=tuple(events))

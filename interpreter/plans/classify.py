@@ -29,8 +29,15 @@ class Target:
     relation: str
     type: EntityType | None = None
     segment: str | None = None
+    markers: tuple[str, ...] = ()
+    """An item-suffix path's literal segments between the item path and its last segment (``-``)."""
     events: tuple[TraceEvent, ...] = field(default=(), compare=False)
     """How the relation was decided where a table decided it (an inflected collection word)."""
+
+    @property
+    def after_item(self) -> int:
+        """How many literal segments follow the item path (0 unless item-segment or item-suffix)."""
+        return len(self.markers) + 1 if self.relation in ("item-segment", "item-suffix") else 0
 
 
 def _parts(template: str) -> list[str]:
@@ -80,7 +87,8 @@ def _unheld_note(subject: str, paths: list[str]) -> TraceEvent:
 def _unmatched(tool: Tool, parts: list[str], view: ViewResult, ruleset: RuleSet,
                notes: tuple[TraceEvent, ...]) -> Target:
     target = _relation(tool, parts, view, ruleset)
-    return Target(target.relation, target.type, target.segment, notes + target.events) if notes else target
+    return Target(target.relation, target.type, target.segment, target.markers, notes + target.events) \
+        if notes else target
 
 
 def _relation(tool: Tool, parts: list[str], view: ViewResult, ruleset: RuleSet) -> Target:
@@ -95,6 +103,11 @@ def _relation(tool: Tool, parts: list[str], view: ViewResult, ruleset: RuleSet) 
         item = _parts(entity_type.item_template) if entity_type.item_template else None
         if item and len(parts) == len(item) + 1 and _same(parts[:-1], item) and not parts[-1].startswith("{"):
             return Target("item-segment", entity_type, parts[-1])
+    for entity_type in view.types:
+        item = _parts(entity_type.item_template) if entity_type.item_template else None
+        if item and len(parts) > len(item) + 1 and _same(parts[:len(item)], item) \
+                and not any(p.startswith("{") for p in parts[len(item):]):
+            return Target("item-suffix", entity_type, parts[-1], tuple(parts[len(item):-1]))
     for entity_type in view.types:
         collection = _parts(entity_type.collection_template)
         if len(parts) == len(collection) + 1 and _same(parts[:-1], collection) and not parts[-1].startswith("{"):
@@ -117,7 +130,15 @@ def _inflected_collection(tool: Tool, parts: list[str], view: ViewResult, rulese
                             subject=f"{tool.name} path vs {entity_type.name}")
         events.extend(decision.events)
         if decision.ok:
-            return Target(str(decision.yields["relation"]), entity_type, None, tuple(events))
+            return Target(str(decision.yields["relation"]), entity_type, None, (), tuple(events))
+    return None
+
+
+def segments_after_item(target: Target) -> str | None:
+    """The literal segments after the item path an item-segment or item-suffix write names
+    (``archive``, ``-/delete``), joined by ``/``; None for any other relation."""
+    if target.relation in ("item-segment", "item-suffix") and target.segment is not None:
+        return "/".join(target.markers + (target.segment,))
     return None
 
 
@@ -127,7 +148,8 @@ def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, sta
         t.collection_template.rstrip("/").endswith("/" + str(target.segment)) for t in view.types)
     succeeded = [s for s in statuses if 200 <= s < 300]
     context = WriteTargetContext(method=tool.method, relation=target.relation, segment=target.segment,
-                                 segment_names_type=names_type, type=target.type.name if target.type else None,
+                                 markers=target.markers, segment_names_type=names_type,
+                                 type=target.type.name if target.type else None,
                                  answered_created=bool(succeeded) and all(s == 201 for s in succeeded))
     decision = evaluate(ruleset, TABLE, context, subject=tool.name)
     why = _why_no_effect(tool, target, view) if decision.yields.get("effect", "none") == "none" else None

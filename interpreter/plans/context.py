@@ -39,7 +39,7 @@ class PlanContext:
         """Each entity's sightings and unanswered writes in ordinal order, merged on first use
         (``held_before``)."""
 
-    def envelope_judge(self, tool: str, exemplar: Record, events: list[TraceEvent]) -> Any:
+    def envelope_judge(self, tool: str, exemplar: Record, events: list[TraceEvent], type_name: str | None = None) -> Any:
         """A function (member, value) -> "array" | "object" | None, by the ``body-envelopes`` table,
         judged once on the exemplar (later calls must be wrapped the same way)."""
         from capenv.interpreter.predicates.body_envelopes import BodyEnvelopeContext
@@ -53,6 +53,16 @@ class PlanContext:
                 else None
             answer_member = next((n for n in objects if isinstance(answer[n], dict) and len(answer[n]) > 1
                                   and any(self.is_identity_member(k) for k in answer[n])), answer_member)
+        singleton_member = None
+        if isinstance(answer, dict):
+            singleton_member = next((n for n, v in answer.items() if isinstance(v, list) and len(v) == 1
+                                     and isinstance(v[0], dict) and any(self.is_identity_member(k) for k in v[0])),
+                                    None)
+        type_fields: list[str] = []
+        for held in self.view.state.collections if type_name else ():
+            if held.type == type_name:
+                for entity in held.entities:
+                    type_fields += [k for k in entity.value if k not in type_fields]
         decided: dict[str, Any] = {}
 
         def judge(member: str, value: Any) -> str | None:
@@ -62,7 +72,10 @@ class PlanContext:
                           and isinstance(answer.get(member), dict)
                           and all(k in answer[member] and answer[member][k] == v for k, v in value.items()))
                 context = BodyEnvelopeContext(member=member, holds=holds(value), members=1,
-                                              answer_member=answer_member, echoed_under=member if echoed else None)
+                                              answer_member=answer_member, echoed_under=member if echoed else None,
+                                              answer_singleton_member=singleton_member,
+                                              type_fields=tuple(type_fields),
+                                              inner_members=tuple(value) if isinstance(value, dict) else ())
                 decision = evaluate(self.ruleset, "body-envelopes", context, subject=f"{tool} body.{member}")
                 events.extend(decision.events)
                 decided[member] = decision.yields.get("envelope") if decision.ok else None

@@ -130,12 +130,12 @@ def _add_write_answers(ctx: Any) -> None:
             if effect == "action" and sub_resource_call(calls, target.type, ctx) is not None:
                 continue
             for call in succeeded:
-                key = path_key(call.path, effect == "action")
+                key = path_key(call.path, target.after_item)
                 entity = entity_in_answer(call.response.json_value, target.type.id_field, key)[0] \
                     if call.response.is_json else None
                 handled.add((call.ordinal, target.type.name, key))
                 if entity is None:
-                    envelope = ctx.envelopes.get(tool.name) or ctx.envelope_judge(tool.name, succeeded[0], [])
+                    envelope = ctx.envelopes.get(tool.name) or ctx.envelope_judge(tool.name, succeeded[0], [], target.type.name)
                     sent = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
                                       envelope=envelope).body
                     ctx.unanswered.setdefault((target.type.name, key), []).append(Unanswered(call.ordinal, sent or {}))

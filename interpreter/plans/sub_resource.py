@@ -28,7 +28,7 @@ def sub_resource_call(calls: list[Record], entity_type: EntityType, ctx: PlanCon
         body = call.response.json_value if call.response.is_json else None
         if body is None or (not call.response.is_json and not (call.response.text or "").strip()):
             continue
-        key = path_key(call.path, action=True)
+        key = path_key(call.path, 1)  # the segment before the action segment
         entity, _ = entity_in_answer(body, entity_type.id_field, key)
         if entity is None:
             return f"record {call.ordinal} answered something other than the entity {key!r}"

@@ -24,18 +24,22 @@ from .update_changes import UpdateCall, UpdateInputs, explain_update
 
 
 def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, calls: list[Record], ctx: PlanContext,
-                base: dict[str, Any], events: list[TraceEvent], effect: str) -> WritePlan:
+                base: dict[str, Any], events: list[TraceEvent], effect: str, verb: str | None = None) -> WritePlan:
+    """``verb``: the literal segments after the item path the tool's path names (an action's
+    segment, Datasette's ``-/update``), None when its path is the item path."""
     if entity_type is None:
         events.append(note(tool.name, "no-observation", "its path names no entity of a state type"))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
     is_action = effect == "action"
+    address = Address(by="action" if is_action else "path", segment=verb)
+    depth = address.segments_after_item()
     update_calls = []
     observation = None
     unobserved = f"no successful call (the exemplar is record {exemplar.ordinal})"
     for call in calls:
         if not call.succeeded:
             continue
-        key = path_key(call.path, is_action)
+        key = path_key(call.path, depth)
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
                              envelope=ctx.envelopes.get(tool.name))
         before = held_before(ctx, entity_type, key, call.ordinal)
@@ -82,9 +86,8 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     if observation is None or not update_calls:
         events.append(note(tool.name, "no-observation", unobserved))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
-    address = Address(by="action", segment=split_path(tool.template)[-1]) if is_action else Address(by="path")
     inputs = UpdateInputs(method=tool.method, is_action=is_action, id_field=entity_type.id_field,
-                          path_id=path_key(exemplar.path, is_action), calls=update_calls,
+                          path_id=path_key(exemplar.path, depth), calls=update_calls,
                           type_entities=ctx.type_entities(entity_type.name, exemplar.ordinal),
                           max_nesting=ctx.budgets.max_nesting)
     explanation = explain_update(ctx.ruleset, inputs)

@@ -10,6 +10,8 @@ from pydantic import BaseModel, ConfigDict
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
+from .bulk_path_words import InflectionParams, is_plural_of
+
 
 @context_model("body-envelope")
 class BodyEnvelopeContext(BaseModel):
@@ -26,6 +28,12 @@ class BodyEnvelopeContext(BaseModel):
     """The member of an answer with no identity member at its top under which the answer shows
     every member the body's object sent, with the values sent (a settings document answered as
     ``{"data": {…}}`` for a body ``{"data": {"theme": …}}``), if any."""
+    answer_singleton_member: str | None = None
+    """The member of the call's answer holding the entity as an array's one element (``rows``)."""
+    type_fields: tuple[str, ...] = ()
+    """The fields the written type's held entities carry (empty: no entity of it is held)."""
+    inner_members: tuple[str, ...] = ()
+    """The members of the object the only member holds."""
 
 
 class HoldsParams(BaseModel):
@@ -59,3 +67,30 @@ def body_member_echoed_in_answer(ctx: BodyEnvelopeContext, params: BaseModel) ->
     if ctx.echoed_under and ctx.echoed_under == ctx.member:
         return Match({"answer_member": ctx.echoed_under})
     return Miss(f"the answer does not show what {ctx.member!r} holds under {ctx.member!r} (with no entity at its top)")
+
+
+@predicate("body_member_plural_is_answer_singleton", context="body-envelope", params=InflectionParams)
+def body_member_plural_is_answer_singleton(ctx: BodyEnvelopeContext, params: InflectionParams) -> Outcome:
+    """The call's answer shows the entity as the one element of an array under the plural of the
+    member the body wraps it in (``{"row": {…}}`` answered ``{"rows": [{…}]}``)."""
+    found = ctx.answer_singleton_member
+    if found and is_plural_of(found, ctx.member, params):
+        return Match({"answer_member": found})
+    return Miss(f"the answer shows no one-element array under a plural of {ctx.member!r}"
+                + (f" (it has {found!r})" if found else ""))
+
+
+@predicate("body_member_wraps_type_fields", context="body-envelope")
+def body_member_wraps_type_fields(ctx: BodyEnvelopeContext, params: BaseModel) -> Outcome:
+    """The member is no field of the written type, and the object it holds sends only fields the
+    type's held entities carry (``{"update": {"views": 121}}``)."""
+    if not ctx.type_fields:
+        return Miss("no entity of the written type is held to show its fields")
+    if ctx.member in ctx.type_fields:
+        return Miss(f"{ctx.member!r} is a field of the written type")
+    if not ctx.inner_members:
+        return Miss(f"{ctx.member!r} holds no member")
+    unknown = [m for m in ctx.inner_members if m not in ctx.type_fields]
+    if unknown:
+        return Miss(f"{ctx.member!r} holds {', '.join(repr(m) for m in unknown[:3])}, no field of the written type")
+    return Match({"fields": len(ctx.inner_members)})

@@ -44,7 +44,7 @@ def _plurals(word: str, params: InflectionParams) -> list[str]:
             if word.endswith(i.singular) and len(word) > len(i.singular)]
 
 
-def _is_plural_of(plural: str, singular: str, params: InflectionParams) -> bool:
+def is_plural_of(plural: str, singular: str, params: InflectionParams) -> bool:
     fold = (lambda w: w.lower()) if params.ignore_case else (lambda w: w)
     return fold(plural) in {fold(p) for p in _plurals(singular, params)}
 
@@ -52,7 +52,7 @@ def _is_plural_of(plural: str, singular: str, params: InflectionParams) -> bool:
 @predicate("segment_is_plural_of_type_word", context="bulk-path-word", params=InflectionParams)
 def segment_is_plural_of_type_word(ctx: BulkPathWordContext, params: InflectionParams) -> Outcome:
     """The segment is the type word's plural (/messages for a type at /message)."""
-    if _is_plural_of(ctx.segment, ctx.type_word, params):
+    if is_plural_of(ctx.segment, ctx.type_word, params):
         return Match({"segment": ctx.segment, "type_word": ctx.type_word})
     return Miss(f"{ctx.segment!r} is no plural of {ctx.type_word!r}")
 
@@ -60,6 +60,6 @@ def segment_is_plural_of_type_word(ctx: BulkPathWordContext, params: InflectionP
 @predicate("segment_is_singular_of_type_word", context="bulk-path-word", params=InflectionParams)
 def segment_is_singular_of_type_word(ctx: BulkPathWordContext, params: InflectionParams) -> Outcome:
     """The segment is the type word's singular (/message for a type at /messages)."""
-    if _is_plural_of(ctx.type_word, ctx.segment, params):
+    if is_plural_of(ctx.type_word, ctx.segment, params):
         return Match({"segment": ctx.segment, "type_word": ctx.type_word})
     return Miss(f"{ctx.segment!r} is no singular of {ctx.type_word!r}")

@@ -20,9 +20,12 @@ class WriteTargetContext(BaseModel):
 
     method: str
     relation: str
-    """item, item-segment, collection, collection-segment, document or other."""
+    """item, item-segment, item-suffix (an item path plus two or more literal segments),
+    collection, collection-segment, document or other."""
     segment: str | None = None
-    """The literal segment after an item or collection path."""
+    """The literal segment after an item or collection path (an item-suffix path's last one)."""
+    markers: tuple[str, ...] = ()
+    """An item-suffix path's literal segments between the item path and its last segment."""
     segment_names_type: bool = False
     """Some state type's collection ends in the segment (a sub-collection, not an action)."""
     type: str | None = None
@@ -80,3 +83,14 @@ def write_calls_answered_created(ctx: WriteTargetContext, params: BaseModel) -> 
     if ctx.answered_created:
         return Match({"status": 201})
     return Miss("not every successful call answered 201 Created")
+
+
+@predicate("write_markers_in", context="write-target", params=WordsParams)
+def write_markers_in(ctx: WriteTargetContext, params: WordsParams) -> Outcome:
+    """Every literal segment between the item path and the last segment is one of a word list
+    (segments that only mark what follows as a verb, as Datasette's ``-``); none at all matches."""
+    for marker in ctx.markers:
+        outcome = in_words(marker, params)
+        if isinstance(outcome, Miss):
+            return Miss(f"the segment {marker!r} before {ctx.segment!r} marks no verb: {outcome.reason}")
+    return Match({"markers": "/".join(ctx.markers)} if ctx.markers else {})

@@ -16,6 +16,7 @@ from .absence import learn_absences
 from .write_absence import learn_write_absences
 from .envelope_members import envelope_members
 from .extract import extract_state
+from .item_members import with_item_members
 from .learned_queries import learn_queries
 from .list_projections import list_projections
 from .paging import PagingRoles
@@ -45,6 +46,13 @@ def _with_envelope(view, shape, by_ordinal, paging, writes, records, ruleset, tr
     if not members and not per_response:
         return view
     return view.model_copy(update={"envelope_members": members, "per_response_members": per_response})
+
+
+def _answers(view, by_ordinal) -> list:
+    """A view's successful JSON answers, its recorded absences left out."""
+    absent = set(view.absence_records)
+    return [by_ordinal[o] for o in view.record_ordinals
+            if by_ordinal[o].succeeded and by_ordinal[o].response.is_json and o not in absent]
 
 
 def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
@@ -93,6 +101,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     views = [_with_envelope(v, inference.shapes[v.tool], by_ordinal, paging, writes, records, ruleset, traces)
              if v.kind == "list" and v.tool in inference.shapes else v for v in views]
     views = list_projections(views, records, types, writes, ruleset, traces)
+    views = [with_item_members(v, _answers(v, by_ordinal), ruleset, traces) if v.kind == "item" else v
+             for v in views]
     if state_available:
         initial = StateIndex.from_snapshot(state)
         views = [with_held_digests(v, types, initial) for v in views]

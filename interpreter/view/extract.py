@@ -28,11 +28,12 @@ def collection_path(record_path: str, entity_type: EntityType) -> str:
     return "/" + "/".join(split_path(record_path)[:depth])
 
 
-def path_key(path: str, action: bool = False) -> str:
-    """The key of the entity an item call's path names: its last segment (an item action's, the
-    one before the action segment), percent-decoded."""
+def path_key(path: str, after: int = 0) -> str:
+    """The key of the entity an item call's path names: its last segment, or the one before the
+    ``after`` literal segments that follow the item path (an action's segment, Datasette's
+    ``-/delete``), percent-decoded."""
     parts = split_path(path)
-    return unquote(parts[len(parts) - 1 - (1 if action else 0)])
+    return unquote(parts[len(parts) - 1 - int(after)])
 
 
 def collection_args(path: str, entity_type: EntityType) -> dict[str, str]:

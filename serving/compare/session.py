@@ -98,7 +98,8 @@ class CompareSession:
             volatile = self._volatile(requests["live"], answers["live"])
             if volatile:
                 judgement = judge(answers["live"], answers["model"], self.values, may_pair, volatile)
-        diverged_by = sorted({i for i, scope in self._scopes if within(requests["model"].path, scope)})
+        read_path = self.tools.read_as(probe.method, requests["model"].path)
+        diverged_by = sorted({i for i, scope in self._scopes if within(read_path, scope)})
         result = CallResult(index, probe, requests, answers, judgement, tool, diverged_by, borrowed, unresolved,
                             {s: n for s, n in unsaved.items() if n})
         self._remember(result)
@@ -170,6 +171,8 @@ class CompareSession:
             seen = self._state[side].seen
             seen |= _scalars(parsed_body(result.answers[side])[1])
             seen.update(segment for segment in request.path.split("/") if segment)
+            seen.update(segment for segment in self.tools.read_as(result.probe.method, request.path).split("/")
+                        if segment)
             if request.body:
                 seen |= _scalars(parsed_body(Observed(0, (("content-type", "application/json"),), request.body))[1])
         if result.tool.writes and result.verdict != SAME and not _both_client_errors(result):

@@ -35,12 +35,18 @@ class ToolIndex:
         self._collection_segments = [segments(t) for t in self._collections]
 
     def tool(self, method: str, path: str) -> CallTool:
-        found = self._manifest.tool_for("GET" if method == "HEAD" else method, path)
+        found = self._manifest.route("GET" if method == "HEAD" else method, path)
         if found is None:
             return CallTool(None, False, method not in READ_METHODS)
         tool = found[0]
         writes = tool.changes_state and tool.name not in self._read_only_posts
         return CallTool(tool.name, tool.name in self._served, writes)
+
+    def read_as(self, method: str, path: str) -> str:
+        """The path as capenv reads it: without the format suffix the application spells paths
+        with, when a tool answers it so spelled."""
+        found = self._manifest.route("GET" if method == "HEAD" else method, path)
+        return found[2] if found else path
 
     def write_scopes(self, method: str, path: str) -> list[tuple[str, ...]]:
         """The path prefixes a write may change: reads under them can no longer be expected
@@ -51,9 +57,9 @@ class ToolIndex:
         name, a nested create) changes its own path (its item's, when it ends in a parameter)
         and the collection of the type it sits under, where the same entity is read by id.
         """
-        parts = segments(path)
-        found = self._manifest.tool_for(method, path)
+        found = self._manifest.route(method, path)
         tool = found[0] if found else None
+        parts = segments(found[2] if found else path)
         if tool is not None and tool.template in self._collections:
             return [parts]
         if tool is not None and tool.template in self._items:

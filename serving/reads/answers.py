@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine, Locator, ReadView, Recording
 from capenv.interpreter.bundle.paths import split_path
@@ -60,9 +61,18 @@ def answer_item(view: ReadView, entity_type: EntityType, state: StateIndex, path
     _, entity = found
     base = view.base
     shown = project(sorted_fields(entity, view.sorted_arrays), view.shown_fields)
-    body = render_into(base.body, view.locator or Locator(kind="root"), shown)
+    body = with_item_members(render_into(base.body, view.locator or Locator(kind="root"), shown), view, raw_id)
     return Answer(base.status, base.content_type, base.headers, body,
                   missing_field=_lacking(entity, view.required_fields))
+
+
+def with_item_members(body: Any, view: ReadView, raw_id: str) -> Any:
+    """The rendered item with each member the view learned follows the entity (``ItemMember``)
+    set for the one the path names: its path value, percent-decoded."""
+    if not view.item_members or not isinstance(body, dict):
+        return body
+    value = unquote(raw_id)
+    return {**body, **{m.member: [value] if m.form == "singleton" else value for m in view.item_members}}
 
 
 def list_members(view: ReadView, line: ListLine, entity_type: EntityType, state: StateIndex,

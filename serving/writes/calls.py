@@ -48,6 +48,8 @@ class WriteEnv:
     types: dict[str, EntityType] = field(init=False)
     missing_by_type: dict[str, Recording] = field(init=False)
     tool_absences: dict[str, Recording] = field(default_factory=dict)
+    absence_paths: dict[str, str] = field(default_factory=dict)
+    """The path of the call each of ``tool_absences`` answered (it names the recorded id)."""
     """Each tool's latest recorded 400/404/410, which answers before the type's item view's
     (write-effects "Refusals": "When the tool, or else an item view of the type, recorded …")."""
     plan_parts: dict[int, tuple[Any, Any]] = field(init=False, default_factory=dict, repr=False, compare=False)
@@ -66,10 +68,17 @@ ABSENCE_STATUSES = (400, 404, 410)
 
 def latest_absences(replay: ReplayTable) -> dict[str, Recording]:
     """Each tool's latest recorded 400, 404 or 410 response: what its update or delete of a
-    missing entity answers with, before an item view's."""
-    found: dict[str, Recording] = {}
+    missing entity answers with, before an item view's. A 404 or 410 comes before a 400, which
+    more often answers a body the application refused than an id it does not hold."""
+    return {tool: call.response for tool, call in latest_absent_calls(replay).items()}
+
+
+def latest_absent_calls(replay: ReplayTable) -> dict[str, Any]:
+    """Each tool's recorded call ``latest_absences`` answers with (its path names the id)."""
+    found: dict[str, Any] = {}
     for tool, calls in replay.tools.items():
-        absences = sorted((c for c in calls if c.response.status in ABSENCE_STATUSES), key=lambda c: c.ordinal)
+        absences = sorted((c for c in calls if c.response.status in ABSENCE_STATUSES),
+                          key=lambda c: (c.response.status != 400, c.ordinal))
         if absences:
-            found[tool] = absences[-1].response
+            found[tool] = absences[-1]
     return found

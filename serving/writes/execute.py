@@ -15,12 +15,13 @@ from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.insert import insert_index
-from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.models import Recording, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
 
+from .absent_ids import with_id
 from .answers import check_answer_covers, render_answer, write_result
 from .bulk import write_bulk
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
@@ -36,14 +37,14 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
                ) -> tuple[HeldCollection, str, dict[str, Any]]:
     entity_type = env.types[plan.type]
     parts = split_path(call.path)
-    if plan.address is not None and plan.address.by == "action":
-        parts = parts[:-1]
+    if plan.address is not None and plan.address.segments_after_item():
+        parts = parts[:len(parts) - plan.address.segments_after_item()]
     depth_ = len(split_path(entity_type.collection_template))
     collection = state.find_collection("/" + "/".join(parts[:depth_]), entity_type.name)
     found = state.find_entity(collection, parts[-1], entity_type.id_field, entity_type.id_field) if collection else None
     if collection is None or found is None:
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
-                           kind="missing", missing=env.tool_absences.get(plan.tool)
+                           kind="missing", missing=_absence(plan, env, unquote(parts[-1]))
                            or env.missing_by_type.get(entity_type.name),
                            where={"collection": collection.path if collection else "/" + "/".join(parts[:depth_]),
                                   "id": unquote(parts[-1])})
@@ -61,6 +62,22 @@ def _refuse_nested(entity_type: Any, collection: HeldCollection, key: str) -> No
         raise WriteRefusal(f"{key!r} holds {len(under)} {entity_type.name} entit{'y' if len(under) == 1 else 'ies'} "
                            f"under it ({shown}); the application deletes them with it, which this environment does "
                            "not model: delete those first, then this one")
+
+
+def _absence(plan: WritePlan, env: WriteEnv, call_id: str) -> Recording | None:
+    """The tool's own recorded absence, else its sibling's (``WritePlan.absence_tool``), answered
+    for the call's id: each string that carried the recorded call's id carries the call's."""
+    source = plan.tool if plan.tool in env.tool_absences else plan.absence_tool
+    recording = env.tool_absences.get(source) if source else None
+    path = env.absence_paths.get(source) if source else None
+    if recording is None or path is None or plan.address is None:
+        return recording
+    parts = split_path(path)
+    depth = plan.address.segments_after_item()
+    if len(parts) <= depth:
+        return recording
+    return recording.model_copy(update={"body": with_id(recording.body, unquote(parts[len(parts) - 1 - depth]),
+                                                        call_id)})
 
 
 def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, *, instant: datetime, counter: int,

@@ -26,7 +26,7 @@ from capenv.serving.read_call import CallRefused, ReadCall, Served
 from capenv.serving.reads.answers import Answer, from_recording
 from capenv.serving.state.index import KnownSpellings, StateIndex, known_at_install
 
-from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult, latest_absences
+from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult, latest_absent_calls
 from .execute import execute
 
 CLOCK_STEP = timedelta(seconds=1)
@@ -99,8 +99,12 @@ class WriteState:
 
     def __init__(self, bundle: Bundle) -> None:
         self.bundle = bundle
-        # a delete's learned answer for a missing entity (write-absence-answers) before its 400/404/410
-        self.env = WriteEnv(bundle.view, tool_absences={**latest_absences(bundle.replay), **bundle.view.write_absences})
+        # a delete's learned answer for a missing entity (write-absence-answers) before its 400/404/410,
+        # which is answered for the call's id (the path of the call that recorded it names the id)
+        absent_calls = latest_absent_calls(bundle.replay)
+        self.env = WriteEnv(bundle.view,
+                            tool_absences={**{t: c.response for t, c in absent_calls.items()}, **bundle.view.write_absences},
+                            absence_paths={t: c.path for t, c in absent_calls.items() if t not in bundle.view.write_absences})
         self.plans = [p for p in bundle.view.writes if p.served]
         self.plans_by_tool = {p.tool: p for p in self.plans}
         self.start = _instant(bundle.view.write_clock)

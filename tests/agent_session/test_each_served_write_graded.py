@@ -41,6 +41,9 @@ def collection_for(document: bytes, plan: WritePlan, template: str) -> tuple[str
     item = plan.effect != "create" or creates_at_item(plan, template)
     if plan.collection is not None:
         return plan.collection, []
+    after = plan.address.segments_after_item() if plan.address is not None else 0
+    if after:  # an item write named by a verb after the item path (/rows/{id}/-/delete)
+        template = "/" + "/".join(split_path(template)[:-after])
     fitting = [(c["path"], [e["id"] for e in c["entities"]]) for c in json.loads(document)["collections"]
                if c["type"] == plan.type and fits(template, c["path"], item=item)]
     held = [found for found in fitting if found[1]]

@@ -29,6 +29,9 @@ class NoTools:
     def write_scopes(self, method, path):
         return [tuple(p for p in path.split("/") if p)[:1]]
 
+    def read_as(self, method, path):
+        return path
+
 
 def session(live_answers, model_answers):
     live, model = ScriptedSide("live", live_answers), ScriptedSide("model", model_answers)

@@ -176,14 +176,17 @@ def test_a_deleted_entity_is_missing_for_the_next_update_and_delete(runtime) -> 
 
 
 def test_the_tools_own_recorded_absence_answers_before_the_item_views(bundle_of) -> None:
-    """Prefect's delete recorded its own 404 ("no-such-pool"); the item view recorded another."""
+    """Prefect's delete recorded its own 404 ("no-such-pool"); the item view recorded another. It is
+    answered for the call's id: the recorded message named the recorded call's."""
     bundle = bundle_of("prefect")
     own = [c.response for c in bundle.replay.tools["delete_work_pools_by_work_pool_id"] if c.response.status == 404]
     view = bundle.view.view("get_work_pools_by_work_pool_id").missing
     assert own and view is not None and own[-1].body != view.body
     runtime = EnvironmentRuntime(bundle)
     answer = unchanged_answer(runtime, "delete_work_pools_by_work_pool_id", {"work_pool_id": "nowhere"})
-    assert (answer["status"], answer["body"]) == (404, own[-1].body)
+    expected = {"detail": own[-1].body["detail"].replace("no-such-pool", "nowhere")}
+    assert own[-1].body["detail"] != expected["detail"]
+    assert (answer["status"], answer["body"]) == (404, expected)
     assert answer["state"]["view"] == "missing"
 
 

@@ -1,0 +1,62 @@
+"""Which recorded absence answers an update or delete of an entity the state does not hold
+(the ``write-absences`` table), for a tool that recorded none of its own.
+
+The spec's order is the tool's own latest 400, 404 or 410, else an item view's of the type. An
+application often answers a write of a missing id otherwise than a read of it (Datasette: "Record
+not found: ['3']" against a read's "Row not found"), so a sibling tool of one endpoint (the same
+template for another kind of entity) that recorded its own answers first; serving gives it for
+the call's id.
+"""
+
+from __future__ import annotations
+
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.manifest.models import Manifest
+from capenv.interpreter.predicates.absence_siblings import SegmentDifference, WriteAbsenceSourceContext
+from capenv.interpreter.rules_engine import RuleSet, evaluate
+
+TABLE = "write-absences"
+ABSENCE_STATUSES = (400, 404, 410)
+KIND_WORD_RULE = "segment.kind-word"
+
+
+def with_absence_sources(plans: list[WritePlan], manifest: Manifest, statuses: dict[int, int],
+                         ruleset: RuleSet, collections: tuple[str, ...] = ()) -> list[WritePlan]:
+    """The plans, each update or delete with no recorded absence of its own given the sibling tool
+    whose recorded absence answers for it (``absence_tool``), traced. ``statuses``: each record's."""
+    if TABLE not in ruleset.tables:
+        return plans
+    tools = {t.name: t for t in manifest.tools}
+    # a literal names a kind of entity when segment.kind-word made it one, or it ends a state
+    # type's collection path (``collections``: their templates)
+    kind_words = {tuple(split_path(e.subject)) for e in manifest.traces
+                  if e.rule_id == KIND_WORD_RULE and e.outcome == "match"}
+    kind_words |= {tuple(split_path(c)) for c in collections}
+    recorded = {t.name for t in manifest.tools if any(statuses.get(o) in ABSENCE_STATUSES for o in t.record_ordinals)}
+    effects = {p.tool: p.effect for p in plans}
+    result = []
+    for plan in plans:
+        if plan.effect not in ("update", "delete", "action") or plan.tool in recorded or plan.tool not in tools:
+            result.append(plan)
+            continue
+        mine = split_path(plan.template)
+        chosen, events = None, []
+        for other in sorted(recorded):
+            theirs = split_path(tools[other].template)
+            if other == plan.tool or len(theirs) != len(mine):
+                continue
+            differences = [SegmentDifference(mine=a, theirs=b, kind_words=not a.startswith("{") and not b.startswith(
+                "{") and tuple(mine[:i + 1]) in kind_words and tuple(theirs[:i + 1]) in kind_words)
+                for i, (a, b) in enumerate(zip(mine, theirs))
+                if a != b and not (a.startswith("{") and b.startswith("{"))]
+            context = WriteAbsenceSourceContext(same_method=tools[other].method == plan.method,
+                                                same_effect=effects.get(other) == plan.effect,
+                                                differences=tuple(differences))
+            decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} absence from {other}")
+            if decision.yields.get("source") == "sibling":
+                chosen, events = other, decision.events
+                break
+        result.append(plan.model_copy(update={"absence_tool": chosen, "traces": plan.traces + tuple(events)})
+                      if chosen else plan)
+    return result

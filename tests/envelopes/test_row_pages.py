@@ -1,0 +1,113 @@
+"""Row-store APIs (issue 16; Datasette's shape, written generically): reads spelled with a format
+suffix (``/db/posts/1.json``), a row page answering its row as ``rows[0]`` beside the row's key
+(``primary_key_values``) and a timing, inserts wrapped ``{"row": …}`` answered ``{"rows": [row]}``,
+updates wrapped ``{"update": …}`` and item writes named by a verb after a marker segment
+(``/db/posts/1/-/update``, ``/-/delete``)."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from, plan
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.runtime_api import HttpRequest
+
+
+def page(table: str, row: dict, ms: float) -> dict:
+    return {"ok": True, "database": "db", "table": table, "rows": [row], "primary_keys": ["id"],
+            "primary_key_values": [str(row["id"])], "query_ms": ms, "truncated": False}
+
+
+def listing(rows: list) -> dict:
+    return {"ok": True, "next": None, "rows": rows, "truncated": False}
+
+
+MISSING = {"ok": False, "error": "Row not found", "status": 404}
+
+
+def row_store() -> HarBuilder:
+    p1, p2, p3 = {"id": 1, "title": "a", "views": 1}, {"id": 2, "title": "b", "views": 2}, {"id": 3, "title": "c", "views": 0}
+    u1, u2, u3 = ({"id": n, "name": f"u{n}", "email": f"u{n}@x"} for n in (1, 2, 3))
+    p1b, p2b = {**p1, "title": "A2"}, {**p2, "views": 7}
+    return (HarBuilder()
+            .call("GET", "/db/posts.json", response=listing([p1, p2]))                                    # 1
+            .call("GET", "/db/users.json", response=listing([u1, u2]))                                    # 2
+            .call("GET", "/db/posts/1.json", response=page("posts", p1, 1.5))                             # 3
+            .call("GET", "/db/posts/2.json", response=page("posts", p2, 2.5))                             # 4
+            .call("GET", "/db/users/1.json", response=page("users", u1, 1.25))                            # 5
+            .call("GET", "/db/users/2.json", response=page("users", u2, 3.5))                             # 6
+            .call("GET", "/db/users/1.json", response=page("users", u1, 2.75))                            # 6b
+            .call("GET", "/db/posts/9.json", status=404, response=MISSING)                                # 7
+            .call("POST", "/db/posts/-/insert", body={"row": {"title": "c"}}, status=201,
+                  response={"ok": True, "rows": [p3]})                                                    # 8
+            .call("GET", "/db/posts/3.json", response=page("posts", p3, 0.5))                             # 9
+            .call("GET", "/db/posts.json", response=listing([p1, p2, p3]))                                # 10
+            .call("POST", "/db/users/-/insert", body={"row": {"name": "u3", "email": "u3@x"}}, status=201,
+                  response={"ok": True, "rows": [u3]})                                                    # 11
+            .call("GET", "/db/users/3.json", response=page("users", u3, 0.75))                            # 12
+            .call("POST", "/db/posts/1/-/update", body={"update": {"title": "A2"}}, response={"ok": True})  # 13
+            .call("GET", "/db/posts/1.json", response=page("posts", p1b, 4.5))                            # 14
+            .call("POST", "/db/posts/2/-/update", body={"update": {"views": 7}}, response={"ok": True})   # 15
+            .call("GET", "/db/posts/2.json", response=page("posts", p2b, 5.5))                            # 16
+            .call("GET", "/db/posts.json", response=listing([p1b, p2b, p3]))                              # 17
+            .call("POST", "/db/users/2/-/delete", response={"ok": True})                                  # 18
+            .call("GET", "/db/users/2.json", status=404, response=MISSING)                                # 19
+            .call("POST", "/db/users/2/-/delete", status=404,
+                  response={"ok": False, "error": "Record not found: ['2']", "status": 404})              # 20
+            .call("POST", "/db/posts/3/-/delete", response={"ok": True})                                  # 21
+            .call("GET", "/db/posts/3.json", status=404, response=MISSING)                                # 22
+            .call("GET", "/db/posts.json", response=listing([p1b, p2b])))                                 # 23
+
+
+def test_the_format_suffix_is_spelling_and_the_row_page_an_item_view():
+    bundle = build_from(row_store())
+    assert bundle.manifest.format_suffix == ".json"
+    templates = {t.name: (t.template, t.spelled_template) for t in bundle.manifest.tools if t.method == "GET"}
+    assert templates["get_posts_by_post_id"] == ("/db/posts/{post_id}", "/db/posts/{post_id}.json")
+    item = bundle.view.view("get_posts_by_post_id")
+    assert item.kind == "item" and item.state_backed and item.locator.member == "rows"
+    assert [(m.member, m.form) for m in item.item_members] == [("primary_key_values", "singleton")]
+    assert "query_ms" in item.per_response_members
+
+
+def test_inserts_updates_and_deletes_by_verb_are_served():
+    bundle = build_from(row_store())
+    insert = plan(bundle, "POST", "/db/posts/-/insert")
+    assert (insert.effect, insert.body_envelope, insert.served) == ("create", "row", True)
+    update = plan(bundle, "POST", "/db/posts/{post_id}/-/update")
+    assert (update.effect, update.body_envelope, update.address.segment, update.served) == (
+        "update", "update", "-/update", True)
+    delete = plan(bundle, "POST", "/db/users/{user_id}/-/delete")
+    assert (delete.effect, delete.address.segment, delete.served) == ("delete", "-/delete", True)
+
+
+def test_served_row_pages_follow_the_state():
+    runtime = EnvironmentRuntime(build_from(row_store()))
+    made = runtime.read("post_posts_insert", {"body": {"row": {"title": "new"}}})
+    new_id = made["body"]["rows"][0]["id"]
+    runtime.read("post_posts_update", {"post_id": str(new_id), "body": {"update": {"title": "newer"}}})
+    answer = runtime.http(HttpRequest("GET", f"/db/posts/{new_id}.json", (), (), b""))
+    body = __import__("json").loads(answer.body)
+    assert body["rows"][0]["title"] == "newer" and body["primary_key_values"] == [str(new_id)]
+    # the suffix is the spelling the application answered: without it no tool answers
+    assert runtime.http(HttpRequest("GET", f"/db/posts/{new_id}", (), (), b"")).status == 404
+
+
+def test_a_write_of_a_missing_row_answers_the_endpoints_own_absence_for_its_id():
+    bundle = build_from(row_store())
+    assert plan(bundle, "POST", "/db/posts/{post_id}/-/delete").absence_tool == "post_users_delete"
+    runtime = EnvironmentRuntime(bundle)
+    answer = runtime.read("post_posts_delete", {"post_id": "77"})
+    assert answer["status"] == 404 and answer["body"]["error"] == "Record not found: ['77']"
+    own = runtime.read("post_users_delete", {"user_id": "55"})
+    assert own["body"]["error"] == "Record not found: ['55']"
+
+
+def test_a_suffix_the_answers_return_is_part_of_the_name():
+    har = (HarBuilder()
+           .call("GET", "/files", response=[{"name": "a.json"}, {"name": "b.json"}])
+           .call("GET", "/files/a.json", response={"name": "a.json", "size": 1})
+           .call("GET", "/files/b.json", response={"name": "b.json", "size": 2}))
+    bundle = build_from(har)
+    assert bundle.manifest.format_suffix is None
+    assert any(t.template == "/files/{file_id}" and not t.format_suffix for t in bundle.manifest.tools)
