@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.insert import insert_index
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import locate
@@ -129,8 +130,11 @@ def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: State
         merged = dict(held.entities[key])
         merged.update(outcome)
         replace_entity(held, key, merged)
-    else:
-        insert_entity(held, outcome[entity_type.id_field], dict(outcome), len(held.order))
+    else:  # a create's entity where its plan orders the collection by identity (the recorded id alone
+        # decides it; a clock order would place it by a clock the call may not have set), else last
+        by_id = plan.effect == "create" and plan.insert is not None and plan.insert.field == entity_type.id_field
+        index = insert_index(held.ordered(), outcome, plan.insert) if by_id else len(held.order)
+        insert_entity(held, outcome[entity_type.id_field], dict(outcome), index)
     track.touched.add((entity_type.name, key))
     erase(track, ("entity", entity_type.name, key), {WHOLE}, before=record.ordinal)  # a recorded outcome: every field
     track.changed_by_unattributed.update({("entity", entity_type.name, key): record.ordinal,

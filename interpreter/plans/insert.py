@@ -10,8 +10,8 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import EntityType, InsertRule
 from capenv.interpreter.bundle.values import locate
-from capenv.interpreter.predicates.clock_formats import learn_clock_format
 from capenv.interpreter.predicates.insert_order import InsertCandidateContext
+from capenv.interpreter.predicates.update_values import instant_and_format
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
 
 TABLE = "insert-candidates"
@@ -44,7 +44,9 @@ def insert_rule(ctx: Any, entity_type: EntityType, collection: str, exemplar: An
                   and any(str(m.get(entity_type.id_field)) == key for m in members)), None)
     previous = [e for e in ctx.type_entities(entity_type.name, exemplar.ordinal)
                 if str(e.get(entity_type.id_field)) != key]
-    clocks = [name for name, value in observed.items() if learn_clock_format(value) is not None]
+    # a clock names an instant (an epoch number only within the clock settings' years: a count of 0
+    # is no creation time listing the entities in another order)
+    clocks = [name for name, value in observed.items() if instant_and_format(value) is not None]
     context = InsertCandidateContext(id_field=entity_type.id_field, initial_orders=initial, created=observed,
                                      clock_fields=clocks, previous_members=previous, later_members=later)
     decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{entity_type.name} insert")

@@ -108,7 +108,7 @@ def run_read_gate(views: list[ReadView], records: dict[int, Record], window_read
     for ordinal in window_reads:
         record = records[ordinal]
         view = by_tool.get(tool_of.get(ordinal, ""))
-        if view is None or view.kind == "none":
+        if view is None or view.kind == "none" or ordinal in view.other_shape_records:
             continue
         answer, is_list, _line = answer_read(view, record, types, state)
         reason = compare(answer, record, view, is_list=is_list)

@@ -16,6 +16,7 @@ from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evalu
 
 ENVELOPE_TABLE = "view-envelopes"
 IDENTITY_TABLE = "view-identity-fields"
+LIST_SHAPES_TABLE = "view-list-shapes"
 
 
 def holds(value: Any) -> str:
@@ -51,6 +52,26 @@ class ShapeReader:
             if decision.ok:
                 self.traces.extend(decision.events)
         return self._envelope_cache[key]
+
+    def chosen_list_shape(self, tool: str, found_by: dict[Locator, list]) -> Locator | None:
+        """The place a list tool's view reads when its answers list their members at several
+        (``view-list-shapes``, traced); None when the table chooses none. ``found_by``: per place,
+        the (record, members) pairs answered so."""
+        from capenv.interpreter.predicates.list_shapes import ListShapeGroup, ListShapesContext
+
+        if LIST_SHAPES_TABLE not in self.ruleset.tables:
+            return None
+
+        groups = tuple(ListShapeGroup(where="/" if loc.kind == "root" else f"/{_escape(loc.member or '')}",
+                                      plain_calls=sum(1 for r, _ in pairs if not r.query),
+                                      query_calls=sum(1 for r, _ in pairs if r.query))
+                       for loc, pairs in found_by.items())
+        decision = evaluate(self.ruleset, LIST_SHAPES_TABLE, ListShapesContext(shapes=groups),
+                            subject=f"{tool} answer shapes")
+        self.traces.extend(decision.events)
+        if decision.yields.get("choose") != "plain":
+            return None
+        return next(loc for loc, pairs in found_by.items() if any(not r.query for r, _ in pairs))
 
     def list_locator(self, body: Any, collection_word: str | None) -> tuple[Locator, list] | None:
         """Where a list of objects sits: the root array, or one envelope member."""

@@ -31,6 +31,8 @@ class ToolShape:
     reason: str | None = None
     type_name: str | None = None
     key_field: str | None = None
+    other_shape: tuple[int, ...] = ()
+    """A list tool's calls answered in another shape than its view reads (``view-list-shapes``)."""
 
 
 @dataclass
@@ -60,20 +62,25 @@ def _successful_json(tool: Tool, records: dict[int, Record]) -> list[Record]:
 
 def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader, carried: str | None = None) -> ToolShape | None:
     word = _literal_word(tool)
-    locators, groups = set(), []
+    found_by: dict[Locator, list[tuple[Record, list]]] = {}
     for record in answers:
         found = reader.list_locator(record.response.json_value, word)
         if found is None:
             return None
-        locator, items = found
-        locators.add(locator)
-        groups.append(items)
-    if len(locators) != 1:
-        return None
+        found_by.setdefault(found[0], []).append((record, found[1]))
+    other: tuple[int, ...] = ()
+    if len(found_by) != 1:
+        chosen = reader.chosen_list_shape(tool.name, found_by)
+        if chosen is None:
+            return None
+        other = tuple(sorted(r.ordinal for locator, pairs in found_by.items() if locator != chosen for r, _ in pairs))
+        found_by = {chosen: found_by[chosen]}
+    (locator, pairs), = found_by.items()
+    groups = [items for _, items in pairs]
     id_field, rule_id = reader.identity_field(groups, subject=tool.name, carried=carried)
     if id_field is None and any(groups):
         return None
-    return ToolShape(tool, "list", locators.pop(), id_field, rule_id)
+    return ToolShape(tool, "list", locator, id_field, rule_id, other_shape=other)
 
 
 def _item_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolShape | None:

@@ -61,7 +61,8 @@ def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types:
         tool = shape.tool
         absent = learned.records.get(name, ()) if name in learned.answers else ()
         ok = [records[o] for o in tool.record_ordinals
-              if records[o].succeeded and records[o].response.is_json and o not in absent]
+              if records[o].succeeded and records[o].response.is_json and o not in absent
+              and o not in shape.other_shape]
         absences = [records[o] for o in tool.record_ordinals if is_absence(records[o])]
         missing = recording_of(absences[-1]) if absences else None
         absence = learned.answers.get(name)
@@ -98,7 +99,8 @@ def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types:
             base=base if shape.kind == "item" else None, shown_fields=shown, required_fields=required,
             per_response_members=_per_response(ok, shape.locator), volatile_fields=volatile.get(entity_type.name, ()),
             lines=lines, missing=missing, absence=absence if shape.kind == "item" else None,
-            absence_records=absent if shape.kind == "item" else (), record_ordinals=tool.record_ordinals))
+            absence_records=absent if shape.kind == "item" else (), record_ordinals=tool.record_ordinals,
+            other_shape_records=shape.other_shape))
     for tool_name, rule in sorted(read_only_posts.items()):
         views.append(ReadView(tool=tool_name, kind="none", reason="query-body"))
     return views

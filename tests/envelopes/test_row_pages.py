@@ -38,6 +38,7 @@ def row_store() -> HarBuilder:
             .call("GET", "/db/users/2.json", response=page("users", u2, 3.5))                             # 6
             .call("GET", "/db/users/1.json", response=page("users", u1, 2.75))                            # 6b
             .call("GET", "/db/posts/9.json", status=404, response=MISSING)                                # 7
+            .call("GET", "/db/posts.json", query="_shape=array", response=[p1, p2])                       # 7b
             .call("POST", "/db/posts/-/insert", body={"row": {"title": "c"}}, status=201,
                   response={"ok": True, "rows": [p3]})                                                    # 8
             .call("GET", "/db/posts/3.json", response=page("posts", p3, 0.5))                             # 9
@@ -74,6 +75,8 @@ def test_inserts_updates_and_deletes_by_verb_are_served():
     bundle = build_from(row_store())
     insert = plan(bundle, "POST", "/db/posts/-/insert")
     assert (insert.effect, insert.body_envelope, insert.served) == ("create", "row", True)
+    # views: 0 is a count, not an epoch clock listing the rows otherwise than their ids
+    assert (insert.insert.kind, insert.insert.field) == ("sorted", "id")
     update = plan(bundle, "POST", "/db/posts/{post_id}/-/update")
     assert (update.effect, update.body_envelope, update.address.segment, update.served) == (
         "update", "update", "-/update", True)
@@ -111,3 +114,15 @@ def test_a_suffix_the_answers_return_is_part_of_the_name():
     bundle = build_from(har)
     assert bundle.manifest.format_suffix is None
     assert any(t.template == "/files/{file_id}" and not t.format_suffix for t in bundle.manifest.tools)
+
+
+def test_a_shape_asked_for_by_a_query_is_replayed_beside_the_list_view():
+    bundle = build_from(row_store())
+    listing_view = bundle.view.view("get_posts")
+    assert listing_view.kind == "list" and listing_view.state_backed and listing_view.locator.member == "rows"
+    assert len(listing_view.other_shape_records) == 1
+    runtime = EnvironmentRuntime(bundle)
+    assert runtime.read("get_posts", {"query": {"_shape": "array"}})["body"][0]["title"] == "a"  # as recorded
+    runtime.read("post_posts_insert", {"body": {"row": {"title": "new"}}})
+    refused = runtime.call_tool("get_posts", {"query": {"_shape": "array"}})
+    assert refused.is_error and "not modelled over the current state" in refused.structured["message"]
