@@ -89,10 +89,11 @@ def _document_members(tool: str, exemplar: Record, body: dict[str, Any], calls: 
     kind it was first sent as; the gate then holds every call to what the later reads show."""
     sent: dict[str, tuple[Any, dict[str, Any], str]] = {name: (value, body, exemplar.method) for name, value in body.items()}
     always = set(body)  # what every call sent; a member some call went without is not required
+    raw_exemplar = admit_body(exemplar, max_bytes=ctx.budgets.max_body_bytes, unwrap=False).body
     for call in calls:
         if call is exemplar or not call.succeeded or call.method != exemplar.method:
             continue
-        call_body = _like_exemplar(tool, call, exemplar, body, ctx)
+        call_body = _like_exemplar(tool, call, raw_exemplar, body, ctx)
         if call_body is None:
             continue
         always &= set(call_body)
@@ -111,12 +112,12 @@ def _document_members(tool: str, exemplar: Record, body: dict[str, Any], calls: 
     return tuple(members)
 
 
-def _like_exemplar(tool: str, call: Record, exemplar: Record, body: dict[str, Any],
+def _like_exemplar(tool: str, call: Record, raw_exemplar: Any, body: dict[str, Any],
                    ctx: PlanContext) -> dict[str, Any] | None:
-    """The call's body as the exemplar's was read: unwrapped from the same request envelope when
-    the exemplar's was (a call sent otherwise is one serving refuses: None), as sent when not."""
+    """The call's body as the exemplar's was read (``raw_exemplar`` as sent, ``body`` as read):
+    unwrapped from the same request envelope when the exemplar's was (a call sent otherwise is one
+    serving refuses: None), as sent when not."""
     limit = ctx.budgets.max_body_bytes
-    raw_exemplar = admit_body(exemplar, max_bytes=limit, unwrap=False).body
     raw = admit_body(call, max_bytes=limit, unwrap=False).body
     if not isinstance(raw, dict) or not isinstance(raw_exemplar, dict):
         return None
