@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Sequence
 
 from capenv.serving.store import batch as batches
@@ -119,7 +120,7 @@ class SqliteStore(Store):
 
     def _initialise(self, conn: sqlite3.Connection) -> None:
         try:
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            mode = self._enter_wal(conn)
             if str(mode).lower() != "wal":
                 raise StoreBackendError(f"SQLite store {self.path!r} cannot use WAL (journal mode {mode})")
             conn.execute("BEGIN IMMEDIATE")  # another process may be creating the same file
@@ -137,6 +138,23 @@ class SqliteStore(Store):
                 raise
         except sqlite3.DatabaseError as exc:
             raise StoreUnreachable(f"cannot open the SQLite store {self.path!r}: {exc}") from exc
+
+    def _enter_wal(self, conn: sqlite3.Connection) -> str:
+        # Switching a fresh file to WAL takes an exclusive lock and SQLite does not call the busy
+        # handler for it: processes opening the same new file at once see "database is locked".
+        # Retry until the busy timeout has passed, as the busy handler would have.
+        deadline = time.monotonic() + self._busy_timeout
+        pause = 0.005
+        while True:
+            try:
+                return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if time.monotonic() + pause > deadline:
+                    raise
+                time.sleep(pause)
+                pause = min(pause * 2, 0.2)
 
     # -- the contract --------------------------------------------------------------------------
 

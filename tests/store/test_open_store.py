@@ -4,6 +4,7 @@ an unreachable backend is StoreUnreachable, never an empty store."""
 from __future__ import annotations
 
 import secrets
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,35 @@ def test_postgres_forms(scheme: str) -> None:
             assert store.schema == schema
     finally:
         drop_schema(url, schema)
+
+
+class _LockedAtFirst:
+    """A connection whose first switches to WAL meet another process's lock, as a fresh file
+    opened by several processes at once does (SQLite answers them without its busy handler)."""
+
+    def __init__(self, conn: object, refusals: int) -> None:
+        self._conn = conn
+        self._refusals = refusals
+
+    def execute(self, sql: str, *args: object) -> object:
+        if sql.startswith("PRAGMA journal_mode") and self._refusals:
+            self._refusals -= 1
+            raise sqlite3.OperationalError("database is locked")
+        return self._conn.execute(sql, *args)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._conn, name)
+
+
+def test_sqlite_waits_out_a_racing_opener(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    connect = SqliteStore._connect
+    monkeypatch.setattr(SqliteStore, "_connect", lambda self: _LockedAtFirst(connect(self), 3))
+    with SqliteStore(tmp_path / "raced.sqlite", busy_timeout=5) as store:
+        assert store.path.endswith("raced.sqlite")
+
+
+def test_sqlite_gives_up_on_a_lock_past_the_busy_timeout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    connect = SqliteStore._connect
+    monkeypatch.setattr(SqliteStore, "_connect", lambda self: _LockedAtFirst(connect(self), 10**6))
+    with pytest.raises(StoreUnreachable, match="locked"):
+        SqliteStore(tmp_path / "held.sqlite", busy_timeout=0.05)
