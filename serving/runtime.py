@@ -10,6 +10,7 @@ lock still serialises calls made directly from Python.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import gc
@@ -171,6 +172,24 @@ class EnvironmentRuntime(Runtime):
     def close(self) -> None:
         self._holder.close()
 
+    # --- instances (serving/instances) --------------------------------------------------------
+
+    def state_parts(self) -> tuple[Bundle, WriteState, Callable[[StateSnapshot], bytes]]:
+        """What a holder of this bundle's state is opened with: the bundle, the writes' shared
+        part and the data/get encoder."""
+        return self.bundle, self._writes, self._encode_state
+
+    def sibling(self, open_state: Callable[[Bundle, WriteState, Callable[[StateSnapshot], bytes]], StateHolder]
+                ) -> EnvironmentRuntime:
+        """Another environment of the same bundle: the catalog, replay, views and plans shared
+        (nothing of them changes while serving), its own state, held by what
+        ``open_state(bundle, writes, encode)`` opens and loads, and its own lock."""
+        twin = copy.copy(self)
+        twin._lock = threading.RLock()
+        twin._holder = open_state(*self.state_parts())
+        twin._handlers = {"read": twin._read, "write": twin._write}
+        return twin
+
     # --- answering ------------------------------------------------------------------------
 
     def _serve(self, entry: CatalogEntry, call: ReadCall, idempotency_key: str | None = None) -> Served:
@@ -194,8 +213,10 @@ class EnvironmentRuntime(Runtime):
         return self._holder.write(entry.plan, entry.name, call, idempotency_key)
 
     def _open_holder(self, store: Any) -> StateHolder:
-        encode = lambda snapshot: encode_state(snapshot, self._types)  # noqa: E731
-        return open_holder(store, self.bundle, self._writes, encode)
+        return open_holder(store, self.bundle, self._writes, self._encode_state)
+
+    def _encode_state(self, snapshot: StateSnapshot) -> bytes:
+        return encode_state(snapshot, self._types)
 
     def _unavailable_document(self) -> bytes:
         """What data/get says when there is no state to serve: empty, flagged, with the budget hits."""

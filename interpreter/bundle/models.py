@@ -272,6 +272,8 @@ class Budgets(_Model):
     max_nesting: int
     max_body_bytes: int
     max_query_combinations: int = 64
+    instance_idle_seconds: float = 3600
+    """``serve --instances``: an instance unused this long is deleted (0: never)."""
 
 
 class BudgetHit(_Model):

@@ -23,6 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                            "PORT or :PORT binds loopback")
     serve.add_argument("--store", metavar="URL", help="keep the state in a store (memory:, sqlite:PATH, postgresql://…)")
     serve.add_argument("--replay-only", action="store_true", help="answer every read by replaying the capture")
+    serve.add_argument("--instances", action="store_true",
+                       help="with --http: hold many isolated environments of the bundle, each at /i/ID/…, created "
+                            "and deleted by the grader (POST /_capenv/instances; docs/instances.md)")
     serve.add_argument("--log", "--verbose", dest="log", action="store_true",
                        help="one line per request on stderr: method, path, status, tool, ms (MCP tool calls as "
                             "`MCP tools/call ok|error TOOL`)")
@@ -107,7 +110,11 @@ def _serve(args: argparse.Namespace) -> int:
         access = access_from(args)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    runtime = _runtime(args.target, args, args.store, args.replay_only)
+    if args.instances and (listen is None or args.replay_only):
+        raise UserError("--instances goes with --http (each instance is reached at /i/ID/… over HTTP) and needs the "
+                        "state (not --replay-only)")
+    runtime = _runtime(args.target, args, None if args.instances else args.store, args.replay_only)
+    fleet = _fleet(runtime, args.store) if args.instances else None
     from capenv.serving.runtime import settle_for_serving
 
     settle_for_serving()
@@ -128,13 +135,38 @@ def _serve(args: argparse.Namespace) -> int:
 
             if runtime.reserved_mcp_path() != "/mcp" and not args.quiet:
                 print(f"capenv: the application uses /mcp; MCP is at {runtime.reserved_mcp_path()}", flush=True)
+            make_app = None
+            if fleet is not None:
+                from capenv.serving.transport.fleet_app import FleetHttpApp
+
+                make_app = lambda policies, **options: FleetHttpApp(fleet, policies, **options)  # noqa: E731
             try:
-                run_http(runtime, listen[0], listen[1], access=access, log=log, quiet=args.quiet)
+                run_http(runtime, listen[0], listen[1], access=access, log=log, quiet=args.quiet, make_app=make_app)
             except OSError as exc:
                 raise UserError(str(exc)) from None
     finally:
         runtime.close()
+        if fleet is not None:
+            fleet.close()
     return 0
+
+
+def _fleet(runtime, store_url: str | None):
+    """``--instances``: the fleet of ``runtime``'s bundle, its instances kept in ``store_url``'s store."""
+    from capenv.serving.instances.fleet import InstanceFleet
+    from capenv.serving.runtime_api import DataPlaneRefusal
+    from capenv.serving.store import StoreError, open_store
+
+    try:
+        store = open_store(store_url) if store_url else None
+    except (ValueError, StoreError) as exc:
+        raise UserError(f"--store {store_url}: {exc}") from None
+    try:
+        return InstanceFleet(runtime, store, idle_seconds=runtime.bundle.view.budgets.instance_idle_seconds or None)
+    except DataPlaneRefusal as refusal:
+        raise UserError(f"--instances: {refusal.message}") from None
+    except StoreError as exc:
+        raise UserError(f"--store {store_url}: {exc}") from None
 
 
 def _banner(runtime, args: argparse.Namespace, stdio: bool) -> None:
@@ -152,7 +184,8 @@ def _banner(runtime, args: argparse.Namespace, stdio: bool) -> None:
     if stdio:
         print("capenv: MCP over stdio (stdin/stdout)", file=out, flush=True)
     if args.store:
-        print(f"capenv: state kept in {store_label(args.store)}; every process serving it shares one state",
+        shared = "one fleet of instances" if args.instances else "one state"
+        print(f"capenv: state kept in {store_label(args.store)}; every process serving it shares {shared}",
               file=out, flush=True)
     if not report["state_available"]:
         print("capenv: the state is unavailable (a budget was hit); every read replays", file=out, flush=True)

@@ -26,6 +26,7 @@ import socket
 import threading
 from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
+from typing import Any
 
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
@@ -102,7 +103,9 @@ class CapenvHttpApp:
     """
 
     def __init__(self, runtime: Runtime, policies: dict[int, ListenerPolicy], *,
-                 body_limit: int = DEFAULT_BODY_LIMIT, log: RequestLog | None = None) -> None:
+                 body_limit: int = DEFAULT_BODY_LIMIT, log: RequestLog | None = None,
+                 worker: RuntimeWorker | None = None) -> None:
+        """``worker``: one shared with other apps (a fleet's instances); by default its own."""
         if body_limit <= 0:
             raise ValueError("body_limit must be a positive number of bytes")
         if not policies:
@@ -112,7 +115,7 @@ class CapenvHttpApp:
         self.policies = policies
         self.grader_paths = frozenset(runtime.grader_paths())
         self.mcp_path = _validated_mcp_path(runtime.reserved_mcp_path())
-        self.worker = RuntimeWorker()
+        self.worker = worker or RuntimeWorker()
         self.log = log
         self.openapi_paths = frozenset({OPENAPI_PATH} | (
             set() if runtime.tool_for("GET", "/openapi.json") is not None else {"/openapi.json"}))
@@ -121,6 +124,14 @@ class CapenvHttpApp:
             security_settings=mcp_transport_security(list(policies.values())),
             max_request_body_size=body_limit,
         )
+
+    def run_sessions(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """The MCP session manager's run (the app's lifespan enters it; a fleet, per instance)."""
+        return self._sessions.run()
+
+    async def serve(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """One HTTP request, with no request log (a fleet's instance: the fleet's app logs)."""
+        await self._http(scope, receive, send)
 
     def policy_for(self, scope: Scope) -> ListenerPolicy:
         """The policy of the socket the request arrived on (by its local port)."""
@@ -400,7 +411,8 @@ def _bind(host: str, port: int) -> socket.socket:
     return socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP, fileno=listener.detach())
 
 
-def announce(serving: HttpServing, mcp_path: str, *, quiet: bool = False, token_generated: bool = False) -> None:
+def announce(serving: HttpServing, mcp_path: str, *, quiet: bool = False, token_generated: bool = False,
+             data_routes: str = f"{DATA_PLANE_PREFIX}get | reset | add") -> None:
     print(f"capenv serving on {serving.base_url}", flush=True)
     if quiet:  # the address, and the token when one was generated (the grader cannot know it otherwise)
         if token_generated and serving.data_token is not None:
@@ -409,7 +421,7 @@ def announce(serving: HttpServing, mcp_path: str, *, quiet: bool = False, token_
     print(f"  MCP (streamable HTTP): {serving.url(mcp_path)}", flush=True)
     print("  every other path: the application's own surface", flush=True)
     where = "its own listener" if serving.data_port is not None else "this listener, with the token"
-    print(f"  grader's data plane ({where}): {serving.data_url}{DATA_PLANE_PREFIX}get | reset | add", flush=True)
+    print(f"  grader's data plane ({where}): {serving.data_url}{data_routes}", flush=True)
     if serving.data_token is not None:
         print(f"  grader's token: {serving.data_token}  (capenv data --url {serving.data_url} --token …; "
               "keep it from the agent)", flush=True)
@@ -428,6 +440,7 @@ def run_http(
     keep_alive: int = KEEP_ALIVE_SECONDS,
     log: RequestLog | None = None,
     quiet: bool = False,
+    make_app: Callable[..., Any] | None = None,
 ) -> None:
     """Serve ``runtime`` over HTTP until SIGINT/SIGTERM (or ``HttpServing.stop``), then return.
 
@@ -440,7 +453,8 @@ def run_http(
     not send a whole request within ``request_deadline`` seconds of its first byte (or of its
     opening), or stays idle ``keep_alive`` seconds after an answer, is closed (``http_deadline``).
     With ``log``, every request is a line of the request log; ``quiet`` prints only the address
-    (and a generated token) and leaves uvicorn's warnings out.
+    (and a generated token) and leaves uvicorn's warnings out. ``make_app(policies, body_limit=,
+    log=, base_url=)`` builds another app than ``CapenvHttpApp(runtime, …)`` (a fleet's).
     """
     import uvicorn  # here, so importing the app does not import the server
 
@@ -458,7 +472,9 @@ def run_http(
         sockets.append(data_sock)
         data = (access.data_listen[0], data_sock.getsockname()[1])
     agent = (host, sock.getsockname()[1])
-    app = CapenvHttpApp(runtime, listener_policies(access, agent, data), body_limit=body_limit, log=log)
+    policies = listener_policies(access, agent, data)
+    app = CapenvHttpApp(runtime, policies, body_limit=body_limit, log=log) if make_app is None else \
+        make_app(policies, body_limit=body_limit, log=log, base_url=_base_url(*agent))
     config = uvicorn.Config(
         app,
         lifespan="on",
@@ -481,7 +497,8 @@ def run_http(
                                   data_host=data[0] if data else None, data_port=data[1] if data else None,
                                   data_token=access.data_token)
             if print_urls:
-                announce(serving, app.mcp_path, quiet=quiet, token_generated=access.data_token != given.data_token)
+                announce(serving, app.mcp_path, quiet=quiet, token_generated=access.data_token != given.data_token,
+                         **({"data_routes": app.data_routes} if hasattr(app, "data_routes") else {}))
             if ready is not None:
                 ready(serving)
 

@@ -1,0 +1,173 @@
+"""An instance's store: copy-on-write at subject level over the fleet's frozen base.
+
+The instance's subjects are read from the fleet's store (the *delta*) when it holds them, else
+from the base, which every instance shares and nothing writes. A write lands in the delta only,
+so creating an instance writes nothing and an instance keeps only the subjects it changed.
+
+The contract (``store/contract.py``) holds as for any provider, with these translations:
+
+* revisions: a subject the base holds at revision ``b`` is at ``b + d`` once the delta holds it
+  at ``d`` (its first write expects it absent from the delta);
+* a deletion of a base subject cannot be a tombstone in the delta (compaction forgets
+  tombstones whole, and the base's subject would show through again): it is a live *marker*
+  subject in the delta, read as absent;
+* record ids are global to a store, and an instance's idempotency keys are its own: the delta
+  records them under the instance's prefix, and every answer names them as the caller did.
+
+One limit, as documented in ``docs/instances.md``: an expectation naming the exact revision
+at which a base subject was deleted is taken for the live one it was (the holder never makes
+one: it expects only revisions it read live).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+
+from capenv.interpreter.bundle.jsonvalue import loads
+from capenv.serving.state.subjects import Subjects
+from capenv.serving.store import (
+    Commit, CommittedWrite, Expect, HistoryEntry, RecordConflict, RecordEnvelope, RevisionConflict, Store, Stored,
+    SubjectWrite,
+)
+
+from .base import FrozenBase
+
+MARKER_MEMBER = "capenv:overlay"
+MARKER = {MARKER_MEMBER: "deleted"}
+"""The delta's state of a base subject the instance deleted."""
+
+
+def is_marker(state: dict | None) -> bool:
+    return state is not None and state.get(MARKER_MEMBER) == "deleted"
+
+
+class OverlayStore(Store):
+    def __init__(self, base: FrozenBase, delta: Store, subjects: Subjects, record_prefix: str, *,
+                 owns_delta: bool = False) -> None:
+        """``subjects``: the instance's subject types (they name the base's by their kind);
+        ``record_prefix``: what the instance's record ids are kept under in the delta."""
+        self.base = base
+        self.delta = delta
+        self.subjects = subjects
+        self.prefix = record_prefix
+        self._owns_delta = owns_delta
+        self._own_types = set(subjects.all_types())
+        self._meta = subjects.meta
+
+    # --- where a subject lives ----------------------------------------------------------
+
+    def _kind(self, subject_type: str) -> str | None:
+        return self.subjects.kind_of(subject_type) if subject_type in self._own_types else None
+
+    def _base_revision(self, subject_type: str, subject_id: str) -> int | None:
+        kind = self._kind(subject_type)
+        return None if kind is None else self.base.revision(kind, subject_id)
+
+    def _base_stored(self, subject_type: str, subject_id: str) -> Stored | None:
+        kind = self._kind(subject_type)
+        row = None if kind is None else self.base.row(kind, subject_id)
+        return None if row is None else Stored(subject_type, subject_id, row[0], loads(row[1]))
+
+    # --- writing ------------------------------------------------------------------------
+
+    def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
+        writes = (writes,) if isinstance(writes, SubjectWrite) else tuple(writes)
+        translated, offsets = [], []
+        for write in writes:
+            base = self._base_revision(*write.key)
+            offsets.append(base or 0)
+            translated.append(self._delta_write(write, base))
+        inner = dataclasses.replace(envelope, record_id=self.prefix + envelope.record_id)
+        try:
+            committed = self.delta.commit(inner, translated)
+        except RecordConflict:
+            raise RecordConflict(envelope.record_id) from None
+        except RevisionConflict as lost:
+            write = next((w for w in writes if w.key == (lost.subject_type, lost.subject_id)), writes[0])
+            raise RevisionConflict(write.subject_type, write.subject_id, write.expect,
+                                   self.revision(*write.key)) from None
+        return Commit(envelope, tuple(
+            CommittedWrite(w.subject_type, w.subject_id, w.expect, done.revision + offset, w.state is None)
+            for w, done, offset in zip(writes, committed.writes, offsets)))
+
+    def _delta_write(self, write: SubjectWrite, base: int | None) -> SubjectWrite:
+        if base is None:
+            return write
+        state = MARKER if write.state is None else write.state
+        if write.expect.is_absent:  # live again after the instance deleted it: the delta holds a marker
+            held = self.delta.load(*write.key)
+            if held is None or not is_marker(held.state):
+                raise RevisionConflict(write.subject_type, write.subject_id, write.expect,
+                                       base + (held.revision if held is not None else 0))
+            return SubjectWrite(*write.key, Expect.revision(held.revision), state)
+        number = write.expect.number
+        assert number is not None
+        if number < base:
+            raise RevisionConflict(write.subject_type, write.subject_id, write.expect, self.revision(*write.key))
+        expect = Expect.absent() if number == base else Expect.revision(number - base)
+        return SubjectWrite(*write.key, expect, state)
+
+    # --- reading ------------------------------------------------------------------------
+
+    def load(self, subject_type: str, subject_id: str) -> Stored | None:
+        held = self.delta.load(subject_type, subject_id)
+        if held is None:
+            return self._base_stored(subject_type, subject_id)
+        if is_marker(held.state):
+            return None
+        base = self._base_revision(subject_type, subject_id) or 0
+        return held if not base else Stored(subject_type, subject_id, held.revision + base, held.state)
+
+    def revision(self, subject_type: str, subject_id: str) -> int | None:
+        if subject_type != self._meta:  # meta is never deleted: only it skips reading the state
+            found = self.load(subject_type, subject_id)
+            return None if found is None else found.revision
+        held = self.delta.revision(subject_type, subject_id)
+        base = self._base_revision(subject_type, subject_id)
+        if held is None:
+            return base
+        return held + (base or 0)
+
+    def list_ids(self, subject_type: str) -> list[str]:
+        return sorted(self.snapshot([subject_type]).get(subject_type, {}))
+
+    def history(self, subject_type: str, subject_id: str) -> list[HistoryEntry]:
+        kind = self._kind(subject_type)
+        base = [] if kind is None else list(self.base.histories.get((kind, subject_id), ()))
+        offset = base[-1].revision if base else 0
+        entries = self.delta.history(subject_type, subject_id)
+        if entries and entries[0].revision != 1:  # compacted: the base's entries went before them
+            base = []
+        return base + [dataclasses.replace(
+            e, revision=e.revision + offset, record_id=self._caller_id(e.record_id),
+            state=None if is_marker(e.state) else e.state) for e in entries]
+
+    def snapshot(self, subject_types: Iterable[str] | None = None) -> dict[str, dict[str, Stored]]:
+        types = sorted(self._own_types if subject_types is None else set(subject_types))
+        delta = self.delta.snapshot(types)
+        result: dict[str, dict[str, Stored]] = {}
+        for subject_type in types:
+            kind = self._kind(subject_type)
+            rows = {} if kind is None else self.base.rows.get(kind, {})
+            merged = {i: Stored(subject_type, i, r, loads(text)) for i, (r, text) in rows.items()}
+            for subject_id, held in delta.get(subject_type, {}).items():
+                base = rows.get(subject_id)
+                if is_marker(held.state):
+                    merged.pop(subject_id, None)
+                else:
+                    merged[subject_id] = held if base is None else Stored(
+                        subject_type, subject_id, held.revision + base[0], held.state)
+            if merged:
+                result[subject_type] = dict(sorted(merged.items()))
+        return result
+
+    def compact(self, subject_types: Iterable[str]) -> None:
+        self.delta.compact(subject_types)  # markers are live in the delta: they stay
+
+    def close(self) -> None:
+        if self._owns_delta:
+            self.delta.close()
+
+    def _caller_id(self, record_id: str) -> str:
+        return record_id[len(self.prefix):] if record_id.startswith(self.prefix) else record_id
