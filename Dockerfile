@@ -18,6 +18,7 @@ WORKDIR /build
 COPY pyproject.toml README.md LICENSE ./
 COPY interpreter ./interpreter
 COPY serving ./serving
+COPY fleet ./fleet
 COPY rules ./rules
 RUN pip install --no-cache-dir . \
     && useradd --create-home --uid 10001 capenv

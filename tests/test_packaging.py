@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-ROOTS = ("interpreter", "serving", "rules")
+ROOTS = ("interpreter", "serving", "rules", "fleet")
 
 
 def _pyproject() -> dict:

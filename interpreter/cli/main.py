@@ -19,7 +19,8 @@ Registrar = Callable[[argparse._SubParsersAction], None]
 # The verbs in the order DESIGN.md §10 lists them (plus verify and history); each module has
 # one ``register(subparsers)``.
 VERB_MODULES = ("commands_capture", "commands_env", "commands_explain", "commands_serve", "commands_export",
-                "commands_compare", "commands_rules", "commands_verify", "commands_history", "commands_openapi")
+                "commands_compare", "commands_rules", "commands_verify", "commands_history", "commands_openapi",
+                "commands_fleet")
 
 
 # Which module registers each verb: a run imports only its own verb's module (a build does not pay
@@ -28,7 +29,8 @@ VERB_MODULES = ("commands_capture", "commands_env", "commands_explain", "command
 MODULE_OF_VERB = {"inspect": "commands_capture", "build": "commands_env", "report": "commands_env",
                   "explain": "commands_explain", "serve": "commands_serve", "data": "commands_serve",
                   "export": "commands_export", "compare": "commands_compare", "rules": "commands_rules",
-                  "verify": "commands_verify", "history": "commands_history", "openapi": "commands_openapi"}
+                  "verify": "commands_verify", "history": "commands_history", "openapi": "commands_openapi",
+                  "fleet": "commands_fleet"}
 
 
 def _registrars(verb: str | None = None) -> list[Registrar]:

@@ -4,37 +4,16 @@ application paths, and 100 instances written by 8 concurrent MCP clients (issue 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import anyio
 import httpx2
 import pytest
 from mcp import Client
-from support.fleets import STORES, open_fleet_store
-from support.http_thread import http_in_thread
+from support.fleets import STORES, TOKEN, serving_fleet
 
-from capenv.serving.instances.fleet import InstanceFleet
-from capenv.serving.transport.fleet_app import FleetHttpApp
-from capenv.serving.transport.http_app import Access, HttpServing
-
-TOKEN = "fleet-test-token"
 INSTANCES = 100
 CLIENTS = 8
 CALL_TIMEOUT_SECONDS = 300
-
-
-@contextmanager
-def serving_fleet(template, store_url) -> Iterator[tuple[InstanceFleet, HttpServing, httpx2.Client]]:
-    fleet = InstanceFleet(template, open_fleet_store(store_url))
-    make_app = lambda policies, **options: FleetHttpApp(fleet, policies, **options)  # noqa: E731
-    try:
-        with http_in_thread(template, access=Access(data_token=TOKEN), make_app=make_app) as serving:
-            with httpx2.Client(base_url=serving.base_url, trust_env=False, timeout=60,
-                               headers={"authorization": f"Bearer {TOKEN}"}) as grader:
-                yield fleet, serving, grader
-    finally:
-        fleet.close()
 
 
 def create(grader: httpx2.Client, **body) -> dict:
