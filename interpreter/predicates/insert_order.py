@@ -67,14 +67,22 @@ def _rule(by: str, field: str | None, descending: bool) -> InsertRule:
     return InsertRule(rule_id=f"probe.{kind}", kind=kind, field=field, descending=descending)
 
 
-def _placed_as(ctx: InsertCandidateContext, rule: InsertRule) -> tuple[bool, str]:
-    """Whether the later listing shows the create where ``rule`` puts it among the members held
-    before it (those created after it are left out: the rule placed it before they came)."""
+def _later_held(ctx: InsertCandidateContext) -> list[dict]:
+    """The later listing's members held before the create, and the create (those created after
+    it are left out: the rule placed it before they came)."""
     key = str(ctx.created.get(ctx.id_field))
     later = ctx.later_members or []
     if ctx.previous_members is not None:
         held = {str(m.get(ctx.id_field)) for m in ctx.previous_members} | {key}
         later = [m for m in later if str(m.get(ctx.id_field)) in held]
+    return later
+
+
+def _placed_as(ctx: InsertCandidateContext, rule: InsertRule) -> tuple[bool, str]:
+    """Whether the later listing shows the create where ``rule`` puts it among the members held
+    before it."""
+    key = str(ctx.created.get(ctx.id_field))
+    later = _later_held(ctx)
     actual = next((i for i, m in enumerate(later) if str(m.get(ctx.id_field)) == key), None)
     if actual is None:
         return False, "the later listing does not show the created entity"
@@ -109,6 +117,27 @@ def later_listing_places(ctx: InsertCandidateContext, params: OrderParams) -> Ou
         return Miss(f"the initial listings admit no {params.by} order")
     placed, detail = _placed_as(ctx, _rule(params.by, field, params.descending))
     return Match({"later": detail}) if placed else Miss(detail)
+
+
+class OthersParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_others: int
+    """How many members held before the create the later listing must show beside it."""
+
+
+@predicate("later_listing_shows_others", context="insert-candidate", params=OthersParams)
+def later_listing_shows_others(ctx: InsertCandidateContext, params: OthersParams) -> Outcome:
+    """The later whole listing shows the create beside members held before it, so its place among
+    them is evidence (a listing of the create alone places it first and last alike)."""
+    if ctx.later_members is None:
+        return Miss("no later whole listing shows the create")
+    key = str(ctx.created.get(ctx.id_field))
+    others = [m for m in _later_held(ctx) if str(m.get(ctx.id_field)) != key]
+    if len(others) < params.min_others:
+        return Miss(f"the later listing shows {len(others)} member(s) held before the create beside it, "
+                    f"fewer than {params.min_others}")
+    return Match({"others": len(others)})
 
 
 @predicate("later_listing_agrees_or_absent", context="insert-candidate", params=OrderParams)

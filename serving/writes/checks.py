@@ -9,20 +9,25 @@ from typing import Any, NamedTuple
 from capenv.interpreter.bundle.jsonvalue import dumps, json_kind
 from capenv.interpreter.bundle.models import WritePlan
 
+from ..reads.call_match import same_value
 from .calls import WriteCall, WriteRefusal
 from .plans import PlanParts
 
 
 def check_query(plan: WritePlan, call: WriteCall, parts: PlanParts) -> None:
+    """Only the recorded parameters, each with its recorded value; names and values compare as
+    reads compare them (as written, or once percent- or form-decoded: an MCP client sends
+    ``a,b`` where the recording spelled ``a%2Cb``)."""
     if not call.query:
         return
     recorded = parts.query
     for name, value in call.query:
-        if name not in recorded:
+        known = next((r for r in recorded if same_value(r, name)), None)
+        if known is None:
             raise WriteRefusal(f"query parameter {name!r} is not accepted; the recording sent "
                                f"{dict(plan.query) or 'no query'}")
-        if value != recorded[name]:
-            raise WriteRefusal(f"query parameter {name!r} must be {recorded[name]!r}, as recorded")
+        if not same_value(value, recorded[known]):
+            raise WriteRefusal(f"query parameter {name!r} must be {recorded[known]!r}, as recorded")
 
 
 def unwrap_body(plan: WritePlan, body: Any) -> dict[str, Any]:

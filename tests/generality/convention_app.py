@@ -20,6 +20,8 @@ from urllib.parse import unquote
 
 from capenv.serving.compare.sides import Observed, Outgoing
 
+from . import convention_extras as extras
+
 JSON = (("content-type", "application/json"),)
 PROBLEM = (("content-type", "application/problem+json"),)
 
@@ -33,11 +35,13 @@ class Conventions:
     slash: bool = False
     ids: Literal["sequence", "text-sequence", "uuid", "name"] = "sequence"
     """``name``: the client chooses the identity (the ``name`` member of the create's body)."""
-    list_shape: Literal["bare", "data", "items_total", "plural_total", "plural_meta", "drf", "data_meta"] = "bare"
-    item_shape: Literal["bare", "data", "plural_one"] = "bare"
-    body_shape: Literal["bare", "data", "plural_one"] = "bare"
+    list_shape: Literal["bare", "data", "items_total", "plural_total", "plural_meta", "drf", "data_meta",
+                        "jsonapi"] = "bare"
+    item_shape: Literal["bare", "data", "plural_one", "jsonapi"] = "bare"
+    body_shape: Literal["bare", "data", "plural_one", "jsonapi"] = "bare"
+    """``jsonapi``: ``application/vnd.api+json`` resource objects ``{"data": {"type", "id", "attributes"}}``."""
     absence: Literal["404_detail", "404_problem", "403_errors", "404_empty", "200_null", "404_html"] = "404_detail"
-    clocks: Literal["iso-ms-z", "iso-us-offset", "epoch-seconds"] = "iso-ms-z"
+    clocks: Literal["iso-ms-z", "iso-us-offset", "epoch-seconds", "iso-whole-seconds-z"] = "iso-ms-z"
     delete_answer: Literal["204", "200_entity", "200_empty"] = "204"
     update: Literal["PATCH", "PUT"] = "PATCH"
     """PATCH merges the members sent; PUT replaces (members not sent are dropped)."""
@@ -51,6 +55,23 @@ class Conventions:
     """A singleton document at ``{prefix}/settings`` (GET, PATCH merging the members sent)."""
     slugs: bool = False
     """A note carries a ``slug`` the application derives from its title at its create."""
+    errors: Literal["detail", "problem", "errors"] = "detail"
+    """How a refused body is answered: ``{"detail"}``, ``application/problem+json``, ``{"errors": [{"message"}]}``."""
+    invalid_status: int = 422
+    concurrency: Literal["none", "version", "updated_at"] = "none"
+    """An update must carry the entity's current ``version`` (bumped by every write) or ``updated_at``: 409 if stale."""
+    actions: Literal["none", "segment", "colon"] = "none"
+    """``POST {note}/archive`` or ``POST {note}:archive`` sets the note's ``archived`` and answers it."""
+    bulk_delete: bool = False
+    """``DELETE {collection}?ids=1,2`` deletes the entities named."""
+    nested: bool = False
+    """Notes have comments at ``{note}/comments/{comment}`` (own id space): created, updated, deleted."""
+    seed_comments: bool = True
+    """With ``nested``: the first two notes start with a comment each."""
+    split: bool = False
+    """The prefix ends in ``/admin`` (every call); ``…/content`` answers reads of the same entities."""
+    update_mask: bool = False
+    """An update applies only the members its ``update_mask`` query parameter lists."""
 
     def collection(self, kind: str) -> str:
         return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}" + ("/" if self.slash else "")
@@ -66,7 +87,7 @@ SEED = {
     "tags": [{"label": "home", "color": "green"}, {"label": "work", "color": "blue"}],
 }
 NAMES = {"notes": ["milk", "ana", "gate"], "tags": ["home", "work"]}
-CONSTANT = {"id", "name", "created_at", "slug", "comment_count"}
+CONSTANT = {"id", "name", "created_at", "slug", "comment_count", "version", "archived"}
 
 
 class ConventionApp:
@@ -87,6 +108,8 @@ class ConventionApp:
         for kind, rows in SEED.items():
             for index, row in enumerate(rows):
                 self._insert(kind, {**({"name": NAMES[kind][index]} if self.c.ids == "name" else {}), **row}, seeding=True)
+        if self.c.nested and self.c.seed_comments:
+            extras.seed_comments(self)
         self.label = "live"
 
     # --- entities -------------------------------------------------------------------------------
@@ -94,6 +117,8 @@ class ConventionApp:
         moment = self.clock()
         if self.c.clocks == "epoch-seconds":
             return int(moment.timestamp())
+        if self.c.clocks == "iso-whole-seconds-z":
+            return moment.replace(microsecond=0).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         if self.c.clocks == "iso-us-offset":
             return moment.isoformat(timespec="microseconds")
         return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -110,6 +135,10 @@ class ConventionApp:
         now = self._now()
         if self.c.comments and kind == "notes":
             members = {**members, "comment_count": 0}
+        if self.c.actions != "none" and kind == "notes":
+            members = {**members, "archived": False}
+        if self.c.concurrency == "version":
+            members = {**members, "version": 1}
         if self.c.slugs and kind == "notes":
             members = {**members, "slug": "-".join(str(members.get("title", "")).lower().split()) or "untitled"}
         entity = {"id": key, **{k: v for k, v in members.items() if k != "id"}, "created_at": now, "updated_at": now}
@@ -125,11 +154,15 @@ class ConventionApp:
 
     def _item(self, kind: str, entity: dict[str, Any], status: int = 200) -> Observed:
         shape = self.c.item_shape
+        if shape == "jsonapi":
+            return extras.jsonapi_item(self, kind, entity, status)
         value = entity if shape == "bare" else {"data": entity} if shape == "data" else {kind: [entity]}
         return self._json(status, value)
 
     def _list(self, kind: str, rows: list[dict[str, Any]], total: int, query: dict[str, str]) -> Observed:
         shape = self.c.list_shape
+        if shape == "jsonapi":
+            return extras.jsonapi_list(self, kind, rows, total)
         if shape == "bare":
             return self._json(200, rows)
         if shape == "data":
@@ -148,6 +181,8 @@ class ConventionApp:
         return self._json(200, {"count": total, "next": nxt, "previous": None, "results": rows})
 
     def _absent(self) -> Observed:
+        if self.c.item_shape == "jsonapi":
+            return extras.jsonapi_absent(self)
         if self.c.absence == "404_detail":
             return self._json(404, {"detail": "Not Found"})
         if self.c.absence == "404_problem":
@@ -162,6 +197,8 @@ class ConventionApp:
         return self._json(404, {})
 
     def _unwrap(self, kind: str, body: Any) -> Any:
+        if self.c.body_shape == "jsonapi":
+            return extras.jsonapi_members(kind, body)
         if self.c.body_shape == "data":
             return body.get("data") if isinstance(body, dict) else None
         if self.c.body_shape == "plural_one":
@@ -191,6 +228,11 @@ class ConventionApp:
                 return None
             rest = rest[:-1]
         parts = [unquote(p) for p in rest.split("/")]
+        if self.c.nested and len(parts) in (3, 4) and parts[0] == "notes" and parts[2] == "comments":
+            return "nested", parts[1] + ("/" + parts[3] if len(parts) == 4 else "")
+        if extras.action_of(self, parts) is not None:
+            kind, key = extras.action_of(self, parts)
+            return "action", f"{kind}/{key}"
         if self.c.comments and len(parts) == 3 and parts[0] == "notes" and parts[2] == "comments":
             return "comments", parts[1]
         if parts[0] not in self.kinds or len(parts) > 2:
@@ -208,7 +250,7 @@ class ConventionApp:
             return self._json(405, {"detail": "Method Not Allowed"})
         members = self._unwrap("comments", body)
         if not isinstance(members, dict) or not isinstance(members.get("text"), str):
-            return self._json(422, {"detail": "text must be a string"})
+            return extras.invalid(self, "text must be a string")
         self.comment_sequence += 1
         comment = {"id": self.comment_sequence, "note": note.get("id", note.get("name")), "text": members["text"],
                    "created_at": self._now()}
@@ -220,6 +262,7 @@ class ConventionApp:
         answer = self._answer(request)
         if self.recorder is not None:
             self.recorder.call(request.method, request.path, query=list(request.query) or None,
+                           request_type=dict(request.headers).get("content-type", "application/json"),
                                body=json.loads(request.body) if request.body else None, status=answer.status,
                                response=answer.body.decode() if answer.body else None,  # as written ("null" too)
                                response_type=dict(answer.headers).get("content-type", "application/json"),
@@ -231,7 +274,7 @@ class ConventionApp:
         if method == "PATCH":
             members = body.get("data") if self.c.body_shape == "data" and isinstance(body, dict) else body
             if not isinstance(members, dict) or not all(isinstance(v, (str, bool)) for v in members.values()):
-                return self._json(422, {"detail": "settings are strings and booleans"})
+                return extras.invalid(self, "settings are strings and booleans")
             self.settings = {**self.settings, **members}
         elif method != "GET":
             return self._json(405, {"detail": "Method Not Allowed"})
@@ -241,7 +284,13 @@ class ConventionApp:
         if self.c.settings and request.path == self.c.prefix + "/settings" + ("/" if self.c.slash else ""):
             body = json.loads(request.body) if request.body else None
             return self._settings(request.method, body)
-        route = self._route(request.path)
+        path = request.path
+        if self.c.split and path.startswith(extras.content_prefix(self) + "/"):
+            admin = extras.as_admin(self, request.method, path)
+            if isinstance(admin, Observed):
+                return admin
+            path = admin
+        route = self._route(path)
         if route is None:
             return self._json(404, {"detail": "Not Found"})
         kind, key = route
@@ -249,6 +298,11 @@ class ConventionApp:
         body = json.loads(request.body) if request.body else None
         if kind == "comments":
             return self._comments(request.method, str(key), body)
+        if kind == "nested":
+            note, _, comment = str(key).partition("/")
+            return extras.nested_comments(self, request.method, note, comment or None, body)
+        if kind == "action":
+            return extras.archive(self, request.method, *str(key).split("/", 1))
         rows = self.kinds[kind]
         if key is None and request.method == "GET":
             listed = list(rows.values())
@@ -266,10 +320,12 @@ class ConventionApp:
             if problem is None and self.c.ids == "name" and not members.get("name"):
                 problem = "name is required"
             if problem is not None:
-                return self._json(422, {"detail": problem})
+                return extras.invalid(self, problem)
             if self.c.ids == "name" and str(members["name"]) in rows:
                 return self._json(409, {"detail": f"{members['name']} already exists"})
             return self._item(kind, self._insert(kind, members), 201)
+        if key is None and request.method == "DELETE" and self.c.bulk_delete:
+            return extras.bulk_delete(self, kind, query)
         if key is None:
             return self._json(405, {"detail": "Method Not Allowed"})
         entity = rows.get(key)
@@ -281,11 +337,19 @@ class ConventionApp:
             members = self._unwrap(kind, body)
             problem = self._invalid(members)
             if problem is not None:
-                return self._json(422, {"detail": problem})
+                return extras.invalid(self, problem)
+            refused = extras.stale(self, entity, members)
+            if refused is not None:
+                return refused
+            if self.c.update_mask:
+                members = extras.masked(self, members, query)
+                if isinstance(members, Observed):
+                    return members
             kept = {k: v for k, v in entity.items() if k in CONSTANT}
             changed = {k: v for k, v in members.items() if k not in CONSTANT}
             entity = ({**entity, **changed} if self.c.update == "PATCH" else {**kept, **changed})
             entity["updated_at"] = self._now()
+            extras.bump(self, entity)
             rows[key] = entity
             return Observed(204, (), b"") if self.c.update_answer == "204" else self._item(kind, entity)
         if request.method == "DELETE":

@@ -17,25 +17,14 @@ from capenv.serving.compare.sides import Outgoing
 
 from support.har_builder import HarBuilder
 from .convention_app import ConventionApp, Conventions
+from .scenario_extras import (at, body as _body, key_pointer, probe_extras, record_extras, record_initial_extras,
+                              recorded_update, update_probes, with_content_affects)
 
 ORIGIN = "http://127.0.0.1:8000"
 
 
-def _body(c: Conventions, kind: str, members: dict[str, Any]) -> Any:
-    return members if c.body_shape == "bare" else {"data": members} if c.body_shape == "data" else {kind: [members]}
-
-
-def key_pointer(c: Conventions, kind: str) -> str:
-    """Where a created entity's identity is in the create's answer."""
-    member = "name" if c.ids == "name" else "id"
-    return {"bare": f"/{member}", "data": f"/data/{member}", "plural_one": f"/{kind}/0/{member}"}[c.item_shape]
-
-
 def _key(c: Conventions, kind: str, answer: Any) -> Any:
-    value: Any = answer
-    for part in key_pointer(c, kind).strip("/").split("/"):
-        value = value[int(part)] if isinstance(value, list) else value[part]
-    return value
+    return at(answer, key_pointer(c, kind))
 
 
 def _never(c: Conventions) -> str:
@@ -49,9 +38,10 @@ def record(c: Conventions) -> HarBuilder:
 
     def send(method: str, path: str, body: Any = None, query: tuple = ()) -> Any:
         moment[0] += timedelta(milliseconds=100)  # one call every 100 ms, each inside its own window
-        headers = (("content-type", "application/json"),) if body is not None else ()
+        media = "application/vnd.api+json" if c.body_shape == "jsonapi" else "application/json"
+        headers = (("content-type", media),) if body is not None else ()
         answer = app.send(Outgoing(method, path, query, headers, json.dumps(body).encode() if body is not None else None))
-        return json.loads(answer.body) if answer.body and answer.media_type == "application/json" else None
+        return json.loads(answer.body) if answer.body and "json" in (answer.media_type or "") else None
 
     keys = {kind: list(app.kinds[kind]) for kind in app.kinds}
     for kind in app.kinds:
@@ -62,6 +52,7 @@ def record(c: Conventions) -> HarBuilder:
     settings = c.prefix + "/settings" + ("/" if c.slash else "")
     if c.settings:  # the initial state holds what reads show before the first write (DESIGN.md §5)
         send("GET", settings)
+    record_initial_extras(c, send, keys)
     created: dict[str, list[Any]] = {"notes": [], "tags": []}
     news = {"notes": [{"title": "Water plants", "body": "balcony", "done": False},
                       {"title": "Book dentist", "body": "before May", "done": False}],
@@ -78,7 +69,7 @@ def record(c: Conventions) -> HarBuilder:
                "tags": [{"label": "home", "color": "teal"}, {"label": "wellbeing", "color": "red"}]}
     for kind, rows in updates.items():
         for key, row in zip([keys[kind][0], created[kind][1]], rows):
-            send(c.update, c.item(kind, key), _body(c, kind, row))
+            recorded_update(c, send, kind, key, row)
             send("GET", c.item(kind, key))
             send("GET", c.collection(kind))
     for kind in app.kinds:
@@ -99,6 +90,7 @@ def record(c: Conventions) -> HarBuilder:
             send("POST", comments, _body(c, "comments", {"text": text}))
             send("GET", comments)
             send("GET", c.item("notes", key))
+    record_extras(c, send, keys, lambda kind, answer: _key(c, kind, answer))
     if c.queries:
         send("GET", c.collection("notes"), query=(("done", "false"),))
         send("GET", c.collection("notes"), query=(("sort", "-title"),))
@@ -131,11 +123,11 @@ def probes(c: Conventions) -> ProbeFile:
          "save": {"note": key_pointer(c, "notes")}},
         {"name": "the new note", "method": "GET", "path": c.item("notes", "{note}")},
         {"name": "notes after the create", "method": "GET", "path": c.collection("notes")},
-        {"name": "update the new note", "method": c.update, "path": c.item("notes", "{note}"),
-         "body": _body(c, "notes", {"title": "Probe note, edited", "body": "edited", "done": False})},
+        *update_probes(c, "update the new note", "notes", "{note}",
+                       {"title": "Probe note, edited", "body": "edited", "done": False}),
         {"name": "the updated note", "method": "GET", "path": c.item("notes", "{note}")},
-        {"name": "update seeded note 3", "method": c.update, "path": c.item("notes", keys["notes"][2]),
-         "body": _body(c, "notes", {"title": "Fix the gate today", "body": "hinge", "done": True})},
+        *update_probes(c, "update seeded note 3", "notes", keys["notes"][2],
+                       {"title": "Fix the gate today", "body": "hinge", "done": True}),
         {"name": "seeded note 3 after", "method": "GET", "path": c.item("notes", keys["notes"][2])},
         {"name": "delete seeded tag 2", "method": "DELETE", "path": c.item("tags", keys["tags"][1])},
         {"name": "the deleted tag", "method": "GET", "path": c.item("tags", keys["tags"][1])},
@@ -173,4 +165,6 @@ def probes(c: Conventions) -> ProbeFile:
                   {"name": "notes by title, last first", "method": "GET", "path": c.collection("notes"),
                    "query": {"sort": "-title"}},
                   {"name": "tags by label", "method": "GET", "path": c.collection("tags"), "query": {"sort": "label"}}]
-    return parse_probes(json.dumps({"probes": calls}))
+    calls = with_content_affects(c, calls + probe_extras(c, keys))
+    headers = {"content-type": "application/vnd.api+json"} if c.body_shape == "jsonapi" else {}
+    return parse_probes(json.dumps({"headers": headers, "probes": calls}))

@@ -1,0 +1,36 @@
+"""Record a convention's session, build the model and hold it to the application on the probes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from capenv.interpreter.pipeline import build_bundle
+from capenv.serving.compare import SAME, compare, render_text
+
+from support.judging import served_refusals, wrong_answers
+from .convention_app import ConventionApp, Conventions
+from .scenario import probes, record
+
+
+def hold(conventions: Conventions, tmp_path: Path, servable: tuple[str, ...],
+         unservable: dict[str, str] | None = None) -> tuple[Any, list[Any]]:
+    """The bundle and the probes' results; fails on any wrong answer, on a ``servable`` probe the
+    model did not serve, or answered otherwise than the application, and on a write tool of
+    ``unservable`` (tool: reason) that is served or left unserved for another reason."""
+    har = record(conventions).write(tmp_path / "capture.har")
+    bundle = build_bundle(har)
+    results = compare(bundle, probes(conventions), ConventionApp(conventions))
+    print(render_text(results, "convention app", conventions.name))
+    writes = {r.tool.name: r.tool.served for r in results if r.probe.method != "GET"}
+    print(f"{conventions.name}: write tools served {sorted(name for name, served in writes.items() if served)}; "
+          f"refusals on served tools: {served_refusals(results)}")
+    problems = wrong_answers(results)
+    assert not problems, f"{conventions.name}: {len(problems)} wrong answers:\n" + "\n".join(problems)
+    unserved = [f"{r.probe.name} ({r.tool.name})" for r in results
+                if r.probe.name in servable and (not r.tool.served or r.verdict != SAME)]
+    assert not unserved, f"{conventions.name}: servable writes not served alike: {unserved}"
+    reasons = {plan.tool: (plan.served, plan.reason) for plan in bundle.view.writes}
+    for tool, reason in (unservable or {}).items():
+        assert reasons.get(tool) == (False, reason), f"{conventions.name}: {tool}: {reasons.get(tool)}, not {reason}"
+    return bundle, results

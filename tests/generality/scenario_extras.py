@@ -1,0 +1,199 @@
+"""The session and probes of the conventions in ``convention_extras``: the calls each one adds to
+the recorded session (after the plain creates, updates and deletes) and to the probes.
+
+``send(method, path, body=None, query=())`` sends one recorded call and returns its JSON answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import convention_extras as extras
+from .convention_app import Conventions
+
+Send = Callable[..., Any]
+
+
+def body(c: Conventions, kind: str, members: dict[str, Any], key: Any = None) -> Any:
+    """A request body in the convention's shape (``key``: the entity an update names)."""
+    if c.body_shape == "jsonapi":
+        return extras.jsonapi_body(kind, members, key)
+    return members if c.body_shape == "bare" else {"data": members} if c.body_shape == "data" else {kind: [members]}
+
+
+def entity_pointer(c: Conventions, kind: str) -> str:
+    """Where an item answer holds its entity's members (a JSON pointer prefix)."""
+    return {"bare": "", "data": "/data", "plural_one": f"/{kind}/0", "jsonapi": "/data/attributes"}[c.item_shape]
+
+
+def key_pointer(c: Conventions, kind: str) -> str:
+    """Where a created entity's identity is in the create's answer."""
+    if c.item_shape == "jsonapi":
+        return "/data/id"
+    return entity_pointer(c, kind) + ("/name" if c.ids == "name" and kind != "comments" else "/id")
+
+
+def at(value: Any, pointer: str) -> Any:
+    for part in pointer.strip("/").split("/") if pointer else ():
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    return value
+
+
+def update_query(c: Conventions, members: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    return (("update_mask", ",".join(members)),) if c.update_mask else ()
+
+
+def recorded_update(c: Conventions, send: Send, kind: str, key: Any, members: dict[str, Any]) -> Any:
+    """One update as a client makes it: under optimistic concurrency, read the entity first and
+    send back its current token."""
+    if c.concurrency != "none":
+        read = send("GET", c.item(kind, key))
+        members = {**members, c.concurrency: at(read, entity_pointer(c, kind) + "/" + c.concurrency)}
+    return send(c.update, c.item(kind, key), body(c, kind, members, key), query=update_query(c, members))
+
+
+def update_probes(c: Conventions, name: str, kind: str, key: Any, members: dict[str, Any]) -> list[dict[str, Any]]:
+    """The probes of one update: under optimistic concurrency a read saving the entity's token first."""
+    calls: list[dict[str, Any]] = []
+    if c.concurrency != "none":
+        token = f"{kind}_token"
+        calls.append({"name": f"{name}: read first", "method": "GET", "path": c.item(kind, key),
+                      "save": {token: entity_pointer(c, kind) + "/" + c.concurrency}})
+        members = {**members, c.concurrency: "{" + token + "}"}
+    query = dict(update_query(c, members))
+    calls.append({"name": name, "method": c.update, "path": c.item(kind, key), "body": body(c, kind, members, key),
+                  **({"query": query} if query else {})})
+    return calls
+
+
+def record_initial_extras(c: Conventions, send: Send, keys: dict[str, list[Any]]) -> None:
+    """Reads before the first write: the initial state holds only what they show (DESIGN.md §5)."""
+    if c.split:
+        for kind in keys:
+            send("GET", content(c, c.collection(kind)))
+            for key in keys[kind]:
+                send("GET", content(c, c.item(kind, key)))
+    if c.nested:
+        for seeded, parent in enumerate(keys["notes"][:2], start=1):  # comment 1 on note 1, 2 on note 2
+            send("GET", comments_path(c, parent))
+            if c.seed_comments:
+                send("GET", comments_path(c, parent, seeded))
+
+
+def record_extras(c: Conventions, send: Send, keys: dict[str, list[Any]], key_of: Callable[[str, Any], Any]) -> None:
+    """The recorded calls of the extra conventions (after the plain writes)."""
+    note = keys["notes"][0]
+    if c.concurrency != "none":  # a client sending a token it read before another write: 409
+        read = send("GET", c.item("notes", note))
+        old = at(read, entity_pointer(c, "notes") + "/" + c.concurrency)
+        recorded_update(c, send, "notes", note, {"title": "Buy milk again", "body": "one litre", "done": False})
+        send(c.update, c.item("notes", note), body(c, "notes", {"title": "stale", "body": "x", "done": True,
+                                                                 c.concurrency: old}, note))
+        send("GET", c.item("notes", note))
+    if c.actions != "none":  # archived twice: the second call finds it archived already
+        for _ in range(2):
+            send("POST", action_path(c, note))
+            send("GET", c.item("notes", note))
+            send("GET", c.collection("notes"))
+    if c.bulk_delete:
+        made = [key_of("notes", send("POST", c.collection("notes"), body(c, "notes", {"title": t, "body": "", "done": False})))
+                for t in ("Bulk one", "Bulk two", "Bulk three")]
+        send("GET", c.collection("notes"))
+        send("DELETE", c.collection("notes"), query=(("ids", ",".join(str(k) for k in made[:2])),))
+        for key in made:
+            send("GET", c.item("notes", key))
+        send("GET", c.collection("notes"))
+    if c.nested:
+        made: list[Any] = []
+        for parent in (note, keys["notes"][1]):
+            comments = comments_path(c, parent)
+            for text in ("first!", "agreed"):
+                made.append(key_of("comments", send("POST", comments, body(c, "comments", {"text": text}))))
+                send("GET", comments_path(c, parent, made[-1]))
+                send("GET", comments)
+        for comment, text in (((1, "a seeded remark, edited"),) if c.seed_comments else ()) + ((made[0], "first, edited"),):
+            send(c.update, comments_path(c, note, comment), body(c, "comments", {"text": text}, comment))
+            send("GET", comments_path(c, note, comment))
+            send("GET", comments_path(c, note))
+        send("DELETE", comments_path(c, note, made[1]))
+        send("GET", comments_path(c, note, made[1]))
+        send("GET", comments_path(c, note))
+    if c.split:
+        for kind in keys:
+            send("GET", content(c, c.collection(kind)))
+            for key in keys[kind]:
+                send("GET", content(c, c.item(kind, key)))
+
+
+def action_path(c: Conventions, key: Any) -> str:
+    item = c.item("notes", key)
+    if c.actions == "colon":
+        return item.rstrip("/") + ":" + extras.ACTION + ("/" if c.slash else "")
+    return item.rstrip("/") + "/" + extras.ACTION + ("/" if c.slash else "")
+
+
+def comments_path(c: Conventions, note: Any, comment: Any = None) -> str:
+    tail = "/comments" + (f"/{comment}" if comment is not None else "")
+    return c.item("notes", note).rstrip("/") + tail + ("/" if c.slash else "")
+
+
+def content(c: Conventions, path: str) -> str:
+    return c.prefix[: -len("/admin")] + "/content" + path[len(c.prefix):]
+
+
+def with_content_affects(c: Conventions, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Under the admin/content split a write changes the content reads of its entity and collection
+    too (a probe's ``affects``: the judge follows a write the two sides made differently there)."""
+    if not c.split:
+        return calls
+    changed = []
+    for call in calls:
+        if call["method"] != "GET" and call["path"].startswith(c.prefix + "/"):
+            item = call["path"]
+            collection = item.rstrip("/").rsplit("/", 1)[0] + ("/" if c.slash else "")
+            call = {**call, "affects": [content(c, item), content(c, collection)]}
+        changed.append(call)
+    return changed
+
+
+def probe_extras(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """The probes of the extra conventions (after the plain ones), on seeded entities."""
+    note = keys["notes"][1]
+    calls: list[dict[str, Any]] = []
+    if c.concurrency != "none":
+        calls += [{"name": "a stale update", "method": c.update, "path": c.item("notes", keys["notes"][2]),
+                   "body": body(c, "notes", {"title": "stale", "body": "x", "done": False,
+                                             c.concurrency: "{notes_token}"}, keys["notes"][2])}]
+    if c.actions != "none":
+        calls += [{"name": "archive seeded note 2", "method": "POST", "path": action_path(c, note)},
+                  {"name": "seeded note 2 archived", "method": "GET", "path": c.item("notes", note)},
+                  {"name": "archive it again", "method": "POST", "path": action_path(c, note)},
+                  {"name": "archive a missing note", "method": "POST", "path": action_path(c, "9999")}]
+    if c.bulk_delete:
+        ids = ",".join(str(k) for k in keys["notes"][:2])
+        calls += [{"name": "bulk delete seeded notes", "method": "DELETE", "path": c.collection("notes"),
+                   "query": {"ids": ids}},
+                  {"name": "notes after the bulk delete", "method": "GET", "path": c.collection("notes")},
+                  {"name": "a bulk-deleted note", "method": "GET", "path": c.item("notes", keys["notes"][0])}]
+    if c.nested:
+        comments = comments_path(c, note)
+        calls += [{"name": "comment on seeded note 2", "method": "POST", "path": comments,
+                   "body": body(c, "comments", {"text": "from the probes"}),
+                   "save": {"comment": key_pointer(c, "comments")}},
+                  {"name": "the new comment", "method": "GET", "path": comments_path(c, note, "{comment}")},
+                  {"name": "note 2's comments", "method": "GET", "path": comments},
+                  {"name": "edit the new comment", "method": c.update, "path": comments_path(c, note, "{comment}"),
+                   "body": body(c, "comments", {"text": "edited by the probes"})},
+                  {"name": "the edited comment", "method": "GET", "path": comments_path(c, note, "{comment}")},
+                  {"name": "delete the new comment", "method": "DELETE", "path": comments_path(c, note, "{comment}")},
+                  {"name": "the deleted comment", "method": "GET", "path": comments_path(c, note, "{comment}")},
+                  {"name": "note 2's comments at the end", "method": "GET", "path": comments}]
+    if c.split:
+        calls += [{"name": "content notes", "method": "GET", "path": content(c, c.collection("notes"))},
+                  {"name": "content seeded note 3", "method": "GET", "path": content(c, c.item("notes", keys["notes"][2]))},
+                  {"name": "content seeded tag 2", "method": "GET", "path": content(c, c.item("tags", keys["tags"][1]))}]
+    return calls
+
+
+NESTED_WRITES = ("comment on seeded note 2", "edit the new comment", "delete the new comment")
+"""A nested sub-collection's plain create, update and delete: servable (the create's path names its collection)."""
