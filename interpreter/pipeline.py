@@ -47,7 +47,8 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
     if view.state_available and plans:
         timeline = context.timeline
         run = run_gate(plans, view, manifest, records, timeline, settings=ruleset.settings.get("gate"),
-                       insert_table=ruleset.tables.get("insert-candidates"), paging=PagingRoles(ruleset))
+                       insert_table=ruleset.tables.get("insert-candidates"), paging=PagingRoles(ruleset),
+                       reach_table=ruleset.tables.get("gate-reach"))
         plans = apply_verdicts(with_gate_traces(plans, run.findings), run, view, ruleset)
         view = with_sorted_arrays(view, run.sorted_arrays)  # serving sorts what made the gate's reads pass
         view = view.model_copy(update={"budget_hits": view.budget_hits + tuple(run.budget_hits),

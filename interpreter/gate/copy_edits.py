@@ -163,6 +163,7 @@ def takes_new_entity(record: Record, read_view: Any, env: WriteEnv, copy: StateI
         return False
     resync_item(record, read_view, entity_type, copy, collection, key)
     track.touched.add((entity_type.name, key))
+    track.last_check[("entity", entity_type.name, key)] = record.ordinal  # a later change is measured from here
     return True
 
 

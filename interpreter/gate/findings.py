@@ -137,6 +137,8 @@ class Tracking:
     """(unmodelled write's ordinal, type) -> what it reached there (the gate's notes name it)."""
     reach_events: list[TraceEvent] = field(default_factory=list)
     """The trace of what each unmodelled write reached (the gate's traces)."""
+    reach_table: Any = None
+    """The build's ``gate-reach`` table: which held entities a write whose path names none reached."""
     effects: dict[int, dict[tuple, set[str]]] = field(default_factory=dict)
     """Modelled write (ordinal) -> entity or document target -> what survives of its effect there
     (later writes and recorded outcomes erase it)."""

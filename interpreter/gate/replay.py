@@ -52,7 +52,7 @@ MODELLED_EFFECTS = ("create", "update", "action", "delete", "document", "bulk")
 
 def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, records: dict[int, Record],
              timeline: Timeline, settings: dict[str, Any] | None = None, insert_table: Any = None,
-             paging: PagingRoles | None = None) -> GateRun:
+             paging: PagingRoles | None = None, reach_table: Any = None) -> GateRun:
     env = WriteEnv(view)
     copy = StateIndex.from_snapshot(view.state)
     sequences = SequenceState()
@@ -63,7 +63,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     read_only = {p.tool for p in view.read_only_posts}
     views = {v.tool: v for v in view.views}
     findings = {p.tool: PlanFindings() for p in plans}
-    track = Tracking(touched={(c.type, k) for c in copy.collections.values() for k in c.entities})
+    track = Tracking(touched={(c.type, k) for c in copy.collections.values() for k in c.entities},
+                     reach_table=reach_table if reach_table is not None else load_rules().tables.get("gate-reach"))
     run = GateRun(findings, plans=by_tool, settings=settings if settings is not None else embed_settings(),
                   insert_table=insert_table, paging=paging if paging is not None else PagingRoles(load_rules()))
     run.listings = read_only_listings(records, tool_of, read_only, env.types)
@@ -103,7 +104,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                 tied = outside_tied_collection(plan, record, env, copy)
                 if tied is not None:  # serving refuses it: a write no built plan models, there
                     findings[tool].notes.append(tied_note(plan, record, tied))
-                    unmodelled_in(tied, record, track)
+                    unmodelled_in(tied, plan, record, env, copy, track)
                     unmodelled(record, env, copy, track)
                     continue
                 counter += 1

@@ -20,7 +20,7 @@ from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal
 from capenv.serving.writes.create_collections import collection_for_create, path_arguments
 
 from .findings import GateNote, Tracking
-from .unmodelled import prefix
+from .unmodelled import prefix, reach_collections
 
 
 def outside_tied_collection(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex) -> str | None:
@@ -54,10 +54,11 @@ def tied_note(plan: WritePlan, record: Record, collection: str) -> GateNote:
                     location="interpreter/gate/tied_creates.py:outside_tied_collection")
 
 
-def unmodelled_in(collection: str, record: Record, track: Tracking) -> None:
+def unmodelled_in(collection: str, plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex,
+                  track: Tracking) -> None:
     """The refused create may have made an entity there, as a write no built plan models at that
-    collection's path: the collection is not checked again, the entity it made is taken from the
-    first read showing it, and the collection remembers it as its latest unmodelled write."""
+    collection's path: the collection is not checked again (``reach_collections``), the entity it
+    made is taken from the first read showing it, and the collection remembers it as its latest
+    unmodelled write."""
     track.creating_writes.append(record.ordinal)
-    track.unchecked.add(collection)
-    track.latest_unmodelled[("collection", collection)] = record.ordinal
+    reach_collections(record, env.types[plan.type], [collection], copy, track, "at the collection it created in")

@@ -7,6 +7,7 @@ percent-decoded, and names its entity as an update's does (decoded once, then as
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.paths import split_path
@@ -18,6 +19,7 @@ from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteEnv
 
 from .findings import Tracking
+from .reach import reached_keys
 
 
 def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking) -> None:
@@ -34,13 +36,12 @@ def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking)
         elif len(parts) == len(template) and prefix(parts, template):
             held = copy.find_collection(collection_path(record.path, entity_type), entity_type.name)
             # a plain spelling reaches an encoded one
-            _not_checked_again(record, entity_type.name,
-                               [held.path if held is not None else collection_path(record.path, entity_type)],
-                               track, "at the collection path")
+            reach_collections(record, entity_type, [held.path if held is not None else collection_path(
+                record.path, entity_type)], copy, track, "at the collection path")
         elif len(parts) < len(template) and prefix(template, parts):
             reached = [held.path for held in copy.collections_of(entity_type.name)
                        if prefix(split_path(held.path), parts)]
-            _not_checked_again(record, entity_type.name, reached, track, "above the collection paths")
+            reach_collections(record, entity_type, reached, copy, track, "above the collection paths")
     if not scoped:
         _unscoped(record, track)
 
@@ -77,7 +78,12 @@ def _below_item(record: Record, entity_type: object, segment: str, copy: StateIn
     held = copy.find_collection(collection, name)
     found = copy.find_entity(held, segment, entity_type.id_field, entity_type.id_field) if held is not None else None
     key = found[0] if found is not None else unquote(segment)
-    keys = [key] if found is not None or held is None else list(dict.fromkeys([key, *held.entities]))
+    why = ""
+    if found is not None or held is None:
+        keys = [key]
+    else:  # the path names no held entity: those the call may have changed instead
+        reached, why = reached_keys(record, name, held, track.reach_table, track.reach_events)
+        keys = list(dict.fromkeys([key, *reached]))
     for each in keys:
         track.unknown.add((name, each))
         track.latest_unmodelled[("entity", name, each)] = record.ordinal
@@ -85,19 +91,38 @@ def _below_item(record: Record, entity_type: object, segment: str, copy: StateIn
     track.latest_unmodelled[("collection", where)] = record.ordinal
     if found is not None or held is None:
         reason = f"below the item path of {name} {key!r}: that entity is unknown until a read shows it again"
+    elif why:
+        reason = (f"below an item path naming no held {name} ({key!r}): {why}; the collection is still checked")
     else:
         reason = (f"below an item path naming no held {name} ({key!r}): every entity of {where} is unknown until "
                   f"a read shows it again ({len(held.entities)} held); the collection is still checked")
     _trace(record, track, name, reason, {"collection": where, "unknown": keys})
 
 
-def _not_checked_again(record: Record, type_name: str, collections: list[str], track: Tracking, where: str) -> None:
+def reach_collections(record: Record, entity_type: Any, collections: list[str], copy: StateIndex, track: Tracking,
+                      where: str) -> None:
+    """A write at or above collection paths: each collection is not checked again (its lists), and
+    each entity it holds is unknown until a read shows it again (an item read checks an entity,
+    not its collection)."""
+    unknown: list[str] = []
+    whys: list[str] = []
     for path in collections:
         track.unchecked.add(path)
         track.latest_unmodelled[("collection", path)] = record.ordinal
+        held = copy.find_collection(path, entity_type.name)
+        if held is None:
+            continue
+        keys, why = reached_keys(record, entity_type.name, held, track.reach_table, track.reach_events)
+        for key in keys:
+            track.unknown.add((entity_type.name, key))
+            track.latest_unmodelled[("entity", entity_type.name, key)] = record.ordinal
+        unknown.extend(keys)
+        whys.extend([f"in {held.path}, {why}"] if why else [])
     if collections:
-        _trace(record, track, type_name, f"{where}: {', '.join(collections)} not checked again",
-               {"unchecked": collections})
+        held_text = (f"; its held {entity_type.name} it may have changed ({len(unknown)}) are unknown until a read "
+                     f"shows each again" if unknown else "")
+        _trace(record, track, entity_type.name, f"{where}: {', '.join(collections)} not checked again{held_text}"
+               + "".join(f"; {w}" for w in whys), {"unchecked": collections, "unknown": unknown})
 
 
 def _trace(record: Record, track: Tracking, type_name: str, reach: str, evidence: dict) -> None:

@@ -1,0 +1,87 @@
+"""What a write no built plan models may have changed, beyond where its path lies (write-effects,
+"The gate", "Writes"; the ``gate-reach`` table).
+
+A write at a collection path leaves that collection's lists unchecked; its entities are unknown
+until a read shows each again, so a later write to one of them is still checked. A call that
+answered 201 Created made new entities and reached only the held ones it names by id; one naming a
+held entity, or answering otherwise, still reaches it and the write after it stays unconfirmed."""
+
+from __future__ import annotations
+
+import pytest
+from support.capture_runs import build_from, items_app, plan
+
+
+def _update_after(call: dict) -> object:
+    """An unmodelled write (record 4), then an update of item 2 (5) that a read confirms (6)."""
+    builder = items_app()
+    builder.call(**call)                                                                                   # 4
+    builder.call("PATCH", "/items/2", body={"title": "n"}, status=200, response={"id": 2, "title": "n"})  # 5
+    builder.call("GET", "/items/2", response={"id": 2, "title": "n"})                                    # 6
+    builder.call("PATCH", "/items/1", body={"title": "m"}, status=200, response={"id": 1, "title": "m"})  # 7
+    builder.call("GET", "/items/1", response={"id": 1, "title": "m"})                                    # 8
+    return plan(build_from(builder), "PATCH", "/items/{item_id}")
+
+
+def _insert(rows: list[dict], status: int = 201) -> dict:
+    return {"method": "POST", "path": "/items/-/insert", "body": {"rows": rows}, "status": status,
+            "response": {"ok": True}}
+
+
+def test_an_insert_naming_no_held_entity_leaves_them_known():
+    # a multi-row insert with no ids answered 201: it made new items and touched none of the held
+    update = _update_after(_insert([{"title": "c"}, {"title": "d"}]))
+    assert update.served and 6 in update.checked_record_ordinals, (update.reason, update.checked_record_ordinals)
+
+
+def test_an_insert_naming_a_held_entity_reaches_it():
+    # must not: the row names item 2 (a replace): item 2 is unknown, its update takes the recorded
+    # outcome; item 1 is not named, so its update is still checked
+    update = _update_after(_insert([{"id": 2, "title": "r"}]))
+    assert list(update.checked_record_ordinals) == [8], \
+        update.checked_record_ordinals
+    assert any("record 5: an update of an unknown entity" in str(e.reason) for e in update.traces)
+
+
+@pytest.mark.parametrize("status", [200, 500])
+def test_a_call_not_answered_created_reaches_every_held_entity(status):
+    # must not: nothing shows the call only made entities, so both updates are of unknown items
+    update = _update_after(_insert([{"title": "c"}], status=status))
+    assert not update.served and update.reason == "unconfirmed", (update.reason, update.checked_record_ordinals)
+
+
+def test_the_reach_event_says_which_entities_it_could_not_touch():
+    bundle = build_from(items_app().call(**_insert([{"id": 2, "title": "r"}, {"title": "s"}])))
+    event = next(e for e in bundle.view.traces if e.subject == "record 4" and e.table == "gate")
+    assert event.evidence["unknown"] == ["-", "2"], event.evidence
+    assert "names held items '2' by id (reach.created-names-held)" in event.reason, event.reason
+    assert "the other 1 it could not have touched" in event.reason, event.reason
+    rule = next(e for e in bundle.view.traces if e.table == "gate-reach")
+    assert rule.rule_id == "reach.created-names-held" and rule.outcome == "match"
+
+
+def _delete_after(call: dict) -> object:
+    builder = items_app()
+    builder.call(**call)                                                            # 4: at the collection path
+    builder.call("GET", "/items/1", response={"id": 1, "title": "t1"})              # 5: shows item 1 again
+    builder.call("DELETE", "/items/1", status=204)                                  # 6
+    builder.call("GET", "/items/1", status=404, response={"error": "not found"})   # 7
+    return plan(build_from(builder), "DELETE", "/items/{item_id}")
+
+
+def test_a_write_at_the_collection_path_leaves_item_reads_checked():
+    # its lists are not checked again, but an item read shows an entity again: the delete after it is confirmed
+    delete = _delete_after({"method": "PUT", "path": "/items", "body": {"order": "title"}, "status": 500,
+                            "response": {"error": "boom"}})
+    assert delete.served and 7 in delete.checked_record_ordinals, (delete.reason, delete.checked_record_ordinals)
+
+
+def test_a_write_at_the_collection_path_makes_its_entities_unknown():
+    # must not: item 2 is unknown after the write at /items, so its update takes the recorded outcome
+    update = _update_after({"method": "PUT", "path": "/items", "body": {"order": "title"}, "status": 500,
+                            "response": {"error": "boom"}})
+    assert not update.served and update.reason == "unconfirmed", (update.reason, update.checked_record_ordinals)
+    bundle = build_from(items_app().call("PUT", "/items", body={"order": "title"}, status=500,
+                                         response={"error": "boom"}))
+    event = next(e for e in bundle.view.traces if e.subject == "record 4" and e.table == "gate")
+    assert event.evidence["unchecked"] == ["/items"] and event.evidence["unknown"] == ["1", "2"], event.evidence
