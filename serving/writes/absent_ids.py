@@ -1,7 +1,8 @@
 """A recorded absence answered for another id: an update or delete of an entity the state does
 not hold answers with a recorded 400/404/410 (``execute``), whose message may name the id the
-recorded call sent (Datasette: ``Record not found: ['6']``); each string carrying that id as a
-delimited token carries the call's instead, so the answer never names another entity."""
+recorded call sent (Datasette: ``Record not found: ['6']``) and the other values of its path
+(JupyterHub: ``No such token a99 for user ada``); each string carrying one of them as a delimited
+token carries the call's value there instead, so the answer never names another entity."""
 
 from __future__ import annotations
 
@@ -9,15 +10,18 @@ import re
 from typing import Any
 
 
-def with_id(body: Any, recorded_id: str, call_id: str) -> Any:
-    """A copy of ``body`` whose strings name ``call_id`` wherever they named ``recorded_id``."""
-    if not recorded_id or recorded_id == call_id:
+def with_values(body: Any, swaps: dict[str, str]) -> Any:
+    """A copy of ``body`` whose strings name each call value wherever they named the recorded
+    value it replaces (all at once, so one swap's result is never swapped again)."""
+    swaps = {recorded: call for recorded, call in swaps.items() if recorded and recorded != call}
+    if not swaps:
         return body
-    pattern = re.compile(rf"(?<![A-Za-z0-9_-]){re.escape(recorded_id)}(?![A-Za-z0-9_-])")
+    alternatives = "|".join(re.escape(r) for r in sorted(swaps, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![A-Za-z0-9_-])(?:{alternatives})(?![A-Za-z0-9_-])")
 
     def swap(value: Any) -> Any:
         if isinstance(value, str):
-            return pattern.sub(lambda _: call_id, value)
+            return pattern.sub(lambda match: swaps[match.group(0)], value)
         if isinstance(value, list):
             return [swap(v) for v in value]
         if isinstance(value, dict):

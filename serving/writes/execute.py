@@ -21,7 +21,7 @@ from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
 
-from .absent_ids import with_id
+from .absent_ids import with_values
 from .answers import check_answer_covers, render_answer, write_result
 from .bulk import write_bulk
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
@@ -44,7 +44,7 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
     found = state.find_entity(collection, parts[-1], entity_type.id_field, entity_type.id_field) if collection else None
     if collection is None or found is None:
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
-                           kind="missing", missing=_absence(plan, env, unquote(parts[-1]))
+                           kind="missing", missing=_absence(plan, env, call.path)
                            or env.missing_by_type.get(entity_type.name),
                            where={"collection": collection.path if collection else "/" + "/".join(parts[:depth_]),
                                   "id": unquote(parts[-1])})
@@ -64,20 +64,25 @@ def _refuse_nested(entity_type: Any, collection: HeldCollection, key: str) -> No
                            "not model: delete those first, then this one")
 
 
-def _absence(plan: WritePlan, env: WriteEnv, call_id: str) -> Recording | None:
+def _absence(plan: WritePlan, env: WriteEnv, call_path: str) -> Recording | None:
     """The tool's own recorded absence, else its sibling's (``WritePlan.absence_tool``), answered
-    for the call's id: each string that carried the recorded call's id carries the call's."""
+    for the call's path: each string that carried a value of the recorded call's path parameters
+    (its id, a parent's name) carries the call's value there."""
     source = plan.tool if plan.tool in env.tool_absences else plan.absence_tool
     recording = env.tool_absences.get(source) if source else None
     path = env.absence_paths.get(source) if source else None
     if recording is None or path is None or plan.address is None:
         return recording
-    parts = split_path(path)
+    recorded, called, template = split_path(path), split_path(call_path), split_path(plan.template)
     depth = plan.address.segments_after_item()
-    if len(parts) <= depth:
+    if len(recorded) <= depth or len(called) <= depth:
         return recording
-    return recording.model_copy(update={"body": with_id(recording.body, unquote(parts[len(parts) - 1 - depth]),
-                                                        call_id)})
+    # the id, as the item path names it; with the template's shape, every other path value too
+    swaps = {unquote(recorded[len(recorded) - 1 - depth]): unquote(called[len(called) - 1 - depth])}
+    if len(recorded) == len(called) == len(template):
+        swaps.update({unquote(r): unquote(c) for r, c, t in zip(recorded, called, template)
+                      if t.startswith("{") and unquote(r) not in swaps})
+    return recording.model_copy(update={"body": with_values(recording.body, swaps)})
 
 
 def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, *, instant: datetime, counter: int,

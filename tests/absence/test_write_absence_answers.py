@@ -40,3 +40,32 @@ def test_a_repeated_delete_answered_404_keeps_the_404():
     assert bundle.view.write_absences == {}
     answer = EnvironmentRuntime(bundle).read("delete_items_by_item_id", {"item_id": "99"})
     assert (answer["status"], answer["body"]) == (404, NOT_FOUND)
+
+
+def _tokens_capture() -> HarBuilder:
+    ada = [{"id": "a2", "user": "ada", "note": "laptop"}]
+    bob = [{"id": "a5", "user": "bob", "note": "ci"}]
+    users = [{"name": "ada", "admin": True}, {"name": "bob", "admin": False}, {"name": "cy", "admin": False}]
+    builder = HarBuilder().call("GET", "/users", response=users)
+    for user in users:
+        builder.call("GET", f"/users/{user['name']}", response=user)
+    return (builder
+            .call("GET", "/users/ada/tokens", response=ada)
+            .call("GET", "/users/bob/tokens", response=bob)
+            .call("GET", "/users/ada/tokens/a2", response=ada[0])
+            .call("GET", "/users/bob/tokens/a5", response=bob[0])
+            .call("DELETE", "/users/ada/tokens/a2", status=204)
+            .call("GET", "/users/ada/tokens/a2", status=404, response={"message": "No such token a2 for user ada"})
+            .call("DELETE", "/users/ada/tokens/a99", status=404,
+                  response={"message": "No such token a99 for user ada"}))
+
+
+def test_a_missing_entity_answer_names_every_path_value_of_the_call():
+    # must not: the recorded 404 named user ada; a delete under bob names bob, never ada
+    bundle = build_from(_tokens_capture())
+    delete = next(w for w in bundle.view.writes if w.effect == "delete")
+    assert delete.served, delete.reason
+    tool = next(t for t in bundle.manifest.tools if t.name == delete.tool)
+    names = [segment.strip("{}") for segment in tool.template.split("/") if segment.startswith("{")]
+    answer = EnvironmentRuntime(bundle).read(delete.tool, dict(zip(names, ["bob", "a77"])))
+    assert (answer["status"], answer["body"]) == (404, {"message": "No such token a77 for user bob"}), answer
