@@ -24,15 +24,19 @@ TABLE = "gate-reach"
 
 
 def reached_keys(record: Record, type_name: str, held: HeldCollection, table: Any,
-                 events: list[TraceEvent]) -> tuple[list[str], str]:
+                 events: list[TraceEvent], parents: tuple[str, ...] = ()) -> tuple[list[str], str]:
     """The held keys the call may have changed, and why (a clause for the reach event); the
-    table's trace joins ``events``."""
+    table's trace joins ``events``. ``parents``: the collection's path values below the call's
+    path (a write above it that names one of them may have replaced what holds the collection)."""
     every = list(held.entities)
     if table is None or not every:
         return every, ""
     values = set(_values(record.request.json_value if record.request.is_json else None))
     values.update(v for _, v in record.query)
     values.update(_values(record.response.json_value if record.response.is_json else None))
+    parent = next((p for p in parents if p in values), None)
+    if parent is not None:
+        return every, f"it names {parent!r}, which holds {held.path}: every entity there may have changed"
     named = tuple(k for k in every if str(k) in values)
     context = GateReachContext(method=record.method, status=record.status, held=len(every), named=named)
     decision = evaluate_table(table, context, subject=f"record {record.ordinal} {type_name} {held.path}")

@@ -112,7 +112,9 @@ def reach_collections(record: Record, entity_type: Any, collections: list[str], 
         held = copy.find_collection(path, entity_type.name)
         if held is None:
             continue
-        keys, why = reached_keys(record, entity_type.name, held, track.reach_table, track.reach_events)
+        below = [unquote(part) for part in split_path(held.path)[len(split_path(record.path)):]]
+        keys, why = reached_keys(record, entity_type.name, held, track.reach_table, track.reach_events,
+                                 parents=tuple(below))
         for key in keys:
             track.unknown.add((entity_type.name, key))
             track.latest_unmodelled[("entity", entity_type.name, key)] = record.ordinal

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from support.capture_runs import build_from, items_app, plan
+from support.har_builder import HarBuilder
 
 
 def _update_after(call: dict) -> object:
@@ -85,3 +86,36 @@ def test_a_write_at_the_collection_path_makes_its_entities_unknown():
                                          response={"error": "boom"}))
     event = next(e for e in bundle.view.traces if e.subject == "record 4" and e.table == "gate")
     assert event.evidence["unchecked"] == ["/items"] and event.evidence["unknown"] == ["1", "2"], event.evidence
+
+
+def _token_update_after_bulk_create(usernames: list[str]) -> object:
+    """Users with tokens; a bulk create of users at /users (record 10, answered 201), then an update
+    of ada's token a2 (11) that a read confirms (12)."""
+    users = [{"name": "ada", "admin": True}, {"name": "bob", "admin": False}, {"name": "cy", "admin": False}]
+    builder = HarBuilder().call("GET", "/users", response=users)                                        # 1
+    for user in users:
+        builder.call("GET", f"/users/{user['name']}", response=user)                                   # 2-4
+    token = {"id": "a2", "user": "ada", "note": "laptop"}
+    other = {"id": "a5", "user": "bob", "note": "ci"}
+    (builder.call("GET", "/users/ada/tokens", response=[token])                                       # 5
+     .call("GET", "/users/bob/tokens", response=[other])                                              # 6
+     .call("GET", "/users/ada/tokens/a2", response=token)                                             # 7
+     .call("GET", "/users/bob/tokens/a5", response=other)                                             # 8
+     .call("PATCH", "/users/bob/tokens/a5", body={"note": "nightly"}, response={**other, "note": "nightly"})  # 9
+     .call("POST", "/users", body={"usernames": usernames}, status=201,
+           response=[{"name": name, "admin": False} for name in usernames])                          # 10
+     .call("PATCH", "/users/ada/tokens/a2", body={"note": "desk"}, response={**token, "note": "desk"})  # 11
+     .call("GET", "/users/ada/tokens/a2", response={**token, "note": "desk"}))                       # 12
+    return plan(build_from(builder), "PATCH", "/users/{user_id}/tokens/{token_id}")
+
+
+def test_a_create_above_a_collection_naming_none_of_its_holders_leaves_its_entities_known():
+    update = _token_update_after_bulk_create(["zed", "yan"])
+    assert update.served and 12 in update.checked_record_ordinals, (update.reason, update.checked_record_ordinals)
+
+
+def test_a_create_above_a_collection_naming_its_holder_reaches_every_entity_there():
+    # must not: the call names ada, under whom the tokens lie (it may have replaced her): a2 is unknown
+    update = _token_update_after_bulk_create(["ada", "zed"])
+    assert 12 not in update.checked_record_ordinals, update.checked_record_ordinals
+    assert any("record 11: an update of an unknown entity" in str(e.reason) for e in update.traces)
