@@ -1,8 +1,11 @@
 """What a write no built plan models may have changed (seeds: "The gate", "Writes"): below an
 item the entity is unknown until a read shows it again, and when the path names no held entity,
 every entity of that collection is; at a collection path, or above it, the collections it reaches
-are not checked again. A path reaches a collection whose segments are its own verbatim or once
-percent-decoded, and names its entity as an update's does (decoded once, then as written)."""
+are not checked again (their lists) and their entities are unknown until a read shows each again.
+Where the path names no held entity, the call's own record may say it reached fewer of them
+(``reach``, the ``gate-reach`` table). A path reaches a collection whose segments are its own
+verbatim or once percent-decoded, and names its entity as an update's does (decoded once, then as
+written)."""
 
 from __future__ import annotations
 
