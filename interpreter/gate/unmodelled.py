@@ -87,6 +87,9 @@ def _below_item(record: Record, entity_type: object, segment: str, copy: StateIn
     else:  # the path names no held entity: those the call may have changed instead
         reached, why = reached_keys(record, name, held, track.reach_table, track.reach_events)
         keys = list(dict.fromkeys([key, *reached]))
+    ancestors = [k for k in held.entities if key.startswith(k + "/") and k not in keys] \
+        if held is not None and entity_type.nested_ids else []
+    keys += ancestors  # a path-like id lies below the item path of each of its ancestors (a file's directory)
     for each in keys:
         track.unknown.add((name, each))
         track.latest_unmodelled[("entity", name, each)] = record.ordinal
@@ -99,6 +102,9 @@ def _below_item(record: Record, entity_type: object, segment: str, copy: StateIn
     else:
         reason = (f"below an item path naming no held {name} ({key!r}): every entity of {where} is unknown until "
                   f"a read shows it again ({len(held.entities)} held); the collection is still checked")
+    if ancestors:
+        reason += (f"; its path-like id {key!r} still lies below the item path of "
+                   f"{', '.join(repr(k) for k in ancestors)} (an ancestor): unknown too")
     _trace(record, track, name, reason, {"collection": where, "unknown": keys})
 
 

@@ -119,3 +119,31 @@ def test_a_create_above_a_collection_naming_its_holder_reaches_every_entity_ther
     update = _token_update_after_bulk_create(["ada", "zed"])
     assert 12 not in update.checked_record_ordinals, update.checked_record_ordinals
     assert any("record 11: an update of an unknown entity" in str(e.reason) for e in update.traces)
+
+
+def _directory_update_after_upload(path: str) -> object:
+    """A file store whose ids are paths (``docs`` holds ``docs/b.txt``); an upload no plan models
+    (record 5, answered 201 with no body), then an update of ``docs`` (6) that a read confirms (7)."""
+    docs = {"name": "docs", "key": "docs", "size": 0, "text": ""}
+    b = {"name": "b.txt", "key": "docs/b.txt", "size": 3, "text": "two"}
+    a = {"name": "a.txt", "key": "a.txt", "size": 3, "text": "one"}
+    builder = (HarBuilder()
+               .call("GET", "/files/a.txt", response=a)                                       # 1
+               .call("GET", "/files/docs", response=docs)                                     # 2
+               .call("GET", "/files/docs/b.txt", response=b)                                  # 3
+               .call("GET", "/files/docs/sub/c.txt", status=404, response={"message": "no"})  # 4
+               .call("PUT", path, body={"text": "new"}, status=201)                            # 5
+               .call("PATCH", "/files/docs", body={"text": "d2"}, response={**docs, "text": "d2"})  # 6
+               .call("GET", "/files/docs", response={**docs, "text": "d2"}))                  # 7
+    return plan(build_from(builder), "PATCH", "/files/{file_id}")
+
+
+def test_an_upload_beside_a_directory_leaves_it_known():
+    update = _directory_update_after_upload("/files/z.txt")
+    assert update.served and 7 in update.checked_record_ordinals, (update.reason, update.checked_record_ordinals)
+
+
+def test_an_upload_into_a_directory_reaches_the_directory():
+    # must not: a path-like id lies below its directory's item path, which it may have changed (its clocks)
+    update = _directory_update_after_upload("/files/docs/new.txt")
+    assert 7 not in update.checked_record_ordinals, (update.reason, update.checked_record_ordinals)
