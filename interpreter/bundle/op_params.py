@@ -145,12 +145,19 @@ class HeldClockParams(_Params):
     format: ClockFormat
 
 
+class HeldVersionParams(_Params):
+    member: str
+    """The body member that must carry the number the entity holds (the field itself)."""
+    by: int = 1
+
+
 OP_PARAMS: dict[str, type[_Params]] = {
     "echo": EchoParams, "copy": CopyParams, "path": PathParams, "slug": SlugParams,
     "identity": IdentityParams, "clock": ClockParams, "nested-clock": NestedClockParams,
     "sequence": SequenceParams, "unique": UniqueParams, "template": TemplateParams,
     "constant": ConstantParams, "increment": IncrementParams, "stamp": StampParams,
     "derived": DerivedParams, "renewed": RenewedParams, "set": SetParams, "held-clock": HeldClockParams,
+    "held-version": HeldVersionParams,
 }
 
 
@@ -159,4 +166,5 @@ OP_PARAMS: dict[str, type[_Params]] = {
 DECLARED_OPS = (
     "echo", "copy", "path", "slug", "identity", "clock", "nested-clock", "sequence", "unique",
     "template", "constant", "increment", "stamp", "derived", "renewed", "set", "held-clock",
+    "held-version",
 )

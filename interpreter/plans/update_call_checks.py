@@ -24,7 +24,7 @@ _COMPARED_PARAMS = {
 }
 # Rules that read the value the entity held: a call whose entity before is unknown (or out of
 # date at the field) cannot test them.
-NEEDS_BEFORE = {"increment", "unique", "renewed", "nested-clock", "stamp", "held-clock"}
+NEEDS_BEFORE = {"increment", "unique", "renewed", "nested-clock", "stamp", "held-clock", "held-version"}
 
 
 def rule_on_calls(ruleset: RuleSet, inputs: UpdateInputs, rule: FieldRule,
@@ -64,6 +64,8 @@ def _rule_on_call(ruleset: RuleSet, inputs: UpdateInputs, rule: FieldRule, call:
     unchanged = old is not _ABSENT and same_value(old, new)
     if op == "held-clock":
         return _held_clock_on_call(ruleset, inputs, rule, call, old, unchanged)
+    if op == "held-version":
+        return _held_version_on_call(rule, call, old, new)
     source = rule.field if rule.rule_id.startswith("update-member.") else rule.params.get("member")
     if source is not None and source not in call.body:
         # A call that does not send the member cannot take its rule: serving keeps the field.
@@ -115,6 +117,20 @@ def _held_clock_on_call(ruleset: RuleSet, inputs: UpdateInputs, rule: FieldRule,
     decision = judge_change(ruleset, inputs, call, rule.field, only={"change.clock"})
     problem = None if decision.matched else f"call {call.ordinal} stored {call.after[rule.field]!r}, no clock of its own"
     return "held-clock-stamped", problem, decision
+
+
+def _held_version_on_call(rule: FieldRule, call: UpdateCall, old: Any, new: Any
+                          ) -> tuple[str, str | None, Decision | None] | None:
+    """A held version must be sent as the entity holds it, and the call must store it bumped."""
+    member, by = rule.params["member"], rule.params.get("by", 1)
+    if member not in call.body:
+        return None  # serving refuses such a call, and its observation cannot test the rule
+    if old is _ABSENT or not same_value(call.body[member], old):
+        return ("held-version-sent-as-held", f"call {call.ordinal} sent {call.body[member]!r}, the entity held "
+                                             f"{None if old is _ABSENT else old!r}: serving would refuse it", None)
+    if isinstance(old, bool) or not isinstance(old, int) or not same_value(new, old + by):
+        return "held-version-bumped", f"call {call.ordinal} stored {new!r}, not {old!r} plus {by}", None
+    return "held-version-bumped", None, None
 
 
 def _derived_on_call(rule: FieldRule, call: UpdateCall, old: Any, new: Any

@@ -32,6 +32,9 @@ IDENTITY = "update-member.identity"
 IGNORED_IDENTITY = "update-member.ignored-identity"
 NOT_SHOWN = "update-member.not-shown"
 HELD_CLOCK = "update-member.held-clock"
+HELD_MEMBERS = {HELD_CLOCK, "update-member.held-clock-stamped", "update-member.held-version"}
+"""Members sent as the entity held them, which serving checks against the entity on every call:
+each call is tested by the field rule (``update_call_checks``), not compared with the exemplar."""
 
 
 def check_event(check: str, subject: str, problem: str | None, where: str,
@@ -153,7 +156,7 @@ def _disagreement(plan: MemberJudgement, call: UpdateCall, decision: Decision
     """How ``call`` treats the member otherwise than the plan does (None: alike; "no evidence"
     when its observation cannot tell)."""
     member = plan.member
-    if call.after is None or decision.rule_id == NOT_SHOWN or plan.decision.rule_id == HELD_CLOCK:
+    if call.after is None or decision.rule_id == NOT_SHOWN or plan.decision.rule_id in HELD_MEMBERS:
         return "no evidence"
     plan_id, call_id = plan.decision.rule_id, decision.rule_id
     if call_id != plan_id:

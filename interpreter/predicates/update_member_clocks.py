@@ -11,12 +11,17 @@ from pydantic import Field
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
 
 from .update_member_kinds import ABSENT, MemberParams, UpdateMemberContext, not_sent
-from .update_values import brief, instant_and_format, name_words, names_call_second, same_value
+from .update_values import aware, brief, instant_and_format, name_words, names_call_second, same_value
 
 
 class CallSecondParams(MemberParams):
     slack_seconds: int = Field(default=1, ge=0)
     """A call may run across a second boundary: the instant may name up to this many seconds later."""
+
+
+class ClockWindowParams(MemberParams):
+    window_seconds: int = Field(default=600, ge=0)
+    """How far from the call's start the clock it stored may lie."""
 
 
 class WordsParams(MemberParams):
@@ -49,6 +54,42 @@ def _held_clock_problem(ctx: UpdateMemberContext, member: str, slack: int) -> st
         return "the call did not leave it as it was"
     if not names_call_second(sent, ctx.started_at, slack):
         return f"{brief(sent)} is no whole-second instant naming the call's second"
+    return None
+
+
+@predicate("sent_clock_held_stamped", context="update-member", params=ClockWindowParams)
+def sent_clock_held_stamped(ctx: UpdateMemberContext, params: ClockWindowParams) -> Outcome:
+    """A sent clock the call sent as the entity held it and stored as a clock of its own (near
+    its start, in the same format), the only such member sent: the application checks the clock
+    a client read and stamps it anew (optimistic concurrency on updated_at)."""
+    miss = not_sent(ctx)
+    if miss:
+        return miss
+    problem = _stamped_problem(ctx, ctx.member, params.window_seconds)
+    if problem:
+        return Miss(problem)
+    others = [m for m in ctx.body if m != ctx.member and _stamped_problem(ctx, m, params.window_seconds) is None]
+    if others:
+        return Miss(f"not the only such member ({', '.join(others)})")
+    return Match({"params": {"member": ctx.member, "format": instant_and_format(ctx.stored)[1]}})
+
+
+def _stamped_problem(ctx: UpdateMemberContext, member: str, window: int) -> str | None:
+    sent = ctx.body[member]
+    held = ctx.before.get(member, ABSENT) if ctx.before is not None else ABSENT
+    stored = ctx.after.get(member, ABSENT) if ctx.after is not None else ABSENT
+    if held is ABSENT or not same_value(held, sent):
+        return "not sent as the entity held it"
+    if stored is ABSENT or same_value(stored, sent):
+        return "the call did not stamp it anew"
+    was, now = instant_and_format(sent), instant_and_format(stored)
+    if was is None or now is None:
+        return f"{brief(stored)} is no timestamp"
+    if was[1] != now[1]:
+        return "stored in another format than it was sent"
+    distance = abs((now[0] - aware(ctx.started_at)).total_seconds())
+    if distance > window:
+        return f"stored {distance:.0f} s from the call's start, more than {window}"
     return None
 
 

@@ -1,4 +1,5 @@
-"""Update changes computed from what the entity holds: ``increment``, ``stamp``, ``derived``."""
+"""Update changes computed from what the entity holds: ``increment``, ``held-version``, ``stamp``,
+``derived``."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from decimal import Context
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
-from capenv.interpreter.bundle.op_params import DerivedParams, IncrementParams, StampParams
+from capenv.interpreter.bundle.op_params import DerivedParams, HeldVersionParams, IncrementParams, StampParams
 from capenv.interpreter.bundle.text import strip_markup
 
 from .context import OpContext, OpRefusal, absent, copy_json
@@ -36,6 +37,22 @@ def increment(params: IncrementParams, ctx: OpContext) -> int | JsonNumber:
         return JsonNumber(str(Context(prec=digits).add(value, params.by)))
     raise OpRefusal(f"field {ctx.field!r} adds {params.by} to the number the entity holds, "
                     f"and the entity holds {'none' if held is None else repr(held)}")
+
+
+@serving_op("held-version")
+def held_version(params: HeldVersionParams, ctx: OpContext) -> int | JsonNumber:
+    """The held number plus ``by``, once the call sent ``member`` as the entity holds the field:
+    the application bumps a version on every update and refuses a stale one (optimistic
+    concurrency), so a call naming another version is refused, never applied."""
+    held = ctx.entity_before.get(ctx.field) if ctx.entity_before is not None else None
+    if not isinstance(held, int) or isinstance(held, bool):
+        raise OpRefusal(f"member {params.member!r} must be sent as the entity holds {ctx.field!r}, "
+                        f"and the entity holds {'none' if held is None else repr(held)}")
+    sent = ctx.body.get(params.member)
+    if isinstance(sent, bool) or not isinstance(sent, int) or sent != held:
+        raise OpRefusal(f"member {params.member!r} must be sent as the entity holds it: {held!r} "
+                        "(the application refuses a stale one)")
+    return exact_number(held + params.by)
 
 
 @serving_op("stamp")

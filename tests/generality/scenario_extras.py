@@ -161,9 +161,14 @@ def probe_extras(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, A
     note = keys["notes"][1]
     calls: list[dict[str, Any]] = []
     if c.concurrency != "none":
+        tag = keys["tags"][0]
         calls += [{"name": "a stale update", "method": c.update, "path": c.item("notes", keys["notes"][2]),
                    "body": body(c, "notes", {"title": "stale", "body": "x", "done": False,
-                                             c.concurrency: "{notes_token}"}, keys["notes"][2])}]
+                                             c.concurrency: "{notes_token}"}, keys["notes"][2])},
+                  *update_probes(c, "update seeded tag 1", "tags", tag, {"label": "house", "color": "green"}),
+                  {"name": "update seeded tag 1 again, stale", "method": c.update, "path": c.item("tags", tag),
+                   "body": body(c, "tags", {"label": "home", "color": "grey", c.concurrency: "{tags_token}"}, tag)},
+                  {"name": "seeded tag 1 after", "method": "GET", "path": c.item("tags", tag)}]
     if c.actions != "none":
         calls += [{"name": "archive seeded note 2", "method": "POST", "path": action_path(c, note)},
                   {"name": "seeded note 2 archived", "method": "GET", "path": c.item("notes", note)},

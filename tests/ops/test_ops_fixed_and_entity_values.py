@@ -1,4 +1,4 @@
-"""constant, set, increment, stamp, derived."""
+"""constant, set, increment, held-version, stamp, derived."""
 
 from __future__ import annotations
 
@@ -43,6 +43,16 @@ def test_increment_adds_exactly(held, by, expected):
 def test_increment_refuses_a_non_number(before):
     with pytest.raises(OpRefusal, match="'views'"):
         apply_field_rule(rule("increment", "views"), context(entity_before=before))
+
+
+def test_held_version_bumps_a_version_sent_as_held_and_refuses_a_stale_one():
+    r = rule("held-version", "version", member="version", by=1)
+    assert apply_field_rule(r, context({"version": 3}, entity_before={"version": 3})) == 4
+    for body in ({"version": 2}, {"version": "3"}, {"version": True}, {}):
+        with pytest.raises(OpRefusal, match="must be sent as the entity holds it: 3"):
+            apply_field_rule(r, context(body, entity_before={"version": 3}))
+    with pytest.raises(OpRefusal, match="holds none"):
+        apply_field_rule(r, context({"version": 1}, entity_before={}))
 
 
 def test_stamp_takes_the_created_by_counterpart_and_refuses_without_it():
