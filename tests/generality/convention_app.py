@@ -72,6 +72,9 @@ class Conventions:
     """The prefix ends in ``/admin`` (every call); ``…/content`` answers reads of the same entities."""
     update_mask: bool = False
     """An update applies only the members its ``update_mask`` query parameter lists."""
+    query_style: Literal["none", "order_by", "sort_colon", "brackets", "fields", "expand"] = "none"
+    """Lists sort by ``order_by=-title`` or ``sort=title:desc``, filter by ``filter[done][_eq]=true``,
+    project by ``fields=id,title`` or reshape by ``expand=stats``."""
 
     def collection(self, kind: str) -> str:
         return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}" + ("/" if self.slash else "")
@@ -311,6 +314,7 @@ class ConventionApp:
             if self.c.queries and query.get("sort", "").lstrip("-") in ("title", "label"):
                 field = query["sort"].lstrip("-")
                 listed.sort(key=lambda row: str(row.get(field)), reverse=query["sort"].startswith("-"))
+            listed = extras.queried(self, kind, listed, query)
             limit = int(query.get("limit", len(listed)))
             offset = int(query.get("offset", 0))
             return self._list(kind, listed[offset:offset + limit], len(listed), query)

@@ -8,6 +8,8 @@ the application's routing calls them.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
@@ -153,6 +155,37 @@ def masked(app: ConventionApp, members: dict[str, Any], query: dict[str, str]) -
     if missing:
         return invalid(app, f"update_mask names members the body does not send: {missing}")
     return {n: members[n] for n in names}
+
+
+# --- list queries ------------------------------------------------------------------------------
+FILTER = re.compile(r"filter\[(\w+)\]\[_eq\]")
+
+
+def _text(value: Any) -> str:
+    return json.dumps(value) if isinstance(value, bool) or value is None else str(value)
+
+
+def queried(app: ConventionApp, kind: str, rows: list[dict[str, Any]], query: dict[str, str]) -> list[dict[str, Any]]:
+    """The rows a list answers under the convention's query style (before paging)."""
+    style = app.c.query_style
+    label = "title" if kind == "notes" else "label"
+    if style == "order_by" and query.get("order_by", "").lstrip("-") in ("title", "label", "created_at"):
+        name = query["order_by"]
+        rows = sorted(rows, key=lambda row: _text(row.get(name.lstrip("-"))), reverse=name.startswith("-"))
+    if style == "sort_colon" and query.get("sort", "").partition(":")[0] in ("title", "label"):
+        name, _, direction = query["sort"].partition(":")
+        rows = sorted(rows, key=lambda row: _text(row.get(name)), reverse=direction == "desc")
+    if style == "brackets":
+        for key, value in query.items():
+            found = FILTER.fullmatch(key)
+            if found:
+                rows = [row for row in rows if _text(row.get(found.group(1))) == value]
+    if style == "fields" and query.get("fields"):
+        names = query["fields"].split(",")
+        rows = [{name: row[name] for name in names if name in row} for row in rows]
+    if style == "expand" and query.get("expand") == "stats":
+        rows = [{**row, "stats": {"length": len(str(row.get(label, "")))}} for row in rows]
+    return rows
 
 
 # --- JSON:API ----------------------------------------------------------------------------------

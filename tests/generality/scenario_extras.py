@@ -123,6 +123,32 @@ def record_extras(c: Conventions, send: Send, keys: dict[str, list[Any]], key_of
             send("GET", content(c, c.collection(kind)))
             for key in keys[kind]:
                 send("GET", content(c, c.item(kind, key)))
+    record_queries(c, send)
+
+
+QUERIES = {
+    "order_by": ([("notes", {"order_by": "-title"}), ("tags", {"order_by": "label"})],
+                 [("notes", {"order_by": "title"}), ("notes", {"order_by": "-title"}), ("tags", {"order_by": "-label"})]),
+    "sort_colon": ([("notes", {"sort": "title:desc"}), ("tags", {"sort": "label:asc"})],
+                   [("notes", {"sort": "title:asc"}), ("notes", {"sort": "title:desc"}), ("tags", {"sort": "label:desc"})]),
+    "brackets": ([("notes", {"filter[done][_eq]": "false"})],
+                 [("notes", {"filter[done][_eq]": "true"}), ("notes", {"filter[done][_eq]": "false"}),
+                  ("notes", {"filter[title][_eq]": "Buy oat milk"})]),
+    "fields": ([("notes", {"fields": "id,title"}), ("tags", {"fields": "id,label"})],
+               [("notes", {"fields": "id,title"}), ("notes", {"fields": "title,done"}), ("tags", {"fields": "id,label"})]),
+    "expand": ([("notes", {"expand": "stats"})], [("notes", {"expand": "stats"}), ("tags", {"expand": "stats"})]),
+}
+"""Per query style: the list reads the session records (after its writes), and those the probes make."""
+
+
+def record_queries(c: Conventions, send: Send) -> None:
+    for kind, query in QUERIES.get(c.query_style, ([], []))[0]:
+        send("GET", c.collection(kind), query=tuple(query.items()))
+
+
+def query_probes(c: Conventions) -> list[dict[str, Any]]:
+    return [{"name": f"{kind} by {query}", "method": "GET", "path": c.collection(kind), "query": query}
+            for kind, query in QUERIES.get(c.query_style, ([], []))[1]]
 
 
 def action_path(c: Conventions, key: Any) -> str:
@@ -193,6 +219,7 @@ def probe_extras(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, A
                   {"name": "delete the new comment", "method": "DELETE", "path": comments_path(c, note, "{comment}")},
                   {"name": "the deleted comment", "method": "GET", "path": comments_path(c, note, "{comment}")},
                   {"name": "note 2's comments at the end", "method": "GET", "path": comments}]
+    calls += query_probes(c)
     if c.split:
         calls += [{"name": "content notes", "method": "GET", "path": content(c, c.collection("notes"))},
                   {"name": "content seeded note 3", "method": "GET", "path": content(c, c.item("notes", keys["notes"][2]))},

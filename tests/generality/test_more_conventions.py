@@ -52,6 +52,9 @@ CASES = [
          dict.fromkeys(("post_admin_notes", "patch_admin_notes_by_note_id", "delete_admin_notes_by_note_id",
                         "post_admin_tags", "patch_admin_tags_by_tag_id", "delete_admin_tags_by_tag_id"), "side-effect")),
     case(Conventions("update-mask", ids="name", update_mask=True, list_shape="plural_total"), PLAIN_WRITES),
+    # list queries as real APIs write them: each probe reads a query the session never sent
+    *(case(Conventions(f"query-{style}", query_style=style), PLAIN_WRITES)
+      for style in ("order_by", "sort_colon", "brackets", "fields", "expand")),
     case(Conventions("jsonapi", list_shape="jsonapi", item_shape="jsonapi", body_shape="jsonapi", ids="text-sequence"),
          ("delete seeded tag 2",)),
 ]
