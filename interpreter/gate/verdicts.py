@@ -7,6 +7,7 @@ from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.predicates.verdicts import PlanVerdictContext
 from capenv.interpreter.rules_engine import RuleSet, evaluate
 
+from .copies import copied_types
 from .findings import PlanFindings
 from .replay import GateRun
 
@@ -57,8 +58,10 @@ def _explanations(plan: WritePlan, found: PlanFindings | None, view: ViewResult)
 
 def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, ruleset: RuleSet) -> list[WritePlan]:
     result = []
+    copies = copied_types(view, ruleset)
     for plan in plans:
         found = run.findings.get(plan.tool)
+        copied, copy_events = copies.get(plan.type or "", ((), ()))
         build_reason = plan.build_reason or ("unexplained-change" if found and found.unexplained_by else None)
         context = PlanVerdictContext(
             build_reason=build_reason, answered_held=plan.answered_held,
@@ -66,7 +69,8 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             key_confirmations=len(found.key_confirmations) if found else 0,
             contradicted_by=found.contradicted_by if found else None,
             side_effect_by=found.side_effect_by if found else None,
-            confirmations=len(found.confirmations) if found else 0, **_explanations(plan, found, view))
+            confirmations=len(found.confirmations) if found else 0, copies=copied,
+            **_explanations(plan, found, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")
         served = bool(decision.yields.get("served"))
         reason_kind = decision.yields.get("reason")
@@ -78,7 +82,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             "contradicted_by": _contradicting_read(found, reason),
             "checked_record_ordinals": tuple(sorted(set(found.confirmations) | set(found.key_confirmations)))
             if found else (),
-            "traces": plan.traces + decision.events}))
+            "traces": plan.traces + copy_events + decision.events}))
     return result
 
 

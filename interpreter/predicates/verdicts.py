@@ -37,6 +37,8 @@ class PlanVerdictContext(BaseModel):
     """Read tools of the plan's type answered by replay, with the reason: their reads check nothing."""
     lacking_fields: tuple[str, ...] = ()
     """The fields of the recorded answer the most complete initial entity lacks."""
+    copies: tuple[str, ...] = ()
+    """Other state types holding copies of the plan's entities (``type-copies``)."""
 
 
 @predicate("plan_has_build_reason", context="plan-verdict")
@@ -69,6 +71,15 @@ def plan_side_effect(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
     if ctx.side_effect_by is not None:
         return Match(_with({"read": ctx.side_effect_by}, difference=ctx.side_effect))
     return Miss("no unexplained change on a related path")
+
+
+@predicate("plan_type_copied", context="plan-verdict")
+def plan_type_copied(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """Another state type holds copies of the plan's entities: its write changes what that type
+    answers too, which serving would not do."""
+    if ctx.copies:
+        return Match({"copies": list(ctx.copies)})
+    return Miss("no other type holds copies of its entities")
 
 
 @predicate("plan_unconfirmed", context="plan-verdict")

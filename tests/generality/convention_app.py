@@ -70,6 +70,8 @@ class Conventions:
     """With ``nested``: the first two notes start with a comment each."""
     split: bool = False
     """The prefix ends in ``/admin`` (every call); ``…/content`` answers reads of the same entities."""
+    content_reads_after_writes: bool = True
+    """With ``split``: the session reads the content API after its writes too (else only before them)."""
     update_mask: bool = False
     """An update applies only the members its ``update_mask`` query parameter lists."""
     query_style: Literal["none", "order_by", "sort_colon", "brackets", "fields", "expand"] = "none"

@@ -118,7 +118,7 @@ def record_extras(c: Conventions, send: Send, keys: dict[str, list[Any]], key_of
         send("DELETE", comments_path(c, note, made[1]))
         send("GET", comments_path(c, note, made[1]))
         send("GET", comments_path(c, note))
-    if c.split:
+    if c.split and c.content_reads_after_writes:
         for kind in keys:
             send("GET", content(c, c.collection(kind)))
             for key in keys[kind]:

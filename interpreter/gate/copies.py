@@ -1,0 +1,45 @@
+"""State types holding copies of one another's entities (the ``type-copies`` table; seeds: "Not
+modelled": side effects on copies of entities in other collections).
+
+A content API beside an admin API shows each entity again: a write through one changes what the
+other answers, and serving, which changes one type, would leave the other answering as before.
+The initial state shows the relation before any write, so it holds even where the capture never
+read the copy after a write.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import ViewResult
+from capenv.interpreter.predicates.type_copies import TypeCopyContext
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
+
+TABLE = "type-copies"
+
+
+def copied_types(view: ViewResult, ruleset: RuleSet) -> dict[str, tuple[tuple[str, ...], tuple[TraceEvent, ...]]]:
+    """Per state type, the other types holding copies of its entities, and the decisions that say so."""
+    id_fields = {t.name: t.id_field for t in view.types}
+    held: dict[str, dict[str, dict[str, Any]]] = {}
+    for collection in (view.state.collections if view.state is not None else ()):
+        for entity in collection.entities:
+            if isinstance(entity.value, dict):
+                held.setdefault(collection.type, {})[str(entity.id)] = entity.value
+    result: dict[str, tuple[tuple[str, ...], tuple[TraceEvent, ...]]] = {}
+    for name, mine in held.items():
+        copies: list[str] = []
+        events: list[TraceEvent] = []
+        for other, theirs in held.items():
+            pairs = [(value, theirs[key]) for key, value in mine.items() if key in theirs] if other != name else []
+            if not pairs:
+                continue
+            context = TypeCopyContext(type_name=name, other_type=other, id_field=id_fields.get(name, "id"),
+                                      other_id_field=id_fields.get(other, "id"), pairs=pairs)
+            decision = evaluate(ruleset, TABLE, context, subject=f"{name} and {other}")
+            if decision.yields.get("copy"):
+                copies.append(other)
+                events.extend(decision.events)
+        if copies:
+            result[name] = (tuple(copies), tuple(events))
+    return result
