@@ -24,6 +24,7 @@ from .create_plan import create_plan
 from .document_plan import document_plan
 from .exemplar import admit_body, exemplar_of
 from .link import entity_in_answer
+from .preconditions import precondition_decision
 from .sub_resource import sub_resource_call
 from .update_plan import update_plan
 
@@ -67,6 +68,10 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
         return WritePlan(**base, build_reason="no-effect", traces=tuple(events))
     if exemplar is None:
         return WritePlan(**base, build_reason="no-successful-call", traces=tuple(events))
+    precondition = precondition_decision(tool.name, calls, ctx.ruleset)
+    if precondition is not None and precondition.yields.get("conditional"):
+        events.extend(precondition.events)
+        return WritePlan(**base, build_reason="precondition-header", traces=tuple(events))
     base.update(exemplar=exemplar.ordinal, query=exemplar.query, response=_response_rule(exemplar),
                 exemplar_args=tool.match(exemplar.path) or {},
                 min_members=1 if effect == "update" and tool.method in ("PATCH", "POST") else 0)

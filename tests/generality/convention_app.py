@@ -58,8 +58,9 @@ class Conventions:
     errors: Literal["detail", "problem", "errors"] = "detail"
     """How a refused body is answered: ``{"detail"}``, ``application/problem+json``, ``{"errors": [{"message"}]}``."""
     invalid_status: int = 422
-    concurrency: Literal["none", "version", "updated_at"] = "none"
-    """An update must carry the entity's current ``version`` (bumped by every write) or ``updated_at``: 409 if stale."""
+    concurrency: Literal["none", "version", "updated_at", "if-match"] = "none"
+    """An update must carry the entity's current ``version`` (bumped by every write) or ``updated_at``: 409 if
+    stale; ``if-match``: its ``If-Match`` header must name the item read's ``ETag`` (the version): 412 if stale."""
     actions: Literal["none", "segment", "colon"] = "none"
     """``POST {note}/archive`` or ``POST {note}:archive`` sets the note's ``archived`` and answers it."""
     bulk_delete: bool = False
@@ -142,7 +143,7 @@ class ConventionApp:
             members = {**members, "comment_count": 0}
         if self.c.actions != "none" and kind == "notes":
             members = {**members, "archived": False}
-        if self.c.concurrency == "version":
+        if self.c.concurrency in ("version", "if-match"):
             members = {**members, "version": 1}
         if self.c.slugs and kind == "notes":
             members = {**members, "slug": "-".join(str(members.get("title", "")).lower().split()) or "untitled"}
@@ -271,6 +272,9 @@ class ConventionApp:
                                body=json.loads(request.body) if request.body else None, status=answer.status,
                                response=answer.body.decode() if answer.body else None,  # as written ("null" too)
                                response_type=dict(answer.headers).get("content-type", "application/json"),
+                               headers=[(k, v) for k, v in request.headers if k.lower() != "content-type"] or None,
+                               response_headers=[(k, v) for k, v in answer.headers if k.lower() != "content-type"]
+                               or None,
                                started=self.clock() - timedelta(milliseconds=5))
         return answer
 
@@ -338,8 +342,11 @@ class ConventionApp:
         if entity is None:
             return self._absent()
         if request.method == "GET":
-            return self._item(kind, entity)
+            return extras.with_etag(self, self._item(kind, entity), entity)
         if request.method == self.c.update:
+            refused = extras.precondition(self, entity, request.headers)
+            if refused is not None:
+                return refused
             members = self._unwrap(kind, body)
             problem = self._invalid(members)
             if problem is not None:

@@ -38,7 +38,7 @@ def invalid(app: ConventionApp, problem: str) -> Observed:
 def stale(app: ConventionApp, entity: dict[str, Any], members: dict[str, Any]) -> Observed | None:
     """409 when the update does not carry the entity's current token (``version`` or ``updated_at``)."""
     token = app.c.concurrency
-    if token == "none":
+    if token in ("none", "if-match"):
         return None
     if token not in members:
         return invalid(app, f"{token} is required")
@@ -47,8 +47,31 @@ def stale(app: ConventionApp, entity: dict[str, Any], members: dict[str, Any]) -
     return None
 
 
+def etag(entity: dict[str, Any]) -> str:
+    return f'"{entity.get("version")}"'
+
+
+def with_etag(app: ConventionApp, answer: Observed, entity: dict[str, Any]) -> Observed:
+    """An item read names the entity's version in its ``ETag`` header."""
+    if app.c.concurrency != "if-match":
+        return answer
+    return Observed(answer.status, answer.headers + (("etag", etag(entity)),), answer.body)
+
+
+def precondition(app: ConventionApp, entity: dict[str, Any], headers: tuple[tuple[str, str], ...]) -> Observed | None:
+    """428 without an ``If-Match`` header, 412 when it names another version than the entity's."""
+    if app.c.concurrency != "if-match":
+        return None
+    sent = next((value for name, value in headers if name.lower() == "if-match"), None)
+    if sent is None:
+        return app._json(428, {"detail": "If-Match is required"})
+    if sent != etag(entity):
+        return app._json(412, {"detail": "the entity was changed since it was read"})
+    return None
+
+
 def bump(app: ConventionApp, entity: dict[str, Any]) -> None:
-    if app.c.concurrency == "version":
+    if app.c.concurrency in ("version", "if-match"):
         entity["version"] = int(entity.get("version", 0)) + 1
 
 

@@ -36,10 +36,10 @@ def record(c: Conventions) -> HarBuilder:
     moment = [datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)]
     app = ConventionApp(c, har, clock=lambda: moment[0])
 
-    def send(method: str, path: str, body: Any = None, query: tuple = ()) -> Any:
+    def send(method: str, path: str, body: Any = None, query: tuple = (), headers: tuple = ()) -> Any:
         moment[0] += timedelta(milliseconds=100)  # one call every 100 ms, each inside its own window
         media = "application/vnd.api+json" if c.body_shape == "jsonapi" else "application/json"
-        headers = (("content-type", media),) if body is not None else ()
+        headers = ((("content-type", media),) if body is not None else ()) + tuple(headers)
         answer = app.send(Outgoing(method, path, query, headers, json.dumps(body).encode() if body is not None else None))
         return json.loads(answer.body) if answer.body and "json" in (answer.media_type or "") else None
 

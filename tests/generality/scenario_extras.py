@@ -43,27 +43,47 @@ def update_query(c: Conventions, members: dict[str, Any]) -> tuple[tuple[str, st
     return (("update_mask", ",".join(members)),) if c.update_mask else ()
 
 
+def token_field(c: Conventions) -> str:
+    """The entity's member an update must send back as read (``if-match``: the version its ETag names)."""
+    return "version" if c.concurrency == "if-match" else c.concurrency
+
+
+def with_token(c: Conventions, members: dict[str, Any], token: Any) -> tuple[dict[str, Any], tuple]:
+    """The body members and headers of an update sending ``token`` back."""
+    if c.concurrency == "if-match":
+        return members, (("if-match", f'"{token}"'),)
+    return {**members, c.concurrency: token}, ()
+
+
 def recorded_update(c: Conventions, send: Send, kind: str, key: Any, members: dict[str, Any]) -> Any:
     """One update as a client makes it: under optimistic concurrency, read the entity first and
     send back its current token."""
+    headers: tuple = ()
     if c.concurrency != "none":
         read = send("GET", c.item(kind, key))
-        members = {**members, c.concurrency: at(read, entity_pointer(c, kind) + "/" + c.concurrency)}
-    return send(c.update, c.item(kind, key), body(c, kind, members, key), query=update_query(c, members))
+        members, headers = with_token(c, members, at(read, entity_pointer(c, kind) + "/" + token_field(c)))
+    return send(c.update, c.item(kind, key), body(c, kind, members, key), query=update_query(c, members),
+                headers=headers)
 
 
 def update_probes(c: Conventions, name: str, kind: str, key: Any, members: dict[str, Any]) -> list[dict[str, Any]]:
     """The probes of one update: under optimistic concurrency a read saving the entity's token first."""
     calls: list[dict[str, Any]] = []
+    headers: tuple = ()
     if c.concurrency != "none":
         token = f"{kind}_token"
         calls.append({"name": f"{name}: read first", "method": "GET", "path": c.item(kind, key),
-                      "save": {token: entity_pointer(c, kind) + "/" + c.concurrency}})
-        members = {**members, c.concurrency: "{" + token + "}"}
-    query = dict(update_query(c, members))
-    calls.append({"name": name, "method": c.update, "path": c.item(kind, key), "body": body(c, kind, members, key),
-                  **({"query": query} if query else {})})
+                      "save": {token: entity_pointer(c, kind) + "/" + token_field(c)}})
+        members, headers = with_token(c, members, "{" + token + "}")
+    calls.append(update_probe(c, name, kind, key, members, headers))
     return calls
+
+
+def update_probe(c: Conventions, name: str, kind: str, key: Any, members: dict[str, Any],
+                 headers: tuple = ()) -> dict[str, Any]:
+    query = dict(update_query(c, members))
+    return {"name": name, "method": c.update, "path": c.item(kind, key), "body": body(c, kind, members, key),
+            **({"query": query} if query else {}), **({"headers": dict(headers)} if headers else {})}
 
 
 def record_initial_extras(c: Conventions, send: Send, keys: dict[str, list[Any]]) -> None:
@@ -83,12 +103,12 @@ def record_initial_extras(c: Conventions, send: Send, keys: dict[str, list[Any]]
 def record_extras(c: Conventions, send: Send, keys: dict[str, list[Any]], key_of: Callable[[str, Any], Any]) -> None:
     """The recorded calls of the extra conventions (after the plain writes)."""
     note = keys["notes"][0]
-    if c.concurrency != "none":  # a client sending a token it read before another write: 409
+    if c.concurrency != "none":  # a client sending a token it read before another write: 409 (412)
         read = send("GET", c.item("notes", note))
-        old = at(read, entity_pointer(c, "notes") + "/" + c.concurrency)
+        old = at(read, entity_pointer(c, "notes") + "/" + token_field(c))
         recorded_update(c, send, "notes", note, {"title": "Buy milk again", "body": "one litre", "done": False})
-        send(c.update, c.item("notes", note), body(c, "notes", {"title": "stale", "body": "x", "done": True,
-                                                                 c.concurrency: old}, note))
+        members, headers = with_token(c, {"title": "stale", "body": "x", "done": True}, old)
+        send(c.update, c.item("notes", note), body(c, "notes", members, note), headers=headers)
         send("GET", c.item("notes", note))
     if c.actions != "none":  # archived twice: the second call finds it archived already
         for _ in range(2):
@@ -188,12 +208,11 @@ def probe_extras(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, A
     calls: list[dict[str, Any]] = []
     if c.concurrency != "none":
         tag = keys["tags"][0]
-        calls += [{"name": "a stale update", "method": c.update, "path": c.item("notes", keys["notes"][2]),
-                   "body": body(c, "notes", {"title": "stale", "body": "x", "done": False,
-                                             c.concurrency: "{notes_token}"}, keys["notes"][2])},
+        calls += [update_probe(c, "a stale update", "notes", keys["notes"][2],
+                               *with_token(c, {"title": "stale", "body": "x", "done": False}, "{notes_token}")),
                   *update_probes(c, "update seeded tag 1", "tags", tag, {"label": "house", "color": "green"}),
-                  {"name": "update seeded tag 1 again, stale", "method": c.update, "path": c.item("tags", tag),
-                   "body": body(c, "tags", {"label": "home", "color": "grey", c.concurrency: "{tags_token}"}, tag)},
+                  update_probe(c, "update seeded tag 1 again, stale", "tags", tag,
+                               *with_token(c, {"label": "home", "color": "grey"}, "{tags_token}")),
                   {"name": "seeded tag 1 after", "method": "GET", "path": c.item("tags", tag)}]
     if c.actions != "none":
         calls += [{"name": "archive seeded note 2", "method": "POST", "path": action_path(c, note)},
