@@ -98,11 +98,24 @@ class QuerySpec(_Model):
     """A learned query: how one query parameter evaluates over a collection's members."""
 
     param: str
-    kind: Literal["equals", "compare", "in", "search", "sort", "order", "page", "limit", "start", "end",
+    """The parameter's name, percent- and form-decoded (``filters[title][$eq]``)."""
+    kind: Literal["equals", "compare", "in", "search", "text", "sort", "order", "page", "limit", "start", "end",
                   "offset"]
     field: str | None = None
     operator: str | None = None
-    """For ``compare``: one of >=, <=, >, <, !=; for ``page``: the page base (``1`` or ``0``)."""
+    """For ``compare``: one of ==, >=, <=, >, <, !=; for ``text``: contains, icontains, startswith,
+    istartswith, endswith; for ``page``: the page base (``1`` or ``0``)."""
+    index: int | None = None
+    """The position an indexed parameter gives its value (``sort[1]``, ``filters[name][$in][0]``):
+    sort keys apply in index order, list values of one field join."""
+    separator: str | None = None
+    """The value lists several sort keys or ``in`` values joined by this (``a,-b``)."""
+    descending_prefix: str | None = None
+    """A sort key beginning with this sorts descending (``-views``)."""
+    direction_separator: str | None = None
+    """A sort key may end with this and a direction word (``views:desc``)."""
+    directions: dict[str, Literal["asc", "desc"]] = Field(default_factory=dict)
+    """Direction words (lower case) a sort key's suffix or an ``order`` value may carry."""
     rule_id: str | None = None
 
 

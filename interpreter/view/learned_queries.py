@@ -1,10 +1,13 @@
 """Learn what a list line's query means, only where the recordings prove it.
 
-A line with a query is proven against a reference: the latest recording of a whole line of
-the same collection that finished before the query read began, with no write to a related
-path between. Each parameter's candidates come from the ``view-learned-queries`` table (all
-that match, in table order); the first combination whose evaluation over the reference's
-members reproduces every provable recording of the line is kept.
+A line with a query is proven against a reference: a whole listing of the same collection with
+no write to a related path between it and the query read (``query_references``). Names and
+values are compared decoded (``filters%5Btitle%5D`` is ``filters[title]``). Each parameter's
+candidates come from the ``view-learned-queries`` table (all that match, in table order); a
+combination is kept only when its evaluation over the reference's members reproduces every
+provable recording of the line, and dropped (traced, with the record that disagrees) otherwise.
+Of the kept ones, a line takes the one whose meanings most other lines also reproduce with, so
+one parameter has one meaning across the view (``sort=title`` and ``sort=views:desc`` alike).
 """
 
 from __future__ import annotations
@@ -17,12 +20,18 @@ from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.query_candidates import QueryCandidateContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
-from capenv.serving.reads.queries import evaluate_queries
+from capenv.serving.reads.queries import decoded, evaluate_queries
 from capenv.serving.reads.render import project
 
 from .query_references import Reference, References
 
 TABLE = "view-learned-queries"
+
+
+SPELLING = ("field", "operator", "index", "separator", "descending_prefix", "direction_separator", "directions")
+"""What a matching rule's yields and evidence may tell the learned query about the spelling."""
+
+Combination = tuple[QuerySpec, ...]
 
 
 def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, Record],
@@ -34,28 +43,59 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
         return view
     whole_ordinals = sorted(o for line in whole for o in line.all_record_ordinals)
     references = References(view, whole, whole_ordinals, records, by_ordinal, is_write)
+    found: dict[int, list[Combination] | str] = {}
+    for index, line in enumerate(view.lines):
+        if line.query and line.membership != "all":
+            found[index] = _reproducing(view, line, references, ruleset, traces)
+    support = _support(found)
     lines, learned = [], {}
-    for line in view.lines:
-        if not line.query or line.membership == "all":
+    for index, line in enumerate(view.lines):
+        result = found.get(index)
+        if result is None:
             lines.append(line)
             continue
-        result = _learn_line(view, line, references, ruleset, traces)
         if isinstance(result, str):
             lines.append(line.model_copy(update={"reason": result}))
             continue
-        specs, proof = result
-        conflict = any(s.param in learned and learned[s.param] != s for s in specs)
-        if conflict:
+        fitting = [c for c in result if not any(s.param in learned and learned[s.param] != s for s in c)]
+        if not fitting:
             lines.append(line.model_copy(update={"reason": "its parameters were learned otherwise on another line"}))
             continue
+        specs = max(fitting, key=lambda c: sum(support.get(_key(s), 0) for s in c))  # first of the best
         learned.update({s.param: s for s in specs})
+        traces.append(TraceEvent(table=TABLE, rule_id=None, outcome="match", subject=f"{view.tool} ?{_spelled(line)}",
+                                 reason="kept: its evaluation over the reference listing reproduces every recorded answer",
+                                 evidence={"kept": [s.rule_id for s in specs],
+                                           "records": list(line.record_ordinals)}))
         lines.append(line.model_copy(update={"queries": specs, "state_backed": True, "reason": None,
                                              "record_ordinals": line.record_ordinals}))
     return view.model_copy(update={"lines": tuple(lines), "learned_queries": tuple(learned.values())})
 
 
-def _learn_line(view: ReadView, line: ListLine, references: References, ruleset: RuleSet,
-                traces: list[TraceEvent]) -> tuple[tuple[QuerySpec, ...], list[int]] | str:
+def _key(spec: QuerySpec) -> str:
+    return spec.model_dump_json()
+
+
+def _support(found: dict[int, list[Combination] | str]) -> dict[str, int]:
+    """How many lines some reproducing combination of reads each (parameter, meaning) in: a line
+    keeps the meanings most other lines agree with, so one spelling serves them all."""
+    support: dict[str, int] = {}
+    for result in found.values():
+        if isinstance(result, str):
+            continue
+        for key in {_key(s) for combination in result for s in combination}:
+            support[key] = support.get(key, 0) + 1
+    return support
+
+
+def _spelled(line: ListLine) -> str:
+    return "&".join(f"{name}={value}" for name, value in decoded(line.query))
+
+
+def _reproducing(view: ReadView, line: ListLine, references: References, ruleset: RuleSet,
+                 traces: list[TraceEvent]) -> list[Combination] | str:
+    """Every combination of candidate meanings that reproduces each provable recording of the
+    line (in table order), or why none is kept."""
     proofs = []
     for ordinal in line.record_ordinals:
         record = references.by_ordinal[ordinal]
@@ -66,21 +106,11 @@ def _learn_line(view: ReadView, line: ListLine, references: References, ruleset:
         return "no whole listing of the collection, with no write between, to prove its query against"
     fields = sorted({k for _, ref in proofs for m in ref.members for k in m})
     options = []
-    for name, value in line.query:
+    for name, value in decoded(line.query):
         decision = evaluate(ruleset, TABLE, QueryCandidateContext(param=name, value=value, fields=fields),
                             subject=f"{view.tool} ?{name}={value}")
         traces.extend(decision.events)
-        specs = []
-        for rule_id in decision.matched:
-            rule = ruleset.rule(rule_id)
-            evidence = next(e.evidence for e in decision.events if e.rule_id == rule_id)
-            field = evidence.get("field")
-            if rule.yields["kind"] == "equals":
-                field = name
-            elif rule.yields["kind"] == "sort":
-                field = None  # the value names the field on each call
-            specs.append(QuerySpec(param=name, kind=rule.yields["kind"], field=field,
-                                   operator=evidence.get("operator", rule.yields.get("operator")), rule_id=rule_id))
+        specs = [_spec(ruleset, decision, rule_id, name) for rule_id in decision.matched]
         if not specs:
             return f"query parameter {name!r} has no learned meaning"
         options.append(specs)
@@ -88,13 +118,35 @@ def _learn_line(view: ReadView, line: ListLine, references: References, ruleset:
     combinations = list(itertools.islice(itertools.product(*options), most + 1))
     if len(combinations) > most:
         return "too many candidate meanings to prove"
+    kept = []
     for combination in combinations:
-        if all(_reproduces(view, record, reference, combination) for record, reference in proofs):
-            return tuple(combination), [r.ordinal for r, _ in proofs]
-    return "no candidate meaning of its query reproduces the recorded answer"
+        disagreeing = next((r.ordinal for r, ref in proofs if not _reproduces(view, r, ref, combination)), None)
+        if disagreeing is None:
+            kept.append(tuple(combination))
+        else:
+            traces.append(TraceEvent(table=TABLE, rule_id=None, outcome="miss", subject=f"{view.tool} ?{_spelled(line)}",
+                                     reason=f"dropped: its evaluation differs from record {disagreeing}",
+                                     evidence={"candidates": [s.rule_id for s in combination]}))
+    return kept or "no candidate meaning of its query reproduces the recorded answer"
 
 
-def _reproduces(view: ReadView, record: Record, reference: Reference, specs: tuple[QuerySpec, ...]) -> bool:
+def _spec(ruleset: RuleSet, decision, rule_id: str, name: str) -> QuerySpec:
+    rule = ruleset.rule(rule_id)
+    evidence = {}
+    for event in decision.events:
+        if event.rule_id == rule_id:
+            evidence.update(event.evidence)
+    spelling = {key: rule.yields[key] for key in SPELLING if key in rule.yields}
+    spelling.update({key: evidence[key] for key in SPELLING if key in evidence})
+    kind = rule.yields["kind"]
+    if kind == "equals" and "field" not in evidence:
+        spelling["field"] = name
+    if kind == "sort":
+        spelling.pop("field", None)  # the value names the field on each call
+    return QuerySpec(param=name, kind=kind, rule_id=rule_id, **spelling)
+
+
+def _reproduces(view: ReadView, record: Record, reference: Reference, specs: Combination) -> bool:
     answered = evaluate_queries(reference.members, specs, record.query)
     recorded = locate(record.response.json_value, view.locator)
     if not isinstance(recorded, list):

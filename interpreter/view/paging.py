@@ -8,6 +8,7 @@ Positive page values prove nothing: their base is unknown.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from urllib.parse import unquote_plus
 
 from capenv.interpreter.predicates.view_shapes import QueryParamContext
 from capenv.interpreter.rules_engine import RuleSet, evaluate
@@ -21,8 +22,10 @@ class PagingRoles:
     cache: dict[str, str] = field(default_factory=dict)
 
     def role(self, name: str) -> str:
+        """The parameter's role, its name compared decoded (``pagination%5Bpage%5D`` is ``pagination[page]``)."""
         if name not in self.cache:
-            decision = evaluate(self.ruleset, TABLE, QueryParamContext(name=name), subject=f"query {name!r}")
+            decision = evaluate(self.ruleset, TABLE, QueryParamContext(name=unquote_plus(name)),
+                                subject=f"query {unquote_plus(name)!r}")
             self.cache[name] = str(decision.yields.get("role", "other"))
         return self.cache[name]
 

@@ -1,5 +1,6 @@
 """The reference a query read is proven against: the latest whole listing of the same collection
-that finished before the read began, with no write to a related path between the two."""
+that finished before the read began, else the first that began after the read ended, with no
+write to a related path between the two (the collection is then as the read saw it)."""
 
 from __future__ import annotations
 
@@ -34,14 +35,21 @@ class References:
         self._writes: dict[str, list[int]] = {}
 
     def reference(self, record: Record, line: ListLine) -> Reference | None:
-        reference = next((self.by_ordinal[o] for o in reversed(self._listings_of(line.collection))
-                          if self.by_ordinal[o].finished_at <= record.started_at), None)
-        if reference is None:
-            return None
-        writes = self._writes_related_to(line.path)
-        index = bisect.bisect_right(writes, reference.ordinal)
-        if index < len(writes) and writes[index] < record.ordinal:
-            return None
+        listings = [self.by_ordinal[o] for o in self._listings_of(line.collection)]
+        before = next((r for r in reversed(listings) if r.finished_at <= record.started_at), None)
+        if before is not None and not self._written_between(line.path, before.ordinal, record.ordinal):
+            return self._members(before)
+        after = next((r for r in listings if r.started_at >= record.finished_at), None)
+        if after is not None and not self._written_between(line.path, record.ordinal, after.ordinal):
+            return self._members(after)
+        return None
+
+    def _written_between(self, path: str, first: int, last: int) -> bool:
+        writes = self._writes_related_to(path)
+        index = bisect.bisect_right(writes, first)
+        return index < len(writes) and writes[index] < last
+
+    def _members(self, reference: Record) -> Reference | None:
         members = locate(reference.response.json_value, self._view.locator)
         return Reference(reference.ordinal, [m for m in members if isinstance(m, dict)]) if isinstance(members, list) else None
 

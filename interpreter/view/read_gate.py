@@ -158,8 +158,9 @@ def own_projection(member: Any) -> str:
 
 def with_held_digests(view: ReadView, types: dict[str, EntityType], state: StateIndex) -> ReadView:
     """Each list line with the digest of its collection in the initial state (``recorded``
-    envelope members stand only while the collection still has it)."""
-    if view.kind != "list" or not view.envelope_members or view.type not in types:
+    envelope members, and the recorded members of a filter no learned query evaluates, stand
+    only while the collection still has it)."""
+    if view.kind != "list" or view.type not in types:
         return view
     lines = tuple(line.model_copy(update={"held_digest": line_digest(line, types[view.type], state)})
                   for line in view.lines)

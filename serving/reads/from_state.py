@@ -31,9 +31,10 @@ from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 from capenv.serving.state.index import StateIndex
 
 from .absence import absence_answer, provenance
-from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording
+from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording, line_digest
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
 from .parents import missing_parent
+from .queries import unproven
 from .replay import Replayer
 
 PAGE_SIZE_KINDS = ("limit", "end")
@@ -141,6 +142,9 @@ class StateReads:
         if answer is None:
             return None
         _refuse_lacking(answer, entity_type)
+        if line.membership == "recorded" and line.query and not line.queries and not line.pages_only \
+                and line.held_digest is not None and line_digest(line, entity_type, state) != line.held_digest:
+            raise CallRefused(_unlearned_filter(view, entity_type, line), http_status=501)
         provenance: dict[str, Any] = {"state": self._list_label(entity_type, line, state)}
         if not exact:
             provenance["replay"] = {"exact_match": False, "record": line.base.ordinal}
@@ -155,9 +159,14 @@ class StateReads:
         whole = next((line for line in lines if line.membership == "all" and not line.query), None)
         if whole is None:
             return None
+        held = state.find_collection(whole.collection or whole.path, entity_type.name)
+        fields = {name for member in (held.members() if held is not None else []) for name in member}
+        reason = unproven(view.learned_queries, call.query, fields)
+        if reason is not None:
+            raise CallRefused(f"this {entity_type.name} list query is not answered: {reason}", http_status=400)
         evaluated = whole.model_copy(update={"queries": tuple(specs[name] for name in values),
                                              "membership": "recorded"})
-        answer = answer_list(view, evaluated, entity_type, state, decoded_pairs(call.query), as_recorded=False)
+        answer = answer_list(view, evaluated, entity_type, state, call.query, as_recorded=False)
         if answer is None:
             return None
         _refuse_lacking(answer, entity_type)
@@ -204,6 +213,15 @@ def _page_size(line: ListLine, view: ReadView) -> int | None:
             if size > 0:
                 return size
     return None
+
+
+def _unlearned_filter(view: ReadView, entity_type: EntityType, line: ListLine) -> str:
+    learned = sorted(spec.param for spec in view.learned_queries)
+    accepted = (f"queries over {', '.join(repr(n) for n in learned[:20])}, which the capture proves, answer from the state"
+                if learned else "no query of this list is proven over the state; the list without a query answers")
+    return (f"this {entity_type.name} list is not modelled over the current state for this query: its recording lists"
+            f" the members it selected when it was recorded ({line.reason or 'its query is not learned'}), and the"
+            f" {entity_type.name} collection has changed since; {accepted}")
 
 
 def _refuse_lacking(answer: Answer, entity_type: EntityType) -> None:

@@ -3,49 +3,101 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.models import QuerySpec
 
 
 PAGING_KINDS = frozenset({"page", "limit", "start", "end", "offset"})
 
+Pairs = tuple[tuple[str, str], ...]
 
-def pages(specs: tuple[QuerySpec, ...], query: tuple[tuple[str, str], ...]) -> bool:
+
+def decoded(query: Pairs) -> Pairs:
+    """The query with names and values form-decoded: learned queries name their parameters so
+    (``filters[title][$eq]`` and ``filters%5Btitle%5D%5B%24eq%5D`` are one name)."""
+    return tuple((unquote_plus(name), unquote_plus(value)) for name, value in query)
+
+
+def pages(specs: tuple[QuerySpec, ...], query: Pairs) -> bool:
     """``query`` names a learned paging parameter (its answer may list part of what it selects)."""
     kinds = {spec.param: spec.kind for spec in specs}
-    return any(kinds.get(name) in PAGING_KINDS for name, _ in query)
+    return any(kinds.get(name) in PAGING_KINDS for name, _ in decoded(query))
 
 
 def evaluate_queries(members: list[dict[str, Any]], specs: tuple[QuerySpec, ...],
-                     query: tuple[tuple[str, str], ...], *, paged: bool = True) -> list[dict[str, Any]]:
-    """Apply the learned queries named by ``query`` to ``members`` (filters, sort, then paging;
-    without ``paged``, what the filters select before any page is cut)."""
+                     query: Pairs, *, paged: bool = True) -> list[dict[str, Any]]:
+    """Apply the learned queries named by ``query`` (raw or decoded pairs) to ``members``
+    (filters, sort, then paging; without ``paged``, what the filters select before any page is cut)."""
     by_param = {spec.param: spec for spec in specs}
-    values = {name: value for name, value in query if name in by_param}
+    values = {name: value for name, value in decoded(query) if name in by_param}
     result = list(members)
     for name, value in values.items():
-        spec = by_param[name]
-        if spec.kind == "equals":
-            result = [m for m in result if _text(m.get(spec.field)) == value]
-        elif spec.kind == "compare":
-            result = [m for m in result if _compare(m.get(spec.field), spec.operator or "==", value)]
-        elif spec.kind == "in":
-            wanted = set(value.split(","))
-            result = [m for m in result if _text(m.get(spec.field)) in wanted]
-        elif spec.kind == "search":
-            needle = value.lower()
-            result = [m for m in result if needle in _all_text(m).lower()]
-    sort = next((by_param[n] for n in values if by_param[n].kind == "sort"), None)
-    if sort is not None:
-        field = values[sort.param]
-        descending = field.startswith("-")
-        field = field.lstrip("-")
-        order = next((values[n] for n in values if by_param[n].kind == "order"), None)
-        if order is not None:
-            descending = order.lower() == "desc"
-        result = sorted(result, key=lambda m: _sort_key(m.get(field)), reverse=descending)
+        result = _filtered(result, by_param[name], value)
+    for field, wanted in _indexed_lists(by_param, values).items():
+        result = [m for m in result if _text(m.get(field)) in wanted]
+    keys = _sort_keys(by_param, values)
+    for field, descending in reversed(keys):
+        result = sorted(result, key=lambda m, f=field: _sort_key(m.get(f)), reverse=descending)
     if not paged:
         return result
+    return _paged(result, by_param, values)
+
+
+def _filtered(result: list[dict[str, Any]], spec: QuerySpec, value: str) -> list[dict[str, Any]]:
+    if spec.kind == "equals":
+        return [m for m in result if _text(m.get(spec.field)) == value]
+    if spec.kind == "compare":
+        return [m for m in result if _compare(m.get(spec.field), spec.operator or "==", value)]
+    if spec.kind == "in" and spec.index is None:
+        wanted = set(value.split(spec.separator)) if spec.separator else {value}
+        return [m for m in result if _text(m.get(spec.field)) in wanted]
+    if spec.kind == "text":
+        return [m for m in result if _text_matches(m.get(spec.field), spec.operator or "", value)]
+    if spec.kind == "search":
+        needle = value.lower()
+        return [m for m in result if needle in _all_text(m).lower()]
+    return result
+
+
+def _indexed_lists(by_param: dict[str, QuerySpec], values: dict[str, str]) -> dict[str, set[str]]:
+    """The values indexed ``in`` parameters give each field (``filters[name][$in][0]``, ``[1]``)."""
+    lists: dict[str, set[str]] = {}
+    for name, value in values.items():
+        spec = by_param[name]
+        if spec.kind == "in" and spec.index is not None and spec.field is not None:
+            lists.setdefault(spec.field, set()).add(value)
+    return lists
+
+
+def _sort_keys(by_param: dict[str, QuerySpec], values: dict[str, str]) -> list[tuple[str, bool]]:
+    """(field, descending) in the order the keys apply: indexed parameters by index, a value's
+    keys as written; an ``order`` parameter gives the direction of a single key."""
+    sorts = sorted((by_param[n] for n in values if by_param[n].kind == "sort"), key=lambda s: s.index or 0)
+    keys: list[tuple[str, bool]] = []
+    for spec in sorts:
+        text = values[spec.param]
+        for key in (text.split(spec.separator) if spec.separator else [text]):
+            keys.append(_sort_key_of(spec, key.strip()))
+    order = next((by_param[n] for n in values if by_param[n].kind == "order"), None)
+    if order is not None and len(keys) == 1:
+        keys = [(keys[0][0], order.directions.get(values[order.param].lower()) == "desc")]
+    return keys
+
+
+def _sort_key_of(spec: QuerySpec, key: str) -> tuple[str, bool]:
+    descending = False
+    if spec.descending_prefix and key.startswith(spec.descending_prefix):
+        key, descending = key[len(spec.descending_prefix):], True
+    if spec.direction_separator and spec.direction_separator in key:
+        field, _, word = key.rpartition(spec.direction_separator)
+        direction = spec.directions.get(word.lower())
+        if direction is not None:
+            key, descending = field, direction == "desc"
+    return key, descending
+
+
+def _paged(result: list[dict[str, Any]], by_param: dict[str, QuerySpec], values: dict[str, str]) -> list[dict[str, Any]]:
     limit = _int(next((values[n] for n in values if by_param[n].kind == "limit"), None))
     page = next((by_param[n] for n in values if by_param[n].kind == "page"), None)
     start = _int(next((values[n] for n in values if by_param[n].kind in ("start", "offset")), None))
@@ -60,6 +112,16 @@ def evaluate_queries(members: list[dict[str, Any]], specs: tuple[QuerySpec, ...]
     if limit is not None:
         result = result[:limit]
     return result
+
+
+def _text_matches(value: Any, operator: str, wanted: str) -> bool:
+    if value is None or isinstance(value, (dict, list)):
+        return False
+    text = _text(value)
+    if operator.startswith("i"):
+        text, wanted, operator = text.lower(), wanted.lower(), operator[1:]
+    return {"contains": wanted in text, "startswith": text.startswith(wanted),
+            "endswith": text.endswith(wanted)}.get(operator, False)
 
 
 def _text(value: Any) -> str:
@@ -85,6 +147,8 @@ def _number(value: Any) -> float | None:
 
 def _compare(value: Any, operator: str, wanted: str) -> bool:
     left, right = _number(value), _number(wanted)
+    if operator in ("==", "!=") and (left is None or right is None or isinstance(value, bool)):
+        return (_text(value) == wanted) == (operator == "==")
     if left is None or right is None:
         return False
     return {">=": left >= right, "<=": left <= right, ">": left > right, "<": left < right,
@@ -103,3 +167,32 @@ def _int(text: str | None) -> int | None:
         return int(text) if text is not None else None
     except ValueError:
         return None
+
+
+def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str]) -> str | None:
+    """Why the learned queries cannot answer ``query`` as the recordings proved them (a sort key
+    naming no field the entities hold, a page number with no page size), else None."""
+    by_param = {spec.param: spec for spec in specs}
+    values = {name: value for name, value in decoded(query) if name in by_param}
+    for name, value in values.items():
+        spec = by_param[name]
+        if spec.kind != "sort":
+            continue
+        for key in (value.split(spec.separator) if spec.separator else [value]):
+            field, _ = _sort_key_of(spec, key.strip())
+            if field not in fields:
+                spelled = []
+                if spec.descending_prefix:
+                    spelled.append(f"led by {spec.descending_prefix!r} for descending")
+                if spec.direction_separator:
+                    words = "/".join(sorted(spec.directions))
+                    spelled.append(f"followed by {spec.direction_separator!r} and {words}")
+                how = f" ({', '.join(spelled)})" if spelled else ""
+                return (f"sort key {key.strip()!r} of {name!r} names no field the listed entities hold; accepted: "
+                        f"a field name{how}, among {', '.join(repr(f) for f in sorted(fields)[:20])}")
+    kinds = {by_param[name].kind for name in values}
+    if "page" in kinds and "limit" not in kinds:
+        sizes = sorted(s.param for s in specs if s.kind == "limit")
+        return (f"a page number with no page size: the capture proves pages only with their size; "
+                f"send {' or '.join(repr(s) for s in sizes) or 'a page size'} too")
+    return None

@@ -1,0 +1,136 @@
+"""Query spellings of real APIs (issue 16, "Better still, learn the query"): bracketed filters
+(``filters[title][$eq]``, ``filter[status]``, ``filters[name][$in][0]``), sorts with a direction
+suffix (``views:desc``), a ``-`` prefix and several keys (``ordering=-views,title``), indexed
+sorts (``sort[0]``), bracketed paging (``pagination[page]``, ``page[size]``). Each is learned only
+where a recording proves it, names compared decoded, and answered from the state after a served
+create; a candidate whose evaluation differs from the recording is dropped, and the read is then
+refused once the state has left its recording behind."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from support.capture_runs import build_from
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+
+A1, A2, A3 = ({"id": n, "title": t, "views": v, "status": s}
+              for n, t, v, s in ((1, "alpha", 10, "open"), (2, "Beta notes", 3, "done"), (3, "gamma", 7, "open")))
+NEW = {"id": 4, "title": "delta", "views": 0, "status": "open"}
+
+
+def listing(items: list) -> dict:
+    return {"data": items}
+
+
+def encoded(query: str) -> str:
+    """The query as an HTTP client sends it: brackets and $ percent-encoded."""
+    return "&".join("=".join(quote(part, safe="") for part in pair.split("=", 1)) for pair in query.split("&"))
+
+
+def capture(*queries: tuple[str, list]) -> HarBuilder:
+    har = (HarBuilder()
+           .call("GET", "/articles", response=listing([A1, A2, A3]))
+           .call("GET", "/articles/1", response={"data": A1}))
+    for query, answer in queries:
+        har.call("GET", "/articles", query=encoded(query), response=listing(answer))
+    return (har.call("POST", "/articles", body={"title": "delta", "views": 0, "status": "open"}, status=201,
+                     response={"data": NEW})
+            .call("GET", "/articles/4", response={"data": NEW})
+            .call("GET", "/articles", response=listing([A1, A2, A3, NEW])))
+
+
+def learned(bundle) -> dict:
+    return {q.param: (q.kind, q.rule_id) for q in bundle.view.view("get_articles").learned_queries}
+
+
+def titles(runtime: EnvironmentRuntime, query: dict) -> list[str]:
+    return [a["title"] for a in runtime.read("get_articles", {"query": query})["body"]["data"]]
+
+
+def after_create(bundle) -> EnvironmentRuntime:
+    runtime = EnvironmentRuntime(bundle)
+    runtime.read("post_articles", {"body": {"title": "delta", "views": 0, "status": "open"}})
+    return runtime
+
+
+def test_a_strapi_equality_filter_is_learned_decoded_and_answers_a_served_create():
+    bundle = build_from(capture(("filters[status][$eq]=open", [A1, A3])))
+    assert learned(bundle) == {"filters[status][$eq]": ("equals", "learned-query.bracket-equals")}
+    runtime = after_create(bundle)
+    assert titles(runtime, {"filters[status][$eq]": "open"}) == ["alpha", "gamma", "delta"]
+    assert titles(runtime, {"filters[status][$eq]": "done"}) == ["Beta notes"]  # a value never recorded
+
+
+def test_bracket_operators_compare_list_and_text():
+    bundle = build_from(capture(("filter[views][_gte]=5", [A1, A3]),
+                                ("filters[status][$in][0]=done&filters[status][$in][1]=nope", [A2]),
+                                ("filters[title][$containsi]=NOTES", [A2]),
+                                ("filter[status]=done", [A2])))
+    assert learned(bundle) == {
+        "filter[views][_gte]": ("compare", "learned-query.bracket-compare"),
+        "filters[status][$in][0]": ("in", "learned-query.bracket-in-indexed"),
+        "filters[status][$in][1]": ("in", "learned-query.bracket-in-indexed"),
+        "filters[title][$containsi]": ("text", "learned-query.bracket-text"),
+        "filter[status]": ("equals", "learned-query.bracket-equals")}
+    runtime = after_create(bundle)
+    assert titles(runtime, {"filter[views][_gte]": "0"}) == ["alpha", "Beta notes", "gamma", "delta"]
+    assert titles(runtime, {"filters[status][$in][0]": "open", "filters[status][$in][1]": "x"}) == [
+        "alpha", "gamma", "delta"]
+    assert titles(runtime, {"filters[title][$containsi]": "ELT"}) == ["delta"]
+    assert titles(runtime, {"filter[status]": "open"}) == ["alpha", "gamma", "delta"]
+
+
+def test_sort_spellings_with_directions_and_several_keys():
+    by_views_desc = sorted([A1, A2, A3], key=lambda a: -a["views"])
+    bundle = build_from(capture(("sort=views:desc", by_views_desc), ("sort=title", [A2, A1, A3]),
+                                ("sort[0]=status:desc&sort[1]=views:asc", [A3, A1, A2])))
+    assert learned(bundle) == {"sort": ("sort", "learned-query.sort-direction-suffix"),
+                               "sort[0]": ("sort", "learned-query.sort-indexed"),
+                               "sort[1]": ("sort", "learned-query.sort-indexed")}
+    runtime = after_create(bundle)
+    assert titles(runtime, {"sort": "views:asc"}) == ["delta", "Beta notes", "gamma", "alpha"]
+    assert titles(runtime, {"sort": "status:asc,views:desc"}) == ["Beta notes", "alpha", "gamma", "delta"]
+    assert titles(runtime, {"sort[0]": "status:desc", "sort[1]": "views:asc"}) == [
+        "delta", "gamma", "alpha", "Beta notes"]
+
+
+def test_a_minus_prefix_sort_with_several_keys():
+    bundle = build_from(capture(("ordering=-views", [A1, A3, A2]), ("ordering=status,-views", [A2, A1, A3])))
+    assert learned(bundle) == {"ordering": ("sort", "learned-query.sort")}
+    runtime = after_create(bundle)
+    assert titles(runtime, {"ordering": "status,views"}) == ["Beta notes", "delta", "gamma", "alpha"]
+
+
+def test_a_sort_key_naming_no_field_is_refused_with_what_is_accepted():
+    runtime = after_create(build_from(capture(("sort=views:desc", [A1, A3, A2]))))
+    answer = runtime.call_tool("get_articles", {"query": {"sort": "-views"}})
+    assert answer.is_error
+    message = answer.structured["message"]
+    assert "'-views'" in message and "':'" in message and "'views'" in message, message
+
+
+def test_bracketed_paging_after_a_create():
+    bundle = build_from(capture(("page[number]=1&page[size]=2", [A1, A2]), ("page[number]=2&page[size]=2", [A3])))
+    assert learned(bundle) == {"page[number]": ("page", "learned-query.page-from-one"),
+                               "page[size]": ("limit", "learned-query.limit")}
+    runtime = after_create(bundle)
+    assert titles(runtime, {"page[number]": "2", "page[size]": "2"}) == ["gamma", "delta"]
+    refused = runtime.call_tool("get_articles", {"query": {"page[number]": "2"}})
+    assert refused.is_error and "page[size]" in refused.structured["message"]
+
+
+def test_a_candidate_the_recording_disagrees_with_is_not_kept():
+    # The application matched case-insensitively ("ALPHA" found alpha): equality does not reproduce it.
+    bundle = build_from(capture(("filters[title][$eq]=ALPHA", [A1])))
+    assert learned(bundle) == {}
+    view = bundle.view.view("get_articles")
+    line = next(line for line in view.lines if line.query)
+    assert "reproduces" in (line.reason or ""), line.reason
+    runtime = EnvironmentRuntime(bundle)
+    assert titles(runtime, {"filters[title][$eq]": "ALPHA"}) == ["alpha"]  # as recorded, while the state is
+    runtime.read("post_articles", {"body": {"title": "Alpha", "views": 0, "status": "open"}})
+    # The application would list the new "Alpha" too: the recorded members are no answer any more.
+    answer = runtime.call_tool("get_articles", {"query": {"filters[title][$eq]": "ALPHA"}})
+    assert answer.is_error and "has changed since" in answer.structured["message"], answer.structured
