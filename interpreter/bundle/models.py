@@ -122,6 +122,8 @@ class QuerySpec(_Model):
 class EnvelopeMember(_Model):
     """One member of a list answer's envelope and how serving renders it (``view-list-members``).
 
+    ``page-count``: the number of pages of the size the sibling member at ``field`` holds that
+    the counted members fill, on an answer listing all its query selects, else as ``recorded``;
     ``count``: the number of members the answer counts (the listed ones, or the filtered ones
     before paging); ``whole-count``: that number on an answer listing all its query selects, else
     as ``recorded`` (a page's own counter may count the page); ``sum``: the sum of ``field`` over those; ``constant``: the base recording's
@@ -132,7 +134,7 @@ class EnvelopeMember(_Model):
 
     pointer: str
     """Where the member sits in the answer (a JSON pointer: ``/meta/pagination/total``)."""
-    role: Literal["count", "whole-count", "sum", "constant", "whole-constant", "recorded"]
+    role: Literal["count", "whole-count", "sum", "page-count", "constant", "whole-constant", "recorded"]
     field: str | None = None
     rule_id: str | None = None
 

@@ -51,6 +51,18 @@ class ListMemberContext(BaseModel):
     kinds: list[str] = Field(default_factory=list)
     """The JSON kinds of its values: number, string, boolean, null, empty (``{}`` or ``[]``), object, array."""
     kinds_in_whole: list[str] = Field(default_factory=list)
+    page_count_of: str | None = None
+    """A sibling member (its pointer) holding a positive integer such that this one equals the
+    number of listed members divided by it, rounded up, in every whole recording (one at least):
+    the number of pages of that size the selection fills (Strapi's pageCount beside pageSize)."""
+
+
+@predicate("list_member_counts_pages", context="list-member")
+def list_member_counts_pages(ctx: ListMemberContext, params: BaseModel) -> Outcome:
+    """It is the number of pages a sibling page size makes of the listed members, in every whole recording."""
+    if ctx.page_count_of is None:
+        return Miss("it is not the listed members divided by a sibling page size, rounded up, in every whole recording")
+    return Match({"field": ctx.page_count_of, "whole_recordings": ctx.whole_recordings})
 
 
 @predicate("list_member_named", context="list-member", params=WordsParams)

@@ -35,33 +35,36 @@ def envelope_members(tool: str, locator: Locator | None, records: list[Record], 
         return (), ()
     seen: dict[str, list[tuple[Record, Any, list]]] = {}
     listings: dict[int, str] = {}
+    leaves_of: dict[int, dict[str, Any]] = {}
     for record in records:
         body = record.response.json_value
         listed = body.get(locator.member) if isinstance(body, dict) and locator.kind == "member" else None
         if not isinstance(listed, list):
             continue
         leaves = _leaves(body, skip=locator.member)
+        leaves_of[record.ordinal] = dict(leaves)
         if leaves:
             listings[record.ordinal] = _canonical(listed)  # once per answer, however many members it has
         for pointer, value in leaves:
             seen.setdefault(pointer, []).append((record, value, listed))
     members, per_response = [], []
     for pointer, sightings in seen.items():
-        context = _context(pointer, sightings, paging, changed_between, listings)
+        context = _context(pointer, sightings, paging, changed_between, listings, leaves_of)
         if context is None:
             per_response.append(_top(pointer))
             continue
         decision = evaluate(ruleset, TABLE, context, subject=f"{tool} envelope {pointer}")
         traces.extend(decision.events)
         role = str(decision.yields.get("role", "recorded"))
-        field = decision.evidence.get("field") if role == "sum" else None  # the field the matching rule summed
+        field = decision.evidence.get("field") if role in ("sum", "page-count") else None  # summed, or the page size
         members.append(EnvelopeMember(pointer=pointer, role=role, rule_id=decision.rule_id,
                                       field=str(field) if field is not None else None))
     return tuple(members), tuple(sorted(set(per_response)))
 
 
 def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: PagingRoles,
-             changed_between: Callable[[Record, Record], bool], listings: dict[int, str]) -> ListMemberContext | None:
+             changed_between: Callable[[Record, Record], bool], listings: dict[int, str],
+             leaves_of: dict[int, dict[str, Any]]) -> ListMemberContext | None:
     """The member's evidence; None when it changed between two answers of one call with no write
     between (a value per response, not state)."""
     last: dict[tuple, tuple[Record, str]] = {}
@@ -89,7 +92,23 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
         listing_changed=len({listings[record.ordinal] for record, _, _ in sightings}) > 1,
         listing_changed_in_whole=len({listings[record.ordinal] for record, _, _ in uncut}) > 1,
         kinds=sorted({_kind(value) for _, value, _ in sightings}),
-        kinds_in_whole=sorted({_kind(value) for value, _ in whole}))
+        kinds_in_whole=sorted({_kind(value) for value, _ in whole}),
+        page_count_of=_page_count_of(pointer, uncut, leaves_of))
+
+
+def _page_count_of(pointer: str, uncut: list[tuple[Record, Any, list]], leaves_of: dict[int, dict[str, Any]]) -> str | None:
+    """The first sibling (same parent object) holding a positive integer that the member equals
+    the listed members divided by, rounded up, in every whole recording."""
+    if not uncut:
+        return None
+    parent = pointer.rsplit("/", 1)[0] + "/"
+    first = leaves_of.get(uncut[0][0].ordinal, {})
+    siblings = [p for p in first if p != pointer and p.startswith(parent) and "/" not in p[len(parent):]]
+    for sibling in siblings:
+        if all(_integer(value) and _integer(size := leaves_of.get(record.ordinal, {}).get(sibling)) and size > 0
+               and value == -(-len(listed) // size) for record, value, listed in uncut):
+            return sibling
+    return None
 
 
 def _summed_field(whole: list[tuple[Any, list]]) -> str | None:

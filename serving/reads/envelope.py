@@ -45,7 +45,7 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
         recorded = _at(line.base.body, member.pointer)
         if recorded is MISSING:
             continue  # this line's answers never carried it
-        value = _computed(member, counted, whole)
+        value = _pages(result, member, counted) if member.role == "page-count" and whole else _computed(member, counted, whole)
         if value is _KEEP:
             continue
         if value is MISSING:
@@ -59,6 +59,14 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
             continue
         result = _placed(result, member.pointer, value)
     return result, None
+
+
+def _pages(body: Any, member: EnvelopeMember, counted: list[dict[str, Any]] | None) -> Any:
+    """How many pages of the size the sibling member holds the counted members fill."""
+    size = _at(body, member.field) if member.field else MISSING
+    if counted is None or not isinstance(size, int) or isinstance(size, bool) or size <= 0:
+        return MISSING
+    return -(-len(counted) // size)
 
 
 def _computed(member: EnvelopeMember, counted: list[dict[str, Any]] | None, whole: bool) -> Any:

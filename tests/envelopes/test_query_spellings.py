@@ -134,3 +134,31 @@ def test_a_candidate_the_recording_disagrees_with_is_not_kept():
     # The application would list the new "Alpha" too: the recorded members are no answer any more.
     answer = runtime.call_tool("get_articles", {"query": {"filters[title][$eq]": "ALPHA"}})
     assert answer.is_error and "has changed since" in answer.structured["message"], answer.structured
+
+
+def strapi(items: list) -> dict:
+    pages = -(-len(items) // 25)
+    return {"data": items, "meta": {"pagination": {"page": 1, "pageSize": 25, "pageCount": pages, "total": len(items)}}}
+
+
+def test_a_strapi_page_count_and_total_count_the_selection_after_a_create():
+    har = (HarBuilder()
+           .call("GET", "/api/articles", response=strapi([A1, A2, A3]))
+           .call("GET", "/api/articles/1", response={"data": A1, "meta": {}})
+           .call("GET", "/api/articles", query=encoded("filters[status][$eq]=open"), response=strapi([A1, A3]))
+           .call("GET", "/api/articles", query=encoded("filters[status][$eq]=none"), response=strapi([]))
+           .call("POST", "/api/articles", body={"title": "delta", "views": 0, "status": "open"}, status=201,
+                 response={"data": NEW, "meta": {}})
+           .call("GET", "/api/articles/4", response={"data": NEW, "meta": {}})
+           .call("GET", "/api/articles", response=strapi([A1, A2, A3, NEW])))
+    bundle = build_from(har)
+    roles = {m.pointer: (m.role, m.field) for m in bundle.view.view("get_articles").envelope_members}
+    assert roles["/meta/pagination/pageCount"] == ("page-count", "/meta/pagination/pageSize")
+    assert roles["/meta/pagination/total"][0] == "count"
+    runtime = EnvironmentRuntime(bundle)
+    runtime.read("post_articles", {"body": {"title": "delta", "views": 0, "status": "open"}})
+    answer = runtime.read("get_articles", {"query": {"filters[status][$eq]": "open"}})["body"]
+    assert [a["title"] for a in answer["data"]] == ["alpha", "gamma", "delta"]
+    assert answer["meta"]["pagination"] == {"page": 1, "pageSize": 25, "pageCount": 1, "total": 3}
+    empty = runtime.read("get_articles", {"query": {"filters[status][$eq]": "closed"}})["body"]
+    assert empty["data"] == [] and empty["meta"]["pagination"]["pageCount"] == 0
