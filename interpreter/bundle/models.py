@@ -104,7 +104,8 @@ class QuerySpec(_Model):
     field: str | None = None
     operator: str | None = None
     """For ``compare``: one of ==, >=, <=, >, <, !=; for ``text``: contains, icontains, startswith,
-    istartswith, endswith; for ``page``: the page base (``1`` or ``0``)."""
+    istartswith, endswith; for ``page``: the page base (``1`` or ``0``); for ``sort``: ``desc``
+    when the parameter sorts descending whatever its value says (``_sort_desc``)."""
     index: int | None = None
     """The position an indexed parameter gives its value (``sort[1]``, ``filters[name][$in][0]``):
     sort keys apply in index order, list values of one field join."""

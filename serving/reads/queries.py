@@ -86,7 +86,7 @@ def _sort_keys(by_param: dict[str, QuerySpec], values: dict[str, str]) -> list[t
 
 
 def _sort_key_of(spec: QuerySpec, key: str) -> tuple[str, bool]:
-    descending = False
+    descending = spec.operator == "desc"  # a parameter that sorts descending (``_sort_desc``)
     if spec.descending_prefix and key.startswith(spec.descending_prefix):
         key, descending = key[len(spec.descending_prefix):], True
     if spec.direction_separator and spec.direction_separator in key:

@@ -162,3 +162,25 @@ def test_a_strapi_page_count_and_total_count_the_selection_after_a_create():
     assert answer["meta"]["pagination"] == {"page": 1, "pageSize": 25, "pageCount": 1, "total": 3}
     empty = runtime.read("get_articles", {"query": {"filters[status][$eq]": "closed"}})["body"]
     assert empty["data"] == [] and empty["meta"]["pagination"]["pageCount"] == 0
+
+
+def test_django_style_lookups_and_a_descending_sort_parameter():
+    bundle = build_from(capture(("views__gt=5", [A1, A3]), ("title__icontains=NOTES", [A2]),
+                                ("status__exact=done", [A2]), ("_sort_desc=views", [A1, A3, A2])))
+    assert learned(bundle) == {
+        "views__gt": ("compare", "learned-query.compare-double-underscore"),
+        "title__icontains": ("text", "learned-query.text-double-underscore"),
+        "status__exact": ("compare", "learned-query.compare-double-underscore"),
+        "_sort_desc": ("sort", "learned-query.sort-descending")}
+    runtime = after_create(bundle)
+    assert titles(runtime, {"views__gt": "-1"}) == ["alpha", "Beta notes", "gamma", "delta"]
+    assert titles(runtime, {"title__icontains": "DEL"}) == ["delta"]
+    assert titles(runtime, {"status__exact": "open"}) == ["alpha", "gamma", "delta"]
+    assert titles(runtime, {"_sort_desc": "title"}) == ["gamma", "delta", "alpha", "Beta notes"]
+
+
+def test_a_sort_direction_word_after_a_space():
+    bundle = build_from(capture(("order_by=views DESC", [A1, A3, A2]), ("order_by=title", [A2, A1, A3])))
+    assert learned(bundle) == {"order_by": ("sort", "learned-query.sort-direction-word")}
+    runtime = after_create(bundle)
+    assert titles(runtime, {"order_by": "views ASC"}) == ["delta", "Beta notes", "gamma", "alpha"]
