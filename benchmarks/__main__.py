@@ -1,12 +1,12 @@
-"""``python -m benchmarks [build] [serving] [http] [soak] [--output FILE | --no-write]``."""
+"""``python -m benchmarks [build] [serving] [http] [soak] [fleet] [--output FILE | --no-write]``."""
 
 from __future__ import annotations
 
 import sys
 
-from benchmarks import build, mock_vs_json_server, runner, serving, soak
+from benchmarks import build, fleet, mock_vs_json_server, runner, serving, soak
 
-RUNNERS = {"build": build.run, "serving": serving.run, "http": mock_vs_json_server.run, "soak": soak.run}
+RUNNERS = {"build": build.run, "serving": serving.run, "http": mock_vs_json_server.run, "soak": soak.run, "fleet": fleet.run}
 
 if __name__ == "__main__":
     sys.exit(runner.main(None, RUNNERS))

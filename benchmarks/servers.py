@@ -96,7 +96,8 @@ def start_capenv(target: Path, workdir: Path, store: str | None = None, *, profi
     argv = [*command, "serve", str(target), "--http", f"127.0.0.1:{port}"]
     if store:
         argv += ["--store", store]
-    return start_process("capenv", argv, "/_capenv/data/get", port, workdir, {"CAPENV_DEBUG": ""})
+    # ready once it answers its OpenAPI description: open to anyone, unlike the data plane (token)
+    return start_process("capenv", argv, "/_capenv/openapi.json", port, workdir, {"CAPENV_DEBUG": ""})
 
 
 def json_server_binary() -> Path | None:
