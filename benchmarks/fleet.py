@@ -84,6 +84,8 @@ def throughput(template, instances: int) -> float:
 
     fleet = InstanceFleet(template)
     runtimes = [fleet.runtime(fleet.create()) for _ in range(instances)]
+    for runtime in runtimes:  # active: each has written once (its own copy of the state made)
+        runtime.call_tool("post_posts", {"body": POST})
     started = time.perf_counter()
     for call in range(CALLS):
         runtime = runtimes[call % instances]
@@ -133,7 +135,7 @@ def run() -> Section:
                 json_server = template
     if json_server is not None:
         one, many = throughput(json_server, 1), throughput(json_server, ACTIVE)
-        lines += ["", f"json-server, {CALLS:,} served calls in process (a create, then `get_posts_by_post_id`, in turn): "
+        lines += ["", f"json-server, {CALLS:,} served calls in process on instances that have each written once (a create, then `get_posts_by_post_id`, in turn): "
                       f"{one:,.0f} calls/s on one instance, {many:,.0f} calls/s across {ACTIVE} instances "
                       f"({many / one:.0%} of one; goal ≥ 80%)."]
     url = os.environ.get("CAPENV_TEST_POSTGRES_URL")

@@ -28,7 +28,8 @@ from .overlay import OverlayStore
 from .registry import Registry, instance_subjects, new_id, record_prefix
 
 TOUCH_EVERY_FRACTION = 10
-"""The registry records an instance's last use at most once per this fraction of the idle time."""
+"""The registry records an instance's last use, and idle instances are looked for, at most once
+per this fraction of the idle time."""
 
 
 class UnknownInstance(LookupError):
@@ -62,6 +63,7 @@ class InstanceFleet:
         self._clock = clock
         self._lock = threading.RLock()
         self._live: dict[str, _Live] = {}
+        self._swept = float("-inf")
         self.environment = template.bundle.view.evidence_id
         self.registry = Registry(self.store, self.environment)
         self.base = FrozenBase.install(*template.state_parts())
@@ -130,6 +132,9 @@ class InstanceFleet:
         if self.idle_seconds is None:
             return []
         now = self._clock()
+        if now - self._swept < self.idle_seconds / TOUCH_EVERY_FRACTION:
+            return []  # the registry is read at most this often (every create and listing asks)
+        self._swept = now
         with self._lock:
             local = {i: live.used for i, live in self._live.items()}
         expired = [i for i, used in local.items() if now - used > self.idle_seconds]

@@ -115,3 +115,21 @@ def test_instances_need_http_and_the_state(bundle_dir) -> None:
     for options in (["--instances"], ["--instances", "--http", "127.0.0.1:0", "--replay-only"]):
         done = capenv("serve", str(bundle_dir("json-server")), *options)
         assert done.returncode == 2 and b"--instances goes with --http" in done.stderr
+
+
+@pytest.mark.parametrize("store_url", ["memory"], indirect=True)
+def test_an_mcp_session_belongs_to_its_instance(template, store_url) -> None:
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    with serving_fleet(template, store_url) as (fleet, serving, grader):
+        one, two = create(grader), create(grader)
+        with httpx2.Client(trust_env=False, timeout=30) as agent:
+            opened = agent.post(one["mcp_url"], json=initialize, headers=headers)
+            assert opened.status_code == 200
+            session = opened.headers["mcp-session-id"]
+            listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
+            foreign = agent.post(two["mcp_url"], json=listing, headers={**headers, "mcp-session-id": session})
+            assert foreign.status_code in (400, 404)  # instance two never opened that session
+            unknown = agent.post(f"{serving.base_url}/i/{one['id']}x/mcp", json=initialize, headers=headers)
+            assert unknown.status_code == 404 and "no instance" in unknown.json()["message"]
