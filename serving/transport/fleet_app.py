@@ -8,7 +8,8 @@ bundle behind one listener (``serving/instances``, ``docs/instances.md``).
   ``POST /_capenv/instances`` (``{"from_snapshot": id}`` optional) creates one,
   ``GET /_capenv/instances`` lists them, ``POST /_capenv/instances/{id}/snapshot`` snapshots one,
   ``DELETE /_capenv/instances/{id}`` deletes one, and ``/_capenv/instances/{id}/data/get|reset|add``
-  is that instance's data plane.
+  is that instance's data plane; ``/_capenv/openenv/ws`` speaks OpenEnv's session protocol
+  (``openenv_ws``).
 
 An id is the right to reach an instance (it is unguessable); an unknown one is a 404 that says so.
 Every instance's calls run on one runtime worker thread, the fleet's too.
@@ -32,6 +33,7 @@ from capenv.serving.transport.http_exchange import (
     BodyTooLarge, ClientDisconnected, raw_target, read_body, send_json,
 )
 from capenv.serving.transport.http_guard import ListenerPolicy, check_json_body
+from capenv.serving.transport.openenv_ws import OPENENV_PATH, serve_openenv
 from capenv.serving.transport.request_log import RequestLog
 from capenv.serving.transport.runtime_worker import RuntimeWorker
 
@@ -69,8 +71,11 @@ class FleetHttpApp:
             except ClientDisconnected:
                 return
         elif scope["type"] == "websocket":
-            await receive()
-            await send({"type": "websocket.close", "code": 1000})
+            if raw_target(scope)[0] == OPENENV_PATH:
+                await serve_openenv(self.fleet, self.worker, self._policy(scope), self._urls, scope, receive, send)
+            else:
+                await receive()
+                await send({"type": "websocket.close", "code": 1000})
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         await receive()
