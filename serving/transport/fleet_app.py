@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -57,7 +58,7 @@ class FleetHttpApp:
         self.instance_mcp_path = fleet.template.reserved_mcp_path()
         self.mcp_path = INSTANCE_PREFIX + "{id}" + self.instance_mcp_path  # what the banner shows
         self.data_routes = f"{INSTANCES} (POST creates an instance), {INSTANCES}/{{id}}/data/get | reset | add"
-        self._apps: dict[str, tuple[CapenvHttpApp, anyio.Event]] = {}
+        self._apps: dict[str, _Served] = {}
         self._group: TaskGroup | None = None
 
     # --- ASGI -------------------------------------------------------------------------------
@@ -143,19 +144,27 @@ class FleetHttpApp:
             await self._stop(instance_id)
             return None
         held = self._apps.get(instance_id)
-        if held is not None:
-            return held[0]
-        app = CapenvHttpApp(runtime, self.policies, body_limit=self.body_limit, log=self.log, worker=self.worker)
-        stop = anyio.Event()
-        self._apps[instance_id] = (app, stop)
-        assert self._group is not None, "the fleet app serves inside its lifespan"
-        await self._group.start(_run_sessions, app, stop)
-        return app
+        if held is None:  # set before the first await below: a concurrent first request finds it
+            app = CapenvHttpApp(runtime, self.policies, body_limit=self.body_limit, log=self.log, worker=self.worker)
+            held = self._apps[instance_id] = _Served(app, anyio.Event(), anyio.Event())
+            assert self._group is not None, "the fleet app serves inside its lifespan"
+            try:
+                await self._group.start(_run_sessions, app, held.stop)
+            except BaseException:
+                if self._apps.get(instance_id) is held:
+                    del self._apps[instance_id]
+                raise
+            finally:
+                held.ready.set()
+            if self._apps.get(instance_id) is not held:
+                return None
+        await held.ready.wait()  # its MCP session manager runs
+        return held.app
 
     async def _stop(self, instance_id: str) -> None:
         held = self._apps.pop(instance_id, None)
         if held is not None:
-            held[1].set()
+            held.stop.set()
 
     async def _sweep(self) -> None:
         """Stop the MCP sessions of instances the fleet no longer holds (deleted, expired)."""
@@ -252,13 +261,26 @@ class FleetHttpApp:
                 "mcp_path": http_path + self.instance_mcp_path, "http_path": http_path}
 
 
+@dataclass(frozen=True)
+class _Served:
+    """An instance's app as this server serves it: stopped by ``stop``, usable once ``ready``."""
+
+    app: CapenvHttpApp
+    stop: anyio.Event
+    ready: anyio.Event
+
+
 async def _run_sessions(app: CapenvHttpApp, stop: anyio.Event, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
+    started = False
     try:
         async with app.run_sessions():
             task_status.started()
+            started = True
             await stop.wait()
     except Exception:
         logger.exception("an instance's MCP session manager failed")
+        if not started:
+            raise
 
 
 async def _not_allowed(send: Send, path: str, allow: str) -> None:

@@ -133,3 +133,28 @@ def test_an_mcp_session_belongs_to_its_instance(template, store_url) -> None:
             assert foreign.status_code in (400, 404)  # instance two never opened that session
             unknown = agent.post(f"{serving.base_url}/i/{one['id']}x/mcp", json=initialize, headers=headers)
             assert unknown.status_code == 404 and "no instance" in unknown.json()["message"]
+
+
+@pytest.mark.parametrize("store_url", ["memory"], indirect=True)
+def test_concurrent_first_sessions_on_one_instance_share_its_state(template, store_url) -> None:
+    with serving_fleet(template, store_url) as (fleet, serving, grader):
+        instance = create(grader)
+
+        async def writer(number: int) -> None:
+            async with Client(instance["mcp_url"]) as session:
+                made = await session.call_tool("post_posts", {"body": {
+                    "title": f"concurrent-{number}", "author": "a", "views": 1, "published": True, "tags": []}})
+                assert made.structured_content["status"] == 201
+
+        async def main() -> None:
+            with anyio.fail_after(120):
+                async with anyio.create_task_group() as group:
+                    for number in range(CLIENTS):
+                        group.start_soon(writer, number)
+
+        anyio.run(main)
+        document = grader.get(f"/_capenv/instances/{instance['id']}/data/get").json()
+        posts = next(c for c in document["collections"] if c["path"] == "/posts")["entities"]
+        titles = sorted(p["value"]["title"] for p in posts if p["value"]["title"].startswith("concurrent-"))
+        assert titles == sorted(f"concurrent-{n}" for n in range(CLIENTS))
+        assert len({p["id"] for p in posts}) == len(posts)
