@@ -120,6 +120,10 @@ class InstanceFleet:
         document = self.runtime(instance_id).data_get()
         return self.registry.add_snapshot(instance_id, document)
 
+    def delete_snapshot(self, snapshot_id: str) -> None:
+        if not self.registry.remove_snapshot(snapshot_id):
+            raise UnknownInstance("snapshot", snapshot_id)
+
     def delete(self, instance_id: str) -> None:
         with self._lock:
             live = self._live.pop(instance_id, None)

@@ -99,6 +99,19 @@ class Registry:
         self._commit("fleet-snapshot", [SubjectWrite(self.snapshot_type, snapshot_id, Expect.absent(), entry)])
         return snapshot_id
 
+    def remove_snapshot(self, snapshot_id: str) -> bool:
+        """Delete a snapshot and reclaim its storage; False when there is none of that id."""
+        held = self.store.load(self.snapshot_type, snapshot_id)
+        if held is None:
+            return False
+        try:
+            self._commit("fleet-snapshot-delete",
+                         [SubjectWrite(self.snapshot_type, snapshot_id, Expect.revision(held.revision), None)])
+        except RevisionConflict:
+            return False  # deleted meanwhile
+        self.store.compact([self.snapshot_type])
+        return True
+
     def snapshot_document(self, snapshot_id: str) -> bytes | None:
         held = self.store.load(self.snapshot_type, snapshot_id)
         return None if held is None else held.state["document"].encode("utf-8")

@@ -8,7 +8,7 @@ bundle behind one listener (``serving/instances``, ``docs/instances.md``).
   ``POST /_capenv/instances`` (``{"from_snapshot": id}`` optional) creates one,
   ``GET /_capenv/instances`` lists them, ``POST /_capenv/instances/{id}/snapshot`` snapshots one,
   ``DELETE /_capenv/instances/{id}`` deletes one, and ``/_capenv/instances/{id}/data/get|reset|add``
-  is that instance's data plane; ``/_capenv/openenv/ws`` speaks OpenEnv's session protocol
+  is that instance's data plane, ``DELETE /_capenv/snapshots/{id}`` deletes a snapshot; ``/_capenv/openenv/ws`` speaks OpenEnv's session protocol
   (``openenv_ws``).
 
 An id is the right to reach an instance (it is unguessable); an unknown one is a 404 that says so.
@@ -41,6 +41,7 @@ from capenv.serving.transport.runtime_worker import RuntimeWorker
 logger = logging.getLogger(__name__)
 
 INSTANCES = "/_capenv/instances"
+SNAPSHOTS = "/_capenv/snapshots/"
 INSTANCE_PREFIX = "/i/"
 _MANAGED = re.compile(r"^/_capenv/instances/([^/]+)(/snapshot|/data/[^/]*)?$")
 CREATE_BODY_LIMIT = 64 * 1024
@@ -97,7 +98,7 @@ class FleetHttpApp:
             instance_id, _, rest = path[len(INSTANCE_PREFIX):].partition("/")
             await self._to_instance(instance_id, "/" + rest, scope, receive, send)
             return
-        if path == INSTANCES or path.startswith(INSTANCES + "/"):
+        if path == INSTANCES or path.startswith(INSTANCES + "/") or path.startswith(SNAPSHOTS):
             policy = self._policy(scope)
             headers = _first_headers(scope)
             refusal = policy.check_host(headers) or policy.check_origin(headers) or policy.check_data_token(headers)
@@ -176,6 +177,9 @@ class FleetHttpApp:
 
     async def _manage(self, path: str, scope: Scope, receive: Receive, send: Send) -> None:
         method = scope["method"]
+        if path.startswith(SNAPSHOTS):
+            await self._delete_snapshot(path[len(SNAPSHOTS):], method, send)
+            return
         if path == INSTANCES:
             if method == "POST":
                 await self._create(scope, receive, send)
@@ -214,6 +218,17 @@ class FleetHttpApp:
         except UnknownInstance as unknown:
             await self._stop(instance_id)
             await send_json(send, 404, {"error": "not_found", "message": unknown.message})
+
+    async def _delete_snapshot(self, snapshot_id: str, method: str, send: Send) -> None:
+        if method != "DELETE" or not snapshot_id or "/" in snapshot_id:
+            await _not_allowed(send, f"{SNAPSHOTS}{{snapshot id}}", "DELETE")
+            return
+        try:
+            await self.worker.call(self.fleet.delete_snapshot, snapshot_id)
+        except UnknownInstance as unknown:
+            await send_json(send, 404, {"error": "not_found", "message": unknown.message})
+            return
+        await send_json(send, 200, {"ok": True, "deleted": snapshot_id})
 
     async def _create(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:

@@ -19,6 +19,7 @@ import httpx2
 
 DEFAULT_TIMEOUT_SECONDS = 120.0
 ROUTE = "/_capenv/instances"
+SNAPSHOTS = "/_capenv/snapshots/"
 
 
 class FleetError(Exception):
@@ -128,6 +129,9 @@ class Fleet:
     def delete(self, instance_id: str) -> None:
         self._request("DELETE", f"{ROUTE}/{instance_id}", "delete")
 
+    def delete_snapshot(self, snapshot_id: str) -> None:
+        self._request("DELETE", f"{SNAPSHOTS}{snapshot_id}", "delete snapshot")
+
     def grader(self, instance_id: str) -> Grader:
         return Grader(self, instance_id)
 
@@ -194,6 +198,9 @@ class AsyncFleet:
 
     async def delete(self, instance_id: str) -> None:
         await self._request("DELETE", f"{ROUTE}/{instance_id}", "delete")
+
+    async def delete_snapshot(self, snapshot_id: str) -> None:
+        await self._request("DELETE", f"{SNAPSHOTS}{snapshot_id}", "delete snapshot")
 
     def grader(self, instance_id: str) -> AsyncGrader:
         return AsyncGrader(self, instance_id)

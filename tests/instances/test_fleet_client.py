@@ -32,6 +32,9 @@ def test_the_sync_client_creates_grades_and_deletes(template, store_url) -> None
             assert env.grader.get_bytes() == initial
             with client.create(from_snapshot=snapshot) as copy:
                 assert copy.grader.get_bytes() != initial
+            client.delete_snapshot(snapshot)
+            with pytest.raises(FleetError, match="no snapshot"):
+                client.create(from_snapshot=snapshot)
             assert [i["id"] for i in client.list()] == [env.id]
         assert client.list() == []
         with pytest.raises(FleetError, match="404"):

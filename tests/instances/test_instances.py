@@ -86,6 +86,17 @@ def test_a_snapshot_gives_a_byte_identical_new_instance(fleet) -> None:
     assert fleet.runtime(copy).data_get() != fleet.runtime(source).data_get()
 
 
+def test_a_deleted_snapshot_is_gone_with_its_storage(fleet) -> None:
+    snapshot = fleet.snapshot(fleet.create())
+    fleet.delete_snapshot(snapshot)
+    with pytest.raises(UnknownInstance, match="no snapshot"):
+        fleet.create(from_snapshot=snapshot)
+    with pytest.raises(UnknownInstance):
+        fleet.delete_snapshot(snapshot)
+    assert fleet.store.snapshot([fleet.registry.snapshot_type]) == {}
+    assert fleet.store.history(fleet.registry.snapshot_type, snapshot) == []
+
+
 def test_reset_brings_an_instance_back_to_the_initial_state_and_clock(fleet, template) -> None:
     instance, fresh = fleet.create(), fleet.create()
     runtime = fleet.runtime(instance)
