@@ -35,3 +35,28 @@ def test_two_servers_on_one_store_see_one_set_of_instances(template, store_url) 
     finally:
         one.close()
         two.close()
+
+
+@pytest.mark.parametrize("store_url", ["sqlite", "postgres"], indirect=True)
+def test_two_serve_processes_on_one_store_serve_one_fleet(bundle_dir, store_url) -> None:
+    import httpx2
+    from support.served import GRADER_TOKEN, serving_http
+
+    bundle = bundle_dir("json-server")
+    grader = {"authorization": f"Bearer {GRADER_TOKEN}"}
+    with serving_http(bundle, "--instances", "--store", store_url) as first, \
+            serving_http(bundle, "--instances", "--store", store_url) as second, \
+            httpx2.Client(trust_env=False, timeout=60) as client:
+        made = client.post(f"{first}/_capenv/instances", headers=grader)
+        assert made.status_code == 201, made.text
+        instance = made.json()["id"]
+        listed = client.get(f"{second}/_capenv/instances", headers=grader).json()["instances"]
+        assert [i["id"] for i in listed] == [instance]
+        written = client.post(f"{second}/i/{instance}/posts", json={**POST, "title": "via second"})
+        assert written.status_code == 201, written.text
+        assert client.get(f"{first}/i/{instance}/posts/{written.json()['id']}").json()["title"] == "via second"
+        state = f"/_capenv/instances/{instance}/data/get"
+        assert client.get(first + state, headers=grader).content == client.get(second + state, headers=grader).content
+        assert client.delete(f"{second}/_capenv/instances/{instance}", headers=grader).status_code == 200
+        assert client.get(f"{first}/i/{instance}/posts").status_code == 404
+        assert client.get(f"{first}/_capenv/instances", headers=grader).json()["instances"] == []
