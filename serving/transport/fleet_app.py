@@ -59,6 +59,7 @@ class FleetHttpApp:
         self.instance_mcp_path = fleet.template.reserved_mcp_path()
         self.mcp_path = INSTANCE_PREFIX + "{id}" + self.instance_mcp_path  # what the banner shows
         self.data_routes = f"{INSTANCES} (POST creates an instance), {INSTANCES}/{{id}}/data/get | reset | add"
+        self.app_paths = INSTANCE_PREFIX + "{id}/<every other path>"
         self._apps: dict[str, _Served] = {}
         self._group: TaskGroup | None = None
 

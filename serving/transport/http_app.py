@@ -412,14 +412,14 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def announce(serving: HttpServing, mcp_path: str, *, quiet: bool = False, token_generated: bool = False,
-             data_routes: str = f"{DATA_PLANE_PREFIX}get | reset | add") -> None:
+             data_routes: str = f"{DATA_PLANE_PREFIX}get | reset | add", app_paths: str = "every other path") -> None:
     print(f"capenv serving on {serving.base_url}", flush=True)
     if quiet:  # the address, and the token when one was generated (the grader cannot know it otherwise)
         if token_generated and serving.data_token is not None:
             print(f"  grader's token: {serving.data_token}", flush=True)
         return
     print(f"  MCP (streamable HTTP): {serving.url(mcp_path)}", flush=True)
-    print("  every other path: the application's own surface", flush=True)
+    print(f"  {app_paths}: the application's own surface", flush=True)
     where = "its own listener" if serving.data_port is not None else "this listener, with the token"
     print(f"  grader's data plane ({where}): {serving.data_url}{data_routes}", flush=True)
     if serving.data_token is not None:
@@ -498,7 +498,7 @@ def run_http(
                                   data_token=access.data_token)
             if print_urls:
                 announce(serving, app.mcp_path, quiet=quiet, token_generated=access.data_token != given.data_token,
-                         **({"data_routes": app.data_routes} if hasattr(app, "data_routes") else {}))
+                         **{name: getattr(app, name) for name in ("data_routes", "app_paths") if hasattr(app, name)})
             if ready is not None:
                 ready(serving)
 
