@@ -128,3 +128,22 @@ def query_value_direction(ctx: QueryCandidateContext, params: DirectionParams) -
     if ctx.value.lower() in params.directions:
         return Match({"directions": params.directions})
     return Miss(f"{ctx.value!r} is none of {sorted(params.directions)}")
+
+
+class PluralParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    suffixes: list[str] = Field(min_length=1)
+    """Endings that make a field's name plural (``s``: ``ids`` for ``id``)."""
+
+
+@predicate("query_param_plural_of_field", context="query-candidate", params=PluralParams)
+def query_param_plural_of_field(ctx: QueryCandidateContext, params: PluralParams) -> Outcome:
+    """The name is a field of the members plus a plural ending, and no field itself."""
+    if ctx.param in ctx.fields:
+        return Miss(f"{ctx.param!r} is itself a field of the members")
+    for suffix in params.suffixes:
+        stem = ctx.param[: -len(suffix)] if ctx.param.endswith(suffix) else None
+        if stem and stem in ctx.fields:
+            return Match({"field": stem})
+    return Miss(f"{ctx.param!r} is no field's plural")

@@ -184,3 +184,17 @@ def test_a_sort_direction_word_after_a_space():
     assert learned(bundle) == {"order_by": ("sort", "learned-query.sort-direction-word")}
     runtime = after_create(bundle)
     assert titles(runtime, {"order_by": "views ASC"}) == ["delta", "Beta notes", "gamma", "alpha"]
+
+
+def test_a_field_parameter_that_matches_substrings_and_a_plural_id_list():
+    bundle = build_from(capture(("title=ET", [A2]), ("ids=1,3", [A1, A3])))
+    assert learned(bundle) == {"title": ("text", "learned-query.field-contains"),
+                               "ids": ("in", "learned-query.plural-id-list")}
+    runtime = after_create(bundle)
+    assert titles(runtime, {"title": "ta"}) == ["Beta notes", "delta"]
+    assert titles(runtime, {"ids": "4,2"}) == ["Beta notes", "delta"]
+
+
+def test_an_exact_field_parameter_stays_an_equality():
+    bundle = build_from(capture(("status=open", [A1, A3]), ("title=alpha", [A1])))
+    assert learned(bundle) == {"status": ("equals", "learned-query.equals"), "title": ("equals", "learned-query.equals")}
