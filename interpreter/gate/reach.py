@@ -24,10 +24,12 @@ TABLE = "gate-reach"
 
 
 def reached_keys(record: Record, type_name: str, held: HeldCollection, table: Any,
-                 events: list[TraceEvent], parents: tuple[str, ...] = ()) -> tuple[list[str], str]:
+                 events: list[TraceEvent], parents: tuple[str, ...] = (), min_string: int = 0) -> tuple[list[str], str]:
     """The held keys the call may have changed, and why (a clause for the reach event); the
     table's trace joins ``events``. ``parents``: the collection's path values below the call's
-    path (a write above it that names one of them may have replaced what holds the collection)."""
+    path (a write above it that names one of them may have replaced what holds the collection).
+    The call names a held entity by its id, or by one of its strings ``min_string`` characters or
+    longer (an upsert by a natural key answered 201 names its rows so)."""
     every = list(held.entities)
     if table is None or not every:
         return every, ""
@@ -37,7 +39,7 @@ def reached_keys(record: Record, type_name: str, held: HeldCollection, table: An
     parent = next((p for p in parents if p in values), None)
     if parent is not None:
         return every, f"it names {parent!r}, which holds {held.path}: every entity there may have changed"
-    named = tuple(k for k in every if str(k) in values)
+    named = tuple(k for k in every if str(k) in values or _names_by_text(held.entities[k], values, min_string))
     context = GateReachContext(method=record.method, status=record.status, held=len(every), named=named)
     decision = evaluate_table(table, context, subject=f"record {record.ordinal} {type_name} {held.path}")
     events.extend(decision.events)
@@ -46,12 +48,18 @@ def reached_keys(record: Record, type_name: str, held: HeldCollection, table: An
     rule = decision.matched[0] if decision.matched else TABLE
     if named:
         why = (f"it answered {record.status}, so it made new entities, and names held {type_name} "
-               f"{', '.join(repr(k) for k in named)} by id ({rule}): only those are unknown, the other "
+               f"{', '.join(repr(k) for k in named)} by id or a string of theirs ({rule}): only those are unknown, the other "
                f"{len(every) - len(named)} it could not have touched")
     else:
         why = (f"it answered {record.status}, so it made new entities, and names none of the {len(every)} held "
-               f"{type_name} by id ({rule}): it could not have touched them")
+               f"{type_name} by id or a string of theirs ({rule}): it could not have touched them")
     return list(named), why
+
+
+def _names_by_text(entity: Any, values: set[str], min_string: int) -> bool:
+    """The call carries one of the entity's own strings at least ``min_string`` long."""
+    return min_string > 0 and any(len(text) >= min_string and text in values for text in _values(entity)
+                                  if isinstance(text, str))
 
 
 def _values(value: Any) -> Iterator[str]:

@@ -67,6 +67,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                      reach_table=reach_table if reach_table is not None else load_rules().tables.get("gate-reach"))
     run = GateRun(findings, plans=by_tool, settings=settings if settings is not None else embed_settings(),
                   insert_table=insert_table, paging=paging if paging is not None else PagingRoles(load_rules()))
+    track.reach_min_string = int(run.settings.get("reach_name_min_string", 0))
     run.listings = read_only_listings(records, tool_of, read_only, env.types)
     run.sorted_arrays = SortedArrays.scan(records, views, tool_of, view.state)
     run.sorted_arrays.exhaustive_up_to = int(run.settings["sorted_arrays_exhaustive_up_to"])

@@ -55,7 +55,7 @@ def test_the_reach_event_says_which_entities_it_could_not_touch():
     bundle = build_from(items_app().call(**_insert([{"id": 2, "title": "r"}, {"title": "s"}])))
     event = next(e for e in bundle.view.traces if e.subject == "record 4" and e.table == "gate")
     assert event.evidence["unknown"] == ["-", "2"], event.evidence
-    assert "names held items '2' by id (reach.created-names-held)" in event.reason, event.reason
+    assert "names held items '2' by id or a string of theirs (reach.created-names-held)" in event.reason, event.reason
     assert "the other 1 it could not have touched" in event.reason, event.reason
     rule = next(e for e in bundle.view.traces if e.table == "gate-reach")
     assert rule.rule_id == "reach.created-names-held" and rule.outcome == "match"
@@ -147,3 +147,13 @@ def test_an_upload_into_a_directory_reaches_the_directory():
     # must not: a path-like id lies below its directory's item path, which it may have changed (its clocks)
     update = _directory_update_after_upload("/files/docs/new.txt")
     assert 7 not in update.checked_record_ordinals, (update.reason, update.checked_record_ordinals)
+
+
+def test_an_insert_naming_a_held_entity_by_a_long_string_of_its_reaches_it():
+    # must not: an upsert by a natural key (the title) answered 201 may have changed the row it names
+    builder = items_app([{"id": 1, "title": "the first title"}, {"id": 2, "title": "the second title"}])
+    builder.call(**_insert([{"title": "the second title", "views": 9}]))                                # 4
+    builder.call("PATCH", "/items/2", body={"title": "n"}, status=200, response={"id": 2, "title": "n"})  # 5
+    builder.call("GET", "/items/2", response={"id": 2, "title": "n"})                                    # 6
+    update = plan(build_from(builder), "PATCH", "/items/{item_id}")
+    assert not update.served and update.reason == "unconfirmed", (update.reason, update.checked_record_ordinals)
