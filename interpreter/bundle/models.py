@@ -508,6 +508,9 @@ class WritePlan(_Model):
     ``get-or-create``)."""
     key: CreateKey | None = None
     """A create's key (a get-or-create): serving answers the held entity a call's key names."""
+    unchecked_headers: tuple[str, ...] = ()
+    """Conditional request headers (lower case, ``write-preconditions``) serving cannot check (an
+    If-Match naming an ETag it does not hold): a call carrying one is refused, never applied."""
     reason: str | None = None
     served: bool = False
     contradicted_by: int | None = None

@@ -72,6 +72,8 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     if precondition is not None and precondition.yields.get("conditional"):
         events.extend(precondition.events)
         return WritePlan(**base, build_reason="precondition-header", traces=tuple(events))
+    if precondition is not None:  # serving cannot check them: a call sending one is refused
+        base["unchecked_headers"] = tuple(str(h).lower() for h in precondition.yields.get("refuse_calls_sending", ()))
     base.update(exemplar=exemplar.ordinal, query=exemplar.query, response=_response_rule(exemplar),
                 exemplar_args=tool.match(exemplar.path) or {},
                 min_members=1 if effect == "update" and tool.method in ("PATCH", "POST") else 0)

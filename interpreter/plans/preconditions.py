@@ -1,7 +1,8 @@
 """Whether a write tool's calls carried a precondition the application checks (the
 ``write-preconditions`` table): a tool every successful call of which sent one gets no plan
 (``precondition-header``), since serving cannot check an ETag it does not hold and would apply a
-stale call the application refuses (412), or one without it that it may refuse (428)."""
+stale call the application refuses (412), or one without it that it may refuse (428); every other
+plan lists the headers serving refuses a call for carrying (``WritePlan.unchecked_headers``)."""
 
 from __future__ import annotations
 

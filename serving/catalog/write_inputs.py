@@ -160,6 +160,11 @@ class WriteInputs:
         return ReadCall(self.tool, path_for(self.tool, args), args, pairs, arguments.get("body"), has_body)
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
+        sent = [name for name in self.plan.unchecked_headers if request.header(name) is not None]
+        if sent:
+            raise CallRefused(f"this call sends {sent[0]}, a precondition serving cannot check (the entity's "
+                              f"ETag is not modelled): send the call without it; {self.tool.name} accepts "
+                              f"{self.accepted()}", http_status=428)
         given = {name for name, _ in request.query}
         pairs = tuple(request.query) + tuple((n, v) for n, v in self.plan.query if n not in given)
         body, has_body = None, bool(request.body)

@@ -58,9 +58,10 @@ class Conventions:
     errors: Literal["detail", "problem", "errors"] = "detail"
     """How a refused body is answered: ``{"detail"}``, ``application/problem+json``, ``{"errors": [{"message"}]}``."""
     invalid_status: int = 422
-    concurrency: Literal["none", "version", "updated_at", "if-match"] = "none"
+    concurrency: Literal["none", "version", "updated_at", "if-match", "if-match-optional"] = "none"
     """An update must carry the entity's current ``version`` (bumped by every write) or ``updated_at``: 409 if
-    stale; ``if-match``: its ``If-Match`` header must name the item read's ``ETag`` (the version): 412 if stale."""
+    stale; ``if-match``: its ``If-Match`` header must name the item read's ``ETag`` (the version): 412 if stale;
+    ``if-match-optional``: the header is checked only when sent."""
     actions: Literal["none", "segment", "colon"] = "none"
     """``POST {note}/archive`` or ``POST {note}:archive`` sets the note's ``archived`` and answers it."""
     bulk_delete: bool = False
@@ -143,7 +144,7 @@ class ConventionApp:
             members = {**members, "comment_count": 0}
         if self.c.actions != "none" and kind == "notes":
             members = {**members, "archived": False}
-        if self.c.concurrency in ("version", "if-match"):
+        if self.c.concurrency in ("version", "if-match", "if-match-optional"):
             members = {**members, "version": 1}
         if self.c.slugs and kind == "notes":
             members = {**members, "slug": "-".join(str(members.get("title", "")).lower().split()) or "untitled"}

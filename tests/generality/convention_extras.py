@@ -38,7 +38,7 @@ def invalid(app: ConventionApp, problem: str) -> Observed:
 def stale(app: ConventionApp, entity: dict[str, Any], members: dict[str, Any]) -> Observed | None:
     """409 when the update does not carry the entity's current token (``version`` or ``updated_at``)."""
     token = app.c.concurrency
-    if token in ("none", "if-match"):
+    if token in ("none", "if-match", "if-match-optional"):
         return None
     if token not in members:
         return invalid(app, f"{token} is required")
@@ -53,16 +53,18 @@ def etag(entity: dict[str, Any]) -> str:
 
 def with_etag(app: ConventionApp, answer: Observed, entity: dict[str, Any]) -> Observed:
     """An item read names the entity's version in its ``ETag`` header."""
-    if app.c.concurrency != "if-match":
+    if not app.c.concurrency.startswith("if-match"):
         return answer
     return Observed(answer.status, answer.headers + (("etag", etag(entity)),), answer.body)
 
 
 def precondition(app: ConventionApp, entity: dict[str, Any], headers: tuple[tuple[str, str], ...]) -> Observed | None:
     """428 without an ``If-Match`` header, 412 when it names another version than the entity's."""
-    if app.c.concurrency != "if-match":
+    if not app.c.concurrency.startswith("if-match"):
         return None
     sent = next((value for name, value in headers if name.lower() == "if-match"), None)
+    if sent is None and app.c.concurrency == "if-match-optional":
+        return None
     if sent is None:
         return app._json(428, {"detail": "If-Match is required"})
     if sent != etag(entity):
@@ -71,7 +73,7 @@ def precondition(app: ConventionApp, entity: dict[str, Any], headers: tuple[tupl
 
 
 def bump(app: ConventionApp, entity: dict[str, Any]) -> None:
-    if app.c.concurrency in ("version", "if-match"):
+    if app.c.concurrency in ("version", "if-match", "if-match-optional"):
         entity["version"] = int(entity.get("version", 0)) + 1
 
 

@@ -45,12 +45,12 @@ def update_query(c: Conventions, members: dict[str, Any]) -> tuple[tuple[str, st
 
 def token_field(c: Conventions) -> str:
     """The entity's member an update must send back as read (``if-match``: the version its ETag names)."""
-    return "version" if c.concurrency == "if-match" else c.concurrency
+    return "version" if c.concurrency.startswith("if-match") else c.concurrency
 
 
 def with_token(c: Conventions, members: dict[str, Any], token: Any) -> tuple[dict[str, Any], tuple]:
     """The body members and headers of an update sending ``token`` back."""
-    if c.concurrency == "if-match":
+    if c.concurrency.startswith("if-match"):
         return members, (("if-match", f'"{token}"'),)
     return {**members, c.concurrency: token}, ()
 
@@ -59,7 +59,7 @@ def recorded_update(c: Conventions, send: Send, kind: str, key: Any, members: di
     """One update as a client makes it: under optimistic concurrency, read the entity first and
     send back its current token."""
     headers: tuple = ()
-    if c.concurrency != "none":
+    if c.concurrency not in ("none", "if-match-optional"):
         read = send("GET", c.item(kind, key))
         members, headers = with_token(c, members, at(read, entity_pointer(c, kind) + "/" + token_field(c)))
     return send(c.update, c.item(kind, key), body(c, kind, members, key), query=update_query(c, members),
@@ -74,7 +74,8 @@ def update_probes(c: Conventions, name: str, kind: str, key: Any, members: dict[
         token = f"{kind}_token"
         calls.append({"name": f"{name}: read first", "method": "GET", "path": c.item(kind, key),
                       "save": {token: entity_pointer(c, kind) + "/" + token_field(c)}})
-        members, headers = with_token(c, members, "{" + token + "}")
+        if c.concurrency != "if-match-optional":  # optional: the read saves the token, the update sends none
+            members, headers = with_token(c, members, "{" + token + "}")
     calls.append(update_probe(c, name, kind, key, members, headers))
     return calls
 
@@ -106,7 +107,9 @@ def record_extras(c: Conventions, send: Send, keys: dict[str, list[Any]], key_of
     if c.concurrency != "none":  # a client sending a token it read before another write: 409 (412)
         read = send("GET", c.item("notes", note))
         old = at(read, entity_pointer(c, "notes") + "/" + token_field(c))
-        recorded_update(c, send, "notes", note, {"title": "Buy milk again", "body": "one litre", "done": False})
+        members, headers = with_token(c, {"title": "Buy milk again", "body": "one litre", "done": False}, old)
+        send(c.update, c.item("notes", note), body(c, "notes", members, note), headers=headers)
+        send("GET", c.item("notes", note))
         members, headers = with_token(c, {"title": "stale", "body": "x", "done": True}, old)
         send(c.update, c.item("notes", note), body(c, "notes", members, note), headers=headers)
         send("GET", c.item("notes", note))

@@ -49,6 +49,8 @@ CASES = [
     # an If-Match header naming the read's ETag: serving cannot check it, so the updates stay unserved
     case(Conventions("if-match-concurrency", concurrency="if-match"), CREATES_AND_DELETES,
          dict.fromkeys(("patch_notes_by_note_id", "patch_tags_by_tag_id"), "precondition-header")),
+    # If-Match checked only when sent, and some recorded updates sent none: served, and a call sending one refused
+    case(Conventions("if-match-optional", concurrency="if-match-optional"), PLAIN_WRITES),
     case(Conventions("item-actions", actions="segment"), PLAIN_WRITES + ("archive seeded note 2",)),
     case(Conventions("colon-actions", actions="colon"), PLAIN_WRITES),
     # the spec's bulk writes name their entities in the body; ids in the query are not modelled
