@@ -11,7 +11,12 @@ again rather than install over a state it did not see.
 
 An install is prepared first (``prepare``: the subjects the new state is made of, and their
 encodings), which reads nothing and changes nothing, so a large data/add can do it off the
-runtime's lock; ``install`` then diffs and commits it under the lock.
+runtime's lock. On a store that replaces whole types (``Store.replaces_whole``: memory, SQLite)
+the preparation goes as far as the store's own (``store.replace.prepare_replace``: every row
+encoded, the digest taken), and ``install`` is then the replace's commit: the environment's
+types made to hold exactly the new state, every subject at the position after the one the
+holder's copy is at (meta's revision, which the replace expects), with no diff and no state read
+back. Elsewhere ``install`` diffs and commits the difference as one batch, then compacts.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.serving.store import Expect, RevisionConflict, Store, Stored, SubjectWrite
+from capenv.serving.store.replace import PreparedReplace, StaleRevision, prepare_replace
 
 from .commits import MAX_ATTEMPTS, commit, envelope, expect, new_record_id
 from .mirror import StateMirror
@@ -40,12 +46,51 @@ class PreparedInstall:
     target: StateMirror
     desired: dict[tuple[str, str], dict[str, Any]]
     desired_bytes: dict[tuple[str, str], bytes]
+    record_id: str
+    replace: PreparedReplace | None = None  # the store's own preparation, when it replaces whole types
 
 
-def prepare(target: StateMirror) -> PreparedInstall:
-    """What ``install`` commits for ``target``: no store read, nothing changed (any thread)."""
+def prepare(target: StateMirror, kind: str, *, replaces_whole: bool = False) -> PreparedInstall:
+    """What ``install`` commits for ``target``, recorded as ``kind``: no store read, nothing
+    changed (any thread). ``replaces_whole``: the store's ``Store.replaces_whole``."""
     desired = target.subject_states()
-    return PreparedInstall(target, desired, {key: dumps(state) for key, state in desired.items()})
+    desired_bytes = {key: dumps(state) for key, state in desired.items()}
+    record_id = new_record_id(kind)
+    replace = None
+    if replaces_whole:
+        subjects = target.subjects
+        meta_key = (subjects.meta, META_ID)
+        replace = prepare_replace(envelope(record_id), subjects.all_types(),
+                                  {**desired, meta_key: target.meta.commit_json()}, desired_bytes)
+    return PreparedInstall(target, desired, desired_bytes, record_id, replace)
+
+
+def replace_whole(store: Store, subjects: Subjects, prepared: PreparedInstall, kind: str, position: int, *,
+                  document_text: str | None = None) -> StateMirror:
+    """Commit ``prepared.replace``, expecting meta at ``position`` (the holder's copy's, brought up
+    to the store's); the prepared mirror to hold after, at the position after it."""
+    assert prepared.replace is not None
+    target, record_id = prepared.target, prepared.record_id
+    meta_key = (subjects.meta, META_ID)
+    for _ in range(MAX_ATTEMPTS):
+        revision = position + 1
+        extra = {(subjects.log, position_id(revision)): log_state(record_id, kind, []),
+                 (subjects.write, record_id): replace_record(revision, kind, document_text)}
+        try:
+            committed = store.commit_replace(prepared.replace, {meta_key: Expect.revision(position)}, revision, extra)
+        except StaleRevision as stale:  # a subject is past meta (a store written otherwise): move past it
+            position = max(position, stale.held)
+            continue
+        except RevisionConflict as moved:  # another process wrote meanwhile: its writes are replaced too
+            if moved.found is None:
+                raise
+            position = moved.found
+            continue
+        target.revisions = dict.fromkeys(prepared.desired, committed.revision)
+        target.revisions[meta_key] = committed.revision
+        target.position = committed.revision
+        return target
+    raise RuntimeError(f"data/{kind} lost {MAX_ATTEMPTS} races with concurrent writes; try again")
 
 
 def install(store: Store, subjects: Subjects, prepared: PreparedInstall, kind: str, *,
@@ -60,7 +105,7 @@ def install(store: Store, subjects: Subjects, prepared: PreparedInstall, kind: s
     still expects every revision it names, meta's included, so a copy the store has moved past
     makes the commit fail, and the next attempt reads the snapshot)."""
     target, desired, desired_bytes = prepared.target, prepared.desired, prepared.desired_bytes
-    record_id = new_record_id(kind)
+    record_id = prepared.record_id
     meta_key = (subjects.meta, META_ID)
     for _ in range(MAX_ATTEMPTS):
         if held is not None and not only_if_absent:

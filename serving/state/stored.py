@@ -40,7 +40,7 @@ from capenv.serving.writes.generator_state import WriteState
 from .catch_up import catch_up, load_whole, put_back
 from .commits import MAX_ATTEMPTS, commit, envelope, new_record_id, note_commit, write_batch
 from .index import StateIndex
-from .install import PreparedInstall, install, prepare
+from .install import PreparedInstall, install, prepare, replace_whole
 from .mirror import StateMirror
 from .records import ADD, RESET, WRITE, request_digest, request_of, served_from, write_entry
 from .subjects import Subjects
@@ -103,7 +103,7 @@ class StoreStateHolder:
         """data/add's first step: the state to install, built apart from the held one (reads
         nothing the holder or the store holds, changes nothing; safe on any thread)."""
         encoded = encoded if encoded is not None else self._encode(snapshot)
-        return PreparedAdd(self._prepare(StateIndex.from_snapshot(snapshot, adopt=adopt)), encoded)
+        return PreparedAdd(self._prepare(StateIndex.from_snapshot(snapshot, adopt=adopt), ADD), encoded)
 
     def install_prepared(self, prepared: PreparedAdd) -> None:
         """data/add's second step: commit the prepared state whole, then hold it."""
@@ -254,10 +254,13 @@ class StoreStateHolder:
     # --- installing a whole state (reset, add, the first load) ---------------------------------
 
     def _install(self, index: StateIndex, kind: str, *, only_if_absent: bool = False) -> None:
-        self._commit_install(self._prepare(index), kind, only_if_absent=only_if_absent)
+        self._commit_install(self._prepare(index, kind, whole=not only_if_absent), kind,
+                             only_if_absent=only_if_absent)
 
-    def _prepare(self, index: StateIndex) -> PreparedInstall:
-        return prepare(StateMirror.installing(self.subjects, index, self._writes.fresh(index)))
+    def _prepare(self, index: StateIndex, kind: str, *, whole: bool = True) -> PreparedInstall:
+        """The install of ``index``; ``whole``: prepared for the store's replace, if it has one."""
+        return prepare(StateMirror.installing(self.subjects, index, self._writes.fresh(index)), kind,
+                       replaces_whole=whole and self._store.replaces_whole)
 
     def _commit_install(self, prepared: PreparedInstall, kind: str, *, document_text: str | None = None,
                         encoded: bytes | None = None, only_if_absent: bool = False) -> None:
@@ -265,6 +268,10 @@ class StoreStateHolder:
         if not only_if_absent and self._mirror is not None:
             self.refresh()  # the copy diffed against must be the store's (a stale one is reloaded)
             copy = self._mirror
+        if copy is not None and prepared.replace is not None:
+            self._adopt(replace_whole(self._store, self.subjects, prepared, kind, copy.position,
+                                      document_text=document_text), encoded)
+            return
         held = install(self._store, self.subjects, prepared, kind, document_text=document_text,
                        only_if_absent=only_if_absent, held=copy)
         self._adopt(held, encoded if held is prepared.target else None)

@@ -115,12 +115,19 @@ def _encode_state(write: SubjectWrite) -> str:
         text = jsonvalue.dumps(write.state).decode("utf-8")
     except (TypeError, ValueError) as exc:  # orjson.JSONEncodeError is a TypeError
         raise ValueError(f"state of {write.subject_type}/{write.subject_id} is not JSON: {exc}") from None
-    # orjson writes NaN and infinities as null: a silent change of value. Floats are rare in
-    # state (the codec reads numbers as int or JsonNumber), so the walk runs only when the text
-    # could hold one.
+    check_finite(write, text)
+    return text
+
+
+encode_state = _encode_state
+
+
+def check_finite(write: SubjectWrite, text: str) -> None:
+    """Refuse a state whose text ``text`` lost a non-finite number: orjson writes NaN and
+    infinities as null, a silent change of value. Floats are rare in state (the codec reads
+    numbers as int or JsonNumber), so the walk runs only when the text could hold one."""
     if ("null" in text) and not _all_floats_finite(write.state):
         raise ValueError(f"state of {write.subject_type}/{write.subject_id} holds a non-finite number")
-    return text
 
 
 def _all_floats_finite(value: Any) -> bool:

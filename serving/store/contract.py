@@ -18,7 +18,7 @@ is refused before any provider sees it.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -101,6 +101,9 @@ def _require_text(name: str, value: object) -> str:
     except UnicodeEncodeError as exc:
         raise ValueError(f"{name} is not valid Unicode text ({exc.reason})") from None
     return value
+
+
+require_text = _require_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +336,17 @@ class Store(abc.ABC):
         deleted subject whole (its next write expects absent and starts again at revision 1), and
         every record id no history entry names any more (an exact retry of it is then a new commit).
         Live subjects, their revisions and other types are untouched. The default forgets nothing."""
+
+    replaces_whole: bool = False
+    """Whether ``commit_replace`` is available (``replace.py``); else a caller commits the
+    difference as a batch and compacts after."""
+
+    def commit_replace(self, prepared: Any, expect: Mapping[tuple[str, str], Expect], revision: int) -> Any:
+        """Commit a ``replace.PreparedReplace`` when every expectation holds and ``revision`` is
+        above every revision its types hold (``replace.py`` says what it does); answers a
+        ``replace.ReplaceCommit``. Raises ``RevisionConflict`` (``StaleRevision`` for the
+        revision), ``RecordConflict``; nothing is written then."""
+        raise NotImplementedError(f"{type(self).__name__} does not replace whole types")
 
     @abc.abstractmethod
     def close(self) -> None:

@@ -10,12 +10,14 @@ SQL providers give them.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from capenv.serving.store import batch as batches
 from capenv.serving.store.batch import Head, SubjectKey
 from capenv.serving.store.contract import (
     Commit,
+    Expect,
     HistoryEntry,
     RecordConflict,
     RecordEnvelope,
@@ -24,6 +26,7 @@ from capenv.serving.store.contract import (
     Stored,
     SubjectWrite,
 )
+from capenv.serving.store.replace import PreparedReplace, ReplaceCommit, StaleRevision, check_expectations
 
 
 class MemoryStore(Store):
@@ -67,6 +70,53 @@ class MemoryStore(Store):
             commit = plan.commit(prepared.envelope)
             self._records[prepared.record_id] = (prepared.digest, commit)
             return commit
+
+    replaces_whole = True
+
+    def commit_replace(self, prepared: PreparedReplace, expect: Mapping[SubjectKey, Expect], revision: int,
+                       extra: Mapping[SubjectKey, dict[str, Any]] | None = None) -> ReplaceCommit:
+        """The new rows are built before the lock; under it, the old rows of the types go and the
+        new ones are put in (``replace.py``)."""
+        types, record_id = prepared.subject_types, prepared.record_id
+        extra_rows, digest = prepared.finish(extra or {})
+        rows = {key: (revision, text) for key, text in prepared.rows.items()}
+        rows.update((key, (revision, text)) for key, text in extra_rows.items())
+        history = {key: [(revision, record_id, text)] for key, (_, text) in rows.items()}
+        live: dict[str, set[str]] = {subject_type: set() for subject_type in types}
+        for subject_type, subject_id in rows:
+            live[subject_type].add(subject_id)
+        commit = ReplaceCommit(prepared.envelope, types, revision)
+        with self._lock:
+            self._check_open()
+            existing = self._records.get(record_id)
+            if existing is not None:
+                if existing[0] != digest:
+                    raise RecordConflict(record_id)
+                return existing[1]
+            check_expectations(expect, self._live_revision)
+            old_keys = [key for key in self._subjects if key[0] in types]
+            held = max((self._subjects[key][0] for key in old_keys), default=0)
+            if revision <= held:
+                raise StaleRevision(revision, held)
+            dropped: set[str] = set()
+            for key in old_keys:
+                del self._subjects[key]
+                dropped.update(entry[1] for entry in self._history.pop(key, ()))
+            self._subjects.update(rows)
+            self._history.update(history)
+            for subject_type, ids in live.items():
+                self._live_ids[subject_type] = ids
+            if dropped:
+                named = {entry[1] for key, entries in self._history.items() if key[0] not in types
+                         for entry in entries}
+                for unnamed in dropped - named:
+                    self._records.pop(unnamed, None)
+            self._records[record_id] = (digest, commit)
+            return commit
+
+    def _live_revision(self, key: SubjectKey) -> int | None:
+        row = self._subjects.get(key)
+        return None if row is None or row[1] is None else row[0]
 
     def load(self, subject_type: str, subject_id: str) -> Stored | None:
         with self._lock:

@@ -23,12 +23,14 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from capenv.serving.store import batch as batches
 from capenv.serving.store.batch import Head
 from capenv.serving.store.contract import (
     Commit,
+    Expect,
     HistoryEntry,
     RecordConflict,
     RecordEnvelope,
@@ -39,6 +41,8 @@ from capenv.serving.store.contract import (
     SubjectWrite,
 )
 from capenv.serving.store.pool import ConnectionPool
+from capenv.serving.store.replace import PreparedReplace, ReplaceCommit
+from capenv.serving.store.sqlite_replace import replace_in_transaction
 from capenv.serving.store.sqlite_checkpoint import Checkpointer
 
 SYNCHRONOUS_LEVELS = ("NORMAL", "FULL")
@@ -172,6 +176,25 @@ class SqliteStore(Store):
                     raise
             except sqlite3.Error as exc:
                 raise StoreBackendError(f"SQLite refused commit {prepared.record_id!r}: {exc}") from exc
+
+    replaces_whole = True
+
+    def commit_replace(self, prepared: PreparedReplace, expect: Mapping[tuple[str, str], Expect], revision: int,
+                       extra: Mapping[tuple[str, str], dict[str, Any]] | None = None) -> ReplaceCommit:
+        extra_rows, digest = prepared.finish(extra or {})
+        with self._write_lock, self._pool.connection() as conn:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    commit = replace_in_transaction(conn, prepared, extra_rows, digest, expect, revision)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    _rollback(conn)
+                    raise
+            except sqlite3.Error as exc:
+                raise StoreBackendError(f"SQLite refused replace {prepared.record_id!r}: {exc}") from exc
+        self._checkpointer.committed()
+        return commit
 
     def compact(self, subject_types: Iterable[str]) -> None:
         types = sorted(set(subject_types))

@@ -42,6 +42,11 @@ class CountingStore(MemoryStore):
         self.commits.append(commit)
         return commit
 
+    def commit_replace(self, prepared, expect, revision, extra=None):
+        commit = super().commit_replace(prepared, expect, revision, extra)
+        self.commits.append(commit)
+        return commit
+
     def load(self, subject_type: str, subject_id: str):
         self.loads += 1
         return super().load(subject_type, subject_id)
@@ -150,9 +155,11 @@ def test_data_reset_and_data_add_are_one_commit_each(bundle) -> None:
     assert len(store.commits) == before + 1 and runtime.data_get() == initial
     reset = store.commits[-1]
     subjects = Subjects(bundle.view.evidence_id)
-    deleted = [w for w in reset.writes if w.deleted]  # in the reset's own commit:
-    assert sum(w.subject_type == subjects.type_of("entity") for w in deleted) == 3  # the three created posts
-    assert {w.subject_type for w in deleted} == {subjects.type_of("entity"), subjects.log, subjects.write}  # the episode
+    assert reset.subject_types == frozenset(subjects.all_types())  # the reset's own commit replaced them whole:
+    assert len(store.list_ids(subjects.type_of("entity"))) == len(posts_of(json.loads(initial))) + sum(
+        len(c["entities"]) for c in json.loads(initial)["collections"] if c["path"] != "/posts")  # no created post
+    assert store.list_ids(subjects.write) == [reset.record_id]  # the episode's records gone
+    assert len(store.list_ids(subjects.log)) == 1
     document = json.loads(initial)
     posts_of(document).pop(0)
     runtime.data_add(json.dumps(document).encode())

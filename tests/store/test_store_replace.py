@@ -1,0 +1,139 @@
+"""Replacing whole subject types (``store/replace.py``, what data/reset and data/add install):
+every provider that replaces (memory, SQLite) against the contract, and an SQLite replace killed
+with SIGKILL part-way leaves the file as it was before or after, never between."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from capenv.serving.store import (
+    Expect, MemoryStore, RecordConflict, RecordEnvelope, RevisionConflict, Store, SubjectWrite, open_store,
+)
+from capenv.serving.store.replace import StaleRevision, prepare_replace
+
+A, B, OTHER = "env/a", "env/b", "other/x"
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    opened = MemoryStore() if request.param == "memory" else open_store(f"sqlite:{tmp_path / 'replace.sqlite'}")
+    yield opened
+    opened.close()
+
+
+def env(record_id: str) -> RecordEnvelope:
+    return RecordEnvelope(record_id, "2026-03-01T12:00:00Z", "test")
+
+
+def seeded(store: Store) -> None:
+    store.commit(env("seed-1"), [SubjectWrite(A, "1", Expect.absent(), {"n": 1}),
+                                 SubjectWrite(A, "2", Expect.absent(), {"n": 2}),
+                                 SubjectWrite(OTHER, "1", Expect.absent(), {"kept": True})])
+    store.commit(env("seed-2"), [SubjectWrite(A, "1", Expect.revision(1), {"n": 10}),
+                                 SubjectWrite(A, "2", Expect.revision(1), None),  # a tombstone
+                                 SubjectWrite(B, "m", Expect.absent(), {"meta": 1})])
+
+
+def everything(store: Store, subject_type: str) -> dict[str, tuple[int, dict]]:
+    return {i: (s.revision, s.state) for i, s in store.snapshot([subject_type]).get(subject_type, {}).items()}
+
+
+def test_a_replace_makes_its_types_hold_exactly_the_new_states_at_one_revision(store: Store) -> None:
+    seeded(store)
+    prepared = prepare_replace(env("replace-1"), [A, B], {(A, "3"): {"n": 3}, (A, "1"): {"n": 1}})
+    committed = store.commit_replace(prepared, {(B, "m"): Expect.revision(1)}, 5, {(B, "m"): {"meta": 2}})
+    assert committed.revision == 5 and committed.record_id == "replace-1"
+    assert everything(store, A) == {"1": (5, {"n": 1}), "3": (5, {"n": 3})}
+    assert everything(store, B) == {"m": (5, {"meta": 2})}
+    assert everything(store, OTHER) == {"1": (1, {"kept": True})}  # another type: untouched
+    assert [(h.revision, h.record_id, h.state) for h in store.history(A, "1")] == [(5, "replace-1", {"n": 1})]
+    assert store.history(A, "2") == []  # the tombstone is forgotten whole
+    assert store.history(OTHER, "1")[0].record_id == "seed-1"  # a record still named is kept
+    # seed-2 is named by no history entry any more: forgotten, so its id is free again.
+    store.commit(env("seed-2"), [SubjectWrite(A, "2", Expect.absent(), {"n": 2})])
+    assert store.load(A, "2").revision == 1
+
+
+def test_a_replace_refused_changes_nothing(store: Store) -> None:
+    seeded(store)
+    before = {t: everything(store, t) for t in (A, B, OTHER)}
+    stale = prepare_replace(env("replace-stale"), [A, B], {(A, "9"): {"n": 9}})
+    with pytest.raises(RevisionConflict) as conflict:
+        store.commit_replace(stale, {(B, "m"): Expect.revision(7)}, 5)
+    assert conflict.value.found == 1
+    with pytest.raises(StaleRevision) as low:  # not above the revision B/m holds (A/1 is at 2)
+        store.commit_replace(stale, {(B, "m"): Expect.revision(1)}, 2)
+    assert low.value.held == 2
+    assert {t: everything(store, t) for t in (A, B, OTHER)} == before
+    # Neither refusal kept the record id: the same replace commits afterwards.
+    assert store.commit_replace(stale, {(B, "m"): Expect.revision(1)}, 3).revision == 3
+
+
+def test_an_exact_retry_of_a_replace_answers_the_original_and_other_bytes_conflict(store: Store) -> None:
+    seeded(store)
+    prepared = prepare_replace(env("replace-1"), [A], {(A, "1"): {"n": 1}})
+    first = store.commit_replace(prepared, {}, 4)
+    store.commit(env("after"), [SubjectWrite(A, "1", Expect.revision(4), {"n": 11})])
+    assert store.commit_replace(prepared, {}, 9).revision == first.revision == 4  # the original commit
+    assert store.load(A, "1").state == {"n": 11}  # and nothing written again
+    other = prepare_replace(env("replace-1"), [A], {(A, "1"): {"n": 2}})
+    with pytest.raises(RecordConflict):
+        store.commit_replace(other, {}, 9)
+
+
+def test_a_replace_refuses_rows_outside_its_types_and_bad_states() -> None:
+    with pytest.raises(ValueError, match="not of a type"):
+        prepare_replace(env("r"), [A], {(B, "1"): {}})
+    with pytest.raises(TypeError):
+        prepare_replace(env("r"), [A], {(A, "1"): ["not", "an", "object"]})
+    with pytest.raises(ValueError, match="non-finite"):
+        prepare_replace(env("r"), [A], {(A, "1"): {"x": float("nan")}})
+
+
+_KILLED = textwrap.dedent("""
+    import sys
+    from capenv.serving.store import RecordEnvelope, open_store
+    from capenv.serving.store.replace import prepare_replace
+    store = open_store("sqlite:" + sys.argv[1])
+    states = [{("env/a", f"{i:05d}"): {"gen": gen, "pad": "x" * 300} for i in range(4000)} for gen in range(2)]
+    revision = 1
+    while True:
+        for gen in range(2):
+            revision += 1
+            prepared = prepare_replace(RecordEnvelope(f"r-{revision}", "2026-03-01T12:00:00Z", "t"), ["env/a"],
+                                       states[gen])
+            store.commit_replace(prepared, {}, revision)
+            print(revision, flush=True)
+""")
+
+
+def test_an_sqlite_replace_killed_part_way_leaves_the_state_before_or_after(tmp_path: Path) -> None:
+    path = tmp_path / "killed.sqlite"
+    child = subprocess.Popen([sys.executable, "-c", _KILLED, str(path)], stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert child.stdout is not None
+        for _ in range(3):  # a few replaces committed: the next one is the one killed, at some point
+            assert child.stdout.readline().strip()
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    store = open_store(f"sqlite:{path}")
+    try:
+        held = store.snapshot(["env/a"])["env/a"]
+        revisions = {s.revision for s in held.values()}
+        generations = {s.state["gen"] for s in held.values()}
+        assert len(held) == 4000 and len(revisions) == 1 and len(generations) == 1  # one whole replace
+        revision = revisions.pop()
+        history = store.history("env/a", "00000")
+        assert [(h.revision, h.record_id) for h in history] == [(revision, f"r-{revision}")]
+        assert generations.pop() == revision % 2  # the state that replace wrote
+    finally:
+        store.close()
