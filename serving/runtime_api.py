@@ -152,6 +152,13 @@ class Runtime(Protocol):
         the state before or after, never between. By default all the work is in the second step."""
         return functools.partial(self.data_add, document)
 
+    def prepare_http(self, request: HttpRequest) -> Callable[[], HttpAnswer] | None:
+        """A request to a grader path (``grader_paths``) in two steps, as ``prepare_add``: what
+        reads nothing the runtime holds (a data/add of another protocol: its parse, checks and new
+        state) done now, on any thread; the function returned answers on the runtime's thread.
+        None: the request is ``http``'s whole, on the runtime's thread (the default)."""
+        return None
+
     def reserved_mcp_path(self) -> str:
         """Where MCP over streamable HTTP is served; another path when the application uses ``/mcp``."""
         return DEFAULT_MCP_PATH

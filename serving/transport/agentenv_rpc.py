@@ -18,13 +18,15 @@ Errors follow the protocol's SDK: -32700 unreadable JSON, -32600 not a JSON-RPC 
 no such method, -32602 params of the wrong shape, -32000 a refused document (``data.code`` is
 ``add_failed``, ``data.reason`` the refusal's kind), the state unchanged. Every call reaches the
 wrapped runtime on the transport's one worker thread, so the framework's data plane and an
-agent's MCP calls see one state.
+agent's MCP calls see one state; a data/add is read, checked and built beside it first
+(``prepare_http``, as ``/_capenv/data/add`` is), so only its install waits with other calls.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import logging
 from pathlib import Path
 from collections.abc import Callable
@@ -35,7 +37,7 @@ from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
 from capenv.serving.http_surface import error
 from capenv.serving.runtime_api import DataPlaneRefusal, HttpAnswer, HttpRequest, Runtime, ToolAnswer, ToolSpec
 from capenv.serving.transport.agentenv_card import (
-    METHOD_GET, METHOD_RESET, METHODS, RPC_PATH, WELL_KNOWN_PATH, environment_card,
+    METHOD_ADD, METHOD_GET, METHOD_RESET, METHODS, RPC_PATH, WELL_KNOWN_PATH, environment_card,
 )
 from capenv.serving.transport.agentenv_files import FileRefused, read_staged
 from capenv.serving.transport.http_app import DEFAULT_BODY_LIMIT
@@ -87,6 +89,37 @@ class AgentEnvRuntime(Runtime):
 
     def prepare_add(self, document: bytes) -> Callable[[], None]:
         return self.runtime.prepare_add(document)
+
+    def prepare_http(self, request: HttpRequest) -> Callable[[], HttpAnswer] | None:
+        """A JSON-RPC data/add in two steps (the document read, checked and its state built now,
+        aside; installed by the function returned, on the runtime's thread); None for the rest."""
+        if request.path != RPC_PATH or request.method != "POST":
+            return None
+        try:
+            message = loads(request.body)
+        except JsonError:
+            return None  # ``http`` answers the parse error
+        if not is_request(message) or message["method"] != METHOD_ADD:
+            return None
+        rid, params = message.get("id"), message.get("params") or {}
+        try:
+            install = self._prepare_add(rid, params)
+        except _Answered as answered:
+            return functools.partial(_same, answered.answer)
+        except Exception:
+            logger.exception("AgentEnv data/add failed inside the runtime")
+            return lambda: rpc_error(rid, SERVER_ERROR, "internal error", {"code": "add_failed"})
+
+        def answer() -> HttpAnswer:
+            try:
+                install()
+            except DataPlaneRefusal as refusal:
+                return self._refused(rid, params, refusal)
+            except Exception:
+                logger.exception("AgentEnv data/add failed inside the runtime")
+                return rpc_error(rid, SERVER_ERROR, "internal error", {"code": "add_failed"})
+            return rpc_result(rid, b"{}")
+        return answer
 
     def reserved_mcp_path(self) -> str:
         return self.runtime.reserved_mcp_path()
@@ -146,19 +179,46 @@ class AgentEnvRuntime(Runtime):
             self.runtime.data_reset()
             return rpc_result(rid, b"{}")
         try:
+            install = self._prepare_add(rid, params)
+        except _Answered as answered:
+            return answered.answer
+        try:
+            install()
+        except DataPlaneRefusal as refusal:
+            return self._refused(rid, params, refusal)
+        return rpc_result(rid, b"{}")
+
+    def _prepare_add(self, rid: Any, params: Any) -> Callable[[], None]:
+        """data/add's first step (``Runtime.prepare_add``); raises ``_Answered`` with the refusal."""
+        try:
             document = document_of(params, self.data_root)
         except InvalidParams as exc:
-            return rpc_error(rid, INVALID_PARAMS, "invalid_request", {"detail": str(exc)})
+            raise _Answered(rpc_error(rid, INVALID_PARAMS, "invalid_request", {"detail": str(exc)})) from None
         except PartRefused as exc:
-            return rpc_error(rid, SERVER_ERROR, str(exc), {"code": "add_failed", "reason": exc.kind})
+            raise _Answered(rpc_error(rid, SERVER_ERROR, str(exc), {"code": "add_failed", "reason": exc.kind})) from None
         try:
-            self.runtime.data_add(document)
+            return self.runtime.prepare_add(document)
         except DataPlaneRefusal as refusal:
-            message = (f"data/add refused the staged file: it is not a state document this environment accepts "
-                       f"({refusal.kind}); check it with `capenv data add FILE --bundle B --store URL`"
-                       if names_a_file(params) else f"data/add refused: {refusal.message}")
-            return rpc_error(rid, SERVER_ERROR, message, {"code": "add_failed", "reason": refusal.kind})
-        return rpc_result(rid, b"{}")
+            raise _Answered(self._refused(rid, params, refusal)) from None
+
+    @staticmethod
+    def _refused(rid: Any, params: Any, refusal: DataPlaneRefusal) -> HttpAnswer:
+        message = (f"data/add refused the staged file: it is not a state document this environment accepts "
+                   f"({refusal.kind}); check it with `capenv data add FILE --bundle B --store URL`"
+                   if names_a_file(params) else f"data/add refused: {refusal.message}")
+        return rpc_error(rid, SERVER_ERROR, message, {"code": "add_failed", "reason": refusal.kind})
+
+
+def _same(answer: HttpAnswer) -> HttpAnswer:
+    return answer
+
+
+class _Answered(Exception):
+    """A request answered before its install: a refusal of its params or its document."""
+
+    def __init__(self, answer: HttpAnswer) -> None:
+        super().__init__("answered")
+        self.answer = answer
 
 
 def is_request(message: Any) -> bool:

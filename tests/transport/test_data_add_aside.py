@@ -172,3 +172,46 @@ def test_an_add_installs_whole_over_what_another_runtime_wrote_to_the_shared_sto
         assert json.loads(runtime.data_get())["collections"] == json.loads(document_of(["new"]))["collections"]
     adding.close()
     writing.close()
+
+
+def test_calls_are_answered_while_an_agentenv_data_add_is_being_prepared(bundle) -> None:
+    """The AgentEnv JSON-RPC data/add takes the same two steps as /_capenv/data/add: its
+    preparation, held here, does not hold up the agent's calls (on the runtime's thread, the
+    read below would wait for it for ever)."""
+    from capenv.serving.transport.agentenv_rpc import AgentEnvRuntime
+
+    runtime = EnvironmentRuntime(bundle)
+    preparing, release = threading.Event(), threading.Event()
+    prepare = runtime.prepare_add
+
+    def held_prepare(document: bytes):
+        install = prepare(document)
+        preparing.set()
+        assert release.wait(WAIT), "the test never released the preparation"
+        return install
+
+    runtime.prepare_add = held_prepare  # type: ignore[method-assign]
+    rpc = {"jsonrpc": "2.0", "id": 7, "method": "data/add",
+           "params": {"parts": [{"kind": "data", "data": json.loads(document_of(["added"]))}]}}
+    with http_in_thread(AgentEnvRuntime(runtime, "items"), access=Access(data_token=TOKEN)) as serving:
+        added: dict[str, Any] = {}
+        adding = threading.Thread(target=lambda: added.update(answer=request(
+            serving.port, "POST", "/agentenv", json.dumps(rpc).encode(), GRADER)))
+        adding.start()
+        try:
+            assert preparing.wait(WAIT)
+            status, body = request(serving.port, "GET", "/items")
+            assert status == 200 and [i["title"] for i in json.loads(body)] == ["t1", "t2"]
+            status, body = request(serving.port, "POST", "/items", b'{"title": "meanwhile"}')
+            assert status == 201, body
+        finally:
+            release.set()
+            adding.join(WAIT)
+        status, body = added["answer"]
+        assert status == 200 and json.loads(body) == {"jsonrpc": "2.0", "id": 7, "result": {}}, body
+        status, body = request(serving.port, "GET", "/items")
+        assert status == 200 and [i["title"] for i in json.loads(body)] == ["added"]
+        refused = {**rpc, "params": {"parts": [{"kind": "data", "data": {"collections": "no"}}]}}
+        status, body = request(serving.port, "POST", "/agentenv", json.dumps(refused).encode(), GRADER)
+        assert status == 200 and json.loads(body)["error"]["data"]["code"] == "add_failed", body
+        assert [i["title"] for i in json.loads(request(serving.port, "GET", "/items")[1])] == ["added"]
