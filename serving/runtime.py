@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 
 import gc
 import threading
@@ -157,7 +158,8 @@ class EnvironmentRuntime(Runtime):
 
     def prepare_add(self, document: bytes) -> Callable[[], None]:
         """Parse, check and build the new state without the lock (it reads nothing the runtime
-        holds); the install it returns swaps it in under the lock, in one commit."""
+        holds); the install it returns swaps it in under the lock, in one commit. Its ``aside``
+        commits it beforehand, off the lock, on a store other processes share (``state/landing.py``)."""
         if not self.state_available:
             raise DataPlaneRefusal(f"{unavailable_reason(self.bundle)}: this environment serves every read by "
                                    "replay, so data/add has nothing to install into")
@@ -167,6 +169,7 @@ class EnvironmentRuntime(Runtime):
         def install() -> None:
             with self._lock:
                 self._holder.install_prepared(prepared)
+        install.aside = functools.partial(self._holder.commit_aside, prepared)  # type: ignore[attr-defined]
         return install
 
     def close(self) -> None:

@@ -149,7 +149,10 @@ class Runtime(Protocol):
         """data/add in two steps: check and build the new state now (or raise
         ``DataPlaneRefusal``), on any thread and without blocking other calls; the function
         returned installs it whole, on the thread that runs the runtime's calls. Other calls see
-        the state before or after, never between. By default all the work is in the second step."""
+        the state before or after, never between. By default all the work is in the second step.
+        The function may carry ``aside``, a step between the two that commits the new state on any
+        thread without blocking other calls (which see the state before it until it has landed);
+        when it is there, run it before the install."""
         return functools.partial(self.data_add, document)
 
     def prepare_http(self, request: HttpRequest) -> Callable[[], HttpAnswer] | None:

@@ -13,7 +13,9 @@
   ``adopt`` hands the snapshot's values over to the holder (nothing else keeps them, as for a
   freshly parsed data/add document), which saves copying them. ``replace`` is
   ``prepare_replace`` (the new state built apart: nothing read or changed, any thread) then
-  ``install_prepared`` (the commit), so a large data/add can prepare off the runtime's lock.
+  ``install_prepared`` (the commit), so a large data/add can prepare off the runtime's lock;
+  ``commit_aside`` between them commits it off the lock too where the store is shared
+  (``landing.py``), leaving ``install_prepared`` only to take it up.
 
 There is one implementation, ``StoreStateHolder`` (``stored.py``): without a store URL
 the runtime keeps its state in a ``MemoryStore``, so idempotency keys and the history work
@@ -49,6 +51,8 @@ class StateHolder(Protocol):
 
     def prepare_replace(self, snapshot: StateSnapshot, encoded: bytes | None = None, *,
                         adopt: bool = False) -> Any: ...
+
+    def commit_aside(self, prepared: Any) -> None: ...
 
     def install_prepared(self, prepared: Any) -> None: ...
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.serving.store import Expect, RevisionConflict, Store, Stored, SubjectWrite
-from capenv.serving.store.replace import PreparedReplace, StaleRevision, prepare_replace
+from capenv.serving.store.replace import StaleRevision, prepare_replace
 
 from .commits import MAX_ATTEMPTS, commit, envelope, expect, new_record_id
 from .mirror import StateMirror
@@ -47,22 +47,35 @@ class PreparedInstall:
     desired: dict[tuple[str, str], dict[str, Any]]
     desired_bytes: dict[tuple[str, str], bytes]
     record_id: str
-    replace: PreparedReplace | None = None  # the store's own preparation, when it replaces whole types
+    replace: Any = None  # the store's own preparation (``Store.stage_replace``), when it replaces whole types
+    revision: int = 0  # the position ``replace``'s record was written for
+    revisions: dict[tuple[str, str], int] | None = None  # the mirror's revisions at that position
 
 
-def prepare(target: StateMirror, kind: str, *, replaces_whole: bool = False) -> PreparedInstall:
+def prepare(target: StateMirror, kind: str, *, store: Store | None = None, position: int = 0,
+            document_text: str | None = None) -> PreparedInstall:
     """What ``install`` commits for ``target``, recorded as ``kind``: no store read, nothing
-    changed (any thread). ``replaces_whole``: the store's ``Store.replaces_whole``."""
+    changed (any thread). With a ``store`` that replaces whole types, prepared as far as its
+    replace goes, for the install after ``position`` (the holder's, as it stands: a write
+    meanwhile only makes the commit write the install's record again)."""
     desired = target.subject_states()
     desired_bytes = {key: dumps(state) for key, state in desired.items()}
     record_id = new_record_id(kind)
-    replace = None
-    if replaces_whole:
-        subjects = target.subjects
-        meta_key = (subjects.meta, META_ID)
-        replace = prepare_replace(envelope(record_id), subjects.all_types(),
-                                  {**desired, meta_key: target.meta.commit_json()}, desired_bytes)
-    return PreparedInstall(target, desired, desired_bytes, record_id, replace)
+    if store is None or not store.replaces_whole:
+        return PreparedInstall(target, desired, desired_bytes, record_id)
+    subjects = target.subjects
+    rows = {**desired, (subjects.meta, META_ID): target.meta.commit_json(),
+            (subjects.write, record_id): replace_record(position + 1, kind, document_text)}
+    replace = store.stage_replace(prepare_replace(envelope(record_id), subjects.all_types(), rows, desired_bytes))
+    return PreparedInstall(target, desired, desired_bytes, record_id, replace, position + 1,
+                           _revisions(target, desired, position + 1))
+
+
+def _revisions(target: StateMirror, desired: dict[tuple[str, str], Any], revision: int) -> dict[tuple[str, str], int]:
+    """The revisions the mirror holds after a replace at ``revision``: every subject's."""
+    revisions = dict.fromkeys(desired, revision)
+    revisions[(target.subjects.meta, META_ID)] = revision
+    return revisions
 
 
 def replace_whole(store: Store, subjects: Subjects, prepared: PreparedInstall, kind: str, position: int, *,
@@ -74,8 +87,9 @@ def replace_whole(store: Store, subjects: Subjects, prepared: PreparedInstall, k
     meta_key = (subjects.meta, META_ID)
     for _ in range(MAX_ATTEMPTS):
         revision = position + 1
-        extra = {(subjects.log, position_id(revision)): log_state(record_id, kind, []),
-                 (subjects.write, record_id): replace_record(revision, kind, document_text)}
+        extra = {(subjects.log, position_id(revision)): log_state(record_id, kind, [])}
+        if revision != prepared.revision:  # written for another position: written again
+            extra[(subjects.write, record_id)] = replace_record(revision, kind, document_text)
         try:
             committed = store.commit_replace(prepared.replace, {meta_key: Expect.revision(position)}, revision, extra)
         except StaleRevision as stale:  # a subject is past meta (a store written otherwise): move past it
@@ -86,8 +100,8 @@ def replace_whole(store: Store, subjects: Subjects, prepared: PreparedInstall, k
                 raise
             position = moved.found
             continue
-        target.revisions = dict.fromkeys(prepared.desired, committed.revision)
-        target.revisions[meta_key] = committed.revision
+        target.revisions = (prepared.revisions if committed.revision == prepared.revision and prepared.revisions
+                            else _revisions(target, prepared.desired, committed.revision))
         target.position = committed.revision
         return target
     raise RuntimeError(f"data/{kind} lost {MAX_ATTEMPTS} races with concurrent writes; try again")

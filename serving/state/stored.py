@@ -41,19 +41,22 @@ from .catch_up import catch_up, load_whole, put_back
 from .commits import MAX_ATTEMPTS, commit, envelope, new_record_id, note_commit, write_batch
 from .index import StateIndex
 from .install import PreparedInstall, install, prepare, replace_whole
+from .landing import Landed, Landing
 from .mirror import StateMirror
 from .records import ADD, RESET, WRITE, request_digest, request_of, served_from, write_entry
-from .subjects import Subjects
+from .subjects import META_ID, Subjects
 
 Encoder = Callable[[StateSnapshot], bytes]
 
 
-@dataclass(frozen=True)
+@dataclass
 class PreparedAdd:
     """A data/add ready to commit: the prepared install and what data/get writes for it."""
 
     install: PreparedInstall
     encoded: bytes
+    text: str  # ``encoded`` as text: what the add's history entry keeps
+    committed: bool = False  # committed aside (``commit_aside``): the install only takes it up
 
 
 class StoreStateHolder:
@@ -67,6 +70,7 @@ class StoreStateHolder:
         self._rules_revision = bundle.info.rules_revision
         self._encode = encode
         self.subjects = Subjects(bundle.view.evidence_id)
+        self._landing = Landing()  # a data/add committed aside, for this thread to take up
         self._mirror: StateMirror | None = None
         self._encoded: bytes | None = None
         self._size: int | None = None  # what data/get writes, in bytes; None: measure it again
@@ -103,11 +107,31 @@ class StoreStateHolder:
         """data/add's first step: the state to install, built apart from the held one (reads
         nothing the holder or the store holds, changes nothing; safe on any thread)."""
         encoded = encoded if encoded is not None else self._encode(snapshot)
-        return PreparedAdd(self._prepare(StateIndex.from_snapshot(snapshot, adopt=adopt), ADD), encoded)
+        text = encoded.decode("utf-8")
+        return PreparedAdd(self._prepare(StateIndex.from_snapshot(snapshot, adopt=adopt), ADD, document_text=text),
+                           encoded, text)
+
+    def commit_aside(self, prepared: PreparedAdd) -> None:
+        """data/add's commit beside the runtime's thread (``landing.py``), on a store other
+        processes share and that replaces whole types; elsewhere nothing (``install_prepared``
+        commits). Reads and changes nothing the holder's thread uses but the landing slot."""
+        if not self._shared or prepared.install.replace is None or prepared.committed:
+            return
+        position = self._store.revision(self.subjects.meta, META_ID)
+        if position is None:
+            return
+        target = replace_whole(self._store, self.subjects, prepared.install, ADD, position,
+                               document_text=prepared.text)
+        prepared.committed = True
+        self._landing.put(Landed(target, prepared.encoded))
 
     def install_prepared(self, prepared: PreparedAdd) -> None:
-        """data/add's second step: commit the prepared state whole, then hold it."""
-        self._commit_install(prepared.install, ADD, document_text=prepared.encoded.decode("utf-8"),
+        """data/add's second step: commit the prepared state whole, then hold it (or, committed
+        aside, take it up)."""
+        if prepared.committed:
+            self.refresh()
+            return
+        self._commit_install(prepared.install, ADD, document_text=prepared.text,
                              encoded=prepared.encoded)
 
     def write(self, plan: WritePlan | None, tool: str, call: ReadCall, key: str | None = None) -> Served:
@@ -171,6 +195,9 @@ class StoreStateHolder:
 
     def refresh(self) -> None:
         """Bring the local copy up to the store's position (a no-op when meta has not moved)."""
+        landed = self._landing.take(self._mirror.position if self._mirror is not None else None)
+        if landed is not None:
+            self._adopt(landed.mirror, landed.encoded)  # then caught up from it like any copy
         mirror = self._held()
         if self._stale:
             self._reload_whole()
@@ -257,10 +284,14 @@ class StoreStateHolder:
         self._commit_install(self._prepare(index, kind, whole=not only_if_absent), kind,
                              only_if_absent=only_if_absent)
 
-    def _prepare(self, index: StateIndex, kind: str, *, whole: bool = True) -> PreparedInstall:
-        """The install of ``index``; ``whole``: prepared for the store's replace, if it has one."""
+    def _prepare(self, index: StateIndex, kind: str, *, whole: bool = True,
+                 document_text: str | None = None) -> PreparedInstall:
+        """The install of ``index``; ``whole``: prepared for the store's replace, if it has one
+        (reads only the position the copy is at, which a write meanwhile may move on)."""
+        mirror = self._mirror
         return prepare(StateMirror.installing(self.subjects, index, self._writes.fresh(index)), kind,
-                       replaces_whole=whole and self._store.replaces_whole)
+                       store=self._store if whole and mirror is not None else None,
+                       position=mirror.position if mirror is not None else 0, document_text=document_text)
 
     def _commit_install(self, prepared: PreparedInstall, kind: str, *, document_text: str | None = None,
                         encoded: bytes | None = None, only_if_absent: bool = False) -> None:

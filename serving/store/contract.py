@@ -341,6 +341,12 @@ class Store(abc.ABC):
     """Whether ``commit_replace`` is available (``replace.py``); else a caller commits the
     difference as a batch and compacts after."""
 
+    def stage_replace(self, prepared: Any) -> Any:
+        """What ``commit_replace`` takes for a ``replace.PreparedReplace``, with whatever the
+        provider can build of it beside the store (any thread; nothing the store holds is read or
+        changed). By default the prepared replace itself."""
+        return prepared
+
     def commit_replace(self, prepared: Any, expect: Mapping[tuple[str, str], Expect], revision: int) -> Any:
         """Commit a ``replace.PreparedReplace`` when every expectation holds and ``revision`` is
         above every revision its types hold (``replace.py`` says what it does); answers a

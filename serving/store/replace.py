@@ -31,7 +31,8 @@ from capenv.serving.store.contract import Expect, RecordEnvelope, RevisionConfli
 class PreparedReplace:
     """A replace ready to commit: the types it replaces, each new subject's JSON text (sorted by
     key), and the digest so far (an exact retry of its record id must repeat the whole digest;
-    the few rows only known at commit, ``extra``, are added to it then)."""
+    the few rows only known at commit, ``extra``, are added to it then, and take the place of a
+    prepared row of the same subject)."""
 
     envelope: RecordEnvelope
     subject_types: frozenset[str]
@@ -43,11 +44,10 @@ class PreparedReplace:
         return self.envelope.record_id
 
     def finish(self, extra: Mapping[SubjectKey, dict[str, Any]]) -> tuple[dict[SubjectKey, str], bytes]:
-        """``extra``'s rows encoded (they must not be among ``rows``), and the replace's digest."""
+        """``extra``'s rows encoded (one of ``rows`` they name is replaced by theirs), and the
+        replace's digest (over both)."""
         hashed = self.hashed.copy()
         extra_rows = _encode_rows(self.subject_types, extra, None, hashed)
-        if not extra_rows.keys().isdisjoint(self.rows):
-            raise ValueError("a replace's rows known at commit must not repeat a prepared row")
         return extra_rows, hashed.digest()
 
 

@@ -42,7 +42,8 @@ def replace_in_transaction(conn: sqlite3.Connection, prepared: PreparedReplace, 
         raise StaleRevision(revision, held)
     conn.execute(f"DELETE FROM subjects WHERE subject_type IN ({marks})", types)
     conn.execute(f"DELETE FROM history WHERE subject_type IN ({marks})", types)
-    rows = list(itertools.chain(prepared.rows.items(), extra_rows.items()))
+    rows = list(itertools.chain(((key, text) for key, text in prepared.rows.items() if key not in extra_rows),
+                                extra_rows.items()))
     conn.executemany(_INSERT_SUBJECT, ((t, i, revision, text) for (t, i), text in rows))
     conn.executemany(_INSERT_HISTORY, ((t, i, revision, record_id, text) for (t, i), text in rows))
     conn.execute("DELETE FROM records WHERE record_id NOT IN (SELECT record_id FROM history)")

@@ -104,6 +104,9 @@ class AgentEnvRuntime(Runtime):
         rid, params = message.get("id"), message.get("params") or {}
         try:
             install = self._prepare_add(rid, params)
+            commit = getattr(install, "aside", None)
+            if commit is not None:  # committed here too, where the store allows it
+                commit()
         except _Answered as answered:
             return functools.partial(_same, answered.answer)
         except Exception:

@@ -269,6 +269,9 @@ class CapenvHttpApp:
         try:
             # Parsed and checked aside; only the install waits its turn with the other calls.
             install = await self.worker.aside(self.runtime.prepare_add, document)
+            commit = getattr(install, "aside", None)
+            if commit is not None:  # committed off the worker too, where the store allows it
+                await self.worker.aside(commit)
             await self.worker.call(install)
         except DataPlaneRefusal as refusal:
             status = 413 if refusal.kind == DataPlaneRefusal.RESOURCE_CONSTRAINT else 400

@@ -137,3 +137,23 @@ def test_an_sqlite_replace_killed_part_way_leaves_the_state_before_or_after(tmp_
         assert generations.pop() == revision % 2  # the state that replace wrote
     finally:
         store.close()
+
+
+def test_a_staged_replace_changes_nothing_until_committed_and_writes_continue_after_it(store: Store) -> None:
+    seeded(store)
+    staged = store.stage_replace(prepare_replace(env("replace-1"), [A], {(A, "1"): {"n": 1}, (A, "5"): {"n": 5}}))
+    assert everything(store, A) == {"1": (2, {"n": 10})}  # staged only
+    store.commit(env("between"), [SubjectWrite(A, "1", Expect.revision(2), {"n": 20})])
+    store.commit_replace(staged, {}, 7, {(A, "6"): {"n": 6}})
+    assert everything(store, A) == {"1": (7, {"n": 1}), "5": (7, {"n": 5}), "6": (7, {"n": 6})}
+    store.commit(env("after"), [SubjectWrite(A, "5", Expect.revision(7), {"n": 50}),
+                                SubjectWrite(A, "6", Expect.revision(7), None)])
+    assert [(h.revision, h.record_id) for h in store.history(A, "5")] == [(7, "replace-1"), (8, "after")]
+    assert store.revision(A, "5") == 8 and store.revision(A, "6") is None and store.list_ids(A) == ["1", "5"]
+    store.compact([A])
+    assert [(h.revision, h.record_id) for h in store.history(A, "1")] == [(7, "replace-1")]
+    assert [(h.revision, h.record_id) for h in store.history(A, "5")] == [(8, "after")]
+    with pytest.raises(StaleRevision):  # A/5 is at 8 now
+        store.commit_replace(prepare_replace(env("replace-2"), [A], {}), {}, 8)
+    store.commit_replace(prepare_replace(env("replace-2"), [A], {}), {}, 9)
+    assert everything(store, A) == {} and store.list_ids(A) == []

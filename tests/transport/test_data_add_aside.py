@@ -215,3 +215,41 @@ def test_calls_are_answered_while_an_agentenv_data_add_is_being_prepared(bundle)
         status, body = request(serving.port, "POST", "/agentenv", json.dumps(refused).encode(), GRADER)
         assert status == 200 and json.loads(body)["error"]["data"]["code"] == "add_failed", body
         assert [i["title"] for i in json.loads(request(serving.port, "GET", "/items")[1])] == ["added"]
+
+
+def test_reads_are_answered_while_a_data_add_commits_to_a_shared_store(bundle, tmp_path) -> None:
+    """On SQLite (a store other processes share) the add's commit runs aside too: held here in the
+    middle of the store's commit, reads are answered from the state before it, and after it has
+    landed every read sees the added state (taken up without reading the store's state back)."""
+    runtime = EnvironmentRuntime(bundle, store=f"sqlite:{tmp_path / 's.db'}")
+    store = runtime._holder.store
+    committing, release = threading.Event(), threading.Event()
+    commit_replace = store.commit_replace
+
+    def held_commit(*args, **kwargs):
+        committing.set()
+        assert release.wait(WAIT), "the test never released the commit"
+        return commit_replace(*args, **kwargs)
+
+    store.commit_replace = held_commit  # type: ignore[method-assign]
+    with http_in_thread(runtime, access=Access(data_token=TOKEN)) as serving:
+        added: dict[str, Any] = {}
+        adding = threading.Thread(target=lambda: added.update(answer=request(
+            serving.port, "POST", "/_capenv/data/add", document_of(["added"]), GRADER)))
+        adding.start()
+        try:
+            assert committing.wait(WAIT)
+            status, body = request(serving.port, "GET", "/items")
+            assert status == 200 and [i["title"] for i in json.loads(body)] == ["t1", "t2"]
+            status, body = request(serving.port, "GET", "/_capenv/data/get", headers=GRADER)
+            assert status == 200 and b"added" not in body
+        finally:
+            release.set()
+            adding.join(WAIT)
+        assert added["answer"][0] == 200, added
+        status, body = request(serving.port, "GET", "/items")
+        assert status == 200 and [i["title"] for i in json.loads(body)] == ["added"]
+        status, body = request(serving.port, "POST", "/items", b'{"title": "after"}')
+        assert status == 201, body
+    assert [i["title"] for i in listed(runtime)] == ["added", "after"]
+    runtime.close()
