@@ -3,19 +3,24 @@
 Each cycle installs one ~32 MB state document (the json-server capture's posts, padded with
 generated posts) with data/add and puts the initial state back with data/reset, in process
 (``EnvironmentRuntime``, as the transports call it). After every cycle it prints the process's
-resident memory (RSS) and, for SQLite, the store file's size (the file and its write-ahead log).
-Before issue 11 the memory store grew from 76 MB to 1.6 GB in eight cycles and the SQLite file by
-~31 MB a cycle: both must level off after the first cycles.
+resident memory (RSS), the blocks Python's allocator holds (``sys.getallocatedblocks``: flat when
+no Python object is kept from one cycle to the next) and, for SQLite, the store file's size (the
+file and its write-ahead log). Before issue 11 the memory store grew from 76 MB to 1.6 GB in eight
+cycles and the SQLite file by ~31 MB a cycle: both must level off after the first cycles. Each
+store runs in a process of its own, the two at once.
 
-    python -m benchmarks soak            # 50 cycles a store
-    python -m benchmarks.soak 8          # 8 cycles, figures printed only
+    python -m benchmarks soak                      # 50 cycles a store, both stores
+    python -m benchmarks.soak 8                    # 8 cycles, figures printed only
+    python -m benchmarks.soak 8 --store sqlite     # one store, its rows as JSON (what ``run`` reads)
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -28,7 +33,9 @@ CAPTURE = REPO / "captures" / "json-server" / "capture.har"
 DOCUMENT_BYTES = 32_000_000
 CYCLES = 50
 SHOWN_ROWS = (0, 1, 2, 3, 4, 9, 19, 29, 39, 49)
+WARM_CYCLES = 5  # the plateau is judged from this cycle on
 MiB = 1 << 20
+STORES = ("memory", "sqlite")
 
 
 def resident_mib() -> float:
@@ -61,7 +68,8 @@ def big_document(initial: bytes, size: int) -> bytes:
     return json.dumps(document).encode()
 
 
-Row = tuple[int, float, float, float, float, float]  # cycle, RSS, file, add aside, add locked, reset
+# cycle, RSS MiB, file MiB, Python blocks, add: prepare s, commit aside s, locked s; reset s
+Row = tuple[int, float, float, int, float, float, float, float]
 
 
 def soak(store: str | None, store_file: Path | None, cycles: int) -> list[Row]:
@@ -75,50 +83,94 @@ def soak(store: str | None, store_file: Path | None, cycles: int) -> list[Row]:
         started = time.monotonic()
         install = runtime.prepare_add(document)  # what the transports run aside, other calls going on
         prepared = time.monotonic()
+        commit_aside = getattr(install, "aside", None)
+        if commit_aside is not None:
+            commit_aside()  # a shared store's commit: aside too, other calls reading the state before
+        committed = time.monotonic()
         install()  # what other calls wait for
         added = time.monotonic()
         runtime.data_reset()
         reset = time.monotonic() - added
-        del install
+        del install, commit_aside
         gc.collect()
-        rows.append((cycle + 1, resident_mib(), file_mib(store_file), prepared - started, added - prepared, reset))
+        rows.append((cycle + 1, resident_mib(), file_mib(store_file), sys.getallocatedblocks(),
+                     prepared - started, committed - prepared, added - committed, reset))
         print(f"  {store or 'memory'} cycle {cycle + 1}: RSS {rows[-1][1]:.0f} MiB, file {rows[-1][2]:.0f} MiB, "
-              f"add {rows[-1][3]:.1f} s aside + {rows[-1][4]:.1f} s locked, reset {reset:.1f} s",
-              file=sys.stderr, flush=True)
+              f"{rows[-1][3]:,} Python blocks, add {rows[-1][4]:.1f} s prepared + {rows[-1][5]:.1f} s committed "
+              f"aside + {rows[-1][6]:.3f} s locked, reset {reset:.3f} s", file=sys.stderr, flush=True)
     runtime.close()
     return rows
+
+
+def soak_in_child(name: str, folder: Path, cycles: int) -> subprocess.Popen:
+    output = folder / f"{name}.json"
+    return subprocess.Popen([sys.executable, "-m", "benchmarks.soak", str(cycles), "--store", name,
+                             "--json", str(output), "--folder", str(folder)], cwd=REPO)
 
 
 def run(cycles: int = CYCLES) -> Section:
     section = Section("soak", f"(d) Soak: {cycles} cycles of a 32 MB data/add and data/reset",
                       "python -m benchmarks soak")
-    lines = section.lines
-    lines += ["One process per store; each cycle is a data/add of a ~32 MB state document (90k posts) "
-              "then a data/reset. RSS is the process's resident memory after the cycle; the SQLite figure "
-              "is the store file plus its write-ahead log. A data/add is timed in its two steps: aside "
-              "(parse, checks, the new state's subjects: `Runtime.prepare_add`, which the transports run "
-              "beside other calls) and locked (the diff and the store's commit, which other calls wait "
-              "for); a data/reset is all locked.", ""]
     with tempfile.TemporaryDirectory(prefix="capenv-soak-") as folder:
-        sqlite_file = Path(folder) / "soak.sqlite"
-        results = {"memory": soak(None, None, cycles), "sqlite": soak(f"sqlite:{sqlite_file}", sqlite_file, cycles)}
-    lines += ["| cycle | memory: RSS MiB | memory: add s (aside + locked) | memory: reset s | SQLite: RSS MiB "
-              "| SQLite: file MiB | SQLite: add s (aside + locked) | SQLite: reset s |",
-              "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for index in range(cycles):
-        if index not in SHOWN_ROWS and index != cycles - 1:
-            continue
-        memory, sqlite = results["memory"][index], results["sqlite"][index]
-        lines.append(f"| {memory[0]} | {memory[1]:.0f} | {memory[3]:.1f} + {memory[4]:.1f} | {memory[5]:.1f} "
-                     f"| {sqlite[1]:.0f} | {sqlite[2]:.0f} | {sqlite[3]:.1f} + {sqlite[4]:.1f} | {sqlite[5]:.1f} |")
-    lines.append("")
-    for name, rows in results.items():
-        warm = rows[min(4, len(rows) - 1)]
-        last = rows[-1]
-        lines.append(f"- {name}: RSS {warm[1]:.0f} MiB after cycle {warm[0]}, {last[1]:.0f} MiB after cycle "
-                     f"{last[0]}" + (f"; file {warm[2]:.0f} → {last[2]:.0f} MiB" if name == "sqlite" else ""))
+        children = {name: soak_in_child(name, Path(folder), cycles) for name in STORES}
+        for name, child in children.items():
+            if child.wait() != 0:
+                raise RuntimeError(f"the {name} soak failed (exit {child.returncode})")
+        results = {name: [tuple(row) for row in json.loads((Path(folder) / f"{name}.json").read_text())]
+                   for name in STORES}
+    section.lines += describe(results, cycles)
     return section
 
 
+def describe(results: dict[str, list[Row]], cycles: int) -> list[str]:
+    lines = ["One process per store, the two at once; each cycle is a data/add of a ~32 MB state document "
+             "(90k posts) then a data/reset. RSS is the process's resident memory after the cycle, Python "
+             "blocks what Python's allocator holds (`sys.getallocatedblocks`, thousands); the SQLite figure "
+             "is the store file plus its write-ahead log. A data/add is timed in its steps: prepared "
+             "(parse, checks, the new state's subjects and the store's rows: `Runtime.prepare_add`), "
+             "committed aside (a shared store's transaction, run beside other calls, which read the state "
+             "before until it lands: `install.aside`) and locked (what other calls wait for: the memory "
+             "store's swap, or taking the landed copy up); a data/reset is all locked.", "",
+             "| cycle | memory: RSS MiB | memory: Python blocks k | memory: add s (prepared + locked) "
+             "| memory: reset s | SQLite: RSS MiB | SQLite: Python blocks k | SQLite: file MiB "
+             "| SQLite: add s (prepared + aside + locked) | SQLite: reset s |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for index in range(cycles):
+        if index not in SHOWN_ROWS and index != cycles - 1:
+            continue
+        m, s = results["memory"][index], results["sqlite"][index]
+        lines.append(f"| {m[0]} | {m[1]:.0f} | {m[3] / 1000:.0f} | {m[4]:.1f} + {m[6]:.3f} | {m[7]:.3f} "
+                     f"| {s[1]:.0f} | {s[3] / 1000:.0f} | {s[2]:.0f} | {s[4]:.1f} + {s[5]:.1f} + {s[6]:.3f} "
+                     f"| {s[7]:.2f} |")
+    lines.append("")
+    for name, rows in results.items():
+        warm = rows[min(WARM_CYCLES, len(rows)) - 1]
+        later = rows[min(WARM_CYCLES, len(rows)) - 1:]
+        rss = [r[1] for r in later]
+        lines.append(f"- {name}: RSS {warm[1]:.0f} MiB after cycle {warm[0]}, {rows[-1][1]:.0f} MiB after cycle "
+                     f"{rows[-1][0]} (cycles {warm[0]}-{rows[-1][0]}: {min(rss):.0f}-{max(rss):.0f} MiB); Python "
+                     f"blocks {warm[3] / 1000:.0f}k → {rows[-1][3] / 1000:.0f}k"
+                     + (f"; file {warm[2]:.0f} → {rows[-1][2]:.0f} MiB" if name == "sqlite" else ""))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.soak")
+    parser.add_argument("cycles", nargs="?", type=int, default=CYCLES)
+    parser.add_argument("--store", choices=STORES, help="one store in this process (default: both, in two)")
+    parser.add_argument("--json", type=Path, help="with --store: write its rows here")
+    parser.add_argument("--folder", type=Path, help="with --store sqlite: where its file goes")
+    args = parser.parse_args(argv)
+    if args.store is None:
+        print(run(args.cycles).markdown())
+        return 0
+    folder = args.folder or Path(tempfile.mkdtemp(prefix="capenv-soak-"))
+    store_file = folder / "soak.sqlite" if args.store == "sqlite" else None
+    rows = soak(f"sqlite:{store_file}" if store_file else None, store_file, args.cycles)
+    if args.json:
+        args.json.write_text(json.dumps(rows))
+    return 0
+
+
 if __name__ == "__main__":
-    print(run(int(sys.argv[1]) if len(sys.argv) > 1 else CYCLES).markdown())
+    sys.exit(main())
