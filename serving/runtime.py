@@ -153,6 +153,19 @@ class EnvironmentRuntime(Runtime):
             if self.state_available:
                 self._holder.reset(self._initial)
 
+    def prepare_reset(self) -> Callable[[], None]:
+        """data/reset in the steps of ``prepare_add``: the initial state built without the lock,
+        committed aside on a store other processes share, taken up (or committed) under it."""
+        if not self.state_available:
+            return lambda: None
+        prepared = self._holder.prepare_reset(self._initial)
+
+        def install() -> None:
+            with self._lock:
+                self._holder.install_prepared(prepared)
+        install.aside = functools.partial(self._holder.commit_aside, prepared)  # type: ignore[attr-defined]
+        return install
+
     def data_add(self, document: bytes) -> None:
         self.prepare_add(document)()
 

@@ -155,6 +155,10 @@ class Runtime(Protocol):
         when it is there, run it before the install."""
         return functools.partial(self.data_add, document)
 
+    def prepare_reset(self) -> Callable[[], None]:
+        """data/reset in the steps of ``prepare_add`` (by default all in the last)."""
+        return self.data_reset
+
     def prepare_http(self, request: HttpRequest) -> Callable[[], HttpAnswer] | None:
         """A request to a grader path (``grader_paths``) in two steps, as ``prepare_add``: what
         reads nothing the runtime holds (a data/add of another protocol: its parse, checks and new

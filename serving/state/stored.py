@@ -54,9 +54,10 @@ class PreparedAdd:
     """A data/add ready to commit: the prepared install and what data/get writes for it."""
 
     install: PreparedInstall
-    encoded: bytes
-    text: str  # ``encoded`` as text: what the add's history entry keeps
+    encoded: bytes | None
+    text: str | None  # ``encoded`` as text: what the add's history entry keeps (None: a reset)
     committed: bool = False  # committed aside (``commit_aside``): the install only takes it up
+    kind: str = ADD
 
 
 class StoreStateHolder:
@@ -111,6 +112,10 @@ class StoreStateHolder:
         return PreparedAdd(self._prepare(StateIndex.from_snapshot(snapshot, adopt=adopt), ADD, document_text=text),
                            encoded, text)
 
+    def prepare_reset(self, initial: StateSnapshot) -> PreparedAdd:
+        """data/reset in the steps of a data/add (``prepare_replace``): nothing read or changed."""
+        return PreparedAdd(self._prepare(StateIndex.from_snapshot(initial), RESET), None, None, kind=RESET)
+
     def commit_aside(self, prepared: PreparedAdd) -> None:
         """data/add's commit beside the runtime's thread (``landing.py``), on a store other
         processes share and that replaces whole types; elsewhere nothing (``install_prepared``
@@ -120,7 +125,7 @@ class StoreStateHolder:
         position = self._store.revision(self.subjects.meta, META_ID)
         if position is None:
             return
-        target = replace_whole(self._store, self.subjects, prepared.install, ADD, position,
+        target = replace_whole(self._store, self.subjects, prepared.install, prepared.kind, position,
                                document_text=prepared.text)
         prepared.committed = True
         self._landing.put(Landed(target, prepared.encoded))
@@ -131,7 +136,7 @@ class StoreStateHolder:
         if prepared.committed:
             self.refresh()
             return
-        self._commit_install(prepared.install, ADD, document_text=prepared.text,
+        self._commit_install(prepared.install, prepared.kind, document_text=prepared.text,
                              encoded=prepared.encoded)
 
     def write(self, plan: WritePlan | None, tool: str, call: ReadCall, key: str | None = None) -> Served:

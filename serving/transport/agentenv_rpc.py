@@ -90,6 +90,9 @@ class AgentEnvRuntime(Runtime):
     def prepare_add(self, document: bytes) -> Callable[[], None]:
         return self.runtime.prepare_add(document)
 
+    def prepare_reset(self) -> Callable[[], None]:
+        return self.runtime.prepare_reset()
+
     def prepare_http(self, request: HttpRequest) -> Callable[[], HttpAnswer] | None:
         """A JSON-RPC data/add in two steps (the document read, checked and its state built now,
         aside; installed by the function returned, on the runtime's thread); None for the rest."""
@@ -99,9 +102,15 @@ class AgentEnvRuntime(Runtime):
             message = loads(request.body)
         except JsonError:
             return None  # ``http`` answers the parse error
-        if not is_request(message) or message["method"] != METHOD_ADD:
+        if not is_request(message) or message["method"] not in (METHOD_ADD, METHOD_RESET):
             return None
         rid, params = message.get("id"), message.get("params") or {}
+        if message["method"] == METHOD_RESET:
+            reset = self.runtime.prepare_reset()
+            commit = getattr(reset, "aside", None)
+            if commit is not None:
+                commit()
+            return functools.partial(_after, reset, rpc_result(rid, b"{}"))
         try:
             install = self._prepare_add(rid, params)
             commit = getattr(install, "aside", None)
@@ -213,6 +222,11 @@ class AgentEnvRuntime(Runtime):
 
 
 def _same(answer: HttpAnswer) -> HttpAnswer:
+    return answer
+
+
+def _after(step: Callable[[], None], answer: HttpAnswer) -> HttpAnswer:
+    step()
     return answer
 
 

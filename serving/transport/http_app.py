@@ -252,8 +252,20 @@ class CapenvHttpApp:
         await send_json(send, 200, bytes(document))
 
     async def _data_reset(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await self.worker.call(self.runtime.data_reset)
+        prepare = getattr(self.runtime, "prepare_reset", None)
+        if prepare is None:
+            await self.worker.call(self.runtime.data_reset)
+        else:
+            await self._in_steps(await self.worker.aside(prepare))
         await send_json(send, 200, {"ok": True})
+
+    async def _in_steps(self, install: Callable[[], None]) -> None:
+        """The last steps of a prepared data/add or data/reset: its commit aside where the store
+        allows it (``install.aside``), then the install, with the other calls."""
+        commit = getattr(install, "aside", None)
+        if commit is not None:
+            await self.worker.aside(commit)
+        await self.worker.call(install)
 
     async def _data_add(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
@@ -268,11 +280,7 @@ class CapenvHttpApp:
             return
         try:
             # Parsed and checked aside; only the install waits its turn with the other calls.
-            install = await self.worker.aside(self.runtime.prepare_add, document)
-            commit = getattr(install, "aside", None)
-            if commit is not None:  # committed off the worker too, where the store allows it
-                await self.worker.aside(commit)
-            await self.worker.call(install)
+            await self._in_steps(await self.worker.aside(self.runtime.prepare_add, document))
         except DataPlaneRefusal as refusal:
             status = 413 if refusal.kind == DataPlaneRefusal.RESOURCE_CONSTRAINT else 400
             await send_json(send, status, {"error": refusal.kind, "message": refusal.message})

@@ -253,3 +253,36 @@ def test_reads_are_answered_while_a_data_add_commits_to_a_shared_store(bundle, t
         assert status == 201, body
     assert [i["title"] for i in listed(runtime)] == ["added", "after"]
     runtime.close()
+
+
+def test_reads_are_answered_while_a_data_reset_commits_to_a_shared_store(bundle, tmp_path) -> None:
+    """A data/reset of a large state takes the same steps on SQLite: its commit (deleting every
+    subject the added state had) runs aside, and reads meanwhile see the state before it."""
+    runtime = EnvironmentRuntime(bundle, store=f"sqlite:{tmp_path / 's.db'}")
+    runtime.data_add(document_of([f"big {n}" for n in range(300)]))
+    store = runtime._holder.store
+    committing, release = threading.Event(), threading.Event()
+    commit_replace = store.commit_replace
+
+    def held_commit(*args, **kwargs):
+        committing.set()
+        assert release.wait(WAIT), "the test never released the commit"
+        return commit_replace(*args, **kwargs)
+
+    store.commit_replace = held_commit  # type: ignore[method-assign]
+    with http_in_thread(runtime, access=Access(data_token=TOKEN)) as serving:
+        reset: dict[str, Any] = {}
+        resetting = threading.Thread(target=lambda: reset.update(answer=request(
+            serving.port, "POST", "/_capenv/data/reset", b"{}", GRADER)))
+        resetting.start()
+        try:
+            assert committing.wait(WAIT)
+            status, body = request(serving.port, "GET", "/items")
+            assert status == 200 and len(json.loads(body)) == 300
+        finally:
+            release.set()
+            resetting.join(WAIT)
+        assert reset["answer"][0] == 200, reset
+        status, body = request(serving.port, "GET", "/items")
+        assert status == 200 and [i["title"] for i in json.loads(body)] == ["t1", "t2"]
+    runtime.close()
