@@ -5,7 +5,8 @@ generated posts) with data/add and puts the initial state back with data/reset, 
 (``EnvironmentRuntime``, as the transports call it). After every cycle it prints the process's
 resident memory (RSS), the blocks Python's allocator holds (``sys.getallocatedblocks``: flat when
 no Python object is kept from one cycle to the next) and, for SQLite, the store file's size (the
-file and its write-ahead log). Before issue 11 the memory store grew from 76 MB to 1.6 GB in eight
+file and its write-ahead log). After each install it gives the freed heap pages back to the system
+as the transports do (``serving/memory_release.py``). Before issue 11 the memory store grew from 76 MB to 1.6 GB in eight
 cycles and the SQLite file by ~31 MB a cycle: both must level off after the first cycles. Each
 store runs in a process of its own, the two at once.
 
@@ -68,12 +69,13 @@ def big_document(initial: bytes, size: int) -> bytes:
     return json.dumps(document).encode()
 
 
-# cycle, RSS MiB, file MiB, Python blocks, add: prepare s, commit aside s, locked s; reset s
-Row = tuple[int, float, float, int, float, float, float, float]
+# cycle, RSS MiB, file MiB, Python blocks, add: prepare s, commit aside s, locked s; reset: aside s, locked s
+Row = tuple[int, float, float, int, float, float, float, float, float]
 
 
 def soak(store: str | None, store_file: Path | None, cycles: int) -> list[Row]:
     from capenv.interpreter.pipeline import build_bundle
+    from capenv.serving.memory_release import release_freed_memory
     from capenv.serving.runtime import EnvironmentRuntime
 
     runtime = EnvironmentRuntime(build_bundle(CAPTURE), store=store)
@@ -89,15 +91,26 @@ def soak(store: str | None, store_file: Path | None, cycles: int) -> list[Row]:
         committed = time.monotonic()
         install()  # what other calls wait for
         added = time.monotonic()
-        runtime.data_reset()
-        reset = time.monotonic() - added
-        del install, commit_aside
+        del install, commit_aside  # the transports drop the request's objects too
+        release_freed_memory()
+        resetting = time.monotonic()
+        reset = runtime.prepare_reset()  # the same steps, as the transports take them
+        reset_aside = getattr(reset, "aside", None)
+        if reset_aside is not None:
+            reset_aside()
+        reset_committed = time.monotonic()
+        reset()
+        reset_done = time.monotonic()
+        del reset, reset_aside
         gc.collect()
+        release_freed_memory()  # as the transports do after each install
         rows.append((cycle + 1, resident_mib(), file_mib(store_file), sys.getallocatedblocks(),
-                     prepared - started, committed - prepared, added - committed, reset))
+                     prepared - started, committed - prepared, added - committed,
+                     reset_committed - resetting, reset_done - reset_committed))
         print(f"  {store or 'memory'} cycle {cycle + 1}: RSS {rows[-1][1]:.0f} MiB, file {rows[-1][2]:.0f} MiB, "
               f"{rows[-1][3]:,} Python blocks, add {rows[-1][4]:.1f} s prepared + {rows[-1][5]:.1f} s committed "
-              f"aside + {rows[-1][6]:.3f} s locked, reset {reset:.3f} s", file=sys.stderr, flush=True)
+              f"aside + {rows[-1][6]:.3f} s locked, reset {rows[-1][7]:.2f} s aside + {rows[-1][8]:.3f} s locked",
+              file=sys.stderr, flush=True)
     runtime.close()
     return rows
 
@@ -130,18 +143,20 @@ def describe(results: dict[str, list[Row]], cycles: int) -> list[str]:
              "(parse, checks, the new state's subjects and the store's rows: `Runtime.prepare_add`), "
              "committed aside (a shared store's transaction, run beside other calls, which read the state "
              "before until it lands: `install.aside`) and locked (what other calls wait for: the memory "
-             "store's swap, or taking the landed copy up); a data/reset is all locked.", "",
+             "store's swap, or taking the landed copy up); after each install the freed heap pages go back "
+             "to the system (`release_freed_memory`, as the transports do); a data/reset takes the same steps "
+             "(`Runtime.prepare_reset`: prepared and committed aside, then locked).", "",
              "| cycle | memory: RSS MiB | memory: Python blocks k | memory: add s (prepared + locked) "
-             "| memory: reset s | SQLite: RSS MiB | SQLite: Python blocks k | SQLite: file MiB "
-             "| SQLite: add s (prepared + aside + locked) | SQLite: reset s |",
+             "| memory: reset s (aside + locked) | SQLite: RSS MiB | SQLite: Python blocks k | SQLite: file MiB "
+             "| SQLite: add s (prepared + aside + locked) | SQLite: reset s (aside + locked) |",
              "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for index in range(cycles):
         if index not in SHOWN_ROWS and index != cycles - 1:
             continue
         m, s = results["memory"][index], results["sqlite"][index]
-        lines.append(f"| {m[0]} | {m[1]:.0f} | {m[3] / 1000:.0f} | {m[4]:.1f} + {m[6]:.3f} | {m[7]:.3f} "
+        lines.append(f"| {m[0]} | {m[1]:.0f} | {m[3] / 1000:.0f} | {m[4]:.1f} + {m[6]:.3f} | {m[7]:.2f} + {m[8]:.3f} "
                      f"| {s[1]:.0f} | {s[3] / 1000:.0f} | {s[2]:.0f} | {s[4]:.1f} + {s[5]:.1f} + {s[6]:.3f} "
-                     f"| {s[7]:.2f} |")
+                     f"| {s[7]:.1f} + {s[8]:.3f} |")
     lines.append("")
     for name, rows in results.items():
         warm = rows[min(WARM_CYCLES, len(rows)) - 1]
