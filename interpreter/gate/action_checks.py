@@ -51,7 +51,7 @@ def held_back_action(plan: WritePlan, record: Record, env: WriteEnv, timeline: T
     """How the gate holds back an action call the other write's check takes over; None to model it."""
     if plan.effect != "action" or _answers_entity(plan, record):
         return None
-    target = target_entity(plan, record, env)
+    target = target_entity(plan, record, env, timeline)
     if target is None:
         return None
     sighting = timeline.first_after(target[0], target[1], record.ordinal, via=("item",))
@@ -69,7 +69,7 @@ def held_back_action(plan: WritePlan, record: Record, env: WriteEnv, timeline: T
         if (other is None or tool == plan.tool or other_plan is None or other_plan.build_reason is not None
                 or not other.primary or not other.succeeded or not is_write(other, tool_of, read_only)):
             continue
-        if other_plan.effect in ("update", "action", "delete") and target_entity(other_plan, other, env) == target:
+        if other_plan.effect in ("update", "action", "delete") and target_entity(other_plan, other, env, timeline) == target:
             return HeldBack(f"another tool's write (record {ordinal}) to {target[1]!r} comes before read "
                             f"{sighting.ordinal}, which checks it: this action call takes the read's outcome, "
                             "unattributed", unknown=False, read=sighting.ordinal)

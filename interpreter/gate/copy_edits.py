@@ -43,7 +43,7 @@ def recorded_outcome(plan: WritePlan, record: Record, env: WriteEnv, timeline: T
             return located
     if plan.effect == "create":
         return _created(record, entity_type, env, timeline) if record.response.is_json else None
-    target = target_entity(plan, record, env)
+    target = target_entity(plan, record, env, timeline)
     if target is None:
         return None
     sighting = timeline.first_after(entity_type.name, target[1], record.ordinal, via=("item",))
@@ -106,7 +106,7 @@ def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: State
         return False
     outcome = recorded_outcome(plan, record, env, timeline)
     if plan.effect == "delete":
-        target = target_entity(plan, record, env)
+        target = target_entity(plan, record, env, timeline)
         if target is None:
             return False
         for held in copy.collections_of(entity_type.name):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.plans.timeline import Timeline
 from capenv.serving.writes.calls import WriteEnv
 
 from .findings import GateNote, PlanFindings, Tracking
@@ -13,8 +14,9 @@ from .unmodelled import made_unknown
 from .write_checks import target_entity
 
 
-def unknown_entity_note(plan: WritePlan, record: Record, env: WriteEnv, track: Tracking) -> GateNote:
-    target = target_entity(plan, record, env)
+def unknown_entity_note(plan: WritePlan, record: Record, env: WriteEnv, track: Tracking,
+                        timeline: Timeline) -> GateNote:
+    target = target_entity(plan, record, env, timeline)
     cause = made_unknown(track, *target) if target is not None else None
     text = "an update of an unknown entity" + (f", since {cause}" if cause else "")
     return GateNote(record.ordinal, text, location="interpreter/gate/replay.py:run_gate")

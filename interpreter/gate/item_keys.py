@@ -27,11 +27,17 @@ def named_entity(copy: StateIndex, path: str, entity_type: Any, read_view: Any) 
                             entity_type.id_field)
 
 
-def item_key(copy: StateIndex, path: str, entity_type: Any, read_view: Any) -> str:
-    """The identity of the entity the read names; when the copy holds none, the path's last
-    segment decoded once (it then names no held entity)."""
+def item_key(copy: StateIndex, path: str, entity_type: Any, read_view: Any, absent_key: str | None = None) -> str:
+    """The identity of the entity the read names; when the copy holds none, for a read by another
+    key recorded absent, ``absent_key`` (the entity the reads showed holding that key: its
+    rename or delete is what the read shows), else the path's last segment decoded once (it then
+    names no held entity)."""
     found = named_entity(copy, path, entity_type, read_view)
-    return found[0] if found is not None else decode_once(split_path(path)[-1])
+    if found is not None:
+        return found[0]
+    if absent_key is not None and by_other_key(read_view, entity_type):
+        return absent_key
+    return decode_once(split_path(path)[-1])
 
 
 def held_entity(copy: StateIndex, path: str, entity_type: Any, read_view: Any) -> dict[str, Any] | None:

@@ -44,7 +44,8 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         if not item_query_answered(read_view, record.query, records):
             run.traces.append(_replayed_query(record, read_view))
             return
-        key = item_key(copy, record.path, entity_type, read_view)  # the entity serving names
+        key = item_key(copy, record.path, entity_type, read_view,  # the entity serving names
+                       timeline.absent_keys.get(record.ordinal))
         if by_other_key(read_view, entity_type):
             run.traces.append(_named_by_key(record, read_view, entity_type, key))
         targets = [("entity", entity_type.name, key)]

@@ -85,9 +85,9 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         if is_write(record, tool_of, read_only):
             plan = by_tool.get(tool)
             if plan is not None and plan.build_reason is None and plan.effect in MODELLED_EFFECTS and record.succeeded:
-                if updates_unknown_entity(plan, record, env, track.unknown):
+                if updates_unknown_entity(plan, record, env, track.unknown, timeline):
                     # its call cannot be checked: it takes the recorded outcome and adds nothing to the plan
-                    findings[tool].notes.append(unknown_entity_note(plan, record, env, track))
+                    findings[tool].notes.append(unknown_entity_note(plan, record, env, track, timeline))
                     if not bring_to_outcome(plan, record, env, copy, timeline, track):
                         unmodelled(record, env, copy, track)
                     continue

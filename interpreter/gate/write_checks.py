@@ -12,6 +12,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.plans.item_keys import call_key
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.extract import path_key
 from capenv.serving.writes.calls import WriteEnv
@@ -20,13 +21,18 @@ from .findings import PlanFindings
 from .generated_forms import CreateSite, form_problem
 
 
-def target_entity(plan: WritePlan, record: Record, env: WriteEnv) -> tuple[str, str] | None:
+def target_entity(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline) -> tuple[str, str] | None:
     """(type, key) of the entity an update, action or delete call names: its path's last segment
-    (an action's, the one before the action segment) decoded; None when the plan has no type."""
+    (an action's, the one before the action segment) decoded, or for a path naming it by a key
+    member the identity of the entity the reads before the call showed holding it; None when the
+    plan has no type."""
     entity_type = env.types.get(plan.type or "")
     if entity_type is None:
         return None
-    return entity_type.name, path_key(record.path, plan.address.segments_after_item() if plan.address else 0)
+    after = plan.address.segments_after_item() if plan.address else 0
+    if plan.address is not None and plan.address.member:
+        return entity_type.name, call_key(timeline, record, after)
+    return entity_type.name, path_key(record.path, after)
 
 
 def note_form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: CreateSite,
@@ -39,10 +45,11 @@ def note_form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: Cr
         findings.notes.append(problem.note())
 
 
-def updates_unknown_entity(plan: WritePlan, record: Record, env: WriteEnv, unknown: set[tuple[str, str]]) -> bool:
+def updates_unknown_entity(plan: WritePlan, record: Record, env: WriteEnv, unknown: set[tuple[str, str]],
+                           timeline: Timeline) -> bool:
     if plan.effect not in ("update", "action"):
         return False
-    return target_entity(plan, record, env) in unknown
+    return target_entity(plan, record, env, timeline) in unknown
 
 
 def unobserved_later_update(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline,
@@ -56,7 +63,7 @@ def unobserved_later_update(plan: WritePlan, record: Record, env: WriteEnv, time
     clocks = {rule.field for rule in plan.fields if "clock" in rule.op}
     if not clocks:
         return False
-    target = target_entity(plan, record, env)
+    target = target_entity(plan, record, env, timeline)
     sighting = timeline.first_after(target[0], target[1], record.ordinal, via=("item",)) if target else None
     if sighting is None or sighting.value is None:
         return True

@@ -20,9 +20,11 @@ from .absence_sources import with_absence_sources
 from .bulk_plan import bulk_plan
 from .classify import classify, segments_after_item, target_of
 from .context import PlanContext, note
+from .copies import copied_entity
 from .create_plan import create_plan
 from .document_plan import document_plan
 from .exemplar import admit_body, exemplar_of
+from .item_keys import call_key, keyed_target
 from .link import entity_in_answer
 from .preconditions import precondition_decision
 from .sub_resource import sub_resource_call
@@ -45,7 +47,7 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
 def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     events: list[TraceEvent] = []
     tool_paths = [ctx.records[o].path for o in tool.record_ordinals]
-    target = target_of(tool, ctx.view, ctx.document_paths, tool_paths, ctx.ruleset)
+    target = keyed_target(tool, target_of(tool, ctx.view, ctx.document_paths, tool_paths, ctx.ruleset), ctx)
     decision = classify(tool, target, ctx.view, ctx.ruleset,
                         tuple(ctx.records[o].status for o in tool.record_ordinals))
     events.extend(decision.events)
@@ -91,14 +93,21 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     ctx.envelopes[tool.name] = envelope
     if effect == "create":
         return create_plan(tool, exemplar, verdict.body, calls, ctx, base, events)
-    if effect in ("update", "action"):
-        return update_plan(tool, target.type, exemplar, calls, ctx, base, events, effect, segments_after_item(target))
-    if effect == "delete":
-        return _delete_plan(target.type, exemplar, base, events, segments_after_item(target))
+    if effect in ("update", "action", "delete"):
+        plan = _item_plan(tool, target, effect, exemplar, calls, ctx, base, events)
+        return copied_entity(plan, target.type, ctx) if target.type is not None else plan
     if effect == "document":
         return document_plan(exemplar, verdict.body, calls, ctx, base, events)
     events.append(note(tool.name, "no-effect", f"{effect} writes have no target type"))
     return WritePlan(**base, build_reason="no-effect", traces=tuple(events))
+
+
+def _item_plan(tool: Tool, target: Any, effect: str, exemplar: Record, calls: list[Record], ctx: PlanContext,
+               base: dict[str, Any], events: list[TraceEvent]) -> WritePlan:
+    if effect in ("update", "action"):
+        return update_plan(tool, target.type, exemplar, calls, ctx, base, events, effect, segments_after_item(target),
+                           target.key)
+    return _delete_plan(target.type, exemplar, base, events, segments_after_item(target), target.key, ctx)
 
 
 def _response_rule(exemplar: Record) -> ResponseRule:
@@ -110,12 +119,15 @@ def _response_rule(exemplar: Record) -> ResponseRule:
 
 
 def _delete_plan(entity_type: EntityType | None, exemplar: Record, base: dict[str, Any],
-                 events: list[TraceEvent], verb: str | None = None) -> WritePlan:
+                 events: list[TraceEvent], verb: str | None = None, member: str | None = None,
+                 ctx: PlanContext | None = None) -> WritePlan:
     """A delete answers with the exemplar's response, the entity re-rendered when it carries it;
-    ``verb``: the literal segments after the item path that name it (``-/delete``), if any."""
-    address = Address(by="path", segment=verb)
+    ``verb``: the literal segments after the item path that name it (``-/delete``), if any;
+    ``member``: the key member its path names the entity by, if not its identity."""
+    address = Address(by="path", segment=verb, member=member)
     if entity_type is not None and exemplar.response.is_json:
-        key = path_key(exemplar.path, address.segments_after_item())
+        key = call_key(ctx.timeline, exemplar) if member and ctx is not None \
+            else path_key(exemplar.path, address.segments_after_item())
         entity, locator = entity_in_answer(exemplar.response.json_value, entity_type.id_field, key)
         if entity is not None:
             base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})

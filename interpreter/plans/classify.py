@@ -33,6 +33,8 @@ class Target:
     """An item-suffix path's literal segments between the item path and its last segment (``-``)."""
     events: tuple[TraceEvent, ...] = field(default=(), compare=False)
     """How the relation was decided where a table decided it (an inflected collection word)."""
+    key: str | None = None
+    """An item target named by this key member rather than its identity (``item_keys``)."""
 
     @property
     def after_item(self) -> int:
@@ -173,7 +175,8 @@ def _why_no_effect(tool: Tool, target: Target, view: ViewResult) -> TraceEvent |
         if entity_type.item_template and len(parts) == len(collection) + 2 and _same(parts[:-2], collection) \
                 and not parts[-2].startswith("{") and parts[-1].startswith("{"):
             why = (f"the path {tool.template} names an entity of {entity_type.name} by another key than its item path "
-                   f"{entity_type.item_template}: writes are modelled at the item path only")
+                   f"{entity_type.item_template}, which the capture does not prove (write-item-keys): such a write is "
+                   "modelled only where the key is proven")
             return _explained(tool.name, why)
     if target.relation == "other" and not target.events:
         return _explained(tool.name, f"the path {tool.template} is no type's item or collection path, nor one the "

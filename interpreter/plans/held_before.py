@@ -30,6 +30,7 @@ from capenv.interpreter.view.extract import collection_path, path_key
 
 from .classify import classify, target_of
 from .exemplar import admit_body
+from .item_keys import call_key, keyed_target
 from .link import entity_in_answer, link_create, returned_ids
 from .sub_resource import sub_resource_call
 from .timeline import READS, Sighting
@@ -122,7 +123,8 @@ def _add_write_answers(ctx: Any) -> None:
         succeeded = [c for c in calls if c.succeeded]
         if not succeeded:
             continue
-        target = target_of(tool, ctx.view, ctx.document_paths, [c.path for c in calls], ctx.ruleset)
+        target = keyed_target(tool, target_of(tool, ctx.view, ctx.document_paths, [c.path for c in calls],
+                                              ctx.ruleset), ctx)
         effect = str(classify(tool, target, ctx.view, ctx.ruleset,
                               tuple(c.status for c in calls)).yields.get("effect", "none"))
         found: list[tuple[Record, EntityType, str, dict[str, Any] | None]] = []
@@ -130,7 +132,8 @@ def _add_write_answers(ctx: Any) -> None:
             if effect == "action" and sub_resource_call(calls, target.type, ctx) is not None:
                 continue
             for call in succeeded:
-                key = path_key(call.path, target.after_item)
+                key = call_key(ctx.timeline, call, target.after_item) if target.key \
+                    else path_key(call.path, target.after_item)
                 entity = entity_in_answer(call.response.json_value, target.type.id_field, key)[0] \
                     if call.response.is_json else None
                 handled.add((call.ordinal, target.type.name, key))

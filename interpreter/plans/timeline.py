@@ -77,6 +77,12 @@ class Timeline:
     collection_reads: dict[tuple[str, str], dict[str, list[Record]]] | None = None
     """(collection, id field) -> key -> the successful JSON GETs of it holding that key, built on
     first use (``collection_reads.collection_read_holding``)."""
+    key_targets: dict[int, str] = field(default_factory=dict)
+    """The identity each recorded call of a key-addressed write named (``plans/item_keys``):
+    the plan and the gate keep their targets by identity."""
+    absent_keys: dict[int, str] = field(default_factory=dict)
+    """An absence read naming its entity by a key member (a name): the identity of the entity the
+    reads showed holding that value, by the read's ordinal."""
     json_gets: dict[str, list[Record]] | None = None
     """Path -> its successful JSON GETs in ordinal order, built on first use (``collection_reads``)."""
 
@@ -184,6 +190,8 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
             timeline.item_reads_by_id.setdefault(unquote(raw_id), []).append((record, read_view))
             if is_absence(record, read_view):
                 key = _key_for(timeline, entity_type, read_view, unquote(raw_id))
+                if key != unquote(raw_id):
+                    timeline.absent_keys[ordinal] = key
                 timeline.add(Sighting(ordinal, entity_type.name, collection, key, None, "item"))
                 continue
             if not record.succeeded or not record.response.is_json:

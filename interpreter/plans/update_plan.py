@@ -19,19 +19,22 @@ from capenv.interpreter.view.extract import path_key
 from .context import PlanContext, note
 from .exemplar import admit_body
 from .held_before import held_before
+from .item_keys import call_key
 from .link import entity_in_answer
 from .update_changes import UpdateCall, UpdateInputs, explain_update
 
 
 def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, calls: list[Record], ctx: PlanContext,
-                base: dict[str, Any], events: list[TraceEvent], effect: str, verb: str | None = None) -> WritePlan:
+                base: dict[str, Any], events: list[TraceEvent], effect: str, verb: str | None = None,
+                member: str | None = None) -> WritePlan:
     """``verb``: the literal segments after the item path the tool's path names (an action's
-    segment, Datasette's ``-/update``), None when its path is the item path."""
+    segment, Datasette's ``-/update``), None when its path is the item path; ``member``: the key
+    member the path names the entity by, when not its identity (``item_keys``)."""
     if entity_type is None:
         events.append(note(tool.name, "no-observation", "its path names no entity of a state type"))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
     is_action = effect == "action"
-    address = Address(by="action" if is_action else "path", segment=verb)
+    address = Address(by="action" if is_action else "path", segment=verb, member=member)
     depth = address.segments_after_item()
     update_calls = []
     observation = None
@@ -39,7 +42,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     for call in calls:
         if not call.succeeded:
             continue
-        key = path_key(call.path, depth)
+        key = call_key(ctx.timeline, call, depth) if member else path_key(call.path, depth)
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
                              envelope=ctx.envelopes.get(tool.name))
         before = held_before(ctx, entity_type, key, call.ordinal)
@@ -87,7 +90,8 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
         events.append(note(tool.name, "no-observation", unobserved))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
     inputs = UpdateInputs(method=tool.method, is_action=is_action, id_field=entity_type.id_field,
-                          path_id=path_key(exemplar.path, depth), calls=update_calls,
+                          path_id=call_key(ctx.timeline, exemplar, depth) if member else path_key(exemplar.path, depth),
+                          calls=update_calls,
                           type_entities=ctx.type_entities(entity_type.name, exemplar.ordinal),
                           max_nesting=ctx.budgets.max_nesting)
     explanation = explain_update(ctx.ruleset, inputs)

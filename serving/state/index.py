@@ -224,6 +224,19 @@ class StateIndex:
         return None
 
 
+    def entities_holding(self, collection: HeldCollection, raw_value: str, field_name: str
+                         ) -> list[tuple[str, dict[str, Any]]]:
+        """Every entity holding a path segment's value at a key member (decoded once, else as
+        written: the first spelling any entity holds), in collection order."""
+        for probe in (decode_once(raw_value), raw_value):
+            found = [(key, self_entity) for key in collection.order
+                     if (self_entity := collection.entities[key]).get(field_name) is not None
+                     and key_of(self_entity[field_name]) == probe]
+            if found:
+                return found
+        return []
+
+
 def _first_positions(spellings: tuple[Spelling, ...]) -> dict[Spelling, int]:
     positions: dict[Spelling, int] = {}
     for position, spelling in enumerate(spellings):

@@ -41,7 +41,12 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
         parts = parts[:len(parts) - plan.address.segments_after_item()]
     depth_ = len(split_path(entity_type.collection_template))
     collection = state.find_collection("/" + "/".join(parts[:depth_]), entity_type.name)
-    found = state.find_entity(collection, parts[-1], entity_type.id_field, entity_type.id_field) if collection else None
+    member = plan.address.member if plan.address is not None and plan.address.by == "path" else None
+    if member and collection is not None:
+        found = _one_holding(state, collection, parts[-1], member, entity_type)
+    else:
+        found = state.find_entity(collection, parts[-1], entity_type.id_field, entity_type.id_field) \
+            if collection else None
     if collection is None or found is None:
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
                            kind="missing", missing=_absence(plan, env, call.path)
@@ -49,6 +54,20 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
                            where={"collection": collection.path if collection else "/" + "/".join(parts[:depth_]),
                                   "id": unquote(parts[-1])})
     return collection, found[0], found[1]
+
+
+def _one_holding(state: StateIndex, collection: HeldCollection, raw_value: str, member: str, entity_type: Any
+                 ) -> tuple[str, dict[str, Any]] | None:
+    """The one entity a path naming it by a key member names; None when none holds the value. Two
+    or more holding it name no one entity: refused, since writing either could be the wrong one."""
+    holders = state.entities_holding(collection, raw_value, member)
+    if len(holders) > 1:
+        ids = ", ".join(repr(collection.ids.get(k, k)) for k, _ in holders[:3])
+        raise WriteRefusal(f"{len(holders)} {entity_type.name} entities hold {member!r} {unquote(raw_value)!r} "
+                           f"({ids}{' and more' if len(holders) > 3 else ''}): this path names one entity by its "
+                           f"{member!r}, so it names none of them; write it at its item path "
+                           f"{entity_type.item_template} by {entity_type.id_field!r}, or give it a unique {member!r}")
+    return holders[0] if holders else None
 
 
 def _refuse_nested(entity_type: Any, collection: HeldCollection, key: str) -> None:

@@ -17,7 +17,7 @@ import pytest
 from grader import ExpectedChange, grade
 from support.served import capture_names, capture_path
 from test_agent_graded_session import echoed, stamped
-from valid_arguments import amended, write_arguments
+from valid_arguments import amended, key_member, named_by, write_arguments
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
@@ -27,10 +27,13 @@ from capenv.serving.runtime import EnvironmentRuntime
 GRADED_EFFECTS = ("create", "update", "delete")
 
 
-def fits(template: str, collection_path: str, *, item: bool) -> bool:
-    """Whether the collection path fills the template (plus an id segment for an item tool)."""
+def fits(template: str, collection_path: str, *, item: bool, keyed: bool = False) -> bool:
+    """Whether the collection path fills the template (plus an id segment for an item tool; for a
+    write naming its entity by a key member, the literal segments before it set aside)."""
     wanted = [piece for piece in split_path(template) if piece]
     parts = [piece for piece in split_path(collection_path) if piece] + (["{id}"] if item else [])
+    if keyed and len(wanted) > len(parts):
+        wanted = wanted[:len(parts) - 1] + wanted[-1:]
     return len(wanted) == len(parts) and all(
         w.startswith("{") or w == p for w, p in zip(wanted, parts))
 
@@ -45,7 +48,7 @@ def collection_for(document: bytes, plan: WritePlan, template: str) -> tuple[str
     if after:  # an item write named by a verb after the item path (/rows/{id}/-/delete)
         template = "/" + "/".join(split_path(template)[:-after])
     fitting = [(c["path"], [e["id"] for e in c["entities"]]) for c in json.loads(document)["collections"]
-               if c["type"] == plan.type and fits(template, c["path"], item=item)]
+               if c["type"] == plan.type and fits(template, c["path"], item=item, keyed=key_member(plan) is not None)]
     held = [found for found in fitting if found[1]]
     assert fitting, f"{plan.tool}: no {plan.type} collection fits {template}"
     return (held or fitting)[0]
@@ -105,7 +108,11 @@ def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePl
         assert held, f"{plan.tool}: the served create made no {plan.type} entity at a path the tool names"
     target = held[-1] if plan.effect != "create" else NEW_NAME if creates_at_item(plan, templates[plan.tool]) else None
 
-    arguments = write_arguments(schema, templates[plan.tool], collection, target, rng, "graded")
+    named = target
+    if key_member(plan) is not None:  # the path names the entity by a key member's value
+        entities = next(c["entities"] for c in json.loads(before)["collections"] if c["path"] == collection)
+        named = named_by(plan, next(e for e in entities if e["id"] == target))
+    arguments = write_arguments(schema, templates[plan.tool], collection, named, rng, "graded")
     if plan.collection is not None:  # a tied create serves only its exemplar's path arguments
         arguments.update(plan.exemplar_args)
     answer = runtime.call_tool(plan.tool, arguments)

@@ -52,16 +52,31 @@ def test_a_literal_segment_where_the_item_path_names_an_entity_is_explained():
     assert "left it literal" in reasons[0]
 
 
-def test_a_write_naming_its_entity_by_another_key_is_explained():
+def test_a_write_naming_its_entity_by_a_proven_key_is_an_update_addressed_by_it():
     one, two = {"id": 1, "name": "alpha01x", "title": "t1"}, {"id": 2, "name": "beta02xy", "title": "t2"}
     bundle = build_from(items_app([one, two])
                         .call("GET", "/items/name/alpha01x", response=one)
                         .call("GET", "/items/name/beta02xy", response=two)
                         .call("PATCH", "/items/name/alpha01x", body={"title": "z"}, response={**one, "title": "z"})
                         .call("PATCH", "/items/name/beta02xy", body={"title": "y"}, response={**two, "title": "y"}))
+    write = plan(bundle, "PATCH", "/items/name/{name}")
+    assert write.effect == "update" and write.address is not None and write.address.member == "name"
+
+
+def test_a_write_naming_its_entity_by_an_unproven_key_is_explained():
+    one, two = {"id": 1, "name": "alpha01x", "title": "t1"}, {"id": 2, "name": "beta02xy", "title": "t2"}
+    bundle = build_from(items_app([one, two])
+                        .call("GET", "/items/name/alpha01x", response=one)
+                        .call("GET", "/items/name/beta02xy", response=two)
+                        # no item held before the call holds this name: the key is not proven
+                        .call("PATCH", "/items/name/gamma03z", body={"title": "z"}, response={"ok": True}))
     reasons = _no_effect_reasons(plan(bundle, "PATCH", "/items/name/{name}"))
     assert reasons == ["no effect: the path /items/name/{name} names an entity of items by another key than its item "
-                       "path /items/{item_id}: writes are modelled at the item path only"], reasons
+                       "path /items/{item_id}, which the capture does not prove (write-item-keys): such a write is "
+                       "modelled only where the key is proven"], reasons
+    write = plan(bundle, "PATCH", "/items/name/{name}")
+    assert any(e.rule_id == "item-key.read-by-key" and "no entity held before it" in (e.reason or "")
+               for e in write.traces)
 
 
 def test_a_write_at_no_type_or_document_path_is_explained():

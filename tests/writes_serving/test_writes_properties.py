@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.served import capture_names, capture_path
-from valid_arguments import path_arguments
+from valid_arguments import named_by, path_arguments
 from write_calls import shown
 
 from capenv.interpreter.pipeline import build_bundle
@@ -212,8 +212,8 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
     properties = entry.spec().input_schema.get("properties", {})
     plan = entry.plan
     state = json.loads(runtime.data_get())
-    held = [(c["path"], e["id"]) for c in state.get("collections", []) if plan is not None and c["type"] == plan.type
-            for e in c["entities"]][:20] or [("/", None)]
+    held = [(c["path"], named_by(plan, e)) for c in state.get("collections", [])
+            if plan is not None and c["type"] == plan.type for e in c["entities"]][:20] or [("/", None)]
     if plan is not None and plan.effect == "create" and plan.collection:  # a tied create serves its own only
         held = [(plan.collection, None)]
     recorded: dict[str, list[str]] = {}  # what the capture sent for each path parameter

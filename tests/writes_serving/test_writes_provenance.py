@@ -12,7 +12,7 @@ import random
 import pytest
 
 from support.served import capture_names
-from valid_arguments import write_arguments
+from valid_arguments import named_by, write_arguments
 from write_calls import accepted, unchanged_answer
 
 from capenv.serving.runtime import EnvironmentRuntime
@@ -56,6 +56,10 @@ def holds_an_entity(runtime: EnvironmentRuntime, plan, rng: random.Random) -> bo
 def arguments_for(runtime: EnvironmentRuntime, plan, rng: random.Random) -> dict:
     spec = next(s for s in runtime.tools() if s.name == plan.tool)
     collection, entity_id = target_of(runtime, plan)
+    if entity_id is not None:  # the path names it by its id, or by a key member's value
+        held = [e for c in json.loads(runtime.data_get())["collections"] if c["path"] == collection
+                for e in c["entities"]]
+        entity_id = named_by(plan, next(e for e in held if e["id"] == entity_id))
     arguments = write_arguments(spec.input_schema, plan.template, collection, entity_id, rng, "provenance")
     if plan.effect == "create":  # a tied create names its own collection
         arguments.update(plan.exemplar_args)

@@ -84,3 +84,17 @@ def amended(arguments: dict[str, Any], input_schema: dict[str, Any], refusal: st
     body = dict(arguments["body"])
     body.update({name: value_for(name, members[name], rng, tag) for name in wanted})
     return {**arguments, "body": body}
+
+
+def key_member(plan: Any) -> str | None:
+    """The key member a write names its entity by in its path (``/variables/name/{name}``), if
+    not its identity."""
+    address = getattr(plan, "address", None)
+    return address.member if address is not None and address.by == "path" and address.member else None
+
+
+def named_by(plan: Any, entity: dict[str, Any]) -> Any:
+    """What the write's path names a held entity (a data/get entity: id and value) by: its key
+    member's value for a write addressed by one, else its id."""
+    member = key_member(plan)
+    return entity["value"].get(member) if member else entity["id"]

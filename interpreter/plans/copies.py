@@ -1,0 +1,95 @@
+"""An update or delete whose entity has a copy in another collection (``write-copies``): the
+capture shows an object carrying the entity's identity in the answer of a read outside the type's
+collection (Prefect's tag limit, also listed by /api/v2/concurrency_limits/filter under the same
+id). The write would change or remove the entity alone and leave the copy as it was, a side effect
+on a copy in another collection that write-effects does not model: the plan is not served, with
+the build reason ``copied-entity``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import EntityType, WritePlan
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.predicates.write_copies import WriteCopyContext
+from capenv.interpreter.rules_engine import TraceEvent, evaluate
+from capenv.interpreter.view.extract import path_key
+
+from .context import PlanContext, note
+from .item_keys import call_key
+
+TABLE = "write-copies"
+REASON = "copied-entity"
+
+
+def _entities(value: Any, id_field: str, found: list[Any], top: bool = True) -> None:
+    """The identities of the objects an answer holds as its entities: the root object, the root
+    array's objects, and one member's object or objects (an envelope), never an object embedded
+    in another entity (a related entity shown inside it is no copy: the gate checks embeddings)."""
+    if isinstance(value, dict):
+        if id_field in value:
+            found.append(value[id_field])
+            return
+        if top:
+            for inner in value.values():
+                _entities(inner, id_field, found, top=False)
+    elif isinstance(value, list):
+        for inner in value:
+            if isinstance(inner, dict) and id_field in inner:
+                found.append(inner[id_field])
+
+
+def _shown(ctx: PlanContext, id_field: str) -> dict[str, list[int]]:
+    """Every string identity an entity of a read's answer carries at ``id_field``, with the
+    reads (GETs and read-only POSTs) that show it; built once per field."""
+    memo = ctx.__dict__.setdefault("identities_shown", {})
+    if id_field not in memo:
+        index: dict[str, list[int]] = {}
+        for ordinal in sorted(ctx.records):
+            record = ctx.records[ordinal]
+            reads = record.method == "GET" or ctx.tool_of.get(ordinal) in ctx.read_only
+            if not record.primary or not reads or not record.succeeded or not record.response.is_json:
+                continue
+            values: list[Any] = []
+            _entities(record.response.json_value, id_field, values)
+            for value in values:
+                if isinstance(value, str):
+                    index.setdefault(value, []).append(ordinal)
+        memo[id_field] = index
+    return memo[id_field]
+
+
+def _outside(path: str, entity_type: EntityType) -> bool:
+    """The path lies outside the type's collection (a parameter matching any segment)."""
+    collection = split_path(entity_type.collection_template)
+    parts = split_path(path)
+    if len(parts) < len(collection):
+        return True
+    return not all(c.startswith("{") or c == p for c, p in zip(collection, parts))
+
+
+def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) -> WritePlan:
+    """The plan, unserved with ``copied-entity`` when a successful call's entity has a copy."""
+    if plan.build_reason is not None or plan.effect not in ("update", "delete", "action") or plan.address is None:
+        return plan
+    shown = _shown(ctx, entity_type.id_field)
+    tool = next(t for t in ctx.manifest.tools if t.name == plan.tool)
+    events: list[TraceEvent] = []
+    after = plan.address.segments_after_item()
+    for ordinal in tool.record_ordinals:
+        call = ctx.records[ordinal]
+        if not call.succeeded:
+            continue
+        identity = call_key(ctx.timeline, call, after) if plan.address.member else path_key(call.path, after)
+        places = [f"#{o} {ctx.records[o].path}" for o in shown.get(identity, []) if _outside(ctx.records[o].path,
+                                                                                              entity_type)]
+        context = WriteCopyContext(id_field=entity_type.id_field, identity=identity, shown_at=places)
+        decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{plan.tool} record {ordinal}")
+        events.extend(decision.events)
+        if decision.yields.get("copy"):
+            events.append(note(plan.tool, REASON, (
+                f"record {ordinal} writes {entity_type.name} {identity!r}, which {places[0]} also shows as an object "
+                "of another collection: the write would leave that copy as it was (side effects on copies of "
+                "entities in other collections are not modelled)"), location="interpreter/plans/copies.py"))
+            return plan.model_copy(update={"build_reason": REASON, "traces": plan.traces + tuple(events)})
+    return plan.model_copy(update={"traces": plan.traces + tuple(events)}) if events else plan

@@ -1,0 +1,45 @@
+"""An update or delete whose entity the capture also shows as an entity of another collection (the
+same identity listed at another path: Prefect's tag limits listed again by the v2 limits filter) is
+not served (``write-copies``, reason ``copied-entity``): the write would leave that copy as it was.
+A related entity embedded inside another entity's answer is no copy."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from
+from support.har_builder import HarBuilder
+
+ONE = {"id": "3c9e2b7a-1d4f-4e8a-9b6c-0f2a5d7e8c11", "tag": "one", "limit": 1}
+TWO = {"id": "8a1f4c2e-7b3d-4a9f-8e5c-2d6b0a9f1e22", "tag": "two", "limit": 2}
+MISSING = {"detail": "not found"}
+
+
+def limits_app(copy_listed: bool, embedded: bool = False) -> HarBuilder:
+    har = (HarBuilder()
+           .call("GET", "/limits", response=[ONE, TWO])
+           .call("GET", f"/limits/{ONE['id']}", response=ONE)
+           .call("GET", f"/limits/{TWO['id']}", response=TWO))
+    if copy_listed:  # the same limits, as entities of another collection
+        har.call("GET", "/v2/limits", response=[{"id": ONE["id"], "name": "tag:one"},
+                                                  {"id": TWO["id"], "name": "tag:two"}])
+    if embedded:  # shown inside another entity only
+        har.call("GET", "/jobs", response=[{"id": "job-00000001", "limits": [ONE, TWO]}])
+    return (har.call("DELETE", f"/limits/{ONE['id']}", status=204)
+            .call("GET", f"/limits/{ONE['id']}", status=404, response=MISSING)
+            .call("GET", "/limits", response=[TWO]))
+
+
+def delete_plan(bundle):
+    return next(p for p in bundle.view.writes if p.method == "DELETE")
+
+
+def test_a_delete_of_an_entity_another_collection_lists_is_not_served():
+    plan = delete_plan(build_from(limits_app(copy_listed=True)))
+    assert not plan.served and plan.reason == "copied-entity"
+    assert any(e.rule_id == "copy.identity-elsewhere" and e.outcome == "match" for e in plan.traces)
+    assert any("/v2/limits also shows as an object of another collection" in (e.reason or "") for e in plan.traces)
+
+
+def test_the_same_delete_with_no_copy_or_only_an_embedding_is_served():
+    for embedded in (False, True):
+        plan = delete_plan(build_from(limits_app(copy_listed=False, embedded=embedded)))
+        assert plan.served, (embedded, plan.reason)
