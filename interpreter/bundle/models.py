@@ -6,6 +6,8 @@ once serves anywhere. Every model is frozen and refuses unknown keys.
 
 from __future__ import annotations
 
+import re
+
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -79,6 +81,20 @@ class AbsenceAnswer(_Model):
     """Texts that name the read's path values other than as ``id_pointers`` carry them."""
 
 
+class EitherKey(_Model):
+    """An item path whose parameter takes either the identity or another key member
+    (``view-either-keys``): a value of the identity's shape names the identity, any other the member."""
+
+    member: str
+    pattern: str
+    """The identity's shape, a regular expression a value must match whole."""
+    ignore_case: bool = False
+    rule_id: str | None = None
+
+    def names_identity(self, value: str) -> bool:
+        return re.fullmatch(self.pattern, value, re.IGNORECASE if self.ignore_case else 0) is not None
+
+
 class EntityType(_Model):
     name: str
     collection_template: str
@@ -88,6 +104,8 @@ class EntityType(_Model):
     item_tools: tuple[str, ...] = ()
     key_fields: dict[str, str] = Field(default_factory=dict)
     """Item tools that address the entity by another field (tool -> field), e.g. by name."""
+    either_key: EitherKey | None = None
+    """The item path's parameter takes either the identity or this key member (told apart by shape)."""
     nested_ids: bool = False
     """Ids are paths (the item parameter spans segments, ``manifest.path_spans``): an id that
     extends another by ``/`` names an entity under it, which a delete of the other would take

@@ -24,7 +24,7 @@ def named_entity(copy: StateIndex, path: str, entity_type: Any, read_view: Any) 
     if held is None:
         return None
     return copy.find_entity(held, split_path(path)[-1], read_view.key_field or entity_type.id_field,
-                            entity_type.id_field)
+                            entity_type.id_field, entity_type.either_key)
 
 
 def item_key(copy: StateIndex, path: str, entity_type: Any, read_view: Any, absent_key: str | None = None) -> str:
@@ -35,7 +35,7 @@ def item_key(copy: StateIndex, path: str, entity_type: Any, read_view: Any, abse
     found = named_entity(copy, path, entity_type, read_view)
     if found is not None:
         return found[0]
-    if absent_key is not None and by_other_key(read_view, entity_type):
+    if absent_key is not None:  # recorded only for a read naming its entity by another key
         return absent_key
     return decode_once(split_path(path)[-1])
 

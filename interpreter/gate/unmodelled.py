@@ -79,7 +79,8 @@ def _below_item(record: Record, entity_type: object, segment: str, copy: StateIn
     name = entity_type.name
     collection = collection_path(record.path, entity_type)
     held = copy.find_collection(collection, name)
-    found = copy.find_entity(held, segment, entity_type.id_field, entity_type.id_field) if held is not None else None
+    found = copy.find_entity(held, segment, entity_type.id_field, entity_type.id_field, entity_type.either_key) \
+        if held is not None else None
     key = found[0] if found is not None else unquote(segment)
     why = ""
     if found is not None or held is None:

@@ -29,10 +29,7 @@ def target_entity(plan: WritePlan, record: Record, env: WriteEnv, timeline: Time
     entity_type = env.types.get(plan.type or "")
     if entity_type is None:
         return None
-    after = plan.address.segments_after_item() if plan.address else 0
-    if plan.address is not None and plan.address.member:
-        return entity_type.name, call_key(timeline, record, after)
-    return entity_type.name, path_key(record.path, after)
+    return entity_type.name, call_key(timeline, record, plan.address.segments_after_item() if plan.address else 0)
 
 
 def note_form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: CreateSite,

@@ -126,7 +126,7 @@ def _delete_plan(entity_type: EntityType | None, exemplar: Record, base: dict[st
     ``member``: the key member its path names the entity by, if not its identity."""
     address = Address(by="path", segment=verb, member=member)
     if entity_type is not None and exemplar.response.is_json:
-        key = call_key(ctx.timeline, exemplar) if member and ctx is not None \
+        key = call_key(ctx.timeline, exemplar, address.segments_after_item()) if ctx is not None \
             else path_key(exemplar.path, address.segments_after_item())
         entity, locator = entity_in_answer(exemplar.response.json_value, entity_type.id_field, key)
         if entity is not None:

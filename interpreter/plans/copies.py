@@ -80,7 +80,7 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
         call = ctx.records[ordinal]
         if not call.succeeded:
             continue
-        identity = call_key(ctx.timeline, call, after) if plan.address.member else path_key(call.path, after)
+        identity = call_key(ctx.timeline, call, after)
         places = [f"#{o} {ctx.records[o].path}" for o in shown.get(identity, []) if _outside(ctx.records[o].path,
                                                                                               entity_type)]
         context = WriteCopyContext(id_field=entity_type.id_field, identity=identity, shown_at=places)

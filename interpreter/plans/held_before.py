@@ -132,8 +132,7 @@ def _add_write_answers(ctx: Any) -> None:
             if effect == "action" and sub_resource_call(calls, target.type, ctx) is not None:
                 continue
             for call in succeeded:
-                key = call_key(ctx.timeline, call, target.after_item) if target.key \
-                    else path_key(call.path, target.after_item)
+                key = call_key(ctx.timeline, call, target.after_item)
                 entity = entity_in_answer(call.response.json_value, target.type.id_field, key)[0] \
                     if call.response.is_json else None
                 handled.add((call.ordinal, target.type.name, key))

@@ -50,13 +50,32 @@ def _under_collection(parts: list[str], entity_type: EntityType) -> bool:
 
 def keyed_target(tool: Tool, target: Target, ctx: Any) -> Target:
     """The tool's target, an item one addressed by a key member when the table proves it; the
-    tool's own decision memoised on the context (two builders ask)."""
-    if target.relation != "other":
-        return target
+    tool's own decision memoised on the context (two builders ask). At an item path that also takes
+    another member (``EitherKey``), the entity each call named is resolved the same way."""
     memo = ctx.__dict__.setdefault("keyed_targets", {})
     if tool.name not in memo:
-        memo[tool.name] = _decide(tool, target, ctx)
+        if target.relation == "other":
+            memo[tool.name] = _decide(tool, target, ctx)
+        else:
+            if target.relation == "item" and target.type is not None and target.type.either_key is not None:
+                _resolve_either(tool, target.type, ctx)
+            memo[tool.name] = target
     return memo[tool.name]
+
+
+def _resolve_either(tool: Tool, entity_type: EntityType, ctx: Any) -> None:
+    """At an item path taking the identity or another member (``EitherKey``), each successful call
+    whose value is not shaped as an identity named the one entity held before it at that member."""
+    either = entity_type.either_key
+    for ordinal in tool.record_ordinals:
+        call = ctx.records[ordinal]
+        value = unquote(split_path(call.path)[-1])
+        if not call.succeeded or either.names_identity(value):
+            continue
+        holders = [e for e in ctx.type_entities(entity_type.name, ordinal)
+                   if e.get(either.member) is not None and str(e[either.member]) == value]
+        if len(holders) == 1 and entity_type.id_field in holders[0]:
+            ctx.timeline.key_targets[ordinal] = str(holders[0][entity_type.id_field])
 
 
 def _decide(tool: Tool, target: Target, ctx: Any) -> Target:

@@ -217,11 +217,16 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
 
 
 def _key_for(timeline: Timeline, entity_type: EntityType, view: ReadView, path_id: str) -> str:
-    """An absence read by a key field (a name) names the entity whose key held that value."""
-    if view.key_field in (None, entity_type.id_field):
+    """An absence read by a key field (a name) names the entity whose key held that value; so does
+    one at an item path also taking another member (``EitherKey``) with a value not shaped as an id."""
+    field = view.key_field
+    either = entity_type.either_key
+    if field in (None, entity_type.id_field) and either is not None and not either.names_identity(path_id):
+        field = either.member
+    if field in (None, entity_type.id_field):
         return path_id
     for (type_name, key), sightings in timeline.by_entity.items():
         if type_name == entity_type.name and any(
-                s.value is not None and str(s.value.get(view.key_field)) == path_id for s in sightings):
+                s.value is not None and str(s.value.get(field)) == path_id for s in sightings):
             return key
     return path_id

@@ -42,7 +42,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     for call in calls:
         if not call.succeeded:
             continue
-        key = call_key(ctx.timeline, call, depth) if member else path_key(call.path, depth)
+        key = call_key(ctx.timeline, call, depth)
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
                              envelope=ctx.envelopes.get(tool.name))
         before = held_before(ctx, entity_type, key, call.ordinal)
@@ -90,7 +90,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
         events.append(note(tool.name, "no-observation", unobserved))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
     inputs = UpdateInputs(method=tool.method, is_action=is_action, id_field=entity_type.id_field,
-                          path_id=call_key(ctx.timeline, exemplar, depth) if member else path_key(exemplar.path, depth),
+                          path_id=call_key(ctx.timeline, exemplar, depth),
                           calls=update_calls,
                           type_entities=ctx.type_entities(entity_type.name, exemplar.ordinal),
                           max_nesting=ctx.budgets.max_nesting)

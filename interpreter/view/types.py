@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from capenv.interpreter.bundle.models import EntityType, Locator
+from capenv.interpreter.bundle.models import EitherKey, EntityType, Locator
 from capenv.interpreter.bundle.paths import spell_path, split_path
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest, Tool
 
+from .either_keys import either_key_shape
 from .shapes import ShapeReader, unknown_shape
 
 
@@ -33,6 +34,8 @@ class ToolShape:
     key_field: str | None = None
     other_shape: tuple[int, ...] = ()
     """A list tool's calls answered in another shape than its view reads (``view-list-shapes``)."""
+    either: EitherKey | None = None
+    """An item tool whose parameter takes either the identity or this key member (``either_keys``)."""
 
 
 @dataclass
@@ -100,13 +103,23 @@ def _item_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolS
         allowed = [(o[0], o[1]) for o in options]
         common = options if common is None else [c for c in common if (c[0], c[1]) in allowed]
         if not common:
-            return None
+            return _either_shape(tool, answers, reader, word)
     # the member every answer carries the path value in (a file's name equals its path only at the top)
     if not common:
         return None
     locator, id_field, decision = common[0]
     reader.traces.extend(decision.events)
     return ToolShape(tool, "item", locator, id_field, decision.rule_id)
+
+
+def _either_shape(tool: Tool, answers: list[Record], reader: ShapeReader, word: str | None) -> ToolShape | None:
+    """No one member carries every read's path value: the parameter may take either the identity
+    or another key member (``view-either-keys``)."""
+    found = either_key_shape(tool, answers, reader, word)
+    if found is None:
+        return None
+    locator, id_field, either = found
+    return ToolShape(tool, "item", locator, id_field, either.rule_id, either=either)
 
 
 def _carried_fields(manifest: Manifest, records: dict[int, Record], reader: ShapeReader) -> dict[str, str]:
@@ -214,7 +227,9 @@ def _assemble_types(result: TypeInference) -> None:
             name=name, collection_template=entry["spelling"], item_template=item_template, id_field=id_field or "id",
             list_tools=tuple(s.tool.name for s in entry["lists"]),
             item_tools=tuple(s.tool.name for s in items_ok + keyed),
-            key_fields={s.tool.name: s.key_field for s in keyed if s.key_field}))
+            key_fields={s.tool.name: s.key_field for s in keyed if s.key_field},
+            either_key=next((s.either for s in items_ok if s.either is not None and s.tool.template == item_template),
+                            None)))
 
 
 def _type_name(template: str, taken: dict[str, str]) -> str:

@@ -177,7 +177,11 @@ def _draft(entry: CatalogEntry, bundle: Bundle, replayer: Replayer) -> Draft:
     tool, view = entry.tool, entry.view
     kind = view.kind if view is not None else "none"
     where = f"{tool.method} {tool.template}"
-    what = {"item": f'Reads one "{view.type}" entity by its "{view.key_field}"' if view else "",
+    either = next((t.either_key for t in bundle.view.types if view is not None and t.name == view.type
+                   and t.either_key is not None and view.key_field == t.id_field), None)
+    key = f'"{view.key_field}" or its "{either.member}"' if either is not None and view is not None \
+        else f'"{view.key_field}"' if view is not None else ""
+    what = {"item": f'Reads one "{view.type}" entity by its {key}' if view else "",
             "list": f'Lists "{view.type}" entities' if view else "",
             "document": "Reads a document"}.get(kind, "Reads")
     parts: list[Any] = []

@@ -186,6 +186,9 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
               "bulk": f'Writes several "{plan.type}" entities'}.get(plan.effect, "Writes")
     parts: list[Any] = [f"{effect} in the served state ({plan.method} {plan.template}); later reads and data/get "
                         "show the change."]
+    if plan.address is not None and plan.address.by == "path" and plan.address.member:
+        parts.append(f'The path names the entity by its "{plan.address.member}": the one entity holding that value '
+                     "(none answers as the application answers a missing one; several are refused).")
     accepted = [m for m in plan.members if m.admission == "accepted"]
     required = [m.member for m in accepted if m.required]
     if required:

@@ -55,7 +55,8 @@ def answer_item(view: ReadView, entity_type: EntityType, state: StateIndex, path
     if collection is None:
         return None
     raw_id = split_path(path)[-1]
-    found = state.find_entity(collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field)
+    found = state.find_entity(collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field,
+                              entity_type.either_key)
     if found is None:
         return None
     _, entity = found

@@ -70,14 +70,15 @@ class StateReads:
         collection = state.find_collection(collection_path, entity_type.name)
         found = None
         if collection is not None:
-            found = state.find_entity(collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field)
+            found = state.find_entity(collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field,
+                                      entity_type.either_key)
         held_path = collection.path if collection is not None else collection_path
         if found is None:
             label = _item_label("missing", entity_type, held_path, decode_once(raw_id))
             recorded = self._recorded_absence(view, call)
             if recorded is not None:
                 return Served(from_recording(recorded, source="state"), {"state": label})
-            parent = missing_parent(call.path, self._types, state)
+            parent = missing_parent(call.path, self._types, state, _keyed_type(view, entity_type))
             if parent is not None and (view.absence is not None or view.missing is not None):
                 raise CallRefused(f"nothing was recorded for {call.path}: {parent}, and the capture shows how "
                                   "the application answers a missing entity only under one it holds",
@@ -233,3 +234,8 @@ def _refuse_lacking(answer: Answer, entity_type: EntityType) -> None:
         raise CallRefused(f'the {entity_type.name} entity lacks "{answer.missing_field}", a field every recording '
                           "of this view carried, so the state cannot answer it", http_status=500)
 
+
+def _keyed_type(view: ReadView, entity_type: EntityType) -> str | None:
+    """The view's type when it names its entity by another key than the identity (its path's
+    literal sub-path names no entity of the type), else None."""
+    return entity_type.name if view.key_field and view.key_field != entity_type.id_field else None

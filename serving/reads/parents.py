@@ -12,11 +12,13 @@ from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.state.index import StateIndex
 
 
-def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex) -> str | None:
-    """What the path names above its own entity that the state does not hold, or None."""
+def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, own: str | None = None) -> str | None:
+    """What the path names above its own entity that the state does not hold, or None. ``own``:
+    the type of a read naming its entity by another key under a literal sub-path
+    (``/variables/name/{name}``), whose literal is no entity of that type."""
     parts = split_path(path)
     for entity_type in types.values():
-        if not entity_type.item_template:
+        if not entity_type.item_template or entity_type.name == own:
             continue
         item = split_path(entity_type.item_template)
         if len(item) >= len(parts) or not all(
@@ -25,7 +27,7 @@ def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex) -
         collection = state.find_collection("/" + "/".join(parts[:len(item) - 1]), entity_type.name)
         raw_id = parts[len(item) - 1]
         if collection is None or state.find_entity(collection, raw_id, entity_type.id_field,
-                                                   entity_type.id_field) is None:
+                                                   entity_type.id_field, entity_type.either_key) is None:
             return (f'the state holds no {entity_type.name} whose "{entity_type.id_field}" is '
                     f'"{decode_once(raw_id)}", which the path lies under')
     return None

@@ -63,11 +63,13 @@ class GuardedReplay:
         raw_id = split_path(call.path)[-1]
         collection = state.find_collection(collection_of(call.path, entity_type), entity_type.name) if state else None
         field = view.key_field or entity_type.id_field
-        if collection is not None and state is not None and state.find_entity(collection, raw_id, field, entity_type.id_field):
+        if collection is not None and state is not None and state.find_entity(collection, raw_id, field, entity_type.id_field,
+                                                                                  entity_type.either_key):
             raise CallRefused(f'the state holds the {entity_type.name} whose "{field}" is "{decode_once(raw_id)}", '
                               f"but {call.tool.name} answers by replay ({view.reason}) and no recording names it, "
                               "so nothing was recorded for it", http_status=404)
-        parent = missing_parent(call.path, self._types, state) if state is not None else None
+        parent = missing_parent(call.path, self._types, state, entity_type.name if field != entity_type.id_field
+                                else None) if state is not None else None
         if parent is not None:
             raise CallRefused(f"nothing was recorded for {call.path}: {parent}, and the capture shows how the "
                               "application answers a missing entity only under one it holds", http_status=404)

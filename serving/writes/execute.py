@@ -45,8 +45,7 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
     if member and collection is not None:
         found = _one_holding(state, collection, parts[-1], member, entity_type)
     else:
-        found = state.find_entity(collection, parts[-1], entity_type.id_field, entity_type.id_field) \
-            if collection else None
+        found = _by_path(state, collection, parts[-1], entity_type) if collection else None
     if collection is None or found is None:
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
                            kind="missing", missing=_absence(plan, env, call.path)
@@ -68,6 +67,17 @@ def _one_holding(state: StateIndex, collection: HeldCollection, raw_value: str, 
                            f"{member!r}, so it names none of them; write it at its item path "
                            f"{entity_type.item_template} by {entity_type.id_field!r}, or give it a unique {member!r}")
     return holders[0] if holders else None
+
+
+def _by_path(state: StateIndex, collection: HeldCollection, raw_id: str, entity_type: Any
+             ) -> tuple[str, dict[str, Any]] | None:
+    """The entity an item path names: by its identity, or where the path also takes another key
+    member (``EitherKey``) and the value is not shaped as an identity, the one entity holding it
+    there (two or more are refused: the value names no one entity)."""
+    either = entity_type.either_key
+    if either is not None and not either.names_identity(unquote(raw_id)):
+        return _one_holding(state, collection, raw_id, either.member, entity_type)
+    return state.find_entity(collection, raw_id, entity_type.id_field, entity_type.id_field)
 
 
 def _refuse_nested(entity_type: Any, collection: HeldCollection, key: str) -> None:
