@@ -50,3 +50,27 @@ def answer_held(plan: WritePlan, env: WriteEnv, collection_path: str, key: str,
     return WriteResult(response.status, response.content_type, response.headers, body, True, None,
                        {"source": "state", "view": "get", "type": plan.type, "collection": collection_path,
                         "id": entity.get(id_field, key), "key": list(plan.key.members)}, [])
+
+
+def refuse_key_clash(plan: WritePlan, env: WriteEnv, collection: Any, key: str, updated: dict[str, Any]) -> None:
+    """An update that would give its entity the key another entity of the collection holds, where
+    the type's create learned that key on its conflict branch (the application refuses a second
+    entity with it, record ``learned_from``): refused, since the application would refuse it too
+    or do what the capture never shows, never two entities holding one key."""
+    for create in env.view.writes:
+        if create.effect != "create" or create.type != plan.type or create.key is None \
+                or create.key.branch != "conflict":
+            continue
+        members = create.key.members
+        if not all(m in updated for m in members):
+            continue
+        clash = next((k for k in collection.order if k != key and all(
+            m in collection.entities[k] and same_json(collection.entities[k][m], updated[m]) for m in members)), None)
+        if clash is not None:
+            named = ", ".join(f"{m} {updated[m]!r}" for m in members)
+            raise WriteRefusal(f"another {plan.type} entity ({collection.ids.get(clash, clash)!r}) holds {named}: the "
+                               f"application refuses a second one (record {create.key.learned_from} answered "
+                               f"{create.key.response.status}), so this update, which would make two, is refused; "
+                               f"send another {', '.join(members)}", kind="conflict",
+                               where={"collection": collection.path, "id": collection.ids.get(clash, clash),
+                                      "key": list(members)})

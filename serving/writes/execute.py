@@ -27,7 +27,7 @@ from .bulk import write_bulk
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
 from .checks import check_bulk_body, check_members, check_query, unwrap_body
 from .create_collections import collection_for_create, path_arguments
-from .create_keys import answer_held, held_by_key
+from .create_keys import answer_held, held_by_key, refuse_key_clash
 from .documents import write_document
 from .plans import PlanParts, plan_parts, sent_arguments
 from .values import charge_growth, field_values, op_context
@@ -159,6 +159,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         values = field_values(plan, ctx, recorded)
         updated = dict(entity)
         updated.update(values)
+        refuse_key_clash(plan, env, collection, key, updated)
         if recorded is None:  # serving answers from the copy; the gate judges that by incomplete-entities
             check_answer_covers(plan, updated, unsent_members(plan, body))
         charge_growth(limit_check, entity, updated)

@@ -101,3 +101,26 @@ def test_serving_refuses_a_key_value_two_entities_hold_and_changes_nothing():
     assert answer.is_error
     assert "2 users entities hold 'email' 'same@example.test'" in json.dumps(answer.structured)
     assert runtime.data_get() == before
+
+
+def test_an_update_giving_an_entity_a_key_another_holds_is_refused_where_creates_refuse_it():
+    har = users_app()
+    har.call("POST", "/users", body={"email": "cy@example.test", "name": "Cy"}, status=201,
+             response={"id": "9e8d7c6b-5a49-4382-9170-6f5e4d3c2b10", "email": "cy@example.test", "name": "Cy"})
+    har.call("GET", "/users/9e8d7c6b-5a49-4382-9170-6f5e4d3c2b10",
+             response={"id": "9e8d7c6b-5a49-4382-9170-6f5e4d3c2b10", "email": "cy@example.test", "name": "Cy"})
+    har.call("POST", "/users", body={"email": "cy@example.test", "name": "Other"}, status=409,
+             response={"detail": "email taken"})
+    har.call("PATCH", f"/users/{BO['id']}", body={"email": "bob@example.test"}, status=204)
+    har.call("GET", f"/users/{BO['id']}", response={**BO, "name": "Bo C", "email": "bob@example.test"})
+    cy = "9e8d7c6b-5a49-4382-9170-6f5e4d3c2b10"
+    har.call("PATCH", f"/users/{cy}", body={"email": "cy2@example.test"}, status=204)
+    har.call("GET", f"/users/{cy}", response={"id": cy, "email": "cy2@example.test", "name": "Cy"})
+    runtime = EnvironmentRuntime(build_from(har))
+    patch = next(p for p in runtime.bundle.view.writes if p.tool == "patch_users_by_user_id")
+    assert patch.served, patch.reason
+    before = runtime.data_get()
+    status, body = call(runtime, "PATCH", f"/users/{BO['id']}", {"email": "ann@example.test"})
+    assert status == 409 or status >= 400, (status, body)
+    assert "holds email 'ann@example.test'" in json.dumps(body) and runtime.data_get() == before
+    assert call(runtime, "PATCH", f"/users/{BO['id']}", {"email": "new@example.test"})[0] == 204
