@@ -14,7 +14,6 @@ from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.item_keys import call_key
 from capenv.interpreter.plans.timeline import Timeline
-from capenv.interpreter.view.extract import path_key
 from capenv.serving.writes.calls import WriteEnv
 
 from .findings import PlanFindings

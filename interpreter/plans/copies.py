@@ -13,7 +13,6 @@ from capenv.interpreter.bundle.models import EntityType, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.predicates.write_copies import WriteCopyContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
-from capenv.interpreter.view.extract import path_key
 
 from .context import PlanContext, note
 from .item_keys import call_key

@@ -26,7 +26,7 @@ from urllib.parse import unquote
 from capenv.interpreter.bundle.models import EntityType
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.view.extract import collection_path, path_key
+from capenv.interpreter.view.extract import collection_path
 
 from .classify import classify, target_of
 from .exemplar import admit_body

@@ -14,7 +14,6 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
-from capenv.interpreter.view.extract import path_key
 
 from .context import PlanContext, note
 from .exemplar import admit_body
