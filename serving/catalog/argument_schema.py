@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -19,6 +20,8 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.serving.read_call import CallRefused, json_kind_of
+
+from .schema_precheck import compile_precheck
 
 SCHEMA_CANNOT_SAY = ("Beyond the schema, a call is refused only for: an entity the state does not hold, a number "
                      "that is not exact, an integer past 64 bits, a lone surrogate, a __proto__ member, or a body "
@@ -52,13 +55,18 @@ class ArgumentSchema:
         self.schema = json.loads(dumps(schema))  # plain JSON values, exactly as a client reads it
         Draft202012Validator.check_schema(self.schema)
         self.validator = Draft202012Validator(self.schema)
+        self.precheck = compile_precheck(self.schema)
         self.tool = tool
 
-    def check(self, arguments: Any, accepted: str) -> None:
-        """Raise ``CallRefused`` when ``arguments`` do not validate, naming what is accepted."""
+    def check(self, arguments: Any, accepted: Callable[[], str]) -> None:
+        """Raise ``CallRefused`` when ``arguments`` do not validate, naming what is accepted
+        (``accepted()``, worded only for a refusal). The compiled precheck accepts the usual
+        call at once; jsonschema decides the rest."""
+        if self.precheck is not None and self.precheck(arguments):
+            return
         error = best_match(self.validator.iter_errors(_plain(arguments)))
         if error is not None:
-            raise CallRefused(f"{self._message(error)}; {self.tool} accepts {accepted}")
+            raise CallRefused(f"{self._message(error)}; {self.tool} accepts {accepted()}")
 
     def _message(self, error: ValidationError) -> str:
         where = _where(error.absolute_path)

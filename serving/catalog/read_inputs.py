@@ -154,7 +154,7 @@ class ToolInputs:
             raise CallRefused(f"arguments must be an object; {self.tool.name} accepts {self.accepted()}")
         if arguments.get("query", 0) is None or (not self.query and arguments.get("query", 0) == {}):
             arguments = {k: v for k, v in arguments.items() if k != "query"}  # no query sent, as it reads
-        self.checked.check(arguments, self.accepted())
+        self.checked.check(arguments, self.accepted)
         known = {name for _, name in self.properties} | ({"query"} if self.query else set()) | (
             {"body"} if self.body is not None else set())
         unknown = [k for k in arguments if k not in known and not (k == "query" and arguments[k] in ({}, None))]

@@ -140,7 +140,7 @@ class WriteInputs:
             raise CallRefused(f"arguments must be an object; {self.tool.name} accepts {self.accepted()}")
         if arguments.get("query", 0) is None:
             arguments = {k: v for k, v in arguments.items() if k != "query"}
-        self.checked.check(arguments, self.accepted())
+        self.checked.check(arguments, self.accepted)
         known = set(self.tool.params) | {"query", "body"}
         unknown = [k for k in arguments if k not in known]
         if unknown:

@@ -1,0 +1,110 @@
+"""The compiled precheck of a tool's input schema only ever accepts what jsonschema accepts
+(``catalog/schema_precheck``): whatever it says yes to, the Draft 2020-12 validator says yes to,
+and the usual calls of every tool take it (else the fast path would never run)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from capenv.interpreter.bundle.io import read_bundle
+from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.serving.catalog.argument_schema import ArgumentSchema, _plain
+from capenv.serving.catalog.schema_precheck import compile_precheck
+from capenv.serving.read_call import CallRefused
+from capenv.serving.runtime import EnvironmentRuntime
+
+CAPTURES = ("json-server", "kinto", "prefect", "strapi")
+
+
+@pytest.fixture(scope="module")
+def schemas(bundle_dir: Callable[[str], Path]) -> list[ArgumentSchema]:
+    found = []
+    for name in CAPTURES:
+        runtime = EnvironmentRuntime(read_bundle(bundle_dir(name)))
+        found += [entry.inputs.checked for entry in runtime.catalog.entries.values()]
+        runtime.close()
+    return found
+
+
+def _names(schema: Any) -> list[str]:
+    """Every property name the schema spells, at any depth: what generated objects use as keys."""
+    names: list[str] = []
+    if isinstance(schema, dict):
+        names += list(schema.get("properties", {}))
+        for value in schema.values():
+            names += _names(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            names += _names(value)
+    return names
+
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.integers(), st.text(max_size=3),
+                    st.sampled_from(["", "1", "a", "posts"]), st.floats(allow_nan=False, allow_infinity=False),
+                    st.sampled_from([JsonNumber("1.0"), JsonNumber("2"), 1.0, 0.0]))
+
+
+def values(keys: list[str]) -> st.SearchStrategy[Any]:
+    key = st.sampled_from(keys) if keys else st.text(max_size=2)
+    return st.recursive(scalars, lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.lists(inner, max_size=2).map(tuple),
+        st.dictionaries(st.one_of(key, st.text(max_size=2)), inner, max_size=4)), max_leaves=12)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_what_the_precheck_accepts_jsonschema_accepts(schemas: list[ArgumentSchema], data: st.DataObject) -> None:
+    schema = data.draw(st.sampled_from(schemas))
+    keys = _names(schema.schema)
+    arguments = data.draw(st.one_of(values(keys), st.dictionaries(st.sampled_from(keys or ["x"]), values(keys),
+                                                                  max_size=4)))
+    if schema.precheck is not None and schema.precheck(arguments):
+        assert schema.validator.is_valid(_plain(arguments)), (schema.tool, arguments)
+
+
+def test_every_published_schema_compiles(schemas: list[ArgumentSchema]) -> None:
+    assert [s.tool for s in schemas if s.precheck is None] == []
+
+
+def test_the_usual_call_takes_the_fast_path(bundle_dir: Callable[[str], Path]) -> None:
+    runtime = EnvironmentRuntime(read_bundle(bundle_dir("json-server")))
+    create = runtime.catalog.get("post_posts").inputs.checked
+    read = runtime.catalog.get("get_posts_by_post_id").inputs.checked
+    body = {"title": "t", "author": "a", "views": 1, "published": True, "tags": ["b"]}
+    assert create.precheck({"body": body})
+    assert not create.precheck({"body": {**body, "views": "1"}}) and not create.precheck({"body": {"title": "t"}})
+    assert read.precheck({"post_id": "1"}) and read.precheck({"post_id": 1})
+    assert not read.precheck({"post_id": ""}) and not read.precheck({})
+    with pytest.raises(CallRefused, match='"post_id" must not be empty'):
+        read.check({"post_id": ""}, lambda: "a post id")
+    runtime.close()
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "string", "pattern": "^a"},
+    {"type": "object", "properties": {"x": {"format": "date"}}},
+    {"$ref": "#/$defs/x"},
+    {"type": "decimal"},
+])
+def test_a_keyword_it_does_not_decide_leaves_the_schema_to_jsonschema(schema: dict) -> None:
+    assert compile_precheck(schema) is None
+
+
+@pytest.mark.parametrize("schema, value", [
+    ({"type": "integer"}, 1.0),            # an integer to jsonschema, left to it
+    ({"type": "integer"}, True),
+    ({"const": 1}, True),                  # True is not 1
+    ({"enum": [{"a": 1}]}, {"a": 1}),      # not a scalar: left to jsonschema
+    ({"type": "array"}, ("a",)),            # a tuple is an array only once written as JSON
+    ({"minLength": 1}, JsonNumber("1.5")),
+    ({"properties": {"a": {"type": "string"}}}, {1: "x"}),
+])
+def test_what_it_leaves_to_jsonschema(schema: dict, value: Any) -> None:
+    check = compile_precheck(schema)
+    assert check is not None and not check(value)
