@@ -14,7 +14,7 @@ from benchmarks import document, machine
 from benchmarks.section import Section
 
 DEFAULT_OUTPUT = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
-USAGE = "``python -m benchmarks [build] [serving] [http] [soak] [fleet] [--output FILE | --no-write]``."
+USAGE = "``python -m benchmarks [build] [serving] [http] [soak] [fleet] [lists] [--output FILE | --no-write]``."
 
 
 def main(argv: Sequence[str] | None, runners: Mapping[str, Callable[[], Section]]) -> int:

@@ -19,6 +19,9 @@ JSON_SERVER_VERSION = "0.17.4"
 JSON_SERVER_DIR = REPO / ".ci" / "cache" / "npm" / "node_modules"
 JSON_SERVER_INSTALL = "bash .ci/live-apps.sh install"
 READY_SECONDS = 60.0
+DATA_TOKEN = "capenv-benchmark-data-token"
+"""The grader's bearer token every benchmark server of capenv is started with (``--data-token``)."""
+AUTHORIZATION = {"Authorization": f"Bearer {DATA_TOKEN}"}
 
 
 @dataclass
@@ -72,7 +75,7 @@ def start_process(name: str, argv: list[str], ready_path: str, port: int, workdi
 def _answers(server: Server, path: str) -> bool:
     try:
         connection = http.client.HTTPConnection(server.host, server.port, timeout=2)
-        connection.request("GET", path)
+        connection.request("GET", path, headers=AUTHORIZATION)
         ok = connection.getresponse().status == 200
         connection.close()
         return ok
@@ -93,7 +96,7 @@ def start_capenv(target: Path, workdir: Path, store: str | None = None, *, profi
         command = [sys.executable, "-m", "cProfile", "-o", str(profile_to), "-m", "capenv.interpreter.cli.main"]
     else:
         command = capenv_command()
-    argv = [*command, "serve", str(target), "--http", f"127.0.0.1:{port}"]
+    argv = [*command, "serve", str(target), "--http", f"127.0.0.1:{port}", "--data-token", DATA_TOKEN]
     if store:
         argv += ["--store", store]
     # ready once it answers its OpenAPI description: open to anyone, unlike the data plane (token)
@@ -121,7 +124,7 @@ def start_json_server(binary: Path, workdir: Path) -> Server:
 
 def post(server: Server, path: str) -> int:
     connection = http.client.HTTPConnection(server.host, server.port, timeout=30)
-    connection.request("POST", path, body=b"")
+    connection.request("POST", path, body=b"", headers=AUTHORIZATION)
     status = connection.getresponse().status
     connection.close()
     return status

@@ -6,7 +6,6 @@ exactly what serving answers.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
@@ -17,7 +16,7 @@ from capenv.serving.state.index import StateIndex
 
 from .envelope import collection_digest, render_envelope
 from .queries import evaluate_queries, pages
-from .render import project, render_into, sorted_fields
+from .render import first_lacking, project, render_entities, render_into, sorted_fields
 
 
 @dataclass(frozen=True)
@@ -100,9 +99,8 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
     if members is None:
         return None
     constants = {p.name: p.value for p in line.projected_members if p.role == "constant"}
-    shown = [with_constants(project(sorted_fields(m, view.sorted_arrays), line.shown_fields or view.shown_fields),
-                            constants) for m in members]
-    lacking = next((f for m in members if (f := _lacking(m, view.required_fields))), None)
+    shown = render_entities(members, line.shown_fields or view.shown_fields, view.sorted_arrays, constants)
+    lacking = first_lacking(members, view.required_fields)
     body = render_into(line.base.body, view.locator or Locator(kind="root"), shown)
     unheld = None
     if view.envelope_members:
@@ -113,14 +111,6 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
                                        lambda: _digest(collection), whole=whole, as_recorded=as_recorded)
     return Answer(line.base.status, line.base.content_type, line.base.headers, body, missing_field=lacking,
                   unheld=unheld)
-
-
-def with_constants(entity: dict[str, Any], constants: dict[str, Any]) -> dict[str, Any]:
-    """The listed entity with the members the line shows as one constant (its own projection,
-    ``ListLine.projected_members``) in place of the state's values."""
-    if not constants:
-        return entity
-    return {key: copy.deepcopy(constants[key]) if key in constants else value for key, value in entity.items()}
 
 
 def _counted(line: ListLine, members: list[dict[str, Any]], collection: Any,

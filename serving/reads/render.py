@@ -8,7 +8,7 @@ order never matters, array order does.
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from capenv.interpreter.bundle.models import Locator
 from capenv.interpreter.bundle.values import MISSING, locate, same_json
@@ -28,6 +28,49 @@ def project(entity: dict[str, Any], shown_fields: Iterable[str]) -> dict[str, An
     if not shown:
         return dict(entity)
     return {key: value for key, value in entity.items() if key in shown}
+
+
+def render_entities(entities: list[dict[str, Any]], shown_fields: Iterable[str], sorted_arrays: Iterable[str],
+                    constants: dict[str, Any]) -> list[dict[str, Any]]:
+    """``[with_constants(project(sorted_fields(e, sorted_arrays), shown_fields), constants) for e in
+    entities]``, its plan made once per answer rather than once per entity.
+
+    An entity the view shows whole is listed as the state holds it, not copied (a list of
+    10,000 entities was a third copies): the state never edits an entity in place (``edits``
+    puts a new one in its place, so an answer already handed out keeps what it listed), and
+    nothing edits an answer (every later step builds its own: ``place``, ``with_observed``)."""
+    shown = frozenset(shown_fields)
+    names = tuple(sorted_arrays)
+    if names:
+        entities = [sorted_fields(entity, names) for entity in entities]
+    if not shown:
+        rendered = list(entities)
+    else:
+        rendered = [entity if entity.keys() <= shown else
+                    {key: value for key, value in entity.items() if key in shown} for entity in entities]
+    if constants:
+        rendered = [with_constants(entity, constants) for entity in rendered]
+    return rendered
+
+
+def with_constants(entity: dict[str, Any], constants: dict[str, Any]) -> dict[str, Any]:
+    """The listed entity with the members the line shows as one constant (its own projection,
+    ``ListLine.projected_members``) in place of the state's values."""
+    if not constants:
+        return entity
+    return {key: copy.deepcopy(constants[key]) if key in constants else value for key, value in entity.items()}
+
+
+def first_lacking(entities: Iterable[dict[str, Any]], required: Iterable[str]) -> str | None:
+    """The first required field the first entity lacking one lacks (None: every entity has them all)."""
+    wanted = tuple(required)
+    if not wanted:
+        return None
+    every = frozenset(wanted)
+    for entity in entities:
+        if not entity.keys() >= every:
+            return next(name for name in wanted if name not in entity)
+    return None
 
 
 def sorted_fields(entity: dict[str, Any], fields: Iterable[str]) -> dict[str, Any]:

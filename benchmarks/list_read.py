@@ -1,0 +1,150 @@
+"""(f) A list read of 10,000 entities: the server's CPU per call against json-server's.
+
+Both servers hold the same 10,000 posts: json-server 0.17.4 started on a ``db.json`` holding
+them, ``capenv serve captures/json-server/capture.har --http`` given them by ``data/add``. One
+keep-alive client reads ``GET /posts`` from each in turn, round by round; the figure is the
+server process's CPU time (user + system, ``/proc/PID/stat``, every thread) over the round's
+reads, so the client's own work and the load of the machine are not counted. Both answers
+are checked to list the same 10,000 posts.
+
+    python -m benchmarks lists
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from benchmarks import runner
+from benchmarks.section import Section
+from benchmarks.servers import (
+    AUTHORIZATION, JSON_SERVER_INSTALL, JSON_SERVER_VERSION, REPO, Server, free_port, json_server_binary, start_capenv,
+    start_process,
+)
+from benchmarks.stats import median, table, verdict
+
+CAPTURE = REPO / "captures" / "json-server" / "capture.har"
+ENTITIES = 10_000
+WARMUP_READS = 5
+READS_PER_ROUND = 20
+ROUNDS = 3
+TARGET_RATIO = 3.0
+"""capenv's server CPU per list read at least 3× below json-server's (issue 15)."""
+CAPENV = "capenv serve (no --store)"
+JSON_SERVER = f"json-server {JSON_SERVER_VERSION}"
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def posts(count: int) -> list[dict[str, Any]]:
+    return [{"id": i, "title": f"post {i}", "author": "bench", "views": i, "published": i % 2 == 0,
+             "tags": ["rest", "bench"]} for i in range(1, count + 1)]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process, all its threads (``/proc/PID/stat`` fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def start_json_server(binary: Path, workdir: Path, seed: dict[str, Any]) -> Server:
+    run_dir = workdir / "json-server-lists"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "db.json").write_text(json.dumps(seed))
+    port = free_port()
+    return start_process("json-server-lists", [str(binary), "--host", "127.0.0.1", "--port", str(port),
+                                               str(run_dir / "db.json")], "/posts/1", port, run_dir, {})
+
+
+def load_capenv(server: Server, entities: list[dict[str, Any]]) -> None:
+    """data/add the state data/get shows, with ``/posts`` holding ``entities``."""
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=120)
+    connection.request("GET", "/_capenv/data/get", headers=AUTHORIZATION)
+    document = json.loads(connection.getresponse().read())
+    for collection in document["collections"]:
+        if collection["path"] == "/posts":
+            collection["entities"] = [{"id": e["id"], "value": e} for e in entities]
+    connection.request("POST", "/_capenv/data/add", body=json.dumps(document).encode(),
+                       headers={"content-type": "application/json", **AUTHORIZATION})
+    response = connection.getresponse()
+    if response.status >= 300:
+        raise RuntimeError(f"data/add answered {response.status}: {response.read()[:500]!r}")
+    response.read()
+    connection.close()
+
+
+def read_round(server: Server, reads: int) -> tuple[float, list[Any]]:
+    """The server's CPU seconds per read over ``reads`` list reads, and the last answer."""
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=120)
+    before = cpu_seconds(server.process.pid)
+    body = b""
+    for _ in range(reads):
+        connection.request("GET", "/posts")
+        response = connection.getresponse()
+        body = response.read()
+        if response.status != 200:
+            raise RuntimeError(f"{server.name} answered {response.status} to GET /posts")
+    spent = cpu_seconds(server.process.pid) - before
+    connection.close()
+    return spent / reads, json.loads(body)
+
+
+def run() -> Section:
+    section = Section("lists", f"(f) A list read of {ENTITIES:,} entities: server CPU against json-server",
+                      "python -m benchmarks lists")
+    binary = json_server_binary()
+    if binary is None:
+        message = (f"json-server {JSON_SERVER_VERSION} is not installed (looked in .ci/cache/npm): section (f) "
+                   f"skipped. Install it with `{JSON_SERVER_INSTALL}` and rerun `python -m benchmarks lists`.")
+        print(message, file=sys.stderr)
+        section.lines = [message]
+        return section
+    entities = posts(ENTITIES)
+    from capenv.interpreter.bundle.io import write_bundle
+    from capenv.interpreter.pipeline import build_bundle
+
+    with tempfile.TemporaryDirectory(prefix="capenv-bench-") as tmp:
+        directory = Path(tmp)
+        write_bundle(directory / "bundle", build_bundle(CAPTURE))
+        seed = json.loads((REPO / "captures" / "json-server" / "seed.json").read_text())
+        servers = {CAPENV: start_capenv(directory / "bundle", directory), JSON_SERVER: start_json_server(binary, directory,
+                                                                                             {**seed, "posts": entities})}
+        try:
+            load_capenv(servers[CAPENV], entities)
+            per_read: dict[str, list[float]] = {name: [] for name in servers}
+            for name, server in servers.items():
+                _, answer = read_round(server, WARMUP_READS)
+                if answer != entities:
+                    raise RuntimeError(f"{name} did not list the {ENTITIES:,} posts it was given")
+            for round_number in range(ROUNDS):
+                for name, server in servers.items():
+                    per_read[name].append(read_round(server, READS_PER_ROUND)[0])
+                print(f"lists: round {round_number + 1}/{ROUNDS} done", file=sys.stderr)
+        finally:
+            for server in servers.values():
+                server.stop()
+    section.lines = render(per_read)
+    return section
+
+
+def render(per_read: dict[str, list[float]]) -> list[str]:
+    rows = [[name, *[f"{seconds * 1000:.1f}" for seconds in (min(s), median(s), max(s))]]
+            for name, s in per_read.items()]
+    ratio = median(per_read[JSON_SERVER]) / median(per_read[CAPENV])
+    lines = [f"`GET /posts` answering {ENTITIES:,} posts (json-server from a `db.json` holding them, capenv given "
+             f"them by `data/add`), one keep-alive client; {WARMUP_READS} warm-up reads each, then {ROUNDS} rounds "
+             f"of {READS_PER_ROUND} reads alternating between the servers. Figures are the server process's CPU "
+             "time per read (user + system, every thread, `/proc/PID/stat`): min / median / max over the rounds.",
+             ""]
+    lines += table(["server", "CPU ms per read (min)", "median", "max"], rows)
+    lines += ["", f"Target (reported, not asserted): capenv's server CPU per list read ≥ {TARGET_RATIO:.0f}× "
+                  f"below json-server's. Measured: {ratio:.2f}× ({verdict(ratio >= TARGET_RATIO)})."]
+    return lines
+
+
+if __name__ == "__main__":
+    sys.exit(runner.main(["lists", *sys.argv[1:]], {"lists": run}))
