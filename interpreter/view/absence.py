@@ -18,13 +18,14 @@ from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import AbsenceAnswer, EntityType, Locator
 from capenv.interpreter.bundle.paths import split_path
-from capenv.interpreter.bundle.values import locate, same_spelling
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.absence_answers import AbsenceReadContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .absence_bodies import body_kind, carries_id, id_pointers, per_response_pointers, same_layout
 from .absence_texts import param_values, path_texts
+from .id_history import IdHistories, decoded_segments, shown_in
 from .recordings import recording_of
 from .types import ToolShape
 
@@ -54,12 +55,13 @@ def learn_absences(shapes: dict[str, ToolShape], types: dict[str, EntityType], r
     items = [s for s in shapes.values() if s.kind == "item" and s.type_name in types]
     fields = {s.key_field or types[s.type_name].id_field for s in items}
     shown = shown_values(records, fields, is_write)
+    histories = IdHistories(records, is_write)
     evidence: dict[str, list[Evidence]] = {}
     for shape in items:
         field = shape.key_field or types[shape.type_name].id_field
         for ordinal in shape.tool.record_ordinals:
             record = _by_ordinal(records, ordinal)
-            found = _weigh(shape, field, record, records, shown.get(field, set()), is_write, ruleset, traces)
+            found = _weigh(shape, field, record, histories, shown.get(field, set()), ruleset, traces)
             if found is not None:
                 evidence.setdefault(shape.tool.name, []).append(found)
     answers = {s.tool.name: _choose(s, items, evidence, ruleset, traces) for s in items}
@@ -74,13 +76,13 @@ def _by_ordinal(records: list[Record], ordinal: int) -> Record:
     return next(r for r in records if r.ordinal == ordinal)
 
 
-def _weigh(shape: ToolShape, field: str, record: Record, records: list[Record], shown: set[str],
-           is_write: Callable[[Record], bool], ruleset: RuleSet, traces: list[TraceEvent]) -> Evidence | None:
+def _weigh(shape: ToolShape, field: str, record: Record, histories: IdHistories, shown: set[str],
+           ruleset: RuleSet, traces: list[TraceEvent]) -> Evidence | None:
     """The read's rule when it answered no entity; None when it showed it (or answered nothing)."""
     if record.status == 0 or _shows_entity(record, shape, field):
         return None
     id_value = unquote(split_path(record.path)[-1])
-    history = id_history(record, id_value, field, records, shown, is_write)
+    history = histories.of(record, id_value, field, shown)
     context = AbsenceReadContext(status=record.status, body=body_kind(record), id_history=history)
     decision = evaluate(ruleset, TABLE, context, subject=f"{shape.tool.name} record {record.ordinal}")
     traces.extend(decision.events)
@@ -96,32 +98,6 @@ def _shows_entity(record: Record, shape: ToolShape, field: str) -> bool:
     return isinstance(located, dict) and field in located
 
 
-def id_history(read: Record, id_value: str, field: str, records: list[Record], shown: set[str],
-             is_write: Callable[[Record], bool]) -> str:
-    """deleted, never-shown or shown: what the capture shows of the id when the read began."""
-    collection = split_path(read.path)[:-1]
-    deletes = [r for r in records if r.method == "DELETE" and r.succeeded and r.finished_at <= read.started_at
-               and _names(r.path, collection, id_value)]
-    if deletes:
-        last = deletes[-1]
-        since = [r for r in records if is_write(r) and r.succeeded and r.ordinal != last.ordinal
-                 and r.started_at >= last.finished_at and r.started_at < read.started_at
-                 and (id_value in _decoded_segments(r.path) or id_value in _shown_in(r, {field}).get(field, set()))]
-        if not since:
-            return "deleted"
-    return "shown" if id_value in shown else "never-shown"
-
-
-def _names(path: str, collection: list[str], id_value: str) -> bool:
-    parts = split_path(path)
-    return (len(parts) == len(collection) + 1 and unquote(parts[-1]) == id_value
-            and all(same_spelling(a, b) for a, b in zip(parts, collection)))
-
-
-def _decoded_segments(path: str) -> set[str]:
-    return {unquote(p) for p in split_path(path)}
-
-
 def shown_values(records: list[Record], fields: set[str], is_write: Callable[[Record], bool]) -> dict[str, set[str]]:
     """Every value the capture shows under an identity field (any depth of any successful JSON
     answer), and every path segment a successful write named."""
@@ -129,30 +105,12 @@ def shown_values(records: list[Record], fields: set[str], is_write: Callable[[Re
     for record in records:
         if not record.succeeded:
             continue
-        for field, values in _shown_in(record, fields).items():
+        for field, values in shown_in(record, fields).items():
             shown[field] |= values
         if is_write(record):
             for field in fields:
-                shown[field] |= _decoded_segments(record.path)
+                shown[field] |= decoded_segments(record.path)
     return shown
-
-
-def _shown_in(record: Record, fields: set[str]) -> dict[str, set[str]]:
-    found: dict[str, set[str]] = {}
-    if not record.response.is_json:
-        return found
-    stack: list[Any] = [record.response.json_value]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            for field in fields & value.keys():
-                held = value[field]
-                if isinstance(held, (str, int)) and not isinstance(held, bool):
-                    found.setdefault(field, set()).add(str(held))
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-    return found
 
 
 def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[Evidence]],

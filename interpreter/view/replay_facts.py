@@ -11,7 +11,7 @@ needs to never answer against the state:
 
 from __future__ import annotations
 
-from collections import Counter
+from bisect import bisect_right
 from datetime import datetime
 from typing import Any
 from urllib.parse import unquote_plus
@@ -119,26 +119,73 @@ def _holds_id(value: Any, field: str, ids: set[str]) -> bool:
 
 
 def _neutral(calls: tuple[RecordedCall, ...]) -> dict[str, tuple[int, int]]:
-    """Parameters whose presence or value two recordings (same path and body) show change nothing."""
+    """Parameters whose presence or value two recordings (same path and body) show change nothing.
+
+    Each parameter is proven by the first pair of calls (in recorded order: the first call,
+    then the second) whose queries differ in it alone and whose answers are the same. Calls
+    are classed by their query (decoded, as a multiset) once, and the queries of two classes
+    are compared once, so a tool read 1,000 times with a handful of queries compares a handful
+    of queries, not half a million pairs."""
     groups: dict[tuple[str, bytes], list[RecordedCall]] = {}
     for call in calls:
         body = dumps(call.request_body) if call.request_is_json else (call.request_text or "").encode()
         groups.setdefault((call.path, body), []).append(call)
     found: dict[str, tuple[int, int]] = {}
     for group in groups.values():
-        for index, first in enumerate(group):
-            for second in group[index + 1:]:
-                name = _only_difference(first.query, second.query)
-                if name is not None and name not in found and _same_answer(first, second):
-                    found[name] = (first.ordinal, second.ordinal)
+        for name, pair in _first_pairs(group, found):
+            found[name] = pair
     return found
 
 
-def _only_difference(a: tuple[tuple[str, str], ...], b: tuple[tuple[str, str], ...]) -> str | None:
-    left = Counter((unquote_plus(n), unquote_plus(v)) for n, v in a)
-    right = Counter((unquote_plus(n), unquote_plus(v)) for n, v in b)
-    names = {n for n, _ in (left - right) + (right - left)}
-    return names.pop() if len(names) == 1 else None
+def _first_pairs(group: list[RecordedCall], found: dict[str, tuple[int, int]]) -> list[tuple[str, tuple[int, int]]]:
+    """For each parameter not in ``found``, the first pair of ``group`` (by the first call, then
+    the second) proving it neutral, in the order a walk over every pair would find them."""
+    classes: dict[_Query, list[int]] = {}
+    keys = []
+    for index, call in enumerate(group):
+        values: dict[str, list[str]] = {}
+        for n, v in call.query:
+            values.setdefault(unquote_plus(n), []).append(unquote_plus(v))
+        key = tuple(sorted((name, tuple(sorted(held))) for name, held in values.items()))
+        keys.append(key)
+        classes.setdefault(key, []).append(index)
+    if len(classes) < 2:
+        return []
+    shapes = {key: dict(key) for key in classes}
+    differs: dict[tuple[_Query, _Query], str | None] = {}
+    proven: list[tuple[str, tuple[int, int]]] = []
+    taken = set(found)
+    for first in range(len(group)):
+        mine = keys[first]
+        hits: list[tuple[int, str]] = []
+        for key, members in classes.items():
+            if key == mine:
+                continue
+            name = differs.get((mine, key), _UNSEEN)
+            if name is _UNSEEN:
+                name = differs[(mine, key)] = _only_difference(shapes[mine], shapes[key])
+            if name is None or name in taken:
+                continue
+            for second in members[bisect_right(members, first):]:
+                if _same_answer(group[first], group[second]):
+                    hits.append((second, name))
+                    break
+        for second, name in sorted(hits):
+            if name not in taken:
+                taken.add(name)
+                proven.append((name, (group[first].ordinal, group[second].ordinal)))
+    return proven
+
+
+_UNSEEN: Any = object()
+_Query = tuple[tuple[str, tuple[str, ...]], ...]
+"""A decoded query as a multiset: each parameter name with its values, sorted."""
+
+
+def _only_difference(a: dict[str, tuple[str, ...]], b: dict[str, tuple[str, ...]]) -> str | None:
+    """The one parameter name whose values two queries (name -> sorted values) differ in, else None."""
+    names = [name for name in a.keys() | b.keys() if a.get(name) != b.get(name)]
+    return names[0] if len(names) == 1 else None
 
 
 def _same_answer(a: RecordedCall, b: RecordedCall) -> bool:

@@ -22,7 +22,8 @@ from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.predicates.write_absences import AbsenceWriteContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
-from .absence import id_history, shown_values
+from .absence import shown_values
+from .id_history import IdHistories
 from .absence_bodies import body_kind
 from .recordings import recording_of
 
@@ -40,6 +41,7 @@ def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], recor
         return {}
     by_ordinal = {r.ordinal: r for r in records}
     shown = shown_values(records, {t.id_field for _, t in tools}, is_write)
+    histories = IdHistories(records, is_write)
     learned: dict[str, Recording] = {}
     for tool, entity_type in sorted(tools, key=lambda pair: pair[0].name):
         chosen: tuple[Record, str] | None = None
@@ -48,8 +50,7 @@ def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], recor
             if not record.succeeded:
                 continue
             id_value = unquote(split_path(record.path)[-1])
-            history = id_history(record, id_value, entity_type.id_field, records,
-                                 shown.get(entity_type.id_field, set()), is_write)
+            history = histories.of(record, id_value, entity_type.id_field, shown.get(entity_type.id_field, set()))
             context = AbsenceWriteContext(method=record.method, status=record.status, body=body_kind(record),
                                           id_history=history)
             decision = evaluate(ruleset, TABLE, context, subject=f"{tool.name} record {ordinal}")

@@ -114,11 +114,12 @@ def _trusted(subject_type: str, subject_id: str, expected: Expect, state: dict[s
 
 
 def write_batch(subjects: Subjects, mirror: StateMirror, decision: Decision, record_id: str,
-                request: dict[str, Any], rules_revision: str
+                request: dict[str, Any], digest: str, rules_revision: str
                 ) -> tuple[list[SubjectWrite], list[tuple[str, str]], int | None]:
     """The commit of a decided write, the state subjects it touches (``(kind, id)``) and the
     growth of data/get it causes (an upper bound; None: measure again). ``record_id``: one
-    ``envelope`` accepts (a generated id, or a key the caller checked)."""
+    ``envelope`` accepts (a generated id, or a key the caller checked); ``digest``: the
+    request's (``records.request_digest``), taken once per write."""
     assert decision.result is not None
     provenance = decision.result.provenance
     view = provenance.get("view")
@@ -156,7 +157,7 @@ def write_batch(subjects: Subjects, mirror: StateMirror, decision: Decision, rec
     writes.append(_trusted(types.meta, META_ID, Expect.revision(mirror.position), decision.meta.commit_json()))
     writes.append(_trusted(types.log, position_id(position), Expect.absent(), log_state(record_id, WRITE, touched)))
     writes.append(_trusted(types.write, record_id, Expect.absent(),
-                           write_record(position, request, rules_revision, decision)))
+                           write_record(position, request, digest, rules_revision, decision)))
     return writes, touched, growth
 
 

@@ -55,12 +55,13 @@ def served_from(result: dict[str, Any]) -> Served:
     return Served(answer, result["provenance"])
 
 
-def write_record(position: int, request: dict[str, Any], rules_revision: str, decision: Decision) -> dict[str, Any]:
+def write_record(position: int, request: dict[str, Any], digest: str, rules_revision: str,
+                 decision: Decision) -> dict[str, Any]:
     assert decision.result is not None, "only a write that changed the state is recorded"
     entry = {"request": request, "rules_revision": rules_revision, "clock": decision.meta.clock_text,
              "counter": decision.meta.counter, "result": answer_record(decision.served),
              "changed": list(decision.result.changed)}
-    return {"position": position, "kind": WRITE, "request_digest": request_digest(request),
+    return {"position": position, "kind": WRITE, "request_digest": digest,
             "plan": plan_id(request["tool"], rules_revision), "entry": dumps(entry).decode("utf-8")}
 
 

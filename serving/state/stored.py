@@ -143,7 +143,7 @@ class StoreStateHolder:
         """Serve one write call as one commit (see the module's docstring)."""
         request = request_of(tool, call)
         try:
-            request_digest(request)  # what the history records must be writable, before any key is looked up
+            digest = request_digest(request)  # what the history records must be writable, before any key is looked up
         except TypeError:
             raise CallRefused("the request holds a string with a lone surrogate, which is not UTF-8 and the "
                               "history cannot record; send UTF-8 text") from None
@@ -157,7 +157,7 @@ class StoreStateHolder:
         for _ in range(MAX_ATTEMPTS):
             self.refresh()
             if key is not None:
-                recorded = self._recorded(key, request)
+                recorded = self._recorded(key, request, digest)
                 if recorded is not None:
                     return recorded
                 if key_taken:
@@ -176,7 +176,7 @@ class StoreStateHolder:
             if decision.result is None:  # a recorded absence, or a key's held entity: nothing changed to keep
                 self._stale = False
                 return decision.served
-            batch, touched, growth = write_batch(self.subjects, mirror, decision, record_id, request,
+            batch, touched, growth = write_batch(self.subjects, mirror, decision, record_id, request, digest,
                                                  self._rules_revision)
             try:
                 committed = commit(self._store, envelope(record_id), batch)
@@ -223,7 +223,7 @@ class StoreStateHolder:
         self._adopt(mirror)
         return True
 
-    def _recorded(self, key: str, request: dict[str, Any]) -> Served | None:
+    def _recorded(self, key: str, request: dict[str, Any], digest: str) -> Served | None:
         stored = self._store.load(self.subjects.write, key)
         if stored is None:
             return None
@@ -232,7 +232,7 @@ class StoreStateHolder:
             raise CallRefused(f"idempotency key {key!r} was used on a state a data/reset or data/add has since "
                               "replaced, so its recorded answer may name what the state no longer holds; send this "
                               "request under a new key", http_status=409, kind="conflict")
-        if record.get("kind") == WRITE and record.get("request_digest") == request_digest(request):
+        if record.get("kind") == WRITE and record.get("request_digest") == digest:
             return served_from(write_entry(record)["result"])
         if record.get("kind") == WRITE:
             before = write_entry(record)["request"]

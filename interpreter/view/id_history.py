@@ -1,0 +1,95 @@
+"""What the capture shows of an id when a read (or a write) of it began: deleted, never-shown
+or shown (``view-absence-answers``, ``write-absence-answers``).
+
+``IdHistories`` indexes the capture once (the successful deletes by the id their path names,
+the successful writes by every path segment and every identity-field value they show), so
+each read's history looks up the few records naming its id instead of walking every record:
+a capture of 4,000 records with 1,000 item reads was 4 million record checks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import same_spelling
+from capenv.interpreter.evidence.records import Record
+
+
+class IdHistories:
+    def __init__(self, records: list[Record], is_write: Callable[[Record], bool]) -> None:
+        self._deletes: dict[str, list[Record]] = {}
+        self._writes: list[Record] = []
+        self._by_segment: dict[str, list[Record]] = {}
+        self._by_field: dict[str, dict[str, list[Record]]] = {}
+        for record in records:
+            if not record.succeeded:
+                continue
+            if record.method == "DELETE":
+                parts = split_path(record.path)
+                if parts:
+                    self._deletes.setdefault(unquote(parts[-1]), []).append(record)
+            if is_write(record):
+                self._writes.append(record)
+                for segment in decoded_segments(record.path):
+                    self._by_segment.setdefault(segment, []).append(record)
+
+    def of(self, read: Record, id_value: str, field: str, shown: set[str]) -> str:
+        """deleted, never-shown or shown: what the capture shows of ``id_value`` when ``read`` began."""
+        collection = split_path(read.path)[:-1]
+        last = None
+        for record in self._deletes.get(id_value, ()):  # in capture order: the last that qualifies wins
+            if record.finished_at <= read.started_at and _names(record.path, collection, id_value):
+                last = record
+        if last is not None and not self._named_since(last, read, id_value, field):
+            return "deleted"
+        return "shown" if id_value in shown else "never-shown"
+
+    def _named_since(self, last: Record, read: Record, id_value: str, field: str) -> bool:
+        """A successful write other than ``last`` began in [last's finish, the read's start) and
+        named the id in its path or showed it under ``field``."""
+        for record in (*self._by_segment.get(id_value, ()), *self._field_index(field).get(id_value, ())):
+            if record.ordinal != last.ordinal and last.finished_at <= record.started_at < read.started_at:
+                return True
+        return False
+
+    def _field_index(self, field: str) -> dict[str, list[Record]]:
+        index = self._by_field.get(field)
+        if index is None:
+            index = self._by_field[field] = {}
+            for record in self._writes:
+                for value in shown_in(record, {field}).get(field, ()):
+                    index.setdefault(value, []).append(record)
+        return index
+
+
+def _names(path: str, collection: list[str], id_value: str) -> bool:
+    parts = split_path(path)
+    return (len(parts) == len(collection) + 1 and unquote(parts[-1]) == id_value
+            and all(same_spelling(a, b) for a, b in zip(parts, collection)))
+
+
+def decoded_segments(path: str) -> set[str]:
+    return {unquote(p) for p in split_path(path)}
+
+
+def shown_in(record: Record, fields: set[str]) -> dict[str, set[str]]:
+    """The values ``record``'s JSON answer shows under each of ``fields`` (any depth; strings
+    and integers, as text)."""
+    found: dict[str, set[str]] = {}
+    if not record.response.is_json:
+        return found
+    stack: list[Any] = [record.response.json_value]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            for field in fields & value.keys():
+                held = value[field]
+                if isinstance(held, (str, int)) and not isinstance(held, bool):
+                    found.setdefault(field, set()).add(str(held))
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return found
+
