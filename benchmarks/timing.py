@@ -16,6 +16,9 @@ EDGE_CALLS = 100
 class Timing:
     samples_ns: list[int]
     wall_seconds: float
+    cpu_seconds: float | None = None
+    """The calling thread's CPU time over the run (in-process runs): what the calls cost, which
+    other work on the machine does not add to, as it adds to the wall time."""
 
     @property
     def calls(self) -> int:
@@ -24,6 +27,10 @@ class Timing:
     @property
     def calls_per_second(self) -> float:
         return self.calls / self.wall_seconds
+
+    @property
+    def cpu_calls_per_second(self) -> float | None:
+        return self.calls / self.cpu_seconds if self.cpu_seconds else None
 
     def latency_ns(self, fraction: float) -> float:
         return percentile(self.samples_ns, fraction)
@@ -35,13 +42,13 @@ class Timing:
 
 def time_calls(call: Callable[[], object], calls: int, check: Callable[[object], None]) -> Timing:
     samples = []
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     for _ in range(calls):
         before = time.perf_counter_ns()
         answer = call()
         samples.append(time.perf_counter_ns() - before)
         check(answer)  # outside the sample: a refusal must never pass for a fast call
-    return Timing(samples, time.perf_counter() - started)
+    return Timing(samples, time.perf_counter() - started, time.thread_time() - cpu)
 
 
 async def time_calls_async(call: Callable[[], Awaitable[object]], calls: int,

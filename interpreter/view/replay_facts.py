@@ -122,54 +122,72 @@ def _neutral(calls: tuple[RecordedCall, ...]) -> dict[str, tuple[int, int]]:
     """Parameters whose presence or value two recordings (same path and body) show change nothing.
 
     Each parameter is proven by the first pair of calls (in recorded order: the first call,
-    then the second) whose queries differ in it alone and whose answers are the same. Calls
-    are classed by their query (decoded, as a multiset) once, and the queries of two classes
-    are compared once, so a tool read 1,000 times with a handful of queries compares a handful
-    of queries, not half a million pairs."""
+    then the second) whose queries differ in it alone and whose answers are the same."""
     groups: dict[tuple[str, bytes], list[RecordedCall]] = {}
     for call in calls:
         body = dumps(call.request_body) if call.request_is_json else (call.request_text or "").encode()
         groups.setdefault((call.path, body), []).append(call)
     found: dict[str, tuple[int, int]] = {}
     for group in groups.values():
-        for name, pair in _first_pairs(group, found):
-            found[name] = pair
+        if len(group) > 1:
+            for name, pair in _first_pairs(group, found):
+                found[name] = pair
     return found
+
+
+_Query = tuple[tuple[str, tuple[str, ...]], ...]
+"""A decoded query as a multiset: each parameter name with its values, sorted."""
+
+
+def _query_key(call: RecordedCall) -> _Query:
+    values: dict[str, list[str]] = {}
+    for name, value in call.query:
+        values.setdefault(unquote_plus(name), []).append(unquote_plus(value))
+    return tuple(sorted((name, tuple(sorted(held))) for name, held in values.items()))
 
 
 def _first_pairs(group: list[RecordedCall], found: dict[str, tuple[int, int]]) -> list[tuple[str, tuple[int, int]]]:
     """For each parameter not in ``found``, the first pair of ``group`` (by the first call, then
-    the second) proving it neutral, in the order a walk over every pair would find them."""
+    the second) proving it neutral, in the order a walk over every pair would find them.
+
+    Calls are classed by their query; two distinct queries differ in parameter ``n`` alone
+    exactly when they agree on every other parameter, i.e. share the bucket (``n``, the query
+    less ``n``), so each call looks only at the queries one parameter away from its own. A
+    tool read 1,000 times used to compare half a million pairs of queries."""
+    keys = [_query_key(call) for call in group]
     classes: dict[_Query, list[int]] = {}
-    keys = []
-    for index, call in enumerate(group):
-        values: dict[str, list[str]] = {}
-        for n, v in call.query:
-            values.setdefault(unquote_plus(n), []).append(unquote_plus(v))
-        key = tuple(sorted((name, tuple(sorted(held))) for name, held in values.items()))
-        keys.append(key)
+    for index, key in enumerate(keys):
         classes.setdefault(key, []).append(index)
     if len(classes) < 2:
         return []
-    shapes = {key: dict(key) for key in classes}
-    differs: dict[tuple[_Query, _Query], str | None] = {}
+    names = sorted({name for key in classes for name, _ in key})
+    buckets: dict[tuple[str, _Query], list[_Query]] = {}
+    for key in classes:
+        for name in names:
+            buckets.setdefault((name, tuple(item for item in key if item[0] != name)), []).append(key)
+    answers = _Answers(group)
     proven: list[tuple[str, tuple[int, int]]] = []
     taken = set(found)
     for first in range(len(group)):
         mine = keys[first]
         hits: list[tuple[int, str]] = []
-        for key, members in classes.items():
-            if key == mine:
+        for name in names:
+            if name in taken:
                 continue
-            name = differs.get((mine, key), _UNSEEN)
-            if name is _UNSEEN:
-                name = differs[(mine, key)] = _only_difference(shapes[mine], shapes[key])
-            if name is None or name in taken:
-                continue
-            for second in members[bisect_right(members, first):]:
-                if _same_answer(group[first], group[second]):
-                    hits.append((second, name))
-                    break
+            bucket = buckets[(name, tuple(item for item in mine if item[0] != name))]
+            best: int | None = None
+            for key in bucket:
+                if key == mine:
+                    continue
+                members = classes[key]
+                for second in members[bisect_right(members, first):]:
+                    if best is not None and second >= best:
+                        break
+                    if answers.same(first, second):
+                        best = second
+                        break
+            if best is not None:
+                hits.append((best, name))
         for second, name in sorted(hits):
             if name not in taken:
                 taken.add(name)
@@ -177,15 +195,44 @@ def _first_pairs(group: list[RecordedCall], found: dict[str, tuple[int, int]]) -
     return proven
 
 
-_UNSEEN: Any = object()
-_Query = tuple[tuple[str, tuple[str, ...]], ...]
-"""A decoded query as a multiset: each parameter name with its values, sorted."""
+class _Answers:
+    """``_same_answer`` of two calls of a group. Each answer is hashed once in a form two
+    answers ``same_json`` calls equal always share (``_loose``), so most unequal pairs are told
+    apart without walking their bodies; a pair whose forms agree is compared exactly."""
+
+    def __init__(self, group: list[RecordedCall]) -> None:
+        self.group = group
+        self.hashes: list[int | None] = [None] * len(group)
+
+    def _hash(self, index: int) -> int:
+        found = self.hashes[index]
+        if found is None:
+            response = self.group[index].response
+            found = self.hashes[index] = hash(_loose(response.body)) if response.is_json else hash(response.text)
+        return found
+
+    def same(self, a: int, b: int) -> bool:
+        one, two = self.group[a].response, self.group[b].response
+        if one.status != two.status or one.is_json != two.is_json or self._hash(a) != self._hash(b):
+            return False
+        return _same_answer(self.group[a], self.group[b])
 
 
-def _only_difference(a: dict[str, tuple[str, ...]], b: dict[str, tuple[str, ...]]) -> str | None:
-    """The one parameter name whose values two queries (name -> sorted values) differ in, else None."""
-    names = [name for name in a.keys() | b.keys() if a.get(name) != b.get(name)]
-    return names[0] if len(names) == 1 else None
+def _loose(value: Any) -> Any:
+    """A form of a JSON value that two values ``same_json`` calls equal always share: members in
+    name order, numbers as floats (equal numbers are equal floats), booleans and strings as they are."""
+    if isinstance(value, dict):
+        return ("o", tuple(sorted((name, _loose(member)) for name, member in value.items())))
+    if isinstance(value, list):
+        return ("a", tuple(_loose(item) for item in value))
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    try:
+        return ("n", float(value))
+    except OverflowError:  # an integer past a float's range: equal ones are equal infinities
+        return ("n", float("inf") if value > 0 else float("-inf"))
+    except (TypeError, ValueError):
+        return ("?",)  # not a number this codec reads: left to same_json
 
 
 def _same_answer(a: RecordedCall, b: RecordedCall) -> bool:

@@ -1,0 +1,53 @@
+"""The query parameters two recordings prove neutral (``view/replay_facts._neutral``) are the
+ones a walk over every pair of calls finds, proven by the same pair and found in the same
+order: the walk compares each pair of distinct queries once instead of each pair of calls."""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import SimpleNamespace
+from urllib.parse import unquote_plus
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from capenv.interpreter.bundle.values import same_json
+from capenv.interpreter.view.replay_facts import _neutral
+
+
+def every_pair(calls: list) -> dict[str, tuple[int, int]]:
+    """The reference: every pair of calls of the same path and body, in recorded order."""
+    found: dict[str, tuple[int, int]] = {}
+    groups: dict[tuple, list] = {}
+    for call in calls:
+        groups.setdefault((call.path, repr(call.request_body)), []).append(call)
+    for group in groups.values():
+        for index, first in enumerate(group):
+            for second in group[index + 1:]:
+                left = Counter((unquote_plus(n), unquote_plus(v)) for n, v in first.query)
+                right = Counter((unquote_plus(n), unquote_plus(v)) for n, v in second.query)
+                names = {n for n, _ in (left - right) + (right - left)}
+                name = names.pop() if len(names) == 1 else None
+                one, two = first.response, second.response
+                same = one.status == two.status and same_json(one.body, two.body)
+                if name is not None and name not in found and same:
+                    found[name] = (first.ordinal, second.ordinal)
+    return found
+
+
+queries = st.lists(st.tuples(st.sampled_from(["a", "b", "c", "a%20"]), st.sampled_from(["1", "2", "x", "1.0"])),
+                   max_size=3)
+answers = st.tuples(st.sampled_from([200, 404]), st.sampled_from([[1], [2], {"k": 1}, [1, 2]]))
+calls = st.lists(st.tuples(st.sampled_from(["/p", "/q"]), queries, answers), max_size=24)
+
+
+@settings(max_examples=300, deadline=None)
+@given(recorded=calls)
+def test_neutral_parameters_are_those_every_pair_finds(recorded: list) -> None:
+    made = [SimpleNamespace(ordinal=i + 1, path=path, query=tuple(query), request_body=None,
+                            request_is_json=False, request_text=None,
+                            response=SimpleNamespace(status=status, is_json=True, body=body, text=None))
+            for i, (path, query, (status, body)) in enumerate(recorded)]
+    expected = every_pair(made)
+    found = _neutral(tuple(made))
+    assert list(found.items()) == list(expected.items())
