@@ -67,7 +67,8 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
             events.append(note(tool.name, "no-effect", f"record {unretained.ordinal}: the capture did not retain the"
                                                        " request body" + (f": {unretained.request.note}"
                                                                           if unretained.request.note else "")))
-        return WritePlan(**base, build_reason="no-effect", traces=tuple(events))
+        return WritePlan(**base, build_reason=str(decision.yields.get("build_reason") or "no-effect"),
+                         traces=tuple(events))
     if exemplar is None:
         return WritePlan(**base, build_reason="no-successful-call", traces=tuple(events))
     precondition = precondition_decision(tool.name, calls, ctx.ruleset)

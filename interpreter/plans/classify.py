@@ -152,7 +152,8 @@ def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, sta
     context = WriteTargetContext(method=tool.method, relation=target.relation, segment=target.segment,
                                  markers=target.markers, segment_names_type=names_type,
                                  type=target.type.name if target.type else None,
-                                 answered_created=bool(succeeded) and all(s == 201 for s in succeeded))
+                                 answered_created=bool(succeeded) and all(s == 201 for s in succeeded),
+                                 some_answered_created=any(s == 201 for s in succeeded))
     decision = evaluate(ruleset, TABLE, context, subject=tool.name)
     why = _why_no_effect(tool, target, view) if decision.yields.get("effect", "none") == "none" else None
     events = target.events + decision.events + ((why,) if why is not None else ())

@@ -31,6 +31,8 @@ class WriteTargetContext(BaseModel):
     type: str | None = None
     answered_created: bool = False
     """Every successful recorded call answered 201 Created (and at least one succeeded)."""
+    some_answered_created: bool = False
+    """Some successful recorded call answered 201 Created."""
 
 
 class MethodsParams(BaseModel):
@@ -83,6 +85,14 @@ def write_calls_answered_created(ctx: WriteTargetContext, params: BaseModel) -> 
     if ctx.answered_created:
         return Match({"status": 201})
     return Miss("not every successful call answered 201 Created")
+
+
+@predicate("write_some_call_answered_created", context="write-target")
+def write_some_call_answered_created(ctx: WriteTargetContext, params: BaseModel) -> Outcome:
+    """A successful recorded call of the tool answered 201 Created: it made what its path names."""
+    if ctx.some_answered_created:
+        return Match({"status": 201})
+    return Miss("no successful call answered 201 Created")
 
 
 @predicate("write_markers_in", context="write-target", params=WordsParams)

@@ -76,6 +76,8 @@ class Conventions:
     """With ``split``: the session reads the content API after its writes too (else only before them)."""
     update_mask: bool = False
     """An update applies only the members its ``update_mask`` query parameter lists."""
+    put_creates: bool = False
+    """With ``ids="name"`` and PUT updates: a PUT naming a name no entity holds creates it (201), an upsert."""
     query_style: Literal["none", "order_by", "sort_colon", "brackets", "fields", "expand"] = "none"
     """Lists sort by ``order_by=-title`` or ``sort=title:desc``, filter by ``filter[done][_eq]=true``,
     project by ``fields=id,title`` or reshape by ``expand=stats``."""
@@ -340,6 +342,8 @@ class ConventionApp:
         if key is None:
             return self._json(405, {"detail": "Method Not Allowed"})
         entity = rows.get(key)
+        if entity is None and self.c.put_creates and request.method == "PUT":
+            return extras.put_create(self, kind, key, body)
         if entity is None:
             return self._absent()
         if request.method == "GET":

@@ -112,6 +112,15 @@ def bulk_delete(app: ConventionApp, kind: str, query: dict[str, str]) -> Observe
     return app._json(200, {"deleted": len(keys)})
 
 
+def put_create(app: ConventionApp, kind: str, key: str, body: Any) -> Observed:
+    """A PUT naming a name no entity holds creates the entity under it (an upsert)."""
+    members = app._unwrap(kind, body)
+    problem = app._invalid(members)
+    if problem is not None:
+        return invalid(app, problem)
+    return app._item(kind, app._insert(kind, {**members, "name": key}), 201)
+
+
 # --- nested comments with their own item paths -------------------------------------------------
 def seed_comments(app: ConventionApp) -> None:
     """One comment on each of the first two notes."""

@@ -118,6 +118,12 @@ def record_extras(c: Conventions, send: Send, keys: dict[str, list[Any]], key_of
             send("POST", action_path(c, note))
             send("GET", c.item("notes", note))
             send("GET", c.collection("notes"))
+    if c.put_creates:
+        for index, name in enumerate(("put-made", "put-made-too")):
+            path = c.item("notes", name)
+            send("PUT", path, body(c, "notes", {"title": f"Made by PUT {index}", "body": "upsert", "done": False}))
+            send("GET", path)
+            send("GET", c.collection("notes"))
     if c.bulk_delete:
         made = [key_of("notes", send("POST", c.collection("notes"), body(c, "notes", {"title": t, "body": "", "done": False})))
                 for t in ("Bulk one", "Bulk two", "Bulk three")]
@@ -222,6 +228,14 @@ def probe_extras(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, A
                   {"name": "seeded note 2 archived", "method": "GET", "path": c.item("notes", note)},
                   {"name": "archive it again", "method": "POST", "path": action_path(c, note)},
                   {"name": "archive a missing note", "method": "POST", "path": action_path(c, "9999")}]
+    if c.put_creates:
+        calls += [{"name": "create by PUT", "method": "PUT", "path": c.item("notes", "probe-put"),
+                   "body": body(c, "notes", {"title": "Put by the probes", "body": "upsert", "done": True})},
+                  {"name": "the note PUT made", "method": "GET", "path": c.item("notes", "probe-put")},
+                  {"name": "PUT it again", "method": "PUT", "path": c.item("notes", "probe-put"),
+                   "body": body(c, "notes", {"title": "Put again", "body": "upsert", "done": False})},
+                  {"name": "the note PUT again", "method": "GET", "path": c.item("notes", "probe-put")},
+                  {"name": "notes after the PUTs", "method": "GET", "path": c.collection("notes")}]
     if c.bulk_delete:
         ids = ",".join(str(k) for k in keys["notes"][:2])
         calls += [{"name": "bulk delete seeded notes", "method": "DELETE", "path": c.collection("notes"),

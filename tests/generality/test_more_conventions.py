@@ -61,6 +61,9 @@ CASES = [
                      list_shape="plural_meta", item_shape="plural_one", body_shape="plural_one"), (), SPLIT_WRITES),
     case(Conventions("admin-content-split-read-first", prefix="/cms/v1/admin", slash=True, split=True,
                      content_reads_after_writes=False), (), SPLIT_WRITES),
+    # a PUT that creates the entity its path names when none is held (an upsert) is not modelled
+    case(Conventions("put-upserts", ids="name", update="PUT", put_creates=True), CREATES_AND_DELETES,
+         {"put_notes_by_note_id": "upsert"}),
     case(Conventions("update-mask", ids="name", update_mask=True, list_shape="plural_total"), PLAIN_WRITES),
     # list queries as real APIs write them: each probe reads a query the session never sent
     *(case(Conventions(f"query-{style}", query_style=style), PLAIN_WRITES)
