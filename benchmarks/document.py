@@ -98,6 +98,36 @@ the same loaded machine: ~110 pydantic params and context models built at import
 `bundle/models.py`, `bundle/op_params.py`, `rules_engine/models.py`), which the cache cannot skip
 since evaluation calls them; deferring those models' schema builds is the next step.
 
+Issue 15, served calls and the build (session 6; every figure from one run on a machine at load
+average 11-13, so the in-process tables give calls per CPU second of the calling thread beside the
+wall rate, and section (f) the servers' own CPU time). Served calls: the published input schema
+is compiled to plain Python that only ever accepts what jsonschema accepts, so the usual call no
+longer walks the Draft 2020-12 validator (`catalog/schema_precheck.py`: a create's argument check
+55 → 4 µs; anything it does not decide goes to jsonschema, which words the refusal), the
+accepted-arguments text is worded only for a refusal, and a write takes its request digest once.
+Paired runs of the previous and the new code (3 rounds each, medians, calls per CPU second):
+`default` creates 4,117 → 6,938, `memory:` 4,249 → 6,733, `sqlite:` 2,435 → 2,777. List reads
+render each entity from a plan made once per answer (`reads/render.py:render_entities`: no set
+per entity, an entity the view shows whole listed as the state holds it, since the state never
+edits one in place), so a 10,000-post list read went from 18.4 to ~7 ms in process, and the
+server's CPU per read from 1.31× to 4.7× below json-server's (section (f)). The build: what the
+capture shows of an id is looked up in an index made once (`view/id_history.py`) instead of a
+walk over every record per item read, and a tool's neutral query parameters look only at the
+queries one parameter away from each call's (`view/replay_facts.py:_first_pairs`), comparing
+answers by a hash first: json-server's large capture 8.2 → 2.6 s of CPU for the whole `capenv
+build` process (`view` 22-43 → 2.7 s wall at that load); bundles of every capture and large
+capture byte-identical before and after. What is left: the build is still ~18× `orjson.loads`
+of the same file in its own process (2.6 s against 0.15 s of CPU; ~55× before; goal ≤ 4×): the gate's replay (`gate/replay.py:run_gate`, ~25% of the
+process, `gate/absences.py:blame_absences` and `links_by_id` within it), importing the
+modules (~15%: this machine sets `PYTHONDONTWRITEBYTECODE=1`, so every process compiles them,
+and ~190 pydantic models are built at import), `load_evidence` (~12%, spread over
+`evidence/har.py:_normalise`'s helpers), `_first_pairs` where answers differ pair by pair
+(`same_json`, ~5%), `manifest/infer.py:build_manifest` (~5%) and
+`view/list_projections.py:list_projections` (~4%). Creates: no layer stands out (see section
+(b)'s profiles; the commit through the store and the executor are each about a third). Section
+(a) was rerun at load average ~8-10: its wall times are several times a quiet machine's and its
+growth exponents are noise there (k = -1.00 for kinto's last step); rerun it on a quiet machine.
+
 What limits the rest:
 - **Build (≥ 5,000 records/s missed):** fixed after profiling (bundles byte-identical): the
   rule tables are read by libyaml (the pure-Python parser only words a syntax error) and a
