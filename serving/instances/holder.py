@@ -16,6 +16,7 @@ from typing import Any
 from capenv.interpreter.bundle.models import StateSnapshot
 from capenv.serving.state.index import HeldCollection, StateIndex
 from capenv.serving.state.mirror import StateMirror
+from capenv.serving.state.records import RESET
 from capenv.serving.state.stored import StoreStateHolder
 from capenv.serving.state.subjects import META_ID, Subjects
 
@@ -48,6 +49,22 @@ class InstanceStateHolder(StoreStateHolder):
                 self.store.revision(self.subjects.meta, META_ID) != self._base.mirror.position:
             self._own_copy()
         super().refresh()
+
+    def reset(self, initial: StateSnapshot) -> None:
+        self.refresh()
+        if not self.pristine:  # a pristine instance is the initial state, its clock at its start
+            super().reset(initial)
+
+    def _commit_install(self, prepared: Any, kind: str, **options: Any) -> None:
+        """A reset or add: on a pristine instance a reset changes nothing, and an add is diffed
+        against the instance's own copy (the base's names the base's subjects)."""
+        if self.pristine and not options.get("only_if_absent"):
+            self.refresh()
+            if self.pristine and kind == RESET:
+                return
+            if self.pristine:
+                self._own_copy()
+        super()._commit_install(prepared, kind, **options)
 
     def write(self, plan: Any, tool: str, call: Any, key: str | None = None) -> Any:
         if self.pristine:

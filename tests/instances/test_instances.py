@@ -106,6 +106,21 @@ def test_reset_brings_an_instance_back_to_the_initial_state_and_clock(fleet, tem
     assert episode(runtime, "again") == episode(fleet.runtime(fresh), "again")
 
 
+def test_reset_and_add_on_an_instance_that_never_wrote(fleet, template) -> None:
+    instance, source = fleet.create(), fleet.create()
+    episode(fleet.runtime(source), "added")
+    document = fleet.runtime(source).data_get()
+    runtime = fleet.runtime(instance)
+    runtime.data_reset()
+    runtime.prepare_reset()()  # the data plane's two steps
+    assert runtime.data_get() == template.data_get()
+    runtime.data_add(document)
+    assert runtime.data_get() == document
+    runtime.data_reset()
+    assert runtime.data_get() == template.data_get()
+    assert episode(runtime, "after") == episode(fleet.runtime(fleet.create()), "after")
+
+
 def test_a_deleted_base_entity_stays_deleted(fleet) -> None:
     instance = fleet.create()
     runtime = fleet.runtime(instance)
