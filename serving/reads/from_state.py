@@ -70,6 +70,7 @@ class StateReads:
         collection = state.find_collection(collection_path, entity_type.name)
         found = None
         if collection is not None:
+            _refuse_shared_key(view, entity_type, collection, raw_id, state)
             found = state.find_entity(collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field,
                                       entity_type.either_key)
         held_path = collection.path if collection is not None else collection_path
@@ -239,3 +240,23 @@ def _keyed_type(view: ReadView, entity_type: EntityType) -> str | None:
     """The view's type when it names its entity by another key than the identity (its path's
     literal sub-path names no entity of the type), else None."""
     return entity_type.name if view.key_field and view.key_field != entity_type.id_field else None
+
+
+def _refuse_shared_key(view: ReadView, entity_type: EntityType, collection: Any, raw_id: str,
+                       state: StateIndex) -> None:
+    """A read naming its entity by another key than the identity (a name, or a value not shaped as
+    an id where the item path takes either) that two or more held entities hold names no one entity:
+    refused, since answering with either could be another entity's."""
+    field = view.key_field or entity_type.id_field
+    either = entity_type.either_key
+    if field == entity_type.id_field and either is not None and not either.names_identity(decode_once(raw_id)):
+        field = either.member
+    if field == entity_type.id_field:
+        return
+    holders = state.entities_holding(collection, raw_id, field)
+    if len(holders) > 1:
+        ids = ", ".join(repr(collection.ids.get(k, k)) for k, _ in holders[:3])
+        raise CallRefused(f'{len(holders)} {entity_type.name} entities hold "{field}" "{decode_once(raw_id)}" '
+                          f"({ids}{' and more' if len(holders) > 3 else ''}): the path names one entity by its "
+                          f'"{field}", so it names none of them; read it by its "{entity_type.id_field}"',
+                          http_status=409)

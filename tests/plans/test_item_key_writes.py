@@ -124,3 +124,15 @@ def test_an_update_giving_an_entity_a_key_another_holds_is_refused_where_creates
     assert status == 409 or status >= 400, (status, body)
     assert "holds email 'ann@example.test'" in json.dumps(body) and runtime.data_get() == before
     assert call(runtime, "PATCH", f"/users/{BO['id']}", {"email": "new@example.test"})[0] == 204
+
+
+def test_a_read_by_a_key_two_entities_hold_is_refused():
+    runtime = EnvironmentRuntime(build_from(users_app()))
+    state = json.loads(runtime.data_get())
+    for collection in state["collections"]:
+        for entity in collection["entities"]:
+            entity["value"]["email"] = "same@example.test"
+    runtime.data_add(json.dumps(state).encode())
+    status, body = call(runtime, "GET", "/users/by-email/same@example.test")
+    assert status == 409 and '2 users entities hold \\"email\\" \\"same@example.test\\"' in json.dumps(body)
+    assert call(runtime, "GET", f"/users/{ANN['id']}")[0] == 200
