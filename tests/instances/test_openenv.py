@@ -80,6 +80,8 @@ def test_the_session_protocol_needs_the_grader_token(template, store_url) -> Non
 
 def test_openenv_own_client_runs_twenty_isolated_episodes(template, store_url) -> None:
     python = os.environ.get(OPENENV_PYTHON)
+    if not python and os.environ.get("CI") == "true":
+        pytest.fail(f"OpenEnv's client is required under CI=true: {OPENENV_PYTHON} is not set", pytrace=False)
     if not python:
         pytest.skip(f"{OPENENV_PYTHON} is not set (the Python of an environment with `pip install openenv`; "
                     "it pins mcp 1.x, so it cannot be capenv's own)")
