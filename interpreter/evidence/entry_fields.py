@@ -18,6 +18,8 @@ def status_of(response: dict[str, Any]) -> int:
         status = int(status)
     if not isinstance(status, int) or isinstance(status, bool):
         raise EntryProblem(f"response.status {show(status)} is not an integer")
+    if status > 999:  # RFC 9110 §15: a status code is three digits
+        raise EntryProblem(f"response.status {show(status)} is not an HTTP status (three digits at most)")
     return max(status, 0)
 
 
