@@ -14,9 +14,13 @@ The contract (``store/contract.py``) holds as for any provider, with these trans
 * record ids are global to a store, and an instance's idempotency keys are its own: the delta
   records them under the instance's prefix, and every answer names them as the caller did.
 
-One limit, as documented in ``docs/instances.md``: an expectation naming the exact revision
-at which a base subject was deleted is taken for the live one it was (the holder never makes
-one: it expects only revisions it read live).
+* an expectation naming the revision at which the instance deleted a base subject is refused
+  (the delta holds a live marker there), which costs one read of the delta per written base
+  subject but meta, which is never deleted; a batch sees its own earlier writes of a base subject.
+
+The store conformance suite runs against this store (``tests/store/test_store_conformance.py``),
+over a base holding subjects and over an empty one, and ``tests/store/test_overlay_base_subjects.py``
+runs the contract's cases on base subjects themselves.
 """
 
 from __future__ import annotations
@@ -40,6 +44,15 @@ MARKER = {MARKER_MEMBER: "deleted"}
 
 def is_marker(state: dict | None) -> bool:
     return state is not None and state.get(MARKER_MEMBER) == "deleted"
+
+
+@dataclasses.dataclass(frozen=True)
+class Pending:
+    """A base subject as the delta holds it: its revision there (0: not at all), and whether that
+    is a deletion marker."""
+
+    revision: int
+    marker: bool
 
 
 class OverlayStore(Store):
@@ -74,39 +87,73 @@ class OverlayStore(Store):
     def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
         writes = (writes,) if isinstance(writes, SubjectWrite) else tuple(writes)
         translated, offsets = [], []
+        pending: dict[tuple[str, str], Pending] = {}
         for write in writes:
             base = self._base_revision(*write.key)
             offsets.append(base or 0)
-            translated.append(self._delta_write(write, base))
+            translated.append(self._delta_write(write, base, pending))
         inner = dataclasses.replace(envelope, record_id=self.prefix + envelope.record_id)
         try:
             committed = self.delta.commit(inner, translated)
         except RecordConflict:
             raise RecordConflict(envelope.record_id) from None
         except RevisionConflict as lost:
-            write = next((w for w in writes if w.key == (lost.subject_type, lost.subject_id)), writes[0])
-            raise RevisionConflict(write.subject_type, write.subject_id, write.expect,
-                                   self.revision(*write.key)) from None
+            raise self._conflict(writes, translated, lost) from None
         return Commit(envelope, tuple(
             CommittedWrite(w.subject_type, w.subject_id, w.expect, done.revision + offset, w.state is None)
             for w, done, offset in zip(writes, committed.writes, offsets)))
 
-    def _delta_write(self, write: SubjectWrite, base: int | None) -> SubjectWrite:
+    def _delta_write(self, write: SubjectWrite, base: int | None,
+                     pending: dict[tuple[str, str], Pending]) -> SubjectWrite:
+        """``write`` as the delta takes it; ``pending``: the base subjects the batch wrote before it.
+
+        A numbered expectation becomes ``number - base`` whatever the delta holds, so an exact
+        retry translates to the bytes its first commit did and the delta answers it."""
         if base is None:
             return write
-        state = MARKER if write.state is None else write.state
-        if write.expect.is_absent:  # live again after the instance deleted it: the delta holds a marker
-            held = self.delta.load(*write.key)
-            if held is None or not is_marker(held.state):
-                raise RevisionConflict(write.subject_type, write.subject_id, write.expect,
-                                       base + (held.revision if held is not None else 0))
-            return SubjectWrite(*write.key, Expect.revision(held.revision), state)
+        held = pending.get(write.key) or self._held(write, base)
         number = write.expect.number
-        assert number is not None
-        if number < base:
-            raise RevisionConflict(write.subject_type, write.subject_id, write.expect, self.revision(*write.key))
-        expect = Expect.absent() if number == base else Expect.revision(number - base)
-        return SubjectWrite(*write.key, expect, state)
+        if number is None:  # live again after the instance deleted it: the delta holds a marker
+            if not held.marker:
+                raise RevisionConflict(write.subject_type, write.subject_id, write.expect, base + held.revision)
+            expect, revision = Expect.revision(held.revision), held.revision + 1
+        else:
+            if number < base or (held.marker and number - base == held.revision):
+                # below the base, or the revision a deletion left: never a live one
+                live = None if held.marker else base + held.revision
+                raise RevisionConflict(write.subject_type, write.subject_id, write.expect, live)
+            expect = Expect.absent() if number == base else Expect.revision(number - base)
+            revision = number - base + 1
+        pending[write.key] = Pending(revision, write.state is None)
+        return SubjectWrite(*write.key, expect, MARKER if write.state is None else write.state)
+
+    def _held(self, write: SubjectWrite, base: int) -> Pending:
+        """What the delta holds of a base subject: its revision there (0: none) and whether it is a
+        marker. Meta is never deleted, so its write's expectation says it without a read."""
+        number = write.expect.number
+        if write.subject_type == self._meta and number is not None and number >= base:
+            return Pending(number - base, False)
+        held = self.delta.load(*write.key)
+        return Pending(0, False) if held is None else Pending(held.revision, is_marker(held.state))
+
+    def _conflict(self, writes: Sequence[SubjectWrite], translated: Sequence[SubjectWrite],
+                  lost: RevisionConflict) -> RevisionConflict:
+        """The delta's conflict as the caller sees it: its own write and the live revision it met."""
+        key = (lost.subject_type, lost.subject_id)
+        index = next((i for i, w in enumerate(translated) if w.key == key and w.expect == lost.expected), None)
+        if index is None:
+            return RevisionConflict(lost.subject_type, lost.subject_id, lost.expected, lost.found)
+        write, base = writes[index], self._base_revision(*key)
+        if base is None:
+            return RevisionConflict(write.subject_type, write.subject_id, write.expect, lost.found)
+        earlier = [w for w in writes[:index] if w.key == key]
+        if earlier:
+            deleted = earlier[-1].state is None
+        else:
+            held = self.delta.load(*key)
+            deleted = held is not None and is_marker(held.state)
+        found = None if deleted else base + (lost.found or 0)
+        return RevisionConflict(write.subject_type, write.subject_id, write.expect, found)
 
     # --- reading ------------------------------------------------------------------------
 
