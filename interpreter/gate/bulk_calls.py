@@ -18,7 +18,8 @@ from capenv.interpreter.plans.bulk import applied_members
 from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.bulk import bulk_collection, bulk_items, bulk_key
-from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal
+from capenv.serving.writes.calls import (WriteCall, WriteEnv, WriteRefusal, unchecked_header_refusal,
+                                         unchecked_header_sent)
 from capenv.serving.writes.execute import execute
 
 from .findings import WHOLE, GateNote, PlanFindings, Tracking
@@ -56,6 +57,9 @@ def apply_bulk(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex,
     targets: Targets | None = None
     if kept:
         try:
+            header = unchecked_header_sent(plan, lambda name: record.header(name, response=False))
+            if header is not None:  # serving refuses it before executing
+                raise WriteRefusal(unchecked_header_refusal(header))
             execute(plan, env, WriteCall(record.path, record.query, _narrowed(plan, body, [i for _, i in kept])),
                     copy, instant=record.started_at, counter=counter, sequences=sequences)
         except WriteRefusal as refusal:

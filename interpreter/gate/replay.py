@@ -24,7 +24,8 @@ from capenv.interpreter.view.window import is_write
 from capenv.serving.ops.sequence_state import SequenceState, sequence_fields
 from capenv.serving.ops.context import OpRefusal
 from capenv.serving.state.index import StateIndex
-from capenv.serving.writes.calls import WriteCall, WriteEnv, WriteRefusal
+from capenv.serving.writes.calls import (WriteCall, WriteEnv, WriteRefusal, unchecked_header_refusal,
+                                         unchecked_header_sent)
 from capenv.serving.writes.execute import execute
 
 from .absences import absent_held, blame_absences
@@ -169,6 +170,11 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
 
 def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, sequences: SequenceState, counter: int,
            timeline: Timeline, findings: PlanFindings | None = None) -> dict[tuple, set[str]] | None:
+    header = unchecked_header_sent(plan, lambda name: record.header(name, response=False))
+    if header is not None:  # serving refuses it before executing: a call the plan does not explain
+        if findings is not None:
+            findings.refusals[record.ordinal] = unchecked_header_refusal(header)
+        return None
     body = record.request.json_value if record.request.is_json else None
     recorded = recorded_outcome(plan, record, env, timeline)
     call = WriteCall(record.path, record.query, body)

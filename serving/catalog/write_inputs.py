@@ -20,6 +20,7 @@ from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
 from capenv.serving.runtime_api import HttpRequest
+from capenv.serving.writes.calls import unchecked_header_refusal, unchecked_header_sent
 
 from .argument_schema import SCHEMA_CANNOT_SAY, ArgumentSchema, path_param_schema, path_value
 
@@ -160,11 +161,10 @@ class WriteInputs:
         return ReadCall(self.tool, path_for(self.tool, args), args, pairs, arguments.get("body"), has_body)
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
-        sent = [name for name in self.plan.unchecked_headers if request.header(name) is not None]
-        if sent:
-            raise CallRefused(f"this call sends {sent[0]}, a precondition serving cannot check (the entity's "
-                              f"ETag is not modelled): send the call without it; {self.tool.name} accepts "
-                              f"{self.accepted()}", http_status=428)
+        sent = unchecked_header_sent(self.plan, request.header)
+        if sent is not None:
+            raise CallRefused(f"{unchecked_header_refusal(sent)}; {self.tool.name} accepts {self.accepted()}",
+                              http_status=428)
         given = {name for name, _ in request.query}
         pairs = tuple(request.query) + tuple((n, v) for n, v in self.plan.query if n not in given)
         body, has_body = None, bool(request.body)

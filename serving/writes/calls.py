@@ -5,9 +5,9 @@ needs from the bundle (``WriteEnv``). Every write module shares these, so they l
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
-from capenv.interpreter.bundle.models import EntityType, Recording, ReplayTable, ViewResult
+from capenv.interpreter.bundle.models import EntityType, Recording, ReplayTable, ViewResult, WritePlan
 
 
 class WriteRefusal(Exception):
@@ -82,3 +82,16 @@ def latest_absent_calls(replay: ReplayTable) -> dict[str, Any]:
         if absences:
             found[tool] = absences[-1]
     return found
+
+
+def unchecked_header_sent(plan: WritePlan, header: Callable[[str], str | None]) -> str | None:
+    """The first conditional header (``WritePlan.unchecked_headers``) a call sends, looked up with
+    ``header``: serving cannot check it, so it refuses the call (and the gate counts a recorded call
+    sending one as a call the plan does not explain)."""
+    return next((name for name in plan.unchecked_headers if header(name) is not None), None)
+
+
+def unchecked_header_refusal(name: str) -> str:
+    """Why a call sending ``name`` is refused."""
+    return (f"this call sends {name}, a precondition serving cannot check (the entity's ETag is not "
+            f"modelled): send the call without it")
