@@ -24,12 +24,15 @@ what they wrote: over a base holding subjects the store is not empty, so they ru
 overlay whose base is empty instead."""
 
 
-@pytest.fixture(params=["memory", "sqlite", "memory-empty-base"])
+@pytest.fixture(params=["memory", "sqlite", "memory-empty-base",
+                        pytest.param("postgres", marks=pytest.mark.postgres)])
 def overlay(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     base = base_subjects([]) if request.param.endswith("empty-base") else seeded_base()
     if request.param.startswith("memory"):
         delta = MemoryStore()
         opener = overlay_opener(base, lambda: delta, owns_delta=True)
+    elif request.param == "postgres":  # a fresh schema (skipped without a server, as the providers are)
+        opener = overlay_opener(base, request.getfixturevalue("postgres_provider").open, True)
     else:
         opener = overlay_opener(base, lambda: open_store(f"sqlite:{tmp_path / 'fleet.sqlite'}"), True)
     handle = opener()
