@@ -19,8 +19,8 @@ The contract (``store/contract.py``) holds as for any provider, with these trans
   subject but meta, which is never deleted; a batch sees its own earlier writes of a base subject.
 
 The store conformance suite runs against this store (``tests/store/test_store_conformance.py``),
-over a base holding subjects and over an empty one (memory, SQLite, PostgreSQL deltas), and ``tests/store/test_overlay_base_subjects.py``
-runs the contract's cases on base subjects themselves.
+over a base holding subjects and over an empty one (memory, SQLite, PostgreSQL deltas), and
+``tests/store/test_overlay_base_subjects.py`` runs the contract's cases on base subjects themselves.
 """
 
 from __future__ import annotations
