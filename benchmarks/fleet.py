@@ -6,7 +6,8 @@ memory (the baseline); the time to create an instance (p50/p99 over 1,000, in pr
 ``InstanceFleet.create``, which registers it and opens its runtime) and the resident memory
 1,000 idle instances add, per instance. For json-server, served calls per second across 100
 instances against the same calls on one. With ``CAPENV_TEST_POSTGRES_URL``, creating instances
-on PostgreSQL too.
+on PostgreSQL too; and, on a private PostgreSQL cluster, two ``serve --instances`` processes over
+HTTP (``benchmarks/fleet_postgres.py``).
 
     python -m benchmarks fleet
 """
@@ -21,6 +22,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from benchmarks import fleet_postgres
 from benchmarks.section import Section
 from benchmarks.servers import start_capenv
 from benchmarks.stats import percentile
@@ -112,7 +114,7 @@ def run() -> Section:
               "≤ 1% of a process's RSS.", "",
               "| capture | process start s | process RSS MiB | create p50 ms | create p99 ms | × faster (p50) "
               "| idle instance KiB | % of process RSS |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    json_server = None
+    json_server, lines_pg = None, []
     with tempfile.TemporaryDirectory(prefix="capenv-fleet-") as folder:
         for name in CAPTURES:
             bundle = build_bundle(REPO / "captures" / name / "capture.har")
@@ -133,11 +135,15 @@ def run() -> Section:
                   file=sys.stderr, flush=True)
             if name == "json-server":
                 json_server = template
+                lines_pg = fleet_postgres.measure(bundle_dir, Path(folder))
+                print(f"  fleet postgres: {lines_pg[0][:200]}", file=sys.stderr, flush=True)
     if json_server is not None:
         one, many = throughput(json_server, 1), throughput(json_server, ACTIVE)
         lines += ["", f"json-server, {CALLS:,} served calls in process on instances that have each written once (a create, then `get_posts_by_post_id`, in turn): "
                       f"{one:,.0f} calls/s on one instance, {many:,.0f} calls/s across {ACTIVE} instances "
                       f"({many / one:.0%} of one; goal ≥ 80%)."]
+    if lines_pg:
+        lines += ["", *lines_pg]
     url = os.environ.get("CAPENV_TEST_POSTGRES_URL")
     if url and json_server is not None:
         from capenv.serving.store import open_store

@@ -88,9 +88,10 @@ def capenv_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "capenv.interpreter.cli.main"]
 
 
-def start_capenv(target: Path, workdir: Path, store: str | None = None, *, profile_to: Path | None = None) -> Server:
-    """``capenv serve TARGET --http 127.0.0.1:PORT [--store URL]``: the command a user runs (``run_http``).
-    ``profile_to`` runs it under ``python -m cProfile -o FILE`` (written when the server stops)."""
+def start_capenv(target: Path, workdir: Path, store: str | None = None, *, profile_to: Path | None = None,
+                 options: tuple[str, ...] = ()) -> Server:
+    """``capenv serve TARGET --http 127.0.0.1:PORT [--store URL] [OPTIONS]``: the command a user runs
+    (``run_http``). ``profile_to`` runs it under ``python -m cProfile -o FILE`` (written when the server stops)."""
     port = free_port()
     if profile_to is not None:
         command = [sys.executable, "-m", "cProfile", "-o", str(profile_to), "-m", "capenv.interpreter.cli.main"]
@@ -99,8 +100,10 @@ def start_capenv(target: Path, workdir: Path, store: str | None = None, *, profi
     argv = [*command, "serve", str(target), "--http", f"127.0.0.1:{port}", "--data-token", DATA_TOKEN]
     if store:
         argv += ["--store", store]
-    # ready once it answers its OpenAPI description: open to anyone, unlike the data plane (token)
-    return start_process("capenv", argv, "/_capenv/openapi.json", port, workdir, {"CAPENV_DEBUG": ""})
+    argv += options
+    # ready once it answers its OpenAPI description (open to anyone), or a fleet its list of instances
+    ready = "/_capenv/instances" if "--instances" in options else "/_capenv/openapi.json"
+    return start_process("capenv", argv, ready, port, workdir, {"CAPENV_DEBUG": ""})
 
 
 def json_server_binary() -> Path | None:
