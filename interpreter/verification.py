@@ -69,6 +69,27 @@ def render_verification(captures: Iterable[VerifiedCapture]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def verification_summary(captures: Iterable[VerifiedCapture]) -> list[dict[str, Any]]:
+    """``capenv verify --json``: the summary tables' figures, one object per capture."""
+    rows = []
+    for capture in sorted(captures, key=lambda c: c.shown_path):
+        report = capture.bundle.report
+        reads, writes = report["reads"], report["writes"]
+        row: dict[str, Any] = {
+            "capture": capture.shown_path, "evidence_id": report["evidence_id"], "records": report["records"],
+            "tools": len(report["tools"]), "reads": len(reads), "reads_from_state": _count(reads, "state_backed"),
+            "writes": len(writes), "writes_served": _count(writes, "served"),
+            "read_only_posts": len(report["read_only_posts"]),
+            "servable": None, "servable_served": None, "served_not_servable": None}
+        verdicts = capture.endpoint_verdicts()
+        if verdicts:
+            servable = [v for v in verdicts if v.endpoint.servable]
+            row |= {"servable": len(servable), "servable_served": sum(1 for v in servable if v.is_served),
+                    "served_not_servable": sum(1 for v in verdicts if v.served and not v.endpoint.servable)}
+        rows.append(row)
+    return rows
+
+
 # --- sections -------------------------------------------------------------------------------
 
 def _summary(captures: list[VerifiedCapture]) -> list[str]:

@@ -18,6 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     openapi.add_argument("-o", "--output", metavar="FILE", help="write it here (default: stdout)")
     openapi.add_argument("--replay-only", action="store_true",
                          help="describe what `capenv serve --replay-only` serves (every read replayed, no write)")
+    openapi.add_argument("--json", action="store_true",
+                         help="the document is JSON already; with -o FILE print what was written as one JSON object")
     add_capture_options(openapi)
     openapi.set_defaults(handler=_openapi)
 
@@ -41,5 +43,15 @@ def _openapi(args: argparse.Namespace) -> int:
         Path(args.output).write_bytes(document + b"\n")
     except OSError as exc:
         raise UserError(f"{args.output}: cannot write the description ({exc.strerror or exc})") from None
-    print(f"wrote {args.output}", file=sys.stderr)
+    if args.json:
+        from capenv.interpreter.bundle.jsonvalue import loads
+
+        from .commands_env import print_json
+
+        described = loads(document)
+        print_json({"file": args.output, "openapi": described["openapi"], "paths": len(described["paths"]),
+                    "operations": sum(len(item) for item in described["paths"].values()),
+                    "not_served": [n["tool"] for n in described.get("x-capenv-not-served", [])]})
+    else:
+        print(f"wrote {args.output}", file=sys.stderr)
     return 0

@@ -23,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     check = verbs.add_parser("check", help="validate every table (and each rule's fixture cases)")
     check.add_argument("directory", nargs="?", help="a rules directory (default: the packaged rules/)")
+    check.add_argument("--json", action="store_true", help="print the outcome as one JSON object")
     check.set_defaults(handler=_check)
 
     doc = verbs.add_parser("doc", help="generate docs/rules.md from the tables")
@@ -30,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     doc.add_argument("--output", help=f"where the reference goes (default: the project's {DEFAULT_DOC}, "
                                       "whatever the current directory)")
     doc.add_argument("--rules", help="a rules directory (default: the packaged rules/)")
+    doc.add_argument("--json", action="store_true", help="print the outcome as one JSON object")
     doc.set_defaults(handler=_doc)
 
     show = verbs.add_parser("show", help="print one rule with its file and line")
@@ -42,18 +44,28 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _check(args: argparse.Namespace) -> int:
     ruleset = load_rules(args.directory, with_fixtures=True)
     problems = fixture_problems(ruleset)
+    count = len(ruleset.all_rules())
+    if args.json:
+        from .commands_env import print_json
+
+        print_json({"ok": not problems, "tables": len(ruleset.tables), "rules": count,
+                    "settings": len(ruleset.settings), "revision": ruleset.revision, "problems": problems})
     if problems:
         raise UserError(f"{len(problems)} problem(s): " + "; ".join(problems))
-    count = len(ruleset.all_rules())
+    if args.json:
+        return 0
     print(f"ok: {len(ruleset.tables)} tables, {count} rules, {len(ruleset.settings)} settings files "
           f"({ruleset.revision})")
     return 0
 
 
 def _doc(args: argparse.Namespace) -> int:
-    text = render_rules_doc(load_rules(args.rules))
+    ruleset = load_rules(args.rules)
+    text = render_rules_doc(ruleset)
     output = Path(args.output) if args.output else project_file(DEFAULT_DOC)
-    return write_or_check(output, text, check=args.check, regenerate="run `capenv rules doc`")
+    members = {"tables": len(ruleset.tables), "rules": len(ruleset.all_rules()), "revision": ruleset.revision}
+    return write_or_check(output, text, check=args.check, regenerate="run `capenv rules doc`",
+                          as_json=members if args.json else None)
 
 
 def _show(args: argparse.Namespace) -> int:

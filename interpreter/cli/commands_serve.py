@@ -54,6 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                             "CAPENV_DATA_TOKEN); not needed on a --data listener without one")
         parser.add_argument("--bundle", metavar="BUNDLE|CAPTURE", help="work offline on this environment's state")
         parser.add_argument("--store", metavar="URL", help="with --bundle: the lasting store holding the state (sqlite:FILE, postgresql://…; get alone may use memory:)")
+        parser.add_argument("--json", action="store_true",
+                            help="print the outcome as one JSON object (get without FILE: the document under "
+                                 "\"document\")")
         add_capture_options(parser)
         parser.set_defaults(handler=_data, **({"file": None} if verb == "reset" else {}))
 
@@ -174,13 +177,9 @@ def _banner(runtime, args: argparse.Namespace, stdio: bool) -> None:
     carries only MCP messages)."""
     report = runtime.catalog_report()
     out = sys.stderr if stdio else sys.stdout
-    print(f"capenv: {report['tools']} tools ({report['from_state']} from the state) for "
+    print(f"capenv: {report['tools']} tools listed ({report['from_state']} from the state) for "
           f"{runtime.bundle.info.source}, evidence {runtime.bundle.info.evidence_id}", file=out, flush=True)
-    unserved = [p.tool for p in runtime.bundle.view.writes if p.tool not in runtime.catalog.entries]
-    if unserved:  # `capenv report` counts every tool of the manifest; serve lists only what it serves
-        print(f"capenv: {report['tools']} tools listed; {len(unserved)} write tool{'s' if len(unserved) != 1 else ''} "
-              f"not served ({', '.join(unserved[:5])}{', …' if len(unserved) > 5 else ''}), see `capenv report`",
-              file=out, flush=True)
+    print(tool_count_note(runtime), file=out, flush=True)
     if stdio:
         print("capenv: MCP over stdio (stdin/stdout)", file=out, flush=True)
     if args.store:
@@ -192,6 +191,22 @@ def _banner(runtime, args: argparse.Namespace, stdio: bool) -> None:
     for hit in report["hits"]:
         print(f"capenv: description of {hit['tool']} {hit['effect']} ({hit['budget']}: {hit['used']} of "
               f"{hit['wanted']} characters)", file=out, flush=True)
+
+
+def tool_count_note(runtime) -> str:
+    """Why ``serve`` lists fewer tools than ``build`` and ``report`` count: those count every tool of
+    the manifest, serve lists the read tools and the write tools it serves."""
+    manifest = [t.name for t in runtime.bundle.manifest.tools]
+    unlisted = [name for name in manifest if name not in runtime.catalog.entries]
+    if not unlisted:
+        return f"capenv: every tool of the manifest is listed ({len(manifest)}, as `capenv report` counts)"
+    writes = {p.tool for p in runtime.bundle.view.writes}
+    kind = "write tool" if all(name in writes for name in unlisted) else "tool"
+    shown = ", ".join(unlisted[:5]) + (", …" if len(unlisted) > 5 else "")
+    many = len(unlisted) != 1
+    return (f"capenv: `capenv report` counts the manifest's {len(manifest)} tools; {len(unlisted)} {kind}"
+            f"{'s' if many else ''} not served ({shown}) {'are' if many else 'is'} not listed, "
+            "`capenv report` says why")
 
 
 # --- data -------------------------------------------------------------------------------
@@ -214,11 +229,31 @@ def _data(args: argparse.Namespace) -> int:
         result = _data_online(args.verb, args.url, document, args.token or os.environ.get(DATA_TOKEN_VARIABLE))
     else:
         result = _data_offline(args, document)
-    if args.verb == "get":
+    named = args.file not in (None, "-")
+    if args.verb == "get" and (named or not args.json):  # with --json, stdout holds only the outcome
         _write_document(args.file, result)
-    else:
+    if args.json:
+        _print_data_outcome(args, result, document)
+    elif args.verb != "get":
         print(f"data/{args.verb}: done", file=sys.stderr)
     return 0
+
+
+def _print_data_outcome(args: argparse.Namespace, result: bytes, document: bytes | None) -> None:
+    """``capenv data VERB --json``: what was done, to which environment, with which document."""
+    from capenv.interpreter.bundle.jsonvalue import loads
+
+    from .commands_env import print_json
+
+    outcome: dict = {"verb": args.verb, "done": True}
+    outcome |= {"url": args.url} if args.url else {"bundle": args.bundle, "store": store_label(args.store or "memory:")}
+    if args.verb == "get" and args.file in (None, "-"):
+        outcome["document"] = loads(result)
+    elif args.file not in (None, "-"):
+        outcome |= {"file": args.file, "bytes": len(result if args.verb == "get" else document or b"")}
+    elif args.verb == "add":
+        outcome["bytes"] = len(document or b"")
+    print_json(outcome)
 
 
 def _lasting(store_url: str | None) -> bool:

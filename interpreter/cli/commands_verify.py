@@ -10,7 +10,7 @@ from pathlib import Path
 from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.ground_truth import GroundTruthError, load_ground_truth
 from capenv.interpreter.pipeline import build_bundle
-from capenv.interpreter.verification import VerifiedCapture, render_verification, shown_path
+from capenv.interpreter.verification import VerifiedCapture, render_verification, shown_path, verification_summary
 
 from .generated import write_or_check
 from .progress import progress_printer
@@ -27,6 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                          f"{DEFAULT_REPORT}, whatever the current directory)")
     verify.add_argument("--check", action="store_true", help="fail when the file is stale instead of writing it")
     verify.add_argument("--rules", help="a rules directory (default: the packaged rules/)")
+    verify.add_argument("--json", action="store_true",
+                        help="print the outcome as one JSON object (the file, and each capture's figures)")
     verify.set_defaults(handler=_verify)
 
 
@@ -34,15 +36,19 @@ def _verify(args: argparse.Namespace) -> int:
     output = project_file(DEFAULT_REPORT) if args.output is None else None if args.output == "-" else Path(args.output)
     # Captures are named relative to the checkout when there is one, so where the command runs
     # changes nothing in the report.
-    text = render_verification(_build_all(args.captures, args.rules, project_root()))
+    if output is None and args.check:
+        raise UserError("--check compares against a file: give --output FILE, not -")
+    if output is None and args.json:
+        raise UserError("--json prints the outcome on stdout: give --output FILE (or none), not -")
+    built = _build_all(args.captures, args.rules, project_root())
+    text = render_verification(built)
     if output is None:
-        if args.check:
-            raise UserError("--check compares against a file: give --output FILE, not -")
         sys.stdout.write(text)
         return 0
     return write_or_check(output, text, check=args.check,
                           regenerate="run the same `capenv verify` without --check",
-                          detail=f"{len(args.captures)} captures")
+                          detail=f"{len(args.captures)} captures",
+                          as_json={"captures": verification_summary(built)} if args.json else None)
 
 
 def _build_all(paths: list[str], rules: str | None, root: Path | None) -> list[VerifiedCapture]:

@@ -431,7 +431,8 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def announce(serving: HttpServing, mcp_path: str, *, quiet: bool = False, token_generated: bool = False,
-             data_routes: str = f"{DATA_PLANE_PREFIX}get | reset | add", app_paths: str = "every other path") -> None:
+             data_routes: str = f"{DATA_PLANE_PREFIX}get | reset | add", app_paths: str = "every other path",
+             openapi_paths: frozenset[str] = frozenset()) -> None:
     print(f"capenv serving on {serving.base_url}", flush=True)
     if quiet:  # the address, and the token when one was generated (the grader cannot know it otherwise)
         if token_generated and serving.data_token is not None:
@@ -439,6 +440,9 @@ def announce(serving: HttpServing, mcp_path: str, *, quiet: bool = False, token_
         return
     print(f"  MCP (streamable HTTP): {serving.url(mcp_path)}", flush=True)
     print(f"  {app_paths}: the application's own surface", flush=True)
+    if openapi_paths:  # /openapi.json is left to the application when it answers that path itself
+        shown = " and ".join(serving.url(p) for p in sorted(openapi_paths, key=lambda p: p != "/openapi.json"))
+        print(f"  OpenAPI 3.1 of that surface: {shown}", flush=True)
     where = "its own listener" if serving.data_port is not None else "this listener, with the token"
     print(f"  grader's data plane ({where}): {serving.data_url}{data_routes}", flush=True)
     if serving.data_token is not None:
@@ -517,7 +521,8 @@ def run_http(
                                   data_token=access.data_token)
             if print_urls:
                 announce(serving, app.mcp_path, quiet=quiet, token_generated=access.data_token != given.data_token,
-                         **{name: getattr(app, name) for name in ("data_routes", "app_paths") if hasattr(app, name)})
+                         **{name: getattr(app, name) for name in ("data_routes", "app_paths", "openapi_paths")
+                            if hasattr(app, name)})
             if ready is not None:
                 ready(serving)
 
