@@ -23,9 +23,10 @@ from capenv.serving.read_call import CallRefused, json_kind_of
 
 from .schema_precheck import compile_precheck
 
-SCHEMA_CANNOT_SAY = ("Beyond the schema, a call is refused only for: an entity the state does not hold, a number "
-                     "that is not exact, an integer past 64 bits, a lone surrogate, a __proto__ member, or a body "
-                     "nested past the nesting budget.")
+SCHEMA_CANNOT_SAY = ("Beyond the schema, a call is refused only for: an entity the state does not hold (or already "
+                     "holds under the identity a create would give), an entity lacking a field the answer must show, "
+                     "a number that is not exact, an integer past 64 bits, a lone surrogate, a __proto__ member, or "
+                     "a body nested past the nesting budget.")
 
 DIGITS = re.compile(r"-?[0-9]+")
 

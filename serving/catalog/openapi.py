@@ -16,6 +16,8 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.io import Bundle
+from capenv.interpreter.bundle.models import Recording
+from capenv.serving.writes.calls import ABSENCE_STATUSES
 
 from .openapi_responses import operation_responses
 from .tool_meta import JSON_SCHEMA_DIALECT
@@ -72,8 +74,30 @@ def _operation(entry: CatalogEntry, bundle: Bundle) -> dict[str, Any]:
     body = properties.get("body")
     if body is not None:
         operation["requestBody"] = _request_body(entry, bundle, body, "body" in schema.get("required", ()))
-    operation["responses"] = operation_responses(entry, bundle.replay.tools.get(entry.name, ()))
+    operation["responses"] = operation_responses(entry, bundle.replay.tools.get(entry.name, ()),
+                                                 _absences(entry, bundle))
     return operation
+
+
+def _absences(entry: CatalogEntry, bundle: Bundle) -> tuple[Recording, ...]:
+    """What serving answers a call naming an entity the state does not hold, where that answer may
+    come from outside the tool's own recordings (``writes/execute``): a read view's learned absence,
+    a write's learned one (``write-absence-answers``), its sibling's recorded 400/404/410
+    (``WritePlan.absence_tool``), else its type's item view's."""
+    found: list[Recording] = []
+    if entry.view is not None:
+        found += [r for r in (entry.view.absence.recording if entry.view.absence else None, entry.view.missing)
+                  if r is not None]
+    if entry.plan is not None:
+        learned = bundle.view.write_absences.get(entry.name)
+        if learned is not None:
+            found.append(learned)
+        if entry.plan.absence_tool:
+            found += [c.response for c in bundle.replay.tools.get(entry.plan.absence_tool, ())
+                      if c.response.status in ABSENCE_STATUSES]
+        found += [v.missing for v in bundle.view.views
+                  if v.kind == "item" and v.type and v.type == entry.plan.type and v.missing is not None]
+    return tuple(found)
 
 
 def _tag(entry: CatalogEntry) -> str:
@@ -89,6 +113,8 @@ def _path_parameters(entry: CatalogEntry, properties: dict[str, Any]) -> list[di
     found = []
     for param in entry.tool.params:
         schema = dict(properties.get(names.get(param, param), {"type": "string"}))
+        if isinstance(schema.get("type"), list):  # over HTTP a path segment is text (MCP also takes an integer id)
+            schema["type"] = "string"
         description = schema.pop("description", None)
         parameter = {"name": param, "in": "path", "required": True, "schema": schema}
         if description:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from capenv.interpreter.bundle.models import RecordedCall
+from capenv.interpreter.bundle.models import RecordedCall, Recording
 
 from .tool_meta import rendered_body_schema
 from .tools import CatalogEntry
@@ -27,15 +27,18 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 
-def operation_responses(entry: CatalogEntry, calls: tuple[RecordedCall, ...]) -> dict[str, Any]:
+def operation_responses(entry: CatalogEntry, calls: tuple[RecordedCall, ...],
+                        absences: tuple[Recording, ...] = ()) -> dict[str, Any]:
+    """``absences``: answers serving gives a call naming an entity the state does not hold that
+    this tool's own recordings may not show (a sibling's, a learned one)."""
     rendered = _rendered(entry)
     responses: dict[str, Any] = {}
-    for call in sorted(calls, key=lambda c: c.ordinal):
-        recording = call.response
+    answered = [(c.ordinal, c.response) for c in calls] + [(r.ordinal, r) for r in absences]
+    for ordinal, recording in sorted(answered, key=lambda pair: pair[0]):
         if not 100 <= recording.status <= 599:
             continue  # an unanswered call (status 0) answers nothing
         status = str(recording.status)
-        response = responses.setdefault(status, {"description": _description(recording.status, call.ordinal),
+        response = responses.setdefault(status, {"description": _description(recording.status, ordinal),
                                                  "content": {}})
         media_type = _media_type(recording.content_type, recording.is_json)
         if recording.is_json and recording.body is None:

@@ -121,8 +121,8 @@ class ToolInputs:
                                    "description": "query parameters, each optional"}
         if self.body is not None:
             body: dict[str, Any] = {"description": "the JSON request body"}
-            if len(self.body.kinds) == 1:
-                body["type"] = self.body.kinds[0]
+            if self.body.kinds:  # what _check_body enforces (a "number" takes an integer too, as in the schema)
+                body["type"] = self.body.kinds[0] if len(self.body.kinds) == 1 else list(self.body.kinds)
             if self.body.example is not None:
                 body["examples"] = [self.body.example]
             properties["body"] = body

@@ -17,18 +17,26 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
 from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.values import decode_once
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
 from capenv.serving.runtime_api import HttpRequest
 from capenv.serving.writes.calls import unchecked_header_refusal, unchecked_header_sent
 
-from .argument_schema import SCHEMA_CANNOT_SAY, ArgumentSchema, path_param_schema, path_value
+from .argument_schema import SCHEMA_CANNOT_SAY, ArgumentSchema, integer_like, path_param_schema, path_value
 
 CONST_MAX_CHARACTERS = 120
 """A recorded value whose JSON text is this short is shown (and given as const) in full."""
 
 _JSON_TYPES = {"integer": "integer", "number": "number", "string": "string", "boolean": "boolean",
                "array": "array", "object": "object", "null": "null"}
+
+
+def _as_int(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 def recorded_text(value: Any) -> str | None:
@@ -61,6 +69,21 @@ class WriteInputs:
             else {"type": "object"}
         return {"type": "array", "minItems": 1, "items": items}
 
+    def tied_path_values(self) -> dict[str, list[Any]]:
+        """A create tied to one collection takes each path parameter only as that collection's
+        (``writes/create_collections``: verbatim or percent-decoded once; an integer id also as a number)."""
+        if self.plan.effect != "create" or not self.plan.collection:
+            return {}
+        tied: dict[str, list[Any]] = {}
+        for name, recorded in self.plan.exemplar_args.items():
+            if name not in self.tool.params:
+                continue
+            values: list[Any] = list(dict.fromkeys([recorded, decode_once(recorded)]))
+            if integer_like(self.path_samples.get(name, ())) and str(_as_int(values[-1])) == values[-1]:
+                values.append(int(values[-1]))
+            tied[name] = values
+        return tied
+
     def member_schema(self) -> dict[str, Any]:
         properties: dict[str, Any] = {}
         required = []
@@ -85,9 +108,13 @@ class WriteInputs:
 
     def schema(self) -> dict[str, Any]:
         properties: dict[str, Any] = {}
+        tied = self.tied_path_values()
         for param in self.tool.params:
             samples = self.path_samples.get(param, ())
             properties[param] = path_param_schema(samples, f"path parameter {{{param}}}; recorded: {quoted(samples, 5)}")
+            if param in tied:
+                properties[param]["enum"] = tied[param]
+                properties[param]["description"] += f"; this create is tied to {self.plan.collection}: only its value"
         if self.plan.query:
             query_props = {}
             for name, value in self.plan.query:

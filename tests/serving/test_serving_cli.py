@@ -41,8 +41,8 @@ def test_serve_a_capture_over_stdio_builds_it_and_says_how_many_tools() -> None:
     result = capenv("serve", str(CAPTURES / "json-server" / "capture.har"), "--stdio")  # stdin at EOF: ends
     assert result.returncode == 0, result.stderr
     assert result.stdout == b""  # stdout carries only MCP messages
-    assert re.search(rb"capenv: (\d+) tools \((\d+) from the state\) for capture.har", result.stderr), result.stderr
-    tools, from_state = map(int, re.search(rb"capenv: (\d+) tools \((\d+) from the state\)", result.stderr).groups())
+    assert re.search(rb"capenv: (\d+) tools listed \((\d+) from the state\) for capture.har", result.stderr), result.stderr
+    tools, from_state = map(int, re.search(rb"capenv: (\d+) tools listed \((\d+) from the state\)", result.stderr).groups())
     assert tools - from_state == 2  # the two reads that replay; every served write answers from the state
 
 

@@ -1,0 +1,90 @@
+"""One source of truth for a tool's inputs (issue #13 item 2), as a property on every served tool of
+every capture in captures/: any arguments a tool's published input schema accepts (drawn by
+Hypothesis from that schema, path ids also as recorded, and integer ids as numbers) are served,
+or refused only for a reason no schema could say, which the catalog names: an entity the state
+does not hold or already holds, a field the held entity lacks, a read the capture recorded no
+answer for (replay), a recording the served state has left behind. Never for a wrong type, a
+missing or unknown member, a value the schema could have listed, or an id sent as a number."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from capenv.interpreter.bundle.io import read_bundle
+from capenv.serving.catalog.argument_schema import SCHEMA_CANNOT_SAY, integer_like
+from capenv.serving.runtime import EnvironmentRuntime
+from support.schema_values import values_of
+from support.served import capture_names
+
+EXAMPLES_PER_TOOL = 25
+
+STATE_REASONS = {
+    # what the state holds: named in every write tool's description (SCHEMA_CANNOT_SAY)
+    "an entity the state does not hold": re.compile(
+        r"^no \S+ entity .* is held|the state holds no |no document is held at |changes none of them"),
+    "already holds": re.compile(r"entity .* is already held|entity with .* is held \("),
+    "an entity lacking a field": re.compile(r"^the answer would lack recorded field|entity lacks \""),
+    # what the capture recorded: named in every replayed read's description
+    "replay": re.compile(r"^nothing was recorded for |is not modelled over the current state"),
+}
+
+
+def reason_of(message: str) -> str | None:
+    return next((name for name, pattern in STATE_REASONS.items() if pattern.search(message)), None)
+
+
+def arguments(entry) -> st.SearchStrategy[dict[str, Any]]:
+    """Drawn from the published schema; half the time each path id is a recorded one (as text or,
+    for an integer id, as a number) where the schema accepts it, so writes reach held entities."""
+    schema = entry.spec().input_schema
+    drawn = values_of(schema)
+    names = dict(getattr(entry.inputs, "properties", ())) or {p: p for p in entry.tool.params}
+    recorded: dict[str, st.SearchStrategy[Any]] = {}
+    for param, name in names.items():
+        samples = list(entry.inputs.path_samples.get(param, ()))
+        values = samples + ([int(s) for s in samples if str(int(s)) == s] if integer_like(tuple(samples)) else [])
+        accepted = [v for v in values if Draft202012Validator(schema["properties"][name]).is_valid(v)]
+        if accepted:
+            recorded[name] = st.sampled_from(accepted)
+    if not recorded:
+        return drawn
+    held = st.tuples(drawn, st.fixed_dictionaries(recorded)).map(lambda pair: {**pair[0], **pair[1]})
+    return st.one_of(drawn, held)
+
+
+@pytest.mark.parametrize("capture", capture_names())
+def test_arguments_the_schema_accepts_are_never_refused_for_what_it_could_say(capture: str, bundle_dir) -> None:
+    runtime = EnvironmentRuntime(read_bundle(bundle_dir(capture)))
+    called: dict[str, int] = {}
+    unnamed: list[tuple[str, Any, str]] = []
+    try:
+        for entry in runtime.catalog.entries.values():
+            validator = Draft202012Validator(entry.spec().input_schema)
+            if entry.handler == "write":
+                assert SCHEMA_CANNOT_SAY in entry.description, entry.name
+
+            @settings(max_examples=EXAMPLES_PER_TOOL, deadline=None, database=None, derandomize=True,
+                      suppress_health_check=list(HealthCheck))
+            @given(arguments(entry))
+            def call(args: dict[str, Any]) -> None:
+                assert validator.is_valid(args), (entry.name, args)  # the generator keeps to the schema
+                answer = runtime.call_tool(entry.name, args)
+                called[entry.name] = called.get(entry.name, 0) + 1
+                if answer.is_error:
+                    message = answer.structured["message"]
+                    if reason_of(message) is None:
+                        unnamed.append((entry.name, args, message))
+                    if reason_of(message) == "replay":
+                        assert entry.handler == "read", (entry.name, message)
+
+            call()
+    finally:
+        runtime.close()
+    assert set(called) == set(runtime.catalog.entries)  # every served tool
+    assert not unnamed, unnamed[:5]
