@@ -68,7 +68,7 @@ def test_the_sdist_holds_what_its_tests_need(built) -> None:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     for needed in ("pyproject.toml", "LICENSE", "README.md", "Dockerfile", "tests/conftest.py",
                    "captures/json-server/capture.har", "docs/rules.md", "docs/verification.md",
-                   "rules/fixtures/body-envelopes.yaml"):
+                   "rules/fixtures/body-envelopes.yaml", "tests/transport/inspector_cli/package-lock.json"):
         assert needed in names, needed
     assert len({n.split("/")[1] for n in names if n.startswith("captures/") and n.endswith("capture.har")}) >= 1
     assert not any("node_modules" in n or "__pycache__" in n for n in names)
