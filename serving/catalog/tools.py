@@ -188,6 +188,11 @@ def _draft(entry: CatalogEntry, bundle: Bundle, replayer: Replayer) -> Draft:
     if entry.from_state:
         parts.append(f"{what} from the served state ({where}).")
         parts += _state_notes(view)
+        if kind in ("list", "document") and tool.params:
+            held = "collections the capture listed" if kind == "list" else "documents the capture read"
+            parts.append(f"Only {held} are answered (the recorded path values below); another is refused.")
+        if any(not q.learned for q in entry.inputs.query):
+            parts.append(UNEVALUATED_QUERY_NOTE)
     else:
         parts.append(f"{what} by replaying the capture ({where}; {entry.reason}): the recording with the same "
                      "arguments, else one with the same path values whose query differs only where the capture "
@@ -202,6 +207,12 @@ def _draft(entry: CatalogEntry, bundle: Bundle, replayer: Replayer) -> Draft:
     fields, shape = _response_fields(view, replayer.calls(tool.name))
     parts.append(fields_sample(fields, shape))
     return Draft(tool.name, tuple(p for p in parts if p))
+
+
+UNEVALUATED_QUERY_NOTE = ("A query not evaluated over the state replays its recording while the state holds what "
+                          "it showed; one no recording sent, or one the state has left behind, is refused.")
+"""What a state-backed read does with a query no learned query evaluates (``reads/replay``,
+``reads/unrecorded``): the refusal its schema cannot say, named in its description."""
 
 
 def _state_notes(view: ReadView | None) -> list[str]:

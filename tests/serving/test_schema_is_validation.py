@@ -4,7 +4,8 @@ Hypothesis from that schema, path ids also as recorded, and integer ids as numbe
 or refused only for a reason no schema could say, which the catalog names: an entity the state
 does not hold or already holds, a field the held entity lacks, a read the capture recorded no
 answer for (replay), a recording the served state has left behind. Never for a wrong type, a
-missing or unknown member, a value the schema could have listed, or an id sent as a number."""
+missing or unknown member, a value the schema could have listed, or an id sent as a number. Every
+answer served holds to the tool's output schema."""
 
 from __future__ import annotations
 
@@ -66,6 +67,7 @@ def test_arguments_the_schema_accepts_are_never_refused_for_what_it_could_say(ca
     try:
         for entry in runtime.catalog.entries.values():
             validator = Draft202012Validator(entry.spec().input_schema)
+            answers = Draft202012Validator(entry.spec().output_schema)
             if entry.handler == "write":
                 assert SCHEMA_CANNOT_SAY in entry.description, entry.name
 
@@ -76,12 +78,14 @@ def test_arguments_the_schema_accepts_are_never_refused_for_what_it_could_say(ca
                 assert validator.is_valid(args), (entry.name, args)  # the generator keeps to the schema
                 answer = runtime.call_tool(entry.name, args)
                 called[entry.name] = called.get(entry.name, 0) + 1
-                if answer.is_error:
-                    message = answer.structured["message"]
-                    if reason_of(message) is None:
-                        unnamed.append((entry.name, args, message))
-                    if reason_of(message) == "replay":
-                        assert entry.handler == "read", (entry.name, message)
+                if not answer.is_error:  # every served answer holds to the tool's output schema
+                    assert answers.is_valid(answer.structured), (entry.name, args, answer.structured)
+                    return
+                message = answer.structured["message"]
+                if reason_of(message) is None:
+                    unnamed.append((entry.name, args, message))
+                if reason_of(message) == "replay":  # a read's description says what it refuses
+                    assert entry.handler == "read" and "is refused" in entry.description, (entry.name, message)
 
             call()
     finally:
