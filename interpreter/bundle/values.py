@@ -52,3 +52,30 @@ def decode_once(text: str) -> str:
 def same_spelling(a: str, b: str) -> bool:
     """Two path segments name the same thing: verbatim, or either once percent-decoded."""
     return a == b or decode_once(a) == b or a == decode_once(b) or decode_once(a) == decode_once(b)
+
+
+_ECMA_SYNTAX = frozenset("^$\\.*+?()[]{}|/")
+
+
+def spelling_pattern(recorded: str) -> str:
+    """The segments ``same_spelling`` takes as ``recorded``, as a JSON Schema ``pattern`` (ECMA-262,
+    valid with or without the ``u`` flag): the recorded or once-decoded value verbatim, or with any
+    of its characters percent-encoded (either hex case; a "%" only as "%25")."""
+    values = list(dict.fromkeys([recorded, decode_once(recorded)]))
+    alternatives = ["".join(_literal(c) for c in value) for value in values]
+    alternatives += ["".join(_either(c) for c in value) for value in values]
+    return "^(?:" + "|".join(dict.fromkeys(alternatives)) + ")$"
+
+
+def _literal(character: str) -> str:
+    return "\\" + character if character in _ECMA_SYNTAX else character
+
+
+def _encoded(data: bytes) -> str:
+    return "".join("%" + "".join(f"[{d}{d.lower()}]" if d.isalpha() else d for d in f"{b:02X}") for b in data)
+
+
+def _either(character: str) -> str:
+    if character == "%":
+        return _encoded(b"%")
+    return f"(?:{_literal(character)}|{_encoded(character.encode('utf-8', 'surrogatepass'))})"

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Iterator
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.interpreter.bundle.pointers import escape_token
 
 from .clock_formats import clock_limit, learn_clock_format, parse_instant as instant_in
 # A rule is judged by the slug and text serving would write (slugify is re-exported).
@@ -109,7 +110,7 @@ def leaves(value: Any, pointer: str = "") -> Iterator[tuple[str, Any]]:
 
 
 def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
+    return escape_token(key)
 
 
 def same_shape(a: Any, b: Any) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from capenv.interpreter.bundle.pointers import MISSING, escape_token, resolve_text
 from capenv.interpreter.evidence.records import Record
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -37,18 +38,13 @@ def leaves(value: Any, pointer: str = "") -> list[tuple[str, Any]]:
 
 
 def _escape(name: str) -> str:
-    return name.replace("~", "~0").replace("/", "~1")
+    return escape_token(name)
 
 
 def at_pointer(value: Any, pointer: str) -> Any:
-    for part in [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]:
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return _MISSING
-    return value
+    """The value at ``pointer`` (RFC 6901, ``bundle/pointers``), or ``_MISSING``."""
+    found = resolve_text(value, pointer)
+    return _MISSING if found is MISSING else found
 
 
 def carries_id(value: Any, id_value: str | None) -> bool:

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from capenv.interpreter.bundle import jsonvalue
 from capenv.interpreter.bundle.models import EnvelopeMember, Locator
+from capenv.interpreter.bundle.pointers import escape_token, parse
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.list_members import ListMemberContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
@@ -82,7 +83,7 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
     uncut_ordinals = {record.ordinal for record, _, _ in uncut}
     page_counts = sum(1 for record, value, listed in sightings
                       if record.ordinal not in uncut_ordinals and _integer(value) and value == len(listed))
-    name = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    name = parse(pointer)[-1]
     return ListMemberContext(
         pointer=pointer, name=name, whole_recordings=len(whole), counts_listed=counts,
         distinct_in_whole=len(spelled_whole), counts_page_in_cut=page_counts, sum_field=_summed_field(whole),
@@ -142,7 +143,7 @@ def _leaves(body: dict[str, Any], *, skip: str | None, prefix: str = "") -> list
     for name, value in body.items():
         if prefix == "" and name == skip:
             continue
-        pointer = f"{prefix}/{name.replace('~', '~0').replace('/', '~1')}"
+        pointer = f"{prefix}/{escape_token(name)}"
         if isinstance(value, dict) and value:
             found += _leaves(value, skip=None, prefix=pointer)
         else:
@@ -151,7 +152,7 @@ def _leaves(body: dict[str, Any], *, skip: str | None, prefix: str = "") -> list
 
 
 def _top(pointer: str) -> str:
-    return pointer.split("/")[1].replace("~1", "/").replace("~0", "~")
+    return parse(pointer)[0]
 
 
 def _kind(value: Any) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import Locator
+from capenv.interpreter.bundle.pointers import escape_token
 from capenv.interpreter.predicates.view_shapes import EnvelopeMemberContext, IdentityFieldContext
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 
@@ -209,4 +210,4 @@ def _kind(value: Any) -> str:
 
 
 def _escape(name: str) -> str:
-    return name.replace("~", "~0").replace("/", "~1")
+    return escape_token(name)

@@ -102,6 +102,8 @@ class ArgumentSchema:
             described = error.schema.get("description")
             return f'"{leaf or "arguments"}" must be {article} {wanted}, not {json_kind_of(value)}' + (
                 f" ({described})" if described else "")
+        if error.validator == "pattern" or (error.validator == "anyOf" and "description" in error.schema):
+            return f'"{leaf or where}" is not accepted: {error.schema.get("description", "it must match " + str(error.validator_value))}'
         if error.validator == "minLength":
             return f'"{where}" must not be empty'
         if error.validator == "maxLength" and error.validator_value == 0:

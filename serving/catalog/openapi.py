@@ -113,7 +113,10 @@ def _path_parameters(entry: CatalogEntry, properties: dict[str, Any]) -> list[di
     found = []
     for param in entry.tool.params:
         schema = dict(properties.get(names.get(param, param), {"type": "string"}))
-        if isinstance(schema.get("type"), list):  # over HTTP a path segment is text (MCP also takes an integer id)
+        if "anyOf" in schema:  # over HTTP a path segment is text (MCP also takes an integer id)
+            schema = {**next(b for b in schema["anyOf"] if b.get("type") == "string"),
+                      **({"description": schema["description"]} if "description" in schema else {})}
+        if isinstance(schema.get("type"), list):
             schema["type"] = "string"
         description = schema.pop("description", None)
         parameter = {"name": param, "in": "path", "required": True, "schema": schema}

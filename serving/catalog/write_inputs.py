@@ -17,7 +17,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
 from capenv.interpreter.bundle.models import WritePlan
-from capenv.interpreter.bundle.values import decode_once
+from capenv.interpreter.bundle.values import decode_once, spelling_pattern
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
 from capenv.serving.runtime_api import HttpRequest
@@ -69,19 +69,25 @@ class WriteInputs:
             else {"type": "object"}
         return {"type": "array", "minItems": 1, "items": items}
 
-    def tied_path_values(self) -> dict[str, list[Any]]:
+    def tied_path_schemas(self) -> dict[str, dict[str, Any]]:
         """A create tied to one collection takes each path parameter only as that collection's
-        (``writes/create_collections``: verbatim or percent-decoded once; an integer id also as a number)."""
+        (``writes/create_collections``: ``same_spelling``, whose pattern ``spelling_pattern`` is;
+        an integer id also as that number)."""
         if self.plan.effect != "create" or not self.plan.collection:
             return {}
-        tied: dict[str, list[Any]] = {}
+        tied: dict[str, dict[str, Any]] = {}
         for name, recorded in self.plan.exemplar_args.items():
             if name not in self.tool.params:
                 continue
-            values: list[Any] = list(dict.fromkeys([recorded, decode_once(recorded)]))
-            if integer_like(self.path_samples.get(name, ())) and str(_as_int(values[-1])) == values[-1]:
-                values.append(int(values[-1]))
-            tied[name] = values
+            said = (f"path parameter {{{name}}}: this create is tied to {self.plan.collection}, "
+                    f'so only "{decode_once(recorded)}" (in any percent-encoding)')
+            text = {"type": "string", "minLength": 1, "pattern": spelling_pattern(recorded), "description": said}
+            number = _as_int(decode_once(recorded))
+            if integer_like(self.path_samples.get(name, ())) and number is not None \
+                    and str(number) == decode_once(recorded):
+                tied[name] = {"anyOf": [text, {"const": number}], "description": said + " or that number"}
+            else:
+                tied[name] = text
         return tied
 
     def member_schema(self) -> dict[str, Any]:
@@ -108,13 +114,11 @@ class WriteInputs:
 
     def schema(self) -> dict[str, Any]:
         properties: dict[str, Any] = {}
-        tied = self.tied_path_values()
+        tied = self.tied_path_schemas()
         for param in self.tool.params:
             samples = self.path_samples.get(param, ())
-            properties[param] = path_param_schema(samples, f"path parameter {{{param}}}; recorded: {quoted(samples, 5)}")
-            if param in tied:
-                properties[param]["enum"] = tied[param]
-                properties[param]["description"] += f"; this create is tied to {self.plan.collection}: only its value"
+            properties[param] = tied.get(param) or path_param_schema(
+                samples, f"path parameter {{{param}}}; recorded: {quoted(samples, 5)}")
         if self.plan.query:
             query_props = {}
             for name, value in self.plan.query:

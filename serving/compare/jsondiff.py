@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from capenv.interpreter.bundle.pointers import escape_token
+
 from .values import as_decimal, clock_format, generated_format
 
 MIN_SUBSTRING_LENGTH = 6
@@ -146,4 +148,4 @@ def json_equal(a: Any, b: Any) -> bool:
 
 
 def _escape(name: str) -> str:
-    return name.replace("~", "~0").replace("/", "~1")
+    return escape_token(name)

@@ -17,6 +17,7 @@ import hashlib
 import re
 from typing import Any
 
+from capenv.interpreter.bundle import pointers
 from capenv.interpreter.bundle.models import AbsenceAnswer, AbsencePathText
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
@@ -90,17 +91,13 @@ def _fresh_uuids(value: Any, seed: str) -> Any:
 
 
 def _replace(body: Any, pointer: str, change: Any) -> Any:
-    parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+    parts = pointers.parse(pointer)
     if not parts:
         return change(body)
-    holder = body
-    for part in parts[:-1]:
-        holder = holder[int(part)] if isinstance(holder, list) else holder.get(part) if isinstance(holder, dict) else None
-        if holder is None:
-            return body
+    holder = pointers.resolve(body, parts[:-1])
     last = parts[-1]
     if isinstance(holder, dict) and last in holder:
         holder[last] = change(holder[last])
-    elif isinstance(holder, list) and last.isdigit() and int(last) < len(holder):
+    elif isinstance(holder, list) and pointers.step(holder, last) is not pointers.MISSING:
         holder[int(last)] = change(holder[int(last)])
     return body

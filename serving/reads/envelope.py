@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from capenv.interpreter.bundle import jsonvalue
 from capenv.interpreter.bundle.models import EnvelopeMember, ListLine, ReadView
+from capenv.interpreter.bundle.pointers import parse
 
 MISSING: Any = object()
 _KEEP: Any = object()
@@ -108,7 +109,7 @@ def _placed(body: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
 
 
 def _tokens(pointer: str) -> list[str]:
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    return list(parse(pointer))
 
 
 def _show(value: Any) -> str:

@@ -11,6 +11,7 @@ import copy
 from typing import Any, Callable, Iterable
 
 from capenv.interpreter.bundle.models import Locator
+from capenv.interpreter.bundle.pointers import escape_token
 from capenv.interpreter.bundle.values import MISSING, locate, same_json
 
 def place(body: Any, locator: Locator, value: Any) -> Any:
@@ -115,7 +116,7 @@ def first_difference(left: Any, right: Any, path: str = "") -> str | None:
 
 
 def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
+    return escape_token(key)
 
 
 def without_members(body: Any, members: Iterable[str]) -> Any:

@@ -44,3 +44,29 @@ def test_a_text_that_is_no_pointer() -> None:
     with pytest.raises(PointerError):
         parse("a/b")
     assert resolve_text({"a": 1}, "a") is MISSING
+
+
+def test_no_module_spells_or_reads_pointer_tokens_by_hand() -> None:
+    """Every pointer token is escaped and read by interpreter/bundle/pointers: a second hand-written
+    ``~0``/``~1`` codec, or an ``isdigit()`` index that "²" passes, is how three implementations came
+    to disagree."""
+    import re
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    by_hand = re.compile(r"""replace\(\s*["']~[01]?["']""")
+    found = [f"{path.relative_to(repo)}:{number}"
+             for top in ("interpreter", "serving", "fleet") for path in sorted((repo / top).rglob("*.py"))
+             if path != repo / "interpreter" / "bundle" / "pointers.py"
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if by_hand.search(line)]
+    assert found == []
+
+
+def test_an_absence_pointer_that_names_no_element_reads_nothing() -> None:
+    from capenv.interpreter.view.absence_bodies import at_pointer
+
+    body = {"a": [10, 20], "m~n": {"x/y": 1}}
+    assert at_pointer(body, "/m~0n/x~1y") == 1 and at_pointer(body, "/a/1") == 20
+    for pointer in ("/a/01", "/a/²", "/a/-", "/nothing"):
+        assert at_pointer(body, pointer) is not None and at_pointer(body, pointer) not in (10, 20)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 ANNOTATIONS = frozenset({"description", "title", "examples", "default", "$schema", "$comment"})
 KNOWN = ANNOTATIONS | {"type", "properties", "required", "additionalProperties", "const", "enum", "minLength",
-                       "maxLength", "minProperties", "minItems", "maxItems", "items", "anyOf"}
+                       "maxLength", "minProperties", "minItems", "maxItems", "items", "anyOf", "pattern"}
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**53, 2**53), st.text(max_size=12))
 ANY_JSON = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
                                                          st.dictionaries(st.text(max_size=8), inner, max_size=3)),
@@ -42,6 +42,9 @@ def values_of(schema: dict[str, Any] | bool) -> st.SearchStrategy[Any]:
 
 def _of_type(kind: str, schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     if kind == "string":
+        if "pattern" in schema:
+            least = schema.get("minLength", 0)
+            return st.from_regex(schema["pattern"], fullmatch=True).filter(lambda text: len(text) >= least)
         return st.text(min_size=schema.get("minLength", 0), max_size=schema.get("maxLength", 16))
     if kind == "integer":
         return st.integers(-2**53, 2**53)
