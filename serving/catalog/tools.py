@@ -230,7 +230,8 @@ def _state_notes(view: ReadView | None) -> list[str]:
         notes.append("With no query it lists the whole collection.")
         if view.learned_queries:
             names = ", ".join(f'"{s.param}"' for s in view.learned_queries)
-            notes.append(f"Queries on {names} are evaluated over the state.")
+            notes.append(f"Queries on {names} are evaluated over the state; a value the state cannot evaluate "
+                         "(a sort key naming no field, a page without its size) is refused, naming what is accepted.")
         if any(not line.state_backed for line in view.lines):
             notes.append("Other recorded queries replay their recording.")
     return notes
