@@ -15,6 +15,7 @@ that tool's calls all go to ``jsonschema``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +23,8 @@ Check = Callable[[Any], bool]
 
 ANNOTATIONS = frozenset({"description", "examples", "title", "default"})
 KEYWORDS = frozenset({"type", "properties", "required", "additionalProperties", "minProperties", "maxProperties",
-                      "minLength", "maxLength", "const", "enum", "items", "minItems", "maxItems", "anyOf"})
+                      "minLength", "maxLength", "const", "enum", "items", "minItems", "maxItems", "anyOf",
+                      "pattern"})
 _SCALARS = (str, int, bool, type(None))
 _PLAIN = frozenset({str, int, bool, type(None), dict, list})
 """The types a keyword that applies to one kind lets through untouched; any other (a float, a
@@ -65,6 +67,8 @@ def _compile(schema: Any) -> Check:
         checks.append(_one_of_values([schema["const"]] if "const" in schema else schema["enum"]))
     if "minLength" in schema or "maxLength" in schema:
         checks.append(_bounded(str, schema.get("minLength", 0), schema.get("maxLength")))
+    if "pattern" in schema:
+        checks.append(_matching(schema["pattern"]))
     if "minItems" in schema or "maxItems" in schema:
         checks.append(_bounded(list, schema.get("minItems", 0), schema.get("maxItems")))
     if "minProperties" in schema or "maxProperties" in schema:
@@ -105,6 +109,15 @@ def _bounded(kind: type, least: Any, most: Any) -> Check:
     if most is None:
         return lambda value: len(value) >= least if type(value) is kind else type(value) in _PLAIN
     return lambda value: least <= len(value) <= most if type(value) is kind else type(value) in _PLAIN
+
+
+def _matching(pattern: Any) -> Check:
+    """``pattern`` as jsonschema applies it (``re.search``); one Python cannot compile is left to it."""
+    try:
+        compiled = re.compile(pattern)
+    except (re.error, TypeError):
+        raise NotCompiled(f"pattern {pattern!r}") from None
+    return lambda value: compiled.search(value) is not None if type(value) is str else type(value) in _PLAIN
 
 
 def _items(item: Check) -> Check:

@@ -87,7 +87,7 @@ def test_the_usual_call_takes_the_fast_path(bundle_dir: Callable[[str], Path]) -
 
 
 @pytest.mark.parametrize("schema", [
-    {"type": "string", "pattern": "^a"},
+    {"type": "string", "pattern": "(?<"},  # a pattern Python cannot compile (a tied create's compiles)
     {"type": "object", "properties": {"x": {"format": "date"}}},
     {"$ref": "#/$defs/x"},
     {"type": "decimal"},
