@@ -6,6 +6,8 @@ name says when the entity was made. The context and the other member predicates 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
@@ -32,16 +34,24 @@ class WordsParams(MemberParams):
 def sent_clock_held(ctx: UpdateMemberContext, params: CallSecondParams) -> Outcome:
     """A sent clock the call left as the entity held it, in whole seconds naming the second the
     call ran in, and the only such member the call sent (Ghost's updated_at)."""
+    miss = _the_only_such_member(ctx, lambda member: _held_clock_problem(ctx, member, params.slack_seconds))
+    if miss:
+        return miss
+    return Match({"params": {"member": ctx.member, "format": instant_and_format(ctx.sent_value)[1]}})
+
+
+def _the_only_such_member(ctx: UpdateMemberContext, problem: Callable[[str], str | None]) -> Outcome | None:
+    """A miss unless the member was sent, has no problem, and no other sent member is without one."""
     miss = not_sent(ctx)
     if miss:
         return miss
-    problem = _held_clock_problem(ctx, ctx.member, params.slack_seconds)
-    if problem:
-        return Miss(problem)
-    others = [m for m in ctx.body if m != ctx.member and _held_clock_problem(ctx, m, params.slack_seconds) is None]
+    found = problem(ctx.member)
+    if found:
+        return Miss(found)
+    others = [m for m in ctx.body if m != ctx.member and problem(m) is None]
     if others:
         return Miss(f"not the only such member ({', '.join(others)})")
-    return Match({"params": {"member": ctx.member, "format": instant_and_format(ctx.sent_value)[1]}})
+    return None
 
 
 def _held_clock_problem(ctx: UpdateMemberContext, member: str, slack: int) -> str | None:
@@ -62,15 +72,9 @@ def sent_clock_held_stamped(ctx: UpdateMemberContext, params: ClockWindowParams)
     """A sent clock the call sent as the entity held it and stored as a clock of its own (near
     its start, in the same format), the only such member sent: the application checks the clock
     a client read and stamps it anew (optimistic concurrency on updated_at)."""
-    miss = not_sent(ctx)
+    miss = _the_only_such_member(ctx, lambda member: _stamped_problem(ctx, member, params.window_seconds))
     if miss:
         return miss
-    problem = _stamped_problem(ctx, ctx.member, params.window_seconds)
-    if problem:
-        return Miss(problem)
-    others = [m for m in ctx.body if m != ctx.member and _stamped_problem(ctx, m, params.window_seconds) is None]
-    if others:
-        return Miss(f"not the only such member ({', '.join(others)})")
     return Match({"params": {"member": ctx.member, "format": instant_and_format(ctx.stored)[1]}})
 
 
