@@ -23,12 +23,13 @@ from typing import Any
 import orjson
 
 from benchmarks import profiling, runner
+from benchmarks.scale import pick
 from benchmarks.section import Section
 from benchmarks.stats import growth_exponent, table, thousands, verdict
 
 REPO = Path(__file__).resolve().parents[1]
-SIZES = (1000, 2000, 4000)
-REPEATS = 3
+SIZES = pick((1000, 2000, 4000), (60, 120))
+REPEATS = pick(3, 1)
 TARGET_RECORDS_PER_SECOND = 5000
 TARGET_DOUBLING_RATIO = 2.2
 TARGET_EXPONENT = math.log2(TARGET_DOUBLING_RATIO)

@@ -31,6 +31,7 @@ Commands (from the repository root, with the project's virtual environment):
 | `.venv/bin/python -m benchmarks soak` | (d) 50 cycles of a 32 MB data/add and data/reset on the memory and SQLite stores |
 | `.venv/bin/python -m benchmarks fleet` | (e) instances of one bundle in one server against separate `capenv serve` processes |
 | `.venv/bin/python -m benchmarks lists` | (f) a list read of 10,000 entities: server CPU against json-server 0.17.4 |
+| `.venv/bin/python -m benchmarks --quick` | every section end to end on small sizes, writing nothing (CI's smoke run: `tests/test_benchmarks_run.py`) |
 
 A section run alone prints its figures and replaces only its part of this file; add
 `--no-write` to print only. Sections (c) and (f) need json-server from `bash .ci/live-apps.sh install`.

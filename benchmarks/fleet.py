@@ -23,15 +23,16 @@ import tracemalloc
 from pathlib import Path
 
 from benchmarks import fleet_postgres
+from benchmarks.scale import pick
 from benchmarks.section import Section
 from benchmarks.servers import start_capenv
 from benchmarks.stats import percentile
 
 REPO = Path(__file__).resolve().parents[1]
 CAPTURES = sorted(p.parent.name for p in (REPO / "captures").glob("*/capture.har"))
-INSTANCES = 1000
-ACTIVE = 100
-CALLS = 4000
+INSTANCES = pick(1000, 20)
+ACTIVE = pick(100, 5)
+CALLS = pick(4000, 40)
 POST = {"title": "t", "author": "a", "views": 1, "published": True, "tags": []}
 
 

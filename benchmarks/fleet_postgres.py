@@ -21,12 +21,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.scale import pick
 from benchmarks.servers import AUTHORIZATION, Server, start_capenv
 from benchmarks.stats import percentile
 
 REPO = Path(__file__).resolve().parents[1]
-ACTIVE = 100
-CALLS = 4000
+ACTIVE = pick(100, 5)
+CALLS = pick(4000, 40)
 THREADS = 4
 POSTGRES_SCRIPT = REPO / ".ci" / "postgres.sh"
 START_SECONDS = 300

@@ -10,11 +10,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from benchmarks import document, machine
+from benchmarks import document, machine, scale
 from benchmarks.section import Section
 
 DEFAULT_OUTPUT = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
-USAGE = "``python -m benchmarks [build] [serving] [http] [soak] [fleet] [lists] [--output FILE | --no-write]``."
+USAGE = "``python -m benchmarks [build] [serving] [http] [soak] [fleet] [lists] [--output FILE | --no-write | --quick]``."
 
 
 def main(argv: Sequence[str] | None, runners: Mapping[str, Callable[[], Section]]) -> int:
@@ -23,7 +23,13 @@ def main(argv: Sequence[str] | None, runners: Mapping[str, Callable[[], Section]
                         metavar="SECTION", help=f"{', '.join(runners)} (default: all)")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="default %(default)s")
     parser.add_argument("--no-write", action="store_true", help="print the figures only")
+    parser.add_argument("--quick", action="store_true",
+                        help="CI's smoke run: every section end to end on small sizes (figures meaningless, "
+                             "nothing written)")
     args = parser.parse_args(argv)
+    if args.quick and not scale.quick():
+        parser.error(f"--quick is read before the sections are imported: run `python -m benchmarks --quick` "
+                     f"(or set {scale.QUICK_ENV}=1)")
     chosen = list(dict.fromkeys(args.sections)) or [n for n in document.ORDER if n in runners]
     done = []
     for name in chosen:
@@ -33,7 +39,7 @@ def main(argv: Sequence[str] | None, runners: Mapping[str, Callable[[], Section]
         print(section.markdown())
         print(f"({name}: {time.monotonic() - started:.0f} s)", file=sys.stderr)
         done.append(section)
-    if not args.no_write:
+    if not args.no_write and not args.quick:
         document.write(args.output, done)
         print(f"wrote {args.output}", file=sys.stderr)
     return 0

@@ -22,6 +22,7 @@ from typing import Any
 import anyio
 
 from benchmarks import profiling, runner
+from benchmarks.scale import pick
 from benchmarks.section import Section
 from benchmarks.servers import post, start_capenv
 from benchmarks.stats import microseconds, table, thousands, verdict
@@ -35,11 +36,11 @@ OPERATIONS = (  # (label, tool, arguments, is a write)
     ("list read", "get_posts", {}, False),
     ("create", "post_posts", {"body": NEW_POST}, True),
 )
-IN_PROCESS_CALLS = {False: 5000, True: 1000}
-MCP_CALLS = {False: 300, True: 300}
+IN_PROCESS_CALLS = pick({False: 5000, True: 1000}, {False: 50, True: 20})
+MCP_CALLS = pick({False: 300, True: 300}, {False: 10, True: 10})
 MCP = "MCP streamable HTTP"
-WARMUP_CALLS = 20
-PROFILED_WRITES = 300
+WARMUP_CALLS = pick(20, 2)
+PROFILED_WRITES = pick(300, 20)
 WRITE_TARGETS = {"default": 20_000, "memory:": 20_000, "sqlite:": 5_000}
 """In-process served writes per second: ≥ 20,000 in memory, ≥ 5,000 with SQLite."""
 

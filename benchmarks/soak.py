@@ -27,14 +27,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.scale import pick
 from benchmarks.section import Section
 
 REPO = Path(__file__).resolve().parents[1]
 CAPTURE = REPO / "captures" / "json-server" / "capture.har"
-DOCUMENT_BYTES = 32_000_000
-CYCLES = 50
+DOCUMENT_BYTES = pick(32_000_000, 200_000)
+CYCLES = pick(50, 2)
 SHOWN_ROWS = (0, 1, 2, 3, 4, 9, 19, 29, 39, 49)
-WARM_CYCLES = 5  # the plateau is judged from this cycle on
+WARM_CYCLES = pick(5, 1)  # the plateau is judged from this cycle on
 MiB = 1 << 20
 STORES = ("memory", "sqlite")
 
