@@ -43,7 +43,7 @@ def _fleet(args: argparse.Namespace) -> int:
                 listed = fleet.list()
                 answer = {"instances": listed}
                 text = "\n".join(f"{i['id']}\t{i.get('mcp_url', '')}\tcreated {i.get('created_at', '')}"
-                                 for i in listed)
+                                 for i in listed) or "no instances"
             elif args.verb == "snapshot":
                 answer = {"snapshot_id": fleet.snapshot(args.instance), "instance": args.instance}
                 text = answer["snapshot_id"]

@@ -76,6 +76,9 @@ def test_the_command_line(template, store_url) -> None:
         copy = capenv("fleet", "create", *url, "--from-snapshot", snapshot)
         assert copy.returncode == 0 and "/mcp" in copy.stdout.decode()
         assert capenv("fleet", "delete", instance, *url).returncode == 0
+        copied = json.loads(capenv("fleet", "list", *url, "--json").stdout)["instances"]
+        assert capenv("fleet", "delete", copied[0]["id"], *url).returncode == 0
+        assert capenv("fleet", "list", *url).stdout.decode().strip() == "no instances"
         gone = capenv("fleet", "delete", instance, *url)
         assert gone.returncode == 2 and b"no instance" in gone.stderr
         refused = capenv("fleet", "list", "--url", serving.base_url, "--token", "wrong")
