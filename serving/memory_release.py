@@ -7,6 +7,10 @@ benchmark, issue 11: ~520 MiB resident after a cycle whose Python objects hold ~
 cycle). With glibc, ``malloc_trim(0)`` returns every free page; the transports call this beside
 the other calls (``RuntimeWorker.aside``) after an install. Under another C library it does
 nothing.
+
+The replaced state itself is not freed under the runtime's lock either: an install keeps it and
+its ``release`` lets go of it (``EnvironmentRuntime._in_steps``); ``release_replaced`` does that
+on the thread it runs on (the transports' aside thread), then trims.
 """
 
 from __future__ import annotations
@@ -33,3 +37,12 @@ def release_freed_memory() -> None:
     """Return the free heap pages to the operating system, where the C library can."""
     if _MALLOC_TRIM is not None:
         _MALLOC_TRIM(0)
+
+
+def release_replaced(install: object) -> None:
+    """Let go of the state ``install`` (a prepared data/add or data/reset, after it ran) replaced,
+    here, through its ``release`` if it has one; then return the freed pages."""
+    release = getattr(install, "release", None)
+    if release is not None:
+        release()
+    release_freed_memory()

@@ -28,7 +28,7 @@ changed: any thread, off the runtime's lock), ``install_prepared`` commits it an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from capenv.interpreter.bundle.io import Bundle
@@ -51,13 +51,16 @@ Encoder = Callable[[StateSnapshot], bytes]
 
 @dataclass
 class PreparedAdd:
-    """A data/add ready to commit: the prepared install and what data/get writes for it."""
+    """A data/add ready to commit: the prepared install and what data/get writes for it; once
+    installed, ``replaced`` keeps the copy it replaced (and the store's staged replace the rows it
+    swapped out), so that state is freed where the caller drops this object, not under its lock."""
 
     install: PreparedInstall
     encoded: bytes | None
     text: str | None  # ``encoded`` as text: what the add's history entry keeps (None: a reset)
     committed: bool = False  # committed aside (``commit_aside``): the install only takes it up
     kind: str = ADD
+    replaced: list[Any] = field(default_factory=list)
 
 
 class StoreStateHolder:
@@ -132,7 +135,9 @@ class StoreStateHolder:
 
     def install_prepared(self, prepared: PreparedAdd) -> None:
         """data/add's second step: commit the prepared state whole, then hold it (or, committed
-        aside, take it up)."""
+        aside, take it up). The copy held before is kept on ``prepared``: its last reference is
+        dropped with ``prepared``, by the caller, after its lock."""
+        prepared.replaced.append((self._mirror, self._encoded))
         if prepared.committed:
             self.refresh()
             return

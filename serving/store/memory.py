@@ -8,8 +8,10 @@ SQL providers give them.
 
 Each subject type keeps its own rows (``TypeRows``), so a replace (``replace.py``) is built
 whole beside the store (``stage_replace``, any thread) and swapped in under the lock type by
-type: the lock is held for a few dict assignments, whatever the size of the state. A replaced
-subject's row says revision 0, read as the revision its type was replaced at (``TypeRows.base``),
+type: the lock is held for a few dict assignments, whatever the size of the state. The rows a
+replace swaps out are kept on the staged replace (``StagedReplace.replaced``), not dropped under
+the lock: they are freed where the caller lets go of it (CPython frees a container where its last
+reference goes). A replaced subject's row says revision 0, read as the revision its type was replaced at (``TypeRows.base``),
 so the rows need not know that revision before the swap.
 """
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from capenv.serving.store import batch as batches
@@ -61,10 +63,13 @@ class TypeRows:
 
 @dataclass(frozen=True)
 class StagedReplace:
-    """A replace staged beside a memory store: its types' rows, built whole (``stage_replace``)."""
+    """A replace staged beside a memory store: its types' rows, built whole (``stage_replace``),
+    and, once committed, the rows it swapped out (``replaced``: freed with this object, by
+    whoever drops it, outside the store's lock)."""
 
     prepared: PreparedReplace
     rows: dict[str, TypeRows]
+    replaced: list[TypeRows] = field(default_factory=list)
 
 
 class MemoryStore(Store):
@@ -153,6 +158,7 @@ class MemoryStore(Store):
                 old = self._types.get(subject_type)
                 if old is not None:
                     dropped |= old.records
+                    staged.replaced.append(old)  # its last reference is not dropped here
                 rows.base = rows.top = revision
                 self._types[subject_type] = rows
             for (subject_type, subject_id), text in extra_rows.items():  # the few rows known only now

@@ -110,7 +110,9 @@ class AgentEnvRuntime(Runtime):
             commit = getattr(reset, "aside", None)
             if commit is not None:
                 commit()
-            return functools.partial(_after, reset, rpc_result(rid, b"{}"))
+            after = functools.partial(_after, reset, rpc_result(rid, b"{}"))
+            after.release = getattr(reset, "release", None)  # type: ignore[attr-defined]
+            return after
         try:
             install = self._prepare_add(rid, params)
             commit = getattr(install, "aside", None)
@@ -131,6 +133,7 @@ class AgentEnvRuntime(Runtime):
                 logger.exception("AgentEnv data/add failed inside the runtime")
                 return rpc_error(rid, SERVER_ERROR, "internal error", {"code": "add_failed"})
             return rpc_result(rid, b"{}")
+        answer.release = getattr(install, "release", None)  # type: ignore[attr-defined]
         return answer
 
     def reserved_mcp_path(self) -> str:

@@ -32,7 +32,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import Message, Receive, Scope, Send
 
-from capenv.serving.memory_release import release_freed_memory
+from capenv.serving.memory_release import release_replaced
 from capenv.serving.runtime_api import DATA_PLANE_PREFIX, DataPlaneRefusal, HttpAnswer, Runtime
 from capenv.serving.transport.http_exchange import (
     BodyTooLarge,
@@ -267,7 +267,7 @@ class CapenvHttpApp:
         if commit is not None:
             await self.worker.aside(commit)
         await self.worker.call(install)
-        await self.worker.aside(release_freed_memory)  # the state replaced: its pages back to the system
+        await self.worker.aside(release_replaced, install)  # the state replaced: freed here, its pages back
 
     async def _data_add(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
@@ -308,7 +308,7 @@ class CapenvHttpApp:
             answer = await (self.worker.call(answer_it) if answer_it is not None
                             else self.worker.call(self.runtime.http, request))
             if answer_it is not None:  # a data/add or data/reset of another protocol
-                await self.worker.aside(release_freed_memory)
+                await self.worker.aside(release_replaced, answer_it)
             messages = answer_messages(answer, head=request.method == "HEAD")
         except Exception:
             logger.exception("%s %s failed inside the runtime", request.method, request.path)
