@@ -101,3 +101,30 @@ def test_a_read_is_answered_while_the_replaced_state_is_being_freed(bundle, wher
             installing.join(WAIT)
         assert installed["answer"][0] == 200, installed
     runtime.close()
+
+
+@pytest.mark.parametrize("where", ["copy", "store"])
+def test_a_read_is_answered_while_an_agentenv_reset_frees_the_replaced_state(bundle, where: str) -> None:
+    from capenv.serving.transport.agentenv_rpc import AgentEnvRuntime
+
+    runtime = EnvironmentRuntime(bundle)
+    runtime.data_add(document_of([f"old {n}" for n in range(50)]))
+    held = HeldRelease()
+    plant(runtime, where, held)
+    rpc = json.dumps({"jsonrpc": "2.0", "id": 3, "method": "data/reset", "params": {}}).encode()
+    with http_in_thread(AgentEnvRuntime(runtime, "items"), access=Access(data_token=TOKEN)) as serving:
+        installed: dict[str, Any] = {}
+        installing = threading.Thread(target=lambda: installed.update(answer=request(
+            serving.port, "POST", "/agentenv", rpc, GRADER)))
+        installing.start()
+        try:
+            assert held.releasing.wait(WAIT), "the replaced state was never freed"
+            status, answer = request(serving.port, "GET", "/items")
+            assert not held.released.is_set(), "the read waited for the replaced state to be freed"
+            assert status == 200 and [i["title"] for i in json.loads(answer)] == ["t1", "t2"]
+        finally:
+            held.release.set()
+            installing.join(WAIT)
+        status, answer = installed["answer"]
+        assert status == 200 and json.loads(answer) == {"jsonrpc": "2.0", "id": 3, "result": {}}, answer
+    runtime.close()
