@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.serving.instances.base import FrozenBase
 from capenv.serving.instances.overlay import OverlayStore
-from capenv.serving.store import Expect, MemoryStore, RecordEnvelope, Store, SubjectWrite
+from capenv.serving.store import Expect, MemoryStore, RecordEnvelope, Store, SubjectWrite, open_store
 
 SEED = "seed"
 TYPES = ("order", "line", "other", "unknown", SEED)
@@ -60,3 +63,16 @@ def seeded_base() -> FrozenBase:
 def overlay_opener(base: FrozenBase, open_delta: Callable[[], Store], owns_delta: bool) -> Callable[[], Store]:
     subjects = TestSubjects()
     return lambda: OverlayStore(base, open_delta(), subjects, PREFIX, owns_delta=owns_delta)  # type: ignore[arg-type]
+
+
+def open_overlay(kind: str, base: FrozenBase, request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    """An overlay over ``base`` whose delta is the ``kind`` of store: ``memory…``, ``sqlite`` or
+    ``postgres`` (a fresh schema from the ``postgres_provider`` fixture, skipped without a server)."""
+    if kind.startswith("memory"):
+        delta = MemoryStore()
+        opener = overlay_opener(base, lambda: delta, owns_delta=True)
+    elif kind == "postgres":
+        opener = overlay_opener(base, request.getfixturevalue("postgres_provider").open, True)
+    else:
+        opener = overlay_opener(base, lambda: open_store(f"sqlite:{tmp_path / 'fleet.sqlite'}"), True)
+    return opener()

@@ -9,22 +9,14 @@ from pathlib import Path
 
 import pytest
 from store_conformance import delete, env, update
-from store_overlay import SEED, overlay_opener, seeded_base
+from store_overlay import SEED, open_overlay, seeded_base
 
-from capenv.serving.store import Expect, MemoryStore, RecordConflict, RevisionConflict, Store, SubjectWrite, open_store
+from capenv.serving.store import Expect, RecordConflict, RevisionConflict, Store, SubjectWrite
 
 
 @pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    base = seeded_base()
-    if request.param == "memory":
-        delta = MemoryStore()
-        opener = overlay_opener(base, lambda: delta, owns_delta=True)
-    elif request.param == "postgres":  # a fresh schema (skipped without a server, as the providers are)
-        opener = overlay_opener(base, request.getfixturevalue("postgres_provider").open, True)
-    else:
-        opener = overlay_opener(base, lambda: open_store(f"sqlite:{tmp_path / 'fleet.sqlite'}"), True)
-    handle = opener()
+    handle = open_overlay(request.param, seeded_base(), request, tmp_path)
     try:
         yield handle
     finally:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from store_conformance import CASES, Case
-from store_overlay import base_subjects, overlay_opener, seeded_base
+from store_overlay import base_subjects, open_overlay, seeded_base
 
-from capenv.serving.store import MemoryStore, Store, open_store
+from capenv.serving.store import Store
 
 
 @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
@@ -43,14 +43,7 @@ def _overlay_cases() -> list:
 @pytest.fixture
 def overlay(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     base = base_subjects([]) if request.param.endswith("empty-base") else seeded_base()
-    if request.param.startswith("memory"):
-        delta = MemoryStore()
-        opener = overlay_opener(base, lambda: delta, owns_delta=True)
-    elif request.param == "postgres":  # a fresh schema (skipped without a server, as the providers are)
-        opener = overlay_opener(base, request.getfixturevalue("postgres_provider").open, True)
-    else:
-        opener = overlay_opener(base, lambda: open_store(f"sqlite:{tmp_path / 'fleet.sqlite'}"), True)
-    handle = opener()
+    handle = open_overlay(request.param, base, request, tmp_path)
     try:
         yield handle
     finally:

@@ -217,12 +217,9 @@ def test_calls_are_answered_while_an_agentenv_data_add_is_being_prepared(bundle)
         assert [i["title"] for i in json.loads(request(serving.port, "GET", "/items")[1])] == ["added"]
 
 
-def test_reads_are_answered_while_a_data_add_commits_to_a_shared_store(bundle, tmp_path) -> None:
-    """On SQLite (a store other processes share) the add's commit runs aside too: held here in the
-    middle of the store's commit, reads are answered from the state before it, and after it has
-    landed every read sees the added state (taken up without reading the store's state back)."""
-    runtime = EnvironmentRuntime(bundle, store=f"sqlite:{tmp_path / 's.db'}")
-    store = runtime._holder.store
+def hold_commit_replace(store: Any) -> tuple[threading.Event, threading.Event]:
+    """Hold the store's replace commit in its middle: ``committing`` is set once it is held, and it
+    goes on when the test sets ``release``."""
     committing, release = threading.Event(), threading.Event()
     commit_replace = store.commit_replace
 
@@ -231,7 +228,17 @@ def test_reads_are_answered_while_a_data_add_commits_to_a_shared_store(bundle, t
         assert release.wait(WAIT), "the test never released the commit"
         return commit_replace(*args, **kwargs)
 
-    store.commit_replace = held_commit  # type: ignore[method-assign]
+    store.commit_replace = held_commit
+    return committing, release
+
+
+def test_reads_are_answered_while_a_data_add_commits_to_a_shared_store(bundle, tmp_path) -> None:
+    """On SQLite (a store other processes share) the add's commit runs aside too: held here in the
+    middle of the store's commit, reads are answered from the state before it, and after it has
+    landed every read sees the added state (taken up without reading the store's state back)."""
+    runtime = EnvironmentRuntime(bundle, store=f"sqlite:{tmp_path / 's.db'}")
+    store = runtime._holder.store
+    committing, release = hold_commit_replace(store)
     with http_in_thread(runtime, access=Access(data_token=TOKEN)) as serving:
         added: dict[str, Any] = {}
         adding = threading.Thread(target=lambda: added.update(answer=request(
@@ -261,15 +268,7 @@ def test_reads_are_answered_while_a_data_reset_commits_to_a_shared_store(bundle,
     runtime = EnvironmentRuntime(bundle, store=f"sqlite:{tmp_path / 's.db'}")
     runtime.data_add(document_of([f"big {n}" for n in range(300)]))
     store = runtime._holder.store
-    committing, release = threading.Event(), threading.Event()
-    commit_replace = store.commit_replace
-
-    def held_commit(*args, **kwargs):
-        committing.set()
-        assert release.wait(WAIT), "the test never released the commit"
-        return commit_replace(*args, **kwargs)
-
-    store.commit_replace = held_commit  # type: ignore[method-assign]
+    committing, release = hold_commit_replace(store)
     with http_in_thread(runtime, access=Access(data_token=TOKEN)) as serving:
         reset: dict[str, Any] = {}
         resetting = threading.Thread(target=lambda: reset.update(answer=request(
