@@ -82,20 +82,27 @@ def test_a_refused_add_is_refused_before_anything_is_prepared(bundle) -> None:
     assert runtime.data_get() == before
 
 
+def hold_method(owner: Any, name: str, *, after_it_ran: bool) -> tuple[threading.Event, threading.Event]:
+    """Hold ``owner.name`` (before it runs, or after it ran and before it returns): the first event
+    is set once it is held, and it goes on when the test sets the second."""
+    held, release = threading.Event(), threading.Event()
+    method = getattr(owner, name)
+
+    def held_method(*args, **kwargs):
+        result = method(*args, **kwargs) if after_it_ran else None
+        held.set()
+        assert release.wait(WAIT), f"the test never released {name}"
+        return result if after_it_ran else method(*args, **kwargs)
+
+    setattr(owner, name, held_method)
+    return held, release
+
+
 def test_calls_are_answered_while_a_data_add_is_being_prepared(bundle) -> None:
     """The preparation is held until other calls (a read, a write, data/get) have been answered:
     with the preparation on the runtime's thread this would never finish."""
     runtime = EnvironmentRuntime(bundle)
-    preparing, release = threading.Event(), threading.Event()
-    prepare = runtime.prepare_add
-
-    def held_prepare(document: bytes):
-        install = prepare(document)
-        preparing.set()
-        assert release.wait(WAIT), "the test never released the preparation"
-        return install
-
-    runtime.prepare_add = held_prepare  # type: ignore[method-assign]
+    preparing, release = hold_method(runtime, "prepare_add", after_it_ran=True)
     with http_in_thread(runtime, access=Access(data_token=TOKEN)) as serving:
         added: dict[str, Any] = {}
         adding = threading.Thread(target=lambda: added.update(answer=request(
@@ -181,16 +188,7 @@ def test_calls_are_answered_while_an_agentenv_data_add_is_being_prepared(bundle)
     from capenv.serving.transport.agentenv_rpc import AgentEnvRuntime
 
     runtime = EnvironmentRuntime(bundle)
-    preparing, release = threading.Event(), threading.Event()
-    prepare = runtime.prepare_add
-
-    def held_prepare(document: bytes):
-        install = prepare(document)
-        preparing.set()
-        assert release.wait(WAIT), "the test never released the preparation"
-        return install
-
-    runtime.prepare_add = held_prepare  # type: ignore[method-assign]
+    preparing, release = hold_method(runtime, "prepare_add", after_it_ran=True)
     rpc = {"jsonrpc": "2.0", "id": 7, "method": "data/add",
            "params": {"parts": [{"kind": "data", "data": json.loads(document_of(["added"]))}]}}
     with http_in_thread(AgentEnvRuntime(runtime, "items"), access=Access(data_token=TOKEN)) as serving:
@@ -217,28 +215,13 @@ def test_calls_are_answered_while_an_agentenv_data_add_is_being_prepared(bundle)
         assert [i["title"] for i in json.loads(request(serving.port, "GET", "/items")[1])] == ["added"]
 
 
-def hold_commit_replace(store: Any) -> tuple[threading.Event, threading.Event]:
-    """Hold the store's replace commit in its middle: ``committing`` is set once it is held, and it
-    goes on when the test sets ``release``."""
-    committing, release = threading.Event(), threading.Event()
-    commit_replace = store.commit_replace
-
-    def held_commit(*args, **kwargs):
-        committing.set()
-        assert release.wait(WAIT), "the test never released the commit"
-        return commit_replace(*args, **kwargs)
-
-    store.commit_replace = held_commit
-    return committing, release
-
-
 def test_reads_are_answered_while_a_data_add_commits_to_a_shared_store(bundle, tmp_path) -> None:
     """On SQLite (a store other processes share) the add's commit runs aside too: held here in the
     middle of the store's commit, reads are answered from the state before it, and after it has
     landed every read sees the added state (taken up without reading the store's state back)."""
     runtime = EnvironmentRuntime(bundle, store=f"sqlite:{tmp_path / 's.db'}")
     store = runtime._holder.store
-    committing, release = hold_commit_replace(store)
+    committing, release = hold_method(store, "commit_replace", after_it_ran=False)
     with http_in_thread(runtime, access=Access(data_token=TOKEN)) as serving:
         added: dict[str, Any] = {}
         adding = threading.Thread(target=lambda: added.update(answer=request(
@@ -268,7 +251,7 @@ def test_reads_are_answered_while_a_data_reset_commits_to_a_shared_store(bundle,
     runtime = EnvironmentRuntime(bundle, store=f"sqlite:{tmp_path / 's.db'}")
     runtime.data_add(document_of([f"big {n}" for n in range(300)]))
     store = runtime._holder.store
-    committing, release = hold_commit_replace(store)
+    committing, release = hold_method(store, "commit_replace", after_it_ran=False)
     with http_in_thread(runtime, access=Access(data_token=TOKEN)) as serving:
         reset: dict[str, Any] = {}
         resetting = threading.Thread(target=lambda: reset.update(answer=request(
