@@ -24,7 +24,7 @@ from benchmarks import runner
 from benchmarks.scale import pick
 from benchmarks.section import Section
 from benchmarks.servers import (
-    AUTHORIZATION, JSON_SERVER_INSTALL, JSON_SERVER_VERSION, REPO, Server, free_port, json_server_binary, start_capenv,
+    AUTHORIZATION, JSON_SERVER_VERSION, REPO, Server, free_port, json_server_or_skipped, start_capenv,
     start_process,
 )
 from benchmarks.stats import median, table, verdict
@@ -97,12 +97,8 @@ def read_round(server: Server, reads: int) -> tuple[float, list[Any]]:
 def run() -> Section:
     section = Section("lists", f"(f) A list read of {ENTITIES:,} entities: server CPU against json-server",
                       "python -m benchmarks lists")
-    binary = json_server_binary()
+    binary = json_server_or_skipped(section, "(f)", "python -m benchmarks lists")
     if binary is None:
-        message = (f"json-server {JSON_SERVER_VERSION} is not installed (looked in .ci/cache/npm): section (f) "
-                   f"skipped. Install it with `{JSON_SERVER_INSTALL}` and rerun `python -m benchmarks lists`.")
-        print(message, file=sys.stderr)
-        section.lines = [message]
         return section
     entities = posts(ENTITIES)
     from capenv.interpreter.bundle.io import write_bundle

@@ -28,7 +28,7 @@ from benchmarks import profiling, runner
 from benchmarks.scale import pick
 from benchmarks.section import Section
 from benchmarks.servers import (
-    JSON_SERVER_INSTALL, JSON_SERVER_VERSION, REPO, Server, json_server_binary, start_capenv, start_json_server,
+    JSON_SERVER_VERSION, REPO, Server, json_server_or_skipped, start_capenv, start_json_server,
 )
 from benchmarks.stats import microseconds, percentile, table, thousands, verdict
 
@@ -128,12 +128,8 @@ CAPENV = "capenv serve (no --store)"
 
 def run() -> Section:
     section = Section("http", "(c) The HTTP mock surface against json-server 0.17.4", "python -m benchmarks http")
-    binary = json_server_binary()
+    binary = json_server_or_skipped(section, "(c)", "python -m benchmarks http")
     if binary is None:
-        message = (f"json-server {JSON_SERVER_VERSION} is not installed (looked in .ci/cache/npm): section (c) "
-                   f"skipped. Install it with `{JSON_SERVER_INSTALL}` and rerun `python -m benchmarks http`.")
-        print(message, file=sys.stderr)
-        section.lines = [message]
         return section
     with tempfile.TemporaryDirectory(prefix="capenv-bench-") as tmp:
         directory = Path(tmp)

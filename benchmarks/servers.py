@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.section import Section
+
 REPO = Path(__file__).resolve().parents[1]
 JSON_SERVER_VERSION = "0.17.4"
 JSON_SERVER_DIR = REPO / ".ci" / "cache" / "npm" / "node_modules"
@@ -115,6 +117,17 @@ def json_server_binary() -> Path | None:
     except (OSError, ValueError, KeyError):
         return None
     return binary if version == JSON_SERVER_VERSION and binary.exists() else None
+
+
+def json_server_or_skipped(section: Section, label: str, command: str) -> Path | None:
+    """json-server's binary; without it, ``section`` says it was skipped and how to install it."""
+    binary = json_server_binary()
+    if binary is None:
+        message = (f"json-server {JSON_SERVER_VERSION} is not installed (looked in .ci/cache/npm): section {label} "
+                   f"skipped. Install it with `{JSON_SERVER_INSTALL}` and rerun `{command}`.")
+        print(message, file=sys.stderr)
+        section.lines = [message]
+    return binary
 
 
 def start_json_server(binary: Path, workdir: Path) -> Server:
