@@ -122,7 +122,7 @@ class Runtime(Protocol):
     """
 
     def tools(self) -> list[ToolSpec]:
-        """The tools to list, in order."""
+        """The tools to list, in order; the same for the runtime's life (transports list them once)."""
         ...
 
     def call_tool(self, name: str, arguments: dict[str, Any], *, idempotency_key: str | None = None) -> ToolAnswer:

@@ -1,8 +1,11 @@
 """The MCP server around a runtime (official SDK, low-level ``Server``), and its stdio transport.
 
 The low-level server is used because the tools are data, not Python functions: the
-listing is built from ``runtime.tools()`` on every ``tools/list`` with each schema sent
-verbatim, and a call is handed to ``runtime.call_tool`` as it came.
+listing is built from ``runtime.tools()`` with each schema sent verbatim, and a call is handed
+to ``runtime.call_tool`` as it came. A runtime's tools are fixed while it serves, so the listing
+is built once (``ToolListing``, loaded in the server's lifespan) and also gives the SDK each
+tool's input schema by name: without it, the SDK's 2026-07-28 HTTP entry runs the whole
+``tools/list`` handler on every ``tools/call`` with arguments, to check ``Mcp-Param-*`` headers.
 
 An idempotency key travels in the request's ``_meta`` under ``idempotencyKey``
 (``IDEMPOTENCY_META_KEY``; camelCase like the protocol's own ``progressToken``), e.g.
@@ -11,9 +14,10 @@ An idempotency key travels in the request's ``_meta`` under ``idempotencyKey``
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from importlib import metadata
 from typing import Any
 
@@ -83,6 +87,39 @@ async def _answer(runtime: Runtime, worker: RuntimeWorker, params: types.CallToo
         return tool_result(internal_error_answer())
 
 
+class ToolListing:
+    """The runtime's tool listing in its wire shape, built on the worker thread once and kept."""
+
+    def __init__(self, runtime: Runtime, worker: RuntimeWorker) -> None:
+        self._runtime = runtime
+        self._worker = worker
+        self._result: types.ListToolsResult | None = None
+        self._schemas: dict[str, Any] = {}
+
+    async def result(self) -> types.ListToolsResult:
+        """The listing (built at the first call; a failure is raised and retried next time)."""
+        if self._result is None:
+            specs = await self._worker.call(self._runtime.tools)
+            tools = [tool_listing(spec) for spec in specs]
+            self._schemas = {tool.name: tool.input_schema for tool in tools}
+            self._result = types.ListToolsResult(tools=tools)
+        return self._result
+
+    def input_schema(self, name: str) -> Mapping[str, Any] | None:
+        """A listed tool's input schema; None before the listing is built or for an unknown name
+        (the SDK then checks no ``Mcp-Param-*`` header, and the call refuses an unknown tool)."""
+        return self._schemas.get(name)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        """The server's lifespan: the listing built before the first request."""
+        try:
+            await self.result()
+        except Exception:
+            logger.exception("listing the runtime's tools failed")  # tools/list answers an internal error
+        yield {}
+
+
 def build_mcp_server(runtime: Runtime, *, worker: RuntimeWorker | None = None,
                      log: RequestLog | None = None) -> Server[Any]:
     """An MCP server listing ``runtime.tools()`` and answering through ``runtime.call_tool``.
@@ -92,13 +129,13 @@ def build_mcp_server(runtime: Runtime, *, worker: RuntimeWorker | None = None,
     tool call is one line of the request log.
     """
     runtime_worker = worker or RuntimeWorker()
+    listing = ToolListing(runtime, runtime_worker)
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         try:
-            specs = await runtime_worker.call(runtime.tools)
-            return types.ListToolsResult(tools=[tool_listing(spec) for spec in specs])
+            return await listing.result()
         except Exception:
             logger.exception("listing the runtime's tools failed")
             raise  # the SDK answers a JSON-RPC internal error without the detail
@@ -106,7 +143,8 @@ def build_mcp_server(runtime: Runtime, *, worker: RuntimeWorker | None = None,
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         return await answer_tool_call(runtime, runtime_worker, params, log)
 
-    return Server(SERVER_NAME, version=_server_version(), on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(SERVER_NAME, version=_server_version(), lifespan=listing.lifespan,
+                  get_tool_input_schema=listing.input_schema, on_list_tools=list_tools, on_call_tool=call_tool)
 
 
 async def serve_stdio(runtime: Runtime, log: RequestLog | None = None) -> None:

@@ -111,3 +111,34 @@ def test_mcp_path_moves_when_the_application_uses_mcp() -> None:
         answer = httpx2.post(serving.url("/mcp"), content=b"{}", headers={"content-type": "application/json"}, trust_env=False)
         assert answer.status_code == 201
         assert answer.json()["path"] == "/mcp"
+
+
+class CountingRuntime(ExampleRuntime):
+    def __init__(self) -> None:
+        super().__init__()
+        self.listings = 0
+
+    def tools(self):
+        self.listings += 1
+        return super().tools()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_tool_listing_is_built_once_not_per_call(mode: str) -> None:
+    # The SDK's 2026-07-28 entry checks a call's Mcp-Param-* headers against the tool's input
+    # schema; it gets it by name from the listing built at start, not from a tools/list per call.
+    runtime = CountingRuntime()
+    with http_in_thread(runtime) as serving:
+
+        async def main() -> None:
+            with anyio.fail_after(CALL_TIMEOUT_SECONDS):
+                async with Client(serving.url("/mcp"), mode=mode) as client:
+                    for turn in range(5):
+                        served = await client.call_tool("echo", {"message": f"m{turn}"})
+                        assert served.structured_content["body"]["echo"] == f"m{turn}"
+                    assert [tool.name for tool in (await client.list_tools()).tools] == ["echo", "explode"]
+                    assert (await client.list_tools()).tools[0].input_schema == ECHO_SCHEMA
+
+        anyio.run(main)
+    assert runtime.listings == 1
+    assert [name for name, _, _ in runtime.calls] == ["echo"] * 5
