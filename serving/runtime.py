@@ -31,6 +31,7 @@ from capenv.serving.reads.from_state import StateReads
 from capenv.serving.reads.replay import Replayer
 from capenv.serving.reads.unrecorded import GuardedReplay
 from capenv.serving.state.holder import StateHolder, open_holder
+from capenv.serving.store import MemoryStore
 from capenv.serving.writes.generator_state import WriteState
 
 from .data_plane import StateDocumentReader, encode_state, state_document
@@ -138,6 +139,10 @@ class EnvironmentRuntime(Runtime):
 
     def reserved_mcp_path(self) -> str:
         return self._mcp_path
+
+    def nonblocking_calls(self) -> bool:
+        """The state kept in a memory store: every call only computes (no I/O, no other process)."""
+        return isinstance(getattr(self._holder, "store", None), MemoryStore)
 
     # --- the data plane -------------------------------------------------------------------
 

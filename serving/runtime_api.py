@@ -8,7 +8,9 @@ so they can be built and tested against any object that satisfies ``Runtime``.
 Threading contract (what the transports promise a runtime): every call into a runtime
 runs on one dedicated worker thread, one call at a time, never concurrently. A runtime
 therefore needs no locking of its own, but it must not bind resources to the thread
-that constructed it (open SQLite with ``check_same_thread=False``, or open lazily).
+that constructed it (open SQLite with ``check_same_thread=False``, or open lazily). A runtime
+whose calls never block (``nonblocking_calls``) may also have its short calls run on the
+transport's event loop, still one at a time: never while a call runs on the worker thread.
 """
 
 from __future__ import annotations
@@ -178,6 +180,13 @@ class Runtime(Protocol):
     def openapi(self) -> bytes | None:
         """The OpenAPI description of the HTTP surface (JSON), or None when there is none."""
         return None
+
+    def nonblocking_calls(self) -> bool:
+        """True when no call waits on anything but this process's CPU (the state in its own
+        memory: no store I/O, no other process to wait for). The transports then answer a tool
+        call or a request to the application's paths on their event loop while the worker thread
+        is idle, sparing the hop to it and back. False (the default) keeps every call there."""
+        return False
 
     def grader_paths(self) -> tuple[str, ...]:
         """Paths of ``http`` that belong to the grader (a data plane of another protocol): served

@@ -78,6 +78,9 @@ class AgentEnvRuntime(Runtime):
     def call_tool(self, name: str, arguments: dict[str, Any], *, idempotency_key: str | None = None) -> ToolAnswer:
         return self.runtime.call_tool(name, arguments, idempotency_key=idempotency_key)
 
+    def nonblocking_calls(self) -> bool:
+        return bool(getattr(self.runtime, "nonblocking_calls", lambda: False)())
+
     def data_get(self) -> bytes:
         return self.runtime.data_get()
 

@@ -116,7 +116,7 @@ class CapenvHttpApp:
         self.policies = policies
         self.grader_paths = frozenset(runtime.grader_paths())
         self.mcp_path = _validated_mcp_path(runtime.reserved_mcp_path())
-        self.worker = worker or RuntimeWorker()
+        self.worker = worker or RuntimeWorker.for_runtime(runtime)
         self.log = log
         self.openapi_paths = frozenset({OPENAPI_PATH} | (
             set() if runtime.tool_for("GET", "/openapi.json") is not None else {"/openapi.json"}))
@@ -302,11 +302,16 @@ class CapenvHttpApp:
             return
         request = request_from_scope(scope, body)
         try:
-            prepare = getattr(self.runtime, "prepare_http", None) if request.path in self.grader_paths else None
+            grader = request.path in self.grader_paths
+            prepare = getattr(self.runtime, "prepare_http", None) if grader else None
             # A grader's data/add of another protocol is prepared aside, as /_capenv/data/add is.
             answer_it = await self.worker.aside(prepare, request) if prepare is not None else None
-            answer = await (self.worker.call(answer_it) if answer_it is not None
-                            else self.worker.call(self.runtime.http, request))
+            if answer_it is not None:
+                answer = await self.worker.call(answer_it)
+            elif grader:  # a data plane of another protocol: a whole state may be read or written
+                answer = await self.worker.call(self.runtime.http, request)
+            else:  # the application's own path: one call, answered on the loop where the runtime allows
+                answer = await self.worker.quick(self.runtime.http, request)
             if answer_it is not None:  # a data/add or data/reset of another protocol
                 await self.worker.aside(release_replaced, answer_it)
             messages = answer_messages(answer, head=request.method == "HEAD")

@@ -78,7 +78,7 @@ async def _answer(runtime: Runtime, worker: RuntimeWorker, params: types.CallToo
     except ValueError as exc:
         return tool_result(ToolAnswer.refusal(str(exc)))
     try:
-        answer = await worker.call(runtime.call_tool, params.name, dict(params.arguments or {}), idempotency_key=key)
+        answer = await worker.quick(runtime.call_tool, params.name, dict(params.arguments or {}), idempotency_key=key)
         return tool_result(answer)
     except Exception:
         # The runtime promises is_error answers for bad input, so this is a bug: log it
@@ -128,7 +128,7 @@ def build_mcp_server(runtime: Runtime, *, worker: RuntimeWorker | None = None,
     runtime call runs on one thread; by default the server gets its own. With ``log``, each
     tool call is one line of the request log.
     """
-    runtime_worker = worker or RuntimeWorker()
+    runtime_worker = worker or RuntimeWorker.for_runtime(runtime)
     listing = ToolListing(runtime, runtime_worker)
 
     async def list_tools(
@@ -149,7 +149,7 @@ def build_mcp_server(runtime: Runtime, *, worker: RuntimeWorker | None = None,
 
 async def serve_stdio(runtime: Runtime, log: RequestLog | None = None) -> None:
     """Serve MCP over this process's stdin/stdout until the client closes stdin."""
-    worker = RuntimeWorker()
+    worker = RuntimeWorker.for_runtime(runtime)
     server = build_mcp_server(runtime, worker=worker, log=log)
     try:
         async with stdio_streams() as (read_stream, write_stream):

@@ -6,6 +6,13 @@ threads would make it concurrent and move it between threads, which SQLite
 connections refuse. One thread gives neither problem, and serialises every call from
 every transport, which is what "one state, one atomic commit per write" needs anyway.
 
+A runtime whose calls never block (``Runtime.nonblocking_calls``: its state in this process's
+memory) has its short calls (a tool call, a request to the application's paths: ``quick``)
+answered on the event loop itself while nothing runs on the worker thread: the hop there and
+back (a queue, a wake-up of each thread, the GIL handed over twice) costs more than an item
+read. Calls stay one at a time: a quick call waits its turn on the thread when a call is
+running or queued there, and nothing is queued while one runs on the loop.
+
 Work that reads nothing the runtime holds (data/add's parse and checks of a 32 MiB document,
 ``Runtime.prepare_add``) runs ``aside``, on a second thread, so it does not hold up the calls
 queued behind it; one at a time there too, which bounds the memory documents being prepared take.
@@ -15,24 +22,53 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
 class RuntimeWorker:
-    """One worker thread shared by every transport serving the same runtime."""
+    """One worker thread shared by every transport serving the same runtime (on one event loop).
 
-    def __init__(self) -> None:
+    ``inline``: answer ``quick`` calls on the event loop when the worker thread is idle (set it
+    only for a runtime whose ``nonblocking_calls()`` is true).
+    """
+
+    def __init__(self, *, inline: bool = False) -> None:
+        self.inline = inline
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="capenv-runtime")
         self._aside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="capenv-prepare")
+        self._pending = 0  # calls queued or running on the worker thread
+        self._pending_lock = threading.Lock()
+
+    @classmethod
+    def for_runtime(cls, runtime: Any) -> RuntimeWorker:
+        """A worker for ``runtime``: ``inline`` when it says its calls never block."""
+        nonblocking = getattr(runtime, "nonblocking_calls", None)
+        return cls(inline=bool(nonblocking is not None and nonblocking()))
 
     async def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``function(*args, **kwargs)`` on the worker thread and await its result."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, functools.partial(function, *args, **kwargs))
+        with self._pending_lock:
+            self._pending += 1
+        try:
+            future = self._executor.submit(functools.partial(function, *args, **kwargs))
+        except BaseException:
+            self._done()
+            raise
+        # Counted until the thread has finished it, even when the awaiting task is cancelled.
+        future.add_done_callback(self._done)
+        return await asyncio.wrap_future(future)
+
+    async def quick(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """A call that computes briefly: on the event loop when ``inline`` and nothing is queued or
+        running on the worker thread, else on the thread (``call``)."""
+        if self.inline and self._pending == 0:
+            return function(*args, **kwargs)
+        return await self.call(function, *args, **kwargs)
 
     async def aside(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``function`` on the second thread: only for work that reads and changes nothing
@@ -44,3 +80,7 @@ class RuntimeWorker:
         """Stop taking calls; a call already running finishes on its own."""
         self._executor.shutdown(wait=False, cancel_futures=True)
         self._aside.shutdown(wait=False, cancel_futures=True)
+
+    def _done(self, future: Future[Any] | None = None) -> None:
+        with self._pending_lock:
+            self._pending -= 1
