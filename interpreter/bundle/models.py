@@ -308,6 +308,8 @@ class Budgets(_Model):
     max_query_combinations: int = 64
     instance_idle_seconds: float = 3600
     """``serve --instances``: an instance unused this long is deleted (0: never)."""
+    memory_store_commits: int = 1000
+    """The memory store keeps the history and idempotency records of this many last commits (0: all)."""
 
 
 class BudgetHit(_Model):

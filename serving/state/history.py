@@ -65,6 +65,10 @@ class NoHistory(LookupError):
     """The store holds no history for this environment."""
 
 
+class HistoryForgotten(NoHistory):
+    """The store forgot the start of the episode (a bound on the commits it keeps)."""
+
+
 def verify_history(bundle: Bundle, store: Store) -> Verification:
     subjects = Subjects(bundle.view.evidence_id)
     snapshot = store.snapshot([subjects.write, *subjects.state_types()])
@@ -73,6 +77,12 @@ def verify_history(bundle: Bundle, store: Store) -> Verification:
     if not records:
         raise NoHistory(f"the store holds no history for environment {bundle.view.evidence_id} "
                         "(was it served from this bundle's capture?)")
+    for (before, _, _), (position, record_id, record) in zip([(0, "", {"kind": None}), *records], records):
+        if record["kind"] == WRITE and position != before + 1:
+            raise HistoryForgotten(
+                f"the history of environment {bundle.view.evidence_id} starts at a write (position {position}, record "
+                f"{record_id!r}) whose preceding changes this store no longer holds (a memory store keeps the last "
+                "commits only: budget memory_store_commits); there is no install to replay it from")
     replay = _Replay(bundle)
     writes = 0
     for position, record_id, record in records:

@@ -79,6 +79,10 @@ class StoreStateHolder:
         self._encoded: bytes | None = None
         self._size: int | None = None  # what data/get writes, in bytes; None: measure it again
         self._stale = False  # an unexpected failure mid-write: reload whole before trusting the mirror
+        # A store holding its records in memory keeps the last commits' only; the log and history
+        # entries are each one commit's own record, and go with it (``Store.bound_records``).
+        kept = bundle.view.budgets.memory_store_commits
+        store.bound_records(kept or None, (self.subjects.log, self.subjects.write))
 
     @property
     def store(self) -> Store:
@@ -231,6 +235,11 @@ class StoreStateHolder:
     def _recorded(self, key: str, request: dict[str, Any], digest: str) -> Served | None:
         stored = self._store.load(self.subjects.write, key)
         if stored is None:
+            if self._store.forgotten(key):
+                raise CallRefused(f"idempotency key {key!r} was used earlier in this episode, but its record is "
+                                  "past what the store keeps (the last commits only: budget memory_store_commits), "
+                                  "so a retry can no longer be answered with the recorded result; send this request "
+                                  "under a new key", http_status=409, kind="conflict")
             return None
         record = stored.state
         if record.get("kind") == WRITE and record.get("position", 0) < self._installed_at():

@@ -22,6 +22,7 @@ from capenv.serving.store.contract import (
     NoActor,
     RecordConflict,
     RecordEnvelope,
+    RecordForgotten,
     RevisionConflict,
     Store,
     StoreBackendError,
@@ -37,7 +38,7 @@ from capenv.serving.store.url import open_store
 
 __all__ = [
     "NO_ACTOR", "Commit", "CommittedWrite", "EmptyBatch", "Expect", "HistoryEntry", "MemoryStore", "NoActor",
-    "PostgresStore", "RecordConflict", "RecordEnvelope", "RevisionConflict", "SqliteStore", "Store",
+    "PostgresStore", "RecordConflict", "RecordEnvelope", "RecordForgotten", "RevisionConflict", "SqliteStore", "Store",
     "StoreBackendError", "StoreClosed", "StoreError", "StoreUnreachable", "Stored", "SubjectWrite", "open_store",
 ]
 

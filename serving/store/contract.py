@@ -58,6 +58,20 @@ class RecordConflict(StoreError):
                          "a new request needs a new record id")
 
 
+class RecordForgotten(RecordConflict):
+    """The record id was committed, then forgotten under the store's bound on the commits it keeps
+    (``Store.bound_records``: the memory store's budget ``memory_store_commits``). Its original
+    commit is no longer held, so a retry can neither be answered with it nor be run again as a new
+    commit: it is refused, and nothing is written."""
+
+    def __init__(self, record_id: str, kept: int | None) -> None:
+        self.record_id = record_id
+        self.kept = kept
+        StoreError.__init__(self, f"record id {record_id!r} was committed, then forgotten: this store keeps the "
+                            f"records of its last {kept} commits only (budget memory_store_commits), so a retry "
+                            "can no longer be answered; a new request needs a new record id")
+
+
 class EmptyBatch(StoreError, ValueError):
     """A commit with no writes: refused, so it neither changes anything nor reserves its record id."""
 
@@ -336,6 +350,20 @@ class Store(abc.ABC):
         deleted subject whole (its next write expects absent and starts again at revision 1), and
         every record id no history entry names any more (an exact retry of it is then a new commit).
         Live subjects, their revisions and other types are untouched. The default forgets nothing."""
+
+    def bound_records(self, commits: int | None, journal_types: Iterable[str] = ()) -> None:
+        """Keep the history entries and record ids of the last ``commits`` commits only (None:
+        all). An older commit's record id is then forgotten: its retry raises ``RecordForgotten``
+        (``forgotten`` says so beforehand), never commits again. Its history entries go, but each
+        subject keeps its head; a tombstone goes whole, a later creation of its id continuing above
+        its revision; and a subject of a ``journal_types`` type (written once, as its commit's own
+        record) goes with its commit. The default keeps everything: the SQL providers keep theirs
+        on disk."""
+
+    def forgotten(self, record_id: str) -> bool:
+        """Whether ``record_id`` was committed and then forgotten under ``bound_records`` (its
+        retry would raise ``RecordForgotten``)."""
+        return False
 
     replaces_whole: bool = False
     """Whether ``commit_replace`` is available (``replace.py``); else a caller commits the

@@ -13,10 +13,19 @@ replace swaps out are kept on the staged replace (``StagedReplace.replaced``), n
 the lock: they are freed where the caller lets go of it (CPython frees a container where its last
 reference goes). A replaced subject's row says revision 0, read as the revision its type was replaced at (``TypeRows.base``),
 so the rows need not know that revision before the swap.
+
+Record ids live in ``memory_records.Records``, filed by the types their commit wrote, so a
+replace drops its types' records in one step. ``bound_records`` bounds what the store keeps to
+the last N commits: an older commit's record id is forgotten (a retry of it is refused with
+``RecordForgotten``), its history entries go (each subject keeps at least its head), a tombstone
+goes whole (its type's ``floor`` keeps the revisions of a later creation above it), and the
+subjects it wrote in a journal type (written once, read only as that commit's own record: the
+runtime's log and history entries) go with it.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,29 +39,36 @@ from capenv.serving.store.contract import (
     HistoryEntry,
     RecordConflict,
     RecordEnvelope,
+    RecordForgotten,
     Store,
     StoreClosed,
     Stored,
     SubjectWrite,
 )
+from capenv.serving.store.memory_records import Records, Stamp
 from capenv.serving.store.replace import PreparedReplace, ReplaceCommit, StaleRevision, check_expectations
+
+
+_generations = itertools.count(1)
 
 
 class TypeRows:
     """The subjects of one type: id -> (revision, state JSON or None for a tombstone), each one's
-    history [(revision, record id, state JSON or None)], the live ids, and the record ids of the
-    commits that wrote the type. Revision 0 stands for ``base``, the revision of the replace that
-    wrote the row."""
+    history [(revision, envelope of its commit, state JSON or None)] and the live ids. Revision 0
+    stands for ``base``, the revision of the replace that wrote the row. ``generation`` names these
+    rows (a replace's rows have a new one); ``floor`` is the highest revision of a tombstone the
+    bound forgot: a subject with no row starts above it."""
 
-    __slots__ = ("subjects", "history", "live", "records", "base", "top")
+    __slots__ = ("subjects", "history", "live", "base", "top", "floor", "generation")
 
     def __init__(self, base: int = 0) -> None:
         self.subjects: dict[str, tuple[int, str | None]] = {}
-        self.history: dict[str, list[tuple[int, str, str | None]]] = {}
+        self.history: dict[str, list[tuple[int, RecordEnvelope, str | None]]] = {}
         self.live: set[str] = set()
-        self.records: set[str] = set()
         self.base = base
         self.top = base  # the highest revision a row of the type holds (or held before a compaction)
+        self.floor = 0
+        self.generation = next(_generations)
 
     def revision(self, subject_id: str) -> tuple[int, bool] | None:
         """(revision, live) of a subject with a row, else None."""
@@ -64,12 +80,12 @@ class TypeRows:
 @dataclass(frozen=True)
 class StagedReplace:
     """A replace staged beside a memory store: its types' rows, built whole (``stage_replace``),
-    and, once committed, the rows it swapped out (``replaced``: freed with this object, by
-    whoever drops it, outside the store's lock)."""
+    and, once committed, the rows it swapped out and the records only they named (``replaced``:
+    freed with this object, by whoever drops it, outside the store's lock)."""
 
     prepared: PreparedReplace
     rows: dict[str, TypeRows]
-    replaced: list[TypeRows] = field(default_factory=list)
+    replaced: list[Any] = field(default_factory=list)
 
 
 class MemoryStore(Store):
@@ -77,19 +93,33 @@ class MemoryStore(Store):
         self._lock = threading.Lock()
         self._closed = False
         self._types: dict[str, TypeRows] = {}
-        # record id -> (request digest, the commit as accepted)
-        self._records: dict[str, tuple[bytes, Commit | ReplaceCommit]] = {}
+        # record id -> (request digest, the commit as accepted), by the types the commit wrote
+        self._records = Records()
+        self._stamps: dict[frozenset[str], Stamp] = {}  # the stamp of a set of types, while their rows last
+        self._journals: frozenset[str] = frozenset()
+
+    def bound_records(self, commits: int | None, journal_types: Iterable[str] = ()) -> None:
+        with self._lock:
+            self._records.limit = commits
+            self._journals = self._journals | frozenset(journal_types)
+
+    def forgotten(self, record_id: str) -> bool:
+        with self._lock:
+            return self._records.was_forgotten(record_id)
 
     def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
         prepared = batches.prepare(envelope, writes)
         with self._lock:
             self._check_open()
-            existing = self._records.get(prepared.record_id)
+            records = self._records
+            existing = records.find(prepared.record_id)
             if existing is not None:
                 digest, original = existing
                 if digest != prepared.digest:
                     raise RecordConflict(prepared.record_id)
                 return original  # type: ignore[return-value]
+            if records.forgotten and records.was_forgotten(prepared.record_id):
+                raise RecordForgotten(prepared.record_id, records.limit)
             heads = {}
             types = self._types
             for key in {write.key for write in prepared.writes}:  # no lock order to keep here
@@ -97,14 +127,17 @@ class MemoryStore(Store):
                 row = rows.subjects.get(key[1]) if rows is not None else None
                 if row is not None:
                     heads[key] = Head(row[0] or rows.base, row[1] is not None)
+                elif rows is not None and rows.floor:
+                    heads[key] = Head(rows.floor, False)  # above a tombstone the bound forgot
             plan = batches.plan(prepared, heads)  # raises before anything changes
             record_id = prepared.record_id
+            envelope = prepared.envelope
             for entry in plan.entries:
                 rows = types.get(entry.key[0])
                 if rows is None:
                     rows = types[entry.key[0]] = TypeRows()
-                rows.history.setdefault(entry.key[1], []).append((entry.revision, record_id, entry.state_json))
-                rows.records.add(record_id)
+                    self._stamps.clear()
+                rows.history.setdefault(entry.key[1], []).append((entry.revision, envelope, entry.state_json))
             for key, entry in plan.final.items():
                 rows = types[key[0]]
                 rows.subjects[key[1]] = (entry.revision, entry.state_json)
@@ -114,9 +147,55 @@ class MemoryStore(Store):
                     rows.live.discard(key[1])
                 else:
                     rows.live.add(key[1])
-            commit = plan.commit(prepared.envelope)
-            self._records[record_id] = (prepared.digest, commit)
+            commit = plan.commit(envelope)
+            records.add(self._stamp(frozenset(key[0] for key in plan.final)), record_id, (prepared.digest, commit))
+            if records.limit is not None and len(records.order) > records.limit:
+                for evicted in records.evictions():
+                    self._forget(evicted)
             return commit
+
+    def _stamp(self, names: frozenset[str]) -> Stamp:
+        stamp = self._stamps.get(names)
+        if stamp is None:
+            stamp = self._stamps[names] = tuple(sorted((t, self._types[t].generation) for t in names))
+        return stamp
+
+    def _kept(self, subject_type: str, generation: int) -> bool:
+        rows = self._types.get(subject_type)
+        return rows is not None and rows.generation == generation
+
+    def _forget(self, commit: Commit | ReplaceCommit) -> None:
+        """Prune what the bound no longer keeps of ``commit`` (its record is gone already): in
+        each subject it wrote, every history entry up to its own but the subject's head; a head
+        tombstone, or a subject of a journal type, whole. A replace's entries stay until a later
+        commit of their subject goes (nothing is walked per subject of a whole state)."""
+        if type(commit) is not Commit:
+            return
+        envelope = commit.envelope
+        types, journals = self._types, self._journals
+        for written in commit.writes:
+            subject_type, subject_id = written.subject_type, written.subject_id
+            rows = types.get(subject_type)
+            entries = rows.history.get(subject_id) if rows is not None else None
+            if not entries:
+                continue
+            if entries[0][1] is envelope:
+                at = 0
+            else:
+                at = next((i for i, entry in enumerate(entries) if entry[1] is envelope), -1)
+                if at < 0:
+                    continue  # a replace or a compaction dropped it
+            last = len(entries) - 1
+            if at < last:
+                del entries[:at + 1]
+            elif subject_type in journals or entries[last][2] is None:
+                if entries[last][2] is None:
+                    rows.floor = max(rows.floor, entries[last][0] or rows.base)
+                del rows.history[subject_id]
+                del rows.subjects[subject_id]
+                rows.live.discard(subject_id)
+            elif at:
+                del entries[:at]
 
     # -- replacing whole types ---------------------------------------------------------------
 
@@ -125,14 +204,12 @@ class MemoryStore(Store):
     def stage_replace(self, prepared: PreparedReplace) -> StagedReplace:
         """Build the replace's rows beside the store (reads and changes nothing it holds)."""
         rows = {subject_type: TypeRows() for subject_type in prepared.subject_types}
-        record_id = prepared.record_id
+        envelope = prepared.envelope
         for (subject_type, subject_id), text in prepared.rows.items():
             held = rows[subject_type]
             held.subjects[subject_id] = (0, text)
-            held.history[subject_id] = [(0, record_id, text)]
+            held.history[subject_id] = [(0, envelope, text)]
             held.live.add(subject_id)
-        for held in rows.values():
-            held.records.add(record_id)
         return StagedReplace(prepared, rows)
 
     def commit_replace(self, prepared: PreparedReplace | StagedReplace, expect: Mapping[SubjectKey, Expect],
@@ -144,38 +221,36 @@ class MemoryStore(Store):
         commit = ReplaceCommit(prepared.envelope, prepared.subject_types, revision)
         with self._lock:
             self._check_open()
-            existing = self._records.get(record_id)
+            records = self._records
+            existing = records.find(record_id)
             if existing is not None:
                 if existing[0] != digest:
                     raise RecordConflict(record_id)
                 return existing[1]  # type: ignore[return-value]
+            if records.forgotten and records.was_forgotten(record_id):
+                raise RecordForgotten(record_id, records.limit)
             check_expectations(expect, self._live_revision)
             held = max((self._types[t].top if t in self._types else 0 for t in prepared.subject_types), default=0)
             if revision <= held:
                 raise StaleRevision(revision, held)
-            dropped: set[str] = set()
             for subject_type, rows in staged.rows.items():
                 old = self._types.get(subject_type)
                 if old is not None:
-                    dropped |= old.records
                     staged.replaced.append(old)  # its last reference is not dropped here
                 rows.base = rows.top = revision
                 self._types[subject_type] = rows
+            self._stamps.clear()
             for (subject_type, subject_id), text in extra_rows.items():  # the few rows known only now
                 rows = self._types[subject_type]
                 rows.subjects[subject_id] = (0, text)
-                rows.history[subject_id] = [(0, record_id, text)]
+                rows.history[subject_id] = [(0, prepared.envelope, text)]
                 rows.live.add(subject_id)
-            for unnamed in dropped:
-                if not self._named_elsewhere(unnamed, prepared.subject_types):
-                    self._records.pop(unnamed, None)
-            self._records[record_id] = (digest, commit)
+            # The records only the replaced rows named: their groups whole, freed with ``staged``.
+            staged.replaced.extend(records.drop_replaced(self._kept))
+            records.add(self._stamp(prepared.subject_types), record_id, (digest, commit))
+            for evicted in records.evictions():
+                self._forget(evicted)
             return commit
-
-    def _named_elsewhere(self, record_id: str, replaced: frozenset[str]) -> bool:
-        """Whether a type the replace left alone still names ``record_id`` in its history."""
-        return any(record_id in rows.records for subject_type, rows in self._types.items()
-                   if subject_type not in replaced)
 
     def _live_revision(self, key: SubjectKey) -> int | None:
         rows = self._types.get(key[0])
@@ -211,11 +286,9 @@ class MemoryStore(Store):
             rows = self._types.get(subject_type)
             entries = list(rows.history.get(subject_id, ())) if rows is not None else []
             base = rows.base if rows is not None else 0
-            envelopes = {record_id: self._records[record_id][1].envelope for _, record_id, _ in entries}
         result = []
-        for revision, record_id, state_json in entries:
-            env = envelopes[record_id]
-            result.append(batches.history_entry(revision or base, record_id, env.recorded_at,
+        for revision, env, state_json in entries:
+            result.append(batches.history_entry(revision or base, env.record_id, env.recorded_at,
                                                 env.to_json()["actor"], env.correlation_id, env.causation_id,
                                                 state_json))
         return result
@@ -244,11 +317,15 @@ class MemoryStore(Store):
                 for subject_id, entries in rows.history.items():
                     if len(entries) > 1:
                         rows.history[subject_id] = entries[-1:]
-                rows.records = {entry[1] for entries in rows.history.values() for entry in entries}
                 rows.top = max((row[0] or rows.base for row in rows.subjects.values()), default=rows.base)
-            named = set().union(*(rows.records for rows in self._types.values()))
-            for record_id in [r for r in self._records if r not in named]:
-                del self._records[record_id]
+                rows.floor = 0
+            # The records of commits that wrote these types, kept only while a history entry names them.
+            touching = self._records.stamps_touching(types)
+            near = {t for stamp in touching for t, _ in stamp if t in self._types}
+            named = {entry[1].record_id for t in near for entries in self._types[t].history.values()
+                     for entry in entries}
+            self._records.drop_unnamed(touching, named)
+            self._records.drop_fingerprints(types)
 
     def close(self) -> None:
         with self._lock:
