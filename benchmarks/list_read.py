@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import runner
+from benchmarks.goals import Goal
 from benchmarks.scale import pick
 from benchmarks.section import Section
 from benchmarks.servers import (
@@ -125,7 +126,19 @@ def run() -> Section:
             for server in servers.values():
                 server.stop()
     section.lines = render(per_read)
+    section.goals = goals(per_read)
     return section
+
+
+def goals(per_read: dict[str, list[float]]) -> list[Goal]:
+    """json-server's CPU per read over capenv's, round by round (a round with no CPU tick for capenv is left out)."""
+    ratios = [theirs / ours for ours, theirs in zip(per_read[CAPENV], per_read[JSON_SERVER]) if ours]
+    met = bool(ratios) and median(ratios) >= TARGET_RATIO
+    return [Goal("lists", "", ratios, "{:.2f}×", f"≥ {TARGET_RATIO:g}×", met,
+                 measured=f"capenv {median(per_read[CAPENV]) * 1e3:.1f} ms, json-server "
+                          f"{median(per_read[JSON_SERVER]) * 1e3:.1f} ms CPU per read",
+                 bound="" if met else "the server's CPU per read (profile it in process: "
+                                      "`runtime.call_tool('get_posts', {})` over the same state)")]
 
 
 def render(per_read: dict[str, list[float]]) -> list[str]:

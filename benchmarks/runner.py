@@ -14,7 +14,8 @@ from benchmarks import document, machine, scale
 from benchmarks.section import Section
 
 DEFAULT_OUTPUT = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
-USAGE = "``python -m benchmarks [build] [serving] [http] [soak] [fleet] [lists] [--output FILE | --no-write | --quick]``."
+USAGE = ("``python -m benchmarks [build] [serving] [http] [mcp] [soak] [fleet] [lists] [rss] [add] "
+         "[--output FILE | --no-write | --quick]``.")
 
 
 def main(argv: Sequence[str] | None, runners: Mapping[str, Callable[[], Section]]) -> int:

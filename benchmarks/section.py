@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from benchmarks.goals import Goal
+
 
 @dataclass
 class Section:
@@ -14,9 +16,12 @@ class Section:
     lines: list[str] = field(default_factory=list)
     load: tuple[float, float] | None = None
     """The 1-minute load average when the section started and when it ended."""
+    goals: list[Goal] = field(default_factory=list)
+    """Its lines of the goals table at the top of the file (kept in its part as comments)."""
 
     def markdown(self) -> str:
         run = f"Reproduce: `{self.command}`."
         if self.load is not None:
             run += f" Load average (1 min) when it started → ended: {self.load[0]:.2f} → {self.load[1]:.2f}."
-        return "\n".join([f"## {self.title}", "", run, "", *self.lines]).rstrip() + "\n"
+        kept = [goal.comment() for goal in self.goals]
+        return "\n".join([f"## {self.title}", "", run, "", *self.lines, *([""] + kept if kept else [])]).rstrip() + "\n"

@@ -93,19 +93,20 @@ def capenv_command() -> list[str]:
 def start_capenv(target: Path, workdir: Path, store: str | None = None, *, profile_to: Path | None = None,
                  options: tuple[str, ...] = ()) -> Server:
     """``capenv serve TARGET --http 127.0.0.1:PORT [--store URL] [OPTIONS]``: the command a user runs
-    (``run_http``). ``profile_to`` runs it under ``python -m cProfile -o FILE`` (written when the server stops)."""
+    (``run_http``). ``profile_to``: the same serving under two profilers, its serving only
+    (``benchmarks/profiled_serve.py``), written to that file when the server stops."""
     port = free_port()
     if profile_to is not None:
-        command = [sys.executable, "-m", "cProfile", "-o", str(profile_to), "-m", "capenv.interpreter.cli.main"]
+        argv = [sys.executable, "-m", "benchmarks.profiled_serve", str(target), str(port), str(profile_to)]
     else:
-        command = capenv_command()
-    argv = [*command, "serve", str(target), "--http", f"127.0.0.1:{port}", "--data-token", DATA_TOKEN]
+        argv = [*capenv_command(), "serve", str(target), "--http", f"127.0.0.1:{port}", "--data-token", DATA_TOKEN]
+        argv += options
     if store:
         argv += ["--store", store]
-    argv += options
     # ready once it answers its OpenAPI description (open to anyone), or a fleet its list of instances
     ready = "/_capenv/instances" if "--instances" in options else "/_capenv/openapi.json"
-    return start_process("capenv", argv, ready, port, workdir, {"CAPENV_DEBUG": ""})
+    env = {"CAPENV_DEBUG": ""} if profile_to is None else {"CAPENV_DEBUG": "", "PYTHONPATH": str(REPO)}
+    return start_process("capenv", argv, ready, port, workdir, env)
 
 
 def json_server_binary() -> Path | None:
@@ -144,3 +145,11 @@ def post(server: Server, path: str) -> int:
     status = connection.getresponse().status
     connection.close()
     return status
+
+
+def start_floor(kind: str, workdir: Path) -> Server:
+    """``floor`` (a bare ASGI app answering a fixed JSON body) or ``echo`` (the MCP SDK's low-level
+    echo server), each on capenv's own uvicorn settings (``benchmarks/floor_servers.py``)."""
+    port = free_port()
+    argv = [sys.executable, "-m", "benchmarks.floor_servers", kind, str(port)]
+    return start_process(f"{kind}-server", argv, "/ready", port, workdir, {"PYTHONPATH": str(REPO)})

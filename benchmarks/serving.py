@@ -22,10 +22,11 @@ from typing import Any
 import anyio
 
 from benchmarks import profiling, runner
+from benchmarks.goals import Goal, hot_spots, spread
 from benchmarks.scale import pick
 from benchmarks.section import Section
 from benchmarks.servers import post, start_capenv
-from benchmarks.stats import microseconds, table, thousands, verdict
+from benchmarks.stats import median, microseconds, percentile, table, thousands, verdict
 from benchmarks.timing import EDGE_CALLS, Timing, time_calls, time_calls_async
 
 REPO = Path(__file__).resolve().parents[1]
@@ -43,6 +44,9 @@ WARMUP_CALLS = pick(20, 2)
 PROFILED_WRITES = pick(300, 20)
 WRITE_TARGETS = {"default": 20_000, "memory:": 20_000, "sqlite:": 5_000}
 """In-process served writes per second: ≥ 20,000 in memory, ≥ 5,000 with SQLite."""
+P99_TARGET_MS = 2.0
+ROUNDS = pick(3, 1)
+"""In-process runs of each operation, each from the seed state."""
 
 
 @dataclass
@@ -52,6 +56,8 @@ class Row:
     operation: str
     timing: Timing
     write: bool
+    runs: list[Timing] | None = None
+    """In-process: each run's timing (``timing`` is them all together)."""
 
 
 def stores(directory: Path) -> list[tuple[str, str | None]]:
@@ -85,14 +91,21 @@ def in_process(bundle: Any, directory: Path) -> list[Row]:
                 call = lambda: runtime.call_tool(tool, arguments)  # noqa: E731
                 for _ in range(WARMUP_CALLS):
                     _served(call())
+                runs = []
+                for _ in range(ROUNDS):
+                    runtime.data_reset()
+                    runs.append(time_calls(call, IN_PROCESS_CALLS[write], _served))
                 runtime.data_reset()
-                timing = time_calls(call, IN_PROCESS_CALLS[write], _served)
-                rows.append(Row("in-process", label, operation, timing, write))
-                runtime.data_reset()
+                rows.append(Row("in-process", label, operation, _together(runs), write, runs))
         finally:
             runtime.close()
         print(f"serving: in-process {label} done", file=sys.stderr)
     return rows
+
+
+def _together(runs: list[Timing]) -> Timing:
+    return Timing([s for t in runs for s in t.samples_ns], sum(t.wall_seconds for t in runs),
+                  sum(t.cpu_seconds or 0 for t in runs), [s for t in runs for s in t.cpu_samples_ns or []])
 
 
 def profile_writes(bundle: Any, url: str | None) -> profiling.Profile:
@@ -149,14 +162,46 @@ def run() -> Section:
         write_bundle(bundle_dir, bundle)
         rows = in_process(bundle, directory / "in-process")
         rows += over_mcp(bundle_dir, directory)
-        missed = [r for r in rows if r.surface == "in-process" and r.write
-                  and max(r.timing.calls_per_second, r.timing.cpu_calls_per_second or 0) < WRITE_TARGETS[r.store]]
+        missed = [r for r in rows if r.surface == "in-process" and r.write and not all(_met(r))]
         profiles = {}
         for row in missed:
             url = dict(stores(directory / "profile" / row.store.rstrip(":")))[row.store]
             profiles[row.store] = profile_writes(bundle, url)
     section.lines = render(rows, profiles)
+    section.goals = goals(rows, profiles)
     return section
+
+
+def _cpu_rates(row: Row) -> list[float]:
+    return [t.cpu_calls_per_second or 0.0 for t in row.runs or [row.timing]]
+
+
+def _cpu_p99_ms(row: Row) -> list[float]:
+    return [percentile(t.cpu_samples_ns or [], 0.99) / 1e6 for t in row.runs or [row.timing]]
+
+
+def _met(row: Row) -> tuple[bool, bool]:
+    """(rate, p99): judged on the calling thread's CPU time, which the machine's load does not add to."""
+    return median(_cpu_rates(row)) >= WRITE_TARGETS[row.store], median(_cpu_p99_ms(row)) <= P99_TARGET_MS
+
+
+def goals(rows: list[Row], profiles: dict[str, profiling.Profile]) -> list[Goal]:
+    found = []
+    for row in rows:
+        if row.surface != "in-process" or not row.write:
+            continue
+        rate_met, p99_met = _met(row)
+        bound = f"{hot_spots(profiles[row.store])}" if row.store in profiles else ""
+        walls = [t.calls_per_second for t in row.runs or [row.timing]]
+        found.append(Goal("creates", f"`{row.store}` calls per CPU s", _cpu_rates(row), "{:,.0f}/s",
+                          f"≥ {WRITE_TARGETS[row.store]:,}/s", rate_met,
+                          measured=f"p50 {microseconds(row.timing.latency_ns(0.5))} µs wall, "
+                                   f"{thousands(median(walls))}/s wall", bound="" if rate_met else bound))
+        found.append(Goal("creates", f"`{row.store}` p99 (CPU time of a call)", _cpu_p99_ms(row), "{:.2f} ms",
+                          f"≤ {P99_TARGET_MS:g} ms", p99_met,
+                          measured=f"wall p99 {row.timing.latency_ns(0.99) / 1e6:.2f} ms (loaded machine)",
+                          bound="" if p99_met else bound))
+    return found
 
 
 def _runtime_shares(rows: list[Row]) -> list[str]:
@@ -190,23 +235,24 @@ def render(rows: list[Row], profiles: dict[str, profiling.Profile]) -> list[str]
              f"process): what the calls cost, which other work on a loaded machine does not add to as it adds to "
              f"the wall time *calls/s* is measured over.", ""]
     header = ["surface", "store", "operation", "calls", "calls/s", "calls per CPU s", "p50 µs", "p99 µs",
-              "first → last calls/s"]
+              "first → last calls/s"]  # in-process: every run together (the targets below give them run by run)
     lines += table(header, cells, labels=3)
     lines += ["", "Over MCP, the runtime's own work is this share of a call (in-process p50 / MCP p50, same store "
                   "and operation); the rest is the MCP client, the protocol and the transport:", ""]
     lines += _runtime_shares(rows)
-    lines += ["", "Targets (reported, not asserted): in-process served writes ≥ 20,000/s in memory, ≥ 5,000/s with "
-                  "SQLite, p99 ≤ 2 ms; judged on the better of the wall and the CPU rate (a loaded machine only "
-                  "slows the wall one).", ""]
+    lines += ["", f"Targets (reported, not asserted): in-process served writes ≥ 20,000/s in memory, ≥ 5,000/s with "
+                  f"SQLite, p99 ≤ 2 ms; {ROUNDS} runs from the seed state, judged on the calling thread's CPU time "
+                  "(calls per CPU second, and the p99 of each call's CPU time), which a loaded machine does not "
+                  "add to as it adds to the wall time; min / median / max over the runs.", ""]
     for row in rows:
         if row.surface == "in-process" and row.write:
-            target = WRITE_TARGETS[row.store]
-            best = max(row.timing.calls_per_second, row.timing.cpu_calls_per_second or 0)
-            p99_ms = row.timing.latency_ns(0.99) / 1e6
-            lines.append(f"- `{row.store}` creates: {thousands(row.timing.calls_per_second)}/s wall, "
-                         f"{thousands(row.timing.cpu_calls_per_second or 0)} per CPU second, against ≥ "
-                         f"{target:,}/s: {verdict(best >= target)}; p99 {p99_ms:.2f} ms against ≤ 2 ms: "
-                         f"{verdict(p99_ms <= 2)}.")
+            rate_met, p99_met = _met(row)
+            rates, p99s = spread(_cpu_rates(row)), spread(_cpu_p99_ms(row))
+            lines.append(f"- `{row.store}` creates: {' / '.join(thousands(r) for r in rates)} per CPU second "
+                         f"against ≥ {WRITE_TARGETS[row.store]:,}/s: {verdict(rate_met)}; p99 of a call's CPU time "
+                         f"{' / '.join(f'{p:.2f}' for p in p99s)} ms against ≤ {P99_TARGET_MS:g} ms: "
+                         f"{verdict(p99_met)} (wall: {thousands(row.timing.calls_per_second)}/s, p99 "
+                         f"{row.timing.latency_ns(0.99) / 1e6:.2f} ms).")
     for store, profile in profiles.items():
         lines += ["", *profiling.markdown(profile, f"Hot spots of {PROFILED_WRITES} in-process creates from the seed "
                                                    f"state, `{store}`")]

@@ -19,6 +19,8 @@ class Timing:
     cpu_seconds: float | None = None
     """The calling thread's CPU time over the run (in-process runs): what the calls cost, which
     other work on the machine does not add to, as it adds to the wall time."""
+    cpu_samples_ns: list[int] | None = None
+    """Each call's CPU time on the calling thread (in-process runs)."""
 
     @property
     def calls(self) -> int:
@@ -41,14 +43,15 @@ class Timing:
 
 
 def time_calls(call: Callable[[], object], calls: int, check: Callable[[object], None]) -> Timing:
-    samples = []
+    samples, cpu_samples = [], []
     started, cpu = time.perf_counter(), time.thread_time()
     for _ in range(calls):
-        before = time.perf_counter_ns()
+        before, before_cpu = time.perf_counter_ns(), time.thread_time_ns()
         answer = call()
+        cpu_samples.append(time.thread_time_ns() - before_cpu)
         samples.append(time.perf_counter_ns() - before)
         check(answer)  # outside the sample: a refusal must never pass for a fast call
-    return Timing(samples, time.perf_counter() - started, time.thread_time() - cpu)
+    return Timing(samples, time.perf_counter() - started, time.thread_time() - cpu, cpu_samples)
 
 
 async def time_calls_async(call: Callable[[], Awaitable[object]], calls: int,

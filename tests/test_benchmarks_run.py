@@ -14,6 +14,7 @@ REPO = Path(__file__).resolve().parents[1]
 NEEDS = {  # section -> what it starts besides capenv
     "http": "json-server", "lists": "json-server",
 }
+SECTIONS = ["build", "serving", "http", "mcp", "soak", "fleet", "lists", "rss", "add"]
 
 
 def _json_server_ready() -> bool:
@@ -22,7 +23,7 @@ def _json_server_ready() -> bool:
     return json_server_binary() is not None
 
 
-@pytest.mark.parametrize("section", ["build", "serving", "http", "soak", "fleet", "lists"])
+@pytest.mark.parametrize("section", SECTIONS)
 def test_a_quick_run_of_each_section_finishes_and_writes_nothing(section: str, tmp_path: Path) -> None:
     if NEEDS.get(section) == "json-server" and not _json_server_ready():
         if os.environ.get("CI") == "true":
@@ -36,6 +37,12 @@ def test_a_quick_run_of_each_section_finishes_and_writes_nothing(section: str, t
     assert not output.exists()
 
 
+def test_every_section_the_runner_knows_is_run_by_the_smoke_test() -> None:
+    from benchmarks import document
+
+    assert list(document.ORDER) == SECTIONS
+
+
 def test_quick_is_refused_when_the_sections_were_imported_full_size() -> None:
     from benchmarks import runner
 
@@ -47,3 +54,27 @@ def test_quick_is_refused_when_the_sections_were_imported_full_size() -> None:
     finally:
         if env_before is not None:
             os.environ["CAPENV_BENCHMARKS_QUICK"] = env_before
+
+
+def test_the_goals_table_is_rebuilt_from_the_sections_kept_in_the_file(tmp_path: Path) -> None:
+    """A section's goal lines travel in its part of the file, so rerunning one section keeps the
+    others' lines in the table at the top; a row no section measured says so."""
+    from benchmarks import document
+    from benchmarks.goals import Goal
+    from benchmarks.section import Section
+
+    output = tmp_path / "benchmarks.md"
+    http = Section("http", "(c) http", "python -m benchmarks http",
+                   goals=[Goal("http-floor", "default store", [0.5, 0.6, 0.7], "{:.2f}×", "≥ 0.7×", False,
+                               measured="capenv 600 calls/s", bound="`serving/x.py:f` 40%")])
+    document.write(output, [http])
+    mcp = Section("mcp", "(g) mcp", "python -m benchmarks mcp",
+                  goals=[Goal("mcp", "1 client", [0.95], "{:.2f}×", "≥ 0.9×", True)])
+    document.write(output, [mcp])
+    text = output.read_text(encoding="utf-8")
+    table = text[text.index("## Goals"):text.index("## How to run")]
+    floor_line = next(line for line in table.splitlines() if "transport floor" in line)
+    assert "| 0.50× | 0.60× | 0.70× | 3 |" in floor_line and "**missed**" in floor_line
+    assert "`serving/x.py:f` 40%" in floor_line
+    assert "| 0.95× | 0.95× | 0.95× | 1 |" in next(line for line in table.splitlines() if "echo server" in line)
+    assert "not measured in this file" in next(line for line in table.splitlines() if "json-server 0.17.4" in line)

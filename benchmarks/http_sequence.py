@@ -1,0 +1,96 @@
+"""Section (c)'s call sequence, and the clients that send it over HTTP or straight to the runtime."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchmarks.servers import Server
+
+NEW_COMMENT = {"postId": 1, "body": "benchmark"}
+# Comments, not posts: a post's delete also deletes its comments in json-server (a side effect
+# capenv does not serve), so the sequence would end in a refusal.
+SEQUENCE = (  # (method, path with {id} for the created comment, body, the status json-server answers)
+    ("POST", "/comments", NEW_COMMENT, 201),
+    ("GET", "/comments/{id}", None, 200),
+    ("PATCH", "/comments/{id}", {"body": "edited"}, 200),
+    ("GET", "/comments", None, 200),
+    ("DELETE", "/comments/{id}", None, 200),
+    ("GET", "/comments/{id}", None, 404),
+)
+
+
+@dataclass
+class Measured:
+    name: str
+    samples_ns: list[int] = field(default_factory=list)
+    wall_seconds: float = 0.0
+    statuses: list[int] = field(default_factory=list)
+    """The statuses of the first measured sequence, to show both did the same calls."""
+    rounds: list[float] = field(default_factory=list)
+    """Calls/s in each round."""
+
+    @property
+    def calls_per_second(self) -> float:
+        return len(self.samples_ns) / self.wall_seconds
+
+
+# --- one sequence, over HTTP or in-process --------------------------------------------------
+
+class HttpClient:
+    def __init__(self, server: Server) -> None:
+        self.connection = http.client.HTTPConnection(server.host, server.port, timeout=30)
+
+    def send(self, method: str, path: str, body: bytes | None) -> tuple[int, bytes]:
+        headers = {"content-type": "application/json"} if body is not None else {}
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        return response.status, response.read()
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+class InProcessClient:
+    """``EnvironmentRuntime.http``: the same calls with no transport at all."""
+
+    def __init__(self, runtime: Any) -> None:
+        from capenv.serving.runtime_api import HttpRequest
+
+        self.runtime, self.request = runtime, HttpRequest
+
+    def send(self, method: str, path: str, body: bytes | None) -> tuple[int, bytes]:
+        headers = (("content-type", "application/json"),) if body is not None else ()
+        answer = self.runtime.http(self.request(method, path, (), headers, body or b""))
+        return answer.status, answer.body
+
+    def close(self) -> None:
+        pass
+
+
+def run_sequence(client: Any, samples: list[int] | None = None) -> list[int]:
+    statuses, created = [], None
+    for method, path, body, _ in SEQUENCE:
+        encoded = json.dumps(body).encode() if body is not None else None
+        before = time.perf_counter_ns()
+        status, answer = client.send(method, path.replace("{id}", str(created)), encoded)
+        if samples is not None:
+            samples.append(time.perf_counter_ns() - before)
+        if created is None:
+            created = json.loads(answer)["id"]
+        statuses.append(status)
+    return statuses
+
+
+def measure_round(measured: Measured, client: Any, sequences: int) -> None:
+    started = time.perf_counter()
+    for _ in range(sequences):
+        statuses = run_sequence(client, measured.samples_ns)
+        if not measured.statuses:
+            measured.statuses = statuses
+    took = time.perf_counter() - started
+    measured.wall_seconds += took
+    measured.rounds.append(sequences * len(SEQUENCE) / took)

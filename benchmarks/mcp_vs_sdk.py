@@ -1,0 +1,189 @@
+"""(g) MCP tool calls against the MCP SDK's own low-level echo server, same client, same run.
+
+Two servers on loopback, each in its own process: ``capenv serve BUNDLE --http`` (the
+json-server capture's environment, its default store) and the SDK's low-level ``Server`` with
+one ``echo`` tool behind the SDK's streamable HTTP session manager (its defaults), run on
+capenv's own uvicorn settings (``benchmarks/floor_servers.py``). The same client, the SDK's
+``mcp.Client`` (streamable HTTP, one session per client), calls capenv's item read
+``get_posts_by_post_id`` and the echo tool with the same arguments: with 1 client, calls one
+after another, and with 8 clients at once (8 sessions in one event loop, each calling one call
+after another). Rounds alternate between the servers, so each ratio compares calls under the
+same load; each server's own CPU per call (``/proc/PID/stat``, every thread) is shown beside.
+Where the goal is missed, capenv's server is profiled while it serves (``profiled_serve``).
+
+    python -m benchmarks mcp
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pstats
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from benchmarks import profiling, runner
+from benchmarks.floor_servers import ECHO_TOOL, MCP_PATH
+from benchmarks.goals import Goal, hot_spots, spread
+from benchmarks.list_read import cpu_seconds
+from benchmarks.scale import pick
+from benchmarks.section import Section
+from benchmarks.servers import REPO, Server, start_capenv, start_floor
+from benchmarks.stats import median, microseconds, percentile, table, thousands, verdict
+
+CAPTURE = REPO / "captures" / "json-server" / "capture.har"
+TOOL, ARGUMENTS = "get_posts_by_post_id", {"post_id": "1"}
+CLIENTS = (1, 8)
+CALLS_PER_CLIENT = pick({1: 300, 8: 60}, {1: 10, 8: 3})
+WARMUP_CALLS = pick(20, 2)
+ROUNDS = pick(3, 1)
+PROFILED_CALLS = pick(300, 10)
+TARGET_RATIO = 0.9
+CAPENV = "capenv serve (no --store)"
+ECHO = "MCP SDK low-level echo server"
+
+
+@dataclass
+class Measured:
+    rates: list[float] = field(default_factory=list)
+    """Calls/s in each round (all clients' calls over the round's wall time)."""
+    cpu_per_call: list[float] = field(default_factory=list)
+    """The server's CPU seconds per call in each round."""
+    samples_ns: list[int] = field(default_factory=list)
+
+
+def _checked(result: Any) -> None:
+    if result.is_error or (result.structured_content or {}).get("status", 200) >= 400:
+        raise RuntimeError(f"the benchmark call was not served: {result.structured_content}")
+
+
+async def _round(server: Server, tool: str, clients: int, calls: int, measured: Measured | None) -> None:
+    from mcp import Client
+
+    async with contextlib.AsyncExitStack() as stack:
+        sessions = [await stack.enter_async_context(Client(server.url + MCP_PATH)) for _ in range(clients)]
+
+        async def one_client(client: Any, samples: list[int]) -> None:
+            for _ in range(calls):
+                before = time.perf_counter_ns()
+                result = await client.call_tool(tool, ARGUMENTS)
+                samples.append(time.perf_counter_ns() - before)
+                _checked(result)
+
+        samples: list[int] = []
+        cpu, started = cpu_seconds(server.process.pid), time.perf_counter()
+        async with anyio.create_task_group() as group:
+            for client in sessions:
+                group.start_soon(one_client, client, samples)
+        took, spent = time.perf_counter() - started, cpu_seconds(server.process.pid) - cpu
+    if measured is not None:
+        measured.rates.append(clients * calls / took)
+        measured.cpu_per_call.append(spent / (clients * calls))
+        measured.samples_ns += samples
+
+
+def compare(servers: dict[str, tuple[Server, str]]) -> dict[int, dict[str, Measured]]:
+    results = {clients: {name: Measured() for name in servers} for clients in CLIENTS}
+    for name, (server, tool) in servers.items():
+        anyio.run(_round, server, tool, 1, WARMUP_CALLS, None)
+    for clients in CLIENTS:
+        for round_number in range(ROUNDS):
+            order = list(servers.items()) if round_number % 2 == 0 else list(reversed(servers.items()))
+            for name, (server, tool) in order:
+                anyio.run(_round, server, tool, clients, CALLS_PER_CLIENT[clients], results[clients][name])
+            print(f"mcp: {clients} client(s), round {round_number + 1}/{ROUNDS} done", file=sys.stderr)
+    return results
+
+
+def profile_capenv(bundle_dir: Path, directory: Path) -> profiling.Profile:
+    output = directory / "mcp-server.prof"
+    server = start_capenv(bundle_dir, directory, profile_to=output)
+    try:
+        anyio.run(_round, server, TOOL, 1, PROFILED_CALLS, None)
+    finally:
+        server.stop()
+    return profiling.summarise(pstats.Stats(str(output)), top=12)
+
+
+def run() -> Section:
+    from capenv.interpreter.bundle.io import write_bundle
+    from capenv.interpreter.pipeline import build_bundle
+
+    section = Section("mcp", "(g) MCP tool calls against the MCP SDK's own low-level echo server",
+                      "python -m benchmarks mcp")
+    with tempfile.TemporaryDirectory(prefix="capenv-bench-") as tmp:
+        directory = Path(tmp)
+        write_bundle(directory / "bundle", build_bundle(CAPTURE))
+        servers = {CAPENV: (start_capenv(directory / "bundle", directory), TOOL),
+                   ECHO: (start_floor("echo", directory), ECHO_TOOL)}
+        try:
+            results = compare(servers)
+        finally:
+            for server, _ in servers.values():
+                server.stop()
+        ratios = {clients: [a / b for a, b in zip(found[CAPENV].rates, found[ECHO].rates)]
+                  for clients, found in results.items()}
+        profile = None
+        if any(median(r) < TARGET_RATIO for r in ratios.values()):
+            profile = profile_capenv(directory / "bundle", directory)
+    section.lines = render(results, ratios, profile)
+    section.goals = goals(results, ratios, profile)
+    return section
+
+
+def goals(results: dict[int, dict[str, Measured]], ratios: dict[int, list[float]],
+          profile: profiling.Profile | None) -> list[Goal]:
+    found = []
+    for clients, measured in results.items():
+        ours, theirs = measured[CAPENV], measured[ECHO]
+        met = median(ratios[clients]) >= TARGET_RATIO
+        bound = ""
+        if not met:
+            bound = (f"server CPU per call {median(ours.cpu_per_call) * 1e6:,.0f} µs against the SDK's "
+                     f"{median(theirs.cpu_per_call) * 1e6:,.0f} µs"
+                     + (f"; capenv's server: {hot_spots(profile)}" if profile is not None else ""))
+        found.append(Goal("mcp", f"{clients} client{'s' if clients > 1 else ''}", ratios[clients], "{:.2f}×",
+                          f"≥ {TARGET_RATIO:g}×", met,
+                          measured=f"capenv {thousands(median(ours.rates))} calls/s, SDK echo "
+                                   f"{thousands(median(theirs.rates))} calls/s", bound=bound))
+    return found
+
+
+def render(results: dict[int, dict[str, Measured]], ratios: dict[int, list[float]],
+           profile: profiling.Profile | None) -> list[str]:
+    rows = []
+    for clients, measured in results.items():
+        for name, m in measured.items():
+            low, mid, high = spread(m.rates)
+            rows.append([name, str(clients), thousands(len(m.samples_ns)),
+                         f"{thousands(low)} / {thousands(mid)} / {thousands(high)}",
+                         f"{median(m.cpu_per_call) * 1e6:,.0f}", microseconds(percentile(m.samples_ns, 0.5)),
+                         microseconds(percentile(m.samples_ns, 0.99))])
+    lines = [f"capenv answers `{TOOL}` {ARGUMENTS} (an item read of the json-server capture's environment), the "
+             f"SDK's server its `{ECHO_TOOL}` tool with the same arguments. {WARMUP_CALLS} warm-up calls each, then "
+             f"{ROUNDS} rounds per client count alternating between the servers; with 1 client "
+             f"{CALLS_PER_CLIENT[1]} calls a round, with 8 clients {CALLS_PER_CLIENT[8]} calls each (8 sessions of "
+             "`mcp.Client` in one event loop). calls/s min / median / max over the rounds; *server CPU* is the "
+             "server process's CPU time per call (median of the rounds), p50/p99 the client's latency.", ""]
+    lines += table(["server", "clients", "calls", "calls/s (min / median / max)", "server CPU µs per call",
+                    "p50 µs", "p99 µs"], rows, labels=1)
+    lines += ["", f"Target (reported, not asserted): capenv's calls/s ≥ {TARGET_RATIO:g}× the SDK echo server's, "
+                  "round by round (min / median / max):", ""]
+    for clients, found in ratios.items():
+        low, mid, high = spread(found)
+        lines.append(f"- {clients} client{'s' if clients > 1 else ''}: {low:.2f} / {mid:.2f} / {high:.2f}× "
+                     f"({verdict(mid >= TARGET_RATIO)}).")
+    if profile is not None:
+        lines += ["", *profiling.markdown(profile, f"Hot spots of {PROFILED_CALLS} MCP calls in capenv's server while "
+                                                   "it serves (the event loop's thread and the runtime's worker "
+                                                   "thread, CPU time)")]
+    return lines
+
+
+if __name__ == "__main__":
+    sys.exit(runner.main(["mcp", *sys.argv[1:]], {"mcp": run}))
