@@ -91,23 +91,30 @@ class Plan:
 
 def prepare(envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> PreparedBatch:
     """Validate and encode a batch. Raises ``EmptyBatch``, ``TypeError`` or ``ValueError``."""
+    writes, prepared = encode(envelope, writes)
+    request = {"envelope": envelope.to_json(),
+               "writes": [[write.subject_type, write.subject_id, write.expect.number, write.state] for write in writes]}
+    digest = hashlib.sha256(jsonvalue.canonical(request)).digest()
+    return PreparedBatch(envelope, prepared, digest)
+
+
+def encode(envelope: RecordEnvelope, writes: Sequence[SubjectWrite]
+           ) -> tuple[tuple[SubjectWrite, ...], tuple[PreparedWrite, ...]]:
+    """``prepare`` without the digest: the batch as a tuple, and each write with its state
+    serialised once. Raises ``EmptyBatch``, ``TypeError`` or ``ValueError``."""
     if not isinstance(envelope, RecordEnvelope):
         raise TypeError(f"envelope must be a RecordEnvelope, not {type(envelope).__name__}")
     # A single write is a batch of one; any iterable is taken once (a generator included).
     writes = (writes,) if isinstance(writes, SubjectWrite) else tuple(writes)
     if not writes:
         raise EmptyBatch(envelope.record_id)
-    request_writes: list[list[Any]] = []
     prepared: list[PreparedWrite] = []
     for write in writes:
         if not isinstance(write, SubjectWrite):
             raise TypeError(f"a batch holds SubjectWrite values, not {type(write).__name__}")
         state_json = None if write.state is None else _encode_state(write)
         prepared.append(PreparedWrite(write.key, write.expect, state_json))
-        request_writes.append([write.subject_type, write.subject_id, write.expect.number, write.state])
-    request = {"envelope": envelope.to_json(), "writes": request_writes}
-    digest = hashlib.sha256(jsonvalue.canonical(request)).digest()
-    return PreparedBatch(envelope, tuple(prepared), digest)
+    return writes, tuple(prepared)
 
 
 def _encode_state(write: SubjectWrite) -> str:
@@ -154,20 +161,23 @@ def _all_floats_finite(value: Any) -> bool:
 def plan(batch: PreparedBatch, heads: Mapping[SubjectKey, Head]) -> Plan:
     """Check every expectation in order against ``heads`` (the rows the provider read for
     ``batch.keys()``; a missing key has no row at all) and compute the revisions."""
-    working: dict[SubjectKey, Head] = dict(heads)
     entries: list[PlannedWrite] = []
     final: dict[SubjectKey, PlannedWrite] = {}
     for write in batch.writes:
-        head = working.get(write.key)
-        live_revision = head.revision if head is not None and head.live else None
+        key = write.key
+        earlier = final.get(key)  # an earlier entry of this batch is the head the next one sees
+        if earlier is not None:
+            revision, live = earlier.revision, earlier.state_json is not None
+        else:
+            head = heads.get(key)
+            revision, live = (0, False) if head is None else head
+        live_revision = revision if live else None
         if write.expect.number != live_revision:
-            raise RevisionConflict(write.key[0], write.key[1], write.expect, live_revision)
+            raise RevisionConflict(key[0], key[1], write.expect, live_revision)
         # A creation after a tombstone continues the tombstone's revisions: they never restart.
-        revision = (head.revision if head is not None else 0) + 1
-        entry = PlannedWrite(write.key, write.expect, revision, write.state_json)
+        entry = tuple.__new__(PlannedWrite, (key, write.expect, revision + 1, write.state_json))  # no Python __new__
         entries.append(entry)
-        final[write.key] = entry
-        working[write.key] = Head(revision, write.state_json is not None)
+        final[key] = entry
     created = frozenset(key for key in final if key not in heads)
     return Plan(tuple(entries), final, created)
 

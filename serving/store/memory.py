@@ -25,12 +25,14 @@ runtime's log and history entries) go with it.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from capenv.interpreter.bundle import jsonvalue
 from capenv.serving.store import batch as batches
 from capenv.serving.store.batch import Head, SubjectKey
 from capenv.serving.store.contract import (
@@ -88,12 +90,37 @@ class StagedReplace:
     replaced: list[Any] = field(default_factory=list)
 
 
+def _same_request(existing: tuple[Any, Commit | ReplaceCommit], envelope: RecordEnvelope,
+                  encoded: tuple[batches.PreparedWrite, ...]) -> bool:
+    """Whether a write's batch repeats the one ``existing`` recorded under its record id.
+
+    A write's record keeps its states' texts beside the commit (which names each entry's subject
+    and expectation); a replace's keeps its digest. A retry is exact when its digest (``batch.
+    prepare``'s, over the canonical JSON of envelope and writes) is the original's: here both are
+    taken from the texts, only when a record id comes again, not on every commit."""
+    texts, original = existing
+    if not isinstance(original, Commit) or len(texts) != len(encoded):
+        return False
+    before = [(w.subject_type, w.subject_id, w.expect, text) for w, text in zip(original.writes, texts)]
+    now = [(w.key[0], w.key[1], w.expect, w.state_json) for w in encoded]
+    return (envelope == original.envelope and before == now) or _digest(envelope, now) == _digest(
+        original.envelope, before)
+
+
+def _digest(envelope: RecordEnvelope, writes: list[tuple[str, str, Expect, str | None]]) -> bytes:
+    request = {"envelope": envelope.to_json(), "writes": [
+        [subject_type, subject_id, expect.number, None if text is None else jsonvalue.loads(text)]
+        for subject_type, subject_id, expect, text in writes]}
+    return hashlib.sha256(jsonvalue.canonical(request)).digest()
+
+
 class MemoryStore(Store):
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._closed = False
         self._types: dict[str, TypeRows] = {}
-        # record id -> (request digest, the commit as accepted), by the types the commit wrote
+        # record id -> (a write's state texts or a replace's request digest, the commit as accepted),
+        # by the types the commit wrote
         self._records = Records()
         self._stamps: dict[frozenset[str], Stamp] = {}  # the stamp of a set of types, while their rows last
         self._journals: frozenset[str] = frozenset()
@@ -108,30 +135,29 @@ class MemoryStore(Store):
             return self._records.was_forgotten(record_id)
 
     def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
-        prepared = batches.prepare(envelope, writes)
+        _, encoded = batches.encode(envelope, writes)  # each state serialised once, no digest taken
+        record_id = envelope.record_id
         with self._lock:
             self._check_open()
             records = self._records
-            existing = records.find(prepared.record_id)
+            existing = records.find(record_id)
             if existing is not None:
-                digest, original = existing
-                if digest != prepared.digest:
-                    raise RecordConflict(prepared.record_id)
-                return original  # type: ignore[return-value]
-            if records.forgotten and records.was_forgotten(prepared.record_id):
-                raise RecordForgotten(prepared.record_id, records.limit)
+                if not _same_request(existing, envelope, encoded):
+                    raise RecordConflict(record_id)
+                return existing[1]  # type: ignore[return-value]
+            if records.forgotten and records.was_forgotten(record_id):
+                raise RecordForgotten(record_id, records.limit)
             heads = {}
             types = self._types
-            for key in {write.key for write in prepared.writes}:  # no lock order to keep here
+            for write in encoded:  # no lock order to keep here (a subject written twice is read twice)
+                key = write.key
                 rows = types.get(key[0])
                 row = rows.subjects.get(key[1]) if rows is not None else None
                 if row is not None:
                     heads[key] = Head(row[0] or rows.base, row[1] is not None)
                 elif rows is not None and rows.floor:
                     heads[key] = Head(rows.floor, False)  # above a tombstone the bound forgot
-            plan = batches.plan(prepared, heads)  # raises before anything changes
-            record_id = prepared.record_id
-            envelope = prepared.envelope
+            plan = batches.plan(batches.PreparedBatch(envelope, encoded, b""), heads)  # raises before anything changes
             for entry in plan.entries:
                 rows = types.get(entry.key[0])
                 if rows is None:
@@ -148,7 +174,8 @@ class MemoryStore(Store):
                 else:
                     rows.live.add(key[1])
             commit = plan.commit(envelope)
-            records.add(self._stamp(frozenset(key[0] for key in plan.final)), record_id, (prepared.digest, commit))
+            records.add(self._stamp(frozenset(key[0] for key in plan.final)), record_id,
+                        (tuple(write.state_json for write in encoded), commit))
             if records.limit is not None and len(records.order) > records.limit:
                 for evicted in records.evictions():
                     self._forget(evicted)
