@@ -243,7 +243,21 @@ def integral(value: Any) -> int | None:
 def from_client(value: Any) -> Any:
     """JSON a client library parsed (floats, unbounded ints) in this codec's exact form: a finite
     float becomes the ``JsonNumber`` of its shortest round-trip text, an integer past 64 bits a
-    ``JsonNumber``; NaN and infinities are refused (``JsonError``)."""
+    ``JsonNumber``; NaN and infinities are refused (``JsonError``). Containers are copied."""
+    kind = type(value)  # the usual values, told apart by their exact type (every served call's arguments)
+    if kind is str or kind is bool or value is None:
+        return value
+    if kind is dict:
+        return {key: from_client(item) for key, item in value.items()}
+    if kind is list:
+        return [from_client(item) for item in value]
+    if kind is int and _INT64_MIN <= value <= _UINT64_MAX:
+        return value
+    return _from_client_other(value)
+
+
+def _from_client_other(value: Any) -> Any:
+    """``from_client`` of a float, a large integer, a subclass of a JSON type or anything else."""
     import math
 
     if isinstance(value, float):
