@@ -186,9 +186,12 @@ class SequenceDraft:
         return served if pending is None else pending if served is None else max(pending, served)
 
     def next_number(self, scope: SequenceScope) -> int:
-        known = [n for n in (self.largest_current(scope), self.largest_started(scope),
-                             self.largest_generated(scope)) if n is not None]
-        return max(known) + 1 if known else 1
+        """One more than the largest of the scope's current, started and generated numbers (1 for none)."""
+        largest = largest_sequence(self.scope_values(scope))
+        for number in (self.state.started.get(scope), self.pending.get(scope), self.state.generated.get(scope)):
+            if number is not None and (largest is None or number > largest):
+                largest = number
+        return 1 if largest is None else largest + 1
 
     def record(self, scope: SequenceScope, number: int) -> None:
         if number > self.pending.get(scope, number - 1):

@@ -14,7 +14,6 @@ import os
 import re
 import time
 from datetime import datetime, timezone
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from capenv.serving.store import Commit, Expect, RecordEnvelope, Store, StoreUnreachable, SubjectWrite
@@ -92,10 +91,20 @@ class _Types(NamedTuple):
     write: str
 
 
-@lru_cache(maxsize=64)
+_spelled: dict[str, _Types] = {}  # environment -> its type names
+
+
 def _types(subjects: Subjects) -> _Types:
-    return _Types(subjects.type_of(COLLECTION), subjects.type_of(ENTITY), subjects.type_of(DOCUMENT),
-                  subjects.meta, subjects.log, subjects.write)
+    """The type names of ``subjects``, spelled on first use (looked up by the environment's
+    text, whose hash Python keeps: a dataclass key would hash and compare in Python per call)."""
+    types = _spelled.get(subjects.environment)
+    if types is None:
+        if len(_spelled) >= 64:
+            _spelled.clear()
+        types = _spelled[subjects.environment] = _Types(
+            subjects.type_of(COLLECTION), subjects.type_of(ENTITY), subjects.type_of(DOCUMENT),
+            subjects.meta, subjects.log, subjects.write)
+    return types
 
 
 def _trusted(subject_type: str, subject_id: str, expected: Expect, state: dict[str, Any]) -> SubjectWrite:

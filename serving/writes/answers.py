@@ -33,12 +33,30 @@ def check_answer_covers(plan: WritePlan, entity: dict[str, Any], unsent: frozens
     response = plan.response
     if response is None or not response.carries_entity or not response.locator:
         return
-    recorded = locate(response.body, response.locator)
-    if isinstance(recorded, dict):
-        lacking = [name for name in recorded if name not in entity and name not in unsent]
+    names = _recorded_fields(response)
+    if names:
+        lacking = [name for name in names if name not in entity and name not in unsent]
         if lacking:
             raise WriteRefusal(f"the answer would lack recorded field(s) {', '.join(lacking)}; "
                                "the entity does not hold them")
+
+
+_fields: dict[int, tuple[Any, tuple[str, ...]]] = {}
+"""id(response) -> (response, the names of the entity it recorded): a plan's recorded response
+is immutable, so its entity's fields are read once, not located again on every served write
+(the entry holds the response, so its id cannot be reused by another while it lives)."""
+
+
+def _recorded_fields(response: Any) -> tuple[str, ...]:
+    held = _fields.get(id(response))
+    if held is not None and held[0] is response:
+        return held[1]
+    recorded = locate(response.body, response.locator)
+    names = tuple(recorded) if isinstance(recorded, dict) else ()
+    if len(_fields) >= 4096:
+        _fields.clear()
+    _fields[id(response)] = (response, names)
+    return names
 
 
 def write_result(plan: WritePlan, body: Any, is_json: bool, text: str | None, provenance: dict[str, Any],

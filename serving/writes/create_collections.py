@@ -20,6 +20,8 @@ from .plans import PlanParts, plan_parts, sent_arguments
 
 def path_arguments(template: str, path: str) -> dict[str, str]:
     """Each path parameter of ``template`` as ``path`` sends it (not decoded)."""
+    if "{" not in template:
+        return {}  # no parameter to find (the usual collection): nothing to split
     args = {}
     for part, piece in zip(split_path(path), split_path(template)):
         if piece.startswith("{") and piece.endswith("}"):
