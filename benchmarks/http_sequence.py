@@ -32,6 +32,8 @@ class Measured:
     """The statuses of the first measured sequence, to show both did the same calls."""
     rounds: list[float] = field(default_factory=list)
     """Calls/s in each round."""
+    cpu_per_call: list[float] = field(default_factory=list)
+    """The server's CPU seconds per call in each round (servers over HTTP)."""
 
     @property
     def calls_per_second(self) -> float:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -39,18 +38,11 @@ TARGET_RATIO = 3.0
 """capenv's server CPU per list read at least 3× below json-server's (issue 15)."""
 CAPENV = "capenv serve (no --store)"
 JSON_SERVER = f"json-server {JSON_SERVER_VERSION}"
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 def posts(count: int) -> list[dict[str, Any]]:
     return [{"id": i, "title": f"post {i}", "author": "bench", "views": i, "published": i % 2 == 0,
              "tags": ["rest", "bench"]} for i in range(1, count + 1)]
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process, all its threads (``/proc/PID/stat`` fields 14 and 15)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
 
 
 def start_json_server(binary: Path, workdir: Path, seed: dict[str, Any]) -> Server:
@@ -82,7 +74,7 @@ def load_capenv(server: Server, entities: list[dict[str, Any]]) -> None:
 def read_round(server: Server, reads: int) -> tuple[float, list[Any]]:
     """The server's CPU seconds per read over ``reads`` list reads, and the last answer."""
     connection = http.client.HTTPConnection(server.host, server.port, timeout=120)
-    before = cpu_seconds(server.process.pid)
+    before = server.cpu_seconds()
     body = b""
     for _ in range(reads):
         connection.request("GET", "/posts")
@@ -90,7 +82,7 @@ def read_round(server: Server, reads: int) -> tuple[float, list[Any]]:
         body = response.read()
         if response.status != 200:
             raise RuntimeError(f"{server.name} answered {response.status} to GET /posts")
-    spent = cpu_seconds(server.process.pid) - before
+    spent = server.cpu_seconds() - before
     connection.close()
     return spent / reads, json.loads(body)
 

@@ -30,7 +30,6 @@ import anyio
 from benchmarks import profiling, runner
 from benchmarks.floor_servers import ECHO_TOOL, MCP_PATH
 from benchmarks.goals import Goal, hot_spots, spread
-from benchmarks.list_read import cpu_seconds
 from benchmarks.scale import pick
 from benchmarks.section import Section
 from benchmarks.servers import REPO, Server, start_capenv, start_floor
@@ -76,11 +75,11 @@ async def _round(server: Server, tool: str, clients: int, calls: int, measured: 
                 _checked(result)
 
         samples: list[int] = []
-        cpu, started = cpu_seconds(server.process.pid), time.perf_counter()
+        cpu, started = server.cpu_seconds(), time.perf_counter()
         async with anyio.create_task_group() as group:
             for client in sessions:
                 group.start_soon(one_client, client, samples)
-        took, spent = time.perf_counter() - started, cpu_seconds(server.process.pid) - cpu
+        took, spent = time.perf_counter() - started, server.cpu_seconds() - cpu
     if measured is not None:
         measured.rates.append(clients * calls / took)
         measured.cpu_per_call.append(spent / (clients * calls))

@@ -108,8 +108,9 @@ def goals(by_name: dict[str, Measured], ceiling: Measured, ratios: dict[str, lis
     floor = median(by_name[FLOOR].rounds)
     for name, store in STORES:
         ours, met = median(by_name[name].rounds), median(floor_ratios[name]) >= FLOOR_TARGET
-        why = (f"a call takes {1e6 / ours:,.0f} µs against the floor's {1e6 / floor:,.0f} µs, the runtime alone "
-               f"{1e6 / ceiling.calls_per_second:,.0f} µs" + (f"; {bound}" if bound else ""))
+        why = (f"a call takes {1e6 / ours:,.0f} µs against the floor's {1e6 / floor:,.0f} µs (server CPU "
+               f"{median(by_name[name].cpu_per_call) * 1e6:,.0f} against {median(by_name[FLOOR].cpu_per_call) * 1e6:,.0f} "
+               f"µs), the runtime alone {1e6 / ceiling.calls_per_second:,.0f} µs" + (f"; {bound}" if bound else ""))
         found.append(Goal("http-floor", store, floor_ratios[name], "{:.2f}×", f"≥ {FLOOR_TARGET:g}×", met,
                           measured=f"capenv {thousands(ours)} calls/s, floor {thousands(floor)} calls/s",
                           bound="" if met else why))
@@ -129,7 +130,9 @@ def compare(servers: dict[str, Server]) -> list[Measured]:
     for round_number in range(ROUNDS):
         for measured, server in zip(results, servers.values()):
             client = HttpClient(server)
+            cpu = server.cpu_seconds()
             measure_round(measured, client, SEQUENCES_PER_ROUND)
+            measured.cpu_per_call.append((server.cpu_seconds() - cpu) / (SEQUENCES_PER_ROUND * len(SEQUENCE)))
             client.close()
         print(f"http: round {round_number + 1}/{ROUNDS} done", file=sys.stderr)
     return results
@@ -184,6 +187,7 @@ def render(results: list[Measured], ceiling: Measured, ratios: dict[str, list[fl
         low, mid, high = spread(measured.rounds)
         rows.append([measured.name, thousands(len(measured.samples_ns)),
                      f"{thousands(low)} / {thousands(mid)} / {thousands(high)}",
+                     f"{median(measured.cpu_per_call) * 1e6:,.0f}" if measured.cpu_per_call else "-",
                      thousands(measured.calls_per_second / len(SEQUENCE)),
                      microseconds(percentile(measured.samples_ns, 0.5)),
                      microseconds(percentile(measured.samples_ns, 0.99)),
@@ -192,11 +196,12 @@ def render(results: list[Measured], ceiling: Measured, ratios: dict[str, list[fl
     lines = [f"Sequence ({len(SEQUENCE)} calls): {calls}, the last reading the comment just deleted. "
              f"{WARMUP_SEQUENCES} warm-up sequences per server, then {ROUNDS} rounds of {SEQUENCES_PER_ROUND} "
              "sequences alternating between the servers, one keep-alive connection (Python's http.client) per "
-             "round; calls/s min / median / max over the rounds. The statuses are those of the first measured "
+             "round; calls/s min / median / max over the rounds; *server CPU* is the server's processes' CPU time "
+             "per call (user + system, `/proc/PID/stat`, median of the rounds). The statuses are those of the first measured "
              "sequence: the same on every server but the floor, which answers every call with one fixed JSON "
              "body.", ""]
-    lines += table(["server", "calls", "calls/s (min / median / max)", "sequences/s", "p50 µs", "p99 µs",
-                    "statuses"], rows, labels=1)
+    lines += table(["server", "calls", "calls/s (min / median / max)", "server CPU µs per call", "sequences/s",
+                    "p50 µs", "p99 µs", "statuses"], rows, labels=1)
     lines += ["", "p50 µs by call of the sequence:", ""]
     lines += table(["server", *[f"{method} {path}" for method, path, *_ in SEQUENCE]],
                    [[m.name, *[microseconds(percentile(m.samples_ns[step::len(SEQUENCE)], 0.5))

@@ -24,6 +24,7 @@ READY_SECONDS = 60.0
 DATA_TOKEN = "capenv-benchmark-data-token"
 """The grader's bearer token every benchmark server of capenv is started with (``--data-token``)."""
 AUTHORIZATION = {"Authorization": f"Bearer {DATA_TOKEN}"}
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -37,6 +38,21 @@ class Server:
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU of the server so far: every process of its group (a server started by
+        a script runs as its child), every thread, and the children they waited for."""
+        total = 0
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # gone meanwhile
+                continue
+            if int(fields[2]) == self.process.pid:  # its process group (started in a session of its own)
+                total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+        return total / CLOCK_TICKS
 
     def stop(self) -> None:
         for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
