@@ -5,8 +5,9 @@
 - Every commit is one ``BEGIN IMMEDIATE`` transaction: it takes the file's write lock before it
   reads the record id and the heads, so no other thread or process can slip a write between the
   check and the write. Waiting for that lock is bounded by the busy timeout.
-- State, history and the record row are written in that one transaction, so a failure anywhere
-  (a refused expectation, a trigger, a full disk) leaves nothing of the batch.
+- One row per subject write (``sqlite_schema.py``: a subject's state is its last history row)
+  and one record row per commit, written in that one transaction, so a failure anywhere (a
+  refused expectation, a trigger, a full disk) leaves nothing of the batch.
 - ``synchronous``: NORMAL (the default) syncs the log at checkpoints only: an acknowledged
   commit survives a crash of the process, but the last commits may roll back on a power cut or OS
   crash; the file is never corrupted. FULL syncs the log on every commit, so an acknowledged
@@ -19,11 +20,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from capenv.serving.store import batch as batches
@@ -32,6 +34,7 @@ from capenv.serving.store.contract import (
     Commit,
     Expect,
     HistoryEntry,
+    NoActor,
     RecordConflict,
     RecordEnvelope,
     Store,
@@ -44,46 +47,13 @@ from capenv.serving.store.pool import ConnectionPool
 from capenv.serving.store.replace import PreparedReplace, ReplaceCommit
 from capenv.serving.store.sqlite_replace import replace_in_transaction
 from capenv.serving.store.sqlite_checkpoint import Checkpointer
-
-SYNCHRONOUS_LEVELS = ("NORMAL", "FULL")
-# Heads read per statement: SQLite caps expression depth (1000) and bound parameters.
-_HEADS_PER_QUERY = 100
-FORMAT_VERSION = 1  # kept in PRAGMA user_version; a file of another format is refused on open
-FALLBACK_CHECKPOINT_PAGES = 10_000  # SQLite's own checkpoint, should the checkpoint thread fall behind
-
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS subjects (
-        subject_type TEXT NOT NULL,
-        subject_id   TEXT NOT NULL,
-        revision     INTEGER NOT NULL,
-        state        TEXT,              -- JSON text, NULL for a tombstone (the revision is kept)
-        PRIMARY KEY (subject_type, subject_id)
-    )""",
-    """CREATE TABLE IF NOT EXISTS history (
-        subject_type TEXT NOT NULL,
-        subject_id   TEXT NOT NULL,
-        revision     INTEGER NOT NULL,
-        record_id    TEXT NOT NULL,
-        state        TEXT,
-        PRIMARY KEY (subject_type, subject_id, revision)
-    )""",
-    """CREATE TABLE IF NOT EXISTS records (
-        record_id      TEXT PRIMARY KEY NOT NULL,
-        digest         BLOB NOT NULL,   -- sha256 of the canonical request: what an exact retry repeats
-        recorded_at    TEXT NOT NULL,
-        actor          TEXT,            -- NULL is NO_ACTOR
-        correlation_id TEXT,
-        causation_id   TEXT,
-        writes         TEXT NOT NULL    -- the committed writes, returned again to an exact retry
-    ) WITHOUT ROWID"""  # small rows: one b-tree instead of a table and its key index,
+from capenv.serving.store.sqlite_schema import (
+    HEAD, HEAD_REVISION, HEADS_PER_QUERY, INSERT_HISTORY, INSERT_RECORD, TypeIds, create_or_migrate,
+    heads_query, latest_rows,
 )
 
-_UPSERT_SUBJECT = ("INSERT INTO subjects (subject_type, subject_id, revision, state) VALUES (?, ?, ?, ?) "
-                   "ON CONFLICT (subject_type, subject_id) DO UPDATE SET revision = excluded.revision, "
-                   "state = excluded.state")
-_INSERT_HISTORY = "INSERT INTO history (subject_type, subject_id, revision, record_id, state) VALUES (?, ?, ?, ?, ?)"
-_INSERT_RECORD = ("INSERT INTO records (record_id, digest, recorded_at, actor, correlation_id, causation_id, writes) "
-                  "VALUES (?, ?, ?, ?, ?, ?, ?)")
+SYNCHRONOUS_LEVELS = ("NORMAL", "FULL")
+FALLBACK_CHECKPOINT_PAGES = 10_000  # SQLite's own checkpoint, should the checkpoint thread fall behind
 
 
 class SqliteStore(Store):
@@ -96,6 +66,7 @@ class SqliteStore(Store):
         self.synchronous = level
         self._busy_timeout = busy_timeout
         self._write_lock = threading.Lock()
+        self._types = TypeIds()
         self._pool: ConnectionPool[sqlite3.Connection] = ConnectionPool(
             self._connect, _disconnect, _healthy, name="sqlite")
         conn = self._connect()
@@ -127,15 +98,9 @@ class SqliteStore(Store):
             mode = self._enter_wal(conn)
             if str(mode).lower() != "wal":
                 raise StoreBackendError(f"SQLite store {self.path!r} cannot use WAL (journal mode {mode})")
-            conn.execute("BEGIN IMMEDIATE")  # another process may be creating the same file
+            conn.execute("BEGIN IMMEDIATE")  # another process may be creating (or migrating) the same file
             try:
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if version not in (0, FORMAT_VERSION):
-                    raise StoreBackendError(f"SQLite store {self.path!r} has format {version}; "
-                                            f"this version reads format {FORMAT_VERSION}")
-                for statement in _SCHEMA:
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
+                create_or_migrate(conn, self.path)
                 conn.execute("COMMIT")
             except BaseException:
                 _rollback(conn)
@@ -182,17 +147,20 @@ class SqliteStore(Store):
     def commit_replace(self, prepared: PreparedReplace, expect: Mapping[tuple[str, str], Expect], revision: int,
                        extra: Mapping[tuple[str, str], dict[str, Any]] | None = None) -> ReplaceCommit:
         extra_rows, digest = prepared.finish(extra or {})
+        type_ids: dict[str, int] = {}
         with self._write_lock, self._pool.connection() as conn:
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    commit = replace_in_transaction(conn, prepared, extra_rows, digest, expect, revision)
+                    self._types.assign(conn, sorted(prepared.subject_types | {t for t, _ in expect}), type_ids)
+                    commit = replace_in_transaction(conn, type_ids, prepared, extra_rows, digest, expect, revision)
                     conn.execute("COMMIT")
                 except BaseException:
                     _rollback(conn)
                     raise
             except sqlite3.Error as exc:
                 raise StoreBackendError(f"SQLite refused replace {prepared.record_id!r}: {exc}") from exc
+        self._types.learn(type_ids)
         self._checkpointer.committed()
         return commit
 
@@ -200,18 +168,19 @@ class SqliteStore(Store):
         types = sorted(set(subject_types))
         if not types:
             return
-        marks = ", ".join("?" * len(types))
         with self._write_lock, self._pool.connection() as conn:
             try:
+                ids = list(self._types.find_all(conn, types).values())
+                if not ids:
+                    return  # the file never held a subject of these types
+                marks = ", ".join("?" * len(ids))
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    conn.execute(f"DELETE FROM history WHERE subject_type IN ({marks}) AND revision < "
-                                 "(SELECT s.revision FROM subjects s WHERE s.subject_type = history.subject_type "
-                                 "AND s.subject_id = history.subject_id AND s.state IS NOT NULL)", types)
-                    conn.execute(f"DELETE FROM history WHERE subject_type IN ({marks}) AND EXISTS (SELECT 1 FROM "
-                                 "subjects s WHERE s.subject_type = history.subject_type AND s.subject_id = "
-                                 "history.subject_id AND s.state IS NULL)", types)
-                    conn.execute(f"DELETE FROM subjects WHERE subject_type IN ({marks}) AND state IS NULL", types)
+                    # Every entry but each subject's last; then the subjects whose last is a tombstone.
+                    conn.execute(f"DELETE FROM history WHERE type_id IN ({marks}) AND EXISTS (SELECT 1 FROM history "
+                                 "later WHERE later.type_id = history.type_id AND later.subject_id = "
+                                 "history.subject_id AND later.revision > history.revision)", ids)
+                    conn.execute(f"DELETE FROM history WHERE type_id IN ({marks}) AND state IS NULL", ids)
                     conn.execute("DELETE FROM records WHERE record_id NOT IN (SELECT record_id FROM history)")
                     conn.execute("COMMIT")
                 except BaseException:
@@ -228,65 +197,83 @@ class SqliteStore(Store):
             if record[0] != prepared.digest:
                 raise RecordConflict(prepared.record_id)
             return batches.decode_commit(prepared.envelope, record[1])
+        keys = prepared.keys()
+        type_ids: dict[str, int] = {}
+        self._types.assign(conn, [t for t, _ in keys], type_ids)
         # BEGIN IMMEDIATE already holds the file's write lock, so the heads cannot move under us.
         heads = {}
-        keys = prepared.keys()
-        for start in range(0, len(keys), _HEADS_PER_QUERY):
-            chunk = keys[start:start + _HEADS_PER_QUERY]
-            # OR of equalities, not a row-value IN: SQLite answers the OR from the primary key.
-            rows = conn.execute("SELECT subject_type, subject_id, revision, state IS NOT NULL FROM subjects WHERE "
-                                + " OR ".join(["(subject_type = ? AND subject_id = ?)"] * len(chunk)),
-                                [part for key in chunk for part in key]).fetchall()
-            heads.update(((t, i), Head(revision, bool(live))) for t, i, revision, live in rows)
+        by_row = {(type_ids[t], i): (t, i) for t, i in keys}
+        row_keys = list(by_row)
+        for start in range(0, len(row_keys), HEADS_PER_QUERY):
+            chunk = row_keys[start:start + HEADS_PER_QUERY]
+            rows = conn.execute(heads_query(len(chunk)), [part for key in chunk for part in key]).fetchall()
+            heads.update((by_row[(t, i)], Head(revision, bool(live))) for t, i, revision, live in rows)
         plan = batches.plan(prepared, heads)
-        conn.executemany(_UPSERT_SUBJECT, [(*key, e.revision, e.state_json) for key, e in plan.final.items()])
-        conn.executemany(_INSERT_HISTORY, [(*e.key, e.revision, prepared.record_id, e.state_json)
-                                           for e in plan.entries])
+        record_id = prepared.record_id
+        conn.executemany(INSERT_HISTORY, [(type_ids[e.key[0]], e.key[1], e.revision, record_id, e.state_json)
+                                          for e in plan.entries])
         commit = plan.commit(prepared.envelope)
-        env = prepared.envelope.to_json()
-        conn.execute(_INSERT_RECORD, (prepared.record_id, prepared.digest, env["recorded_at"], env["actor"],
-                                      env["correlation_id"], env["causation_id"],
-                                      batches.encode_commit_writes(commit)))
+        env = prepared.envelope
+        actor = env.actor
+        conn.execute(INSERT_RECORD, (record_id, prepared.digest, env.recorded_at,
+                                     None if isinstance(actor, NoActor) else actor, env.correlation_id, env.causation_id,
+                                     batches.encode_commit_writes(commit)))
         conn.execute("COMMIT")
+        self._types.learn(type_ids)
         self._checkpointer.committed()
         return commit
 
     def load(self, subject_type: str, subject_id: str) -> Stored | None:
-        row = self._read_one("SELECT revision, state FROM subjects WHERE subject_type = ? AND subject_id = ? "
-                             "AND state IS NOT NULL", (subject_type, subject_id))
-        return None if row is None else batches.stored(subject_type, subject_id, row[0], row[1])
+        with self._reading() as conn:
+            type_id = self._types.find(conn, subject_type)
+            row = None if type_id is None else conn.execute(HEAD, (type_id, subject_id)).fetchone()
+        if row is None or row[1] is None:
+            return None
+        return batches.stored(subject_type, subject_id, row[0], row[1])
 
     def revision(self, subject_type: str, subject_id: str) -> int | None:
-        row = self._read_one("SELECT revision FROM subjects WHERE subject_type = ? AND subject_id = ? "
-                             "AND state IS NOT NULL", (subject_type, subject_id))
-        return None if row is None else row[0]
+        with self._reading() as conn:
+            type_id = self._types.find(conn, subject_type)
+            row = None if type_id is None else conn.execute(HEAD_REVISION, (type_id, subject_id)).fetchone()
+        return row[0] if row is not None and row[1] else None
 
     def list_ids(self, subject_type: str) -> list[str]:
-        rows = self._read_all("SELECT subject_id FROM subjects WHERE subject_type = ? AND state IS NOT NULL "
-                              "ORDER BY subject_id", (subject_type,))
+        with self._reading() as conn:
+            type_id = self._types.find(conn, subject_type)
+            if type_id is None:
+                return []
+            rows = conn.execute(latest_rows("?") + " ORDER BY h.subject_id", (type_id,)).fetchall()
         return [row[0] for row in rows]
 
     def history(self, subject_type: str, subject_id: str) -> list[HistoryEntry]:
-        # One statement: SQLite reads it from one snapshot, so the entries are consistent.
-        rows = self._read_all(
-            "SELECT h.revision, h.record_id, r.recorded_at, r.actor, r.correlation_id, r.causation_id, h.state "
-            "FROM history h JOIN records r ON r.record_id = h.record_id "
-            "WHERE h.subject_type = ? AND h.subject_id = ? ORDER BY h.revision", (subject_type, subject_id))
+        with self._reading() as conn:
+            type_id = self._types.find(conn, subject_type)
+            if type_id is None:
+                return []
+            # One statement: SQLite reads it from one snapshot, so the entries are consistent.
+            rows = conn.execute(
+                "SELECT h.revision, h.record_id, r.recorded_at, r.actor, r.correlation_id, r.causation_id, h.state "
+                "FROM history h JOIN records r ON r.record_id = h.record_id "
+                "WHERE h.type_id = ? AND h.subject_id = ? ORDER BY h.revision", (type_id, subject_id)).fetchall()
         return [batches.history_entry(*row) for row in rows]
 
     def snapshot(self, subject_types: Iterable[str] | None = None) -> dict[str, dict[str, Stored]]:
-        sql = "SELECT subject_type, subject_id, revision, state FROM subjects WHERE state IS NOT NULL"
-        params: tuple[str, ...] = ()
-        if subject_types is not None:
-            params = tuple(sorted(set(subject_types)))
-            if not params:
+        with self._reading() as conn:
+            if subject_types is None:
+                ids = [row[0] for row in conn.execute("SELECT type_id FROM types").fetchall()]
+            else:
+                ids = list(self._types.find_all(conn, set(subject_types)).values())
+            if not ids:
                 return {}
-            sql += f" AND subject_type IN ({', '.join('?' * len(params))})"
-        result: dict[str, dict[str, Stored]] = {}
-        for subject_type, subject_id, revision, state in self._read_all(
-                sql + " ORDER BY subject_type, subject_id", params):
-            result.setdefault(subject_type, {})[subject_id] = batches.stored(subject_type, subject_id, revision, state)
-        return result
+            # One statement, so one snapshot of the file.
+            rows = conn.execute(latest_rows(", ".join("?" * len(ids)), "h.type_id, h.subject_id, h.revision, h.state")
+                                + " ORDER BY h.type_id, h.subject_id", ids).fetchall()
+            names = {type_id: self._types.name(conn, type_id) for type_id in ids}
+        by_type: dict[str, dict[str, Stored]] = {}
+        for type_id, subject_id, revision, state in rows:
+            subject_type = names[type_id]
+            by_type.setdefault(subject_type, {})[subject_id] = batches.stored(subject_type, subject_id, revision, state)
+        return {subject_type: by_type[subject_type] for subject_type in sorted(by_type)}
 
     def close(self) -> None:
         self._checkpointer.close()
@@ -294,17 +281,11 @@ class SqliteStore(Store):
 
     # -- reads ---------------------------------------------------------------------------------
 
-    def _read_one(self, sql: str, params: tuple[object, ...]) -> tuple | None:
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
         with self._pool.connection() as conn:
             try:
-                return conn.execute(sql, params).fetchone()
-            except sqlite3.Error as exc:
-                raise StoreBackendError(f"SQLite read failed: {exc}") from exc
-
-    def _read_all(self, sql: str, params: tuple[object, ...]) -> list[tuple]:
-        with self._pool.connection() as conn:
-            try:
-                return conn.execute(sql, params).fetchall()
+                yield conn
             except sqlite3.Error as exc:
                 raise StoreBackendError(f"SQLite read failed: {exc}") from exc
 

@@ -35,8 +35,8 @@ def held(store: Store, subjects: Subjects) -> tuple[int, int, int]:
 
 def sqlite_rows(path: str) -> tuple[int, ...]:
     with sqlite3.connect(path) as conn:
-        return tuple(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-                     for table in ("subjects", "history", "records"))
+        tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return tuple(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in tables)
 
 
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
