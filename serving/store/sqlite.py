@@ -37,6 +37,7 @@ from capenv.serving.store.contract import (
     NoActor,
     RecordConflict,
     RecordEnvelope,
+    RevisionConflict,
     Store,
     StoreBackendError,
     StoreUnreachable,
@@ -48,7 +49,7 @@ from capenv.serving.store.replace import PreparedReplace, ReplaceCommit
 from capenv.serving.store.sqlite_replace import replace_in_transaction
 from capenv.serving.store.sqlite_checkpoint import Checkpointer
 from capenv.serving.store.sqlite_schema import (
-    HEAD, HEAD_REVISION, HEADS_PER_QUERY, INSERT_HISTORY, INSERT_RECORD, TypeIds, create_or_migrate,
+    HEAD, HEAD_REVISION, HEADS_PER_QUERY, INSERT_HISTORY, INSERT_NEW_RECORD, TypeIds, create_or_migrate,
     heads_query, latest_rows,
 )
 
@@ -190,13 +191,6 @@ class SqliteStore(Store):
                 raise StoreBackendError(f"SQLite refused to compact {', '.join(types)}: {exc}") from exc
 
     def _commit_in_transaction(self, conn: sqlite3.Connection, prepared: batches.PreparedBatch) -> Commit:
-        record = conn.execute("SELECT digest, writes FROM records WHERE record_id = ?",
-                              (prepared.record_id,)).fetchone()
-        if record is not None:
-            _rollback(conn)
-            if record[0] != prepared.digest:
-                raise RecordConflict(prepared.record_id)
-            return batches.decode_commit(prepared.envelope, record[1])
         keys = prepared.keys()
         type_ids: dict[str, int] = {}
         self._types.assign(conn, [t for t, _ in keys], type_ids)
@@ -208,33 +202,53 @@ class SqliteStore(Store):
             chunk = row_keys[start:start + HEADS_PER_QUERY]
             rows = conn.execute(heads_query(len(chunk)), [part for key in chunk for part in key]).fetchall()
             heads.update((by_row[(t, i)], Head(revision, bool(live))) for t, i, revision, live in rows)
-        plan = batches.plan(prepared, heads)
-        record_id = prepared.record_id
-        conn.executemany(INSERT_HISTORY, [(type_ids[e.key[0]], e.key[1], e.revision, record_id, e.state_json)
-                                          for e in plan.entries])
+        try:
+            plan = batches.plan(prepared, heads)
+        except RevisionConflict:
+            original = self._committed_before(conn, prepared)  # an exact retry after the subjects moved on
+            if original is None:
+                raise
+            return original
         commit = plan.commit(prepared.envelope)
+        record_id = prepared.record_id
         env = prepared.envelope
         actor = env.actor
-        conn.execute(INSERT_RECORD, (record_id, prepared.digest, env.recorded_at,
-                                     None if isinstance(actor, NoActor) else actor, env.correlation_id, env.causation_id,
-                                     batches.encode_commit_writes(commit)))
+        # The record first: a record id committed before inserts nothing, and the batch stops there
+        # (no statement spent looking for it beforehand).
+        if not conn.execute(INSERT_NEW_RECORD, (record_id, prepared.digest, env.recorded_at,
+                                                None if isinstance(actor, NoActor) else actor, env.correlation_id,
+                                                env.causation_id, batches.encode_commit_writes(commit))).rowcount:
+            original = self._committed_before(conn, prepared)
+            assert original is not None
+            return original
+        conn.executemany(INSERT_HISTORY, [(type_ids[e.key[0]], e.key[1], e.revision, record_id, e.state_json)
+                                          for e in plan.entries])
         conn.execute("COMMIT")
         self._types.learn(type_ids)
         self._checkpointer.committed()
         return commit
 
+    @staticmethod
+    def _committed_before(conn: sqlite3.Connection, prepared: batches.PreparedBatch) -> Commit | None:
+        """The original commit of ``prepared``'s record id, if one was committed (the transaction
+        is then rolled back); ``RecordConflict`` when its bytes differ."""
+        record = conn.execute("SELECT digest, writes FROM records WHERE record_id = ?",
+                              (prepared.record_id,)).fetchone()
+        if record is None:
+            return None
+        _rollback(conn)
+        if record[0] != prepared.digest:
+            raise RecordConflict(prepared.record_id)
+        return batches.decode_commit(prepared.envelope, record[1])
+
     def load(self, subject_type: str, subject_id: str) -> Stored | None:
-        with self._reading() as conn:
-            type_id = self._types.find(conn, subject_type)
-            row = None if type_id is None else conn.execute(HEAD, (type_id, subject_id)).fetchone()
+        row = self._head(HEAD, subject_type, subject_id)
         if row is None or row[1] is None:
             return None
         return batches.stored(subject_type, subject_id, row[0], row[1])
 
     def revision(self, subject_type: str, subject_id: str) -> int | None:
-        with self._reading() as conn:
-            type_id = self._types.find(conn, subject_type)
-            row = None if type_id is None else conn.execute(HEAD_REVISION, (type_id, subject_id)).fetchone()
+        row = self._head(HEAD_REVISION, subject_type, subject_id)
         return row[0] if row is not None and row[1] else None
 
     def list_ids(self, subject_type: str) -> list[str]:
@@ -280,6 +294,19 @@ class SqliteStore(Store):
         self._pool.close()
 
     # -- reads ---------------------------------------------------------------------------------
+
+    def _head(self, sql: str, subject_type: str, subject_id: str) -> tuple | None:
+        """A subject's last row (``HEAD`` or ``HEAD_REVISION``); every served call reads one, so
+        this is ``_reading`` spelled out, without its two context managers."""
+        pool = self._pool
+        conn = pool.checkout()
+        try:
+            type_id = self._types.find(conn, subject_type)
+            return None if type_id is None else conn.execute(sql, (type_id, subject_id)).fetchone()
+        except sqlite3.Error as exc:
+            raise StoreBackendError(f"SQLite read failed: {exc}") from exc
+        finally:
+            pool.checkin(conn, broken=conn.in_transaction)
 
     @contextlib.contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:

@@ -52,6 +52,7 @@ SCHEMA = (
 INSERT_HISTORY = "INSERT INTO history (type_id, subject_id, revision, record_id, state) VALUES (?, ?, ?, ?, ?)"
 INSERT_RECORD = ("INSERT INTO records (record_id, digest, recorded_at, actor, correlation_id, causation_id, writes) "
                  "VALUES (?, ?, ?, ?, ?, ?, ?)")
+INSERT_NEW_RECORD = INSERT_RECORD + " ON CONFLICT (record_id) DO NOTHING"
 HEAD = ("SELECT revision, state FROM history WHERE type_id = ? AND subject_id = ? "
         "ORDER BY revision DESC LIMIT 1")
 HEAD_REVISION = ("SELECT revision, state IS NOT NULL FROM history WHERE type_id = ? AND subject_id = ? "

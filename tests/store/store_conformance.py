@@ -211,6 +211,15 @@ def exact_retry_after_the_subject_moved_returns_the_original(store: Store) -> No
     assert len(store.history(T, "a")) == 2
 
 
+def exact_retry_whose_expectations_hold_again_returns_the_original(store: Store) -> None:
+    # Deleted since, so the retried creation's expectation (absent) holds again: still a retry.
+    original = store.commit(env("r1"), [create("a", {"n": 1})])
+    store.commit(env("r2"), [delete("a", 1)])
+    assert store.commit(env("r1"), [create("a", {"n": 1})]) == original
+    assert store.load(T, "a") is None
+    assert [h.record_id for h in store.history(T, "a")] == ["r1", "r2"]
+
+
 def record_id_reused_with_different_bytes_conflicts(store: Store) -> None:
     store.commit(env("r1", actor="alice"), [create("a", {"n": 1})])
     for envelope, writes in [
@@ -313,6 +322,7 @@ CASES: dict[str, Case] = {case.__name__: case for case in [
     conflict_rolls_back_every_earlier_entry,
     empty_batch_changes_nothing,
     exact_retry_after_the_subject_moved_returns_the_original,
+    exact_retry_whose_expectations_hold_again_returns_the_original,
     record_id_reused_with_different_bytes_conflicts,
     tombstone_then_recreate_continues_revisions,
     revision_is_the_live_head_load_reads,
