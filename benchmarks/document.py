@@ -37,7 +37,7 @@ Commands (from the repository root, with the project's virtual environment):
 
 | command | does |
 | --- | --- |
-| `.venv/bin/python -m benchmarks` | every section, then rewrites this file (a few minutes) |
+| `.venv/bin/python -m benchmarks` | every section, then rewrites this file (about an hour on this machine, most of it the soak) |
 | `.venv/bin/python -m benchmarks build` | (a) build time and memory against capture size |
 | `.venv/bin/python -m benchmarks serving` | (b) served tool calls in-process and over MCP streamable HTTP |
 | `.venv/bin/python -m benchmarks http` | (c) the HTTP mock surface against json-server 0.17.4 and the transport floor |
