@@ -38,7 +38,8 @@ OPERATIONS = (  # (label, tool, arguments, is a write)
     ("create", "post_posts", {"body": NEW_POST}, True),
 )
 IN_PROCESS_CALLS = pick({False: 5000, True: 1000}, {False: 50, True: 20})
-MCP_CALLS = pick({False: 300, True: 300}, {False: 10, True: 10})
+MCP_CALLS = pick({False: 100, True: 100}, {False: 10, True: 10})
+"""Over MCP, calls per run (``ROUNDS`` runs)."""
 MCP = "MCP streamable HTTP"
 WARMUP_CALLS = pick(20, 2)
 PROFILED_WRITES = pick(300, 20)
@@ -105,7 +106,7 @@ def in_process(bundle: Any, directory: Path) -> list[Row]:
 
 def _together(runs: list[Timing]) -> Timing:
     return Timing([s for t in runs for s in t.samples_ns], sum(t.wall_seconds for t in runs),
-                  sum(t.cpu_seconds or 0 for t in runs), [s for t in runs for s in t.cpu_samples_ns or []])
+                  sum(t.cpu_seconds or 0 for t in runs) or None, [s for t in runs for s in t.cpu_samples_ns or []])
 
 
 def profile_writes(bundle: Any, url: str | None) -> profiling.Profile:
@@ -135,9 +136,11 @@ def over_mcp(bundle_dir: Path, directory: Path) -> list[Row]:
                         call = lambda: client.call_tool(tool, arguments)  # noqa: E731
                         for _ in range(WARMUP_CALLS):
                             _served_over_mcp(await call())
-                        post(server, "/_capenv/data/reset")
-                        timing = await time_calls_async(call, MCP_CALLS[write], _served_over_mcp)
-                        rows.append(Row(MCP, label, operation, timing, write))
+                        runs = []
+                        for _ in range(ROUNDS):
+                            post(server, "/_capenv/data/reset")
+                            runs.append(await time_calls_async(call, MCP_CALLS[write], _served_over_mcp))
+                        rows.append(Row(MCP, label, operation, _together(runs), write, runs))
                         post(server, "/_capenv/data/reset")
 
             anyio.run(measure)
@@ -219,14 +222,15 @@ def render(rows: list[Row], profiles: dict[str, profiling.Profile]) -> list[str]
     for row in rows:
         first, last = row.timing.edge_rates()
         cpu_rate = row.timing.cpu_calls_per_second
+        rates = spread([t.calls_per_second for t in row.runs or [row.timing]])
         cells.append([row.surface, f"`{row.store}`", row.operation, thousands(row.timing.calls),
-                      thousands(row.timing.calls_per_second), thousands(cpu_rate) if cpu_rate else "-",
+                      " / ".join(thousands(r) for r in rates), thousands(cpu_rate) if cpu_rate else "-",
                       microseconds(row.timing.latency_ns(0.5)),
                       microseconds(row.timing.latency_ns(0.99)), f"{thousands(first)} → {thousands(last)}"])
     lines = [f"`captures/json-server/capture.har`'s environment; store `default` is what `capenv serve` uses "
              f"without `--store`. Operations: item read `get_posts_by_post_id` "
              f"(post 1), list read `get_posts` (the whole list), create `post_posts`. One client, calls one after "
-             f"another; each run starts from the seed state after {WARMUP_CALLS} warm-up calls, so the creates grow "
+             f"another; {ROUNDS} runs of each, every run from the seed state, after {WARMUP_CALLS} warm-up calls, so the creates grow "
              f"`/posts` from 3 entities by one per call. In-process, the runtime is settled as `capenv serve` settles "
              f"it (`settle_for_serving`: the loaded bundle leaves the cyclic collector's reach). Over MCP the server is `capenv serve BUNDLE --http` in its "
              f"own process (`run_http`), the client `mcp.Client` (streamable HTTP, one session). *first → last* is "
@@ -234,7 +238,8 @@ def render(rows: list[Row], profiles: dict[str, profiling.Profile]) -> list[str]
              f"as the state grows. *calls per CPU s* divides the calls by the calling thread's CPU time (in "
              f"process): what the calls cost, which other work on a loaded machine does not add to as it adds to "
              f"the wall time *calls/s* is measured over.", ""]
-    header = ["surface", "store", "operation", "calls", "calls/s", "calls per CPU s", "p50 µs", "p99 µs",
+    header = ["surface", "store", "operation", "calls", "calls/s (runs: min / median / max)", "calls per CPU s",
+              "p50 µs", "p99 µs",
               "first → last calls/s"]  # in-process: every run together (the targets below give them run by run)
     lines += table(header, cells, labels=3)
     lines += ["", "Over MCP, the runtime's own work is this share of a call (in-process p50 / MCP p50, same store "
