@@ -29,6 +29,7 @@ the goal is judged on (a ratio measured side by side in one run, or a per-call c
 behind it, and for a missed goal what bounds it (the top entries of a profile, `file:function`
 and share, or the step that grows). The machine is shared and loaded (load averages below), so
 absolute figures move with the load; the ratios are measured in the same run, round by round.
+Each section states the capenv commit it measured and the load it ran at.
 """
 
 HEADER = """## How to run

@@ -37,6 +37,7 @@ def main(argv: Sequence[str] | None, runners: Mapping[str, Callable[[], Section]
         started, load = time.monotonic(), machine.load_average()
         section = runners[name]()
         section.load = (load, machine.load_average())
+        section.revision = machine.code_revision(DEFAULT_OUTPUT.parents[1])
         print(section.markdown())
         print(f"({name}: {time.monotonic() - started:.0f} s)", file=sys.stderr)
         done.append(section)
