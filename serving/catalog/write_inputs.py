@@ -167,13 +167,18 @@ class WriteInputs:
         """The published schema, compiled: what validation enforces."""
         return ArgumentSchema(self.schema(), self.tool.name)
 
+    @cached_property
+    def known_arguments(self) -> frozenset[str]:
+        """The argument names the tool takes: its path parameters, the query and the body."""
+        return frozenset(self.tool.params) | {"query", "body"}
+
     def parse(self, arguments: Any) -> ReadCall:
         if not isinstance(arguments, dict):
             raise CallRefused(f"arguments must be an object; {self.tool.name} accepts {self.accepted()}")
         if arguments.get("query", 0) is None:
             arguments = {k: v for k, v in arguments.items() if k != "query"}
         self.checked.check(arguments, self.accepted)
-        known = set(self.tool.params) | {"query", "body"}
+        known = self.known_arguments
         unknown = [k for k in arguments if k not in known]
         if unknown:
             raise CallRefused(f"{self.tool.name} does not take {quoted(unknown)}; it accepts {self.accepted()}")

@@ -45,11 +45,11 @@ _PLAIN_ID = re.compile(r"[\x21-\x7e]+")
 (text, not blank, no NUL, UTF-8). Every generated id is one."""
 
 
-def envelope(record_id: str) -> RecordEnvelope:
+def envelope(record_id: str, *, generated: bool = False) -> RecordEnvelope:
     """The envelope of a commit made now; raises (TypeError, ValueError) for an id the store's
-    rules refuse."""
+    rules refuse. ``generated``: the id is ``new_record_id``'s, plain by construction."""
     recorded_at = _now()
-    if type(record_id) is not str or _PLAIN_ID.fullmatch(record_id) is None:
+    if not generated and (type(record_id) is not str or _PLAIN_ID.fullmatch(record_id) is None):
         return RecordEnvelope(record_id, recorded_at, ACTOR)  # checked, and refused as the store words it
     # Every field is one the checks accept by construction (a plain id, ``_now``'s strict
     # ISO-8601 text, a non-blank actor), so they are not run again on a served write's hot path.

@@ -188,7 +188,7 @@ class StoreStateHolder:
             batch, touched, growth = write_batch(self.subjects, mirror, decision, record_id, request, digest,
                                                  self._rules_revision)
             try:
-                committed = commit(self._store, envelope(record_id), batch)
+                committed = commit(self._store, envelope(record_id, generated=key is None), batch)
             except (RevisionConflict, RecordConflict) as lost:
                 key_taken = isinstance(lost, RecordConflict)
                 put_back(self._store, self.subjects, mirror, touched)

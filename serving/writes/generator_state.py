@@ -14,7 +14,6 @@ undo in the meta.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -45,10 +44,14 @@ class WriteMeta:
     evidence_id: str
     known: KnownSpellings | None = None
 
-    @cached_property
+    @property
     def clock_text(self) -> str:
-        """The clock as meta and the write's history record spell it (spelled once per write)."""
-        return self.clock.isoformat()
+        """The clock as meta and the write's history record spell it (spelled once per write, and
+        kept in the instance's dict by hand: ``functools.cached_property`` takes a lock per value)."""
+        held = self.__dict__.get("_clock_text")
+        if held is None:
+            held = self.__dict__["_clock_text"] = self.clock.isoformat()
+        return held
 
     def to_json(self) -> dict[str, Any]:
         """All of it, the spellings included (what a replay compares)."""
