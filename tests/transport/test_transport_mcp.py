@@ -142,3 +142,34 @@ def test_the_tool_listing_is_built_once_not_per_call(mode: str) -> None:
         anyio.run(main)
     assert runtime.listings == 1
     assert [name for name, _, _ in runtime.calls] == ["echo"] * 5
+
+
+MODERN = "2026-07-28"
+ENVELOPE = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+def test_mcp_posts_are_answered_with_one_json_message(http_server) -> None:
+    # The transport spec lets a server answer a POST with application/json or an event stream;
+    # capenv sends nothing while a call runs, so it answers JSON (no stream to set up and watch).
+    import httpx2
+
+    runtime, serving = http_server
+    accept = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"message": "hi"}, "_meta": ENVELOPE}}
+    modern = httpx2.post(serving.url("/mcp"), json=call, trust_env=False,
+                         headers={**accept, "mcp-protocol-version": MODERN, "mcp-method": "tools/call",
+                                  "mcp-name": "echo"})
+    assert modern.status_code == 200, modern.text
+    assert modern.headers["content-type"].startswith("application/json")
+    assert modern.json()["id"] == 7
+    assert modern.json()["result"]["structuredContent"]["body"]["echo"] == "hi"
+
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                             "clientInfo": {"name": "test", "version": "1"}}}
+    legacy = httpx2.post(serving.url("/mcp"), json=initialize, headers=accept, trust_env=False)
+    assert legacy.status_code == 200, legacy.text
+    assert legacy.headers["content-type"].startswith("application/json")
+    assert legacy.json()["result"]["serverInfo"]["name"] == "capenv"
+    assert legacy.headers["mcp-session-id"]
