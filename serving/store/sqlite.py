@@ -50,7 +50,7 @@ from capenv.serving.store.sqlite_replace import replace_in_transaction
 from capenv.serving.store.sqlite_checkpoint import Checkpointer
 from capenv.serving.store.sqlite_schema import (
     HEAD, HEAD_REVISION, HEADS_PER_QUERY, INSERT_HISTORY, INSERT_NEW_RECORD, TypeIds, create_or_migrate,
-    heads_query, latest_rows,
+    decode_writes, encode_writes, heads_query, latest_rows,
 )
 
 SYNCHRONOUS_LEVELS = ("NORMAL", "FULL")
@@ -132,16 +132,19 @@ class SqliteStore(Store):
         prepared = batches.prepare(envelope, writes)
         # Threads of this process queue on a lock rather than in SQLite's busy handler, which
         # polls with sleeps of up to 100 ms; other processes still meet at BEGIN IMMEDIATE.
-        with self._write_lock, self._pool.connection() as conn:
+        with self._write_lock:
+            pool = self._pool
+            conn = pool.checkout()
             try:
                 conn.execute("BEGIN IMMEDIATE")
-                try:
-                    return self._commit_in_transaction(conn, prepared)
-                except BaseException:
-                    _rollback(conn)
-                    raise
-            except sqlite3.Error as exc:
-                raise StoreBackendError(f"SQLite refused commit {prepared.record_id!r}: {exc}") from exc
+                return self._commit_in_transaction(conn, prepared)
+            except BaseException as exc:
+                _rollback(conn)
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreBackendError(f"SQLite refused commit {prepared.record_id!r}: {exc}") from exc
+                raise
+            finally:
+                pool.checkin(conn, broken=conn.in_transaction)
 
     replaces_whole = True
 
@@ -191,17 +194,18 @@ class SqliteStore(Store):
                 raise StoreBackendError(f"SQLite refused to compact {', '.join(types)}: {exc}") from exc
 
     def _commit_in_transaction(self, conn: sqlite3.Connection, prepared: batches.PreparedBatch) -> Commit:
-        keys = prepared.keys()
-        type_ids: dict[str, int] = {}
-        self._types.assign(conn, [t for t, _ in keys], type_ids)
+        keys = list(dict.fromkeys(write.key for write in prepared.writes))  # no lock order to keep: one file lock
+        type_ids = self._types.assigned(conn, keys)
         # BEGIN IMMEDIATE already holds the file's write lock, so the heads cannot move under us.
         heads = {}
-        by_row = {(type_ids[t], i): (t, i) for t, i in keys}
-        row_keys = list(by_row)
-        for start in range(0, len(row_keys), HEADS_PER_QUERY):
-            chunk = row_keys[start:start + HEADS_PER_QUERY]
-            rows = conn.execute(heads_query(len(chunk)), [part for key in chunk for part in key]).fetchall()
-            heads.update((by_row[(t, i)], Head(revision, bool(live))) for t, i, revision, live in rows)
+        for start in range(0, len(keys), HEADS_PER_QUERY):
+            chunk = keys[start:start + HEADS_PER_QUERY]
+            params = []
+            for subject_type, subject_id in chunk:
+                params += (type_ids[subject_type], subject_id)
+            rows = conn.execute(heads_query(len(chunk)), params).fetchall()
+            names = {type_id: name for name, type_id in type_ids.items()} if rows else None
+            heads.update(((names[t], i), Head(revision, bool(live))) for t, i, revision, live in rows)
         try:
             plan = batches.plan(prepared, heads)
         except RevisionConflict:
@@ -217,7 +221,7 @@ class SqliteStore(Store):
         # (no statement spent looking for it beforehand).
         if not conn.execute(INSERT_NEW_RECORD, (record_id, prepared.digest, env.recorded_at,
                                                 None if isinstance(actor, NoActor) else actor, env.correlation_id,
-                                                env.causation_id, batches.encode_commit_writes(commit))).rowcount:
+                                                env.causation_id, encode_writes(commit, type_ids))).rowcount:
             original = self._committed_before(conn, prepared)
             assert original is not None
             return original
@@ -228,8 +232,7 @@ class SqliteStore(Store):
         self._checkpointer.committed()
         return commit
 
-    @staticmethod
-    def _committed_before(conn: sqlite3.Connection, prepared: batches.PreparedBatch) -> Commit | None:
+    def _committed_before(self, conn: sqlite3.Connection, prepared: batches.PreparedBatch) -> Commit | None:
         """The original commit of ``prepared``'s record id, if one was committed (the transaction
         is then rolled back); ``RecordConflict`` when its bytes differ."""
         record = conn.execute("SELECT digest, writes FROM records WHERE record_id = ?",
@@ -239,7 +242,7 @@ class SqliteStore(Store):
         _rollback(conn)
         if record[0] != prepared.digest:
             raise RecordConflict(prepared.record_id)
-        return batches.decode_commit(prepared.envelope, record[1])
+        return decode_writes(conn, self._types, prepared.envelope, record[1])
 
     def load(self, subject_type: str, subject_id: str) -> Stored | None:
         row = self._head(HEAD, subject_type, subject_id)

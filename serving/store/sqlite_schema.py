@@ -17,9 +17,10 @@ old layout; format 2 files are refused by name by older versions.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from capenv.serving.store.contract import StoreBackendError
+from capenv.interpreter.bundle import jsonvalue
+from capenv.serving.store.contract import Commit, CommittedWrite, Expect, RecordEnvelope, StoreBackendError
 
 FORMAT_VERSION = 2  # kept in PRAGMA user_version; a file of another format is refused on open
 MIGRATES_FROM = (1,)
@@ -77,6 +78,19 @@ def latest_rows(type_marks: str, columns: str = "h.subject_id") -> str:
             f"WHERE type_id IN ({type_marks}) GROUP BY type_id, subject_id) m "
             "JOIN history h ON h.type_id = m.type_id AND h.subject_id = m.subject_id AND h.revision = m.revision "
             "WHERE h.state IS NOT NULL")
+
+
+def encode_writes(commit: Commit, type_ids: Mapping[str, int]) -> str:
+    """A record's committed writes (returned again to an exact retry), each naming its type by id:
+    ``[[type_id, subject_id, expected, revision, deleted], ...]``."""
+    return jsonvalue.dumps([[type_ids[w.subject_type], w.subject_id, w.expect.number, w.revision, w.deleted]
+                            for w in commit.writes]).decode("utf-8")
+
+
+def decode_writes(conn: sqlite3.Connection, types: TypeIds, envelope: RecordEnvelope, text: str) -> Commit:
+    """``encode_writes`` read back; a record written by format 1 names each type in full."""
+    return Commit(envelope, tuple(CommittedWrite(t if type(t) is str else types.name(conn, t), i, Expect(e), r, bool(d))
+                                  for t, i, e, r, d in jsonvalue.loads(text)))
 
 
 def create_or_migrate(conn: sqlite3.Connection, path: str) -> None:
@@ -148,6 +162,17 @@ class TypeIds:
             found = conn.execute("SELECT name FROM types WHERE type_id = ?", (type_id,)).fetchone()[0]
             self._learn_one(found, type_id)
         return found
+
+    def assigned(self, conn: sqlite3.Connection, keys: Iterable[tuple[str, str]]) -> dict[str, int]:
+        """Inside a write transaction: the id of the type of each of ``keys``, adding the types the
+        file lacks. Call ``learn`` with the answer once the transaction committed."""
+        ids = self._ids
+        try:
+            return {subject_type: ids[subject_type] for subject_type, _ in keys}  # known: the usual case
+        except KeyError:
+            pending: dict[str, int] = {}
+            self.assign(conn, [subject_type for subject_type, _ in keys], pending)
+            return pending
 
     def assign(self, conn: sqlite3.Connection, names: Iterable[str], pending: dict[str, int]) -> None:
         """Inside a write transaction: put the id of each of ``names`` in ``pending``, adding the
