@@ -8,6 +8,13 @@ rows on about half as many pages. Subject types are kept once, in ``types``, and
 integer in ``history``: its primary key index then holds a few bytes per row instead of the
 ~45-byte type name.
 
+The price: a snapshot or a listing finds each subject's newest revision by scanning the primary
+key index over every history entry of the types it reads (index entries only), where format 1
+read one row per subject; with 1,000 subjects of 100 revisions each, a snapshot takes ~30 ms
+against ~3 ms. A served call reads single heads; a state is snapshot when a runtime starts, after
+another process's install, or more than 1,000 writes behind; an install (data/reset, data/add)
+leaves one entry per subject.
+
 A file of format 1 is migrated in the transaction that opens it (every history row copied; its
 heads are each subject's last history row, as format 1 always wrote them). A process still
 running an older version on the same file then fails its next statement instead of writing the
