@@ -1,0 +1,72 @@
+"""What one SQLite commit costs in statements and rows (``sqlite_schema.py``): one transaction that
+reads the heads in one statement, inserts the record, then one history row per subject write, and
+nothing else: no read of the record id first, no read-back, no second copy of a state."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from store_conformance import T, create, env, update
+
+from capenv.serving.store import SqliteStore
+
+
+@pytest.fixture
+def statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every statement the stores opened in the test run (each row of an executemany too)."""
+    seen: list[str] = []
+    connect = SqliteStore._connect
+
+    def tracing(self: SqliteStore) -> sqlite3.Connection:
+        conn = connect(self)
+        conn.set_trace_callback(seen.append)
+        return conn
+
+    monkeypatch.setattr(SqliteStore, "_connect", tracing)
+    return seen
+
+
+def rows(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        tables = [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return sum(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in tables)
+    finally:
+        conn.close()
+
+
+def test_a_commit_is_one_transaction_of_one_heads_read_the_record_and_a_row_per_write(
+        tmp_path: Path, statements: list[str]) -> None:
+    path = tmp_path / "s.sqlite"
+    with SqliteStore(path) as store:
+        store.commit(env("r1"), [create("meta", {"n": 0})])
+        before, statements[:] = rows(path), []
+        store.commit(env("r2"), [create("a", {"n": 1}), update("meta", 1, {"n": 1}), create("log", {}),
+                                 create("record", {"request": "x" * 500})])
+        verbs = [" ".join(statement.split()[:3]) for statement in statements]
+        assert verbs == ["BEGIN IMMEDIATE", "SELECT * FROM", "INSERT INTO records"] + ["INSERT INTO history"] * 4 \
+            + ["COMMIT"], statements
+        assert rows(path) == before + 5  # four history rows and the record: no copy of a head elsewhere
+        statements[:] = []
+        assert store.commit(env("r2"), [create("a", {"n": 1}), update("meta", 1, {"n": 1}), create("log", {}),
+                                        create("record", {"request": "x" * 500})]).writes[1].revision == 2
+        assert not any(statement.startswith("INSERT INTO history") for statement in statements)  # a retry writes nothing
+        assert store.load(T, "meta").revision == 2
+
+
+@pytest.mark.parametrize("count", [1, 4, 7])
+def test_a_batch_of_a_given_size_spells_its_heads_read_the_same_way(tmp_path: Path, statements: list[str],
+                                                                   count: int) -> None:
+    """SQLite's statement cache is keyed by the text: the heads read of a batch depends only on how
+    many subjects it names, not on which, so a served write's statements are prepared once."""
+    with SqliteStore(tmp_path / "s.sqlite") as store:
+        texts = set()
+        for n in range(3):
+            statements[:] = []
+            store.commit(env(f"r{n}"), [create(f"s{n}-{i}", {"i": i}) for i in range(count)])
+            heads = [s for s in statements if s.startswith("SELECT * FROM")]
+            assert len(heads) == 1
+            texts.add(heads[0].replace(f"s{n}-", "s-"))  # the trace shows the bound values
+        assert len(texts) == 1
