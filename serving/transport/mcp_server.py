@@ -29,7 +29,7 @@ from capenv.serving.runtime_api import Runtime, ToolAnswer
 from capenv.serving.transport.request_log import RequestLog
 from capenv.serving.transport.runtime_worker import RuntimeWorker
 from capenv.serving.transport.stdio_lines import stdio_streams
-from capenv.serving.transport.tool_result import tool_listing, tool_result
+from capenv.serving.transport.tool_result import tool_listing, tool_result_wire
 
 logger = logging.getLogger(__name__)
 
@@ -62,29 +62,29 @@ def idempotency_key_from_meta(meta: Mapping[str, Any] | None) -> str | None:
 
 async def answer_tool_call(
     runtime: Runtime, worker: RuntimeWorker, params: types.CallToolRequestParams, log: RequestLog | None = None
-) -> types.CallToolResult:
-    """One ``tools/call``: the runtime's answer, or a tool error; never an exception (logged
-    to ``log`` when given)."""
+) -> dict[str, Any]:
+    """One ``tools/call``: the runtime's answer, or a tool error, as a ``CallToolResult``'s wire
+    dict; never an exception (logged to ``log`` when given)."""
     started = time.perf_counter()
     result = await _answer(runtime, worker, params)
     if log is not None:
-        log.tool_call(params.name, bool(result.is_error), time.perf_counter() - started)
+        log.tool_call(params.name, result["isError"], time.perf_counter() - started)
     return result
 
 
-async def _answer(runtime: Runtime, worker: RuntimeWorker, params: types.CallToolRequestParams) -> types.CallToolResult:
+async def _answer(runtime: Runtime, worker: RuntimeWorker, params: types.CallToolRequestParams) -> dict[str, Any]:
     try:
         key = idempotency_key_from_meta(params.meta)
     except ValueError as exc:
-        return tool_result(ToolAnswer.refusal(str(exc)))
+        return tool_result_wire(ToolAnswer.refusal(str(exc)))
     try:
         answer = await worker.quick(runtime.call_tool, params.name, dict(params.arguments or {}), idempotency_key=key)
-        return tool_result(answer)
+        return tool_result_wire(answer)
     except Exception:
         # The runtime promises is_error answers for bad input, so this is a bug: log it
         # in full here, tell the client only that it happened.
         logger.exception("tool %r failed inside the runtime", params.name)
-        return tool_result(internal_error_answer())
+        return tool_result_wire(internal_error_answer())
 
 
 class ToolListing:
@@ -140,7 +140,7 @@ def build_mcp_server(runtime: Runtime, *, worker: RuntimeWorker | None = None,
             logger.exception("listing the runtime's tools failed")
             raise  # the SDK answers a JSON-RPC internal error without the detail
 
-    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> Any:
         return await answer_tool_call(runtime, runtime_worker, params, log)
 
     return Server(SERVER_NAME, version=_server_version(), lifespan=listing.lifespan,

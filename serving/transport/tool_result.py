@@ -4,7 +4,12 @@ A ``ToolAnswer`` becomes a ``CallToolResult`` carrying the structured dict twice
 ``structuredContent`` and as JSON text content (clients that only read text see the
 same thing). The text is written by the exact JSON codec, so a number keeps the
 spelling it was recorded with; ``structuredContent`` goes through the SDK's own JSON
-serialiser, so it is read back from that text as plain JSON values first.
+serialiser, so it is read back from that text as plain JSON values first (by orjson; the
+standard parser only for an integer past 64 bits, which orjson refuses).
+
+The server hands the SDK the result as its wire dict (``tool_result_wire``): the SDK validates
+and dumps every result against the protocol version's schema anyway, so a pydantic
+``CallToolResult`` built and dumped first would walk a large answer twice more for nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import json
 from typing import Any
 
 import mcp.types as types
+import orjson
 
 from capenv.interpreter.bundle import jsonvalue
 from capenv.serving.runtime_api import ToolAnswer, ToolSpec
@@ -20,8 +26,12 @@ from capenv.serving.runtime_api import ToolAnswer, ToolSpec
 
 def plain_json(value: Any) -> tuple[Any, str]:
     """``value`` as plain JSON values (``JsonNumber`` → int/float) and as exact JSON text."""
-    text = jsonvalue.dumps(value).decode("utf-8")
-    return json.loads(text), text
+    encoded = jsonvalue.dumps(value)
+    text = encoded.decode("utf-8")
+    try:
+        return orjson.loads(encoded), text
+    except orjson.JSONDecodeError:  # an integer past 64 bits: Python's int holds it
+        return json.loads(text), text
 
 
 def tool_listing(spec: ToolSpec) -> types.Tool:
@@ -33,15 +43,18 @@ def tool_listing(spec: ToolSpec) -> types.Tool:
                       output_schema=output, annotations=hints)
 
 
-def tool_result(answer: ToolAnswer) -> types.CallToolResult:
-    """A ``ToolAnswer`` as a ``CallToolResult`` (raises ``TypeError`` for values that are not JSON)."""
+def tool_result_wire(answer: ToolAnswer) -> dict[str, Any]:
+    """A ``ToolAnswer`` as a ``CallToolResult``'s wire dict (raises ``TypeError`` for values that
+    are not JSON)."""
     if not isinstance(answer, ToolAnswer):
         raise TypeError(f"the runtime answered a tool call with {type(answer).__name__}, not a ToolAnswer")
     structured, text = plain_json(answer.structured)
     if not isinstance(structured, dict):
         raise TypeError(f"ToolAnswer.structured must be a JSON object, not {type(structured).__name__}")
-    return types.CallToolResult(
-        content=[types.TextContent(text=answer.text if answer.text is not None else text)],
-        structured_content=structured,
-        is_error=answer.is_error,
-    )
+    return {"content": [{"type": "text", "text": answer.text if answer.text is not None else text}],
+            "structuredContent": structured, "isError": bool(answer.is_error), "resultType": "complete"}
+
+
+def tool_result(answer: ToolAnswer) -> types.CallToolResult:
+    """A ``ToolAnswer`` as a ``CallToolResult`` (raises ``TypeError`` for values that are not JSON)."""
+    return types.CallToolResult.model_validate(tool_result_wire(answer))
