@@ -31,7 +31,7 @@ class PlanContext:
             line.path for v in view.views if v.kind == "document" for line in v.documents}
         self.budgets = view.budgets
         self.min_id_length = int(ruleset.setting("plans", "min_linked_id_length"))
-        self._identity: dict[str, bool] = {}
+        self.is_identity_member = IdentityMembers(ruleset)
         self.envelopes: dict[str, Any] = {}
         self.unanswered: dict[tuple[str, str], list[Any]] | None = None
         """Update and action calls answered without their entity, by entity (``held_before``)."""
@@ -45,18 +45,21 @@ class PlanContext:
         from capenv.interpreter.predicates.body_envelopes import BodyEnvelopeContext
         from capenv.interpreter.view.shapes import holds
 
+        # the judge keeps what it reads, not ``self``: kept in ``self.envelopes``, a judge holding
+        # ``self`` would make the whole context cyclic garbage, walked again by the collector
+        is_identity_member, ruleset = self.is_identity_member, self.ruleset
         answer = exemplar.response.json_value if exemplar.response.is_json else None
         answer_member = None
         if isinstance(answer, dict):
             objects = [name for name, value in answer.items() if isinstance(value, dict)]
-            answer_member = objects[0] if any(self.is_identity_member(k) for n in objects for k in answer[n]) \
+            answer_member = objects[0] if any(is_identity_member(k) for n in objects for k in answer[n]) \
                 else None
             answer_member = next((n for n in objects if isinstance(answer[n], dict) and len(answer[n]) > 1
-                                  and any(self.is_identity_member(k) for k in answer[n])), answer_member)
+                                  and any(is_identity_member(k) for k in answer[n])), answer_member)
         singleton_member = None
         if isinstance(answer, dict):
             singleton_member = next((n for n, v in answer.items() if isinstance(v, list) and len(v) == 1
-                                     and isinstance(v[0], dict) and any(self.is_identity_member(k) for k in v[0])),
+                                     and isinstance(v[0], dict) and any(is_identity_member(k) for k in v[0])),
                                     None)
         type_fields: list[str] = []
         for held in self.view.state.collections if type_name else ():
@@ -68,7 +71,7 @@ class PlanContext:
         def judge(member: str, value: Any) -> str | None:
             if member not in decided:
                 echoed = (isinstance(answer, dict) and isinstance(value, dict) and value
-                          and not any(self.is_identity_member(k) for k in answer)
+                          and not any(is_identity_member(k) for k in answer)
                           and isinstance(answer.get(member), dict)
                           and all(k in answer[member] and answer[member][k] == v for k, v in value.items()))
                 context = BodyEnvelopeContext(member=member, holds=holds(value), members=1,
@@ -76,18 +79,12 @@ class PlanContext:
                                               answer_singleton_member=singleton_member,
                                               type_fields=tuple(type_fields),
                                               inner_members=tuple(value) if isinstance(value, dict) else ())
-                decision = evaluate(self.ruleset, "body-envelopes", context, subject=f"{tool} body.{member}")
+                decision = evaluate(ruleset, "body-envelopes", context, subject=f"{tool} body.{member}")
                 events.extend(decision.events)
                 decided[member] = decision.yields.get("envelope") if decision.ok else None
             return decided[member]
 
         return judge
-
-    def is_identity_member(self, name: str) -> bool:
-        if name not in self._identity:
-            decision = evaluate(self.ruleset, IDENTITY_MEMBERS, MemberNameContext(name=name), subject=name)
-            self._identity[name] = bool(decision.yields.get("identity"))
-        return self._identity[name]
 
     def other_write_between(self, tool: str, first: int, last: int) -> bool:
         """Whether a write of another tool has an ordinal strictly between ``first`` and ``last``."""
@@ -121,6 +118,20 @@ class PlanContext:
                 else:
                     latest[key] = seen.value
         return list(latest.values())
+
+
+class IdentityMembers:
+    """Whether a member name is an identity's, by the ``manifest-identity-members`` table, once per name."""
+
+    def __init__(self, ruleset: RuleSet) -> None:
+        self.ruleset = ruleset
+        self.decided: dict[str, bool] = {}
+
+    def __call__(self, name: str) -> bool:
+        if name not in self.decided:
+            decision = evaluate(self.ruleset, IDENTITY_MEMBERS, MemberNameContext(name=name), subject=name)
+            self.decided[name] = bool(decision.yields.get("identity"))
+        return self.decided[name]
 
 
 def note(subject: str, outcome: str, reason: str, location: str = "") -> TraceEvent:
