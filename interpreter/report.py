@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.header_fields import unsendable_header
 from capenv.interpreter.bundle.models import ReplayTable, ViewResult
 from capenv.interpreter.manifest.models import Manifest
 
 
 def unsendable_headers(replay: ReplayTable) -> list[dict[str, Any]]:
     """Recorded response headers the HTTP surface drops because no HTTP/1.1 server can send them."""
-    from capenv.serving.http_surface import unsendable_header  # here: importing the report loads no serving
-
     found: dict[tuple[str, str], dict[str, Any]] = {}
     for tool, calls in sorted(replay.tools.items()):
         for call in calls:

@@ -14,10 +14,10 @@ Sent as recorded, the server would fail after the write committed and the client
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
+from capenv.interpreter.bundle.header_fields import unsendable_header
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.manifest.models import Manifest
 from capenv.serving.catalog.tools import Catalog, CatalogEntry
@@ -28,17 +28,6 @@ from capenv.serving.runtime_api import HttpAnswer, HttpRequest
 # transport sets the length, and the body is never re-compressed.
 DROPPED_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"})
 MAX_TOOLS_NAMED = 40
-_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 §5.6.2
-_FIELD_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")  # visible text, blanks and obs-text (RFC 9110 §5.5)
-
-
-def unsendable_header(name: str, value: str) -> str | None:
-    """Why an HTTP/1.1 server cannot send this header, or None when it can."""
-    if not _TOKEN.fullmatch(name):
-        return f"the name {name!r} is not an HTTP/1.1 field name (a token)"
-    if not _FIELD_VALUE.fullmatch(value):
-        return f"the value of {name} holds a control character or a character past Latin-1"
-    return None
 
 
 def route(manifest: Manifest, catalog: Catalog, request: HttpRequest

@@ -45,7 +45,7 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="capenv",
         description="Turn a recorded HTTP capture (HAR) into a stateful, verified environment served over MCP.")
-    parser.add_argument("--version", action="version", version=f"capenv {_version()}")
+    parser.add_argument("--version", action=_PrintVersion)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for register in _registrars(verb):
         register(sub)
@@ -54,6 +54,20 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
 
 def _verb(argv: Sequence[str]) -> str | None:
     return argv[0] if argv and not argv[0].startswith("-") else None
+
+
+class _PrintVersion(argparse.Action):
+    """``--version``: the installed version, looked up only when asked for (reading the package's
+    metadata imports ``importlib.metadata`` and ``email``, ~40 ms of every run otherwise)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(f"capenv {_version()}")
+        parser.exit()
 
 
 def _version() -> str:
