@@ -161,31 +161,29 @@ def _first_pairs(group: list[RecordedCall], found: dict[str, tuple[int, int]]) -
     if len(classes) < 2:
         return []
     names = sorted({name for key in classes for name, _ in key})
-    buckets: dict[tuple[str, _Query], list[_Query]] = {}
-    for key in classes:
-        for name in names:
-            buckets.setdefault((name, tuple(item for item in key if item[0] != name)), []).append(key)
+    class_of = {key: number for number, key in enumerate(classes)}
     answers = _Answers(group)
+    # per bucket, its calls by the form of their answer: a pair proves a parameter only when its
+    # answers are the same, so each call looks only at the later calls answered alike
+    buckets: dict[tuple[str, _Query], dict[Any, list[int]]] = {}
+    for key, members in classes.items():
+        for name in names:
+            alike = buckets.setdefault((name, tuple(item for item in key if item[0] != name)), {})
+            for index in members:
+                alike.setdefault(answers.form(index), []).append(index)
+    runs = {bucket: {form: _Runs(sorted(members), keys, class_of) for form, members in alike.items()}
+            for bucket, alike in buckets.items()}
     proven: list[tuple[str, tuple[int, int]]] = []
     taken = set(found)
     for first in range(len(group)):
         mine = keys[first]
+        form = answers.form(first)
         hits: list[tuple[int, str]] = []
         for name in names:
             if name in taken:
                 continue
-            bucket = buckets[(name, tuple(item for item in mine if item[0] != name))]
-            best: int | None = None
-            for key in bucket:
-                if key == mine:
-                    continue
-                members = classes[key]
-                for second in members[bisect_right(members, first):]:
-                    if best is not None and second >= best:
-                        break
-                    if answers.same(first, second):
-                        best = second
-                        break
+            alike = runs[(name, tuple(item for item in mine if item[0] != name))].get(form)
+            best = alike.first_same(first, class_of[mine], answers) if alike is not None else None
             if best is not None:
                 hits.append((best, name))
         for second, name in sorted(hits):
@@ -195,6 +193,33 @@ def _first_pairs(group: list[RecordedCall], found: dict[str, tuple[int, int]]) -
     return proven
 
 
+class _Runs:
+    """Calls in recorded order (indices of a group) with, at each position, the next position
+    holding another query: skipping a run of one query's calls is one step."""
+
+    def __init__(self, members: list[int], keys: list[_Query], class_of: dict[_Query, int]) -> None:
+        self.members = members
+        self.classes = [class_of[keys[index]] for index in members]
+        self.next_other = [len(members)] * len(members)
+        for position in range(len(members) - 2, -1, -1):
+            following = position + 1
+            self.next_other[position] = following if self.classes[following] != self.classes[position] \
+                else self.next_other[following]
+
+    def first_same(self, first: int, mine: int, answers: "_Answers") -> int | None:
+        """The first call after ``first``, of a query other than ``mine``, answered the same."""
+        position = bisect_right(self.members, first)
+        while position < len(self.members):
+            if self.classes[position] == mine:
+                position = self.next_other[position]
+                continue
+            second = self.members[position]
+            if answers.same(first, second):
+                return second
+            position += 1
+        return None
+
+
 class _Answers:
     """``_same_answer`` of two calls of a group. Each answer is hashed once in a form two
     answers ``same_json`` calls equal always share (``_loose``), so most unequal pairs are told
@@ -202,18 +227,19 @@ class _Answers:
 
     def __init__(self, group: list[RecordedCall]) -> None:
         self.group = group
-        self.hashes: list[int | None] = [None] * len(group)
+        self.hashes: list[tuple[int, bool, int] | None] = [None] * len(group)
 
-    def _hash(self, index: int) -> int:
+    def form(self, index: int) -> tuple[int, bool, int]:
+        """What two calls answered the same always share: status, JSON or not, the body's hash."""
         found = self.hashes[index]
         if found is None:
             response = self.group[index].response
-            found = self.hashes[index] = hash(_loose(response.body)) if response.is_json else hash(response.text)
+            found = self.hashes[index] = (response.status, response.is_json,
+                                          hash(_loose(response.body)) if response.is_json else hash(response.text))
         return found
 
     def same(self, a: int, b: int) -> bool:
-        one, two = self.group[a].response, self.group[b].response
-        if one.status != two.status or one.is_json != two.is_json or self._hash(a) != self._hash(b):
+        if self.form(a) != self.form(b):
             return False
         return _same_answer(self.group[a], self.group[b])
 
