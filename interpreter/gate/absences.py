@@ -17,6 +17,7 @@ evidence). An entity the recordings already showed absent is not blamed twice.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from capenv.interpreter.evidence.records import Record
@@ -108,17 +109,19 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
         reached += [track.changed_by_unattributed.get(entity, 0)]
         if max(reached) > since or unscoped_since(track, since, record.ordinal) is not None:
             continue  # a write no plan models reached it since, or one of unknown reach ran: it may have removed it
-        window = [(o, tool, path) for o, tool, path in track.modelled_since
-                  if since < o < record.ordinal and entity not in track.modelled_targets.get(o, ())]
+        window = [(o, tool, path) for o, tool, path in modelled_between(track, since, record.ordinal)
+                  if entity not in track.modelled_targets.get(o, ())]
+        if not any(_blamable(run, tool) for _, tool, _ in window):
+            continue  # every write in between is blamed already (or has no plan): nothing to weigh
         held = copy.find_collection(collection, type_name)
         value = held.entities.get(key) if held is not None else None
         # a cascade follows references: the writes to an entity naming it, or named by it, caused it
         # when any did; with none, any write in between may have
-        linked = [w for w in window if links_by_id(value, key, type_name, id_fields,
-                                                   track.modelled_targets.get(w[0], ()), w[0], timeline, run.settings)]
+        links = IdLinks(value, key, type_name, id_fields, timeline, run.settings)
+        linked = [w for w in window if links.to(track.modelled_targets.get(w[0], frozenset()), w[0])]
         for ordinal, tool, path in linked or window:
             found = run.findings.get(tool)
-            if found is None or found.side_effect_by is not None:
+            if not _blamable(run, tool):
                 continue
             found.side_effect_by = record.ordinal
             shown = f"record {seen.ordinal} showed it" if seen is not None else "the state holds it"
@@ -136,45 +139,86 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
                           "linked_by_id": bool(linked)}))
 
 
-def links_by_id(absent: Any, absent_key: str, absent_type: str, id_fields: dict[str, str], targets: frozenset,
-                ordinal: int, timeline: Timeline, settings: dict[str, Any]) -> bool:
-    """The absent entity names an entity the write changed by its id (a session's kernel, a
-    comment's post), or that entity, as last read before the write, names the absent one. A short
-    id may equal any number, so it names an entity only under a member named after its type."""
-    for target in targets:
-        if target[0] != "entity":
-            continue
-        _, type_name, key = target
-        if _names(absent, key, _Link(type_name, id_fields.get(absent_type, ""), settings)):
-            return True
-        seen = timeline.before(type_name, key, ordinal)
-        if seen is not None and _names(seen.value, absent_key, _Link(absent_type, id_fields.get(type_name, ""),
-                                                                     settings)):
-            return True
-    return False
+def modelled_between(track: Tracking, since: int, before: int) -> list[tuple[int, str, str]]:
+    """The modelled writes with an ordinal strictly between ``since`` and ``before`` (they are
+    kept in ordinal order)."""
+    writes = track.modelled_since
+    return writes[bisect_right(writes, since, key=_ordinal):bisect_left(writes, before, key=_ordinal)]
+
+
+def _ordinal(write: tuple[int, str, str]) -> int:
+    return write[0]
+
+
+def _blamable(run: GateRun, tool: str) -> bool:
+    found = run.findings.get(tool)
+    return found is not None and found.side_effect_by is None
+
+
+class IdLinks:
+    """Whether an entity (absent, or changed) is linked by id to what a write changed: it names an
+    entity the write changed by its id (a session's kernel, a comment's post), or that entity, as
+    last read before the write, names it. A short id may equal any number, so it names an entity
+    only under a member named after its type. Judged against many writes, the texts the entity
+    holds are read once and each other entity's sighting once."""
+
+    def __init__(self, value: Any, key: str, type_name: str, id_fields: dict[str, str], timeline: Timeline,
+                 settings: dict[str, Any]) -> None:
+        self.key, self.type_name, self.id_fields = key, type_name, id_fields
+        self.timeline, self.settings = timeline, settings
+        self.texts = _texts(value, id_fields.get(type_name, ""))
+        self.naming_sightings: dict[int, tuple[Any, bool]] = {}
+
+    def to(self, targets: frozenset, ordinal: int) -> bool:
+        for target in targets:
+            if target[0] != "entity":
+                continue
+            _, type_name, key = target
+            link = _Link(type_name, self.settings)
+            if any(link.names(key, member) for member in self.texts.get(key, ())):
+                return True
+            seen = self.timeline.before(type_name, key, ordinal)
+            if seen is not None and self._names_me(seen, type_name):
+                return True
+        return False
+
+    def _names_me(self, seen: Any, type_name: str) -> bool:
+        """Whether the sighting's value names this entity (the sighting kept beside its verdict,
+        so its id is not reused while the verdict is)."""
+        found = self.naming_sightings.get(id(seen))
+        if found is None:
+            link = _Link(self.type_name, self.settings)
+            members = _texts(seen.value, self.id_fields.get(type_name, "")).get(self.key, ())
+            found = self.naming_sightings[id(seen)] = (seen, any(link.names(self.key, m) for m in members))
+        return found[1]
 
 
 class _Link:
     """What a member holding an id must look like to name an entity of ``type_name``."""
 
-    def __init__(self, type_name: str, own_id: str, settings: dict[str, Any]) -> None:
+    def __init__(self, type_name: str, settings: dict[str, Any]) -> None:
         self.prefix = type_name.lower()[:int(settings["absence_link_name_prefix"])]
         self.short = int(settings["absence_link_short_id"])
-        self.own_id = own_id
 
     def names(self, key: str, member: str) -> bool:
         return len(key) >= self.short or member.lower().startswith(self.prefix)
 
 
-def _names(value: Any, key: str, link: _Link, member: str = "", top: bool = True) -> bool:
-    """A scalar equal to ``key`` anywhere in ``value`` (not the entity's own identity), under a
-    member that may name it (a nested object's ``id`` is named by the member holding the object)."""
-    if isinstance(value, dict):
-        return any(_names(v, key, link, member if k == "id" and not top else k, top=False)
-                   for k, v in value.items() if not (top and k == link.own_id))
-    if isinstance(value, list):
-        return any(_names(v, key, link, member, top=False) for v in value)
-    return not isinstance(value, bool) and value is not None and str(value) == key and link.names(key, member)
+def _texts(value: Any, own_id: str) -> dict[str, set[str]]:
+    """Every scalar anywhere in ``value`` (not the entity's own identity ``own_id``), as text, with
+    the members that hold it (a nested object's ``id`` is named by the member holding the object)."""
+    found: dict[str, set[str]] = {}
+    stack: list[tuple[Any, str, bool]] = [(value, "", True)]
+    while stack:
+        current, member, top = stack.pop()
+        if isinstance(current, dict):
+            stack.extend((v, member if k == "id" and not top else k, False)
+                         for k, v in current.items() if not (top and k == own_id))
+        elif isinstance(current, list):
+            stack.extend((v, member, False) for v in current)
+        elif not isinstance(current, bool) and current is not None:
+            found.setdefault(str(current), set()).add(member)
+    return found
 
 
 def _how(record: Record, read_view: Any) -> str:

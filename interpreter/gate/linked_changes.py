@@ -18,7 +18,7 @@ from typing import Any
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.timeline import Timeline
 
-from .absences import links_by_id
+from .absences import IdLinks, modelled_between
 from .findings import GateNote, GateRun, Tracking
 
 LOCATION = "interpreter/gate/linked_changes.py:blame_linked_changes"
@@ -30,13 +30,16 @@ def blame_linked_changes(record: Record, type_name: str, key: str, held: Any, si
     """Contradict, as side-effect, the modelled writes after ``since`` (the entity's last check)
     that did not touch the changed entity ``held`` (the copy's value) but are linked to it by id."""
     entity = ("entity", type_name, key)
-    for ordinal, tool, path in track.modelled_since:
+    links: IdLinks | None = None
+    for ordinal, tool, path in modelled_between(track, since, record.ordinal):
         found = run.findings.get(tool)
-        if not since < ordinal < record.ordinal or found is None or found.side_effect_by is not None:
+        if found is None or found.side_effect_by is not None:
             continue
         targets = track.modelled_targets.get(ordinal, frozenset())
-        if entity in targets or not links_by_id(held, key, type_name, id_fields, targets, ordinal, timeline,
-                                                run.settings):
+        if entity in targets:
+            continue
+        links = links or IdLinks(held, key, type_name, id_fields, timeline, run.settings)
+        if not links.to(targets, ordinal):
             continue
         found.side_effect_by = record.ordinal
         found.notes.append(GateNote(

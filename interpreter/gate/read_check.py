@@ -19,6 +19,7 @@ from capenv.interpreter.view.views import is_absence
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteEnv
 
+from .absences import modelled_between
 from .copy_edits import resync_item
 from .embed_checks import creates_newly_embedded
 from .excuses import excused_in_failed_list, followed, followed_in_list
@@ -134,8 +135,8 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         since = max((last_check.get(t, 0) for t in targets), default=0)
         changed = any(max(track.changed_by_unattributed.get(t, 0), track.latest_unmodelled.get(t, 0)) > since
                       for t in targets) or unscoped_since(track, since, record.ordinal) is not None
-        for ordinal, tool, path in ([] if changed else track.modelled_since):
-            if ordinal > since and related_paths(path, record.path) and tool in findings:
+        for ordinal, tool, path in ([] if changed else modelled_between(track, since, record.ordinal)):
+            if related_paths(path, record.path) and tool in findings:
                 if findings[tool].side_effect_by is None:
                     findings[tool].side_effect_by = record.ordinal
                     findings[tool].notes.append(GateNote(record.ordinal, difference, kind="side-effect",
