@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from capenv.interpreter.bundle.trusted import trusted
+
 from .loader import CompiledCall, CompiledRule, CompiledTable, RuleSet
 from .registry import Match, Miss, Outcome
 from .trace import Decision, TraceEvent
@@ -69,10 +71,16 @@ def evaluate_table(table: CompiledTable, context: BaseModel, *, subject: str, re
         yields = dict(table.default or {})
         if table.default is not None:
             events.append(_event(table.name, None, "default", subject, dict(yields), None, table.file))
-        return Decision(table=table.name, subject=subject, rules_revision=revision, yields=yields,
-                        events=tuple(events))
-    return Decision(table=table.name, subject=subject, rules_revision=revision, matched=tuple(matched),
-                    yields=dict(first.yields), serve=first.serve, evidence=first_evidence, events=tuple(events))
+        return _decision(table.name, subject, revision, (), yields, None, {}, tuple(events))
+    return _decision(table.name, subject, revision, tuple(matched), dict(first.yields), first.serve,
+                     dict(first_evidence), tuple(events))
+
+
+def _decision(table: str, subject: str, revision: str, matched: tuple[str, ...], yields: dict[str, Any],
+              serve: str | None, evidence: dict[str, Any], events: tuple[TraceEvent, ...]) -> Decision:
+    """A decision from values of the right types by construction (as ``_event``)."""
+    return trusted(Decision, {"table": table, "subject": subject, "rules_revision": revision, "matched": matched,
+                              "yields": yields, "serve": serve, "evidence": evidence, "events": events})
 
 
 def _event(table: str, rule_id: str | None, outcome: str, subject: str, evidence: dict[str, Any],
@@ -80,5 +88,5 @@ def _event(table: str, rule_id: str | None, outcome: str, subject: str, evidence
     """A trace event from values of the right types by construction (names from the compiled
     tables, a predicate's evidence dict, its reason): built without validating each one again,
     the hot path of every build (one event per rule tried)."""
-    return TraceEvent.model_construct(table=table, rule_id=rule_id, outcome=outcome, subject=subject,
-                                      evidence=evidence, reason=reason, location=location)
+    return trusted(TraceEvent, {"table": table, "rule_id": rule_id, "outcome": outcome, "subject": subject,
+                                "evidence": evidence, "reason": reason, "location": location})
