@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..bundle import jsonvalue
-from .records import Record
+from .records import Body, Record
 
 ID_PREFIX = "ev-"
 ID_HEX_DIGITS = 32
@@ -32,11 +32,19 @@ def evidence_id(records: Iterable[Record]) -> str:
 
 
 def record_fingerprint(record: Record) -> dict[str, Any]:
-    """Every field of the record as plain JSON data (``Body.json_value`` is excluded by its model)."""
-    data = record.model_dump(mode="python")
+    """Every field of the record as plain JSON data (``Body.json_value`` is excluded by its model):
+    ``record.model_dump(mode="python")``, read off the frozen models' fields without dumping them."""
+    data = dict(record.__dict__)
+    data["request"], data["response"] = _body_fingerprint(record.request), _body_fingerprint(record.response)
     data.pop("format_suffix", None)  # the id is over the paths as sent, before spelling is read
     data["started_at"] = iso_microseconds(record.started_at)
     data["finished_at"] = iso_microseconds(record.finished_at)
+    return data
+
+
+def _body_fingerprint(body: Body) -> dict[str, Any]:
+    data = dict(body.__dict__)
+    del data["json_value"]
     return data
 
 

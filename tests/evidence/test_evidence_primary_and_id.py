@@ -128,3 +128,15 @@ def test_progress_is_reported_at_most_about_a_hundred_times(count):
     assert calls[-1] == (count, count)
     assert len(calls) <= 101
     assert [done for done, _ in calls] == sorted(done for done, _ in calls)
+
+
+def test_a_record_fingerprint_is_the_record_dumped_less_its_spelling_and_parsed_bodies() -> None:
+    from capenv.interpreter.bundle.jsonvalue import canonical
+    from capenv.interpreter.evidence.identity import iso_microseconds, record_fingerprint
+
+    har = mixed().call("POST", "/posts", body={"title": "t"}, response={"id": 2}, status=201)
+    for record in ingest(har).records:
+        dumped = record.model_dump(mode="python")
+        dumped.pop("format_suffix")
+        dumped.update(started_at=iso_microseconds(record.started_at), finished_at=iso_microseconds(record.finished_at))
+        assert canonical(record_fingerprint(record)) == canonical(dumped)
