@@ -13,7 +13,7 @@ null, the seed's "Missing entities"). The choice is traced with the records that
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import AbsenceAnswer, EntityType, Locator
@@ -25,7 +25,7 @@ from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .absence_bodies import body_kind, carries_id, id_pointers, per_response_pointers, same_layout
 from .absence_texts import param_values, path_texts
-from .id_history import IdHistories, decoded_segments, shown_in
+from .id_history import IdHistories
 from .recordings import recording_of
 from .types import ToolShape
 
@@ -50,12 +50,11 @@ class Absences:
 
 
 def learn_absences(shapes: dict[str, ToolShape], types: dict[str, EntityType], records: list[Record],
-                   tool_of: dict[int, str], is_write: Callable[[Record], bool], ruleset: RuleSet,
+                   tool_of: dict[int, str], histories: IdHistories, ruleset: RuleSet,
                    traces: list[TraceEvent]) -> Absences:
     items = [s for s in shapes.values() if s.kind == "item" and s.type_name in types]
     fields = {s.key_field or types[s.type_name].id_field for s in items}
-    shown = shown_values(records, fields, is_write)
-    histories = IdHistories(records, is_write)
+    shown = histories.shown(fields)
     evidence: dict[str, list[Evidence]] = {}
     for shape in items:
         field = shape.key_field or types[shape.type_name].id_field
@@ -96,21 +95,6 @@ def _shows_entity(record: Record, shape: ToolShape, field: str) -> bool:
         return False
     located = locate(record.response.json_value, shape.locator or Locator(kind="root"))
     return isinstance(located, dict) and field in located
-
-
-def shown_values(records: list[Record], fields: set[str], is_write: Callable[[Record], bool]) -> dict[str, set[str]]:
-    """Every value the capture shows under an identity field (any depth of any successful JSON
-    answer), and every path segment a successful write named."""
-    shown: dict[str, set[str]] = {f: set() for f in fields}
-    for record in records:
-        if not record.succeeded:
-            continue
-        for field, values in shown_in(record, fields).items():
-            shown[field] |= values
-        if is_write(record):
-            for field in fields:
-                shown[field] |= decoded_segments(record.path)
-    return shown
 
 
 def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[Evidence]],

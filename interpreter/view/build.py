@@ -16,6 +16,7 @@ from .absence import learn_absences
 from .write_absence import learn_write_absences
 from .envelope_members import envelope_members
 from .extract import extract_state
+from .id_history import IdHistories
 from .item_members import with_item_members
 from .learned_queries import learn_queries
 from .list_projections import list_projections
@@ -72,8 +73,9 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     window = initial_window(records, manifest, read_only)
     writes = lambda record: is_write(record, tool_of, read_only)  # noqa: E731
     traces: list = list(reader.traces)
-    absences = learn_absences(inference.shapes, types, records, tool_of, writes, ruleset, traces)
-    write_absences = learn_write_absences(manifest, types, records, writes, ruleset, traces)
+    histories = IdHistories(records, writes)  # what the capture shows of each id, for both absences
+    absences = learn_absences(inference.shapes, types, records, tool_of, histories, ruleset, traces)
+    write_absences = learn_write_absences(manifest, types, records, histories, ruleset, traces)
     window_set = set(window.read_ordinals)
     paging = PagingRoles(ruleset)
     window_records = [by_ordinal[o] for o in window.read_ordinals]

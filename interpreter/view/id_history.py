@@ -19,6 +19,8 @@ from capenv.interpreter.evidence.records import Record
 
 class IdHistories:
     def __init__(self, records: list[Record], is_write: Callable[[Record], bool]) -> None:
+        self._records, self._is_write = records, is_write
+        self._shown: dict[str, set[str]] = {}
         self._deletes: dict[str, list[Record]] = {}
         self._writes: list[Record] = []
         self._by_segment: dict[str, list[Record]] = {}
@@ -34,6 +36,15 @@ class IdHistories:
                 self._writes.append(record)
                 for segment in decoded_segments(record.path):
                     self._by_segment.setdefault(segment, []).append(record)
+
+    def shown(self, fields: set[str]) -> dict[str, set[str]]:
+        """Every value the capture shows under each of ``fields`` (any depth of any successful
+        JSON answer), and every path segment a successful write named; each field's read once
+        (the item reads' and the item writes' absences ask for the same identity fields)."""
+        missing = fields - self._shown.keys()
+        if missing:
+            self._shown.update(shown_values(self._records, missing, self._is_write))
+        return {field: self._shown[field] for field in fields}
 
     def of(self, read: Record, id_value: str, field: str, shown: set[str]) -> str:
         """deleted, never-shown or shown: what the capture shows of ``id_value`` when ``read`` began."""
@@ -74,6 +85,21 @@ def decoded_segments(path: str) -> set[str]:
     return {unquote(p) for p in split_path(path)}
 
 
+def shown_values(records: list[Record], fields: set[str], is_write: Callable[[Record], bool]) -> dict[str, set[str]]:
+    """Every value the capture shows under an identity field (any depth of any successful JSON
+    answer), and every path segment a successful write named."""
+    shown: dict[str, set[str]] = {f: set() for f in fields}
+    for record in records:
+        if not record.succeeded:
+            continue
+        for field, values in shown_in(record, fields).items():
+            shown[field] |= values
+        if is_write(record):
+            for field in fields:
+                shown[field] |= decoded_segments(record.path)
+    return shown
+
+
 def shown_in(record: Record, fields: set[str]) -> dict[str, set[str]]:
     """The values ``record``'s JSON answer shows under each of ``fields`` (any depth; strings
     and integers, as text)."""
@@ -81,15 +107,15 @@ def shown_in(record: Record, fields: set[str]) -> dict[str, set[str]]:
     if not record.response.is_json:
         return found
     stack: list[Any] = [record.response.json_value]
-    while stack:
+    while stack:  # only objects and arrays are pushed: scalars are read where they are held
         value = stack.pop()
         if isinstance(value, dict):
-            for field in fields & value.keys():
-                held = value[field]
-                if isinstance(held, (str, int)) and not isinstance(held, bool):
-                    found.setdefault(field, set()).add(str(held))
-            stack.extend(value.values())
+            for field in fields:
+                if field in value:
+                    held = value[field]
+                    if isinstance(held, (str, int)) and not isinstance(held, bool):
+                        found.setdefault(field, set()).add(str(held))
+            stack.extend(v for v in value.values() if isinstance(v, (dict, list)))
         elif isinstance(value, list):
-            stack.extend(value)
+            stack.extend(v for v in value if isinstance(v, (dict, list)))
     return found
-

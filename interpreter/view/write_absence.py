@@ -12,7 +12,6 @@ any recorded 400/404/410. The choice is traced with its record.
 
 from __future__ import annotations
 
-from typing import Callable
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import EntityType, Recording
@@ -22,7 +21,6 @@ from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.predicates.write_absences import AbsenceWriteContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
-from .absence import shown_values
 from .id_history import IdHistories
 from .absence_bodies import body_kind
 from .recordings import recording_of
@@ -32,7 +30,7 @@ ITEM_WRITES = ("DELETE", "PUT", "PATCH")
 
 
 def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], records: list[Record],
-                         is_write: Callable[[Record], bool], ruleset: RuleSet,
+                         histories: IdHistories, ruleset: RuleSet,
                          traces: list[TraceEvent]) -> dict[str, Recording]:
     by_item = {t.item_template: t for t in types.values() if t.item_template}
     tools = [(tool, by_item[tool.template]) for tool in manifest.tools
@@ -40,8 +38,7 @@ def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], recor
     if not tools:
         return {}
     by_ordinal = {r.ordinal: r for r in records}
-    shown = shown_values(records, {t.id_field for _, t in tools}, is_write)
-    histories = IdHistories(records, is_write)
+    shown = histories.shown({t.id_field for _, t in tools})
     learned: dict[str, Recording] = {}
     for tool, entity_type in sorted(tools, key=lambda pair: pair[0].name):
         chosen: tuple[Record, str] | None = None
