@@ -27,7 +27,9 @@ from typing import Any
 
 from benchmarks import profiling, runner
 from benchmarks.goals import Goal, hot_spots, spread
-from benchmarks.http_sequence import SEQUENCE, HttpClient, InProcessClient, Measured, measure_round, run_sequence
+from benchmarks.http_sequence import (
+    SEQUENCE, HttpClient, InProcessClient, Measured, measure_round, run_sequence, run_sequences,
+)
 from benchmarks.scale import pick
 from benchmarks.section import Section
 from benchmarks.servers import (
@@ -39,6 +41,8 @@ CAPTURE = REPO / "captures" / "json-server" / "capture.har"
 WARMUP_SEQUENCES = pick(20, 2)
 ROUNDS = pick(3, 1)
 SEQUENCES_PER_ROUND = pick(100, 5)
+SLICES = pick(10, 1)
+"""A round's sequences are sent to the servers in turn, this many slices each (10 sequences a slice)."""
 PROFILED_SEQUENCES = pick(100, 5)
 TARGET_RATIO = 4.0
 """The HTTP surface's calls/s at least 4× json-server's, on both stores (issue 15)."""
@@ -128,13 +132,19 @@ def compare(servers: dict[str, Server]) -> list[Measured]:
         expected = [status for *_, status in SEQUENCE]
         if statuses != expected and server.name != "floor-server":  # the floor answers 200 to everything
             raise RuntimeError(f"{server.name} answered {statuses}, json-server's sequence is {expected}")
+    pairs = list(zip(results, servers.values()))
+    calls = SEQUENCES_PER_ROUND * len(SEQUENCE)
     for round_number in range(ROUNDS):
-        for measured, server in zip(results, servers.values()):
-            client = HttpClient(server)
-            cpu = server.cpu_seconds()
-            measure_round(measured, client, SEQUENCES_PER_ROUND)
-            measured.cpu_per_call.append((server.cpu_seconds() - cpu) / (SEQUENCES_PER_ROUND * len(SEQUENCE)))
-            client.close()
+        clients = [HttpClient(server) for server in servers.values()]
+        cpu = [server.cpu_seconds() for server in servers.values()]
+        wall = [0.0] * len(pairs)
+        for turn in range(SLICES):  # the servers in turn, a slice each, so a burst of load falls on all alike
+            for i in [*range(turn % len(pairs), len(pairs)), *range(turn % len(pairs))]:
+                wall[i] += run_sequences(pairs[i][0], clients[i], SEQUENCES_PER_ROUND // SLICES)
+        for i, (measured, server) in enumerate(pairs):
+            measured.rounds.append(calls / wall[i])
+            measured.cpu_per_call.append((server.cpu_seconds() - cpu[i]) / calls)
+            clients[i].close()
         print(f"http: round {round_number + 1}/{ROUNDS} done", file=sys.stderr)
     return results
 
@@ -198,8 +208,8 @@ def render(results: list[Measured], ceiling: Measured, ratios: dict[str, list[fl
     calls = ", ".join(f"{method} {path}" for method, path, *_ in SEQUENCE)
     lines = [f"Sequence ({len(SEQUENCE)} calls): {calls}, the last reading the comment just deleted. "
              f"{WARMUP_SEQUENCES} warm-up sequences per server, then {ROUNDS} rounds of {SEQUENCES_PER_ROUND} "
-             "sequences alternating between the servers, one keep-alive connection (Python's http.client) per "
-             "round; calls/s min / median / max over the rounds; *server CPU* is the server's processes' CPU time "
+             f"sequences, sent to the servers in turn {SEQUENCES_PER_ROUND // SLICES} sequences at a time (the first server of each turn "
+             "changing), one keep-alive connection (Python's http.client) per server and round; calls/s min / median / max over the rounds; *server CPU* is the server's processes' CPU time "
              "per call (user + system, `/proc/PID/stat`, median of the rounds). The statuses are those of the first measured "
              "sequence: the same on every server but the floor, which answers every call with one fixed JSON "
              "body.", ""]
