@@ -7,8 +7,8 @@ capenv's own uvicorn settings (``benchmarks/floor_servers.py``). The same client
 ``mcp.Client`` (streamable HTTP, one session per client), calls capenv's item read
 ``get_posts_by_post_id`` and the echo tool with the same arguments: with 1 client, calls one
 after another, and with 8 clients at once (8 sessions in one event loop, each calling one call
-after another). Rounds alternate between the servers, so each ratio compares calls under the
-same load; each server's own CPU per call (``/proc/PID/stat``, every thread) is shown beside.
+after another). In a round the servers are called in turn, a slice of its calls at a time, so
+each ratio compares calls under the same load; each server's own CPU per call (``/proc/PID/stat``, every thread) is shown beside.
 Where the goal is missed, capenv's server is profiled while it serves (``profiled_serve``).
 
     python -m benchmarks mcp
@@ -39,6 +39,8 @@ CAPTURE = REPO / "captures" / "json-server" / "capture.har"
 TOOL, ARGUMENTS = "get_posts_by_post_id", {"post_id": "1"}
 CLIENTS = (1, 8)
 CALLS_PER_CLIENT = pick({1: 300, 8: 60}, {1: 10, 8: 3})
+SLICES = pick(10, 1)
+"""A round's calls go to the servers in turn, this many slices each."""
 WARMUP_CALLS = pick(20, 2)
 ROUNDS = pick(3, 1)
 PROFILED_CALLS = pick(300, 10)
@@ -61,40 +63,56 @@ def _checked(result: Any) -> None:
         raise RuntimeError(f"the benchmark call was not served: {result.structured_content}")
 
 
-async def _round(server: Server, tool: str, clients: int, calls: int, measured: Measured | None) -> None:
+async def _calls(sessions: list[Any], tool: str, calls: int, samples: list[int]) -> None:
+    """``calls`` calls from each session at once, each session's one after another."""
+    async def one_client(client: Any) -> None:
+        for _ in range(calls):
+            before = time.perf_counter_ns()
+            result = await client.call_tool(tool, ARGUMENTS)
+            samples.append(time.perf_counter_ns() - before)
+            _checked(result)
+
+    async with anyio.create_task_group() as group:
+        for client in sessions:
+            group.start_soon(one_client, client)
+
+
+async def _sessions(stack: contextlib.AsyncExitStack, server: Server, clients: int) -> list[Any]:
     from mcp import Client
 
+    return [await stack.enter_async_context(Client(server.url + MCP_PATH)) for _ in range(clients)]
+
+
+async def _round(servers: dict[str, tuple[Server, str]], clients: int, found: dict[str, Measured] | None) -> None:
+    """One round: every server's sessions opened, then the servers called in turn, a slice of the
+    round's calls at a time (the first server of each turn changing), so a burst of load on the
+    machine falls on all alike; without ``found``, a warm-up."""
+    calls = CALLS_PER_CLIENT[clients] if found is not None else WARMUP_CALLS
+    slices = SLICES if found is not None else 1
+    names = list(servers)
     async with contextlib.AsyncExitStack() as stack:
-        sessions = [await stack.enter_async_context(Client(server.url + MCP_PATH)) for _ in range(clients)]
-
-        async def one_client(client: Any, samples: list[int]) -> None:
-            for _ in range(calls):
-                before = time.perf_counter_ns()
-                result = await client.call_tool(tool, ARGUMENTS)
-                samples.append(time.perf_counter_ns() - before)
-                _checked(result)
-
-        samples: list[int] = []
-        cpu, started = server.cpu_seconds(), time.perf_counter()
-        async with anyio.create_task_group() as group:
-            for client in sessions:
-                group.start_soon(one_client, client, samples)
-        took, spent = time.perf_counter() - started, server.cpu_seconds() - cpu
-    if measured is not None:
-        measured.rates.append(clients * calls / took)
-        measured.cpu_per_call.append(spent / (clients * calls))
-        measured.samples_ns += samples
+        sessions = {name: await _sessions(stack, server, clients) for name, (server, _) in servers.items()}
+        took, spent, samples = dict.fromkeys(names, 0.0), dict.fromkeys(names, 0.0), {n: [] for n in names}
+        for turn in range(slices):
+            for name in names[turn % len(names):] + names[:turn % len(names)]:
+                server, tool = servers[name]
+                cpu, started = server.cpu_seconds(), time.perf_counter()
+                await _calls(sessions[name], tool, calls // slices, samples[name])
+                took[name] += time.perf_counter() - started
+                spent[name] += server.cpu_seconds() - cpu
+    if found is not None:
+        for name, measured in found.items():
+            measured.rates.append(clients * calls / took[name])
+            measured.cpu_per_call.append(spent[name] / (clients * calls))
+            measured.samples_ns += samples[name]
 
 
 def compare(servers: dict[str, tuple[Server, str]]) -> dict[int, dict[str, Measured]]:
     results = {clients: {name: Measured() for name in servers} for clients in CLIENTS}
-    for name, (server, tool) in servers.items():
-        anyio.run(_round, server, tool, 1, WARMUP_CALLS, None)
+    anyio.run(_round, servers, 1, None)
     for clients in CLIENTS:
         for round_number in range(ROUNDS):
-            order = list(servers.items()) if round_number % 2 == 0 else list(reversed(servers.items()))
-            for name, (server, tool) in order:
-                anyio.run(_round, server, tool, clients, CALLS_PER_CLIENT[clients], results[clients][name])
+            anyio.run(_round, servers, clients, results[clients])
             print(f"mcp: {clients} client(s), round {round_number + 1}/{ROUNDS} done", file=sys.stderr)
     return results
 
@@ -102,8 +120,11 @@ def compare(servers: dict[str, tuple[Server, str]]) -> dict[int, dict[str, Measu
 def profile_capenv(bundle_dir: Path, directory: Path) -> profiling.Profile:
     output = directory / "mcp-server.prof"
     server = start_capenv(bundle_dir, directory, profile_to=output)
+    async def calls() -> None:
+        async with contextlib.AsyncExitStack() as stack:
+            await _calls(await _sessions(stack, server, 1), TOOL, PROFILED_CALLS, [])
     try:
-        anyio.run(_round, server, TOOL, 1, PROFILED_CALLS, None)
+        anyio.run(calls)
     finally:
         server.stop()
     return profiling.summarise(pstats.Stats(str(output)), top=12)
@@ -165,7 +186,8 @@ def render(results: dict[int, dict[str, Measured]], ratios: dict[int, list[float
                          microseconds(percentile(m.samples_ns, 0.99))])
     lines = [f"capenv answers `{TOOL}` {ARGUMENTS} (an item read of the json-server capture's environment), the "
              f"SDK's server its `{ECHO_TOOL}` tool with the same arguments. {WARMUP_CALLS} warm-up calls each, then "
-             f"{ROUNDS} rounds per client count alternating between the servers; with 1 client "
+             f"{ROUNDS} rounds per client count, each sending its calls to the servers in turn in {SLICES} "
+             f"slices (sessions opened first); with 1 client "
              f"{CALLS_PER_CLIENT[1]} calls a round, with 8 clients {CALLS_PER_CLIENT[8]} calls each (8 sessions of "
              "`mcp.Client` in one event loop). calls/s min / median / max over the rounds; *server CPU* is the "
              "server process's CPU time per call (median of the rounds), p50/p99 the client's latency.", ""]
