@@ -25,7 +25,7 @@ from typing import Any
 import orjson
 
 from benchmarks import build_floor, profiling, runner
-from benchmarks.build_growth import TARGET_EXPONENT, growth_goals, run_exponents
+from benchmarks.build_growth import MIN_STEP, TARGET_EXPONENT, growth_goals, run_exponents
 from benchmarks.scale import pick
 from benchmarks.section import Section
 from benchmarks.stats import growth_exponent, median, table, thousands, verdict
@@ -248,7 +248,8 @@ def _targets(points: list[Point], growth: dict) -> list[str]:
         exponents = run_exponents(points, app)
         worst = max(exponents, default=0.0)
         slowest = min(p.records_per_second for p in points if p.app == app)
-        lines.append(f"- {app}: growth k ≤ {TARGET_EXPONENT:g} in every run (CPU time; worst step of each run: "
+        lines.append(f"- {app}: growth k ≤ {TARGET_EXPONENT:g} in every run (CPU time, sizes ≥ {MIN_STEP:g}× apart; worst "
+                     "step of each run: "
                      f"{', '.join(f'{k:.2f}' for k in exponents)}): {verdict(worst <= TARGET_EXPONENT)}; "
                      f"≥ {TARGET_RECORDS_PER_SECOND:,} "
                      f"records/s: slowest {thousands(slowest)}/s, {verdict(slowest >= TARGET_RECORDS_PER_SECOND)}.")

@@ -21,11 +21,26 @@ TARGET_EXPONENT = 1.1
 """k ≤ 1.1 in time ∝ records^k (issue 15: ×2 records → at most ×2.14 time), on every capture, every run."""
 
 
+MIN_STEP = 1.5
+"""A step's sizes at least this far apart: a capture's last prefix may be only a little larger than the
+one before (2,000 → 2,522 records), and over so short a step a few percent of noise is a large k."""
+
+
+def steps(mine: Sequence[Point]) -> list[tuple[Point, Point]]:
+    """Each size against the nearest smaller one at least ``MIN_STEP`` times smaller."""
+    found = []
+    for i, now in enumerate(mine):
+        before = [p for p in mine[:i] if now.records >= MIN_STEP * p.records]
+        if before:
+            found.append((before[-1], now))
+    return found
+
+
 def run_exponents(points: Sequence[Point], app: str) -> list[float]:
-    """The worst k of ``app``'s steps from one size to the next, in each run (CPU seconds)."""
+    """The worst k of ``app``'s steps, in each run (CPU seconds)."""
     mine = [p for p in points if p.app == app]
     runs = min(len(p.cpu_runs) for p in mine)
-    return [max((growth_exponent((a.records, a.cpu_runs[r]), (b.records, b.cpu_runs[r])) for a, b in zip(mine, mine[1:])),
+    return [max((growth_exponent((a.records, a.cpu_runs[r]), (b.records, b.cpu_runs[r])) for a, b in steps(mine)),
                 default=math.nan) for r in range(runs)]
 
 
@@ -43,9 +58,9 @@ def growth_goals(points: Sequence[Point]) -> list[Goal]:
 def _steepest_step(points: Sequence[Point], app: str) -> str:
     """The build steps that grow fastest between the app's two largest sizes (≥ 5% of the build)."""
     mine = [p for p in points if p.app == app]
-    if len(mine) < 2:
+    if not steps(mine):
         return ""
-    before, now = mine[-2], mine[-1]
+    before, now = steps(mine)[-1]
     steps = []
     for stage, seconds in now.stages.items():
         if seconds >= 0.05 * now.build_seconds and before.stages.get(stage, 0) > 0.005:
