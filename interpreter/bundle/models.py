@@ -263,8 +263,9 @@ class ReadView(_Model):
     envelope_members: tuple[EnvelopeMember, ...] = ()
     """For a list view: each member of its answers' envelope and how it is rendered."""
     other_shape_records: tuple[int, ...] = ()
-    """For a list view: the tool's reads answered in another shape than the view reads (a query
-    asking for it, ``view-list-shapes``): replayed, never checked nor answered from the state."""
+    """The tool's reads answered in another shape than the view reads (a query asking for it:
+    a list's ``view-list-shapes``, or members a query adds, ``view-query-members``): replayed,
+    never checked nor answered from the state."""
     item_members: tuple[ItemMember, ...] = ()
     """For an item view: the members beside the entity rendered for each entity it answers with."""
 

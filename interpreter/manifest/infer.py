@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.bundle.paths import has_trailing_slash, spell_path, split_path
 from capenv.interpreter.evidence.records import Evidence, Record
-from capenv.interpreter.predicates.text_shapes import SegmentContext, shape_class
+from capenv.interpreter.predicates.text_shapes import SegmentContext, shape_class, token_shape
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .identities import read_back_values, returned_identities
@@ -45,13 +45,15 @@ class _Classifier:
     cache: dict[str, tuple[bool, object]] = field(default_factory=dict)
 
     def identifier(self, value: str, sibling_shapes: tuple[str, ...] = (),
-                   kinds: tuple[int, float | None] = (0, None), prefix: str = "") -> tuple[bool, object]:
+                   kinds: tuple[int, float | None] = (0, None), prefix: str = "",
+                   token_shapes: tuple[str, ...] = ()) -> tuple[bool, object]:
         under_span = prefix in self.span_prefixes
-        key = f"{value}\0{'|'.join(sibling_shapes)}\0{kinds}\0{under_span}"
+        key = f"{value}\0{'|'.join(sibling_shapes)}\0{kinds}\0{under_span}\0{'|'.join(token_shapes)}"
         if key not in self.cache:
             context = SegmentContext(value=value, under_span=under_span, returned_as_identity=value in self.identities,
                                      read_back=value in self.read_back,
                                      sibling_identity_shapes=list(sibling_shapes),
+                                     sibling_token_shapes=list(token_shapes),
                                      sibling_kind_values=kinds[0], sibling_kind_overlap=kinds[1])
             decision = evaluate(self.ruleset, SEGMENT_TABLE, context, subject=f"segment {value!r}")
             self.cache[key] = (decision.yields.get("shape", "literal") != "literal", decision)
@@ -96,10 +98,13 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
     # them: an id shaped as an integer or a token makes no word beside it (/posts/slug) a parameter
     shapes = tuple(sorted({shape_class(k) for k in keys
                            if classifier.identifier(k, prefix=prefix)[1].yields.get("sibling_model")}))
+    # tokens returned as identities lend their length and alphabet (a missing id of their space)
+    tokens = tuple(sorted(token_shape(k) for k in keys if k in classifier.identities
+                          and classifier.identifier(k, prefix=prefix)[1].yields.get("token_model")))
     kinds = _kinds(node, [k for k in keys if classifier.identifier(k, shapes, prefix=prefix)[0]], classifier)
     identifier_keys, ruled_literal = [], []
     for key in keys:
-        is_identifier, decision = classifier.identifier(key, shapes, kinds, prefix)
+        is_identifier, decision = classifier.identifier(key, shapes, kinds, prefix, tokens)
         if is_identifier:
             identifier_keys.append((key, decision))
         elif decision.rule_id is not None:
@@ -117,7 +122,7 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
             location=first_decision.events[-1].location if first_decision.events else ""))
         for key in node.children:
             if isinstance(key, str):
-                _, decision = classifier.identifier(key, shapes, kinds, prefix)
+                _, decision = classifier.identifier(key, shapes, kinds, prefix, tokens)
                 traces.extend(e.model_copy(update={"subject": f"{prefix}/{key}"}) for e in decision.events)
     else:  # values a rule kept literal (words leading to different kinds): say why
         for key, decision in ruled_literal:

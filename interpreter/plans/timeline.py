@@ -183,6 +183,8 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
         read_view = views.get(tool_of.get(ordinal, ""))
         if read_view is None or read_view.kind not in ("item", "list") or read_view.type not in types:
             continue
+        if ordinal in read_view.other_shape_records:
+            continue  # another shape than the view reads (a query reshaping it): no sighting of the state
         entity_type = types[read_view.type]
         collection = collection_path(record.path, entity_type)
         if read_view.kind == "item":

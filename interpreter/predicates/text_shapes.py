@@ -28,12 +28,15 @@ class SegmentContext(BaseModel):
     """The successful read of the path ending in this segment answered the value as a member's
     (an item read naming its entity by a value it holds)."""
     sibling_identity_shapes: list[str] = []
+    """Shape classes (see ``shape_class``) of sibling values the application returned as identities."""
+    sibling_token_shapes: list[str] = []
+    """Token shapes (see ``token_shape``) of the sibling values a token rule took (``token_model``)
+    that the application returned as identities, one per value."""
     sibling_kind_values: int = 0
     """How many identifier-shaped sibling values (this one among them) have reads showing entities."""
     sibling_kind_overlap: float | None = None
     """The largest share of entity members two of those values' reads have in common (None with
     fewer than two): low when each value leads to a different kind of entity."""
-    """Shape classes (see ``shape_class``) of sibling values the application returned as identities."""
 
 
 def shape_class(value: str) -> str:
@@ -43,6 +46,13 @@ def shape_class(value: str) -> str:
     case = "mixed" if has_lower and has_upper else "lower" if has_lower else "upper" if has_upper else "none"
     separators = "".join(sorted({c for c in value if not c.isalnum()}))
     return f"{case}:{separators}"
+
+
+def token_shape(value: str) -> str:
+    """Length and alphabet of a value: ``t6cu5l28akg4mky`` -> ``15:0a`` (``0`` digits, ``a`` lower
+    case letters, ``A`` upper case letters, any other character as itself)."""
+    classes = {"0" if c.isdigit() else "a" if c.islower() else "A" if c.isupper() else c for c in value}
+    return f"{len(value)}:{''.join(sorted(classes))}"
 
 
 class PatternParams(BaseModel):
@@ -147,3 +157,29 @@ def segment_siblings_differ_in_kind(ctx: SegmentContext, params: KindParams) -> 
         return Miss(f"sibling values' entities share {ctx.sibling_kind_overlap} of their members, "
                     f"more than {params.max_overlap}")
     return Match({"values": ctx.sibling_kind_values, "overlap": ctx.sibling_kind_overlap})
+
+
+class TokenSiblingParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_siblings: int = Field(ge=1)
+    """How many sibling tokens, all of one length, make that length the identities' own."""
+
+
+@predicate("segment_fits_sibling_tokens", context="segment", params=TokenSiblingParams)
+def segment_fits_sibling_tokens(ctx: SegmentContext, params: TokenSiblingParams) -> Outcome:
+    """The segment has the one length of the sibling tokens returned as identities, and only
+    characters of their alphabet (a missing id of a fixed-length generated id space)."""
+    shapes = ctx.sibling_token_shapes
+    if len(shapes) < params.min_siblings:
+        return Miss(f"{len(shapes)} sibling tokens returned as identities, fewer than {params.min_siblings}")
+    lengths = {shape.split(":", 1)[0] for shape in shapes}
+    if len(lengths) != 1:
+        return Miss(f"sibling tokens of several lengths ({', '.join(sorted(lengths, key=int))})")
+    length, classes = token_shape(ctx.value).split(":", 1)
+    if length not in lengths:
+        return Miss(f"{length} characters, sibling tokens have {next(iter(lengths))}")
+    alphabet = {c for shape in shapes for c in shape.split(":", 1)[1]}
+    if not set(classes) <= alphabet:
+        return Miss(f"characters {classes!r} outside the sibling tokens' alphabet {''.join(sorted(alphabet))!r}")
+    return Match({"length": int(length), "alphabet": "".join(sorted(alphabet)), "siblings": len(shapes)})

@@ -75,9 +75,12 @@ class StateBuilder:
             self.collections[path] = _Collection(path, entity_type.name, collection_args(path, entity_type))
         return self.collections[path]
 
-    def observe(self, collection: _Collection, obj: dict[str, Any], id_field: str, ordinal: int) -> str | None:
+    def observe(self, collection: _Collection, obj: dict[str, Any], id_field: str, ordinal: int,
+                leave_out: frozenset[str] = frozenset()) -> str | None:
         if id_field not in obj:
             return None
+        if leave_out:
+            obj = {name: value for name, value in obj.items() if name not in leave_out}
         key = entity_key(obj[id_field])
         entity = collection.entities.get(key)
         if entity is None:
@@ -103,11 +106,15 @@ class StateBuilder:
 
 
 def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool_of: dict[int, str],
-                  types: dict[str, EntityType], whole_line: Any, evidence_id: str) -> StateSnapshot:
+                  types: dict[str, EntityType], whole_line: Any, evidence_id: str,
+                  query_members: dict[str, frozenset[str]] | None = None) -> StateSnapshot:
     """The initial state from the successful reads of the window.
 
-    ``whole_line(record) -> bool`` says whether a list read listed its whole collection.
+    ``whole_line(record) -> bool`` says whether a list read listed its whole collection;
+    ``query_members`` per type the members a read's query adds (``view-query-members``), which a
+    read sent with a query does not bring into the state.
     """
+    query_members = query_members or {}
     builder = StateBuilder(types)
     # Item reads after list reads: where a list shows a member as its own projection (another
     # value than the entity's own read, ``view-list-projections``), the state holds the item's.
@@ -133,13 +140,14 @@ def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool
         if located is MISSING:
             continue
         collection = builder.collection(collection_path(record.path, entity_type), entity_type)
+        leave_out = query_members.get(entity_type.name, frozenset()) if record.query else frozenset()
         if shape.kind == "list" and isinstance(located, list):
-            keys = [builder.observe(collection, obj, entity_type.id_field, record.ordinal)
+            keys = [builder.observe(collection, obj, entity_type.id_field, record.ordinal, leave_out)
                     for obj in located if isinstance(obj, dict)]
             if whole_line(record):
                 collection.whole_order = [k for k in keys if k is not None]
         elif shape.kind == "item" and isinstance(located, dict):
-            builder.observe(collection, located, entity_type.id_field, record.ordinal)
+            builder.observe(collection, located, entity_type.id_field, record.ordinal, leave_out)
     return builder.snapshot(evidence_id)
 
 

@@ -179,6 +179,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                             ready_line="LABEL STUDIO READY"),
     "jupyterhub": AppSpec("jupyterhub", _jupyterhub_env, _home_start("jupyterhub"), "/hub/api/", 120.0,
                           ready_line="jupyterhub READY"),
+    "pocketbase": AppSpec("pocketbase", _venv_env("pocketbase", "pocketbase", "0.40.6"), _home_start("pocketbase"),
+                          "/api/health", 60.0, ready_line="pocketbase READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start."""

@@ -1,0 +1,54 @@
+"""A member only reads sent with a query show (PocketBase's ``?expand=post`` puts the related
+post under ``expand``) is the query's, not the entity's (``view-query-members``): the state leaves
+it out, the item view stays answered from the state for reads without the query, a read with it
+is replayed, and a served write answers the entity as the application does, without the member
+(regression: a served PATCH answered with the ``expand`` member an earlier expanded read had
+brought into the state, which the application never sends back)."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+
+POST = {"id": "p1", "title": "Cards"}
+C1 = {"id": "c1", "post": "p1", "body": "hi", "score": 5}
+C2 = {"id": "c2", "post": "p1", "body": "yo", "score": 3}
+
+
+def capture() -> HarBuilder:
+    return (HarBuilder().call("GET", "/comments", response={"items": [C1, C2]})
+            .call("GET", "/comments/c1", response=C1)
+            .call("GET", "/comments/c2", response=C2)
+            .call("GET", "/comments/c1", query="expand=post", response={**C1, "expand": {"post": POST}})
+            .call("GET", "/comments", query="expand=post",
+                  response={"items": [{**C, "expand": {"post": POST}} for C in (C1, C2)]})
+            .call("PATCH", "/comments/c2", body={"score": 4}, response={**C2, "score": 4})
+            .call("GET", "/comments/c2", response={**C2, "score": 4})
+            .call("GET", "/comments", response={"items": [C1, {**C2, "score": 4}]}))
+
+
+def test_the_state_leaves_the_query_member_out():
+    bundle = build_from(capture())
+    held = {e.id: e.value for c in bundle.view.state.collections for e in c.entities}
+    assert held["c1"] == C1 and held["c2"] == C2
+    item = bundle.view.view("get_comments_by_comment_id")
+    assert item.state_backed, item.reason
+    assert {o for o in item.other_shape_records}  # the expanded read: another shape, replayed
+    why = [e for e in bundle.view.traces if e.rule_id == "query-member.added-by-query" and e.outcome == "match"]
+    assert why and "'expand'" in why[0].subject
+
+
+def test_a_served_update_answers_without_the_query_member():
+    bundle = build_from(capture())
+    patch = next(p for p in bundle.view.writes if p.tool == "patch_comments_by_comment_id")
+    assert patch.served, patch.reason
+    runtime = EnvironmentRuntime(bundle)
+    answer = runtime.call_tool("patch_comments_by_comment_id", {"comment_id": "c1", "body": {"score": 1}})
+    assert answer.structured["body"] == {**C1, "score": 1}
+    read = runtime.call_tool("get_comments_by_comment_id", {"comment_id": "c1"})
+    assert read.structured["body"] == {**C1, "score": 1}
+    expanded = runtime.call_tool("get_comments_by_comment_id", {"comment_id": "c1", "query": {"expand": "post"}})
+    # the expanded recording shows the comment before the write: refused, never replayed
+    assert expanded.is_error and "not modelled over the current state" in expanded.structured["message"]
