@@ -118,7 +118,7 @@ class QuerySpec(_Model):
     param: str
     """The parameter's name, percent- and form-decoded (``filters[title][$eq]``)."""
     kind: Literal["equals", "compare", "in", "search", "text", "sort", "order", "page", "limit", "start", "end",
-                  "offset"]
+                  "offset", "expression"]
     field: str | None = None
     operator: str | None = None
     """For ``compare``: one of ==, >=, <=, >, <, !=; for ``text``: contains, icontains, startswith,
@@ -135,6 +135,9 @@ class QuerySpec(_Model):
     """A sort key may end with this and a direction word (``views:desc``)."""
     directions: dict[str, Literal["asc", "desc"]] = Field(default_factory=dict)
     """Direction words (lower case) a sort key's suffix or an ``order`` value may carry."""
+    operators: dict[str, str] | None = None
+    """For ``expression``: spelled operator -> ==, !=, >, >=, <, <=, icontains or !icontains (the
+    value compares fields with literals, joined by ``separator``: ``bundle/filter_expressions``)."""
     rule_id: str | None = None
 
 
@@ -142,18 +145,21 @@ class EnvelopeMember(_Model):
     """One member of a list answer's envelope and how serving renders it (``view-list-members``).
 
     ``page-count``: the number of pages of the size the sibling member at ``field`` holds that
-    the counted members fill, on an answer listing all its query selects, else as ``recorded``;
+    the counted members fill (what the filters select before paging, wherever the state says
+    which), else as ``recorded``;
     ``count``: the number of members the answer counts (the listed ones, or the filtered ones
     before paging); ``whole-count``: that number on an answer listing all its query selects, else
     as ``recorded`` (a page's own counter may count the page); ``sum``: the sum of ``field`` over those; ``constant``: the base recording's
-    value; ``whole-constant``: that value on a line listing the whole collection; ``recorded``:
+    value; ``whole-constant``: that value on a line listing the whole collection; ``query-echo``:
+    the integer value of the query parameter named by ``field`` the call sent, else the base
+    recording's value where that recording did not send it either (the default); ``recorded``:
     the line's recording's value, only while the line's collection is as recorded and the call
     asks what the recording asked (otherwise the answer is refused: the state does not hold it).
     """
 
     pointer: str
     """Where the member sits in the answer (a JSON pointer: ``/meta/pagination/total``)."""
-    role: Literal["count", "whole-count", "sum", "page-count", "constant", "whole-constant", "recorded"]
+    role: Literal["count", "whole-count", "sum", "page-count", "constant", "whole-constant", "recorded", "query-echo"]
     field: str | None = None
     rule_id: str | None = None
 

@@ -51,6 +51,10 @@ class ListMemberContext(BaseModel):
     kinds: list[str] = Field(default_factory=list)
     """The JSON kinds of its values: number, string, boolean, null, empty (``{}`` or ``[]``), object, array."""
     kinds_in_whole: list[str] = Field(default_factory=list)
+    echoes_param: str | None = None
+    """A query parameter (decoded name) whose integer value the member equals in every recording
+    that sent it (one at least), while every recording that did not shows one value, its default
+    (one at least): the page or page size the call asked (PocketBase's page and perPage)."""
     page_count_of: str | None = None
     """A sibling member (its pointer) holding a positive integer such that this one equals the
     number of listed members divided by it, rounded up, in every whole recording (one at least):
@@ -63,6 +67,14 @@ def list_member_counts_pages(ctx: ListMemberContext, params: BaseModel) -> Outco
     if ctx.page_count_of is None:
         return Miss("it is not the listed members divided by a sibling page size, rounded up, in every whole recording")
     return Match({"field": ctx.page_count_of, "whole_recordings": ctx.whole_recordings})
+
+
+@predicate("list_member_echoes_query", context="list-member")
+def list_member_echoes_query(ctx: ListMemberContext, params: BaseModel) -> Outcome:
+    """It equals one query parameter's integer value where the call sent it, one default elsewhere."""
+    if ctx.echoes_param is None:
+        return Miss("it echoes no query parameter in every recording that sent it, with one value elsewhere")
+    return Match({"param": ctx.echoes_param})
 
 
 @predicate("list_member_named", context="list-member", params=WordsParams)

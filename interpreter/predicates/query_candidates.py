@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
+from capenv.interpreter.bundle.filter_expressions import parse_expression
+
 from .names import WordsParams, in_words
 
 
@@ -88,3 +90,25 @@ def query_param_prefix_operator(ctx: QueryCandidateContext, params: AffixParams)
         if stem and stem in ctx.fields:
             return Match({"field": stem, "operator": operator})
     return Miss(f"{ctx.param!r} is no field with an operator prefix")
+
+
+class ExpressionParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    conjunction: str = Field(min_length=1)
+    """What joins two comparisons (``&&``)."""
+    operators: dict[str, str] = Field(min_length=1)
+    """Spelled operator -> ==, !=, >, >=, <, <=, icontains or !icontains."""
+
+
+@predicate("query_value_filter_expression", context="query-candidate", params=ExpressionParams)
+def query_value_filter_expression(ctx: QueryCandidateContext, params: ExpressionParams) -> Outcome:
+    """The value is comparisons of fields of the members with literals, joined by the
+    conjunction, in optional parentheses (``(status='published' && views>=12)``)."""
+    clauses = parse_expression(ctx.value, params.conjunction, params.operators)
+    if clauses is None:
+        return Miss(f"{ctx.value!r} is no comparison of a field with a literal joined by {params.conjunction!r}")
+    unknown = next((c.field for c in clauses if c.field not in ctx.fields), None)
+    if unknown is not None:
+        return Miss(f"{unknown!r} is not a field of the members")
+    return Match({"separator": params.conjunction, "operators": params.operators, "clauses": len(clauses)})

@@ -13,6 +13,7 @@ whether it stayed the same, or changed between two answers of one call with no w
 from __future__ import annotations
 
 from typing import Any, Callable
+from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle import jsonvalue
 from capenv.interpreter.bundle.models import EnvelopeMember, Locator
@@ -57,7 +58,9 @@ def envelope_members(tool: str, locator: Locator | None, records: list[Record], 
         decision = evaluate(ruleset, TABLE, context, subject=f"{tool} envelope {pointer}")
         traces.extend(decision.events)
         role = str(decision.yields.get("role", "recorded"))
-        field = decision.evidence.get("field") if role in ("sum", "page-count") else None  # summed, or the page size
+        # summed, the page size, or the query parameter echoed
+        field = (decision.evidence.get("param") if role == "query-echo"
+                 else decision.evidence.get("field") if role in ("sum", "page-count") else None)
         members.append(EnvelopeMember(pointer=pointer, role=role, rule_id=decision.rule_id,
                                       field=str(field) if field is not None else None))
     return tuple(members), tuple(sorted(set(per_response)))
@@ -74,8 +77,11 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
         if key in last and last[key][1] != spelled and not changed_between(last[key][0], record):
             return None
         last[key] = (record, spelled)
-    # "whole": the recordings that listed all their query selects (no page cut from it)
-    uncut = [(record, value, listed) for record, value, listed in sightings if paging.uncut(record.query, len(listed))]
+    # "whole": the recordings that listed all their query selects (no page cut from it), less
+    # those whose query changed the member alone (PocketBase's skipTotal=1 answers totalItems -1)
+    shaped = _query_shaped(sightings, changed_between, listings)
+    uncut = [(record, value, listed) for record, value, listed in sightings
+             if record.ordinal not in shaped and paging.uncut(record.query, len(listed))]
     whole = [(value, listed) for _, value, listed in uncut]
     spelled_all = {_canonical(value) for _, value, _ in sightings}
     spelled_whole = {_canonical(value) for value, _ in whole}
@@ -94,7 +100,46 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
         listing_changed_in_whole=len({listings[record.ordinal] for record, _, _ in uncut}) > 1,
         kinds=sorted({_kind(value) for _, value, _ in sightings}),
         kinds_in_whole=sorted({_kind(value) for value, _ in whole}),
-        page_count_of=_page_count_of(pointer, uncut, leaves_of))
+        page_count_of=_page_count_of(pointer, uncut, leaves_of), echoes_param=_echoed_param(sightings))
+
+
+def _echoed_param(sightings: list[tuple[Record, Any, list]]) -> str | None:
+    """The first query parameter (decoded name) whose integer value the member equals in every
+    recording that sent it, while the others show one value (its default); one of each at least."""
+    def decoded(query: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+        return [(unquote_plus(n), unquote_plus(v)) for n, v in query]
+
+    names = sorted({name for record, _, _ in sightings for name, _ in decoded(record.query)})
+    for name in names:
+        sent, unsent = [], set()
+        for record, value, _ in sightings:
+            asked = [v for n, v in decoded(record.query) if n == name]
+            if asked:
+                sent.append(len(asked) == 1 and _integer(value) and asked[0].strip().lstrip("-").isdigit()
+                            and int(asked[0]) == value)
+            else:
+                unsent.add(_canonical(value))
+        if sent and all(sent) and len(unsent) == 1:
+            return name
+    return None
+
+
+def _query_shaped(sightings: list[tuple[Record, Any, list]], changed_between: Callable[[Record, Record], bool],
+                  listings: dict[int, str]) -> set[int]:
+    """The recordings sent with a query whose member differs from that of a recording sent
+    without one that listed the same members, no write between: their query changed the member
+    alone, so their value says nothing of what the state holds."""
+    plain = [(record, _canonical(value)) for record, value, _ in sightings if not record.query]
+    shaped = set()
+    for record, value, _ in sightings:
+        if not record.query:
+            continue
+        spelled, listing = _canonical(value), listings.get(record.ordinal)
+        if any(listings.get(other.ordinal) == listing and other_value != spelled
+               and not changed_between(*sorted((other, record), key=lambda r: r.ordinal))
+               for other, other_value in plain):
+            shaped.add(record.ordinal)
+    return shaped
 
 
 def _page_count_of(pointer: str, uncut: list[tuple[Record, Any, list]], leaves_of: dict[int, dict[str, Any]]) -> str | None:

@@ -28,7 +28,8 @@ from .query_references import Reference, References
 TABLE = "view-learned-queries"
 
 
-SPELLING = ("field", "operator", "index", "separator", "descending_prefix", "direction_separator", "directions")
+SPELLING = ("field", "operator", "index", "separator", "descending_prefix", "direction_separator", "directions",
+            "operators")
 """What a matching rule's yields and evidence may tell the learned query about the spelling."""
 
 Combination = tuple[QuerySpec, ...]
@@ -141,7 +142,7 @@ def _spec(ruleset: RuleSet, decision, rule_id: str, name: str) -> QuerySpec:
     kind = rule.yields["kind"]
     if kind == "equals" and "field" not in evidence:
         spelling["field"] = name
-    if kind == "sort":
+    if kind in ("sort", "expression"):
         spelling.pop("field", None)  # the value names the field on each call
     return QuerySpec(param=name, kind=kind, rule_id=rule_id, **spelling)
 

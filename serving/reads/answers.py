@@ -108,7 +108,8 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
         asked = query if query is not None else line.query
         whole = not pages(line.queries, asked) if line.queries else line.membership == "all"
         body, unheld = render_envelope(view, line, body, _counted(line, members, collection, asked),
-                                       lambda: _digest(collection), whole=whole, as_recorded=as_recorded)
+                                       lambda: _digest(collection), whole=whole, as_recorded=as_recorded,
+                                       asked=asked)
     return Answer(line.base.status, line.base.content_type, line.base.headers, body, missing_field=lacking,
                   unheld=unheld)
 

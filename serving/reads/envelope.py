@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from typing import Any, Callable
+from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle import jsonvalue
 from capenv.interpreter.bundle.models import EnvelopeMember, ListLine, ReadView
@@ -31,13 +32,15 @@ def collection_digest(members: list[tuple[Any, dict[str, Any]]] | None) -> str:
 
 
 def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dict[str, Any]] | None,
-                    current_digest: Callable[[], str], *, whole: bool, as_recorded: bool) -> tuple[Any, str | None]:
+                    current_digest: Callable[[], str], *, whole: bool, as_recorded: bool,
+                    asked: tuple[tuple[str, str], ...] = ()) -> tuple[Any, str | None]:
     """``body`` (the base with the members placed) with each envelope member rendered, and the
     reason it cannot be when one cannot (None when all can).
 
     ``counted`` are the members the counters count (None: the state cannot say which);
     ``current_digest()`` is the digest of the line's collection now; ``whole``: the answer lists
-    the whole collection; ``as_recorded``: the call asks what the line's recording asked."""
+    the whole collection; ``as_recorded``: the call asks what the line's recording asked;
+    ``asked``: the call's query (a ``query-echo`` member renders its parameter's value)."""
     if not view.envelope_members or not isinstance(body, dict):
         return body, None
     result = body
@@ -46,7 +49,12 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
         recorded = _at(line.base.body, member.pointer)
         if recorded is MISSING:
             continue  # this line's answers never carried it
-        value = _pages(result, member, counted) if member.role == "page-count" and whole else _computed(member, counted, whole)
+        if member.role == "page-count":
+            value = _pages(result, member, counted)
+        elif member.role == "query-echo":
+            value = _echoed(member, asked, line.query, recorded)
+        else:
+            value = _computed(member, counted, whole)
         if value is _KEEP:
             continue
         if value is MISSING:
@@ -60,6 +68,22 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
             continue
         result = _placed(result, member.pointer, value)
     return result, None
+
+
+def _echoed(member: EnvelopeMember, asked: tuple[tuple[str, str], ...], recorded_query: tuple[tuple[str, str], ...],
+            recorded: Any) -> Any:
+    """The integer the call's query parameter holds; the base's value (the default) where neither
+    the call nor the base's recording sent it; else MISSING."""
+    values = [value for name, value in _decoded(asked) if name == member.field]
+    if len(values) == 1 and values[0].strip().lstrip("-").isdigit():
+        return int(values[0])
+    if not values and not any(name == member.field for name, _ in _decoded(recorded_query)):
+        return _KEEP if isinstance(recorded, int) and not isinstance(recorded, bool) else MISSING
+    return MISSING
+
+
+def _decoded(query: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    return [(unquote_plus(name), unquote_plus(value)) for name, value in query]
 
 
 def _pages(body: Any, member: EnvelopeMember, counted: list[dict[str, Any]] | None) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote_plus
 
+from capenv.interpreter.bundle.filter_expressions import parse_expression
 from capenv.interpreter.bundle.models import QuerySpec
 
 
@@ -57,7 +58,29 @@ def _filtered(result: list[dict[str, Any]], spec: QuerySpec, value: str) -> list
     if spec.kind == "search":
         needle = value.lower()
         return [m for m in result if needle in _all_text(m).lower()]
+    if spec.kind == "expression":
+        clauses = parse_expression(value, spec.separator or "", spec.operators or {})
+        if clauses is None:
+            return []  # never answered: ``unproven`` refuses a value that is no such expression
+        for clause in clauses:
+            result = [m for m in result if _clause_holds(m.get(clause.field), clause.operator, clause.value)]
+        return result
     return result
+
+
+def _clause_holds(value: Any, operator: str, literal: Any) -> bool:
+    """One comparison of an expression: a text literal compares as text (``~`` a case-insensitive
+    contains), a number as a number, true/false/null as JSON values."""
+    if operator in ("icontains", "!icontains"):
+        found = _text_matches(value, "icontains", _text(literal))
+        return found == (operator == "icontains")
+    if literal is None or isinstance(literal, bool):
+        return (value is literal) == (operator == "==") if operator in ("==", "!=") else False
+    if isinstance(literal, str):
+        if operator in ("==", "!="):
+            return (_text(value) == literal and not isinstance(value, bool)) == (operator == "==")
+        return False
+    return _compare(value, operator, _text(literal))
 
 
 def _indexed_lists(by_param: dict[str, QuerySpec], values: dict[str, str]) -> dict[str, set[str]]:
@@ -190,6 +213,19 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str]) -> st
                 how = f" ({', '.join(spelled)})" if spelled else ""
                 return (f"sort key {key.strip()!r} of {name!r} names no field the listed entities hold; accepted: "
                         f"a field name{how}, among {', '.join(repr(f) for f in sorted(fields)[:20])}")
+    for name, value in values.items():
+        spec = by_param[name]
+        if spec.kind != "expression":
+            continue
+        spelled = " or ".join(sorted(spec.operators or {}))
+        clauses = parse_expression(value, spec.separator or "", spec.operators or {})
+        if clauses is None:
+            return (f"{name}={value!r} is not a filter the capture proves: accepted, comparisons of a field with a "
+                    f"quoted text or a number, with {spelled}, joined by {spec.separator!r}, in optional parentheses")
+        unknown = next((c.field for c in clauses if c.field not in fields), None)
+        if unknown is not None:
+            return (f"{name} compares {unknown!r}, no field the listed entities hold; accepted: "
+                    f"{', '.join(repr(f) for f in sorted(fields)[:20])}")
     kinds = {by_param[name].kind for name in values}
     if "page" in kinds and "limit" not in kinds:
         sizes = sorted(s.param for s in specs if s.kind == "limit")

@@ -1,0 +1,62 @@
+"""Filter expressions in a query value (PocketBase's ``filter=(status='published' && views>=12)``):
+comparisons of a field with a literal, joined by one conjunction, in optional parentheses.
+
+Both sides read them alike: the build proposes and proves an expression spelling
+(``view-learned-queries``), serving evaluates it over the state. Only this restricted form is read;
+anything else (another conjunction, nested parentheses, a field compared with a field, an escape
+in a string) is no expression, so serving refuses the call rather than guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_FIELD = r"[A-Za-z_][A-Za-z0-9_]*"
+_LITERAL = r"""'[^'\\]*'|"[^"\\]*"|-?[0-9]+(?:\.[0-9]+)?|true|false|null"""
+
+
+@dataclass(frozen=True)
+class Clause:
+    field: str
+    operator: str
+    """The canonical operator the spelled one maps to (==, !=, >, >=, <, <=, icontains, !icontains)."""
+    value: Any
+    """The literal: a string, an int or float, True, False or None."""
+
+
+def parse_expression(text: str, conjunction: str, operators: dict[str, str]) -> list[Clause] | None:
+    """The clauses of ``text`` read with this spelling, or None when it is not one."""
+    body = text.strip()
+    if body.startswith("(") and body.endswith(")"):
+        body = body[1:-1]
+    if not body.strip() or not operators:
+        return None
+    spelled = "|".join(re.escape(op) for op in sorted(operators, key=len, reverse=True))
+    clause = re.compile(rf"\s*({_FIELD})\s*({spelled})\s*({_LITERAL})\s*")
+    joiner = re.escape(conjunction)
+    clauses: list[Clause] = []
+    position = 0
+    while True:
+        found = clause.match(body, position)
+        if found is None:
+            return None
+        clauses.append(Clause(found.group(1), operators[found.group(2)], _literal(found.group(3))))
+        position = found.end()
+        if position == len(body):
+            return clauses
+        joined = re.compile(rf"{joiner}").match(body, position)
+        if joined is None:
+            return None
+        position = joined.end()
+
+
+def _literal(text: str) -> Any:
+    if text[0] in "'\"":
+        return text[1:-1]
+    if text in ("true", "false"):
+        return text == "true"
+    if text == "null":
+        return None
+    return float(text) if "." in text else int(text)

@@ -1,0 +1,47 @@
+"""An envelope that echoes the page asked (PocketBase's ``{"page", "perPage", "totalItems",
+"totalPages", "items"}``): ``page`` and ``perPage`` equal the query's values where the call sent
+them and one default elsewhere (``list-member.query-echo``), ``totalPages`` is the number of pages
+of that size the selection fills (``list-member.page-count-word``), on a page too. After a served
+create every page renders them from the call and the state."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+
+R = [{"id": i, "title": t} for i, t in (("t6cu5l28akg4mky", "a"), ("cagzde72kg0rlkj", "b"), ("matavwrwme382xr", "c"))]
+NEW = {"id": "ruo4rq8e0nzally", "title": "d"}
+
+
+def envelope(items: list, *, page: int = 1, per_page: int = 30, total: int = 3) -> dict:
+    return {"page": page, "perPage": per_page, "totalItems": total, "totalPages": -(-total // per_page), "items": items}
+
+
+def capture() -> HarBuilder:
+    return (HarBuilder()
+            .call("GET", "/records", response=envelope(R))
+            .call("GET", f"/records/{R[0]['id']}", response=R[0])
+            .call("GET", "/records", query="perPage=2", response=envelope(R[:2], per_page=2))
+            .call("GET", "/records", query="page=2&perPage=2", response=envelope(R[2:], page=2, per_page=2))
+            .call("POST", "/records", body={"title": "d"}, response=NEW)
+            .call("GET", f"/records/{NEW['id']}", response=NEW)
+            .call("GET", "/records", response=envelope(R + [NEW], total=4)))
+
+
+def test_page_members_echo_the_query_and_count_pages():
+    bundle = build_from(capture())
+    roles = {m.pointer: (m.role, m.field) for m in bundle.view.view("get_records").envelope_members}
+    assert roles == {"/page": ("query-echo", "page"), "/perPage": ("query-echo", "perPage"),
+                     "/totalItems": ("count", None), "/totalPages": ("page-count", "/perPage")}
+    runtime = EnvironmentRuntime(bundle)
+    runtime.read("post_records", {"body": {"title": "e"}})
+    second = runtime.read("get_records", {"query": {"page": "2", "perPage": "2"}})["body"]
+    assert {k: v for k, v in second.items() if k != "items"} == {"page": 2, "perPage": 2, "totalItems": 4,
+                                                                 "totalPages": 2}
+    assert [r["title"] for r in second["items"]] == ["c", "e"]
+    third = runtime.read("get_records", {"query": {"page": "3", "perPage": "1"}})["body"]  # never recorded
+    assert (third["page"], third["perPage"], third["totalPages"], [r["title"] for r in third["items"]]) == (3, 1, 4, ["c"])
+    whole = runtime.read("get_records")["body"]
+    assert (whole["page"], whole["perPage"], whole["totalItems"], whole["totalPages"]) == (1, 30, 4, 1)
