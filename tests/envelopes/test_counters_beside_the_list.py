@@ -76,7 +76,7 @@ def test_a_nested_pagination_total_is_a_count():
     view = bundle.view.view("get_articles")
     assert {m.pointer: m.role for m in view.envelope_members} == {
         "/meta/pagination/page": "constant", "/meta/pagination/pageSize": "constant",
-        "/meta/pagination/pageCount": "constant", "/meta/pagination/total": "count"}
+        "/meta/pagination/pageCount": "page-count", "/meta/pagination/total": "count"}  # pages of pageSize
     assert plan(bundle, "POST", "/api/articles").served
     runtime = EnvironmentRuntime(bundle)
     created = runtime.read("post_articles", {"body": {"data": {"title": "z"}}})

@@ -41,8 +41,11 @@ def test_a_populated_read_embedding_a_created_entity_checks_nothing():
     bundle = build_from(har)
     create = plan(bundle, "POST", "/authors")
     assert create.served, create.reason
+    # populate adds a member no read without it shows (view-query-members): the read is another
+    # shape of the view, which the gate skips and serving replays
+    assert 9 in bundle.view.view("get_books_by_book_id").other_shape_records
     traces = [e.reason for e in bundle.view.traces if e.table == "gate" and e.reason and "record 9" in e.reason]
-    assert any("serving replays an item read with this query" in r for r in traces), traces
+    assert not any("contradict" in r for r in traces), traces
     runtime = EnvironmentRuntime(bundle)
     made = runtime.read("post_authors", {"body": {"data": {"name": "Lise"}}})["body"]["data"]
     assert runtime.read("get_authors_by_author_id", {"author_id": str(made["id"])})["body"]["data"] == made

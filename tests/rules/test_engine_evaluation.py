@@ -64,7 +64,7 @@ def test_reordering_two_rules_changes_the_decision_and_the_trace(rules_dir, real
     assert segment(real, "12345678").rule_id == "segment.integer"
     decision = segment(moved, "12345678")
     assert decision.rule_id == "segment.hex-token"
-    assert decision.yields == {"shape": "hex-token"}
+    assert decision.yields == {"shape": "hex-token", "token_model": True}
     order = [r.id for r in moved.table(SEGMENTS).rules]
     tried = order[: order.index("segment.hex-token")]
     assert [e.rule_id for e in decision.events] == tried + ["segment.hex-token"]
