@@ -60,3 +60,17 @@ def _literal(text: str) -> Any:
     if text == "null":
         return None
     return float(text) if "." in text else int(text)
+
+
+def literal_kind(value: Any) -> str:
+    """The kind of a clause's literal: text, number, boolean or null."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    return "text" if isinstance(value, str) else "number"
+
+
+def clause_shape(clause: Clause) -> str:
+    """What a clause compares, as the recordings prove it: ``>=:number``, ``==:text``."""
+    return f"{clause.operator}:{literal_kind(clause.value)}"

@@ -138,6 +138,9 @@ class QuerySpec(_Model):
     operators: dict[str, str] | None = None
     """For ``expression``: spelled operator -> ==, !=, >, >=, <, <=, icontains or !icontains (the
     value compares fields with literals, joined by ``separator``: ``bundle/filter_expressions``)."""
+    proven_clauses: tuple[str, ...] | None = None
+    """For ``expression``: the comparisons the recordings proved, as operator and literal kind
+    (``>=:number``, ``==:text``); serving refuses a value comparing otherwise."""
     rule_id: str | None = None
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 from typing import Callable
 
+from capenv.interpreter.bundle.filter_expressions import clause_shape, parse_expression
 from capenv.interpreter.bundle.models import ListLine, QuerySpec, ReadView
 from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
@@ -70,7 +71,29 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
                                            "records": list(line.record_ordinals)}))
         lines.append(line.model_copy(update={"queries": specs, "state_backed": True, "reason": None,
                                              "record_ordinals": line.record_ordinals}))
+    lines, learned = _with_proven_clauses(lines, learned)
     return view.model_copy(update={"lines": tuple(lines), "learned_queries": tuple(learned.values())})
+
+
+def _with_proven_clauses(lines: list[ListLine], learned: dict[str, QuerySpec]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+    """Each learned expression with the comparisons its lines' recorded values make (operator and
+    literal kind): serving evaluates only those, as the recordings proved them."""
+    shapes: dict[str, set[str]] = {}
+    for line in lines:
+        for name, value in decoded(line.query):
+            spec = learned.get(name)
+            if spec is None or spec.kind != "expression" or not line.state_backed:
+                continue
+            clauses = parse_expression(value, spec.separator or "", spec.operators or {}) or []
+            shapes.setdefault(name, set()).update(clause_shape(c) for c in clauses)
+    if not shapes:
+        return lines, learned
+    updated = {name: learned[name].model_copy(update={"proven_clauses": tuple(sorted(found))})
+               for name, found in shapes.items()}
+    lines = [line.model_copy(update={"queries": tuple(updated.get(q.param, q) if q.kind == "expression" else q
+                                                      for q in line.queries)}) if line.queries else line
+             for line in lines]
+    return lines, {**learned, **updated}
 
 
 def _key(spec: QuerySpec) -> str:

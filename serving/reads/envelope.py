@@ -45,7 +45,8 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
         return body, None
     result = body
     unchanged: bool | None = None
-    for member in view.envelope_members:
+    # page counts last: they divide by the page size rendered for this call (an echoed perPage)
+    for member in sorted(view.envelope_members, key=lambda member: member.role == "page-count"):
         recorded = _at(line.base.body, member.pointer)
         if recorded is MISSING:
             continue  # this line's answers never carried it

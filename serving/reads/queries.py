@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote_plus
 
-from capenv.interpreter.bundle.filter_expressions import parse_expression
+from capenv.interpreter.bundle.filter_expressions import clause_shape, parse_expression
 from capenv.interpreter.bundle.models import QuerySpec
 
 
@@ -226,6 +226,16 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str]) -> st
         if unknown is not None:
             return (f"{name} compares {unknown!r}, no field the listed entities hold; accepted: "
                     f"{', '.join(repr(f) for f in sorted(fields)[:20])}")
+        proven = spec.proven_clauses or ()
+        unproven_clause = next((c for c in clauses if clause_shape(c) not in proven), None)
+        if unproven_clause is not None:
+            return (f"{name} compares {unproven_clause.field!r} by {clause_shape(unproven_clause)!r} (operator:literal "
+                    f"kind), which no recording proves; proven: {', '.join(proven) or 'none'}")
+        wildcard = next((c for c in clauses if c.operator.endswith("icontains") and any(w in str(c.value) for w in "%_")),
+                        None)
+        if wildcard is not None:
+            return (f"{name} looks for {wildcard.value!r}, holding % or _, which the application may read as "
+                    f"wildcards: send the text without them")
     kinds = {by_param[name].kind for name in values}
     if "page" in kinds and "limit" not in kinds:
         sizes = sorted(s.param for s in specs if s.kind == "limit")

@@ -2,7 +2,8 @@
 ``~`` a case-insensitive contains; ``learned-query.filter-expression``): learned only where the
 recordings prove them, answered from the state after a served create, including values and fields
 never recorded; a value that is no such expression, or compares a field the entities do not hold,
-is refused with what would be accepted. And an envelope counter a query changes alone
+is refused with what would be accepted, and so is a comparison no recording made (an operator
+with a kind of literal: ``!=`` on a text where only ``=`` was recorded). And an envelope counter a query changes alone
 (``skipTotal=1`` answers ``totalItems: -1`` for the same listing) is no evidence against the
 counter: the plain list still counts what the state holds after a create."""
 
@@ -52,8 +53,8 @@ def test_the_expression_is_learned_and_answers_over_the_state():
     assert learned == {"filter": ("expression", "learned-query.filter-expression")}
     runtime = after_create()
     assert titles(runtime, "(status='open')") == ["alpha", "gamma", "delta"]
-    assert titles(runtime, "(views<7 && status='open')") == ["delta"]            # never recorded
-    assert titles(runtime, "(status!='open')") == ["Beta notes"]
+    assert titles(runtime, "(views>=6 && status='open')") == ["alpha", "gamma", "delta"]  # never recorded
+    assert titles(runtime, "(views>=8)") == ["alpha"]
     assert titles(runtime, "title~'ELT'") == ["delta"]
     answer = runtime.read("get_records", {"query": {"filter": "(status='open')"}})["body"]
     assert answer["totalItems"] == 3
@@ -65,6 +66,13 @@ def test_what_is_no_such_expression_is_refused_with_what_is_accepted():
     assert either.is_error and "joined by '&&'" in either.structured["message"]
     unknown = runtime.call_tool("get_records", {"query": {"filter": "(rating>1)"}})
     assert unknown.is_error and "'rating'" in unknown.structured["message"]
+    # comparisons no recording made (!= on a text, < on a number) are not guessed
+    other = runtime.call_tool("get_records", {"query": {"filter": "(status!='open')"}})
+    assert other.is_error and "'!=:text'" in other.structured["message"], other.structured
+    below = runtime.call_tool("get_records", {"query": {"filter": "(views<7)"}})
+    assert below.is_error and "'<:number'" in below.structured["message"]
+    wildcard = runtime.call_tool("get_records", {"query": {"filter": "(title~'de%a')"}})
+    assert wildcard.is_error and "wildcards" in wildcard.structured["message"]
 
 
 def test_a_counter_a_query_changes_alone_still_counts_the_state():
