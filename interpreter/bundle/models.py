@@ -359,6 +359,10 @@ class ViewResult(_Model):
     write_absences: dict[str, Recording] = Field(default_factory=dict)
     """Per item write tool, its learned answer for a missing entity (``write-absence-answers``),
     served before the tool's recorded 400/404/410."""
+    write_held_refusals: dict[str, tuple[int, ...]] = Field(default_factory=dict)
+    """Per item write tool, its recorded 400s for entities the capture holds
+    (``write-absence.held-id-refusal``): refusals of what the call sent, never answered for a
+    missing entity (serving falls back on the item view's learned absence)."""
     traces: tuple[TraceEvent, ...] = ()
 
     def view(self, tool: str) -> ReadView | None:

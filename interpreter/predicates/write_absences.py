@@ -45,6 +45,20 @@ class SuccessBodiesParams(BaseModel):
     """What a 2xx body may hold: none, null, empty-object."""
 
 
+class StatusesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+
+
+@predicate("absent_write_status_in", context="absence-write", params=StatusesParams)
+def absent_write_status_in(ctx: AbsenceWriteContext, params: StatusesParams) -> Outcome:
+    """The write answered one of some statuses."""
+    if ctx.status in params.statuses:
+        return Match({"status": ctx.status})
+    return Miss(f"answered {ctx.status}, not {' or '.join(str(s) for s in params.statuses)}")
+
+
 @predicate("absent_write_method_in", context="absence-write", params=WriteMethodsParams)
 def absent_write_method_in(ctx: AbsenceWriteContext, params: WriteMethodsParams) -> Outcome:
     """The write's method is one of some methods."""

@@ -27,24 +27,30 @@ from .recordings import recording_of
 
 TABLE = "write-absence-answers"
 ITEM_WRITES = ("DELETE", "PUT", "PATCH")
+REFUSALS = (400,)
+"""Failed calls weighed too: a 400 may refuse what the call sent to a held entity."""
 
 
 def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], records: list[Record],
                          histories: IdHistories, ruleset: RuleSet,
-                         traces: list[TraceEvent]) -> dict[str, Recording]:
+                         traces: list[TraceEvent]) -> tuple[dict[str, Recording], dict[str, tuple[int, ...]]]:
+    """Per item write tool, its learned answer for a missing entity, and the 400s it recorded for
+    entities the capture holds (``held_refusal``), which serving never answers a missing one with."""
     by_item = {t.item_template: t for t in types.values() if t.item_template}
     tools = [(tool, by_item[tool.template]) for tool in manifest.tools
              if tool.method in ITEM_WRITES and tool.template in by_item]
     if not tools:
-        return {}
+        return {}, {}
     by_ordinal = {r.ordinal: r for r in records}
     shown = histories.shown({t.id_field for _, t in tools})
     learned: dict[str, Recording] = {}
+    held: dict[str, tuple[int, ...]] = {}
     for tool, entity_type in sorted(tools, key=lambda pair: pair[0].name):
         chosen: tuple[Record, str] | None = None
+        refusals: list[int] = []
         for ordinal in tool.record_ordinals:
             record = by_ordinal[ordinal]
-            if not record.succeeded:
+            if not record.succeeded and record.status not in REFUSALS:
                 continue
             id_value = unquote(split_path(record.path)[-1])
             history = histories.of(record, id_value, entity_type.id_field, shown.get(entity_type.id_field, set()))
@@ -54,6 +60,10 @@ def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], recor
             traces.extend(decision.events)
             if decision.yields.get("absence"):
                 chosen = (record, decision.rule_id or "")
+            elif decision.yields.get("held_refusal"):
+                refusals.append(ordinal)
+        if refusals:
+            held[tool.name] = tuple(refusals)
         if chosen is not None:
             record, rule_id = chosen
             learned[tool.name] = recording_of(record)
@@ -63,4 +73,4 @@ def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], recor
                 evidence={"record": record.ordinal, "status": record.status, "body": body_kind(record)},
                 reason=(f"a {tool.method} of a missing {entity_type.name} answers as record {record.ordinal} did "
                         f"({record.status}, body {body_kind(record)}): the id it named was already deleted")))
-    return learned
+    return learned, held

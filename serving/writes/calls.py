@@ -73,11 +73,15 @@ def latest_absences(replay: ReplayTable) -> dict[str, Recording]:
     return {tool: call.response for tool, call in latest_absent_calls(replay).items()}
 
 
-def latest_absent_calls(replay: ReplayTable) -> dict[str, Any]:
-    """Each tool's recorded call ``latest_absences`` answers with (its path names the id)."""
+def latest_absent_calls(replay: ReplayTable, held: dict[str, tuple[int, ...]] | None = None) -> dict[str, Any]:
+    """Each tool's recorded call ``latest_absences`` answers with (its path names the id), less
+    ``held``: per tool, the 400s it recorded for entities the capture holds (refusals of what
+    the call sent, ``ViewResult.write_held_refusals``)."""
     found: dict[str, Any] = {}
+    held = held or {}
     for tool, calls in replay.tools.items():
-        absences = sorted((c for c in calls if c.response.status in ABSENCE_STATUSES),
+        skip = set(held.get(tool, ()))
+        absences = sorted((c for c in calls if c.response.status in ABSENCE_STATUSES and c.ordinal not in skip),
                           key=lambda c: (c.response.status != 400, c.ordinal))
         if absences:
             found[tool] = absences[-1]
