@@ -43,6 +43,19 @@ def _volatile_decisions(bundle, header: dict) -> list[TraceEvent]:
             if e.table == "view-volatile-members" and e.subject.startswith(f"{type_name}.")]
 
 
+def _type_decisions(bundle, header: dict) -> list[TraceEvent]:
+    """Why members of the tool's type belong to a query, not the entity (view-query-members), and,
+    for an item write, which of its recorded calls say how it answers a missing entity
+    (write-absence-answers)."""
+    type_name = header.get("type") if header["kind"] == "write" else getattr(bundle.view.view(header["tool"]), "type", None)
+    found = [e for e in bundle.view.traces if type_name and e.table == "view-query-members"
+             and e.subject.startswith(f"{type_name} member ")]
+    if header["kind"] == "write":
+        found += [e for e in bundle.view.traces if e.table == "write-absence-answers"
+                  and e.subject.startswith(f"{header['tool']} ") and e.outcome == "match"]
+    return found
+
+
 def _absence(view) -> dict | None:
     """The absence answer an item view learned (view-absence-answers), for the header."""
     absence = view.absence
@@ -62,7 +75,9 @@ def _segment_decisions(manifest, name: str) -> list[TraceEvent]:
     mine = ["{…}" if s.is_param else s.literal for s in tool.segments]
     found = []
     for event in manifest.traces:
-        theirs = event.subject.strip("/").split("/") if event.table in SEGMENT_TABLES else None
+        # a value that joined a parameter by another rule names the parameter in its evidence
+        subject = str(event.evidence.get("parameter", event.subject))
+        theirs = subject.strip("/").split("/") if event.table in SEGMENT_TABLES else None
         if theirs and event.outcome == "match" and len(theirs) <= len(mine) and theirs == mine[:len(theirs)]:
             found.append(event)
     return found
@@ -102,7 +117,8 @@ def _explain(args: argparse.Namespace) -> int:
                       "reason": view.reason, "absence": _absence(view)}
         else:
             continue
-        events = _segment_decisions(bundle.manifest, name) + events + _volatile_decisions(bundle, header)
+        events = (_segment_decisions(bundle.manifest, name) + events + _volatile_decisions(bundle, header)
+                  + _type_decisions(bundle, header))
         events += [e for o in ordinals[name] for e in reached.get(o, [])]
         if args.field:
             events = [e for e in events if _mentions(e, args.field)]

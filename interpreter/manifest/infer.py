@@ -120,6 +120,16 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
             subject=f"{prefix}/{{…}}",
             evidence={"values": len(identifier_keys), "example": first_key, **first_decision.evidence},
             location=first_decision.events[-1].location if first_decision.events else ""))
+        # each other rule that made a value a parameter, once, with its first value (a missing id
+        # joined by segment.token-sibling says so)
+        ruled = {first_decision.rule_id}
+        for key, decision in identifier_keys[1:]:
+            if decision.rule_id not in ruled:
+                ruled.add(decision.rule_id)
+                traces.append(TraceEvent(
+                    table=SEGMENT_TABLE, rule_id=decision.rule_id, outcome="match", subject=f"{prefix}/{key}",
+                    evidence={"parameter": f"{prefix}/{{…}}", **decision.evidence},
+                    location=decision.events[-1].location if decision.events else ""))
         for key in node.children:
             if isinstance(key, str):
                 _, decision = classifier.identifier(key, shapes, kinds, prefix, tokens)

@@ -31,6 +31,7 @@ def test_a_missing_id_without_a_digit_is_a_parameter_value():
     assert not any("zzzz" in template for _, template in templates)
     assert ("GET", "/records/latest") in templates  # another length: a literal sub-path
     why = {e.subject: e for e in bundle.manifest.traces if e.rule_id == "segment.token-sibling"}
+    assert why["/records/zzzzzzzzzzzzzzz"].outcome == "match"  # explain says why it joined the parameter
     assert why["/records/latest"].outcome == "miss" and "6 characters" in why["/records/latest"].reason
 
 
