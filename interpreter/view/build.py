@@ -86,12 +86,12 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         members = locate(record.response.json_value, shape.locator) if shape and shape.locator else None
         return paging.whole(record.query, len(members) if isinstance(members, list) else 0)
 
-    added_by_query = query_members(records, inference.shapes, tool_of, types, ruleset, traces)
+    added_by_query = query_members(records, inference.shapes, tool_of, types, paging, ruleset, traces)
     state = extract_state(window_records, inference.shapes, tool_of, types, whole_line, evidence.evidence_id,
                           added_by_query)
     volatile = volatile_fields(inference.shapes, records, tool_of, types, writes, ruleset, traces)
     views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts, absences)
-    views = [with_query_shaped_records(v, by_ordinal, inference.shapes, added_by_query) for v in views]
+    views = [with_query_shaped_records(v, by_ordinal, inference.shapes, added_by_query, paging) for v in views]
     hits: list[BudgetHit] = []
     entity_count = sum(len(c.entities) for c in state.collections)
     state_bytes = len(dumps(state.model_dump()))

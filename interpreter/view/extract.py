@@ -112,7 +112,7 @@ def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool
 
     ``whole_line(record) -> bool`` says whether a list read listed its whole collection;
     ``query_members`` per type the members a read's query adds (``view-query-members``), which a
-    read sent with a query does not bring into the state.
+    read sent with a query does not bring into the state (no read shows them without one).
     """
     query_members = query_members or {}
     builder = StateBuilder(types)

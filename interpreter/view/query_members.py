@@ -13,6 +13,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.query_members import QueryMemberContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
+from .paging import PagingRoles
 from .types import ToolShape
 
 TABLE = "view-query-members"
@@ -27,10 +28,16 @@ def _entities(record: Record, shape: ToolShape) -> list[dict]:
     return [located] if shape.kind == "item" and isinstance(located, dict) else []
 
 
+def _shaping(record: Record, paging: PagingRoles) -> bool:
+    """The read was sent with a query that may shape its answer: a parameter that does more than page."""
+    return bool(record.query) and not paging.only_pages(record.query)
+
+
 def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: dict[int, str],
-                  types: dict[str, EntityType], ruleset: RuleSet,
+                  types: dict[str, EntityType], paging: PagingRoles, ruleset: RuleSet,
                   traces: list[TraceEvent]) -> dict[str, frozenset[str]]:
-    """Per type, the members only reads sent with a query show, which the table gives to the query."""
+    """Per type, the members only reads sent with a query show, which the table gives to the query
+    (a query that only pages, ``view-query-params``, shapes nothing: such a read counts as plain)."""
     plain_reads: dict[str, int] = {}
     plain: dict[str, dict[str, int]] = {}
     queried: dict[str, dict[str, int]] = {}
@@ -45,7 +52,7 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
             continue
         shown = {name for entity in entities for name in entity}
         type_name = shape.type_name
-        if record.query:
+        if _shaping(record, paging):
             for name in shown:
                 queried.setdefault(type_name, {}).setdefault(name, 0)
                 queried[type_name][name] += 1
@@ -73,14 +80,14 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
 
 
 def with_query_shaped_records(view: ReadView, records: dict[int, Record], shapes: dict[str, ToolShape],
-                              added: dict[str, frozenset[str]]) -> ReadView:
+                              added: dict[str, frozenset[str]], paging: PagingRoles) -> ReadView:
     """The view with its reads that show a member their query added counted as another shape
     (``other_shape_records``): replayed, never checked nor answered from the state."""
     members = added.get(view.type or "")
     shape = shapes.get(view.tool)
     if not members or shape is None or view.kind not in ("item", "list"):
         return view
-    other = [o for o in view.record_ordinals if o in records and records[o].query and records[o].succeeded
+    other = [o for o in view.record_ordinals if o in records and _shaping(records[o], paging) and records[o].succeeded
              and records[o].response.is_json
              and any(name in entity for entity in _entities(records[o], shape) for name in members)]
     if not other:

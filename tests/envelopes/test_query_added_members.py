@@ -52,3 +52,16 @@ def test_a_served_update_answers_without_the_query_member():
     expanded = runtime.call_tool("get_comments_by_comment_id", {"comment_id": "c1", "query": {"expand": "post"}})
     # the expanded recording shows the comment before the write: refused, never replayed
     assert expanded.is_error and "not modelled over the current state" in expanded.structured["message"]
+
+
+def test_a_query_that_only_pages_adds_no_member():
+    """A list read only with ``?limit=`` (every list read of the capture pages) shows members the
+    item reads do not: they stay the entity's, and the list stays answered from the state."""
+    listed = [{**C1, "tags": ["a"]}, {**C2, "tags": []}]
+    har = (HarBuilder().call("GET", "/comments", query="limit=10", response={"items": listed})
+           .call("GET", "/comments/c1", response=C1)
+           .call("GET", "/comments/c2", response=C2))
+    bundle = build_from(har)
+    held = {e.id: e.value for c in bundle.view.state.collections for e in c.entities}
+    assert held["c1"]["tags"] == ["a"]
+    assert not bundle.view.view("get_comments").other_shape_records
