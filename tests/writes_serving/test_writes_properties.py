@@ -221,6 +221,8 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
         for key, value in (entry.tool.match(call.path) or {}).items():
             recorded.setdefault(key, []).append(value)
 
+    creates_by_name = plan is not None and plan.effect == "create"
+
     @st.composite
     def build(draw) -> dict[str, Any]:
         collection, entity_id = draw(st.sampled_from(held))
@@ -231,6 +233,9 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
                 continue
             choices = [derived[key]] if key in derived else []
             choices += sorted(set(recorded.get(key, [])))
+            if creates_by_name and key not in derived and not constrained(properties[key]):
+                # a create addressed by a name it chooses: the recorded names may all be held
+                choices.append(draw(st.from_regex(r"fresh-[a-z]{6}", fullmatch=True)))
             if choices:
                 arguments[key] = draw(st.sampled_from(choices))
         if "body" in properties:
@@ -239,6 +244,11 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
         return arguments
 
     return build()
+
+
+def constrained(schema: dict[str, Any]) -> bool:
+    """A parameter whose schema admits only some texts (a pattern, a format, a list of values)."""
+    return any(k in schema for k in ("pattern", "format", "enum", "const", "maxLength")) or schema.get("type") != "string"
 
 
 def held_entity_ids(runtime: EnvironmentRuntime, type_name: str | None) -> list[str]:
