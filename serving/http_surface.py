@@ -14,6 +14,7 @@ Sent as recorded, the server would fail after the write committed and the client
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Any
 
@@ -28,6 +29,8 @@ from capenv.serving.runtime_api import HttpAnswer, HttpRequest
 # transport sets the length, and the body is never re-compressed.
 DROPPED_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"})
 MAX_TOOLS_NAMED = 40
+SENDABLE_HEADERS_KEPT = 4096
+"""How many recordings' sendable headers are kept worked out (``sendable_headers``)."""
 
 
 def route(manifest: Manifest, catalog: Catalog, request: HttpRequest
@@ -65,14 +68,26 @@ def answer_bytes(answer: Answer) -> bytes:
 
 
 def http_answer(answer: Answer) -> HttpAnswer:
+    try:
+        headers = sendable_headers(answer.headers, answer.content_type)
+    except TypeError:  # headers that are not a tuple of pairs cannot be a cache key
+        headers = sendable_headers.__wrapped__(tuple(map(tuple, answer.headers)), answer.content_type)
+    return HttpAnswer(answer.status, headers, answer_bytes(answer))
+
+
+@functools.lru_cache(maxsize=SENDABLE_HEADERS_KEPT)
+def sendable_headers(recorded: tuple[tuple[str, str], ...], content_type: str | None) -> tuple[tuple[str, str], ...]:
+    """A recording's headers as they are sent: framing, encoding and unsendable ones dropped, values
+    trimmed, the content type added when none is recorded. The same few recordings answer call after
+    call, so each one's headers are worked out once (a sixth of an item read's time otherwise)."""
     headers: list[tuple[str, str]] = []
-    for name, value in answer.headers:
+    for name, value in recorded:
         if name.lower() in DROPPED_HEADERS or unsendable_header(name, value) is not None:
             continue
         headers.append((name, value.strip(" \t")))
-    if answer.content_type and not any(name.lower() == "content-type" for name, _ in headers):
-        headers.append(("content-type", answer.content_type))
-    return HttpAnswer(answer.status, tuple(headers), answer_bytes(answer))
+    if content_type and not any(name.lower() == "content-type" for name, _ in headers):
+        headers.append(("content-type", content_type))
+    return tuple(headers)
 
 
 def error(status: int, kind: str, message: str, headers: tuple[tuple[str, str], ...] = (), **details: Any) -> HttpAnswer:

@@ -58,6 +58,8 @@ DEFAULT_BODY_LIMIT = 33 * MiB
 plane accepts documents up to 32 MiB, and the slack lets the runtime itself refuse a
 document just past that with its own, more precise message."""
 
+FIRST_HEADERS_KEY = "capenv.first_headers"
+"""Where ``_first_headers`` keeps a request's headers in its scope."""
 RESERVED_PREFIX = "/_capenv/"
 OPENAPI_PATH = RESERVED_PREFIX + "openapi.json"
 """The OpenAPI description of the application's surface: open to the agent like the MCP tool
@@ -329,10 +331,12 @@ class CapenvHttpApp:
 
 
 def _first_headers(scope: Scope) -> dict[str, str]:
-    """Header name (lower case) -> its first value."""
-    found: dict[str, str] = {}
-    for name, value in scope["headers"]:
-        found.setdefault(name.decode("latin-1").lower(), value.decode("latin-1"))
+    """Header name (lower case) -> its first value (worked out once per request, kept in the scope)."""
+    found = scope.get(FIRST_HEADERS_KEY)
+    if found is None:
+        found = scope[FIRST_HEADERS_KEY] = {}
+        for name, value in scope["headers"]:
+            found.setdefault(name.decode("latin-1").lower(), value.decode("latin-1"))
     return found
 
 

@@ -8,6 +8,7 @@ application, so the path and query are taken from the bytes as sent (the scope's
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 from urllib.parse import quote
@@ -25,6 +26,13 @@ FRAMING_HEADERS = frozenset({"content-length", "transfer-encoding", "connection"
 # client (which writes its whole request before reading) sees the 413 rather than a
 # reset connection; past it the connection is simply closed.
 DRAIN_LIMIT = 64 * 1024 * 1024
+
+
+ENCODED_HEADERS_KEPT = 4096
+"""How many answers' header sets are kept encoded (``_encoded_headers``)."""
+TARGET_KEY = "capenv.raw_target"
+"""Where ``raw_target`` keeps a request's path and query in its scope (ASGI lets a server or app add
+keys of its own)."""
 
 
 class ClientDisconnected(Exception):
@@ -49,7 +57,15 @@ def _ascii_as_sent(raw: bytes) -> str:
 
 
 def raw_target(scope: Scope) -> tuple[str, str]:
-    """The request path and query string exactly as sent (the path without the query)."""
+    """The request path and query string exactly as sent (the path without the query); worked out
+    once per request (kept in the scope under ``TARGET_KEY``)."""
+    target = scope.get(TARGET_KEY)
+    if target is None:
+        target = scope[TARGET_KEY] = _raw_target(scope)
+    return target
+
+
+def _raw_target(scope: Scope) -> tuple[str, str]:
     raw_path = scope.get("raw_path")
     if raw_path is None:  # a server that does not give raw_path: the best available
         raw_path = quote(scope.get("path", "/")).encode("ascii")
@@ -133,17 +149,24 @@ def answer_messages(answer: HttpAnswer, *, head: bool = False) -> tuple[Message,
     if not isinstance(answer, HttpAnswer):
         raise TypeError(f"the runtime answered an HTTP request with {type(answer).__name__}, not an HttpAnswer")
     body = bytes(answer.body)
-    headers = [
-        (name.lower().encode("latin-1"), value.encode("latin-1"))
-        for name, value in answer.headers
-        if name.lower() not in FRAMING_HEADERS
-    ]
-    headers.append((b"content-length", str(len(body)).encode("ascii")))
+    try:
+        encoded = _encoded_headers(answer.headers)
+    except TypeError:  # headers that are not a tuple of pairs cannot be a cache key
+        encoded = _encoded_headers.__wrapped__(answer.headers)
+    headers = [*encoded, (b"content-length", str(len(body)).encode("ascii"))]
     status = int(answer.status)
     if not 100 <= status <= 999:
         raise ValueError(f"HTTP status {status} is out of range")
     start: Message = {"type": "http.response.start", "status": status, "headers": headers}
     return start, {"type": "http.response.body", "body": b"" if head else body}
+
+
+@functools.lru_cache(maxsize=ENCODED_HEADERS_KEPT)
+def _encoded_headers(headers: tuple[tuple[str, str], ...]) -> tuple[tuple[bytes, bytes], ...]:
+    """Headers as ASGI sends them (lower-case latin-1 bytes), this hop's framing left out. The
+    runtime answers with the same recorded headers call after call, so each set is encoded once."""
+    return tuple((name.lower().encode("latin-1"), value.encode("latin-1"))
+                 for name, value in headers if name.lower() not in FRAMING_HEADERS)
 
 
 async def send_answer(send: Send, answer: HttpAnswer, *, head: bool = False) -> None:
