@@ -51,7 +51,7 @@ from capenv.serving.store.sqlite_replace import replace_in_transaction
 from capenv.serving.store.sqlite_checkpoint import Checkpointer
 from capenv.serving.store.sqlite_schema import (
     HEAD, HEAD_REVISION, HEADS_PER_QUERY, INSERT_HISTORY, INSERT_NEW_RECORD, TypeIds, create_or_migrate,
-    decode_writes, encode_writes, heads_query, latest_rows,
+    decode_writes, encode_writes, heads_query, latest_rows, named_types,
 )
 
 SYNCHRONOUS_LEVELS = ("NORMAL", "FULL")
@@ -175,18 +175,18 @@ class SqliteStore(Store):
             return
         with self._write_lock, self._pool.connection() as conn:
             try:
-                ids = list(self._types.find_all(conn, types).values())
-                if not ids:
-                    return  # the file never held a subject of these types
-                marks = ", ".join("?" * len(ids))
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    # Every entry but each subject's last; then the subjects whose last is a tombstone.
-                    conn.execute(f"DELETE FROM history WHERE type_id IN ({marks}) AND EXISTS (SELECT 1 FROM history "
-                                 "later WHERE later.type_id = history.type_id AND later.subject_id = "
-                                 "history.subject_id AND later.revision > history.revision)", ids)
-                    conn.execute(f"DELETE FROM history WHERE type_id IN ({marks}) AND state IS NULL", ids)
-                    conn.execute("DELETE FROM records WHERE record_id NOT IN (SELECT record_id FROM history)")
+                    # Looked up under the lock (nothing written yet, so what it learns is committed).
+                    ids = list(self._types.find_all(conn, types).values())
+                    if ids:  # else the file never held a subject of these types
+                        marks = ", ".join("?" * len(ids))
+                        # Every entry but each subject's last; then the subjects whose last is a tombstone.
+                        conn.execute(f"DELETE FROM history WHERE type_id IN ({marks}) AND EXISTS (SELECT 1 FROM "
+                                     "history later WHERE later.type_id = history.type_id AND later.subject_id = "
+                                     "history.subject_id AND later.revision > history.revision)", ids)
+                        conn.execute(f"DELETE FROM history WHERE type_id IN ({marks}) AND state IS NULL", ids)
+                        conn.execute("DELETE FROM records WHERE record_id NOT IN (SELECT record_id FROM history)")
                     conn.execute("COMMIT")
                 except BaseException:
                     _rollback(conn)
@@ -260,7 +260,7 @@ class SqliteStore(Store):
             type_id = self._types.find(conn, subject_type)
             if type_id is None:
                 return []
-            rows = conn.execute(latest_rows("?") + " ORDER BY h.subject_id", (type_id,)).fetchall()
+            rows = conn.execute(latest_rows("type_id = ?") + " ORDER BY h.subject_id", (type_id,)).fetchall()
         return [row[0] for row in rows]
 
     def history(self, subject_type: str, subject_id: str) -> list[HistoryEntry]:
@@ -276,22 +276,21 @@ class SqliteStore(Store):
         return [batches.history_entry(*row) for row in rows]
 
     def snapshot(self, subject_types: Iterable[str] | None = None) -> dict[str, dict[str, Stored]]:
-        with self._reading() as conn:
-            if subject_types is None:
-                ids = [row[0] for row in conn.execute("SELECT type_id FROM types").fetchall()]
-            else:
-                ids = list(self._types.find_all(conn, set(subject_types)).values())
-            if not ids:
+        names: tuple[str, ...] = ()
+        type_filter = "1"
+        if subject_types is not None:
+            names = tuple(sorted(set(subject_types)))
+            if not names:
                 return {}
-            # One statement, so one snapshot of the file.
-            rows = conn.execute(latest_rows(", ".join("?" * len(ids)), "h.type_id, h.subject_id, h.revision, h.state")
-                                + " ORDER BY h.type_id, h.subject_id", ids).fetchall()
-            names = {type_id: self._types.name(conn, type_id) for type_id in ids}
-        by_type: dict[str, dict[str, Stored]] = {}
-        for type_id, subject_id, revision, state in rows:
-            subject_type = names[type_id]
-            by_type.setdefault(subject_type, {})[subject_id] = batches.stored(subject_type, subject_id, revision, state)
-        return {subject_type: by_type[subject_type] for subject_type in sorted(by_type)}
+            type_filter = named_types(len(names))
+        with self._reading() as conn:
+            # One statement, types resolved in it: one snapshot of the file.
+            rows = conn.execute(latest_rows(type_filter, "t.name, h.subject_id, h.revision, h.state")
+                                + " ORDER BY t.name, h.subject_id", names).fetchall()
+        result: dict[str, dict[str, Stored]] = {}
+        for subject_type, subject_id, revision, state in rows:
+            result.setdefault(subject_type, {})[subject_id] = batches.stored(subject_type, subject_id, revision, state)
+        return result
 
     def close(self) -> None:
         self._checkpointer.close()

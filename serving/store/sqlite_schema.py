@@ -78,13 +78,21 @@ def heads_query(count: int) -> str:
     return " UNION ALL ".join([_HEAD_OF_KEY] * count)
 
 
-def latest_rows(type_marks: str, columns: str = "h.subject_id") -> str:
-    """``columns`` of every subject's last row, of the types ``type_marks`` binds (``?`` marks):
-    the newest revisions are found from the primary key index alone, then their rows are read."""
+def latest_rows(type_filter: str, columns: str = "h.subject_id") -> str:
+    """``columns`` of every live subject's last row (``h``, its type ``t``), of the types
+    ``type_filter`` (a condition on ``type_id``) admits: the newest revisions are found from the
+    primary key index alone, then their rows are read. One statement: one snapshot of the file."""
     return (f"SELECT {columns} FROM (SELECT type_id, subject_id, max(revision) AS revision FROM history "
-            f"WHERE type_id IN ({type_marks}) GROUP BY type_id, subject_id) m "
+            f"WHERE {type_filter} GROUP BY type_id, subject_id) m "
             "JOIN history h ON h.type_id = m.type_id AND h.subject_id = m.subject_id AND h.revision = m.revision "
-            "WHERE h.state IS NOT NULL")
+            "JOIN types t ON t.type_id = m.type_id WHERE h.state IS NOT NULL")
+
+
+def named_types(count: int) -> str:
+    """A ``latest_rows`` filter for the types of ``count`` bound names, resolved in the same
+    statement (not from a cache), so a type created by the commit a snapshot follows is seen with
+    the rest of that commit."""
+    return f"type_id IN (SELECT type_id FROM types WHERE name IN ({', '.join('?' * count)}))"
 
 
 def encode_writes(commit: Commit, type_ids: Mapping[str, int]) -> str:
