@@ -11,12 +11,13 @@ again rather than install over a state it did not see.
 
 An install is prepared first (``prepare``: the subjects the new state is made of, and their
 encodings), which reads nothing and changes nothing, so a large data/add can do it off the
-runtime's lock. On a store that replaces whole types (``Store.replaces_whole``: memory, SQLite)
-the preparation goes as far as the store's own (``store.replace.prepare_replace``: every row
-encoded, the digest taken), and ``install`` is then the replace's commit: the environment's
+runtime's lock. On a store that replaces whole types (``Store.replaces_whole``: memory, SQLite,
+PostgreSQL) the preparation goes as far as the store's own (``store.replace.prepare_replace``:
+every row encoded, the digest taken), and ``install`` is then the replace's commit: the environment's
 types made to hold exactly the new state, every subject at the position after the one the
 holder's copy is at (meta's revision, which the replace expects), with no diff and no state read
-back. Elsewhere ``install`` diffs and commits the difference as one batch, then compacts.
+back. Elsewhere (an instance's overlay store) ``install`` diffs and commits the difference as one
+batch, then compacts.
 """
 
 from __future__ import annotations

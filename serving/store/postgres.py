@@ -14,6 +14,8 @@
     decided again from the rows as they are (a ``RevisionConflict`` naming the winner's revision).
 - A commit takes two round trips (pipeline mode): locks and reads, then writes and COMMIT.
 - State, history and the record row are written in one transaction: a failure leaves nothing.
+- A replace of whole types (data/reset, data/add: ``replace.py``) is one transaction too
+  (``postgres_replace.py``): the schema's other commits wait for it, reads see before or after.
 - States are stored as JSON text (not jsonb, which would reorder members and refuse ``\\u0000``).
 - Connections (psycopg 3, autocommit, explicit transactions) come from a small pool and are kept.
 """
@@ -21,7 +23,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import psycopg
@@ -32,6 +34,7 @@ from capenv.serving.store import batch as batches
 from capenv.serving.store.batch import Head, PreparedBatch
 from capenv.serving.store.contract import (
     Commit,
+    Expect,
     HistoryEntry,
     RecordConflict,
     RecordEnvelope,
@@ -42,6 +45,8 @@ from capenv.serving.store.contract import (
     SubjectWrite,
 )
 from capenv.serving.store.pool import ConnectionPool
+from capenv.serving.store.postgres_replace import replace_in_transaction
+from capenv.serving.store.replace import PreparedReplace, ReplaceCommit
 
 DEFAULT_SCHEMA = "capenv"
 FORMAT_VERSION = "1"
@@ -234,6 +239,30 @@ class PostgresStore(Store):
             if creating and exc.diag.table_name == "subjects":
                 raise _LostCreation(prepared.record_id) from exc
             raise
+
+    replaces_whole = True
+
+    def commit_replace(self, prepared: PreparedReplace, expect: Mapping[tuple[str, str], Expect], revision: int,
+                       extra: Mapping[tuple[str, str], dict[str, Any]] | None = None) -> ReplaceCommit:
+        """One transaction (``postgres_replace.py``): other commits of the schema wait for it, reads
+        see the state before it until it commits."""
+        extra_rows, digest = prepared.finish(extra or {})
+        reconnected = False
+        for attempt in range(_RETRIES + 1):
+            with self._pool.connection() as conn:
+                try:
+                    return replace_in_transaction(conn, self.schema, prepared, extra_rows, digest, expect, revision)
+                except pg_errors.DeadlockDetected as exc:  # rolled back: take it again from the rows as they are
+                    if attempt == _RETRIES:
+                        raise StoreBackendError(f"replace {prepared.record_id!r} kept colliding with "
+                                                "concurrent commits") from exc
+                except psycopg.Error as exc:
+                    if conn.broken and not reconnected:  # a pooled connection died idle; the record id
+                        reconnected = True               # returns the replace if it did land
+                        continue
+                    raise self._backend_error(conn, f"replace {prepared.record_id!r} failed", exc,
+                                              uncertain=True) from exc
+        raise AssertionError("unreachable")
 
     def load(self, subject_type: str, subject_id: str) -> Stored | None:
         rows = self._read("load", (subject_type, subject_id))

@@ -26,6 +26,10 @@ from capenv.interpreter.bundle import jsonvalue
 from capenv.serving.store.batch import SubjectKey, check_finite, encode_state
 from capenv.serving.store.contract import Expect, RecordEnvelope, RevisionConflict, SubjectWrite, require_text
 
+REPLACE_WRITES = "[]"
+"""What the SQL providers keep as a replace's list of writes: none (its rows are every subject of
+its types)."""
+
 
 @dataclass(frozen=True, slots=True)
 class PreparedReplace:

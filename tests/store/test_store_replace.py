@@ -1,6 +1,7 @@
 """Replacing whole subject types (``store/replace.py``, what data/reset and data/add install):
-every provider that replaces (memory, SQLite) against the contract, and an SQLite replace killed
-with SIGKILL part-way leaves the file as it was before or after, never between."""
+every provider that replaces (memory, SQLite, PostgreSQL) against the contract; an SQLite replace
+killed with SIGKILL part-way leaves the file as it was before or after, never between; a
+PostgreSQL replace held open part-way is unseen by readers and holds other commits back."""
 
 from __future__ import annotations
 
@@ -9,21 +10,23 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
+from store_support import Provider
 
 from capenv.serving.store import (
-    Expect, MemoryStore, RecordConflict, RecordEnvelope, RevisionConflict, Store, SubjectWrite, open_store,
+    Expect, RecordConflict, RecordEnvelope, RevisionConflict, Store, SubjectWrite, open_store,
 )
 from capenv.serving.store.replace import StaleRevision, prepare_replace
 
 A, B, OTHER = "env/a", "env/b", "other/x"
 
 
-@pytest.fixture(params=["memory", "sqlite"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
-    opened = MemoryStore() if request.param == "memory" else open_store(f"sqlite:{tmp_path / 'replace.sqlite'}")
+@pytest.fixture
+def store(provider: Provider) -> Store:
+    opened = provider.open()
     yield opened
     opened.close()
 
@@ -157,3 +160,68 @@ def test_a_staged_replace_changes_nothing_until_committed_and_writes_continue_af
         store.commit_replace(prepare_replace(env("replace-2"), [A], {}), {}, 8)
     store.commit_replace(prepare_replace(env("replace-2"), [A], {}), {}, 9)
     assert everything(store, A) == {} and store.list_ids(A) == []
+
+
+WAIT = 60  # seconds a guard waits before the test fails (a hang, not a timing)
+
+
+def _waiting_on_lock(url: str, statement: str) -> bool:
+    """Whether a backend waits for a lock while running ``statement`` (its text's start)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                            "AND query LIKE %s", (statement + "%",)).fetchone()[0] > 0
+
+
+def _wait_until(condition, what: str) -> None:
+    done = threading.Event()
+    for _ in range(WAIT * 20):
+        if condition():
+            return
+        done.wait(0.05)
+    raise AssertionError(f"never happened: {what}")
+
+
+@pytest.mark.postgres
+def test_a_postgresql_replace_held_open_is_unseen_by_readers_and_holds_other_commits_back(
+        postgres_provider: Provider) -> None:
+    import psycopg
+
+    from support.postgres import postgres_url
+
+    url = postgres_url()
+    store, reader, writer = (postgres_provider.open() for _ in range(3))
+    outcomes: dict[str, object] = {}
+    try:
+        seeded(store)
+        before = {t: everything(reader, t) for t in (A, B, OTHER)}
+        prepared = prepare_replace(env("replace-held"), [A, B], {(A, "7"): {"n": 7}})
+        with psycopg.connect(url, autocommit=True) as holder:
+            with holder.transaction():  # the replace's last step (forgetting records) waits here
+                holder.execute(f'LOCK TABLE "{postgres_provider.schema}".records IN EXCLUSIVE MODE')
+                replacing = threading.Thread(target=lambda: outcomes.update(
+                    replace=store.commit_replace(prepared, {(B, "m"): Expect.revision(1)}, 5)))
+                replacing.start()
+                _wait_until(lambda: _waiting_on_lock(url, "DELETE FROM"), "the replace reached its last step")
+                assert {t: everything(reader, t) for t in (A, B, OTHER)} == before  # old rows deleted, unseen
+                assert [h.record_id for h in reader.history(A, "1")] == ["seed-1", "seed-2"]
+
+                def write() -> None:
+                    try:
+                        writer.commit(env("meanwhile"), [SubjectWrite(A, "1", Expect.revision(2), {"n": 99})])
+                    except RevisionConflict as conflict:
+                        outcomes["write"] = conflict
+                writing = threading.Thread(target=write)
+                writing.start()
+                _wait_until(lambda: _waiting_on_lock(url, "SELECT subject_type"), "the write waits for the replace")
+                assert "write" not in outcomes
+        replacing.join(WAIT)
+        writing.join(WAIT)
+        assert outcomes["replace"].revision == 5
+        assert isinstance(outcomes["write"], RevisionConflict) and outcomes["write"].found is None  # A/1 is gone
+        assert everything(reader, A) == {"7": (5, {"n": 7})} and everything(reader, B) == {}
+        assert everything(reader, OTHER) == before[OTHER]
+    finally:
+        for opened in (store, reader, writer):
+            opened.close()
