@@ -8,16 +8,25 @@ cycle). With glibc, ``malloc_trim(0)`` returns every free page; the transports c
 the other calls (``RuntimeWorker.aside``) after an install. Under another C library it does
 nothing.
 
-The replaced state itself is not freed under the runtime's lock either: an install keeps it and
-its ``release`` lets go of it (``EnvironmentRuntime._in_steps``); ``release_replaced`` does that
-on the thread it runs on (the transports' aside thread), then trims.
+The replaced state itself is not freed under the runtime's lock either (CPython frees a
+container where its last reference goes: ~90k objects for a large state): a prepared install
+keeps it and its ``release`` lets go of it (``EnvironmentRuntime._in_steps``), which
+``release_replaced`` does on the thread it runs on (the transports' aside thread), then trims.
+What a call replaces with no aside thread of its own to free it on (a data/reset or data/add
+called straight on the runtime, as over AgentEnv's JSON-RPC in process; a shared store's state
+reloaded whole, or taken up from a commit aside, by whichever call refreshes) the holder keeps
+until the call leaves the runtime's lock, ``LockThenRelease``, which hands it to the releasing
+thread (``release_later``): freed there, then trimmed.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import queue
+import threading
 from collections.abc import Callable
+from typing import Any
 
 
 def _trim() -> Callable[[int], int] | None:
@@ -33,6 +42,7 @@ def _trim() -> Callable[[int], int] | None:
 _MALLOC_TRIM = _trim()
 
 
+
 def release_freed_memory() -> None:
     """Return the free heap pages to the operating system, where the C library can."""
     if _MALLOC_TRIM is not None:
@@ -46,3 +56,52 @@ def release_replaced(install: object) -> None:
     if release is not None:
         release()
     release_freed_memory()
+
+
+_pending: queue.SimpleQueue[list[Any]] = queue.SimpleQueue()
+_releaser: list[threading.Thread] = []  # the releasing thread, once started
+_starting = threading.Lock()
+
+
+def release_later(held: list[Any]) -> None:
+    """Free the items of ``held`` (replaced states) on the releasing thread, then return the freed
+    pages. The list is emptied there, item by item, so the caller may keep the list: what it held
+    is freed on that thread as long as nothing else refers to it."""
+    if not held:
+        return
+    with _starting:
+        if not _releaser:
+            _releaser.append(threading.Thread(target=_releasing, name="capenv-release", daemon=True))
+            _releaser[0].start()
+    _pending.put(held)
+
+
+def _releasing() -> None:
+    while True:
+        held = _pending.get()
+        while held:
+            held.pop()  # the last reference: the item is freed here
+        del held
+        release_freed_memory()
+
+
+class LockThenRelease:
+    """A re-entrant lock (the runtime's) that frees what a call replaced after the call leaves it:
+    on leaving, ``take()`` answers what the holder kept of the states it replaced meanwhile, under
+    the lock, and the lock is released before ``release_later`` frees them aside."""
+
+    __slots__ = ("_lock", "_take")
+
+    def __init__(self, take: Callable[[], list[Any]]) -> None:
+        self._lock = threading.RLock()
+        self._take = take
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+
+    def __exit__(self, *exc_info: object) -> None:
+        try:
+            replaced = self._take()
+        finally:
+            self._lock.release()
+        release_later(replaced)

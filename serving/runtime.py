@@ -14,7 +14,6 @@ import copy
 import dataclasses
 
 import gc
-import threading
 from typing import Any, Callable
 
 from capenv.interpreter.bundle.io import Bundle
@@ -27,6 +26,7 @@ from capenv.serving.runtime_api import (
 
 from capenv.serving.catalog.openapi import openapi_document
 from capenv.serving.catalog.tools import Catalog, CatalogEntry, build_catalog, unavailable_reason
+from capenv.serving.memory_release import LockThenRelease, release_later
 from capenv.serving.reads.from_state import StateReads
 from capenv.serving.reads.replay import Replayer
 from capenv.serving.reads.unrecorded import GuardedReplay
@@ -52,7 +52,7 @@ class EnvironmentRuntime(Runtime):
         None keeps it in this process."""
         self.bundle = bundle
         self.replay_only = replay_only
-        self._lock = threading.RLock()
+        self._lock = LockThenRelease(self._take_replaced)  # what a call replaced is freed after it
         self._replayer = Replayer(bundle.replay)
         self._state_reads = StateReads(bundle.view, bundle.replay, self._replayer)
         self._guarded = not replay_only and bundle.view.state_available
@@ -165,7 +165,9 @@ class EnvironmentRuntime(Runtime):
         return self._in_steps(self._holder.prepare_reset(self._initial))
 
     def data_add(self, document: bytes) -> None:
-        self.prepare_add(document)()
+        install = self.prepare_add(document)
+        install()
+        release_later(install.held)  # the state it replaced: freed on the releasing thread
 
     def prepare_add(self, document: bytes) -> Callable[[], None]:
         """Parse, check and build the new state without the lock (it reads nothing the runtime
@@ -193,6 +195,7 @@ class EnvironmentRuntime(Runtime):
             self._holder.commit_aside(held[0])
         install.aside = aside  # type: ignore[attr-defined]
         install.release = held.clear  # type: ignore[attr-defined]
+        install.held = held  # type: ignore[attr-defined]
         return install
 
     def close(self) -> None:
@@ -211,7 +214,7 @@ class EnvironmentRuntime(Runtime):
         (nothing of them changes while serving), its own state, held by what
         ``open_state(bundle, writes, encode)`` opens and loads, and its own lock."""
         twin = copy.copy(self)
-        twin._lock = threading.RLock()
+        twin._lock = LockThenRelease(twin._take_replaced)
         twin._holder = open_state(*self.state_parts())
         twin._handlers = {"read": twin._read, "write": twin._write}
         return twin
@@ -237,6 +240,12 @@ class EnvironmentRuntime(Runtime):
         if call.has_body and call.body is None and entry.tool.method != "DELETE":
             raise CallRefused(f"the body must be a JSON object; {entry.inputs.accepted()}")
         return self._holder.write(entry.plan, entry.name, call, idempotency_key)
+
+    def _take_replaced(self) -> list[Any]:
+        """What the holder kept of the states a call replaced, to free after the lock."""
+        holder = getattr(self, "_holder", None)
+        take = getattr(holder, "take_replaced", None)
+        return take() if take is not None else []
 
     def _open_holder(self, store: Any) -> StateHolder:
         return open_holder(store, self.bundle, self._writes, self._encode_state)

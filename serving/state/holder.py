@@ -16,6 +16,9 @@
   ``install_prepared`` (the commit), so a large data/add can prepare off the runtime's lock;
   ``commit_aside`` between them commits it off the lock too where the store is shared
   (``landing.py``), leaving ``install_prepared`` only to take it up.
+* ``take_replaced()``: what the calls since the last take replaced (the copies held before, the
+  store rows a replace swapped out), kept rather than freed under the runtime's lock; the
+  runtime frees them after it (``memory_release.LockThenRelease``).
 
 There is one implementation, ``StoreStateHolder`` (``stored.py``): without a store URL
 the runtime keeps its state in a ``MemoryStore``, so idempotency keys and the history work
@@ -57,6 +60,8 @@ class StateHolder(Protocol):
     def commit_aside(self, prepared: Any) -> None: ...
 
     def install_prepared(self, prepared: Any) -> None: ...
+
+    def take_replaced(self) -> list[Any]: ...
 
     def close(self) -> None: ...
 

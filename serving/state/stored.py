@@ -83,6 +83,7 @@ class StoreStateHolder:
         # entries are each one commit's own record, and go with it (``Store.bound_records``).
         kept = bundle.view.budgets.memory_store_commits
         store.bound_records(kept or None, (self.subjects.log, self.subjects.write))
+        self._replaced: list[Any] = []  # what a call replaced, to free after its lock (``take_replaced``)
 
     @property
     def store(self) -> Store:
@@ -139,14 +140,22 @@ class StoreStateHolder:
 
     def install_prepared(self, prepared: PreparedAdd) -> None:
         """data/add's second step: commit the prepared state whole, then hold it (or, committed
-        aside, take it up). The copy held before is kept on ``prepared``: its last reference is
-        dropped with ``prepared``, by the caller, after its lock."""
-        prepared.replaced.append((self._mirror, self._encoded))
+        aside, take it up). The copies it replaced are kept on ``prepared``: their last reference
+        is dropped with ``prepared``, by the caller, after its lock."""
         if prepared.committed:
             self.refresh()
-            return
-        self._commit_install(prepared.install, prepared.kind, document_text=prepared.text,
-                             encoded=prepared.encoded)
+        else:
+            self._commit_install(prepared.install, prepared.kind, document_text=prepared.text,
+                                 encoded=prepared.encoded)
+        prepared.replaced.extend(self.take_replaced())
+
+    def take_replaced(self) -> list[Any]:
+        """What the calls since the last take replaced, kept rather than freed under the caller's
+        lock: the copies held before (a reset's, a whole reload's, a landed install's taken up)
+        and a replace's staged rows (the store's rows it swapped out). The caller frees them after
+        its lock (``memory_release.LockThenRelease``)."""
+        taken, self._replaced = self._replaced, []
+        return taken
 
     def write(self, plan: WritePlan | None, tool: str, call: ReadCall, key: str | None = None) -> Served:
         """Serve one write call as one commit (see the module's docstring)."""
@@ -292,7 +301,10 @@ class StoreStateHolder:
             self._size += growth
 
     def _adopt(self, mirror: StateMirror, encoded: bytes | None = None) -> None:
-        """Hold ``mirror`` as the local copy (``encoded``: what data/get writes for it, if known)."""
+        """Hold ``mirror`` as the local copy (``encoded``: what data/get writes for it, if known);
+        the copy held before is kept for ``take_replaced``."""
+        if self._mirror is not None and self._mirror is not mirror:
+            self._replaced.append((self._mirror, self._encoded))
         self._mirror, self._stale = mirror, False
         self._encoded = encoded
         self._size = len(encoded) if encoded is not None else None
@@ -300,8 +312,10 @@ class StoreStateHolder:
     # --- installing a whole state (reset, add, the first load) ---------------------------------
 
     def _install(self, index: StateIndex, kind: str, *, only_if_absent: bool = False) -> None:
-        self._commit_install(self._prepare(index, kind, whole=not only_if_absent), kind,
-                             only_if_absent=only_if_absent)
+        prepared = self._prepare(index, kind, whole=not only_if_absent)
+        self._commit_install(prepared, kind, only_if_absent=only_if_absent)
+        if prepared.replace is not None:  # a staged replace keeps the store rows it swapped out
+            self._replaced.append(prepared.replace)
 
     def _prepare(self, index: StateIndex, kind: str, *, whole: bool = True,
                  document_text: str | None = None) -> PreparedInstall:
