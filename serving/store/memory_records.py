@@ -117,6 +117,9 @@ class Records:
         for table in (self.groups, self.forgotten):
             for stamp in [s for s in table if not any(kept(t, g) for t, g in s)]:
                 dropped.append(table.pop(stamp))
+        if not self.groups and self.order:  # every entry names a dropped record: the order goes too
+            dropped.append(self.order)
+            self.order = deque()
         return dropped
 
     def stamps_touching(self, types: set[str]) -> list[Stamp]:

@@ -120,3 +120,17 @@ def test_fingerprints_hold_every_id_across_merges() -> None:
     assert len(held) == len(ids)
     assert all(record_id in held for record_id in ids)
     assert not any(f"other-{n}" in held for n in range(1000))
+
+
+def test_a_replace_of_every_type_leaves_no_entry_of_the_old_episode_in_the_commit_order() -> None:
+    """Nothing the replaced episode committed stays behind, not even its place in the order the
+    bound evicts by: data/add and data/reset cycles keep nothing from one cycle to the next (each
+    entry kept, made while a large state was built, pinned an arena of Python's allocator)."""
+    store = bounded()
+    for cycle in range(3):
+        for n in range(KEPT - 1):
+            served_write(store, n)  # the ids of the replaced episode are free again
+        meta = store.revision(META, "m")
+        prepared = prepare_replace(env(f"install-{cycle}"), [STATE, JOURNAL, META], {(META, "m"): {"n": 0}})
+        store.commit_replace(prepared, {(META, "m"): Expect.revision(meta)}, meta + 1)
+        assert [record_id for _, record_id in store._records.order] == [f"install-{cycle}"]  # noqa: SLF001
