@@ -56,16 +56,16 @@ def growth_goals(points: Sequence[Point]) -> list[Goal]:
 
 
 def _steepest_step(points: Sequence[Point], app: str) -> str:
-    """The build steps that grow fastest between the app's two largest sizes (≥ 5% of the build)."""
+    """The build steps that grow fastest over the app's last step (those ≥ 5% of the build)."""
     mine = [p for p in points if p.app == app]
     if not steps(mine):
         return ""
     before, now = steps(mine)[-1]
-    steps = []
+    grown = []
     for stage, seconds in now.stages.items():
         if seconds >= 0.05 * now.build_seconds and before.stages.get(stage, 0) > 0.005:
-            steps.append((growth_exponent((before.records, before.stages[stage]), (now.records, seconds)), stage,
+            grown.append((growth_exponent((before.records, before.stages[stage]), (now.records, seconds)), stage,
                           seconds / now.build_seconds))
-    steps.sort(reverse=True)
+    grown.sort(reverse=True)
     return "steps growing fastest (wall, best run): " + ", ".join(f"`{stage}` k={k:.2f} ({share:.0%} of the build)"
-                                                                  for k, stage, share in steps[:3])
+                                                                  for k, stage, share in grown[:3])
