@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
+from .bulk_path_words import InflectionParams, is_plural_of
 from .names import WordsParams, in_words
 from .readonly_words import split_words
 
@@ -54,6 +55,14 @@ def member_named_as_collection(ctx: EnvelopeMemberContext, params: BaseModel) ->
     if ctx.collection_word and ctx.member == ctx.collection_word:
         return Match({"member": ctx.member})
     return Miss(f"{ctx.member!r} is not the path's collection word {ctx.collection_word!r}")
+
+
+@predicate("member_named_as_singular_of_collection", context="envelope-member", params=InflectionParams)
+def member_named_as_singular_of_collection(ctx: EnvelopeMemberContext, params: InflectionParams) -> Outcome:
+    """The member is named as one of the collection the path names (``note`` under ``/notes``)."""
+    if ctx.collection_word and is_plural_of(ctx.collection_word, ctx.member, params):
+        return Match({"member": ctx.member, "collection_word": ctx.collection_word})
+    return Miss(f"{ctx.member!r} is no singular of the path's collection word {ctx.collection_word!r}")
 
 
 @predicate("member_named_as_qualified_collection", context="envelope-member")

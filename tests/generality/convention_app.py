@@ -21,6 +21,7 @@ from urllib.parse import unquote
 from capenv.serving.compare.sides import Observed, Outgoing
 
 from . import convention_extras as extras
+from . import convention_shapes as shapes
 
 JSON = (("content-type", "application/json"),)
 PROBLEM = (("content-type", "application/problem+json"),)
@@ -36,15 +37,19 @@ class Conventions:
     ids: Literal["sequence", "text-sequence", "uuid", "name"] = "sequence"
     """``name``: the client chooses the identity (the ``name`` member of the create's body)."""
     list_shape: Literal["bare", "data", "items_total", "plural_total", "plural_meta", "drf", "data_meta",
-                        "jsonapi"] = "bare"
-    item_shape: Literal["bare", "data", "plural_one", "jsonapi"] = "bare"
-    body_shape: Literal["bare", "data", "plural_one", "jsonapi"] = "bare"
-    """``jsonapi``: ``application/vnd.api+json`` resource objects ``{"data": {"type", "id", "attributes"}}``."""
+                        "data_meta_total", "rails", "entries", "jsonapi"] = "bare"
+    item_shape: Literal["bare", "data", "plural_one", "singular", "jsonapi"] = "bare"
+    body_shape: Literal["bare", "data", "plural_one", "singular", "jsonapi"] = "bare"
+    """``jsonapi``: ``application/vnd.api+json`` resource objects ``{"data": {"type", "id", "attributes"}}``;
+    ``singular``: Rails' ``{"note": {…}}`` (see ``convention_shapes``)."""
+    suffix: str = ""
+    """A format extension every path ends in (Rails' ``/notes.json``, ``/notes/5.json``)."""
     absence: Literal["404_detail", "404_problem", "403_errors", "404_empty", "200_null", "404_html"] = "404_detail"
     clocks: Literal["iso-ms-z", "iso-us-offset", "epoch-seconds", "iso-whole-seconds-z"] = "iso-ms-z"
     delete_answer: Literal["204", "200_entity", "200_empty"] = "204"
     update: Literal["PATCH", "PUT"] = "PATCH"
-    """PATCH merges the members sent; PUT replaces (members not sent are dropped)."""
+    """PATCH merges the members sent; PUT replaces (members not sent are dropped) unless ``put_merges``."""
+    put_merges: bool = False
     update_answer: Literal["entity", "204"] = "entity"
     queries: bool = False
     """Lists filter by ``done`` (``?done=true``) and sort by ``sort`` (``title`` or ``-title``)."""
@@ -83,10 +88,18 @@ class Conventions:
     project by ``fields=id,title`` or reshape by ``expand=stats``."""
 
     def collection(self, kind: str) -> str:
-        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}" + ("/" if self.slash else "")
+        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}" + self.ending
 
     def item(self, kind: str, key: Any) -> str:
-        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}/{key}" + ("/" if self.slash else "")
+        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}/{key}" + self.ending
+
+    def document(self, name: str) -> str:
+        return f"{self.prefix}/{name}" + self.ending
+
+    @property
+    def ending(self) -> str:
+        """What every path ends in: a trailing slash or a format suffix."""
+        return "/" if self.slash else self.suffix
 
 
 SEED = {
@@ -162,32 +175,13 @@ class ConventionApp:
         return Observed(status, headers, json.dumps(value).encode())
 
     def _item(self, kind: str, entity: dict[str, Any], status: int = 200) -> Observed:
-        shape = self.c.item_shape
-        if shape == "jsonapi":
-            return extras.jsonapi_item(self, kind, entity, status)
-        value = entity if shape == "bare" else {"data": entity} if shape == "data" else {kind: [entity]}
-        return self._json(status, value)
+        if self.c.item_shape == "jsonapi":
+            return self._json(status, {"data": shapes.resource(kind, entity)}, extras.JSONAPI)
+        return self._json(status, shapes.item(self.c, kind, entity))
 
     def _list(self, kind: str, rows: list[dict[str, Any]], total: int, query: dict[str, str]) -> Observed:
-        shape = self.c.list_shape
-        if shape == "jsonapi":
-            return extras.jsonapi_list(self, kind, rows, total)
-        if shape == "bare":
-            return self._json(200, rows)
-        if shape == "data":
-            return self._json(200, {"data": rows})
-        if shape == "items_total":
-            return self._json(200, {"items": rows, "total": total})
-        if shape == "plural_total":
-            return self._json(200, {kind: rows, "total_entries": total})
-        if shape == "plural_meta":
-            return self._json(200, {kind: rows, "meta": {"pagination": {"page": 1, "limit": int(query.get("limit", 15)), "total": total}}})
-        if shape == "data_meta":
-            return self._json(200, {"data": rows, "meta": {"pagination": {"total": total, "count": len(rows)}}})
-        nxt = None
-        if len(rows) < total:
-            nxt = f"http://testserver{self.c.collection(kind)}?limit={query.get('limit')}&offset={len(rows)}"
-        return self._json(200, {"count": total, "next": nxt, "previous": None, "results": rows})
+        headers = extras.JSONAPI if self.c.list_shape == "jsonapi" else JSON
+        return self._json(200, shapes.listing(self.c, kind, rows, total, query), headers)
 
     def _absent(self) -> Observed:
         if self.c.item_shape == "jsonapi":
@@ -206,14 +200,7 @@ class ConventionApp:
         return self._json(404, {})
 
     def _unwrap(self, kind: str, body: Any) -> Any:
-        if self.c.body_shape == "jsonapi":
-            return extras.jsonapi_members(kind, body)
-        if self.c.body_shape == "data":
-            return body.get("data") if isinstance(body, dict) else None
-        if self.c.body_shape == "plural_one":
-            rows = body.get(kind) if isinstance(body, dict) else None
-            return rows[0] if isinstance(rows, list) and len(rows) == 1 else None
-        return body
+        return shapes.unwrap(self.c, kind, body)
 
     @staticmethod
     def _invalid(members: Any) -> str | None:
@@ -232,10 +219,10 @@ class ConventionApp:
         if not path.startswith(base + "/"):
             return None
         rest = path[len(base) + 1:]
-        if self.c.slash:
-            if not rest.endswith("/"):
+        if self.c.ending:
+            if not rest.endswith(self.c.ending):
                 return None
-            rest = rest[:-1]
+            rest = rest[: -len(self.c.ending)]
         parts = [unquote(p) for p in rest.split("/")]
         if self.c.nested and len(parts) in (3, 4) and parts[0] == "notes" and parts[2] == "comments":
             return "nested", parts[1] + ("/" + parts[3] if len(parts) == 4 else "")
@@ -293,7 +280,7 @@ class ConventionApp:
         return self._json(200, wrap(self.settings))
 
     def _answer(self, request: Outgoing) -> Observed:
-        if self.c.settings and request.path == self.c.prefix + "/settings" + ("/" if self.c.slash else ""):
+        if self.c.settings and request.path == self.c.document("settings"):
             body = json.loads(request.body) if request.body else None
             return self._settings(request.method, body)
         path = request.path
@@ -365,7 +352,8 @@ class ConventionApp:
                     return members
             kept = {k: v for k, v in entity.items() if k in CONSTANT}
             changed = {k: v for k, v in members.items() if k not in CONSTANT}
-            entity = ({**entity, **changed} if self.c.update == "PATCH" else {**kept, **changed})
+            merges = self.c.update == "PATCH" or self.c.put_merges
+            entity = {**entity, **changed} if merges else {**kept, **changed}
             entity["updated_at"] = self._now()
             extras.bump(self, entity)
             rows[key] = entity

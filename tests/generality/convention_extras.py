@@ -1,6 +1,7 @@
 """The conventions of ``ConventionApp`` beyond paths, envelopes and identities: how validation
 errors are written, optimistic concurrency, item actions, bulk deletes by query, nested
-sub-collections with their own ids, an admin/content split, ``update_mask`` and JSON:API.
+sub-collections with their own ids, an admin/content split, ``update_mask`` and JSON:API's
+absence answer (its shapes are ``convention_shapes``).
 
 Each function takes the application (``app``) and answers or changes what one convention decides;
 the application's routing calls them.
@@ -223,29 +224,5 @@ def queried(app: ConventionApp, kind: str, rows: list[dict[str, Any]], query: di
 
 
 # --- JSON:API ----------------------------------------------------------------------------------
-def resource(kind: str, entity: dict[str, Any]) -> dict[str, Any]:
-    return {"type": kind, "id": str(entity["id"]),
-            "attributes": {k: v for k, v in entity.items() if k != "id"}}
-
-
-def jsonapi_item(app: ConventionApp, kind: str, entity: dict[str, Any], status: int) -> Observed:
-    return app._json(status, {"data": resource(kind, entity)}, JSONAPI)
-
-
-def jsonapi_list(app: ConventionApp, kind: str, rows: list[dict[str, Any]], total: int) -> Observed:
-    return app._json(200, {"data": [resource(kind, row) for row in rows], "meta": {"total": total}}, JSONAPI)
-
-
-def jsonapi_members(kind: str, body: Any) -> Any:
-    data = body.get("data") if isinstance(body, dict) else None
-    if not isinstance(data, dict) or data.get("type") != kind or not isinstance(data.get("attributes"), dict):
-        return None
-    return data["attributes"]
-
-
-def jsonapi_body(kind: str, members: dict[str, Any], key: Any = None) -> dict[str, Any]:
-    return {"data": {"type": kind, **({"id": str(key)} if key is not None else {}), "attributes": members}}
-
-
 def jsonapi_absent(app: ConventionApp) -> Observed:
     return app._json(404, {"errors": [{"status": "404", "title": "Not Found"}]}, JSONAPI)

@@ -14,10 +14,11 @@ from .scenario import probes, record
 
 
 def hold(conventions: Conventions, tmp_path: Path, servable: tuple[str, ...],
-         unservable: dict[str, str] | None = None) -> tuple[Any, list[Any]]:
+         unservable: dict[str, str] | None = None, served: tuple[str, ...] | None = None) -> tuple[Any, list[Any]]:
     """The bundle and the probes' results; fails on any wrong answer, on a ``servable`` probe the
-    model did not serve, or answered otherwise than the application, and on a write tool of
-    ``unservable`` (tool: reason) that is served or left unserved for another reason."""
+    model did not serve, or answered otherwise than the application, on a write tool of
+    ``unservable`` (tool: reason) that is served or left unserved for another reason, and, when
+    ``served`` is given, unless exactly those write tools are served."""
     har = record(conventions).write(tmp_path / "capture.har")
     bundle = build_bundle(har)
     results = compare(bundle, probes(conventions), ConventionApp(conventions))
@@ -33,4 +34,7 @@ def hold(conventions: Conventions, tmp_path: Path, servable: tuple[str, ...],
     reasons = {plan.tool: (plan.served, plan.reason) for plan in bundle.view.writes}
     for tool, reason in (unservable or {}).items():
         assert reasons.get(tool) == (False, reason), f"{conventions.name}: {tool}: {reasons.get(tool)}, not {reason}"
+    if served is not None:
+        found = sorted(plan.tool for plan in bundle.view.writes if plan.served)
+        assert found == sorted(served), f"{conventions.name}: write tools served {found}, not {sorted(served)}"
     return bundle, results

@@ -49,7 +49,7 @@ def record(c: Conventions) -> HarBuilder:
         for key in keys[kind]:
             send("GET", c.item(kind, key))
     send("GET", c.item("notes", _never(c)))
-    settings = c.prefix + "/settings" + ("/" if c.slash else "")
+    settings = c.document("settings")
     if c.settings:  # the initial state holds what reads show before the first write (DESIGN.md §5)
         send("GET", settings)
     record_initial_extras(c, send, keys)
@@ -144,7 +144,7 @@ def probes(c: Conventions) -> ProbeFile:
         {"name": "notes at the end", "method": "GET", "path": c.collection("notes")},
     ]
     if c.settings:
-        settings = c.prefix + "/settings" + ("/" if c.slash else "")
+        settings = c.document("settings")
         wrap = (lambda value: {"data": value}) if c.body_shape == "data" else (lambda value: value)
         calls += [{"name": "the settings", "method": "GET", "path": settings, "expect": "same"},
                   {"name": "a blue theme", "method": "PATCH", "path": settings, "body": wrap({"theme": "blue"})},

@@ -9,21 +9,19 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import convention_extras as extras
+from . import convention_shapes as shapes
 from .convention_app import Conventions
 
 Send = Callable[..., Any]
 
 
-def body(c: Conventions, kind: str, members: dict[str, Any], key: Any = None) -> Any:
-    """A request body in the convention's shape (``key``: the entity an update names)."""
-    if c.body_shape == "jsonapi":
-        return extras.jsonapi_body(kind, members, key)
-    return members if c.body_shape == "bare" else {"data": members} if c.body_shape == "data" else {kind: [members]}
+body = shapes.body
 
 
 def entity_pointer(c: Conventions, kind: str) -> str:
     """Where an item answer holds its entity's members (a JSON pointer prefix)."""
-    return {"bare": "", "data": "/data", "plural_one": f"/{kind}/0", "jsonapi": "/data/attributes"}[c.item_shape]
+    return {"bare": "", "data": "/data", "plural_one": f"/{kind}/0", "singular": f"/{shapes.singular(kind)}",
+            "jsonapi": "/data/attributes"}[c.item_shape]
 
 
 def key_pointer(c: Conventions, kind: str) -> str:

@@ -1,0 +1,104 @@
+"""How ``ConventionApp`` wraps what it answers and what it is sent: item answers and request bodies
+(bare, ``{"data": …}``, ``{"notes": [{…}]}``, Rails' singular ``{"note": {…}}``, JSON:API resource
+objects) and lists (a bare array, ``{"data": …}``, DRF's pages, counters beside the rows, Rails'
+``total_count``/``offset``/``limit``, ``{"entries", "total_entries"}``, ``{"data", "meta"}``).
+
+Each function takes the conventions (``c``) and returns the JSON value; the application answers it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .convention_app import Conventions
+
+DEFAULT_LIMIT = 25
+"""The page a Rails-style or ``meta``-counting list answers without a ``limit``."""
+
+
+def singular(kind: str) -> str:
+    """The member name of one entity of a kind (``notes`` → ``note``)."""
+    return kind[:-1] if kind.endswith("s") else kind
+
+
+def item(c: Conventions, kind: str, entity: dict[str, Any]) -> Any:
+    """An item answer (JSON:API aside: ``resource``)."""
+    shape = c.item_shape
+    if shape == "bare":
+        return entity
+    if shape == "data":
+        return {"data": entity}
+    if shape == "singular":
+        return {singular(kind): entity}
+    return {kind: [entity]}
+
+
+def body(c: Conventions, kind: str, members: dict[str, Any], key: Any = None) -> Any:
+    """A request body in the convention's shape (``key``: the entity an update names)."""
+    shape = c.body_shape
+    if shape == "jsonapi":
+        return {"data": {"type": kind, **({"id": str(key)} if key is not None else {}), "attributes": members}}
+    if shape == "bare":
+        return members
+    if shape == "data":
+        return {"data": members}
+    if shape == "singular":
+        return {singular(kind): members}
+    return {kind: [members]}
+
+
+def unwrap(c: Conventions, kind: str, sent: Any) -> Any:
+    """The members a request body sends, or None when it is not in the convention's shape."""
+    shape = c.body_shape
+    if shape == "bare":
+        return sent
+    if not isinstance(sent, dict):
+        return None
+    if shape == "jsonapi":
+        data = sent.get("data")
+        if not isinstance(data, dict) or data.get("type") != kind or not isinstance(data.get("attributes"), dict):
+            return None
+        return data["attributes"]
+    if shape == "data":
+        return sent.get("data")
+    if shape == "singular":
+        return sent.get(singular(kind))
+    rows = sent.get(kind)
+    return rows[0] if isinstance(rows, list) and len(rows) == 1 else None
+
+
+def page(query: dict[str, str]) -> tuple[int, int]:
+    """``(offset, limit)`` a counting list echoes."""
+    return int(query.get("offset", 0)), int(query.get("limit", DEFAULT_LIMIT))
+
+
+def listing(c: Conventions, kind: str, rows: list[dict[str, Any]], total: int, query: dict[str, str]) -> Any:
+    """A list answer of ``rows`` (a page of ``total`` entities)."""
+    shape = c.list_shape
+    offset, limit = page(query)
+    shapes = {
+        "bare": lambda: rows,
+        "data": lambda: {"data": rows},
+        "items_total": lambda: {"items": rows, "total": total},
+        "plural_total": lambda: {kind: rows, "total_entries": total},
+        "plural_meta": lambda: {kind: rows, "meta": {"pagination": {"page": 1, "limit": int(query.get("limit", 15)),
+                                                                     "total": total}}},
+        "data_meta": lambda: {"data": rows, "meta": {"pagination": {"total": total, "count": len(rows)}}},
+        "data_meta_total": lambda: {"data": rows, "meta": {"total_count": total, "limit": limit, "offset": offset}},
+        "rails": lambda: {kind: rows, "total_count": total, "offset": offset, "limit": limit},
+        "entries": lambda: {"entries": rows, "total_entries": total},
+        "jsonapi": lambda: {"data": [resource(kind, row) for row in rows], "meta": {"total": total}},
+    }
+    if shape in shapes:
+        return shapes[shape]()
+    nxt = None
+    if len(rows) < total:
+        nxt = f"http://testserver{c.collection(kind)}?limit={query.get('limit')}&offset={len(rows)}"
+    return {"count": total, "next": nxt, "previous": None, "results": rows}
+
+
+# --- JSON:API ----------------------------------------------------------------------------------
+def resource(kind: str, entity: dict[str, Any]) -> dict[str, Any]:
+    return {"type": kind, "id": str(entity["id"]),
+            "attributes": {k: v for k, v in entity.items() if k != "id"}}

@@ -1,0 +1,57 @@
+"""Conventions real APIs commonly use that the other matrices lack, and crossings of ones they hold
+separately: Rails' singular member wrapping (``{"note": {…}}`` items and bodies, lists with
+``total_count``/``offset``/``limit``, ``.json`` paths, a PUT that merges and answers 204), generic
+collections behind a trailing slash with uuids, ``updated_at`` concurrency on ``{"notes": [{…}]}``
+bodies, ``{"data", "meta": {"total_count"}}`` and ``{"entries", "total_entries"}`` lists with
+filters and projections. Each is recorded, built and held to the application: 0 wrong answers, the
+writes the spec can serve served alike, and exactly the write tools named served.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .convention_app import Conventions
+from .holding import hold
+from .scenario import DOCUMENT_WRITES, PLAIN_WRITES
+
+
+def plain_tools(c: Conventions) -> tuple[str, ...]:
+    """The create, update and delete tools of notes and tags."""
+    update = c.update.lower()
+    return tuple(f"{verb}_{kind}" + (f"_by_{kind[:-1]}_id" if verb != "post" else "")
+                 for kind in ("notes", "tags") for verb in ("post", update, "delete"))
+
+
+RAILS = dict(item_shape="singular", body_shape="singular", list_shape="rails", suffix=".json")
+
+CASES = [
+    Conventions("rails", **RAILS, update="PUT", put_merges=True, update_answer="204"),
+    Conventions("rails-patch-uuid", **RAILS, ids="uuid", delete_answer="200_entity"),
+    Conventions("rails-slash-put-merge", item_shape="singular", body_shape="singular", list_shape="plural_total",
+                slash=True, update="PUT", put_merges=True, absence="404_empty"),
+    Conventions("generic-slash-uuid", generic_segment=True, slash=True, list_shape="data", item_shape="data",
+                body_shape="data", ids="uuid"),
+    Conventions("plural-updated-at-put", slash=True, list_shape="plural_meta", item_shape="plural_one",
+                body_shape="plural_one", concurrency="updated_at", update="PUT", ids="uuid"),
+    Conventions("data-meta-total-brackets", list_shape="data_meta_total", item_shape="data", body_shape="data",
+                query_style="brackets", generic_segment=True, absence="403_errors"),
+    Conventions("data-meta-total-fields", list_shape="data_meta_total", item_shape="data", body_shape="data",
+                query_style="fields", ids="uuid"),
+    Conventions("entries-fields", list_shape="entries", query_style="fields", ids="text-sequence"),
+    Conventions("update-mask-data-slash", update_mask=True, list_shape="data", item_shape="data", body_shape="data",
+                ids="uuid", slash=True),
+]
+
+
+@pytest.mark.parametrize("conventions", CASES, ids=lambda c: c.name)
+def test_no_wrong_answer_under_crossed_conventions(conventions: Conventions, tmp_path: Path) -> None:
+    hold(conventions, tmp_path, PLAIN_WRITES, served=plain_tools(conventions))
+
+
+def test_rails_settings_document(tmp_path: Path) -> None:
+    """A singleton document at ``/settings.json`` beside Rails-wrapped entities: its merge served."""
+    conventions = Conventions("rails-settings", **RAILS, settings=True)
+    hold(conventions, tmp_path, PLAIN_WRITES + DOCUMENT_WRITES, served=plain_tools(conventions) + ("patch_settings",))
