@@ -67,7 +67,7 @@ def _read_back(records: tuple[Record, ...], suffix: str) -> tuple[str, ...]:
     found: list[str] = []
     for record in records:
         if record.primary and record.response.is_json:
-            for value in _strings(record.response.json):
+            for value in string_values(record.response.json):
                 if value in segments and value not in found:
                     found.append(value)
                     if len(found) >= _SHOWN:
@@ -75,7 +75,7 @@ def _read_back(records: tuple[Record, ...], suffix: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _strings(value: Any) -> Any:
+def string_values(value: Any) -> Any:
     stack = [value]
     while stack:
         item = stack.pop()

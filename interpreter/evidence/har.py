@@ -44,6 +44,7 @@ from .instants import TimingConvention, entry_finished_at, entry_started_at
 from .path_spans import find_spans, fold_records
 from .origin import UrlError, normalise_origin, split_url
 from .records import Evidence, Record
+from .colon_actions import colon_actions
 from .format_suffix import spelled_suffix
 from .timings import timing_convention
 
@@ -105,12 +106,13 @@ def parse_har_bytes(data: bytes, *, source: str, origin: str | None = None,
     )
     identity = evidence_id(records)
     records, suffix, suffix_trace = spelled_suffix(records, ruleset)
+    records, verbs, colon_trace = colon_actions(records, ruleset)
     spans, span_trace = find_spans(records, ruleset)
     evidence = Evidence(
         evidence_id=identity, source=source, records=fold_records(records, spans), primary_origin=primary,
         origins=dict(Counter(record.origin for record in records)), warnings=tuple(warnings),
         timing_rule=timing.convention.rule_id, timing_trace=timing.events, path_spans=spans, span_trace=span_trace,
-        format_suffix=suffix, format_trace=suffix_trace,
+        format_suffix=suffix, format_trace=suffix_trace, colon_actions=verbs, colon_trace=colon_trace,
     )
     if progress is not None:
         progress(total, total)

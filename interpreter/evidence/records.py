@@ -125,6 +125,10 @@ class Evidence(BaseModel):
     format_suffix: str | None = None
     """The suffix the application's paths are spelled with (``.json``), taken off every path."""
     format_trace: tuple[TraceEvent, ...] = ()
+    colon_actions: tuple[str, ...] = ()
+    """Verbs glued after a colon (``/notes/5:archive``) that ``records`` spell as their own segment
+    (``/notes/5/:archive``, ``evidence.colon_actions``)."""
+    colon_trace: tuple[TraceEvent, ...] = ()
 
     @property
     def primary_records(self) -> tuple[Record, ...]:

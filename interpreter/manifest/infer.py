@@ -87,8 +87,8 @@ def build_manifest(evidence: Evidence, ruleset: RuleSet, overrides: Overrides | 
     tools, dropped = _apply_tool_overrides(tools, overrides)
     return Manifest(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
                     primary_origin=evidence.primary_origin, tools=tuple(tools), path_spans=evidence.path_spans,
-                    unassigned_ordinals=tuple(sorted(dropped)), traces=tuple(evidence.format_trace) + tuple(traces),
-                    format_suffix=evidence.format_suffix)
+                    unassigned_ordinals=tuple(sorted(dropped)), traces=tuple(evidence.format_trace) + tuple(evidence.colon_trace) + tuple(traces),
+                    format_suffix=evidence.format_suffix, colon_actions=evidence.colon_actions)
 
 
 def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], prefix: str) -> _Node:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.path_actions import glued, split_action
 from capenv.interpreter.bundle.path_spans import PathSpan, fold_path
 from capenv.interpreter.bundle.paths import has_trailing_slash, split_path
 from capenv.interpreter.bundle.trace_event import TraceEvent
@@ -48,8 +49,10 @@ class Tool(BaseModel):
 
     @property
     def spelled_template(self) -> str:
-        """The template as a client sends it (``/blog/articles/{article_id}.json``)."""
-        return self.template + self.format_suffix if self.format_suffix and not self.trailing_slash else self.template
+        """The template as a client sends it (``/blog/articles/{article_id}.json``, an action segment
+        glued after a colon: ``/notes/{note_id}:archive``)."""
+        template = glued(self.template)
+        return template + self.format_suffix if self.format_suffix and not self.trailing_slash else template
 
     def match(self, path: str) -> dict[str, str] | None:
         """The raw path arguments when ``path`` fits this template, else None (a path spelled
@@ -87,6 +90,9 @@ class Manifest(BaseModel):
     format_suffix: str | None = None
     """The format suffix the application's reads are spelled with (``.json``), taken off every
     recorded path (``path-format-suffixes``); a request path is read the same way (``route``)."""
+    colon_actions: tuple[str, ...] = ()
+    """Verbs glued after a colon (``/notes/5:archive``) that every recorded path spells as their own
+    segment (``/notes/5/:archive``, ``path-colon-actions``); ``fold_path`` reads a request path so."""
 
     def tool(self, name: str) -> Tool:
         for tool in self.tools:
@@ -95,8 +101,9 @@ class Manifest(BaseModel):
         raise KeyError(name)
 
     def fold_path(self, path: str) -> str:
-        """``path`` with a value spanning segments folded into one, as the capture's paths were."""
-        return fold_path(path, self.path_spans)
+        """``path`` with a colon action spelled as its own segment and a value spanning segments
+        folded into one, as the capture's paths were."""
+        return fold_path(split_action(path, self.colon_actions), self.path_spans)
 
     def tool_for(self, method: str, path: str) -> tuple[Tool, dict[str, str]] | None:
         """The tool answering ``method path`` (folded); a literal template wins over a parameter."""
@@ -116,7 +123,7 @@ class Manifest(BaseModel):
 
     def route(self, method: str, path: str) -> tuple[Tool, dict[str, str], str] | None:
         """The tool answering a request path as a client sends it, its arguments, and the path as
-        capenv reads it (without the format suffix). A path fits a tool only spelled as the tool's
+        capenv reads it (without the format suffix, folded as ``fold_path`` folds it). A path fits a tool only spelled as the tool's
         recordings were, with or without the suffix."""
         spellings = [(path, "")]
         if self.format_suffix and not path.endswith("/"):
@@ -126,7 +133,7 @@ class Manifest(BaseModel):
         for internal, suffix in spellings:
             found = self.tool_for(method, internal)
             if found is not None and found[0].format_suffix == suffix:
-                return found[0], found[1], internal
+                return found[0], found[1], self.fold_path(internal)
         return None
 
 def related_paths(a: str, b: str) -> bool:

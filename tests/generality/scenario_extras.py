@@ -179,10 +179,8 @@ def query_probes(c: Conventions) -> list[dict[str, Any]]:
 
 
 def action_path(c: Conventions, key: Any) -> str:
-    item = c.item("notes", key)
-    if c.actions == "colon":
-        return item.rstrip("/") + ":" + extras.ACTION + ("/" if c.slash else "")
-    return item.rstrip("/") + "/" + extras.ACTION + ("/" if c.slash else "")
+    item = c.item("notes", key)[: -len(c.ending) or None]
+    return item + (":" if c.actions == "colon" else "/") + extras.ACTION + c.ending
 
 
 def comments_path(c: Conventions, note: Any, comment: Any = None) -> str:

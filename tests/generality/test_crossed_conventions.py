@@ -3,7 +3,8 @@ separately: Rails' singular member wrapping (``{"note": {…}}`` items and bodie
 ``total_count``/``offset``/``limit``, ``.json`` paths, a PUT that merges and answers 204), generic
 collections behind a trailing slash with uuids, ``updated_at`` concurrency on ``{"notes": [{…}]}``
 bodies, ``{"data", "meta": {"total_count"}}`` and ``{"entries", "total_entries"}`` lists with
-filters and projections. Each is recorded, built and held to the application: 0 wrong answers, the
+filters and projections, colon actions (``/notes/5:archive``) behind envelopes and trailing slashes.
+Each is recorded, built and held to the application: 0 wrong answers, the
 writes the spec can serve served alike, and exactly the write tools named served.
 """
 
@@ -44,6 +45,20 @@ CASES = [
     Conventions("update-mask-data-slash", update_mask=True, list_shape="data", item_shape="data", body_shape="data",
                 ids="uuid", slash=True),
 ]
+
+
+COLON_ACTIONS = [
+    Conventions("colon-actions-slash-uuid-data", actions="colon", slash=True, ids="uuid", list_shape="data",
+                item_shape="data", body_shape="data"),
+    Conventions("colon-actions-rails", actions="colon", **RAILS),
+    Conventions("colon-actions-named-keys", actions="colon", ids="name", list_shape="plural_total"),
+]
+
+
+@pytest.mark.parametrize("conventions", COLON_ACTIONS, ids=lambda c: c.name)
+def test_colon_actions_are_served_as_item_actions(conventions: Conventions, tmp_path: Path) -> None:
+    hold(conventions, tmp_path, PLAIN_WRITES + ("archive seeded note 2",),
+         served=plain_tools(conventions) + ("post_notes_archive",))
 
 
 @pytest.mark.parametrize("conventions", CASES, ids=lambda c: c.name)
