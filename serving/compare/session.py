@@ -181,8 +181,8 @@ class CompareSession:
                 self._scopes.append((result.index, scope))
             values = self._values_for("model")
             for extra in result.probe.affects:
-                filled, _ = fill(extra, values, escape_segment=True)
-                self._scopes.append((result.index, segments(filled)))
+                filled, _ = fill(extra, values, escape_segment=True)  # read as later calls are (read_as)
+                self._scopes.append((result.index, segments(self.tools.read_as("GET", filled))))
 
 
 def _both_client_errors(result: CallResult) -> bool:

@@ -93,6 +93,10 @@ class Conventions:
     def item(self, kind: str, key: Any) -> str:
         return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}/{key}" + self.ending
 
+    def under(self, kind: str, key: Any, tail: str) -> str:
+        """A path under an item (``/notes/5/comments``), spelled with the paths' ending."""
+        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}/{key}/{tail}" + self.ending
+
     def document(self, name: str) -> str:
         return f"{self.prefix}/{name}" + self.ending
 

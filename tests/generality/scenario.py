@@ -85,7 +85,7 @@ def record(c: Conventions) -> HarBuilder:
         send("GET", settings)
     if c.comments:
         for key, text in ((keys["notes"][0], "first!"), (keys["notes"][0], "agreed"), (keys["notes"][1], "call her")):
-            comments = c.item("notes", key).rstrip("/") + "/comments" + ("/" if c.slash else "")
+            comments = c.under("notes", key, "comments")
             send("GET", comments)
             send("POST", comments, _body(c, "comments", {"text": text}))
             send("GET", comments)
@@ -151,7 +151,7 @@ def probes(c: Conventions) -> ProbeFile:
                   {"name": "the settings after", "method": "GET", "path": settings},
                   {"name": "notify again", "method": "PATCH", "path": settings, "body": wrap({"notify": True})}]
     if c.comments:
-        comments = c.item("notes", keys["notes"][1]).rstrip("/") + "/comments" + ("/" if c.slash else "")
+        comments = c.under("notes", keys["notes"][1], "comments")
         calls += [{"name": "comment on seeded note 2", "method": "POST", "path": comments,
                    "body": _body(c, "comments", {"text": "from the probes"}),
                    "affects": [c.item("notes", keys["notes"][1]), c.collection("notes")]},  # its comment_count

@@ -184,8 +184,7 @@ def action_path(c: Conventions, key: Any) -> str:
 
 
 def comments_path(c: Conventions, note: Any, comment: Any = None) -> str:
-    tail = "/comments" + (f"/{comment}" if comment is not None else "")
-    return c.item("notes", note).rstrip("/") + tail + ("/" if c.slash else "")
+    return c.under("notes", note, "comments" + (f"/{comment}" if comment is not None else ""))
 
 
 def content(c: Conventions, path: str) -> str:

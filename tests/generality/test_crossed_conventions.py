@@ -17,6 +17,7 @@ import pytest
 from .convention_app import Conventions
 from .holding import hold
 from .scenario import DOCUMENT_WRITES, PLAIN_WRITES
+from .scenario_extras import NESTED_WRITES
 
 
 def plain_tools(c: Conventions) -> tuple[str, ...]:
@@ -42,6 +43,8 @@ CASES = [
     Conventions("data-meta-total-fields", list_shape="data_meta_total", item_shape="data", body_shape="data",
                 query_style="fields", ids="uuid"),
     Conventions("entries-fields", list_shape="entries", query_style="fields", ids="text-sequence"),
+    # a comment create changes its note's comment_count (not modelled: unserved), the probes say what it affects
+    Conventions("rails-comment-counters", **RAILS, comments=True),
     Conventions("update-mask-data-slash", update_mask=True, list_shape="data", item_shape="data", body_shape="data",
                 ids="uuid", slash=True),
 ]
@@ -70,3 +73,11 @@ def test_rails_settings_document(tmp_path: Path) -> None:
     """A singleton document at ``/settings.json`` beside Rails-wrapped entities: its merge served."""
     conventions = Conventions("rails-settings", **RAILS, settings=True)
     hold(conventions, tmp_path, PLAIN_WRITES + DOCUMENT_WRITES, served=plain_tools(conventions) + ("patch_settings",))
+
+
+def test_rails_nested_comments(tmp_path: Path) -> None:
+    """Comments with their own ids under ``/notes/5/comments/7.json``: created, updated and deleted."""
+    conventions = Conventions("rails-nested-comments", **RAILS, nested=True)
+    hold(conventions, tmp_path, PLAIN_WRITES + NESTED_WRITES,
+         served=plain_tools(conventions) + ("post_notes_comments", "patch_notes_comments_by_comment_id",
+                                            "delete_notes_comments_by_comment_id"))
