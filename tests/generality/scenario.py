@@ -141,6 +141,8 @@ def probes(c: Conventions) -> ProbeFile:
         {"name": "delete the new note", "method": "DELETE", "path": c.item("notes", "{note}")},
         {"name": "the new note, deleted", "method": "GET", "path": c.item("notes", "{note}")},
         {"name": "a page of notes", "method": "GET", "path": c.collection("notes"), "query": {"limit": "2"}},
+        {"name": "another page of notes", "method": "GET", "path": c.collection("notes"),
+         "query": {"limit": "3", "offset": "1"}},
         {"name": "notes at the end", "method": "GET", "path": c.collection("notes")},
     ]
     if c.settings:

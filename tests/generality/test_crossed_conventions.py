@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from capenv.serving.compare import SAME
+
 from .convention_app import Conventions
 from .holding import hold
 from .scenario import DOCUMENT_WRITES, PLAIN_WRITES
@@ -81,3 +83,12 @@ def test_rails_nested_comments(tmp_path: Path) -> None:
     hold(conventions, tmp_path, PLAIN_WRITES + NESTED_WRITES,
          served=plain_tools(conventions) + ("post_notes_comments", "patch_notes_comments_by_comment_id",
                                             "delete_notes_comments_by_comment_id"))
+
+
+@pytest.mark.parametrize("conventions", [CASES[0], CASES[6]], ids=lambda c: c.name)
+def test_pages_echoing_their_query_are_answered_from_the_state(conventions: Conventions, tmp_path: Path) -> None:
+    """A list's ``offset`` and ``limit`` echo the call's query (``list-member.query-echo``): pages
+    the session never asked for, after writes, are answered from the state as the application does."""
+    _, results = hold(conventions, tmp_path, PLAIN_WRITES)
+    pages = {r.probe.name: r.verdict for r in results if "page of notes" in r.probe.name}
+    assert pages == {"a page of notes": SAME, "another page of notes": SAME}, pages
