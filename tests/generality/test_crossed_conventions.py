@@ -45,8 +45,9 @@ CASES = [
     Conventions("data-meta-total-fields", list_shape="data_meta_total", item_shape="data", body_shape="data",
                 query_style="fields", ids="uuid"),
     Conventions("entries-fields", list_shape="entries", query_style="fields", ids="text-sequence"),
-    # a comment create changes its note's comment_count (not modelled: unserved), the probes say what it affects
-    Conventions("rails-comment-counters", **RAILS, comments=True),
+    Conventions("generic-singular-rails-403", generic_segment=True, item_shape="singular", body_shape="singular",
+                list_shape="rails", absence="403_errors"),
+    Conventions("rails-html-absence", **RAILS, absence="404_html", delete_answer="200_entity"),
     Conventions("update-mask-data-slash", update_mask=True, list_shape="data", item_shape="data", body_shape="data",
                 ids="uuid", slash=True),
 ]
@@ -57,6 +58,8 @@ COLON_ACTIONS = [
                 item_shape="data", body_shape="data"),
     Conventions("colon-actions-rails", actions="colon", **RAILS),
     Conventions("colon-actions-named-keys", actions="colon", ids="name", list_shape="plural_total"),
+    Conventions("colon-actions-entries-put-merge-null", actions="colon", list_shape="entries", absence="200_null",
+                update="PUT", put_merges=True, update_answer="204"),
 ]
 
 
@@ -71,10 +74,21 @@ def test_no_wrong_answer_under_crossed_conventions(conventions: Conventions, tmp
     hold(conventions, tmp_path, PLAIN_WRITES, served=plain_tools(conventions))
 
 
-def test_rails_settings_document(tmp_path: Path) -> None:
-    """A singleton document at ``/settings.json`` beside Rails-wrapped entities: its merge served."""
-    conventions = Conventions("rails-settings", **RAILS, settings=True)
+@pytest.mark.parametrize("conventions", [
+    Conventions("rails-settings", **RAILS, settings=True),
+    Conventions("singular-data-meta-total-settings", item_shape="singular", body_shape="singular",
+                list_shape="data_meta_total", settings=True, ids="uuid"),
+], ids=lambda c: c.name)
+def test_a_settings_document_beside_singular_entities(conventions: Conventions, tmp_path: Path) -> None:
+    """A singleton document at ``/settings.json`` beside entities wrapped ``{"note": …}``: its merge served."""
     hold(conventions, tmp_path, PLAIN_WRITES + DOCUMENT_WRITES, served=plain_tools(conventions) + ("patch_settings",))
+
+
+def test_rails_comment_counters(tmp_path: Path) -> None:
+    """A comment create also changes its note's ``comment_count``, a side effect the spec leaves
+    unmodelled: unserved (no-observation), and the probes say which reads the refused call affects."""
+    conventions = Conventions("rails-comment-counters", **RAILS, comments=True)
+    hold(conventions, tmp_path, PLAIN_WRITES, {"post_notes_comments": "no-observation"}, served=plain_tools(conventions))
 
 
 def test_rails_nested_comments(tmp_path: Path) -> None:
