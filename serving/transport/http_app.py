@@ -332,11 +332,13 @@ class CapenvHttpApp:
 
 def _first_headers(scope: Scope) -> dict[str, str]:
     """Header name (lower case) -> its first value (worked out once per request, kept in the scope)."""
-    found = scope.get(FIRST_HEADERS_KEY)
-    if found is None:
-        found = scope[FIRST_HEADERS_KEY] = {}
-        for name, value in scope["headers"]:
-            found.setdefault(name.decode("latin-1").lower(), value.decode("latin-1"))
+    kept = scope.get(FIRST_HEADERS_KEY)
+    if kept is not None and kept[0] is scope["headers"]:  # a copied scope with other headers reads them
+        return kept[1]
+    found: dict[str, str] = {}
+    for name, value in scope["headers"]:
+        found.setdefault(name.decode("latin-1").lower(), value.decode("latin-1"))
+    scope[FIRST_HEADERS_KEY] = (scope["headers"], found)
     return found
 
 

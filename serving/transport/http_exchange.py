@@ -59,10 +59,13 @@ def _ascii_as_sent(raw: bytes) -> str:
 def raw_target(scope: Scope) -> tuple[str, str]:
     """The request path and query string exactly as sent (the path without the query); worked out
     once per request (kept in the scope under ``TARGET_KEY``)."""
-    target = scope.get(TARGET_KEY)
-    if target is None:
-        target = scope[TARGET_KEY] = _raw_target(scope)
-    return target
+    # Kept with the raw path it was read from: an app that mounts another (the fleet's
+    # /i/{id}/...) hands it a copy of the scope with another path, and the copy keeps our key.
+    kept = scope.get(TARGET_KEY)
+    raw_path = scope.get("raw_path")
+    if kept is None or kept[0] is not raw_path or kept[1] is not scope.get("query_string"):
+        kept = scope[TARGET_KEY] = (raw_path, scope.get("query_string"), _raw_target(scope))
+    return kept[2]
 
 
 def _raw_target(scope: Scope) -> tuple[str, str]:
