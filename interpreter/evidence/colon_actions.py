@@ -16,11 +16,10 @@ from capenv.interpreter.bundle.path_actions import colon_verb, split_action
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.trace_event import TraceEvent
 
-from .format_suffix import string_values
+from .format_suffix import answered_values
 from .records import Record
 
 TABLE = "path-colon-actions"
-_SHOWN = 3  # how many read-back values the trace names (any one decides)
 
 
 def _glued(records: tuple[Record, ...]) -> dict[str, list[tuple[tuple[str, ...], str]]]:
@@ -32,18 +31,6 @@ def _glued(records: tuple[Record, ...]) -> dict[str, list[tuple[tuple[str, ...],
         if verb is not None:
             found.setdefault(verb[1], []).append((tuple(parts[:-1]), verb[0]))
     return found
-
-
-def _read_back(records: tuple[Record, ...], segments: set[str]) -> tuple[str, ...]:
-    found: list[str] = []
-    for record in records:
-        if record.primary and record.response.is_json:
-            for value in string_values(record.response.json):
-                if value in segments and value not in found:
-                    found.append(value)
-                    if len(found) >= _SHOWN:
-                        return tuple(found)
-    return tuple(found)
 
 
 def colon_actions(records: tuple[Record, ...], ruleset: Any) -> tuple[tuple[Record, ...], tuple[str, ...],
@@ -68,7 +55,7 @@ def colon_actions(records: tuple[Record, ...], ruleset: Any) -> tuple[tuple[Reco
                                           if any(p[: len(before) + 1] == before + (stem,) for p in alone)))
         context = PathColonActionContext(
             verb=verb, calls=len(places), stems=stems, stems_alone=stems_alone,
-            read_back=_read_back(records, {f"{stem}:{verb}" for stem in stems}))
+            read_back=answered_values(records, {f"{stem}:{verb}" for stem in stems}))
         decision = evaluate(ruleset, TABLE, context, subject=f"path colon action :{verb}")
         events.extend(decision.events)
         if decision.yields.get("action"):

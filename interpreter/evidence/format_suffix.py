@@ -64,6 +64,12 @@ def _read_back(records: tuple[Record, ...], suffix: str) -> tuple[str, ...]:
     """Suffixed last segments some primary-origin answer holds whole as a string value."""
     segments = {r.path.rstrip("/").rsplit("/", 1)[-1] for r in records
                 if r.primary and last_segment_suffix(r.path) == suffix}
+    return answered_values(records, segments)
+
+
+def answered_values(records: tuple[Record, ...], segments: set[str]) -> tuple[str, ...]:
+    """Which of ``segments`` some primary-origin answer holds whole as a string value (the first
+    few: any one decides)."""
     found: list[str] = []
     for record in records:
         if record.primary and record.response.is_json:
