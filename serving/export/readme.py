@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from capenv.interpreter.bundle.io import Bundle
+from capenv.interpreter.bundle.path_actions import glued
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.serving.catalog.tools import CatalogEntry
 
@@ -103,7 +104,7 @@ def readme_text(bundle: Bundle, entries: list[CatalogEntry], directory: Path) ->
 
 
 def _read_line(entry: CatalogEntry) -> str:
-    head = f"`{entry.name}` ({entry.tool.method} {entry.tool.template}): "
+    head = f"`{entry.name}` ({entry.tool.method} {glued(entry.tool.template)}): "
     view = entry.view
     if not entry.from_state or view is None:
         return head + f"replays the capture; {entry.reason or 'no state view'}"
@@ -128,7 +129,7 @@ def _write_line(entry: CatalogEntry) -> str:
         body.append("requires " + ", ".join(f'"{m}"' for m in required))
     if optional:
         body.append("accepts " + ", ".join(f'"{m}"' for m in optional))
-    return f"`{entry.name}` ({entry.tool.method} {entry.tool.template}): {what}" + (
+    return f"`{entry.name}` ({entry.tool.method} {glued(entry.tool.template)}): {what}" + (
         f"; body {'; '.join(body)}" if body else "")
 
 
@@ -139,7 +140,7 @@ def _unserved_line(plan: WritePlan, state_available: bool) -> str:
     by = f" (first contradicted by record {plan.contradicted_by})" if plan.contradicted_by is not None else ""
     effect = "no modelled effect" if plan.effect == "none" else plan.effect
     what = f"{effect} of \"{plan.type}\"" if plan.type else effect
-    return f"`{plan.tool}` ({plan.method} {plan.template}, {what}): {reason}{by}" + (f" — {why}" if why else "")
+    return f"`{plan.tool}` ({plan.method} {glued(plan.template)}, {what}): {reason}{by}" + (f" — {why}" if why else "")
 
 
 def _grading_lines(bundle: Bundle, url: str) -> list[str]:

@@ -65,3 +65,16 @@ def test_a_glued_segment_the_answers_return_is_a_value():
     bundle = build_from(har)
     assert bundle.manifest.colon_actions == ()
     assert bundle.manifest.route("GET", "/books/urn:isbn")[0].name == "get_books_by_book_id"
+
+
+def test_the_exported_readme_spells_a_colon_action_as_a_client_sends_it(tmp_path):
+    from capenv.serving.export.readme import readme_text
+
+    bundle = build_from(archiving_app())
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        text = readme_text(bundle, list(runtime.catalog.entries.values()), tmp_path)
+    finally:
+        runtime.close()
+    assert "POST /v1/notes/{note_id}:archive" in text
+    assert "/:archive" not in text
