@@ -24,7 +24,9 @@ ID_BYTES = 16
 
 
 def new_id() -> str:
-    return secrets.token_urlsafe(ID_BYTES)
+    """Hex, not URL-safe base64: such an id may begin with "-", which a command line reads as an
+    option (``capenv fleet delete -GIs…`` was refused)."""
+    return secrets.token_hex(ID_BYTES)
 
 
 def instance_subjects(environment: str, instance_id: str) -> Subjects:
