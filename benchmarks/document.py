@@ -74,28 +74,30 @@ swaps a few dict entries (`MemoryStore.stage_replace` builds them beside the sto
 deletes and inserts the types' rows in one transaction, which runs aside too (a store other
 processes share: reads answer the state before until it lands, and the runtime's thread takes
 the installed copy up at its next call without reading it back, `state/landing.py`). No diff, no
-state read back, no compaction pass. PostgreSQL still installs a diff batch and compacts
-(`Store.compact`) on the runtime's thread. The AgentEnv JSON-RPC data/add and data/reset take the
-same steps (`Runtime.prepare_http`). Tests by barriers, not timings:
-tests/transport/test_data_add_aside.py (reads and writes answered while a preparation or a
-shared store's commit is held), tests/store/test_store_replace.py (the contract; an SQLite
-replace killed with SIGKILL leaves the state before or after),
-tests/serving_store/test_served_installs_bounded.py (add/reset cycles leave one episode's
-subjects, history entries and records). Memory: the soak's resident memory was ~520 MiB after a
-cycle whose live Python objects take ~90 MiB, creeping ~2.9 MiB a cycle (519 → 565 MiB over 17
-cycles, capenv commit 49fc7b6) while Python's allocated blocks grew by ~9 a cycle: the C library
-keeping freed heap pages, not objects kept. After each install the transports now give them
-back (`serving/memory_release.py`, glibc `malloc_trim`, aside). The 50-cycle soak (capenv
-commit fbad7dd, load ~7-13): the SQLite file is 343 MiB after every cycle (flat); resident memory
-is not flat after a few cycles: it rises ~1-4 MiB a cycle until cycle ~40 and then holds (memory
-store 88 → 173 MiB by cycle 40, 175-177 MiB over cycles 43-50; SQLite 92 → 158 MiB by cycle 40,
-163-164 MiB over cycles 44-50). What is left: that slow rise (Python's allocated blocks grow by
-~9 a cycle in both processes: a few small objects a cycle that no counted container keeps, which
-can each pin an allocator arena; not found); SQLite's replace transaction writes every row
-(4-11 s for 90k subjects at that load: aside, but a served write waits for it at SQLite's lock); a
-replaced state is deallocated where its last reference drops, on the runtime's thread (a memory
-data/reset of 90k subjects: up to ~0.6 s locked at load ~12); an O(1) SQLite switch needs a
-generation column (subjects and history keyed by a generation a one-row table names current).
+state read back, no compaction pass. PostgreSQL does the same since session 6
+(`store/postgres_replace.py`: one transaction aside, the new rows streamed in with COPY, other
+processes' reads answering the state before until it commits; a 32 MB data/add at 90k subjects
+85.9 s locked before, 0.001-0.004 s locked now). The AgentEnv JSON-RPC data/add and data/reset
+take the same steps (`Runtime.prepare_http`), and every replaced state (HTTP, AgentEnv, stdio, a
+shared store's reload) is freed after the runtime's lock on a releasing thread
+(`memory_release.LockThenRelease`, tests/serving_store/test_replaced_freed_after_the_lock.py).
+Tests by barriers, not timings: tests/transport/test_data_add_aside.py, tests/store/
+test_store_replace.py (the contract on memory, SQLite and PostgreSQL; an SQLite replace killed
+with SIGKILL leaves the state before or after), tests/serving_store/test_served_installs_bounded.py.
+Memory: freed heap pages are given back after each install (`serving/memory_release.py`, glibc
+`malloc_trim`). What made resident memory creep was objects made during a cycle that outlive it,
+each pinning a 1 MiB allocator arena among the large transient state once that is freed: the
+datetime module's `"utcoffset"` name kept in CPython's method cache (cleared with the type cache
+after each install: tests/serving/test_memory_release.py counts arenas), the bounded record
+store's commit-order deque, and this benchmark's own per-cycle row tuples (now written into
+storage made before the first cycle). The 50-cycle soak after those fixes (capenv commit 342a542,
+load ~1): the SQLite file is 156 MiB after every cycle (343 MiB before the one-row-per-write
+layout); resident memory 90 → 122 MiB over the first 12 cycles, then ~0.5 MiB a cycle (144 MiB
+at cycle 50; SQLite 92 → 113 MiB by cycle 13, 123-125 MiB over cycles 30-50), against 88 → 177
+and 92 → 164 MiB before. Python's allocated blocks are the same every cycle; with
+`PYTHONMALLOC=malloc` resident memory is flat at 84 MiB but served calls cost 40-55% more CPU.
+What is left: the slow rise, the same placement effect from objects remade each cycle (the
+reset's fresh initial-state copy, the record store's groups) landing among the transient state.
 `PostgresStore.compact` against a server: the store conformance suite (compaction included) and
 the served-store tests pass on a private cluster (`.ci/postgres.sh start DIR`, PostgreSQL 15),
 39 tests; the SIGKILL-under-load test missed its 500 acknowledged writes within its deadline at
