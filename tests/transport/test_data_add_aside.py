@@ -98,16 +98,21 @@ def hold_method(owner: Any, name: str, *, after_it_ran: bool) -> tuple[threading
     return held, release
 
 
+def grader_post_in_thread(port: int, path: str, body: bytes) -> tuple[threading.Thread, dict[str, Any]]:
+    """The grader's POST sent from a thread (started): its answer lands in the dict under "answer"."""
+    added: dict[str, Any] = {}
+    adding = threading.Thread(target=lambda: added.update(answer=request(port, "POST", path, body, GRADER)))
+    adding.start()
+    return adding, added
+
+
 def test_calls_are_answered_while_a_data_add_is_being_prepared(bundle) -> None:
     """The preparation is held until other calls (a read, a write, data/get) have been answered:
     with the preparation on the runtime's thread this would never finish."""
     runtime = EnvironmentRuntime(bundle)
     preparing, release = hold_method(runtime, "prepare_add", after_it_ran=True)
     with http_in_thread(runtime, access=Access(data_token=TOKEN)) as serving:
-        added: dict[str, Any] = {}
-        adding = threading.Thread(target=lambda: added.update(answer=request(
-            serving.port, "POST", "/_capenv/data/add", document_of(["added"]), GRADER)))
-        adding.start()
+        adding, added = grader_post_in_thread(serving.port, "/_capenv/data/add", document_of(["added"]))
         try:
             assert preparing.wait(WAIT)
             status, body = request(serving.port, "GET", "/items")
@@ -192,10 +197,7 @@ def test_calls_are_answered_while_an_agentenv_data_add_is_being_prepared(bundle)
     rpc = {"jsonrpc": "2.0", "id": 7, "method": "data/add",
            "params": {"parts": [{"kind": "data", "data": json.loads(document_of(["added"]))}]}}
     with http_in_thread(AgentEnvRuntime(runtime, "items"), access=Access(data_token=TOKEN)) as serving:
-        added: dict[str, Any] = {}
-        adding = threading.Thread(target=lambda: added.update(answer=request(
-            serving.port, "POST", "/agentenv", json.dumps(rpc).encode(), GRADER)))
-        adding.start()
+        adding, added = grader_post_in_thread(serving.port, "/agentenv", json.dumps(rpc).encode())
         try:
             assert preparing.wait(WAIT)
             status, body = request(serving.port, "GET", "/items")
@@ -223,10 +225,7 @@ def test_reads_are_answered_while_a_data_add_commits_to_a_shared_store(bundle, t
     store = runtime._holder.store
     committing, release = hold_method(store, "commit_replace", after_it_ran=False)
     with http_in_thread(runtime, access=Access(data_token=TOKEN)) as serving:
-        added: dict[str, Any] = {}
-        adding = threading.Thread(target=lambda: added.update(answer=request(
-            serving.port, "POST", "/_capenv/data/add", document_of(["added"]), GRADER)))
-        adding.start()
+        adding, added = grader_post_in_thread(serving.port, "/_capenv/data/add", document_of(["added"]))
         try:
             assert committing.wait(WAIT)
             status, body = request(serving.port, "GET", "/items")
