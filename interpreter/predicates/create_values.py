@@ -112,15 +112,18 @@ def token_shape(value: str, siblings: Iterable[str]) -> dict[str, Any]:
     A character other than a letter or digit is a separator where every sibling of the same
     length holds it at the same place (a formatted key), else it belongs to the alphabet (a
     nanoid's ``_`` and ``-``). With no sibling each one is taken as a separator.
+    Separator positions are string keys (``{"8": "-"}``): the shape lands in a plan's rule and in
+    its decision trace, both written as JSON, whose objects have string keys (the op's contract
+    ``dict[int, str]`` reads them back as integers).
     """
     same_length = [s for s in siblings if isinstance(s, str) and len(s) == len(value) and s != value]
-    separators: dict[int, str] = {}
+    separators: dict[str, str] = {}
     extras: set[str] = set()
     for index, char in enumerate(value):
         if char.isascii() and char.isalnum():
             continue
         if all(s[index] == char for s in same_length):
-            separators[index] = char
+            separators[str(index)] = char
         else:
             extras.add(char)
     classes = ("a" if any(c.islower() for c in value) else "") + \

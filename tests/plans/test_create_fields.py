@@ -82,6 +82,16 @@ def test_identity_learns_sequence_uuid_or_token(ruleset, value, expected):
     assert {k: rule.params[k] for k in expected} == expected
 
 
+def test_a_token_with_separators_writes_as_json_in_its_rule_and_its_trace(ruleset):
+    """The separator positions a token learns land in the rule and in the decision trace, both
+    written into the bundle as JSON (a base64 key's '+', '/' and '=' once crashed the build)."""
+    explanation = explain(ruleset, {"id": "Wu+XO/MB==", "name": "k"}, {"name": "k"})
+    rule = field(explanation, "id")
+    assert rule.rule_id == "field.identity" and rule.params["separators"] == {"2": "+", "5": "/", "8": "=", "9": "="}
+    assert loads(dumps(rule.model_dump())) is not None
+    assert loads(dumps([event.model_dump() for event in explanation.events])) is not None
+
+
 def test_identity_sequence_scope_follows_the_largest_value(ruleset):
     nested = explain(ruleset, {"id": 10}, type_entities=[{"id": 9}, {"id": 2}], collection_entities=[{"id": 2}])
     assert field(nested, "id").params["scope"] == "type"
