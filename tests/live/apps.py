@@ -161,6 +161,14 @@ def _label_studio_env(scratch: Path, env: dict[str, str]) -> None:
     env["LS_CACHE"] = str(CACHE / "label-studio-init")
 
 
+def _pdns_env() -> dict[str, str]:
+    """The Debian packages .ci/live-apps.sh unpacked (pdns_server and its sqlite3 backend)."""
+    root = CACHE / "pdns"
+    if not (root / "usr" / "sbin" / "pdns_server").exists():
+        raise NotInstalled(f"pdns-server 4.7.3 is not installed (unpacked) in {_shown(root)}")
+    return {"PDNS_ROOT": str(root)}
+
+
 APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) for name, spec in {
     "json-server": AppSpec("json-server", _json_server_env, _json_server_start, "/profile", 30.0),
     "kinto": AppSpec("kinto", _venv_env("kinto", "kinto", "26.5.0"), _kinto_start, "/v1/", 60.0,
@@ -181,6 +189,7 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                           ready_line="jupyterhub READY"),
     "pocketbase": AppSpec("pocketbase", _venv_env("pocketbase", "pocketbase", "0.40.6"), _home_start("pocketbase"),
                           "/api/health", 60.0, ready_line="pocketbase READY"),
+    "pdns": AppSpec("pdns", _pdns_env, _home_start("pdns"), "/", 60.0, ready_line="pdns READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start."""

@@ -61,7 +61,9 @@ def check(app: str, results: list[CallResult]) -> None:
     assert agreeing >= MIN_AGREEING.get(app, 1), f"{app}: only {agreeing} calls agree"
 
 
-KNOWN_WRONG: dict[str, str] = {}
+KNOWN_WRONG: dict[str, str] = {
+    "pdns": "a TSIG key create served with a generated id and the recorded random key; a dotless key id answered 404",
+}
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
 
