@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.manifest.models import Tool
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -33,6 +34,8 @@ class ToolIndex:
         self._collections = {t.collection_template for t in bundle.view.types}
         self._items = {t.item_template for t in bundle.view.types if t.item_template}
         self._collection_segments = [segments(t) for t in self._collections]
+        # a create read back under another collection than its path (a linked create) writes there
+        self._creates_in = {w.tool: w.collection for w in bundle.view.writes if w.collection}
 
     def tool(self, method: str, path: str) -> CallTool:
         found = self._manifest.route("GET" if method == "HEAD" else method, path)
@@ -56,10 +59,19 @@ class ToolIndex:
         lists the item. Any other write (an action, a document, an entity addressed by its
         name, a nested create) changes its own path (its item's, when it ends in a parameter)
         and the collection of the type it sits under, where the same entity is read by id.
+        A write whose plan creates in another collection than its path (POST /silences read
+        back at /silence/{id}) changes that collection too.
         """
         found = self._manifest.route(method, path)
         tool = found[0] if found else None
         parts = segments(found[2] if found else path)
+        scopes = self._own_scopes(tool, parts, method)
+        created_in = self._creates_in.get(tool.name) if tool is not None else None
+        if created_in is not None and segments(created_in) not in scopes:
+            scopes.append(segments(created_in))
+        return scopes
+
+    def _own_scopes(self, tool: Tool | None, parts: tuple[str, ...], method: str) -> list[tuple[str, ...]]:
         if tool is not None and tool.template in self._collections:
             return [parts]
         if tool is not None and tool.template in self._items:

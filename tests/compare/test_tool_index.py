@@ -58,3 +58,17 @@ def test_a_write_addressed_another_way_also_scopes_its_types_collection(tmp_path
            .call("PATCH", "/vars/name/b", body={"v": 2}, status=204))
     index = ToolIndex(build_bundle(har.write(tmp_path / "vars.har")))
     assert index.write_scopes("PATCH", "/vars/name/a") == [("vars", "name"), ("vars",)]
+
+
+def test_a_create_read_back_under_another_collection_also_scopes_that_collection(tmp_path):
+    """POST /silences answers {"silenceID": ...} and the silence is read at /silence/{id}: a
+    create the model did not make as the application did leaves those reads apart too."""
+    first, made = "6f0c1b52-1d55-4b7e-9a0e-3c2f1a7d9e01", "0b9a8c7d-2e3f-4a5b-8c6d-7e8f9a0b1c2d"
+    silence = {"id": first, "comment": "disk", "createdBy": "ada"}
+    har = (HarBuilder()
+           .call("GET", "/silences", response=[silence])
+           .call("GET", f"/silence/{first}", response=silence)
+           .call("POST", "/silences", body={"comment": "web", "createdBy": "bob"}, response={"silenceID": made})
+           .call("GET", f"/silence/{made}", response={"id": made, "comment": "web", "createdBy": "bob"}))
+    index = ToolIndex(build_bundle(har.write(tmp_path / "silences.har")))
+    assert index.write_scopes("POST", "/silences") == [("silences",), ("silence",)]
