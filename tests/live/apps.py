@@ -154,6 +154,14 @@ def _jupyterhub_env() -> dict[str, str]:
     return {**env, "CHP_DIR": str(proxy)}
 
 
+def _alertmanager_env() -> dict[str, str]:
+    """The unpacked Debian package (``dpkg -x``) whose binary start.sh runs."""
+    root = CACHE / "alertmanager"
+    if not (root / "usr" / "bin" / "prometheus-alertmanager").exists():
+        raise NotInstalled(f"alertmanager 0.25.0 is not installed (unpacked) in {_shown(root)}")
+    return {"ALERTMANAGER_ROOT": str(root)}
+
+
 def _label_studio_env(scratch: Path, env: dict[str, str]) -> None:
     """start.sh takes its data directory from RUN_DIR; LS_CACHE keeps the migrated, empty data
     directory of the first start, so later starts copy it instead of migrating for 60-90 s."""
@@ -190,6 +198,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
     "pocketbase": AppSpec("pocketbase", _venv_env("pocketbase", "pocketbase", "0.40.6"), _home_start("pocketbase"),
                           "/api/health", 60.0, ready_line="pocketbase READY"),
     "pdns": AppSpec("pdns", _pdns_env, _home_start("pdns"), "/", 60.0, ready_line="pdns READY"),
+    "alertmanager": AppSpec("alertmanager", _alertmanager_env, _home_start("alertmanager"), "/-/ready", 60.0,
+                            ready_line="alertmanager READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start."""
