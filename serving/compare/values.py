@@ -2,7 +2,9 @@
 
 Two sides never agree on the time they answered at, nor on a random id; such values are
 compared by *format* (both ISO-8601 with microseconds and ``Z``, both epoch milliseconds,
-both UUIDs), which still catches a model that writes the wrong kind of value.
+both UUIDs), which still catches a model that writes the wrong kind of value. A clock shown
+relative to the moment of the read ("now", "7 seconds ago", "in 2 hours") is one format too:
+the same unchanged entity reads otherwise a second later, on the application itself.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ _ISO_DATETIME = re.compile(
 _HTTP_DATE = re.compile(
     r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} "
     r"\d{2}:\d{2}:\d{2} GMT$")
+_UNIT = r"(second|minute|hour|day|week|month|year)s?"
+_AMOUNT = r"(\d+|an?|a few)"
+_RELATIVE_TIME = re.compile(
+    rf"^(now|just now|{_AMOUNT} {_UNIT}(, {_AMOUNT} {_UNIT})* (ago|from now)|in {_AMOUNT} {_UNIT})$")
 # 2000-01-01 .. 2100-01-01: a number in these bounds is read as a clock, not a count.
 _EPOCH_SECONDS = (946_684_800, 4_102_444_800)
 _EPOCH_MILLISECONDS = (946_684_800_000, 4_102_444_800_000)
@@ -36,6 +42,8 @@ def clock_format(value: Any) -> str | None:
             return "iso:" + re.sub(r"\d", "d", value)
         if _HTTP_DATE.match(value):
             return "http-date"
+        if _RELATIVE_TIME.match(value):
+            return "relative-time"
         return None
     number = as_decimal(value)
     if number is None:

@@ -46,6 +46,16 @@ def test_clock_readings_are_compared_by_format():
     assert diff_json({"ms": 1796044045721}, {"ms": 1796044045}, values) != []  # ms against seconds
 
 
+def test_clocks_shown_relative_to_the_read_are_one_format():
+    for text in ("now", "7 seconds ago", "a minute ago", "an hour ago", "a few seconds ago",
+                 "1 year, 2 months ago", "3 days from now", "in 2 hours"):
+        assert clock_format(text) == "relative-time", text
+    for text in ("seconds", "ago", "now and then", "7 seconds", "the day after"):
+        assert clock_format(text) is None, text
+    assert diff_json({"changed": "3 seconds ago"}, {"changed": "now"}, ValueMap()) == []
+    assert diff_json({"changed": "3 seconds ago"}, {"changed": "3 seconds"}, ValueMap()) != []
+
+
 def test_generated_looking_values():
     assert generated_format("f3aa3409-8a74-460b-8d6a-42cf5692e067") == "uuid"
     assert generated_format("hzgpKu-H") == "token8" and generated_format("9J0yOgYS") == "token8"
