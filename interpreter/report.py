@@ -39,7 +39,7 @@ def report_document(manifest: Manifest, view: ViewResult, records: int,
         "tools": [{"name": t.name, "method": t.method, "template": t.template, "changes_state": t.changes_state}
                   for t in manifest.tools],
         "reads": [{"tool": v.tool, "view": v.kind if v.kind != "none" else None, "state_backed": v.state_backed,
-                   "reason": v.reason}
+                   "reason": v.reason, **_projections(v)}
                   for v in view.views if not _is_post(manifest, v.tool)],
         "writes": writes,
         "read_only_posts": [{"tool": p.tool, "rule": p.rule} for p in view.read_only_posts],
@@ -47,6 +47,15 @@ def report_document(manifest: Manifest, view: ViewResult, records: int,
         "budget_hits": [h.model_dump() for h in view.budget_hits],
         **({"unsendable_headers": dropped} if dropped else {}),
     }
+
+
+def _projections(view: Any) -> dict[str, Any]:
+    """A read's learned projection queries (``view-projection-queries``), when it has any."""
+    if not view.projections:
+        return {}
+    return {"projections": [{"param": p.param, "form": p.form, "separator": p.separator, "kept": list(p.kept),
+                             "wildcards": list(p.wildcards), "rule": p.rule_id, "record_ordinals": list(p.record_ordinals)}
+                            for p in view.projections]}
 
 
 def _is_post(manifest: Manifest, tool: str) -> bool:
@@ -71,6 +80,10 @@ def render_report_text(report: dict[str, Any], source: str) -> str:
     for read in report["reads"]:
         status = "state" if read["state_backed"] else "replay"
         detail = f"  ({read['reason']})" if read["reason"] else ""
+        for p in read.get("projections", []):
+            kept = f", keeps {', '.join(p['kept'])}" if p["kept"] else ""
+            detail += (f"  [projection {p['param']}{'[i]' if p['form'] == 'indexed' else ''}=…{kept}; "
+                       f"{p['rule']}, records {', '.join(map(str, p['record_ordinals']))}]")
         lines.append(f"  {read['tool'].ljust(width)}  {str(read['view'] or '-').ljust(8)}  {status}{detail}")
     if report["read_only_posts"]:
         lines.append("")

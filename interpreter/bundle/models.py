@@ -238,6 +238,36 @@ class DocumentLine(_Model):
     record_ordinals: tuple[int, ...] = ()
 
 
+class Projection(_Model):
+    """A learned projection query (``view-projection-queries``): the parameter whose values name the
+    members a read answers with (``fields=id,title``, ``fields[0]=title``, ``_col=title&_col=views``,
+    JSON:API's ``fields[articles]=title``), proven by recorded answers holding exactly the members
+    named, plus those the application keeps, each agreeing with a plain read of the same path.
+
+    Serving answers such a call as the call without the parameter, each entity left with the members
+    named and ``kept``; a value naming what no recording proves is refused (``serving/reads/projection``).
+    """
+
+    root: str
+    """The parameter's name before any bracket (``fields``), decoded."""
+    form: Literal["plain", "appended", "indexed", "typed"]
+    """``plain``: ``fields=a,b`` (repeatable); ``appended``: ``fields[]=a``; ``indexed``: ``fields[0]=a``;
+    ``typed``: ``fields[articles]=a,b`` (``param`` names the bracket)."""
+    param: str
+    """The decoded name a call sends (``fields``, ``fields[]``, ``fields[articles]``; for ``indexed``, the root)."""
+    separator: str | None = None
+    """One value names several members joined by this (``id,title``); None: one member per value."""
+    kept: tuple[str, ...] = ()
+    """Members the application answers with though not named (Strapi's ``id`` and ``documentId``)."""
+    dropped: tuple[str, ...] = ()
+    """Members the recordings show left out when not named; any other member not named is refused."""
+    wildcards: tuple[str, ...] = ()
+    """Values a recording proved to mean every member (``*``)."""
+    record_ordinals: tuple[int, ...] = ()
+    """The recordings that proved it."""
+    rule_id: str | None = None
+
+
 class ReadView(_Model):
     """How one read tool answers: from state (a rendered view) or by replay, with the reason."""
 
@@ -277,6 +307,8 @@ class ReadView(_Model):
     never checked nor answered from the state."""
     item_members: tuple[ItemMember, ...] = ()
     """For an item view: the members beside the entity rendered for each entity it answers with."""
+    projections: tuple[Projection, ...] = ()
+    """Projection queries learned for this item or list view (``view-projection-queries``)."""
 
 
 class Entity(_Model):

@@ -21,6 +21,7 @@ from .item_members import with_item_members
 from .learned_queries import learn_queries
 from .list_projections import list_projections
 from .paging import PagingRoles
+from .projections import learn_projections
 from .query_members import query_members, with_query_shaped_records
 from .read_gate import run_read_gate, with_held_digests
 from .shapes import ShapeReader
@@ -109,6 +110,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     views = list_projections(views, records, types, writes, ruleset, traces)
     views = [with_item_members(v, _answers(v, by_ordinal), ruleset, traces) if v.kind == "item" else v
              for v in views]
+    views = learn_projections(views, by_ordinal, types, writes, ruleset, traces)
     if state_available:
         initial = StateIndex.from_snapshot(state)
         views = [with_held_digests(v, types, initial) for v in views]

@@ -6,12 +6,14 @@ stay on replay with the reason (the first difference, as a JSON pointer, and the
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine, ReadView
 from capenv.interpreter.evidence.records import Record
 from capenv.serving.reads.answers import Answer, answer_document, answer_item, answer_list, line_digest
 from capenv.serving.reads.call_match import path_fit, same_query
+from capenv.serving.reads.projection import ProjectionRefused, projected_answer, projecting, without_projection
 from capenv.serving.reads.render import first_difference, with_observed, without_members
 from capenv.serving.state.index import StateIndex
 
@@ -45,18 +47,36 @@ def answer_read(view: ReadView, record: Record, types: dict[str, EntityType], st
 
     Without ``line``, a list or document read answers from its own recorded line (the read
     gate proves each line by its own reads); the write gate passes the line serving would
-    choose (``choose_list_line``, ``choose_document_line``)."""
+    choose (``choose_list_line``, ``choose_document_line``). A read sent with a learned
+    projection is answered as serving answers it: as the read without it, projected (an answer
+    serving refuses carries why in ``unheld``)."""
+    try:
+        call = projecting(view.projections, record.query)
+    except ProjectionRefused:
+        call = None  # another spelling: serving refuses it, and it is checked as its own line
+    query = call.rest if call is not None else record.query
+    answer, is_list, line = _answer_read(view, record.path, query, types, state, line)
+    if call is None or answer is None:
+        return answer, is_list, line
+    try:
+        return projected_answer(answer, view, call), is_list, line
+    except ProjectionRefused as refused:
+        return replace(answer, unheld=str(refused)), is_list, line
+
+
+def _answer_read(view: ReadView, path: str, query: Any, types: dict[str, EntityType], state: StateIndex,
+                 line: Any) -> tuple[Answer | None, bool, Any]:
     if view.kind == "item":
-        return answer_item(view, types[view.type], state, record.path), False, None
+        return answer_item(view, types[view.type], state, path), False, None
     if view.kind == "list":
         if line is not None:  # as serving answers from the line it chose
             return answer_list(view, line, types[view.type], state, line.query), True, line
-        line = next((l for l in view.lines if l.path == record.path and l.query == record.query), None)
+        line = next((l for l in view.lines if l.path == path and l.query == query), None)
         if line is None:
             return None, True, None
         return answer_list(view, line, types[view.type], state), True, line
     if view.kind == "document":
-        line = line or next((l for l in view.documents if l.path == record.path and l.query == record.query), None)
+        line = line or next((l for l in view.documents if l.path == path and l.query == query), None)
         if line is None:
             return None, False, None
         return answer_document(line, state), False, line
@@ -69,7 +89,9 @@ def choose_list_line(view: ReadView, path: str, query: Any) -> tuple[ListLine, b
     verbatim spellings first, then recorded order, the query values decoded in any order (a line
     repeating a name with different values never matches). A call with no query falls back on a
     whole line, one with no query before one that only pages. None: no checked line answers it
-    (serving evaluates a learned query, or replays)."""
+    (serving evaluates a learned query, or replays). A learned projection's parameters are left out
+    (serving projects the line's answer)."""
+    query = without_projection(view.projections, query)
     fits = sorted(((fit, index, line) for index, line in enumerate(l for l in view.lines if l.state_backed)
                    if (fit := path_fit(line.path, path)) is not None), key=lambda item: (-item[0], item[1]))
     exact = next((line for _, _, line in fits if same_query(line.query, query)), None)
@@ -93,9 +115,20 @@ def item_query_answered(view: ReadView, query: Any, records: dict[int, Record]) 
     """Serving answers an item call from the state only with a query one of its view's checked
     reads used (none, when it has none; ``StateReads``): another query (``populate``, ``_embed``,
     ``fields``) may change the shape, so serving replays it, and such a read shows the entity
-    neither as the state holds it nor as the gate checks it."""
+    neither as the state holds it nor as the gate checks it. A read sent with a learned projection
+    shows part of the entity: serving answers it projected, and it sights nothing of the state."""
+    if projecting_or_none(view, query) is not None:
+        return False
     queries = [records[o].query for o in view.checked_record_ordinals if o in records] or [()]
     return any(same_query(recorded, query) for recorded in queries)
+
+
+def projecting_or_none(view: ReadView, query: Any) -> Any:
+    """The read's projection (``serving/reads/projection``), or None (none, or another spelling)."""
+    try:
+        return projecting(view.projections, query)
+    except ProjectionRefused:
+        return None
 
 
 def run_read_gate(views: list[ReadView], records: dict[int, Record], window_reads: tuple[int, ...],

@@ -17,6 +17,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest, Tool
 
 from .either_keys import either_key_shape
+from .projection_candidates import ProjectionCandidates
 from .shapes import ShapeReader, unknown_shape
 
 
@@ -122,13 +123,14 @@ def _either_shape(tool: Tool, answers: list[Record], reader: ShapeReader, word: 
     return ToolShape(tool, "item", locator, id_field, either.rule_id, either=either)
 
 
-def _carried_fields(manifest: Manifest, records: dict[int, Record], reader: ShapeReader) -> dict[str, str]:
+def _carried_fields(manifest: Manifest, records: dict[int, Record], reader: ShapeReader,
+                    projecting: ProjectionCandidates) -> dict[str, str]:
     """Per collection (structural template), the field its item reads carry in their path: the
     evidence a list's identity field follows, whatever the field is called."""
     carried: dict[str, str] = {}
     for tool in manifest.tools:
         if tool.method == "GET" and tool.segments and tool.segments[-1].is_param:
-            answers = _successful_json(tool, records)
+            answers = projecting.set_aside(_successful_json(tool, records))
             shape = _item_shape(tool, answers, reader) if answers else None
             if shape is not None and shape.id_field:
                 carried.setdefault(_structural(tool.segments[:-1]), shape.id_field)
@@ -137,11 +139,12 @@ def _carried_fields(manifest: Manifest, records: dict[int, Record], reader: Shap
 
 def infer_types(manifest: Manifest, records: dict[int, Record], reader: ShapeReader) -> TypeInference:
     result = TypeInference()
-    carried = _carried_fields(manifest, records, reader)
+    projecting = ProjectionCandidates(reader.ruleset)  # a projected answer may lack the identity: no shape
+    carried = _carried_fields(manifest, records, reader, projecting)
     for tool in manifest.tools:
         if tool.method != "GET":
             continue
-        answers = _successful_json(tool, records)
+        answers = projecting.set_aside(_successful_json(tool, records))
         if not answers:
             result.shapes[tool.name] = ToolShape(tool, "none", reason="no successful JSON answer")
             continue

@@ -79,7 +79,9 @@ class ToolInputs:
     body: BodyInput | None
 
     @classmethod
-    def of(cls, tool: Tool, calls: tuple[RecordedCall, ...], learned: set[str], takes_body: bool) -> ToolInputs:
+    def of(cls, tool: Tool, calls: tuple[RecordedCall, ...], learned: set[str], takes_body: bool,
+           accepted: tuple[str, ...] = ()) -> ToolInputs:
+        """``accepted``: names taken though not recorded (a learned projection's ``fields[3]``)."""
         properties = tuple((p, f"{p}_path" if p in RESERVED_ARGUMENTS else p) for p in tool.params)
         samples: dict[str, list[str]] = {p: [] for p in tool.params}
         for call in calls:
@@ -87,6 +89,8 @@ class ToolInputs:
                 if value not in samples[name]:
                     samples[name].append(value)
         names = list(tool.query_names) + [n for c in calls for n, _ in c.query if n not in tool.query_names]
+        recorded = {unquote_plus(n) for n in names}
+        names += [n for n in accepted if n not in recorded]
         query = []
         for name in dict.fromkeys(names):
             values = [v for c in calls for n, v in c.query if n == name]

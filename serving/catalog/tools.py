@@ -76,8 +76,10 @@ def build_catalog(bundle: Bundle, replayer: Replayer, *, replay_only: bool) -> C
         if tool.method not in READ_METHODS and tool.name not in read_only:
             continue
         view = view_result.view(tool.name)
-        learned = {s.param for s in view.learned_queries} if view else set()
-        inputs = ToolInputs.of(tool, replayer.calls(tool.name), learned, takes_body=tool.method not in READ_METHODS)
+        projected = projection_names(view) if view else ()
+        learned = ({s.param for s in view.learned_queries} | set(projected)) if view else set()
+        inputs = ToolInputs.of(tool, replayer.calls(tool.name), learned, takes_body=tool.method not in READ_METHODS,
+                               accepted=projected)
         from_state, reason = _source(view, replay_only, unavailable, read_only.get(tool.name))
         entry = CatalogEntry(tool, "read", inputs, view, from_state, reason)
         entries.append(entry)
@@ -235,7 +237,29 @@ def _state_notes(view: ReadView | None) -> list[str]:
                          "(a sort key naming no field, a page without its size) is refused, naming what is accepted.")
         if any(not line.state_backed for line in view.lines):
             notes.append("Other recorded queries replay their recording.")
+    if view is not None and view.kind in ("item", "list"):
+        notes += [projection_note(p) for p in view.projections]
     return notes
+
+
+def projection_names(view: ReadView) -> tuple[str, ...]:
+    """The query names a view's learned projections are sent as (an indexed one, one per member it may name)."""
+    names: list[str] = []
+    for projection in view.projections:
+        if projection.form == "indexed":
+            names += [f"{projection.root}[{i}]" for i in range(max(len(view.shown_fields), 1))]
+        else:
+            names.append(projection.param)
+    return tuple(dict.fromkeys(names))
+
+
+def projection_note(projection: Any) -> str:
+    kept = f", with {', '.join(repr(k) for k in projection.kept)} always" if projection.kept else ""
+    how = (f'"{projection.root}[0]", "{projection.root}[1]"… one member each' if projection.form == "indexed" else
+           f'"{projection.param}"' + (f" (members joined by {projection.separator!r})" if projection.separator else
+                                      " (one member per value)"))
+    return (f"{how} answers each entity with only the members named{kept}; a path into a member or a member no read"
+            " shows is refused.")
 
 
 def _query_note(param: Any) -> str:

@@ -22,6 +22,7 @@ the call is not one the state answers (it then replays):
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from capenv.interpreter.bundle.models import EntityType, ListLine, ReadView, Recording, ReplayTable, ViewResult
@@ -34,6 +35,9 @@ from .absence import absence_answer, provenance
 from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording, line_digest
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
 from .parents import missing_parent
+from .projection import (
+    Projecting, ProjectionRefused, named_members, projected_answer, projecting, without_projection,
+)
 from .queries import unproven
 from .replay import Replayer
 
@@ -47,11 +51,48 @@ class StateReads:
         self._evidence_id = view.evidence_id
         self._types = {t.name: t for t in view.types}
         queries = {c.ordinal: c.query for calls in replay.tools.values() for c in calls}
-        # The queries each item view's read gate checked: the only ones it answers from state.
-        self._item_queries = {v.tool: [queries.get(o, ()) for o in v.checked_record_ordinals] or [()]
+        # The queries each item view's read gate checked: the only ones it answers from state (a
+        # learned projection left out: the entity is projected after).
+        self._item_queries = {v.tool: [without_projection(v.projections, queries.get(o, ()))
+                                       for o in v.checked_record_ordinals] or [()]
                               for v in view.views if v.kind == "item"}
 
     def answer(self, view: ReadView, call: ReadCall, state: StateIndex) -> Served | None:
+        try:
+            projection = projecting(view.projections, call.query)
+        except ProjectionRefused as refused:
+            return self._refuse_projection(view, call, refused)
+        if projection is None:
+            return self._answer(view, call, state)
+        return self._projected(view, call, projection, state)
+
+    def _projected(self, view: ReadView, call: ReadCall, projection: Projecting, state: StateIndex) -> Served | None:
+        """The call answered without its projection, each entity then projected (a learned absence as it
+        is); a value naming what no recording proves is refused before the entity is looked up."""
+        try:
+            named_members(projection, view.shown_fields)
+        except ProjectionRefused as refused:
+            return self._refuse_projection(view, call, refused)
+        served = self._answer(view, replace(call, query=projection.rest), state)
+        if served is None or served.provenance.get("state", {}).get("view") not in ("item", "list"):
+            return served
+        try:
+            answer = projected_answer(served.answer, view, projection)
+        except ProjectionRefused as refused:
+            return self._refuse_projection(view, call, refused)
+        return Served(answer, {**served.provenance, "projection": {
+            "param": projection.projection.param, "rule": projection.projection.rule_id,
+            "records": list(projection.projection.record_ordinals)}})
+
+    def _refuse_projection(self, view: ReadView, call: ReadCall, refused: ProjectionRefused) -> None:
+        """A projection the recordings do not prove: refused, unless this very call was recorded (replay answers it)."""
+        found = self._replayer.find(call)
+        if found is not None and found[1]:
+            return None
+        raise CallRefused(f"this {view.type or view.tool} {view.kind} query is not answered: {refused}",
+                          http_status=400)
+
+    def _answer(self, view: ReadView, call: ReadCall, state: StateIndex) -> Served | None:
         if view.kind == "item" and view.state_backed and view.type in self._types:
             return self._item(view, self._types[view.type], call, state)
         if view.kind == "list" and view.type in self._types:

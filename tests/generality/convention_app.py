@@ -13,97 +13,19 @@ from __future__ import annotations
 import copy
 import json
 import uuid
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Literal
+from typing import Any, Callable
 from urllib.parse import unquote
 
 from capenv.serving.compare.sides import Observed, Outgoing
 
 from . import convention_extras as extras
+from . import convention_projection as projection
 from . import convention_shapes as shapes
+from .conventions import Conventions
 
 JSON = (("content-type", "application/json"),)
 PROBLEM = (("content-type", "application/problem+json"),)
-
-
-@dataclass(frozen=True)
-class Conventions:
-    name: str
-    prefix: str = "/api"
-    generic_segment: bool = False
-    """``/items/{collection}/{id}``: one path template whose word segment names the kind of entity."""
-    slash: bool = False
-    ids: Literal["sequence", "text-sequence", "uuid", "name"] = "sequence"
-    """``name``: the client chooses the identity (the ``name`` member of the create's body)."""
-    list_shape: Literal["bare", "data", "items_total", "plural_total", "plural_meta", "drf", "data_meta",
-                        "data_meta_total", "rails", "entries", "jsonapi"] = "bare"
-    item_shape: Literal["bare", "data", "plural_one", "singular", "jsonapi"] = "bare"
-    body_shape: Literal["bare", "data", "plural_one", "singular", "jsonapi"] = "bare"
-    """``jsonapi``: ``application/vnd.api+json`` resource objects ``{"data": {"type", "id", "attributes"}}``;
-    ``singular``: Rails' ``{"note": {…}}`` (see ``convention_shapes``)."""
-    suffix: str = ""
-    """A format extension every path ends in (Rails' ``/notes.json``, ``/notes/5.json``)."""
-    absence: Literal["404_detail", "404_problem", "403_errors", "404_empty", "200_null", "404_html"] = "404_detail"
-    clocks: Literal["iso-ms-z", "iso-us-offset", "epoch-seconds", "iso-whole-seconds-z"] = "iso-ms-z"
-    delete_answer: Literal["204", "200_entity", "200_empty"] = "204"
-    update: Literal["PATCH", "PUT"] = "PATCH"
-    """PATCH merges the members sent; PUT replaces (members not sent are dropped) unless ``put_merges``."""
-    put_merges: bool = False
-    update_answer: Literal["entity", "204"] = "entity"
-    queries: bool = False
-    """Lists filter by ``done`` (``?done=true``) and sort by ``sort`` (``title`` or ``-title``)."""
-    comments: bool = False
-    """Notes have comments at ``{note}/comments`` (a list and a create), and a note's
-    ``comment_count`` counts them: a create there changes another entity."""
-    settings: bool = False
-    """A singleton document at ``{prefix}/settings`` (GET, PATCH merging the members sent)."""
-    slugs: bool = False
-    """A note carries a ``slug`` the application derives from its title at its create."""
-    errors: Literal["detail", "problem", "errors"] = "detail"
-    """How a refused body is answered: ``{"detail"}``, ``application/problem+json``, ``{"errors": [{"message"}]}``."""
-    invalid_status: int = 422
-    concurrency: Literal["none", "version", "updated_at", "if-match", "if-match-optional"] = "none"
-    """An update must carry the entity's current ``version`` (bumped by every write) or ``updated_at``: 409 if
-    stale; ``if-match``: its ``If-Match`` header must name the item read's ``ETag`` (the version): 412 if stale;
-    ``if-match-optional``: the header is checked only when sent."""
-    actions: Literal["none", "segment", "colon"] = "none"
-    """``POST {note}/archive`` or ``POST {note}:archive`` sets the note's ``archived`` and answers it."""
-    bulk_delete: bool = False
-    """``DELETE {collection}?ids=1,2`` deletes the entities named."""
-    nested: bool = False
-    """Notes have comments at ``{note}/comments/{comment}`` (own id space): created, updated, deleted."""
-    seed_comments: bool = True
-    """With ``nested``: the first two notes start with a comment each."""
-    split: bool = False
-    """The prefix ends in ``/admin`` (every call); ``…/content`` answers reads of the same entities."""
-    content_reads_after_writes: bool = True
-    """With ``split``: the session reads the content API after its writes too (else only before them)."""
-    update_mask: bool = False
-    """An update applies only the members its ``update_mask`` query parameter lists."""
-    put_creates: bool = False
-    """With ``ids="name"`` and PUT updates: a PUT naming a name no entity holds creates it (201), an upsert."""
-    query_style: Literal["none", "order_by", "sort_colon", "brackets", "fields", "expand"] = "none"
-    """Lists sort by ``order_by=-title`` or ``sort=title:desc``, filter by ``filter[done][_eq]=true``,
-    project by ``fields=id,title`` or reshape by ``expand=stats``."""
-
-    def collection(self, kind: str) -> str:
-        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}" + self.ending
-
-    def item(self, kind: str, key: Any) -> str:
-        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}/{key}" + self.ending
-
-    def under(self, kind: str, key: Any, tail: str) -> str:
-        """A path under an item (``/notes/5/comments``), spelled with the paths' ending."""
-        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}/{key}/{tail}" + self.ending
-
-    def document(self, name: str) -> str:
-        return f"{self.prefix}/{name}" + self.ending
-
-    @property
-    def ending(self) -> str:
-        """What every path ends in: a trailing slash or a format suffix."""
-        return "/" if self.slash else self.suffix
 
 
 SEED = {
@@ -298,6 +220,7 @@ class ConventionApp:
             return self._json(404, {"detail": "Not Found"})
         kind, key = route
         query = {unquote(k): unquote(v) for k, v in request.query}
+        pairs = tuple((unquote(k), unquote(v)) for k, v in request.query)
         body = json.loads(request.body) if request.body else None
         if kind == "comments":
             return self._comments(request.method, str(key), body)
@@ -317,7 +240,11 @@ class ConventionApp:
             listed = extras.queried(self, kind, listed, query)
             limit = int(query.get("limit", len(listed)))
             offset = int(query.get("offset", 0))
-            return self._list(kind, listed[offset:offset + limit], len(listed), query)
+            page = [projection.project(self.c, row, pairs) for row in listed[offset:offset + limit]]
+            refused = next((row for row in page if isinstance(row, str)), None)
+            if refused is not None:
+                return extras.invalid(self, refused)
+            return self._list(kind, page, len(listed), query)
         if key is None and request.method == "POST":
             members = self._unwrap(kind, body)
             problem = self._invalid(members)
@@ -338,7 +265,10 @@ class ConventionApp:
         if entity is None:
             return self._absent()
         if request.method == "GET":
-            return extras.with_etag(self, self._item(kind, entity), entity)
+            shown = projection.project(self.c, entity, pairs)
+            if isinstance(shown, str):
+                return extras.invalid(self, shown)
+            return extras.with_etag(self, self._item(kind, shown), entity)
         if request.method == self.c.update:
             refused = extras.precondition(self, entity, request.headers)
             if refused is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import convention_extras as extras
+from . import convention_projection as projection
 from . import convention_shapes as shapes
 from .convention_app import Conventions
 
@@ -151,6 +152,7 @@ def record_extras(c: Conventions, send: Send, keys: dict[str, list[Any]], key_of
             for key in keys[kind]:
                 send("GET", content(c, c.item(kind, key)))
     record_queries(c, send)
+    projection.record(c, send, note)
 
 
 QUERIES = {
@@ -251,6 +253,7 @@ def probe_extras(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, A
                   {"name": "the deleted comment", "method": "GET", "path": comments_path(c, note, "{comment}")},
                   {"name": "note 2's comments at the end", "method": "GET", "path": comments}]
     calls += query_probes(c)
+    calls += projection.probes(c, keys, key_pointer(c, "notes"))
     if c.split:
         calls += [{"name": "content notes", "method": "GET", "path": content(c, c.collection("notes"))},
                   {"name": "content seeded note 3", "method": "GET", "path": content(c, c.item("notes", keys["notes"][2]))},

@@ -4,7 +4,7 @@ Hypothesis from that schema, path ids also as recorded, and integer ids as numbe
 or refused only for a reason no schema could say, which the catalog names: an entity the state
 does not hold or already holds, a field the held entity lacks, a read the capture recorded no
 answer for (replay), a recording the served state has left behind, a learned query's value the state
-cannot evaluate (a sort key naming no field). Never for a wrong type, a
+cannot evaluate (a sort key naming no field), a projection naming what no recording proves. Never for a wrong type, a
 missing or unknown member, a value the schema could have listed, or an id sent as a number. Every
 answer served holds to the tool's output schema."""
 
@@ -34,8 +34,9 @@ STATE_REASONS = {
     "an entity lacking a field": re.compile(r"^the answer would lack recorded field|entity lacks \""),
     # what the capture recorded: named in every replayed read's description
     "replay": re.compile(r"^nothing was recorded for |is not modelled over the current state"),
-    # a learned query's value the state cannot evaluate: named in the list read's description
-    "unevaluated query": re.compile(r"^this \S+ list query is not answered: "),
+    # a learned query's value the state cannot evaluate, or a learned projection's value no recording
+    # proves: named in the read's description
+    "unevaluated query": re.compile(r"^this \S+ (list|item) query is not answered: "),
 }
 
 

@@ -1,0 +1,66 @@
+"""Projection queries (``fields=title,done``, ``fields[0]=title``, ``fields[]=title``): learned from
+the session's projected reads, served from the state on members and entities the session never
+read so (after a create and an update), over HTTP and MCP alike, and refused where no recording
+proves the form: a path into a member, a member no entity holds, another spelling of the
+parameter, and a wildcard the session never sent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from capenv.serving.compare import REFUSED, SAME
+from capenv.serving.runtime import EnvironmentRuntime
+
+from .convention_projection import REFUSED_FORMS, SERVED, spelled
+from .conventions import Conventions
+from .holding import hold
+from .scenario import PLAIN_WRITES
+
+CASES = [
+    Conventions("projection-comma", projection="comma"),
+    Conventions("projection-comma-keeps-id-data-uuid", projection="comma-keeps-id", list_shape="data",
+                item_shape="data", body_shape="data", ids="uuid"),
+    Conventions("projection-indexed-data-meta-total", projection="indexed", list_shape="data_meta_total",
+                item_shape="data", body_shape="data"),
+    Conventions("projection-appended-wildcard-slash", projection="appended", projection_wildcard_recorded=True,
+                slash=True, update="PUT"),
+]
+
+
+@pytest.mark.parametrize("conventions", CASES, ids=lambda c: c.name)
+def test_projections_are_served_from_the_state_and_unproven_forms_refused(conventions: Conventions,
+                                                                          tmp_path: Path) -> None:
+    bundle, results = hold(conventions, tmp_path, PLAIN_WRITES + ("create a projected note", "update the projected note"))
+    verdicts = {r.probe.name: r.verdict for r in results}
+    assert {name: verdicts[name] for name in SERVED} == dict.fromkeys(SERVED, SAME)
+    refused = REFUSED_FORMS + (() if conventions.projection_wildcard_recorded else ("every member",))
+    assert {name: verdicts[name] for name in refused} == dict.fromkeys(refused, REFUSED)
+    if conventions.projection_wildcard_recorded:
+        assert verdicts["every member"] == SAME
+    _served_over_mcp(bundle, conventions)
+
+
+def _served_over_mcp(bundle, conventions: Conventions) -> None:
+    """The same projection as a tool call: answered from the state after a create, and a path into a
+    member refused with the reason."""
+    view = next(v for v in bundle.view.views if v.kind == "list" and v.projections and "notes" in v.tool)
+    create = next(p.tool for p in bundle.view.writes if p.served and p.effect == "create" and "notes" in p.tool)
+    runtime = EnvironmentRuntime(bundle)
+    members = {"title": "Over MCP", "body": "a tool call", "done": True}
+    body = {"data": members} if conventions.body_shape == "data" else members
+    assert not runtime.call_tool(create, {"body": body}).is_error
+    query = {}
+    for name, value in spelled(conventions, "title", "done"):
+        query.setdefault(name, []).append(value)
+    query = {name: values[0] if len(values) == 1 else values for name, values in query.items()}
+    answer = runtime.read(view.tool, {"query": query})
+    assert answer["state"]["source"] == "state" and answer["projection"]["param"] == view.projections[0].param
+    listed = answer["body"] if conventions.list_shape == "bare" else answer["body"]["data"]
+    assert {"title": "Over MCP", "done": True} in [{k: v for k, v in e.items() if k != "id"} for e in listed]
+    kept = {"id"} if conventions.projection in ("comma-keeps-id", "indexed") else set()
+    assert all(set(e) == {"title", "done"} | kept for e in listed)
+    dotted = runtime.call_tool(view.tool, {"query": {name: values for name, values in
+                                                     ((n, v) for n, v in spelled(conventions, "author.name"))}})
+    assert dotted.is_error and "path into a member" in dotted.structured["message"]
