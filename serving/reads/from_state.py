@@ -34,7 +34,7 @@ from capenv.serving.state.index import StateIndex
 from .absence import absence_answer, provenance
 from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording, line_digest
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
-from .parents import missing_parent
+from .parents import missing_parent, refuse_held_elsewhere
 from .projection import (
     Projecting, ProjectionRefused, named_members, projected_answer, projecting, without_projection,
 )
@@ -125,6 +125,8 @@ class StateReads:
                 raise CallRefused(f"nothing was recorded for {call.path}: {parent}, and the capture shows how "
                                   "the application answers a missing entity only under one it holds",
                                   http_status=404)
+            if view.absence is not None or view.missing is not None:
+                refuse_held_elsewhere(call.path, entity_type, raw_id, view.key_field or entity_type.id_field, state)
             if view.absence is not None:
                 answer = absence_answer(view.absence, raw_id, evidence_id=self._evidence_id, tool=view.tool,
                                         path=call.path)

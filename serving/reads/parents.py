@@ -2,11 +2,17 @@
 does not hold it, the application may answer the read otherwise than the absence it was seen
 to answer for a missing child (JupyterHub: "No such user: x" where a missing token of a held
 user answers "No such token a2 for user ada"), so the learned absence does not answer it
-(docs/absence.md)."""
+(docs/absence.md).
+
+Nor does it answer an id the state holds under another parent, where ids are unique across
+parents: an application may look the child up by its id alone and answer it whatever the
+parent's segment says (Superset's annotations), or answer it missing; one absence recorded
+under the right parent does not tell which."""
 
 from __future__ import annotations
 
 from capenv.interpreter.bundle.models import EntityType
+from capenv.serving.read_call import CallRefused
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.state.index import StateIndex
@@ -31,3 +37,32 @@ def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, o
             return (f'the state holds no {entity_type.name} whose "{entity_type.id_field}" is '
                     f'"{decode_once(raw_id)}", which the path lies under')
     return None
+
+
+def refuse_held_elsewhere(path: str, entity_type: EntityType, raw_id: str, field: str, state: StateIndex) -> None:
+    """Refuse a read of an id no collection under this path's parent holds when another collection
+    of the type does, unless ids are scoped per parent: an id held under two parents as two
+    different entities (per-project numbers) names another entity under each, and there the
+    absence stands. The same entity held under two parents (every field both hold alike: one
+    may hold what a list showed and the other only an item read) is one entity the capture read
+    through both, as an application looking it up by its id alone answers it."""
+    if field != entity_type.id_field:
+        return
+    own, seen, holder = split_path(path)[:-1], {}, None
+    for collection in state.collections_of(entity_type.name):
+        for key in collection.order:
+            if not _agree(seen.setdefault(key, collection.entities[key]), collection.entities[key]):
+                return  # one id, two entities: ids are the parent's own
+        if holder is None and split_path(collection.path) != own and state.find_entity(
+                collection, raw_id, field, entity_type.id_field, entity_type.either_key) is not None:
+            holder = collection.path
+    if holder is not None:
+        raise CallRefused(f'nothing was recorded for {path}: the state holds the {entity_type.name} whose "{field}" '
+                          f'is "{decode_once(raw_id)}" under {holder}, not under this parent, and the capture does not '
+                          "show whether the application answers it here (looking it up by its id alone) or answers "
+                          f"it missing; read it at {holder.rstrip('/')}/{raw_id}",
+                          http_status=404)
+
+
+def _agree(one: dict, other: dict) -> bool:
+    return all(one[name] == other[name] for name in one.keys() & other.keys())

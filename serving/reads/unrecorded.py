@@ -23,7 +23,7 @@ from capenv.serving.state.index import StateIndex
 
 from .absence import absence_answer, provenance
 from .answers import collection_of, from_recording
-from .parents import missing_parent
+from .parents import missing_parent, refuse_held_elsewhere
 from .replay import Replayer
 
 
@@ -73,6 +73,8 @@ class GuardedReplay:
         if parent is not None:
             raise CallRefused(f"nothing was recorded for {call.path}: {parent}, and the capture shows how the "
                               "application answers a missing entity only under one it holds", http_status=404)
+        if state is not None:
+            refuse_held_elsewhere(call.path, entity_type, raw_id, field, state)
         answer = absence_answer(view.absence, raw_id, evidence_id=self._bundle.view.evidence_id,
                                 tool=call.tool.name, path=call.path)
         label = {"source": "state", "view": "missing", "type": entity_type.name,

@@ -65,8 +65,6 @@ KNOWN_WRONG: dict[str, str] = {
     "pdns": "a TSIG key create served with a generated id and the recorded random key; a dotless key id answered 404",
     "alertmanager": "a filter value nothing recorded answered by another filter's recording, inhibited=false "
                     "by the recording without it, a non-UUID silence id by the 404 learned from UUIDs",
-    "superset": "an annotation read under another layer's path (probe 13): Superset ignores the layer there and "
-                "answers the annotation, the model answers its learned 404",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
