@@ -166,6 +166,10 @@ def _default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
+dumps_default = _default
+"""What ``dumps`` gives orjson for a value it cannot write itself (a caller calling orjson directly on a hot path)."""
+
+
 def dumps(value: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:
     """Write JSON; ``JsonNumber`` values are written verbatim."""
     option = 0

@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
 from capenv.serving.store import Commit, Expect, RecordEnvelope, Store, StoreUnreachable, SubjectWrite
+from capenv.serving.store.contract import slot_setters
 from capenv.serving.writes.generator_state import Decision, WriteMeta
 
 from .index import HeldCollection, key_of
@@ -54,10 +55,16 @@ def envelope(record_id: str, *, generated: bool = False) -> RecordEnvelope:
     # Every field is one the checks accept by construction (a plain id, ``_now``'s strict
     # ISO-8601 text, a non-blank actor), so they are not run again on a served write's hot path.
     made = object.__new__(RecordEnvelope)
-    for name, value in (("record_id", record_id), ("recorded_at", recorded_at), ("actor", ACTOR),
-                        ("correlation_id", None), ("causation_id", None)):
-        object.__setattr__(made, name, value)
+    set_id, set_at, set_actor, set_correlation, set_causation = _ENVELOPE_SLOTS
+    set_id(made, record_id)
+    set_at(made, recorded_at)
+    set_actor(made, ACTOR)
+    set_correlation(made, None)
+    set_causation(made, None)
     return made
+
+
+_ENVELOPE_SLOTS = slot_setters(RecordEnvelope, ("record_id", "recorded_at", "actor", "correlation_id", "causation_id"))
 
 
 def expect(revision: int | None) -> Expect:
@@ -107,18 +114,22 @@ def _types(subjects: Subjects) -> _Types:
     return types
 
 
-def _trusted(subject_type: str, subject_id: str, expected: Expect, state: dict[str, Any]) -> SubjectWrite:
+_WRITE_SLOTS = slot_setters(SubjectWrite, ("subject_type", "subject_id", "expect", "state"))
+
+
+def _trusted(subject_type: str, subject_id: str, expected: Expect, state: dict[str, Any],
+             _new: Any = object.__new__, _slots: tuple[Any, ...] = _WRITE_SLOTS) -> SubjectWrite:
     """A ``SubjectWrite`` of a state the runtime built, made without ``__post_init__``'s checks,
     which hold by construction here (a served write's hot path): the type is one of ``_types``'s
     names, the id is JSON text (``entity_subject_id``), a position or a checked record id (never
     blank, no raw NUL, UTF-8), ``expected`` an ``Expect`` and ``state`` a dict. A deletion, a
     collection and anything else goes through the checked constructor."""
-    write = object.__new__(SubjectWrite)
-    setattr_ = object.__setattr__
-    setattr_(write, "subject_type", subject_type)
-    setattr_(write, "subject_id", subject_id)
-    setattr_(write, "expect", expected)
-    setattr_(write, "state", state)
+    write = _new(SubjectWrite)
+    set_type, set_id, set_expect, set_state = _slots
+    set_type(write, subject_type)
+    set_id(write, subject_id)
+    set_expect(write, expected)
+    set_state(write, state)
     return write
 
 

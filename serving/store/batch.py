@@ -15,11 +15,13 @@ jsonvalue`` keeps exact numbers (``JsonNumber``) through a round trip.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
+
+import orjson
 
 from capenv.interpreter.bundle import jsonvalue
 from capenv.serving.store.contract import (
@@ -33,13 +35,15 @@ from capenv.serving.store.contract import (
     RevisionConflict,
     Stored,
     SubjectWrite,
+    accepted_commit,
+    committed_write,
 )
 
 SubjectKey = tuple[str, str]
 
 
-# The per-write internals are NamedTuples, not frozen dataclasses: a commit builds several per
-# write, and a frozen dataclass costs a setattr call per field.
+# The per-write internals (and a commit's batch and plan) are NamedTuples, not frozen dataclasses:
+# a commit builds several per write, and a frozen dataclass costs a setattr call per field.
 
 
 class Head(NamedTuple):
@@ -55,8 +59,7 @@ class PreparedWrite(NamedTuple):
     state_json: str | None  # None: tombstone
 
 
-@dataclass(frozen=True, slots=True)
-class PreparedBatch:
+class PreparedBatch(NamedTuple):
     envelope: RecordEnvelope
     writes: tuple[PreparedWrite, ...]
     digest: bytes  # sha256 over the canonical request bytes
@@ -78,15 +81,14 @@ class PlannedWrite(NamedTuple):
     state_json: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(NamedTuple):
     entries: tuple[PlannedWrite, ...]  # in batch order: one history row each
     final: dict[SubjectKey, PlannedWrite]  # per subject, the entry its row ends at
     created: frozenset[SubjectKey]  # subjects with no row before this batch (not even a tombstone)
+    committed: tuple[CommittedWrite, ...]  # what each entry did, in batch order (``Commit.writes``)
 
     def commit(self, envelope: RecordEnvelope) -> Commit:
-        return Commit(envelope, tuple(
-            CommittedWrite(e.key[0], e.key[1], e.expect, e.revision, e.state_json is None) for e in self.entries))
+        return accepted_commit(envelope, self.committed)
 
 
 def prepare(envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> PreparedBatch:
@@ -109,17 +111,22 @@ def encode(envelope: RecordEnvelope, writes: Sequence[SubjectWrite]
     if not writes:
         raise EmptyBatch(envelope.record_id)
     prepared: list[PreparedWrite] = []
+    new = tuple.__new__
     for write in writes:
-        if not isinstance(write, SubjectWrite):
+        if type(write) is not SubjectWrite and not isinstance(write, SubjectWrite):
             raise TypeError(f"a batch holds SubjectWrite values, not {type(write).__name__}")
         state_json = None if write.state is None else _encode_state(write)
-        prepared.append(PreparedWrite(write.key, write.expect, state_json))
+        prepared.append(new(PreparedWrite, ((write.subject_type, write.subject_id), write.expect, state_json)))
     return writes, tuple(prepared)
+
+
+_dumps = functools.partial(orjson.dumps, default=jsonvalue.dumps_default)
+"""``jsonvalue.dumps(value)`` without its option handling: the one call a state's encoding is."""
 
 
 def _encode_state(write: SubjectWrite) -> str:
     try:
-        text = jsonvalue.dumps(write.state).decode("utf-8")
+        text = _dumps(write.state).decode("utf-8")
     except (TypeError, ValueError) as exc:  # orjson.JSONEncodeError is a TypeError
         raise ValueError(f"state of {write.subject_type}/{write.subject_id} is not JSON: {exc}") from None
     check_finite(write, text)
@@ -160,8 +167,10 @@ def _all_floats_finite(value: Any) -> bool:
 
 def plan(batch: PreparedBatch, heads: Mapping[SubjectKey, Head]) -> Plan:
     """Check every expectation in order against ``heads`` (the rows the provider read for
-    ``batch.keys()``; a missing key has no row at all) and compute the revisions."""
+    ``batch.keys()``, each a ``Head`` or a plain ``(revision, live)`` pair; a missing key has no
+    row at all) and compute the revisions."""
     entries: list[PlannedWrite] = []
+    committed: list[CommittedWrite] = []
     final: dict[SubjectKey, PlannedWrite] = {}
     for write in batch.writes:
         key = write.key
@@ -177,9 +186,10 @@ def plan(batch: PreparedBatch, heads: Mapping[SubjectKey, Head]) -> Plan:
         # A creation after a tombstone continues the tombstone's revisions: they never restart.
         entry = tuple.__new__(PlannedWrite, (key, write.expect, revision + 1, write.state_json))  # no Python __new__
         entries.append(entry)
+        committed.append(committed_write(key[0], key[1], write.expect, revision + 1, write.state_json is None))
         final[key] = entry
-    created = frozenset(key for key in final if key not in heads)
-    return Plan(tuple(entries), final, created)
+    created = frozenset([key for key in final if key not in heads])
+    return tuple.__new__(Plan, (tuple(entries), final, created, tuple(committed)))
 
 
 # --------------------------------------------------------------------------------------------

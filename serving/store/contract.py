@@ -262,6 +262,31 @@ class CommittedWrite:
     deleted: bool
 
 
+def slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """The setters of a slotted class's fields: a hot path building a frozen value the store made
+    itself calls them directly rather than ``object.__setattr__`` per field."""
+    return tuple(cls.__dict__[name].__set__ for name in names)
+
+
+_COMMITTED_SLOTS = slot_setters(CommittedWrite, ("subject_type", "subject_id", "expect", "revision", "deleted"))
+
+
+def committed_write(subject_type: str, subject_id: str, expect: Expect, revision: int, deleted: bool,
+                    _new: Any = object.__new__, _cls: type = CommittedWrite,
+                    _slots: tuple[Any, ...] = _COMMITTED_SLOTS) -> CommittedWrite:
+    """``CommittedWrite(...)`` as a store's commit builds it, once per entry: its slots set directly
+    (half the cost of the frozen dataclass's ``__init__``, which goes through ``object.__setattr__``
+    per field). The values are the store's own, so there is nothing to check."""
+    made = _new(_cls)
+    set_type, set_id, set_expect, set_revision, set_deleted = _slots
+    set_type(made, subject_type)
+    set_id(made, subject_id)
+    set_expect(made, expect)
+    set_revision(made, revision)
+    set_deleted(made, deleted)
+    return made
+
+
 @dataclass(frozen=True, slots=True)
 class Commit:
     """An accepted commit. An exact retry returns an equal value: it describes the original
@@ -273,6 +298,18 @@ class Commit:
     @property
     def record_id(self) -> str:
         return self.envelope.record_id
+
+
+_COMMIT_SLOTS = slot_setters(Commit, ("envelope", "writes"))
+
+
+def accepted_commit(envelope: RecordEnvelope, writes: tuple[CommittedWrite, ...], _new: Any = object.__new__,
+                    _cls: type = Commit, _slots: tuple[Any, ...] = _COMMIT_SLOTS) -> Commit:
+    """``Commit(envelope, writes)`` as a store builds it (see ``committed_write``)."""
+    made = _new(_cls)
+    _slots[0](made, envelope)
+    _slots[1](made, writes)
+    return made
 
 
 @dataclass(frozen=True, slots=True)

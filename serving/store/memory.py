@@ -34,7 +34,7 @@ from typing import Any
 
 from capenv.interpreter.bundle import jsonvalue
 from capenv.serving.store import batch as batches
-from capenv.serving.store.batch import Head, SubjectKey
+from capenv.serving.store.batch import SubjectKey
 from capenv.serving.store.contract import (
     Commit,
     Expect,
@@ -122,7 +122,8 @@ class MemoryStore(Store):
         # record id -> (a write's state texts or a replace's request digest, the commit as accepted),
         # by the types the commit wrote
         self._records = Records()
-        self._stamps: dict[frozenset[str], Stamp] = {}  # the stamp of a set of types, while their rows last
+        # the stamp of a set of types (or of a commit's types in order), while their rows last
+        self._stamps: dict[frozenset[str] | tuple[str, ...], Stamp] = {}
         self._journals: frozenset[str] = frozenset()
 
     def bound_records(self, commits: int | None, journal_types: Iterable[str] = ()) -> None:
@@ -138,7 +139,8 @@ class MemoryStore(Store):
         _, encoded = batches.encode(envelope, writes)  # each state serialised once, no digest taken
         record_id = envelope.record_id
         with self._lock:
-            self._check_open()
+            if self._closed:
+                self._check_open()
             records = self._records
             existing = records.find(record_id)
             if existing is not None:
@@ -152,34 +154,51 @@ class MemoryStore(Store):
             for write in encoded:  # no lock order to keep here (a subject written twice is read twice)
                 key = write.key
                 rows = types.get(key[0])
-                row = rows.subjects.get(key[1]) if rows is not None else None
-                if row is not None:
-                    heads[key] = Head(row[0] or rows.base, row[1] is not None)
-                elif rows is not None and rows.floor:
-                    heads[key] = Head(rows.floor, False)  # above a tombstone the bound forgot
-            plan = batches.plan(batches.PreparedBatch(envelope, encoded, b""), heads)  # raises before anything changes
-            for entry in plan.entries:
-                rows = types.get(entry.key[0])
                 if rows is None:
-                    rows = types[entry.key[0]] = TypeRows()
+                    continue
+                row = rows.subjects.get(key[1])
+                if row is not None:
+                    heads[key] = (row[0] or rows.base, row[1] is not None)  # a ``Head`` as a plain pair
+                elif rows.floor:
+                    heads[key] = (rows.floor, False)  # above a tombstone the bound forgot
+            plan = batches.plan(tuple.__new__(batches.PreparedBatch, (envelope, encoded, b"")), heads)  # raises before anything changes
+            final = plan.final
+            for entry in plan.entries:
+                key = entry.key
+                rows = types.get(key[0])
+                if rows is None:
+                    rows = types[key[0]] = TypeRows()
                     self._stamps.clear()
-                rows.history.setdefault(entry.key[1], []).append((entry.revision, envelope, entry.state_json))
-            for key, entry in plan.final.items():
-                rows = types[key[0]]
-                rows.subjects[key[1]] = (entry.revision, entry.state_json)
-                if entry.revision > rows.top:
-                    rows.top = entry.revision
-                if entry.state_json is None:
-                    rows.live.discard(key[1])
+                subject_id, revision, state_json = key[1], entry.revision, entry.state_json
+                history = rows.history.get(subject_id)
+                if history is None:
+                    rows.history[subject_id] = [(revision, envelope, state_json)]
                 else:
-                    rows.live.add(key[1])
+                    history.append((revision, envelope, state_json))
+                if final[key] is not entry:
+                    continue  # a later entry of the batch writes the subject's row
+                rows.subjects[subject_id] = (revision, state_json)
+                if revision > rows.top:
+                    rows.top = revision
+                if state_json is None:
+                    rows.live.discard(subject_id)
+                else:
+                    rows.live.add(subject_id)
             commit = plan.commit(envelope)
-            records.add(self._stamp(frozenset(key[0] for key in plan.final)), record_id,
-                        (tuple(write.state_json for write in encoded), commit))
+            records.add(self._stamp_of(final), record_id, (tuple([write.state_json for write in encoded]), commit))
             if records.limit is not None and len(records.order) > records.limit:
                 for evicted in records.evictions():
                     self._forget(evicted)
             return commit
+
+    def _stamp_of(self, final: Mapping[SubjectKey, Any]) -> Stamp:
+        """The stamp of the types a commit wrote (``final``'s keys), looked up by those types in the
+        batch's order: a tuple of them is cheaper to build and hash on every commit than a frozenset."""
+        names = tuple([key[0] for key in final])
+        stamp = self._stamps.get(names)
+        if stamp is None:
+            stamp = self._stamps[names] = self._stamp(frozenset(names))
+        return stamp
 
     def _stamp(self, names: frozenset[str]) -> Stamp:
         stamp = self._stamps.get(names)
