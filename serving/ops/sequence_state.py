@@ -107,6 +107,15 @@ class SequenceState:
         self.started: dict[SequenceScope, int] = dict(started or {})
         self.generated: dict[SequenceScope, int] = dict(generated or {})
 
+    @classmethod
+    def continuing(cls, state: SequenceState) -> SequenceState:
+        """A write's own copy of ``state``: its own ``generated`` (what ``SequenceDraft.commit``
+        changes), sharing ``started``, which nothing changes in place (``restart`` replaces it)."""
+        copy = cls.__new__(cls)
+        copy.started = state.started
+        copy.generated = dict(state.generated)
+        return copy
+
     def restart(self, fields: Iterable[tuple[str, str, ScopeKind]],
                 collections: Iterable[tuple[str, str, Iterable[Mapping[str, Any]]]]) -> None:
         """Measure the state just reset or loaded and forget what was served before.

@@ -68,7 +68,10 @@ _ENVELOPE_SLOTS = slot_setters(RecordEnvelope, ("record_id", "recorded_at", "act
 
 
 def expect(revision: int | None) -> Expect:
-    return Expect.absent() if revision is None else Expect.revision(revision)
+    return _ABSENT if revision is None else Expect.revision(revision)
+
+
+_ABSENT = Expect.absent()
 
 
 def commit(store: Store, envelope: RecordEnvelope, batch: list[SubjectWrite]) -> Commit:
@@ -175,8 +178,8 @@ def write_batch(subjects: Subjects, mirror: StateMirror, decision: Decision, rec
         writes.append(SubjectWrite(types.meta, KNOWN_ID, Expect.absent(), mirror.meta.known.to_json()))
     position = mirror.position + 1
     writes.append(_trusted(types.meta, META_ID, Expect.revision(mirror.position), decision.meta.commit_json()))
-    writes.append(_trusted(types.log, position_id(position), Expect.absent(), log_state(record_id, WRITE, touched)))
-    writes.append(_trusted(types.write, record_id, Expect.absent(),
+    writes.append(_trusted(types.log, position_id(position), _ABSENT, log_state(record_id, WRITE, touched)))
+    writes.append(_trusted(types.write, record_id, _ABSENT,
                            write_record(position, request, digest, rules_revision, decision)))
     return writes, touched, growth
 

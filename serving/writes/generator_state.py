@@ -64,7 +64,7 @@ class WriteMeta:
         # A type-wide sequence scope has no collection: left out rather than written as null,
         # which would make the store walk the whole meta for non-finite floats on every commit.
         # The rows are ``SequenceState.to_json``'s, built here without the nulls in one step.
-        sequences = {"started": _sequence_rows(self.sequences.started),
+        sequences = {"started": _started_rows(self.sequences.started),
                      "generated": _sequence_rows(self.sequences.generated)}
         return {"clock": self.clock_text, "counter": self.counter, "sequences": sequences,
                 "evidence_id": self.evidence_id}
@@ -76,6 +76,23 @@ class WriteMeta:
             known = KnownSpellings.from_json(data["known"])
         return cls(datetime.fromisoformat(data["clock"]), int(data["counter"]),
                    SequenceState.from_json(data["sequences"]), data["evidence_id"], known)
+
+
+_started: tuple[Any, list[dict[str, Any]]] = (None, [])
+"""The last ``started`` table meta spelled, with its rows: every write since a reset shares the
+table (``SequenceState.continuing``), so its rows are built once per reset, not per write (they
+are only ever encoded, never changed). One tuple, replaced whole: threads serving other
+runtimes read a table and its own rows together."""
+
+
+def _started_rows(table: dict[Any, int]) -> list[dict[str, Any]]:
+    global _started
+    held = _started
+    if held[0] is table:
+        return held[1]
+    rows = _sequence_rows(table)
+    _started = (table, rows)
+    return rows
 
 
 def _sequence_rows(table: dict[Any, int]) -> list[dict[str, Any]]:
@@ -133,7 +150,7 @@ class WriteState:
         if plan is None:
             raise CallRefused("this tool has no served write plan", http_status=501)
         instant = meta.clock + CLOCK_STEP
-        sequences = SequenceState(meta.sequences.started, meta.sequences.generated)  # the write's own copy
+        sequences = SequenceState.continuing(meta.sequences)  # the write's own copy
         grown: list[int] = []
 
         def limit_check(growth: int) -> None:
