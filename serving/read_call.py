@@ -14,6 +14,7 @@ from urllib.parse import quote
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.paths import spell_path
 from capenv.interpreter.manifest.models import Tool
+from capenv.serving.frozen_values import direct_init
 from capenv.serving.reads.answers import Answer
 
 Pairs = tuple[tuple[str, str], ...]
@@ -23,6 +24,7 @@ Pairs = tuple[tuple[str, str], ...]
 _SEGMENT_SAFE = "!$&'()*+,;=:@~-._%"
 
 
+@direct_init
 @dataclass(frozen=True)
 class ReadCall:
     tool: Tool
@@ -38,6 +40,7 @@ class ReadCall:
     several only with a recording of the same one (``Replayer.accept_of``)."""
 
 
+@direct_init
 @dataclass(frozen=True)
 class Served:
     answer: Answer

@@ -252,7 +252,12 @@ def from_client(value: Any) -> Any:
     if kind is str or kind is bool or value is None:
         return value
     if kind is dict:
-        return {key: from_client(item) for key, item in value.items()}
+        copied = {}
+        for key, item in value.items():  # a plain leaf is taken here, without a call per member
+            leaf = type(item)
+            copied[key] = item if (leaf is str or leaf is bool or item is None or (
+                leaf is int and _INT64_MIN <= item <= _UINT64_MAX)) else from_client(item)
+        return copied
     if kind is list:
         return [from_client(item) for item in value]
     if kind is int and _INT64_MIN <= value <= _UINT64_MAX:

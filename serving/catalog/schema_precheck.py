@@ -82,6 +82,9 @@ def _compile(schema: Any) -> Check:
         checks.append(lambda value: any(option(value) for option in options))
     if len(checks) == 1:
         return checks[0]
+    if len(checks) == 2:  # the usual pair (a type and a bound): no generator per call
+        first, second = checks
+        return lambda value: first(value) and second(value)
     return lambda value: all(check(value) for check in checks)
 
 
@@ -92,6 +95,9 @@ def _type_check(wanted: Any) -> Check:
     tests = [_TYPES[name] for name in names]
     if len(tests) == 1:
         return tests[0]
+    if len(tests) == 2:  # e.g. an integer id as a string or an integer: no generator per call
+        first, second = tests
+        return lambda value: first(value) or second(value)
     return lambda value: any(test(value) for test in tests)
 
 

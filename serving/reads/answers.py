@@ -12,6 +12,7 @@ from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine, Locator, ReadView, Recording
 from capenv.interpreter.bundle.paths import split_path
+from capenv.serving.frozen_values import direct_init
 from capenv.serving.state.index import StateIndex
 
 from .envelope import collection_digest, render_envelope
@@ -19,6 +20,7 @@ from .queries import evaluate_queries, pages
 from .render import first_lacking, project, render_entities, render_into, sorted_fields
 
 
+@direct_init
 @dataclass(frozen=True)
 class Answer:
     status: int

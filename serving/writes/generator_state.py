@@ -19,6 +19,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import WritePlan
+from capenv.serving.frozen_values import direct_init
 from capenv.serving.ops.context import OpRefusal
 from capenv.serving.ops.sequence_state import SequenceState, sequence_fields
 from capenv.serving.read_call import CallRefused, ReadCall, Served
@@ -31,6 +32,7 @@ from .execute import execute
 CLOCK_STEP = timedelta(seconds=1)
 
 
+@direct_init
 @dataclass(frozen=True)
 class WriteMeta:
     """The clock as of the last served write, the count of served writes, the sequences, the
@@ -101,6 +103,7 @@ def _sequence_rows(table: dict[Any, int]) -> list[dict[str, Any]]:
             for s, v in table.items()]
 
 
+@direct_init
 @dataclass(frozen=True)
 class Decision:
     """A decided write: the answer, and (when the state changed) what ``execute`` did and the
