@@ -20,7 +20,8 @@
 #   Alertmanager (Debian bookworm's prometheus-alertmanager .deb, fetched with apt-get download and
 #   unpacked with dpkg -x: nothing installed system-wide, no service started) ~5 s, 43 MB;
 #   Apache Superset ~2 min, 803 MB, then ~1 min once for its template metadata database
-#   (`superset db upgrade`, `fab create-admin`, `init`) that every start copies.
+#   (`superset db upgrade`, `fab create-admin`, `init`) that every start copies;
+#   NocoDB ~6.5-9 min, 1.4 GB (3 min npm install of 1430 packages, 3-6 min compiling sqlite3).
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +43,7 @@ LUAJIT_DEB_VERSION=2.1-20230119-1
 ALERTMANAGER_VERSION=0.25.0
 ALERTMANAGER_DEB_VERSION=0.25.0-1+b4
 SUPERSET_VERSION=6.1.0
+NOCODB_VERSION=0.301.3
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -58,6 +60,7 @@ CHP_DIR="$CACHE/npm-chp"
 PDNS_DIR="$CACHE/pdns"
 ALERTMANAGER_DIR="$CACHE/alertmanager"
 STRAPI_DIR="$CACHE/strapi"
+NOCODB_DIR="$CACHE/nocodb"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -200,6 +203,29 @@ install_alertmanager() {
     rm -rf "$download"
 }
 
+install_nocodb() {
+    # captures/nocodb/install/package.json pins nocodb and overrides its xlsx (a tarball on
+    # cdn.sheetjs.com, outside the npm registry) with xlsx's npm release. Install scripts are
+    # skipped: nocodb-sdk's preinstall refuses any client but pnpm (`npx only-allow pnpm`), and
+    # the one native module NocoDB needs on SQLite, sqlite3, is then built on its own (its
+    # prebuilt binary comes from GitHub; node-gyp builds it against the system's Node headers).
+    if [ "$(installed_nocodb_version)" = "$NOCODB_VERSION" ]; then
+        say "nocodb $NOCODB_VERSION already in $NOCODB_DIR"; return
+    fi
+    command -v npm >/dev/null || { say "npm not found: install Node.js 20 first" >&2; return 1; }
+    say "npm install captures/nocodb/install/package.json into $NOCODB_DIR"
+    mkdir -p "$NOCODB_DIR"
+    cp captures/nocodb/install/package.json "$NOCODB_DIR/package.json"
+    (cd "$NOCODB_DIR" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error \
+        && npm rebuild sqlite3 --loglevel=error)
+}
+
+installed_nocodb_version() {
+    local manifest="$NOCODB_DIR/node_modules/nocodb/package.json"
+    [ -f "$manifest" ] && [ -f "$NOCODB_DIR/node_modules/sqlite3/build/Release/node_sqlite3.node" ] \
+        && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
+}
+
 status() {
     say "json-server: $(installed_npm_version json-server || true) ($NPM_DIR/node_modules/.bin/json-server)"
     say "kinto:       $(installed_pip_version "$KINTO_VENV" kinto) ($KINTO_VENV)"
@@ -214,6 +240,7 @@ status() {
     say "pdns:        $(installed_pdns_version) ($PDNS_DIR)"
     say "alertmanager: $(installed_alertmanager_version) ($ALERTMANAGER_DIR)"
     say "superset:    $(installed_pip_version "$SUPERSET_VENV" apache-superset) ($SUPERSET_VENV, template $SUPERSET_TEMPLATE)"
+    say "nocodb:      $(installed_nocodb_version) ($NOCODB_DIR)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -243,6 +270,7 @@ case "${1:-install}" in
         install_pdns
         install_alertmanager
         install_superset
+        install_nocodb
         status
         say "done in $((SECONDS - started))s"
         ;;

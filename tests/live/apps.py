@@ -168,6 +168,14 @@ def _superset_env() -> dict[str, str]:
     return {**_venv_env("superset", "superset", "6.1.0")(), "SUPERSET_TEMPLATE": str(CACHE / "superset-template")}
 
 
+def _nocodb_env() -> dict[str, str]:
+    nocodb = CACHE / "nocodb"
+    if not (nocodb / "node_modules" / "sqlite3" / "build" / "Release" / "node_sqlite3.node").exists() \
+            or not (nocodb / "node_modules" / "nocodb" / "package.json").exists():
+        raise NotInstalled(f"nocodb 0.301.3 is not installed in {_shown(nocodb)}")
+    return {"NOCODB_DIR": str(nocodb)}
+
+
 def _label_studio_env(scratch: Path, env: dict[str, str]) -> None:
     """start.sh takes its data directory from RUN_DIR; LS_CACHE keeps the migrated, empty data
     directory of the first start, so later starts copy it instead of migrating for 60-90 s."""
@@ -208,9 +216,12 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                             ready_line="alertmanager READY"),
     "superset": AppSpec("superset", _superset_env, _home_start("superset"), "/health", 300.0,
                         ready_line="superset READY"),
+    "nocodb": AppSpec("nocodb", _nocodb_env, _home_start("nocodb"), "/api/v1/health", 240.0,
+                      ready_line="nocodb READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
-20-45 s, Label Studio migrates a new database for 60-90 s on its first start."""
+20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
+SQLite meta store for 20-60 s on every start."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
