@@ -19,6 +19,11 @@ from capenv.serving.state.index import StateIndex
 
 from .views import is_absence
 
+UNAUTHENTICATED = 401
+"""A read answered so was sent without valid credentials (a token left out): authorization is not
+modelled, and the answer says nothing of what the state holds. A 403 or a 422 may be about the
+entity asked for (a malformed id), so those reads are still checked."""
+
 
 def compare(answer: Answer | None, record: Record, view: ReadView, *, is_list: bool) -> str | None:
     """None when the answer reproduces the recording, else a short reason."""
@@ -143,6 +148,8 @@ def run_read_gate(views: list[ReadView], records: dict[int, Record], window_read
         view = by_tool.get(tool_of.get(ordinal, ""))
         if view is None or view.kind == "none" or ordinal in view.other_shape_records:
             continue
+        if record.status == UNAUTHENTICATED:
+            continue  # refused before the application looked at what it asked for: it shows nothing of the state
         answer, is_list, _line = answer_read(view, record, types, state)
         reason = compare(answer, record, view, is_list=is_list)
         checked.setdefault(view.tool, []).append(ordinal)

@@ -1,0 +1,42 @@
+"""A read the application refused for want of credentials (401) shows nothing of the state: the
+read gate passes it over, so one call sent without a token does not keep the list it asked for
+on replay. Other refusals may be about what the read asked for, and are still checked."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+
+ITEMS = [{"id": 1, "title": "t1"}, {"id": 2, "title": "t2"}]
+
+
+def capture(refused_status: int) -> HarBuilder:
+    builder = HarBuilder().call("GET", "/items", response=ITEMS, headers=[("x-token", "t")])
+    for entity in ITEMS:
+        builder.call("GET", f"/items/{entity['id']}", response=entity, headers=[("x-token", "t")])
+    return builder.call("GET", "/items", status=refused_status, response={"error": "refused"})
+
+
+def test_a_list_read_refused_without_a_token_does_not_keep_the_list_on_replay():
+    bundle = build_from(capture(401))
+    view = bundle.view.view("get_items")
+    assert view.state_backed, view.reason
+    assert 4 not in view.checked_record_ordinals
+    assert EnvironmentRuntime(bundle).read("get_items")["body"] == ITEMS
+
+
+def test_a_validation_refusal_is_still_checked():
+    """A 422 (an id of the wrong shape, a query the application refuses) may be about the read's
+    own path: answered from the state it would come out otherwise, so it keeps the view on replay."""
+    view = build_from(capture(422)).view.view("get_items")
+    assert not view.state_backed
+    assert "422 recorded" in view.reason
+
+
+def test_a_recorded_absence_is_still_checked():
+    """A 404 of the list's own path is an absence the state must reproduce: it still counts."""
+    view = build_from(capture(404)).view.view("get_items")
+    assert not view.state_backed
+    assert "recorded an absence" in view.reason
