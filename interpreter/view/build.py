@@ -21,6 +21,7 @@ from .item_members import with_item_members
 from .learned_queries import learn_queries
 from .list_projections import list_projections
 from .paging import PagingRoles
+from .projection_candidates import ProjectionCandidates
 from .projections import learn_projections
 from .query_members import query_members, with_query_shaped_records
 from .read_gate import run_read_gate, with_held_digests
@@ -91,7 +92,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     state = extract_state(window_records, inference.shapes, tool_of, types, whole_line, evidence.evidence_id,
                           added_by_query)
     volatile = volatile_fields(inference.shapes, records, tool_of, types, writes, ruleset, traces)
-    views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts, absences)
+    views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts, absences,
+                        ProjectionCandidates(ruleset))
     views = [with_query_shaped_records(v, by_ordinal, inference.shapes, added_by_query, paging) for v in views]
     hits: list[BudgetHit] = []
     entity_count = sum(len(c.entities) for c in state.collections)

@@ -14,6 +14,7 @@ from capenv.interpreter.evidence.records import Record
 from .absence import Absences
 from .extract import collection_path
 from .paging import PagingRoles
+from .projection_candidates import ProjectionCandidates
 from .recordings import recording_of
 from .types import ToolShape
 
@@ -55,7 +56,10 @@ def _per_response(records: list[Record], locator: Locator | None) -> tuple[str, 
 
 def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types: dict[str, EntityType],
                 window_reads: set[int], volatile: dict[str, tuple[str, ...]], paging: PagingRoles,
-                read_only_posts: dict[str, str], learned: Absences) -> list[ReadView]:
+                read_only_posts: dict[str, str], learned: Absences,
+                projecting: ProjectionCandidates | None = None) -> list[ReadView]:
+    """``projecting``: reads sent with a projection candidate show part of each entity; they
+    neither lessen the members every entity carries nor give an item view its base."""
     views = []
     for name, shape in shapes.items():
         tool = shape.tool
@@ -81,15 +85,10 @@ def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types:
             views.append(ReadView(tool=name, kind="none", reason=shape.reason or "no entity type",
                                   missing=missing, record_ordinals=tool.record_ordinals))
             continue
-        objects: list[dict[str, Any]] = []
-        for record in ok:
-            located = locate(record.response.json_value, shape.locator)
-            if shape.kind == "list" and isinstance(located, list):
-                objects += [o for o in located if isinstance(o, dict)]
-            elif isinstance(located, dict):
-                objects.append(located)
-        shown, required = _fields(objects)
-        base = recording_of((in_window or ok)[-1])
+        whole = projecting.set_aside(ok) if projecting is not None else ok
+        shown, _ = _fields(_objects(ok, shape))
+        _, required = _fields(_objects(whole, shape))
+        base = recording_of(([r for r in whole if r.ordinal in window_reads] or whole)[-1])
         lines: tuple[ListLine, ...] = ()
         if shape.kind == "list":
             lines = _list_lines(ok, window_reads, shape, entity_type, paging, shown)
@@ -104,6 +103,18 @@ def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types:
     for tool_name, rule in sorted(read_only_posts.items()):
         views.append(ReadView(tool=tool_name, kind="none", reason="query-body"))
     return views
+
+
+def _objects(records: list[Record], shape: ToolShape) -> list[dict[str, Any]]:
+    """The entities the records show at the shape's locator."""
+    objects: list[dict[str, Any]] = []
+    for record in records:
+        located = locate(record.response.json_value, shape.locator)
+        if shape.kind == "list" and isinstance(located, list):
+            objects += [o for o in located if isinstance(o, dict)]
+        elif isinstance(located, dict):
+            objects.append(located)
+    return objects
 
 
 def _list_lines(ok: list[Record], window_reads: set[int], shape: ToolShape, entity_type: EntityType,

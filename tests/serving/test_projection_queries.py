@@ -94,3 +94,11 @@ def test_an_indexed_projection_keeping_the_identity() -> None:
     runtime = EnvironmentRuntime(bundle)
     answer = runtime.read("get_books", {"query": {"fields[0]": "year", "fields[1]": "pages"}})
     assert answer["body"][0] == {"id": 1, "pages": 412, "year": 1965}
+
+
+def test_projected_reads_leave_the_members_every_entity_carries_as_the_plain_reads_show_them() -> None:
+    """A read showing part of each entity does not make the others optional: a state entity lacking
+    one is still refused, not answered short."""
+    views = {v.tool: v for v in build_from(session()).view.views}
+    assert set(views["get_books"].required_fields) == {"id", "title", "pages", "year"}
+    assert set(views["get_books_by_book_id"].required_fields) == {"id", "title", "pages", "year"}
