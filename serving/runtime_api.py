@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from capenv.serving.frozen_values import direct_init
+
 DEFAULT_MCP_PATH = "/mcp"
 """Where MCP over streamable HTTP is served unless the application itself uses that path."""
 
@@ -40,6 +42,7 @@ class ToolSpec:
     output_schema: dict[str, Any] | None = None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class ToolAnswer:
     """What one tool call answers.
@@ -61,6 +64,7 @@ class ToolAnswer:
         return cls(structured={"error": "refused", "message": message, **details}, is_error=True)
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class HttpRequest:
     """One request to the application's own paths, as it was sent.
@@ -86,6 +90,7 @@ class HttpRequest:
         return next((value for key, value in self.headers if key == wanted), None)
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class HttpAnswer:
     """The answer to an ``HttpRequest``.

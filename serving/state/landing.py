@@ -40,6 +40,8 @@ class Landing:
     def take(self, position: int | None) -> Landed | None:
         """The landed install when it is ahead of ``position`` (the copy held; None: no copy);
         the slot is emptied either way."""
+        if self._landed is None:  # the usual call: nothing landed (one landing meanwhile is taken next call)
+            return None
         with self._lock:
             landed, self._landed = self._landed, None
         if landed is None or (position is not None and landed.mirror.position <= position):

@@ -183,7 +183,8 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts
         if rule is None or rule.admission == "not-accepted":
             raise WriteRefusal(f"member {name!r} is not accepted; accepted members: "
                                f"{', '.join(_accepted(rules)) or 'none'}")
-        if not _kind_ok(rule.kind, value):
+        kind = rule.kind
+        if kind is not None and _KIND_OF_TYPE.get(type(value)) != kind and not _kind_ok(kind, value):
             raise WriteRefusal(f"member {name!r} must be a JSON {rule.kind}, not {json_kind(value)}")
         if rule.admission == "recorded-only" and value != rule.recorded_value:
             raise WriteRefusal(f"member {name!r} is accepted only with its recorded value "

@@ -54,6 +54,8 @@ def _named_by_call(entity_type: EntityType, call: WriteCall, state: StateIndex) 
     template = split_path(entity_type.collection_template)
     own = "/" + "/".join(split_path(call.path)[:len(template)])
     path = state.spelling_of(own, entity_type.name) or own
+    if "{" not in entity_type.collection_template:
+        return path, {}  # a collection without parameters: nothing to split
     return path, {t.strip("{}"): unquote(p) for p, t in zip(split_path(path), template) if t.startswith("{")}
 
 
