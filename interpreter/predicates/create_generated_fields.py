@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
 
 from .create_contexts import CreateFieldContext
-from .create_values import as_integer, fullmatch, token_shape
+from .create_values import as_integer, fullmatch, token_shape, token_spans
 
 
 @predicate("create_field_is_identity", context="create-field")
@@ -24,6 +24,30 @@ def create_field_is_identity(ctx: CreateFieldContext, params: BaseModel) -> Outc
     if ctx.field == ctx.id_field:
         return Match({"id_field": ctx.id_field})
     return Miss(f"not the identity field {ctx.id_field!r}")
+
+
+class SpelledIdentityParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    delimiters: str = Field(min_length=1)
+    """Characters that may border the sent value inside the identity (``.`` of ``xfer-key.``)."""
+    min_length: int = Field(ge=1)
+    """A sent string counts from this length: a shorter word recurs in a random token by chance."""
+
+
+@predicate("create_identity_spells_sent_value", context="create-field", params=SpelledIdentityParams)
+def create_identity_spells_sent_value(ctx: CreateFieldContext, params: SpelledIdentityParams) -> Outcome:
+    """The identity holds a string the call sent as a delimited token (a name plus a final dot).
+
+    Such an identity is made from the call, not generated: serving a fresh token in its place
+    would answer an id the application never gives, so the identity rule must not claim it.
+    """
+    if not isinstance(ctx.value, str):
+        return Miss("not a string identity")
+    for member, sent in ctx.body.items():
+        if isinstance(sent, str) and len(sent) >= params.min_length and token_spans(ctx.value, sent, params.delimiters):
+            return Match({"member": member, "sent": sent})
+    return Miss(f"holds no string the call sent of {params.min_length} characters or more")
 
 
 class IdentityParams(BaseModel):

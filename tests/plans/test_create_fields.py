@@ -201,3 +201,15 @@ def test_identity_no_rule_explains_is_a_build_reason(ruleset):
     assert explanation.build_reason == "unexplained-change"
     assert [f.field for f in explanation.fields] == ["title"]
     assert any(e.outcome == "default" and e.subject == "items.id" for e in explanation.events)
+
+
+@pytest.mark.parametrize("identity, body", [
+    ("xfer-key.", {"name": "xfer-key", "algorithm": "hmac-sha256"}),   # a name plus a final dot
+    ("boards/7/tasks", {"kind": "tasks", "board": "boards/7"}),          # a composite of sent values
+])
+def test_an_identity_holding_an_echoed_value_is_no_generated_token(ruleset, identity, body):
+    """The call made that id: a fresh token in its place would answer an id the application never
+    gives (a TSIG key named probe-key answered as kmau-ech.), so no rule explains it."""
+    explanation = explain(ruleset, {"id": identity, **body}, body)
+    assert explanation.build_reason == "unexplained-change"
+    assert "id" not in [f.field for f in explanation.fields]
