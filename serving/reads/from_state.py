@@ -30,6 +30,7 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 from capenv.serving.state.index import StateIndex
+from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
 from .absence import absence_answer, provenance
 from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording, line_digest
@@ -120,6 +121,9 @@ class StateReads:
             recorded = self._recorded_absence(view, call)
             if recorded is not None:
                 return Served(from_recording(recorded, source="state"), {"state": label})
+            if collection is not None and (held := held_spelled_otherwise(
+                    collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field)):
+                raise CallRefused(other_spelling_refusal(entity_type.name, raw_id, held), http_status=409)
             parent = missing_parent(call.path, self._types, state, _keyed_type(view, entity_type))
             if parent is not None and (view.absence is not None or view.missing is not None):
                 raise CallRefused(f"nothing was recorded for {call.path}: {parent}, and the capture shows how "

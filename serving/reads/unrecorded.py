@@ -20,6 +20,7 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused, ReadCall, Served
 from capenv.serving.state.index import StateIndex
+from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
 from .absence import absence_answer, provenance
 from .answers import collection_of, from_recording
@@ -68,6 +69,8 @@ class GuardedReplay:
             raise CallRefused(f'the state holds the {entity_type.name} whose "{field}" is "{decode_once(raw_id)}", '
                               f"but {call.tool.name} answers by replay ({view.reason}) and no recording names it, "
                               "so nothing was recorded for it", http_status=404)
+        if collection is not None and (held := held_spelled_otherwise(collection, raw_id, field, entity_type.id_field)):
+            raise CallRefused(other_spelling_refusal(entity_type.name, raw_id, held), http_status=409)
         parent = missing_parent(call.path, self._types, state, entity_type.name if field != entity_type.id_field
                                 else None) if state is not None else None
         if parent is not None:

@@ -20,6 +20,7 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
+from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
 from .absent_ids import with_values
 from .answers import check_answer_covers, render_answer, write_result
@@ -46,6 +47,9 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
         found = _one_holding(state, collection, parts[-1], member, entity_type)
     else:
         found = _by_path(state, collection, parts[-1], entity_type) if collection else None
+    if collection is not None and found is None and (held := held_spelled_otherwise(
+            collection, parts[-1], member or entity_type.id_field, entity_type.id_field)):
+        raise WriteRefusal(other_spelling_refusal(entity_type.name, parts[-1], held))
     if collection is None or found is None:
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
                            kind="missing", missing=_absence(plan, env, call.path)

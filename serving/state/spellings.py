@@ -1,0 +1,41 @@
+"""Other spellings of a held key: an id that differs from a held one only by a final dot or by
+letter case.
+
+Many applications read such a spelling as the entity itself (a DNS name is the same with or
+without its final dot, and in any letter case: PowerDNS answers ``/zones/example.org`` with the
+zone ``example.org.``), and nothing in a capture says whether this one does. Answering such a call
+with the learned absence (or writing nothing and answering 404) would deny an entity the
+application holds, a wrong answer, so serving refuses it and names the spelling it holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.values import decode_once
+
+from .index import HeldCollection, key_of
+
+
+def loose(text: str) -> str:
+    """What two spellings of one key share: letter case folded, one final dot dropped."""
+    folded = text.casefold()
+    return folded[:-1] if folded.endswith(".") else folded
+
+
+def held_spelled_otherwise(collection: HeldCollection, raw_id: str, field_name: str, id_field: str) -> list[Any]:
+    """The held values of the key field that spell the path's value otherwise (decoded once)."""
+    wanted = decode_once(raw_id)
+    target = loose(wanted)
+    if field_name == id_field:
+        held = [collection.ids.get(key, key) for key in collection.order]
+    else:
+        held = [entity[field_name] for entity in collection.members() if entity.get(field_name) is not None]
+    return [value for value in held if key_of(value) != wanted and loose(key_of(value)) == target]
+
+
+def other_spelling_refusal(type_name: str, raw_id: str, held: list[Any]) -> str:
+    shown = ", ".join(f'"{key_of(value)}"' for value in held[:3])
+    return (f'no {type_name} entity "{decode_once(raw_id)}" is held, but {shown} is: the application may read '
+            "this spelling (another letter case, or without or with a final dot) as that entity, which the "
+            f"capture does not show; call it by {shown}")
