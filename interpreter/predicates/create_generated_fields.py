@@ -220,3 +220,55 @@ def create_field_is_unique(ctx: CreateFieldContext, params: UniqueParams) -> Out
             return Miss("another entity holds the same token")
     shape = token_shape(value, [o for o in others if isinstance(o, str)])
     return Match({"format": "token", "length": shape["length"], "op_params": {"format": "token", **shape}})
+
+
+class OpaqueValueParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    alphabet: str = Field(min_length=1)
+    """The characters of an encoded random value (base64's letters, digits, ``+``, ``/``, ``=``, and ``_``, ``-``)."""
+    min_length: int = Field(ge=1)
+    """Shorter strings may be words or codes the application keeps."""
+    min_class_changes: float = Field(gt=0, le=1)
+    """The least share of neighbouring characters of different classes (lower, upper, digit,
+    other): random text changes class every second or third character, words seldom do
+    (``Quarterly-report-2026``: a quarter)."""
+    min_other_entities: int = Field(ge=1)
+
+
+@predicate("create_field_is_opaque_value", context="create-field", params=OpaqueValueParams)
+def create_field_is_opaque_value(ctx: CreateFieldContext, params: OpaqueValueParams) -> Outcome:
+    """An encoded random value the call did not send (a secret, a key, a digest), where every other entity of the type holds another.
+
+    No rule makes such a value (``field.unique`` draws only tokens of one length), and answering
+    it as a constant would give every new entity this one's secret, an answer the application
+    never gives: the field stays unexplained.
+    """
+    value = ctx.value
+    if not _opaque(value, params):
+        return Miss(f"not a string of {params.min_length} or more characters of [{params.alphabet}] "
+                    f"with letters and digits, changing class at {params.min_class_changes:.0%} of them or more")
+    if any(sent == value for sent in ctx.body.values()):
+        return Miss("the call sent it")
+    others = ctx.others_holding(ctx.type_entities)
+    if len(others) < params.min_other_entities:
+        return Miss(f"{len(others)} other entities hold the field, fewer than {params.min_other_entities}")
+    for other in others:
+        if other == value or not _opaque(other, params):
+            return Miss(f"another entity holds {str(other)[:40]!r}, not another encoded value")
+    return Match({"length": len(value)})
+
+
+def _opaque(value: Any, params: OpaqueValueParams) -> bool:
+    return (isinstance(value, str) and len(value) >= params.min_length
+            and fullmatch(f"[{params.alphabet}]+", value) is not None
+            and any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+            and _class_changes(value) >= params.min_class_changes)
+
+
+def _class_changes(text: str) -> float:
+    """The share of neighbouring characters whose classes differ."""
+    def kind(c: str) -> str:
+        return "a" if c.islower() else "A" if c.isupper() else "9" if c.isdigit() else "-"
+    pairs = list(zip(text, text[1:]))
+    return sum(kind(a) != kind(b) for a, b in pairs) / len(pairs) if pairs else 0.0

@@ -213,3 +213,17 @@ def test_an_identity_holding_an_echoed_value_is_no_generated_token(ruleset, iden
     explanation = explain(ruleset, {"id": identity, **body}, body)
     assert explanation.build_reason == "unexplained-change"
     assert "id" not in [f.field for f in explanation.fields]
+
+
+def test_a_generated_secret_is_no_constant(ruleset):
+    """A random key the application made for the new entity, beside other entities' other keys: a
+    constant would hand every later create this one's key (a TSIG key's base64 secret)."""
+    secret = "sfXFznWTmFWDjTGjP79mtpvgfN1KspicaT4s2neS8D48PjvTC+ndYK/jLrgnFN8/I1fNX28tyR1K0K7zFqNbOw=="
+    others = [{"id": 1, "name": "seed", "key": "c2VlZC1rZXktc2VjcmV0LW5vdC1hLXNlY3JldA=="}]
+    explanation = explain(ruleset, {"id": 2, "name": "new", "key": secret}, {"name": "new"},
+                          type_entities=others, collection_entities=others)
+    assert explanation.build_reason == "unexplained-change"
+    assert "key" not in [f.field for f in explanation.fields]
+    sent = explain(ruleset, {"id": 2, "name": "new", "key": secret}, {"name": "new", "key": secret},
+                   type_entities=others, collection_entities=others)
+    assert sent.build_reason is None and field(sent, "key").rule_id == "field.echo"
