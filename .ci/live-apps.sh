@@ -166,8 +166,11 @@ install_pdns() {
     local debs
     debs="$(mktemp -d)"
     say "apt-get download pdns-server=$PDNS_DEB_VERSION pdns-backend-sqlite3=$PDNS_DEB_VERSION libluajit2-5.1-2=$LUAJIT_DEB_VERSION"
+    # apt-get warns that it downloads unsandboxed when run as root into a private directory: harmless
     (cd "$debs" && apt-get download -q "pdns-server=$PDNS_DEB_VERSION" "pdns-backend-sqlite3=$PDNS_DEB_VERSION" \
-        "libluajit2-5.1-2=$LUAJIT_DEB_VERSION" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+        "libluajit2-5.1-2=$LUAJIT_DEB_VERSION" 2>&1 | { grep -v '^W: Download is performed unsandboxed' || true; })
+    [ "$(ls "$debs"/*.deb 2>/dev/null | wc -l)" = 3 ] \
+        || { say "apt-get download did not fetch the three packages (apt-get update first?)" >&2; rm -rf "$debs"; return 1; }
     rm -rf "$PDNS_DIR"
     mkdir -p "$PDNS_DIR"
     for deb in "$debs"/*.deb; do dpkg -x "$deb" "$PDNS_DIR"; done
