@@ -188,13 +188,14 @@ class ItemMember(_Model):
     """A member beside an item view's entity that serving renders for the entity it answers with
     (``view-item-members``); members not listed show what the view's base recording shows.
 
-    ``path-value``: the path value the call named, percent-decoded, as a string (``scalar``) or a
-    one-element array of it (``singleton``), as Datasette's ``primary_key_values``.
+    ``path-value``: the path value the call named, percent-decoded, as a string (``scalar``), as the
+    integer it spells (``number``, Flask-AppBuilder's ``{"id": 1, "result": …}``) or a one-element
+    array of it (``singleton``), as Datasette's ``primary_key_values``.
     """
 
     member: str
     role: Literal["path-value"]
-    form: Literal["scalar", "singleton"] = "scalar"
+    form: Literal["scalar", "number", "singleton"] = "scalar"
     rule_id: str | None = None
 
 

@@ -74,6 +74,9 @@ class PlanFindings:
     """Recorded call (ordinal) -> why serving refuses it (the note of a call the plan does not explain)."""
     key_confirmations: list[int] = field(default_factory=list)
     """A keyed create's calls that got a held entity as serving would (``key_checks``)."""
+    refused_held: list[tuple[int, int]] = field(default_factory=list)
+    """A delete's recorded calls (ordinal, status) the application refused while the entity was
+    held (``refused_deletes``)."""
 
 
 @dataclass

@@ -70,6 +70,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             contradicted_by=found.contradicted_by if found else None,
             side_effect_by=found.side_effect_by if found else None,
             confirmations=len(found.confirmations) if found else 0, copies=copied,
+            refused_held=tuple(found.refused_held) if found else (),
             **_explanations(plan, found, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")
         served = bool(decision.yields.get("served"))

@@ -35,13 +35,22 @@ class MinValuesParams(BaseModel):
 
 
 def path_value_form(value: Any, path_value: str) -> str | None:
-    """``scalar`` when the value is the path value, ``singleton`` when it is a one-element array
-    of it, else None."""
+    """``scalar`` when the value is the path value, ``number`` when it is the integer the path
+    value spells (decimal digits, no sign or leading zero: Flask-AppBuilder's ``{"id": 1,
+    "result": …}``), ``singleton`` when it is a one-element array of the path value, else None."""
     if value == path_value and isinstance(value, str):
         return "scalar"
+    if isinstance(value, int) and not isinstance(value, bool) and is_integer_text(path_value) \
+            and value == int(path_value):
+        return "number"
     if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str) and value[0] == path_value:
         return "singleton"
     return None
+
+
+def is_integer_text(text: str) -> bool:
+    """Decimal digits with no sign and no leading zero: the one spelling of a non-negative integer."""
+    return text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
 
 
 @predicate("item_member_echoes_path_value", context="item-member", params=MinValuesParams)

@@ -39,6 +39,8 @@ class PlanVerdictContext(BaseModel):
     """The fields of the recorded answer the most complete initial entity lacks."""
     copies: tuple[str, ...] = ()
     """Other state types holding copies of the plan's entities (``type-copies``)."""
+    refused_held: tuple[tuple[int, int], ...] = ()
+    """A delete's recorded calls (record, status) the application refused while the entity was held."""
 
 
 @predicate("plan_has_build_reason", context="plan-verdict")
@@ -111,3 +113,19 @@ def plan_incomplete_entities(ctx: PlanVerdictContext, params: BaseModel) -> Outc
 def _with(evidence: dict, **more: object) -> dict:
     """The evidence with each explanation that says something (an empty one is left out)."""
     return {**evidence, **{k: v for k, v in more.items() if v}}
+
+
+class StatusesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int]
+
+
+@predicate("plan_refused_while_held", context="plan-verdict", params=StatusesParams)
+def plan_refused_while_held(ctx: PlanVerdictContext, params: StatusesParams) -> Outcome:
+    """A recorded call of the delete was refused with one of ``statuses`` while its entity was held."""
+    refused = [(record, status) for record, status in ctx.refused_held if status in params.statuses]
+    if refused:
+        return Match({"record": refused[0][0], "status": refused[0][1], "calls": len(refused)})
+    return Miss("no recorded call was refused while its entity was held" if not ctx.refused_held else
+                f"refused only with {sorted({s for _, s in ctx.refused_held})}, none of {params.statuses}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from capenv.interpreter.bundle.jsonvalue import dumps
-from capenv.interpreter.bundle.models import BudgetHit, Budgets, ReadOnlyPost, ViewResult
+from capenv.interpreter.bundle.models import BudgetHit, Budgets, EntityType, ReadOnlyPost, ReadView, ViewResult
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Evidence
 from capenv.interpreter.manifest.models import Manifest
@@ -50,6 +50,14 @@ def _with_envelope(view, shape, by_ordinal, paging, writes, records, ruleset, tr
     if not members and not per_response:
         return view
     return view.model_copy(update={"envelope_members": members, "per_response_members": per_response})
+
+
+def _by_identity_alone(view: ReadView, types: dict[str, EntityType]) -> bool:
+    """Whether the item path names its entity by the type's identity and nothing else (no other
+    key member, no path taking either the identity or another member)."""
+    entity_type = types.get(view.type or "")
+    return entity_type is not None and entity_type.either_key is None \
+        and view.key_field in (None, entity_type.id_field)
 
 
 def _answers(view, by_ordinal) -> list:
@@ -110,7 +118,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     views = [_with_envelope(v, inference.shapes[v.tool], by_ordinal, paging, writes, records, ruleset, traces)
              if v.kind == "list" and v.tool in inference.shapes else v for v in views]
     views = list_projections(views, records, types, writes, ruleset, traces)
-    views = [with_item_members(v, _answers(v, by_ordinal), ruleset, traces) if v.kind == "item" else v
+    views = [with_item_members(v, _answers(v, by_ordinal), ruleset, traces,
+                               by_identity_alone=_by_identity_alone(v, types)) if v.kind == "item" else v
              for v in views]
     views = learn_projections(views, by_ordinal, types, writes, ruleset, traces)
     if state_available:

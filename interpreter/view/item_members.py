@@ -21,9 +21,10 @@ TABLE = "view-item-members"
 
 
 def with_item_members(view: ReadView, records: list[Record], ruleset: RuleSet,
-                      traces: list[TraceEvent]) -> ReadView:
+                      traces: list[TraceEvent], *, by_identity_alone: bool = True) -> ReadView:
     """The item view with the members its table gives a role (``records``: its successful JSON
-    answers, absences left out)."""
+    answers, absences left out). ``by_identity_alone``: the path names the entity by its identity
+    only; otherwise a path value may be another key's, so none is rendered as a number."""
     if view.kind != "item" or view.locator is None or view.locator.kind == "root" or TABLE not in ruleset.tables:
         return view
     seen: dict[str, list[ItemMemberSighting]] = {}
@@ -40,7 +41,8 @@ def with_item_members(view: ReadView, records: list[Record], ruleset: RuleSet,
         decision = evaluate(ruleset, TABLE, ItemMemberContext(member=name, sightings=tuple(sightings)),
                             subject=f"{view.tool} member {name}")
         traces.extend(decision.events)
-        if decision.yields.get("role") == "path-value":
+        number = decision.evidence.get("form") == "number"
+        if decision.yields.get("role") == "path-value" and (by_identity_alone or not number):
             members.append(ItemMember(member=name, role="path-value", form=str(decision.evidence.get("form")),
                                       rule_id=decision.rule_id))
     return view.model_copy(update={"item_members": tuple(members)}) if members else view

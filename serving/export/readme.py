@@ -28,6 +28,8 @@ REASONS = {
     "no-effect": "the capture shows no entity or document it writes",
     "get-or-create": "a recorded call answered an entity the state already held (a get-or-create or an upsert "
                      "by a key): served as a plain create, the same call would make a duplicate",
+    "conditional-delete": "the application refused a recorded delete while the entity was held (a condition such "
+                          "as other entities referencing it), which serving would not check",
     "state unavailable": "the state is unavailable, so every tool replays",
 }
 

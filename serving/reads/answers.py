@@ -74,7 +74,15 @@ def with_item_members(body: Any, view: ReadView, raw_id: str) -> Any:
     if not view.item_members or not isinstance(body, dict):
         return body
     value = unquote(raw_id)
-    return {**body, **{m.member: [value] if m.form == "singleton" else value for m in view.item_members}}
+    return {**body, **{m.member: _path_value(m.form, value) for m in view.item_members}}
+
+
+def _path_value(form: str, value: str) -> Any:
+    if form == "singleton":
+        return [value]
+    if form == "number":  # learned only where the path names the entity by its integer id alone
+        return int(value) if value.isascii() and value.isdigit() else value
+    return value
 
 
 def list_members(view: ReadView, line: ListLine, entity_type: EntityType, state: StateIndex,

@@ -1,0 +1,46 @@
+"""A delete the application refused while the entity it names was held (write-effects "Not
+modelled": referential rules on delete).
+
+A DELETE answered with a refusal that is no absence (Superset's 422 "Annotation layer has
+associated annotations.") while the entity is held (the gate's copy holds it, or the reads show
+it before the call and still after it) shows the application
+deletes only under a condition the spec does not model (no other entity references it). Served,
+the delete would remove an entity the application keeps; the verdict table decides from the
+refused calls noted here (``verdict.refused-while-held``).
+"""
+
+from __future__ import annotations
+
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.plans.timeline import Timeline
+from capenv.serving.state.index import StateIndex
+from capenv.serving.writes.calls import WriteEnv
+
+from .findings import GateNote, PlanFindings
+from .write_checks import target_entity
+
+LOCATION = "interpreter/gate/refused_deletes.py:note_refused_while_held"
+
+
+def note_refused_while_held(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, timeline: Timeline,
+                            findings: PlanFindings) -> None:
+    """Note the delete call the application refused with a 4xx while the copy held its entity."""
+    if plan.effect != "delete" or record.succeeded or not 400 <= record.status < 500:
+        return
+    target = target_entity(plan, record, env, timeline)
+    if target is None:
+        return
+    type_name, key = target
+    if any(key in collection.entities for collection in copy.collections_of(type_name)) \
+            or _shown_around(timeline, type_name, key, record.ordinal):
+        findings.refused_held.append((record.ordinal, record.status))
+        findings.notes.append(GateNote(record.ordinal, f"the application refused this delete ({record.status}) "
+                                       f"while the {type_name} {key!r} was held", location=LOCATION))
+
+
+def _shown_around(timeline: Timeline, type_name: str, key: str, ordinal: int) -> bool:
+    """The reads show the entity held just before the call and in the first read after it."""
+    before = timeline.held_before(type_name, key, ordinal)
+    after = timeline.first_after(type_name, key, ordinal)
+    return before is not None and before.value is not None and after is not None and after.value is not None

@@ -1,0 +1,42 @@
+"""A delete the application refused while its entity was held (a 409 or 422: other entities still
+reference it) deletes only under a condition the spec does not model: it stays unserved
+(``verdict.refused-while-held``, reason ``conditional-delete``), though other calls confirm it."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from, plan
+from support.har_builder import HarBuilder
+
+BOARDS = [{"id": 1, "name": "home"}, {"id": 2, "name": "work"}, {"id": 3, "name": "spare"}]
+MISSING = {"message": "Not found"}
+
+
+def boards_app(refusal: int | None) -> HarBuilder:
+    har = HarBuilder().call("GET", "/boards", response=BOARDS)
+    for board in BOARDS:
+        har = har.call("GET", f"/boards/{board['id']}", response=board)
+    if refusal is not None:  # board 1 still holds notes
+        har = (har.call("DELETE", "/boards/1", status=refusal, response={"message": "Board has notes."})
+               .call("GET", "/boards/1", response=BOARDS[0]))
+    return (har.call("DELETE", "/boards/3", response={"message": "OK"})
+            .call("GET", "/boards/3", status=404, response=MISSING)
+            .call("GET", "/boards", response=BOARDS[:2])
+            .call("DELETE", "/boards/2", response={"message": "OK"})
+            .call("GET", "/boards/2", status=404, response=MISSING)
+            .call("GET", "/boards", response=BOARDS[:1]))
+
+
+def test_a_delete_refused_while_its_entity_was_held_is_not_served():
+    for status in (409, 422):
+        delete = plan(build_from(boards_app(status)), "DELETE", "/boards/{board_id}")
+        assert not delete.served and delete.reason == "conditional-delete", (status, delete.reason)
+
+
+def test_without_such_a_refusal_the_delete_is_served():
+    delete = plan(build_from(boards_app(None)), "DELETE", "/boards/{board_id}")
+    assert delete.served, delete.reason
+
+
+def test_a_refused_delete_of_an_absent_entity_is_no_condition():
+    har = boards_app(None).call("DELETE", "/boards/2", status=404, response=MISSING)
+    assert plan(build_from(har), "DELETE", "/boards/{board_id}").served
