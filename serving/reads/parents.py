@@ -57,10 +57,10 @@ def refuse_held_elsewhere(path: str, entity_type: EntityType, raw_id: str, field
                 collection, raw_id, field, entity_type.id_field, entity_type.either_key) is not None:
             holder = collection.path
     if holder is not None:
-        raise CallRefused(f'nothing was recorded for {path}: the state holds the {entity_type.name} whose "{field}" '
-                          f'is "{decode_once(raw_id)}" under {holder}, not under this parent, and the capture does not '
-                          "show whether the application answers it here (looking it up by its id alone) or answers "
-                          f"it missing; read it at {holder.rstrip('/')}/{raw_id}",
+        raise CallRefused(f'the state holds no {entity_type.name} whose "{field}" is "{decode_once(raw_id)}" under '
+                          f"this path's parent, but holds one under {holder}, and the capture does not show whether "
+                          "the application answers it here (looking it up by its id alone) or answers it missing; "
+                          f"read it at {holder.rstrip('/')}/{raw_id}",
                           http_status=404)
 
 
