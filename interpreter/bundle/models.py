@@ -264,6 +264,10 @@ class Projection(_Model):
     """Members the recordings show left out when not named; any other member not named is refused."""
     wildcards: tuple[str, ...] = ()
     """Values a recording proved to mean every member (``*``)."""
+    inside: str | None = None
+    """The entity's object member the named members are members of (JSON:API's ``attributes``); None: the entity's own."""
+    members: tuple[str, ...] = ()
+    """The members the plain reads it was proven against show (inside ``inside``, when set)."""
     record_ordinals: tuple[int, ...] = ()
     """The recordings that proved it."""
     rule_id: str | None = None

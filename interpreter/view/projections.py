@@ -6,7 +6,9 @@ query with no write to a related path between them (before it, else after it). T
 answer must list the same entities in the same order, with the same body around them, each
 holding every member named that its reference holds, with the reference's value (volatile
 members aside), and otherwise only members the reference holds with the same values: those are
-the members the application keeps (``id``); the reference's others, left out, are dropped. A
+the members the application keeps (``id``); the reference's others, left out, are dropped. When
+the entities hold none of the members named but one object member of each holds them all (JSON:API's
+``attributes``), the same holds inside it, the rest of the entity as the plain read's. A
 value the table calls a wildcard must answer every member. One disagreeing read, or a member
 kept by one read and dropped by another, and the projection is not learned (traced with the
 record). Serving projects through ``serving/reads/projection`` as the recordings were compared.
@@ -44,6 +46,8 @@ class _Candidate:
     kept: dict[str, None] = field(default_factory=dict)
     dropped: dict[str, None] = field(default_factory=dict)
     wildcards_used: dict[str, None] = field(default_factory=dict)
+    members: dict[str, None] = field(default_factory=dict)
+    inside: str | None = None
     refuted: str | None = None
 
     def sends(self, name: str) -> bool:
@@ -68,7 +72,7 @@ def _pooled(views: list[ReadView], traces: list[TraceEvent]) -> list[ReadView]:
     pooled: dict[tuple, tuple[dict[str, None], dict[str, None]]] = {}
     for view in views:
         for p in view.projections:
-            kept, dropped = pooled.setdefault((view.type, p.root, p.form, p.param), ({}, {}))
+            kept, dropped = pooled.setdefault((view.type, p.root, p.form, p.param, p.inside), ({}, {}))
             kept.update(dict.fromkeys(p.kept))
             dropped.update(dict.fromkeys(p.dropped))
     agreed = {key: (tuple(kept), tuple(dropped)) for key, (kept, dropped) in pooled.items()
@@ -77,7 +81,7 @@ def _pooled(views: list[ReadView], traces: list[TraceEvent]) -> list[ReadView]:
     for view in views:
         projections = []
         for p in view.projections:
-            found = agreed.get((view.type, p.root, p.form, p.param))
+            found = agreed.get((view.type, p.root, p.form, p.param, p.inside))
             if found is not None and (found[0], found[1]) != (p.kept, p.dropped):
                 traces.append(TraceEvent(table=TABLE, rule_id=p.rule_id, outcome="match", subject=f"{view.tool} ?{p.param}",
                                          reason="members' fates pooled with the other reads of the type sent with it",
@@ -132,6 +136,7 @@ def _learned(view: ReadView, records: dict[int, Record], entity_type: EntityType
             learned.append(Projection(root=candidate.root, form=candidate.form, param=candidate.param,
                                       separator=candidate.separator, kept=tuple(candidate.kept),
                                       dropped=tuple(candidate.dropped), wildcards=tuple(candidate.wildcards_used),
+                                      inside=candidate.inside, members=tuple(candidate.members),
                                       record_ordinals=tuple(candidate.proofs), rule_id=candidate.rule_id))
     return view.model_copy(update={"projections": tuple(learned)}) if learned else view
 
@@ -199,17 +204,28 @@ def _compare(view: ReadView, record: Record, reference: Record, candidate: _Cand
         return "answers an entity that is no object"
     wildcard = next((v for v in values if v in candidate.wildcards), None)
     named: set[str] = set()
+    inside = None
     if wildcard is None:
         for value in values:
             named.update(value.split(candidate.separator) if candidate.separator else [value])
         held = {k for _, p in pairs for k in p}
+        if not named & held:
+            inside = _holder(named, [p for _, p in pairs])
+            held = {k for _, p in pairs for k in p.get(inside, {})} if inside is not None else held
         unknown = sorted(n for n in named if n not in held)
         if unknown:
             return f"not proof: it names {unknown[0]!r}, which its reference does not show"
+    if wildcard is None and candidate.proofs and inside != candidate.inside:
+        return f"names members {'inside ' + repr(inside) if inside else 'of the entity'}, as no other read did"
     volatile = set(view.volatile_fields)
     kept: list[str] = []
     dropped: list[str] = []
     for answer, reference_entity in pairs:
+        if inside is not None:  # the members around the one holding the named ones are as the plain read's
+            if answer.keys() != reference_entity.keys() or not isinstance(answer[inside], dict) or any(
+                    k not in volatile and not same_json(v, reference_entity[k]) for k, v in answer.items() if k != inside):
+                return f"answers otherwise than the plain read around {inside!r}"
+            answer, reference_entity = answer[inside], reference_entity[inside]
         for key, value in answer.items():
             if key not in reference_entity:
                 return f"answers {key!r}, which the plain read does not"
@@ -223,11 +239,21 @@ def _compare(view: ReadView, record: Record, reference: Record, candidate: _Cand
             if wildcard is not None or key in named:
                 return f"leaves out {key!r}, which it names"
             dropped.append(key)
+        candidate.members.update(dict.fromkeys(reference_entity))
     if wildcard is not None:
         candidate.wildcards_used[wildcard] = None
+    candidate.inside = inside if wildcard is None else candidate.inside
     candidate.kept.update(dict.fromkeys(kept))
     candidate.dropped.update(dict.fromkeys(dropped))
     return None
+
+
+def _holder(named: set[str], references: list[dict[str, Any]]) -> str | None:
+    """The one object member of every reference entity holding each member named (JSON:API's
+    ``attributes``), when the entities themselves hold none of them."""
+    found = {k for k, v in references[0].items() if isinstance(v, dict) and named <= v.keys()} if references else set()
+    found = {k for k in found if all(isinstance(r.get(k), dict) and named <= r[k].keys() for r in references)}
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def _around(body: Any, where: Locator, per_response: set[str]) -> Any:

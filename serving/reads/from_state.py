@@ -37,7 +37,7 @@ from .answers import Answer, answer_document, answer_item, answer_list, collecti
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
 from .parents import missing_parent, refuse_held_elsewhere
 from .projection import (
-    Projecting, ProjectionRefused, named_members, projected_answer, projecting, without_projection,
+    Projecting, ProjectionRefused, known_members, named_members, projected_answer, projecting, without_projection,
 )
 from .queries import unproven
 from .replay import Replayer
@@ -71,7 +71,7 @@ class StateReads:
         """The call answered without its projection, each entity then projected (a learned absence as it
         is); a value naming what no recording proves is refused before the entity is looked up."""
         try:
-            named_members(projection, view.shown_fields)
+            named_members(projection, known_members(view, projection.projection))
         except ProjectionRefused as refused:
             return self._refuse_projection(view, call, refused)
         served = self._answer(view, replace(call, query=projection.rest), state)

@@ -122,10 +122,20 @@ def named_members(projecting_call: Projecting, known: tuple[str, ...]) -> frozen
 
 
 def project_entity(entity: dict[str, Any], named: frozenset[str] | None, projection: Projection) -> dict[str, Any]:
-    """The entity with the members named and kept, in its own order; ``ProjectionRefused`` when the
-    recordings never show what the application does with one of its members."""
+    """The entity with the members named and kept (inside ``inside`` when set), in its own order;
+    ``ProjectionRefused`` when the recordings never show what the application does with one of its members."""
     if named is None:
         return entity
+    if projection.inside is None:
+        return _kept_members(entity, named, projection)
+    held = entity.get(projection.inside)
+    if not isinstance(held, dict):
+        raise ProjectionRefused(f"an entity holds no object {projection.inside!r}, where the members "
+                                f"{projection.root} names are")
+    return {**entity, projection.inside: _kept_members(held, named, projection)}
+
+
+def _kept_members(entity: dict[str, Any], named: frozenset[str], projection: Projection) -> dict[str, Any]:
     lacking = next((name for name in sorted(named) if name not in entity), None)
     if lacking is not None:
         raise ProjectionRefused(f"an entity lacks {lacking!r}: the capture does not show how the application "
@@ -153,9 +163,14 @@ def projected_body(body: Any, locator: Locator | None, named: frozenset[str] | N
     return body
 
 
+def known_members(view: ReadView, projection: Projection) -> tuple[str, ...]:
+    """The members a call may name: those the view's reads show, or inside ``inside`` those its proofs showed."""
+    return projection.members if projection.inside is not None else view.shown_fields
+
+
 def projected_answer(answer: Answer, view: ReadView, call: Projecting) -> Answer:
     """The answer to the call without its projection, projected as the call asks."""
-    named = named_members(call, view.shown_fields)
+    named = named_members(call, known_members(view, call.projection))
     return replace(answer, body=projected_body(answer.body, view.locator, named, call.projection))
 
 

@@ -240,7 +240,7 @@ class ConventionApp:
             listed = extras.queried(self, kind, listed, query)
             limit = int(query.get("limit", len(listed)))
             offset = int(query.get("offset", 0))
-            page = [projection.project(self.c, row, pairs) for row in listed[offset:offset + limit]]
+            page = [projection.project(self.c, row, pairs, kind) for row in listed[offset:offset + limit]]
             refused = next((row for row in page if isinstance(row, str)), None)
             if refused is not None:
                 return extras.invalid(self, refused)
@@ -265,7 +265,7 @@ class ConventionApp:
         if entity is None:
             return self._absent()
         if request.method == "GET":
-            shown = projection.project(self.c, entity, pairs)
+            shown = projection.project(self.c, entity, pairs, kind)
             if isinstance(shown, str):
                 return extras.invalid(self, shown)
             return extras.with_etag(self, self._item(kind, shown), entity)

@@ -21,8 +21,11 @@ Pairs = tuple[tuple[str, str], ...]
 ROOT = "fields"
 
 
-def _named(c: Conventions, query: Pairs) -> list[str] | None:
+def _named(c: Conventions, query: Pairs, kind: str) -> list[str] | None:
     """The members the call names in the convention's spelling (None: no projection)."""
+    if c.projection == "typed":
+        values = [v for k, v in query if k == f"{ROOT}[{kind}]"]
+        return [n for v in values for n in v.split(",")] if values else None
     if c.projection == "indexed":
         values = [v for k, v in query if k.startswith(f"{ROOT}[") and k[len(ROOT) + 1:-1].isdigit()]
         return values or None
@@ -31,22 +34,25 @@ def _named(c: Conventions, query: Pairs) -> list[str] | None:
     return [n for v in values for n in v.split(",")] if values else None
 
 
-def project(c: Conventions, entity: dict[str, Any], query: Pairs) -> dict[str, Any] | str:
-    """The entity as a read with ``query`` answers it, or why the application refuses the call."""
+def project(c: Conventions, entity: dict[str, Any], query: Pairs, kind: str) -> dict[str, Any] | str:
+    """The entity as a read with ``query`` answers it, or why the application refuses the call
+    (JSON:API's sparse fieldsets keep the resource's id and type: ``typed`` keeps the id)."""
     if c.projection == "none":
         return entity
-    named = _named(c, query)
+    named = _named(c, query, kind)
     if named is None or "*" in named:
         return entity
     unknown = [n for n in named if n not in entity]
     if unknown:
         return f"unknown field {unknown[0]}"
-    kept = set(named) | ({"id"} if c.projection in ("comma-keeps-id", "indexed") else set())
+    kept = set(named) | ({"id"} if c.projection in ("comma-keeps-id", "indexed", "typed") else set())
     return {k: v for k, v in entity.items() if k in kept}
 
 
 def spelled(c: Conventions, *members: str) -> Pairs:
-    """A projection of ``members`` in the convention's spelling."""
+    """A projection of notes' ``members`` in the convention's spelling."""
+    if c.projection == "typed":
+        return ((f"{ROOT}[notes]", ",".join(members)),)
     if c.projection == "indexed":
         return tuple((f"{ROOT}[{i}]", m) for i, m in enumerate(members))
     if c.projection == "appended":
@@ -66,7 +72,7 @@ def record(c: Conventions, send: Callable[..., Any], note: Any) -> None:
     notes, item = c.collection("notes"), c.item("notes", note)
     send("GET", notes)
     send("GET", notes, query=spelled(c, "title", "done"))
-    send("GET", notes, query=spelled(c, "id", "body"))
+    send("GET", notes, query=spelled(c, *(("body",) if c.projection == "typed" else ("id", "body"))))
     if c.projection_wildcard_recorded:
         send("GET", notes, query=spelled(c, "*"))
     send("GET", item)

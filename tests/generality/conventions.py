@@ -67,10 +67,11 @@ class Conventions:
     """Lists sort by ``order_by=-title`` or ``sort=title:desc``, filter by ``filter[done][_eq]=true``,
     project by ``fields=id,title`` or reshape by ``expand=stats``."""
 
-    projection: Literal["none", "comma", "comma-keeps-id", "indexed", "appended"] = "none"
+    projection: Literal["none", "comma", "comma-keeps-id", "indexed", "appended", "typed"] = "none"
     """Reads take the members to answer: ``fields=title,done`` (``comma``; ``comma-keeps-id``: the id
     answered too), ``fields[0]=title&fields[1]=done`` (``indexed``, the id kept as Strapi keeps it),
-    ``fields[]=title&fields[]=done`` (``appended``); ``*`` answers every member, a member the entity
+    ``fields[]=title&fields[]=done`` (``appended``), JSON:API's sparse fieldsets ``fields[notes]=title,done``
+    (``typed``, with JSON:API shapes: the attributes named, the resource's id kept); ``*`` answers every member, a member the entity
     lacks is a 400 (``convention_projection``)."""
     projection_wildcard_recorded: bool = False
     """The session reads with ``*`` too (else ``*`` is a form no recording proves)."""
