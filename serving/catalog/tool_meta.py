@@ -74,6 +74,7 @@ def output_schema(view: ReadView | None) -> dict[str, Any]:
                                                         "record": {"type": "integer"}},
                        "required": ["exact_match", "record"]},
             "absence": {"type": "object"},
+            "projection": {"type": "object"},
         },
         "required": ["status", "content_type", "body"],
         "anyOf": [{"required": ["state"]}, {"required": ["replay"]}],
@@ -100,7 +101,7 @@ def _rendered_body(view: ReadView | None) -> tuple[str, dict[str, Any]] | None:
     entity: dict[str, Any] = {"type": "object", "description": f'One "{view.type}" entity.'}
     if view.shown_fields:
         entity["properties"] = {name: {} for name in view.shown_fields}
-    if view.required_fields:
+    if view.required_fields and not view.projections:  # a learned projection answers only the members named
         entity["required"] = list(view.required_fields)
     locator = view.locator or Locator(kind="root")
     if view.kind == "list" and locator.kind == "singleton":

@@ -102,3 +102,15 @@ def test_projected_reads_leave_the_members_every_entity_carries_as_the_plain_rea
     views = {v.tool: v for v in build_from(session()).view.views}
     assert set(views["get_books"].required_fields) == {"id", "title", "pages", "year"}
     assert set(views["get_books_by_book_id"].required_fields) == {"id", "title", "pages", "year"}
+
+
+def test_a_projected_answer_holds_to_the_tools_output_schema() -> None:
+    """MCP clients check structured answers against the output schema: a view that projects does not
+    require every member of its entities there (nor in the OpenAPI description, which shares it)."""
+    from jsonschema import Draft202012Validator
+
+    runtime = EnvironmentRuntime(build_from(session()))
+    schema = next(spec for spec in runtime.tools() if spec.name == "get_books").output_schema
+    answer = runtime.read("get_books", {"query": {"fields": "title,pages"}})
+    assert answer["body"][0] == {"title": "Dune", "pages": 412}
+    assert Draft202012Validator(schema).is_valid(answer)
