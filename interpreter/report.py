@@ -31,7 +31,9 @@ def report_document(manifest: Manifest, view: ViewResult, records: int,
         writes.append({"tool": data.get("tool"), "effect": data.get("effect", "none"), "type": data.get("type"),
                        "served": bool(data.get("served")), "reason": data.get("reason"),
                        "contradicted_by": data.get("contradicted_by"),
-                       "checked_record_ordinals": list(data.get("checked_record_ordinals") or [])})
+                       "checked_record_ordinals": list(data.get("checked_record_ordinals") or []),
+                       **({"references": [_reference(r) for r in data["references"]]} if data.get("references")
+                          else {})})
     dropped = unsendable_headers(replay) if replay is not None else []
     return {
         "evidence_id": view.evidence_id,
@@ -56,6 +58,23 @@ def _projections(view: Any) -> dict[str, Any]:
     return {"projections": [{"param": p.param, "form": p.form, "separator": p.separator, "kept": list(p.kept),
                              "wildcards": list(p.wildcards), "rule": p.rule_id, "record_ordinals": list(p.record_ordinals)}
                             for p in view.projections]}
+
+
+def _reference(rule: dict[str, Any]) -> dict[str, Any]:
+    """A body member naming another type's entity, and whether serving refuses a value naming none."""
+    return {"member": rule["member"], "type": rule["type"], "collection": rule["collection_template"],
+            "checked": rule["dangling"] != "accepted", "dangling": rule["dangling"], "record": rule.get("record")}
+
+
+_DANGLING = {"refused": "the application refused one", "unrecorded": "no recorded call shows one accepted",
+             "accepted": "the application accepted one"}
+
+
+def _reference_text(reference: dict[str, Any]) -> str:
+    outcome = "refused" if reference["checked"] else "stored as sent"
+    record = f", record {reference['record']}" if reference.get("record") is not None else ""
+    return (f"{reference['member']} names a {reference['type']} entity ({reference['collection']}): a value naming "
+            f"none is {outcome} ({_DANGLING[reference['dangling']]}{record})")
 
 
 def _is_post(manifest: Manifest, tool: str) -> bool:
@@ -98,4 +117,6 @@ def render_report_text(report: dict[str, Any], source: str) -> str:
     for write in report["writes"]:
         status = "served" if write["served"] else f"not served: {write['reason']}"
         lines.append(f"  {write['tool'].ljust(width)}  {str(write['effect']).ljust(8)}  {write['type'] or '-'}  {status}")
+        for reference in write.get("references", ()):
+            lines.append(f"  {''.ljust(width)}  reference {_reference_text(reference)}")
     return "\n".join(lines)

@@ -113,6 +113,13 @@ def _writes_section(plans: Iterable[WritePlan], recorded: dict[int, tuple[str, A
         if plan.contradicted_by:
             facts.append(f"contradicted by {escape(str(plan.contradicted_by))}")
         parts.append("<p>" + "; ".join(facts) + f"; <a href=\"#trace-{anchor}\">trace</a></p>")
+        for reference in plan.references:
+            outcome = "refused" if reference.checked else "stored as sent"
+            parts.append(f"<p>reference <code>{escape(reference.member)}</code>: an id of "
+                         f"<b>{escape(reference.type)}</b> (<code>{escape(reference.collection_template)}</code>); a "
+                         f"value naming none is {outcome} ({escape(reference.dangling)}"
+                         + (f", {_record_link(reference.record, recorded)}" if reference.record is not None else "")
+                         + ")</p>")
         parts.append(f"<details id=\"trace-{anchor}\"><summary>explanation trace ({len(plan.traces)} decisions)"
                      f"</summary>{_trace_table(plan.traces)}</details>")
     if len(parts) == 1:

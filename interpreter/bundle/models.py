@@ -10,7 +10,7 @@ import re
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, SerializerFunctionWrapHandler, model_serializer
 
 from capenv.interpreter.bundle.trace_event import TraceEvent
 
@@ -538,6 +538,32 @@ class CreateKey(_Model):
     """The recorded call the key was learned from."""
 
 
+class ReferenceRule(_Model):
+    """A body member naming an entity of another type by its id (``write-references``: a comment's
+    ``post``), and what serving does with a value naming no entity the state holds
+    (``write-reference-dangling``): ``refused`` (a recorded call shows the application refusing one)
+    and ``unrecorded`` (no recorded call shows it accepting one) are refused, ``accepted`` (a
+    recorded success sent one) is stored as sent."""
+
+    member: str
+    type: str
+    """The type whose entity the member names."""
+    collection_template: str
+    """That type's collection path, for messages (what a call would send the id of)."""
+    rule_id: str
+    dangling: Literal["refused", "unrecorded", "accepted"]
+    dangling_rule_id: str | None = None
+    record: int | None = None
+    """The recorded call that showed what a dangling value does (a refusal, or an accepting success)."""
+    blanks: tuple[Any, ...] = ()
+    """Values naming nothing (null, "") a recorded success sent: accepted as sent."""
+
+    @property
+    def checked(self) -> bool:
+        """Serving refuses a call whose value names no held entity."""
+        return self.dangling != "accepted"
+
+
 class WritePlan(_Model):
     tool: str
     method: str
@@ -582,12 +608,22 @@ class WritePlan(_Model):
     unchecked_headers: tuple[str, ...] = ()
     """Conditional request headers (lower case, ``write-preconditions``) serving cannot check (an
     If-Match naming an ETag it does not hold): a call carrying one is refused, never applied."""
+    references: tuple[ReferenceRule, ...] = ()
+    """Body members naming another type's entity (``plans/references``); written to a bundle only
+    when there are some, so a plan with none keeps the bytes it had before they were learned."""
     reason: str | None = None
     served: bool = False
     contradicted_by: int | None = None
     checked_record_ordinals: tuple[int, ...] = ()
     rules_revision: str = ""
     traces: tuple[TraceEvent, ...] = ()
+
+    @model_serializer(mode="wrap")
+    def _without_empty_references(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        data = handler(self)
+        if not self.references and isinstance(data, dict):
+            data.pop("references", None)
+        return data
 
 
 ViewResult.model_rebuild()

@@ -65,6 +65,28 @@ def _absence(view) -> dict | None:
             "from_tool": absence.from_tool, "records": list(absence.records), "proof": absence.proof}
 
 
+def _reference(rule) -> dict:
+    """A body member naming another type's entity (write-references), and what a dangling value does."""
+    return {"member": rule.member, "type": rule.type, "collection": rule.collection_template, "rule": rule.rule_id,
+            "dangling": rule.dangling, "dangling_rule": rule.dangling_rule_id, "record": rule.record,
+            "checked": rule.checked, "blanks": list(rule.blanks)}
+
+
+DANGLING_WORDS = {"refused": "refused, as the application refused one", "unrecorded":
+                  "refused, as no recorded call shows the application accepting one",
+                  "accepted": "stored as sent, as the application accepted one"}
+
+
+def reference_line(reference: dict) -> str:
+    """``reference post: an id of records at /posts (rule); naming none: refused, as … (rule, record N)``"""
+    cited = ", ".join(str(p) for p in (reference["dangling_rule"] or "write-reference-dangling default",
+                                       f"record {reference['record']}" if reference["record"] is not None else None)
+                      if p)
+    blanks = f"; {', '.join(map(repr, reference['blanks']))} accepted as recorded" if reference["blanks"] else ""
+    return (f"reference {reference['member']}: an id of {reference['type']} at {reference['collection']} "
+            f"({reference['rule']}); a value naming none is {DANGLING_WORDS[reference['dangling']]} ({cited}){blanks}")
+
+
 SEGMENT_TABLES = ("manifest-path-spans", "manifest-span-words", "manifest-segments")
 
 
@@ -111,6 +133,8 @@ def _explain(args: argparse.Namespace) -> int:
                       "fields": [{"field": f.field, "rule": f.rule_id, "op": f.op} for f in plan.fields],
                       "members": [{"member": m.member, "admission": m.admission, "rule": m.rule_id} for m in plan.members],
                       "insert": plan.insert.rule_id if plan.insert else None}
+            if plan.references:
+                header["references"] = [_reference(r) for r in plan.references]
         elif view is not None:
             events = [e for e in bundle.view.traces if e.subject.startswith(name)]
             header = {"tool": name, "kind": "read", "view": view.kind, "state_backed": view.state_backed,
@@ -125,6 +149,8 @@ def _explain(args: argparse.Namespace) -> int:
             if header["kind"] == "write":
                 header["fields"] = [f for f in header["fields"] if f["field"] == args.field]
                 header["members"] = [m for m in header["members"] if m["member"] == args.field]
+                if "references" in header:
+                    header["references"] = [r for r in header["references"] if r["member"] == args.field]
         sections.append((header, events))
     if args.field and not any(events or header.get("fields") or header.get("members") for header, events in sections):
         raise UserError(_unknown_field(args, [plans[name] for name in ([args.tool] if args.tool else plans)
@@ -141,6 +167,8 @@ def _explain(args: argparse.Namespace) -> int:
                 print(f"  field {field['field']}: {field['rule']} -> {field['op']}")
             for member in header["members"]:
                 print(f"  member {member['member']}: {member['admission']} ({member['rule']})")
+            for reference in header.get("references", ()):
+                print(f"  {reference_line(reference)}")
             if header["insert"]:
                 print(f"  insert: {header['insert']}")
         else:

@@ -27,6 +27,7 @@ from .exemplar import admit_body, exemplar_of
 from .item_keys import call_key, keyed_target
 from .link import entity_in_answer
 from .preconditions import precondition_decision
+from .references import with_references
 from .sub_resource import sub_resource_call
 from .update_plan import update_plan
 
@@ -40,8 +41,9 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
             continue
         plans.append(build_plan(tool, context))
     statuses = {o: r.status for o, r in context.records.items()}
-    return with_absence_sources(plans, manifest, statuses, context.ruleset,
-                                tuple(t.collection_template for t in context.view.types))
+    plans = with_absence_sources(plans, manifest, statuses, context.ruleset,
+                                 tuple(t.collection_template for t in context.view.types))
+    return with_references(plans, context)
 
 
 def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:

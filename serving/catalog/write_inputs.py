@@ -91,6 +91,11 @@ class WriteInputs:
                 tied[name] = text
         return tied
 
+    @cached_property
+    def checked_references(self) -> dict[str, Any]:
+        """The members serving refuses a value of when it names no held entity (``writes/references``)."""
+        return {r.member: r for r in self.plan.references if r.checked}
+
     def member_schema(self) -> dict[str, Any]:
         properties: dict[str, Any] = {}
         required = []
@@ -103,6 +108,11 @@ class WriteInputs:
             if member.admission == "recorded-only":
                 prop["const"] = member.recorded_value  # the schema says it, so validation enforces it
                 prop["description"] = "accepted only with its recorded value"
+            reference = self.checked_references.get(member.member)
+            if reference is not None:
+                said = (f'the id of a "{reference.type}" entity the state holds ({reference.collection_template}); '
+                        "a value naming none is refused")
+                prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             if member.required:
                 required.append(member.member)
             properties[member.member] = prop
@@ -240,6 +250,10 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
             text = recorded_text(member.recorded_value)
             parts.append(f'"{member.member}" is accepted only with its recorded value'
                          + (f" {text}." if text else "."))
+    for reference in plan.references:
+        if reference.checked:
+            parts.append(f'"{reference.member}" must be the id of a held "{reference.type}" entity '
+                         f"({reference.collection_template}); a value naming none is refused.")
     if plan.body_envelope:
         parts.append(f"The body wraps its object as {envelope_text(plan)}.")
     if plan.key is not None:

@@ -31,6 +31,7 @@ from .create_collections import collection_for_create, path_arguments
 from .create_keys import answer_held, held_by_key, refuse_key_clash
 from .documents import write_document
 from .plans import PlanParts, plan_parts, sent_arguments
+from .references import check_references
 from .values import charge_growth, field_values, op_context
 
 
@@ -152,12 +153,16 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
 
         return write_document(plan, call, body, state, limit_check, stamp=stamp)
     if placed is not None:
+        if plan.references and env.checks_references:
+            check_references(plan, body, state)
         held = held_by_key(plan, env, body, state, placed[0])
         if held is not None:  # a get-or-create naming a held key: the held entity, nothing written
             return answer_held(plan, env, placed[0], *held)
         return _create(plan, env, state, body, placed, parts, instant, counter, sequences, recorded, limit_check)
     if plan.effect in ("update", "action"):
         collection, key, entity = _find_item(plan, env, call, state)
+        if plan.references and env.checks_references:  # a missing entity answers as the application does first
+            check_references(plan, body, state)
         ctx, draft = op_context(plan, state, body, instant, counter, sequences, collection.path,
                                 dict(collection.args), entity)
         values = field_values(plan, ctx, recorded)

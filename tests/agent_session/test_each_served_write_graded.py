@@ -75,7 +75,8 @@ def make_an_entity(runtime: EnvironmentRuntime, bundle, plan: WritePlan, templat
     create = creates[0]
     collection, _ = collection_for(runtime.data_get(), create, templates[create.tool])
     new = NEW_NAME if creates_at_item(create, templates[create.tool]) else None
-    arguments = write_arguments(schemas[create.tool], templates[create.tool], collection, new, rng, "setup")
+    arguments = write_arguments(schemas[create.tool], templates[create.tool], collection, new, rng, "setup",
+                                runtime.data_get())
     if create.collection is not None:
         arguments.update(create.exemplar_args)
     answer = runtime.call_tool(create.tool, arguments)
@@ -112,7 +113,7 @@ def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePl
     if key_member(plan) is not None:  # the path names the entity by a key member's value
         entities = next(c["entities"] for c in json.loads(before)["collections"] if c["path"] == collection)
         named = named_by(plan, next(e for e in entities if e["id"] == target))
-    arguments = write_arguments(schema, templates[plan.tool], collection, named, rng, "graded")
+    arguments = write_arguments(schema, templates[plan.tool], collection, named, rng, "graded", before)
     if plan.collection is not None:  # a tied create serves only its exemplar's path arguments
         arguments.update(plan.exemplar_args)
     answer = runtime.call_tool(plan.tool, arguments)

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.served import capture_names, capture_path
-from valid_arguments import named_by, path_arguments
+from valid_arguments import named_by, path_arguments, with_held_references
 from write_calls import shown
 
 from capenv.interpreter.pipeline import build_bundle
@@ -89,6 +89,8 @@ def good_value(schema: dict[str, Any]) -> st.SearchStrategy:
     """A value of the member's declared type (its const when it has one)."""
     if "const" in schema:
         return st.just(schema["const"])
+    if schema.get("enum"):  # a member naming a held entity: the ids the state holds (valid_call)
+        return st.sampled_from(schema["enum"])
     kind = schema.get("type")
     if kind == "object" and schema.get("properties"):
         return valid_object(schema)
@@ -209,9 +211,9 @@ def arguments_like(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
 def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
     """A call of the tool's own shape on an entity the initial state holds (of its plan's type)."""
     entry = runtime.catalog.get(name)
-    properties = entry.spec().input_schema.get("properties", {})
     plan = entry.plan
     state = json.loads(runtime.data_get())
+    properties = with_held_references(entry.spec().input_schema, state).get("properties", {})
     held = [(c["path"], named_by(plan, e)) for c in state.get("collections", [])
             if plan is not None and c["type"] == plan.type for e in c["entities"]][:20] or [("/", None)]
     if plan is not None and plan.effect == "create" and plan.collection:  # a tied create serves its own only

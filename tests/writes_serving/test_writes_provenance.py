@@ -60,7 +60,8 @@ def arguments_for(runtime: EnvironmentRuntime, plan, rng: random.Random) -> dict
         held = [e for c in json.loads(runtime.data_get())["collections"] if c["path"] == collection
                 for e in c["entities"]]
         entity_id = named_by(plan, next(e for e in held if e["id"] == entity_id))
-    arguments = write_arguments(spec.input_schema, plan.template, collection, entity_id, rng, "provenance")
+    arguments = write_arguments(spec.input_schema, plan.template, collection, entity_id, rng, "provenance",
+                                runtime.data_get())
     if plan.effect == "create":  # a tied create names its own collection
         arguments.update(plan.exemplar_args)
     return arguments

@@ -1,10 +1,14 @@
 """Arguments a client would send to a write tool, built from the tool's listed input schema
 alone (as an agent builds them) plus the path of the entity it means: every required body
 member (or, for a PATCH-like schema, ``minProperties`` of them) with a value of its declared
-type, a ``const`` as given, nested objects (envelopes) filled the same way."""
+type, a ``const`` as given, nested objects (envelopes) filled the same way. A member whose
+description says it names a held entity of a type takes the id of one the state holds, as an
+agent would look one up (``with_held_references``)."""
 
 from __future__ import annotations
 
+import copy
+import json
 import random
 import re
 from typing import Any
@@ -12,9 +16,39 @@ from typing import Any
 from capenv.interpreter.bundle.paths import split_path
 
 
+REFERENCE = re.compile(r'the id of a "([^"]+)" entity the state holds')
+"""How a write tool's schema describes a member serving refuses unless it names a held entity."""
+
+
+def with_held_references(schema: dict[str, Any], state: Any) -> dict[str, Any]:
+    """The schema with each member described as naming a held entity of a type given the ids the
+    state (a data/get document, as bytes or parsed) holds of that type as its ``enum``."""
+    document = json.loads(state) if isinstance(state, (bytes, str)) else state
+    held: dict[str, list[Any]] = {}
+    for collection in document.get("collections", []):
+        held.setdefault(collection["type"], []).extend(e["id"] for e in collection["entities"])
+    resolved = copy.deepcopy(schema)
+
+    def visit(node: Any) -> None:
+        if isinstance(node, dict):
+            found = REFERENCE.search(str(node.get("description", "")))
+            if found and held.get(found.group(1)):
+                node["enum"] = held[found.group(1)]
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    visit(resolved)
+    return resolved
+
+
 def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -> Any:
     if "const" in schema:
         return schema["const"]
+    if schema.get("enum"):
+        return rng.choice(schema["enum"])
     kind = schema.get("type", "string")
     if kind == "integer" or kind == "number":
         return rng.randint(1, 999)
@@ -61,7 +95,10 @@ def path_arguments(template: str, collection_path: str, entity_id: Any | None) -
 
 
 def write_arguments(input_schema: dict[str, Any], template: str, collection_path: str, entity_id: Any | None,
-                    rng: random.Random, tag: str) -> dict[str, Any]:
+                    rng: random.Random, tag: str, state: Any = None) -> dict[str, Any]:
+    """``state``: the data/get document the members naming a held entity take their ids from."""
+    if state is not None:
+        input_schema = with_held_references(input_schema, state)
     arguments: dict[str, Any] = path_arguments(template, collection_path, entity_id)
     if "body" in input_schema.get("properties", {}):
         arguments["body"] = body_for(input_schema["properties"]["body"], rng, tag)
