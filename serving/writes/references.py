@@ -43,7 +43,7 @@ def _names_held(value: Any, type_name: str, state: StateIndex) -> bool:
 
 def refusal_message(reference: ReferenceRule, value: Any) -> str:
     """What was refused, what would be accepted, and why this environment refuses it."""
-    accepted = "send the id of one this environment holds"
+    accepted = "send the id of one it holds"
     if reference.blanks:
         accepted += ", or " + " or ".join(dumps(b).decode() for b in reference.blanks)
     if reference.dangling == "refused":
@@ -52,5 +52,5 @@ def refusal_message(reference: ReferenceRule, value: Any) -> str:
     else:
         why = (f"no recorded call shows the application accepting a {reference.member!r} naming none, so this "
                "environment does not assume it would")
-    return (f"member {reference.member!r} is {dumps(value).decode()}: no {reference.type} entity at "
-            f"{reference.collection_template} has that id; {accepted}; {why}")
+    return (f"member {reference.member!r} is {dumps(value).decode()}: the state holds no {reference.type} entity "
+            f"with that id (at {reference.collection_template}); {accepted}; {why}")
