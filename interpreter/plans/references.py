@@ -50,7 +50,7 @@ def with_references(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]
         if not members:
             judged.append(plan)
             continue
-        if known is None:  # built on first use: most builds have no plan to judge
+        if known is None:  # built once, when the first plan has members to judge
             known = known_ids(ctx.timeline)
         judged.append(_with_references(plan, members, ctx, known))
     return judged
