@@ -107,10 +107,11 @@ def stamped(plan: WritePlan, body: dict[str, Any]) -> frozenset[str]:
 
 
 class Agent:
-    """The scripted agent: it knows the tools by their listing and the state by data/get."""
+    """The scripted agent: it knows the tools by their listing and the state by data/get (``state``:
+    the ids a member naming a held entity takes)."""
 
-    def __init__(self, client: Client, rng: random.Random, templates: dict[str, str]) -> None:
-        self.client, self.rng, self.templates = client, rng, templates
+    def __init__(self, client: Client, rng: random.Random, templates: dict[str, str], state: bytes) -> None:
+        self.client, self.rng, self.templates, self.state = client, rng, templates, state
         self.schemas: dict[str, dict[str, Any]] = {}
 
     async def look(self) -> list[str]:
@@ -121,7 +122,8 @@ class Agent:
     async def call(self, tool: str, collection: str, entity_id: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         """Call a write tool; after a refusal naming recorded fields the entity lacks, send them too."""
         schema = self.schemas[tool]
-        arguments = write_arguments(schema, self.templates[tool], collection, entity_id, self.rng, "agent")
+        arguments = write_arguments(schema, self.templates[tool], collection, entity_id, self.rng, "agent",
+                                    self.state)
         result = await self.client.call_tool(tool, arguments)
         if result.is_error:
             retry = amended(arguments, schema, result.structured_content.get("message", ""), self.rng, "agent")
@@ -197,8 +199,8 @@ def test_an_agents_create_update_and_delete_are_graded_from_data_get(tmp_path: P
         async def play() -> list[ExpectedChange]:
             with anyio.fail_after(3 * CALL_TIMEOUT_SECONDS):
                 async with Client(url + "/mcp") as client:
-                    return await create_update_delete(Agent(client, rng, templates), choice, collection, updated,
-                                                      deleted, note)
+                    return await create_update_delete(Agent(client, rng, templates, before), choice, collection,
+                                                      updated, deleted, note)
 
         expected = anyio.run(play)
         after = data_get_url(url)
@@ -227,7 +229,8 @@ def test_every_candidate_session_grades_clean_in_process() -> None:
 
             def call(plan: WritePlan, entity_id: Any) -> tuple[dict[str, Any], dict[str, Any]]:
                 schema = schemas[plan.tool]
-                arguments = write_arguments(schema, templates[plan.tool], collection, entity_id, rng, "agent")
+                arguments = write_arguments(schema, templates[plan.tool], collection, entity_id, rng, "agent",
+                                            before)
                 answer = runtime.call_tool(plan.tool, arguments)
                 retry = amended(arguments, schema, answer.structured.get("message", ""), rng, "agent") \
                     if answer.is_error else None

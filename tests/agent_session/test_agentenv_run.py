@@ -55,10 +55,11 @@ def as_framework_answer(document: bytes) -> bytes:
 
 class FrameworkAgent:
     """The scripted agent of test_agent_graded_session on the framework's ``ToolSession``: it knows
-    the tools by their listing alone (its results carry capenv's structured answer as JSON text)."""
+    the tools by their listing alone (its results carry capenv's structured answer as JSON text), and
+    the state by data/get (``state``: the ids a member naming a held entity takes)."""
 
-    def __init__(self, session: ToolSession, rng: random.Random, templates: dict[str, str]) -> None:
-        self.session, self.rng, self.templates = session, rng, templates
+    def __init__(self, session: ToolSession, rng: random.Random, templates: dict[str, str], state: Any) -> None:
+        self.session, self.rng, self.templates, self.state = session, rng, templates, state
         self.schemas: dict[str, dict[str, Any]] = {}
 
     async def look(self) -> list[str]:
@@ -67,7 +68,8 @@ class FrameworkAgent:
 
     async def call(self, tool: str, collection: str, entity_id: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         schema = self.schemas[tool]
-        arguments = write_arguments(schema, self.templates[tool], collection, entity_id, self.rng, "agent")
+        arguments = write_arguments(schema, self.templates[tool], collection, entity_id, self.rng, "agent",
+                                    self.state)
         refused, answer = await self._call(tool, arguments)
         if refused:
             retry = amended(arguments, schema, answer.get("message", ""), self.rng, "agent")
@@ -103,7 +105,7 @@ def test_an_agents_session_in_the_agentenv_framework_is_graded_from_data_get(tmp
                 updated = rng.choice(held)
                 deleted = rng.choice([i for i in held if i != updated] or [updated])
                 async with ToolSession(mcp_url=url + protocol.mcp_path(card), timeout=CALL_TIMEOUT_SECONDS) as session:
-                    agent = FrameworkAgent(session, rng, templates)
+                    agent = FrameworkAgent(session, rng, templates, before)
                     assert await agent.look() == [t["name"] for t in card["capabilities"]["tools"]], note
                     expected = await create_update_delete(agent, choice, collection, updated, deleted, note)
                 after = (await protocol.get_data(data_url)).parts[0].data
