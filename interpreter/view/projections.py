@@ -130,6 +130,7 @@ def _learned(view: ReadView, records: dict[int, Record], entity_type: EntityType
         evidence = {"records": candidate.proofs, "kept": list(candidate.kept), "dropped": list(candidate.dropped)}
         traces.append(TraceEvent(table=TABLE, rule_id=candidate.rule_id, outcome="match" if reason is None else "miss",
                                  subject=f"{view.tool} ?{candidate.param}", evidence=evidence,
+                                 location=ruleset.rule(candidate.rule_id).location,
                                  reason=reason or "kept: every read sent with it answers the members it names and "
                                                   "those the application keeps, as a plain read of the same path"))
         if reason is None:
