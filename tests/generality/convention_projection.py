@@ -81,7 +81,8 @@ def record(c: Conventions, send: Callable[..., Any], note: Any) -> None:
 
 SERVED = ("projected notes after the create", "the new note projected", "the updated note projected",
           "seeded note 2 projected")
-"""The probes a model must answer as the application does, from its state."""
+"""The probes a model must answer as the application does, from its state (with a learned sort too:
+"projected notes in a learned order")."""
 REFUSED_FORMS = ("a path into a member", "a member no note holds", "another spelling")
 """The probes naming what no recording proves: the model refuses them (and ``*`` when unrecorded)."""
 
@@ -108,4 +109,5 @@ def probes(c: Conventions, keys: dict[str, list[Any]], key_pointer: str) -> list
         read("a member no note holds", notes, spelled(c, "title", "colour")),
         read("another spelling", notes, other_spelling(c)),
         read("every member", notes, spelled(c, "*")),
-    ]
+    ] + ([read("projected notes in a learned order", notes, (("order_by", "-title"),) + spelled(c, "id", "title", "done"))]
+         if c.query_style == "order_by" else [])
