@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import re
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
@@ -35,6 +37,8 @@ class ListProjectionContext(BaseModel):
     """How many different entities the list's recordings showed it for."""
     list_value: Any = None
     """The value, when the list showed one only."""
+    texts: tuple[str, ...] = ()
+    """Every value the list and the item reads paired with it showed, when all are strings (else none)."""
 
 
 class EntitiesParams(BaseModel):
@@ -50,6 +54,25 @@ def list_projection_per_response(ctx: ListProjectionContext, params: BaseModel) 
     if ctx.per_response:
         return Match()
     return Miss("every list line showed each entity's value again until a write")
+
+
+class PatternParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pattern: str
+
+
+@predicate("list_projection_texts_match", context="list-projection", params=PatternParams)
+def list_projection_texts_match(ctx: ListProjectionContext, params: PatternParams) -> Outcome:
+    """Every value the list and its paired item reads showed is a string matching ``pattern``
+    (the whole string, case-insensitive)."""
+    if not ctx.texts:
+        return Miss("not every value shown is a string")
+    pattern = re.compile(params.pattern, re.IGNORECASE)
+    other = next((text for text in ctx.texts if not pattern.fullmatch(text)), None)
+    if other is not None:
+        return Miss(f"{other!r} does not match")
+    return Match({"texts": list(ctx.texts[:3])})
 
 
 @predicate("list_projection_differs_from_items", context="list-projection", params=EntitiesParams)

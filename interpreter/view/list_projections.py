@@ -41,6 +41,12 @@ class _Member:
     per_response: bool = False
     first: Any = None
     evidence: str | None = None
+    texts: set[str] | None = field(default_factory=set)
+    """Every value shown, the list's and its paired item reads', while all are strings (None after another)."""
+
+    def note_text(self, value: Any) -> None:
+        if self.texts is not None:
+            self.texts = self.texts | {value} if isinstance(value, str) else None
 
 
 @dataclass
@@ -118,6 +124,7 @@ def _note_values(members: dict[str, _Member], obj: dict[str, Any], key: tuple) -
         member = members.setdefault(name, _Member())
         member.values.add(jsonvalue.canonical(value).decode())
         member.entities.add(key[2])
+        member.note_text(value)
         if len(member.values) == 1:
             member.first = value
 
@@ -126,6 +133,7 @@ def _pair(members: dict[str, _Member], listed: dict[str, Any], item: _Sighting, 
     for name in set(listed) & set(item.obj):
         member = members.setdefault(name, _Member())
         member.pairs += 1
+        member.note_text(item.obj[name])
         if not same_json(listed[name], item.obj[name]):
             member.differing += 1
             if member.evidence is None:
@@ -156,7 +164,8 @@ def _decide(seen: dict[tuple[str, tuple[str, ...]], dict[str, _Member]], ruleset
             context = ListProjectionContext(
                 name=name, pairs=member.pairs, differing=member.differing, per_response=member.per_response,
                 list_values=len(member.values), list_entities=len(member.entities),
-                list_value=member.first if len(member.values) == 1 else None)
+                list_value=member.first if len(member.values) == 1 else None,
+                texts=tuple(sorted(member.texts or ())))
             decision = evaluate(ruleset, TABLE, context, subject=f"{tool} member {name!r} (lines showing {len(projection)} fields)")
             traces.extend(decision.events)
             role = str(decision.yields.get("role", "own"))

@@ -59,7 +59,8 @@ def test_a_list_constant_is_rendered_as_the_list_shows_it(items_first):
 def test_the_decision_is_traced_with_its_rule():
     bundle = build_from(constant_capture(items_first=False))
     events = [e for e in bundle.view.traces if e.table == "view-list-projections" and "'owners'" in e.subject]
-    assert [(e.rule_id, e.outcome) for e in events] == [("list-projection.per-response", "miss"),
+    assert [(e.rule_id, e.outcome) for e in events] == [("list-projection.relative-time", "miss"),
+                                                        ("list-projection.per-response", "miss"),
                                                         ("list-projection.constant", "match")]
     assert events[-1].evidence["value"] == [] and events[-1].evidence["differing"] == 2
 
@@ -98,3 +99,21 @@ def test_a_list_agreeing_with_the_items_decides_nothing():
     (line,) = bundle.view.view("get_things").lines
     assert line.state_backed and line.projected_members == ()
     assert not [e for e in bundle.view.traces if e.table == "view-list-projections"]
+
+
+def test_a_member_that_changes_by_itself_is_no_list_projection():
+    """A time shown relative to the read ("4 seconds ago", then "5 seconds ago" in the item read):
+    the list showing one value for every entity is no constant of its own, and the list answers
+    from the state."""
+    def aged(entity: dict, age: str) -> dict:
+        return {"id": entity["id"], "title": entity["title"], "changed": age}
+    har = HarBuilder().call("GET", "/things", response=[aged(t, "4 seconds ago") for t in (ONE, TWO, THREE)])
+    for entity, age in ((ONE, "5 seconds ago"), (TWO, "5 seconds ago"), (THREE, "6 seconds ago"),
+                        (ONE, "7 seconds ago")):
+        har.call("GET", f"/things/{entity['id']}", response=aged(entity, age))
+    view = build_from(har).view.view("get_things")
+    (line,) = view.lines
+    assert line.state_backed, line.reason
+    assert not line.projected_members and "changed" in view.volatile_fields
+    events = [e for e in build_from(har).view.traces if e.table == "view-list-projections" and "'changed'" in e.subject]
+    assert [(e.rule_id, e.outcome) for e in events][-1] == ("list-projection.relative-time", "match")
