@@ -28,6 +28,28 @@ from .answers import Answer
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
+_INTEGER = re.compile(r"0|-?[1-9][0-9]*")
+_UUID_ONLY = re.compile(rf"(?:{_UUID.pattern})")
+
+
+def refuse_unshaped_id(raw_id: str, known_ids: list[Any], *, type_name: str, field: str) -> None:
+    """Refuse to answer an id the learned absence would not be given for: where every id the
+    capture shows for the type (held, and the one the absence was learned from) is an integer,
+    or every one a UUID, an id of another shape (``abc``, ``01``, ``1.0``) may be refused as
+    invalid (NocoDB's 422 ERR_INVALID_PK_VALUE) or read as another spelling of a held one (``01``
+    names row 1), and the capture shows neither."""
+    call_id = decode_once(raw_id)
+    texts = [str(value) for value in known_ids if value is not None and not isinstance(value, bool)]
+    if not texts:
+        return
+    for shape, name in ((_INTEGER, "integers written without leading zeros"), (_UUID_ONLY, "UUIDs")):
+        if all(shape.fullmatch(text) for text in texts) and not shape.fullmatch(call_id):
+            raise CallRefused(f'the state holds no {type_name} whose "{field}" is {call_id!r}, and its absence answer '
+                              f"is not given: every id the capture shows is one of the {name}, and this one is not, "
+                              "so the application may refuse it as invalid or read it as another spelling of a held "
+                              "id; send an id of that shape", http_status=404)
+
+
 def absence_answer(absence: AbsenceAnswer, raw_id: str, *, evidence_id: str, tool: str, path: str) -> Answer:
     recording = absence.recording
     body = copy.deepcopy(recording.body)
