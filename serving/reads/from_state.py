@@ -75,8 +75,9 @@ class StateReads:
         except ProjectionRefused as refused:
             return self._refuse_projection(view, call, refused)
         served = self._answer(view, replace(call, query=projection.rest), state)
-        if served is None or served.provenance.get("state", {}).get("view") not in ("item", "list"):
-            return served
+        shown = served.provenance.get("state", {}).get("view") if served is not None else None
+        if shown not in ("item", "list"):  # a learned absence stands; a recording (a page past its size) is
+            return served if shown is not None else None  # not projected: replay answers the call itself
         try:
             answer = projected_answer(served.answer, view, projection)
         except ProjectionRefused as refused:

@@ -96,18 +96,22 @@ def probes(c: Conventions, keys: dict[str, list[Any]], key_pointer: str) -> list
     def read(name: str, path: str, query: Pairs) -> dict[str, Any]:
         return {"name": name, "method": "GET", "path": path, "query": [list(pair) for pair in query]}
 
-    return [
-        {"name": "create a projected note", "method": "POST", "path": notes,
-         "body": shapes.body(c, "notes", {"title": "Projected", "body": "only some members", "done": False}), "save": {"projected": key_pointer}},
+    created = shapes.body(c, "notes", {"title": "Projected", "body": "only some members", "done": False})
+    edited = shapes.body(c, "notes", {"title": "Projected, edited", "body": "edited", "done": True}, "{projected}")
+    calls = [
+        {"name": "create a projected note", "method": "POST", "path": notes, "body": created,
+         "save": {"projected": key_pointer}},
         read("projected notes after the create", notes, spelled(c, "id", "title", "done")),
         read("the new note projected", c.item("notes", "{projected}"), spelled(c, "body", "done")),
-        {"name": "update the projected note", "method": c.update, "path": c.item("notes", "{projected}"),
-         "body": shapes.body(c, "notes", {"title": "Projected, edited", "body": "edited", "done": True}, "{projected}")},
+        {"name": "update the projected note", "method": c.update, "path": c.item("notes", "{projected}"), "body": edited},
         read("the updated note projected", c.item("notes", "{projected}"), spelled(c, "id", "title", "done")),
         read("seeded note 2 projected", c.item("notes", keys["notes"][1]), spelled(c, "title", "body")),
         read("a path into a member", notes, spelled(c, "title", "author.name")),
         read("a member no note holds", notes, spelled(c, "title", "colour")),
         read("another spelling", notes, other_spelling(c)),
         read("every member", notes, spelled(c, "*")),
-    ] + ([read("projected notes in a learned order", notes, (("order_by", "-title"),) + spelled(c, "id", "title", "done"))]
-         if c.query_style == "order_by" else [])
+    ]
+    if c.query_style == "order_by":
+        calls.append(read("projected notes in a learned order", notes,
+                          (("order_by", "-title"),) + spelled(c, "id", "title", "done")))
+    return calls
