@@ -3,7 +3,7 @@ HTTP: a comment's ``post`` naming no post is refused, with the state unchanged, 
 shows the application refusing one (a) or no recorded call shows what it does (b), and stored as
 sent when a recorded success shows the application accepting one (c). A blank value a recorded
 success sent is accepted in every case; the data plane's data/add takes any state, dangling
-references included.
+references included; ``capenv explain --field`` and ``capenv report`` say what a dangling value does.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 from support.http_thread import http_in_thread
 
+from capenv.interpreter.bundle.io import write_bundle
+from capenv.interpreter.cli.main import main
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport import data_client
 
@@ -143,3 +145,23 @@ def test_a_reference_to_a_deleted_entity_is_dangling_and_data_add_takes_any(buil
             assert result.is_error is True and POSTS[0]["id"] in result.structured_content["message"]
     finally:
         runtime.close()
+
+
+def test_explain_and_report_say_what_a_dangling_value_does(built, tmp_path: Path, capsys) -> None:
+    case, bundle = built
+    target = tmp_path / "bundle"
+    write_bundle(target, bundle)
+    create = plan(bundle, "POST", "/comments").tool
+    assert main(["explain", str(target), create, "--field", "post"]) == 0
+    out = capsys.readouterr().out
+    said = {"refused": "is refused, as the application refused one (reference-dangling.refused, record",
+            "unrecorded": "is refused, as no recorded call shows the application accepting one",
+            "accepted": "is stored as sent, as the application accepted one (reference-dangling.accepted"}[case]
+    assert "  reference post: an id of posts at /posts (reference.named-type); a value naming none " + said in out, out
+    assert "write-references" in out and "write-reference-dangling" in out  # the rules' traces, for that member
+    assert main(["report", str(target), "--json"]) == 0
+    written = next(w for w in json.loads(capsys.readouterr().out)["writes"] if w["tool"] == create)
+    assert written["references"] == [{"member": "post", "type": "posts", "collection": "/posts",
+                                      "checked": case != "accepted", "dangling": case,
+                                      "record": written["references"][0]["record"]}]
+    assert (written["references"][0]["record"] is None) == (case == "unrecorded")
