@@ -176,6 +176,8 @@ class EnvironmentRuntime(Runtime):
         if not self.state_available:
             raise DataPlaneRefusal(f"{unavailable_reason(self.bundle)}: this environment serves every read by "
                                    "replay, so data/add has nothing to install into")
+        # The next data/reset's state is made before the document's (``StoreStateHolder.reset_ahead``).
+        self._holder.reset_ahead(self._initial)
         snapshot, encoded = self._reader.read(document)  # refuses before anything changes
         return self._in_steps(self._holder.prepare_replace(snapshot, encoded, adopt=True))
 

@@ -41,6 +41,13 @@ def new_record_id(kind: str) -> str:
     return f"capenv-{kind}-{time.time_ns():016x}-{os.urandom(16).hex()}"
 
 
+def redate(made: RecordEnvelope) -> None:
+    """Date ``made`` now: the envelope of a commit prepared ahead (a data/reset's, made before a
+    data/add: ``StoreStateHolder.reset_ahead``), which nothing has read yet; set in place, since
+    every row the commit was staged with names this one object."""
+    object.__setattr__(made, "recorded_at", _now())
+
+
 _PLAIN_ID = re.compile(r"[\x21-\x7e]+")
 """Printable ASCII without spaces: a record id the store's rules accept, whatever they check
 (text, not blank, no NUL, UTF-8). Every generated id is one."""

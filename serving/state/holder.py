@@ -16,6 +16,8 @@
   ``install_prepared`` (the commit), so a large data/add can prepare off the runtime's lock;
   ``commit_aside`` between them commits it off the lock too where the store is shared
   (``landing.py``), leaving ``install_prepared`` only to take it up.
+* ``reset_ahead(initial)``: make the next data/reset's state now, before a data/add builds a
+  large one (what a cycle keeps must not be made among what it frees: ``stored.py``).
 * ``take_replaced()``: what the calls since the last take replaced (the copies held before, the
   store rows a replace swapped out), kept rather than freed under the runtime's lock; the
   runtime frees them after it (``memory_release.LockThenRelease``).
@@ -56,6 +58,8 @@ class StateHolder(Protocol):
                         adopt: bool = False) -> Any: ...
 
     def prepare_reset(self, initial: StateSnapshot) -> Any: ...
+
+    def reset_ahead(self, initial: StateSnapshot) -> None: ...
 
     def commit_aside(self, prepared: Any) -> None: ...
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import dumps
-from capenv.serving.store import Expect, RevisionConflict, Store, Stored, SubjectWrite
+from capenv.serving.store import Expect, RecordEnvelope, RevisionConflict, Store, Stored, SubjectWrite
 from capenv.serving.store.replace import StaleRevision, prepare_replace
 
 from .commits import MAX_ATTEMPTS, commit, envelope, expect, new_record_id
@@ -51,6 +51,7 @@ class PreparedInstall:
     replace: Any = None  # the store's own preparation (``Store.stage_replace``), when it replaces whole types
     revision: int = 0  # the position ``replace``'s record was written for
     revisions: dict[tuple[str, str], int] | None = None  # the mirror's revisions at that position
+    envelope: RecordEnvelope | None = None  # ``replace``'s (``commits.redate`` dates one prepared ahead)
 
 
 def prepare(target: StateMirror, kind: str, *, store: Store | None = None, position: int = 0,
@@ -67,9 +68,10 @@ def prepare(target: StateMirror, kind: str, *, store: Store | None = None, posit
     subjects = target.subjects
     rows = {**desired, (subjects.meta, META_ID): target.meta.commit_json(),
             (subjects.write, record_id): replace_record(position + 1, kind, document_text)}
-    replace = store.stage_replace(prepare_replace(envelope(record_id), subjects.all_types(), rows, desired_bytes))
+    made_envelope = envelope(record_id)
+    replace = store.stage_replace(prepare_replace(made_envelope, subjects.all_types(), rows, desired_bytes))
     return PreparedInstall(target, desired, desired_bytes, record_id, replace, position + 1,
-                           _revisions(target, desired, position + 1))
+                           _revisions(target, desired, position + 1), made_envelope)
 
 
 def _revisions(target: StateMirror, desired: dict[tuple[str, str], Any], revision: int) -> dict[tuple[str, str], int]:

@@ -28,6 +28,7 @@ changed: any thread, off the runtime's lock), ``install_prepared`` commits it an
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -38,7 +39,7 @@ from capenv.serving.store import RecordConflict, RevisionConflict, Store
 from capenv.serving.writes.generator_state import WriteState
 
 from .catch_up import catch_up, load_whole, put_back
-from .commits import MAX_ATTEMPTS, commit, envelope, new_record_id, note_commit, write_batch
+from .commits import MAX_ATTEMPTS, commit, envelope, new_record_id, note_commit, redate, write_batch
 from .index import StateIndex
 from .install import PreparedInstall, install, prepare, replace_whole
 from .landing import Landed, Landing
@@ -84,6 +85,8 @@ class StoreStateHolder:
         kept = bundle.view.budgets.memory_store_commits
         store.bound_records(kept or None, (self.subjects.log, self.subjects.write))
         self._replaced: list[Any] = []  # what a call replaced, to free after its lock (``take_replaced``)
+        self._reset_made: PreparedInstall | None = None  # the next data/reset, prepared ahead (``reset_ahead``)
+        self._reset_slot = threading.Lock()  # ``reset_ahead`` runs aside, beside a data/reset's preparation
 
     @property
     def store(self) -> Store:
@@ -94,7 +97,8 @@ class StoreStateHolder:
     def load(self, initial: StateSnapshot) -> None:
         """Take the state the store holds, or install ``initial`` when it holds none."""
         if not self._reload_whole():
-            self._install(StateIndex.from_snapshot(initial), RESET, only_if_absent=True)
+            self._install(self._prepare(StateIndex.from_snapshot(initial), RESET, whole=False), RESET,
+                          only_if_absent=True)
 
     def working(self) -> StateIndex:
         self.refresh()
@@ -105,7 +109,7 @@ class StoreStateHolder:
         return self._encoded_now()
 
     def reset(self, initial: StateSnapshot) -> None:
-        self._install(StateIndex.from_snapshot(initial), RESET)
+        self._install(self._reset_prepared(initial), RESET)
 
     def replace(self, snapshot: StateSnapshot, encoded: bytes | None = None, *, adopt: bool = False) -> None:
         """data/add: install ``snapshot`` (``encoded``: what data/get writes for it)."""
@@ -122,7 +126,33 @@ class StoreStateHolder:
 
     def prepare_reset(self, initial: StateSnapshot) -> PreparedAdd:
         """data/reset in the steps of a data/add (``prepare_replace``): nothing read or changed."""
-        return PreparedAdd(self._prepare(StateIndex.from_snapshot(initial), RESET), None, None, kind=RESET)
+        return PreparedAdd(self._reset_prepared(initial), None, None, kind=RESET)
+
+    def reset_ahead(self, initial: StateSnapshot) -> None:
+        """Prepare the next data/reset now, before a large state is built (a data/add's).
+
+        What a cycle makes and keeps past it must not be made among the objects of a large state
+        it frees: each such object left in one of the allocator's 1 MiB arenas keeps the whole
+        arena resident once the rest is freed. A data/reset after a data/add would make the
+        initial state's copy and its store rows (hundreds of small objects: index, mirror, meta,
+        subjects, the memory store's rows) while the added state fills memory, and keep them, so
+        resident memory rose every add+reset cycle (the soak benchmark, issue 11). Made here, they
+        sit where the small current state does; the reset takes them up (``_reset_prepared``),
+        dated then. Prepared for the position the copy is at: the add moves it on, so the reset's
+        commit writes its record again for the position it lands at (a few rows)."""
+        with self._reset_slot:
+            if self._reset_made is None:
+                self._reset_made = self._prepare(StateIndex.from_snapshot(initial), RESET)
+
+    def _reset_prepared(self, initial: StateSnapshot) -> PreparedInstall:
+        """The data/reset to commit: the one prepared ahead (dated now), else prepared now."""
+        with self._reset_slot:
+            made, self._reset_made = self._reset_made, None
+        if made is None:
+            return self._prepare(StateIndex.from_snapshot(initial), RESET)
+        if made.envelope is not None:
+            redate(made.envelope)
+        return made
 
     def commit_aside(self, prepared: PreparedAdd) -> None:
         """data/add's commit beside the runtime's thread (``landing.py``), on a store other
@@ -311,8 +341,7 @@ class StoreStateHolder:
 
     # --- installing a whole state (reset, add, the first load) ---------------------------------
 
-    def _install(self, index: StateIndex, kind: str, *, only_if_absent: bool = False) -> None:
-        prepared = self._prepare(index, kind, whole=not only_if_absent)
+    def _install(self, prepared: PreparedInstall, kind: str, *, only_if_absent: bool = False) -> None:
         self._commit_install(prepared, kind, only_if_absent=only_if_absent)
         if prepared.replace is not None:  # a staged replace keeps the store rows it swapped out
             self._replaced.append(prepared.replace)

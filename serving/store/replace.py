@@ -36,12 +36,13 @@ class PreparedReplace:
     """A replace ready to commit: the types it replaces, each new subject's JSON text (sorted by
     key), and the digest so far (an exact retry of its record id must repeat the whole digest;
     the few rows only known at commit, ``extra``, are added to it then, and take the place of a
-    prepared row of the same subject)."""
+    prepared row of the same subject; so is the envelope, as it is then: a replace prepared ahead
+    is dated when it commits, ``state/commits.redate``)."""
 
     envelope: RecordEnvelope
     subject_types: frozenset[str]
     rows: dict[SubjectKey, str]
-    hashed: Any  # hashlib's sha256 over the envelope and ``rows``
+    hashed: Any  # hashlib's sha256 over the types and ``rows``
 
     @property
     def record_id(self) -> str:
@@ -49,9 +50,10 @@ class PreparedReplace:
 
     def finish(self, extra: Mapping[SubjectKey, dict[str, Any]]) -> tuple[dict[SubjectKey, str], bytes]:
         """``extra``'s rows encoded (one of ``rows`` they name is replaced by theirs), and the
-        replace's digest (over both)."""
+        replace's digest (over both, and the envelope)."""
         hashed = self.hashed.copy()
         extra_rows = _encode_rows(self.subject_types, extra, None, hashed)
+        hashed.update(jsonvalue.canonical({"envelope": self.envelope.to_json()}))
         return extra_rows, hashed.digest()
 
 
@@ -87,7 +89,7 @@ def prepare_replace(envelope: RecordEnvelope, subject_types: Iterable[str],
     types = frozenset(require_text("subject_type", t) for t in subject_types)
     if not types:
         raise ValueError("a replace names at least one subject type")
-    hashed = hashlib.sha256(jsonvalue.canonical({"envelope": envelope.to_json(), "replace": sorted(types)}))
+    hashed = hashlib.sha256(jsonvalue.canonical({"replace": sorted(types)}))  # the envelope: in ``finish``
     return PreparedReplace(envelope, types, _encode_rows(types, states, encoded, hashed), hashed)
 
 
