@@ -21,6 +21,7 @@ import argparse
 import gc
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,8 +36,9 @@ REPO = Path(__file__).resolve().parents[1]
 CAPTURE = REPO / "captures" / "json-server" / "capture.har"
 DOCUMENT_BYTES = pick(32_000_000, 200_000)
 CYCLES = pick(50, 2)
-SHOWN_ROWS = (0, 1, 2, 3, 4, 9, 19, 29, 39, 49)
-WARM_CYCLES = pick(5, 1)  # the plateau is judged from this cycle on
+SHOWN_ROWS = (0, 1, 2, 3, 4, 9, 14, 19, 24, 29, 34, 39, 44, 49)
+FLAT_FROM = pick(15, 1)  # the plateau is judged from this cycle on (the warm-up before it)
+FLAT_MIB = 5.0  # flat: every figure from FLAT_FROM on within this of their middle
 MiB = 1 << 20
 STORES = ("memory", "sqlite")
 
@@ -168,14 +170,30 @@ def describe(results: dict[str, list[Row]], cycles: int) -> list[str]:
                      f"| {s[7]:.1f} + {s[8]:.3f} |")
     lines.append("")
     for name, rows in results.items():
-        warm = rows[min(WARM_CYCLES, len(rows)) - 1]
-        later = rows[min(WARM_CYCLES, len(rows)) - 1:]
-        rss = [r[1] for r in later]
-        lines.append(f"- {name}: RSS {warm[1]:.0f} MiB after cycle {warm[0]}, {rows[-1][1]:.0f} MiB after cycle "
-                     f"{rows[-1][0]} (cycles {warm[0]}-{rows[-1][0]}: {min(rss):.0f}-{max(rss):.0f} MiB); Python "
-                     f"blocks {warm[3] / 1000:.0f}k → {rows[-1][3] / 1000:.0f}k"
-                     + (f"; file {warm[2]:.0f} → {rows[-1][2]:.0f} MiB" if name == "sqlite" else ""))
+        lines.append(f"- {name}: " + plateau(name, rows))
     return lines
+
+
+def plateau(name: str, rows: list[Row]) -> str:
+    """Whether resident memory (and the SQLite file) is flat after the warm-up: every figure from
+    cycle ``FLAT_FROM`` on within ``FLAT_MIB`` of the middle of their range, with the slope over
+    the second half of the cycles (least squares, MiB a cycle) beside it."""
+    warm = [r for r in rows if r[0] >= FLAT_FROM] or rows[-1:]
+    half = rows[len(rows) // 2:]
+    words = []
+    for label, column in (("RSS", 1), ("file", 2)) if name == "sqlite" else (("RSS", 1),):
+        figures = [r[column] for r in warm]
+        low, high = min(figures), max(figures)
+        spread = (high - low) / 2
+        slope = (statistics.linear_regression([r[0] for r in half], [r[column] for r in half]).slope
+                 if len(half) >= 2 else 0.0)
+        flat = spread <= FLAT_MIB
+        words.append(f"{label} {rows[0][column]:.0f} MiB after cycle 1, {low:.0f}-{high:.0f} MiB over cycles "
+                     f"{warm[0][0]}-{warm[-1][0]} ({(low + high) / 2:.0f} ± {spread:.1f}), slope over cycles "
+                     f"{half[0][0]}-{half[-1][0]} {slope:+.2f} MiB a cycle: "
+                     + ("flat" if flat else f"NOT flat (goal ± {FLAT_MIB:g} MiB)"))
+    blocks = f"Python blocks {rows[0][3] / 1000:.0f}k → {rows[-1][3] / 1000:.0f}k"
+    return "; ".join(words + [blocks])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -191,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     folder = args.folder or Path(tempfile.mkdtemp(prefix="capenv-soak-"))
     store_file = folder / "soak.sqlite" if args.store == "sqlite" else None
     rows = soak(f"sqlite:{store_file}" if store_file else None, store_file, args.cycles)
+    print(f"  {args.store}: {plateau(args.store, rows)}", file=sys.stderr, flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows))
     return 0
