@@ -7,8 +7,9 @@ resident memory (RSS), the blocks Python's allocator holds (``sys.getallocatedbl
 no Python object is kept from one cycle to the next) and, for SQLite, the store file's size (the
 file and its write-ahead log). After each install it gives the freed heap pages back to the system
 as the transports do (``serving/memory_release.py``). Before issue 11 the memory store grew from 76 MB to 1.6 GB in eight
-cycles and the SQLite file by ~31 MB a cycle: both must level off after the first cycles. Each
-store runs in a process of its own, the two at once.
+cycles and the SQLite file by ~31 MB a cycle: both must level off after the first cycles, and
+each store's line says whether they are flat from cycle 15 on (``plateau``). Each store runs in a
+process of its own, the two at once.
 
     python -m benchmarks soak                      # 50 cycles a store, both stores
     python -m benchmarks.soak 8                    # 8 cycles, figures printed only
@@ -156,7 +157,8 @@ def describe(results: dict[str, list[Row]], cycles: int) -> list[str]:
              "before until it lands: `install.aside`) and locked (what other calls wait for: the memory "
              "store's swap, or taking the landed copy up); after each install the freed heap pages go back "
              "to the system (`release_freed_memory`, as the transports do); a data/reset takes the same steps "
-             "(`Runtime.prepare_reset`: prepared and committed aside, then locked).", "",
+             "(`Runtime.prepare_reset`: prepared and committed aside, then locked), its state prepared ahead "
+             "when the data/add began (`StoreStateHolder.reset_ahead`, counted in the add's time).", "",
              "| cycle | memory: RSS MiB | memory: Python blocks k | memory: add s (prepared + locked) "
              "| memory: reset s (aside + locked) | SQLite: RSS MiB | SQLite: Python blocks k | SQLite: file MiB "
              "| SQLite: add s (prepared + aside + locked) | SQLite: reset s (aside + locked) |",
