@@ -63,6 +63,24 @@ class CallRefused(Exception):
 def path_for(tool: Tool, args: dict[str, str]) -> str:
     """The concrete path: literal segments as the template spells them, arguments escaped
     only where a character could not sit in one segment (``/``, ``?``, ``#``, spaces)."""
+    if not tool.params:  # a path without parameters is the same on every call: spelled once per tool
+        held = _fixed_paths.get(id(tool))
+        if held is not None and held[0] is tool:
+            return held[1]
+        path = _spelled(tool, args)
+        if len(_fixed_paths) >= 4096:
+            _fixed_paths.clear()
+        _fixed_paths[id(tool)] = (tool, path)
+        return path
+    return _spelled(tool, args)
+
+
+_fixed_paths: dict[int, tuple[Tool, str]] = {}
+"""id(tool) -> (tool, its path) for a tool without parameters (the entry holds the tool, so its id
+is not reused while the entry lives)."""
+
+
+def _spelled(tool: Tool, args: dict[str, str]) -> str:
     parts = []
     for segment in tool.segments:
         if segment.param is None:

@@ -55,6 +55,8 @@ class Fingerprints:
         if fingerprint in self._recent:
             return True
         merged = self._merged
+        if not merged:
+            return False
         at = bisect.bisect_left(merged, fingerprint)
         return at < len(merged) and merged[at] == fingerprint
 
@@ -79,7 +81,10 @@ class Records:
         return None
 
     def was_forgotten(self, record_id: str) -> bool:
-        return any(record_id in fingerprints for fingerprints in self.forgotten.values())
+        for fingerprints in self.forgotten.values():  # asked on every commit once one was forgotten
+            if record_id in fingerprints:
+                return True
+        return False
 
     def add(self, stamp: Stamp, record_id: str, record: Record) -> None:
         group = self.groups.get(stamp)
