@@ -152,7 +152,8 @@ def dropped_fields(inputs: UpdateInputs, problems: list[UpdateProblem]) -> list[
         read = call.after if call.observed_by == "read" else call.later_read
         if call.before is None or read is None:
             continue
-        dropped = [name for name in call.before if name not in read and not call.stale(name)]
+        dropped = [name for name in call.before if name not in read and not call.stale(name)
+                   and name not in call.unshown]
         problem = f"a later read shows {', '.join(dropped)} dropped" if dropped else None
         events.append(check_event("no-field-dropped", f"update @{call.ordinal}", problem,
                                   "update_call_checks.py:dropped_fields", {"dropped": dropped} if dropped else None))

@@ -57,6 +57,9 @@ class UpdateCall(BaseModel):
     """The members those writes sent (brought forward, so not stale)."""
     body_usable: bool = True
     """The call's body is one serving takes (a JSON object, unwrapped as the exemplar's was)."""
+    unshown: list[str] = Field(default_factory=list)
+    """Fields the entity held that no item read of its type ever shows (a list's own columns):
+    an item read after the call cannot show them dropped."""
 
     def stale(self, name: str) -> bool:
         """Whether ``before`` may be out of date at ``name``: a change there may be another

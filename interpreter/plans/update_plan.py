@@ -36,6 +36,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     address = Address(by="action" if is_action else "path", segment=verb, member=member)
     depth = address.segments_after_item()
     update_calls = []
+    volatile, item_shown = _type_reads(ctx, entity_type)
     observation = None
     unobserved = f"no successful call (the exemplar is record {exemplar.ordinal})"
     for call in calls:
@@ -79,15 +80,25 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
         if call is exemplar and after is None:
             unobserved = f"record {call.ordinal} (the exemplar) answered without the entity, and {why}"
             break
-        update_calls.append(UpdateCall(body=verdict.body or {}, before=before.value if before else None, after=after,
+        held = before.value if before else None
+        update_calls.append(UpdateCall(body=verdict.body or {}, before=_without(held, volatile),
+                                       after=_without(after, volatile),
                                        observed_by=via, started_at=call.started_at, ordinal=call.ordinal,
-                                       path_id=key, later_read=later_read,
+                                       path_id=key, later_read=_without(later_read, volatile),
+                                       unshown=sorted(set(held or ()) - item_shown) if item_shown else [],
                                        before_stale_by=list(before.stale_by) if before else [],
                                        before_sure=sorted(before.sure) if before else [],
                                        body_usable=verdict.body is not None or call is exemplar))
     if observation is None or not update_calls:
         events.append(note(tool.name, "no-observation", unobserved))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
+    echoed = [] if base["response"].carries_entity else _sent_values_answered(exemplar, update_calls[0].body)
+    if echoed:
+        # answered as recorded, another call would be told the exemplar's values
+        events.append(note(tool.name, "body-unusable", f"record {exemplar.ordinal} answered the values it sent "
+                           f"({', '.join(echoed)}) without the entity's id, so its answer is no entity serving "
+                           "renders, and answered as recorded it would show them for another call"))
+        return WritePlan(**base, build_reason="body-unusable", traces=tuple(events))
     inputs = UpdateInputs(method=tool.method, is_action=is_action, id_field=entity_type.id_field,
                           path_id=call_key(ctx.timeline, exemplar, depth),
                           calls=update_calls,
@@ -99,6 +110,41 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     return WritePlan(**base, address=address, observation=observation, fields=tuple(explanation.fields),
                      members=tuple(explanation.members), build_reason=explanation.build_reason,
                      traces=tuple(events))
+
+
+def _sent_values_answered(exemplar: Record, sent: dict[str, Any]) -> list[str]:
+    """The sent members the exemplar's answer shows under their own name with the sent value,
+    at any depth."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for name, member in value.items():
+                if name in sent and member == sent[name] and not isinstance(member, bool) and member is not None:
+                    found.add(name)
+                walk(member)
+        elif isinstance(value, list):
+            for element in value:
+                walk(element)
+
+    if exemplar.response.is_json:
+        walk(exemplar.response.json_value)
+    return sorted(found)
+
+
+def _type_reads(ctx: PlanContext, entity_type: EntityType) -> tuple[frozenset[str], frozenset[str]]:
+    """The type's volatile fields (they change with no write: nothing of an update) and the fields
+    its item reads show (empty when one of them shows its entities whole: unknown)."""
+    views = [v for v in ctx.view.views if v.type == entity_type.name]
+    volatile = frozenset(name for v in views for name in v.volatile_fields if name != entity_type.id_field)
+    items = [v for v in views if v.kind == "item"]
+    if not items or any(not v.shown_fields for v in items):
+        return volatile, frozenset()
+    return volatile, frozenset(name for v in items for name in v.shown_fields)
+
+
+def _without(entity: dict[str, Any] | None, names: frozenset[str]) -> dict[str, Any] | None:
+    return {k: v for k, v in entity.items() if k not in names} if entity is not None and names else entity
 
 
 def _awaits_check(ctx: PlanContext, tool: Tool, entity_type: EntityType, key: str, call: Record) -> bool:
