@@ -122,7 +122,9 @@ def _neutral(calls: tuple[RecordedCall, ...]) -> dict[str, tuple[int, int]]:
     """Parameters whose presence or value two recordings (same path and body) show change nothing.
 
     Each parameter is proven by the first pair of calls (in recorded order: the first call,
-    then the second) whose queries differ in it alone and whose answers are the same."""
+    then the second) whose queries differ in it alone and whose answers are the same. An answer
+    that lists nothing proves nothing: two filters that both select nothing answer it alike.
+    Replay takes a proof only for what its pair holds (serving/reads/replay.NeutralProof)."""
     groups: dict[tuple[str, bytes], list[RecordedCall]] = {}
     for call in calls:
         body = dumps(call.request_body) if call.request_is_json else (call.request_text or "").encode()
@@ -223,7 +225,8 @@ class _Runs:
 class _Answers:
     """``_same_answer`` of two calls of a group. Each answer is hashed once in a form two
     answers ``same_json`` calls equal always share (``_loose``), so most unequal pairs are told
-    apart without walking their bodies; a pair whose forms agree is compared exactly."""
+    apart without walking their bodies; a pair whose forms agree is compared exactly. An answer
+    that lists nothing (``lists_nothing``) is the same as no other: its form is its own."""
 
     def __init__(self, group: list[RecordedCall]) -> None:
         self.group = group
@@ -234,14 +237,34 @@ class _Answers:
         found = self.hashes[index]
         if found is None:
             response = self.group[index].response
-            found = self.hashes[index] = (response.status, response.is_json,
-                                          hash(_loose(response.body)) if response.is_json else hash(response.text))
+            if lists_nothing(response):
+                found = (response.status, response.is_json, hash(("lists nothing", index)))
+            else:
+                found = (response.status, response.is_json,
+                         hash(_loose(response.body)) if response.is_json else hash(response.text))
+            self.hashes[index] = found
         return found
 
     def same(self, a: int, b: int) -> bool:
-        if self.form(a) != self.form(b):
+        if self.form(a) != self.form(b) or lists_nothing(self.group[a].response):
             return False
         return _same_answer(self.group[a], self.group[b])
+
+
+def lists_nothing(response: Any) -> bool:
+    """A JSON answer that is empty, or whose every array is: what any query selecting nothing
+    answers, so two such answers agreeing shows nothing of the queries."""
+    if not response.is_json:
+        return False
+    arrays, stack = [], [response.body]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            arrays.append(current)
+            stack.extend(current)
+    return response.body in ({}, None) or (bool(arrays) and not any(arrays))
 
 
 def _loose(value: Any) -> Any:

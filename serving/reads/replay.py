@@ -10,7 +10,14 @@ entity's recording or another query's.
   from the call's only in parameters two recordings of the tool show change nothing
   (``ReplayTable.neutral_query``): the most query pairs in common, then the earliest.
   Answered with ``exact_match: false``. A query differing in any other parameter (``sort``
-  alone against ``sort&limit``) may change the answer, so no recording answers it.
+  alone against ``sort&limit``) may change the answer, so no recording answers it. A proving
+  pair shows only what it holds (``NeutralProof``): the parameter's values it held (absent
+  counts as one), beside the other parameters both held. ``state=inactive`` answered as no
+  ``state`` says nothing of ``state=active``; ``inhibited=false`` answered alike beside
+  ``silenced=false`` says nothing of it alone, where silenced alerts no longer hide inhibited
+  ones; ``sort=-views`` and ``sort=-views,title`` answered alike say nothing of ``sort=title``.
+  Only two different numbers answered alike (a cache-buster's ``_=1`` and ``_=2``) stand for
+  any number the call sends there.
 * **Accept**: a tool whose recordings sent more than one Accept header (the application may
   answer another shape per Accept) is answered only by recordings of the call's Accept; a call
   sending none (every MCP call) or ``*/*`` sends the one most recordings sent
@@ -22,6 +29,8 @@ entity's recording or another query's.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.models import RecordedCall, ReplayTable
@@ -30,13 +39,41 @@ from capenv.interpreter.bundle.values import same_json, same_spelling
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 
 from .answers import from_recording
-from .call_match import query_overlap, same_query_multiset
+from .call_match import Pairs, query_overlap, same_query_multiset
+
+
+Values = tuple[str, ...]
+"""A parameter's decoded values in one query, sorted; () when the query lacks it."""
+
+
+NUMBER = re.compile(r"[0-9][0-9.:-]*")
+"""A value a cache-buster sends: a counter or a timestamp."""
+
+
+@dataclass(frozen=True)
+class NeutralProof:
+    """What the pair of recordings proving a parameter neutral shows: its values in the two
+    queries answer alike, beside the other parameters (``context``) both queries held; when
+    they were two numbers (``any_number``), so does any number."""
+
+    values: frozenset[Values]
+    context: frozenset[tuple[str, str]]
+    any_number: bool
+
+    def covers(self, name: str, recorded: Pairs, call: Pairs) -> bool:
+        mine, theirs = _decoded(recorded), _decoded(call)
+        return (self._takes(_values_of(name, mine)) and self._takes(_values_of(name, theirs))
+                and self.context <= {pair for pair in mine & theirs if pair[0] != name})
+
+    def _takes(self, values: Values) -> bool:
+        return values in self.values or (self.any_number and len(values) == 1 and bool(NUMBER.fullmatch(values[0])))
 
 
 class Replayer:
     def __init__(self, table: ReplayTable) -> None:
         self._calls = {tool: tuple(sorted(calls, key=lambda c: c.ordinal)) for tool, calls in table.tools.items()}
-        self._neutral = {tool: set(params) for tool, params in table.neutral_query.items()}
+        self._neutral = {tool: _proofs(params, self._calls.get(tool, ()))
+                         for tool, params in table.neutral_query.items()}
         self._default_accept = dict(table.default_accept)
 
     def accept_of(self, call: ReadCall) -> str | None:
@@ -71,7 +108,7 @@ class Replayer:
         exact = next((r for r in candidates if same_query_multiset(r.query, call.query)), None)
         if exact is not None:
             return exact, True
-        neutral = self._neutral.get(call.tool.name, set())
+        neutral = self._neutral.get(call.tool.name, {})
         best: tuple[tuple, RecordedCall] | None = None
         for recorded in candidates:
             if not _differs_only_in(recorded.query, call.query, neutral):
@@ -111,11 +148,31 @@ class Replayer:
                 f"for this path: {quoted(queries)}")
 
 
-def _differs_only_in(recorded: tuple[tuple[str, str], ...], call: tuple[tuple[str, str], ...],
-                     neutral: set[str]) -> bool:
-    mine = {(unquote_plus(n), unquote_plus(v)) for n, v in recorded}
-    theirs = {(unquote_plus(n), unquote_plus(v)) for n, v in call}
-    return all(name in neutral for name, _ in mine ^ theirs)
+def _differs_only_in(recorded: Pairs, call: Pairs, neutral: dict[str, NeutralProof]) -> bool:
+    differing = {name for name, _ in _decoded(recorded) ^ _decoded(call)}
+    return all(name in neutral and neutral[name].covers(name, recorded, call) for name in differing)
+
+
+def _proofs(params: dict[str, tuple[int, int]], calls: tuple[RecordedCall, ...]) -> dict[str, NeutralProof]:
+    by_ordinal = {call.ordinal: call for call in calls}
+    proofs = {}
+    for name, ordinals in params.items():
+        proving = [by_ordinal.get(ordinal) for ordinal in ordinals]
+        if None in proving:
+            continue
+        first, second = (_decoded(call.query) for call in proving)
+        values = frozenset({_values_of(name, first), _values_of(name, second)})
+        numbers = len(values) == 2 and all(len(held) == 1 and NUMBER.fullmatch(held[0]) for held in values)
+        proofs[name] = NeutralProof(values, frozenset(pair for pair in first & second if pair[0] != name), numbers)
+    return proofs
+
+
+def _decoded(pairs: Pairs) -> set[tuple[str, str]]:
+    return {(unquote_plus(n), unquote_plus(v)) for n, v in pairs}
+
+
+def _values_of(name: str, pairs: set[tuple[str, str]]) -> Values:
+    return tuple(sorted(value for key, value in pairs if key == name))
 
 
 def _same_body(recorded: RecordedCall, call: ReadCall) -> bool:

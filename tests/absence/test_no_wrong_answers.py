@@ -106,6 +106,49 @@ def test_sort_alone_and_sort_with_limit_each_answer_their_own_recording():
     assert runtime.read("get_tags", {"query": {"sort": "name", "limit": "2"}})["body"] == ["a", "b"]
 
 
+def refused_for_query(har: HarBuilder, path: str, query: tuple) -> bool:
+    answer = http(EnvironmentRuntime(build_from(har)), "GET", path, query)
+    return answer.status == 404 and b"nothing was recorded for GET " + path.encode() in answer.body
+
+
+def test_a_parameter_shown_neutral_for_one_value_is_not_neutral_for_another():
+    """/users?state=inactive answered as /users (every user inactive): state=active is another question."""
+    users = [{"name": "ann"}, {"name": "bob"}]
+    har = (HarBuilder()
+           .call("GET", "/users", response=users)
+           .call("GET", "/users", query="state=inactive", response=users))
+    assert refused_for_query(har, "/users", (("state", "active"),))
+
+
+def test_a_parameter_shown_neutral_beside_another_is_not_neutral_without_it():
+    """inhibited=false changed nothing beside silenced=false, which had already dropped the
+    inhibited alert: alone, it may drop it from the whole list."""
+    alerts = [{"fingerprint": "a1", "inhibited": False}, {"fingerprint": "a2", "inhibited": True}]
+    har = (HarBuilder()
+           .call("GET", "/alerts", response=alerts)
+           .call("GET", "/alerts", query="silenced=false", response=alerts[:1])
+           .call("GET", "/alerts", query="silenced=false&inhibited=false", response=alerts[:1]))
+    assert refused_for_query(har, "/alerts", (("inhibited", "false"),))
+
+
+def test_two_words_answered_alike_stand_for_themselves_only():
+    """sort=-views and sort=-views,title ordered alike: sort=title may not."""
+    posts = [{"id": 1, "title": "b", "views": 9}, {"id": 2, "title": "a", "views": 3}]
+    har = (HarBuilder()
+           .call("GET", "/posts", query="sort=-views", response=posts)
+           .call("GET", "/posts", query="sort=-views%2Ctitle", response=posts))
+    assert refused_for_query(har, "/posts", (("sort", "title"),))
+
+
+def test_two_filters_that_both_select_nothing_prove_nothing():
+    har = (HarBuilder()
+           .call("GET", "/silences", response=[{"id": "s1"}])
+           .call("GET", "/silences", query="filter=team%3D%22web%22", response=[])
+           .call("GET", "/silences", query="filter=createdBy%3D%22ann%22", response=[]))
+    assert build_from(har).replay.neutral_query == {}
+    assert refused_for_query(har, "/silences", (("filter", 'instance="db2"'),))
+
+
 def test_a_parameter_two_recordings_show_changes_nothing_may_differ():
     bundle = build_from(reports_app())
     assert bundle.replay.neutral_query["get_words"] == {"_": (3, 4)}
