@@ -79,3 +79,10 @@ def _either(character: str) -> str:
     if character == "%":
         return _encoded(b"%")
     return f"(?:{_literal(character)}|{_encoded(character.encode('utf-8', 'surrogatepass'))})"
+
+
+def token_shape(value: str) -> str:
+    """Length and alphabet of a value: ``t6cu5l28akg4mky`` -> ``15:0a`` (``0`` digits, ``a`` lower
+    case letters, ``A`` upper case letters, any other character as itself)."""
+    classes = {"0" if c.isdigit() else "a" if c.islower() else "A" if c.isupper() else c for c in value}
+    return f"{len(value)}:{''.join(sorted(classes))}"

@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.values import token_shape
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 
@@ -46,13 +47,6 @@ def shape_class(value: str) -> str:
     case = "mixed" if has_lower and has_upper else "lower" if has_lower else "upper" if has_upper else "none"
     separators = "".join(sorted({c for c in value if not c.isalnum()}))
     return f"{case}:{separators}"
-
-
-def token_shape(value: str) -> str:
-    """Length and alphabet of a value: ``t6cu5l28akg4mky`` -> ``15:0a`` (``0`` digits, ``a`` lower
-    case letters, ``A`` upper case letters, any other character as itself)."""
-    classes = {"0" if c.isdigit() else "a" if c.islower() else "A" if c.isupper() else c for c in value}
-    return f"{len(value)}:{''.join(sorted(classes))}"
 
 
 class PatternParams(BaseModel):

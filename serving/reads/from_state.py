@@ -8,8 +8,8 @@ the call is not one the state answers (it then replays):
   (usually none; a query the gate never saw, such as ``_embed``, may change the shape, so it
   replays). An entity the state does not hold answers with a recorded absence (400/404/410
   or a 2xx JSON null) labelled ``view: "missing"``: the one recorded for this very call when
-  there is one (its body may name the id), else the view's latest; with none, a tool error
-  naming what the collection holds.
+  there is one (its body may name the id), else the view's latest for an id it covers
+  (``absence_shapes``); with none, a tool error naming what the collection holds.
 * **list**: the state-backed line the call's path and query match (verbatim spellings first,
   then recorded order). A call with no query and no such line answers from a whole line of
   the collection its path names (labelled ``replay.exact_match: false``, since that line's
@@ -33,6 +33,7 @@ from capenv.serving.state.index import StateIndex
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
 from .absence import absence_answer, provenance, refuse_unshaped_id
+from .absence_shapes import unlike_the_absences
 from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording, line_digest
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
 from .parents import missing_parent, refuse_held_elsewhere
@@ -125,6 +126,10 @@ class StateReads:
             if collection is not None and (held := held_spelled_otherwise(
                     collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field)):
                 raise CallRefused(other_spelling_refusal(entity_type.name, raw_id, held), http_status=409)
+            unlike = unlike_the_absences(view, self._replayer.calls(view.tool),
+                                         self._replayer.reads_beside(call.path), raw_id)
+            if unlike is not None:
+                raise CallRefused(unlike, http_status=404)
             parent = missing_parent(call.path, self._types, state, _keyed_type(view, entity_type))
             if parent is not None and (view.absence is not None or view.missing is not None):
                 raise CallRefused(f"nothing was recorded for {call.path}: {parent}, and the capture shows how "

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.models import RecordedCall, ReplayTable
-from capenv.interpreter.bundle.paths import normalised_accept
+from capenv.interpreter.bundle.paths import normalised_accept, split_path
 from capenv.interpreter.bundle.values import same_json, same_spelling
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 
@@ -75,6 +75,11 @@ class Replayer:
         self._neutral = {tool: _proofs(params, self._calls.get(tool, ()))
                          for tool, params in table.neutral_query.items()}
         self._default_accept = dict(table.default_accept)
+        self._beside: dict[tuple[str, ...], list[RecordedCall]] = {}
+        for calls in self._calls.values():
+            for recorded in calls:
+                if recorded.method == "GET":
+                    self._beside.setdefault(tuple(split_path(recorded.path)[:-1]), []).append(recorded)
 
     def accept_of(self, call: ReadCall) -> str | None:
         """The Accept the call is taken to send, for a tool whose recordings sent several; else None."""
@@ -91,6 +96,11 @@ class Replayer:
 
     def calls(self, tool: str) -> tuple[RecordedCall, ...]:
         return self._calls.get(tool, ())
+
+    def reads_beside(self, path: str) -> list[RecordedCall]:
+        """Every recorded GET, of any tool, of a path that differs from ``path`` in its last
+        segment alone: the item reads of its siblings, literal ones too (``/silence/nope``)."""
+        return self._beside.get(tuple(split_path(path)[:-1]), [])
 
     def same_path(self, call: ReadCall) -> list[RecordedCall]:
         """The tool's recordings whose path names what the call's path names (every argument)."""

@@ -3,8 +3,9 @@ another entity's recording, and never a recording the state has left behind.
 
 * A call the replayer finds no recording for, whose path no recording names, is an item read
   of an entity no recording names: it answers the application's learned absence answer when
-  the state does not hold the entity either (``state.view: "missing"``), else it is a tool
-  error (HTTP 404) saying nothing was recorded for it.
+  the state does not hold the entity either (``state.view: "missing"``) and its id is one the
+  absence covers (``absence_shapes``), else it is a tool error (HTTP 404) saying nothing was
+  recorded for it.
 * A recording of a read whose tool reads state types (``ReplayTable.reads_types``) answers only
   while it cannot contradict the state: it was recorded before the capture's first write, and
   no served write (nor data/add) has changed those types since. Otherwise the read is refused:
@@ -23,6 +24,7 @@ from capenv.serving.state.index import StateIndex
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
 from .absence import absence_answer, provenance
+from .absence_shapes import unlike_the_absences
 from .answers import collection_of, from_recording
 from .parents import missing_parent, refuse_held_elsewhere
 from .replay import Replayer
@@ -78,6 +80,10 @@ class GuardedReplay:
                               "application answers a missing entity only under one it holds", http_status=404)
         if state is not None:
             refuse_held_elsewhere(call.path, entity_type, raw_id, field, state)
+        unlike = unlike_the_absences(view, self._replayer.calls(call.tool.name),
+                                     self._replayer.reads_beside(call.path), raw_id)
+        if unlike is not None:
+            raise CallRefused(unlike, http_status=404)
         answer = absence_answer(view.absence, raw_id, evidence_id=self._bundle.view.evidence_id,
                                 tool=call.tool.name, path=call.path)
         label = {"source": "state", "view": "missing", "type": entity_type.name,

@@ -64,8 +64,6 @@ def check(app: str, results: list[CallResult]) -> None:
 KNOWN_WRONG: dict[str, str] = {
     "pdns": "an id of a shape no recorded id has answered with the learned 404: a TSIG key name with an empty "
             "label (seed-key.., which PowerDNS answers 422) and a cryptokey id that is no number (abc: 500)",
-    "alertmanager": "a filter value nothing recorded answered by another filter's recording, inhibited=false "
-                    "by the recording without it, a non-UUID silence id by the 404 learned from UUIDs",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
