@@ -1,6 +1,7 @@
 """The learned absence answers ids shaped like those it was recorded for, when the application
 answered an id of another shape otherwise (Alertmanager: an empty 404 for a UUID it does not
-hold, a 422 for any other text): another shape's answer is not known, so it is refused."""
+hold, a 422 for any other text): another shape's answer is not known, so it is refused. Ids here
+are tokens, of no integer or UUID shape, which ``refuse_unshaped_id`` covers without evidence."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from support.har_builder import HarBuilder
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.runtime_api import HttpRequest
 
-HELD = "6f0c1b52-1d55-4b7e-9a0e-3c2f1a7d9e01"
-NEVER = "0b9a8c7d-2e3f-4a5b-8c6d-7e8f9a0b1c2d"
-NOT_UUID = {"code": 601, "message": 'id in path must be of type uuid: "nope"'}
+HELD = "t6cu5l28akg4mky"  # 15 random lower-case letters and digits (ids of no integer or UUID shape)
+NEVER = "k3j4h5g6f7d8s9a"
+MALFORMED = {"code": 601, "message": 'id in path must be 15 letters and digits: "nope"'}
 
 
 def things(refuses_other_shapes: bool) -> HarBuilder:
@@ -21,7 +22,7 @@ def things(refuses_other_shapes: bool) -> HarBuilder:
            .call("GET", f"/things/{HELD}", response={"id": HELD, "name": "a"})
            .call("GET", f"/things/{NEVER}", status=404, response={"message": "thing not found"}))
     if refuses_other_shapes:
-        har = har.call("GET", "/things/nope", status=422, response=NOT_UUID)
+        har = har.call("GET", "/things/nope", status=422, response=MALFORMED)
     return har
 
 
@@ -31,7 +32,7 @@ def get(runtime: EnvironmentRuntime, path: str):
 
 def test_an_id_of_the_absences_shape_answers_the_learned_absence():
     answer = get(EnvironmentRuntime(build_from(things(refuses_other_shapes=True))),
-                 "/things/9b2f4c1e-6a7d-4e3f-8b5c-2d1e0f9a8b7c")
+                 "/things/q1w2e3r4t5y6u7i")
     assert answer.status == 404 and b"thing not found" in answer.body
 
 
