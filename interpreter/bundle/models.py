@@ -199,6 +199,10 @@ class ItemMember(_Model):
     rule_id: str | None = None
 
 
+LATER_STATE = "later-state"
+"""``ListLine.held_digest`` of a line whose base was recorded after a write to its collection."""
+
+
 class ListLine(_Model):
     """One recorded request line of a list view: path arguments and query, as recorded."""
 
@@ -224,7 +228,9 @@ class ListLine(_Model):
     whole collection."""
     held_digest: str | None = None
     """The digest of the line's collection when its base was recorded (the initial state):
-    ``recorded`` envelope members are rendered only while the collection still has it."""
+    ``recorded`` envelope members are rendered only while the collection still has it. A base
+    recorded after a write to the collection's path showed a state no digest names:
+    ``LATER_STATE``, which no collection's digest equals."""
     projected_members: tuple[ProjectedMember, ...] = ()
     """Members of the listed entities this line shows as its own projection (``view-list-projections``)."""
 

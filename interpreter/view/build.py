@@ -6,6 +6,7 @@ import time
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.models import BudgetHit, Budgets, EntityType, ReadOnlyPost, ReadView, ViewResult
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Evidence
 from capenv.interpreter.manifest.models import Manifest
@@ -124,7 +125,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     views = learn_projections(views, by_ordinal, types, writes, ruleset, traces)
     if state_available:
         initial = StateIndex.from_snapshot(state)
-        views = [with_held_digests(v, types, initial) for v in views]
+        written_paths = [(r.ordinal, tuple(split_path(r.path))) for r in records if writes(r)]
+        views = [with_held_digests(v, types, initial, written_paths) for v in views]
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial)
         views = [learn_queries(v, records, by_ordinal, writes, ruleset, traces)
                  if v.kind == "list" and v.type in types else v for v in views]

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine, ReadView
+from capenv.interpreter.bundle.models import LATER_STATE, DocumentLine, EntityType, ListLine, ReadView
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
 from capenv.serving.reads.answers import Answer, answer_document, answer_item, answer_list, line_digest
 from capenv.serving.reads.call_match import path_fit, same_query
@@ -196,12 +197,23 @@ def own_projection(member: Any) -> str:
             f" for every entity it lists ({member.rule_id or 'view-list-projections default'})")
 
 
-def with_held_digests(view: ReadView, types: dict[str, EntityType], state: StateIndex) -> ReadView:
+def with_held_digests(view: ReadView, types: dict[str, EntityType], state: StateIndex,
+                      written_paths: list[tuple[int, tuple[str, ...]]]) -> ReadView:
     """Each list line with the digest of its collection in the initial state (``recorded``
     envelope members, and the recorded members of a filter no learned query evaluates, stand
-    only while the collection still has it)."""
+    only while the collection still has it). A line whose base was recorded after a write to its
+    collection's path or below it (``written_paths``: each write's ordinal and path segments)
+    showed another state than the initial one: ``LATER_STATE``, which no digest equals, so what
+    only its recording shows (a page's ``isLastPage``) is never answered for the state."""
     if view.kind != "list" or view.type not in types:
         return view
-    lines = tuple(line.model_copy(update={"held_digest": line_digest(line, types[view.type], state)})
+
+    def written_before(line: ListLine) -> bool:
+        collection = tuple(split_path(line.collection or line.path))
+        return any(ordinal < line.base.ordinal and segments[:len(collection)] == collection
+                   for ordinal, segments in written_paths)
+
+    lines = tuple(line.model_copy(update={"held_digest": LATER_STATE if written_before(line)
+                                          else line_digest(line, types[view.type], state)})
                   for line in view.lines)
     return view.model_copy(update={"lines": lines})
