@@ -33,6 +33,8 @@ def check_query(plan: WritePlan, call: WriteCall, parts: PlanParts) -> None:
 def unwrap_body(plan: WritePlan, body: Any) -> dict[str, Any]:
     if body is None:
         body = {}
+    if plan.body_envelope and isinstance(body, dict) and plan.body_envelope in body and len(body) > 1:
+        _refuse_envelope_siblings(plan, body)
     if plan.body_envelope and plan.body_envelope_kind == "object":
         if not (isinstance(body, dict) and list(body) == [plan.body_envelope]
                 and isinstance(body[plan.body_envelope], dict)):
@@ -46,6 +48,16 @@ def unwrap_body(plan: WritePlan, body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise WriteRefusal(f"the body must be a JSON object, not {json_kind(body)}")
     return body
+
+
+def _refuse_envelope_siblings(plan: WritePlan, body: dict[str, Any]) -> None:
+    """A member beside the envelope (Datasette's ``"return": true``) may change what the
+    application answers, and every call this plan learned from sent the envelope alone: the
+    refusal names the members, so the caller knows to drop them rather than guess at the shape."""
+    extra = ", ".join(repr(name) for name in body if name != plan.body_envelope)
+    shape = "{…the object…}" if plan.body_envelope_kind == "object" else "[ {…one object…} ]"
+    raise WriteRefusal(f"the body must be {{{plan.body_envelope!r}: {shape}}} alone: {extra} beside it is not "
+                       f"accepted, since no call this write was learned from sent it and it may change the answer")
 
 
 _KIND_OF_TYPE = {str: "string", bool: "boolean", int: "integer", list: "array", dict: "object",

@@ -6,10 +6,13 @@ flag (constant-flag)."""
 
 from __future__ import annotations
 
+import json
+
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 
 from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.runtime_api import HttpRequest
 
 
 def note(n: int, stars: int) -> dict:
@@ -55,3 +58,17 @@ def test_served_creates_move_every_computed_member():
     assert (body["ok"], body["listed"], body["meta"]) == (True, 3, {"stars": 6, "likes": 3})
     assert runtime.read("get_notes_by_note_id", {"note_id": str(created["body"]["data"]["id"])})["body"] == \
         created["body"]
+
+
+def test_a_member_beside_the_envelope_is_refused_by_name():
+    """Datasette answers ``{"update": …, "return": true}`` with the row where ``{"update": …}`` alone
+    answers ``{"ok": true}``: a member no learned call sent beside the envelope is refused on the
+    application's own paths too, and the refusal names it (the caller can drop it) instead of only
+    restating the envelope."""
+    runtime = EnvironmentRuntime(build_from(capture()))
+    body = {"data": {"title": "n9", "stars": 4, "likes": 3}, "return": True}
+    answer = runtime.http(HttpRequest("POST", "/notes", (), (("content-type", "application/json"),),
+                                      json.dumps(body).encode()))
+    message = json.loads(answer.body)["message"]
+    assert answer.status == 400 and "'return'" in message and "{'data': {…the object…}} alone" in message, message
+    assert len(runtime.read("get_notes")["body"]["data"]) == 2  # nothing written
