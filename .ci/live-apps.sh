@@ -125,6 +125,14 @@ install_superset() {
     fi
 }
 
+npm_install_package_json() {  # app prefix [npm install options...]: captures/APP/install/package.json into prefix
+    command -v npm >/dev/null || { say "npm not found: install Node.js 20 first" >&2; return 1; }
+    say "npm install captures/$1/install/package.json into $2"
+    mkdir -p "$2"
+    cp "captures/$1/install/package.json" "$2/package.json"
+    (cd "$2" && npm install --no-audit --no-fund --loglevel=error "${@:3}")
+}
+
 install_strapi() {
     # captures/strapi/install/package.json pins Strapi, its users-permissions plugin, better-sqlite3
     # 12.9.0 (13 crashes on Node 20) and the peer dependencies; better-sqlite3 builds from source
@@ -132,11 +140,7 @@ install_strapi() {
     if [ "$(installed_strapi_version)" = "$STRAPI_VERSION" ]; then
         say "strapi $STRAPI_VERSION already in $STRAPI_DIR"; return
     fi
-    command -v npm >/dev/null || { say "npm not found: install Node.js 20 first" >&2; return 1; }
-    say "npm install captures/strapi/install/package.json into $STRAPI_DIR"
-    mkdir -p "$STRAPI_DIR"
-    cp captures/strapi/install/package.json "$STRAPI_DIR/package.json"
-    (cd "$STRAPI_DIR" && STRAPI_TELEMETRY_DISABLED=true npm install --no-audit --no-fund --loglevel=error)
+    STRAPI_TELEMETRY_DISABLED=true npm_install_package_json strapi "$STRAPI_DIR"
 }
 
 installed_strapi_version() {
@@ -215,12 +219,8 @@ install_nocodb() {
     if [ "$(installed_nocodb_version)" = "$NOCODB_VERSION" ]; then
         say "nocodb $NOCODB_VERSION already in $NOCODB_DIR"; return
     fi
-    command -v npm >/dev/null || { say "npm not found: install Node.js 20 first" >&2; return 1; }
-    say "npm install captures/nocodb/install/package.json into $NOCODB_DIR"
-    mkdir -p "$NOCODB_DIR"
-    cp captures/nocodb/install/package.json "$NOCODB_DIR/package.json"
-    (cd "$NOCODB_DIR" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error \
-        && npm rebuild sqlite3 --loglevel=error)
+    npm_install_package_json nocodb "$NOCODB_DIR" --ignore-scripts \
+        && (cd "$NOCODB_DIR" && npm rebuild sqlite3 --loglevel=error)
 }
 
 installed_nocodb_version() {
