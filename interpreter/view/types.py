@@ -14,7 +14,9 @@ from typing import Any
 from capenv.interpreter.bundle.models import EitherKey, EntityType, Locator
 from capenv.interpreter.bundle.paths import spell_path, split_path
 from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.bundle.values import decode_once
 from capenv.interpreter.manifest.models import Manifest, Tool
+from capenv.serving.state.spellings import loose
 
 from .either_keys import either_key_shape
 from .projection_candidates import ProjectionCandidates
@@ -92,6 +94,7 @@ def _item_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolS
         return None
     word = _literal_word(tool, drop_last=1)
     common: list[tuple[Locator, str, Any]] | None = None  # the options every answer allows, first's order
+    spelled_otherwise: list[tuple[int, set[tuple[Locator, str]]]] = []
     for record in answers:
         path_value = tool.match(record.path)[tool.segments[-1].param]
         body = record.response.json_value
@@ -100,7 +103,11 @@ def _item_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolS
             for id_field, decision in reader.identity_candidates([[obj]], path_value, subject=tool.name):
                 options.append((locator, id_field, decision))
         if not options:
-            return None
+            variants = _other_spellings(reader.item_locators(body, word), path_value)
+            if not variants:
+                return None
+            spelled_otherwise.append((record.ordinal, variants))
+            continue
         allowed = [(o[0], o[1]) for o in options]
         common = options if common is None else [c for c in common if (c[0], c[1]) in allowed]
         if not common:
@@ -109,8 +116,21 @@ def _item_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolS
     if not common:
         return None
     locator, id_field, decision = common[0]
+    if any((locator, id_field) not in variants for _, variants in spelled_otherwise):
+        return None
     reader.traces.extend(decision.events)
-    return ToolShape(tool, "item", locator, id_field, decision.rule_id)
+    return ToolShape(tool, "item", locator, id_field, decision.rule_id,
+                     other_shape=tuple(ordinal for ordinal, _ in spelled_otherwise))
+
+
+def _other_spellings(located: list[tuple[Locator, dict]], path_value: str) -> set[tuple[Locator, str]]:
+    """Where an item read's answer holds its path's value spelled otherwise (another letter case,
+    or with or without a final dot): the application reads that spelling as the entity it holds
+    under the other. Serving refuses such a read (``serving/state/spellings``), naming the held
+    spelling, so the read is another shape than the view's, not evidence against it."""
+    wanted = loose(decode_once(path_value))
+    return {(locator, name) for locator, obj in located for name, value in obj.items()
+            if isinstance(value, str) and value != decode_once(path_value) and loose(value) == wanted}
 
 
 def _either_shape(tool: Tool, answers: list[Record], reader: ShapeReader, word: str | None) -> ToolShape | None:

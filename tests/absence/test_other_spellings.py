@@ -52,3 +52,49 @@ def test_a_delete_naming_another_spelling_is_refused_and_leaves_the_entity():
     assert get(runtime, "/keys/gamma-key.").status == 200
     assert not runtime.call_tool(delete, {"key_id": "gamma-key."}).is_error
     assert get(runtime, "/keys/gamma-key.").status == 404
+
+
+
+A_HOST = {"id": "a.example.", "name": "a.example.", "owner": "ops"}
+B_HOST = {"id": "b.example.", "name": "b.example.", "owner": "web"}
+C_HOST = {"id": "c.example.", "name": "c.example.", "owner": "lab"}
+
+
+def spelled_capture() -> HarBuilder:
+    """Hosts named by DNS names, whose recording also reads a host without its final dot (the
+    application answers the host itself), then updates a host (204) and reads it."""
+    return (HarBuilder()
+            .call("GET", "/hosts", response=[A_HOST, B_HOST, C_HOST])                            # 1
+            .call("GET", "/hosts/a.example.", response=A_HOST)                                   # 2
+            .call("GET", "/hosts/a.example", response=A_HOST)                                    # 3: no final dot
+            .call("GET", "/hosts/b.example.", response=B_HOST)                                   # 4
+            .call("PUT", "/hosts/c.example.", body={"owner": "dns"}, status=204)                 # 5
+            .call("GET", "/hosts/c.example.", response={**C_HOST, "owner": "dns"})               # 6
+            .call("GET", "/hosts", response=[A_HOST, B_HOST, {**C_HOST, "owner": "dns"}]))       # 7
+
+
+def test_an_item_read_answered_under_another_spelling_leaves_the_view_an_item_view():
+    """The reads under another spelling show the entity whose id the path spells otherwise: they are
+    set aside as another shape (serving refuses them, naming the held spelling) instead of turning
+    the item tool into a document per path, so the hosts stay entities their PUT updates."""
+    bundle = build_from(spelled_capture())
+    view = next(v for v in bundle.view.views if v.tool == "get_hosts_by_host_id")
+    assert view.kind == "item" and view.state_backed, (view.kind, view.reason)
+    assert view.other_shape_records == (3,)
+    put = next(w for w in bundle.view.writes if w.method == "PUT")
+    assert put.effect == "update" and put.served, (put.effect, put.reason)
+    runtime = EnvironmentRuntime(bundle)
+    for spelling in ("/hosts/a.example", "/hosts/A.EXAMPLE."):
+        assert get(runtime, spelling).status == 409, spelling   # refused, naming "a.example."
+    assert json.loads(get(runtime, "/hosts/a.example.").body) == A_HOST
+
+
+def test_an_answer_naming_another_entity_still_makes_no_item_view():
+    """Only another spelling of the path's own value is set aside: an answer naming another host
+    than the one its path spells is no item read of that path."""
+    bundle = build_from(HarBuilder()
+                        .call("GET", "/hosts", response=[A_HOST, B_HOST, C_HOST])
+                        .call("GET", "/hosts/a.example.", response=A_HOST)
+                        .call("GET", "/hosts/b.example", response=C_HOST))
+    view = next(v for v in bundle.view.views if v.tool == "get_hosts_by_host_id")
+    assert view.kind != "item" and not view.other_shape_records, view.kind
