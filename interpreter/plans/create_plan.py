@@ -19,14 +19,16 @@ from .create_inputs import CreateInputs
 from .exemplar import admit_body
 from .get_or_create import held_answers
 from .insert import insert_rule
-from .link import link_create, names_id_alone, returned_ids
+from .link import identity_of, link_create, names_collection_of, names_id_alone, returned_ids
 from .newly_listed import newly_listed, same_collection
 
 
 def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[Record], ctx: PlanContext,
                 base: dict[str, Any], events: list[TraceEvent]) -> WritePlan:
     response = exemplar.response.json_value if exemplar.response.is_json else None
-    candidates = returned_ids(response, ctx.is_identity_member, ctx.min_id_length)
+    target = next((t for t in ctx.view.types if t.name == base.get("type")
+                   and names_collection_of(exemplar.path, t)), None)
+    candidates = returned_ids(response, identity_of(ctx.is_identity_member, target), ctx.min_id_length)
     link, misses = link_create(exemplar, ctx.timeline, ctx.view.state, candidates,
                                lambda a, b: ctx.other_write_between(tool.name, a, b), ctx.min_id_length,
                                ctx.type_read_before)
@@ -70,9 +72,7 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
 def names_own_collection(path: str, entity_type: EntityType, linked: str) -> bool:
     """The call's own path is a collection path of the type and names the collection the created
     entity was read in: its path gives it a target."""
-    parts, template = split_path(path), split_path(entity_type.collection_template)
-    return len(parts) == len(template) and all(
-        a == b or b.startswith("{") for a, b in zip(parts, template)) and same_collection(path, linked)
+    return names_collection_of(path, entity_type) and same_collection(path, linked)
 
 
 def names_own_item(path: str, entity_type: EntityType, linked: str, id_value: Any) -> bool:

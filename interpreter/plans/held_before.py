@@ -13,6 +13,9 @@ before the call began:
   POST made, a transition; a delete of the entity itself aside) brings nothing forward and leaves
   every field stale.
 
+A list read shows only the fields its view shows: the fields its answers never show are kept
+from the entity as held before it, unless a write left them stale.
+
 A read that began before an applied write had finished may show the entity from before that
 write, so it is passed over. Bulk writes, deletes and documents bring nothing forward.
 """
@@ -31,7 +34,7 @@ from capenv.interpreter.view.extract import collection_path
 from .classify import classify, target_of
 from .exemplar import admit_body
 from .item_keys import call_key, keyed_target
-from .link import entity_in_answer, link_create, returned_ids
+from .link import entity_in_answer, identity_of, link_create, names_collection_of, returned_ids
 from .sub_resource import sub_resource_call
 from .timeline import READS, Sighting
 
@@ -85,12 +88,24 @@ def held_before(ctx: Any, entity_type: EntityType, key: str, ordinal: int) -> He
                 else dict(step.value or {})
             held = HeldBefore(value, step.ordinal, "response")
         elif written_until is None or record.started_at >= written_until:
-            held = HeldBefore(step.value, step.ordinal, step.via)
+            held = HeldBefore(_with_unlisted(ctx, step, held), step.ordinal, step.via)
             continue
         else:
             continue
         written_until = record.finished_at if written_until is None else max(written_until, record.finished_at)
     return held
+
+
+def _with_unlisted(ctx: Any, step: Sighting, held: HeldBefore | None) -> dict[str, Any] | None:
+    """A read's entity, with the fields its list view never shows kept from the entity as held,
+    when nothing left those stale: a list that leaves a field out of every answer (a secret only
+    the item read shows) says nothing of it, so the field is no change the next read shows."""
+    if step.via != "list" or step.value is None or held is None or held.value is None or held.stale_by:
+        return step.value
+    read_view = next((v for v in ctx.view.views if v.tool == ctx.tool_of.get(step.ordinal)), None)
+    shown = set(read_view.shown_fields) if read_view is not None else set(step.value)
+    unlisted = {name: value for name, value in held.value.items() if name not in shown and name not in step.value}
+    return {**step.value, **unlisted} if unlisted else step.value
 
 
 def _steps(ctx: Any, type_name: str, key: str) -> list[Sighting | Unanswered]:
@@ -144,7 +159,10 @@ def _add_write_answers(ctx: Any) -> None:
                 found.append((call, target.type, key, entity))
         elif effect == "create":
             for call in (c for c in succeeded if c.response.is_json):
-                candidates = returned_ids(call.response.json_value, ctx.is_identity_member, ctx.min_id_length)
+                named = target.type if target.type is not None and names_collection_of(call.path, target.type) \
+                    else None
+                candidates = returned_ids(call.response.json_value, identity_of(ctx.is_identity_member, named),
+                                          ctx.min_id_length)
                 link, _ = link_create(call, ctx.timeline, ctx.view.state, candidates,
                                       lambda a, b, name=tool.name: ctx.other_write_between(name, a, b),
                                       ctx.min_id_length, ctx.type_read_before)

@@ -1,6 +1,7 @@
 """A create's insert rule (seeds: "List position"), decided by the ``insert-candidates`` table.
 
-The context holds the initial window's whole listings of the collection, the created entity,
+The context holds the initial window's whole listings of the collection (of its type's other
+collections when the window listed none of it: one application orders them alike), the created entity,
 the members held just before the create, and the first later whole listing that shows it.
 """
 
@@ -17,14 +18,16 @@ from capenv.interpreter.rules_engine import TraceEvent, evaluate
 TABLE = "insert-candidates"
 
 
-def _whole_listings(ctx: Any, collection: str) -> list[tuple[int, list[dict[str, Any]]]]:
-    """(ordinal, members) of every whole listing of the collection, in timeline order."""
+def _whole_listings(ctx: Any, collection: str | None, type_name: str | None = None
+                    ) -> list[tuple[int, list[dict[str, Any]]]]:
+    """(ordinal, members) of every whole listing of the collection (with ``type_name`` instead,
+    of every collection of that type), in timeline order."""
     found = []
     for view in ctx.view.views:
-        if view.kind != "list":
+        if view.kind != "list" or (type_name is not None and view.type != type_name):
             continue
         for line in view.lines:
-            if line.collection != collection or line.membership != "all":
+            if (type_name is None and line.collection != collection) or line.membership != "all":
                 continue
             for ordinal in line.all_record_ordinals:
                 members = locate(ctx.records[ordinal].response.json_value, view.locator)
@@ -38,6 +41,8 @@ def insert_rule(ctx: Any, entity_type: EntityType, collection: str, exemplar: An
     listings = _whole_listings(ctx, collection)
     window = set(ctx.view.window.read_ordinals)
     initial = [members for ordinal, members in listings if ordinal in window]
+    if not initial:  # a collection made during the session: its type's other collections show the order
+        initial = [members for ordinal, members in _whole_listings(ctx, None, entity_type.name) if ordinal in window]
     key = str(observed.get(entity_type.id_field))
     later = next((members for ordinal, members in listings
                   if ctx.records[ordinal].started_at >= exemplar.finished_at

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from capenv.interpreter.bundle.models import EntityType, Locator, StateSnapshot
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.view.extract import collection_path
@@ -81,6 +82,22 @@ def ids_answered(body: Any, id_field: str, envelopes: list[Locator]) -> list[str
         if isinstance(enveloped, dict) and _scalar(enveloped.get(id_field)):
             found.append(enveloped[id_field])
     return list(dict.fromkeys(str(value) for value in found))
+
+
+def names_collection_of(path: str, entity_type: EntityType) -> bool:
+    """The call's own path is a collection path of the type (each parameter any segment)."""
+    parts, template = split_path(path), split_path(entity_type.collection_template)
+    return len(parts) == len(template) and all(a == b or b.startswith("{") for a, b in zip(parts, template))
+
+
+def identity_of(is_identity_member: Callable[[str], bool],
+                target: EntityType | None) -> Callable[[str], bool]:
+    """Identity members of a create's answer: those named as identities, and the identity field of
+    ``target``, the type whose collection the call's path names (``names_collection_of``), which
+    names the entity whatever the field is called (an entry addressed by its ``kind`` or ``code``)."""
+    if target is None:
+        return is_identity_member
+    return lambda name: name == target.id_field or is_identity_member(name)
 
 
 def names_id_alone(body: Any) -> bool:
