@@ -51,13 +51,13 @@ def unwrap_body(plan: WritePlan, body: Any) -> dict[str, Any]:
 
 
 def _refuse_envelope_siblings(plan: WritePlan, body: dict[str, Any]) -> None:
-    """A member beside the envelope (Datasette's ``"return": true``) may change what the
-    application answers, and every call this plan learned from sent the envelope alone: the
+    """A member beside the envelope (Datasette's ``"return": true``, which adds the row to the
+    answer) may change what the application answers, and the plan serves the envelope alone: the
     refusal names the members, so the caller knows to drop them rather than guess at the shape."""
     extra = ", ".join(repr(name) for name in body if name != plan.body_envelope)
     shape = "{…the object…}" if plan.body_envelope_kind == "object" else "[ {…one object…} ]"
     raise WriteRefusal(f"the body must be {{{plan.body_envelope!r}: {shape}}} alone: {extra} beside it is not "
-                       f"accepted, since no call this write was learned from sent it and it may change the answer")
+                       f"accepted: this write serves the envelope alone, and a member beside it may change the answer")
 
 
 _KIND_OF_TYPE = {str: "string", bool: "boolean", int: "integer", list: "array", dict: "object",

@@ -62,7 +62,7 @@ def test_served_creates_move_every_computed_member():
 
 def test_a_member_beside_the_envelope_is_refused_by_name():
     """Datasette answers ``{"update": …, "return": true}`` with the row where ``{"update": …}`` alone
-    answers ``{"ok": true}``: a member no learned call sent beside the envelope is refused on the
+    answers ``{"ok": true}``: a member beside the envelope of a plan that serves it alone is refused on the
     application's own paths too, and the refusal names it (the caller can drop it) instead of only
     restating the envelope."""
     runtime = EnvironmentRuntime(build_from(capture()))
