@@ -11,6 +11,7 @@ recording that no longer holds: the answer then carries the reason, and serving 
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, Callable
 from urllib.parse import unquote_plus
 
@@ -21,6 +22,10 @@ from capenv.interpreter.bundle.pointers import parse
 MISSING: Any = object()
 _KEEP: Any = object()
 """The base recording's value stands."""
+_ECHOED_INTEGER = re.compile(r"-?[0-9]{1,20}")
+"""An integer a query parameter may hold (ASCII digits: ``int`` reads other scripts' digits too)."""
+_EXACT_EVERYWHERE = 2**53
+"""The largest integer every JSON implementation reads exactly (a double's 53-bit mantissa)."""
 
 
 def collection_digest(members: list[tuple[Any, dict[str, Any]]] | None) -> str:
@@ -76,8 +81,11 @@ def _echoed(member: EnvelopeMember, asked: tuple[tuple[str, str], ...], recorded
     """The integer the call's query parameter holds; the base's value (the default) where neither
     the call nor the base's recording sent it; else MISSING."""
     values = [value for name, value in _decoded(asked) if name == member.field]
-    if len(values) == 1 and values[0].strip().lstrip("-").isdigit():
-        return int(values[0])
+    if len(values) == 1 and _ECHOED_INTEGER.fullmatch(values[0].strip()):
+        number = int(values[0])
+        # past 2**53 the application's own number may differ (a JavaScript server echoes 2**53 + 1
+        # as 2**53; past 64 bits no answer could carry it): the capture cannot show what it echoes
+        return number if abs(number) <= _EXACT_EVERYWHERE else MISSING
     if not values and not any(name == member.field for name, _ in _decoded(recorded_query)):
         return _KEEP if isinstance(recorded, int) and not isinstance(recorded, bool) else MISSING
     return MISSING

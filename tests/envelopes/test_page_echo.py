@@ -45,3 +45,14 @@ def test_page_members_echo_the_query_and_count_pages():
     assert (third["page"], third["perPage"], third["totalPages"], [r["title"] for r in third["items"]]) == (3, 1, 4, ["c"])
     whole = runtime.read("get_records")["body"]
     assert (whole["page"], whole["perPage"], whole["totalItems"], whole["totalPages"]) == (1, 30, 4, 1)
+
+
+def test_a_page_size_no_answer_carries_exactly_is_refused_not_echoed():
+    """A perPage past 2**53 (a JavaScript server echoes it rounded), past 64 bits (no JSON answer
+    here could carry it; the MCP answer failed as an internal error) or of 5,000 digits, or written
+    with another script's digits, is not echoed: the call is refused with the reason."""
+    runtime = EnvironmentRuntime(build_from(capture()))
+    for size in (str(2**53 + 1), "9" * 20, "9" * 5000, "\u0663", "\u00b2"):
+        answer = runtime.call_tool("get_records", {"query": {"perPage": size}})
+        assert answer.is_error and answer.structured["error"] == "refused", size
+    assert runtime.read("get_records", {"query": {"perPage": str(2**53)}})["body"]["perPage"] == 2**53
