@@ -22,6 +22,7 @@ from capenv.interpreter.bundle.models import AbsenceAnswer, AbsencePathText
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused
+from capenv.serving.state.index import StateIndex
 
 from .answers import Answer
 
@@ -48,6 +49,17 @@ def refuse_unshaped_id(raw_id: str, known_ids: list[Any], *, type_name: str, fie
                               f"is not given: every id the capture shows is one of the {name}, and this one is not, "
                               "so the application may refuse it as invalid or read it as another spelling of a held "
                               "id; send an id of that shape", http_status=404)
+
+
+def refuse_unshaped_absence(absence: AbsenceAnswer, raw_id: str, state: StateIndex, *, type_name: str, field: str,
+                            id_field: str) -> None:
+    """``refuse_unshaped_id`` for an absence answer about to be given, whether the read answers
+    from the state or by replay: the ids are those ``state`` holds of the type and the one the
+    absence was learned from (an absence keyed by another member than the id is not checked)."""
+    if absence.id_value is None or field != id_field:
+        return
+    held = [c.ids[k] for c in state.collections_of(type_name) for k in c.order]
+    refuse_unshaped_id(raw_id, held + [absence.id_value], type_name=type_name, field=field)
 
 
 def absence_answer(absence: AbsenceAnswer, raw_id: str, *, evidence_id: str, tool: str, path: str) -> Answer:

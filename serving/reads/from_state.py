@@ -32,7 +32,7 @@ from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 from capenv.serving.state.index import StateIndex
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
-from .absence import absence_answer, provenance, refuse_unshaped_id
+from .absence import absence_answer, provenance, refuse_unshaped_absence
 from .absence_shapes import unlike_the_absences
 from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording, line_digest
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
@@ -138,10 +138,8 @@ class StateReads:
             if view.absence is not None or view.missing is not None:
                 refuse_held_elsewhere(call.path, entity_type, raw_id, view.key_field or entity_type.id_field, state)
             if view.absence is not None:
-                if view.absence.id_value is not None and (view.key_field or entity_type.id_field) == entity_type.id_field:
-                    held = [c.ids[k] for c in state.collections_of(entity_type.name) for k in c.order]
-                    refuse_unshaped_id(raw_id, held + [view.absence.id_value], type_name=entity_type.name,
-                                       field=entity_type.id_field)
+                refuse_unshaped_absence(view.absence, raw_id, state, type_name=entity_type.name,
+                                        field=view.key_field or entity_type.id_field, id_field=entity_type.id_field)
                 answer = absence_answer(view.absence, raw_id, evidence_id=self._evidence_id, tool=view.tool,
                                         path=call.path)
                 return Served(answer, {"state": label, "absence": provenance(view.absence)})

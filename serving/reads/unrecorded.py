@@ -14,6 +14,7 @@ another entity's recording, and never a recording the state has left behind.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from capenv.interpreter.bundle.io import Bundle
@@ -23,7 +24,7 @@ from capenv.serving.read_call import CallRefused, ReadCall, Served
 from capenv.serving.state.index import StateIndex
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
-from .absence import absence_answer, provenance
+from .absence import absence_answer, provenance, refuse_unshaped_absence
 from .absence_shapes import unlike_the_absences
 from .answers import collection_of, from_recording
 from .parents import missing_parent, refuse_held_elsewhere
@@ -42,6 +43,11 @@ class GuardedReplay:
         if guarded:
             initial = StateIndex.from_snapshot(bundle.view.state)
             self._initial = {name: _held(initial, name) for name in self._types}
+
+    @cached_property
+    def _initial_index(self) -> StateIndex:
+        """The initial state, for the ids the capture shows when serving holds no state (--replay-only)."""
+        return StateIndex.from_snapshot(self._bundle.view.state)
 
     def answer(self, call: ReadCall, state: StateIndex | None) -> Served:
         found = self._replayer.find(call)
@@ -84,6 +90,8 @@ class GuardedReplay:
                                      self._replayer.reads_beside(call.path), raw_id)
         if unlike is not None:
             raise CallRefused(unlike, http_status=404)
+        refuse_unshaped_absence(view.absence, raw_id, state if state is not None else self._initial_index,
+                                type_name=entity_type.name, field=field, id_field=entity_type.id_field)
         answer = absence_answer(view.absence, raw_id, evidence_id=self._bundle.view.evidence_id,
                                 tool=call.tool.name, path=call.path)
         label = {"source": "state", "view": "missing", "type": entity_type.name,

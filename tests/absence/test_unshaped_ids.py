@@ -48,3 +48,12 @@ def test_uuid_ids_refuse_an_id_that_is_no_uuid():
 def test_ids_of_no_one_shape_keep_the_absence():
     runtime = EnvironmentRuntime(build_from(items_app(["k3j4h5g6", "a8s9d0f1"], "zzzzzzzz")))
     assert json.loads(http_get(runtime, "/items/q1w2e3r4").body) == {"message": "Not found"}
+
+
+def test_a_replayed_item_read_refuses_an_id_of_another_shape_too():
+    """Under --replay-only (and for an item read answered by replay), the learned absence is given
+    by the replay's own path: the same ids are checked, those of the capture's initial state."""
+    runtime = EnvironmentRuntime(build_from(items_app(UUIDS, "00000000-0000-4000-8000-00000000dead")), replay_only=True)
+    assert json.loads(http_get(runtime, "/items/11111111-2222-4333-8444-555555555555").body) == {"message": "Not found"}
+    answer = http_get(runtime, "/items/not-a-uuid")
+    assert answer.status == 404 and b"UUIDs" in answer.body and b"Not found" not in answer.body
