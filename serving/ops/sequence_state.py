@@ -100,19 +100,24 @@ def sequence_fields(plans: Iterable[Any]) -> set[tuple[str, str, ScopeKind]]:
 class SequenceState:
     """Per scope: the largest value at the last reset or load, and the largest served since."""
 
-    __slots__ = ("started", "generated")
+    __slots__ = ("started", "generated", "started_rows")
 
     def __init__(self, started: Mapping[SequenceScope, int] | None = None,
                  generated: Mapping[SequenceScope, int] | None = None) -> None:
         self.started: dict[SequenceScope, int] = dict(started or {})
         self.generated: dict[SequenceScope, int] = dict(generated or {})
+        # ``started`` as meta's rows, spelled once and shared as ``started`` is (only ever encoded,
+        # never changed; ``WriteMeta.commit_json``); None until spelled, and after ``restart``.
+        self.started_rows: list[dict[str, Any]] | None = None
 
     @classmethod
     def continuing(cls, state: SequenceState) -> SequenceState:
         """A write's own copy of ``state``: its own ``generated`` (what ``SequenceDraft.commit``
-        changes), sharing ``started``, which nothing changes in place (``restart`` replaces it)."""
+        changes), sharing ``started`` and its rows, which nothing changes in place (``restart``
+        replaces them)."""
         copy = cls.__new__(cls)
         copy.started = state.started
+        copy.started_rows = state.started_rows
         copy.generated = dict(state.generated)
         return copy
 
@@ -139,6 +144,7 @@ class SequenceState:
                 if scope not in started or largest > started[scope]:
                     started[scope] = largest
         self.started = started
+        self.started_rows = None
         self.generated = {}
 
     def draft(self, scope_values: Callable[[SequenceScope], Iterable[Any]]) -> SequenceDraft:

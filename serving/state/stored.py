@@ -138,11 +138,11 @@ class StoreStateHolder:
         subjects, the memory store's rows) while the added state fills memory, and keep them, so
         resident memory rose every add+reset cycle (the soak benchmark, issue 11). Made here, they
         sit where the small current state does; the reset takes them up (``_reset_prepared``),
-        dated then. Prepared for the position the copy is at: the add moves it on, so the reset's
-        commit writes its record again for the position it lands at (a few rows)."""
+        dated then. Prepared for the position after the add's (a write meanwhile moves it on: the
+        reset's commit then writes its record again for the position it lands at, a few rows)."""
         with self._reset_slot:
             if self._reset_made is None:
-                self._reset_made = self._prepare(StateIndex.from_snapshot(initial), RESET)
+                self._reset_made = self._prepare(StateIndex.from_snapshot(initial), RESET, installs_before=1)
 
     def _reset_prepared(self, initial: StateSnapshot) -> PreparedInstall:
         """The data/reset to commit: the one prepared ahead (dated now), else prepared now."""
@@ -347,13 +347,15 @@ class StoreStateHolder:
             self._replaced.append(prepared.replace)
 
     def _prepare(self, index: StateIndex, kind: str, *, whole: bool = True,
-                 document_text: str | None = None) -> PreparedInstall:
+                 document_text: str | None = None, installs_before: int = 0) -> PreparedInstall:
         """The install of ``index``; ``whole``: prepared for the store's replace, if it has one
-        (reads only the position the copy is at, which a write meanwhile may move on)."""
+        (reads only the position the copy is at, which a write meanwhile may move on; each of
+        ``installs_before``, expected to commit first, moves it one on)."""
         mirror = self._mirror
         return prepare(StateMirror.installing(self.subjects, index, self._writes.fresh(index)), kind,
                        store=self._store if whole and mirror is not None else None,
-                       position=mirror.position if mirror is not None else 0, document_text=document_text)
+                       position=(mirror.position + installs_before) if mirror is not None else 0,
+                       document_text=document_text)
 
     def _commit_install(self, prepared: PreparedInstall, kind: str, *, document_text: str | None = None,
                         encoded: bytes | None = None, only_if_absent: bool = False) -> None:

@@ -66,7 +66,7 @@ class WriteMeta:
         # A type-wide sequence scope has no collection: left out rather than written as null,
         # which would make the store walk the whole meta for non-finite floats on every commit.
         # The rows are ``SequenceState.to_json``'s, built here without the nulls in one step.
-        sequences = {"started": _started_rows(self.sequences.started),
+        sequences = {"started": _started_rows(self.sequences),
                      "generated": _sequence_rows(self.sequences.generated)}
         return {"clock": self.clock_text, "counter": self.counter, "sequences": sequences,
                 "evidence_id": self.evidence_id}
@@ -80,20 +80,14 @@ class WriteMeta:
                    SequenceState.from_json(data["sequences"]), data["evidence_id"], known)
 
 
-_started: tuple[Any, list[dict[str, Any]]] = (None, [])
-"""The last ``started`` table meta spelled, with its rows: every write since a reset shares the
-table (``SequenceState.continuing``), so its rows are built once per reset, not per write (they
-are only ever encoded, never changed). One tuple, replaced whole: threads serving other
-runtimes read a table and its own rows together."""
-
-
-def _started_rows(table: dict[Any, int]) -> list[dict[str, Any]]:
-    global _started
-    held = _started
-    if held[0] is table:
-        return held[1]
-    rows = _sequence_rows(table)
-    _started = (table, rows)
+def _started_rows(sequences: SequenceState) -> list[dict[str, Any]]:
+    """Meta's rows of the ``started`` table: every write since a reset shares the table
+    (``SequenceState.continuing``), so its rows are built once per reset, not per write, and kept
+    with it (not in a module-wide slot: there they outlived their state, and rows a data/add
+    made among its large state pinned allocator arenas after a data/reset freed it, issue 11)."""
+    rows = sequences.started_rows
+    if rows is None:
+        rows = sequences.started_rows = _sequence_rows(sequences.started)
     return rows
 
 
