@@ -316,6 +316,11 @@ class ReadView(_Model):
     """The tool's reads answered in another shape than the view reads (a query asking for it:
     a list's ``view-list-shapes``, or members a query adds, ``view-query-members``): replayed,
     never checked nor answered from the state."""
+    malformed_id_records: tuple[int, ...] = ()
+    """For an item view: its reads answered 4xx for an id shaped unlike every id the type holds and
+    every id its absence answer was learned from (``view-malformed-ids``): the application refused
+    the id's shape before looking it up, which says nothing of the state. Never checked by either
+    gate; serving replays each for that very call and refuses other ids of a shape it does not hold."""
     item_members: tuple[ItemMember, ...] = ()
     """For an item view: the members beside the entity rendered for each entity it answers with."""
     projections: tuple[Projection, ...] = ()

@@ -4,6 +4,7 @@ these and serving answers with them, so they live in the hand-over, below both."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from capenv.interpreter.bundle.models import Locator
@@ -79,6 +80,20 @@ def _either(character: str) -> str:
     if character == "%":
         return _encoded(b"%")
     return f"(?:{_literal(character)}|{_encoded(character.encode('utf-8', 'surrogatepass'))})"
+
+
+_INTEGER_ID = re.compile(r"0|-?[1-9][0-9]*")
+_UUID_ID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def id_shape(value: str) -> str:
+    """The shape an application may check an id against before looking it up: ``integer``
+    (written without leading zeros, any length), ``uuid``, else its ``token_shape``."""
+    if _INTEGER_ID.fullmatch(value):
+        return "integer"
+    if _UUID_ID.fullmatch(value):
+        return "uuid"
+    return token_shape(value)
 
 
 def token_shape(value: str) -> str:

@@ -152,6 +152,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         read_view = run.sorted_arrays.current(views.get(tool))
         if record.method != "GET" or read_view is None or ordinal in read_view.other_shape_records:
             continue  # another shape than the view reads (a query asking for it) shows nothing it checks
+        if ordinal in read_view.malformed_id_records:
+            continue  # refused for the id's shape (view-malformed-ids): it shows nothing of the state
         if not record.succeeded and not is_absence(record, read_view):
             continue  # a failed read that is no absence (401, 403, 5xx) shows nothing of the state
         if _overlaps_running_write(record, read_view, env, copy, running):

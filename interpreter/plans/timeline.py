@@ -185,6 +185,8 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
             continue
         if ordinal in read_view.other_shape_records:
             continue  # another shape than the view reads (a query reshaping it): no sighting of the state
+        if ordinal in read_view.malformed_id_records:
+            continue  # refused for the id's shape (view-malformed-ids): no sighting of the state
         entity_type = types[read_view.type]
         collection = collection_path(record.path, entity_type)
         if read_view.kind == "item":

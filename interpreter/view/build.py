@@ -21,6 +21,7 @@ from .id_history import IdHistories
 from .item_members import with_item_members
 from .learned_queries import learn_queries
 from .list_projections import list_projections
+from .malformed_ids import with_malformed_ids
 from .paging import PagingRoles
 from .projection_candidates import ProjectionCandidates
 from .projections import learn_projections
@@ -127,6 +128,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         initial = StateIndex.from_snapshot(state)
         written_paths = [(r.ordinal, tuple(split_path(r.path))) for r in records if writes(r)]
         views = [with_held_digests(v, types, initial, written_paths) for v in views]
+        views = [with_malformed_ids(v, by_ordinal, types, state.collections, ruleset, traces) for v in views]
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial)
         views = [learn_queries(v, records, by_ordinal, writes, ruleset, traces)
                  if v.kind == "list" and v.type in types else v for v in views]

@@ -149,6 +149,8 @@ def run_read_gate(views: list[ReadView], records: dict[int, Record], window_read
         view = by_tool.get(tool_of.get(ordinal, ""))
         if view is None or view.kind == "none" or ordinal in view.other_shape_records:
             continue
+        if ordinal in view.malformed_id_records:
+            continue  # refused for the id's shape before the application looked it up (view-malformed-ids)
         if record.status == UNAUTHENTICATED:
             continue  # refused before the application looked at what it asked for: it shows nothing of the state
         answer, is_list, _line = answer_read(view, record, types, state)

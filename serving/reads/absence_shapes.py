@@ -3,9 +3,9 @@ application answered it for, when the capture shows it refusing ids of another s
 
 Alertmanager answers ``GET /api/v2/silence/{id}`` with an empty 404 for a UUID it does not
 hold and with a 422 (``silenceID in path must be of type uuid``) for any other text: the 404
-learned from UUIDs says nothing of ``db2-silence``. An id's shape is its length and the classes
-of its characters (``token_shape``); the shapes the absence covers are those of the ids its
-recordings named and of the ids the tool answered with success. With no recorded refusal of
+learned from UUIDs says nothing of ``db2-silence``. An id's shape (``id_shape``) is ``integer``,
+``uuid``, else its length and the classes of its characters; the shapes the absence covers are
+those of the ids its recordings named and of the ids the tool answered with success. With no recorded refusal of
 another status for an id of another shape, the absence answers any id, as it always did.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from capenv.interpreter.bundle.models import RecordedCall, ReadView
 from capenv.interpreter.bundle.paths import split_path
-from capenv.interpreter.bundle.values import decode_once, token_shape
+from capenv.interpreter.bundle.values import decode_once, id_shape
 
 
 def unlike_the_absences(view: ReadView, calls: Iterable[RecordedCall], beside: Iterable[RecordedCall],
@@ -31,7 +31,7 @@ def unlike_the_absences(view: ReadView, calls: Iterable[RecordedCall], beside: I
     statuses = {call.response.status for call in absent}
     covered = {_shape(call) for call in absent} | {_shape(call) for call in calls if 200 <= call.response.status < 300}
     wanted = decode_once(raw_id)
-    if token_shape(wanted) in covered:
+    if id_shape(wanted) in covered:
         return None
     other = next((call for call in (*calls, *beside) if 400 <= call.response.status < 500
                   and call.response.status not in statuses and _shape(call) not in covered), None)
@@ -50,4 +50,4 @@ def _id_of(call: RecordedCall) -> str:
 
 
 def _shape(call: RecordedCall) -> str:
-    return token_shape(_id_of(call))
+    return id_shape(_id_of(call))

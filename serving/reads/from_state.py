@@ -34,6 +34,7 @@ from capenv.serving.state.spellings import held_spelled_otherwise, other_spellin
 
 from .absence import absence_answer, provenance, refuse_unshaped_absence
 from .absence_shapes import unlike_the_absences
+from .malformed_ids import refuse_malformed_shape, replays_malformed
 from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording, line_digest
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
 from .parents import missing_parent, refuse_held_elsewhere
@@ -123,6 +124,11 @@ class StateReads:
             recorded = self._recorded_absence(view, call)
             if recorded is not None:
                 return Served(from_recording(recorded, source="state"), {"state": label})
+            if replays_malformed(view, self._replayer.find(call)):
+                return None  # refused for its id's shape when recorded: replay answers this very call
+            refuse_malformed_shape(view, self._replayer.calls(view.tool),
+                                   [c.ids[k] for c in state.collections_of(entity_type.name) for k in c.order],
+                                   raw_id, entity_type.name)
             if collection is not None and (held := held_spelled_otherwise(
                     collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field)):
                 raise CallRefused(other_spelling_refusal(entity_type.name, raw_id, held), http_status=409)
