@@ -72,3 +72,10 @@ def strip_markup(html: str) -> str:
     collector.close()
     collector._end_block()
     return "\n\n".join(collector.blocks)
+
+
+def loose_spelling(text: str) -> str:
+    """What two spellings of one key share: letter case folded, one final dot dropped (a DNS name
+    is the same with or without its final dot, in any letter case)."""
+    folded = text.casefold()
+    return folded[:-1] if folded.endswith(".") else folded

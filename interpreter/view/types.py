@@ -16,7 +16,7 @@ from capenv.interpreter.bundle.paths import spell_path, split_path
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.bundle.values import decode_once
 from capenv.interpreter.manifest.models import Manifest, Tool
-from capenv.serving.state.spellings import loose
+from capenv.interpreter.bundle.text import loose_spelling
 
 from .either_keys import either_key_shape
 from .projection_candidates import ProjectionCandidates
@@ -128,9 +128,9 @@ def _other_spellings(located: list[tuple[Locator, dict]], path_value: str) -> se
     or with or without a final dot): the application reads that spelling as the entity it holds
     under the other. Serving refuses such a read (``serving/state/spellings``), naming the held
     spelling, so the read is another shape than the view's, not evidence against it."""
-    wanted = loose(decode_once(path_value))
+    wanted = loose_spelling(decode_once(path_value))
     return {(locator, name) for locator, obj in located for name, value in obj.items()
-            if isinstance(value, str) and value != decode_once(path_value) and loose(value) == wanted}
+            if isinstance(value, str) and value != decode_once(path_value) and loose_spelling(value) == wanted}
 
 
 def _either_shape(tool: Tool, answers: list[Record], reader: ShapeReader, word: str | None) -> ToolShape | None:

@@ -7,7 +7,8 @@ item or list view renders the answer, the schema of that status is the body's re
 (``tool_meta.rendered_body_schema``: the view's locator and the fields every entity holds);
 other JSON answers get no schema beyond their example, since the capture proves no more. The
 ``default`` response is capenv's error body (a refusal that names what would be accepted, a
-path no recording names, a method the path does not serve).
+path no recording names, a method the path does not serve); a recorded 4xx status recorded
+only in another media type also names that error body, since a refusal may answer the same status.
 """
 
 from __future__ import annotations
@@ -56,9 +57,13 @@ def operation_responses(entry: CatalogEntry, calls: tuple[RecordedCall, ...],
             if recording.text:
                 media["example"] = recording.text
         response["content"][media_type] = media
-    for response in responses.values():
+    for status, response in responses.items():
         if not response["content"]:
             del response["content"]
+        elif status.startswith("4") and "application/json" not in response["content"]:
+            # capenv's own refusals may answer a status the capture recorded in another media type
+            # (a 404 refusal beside a recorded text/plain 404): the description names both.
+            response["content"]["application/json"] = {"schema": ERROR_SCHEMA}
     responses = dict(sorted(responses.items()))
     responses["default"] = {"description": "capenv refused the call or has no answer recorded for it",
                             "content": {"application/json": {"schema": ERROR_SCHEMA}}}

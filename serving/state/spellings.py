@@ -12,26 +12,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.text import loose_spelling
 from capenv.interpreter.bundle.values import decode_once
 
 from .index import HeldCollection, key_of
 
 
-def loose(text: str) -> str:
-    """What two spellings of one key share: letter case folded, one final dot dropped."""
-    folded = text.casefold()
-    return folded[:-1] if folded.endswith(".") else folded
-
-
 def held_spelled_otherwise(collection: HeldCollection, raw_id: str, field_name: str, id_field: str) -> list[Any]:
     """The held values of the key field that spell the path's value otherwise (decoded once)."""
     wanted = decode_once(raw_id)
-    target = loose(wanted)
+    target = loose_spelling(wanted)
     if field_name == id_field:
         held = [collection.ids.get(key, key) for key in collection.order]
     else:
         held = [entity[field_name] for entity in collection.members() if entity.get(field_name) is not None]
-    return [value for value in held if key_of(value) != wanted and loose(key_of(value)) == target]
+    return [value for value in held if key_of(value) != wanted and loose_spelling(key_of(value)) == target]
 
 
 def other_spelling_refusal(type_name: str, raw_id: str, held: list[Any]) -> str:
