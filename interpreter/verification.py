@@ -124,7 +124,8 @@ def _servable_summary(captures: list[VerifiedCapture]) -> list[str]:
                      floor, str(len(verdicts)), judged, str(over)])
     if not rows:
         return []
-    share = f"{100 * total_served / total_servable:.0f}%" if total_servable else "-"
+    # One decimal: 89.6% must not read as the 90% target.
+    share = f"{100 * total_served / total_servable:.1f}%" if total_servable else "-"
     header = ["capture", "application", "write tools", "served", "must stay at least", "endpoints judged",
               "servable served", "served, not servable"]
     return ["## Served against the Ground truths", "",
