@@ -33,7 +33,9 @@ def report_document(manifest: Manifest, view: ViewResult, records: int,
                        "contradicted_by": data.get("contradicted_by"),
                        "checked_record_ordinals": list(data.get("checked_record_ordinals") or []),
                        **({"references": [_reference(r) for r in data["references"]]} if data.get("references")
-                          else {})})
+                          else {}),
+                       **({"validated_values": [_validated(r) for r in data["validated_values"]]}
+                          if data.get("validated_values") else {})})
     dropped = unsendable_headers(replay) if replay is not None else []
     return {
         "evidence_id": view.evidence_id,
@@ -75,6 +77,18 @@ def _reference_text(reference: dict[str, Any]) -> str:
     record = f", record {reference['record']}" if reference.get("record") is not None else ""
     return (f"{reference['member']} names a {reference['type']} entity ({reference['collection']}): a value naming "
             f"none is {outcome} ({_DANGLING[reference['dangling']]}{record})")
+
+
+def _validated(rule: dict[str, Any]) -> dict[str, Any]:
+    """A body member whose values the application validates: serving accepts only the recorded successful ones."""
+    return {"member": rule["member"], "accepted": list(rule.get("accepted") or ()), "record": rule.get("record"),
+            "status": rule.get("status")}
+
+
+def _validated_text(validated: dict[str, Any]) -> str:
+    accepted = ", ".join(map(repr, validated["accepted"])) or "no value"
+    return (f"{validated['member']} is validated (record {validated['record']} refused {validated['status']} "
+            f"another value): only {accepted} accepted")
 
 
 def _is_post(manifest: Manifest, tool: str) -> bool:
@@ -119,4 +133,6 @@ def render_report_text(report: dict[str, Any], source: str) -> str:
         lines.append(f"  {write['tool'].ljust(width)}  {str(write['effect']).ljust(8)}  {write['type'] or '-'}  {status}")
         for reference in write.get("references", ()):
             lines.append(f"  {''.ljust(width)}  reference {_reference_text(reference)}")
+        for validated in write.get("validated_values", ()):
+            lines.append(f"  {''.ljust(width)}  {_validated_text(validated)}")
     return "\n".join(lines)

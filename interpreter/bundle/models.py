@@ -575,6 +575,20 @@ class ReferenceRule(_Model):
         return self.dangling != "accepted"
 
 
+class ValidatedValue(_Model):
+    """A body member whose values the application validates (``write-validated-values``: a recorded
+    refusal shows it refusing a value, as PowerDNS's metadata ``kind``): serving accepts only the
+    values of it a recorded call succeeded with and refuses any other, state unchanged."""
+
+    member: str
+    accepted: tuple[Any, ...] = ()
+    """The values of the member the tool's successful calls sent."""
+    rule_id: str
+    record: int
+    """The recorded refusal that showed the member validated."""
+    status: int
+
+
 class WritePlan(_Model):
     tool: str
     method: str
@@ -622,6 +636,9 @@ class WritePlan(_Model):
     references: tuple[ReferenceRule, ...] = ()
     """Body members naming another type's entity (``plans/references``); written to a bundle only
     when there are some, so a plan with none keeps the bytes it had before they were learned."""
+    validated_values: tuple[ValidatedValue, ...] = ()
+    """Body members whose values the application validates (``plans/validated_values``); written
+    to a bundle only when there are some, as ``references``."""
     reason: str | None = None
     served: bool = False
     contradicted_by: int | None = None
@@ -634,6 +651,8 @@ class WritePlan(_Model):
         data = handler(self)
         if not self.references and isinstance(data, dict):
             data.pop("references", None)
+        if not self.validated_values and isinstance(data, dict):
+            data.pop("validated_values", None)
         return data
 
 

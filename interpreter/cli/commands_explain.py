@@ -87,6 +87,19 @@ def reference_line(reference: dict) -> str:
             f"({reference['rule']}); a value naming none is {DANGLING_WORDS[reference['dangling']]} ({cited}){blanks}")
 
 
+def _validated(rule) -> dict:
+    """A body member whose values the application validates (write-validated-values)."""
+    return {"member": rule.member, "accepted": list(rule.accepted), "rule": rule.rule_id, "record": rule.record,
+            "status": rule.status}
+
+
+def validated_line(validated: dict) -> str:
+    """``validated kind: only "X-Note" accepted (rule; record N refused 422 another value)``"""
+    accepted = ", ".join(map(repr, validated["accepted"])) or "no value"
+    return (f"validated {validated['member']}: only {accepted} accepted, as recorded successes sent "
+            f"({validated['rule']}; record {validated['record']} refused {validated['status']} another value)")
+
+
 SEGMENT_TABLES = ("manifest-path-spans", "manifest-span-words", "manifest-segments")
 
 
@@ -135,6 +148,8 @@ def _explain(args: argparse.Namespace) -> int:
                       "insert": plan.insert.rule_id if plan.insert else None}
             if plan.references:
                 header["references"] = [_reference(r) for r in plan.references]
+            if plan.validated_values:
+                header["validated_values"] = [_validated(r) for r in plan.validated_values]
         elif view is not None:
             events = [e for e in bundle.view.traces if e.subject.startswith(name)]
             header = {"tool": name, "kind": "read", "view": view.kind, "state_backed": view.state_backed,
@@ -151,6 +166,8 @@ def _explain(args: argparse.Namespace) -> int:
                 header["members"] = [m for m in header["members"] if m["member"] == args.field]
                 if "references" in header:
                     header["references"] = [r for r in header["references"] if r["member"] == args.field]
+                if "validated_values" in header:
+                    header["validated_values"] = [r for r in header["validated_values"] if r["member"] == args.field]
         sections.append((header, events))
     if args.field and not any(events or header.get("fields") or header.get("members") for header, events in sections):
         raise UserError(_unknown_field(args, [plans[name] for name in ([args.tool] if args.tool else plans)
@@ -169,6 +186,8 @@ def _explain(args: argparse.Namespace) -> int:
                 print(f"  member {member['member']}: {member['admission']} ({member['rule']})")
             for reference in header.get("references", ()):
                 print(f"  {reference_line(reference)}")
+            for validated in header.get("validated_values", ()):
+                print(f"  {validated_line(validated)}")
             if header["insert"]:
                 print(f"  insert: {header['insert']}")
         else:

@@ -30,6 +30,7 @@ from .preconditions import precondition_decision
 from .references import with_references
 from .sub_resource import sub_resource_call
 from .update_plan import update_plan
+from .validated_values import with_validated_values
 
 
 def build_plans(context: PlanContext) -> list[WritePlan]:
@@ -43,7 +44,7 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
     statuses = {o: r.status for o, r in context.records.items()}
     plans = with_absence_sources(plans, manifest, statuses, context.ruleset,
                                  tuple(t.collection_template for t in context.view.types))
-    return with_references(plans, context)
+    return with_validated_values(with_references(plans, context), context)
 
 
 def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:

@@ -53,8 +53,9 @@ class WriteEnv:
     """Each tool's latest recorded 400/404/410, which answers before the type's item view's
     (write-effects "Refusals": "When the tool, or else an item view of the type, recorded …")."""
     checks_references: bool = True
-    """Whether a call naming an entity the state does not hold is refused (``references``): the
-    gate replays what the application accepted and does not check them."""
+    """Whether a call naming an entity the state does not hold (``references``), or sending a
+    validated member's value no recorded success sent (``validated_values``), is refused: the gate
+    replays what the application accepted and does not check them."""
     plan_parts: dict[int, tuple[Any, Any]] = field(init=False, default_factory=dict, repr=False, compare=False)
     """id(plan) -> (plan, its ``plans.PlanParts``): built on a plan's first call."""
 

@@ -32,6 +32,7 @@ from .create_keys import answer_held, held_by_key, refuse_key_clash
 from .documents import write_document
 from .plans import PlanParts, plan_parts, sent_arguments
 from .references import check_references
+from .validated_values import check_validated_values
 from .values import charge_growth, field_values, op_context
 
 
@@ -155,6 +156,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     if placed is not None:
         if plan.references and env.checks_references:
             check_references(plan, body, state)
+        if plan.validated_values and env.checks_references:
+            check_validated_values(plan, body)
         held = held_by_key(plan, env, body, state, placed[0])
         if held is not None:  # a get-or-create naming a held key: the held entity, nothing written
             return answer_held(plan, env, placed[0], *held)
@@ -163,6 +166,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         collection, key, entity = _find_item(plan, env, call, state)
         if plan.references and env.checks_references:  # a missing entity answers as the application does first
             check_references(plan, body, state)
+        if plan.validated_values and env.checks_references:
+            check_validated_values(plan, body)
         ctx, draft = op_context(plan, state, body, instant, counter, sequences, collection.path,
                                 dict(collection.args), entity)
         values = field_values(plan, ctx, recorded)

@@ -1,0 +1,78 @@
+"""Which body members of a create or update the application validates the values of, read from a
+recorded refusal (``WritePlan.validated_values``).
+
+PowerDNS answers 422 to a metadata ``kind`` it does not know; a model storing any value would
+answer 201 there, a wrong answer. A refused call (a 4xx other than 401, 403, 404 and 409, which
+say who calls, what exists or what clashes) whose body shows one member's value refused
+(``write-validated-values``) makes serving accept only the values of that member the tool's
+successful calls sent, and refuse any other with the state unchanged: an honest refusal where the
+capture cannot say which other values the application takes.
+
+Plans with no such refusal get no trace, so their bytes stay as they were.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import ValidatedValue, WritePlan
+from capenv.interpreter.bundle.values import same_json
+from capenv.interpreter.predicates.write_values import ValueRefusal, WriteValidatedValueContext
+from capenv.interpreter.rules_engine import TraceEvent, evaluate
+
+from .context import PlanContext
+from .references import JUDGED_EFFECTS, _calls, _sent_body
+
+TABLE = "write-validated-values"
+NOT_VALUE_REFUSALS = (401, 403, 404, 409)
+
+
+def with_validated_values(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
+    """Each built create or update plan with the members a recorded refusal shows validated, and their traces."""
+    if TABLE not in ctx.ruleset.tables:
+        return plans
+    return [_with_validated(plan, ctx) if _judged(plan) else plan for plan in plans]
+
+
+def _judged(plan: WritePlan) -> bool:
+    return plan.effect in JUDGED_EFFECTS and plan.build_reason is None and plan.type is not None
+
+
+def _value_refusal(status: int) -> bool:
+    return 400 <= status < 500 and status not in NOT_VALUE_REFUSALS
+
+
+def _with_validated(plan: WritePlan, ctx: PlanContext) -> WritePlan:
+    calls = [(record, body) for record in _calls(plan, ctx) if (body := _sent_body(record, plan)) is not None]
+    successes = [body for record, body in calls if record.succeeded]
+    refusals = [(record, body) for record, body in calls if _value_refusal(record.status)]
+    if not successes or not refusals:
+        return plan
+    members = [m.member for m in plan.members if m.admission != "not-accepted"
+               and m.member not in {r.member for r in plan.references}]
+    validated: dict[str, ValidatedValue] = {}
+    events: list[TraceEvent] = []
+    for record, body in refusals:
+        refusal = ValueRefusal(ordinal=record.ordinal, status=record.status, sent=body,
+                               answer=record.response.text or "")
+        decision = evaluate(ctx.ruleset, TABLE, WriteValidatedValueContext(refusal=refusal, successes=successes,
+                                                                           members=members),
+                            subject=f"{plan.tool} record {record.ordinal}")
+        events.extend(decision.events)
+        member = decision.evidence.get("member")
+        if not decision.yields.get("validated") or member is None or member in validated:
+            continue
+        validated[member] = ValidatedValue(member=member, accepted=tuple(_accepted(successes, member)),
+                                           rule_id=str(decision.rule_id), record=record.ordinal, status=record.status)
+    if not events:
+        return plan
+    return plan.model_copy(update={"validated_values": tuple(validated.values()),
+                                   "traces": plan.traces + tuple(events)})
+
+
+def _accepted(successes: list[dict[str, Any]], member: str) -> list[Any]:
+    accepted: list[Any] = []
+    for body in successes:
+        if member in body and not any(same_json(body[member], a) for a in accepted):
+            accepted.append(body[member])
+    return accepted

@@ -1,0 +1,116 @@
+"""Predicates on a recorded refusal of a create or update that shows the application validating one
+body member's value (context ``write-validated-value``).
+
+PowerDNS answers 422 to a metadata ``kind`` it does not know; a blog refuses a ``status`` outside
+its list. A model storing any value answers 201 where the application refuses: a wrong answer.
+The refusal shows which member is validated when its body differs from a successful call's body in
+that member's value only, or sends that member beside a successful call's members; or, where it
+differs in more, when its answer quotes the value of exactly one of the differing members. Only
+a member whose successful values repeat is taken to be validated against a set: a name or a title
+(each success sending its own) may be refused for its length, pattern or uniqueness, and accepting
+only recorded names would refuse nearly every new entity.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.bundle.values import same_json
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+
+class ValueRefusal(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ordinal: int
+    status: int
+    sent: dict[str, Any] = Field(default_factory=dict)
+    """The body object the refused call sent."""
+    answer: str = ""
+    """The refusal's answer text (an error message may quote the value it refused)."""
+
+
+@context_model("write-validated-value")
+class WriteValidatedValueContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    refusal: ValueRefusal
+    successes: list[dict[str, Any]] = Field(default_factory=list)
+    """The body objects the tool's successful calls sent."""
+    members: list[str] = Field(default_factory=list)
+    """The members serving accepts (a member it refuses needs no value check)."""
+
+
+class RefusalParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+    """The statuses an application refuses a body's value with (not 401, 403, 404 or 409, which say
+    other things: who calls, what exists, what clashes)."""
+    max_distinct_share: float = Field(gt=0, le=1)
+    """The member's distinct successful values may be at most this share of the successful calls
+    sending it (values from a set repeat; free text does not)."""
+
+
+def _free_text(member: str, ctx: WriteValidatedValueContext, params: RefusalParams) -> str | None:
+    """Why the member's successful values look like free text rather than values from a set, or None
+    (None too when no success sent it: no recorded value of it is accepted)."""
+    sent = [s[member] for s in ctx.successes if member in s]
+    distinct: list[Any] = []
+    for value in sent:
+        if not any(same_json(value, d) for d in distinct):
+            distinct.append(value)
+    if sent and (len(sent) < 2 or len(distinct) > params.max_distinct_share * len(sent)):
+        return (f"{member!r}: {len(distinct)} distinct values in {len(sent)} successful calls, free text (a name, "
+                "a title) rather than values from a set")
+    return None
+
+
+def _differing(refused: dict[str, Any], success: dict[str, Any]) -> list[str] | None:
+    """The members the refused body sends other values of than the success, or None when it leaves
+    one of the success's members out (it may be refused for the missing member)."""
+    if not set(success) <= set(refused):
+        return None
+    return [m for m in refused if m not in success or not same_json(refused[m], success[m])]
+
+
+@predicate("refusal_differs_in_one_member", context="write-validated-value", params=RefusalParams)
+def refusal_differs_in_one_member(ctx: WriteValidatedValueContext, params: RefusalParams) -> Outcome:
+    """The refused body differs from a successful call's body in one member's value only, or sends one member beside all of its members: that member's value was refused."""
+    if ctx.refusal.status not in params.statuses:
+        return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
+    for success in ctx.successes:
+        differing = _differing(ctx.refusal.sent, success)
+        if differing is not None and len(differing) == 1 and differing[0] in ctx.members:
+            if (why := _free_text(differing[0], ctx, params)) is not None:
+                return Miss(why)
+            return Match({"member": differing[0], "record": ctx.refusal.ordinal, "status": ctx.refusal.status})
+    return Miss("no successful call's body differs from the refused one in one served member only")
+
+
+def _quoted(value: Any, answer: str) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return False
+    text = str(value)
+    return len(text) >= 2 and text in answer
+
+
+@predicate("refusal_quotes_one_new_value", context="write-validated-value", params=RefusalParams)
+def refusal_quotes_one_new_value(ctx: WriteValidatedValueContext, params: RefusalParams) -> Outcome:
+    """The refused body sends the members of a successful call's body, and its answer quotes the value of exactly one member whose value no successful call sent: that member's value was refused."""
+    if ctx.refusal.status not in params.statuses:
+        return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
+    if not any(_differing(ctx.refusal.sent, s) is not None for s in ctx.successes):
+        return Miss("the refused body leaves out a member every successful call sent")
+    new = [m for m, v in ctx.refusal.sent.items() if m in ctx.members
+           and not any(m in s and same_json(s[m], v) for s in ctx.successes)]
+    quoted = [m for m in new if _quoted(ctx.refusal.sent[m], ctx.refusal.answer)]
+    if len(quoted) == 1:
+        if (why := _free_text(quoted[0], ctx, params)) is not None:
+            return Miss(why)
+        return Match({"member": quoted[0], "record": ctx.refusal.ordinal, "status": ctx.refusal.status})
+    if quoted:
+        return Miss(f"the answer quotes the values of several members: {', '.join(quoted)}")
+    return Miss("the answer quotes no value only the refused call sent")

@@ -1,0 +1,34 @@
+"""Refuse a create or update sending a value of a member the application validates that no
+recorded call succeeded with (``WritePlan.validated_values``, learned by
+``interpreter/plans/validated_values``).
+
+A recorded refusal shows the application refusing some values of the member (PowerDNS's unknown
+metadata ``kind``); which others it takes the capture cannot say, so serving accepts only the
+recorded successful values and refuses the rest, state unchanged, saying what would be accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.bundle.models import ValidatedValue, WritePlan
+from capenv.interpreter.bundle.values import same_json
+
+from .calls import WriteRefusal
+
+
+def check_validated_values(plan: WritePlan, body: dict[str, Any]) -> None:
+    """Refuse the call when it sends a validated member's value no recorded call succeeded with."""
+    for rule in plan.validated_values:
+        if rule.member in body and not any(same_json(body[rule.member], a) for a in rule.accepted):
+            raise WriteRefusal(refusal_message(rule, body[rule.member]))
+
+
+def refusal_message(rule: ValidatedValue, value: Any) -> str:
+    """What was refused, what would be accepted, and why."""
+    accepted = (" or ".join(dumps(a).decode() for a in rule.accepted) if rule.accepted
+                else "none (no recorded call succeeded sending it)")
+    return (f"member {rule.member!r} is {dumps(value).decode()}: the application validates it (recorded call "
+            f"{rule.record} was refused {rule.status} for another value), and this environment accepts only the "
+            f"values a recorded call succeeded with: {accepted}")

@@ -1,0 +1,97 @@
+"""A body member whose values the application validates (``WritePlan.validated_values``), served
+over HTTP: a recorded refusal of a create whose body differs from a success's in the member's value
+(a), or sends a new value the refusal's answer quotes beside another new value (b), of a member
+whose successful values repeat (values from a set, not free text), makes serving
+accept only the values recorded successes sent and refuse another, saying which and citing the
+refusal, with the state unchanged. A capture with no such refusal, or refusing a free-text member, keeps storing any value.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+from typing import Any
+
+import pytest
+from support.capture_runs import build_from, plan
+from support.har_builder import HarBuilder
+from support.http_thread import http_in_thread
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.transport import data_client
+
+TIMEOUT_SECONDS = 30
+POSTS = [{"id": 1, "title": "Cards", "status": "draft"}]
+
+
+def capture(case: str) -> HarBuilder:
+    """Posts made with a ``status``; ``case`` says what refusal the session records: ``one-member``
+    (the same title, another status), ``quoted`` (another title and status, the answer quoting the
+    status) or ``none``."""
+    har = HarBuilder()
+    har.call("GET", "/posts", response=POSTS)
+    har.call("GET", "/posts/1", response=POSTS[0])
+    made = list(POSTS)
+    for new_id, title, status in ((2, "Relays", "published"), (3, "Gears", "draft"), (4, "Wheels", "draft")):
+        post = {"id": new_id, "title": title, "status": status}
+        made.append(post)
+        har.call("POST", "/posts", body={"title": title, "status": status}, status=201, response=post)
+        har.call("GET", f"/posts/{new_id}", response=post)
+        har.call("GET", "/posts", response=made)
+    if case == "one-member":
+        har.call("POST", "/posts", body={"title": "Gears", "status": "bogus"}, status=422,
+                 response={"error": "invalid"})
+    elif case == "free-text":  # each success sent its own title: a length or pattern refusal, not a set
+        har.call("POST", "/posts", body={"title": "x", "status": "draft"}, status=422, response={"error": "too short"})
+    elif case == "quoted":
+        har.call("POST", "/posts", body={"title": "Other", "status": "bogus"}, status=422,
+                 response={"error": "Unsupported status 'bogus'"})
+    return har
+
+
+@pytest.fixture(scope="module", params=["one-member", "quoted", "free-text", "none"])
+def built(request, tmp_path_factory):
+    return request.param, build_from(capture(request.param), tmp_path_factory.mktemp(request.param) / "capture.har")
+
+
+def _post(serving, body: Any) -> tuple[int, Any]:
+    connection = http.client.HTTPConnection("127.0.0.1", serving.port, timeout=TIMEOUT_SECONDS)
+    try:
+        connection.request("POST", "/posts", json.dumps(body), {"content-type": "application/json"})
+        response = connection.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        connection.close()
+
+
+def test_the_plan_names_the_validated_member(built) -> None:
+    case, bundle = built
+    create = plan(bundle, "POST", "/posts")
+    assert create.served, create.reason
+    if case in ("none", "free-text"):
+        assert create.validated_values == ()
+        return
+    (rule,) = create.validated_values
+    assert rule.member == "status" and set(rule.accepted) == {"published", "draft"} and rule.status == 422
+    assert rule.rule_id == ("validated.one-member" if case == "one-member" else "validated.quoted-value")
+
+
+def test_another_value_is_refused_and_a_recorded_one_served(built) -> None:
+    case, bundle = built
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            before = data_client.data_get(serving.base_url, token=serving.data_token)
+            status, answer = _post(serving, {"title": "New", "status": "archived"})
+            if case in ("none", "free-text"):  # nothing shows the application validating it: stored as sent
+                assert status == 201 and answer["status"] == "archived"
+                return
+            assert status == 400, answer
+            message = answer["message"]
+            assert "'status'" in message and '"draft"' in message and '"published"' in message
+            assert f"recorded call {plan(bundle, 'POST', '/posts').validated_values[0].record}" in message
+            assert data_client.data_get(serving.base_url, token=serving.data_token) == before  # nothing written
+            status, answer = _post(serving, {"title": "New", "status": "published"})
+            assert status == 201 and answer["status"] == "published" and answer["title"] == "New"
+    finally:
+        runtime.close()
