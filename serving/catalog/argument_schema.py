@@ -111,6 +111,8 @@ class ArgumentSchema:
         if error.validator in ("const", "enum"):
             wanted = [error.validator_value] if error.validator == "const" else error.validator_value
             shown = " or ".join(dumps(v).decode() for v in wanted)
+            if in_body and error.validator == "enum" and error.schema.get("description"):  # a validated member says why
+                return f"member '{leaf}' is {dumps(value).decode()}: accepted only with {shown} ({error.schema['description']})"
             return f"member '{leaf}' is accepted only with its recorded value {shown}" if in_body else \
                 f'"{where}" is accepted only as recorded: {shown}'
         return f'"{where or "arguments"}": {error.message}'

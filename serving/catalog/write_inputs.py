@@ -96,6 +96,11 @@ class WriteInputs:
         """The members serving refuses a value of when it names no held entity (``writes/references``)."""
         return {r.member: r for r in self.plan.references if r.checked}
 
+    @cached_property
+    def validated_values(self) -> dict[str, Any]:
+        """The members serving accepts only the recorded successful values of (``writes/validated_values``)."""
+        return {v.member: v for v in self.plan.validated_values}
+
     def member_schema(self) -> dict[str, Any]:
         properties: dict[str, Any] = {}
         required = []
@@ -112,6 +117,12 @@ class WriteInputs:
             if reference is not None:
                 said = (f'the id of a "{reference.type}" entity the state holds ({reference.collection_template}); '
                         "a value naming none is refused")
+                prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
+            validated = self.validated_values.get(member.member)
+            if validated is not None and validated.accepted:  # the schema says it, so validation enforces it
+                prop["enum"] = list(validated.accepted)
+                said = (f"the application validates it (recorded call {validated.record} was refused "
+                        f"{validated.status}); accepted only with a value a recorded call succeeded with")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             if member.required:
                 required.append(member.member)
@@ -254,6 +265,11 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
         if reference.checked:
             parts.append(f'"{reference.member}" must be the id of a held "{reference.type}" entity '
                          f"({reference.collection_template}); a value naming none is refused.")
+    for validated in plan.validated_values:
+        accepted = ", ".join(t for v in validated.accepted if (t := recorded_text(v))) or "none"
+        parts.append(f'"{validated.member}" is validated by the application (recorded call {validated.record} was '
+                     f"refused {validated.status}): accepted only with a value a recorded call succeeded with: "
+                     f"{accepted}.")
     if plan.body_envelope:
         parts.append(f"The body wraps its object as {envelope_text(plan)}.")
     if plan.key is not None:

@@ -12,7 +12,9 @@ import http.client
 import json
 from typing import Any
 
+import anyio
 import pytest
+from mcp import Client
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 from support.http_thread import http_in_thread
@@ -64,6 +66,12 @@ def _post(serving, body: Any) -> tuple[int, Any]:
         connection.close()
 
 
+async def _tool(serving, runtime, name: str, arguments: dict[str, Any]) -> Any:
+    with anyio.fail_after(TIMEOUT_SECONDS):
+        async with Client(serving.url(runtime.reserved_mcp_path())) as client:
+            return await client.call_tool(name, arguments)
+
+
 def test_the_plan_names_the_validated_member(built) -> None:
     case, bundle = built
     create = plan(bundle, "POST", "/posts")
@@ -91,6 +99,11 @@ def test_another_value_is_refused_and_a_recorded_one_served(built) -> None:
             assert "'status'" in message and '"draft"' in message and '"published"' in message
             assert f"recorded call {plan(bundle, 'POST', '/posts').validated_values[0].record}" in message
             assert data_client.data_get(serving.base_url, token=serving.data_token) == before  # nothing written
+            create = plan(bundle, "POST", "/posts").tool
+            result = anyio.run(_tool, serving, runtime, create, {"body": {"title": "New", "status": "archived"}})
+            said = str(result.content)
+            assert result.is_error is True and "archived" in said and "draft" in said and "recorded call" in said
+            assert data_client.data_get(serving.base_url, token=serving.data_token) == before
             status, answer = _post(serving, {"title": "New", "status": "published"})
             assert status == 201 and answer["status"] == "published" and answer["title"] == "New"
     finally:
