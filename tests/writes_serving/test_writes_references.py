@@ -8,24 +8,21 @@ references included; ``capenv explain --field`` and ``capenv report`` say what a
 
 from __future__ import annotations
 
-import http.client
 import json
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
-from mcp import Client
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 from support.http_thread import http_in_thread
+from support.served_calls import call_tool, send_json
 
 from capenv.interpreter.bundle.io import write_bundle
 from capenv.interpreter.cli.main import main
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport import data_client
 
-TIMEOUT_SECONDS = 30
 POSTS = [{"id": "t6cu5l28akg4mky", "title": "Cards"}, {"id": "tji0qp4u6dy78tp", "title": "Relays"}]
 COMMENTS = [{"id": "swqqk0m73getjfi", "post": POSTS[0]["id"], "body": "first"}]
 DANGLING = "zzzzzzzzzzzzzzz"
@@ -79,22 +76,6 @@ def test_the_plan_names_the_reference_and_what_a_dangling_value_does(built) -> N
     assert update.served and [(r.member, r.dangling) for r in update.references] == [("post", "unrecorded")]
 
 
-def _post(serving, path: str, body: Any, method: str = "POST") -> tuple[int, Any]:
-    connection = http.client.HTTPConnection("127.0.0.1", serving.port, timeout=TIMEOUT_SECONDS)
-    try:
-        connection.request(method, path, json.dumps(body), {"content-type": "application/json"})
-        response = connection.getresponse()
-        return response.status, json.loads(response.read() or b"null")
-    finally:
-        connection.close()
-
-
-async def _tool(serving, runtime, name: str, arguments: dict[str, Any]) -> Any:
-    with anyio.fail_after(TIMEOUT_SECONDS):
-        async with Client(serving.url(runtime.reserved_mcp_path())) as client:
-            return await client.call_tool(name, arguments)
-
-
 def test_a_dangling_reference_over_mcp_and_http(built) -> None:
     case, bundle = built
     runtime = EnvironmentRuntime(bundle)
@@ -102,8 +83,8 @@ def test_a_dangling_reference_over_mcp_and_http(built) -> None:
     try:
         with http_in_thread(runtime) as serving:
             before = data_client.data_get(serving.base_url, token=serving.data_token)
-            result = anyio.run(_tool, serving, runtime, create, {"body": {"post": DANGLING, "body": "nowhere"}})
-            status, answer = _post(serving, "/comments", {"post": DANGLING, "body": "nowhere"})
+            result = anyio.run(call_tool, serving, runtime, create, {"body": {"post": DANGLING, "body": "nowhere"}})
+            status, answer = send_json(serving, "/comments", {"post": DANGLING, "body": "nowhere"})
             if case == "accepted":  # the application stores it as sent
                 assert result.is_error is False and result.structured_content["body"]["post"] == DANGLING
                 assert status == 201 and answer["post"] == DANGLING
@@ -116,11 +97,11 @@ def test_a_dangling_reference_over_mcp_and_http(built) -> None:
             assert data_client.data_get(serving.base_url, token=serving.data_token) == before  # nothing written
 
             held, text = POSTS[1]["id"], "held"
-            good = anyio.run(_tool, serving, runtime, create, {"body": {"post": held, "body": text}})
+            good = anyio.run(call_tool, serving, runtime, create, {"body": {"post": held, "body": text}})
             assert good.is_error is False and good.structured_content["body"]["post"] == held
-            blank = anyio.run(_tool, serving, runtime, create, {"body": {"post": "", "body": "unattached"}})
+            blank = anyio.run(call_tool, serving, runtime, create, {"body": {"post": "", "body": "unattached"}})
             assert blank.is_error is False  # a blank a recorded success sent
-            status, answer = _post(serving, f"/comments/{COMMENTS[0]['id']}", {"post": DANGLING}, "PATCH")
+            status, answer = send_json(serving, f"/comments/{COMMENTS[0]['id']}", {"post": DANGLING}, "PATCH")
             assert status == 400 and "no recorded call shows" in answer["message"]
     finally:
         runtime.close()
@@ -141,7 +122,7 @@ def test_a_reference_to_a_deleted_entity_is_dangling_and_data_add_takes_any(buil
             loaded = json.loads(data_client.data_get(serving.base_url, token=serving.data_token))
             comments = next(c for c in loaded["collections"] if c["path"] == "/comments")
             assert any(e["value"]["post"] == POSTS[0]["id"] for e in comments["entities"])
-            result = anyio.run(_tool, serving, runtime, create, {"body": {"post": POSTS[0]["id"], "body": "late"}})
+            result = anyio.run(call_tool, serving, runtime, create, {"body": {"post": POSTS[0]["id"], "body": "late"}})
             assert result.is_error is True and POSTS[0]["id"] in result.structured_content["message"]
     finally:
         runtime.close()

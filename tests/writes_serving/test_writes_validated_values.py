@@ -8,21 +8,17 @@ refusal, with the state unchanged. A capture with no such refusal, or refusing a
 
 from __future__ import annotations
 
-import http.client
-import json
-from typing import Any
 
 import anyio
 import pytest
-from mcp import Client
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 from support.http_thread import http_in_thread
+from support.served_calls import call_tool, send_json
 
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport import data_client
 
-TIMEOUT_SECONDS = 30
 POSTS = [{"id": 1, "title": "Cards", "status": "draft"}]
 
 
@@ -56,22 +52,6 @@ def built(request, tmp_path_factory):
     return request.param, build_from(capture(request.param), tmp_path_factory.mktemp(request.param) / "capture.har")
 
 
-def _post(serving, body: Any) -> tuple[int, Any]:
-    connection = http.client.HTTPConnection("127.0.0.1", serving.port, timeout=TIMEOUT_SECONDS)
-    try:
-        connection.request("POST", "/posts", json.dumps(body), {"content-type": "application/json"})
-        response = connection.getresponse()
-        return response.status, json.loads(response.read() or b"null")
-    finally:
-        connection.close()
-
-
-async def _tool(serving, runtime, name: str, arguments: dict[str, Any]) -> Any:
-    with anyio.fail_after(TIMEOUT_SECONDS):
-        async with Client(serving.url(runtime.reserved_mcp_path())) as client:
-            return await client.call_tool(name, arguments)
-
-
 def test_the_plan_names_the_validated_member(built) -> None:
     case, bundle = built
     create = plan(bundle, "POST", "/posts")
@@ -90,7 +70,7 @@ def test_another_value_is_refused_and_a_recorded_one_served(built) -> None:
     try:
         with http_in_thread(runtime) as serving:
             before = data_client.data_get(serving.base_url, token=serving.data_token)
-            status, answer = _post(serving, {"title": "New", "status": "archived"})
+            status, answer = send_json(serving, "/posts", {"title": "New", "status": "archived"})
             if case in ("none", "free-text"):  # nothing shows the application validating it: stored as sent
                 assert status == 201 and answer["status"] == "archived"
                 return
@@ -100,11 +80,11 @@ def test_another_value_is_refused_and_a_recorded_one_served(built) -> None:
             assert f"recorded call {plan(bundle, 'POST', '/posts').validated_values[0].record}" in message
             assert data_client.data_get(serving.base_url, token=serving.data_token) == before  # nothing written
             create = plan(bundle, "POST", "/posts").tool
-            result = anyio.run(_tool, serving, runtime, create, {"body": {"title": "New", "status": "archived"}})
+            result = anyio.run(call_tool, serving, runtime, create, {"body": {"title": "New", "status": "archived"}})
             said = str(result.content)
             assert result.is_error is True and "archived" in said and "draft" in said and "recorded call" in said
             assert data_client.data_get(serving.base_url, token=serving.data_token) == before
-            status, answer = _post(serving, {"title": "New", "status": "published"})
+            status, answer = send_json(serving, "/posts", {"title": "New", "status": "published"})
             assert status == 201 and answer["status"] == "published" and answer["title"] == "New"
     finally:
         runtime.close()

@@ -1,0 +1,31 @@
+"""One call to a runtime served by ``http_in_thread``: a JSON request over its HTTP surface, or a
+tool call over its MCP endpoint, for tests that compare what each surface answers."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from typing import Any
+
+import anyio
+from mcp import Client
+
+TIMEOUT_SECONDS = 30
+
+
+def send_json(serving, path: str, body: Any, method: str = "POST") -> tuple[int, Any]:
+    """``method path`` with ``body`` as JSON: the status and the decoded answer (None when empty)."""
+    connection = http.client.HTTPConnection("127.0.0.1", serving.port, timeout=TIMEOUT_SECONDS)
+    try:
+        connection.request(method, path, json.dumps(body), {"content-type": "application/json"})
+        response = connection.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        connection.close()
+
+
+async def call_tool(serving, runtime, name: str, arguments: dict[str, Any]) -> Any:
+    """The MCP tool call's result, through a fresh client session on the runtime's MCP path."""
+    with anyio.fail_after(TIMEOUT_SECONDS):
+        async with Client(serving.url(runtime.reserved_mcp_path())) as client:
+            return await client.call_tool(name, arguments)
