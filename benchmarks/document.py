@@ -90,14 +90,30 @@ each pinning a 1 MiB allocator arena among the large transient state once that i
 datetime module's `"utcoffset"` name kept in CPython's method cache (cleared with the type cache
 after each install: tests/serving/test_memory_release.py counts arenas), the bounded record
 store's commit-order deque, and this benchmark's own per-cycle row tuples (now written into
-storage made before the first cycle). The 50-cycle soak after those fixes (capenv commit 342a542,
-load ~1): the SQLite file is 156 MiB after every cycle (343 MiB before the one-row-per-write
-layout); resident memory 90 → 122 MiB over the first 12 cycles, then ~0.5 MiB a cycle (144 MiB
-at cycle 50; SQLite 92 → 113 MiB by cycle 13, 123-125 MiB over cycles 30-50), against 88 → 177
-and 92 → 164 MiB before. Python's allocated blocks are the same every cycle; with
-`PYTHONMALLOC=malloc` resident memory is flat at 84 MiB but served calls cost 40-55% more CPU.
-What is left: the slow rise, the same placement effect from objects remade each cycle (the
-reset's fresh initial-state copy, the record store's groups) landing among the transient state.
+storage made before the first cycle), and above all the data/reset's own state: the initial
+state's copy, its mirror, meta and store rows (445 blocks that outlived the reset on the memory
+store, 232 on SQLite, for a 60-entity initial state) were made while the added state filled
+memory. A data/reset is now prepared when the data/add begins, before its document is parsed
+(`StoreStateHolder.reset_ahead`; the reset takes it up and dates it then), so those objects sit
+with the small current state; 15-18 blocks made by the reset outlive it
+(tests/serving_store/test_reset_made_ahead.py counts them with tracemalloc). The 50-cycle soak
+after that fix (capenv fe7df3d, load 6-11): resident memory 93 MiB after cycle 1, 100-101 MiB
+over cycles 15-50 on the memory store and 100-103 MiB on SQLite, slope over cycles 26-50 0.00
+and +0.04 MiB a cycle (flat; before: 90 → 144 MiB still rising ~0.5 MiB a cycle, and 92 → 125
+MiB); with the two survivors below removed too (section (d), cfe7802, load 3-5): memory 92 MiB
+after cycle 1, 94-97 MiB over cycles 15-50, slope +0.03 MiB a cycle; SQLite 94, then 99-105 MiB,
++0.04 MiB a cycle; the SQLite file 156 MiB after every cycle (343 MiB before the one-row-per-write
+layout). CPU of an add+reset cycle unchanged (paired in one process, 6 cycles each, 32 MB:
+median 3.85 s with the reset made ahead, 3.92 s without). Python's allocated blocks are the
+same every cycle; `PYTHONMALLOC=malloc` (flat at 84 MiB, but served calls 40-55% more CPU) is
+not needed. Two more survivors an add made were removed after the first run: the meta rows of
+the last sequence table spelled, kept module-wide (now with their state's sequences,
+`SequenceState.started_rows`), and the reset's record written again for the position the add
+moved to (the reset is now prepared for the position after the add's). What is left: a warm-up
+of a few MiB over the first cycles, from the reset's own record and log entry (~6 blocks made
+while the added state is held). A rerun on a quiet machine (section (d), 50557a1, load ~1):
+memory 89 MiB after cycle 1, 94-96 MiB over cycles 15-50, slope -0.02 MiB a cycle; SQLite 93,
+then 98-102 MiB, +0.05 MiB a cycle; the file 156 MiB every cycle.
 `PostgresStore.compact` against a server: the store conformance suite (compaction included) and
 the served-store tests pass on a private cluster (`.ci/postgres.sh start DIR`, PostgreSQL 15),
 39 tests; the SIGKILL-under-load test missed its 500 acknowledged writes within its deadline at
