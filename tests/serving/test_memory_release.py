@@ -21,6 +21,8 @@ import pytest
 from capenv.serving.memory_release import release_freed_memory
 
 CYCLES = 6
+STRAY_ARENAS = 2
+"""Arenas another thread of the test process may take while the cycles run (far below CYCLES)."""
 
 
 def arenas() -> int:
@@ -57,4 +59,6 @@ def test_a_freed_state_leaves_no_arena_pinned_by_an_attribute_name_the_method_ca
     for _ in range(CYCLES):
         a_state_built_and_freed(aware)
         release_freed_memory()
-    assert arenas() <= held  # kept by the method cache, each cycle's name pinned one more arena
+    # Kept by the method cache, each cycle's name pinned one more arena (CYCLES more in all). The
+    # suite's other threads (a server's, a releasing thread) may hold one arena more meanwhile.
+    assert arenas() <= held + STRAY_ARENAS
