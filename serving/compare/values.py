@@ -4,26 +4,26 @@ Two sides never agree on the time they answered at, nor on a random id; such val
 compared by *format* (both ISO-8601 with microseconds and ``Z``, both epoch milliseconds,
 both UUIDs), which still catches a model that writes the wrong kind of value. A clock shown
 relative to the moment of the read ("now", "7 seconds ago", "in 2 hours") is one format too:
-the same unchanged entity reads otherwise a second later, on the application itself.
+the same unchanged entity reads otherwise a second later, on the application itself. Its words
+are the build side's rule ``list-projection.relative-time`` (rules/view-list-projections.yaml),
+read as data, so the two never disagree on what such a time is.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from decimal import Decimal
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.interpreter.bundle.rule_data import rule_params
 
 _ISO_DATETIME = re.compile(
     r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$")
 _HTTP_DATE = re.compile(
     r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} "
     r"\d{2}:\d{2}:\d{2} GMT$")
-_UNIT = r"(second|minute|hour|day|week|month|year)s?"
-_AMOUNT = r"(\d+|an?|a few)"
-_RELATIVE_TIME = re.compile(
-    rf"^(now|just now|{_AMOUNT} {_UNIT}(, {_AMOUNT} {_UNIT})* (ago|from now)|in {_AMOUNT} {_UNIT})$")
 # 2000-01-01 .. 2100-01-01: a number in these bounds is read as a clock, not a count.
 _EPOCH_SECONDS = (946_684_800, 4_102_444_800)
 _EPOCH_MILLISECONDS = (946_684_800_000, 4_102_444_800_000)
@@ -42,7 +42,7 @@ def clock_format(value: Any) -> str | None:
             return "iso:" + re.sub(r"\d", "d", value)
         if _HTTP_DATE.match(value):
             return "http-date"
-        if _RELATIVE_TIME.match(value):
+        if _relative_time().fullmatch(value):
             return "relative-time"
         return None
     number = as_decimal(value)
@@ -57,6 +57,13 @@ def clock_format(value: Any) -> str | None:
     if _EPOCH_SECONDS[0] <= number < _EPOCH_SECONDS[1]:
         return "epoch-s-fraction"
     return None
+
+
+@functools.cache
+def _relative_time() -> re.Pattern[str]:
+    """The rule's pattern, matched as its predicate matches it: the whole string, any case."""
+    pattern = rule_params("view-list-projections", "list-projection.relative-time")["pattern"]
+    return re.compile(pattern, re.IGNORECASE)
 
 
 def generated_format(value: Any) -> str | None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from capenv.interpreter.bundle.jsonvalue import JsonNumber, loads
+from capenv.interpreter.rules_engine.loader import load_rules
 from capenv.serving.compare.jsondiff import ABSENT, Difference, ValueMap, diff_json, json_equal
 from capenv.serving.compare.judge import DIFFERENT, REFUSED, SAME, capenv_refusal, judge
 from capenv.serving.compare.sides import Observed
@@ -54,6 +57,14 @@ def test_clocks_shown_relative_to_the_read_are_one_format():
         assert clock_format(text) is None, text
     assert diff_json({"changed": "3 seconds ago"}, {"changed": "now"}, ValueMap()) == []
     assert diff_json({"changed": "3 seconds ago"}, {"changed": "3 seconds"}, ValueMap()) != []
+
+
+def test_relative_times_are_the_rule_tables_words():
+    """compare and the list-projection rule judge one pattern: the rule's, read from its table."""
+    rule = load_rules().rule("list-projection.relative-time")
+    pattern = re.compile(rule.calls[0].params.pattern, re.IGNORECASE)
+    for text in ("now", "Now", "just now", "4 seconds ago", "in 3 weeks", "an hour ago", "open", "ago", "7 seconds"):
+        assert (clock_format(text) == "relative-time") == bool(pattern.fullmatch(text)), text
 
 
 def test_generated_looking_values():
