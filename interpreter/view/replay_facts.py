@@ -5,7 +5,9 @@ needs to never answer against the state:
   the state serving starts from (a later one shows the capture's own writes);
 * ``reads_types``: the state types a read tool's answers may show: its path is a type's
   collection path or lies below it (segment by segment, parameters matching any segment), or
-  one of its answers names an initial entity of the type by its identity;
+  one of its answers names an initial entity of the type by its identity, or one of its calls
+  names one by a query value (a status read of one entity, `/db/status?folder=photos`, whose
+  answer is that entity's and goes when the entity does);
 * ``neutral_query``: the query parameters two recordings of a tool prove change nothing.
 """
 
@@ -101,6 +103,8 @@ def _names_held(tool: Tool, entity_type: EntityType, ids: set[str], records: dic
     for ordinal in tool.record_ordinals:
         record = records[ordinal]
         if record.response.is_json and _holds_id(record.response.json_value, entity_type.id_field, ids):
+            return True
+        if any(unquote_plus(value) in ids for _, value in record.query):
             return True
     return False
 
