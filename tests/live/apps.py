@@ -191,6 +191,14 @@ def _pdns_env() -> dict[str, str]:
     return {"PDNS_ROOT": str(root)}
 
 
+def _syncthing_env() -> dict[str, str]:
+    """The unpacked Debian package (``dpkg -x``): one static binary start.sh runs."""
+    root = CACHE / "syncthing"
+    if not (root / "usr" / "bin" / "syncthing").exists():
+        raise NotInstalled(f"syncthing 1.19.2 is not installed (unpacked) in {_shown(root)}")
+    return {"SYNCTHING_ROOT": str(root)}
+
+
 APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) for name, spec in {
     "json-server": AppSpec("json-server", _json_server_env, _json_server_start, "/profile", 30.0),
     "kinto": AppSpec("kinto", _venv_env("kinto", "kinto", "26.5.0"), _kinto_start, "/v1/", 60.0,
@@ -214,6 +222,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
     "pdns": AppSpec("pdns", _pdns_env, _home_start("pdns"), "/", 60.0, ready_line="pdns READY"),
     "alertmanager": AppSpec("alertmanager", _alertmanager_env, _home_start("alertmanager"), "/-/ready", 60.0,
                             ready_line="alertmanager READY"),
+    "syncthing": AppSpec("syncthing", _syncthing_env, _home_start("syncthing"), "/", 60.0,
+                         ready_line="syncthing READY"),
     "superset": AppSpec("superset", _superset_env, _home_start("superset"), "/health", 300.0,
                         ready_line="superset READY"),
     "nocodb": AppSpec("nocodb", _nocodb_env, _home_start("nocodb"), "/api/v1/health", 240.0,
