@@ -20,7 +20,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.header_fields import unsendable_header
 from capenv.interpreter.bundle.jsonvalue import dumps
-from capenv.interpreter.manifest.models import Manifest
+from capenv.interpreter.manifest.routes import RouteTable
 from capenv.serving.catalog.tools import Catalog, CatalogEntry
 from capenv.serving.reads.answers import Answer
 from capenv.serving.runtime_api import HttpAnswer, HttpRequest
@@ -33,17 +33,18 @@ SENDABLE_HEADERS_KEPT = 4096
 """How many recordings' sendable headers are kept worked out (``sendable_headers``)."""
 
 
-def route(manifest: Manifest, catalog: Catalog, request: HttpRequest
+def route(routes: RouteTable, catalog: Catalog, request: HttpRequest
           ) -> tuple[CatalogEntry, dict[str, str], HttpRequest] | HttpAnswer:
     """The catalog entry answering the request, its raw path arguments and the request as capenv
     reads it (its path without the format suffix the application spells paths with), or the
     error answer."""
     method = "GET" if request.method == "HEAD" else request.method
-    found = manifest.route(method, request.path)
+    found = routes.route(method, request.path)
     if found is not None and found[0].name in catalog.entries:
-        return catalog.entries[found[0].name], found[1], replace(request, path=found[2])
-    allowed = sorted({t.method for t in manifest.tools if t.name in catalog.entries
-                      and (routed := manifest.route(t.method, request.path)) is not None and routed[0] is t})
+        entry = catalog.entries[found[0].name]
+        return entry, found[1], request if found[2] == request.path else replace(request, path=found[2])
+    allowed = sorted(m for m in routes.methods
+                     if (routed := routes.route(m, request.path)) is not None and routed[0].name in catalog.entries)
     if allowed:
         message = f"{request.method} {request.path} is not served; this path answers {', '.join(allowed)}"
         return error(405, "method_not_allowed", message, (("allow", ", ".join(allowed)),))

@@ -19,6 +19,7 @@ from typing import Any, Callable
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, from_client
 from capenv.interpreter.bundle.models import StateSnapshot
+from capenv.interpreter.manifest.routes import RouteTable
 
 from capenv.serving.runtime_api import (
     DEFAULT_MCP_PATH, DataPlaneRefusal, HttpAnswer, HttpRequest, Runtime, ToolAnswer, ToolSpec,
@@ -58,6 +59,7 @@ class EnvironmentRuntime(Runtime):
         self._guarded = not replay_only and bundle.view.state_available
         self._replay = GuardedReplay(bundle, self._replayer, guarded=self._guarded)
         self.catalog: Catalog = build_catalog(bundle, self._replayer, replay_only=replay_only)
+        self._routes = RouteTable(bundle.manifest)
         view = bundle.view
         self._types = view.types
         self._reader = StateDocumentReader(view.types, view.evidence_id, view.budgets)
@@ -111,7 +113,7 @@ class EnvironmentRuntime(Runtime):
         folded = self.bundle.manifest.fold_path(request.path)  # a value spanning segments, as the capture's were
         if folded != request.path:
             request = dataclasses.replace(request, path=folded)
-        routed = route(self.bundle.manifest, self.catalog, request)
+        routed = route(self._routes, self.catalog, request)
         if isinstance(routed, HttpAnswer):
             return routed
         entry, args, request = routed
@@ -128,7 +130,7 @@ class EnvironmentRuntime(Runtime):
         return http_answer(served.answer)
 
     def tool_for(self, method: str, path: str) -> str | None:
-        found = self.bundle.manifest.tool_for("GET" if method == "HEAD" else method, path)
+        found = self._routes.tool_for("GET" if method == "HEAD" else method, path)
         return found[0].name if found is not None else None
 
     def openapi(self) -> bytes:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import Locator
 
@@ -45,9 +46,7 @@ def same_json(left: Any, right: Any) -> bool:
 
 
 def decode_once(text: str) -> str:
-    from urllib.parse import unquote
-
-    return unquote(text)
+    return unquote(text) if "%" in text else text
 
 
 def same_spelling(a: str, b: str) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.bundle.path_actions import glued, split_action
@@ -107,34 +109,42 @@ class Manifest(BaseModel):
 
     def tool_for(self, method: str, path: str) -> tuple[Tool, dict[str, str]] | None:
         """The tool answering ``method path`` (folded); a literal template wins over a parameter."""
-        path = self.fold_path(path)
-        best: tuple[int, Tool, dict[str, str]] | None = None
-        for tool in self.tools:
-            if tool.method != method:
-                continue
-            args = tool.match(path)
-            if args is None:
-                continue
-            literal_count = sum(1 for s in tool.segments if not s.is_param)
-            if best is None or literal_count > best[0]:
-                best = (literal_count, tool, args)
-        return (best[1], best[2]) if best else None
-
+        return best_tool((tool for tool in self.tools if tool.method == method), self.fold_path(path))
 
     def route(self, method: str, path: str) -> tuple[Tool, dict[str, str], str] | None:
         """The tool answering a request path as a client sends it, its arguments, and the path as
         capenv reads it (without the format suffix, folded as ``fold_path`` folds it). A path fits a tool only spelled as the tool's
         recordings were, with or without the suffix."""
+        return self.route_by(self.tool_for, method, path)
+
+    def route_by(self, tool_for: Callable[[str, str], tuple[Tool, dict[str, str]] | None], method: str,
+                 path: str) -> tuple[Tool, dict[str, str], str] | None:
+        """``route`` with another lookup of the same answers as ``tool_for`` (``routes.RouteTable``'s)."""
         spellings = [(path, "")]
         if self.format_suffix and not path.endswith("/"):
             last = path.rsplit("/", 1)[-1]
             if last.endswith(self.format_suffix) and len(last) > len(self.format_suffix):
                 spellings.insert(0, (path[: -len(self.format_suffix)], self.format_suffix))
         for internal, suffix in spellings:
-            found = self.tool_for(method, internal)
+            found = tool_for(method, internal)
             if found is not None and found[0].format_suffix == suffix:
                 return found[0], found[1], self.fold_path(internal)
         return None
+
+
+def best_tool(tools: Iterable[Tool], path: str) -> tuple[Tool, dict[str, str]] | None:
+    """Of ``tools`` (one method's, in the manifest's order), the one a folded ``path`` fits with
+    the most literal segments (the first of them), and its arguments."""
+    best: tuple[int, Tool, dict[str, str]] | None = None
+    for tool in tools:
+        args = tool.match(path)
+        if args is None:
+            continue
+        literal_count = sum(1 for s in tool.segments if not s.is_param)
+        if best is None or literal_count > best[0]:
+            best = (literal_count, tool, args)
+    return (best[1], best[2]) if best else None
+
 
 def related_paths(a: str, b: str) -> bool:
     """One path is a prefix of the other, segment by segment (a write to either may change a

@@ -35,7 +35,8 @@ from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.models import RecordedCall, ReplayTable
 from capenv.interpreter.bundle.paths import normalised_accept, split_path
-from capenv.interpreter.bundle.values import same_json, same_spelling
+from capenv.interpreter.bundle.values import decode_once, same_json
+from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 
 from .answers import from_recording
@@ -76,6 +77,7 @@ class Replayer:
                          for tool, params in table.neutral_query.items()}
         self._default_accept = dict(table.default_accept)
         self._beside: dict[tuple[str, ...], list[RecordedCall]] = {}
+        self._paths: dict[str, PathIndex] = {}  # built at a tool's first call
         for calls in self._calls.values():
             for recorded in calls:
                 if recorded.method == "GET":
@@ -104,12 +106,13 @@ class Replayer:
 
     def same_path(self, call: ReadCall) -> list[RecordedCall]:
         """The tool's recordings whose path names what the call's path names (every argument)."""
-        found = []
-        for recorded in self.calls(call.tool.name):
-            args = call.tool.match(recorded.path) or {}
-            if all(name in args and same_spelling(args[name], value) for name, value in call.path_args.items()):
-                found.append(recorded)
-        return found
+        calls = self.calls(call.tool.name)
+        if not call.path_args:
+            return list(calls)
+        index = self._paths.get(call.tool.name)
+        if index is None or index.tool is not call.tool:
+            index = self._paths[call.tool.name] = PathIndex(call.tool, calls)
+        return index.naming(call.path_args)
 
     def find(self, call: ReadCall) -> tuple[RecordedCall, bool] | None:
         """(the recording to answer with, whether it matches exactly), or None."""
@@ -156,6 +159,34 @@ class Replayer:
         return (f"nothing was recorded for {where} with this query and body; a query or body differing in "
                 f"something the capture does not show to be without effect may change the answer; recorded "
                 f"for this path: {quoted(queries)}")
+
+
+class PathIndex:
+    """A tool's recordings by the spellings of their path arguments, so a call finds the ones its
+    path names without matching every recorded path again. Two spellings name the same thing when
+    they meet verbatim or once percent-decoded (``same_spelling``): the recorded ``{a, decode(a)}``
+    and the call's ``{b, decode(b)}`` share a member."""
+
+    def __init__(self, tool: Tool, calls: tuple[RecordedCall, ...]) -> None:
+        self.tool = tool
+        self._calls = calls
+        self._by_arg: dict[str, dict[str, set[int]]] = {}
+        for position, recorded in enumerate(calls):
+            for name, value in (tool.match(recorded.path) or {}).items():
+                spelled = self._by_arg.setdefault(name, {})
+                for spelling in {value, decode_once(value)}:
+                    spelled.setdefault(spelling, set()).add(position)
+
+    def naming(self, path_args: dict[str, str]) -> list[RecordedCall]:
+        """The recordings, in their order, whose arguments name each of ``path_args``."""
+        found: set[int] | None = None
+        for name, value in path_args.items():
+            spelled = self._by_arg.get(name, {})
+            positions = spelled.get(value, set()) | spelled.get(decode_once(value), set())
+            found = positions if found is None else found & positions
+            if not found:
+                return []
+        return [self._calls[position] for position in sorted(found or ())]
 
 
 def _differs_only_in(recorded: Pairs, call: Pairs, neutral: dict[str, NeutralProof]) -> bool:
