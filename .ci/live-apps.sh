@@ -23,7 +23,8 @@
 #   apt-get download and unpacked with dpkg -x: nothing installed system-wide) ~5 s, 25 MB;
 #   Apache Superset ~2 min, 803 MB, then ~1 min once for its template metadata database
 #   (`superset db upgrade`, `fab create-admin`, `init`) that every start copies;
-#   NocoDB ~6.5-9 min, 1.4 GB (3 min npm install of 1430 packages, 3-6 min compiling sqlite3).
+#   NocoDB ~6.5-9 min, 1.4 GB (3 min npm install of 1430 packages, 3-6 min compiling sqlite3);
+#   Matrix Synapse ~2.5 min on a busy 2-core machine, 242 MB (wheels only: 130 packages, none compiled).
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +49,7 @@ SYNCTHING_VERSION=1.19.2
 SYNCTHING_DEB_VERSION=1.19.2~ds1-1+b4
 SUPERSET_VERSION=6.1.0
 NOCODB_VERSION=0.301.3
+SYNAPSE_VERSION=1.163.2
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -66,6 +68,7 @@ ALERTMANAGER_DIR="$CACHE/alertmanager"
 SYNCTHING_DIR="$CACHE/syncthing"
 STRAPI_DIR="$CACHE/strapi"
 NOCODB_DIR="$CACHE/nocodb"
+SYNAPSE_VENV="$CACHE/venv-synapse"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -275,6 +278,7 @@ status() {
     say "syncthing:   $(installed_syncthing_version) ($SYNCTHING_DIR)"
     say "superset:    $(installed_pip_version "$SUPERSET_VENV" apache-superset) ($SUPERSET_VENV, template $SUPERSET_TEMPLATE)"
     say "nocodb:      $(installed_nocodb_version) ($NOCODB_DIR)"
+    say "synapse:     $(installed_pip_version "$SYNAPSE_VENV" matrix-synapse) ($SYNAPSE_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -306,6 +310,7 @@ case "${1:-install}" in
         install_syncthing
         install_superset
         install_nocodb
+        install_venv_package "$SYNAPSE_VENV" matrix-synapse "$SYNAPSE_VERSION"
         status
         say "done in $((SECONDS - started))s"
         ;;

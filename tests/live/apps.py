@@ -228,6 +228,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                         ready_line="superset READY"),
     "nocodb": AppSpec("nocodb", _nocodb_env, _home_start("nocodb"), "/api/v1/health", 240.0,
                       ready_line="nocodb READY"),
+    "synapse": AppSpec("synapse", _venv_env("synapse", "synapse_homeserver", "1.163.2"), _home_start("synapse"), "/health", 120.0,
+                       ready_line="synapse READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
