@@ -22,6 +22,7 @@ from .classify import classify, segments_after_item, target_of
 from .context import PlanContext, note
 from .copies import copied_entity
 from .create_plan import create_plan
+from .delete_answers import held_ids_named
 from .document_plan import document_plan
 from .exemplar import admit_body, exemplar_of
 from .item_keys import call_key, keyed_target
@@ -135,4 +136,13 @@ def _delete_plan(entity_type: EntityType | None, exemplar: Record, base: dict[st
         entity, locator = entity_in_answer(exemplar.response.json_value, entity_type.id_field, key)
         if entity is not None:
             base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})
+        elif ctx is not None:
+            named = held_ids_named(exemplar.response.json_value, ctx.view, key,
+                                   int(ctx.ruleset.setting("plans", "delete_answer_held_id_min_length")))
+            if named:
+                shown = ", ".join(f"{type_name} {entity_id!r}" for type_name, entity_id in named[:3])
+                events.append(note(base["tool"], "body-unusable",
+                                   f"record {exemplar.ordinal} answered naming other held entities ({shown}): "
+                                   f"the state the call met, which that answer would show for any entity"))
+                return WritePlan(**base, address=address, build_reason="body-unusable", traces=tuple(events))
     return WritePlan(**base, address=address, traces=tuple(events))
