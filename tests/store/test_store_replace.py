@@ -156,6 +156,8 @@ def test_a_staged_replace_changes_nothing_until_committed_and_writes_continue_af
     store.compact([A])
     assert [(h.revision, h.record_id) for h in store.history(A, "1")] == [(7, "replace-1")]
     assert [(h.revision, h.record_id) for h in store.history(A, "5")] == [(8, "after")]
+    # A/1's one entry still names the replace, so compacting kept its record: a retry answers it
+    assert store.commit_replace(staged, {}, 7, {(A, "6"): {"n": 6}}).revision == 7
     with pytest.raises(StaleRevision):  # A/5 is at 8 now
         store.commit_replace(prepare_replace(env("replace-2"), [A], {}), {}, 8)
     store.commit_replace(prepare_replace(env("replace-2"), [A], {}), {}, 9)
