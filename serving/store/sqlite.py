@@ -13,6 +13,10 @@
   crash; the file is never corrupted. FULL syncs the log on every commit, so an acknowledged
   commit survives a power cut too, at one fsync per commit: the disk's sync rate bounds the commit
   rate (on the benchmark's machine ~230 commits/s against ~3,200/s with NORMAL).
+- ``secure_delete`` FAST: deleted content is zeroed only where the page is written anyway.
+  Debian's SQLite is built with it fully on, which also writes zeros over every page a delete
+  frees: a data/add over 10,000 entities spent a quarter of its commit zeroing the pages of the
+  state it replaced.
 - Connections come from a small pool (``pool.py``) and are kept open: no reconnect per commit.
 - Checkpoints run on a thread of their own (``sqlite_checkpoint.py``), not inside a commit;
   SQLite's own checkpoint stays on, at ten times its usual threshold, in case that thread
@@ -91,6 +95,7 @@ class SqliteStore(Store):
                                    check_same_thread=False)
             conn.execute(f"PRAGMA synchronous = {self.synchronous}")
             conn.execute(f"PRAGMA wal_autocheckpoint = {FALLBACK_CHECKPOINT_PAGES}")
+            conn.execute("PRAGMA secure_delete = FAST")
         except sqlite3.Error as exc:
             raise StoreUnreachable(f"cannot open the SQLite store {self.path!r}: {exc}") from exc
         return conn
