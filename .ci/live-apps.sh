@@ -25,6 +25,8 @@
 #   (`superset db upgrade`, `fab create-admin`, `init`) that every start copies;
 #   NocoDB ~6.5-9 min, 1.4 GB (3 min npm install of 1430 packages, 3-6 min compiling sqlite3);
 #   Matrix Synapse ~2.5 min on a busy 2-core machine, 242 MB (wheels only: 130 packages, none compiled).
+#   GNU Mailman 3 core ~1.5 min, 112 MB (Python 3.11; SQLAlchemy pinned below 2.1, whose
+#   select_from Mailman 3.3.10's member lookups crash on).
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +52,8 @@ SYNCTHING_DEB_VERSION=1.19.2~ds1-1+b4
 SUPERSET_VERSION=6.1.0
 NOCODB_VERSION=0.301.3
 SYNAPSE_VERSION=1.163.2
+MAILMAN_VERSION=3.3.10
+MAILMAN_SQLALCHEMY_VERSION=2.0.58
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -69,6 +73,7 @@ SYNCTHING_DIR="$CACHE/syncthing"
 STRAPI_DIR="$CACHE/strapi"
 NOCODB_DIR="$CACHE/nocodb"
 SYNAPSE_VENV="$CACHE/venv-synapse"
+MAILMAN_VENV="$CACHE/venv-mailman"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -279,6 +284,7 @@ status() {
     say "superset:    $(installed_pip_version "$SUPERSET_VENV" apache-superset) ($SUPERSET_VENV, template $SUPERSET_TEMPLATE)"
     say "nocodb:      $(installed_nocodb_version) ($NOCODB_DIR)"
     say "synapse:     $(installed_pip_version "$SYNAPSE_VENV" matrix-synapse) ($SYNAPSE_VENV)"
+    say "mailman:     $(installed_pip_version "$MAILMAN_VENV" mailman) ($MAILMAN_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -311,6 +317,9 @@ case "${1:-install}" in
         install_superset
         install_nocodb
         install_venv_package "$SYNAPSE_VENV" matrix-synapse "$SYNAPSE_VERSION"
+        # SQLAlchemy 2.1 breaks Mailman 3.3.10's member lookups (500 on /members/find and
+        # /lists/{id}/member/{email}): the last 2.0 release, as Mailman's own CI ran.
+        install_venv_package "$MAILMAN_VENV" mailman "$MAILMAN_VERSION" "SQLAlchemy==$MAILMAN_SQLALCHEMY_VERSION"
         status
         say "done in $((SECONDS - started))s"
         ;;

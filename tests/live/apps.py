@@ -77,6 +77,8 @@ class AppSpec:
     runs_in_background: bool = False
     capture: str | None = None
     """The captures/ directory whose start.sh starts it."""
+    ready_authorization: str | None = None
+    """The Authorization header ``ready_path`` needs, when nothing of the application answers anonymously."""
 
 
 def _shown(path: Path) -> str:
@@ -199,6 +201,10 @@ def _syncthing_env() -> dict[str, str]:
     return {"SYNCTHING_ROOT": str(root)}
 
 
+MAILMAN_ADMIN = "Basic cmVzdGFkbWluOmNhcGVudi1tYWlsbWFuLXRocm93YXdheQ=="
+"""The throwaway REST admin captures/mailman/start.sh configures (restadmin): every route asks for it."""
+
+
 APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) for name, spec in {
     "json-server": AppSpec("json-server", _json_server_env, _json_server_start, "/profile", 30.0),
     "kinto": AppSpec("kinto", _venv_env("kinto", "kinto", "26.5.0"), _kinto_start, "/v1/", 60.0,
@@ -230,6 +236,9 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                       ready_line="nocodb READY"),
     "synapse": AppSpec("synapse", _venv_env("synapse", "synapse_homeserver", "1.163.2"), _home_start("synapse"), "/health", 120.0,
                        ready_line="synapse READY"),
+    "mailman": AppSpec("mailman", _venv_env("mailman", "master", "3.3.10"), _home_start("mailman"),
+                       "/3.1/system/versions", 120.0, ready_line="mailman READY",
+                       ready_authorization=MAILMAN_ADMIN),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
@@ -268,12 +277,13 @@ def _wait_ready(spec: AppSpec, app: LiveApp, pid_file: Path | None, started: flo
         if spec.runs_in_background and exited is not None:
             if pid_file is not None and pid_file.exists():
                 app.extra_pids.append(int(pid_file.read_text().strip()))
-            if exited == 0 and _answers(app.url + spec.ready_path):
+            if exited == 0 and _answers(app.url + spec.ready_path, spec.ready_authorization):
                 return
             raise StartFailed(f"{spec.name}: start.sh exited with {exited}\n{_tail(app.log)}")
         if exited is not None:
             raise StartFailed(f"{spec.name}: start.sh exited with {exited}\n{_tail(app.log)}")
-        if not spec.runs_in_background and _seeded(spec, app) and _answers(app.url + spec.ready_path):
+        if not spec.runs_in_background and _seeded(spec, app) \
+                and _answers(app.url + spec.ready_path, spec.ready_authorization):
             return
         time.sleep(0.05)
     raise StartFailed(f"{spec.name}: not ready after {spec.timeout_seconds:.0f}s\n{_tail(app.log)}")
@@ -283,10 +293,11 @@ def _seeded(spec: AppSpec, app: LiveApp) -> bool:
     return spec.ready_line is None or spec.ready_line in app.log.read_text(errors="replace")
 
 
-def _answers(url: str) -> bool:
+def _answers(url: str, authorization: str | None = None) -> bool:
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never via a proxy
+    request = urllib.request.Request(url, headers={"Authorization": authorization} if authorization else {})
     try:
-        with opener.open(url, timeout=2) as response:
+        with opener.open(request, timeout=2) as response:
             return 200 <= response.status < 300
     except (urllib.error.URLError, OSError):
         return False
