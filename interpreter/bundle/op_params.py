@@ -106,6 +106,15 @@ class TemplateParams(_Params):
 
 class ConstantParams(_Params):
     value: Any
+    member: str | None = None
+    """An update's member the application stores otherwise than sent (seeds: "accepted only with
+    the value a recorded call sent it with, and then stores the value that call recorded"): the
+    value is written only by a call sending it; a call leaving it out keeps the field."""
+    requires_from: bool = False
+    """With ``member``: write the value only on an entity whose field holds ``from_value``, what
+    the recorded call found there, since the stored value may mix in what the entity held
+    (Syncthing merges a sent ``versioning`` with the held one's params); another is refused."""
+    from_value: Any = None
 
 
 class IncrementParams(_Params):

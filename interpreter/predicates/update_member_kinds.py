@@ -233,4 +233,6 @@ def sent_stored_differently(ctx: UpdateMemberContext, params: BaseModel) -> Outc
         return miss
     if ctx.stored is ABSENT or same_value(ctx.stored, ctx.sent_value):
         return Miss("not stored differently")
-    return Match({"params": {"value": ctx.stored}, "sent": ctx.sent_value})
+    held = ctx.held is not ABSENT
+    return Match({"params": {"value": ctx.stored, "member": ctx.member, "requires_from": held,
+                             "from_value": ctx.held if held else None}, "sent": ctx.sent_value})

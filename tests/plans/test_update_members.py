@@ -24,7 +24,8 @@ def test_a_member_stored_differently_is_accepted_only_as_recorded_and_stores_wha
     rule = member(plan, "name")
     assert (rule.rule_id, rule.admission, rule.recorded_value, rule.required) == \
            ("update-member.transformed", "recorded-only", "  Dave ", True)
-    assert (field(plan, "name").op, field(plan, "name").params) == ("constant", {"value": "Dave"})
+    assert (field(plan, "name").op, field(plan, "name").params) == (
+        "constant", {"value": "Dave", "member": "name", "requires_from": True, "from_value": "Al"})
     assert plan.build_reason is None
 
 
