@@ -7,7 +7,10 @@ build serves against what it could serve (``docs/verification.md``).
 
 An endpoint is a method and a path pattern in the application's own terms, not capenv's tool
 template (which is what is being measured): ``{name}`` stands for one path segment,
-``{name...}`` for one or more, anything else is literal; a trailing slash is spelling. The
+``{name...}`` for one or more, ``{name}.json`` for one segment ending in a format suffix (Rails'
+``/issues/{id}.json``), anything else is literal; a trailing slash is spelling, and so is a
+``.json`` ending the last segment, as the build reads it when the application's reads all end in it
+(rules/path-format-suffixes.yaml): ``/issues/{id}.json`` covers the recorded ``/issues/7``. The
 endpoint is matched to the tools whose *successful* recorded calls (2xx) it covers, with the
 most literal pattern winning where two patterns cover a call (``/api/contents/{path...}/checkpoints``
 over ``/api/contents/{path...}``). It is served when it has such tools and every one is a
@@ -27,6 +30,8 @@ from capenv.interpreter.bundle.io import Bundle
 
 GROUND_TRUTH_FILE = "ground-truth.yaml"
 _PARAM = re.compile(r"^\{[A-Za-z_][A-Za-z0-9_]*(\.\.\.)?\}$")
+_SUFFIXED_PARAM = re.compile(r"^\{[A-Za-z_][A-Za-z0-9_]*\}(?P<suffix>\.[A-Za-z0-9]+)$")
+FORMAT_SUFFIX = ".json"
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 
@@ -55,8 +60,9 @@ class Endpoint(BaseModel):
         if not value.startswith("/"):
             raise ValueError("a path starting with /")
         for segment in _segments(value):
-            if "{" in segment and not _PARAM.match(segment):
-                raise ValueError(f"segment {segment!r}: a parameter is the whole segment, {{name}} or {{name...}}")
+            if "{" in segment and not (_PARAM.match(segment) or _SUFFIXED_PARAM.match(segment)):
+                raise ValueError(f"segment {segment!r}: a parameter is the whole segment, {{name}} or {{name...}}, "
+                                 f"or {{name}}.ext")
         return value
 
     @property
@@ -65,11 +71,18 @@ class Endpoint(BaseModel):
 
     def pattern(self) -> re.Pattern[str]:
         parts = []
-        for segment in _segments(self.path):
+        segments = _segments(self.path)
+        for index, segment in enumerate(segments):
+            spelling = ""
+            if index == len(segments) - 1 and segment.endswith(FORMAT_SUFFIX) and segment != FORMAT_SUFFIX:
+                segment, spelling = segment[:-len(FORMAT_SUFFIX)], f"(?:{re.escape(FORMAT_SUFFIX)})?"
             if _PARAM.match(segment):
                 parts.append("[^/]+(?:/[^/]+)*" if segment.endswith("...}") else "[^/]+")
+            elif suffixed := _SUFFIXED_PARAM.match(segment):
+                parts.append("[^/]+" + re.escape(suffixed["suffix"]))
             else:
                 parts.append(re.escape(segment))
+            parts[-1] += spelling
         return re.compile("/" + "/".join(parts))
 
     def literal_count(self) -> int:

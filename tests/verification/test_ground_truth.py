@@ -33,6 +33,12 @@ def endpoint(method: str, path: str, servable: bool = True) -> Endpoint:
     ("/api/contents/{path...}", "/api/contents", False),
     ("/blog/{table}/-/insert", "/blog/articles/-/insert", True),
     ("/blog/{table}/-/insert", "/blog/-/insert", False),
+    ("/issues/{id}.json", "/issues/7.json", True),  # a parameter before a format suffix
+    ("/issues/{id}.json", "/issues/7", True),  # the suffix is spelling, as the build reads it
+    ("/issues/{id}.json", "/issues/7/relations", False),
+    ("/projects/{id}.json", "/projects/apollo/versions.json", False),
+    ("/projects/{project}/versions.json", "/projects/apollo/versions", True),
+    ("/projects/{project}/versions.json", "/projects/apollo", False),
 ])
 def test_a_pattern_covers_one_segment_per_name_and_several_with_dots(path, spelled, matches):
     assert bool(endpoint("POST", path).pattern().fullmatch(spelled.rstrip("/"))) is matches
