@@ -26,7 +26,11 @@
 #   NocoDB ~6.5-9 min, 1.4 GB (3 min npm install of 1430 packages, 3-6 min compiling sqlite3);
 #   Matrix Synapse ~2.5 min on a busy 2-core machine, 242 MB (wheels only: 130 packages, none compiled).
 #   GNU Mailman 3 core ~1.5 min, 112 MB (Python 3.11; SQLAlchemy pinned below 2.1, whose
-#   select_from Mailman 3.3.10's member lookups crash on).
+#   select_from Mailman 3.3.10's member lookups crash on);
+#   Redmine 5.0.4 (Debian bookworm's redmine + redmine-sqlite, the one system install here:
+#   `apt-get install --no-install-recommends` as root or through sudo, 107 packages with Ruby 3.1
+#   and the Rails gems, ~2 min, ~150 MB; no service starts, captures/redmine/start.sh runs a copy of
+#   /usr/share/redmine), then ~15 s once for its template database in .ci/cache/redmine-template.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +58,7 @@ NOCODB_VERSION=0.301.3
 SYNAPSE_VERSION=1.163.2
 MAILMAN_VERSION=3.3.10
 MAILMAN_SQLALCHEMY_VERSION=2.0.58
+REDMINE_DEB_VERSION=5.0.4-5+deb12u1
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -74,6 +79,7 @@ STRAPI_DIR="$CACHE/strapi"
 NOCODB_DIR="$CACHE/nocodb"
 SYNAPSE_VENV="$CACHE/venv-synapse"
 MAILMAN_VENV="$CACHE/venv-mailman"
+REDMINE_TEMPLATE="$CACHE/redmine-template"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -267,6 +273,42 @@ installed_nocodb_version() {
         && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
 }
 
+installed_redmine_version() {  # the installed Debian redmine and redmine-sqlite version, or nothing
+    local redmine sqlite
+    redmine="$(dpkg-query -W -f='${Status} ${Version}' redmine 2>/dev/null || true)"
+    sqlite="$(dpkg-query -W -f='${Status}' redmine-sqlite 2>/dev/null || true)"
+    [ "${redmine% *}" = "install ok installed" ] && [ "$sqlite" = "install ok installed" ] && echo "${redmine##* }" || true
+}
+
+install_redmine() {
+    # Ruby and a hundred Rails gems as Debian packages: a dpkg -x tree would need Ruby itself
+    # relocated, so this one is installed system-wide; Debian's Redmine runs no service of its own.
+    # Its postinst makes a `default` instance database through dbconfig-common, which start.sh
+    # never uses. The template database is what every start would otherwise make (~13 s).
+    if [ "$(installed_redmine_version)" != "$REDMINE_DEB_VERSION" ]; then
+        command -v apt-get >/dev/null || { say "apt-get not found: Redmine comes from Debian bookworm packages" >&2; return 1; }
+        local sudo=""
+        [ "$(id -u)" = 0 ] || sudo="sudo"
+        say "apt-get install redmine=$REDMINE_DEB_VERSION redmine-sqlite=$REDMINE_DEB_VERSION"
+        if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                "redmine=$REDMINE_DEB_VERSION" "redmine-sqlite=$REDMINE_DEB_VERSION" >/dev/null; then
+            $sudo apt-get update -q >/dev/null
+            $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                "redmine=$REDMINE_DEB_VERSION" "redmine-sqlite=$REDMINE_DEB_VERSION" >/dev/null
+        fi
+    else
+        say "redmine $REDMINE_DEB_VERSION already installed (/usr/share/redmine)"
+    fi
+    if [ ! -f "$REDMINE_TEMPLATE/redmine.sqlite3" ]; then
+        local home
+        home="$(mktemp -d)"
+        say "redmine: preparing the template database in $REDMINE_TEMPLATE"
+        REDMINE_TEMPLATE="$PWD/$REDMINE_TEMPLATE" bash captures/redmine/start.sh --prepare-only "$home" \
+            || { rm -rf "$home"; return 1; }
+        rm -rf "$home"
+    fi
+}
+
 status() {
     say "json-server: $(installed_npm_version json-server || true) ($NPM_DIR/node_modules/.bin/json-server)"
     say "kinto:       $(installed_pip_version "$KINTO_VENV" kinto) ($KINTO_VENV)"
@@ -285,6 +327,7 @@ status() {
     say "nocodb:      $(installed_nocodb_version) ($NOCODB_DIR)"
     say "synapse:     $(installed_pip_version "$SYNAPSE_VENV" matrix-synapse) ($SYNAPSE_VENV)"
     say "mailman:     $(installed_pip_version "$MAILMAN_VENV" mailman) ($MAILMAN_VENV)"
+    say "redmine:     $(installed_redmine_version) (/usr/share/redmine, template $REDMINE_TEMPLATE)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -320,6 +363,7 @@ case "${1:-install}" in
         # SQLAlchemy 2.1 breaks Mailman 3.3.10's member lookups (500 on /members/find and
         # /lists/{id}/member/{email}): the last 2.0 release, as Mailman's own CI ran.
         install_venv_package "$MAILMAN_VENV" mailman "$MAILMAN_VERSION" "SQLAlchemy==$MAILMAN_SQLALCHEMY_VERSION"
+        install_redmine
         status
         say "done in $((SECONDS - started))s"
         ;;

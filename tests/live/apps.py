@@ -193,6 +193,17 @@ def _pdns_env() -> dict[str, str]:
     return {"PDNS_ROOT": str(root)}
 
 
+def _redmine_env() -> dict[str, str]:
+    """Debian's Redmine (the one system install: /usr/share/redmine) and the template database that
+    `.ci/live-apps.sh install` prepares after it, which also tells that the install ran."""
+    root, template = Path("/usr/share/redmine"), CACHE / "redmine-template"
+    if not (root / "config" / "application.rb").exists():
+        raise NotInstalled(f"redmine 5.0.4 (Debian) is not installed in {root}")
+    if not (template / "redmine.sqlite3").exists():
+        raise NotInstalled(f"redmine 5.0.4's template database is not installed in {_shown(template)}")
+    return {"REDMINE_ROOT": str(root), "REDMINE_TEMPLATE": str(template)}
+
+
 def _syncthing_env() -> dict[str, str]:
     """The unpacked Debian package (``dpkg -x``): one static binary start.sh runs."""
     root = CACHE / "syncthing"
@@ -239,10 +250,12 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
     "mailman": AppSpec("mailman", _venv_env("mailman", "master", "3.3.10"), _home_start("mailman"),
                        "/3.1/system/versions", 120.0, ready_line="mailman READY",
                        ready_authorization=MAILMAN_ADMIN),
+    "redmine": AppSpec("redmine", _redmine_env, _home_start("redmine"), "/issue_statuses.json", 180.0,
+                       ready_line="redmine READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
-SQLite meta store for 20-60 s on every start."""
+SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
