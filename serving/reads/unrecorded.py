@@ -6,6 +6,9 @@ another entity's recording, and never a recording the state has left behind.
   the state does not hold the entity either (``state.view: "missing"``) and its id is one the
   absence covers (``absence_shapes``), else it is a tool error (HTTP 404) saying nothing was
   recorded for it.
+* A recording of a document read whose view the state backs at other paths answers only when
+  it was recorded before the capture's first write: a later one shows the document as the
+  capture's writes left it (a write at its path, or through another API over the same data).
 * A recording of a read whose tool reads state types (``ReplayTable.reads_types``) answers only
   while it cannot contradict the state: it was recorded before the capture's first write, and
   no served write (nor data/add) has changed those types since. Otherwise the read is refused:
@@ -100,6 +103,14 @@ class GuardedReplay:
         return Served(answer, {"state": label, "absence": provenance(view.absence)})
 
     def _check(self, call: ReadCall, recorded: Any, state: StateIndex) -> None:
+        view = self._views.get(call.tool.name)
+        if (self._guarded and not recorded.initial and view is not None and view.kind == "document"
+                and any(line.state_backed for line in view.documents)):
+            raise CallRefused(
+                f"{call.tool.name} is not modelled over the current state at {call.path}: the state holds this "
+                f"view's documents at other paths, and this one's recording (record {recorded.ordinal}) was made "
+                "after the capture's own writes, so it shows the document as the capture left it, which any of "
+                "those writes may have changed; the paths the state holds answer from it", http_status=409)
         types = self._reads.get(call.tool.name, ())
         if not types:
             return
