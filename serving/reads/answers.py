@@ -15,6 +15,7 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.frozen_values import direct_init
 from capenv.serving.state.index import StateIndex
 
+from .entity_headers import state_headers
 from .envelope import collection_digest, render_envelope
 from .queries import evaluate_queries, pages
 from .render import first_lacking, project, render_entities, render_into, sorted_fields
@@ -64,7 +65,7 @@ def answer_item(view: ReadView, entity_type: EntityType, state: StateIndex, path
     base = view.base
     shown = project(sorted_fields(entity, view.sorted_arrays), view.shown_fields)
     body = with_item_members(render_into(base.body, view.locator or Locator(kind="root"), shown), view, raw_id)
-    return Answer(base.status, base.content_type, base.headers, body,
+    return Answer(base.status, base.content_type, state_headers(base.headers), body,
                   missing_field=_lacking(entity, view.required_fields))
 
 
@@ -120,8 +121,8 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
         body, unheld = render_envelope(view, line, body, _counted(line, members, collection, asked),
                                        lambda: _digest(collection), whole=whole, as_recorded=as_recorded,
                                        asked=asked)
-    return Answer(line.base.status, line.base.content_type, line.base.headers, body, missing_field=lacking,
-                  unheld=unheld)
+    return Answer(line.base.status, line.base.content_type, state_headers(line.base.headers), body,
+                  missing_field=lacking, unheld=unheld)
 
 
 def _counted(line: ListLine, members: list[dict[str, Any]], collection: Any,
@@ -153,4 +154,4 @@ def answer_document(line: DocumentLine, state: StateIndex) -> Answer | None:
     if line.path not in state.documents:
         return None
     body = render_into(line.base.body, line.locator, state.documents[line.path])
-    return Answer(line.base.status, line.base.content_type, line.base.headers, body)
+    return Answer(line.base.status, line.base.content_type, state_headers(line.base.headers), body)

@@ -8,6 +8,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import Locator, WritePlan
 from capenv.interpreter.bundle.values import locate
+from capenv.serving.reads.entity_headers import state_headers
 from capenv.serving.reads.render import place
 
 from .calls import WriteRefusal, WriteResult
@@ -61,7 +62,9 @@ def _recorded_fields(response: Any) -> tuple[str, ...]:
 
 def write_result(plan: WritePlan, body: Any, is_json: bool, text: str | None, provenance: dict[str, Any],
                  changed: list[str]) -> WriteResult:
-    """The answer with the recorded status, content type and headers (200 when none was kept)."""
+    """The answer with the recorded status, content type and headers (200 when none was kept), less
+    those that described the recorded entity (``state_headers``)."""
     response = plan.response
     return WriteResult(response.status if response else 200, response.content_type if response else None,
-                       response.headers if response else (), body, is_json, text, provenance, changed)
+                       state_headers(response.headers) if response else (), body, is_json, text, provenance,
+                       changed)
