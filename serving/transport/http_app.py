@@ -41,6 +41,7 @@ from capenv.serving.transport.http_exchange import (
     raw_target,
     read_body,
     request_from_scope,
+    scope_headers,
     send_answer,
     send_json,
 )
@@ -335,9 +336,7 @@ def _first_headers(scope: Scope) -> dict[str, str]:
     kept = scope.get(FIRST_HEADERS_KEY)
     if kept is not None and kept[0] is scope["headers"]:  # a copied scope with other headers reads them
         return kept[1]
-    found: dict[str, str] = {}
-    for name, value in scope["headers"]:
-        found.setdefault(name.decode("latin-1").lower(), value.decode("latin-1"))
+    found = dict(reversed(scope_headers(scope)))  # the first value of a name is the last one set
     scope[FIRST_HEADERS_KEY] = (scope["headers"], found)
     return found
 

@@ -30,6 +30,8 @@ DRAIN_LIMIT = 64 * 1024 * 1024
 
 ENCODED_HEADERS_KEPT = 4096
 """How many answers' header sets are kept encoded (``_encoded_headers``)."""
+HEADERS_KEY = "capenv.headers"
+"""Where ``scope_headers`` keeps a request's decoded headers in its scope."""
 TARGET_KEY = "capenv.raw_target"
 """Where ``raw_target`` keeps a request's path and query in its scope (ASGI lets a server or app add
 keys of its own)."""
@@ -77,7 +79,14 @@ def _raw_target(scope: Scope) -> tuple[str, str]:
 
 
 def scope_headers(scope: Scope) -> tuple[tuple[str, str], ...]:
-    return tuple((name.decode("latin-1").lower(), value.decode("latin-1")) for name, value in scope["headers"])
+    """The request's headers as text (names lower case), in the order sent; decoded once per request
+    (kept in the scope under ``HEADERS_KEY``, with the header list they were read from)."""
+    raw = scope["headers"]
+    kept = scope.get(HEADERS_KEY)
+    if kept is None or kept[0] is not raw:  # a copied scope with other headers reads them
+        decoded = tuple([(name.decode("latin-1").lower(), value.decode("latin-1")) for name, value in raw])
+        kept = scope[HEADERS_KEY] = (raw, decoded)
+    return kept[1]
 
 
 def declared_length(scope: Scope) -> int | None:
