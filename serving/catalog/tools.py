@@ -190,7 +190,7 @@ def _draft(entry: CatalogEntry, bundle: Bundle, replayer: Replayer) -> Draft:
     parts: list[Any] = []
     if entry.from_state:
         parts.append(f"{what} from the served state ({where}).")
-        parts += _state_notes(view)
+        parts += _state_notes(view, replayer.calls(tool.name))
         if kind in ("list", "document") and tool.params:
             held = "collections the capture listed" if kind == "list" else "documents the capture read"
             parts.append(f"Only {held} are answered (the recorded path values below); another is refused.")
@@ -218,12 +218,16 @@ UNEVALUATED_QUERY_NOTE = ("A query not evaluated over the state replays its reco
 ``reads/unrecorded``): the refusal its schema cannot say, named in its description."""
 
 
-def _state_notes(view: ReadView | None) -> list[str]:
+def _state_notes(view: ReadView | None, calls: Any = ()) -> list[str]:
     notes = []
     if view is not None and view.kind == "item":
         if view.absence is not None:
-            notes.append(f"An entity the state does not hold answers the recorded {view.absence.recording.status}, "
+            status = view.absence.recording.status
+            notes.append(f"An entity the state does not hold answers the recorded {status}, "
                          'as the application answers ids it does not hold (state.view "missing").')
+            if any(400 <= c.response.status < 500 and c.response.status != status for c in calls):
+                notes.append(f"An id shaped or framed otherwise than those answered {status}, where the capture "
+                             "shows the application answering such ids otherwise, is refused.")
         elif view.missing is not None:
             notes.append(f"An entity the state does not hold answers the recorded {view.missing.status} "
                          '(state.view "missing").')

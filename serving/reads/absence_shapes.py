@@ -11,6 +11,7 @@ another status for an id of another shape, the absence answers any id, as it alw
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 from capenv.interpreter.bundle.models import RecordedCall, ReadView
@@ -23,11 +24,14 @@ def unlike_the_absences(view: ReadView, calls: Iterable[RecordedCall], beside: I
     """Why the learned absence does not answer ``raw_id``, or None when it does. ``calls``: the
     item tool's recordings; ``beside``: every recorded read of a path differing from the call's
     in its last segment alone (a word the manifest took literally, ``/silence/nope``, included)."""
-    calls = tuple(calls)
+    calls, beside = tuple(calls), tuple(beside)
     absent_ordinals = set(view.absence_records) | set(view.absence.records if view.absence else ())
     absent = [call for call in calls if call.ordinal in absent_ordinals]
     if not absent:
         return None
+    outside = _outside_the_frame(view, calls, beside, decode_once(raw_id))
+    if outside is not None:
+        return outside
     statuses = {call.response.status for call in absent}
     covered = {_shape(call) for call in absent} | {_shape(call) for call in calls if 200 <= call.response.status < 300}
     wanted = decode_once(raw_id)
@@ -51,3 +55,51 @@ def _id_of(call: RecordedCall) -> str:
 
 def _shape(call: RecordedCall) -> str:
     return id_shape(_id_of(call))
+
+
+def _outside_the_frame(view: ReadView, calls: tuple[RecordedCall, ...], beside: tuple[RecordedCall, ...],
+                       wanted: str) -> str | None:
+    """Why the learned absence is not given to ``wanted`` when the frame of the ids the tool
+    answered with success (their common prefix up to a separator, common suffix from one) splits
+    the recorded 4xx answers: every id answered with the learned status on one side, every id
+    answered with another 4xx on the other, and ``wanted`` on that other side. Synapse answers 404
+    to ``@nobody:capenv.test`` and 400 ("Can only look up local users") to ``@someone:example.org``;
+    its users are framed ``@…:capenv.test``, so ``@x:example.org`` may be refused as well."""
+    if view.absence is None:
+        return None
+    status = view.absence.recording.status
+    prefix, suffix = _frame([_id_of(call) for call in calls if 200 <= call.response.status < 300])
+    if not prefix and not suffix:
+        return None
+    learned = [call for call in calls if call.ordinal in set(view.absence.records)]
+    others = [call for call in (*calls, *beside) if 400 <= call.response.status < 500
+              and call.response.status != status]
+    side = _fits(wanted, prefix, suffix)
+    learned_sides = {_fits(_id_of(call), prefix, suffix) for call in learned}
+    other_sides = {_fits(_id_of(call), prefix, suffix) for call in others}
+    if not others or len(learned_sides) != 1 or len(other_sides) != 1 or learned_sides == other_sides \
+            or side in learned_sides:
+        return None
+    frame, other = f"{prefix}…{suffix}", others[0]
+    where = "outside" if not side else "inside"
+    return (f'nothing was recorded for "{wanted}": the ids the application answered with success are framed '
+            f'"{frame}"; it answered {status} as missing only to ids {"inside" if side is False else "outside"} that '
+            f'frame and {other.response.status} to "{_id_of(other)}" (record {other.ordinal}) {where} it, as '
+            f'"{wanted}" is, so its answer to "{wanted}" is not known')
+
+
+def _frame(ids: list[str]) -> tuple[str, str]:
+    """The common prefix of ``ids`` cut after its last separator (not a letter or digit) and their
+    common suffix cut before its first: ``@ann:example.org``, ``@bo:example.org`` -> ``@``, ``:example.org``."""
+    if len(ids) < 2:
+        return "", ""
+    prefix = os.path.commonprefix(ids)
+    suffix = os.path.commonprefix([value[::-1] for value in ids])[::-1]
+    cut = max((i for i, c in enumerate(prefix) if not c.isalnum()), default=-1)
+    prefix = prefix[:cut + 1]
+    cut = next((i for i, c in enumerate(suffix) if not c.isalnum()), len(suffix))
+    return prefix, suffix[cut:]
+
+
+def _fits(value: str, prefix: str, suffix: str) -> bool:
+    return value.startswith(prefix) and value.endswith(suffix) and len(value) >= len(prefix) + len(suffix)

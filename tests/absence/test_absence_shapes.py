@@ -45,3 +45,37 @@ def test_an_id_of_another_shape_is_refused_where_the_application_answered_that_s
 def test_with_no_other_answer_recorded_the_absence_answers_any_id():
     answer = get(EnvironmentRuntime(build_from(things(refuses_other_shapes=False))), "/things/db2-thing")
     assert answer.status == 404 and b"thing not found" in answer.body
+
+
+MISSING_ACCOUNT = {"error": "No such account"}
+REMOTE_ACCOUNT = {"error": "Only local accounts"}
+
+
+def accounts(remote_last: bool) -> HarBuilder:
+    """Ids framed ``@…:north.test``; a 404 for one of that frame, a 400 for one of another server
+    whose shape (length and characters) the held ids share (Synapse's remote user). The learned
+    absence is the latest of the two."""
+    ann, bo = {"id": "@ann:north.test", "name": "Ann"}, {"id": "@bobby:north.test", "name": "Bo"}
+    har = (HarBuilder()
+           .call("GET", "/accounts", response=[ann, bo])
+           .call("GET", "/accounts/@ann:north.test", response=ann)
+           .call("GET", "/accounts/@bobby:north.test", response=bo))
+    missing = ("/accounts/@nobody:north.test", 404, MISSING_ACCOUNT)
+    remote = ("/accounts/@ann:south.test", 400, REMOTE_ACCOUNT)
+    for path, status, body in ((missing, remote) if remote_last else (remote, missing)):
+        har = har.call("GET", path, status=status, response=body)
+    return har
+
+
+def test_an_id_outside_the_frame_of_the_absences_is_refused_where_another_4xx_answered_one():
+    runtime = EnvironmentRuntime(build_from(accounts(remote_last=False)))
+    inside = get(runtime, "/accounts/@zoe:north.test")
+    assert inside.status == 404 and b"No such account" in inside.body
+    outside = get(runtime, "/accounts/@bobby:south.test")  # the shape of a held id, another server
+    assert outside.status == 404 and b"No such account" not in outside.body and b"400" in outside.body
+
+
+def test_a_refusal_learned_last_is_not_given_to_an_id_inside_the_frame():
+    runtime = EnvironmentRuntime(build_from(accounts(remote_last=True)))
+    inside = get(runtime, "/accounts/@zoe:north.test")  # Synapse would answer 404 "No such account"
+    assert inside.status == 404 and b"Only local accounts" not in inside.body and b'"error":"not_found"' in inside.body

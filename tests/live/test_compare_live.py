@@ -62,9 +62,6 @@ def check(app: str, results: list[CallResult]) -> None:
 
 
 KNOWN_WRONG: dict[str, str] = {
-    "synapse": "a remote user (@x:example.org) answered with the learned 404 where Synapse answers 400; document "
-               "reads (profile, room state) answered from recordings made after writes to them (a write at the same "
-               "path or below it, percent-encoded; a write through the admin API)",
     "pdns": "an id of a shape no recorded id has answered with the learned 404: a TSIG key name with an empty "
             "label (seed-key.., which PowerDNS answers 422); no recorded 4xx shows that shape",
 }
