@@ -177,3 +177,17 @@ DECLARED_OPS = (
     "template", "constant", "increment", "stamp", "derived", "renewed", "set", "held-clock",
     "held-version",
 )
+
+
+def json_params(params: BaseModel) -> dict[str, Any]:
+    """An op's params as a plan writes them: JSON objects have string keys, so a token's separator
+    positions are written ``{"8": "-"}`` (the contract's ``dict[int, str]`` reads them back)."""
+    return _string_keys(params.model_dump(mode="python"))
+
+
+def _string_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _string_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_string_keys(v) for v in value]
+    return value

@@ -100,3 +100,16 @@ def token_shape(value: str) -> str:
     case letters, ``A`` upper case letters, any other character as itself)."""
     classes = {"0" if c.isdigit() else "a" if c.islower() else "A" if c.isupper() else c for c in value}
     return f"{len(value)}:{''.join(sorted(classes))}"
+
+
+_ENTITY_TAG = re.compile(r'(?:W/)?"([^"]+)"')
+
+
+def entity_tag_opaque(value: Any) -> str | None:
+    """The opaque part of an HTTP entity tag held as a string member (``"\\"3f2a…\\""``,
+    ``W/"…"``: Mailman's ``http_etag``, Google APIs' ``etag``), or None. The quotes are the
+    tag's syntax, not its value, so the tag is judged as the token inside."""
+    if not isinstance(value, str):
+        return None
+    found = _ENTITY_TAG.fullmatch(value)
+    return found.group(1) if found else None

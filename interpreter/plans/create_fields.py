@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.bundle.models import FieldRule, MemberRule
-from capenv.interpreter.bundle.op_params import OP_PARAMS
+from capenv.interpreter.bundle.op_params import OP_PARAMS, json_params
 from capenv.interpreter.predicates.create_contexts import CreateFieldContext
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 
@@ -91,15 +91,7 @@ def field_rule(name: str, decision: Decision) -> FieldRule:
         raise ValueError(f"rule {decision.rule_id} names no serving op with a parameter contract ({op!r})")
     evidence = {k: v for k, v in decision.evidence.items() if k != "op_params"}
     params = OP_PARAMS[op].model_validate(decision.evidence.get("op_params", {}))
-    return FieldRule(field=name, rule_id=decision.rule_id or "", op=op, params=_string_keys(params.model_dump()),
+    return FieldRule(field=name, rule_id=decision.rule_id or "", op=op, params=json_params(params),
                      evidence=evidence)
 
 
-def _string_keys(value: Any) -> Any:
-    """JSON objects have string keys: a token's separator positions are written ``{"8": "-"}``
-    (the contract's ``dict[int, str]`` reads them back as integers)."""
-    if isinstance(value, dict):
-        return {str(k): _string_keys(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_string_keys(v) for v in value]
-    return value

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.bundle.models import FieldRule
-from capenv.interpreter.bundle.op_params import OP_PARAMS
+from capenv.interpreter.bundle.op_params import OP_PARAMS, json_params
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.document_writes import DocumentWriteContext
 from capenv.interpreter.predicates.update_change_context import UpdateChangeContext
@@ -57,7 +57,7 @@ def changed_members(ruleset: RuleSet, exemplar: Record, body: dict[str, Any], be
             events.append(note(tool, "unexplained-change", why, "interpreter/plans/document_changes.py"))
             return fields, "unexplained-change"
         evidence = dict(decision.evidence)
-        params = OP_PARAMS[decision.serve].model_validate(evidence.pop("params", {})).model_dump(mode="python")
+        params = json_params(OP_PARAMS[decision.serve].model_validate(evidence.pop("params", {})))
         fields.append(FieldRule(field=name, rule_id=decision.rule_id, op=decision.serve, params=params,
                                 evidence={**evidence, "ordinal": exemplar.ordinal}))
     return fields, None

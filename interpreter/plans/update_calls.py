@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from capenv.interpreter.bundle.models import FieldRule
-from capenv.interpreter.bundle.op_params import OP_PARAMS
+from capenv.interpreter.bundle.op_params import OP_PARAMS, json_params
 from capenv.interpreter.predicates.update_change_context import UpdateChangeContext
 from capenv.interpreter.predicates.update_values import same_value
 from capenv.interpreter.rules_engine import Decision, RuleSet, evaluate
@@ -47,6 +47,6 @@ def judge_change(ruleset: RuleSet, inputs: UpdateInputs, call: UpdateCall, name:
 
 def field_rule_of(name: str, call: UpdateCall, decision: Decision) -> FieldRule:
     evidence = dict(decision.evidence)
-    params = OP_PARAMS[decision.serve].model_validate(evidence.pop("params", {})).model_dump(mode="python")
+    params = json_params(OP_PARAMS[decision.serve].model_validate(evidence.pop("params", {})))
     evidence["ordinal"] = call.ordinal
     return FieldRule(field=name, rule_id=decision.rule_id, op=decision.serve, params=params, evidence=evidence)

@@ -17,7 +17,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.models import FieldRule, MemberRule
-from capenv.interpreter.bundle.op_params import OP_PARAMS
+from capenv.interpreter.bundle.op_params import OP_PARAMS, json_params
 from capenv.interpreter.predicates.update_member_kinds import UpdateMemberContext
 from capenv.interpreter.predicates.update_values import instant_and_format, same_value
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
@@ -146,7 +146,7 @@ def _field_rule(member: str, call: UpdateCall, decision: Decision) -> FieldRule 
         return None
     evidence = dict(decision.evidence)
     params = evidence.pop("params", {})
-    params = OP_PARAMS[decision.serve].model_validate(params).model_dump(mode="python")
+    params = json_params(OP_PARAMS[decision.serve].model_validate(params))
     evidence["ordinal"] = call.ordinal
     return FieldRule(field=member, rule_id=decision.rule_id, op=decision.serve, params=params, evidence=evidence)
 

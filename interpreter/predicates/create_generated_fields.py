@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.values import entity_tag_opaque
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
 
 from .create_contexts import CreateFieldContext
@@ -202,11 +203,12 @@ def create_field_is_unique(ctx: CreateFieldContext, params: UniqueParams) -> Out
             return Miss("another entity of the type holds the same UUID")
         uppercase = value.upper() == value and value.lower() != value
         return Match({"format": "uuid", "op_params": {"format": "uuid", "uppercase": uppercase}})
-    if not (params.min_length <= len(value) <= params.max_length):
-        return Miss(f"{len(value)} characters, not a UUID nor {params.min_length} to {params.max_length}")
-    if not fullmatch(f"[{params.token_alphabet}]+", value):
+    token = entity_tag_opaque(value) or value  # an entity tag's quotes are its syntax: kept as separators
+    if not (params.min_length <= len(token) <= params.max_length):
+        return Miss(f"{len(token)} characters, not a UUID nor {params.min_length} to {params.max_length}")
+    if not fullmatch(f"[{params.token_alphabet}]+", token):
         return Miss("holds characters outside the token alphabet")
-    if not (any(c.isalpha() for c in value) and any(c.isdigit() for c in value)):
+    if not (any(c.isalpha() for c in token) and any(c.isdigit() for c in token)):
         return Miss("a token holds letters and digits both")
     repeated = [k for k, v in ctx.whole_entity.items() if k != ctx.field and v == value]
     if repeated:

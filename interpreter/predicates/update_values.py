@@ -13,6 +13,7 @@ from typing import Any, Iterator
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
 from capenv.interpreter.bundle.pointers import escape_token
+from capenv.interpreter.bundle.values import entity_tag_opaque
 
 from .clock_formats import clock_limit, learn_clock_format, parse_instant as instant_in
 # A rule is judged by the slug and text serving would write (slugify is re-exported).
@@ -65,7 +66,9 @@ def is_uuid(value: Any) -> bool:
 
 
 def is_opaque_token(value: Any, min_length: int, max_length: int) -> bool:
-    """16-64 letters, digits, ``_`` or ``-``, holding letters and digits both."""
+    """16-64 letters, digits, ``_`` or ``-``, holding letters and digits both; or an HTTP entity
+    tag (``"…"``, ``W/"…"``) around such a token."""
+    value = entity_tag_opaque(value) or value
     return (isinstance(value, str) and min_length <= len(value) <= max_length
             and _TOKEN_RE.fullmatch(value) is not None
             and any(c.isalpha() for c in value) and any(c.isdigit() for c in value))

@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.interpreter.bundle.values import entity_tag_opaque
 from capenv.interpreter.bundle.rule_data import rule_params
 
 _ISO_DATETIME = re.compile(
@@ -64,6 +65,19 @@ def _relative_time() -> re.Pattern[str]:
     """The rule's pattern, matched as its predicate matches it: the whole string, any case."""
     pattern = rule_params("view-list-projections", "list-projection.relative-time")["pattern"]
     return re.compile(pattern, re.IGNORECASE)
+
+
+def entity_tag_format(value: Any) -> str | None:
+    """The shape of an HTTP entity tag held as a string member (``"\"<40 hex>\""``: Mailman's
+    ``http_etag``), or None. A tag is the application's own version of what it answers (often a
+    hash of it, clocks included), which no model can reproduce: two tags agree by shape, as two
+    clock readings agree by format, while every other member is still compared. The shape is the
+    tag's strength and length."""
+    opaque = entity_tag_opaque(value)
+    if opaque is None:
+        return None
+    weak = "W/" if value.startswith("W/") else ""
+    return f"{weak}tag{len(opaque)}"  # its alphabet is the application's (a hash's hex digits) to choose
 
 
 def generated_format(value: Any) -> str | None:

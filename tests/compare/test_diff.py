@@ -9,7 +9,7 @@ from capenv.interpreter.rules_engine.loader import load_rules
 from capenv.serving.compare.jsondiff import ABSENT, Difference, ValueMap, diff_json, json_equal
 from capenv.serving.compare.judge import DIFFERENT, REFUSED, SAME, capenv_refusal, judge
 from capenv.serving.compare.sides import Observed
-from capenv.serving.compare.values import clock_format, generated_format
+from capenv.serving.compare.values import clock_format, entity_tag_format, generated_format
 
 JSON = (("Content-Type", "application/json; charset=utf-8"),)
 
@@ -47,6 +47,19 @@ def test_clock_readings_are_compared_by_format():
                      {"at": "2024-02-01T01:02:03.000004Z", "ms": 1700000000123}, values) == []
     assert diff_json({"at": "2026-11-30T13:04:20Z"}, {"at": "2026-11-30T13:04:20.000Z"}, values) != []
     assert diff_json({"ms": 1796044045721}, {"ms": 1796044045}, values) != []  # ms against seconds
+
+
+def test_entity_tags_are_compared_by_shape():
+    """An application's version tag (often a hash of what it answers) no model can reproduce."""
+    live, model = '"d3911539095df6e43e97fd173bbcb564563c89cf"', '"2f0aa0c7e9d3b6a1c4f8e5d2b7a9c1e3f5d7b9a0"'
+    assert entity_tag_format(live) == entity_tag_format(model) == "tag40"
+    assert entity_tag_format('W/"5f-abc"') != entity_tag_format('"5f-abc"')
+    assert entity_tag_format("d3911539095df6e43e97fd173bbcb564563c89cf") is None  # no quotes: an id, paired or not
+    values = ValueMap()
+    assert diff_json({"http_etag": live, "description": "a"}, {"http_etag": model, "description": "a"}, values) == []
+    assert diff_json({"http_etag": live}, {"http_etag": '"short"'}, values) != []
+    assert diff_json({"http_etag": live, "description": "a"}, {"http_etag": model, "description": "b"}, values) \
+        == [Difference("/description", "a", "b")]
 
 
 def test_clocks_shown_relative_to_the_read_are_one_format():
