@@ -21,13 +21,14 @@ TABLE = "write-copies"
 REASON = "copied-entity"
 
 
-def _entities(value: Any, id_field: str, found: list[Any], top: bool = True) -> None:
-    """The identities of the objects an answer holds as its entities: the root object, the root
-    array's objects, and one member's object or objects (an envelope), never an object embedded
-    in another entity (a related entity shown inside it is no copy: the gate checks embeddings)."""
+def _entities(value: Any, id_field: str, found: list[tuple[Any, dict[str, Any]]], top: bool = True) -> None:
+    """The objects an answer holds as its entities, with their identities: the root object, the
+    root array's objects, and one member's object or objects (an envelope), never an object
+    embedded in another entity (a related entity shown inside it is no copy: the gate checks
+    embeddings)."""
     if isinstance(value, dict):
         if id_field in value:
-            found.append(value[id_field])
+            found.append((value[id_field], value))
             return
         if top:
             for inner in value.values():
@@ -35,27 +36,41 @@ def _entities(value: Any, id_field: str, found: list[Any], top: bool = True) -> 
     elif isinstance(value, list):
         for inner in value:
             if isinstance(inner, dict) and id_field in inner:
-                found.append(inner[id_field])
+                found.append((inner[id_field], inner))
 
 
-def _shown(ctx: PlanContext, id_field: str) -> dict[str, list[int]]:
+def _shown(ctx: PlanContext, id_field: str) -> dict[str, list[tuple[int, dict[str, Any]]]]:
     """Every string identity an entity of a read's answer carries at ``id_field``, with the
-    reads (GETs and read-only POSTs) that show it; built once per field."""
+    reads (GETs and read-only POSTs) that show it and the object; built once per field."""
     memo = ctx.__dict__.setdefault("identities_shown", {})
     if id_field not in memo:
-        index: dict[str, list[int]] = {}
+        index: dict[str, list[tuple[int, dict[str, Any]]]] = {}
         for ordinal in sorted(ctx.records):
             record = ctx.records[ordinal]
             reads = record.method == "GET" or ctx.tool_of.get(ordinal) in ctx.read_only
             if not record.primary or not reads or not record.succeeded or not record.response.is_json:
                 continue
-            values: list[Any] = []
+            values: list[tuple[Any, dict[str, Any]]] = []
             _entities(record.response.json_value, id_field, values)
-            for value in values:
+            for value, shown in values:
                 if isinstance(value, str):
-                    index.setdefault(value, []).append(ordinal)
+                    index.setdefault(value, []).append((ordinal, shown))
         memo[id_field] = index
     return memo[id_field]
+
+
+def _type_fields(ctx: PlanContext, entity_type: EntityType) -> set[str]:
+    """The fields the type's views show."""
+    return {f for view in ctx.view.views if view.type == entity_type.name for f in view.shown_fields}
+
+
+def _references(shown: dict[str, Any], entity_type: EntityType, fields: set[str], ctx: PlanContext) -> bool:
+    """The object is another entity naming this one: an identity member of its own with another
+    value, and fewer than half of its members are fields of the written type."""
+    identity = shown[entity_type.id_field]
+    own = any(ctx.is_identity_member(name) and value != identity and isinstance(value, (str, int))
+              and not isinstance(value, bool) for name, value in shown.items() if name != entity_type.id_field)
+    return own and sum(name in fields for name in shown) * 2 < len(shown)
 
 
 def _outside(path: str, entity_type: EntityType) -> bool:
@@ -72,6 +87,7 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
     if plan.build_reason is not None or plan.effect not in ("update", "delete", "action") or plan.address is None:
         return plan
     shown = _shown(ctx, entity_type.id_field)
+    fields = _type_fields(ctx, entity_type)
     tool = next(t for t in ctx.manifest.tools if t.name == plan.tool)
     events: list[TraceEvent] = []
     after = plan.address.segments_after_item()
@@ -80,14 +96,18 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
         if not call.succeeded:
             continue
         identity = call_key(ctx.timeline, call, after)
-        places = [f"#{o} {ctx.records[o].path}" for o in shown.get(identity, []) if _outside(ctx.records[o].path,
-                                                                                              entity_type)]
-        context = WriteCopyContext(id_field=entity_type.id_field, identity=identity, shown_at=places)
+        outside = [(o, obj) for o, obj in shown.get(identity, []) if _outside(ctx.records[o].path, entity_type)]
+        places = [f"#{o} {ctx.records[o].path}" for o, _ in outside]
+        referencing = [f"#{o} {ctx.records[o].path}" for o, obj in outside
+                       if _references(obj, entity_type, fields, ctx)]
+        context = WriteCopyContext(id_field=entity_type.id_field, identity=identity, shown_at=places,
+                                   effect=plan.effect, referencing=referencing)
         decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{plan.tool} record {ordinal}")
         events.extend(decision.events)
         if decision.yields.get("copy"):
             events.append(note(plan.tool, REASON, (
-                f"record {ordinal} writes {entity_type.name} {identity!r}, which {places[0]} also shows as an object "
+                f"record {ordinal} writes {entity_type.name} {identity!r}, which {decision.evidence['shown_at'][0]} "
+                "also shows as an object "
                 "of another collection: the write would leave that copy as it was (side effects on copies of "
                 "entities in other collections are not modelled)"), location="interpreter/plans/copies.py"))
             return plan.model_copy(update={"build_reason": REASON, "traces": plan.traces + tuple(events)})

@@ -26,20 +26,36 @@ class WriteCopyContext(BaseModel):
     shown_at: list[str] = Field(default_factory=list)
     """Records (``#ordinal path``) outside the type's collection whose answer holds an object with
     that identity at ``id_field``."""
+    effect: str = "update"
+    """The write's effect: ``update``, ``action`` or ``delete``."""
+    referencing: list[str] = Field(default_factory=list)
+    """Those of ``shown_at`` whose object is another entity naming this one: it carries an identity
+    member of its own with another value, and fewer than ``type_share`` of its members are fields
+    of the written type (a list naming its domain by ``mail_host``)."""
 
 
 class MinLengthParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     min_length: int = Field(ge=1)
+    references_exempt: list[str] = Field(default_factory=list)
+    """Effects a referencing object cannot go stale under: an update leaves the identity it names
+    as it was (a delete may take the referencing entity with it, so it stays a copy there)."""
 
 
 @predicate("identity_shown_elsewhere", context="write-copy", params=MinLengthParams)
 def identity_shown_elsewhere(ctx: WriteCopyContext, params: MinLengthParams) -> Outcome:
     """A read of another path answered an object carrying the entity's identity (a string of at
-    least ``min_length`` characters, so a shared small number or word is no evidence)."""
+    least ``min_length`` characters, so a shared small number or word is no evidence), other than
+    an entity naming it where the write's effect leaves such a reference as it was."""
     if not isinstance(ctx.identity, str) or len(ctx.identity) < params.min_length:
         return Miss(f"the identity {ctx.identity!r} is no string of {params.min_length} or more characters")
     if not ctx.shown_at:
         return Miss(f"no read outside the type's collection shows an object with {ctx.id_field} {ctx.identity!r}")
-    return Match({"identity": ctx.identity, "shown_at": ctx.shown_at[:3]})
+    places = ctx.shown_at
+    if ctx.effect in params.references_exempt:
+        places = [p for p in ctx.shown_at if p not in ctx.referencing]
+        if not places:
+            return Miss(f"every object elsewhere with {ctx.id_field} {ctx.identity!r} is another entity naming it "
+                        f"({', '.join(ctx.referencing[:3])}), which an {ctx.effect} leaves as it was")
+    return Match({"identity": ctx.identity, "shown_at": places[:3]})

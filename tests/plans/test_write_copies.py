@@ -43,3 +43,35 @@ def test_the_same_delete_with_no_copy_or_only_an_embedding_is_served():
     for embedded in (False, True):
         plan = delete_plan(build_from(limits_app(copy_listed=False, embedded=embedded)))
         assert plan.served, (embedded, plan.reason)
+
+
+DOMAINS = [{"mail_host": "ant.example", "description": "Ants", "base_url": None},
+           {"mail_host": "bee.example", "description": "Bees", "base_url": None}]
+LIST = {"list_id": "talk.ant.example", "list_name": "talk", "mail_host": "ant.example", "volume": 1,
+        "advertised": True, "member_count": 2, "description": "Talk about ants"}
+
+
+def domains_app(write: str) -> HarBuilder:
+    """Domains keyed by mail_host; a list, an entity of its own, names its domain by mail_host."""
+    har = (HarBuilder()
+           .call("GET", "/domains", response=DOMAINS)
+           .call("GET", "/domains/ant.example", response=DOMAINS[0])
+           .call("GET", "/domains/bee.example", response=DOMAINS[1])
+           .call("GET", "/lists/talk.ant.example", response=LIST))
+    if write == "update":
+        patched = {**DOMAINS[0], "description": "Ants, all of them"}
+        har.call("PATCH", "/domains/ant.example", body={"description": "Ants, all of them"}, response=patched)
+        return har.call("GET", "/domains/ant.example", response=patched).call("GET", "/domains", response=[patched,
+                                                                                                          DOMAINS[1]])
+    har.call("DELETE", "/domains/ant.example", status=204)
+    return har.call("GET", "/domains/ant.example", status=404, response=MISSING).call("GET", "/domains",
+                                                                                       response=DOMAINS[1:])
+
+
+def test_an_update_of_an_entity_another_entity_names_is_served_and_its_delete_is_not():
+    update = next(p for p in build_from(domains_app("update")).view.writes if p.method == "PATCH")
+    assert update.served, update.reason
+    assert any(e.rule_id == "copy.identity-elsewhere" and "another entity naming it" in (e.reason or "")
+               for e in update.traces)
+    delete = delete_plan(build_from(domains_app("delete")))
+    assert not delete.served and delete.reason == "copied-entity"  # the list may go with its domain
