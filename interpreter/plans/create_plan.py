@@ -19,7 +19,9 @@ from .create_inputs import CreateInputs
 from .exemplar import admit_body
 from .get_or_create import held_answers
 from .insert import insert_rule
-from .link import identity_of, link_create, names_collection_of, names_id_alone, returned_ids
+from .link import (
+    identity_of, link_create, names_collection_below, names_collection_of, names_id_alone, returned_ids,
+)
 from .newly_listed import newly_listed, same_collection
 
 
@@ -27,7 +29,7 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
                 base: dict[str, Any], events: list[TraceEvent]) -> WritePlan:
     response = exemplar.response.json_value if exemplar.response.is_json else None
     target = next((t for t in ctx.view.types if t.name == base.get("type")
-                   and names_collection_of(exemplar.path, t)), None)
+                   and (names_collection_of(exemplar.path, t) or names_collection_below(tool.template, t))), None)
     candidates = returned_ids(response, identity_of(ctx.is_identity_member, target), ctx.min_id_length)
     link, misses = link_create(exemplar, ctx.timeline, ctx.view.state, candidates,
                                lambda a, b: ctx.other_write_between(tool.name, a, b), ctx.min_id_length,

@@ -90,10 +90,20 @@ def names_collection_of(path: str, entity_type: EntityType) -> bool:
     return len(parts) == len(template) and all(a == b or b.startswith("{") for a, b in zip(parts, template))
 
 
+def names_collection_below(tool_template: str, entity_type: EntityType) -> bool:
+    """The tool's path is a collection path of the type plus one literal segment: a create posted
+    to ``/registration_tokens/new`` or ``/things/create`` names the type's collection too. A
+    parameter there (``/api/contents/{path...}``, a folder's contents) names no such word."""
+    parts, template = split_path(tool_template), split_path(entity_type.collection_template)
+    return (len(parts) == len(template) + 1 and not parts[-1].startswith("{")
+            and names_collection_of("/" + "/".join(parts[:-1]), entity_type))
+
+
 def identity_of(is_identity_member: Callable[[str], bool],
                 target: EntityType | None) -> Callable[[str], bool]:
     """Identity members of a create's answer: those named as identities, and the identity field of
-    ``target``, the type whose collection the call's path names (``names_collection_of``), which
+    ``target``, the type whose collection the call's path names (``names_collection_of``, or
+    ``names_collection_below`` for a literal segment after it), which
     names the entity whatever the field is called (an entry addressed by its ``kind`` or ``code``)."""
     if target is None:
         return is_identity_member

@@ -10,7 +10,7 @@ from support.capture_runs import build_from, plan, summary
 from support.har_builder import HarBuilder
 
 from capenv.interpreter.bundle.models import EntityType
-from capenv.interpreter.plans.link import identity_of, names_collection_of, returned_ids
+from capenv.interpreter.plans.link import identity_of, names_collection_below, names_collection_of, returned_ids
 
 OWNER = {"kind": "OWNER", "values": ["ops"], "type": "Setting"}
 NOTE = {"kind": "NOTE", "values": ["made by a test"], "type": "Setting"}
@@ -66,3 +66,19 @@ def test_a_create_in_a_collection_the_window_never_listed_takes_the_order_its_ty
     create = plan(bundle, "POST", "/hosts/{host_id}/settings")
     assert create.insert is not None and (create.insert.kind, create.insert.field) == ("sorted", "kind"), \
         (create.insert, summary(bundle))
+
+
+def test_a_create_posted_below_its_collection_names_the_types_identity_too():
+    """``POST /settings/new`` (Synapse's ``/registration_tokens/new``): the collection path plus one
+    literal segment names the type, so its answer's ``kind`` is the new entity's id."""
+    bundle = build_from(HarBuilder()
+                        .call("GET", "/settings", response=[OWNER])
+                        .call("GET", "/settings/OWNER", response=OWNER)
+                        .call("POST", "/settings/new", body={"kind": "NOTE", "values": ["made by a test"]},
+                              response=NOTE)
+                        .call("GET", "/settings/NOTE", response=NOTE)
+                        .call("GET", "/settings", response=[OWNER, NOTE]))
+    create = plan(bundle, "POST", "/settings/new")
+    assert create.effect == "create" and create.served, summary(bundle)
+    setting = next(t for t in bundle.view.types if t.name == create.type)
+    assert names_collection_below("/settings/new", setting) and not names_collection_below("/settings", setting)
