@@ -521,9 +521,40 @@ class Address(_Model):
         return len(self.segment.split("/")) if self.by in ("path", "action") and self.segment else 0
 
 
+class AnswerPathMember(_Model):
+    """A member of a split answer's entity repeating a path value of the call: the segment at
+    ``segment`` percent-decoded, as a string (``scalar``) or the integer it spells (``number``)."""
+
+    member: str
+    segment: int
+    form: Literal["scalar", "number"] = "scalar"
+
+
+class SplitAnswer(_Model):
+    """An answer that splits the entity's identity from the entity (``write-answer-envelopes``,
+    Flask-AppBuilder's ``{"id": 7, "result": {…}}``): ``id_member`` holds the identity at the root
+    (None: the answer shows none), ``entity_member`` the entity as the state holds it after the
+    call, projected on the members the call sent (``sent``), on ``fields`` whatever it sent
+    (``fixed``), or on ``fields`` for a call sending exactly them (``either``: no recorded call
+    shows which of the two the application answers, so serving refuses any other call), with
+    ``path_members`` beside; ``sorted_members``: the recorded answers list those members sorted;
+    ``transformed``: members the plan does not accept, since an answer showed them transformed."""
+
+    id_member: str | None = None
+    entity_member: str
+    projection: Literal["sent", "fixed", "either"]
+    fields: tuple[str, ...] = ()
+    path_members: tuple[AnswerPathMember, ...] = ()
+    sorted_members: bool = False
+    transformed: tuple[str, ...] = ()
+    """Members sent that an answer showed otherwise than the entity holds them: not accepted."""
+    rule_id: str | None = None
+
+
 class ResponseRule(_Model):
     """What a served write answers with: the exemplar's status and content type, its body
-    rendered from the state where the exemplar's body carried the entity."""
+    rendered from the state where the exemplar's body carried the entity (``locator``), or
+    split it (``split``)."""
 
     status: int
     content_type: str | None = None
@@ -533,6 +564,7 @@ class ResponseRule(_Model):
     text: str | None = None
     carries_entity: bool = False
     locator: Locator | None = None
+    split: SplitAnswer | None = None
 
 
 class CreateKey(_Model):

@@ -13,6 +13,7 @@ from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.manifest.models import split_path
 from capenv.interpreter.view.extract import collection_args
 
+from .answer_envelopes import split_answer, without_transformed
 from .context import PlanContext, note
 from .create_fields import explain_create
 from .create_inputs import CreateInputs
@@ -40,7 +41,10 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
     entity_type = link.type
     base.update(type=entity_type.name, collection=link.collection, address=Address(by="link"))
-    if link.observed is not None:
+    split = split_answer(tool.name, "create", entity_type, calls, ctx, events)
+    if split is not None:  # the answer shows a projection: the entity is observed by a later read
+        base["response"] = base["response"].model_copy(update={"split": split})
+    if link.observed is not None and split is None:
         observed, observation = link.observed, exemplar.ordinal
         base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": link.locator})
     else:
@@ -67,7 +71,8 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
     # still models its calls and the verdict leaves the tool unserved
     held = held_answers(tool, link, exemplar, calls, ctx, accepted, base.get("body_envelope"))
     events.extend(held.events)
-    return WritePlan(**base, fields=tuple(explanation.fields), members=tuple(explanation.members), insert=insert,
+    return WritePlan(**base, fields=tuple(explanation.fields),
+                     members=without_transformed(tuple(explanation.members), split), insert=insert,
                      build_reason=build_reason, answered_held=held.unserved, key=held.key, traces=tuple(events))
 
 

@@ -15,6 +15,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
 
+from .answer_envelopes import split_answer, without_transformed
 from .context import PlanContext, note
 from .exemplar import admit_body
 from .held_before import held_before
@@ -37,6 +38,9 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     depth = address.segments_after_item()
     update_calls = []
     volatile, item_shown = _type_reads(ctx, entity_type)
+    split = split_answer(tool.name, "update", entity_type, calls, ctx, events, depth) if not is_action else None
+    if split is not None:  # the answer shows a projection: each call is observed by its later read
+        base["response"] = base["response"].model_copy(update={"split": split})
     observation = None
     unobserved = f"no successful call (the exemplar is record {exemplar.ordinal})"
     for call in calls:
@@ -47,7 +51,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
                              envelope=ctx.envelopes.get(tool.name))
         before = held_before(ctx, entity_type, key, call.ordinal)
         after, via, later_read = None, "read", None
-        if call.response.is_json:
+        if call.response.is_json and split is None:
             located, _ = entity_in_answer(call.response.json_value, entity_type.id_field, key)
             if located is not None:
                 after, via = located, "response"
@@ -92,7 +96,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     if observation is None or not update_calls:
         events.append(note(tool.name, "no-observation", unobserved))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
-    echoed = [] if base["response"].carries_entity else _sent_values_answered(exemplar, update_calls[0].body)
+    echoed = [] if base["response"].carries_entity or split is not None else _sent_values_answered(exemplar, update_calls[0].body)
     if echoed:
         # answered as recorded, another call would be told the exemplar's values
         events.append(note(tool.name, "body-unusable", f"record {exemplar.ordinal} answered the values it sent "
@@ -108,7 +112,8 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     events.extend(explanation.events)
     base["min_members"] = explanation.min_members
     return WritePlan(**base, address=address, observation=observation, fields=tuple(explanation.fields),
-                     members=tuple(explanation.members), build_reason=explanation.build_reason,
+                     members=without_transformed(tuple(explanation.members), split),
+                     build_reason=explanation.build_reason,
                      traces=tuple(events))
 
 

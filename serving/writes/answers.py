@@ -1,13 +1,17 @@
 """What a write answers: the recorded response, with the written entity rendered into it where
-it carries one, refused when the rendering would lack a field the recording carried."""
+it carries one, or split into its identity and a projection of it (``SplitAnswer``), refused when
+the rendering would lack a field the recording carried."""
 
 from __future__ import annotations
 
 import copy
 from typing import Any
 
-from capenv.interpreter.bundle.models import Locator, WritePlan
-from capenv.interpreter.bundle.values import locate
+from urllib.parse import unquote
+
+from capenv.interpreter.bundle.models import Locator, SplitAnswer, WritePlan
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import locate, same_json
 from capenv.serving.reads.entity_headers import state_headers
 from capenv.serving.reads.render import place
 
@@ -22,6 +26,46 @@ def render_answer(plan: WritePlan, entity: dict[str, Any] | None) -> tuple[Any, 
     if response.carries_entity and entity is not None:
         return place(response.body, response.locator or Locator(kind="root"), dict(entity)), True, None
     return copy.deepcopy(response.body), response.is_json, response.text
+
+
+def render_split(plan: WritePlan, entity: dict[str, Any], id_field: str, sent: dict[str, Any],
+                 path: str) -> Any:
+    """The recorded answer with its identity member and its projection of ``entity`` (as the state
+    holds it after the call) rendered for this call; refused where the recordings do not show what
+    the application would answer (``write-answer-envelopes``)."""
+    split: SplitAnswer = plan.response.split
+    if split.projection == "either" and set(sent) != set(split.fields):
+        raise WriteRefusal(
+            f"send exactly {', '.join(split.fields)}: the application answers every recorded call with "
+            "these members, and no recording shows whether it answers the members sent or these")
+    names = list(split.fields) if split.projection != "sent" else list(sent)
+    lacking = [name for name in names if name not in entity]
+    if lacking:
+        raise WriteRefusal(f"the answer would show {', '.join(lacking)}, which the entity does not hold")
+    if split.projection == "sent":
+        stored = [name for name in names if not same_json(entity[name], sent[name])]
+        if stored:  # the recorded answers showed the value stored, always the value sent
+            raise WriteRefusal(f"{', '.join(stored)} would be stored otherwise than sent, and no recording shows "
+                               "which of the two the application answers")
+    projected = {name: entity[name] for name in names}
+    segments = [unquote(part) for part in split_path(path)]
+    for member in split.path_members:
+        if member.segment >= len(segments):
+            raise WriteRefusal(f"the call's path has no segment {member.segment} for the answer's {member.member}")
+        value = segments[member.segment]
+        if member.form == "number":
+            if not (value.isascii() and value.isdigit()):
+                raise WriteRefusal(f"the answer's {member.member} is the number the path spells; {value!r} is none")
+            projected[member.member] = int(value)
+        else:
+            projected[member.member] = value
+    if split.sorted_members:
+        projected = dict(sorted(projected.items()))
+    body = copy.deepcopy(plan.response.body)
+    if split.id_member is not None:
+        body[split.id_member] = entity[id_field]
+    body[split.entity_member] = projected
+    return body
 
 
 def check_answer_covers(plan: WritePlan, entity: dict[str, Any], unsent: frozenset[str] = frozenset()) -> None:

@@ -23,7 +23,7 @@ from capenv.serving.state.index import HeldCollection, StateIndex, key_of
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
 from .absent_ids import with_values
-from .answers import check_answer_covers, render_answer, write_result
+from .answers import check_answer_covers, render_answer, render_split, write_result
 from .bulk import write_bulk
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
 from .checks import check_bulk_body, check_members, check_query, unwrap_body
@@ -161,7 +161,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         held = held_by_key(plan, env, body, state, placed[0])
         if held is not None:  # a get-or-create naming a held key: the held entity, nothing written
             return answer_held(plan, env, placed[0], *held)
-        return _create(plan, env, state, body, placed, parts, instant, counter, sequences, recorded, limit_check)
+        return _create(plan, env, state, body, placed, parts, instant, counter, sequences, recorded, limit_check,
+                       call.path)
     if plan.effect in ("update", "action"):
         collection, key, entity = _find_item(plan, env, call, state)
         if plan.references and env.checks_references:  # a missing entity answers as the application does first
@@ -177,13 +178,23 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         if recorded is None:  # serving answers from the copy; the gate judges that by incomplete-entities
             check_answer_covers(plan, updated, unsent_members(plan, body))
         charge_growth(limit_check, entity, updated)
+        split = _split_answer(plan, env, updated, body, call.path)  # refused before the state changes
         draft.commit()
         replace_entity(collection, key, updated)
-        response, is_json, text = render_answer(plan, updated)
+        response, is_json, text = split if split is not None else render_answer(plan, updated)
         return write_result(plan, response, is_json, text, {"source": "state", "view": "update", "type": plan.type,
                                                             "collection": collection.path,
                                                             "id": collection.ids.get(key, key)}, list(values))
     raise WriteRefusal(f"{plan.effect} writes are not served")
+
+
+def _split_answer(plan: WritePlan, env: WriteEnv, entity: dict[str, Any], body: dict[str, Any],
+                  path: str) -> tuple[Any, bool, None] | None:
+    """The answer of a plan whose recorded answers split the entity's identity from it, rendered
+    (or refused) before the state changes; None for any other plan."""
+    if plan.response is None or plan.response.split is None:
+        return None
+    return render_split(plan, entity, env.types[plan.type].id_field, body, path), True, None
 
 
 def unsent_members(plan: WritePlan, body: dict[str, Any]) -> frozenset[str]:
@@ -198,8 +209,10 @@ def collection_id(entity: dict[str, Any], env: WriteEnv, plan: WritePlan) -> Any
 
 def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, Any],
             placed: tuple[str, dict[str, str]], parts: PlanParts, instant: datetime, counter: int,
-            sequences: SequenceState, recorded: dict[str, Any] | None, limit_check: Any = None) -> WriteResult:
-    """``placed``: the collection ``collection_for_create`` chose for the call (and its arguments)."""
+            sequences: SequenceState, recorded: dict[str, Any] | None, limit_check: Any = None,
+            call_path: str = "") -> WriteResult:
+    """``placed``: the collection ``collection_for_create`` chose for the call (and its arguments);
+    ``call_path``: the path the call was sent to."""
     entity_type = env.types[plan.type]
     path, collection_args = placed
     decoded = parts.decoded_exemplar | collection_args
@@ -214,12 +227,13 @@ def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, A
     if recorded is None:
         check_answer_covers(plan, entity)
     charge_growth(limit_check, None, entity)
+    split = _split_answer(plan, env, entity, body, call_path)  # refused before the state changes
     # a held collection keeps its arguments as its path spells them (data/get loads them back)
     collection = ensure_collection(state, path, entity_type.name, path_arguments(entity_type.collection_template, path))
     index = insert_index(collection.ordered(), entity, plan.insert) if plan.insert else len(collection.order)
     draft.commit()
     key = insert_entity(collection, entity[entity_type.id_field], entity, index)
-    response, is_json, text = render_answer(plan, entity)
+    response, is_json, text = split if split is not None else render_answer(plan, entity)
     return write_result(plan, response, is_json, text, {"source": "state", "view": "create", "type": plan.type,
                                                         "collection": collection.path,
                                                         "id": entity[entity_type.id_field]},

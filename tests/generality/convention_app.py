@@ -254,7 +254,10 @@ class ConventionApp:
                 return extras.invalid(self, problem)
             if self.c.ids == "name" and str(members["name"]) in rows:
                 return self._json(409, {"detail": f"{members['name']} already exists"})
-            return self._item(kind, self._insert(kind, members), 201)
+            inserted = self._insert(kind, members)
+            if self.c.write_answer != "entity":
+                return self._json(201, shapes.split_answer(self.c, kind, inserted, members, with_id=True))
+            return self._item(kind, inserted, 201)
         if key is None and request.method == "DELETE" and self.c.bulk_delete:
             return extras.bulk_delete(self, kind, query)
         if key is None:
@@ -291,6 +294,9 @@ class ConventionApp:
             entity["updated_at"] = self._now()
             extras.bump(self, entity)
             rows[key] = entity
+            if self.c.write_answer != "entity":
+                return self._json(200, shapes.split_answer(self.c, kind, entity, changed,
+                                                           with_id=self.c.write_answer == "split-sent"))
             return Observed(204, (), b"") if self.c.update_answer == "204" else self._item(kind, entity)
         if request.method == "DELETE":
             del rows[key]

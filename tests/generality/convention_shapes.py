@@ -34,6 +34,18 @@ def item(c: Conventions, kind: str, entity: dict[str, Any]) -> Any:
     return {kind: [entity]}
 
 
+EDITABLE = {"notes": ("title", "body", "done"), "tags": ("label", "color")}
+"""The members a ``split-fixed`` answer shows whatever the call sent."""
+
+
+def split_answer(c: Conventions, kind: str, entity: dict[str, Any], sent: dict[str, Any], with_id: bool) -> Any:
+    """A write's answer splitting the identity from the entity (Flask-AppBuilder), its members sorted
+    as Flask's JSON encoder sorts them."""
+    names = EDITABLE[kind] if c.write_answer == "split-fixed" else tuple(sent)
+    result = {name: entity[name] for name in sorted(names) if name in entity}
+    return {"id": entity["id"], "result": result} if with_id else {"result": result}
+
+
 def body(c: Conventions, kind: str, members: dict[str, Any], key: Any = None) -> Any:
     """A request body in the convention's shape (``key``: the entity an update names)."""
     shape = c.body_shape

@@ -31,6 +31,11 @@ class Conventions:
     """PATCH merges the members sent; PUT replaces (members not sent are dropped) unless ``put_merges``."""
     put_merges: bool = False
     update_answer: Literal["entity", "204"] = "entity"
+    write_answer: Literal["entity", "split-sent", "split-fixed"] = "entity"
+    """How a create and an update answer: the entity as an item read shows it, or Flask-AppBuilder's
+    split of its identity from it: ``{"id": 7, "result": {…}}`` holding the members sent
+    (``split-sent``), or every editable member whatever was sent (``split-fixed``, its update answering
+    ``{"result": {…}}`` without the id, as Superset's CSS templates do)."""
     queries: bool = False
     """Lists filter by ``done`` (``?done=true``) and sort by ``sort`` (``title`` or ``-title``)."""
     comments: bool = False

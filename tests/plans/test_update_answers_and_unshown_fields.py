@@ -1,8 +1,9 @@
 """An update checked against what its type's reads can show: a member that changes by itself (a
 time shown relative to the read) is nothing of the update, and a column only the list shows is not
-dropped by an item read lacking it. An update whose answer shows the values it sent without the
-entity's id is no answer serving can render: answered as recorded, another call would be told the
-exemplar's values (another entity's), so it stays unserved (body-unusable)."""
+dropped by an item read lacking it. An update whose answer shows the entity's fields under one member
+without its id is rendered from the state (``write-answer-envelopes``); one showing the values it sent
+beside anything else is no answer serving can render: answered as recorded, another call would be
+told the exemplar's values (another entity's), so it stays unserved (body-unusable)."""
 
 from __future__ import annotations
 
@@ -42,7 +43,17 @@ def test_relative_times_and_list_only_columns_leave_an_update_explained():
     assert update.build_reason is None, update.build_reason
 
 
-def test_an_answer_showing_the_sent_values_without_the_id_is_unusable():
+def test_an_answer_showing_the_entitys_fields_without_the_id_is_rendered_from_the_state():
+    """Superset's CSS template PUT: ``{"result": {css, name}}``, the name unsent (write-answer-envelopes)."""
     answer = lambda entity: {"result": {"css": entity["css"], "name": entity["name"]}}  # noqa: E731
+    update = plan(build_from(templates_app(answer)), "PUT", "/templates/{template_id}")
+    split = update.response.split
+    assert update.served and split is not None and not update.response.carries_entity
+    assert (split.id_member, split.entity_member, split.projection, split.fields) == (None, "result", "fixed",
+                                                                                       ("css", "name"))
+
+
+def test_an_answer_showing_the_sent_values_beside_another_member_is_unusable():
+    answer = lambda entity: {"ok": True, "result": {"css": entity["css"], "name": entity["name"]}}  # noqa: E731
     update = plan(build_from(templates_app(answer)), "PUT", "/templates/{template_id}")
     assert not update.served and update.build_reason == "body-unusable"

@@ -1,0 +1,36 @@
+"""A split answer proved against the timeline (``write-answer-envelopes``): serving renders a
+create's or update's answer from the state, its identity beside a projection of the entity, so
+each recorded call the gate applies through serving's ``execute`` must have answered as serving
+answers it on the copy. Any difference contradicts the plan: serving would answer that call
+otherwise than the application did."""
+
+from __future__ import annotations
+
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.values import same_json
+from capenv.interpreter.evidence.records import Record
+from capenv.serving.writes.calls import WriteResult
+
+from .findings import GateNote, PlanFindings
+
+LOCATION = "interpreter/gate/answer_checks.py:check_split_answer"
+
+
+def check_split_answer(plan: WritePlan, record: Record, result: WriteResult, findings: PlanFindings) -> None:
+    """Contradict a plan with a split answer whose rendering of ``record``'s call differs from the
+    answer the call recorded."""
+    if plan.response is None or plan.response.split is None:
+        return
+    recorded = record.response.json_value if record.response.is_json else None
+    if same_json(recorded, result.body):
+        return
+    if findings.contradicted_by is None:
+        findings.contradicted_by = record.ordinal
+    findings.notes.append(GateNote(record.ordinal, (
+        f"serving would answer {_short(result.body)} where the application answered {_short(recorded)}"),
+        kind="contradiction", location=LOCATION, evidence={"split": plan.response.split.entity_member}))
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 160 else text[:157] + "..."

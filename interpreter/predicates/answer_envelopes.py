@@ -1,0 +1,176 @@
+"""Predicates on a write's answers (``write-answer-envelopes``): whether every recorded answer
+splits the entity's identity from the entity, as Flask-AppBuilder's ``{"id": 7, "result": {…}}``.
+
+Context ``answer-envelope``: per successful call of one write tool, its JSON answer, the body it
+sent, the identity of the entity it wrote, that entity as the first later item read with no other
+write between shows it (None where none does), and its path segments percent-decoded.
+
+The split answer holds the identity at one root member (or none, for an update whose path names
+the entity) and a projection of the entity under another: either the members the call sent
+(``sent``) or one set of fields whatever was sent (``fixed``). A member of the projection the
+entity does not explain may repeat a path value of the call (the parent a Superset annotation's
+answer names as ``layer``) at one segment in every call.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.bundle.values import same_json
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+from .item_members import path_value_form
+
+_NONE = object()
+"""A field the entity does not hold (equal to no answered value)."""
+
+
+class EnvelopeCall(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ordinal: int = 0
+    answer: Any = None
+    sent: dict[str, Any] = {}
+    entity_id: Any = None
+    after: dict[str, Any] | None = None
+    path_values: tuple[str, ...] = ()
+
+
+@context_model("answer-envelope")
+class AnswerEnvelopeContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    effect: Literal["create", "update"]
+    id_field: str
+    calls: tuple[EnvelopeCall, ...] = ()
+
+
+class SplitParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    projection: Literal["sent", "fixed"]
+    min_observed: int = Field(default=1, ge=1)
+    transformed: bool = False
+    """With ``sent``: a sent member some answer shows otherwise than its entity holds it (a date
+    answered in another format) is named in the evidence instead of missing the rule."""
+
+
+def _is_identity(value: Any, entity_id: Any) -> bool:
+    """The root member names the entity: its identity, or the integer its text spells."""
+    if entity_id is None or isinstance(value, (dict, list, bool)) or value is None:
+        return False
+    return same_json(value, entity_id) or path_value_form(value, str(entity_id)) == "number"
+
+
+def _root_split(ctx: AnswerEnvelopeContext) -> tuple[tuple[str | None, str] | None, str]:
+    """The (identity member, entity member) every call's answer is made of, and why not."""
+    options: set[tuple[str | None, str]] | None = None
+    for call in ctx.calls:
+        answer = call.answer
+        if not isinstance(answer, dict) or not 1 <= len(answer) <= 2:
+            return None, f"record {call.ordinal}'s answer is not an object of one or two members"
+        mine: set[tuple[str | None, str]] = set()
+        for name, value in answer.items():
+            if not isinstance(value, dict):
+                continue
+            others = [other for other in answer if other != name]
+            if not others and ctx.effect == "update":
+                mine.add((None, name))  # the path names the entity: the answer need not
+            elif len(others) == 1 and _is_identity(answer[others[0]], call.entity_id):
+                mine.add((others[0], name))
+        options = mine if options is None else options & mine
+        if not options:
+            return None, f"record {call.ordinal}'s answer holds no identity beside one object member"
+    chosen = sorted(options or (), key=lambda pair: (pair[0] or "", pair[1]))
+    if len(chosen) != 1:
+        return None, "no call shows the answer's shape" if not chosen else "the answer splits more than one way"
+    entity_member = chosen[0][1]
+    inside = next((call.ordinal for call in ctx.calls if ctx.id_field in call.answer[entity_member]), None)
+    if inside is not None:
+        return None, (f"record {inside}'s {entity_member} holds the identity field {ctx.id_field!r}: the entity "
+                      "itself, in an envelope")
+    held = next((call.ordinal for call in ctx.calls
+                 if call.after is not None and entity_member in call.after), None)
+    if held is not None:
+        return None, f"the entity holds a field {entity_member!r} (record {held}): the answer is the entity"
+    return chosen[0], ""
+
+
+def _path_segments(name: str, calls: list[EnvelopeCall], projected: Any) -> tuple[int, str] | None:
+    """The one segment index whose value every call's ``name`` repeats (in one form), or None."""
+    indexes: set[tuple[int, str]] | None = None
+    for call in calls:
+        value = projected(call).get(name)
+        found = {(i, form) for i, segment in enumerate(call.path_values)
+                 if (form := path_value_form(value, segment)) in ("scalar", "number")}
+        indexes = found if indexes is None else indexes & found
+        if not indexes:
+            return None
+    return min(indexes) if indexes and len({form for _, form in indexes}) == 1 else None
+
+
+@predicate("answer_splits_entity", context="answer-envelope", params=SplitParams)
+def answer_splits_entity(ctx: AnswerEnvelopeContext, params: SplitParams) -> Outcome:
+    """Every call answered an object of the entity's identity (or, for an update, nothing else)
+    and one object member holding the ``projection`` of the entity the later read shows: the
+    members the call sent, or one set of fields in every answer; a member the entity does not
+    explain repeats the call's path value at one segment throughout. At least ``min_observed``
+    calls are checked against a later read of their entity."""
+    if not ctx.calls:
+        return Miss("no successful call answered JSON")
+    split, why = _root_split(ctx)
+    if split is None:
+        return Miss(why)
+    id_member, entity_member = split
+    calls = list(ctx.calls)
+    projected = lambda call: call.answer[entity_member]  # noqa: E731 - one lookup, named
+    shown = {frozenset(projected(call)) for call in calls}
+    fields = sorted(next(iter(shown))) if len(shown) == 1 else []
+    if params.projection == "fixed" and not fields:
+        return Miss(f"the answers' {entity_member} show {len(shown)} sets of members")
+    extra: dict[str, None] = {}
+    transformed: dict[str, int] = {}
+    if params.projection == "sent":
+        for call in calls:
+            names = set(projected(call))
+            unsent = set(call.sent) - names
+            if unsent:
+                return Miss(f"record {call.ordinal} sent {', '.join(sorted(unsent))} its answer does not show")
+            for name in sorted(names):
+                if name not in call.sent:
+                    extra[name] = None
+                elif call.after is not None and not same_json(call.after.get(name, _NONE), projected(call)[name]):
+                    if not params.transformed:
+                        return Miss(f"record {call.ordinal} answered {name} otherwise than its entity holds it")
+                    transformed.setdefault(name, call.ordinal)
+        sent_somewhere = sorted(name for name in extra if any(name in call.sent for call in calls))
+        if sent_somewhere:
+            return Miss(f"{entity_member}/{sent_somewhere[0]} is shown unsent by one call and sent by another")
+    else:
+        checked = [call for call in calls if call.after is not None]
+        for name in fields:
+            if not checked or not all(same_json(call.after.get(name, _NONE), projected(call)[name])
+                                      for call in checked):
+                extra[name] = None
+    path_members: dict[str, list[Any]] = {}
+    for name in extra:
+        if any(name not in projected(call) for call in calls):
+            return Miss(f"{entity_member}/{name} is shown by some answers only, and is no field sent")
+        segment = _path_segments(name, calls, projected)
+        if segment is None:
+            return Miss(f"{entity_member}/{name} is neither the entity's field nor one path value of every call")
+        path_members[name] = [segment[0], segment[1]]
+    observed = sum(1 for call in calls if call.after is not None)
+    if observed < params.min_observed:
+        return Miss(f"{observed} call(s) are checked against a later read of their entity, fewer than "
+                    f"{params.min_observed}")
+    if params.transformed and not transformed:
+        return Miss("every answer shows the members sent as their entities hold them")
+    if transformed and len(transformed) == len({name for call in calls for name in call.sent}):
+        return Miss("every member sent is answered otherwise than its entity holds it")
+    return Match({"id_member": id_member, "entity_member": entity_member, "transformed": transformed,
+                  "fields": [name for name in fields if name not in path_members]
+                  if params.projection == "fixed" else [],
+                  "path_members": path_members, "observed": observed})
