@@ -274,3 +274,31 @@ def _class_changes(text: str) -> float:
         return "a" if c.islower() else "A" if c.isupper() else "9" if c.isdigit() else "-"
     pairs = list(zip(text, text[1:]))
     return sum(kind(a) != kind(b) for a, b in pairs) / len(pairs) if pairs else 0.0
+
+
+class KeptTokenParams(OpaqueValueParams):
+    delimiters: str = Field(min_length=1)
+    """What separates the tokens of the text (a template's own delimiters)."""
+
+
+@predicate("create_text_keeps_opaque_token", context="create-field", params=KeptTokenParams)
+def create_text_keeps_opaque_token(ctx: CreateFieldContext, params: KeptTokenParams) -> Outcome:
+    """The text holds, as a delimited token, an encoded random value (a digest) the call did not
+    send and no rule generated, which no other entity's value of the field holds.
+
+    A template rebuilt around the new id would keep it for every new entity (Superset's
+    ``thumbnail_url``, ``/api/v1/dashboard/4/thumbnail/<a digest of the dashboard>/``), an
+    answer the application never gives, where each entity has its own."""
+    if not isinstance(ctx.value, str):
+        return Miss("not a string")
+    generated = {str(value) for value in ctx.generated.values()}
+    sent = {str(value) for value in ctx.body.values() if isinstance(value, (str, int))}
+    tokens = [t for t in re.split("[" + re.escape(params.delimiters) + "]+", ctx.value)
+              if _opaque(t, params) and t not in generated and t not in sent]
+    others = [str(other) for other in ctx.others_holding(ctx.type_entities)]
+    if len(others) < params.min_other_entities:
+        return Miss(f"{len(others)} other entities hold the field, fewer than {params.min_other_entities}")
+    own = [t for t in tokens if not any(t in other for other in others)]
+    if not own:
+        return Miss("keeps no encoded random value of its own")
+    return Match({"token": own[0][:16] + "…", "length": len(own[0])})

@@ -64,8 +64,12 @@ def _generated_spans(ctx: CreateFieldContext, text: str, params: TemplateParams)
     """Tokens of values generated for other fields, and slugs of sent members the text holds.
 
     A slug equal to its member's own text is the sent value itself, which is no token: an
-    echoed value may recur in unrelated text.
+    echoed value may recur in unrelated text. So is a slug equal to another member the entity
+    echoes (Superset's dashboard_title "Churn" beside slug "churn"): the text may hold that
+    member's value, not the slug, and one call cannot tell which.
     """
+    entity = ctx.whole_entity
+    echoed = [v for k, v in ctx.body.items() if k in entity and same_json(entity[k], v)]
     spans: list[Span] = []
     for name, value in ctx.generated.items():
         token = json_text(value)
@@ -74,7 +78,7 @@ def _generated_spans(ctx: CreateFieldContext, text: str, params: TemplateParams)
     for member, sent in ctx.body.items():
         if isinstance(sent, str):
             slug = slugify(sent, params.slug_kept)
-            if slug and slug != sent:
+            if slug and slug != sent and not any(same_json(slug, e) for e in echoed):
                 spans.extend((s, e, {"slug_of": member}) for s, e in token_spans(text, slug, params.delimiters))
     return spans
 
