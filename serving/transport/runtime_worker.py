@@ -71,7 +71,7 @@ class RuntimeWorker:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="capenv-runtime", daemon=True)
                 self._thread.start()
-        self._calls.put((loop, future, function, args, kwargs))
+            self._calls.put((loop, future, function, args, kwargs))  # under the lock: never after close()'s end
         return await future
 
     async def quick(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -141,3 +141,30 @@ def test_only_a_runtime_holding_its_state_in_memory_runs_calls_inline(tmp_path, 
         assert RuntimeWorker.for_runtime(runtime).inline is inline
     finally:
         runtime.close()
+
+
+def test_a_closed_worker_refuses_new_calls_and_lets_the_running_one_finish() -> None:
+    worker = RuntimeWorker()
+    holding, release = threading.Event(), threading.Event()
+
+    def held() -> str:
+        holding.set()
+        release.wait(WAIT)
+        return "finished"
+
+    async def test() -> None:
+        answers: list[str] = []
+
+        async def held_call() -> None:
+            answers.append(await worker.call(held))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(held_call)
+            await anyio.to_thread.run_sync(holding.wait, WAIT)
+            worker.close()
+            with pytest.raises(RuntimeError):
+                await worker.call(threading.current_thread)
+            release.set()
+        assert answers == ["finished"]
+
+    run(test)
