@@ -11,7 +11,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.manifest.models import split_path
-from capenv.interpreter.view.extract import collection_args
+from capenv.interpreter.view.extract import collection_args, collection_path
 
 from .answer_envelopes import split_answer, without_transformed
 from .context import PlanContext, note
@@ -21,9 +21,9 @@ from .exemplar import admit_body
 from .get_or_create import held_answers
 from .insert import insert_rule
 from .link import (
-    identity_of, link_create, names_collection_below, names_collection_of, names_id_alone, returned_ids,
+    Link, identity_of, link_create, names_collection_below, names_collection_of, names_id_alone, returned_ids,
 )
-from .newly_listed import newly_listed, same_collection
+from .newly_listed import newly_listed, one_newly_listed, same_collection
 
 
 def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[Record], ctx: PlanContext,
@@ -37,6 +37,9 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
                                ctx.type_read_before)
     for miss in misses:
         events.append(note(tool.name, "link", miss))
+    if link is None and not candidates and target is not None and names_collection_of(exemplar.path, target) \
+            and names_nothing(response):
+        link = _link_unnamed(tool.name, exemplar, target, ctx, events)
     if link is None:
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
     entity_type = link.type
@@ -74,6 +77,30 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
     return WritePlan(**base, fields=tuple(explanation.fields),
                      members=without_transformed(tuple(explanation.members), split), insert=insert,
                      build_reason=build_reason, answered_held=held.unserved, key=held.key, traces=tuple(events))
+
+
+def names_nothing(answer: Any) -> bool:
+    """An answer holding no value at all (``{}``, ``[]``, null, no body): it names no entity, and
+    answered as recorded it tells no call anything another call would not be told."""
+    if isinstance(answer, dict):
+        return all(names_nothing(value) for value in answer.values())
+    if isinstance(answer, list):
+        return all(names_nothing(value) for value in answer)
+    return answer is None
+
+
+def _link_unnamed(tool: str, exemplar: Record, target: EntityType, ctx: PlanContext,
+                  events: list[TraceEvent]) -> Link | None:
+    """A create at its type's collection path answered with no id: the entity is the one the next
+    plain list read of that collection newly lists (seeds: "The written entity")."""
+    collection = collection_path(exemplar.path, target)
+    sighting, why = one_newly_listed(ctx.timeline, target.name, exemplar.ordinal, collection)
+    events.append(note(tool, "link", f"the answer names no id: {why}"))
+    if sighting is None or ctx.other_write_between(tool, exemplar.ordinal, sighting.ordinal):
+        return None
+    if ctx.timeline.seen_before(target.name, sighting.key, exemplar.ordinal):
+        return None
+    return Link(target, sighting.collection, sighting.key, None, None)
 
 
 def names_own_collection(path: str, entity_type: EntityType, linked: str) -> bool:

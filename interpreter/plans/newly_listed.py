@@ -46,6 +46,27 @@ def newly_listed(timeline: Timeline, type_name: str, key: str, ordinal: int, col
     return None, f"no later list read shows {key!r}"
 
 
+def one_newly_listed(timeline: Timeline, type_name: str, ordinal: int, collection: str) -> tuple[Sighting | None, str]:
+    """For a create whose answer names no id: the first plain list read (no query) of its
+    collection after the call, with no other write between, and the one entity it newly lists
+    (or None, and why)."""
+    call = timeline.records[ordinal]
+    next_write = _next_write(timeline, ordinal)
+    for read in timeline.list_reads:
+        record = read.record
+        if record.ordinal <= ordinal or record.started_at < call.finished_at or read.type != type_name \
+                or record.query or not same_collection(read.collection, collection):
+            continue
+        if next_write is not None and next_write < record.ordinal:
+            return None, f"record {next_write} wrote before list record {record.ordinal} read the collection"
+        new = sorted(set(read.members) - _listed_before(timeline, read, ordinal))
+        if len(new) != 1:
+            return None, f"list record {record.ordinal} newly lists {len(new)} entities ({', '.join(new[:5])}), not one"
+        return (Sighting(record.ordinal, type_name, read.collection, new[0], read.members[new[0]], "list"),
+                f"list record {record.ordinal} newly lists {new[0]!r} alone")
+    return None, f"no later plain list read of {collection} shows what the call made"
+
+
 def same_collection(a: str, b: str) -> bool:
     """Two collection paths name one collection, segment by segment as serving compares spellings
     (verbatim, or either once percent-decoded)."""
