@@ -7,7 +7,8 @@ Usage:
 
 Every call sends the admin's fixed throwaway token (token.txt, written into homeserver.db by
 seed.py; no login is recorded). The seed (seed.py, not recorded): users @admin (Ada Admin),
-@alice, @bob, @carol (an admin), @dave (deactivated); rooms General (#general, alice and bob
+@alice, @bob, @carol (an admin), @dave (deactivated); the registration token seed-invite; the
+admin's account data org.capenv.settings {"theme": "system"}; rooms General (#general, alice and bob
 joined), Random (#random, bob) and Ops private (no alias). Room ids are random per start: the
 driver reads them from the aliases and the room list. User and room ids go into paths both as
 they are (`@alice:capenv.test`, `!id:capenv.test`) and percent-encoded (`%40alice%3Acapenv.test`),
@@ -82,7 +83,7 @@ def capture(d):
     get(CLIENT + f"/profile/{enc(user('bob'))}/displayname")
     get(CLIENT + f"/rooms/{enc(general)}/state/m.room.name")
     get(CLIENT + f"/rooms/{enc(random_room)}/state/m.room.topic")
-    get(CLIENT + f"/user/{enc(user('admin'))}/account_data/org.capenv.settings", 404)
+    get(CLIENT + f"/user/{enc(user('admin'))}/account_data/org.capenv.settings")
     # absences: a user, a room and a token that never existed; a remote user; one id read as another
     get(ADMIN + f"/v2/users/{user('nobody')}", 404)
     get(ADMIN + f"/v2/users/{enc(user('zed'))}", 404)

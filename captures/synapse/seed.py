@@ -4,7 +4,8 @@
 Usage: seed.py BASE_URL HOMESERVER_DB
 
 The admin `@admin:capenv.test` is registered with the shared secret (capenv.yaml); with its token
-the admin API makes the users and the client API the rooms; then the admin's token row in
+the admin API makes the users and a registration token, the client API the rooms and the
+admin's settings account data; then the admin's token row in
 homeserver.db is given the fixed throwaway value of token.txt, so the driver and probes.yaml hold a
 token valid on every fresh start without a recorded login (a login's body holds a password);
 last, it waits until Synapse has stored the token's use (the admin's last_seen_ts).
@@ -76,6 +77,10 @@ def main():
         for member in members:
             call(base, "POST", f"/_synapse/admin/v1/join/{quoted(room_id)}", {"user_id": f"@{member}:{SERVER}"},
                  token)
+    call(base, "POST", "/_synapse/admin/v1/registration_tokens/new", {"token": "seed-invite", "uses_allowed": 3},
+         token)
+    call(base, "PUT", f"/_matrix/client/v3/user/{quoted('@admin:' + SERVER)}/account_data/org.capenv.settings",
+         {"theme": "system"}, token)
     fixed = (Path(__file__).resolve().parent / "token.txt").read_text().strip()
     with sqlite3.connect(database, timeout=30) as db:
         changed = db.execute("UPDATE access_tokens SET token = ? WHERE token = ?", (fixed, token)).rowcount
