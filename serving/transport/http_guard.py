@@ -12,6 +12,7 @@ origins named with ``--cors``, and refuses request bodies that are not JSON (a c
 
 from __future__ import annotations
 
+import functools
 import hmac
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -64,6 +65,11 @@ class ListenerPolicy:
     cors_origins: frozenset[str] = field(default_factory=frozenset)
 
     def origins(self) -> frozenset[str]:
+        """The origins that may call this listener: its own names (http and https) and ``--cors``'s."""
+        return self._origins
+
+    @functools.cached_property
+    def _origins(self) -> frozenset[str]:  # worked out once per listener, not per request sending Origin
         return frozenset({f"http://{h}" for h in self.hosts} | {f"https://{h}" for h in self.hosts}
                          | self.cors_origins)
 
