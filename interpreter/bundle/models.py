@@ -581,6 +581,21 @@ class CreateKey(_Model):
     """The recorded call the key was learned from."""
 
 
+class Referrer(_Model):
+    """A member of another type's entities naming the entities a delete removes (``delete-referrers``:
+    an issue's ``project``): serving refuses to delete an entity the state holds such a reference to,
+    since the application may delete the referring entities along, clear the reference or refuse,
+    and a delete models the entity alone."""
+
+    type: str
+    """The referring type (the deleted type itself for a parent reference)."""
+    member: str
+    """The referring entities' top-level member."""
+    id_member: str | None = None
+    """Inside the member's object, the member holding the id; None: the member's value is the id."""
+    rule_id: str
+
+
 class ReferenceRule(_Model):
     """A body member naming an entity of another type by its id (``write-references``: a comment's
     ``post``), and what serving does with a value naming no entity the state holds
@@ -671,6 +686,9 @@ class WritePlan(_Model):
     validated_values: tuple[ValidatedValue, ...] = ()
     """Body members whose values the application validates (``plans/validated_values``); written
     to a bundle only when there are some, as ``references``."""
+    referrers: tuple[Referrer, ...] = ()
+    """For a delete: members of other entities naming the deleted type's (``plans/referrers``);
+    written to a bundle only when there are some, as ``references``."""
     reason: str | None = None
     served: bool = False
     contradicted_by: int | None = None
@@ -685,6 +703,8 @@ class WritePlan(_Model):
             data.pop("references", None)
         if not self.validated_values and isinstance(data, dict):
             data.pop("validated_values", None)
+        if not self.referrers and isinstance(data, dict):
+            data.pop("referrers", None)
         return data
 
 

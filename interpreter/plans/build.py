@@ -29,6 +29,7 @@ from .item_keys import call_key, keyed_target
 from .link import entity_in_answer
 from .preconditions import precondition_decision
 from .references import with_references
+from .referrers import with_referrers
 from .sub_resource import sub_resource_call
 from .update_plan import update_plan
 from .validated_values import with_validated_values
@@ -45,7 +46,7 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
     statuses = {o: r.status for o, r in context.records.items()}
     plans = with_absence_sources(plans, manifest, statuses, context.ruleset,
                                  tuple(t.collection_template for t in context.view.types))
-    return with_validated_values(with_references(plans, context), context)
+    return with_referrers(with_validated_values(with_references(plans, context), context), context)
 
 
 def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:

@@ -32,6 +32,7 @@ from .create_keys import answer_held, held_by_key, refuse_key_clash
 from .documents import write_document
 from .plans import PlanParts, plan_parts, sent_arguments
 from .references import check_references
+from .referrers import refuse_referenced
 from .validated_values import check_validated_values
 from .values import charge_growth, field_values, op_context
 
@@ -131,6 +132,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     if plan.effect == "delete":
         collection, key, entity = _find_item(plan, env, call, state)
         _refuse_nested(env.types[plan.type], collection, key)
+        if plan.referrers and env.checks_references:
+            refuse_referenced(plan, state, key, entity, env.types[plan.type].id_field)
         body, is_json, text = render_answer(plan, entity)
         remove_entity(collection, key)
         return write_result(plan, body, is_json, text, {"source": "state", "view": "delete", "type": plan.type,

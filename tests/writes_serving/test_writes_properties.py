@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.served import capture_names, capture_path
-from valid_arguments import named_by, path_arguments, with_held_references
+from valid_arguments import deletable, named_by, path_arguments, with_held_references
 from write_calls import shown
 
 from capenv.interpreter.pipeline import build_bundle
@@ -215,7 +215,7 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
     state = json.loads(runtime.data_get())
     properties = with_held_references(entry.spec().input_schema, state).get("properties", {})
     held = [(c["path"], named_by(plan, e)) for c in state.get("collections", [])
-            if plan is not None and c["type"] == plan.type for e in c["entities"]][:20] or [("/", None)]
+            if plan is not None and c["type"] == plan.type for e in deletable(plan, state, c)][:20] or [("/", None)]
     if plan is not None and plan.effect == "create" and plan.collection:  # a tied create serves its own only
         held = [(plan.collection, None)]
     recorded: dict[str, list[str]] = {}  # what the capture sent for each path parameter
@@ -253,11 +253,12 @@ def constrained(schema: dict[str, Any]) -> bool:
     return any(k in schema for k in ("pattern", "format", "enum", "const", "maxLength")) or schema.get("type") != "string"
 
 
-def held_entity_ids(runtime: EnvironmentRuntime, type_name: str | None) -> list[str]:
-    """Ids the initial state holds (of the write's own type, when it has one)."""
+def held_entity_ids(runtime: EnvironmentRuntime, type_name: str | None, plan: Any = None) -> list[str]:
+    """Ids the initial state holds (of the write's own type, when it has one; those a delete may
+    remove, when a plan is given: ``deletable``)."""
     state = json.loads(runtime.data_get())
     return [str(e["id"]) for c in state.get("collections", []) if type_name in (None, c["type"])
-            for e in c["entities"]][:20]
+            for e in deletable(plan, state, c)][:20]
 
 
 # --- the property ----------------------------------------------------------------------------
@@ -285,7 +286,7 @@ def test_no_internal_error_and_refusals_change_nothing(capture: str, name: str) 
 
     example()
     plan = runtime.catalog.get(name).plan
-    holds_its_type = plan is None or plan.effect == "create" or bool(held_entity_ids(runtime, plan.type))
+    holds_its_type = plan is None or plan.effect == "create" or bool(held_entity_ids(runtime, plan.type, plan))
     # an update or delete of a type the initial state holds none of (its entities were all made by
     # the capture's own creates, which the plan may not serve) has no valid call to serve
     if runtime.catalog.get(name).handler == "write" and outcomes["valid"] and holds_its_type:

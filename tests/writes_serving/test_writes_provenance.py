@@ -12,7 +12,7 @@ import random
 import pytest
 
 from support.served import capture_names
-from valid_arguments import named_by, write_arguments
+from valid_arguments import deletable, named_by, write_arguments
 from write_calls import accepted, unchanged_answer
 
 from capenv.serving.runtime import EnvironmentRuntime
@@ -27,7 +27,8 @@ def served_writes(bundle) -> list:
 def target_of(runtime: EnvironmentRuntime, plan) -> tuple[str, object]:
     """(collection path, an entity id) of the plan's type in the current state."""
     state = json.loads(runtime.data_get())
-    held = [c for c in state["collections"] if c["type"] == plan.type and c["entities"]]
+    held = [{**c, "entities": deletable(plan, state, c)} for c in state["collections"] if c["type"] == plan.type]
+    held = [c for c in held if c["entities"]]
     if plan.effect == "document":
         return plan.document_path, None
     if plan.effect == "create":
@@ -44,8 +45,10 @@ def holds_an_entity(runtime: EnvironmentRuntime, plan, rng: random.Random) -> bo
     start empty). False when no served create can make one: nothing to call the tool on."""
     state = json.loads(runtime.data_get())
     if plan.effect in ("create", "document") or any(
-            c["type"] == plan.type and c["entities"] for c in state["collections"]):
+            c["type"] == plan.type and deletable(plan, state, c) for c in state["collections"]):
         return True
+    if plan.effect == "delete" and any(c["type"] == plan.type and c["entities"] for c in state["collections"]):
+        return False  # every held one is named by another entity: serving refuses to delete it
     creates = [c for c in served_writes(runtime.bundle) if c.effect == "create" and c.type == plan.type]
     if not creates:
         return False

@@ -135,3 +135,24 @@ def named_by(plan: Any, entity: dict[str, Any]) -> Any:
     member's value for a write addressed by one, else its id."""
     member = key_member(plan)
     return entity["value"].get(member) if member else entity["id"]
+
+
+def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[str, Any]]:
+    """The entities of a data/get collection the plan may write: for a delete with referrers
+    (``WritePlan.referrers``), those no held entity names, since serving refuses to delete a
+    referenced one, as it should; for any other plan, all of them."""
+    entities = collection["entities"]
+    referrers = getattr(plan, "referrers", ()) if plan is not None and plan.effect == "delete" else ()
+    if not referrers:
+        return entities
+    document = json.loads(state) if isinstance(state, (bytes, str)) else state
+    named: set[str] = set()
+    for referrer in referrers:
+        for held in document.get("collections", []):
+            for entity in held["entities"] if held["type"] == referrer.type else ():
+                value = entity["value"].get(referrer.member)
+                if referrer.id_member is not None:
+                    value = value.get(referrer.id_member) if isinstance(value, dict) else None
+                if value is not None and not isinstance(value, (dict, list, bool)):
+                    named.add(str(value))
+    return [e for e in entities if str(e["id"]) not in named]
