@@ -85,7 +85,7 @@ def copy_mirror(base: StateMirror, subjects: Subjects) -> StateMirror:
     mirror = StateMirror(subjects, copied, base.meta, base.position)
     rename = {base.subjects.type_of(kind): subjects.type_of(kind)
               for kind in ("collection", "entity", "document", "meta", "log", "write")}
-    mirror.revisions = {(rename[t], i): r for (t, i), r in base.revisions.items()}
+    mirror.revisions.by_type = {rename[t]: dict(ids) for t, ids in base.revisions.by_type.items()}
     mirror.entity_ranks = {path: dict(ranks) for path, ranks in base.entity_ranks.items()}
     mirror.collection_ranks = dict(base.collection_ranks)
     mirror.document_ranks = dict(base.document_ranks)

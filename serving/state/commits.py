@@ -222,15 +222,20 @@ def note_commit(subjects: Subjects, mirror: StateMirror, commit: Commit, meta: W
     meta (whose revision is the state's position)."""
     types = _types(subjects)
     once = (types.log, types.write)  # written once, never expected again: not worth holding
-    revisions = mirror.revisions
+    by_type = mirror.revisions.by_type
     for written in commit.writes:
-        key = (written.subject_type, written.subject_id)
+        subject_type = written.subject_type
+        if subject_type in once:
+            continue
+        ids = by_type.get(subject_type)
+        if ids is None:
+            ids = by_type[subject_type] = {}
         if written.deleted:
-            revisions.pop(key, None)
-        elif written.subject_type not in once:
-            revisions[key] = written.revision
+            ids.pop(written.subject_id, None)
+        else:
+            ids[written.subject_id] = written.revision
     mirror.meta = meta
-    mirror.position = revisions[(types.meta, META_ID)]
+    mirror.position = by_type[types.meta][META_ID]
 
 
 _second: tuple[int, str] = (-1, "")  # the last whole second ``_now`` spelled, and its spelling

@@ -34,6 +34,7 @@ from capenv.serving.store.replace import StaleRevision, prepare_replace
 from .commits import MAX_ATTEMPTS, commit, envelope, expect, new_record_id
 from .mirror import StateMirror
 from .records import replace_record
+from .revisions import Revisions
 from .subjects import META_ID, Subjects, log_state, position_id
 
 Key = tuple[str, str]
@@ -50,7 +51,7 @@ class PreparedInstall:
     record_id: str
     replace: Any = None  # the store's own preparation (``Store.stage_replace``), when it replaces whole types
     revision: int = 0  # the position ``replace``'s record was written for
-    revisions: dict[tuple[str, str], int] | None = None  # the mirror's revisions at that position
+    revisions: Revisions | None = None  # the mirror's revisions at that position
     envelope: RecordEnvelope | None = None  # ``replace``'s (``commits.redate`` dates one prepared ahead)
 
 
@@ -74,9 +75,9 @@ def prepare(target: StateMirror, kind: str, *, store: Store | None = None, posit
                            _revisions(target, desired, position + 1), made_envelope)
 
 
-def _revisions(target: StateMirror, desired: dict[tuple[str, str], Any], revision: int) -> dict[tuple[str, str], int]:
+def _revisions(target: StateMirror, desired: dict[tuple[str, str], Any], revision: int) -> Revisions:
     """The revisions the mirror holds after a replace at ``revision``: every subject's."""
-    revisions = dict.fromkeys(desired, revision)
+    revisions = Revisions.at(desired, revision)
     revisions[(target.subjects.meta, META_ID)] = revision
     return revisions
 
@@ -103,7 +104,7 @@ def replace_whole(store: Store, subjects: Subjects, prepared: PreparedInstall, k
                 raise
             position = moved.found
             continue
-        target.revisions = (prepared.revisions if committed.revision == prepared.revision and prepared.revisions
+        target.revisions = (prepared.revisions if committed.revision == prepared.revision and prepared.revisions is not None
                             else _revisions(target, prepared.desired, committed.revision))
         target.position = committed.revision
         return target
@@ -152,7 +153,7 @@ def install(store: Store, subjects: Subjects, prepared: PreparedInstall, kind: s
             committed = commit(store, envelope(record_id), writes)
         except RevisionConflict:
             continue
-        target.revisions = {key: now.revision for key, now in current.items() if key in desired}
+        target.revisions = Revisions((key, now.revision) for key, now in current.items() if key in desired)
         for written in committed.writes:
             if not written.deleted:
                 target.revisions[(written.subject_type, written.subject_id)] = written.revision

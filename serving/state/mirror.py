@@ -19,6 +19,7 @@ from capenv.serving.writes.generator_state import WriteMeta
 from .edits import hold_entity, remove_entity
 from .index import HeldCollection, KnownSpellings, StateIndex
 from .ranks import Rank, initial_ranks, rank_between
+from .revisions import Revisions
 from .subjects import (
     COLLECTION, DOCUMENT, ENTITY, KNOWN_ID, META_ID, Subjects, collection_state, document_state, entity_state,
     entity_subject_id, parse_entity_subject_id,
@@ -37,7 +38,7 @@ class StateMirror:
         self.index = index
         self.meta = meta
         self.position = position  # meta's revision: the state's position in the log
-        self.revisions: dict[SubjectKey, int] = {}
+        self.revisions = Revisions()
         self.entity_ranks: dict[str, dict[str, Rank]] = {}  # collection path -> key -> rank
         self.collection_ranks: dict[str, int] = {}
         self.document_ranks: dict[str, int] = {}
