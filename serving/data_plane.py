@@ -156,6 +156,9 @@ class StateDocumentReader:
             shown = _show(entity[field]) if field in entity else "missing"
             raise DataPlaneRefusal(f'{where}.id {_show(entity_id)} does not match the entity\'s "{field}" ({shown})')
         self._nesting(entity, where)
+        held = entity[field]
+        if type(held) is type(entity_id) and (type(held) is int or type(held) is str) and held == entity_id:
+            entity_id = held  # one object for both, not two kept per entity (it writes back the same)
         return Entity.model_construct(id=entity_id, value=entity, records=_records(item.get("records", []), where))
 
     def _document(self, value: Any, where: str) -> DocumentState:
