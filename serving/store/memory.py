@@ -12,11 +12,12 @@ type: the lock is held for a few dict assignments, whatever the size of the stat
 replace swaps out are kept on the staged replace (``StagedReplace.replaced``), not dropped under
 the lock: they are freed where the caller lets go of it (CPython frees a container where its last
 reference goes). A replaced subject's row says revision 0, read as the revision its type was replaced at (``TypeRows.base``),
-so the rows need not know that revision before the swap. Nor does a replaced subject get a history
-list of its own: its one entry is implied by its row and the replace's envelope (``TypeRows.
-installed``), and made a list only when a commit writes the subject again. Each such list and
-entry was two more objects per subject to build with the state and to free with it: a data/add
-over 10,000 entities spent a fifth of freeing the state it replaced on them.
+so the rows need not know that revision before the swap; such a row is the state's text alone, not
+a ``(revision, text)`` pair. Nor does a replaced subject get a history list of its own: its one
+entry is implied by its row and the replace's envelope (``TypeRows.installed``), and made a list
+only when a commit writes the subject again. Each such pair, list and entry was one more object
+per subject to build with the state and to free with it: a data/add over 10,000 entities spent
+a quarter of freeing the state it replaced on them.
 
 Record ids live in ``memory_records.Records``, filed by the types their commit wrote, so a
 replace drops its types' records in one step. ``bound_records`` bounds what the store keeps to
@@ -59,9 +60,10 @@ _generations = itertools.count(1)
 
 
 class TypeRows:
-    """The subjects of one type: id -> (revision, state JSON or None for a tombstone), each one's
-    history [(revision, envelope of its commit, state JSON or None)] and the live ids. Revision 0
-    stands for ``base``, the revision of the replace that wrote the row, and ``installed`` is that
+    """The subjects of one type: id -> (revision, state JSON or None for a tombstone), or the state
+    JSON alone for a row the replace wrote (revision 0, read as ``row``), each one's history
+    [(revision, envelope of its commit, state JSON or None)] and the live ids. Revision 0 stands
+    for ``base``, the revision of the replace that wrote the row, and ``installed`` is that
     replace's envelope: a subject at revision 0 with no history list has the one entry
     ``(0, installed, its state)`` (``entries``). ``generation`` names these rows (a replace's rows
     have a new one); ``floor`` is the highest revision of a tombstone the bound forgot: a subject
@@ -70,7 +72,7 @@ class TypeRows:
     __slots__ = ("subjects", "history", "live", "base", "top", "floor", "generation", "installed")
 
     def __init__(self, base: int = 0) -> None:
-        self.subjects: dict[str, tuple[int, str | None]] = {}
+        self.subjects: dict[str, tuple[int, str | None] | str] = {}
         self.history: dict[str, list[tuple[int, RecordEnvelope, str | None]]] = {}
         self.live: set[str] = set()
         self.base = base
@@ -79,9 +81,14 @@ class TypeRows:
         self.generation = next(_generations)
         self.installed: RecordEnvelope | None = None
 
+    def row(self, subject_id: str) -> tuple[int, str | None] | None:
+        """(revision, state JSON or None) of a subject with a row (revision 0: ``base``), else None."""
+        row = self.subjects.get(subject_id)
+        return (0, row) if type(row) is str else row
+
     def revision(self, subject_id: str) -> tuple[int, bool] | None:
         """(revision, live) of a subject with a row, else None."""
-        row = self.subjects.get(subject_id)
+        row = self.row(subject_id)
         return None if row is None else (row[0] or self.base, row[1] is not None)
 
     def entries(self, subject_id: str) -> list[tuple[int, RecordEnvelope, str | None]] | None:
@@ -99,7 +106,7 @@ class TypeRows:
         if self.installed is None or subject_id in self.history:
             return None
         row = self.subjects.get(subject_id)
-        return (0, self.installed, row[1]) if row is not None and row[0] == 0 else None
+        return (0, self.installed, row) if type(row) is str else None
 
 
 
@@ -181,7 +188,9 @@ class MemoryStore(Store):
                 if rows is None:
                     continue
                 row = rows.subjects.get(key[1])
-                if row is not None:
+                if type(row) is str:
+                    heads[key] = (rows.base, True)  # a row the replace wrote
+                elif row is not None:
                     heads[key] = (row[0] or rows.base, row[1] is not None)  # a ``Head`` as a plain pair
                 elif rows.floor:
                     heads[key] = (rows.floor, False)  # above a tombstone the bound forgot
@@ -278,7 +287,7 @@ class MemoryStore(Store):
             held.installed = prepared.envelope  # each row's one history entry, implied
         for (subject_type, subject_id), text in prepared.rows.items():
             held = rows[subject_type]
-            held.subjects[subject_id] = (0, text)
+            held.subjects[subject_id] = text  # revision 0, without a tuple per row
             held.live.add(subject_id)
         return StagedReplace(prepared, rows)
 
@@ -312,7 +321,7 @@ class MemoryStore(Store):
             self._stamps.clear()
             for (subject_type, subject_id), text in extra_rows.items():  # the few rows known only now
                 rows = self._types[subject_type]
-                rows.subjects[subject_id] = (0, text)  # its implied history entry reads this text
+                rows.subjects[subject_id] = text  # revision 0; its implied history entry reads this text
                 rows.live.add(subject_id)
             # The records only the replaced rows named: their groups whole, freed with ``staged``.
             staged.replaced.extend(records.drop_replaced(self._kept))
@@ -332,7 +341,7 @@ class MemoryStore(Store):
         with self._lock:
             self._check_open()
             rows = self._types.get(subject_type)
-            row = rows.subjects.get(subject_id) if rows is not None else None
+            row = rows.row(subject_id) if rows is not None else None
             if row is None or row[1] is None:
                 return None
             revision = row[0] or rows.base
@@ -372,7 +381,7 @@ class MemoryStore(Store):
             for t in types:
                 held = self._types.get(t)
                 if held is not None:
-                    rows[t] = [(i, held.subjects[i][0] or held.base, held.subjects[i][1]) for i in sorted(held.live)]
+                    rows[t] = [(i, row[0] or held.base, row[1]) for i in sorted(held.live) if (row := held.row(i))]
         return {t: {i: batches.stored(t, i, revision, state_json) for i, revision, state_json in entries}
                 for t, entries in rows.items() if entries}
 
@@ -382,13 +391,14 @@ class MemoryStore(Store):
             self._check_open()
             for subject_type in types & self._types.keys():
                 rows = self._types[subject_type]
-                for subject_id in [i for i, row in rows.subjects.items() if row[1] is None]:
+                for subject_id in [i for i, row in rows.subjects.items() if type(row) is tuple and row[1] is None]:
                     del rows.subjects[subject_id]  # a tombstone: forgotten whole
                     rows.history.pop(subject_id, None)
                 for subject_id, entries in rows.history.items():
                     if len(entries) > 1:
                         rows.history[subject_id] = entries[-1:]
-                rows.top = max((row[0] or rows.base for row in rows.subjects.values()), default=rows.base)
+                rows.top = max((row[0] or rows.base if type(row) is tuple else rows.base
+                                for row in rows.subjects.values()), default=rows.base)
                 rows.floor = 0
             # The records of commits that wrote these types, kept only while a history entry names them.
             touching = self._records.stamps_touching(types)
@@ -396,7 +406,7 @@ class MemoryStore(Store):
             named = {entry[1].record_id for t in near for entries in self._types[t].history.values()
                      for entry in entries}
             named.update(rows.installed.record_id for t in near if (rows := self._types[t]).installed is not None
-                         and any(row[0] == 0 and i not in rows.history for i, row in rows.subjects.items()))
+                         and any(type(row) is str and i not in rows.history for i, row in rows.subjects.items()))
             self._records.drop_unnamed(touching, named)
             self._records.drop_fingerprints(types)
 
