@@ -34,6 +34,9 @@ class Measured:
     """Calls/s in each round."""
     cpu_per_call: list[float] = field(default_factory=list)
     """The server's CPU seconds per call in each round (servers over HTTP)."""
+    client_cpu_per_call: list[float] = field(default_factory=list)
+    """The client's (this process's) CPU seconds per call in each round (servers over HTTP): an
+    answer with more headers costs the client more to read."""
 
     @property
     def calls_per_second(self) -> float:

@@ -115,7 +115,9 @@ def goals(by_name: dict[str, Measured], ceiling: Measured, ratios: dict[str, lis
         ours, met = median(by_name[name].rounds), median(floor_ratios[name]) >= FLOOR_TARGET
         why = (f"a call takes {1e6 / ours:,.0f} µs against the floor's {1e6 / floor:,.0f} µs (server CPU "
                f"{median(by_name[name].cpu_per_call) * 1e6:,.0f} against {median(by_name[FLOOR].cpu_per_call) * 1e6:,.0f} "
-               f"µs), the runtime alone {median(ceiling.cpu_per_call) * 1e6:,.0f} µs CPU" + (f"; {bound}" if bound else ""))
+               f"µs; the client's {median(by_name[name].client_cpu_per_call) * 1e6:,.0f} against "
+               f"{median(by_name[FLOOR].client_cpu_per_call) * 1e6:,.0f} µs, reading the answers' headers and bodies), the runtime "
+               f"alone {median(ceiling.cpu_per_call) * 1e6:,.0f} µs CPU" + (f"; {bound}" if bound else ""))
         found.append(Goal("http-floor", store, floor_ratios[name], "{:.2f}×", f"≥ {FLOOR_TARGET:g}×", met,
                           measured=f"capenv {thousands(ours)} calls/s, floor {thousands(floor)} calls/s",
                           bound="" if met else why))
@@ -137,13 +139,16 @@ def compare(servers: dict[str, Server]) -> list[Measured]:
     for round_number in range(ROUNDS):
         clients = [HttpClient(server) for server in servers.values()]
         cpu = [server.cpu_seconds() for server in servers.values()]
-        wall = [0.0] * len(pairs)
+        wall, own = [0.0] * len(pairs), [0.0] * len(pairs)
         for turn in range(SLICES):  # the servers in turn, a slice each, so a burst of load falls on all alike
             for i in [*range(turn % len(pairs), len(pairs)), *range(turn % len(pairs))]:
+                before = time.process_time()
                 wall[i] += run_sequences(pairs[i][0], clients[i], SEQUENCES_PER_ROUND // SLICES)
+                own[i] += time.process_time() - before
         for i, (measured, server) in enumerate(pairs):
             measured.rounds.append(calls / wall[i])
             measured.cpu_per_call.append((server.cpu_seconds() - cpu[i]) / calls)
+            measured.client_cpu_per_call.append(own[i] / calls)
             clients[i].close()
         print(f"http: round {round_number + 1}/{ROUNDS} done", file=sys.stderr)
     return results
@@ -201,6 +206,7 @@ def render(results: list[Measured], ceiling: Measured, ratios: dict[str, list[fl
         rows.append([measured.name, thousands(len(measured.samples_ns)),
                      f"{thousands(low)} / {thousands(mid)} / {thousands(high)}",
                      f"{median(measured.cpu_per_call) * 1e6:,.0f}" if measured.cpu_per_call else "-",
+                     f"{median(measured.client_cpu_per_call) * 1e6:,.0f}" if measured.client_cpu_per_call else "-",
                      thousands(measured.calls_per_second / len(SEQUENCE)),
                      microseconds(percentile(measured.samples_ns, 0.5)),
                      microseconds(percentile(measured.samples_ns, 0.99)),
@@ -210,10 +216,12 @@ def render(results: list[Measured], ceiling: Measured, ratios: dict[str, list[fl
              f"{WARMUP_SEQUENCES} warm-up sequences per server, then {ROUNDS} rounds of {SEQUENCES_PER_ROUND} "
              f"sequences, sent to the servers in turn {SEQUENCES_PER_ROUND // SLICES} sequences at a time (the first server of each turn "
              "changing), one keep-alive connection (Python's http.client) per server and round; calls/s min / median / max over the rounds; *server CPU* is the server's processes' CPU time "
-             "per call (user + system, `/proc/PID/stat`, median of the rounds). The statuses are those of the first measured "
+             "per call (user + system, `/proc/PID/stat`, median of the rounds), *client CPU* this process's "
+             "(the client's: each answer's headers and body read). The statuses are those of the first measured "
              "sequence: the same on every server but the floor, which answers every call with one fixed JSON "
              "body.", ""]
-    lines += table(["server", "calls", "calls/s (min / median / max)", "server CPU µs per call", "sequences/s",
+    lines += table(["server", "calls", "calls/s (min / median / max)", "server CPU µs per call",
+                    "client CPU µs per call", "sequences/s",
                     "p50 µs", "p99 µs", "statuses"], rows, labels=1)
     lines += ["", "p50 µs by call of the sequence:", ""]
     lines += table(["server", *[f"{method} {path}" for method, path, *_ in SEQUENCE]],
