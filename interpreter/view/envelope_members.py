@@ -100,16 +100,20 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
         listing_changed_in_whole=len({listings[record.ordinal] for record, _, _ in uncut}) > 1,
         kinds=sorted({_kind(value) for _, value, _ in sightings}),
         kinds_in_whole=sorted({_kind(value) for value, _ in whole}),
-        page_count_of=_page_count_of(pointer, uncut, leaves_of), echoes_param=_echoed_param(sightings))
+        page_count_of=_page_count_of(pointer, uncut, leaves_of), echoes_param=_echoed_param(sightings, name))
 
 
-def _echoed_param(sightings: list[tuple[Record, Any, list]]) -> str | None:
-    """The first query parameter (decoded name) whose integer value the member equals in every
-    recording that sent it, while the others show one value (its default); one of each at least."""
+def _echoed_param(sightings: list[tuple[Record, Any, list]], member: str) -> str | None:
+    """The query parameter (decoded name) whose integer value the member equals in every recording
+    that sent it, while the others show one value (its default); one of each at least. Where
+    several do (``limit=1&offset=1`` answering ``"offset": 1``, ``"limit": 1``), the one named as
+    the member; none when none is: which one it echoes is not shown, and a wrong guess answers
+    ``"offset": 2`` to ``limit=2``."""
     def decoded(query: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
         return [(unquote_plus(n), unquote_plus(v)) for n, v in query]
 
     names = sorted({name for record, _, _ in sightings for name, _ in decoded(record.query)})
+    echoed = []
     for name in names:
         sent, unsent = [], set()
         for record, value, _ in sightings:
@@ -120,8 +124,10 @@ def _echoed_param(sightings: list[tuple[Record, Any, list]]) -> str | None:
             else:
                 unsent.add(_canonical(value))
         if sent and all(sent) and len(unsent) == 1:
-            return name
-    return None
+            echoed.append(name)
+    if len(echoed) <= 1:
+        return echoed[0] if echoed else None
+    return next((name for name in echoed if name == member), None)
 
 
 def _query_shaped(sightings: list[tuple[Record, Any, list]], changed_between: Callable[[Record, Record], bool],

@@ -56,3 +56,22 @@ def test_a_page_size_no_answer_carries_exactly_is_refused_not_echoed():
         answer = runtime.call_tool("get_records", {"query": {"perPage": size}})
         assert answer.is_error and answer.structured["error"] == "refused", size
     assert runtime.read("get_records", {"query": {"perPage": str(2**53)}})["body"]["perPage"] == 2**53
+
+
+def test_a_member_equal_to_two_sent_values_echoes_the_one_named_as_it():
+    """``limit=1&offset=1`` answered ``"offset": 1, "limit": 1``: each member equals both values
+    sent, so each echoes the parameter of its own name (Redmine's lists), never the first in
+    name order (which answered ``"offset": 2`` to ``limit=2``); a member named as neither echoes none."""
+    def listing(items: list, offset: int = 0, limit: int = 25, skip: int = 0) -> dict:
+        return {"things": items, "total_count": 3, "offset": offset, "limit": limit, "skip": skip}
+
+    things = [{"id": n, "name": name} for n, name in ((1, "a"), (2, "b"), (3, "c"))]
+    bundle = build_from(HarBuilder()
+                        .call("GET", "/things", response=listing(things))
+                        .call("GET", "/things/1", response=things[0])
+                        .call("GET", "/things", query="limit=1&offset=1", response=listing(things[1:2], 1, 1, 1)))
+    roles = {m.pointer: (m.role, m.field) for m in bundle.view.view("get_things").envelope_members}
+    assert roles["/offset"] == ("query-echo", "offset") and roles["/limit"] == ("query-echo", "limit")
+    assert roles["/skip"][0] != "query-echo"
+    page = EnvironmentRuntime(bundle).call_tool("get_things", {"query": {"limit": "2"}})
+    assert page.is_error or (page.structured["body"]["offset"], page.structured["body"]["limit"]) == (0, 2)
