@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.bundle.paths import has_trailing_slash, spell_path, split_path
+from capenv.interpreter.bundle.values import decode_once
 from capenv.interpreter.evidence.records import Evidence, Record
 from capenv.interpreter.predicates.text_shapes import SegmentContext, shape_class, token_shape
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
@@ -50,7 +51,10 @@ class _Classifier:
         under_span = prefix in self.span_prefixes
         key = f"{value}\0{'|'.join(sibling_shapes)}\0{kinds}\0{under_span}\0{'|'.join(token_shapes)}"
         if key not in self.cache:
-            context = SegmentContext(value=value, under_span=under_span, returned_as_identity=value in self.identities,
+            # a percent-encoded segment (%40alice%3Aexample.org) names what its decoded spelling does
+            decoded = decode_once(value)
+            context = SegmentContext(value=value, under_span=under_span,
+                                     returned_as_identity=value in self.identities or decoded in self.identities,
                                      read_back=value in self.read_back,
                                      sibling_identity_shapes=list(sibling_shapes),
                                      sibling_token_shapes=list(token_shapes),

@@ -27,8 +27,8 @@ def write_document(plan: WritePlan, call: WriteCall, body: dict[str, Any], state
     if path not in state.documents:
         raise WriteRefusal(f"no document is held at {path}", kind="missing")
     if path_fit(path, call.path) is None:
-        raise WriteRefusal(f"this document is written only at {path}, the path the state holds it at; "
-                           f"the call names {call.path}")
+        raise WriteRefusal(f"no document is held at {call.path}: this document is written only at {path}, "
+                           "the path the state holds it at")
     document = copy.deepcopy(state.documents[path])
     target = document
     pointer = [p for p in (plan.document_pointer or "").split("/") if p]

@@ -83,6 +83,15 @@ def test_word_like_values_merge_only_when_returned_as_identities(ruleset):
     assert set(templates(not_returned)) == {("GET", "/tags"), ("GET", "/tags/alpha"), ("GET", "/tags/beta")}
 
 
+def test_a_returned_identity_percent_encoded_in_the_path_is_the_same_value(ruleset):
+    """Matrix clients encode ``@ann:north.test`` as ``%40ann%3Anorth.test`` in a path segment: the
+    encoded spelling names the identity its decoded one does, so both spellings make one parameter."""
+    har = (HarBuilder().call("GET", "/users", response=[{"name": "@ann:north.test"}, {"name": "@bo:north.test"}])
+           .call("GET", "/users/%40ann%3Anorth.test/rooms", response={"rooms": []})
+           .call("GET", "/users/@bo:north.test/rooms", response={"rooms": []}))
+    assert templates(manifest_of(har, ruleset)) == {("GET", "/users"): (1,), ("GET", "/users/{user_id}/rooms"): (2, 3)}
+
+
 def test_identities_count_only_from_successful_answers(ruleset):
     har = (HarBuilder().call("GET", "/tags", status=500, response=[{"name": "alpha"}, {"name": "beta"}])
            .call("GET", "/tags/alpha", response={}).call("GET", "/tags/beta", response={}))
