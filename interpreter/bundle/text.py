@@ -76,6 +76,8 @@ def strip_markup(html: str) -> str:
 
 def loose_spelling(text: str) -> str:
     """What two spellings of one key share: letter case folded, one final dot dropped (a DNS name
-    is the same with or without its final dot, in any letter case)."""
+    is the same with or without its final dot, in any letter case), dashes dropped (a UUID or a
+    Syncthing device id is read with or without the dashes between its groups)."""
     folded = text.casefold()
-    return folded[:-1] if folded.endswith(".") else folded
+    folded = folded[:-1] if folded.endswith(".") else folded
+    return folded.replace("-", "")

@@ -125,7 +125,7 @@ def _item_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolS
 
 def _other_spellings(located: list[tuple[Locator, dict]], path_value: str) -> set[tuple[Locator, str]]:
     """Where an item read's answer holds its path's value spelled otherwise (another letter case,
-    or with or without a final dot): the application reads that spelling as the entity it holds
+    with or without a final dot or dashes): the application reads that spelling as the entity it holds
     under the other. Serving refuses such a read (``serving/state/spellings``), naming the held
     spelling, so the read is another shape than the view's, not evidence against it."""
     wanted = loose_spelling(decode_once(path_value))

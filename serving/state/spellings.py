@@ -1,9 +1,9 @@
-"""Other spellings of a held key: an id that differs from a held one only by a final dot or by
-letter case.
+"""Other spellings of a held key: an id that differs from a held one only by a final dot, by
+letter case or by dashes.
 
 Many applications read such a spelling as the entity itself (a DNS name is the same with or
 without its final dot, and in any letter case: PowerDNS answers ``/zones/example.org`` with the
-zone ``example.org.``), and nothing in a capture says whether this one does. Answering such a call
+zone ``example.org.``; Syncthing reads a device id in lower case or without its dashes), and nothing in a capture says whether this one does. Answering such a call
 with the learned absence (or writing nothing and answering 404) would deny an entity the
 application holds, a wrong answer, so serving refuses it and names the spelling it holds.
 """
@@ -32,5 +32,5 @@ def held_spelled_otherwise(collection: HeldCollection, raw_id: str, field_name: 
 def other_spelling_refusal(type_name: str, raw_id: str, held: list[Any]) -> str:
     shown = ", ".join(f'"{key_of(value)}"' for value in held[:3])
     return (f'no {type_name} entity "{decode_once(raw_id)}" is held, but {shown} is: the application may read '
-            "this spelling (another letter case, or without or with a final dot) as that entity, which the "
+            "this spelling (another letter case, without or with a final dot or dashes) as that entity, which the "
             f"capture does not show; call it by {shown}")

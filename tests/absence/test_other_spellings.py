@@ -98,3 +98,30 @@ def test_an_answer_naming_another_entity_still_makes_no_item_view():
                         .call("GET", "/hosts/b.example", response=C_HOST))
     view = next(v for v in bundle.view.views if v.tool == "get_hosts_by_host_id")
     assert view.kind != "item" and not view.other_shape_records, view.kind
+
+
+PEER_A = {"deviceID": "AAAA111-BBBB222-CCCC333", "name": "phone", "paused": False}
+PEER_B = {"deviceID": "DDDD444-EEEE555-FFFF666", "name": "nas", "paused": False}
+
+
+def dashed_capture() -> HarBuilder:
+    """Peers named by dashed ids, one also read without its dashes (the application answers the
+    peer itself, under its dashed id), then an update read back."""
+    return (HarBuilder()
+            .call("GET", "/peers", response=[PEER_A, PEER_B])                                  # 1
+            .call("GET", "/peers/AAAA111-BBBB222-CCCC333", response=PEER_A)                    # 2
+            .call("GET", "/peers/AAAA111BBBB222CCCC333", response=PEER_A)                      # 3: no dashes
+            .call("PATCH", "/peers/DDDD444-EEEE555-FFFF666", body={"paused": True}, status=204)  # 4
+            .call("GET", "/peers/DDDD444-EEEE555-FFFF666", response={**PEER_B, "paused": True}))  # 5
+
+
+def test_an_id_read_without_its_dashes_is_another_spelling():
+    """Syncthing reads a device id without its dashes (and in lower case) as the device: the read
+    is set aside as another shape, and serving refuses such a spelling naming the held id."""
+    bundle = build_from(dashed_capture())
+    view = next(v for v in bundle.view.views if v.tool == "get_peers_by_peer_id")
+    assert view.kind == "item" and view.other_shape_records == (3,), (view.kind, view.reason)
+    runtime = EnvironmentRuntime(bundle)
+    for spelling in ("/peers/DDDD444EEEE555FFFF666", "/peers/dddd444-eeee555-ffff666"):
+        answer = get(runtime, spelling)
+        assert answer.status == 409 and b"DDDD444-EEEE555-FFFF666" in answer.body, (spelling, answer)
