@@ -3,7 +3,9 @@ capture shows an object carrying the entity's identity in the answer of a read o
 collection (Prefect's tag limit, also listed by /api/v2/concurrency_limits/filter under the same
 id). The write would change or remove the entity alone and leave the copy as it was, a side effect
 on a copy in another collection that write-effects does not model: the plan is not served, with
-the build reason ``copied-entity``."""
+the build reason ``copied-entity``. An update leaves stale only a copy showing a field it writes:
+an object naming the entity beside members of its own (Syncthing's folder lists its devices as
+``{deviceID, introducedBy, encryptionPassword}``) is no copy of a device's name or addresses."""
 
 from __future__ import annotations
 
@@ -91,12 +93,15 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
     tool = next(t for t in ctx.manifest.tools if t.name == plan.tool)
     events: list[TraceEvent] = []
     after = plan.address.segments_after_item()
+    # a delete leaves every copy behind, an update only one showing a field it writes
+    written = None if plan.effect == "delete" else {rule.field for rule in plan.fields}
     for ordinal in tool.record_ordinals:
         call = ctx.records[ordinal]
         if not call.succeeded:
             continue
         identity = call_key(ctx.timeline, call, after)
-        outside = [(o, obj) for o, obj in shown.get(identity, []) if _outside(ctx.records[o].path, entity_type)]
+        outside = [(o, obj) for o, obj in shown.get(identity, []) if _outside(ctx.records[o].path, entity_type)
+                   and (written is None or not written.isdisjoint(obj))]
         places = [f"#{o} {ctx.records[o].path}" for o, _ in outside]
         referencing = [f"#{o} {ctx.records[o].path}" for o, obj in outside
                        if _references(obj, entity_type, fields, ctx)]

@@ -75,3 +75,34 @@ def test_an_update_of_an_entity_another_entity_names_is_served_and_its_delete_is
                for e in update.traces)
     delete = delete_plan(build_from(domains_app("delete")))
     assert not delete.served and delete.reason == "copied-entity"  # the list may go with its domain
+
+PEER = {"deviceID": "AAAA111-BBBB222-CCCC333", "name": "phone", "paused": False}
+OTHER = {"deviceID": "DDDD444-EEEE555-FFFF666", "name": "nas", "paused": False}
+SHARE = {"id": "photos", "label": "Photos",
+         "devices": [{"deviceID": p["deviceID"], "introducedBy": ""} for p in (PEER, OTHER)]}
+
+
+def peers_app() -> HarBuilder:
+    """A folder lists the peers it is shared with by id beside members of its own (Syncthing's
+    folder devices); one peer is renamed, the other deleted."""
+    renamed = {**PEER, "name": "pixel"}
+    return (HarBuilder()
+            .call("GET", "/peers", response=[PEER, OTHER])
+            .call("GET", f"/peers/{PEER['deviceID']}", response=PEER)
+            .call("GET", f"/peers/{OTHER['deviceID']}", response=OTHER)
+            .call("GET", "/shares/photos", response=SHARE)
+            .call("PATCH", f"/peers/{PEER['deviceID']}", body={"name": "pixel"}, status=204)
+            .call("GET", f"/peers/{PEER['deviceID']}", response=renamed)
+            .call("GET", "/peers", response=[renamed, OTHER])
+            .call("DELETE", f"/peers/{OTHER['deviceID']}", status=204)
+            .call("GET", f"/peers/{OTHER['deviceID']}", status=404, response=MISSING)
+            .call("GET", "/peers", response=[renamed]))
+
+
+def test_an_object_naming_the_entity_without_a_field_the_update_writes_is_no_copy_of_it():
+    """The folder's entries show no field the rename writes: the rename leaves nothing stale there.
+    The delete still leaves an entry behind, so it stays unserved."""
+    bundle = build_from(peers_app())
+    update = next(p for p in bundle.view.writes if p.method == "PATCH")
+    assert update.served, update.reason
+    assert delete_plan(bundle).reason == "copied-entity"
