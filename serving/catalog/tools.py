@@ -227,7 +227,8 @@ def _state_notes(view: ReadView | None, calls: Any = ()) -> list[str]:
                          'as the application answers ids it does not hold (state.view "missing").')
             if any(400 <= c.response.status < 500 and c.response.status != status for c in calls):
                 notes.append(f"An id shaped or framed otherwise than those answered {status}, where the capture "
-                             "shows the application answering such ids otherwise, is refused.")
+                             "shows the application answering such ids otherwise, is refused; where it answered an "
+                             "id shaped and framed alike otherwise, so is every id no recording names.")
         elif view.missing is not None:
             notes.append(f"An entity the state does not hold answers the recorded {view.missing.status} "
                          '(state.view "missing").')

@@ -7,6 +7,12 @@ learned from UUIDs says nothing of ``db2-silence``. An id's shape (``id_shape``)
 ``uuid``, else its length and the classes of its characters; the shapes the absence covers are
 those of the ids its recordings named and of the ids the tool answered with success. With no recorded refusal of
 another status for an id of another shape, the absence answers any id, as it always did.
+
+A refusal of another status for an id shaped like those the absence covers, and not set apart
+from them by the frame the tool's ids share (below), shows the application telling ids apart by
+more than their shape (Syncthing answers 404 for a device id it does not hold and 400 for one
+whose check character is wrong): the absence then answers no id its recordings did not name,
+since either answer may be the application's.
 """
 
 from __future__ import annotations
@@ -35,6 +41,13 @@ def unlike_the_absences(view: ReadView, calls: Iterable[RecordedCall], beside: I
     statuses = {call.response.status for call in absent}
     covered = {_shape(call) for call in absent} | {_shape(call) for call in calls if 200 <= call.response.status < 300}
     wanted = decode_once(raw_id)
+    alike = _refused_alike(view, calls, beside, covered)
+    if alike is not None:
+        examples = ", ".join(f'"{_id_of(call)}"' for call in absent[:2] if call.response.status != alike.response.status)
+        return (f'nothing was recorded for "{wanted}": the application answered {alike.response.status} to '
+                f'"{_id_of(alike)}" (record {alike.ordinal}), an id shaped like those it answered as missing '
+                f'({examples}), so it tells ids apart by more than their shape and its answer to an id no recording '
+                "names is not known")
     if id_shape(wanted) in covered:
         return None
     other = next((call for call in (*calls, *beside) if 400 <= call.response.status < 500
@@ -46,6 +59,21 @@ def unlike_the_absences(view: ReadView, calls: Iterable[RecordedCall], beside: I
             f'"{_id_of(other)}" (record {other.ordinal}), an id shaped otherwise than those it answered '
             f'{"/".join(str(s) for s in sorted(statuses))} for as missing ({examples}), so its answer to an id '
             f'shaped like "{wanted}" is not known; ids shaped like {examples} are answered')
+
+
+def _refused_alike(view: ReadView, calls: tuple[RecordedCall, ...], beside: tuple[RecordedCall, ...],
+                   covered: set[str]) -> RecordedCall | None:
+    """A recorded answer of another 4xx than the learned absence's to an id of a shape the absence
+    covers, on the same side of the tool's frame as the ids answered as missing (a frame that
+    parts them explains the other answer: ``_outside_the_frame``)."""
+    if view.absence is None:
+        return None
+    status = view.absence.recording.status
+    prefix, suffix = _frame([_id_of(call) for call in calls if 200 <= call.response.status < 300])
+    learned_sides = {_fits(_id_of(call), prefix, suffix) for call in calls if call.ordinal in set(view.absence.records)}
+    return next((call for call in (*calls, *beside) if 400 <= call.response.status < 500
+                 and call.response.status != status and _shape(call) in covered
+                 and (not (prefix or suffix) or _fits(_id_of(call), prefix, suffix) in learned_sides)), None)
 
 
 def _id_of(call: RecordedCall) -> str:

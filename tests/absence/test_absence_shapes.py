@@ -79,3 +79,23 @@ def test_a_refusal_learned_last_is_not_given_to_an_id_inside_the_frame():
     runtime = EnvironmentRuntime(build_from(accounts(remote_last=True)))
     inside = get(runtime, "/accounts/@zoe:north.test")  # Synapse would answer 404 "No such account"
     assert inside.status == 404 and b"Only local accounts" not in inside.body and b'"error":"not_found"' in inside.body
+BAD_CHECK = "k3j4h5g6f7d8s9b"  # NEVER's shape, refused by a check the shape does not show
+CHECKSUM = {"message": 'id "k3j4h5g6f7d8s9b": check digit incorrect'}
+
+
+def checked_things() -> HarBuilder:
+    """404 for an id the application does not hold, 400 for one of the very same shape whose
+    check character is wrong (Syncthing's device ids), and 400 for a word."""
+    return (things(refuses_other_shapes=False)
+            .call("GET", f"/things/{BAD_CHECK}", status=400, response=CHECKSUM)
+            .call("GET", "/things/nope", status=400, response={"message": 'id "nope": incorrect length'}))
+
+
+def test_a_refusal_of_an_id_of_the_absences_own_shape_leaves_no_unrecorded_id_answered():
+    runtime = EnvironmentRuntime(build_from(checked_things()))
+    for other in ("q1w2e3r4t5y6u7i", "music"):
+        answer = get(runtime, f"/things/{other}")
+        assert answer.status == 404 and b'"error":"not_found"' in answer.body, (other, answer.body)
+        assert b"thing not found" not in answer.body and b"check digit" not in answer.body
+    assert b"thing not found" in get(runtime, f"/things/{NEVER}").body      # its own recording
+    assert b"check digit incorrect" in get(runtime, f"/things/{BAD_CHECK}").body
