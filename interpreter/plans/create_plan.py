@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import Address, EntityType, WritePlan
+from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
@@ -69,6 +70,11 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
         base["collection"] = None  # serving creates in the collection each call's path names
     events.append(_collection_note(tool.name, base.get("collection"), explanation.tied_by))
     build_reason = explanation.build_reason
+    if build_reason is None:
+        unkept = _constant_not_kept(ctx, entity_type, explanation, calls, tool.name)
+        if unkept is not None:
+            events.append(note(tool.name, "unexplained-change", unkept))
+            build_reason = "unexplained-change"
     accepted = {m.member for m in explanation.members if m.admission != "not-accepted"}
     # a call that answered a held entity: a key serving gets by, or (an upsert, no key) the gate
     # still models its calls and the verdict leaves the tool unserved
@@ -77,6 +83,42 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
     return WritePlan(**base, fields=tuple(explanation.fields),
                      members=without_transformed(tuple(explanation.members), split), insert=insert,
                      build_reason=build_reason, answered_held=held.unserved, key=held.key, traces=tuple(events))
+
+
+def _constant_not_kept(ctx: PlanContext, entity_type: EntityType, explanation: Any, calls: list[Record],
+                       tool_name: str) -> str | None:
+    """Why a constant field is no constant: another recorded call of the tool, sending the same
+    client-chosen id member, none but members the plan accepts and not the field's, made an
+    entity whose first read shows the field otherwise (Syncthing fills a device's unsent members
+    from a defaults document a PATCH had changed: compression "always" where the exemplar's device
+    read "metadata"). Serving would refuse such a call when it leaves out a required member, so
+    the gate never checks it; a call sending a member the plan refuses may owe the value to it
+    (Prefect's status follows the is_paused sent)."""
+    fields = explanation.fields
+    accepted = {m.member for m in explanation.members if m.admission != "not-accepted"}
+    echoed_id = next((rule.params.get("member") for rule in fields
+                      if rule.field == entity_type.id_field and rule.op == "echo"), None)
+    constants = {rule.field: rule.params.get("value") for rule in fields if rule.op == "constant"}
+    if echoed_id is None or not constants:
+        return None
+    for call in calls[1:]:
+        if not call.succeeded:
+            continue
+        body = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
+                          envelope=ctx.envelopes.get(tool_name)).body
+        if not isinstance(body, dict) or not isinstance(body.get(echoed_id), (str, int)) \
+                or isinstance(body.get(echoed_id), bool) or not set(body) <= accepted:
+            continue
+        made = next((s for s in ctx.timeline.sightings(entity_type.name, str(body[echoed_id]))
+                     if s.ordinal > call.ordinal and s.value is not None), None)
+        if made is None or ctx.other_write_between(tool_name, call.ordinal, made.ordinal):
+            continue  # another tool's write may have changed it since
+        for name, value in constants.items():
+            if name not in body and name in made.value and not same_json(made.value[name], value):
+                return (f"record {call.ordinal} made {entity_type.name} {body[echoed_id]!r} without sending {name!r}, "
+                        f"and record {made.ordinal} shows it {made.value[name]!r}, not the constant {value!r}: the "
+                        "application fills it from something the capture does not model")
+    return None
 
 
 def names_nothing(answer: Any) -> bool:
