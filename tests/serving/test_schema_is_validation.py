@@ -32,6 +32,8 @@ STATE_REASONS = {
         r"^no \S+ entity .* is held|the state holds no |no document is held at |changes none of them"),
     "already holds": re.compile(r"entity .* is already held|entity with .* is held \("),
     "an entity lacking a field": re.compile(r"^the answer would lack recorded field|entity lacks \""),
+    # other held entities naming the one a delete names: said in that delete's description (plan.referrers)
+    "held referrers": re.compile(r"^[0-9]+ held entit(y names|ies name) this "),
     # what the capture recorded: named in every replayed read's description
     "replay": re.compile(r"^nothing was recorded for |is not modelled over the current state"),
     # a learned query's value the state cannot evaluate, or a learned projection's value no recording
