@@ -6,6 +6,8 @@ another entity's recording, and never a recording the state has left behind.
   the state does not hold the entity either (``state.view: "missing"``) and its id is one the
   absence covers (``absence_shapes``), else it is a tool error (HTTP 404) saying nothing was
   recorded for it.
+* A recording made after the capture's first write that shows a value one of the capture's
+  writes sent (``written_values``) answers never: it shows the state the capture left.
 * A recording of a document read whose view the state backs at other paths answers only when
   it was recorded before the capture's first write: a later one shows the document as the
   capture's writes left it (a write at its path, or through another API over the same data).
@@ -32,6 +34,7 @@ from .absence_shapes import unlike_the_absences
 from .answers import collection_of, from_recording
 from .parents import missing_parent, refuse_held_elsewhere
 from .replay import Replayer
+from .written_values import showing_writes
 
 
 class GuardedReplay:
@@ -43,7 +46,12 @@ class GuardedReplay:
         self._reads = bundle.replay.reads_types if guarded else {}
         self._guarded = guarded
         self._initial: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        self._showing_writes: set[int] = set()
         if guarded:
+            tool_of = {call.ordinal: name for name, calls in bundle.replay.tools.items() for call in calls}
+            self._showing_writes = showing_writes(
+                (call for calls in bundle.replay.tools.values() for call in calls),
+                {post.tool for post in bundle.view.read_only_posts}, tool_of)
             initial = StateIndex.from_snapshot(bundle.view.state)
             self._initial = {name: _held(initial, name) for name in self._types}
 
@@ -103,6 +111,11 @@ class GuardedReplay:
         return Served(answer, {"state": label, "absence": provenance(view.absence)})
 
     def _check(self, call: ReadCall, recorded: Any, state: StateIndex) -> None:
+        if recorded.ordinal in self._showing_writes:
+            raise CallRefused(
+                f"{call.tool.name} is not modelled over the current state: its recording (record "
+                f"{recorded.ordinal}) was made after the capture's own writes and shows a value one of them sent, "
+                "so it shows the state as the capture left it, not as this environment holds it", http_status=409)
         view = self._views.get(call.tool.name)
         if (self._guarded and not recorded.initial and view is not None and view.kind == "document"
                 and any(line.state_backed for line in view.documents)):
