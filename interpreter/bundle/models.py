@@ -551,6 +551,15 @@ class SplitAnswer(_Model):
     rule_id: str | None = None
 
 
+class LocationRule(_Model):
+    """A create's ``Location`` header as the exemplar answered it around the created entity's id:
+    serving writes ``prefix + id + suffix`` for the entity it made (the recorded header itself
+    named the recorded entity and is never sent, ``serving/reads/entity_headers``)."""
+
+    prefix: str
+    suffix: str = ""
+
+
 class ResponseRule(_Model):
     """What a served write answers with: the exemplar's status and content type, its body
     rendered from the state where the exemplar's body carried the entity (``locator``), or
@@ -565,6 +574,7 @@ class ResponseRule(_Model):
     carries_entity: bool = False
     locator: Locator | None = None
     split: SplitAnswer | None = None
+    location: LocationRule | None = None
 
 
 class CreateKey(_Model):

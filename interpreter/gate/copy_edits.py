@@ -11,6 +11,7 @@ from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.plans.location import location_id
 from capenv.interpreter.plans.link import ids_answered, names_id_alone
 from capenv.interpreter.plans.newly_listed import newly_listed
 from capenv.interpreter.plans.timeline import Timeline
@@ -42,7 +43,10 @@ def recorded_outcome(plan: WritePlan, record: Record, env: WriteEnv, timeline: T
         if isinstance(located, dict):
             return located
     if plan.effect == "create":
-        return _created(record, entity_type, env, timeline) if record.response.is_json else None
+        if record.response.is_json:
+            return _created(record, entity_type, env, timeline)
+        located = location_id(record) if plan.response is not None and plan.response.location is not None else None
+        return _first_showing([located[0]], False, record, entity_type, timeline) if located else None
     target = target_entity(plan, record, env, timeline)
     if target is None:
         return None
@@ -57,9 +61,17 @@ def _created(record: Record, entity_type: Any, env: WriteEnv, timeline: Timeline
     body = record.response.json_value
     envelopes = [v.locator for v in env.view.views
                  if v.kind == "item" and v.type == entity_type.name and v.locator is not None]
-    for key in ids_answered(body, entity_type.id_field, envelopes):
+    return _first_showing(ids_answered(body, entity_type.id_field, envelopes), names_id_alone(body), record,
+                          entity_type, timeline)
+
+
+def _first_showing(keys: list[str], id_alone: bool, record: Record, entity_type: Any,
+                   timeline: Timeline) -> dict[str, Any] | None:
+    """The first later item read of one of ``keys``, or the list read newly listing it alone
+    (unless the answer named its id alone); the ``Location`` of an empty answer names it alone."""
+    for key in keys:
         item = timeline.first_after(entity_type.name, key, record.ordinal, via=("item",))
-        listed = None if names_id_alone(body) else newly_listed(
+        listed = None if id_alone else newly_listed(
             timeline, entity_type.name, key, record.ordinal, until=item.ordinal if item is not None else None)[0]
         seen = listed or item
         if seen is not None and seen.value is not None:

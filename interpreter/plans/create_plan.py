@@ -21,6 +21,7 @@ from .create_inputs import CreateInputs
 from .exemplar import admit_body
 from .get_or_create import held_answers
 from .insert import insert_rule
+from .location import location_id
 from .link import (
     Link, identity_of, link_create, names_collection_below, names_collection_of, names_id_alone, returned_ids,
 )
@@ -33,6 +34,9 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
     target = next((t for t in ctx.view.types if t.name == base.get("type")
                    and (names_collection_of(exemplar.path, t) or names_collection_below(tool.template, t))), None)
     candidates = returned_ids(response, identity_of(ctx.is_identity_member, target), ctx.min_id_length)
+    located = location_id(exemplar)
+    if located is not None and not candidates:  # an answer naming nothing: the Location names what it made
+        candidates = [(located[0], "Location")]
     link, misses = link_create(exemplar, ctx.timeline, ctx.view.state, candidates,
                                lambda a, b: ctx.other_write_between(tool.name, a, b), ctx.min_id_length,
                                ctx.type_read_before)
@@ -45,6 +49,8 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
     entity_type = link.type
     base.update(type=entity_type.name, collection=link.collection, address=Address(by="link"))
+    if located is not None and located[0] == str(link.id_value):
+        base["response"] = base["response"].model_copy(update={"location": located[1]})
     split = split_answer(tool.name, "create", entity_type, calls, ctx, events)
     if split is not None:  # the answer shows a projection: the entity is observed by a later read
         base["response"] = base["response"].model_copy(update={"split": split})

@@ -42,8 +42,8 @@ def operation_responses(entry: CatalogEntry, calls: tuple[RecordedCall, ...],
         response = responses.setdefault(status, {"description": _description(recording.status, ordinal),
                                                  "content": {}})
         media_type = _media_type(recording.content_type, recording.is_json)
-        if recording.is_json and recording.body is None:
-            continue  # no body (204, or an empty answer): the status alone
+        if (recording.is_json and recording.body is None) or (not recording.is_json and not recording.text):
+            continue  # no body (204, or an empty answer, a JSON media type or not): the status alone
         if media_type is None or media_type in response["content"]:
             continue
         media: dict[str, Any] = {}

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import copy
 from typing import Any
+from urllib.parse import quote, unquote
 
-from urllib.parse import unquote
-
-from capenv.interpreter.bundle.models import Locator, SplitAnswer, WritePlan
+from capenv.interpreter.bundle.models import LocationRule, Locator, SplitAnswer, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import locate, same_json
 from capenv.serving.reads.entity_headers import state_headers
@@ -109,6 +108,14 @@ def write_result(plan: WritePlan, body: Any, is_json: bool, text: str | None, pr
     """The answer with the recorded status, content type and headers (200 when none was kept), less
     those that described the recorded entity (``state_headers``)."""
     response = plan.response
+    headers = state_headers(response.headers) if response else ()
+    if response is not None and response.location is not None and provenance.get("view") == "create":
+        headers = (*headers, ("Location", located(response.location, provenance["id"])))
     return WriteResult(response.status if response else 200, response.content_type if response else None,
-                       state_headers(response.headers) if response else (), body, is_json, text, provenance,
-                       changed)
+                       headers, body, is_json, text, provenance, changed)
+
+
+def located(rule: LocationRule, id_value: Any) -> str:
+    """The created entity's ``Location``: the recorded header's shape around its id, the id
+    percent-encoded where a path segment needs it."""
+    return rule.prefix + quote(str(id_value), safe="@:!$&'()*+,;=~") + rule.suffix
