@@ -55,6 +55,8 @@ class ListMemberContext(BaseModel):
     """A query parameter (decoded name) whose integer value the member equals in every recording
     that sent it (one at least), while every recording that did not shows one value, its default
     (one at least): the page or page size the call asked (PocketBase's page and perPage)."""
+    echoed_values: int = 0
+    """How many different values of ``echoes_param`` the recordings sent."""
     page_count_of: str | None = None
     """A sibling member (its pointer) holding a positive integer such that this one equals the
     number of listed members divided by it, rounded up, in every whole recording (one at least):
@@ -69,11 +71,24 @@ def list_member_counts_pages(ctx: ListMemberContext, params: BaseModel) -> Outco
     return Match({"field": ctx.page_count_of, "whole_recordings": ctx.whole_recordings})
 
 
-@predicate("list_member_echoes_query", context="list-member")
-def list_member_echoes_query(ctx: ListMemberContext, params: BaseModel) -> Outcome:
-    """It equals one query parameter's integer value where the call sent it, one default elsewhere."""
+class EchoParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_values: int = Field(ge=1)
+    """Different values a parameter named otherwise than the member must have been sent with, each echoed."""
+
+
+@predicate("list_member_echoes_query", context="list-member", params=EchoParams)
+def list_member_echoes_query(ctx: ListMemberContext, params: EchoParams) -> Outcome:
+    """It equals one query parameter's integer value where the call sent it, one default elsewhere;
+    a parameter of another name than the member over ``min_values`` different values sent, since
+    one value may equal it by chance (Mailman's ``start`` is 1 for ``count=1&page=2``, and 4 for
+    ``count=2&page=3``)."""
     if ctx.echoes_param is None:
         return Miss("it echoes no query parameter in every recording that sent it, with one value elsewhere")
+    if ctx.echoes_param != ctx.name and ctx.echoed_values < params.min_values:
+        return Miss(f"it equals {ctx.echoes_param}, another name, for {ctx.echoed_values} value(s) sent, fewer than "
+                    f"{params.min_values}: the equality may be a coincidence")
     return Match({"param": ctx.echoes_param})
 
 

@@ -90,6 +90,7 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
     page_counts = sum(1 for record, value, listed in sightings
                       if record.ordinal not in uncut_ordinals and _integer(value) and value == len(listed))
     name = parse(pointer)[-1]
+    echoed = _echoed_param(sightings, name)
     return ListMemberContext(
         pointer=pointer, name=name, whole_recordings=len(whole), counts_listed=counts,
         distinct_in_whole=len(spelled_whole), counts_page_in_cut=page_counts, sum_field=_summed_field(whole),
@@ -100,7 +101,8 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
         listing_changed_in_whole=len({listings[record.ordinal] for record, _, _ in uncut}) > 1,
         kinds=sorted({_kind(value) for _, value, _ in sightings}),
         kinds_in_whole=sorted({_kind(value) for value, _ in whole}),
-        page_count_of=_page_count_of(pointer, uncut, leaves_of), echoes_param=_echoed_param(sightings, name))
+        page_count_of=_page_count_of(pointer, uncut, leaves_of), echoes_param=echoed,
+        echoed_values=_sent_values(sightings, echoed) if echoed is not None else 0)
 
 
 def _echoed_param(sightings: list[tuple[Record, Any, list]], member: str) -> str | None:
@@ -128,6 +130,11 @@ def _echoed_param(sightings: list[tuple[Record, Any, list]], member: str) -> str
     if len(echoed) <= 1:
         return echoed[0] if echoed else None
     return next((name for name in echoed if name == member), None)
+
+
+def _sent_values(sightings: list[tuple[Record, Any, list]], param: str) -> int:
+    """How many different values of ``param`` the recordings sent."""
+    return len({unquote_plus(v) for record, _, _ in sightings for n, v in record.query if unquote_plus(n) == param})
 
 
 def _query_shaped(sightings: list[tuple[Record, Any, list]], changed_between: Callable[[Record, Record], bool],

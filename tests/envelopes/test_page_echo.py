@@ -75,3 +75,18 @@ def test_a_member_equal_to_two_sent_values_echoes_the_one_named_as_it():
     assert roles["/skip"][0] != "query-echo"
     page = EnvironmentRuntime(bundle).call_tool("get_things", {"query": {"limit": "2"}})
     assert page.is_error or (page.structured["body"]["offset"], page.structured["body"]["limit"]) == (0, 2)
+
+
+def test_a_member_equal_to_another_parameter_once_echoes_nothing():
+    """Mailman's ``start`` is the index of a page's first member: 1 for ``count=1&page=2`` equals
+    ``count`` by chance (it is 4 for ``count=2&page=3``), so one such recording proves no echo."""
+    def listing(items: list, start: int = 0) -> dict:
+        return {"start": start, "total_size": 3, "entries": items}
+
+    things = [{"id": n, "name": name} for n, name in (("a.example", "a"), ("b.example", "b"), ("c.example", "c"))]
+    bundle = build_from(HarBuilder()
+                        .call("GET", "/things", response=listing(things))
+                        .call("GET", "/things/a.example", response=things[0])
+                        .call("GET", "/things", query="count=1&page=2", response=listing(things[1:2], 1)))
+    roles = {m.pointer: (m.role, m.field) for m in bundle.view.view("get_things").envelope_members}
+    assert roles["/start"][0] != "query-echo"
