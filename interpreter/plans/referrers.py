@@ -7,9 +7,10 @@ every later read of the referring entities as if nothing happened, a wrong answe
 refuses exactly those deletes (``serving/writes/referrers``) and keeps serving the others, which
 are what the capture showed. Which members refer is read from every entity the capture shows
 (the initial state and each later sighting), one top-level member of one type at a time, by the
-``delete-referrers`` table: a member naming the type, or object values repeating the entity they
-name. Only members holding an id the deleted type's entities hold are judged, so a plan with no
-referrer keeps the bytes it had.
+``delete-referrers`` table: a member naming the type, object values repeating or summarising the
+entity they name, or, where ids of several types collide, a member all of whose ids the type holds
+and that no other type explains. Only members holding an id the deleted type's entities hold are
+judged, so a plan with no referrer keeps the bytes it had. A bulk delete is judged as an item one.
 """
 
 from __future__ import annotations
@@ -33,10 +34,11 @@ MIN_PROJECTED_MEMBERS = 2
 
 def with_referrers(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
     """Each built delete plan with the members naming its type's entities, and their traces."""
-    deletes = {id(p) for p in plans if p.effect == "delete" and p.type is not None and p.build_reason is None}
+    deletes = {id(p) for p in plans if _removes(p) and p.type is not None and p.build_reason is None}
     if not deletes or TABLE not in ctx.ruleset.tables:
         return plans
     entities = _entities_seen(ctx)
+    explaining = _Explanations(ctx, entities)
     judged: dict[str, tuple[tuple[Referrer, ...], tuple[TraceEvent, ...]]] = {}
     out = []
     for plan in plans:
@@ -44,13 +46,17 @@ def with_referrers(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
             out.append(plan)
             continue
         if plan.type not in judged:
-            judged[plan.type] = _referrers_of(ctx, plan.type, entities)
+            judged[plan.type] = _referrers_of(ctx, plan.type, entities, explaining)
         referrers, events = judged[plan.type]
         if not events:
             out.append(plan)
             continue
         out.append(plan.model_copy(update={"referrers": referrers, "traces": plan.traces + events}))
     return out
+
+
+def _removes(plan: WritePlan) -> bool:
+    return plan.effect == "delete" or (plan.effect == "bulk" and plan.bulk_effect == "delete")
 
 
 def _entities_seen(ctx: PlanContext) -> dict[str, list[dict[str, Any]]]:
@@ -64,8 +70,36 @@ def _entities_seen(ctx: PlanContext) -> dict[str, list[dict[str, Any]]]:
     return seen
 
 
-def _referrers_of(ctx: PlanContext, type_name: str, entities: dict[str, list[dict[str, Any]]]
-                  ) -> tuple[tuple[Referrer, ...], tuple[TraceEvent, ...]]:
+class _Explanations:
+    """Which types a member names by the table's explaining rules (``explains``), judged once per
+    member: where the deleted type holds every id a member names, another type explaining it (an
+    issue's status, whose ids are also user ids) says the member names that type instead."""
+
+    def __init__(self, ctx: PlanContext, entities: dict[str, list[dict[str, Any]]]) -> None:
+        self._ctx, self._entities = ctx, entities
+        self._held = {t.name: _held_by_id(t, entities.get(t.name, [])) for t in ctx.view.types}
+        self._judged: dict[tuple[str, str, str | None, str], list[str]] = {}
+
+    def of(self, referring: str, member: str, id_member: str | None, field: str) -> list[str]:
+        """The types explaining ``referring.member`` (ids compared with ``field`` inside objects)."""
+        key = (referring, member, id_member, field)
+        if key not in self._judged:
+            values = self._entities.get(referring, [])
+            explained = []
+            for candidate in self._ctx.view.types:
+                if (id_member is not None and candidate.id_field != field) or not self._held[candidate.name]:
+                    continue
+                context = _context(values, member, id_member, candidate, own_words(candidate),
+                                   self._held[candidate.name])
+                if context.held and evaluate(self._ctx.ruleset, TABLE, context,
+                                             subject=f"{referring}.{member} -> {candidate.name}").yields.get("explains"):
+                    explained.append(candidate.name)
+            self._judged[key] = explained
+        return self._judged[key]
+
+
+def _referrers_of(ctx: PlanContext, type_name: str, entities: dict[str, list[dict[str, Any]]],
+                  explaining: _Explanations) -> tuple[tuple[Referrer, ...], tuple[TraceEvent, ...]]:
     target = next(t for t in ctx.view.types if t.name == type_name)
     held = _held_by_id(target, entities.get(type_name, []))
     if not held:
@@ -75,9 +109,14 @@ def _referrers_of(ctx: PlanContext, type_name: str, entities: dict[str, list[dic
     events: list[TraceEvent] = []
     for other in ctx.view.types:
         for member, id_member in _candidate_members(entities.get(other.name, []), target.id_field):
+            if id_member is None and member == other.id_field:
+                continue  # the entity's own identity (a Strapi documentId) names no other
             context = _context(entities.get(other.name, []), member, id_member, target, words, held)
             if not context.held:
                 continue  # names no entity of the type: nothing to judge
+            if len(context.held) == len(context.values):  # every id held: another type may be named alike
+                others = [t for t in explaining.of(other.name, member, id_member, target.id_field) if t != type_name]
+                context = context.model_copy(update={"explained_by": others})
             decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{other.name}.{member} -> {type_name}")
             events.extend(decision.events)
             if decision.yields.get("referrer"):
@@ -122,7 +161,7 @@ def _candidate_members(values: list[dict[str, Any]], id_field: str) -> Iterator[
 def _context(values: list[dict[str, Any]], member: str, id_member: str | None, target: EntityType,
              words: list[str], held: dict[str, list[dict[str, Any]]]) -> DeleteReferrerContext:
     named: dict[str, None] = {}
-    objects = projections = 0
+    objects = projections = composed = bare = 0
     for value in values:
         inner = value.get(member)
         if id_member is not None:
@@ -139,5 +178,33 @@ def _context(values: list[dict[str, Any]], member: str, id_member: str | None, t
             if len(inner) >= MIN_PROJECTED_MEMBERS and any(
                     all(k in entity and same_json(v, entity[k]) for k, v in inner.items()) for entity in held[text]):
                 projections += 1
+            if len(inner) >= MIN_PROJECTED_MEMBERS and _names_by_its_words(inner, id_member, text, held):
+                composed += 1
+            bare += set(inner) == {id_member}
     return DeleteReferrerContext(member=member, id_member=id_member, type_words=words, values=list(named),
-                                 held=[t for t in named if t in held], objects=objects, projections=projections)
+                                 held=[t for t in named if t in held], objects=objects, projections=projections,
+                                 composed=composed, bare=bare)
+
+
+def _names_by_its_words(inner: dict[str, Any], id_member: str, text: str,
+                        held: dict[str, list[dict[str, Any]]]) -> bool:
+    """The object summarises the entity its id names and tells it from the type's others: some
+    value of that entity composes it and, where the type holds others, not every other does (a
+    dashboard's created_by "Ada Admin" is composed by every dashboard's changed_by_name, and so
+    names none of them)."""
+    if not any(_summarises(inner, id_member, entity) for entity in held[text]):
+        return False
+    others = [values for key, values in held.items() if key != text]
+    return not others or not all(any(_summarises(inner, id_member, e) for e in values) for values in others)
+
+
+def _summarises(inner: dict[str, Any], id_member: str, entity: dict[str, Any]) -> bool:
+    """Each of the object's members but its id is the entity's value under that name, or text made
+    only of the words of the entity's text values (a name joined from firstname and lastname)."""
+    words = {w for v in entity.values() if isinstance(v, str) for w in v.split()}
+    for name, value in inner.items():
+        if name == id_member or (name in entity and same_json(value, entity[name])):
+            continue
+        if not (isinstance(value, str) and value.split() and all(w in words for w in value.split())):
+            return False
+    return True

@@ -6,7 +6,11 @@ application deleting the entity they name may delete them with it (Redmine drops
 issues), clear the reference (PocketBase) or refuse the delete, and none of these is modelled
 (a delete removes the entity alone). Which members name the deleted type is read from the
 entities the capture shows: the member's name names the type's own path word and its values are
-ids the type holds, or its object values repeat, member for member, the entity they name.
+ids the type holds, its object values repeat, member for member, the entity they name, or their
+other values are made of that entity's words (Redmine's ``"assigned_to": {"id": 5, "name": "Ada
+Lovelace"}`` beside user 5's firstname and lastname). Where ids of several types collide (small
+integers), a member all of whose ids the type holds and that no other type explains is taken for a
+reference too: refusing such a delete is honest, serving it may be a wrong answer.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 from .bulk_path_words import Inflection, InflectionParams, is_plural_of
-from .create_values import alnum_lower, without_reference
+from .create_values import alnum_lower, reference_suffix, without_reference
 
 
 @context_model("delete-referrer")
@@ -40,6 +44,17 @@ class DeleteReferrerContext(BaseModel):
     projections: int = 0
     """Of those, objects with at least two members, every one of which the named entity holds with
     the same value (``{"id": 1, "name": "Bug"}`` beside tracker 1 ``{"id": 1, "name": "Bug", ...}``)."""
+    composed: int = 0
+    """Of ``objects``, those with at least two members, each of the others the named entity's value
+    under that name or text made only of the words of the entity's text values (``"name": "Ada
+    Lovelace"`` beside user 5's ``firstname`` Ada and ``lastname`` Lovelace), where not every
+    other entity the type holds composes it alike."""
+    bare: int = 0
+    """Of ``objects``, those holding the id alone (``{"id": 5}``), which show nothing of what they name."""
+    explained_by: list[str] = Field(default_factory=list)
+    """Other types the member names by this table's explaining rules (its name, projected or
+    composed objects): computed only when the deleted type holds every value, where ids of
+    several types may collide."""
 
 
 class NamedMemberParams(BaseModel):
@@ -97,3 +112,45 @@ def referrer_objects_projected(ctx: DeleteReferrerContext, params: ProjectedPara
     if ctx.projections < ctx.objects:
         return Miss(f"{ctx.objects - ctx.projections} of its {ctx.objects} objects differ from the entity they name")
     return Match({"member": ctx.member, "objects": ctx.objects})
+
+
+class ComposedParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_objects: int = Field(ge=1)
+
+
+@predicate("referrer_objects_composed", context="delete-referrer", params=ComposedParams)
+def referrer_objects_composed(ctx: DeleteReferrerContext, params: ComposedParams) -> Outcome:
+    """Every object value naming a held entity shows, beside its id, only that entity's values or text made of its words, and there are at least min_objects of them: a summary of the entity whatever the member is called (an issue's assigned_to {id, name} beside a user's firstname and lastname)."""
+    if ctx.id_member is None:
+        return Miss("the member holds no objects")
+    if ctx.objects < params.min_objects:
+        return Miss(f"{ctx.objects} of its objects name an entity the type holds")
+    if ctx.composed < ctx.objects:
+        return Miss(f"{ctx.objects - ctx.composed} of its {ctx.objects} objects show values "
+                    "the entity they name does not hold")
+    return Match({"member": ctx.member, "objects": ctx.objects})
+
+
+class UnexplainedParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    reference_suffixes: list[str]
+    """A scalar member must end in one to be taken for an id (``assigned_to_id``; ``position`` is no reference)."""
+    min_values: int = Field(ge=1)
+
+
+@predicate("referrer_ids_unexplained", context="delete-referrer", params=UnexplainedParams)
+def referrer_ids_unexplained(ctx: DeleteReferrerContext, params: UnexplainedParams) -> Outcome:
+    """Every id the member names (at least min_values) is an id the type holds, the member holds objects of the id alone or ends in a reference suffix, and no other type explains it: the member may name this type, so a delete is refused rather than served wrong."""
+    if ctx.id_member is None and reference_suffix(ctx.member, params.reference_suffixes) is None:
+        return Miss(f"{ctx.member!r} holds scalars and ends in no reference suffix")
+    if ctx.id_member is not None and ctx.bare < ctx.objects:
+        return Miss(f"{ctx.objects - ctx.bare} of its {ctx.objects} objects show more than the id, "
+                    "and neither repeat nor summarise the entity they would name")
+    if len(ctx.values) < params.min_values or len(ctx.held) < len(ctx.values):
+        return Miss(f"{len(ctx.held)} of its {len(ctx.values)} values are ids the type holds")
+    if ctx.explained_by:
+        return Miss(f"{ctx.member!r} names {', '.join(ctx.explained_by)}")
+    return Match({"member": ctx.member, "values": len(ctx.values)})

@@ -19,6 +19,7 @@ from capenv.serving.state.index import HeldCollection, StateIndex
 from .answers import render_answer, write_result
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
 from .checks import check_members
+from .referrers import refuse_referenced
 from .values import charge_growth, field_values, op_context
 
 ONCE_PER_CALL_OPS = frozenset({"unique", "renewed"})
@@ -98,6 +99,9 @@ def write_bulk(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
     if plan.bulk_effect != "delete" and drawn and len(keys) > 1:
         raise WriteRefusal(f"this bulk update writes one entity per call, since one call draws its unique or "
                            f"renewed value(s) ({', '.join(drawn)}) once; the call names {len(keys)} entities")
+    if plan.bulk_effect == "delete" and plan.referrers and env.checks_references:
+        for key in keys:
+            refuse_referenced(plan, state, key, collection.entities[key], entity_type.id_field, frozenset(keys))
     ids = [collection.ids.get(key, key) for key in keys]
     written = {key: dict(collection.entities[key]) for key in keys}
     if plan.bulk_effect != "delete":

@@ -20,8 +20,10 @@ from .calls import WriteRefusal
 SHOWN = 3
 
 
-def refuse_referenced(plan: WritePlan, state: StateIndex, key: str, entity: dict[str, Any], id_field: str) -> None:
-    """Refuse the delete when an entity the state holds names this one by a referrer member."""
+def refuse_referenced(plan: WritePlan, state: StateIndex, key: str, entity: dict[str, Any], id_field: str,
+                      deleted: frozenset[str] = frozenset()) -> None:
+    """Refuse the delete when an entity the state holds names this one by a referrer member; the
+    entities of ``plan.type`` keyed in ``deleted`` (a bulk delete's others) go with it and count not."""
     target = entity.get(id_field, key)
     if isinstance(target, (dict, list, bool)) or target is None:
         return
@@ -30,8 +32,8 @@ def refuse_referenced(plan: WritePlan, state: StateIndex, key: str, entity: dict
     for referrer in plan.referrers:
         for collection in state.collections_of(referrer.type):
             for held_key, held in collection.entities.items():
-                if referrer.type == plan.type and held_key == key:
-                    continue  # the entity itself
+                if referrer.type == plan.type and (held_key == key or held_key in deleted):
+                    continue  # the entity itself, or one deleted with it
                 if _names(held, referrer, wanted):
                     found.append((referrer, collection.ids.get(held_key, held_key)))
     if found:
