@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.bundle.paths import has_trailing_slash, spell_path, split_path
+from capenv.interpreter.bundle.text import loose_spelling
 from capenv.interpreter.bundle.values import decode_once
 from capenv.interpreter.evidence.records import Evidence, Record
 from capenv.interpreter.predicates.text_shapes import SegmentContext, shape_class, token_shape
@@ -45,6 +47,11 @@ class _Classifier:
     span_prefixes: set[str] = field(default_factory=set)
     cache: dict[str, tuple[bool, object]] = field(default_factory=dict)
 
+    @cached_property
+    def loose_identities(self) -> set[str]:
+        """The returned identities as other spellings share them (``loose_spelling``)."""
+        return {loose_spelling(identity) for identity in self.identities}
+
     def identifier(self, value: str, sibling_shapes: tuple[str, ...] = (),
                    kinds: tuple[int, float | None] = (0, None), prefix: str = "",
                    token_shapes: tuple[str, ...] = ()) -> tuple[bool, object]:
@@ -53,9 +60,11 @@ class _Classifier:
         if key not in self.cache:
             # a percent-encoded segment (%40alice%3Aexample.org) names what its decoded spelling does
             decoded = decode_once(value)
-            context = SegmentContext(value=value, under_span=under_span,
-                                     returned_as_identity=value in self.identities or decoded in self.identities,
+            returned = value in self.identities or decoded in self.identities
+            context = SegmentContext(value=value, under_span=under_span, returned_as_identity=returned,
                                      read_back=value in self.read_back,
+                                     spells_identity_otherwise=not returned
+                                     and loose_spelling(decoded) in self.loose_identities,
                                      sibling_identity_shapes=list(sibling_shapes),
                                      sibling_token_shapes=list(token_shapes),
                                      sibling_kind_values=kinds[0], sibling_kind_overlap=kinds[1])

@@ -28,6 +28,9 @@ class SegmentContext(BaseModel):
     read_back: bool = False
     """The successful read of the path ending in this segment answered the value as a member's
     (an item read naming its entity by a value it holds)."""
+    spells_identity_otherwise: bool = False
+    """The value is no identity the application returned, but spells one otherwise: another letter
+    case, without or with a final dot or dashes (``loose_spelling``)."""
     sibling_identity_shapes: list[str] = []
     """Shape classes (see ``shape_class``) of sibling values the application returned as identities."""
     sibling_token_shapes: list[str] = []
@@ -110,6 +113,23 @@ def segment_returned_as_identity(ctx: SegmentContext, params: BaseModel) -> Outc
     if ctx.returned_as_identity:
         return Match({"value": ctx.value})
     return Miss("never returned as an identity")
+
+
+class MinLengthParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_length: int = Field(ge=1)
+
+
+@predicate("segment_spells_returned_identity", context="segment", params=MinLengthParams)
+def segment_spells_returned_identity(ctx: SegmentContext, params: MinLengthParams) -> Outcome:
+    """The value spells an identity the application returned otherwise (at least ``min_length``
+    characters, so a short word is no evidence): Syncthing's device id in lower case."""
+    if len(ctx.value) < params.min_length:
+        return Miss(f"{len(ctx.value)} characters, fewer than {params.min_length}")
+    if ctx.spells_identity_otherwise:
+        return Match({"value": ctx.value})
+    return Miss("spells no returned identity otherwise")
 
 
 @predicate("segment_read_back", context="segment")

@@ -125,3 +125,16 @@ def test_an_id_read_without_its_dashes_is_another_spelling():
     for spelling in ("/peers/DDDD444EEEE555FFFF666", "/peers/dddd444-eeee555-ffff666"):
         answer = get(runtime, spelling)
         assert answer.status == 409 and b"DDDD444-EEEE555-FFFF666" in answer.body, (spelling, answer)
+
+
+def test_an_id_read_in_lower_case_joins_the_item_tool_as_another_spelling():
+    """A path value spelling a returned identity otherwise (Syncthing's device id in lower case) is
+    the item path's parameter, not a literal tool answering a document of the entity from the
+    state (which a served write to the entity would leave as it was); its read is set aside as
+    another spelling and serving refuses such a spelling, naming the held id."""
+    builder = dashed_capture().call("GET", "/peers/aaaa111-bbbb222-cccc333", response=PEER_A)
+    bundle = build_from(builder)
+    assert not any("aaaa111" in t.template for t in bundle.manifest.tools), [t.template for t in bundle.manifest.tools]
+    view = next(v for v in bundle.view.views if v.tool == "get_peers_by_peer_id")
+    assert view.kind == "item" and view.other_shape_records == (3, 6), view.other_shape_records
+    assert get(EnvironmentRuntime(bundle), "/peers/aaaa111-bbbb222-cccc333").status == 409
