@@ -208,25 +208,30 @@ installed_alertmanager_version() {  # -> the unpacked binary's version, or nothi
     [ -x "$binary" ] && "$binary" --version 2>&1 | sed -n 's/^alertmanager, version \([^ ]*\) .*/\1/p' || true
 }
 
-install_alertmanager() {
-    # The Debian package, not a system install: apt-get download fetches the .deb (no root needed
+unpack_deb() {  # package deb_version dir: the package's .deb unpacked under dir
+    # A Debian package, not a system install: apt-get download fetches the .deb (no root needed
     # once the package lists are there; apt-get update first when they are not), dpkg -x unpacks it
-    # under $ALERTMANAGER_DIR. captures/alertmanager/start.sh runs the binary from there.
-    if [ "$(installed_alertmanager_version)" = "$ALERTMANAGER_VERSION" ]; then
-        say "alertmanager $ALERTMANAGER_VERSION already in $ALERTMANAGER_DIR"; return
-    fi
+    # under dir. The captures' start.sh run the binaries from there.
+    local package="$1" deb_version="$2" dir="$3"
     command -v apt-get >/dev/null && command -v dpkg >/dev/null \
         || { say "apt-get and dpkg not found: a Debian bookworm system is needed" >&2; return 1; }
     local download
     download="$(mktemp -d)"
-    say "apt-get download prometheus-alertmanager=$ALERTMANAGER_DEB_VERSION, dpkg -x into $ALERTMANAGER_DIR"
-    if ! (cd "$download" && apt-get download -q "prometheus-alertmanager=$ALERTMANAGER_DEB_VERSION" 2>/dev/null); then
+    say "apt-get download $package=$deb_version, dpkg -x into $dir"
+    if ! (cd "$download" && apt-get download -q "$package=$deb_version" 2>/dev/null); then
         apt-get update -q >/dev/null
-        (cd "$download" && apt-get download -q "prometheus-alertmanager=$ALERTMANAGER_DEB_VERSION")
+        (cd "$download" && apt-get download -q "$package=$deb_version")
     fi
-    rm -rf "$ALERTMANAGER_DIR"
-    dpkg -x "$download"/prometheus-alertmanager_*.deb "$ALERTMANAGER_DIR"
+    rm -rf "$dir"
+    dpkg -x "$download/${package}_"*.deb "$dir"
     rm -rf "$download"
+}
+
+install_alertmanager() {  # captures/alertmanager/start.sh runs the unpacked binary
+    if [ "$(installed_alertmanager_version)" = "$ALERTMANAGER_VERSION" ]; then
+        say "alertmanager $ALERTMANAGER_VERSION already in $ALERTMANAGER_DIR"; return
+    fi
+    unpack_deb prometheus-alertmanager "$ALERTMANAGER_DEB_VERSION" "$ALERTMANAGER_DIR"
 }
 
 installed_syncthing_version() {  # -> the unpacked binary's version (1.19.2), or nothing
@@ -234,24 +239,11 @@ installed_syncthing_version() {  # -> the unpacked binary's version (1.19.2), or
     [ -x "$binary" ] && "$binary" --version 2>&1 | sed -n 's/^syncthing v\([^ ]*\) .*/\1/p' | sed 's/-.*//' || true
 }
 
-install_syncthing() {
-    # As Alertmanager: the .deb unpacked under $SYNCTHING_DIR (one static Go binary);
-    # captures/syncthing/start.sh runs it from there.
+install_syncthing() {  # one static Go binary; captures/syncthing/start.sh runs it unpacked
     if [ "$(installed_syncthing_version)" = "$SYNCTHING_VERSION" ]; then
         say "syncthing $SYNCTHING_VERSION already in $SYNCTHING_DIR"; return
     fi
-    command -v apt-get >/dev/null && command -v dpkg >/dev/null \
-        || { say "apt-get and dpkg not found: a Debian bookworm system is needed" >&2; return 1; }
-    local download
-    download="$(mktemp -d)"
-    say "apt-get download syncthing=$SYNCTHING_DEB_VERSION, dpkg -x into $SYNCTHING_DIR"
-    if ! (cd "$download" && apt-get download -q "syncthing=$SYNCTHING_DEB_VERSION" 2>/dev/null); then
-        apt-get update -q >/dev/null
-        (cd "$download" && apt-get download -q "syncthing=$SYNCTHING_DEB_VERSION")
-    fi
-    rm -rf "$SYNCTHING_DIR"
-    dpkg -x "$download"/syncthing_*.deb "$SYNCTHING_DIR"
-    rm -rf "$download"
+    unpack_deb syncthing "$SYNCTHING_DEB_VERSION" "$SYNCTHING_DIR"
 }
 
 install_nocodb() {
