@@ -17,7 +17,6 @@ from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import Recording
-from capenv.interpreter.bundle.path_actions import glued
 from capenv.serving.writes.calls import ABSENCE_STATUSES
 
 from .openapi_responses import operation_responses
@@ -35,10 +34,10 @@ def openapi_document(bundle: Bundle, catalog: Catalog) -> dict[str, Any]:
     for entry in catalog.entries.values():
         method = entry.tool.method.lower()
         if method not in OPERATION_METHODS:
-            left_out.append({"tool": entry.name, "method": entry.tool.method, "path": glued(entry.tool.template),
+            left_out.append({"tool": entry.name, "method": entry.tool.method, "path": entry.tool.spelled_template,
                              "reason": "OpenAPI has no operation for this method"})
             continue
-        paths.setdefault(glued(entry.tool.template), {})[method] = _operation(entry, bundle)
+        paths.setdefault(entry.tool.spelled_template, {})[method] = _operation(entry, bundle)
     info = bundle.info
     document: dict[str, Any] = {
         "openapi": OPENAPI_VERSION,
@@ -161,5 +160,5 @@ def _not_served(bundle: Bundle, catalog: Catalog) -> list[dict[str, Any]]:
             continue
         tool = tools[plan.tool]
         reason = plan.reason or plan.build_reason or "not served here (--replay-only, or the state is unavailable)"
-        found.append({"tool": tool.name, "method": tool.method, "path": glued(tool.template), "reason": reason})
+        found.append({"tool": tool.name, "method": tool.method, "path": tool.spelled_template, "reason": reason})
     return found

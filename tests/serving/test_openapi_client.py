@@ -58,6 +58,8 @@ def arguments_for(entry, calls) -> list[dict[str, Any]]:
 def http_request(entry, arguments: dict[str, Any]) -> tuple[str, dict[str, Any], bytes | None]:
     names = dict(getattr(entry.inputs, "properties", ())) or {p: p for p in entry.tool.params}
     path = path_for(entry.tool, {param: path_value(arguments[name]) for param, name in names.items()})
+    if entry.tool.format_suffix and not entry.tool.trailing_slash:
+        path += entry.tool.format_suffix  # sent as the application spells it (/projects/1.json)
     query = {k: v for k, v in arguments.get("query", {}).items()}
     body = dumps(arguments["body"]) if "body" in arguments else None
     return path, query, body
