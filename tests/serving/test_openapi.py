@@ -39,7 +39,7 @@ def test_every_capture_describes_its_served_tools_and_validates(capture: str, bu
         assert set(operations) == set(runtime.catalog.entries)
         for name, (path, method) in operations.items():
             tool = runtime.catalog.entries[name].tool
-            assert (path, method) == (tool.template, tool.method.lower())
+            assert (path, method) == (tool.spelled_template, tool.method.lower())  # as a client sends it
         not_served = {n["tool"]: n["reason"] for n in document.get("x-capenv-not-served", [])}
         for plan in bundle.view.writes:
             assert (plan.tool in operations) is plan.served, plan.tool
@@ -59,7 +59,7 @@ def test_recorded_reads_are_answered_as_described(bundle_dir) -> None:
         for entry in runtime.catalog.entries.values():
             if entry.handler != "read":
                 continue
-            operation = document["paths"][entry.tool.template][entry.tool.method.lower()]
+            operation = document["paths"][entry.tool.spelled_template][entry.tool.method.lower()]
             for call in bundle.replay.tools[entry.name]:
                 answer = runtime.http(HttpRequest(call.method, call.path, tuple(call.query), (), b""))
                 responses = operation["responses"]

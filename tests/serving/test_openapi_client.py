@@ -3,7 +3,9 @@ acceptance): on every capture in captures/, ``openapi-core`` validates each real
 sent to ``capenv serve --http``'s surface against the document that surface serves at
 ``/openapi.json``, and each answer against the operation's responses (status, content type,
 the rendered body's schema). Every served tool is called at least once: with its recorded calls
-whose arguments its input schema accepts, else with the smallest arguments the schema accepts."""
+whose arguments its input schema accepts, else with the smallest arguments the schema accepts,
+at the path the document spells (the format suffix, a glued colon action); the surface's 404 for
+a path no tool answers fails the test, since any 404 would otherwise validate as the default."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from openapi_core import OpenAPI
 from openapi_core.testing import MockRequest, MockResponse
 
 from capenv.interpreter.bundle.io import read_bundle
+from capenv.interpreter.bundle.path_actions import glued
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.serving.read_call import path_for
 from capenv.serving.runtime import EnvironmentRuntime
@@ -57,9 +60,9 @@ def arguments_for(entry, calls) -> list[dict[str, Any]]:
 
 def http_request(entry, arguments: dict[str, Any]) -> tuple[str, dict[str, Any], bytes | None]:
     names = dict(getattr(entry.inputs, "properties", ())) or {p: p for p in entry.tool.params}
-    path = path_for(entry.tool, {param: path_value(arguments[name]) for param, name in names.items()})
+    path = glued(path_for(entry.tool, {param: path_value(arguments[name]) for param, name in names.items()}))
     if entry.tool.format_suffix and not entry.tool.trailing_slash:
-        path += entry.tool.format_suffix  # sent as the application spells it (/projects/1.json)
+        path += entry.tool.format_suffix  # sent as the document spells it (/projects/1.json, /notes/5:archive)
     query = {k: v for k, v in arguments.get("query", {}).items()}
     body = dumps(arguments["body"]) if "body" in arguments else None
     return path, query, body
@@ -75,6 +78,19 @@ def send(port: int, method: str, path: str, query: dict[str, Any], body: bytes |
         return response.status, response.getheader("content-type") or "", response.read()
     finally:
         connection.close()
+
+
+def unrouted(status: int, answer: bytes) -> bool:
+    """The surface's own 404 for a path no served tool answers (``http_surface.route``): a path the
+    document names must reach its tool, whatever the tool then answers."""
+    if status != 404:
+        return False
+    try:
+        body = json.loads(answer)
+    except ValueError:
+        return False
+    return isinstance(body, dict) and body.get("error") == "not_found" and str(
+        body.get("message", "")).startswith("no tool answers")
 
 
 @pytest.mark.parametrize("capture", capture_names())
@@ -94,6 +110,7 @@ def test_openapi_core_validates_real_requests_and_answers(capture: str, bundle_d
                                           args=query, data=body or b"")
                     api.validate_request(request)  # what the schema accepts, the description accepts
                     status, content_type, answer = send(serving.port, entry.tool.method, path, query, body)
+                    assert not unrouted(status, answer), (entry.name, path, answer[:300])  # the path it names
                     media = content_type.split(";")[0].strip() or "application/json"
                     try:
                         api.validate_response(request, MockResponse(answer, status_code=status, content_type=media))
