@@ -40,7 +40,8 @@ def report_document(manifest: Manifest, view: ViewResult, records: int,
     return {
         "evidence_id": view.evidence_id,
         "records": records,
-        "tools": [{"name": t.name, "method": t.method, "template": t.template, "changes_state": t.changes_state}
+        "tools": [{"name": t.name, "method": t.method, "template": t.template, "path": t.spelled_template,
+                   "changes_state": t.changes_state}
                   for t in manifest.tools],
         "reads": [{"tool": v.tool, "view": v.kind if v.kind != "none" else None, "state_backed": v.state_backed,
                    "reason": v.reason, **_projections(v)}

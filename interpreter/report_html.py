@@ -76,7 +76,7 @@ def _tools_section(report: dict[str, Any], plans: dict[str, WritePlan]) -> list[
             backed = read.get("state_backed")
             outcome = ("state", "from the state") if backed else ("replay", f"replayed: {read.get('reason') or '-'}")
             kind, link = read.get("view") or "read", escape(name)
-        rows.append([link, escape(tool["method"]), f"<code>{escape(tool['template'])}</code>", escape(kind),
+        rows.append([link, escape(tool["method"]), f"<code>{escape(tool.get('path', tool['template']))}</code>", escape(kind),
                      f"<span class=\"{outcome[0]}\">{escape(outcome[1])}</span>"])
     return ["<h2 id=\"tools\">Tools</h2>", _table(["tool", "method", "path", "kind", "served"], rows)]
 

@@ -46,7 +46,8 @@ def inspect_document(evidence: Evidence, manifest: Manifest) -> dict:
         "warnings": list(evidence.warnings),
         "timing_rule": evidence.timing_rule,
         "rules_revision": manifest.rules_revision,
-        "tools": [{"name": t.name, "method": t.method, "template": t.template, "params": list(t.params),
+        "tools": [{"name": t.name, "method": t.method, "template": t.template, "path": t.spelled_template,
+                   "params": list(t.params),
                    "query_names": list(t.query_names), "records": len(t.record_ordinals),
                    "record_ordinals": list(t.record_ordinals), "changes_state": t.changes_state}
                   for t in manifest.tools],
@@ -68,7 +69,7 @@ def _inspect(args: argparse.Namespace) -> int:
     for warning in evidence.warnings:
         print(f"  warning: {warning}")
     print(f"\n{len(manifest.tools)} tools:")
-    rows = [(t.name, t.method, t.template, str(len(t.record_ordinals)), "writes" if t.changes_state else "reads")
+    rows = [(t.name, t.method, t.spelled_template, str(len(t.record_ordinals)), "writes" if t.changes_state else "reads")
             for t in manifest.tools]
     widths = [max(len(r[i]) for r in rows) for i in range(4)] if rows else []
     for row in rows:

@@ -53,8 +53,13 @@ class Tool(BaseModel):
     def spelled_template(self) -> str:
         """The template as a client sends it (``/blog/articles/{article_id}.json``, an action segment
         glued after a colon: ``/notes/{note_id}:archive``)."""
-        template = glued(self.template)
-        return template + self.format_suffix if self.format_suffix and not self.trailing_slash else template
+        return self.spelled(self.template)
+
+    def spelled(self, path: str) -> str:
+        """One of this tool's paths as capenv reads it (its template, a call's path) as a client
+        sends it: what a description or a message shows, since the bare path answers 404."""
+        path = glued(path)
+        return path + self.format_suffix if self.format_suffix and not self.trailing_slash else path
 
     def match(self, path: str) -> dict[str, str] | None:
         """The raw path arguments when ``path`` fits this template, else None (a path spelled

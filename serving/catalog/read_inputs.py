@@ -233,7 +233,7 @@ class ToolInputs:
         unknown = [unquote_plus(n) for n, _ in request.query if unquote_plus(n) not in by_name]
         if unknown:
             raise CallRefused(f"query parameter {quoted(unknown)} was never recorded for "
-                              f"{request.method} {self.tool.template}; {self._query_names()}")
+                              f"{request.method} {self.tool.spelled_template}; {self._query_names()}")
         query = tuple(request.query) + self._defaults({n: True for n, _ in request.query})
         body, has_body, text = None, False, None
         if self.body is not None and request.body:

@@ -18,7 +18,6 @@ from typing import Any
 
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import ReadView, Recording, WritePlan
-from capenv.interpreter.bundle.path_actions import glued
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.reads.replay import Replayer
 from capenv.serving.runtime_api import ToolSpec
@@ -49,7 +48,7 @@ class CatalogEntry:
         return self.tool.name
 
     def spec(self) -> ToolSpec:
-        title = tool_title(self.tool.method, glued(self.tool.template), self.view, self.plan)
+        title = tool_title(self.tool.method, self.tool.spelled_template, self.view, self.plan)
         return ToolSpec(self.tool.name, self.description, self.inputs.schema(), title=title,
                         annotations=tool_annotations(self.tool.method, self.plan, title),
                         output_schema=output_schema(self.view))
@@ -179,7 +178,7 @@ def _source(view: ReadView | None, replay_only: bool, unavailable: str | None,
 def _draft(entry: CatalogEntry, bundle: Bundle, replayer: Replayer) -> Draft:
     tool, view = entry.tool, entry.view
     kind = view.kind if view is not None else "none"
-    where = f"{tool.method} {glued(tool.template)}"
+    where = f"{tool.method} {tool.spelled_template}"
     either = next((t.either_key for t in bundle.view.types if view is not None and t.name == view.type
                    and t.either_key is not None and view.key_field == t.id_field), None)
     key = f'"{view.key_field}" or its "{either.member}"' if either is not None and view is not None \

@@ -17,7 +17,6 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
 from capenv.interpreter.bundle.models import WritePlan
-from capenv.interpreter.bundle.path_actions import glued
 from capenv.interpreter.bundle.values import decode_once, spelling_pattern
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
@@ -242,7 +241,7 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
               "action": f'Applies "{plan.address.segment if plan.address else ""}" to a "{plan.type}" entity',
               "delete": f'Deletes a "{plan.type}" entity', "document": f"Writes the document at {plan.document_path}",
               "bulk": f'Writes several "{plan.type}" entities'}.get(plan.effect, "Writes")
-    parts: list[Any] = [f"{effect} in the served state ({plan.method} {glued(plan.template)}); later reads and data/get "
+    parts: list[Any] = [f"{effect} in the served state ({plan.method} {inputs.tool.spelled_template}); later reads and data/get "
                         "show the change."]
     if plan.address is not None and plan.address.by == "path" and plan.address.member:
         parts.append(f'The path names the entity by its "{plan.address.member}": the one entity holding that value '

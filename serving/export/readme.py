@@ -9,6 +9,7 @@ from pathlib import Path
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.path_actions import glued
 from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.manifest.models import Tool
 from capenv.serving.catalog.tools import CatalogEntry
 
 EXAMPLE_HTTP = "127.0.0.1:8765"
@@ -73,7 +74,8 @@ def readme_text(bundle: Bundle, entries: list[CatalogEntry], directory: Path) ->
     if unserved:
         lines += ["These write tools of the capture are not listed and nothing answers them; each with its "
                   "reason:", ""]
-        lines += [f"- {_unserved_line(plan, view.state_available)}" for plan in unserved]
+        tools = {t.name: t for t in bundle.manifest.tools}
+        lines += [f"- {_unserved_line(plan, tools.get(plan.tool), view.state_available)}" for plan in unserved]
     else:
         lines.append("None: every write tool of the capture is served.")
     lines += ["", "## Serve it", "", "```sh",
@@ -106,7 +108,7 @@ def readme_text(bundle: Bundle, entries: list[CatalogEntry], directory: Path) ->
 
 
 def _read_line(entry: CatalogEntry) -> str:
-    head = f"`{entry.name}` ({entry.tool.method} {glued(entry.tool.template)}): "
+    head = f"`{entry.name}` ({entry.tool.method} {entry.tool.spelled_template}): "
     view = entry.view
     if not entry.from_state or view is None:
         return head + f"replays the capture; {entry.reason or 'no state view'}"
@@ -131,18 +133,19 @@ def _write_line(entry: CatalogEntry) -> str:
         body.append("requires " + ", ".join(f'"{m}"' for m in required))
     if optional:
         body.append("accepts " + ", ".join(f'"{m}"' for m in optional))
-    return f"`{entry.name}` ({entry.tool.method} {glued(entry.tool.template)}): {what}" + (
+    return f"`{entry.name}` ({entry.tool.method} {entry.tool.spelled_template}): {what}" + (
         f"; body {'; '.join(body)}" if body else "")
 
 
-def _unserved_line(plan: WritePlan, state_available: bool) -> str:
+def _unserved_line(plan: WritePlan, tool: Tool | None, state_available: bool) -> str:
     # A plan the gate served is left out only when the state is unavailable (no write is served then).
     reason = plan.reason or plan.build_reason or ("not served" if state_available else "state unavailable")
     why = REASONS.get(reason, "")
     by = f" (first contradicted by record {plan.contradicted_by})" if plan.contradicted_by is not None else ""
     effect = "no modelled effect" if plan.effect == "none" else plan.effect
     what = f"{effect} of \"{plan.type}\"" if plan.type else effect
-    return f"`{plan.tool}` ({plan.method} {glued(plan.template)}, {what}): {reason}{by}" + (f" — {why}" if why else "")
+    path = tool.spelled_template if tool is not None else glued(plan.template)
+    return f"`{plan.tool}` ({plan.method} {path}, {what}): {reason}{by}" + (f" — {why}" if why else "")
 
 
 def _grading_lines(bundle: Bundle, url: str) -> list[str]:

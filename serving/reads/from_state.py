@@ -138,7 +138,7 @@ class StateReads:
                 raise CallRefused(unlike, http_status=404)
             parent = missing_parent(call.path, self._types, state, _keyed_type(view, entity_type))
             if parent is not None and (view.absence is not None or view.missing is not None):
-                raise CallRefused(f"nothing was recorded for {call.path}: {parent}, and the capture shows how "
+                raise CallRefused(f"nothing was recorded for {call.tool.spelled(call.path)}: {parent}, and the capture shows how "
                                   "the application answers a missing entity only under one it holds",
                                   http_status=404)
             if view.absence is not None or view.missing is not None:

@@ -143,9 +143,9 @@ class Replayer:
     def nothing_recorded(self, call: ReadCall) -> str:
         """Why no recording answers the call, with what was recorded."""
         same = self.same_path(call)
-        where = f"{call.tool.method} {call.path}"
+        where = f"{call.tool.method} {call.tool.spelled(call.path)}"
         if not same:
-            paths = list(dict.fromkeys(r.path for r in self.calls(call.tool.name)))
+            paths = list(dict.fromkeys(call.tool.spelled(r.path) for r in self.calls(call.tool.name)))
             return (f"nothing was recorded for {where}: no recording of {call.tool.name} names it, and another "
                     f"path's recording would answer for another entity; recorded paths: {quoted(paths)}")
         queries = list(dict.fromkeys("&".join(f"{n}={v}" for n, v in r.query) or "(no query)" for r in same))

@@ -93,7 +93,7 @@ class GuardedReplay:
         parent = missing_parent(call.path, self._types, state, entity_type.name if field != entity_type.id_field
                                 else None) if state is not None else None
         if parent is not None:
-            raise CallRefused(f"nothing was recorded for {call.path}: {parent}, and the capture shows how the "
+            raise CallRefused(f"nothing was recorded for {call.tool.spelled(call.path)}: {parent}, and the capture shows how the "
                               "application answers a missing entity only under one it holds", http_status=404)
         if state is not None:
             refuse_held_elsewhere(call.path, entity_type, raw_id, field, state)

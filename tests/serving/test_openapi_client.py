@@ -20,7 +20,6 @@ from openapi_core import OpenAPI
 from openapi_core.testing import MockRequest, MockResponse
 
 from capenv.interpreter.bundle.io import read_bundle
-from capenv.interpreter.bundle.path_actions import glued
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.serving.read_call import path_for
 from capenv.serving.runtime import EnvironmentRuntime
@@ -60,9 +59,8 @@ def arguments_for(entry, calls) -> list[dict[str, Any]]:
 
 def http_request(entry, arguments: dict[str, Any]) -> tuple[str, dict[str, Any], bytes | None]:
     names = dict(getattr(entry.inputs, "properties", ())) or {p: p for p in entry.tool.params}
-    path = glued(path_for(entry.tool, {param: path_value(arguments[name]) for param, name in names.items()}))
-    if entry.tool.format_suffix and not entry.tool.trailing_slash:
-        path += entry.tool.format_suffix  # sent as the document spells it (/projects/1.json, /notes/5:archive)
+    path = path_for(entry.tool, {param: path_value(arguments[name]) for param, name in names.items()})
+    path = entry.tool.spelled(path)  # sent as the document spells it (/projects/1.json, /notes/5:archive)
     query = {k: v for k, v in arguments.get("query", {}).items()}
     body = dumps(arguments["body"]) if "body" in arguments else None
     return path, query, body
