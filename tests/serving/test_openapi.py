@@ -40,6 +40,9 @@ def test_every_capture_describes_its_served_tools_and_validates(capture: str, bu
         for name, (path, method) in operations.items():
             tool = runtime.catalog.entries[name].tool
             assert (path, method) == (tool.spelled_template, tool.method.lower())  # as a client sends it
+            operation = document["paths"][path][method]
+            shown = f"{tool.method} {tool.spelled_template}"  # the title and description show that path too
+            assert shown in operation["summary"] and shown in operation["description"], (name, shown)
         not_served = {n["tool"]: n["reason"] for n in document.get("x-capenv-not-served", [])}
         for plan in bundle.view.writes:
             assert (plan.tool in operations) is plan.served, plan.tool
