@@ -6,6 +6,8 @@ updates wrapped ``{"update": …}`` and item writes named by a verb after a mark
 
 from __future__ import annotations
 
+import json
+
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 
@@ -126,3 +128,19 @@ def test_a_shape_asked_for_by_a_query_is_replayed_beside_the_list_view():
     runtime.read("post_posts_insert", {"body": {"row": {"title": "new"}}})
     refused = runtime.call_tool("get_posts", {"query": {"_shape": "array"}})
     assert refused.is_error and "not modelled over the current state" in refused.structured["message"]
+
+
+def test_what_a_client_is_shown_names_paths_with_the_suffix_it_sends():
+    """A bare path answers 404: the OpenAPI paths, tool titles and a refusal's paths carry the suffix,
+    and the listing's ``_shape=array`` answer is described beside the rendered rows object."""
+    runtime = EnvironmentRuntime(build_from(row_store()))
+    try:
+        document = json.loads(runtime.openapi())
+        assert "/db/posts/{post_id}.json" in document["paths"] and "/db/posts/{post_id}" not in document["paths"]
+        assert "GET /db/posts/{post_id}.json" in runtime.catalog.entries["get_posts_by_post_id"].spec().title
+        listed = document["paths"]["/db/posts.json"]["get"]["responses"]["200"]["content"]["application/json"]
+        assert {s.get("type") for s in listed["schema"]["anyOf"]} == {"object", "array"}
+        refused = runtime.http(HttpRequest("GET", "/db/posts.json", (("_shape", "objects"),), (), b""))
+        assert refused.status == 404 and b"GET /db/posts.json with this query" in refused.body, refused.body
+    finally:
+        runtime.close()
