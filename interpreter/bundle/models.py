@@ -603,6 +603,8 @@ class Referrer(_Model):
     """The referring entities' top-level member."""
     id_member: str | None = None
     """Inside the member's object, the member holding the id; None: the member's value is the id."""
+    many: bool = False
+    """The member holds an array of such values (a post's ``tags: [{"id": …}]``, ``role_ids``): any element may name the entity."""
     rule_id: str
 
 

@@ -6,11 +6,12 @@ delete a referenced tracker. Serving a delete of an entity something refers to w
 every later read of the referring entities as if nothing happened, a wrong answer; so serving
 refuses exactly those deletes (``serving/writes/referrers``) and keeps serving the others, which
 are what the capture showed. Which members refer is read from every entity the capture shows
-(the initial state and each later sighting), one top-level member of one type at a time, by the
-``delete-referrers`` table: a member naming the type, object values repeating or summarising the
-entity they name, or, where ids of several types collide, a member all of whose ids the type holds
-and that no other type explains. Only members holding an id the deleted type's entities hold are
-judged, so a plan with no referrer keeps the bytes it had. A bulk delete is judged as an item one.
+(the initial state and each later sighting), one top-level member of one type at a time (its value,
+or each element of its array), by the ``delete-referrers`` table: a member naming the type, object
+values repeating or summarising the entity they name, or, where ids of several types collide, a
+member all of whose ids the type holds and that no other type explains. Only members holding an
+id the deleted type's entities hold are judged, so a plan with no referrer keeps the bytes it had.
+A bulk delete is judged as an item one.
 """
 
 from __future__ import annotations
@@ -78,21 +79,21 @@ class _Explanations:
     def __init__(self, ctx: PlanContext, entities: dict[str, list[dict[str, Any]]]) -> None:
         self._ctx, self._entities = ctx, entities
         self._held = {t.name: _held_by_id(t, entities.get(t.name, [])) for t in ctx.view.types}
-        self._judged: dict[tuple[str, str, str | None, str], list[str]] = {}
+        self._judged: dict[tuple[str, str, str | None, bool, str], list[str]] = {}
 
-    def of(self, referring: str, member: str, id_member: str | None, field: str) -> list[str]:
+    def of(self, referring: str, member: str, id_member: str | None, many: bool, field: str) -> list[str]:
         """The types explaining ``referring.member`` (ids compared with ``field`` inside objects)."""
-        key = (referring, member, id_member, field)
+        key = (referring, member, id_member, many, field)
         if key not in self._judged:
             values = self._entities.get(referring, [])
             explained = []
             for candidate in self._ctx.view.types:
                 if (id_member is not None and candidate.id_field != field) or not self._held[candidate.name]:
                     continue
-                context = _context(values, member, id_member, candidate, own_words(candidate),
+                context = _context(values, member, id_member, many, candidate, own_words(candidate),
                                    self._held[candidate.name])
-                if context.held and evaluate(self._ctx.ruleset, TABLE, context,
-                                             subject=f"{referring}.{member} -> {candidate.name}").yields.get("explains"):
+                subject = f"{referring}.{member}{'[]' if many else ''} -> {candidate.name}"
+                if context.held and evaluate(self._ctx.ruleset, TABLE, context, subject=subject).yields.get("explains"):
                     explained.append(candidate.name)
             self._judged[key] = explained
         return self._judged[key]
@@ -108,19 +109,21 @@ def _referrers_of(ctx: PlanContext, type_name: str, entities: dict[str, list[dic
     referrers: list[Referrer] = []
     events: list[TraceEvent] = []
     for other in ctx.view.types:
-        for member, id_member in _candidate_members(entities.get(other.name, []), target.id_field):
+        for member, id_member, many in _candidate_members(entities.get(other.name, []), target.id_field):
             if id_member is None and member == other.id_field:
                 continue  # the entity's own identity (a Strapi documentId) names no other
-            context = _context(entities.get(other.name, []), member, id_member, target, words, held)
+            context = _context(entities.get(other.name, []), member, id_member, many, target, words, held)
             if not context.held:
                 continue  # names no entity of the type: nothing to judge
             if len(context.held) == len(context.values):  # every id held: another type may be named alike
-                others = [t for t in explaining.of(other.name, member, id_member, target.id_field) if t != type_name]
+                others = [t for t in explaining.of(other.name, member, id_member, many, target.id_field)
+                          if t != type_name]
                 context = context.model_copy(update={"explained_by": others})
-            decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{other.name}.{member} -> {type_name}")
+            subject = f"{other.name}.{member}{'[]' if many else ''} -> {type_name}"
+            decision = evaluate(ctx.ruleset, TABLE, context, subject=subject)
             events.extend(decision.events)
             if decision.yields.get("referrer"):
-                referrers.append(Referrer(type=other.name, member=member, id_member=id_member,
+                referrers.append(Referrer(type=other.name, member=member, id_member=id_member, many=many,
                                           rule_id=str(decision.rule_id)))
     return tuple(referrers), tuple(events)
 
@@ -143,27 +146,27 @@ def _held_by_id(target: EntityType, values: list[dict[str, Any]]) -> dict[str, l
     return held
 
 
-def _candidate_members(values: list[dict[str, Any]], id_field: str) -> Iterator[tuple[str, str | None]]:
-    """Each top-level member holding scalars, and each holding objects with the identity field."""
-    scalars, objects = set(), set()
+def _candidate_members(values: list[dict[str, Any]], id_field: str) -> Iterator[tuple[str, str | None, bool]]:
+    """Each top-level member holding scalars, and each holding objects with the identity field,
+    alone or as an array's elements (``many``)."""
+    kinds: dict[tuple[str, bool], set[bool]] = {}
     for value in values:
         for member, inner in value.items():
-            if isinstance(inner, dict) and id_field in inner:
-                objects.add(member)
-            elif isinstance(inner, (str, int)) and not isinstance(inner, bool):
-                scalars.add(member)
-    for member in sorted(objects):
-        yield member, id_field
-    for member in sorted(scalars - objects):
-        yield member, None
+            many = isinstance(inner, list)
+            for element in inner if many else (inner,):
+                if isinstance(element, dict) and id_field in element:
+                    kinds.setdefault((member, many), set()).add(True)
+                elif isinstance(element, (str, int)) and not isinstance(element, bool):
+                    kinds.setdefault((member, many), set()).add(False)
+    for (member, many), objects in sorted(kinds.items()):
+        yield member, (id_field if True in objects else None), many
 
 
-def _context(values: list[dict[str, Any]], member: str, id_member: str | None, target: EntityType,
+def _context(values: list[dict[str, Any]], member: str, id_member: str | None, many: bool, target: EntityType,
              words: list[str], held: dict[str, list[dict[str, Any]]]) -> DeleteReferrerContext:
     named: dict[str, None] = {}
     objects = projections = composed = bare = 0
-    for value in values:
-        inner = value.get(member)
+    for inner in _member_values(values, member, many):
         if id_member is not None:
             if not isinstance(inner, dict):
                 continue
@@ -184,6 +187,16 @@ def _context(values: list[dict[str, Any]], member: str, id_member: str | None, t
     return DeleteReferrerContext(member=member, id_member=id_member, type_words=words, values=list(named),
                                  held=[t for t in named if t in held], objects=objects, projections=projections,
                                  composed=composed, bare=bare)
+
+
+def _member_values(values: list[dict[str, Any]], member: str, many: bool) -> Iterator[Any]:
+    """The member's value in each entity, or each element of its array (``many``)."""
+    for value in values:
+        inner = value.get(member)
+        if not many:
+            yield inner
+        elif isinstance(inner, list):
+            yield from inner
 
 
 def _names_by_its_words(inner: dict[str, Any], id_member: str, text: str,

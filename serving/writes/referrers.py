@@ -47,6 +47,12 @@ def refuse_referenced(plan: WritePlan, state: StateIndex, key: str, entity: dict
 
 def _names(held: dict[str, Any], referrer: Referrer, wanted: str) -> bool:
     value = held.get(referrer.member)
+    if referrer.many:
+        return isinstance(value, list) and any(_named(element, referrer, wanted) for element in value)
+    return _named(value, referrer, wanted)
+
+
+def _named(value: Any, referrer: Referrer, wanted: str) -> bool:
     if referrer.id_member is not None:
         value = value.get(referrer.id_member) if isinstance(value, dict) else None
     if isinstance(value, (dict, list, bool)) or value is None:
