@@ -17,7 +17,7 @@ import pytest
 from grader import ExpectedChange, grade
 from support.served import capture_names, capture_path
 from test_agent_graded_session import echoed, stamped
-from valid_arguments import amended, key_member, named_by, write_arguments
+from valid_arguments import amended, deletable, key_member, named_by, write_arguments
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
@@ -39,15 +39,17 @@ def fits(template: str, collection_path: str, *, item: bool, keyed: bool = False
 
 
 def collection_for(document: bytes, plan: WritePlan, template: str) -> tuple[str, list[Any]]:
-    """The first collection of the plan's type the tool can name, preferring one holding entities;
-    a tied create names the one collection its plan permits."""
+    """The first collection of the plan's type the tool can name, preferring one holding entities
+    (for a delete with referrers, entities no held entity names: ``deletable``); a tied create names
+    the one collection its plan permits."""
     item = plan.effect != "create" or creates_at_item(plan, template)
     if plan.collection is not None:
         return plan.collection, []
     after = plan.address.segments_after_item() if plan.address is not None else 0
     if after:  # an item write named by a verb after the item path (/rows/{id}/-/delete)
         template = "/" + "/".join(split_path(template)[:-after])
-    fitting = [(c["path"], [e["id"] for e in c["entities"]]) for c in json.loads(document)["collections"]
+    state = json.loads(document)
+    fitting = [(c["path"], [e["id"] for e in deletable(plan, state, c)]) for c in state["collections"]
                if c["type"] == plan.type and fits(template, c["path"], item=item, keyed=key_member(plan) is not None)]
     held = [found for found in fitting if found[1]]
     assert fitting, f"{plan.tool}: no {plan.type} collection fits {template}"
@@ -67,11 +69,12 @@ NEW_NAME = "graded-new-entity"
 def make_an_entity(runtime: EnvironmentRuntime, bundle, plan: WritePlan, templates: dict[str, str],
                    schemas: dict[str, Any], rng: random.Random) -> None:
     """The initial state holds no entity an update or delete could name (a capture whose lists
-    start empty): make one with a served create of the type first, as a user would; with none,
+    start empty, or whose entities all have referrers a delete refuses): make one with a served create of the type first, as a user would; with none,
     there is nothing to grade the tool on, and the test says so instead of failing the capture."""
     creates = [c for c in bundle.view.writes if c.served and c.effect == "create" and c.type == plan.type]
     if not creates:
-        pytest.skip(f"{plan.tool}: the initial state holds no {plan.type} entity and no served create makes one")
+        pytest.skip(f"{plan.tool}: the initial state holds no {plan.type} entity the tool may write (a delete"
+                    " refuses those other held entities name) and no served create makes one")
     create = creates[0]
     collection, _ = collection_for(runtime.data_get(), create, templates[create.tool])
     new = NEW_NAME if creates_at_item(create, templates[create.tool]) else None
