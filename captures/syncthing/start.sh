@@ -15,15 +15,14 @@
 # every folder and "~" land there. The seed (seed.py) runs directly on the app port.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 ROOT="${SYNCTHING_ROOT:-$HERE/../../.ci/cache/syncthing}"
 BINARY="$ROOT/usr/bin/syncthing"
 [ -x "$BINARY" ] || { echo "no $BINARY: run bash .ci/live-apps.sh install" >&2; exit 1; }
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  echo "port $PORT is already in use" >&2; exit 1
-fi
+refuse_taken_port "$PORT"
 ST_HOME="$(mkdir -p "$HOME_DIR" && cd "$HOME_DIR" && pwd)/st-home"
 rm -rf "$ST_HOME"
 mkdir -p "$ST_HOME/config"
@@ -32,21 +31,13 @@ cp "$HERE/cert.pem" "$HERE/key.pem" "$ST_HOME/config/"
 chmod 600 "$ST_HOME/config/key.pem"
 API_KEY="syncthing-capture-key-not-a-secret-0001"
 
-STPID=""
-stop() { [ -n "$STPID" ] && kill -TERM "$STPID" 2>/dev/null; wait "$STPID" 2>/dev/null; exit 0; }
-trap stop INT TERM
+stop_app_on_signal
 cd "$ST_HOME"
 HOME=. STNOUPGRADE=1 STNORESTART=1 "$BINARY" serve --home="$ST_HOME/config" --no-browser \
   --no-default-folder --no-restart --no-upgrade --gui-address="127.0.0.1:$PORT" --gui-apikey="$API_KEY" &
-STPID=$!
-up=0
-for i in $(seq 1 300); do
-  if curl -sf -o /dev/null -H "X-API-Key: $API_KEY" "http://127.0.0.1:$PORT/rest/system/ping"; then up=1; break; fi
-  kill -0 "$STPID" 2>/dev/null || break
-  sleep 0.1
-done
-[ "$up" = 1 ] || { echo "syncthing did not come up on $PORT" >&2; kill -TERM "$STPID" 2>/dev/null; exit 1; }
-python3 "$HERE/seed.py" "http://127.0.0.1:$PORT" "$API_KEY" \
-  || { echo "seeding failed" >&2; kill -TERM "$STPID" 2>/dev/null; exit 1; }
+APP_PID=$!
+wait_until_up 300 0.1 "syncthing did not come up on $PORT" \
+  -H "X-API-Key: $API_KEY" "http://127.0.0.1:$PORT/rest/system/ping"
+seed_or_stop python3 "$HERE/seed.py" "http://127.0.0.1:$PORT" "$API_KEY"
 echo "syncthing READY on $PORT"
-wait "$STPID"
+wait "$APP_PID"
