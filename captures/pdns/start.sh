@@ -12,6 +12,7 @@
 # The seed (seed.py) runs directly on the API port, never through the recording proxy.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 PDNS_ROOT="${PDNS_ROOT:?set PDNS_ROOT to the unpacked pdns-server 4.7.3 packages}"
@@ -19,10 +20,8 @@ PDNS_ROOT="$(cd "$PDNS_ROOT" && pwd)"
 API_KEY="pdns-capture-key-not-a-secret-0001"
 LIBS="$PDNS_ROOT/usr/lib/x86_64-linux-gnu"
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  echo "port $PORT is already in use" >&2; exit 1
-fi
-DNS_PORT="${DNS_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
+refuse_taken_port "$PORT"
+DNS_PORT="${DNS_PORT:-$(free_port)}"
 mkdir -p "$HOME_DIR"
 CONF="$HOME_DIR/pdns-conf"
 rm -rf "$CONF"
@@ -48,19 +47,11 @@ disable-syslog=yes
 security-poll-suffix=
 CONF
 
-PDNSPID=""
-stop() { [ -n "$PDNSPID" ] && kill -TERM "$PDNSPID" 2>/dev/null; wait "$PDNSPID" 2>/dev/null; exit 0; }
-trap stop INT TERM
+stop_app_on_signal
 LD_LIBRARY_PATH="$LIBS" "$PDNS_ROOT/usr/sbin/pdns_server" --config-dir="$CONF" &
-PDNSPID=$!
-up=0
-for i in $(seq 1 300); do
-  if curl -sf -o /dev/null -H "X-API-Key: $API_KEY" "http://127.0.0.1:$PORT/api/v1/servers/localhost"; then up=1; break; fi
-  kill -0 "$PDNSPID" 2>/dev/null || break
-  sleep 0.1
-done
-[ "$up" = 1 ] || { echo "pdns_server did not come up on $PORT" >&2; kill -TERM "$PDNSPID" 2>/dev/null; exit 1; }
-python3 "$HERE/seed.py" "http://127.0.0.1:$PORT" "$API_KEY" \
-  || { echo "seeding failed" >&2; kill -TERM "$PDNSPID" 2>/dev/null; exit 1; }
+APP_PID=$!
+wait_until_up 300 0.1 "pdns_server did not come up on $PORT" \
+  -H "X-API-Key: $API_KEY" "http://127.0.0.1:$PORT/api/v1/servers/localhost"
+seed_or_stop python3 "$HERE/seed.py" "http://127.0.0.1:$PORT" "$API_KEY"
 echo "pdns READY on $PORT"
-wait "$PDNSPID"
+wait "$APP_PID"
