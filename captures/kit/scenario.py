@@ -54,6 +54,10 @@ class Driver:
         except ValueError:
             return r.status_code, r.text
 
+    def get(self, path, expect=200, **params):
+        """The body of a GET whose query parameters are the keywords."""
+        return self.call("GET", path, params=params or None, expect=expect)[1]
+
     def check(self, what, got, want):
         if got != want:
             self.unexpected += 1

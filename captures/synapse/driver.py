@@ -44,8 +44,7 @@ def user(localpart):
 def capture(d):
     call, check = d.call, d.check
 
-    def get(path, expect=200, **params):
-        return call("GET", path, params=params or None, expect=expect)[1]
+    get = d.get
 
     def put(path, body, expect=200, raw=None):
         return call("PUT", path, body, raw=raw, expect=expect)[1]
