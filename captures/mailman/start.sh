@@ -12,15 +12,14 @@
 # port, never through the recording proxy, as the throwaway REST admin restadmin.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 VENV="${VENV:?set VENV to a virtualenv with mailman==3.3.10 installed}"
 ADMIN_USER=restadmin
 ADMIN_PASS=capenv-mailman-throwaway
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  echo "port $PORT is already in use" >&2; exit 1
-fi
+refuse_taken_port "$PORT"
 mkdir -p "$HOME_DIR"
 rm -rf "$HOME_DIR/var"
 CFG="$HOME_DIR/mailman.cfg"
@@ -68,21 +67,12 @@ CFG
 printf '[gunicorn]\nbind = 127.0.0.1:%s\n' "$PORT" >"$HOME_DIR/gunicorn.cfg"
 printf '[passlib]\nschemes = plaintext\ndefault = plaintext\n' >"$HOME_DIR/passlib.cfg"
 
-MPID=""
-stop() { [ -n "$MPID" ] && kill -TERM "$MPID" 2>/dev/null; wait "$MPID" 2>/dev/null; exit 0; }
-trap stop INT TERM
+stop_app_on_signal
 "$VENV/bin/master" -C "$CFG" --force &
-MPID=$!
-up=0
-for i in $(seq 1 600); do
-  if curl -sf -o /dev/null -u "$ADMIN_USER:$ADMIN_PASS" "http://127.0.0.1:$PORT/3.1/system/versions"; then
-    up=1; break
-  fi
-  kill -0 "$MPID" 2>/dev/null || break
-  sleep 0.2
-done
-[ "$up" = 1 ] || { echo "mailman did not come up on $PORT" >&2; kill -TERM "$MPID" 2>/dev/null; exit 1; }
-"$VENV/bin/python" "$HERE/seed.py" "http://127.0.0.1:$PORT" "$ADMIN_USER" "$ADMIN_PASS" "$HOME_DIR/var/data/mailman.db" \
-  || { echo "seeding failed" >&2; kill -TERM "$MPID" 2>/dev/null; exit 1; }
+APP_PID=$!
+wait_until_up 600 0.2 "mailman did not come up on $PORT" \
+  -u "$ADMIN_USER:$ADMIN_PASS" "http://127.0.0.1:$PORT/3.1/system/versions"
+seed_or_stop "$VENV/bin/python" "$HERE/seed.py" "http://127.0.0.1:$PORT" "$ADMIN_USER" "$ADMIN_PASS" \
+  "$HOME_DIR/var/data/mailman.db"
 echo "mailman READY on $PORT"
-wait "$MPID"
+wait "$APP_PID"
