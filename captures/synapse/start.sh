@@ -14,13 +14,12 @@
 # the admin and client APIs, then the admin's fixed throwaway access token into homeserver.db.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 VENV="${VENV:?set VENV to a virtualenv with matrix-synapse==1.163.2 installed}"
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  echo "port $PORT is already in use" >&2; exit 1
-fi
+refuse_taken_port "$PORT"
 rm -rf "$HOME_DIR/synapse"
 DATA="$HOME_DIR/synapse"
 mkdir -p "$DATA"
@@ -43,22 +42,13 @@ root: {level: WARNING, handlers: [file]}
 disable_existing_loggers: false
 YAML
 
-SPID=""
-stop() { [ -n "$SPID" ] && kill -TERM "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null; exit 0; }
-trap stop INT TERM
+stop_app_on_signal
 # GIT_DIR: Synapse adds the branch and commit of a git checkout around its package to its version
 # (server_version); a venv inside this repository (.ci/cache) would show capenv's.
 GIT_DIR="$DATA/no-git" "$VENV/bin/python" -m synapse.app.homeserver -c "$DATA/homeserver.yaml" \
   -c "$HERE/capenv.yaml" -c "$DATA/listen.yaml" >>"$DATA/init.log" 2>&1 &
-SPID=$!
-up=0
-for i in $(seq 1 600); do
-  if curl -sf -o /dev/null "http://127.0.0.1:$PORT/health"; then up=1; break; fi
-  kill -0 "$SPID" 2>/dev/null || break
-  sleep 0.2
-done
-[ "$up" = 1 ] || { echo "synapse did not come up on $PORT, see $DATA/init.log" >&2; kill -TERM "$SPID" 2>/dev/null; exit 1; }
-"$VENV/bin/python" "$HERE/seed.py" "http://127.0.0.1:$PORT" "$DATA/homeserver.db" \
-  || { echo "seeding failed" >&2; kill -TERM "$SPID" 2>/dev/null; exit 1; }
+APP_PID=$!
+wait_until_up 600 0.2 "synapse did not come up on $PORT, see $DATA/init.log" "http://127.0.0.1:$PORT/health"
+seed_or_stop "$VENV/bin/python" "$HERE/seed.py" "http://127.0.0.1:$PORT" "$DATA/homeserver.db"
 echo "synapse READY on $PORT"
-wait "$SPID"
+wait "$APP_PID"
