@@ -18,6 +18,7 @@
 # with the fixed throwaway API key of the admin (user 1) that this script writes into the database.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 REDMINE_ROOT="${REDMINE_ROOT:-/usr/share/redmine}"
@@ -28,8 +29,8 @@ API_KEY="$(cat "$HERE/api-key.txt")"
 if [ "$PORT" = --prepare-only ]; then
   : "${REDMINE_TEMPLATE:?--prepare-only needs REDMINE_TEMPLATE}"
   rm -f "$REDMINE_TEMPLATE/redmine.sqlite3"
-elif (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  echo "port $PORT is already in use" >&2; exit 1
+else
+  refuse_taken_port "$PORT"
 fi
 
 # The per-run application: a copy of the install whose instance "capenv" lives in HOME_DIR.
@@ -75,21 +76,13 @@ else
 fi
 [ "$PORT" = --prepare-only ] && exit 0
 
-RPID=""
-stop() { [ -n "$RPID" ] && kill -TERM "$RPID" 2>/dev/null; wait "$RPID" 2>/dev/null; exit 0; }
-trap stop INT TERM
+stop_app_on_signal
 (cd "$APP" && exec ruby bin/rails server -u webrick -b 127.0.0.1 -p "$PORT" -P "$INSTANCE/tmp/pids/server.pid") \
   >>"$HOME_DIR/server.log" 2>&1 &
-RPID=$!
-up=0
-for i in $(seq 1 900); do
-  if curl -sf -o /dev/null -H "X-Redmine-API-Key: $API_KEY" "http://127.0.0.1:$PORT/users/current.json"; then up=1; break; fi
-  kill -0 "$RPID" 2>/dev/null || break
-  sleep 0.2
-done
-[ "$up" = 1 ] || { echo "redmine did not come up on $PORT, see $HOME_DIR/server.log" >&2; kill -TERM "$RPID" 2>/dev/null; exit 1; }
-python3 "$HERE/seed.py" "http://127.0.0.1:$PORT" "$API_KEY" \
-  || { echo "seeding failed" >&2; kill -TERM "$RPID" 2>/dev/null; exit 1; }
+APP_PID=$!
+wait_until_up 900 0.2 "redmine did not come up on $PORT, see $HOME_DIR/server.log" \
+  -H "X-Redmine-API-Key: $API_KEY" "http://127.0.0.1:$PORT/users/current.json"
+seed_or_stop python3 "$HERE/seed.py" "http://127.0.0.1:$PORT" "$API_KEY"
 # A user's API key is made the first time an admin's read (or the create's answer) shows it, a
 # random one: the seeded users get fixed ones here, so that their reads answer the same on every
 # fresh start.
@@ -99,4 +92,4 @@ sqlite3 "$DB" "
     SELECT id, 'api', printf('capenv0redmine0seeded0user0api0key%06d', id), datetime('now'), datetime('now')
     FROM users WHERE type = 'User' AND id <> 1;"
 echo "redmine READY on $PORT"
-wait "$RPID"
+wait "$APP_PID"
