@@ -11,15 +11,14 @@
 # directly on the app port, never through the recording proxy.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 ROOT="${ALERTMANAGER_ROOT:-$HERE/../../.ci/cache/alertmanager}"
 BINARY="$ROOT/usr/bin/prometheus-alertmanager"
 [ -x "$BINARY" ] || { echo "no $BINARY: run bash .ci/live-apps.sh install" >&2; exit 1; }
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  echo "port $PORT is already in use" >&2; exit 1
-fi
+refuse_taken_port "$PORT"
 mkdir -p "$HOME_DIR"
 rm -rf "$HOME_DIR/data"
 mkdir -p "$HOME_DIR/data"
@@ -31,9 +30,7 @@ ARGS=(--config.file="$HOME_DIR/alertmanager.yml" --storage.path="$HOME_DIR/data"
 # /usr/share/prometheus/alertmanager/default.tmpl and exits without them. When the package is not
 # installed system-wide, the binary runs in a private mount namespace where the unpacked
 # usr/share is laid over /usr/share (a read-only overlay): nothing outside the process changes.
-AMPID=""
-stop() { [ -n "$AMPID" ] && kill -TERM "$AMPID" 2>/dev/null; wait "$AMPID" 2>/dev/null; exit 0; }
-trap stop INT TERM
+stop_app_on_signal
 if [ -f /usr/share/prometheus/alertmanager/default.tmpl ]; then
   "$BINARY" "${ARGS[@]}" &
 else
@@ -42,15 +39,8 @@ else
   unshare "${NS[@]}" sh -c 'mount -t overlay overlay -o "lowerdir=$1:/usr/share" /usr/share && shift && exec "$@"' \
     sh "$(cd "$ROOT/usr/share" && pwd)" "$BINARY" "${ARGS[@]}" &
 fi
-AMPID=$!
-up=0
-for i in $(seq 1 300); do
-  if curl -sf -o /dev/null "http://127.0.0.1:$PORT/-/ready"; then up=1; break; fi
-  kill -0 "$AMPID" 2>/dev/null || break
-  sleep 0.1
-done
-[ "$up" = 1 ] || { echo "alertmanager did not come up on $PORT" >&2; kill -TERM "$AMPID" 2>/dev/null; exit 1; }
-python3 "$HERE/seed.py" "http://127.0.0.1:$PORT" \
-  || { echo "seeding failed" >&2; kill -TERM "$AMPID" 2>/dev/null; exit 1; }
+APP_PID=$!
+wait_until_up 300 0.1 "alertmanager did not come up on $PORT" "http://127.0.0.1:$PORT/-/ready"
+seed_or_stop python3 "$HERE/seed.py" "http://127.0.0.1:$PORT"
 echo "alertmanager READY on $PORT"
-wait "$AMPID"
+wait "$APP_PID"

@@ -11,15 +11,14 @@
 # Prints "jupyterhub READY on <port>" once seeded; stops the Hub (and its proxy) on SIGINT/SIGTERM.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 VENV="${VENV:?set VENV to a virtualenv with jupyterhub==5.4.3 installed}"
 CHP_DIR="${CHP_DIR:?set CHP_DIR to an npm prefix with configurable-http-proxy@4.6.3 installed}"
 TOKEN="capenv-jupyterhub-throwaway-api-token-0001"
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  echo "port $PORT is already in use" >&2; exit 1
-fi
+refuse_taken_port "$PORT"
 mkdir -p "$HOME_DIR"
 HOME_DIR="$(cd "$HOME_DIR" && pwd)"
 rm -f "$HOME_DIR"/jupyterhub.sqlite "$HOME_DIR"/jupyterhub_cookie_secret "$HOME_DIR"/*.pid
@@ -34,22 +33,12 @@ PY
 export CAPENV_HUB_PORT="$PORT" CAPENV_HUB_HOME="$HOME_DIR" CAPENV_PROXY_PORT="$PROXY_PORT" \
   CAPENV_PROXY_API_PORT="$PROXY_API_PORT" CAPENV_CHP="$CHP_DIR/node_modules/.bin/configurable-http-proxy"
 
-HPID=""
-stop() { [ -n "$HPID" ] && kill -TERM "$HPID" 2>/dev/null; wait "$HPID" 2>/dev/null; exit 0; }
-trap stop INT TERM
+stop_app_on_signal
 cd "$HOME_DIR"
 "$VENV/bin/jupyterhub" -f "$HERE/jupyterhub_config.py" &
-HPID=$!
-up=0
-for i in $(seq 1 300); do
-  if curl -sf -o /dev/null -H "Authorization: token $TOKEN" "http://127.0.0.1:$PORT/hub/api/"; then
-    up=1; break
-  fi
-  kill -0 "$HPID" 2>/dev/null || break
-  sleep 0.1
-done
-[ "$up" = 1 ] || { echo "jupyterhub did not come up on $PORT" >&2; kill -TERM "$HPID" 2>/dev/null; exit 1; }
-"$VENV/bin/python" "$HERE/seed.py" "http://127.0.0.1:$PORT" \
-  || { echo "seeding failed" >&2; kill -TERM "$HPID" 2>/dev/null; exit 1; }
+APP_PID=$!
+wait_until_up 300 0.1 "jupyterhub did not come up on $PORT" \
+  -H "Authorization: token $TOKEN" "http://127.0.0.1:$PORT/hub/api/"
+seed_or_stop "$VENV/bin/python" "$HERE/seed.py" "http://127.0.0.1:$PORT"
 echo "jupyterhub READY on $PORT"
-wait "$HPID"
+wait "$APP_PID"

