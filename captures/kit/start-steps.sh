@@ -41,3 +41,13 @@ wait_until_up() {
 
 # seed_or_stop COMMAND...: run the seed; when it fails, fail_and_stop.
 seed_or_stop() { "$@" || fail_and_stop "seeding failed"; }
+
+# keep_in_template FILE DIR: copy FILE into DIR (made when missing) under the same name, by a
+# rename, so that a start copying DIR's file at the same time never reads half of it.
+keep_in_template() {
+  local name
+  name="$(basename "$1")"
+  mkdir -p "$2"
+  cp "$1" "$2/$name.$$"
+  mv "$2/$name.$$" "$2/$name"
+}

@@ -68,11 +68,7 @@ else
     DELETE FROM tokens WHERE user_id = 1 AND action = 'api';
     INSERT INTO tokens (user_id, action, value, created_on, updated_on)
       VALUES (1, 'api', '$API_KEY', datetime('now'), datetime('now'));"
-  if [ -n "${REDMINE_TEMPLATE:-}" ]; then
-    mkdir -p "$REDMINE_TEMPLATE"
-    cp "$DB" "$REDMINE_TEMPLATE/redmine.sqlite3.$$"
-    mv "$REDMINE_TEMPLATE/redmine.sqlite3.$$" "$REDMINE_TEMPLATE/redmine.sqlite3"
-  fi
+  [ -z "${REDMINE_TEMPLATE:-}" ] || keep_in_template "$DB" "$REDMINE_TEMPLATE"
 fi
 [ "$PORT" = --prepare-only ] && exit 0
 

@@ -40,11 +40,7 @@ else
   superset fab create-admin --username admin --firstname Ada --lastname Admin \
     --email admin@example.com --password capenv-superset-throwaway
   superset init
-  if [ -n "${SUPERSET_TEMPLATE:-}" ]; then
-    mkdir -p "$SUPERSET_TEMPLATE"
-    cp "$HOME_DIR/superset.db" "$SUPERSET_TEMPLATE/superset.db.$$"
-    mv "$SUPERSET_TEMPLATE/superset.db.$$" "$SUPERSET_TEMPLATE/superset.db"
-  fi
+  [ -z "${SUPERSET_TEMPLATE:-}" ] || keep_in_template "$HOME_DIR/superset.db" "$SUPERSET_TEMPLATE"
 fi
 [ "$PORT" = --prepare-only ] && exit 0
 
