@@ -9,14 +9,13 @@
 # Env:   VENV  virtualenv with jupyter_server==2.21.1 and ipykernel==7.4.0 (required)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 APP_PORT="${1:-42030}"
 HOME_DIR="${2:-$(mktemp -d)}"
 VENV="${VENV:?set VENV to a virtualenv with jupyter_server==2.21.1 and ipykernel==7.4.0}"
 TOKEN="jupyter-capture-token-not-a-secret-0001"
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$APP_PORT") 2>/dev/null; then
-  echo "port $APP_PORT is already in use" >&2; exit 1
-fi
+refuse_taken_port "$APP_PORT"
 mkdir -p "$HOME_DIR"
 if [ -n "$(ls -A "$HOME_DIR")" ]; then
   echo "$HOME_DIR is not empty: give an empty or new directory (the start must be fresh)" >&2; exit 1

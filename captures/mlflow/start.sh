@@ -9,15 +9,14 @@
 # Env:   VENV  virtualenv with mlflow==3.17.2 installed (required)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 APP_PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 VENV="${VENV:?set VENV to a virtualenv with mlflow==3.17.2 installed}"
 MLFLOW="$VENV/bin/mlflow"
 [ -x "$MLFLOW" ] || { echo "no mlflow in $VENV/bin" >&2; exit 1; }
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$APP_PORT") 2>/dev/null; then
-  echo "port $APP_PORT is already in use" >&2; exit 1
-fi
+refuse_taken_port "$APP_PORT"
 mkdir -p "$HOME_DIR"; HOME_DIR="$(cd "$HOME_DIR" && pwd)"
 rm -rf "$HOME_DIR/mlflow.db" "$HOME_DIR/mlartifacts"
 cd "$HOME_DIR"

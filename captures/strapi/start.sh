@@ -11,15 +11,14 @@
 # it must not already hold an app/ (a start is always fresh). Nothing is installed or built here.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/../kit/start-steps.sh"
 APP_PORT="${1:-42030}"
 HOME_DIR="${2:-$(mktemp -d)}"
 STRAPI_DIR="${STRAPI_DIR:?set STRAPI_DIR to the npm prefix holding the Strapi 5.54.0 install}"
 STRAPI_BIN="$STRAPI_DIR/node_modules/.bin/strapi"
 [ -x "$STRAPI_BIN" ] || { echo "no $STRAPI_BIN: install Strapi into STRAPI_DIR first" >&2; exit 2; }
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$APP_PORT") 2>/dev/null; then
-  echo "port $APP_PORT is already in use" >&2; exit 1
-fi
+refuse_taken_port "$APP_PORT"
 APP="$HOME_DIR/app"
 [ -e "$APP" ] && { echo "$APP already exists: give an empty HOME_DIR (starts are fresh)" >&2; exit 2; }
 mkdir -p "$HOME_DIR"
