@@ -110,8 +110,9 @@ def _referrers_of(ctx: PlanContext, type_name: str, entities: dict[str, list[dic
     events: list[TraceEvent] = []
     for other in ctx.view.types:
         for member, id_member, many in _candidate_members(entities.get(other.name, []), target.id_field):
-            if id_member is None and member == other.id_field:
-                continue  # the entity's own identity (a Strapi documentId) names no other
+            if id_member is None and (member == other.id_field or (other.name == type_name and _aliases_identity(
+                    entities.get(other.name, []), member, target.id_field))):
+                continue  # the entity's own identity (a Strapi documentId, a zone's name) names no other
             context = _context(entities.get(other.name, []), member, id_member, many, target, words, held)
             if not context.held:
                 continue  # names no entity of the type: nothing to judge
@@ -126,6 +127,12 @@ def _referrers_of(ctx: PlanContext, type_name: str, entities: dict[str, list[dic
                 referrers.append(Referrer(type=other.name, member=member, id_member=id_member, many=many,
                                           rule_id=str(decision.rule_id)))
     return tuple(referrers), tuple(events)
+
+
+def _aliases_identity(values: list[dict[str, Any]], member: str, id_field: str) -> bool:
+    """Every entity holding the member holds its own identity there (PowerDNS's zone name)."""
+    holding = [v for v in values if member in v]
+    return bool(holding) and all(same_json(v[member], v.get(id_field)) for v in holding)
 
 
 def own_words(entity_type: EntityType) -> list[str]:

@@ -139,13 +139,22 @@ class UnexplainedParams(BaseModel):
     reference_suffixes: list[str]
     """A scalar member must end in one to be taken for an id (``assigned_to_id``; ``position`` is no reference)."""
     min_values: int = Field(ge=1)
+    min_key_length: int = Field(ge=1)
+    """A scalar ending in no suffix qualifies when every value is text this long, not all digits
+    (a UUID, a hex or a slug key): ids of other types do not collide with those as small integers do."""
+
+
+def _generated_key(value: str, min_length: int) -> bool:
+    return len(value) >= min_length and not value.isdigit()
 
 
 @predicate("referrer_ids_unexplained", context="delete-referrer", params=UnexplainedParams)
 def referrer_ids_unexplained(ctx: DeleteReferrerContext, params: UnexplainedParams) -> Outcome:
-    """Every id the member names (at least min_values) is an id the type holds, the member holds objects of the id alone or ends in a reference suffix, and no other type explains it: the member may name this type, so a delete is refused rather than served wrong."""
-    if ctx.id_member is None and reference_suffix(ctx.member, params.reference_suffixes) is None:
-        return Miss(f"{ctx.member!r} holds scalars and ends in no reference suffix")
+    """Every id the member names (at least min_values) is an id the type holds, the member holds objects of the id alone, ends in a reference suffix or holds only long keys (a user_created UUID), and no other type explains it: the member may name this type, so a delete is refused rather than served wrong."""
+    if (ctx.id_member is None and reference_suffix(ctx.member, params.reference_suffixes) is None
+            and not all(_generated_key(v, params.min_key_length) for v in ctx.values)):
+        return Miss(f"{ctx.member!r} holds scalars, ends in no reference suffix and not only keys of "
+                    f"{params.min_key_length} or more characters")
     if ctx.id_member is not None and ctx.bare < ctx.objects:
         return Miss(f"{ctx.objects - ctx.bare} of its {ctx.objects} objects show more than the id, "
                     "and neither repeat nor summarise the entity they would name")

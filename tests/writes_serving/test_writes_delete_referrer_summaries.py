@@ -1,5 +1,5 @@
-"""A delete of an entity others name by a summary object rather than by name (``delete-referrers``
-composed-objects): a ticket's ``owner: {"id": 1, "name": "Ada Byron"}`` names person 1 (its name
+"""A delete of an entity others name by a summary object or a long key rather than by name
+(``delete-referrers`` composed-objects, unexplained-ids): a ticket's ``owner: {"id": 1, "name": "Ada Byron"}`` names person 1 (its name
 made of her firstname and lastname), as do the elements of its ``watchers`` array, though no type
 is called owner or watchers and the ids of people, tickets and states collide (small integers); a
 ticket's ``state`` names a state (its objects repeat the states), not the person of the same id. The item delete and the bulk delete of a
@@ -65,3 +65,23 @@ def test_a_bulk_delete_naming_a_referenced_entity_changes_none():
     assert [e["id"] for e in entities(runtime, "/people")] == [1, 2, 3, 4]
     accepted(runtime, delete.tool, {"body": {"ids": [4]}})
     assert [e["id"] for e in entities(runtime, "/people")] == [1, 2, 3]
+
+
+WORKERS = [{"id": f"7f3c2a10-0000-4000-8000-00000000000{n}", "host": f"node-{n}"} for n in (1, 2, 3)]
+JOBS = [{"id": 1, "runner": WORKERS[0]["id"], "title": "nightly"}]
+
+
+def test_a_long_key_under_any_name_names_its_entity():
+    """A job's ``runner`` holds a worker's UUID: no type is called runner, but keys this long of
+    two types do not collide, so the worker it names is not deleted; the others are."""
+    har = HarBuilder().call("GET", "/workers", response=WORKERS)
+    for worker in WORKERS:
+        har.call("GET", f"/workers/{worker['id']}", response=worker)
+    har.call("GET", "/jobs", response=JOBS).call("DELETE", f"/workers/{WORKERS[2]['id']}", status=204)
+    har.call("GET", "/workers", response=WORKERS[:2])
+    _, delete, runtime = _runtime(har, "DELETE", "/workers/{worker_id}")
+    assert {(r.type, r.member, r.rule_id) for r in delete.referrers} == {
+        ("jobs", "runner", "referrer.unexplained-ids")}
+    assert "jobs 1 (runner)" in refused(runtime, delete.tool, {"worker_id": WORKERS[0]["id"]})["message"]
+    accepted(runtime, delete.tool, {"worker_id": WORKERS[1]["id"]})
+    assert [e["id"] for e in entities(runtime, "/workers")] == [WORKERS[0]["id"], WORKERS[2]["id"]]
