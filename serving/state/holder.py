@@ -81,4 +81,7 @@ def open_holder(store: Any, bundle: Bundle, writes: WriteState, encode: Encoder)
         return StoreStateHolder(MemoryStore(), bundle, writes, encode, shared=False)
     if isinstance(store, str):
         store = open_store(store)
+        # ``memory:`` names a new MemoryStore, made here as the default is: no one else can write
+        # to it, so reads and writes skip the head check (a lock and lookups per call)
+        return StoreStateHolder(store, bundle, writes, encode, shared=not isinstance(store, MemoryStore))
     return StoreStateHolder(store, bundle, writes, encode)
