@@ -47,10 +47,13 @@ from capenv.serving.store.contract import (
     RecordConflict,
     RecordEnvelope,
     RecordForgotten,
+    RevisionConflict,
     Store,
     StoreClosed,
     Stored,
     SubjectWrite,
+    accepted_commit,
+    committed_write,
 )
 from capenv.serving.store.memory_records import Records, Stamp
 from capenv.serving.store.replace import PreparedReplace, ReplaceCommit, StaleRevision, check_expectations
@@ -180,35 +183,49 @@ class MemoryStore(Store):
                 return existing[1]  # type: ignore[return-value]
             if records.forgotten and records.was_forgotten(record_id):
                 raise RecordForgotten(record_id, records.limit)
-            heads = {}
+            # ``batch.plan``'s checks in one pass over the rows themselves (no heads gathered
+            # first, no planned entries built): each expectation against the head as the store
+            # holds it, or as an earlier entry of the batch left it; raises before anything changes
             types = self._types
-            for write in encoded:  # no lock order to keep here (a subject written twice is read twice)
+            final: dict[SubjectKey, tuple[int, bool]] = {}  # per subject, (revision, live) the batch leaves
+            committed = []
+            for write in encoded:
                 key = write.key
-                rows = types.get(key[0])
-                if rows is None:
-                    continue
-                row = rows.subjects.get(key[1])
-                if type(row) is str:
-                    heads[key] = (rows.base, True)  # a row the replace wrote
-                elif row is not None:
-                    heads[key] = (row[0] or rows.base, row[1] is not None)  # a ``Head`` as a plain pair
-                elif rows.floor:
-                    heads[key] = (rows.floor, False)  # above a tombstone the bound forgot
-            plan = batches.plan(tuple.__new__(batches.PreparedBatch, (envelope, encoded, b"")), heads)  # raises before anything changes
-            final = plan.final
-            for entry in plan.entries:
-                key = entry.key
+                head = final.get(key)
+                if head is not None:
+                    revision, live = head
+                else:
+                    rows = types.get(key[0])
+                    row = rows.subjects.get(key[1]) if rows is not None else None
+                    if type(row) is str:
+                        revision, live = rows.base, True  # a row the replace wrote
+                    elif row is not None:
+                        revision, live = row[0] or rows.base, row[1] is not None
+                    elif rows is not None and rows.floor:
+                        revision, live = rows.floor, False  # above a tombstone the bound forgot
+                    else:
+                        revision, live = 0, False
+                live_revision = revision if live else None
+                expected = write.expect
+                if expected.number != live_revision:
+                    raise RevisionConflict(key[0], key[1], expected, live_revision)
+                # A creation after a tombstone continues the tombstone's revisions: they never restart.
+                deleted = write.state_json is None
+                final[key] = (revision + 1, not deleted)
+                committed.append(committed_write(key[0], key[1], expected, revision + 1, deleted))
+            for write, done in zip(encoded, committed):
+                key = write.key
                 rows = types.get(key[0])
                 if rows is None:
                     rows = types[key[0]] = TypeRows()
                     self._stamps.clear()
-                subject_id, revision, state_json = key[1], entry.revision, entry.state_json
+                subject_id, revision, state_json = key[1], done.revision, write.state_json
                 history = rows.history.get(subject_id)
                 if history is None and (rows.installed is None or (history := rows.entries(subject_id)) is None):
                     rows.history[subject_id] = [(revision, envelope, state_json)]
                 else:
                     history.append((revision, envelope, state_json))
-                if final[key] is not entry:
+                if final[key][0] != revision:
                     continue  # a later entry of the batch writes the subject's row
                 rows.subjects[subject_id] = (revision, state_json)
                 if revision > rows.top:
@@ -217,7 +234,7 @@ class MemoryStore(Store):
                     rows.live.discard(subject_id)
                 else:
                     rows.live.add(subject_id)
-            commit = plan.commit(envelope)
+            commit = accepted_commit(envelope, tuple(committed))
             records.add(self._stamp_of(final), record_id, (tuple([write.state_json for write in encoded]), commit))
             if records.limit is not None and len(records.order) > records.limit:
                 for evicted in records.evictions():
