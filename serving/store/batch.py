@@ -115,7 +115,16 @@ def encode(envelope: RecordEnvelope, writes: Sequence[SubjectWrite]
     for write in writes:
         if type(write) is not SubjectWrite and not isinstance(write, SubjectWrite):
             raise TypeError(f"a batch holds SubjectWrite values, not {type(write).__name__}")
-        state_json = None if write.state is None else _encode_state(write)
+        state = write.state
+        if state is None:
+            state_json = None
+        else:  # ``_encode_state``, inline: a served write encodes four states per commit
+            try:
+                state_json = _dumps(state).decode("utf-8")
+            except (TypeError, ValueError) as exc:  # orjson.JSONEncodeError is a TypeError
+                raise ValueError(f"state of {write.subject_type}/{write.subject_id} is not JSON: {exc}") from None
+            if "null" in state_json and not _all_floats_finite(state):  # ``check_finite``
+                raise ValueError(f"state of {write.subject_type}/{write.subject_id} holds a non-finite number")
         prepared.append(new(PreparedWrite, ((write.subject_type, write.subject_id), write.expect, state_json)))
     return writes, tuple(prepared)
 
