@@ -160,7 +160,11 @@ def apply_field_rules(rules: Iterable[FieldRule], ctx: OpContext) -> dict[str, A
         member = rule.echoed
         if member is not None and member in body:  # what ``echo`` answers, inline
             ctx.field = rule.field
-            value = ctx.generated[rule.field] = values[rule.field] = copy_json(body[member])
+            value = body[member]
+            kind = type(value)
+            if kind is not str and kind is not int and kind is not bool and value is not None:
+                value = copy_json(value)  # a container (an immutable scalar is shared, as copy_json shares it)
+            ctx.generated[rule.field] = values[rule.field] = value
             continue
         value = rule(ctx)
         if value is not UNCHANGED:
