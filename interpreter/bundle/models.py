@@ -646,6 +646,12 @@ class ValidatedValue(_Model):
     record: int
     """The recorded refusal that showed the member validated."""
     status: int
+    by_shape: bool = False
+    """Validated by shape, not against a set (``value_shapes``): any value shaped like an accepted
+    one is taken (a token without the refused one's new characters, an integer of a recorded sign
+    and digit count)."""
+    refused_value: Any = None
+    """For ``by_shape``: the value the recorded refusal sent."""
 
 
 class WritePlan(_Model):

@@ -63,7 +63,10 @@ def _with_validated(plan: WritePlan, ctx: PlanContext) -> WritePlan:
         if not decision.yields.get("validated") or member is None or member in validated:
             continue
         validated[member] = ValidatedValue(member=member, accepted=tuple(_accepted(successes, member)),
-                                           rule_id=str(decision.rule_id), record=record.ordinal, status=record.status)
+                                           rule_id=str(decision.rule_id), record=record.ordinal, status=record.status,
+                                           by_shape=decision.yields.get("by") == "shape",
+                                           refused_value=body.get(member) if decision.yields.get("by") == "shape"
+                                           else None)
     if not events:
         return plan
     return plan.model_copy(update={"validated_values": tuple(validated.values()),

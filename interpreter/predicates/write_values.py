@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.value_shapes import shaped_like, value_shape
 from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
@@ -114,3 +115,31 @@ def refusal_quotes_one_new_value(ctx: WriteValidatedValueContext, params: Refusa
     if quoted:
         return Miss(f"the answer quotes the values of several members: {', '.join(quoted)}")
     return Miss("the answer quotes no value only the refused call sent")
+
+
+@predicate("refusal_differs_in_one_member_by_shape", context="write-validated-value", params=RefusalParams)
+def refusal_differs_in_one_member_by_shape(ctx: WriteValidatedValueContext, params: RefusalParams) -> Outcome:
+    """The refused body differs from a successful call's body in one served member's value only (or
+    sends it beside all of the success's members), and that value is an integer shaped unlike every
+    integer of the member a success sent (a negative count, 4 digits where 13 were sent): the member
+    is validated by shape, whatever its successful values. Strings are not judged so: a name may be
+    refused for what its characters do not show (taken, reserved, too long)."""
+    if ctx.refusal.status not in params.statuses:
+        return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
+    for success in ctx.successes:
+        differing = _differing(ctx.refusal.sent, success)
+        if differing is not None and len(differing) == 1 and differing[0] in ctx.members:
+            member = differing[0]
+            sent = [s[member] for s in ctx.successes if member in s]
+            value = ctx.refusal.sent[member]
+            kind = (value_shape(value) or "").split(" ")[0]
+            if kind != "integer":  # a name may be refused for what its characters do not show (taken, reserved)
+                return Miss(f"{member!r}: only an integer is judged by shape, not {kind or 'this value'}")
+            same_kind = [v for v in sent if (value_shape(v) or "").split(" ")[0] == kind] if kind else []
+            if not same_kind:  # another JSON kind than the successes': the kind check refuses it already
+                return Miss(f"{member!r}: no successful value is of the refused value's kind")
+            if shaped_like(value, same_kind, value):
+                return Miss(f"{member!r}: the refused value is shaped like a successful one")
+            return Match({"member": member, "record": ctx.refusal.ordinal, "status": ctx.refusal.status,
+                          "shape": value_shape(value)})
+    return Miss("no successful call's body differs from the refused one in one served member only")

@@ -17,6 +17,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
 from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.value_shapes import shape_schema, value_shape
 from capenv.interpreter.bundle.values import decode_once, spelling_pattern
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
@@ -118,7 +119,12 @@ class WriteInputs:
                         "a value naming none is refused")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             validated = self.validated_values.get(member.member)
-            if validated is not None and validated.accepted:  # the schema says it, so validation enforces it
+            if validated is not None and validated.by_shape:  # the schema says it, so validation enforces it
+                prop.update(shape_schema(validated.accepted, validated.refused_value) or {})
+                said = (f"the application validates it (recorded call {validated.record} was refused "
+                        f"{validated.status}); accepted only shaped like a value a recorded call succeeded with")
+                prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
+            elif validated is not None and validated.accepted:  # the schema says it, so validation enforces it
                 prop["enum"] = list(validated.accepted)
                 said = (f"the application validates it (recorded call {validated.record} was refused "
                         f"{validated.status}); accepted only with a value a recorded call succeeded with")
@@ -269,6 +275,12 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
         parts.append(f"A delete of an entity a held {named} entity names is refused: the application may delete "
                      "those with it, clear their reference or refuse.")
     for validated in plan.validated_values:
+        if validated.by_shape:
+            shapes = ", ".join(sorted({s for v in validated.accepted if (s := value_shape(v))})) or "none"
+            parts.append(f'"{validated.member}" is validated by the application (recorded call {validated.record} '
+                         f"was refused {validated.status}): accepted only shaped like a value a recorded call "
+                         f"succeeded with ({shapes}).")
+            continue
         accepted = ", ".join(t for v in validated.accepted if (t := recorded_text(v))) or "none"
         parts.append(f'"{validated.member}" is validated by the application (recorded call {validated.record} was '
                      f"refused {validated.status}): accepted only with a value a recorded call succeeded with: "

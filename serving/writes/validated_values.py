@@ -13,6 +13,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.models import ValidatedValue, WritePlan
+from capenv.interpreter.bundle.value_shapes import shaped_like, value_shape
 from capenv.interpreter.bundle.values import same_json
 
 from .calls import WriteRefusal
@@ -21,8 +22,21 @@ from .calls import WriteRefusal
 def check_validated_values(plan: WritePlan, body: dict[str, Any]) -> None:
     """Refuse the call when it sends a validated member's value no recorded call succeeded with."""
     for rule in plan.validated_values:
-        if rule.member in body and not any(same_json(body[rule.member], a) for a in rule.accepted):
-            raise WriteRefusal(refusal_message(rule, body[rule.member]))
+        if rule.member not in body:
+            continue
+        value = body[rule.member]
+        if rule.by_shape:
+            if not shaped_like(value, rule.accepted, rule.refused_value):
+                raise WriteRefusal(shape_refusal_message(rule, value))
+        elif not any(same_json(value, a) for a in rule.accepted):
+            raise WriteRefusal(refusal_message(rule, value))
+
+
+def shape_refusal_message(rule: ValidatedValue, value: Any) -> str:
+    shapes = ", ".join(sorted({s for a in rule.accepted if (s := value_shape(a))})) or "none"
+    return (f"member {rule.member!r} is {dumps(value).decode()}: the application validates it (recorded call "
+            f"{rule.record} was refused {rule.status} for a value shaped otherwise), and this environment accepts "
+            f"only values shaped like those a recorded call succeeded with ({shapes})")
 
 
 def refusal_message(rule: ValidatedValue, value: Any) -> str:

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 ANNOTATIONS = frozenset({"description", "title", "examples", "default", "$schema", "$comment"})
 KNOWN = ANNOTATIONS | {"type", "properties", "required", "additionalProperties", "const", "enum", "minLength",
-                       "maxLength", "minProperties", "minItems", "maxItems", "items", "anyOf", "pattern"}
+                       "maxLength", "minProperties", "minItems", "maxItems", "items", "anyOf", "pattern",
+                       "minimum", "maximum"}
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**53, 2**53), st.text(max_size=12))
 ANY_JSON = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
                                                          st.dictionaries(st.text(max_size=8), inner, max_size=3)),
@@ -47,7 +48,7 @@ def _of_type(kind: str, schema: dict[str, Any]) -> st.SearchStrategy[Any]:
             return st.from_regex(schema["pattern"], fullmatch=True).filter(lambda text: len(text) >= least)
         return st.text(min_size=schema.get("minLength", 0), max_size=schema.get("maxLength", 16))
     if kind == "integer":
-        return st.integers(-2**53, 2**53)
+        return st.integers(schema.get("minimum", -2**53), schema.get("maximum", 2**53))
     if kind == "number":
         return st.one_of(st.integers(-2**31, 2**31), st.floats(allow_nan=False, allow_infinity=False, width=32))
     if kind == "boolean":

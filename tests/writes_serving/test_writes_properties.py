@@ -91,7 +91,13 @@ def good_value(schema: dict[str, Any]) -> st.SearchStrategy:
         return st.just(schema["const"])
     if schema.get("enum"):  # a member naming a held entity: the ids the state holds (valid_call)
         return st.sampled_from(schema["enum"])
+    if schema.get("anyOf"):  # the ranges of a member validated by shape
+        return st.one_of([good_value({**schema, **option, "anyOf": None}) for option in schema["anyOf"]])
     kind = schema.get("type")
+    if kind in ("integer", "number") and ("minimum" in schema or "maximum" in schema):
+        return st.integers(schema.get("minimum"), schema.get("maximum"))
+    if kind == "string" and "pattern" in schema:
+        return st.from_regex(schema["pattern"], fullmatch=True).filter(lambda text: len(text) <= 30)
     if kind == "object" and schema.get("properties"):
         return valid_object(schema)
     if kind == "array" and isinstance(schema.get("items"), dict):

@@ -49,7 +49,11 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
         return schema["const"]
     if schema.get("enum"):
         return rng.choice(schema["enum"])
+    if schema.get("anyOf"):  # ranges a validated-by-shape integer keeps to
+        return value_for(name, {**schema, **rng.choice(schema["anyOf"]), "anyOf": None}, rng, tag)
     kind = schema.get("type", "string")
+    if (kind == "integer" or kind == "number") and ("minimum" in schema or "maximum" in schema):
+        return rng.randint(schema.get("minimum", 1), schema.get("maximum", 999))
     if kind == "integer" or kind == "number":
         return rng.randint(1, 999)
     if kind == "boolean":
@@ -62,7 +66,11 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
         return body_for(schema, rng, tag)  # an envelope's object, or {} when it declares no members
     if kind == "null":
         return None
-    return f"{tag} {name} {rng.randint(100, 999)}"
+    text = f"{tag} {name} {rng.randint(100, 999)}"
+    if schema.get("pattern", "").startswith("^["):  # the characters a validated-by-shape string keeps to
+        allowed = re.compile(schema["pattern"][1:-2])
+        text = "".join(c for c in text if allowed.fullmatch(c)) or "x"
+    return text
 
 
 def body_for(schema: dict[str, Any], rng: random.Random, tag: str) -> dict[str, Any]:
