@@ -18,6 +18,8 @@ from capenv.interpreter.bundle.insert import insert_index
 from capenv.interpreter.bundle.models import Recording, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.ops.sequence_state import SequenceState
+from capenv.serving.read_call import CallRefused
+from capenv.serving.reads.absence import refuse_unshaped_id
 from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
@@ -54,12 +56,24 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
             collection, parts[-1], member or entity_type.id_field, entity_type.id_field)):
         raise WriteRefusal(other_spelling_refusal(entity_type.name, parts[-1], held))
     if collection is None or found is None:
+        absence = _absence(plan, env, call.path) or env.missing_by_type.get(entity_type.name)
+        if absence is not None and member is None:
+            _refuse_unshaped(state, entity_type, parts[-1])
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
-                           kind="missing", missing=_absence(plan, env, call.path)
-                           or env.missing_by_type.get(entity_type.name),
+                           kind="missing", missing=absence,
                            where={"collection": collection.path if collection else "/" + "/".join(parts[:depth_]),
                                   "id": unquote(parts[-1])})
     return collection, found[0], found[1]
+
+
+def _refuse_unshaped(state: StateIndex, entity_type: Any, raw_id: str) -> None:
+    """The recorded absence is given only to an id of the shape every held id of the type has, as
+    an item read's is (``refuse_unshaped_id``): the application may refuse another shape as invalid."""
+    held = [c.ids[k] for c in state.collections_of(entity_type.name) for k in c.order]
+    try:
+        refuse_unshaped_id(raw_id, held, type_name=entity_type.name, field=entity_type.id_field)
+    except CallRefused as refused:
+        raise WriteRefusal(refused.message) from None
 
 
 def _one_holding(state: StateIndex, collection: HeldCollection, raw_value: str, member: str, entity_type: Any

@@ -69,3 +69,18 @@ def test_a_missing_entity_answer_names_every_path_value_of_the_call():
     names = [segment.strip("{}") for segment in tool.template.split("/") if segment.startswith("{")]
     answer = EnvironmentRuntime(bundle).read(delete.tool, dict(zip(names, ["bob", "a77"])))
     assert (answer["status"], answer["body"]) == (404, {"message": "No such token a77 for user bob"}), answer
+
+
+def test_a_delete_of_an_id_of_another_shape_is_refused_as_its_item_read_is():
+    """Every id the capture shows is an integer: a DELETE naming ``abc`` gets neither the learned
+    404 nor a change (the application may refuse the id as invalid), an integer it does not hold
+    gets the 404, as the item read's absence is given (``refuse_unshaped_id``)."""
+    runtime = EnvironmentRuntime(build_from(capture(404)))
+    before = runtime.data_get()
+    refused = runtime.call_tool("delete_items_by_item_id", {"item_id": "abc"})
+    assert refused.is_error and "integers written without leading zeros" in refused.structured["message"]
+    refused_read = runtime.call_tool("get_items_by_item_id", {"item_id": "abc"})
+    assert refused_read.is_error
+    answer = runtime.read("delete_items_by_item_id", {"item_id": "99"})
+    assert (answer["status"], answer["body"]) == (404, NOT_FOUND)
+    assert runtime.data_get() == before

@@ -95,6 +95,18 @@ def test_every_served_write_answers_with_its_provenance(capture: str, bundle_of)
             assert state["id"] in ids, (plan.tool, state)
 
 
+def missing_id_shaped_like(runtime: EnvironmentRuntime, type_name: str) -> str:
+    """An id the state does not hold, of the shape of those it holds (an integer where every held id
+    is one): an id of another shape is refused rather than given the learned absence."""
+    held = [str(e["id"]) for c in json.loads(runtime.data_get())["collections"] if c["type"] == type_name
+            for e in c["entities"]]
+    if held and all(text.isdigit() and not text.startswith("0") for text in held):
+        return "987654321"
+    if held and all(len(text) == 36 and text.count("-") == 4 for text in held):
+        return "00000000-0000-4000-8000-00000000abcd"
+    return "no-such-entity-0000"
+
+
 @pytest.mark.parametrize("capture", capture_names())
 def test_a_missing_entity_answers_with_the_missing_view(capture: str, bundle_of) -> None:
     bundle = bundle_of(capture)
@@ -107,7 +119,7 @@ def test_a_missing_entity_answers_with_the_missing_view(capture: str, bundle_of)
             continue
         arguments = arguments_for(runtime, plan, rng)
         last = plan.template.rsplit("{", 1)[1].split("}")[0]
-        arguments[last] = "no-such-entity-0000"
+        arguments[last] = missing_id_shaped_like(runtime, plan.type)
         answer = unchanged_answer(runtime, plan.tool, arguments)
         assert answer["state"]["source"] == "state" and answer["state"]["view"] == "missing"
         learned = bundle.view.write_absences.get(plan.tool)  # the app's own answer (Strapi's 204 delete)
