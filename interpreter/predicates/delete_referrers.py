@@ -96,14 +96,15 @@ def referrer_values_held(ctx: DeleteReferrerContext, params: HeldParams) -> Outc
     return Miss(f"{len(ctx.held)} of its {len(ctx.values)} values are ids the type holds")
 
 
-class ProjectedParams(BaseModel):
+class ObjectsParams(BaseModel):
+    """How many object values must name a held entity (both object predicates)."""
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     min_objects: int = Field(ge=1)
 
 
-@predicate("referrer_objects_projected", context="delete-referrer", params=ProjectedParams)
-def referrer_objects_projected(ctx: DeleteReferrerContext, params: ProjectedParams) -> Outcome:
+@predicate("referrer_objects_projected", context="delete-referrer", params=ObjectsParams)
+def referrer_objects_projected(ctx: DeleteReferrerContext, params: ObjectsParams) -> Outcome:
     """Every object value naming a held entity repeats that entity, member for member (two or more), and there are at least min_objects of them: a reference whatever the member is called (an issue's tracker, a project's parent)."""
     if ctx.id_member is None:
         return Miss("the member holds no objects")
@@ -114,14 +115,8 @@ def referrer_objects_projected(ctx: DeleteReferrerContext, params: ProjectedPara
     return Match({"member": ctx.member, "objects": ctx.objects})
 
 
-class ComposedParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    min_objects: int = Field(ge=1)
-
-
-@predicate("referrer_objects_composed", context="delete-referrer", params=ComposedParams)
-def referrer_objects_composed(ctx: DeleteReferrerContext, params: ComposedParams) -> Outcome:
+@predicate("referrer_objects_composed", context="delete-referrer", params=ObjectsParams)
+def referrer_objects_composed(ctx: DeleteReferrerContext, params: ObjectsParams) -> Outcome:
     """Every object value naming a held entity shows, beside its id, only that entity's values or text made of its words, and there are at least min_objects of them: a summary of the entity whatever the member is called (an issue's assigned_to {id, name} beside a user's firstname and lastname)."""
     if ctx.id_member is None:
         return Miss("the member holds no objects")
