@@ -57,7 +57,7 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
         raise WriteRefusal(other_spelling_refusal(entity_type.name, parts[-1], held))
     if collection is None or found is None:
         absence = _absence(plan, env, call.path) or env.missing_by_type.get(entity_type.name)
-        if absence is not None and member is None:
+        if absence is not None and member is None and entity_type.either_key is None:  # else a name
             _refuse_unshaped(state, entity_type, parts[-1])
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
                            kind="missing", missing=absence,
