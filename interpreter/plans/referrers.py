@@ -42,18 +42,36 @@ def with_referrers(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
     explaining = _Explanations(ctx, entities)
     judged: dict[str, tuple[tuple[Referrer, ...], tuple[TraceEvent, ...]]] = {}
     out = []
-    for plan in plans:
-        if id(plan) not in deletes:
-            out.append(plan)
-            continue
-        if plan.type not in judged:
-            judged[plan.type] = _referrers_of(ctx, plan.type, entities, explaining)
-        referrers, events = judged[plan.type]
-        if not events:
-            out.append(plan)
-            continue
-        out.append(plan.model_copy(update={"referrers": referrers, "traces": plan.traces + events}))
+    try:
+        for plan in plans:
+            if id(plan) not in deletes:
+                out.append(plan)
+                continue
+            if plan.type not in judged:
+                judged[plan.type] = _referrers_of(ctx, plan.type, entities, explaining)
+            referrers, events = judged[plan.type]
+            if not events:
+                out.append(plan)
+                continue
+            out.append(plan.model_copy(update={"referrers": referrers, "traces": plan.traces + events}))
+    finally:
+        _WORDS.clear()
     return out
+
+
+_WORDS: dict[int, tuple[dict[str, Any], frozenset[str]]] = {}
+"""id(entity) -> (entity, the words of its text values), while ``with_referrers`` runs: every object
+of a member is held against every entity of the type, and splitting an entity's texts anew each time
+was half of a build (Label Studio's tasks)."""
+
+
+def _words(entity: dict[str, Any]) -> frozenset[str]:
+    held = _WORDS.get(id(entity))
+    if held is not None and held[0] is entity:
+        return held[1]
+    words = frozenset(w for v in entity.values() if isinstance(v, str) for w in v.split())
+    _WORDS[id(entity)] = (entity, words)
+    return words
 
 
 def _removes(plan: WritePlan) -> bool:
@@ -221,10 +239,12 @@ def _names_by_its_words(inner: dict[str, Any], id_member: str, text: str,
 def _summarises(inner: dict[str, Any], id_member: str, entity: dict[str, Any]) -> bool:
     """Each of the object's members but its id is the entity's value under that name, or text made
     only of the words of the entity's text values (a name joined from firstname and lastname)."""
-    words = {w for v in entity.values() if isinstance(v, str) for w in v.split()}
     for name, value in inner.items():
         if name == id_member or (name in entity and same_json(value, entity[name])):
             continue
-        if not (isinstance(value, str) and value.split() and all(w in words for w in value.split())):
+        if not (isinstance(value, str) and value.split()):
+            return False
+        words = _words(entity)
+        if not all(w in words for w in value.split()):
             return False
     return True
