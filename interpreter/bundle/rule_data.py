@@ -1,4 +1,4 @@
-"""Rule data the serving side reads: a rule's parameters from the packaged rule tables.
+"""Rule data the serving side reads: a rule's parameters, or a setting, from the packaged rule files.
 
 A heuristic is written once, in ``rules/*.yaml``; where serving needs the same data (compare's
 clock formats take the relative-time words of ``list-projection.relative-time``) it reads the
@@ -24,3 +24,13 @@ def rule_params(table: str, rule_id: str) -> dict[str, Any]:
         if rule.get("id") == rule_id:
             return dict(rule.get("params") or {})
     raise KeyError(f"rules/{table}.yaml holds no rule {rule_id}")
+
+
+@functools.cache
+def setting_value(settings_file: str, key: str) -> Any:
+    """Value ``key`` of the settings file ``rules/<settings_file>.yaml`` (its ``values``), as plain data."""
+    text = importlib.resources.files("capenv.rules").joinpath(f"{settings_file}.yaml").read_text(encoding="utf-8")
+    values = yaml.safe_load(text).get("values") or {}
+    if key not in values:
+        raise KeyError(f"rules/{settings_file}.yaml holds no setting {key}")
+    return values[key]

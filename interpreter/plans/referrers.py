@@ -29,8 +29,8 @@ from capenv.interpreter.rules_engine import TraceEvent, evaluate
 from .context import PlanContext
 
 TABLE = "delete-referrers"
-MIN_PROJECTED_MEMBERS = 2
-"""An object repeating fewer members of its entity (the id alone) shows no more than an id does."""
+MIN_MEMBERS_SETTING = ("plans", "referrer_min_projected_members")
+"""How many members an object must repeat of the entity its id names to show more than an id does."""
 
 
 def with_referrers(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
@@ -109,7 +109,7 @@ class _Explanations:
                 if (id_member is not None and candidate.id_field != field) or not self._held[candidate.name]:
                     continue
                 context = _context(values, member, id_member, many, candidate, own_words(candidate),
-                                   self._held[candidate.name])
+                                   self._held[candidate.name], _min_members(self._ctx))
                 subject = f"{referring}.{member}{'[]' if many else ''} -> {candidate.name}"
                 if context.held and evaluate(self._ctx.ruleset, TABLE, context, subject=subject).yields.get("explains"):
                     explained.append(candidate.name)
@@ -131,7 +131,8 @@ def _referrers_of(ctx: PlanContext, type_name: str, entities: dict[str, list[dic
             if id_member is None and (member == other.id_field or (other.name == type_name and _aliases_identity(
                     entities.get(other.name, []), member, target.id_field))):
                 continue  # the entity's own identity (a Strapi documentId, a zone's name) names no other
-            context = _context(entities.get(other.name, []), member, id_member, many, target, words, held)
+            context = _context(entities.get(other.name, []), member, id_member, many, target, words, held,
+                               _min_members(ctx))
             if not context.held:
                 continue  # names no entity of the type: nothing to judge
             if len(context.held) == len(context.values):  # every id held: another type may be named alike
@@ -187,8 +188,12 @@ def _candidate_members(values: list[dict[str, Any]], id_field: str) -> Iterator[
         yield member, (id_field if True in objects else None), many
 
 
+def _min_members(ctx: PlanContext) -> int:
+    return int(ctx.ruleset.setting(*MIN_MEMBERS_SETTING))
+
+
 def _context(values: list[dict[str, Any]], member: str, id_member: str | None, many: bool, target: EntityType,
-             words: list[str], held: dict[str, list[dict[str, Any]]]) -> DeleteReferrerContext:
+             words: list[str], held: dict[str, list[dict[str, Any]]], min_members: int) -> DeleteReferrerContext:
     named: dict[str, None] = {}
     objects = projections = composed = bare = 0
     for inner in _member_values(values, member, many):
@@ -203,10 +208,10 @@ def _context(values: list[dict[str, Any]], member: str, id_member: str | None, m
         named[text] = None
         if id_member is not None and text in held:
             objects += 1
-            if len(inner) >= MIN_PROJECTED_MEMBERS and any(
+            if len(inner) >= min_members and any(
                     all(k in entity and same_json(v, entity[k]) for k, v in inner.items()) for entity in held[text]):
                 projections += 1
-            if len(inner) >= MIN_PROJECTED_MEMBERS and _names_by_its_words(inner, id_member, text, held):
+            if len(inner) >= min_members and _names_by_its_words(inner, id_member, text, held):
                 composed += 1
             bare += set(inner) == {id_member}
     return DeleteReferrerContext(member=member, id_member=id_member, type_words=words, values=list(named),

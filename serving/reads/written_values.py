@@ -12,9 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator
 
 from capenv.interpreter.bundle.models import RecordedCall
-
-MIN_WRITTEN_TEXT = 4
-"""Shorter strings ("a", "on") recur by chance; a written value this long names what the write sent."""
+from capenv.interpreter.bundle.rule_data import setting_value
 
 READ_METHODS = ("GET", "HEAD", "OPTIONS")
 
@@ -27,13 +25,14 @@ def showing_writes(calls: Iterable[RecordedCall], read_only_tools: set[str], too
     for call in ordered:
         if call.initial and call.response.is_json:
             initial.update(_strings(call.response.body))
+    shortest = int(setting_value("readonly-settings", "min_written_text"))  # shorter recur by chance
     written: set[str] = set()
     showing: set[int] = set()
     for call in ordered:
         is_read = call.method in READ_METHODS or tool_of.get(call.ordinal) in read_only_tools
         if not is_read:
             if 200 <= call.response.status < 300 and call.request_is_json:
-                written.update(t for t in _strings(call.request_body) if len(t) >= MIN_WRITTEN_TEXT and t not in initial)
+                written.update(t for t in _strings(call.request_body) if len(t) >= shortest and t not in initial)
             continue
         if not call.initial and written and call.response.is_json \
                 and any(text in written for text in _strings(call.response.body)):
