@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from capenv.interpreter.bundle.jsonvalue import JsonNumber
+from capenv.interpreter.bundle.jsonvalue import JsonNumber, json_kind
 
 
 def shape_of_all(values: Iterable[Any]) -> dict[str, Any] | None:
@@ -78,12 +78,6 @@ def _types(shape: dict[str, Any]) -> set[str]:
 
 
 def _scalar_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, (float, JsonNumber)):
-        return "number"  # a float, or an integer past 64 bits kept as its text
-    return "string"
+    if isinstance(value, JsonNumber):
+        return "number"  # an integer past 64 bits is kept as its text: a schema's "integer" would refuse it
+    return json_kind(value)
