@@ -31,6 +31,9 @@
 #   `apt-get install --no-install-recommends` as root or through sudo, 107 packages with Ruby 3.1
 #   and the Rails gems, ~2 min, ~150 MB; no service starts, captures/redmine/start.sh runs a copy of
 #   /usr/share/redmine), then ~15 s once for its template database in .ci/cache/redmine-template.
+#   Parse Server ~2.5 min, 188 MB (447 npm packages, none compiled); it stores in PostgreSQL, whose
+#   server binaries (initdb, pg_ctl) must be on the machine: when they are missing, Debian's
+#   postgresql package is installed, as .ci/postgres.sh does (start.sh runs a private cluster).
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,6 +62,7 @@ SYNAPSE_VERSION=1.163.2
 MAILMAN_VERSION=3.3.10
 MAILMAN_SQLALCHEMY_VERSION=2.0.58
 REDMINE_DEB_VERSION=5.0.4-5+deb12u1
+PARSE_SERVER_VERSION=9.10.0
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -80,6 +84,7 @@ NOCODB_DIR="$CACHE/nocodb"
 SYNAPSE_VENV="$CACHE/venv-synapse"
 MAILMAN_VENV="$CACHE/venv-mailman"
 REDMINE_TEMPLATE="$CACHE/redmine-template"
+PARSE_SERVER_DIR="$CACHE/parse-server"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -265,6 +270,23 @@ installed_nocodb_version() {
         && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
 }
 
+install_parse_server() {
+    # captures/parse-server/install/package.json pins parse-server; its PostgreSQL adapter needs a
+    # PostgreSQL server, whose binaries come from the system (Debian's postgresql when missing).
+    if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+        command -v apt-get >/dev/null || { say "initdb not found and no apt-get: install PostgreSQL server binaries" >&2; return 1; }
+        local sudo=""
+        [ "$(id -u)" = 0 ] || sudo="sudo"
+        say "apt-get install postgresql (Parse Server stores in PostgreSQL)"
+        $sudo apt-get update -q >/dev/null
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql >/dev/null
+    fi
+    if [ "$(installed_npm_version parse-server "$PARSE_SERVER_DIR")" = "$PARSE_SERVER_VERSION" ]; then
+        say "parse-server $PARSE_SERVER_VERSION already in $PARSE_SERVER_DIR"; return
+    fi
+    npm_install_package_json parse-server "$PARSE_SERVER_DIR"
+}
+
 installed_redmine_version() {  # the installed Debian redmine and redmine-sqlite version, or nothing
     local redmine sqlite
     redmine="$(dpkg-query -W -f='${Status} ${Version}' redmine 2>/dev/null || true)"
@@ -320,6 +342,7 @@ status() {
     say "synapse:     $(installed_pip_version "$SYNAPSE_VENV" matrix-synapse) ($SYNAPSE_VENV)"
     say "mailman:     $(installed_pip_version "$MAILMAN_VENV" mailman) ($MAILMAN_VENV)"
     say "redmine:     $(installed_redmine_version) (/usr/share/redmine, template $REDMINE_TEMPLATE)"
+    say "parse-server: $(installed_npm_version parse-server "$PARSE_SERVER_DIR" || true) ($PARSE_SERVER_DIR)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -356,6 +379,7 @@ case "${1:-install}" in
         # /lists/{id}/member/{email}): the last 2.0 release, as Mailman's own CI ran.
         install_venv_package "$MAILMAN_VENV" mailman "$MAILMAN_VERSION" "SQLAlchemy==$MAILMAN_SQLALCHEMY_VERSION"
         install_redmine
+        install_parse_server
         status
         say "done in $((SECONDS - started))s"
         ;;

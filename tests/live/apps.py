@@ -193,6 +193,14 @@ def _pdns_env() -> dict[str, str]:
     return {"PDNS_ROOT": str(root)}
 
 
+def _parse_server_env() -> dict[str, str]:
+    """The npm prefix with parse-server (its PostgreSQL server binaries come from the system)."""
+    prefix = CACHE / "parse-server"
+    if not (prefix / "node_modules" / "parse-server" / "bin" / "parse-server").exists():
+        raise NotInstalled(f"parse-server 9.10.0 is not installed in {_shown(prefix)}")
+    return {"PARSE_SERVER_DIR": str(prefix)}
+
+
 def _redmine_env() -> dict[str, str]:
     """Debian's Redmine (the one system install: /usr/share/redmine) and the template database that
     `.ci/live-apps.sh install` prepares after it, which also tells that the install ran."""
@@ -252,6 +260,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                        ready_authorization=MAILMAN_ADMIN),
     "redmine": AppSpec("redmine", _redmine_env, _home_start("redmine"), "/issue_statuses.json", 180.0,
                        ready_line="redmine READY"),
+    "parse-server": AppSpec("parse-server", _parse_server_env, _home_start("parse-server"), "/parse/health", 120.0,
+                            ready_line="parse-server READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
