@@ -34,6 +34,10 @@
 #   Parse Server ~2.5 min, 188 MB (447 npm packages, none compiled); it stores in PostgreSQL, whose
 #   server binaries (initdb, pg_ctl) must be on the machine: when they are missing, Debian's
 #   postgresql package is installed, as .ci/postgres.sh does (start.sh runs a private cluster).
+#   WordPress 6.1.9 (Debian bookworm's wordpress .deb, fetched with apt-get download and unpacked
+#   with dpkg -x into .ci/cache/wordpress; it runs on Debian's php-cli, php-mysql and
+#   mariadb-server, system installs as for Redmine: `apt-get install --no-install-recommends`, ~2.5 min,
+#   no service starts), then ~5 s once for its template database in .ci/cache/wordpress-template.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,6 +67,8 @@ MAILMAN_VERSION=3.3.10
 MAILMAN_SQLALCHEMY_VERSION=2.0.58
 REDMINE_DEB_VERSION=5.0.4-5+deb12u1
 PARSE_SERVER_VERSION=9.10.0
+WORDPRESS_VERSION=6.1.9
+WORDPRESS_DEB_VERSION=6.1.9+dfsg1-0+deb12u1
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -85,6 +91,8 @@ SYNAPSE_VENV="$CACHE/venv-synapse"
 MAILMAN_VENV="$CACHE/venv-mailman"
 REDMINE_TEMPLATE="$CACHE/redmine-template"
 PARSE_SERVER_DIR="$CACHE/parse-server"
+WORDPRESS_DIR="$CACHE/wordpress"
+WORDPRESS_TEMPLATE="$CACHE/wordpress-template"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -323,6 +331,40 @@ install_redmine() {
     fi
 }
 
+installed_wordpress_version() {  # the unpacked WordPress's version when php and mariadbd are there too, or nothing
+    local version_php="$WORDPRESS_DIR/usr/share/wordpress/wp-includes/version.php"
+    [ -f "$version_php" ] && command -v php >/dev/null && PATH="$PATH:/usr/sbin" command -v mariadbd >/dev/null \
+        && php -r 'include $argv[1]; echo $wp_version, "\n";' "$version_php" 2>/dev/null || true
+}
+
+install_wordpress() {
+    # WordPress itself is PHP source: the .deb unpacked (dpkg -x), as its Depends (apache2 and
+    # libapache2-mod-php) are not needed by `php -S`. PHP and MariaDB are system installs, as
+    # Redmine's Ruby is; captures/wordpress/start.sh runs a private mariadbd on a socket in its home.
+    if [ "$(installed_wordpress_version)" = "$WORDPRESS_VERSION" ]; then
+        say "wordpress $WORDPRESS_VERSION already in $WORDPRESS_DIR"; return
+    fi
+    if ! command -v php >/dev/null || ! php -r 'exit(extension_loaded("mysqli") ? 0 : 1);' || ! PATH="$PATH:/usr/sbin" command -v mariadbd >/dev/null; then
+        command -v apt-get >/dev/null || { say "apt-get not found: PHP and MariaDB come from Debian bookworm packages" >&2; return 1; }
+        local sudo=""
+        [ "$(id -u)" = 0 ] || sudo="sudo"
+        say "apt-get install php-cli php-mysql mariadb-server"
+        if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                php-cli php-mysql mariadb-server >/dev/null; then
+            $sudo apt-get update -q >/dev/null
+            $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                php-cli php-mysql mariadb-server >/dev/null
+        fi
+    fi
+    unpack_deb wordpress "$WORDPRESS_DEB_VERSION" "$WORDPRESS_DIR"
+    local home
+    home="$(mktemp -d)"
+    say "wordpress: preparing the template database in $WORDPRESS_TEMPLATE"
+    WORDPRESS_ROOT="$PWD/$WORDPRESS_DIR/usr/share/wordpress" WORDPRESS_TEMPLATE="$PWD/$WORDPRESS_TEMPLATE" \
+        bash captures/wordpress/start.sh --prepare-only "$home" || { rm -rf "$home"; return 1; }
+    rm -rf "$home"
+}
+
 status() {
     say "json-server: $(installed_npm_version json-server || true) ($NPM_DIR/node_modules/.bin/json-server)"
     say "kinto:       $(installed_pip_version "$KINTO_VENV" kinto) ($KINTO_VENV)"
@@ -343,6 +385,7 @@ status() {
     say "mailman:     $(installed_pip_version "$MAILMAN_VENV" mailman) ($MAILMAN_VENV)"
     say "redmine:     $(installed_redmine_version) (/usr/share/redmine, template $REDMINE_TEMPLATE)"
     say "parse-server: $(installed_npm_version parse-server "$PARSE_SERVER_DIR" || true) ($PARSE_SERVER_DIR)"
+    say "wordpress:   $(installed_wordpress_version) ($WORDPRESS_DIR, template $WORDPRESS_TEMPLATE)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -380,6 +423,7 @@ case "${1:-install}" in
         install_venv_package "$MAILMAN_VENV" mailman "$MAILMAN_VERSION" "SQLAlchemy==$MAILMAN_SQLALCHEMY_VERSION"
         install_redmine
         install_parse_server
+        install_wordpress
         status
         say "done in $((SECONDS - started))s"
         ;;

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -220,6 +221,18 @@ def _syncthing_env() -> dict[str, str]:
     return {"SYNCTHING_ROOT": str(root)}
 
 
+def _wordpress_env() -> dict[str, str]:
+    """The unpacked Debian wordpress package, Debian's php-cli and mariadb-server (system installs),
+    and the folder where start.sh keeps its template database (made by the first start: ~5 s)."""
+    root = CACHE / "wordpress" / "usr" / "share" / "wordpress"
+    if not (root / "wp-settings.php").exists():
+        raise NotInstalled(f"wordpress 6.1.9 is not installed (unpacked) in {_shown(root)}")
+    for tool in ("php", "mariadbd"):
+        if shutil.which(tool, path=os.environ.get("PATH", "") + ":/usr/sbin") is None:
+            raise NotInstalled(f"{tool} is not installed (Debian's php-cli, php-mysql and mariadb-server)")
+    return {"WORDPRESS_ROOT": str(root), "WORDPRESS_TEMPLATE": str(CACHE / "wordpress-template")}
+
+
 MAILMAN_ADMIN = "Basic cmVzdGFkbWluOmNhcGVudi1tYWlsbWFuLXRocm93YXdheQ=="
 """The throwaway REST admin captures/mailman/start.sh configures (restadmin): every route asks for it."""
 
@@ -262,6 +275,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                        ready_line="redmine READY"),
     "parse-server": AppSpec("parse-server", _parse_server_env, _home_start("parse-server"), "/parse/health", 120.0,
                             ready_line="parse-server READY"),
+    "wordpress": AppSpec("wordpress", _wordpress_env, _home_start("wordpress"), "/wp-json/", 120.0,
+                         ready_line="wordpress READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
