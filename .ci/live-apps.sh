@@ -38,6 +38,9 @@
 #   with dpkg -x into .ci/cache/wordpress; it runs on Debian's php-cli, php-mysql and
 #   mariadb-server, system installs as for Redmine: `apt-get install --no-install-recommends`, ~2.5 min,
 #   no service starts), then ~5 s once for its template database in .ci/cache/wordpress-template.
+#   RabbitMQ 3.10.8 (Debian bookworm's rabbitmq-server with the seventeen Erlang 25 packages it
+#   needs, fetched with apt-get download and unpacked with dpkg -x into one tree: nothing installed
+#   system-wide, no service started; its `erl` script is made to find its own root) ~10 s, 90 MB.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,6 +72,8 @@ REDMINE_DEB_VERSION=5.0.4-5+deb12u1
 PARSE_SERVER_VERSION=9.10.0
 WORDPRESS_VERSION=6.1.9
 WORDPRESS_DEB_VERSION=6.1.9+dfsg1-0+deb12u1
+RABBITMQ_DEB_VERSION=3.10.8-1.1+deb12u1
+RABBITMQ_ERLANG_DEB_VERSION=1:25.2.3+dfsg-1+deb12u4
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -93,6 +98,7 @@ REDMINE_TEMPLATE="$CACHE/redmine-template"
 PARSE_SERVER_DIR="$CACHE/parse-server"
 WORDPRESS_DIR="$CACHE/wordpress"
 WORDPRESS_TEMPLATE="$CACHE/wordpress-template"
+RABBITMQ_DIR="$CACHE/rabbitmq"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -365,6 +371,45 @@ install_wordpress() {
     rm -rf "$home"
 }
 
+RABBITMQ_ERLANG_PACKAGES="erlang-base erlang-asn1 erlang-crypto erlang-eldap erlang-ftp erlang-inets erlang-mnesia
+    erlang-os-mon erlang-parsetools erlang-public-key erlang-runtime-tools erlang-snmp erlang-ssl erlang-syntax-tools
+    erlang-tftp erlang-tools erlang-xmerl"
+
+installed_rabbitmq_version() {  # the unpacked rabbitmq-server's Debian version, or nothing
+    [ -x "$RABBITMQ_DIR/usr/lib/rabbitmq/lib/rabbitmq_server-3.10.8/sbin/rabbitmq-server" ] \
+        && [ -f "$RABBITMQ_DIR/installed-version" ] && cat "$RABBITMQ_DIR/installed-version" || true
+}
+
+install_rabbitmq() {
+    # captures/rabbitmq/start.sh runs the broker as the current user from $RABBITMQ_DIR. Debian's
+    # `erl` script names /usr/lib/erlang as its root whatever its place: it is rewritten to use the
+    # root it finds itself in (dyn_erl --realpath, which the script computes already).
+    if [ "$(installed_rabbitmq_version)" = "$RABBITMQ_DEB_VERSION" ]; then
+        say "rabbitmq-server $RABBITMQ_DEB_VERSION already in $RABBITMQ_DIR"; return
+    fi
+    command -v apt-get >/dev/null && command -v dpkg >/dev/null \
+        || { say "apt-get and dpkg not found: RabbitMQ comes from Debian bookworm packages" >&2; return 1; }
+    local debs packages=("rabbitmq-server=$RABBITMQ_DEB_VERSION") package
+    for package in $RABBITMQ_ERLANG_PACKAGES; do packages+=("$package=$RABBITMQ_ERLANG_DEB_VERSION"); done
+    debs="$(mktemp -d)"
+    say "apt-get download rabbitmq-server=$RABBITMQ_DEB_VERSION and its Erlang packages, dpkg -x into $RABBITMQ_DIR"
+    if ! (cd "$debs" && apt-get download -q "${packages[@]}" >/dev/null 2>&1); then
+        apt-get update -q >/dev/null
+        (cd "$debs" && apt-get download -q "${packages[@]}" 2>&1 | { grep -v '^W: Download is performed unsandboxed' || true; })
+    fi
+    [ "$(ls "$debs"/*.deb 2>/dev/null | wc -l)" = "${#packages[@]}" ] \
+        || { say "apt-get download did not fetch the ${#packages[@]} packages" >&2; rm -rf "$debs"; return 1; }
+    rm -rf "$RABBITMQ_DIR"
+    mkdir -p "$RABBITMQ_DIR"
+    for deb in "$debs"/*.deb; do dpkg -x "$deb" "$RABBITMQ_DIR"; done
+    rm -rf "$debs"
+    local erl
+    for erl in "$RABBITMQ_DIR"/usr/lib/erlang/bin/erl "$RABBITMQ_DIR"/usr/lib/erlang/erts-*/bin/erl; do
+        sed -i 's|^\( *\)ROOTDIR=/usr/lib/erlang$|\1ROOTDIR="$dyn_rootdir"|' "$erl"
+    done
+    echo "$RABBITMQ_DEB_VERSION" > "$RABBITMQ_DIR/installed-version"
+}
+
 status() {
     say "json-server: $(installed_npm_version json-server || true) ($NPM_DIR/node_modules/.bin/json-server)"
     say "kinto:       $(installed_pip_version "$KINTO_VENV" kinto) ($KINTO_VENV)"
@@ -383,6 +428,7 @@ status() {
     say "nocodb:      $(installed_nocodb_version) ($NOCODB_DIR)"
     say "synapse:     $(installed_pip_version "$SYNAPSE_VENV" matrix-synapse) ($SYNAPSE_VENV)"
     say "mailman:     $(installed_pip_version "$MAILMAN_VENV" mailman) ($MAILMAN_VENV)"
+    say "rabbitmq:    $(installed_rabbitmq_version) ($RABBITMQ_DIR)"
     say "redmine:     $(installed_redmine_version) (/usr/share/redmine, template $REDMINE_TEMPLATE)"
     say "parse-server: $(installed_npm_version parse-server "$PARSE_SERVER_DIR" || true) ($PARSE_SERVER_DIR)"
     say "wordpress:   $(installed_wordpress_version) ($WORDPRESS_DIR, template $WORDPRESS_TEMPLATE)"
@@ -424,6 +470,7 @@ case "${1:-install}" in
         install_redmine
         install_parse_server
         install_wordpress
+        install_rabbitmq
         status
         say "done in $((SECONDS - started))s"
         ;;

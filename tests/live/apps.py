@@ -233,6 +233,18 @@ def _wordpress_env() -> dict[str, str]:
     return {"WORDPRESS_ROOT": str(root), "WORDPRESS_TEMPLATE": str(CACHE / "wordpress-template")}
 
 
+def _rabbitmq_env() -> dict[str, str]:
+    """The unpacked Debian packages (``dpkg -x``): rabbitmq-server and the Erlang it runs on."""
+    root = CACHE / "rabbitmq"
+    if not (root / "usr" / "lib" / "rabbitmq" / "lib" / "rabbitmq_server-3.10.8" / "sbin" / "rabbitmq-server").exists():
+        raise NotInstalled(f"rabbitmq-server 3.10.8 is not installed (unpacked) in {_shown(root)}")
+    return {"RABBITMQ_ROOT": str(root)}
+
+
+RABBITMQ_ADMIN = "Basic YWRtaW46Y2FwZW52LXJhYmJpdG1xLXRocm93YXdheQ=="
+"""The seed's throwaway administrator (captures/rabbitmq/definitions.json): the management API asks for it."""
+
+
 MAILMAN_ADMIN = "Basic cmVzdGFkbWluOmNhcGVudi1tYWlsbWFuLXRocm93YXdheQ=="
 """The throwaway REST admin captures/mailman/start.sh configures (restadmin): every route asks for it."""
 
@@ -277,10 +289,12 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                             ready_line="parse-server READY"),
     "wordpress": AppSpec("wordpress", _wordpress_env, _home_start("wordpress"), "/wp-json/", 120.0,
                          ready_line="wordpress READY"),
+    "rabbitmq": AppSpec("rabbitmq", _rabbitmq_env, _home_start("rabbitmq"), "/api/whoami", 120.0,
+                        ready_line="rabbitmq READY", ready_authorization=RABBITMQ_ADMIN),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
-SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s."""
+SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
