@@ -247,6 +247,8 @@ RABBITMQ_ADMIN = "Basic YWRtaW46Y2FwZW52LXJhYmJpdG1xLXRocm93YXdheQ=="
 
 MAILMAN_ADMIN = "Basic cmVzdGFkbWluOmNhcGVudi1tYWlsbWFuLXRocm93YXdheQ=="
 """The throwaway REST admin captures/mailman/start.sh configures (restadmin): every route asks for it."""
+ROUNDUP_ADMIN = "Basic YWRtaW46Y2FwZW52LXJvdW5kdXAtdGhyb3dhd2F5"
+"""The throwaway tracker admin captures/roundup/start.sh initialises (admin)."""
 
 
 APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) for name, spec in {
@@ -291,6 +293,9 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                          ready_line="wordpress READY"),
     "rabbitmq": AppSpec("rabbitmq", _rabbitmq_env, _home_start("rabbitmq"), "/api/whoami", 120.0,
                         ready_line="rabbitmq READY", ready_authorization=RABBITMQ_ADMIN),
+    "roundup": AppSpec("roundup", _venv_env("roundup", "roundup-server", "2.6.0"), _home_start("roundup"),
+                       "/demo/rest/data/status", 60.0, ready_line="roundup READY",
+                       ready_authorization=ROUNDUP_ADMIN),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
