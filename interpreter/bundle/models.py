@@ -141,6 +141,9 @@ class QuerySpec(_Model):
     proven_clauses: tuple[str, ...] | None = None
     """For ``expression``: the comparisons the recordings proved, as operator and literal kind
     (``>=:number``, ``==:text``); serving refuses a value comparing otherwise."""
+    sizes: tuple[int, int] | None = None
+    """For ``limit``, when the capture shows the application bounds it (``view-page-size-bounds``):
+    the least and greatest size the view's successful reads sent; serving refuses one outside."""
     rule_id: str | None = None
 
 

@@ -20,6 +20,7 @@ from .extract import extract_state
 from .id_history import IdHistories
 from .item_members import with_item_members
 from .learned_queries import learn_queries
+from .page_size_bounds import with_page_size_bounds
 from .list_projections import list_projections
 from .malformed_ids import with_malformed_ids
 from .paging import PagingRoles
@@ -132,6 +133,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial)
         views = [learn_queries(v, records, by_ordinal, writes, ruleset, traces)
                  if v.kind == "list" and v.type in types else v for v in views]
+        views = [with_page_size_bounds(v, records, ruleset, traces) if v.learned_queries else v for v in views]
     else:
         views = [v.model_copy(update={"state_backed": False, "reason": "state unavailable (budget)"}) for v in views]
     elapsed = time.monotonic() - started

@@ -236,6 +236,16 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str]) -> st
         if wildcard is not None:
             return (f"{name} looks for {wildcard.value!r}, holding % or _, which the application may read as "
                     f"wildcards: send the text without them")
+    for name, value in values.items():
+        spec = by_param[name]
+        if spec.kind != "limit" or spec.sizes is None:
+            continue
+        low, high = spec.sizes
+        size = _int(value)
+        if size is None or not low <= size <= high:
+            return (f"page size {name}={value!r} lies outside {low}-{high}, the sizes recorded answers show: the "
+                    f"capture shows a size beyond them refused, so the application bounds {name!r} somewhere "
+                    f"between; send a size from {low} to {high}")
     kinds = {by_param[name].kind for name in values}
     if "page" in kinds and "limit" not in kinds:
         sizes = sorted(s.param for s in specs if s.kind == "limit")

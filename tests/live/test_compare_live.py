@@ -64,9 +64,6 @@ def check(app: str, results: list[CallResult]) -> None:
 KNOWN_WRONG: dict[str, str] = {
     "pdns": "an id of a shape no recorded id has answered with the learned 404: a TSIG key name with an empty "
             "label (seed-key.., which PowerDNS answers 422); no recorded 4xx shows that shape",
-    "wordpress": "a page size the capture never answered (tags?per_page=101) served as a page of the state, where "
-                 "WordPress answers 400 rest_invalid_param (per_page 1-100); the capture shows per_page=500 and "
-                 "per_page=0 refused on other lists",
     "rabbitmq": "the learned 404 answers an entity of a collection the capture never listed whole (a permission "
                 "/api/permissions/%2F/monitor, a binding by its properties key), where the state cannot know it "
                 "is absent: the application holds it",
