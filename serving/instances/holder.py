@@ -95,4 +95,5 @@ def copy_mirror(base: StateMirror, subjects: Subjects) -> StateMirror:
 def _copy_collection(held: HeldCollection) -> HeldCollection:
     return HeldCollection(held.path, held.type, dict(held.args), list(held.order), dict(held.entities),
                           dict(held.ids), dict(held.records), dict(held.maxima),
-                          {name: dict(counts) for name, counts in held.held_values.items()})
+                          {name: dict(counts) for name, counts in held.held_values.items()},
+                          None if held.member_counts is None else dict(held.member_counts))

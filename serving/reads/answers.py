@@ -13,7 +13,8 @@ from urllib.parse import unquote
 from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine, Locator, ReadView, Recording
 from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.frozen_values import direct_init
-from capenv.serving.state.index import StateIndex
+from capenv.serving.state.edits import members_held
+from capenv.serving.state.index import HeldCollection, StateIndex
 
 from .entity_headers import state_headers
 from .envelope import collection_digest, render_envelope
@@ -89,7 +90,11 @@ def _path_value(form: str, value: str) -> Any:
 def list_members(view: ReadView, line: ListLine, entity_type: EntityType, state: StateIndex,
                  query: tuple[tuple[str, str], ...] | None = None) -> list[dict[str, Any]] | None:
     """The members a line lists from the state, in collection order (None: collection not held)."""
-    collection = state.find_collection(line.collection or line.path, entity_type.name)
+    return _members(line, state.find_collection(line.collection or line.path, entity_type.name), query)
+
+
+def _members(line: ListLine, collection: HeldCollection | None,
+             query: tuple[tuple[str, str], ...] | None) -> list[dict[str, Any]] | None:
     if collection is None:
         return [] if line.membership == "all" and not line.recorded_ids else None
     if line.queries:
@@ -106,16 +111,19 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
                 query: tuple[tuple[str, str], ...] | None = None, *, as_recorded: bool = True) -> Answer | None:
     """The line rendered from the state; ``as_recorded``: the call asks what the line's recording
     asked (its envelope members only that recording shows may then stand while it holds)."""
-    members = list_members(view, line, entity_type, state, query)
+    collection = state.find_collection(line.collection or line.path, entity_type.name)
+    members = _members(line, collection, query)
     if members is None:
         return None
+    held = members_held(collection) if collection is not None else {}
     constants = {p.name: p.value for p in line.projected_members if p.role == "constant"}
-    shown = render_entities(members, line.shown_fields or view.shown_fields, view.sorted_arrays, constants)
-    lacking = first_lacking(members, view.required_fields)
+    shown = render_entities(members, line.shown_fields or view.shown_fields, view.sorted_arrays, constants,
+                            held=held)
+    lacking = None if _every_one_holds(held, collection, view.required_fields) \
+        else first_lacking(members, view.required_fields)
     body = render_into(line.base.body, view.locator or Locator(kind="root"), shown)
     unheld = None
     if view.envelope_members:
-        collection = state.find_collection(line.collection or line.path, entity_type.name)
         asked = query if query is not None else line.query
         whole = not pages(line.queries, asked) if line.queries else line.membership == "all"
         body, unheld = render_envelope(view, line, body, _counted(line, members, collection, asked),
@@ -123,6 +131,15 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
                                        asked=asked)
     return Answer(line.base.status, line.base.content_type, state_headers(line.base.headers), body,
                   missing_field=lacking, unheld=unheld)
+
+
+def _every_one_holds(held: dict[str, int], collection: HeldCollection | None, required: tuple[str, ...]) -> bool:
+    """Whether every entity of the collection (so every one a line lists from it) holds every
+    required member, from its member counts: each required name held as many times as there are entities."""
+    if collection is None:
+        return True
+    total = len(collection.entities)
+    return all(held.get(name) == total for name in required)
 
 
 def _counted(line: ListLine, members: list[dict[str, Any]], collection: Any,

@@ -8,7 +8,7 @@ order never matters, array order does.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 from capenv.interpreter.bundle.models import Locator
 from capenv.interpreter.bundle.pointers import escape_token
@@ -32,19 +32,21 @@ def project(entity: dict[str, Any], shown_fields: Iterable[str]) -> dict[str, An
 
 
 def render_entities(entities: list[dict[str, Any]], shown_fields: Iterable[str], sorted_arrays: Iterable[str],
-                    constants: dict[str, Any]) -> list[dict[str, Any]]:
+                    constants: dict[str, Any], *, held: Collection[str] | None = None) -> list[dict[str, Any]]:
     """``[with_constants(project(sorted_fields(e, sorted_arrays), shown_fields), constants) for e in
     entities]``, its plan made once per answer rather than once per entity.
 
     An entity the view shows whole is listed as the state holds it, not copied (a list of
     10,000 entities was a third copies): the state never edits an entity in place (``edits``
     puts a new one in its place, so an answer already handed out keeps what it listed), and
-    nothing edits an answer (every later step builds its own: ``place``, ``with_observed``)."""
+    nothing edits an answer (every later step builds its own: ``place``, ``with_observed``).
+    ``held``: every member name the entities may hold (their collection's ``member_counts``);
+    when the view shows them all, no entity is looked at to know it is shown whole."""
     shown = frozenset(shown_fields)
     names = tuple(sorted_arrays)
     if names:
         entities = [sorted_fields(entity, names) for entity in entities]
-    if not shown:
+    if not shown or (held is not None and shown.issuperset(held)):
         rendered = list(entities)
     else:
         rendered = [entity if entity.keys() <= shown else

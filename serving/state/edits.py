@@ -2,7 +2,7 @@
 
 Writes compute everything first and edit last, so a refused write never leaves a partial edit.
 Every entity edit goes through ``hold_entity`` or ``remove_entity``, which keep the collection's
-caches (``maxima``, ``held_values``) right.
+caches (``maxima``, ``held_values``, ``member_counts``) right.
 """
 
 from __future__ import annotations
@@ -35,7 +35,10 @@ def replace_entity(collection: HeldCollection, key: str, value: dict[str, Any]) 
 
 
 def remove_entity(collection: HeldCollection, key: str) -> None:
-    _count_values(collection, collection.entities.pop(key, None), -1)
+    removed = collection.entities.pop(key, None)
+    _count_values(collection, removed, -1)
+    if collection.member_counts is not None and removed is not None:
+        _count_members(collection.member_counts, removed, -1)
     collection.ids.pop(key, None)
     collection.records.pop(key, None)
     if key in collection.order:
@@ -44,9 +47,14 @@ def remove_entity(collection: HeldCollection, key: str) -> None:
 
 def hold_entity(collection: HeldCollection, key: str, value: dict[str, Any]) -> None:
     """Make ``value`` the entity ``key`` holds (its order, id and records are the caller's)."""
-    _count_values(collection, collection.entities.get(key), -1)
+    before = collection.entities.get(key)
+    _count_values(collection, before, -1)
     note_value(collection, value)
     _count_values(collection, value, 1)
+    if collection.member_counts is not None:
+        if before is not None:
+            _count_members(collection.member_counts, before, -1)
+        _count_members(collection.member_counts, value, 1)
     collection.entities[key] = value
 
 
@@ -80,6 +88,25 @@ def values_held(collection: HeldCollection, name: str) -> dict[Any, int]:
         for entity in collection.entities.values():
             _count(counts, entity.get(name), 1)
     return counts
+
+
+def members_held(collection: HeldCollection) -> dict[str, int]:
+    """Per member name, how many of the collection's entities hold it (cached, see ``member_counts``)."""
+    counts = collection.member_counts
+    if counts is None:
+        counts = collection.member_counts = {}
+        for entity in collection.entities.values():
+            _count_members(counts, entity, 1)
+    return counts
+
+
+def _count_members(counts: dict[str, int], entity: dict[str, Any], step: int) -> None:
+    for name in entity:
+        count = counts.get(name, 0) + step
+        if count > 0:
+            counts[name] = count
+        else:
+            counts.pop(name, None)
 
 
 def _count_values(collection: HeldCollection, value: dict[str, Any] | None, step: int) -> None:

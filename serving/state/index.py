@@ -36,6 +36,10 @@ class HeldCollection:
     """Per field a generated UUID or token skips: how many entities hold each string or integer
     value, a string counted under its lower case too (computed on first use, kept by every edit
     in ``edits``), so a draw tests membership without walking the collection."""
+    member_counts: dict[str, int] | None = None
+    """Per member name, how many entities hold it (None until ``edits.members_held`` first
+    counts them, then kept by every edit in ``edits``), so a list answer learns once, not entity
+    by entity, that every entity shows only members its view shows and holds every required one."""
 
     def members(self) -> list[dict[str, Any]]:
         return [self.entities[k] for k in self.order]
