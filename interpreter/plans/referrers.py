@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from capenv.interpreter.bundle.jsonvalue import canonical
 from capenv.interpreter.bundle.models import EntityType, Referrer, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import same_json
@@ -38,7 +39,7 @@ def with_referrers(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
     deletes = {id(p) for p in plans if _removes(p) and p.type is not None and p.build_reason is None}
     if not deletes or TABLE not in ctx.ruleset.tables:
         return plans
-    entities = _entities_seen(ctx)
+    entities = _Sightings(_entities_seen(ctx))
     explaining = _Explanations(ctx, entities)
     judged: dict[str, tuple[tuple[Referrer, ...], tuple[TraceEvent, ...]]] = {}
     out = []
@@ -78,6 +79,39 @@ def _removes(plan: WritePlan) -> bool:
     return plan.effect == "delete" or (plan.effect == "bulk" and plan.bulk_effect == "delete")
 
 
+class _Sightings:
+    """Every entity value the capture shows, per type, with what the judging reads of them worked
+    out once per build step rather than once per deleted type and explaining type: each type's
+    candidate members, each member's occurrences, and per id the distinct values of a type."""
+
+    def __init__(self, seen: dict[str, list[dict[str, Any]]]) -> None:
+        self.seen = seen
+        self._members: dict[tuple[str, str], list[tuple[str, str | None, bool]]] = {}
+        self._occurrences: dict[tuple[str, str, str | None, bool], list[tuple[str, Any]]] = {}
+        self._held: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
+
+    def of(self, type_name: str) -> list[dict[str, Any]]:
+        return self.seen.get(type_name, [])
+
+    def members(self, type_name: str, id_field: str) -> list[tuple[str, str | None, bool]]:
+        key = (type_name, id_field)
+        if key not in self._members:
+            self._members[key] = list(_candidate_members(self.of(type_name), id_field))
+        return self._members[key]
+
+    def occurrences(self, type_name: str, member: str, id_member: str | None, many: bool) -> list[tuple[str, Any]]:
+        key = (type_name, member, id_member, many)
+        if key not in self._occurrences:
+            self._occurrences[key] = _occurrences(self.of(type_name), member, id_member, many)
+        return self._occurrences[key]
+
+    def held(self, target: EntityType) -> dict[str, list[dict[str, Any]]]:
+        key = (target.name, target.id_field)
+        if key not in self._held:
+            self._held[key] = _held_by_id(target, self.of(target.name))
+        return self._held[key]
+
+
 def _entities_seen(ctx: PlanContext) -> dict[str, list[dict[str, Any]]]:
     """Per type, every entity value the capture shows: the initial state and each later sighting."""
     seen: dict[str, list[dict[str, Any]]] = {}
@@ -94,21 +128,21 @@ class _Explanations:
     member: where the deleted type holds every id a member names, another type explaining it (an
     issue's status, whose ids are also user ids) says the member names that type instead."""
 
-    def __init__(self, ctx: PlanContext, entities: dict[str, list[dict[str, Any]]]) -> None:
+    def __init__(self, ctx: PlanContext, entities: _Sightings) -> None:
         self._ctx, self._entities = ctx, entities
-        self._held = {t.name: _held_by_id(t, entities.get(t.name, [])) for t in ctx.view.types}
+        self._held = {t.name: entities.held(t) for t in ctx.view.types}
         self._judged: dict[tuple[str, str, str | None, bool, str], list[str]] = {}
 
     def of(self, referring: str, member: str, id_member: str | None, many: bool, field: str) -> list[str]:
         """The types explaining ``referring.member`` (ids compared with ``field`` inside objects)."""
         key = (referring, member, id_member, many, field)
         if key not in self._judged:
-            values = self._entities.get(referring, [])
+            occurrences = self._entities.occurrences(referring, member, id_member, many)
             explained = []
             for candidate in self._ctx.view.types:
                 if (id_member is not None and candidate.id_field != field) or not self._held[candidate.name]:
                     continue
-                context = _context(values, member, id_member, many, candidate, own_words(candidate),
+                context = _context(occurrences, member, id_member, own_words(candidate),
                                    self._held[candidate.name], _min_members(self._ctx))
                 subject = f"{referring}.{member}{'[]' if many else ''} -> {candidate.name}"
                 if context.held and evaluate(self._ctx.ruleset, TABLE, context, subject=subject).yields.get("explains"):
@@ -117,22 +151,22 @@ class _Explanations:
         return self._judged[key]
 
 
-def _referrers_of(ctx: PlanContext, type_name: str, entities: dict[str, list[dict[str, Any]]],
+def _referrers_of(ctx: PlanContext, type_name: str, entities: _Sightings,
                   explaining: _Explanations) -> tuple[tuple[Referrer, ...], tuple[TraceEvent, ...]]:
     target = next(t for t in ctx.view.types if t.name == type_name)
-    held = _held_by_id(target, entities.get(type_name, []))
+    held = entities.held(target)
     if not held:
         return (), ()
     words = own_words(target)
     referrers: list[Referrer] = []
     events: list[TraceEvent] = []
     for other in ctx.view.types:
-        for member, id_member, many in _candidate_members(entities.get(other.name, []), target.id_field):
+        for member, id_member, many in entities.members(other.name, target.id_field):
             if id_member is None and (member == other.id_field or (other.name == type_name and _aliases_identity(
-                    entities.get(other.name, []), member, target.id_field))):
+                    entities.of(other.name), member, target.id_field))):
                 continue  # the entity's own identity (a Strapi documentId, a zone's name) names no other
-            context = _context(entities.get(other.name, []), member, id_member, many, target, words, held,
-                               _min_members(ctx))
+            context = _context(entities.occurrences(other.name, member, id_member, many), member, id_member, words,
+                               held, _min_members(ctx))
             if not context.held:
                 continue  # names no entity of the type: nothing to judge
             if len(context.held) == len(context.values):  # every id held: another type may be named alike
@@ -163,13 +197,14 @@ def own_words(entity_type: EntityType) -> list[str]:
 
 
 def _held_by_id(target: EntityType, values: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Per id, every value the capture shows the entity holding (a rename shows two)."""
-    held: dict[str, list[dict[str, Any]]] = {}
+    """Per id, every value the capture shows the entity holding (a rename shows two), each once
+    (every list read shows an unchanged entity again, the same JSON)."""
+    held: dict[str, dict[bytes, dict[str, Any]]] = {}
     for value in values:
         text = json_text(value.get(target.id_field))
         if text is not None:
-            held.setdefault(text, []).append(value)
-    return held
+            held.setdefault(text, {}).setdefault(canonical(value), value)
+    return {text: list(distinct.values()) for text, distinct in held.items()}
 
 
 def _candidate_members(values: list[dict[str, Any]], id_field: str) -> Iterator[tuple[str, str | None, bool]]:
@@ -192,10 +227,11 @@ def _min_members(ctx: PlanContext) -> int:
     return int(ctx.ruleset.setting(*MIN_MEMBERS_SETTING))
 
 
-def _context(values: list[dict[str, Any]], member: str, id_member: str | None, many: bool, target: EntityType,
-             words: list[str], held: dict[str, list[dict[str, Any]]], min_members: int) -> DeleteReferrerContext:
-    named: dict[str, None] = {}
-    objects = projections = composed = bare = 0
+def _occurrences(values: list[dict[str, Any]], member: str, id_member: str | None,
+                 many: bool) -> list[tuple[str, Any]]:
+    """Each id the member names, in the order the values show them: ``(id text, the object naming
+    it)`` with ``id_member``, else ``(id text, None)`` for each string or integer."""
+    found: list[tuple[str, Any]] = []
     for inner in _member_values(values, member, many):
         if id_member is not None:
             if not isinstance(inner, dict):
@@ -203,8 +239,17 @@ def _context(values: list[dict[str, Any]], member: str, id_member: str | None, m
             text = json_text(inner.get(id_member))
         else:
             text = json_text(inner) if isinstance(inner, (str, int)) and not isinstance(inner, bool) else None
-        if text is None:
-            continue
+            inner = None
+        if text is not None:
+            found.append((text, inner))
+    return found
+
+
+def _context(occurrences: list[tuple[str, Any]], member: str, id_member: str | None, words: list[str],
+             held: dict[str, list[dict[str, Any]]], min_members: int) -> DeleteReferrerContext:
+    named: dict[str, None] = {}
+    objects = projections = composed = bare = 0
+    for text, inner in occurrences:
         named[text] = None
         if id_member is not None and text in held:
             objects += 1
