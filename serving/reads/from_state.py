@@ -43,6 +43,7 @@ from .projection import (
 )
 from .queries import unproven
 from .replay import Replayer
+from .initial_sightings import InitialSightings
 
 PAGE_SIZE_KINDS = ("limit", "end")
 ABSENT_STATUSES = (400, 404, 410)
@@ -52,6 +53,7 @@ class StateReads:
     def __init__(self, view: ViewResult, replay: ReplayTable, replayer: Replayer) -> None:
         self._replayer = replayer
         self._evidence_id = view.evidence_id
+        self._sightings = InitialSightings(view, replay)
         self._types = {t.name: t for t in view.types}
         queries = {c.ordinal: c.query for calls in replay.tools.values() for c in calls}
         # The queries each item view's read gate checked: the only ones it answers from state (a
@@ -143,6 +145,8 @@ class StateReads:
                                   http_status=404)
             if view.absence is not None or view.missing is not None:
                 refuse_held_elsewhere(call.path, entity_type, raw_id, view.key_field or entity_type.id_field, state)
+                self._sightings.refuse_shown(entity_type, held_path, call.path, raw_id,
+                                             view.key_field or entity_type.id_field, call.tool.spelled(call.path))
             if view.absence is not None:
                 refuse_unshaped_absence(view.absence, raw_id, state, type_name=entity_type.name,
                                         field=view.key_field or entity_type.id_field, id_field=entity_type.id_field)

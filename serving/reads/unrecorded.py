@@ -4,8 +4,8 @@ another entity's recording, and never a recording the state has left behind.
 * A call the replayer finds no recording for, whose path no recording names, is an item read
   of an entity no recording names: it answers the application's learned absence answer when
   the state does not hold the entity either (``state.view: "missing"``) and its id is one the
-  absence covers (``absence_shapes``), else it is a tool error (HTTP 404) saying nothing was
-  recorded for it.
+  absence covers (``absence_shapes``) and no initial recording shows it (``initial_sightings``),
+  else it is a tool error (HTTP 404) saying nothing was recorded for it.
 * A recording made after the capture's first write that shows a value one of the capture's
   writes sent (``written_values``) answers never: it shows the state the capture left.
 * A recording of a document read whose view the state backs at other paths answers only when
@@ -34,6 +34,7 @@ from .absence_shapes import unlike_the_absences
 from .answers import collection_of, from_recording
 from .parents import missing_parent, refuse_held_elsewhere
 from .replay import Replayer
+from .initial_sightings import InitialSightings
 from .written_values import showing_writes
 
 
@@ -45,6 +46,7 @@ class GuardedReplay:
         self._types = {t.name: t for t in bundle.view.types}
         self._reads = bundle.replay.reads_types if guarded else {}
         self._guarded = guarded
+        self._sightings = InitialSightings(bundle.view, bundle.replay)
         self._initial: dict[str, dict[str, list[dict[str, Any]]]] = {}
         self._showing_writes: set[int] = set()
         if guarded:
@@ -97,6 +99,9 @@ class GuardedReplay:
                               "application answers a missing entity only under one it holds", http_status=404)
         if state is not None:
             refuse_held_elsewhere(call.path, entity_type, raw_id, field, state)
+        self._sightings.refuse_shown(entity_type, collection.path if collection is not None
+                                     else collection_of(call.path, entity_type), call.path, raw_id, field,
+                                     call.tool.spelled(call.path))
         unlike = unlike_the_absences(view, self._replayer.calls(call.tool.name),
                                      self._replayer.reads_beside(call.path), raw_id)
         if unlike is not None:

@@ -64,9 +64,6 @@ def check(app: str, results: list[CallResult]) -> None:
 KNOWN_WRONG: dict[str, str] = {
     "pdns": "an id of a shape no recorded id has answered with the learned 404: a TSIG key name with an empty "
             "label (seed-key.., which PowerDNS answers 422); no recorded 4xx shows that shape",
-    "rabbitmq": "the learned 404 answers an entity of a collection the capture never listed whole (a permission "
-                "/api/permissions/%2F/monitor, a binding by its properties key), where the state cannot know it "
-                "is absent: the application holds it",
     "roundup": "an item read sent with @verbose=2 adds nested members (a link's username, a keyword's name) that the "
                "state takes as the entity's own, so a plain read of issue 1 answers them",
 }

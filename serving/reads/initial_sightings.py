@@ -1,0 +1,118 @@
+"""An absence the capture itself contradicts (write-effects "Missing entities", docs/absence.md
+"An entity a recording shows").
+
+The learned absence answer says the application holds no such entity, which holds only where the
+state holds every entity the application starts with. A read the state cannot place may still have
+shown one: a list the view did not take as a list of the type (RabbitMQ's ``/api/permissions``,
+whose elements are keyed by user and vhost; ``/api/bindings/{vhost}`` keyed by source, destination
+and routing key). When a successful recording made before the capture's first write, of a read
+the view took as no other type's, holds an object shaped as the type's entities (every member they
+all hold) naming the call's id under the key member and every other value of the call's path under
+some member, the application held that entity when serving starts, and the absence would be a
+wrong answer: it is refused, naming the recording. An id the state held at its start and holds no
+more was removed by a served write (or a data/add), and its absence stands.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from capenv.interpreter.bundle.models import EntityType, ReplayTable, ViewResult
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import decode_once
+from capenv.serving.read_call import CallRefused
+
+Segments = tuple[str, ...]
+
+
+def _segments(path: str) -> Segments:
+    """A path, each segment decoded once (the spellings a call may use alike)."""
+    parts = [decode_once(part) for part in split_path(path)]
+    while parts and parts[-1] == "":
+        parts.pop()
+    return tuple(parts)
+
+
+def _scalar_text(value: Any) -> str | None:
+    if isinstance(value, (dict, list)) or value is None or isinstance(value, bool):
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def _objects(value: Any) -> Iterator[dict[str, Any]]:
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            yield current
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+
+
+class InitialSightings:
+    """The objects the capture's initial recordings show, by the text of each scalar member, and
+    the ids the capture's state held at its start."""
+
+    def __init__(self, view: ViewResult, replay: ReplayTable) -> None:
+        self._by_value: dict[str, list[tuple[int, str | None, dict[str, Any]]]] = {}
+        typed = {read_view.tool: read_view.type for read_view in view.views}
+        for tool, calls in replay.tools.items():
+            for call in calls:
+                response = call.response
+                if not call.initial or not 200 <= response.status < 300 or not response.is_json:
+                    continue
+                for found in _objects(response.body):
+                    for value in found.values():
+                        text = _scalar_text(value)
+                        if text is not None:
+                            self._by_value.setdefault(text, []).append((call.ordinal, typed.get(tool), found))
+        self._initial: dict[tuple[str, Segments], list[tuple[str, dict[str, Any]]]] = {}
+        self._shared_members: dict[str, set[str]] = {}
+        for collection in view.state.collections:
+            for entity in collection.entities:
+                shared = self._shared_members.get(collection.type)
+                self._shared_members[collection.type] = set(entity.value) if shared is None else shared & set(entity.value)
+            held = self._initial.setdefault((collection.type, _segments(collection.path)), [])
+            held.extend((_scalar_text(e.id) or "", e.value) for e in collection.entities)
+
+    def held_initially(self, type_name: str, collection_path: str, raw_id: str, field: str, id_field: str) -> bool:
+        spellings = {decode_once(raw_id), raw_id}
+        for entity_id, value in self._initial.get((type_name, _segments(collection_path)), []):
+            if (entity_id if field == id_field else _scalar_text(value.get(field))) in spellings:
+                return True
+        return False
+
+    def showing(self, entity_type: EntityType, call_path: str, raw_id: str, field: str) -> int | None:
+        """The ordinal of an initial recording holding an object that names this entity, or None."""
+        template = split_path(entity_type.item_template or "")
+        parts = split_path(call_path)
+        if len(template) != len(parts):
+            return None
+        shape = self._shared_members.get(entity_type.name)
+        if not shape:
+            return None  # no entity of the type held: nothing tells its objects from another type's
+        parents = {decode_once(part) for piece, part in zip(template[:-1], parts[:-1]) if piece.startswith("{")}
+        for spelling in dict.fromkeys((decode_once(raw_id), raw_id)):
+            for ordinal, shown_type, found in self._by_value.get(spelling, []):
+                if shown_type not in (None, entity_type.name) or _scalar_text(found.get(field)) != spelling \
+                        or not shape <= found.keys():
+                    continue  # another type's entity, whatever its id: read as another type, or shaped otherwise
+                members = {text for value in found.values() if (text := _scalar_text(value)) is not None}
+                if parents <= members:
+                    return ordinal
+        return None
+
+    def refuse_shown(self, entity_type: EntityType, collection_path: str, call_path: str, raw_id: str, field: str,
+                     spelled_call: str) -> None:
+        """Refuse the absence of an entity an initial recording shows, unless the state held it at its start."""
+        if self.held_initially(entity_type.name, collection_path, raw_id, field, entity_type.id_field):
+            return
+        ordinal = self.showing(entity_type, call_path, raw_id, field)
+        if ordinal is None:
+            return
+        raise CallRefused(
+            f'nothing was recorded for {spelled_call}: the state holds no {entity_type.name} whose "{field}" is '
+            f'"{decode_once(raw_id)}", but record {ordinal}, made before the capture\'s first write, shows an object '
+            f"naming it with every value of this path, which the state never took in: the application may hold it, "
+            f"so its absence is not answered", http_status=404)

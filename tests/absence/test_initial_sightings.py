@@ -1,0 +1,64 @@
+"""An entity a recording made before the capture's first write shows, which the state never took in
+(a list the view could not take as a list of its type, its elements keyed by two members), is not
+answered missing: the learned absence would be a wrong answer where the application holds it
+(docs/absence.md). An object of another shape naming the same values is no such sighting, and an
+id the state held at its start that a served write removed is answered missing."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.runtime_api import HttpRequest
+
+MISSING = {"error": "Object Not Found"}
+ANN_A = {"user": "ann", "space": "alpha", "level": "write"}
+BOB_B = {"user": "bob", "space": "bravo", "level": "read"}
+EVE_B = {"user": "eve", "space": "bravo", "level": "read"}   # only ever listed, never read alone
+CY_C = {"user": "cy", "space": "charlie", "level": "admin"}
+DOT_C = {"user": "dot", "space": "charlie", "level": "read"}
+
+
+def grants_app() -> HarBuilder:
+    """Grants read one by one at /spaces/{space}/grants/{user}; /grants lists every grant (two keys
+    each), /members every member (no level: another shape); a grant deleted and read missing."""
+    return (HarBuilder()
+            .call("GET", "/spaces", response=[{"name": n} for n in ("alpha", "bravo", "charlie")])
+            .call("GET", "/grants", response=[ANN_A, EVE_B, BOB_B, CY_C, DOT_C])
+            .call("GET", "/members", response=[{"user": "carl", "space": "alpha"}, {"user": "ann", "space": "alpha"}])
+            .call("GET", "/spaces/alpha/grants/ann", response=ANN_A)
+            .call("GET", "/spaces/bravo/grants/bob", response=BOB_B)
+            .call("GET", "/spaces/charlie/grants/cy", response=CY_C)
+            .call("GET", "/spaces/charlie/grants/dot", response=DOT_C)
+            .call("GET", "/spaces/alpha/grants/zed", status=404, response=MISSING)
+            .call("DELETE", "/spaces/bravo/grants/bob", status=204)
+            .call("GET", "/spaces/bravo/grants/bob", status=404, response=MISSING)
+            .call("DELETE", "/spaces/charlie/grants/cy", status=204)
+            .call("GET", "/spaces/charlie/grants/cy", status=404, response=MISSING)
+            .call("GET", "/spaces/charlie/grants/dot", response=DOT_C))
+
+
+def http(runtime: EnvironmentRuntime, method: str, path: str):
+    return runtime.http(HttpRequest(method, path, (), (), b""))
+
+
+def test_an_entity_an_initial_recording_shows_is_refused_not_answered_missing():
+    runtime = EnvironmentRuntime(build_from(grants_app()))
+    answer = http(runtime, "GET", "/spaces/bravo/grants/eve")
+    assert answer.status == 404 and b"Object Not Found" not in answer.body
+    assert b"but record 2, made before" in answer.body, answer.body  # names the recording that shows it
+    assert http(runtime, "GET", "/spaces/alpha/grants/nobody").body == b'{"error":"Object Not Found"}'
+
+
+def test_an_object_of_another_shape_is_no_sighting():
+    runtime = EnvironmentRuntime(build_from(grants_app()))
+    # /members names carl in space alpha, but holds no level as every grant does: no grant of his is shown
+    assert http(runtime, "GET", "/spaces/alpha/grants/carl").body == b'{"error":"Object Not Found"}'
+
+
+def test_an_id_the_state_held_and_a_served_write_removed_is_answered_missing():
+    runtime = EnvironmentRuntime(build_from(grants_app()))
+    assert http(runtime, "GET", "/spaces/alpha/grants/ann").status == 200
+    assert http(runtime, "DELETE", "/spaces/alpha/grants/ann").status == 204
+    assert http(runtime, "GET", "/spaces/alpha/grants/ann").body == b'{"error":"Object Not Found"}'
