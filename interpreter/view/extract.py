@@ -80,7 +80,7 @@ class StateBuilder:
         if id_field not in obj:
             return None
         if leave_out:
-            obj = {name: value for name, value in obj.items() if name not in leave_out}
+            obj = without_members(obj, leave_out)
         key = entity_key(obj[id_field])
         entity = collection.entities.get(key)
         if entity is None:
@@ -105,9 +105,24 @@ class StateBuilder:
         return StateSnapshot(evidence_id=evidence_id, collections=tuple(collections), documents=documents)
 
 
+def without_members(obj: dict[str, Any], members: frozenset[str | tuple[str, ...]]) -> dict[str, Any]:
+    """The object less the members a query added: top-level names, and key paths into its objects
+    (each object on the way copied, never the recorded one changed)."""
+    kept = {name: value for name, value in obj.items() if name not in members}
+    nested: dict[str, set[tuple[str, ...]]] = {}
+    for member in members:
+        if isinstance(member, tuple) and len(member) > 1:
+            nested.setdefault(member[0], set()).add(member[1:])
+    for name, paths in nested.items():
+        value = kept.get(name)
+        if isinstance(value, dict):
+            kept[name] = without_members(value, frozenset(p[0] if len(p) == 1 else p for p in paths))
+    return kept
+
+
 def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool_of: dict[int, str],
                   types: dict[str, EntityType], whole_line: Any, evidence_id: str,
-                  query_members: dict[str, frozenset[str]] | None = None) -> StateSnapshot:
+                  query_members: dict[str, frozenset[str | tuple[str, ...]]] | None = None) -> StateSnapshot:
     """The initial state from the successful reads of the window.
 
     ``whole_line(record) -> bool`` says whether a list read listed its whole collection;

@@ -65,3 +65,42 @@ def test_a_query_that_only_pages_adds_no_member():
     held = {e.id: e.value for c in bundle.view.state.collections for e in c.entities}
     assert held["c1"]["tags"] == ["a"]
     assert not bundle.view.view("get_comments").other_shape_records
+
+
+# A query that adds a member inside an object the entity's own reads show (a CMS's edit context:
+# ``raw`` beside ``rendered``); regression: a plain item read answered ``title.raw`` an earlier
+# ``?context=edit`` read had merged into the state, which the application shows only in that context.
+ARTICLE = {"id": 7, "title": {"rendered": "Hello"}, "body": {"rendered": "<p>Hi</p>", "protected": False}}
+EDITED = {"id": 7, "title": {"rendered": "Hello", "raw": "Hello"},
+          "body": {"rendered": "<p>Hi</p>", "protected": False, "raw": "Hi"}, "password": ""}
+OTHER = {"id": 8, "title": {"rendered": "Bye"}, "body": {"rendered": "<p>Ciao</p>", "protected": False}}
+
+
+def edit_context_capture() -> HarBuilder:
+    return (HarBuilder().call("GET", "/articles", response=[ARTICLE, OTHER])
+            .call("GET", "/articles/7", response=ARTICLE)
+            .call("GET", "/articles/8", response=OTHER)
+            .call("GET", "/articles/7", query="context=edit", response=EDITED)
+            .call("GET", "/articles", query="context=edit", response=[EDITED]))
+
+
+def test_a_member_a_query_nests_in_the_entitys_object_is_left_out_of_it():
+    bundle = build_from(edit_context_capture())
+    held = {e.id: e.value for c in bundle.view.state.collections for e in c.entities}
+    assert held[7] == ARTICLE
+    runtime = EnvironmentRuntime(bundle)
+    read = runtime.call_tool("get_articles_by_article_id", {"article_id": "7"})
+    assert read.structured["body"] == ARTICLE, read.structured
+    why = {e.subject for e in bundle.view.traces if e.rule_id == "query-member.added-by-query" and e.outcome == "match"}
+    assert {"articles member 'title.raw'", "articles member 'body.raw'", "articles member 'password'"} <= why
+
+
+def test_a_nested_member_plain_reads_show_stays_the_entitys():
+    """A member inside the object that a read without the query shows too is the entity's own."""
+    shown = {"id": 7, "title": {"rendered": "Hello", "raw": "Hello"}}
+    har = (HarBuilder().call("GET", "/articles", response=[shown, OTHER])
+           .call("GET", "/articles/7", query="context=edit", response=shown)
+           .call("GET", "/articles/8", response=OTHER))
+    bundle = build_from(har)
+    held = {e.id: e.value for c in bundle.view.state.collections for e in c.entities}
+    assert held[7]["title"] == {"rendered": "Hello", "raw": "Hello"}
