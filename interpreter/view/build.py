@@ -105,7 +105,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     volatile = volatile_fields(inference.shapes, records, tool_of, types, writes, ruleset, traces)
     views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts, absences,
                         ProjectionCandidates(ruleset))
-    views = [with_query_shaped_records(v, by_ordinal, inference.shapes, added_by_query, paging) for v in views]
+    views = [with_query_shaped_records(v, added_by_query) for v in views]
     hits: list[BudgetHit] = []
     entity_count = sum(len(c.entities) for c in state.collections)
     state_bytes = len(dumps(state.model_dump()))

@@ -19,6 +19,7 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import MISSING, locate
 from capenv.interpreter.evidence.records import Record
 
+from .query_members import QueryShapes, without_paths
 from .types import ToolShape
 
 
@@ -76,11 +77,11 @@ class StateBuilder:
         return self.collections[path]
 
     def observe(self, collection: _Collection, obj: dict[str, Any], id_field: str, ordinal: int,
-                leave_out: frozenset[str] = frozenset()) -> str | None:
+                leave_out: frozenset[tuple[str, ...]] = frozenset()) -> str | None:
         if id_field not in obj:
             return None
         if leave_out:
-            obj = without_members(obj, leave_out)
+            obj = without_paths(obj, leave_out)
         key = entity_key(obj[id_field])
         entity = collection.entities.get(key)
         if entity is None:
@@ -105,37 +106,24 @@ class StateBuilder:
         return StateSnapshot(evidence_id=evidence_id, collections=tuple(collections), documents=documents)
 
 
-def without_members(obj: dict[str, Any], members: frozenset[str | tuple[str, ...]]) -> dict[str, Any]:
-    """The object less the members a query added: top-level names, and key paths into its objects
-    (each object on the way copied, never the recorded one changed)."""
-    kept = {name: value for name, value in obj.items() if name not in members}
-    nested: dict[str, set[tuple[str, ...]]] = {}
-    for member in members:
-        if isinstance(member, tuple) and len(member) > 1:
-            nested.setdefault(member[0], set()).add(member[1:])
-    for name, paths in nested.items():
-        value = kept.get(name)
-        if isinstance(value, dict):
-            kept[name] = without_members(value, frozenset(p[0] if len(p) == 1 else p for p in paths))
-    return kept
-
-
 def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool_of: dict[int, str],
                   types: dict[str, EntityType], whole_line: Any, evidence_id: str,
-                  query_members: dict[str, frozenset[str | tuple[str, ...]]] | None = None) -> StateSnapshot:
+                  query_shapes: QueryShapes | None = None) -> StateSnapshot:
     """The initial state from the successful reads of the window.
 
     ``whole_line(record) -> bool`` says whether a list read listed its whole collection;
-    ``query_members`` per type the members a read's query adds (``view-query-members``), which a
-    read sent with a query does not bring into the state (no read shows them without one).
+    ``query_shapes`` per type the members a read's query adds (``view-query-members``), which a
+    read sent with a query does not bring into the state (no read shows them without one), and the
+    reads whose query left members out (a projection), from which the state takes nothing.
     """
-    query_members = query_members or {}
+    query_shapes = query_shapes or QueryShapes()
+    query_members = query_shapes.added
     builder = StateBuilder(types)
     # Item reads after list reads: where a list shows a member as its own projection (another
     # value than the entity's own read, ``view-list-projections``), the state holds the item's.
     kind = lambda record: getattr(shapes.get(tool_of.get(record.ordinal, "")), "kind", None)  # noqa: E731
     for record in sorted(window_reads, key=lambda record: kind(record) == "item"):
-        if not record.succeeded or not record.response.is_json:
+        if not record.succeeded or not record.response.is_json or record.ordinal in query_shapes.projections:
             continue
         shape = shapes.get(tool_of.get(record.ordinal, ""))
         if shape is None or shape.kind == "none":

@@ -21,12 +21,13 @@ from typing import Any, Callable
 from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.models import EntityType, Locator, Projection, ReadView
-from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import MISSING, locate, same_json
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import related_paths
 from capenv.interpreter.predicates.projection_queries import ProjectionCandidateContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
+
+from .projection_candidates import type_words
 
 TABLE = "view-projection-queries"
 
@@ -99,7 +100,7 @@ def _learned(view: ReadView, records: dict[int, Record], entity_type: EntityType
     if not queried:
         return view
     candidates: dict[tuple[str, str], _Candidate] = {}
-    words = _type_words(entity_type)
+    words = type_words(entity_type)
     seen: set[tuple[str, str]] = set()
     for record in queried:
         found = []
@@ -288,11 +289,6 @@ def _written_between(first: Record, last: Record, records: dict[int, Record], wr
 def _answered(record: Record, view: ReadView) -> bool:
     return (record.succeeded and record.response.is_json and record.ordinal not in view.absence_records
             and record.ordinal not in view.other_shape_records and record.response.json_value is not None)
-
-
-def _type_words(entity_type: EntityType) -> list[str]:
-    literal = [s for s in split_path(entity_type.collection_template) if not s.startswith("{")]
-    return list(dict.fromkeys([entity_type.name] + literal[-1:]))
 
 
 def _trace(traces: list[TraceEvent], view: ReadView, record: Record, outcome: str, reason: str,

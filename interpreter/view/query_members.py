@@ -1,16 +1,26 @@
-"""Members a query adds to the entities it reads (``view-query-members``): PocketBase's
-``?expand=post`` puts the related post under ``expand``, a member no read without the query shows.
-Such a member is the query's, not the entity's: the initial state leaves it out (``extract``), so
-the reads without the query, and every write's answer, render the entity as the application does,
-and a read under the query, whose answers the state cannot render, is not answered from it.
+"""Members a query adds to the entities it reads, or leaves out of them (``view-query-members``).
 
-A member may also be nested in an object the entity's own reads show: WordPress's
-``?context=edit`` adds ``raw`` beside ``rendered`` in ``title`` and ``content``. Such a member is
-named by its path of object keys (a tuple, ``("title", "raw")``), judged only where reads without
-a query show its parent object, and left out of that object alike.
+PocketBase's ``?expand=post`` puts the related post under ``expand``, a member no read without the
+query shows; Roundup's ``?@verbose=2`` adds a label inside each link object (``assignedto.username``),
+a nested member no read without it shows there. Such a member is the query's, not the entity's: the
+initial state leaves it out (``extract``), so the reads without the query, and every write's answer,
+render the entity as the application does, and a read showing it, whose answers the state cannot
+render, is another shape of its view (replayed, never answered from the state).
+
+A read sent with a query may also leave out members a read of the same entity without one shows
+(Roundup's ``?@fields=title,priority`` keeps two attributes): a projection no learned query
+explains. Its values are not merged into the state, which would lose the members it left out, and
+it is another shape of its view too.
+
+Members are named by their path from the entity: a top-level member by its name, a nested one by
+its keys joined with dots (``title.raw``, ``attributes.assignedto.username``, ``*`` for any array
+index), as traces name them.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
 
 from capenv.interpreter.bundle.models import EntityType, Locator, ReadView
 from capenv.interpreter.bundle.values import MISSING, locate
@@ -19,9 +29,70 @@ from capenv.interpreter.predicates.query_members import QueryMemberContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .paging import PagingRoles
+from .projection_candidates import ProjectionCandidates, type_words
 from .types import ToolShape
 
 TABLE = "view-query-members"
+ANY_INDEX = "*"
+
+Path = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class QueryShapes:
+    """What the table gave to queries: per type the members a query adds (left out of the state),
+    and the reads that are another shape of their view (they show such a member, or leave out one
+    a read of the same entity without a query shows)."""
+
+    added: dict[str, frozenset[Path]] = field(default_factory=dict)
+    other_records: frozenset[int] = frozenset()
+    projections: frozenset[int] = frozenset()
+    """Of ``other_records``, the reads that left members out: the state takes nothing from them."""
+
+
+def member_name(path: Path) -> str:
+    """A top-level member by its name, a nested one by its keys joined with dots."""
+    return ".".join(path)
+
+
+def _walk(value: Any, prefix: Path, paths: set[Path], parents: set[Path]) -> None:
+    if isinstance(value, dict):
+        parents.add(prefix)
+        for name, member in value.items():
+            paths.add(prefix + (name,))
+            _walk(member, prefix + (name,), paths, parents)
+    elif isinstance(value, list):
+        for element in value:
+            _walk(element, prefix + (ANY_INDEX,), paths, parents)
+
+
+def member_paths(entity: dict[str, Any]) -> tuple[set[Path], set[Path]]:
+    """(every member path the entity shows, every path at which it holds an object: ``()`` itself)."""
+    paths: set[Path] = set()
+    parents: set[Path] = set()
+    _walk(entity, (), paths, parents)
+    return paths, parents
+
+
+def without_paths(entity: dict[str, Any], paths: frozenset[Path]) -> dict[str, Any]:
+    """A copy of the entity without the members at ``paths`` (copied only along them)."""
+    return _strip(entity, [p for p in paths if p])
+
+
+def _strip(value: Any, paths: list[Path]) -> Any:
+    if not paths:
+        return value
+    if isinstance(value, list):
+        inner = [p[1:] for p in paths if p[0] == ANY_INDEX]
+        return [_strip(v, inner) for v in value] if inner else value
+    if not isinstance(value, dict):
+        return value
+    drop = {p[0] for p in paths if len(p) == 1}
+    deeper: dict[str, list[Path]] = {}
+    for p in paths:
+        if len(p) > 1:
+            deeper.setdefault(p[0], []).append(p[1:])
+    return {name: _strip(member, deeper.get(name, [])) for name, member in value.items() if name not in drop}
 
 
 def _entities(record: Record, shape: ToolShape) -> list[dict]:
@@ -33,58 +104,40 @@ def _entities(record: Record, shape: ToolShape) -> list[dict]:
     return [located] if shape.kind == "item" and isinstance(located, dict) else []
 
 
-Member = str | tuple[str, ...]
-"""A top-level member's name, or the path of object keys to a nested one."""
-
-
-def _paths(entity: dict, prefix: tuple[str, ...] = ()) -> set[Member]:
-    """The entity's top-level names and the key paths of the members nested in its objects."""
-    found: set[Member] = set()
-    for name, value in entity.items():
-        path = (*prefix, name)
-        found.add(path if prefix else name)
-        if isinstance(value, dict):
-            found |= _paths(value, path)
-    return found
-
-
-def shows(entity: dict, member: Member) -> bool:
-    """The entity shows the member (at its path, for a nested one)."""
-    if isinstance(member, str):
-        return member in entity
-    value: object = entity
-    for key in member:
-        if not isinstance(value, dict) or key not in value:
-            return False
-        value = value[key]
-    return True
-
-
-def spelled(member: Member) -> str:
-    """A member as the traces name it: a nested one by its keys joined with dots."""
-    return member if isinstance(member, str) else ".".join(member)
-
-
-def _parent(member: Member) -> Member | None:
-    if isinstance(member, str):
-        return None
-    return member[0] if len(member) == 2 else member[:-1]
-
-
 def _shaping(record: Record, paging: PagingRoles) -> bool:
     """The read was sent with a query that may shape its answer: a parameter that does more than page."""
     return bool(record.query) and not paging.only_pages(record.query)
 
 
+@dataclass
+class _TypeReads:
+    plain_reads: int = 0
+    plain: dict[Path, int] = field(default_factory=dict)
+    plain_parents: dict[Path, int] = field(default_factory=dict)
+    queried: dict[Path, int] = field(default_factory=dict)
+    query_names: dict[Path, set[str]] = field(default_factory=dict)
+    by_entity: dict[tuple[str, str], set[Path]] = field(default_factory=dict)
+    """Per read tool and entity id, the member paths that tool's reads of it without a query show
+    (a list may show less of an entity than its item read, by its own projection)."""
+    query_reads: list[tuple[int, str, list[tuple[str | None, set[Path]]]]] = field(default_factory=list)
+    projected: set[int] = field(default_factory=set)
+    """Reads sent with a projection candidate (``view-projection-queries``): what they leave out is
+    the projection learner's business (``projections``), not a shape this module judges."""
+
+
+def _count(counts: dict[Path, int], paths: set[Path]) -> None:
+    for path in paths:
+        counts[path] = counts.get(path, 0) + 1
+
+
 def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: dict[int, str],
                   types: dict[str, EntityType], paging: PagingRoles, ruleset: RuleSet,
-                  traces: list[TraceEvent]) -> dict[str, frozenset[str]]:
-    """Per type, the members only reads sent with a query show, which the table gives to the query
-    (a query that only pages, ``view-query-params``, shapes nothing: such a read counts as plain)."""
-    plain_reads: dict[str, int] = {}
-    plain: dict[str, dict[str, int]] = {}
-    queried: dict[str, dict[str, int]] = {}
-    query_names: dict[tuple[str, str], set[str]] = {}
+                  traces: list[TraceEvent]) -> QueryShapes:
+    """Per type, the members only reads sent with a query show, or that such reads leave out of an
+    entity a read without one shows, each judged by the table (a query that only pages,
+    ``view-query-params``, shapes nothing: such a read counts as plain)."""
+    reads: dict[str, _TypeReads] = {}
+    candidates = ProjectionCandidates(ruleset)
     for record in records:
         shape = shapes.get(tool_of.get(record.ordinal, ""))
         if (shape is None or shape.kind not in ("item", "list") or shape.type_name not in types
@@ -93,47 +146,75 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
         entities = _entities(record, shape)
         if not entities:
             continue
-        shown = {member for entity in entities for member in _paths(entity)}
-        type_name = shape.type_name
+        id_field = types[shape.type_name].id_field
+        seen = reads.setdefault(shape.type_name, _TypeReads())
+        shown: set[Path] = set()
+        parents: set[Path] = set()
+        per_entity = []
+        for entity in entities:
+            paths, holds = member_paths(entity)
+            shown |= paths
+            parents |= holds
+            key = entity.get(id_field)
+            per_entity.append((None if key is None or isinstance(key, (dict, list)) else str(key), paths))
         if _shaping(record, paging):
-            for name in shown:
-                queried.setdefault(type_name, {}).setdefault(name, 0)
-                queried[type_name][name] += 1
-                query_names.setdefault((type_name, name), set()).update(k for k, _ in record.query)
+            _count(seen.queried, shown)
+            for path in shown:
+                seen.query_names.setdefault(path, set()).update(k for k, _ in record.query)
+            seen.query_reads.append((record.ordinal, shape.tool.name, per_entity))
+            if candidates.projects(record, tuple(type_words(types[shape.type_name]))):
+                seen.projected.add(record.ordinal)
         else:
-            plain_reads[type_name] = plain_reads.get(type_name, 0) + 1
-            for name in shown:
-                plain.setdefault(type_name, {}).setdefault(name, 0)
-                plain[type_name][name] += 1
-    found: dict[str, frozenset[Member]] = {}
-    for type_name in sorted(queried):
-        own = plain.get(type_name, {})
-        left_out: list[Member] = []
-        weighed = [n for n in queried[type_name] if n not in own and (_parent(n) is None or _parent(n) in own)]
-        for name in sorted(weighed, key=spelled):
-            context = QueryMemberContext(name=spelled(name), type=type_name, plain_reads=plain_reads.get(type_name, 0),
-                                         plain_showing=own.get(name, 0), query_showing=queried[type_name][name],
-                                         query_names=sorted(query_names[(type_name, name)]))
-            decision = evaluate(ruleset, TABLE, context, subject=f"{type_name} member {spelled(name)!r}")
+            seen.plain_reads += 1
+            _count(seen.plain, shown)
+            _count(seen.plain_parents, parents)
+            for key, paths in per_entity:
+                if key is not None:
+                    seen.by_entity.setdefault((shape.tool.name, key), set()).update(paths)
+    added: dict[str, frozenset[Path]] = {}
+    other: set[int] = set()
+    projections: set[int] = set()
+    for type_name in sorted(reads):
+        seen = reads[type_name]
+        lacking: dict[Path, list[int]] = {}
+        for ordinal, tool, per_entity in seen.query_reads:
+            if ordinal in seen.projected:
+                continue
+            for key, paths in per_entity:
+                for path in seen.by_entity.get((tool, key or ""), set()) - paths:
+                    lacking.setdefault(path, []).append(ordinal)
+        judged = sorted(set(seen.queried) - set(seen.plain) | set(lacking))
+        left_in, left_out = [], set()
+        for path in judged:
+            parent_reads = seen.plain_reads if len(path) == 1 else seen.plain_parents.get(path[:-1], 0)
+            context = QueryMemberContext(
+                name=member_name(path), type=type_name, plain_reads=parent_reads,
+                plain_showing=seen.plain.get(path, 0), query_showing=seen.queried.get(path, 0),
+                query_lacking=len(set(lacking.get(path, []))),
+                query_names=sorted(seen.query_names.get(path, set())))
+            decision = evaluate(ruleset, TABLE, context, subject=f"{type_name} member {context.name!r}")
             traces.extend(decision.events)
-            if decision.yields.get("role") == "query":
-                left_out.append(name)
-        if left_out:
-            found[type_name] = frozenset(left_out)
-    return found
+            role = decision.yields.get("role")
+            if role == "query":
+                left_in.append(path)
+            elif role == "projection":
+                left_out.update(lacking.get(path, []))
+        if left_in:
+            added[type_name] = frozenset(left_in)
+            shows = set(left_in)
+            other.update(o for o, _, per_entity in seen.query_reads if any(paths & shows for _, paths in per_entity))
+        other |= left_out
+        projections |= left_out
+    return QueryShapes(added, frozenset(other), frozenset(projections))
 
 
-def with_query_shaped_records(view: ReadView, records: dict[int, Record], shapes: dict[str, ToolShape],
-                              added: dict[str, frozenset[Member]], paging: PagingRoles) -> ReadView:
-    """The view with its reads that show a member their query added counted as another shape
-    (``other_shape_records``): replayed, never checked nor answered from the state."""
-    members = added.get(view.type or "")
-    shape = shapes.get(view.tool)
-    if not members or shape is None or view.kind not in ("item", "list"):
+def with_query_shaped_records(view: ReadView, shaped: QueryShapes) -> ReadView:
+    """The view with its reads that show a member their query added, or leave out one the entity
+    holds, counted as another shape (``other_shape_records``): replayed, never checked nor answered
+    from the state."""
+    if view.kind not in ("item", "list"):
         return view
-    other = [o for o in view.record_ordinals if o in records and _shaping(records[o], paging) and records[o].succeeded
-             and records[o].response.is_json
-             and any(shows(entity, name) for entity in _entities(records[o], shape) for name in members)]
+    other = [o for o in view.record_ordinals if o in shaped.other_records]
     if not other:
         return view
     return view.model_copy(update={"other_shape_records": tuple(sorted({*view.other_shape_records, *other}))})

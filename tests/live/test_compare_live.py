@@ -67,8 +67,6 @@ KNOWN_WRONG: dict[str, str] = {
     "datasette": "the database page (/blog.json) is a state-backed document whose tables[].count follows the "
                  "rows of every table below it: after a served tag insert the model answers the page as first "
                  "seen (tags count 3, the application 4); nothing ties a document to the collections it summarises",
-    "roundup": "an item read sent with @verbose=2 adds nested members (a link's username, a keyword's name) that the "
-               "state takes as the entity's own, so a plain read of issue 1 answers them",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
