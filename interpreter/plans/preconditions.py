@@ -1,5 +1,6 @@
 """Whether a write tool's calls carried a precondition the application checks (the
-``write-preconditions`` table): a tool every successful call of which sent one gets no plan
+``write-preconditions`` table: a conditional header, or a body member carrying the entity's
+version): a tool every successful call of which sent one gets no plan
 (``precondition-header``), since serving cannot check an ETag it does not hold and would apply a
 stale call the application refuses (412), or one without it that it may refuse (428); every other
 plan lists the headers serving refuses a call for carrying (``WritePlan.unchecked_headers``)."""
@@ -18,9 +19,13 @@ def precondition_decision(tool_name: str, calls: list[Record], ruleset: RuleSet)
     if TABLE not in ruleset.tables:
         return None
     sent: dict[str, list[int]] = {}
+    members: dict[str, list[int]] = {}
     succeeded = [call for call in calls if call.succeeded]
     for call in succeeded:
         for name, _ in call.request_headers:
             sent.setdefault(name.lower(), []).append(call.ordinal)
-    return evaluate(ruleset, TABLE, WritePreconditionContext(calls=len(succeeded), sent=sent),
+        body = call.request.json_value if call.request.is_json else None
+        for name in body if isinstance(body, dict) else ():
+            members.setdefault(name, []).append(call.ordinal)
+    return evaluate(ruleset, TABLE, WritePreconditionContext(calls=len(succeeded), sent=sent, members=members),
                     subject=f"{tool_name} headers")

@@ -1,6 +1,7 @@
-"""Predicates on the request headers a write tool's successful calls sent (context
-``write-precondition``): a conditional header (``If-Match`` naming the ETag a read answered)
-makes the application check the entity's version before it writes, which a plan does not model.
+"""Predicates on the request headers and body members a write tool's successful calls sent
+(context ``write-precondition``): a conditional header (``If-Match`` naming the ETag a read
+answered), or a body member carrying that version (Roundup's ``@etag``), makes the application
+check the entity's version before it writes, which a plan does not model.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ class WritePreconditionContext(BaseModel):
     """How many successful calls the tool recorded."""
     sent: dict[str, list[int]] = Field(default_factory=dict)
     """Request header names (lower case) the tool's successful calls sent, with those calls' records."""
+    members: dict[str, list[int]] = Field(default_factory=dict)
+    """Top-level members of the JSON object bodies the tool's successful calls sent, as sent, with
+    those calls' records."""
 
 
 class HeaderNamesParams(BaseModel):
@@ -38,3 +42,32 @@ def every_call_sent_precondition_header(ctx: WritePreconditionContext, params: H
         if sent:
             return Miss(f"{len(set(sent))} of {ctx.calls} successful calls sent {name}: the others wrote without it")
     return Miss(f"no call sent {', '.join(params.names)}")
+
+
+class HeaderOrMemberParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    names: list[str] = Field(min_length=1)
+    """Header names, matched case-insensitively."""
+    members: list[str] = Field(min_length=1)
+    """Body member words, matched case-insensitively once the leading characters in ``sigils`` are
+    dropped (``@etag`` and ``_etag`` are ``etag``)."""
+    sigils: str = ""
+
+
+@predicate("every_call_sent_precondition", context="write-precondition", params=HeaderOrMemberParams)
+def every_call_sent_precondition(ctx: WritePreconditionContext, params: HeaderOrMemberParams) -> Outcome:
+    """Every successful call of the tool sent one of the conditional headers or a body member
+    named as an entity's version, and at least one sent such a member (some calls may carry the
+    version in the body, others in the header: the application checks either)."""
+    headers = {n.lower() for n in params.names}
+    words = {w.lower() for w in params.members}
+    by_header = {o for name, records in ctx.sent.items() if name in headers for o in records}
+    named = sorted(m for m in ctx.members if m.lstrip(params.sigils).lower() in words)
+    by_member = {o for m in named for o in ctx.members[m]}
+    if not by_member:
+        return Miss(f"no call sent a body member named {', '.join(params.members)}")
+    carried = by_header | by_member
+    if len(carried) < ctx.calls:
+        return Miss(f"{len(carried)} of {ctx.calls} successful calls sent a precondition: the others wrote without one")
+    return Match({"members": named, "records": sorted(by_member)[:3]})
