@@ -657,6 +657,24 @@ class ValidatedValue(_Model):
     """For ``by_shape``: the value the recorded refusal sent."""
 
 
+class ChosenId(_Model):
+    """The shape a create's client-chosen identity must have (``write-chosen-ids``): the identity
+    comes from the call (a body member echoed or copied, the path segment naming it), and the
+    capture shows only ids of this shape held; serving refuses another, state unchanged."""
+
+    field: str
+    """The identity field the call's value is stored in."""
+    rule_id: str
+    pattern: str
+    """A regular expression the id, as text, must fit whole."""
+    min_length: int | None = None
+    max_length: int | None = None
+    described: str
+    """How a refusal names the accepted ids (``UUIDs``, ``ids drawing only on digits, '-'``)."""
+    examples: tuple[str, ...] = ()
+    """A few ids of the type the capture shows."""
+
+
 class WritePlan(_Model):
     tool: str
     method: str
@@ -710,6 +728,9 @@ class WritePlan(_Model):
     referrers: tuple[Referrer, ...] = ()
     """For a delete: members of other entities naming the deleted type's (``plans/referrers``);
     written to a bundle only when there are some, as ``references``."""
+    chosen_id: ChosenId | None = None
+    """For a create whose client chooses the identity: the shape it must have (``plans/chosen_ids``);
+    written to a bundle only when set, as ``references``."""
     reason: str | None = None
     served: bool = False
     contradicted_by: int | None = None
@@ -726,6 +747,8 @@ class WritePlan(_Model):
             data.pop("validated_values", None)
         if not self.referrers and isinstance(data, dict):
             data.pop("referrers", None)
+        if self.chosen_id is None and isinstance(data, dict):
+            data.pop("chosen_id", None)
         return data
 
 

@@ -18,6 +18,7 @@ from capenv.interpreter.view.extract import path_key
 
 from .absence_sources import with_absence_sources
 from .bulk_plan import bulk_plan
+from .chosen_ids import with_chosen_ids
 from .classify import classify, segments_after_item, target_of
 from .context import PlanContext, note
 from .copies import copied_entity
@@ -46,7 +47,8 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
     statuses = {o: r.status for o, r in context.records.items()}
     plans = with_absence_sources(plans, manifest, statuses, context.ruleset,
                                  tuple(t.collection_template for t in context.view.types))
-    return with_referrers(with_validated_values(with_references(plans, context), context), context)
+    plans = with_referrers(with_validated_values(with_references(plans, context), context), context)
+    return with_chosen_ids(plans, context)
 
 
 def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:

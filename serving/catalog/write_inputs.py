@@ -23,6 +23,7 @@ from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
 from capenv.serving.runtime_api import HttpRequest
 from capenv.serving.writes.calls import unchecked_header_refusal, unchecked_header_sent
+from capenv.serving.writes.chosen_ids import accepted_sentence, chosen_member, chosen_param, schema_pattern
 
 from .argument_schema import SCHEMA_CANNOT_SAY, ArgumentSchema, integer_like, path_param_schema, path_value
 
@@ -129,6 +130,10 @@ class WriteInputs:
                 said = (f"the application validates it (recorded call {validated.record} was refused "
                         f"{validated.status}); accepted only with a value a recorded call succeeded with")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
+            if member.member == chosen_member(self.plan) and self.plan.chosen_id is not None:
+                prop["pattern"] = schema_pattern(self.plan.chosen_id)  # the schema says it, so validation enforces it
+                said = accepted_sentence(self.plan.chosen_id)
+                prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             if member.required:
                 required.append(member.member)
             properties[member.member] = prop
@@ -146,6 +151,10 @@ class WriteInputs:
             samples = self.path_samples.get(param, ())
             properties[param] = tied.get(param) or path_param_schema(
                 samples, f"path parameter {{{param}}}; recorded: {quoted(samples, 5)}")
+            if param == chosen_param(self.plan) and self.plan.chosen_id is not None and param not in tied:
+                properties[param] = {"type": "string", "pattern": schema_pattern(self.plan.chosen_id),
+                                     "description": f"path parameter {{{param}}}, "
+                                                    f"{accepted_sentence(self.plan.chosen_id)}"}
         if self.plan.query:
             query_props = {}
             for name, value in self.plan.query:
@@ -285,6 +294,10 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
         parts.append(f'"{validated.member}" is validated by the application (recorded call {validated.record} was '
                      f"refused {validated.status}): accepted only with a value a recorded call succeeded with: "
                      f"{accepted}.")
+    if plan.chosen_id is not None:
+        sent_in = chosen_member(plan)
+        where = f'"{sent_in}"' if sent_in else "The path's id"
+        parts.append(f"{where} names {accepted_sentence(plan.chosen_id)}; another is refused.")
     if plan.body_envelope:
         parts.append(f"The body wraps its object as {envelope_text(plan)}.")
     if plan.key is not None:

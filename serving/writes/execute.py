@@ -28,6 +28,7 @@ from .absent_ids import with_values
 from .answers import check_answer_covers, render_answer, render_split, write_result
 from .bulk import write_bulk
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
+from .chosen_ids import check_chosen_id
 from .checks import check_bulk_body, check_members, check_query, unwrap_body
 from .create_collections import collection_for_create, path_arguments
 from .create_keys import answer_held, held_by_key, refuse_key_clash
@@ -237,6 +238,8 @@ def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, A
     entity = field_values(plan, ctx, recorded)
     if entity_type.id_field not in entity:
         raise WriteRefusal(f"the plan gives no value to the identity field {entity_type.id_field!r}")
+    if env.checks_references:  # the gate replays what the application took
+        check_chosen_id(plan.chosen_id, entity_type.name, entity[entity_type.id_field])
     held = state.find_collection(path, entity_type.name)
     if held is not None and key_of(entity[entity_type.id_field]) in held.entities:
         raise WriteRefusal(f"a {entity_type.name} entity {entity[entity_type.id_field]!r} is already held",

@@ -17,7 +17,7 @@ import pytest
 from grader import ExpectedChange, grade
 from support.served import capture_names, capture_path
 from test_agent_graded_session import echoed, stamped
-from valid_arguments import amended, deletable, key_member, named_by, write_arguments
+from valid_arguments import CHOSEN_ID, amended, deletable, key_member, named_by, value_for, write_arguments
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
@@ -66,6 +66,14 @@ NEW_NAME = "graded-new-entity"
 """The identity a create at an item path is called with: a name the state does not hold."""
 
 
+def new_name(schema: dict[str, Any], template: str, rng: random.Random) -> str:
+    """``NEW_NAME``, or where the tool's schema holds the path's id to a shape (a client-chosen
+    identity), a name of that shape, as an agent reading the schema would send."""
+    param = split_path(template)[-1][1:-1]
+    shaped = schema.get("properties", {}).get(param, {})
+    return value_for(param, shaped, rng, "graded") if CHOSEN_ID.fullmatch(shaped.get("pattern", "")) else NEW_NAME
+
+
 def make_an_entity(runtime: EnvironmentRuntime, bundle, plan: WritePlan, templates: dict[str, str],
                    schemas: dict[str, Any], rng: random.Random) -> None:
     """The initial state holds no entity an update or delete could name (a capture whose lists
@@ -77,7 +85,8 @@ def make_an_entity(runtime: EnvironmentRuntime, bundle, plan: WritePlan, templat
                     " refuses those other held entities name) and no served create makes one")
     create = creates[0]
     collection, _ = collection_for(runtime.data_get(), create, templates[create.tool])
-    new = NEW_NAME if creates_at_item(create, templates[create.tool]) else None
+    new = new_name(schemas[create.tool], templates[create.tool], rng) if creates_at_item(
+        create, templates[create.tool]) else None
     arguments = write_arguments(schemas[create.tool], templates[create.tool], collection, new, rng, "setup",
                                 runtime.data_get())
     if create.collection is not None:
@@ -110,7 +119,8 @@ def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePl
         before = runtime.data_get()
         collection, held = collection_for(before, plan, templates[plan.tool])
         assert held, f"{plan.tool}: the served create made no {plan.type} entity at a path the tool names"
-    target = held[-1] if plan.effect != "create" else NEW_NAME if creates_at_item(plan, templates[plan.tool]) else None
+    target = held[-1] if plan.effect != "create" else new_name(schema, templates[plan.tool], rng) \
+        if creates_at_item(plan, templates[plan.tool]) else None
 
     named = target
     if key_member(plan) is not None:  # the path names the entity by a key member's value

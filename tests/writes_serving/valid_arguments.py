@@ -19,6 +19,9 @@ from capenv.interpreter.bundle.paths import split_path
 REFERENCE = re.compile(r'the id of a "([^"]+)" entity the state holds')
 """How a write tool's schema describes a member serving refuses unless it names a held entity."""
 
+CHOSEN_ID = re.compile(r"\^\(\?:\[(.+)\]\{(\d+),(\d+)\}\)\$")
+"""The pattern of a client-chosen identity of a character set and length range (``serving/writes/chosen_ids``)."""
+
 
 def with_held_references(schema: dict[str, Any], state: Any) -> dict[str, Any]:
     """The schema with each member described as naming a held entity of a type given the ids the
@@ -70,6 +73,13 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
     if schema.get("pattern", "").startswith("^["):  # the characters a validated-by-shape string keeps to
         allowed = re.compile(schema["pattern"][1:-2])
         text = "".join(c for c in text if allowed.fullmatch(c)) or "x"
+    chosen = CHOSEN_ID.fullmatch(schema.get("pattern", ""))
+    if chosen:  # a client-chosen identity: the characters and length range the capture's ids keep to
+        characters, least, most = chosen.group(1), int(chosen.group(2)), int(chosen.group(3))
+        allowed = re.compile(f"[{characters}]")
+        text = "".join(c for c in text.replace(" ", "") if allowed.fullmatch(c))
+        filler = next((c for c in "xaA0-_" if allowed.fullmatch(c)), text[:1] or "x")
+        text = (text + filler * least)[:max(least, min(len(text), most))]
     return text
 
 
