@@ -23,7 +23,6 @@ from typing import Any
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.extract import collection_path
-from capenv.interpreter.view.read_gate import choose_list_line
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.reads.render import locate
 from capenv.serving.state.index import StateIndex
@@ -70,7 +69,7 @@ def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex
     """Held entities a line listing the whole collection does not list."""
     if not record.succeeded or not record.response.is_json:
         return []
-    chosen = choose_list_line(read_view, record.path, record.query)
+    chosen = run.choose_list_line(read_view, record.path, record.query)
     if chosen is None:
         return []
     line = chosen[0]
@@ -117,7 +116,7 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
         value = held.entities.get(key) if held is not None else None
         # a cascade follows references: the writes to an entity naming it, or named by it, caused it
         # when any did; with none, any write in between may have
-        links = IdLinks(value, key, type_name, id_fields, timeline, run.settings)
+        links = IdLinks(value, key, type_name, id_fields, timeline, run.settings, run.sighting_texts)
         linked = [w for w in window if links.to(track.modelled_targets.get(w[0], frozenset()), w[0])]
         for ordinal, tool, path in linked or window:
             found = run.findings.get(tool)
@@ -160,14 +159,17 @@ class IdLinks:
     entity the write changed by its id (a session's kernel, a comment's post), or that entity, as
     last read before the write, names it. A short id may equal any number, so it names an entity
     only under a member named after its type. Judged against many writes, the texts the entity
-    holds are read once and each other entity's sighting once."""
+    holds are read once and each other entity's sighting once, for every entity judged
+    (``sighting_texts``, the replay's ``GateRun.sighting_texts``)."""
 
     def __init__(self, value: Any, key: str, type_name: str, id_fields: dict[str, str], timeline: Timeline,
-                 settings: dict[str, Any]) -> None:
+                 settings: dict[str, Any], sighting_texts: dict[int, tuple[Any, dict[str, set[str]]]] | None = None
+                 ) -> None:
         self.key, self.type_name, self.id_fields = key, type_name, id_fields
         self.timeline, self.settings = timeline, settings
         self.texts = _texts(value, id_fields.get(type_name, ""))
         self.naming_sightings: dict[int, tuple[Any, bool]] = {}
+        self.sighting_texts = sighting_texts if sighting_texts is not None else {}
 
     def to(self, targets: frozenset, ordinal: int) -> bool:
         for target in targets:
@@ -188,7 +190,10 @@ class IdLinks:
         found = self.naming_sightings.get(id(seen))
         if found is None:
             link = _Link(self.type_name, self.settings)
-            members = _texts(seen.value, self.id_fields.get(type_name, "")).get(self.key, ())
+            texts = self.sighting_texts.get(id(seen))
+            if texts is None or texts[0] is not seen:  # kept beside its texts: its id is not reused
+                texts = self.sighting_texts[id(seen)] = (seen, _texts(seen.value, self.id_fields.get(type_name, "")))
+            members = texts[1].get(self.key, ())
             found = self.naming_sightings[id(seen)] = (seen, any(link.names(self.key, m) for m in members))
         return found[1]
 

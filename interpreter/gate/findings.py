@@ -10,6 +10,7 @@ from typing import Any, Literal
 from capenv.interpreter.bundle.models import BudgetHit, InsertRule, WritePlan
 from capenv.interpreter.bundle.trace_event import TraceEvent
 from capenv.interpreter.view.paging import PagingRoles
+from capenv.interpreter.view.read_gate import LineChoices
 
 from .embed_checks import CreatedEntities
 from .sorted_arrays import SortedArrays
@@ -103,6 +104,10 @@ class GateRun:
     """Why the replay stopped, when it did."""
     listings: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     """Per (type, key): the read-only POSTs whose recorded answer listed the entity (``presence``)."""
+    choose_list_line: LineChoices = field(default_factory=LineChoices)
+    """The checked line serving answers a list read from (``read_gate.choose_list_line``), remembered."""
+    sighting_texts: dict[int, tuple[Any, dict[str, set[str]]]] = field(default_factory=dict)
+    """Per sighting (its id, the sighting kept beside): the texts its value holds (``absences.IdLinks``)."""
 
 
 @dataclass

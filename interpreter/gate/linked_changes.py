@@ -38,7 +38,7 @@ def blame_linked_changes(record: Record, type_name: str, key: str, held: Any, si
         targets = track.modelled_targets.get(ordinal, frozenset())
         if entity in targets:
             continue
-        links = links or IdLinks(held, key, type_name, id_fields, timeline, run.settings)
+        links = links or IdLinks(held, key, type_name, id_fields, timeline, run.settings, run.sighting_texts)
         if not links.to(targets, ordinal):
             continue
         found.side_effect_by = record.ordinal

@@ -13,7 +13,7 @@ from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.read_gate import (
-    answer_read, choose_document_line, choose_list_line, compare, item_query_answered,
+    answer_read, choose_document_line, compare, item_query_answered,
 )
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.state.index import StateIndex
@@ -69,7 +69,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
                 return
             pending[targets[0]] = later
     elif read_view.kind == "list" and entity_type is not None:
-        chosen = choose_list_line(read_view, record.path, record.query)  # as serving chooses it
+        chosen = run.choose_list_line(read_view, record.path, record.query)  # as serving chooses it
         if chosen is None:
             return
         line = chosen[0]

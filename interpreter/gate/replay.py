@@ -18,7 +18,7 @@ from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.rules_engine import load_rules
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.paging import PagingRoles
-from capenv.interpreter.view.read_gate import choose_document_line, choose_list_line
+from capenv.interpreter.view.read_gate import choose_document_line
 from capenv.interpreter.view.views import is_absence
 from capenv.interpreter.view.window import is_write
 from capenv.serving.ops.sequence_state import SequenceState, sequence_fields
@@ -157,7 +157,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             continue  # refused for the id's shape (view-malformed-ids): it shows nothing of the state
         if not record.succeeded and not is_absence(record, read_view):
             continue  # a failed read that is no absence (401, 403, 5xx) shows nothing of the state
-        if _overlaps_running_write(record, read_view, env, copy, running):
+        if _overlaps_running_write(record, read_view, env, copy, running, run):
             continue
         absent = absent_held(record, read_view, env, copy, track, run)
         if absent:  # removed by a side effect no plan models: the writes since it last showed caused it
@@ -213,7 +213,7 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
 
 
 def _overlaps_running_write(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
-                            running: list[tuple[Any, set[tuple]]]) -> bool:
+                            running: list[tuple[Any, set[tuple]]], run: GateRun) -> bool:
     """A read that began before a modelled write to its entity or collection ended may show
     either state: it checks nothing. Its collection is the one serving answers it from (the
     list's line, any spelling of the path), as the writes name theirs."""
@@ -227,7 +227,7 @@ def _overlaps_running_write(record: Record, read_view: Any, env: WriteEnv, copy:
     elif entity_type is not None:
         where = collection_path(record.path, entity_type)
         if read_view.kind == "list":
-            chosen = choose_list_line(read_view, record.path, record.query)
+            chosen = run.choose_list_line(read_view, record.path, record.query)
             where = (chosen[0].collection or chosen[0].path) if chosen is not None else where
         held = copy.find_collection(where, entity_type.name)
         mine = {("collection", held.path if held is not None else where)}

@@ -45,5 +45,8 @@ def sibling_kinds(reads: Mapping[str, Iterable[Record]]) -> tuple[int, float | N
     kinds = [kind for kind in (kind_of(records) for records in reads.values()) if kind]
     if len(kinds) < 2:
         return len(kinds), None
-    overlap = max(len(a & b) / len(a | b) for i, a in enumerate(kinds) for b in kinds[i + 1:])
+    distinct = list(dict.fromkeys(kinds))
+    if len(distinct) < len(kinds):  # two values show the same members: the largest share there is
+        return len(kinds), 1.0
+    overlap = max(len(a & b) / len(a | b) for i, a in enumerate(distinct) for b in distinct[i + 1:])
     return len(kinds), round(overlap, 3)

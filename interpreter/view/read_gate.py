@@ -109,6 +109,21 @@ def choose_list_line(view: ReadView, path: str, query: Any) -> tuple[ListLine, b
     return (whole[0], False) if whole else None
 
 
+class LineChoices:
+    """``choose_list_line`` remembered per view, path and query (a pure function of them) for one
+    replay, whose reads ask it again for every read of a path, in two or three places each."""
+
+    def __init__(self) -> None:
+        self._chosen: dict[tuple[int, str, Any], tuple[ReadView, tuple[ListLine, bool] | None]] = {}
+
+    def __call__(self, view: ReadView, path: str, query: Any) -> tuple[ListLine, bool] | None:
+        key = (id(view), path, query)
+        found = self._chosen.get(key)
+        if found is None or found[0] is not view:  # the view is kept beside its answer: its id is not reused
+            found = self._chosen[key] = (view, choose_list_line(view, path, query))
+        return found[1]
+
+
 def choose_document_line(view: ReadView, path: str, query: Any, state: StateIndex) -> DocumentLine | None:
     """The checked document line serving answers a call from (as ``StateReads`` chooses it)."""
     fits = sorted(((fit, index, line) for index, line in enumerate(view.documents)
