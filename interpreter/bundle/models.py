@@ -158,14 +158,18 @@ class EnvelopeMember(_Model):
     as ``recorded`` (a page's own counter may count the page); ``sum``: the sum of ``field`` over those; ``constant``: the base recording's
     value; ``whole-constant``: that value on a line listing the whole collection; ``query-echo``:
     the integer value of the query parameter named by ``field`` the call sent, else the base
-    recording's value where that recording did not send it either (the default); ``recorded``:
+    recording's value where that recording did not send it either (the default); ``digest``: a
+    tag of the answer's content (an entity tag hashing the page), the recording's while the line's
+    collection is as recorded and the call asks what it asked, else a SHA-256 of the rendered answer
+    spelled as the recorded tag (``serving.reads.envelope.content_tag``); ``recorded``:
     the line's recording's value, only while the line's collection is as recorded and the call
     asks what the recording asked (otherwise the answer is refused: the state does not hold it).
     """
 
     pointer: str
     """Where the member sits in the answer (a JSON pointer: ``/meta/pagination/total``)."""
-    role: Literal["count", "whole-count", "sum", "page-count", "constant", "whole-constant", "recorded", "query-echo"]
+    role: Literal["count", "whole-count", "sum", "page-count", "constant", "whole-constant", "recorded", "query-echo",
+                  "digest"]
     field: str | None = None
     rule_id: str | None = None
 

@@ -8,9 +8,13 @@ whether it stayed the same.
 
 from __future__ import annotations
 
+import re
+
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.bundle.values import entity_tag_opaque
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
@@ -57,6 +61,13 @@ class ListMemberContext(BaseModel):
     (one at least): the page or page size the call asked (PocketBase's page and perPage)."""
     echoed_values: int = 0
     """How many different values of ``echoes_param`` the recordings sent."""
+    texts: list[str] = Field(default_factory=list)
+    """Its string values, each once, in the order first seen."""
+    listings: int = 0
+    """How many different listings (the listed members, in order) the recordings carrying it show."""
+    follows_listing: bool = False
+    """Recordings listing the same members show one value, and recordings listing different
+    members different values: a tag of the content (an entity tag hashing the page)."""
     page_count_of: str | None = None
     """A sibling member (its pointer) holding a positive integer such that this one equals the
     number of listed members divided by it, rounded up, in every whole recording (one at least):
@@ -198,3 +209,30 @@ def list_member_kinds_within(ctx: ListMemberContext, params: KindsParams) -> Out
     if kinds and set(kinds) <= set(params.kinds):
         return Match({"kinds": sorted(kinds)})
     return Miss(f"it shows {' and '.join(sorted(kinds)) or 'nothing'}, not only {' or '.join(params.kinds)}")
+
+
+class ContentTagParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    token_pattern: str = Field(min_length=1)
+    """What the value (an HTTP entity tag's part inside its quotes) must be in full: hex digits a
+    digest spells, so serving can spell its own digest alike."""
+    min_listings: int = Field(ge=2)
+    """Different listings the value must have followed: one shows no link to the content."""
+
+
+@predicate("list_member_tags_content", context="list-member", params=ContentTagParams)
+def list_member_tags_content(ctx: ListMemberContext, params: ContentTagParams) -> Outcome:
+    """A hex token (bare, or an HTTP entity tag) that takes one value per listing and another for
+    every other listing, over ``min_listings`` listings or more: a digest of what the answer lists."""
+    if ctx.kinds != ["string"]:
+        return Miss(f"its values are {ctx.kinds}, not strings only")
+    pattern = re.compile(params.token_pattern)
+    odd = next((t for t in ctx.texts if not pattern.fullmatch(entity_tag_opaque(t) or t)), None)
+    if odd is not None:
+        return Miss(f"{odd!r} is not a token of the digest shape")
+    if not ctx.follows_listing:
+        return Miss("it does not take one value per listing and another for every other listing")
+    if ctx.listings < params.min_listings:
+        return Miss(f"it followed {ctx.listings} listing(s), fewer than {params.min_listings}")
+    return Match({"listings": ctx.listings})

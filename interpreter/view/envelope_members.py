@@ -101,8 +101,22 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
         listing_changed_in_whole=len({listings[record.ordinal] for record, _, _ in uncut}) > 1,
         kinds=sorted({_kind(value) for _, value, _ in sightings}),
         kinds_in_whole=sorted({_kind(value) for value, _ in whole}),
+        texts=list(dict.fromkeys(value for _, value, _ in sightings if isinstance(value, str))),
+        listings=len({listings[record.ordinal] for record, _, _ in sightings}),
+        follows_listing=_follows_listing(sightings, listings),
         page_count_of=_page_count_of(pointer, uncut, leaves_of), echoes_param=echoed,
         echoed_values=_sent_values(sightings, echoed) if echoed is not None else 0)
+
+
+def _follows_listing(sightings: list[tuple[Record, Any, list]], listings: dict[int, str]) -> bool:
+    """One value per listing, and a different one for each different listing."""
+    value_of: dict[str, str] = {}
+    listing_of: dict[str, str] = {}
+    for record, value, _ in sightings:
+        listing, spelled = listings[record.ordinal], _canonical(value)
+        if value_of.setdefault(listing, spelled) != spelled or listing_of.setdefault(spelled, listing) != listing:
+            return False
+    return True
 
 
 def _echoed_param(sightings: list[tuple[Record, Any, list]], member: str) -> str | None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import LATER_STATE, DocumentLine, EntityType, ListLine, ReadView
 from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.pointers import parse as parse_pointer
 from capenv.interpreter.evidence.records import Record
 from capenv.serving.reads.answers import Answer, answer_document, answer_item, answer_list, line_digest
 from capenv.serving.reads.call_match import path_fit, same_query
@@ -42,9 +43,48 @@ def compare(answer: Answer | None, record: Record, view: ReadView, *, is_list: b
         return f"record {record.ordinal}: the recorded answer is not JSON"
     recorded = record.response.json_value
     rendered = with_observed(answer.body, recorded, view.locator, view.volatile_fields, is_list=is_list)
+    rendered = _with_recorded_tags(rendered, recorded, view)
     difference = first_difference(without_members(rendered, view.per_response_members),
                                   without_members(recorded, view.per_response_members))
     return None if difference is None else f"record {record.ordinal}: differs at {difference}"
+
+
+def _with_recorded_tags(rendered: Any, recorded: Any, view: ReadView) -> Any:
+    """The rendered body with each content tag of the envelope (``digest``) taking the recorded
+    value: the application's tag hashes its own answer (clocks included), which a model's cannot
+    reproduce; a tag shows nothing of the state beyond the content compared beside it."""
+    pointers = [m.pointer for m in view.envelope_members if m.role == "digest"]
+    if not pointers or not isinstance(rendered, dict) or not isinstance(recorded, dict):
+        return rendered
+    result = rendered
+    for pointer in pointers:
+        mine, theirs = _at_pointer(result, pointer), _at_pointer(recorded, pointer)
+        if mine is not _ABSENT and theirs is not _ABSENT:
+            result = _placed_at(result, pointer, theirs)
+    return result
+
+
+_ABSENT: Any = object()
+
+
+def _at_pointer(body: Any, pointer: str) -> Any:
+    value = body
+    for token in parse_pointer(pointer):
+        if not isinstance(value, dict) or token not in value:
+            return _ABSENT
+        value = value[token]
+    return value
+
+
+def _placed_at(body: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
+    tokens = list(parse_pointer(pointer))
+    result = dict(body)
+    holder = result
+    for token in tokens[:-1]:
+        holder[token] = dict(holder[token])
+        holder = holder[token]
+    holder[tokens[-1]] = value
+    return result
 
 
 def answer_read(view: ReadView, record: Record, types: dict[str, EntityType], state: StateIndex,

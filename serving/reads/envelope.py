@@ -50,12 +50,19 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
         return body, None
     result = body
     unchanged: bool | None = None
-    # page counts last: they divide by the page size rendered for this call (an echoed perPage)
-    for member in sorted(view.envelope_members, key=lambda member: member.role == "page-count"):
+    # page counts after the others: they divide by the page size rendered for this call (an echoed
+    # perPage); content tags last, as they digest the rest of the answer
+    for member in sorted(view.envelope_members, key=lambda member: _RENDER_ORDER.get(member.role, 0)):
         recorded = _at(line.base.body, member.pointer)
         if recorded is MISSING:
             continue  # this line's answers never carried it
-        if member.role == "page-count":
+        if member.role == "digest":
+            if unchanged is None:
+                unchanged = as_recorded and line.held_digest is not None and current_digest() == line.held_digest
+            if unchanged:
+                continue  # the recording's tag still names this content
+            value = content_tag(recorded, _placed(result, member.pointer, None))
+        elif member.role == "page-count":
             value = _pages(result, member, counted)
         elif member.role == "query-echo":
             value = _echoed(member, asked, line.query, recorded)
@@ -74,6 +81,30 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
             continue
         result = _placed(result, member.pointer, value)
     return result, None
+
+
+_RENDER_ORDER = {"page-count": 1, "digest": 2}
+
+_HEX_RUN = re.compile(r"[0-9a-fA-F]+")
+_MAX_TAG_DIGITS = 64
+"""A SHA-256 digest's hex digits: a longer recorded tag is no digest serving can spell."""
+
+
+def content_tag(recorded: Any, content: Any) -> Any:
+    """A tag of ``content`` spelled as the recorded one: its one longest run of hex digits replaced by
+    as many of a SHA-256 digest of the content's canonical JSON (in the run's letter case), the text
+    around it kept (an HTTP entity tag's quotes); MISSING when the recorded value holds no such run."""
+    if not isinstance(recorded, str):
+        return MISSING
+    runs = sorted(_HEX_RUN.finditer(recorded), key=lambda m: m.end() - m.start(), reverse=True)
+    if not runs or len(runs[0].group()) > _MAX_TAG_DIGITS or len(runs) > 1 and \
+            len(runs[1].group()) == len(runs[0].group()):
+        return MISSING
+    run = runs[0]
+    digits = hashlib.sha256(jsonvalue.canonical(content)).hexdigest()[:run.end() - run.start()]
+    if run.group().isupper():
+        digits = digits.upper()
+    return recorded[:run.start()] + digits + recorded[run.end():]
 
 
 def _echoed(member: EnvelopeMember, asked: tuple[tuple[str, str], ...], recorded_query: tuple[tuple[str, str], ...],
