@@ -26,10 +26,14 @@ class Locator(_Model):
 
     ``root``: the body itself; ``member``: under one member of the body object;
     ``singleton``: the only element of an array under one member (``{"posts":[{…}]}``).
+    ``omits_empty`` (``member`` only): the application leaves the member out when it lists nothing
+    (``view-omitted-lists``), so an object lacking it lists nothing, and an empty list is rendered
+    by leaving it out.
     """
 
     kind: Literal["root", "member", "singleton"]
     member: str | None = None
+    omits_empty: bool = False
 
 
 class Recording(_Model):

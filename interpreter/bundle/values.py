@@ -19,7 +19,7 @@ def locate(body: Any, locator: Locator) -> Any:
     if locator.kind == "root":
         return body
     if not isinstance(body, dict) or locator.member not in body:
-        return MISSING
+        return [] if locator.omits_empty and isinstance(body, dict) else MISSING
     value = body[locator.member]
     if locator.kind == "member":
         return value

@@ -18,6 +18,7 @@ from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evalu
 ENVELOPE_TABLE = "view-envelopes"
 IDENTITY_TABLE = "view-identity-fields"
 LIST_SHAPES_TABLE = "view-list-shapes"
+OMITTED_LISTS_TABLE = "view-omitted-lists"
 
 
 def holds(value: Any) -> str:
@@ -73,6 +74,28 @@ class ShapeReader:
         if decision.yields.get("choose") != "plain":
             return None
         return next(loc for loc, pairs in found_by.items() if any(not r.query for r, _ in pairs))
+
+    def lists_nothing(self, tool: str, locator: Locator, listing: list[Any], listless: list[Any]) -> bool:
+        """Whether each answer carrying no list (``listless``) is an empty listing whose list the
+        application left out (``view-omitted-lists``, traced), beside the answers ``listing`` under
+        ``locator``'s member."""
+        from capenv.interpreter.predicates.omitted_lists import OmittedListContext
+
+        if locator.kind != "member" or OMITTED_LISTS_TABLE not in self.ruleset.tables:
+            return False
+        beside = [[name for name in r.response.json_value if name != locator.member] for r in listing]
+        for record in listless:
+            body = record.response.json_value
+            if not isinstance(body, dict):
+                return False
+            context = OmittedListContext(member=locator.member or "", members=list(body), beside=beside,
+                                         arrays=[name for name, value in body.items() if isinstance(value, list)])
+            decision = evaluate(self.ruleset, OMITTED_LISTS_TABLE, context,
+                                subject=f"{tool} record {record.ordinal}")
+            self.traces.extend(decision.events)
+            if not decision.yields.get("empty"):
+                return False
+        return True
 
     def list_locator(self, body: Any, collection_word: str | None) -> tuple[Locator, list] | None:
         """Where a list of objects sits: the root array, or one envelope member."""

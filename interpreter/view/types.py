@@ -69,11 +69,15 @@ def _successful_json(tool: Tool, records: dict[int, Record]) -> list[Record]:
 def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader, carried: str | None = None) -> ToolShape | None:
     word = _literal_word(tool)
     found_by: dict[Locator, list[tuple[Record, list]]] = {}
+    listless: list[Record] = []
     for record in answers:
         found = reader.list_locator(record.response.json_value, word)
         if found is None:
-            return None
+            listless.append(record)
+            continue
         found_by.setdefault(found[0], []).append((record, found[1]))
+    if not found_by:
+        return None
     other: tuple[int, ...] = ()
     if len(found_by) != 1:
         chosen = reader.chosen_list_shape(tool.name, found_by)
@@ -82,6 +86,12 @@ def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader, carried:
         other = tuple(sorted(r.ordinal for locator, pairs in found_by.items() if locator != chosen for r, _ in pairs))
         found_by = {chosen: found_by[chosen]}
     (locator, pairs), = found_by.items()
+    if listless:
+        # answers that list nothing by leaving the list out (view-omitted-lists), else no list view
+        if not reader.lists_nothing(tool.name, locator, [r for r, _ in pairs], listless):
+            return None
+        locator = locator.model_copy(update={"omits_empty": True})
+        pairs = pairs + [(r, []) for r in listless]
     groups = [items for _, items in pairs]
     id_field, rule_id = reader.identity_field(groups, subject=tool.name, carried=carried)
     if id_field is None and any(groups):

@@ -115,4 +115,7 @@ def _at(locator: Locator, value: dict[str, Any], kind: str) -> dict[str, Any]:
         return value
     if locator.kind == "singleton" and kind == "item":
         value = {"type": "array", "items": value, "minItems": 1, "maxItems": 1}
+    if locator.omits_empty:  # an empty list is left out of the answer
+        value = {**value, "minItems": 1}
+        return {"type": "object", "properties": {locator.member: value}}
     return {"type": "object", "properties": {locator.member: value}, "required": [locator.member]}

@@ -19,6 +19,9 @@ def place(body: Any, locator: Locator, value: Any) -> Any:
     if locator.kind == "root":
         return value
     result = dict(body) if isinstance(body, dict) else {}
+    if locator.omits_empty and value == []:
+        result.pop(locator.member, None)  # the application leaves an empty list out
+        return result
     result[locator.member] = [value] if locator.kind == "singleton" else value
     return result
 
