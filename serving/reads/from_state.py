@@ -23,7 +23,7 @@ the call is not one the state answers (it then replays):
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 from capenv.interpreter.bundle.models import EntityType, ListLine, ReadView, Recording, ReplayTable, ViewResult
 from capenv.interpreter.bundle.paths import split_path
@@ -35,6 +35,7 @@ from capenv.serving.state.spellings import held_spelled_otherwise, other_spellin
 from .absence import absence_answer, provenance, refuse_unshaped_absence
 from .absence_shapes import unlike_the_absences
 from .malformed_ids import refuse_malformed_shape, replays_malformed
+from .collection_headers import unheld_headers
 from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording, line_digest
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
 from .parents import missing_parent, refuse_held_elsewhere
@@ -209,6 +210,8 @@ class StateReads:
         if answer is None:
             return None
         _refuse_lacking(answer, entity_type)
+        _refuse_collection_headers(answer, entity_type, lambda: exact and line.held_digest is not None
+                                   and line_digest(line, entity_type, state) == line.held_digest)
         if line.membership == "recorded" and line.query and not line.queries and not line.pages_only \
                 and line.held_digest is not None and line_digest(line, entity_type, state) != line.held_digest:
             raise CallRefused(_unlearned_filter(view, entity_type, line), http_status=501)
@@ -237,6 +240,7 @@ class StateReads:
         if answer is None:
             return None
         _refuse_lacking(answer, entity_type)
+        _refuse_collection_headers(answer, entity_type, lambda: False)
         return Served(answer, {"state": self._list_label(entity_type, whole, state)})
 
     def _list_label(self, entity_type: EntityType, line: ListLine, state: StateIndex) -> dict[str, Any]:
@@ -289,6 +293,16 @@ def _unlearned_filter(view: ReadView, entity_type: EntityType, line: ListLine) -
     return (f"this {entity_type.name} list is not modelled over the current state for this query: its recording lists"
             f" the members it selected when it was recorded ({line.reason or 'its query is not learned'}), and the"
             f" {entity_type.name} collection has changed since; {accepted}")
+
+
+def _refuse_collection_headers(answer: Answer, entity_type: EntityType, still_recorded: Callable[[], bool]) -> None:
+    """Refuse an answer whose base's headers count or page the collection as recorded
+    (``collection_headers``), unless it is the recording's own answer."""
+    reason = unheld_headers(answer.headers, still_recorded)
+    if reason:
+        raise CallRefused(f"this {entity_type.name} list is not modelled over the current state: {reason}; the "
+                          "query it was recorded with is answered while the collection holds what it recorded",
+                          http_status=501)
 
 
 def _refuse_lacking(answer: Answer, entity_type: EntityType) -> None:

@@ -1,0 +1,44 @@
+"""Headers of a list answer that describe the listed collection as recorded (``rules/list-headers.yaml``).
+
+A list's base recording may carry headers that count or page what it listed: json-server's
+``X-Total-Count``, WordPress's ``X-WP-Total`` and ``X-WP-TotalPages``, a ``Link`` naming the next
+page. Rendered from the state for another query, or after the collection changed, they would
+count a collection the state no longer holds: such an answer is not given (the reason names the
+header), while the answer to the very query of the recording, over the collection it recorded,
+keeps them as recorded.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from capenv.interpreter.bundle.rule_data import setting_value
+
+Pairs = tuple[tuple[str, str], ...]
+_REL = re.compile(r"""rel\s*=\s*"?([^";,]+)"?""", re.IGNORECASE)
+
+
+def collection_headers(headers: Pairs) -> list[str]:
+    """The headers (as recorded) that describe the listed collection."""
+    names = {name.lower() for name in setting_value("list-headers", "collection_headers")}
+    relations = {rel.lower() for rel in setting_value("list-headers", "paging_link_relations")}
+    found = []
+    for name, value in headers:
+        lower = name.lower()
+        if lower in names:
+            found.append(name)
+        elif lower == "link" and any(rel in relations for match in _REL.finditer(value)
+                                     for rel in match.group(1).lower().split()):
+            found.append(name)
+    return found
+
+
+def unheld_headers(headers: Pairs, still_recorded: Callable[[], bool]) -> str | None:
+    """Why the answer cannot carry its base's headers (None: it can): a header describing the
+    collection, unless ``still_recorded()`` says the answer is the recording's own."""
+    found = collection_headers(headers)
+    if not found or still_recorded():
+        return None
+    return (f"its recording's {', '.join(sorted(set(found)))} header(s) describe the collection as recorded, which "
+            "the state cannot say for this call (another query, or the collection has changed since)")
