@@ -224,6 +224,9 @@ def _state_notes(view: ReadView | None, calls: Any = ()) -> list[str]:
             status = view.absence.recording.status
             notes.append(f"An entity the state does not hold answers the recorded {status}, "
                          'as the application answers ids it does not hold (state.view "missing").')
+            if any(not text.proven for text in view.absence.path_texts):
+                notes.append(f"The recorded {status} names the id it was sent for, and no other absence shows how it "
+                             "reads for another: an id other than the recorded one is refused.")
             if any(400 <= c.response.status < 500 and c.response.status != status for c in calls):
                 notes.append(f"An id shaped or framed otherwise than those answered {status}, where the capture "
                              "shows the application answering such ids otherwise, is refused; where it answered an "

@@ -83,3 +83,14 @@ def test_a_missing_entity_under_a_parent_the_state_does_not_hold_is_refused_not_
     assert answer.status == 404 and b"No such token" not in answer.body
     assert b'no users whose \\"name\\" is \\"zoe\\"' in answer.body
     assert runtime.read(TOOL, {"user_id": "bob", "token_id": "x5"})["body"] == missing("x5", "bob")
+
+
+def test_the_description_says_an_unproven_absence_refuses_other_ids():
+    """The refusal of another id is one no schema can say, so the read's description names it
+    (regression: a tracker's item read, whose one recorded 404 named its id, refused other ids while
+    its description promised the recorded 404 for every id the state does not hold)."""
+    runtime = EnvironmentRuntime(build_from(tokens_app(second_absence=False)))
+    described = runtime.catalog.entries[TOOL].description
+    assert "an id other than the recorded one is refused" in described
+    proven = EnvironmentRuntime(build_from(tokens_app(second_absence=True)))
+    assert "an id other than the recorded one is refused" not in proven.catalog.entries[TOOL].description
