@@ -254,6 +254,10 @@ class DocumentLine(_Model):
     state_backed: bool = False
     reason: str | None = None
     record_ordinals: tuple[int, ...] = ()
+    summarises: tuple[str, ...] = ()
+    """Types whose collections lie below this document's path and whose rows it may show (counts,
+    names): answered from the state only while they are as the capture began
+    (``interpreter/view/document_summaries``)."""
 
 
 class Projection(_Model):

@@ -13,6 +13,7 @@ from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.rules_engine import RuleSet
 from capenv.serving.state.index import StateIndex
 
+from .document_summaries import with_summarised_types
 from .absence import learn_absences
 from .write_absence import learn_write_absences
 from .envelope_members import envelope_members
@@ -131,6 +132,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         views = [with_held_digests(v, types, initial, written_paths) for v in views]
         views = [with_malformed_ids(v, by_ordinal, types, state.collections, ruleset, traces) for v in views]
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial)
+        write_ordinals = sorted(r.ordinal for r in records if writes(r))
+        views = [with_summarised_types(v, types, by_ordinal, write_ordinals) for v in views]
         views = [learn_queries(v, records, by_ordinal, writes, ruleset, traces)
                  if v.kind == "list" and v.type in types else v for v in views]
         views = [with_page_size_bounds(v, records, ruleset, traces) if v.learned_queries else v for v in views]

@@ -45,6 +45,7 @@ from .projection import (
 from .queries import unproven
 from .replay import Replayer
 from .initial_sightings import InitialSightings
+from .summaries import Summaries
 
 PAGE_SIZE_KINDS = ("limit", "end")
 ABSENT_STATUSES = (400, 404, 410)
@@ -55,6 +56,7 @@ class StateReads:
         self._replayer = replayer
         self._evidence_id = view.evidence_id
         self._sightings = InitialSightings(view, replay)
+        self._summaries = Summaries(view.state)
         self._types = {t.name: t for t in view.types}
         queries = {c.ordinal: c.query for calls in replay.tools.values() for c in calls}
         # The queries each item view's read gate checked: the only ones it answers from state (a
@@ -255,6 +257,8 @@ class StateReads:
                        if line.state_backed and (fit := path_fit(line.path, call.path)) is not None
                        and same_query(line.query, call.query)), key=lambda item: (-item[0], item[1]))
         for _, _, line in fits:
+            if line.summarises:
+                self._summaries.refuse_changed(view.tool, line, state)
             answer = answer_document(line, state)
             if answer is not None:
                 return Served(answer, {"state": {"source": "state", "view": "document", "type": None,

@@ -64,9 +64,6 @@ def check(app: str, results: list[CallResult]) -> None:
 KNOWN_WRONG: dict[str, str] = {
     "pdns": "an id of a shape no recorded id has answered with the learned 404: a TSIG key name with an empty "
             "label (seed-key.., which PowerDNS answers 422); no recorded 4xx shows that shape",
-    "datasette": "the database page (/blog.json) is a state-backed document whose tables[].count follows the "
-                 "rows of every table below it: after a served tag insert the model answers the page as first "
-                 "seen (tags count 3, the application 4); nothing ties a document to the collections it summarises",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 

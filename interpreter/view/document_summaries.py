@@ -1,0 +1,57 @@
+"""Documents that summarise the collections below them (``DocumentLine.summarises``).
+
+A document read at a path above a type's collection (a database page at ``/blog`` over the
+tables at ``/blog/tags``, an API root over its resources) may show what those collections hold:
+row counts, names, totals. The state holds the document as recorded and no plan writes it when
+an entity below changes, so serving answers it from the state only while those collections are
+as the capture began (``serving/reads/from_state``), unless the capture itself shows the
+document unchanged across a write: two successful recordings of the line, a write between
+them, always the same answer, and none across a write answering otherwise.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from capenv.interpreter.bundle.models import DocumentLine, EntityType, ReadView
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import same_json
+from capenv.interpreter.evidence.records import Record
+
+
+def with_summarised_types(view: ReadView, types: dict[str, EntityType], records: dict[int, Record],
+                          writes: list[int]) -> ReadView:
+    """The view with each document line's ``summarises`` set (``writes``: the write ordinals, sorted)."""
+    if view.kind != "document":
+        return view
+    lines = tuple(_line(line, types, records, writes) for line in view.documents)
+    return view.model_copy(update={"documents": lines})
+
+
+def _line(line: DocumentLine, types: dict[str, EntityType], records: dict[int, Record],
+          writes: list[int]) -> DocumentLine:
+    below = tuple(name for name, t in types.items() if _strictly_below(t.collection_template, line.path))
+    if not below or _unchanged_across_writes(line, records, writes):
+        return line
+    return line.model_copy(update={"summarises": below})
+
+
+def _strictly_below(template: str, path: str) -> bool:
+    theirs = [s for s in split_path(template) if s]
+    mine = [s for s in split_path(path) if s]
+    return len(theirs) > len(mine) and all(t == m or t.startswith("{") for t, m in zip(theirs, mine))
+
+
+def _unchanged_across_writes(line: DocumentLine, records: dict[int, Record], writes: list[int]) -> bool:
+    answered = [records[o] for o in sorted(line.record_ordinals) if o in records and records[o].succeeded]
+    across = [(a, b) for i, a in enumerate(answered) for b in answered[i + 1:]
+              if bisect_right(writes, a.ordinal) < bisect_right(writes, b.ordinal)]
+    return bool(across) and all(_same(a, b) for a, b in across)
+
+
+def _same(left: Record, right: Record) -> bool:
+    if left.status != right.status or left.response.is_json != right.response.is_json:
+        return False
+    if left.response.is_json:
+        return same_json(left.response.json_value, right.response.json_value)
+    return left.response.text == right.response.text

@@ -1,0 +1,63 @@
+"""A document read above a collection (a database page at ``/db`` over its tables at ``/db/notes``)
+may show what the collection holds (a row count): the state keeps the document as recorded and no
+write plan changes it, so once a served write has changed the collection below it, the document is
+refused (409, saying why) rather than answered as the capture began (Datasette's ``/blog.json`` kept
+counting the tags the seed held after a served insert: its later recording followed a table create,
+a write no plan explains, so the gate could not weigh it). A document the capture shows unchanged
+across a write still answers."""
+
+from __future__ import annotations
+
+import json
+
+from support.capture_runs import build_from
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.runtime_api import HttpRequest
+
+JSON = (("content-type", "application/json"),)
+
+
+def notes_app(later_page: dict) -> HarBuilder:
+    notes = [{"id": 1, "title": "one"}, {"id": 2, "title": "two"}]
+    har = (HarBuilder()
+           .call("GET", "/db", response={"database": "db", "counts": {"notes": 2}})
+           .call("GET", "/db/notes", response=notes)
+           .call("GET", "/db/notes/1", response=notes[0])
+           .call("GET", "/db/notes/2", response=notes[1]))
+    for ident, title in ((3, "three"), (4, "four"), (5, "five")):
+        created = {"id": ident, "title": title}
+        notes = notes + [created]
+        har = (har.call("POST", "/db/notes", body={"title": title}, status=201, response=created)
+               .call("GET", f"/db/notes/{ident}", response=created)
+               .call("GET", "/db/notes", response=notes))
+    # a write no plan explains (a new table) stands between the creates and the page's later recording
+    return (har.call("POST", "/db/-/create", body={"table": "tags"}, status=201, response={"ok": True})
+            .call("GET", "/db", response=later_page))
+
+
+def send(runtime: EnvironmentRuntime, method: str, path: str, body: object = None):
+    data = json.dumps(body).encode() if body is not None else b""
+    return runtime.http(HttpRequest(method, path, (), JSON if body is not None else (), data))
+
+
+def test_the_page_answers_while_the_collection_below_is_as_the_capture_began():
+    runtime = EnvironmentRuntime(build_from(notes_app({"database": "db", "counts": {"notes": 5}})))
+    answer = send(runtime, "GET", "/db")
+    assert answer.status == 200 and json.loads(answer.body)["counts"]["notes"] == 2, answer.body
+
+
+def test_a_page_counting_the_collection_is_refused_after_a_served_create_below_it():
+    runtime = EnvironmentRuntime(build_from(notes_app({"database": "db", "counts": {"notes": 5}})))
+    created = send(runtime, "POST", "/db/notes", {"title": "six"})
+    assert created.status == 201, created.body
+    answer = send(runtime, "GET", "/db")
+    assert answer.status == 409 and b"lies above" in answer.body, answer.body
+
+
+def test_a_page_the_capture_shows_unchanged_across_writes_still_answers():
+    runtime = EnvironmentRuntime(build_from(notes_app({"database": "db", "counts": {"notes": 2}})))
+    assert send(runtime, "POST", "/db/notes", {"title": "six"}).status == 201
+    answer = send(runtime, "GET", "/db")
+    assert answer.status == 200 and json.loads(answer.body)["counts"]["notes"] == 2, answer.body
