@@ -551,13 +551,16 @@ class SplitAnswer(_Model):
     (None: the answer shows none), ``entity_member`` the entity as the state holds it after the
     call, projected on the members the call sent (``sent``), on ``fields`` whatever it sent
     (``fixed``), or on ``fields`` for a call sending exactly them (``either``: no recorded call
-    shows which of the two the application answers, so serving refuses any other call), with
+    shows which of the two the application answers, so serving refuses any other call), or
+    ``acknowledged``: an acknowledging answer (Parse's ``{"objectId", "createdAt"}``) holding at its
+    root the identity (``id_member``, or none) and ``fields`` of the entity after the call, with
     ``path_members`` beside; ``sorted_members``: the recorded answers list those members sorted;
     ``transformed``: members the plan does not accept, since an answer showed them transformed."""
 
     id_member: str | None = None
-    entity_member: str
-    projection: Literal["sent", "fixed", "either"]
+    entity_member: str | None = None
+    """None with ``acknowledged``: the answer holds ``fields`` of the entity at its root."""
+    projection: Literal["sent", "fixed", "either", "acknowledged"]
     fields: tuple[str, ...] = ()
     path_members: tuple[AnswerPathMember, ...] = ()
     sorted_members: bool = False

@@ -39,7 +39,7 @@ def split_answer(tool: str, effect: str, entity_type: EntityType, calls: list[Re
     decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{tool} answer")
     events.extend(decision.events)
     projection = decision.yields.get("projection")
-    if projection not in ("sent", "fixed", "either"):
+    if projection not in ("sent", "fixed", "either", "acknowledged"):
         return None
     found = decision.evidence
     transformed = tuple(sorted(found.get("transformed") or {}))
@@ -51,7 +51,11 @@ def split_answer(tool: str, effect: str, entity_type: EntityType, calls: list[Re
         return None
     members = tuple(AnswerPathMember(member=name, segment=int(where[0]), form=str(where[1]))
                     for name, where in sorted(found.get("path_members", {}).items()))
-    entity_member = str(found["entity_member"])
+    entity_member = found.get("entity_member")
+    if projection == "acknowledged":
+        return SplitAnswer(id_member=found.get("id_member"), entity_member=None, projection=projection,
+                           fields=tuple(found.get("fields") or ()), rule_id=decision.rule_id)
+    entity_member = str(entity_member)
     return SplitAnswer(id_member=found.get("id_member"), entity_member=entity_member, projection=projection,
                        fields=tuple(found.get("fields") or ()), path_members=members,
                        sorted_members=all(list(c.answer[entity_member]) == sorted(c.answer[entity_member])

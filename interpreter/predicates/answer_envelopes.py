@@ -10,6 +10,12 @@ the entity) and a projection of the entity under another: either the members the
 (``sent``) or one set of fields whatever was sent (``fixed``). A member of the projection the
 entity does not explain may repeat a path value of the call (the parent a Superset annotation's
 answer names as ``layer``) at one segment in every call.
+
+An acknowledging answer holds a few of the entity's fields at its root (Parse's create answers
+``{"objectId", "createdAt"}``, its update answers ``{"updatedAt"}``): the same fields in every
+answer, for a create its identity among them, none a member a call sent, each as the later read
+shows the entity, and fewer than the entity holds; a member some answers show beside them is one their call sent, as the
+entity holds it after the call.
 """
 
 from __future__ import annotations
@@ -174,3 +180,55 @@ def answer_splits_entity(ctx: AnswerEnvelopeContext, params: SplitParams) -> Out
                   "fields": [name for name in fields if name not in path_members]
                   if params.projection == "fixed" else [],
                   "path_members": path_members, "observed": observed})
+
+
+class AcknowledgedParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_observed: int = Field(ge=1)
+    """Calls whose answer is checked against a later read of their entity."""
+
+
+@predicate("answer_acknowledges_entity", context="answer-envelope", params=AcknowledgedParams)
+def answer_acknowledges_entity(ctx: AnswerEnvelopeContext, params: AcknowledgedParams) -> Outcome:
+    """Every call answered an object holding the same few fields of its entity at the root (a
+    create's identity among them), none a member any call sent (values the application made: a
+    clock), each as the later read of the entity shows it, leaving out some field the entity holds; a member only some answers show is one their call sent, shown as the
+    entity holds it after the call. At least ``min_observed`` calls are checked against a later read."""
+    if not ctx.calls:
+        return Miss("no successful call answered JSON")
+    answers = [call.answer for call in ctx.calls]
+    bad = next((call.ordinal for call in ctx.calls if not isinstance(call.answer, dict) or not call.answer), None)
+    if bad is not None:
+        return Miss(f"record {bad}'s answer is no object holding members")
+    if ctx.effect == "create":
+        unnamed = next((call.ordinal for call in ctx.calls if call.entity_id is None
+                        or not same_json(call.answer.get(ctx.id_field, _NONE), call.entity_id)), None)
+        if unnamed is not None:
+            return Miss(f"record {unnamed}'s answer does not hold its entity's identity {ctx.id_field!r}")
+    common = [name for name in answers[0] if name != ctx.id_field and all(name in a for a in answers)]
+    if not common:
+        return Miss("no field beside the identity is in every answer")
+    sent = next((name for name in common if any(name in call.sent for call in ctx.calls)), None)
+    if sent is not None:
+        return Miss(f"every answer shows {sent!r}, which a call sent: the entity, not an acknowledgement")
+    for call in ctx.calls:
+        extra = [name for name in call.answer if name not in common and name != ctx.id_field]
+        unsent = [name for name in extra if name not in call.sent]
+        if unsent:
+            return Miss(f"record {call.ordinal}'s answer shows {unsent[0]!r}, in no other answer and not sent")
+        if call.after is None:
+            continue
+        differing = next((name for name, value in call.answer.items()
+                          if not same_json(call.after.get(name, _NONE), value)), None)
+        if differing is not None:
+            return Miss(f"record {call.ordinal} answered {differing!r} otherwise than the later read shows its entity")
+        if set(call.after) <= set(call.answer):
+            return Miss(f"record {call.ordinal}'s answer holds every field its entity holds: the entity itself")
+    observed = sum(1 for call in ctx.calls if call.after is not None)
+    if observed < params.min_observed:
+        return Miss(f"{observed} call(s) are checked against a later read of their entity, fewer than "
+                    f"{params.min_observed}")
+    id_member = ctx.id_field if all(ctx.id_field in a for a in answers) else None
+    return Match({"id_member": id_member, "entity_member": None, "fields": common, "path_members": {},
+                  "transformed": {}, "observed": observed})

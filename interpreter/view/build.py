@@ -29,6 +29,7 @@ from .projection_candidates import ProjectionCandidates
 from .projections import learn_projections
 from .query_members import query_members, with_query_shaped_records
 from .read_gate import run_read_gate, with_held_digests
+from .unauthenticated import unauthenticated_reads
 from .shapes import ShapeReader
 from .types import infer_types, with_nested_ids
 from .views import build_views
@@ -131,7 +132,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         written_paths = [(r.ordinal, tuple(split_path(r.path))) for r in records if writes(r)]
         views = [with_held_digests(v, types, initial, written_paths) for v in views]
         views = [with_malformed_ids(v, by_ordinal, types, state.collections, ruleset, traces) for v in views]
-        views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial)
+        views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial,
+                              unauthenticated_reads(records, ruleset))
         write_ordinals = sorted(r.ordinal for r in records if writes(r))
         views = [with_summarised_types(v, types, by_ordinal, write_ordinals) for v in views]
         views = [learn_queries(v, records, by_ordinal, writes, ruleset, traces)

@@ -21,12 +21,6 @@ from capenv.serving.state.index import StateIndex
 
 from .views import is_absence
 
-UNAUTHENTICATED = 401
-"""A read answered so was sent without valid credentials (a token left out): authorization is not
-modelled, and the answer says nothing of what the state holds. A 403 or a 422 may be about the
-entity asked for (a malformed id), so those reads are still checked."""
-
-
 def compare(answer: Answer | None, record: Record, view: ReadView, *, is_list: bool) -> str | None:
     """None when the answer reproduces the recording, else a short reason."""
     if answer is None:
@@ -193,7 +187,10 @@ def projecting_or_none(view: ReadView, query: Any) -> Any:
 
 
 def run_read_gate(views: list[ReadView], records: dict[int, Record], window_reads: tuple[int, ...],
-                  tool_of: dict[int, str], types: dict[str, EntityType], state: StateIndex) -> list[ReadView]:
+                  tool_of: dict[int, str], types: dict[str, EntityType], state: StateIndex,
+                  unauthenticated: frozenset[int] = frozenset()) -> list[ReadView]:
+    """``unauthenticated``: the reads refused for credentials they were sent without
+    (``unauthenticated.unauthenticated_reads``), which show nothing of the state."""
     by_tool = {v.tool: v for v in views}
     failures: dict[str, list[str]] = {}
     checked: dict[str, list[int]] = {}
@@ -206,7 +203,7 @@ def run_read_gate(views: list[ReadView], records: dict[int, Record], window_read
             continue
         if ordinal in view.malformed_id_records:
             continue  # refused for the id's shape before the application looked it up (view-malformed-ids)
-        if record.status == UNAUTHENTICATED:
+        if ordinal in unauthenticated:
             continue  # refused before the application looked at what it asked for: it shows nothing of the state
         answer, is_list, _line = answer_read(view, record, types, state)
         reason = compare(answer, record, view, is_list=is_list)

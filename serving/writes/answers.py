@@ -33,6 +33,8 @@ def render_split(plan: WritePlan, entity: dict[str, Any], id_field: str, sent: d
     holds it after the call) rendered for this call; refused where the recordings do not show what
     the application would answer (``write-answer-envelopes``)."""
     split: SplitAnswer = plan.response.split
+    if split.projection == "acknowledged":
+        return _acknowledgement(plan, split, entity, id_field)
     if split.projection == "either" and set(sent) != set(split.fields):
         raise WriteRefusal(
             f"send exactly {', '.join(split.fields)}: the application answers every recorded call with "
@@ -65,6 +67,18 @@ def render_split(plan: WritePlan, entity: dict[str, Any], id_field: str, sent: d
         body[split.id_member] = entity[id_field]
     body[split.entity_member] = projected
     return body
+
+
+def _acknowledgement(plan: WritePlan, split: SplitAnswer, entity: dict[str, Any], id_field: str) -> dict[str, Any]:
+    """An acknowledging answer: the identity and the few fields every recorded answer showed, as the
+    entity holds them after the call, in the recorded answer's order."""
+    lacking = [name for name in split.fields if name not in entity]
+    if lacking:
+        raise WriteRefusal(f"the answer would show {', '.join(lacking)}, which the entity does not hold")
+    names = [*([split.id_member] if split.id_member else []), *split.fields]
+    recorded = plan.response.body if isinstance(plan.response.body, dict) else {}
+    names.sort(key=lambda name: list(recorded).index(name) if name in recorded else len(recorded))
+    return {name: entity[id_field] if name == split.id_member else entity[name] for name in names}
 
 
 def check_answer_covers(plan: WritePlan, entity: dict[str, Any], unsent: frozenset[str] = frozenset()) -> None:

@@ -1,6 +1,8 @@
 """A read the application refused for want of credentials (401) shows nothing of the state: the
 read gate passes it over, so one call sent without a token does not keep the list it asked for
-on replay. Other refusals may be about what the read asked for, and are still checked."""
+on replay. So is a 403 to a call that left out a header every successful call carried (Parse's
+X-Parse-Application-Id and X-Parse-Master-Key). Other refusals may be about what the read asked
+for, and are still checked."""
 
 from __future__ import annotations
 
@@ -12,11 +14,12 @@ from capenv.serving.runtime import EnvironmentRuntime
 ITEMS = [{"id": 1, "title": "t1"}, {"id": 2, "title": "t2"}]
 
 
-def capture(refused_status: int) -> HarBuilder:
+def capture(refused_status: int, refused_headers: list | None = None) -> HarBuilder:
     builder = HarBuilder().call("GET", "/items", response=ITEMS, headers=[("x-token", "t")])
     for entity in ITEMS:
         builder.call("GET", f"/items/{entity['id']}", response=entity, headers=[("x-token", "t")])
-    return builder.call("GET", "/items", status=refused_status, response={"error": "refused"})
+    return builder.call("GET", "/items", status=refused_status, response={"error": "refused"},
+                        headers=refused_headers)
 
 
 def test_a_list_read_refused_without_a_token_does_not_keep_the_list_on_replay():
@@ -40,3 +43,18 @@ def test_a_recorded_absence_is_still_checked():
     view = build_from(capture(404)).view.view("get_items")
     assert not view.state_backed
     assert "recorded an absence" in view.reason
+
+
+def test_a_403_to_a_call_without_the_header_every_success_carried_is_passed_over():
+    bundle = build_from(capture(403))
+    view = bundle.view.view("get_items")
+    assert view.state_backed, view.reason
+    assert 4 not in view.checked_record_ordinals
+    assert EnvironmentRuntime(bundle).read("get_items")["body"] == ITEMS
+
+
+def test_a_403_to_a_call_sending_every_such_header_is_still_checked():
+    """Sent with the token every success carried, a 403 may be about what the read asked for."""
+    view = build_from(capture(403, [("x-token", "t")])).view.view("get_items")
+    assert not view.state_backed
+    assert "403 recorded" in view.reason
