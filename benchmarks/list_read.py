@@ -32,8 +32,10 @@ from benchmarks.stats import median, table, verdict
 CAPTURE = REPO / "captures" / "json-server" / "capture.har"
 ENTITIES = pick(10_000, 200)
 WARMUP_READS = pick(5, 1)
-READS_PER_ROUND = pick(20, 2)
-ROUNDS = pick(3, 1)
+READS_PER_ROUND = pick(100, 2)
+"""The server's CPU is read in clock ticks (10 ms): a round of 20 reads of ~4 ms each was 8 ticks,
+so one tick more or less moved its figure by an eighth (one run's rounds spread 5.0-7.5 ms)."""
+ROUNDS = pick(5, 1)
 TARGET_RATIO = 3.0
 """capenv's server CPU per list read at least 3× below json-server's (issue 15)."""
 CAPENV = "capenv serve (no --store)"
