@@ -110,6 +110,10 @@ class EntityType(_Model):
     """Item tools that address the entity by another field (tool -> field), e.g. by name."""
     either_key: EitherKey | None = None
     """The item path's parameter takes either the identity or this key member (told apart by shape)."""
+    shallow_items: str | None = None
+    """The item path lies outside the collections (shallow nesting, ``view-shallow-items``: the rule
+    that joined them): ``/versions/{id}`` names the entity whichever ``/projects/{p}/versions``
+    holds it, found by its id across the type's collections (``serving/state/shallow``)."""
     nested_ids: bool = False
     """Ids are paths (the item parameter spans segments, ``manifest.path_spans``): an id that
     extends another by ``/`` names an entity under it, which a delete of the other would take

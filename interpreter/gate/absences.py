@@ -17,15 +17,17 @@ evidence). An entity the recordings already showed absent is not blamed twice.
 
 from __future__ import annotations
 
+import re
+
 from bisect import bisect_left, bisect_right
 from typing import Any
 
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.timeline import Timeline
-from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.reads.render import locate
 from capenv.serving.state.index import StateIndex
+from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.writes.calls import WriteEnv
 
 from .findings import GateNote, GateRun, Tracking
@@ -47,7 +49,7 @@ def absent_held(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
     if read_view.kind == "item":
         if not is_absence(record, read_view):
             return []
-        collection = collection_path(record.path, entity_type)
+        collection = item_collection_path(copy, record.path, entity_type, read_view.key_field)
         found = named_entity(copy, record.path, entity_type, read_view)
         if found is None or collection in track.unchecked:
             return []
@@ -202,11 +204,14 @@ class _Link:
     """What a member holding an id must look like to name an entity of ``type_name``."""
 
     def __init__(self, type_name: str, settings: dict[str, Any]) -> None:
-        self.prefix = type_name.lower()[:int(settings["absence_link_name_prefix"])]
+        size = int(settings["absence_link_name_prefix"])
+        # the name's beginning, or one of its words' (an issue's "category" names issue_categories)
+        words = [w for w in re.split(r"[^a-z0-9]+", type_name.lower()) if w]
+        self.prefixes = tuple(dict.fromkeys([type_name.lower()[:size]] + [w[:size] for w in words]))
         self.short = int(settings["absence_link_short_id"])
 
     def names(self, key: str, member: str) -> bool:
-        return len(key) >= self.short or member.lower().startswith(self.prefix)
+        return len(key) >= self.short or member.lower().startswith(self.prefixes)
 
 
 def _texts(value: Any, own_id: str) -> dict[str, set[str]]:

@@ -9,16 +9,17 @@ from typing import Any
 from capenv.interpreter.bundle.insert import insert_index
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.shallow import at_item_path
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.plans.location import location_id
 from capenv.interpreter.plans.link import ids_answered, names_id_alone
+from capenv.interpreter.plans.location import location_id
 from capenv.interpreter.plans.newly_listed import newly_listed
 from capenv.interpreter.plans.timeline import Timeline
-from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
 from capenv.serving.state.index import StateIndex
+from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.writes.calls import WriteEnv
 
 from .embed_checks import CreatedEntities
@@ -132,9 +133,10 @@ def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: State
     if not isinstance(outcome, dict) or entity_type.id_field not in outcome:
         return False
     key = str(outcome[entity_type.id_field])
-    own = collection_path(record.path, entity_type)
-    in_type = len(split_path(record.path)) >= len(split_path(entity_type.collection_template)) and prefix(
-        split_path(record.path), split_path(entity_type.collection_template))
+    own = item_collection_path(copy, record.path, entity_type)
+    in_type = at_item_path(record.path, entity_type) or len(split_path(record.path)) >= len(
+        split_path(entity_type.collection_template)) and prefix(split_path(record.path),
+                                                             split_path(entity_type.collection_template))
     collection = own if in_type or not plan.collection else plan.collection
     held = copy.find_collection(collection, entity_type.name) or ensure_collection(copy, collection,
                                                                                  entity_type.name, {})
@@ -168,7 +170,7 @@ def takes_new_entity(record: Record, read_view: Any, env: WriteEnv, copy: StateI
     key = str(located[entity_type.id_field])
     if (entity_type.name, key) in track.touched:
         return False
-    collection = collection_path(record.path, entity_type)
+    collection = item_collection_path(copy, record.path, entity_type, read_view.key_field)
     since = max(track.last_check.get(("entity", entity_type.name, key), 0),
                 track.last_check.get(("collection", collection), 0))
     if not any(since < ordinal < record.ordinal for ordinal in track.creating_writes):

@@ -124,6 +124,9 @@ class Tracking:
     last_check: dict[tuple, int] = field(default_factory=dict)
     modelled_since: list[tuple[int, str, str]] = field(default_factory=list)
     """(ordinal, tool, path) of modelled writes."""
+    brought: list[tuple[int, str, str]] = field(default_factory=list)
+    """(record, tool, path) of each call its plan does not explain that the copy was brought to the
+    outcome of (``bring_to_outcome``): what it changed beyond its entity nothing models."""
     modelled_targets: dict[int, frozenset[tuple]] = field(default_factory=dict)
     """Modelled write (ordinal) -> the targets its effect changed."""
     last_touched: dict[tuple, int] = field(default_factory=dict)

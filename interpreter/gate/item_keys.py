@@ -13,14 +13,14 @@ from typing import Any
 
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
-from capenv.interpreter.view.extract import collection_path
 from capenv.serving.state.index import StateIndex
+from capenv.serving.state.shallow import item_collection_path
 
 
 def named_entity(copy: StateIndex, path: str, entity_type: Any, read_view: Any) -> tuple[str, dict[str, Any]] | None:
     """(identity, entity) of the held entity an item read's path names, as serving's lookup
     finds it; None when the copy holds none."""
-    held = copy.find_collection(collection_path(path, entity_type), entity_type.name)
+    held = copy.find_collection(item_collection_path(copy, path, entity_type, read_view.key_field), entity_type.name)
     if held is None:
         return None
     return copy.find_entity(held, split_path(path)[-1], read_view.key_field or entity_type.id_field,

@@ -17,6 +17,7 @@ from capenv.interpreter.view.read_gate import (
 )
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.state.index import StateIndex
+from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.writes.calls import WriteEnv
 
 from .absences import modelled_between
@@ -26,6 +27,7 @@ from .excuses import excused_in_failed_list, followed, followed_in_list
 from .findings import GateNote, GateRun, Pending, PlanFindings, Tracking
 from .item_checks import attribute_failed_item, changes_whole_entity
 from .item_keys import by_other_key, held_entity, item_key
+from .key_spellings import same_entity_spelled_otherwise
 from .linked_changes import blame_linked_changes
 from .list_checks import replace_placement
 from .pages import past_the_page
@@ -40,7 +42,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     entity_type = env.types.get(read_view.type or "") if read_view.type else None
     line, held, key = None, None, ""
     if read_view.kind == "item" and entity_type is not None:
-        collection = collection_path(record.path, entity_type)
+        collection = item_collection_path(copy, record.path, entity_type, read_view.key_field)
         # a collection not checked again (its lists) left its entities unknown: the read shows them again
         if not item_query_answered(read_view, record.query, records):
             run.traces.append(_replayed_query(record, read_view))
@@ -135,8 +137,10 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         since = max((last_check.get(t, 0) for t in targets), default=0)
         changed = any(max(track.changed_by_unattributed.get(t, 0), track.latest_unmodelled.get(t, 0)) > since
                       for t in targets) or unscoped_since(track, since, record.ordinal) is not None
-        for ordinal, tool, path in ([] if changed else modelled_between(track, since, record.ordinal)):
-            if related_paths(path, record.path) and tool in findings:
+        brought = [(o, tool, path) for o, tool, path in track.brought if since < o < record.ordinal]
+        for ordinal, tool, path in ([] if changed else modelled_between(track, since, record.ordinal) + brought):
+            if tool in findings and (related_paths(path, record.path) or same_entity_spelled_otherwise(
+                    path, record.path, env.types, copy)):
                 if findings[tool].side_effect_by is None:
                     findings[tool].side_effect_by = record.ordinal
                     findings[tool].notes.append(GateNote(record.ordinal, difference, kind="side-effect",
@@ -149,7 +153,8 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         pending.pop(target, None)
         last_check[target] = record.ordinal
     if read_view.kind == "item":
-        resync_item(record, read_view, entity_type, copy, collection_path(record.path, entity_type), key)
+        resync_item(record, read_view, entity_type, copy,
+                    item_collection_path(copy, record.path, entity_type, read_view.key_field), key)
     elif read_view.kind == "list":
         track.failed_lists.add(targets[0][1])
     elif read_view.kind == "document" and record.response.is_json:
@@ -206,7 +211,8 @@ def placed_by_another_candidate(record: Record, read_view: Any, entity_type: Any
                                 exercised: list[Pending], run: GateRun, line: Any = None) -> bool:
     """A list failing only for where one create placed its entity passes when another of that
     create's insert candidates reproduces it; that candidate becomes the plan's rule."""
-    where = (line.collection or line.path) if line is not None else collection_path(record.path, entity_type)
+    where = (line.collection or line.path) if line is not None else item_collection_path(copy, record.path,
+                                                                                         entity_type)
     held = copy.find_collection(where, entity_type.name)
     if held is None:
         return False

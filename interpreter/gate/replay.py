@@ -16,7 +16,6 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.rules_engine import load_rules
-from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.paging import PagingRoles
 from capenv.interpreter.view.read_gate import choose_document_line
 from capenv.interpreter.view.views import is_absence
@@ -24,6 +23,7 @@ from capenv.interpreter.view.window import is_write
 from capenv.serving.ops.sequence_state import SequenceState, sequence_fields
 from capenv.serving.ops.context import OpRefusal
 from capenv.serving.state.index import StateIndex
+from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.writes.calls import (WriteCall, WriteEnv, WriteRefusal, unchecked_header_refusal,
                                          unchecked_header_sent)
 from capenv.serving.writes.execute import execute
@@ -143,6 +143,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                     continue  # unmodelled at the entities it names, not the whole collection
                 findings[tool].notes.append(unexplained_call_note(record, findings[tool]))
                 if bring_to_outcome(plan, record, env, copy, timeline, track):
+                    if plan.effect != "document":  # a document's outcome is what its next read shows
+                        track.brought.append((ordinal, tool, record.path))
                     continue
                 if plan.effect == "create":
                     track.creating_writes.append(ordinal)  # a create whose outcome nothing shows
@@ -225,7 +227,7 @@ def _overlaps_running_write(record: Record, read_view: Any, env: WriteEnv, copy:
         line = choose_document_line(read_view, record.path, record.query, copy)
         mine = {("document", line.path if line is not None else record.path)}
     elif entity_type is not None:
-        where = collection_path(record.path, entity_type)
+        where = item_collection_path(copy, record.path, entity_type, read_view.key_field)
         if read_view.kind == "list":
             chosen = run.choose_list_line(read_view, record.path, record.query)
             where = (chosen[0].collection or chosen[0].path) if chosen is not None else where

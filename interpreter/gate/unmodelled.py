@@ -14,11 +14,13 @@ from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.shallow import at_item_path, item_segment
 from capenv.interpreter.bundle.values import same_spelling
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
 from capenv.serving.state.index import StateIndex
+from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.writes.calls import WriteEnv
 
 from .findings import Tracking
@@ -34,7 +36,10 @@ def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking)
     for entity_type in env.types.values():
         template = _segments(entity_type.collection_template)
         scoped = scoped or prefix(parts, template) or prefix(template, parts)
-        if len(parts) > len(template) and prefix(parts, template):
+        if at_item_path(record.path, entity_type):  # a shallow type's item path, outside its collections
+            scoped = True
+            _below_item(record, entity_type, item_segment(record.path, entity_type), copy, track)
+        elif len(parts) > len(template) and prefix(parts, template):
             _below_item(record, entity_type, parts[len(template)], copy, track)
         elif len(parts) == len(template) and prefix(parts, template):
             held = copy.find_collection(collection_path(record.path, entity_type), entity_type.name)
@@ -77,7 +82,7 @@ def _below_item(record: Record, entity_type: object, segment: str, copy: StateIn
     """The named entity is unknown; when the path names no held entity, every entity of that
     collection is (each is still checked, and a read shows it again)."""
     name = entity_type.name
-    collection = collection_path(record.path, entity_type)
+    collection = item_collection_path(copy, record.path, entity_type)
     held = copy.find_collection(collection, name)
     found = copy.find_entity(held, segment, entity_type.id_field, entity_type.id_field, entity_type.either_key) \
         if held is not None else None

@@ -70,6 +70,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             contradicted_by=found.contradicted_by if found else None,
             side_effect_by=found.side_effect_by if found else None,
             confirmations=len(found.confirmations) if found else 0, copies=copied,
+            ids_per_collection=_ids_per_collection(plan, view),
             refused_held=tuple(found.refused_held) if found else (),
             **_explanations(plan, found, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")
@@ -85,6 +86,15 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             if found else (),
             "traces": plan.traces + copy_events + decision.events}))
     return result
+
+
+def _ids_per_collection(plan: WritePlan, view: ViewResult) -> tuple[str, ...]:
+    """A shallow type's create's identity fields its sequence numbers per collection."""
+    entity_type = next((t for t in view.types if t.name == plan.type), None)
+    if plan.effect != "create" or entity_type is None or not entity_type.shallow_items:
+        return ()
+    return tuple(f.field for f in plan.fields if f.field == entity_type.id_field
+                 and f.params.get("format") == "sequence" and f.params.get("scope", "collection") == "collection")
 
 
 def _contradicting_read(found: PlanFindings | None, reason: str | None) -> int | None:

@@ -29,7 +29,6 @@ from urllib.parse import unquote
 from capenv.interpreter.bundle.models import EntityType
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.view.extract import collection_path
 
 from .classify import classify, target_of
 from .exemplar import admit_body
@@ -170,7 +169,8 @@ def _add_write_answers(ctx: Any) -> None:
                     found.append((call, link.type, str(link.id_value), link.observed))
         for call, entity_type, key, entity in found:
             if entity is not None:
-                ctx.timeline.add_answer(Sighting(call.ordinal, entity_type.name, collection_path(call.path, entity_type),
+                ctx.timeline.add_answer(Sighting(call.ordinal, entity_type.name,
+                                                 ctx.timeline.collection_at(call.path, entity_type, key),
                                                  key, entity, "response"))
     _add_writes_below_items(ctx, handled)
 

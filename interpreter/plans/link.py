@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from capenv.interpreter.bundle.models import EntityType, Locator, StateSnapshot
 from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.shallow import at_item_path
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.view.extract import collection_path
@@ -146,8 +147,9 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
         if (entity_type.name, key) in held or timeline.seen_before(entity_type.name, key, call.ordinal):
             misses.append(f"{where}={key!r}: a {entity_type.name} entity with that id existed before the call")
             continue
-        listed = collection_read_holding(timeline, collection_path(record.path, entity_type), entity_type.id_field,
-                                         key, call)
+        where_made = collection_path(call.path if at_item_path(record.path, entity_type) else record.path,
+                                     entity_type)  # a shallow type's item read names no collection
+        listed = collection_read_holding(timeline, where_made, entity_type.id_field, key, call)
         if listed is not None:
             misses.append(f"{where}={key!r}: a {entity_type.name} entity with that id existed before the call "
                           f"(record {listed.ordinal}, GET {listed.path}, held it)")
@@ -156,7 +158,7 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
             misses.append(f"{where}={key!r}: a short id links only to a type read before the call")
             continue
         observed, locator = entity_in_answer(call.response.json_value, entity_type.id_field, key)
-        return Link(entity_type, collection_path(record.path, entity_type), value, observed, locator), misses
+        return Link(entity_type, where_made, value, observed, locator), misses
     return None, misses
 
 

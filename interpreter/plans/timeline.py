@@ -21,6 +21,7 @@ from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import EntityType, ReadView, ViewResult
 from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.shallow import at_item_path, item_prefix
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest
@@ -88,6 +89,17 @@ class Timeline:
 
     def add(self, sighting: Sighting) -> None:
         self.by_entity.setdefault((sighting.type, sighting.key), []).append(sighting)
+
+    def collection_at(self, path: str, entity_type: EntityType, key: str) -> str:
+        """The collection a path names an entity in: its prefix as deep as the collection template,
+        or at a shallow type's item path (``EntityType.shallow_items``) the collection the entity was
+        last seen in (a list, a create's answer), since the path names it by its id alone; the item
+        path's own prefix when it was never seen in one."""
+        if not at_item_path(path, entity_type):
+            return collection_path(path, entity_type)
+        seen = [s for s in (*self.by_entity.get((entity_type.name, key), ()),
+                            *((self.answers or {}).get((entity_type.name, key), ()))) if s.via != "item"]
+        return max(seen, key=lambda s: s.ordinal).collection if seen else item_prefix(path, entity_type)
 
     def add_answer(self, sighting: Sighting) -> None:
         """A 2xx write's response that carries the entity, located by its id."""
@@ -191,6 +203,9 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
         collection = collection_path(record.path, entity_type)
         if read_view.kind == "item":
             raw_id = split_path(record.path)[-1]
+            if entity_type.shallow_items:
+                collection = timeline.collection_at(record.path, entity_type, _key_for(
+                    timeline, entity_type, read_view, unquote(raw_id)))
             timeline.item_reads_by_id.setdefault(unquote(raw_id), []).append((record, read_view))
             if is_absence(record, read_view):
                 key = _key_for(timeline, entity_type, read_view, unquote(raw_id))

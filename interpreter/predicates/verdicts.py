@@ -39,6 +39,9 @@ class PlanVerdictContext(BaseModel):
     """The fields of the recorded answer the most complete initial entity lacks."""
     copies: tuple[str, ...] = ()
     """Other state types holding copies of the plan's entities (``type-copies``)."""
+    ids_per_collection: tuple[str, ...] = ()
+    """A create's identity fields numbered per collection where the type's item path names an entity
+    by its id alone across its collections (``EntityType.shallow_items``)."""
     refused_held: tuple[tuple[int, int], ...] = ()
     """A delete's recorded calls (record, status) the application refused while the entity was held."""
 
@@ -82,6 +85,16 @@ def plan_type_copied(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
     if ctx.copies:
         return Match({"copies": list(ctx.copies)})
     return Miss("no other type holds copies of its entities")
+
+
+@predicate("plan_ids_per_collection", context="plan-verdict")
+def plan_ids_per_collection(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """The create numbers its identity per collection, yet the type's item path names an entity by
+    its id alone whichever collection holds it: a create under another parent would make an id another
+    collection holds, which the application's one sequence never does."""
+    if ctx.ids_per_collection:
+        return Match({"fields": list(ctx.ids_per_collection)})
+    return Miss("no identity numbered per collection of a type whose item path names ids alone")
 
 
 @predicate("plan_unconfirmed", context="plan-verdict")

@@ -76,6 +76,15 @@ class StateBuilder:
             self.collections[path] = _Collection(path, entity_type.name, collection_args(path, entity_type))
         return self.collections[path]
 
+    def holding(self, entity_type: EntityType, value: Any) -> _Collection | None:
+        """The one collection of a shallow type (``EntityType.shallow_items``) a list read showed
+        holding this id: the parent an item read of it lies under."""
+        if value is None:
+            return None
+        found = [c for c in self.collections.values()
+                 if c.type == entity_type.name and entity_key(value) in c.entities]
+        return found[0] if len(found) == 1 else None
+
     def observe(self, collection: _Collection, obj: dict[str, Any], id_field: str, ordinal: int,
                 leave_out: frozenset[tuple[str, ...]] = frozenset()) -> str | None:
         if id_field not in obj:
@@ -142,7 +151,12 @@ def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool
         located = locate(body, shape.locator or Locator(kind="root"))
         if located is MISSING:
             continue
-        collection = builder.collection(collection_path(record.path, entity_type), entity_type)
+        if shape.kind == "item" and entity_type.shallow_items and isinstance(located, dict):
+            collection = builder.holding(entity_type, located.get(entity_type.id_field))
+            if collection is None:
+                continue  # no list read shows under which parent it lies
+        else:
+            collection = builder.collection(collection_path(record.path, entity_type), entity_type)
         leave_out = query_members.get(entity_type.name, frozenset()) if record.query else frozenset()
         if shape.kind == "list" and isinstance(located, list):
             keys = [builder.observe(collection, obj, entity_type.id_field, record.ordinal, leave_out)

@@ -83,7 +83,8 @@ def _reads_types(tool: Tool, view: ViewResult, records: dict[int, Record]) -> tu
     found = []
     held = _initial_ids(view)
     for entity_type in view.types:
-        if _at_or_below(tool.template, entity_type.collection_template) or _names_held(
+        if _at_or_below(tool.template, entity_type.collection_template) or (
+                entity_type.shallow_items and _at_or_below(tool.template, entity_type.item_template or "")) or _names_held(
                 tool, entity_type, held.get(entity_type.name, set()), records):
             found.append(entity_type.name)
     return tuple(found)

@@ -20,6 +20,7 @@ from capenv.interpreter.bundle.text import loose_spelling
 
 from .either_keys import either_key_shape
 from .projection_candidates import ProjectionCandidates
+from .shallow_items import join_shallow_items
 from .shapes import ShapeReader, unknown_shape
 
 
@@ -192,7 +193,7 @@ def infer_types(manifest: Manifest, records: dict[int, Record], reader: ShapeRea
                 shape = ToolShape(tool, "none", reason="answers are neither a list of entities, an entity nor an object:"
                                                        f" {unknown_shape(tool, answers, reader, _literal_word(tool))}")
         result.shapes[tool.name] = shape
-    _assemble_types(result)
+    _assemble_types(result, lambda tool: projecting.set_aside(_successful_json(tool, records)), records, reader)
     return result
 
 
@@ -206,7 +207,7 @@ def _entry(by_template: dict[str, dict[str, Any]], key: str, spelling: str) -> d
     return by_template.setdefault(key, {"lists": [], "items": [], "id_field": None, "spelling": spelling})
 
 
-def _assemble_types(result: TypeInference) -> None:
+def _assemble_types(result: TypeInference, answers: Any, records: dict[int, Record], reader: ShapeReader) -> None:
     lists = [s for s in result.shapes.values() if s.kind == "list"]
     items = [s for s in result.shapes.values() if s.kind == "item"]
     by_template: dict[str, dict[str, Any]] = {}
@@ -236,6 +237,7 @@ def _assemble_types(result: TypeInference) -> None:
                 shape.key_field = shape.id_field
                 by_template[target].setdefault("keyed", []).append(shape)
             del by_template[template]
+    join_shallow_items(by_template, answers, records, reader)
     names: dict[str, str] = {}
     for template in sorted(by_template, key=lambda t: min(
             s.tool.record_ordinals[0] for s in by_template[t]["lists"] + by_template[t]["items"]
@@ -262,7 +264,8 @@ def _assemble_types(result: TypeInference) -> None:
             item_tools=tuple(s.tool.name for s in items_ok + keyed),
             key_fields={s.tool.name: s.key_field for s in keyed if s.key_field},
             either_key=next((s.either for s in items_ok if s.either is not None and s.tool.template == item_template),
-                            None)))
+                            None),
+            shallow_items=entry.get("shallow")))
 
 
 def _type_name(template: str, taken: dict[str, str]) -> str:

@@ -39,6 +39,12 @@ def _answer_types(record: Record, types: dict[str, EntityType]) -> list[EntityTy
     return found
 
 
+def _where(path: str, entity_type: EntityType) -> str:
+    """Where an id names one entity: its collection, or every collection of a shallow type, whose item
+    path names an entity by its id alone (``EntityType.shallow_items``)."""
+    return "" if entity_type.shallow_items else collection_path(path, entity_type)
+
+
 def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of: dict[int, str],
                     types: dict[str, EntityType], is_write: Callable[[Record], bool], ruleset: RuleSet,
                     traces: list[TraceEvent]) -> dict[str, tuple[str, ...]]:
@@ -56,8 +62,7 @@ def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of
                 sent_names = frozenset(sent) if isinstance(sent, dict) else frozenset()
                 for entity_type in _answer_types(record, types):
                     if entity_type.id_field in body:
-                        key = (entity_type.name, collection_path(record.path, entity_type),
-                               str(body[entity_type.id_field]))
+                        key = (entity_type.name, _where(record.path, entity_type), str(body[entity_type.id_field]))
                         last_seen[key] = (record.ordinal, body, sent_names)
             continue
         shape = shapes.get(tool_of.get(record.ordinal, ""))
@@ -68,7 +73,7 @@ def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of
             continue
         located = locate(record.response.json_value, shape.locator)
         objects = located if shape.kind == "list" and isinstance(located, list) else [located]
-        collection = collection_path(record.path, entity_type)
+        collection = _where(record.path, entity_type)
         for obj in objects:
             if not isinstance(obj, dict) or entity_type.id_field not in obj:
                 continue

@@ -31,6 +31,8 @@ REASONS = {
                      "by a key): served as a plain create, the same call would make a duplicate",
     "conditional-delete": "the application refused a recorded delete while the entity was held (a condition such "
                           "as other entities referencing it), which serving would not check",
+    "ids-per-collection": "a create numbers ids per parent's collection, while the item path names an entity by "
+                          "its id alone across them, so a create under another parent would repeat an id",
     "state unavailable": "the state is unavailable, so every tool replays",
 }
 

@@ -15,6 +15,7 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.frozen_values import direct_init
 from capenv.serving.state.edits import members_held
 from capenv.serving.state.index import HeldCollection, StateIndex
+from capenv.serving.state.shallow import item_collection_path
 
 from .entity_headers import state_headers
 from .envelope import collection_digest, render_envelope
@@ -43,18 +44,14 @@ def from_recording(recording: Recording, source: str = "replay") -> Answer:
                   recording.is_json, recording.text, source)
 
 
-def collection_of(path: str, entity_type: EntityType) -> str:
-    depth = len(split_path(entity_type.collection_template))
-    return "/" + "/".join(split_path(path)[:depth])
-
-
 def _lacking(entity: dict[str, Any], required: tuple[str, ...]) -> str | None:
     return next((name for name in required if name not in entity), None)
 
 
 def answer_item(view: ReadView, entity_type: EntityType, state: StateIndex, path: str) -> Answer | None:
     """The item view rendered with the entity the path names; None when the state lacks it."""
-    collection = state.find_collection(collection_of(path, entity_type), entity_type.name)
+    collection = state.find_collection(item_collection_path(state, path, entity_type, view.key_field),
+                                       entity_type.name)
     if collection is None:
         return None
     raw_id = split_path(path)[-1]

@@ -30,15 +30,16 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 from capenv.serving.state.index import StateIndex
+from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
 from .absence import absence_answer, provenance, refuse_unshaped_absence
 from .absence_shapes import unlike_the_absences
 from .malformed_ids import refuse_malformed_shape, replays_malformed
 from .collection_headers import unheld_headers
-from .answers import Answer, answer_document, answer_item, answer_list, collection_of, from_recording, line_digest
+from .answers import Answer, answer_document, answer_item, answer_list, from_recording, line_digest
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
-from .parents import missing_parent, refuse_held_elsewhere
+from .parents import missing_parent, refuse_held_elsewhere, refuse_unlike_holders
 from .projection import (
     Projecting, ProjectionRefused, known_members, named_members, projected_answer, projecting, without_projection,
 )
@@ -115,7 +116,8 @@ class StateReads:
     def _item(self, view: ReadView, entity_type: EntityType, call: ReadCall, state: StateIndex) -> Served | None:
         if not any(same_query(q, call.query) for q in self._item_queries.get(view.tool, [()])):
             return None
-        collection_path = collection_of(call.path, entity_type)
+        collection_path = item_collection_path(state, call.path, entity_type, view.key_field)
+        refuse_unlike_holders(state, call.path, entity_type, view.key_field)
         raw_id = split_path(call.path)[-1]
         collection = state.find_collection(collection_path, entity_type.name)
         found = None

@@ -76,9 +76,14 @@ class InitialSightings:
             held = self._initial.setdefault((collection.type, _segments(collection.path)), [])
             held.extend((_scalar_text(e.id) or "", e.value) for e in collection.entities)
 
-    def held_initially(self, type_name: str, collection_path: str, raw_id: str, field: str, id_field: str) -> bool:
+    def held_initially(self, type_name: str, collection_path: str, raw_id: str, field: str, id_field: str,
+                       anywhere: bool = False) -> bool:
+        """``anywhere``: in any collection of the type (a shallow type's item path names its entity by
+        the id alone, ``EntityType.shallow_items``)."""
         spellings = {decode_once(raw_id), raw_id}
-        for entity_id, value in self._initial.get((type_name, _segments(collection_path)), []):
+        held = [entities for (name, path), entities in self._initial.items() if name == type_name] if anywhere \
+            else [self._initial.get((type_name, _segments(collection_path)), [])]
+        for entity_id, value in (pair for entities in held for pair in entities):
             if (entity_id if field == id_field else _scalar_text(value.get(field))) in spellings:
                 return True
         return False
@@ -106,7 +111,8 @@ class InitialSightings:
     def refuse_shown(self, entity_type: EntityType, collection_path: str, call_path: str, raw_id: str, field: str,
                      spelled_call: str) -> None:
         """Refuse the absence of an entity an initial recording shows, unless the state held it at its start."""
-        if self.held_initially(entity_type.name, collection_path, raw_id, field, entity_type.id_field):
+        if self.held_initially(entity_type.name, collection_path, raw_id, field, entity_type.id_field,
+                               anywhere=bool(entity_type.shallow_items)):
             return
         ordinal = self.showing(entity_type, call_path, raw_id, field)
         if ordinal is None:

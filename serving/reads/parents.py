@@ -16,6 +16,8 @@ from capenv.serving.read_call import CallRefused
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.state.index import StateIndex
+from capenv.interpreter.bundle.shallow import at_item_path, item_segment
+from capenv.serving.state.shallow import holders, item_collection_path
 
 
 def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, own: str | None = None) -> str | None:
@@ -30,7 +32,8 @@ def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, o
         if len(item) >= len(parts) or not all(
                 piece.startswith("{") or piece == part for piece, part in zip(item, parts)):
             continue
-        collection = state.find_collection("/" + "/".join(parts[:len(item) - 1]), entity_type.name)
+        collection = state.find_collection(item_collection_path(state, "/" + "/".join(parts[:len(item)]), entity_type),
+                                           entity_type.name)
         raw_id = parts[len(item) - 1]
         if collection is None or state.find_entity(collection, raw_id, entity_type.id_field,
                                                    entity_type.id_field, entity_type.either_key) is None:
@@ -66,3 +69,22 @@ def refuse_held_elsewhere(path: str, entity_type: EntityType, raw_id: str, field
 
 def _agree(one: dict, other: dict) -> bool:
     return all(one[name] == other[name] for name in one.keys() & other.keys())
+
+
+def refuse_unlike_holders(state: StateIndex | None, path: str, entity_type: EntityType,
+                          field: str | None = None) -> None:
+    """Refuse an item read of a shallow type's id that two held collections hold as entities that
+    differ: the path names one entity by its id alone, and which one the application answers is
+    not the state's to say."""
+    if not at_item_path(path, entity_type):
+        return
+    found = holders(state, path, entity_type, field)
+    if len(found) < 2 or state is None:
+        return
+    raw_id = item_segment(path, entity_type)
+    values = [state.find_entity(c, raw_id, field or entity_type.id_field, entity_type.id_field,
+                                entity_type.either_key)[1] for c in found]
+    if any(value != values[0] for value in values[1:]):
+        raise CallRefused(f"{len(found)} {entity_type.name} collections ({', '.join(c.path for c in found[:3])}) "
+                          f"hold an entity {raw_id!r} and they differ: this path names one by its id alone, so "
+                          "it names none of them; read it in one of those collections", http_status=409)

@@ -27,11 +27,12 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused, ReadCall, Served
 from capenv.serving.state.index import StateIndex
+from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
 from .absence import absence_answer, provenance, refuse_unshaped_absence
 from .absence_shapes import unlike_the_absences
-from .answers import collection_of, from_recording
+from .answers import from_recording
 from .parents import missing_parent, refuse_held_elsewhere
 from .replay import Replayer
 from .initial_sightings import InitialSightings
@@ -83,8 +84,9 @@ class GuardedReplay:
             return None
         entity_type = self._types[view.type]
         raw_id = split_path(call.path)[-1]
-        collection = state.find_collection(collection_of(call.path, entity_type), entity_type.name) if state else None
         field = view.key_field or entity_type.id_field
+        collection = state.find_collection(item_collection_path(state, call.path, entity_type, field),
+                                           entity_type.name) if state else None
         if collection is not None and state is not None and state.find_entity(collection, raw_id, field, entity_type.id_field,
                                                                                   entity_type.either_key):
             raise CallRefused(f'the state holds the {entity_type.name} whose "{field}" is "{decode_once(raw_id)}", '
@@ -100,8 +102,8 @@ class GuardedReplay:
         if state is not None:
             refuse_held_elsewhere(call.path, entity_type, raw_id, field, state)
         self._sightings.refuse_shown(entity_type, collection.path if collection is not None
-                                     else collection_of(call.path, entity_type), call.path, raw_id, field,
-                                     call.tool.spelled(call.path))
+                                     else item_collection_path(state, call.path, entity_type, field), call.path,
+                                     raw_id, field, call.tool.spelled(call.path))
         unlike = unlike_the_absences(view, self._replayer.calls(call.tool.name),
                                      self._replayer.reads_beside(call.path), raw_id)
         if unlike is not None:
@@ -111,7 +113,8 @@ class GuardedReplay:
         answer = absence_answer(view.absence, raw_id, evidence_id=self._bundle.view.evidence_id,
                                 tool=call.tool.name, path=call.path)
         label = {"source": "state", "view": "missing", "type": entity_type.name,
-                 "collection": collection.path if collection is not None else collection_of(call.path, entity_type),
+                 "collection": collection.path if collection is not None else item_collection_path(
+                     state, call.path, entity_type, field),
                  "id": decode_once(raw_id)}
         return Served(answer, {"state": label, "absence": provenance(view.absence)})
 

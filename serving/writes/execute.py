@@ -22,6 +22,7 @@ from capenv.serving.read_call import CallRefused
 from capenv.serving.reads.absence import refuse_unshaped_id
 from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
+from capenv.serving.state.shallow import at_item_path, holders, item_collection_path
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
 from .absent_ids import with_values
@@ -46,9 +47,11 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
     parts = split_path(call.path)
     if plan.address is not None and plan.address.segments_after_item():
         parts = parts[:len(parts) - plan.address.segments_after_item()]
-    depth_ = len(split_path(entity_type.collection_template))
-    collection = state.find_collection("/" + "/".join(parts[:depth_]), entity_type.name)
     member = plan.address.member if plan.address is not None and plan.address.by == "path" else None
+    item_path = "/" + "/".join(parts)
+    _refuse_held_twice(state, item_path, entity_type, member)
+    where = item_collection_path(state, item_path, entity_type, member)
+    collection = state.find_collection(where, entity_type.name)
     if member and collection is not None:
         found = _one_holding(state, collection, parts[-1], member, entity_type)
     else:
@@ -62,9 +65,21 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
             _refuse_unshaped(state, entity_type, parts[-1])
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
                            kind="missing", missing=absence,
-                           where={"collection": collection.path if collection else "/" + "/".join(parts[:depth_]),
+                           where={"collection": collection.path if collection else where,
                                   "id": unquote(parts[-1])})
     return collection, found[0], found[1]
+
+
+def _refuse_held_twice(state: StateIndex, item_path: str, entity_type: Any, member: str | None) -> None:
+    """A shallow type's id two held collections hold: a write at the item path would change one of
+    them and leave the other showing the entity as it was."""
+    if not at_item_path(item_path, entity_type):
+        return
+    found = holders(state, item_path, entity_type, member)
+    if len(found) > 1:
+        raise WriteRefusal(f"{len(found)} {entity_type.name} collections ({', '.join(c.path for c in found[:3])}) "
+                           f"hold the entity {item_path} names; a write here would change one of them and leave "
+                           "the others as they were, which this environment does not model")
 
 
 def _refuse_unshaped(state: StateIndex, entity_type: Any, raw_id: str) -> None:

@@ -99,10 +99,15 @@ def body_for(schema: dict[str, Any], rng: random.Random, tag: str) -> dict[str, 
 
 
 def path_arguments(template: str, collection_path: str, entity_id: Any | None) -> dict[str, str]:
-    """The template's parameters named by a collection path (and, last, the entity id)."""
+    """The template's parameters named by a collection path (and, last, the entity id). An item path
+    outside the collection (shallow nesting: ``/versions/{id}`` beside ``/projects/{p}/versions``)
+    takes the id alone."""
     arguments: dict[str, str] = {}
     parts = split_path(collection_path)
-    for index, piece in enumerate(split_path(template)):
+    pieces = split_path(template)
+    if entity_id is not None and not all(piece.startswith("{") or piece == part for piece, part in zip(pieces, parts)):
+        parts = []
+    for index, piece in enumerate(pieces):
         if not (piece.startswith("{") and piece.endswith("}")):
             continue
         if index < len(parts):
