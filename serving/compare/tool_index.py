@@ -36,6 +36,9 @@ class ToolIndex:
         self._collection_segments = [segments(t) for t in self._collections]
         # a create read back under another collection than its path (a linked create) writes there
         self._creates_in = {w.tool: w.collection for w in bundle.view.writes if w.collection}
+        # shallow nesting (EntityType.shallow_items): the parents' lists and the item path show one entity
+        self._shallow = [(segments(t.collection_template), segments(t.item_template or ""))
+                         for t in bundle.view.types if t.shallow_items and t.item_template]
 
     def tool(self, method: str, path: str) -> CallTool:
         found = self._manifest.route("GET" if method == "HEAD" else method, path)
@@ -69,7 +72,25 @@ class ToolIndex:
         created_in = self._creates_in.get(tool.name) if tool is not None else None
         if created_in is not None and segments(created_in) not in scopes:
             scopes.append(segments(created_in))
+        for scope in self._shallow_scopes(tool, parts):
+            if scope not in scopes:
+                scopes.append(scope)
         return scopes
+
+    def _shallow_scopes(self, tool: Tool | None, parts: tuple[str, ...]) -> list[tuple[str, ...]]:
+        """A write at a shallow type's collection changes what its item path reads, and one at its
+        item path what every parent's list shows (a parameter in a scope matches any segment)."""
+        if tool is None:
+            return []
+        template = segments(tool.template)
+        found = []
+        for collection, item in self._shallow:
+            if _is_prefix(collection, template) or collection == template:
+                # the literal segments before the word are the same in both paths
+                found.append((*parts[:len(item) - 2], *item[len(item) - 2:-1]))
+            elif _is_prefix(item[:-1], template):
+                found.append((*parts[:len(item) - 2], *collection[len(item) - 2:]))
+        return found
 
     def _own_scopes(self, tool: Tool | None, parts: tuple[str, ...], method: str) -> list[tuple[str, ...]]:
         if tool is not None and tool.template in self._collections:
@@ -85,9 +106,10 @@ class ToolIndex:
 
 
 def within(path: str, scope: tuple[str, ...]) -> bool:
-    """Whether ``path`` lies at or under ``scope`` (segment by segment)."""
+    """Whether ``path`` lies at or under ``scope`` (segment by segment; a parameter of the scope
+    matches any segment)."""
     parts = segments(path)
-    return parts[: len(scope)] == scope
+    return len(parts) >= len(scope) and all(s == p or _is_param(s) for s, p in zip(scope, parts))
 
 
 def segments(path: str) -> tuple[str, ...]:

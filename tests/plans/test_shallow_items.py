@@ -90,3 +90,22 @@ def test_an_id_two_parents_hold_is_refused_at_the_item_path_and_changes_nothing(
     status, body = call(runtime, "GET", "/cards/3")
     assert status == 409 and "they differ" in json.dumps(body), body
     assert runtime.data_get() == before
+
+
+def test_compare_scopes_a_shallow_types_writes_over_both_paths():
+    """A write the model did not make as the application did leaves later reads of the same
+    entities expected to disagree: a create under a board reaches the item path, an item write
+    every board's list."""
+    from capenv.serving.compare.tool_index import ToolIndex, within
+
+    har = cards_app()
+    made = {"id": 4, "board": {"id": 12}, "title": "fly", "state": "open"}
+    har.call("POST", "/boards/12/cards", body={"card": {"title": "fly"}}, status=201, response={"card": made})
+    har.call("GET", "/cards/4", response={"card": made})
+    index = ToolIndex(build_from(har))
+    created = index.write_scopes("POST", "/boards/12/cards")
+    assert any(within("/cards/9", scope) for scope in created), created
+    assert not any(within("/boards/11/cards", scope) for scope in created), created
+    updated = index.write_scopes("PUT", "/cards/3")
+    assert any(within("/boards/12/cards", scope) for scope in updated), updated
+    assert not any(within("/boards", scope) for scope in updated), updated
