@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -75,11 +76,14 @@ def new_name(schema: dict[str, Any], template: str, rng: random.Random) -> str:
 
 
 def make_an_entity(runtime: EnvironmentRuntime, bundle, plan: WritePlan, templates: dict[str, str],
-                   schemas: dict[str, Any], rng: random.Random) -> None:
+                   schemas: dict[str, Any], rng: random.Random) -> bool:
     """The initial state holds no entity an update or delete could name (a capture whose lists
     start empty, or whose entities all have referrers a delete refuses): make one with a served create of the type first, as a user would; with none,
     there is nothing to grade the tool on, and the test says so instead of failing the capture."""
     creates = [c for c in bundle.view.writes if c.served and c.effect == "create" and c.type == plan.type]
+    if not creates and plan.effect == "delete" and plan.referrers:
+        refused_for_its_referrers(runtime, plan, templates[plan.tool], schemas[plan.tool], rng)
+        return False
     if not creates:
         pytest.skip(f"{plan.tool}: the initial state holds no {plan.type} entity the tool may write (a delete"
                     " refuses those other held entities name) and no served create makes one")
@@ -93,6 +97,28 @@ def make_an_entity(runtime: EnvironmentRuntime, bundle, plan: WritePlan, templat
         arguments.update(create.exemplar_args)
     answer = runtime.call_tool(create.tool, arguments)
     assert answer.is_error is False, (create.tool, arguments, answer.structured)
+    return True
+
+
+def refused_for_its_referrers(runtime: EnvironmentRuntime, plan: WritePlan, template: str, schema: dict[str, Any],
+                              rng: random.Random) -> None:
+    """A delete whose every held entity another held entity names, with no served create to make a
+    free one: the agent's delete of a held entity is refused naming its referrers (plan.referrers),
+    and the state graded after it is unchanged."""
+    before = runtime.data_get()
+    state = json.loads(before)
+    after = plan.address.segments_after_item() if plan.address is not None else 0
+    item = "/" + "/".join(split_path(template)[:-after]) if after else template
+    named = [(c["path"], e) for c in state["collections"] if c["type"] == plan.type
+             and fits(item, c["path"], item=True, keyed=key_member(plan) is not None) for e in c["entities"]]
+    assert named, f"{plan.tool}: the initial state holds no {plan.type} entity and no served create makes one"
+    collection, entity = named[-1]
+    target = named_by(plan, entity) if key_member(plan) is not None else entity["id"]
+    arguments = write_arguments(schema, template, collection, target, rng, "graded", before)
+    answer = runtime.call_tool(plan.tool, arguments)
+    assert answer.is_error, (plan.tool, arguments, answer.structured)
+    assert re.search(r"held entit(y names|ies name) this ", answer.structured["message"]), answer.structured
+    assert grade(before, runtime.data_get(), []) == []
 
 
 def served_tools() -> list:
@@ -115,7 +141,8 @@ def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePl
     initial = before = runtime.data_get()
     collection, held = collection_for(before, plan, templates[plan.tool])
     if plan.effect != "create" and not held:
-        make_an_entity(runtime, bundle, plan, templates, schemas, rng)
+        if not make_an_entity(runtime, bundle, plan, templates, schemas, rng):
+            return  # graded as refused for its referrers
         before = runtime.data_get()
         collection, held = collection_for(before, plan, templates[plan.tool])
         assert held, f"{plan.tool}: the served create made no {plan.type} entity at a path the tool names"
