@@ -39,10 +39,11 @@ def fits(template: str, collection_path: str, *, item: bool, keyed: bool = False
         w.startswith("{") or w == p for w, p in zip(wanted, parts))
 
 
-def collection_for(document: bytes, plan: WritePlan, template: str) -> tuple[str, list[Any]]:
+def collection_for(document: bytes, plan: WritePlan, template: str, *, shallow: bool = False) -> tuple[str, list[Any]]:
     """The first collection of the plan's type the tool can name, preferring one holding entities
     (for a delete with referrers, entities no held entity names: ``deletable``); a tied create names
-    the one collection its plan permits."""
+    the one collection its plan permits. A shallow type's item path (``EntityType.shallow_items``,
+    ``/versions/{id}`` beside ``/projects/{p}/versions``) names an entity in any of its collections."""
     item = plan.effect != "create" or creates_at_item(plan, template)
     if plan.collection is not None:
         return plan.collection, []
@@ -51,7 +52,8 @@ def collection_for(document: bytes, plan: WritePlan, template: str) -> tuple[str
         template = "/" + "/".join(split_path(template)[:-after])
     state = json.loads(document)
     fitting = [(c["path"], [e["id"] for e in deletable(plan, state, c)]) for c in state["collections"]
-               if c["type"] == plan.type and fits(template, c["path"], item=item, keyed=key_member(plan) is not None)]
+               if c["type"] == plan.type and (shallow and item or fits(template, c["path"], item=item,
+                                                                         keyed=key_member(plan) is not None))]
     held = [found for found in fitting if found[1]]
     assert fitting, f"{plan.tool}: no {plan.type} collection fits {template}"
     return (held or fitting)[0]
@@ -139,12 +141,14 @@ def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePl
     schema = schemas[plan.tool]
     rng = random.Random(0)
     initial = before = runtime.data_get()
-    collection, held = collection_for(before, plan, templates[plan.tool])
+    shallow = any(t.name == plan.type and t.shallow_items and t.item_template == templates[plan.tool]
+                  for t in bundle.view.types)
+    collection, held = collection_for(before, plan, templates[plan.tool], shallow=shallow)
     if plan.effect != "create" and not held:
         if not make_an_entity(runtime, bundle, plan, templates, schemas, rng):
             return  # graded as refused for its referrers
         before = runtime.data_get()
-        collection, held = collection_for(before, plan, templates[plan.tool])
+        collection, held = collection_for(before, plan, templates[plan.tool], shallow=shallow)
         assert held, f"{plan.tool}: the served create made no {plan.type} entity at a path the tool names"
     target = held[-1] if plan.effect != "create" else new_name(schema, templates[plan.tool], rng) \
         if creates_at_item(plan, templates[plan.tool]) else None
