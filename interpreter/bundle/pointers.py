@@ -80,3 +80,26 @@ def resolve_text(document: Any, pointer: str) -> Any:
     except PointerError:
         return MISSING
     return resolve(document, tokens)
+
+
+def member_at(body: Any, pointer: str) -> Any:
+    """The value at ``pointer`` through objects only (an envelope's members), or ``MISSING``."""
+    value = body
+    for token in parse(pointer):
+        if not isinstance(value, dict) or token not in value:
+            return MISSING
+        value = value[token]
+    return value
+
+
+def with_member_at(body: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
+    """A copy of ``body`` with ``value`` at ``pointer``, the objects along the way copied (the
+    rest shared): the members on the way must be there (``member_at`` says so first)."""
+    tokens = parse(pointer)
+    result = dict(body)
+    holder = result
+    for token in tokens[:-1]:
+        holder[token] = dict(holder[token])
+        holder = holder[token]
+    holder[tokens[-1]] = value
+    return result

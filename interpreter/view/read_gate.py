@@ -11,7 +11,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import LATER_STATE, DocumentLine, EntityType, ListLine, ReadView
 from capenv.interpreter.bundle.paths import split_path
-from capenv.interpreter.bundle.pointers import parse as parse_pointer
+from capenv.interpreter.bundle.pointers import MISSING, member_at, with_member_at
 from capenv.interpreter.evidence.records import Record
 from capenv.serving.reads.answers import Answer, answer_document, answer_item, answer_list, line_digest
 from capenv.serving.reads.call_match import path_fit, same_query
@@ -52,32 +52,9 @@ def _with_recorded_tags(rendered: Any, recorded: Any, view: ReadView) -> Any:
         return rendered
     result = rendered
     for pointer in pointers:
-        mine, theirs = _at_pointer(result, pointer), _at_pointer(recorded, pointer)
-        if mine is not _ABSENT and theirs is not _ABSENT:
-            result = _placed_at(result, pointer, theirs)
-    return result
-
-
-_ABSENT: Any = object()
-
-
-def _at_pointer(body: Any, pointer: str) -> Any:
-    value = body
-    for token in parse_pointer(pointer):
-        if not isinstance(value, dict) or token not in value:
-            return _ABSENT
-        value = value[token]
-    return value
-
-
-def _placed_at(body: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
-    tokens = list(parse_pointer(pointer))
-    result = dict(body)
-    holder = result
-    for token in tokens[:-1]:
-        holder[token] = dict(holder[token])
-        holder = holder[token]
-    holder[tokens[-1]] = value
+        mine, theirs = member_at(result, pointer), member_at(recorded, pointer)
+        if mine is not MISSING and theirs is not MISSING:
+            result = with_member_at(result, pointer, theirs)
     return result
 
 

@@ -17,9 +17,8 @@ from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle import jsonvalue
 from capenv.interpreter.bundle.models import EnvelopeMember, ListLine, ReadView
-from capenv.interpreter.bundle.pointers import parse
+from capenv.interpreter.bundle.pointers import MISSING, member_at, with_member_at
 
-MISSING: Any = object()
 _KEEP: Any = object()
 """The base recording's value stands."""
 _ECHOED_INTEGER = re.compile(r"-?[0-9]{1,20}")
@@ -53,7 +52,7 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
     # page counts after the others: they divide by the page size rendered for this call (an echoed
     # perPage); content tags last, as they digest the rest of the answer
     for member in sorted(view.envelope_members, key=lambda member: _RENDER_ORDER.get(member.role, 0)):
-        recorded = _at(line.base.body, member.pointer)
+        recorded = member_at(line.base.body, member.pointer)
         if recorded is MISSING:
             continue  # this line's answers never carried it
         if member.role == "digest":
@@ -61,7 +60,7 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
                 unchanged = as_recorded and line.held_digest is not None and current_digest() == line.held_digest
             if unchanged:
                 continue  # the recording's tag still names this content
-            value = content_tag(recorded, _placed(result, member.pointer, None))
+            value = content_tag(recorded, with_member_at(result, member.pointer, None))
         elif member.role == "page-count":
             value = _pages(result, member, counted)
         elif member.role == "query-echo":
@@ -79,7 +78,7 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
                               + ("the call asks another query than that recording" if not as_recorded else
                                  "the collection has changed since it was recorded"))
             continue
-        result = _placed(result, member.pointer, value)
+        result = with_member_at(result, member.pointer, value)
     return result, None
 
 
@@ -128,7 +127,7 @@ def _decoded(query: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
 
 def _pages(body: Any, member: EnvelopeMember, counted: list[dict[str, Any]] | None) -> Any:
     """How many pages of the size the sibling member holds the counted members fill."""
-    size = _at(body, member.field) if member.field else MISSING
+    size = member_at(body, member.field) if member.field else MISSING
     if counted is None or not isinstance(size, int) or isinstance(size, bool) or size <= 0:
         return MISSING
     return -(-len(counted) // size)
@@ -149,31 +148,6 @@ def _computed(member: EnvelopeMember, counted: list[dict[str, Any]] | None, whol
             total += value
         return total
     return MISSING
-
-
-def _at(body: Any, pointer: str) -> Any:
-    value = body
-    for token in _tokens(pointer):
-        if not isinstance(value, dict) or token not in value:
-            return MISSING
-        value = value[token]
-    return value
-
-
-def _placed(body: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
-    """A copy of ``body`` with ``value`` at ``pointer`` (objects along the way copied)."""
-    tokens = _tokens(pointer)
-    result = dict(body)
-    holder = result
-    for token in tokens[:-1]:
-        holder[token] = dict(holder[token])
-        holder = holder[token]
-    holder[tokens[-1]] = value
-    return result
-
-
-def _tokens(pointer: str) -> list[str]:
-    return list(parse(pointer))
 
 
 def _show(value: Any) -> str:
