@@ -85,8 +85,9 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
 _RENDER_ORDER = {"page-count": 1, "digest": 2}
 
 _HEX_RUN = re.compile(r"[0-9a-fA-F]+")
-_MAX_TAG_DIGITS = 64
-"""A SHA-256 digest's hex digits: a longer recorded tag is no digest serving can spell."""
+_MAX_TAG_DIGITS = hashlib.sha256().digest_size * 2
+"""A SHA-256 digest's hex digits (a property of the hash, not a tuning): a longer recorded tag is no
+digest serving can spell."""
 
 
 def content_tag(recorded: Any, content: Any) -> Any:
