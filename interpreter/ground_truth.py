@@ -27,6 +27,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from capenv.interpreter.bundle.io import Bundle
+from capenv.interpreter.gate.gate_notes import UNEXPLAINED
 
 GROUND_TRUTH_FILE = "ground-truth.yaml"
 _PARAM = re.compile(r"^\{[A-Za-z_][A-Za-z0-9_]*(\.\.\.)?\}$")
@@ -130,10 +131,14 @@ class EndpointVerdict:
 
 
 def judge_endpoints(truth: GroundTruth, bundle: Bundle) -> list[EndpointVerdict]:
-    """Each endpoint of ``truth`` with the tools its successful recorded calls reached."""
+    """Each endpoint of ``truth`` with the tools its successful recorded calls reached. A served
+    tool serves an endpoint only when its plan explains one of those calls: a plan learned from
+    another endpoint's calls (one tool for ``/classes/{name}`` whose members are one class's)
+    refuses every call of this one, and counting it served would overstate the model."""
     writes = {w["tool"]: w for w in bundle.report["writes"]}
+    unexplained = _unexplained_calls(bundle)
     compiled = [(e, e.pattern()) for e in truth.endpoints]
-    reached: dict[Endpoint, set[str]] = {e: set() for e in truth.endpoints}
+    reached: dict[Endpoint, dict[str, list[int]]] = {e: {} for e in truth.endpoints}
     for tool, calls in bundle.replay.tools.items():
         for call in calls:
             if not 200 <= call.response.status < 300:
@@ -141,14 +146,34 @@ def judge_endpoints(truth: GroundTruth, bundle: Bundle) -> list[EndpointVerdict]
             path = _spelling(call.path)
             covering = [e for e, pattern in compiled if e.method == call.method and pattern.fullmatch(path)]
             if covering:
-                reached[max(covering, key=Endpoint.literal_count)].add(tool)
+                reached[max(covering, key=Endpoint.literal_count)].setdefault(tool, []).append(call.ordinal)
     verdicts = []
     for endpoint in truth.endpoints:
         tools = tuple(sorted(reached[endpoint]))
-        served = tuple(t for t in tools if t in writes and writes[t]["served"])
-        reasons = tuple(f"{t}: {_why_not(writes.get(t))}" for t in tools if t not in served)
-        verdicts.append(EndpointVerdict(endpoint, tools, served, reasons))
+        served, reasons = [], []
+        for tool in tools:
+            if not (tool in writes and writes[tool]["served"]):
+                reasons.append(f"{tool}: {_why_not(writes.get(tool))}")
+            elif all(ordinal in unexplained.get(tool, {}) for ordinal in reached[endpoint][tool]):
+                first = reached[endpoint][tool][0]
+                reasons.append(f"{tool}: served, but its plan explains none of this endpoint's calls "
+                               f"(record {first}: {unexplained[tool][first]})")
+            else:
+                served.append(tool)
+        verdicts.append(EndpointVerdict(endpoint, tools, tuple(served), tuple(reasons)))
     return verdicts
+
+
+def _unexplained_calls(bundle: Bundle) -> dict[str, dict[int, str]]:
+    """Per write tool, the recorded calls the gate found its plan does not explain, with why."""
+    found: dict[str, dict[int, str]] = {}
+    for plan in bundle.view.writes:
+        for event in plan.traces:
+            if event.table == "gate" and event.evidence.get(UNEXPLAINED):
+                refusal = event.evidence.get("refusal")
+                found.setdefault(plan.tool, {})[event.evidence["record"]] = \
+                    f"serving refuses it: {refusal}" if refusal else "the plan does not explain it"
+    return found
 
 
 def _why_not(write: dict | None) -> str:

@@ -14,6 +14,10 @@ from .unmodelled import made_unknown
 from .write_checks import target_entity
 
 
+UNEXPLAINED = "unexplained"
+"""The evidence key marking a recorded call the plan does not explain (``capenv verify`` reads it)."""
+
+
 def unknown_entity_note(plan: WritePlan, record: Record, env: WriteEnv, track: Tracking,
                         timeline: Timeline) -> GateNote:
     target = target_entity(plan, record, env, timeline)
@@ -26,8 +30,9 @@ def unexplained_call_note(record: Record, findings: PlanFindings, detail: str | 
     """A call the plan does not explain, with serving's refusal (or ``detail``) when there is one."""
     refusal = findings.refusals.get(record.ordinal)
     text = "the plan does not explain this call" + (f" (serving refuses it: {refusal})" if refusal else "")
-    return GateNote(record.ordinal, text + (f" ({detail})" if detail else ""),
-                    evidence={"refusal": refusal} if refusal else {}, location="interpreter/gate/replay.py:_apply")
+    evidence = {UNEXPLAINED: True, **({"refusal": refusal} if refusal else {})}
+    return GateNote(record.ordinal, text + (f" ({detail})" if detail else ""), evidence=evidence,
+                    location="interpreter/gate/replay.py:_apply")
 
 
 def with_gate_traces(plans: list[WritePlan], findings: dict[str, PlanFindings]) -> list[WritePlan]:

@@ -33,3 +33,13 @@ def test_an_update_of_an_entity_no_held_path_made_unknown_names_that_write():
         "record 5: an update of an unknown entity, since record 4 (PATCH /items/name/x), a write no built plan "
         "models, reaches below an item path naming no held items ('name'): every entity of /items is unknown until "
         "a read shows it again (2 held); the collection is still checked"]
+
+
+def test_an_unexplained_call_is_marked_as_such_in_its_trace():
+    # `capenv verify` reads the mark to tell an endpoint served from one whose calls the plan refuses
+    bundle = build_from(items_app()
+                        .call("PATCH", "/items/1", body={"title": "a"}, response={"id": 1, "title": "a"})   # 4
+                        .call("PATCH", "/items/3", body={"title": "b"}, response={"id": 3, "title": "b"}))  # 5
+    update = plan(bundle, "PATCH", "/items/{item_id}")
+    marked = {e.evidence["record"] for e in update.traces if e.table == "gate" and e.evidence.get("unexplained")}
+    assert marked == {5}

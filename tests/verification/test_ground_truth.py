@@ -14,7 +14,9 @@ import pytest
 from capenv.interpreter.cli.main import main
 from capenv.interpreter.ground_truth import (GROUND_TRUTH_FILE, Endpoint, GroundTruth, GroundTruthError,
                                              judge_endpoints, load_ground_truth)
+from capenv.interpreter.gate.gate_notes import UNEXPLAINED
 from capenv.interpreter.pipeline import build_bundle
+from capenv.interpreter.rules_engine import TraceEvent
 from support.har_builder import HarBuilder
 
 REPO = Path(__file__).resolve().parents[2]
@@ -105,3 +107,31 @@ def test_the_served_write_tools_do_not_drop_under_the_floor(capture_dir):
     bundle = build_bundle(capture_dir / "capture.har")
     served = sorted(w["tool"] for w in bundle.report["writes"] if w["served"])
     assert len(served) >= truth.served_at_least, f"{capture_dir.name}: served only {served}"
+
+
+def test_a_served_tool_whose_plan_refuses_every_call_of_an_endpoint_does_not_serve_it(tmp_path):
+    # one tool for a generic segment (/classes/{name}) whose plan accepts one class's members refuses
+    # the other class's recorded calls: that endpoint is not served, and the verdict says why
+    author = {"id": 1, "name": "Lem"}
+    har = (HarBuilder()
+           .call("GET", "/authors", response=[author])
+           .call("GET", "/authors/1", response=author)
+           .call("POST", "/authors", status=201, body={"name": "Le Guin"}, response={"id": 2, "name": "Le Guin"})
+           .call("GET", "/authors/2", response={"id": 2, "name": "Le Guin"})
+           .call("GET", "/authors", response=[author, {"id": 2, "name": "Le Guin"}]))
+    bundle = build_bundle(har.write(tmp_path / "a.har"))
+    create = next(p for p in bundle.view.writes if p.effect == "create")
+    assert create.served
+    truth = GroundTruth(application="test", endpoints=(endpoint("POST", "/authors"),))
+    assert judge_endpoints(truth, bundle)[0].is_served
+    refused = TraceEvent(table="gate", rule_id=None, outcome="miss", subject=create.tool,
+                         evidence={"record": 3, "kind": "call", UNEXPLAINED: True,
+                                   "refusal": "member 'name' is not accepted; accepted members: title"},
+                         reason="record 3: the plan does not explain this call", location="test")
+    marked = create.model_copy(update={"traces": create.traces + (refused,)})
+    view = bundle.view.model_copy(update={"writes": tuple(marked if p is create else p for p in bundle.view.writes)})
+    verdict = judge_endpoints(truth, bundle.model_copy(update={"view": view}))[0]
+    assert not verdict.is_served and verdict.tools == (create.tool,)
+    assert verdict.reasons == (f"{create.tool}: served, but its plan explains none of this endpoint's calls "
+                               "(record 3: serving refuses it: member 'name' is not accepted; accepted members: "
+                               "title)",)
