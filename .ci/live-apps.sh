@@ -42,6 +42,9 @@
 #   needs, fetched with apt-get download and unpacked with dpkg -x into one tree: nothing installed
 #   system-wide, no service started; its `erl` script is made to find its own root) ~10 s, 90 MB.
 #   Roundup 2.6.0 (pure Python, no dependencies) ~10 s, 14 MB.
+#   Unleash 7.5.1 ~3.5 min, 418 npm packages (none compiled); like Parse Server it stores in
+#   PostgreSQL, a private cluster per start (captures/unleash/start.sh), whose server binaries the
+#   Parse Server install makes sure of.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,6 +74,7 @@ MAILMAN_VERSION=3.3.10
 MAILMAN_SQLALCHEMY_VERSION=2.0.58
 REDMINE_DEB_VERSION=5.0.4-5+deb12u1
 PARSE_SERVER_VERSION=9.10.0
+UNLEASH_VERSION=7.5.1
 WORDPRESS_VERSION=6.1.9
 WORDPRESS_DEB_VERSION=6.1.9+dfsg1-0+deb12u1
 RABBITMQ_DEB_VERSION=3.10.8-1.1+deb12u1
@@ -98,6 +102,7 @@ SYNAPSE_VENV="$CACHE/venv-synapse"
 MAILMAN_VENV="$CACHE/venv-mailman"
 REDMINE_TEMPLATE="$CACHE/redmine-template"
 PARSE_SERVER_DIR="$CACHE/parse-server"
+UNLEASH_DIR="$CACHE/unleash"
 WORDPRESS_DIR="$CACHE/wordpress"
 WORDPRESS_TEMPLATE="$CACHE/wordpress-template"
 RABBITMQ_DIR="$CACHE/rabbitmq"
@@ -304,6 +309,15 @@ install_parse_server() {
     npm_install_package_json parse-server "$PARSE_SERVER_DIR"
 }
 
+install_unleash() {
+    # captures/unleash/install/package.json pins unleash-server (7.5.1: the last release whose
+    # engines accept Node 20); it needs PostgreSQL server binaries, as install_parse_server ensures.
+    if [ "$(installed_npm_version unleash-server "$UNLEASH_DIR")" = "$UNLEASH_VERSION" ]; then
+        say "unleash-server $UNLEASH_VERSION already in $UNLEASH_DIR"; return
+    fi
+    npm_install_package_json unleash "$UNLEASH_DIR"
+}
+
 installed_redmine_version() {  # the installed Debian redmine and redmine-sqlite version, or nothing
     local redmine sqlite
     redmine="$(dpkg-query -W -f='${Status} ${Version}' redmine 2>/dev/null || true)"
@@ -434,6 +448,7 @@ status() {
     say "rabbitmq:    $(installed_rabbitmq_version) ($RABBITMQ_DIR)"
     say "redmine:     $(installed_redmine_version) (/usr/share/redmine, template $REDMINE_TEMPLATE)"
     say "parse-server: $(installed_npm_version parse-server "$PARSE_SERVER_DIR" || true) ($PARSE_SERVER_DIR)"
+    say "unleash:     $(installed_npm_version unleash-server "$UNLEASH_DIR" || true) ($UNLEASH_DIR)"
     say "wordpress:   $(installed_wordpress_version) ($WORDPRESS_DIR, template $WORDPRESS_TEMPLATE)"
     say "roundup:     $(installed_pip_version "$ROUNDUP_VENV" roundup) ($ROUNDUP_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
@@ -473,6 +488,7 @@ case "${1:-install}" in
         install_venv_package "$MAILMAN_VENV" mailman "$MAILMAN_VERSION" "SQLAlchemy==$MAILMAN_SQLALCHEMY_VERSION"
         install_redmine
         install_parse_server
+        install_unleash
         install_wordpress
         install_rabbitmq
         install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"

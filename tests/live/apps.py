@@ -202,6 +202,14 @@ def _parse_server_env() -> dict[str, str]:
     return {"PARSE_SERVER_DIR": str(prefix)}
 
 
+def _unleash_env() -> dict[str, str]:
+    """The npm prefix with unleash-server (its PostgreSQL server binaries come from the system)."""
+    prefix = CACHE / "unleash"
+    if not (prefix / "node_modules" / "unleash-server" / "dist" / "server.js").exists():
+        raise NotInstalled(f"unleash-server 7.5.1 is not installed in {_shown(prefix)}")
+    return {"UNLEASH_DIR": str(prefix)}
+
+
 def _redmine_env() -> dict[str, str]:
     """Debian's Redmine (the one system install: /usr/share/redmine) and the template database that
     `.ci/live-apps.sh install` prepares after it, which also tells that the install ran."""
@@ -241,6 +249,7 @@ def _rabbitmq_env() -> dict[str, str]:
     return {"RABBITMQ_ROOT": str(root)}
 
 
+UNLEASH_ADMIN = "*:*.capenv-unleash-admin-token-not-a-secret"
 RABBITMQ_ADMIN = "Basic YWRtaW46Y2FwZW52LXJhYmJpdG1xLXRocm93YXdheQ=="
 """The seed's throwaway administrator (captures/rabbitmq/definitions.json): the management API asks for it."""
 
@@ -296,6 +305,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
     "roundup": AppSpec("roundup", _venv_env("roundup", "roundup-server", "2.6.0"), _home_start("roundup"),
                        "/demo/rest/data/status", 60.0, ready_line="roundup READY",
                        ready_authorization=ROUNDUP_ADMIN),
+    "unleash": AppSpec("unleash", _unleash_env, _home_start("unleash"), "/api/admin/projects", 120.0,
+                       ready_line="unleash READY", ready_authorization=UNLEASH_ADMIN),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
