@@ -15,9 +15,11 @@ from typing import Any
 from capenv.interpreter.evidence.records import Record
 
 
-def entity_members(body: Any) -> frozenset[str]:
+def entity_members(body: Any, list_members: frozenset[str] = frozenset()) -> frozenset[str]:
     """The members of the entities an answer shows, envelopes aside: the objects of an array (at
-    the root or in a member), else the object (the root or one member) holding the most members."""
+    the root or in a member), else the object (the root or one member) holding the most members.
+    ``list_members`` names the members that hold the entities of a list in sibling answers: an
+    answer holding one of them as an empty array (``{"results": []}``) shows no entity at all."""
     if isinstance(body, list):
         return frozenset(k for item in body if isinstance(item, dict) for k in item)
     if not isinstance(body, dict):
@@ -25,24 +27,38 @@ def entity_members(body: Any) -> frozenset[str]:
     arrays = [v for v in body.values() if isinstance(v, list) and v and all(isinstance(i, dict) for i in v)]
     if len(arrays) == 1:
         return frozenset(k for item in arrays[0] for k in item)
+    if any(body.get(name) == [] for name in list_members):
+        return frozenset()
     objects = [body] + [v for v in body.values() if isinstance(v, dict)]
     return frozenset(max(objects, key=len))
 
 
-def kind_of(records: Iterable[Record]) -> frozenset[str]:
+def _list_members(body: Any) -> set[str]:
+    if not isinstance(body, dict):
+        return set()
+    return {k for k, v in body.items() if isinstance(v, list) and v and all(isinstance(i, dict) for i in v)}
+
+
+def kind_of(records: Iterable[Record], list_members: frozenset[str] = frozenset()) -> frozenset[str]:
     """The members the successful JSON reads of one value show."""
     members: set[str] = set()
-    for record in records:
-        if record.method == "GET" and record.succeeded and record.response.is_json:
-            members |= entity_members(record.response.json_value)
+    for record in _json_reads(records):
+        members |= entity_members(record.response.json_value, list_members)
     return frozenset(members)
+
+
+def _json_reads(records: Iterable[Record]) -> list[Record]:
+    return [r for r in records if r.method == "GET" and r.succeeded and r.response.is_json]
 
 
 def sibling_kinds(reads: Mapping[str, Iterable[Record]]) -> tuple[int, float | None]:
     """``(values, overlap)``: how many sibling values show entity members, and the largest share
     of members two of them have in common (members both show / members either shows); None with
     fewer than two such values."""
-    kinds = [kind for kind in (kind_of(records) for records in reads.values()) if kind]
+    reads = {value: _json_reads(records) for value, records in reads.items()}
+    list_members = frozenset(name for records in reads.values() for r in records
+                             for name in _list_members(r.response.json_value))
+    kinds = [kind for kind in (kind_of(records, list_members) for records in reads.values()) if kind]
     if len(kinds) < 2:
         return len(kinds), None
     distinct = list(dict.fromkeys(kinds))

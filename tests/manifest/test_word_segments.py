@@ -52,3 +52,16 @@ def test_values_of_one_kind_stay_a_parameter():
            .call("GET", "/boards/alpha", response={"id": "alpha", "title": "A"})
            .call("GET", "/boards/beta", response={"id": "beta", "title": "B"}))
     assert {t.template for t in build_from(har).manifest.tools} == {"/boards", "/boards/{board_id}"}
+
+
+def test_an_empty_list_of_a_third_word_shows_no_kind_and_splits_nothing():
+    # {"data": []} of a collection holding nothing yet shows no entity: before, its envelope's
+    # members counted as a kind, and two empty collections "shared every member", which made
+    # /items/{collection} one type whose plans knew one collection's members
+    har = (cms().call("GET", "/collections", response={"data": [{"collection": "tags", "name": "tags"},
+                                                              {"collection": "notes", "name": "notes"}]})
+           .call("GET", "/items/tags", response={"data": []})
+           .call("GET", "/items/notes", response={"data": []}))
+    templates = {t.template for t in build_from(har).manifest.tools}
+    assert {"/items/articles", "/items/authors", "/items/articles/{article_id}",
+            "/items/authors/{author_id}"} <= templates
