@@ -2,7 +2,9 @@
 
 Two sides never agree on the time they answered at, nor on a random id; such values are
 compared by *format* (both ISO-8601 with microseconds and ``Z``, both epoch milliseconds,
-both UUIDs), which still catches a model that writes the wrong kind of value. A clock shown
+both UUIDs), which still catches a model that writes the wrong kind of value. An epoch clock
+held as a string of digits (CouchDB's ``instance_start_time``) is its own format, ``epoch-ms-text``:
+a number never agrees with a string. A clock shown
 relative to the moment of the read ("now", "7 seconds ago", "in 2 hours") is one format too:
 the same unchanged entity reads otherwise a second later, on the application itself. Its words
 are the build side's rule ``list-projection.relative-time`` (rules/view-list-projections.yaml),
@@ -29,6 +31,8 @@ _HTTP_DATE = re.compile(
 _EPOCH_SECONDS = (946_684_800, 4_102_444_800)
 _EPOCH_MILLISECONDS = (946_684_800_000, 4_102_444_800_000)
 
+# Digits with no sign, point or leading zero: how an epoch clock reads when held as a string.
+_EPOCH_TEXT = re.compile(r"^[1-9][0-9]*$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _ULID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
 _HEX = re.compile(r"^[0-9a-f]{16,}$|^[0-9A-F]{16,}$")
@@ -45,18 +49,26 @@ def clock_format(value: Any) -> str | None:
             return "http-date"
         if _relative_time().fullmatch(value):
             return "relative-time"
+        if _EPOCH_TEXT.match(value):  # an epoch clock spelled as a JSON string ("1796254634881")
+            epoch = _epoch_format(Decimal(value))
+            return None if epoch is None else epoch + "-text"
         return None
     number = as_decimal(value)
     if number is None:
         return None
     if number == number.to_integral_value() and not _is_fraction_text(value):
-        if _EPOCH_MILLISECONDS[0] <= number < _EPOCH_MILLISECONDS[1]:
-            return "epoch-ms"
-        if _EPOCH_SECONDS[0] <= number < _EPOCH_SECONDS[1]:
-            return "epoch-s"
-        return None
+        return _epoch_format(number)
     if _EPOCH_SECONDS[0] <= number < _EPOCH_SECONDS[1]:
         return "epoch-s-fraction"
+    return None
+
+
+def _epoch_format(number: Decimal) -> str | None:
+    """``epoch-ms`` or ``epoch-s`` for a whole number in those bounds, else None."""
+    if _EPOCH_MILLISECONDS[0] <= number < _EPOCH_MILLISECONDS[1]:
+        return "epoch-ms"
+    if _EPOCH_SECONDS[0] <= number < _EPOCH_SECONDS[1]:
+        return "epoch-s"
     return None
 
 

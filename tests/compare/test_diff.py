@@ -42,6 +42,15 @@ def test_clock_readings_are_compared_by_format():
     assert clock_format("2026-11-30T13:04:20.444Z") != clock_format("2026-11-30T13:04:20.444142Z")
     assert clock_format(1796044045721) == "epoch-ms" and clock_format(1700000000) == "epoch-s"
     assert clock_format(42) is None and clock_format("hello") is None and clock_format(True) is None
+
+
+def test_an_epoch_clock_held_as_a_string_of_digits_is_compared_by_format():
+    assert clock_format("1796254634881") == clock_format("1796254496843") == "epoch-ms-text"
+    assert clock_format("1700000000") == "epoch-s-text"
+    assert clock_format("1796254634881") != clock_format(1796254634881)  # a string is no number
+    # a short count, a leading zero (an id such as an ISBN), a sign or a point is no clock
+    assert clock_format("42") is None and clock_format("0441013597") is None
+    assert clock_format("-1700000000") is None and clock_format("1700000000.5") is None
     values = ValueMap()
     assert diff_json({"at": "2026-11-30T13:04:20.444142Z", "ms": 1796044045721},
                      {"at": "2024-02-01T01:02:03.000004Z", "ms": 1700000000123}, values) == []
