@@ -45,6 +45,8 @@
 #   Unleash 7.5.1 ~3.5 min, 418 npm packages (none compiled); like Parse Server it stores in
 #   PostgreSQL, a private cluster per start (captures/unleash/start.sh), whose server binaries the
 #   Parse Server install makes sure of.
+#   PouchDB Server 4.2.0 ~1-7 min (354 npm packages, 61 MB; --ignore-scripts: leveldown loads its
+#   bundled linux-x64 prebuild, and sqlite3, which the server never loads here, is not built).
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -80,6 +82,7 @@ WORDPRESS_DEB_VERSION=6.1.9+dfsg1-0+deb12u1
 RABBITMQ_DEB_VERSION=3.10.8-1.1+deb12u1
 RABBITMQ_ERLANG_DEB_VERSION=1:25.2.3+dfsg-1+deb12u4
 ROUNDUP_VERSION=2.6.0
+POUCHDB_SERVER_VERSION=4.2.0
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -107,6 +110,7 @@ WORDPRESS_DIR="$CACHE/wordpress"
 WORDPRESS_TEMPLATE="$CACHE/wordpress-template"
 RABBITMQ_DIR="$CACHE/rabbitmq"
 ROUNDUP_VENV="$CACHE/venv-roundup"
+POUCHDB_SERVER_DIR="$CACHE/pouchdb-server"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -193,6 +197,14 @@ installed_strapi_version() {
     local manifest="$STRAPI_DIR/node_modules/@strapi/strapi/package.json"
     [ -f "$manifest" ] && [ -f "$STRAPI_DIR/node_modules/better-sqlite3/build/Release/better_sqlite3.node" ] \
         && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
+}
+
+install_pouchdb_server() {
+    # captures/pouchdb-server/install/package.json pins pouchdb-server; no install script runs (see above).
+    if [ "$(installed_npm_version pouchdb-server "$POUCHDB_SERVER_DIR")" = "$POUCHDB_SERVER_VERSION" ]; then
+        say "pouchdb-server $POUCHDB_SERVER_VERSION already in $POUCHDB_SERVER_DIR"; return
+    fi
+    npm_install_package_json pouchdb-server "$POUCHDB_SERVER_DIR" --ignore-scripts
 }
 
 installed_pdns_version() {  # the unpacked pdns_server's version, or nothing
@@ -451,6 +463,7 @@ status() {
     say "unleash:     $(installed_npm_version unleash-server "$UNLEASH_DIR" || true) ($UNLEASH_DIR)"
     say "wordpress:   $(installed_wordpress_version) ($WORDPRESS_DIR, template $WORDPRESS_TEMPLATE)"
     say "roundup:     $(installed_pip_version "$ROUNDUP_VENV" roundup) ($ROUNDUP_VENV)"
+    say "pouchdb-server: $(installed_npm_version pouchdb-server "$POUCHDB_SERVER_DIR" || true) ($POUCHDB_SERVER_DIR)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -492,6 +505,7 @@ case "${1:-install}" in
         install_wordpress
         install_rabbitmq
         install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"
+        install_pouchdb_server
         status
         say "done in $((SECONDS - started))s"
         ;;

@@ -210,6 +210,14 @@ def _unleash_env() -> dict[str, str]:
     return {"UNLEASH_DIR": str(prefix)}
 
 
+def _pouchdb_server_env() -> dict[str, str]:
+    """The npm prefix with pouchdb-server (LevelDB through leveldown's bundled prebuilt binary)."""
+    prefix = CACHE / "pouchdb-server"
+    if not (prefix / "node_modules" / "pouchdb-server" / "bin" / "pouchdb-server").exists():
+        raise NotInstalled(f"pouchdb-server 4.2.0 is not installed in {_shown(prefix)}")
+    return {"POUCHDB_SERVER_DIR": str(prefix)}
+
+
 def _redmine_env() -> dict[str, str]:
     """Debian's Redmine (the one system install: /usr/share/redmine) and the template database that
     `.ci/live-apps.sh install` prepares after it, which also tells that the install ran."""
@@ -307,6 +315,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                        ready_authorization=ROUNDUP_ADMIN),
     "unleash": AppSpec("unleash", _unleash_env, _home_start("unleash"), "/api/admin/projects", 120.0,
                        ready_line="unleash READY", ready_authorization=UNLEASH_ADMIN),
+    "pouchdb-server": AppSpec("pouchdb-server", _pouchdb_server_env, _home_start("pouchdb-server"), "/_all_dbs",
+                              60.0, ready_line="pouchdb-server READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
