@@ -622,12 +622,40 @@ class Referrer(_Model):
     type: str
     """The referring type (the deleted type itself for a parent reference)."""
     member: str
-    """The referring entities' top-level member."""
+    """The referring entities' member: a top-level one, or one inside the objects ``within`` leads to."""
+    within: tuple[str, ...] = ()
+    """The members leading from the entity to the object holding ``member`` (a JSON:API resource's
+    ``("relationships", "author")`` before ``data``; an array on the way is crossed element by
+    element); empty: ``member`` is top-level. Written to a bundle only when set."""
     id_member: str | None = None
     """Inside the member's object, the member holding the id; None: the member's value is the id."""
     many: bool = False
     """The member holds an array of such values (a post's ``tags: [{"id": …}]``, ``role_ids``): any element may name the entity."""
     rule_id: str
+
+    @property
+    def spelled(self) -> str:
+        """The member as messages name it: its path from the entity, dotted (``relationships.author.data``)."""
+        return ".".join((*self.within, self.member))
+
+    def holders(self, entity: Any) -> list[Any]:
+        """The values of ``member`` in ``entity``: through ``within`` (each element of an array on
+        the way), each object's ``member`` it holds."""
+        objects = [entity]
+        for name in self.within:
+            found: list[Any] = []
+            for held in objects:
+                inner = held.get(name) if isinstance(held, dict) else None
+                found.extend(inner if isinstance(inner, list) else [inner])
+            objects = found
+        return [held[self.member] for held in objects if isinstance(held, dict) and self.member in held]
+
+    @model_serializer(mode="wrap")
+    def _without_empty_within(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        data = handler(self)
+        if not self.within and isinstance(data, dict):
+            data.pop("within", None)
+        return data
 
 
 class ReferenceRule(_Model):

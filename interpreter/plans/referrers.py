@@ -6,8 +6,10 @@ delete a referenced tracker. Serving a delete of an entity something refers to w
 every later read of the referring entities as if nothing happened, a wrong answer; so serving
 refuses exactly those deletes (``serving/writes/referrers``) and keeps serving the others, which
 are what the capture showed. Which members refer is read from every entity the capture shows
-(the initial state and each later sighting), one top-level member of one type at a time (its value,
-or each element of its array), by the ``delete-referrers`` table: a member naming the type, object
+(the initial state and each later sighting), one member of one type at a time (its value, or each
+element of its array), top-level or inside the entity's objects at any depth (a JSON:API
+resource's ``relationships.author.data``, a note's ``context.post_id``; an array on the way is
+crossed element by element), by the ``delete-referrers`` table: a member naming the type, object
 values repeating or summarising the entity they name, or, where ids of several types collide, a
 member all of whose ids the type holds and that no other type explains. Only members holding an
 id the deleted type's entities hold are judged, so a plan with no referrer keeps the bytes it had.
@@ -17,7 +19,7 @@ A bulk delete is judged as an item one.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from capenv.interpreter.bundle.jsonvalue import canonical
 from capenv.interpreter.bundle.models import EntityType, Referrer, WritePlan
@@ -86,23 +88,23 @@ class _Sightings:
 
     def __init__(self, seen: dict[str, list[dict[str, Any]]]) -> None:
         self.seen = seen
-        self._members: dict[tuple[str, str], list[tuple[str, str | None, bool]]] = {}
-        self._occurrences: dict[tuple[str, str, str | None, bool], list[tuple[str, Any]]] = {}
+        self._members: dict[tuple[str, str], list[Member]] = {}
+        self._occurrences: dict[tuple[str, Member], list[tuple[str, Any]]] = {}
         self._held: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
 
     def of(self, type_name: str) -> list[dict[str, Any]]:
         return self.seen.get(type_name, [])
 
-    def members(self, type_name: str, id_field: str) -> list[tuple[str, str | None, bool]]:
+    def members(self, type_name: str, id_field: str) -> list[Member]:
         key = (type_name, id_field)
         if key not in self._members:
             self._members[key] = list(_candidate_members(self.of(type_name), id_field))
         return self._members[key]
 
-    def occurrences(self, type_name: str, member: str, id_member: str | None, many: bool) -> list[tuple[str, Any]]:
-        key = (type_name, member, id_member, many)
+    def occurrences(self, type_name: str, member: Member) -> list[tuple[str, Any]]:
+        key = (type_name, member)
         if key not in self._occurrences:
-            self._occurrences[key] = _occurrences(self.of(type_name), member, id_member, many)
+            self._occurrences[key] = _occurrences(self.of(type_name), member)
         return self._occurrences[key]
 
     def held(self, target: EntityType) -> dict[str, list[dict[str, Any]]]:
@@ -131,20 +133,20 @@ class _Explanations:
     def __init__(self, ctx: PlanContext, entities: _Sightings) -> None:
         self._ctx, self._entities = ctx, entities
         self._held = {t.name: entities.held(t) for t in ctx.view.types}
-        self._judged: dict[tuple[str, str, str | None, bool, str], list[str]] = {}
+        self._judged: dict[tuple[str, Member, str], list[str]] = {}
 
-    def of(self, referring: str, member: str, id_member: str | None, many: bool, field: str) -> list[str]:
+    def of(self, referring: str, member: Member, field: str) -> list[str]:
         """The types explaining ``referring.member`` (ids compared with ``field`` inside objects)."""
-        key = (referring, member, id_member, many, field)
+        key = (referring, member, field)
         if key not in self._judged:
-            occurrences = self._entities.occurrences(referring, member, id_member, many)
+            occurrences = self._entities.occurrences(referring, member)
             explained = []
             for candidate in self._ctx.view.types:
-                if (id_member is not None and candidate.id_field != field) or not self._held[candidate.name]:
+                if (member.id_member is not None and candidate.id_field != field) or not self._held[candidate.name]:
                     continue
-                context = _context(occurrences, member, id_member, own_words(candidate),
+                context = _context(occurrences, member, own_words(candidate),
                                    self._held[candidate.name], _min_members(self._ctx))
-                subject = f"{referring}.{member}{'[]' if many else ''} -> {candidate.name}"
+                subject = f"{referring}.{member.spelled} -> {candidate.name}"
                 if context.held and evaluate(self._ctx.ruleset, TABLE, context, subject=subject).yields.get("explains"):
                     explained.append(candidate.name)
             self._judged[key] = explained
@@ -161,23 +163,23 @@ def _referrers_of(ctx: PlanContext, type_name: str, entities: _Sightings,
     referrers: list[Referrer] = []
     events: list[TraceEvent] = []
     for other in ctx.view.types:
-        for member, id_member, many in entities.members(other.name, target.id_field):
-            if id_member is None and (member == other.id_field or (other.name == type_name and _aliases_identity(
-                    entities.of(other.name), member, target.id_field))):
+        for member in entities.members(other.name, target.id_field):
+            if member.id_member is None and not member.within and (member.name == other.id_field or (
+                    other.name == type_name and _aliases_identity(entities.of(other.name), member.name,
+                                                                  target.id_field))):
                 continue  # the entity's own identity (a Strapi documentId, a zone's name) names no other
-            context = _context(entities.occurrences(other.name, member, id_member, many), member, id_member, words,
-                               held, _min_members(ctx))
+            context = _context(entities.occurrences(other.name, member), member, words, held, _min_members(ctx))
             if not context.held:
                 continue  # names no entity of the type: nothing to judge
             if len(context.held) == len(context.values):  # every id held: another type may be named alike
-                others = [t for t in explaining.of(other.name, member, id_member, many, target.id_field)
-                          if t != type_name]
+                others = [t for t in explaining.of(other.name, member, target.id_field) if t != type_name]
                 context = context.model_copy(update={"explained_by": others})
-            subject = f"{other.name}.{member}{'[]' if many else ''} -> {type_name}"
+            subject = f"{other.name}.{member.spelled} -> {type_name}"
             decision = evaluate(ctx.ruleset, TABLE, context, subject=subject)
             events.extend(decision.events)
             if decision.yields.get("referrer"):
-                referrers.append(Referrer(type=other.name, member=member, id_member=id_member, many=many,
+                referrers.append(Referrer(type=other.name, member=member.name, within=member.within,
+                                          id_member=member.id_member, many=member.many,
                                           rule_id=str(decision.rule_id)))
     return tuple(referrers), tuple(events)
 
@@ -207,36 +209,61 @@ def _held_by_id(target: EntityType, values: list[dict[str, Any]]) -> dict[str, l
     return {text: list(distinct.values()) for text, distinct in held.items()}
 
 
-def _candidate_members(values: list[dict[str, Any]], id_field: str) -> Iterator[tuple[str, str | None, bool]]:
-    """Each top-level member holding scalars, and each holding objects with the identity field,
-    alone or as an array's elements (``many``)."""
-    kinds: dict[tuple[str, bool], set[bool]] = {}
+class Member(NamedTuple):
+    """A member that may name entities: its name, the members leading to the objects holding it
+    (``within``; empty: top-level), the member holding the id inside its objects (``id_member``;
+    None: its value is the id), and whether it holds an array of such values (``many``)."""
+
+    name: str
+    within: tuple[str, ...]
+    id_member: str | None
+    many: bool
+
+    @property
+    def spelled(self) -> str:
+        return ".".join((*self.within, self.name)) + ("[]" if self.many else "")
+
+
+def _candidate_members(values: list[dict[str, Any]], id_field: str) -> Iterator[Member]:
+    """Each member holding scalars, and each holding objects with the identity field, alone or as
+    an array's elements (``many``): the entity's own, and those of every object inside it, at any
+    depth (``within``). Inside a nested object the identity field's own scalar is left out: the
+    object holding it is the candidate (``id_member``)."""
+    kinds: dict[tuple[tuple[str, ...], str, bool], set[bool]] = {}
     for value in values:
-        for member, inner in value.items():
-            many = isinstance(inner, list)
-            for element in inner if many else (inner,):
-                if isinstance(element, dict) and id_field in element:
-                    kinds.setdefault((member, many), set()).add(True)
-                elif isinstance(element, (str, int)) and not isinstance(element, bool):
-                    kinds.setdefault((member, many), set()).add(False)
-    for (member, many), objects in sorted(kinds.items()):
-        yield member, (id_field if True in objects else None), many
+        _collect_kinds(value, (), id_field, kinds)
+    for (within, member, many), objects in sorted(kinds.items()):
+        yield Member(member, within, id_field if True in objects else None, many)
+
+
+def _collect_kinds(value: dict[str, Any], within: tuple[str, ...], id_field: str,
+                   kinds: dict[tuple[tuple[str, ...], str, bool], set[bool]]) -> None:
+    for member, inner in value.items():
+        many = isinstance(inner, list)
+        for element in inner if many else (inner,):
+            if isinstance(element, dict):
+                if id_field in element:
+                    kinds.setdefault((within, member, many), set()).add(True)
+                _collect_kinds(element, (*within, member), id_field, kinds)
+            elif isinstance(element, (str, int)) and not isinstance(element, bool):
+                if within and member == id_field:
+                    continue  # the id of the object holding it, judged as that object
+                kinds.setdefault((within, member, many), set()).add(False)
 
 
 def _min_members(ctx: PlanContext) -> int:
     return int(ctx.ruleset.setting(*MIN_MEMBERS_SETTING))
 
 
-def _occurrences(values: list[dict[str, Any]], member: str, id_member: str | None,
-                 many: bool) -> list[tuple[str, Any]]:
+def _occurrences(values: list[dict[str, Any]], member: Member) -> list[tuple[str, Any]]:
     """Each id the member names, in the order the values show them: ``(id text, the object naming
     it)`` with ``id_member``, else ``(id text, None)`` for each string or integer."""
     found: list[tuple[str, Any]] = []
-    for inner in _member_values(values, member, many):
-        if id_member is not None:
+    for inner in _member_values(values, member):
+        if member.id_member is not None:
             if not isinstance(inner, dict):
                 continue
-            text = json_text(inner.get(id_member))
+            text = json_text(inner.get(member.id_member))
         else:
             text = json_text(inner) if isinstance(inner, (str, int)) and not isinstance(inner, bool) else None
             inner = None
@@ -245,8 +272,9 @@ def _occurrences(values: list[dict[str, Any]], member: str, id_member: str | Non
     return found
 
 
-def _context(occurrences: list[tuple[str, Any]], member: str, id_member: str | None, words: list[str],
+def _context(occurrences: list[tuple[str, Any]], member: Member, words: list[str],
              held: dict[str, list[dict[str, Any]]], min_members: int) -> DeleteReferrerContext:
+    id_member = member.id_member
     named: dict[str, None] = {}
     objects = projections = composed = bare = 0
     for text, inner in occurrences:
@@ -259,19 +287,22 @@ def _context(occurrences: list[tuple[str, Any]], member: str, id_member: str | N
             if len(inner) >= min_members and _names_by_its_words(inner, id_member, text, held):
                 composed += 1
             bare += set(inner) == {id_member}
-    return DeleteReferrerContext(member=member, id_member=id_member, type_words=words, values=list(named),
+    return DeleteReferrerContext(member=member.name, within=list(member.within), id_member=id_member,
+                                 type_words=words, values=list(named),
                                  held=[t for t in named if t in held], objects=objects, projections=projections,
                                  composed=composed, bare=bare)
 
 
-def _member_values(values: list[dict[str, Any]], member: str, many: bool) -> Iterator[Any]:
-    """The member's value in each entity, or each element of its array (``many``)."""
+def _member_values(values: list[dict[str, Any]], member: Member) -> Iterator[Any]:
+    """The member's value in each entity (through the objects ``within`` leads to), or each element
+    of its array (``many``)."""
+    probe = Referrer(type="", member=member.name, within=member.within, rule_id="") if member.within else None
     for value in values:
-        inner = value.get(member)
-        if not many:
-            yield inner
-        elif isinstance(inner, list):
-            yield from inner
+        for inner in probe.holders(value) if probe is not None else (value.get(member.name),):
+            if not member.many:
+                yield inner
+            elif isinstance(inner, list):
+                yield from inner
 
 
 def _names_by_its_words(inner: dict[str, Any], id_member: str, text: str,

@@ -28,7 +28,10 @@ class DeleteReferrerContext(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     member: str
-    """A top-level member of the referring type's entities."""
+    """A member of the referring type's entities: top-level, or inside the objects ``within`` leads to."""
+    within: list[str] = Field(default_factory=list)
+    """The members leading from the entity to the objects holding ``member`` (a JSON:API
+    resource's ``relationships``, ``author`` before ``data``); empty: ``member`` is top-level."""
     id_member: str | None = None
     """Where the member holds objects: the member of each object compared with the deleted type's
     ids (its identity field). None: the member's value itself is compared."""

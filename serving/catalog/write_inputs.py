@@ -280,7 +280,7 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
             parts.append(f'"{reference.member}" must be the id of a held "{reference.type}" entity '
                          f"({reference.collection_template}); a value naming none is refused.")
     if plan.referrers:
-        named = ", ".join(sorted({f'"{r.type}" ({r.member})' for r in plan.referrers}))
+        named = ", ".join(sorted({f'"{r.type}" ({r.spelled})' for r in plan.referrers}))
         parts.append(f"A delete of an entity a held {named} entity names is refused: the application may delete "
                      "those with it, clear their reference or refuse.")
     for validated in plan.validated_values:

@@ -37,7 +37,7 @@ def refuse_referenced(plan: WritePlan, state: StateIndex, key: str, entity: dict
                 if _names(held, referrer, wanted):
                     found.append((referrer, collection.ids.get(held_key, held_key)))
     if found:
-        shown = ", ".join(f"{r.type} {i!r} ({r.member})" for r, i in found[:SHOWN])
+        shown = ", ".join(f"{r.type} {i!r} ({r.spelled})" for r, i in found[:SHOWN])
         more = f" and {len(found) - SHOWN} more" if len(found) > SHOWN else ""
         raise WriteRefusal(f"{len(found)} held entit{'y names' if len(found) == 1 else 'ies name'} this "
                            f"{plan.type} entity: {shown}{more}; the application may delete them with it, clear "
@@ -46,10 +46,14 @@ def refuse_referenced(plan: WritePlan, state: StateIndex, key: str, entity: dict
 
 
 def _names(held: dict[str, Any], referrer: Referrer, wanted: str) -> bool:
-    value = held.get(referrer.member)
-    if referrer.many:
-        return isinstance(value, list) and any(_named(element, referrer, wanted) for element in value)
-    return _named(value, referrer, wanted)
+    """Any value of the referrer's member in ``held`` (through the objects ``within`` leads to) names ``wanted``."""
+    for value in referrer.holders(held):
+        if referrer.many:
+            if isinstance(value, list) and any(_named(element, referrer, wanted) for element in value):
+                return True
+        elif _named(value, referrer, wanted):
+            return True
+    return False
 
 
 def _named(value: Any, referrer: Referrer, wanted: str) -> bool:

@@ -173,11 +173,13 @@ def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[st
     for referrer in referrers:
         for held in document.get("collections", []):
             for entity in held["entities"] if held["type"] == referrer.type else ():
-                value = entity["value"].get(referrer.member)
-                # a member naming many (WordPress's categories: [1, 3]) names each of its elements
-                for element in (value if isinstance(value, list) and getattr(referrer, "many", False) else [value]):
-                    if referrer.id_member is not None:
-                        element = element.get(referrer.id_member) if isinstance(element, dict) else None
-                    if element is not None and not isinstance(element, (dict, list, bool)):
-                        named.add(str(element))
+                # a member inside objects (referrer.within: a JSON:API relationships.author.data)
+                # is found through them; one naming many (WordPress's categories: [1, 3]) names
+                # each of its elements
+                for value in referrer.holders(entity["value"]):
+                    for element in (value if isinstance(value, list) and referrer.many else [value]):
+                        if referrer.id_member is not None:
+                            element = element.get(referrer.id_member) if isinstance(element, dict) else None
+                        if element is not None and not isinstance(element, (dict, list, bool)):
+                            named.add(str(element))
     return [e for e in entities if str(e["id"]) not in named]
