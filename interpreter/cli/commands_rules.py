@@ -8,6 +8,7 @@ from pathlib import Path
 from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.rules_engine.docgen import render_rules_doc
+from capenv.interpreter.rules_engine.fixture_run import fixture_failures
 from capenv.interpreter.rules_engine.loader import fixture_problems, load_rules
 
 from .generated import write_or_check
@@ -43,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _check(args: argparse.Namespace) -> int:
     ruleset = load_rules(args.directory, with_fixtures=True)
-    problems = fixture_problems(ruleset)
+    problems = fixture_problems(ruleset) + fixture_failures(ruleset)
     count = len(ruleset.all_rules())
     if args.json:
         from .commands_env import print_json

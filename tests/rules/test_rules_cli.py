@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from support.rules_copy import line_of
@@ -49,6 +50,49 @@ def test_check_reports_fixture_cases_for_a_missing_rule(capsys, rules_dir):
         "cases:\n", "cases:\n  segment.gone:\n    match_x: {context: {value: \"1\"}}\n", 1), encoding="utf-8")
     code, _, err = run(capsys, "rules", "check", str(rules_dir))
     assert code == 2 and "segment.gone" in err and "not a rule of table manifest-segments" in err
+
+
+def test_check_runs_every_case_and_fails_on_a_wrong_expectation(capsys, rules_dir):
+    """A case whose expected outcome is wrong fails the check, not only the fixture tests: a
+    match case turned into a no_match case, evidence the match does not show, a reason phrase
+    the miss does not hold, and a table case naming the wrong rule."""
+    fixture = rules_dir / "fixtures" / "delete-referrers.yaml"
+    text = fixture.read_text(encoding="utf-8")
+    wrong = (text.replace("match_ies_plural:", "no_match_ies_plural:", 1)
+             .replace("evidence: {member: tracker, objects: 5}", "evidence: {member: tracker, objects: 4}", 1)
+             .replace('reason_contains: "0 of its 1 values"', 'reason_contains: "no such phrase"', 1))
+    assert wrong.count("no_match_ies_plural") == 1 and "objects: 4}" in wrong and "no such phrase" in wrong
+    fixture.write_text(wrong, encoding="utf-8")
+    code, out, err = run(capsys, "rules", "check", str(rules_dir))
+    assert code == 2 and out == "", out
+    assert "3 problem(s)" in err, err
+    assert "referrer.named-member: case no_match_ies_plural: expected no match, the rule matches" in err
+    assert "case match_objects_repeating_their_entity: expected evidence objects=4, the match shows 5" in err
+    assert "case no_match_named_but_no_value_held: expected the reason to hold 'no such phrase'" in err
+
+
+def test_check_fails_on_a_table_case_deciding_otherwise_and_a_context_it_cannot_read(capsys, rules_dir):
+    tabled = next(p for p in sorted((rules_dir / "fixtures").glob("*.yaml"))
+                  if "expect_rule: " in p.read_text(encoding="utf-8"))
+    tabled.write_text(re.sub(r"expect_rule: [^,}\n]+", "expect_rule: no.such-rule",
+                             tabled.read_text(encoding="utf-8"), count=1), encoding="utf-8")
+    fixture = rules_dir / "fixtures" / "delete-referrers.yaml"
+    fixture.write_text(fixture.read_text(encoding="utf-8").replace(
+        "context: {member: category_id,", "context: {not_a_member: 1, member: category_id,", 1), encoding="utf-8")
+    code, _, err = run(capsys, "rules", "check", str(rules_dir))
+    assert code == 2 and "2 problem(s)" in err, err
+    assert "expected the table to decide by no.such-rule" in err
+    assert "case match_ies_plural: its context is not a delete-referrer context" in err
+
+
+def test_check_json_lists_a_failing_case(capsys, rules_dir):
+    fixture = rules_dir / "fixtures" / "delete-referrers.yaml"
+    fixture.write_text(fixture.read_text(encoding="utf-8").replace(
+        "match_ies_plural:", "no_match_ies_plural:", 1), encoding="utf-8")
+    code, out, _ = run(capsys, "rules", "check", str(rules_dir), "--json")
+    data = json.loads(out)
+    assert code == 2 and data["ok"] is False
+    assert any("no_match_ies_plural" in p for p in data["problems"]), data
 
 
 # --- doc ---------------------------------------------------------------------------------
