@@ -81,7 +81,9 @@ class WriteInputs:
         for name, recorded in self.plan.exemplar_args.items():
             if name not in self.tool.params:
                 continue
-            said = (f"path parameter {{{name}}}: this create is tied to {self.plan.collection}, "
+            said = (f"path parameter {{{name}}}: the capture shows this create only with "
+                    f'"{decode_once(recorded)}" (recorded call {self.plan.exemplar}, creating in '
+                    f"{self.plan.collection}), not what another value would store, answer or where it goes, "
                     f'so only "{decode_once(recorded)}" (in any percent-encoding)')
             text = {"type": "string", "minLength": 1, "pattern": spelling_pattern(recorded), "description": said}
             number = _as_int(decode_once(recorded))

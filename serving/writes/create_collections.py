@@ -59,6 +59,32 @@ def _named_by_call(entity_type: EntityType, call: WriteCall, state: StateIndex) 
     return path, {t.strip("{}"): unquote(p) for p, t in zip(split_path(path), template) if t.startswith("{")}
 
 
+def tied_refusal(plan: WritePlan, entity_type: EntityType, name: str) -> str:
+    """Why a tied create refuses another value of path parameter ``name``, and what it accepts:
+    the capture shows the create only with its exemplar's path values (write-effects "Creates"),
+    because its own path names no collection of the type (it creates where the exemplar's entity
+    was read), or because a value it stores or answers keeps one of those path values."""
+    recorded = unquote(plan.exemplar_args[name])
+    exemplar_path = "/" + "/".join(plan.exemplar_args.get(piece[1:-1], piece) if piece.startswith("{") else piece
+                                   for piece in split_path(plan.template))
+    if _names_own_collection(plan.template, entity_type.collection_template):
+        cause = "a value it stores or answers keeps that call's path value"
+    else:
+        cause = (f"its path names no collection of the {entity_type.name} type "
+                 f"({entity_type.collection_template}), so it creates where that call's entity was read")
+    return (f"path parameter {name!r} must be {recorded!r}: the capture shows this create only as recorded call "
+            f"{plan.exemplar} ({plan.method} {exemplar_path}) made it, in {plan.collection}, and {cause}; no "
+            f"recorded call shows what a create with another {name} stores, answers or where it goes. Accepted: "
+            f"{name} {recorded!r} (in any percent-encoding)")
+
+
+def _names_own_collection(template: str, collection_template: str) -> bool:
+    """The tool's path begins with the type's collection path (a parameter in either matches any segment)."""
+    mine, theirs = split_path(template), split_path(collection_template)
+    return len(mine) >= len(theirs) and all(a == b or a.startswith("{") or b.startswith("{")
+                                            for a, b in zip(mine, theirs))
+
+
 def collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex,
                           args: dict[str, str]) -> tuple[str, dict[str, str]]:
     """The collection a create goes to: the spelling the call names among those the state holds
@@ -71,8 +97,7 @@ def collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, state
     for name, value in args.items():
         recorded = plan.exemplar_args.get(name)
         if recorded is not None and not same_spelling(value, recorded):
-            raise WriteRefusal(f"this create is tied to {plan.collection}: path parameter {name!r} must be "
-                               f"{unquote(recorded)!r}")
+            raise WriteRefusal(tied_refusal(plan, entity_type, name))
     spelled = _spelled_by_call(plan, entity_type, call.path, plan_parts(env, plan))
     spelling = state.spelling_of(spelled, entity_type.name)
     path = spelling or plan.collection or entity_type.collection_template
