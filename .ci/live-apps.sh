@@ -47,6 +47,8 @@
 #   Parse Server install makes sure of.
 #   PouchDB Server 4.2.0 ~1-7 min (354 npm packages, 61 MB; --ignore-scripts: leveldown loads its
 #   bundled linux-x64 prebuild, and sqlite3, which the server never loads here, is not built).
+#   OctoPrint 1.11.8 (the newest that runs on Python 3.11; wheels only, 100 packages) ~4 min on a busy
+#   2-core machine, ~150 MB.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -83,6 +85,7 @@ RABBITMQ_DEB_VERSION=3.10.8-1.1+deb12u1
 RABBITMQ_ERLANG_DEB_VERSION=1:25.2.3+dfsg-1+deb12u4
 ROUNDUP_VERSION=2.6.0
 POUCHDB_SERVER_VERSION=4.2.0
+OCTOPRINT_VERSION=1.11.8
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -111,6 +114,7 @@ WORDPRESS_TEMPLATE="$CACHE/wordpress-template"
 RABBITMQ_DIR="$CACHE/rabbitmq"
 ROUNDUP_VENV="$CACHE/venv-roundup"
 POUCHDB_SERVER_DIR="$CACHE/pouchdb-server"
+OCTOPRINT_VENV="$CACHE/venv-octoprint"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -464,6 +468,7 @@ status() {
     say "wordpress:   $(installed_wordpress_version) ($WORDPRESS_DIR, template $WORDPRESS_TEMPLATE)"
     say "roundup:     $(installed_pip_version "$ROUNDUP_VENV" roundup) ($ROUNDUP_VENV)"
     say "pouchdb-server: $(installed_npm_version pouchdb-server "$POUCHDB_SERVER_DIR" || true) ($POUCHDB_SERVER_DIR)"
+    say "octoprint:   $(installed_pip_version "$OCTOPRINT_VENV" OctoPrint) ($OCTOPRINT_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -506,6 +511,7 @@ case "${1:-install}" in
         install_rabbitmq
         install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"
         install_pouchdb_server
+        install_venv_package "$OCTOPRINT_VENV" OctoPrint "$OCTOPRINT_VERSION"
         status
         say "done in $((SECONDS - started))s"
         ;;

@@ -267,6 +267,9 @@ MAILMAN_ADMIN = "Basic cmVzdGFkbWluOmNhcGVudi1tYWlsbWFuLXRocm93YXdheQ=="
 ROUNDUP_ADMIN = "Basic YWRtaW46Y2FwZW52LXJvdW5kdXAtdGhyb3dhd2F5"
 """The throwaway tracker admin captures/roundup/start.sh initialises (admin)."""
 
+OCTOPRINT_KEY = "Bearer capenv-octoprint-throwaway-api-key-0001"
+"""The throwaway global API key captures/octoprint/start.sh configures (OctoPrint takes it as a bearer too)."""
+
 
 APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) for name, spec in {
     "json-server": AppSpec("json-server", _json_server_env, _json_server_start, "/profile", 30.0),
@@ -317,10 +320,12 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                        ready_line="unleash READY", ready_authorization=UNLEASH_ADMIN),
     "pouchdb-server": AppSpec("pouchdb-server", _pouchdb_server_env, _home_start("pouchdb-server"), "/_all_dbs",
                               60.0, ready_line="pouchdb-server READY"),
+    "octoprint": AppSpec("octoprint", _venv_env("octoprint", "octoprint", "1.11.8"), _home_start("octoprint"),
+                         "/api/version", 120.0, ready_line="octoprint READY", ready_authorization=OCTOPRINT_KEY),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
-SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s."""
+SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
