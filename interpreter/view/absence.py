@@ -23,7 +23,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.absence_answers import AbsenceReadContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
-from .absence_bodies import body_kind, carries_id, id_pointers, per_response_pointers, same_layout
+from .absence_bodies import body_kind, carries_id, id_pointers, per_response_pointers, same_layout, worded_alike, id_shape
 from .absence_texts import param_values, path_texts
 from .id_history import IdHistories
 from .recordings import recording_of
@@ -109,6 +109,16 @@ def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[E
     proven_type = sorted((e for e in siblings if e.proof != "status"), key=lambda e: e.record.ordinal)
     chosen = (proven_own or proven_type or own or [None])[-1]
     subject = f"{name} absence answer"
+    split = _worded_by_history(proven_own or proven_type)
+    if split is not None:
+        deleted, never = split
+        traces.append(TraceEvent(table=TABLE, rule_id=None, outcome="default", subject=subject, reason=(
+            f"the application words a missing {shape.type_name} by the id's history: record "
+            f"{deleted.record.ordinal} of {deleted.tool} (an id deleted before it) and record "
+            f"{never.record.ordinal} of {never.tool} (an id the capture never showed) answer otherwise once "
+            "each names its own id, so no one answer fits every missing id: a read of a missing entity is a "
+            "tool error saying nothing was recorded for it")))
+        return None
     if chosen is None:
         traces.append(TraceEvent(table=TABLE, rule_id=None, outcome="default", subject=subject, reason=(
             f"no recorded read of an id the {shape.type_name} type does not hold: a read of a missing "
@@ -145,6 +155,32 @@ def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[E
                                        "id_pointers": list(pointers), "per_response": list(answer.per_response),
                                        "path_texts": [_shown_text(t) for t in texts]}))
     return answer
+
+
+def _worded_by_history(proven: list[Evidence]) -> tuple[Evidence, Evidence] | None:
+    """A deleted id's and a never-shown id's evidence of one status and id shape that answered
+    otherwise once each body's own path values are put aside (per-response values too), or None
+    when every such pair reads alike. Ids of different shapes (a slug where ids are integers) may be
+    refused as malformed, which serving weighs apart (``refuse_unshaped_id``)."""
+    deleted = [e for e in proven if e.proof == "deleted"]
+    never = [e for e in proven if e.proof == "never-shown"]
+    for one in deleted:
+        for other in never:
+            if one.record.status != other.record.status or id_shape(one.id_value) != id_shape(other.id_value):
+                continue
+            ours, theirs = _differing_values(one.record.path, other.record.path)
+            if not worded_alike(_body(one.record), ours, _body(other.record), theirs):
+                return one, other
+    return None
+
+
+def _differing_values(a: str, b: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The percent-decoded path segments where two paths differ: each read's own path values."""
+    first, second = [unquote(x) for x in split_path(a)], [unquote(x) for x in split_path(b)]
+    if len(first) != len(second):
+        return (unquote(split_path(a)[-1]),), (unquote(split_path(b)[-1]),)
+    pairs = [(x, y) for x, y in zip(first, second) if x != y]
+    return tuple(x for x, _ in pairs), tuple(y for _, y in pairs)
 
 
 def _path_texts(chosen: Evidence, body: Any, agreeing: list[Evidence], items: list[ToolShape]):

@@ -11,6 +11,7 @@ from capenv.interpreter.evidence.records import Record
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+_INTEGER = re.compile(r"0|-?[1-9][0-9]*")
 _MISSING = object()
 
 
@@ -91,3 +92,37 @@ def per_response_pointers(body: Any, alike: list[Any], ids: tuple[str, ...]) -> 
         if varies or (isinstance(value, str) and _UUID.search(value) is not None):
             found.append(pointer)
     return tuple(found)
+
+
+def worded_alike(a: Any, a_values: tuple[str, ...], b: Any, b_values: tuple[str, ...]) -> bool:
+    """Two absence bodies that say the same once each one's own path values are put aside: the same
+    layout, and at every place the same value, or per-response values (a UUID, an instant, a number)
+    in both, or texts that read alike around the path values each names."""
+    if not same_layout(a, b):
+        return False
+    theirs = dict(leaves(b))
+    for pointer, value in leaves(a):
+        other = theirs[pointer]
+        if value == other or (_generated(value) and _generated(other)):
+            continue
+        if not (isinstance(value, str) and isinstance(other, str)):
+            return False
+        if _without(value, a_values) != _without(other, b_values):
+            return False
+    return True
+
+
+def id_shape(value: str | None) -> str:
+    """integer (no leading zeros), uuid, or other: ids of different shapes may be answered apart."""
+    text = value or ""
+    if _INTEGER.fullmatch(text):
+        return "integer"
+    return "uuid" if _UUID.fullmatch(text) else "other"
+
+
+def _without(text: str, values: tuple[str, ...]) -> str:
+    """The text with each value put aside wherever it stands as a delimited token. Any length,
+    unlike carries_id: each text is compared with one naming its own read's values in its place."""
+    for value in sorted((v for v in values if v), key=len, reverse=True):
+        text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", "\0", text)
+    return text

@@ -64,9 +64,6 @@ def check(app: str, results: list[CallResult]) -> None:
 KNOWN_WRONG: dict[str, str] = {
     "pdns": "an id of a shape no recorded id has answered with the learned 404: a TSIG key name with an empty "
             "label (seed-key.., which PowerDNS answers 422); no recorded 4xx shows that shape",
-    "unleash": "a flag that never existed answered with the 404 recorded for an archived one ('Could not find feature "
-               "flag with name ...'), where Unleash words a never-held name otherwise ('There's no feature named ...'): "
-               "one absence answer is learned per view whatever the id's history",
     "octoprint": "files nest as a tree (a folder's children hold its files): a file read only inside its folder's "
                  "children answered 404, a folder read only in a list rendered without children, a deleted file left "
                  "in its folder's children, the plain listing answered with the recursive one's children; and the "
