@@ -86,6 +86,7 @@ RABBITMQ_ERLANG_DEB_VERSION=1:25.2.3+dfsg-1+deb12u4
 ROUNDUP_VERSION=2.6.0
 POUCHDB_SERVER_VERSION=4.2.0
 OCTOPRINT_VERSION=1.11.8
+ZENML_VERSION=0.98.0
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -115,6 +116,7 @@ RABBITMQ_DIR="$CACHE/rabbitmq"
 ROUNDUP_VENV="$CACHE/venv-roundup"
 POUCHDB_SERVER_DIR="$CACHE/pouchdb-server"
 OCTOPRINT_VENV="$CACHE/venv-octoprint"
+ZENML_VENV="$CACHE/venv-zenml"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -443,6 +445,15 @@ install_rabbitmq() {
     echo "$RABBITMQ_DEB_VERSION" > "$RABBITMQ_DIR/installed-version"
 }
 
+install_zenml() {
+    # zenml[server]: the server extra (FastAPI 0.138, uvicorn, ...); captures/zenml/start.sh runs the
+    # server as `zenml login --local --blocking` does, with no Docker. The version is zenml's own.
+    if [ "$(installed_pip_version "$ZENML_VENV" zenml)" = "$ZENML_VERSION" ]; then
+        say "zenml $ZENML_VERSION already in $ZENML_VENV"; return
+    fi
+    install_venv_package "$ZENML_VENV" "zenml[server]" "$ZENML_VERSION"
+}
+
 status() {
     say "json-server: $(installed_npm_version json-server || true) ($NPM_DIR/node_modules/.bin/json-server)"
     say "kinto:       $(installed_pip_version "$KINTO_VENV" kinto) ($KINTO_VENV)"
@@ -469,6 +480,7 @@ status() {
     say "roundup:     $(installed_pip_version "$ROUNDUP_VENV" roundup) ($ROUNDUP_VENV)"
     say "pouchdb-server: $(installed_npm_version pouchdb-server "$POUCHDB_SERVER_DIR" || true) ($POUCHDB_SERVER_DIR)"
     say "octoprint:   $(installed_pip_version "$OCTOPRINT_VENV" OctoPrint) ($OCTOPRINT_VENV)"
+    say "zenml:       $(installed_pip_version "$ZENML_VENV" zenml) ($ZENML_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -512,6 +524,7 @@ case "${1:-install}" in
         install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"
         install_pouchdb_server
         install_venv_package "$OCTOPRINT_VENV" OctoPrint "$OCTOPRINT_VERSION"
+        install_zenml
         status
         say "done in $((SECONDS - started))s"
         ;;

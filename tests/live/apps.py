@@ -322,6 +322,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                               60.0, ready_line="pouchdb-server READY"),
     "octoprint": AppSpec("octoprint", _venv_env("octoprint", "octoprint", "1.11.8"), _home_start("octoprint"),
                          "/api/version", 120.0, ready_line="octoprint READY", ready_authorization=OCTOPRINT_KEY),
+    "zenml": AppSpec("zenml", _venv_env("zenml", "zenml", "0.98.0"), _home_start("zenml"), "/health", 240.0,
+                     ready_line="zenml READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
