@@ -9,6 +9,7 @@ from capenv.interpreter.rules_engine import RuleSet, evaluate
 
 from .copies import copied_types
 from .findings import PlanFindings
+from .held_beneath import held_beneath
 from .replay import GateRun
 
 TABLE = "verdicts"
@@ -72,6 +73,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             confirmations=len(found.confirmations) if found else 0, copies=copied,
             ids_per_collection=_ids_per_collection(plan, view),
             refused_held=tuple(found.refused_held) if found else (),
+            held_beneath=held_beneath(plan, view),
             **_explanations(plan, found, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")
         served = bool(decision.yields.get("served"))

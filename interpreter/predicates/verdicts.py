@@ -44,6 +44,9 @@ class PlanVerdictContext(BaseModel):
     by its id alone across its collections (``EntityType.shallow_items``)."""
     refused_held: tuple[tuple[int, int], ...] = ()
     """A delete's recorded calls (record, status) the application refused while the entity was held."""
+    held_beneath: tuple[str, ...] = ()
+    """State paths (documents, collections) below the item path of an entity the delete names
+    (``gate/held_beneath.py``): what serving would go on answering after the entity is gone."""
 
 
 @predicate("plan_has_build_reason", context="plan-verdict")
@@ -85,6 +88,14 @@ def plan_type_copied(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
     if ctx.copies:
         return Match({"copies": list(ctx.copies)})
     return Miss("no other type holds copies of its entities")
+
+
+@predicate("plan_holds_beneath", context="plan-verdict")
+def plan_holds_beneath(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """The state holds documents or collections below the item path of an entity the delete names."""
+    if ctx.held_beneath:
+        return Match({"paths": list(ctx.held_beneath)})
+    return Miss("nothing is held below the item path of an entity it names")
 
 
 @predicate("plan_ids_per_collection", context="plan-verdict")
