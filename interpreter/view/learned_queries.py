@@ -8,6 +8,12 @@ combination is kept only when its evaluation over the reference's members reprod
 provable recording of the line, and dropped (traced, with the record that disagrees) otherwise.
 Of the kept ones, a line takes the one whose meanings most other lines also reproduce with, so
 one parameter has one meaning across the view (``sort=title`` and ``sort=views:desc`` alike).
+
+A parameter a line shows meaning something no candidate reproduces (every combination dropped,
+every other parameter of the line learned elsewhere) is *contested*: its values mean more than the
+meaning another line proved (ZenML's ``name=prod`` an equality, ``name=contains:ni`` an operator
+in the value), so no line keeps a learned meaning for it, and a call with a value never recorded
+is refused rather than answered by the narrower meaning.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ SPELLING = ("field", "operator", "index", "separator", "descending_prefix", "dir
 """What a matching rule's yields and evidence may tell the learned query about the spelling."""
 
 Combination = tuple[QuerySpec, ...]
+
+NONE_REPRODUCES = "no candidate meaning of its query reproduces the recorded answer"
 
 
 def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, Record],
@@ -71,8 +79,49 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
                                            "records": list(line.record_ordinals)}))
         lines.append(line.model_copy(update={"queries": specs, "state_backed": True, "reason": None,
                                              "record_ordinals": line.record_ordinals}))
+    lines, learned = _without_contested(view, lines, learned, found, traces)
     lines, learned = _with_proven_clauses(lines, learned)
     return view.model_copy(update={"lines": tuple(lines), "learned_queries": tuple(learned.values())})
+
+
+def _contested(view: ReadView, learned: dict[str, QuerySpec], found: dict[int, list[Combination] | str]) -> dict[str, str]:
+    """The learned parameters some line shows meaning otherwise: a line no candidate combination
+    reproduces, each of whose other parameters has a learned meaning (so the failure is this
+    parameter's), named by the line's spelled query."""
+    contested: dict[str, str] = {}
+    for index, result in found.items():
+        if result != NONE_REPRODUCES:
+            continue
+        line = view.lines[index]
+        names = [name for name, _ in decoded(line.query)]
+        for name in names:
+            if name in learned and all(other in learned for other in names if other != name):
+                contested.setdefault(name, _spelled(line))
+    return contested
+
+
+def _without_contested(view: ReadView, lines: list[ListLine], learned: dict[str, QuerySpec],
+                       found: dict[int, list[Combination] | str],
+                       traces: list[TraceEvent]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+    """The lines and learned meanings less every contested parameter's: a line that took one keeps
+    its recording only (served as replay, refused once the state has left it behind)."""
+    contested = _contested(view, learned, found)
+    if not contested:
+        return lines, learned
+    for name, where in sorted(contested.items()):
+        traces.append(TraceEvent(table=TABLE, rule_id=None, outcome="miss", subject=f"{view.tool} ?{name}",
+                                 reason=f"contested: no meaning reproduces the line ?{where}, so the meaning "
+                                        f"another line proved does not hold for every value",
+                                 evidence={"param": name, "line": where}))
+    kept_lines = []
+    for line, before in zip(lines, view.lines):
+        spoiled = sorted({q.param for q in line.queries} & set(contested))
+        if spoiled:
+            line = before.model_copy(update={
+                "reason": f"query parameter {spoiled[0]!r} means something no learned meaning reproduces on the "
+                          f"line ?{contested[spoiled[0]]}"})
+        kept_lines.append(line)
+    return kept_lines, {name: spec for name, spec in learned.items() if name not in contested}
 
 
 def _with_proven_clauses(lines: list[ListLine], learned: dict[str, QuerySpec]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
@@ -151,7 +200,7 @@ def _reproducing(view: ReadView, line: ListLine, references: References, ruleset
             traces.append(TraceEvent(table=TABLE, rule_id=None, outcome="miss", subject=f"{view.tool} ?{_spelled(line)}",
                                      reason=f"dropped: its evaluation differs from record {disagreeing}",
                                      evidence={"candidates": [s.rule_id for s in combination]}))
-    return kept or "no candidate meaning of its query reproduces the recorded answer"
+    return kept or NONE_REPRODUCES
 
 
 def _spec(ruleset: RuleSet, decision, rule_id: str, name: str) -> QuerySpec:

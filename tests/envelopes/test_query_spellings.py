@@ -198,3 +198,25 @@ def test_a_field_parameter_that_matches_substrings_and_a_plural_id_list():
 def test_an_exact_field_parameter_stays_an_equality():
     bundle = build_from(capture(("status=open", [A1, A3]), ("title=alpha", [A1])))
     assert learned(bundle) == {"status": ("equals", "learned-query.equals"), "title": ("equals", "learned-query.equals")}
+
+
+def test_a_parameter_one_line_shows_meaning_more_than_another_line_proved_is_not_learned():
+    # status=open is an equality, but status=in:open,done (an operator in the value) lists what no
+    # candidate meaning of `status` reproduces: the equality would answer a value of that form with
+    # nothing, so no line keeps a meaning for it, and a value never recorded is refused.
+    bundle = build_from(capture(("status=open", [A1, A3]), ("status=in:open,done", [A1, A2, A3])))
+    assert "status" not in learned(bundle)
+    view = bundle.view.view("get_articles")
+    reasons = [line.reason or "" for line in view.lines if line.query]
+    assert all("'status'" in r or "reproduces" in r for r in reasons), reasons
+    runtime = after_create(bundle)
+    answer = runtime.call_tool("get_articles", {"query": {"status": "in:done"}})
+    assert answer.is_error, answer.structured
+
+
+def test_a_line_failing_on_another_parameter_contests_nothing():
+    # The second line fails for `weird` (no meaning learned), not for `status`: status keeps its equality.
+    bundle = build_from(capture(("status=open", [A1, A3]), ("status=open&weird=1", [A3])))
+    assert learned(bundle).get("status") == ("equals", "learned-query.equals")
+    runtime = after_create(bundle)
+    assert titles(runtime, {"status": "done"}) == ["Beta notes"]
