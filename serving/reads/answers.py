@@ -116,8 +116,10 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
     constants = {p.name: p.value for p in line.projected_members if p.role == "constant"}
     shown = render_entities(members, line.shown_fields or view.shown_fields, view.sorted_arrays, constants,
                             held=held)
-    lacking = None if _every_one_holds(held, collection, view.required_fields) \
-        else first_lacking(members, view.required_fields)
+    # A member the line renders as its own constant is the line's, not the entity's: an entity
+    # lacking it (one only such a list showed) is listed all the same.
+    required = tuple(name for name in view.required_fields if name not in constants)
+    lacking = None if _every_one_holds(held, collection, required) else first_lacking(members, required)
     body = render_into(line.base.body, view.locator or Locator(kind="root"), shown)
     unheld = None
     if view.envelope_members:

@@ -61,10 +61,13 @@ def render_entities(entities: list[dict[str, Any]], shown_fields: Iterable[str],
 
 def with_constants(entity: dict[str, Any], constants: dict[str, Any]) -> dict[str, Any]:
     """The listed entity with the members the line shows as one constant (its own projection,
-    ``ListLine.projected_members``) in place of the state's values."""
+    ``ListLine.projected_members``) in place of the state's values, and where the entity lacks
+    them (one only such a list showed, ``projected_state``)."""
     if not constants:
         return entity
-    return {key: copy.deepcopy(constants[key]) if key in constants else value for key, value in entity.items()}
+    rendered = {key: copy.deepcopy(constants[key]) if key in constants else value for key, value in entity.items()}
+    rendered.update((key, copy.deepcopy(value)) for key, value in constants.items() if key not in entity)
+    return rendered
 
 
 def first_lacking(entities: Iterable[dict[str, Any]], required: Iterable[str]) -> str | None:

@@ -117,3 +117,26 @@ def test_a_member_that_changes_by_itself_is_no_list_projection():
     assert not line.projected_members and "changed" in view.volatile_fields
     events = [e for e in build_from(har).view.traces if e.table == "view-list-projections" and "'changed'" in e.subject]
     assert [(e.rule_id, e.outcome) for e in events][-1] == ("list-projection.relative-time", "match")
+
+
+FOUR = thing(4, [8], "Four, listed only")
+
+
+def test_an_entity_only_a_list_showed_holds_nothing_of_the_list_projection():
+    """Thing 4 is listed (owners [] as the list shows every thing) but never read on its own: its
+    item read must not answer the list's [] as its owners (the application's own read shows [8]).
+    The state leaves the projected members out, the item read is refused, the list still lists it."""
+    har = HarBuilder().call("GET", "/things", response=[listed(ONE), listed(TWO), listed(THREE), listed(FOUR)])
+    for entity in (ONE, TWO, THREE):
+        har.call("GET", f"/things/{entity['id']}", response=entity)
+    bundle = build_from(har)
+    held = {e.id: e.value for c in bundle.view.state.collections for e in c.entities if c.type == "things"}
+    assert "owners" not in held[4] and "owner_ids" not in held[4], held[4]
+    assert held[3]["owners"] == [7, 8]  # an item read showed it: the entity's own value stays
+    runtime = EnvironmentRuntime(bundle)
+    answer = runtime.call_tool("get_things_by_thing_id", {"thing_id": "4"})
+    assert answer.is_error, answer.structured
+    assert runtime.read("get_things_by_thing_id", {"thing_id": "3"})["body"] == THREE
+    body = runtime.read("get_things")["body"]
+    assert [(t["id"], t["owners"], t["owner_ids"]) for t in body] == [(1, [], ""), (2, [], ""), (3, [], ""),
+                                                                       (4, [], "")]

@@ -68,9 +68,6 @@ KNOWN_WRONG: dict[str, str] = {
                  "children answered 404, a folder read only in a list rendered without children, a deleted file left "
                  "in its folder's children, the plain listing answered with the recursive one's children; and the "
                  "disk's free bytes (free) replayed as recorded",
-    "zenml": "a list filter value of another form than the one its meaning was learned from (name=contains:gac answered "
-             "as an equality, 0 items); and an entity only a list showed rendered by the item view with the list's "
-             "metadata: null (the item read shows the group)",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
