@@ -78,10 +78,11 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
                          traces=tuple(events))
     if exemplar is None:
         return WritePlan(**base, build_reason="no-successful-call", traces=tuple(events))
-    precondition = precondition_decision(tool.name, calls, ctx.ruleset)
+    precondition = precondition_decision(tool.name, calls, ctx.ruleset, ctx.records)
     if precondition is not None and precondition.yields.get("conditional"):
         events.extend(precondition.events)
-        return WritePlan(**base, build_reason="precondition-header", traces=tuple(events))
+        return WritePlan(**base, build_reason=str(precondition.yields.get("build_reason", "precondition-header")),
+                         traces=tuple(events))
     if precondition is not None:  # serving cannot check them: a call sending one is refused
         base["unchecked_headers"] = tuple(str(h).lower() for h in precondition.yields.get("refuse_calls_sending", ()))
     base.update(exemplar=exemplar.ordinal, query=exemplar.query, response=_response_rule(exemplar),

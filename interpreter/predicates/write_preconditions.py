@@ -22,6 +22,10 @@ class WritePreconditionContext(BaseModel):
     members: dict[str, list[int]] = Field(default_factory=dict)
     """Top-level members of the JSON object bodies the tool's successful calls sent, as sent, with
     those calls' records."""
+    held_query: tuple[tuple[str, str, str, int], ...] = ()
+    """(parameter, member, value, record): a query parameter a successful call sent with the value a
+    string member of the entity at its path held when it began (the last read of the path;
+    ``plans/preconditions.held_query_values``)."""
 
 
 class HeaderNamesParams(BaseModel):
@@ -71,3 +75,26 @@ def every_call_sent_precondition(ctx: WritePreconditionContext, params: HeaderOr
     if len(carried) < ctx.calls:
         return Miss(f"{len(carried)} of {ctx.calls} successful calls sent a precondition: the others wrote without one")
     return Match({"members": named, "records": sorted(by_member)[:3]})
+
+
+class HeldValueParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_length: int = Field(ge=1)
+    """The shortest held value taken for the entity's state rather than a coincidence."""
+
+
+@predicate("a_call_sent_a_held_value_in_the_query", context="write-precondition", params=HeldValueParams)
+def a_call_sent_a_held_value_in_the_query(ctx: WritePreconditionContext, params: HeldValueParams) -> Outcome:
+    """A successful call sent, in its query, a value of ``min_length`` characters or more that the
+    entity at its path held when it began (``?rev=`` naming the revision the last read showed).
+    Serving takes a query parameter only with its recorded value, which another entity, or the same
+    one after a write, does not hold: the application refuses such a call (a stale revision, 409)."""
+    held = [(name, member, record) for name, member, value, record in ctx.held_query
+            if len(value) >= params.min_length]
+    if held:
+        name, member, _ = held[0]
+        return Match({"parameter": name, "member": member, "records": sorted({r for _, _, r in held})[:3]})
+    if ctx.held_query:
+        return Miss(f"the held values sent in the query are shorter than {params.min_length} characters")
+    return Miss("no call sent in its query a value the entity at its path held")
