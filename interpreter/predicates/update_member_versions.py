@@ -39,3 +39,21 @@ def sent_version_held(ctx: UpdateMemberContext, params: VersionParams) -> Outcom
     if stored is ABSENT or not _integer(stored) or stored != sent + params.by:
         return Miss(f"stored {'nothing' if stored is ABSENT else brief(stored)}, not the sent value plus {params.by}")
     return Match({"params": {"member": ctx.member, "by": params.by}})
+
+
+@predicate("sent_held_string_replaced", context="update-member", params=MemberParams)
+def sent_held_string_replaced(ctx: UpdateMemberContext, params: MemberParams) -> Outcome:
+    """A sent string the call sent as the entity held it, which the application stored as another
+    value: a version it computes (CouchDB's ``_rev``, ``1-<md5>`` becoming ``2-<md5>``) and checks
+    against the one the client read, refusing a stale one."""
+    miss = not_sent(ctx)
+    if miss:
+        return miss
+    sent, held, stored = ctx.sent_value, ctx.held, ctx.stored
+    if not isinstance(sent, str):
+        return Miss(f"{brief(sent)} is no string")
+    if held is ABSENT or held != sent:
+        return Miss("not sent as the entity held it")
+    if stored is ABSENT or stored == sent:
+        return Miss("stored as sent" if stored == sent else "not stored")
+    return Match({"params": {"member": ctx.member}, "held": sent, "stored": stored})
