@@ -16,6 +16,7 @@ from typing import Any
 from capenv.interpreter.bundle.models import StateSnapshot
 from capenv.serving.state.index import HeldCollection, StateIndex
 from capenv.serving.state.mirror import StateMirror
+from capenv.serving.state.ranks import copy_ranks
 from capenv.serving.state.records import RESET
 from capenv.serving.state.stored import StoreStateHolder
 from capenv.serving.state.subjects import META_ID, Subjects
@@ -86,7 +87,7 @@ def copy_mirror(base: StateMirror, subjects: Subjects) -> StateMirror:
     rename = {base.subjects.type_of(kind): subjects.type_of(kind)
               for kind in ("collection", "entity", "document", "meta", "log", "write")}
     mirror.revisions.by_type = {rename[t]: dict(ids) for t, ids in base.revisions.by_type.items()}
-    mirror.entity_ranks = {path: dict(ranks) for path, ranks in base.entity_ranks.items()}
+    mirror.entity_ranks = {path: copy_ranks(ranks) for path, ranks in base.entity_ranks.items()}
     mirror.collection_ranks = dict(base.collection_ranks)
     mirror.document_ranks = dict(base.document_ranks)
     return mirror

@@ -18,7 +18,7 @@ from capenv.serving.writes.generator_state import WriteMeta
 
 from .edits import hold_entity, remove_entity
 from .index import HeldCollection, KnownSpellings, StateIndex
-from .ranks import Rank, initial_ranks, rank_between
+from .ranks import InstalledRanks, Rank, rank_between, ranks_in_order
 from .revisions import Revisions
 from .subjects import (
     COLLECTION, DOCUMENT, ENTITY, KNOWN_ID, META_ID, Subjects, collection_state, document_state, entity_state,
@@ -39,7 +39,7 @@ class StateMirror:
         self.meta = meta
         self.position = position  # meta's revision: the state's position in the log
         self.revisions = Revisions()
-        self.entity_ranks: dict[str, dict[str, Rank]] = {}  # collection path -> key -> rank
+        self.entity_ranks: dict[str, dict[str, Rank] | InstalledRanks] = {}  # collection path -> key -> rank
         self.collection_ranks: dict[str, int] = {}
         self.document_ranks: dict[str, int] = {}
 
@@ -93,9 +93,8 @@ class StateMirror:
         collection_type, entity_type = self.subjects.type_of(COLLECTION), self.subjects.type_of(ENTITY)
         for path, collection in self.index.collections.items():
             states[(collection_type, path)] = collection_state(collection, self.collection_ranks[path])
-            ranks = self.entity_ranks[path]
-            for key in collection.order:
-                states[(entity_type, entity_subject_id(path, key))] = entity_state(collection, key, ranks[key])
+            for key, rank in zip(collection.order, ranks_in_order(self.entity_ranks[path], collection.order)):
+                states[(entity_type, entity_subject_id(path, key))] = entity_state(collection, key, rank)
         document_type = self.subjects.type_of(DOCUMENT)
         for path, value in self.index.documents.items():
             states[(document_type, path)] = document_state(path, value, self.index.document_records.get(path, ()),
@@ -128,7 +127,7 @@ class StateMirror:
         mirror = cls(subjects, index, meta, 0)
         for position, (path, collection) in enumerate(index.collections.items()):
             mirror.collection_ranks[path] = position
-            mirror.entity_ranks[path] = dict(zip(collection.order, initial_ranks(len(collection.order))))
+            mirror.entity_ranks[path] = InstalledRanks(collection.order)  # ``initial_ranks``, built when read
         mirror.document_ranks = {path: position for position, path in enumerate(index.documents)}
         return mirror
 

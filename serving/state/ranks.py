@@ -14,7 +14,8 @@ first integers are adjacent adds one level.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 Rank = list[int]
 
@@ -44,3 +45,85 @@ def _between(low: Rank | None, high: Rank | None) -> Rank:
         return [low[0], *_between(low[1:] or None, None)]
     # Same first integer: high is longer or greater further on; low[1:] empty means low is the prefix.
     return [low[0], *_between(low[1:] or None, high[1:])]
+
+
+class InstalledRanks:
+    """One collection's ranks as an install (reset, add) leaves them, each entity's position in the
+    installed order (``initial_ranks``), read and written as a dict of them would be.
+
+    Until a write or a catch-up first reads or changes one, they are kept as that order alone (a
+    tuple of the keys): a data/add over a large state used to build a one-integer list per entity
+    (four allocations each, more than a third of the objects of the state it then replaced) and
+    free them all with it, though no write may ever read them. Then each key's position is kept
+    (an int), a rank assigned since as itself, and a position is read as ``[position]``."""
+
+    __slots__ = ("_keys", "_held")
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self._keys: tuple[str, ...] | None = tuple(keys)
+        self._held: dict[str, Any] | None = None
+
+    def _ranks(self) -> dict[str, Any]:
+        held = self._held
+        if held is None:
+            held = self._held = dict(zip(self._keys or (), range(len(self._keys or ()))))
+            self._keys = None
+        return held
+
+    def in_order(self, order: Sequence[str]) -> Iterator[Rank]:
+        """The rank of each key of ``order`` in turn (the order the collection holds them in)."""
+        keys = self._keys
+        if keys is not None and len(keys) == len(order) and keys == tuple(order):
+            return ([position] for position in range(len(keys)))  # nothing looked up, nothing kept
+        return (self[key] for key in order)
+
+    def __getitem__(self, key: str) -> Rank:
+        rank = self._ranks()[key]
+        return [rank] if type(rank) is int else rank
+
+    def get(self, key: str, default: Any = None) -> Any:
+        rank = self._ranks().get(key)
+        return default if rank is None else [rank] if type(rank) is int else rank
+
+    def __setitem__(self, key: str, rank: Rank) -> None:
+        self._ranks()[key] = rank
+
+    def pop(self, key: str, default: Any = None) -> Any:
+        rank = self._ranks().pop(key, None)
+        return default if rank is None else [rank] if type(rank) is int else rank
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._ranks()
+
+    def __len__(self) -> int:
+        return len(self._keys) if self._keys is not None else len(self._ranks())
+
+    def items(self) -> Iterator[tuple[str, Rank]]:
+        for key in list(self._keys) if self._keys is not None else list(self._ranks()):
+            yield key, self[key]
+
+    def copy(self) -> dict[str, Rank]:
+        """A plain dict of every rank."""
+        return dict(self.items())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (InstalledRanks, dict)):
+            return dict(self.items()) == dict(other.items())
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"InstalledRanks({self.copy()!r})"
+
+
+def copy_ranks(ranks: dict[str, Rank] | InstalledRanks) -> dict[str, Rank]:
+    """A collection's ranks as a dict the copy may change."""
+    return ranks.copy()
+
+
+def ranks_in_order(ranks: dict[str, Rank] | InstalledRanks, order: Sequence[str]) -> Iterator[Rank]:
+    """The rank of each key of ``order`` in turn."""
+    if type(ranks) is InstalledRanks:
+        return ranks.in_order(order)
+    return (ranks[key] for key in order)

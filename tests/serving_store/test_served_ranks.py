@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from capenv.serving.state.ranks import initial_ranks, rank_between
+from capenv.serving.state.ranks import InstalledRanks, copy_ranks, initial_ranks, rank_between, ranks_in_order
 
 
 def test_appending_and_prepending_stay_short() -> None:
@@ -45,3 +45,33 @@ def test_any_insertions_keep_the_order(positions: list[int], start: int) -> None
         at = position % (len(ranks) + 1)
         ranks.insert(at, rank_between(ranks[at - 1] if at > 0 else None, ranks[at] if at < len(ranks) else None))
     assert all(a < b for a, b in zip(ranks, ranks[1:]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=0, max_value=30),
+       st.lists(st.tuples(st.sampled_from(["get", "set", "pop", "read-all", "copy"]), st.integers(0, 40)), max_size=30))
+def test_installed_ranks_read_and_change_as_the_dict_of_initial_ranks(count: int, steps) -> None:
+    """An install's ranks kept as its order answer every read and change as the dict of
+    ``initial_ranks`` they stand for would, before and after the first one is read."""
+    keys = [f"k{i}" for i in range(count)]
+    installed, plain = InstalledRanks(keys), dict(zip(keys, initial_ranks(count)))
+    order = list(keys)
+    assert list(ranks_in_order(installed, order)) == [plain[k] for k in order]
+    for step, number in steps:
+        key = f"k{number}"
+        if step == "get":
+            assert installed.get(key) == plain.get(key)
+            if key in plain:
+                assert installed[key] == plain[key]
+        elif step == "set":
+            installed[key] = plain[key] = [number, 1]
+            if key not in order:
+                order.append(key)
+        elif step == "pop":
+            assert installed.pop(key, None) == plain.pop(key, None)
+            if key in order:
+                order.remove(key)
+        elif step == "copy":
+            assert copy_ranks(installed) == plain
+        assert list(ranks_in_order(installed, order)) == [plain[k] for k in order]
+        assert len(installed) == len(plain) and (key in installed) == (key in plain)

@@ -100,6 +100,33 @@ def test_a_replace_refuses_rows_outside_its_types_and_bad_states() -> None:
         prepare_replace(env("r"), [A], {(A, "1"): {"x": float("nan")}})
 
 
+@pytest.mark.parametrize("other_rows", [False, True])
+def test_an_sqlite_replace_of_every_held_type_clears_the_file_and_one_of_some_keeps_the_rest(
+        tmp_path: Path, other_rows: bool) -> None:
+    """The replace clears the history table whole when only its types have rows there (the other
+    type's rows deleted, or never written), and by type otherwise: either way its types hold
+    exactly the new states and every other type's rows stay."""
+    store = open_store(f"sqlite:{tmp_path / 'replace.sqlite'}")
+    try:
+        seeded(store)
+        if not other_rows:
+            store.commit(env("drop-other"), [SubjectWrite(OTHER, "1", Expect.revision(1), None)])
+            store.compact([OTHER])  # its tombstone forgotten: a type the file names, with no rows
+        prepared = prepare_replace(env("replace-1"), [A, B], {(A, "3"): {"n": 3}, (B, "m"): {"meta": 2}})
+        store.commit_replace(prepared, {(B, "m"): Expect.revision(1)}, 5)
+        assert everything(store, A) == {"3": (5, {"n": 3})}
+        assert everything(store, B) == {"m": (5, {"meta": 2})}
+        assert everything(store, OTHER) == ({"1": (1, {"kept": True})} if other_rows else {})
+        assert store.history(A, "1") == [] and store.history(A, "2") == []
+        assert [h.record_id for h in store.history(OTHER, "1")] == (["seed-1"] if other_rows else [])
+        prepared = prepare_replace(env("replace-2"), [A, B], {(A, "4"): {"n": 4}})
+        store.commit_replace(prepared, {}, 6)  # again over the replaced rows
+        assert everything(store, A) == {"4": (6, {"n": 4})} and everything(store, B) == {}
+        assert everything(store, OTHER) == ({"1": (1, {"kept": True})} if other_rows else {})
+    finally:
+        store.close()
+
+
 _KILLED = textwrap.dedent("""
     import sys
     from capenv.serving.store import RecordEnvelope, open_store
