@@ -121,15 +121,35 @@ def write_result(plan: WritePlan, body: Any, is_json: bool, text: str | None, pr
                  changed: list[str]) -> WriteResult:
     """The answer with the recorded status, content type and headers (200 when none was kept), less
     those that described the recorded entity (``state_headers``)."""
+    status, content_type, headers, location = _answer_parts(plan)
+    if location is not None and provenance.get("view") == "create":
+        headers = (*headers, ("Location", located(location, provenance["id"])))
+    return WriteResult(status, content_type, headers, body, is_json, text, provenance, changed)
+
+
+_answer_kept: dict[int, tuple[Any, tuple[int, str | None, tuple[tuple[str, str], ...], LocationRule | None]]] = {}
+"""id(plan) -> (plan, what ``write_result`` takes of its recorded response): a plan is immutable,
+so its status, content type, headers less the entity's (``state_headers``) and location rule are
+worked out once, not per served write (the entry holds the plan: its id is not reused meanwhile)."""
+
+
+def _answer_parts(plan: WritePlan) -> tuple[int, str | None, tuple[tuple[str, str], ...], LocationRule | None]:
+    held = _answer_kept.get(id(plan))
+    if held is not None and held[0] is plan:
+        return held[1]
     response = plan.response
-    headers = state_headers(response.headers) if response else ()
-    if response is not None and response.location is not None and provenance.get("view") == "create":
-        headers = (*headers, ("Location", located(response.location, provenance["id"])))
-    return WriteResult(response.status if response else 200, response.content_type if response else None,
-                       headers, body, is_json, text, provenance, changed)
+    parts = ((response.status, response.content_type, state_headers(response.headers), response.location)
+             if response is not None else (200, None, (), None))
+    if len(_answer_kept) >= 4096:
+        _answer_kept.clear()
+    _answer_kept[id(plan)] = (plan, parts)
+    return parts
 
 
 def located(rule: LocationRule, id_value: Any) -> str:
     """The created entity's ``Location``: the recorded header's shape around its id, the id
     percent-encoded where a path segment needs it."""
-    return rule.prefix + quote(str(id_value), safe="@:!$&'()*+,;=~") + rule.suffix
+    text = str(id_value)
+    if not (text.isascii() and text.isalnum()):  # letters and digits are never encoded: the usual id as it is
+        text = quote(text, safe="@:!$&'()*+,;=~")
+    return rule.prefix + text + rule.suffix
