@@ -78,6 +78,9 @@ class PlanFindings:
     refused_held: list[tuple[int, int]] = field(default_factory=list)
     """A delete's recorded calls (ordinal, status) the application refused while the entity was
     held (``refused_deletes``)."""
+    refused_held_as_exemplar: list[tuple[int, int]] = field(default_factory=list)
+    """Those of them sent with the credentials the plan's exemplar succeeded with (every request
+    header every successful call of the capture carried, with the exemplar's value)."""
 
 
 @dataclass

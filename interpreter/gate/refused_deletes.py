@@ -17,6 +17,8 @@ from capenv.interpreter.plans.timeline import Timeline
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteEnv
 
+from capenv.interpreter.view.unauthenticated import carried_everywhere
+
 from .findings import GateNote, PlanFindings
 from .write_checks import target_entity
 
@@ -24,7 +26,7 @@ LOCATION = "interpreter/gate/refused_deletes.py:note_refused_while_held"
 
 
 def note_refused_while_held(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, timeline: Timeline,
-                            findings: PlanFindings) -> None:
+                            findings: PlanFindings, credentials: Credentials | None = None) -> None:
     """Note the delete call the application refused with a 4xx while the copy held its entity."""
     if plan.effect != "delete" or record.succeeded or not 400 <= record.status < 500:
         return
@@ -35,8 +37,27 @@ def note_refused_while_held(plan: WritePlan, record: Record, env: WriteEnv, copy
     if any(key in collection.entities for collection in copy.collections_of(type_name)) \
             or _shown_around(timeline, type_name, key, record.ordinal):
         findings.refused_held.append((record.ordinal, record.status))
+        if credentials is not None and credentials.as_exemplar(plan, record):
+            findings.refused_held_as_exemplar.append((record.ordinal, record.status))
         findings.notes.append(GateNote(record.ordinal, f"the application refused this delete ({record.status}) "
                                        f"while the {type_name} {key!r} was held", location=LOCATION))
+
+
+class Credentials:
+    """What a call's credentials are: the request headers every successful primary call of the
+    capture carried (``carried_everywhere``); two calls sent the same ones with equal values."""
+
+    def __init__(self, records: dict[int, Record]):
+        self.records = records
+        self.names = carried_everywhere(list(records.values()))
+
+    def _values(self, record: Record) -> dict[str, str]:
+        return {name.lower(): value for name, value in record.request_headers if name.lower() in self.names}
+
+    def as_exemplar(self, plan: WritePlan, record: Record) -> bool:
+        """Whether ``record`` was sent with the credentials the plan's exemplar succeeded with."""
+        exemplar = self.records.get(plan.exemplar) if plan.exemplar is not None else None
+        return exemplar is not None and bool(self.names) and self._values(record) == self._values(exemplar)
 
 
 def _shown_around(timeline: Timeline, type_name: str, key: str, ordinal: int) -> bool:

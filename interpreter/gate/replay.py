@@ -42,7 +42,7 @@ from .item_keys import item_key
 from .key_checks import check_key_branch
 from .presence import read_only_listings
 from .read_check import check_read
-from .refused_deletes import note_refused_while_held
+from .refused_deletes import Credentials, note_refused_while_held
 from .sorted_arrays import SortedArrays
 from .tied_creates import outside_tied_collection, tied_note, unmodelled_in
 from .unmodelled import unmodelled
@@ -75,6 +75,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     run.sorted_arrays = SortedArrays.scan(records, views, tool_of, view.state)
     run.sorted_arrays.exhaustive_up_to = int(run.settings["sorted_arrays_exhaustive_up_to"])
     run.sorted_arrays.learn_from_plans(plans)
+    credentials = Credentials(records)
     counter = 0
     running: list[tuple[Any, set[tuple]]] = []  # (finished_at, targets) of modelled writes
     budget = EntityBudget(view.budgets.max_entities)
@@ -86,7 +87,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             break  # reported: later records check nothing
         tool = tool_of.get(ordinal, "")
         if tool in by_tool and record.changes_state and 400 <= record.status < 500:
-            note_refused_while_held(by_tool[tool], record, env, copy, timeline, findings[tool])
+            note_refused_while_held(by_tool[tool], record, env, copy, timeline, findings[tool], credentials)
         if is_write(record, tool_of, read_only):
             plan = by_tool.get(tool)
             if plan is not None and plan.build_reason is None and plan.effect in MODELLED_EFFECTS and record.succeeded:

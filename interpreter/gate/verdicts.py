@@ -73,6 +73,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             confirmations=len(found.confirmations) if found else 0, copies=copied,
             ids_per_collection=_ids_per_collection(plan, view),
             refused_held=tuple(found.refused_held) if found else (),
+            refused_held_as_exemplar=tuple(found.refused_held_as_exemplar) if found else (),
             held_beneath=held_beneath(plan, view),
             **_explanations(plan, found, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")

@@ -44,6 +44,9 @@ class PlanVerdictContext(BaseModel):
     by its id alone across its collections (``EntityType.shallow_items``)."""
     refused_held: tuple[tuple[int, int], ...] = ()
     """A delete's recorded calls (record, status) the application refused while the entity was held."""
+    refused_held_as_exemplar: tuple[tuple[int, int], ...] = ()
+    """Those of them sent with the credentials the delete's exemplar succeeded with: a refusal
+    there is about the entity (a condition), not about who asked."""
     held_beneath: tuple[str, ...] = ()
     """State paths (documents, collections) below the item path of an entity the delete names
     (``gate/held_beneath.py``): what serving would go on answering after the entity is gone."""
@@ -143,13 +146,20 @@ class StatusesParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     statuses: list[int]
+    as_exemplar_statuses: list[int] = []
+    """Statuses that count only for a call sent with the exemplar's credentials (a 403 may else
+    be about who asked, which the spec does not model)."""
 
 
 @predicate("plan_refused_while_held", context="plan-verdict", params=StatusesParams)
 def plan_refused_while_held(ctx: PlanVerdictContext, params: StatusesParams) -> Outcome:
     """A recorded call of the delete was refused with one of ``statuses`` while its entity was held."""
     refused = [(record, status) for record, status in ctx.refused_held if status in params.statuses]
+    refused += [(record, status) for record, status in ctx.refused_held_as_exemplar
+                if status in params.as_exemplar_statuses]
     if refused:
         return Match({"record": refused[0][0], "status": refused[0][1], "calls": len(refused)})
     return Miss("no recorded call was refused while its entity was held" if not ctx.refused_held else
-                f"refused only with {sorted({s for _, s in ctx.refused_held})}, none of {params.statuses}")
+                f"refused only with {sorted({s for _, s in ctx.refused_held})}, none of {params.statuses}"
+                + (f" (nor of {params.as_exemplar_statuses} with the exemplar's credentials)"
+                   if params.as_exemplar_statuses else ""))

@@ -40,3 +40,34 @@ def test_without_such_a_refusal_the_delete_is_served():
 def test_a_refused_delete_of_an_absent_entity_is_no_condition():
     har = boards_app(None).call("DELETE", "/boards/2", status=404, response=MISSING)
     assert plan(build_from(har), "DELETE", "/boards/{board_id}").served
+
+
+def _with_token(har: HarBuilder, token: str) -> HarBuilder:
+    """Every call so far sent with ``Authorization: Bearer <token>``."""
+    for entry in har.entries:
+        entry["request"]["headers"].append({"name": "Authorization", "value": f"Bearer {token}"})
+    return har
+
+
+def forbidden_app(refused_token: str) -> HarBuilder:
+    """Board 1 refused 403 while held, sent with ``refused_token``; every other call with "admin"."""
+    har = _with_token(HarBuilder().call("GET", "/boards", response=BOARDS).call("GET", "/boards/1", response=BOARDS[0]),
+                      "admin")
+    har.call("DELETE", "/boards/1", status=403, response={"message": "Board is in use."},
+             headers=[("Authorization", f"Bearer {refused_token}")])
+    rest = (HarBuilder().call("GET", "/boards/1", response=BOARDS[0])
+            .call("DELETE", "/boards/3", response={"message": "OK"})
+            .call("GET", "/boards/3", status=404, response=MISSING)
+            .call("GET", "/boards", response=BOARDS[:2]))
+    har.entries.extend(_with_token(rest, "admin").entries)
+    return har
+
+
+def test_a_403_with_the_credentials_the_delete_succeeded_with_is_a_condition():
+    delete = plan(build_from(forbidden_app("admin")), "DELETE", "/boards/{board_id}")
+    assert not delete.served and delete.reason == "conditional-delete", delete.reason
+
+
+def test_a_403_sent_with_other_credentials_is_about_who_asked():
+    delete = plan(build_from(forbidden_app("guest")), "DELETE", "/boards/{board_id}")
+    assert delete.served, delete.reason
