@@ -102,9 +102,14 @@ class InstalledRanks:
         for key in list(self._keys) if self._keys is not None else list(self._ranks()):
             yield key, self[key]
 
-    def copy(self) -> dict[str, Rank]:
-        """A plain dict of every rank."""
-        return dict(self.items())
+    def copy(self) -> InstalledRanks:
+        """Another of these the copy may change: the installed order shared (a tuple), or the
+        positions and ranks held copied (the rank lists shared, as ``dict.copy`` shares them:
+        nothing changes a rank in place)."""
+        copied = InstalledRanks(())
+        copied._keys = self._keys
+        copied._held = None if self._held is None else dict(self._held)
+        return copied
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (InstalledRanks, dict)):
@@ -117,8 +122,8 @@ class InstalledRanks:
         return f"InstalledRanks({self.copy()!r})"
 
 
-def copy_ranks(ranks: dict[str, Rank] | InstalledRanks) -> dict[str, Rank]:
-    """A collection's ranks as a dict the copy may change."""
+def copy_ranks(ranks: dict[str, Rank] | InstalledRanks) -> dict[str, Rank] | InstalledRanks:
+    """A collection's ranks for a copy of the state to change (an instance's, ``copy_mirror``)."""
     return ranks.copy()
 
 

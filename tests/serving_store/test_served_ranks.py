@@ -71,7 +71,10 @@ def test_installed_ranks_read_and_change_as_the_dict_of_initial_ranks(count: int
             assert installed.pop(key, None) == plain.pop(key, None)
             if key in order:
                 order.remove(key)
-        elif step == "copy":
-            assert copy_ranks(installed) == plain
+        elif step == "copy":  # the copy reads alike and changes apart
+            copied = copy_ranks(installed)
+            assert copied == plain
+            copied[key] = [-1]
+            assert installed.get(key) == plain.get(key)
         assert list(ranks_in_order(installed, order)) == [plain[k] for k in order]
         assert len(installed) == len(plain) and (key in installed) == (key in plain)
