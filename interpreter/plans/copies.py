@@ -3,7 +3,10 @@ capture shows an object carrying the entity's identity in the answer of a read o
 collection (Prefect's tag limit, also listed by /api/v2/concurrency_limits/filter under the same
 id). The write would change or remove the entity alone and leave the copy as it was, a side effect
 on a copy in another collection that write-effects does not model: the plan is not served, with
-the build reason ``copied-entity``. An update leaves stale only a copy showing a field it writes:
+the build reason ``copied-entity``. So is a type whose entities the capture shows nested inside
+another entity of it (a folder's ``children`` holding its files, inside the collection or not):
+any of them may have such a copy, whether or not a read showed the written one's. An update leaves stale only a copy
+showing a field it writes:
 an object naming the entity beside members of its own (Syncthing's folder lists its devices as
 ``{deviceID, introducedBy, encryptionPassword}``) is no copy of a device's name or addresses."""
 
@@ -61,6 +64,68 @@ def _shown(ctx: PlanContext, id_field: str) -> dict[str, list[tuple[int, dict[st
     return memo[id_field]
 
 
+def _nested(value: Any, id_field: str, found: list[tuple[Any, dict[str, Any], Any]], outer: Any = None) -> None:
+    """Objects carrying ``id_field`` inside another object carrying it with another value (``outer``,
+    the innermost such object's identity around ``value``), with both identities."""
+    if isinstance(value, dict):
+        here = value.get(id_field) if id_field in value else None
+        if here is not None and outer is not None and here != outer:
+            found.append((here, value, outer))
+        inner_outer = here if here is not None else outer
+        for inner in value.values():
+            _nested(inner, id_field, found, inner_outer)
+    elif isinstance(value, list):
+        for inner in value:
+            _nested(inner, id_field, found, outer)
+
+
+def _nested_shown(ctx: PlanContext, id_field: str) -> list[tuple[int, Any, dict[str, Any], Any]]:
+    """Every object a read's answer carries a string identity at ``id_field`` on, nested inside
+    another object carrying ``id_field``: (ordinal, identity, object, outer identity); once per field."""
+    memo = ctx.__dict__.setdefault("identities_nested", {})
+    if id_field not in memo:
+        found: list[tuple[int, Any, dict[str, Any], Any]] = []
+        for ordinal in sorted(ctx.records):
+            record = ctx.records[ordinal]
+            reads = record.method == "GET" or ctx.tool_of.get(ordinal) in ctx.read_only
+            if not record.primary or not reads or not record.succeeded or not record.response.is_json:
+                continue
+            values: list[tuple[Any, dict[str, Any], Any]] = []
+            _nested(record.response.json_value, id_field, values)
+            found.extend((ordinal, value, shown, outer) for value, shown, outer in values if isinstance(value, str))
+        memo[id_field] = found
+    return memo[id_field]
+
+
+def _tree_copies(ctx: PlanContext, entity_type: EntityType, shown: dict[str, list[tuple[int, dict[str, Any]]]],
+                 written: set[str] | None) -> list[str]:
+    """Copies of the type's entities inside other entities of it (a tree), in the answer of one of
+    the type's own list or item reads sent with no query (a query may embed related objects, as an
+    include or expand does): a nested object whose identity and whose container's are both
+    entities such reads show, more than half the nested object's members, its identity aside,
+    members they show of it (a copy, not a pointer naming it); for an update, one showing a field it
+    writes."""
+    tools = set(entity_type.list_tools) | set(entity_type.item_tools)
+
+    def plain_read_of_type(ordinal: int) -> bool:
+        return ctx.tool_of.get(ordinal) in tools and not ctx.records[ordinal].query
+
+    own: dict[str, set[str]] = {}
+    for value, seen in shown.items():
+        for o, obj in seen:
+            if plain_read_of_type(o):
+                own.setdefault(value, set()).update(obj)
+
+    def copies(value: str, obj: dict[str, Any]) -> bool:
+        shared = (set(obj) & own[value]) - {entity_type.id_field}
+        return len(shared) * 2 > len(obj)
+
+    return [f"#{o} {ctx.records[o].path} ({entity_type.id_field} {value!r} inside {outer!r})"
+            for o, value, obj, outer in _nested_shown(ctx, entity_type.id_field)
+            if plain_read_of_type(o) and value in own and outer in own and copies(value, obj)
+            and (written is None or not written.isdisjoint(obj))]
+
+
 def _type_fields(ctx: PlanContext, entity_type: EntityType) -> set[str]:
     """The fields the type's views show."""
     return {f for view in ctx.view.views if view.type == entity_type.name for f in view.shown_fields}
@@ -95,6 +160,7 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
     after = plan.address.segments_after_item()
     # a delete leaves every copy behind, an update only one showing a field it writes
     written = None if plan.effect == "delete" else {rule.field for rule in plan.fields}
+    nested = _tree_copies(ctx, entity_type, shown, written)
     for ordinal in tool.record_ordinals:
         call = ctx.records[ordinal]
         if not call.succeeded:
@@ -106,14 +172,14 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
         referencing = [f"#{o} {ctx.records[o].path}" for o, obj in outside
                        if _references(obj, entity_type, fields, ctx)]
         context = WriteCopyContext(id_field=entity_type.id_field, identity=identity, shown_at=places,
-                                   effect=plan.effect, referencing=referencing)
+                                   effect=plan.effect, referencing=referencing, nested_in=nested)
         decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{plan.tool} record {ordinal}")
         events.extend(decision.events)
         if decision.yields.get("copy"):
             events.append(note(plan.tool, REASON, (
                 f"record {ordinal} writes {entity_type.name} {identity!r}, which {decision.evidence['shown_at'][0]} "
                 "also shows as an object "
-                "of another collection: the write would leave that copy as it was (side effects on copies of "
-                "entities in other collections are not modelled)"), location="interpreter/plans/copies.py"))
+                "of another collection or inside another entity: the write would leave that copy as it was (side "
+                "effects on copies of entities elsewhere are not modelled)"), location="interpreter/plans/copies.py"))
             return plan.model_copy(update={"build_reason": REASON, "traces": plan.traces + tuple(events)})
     return plan.model_copy(update={"traces": plan.traces + tuple(events)}) if events else plan

@@ -20,7 +20,13 @@ class VolatileMemberContext(BaseModel):
     type_name: str
     name: str
     read_changes: int = 0
-    """Pairs of reads of one entity, no write between, that show the member with different values."""
+    """Pairs of reads of one entity, no write between, that show the member with different values,
+    both answered on one request line (the same read tool, the same query)."""
+    other_line_changes: dict[str, int] = Field(default_factory=dict)
+    """Such pairs answered on two request lines (a list and an item read, or two queries), which may
+    show the entity otherwise by what they ask, counted by the values' JSON kind (``str``, ``int``,
+    ``float``, ``bool``, ``null``, ``list``, ``dict``; ``mixed`` when the two differ;
+    ``dict-values`` or ``list-values`` for containers of one structure whose scalars changed)."""
     answer_changes: int = 0
     """Write calls whose own answer showed the member (not null, not sent by the call) with a value
     the next read of the entity, no write between, shows otherwise (not null, the same JSON kind)."""
@@ -28,11 +34,25 @@ class VolatileMemberContext(BaseModel):
     """The ordinals of those write calls (evidence for the trace)."""
 
 
-@predicate("volatile_changed_between_reads", context="volatile-member")
-def volatile_changed_between_reads(ctx: VolatileMemberContext, params: BaseModel) -> Outcome:
-    """Two reads of one entity with no write between show the member with different values."""
+class BetweenReadsParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kinds_across_lines: list[str]
+    """The JSON kinds whose change between reads of two request lines counts as a change too."""
+
+
+@predicate("volatile_changed_between_reads", context="volatile-member", params=BetweenReadsParams)
+def volatile_changed_between_reads(ctx: VolatileMemberContext, params: BetweenReadsParams) -> Outcome:
+    """Two reads of one entity with no write between show the member with different values: on
+    one request line, or on two with values of one of the kinds named."""
     if ctx.read_changes:
         return Match({"read_changes": ctx.read_changes})
+    across = {kind: n for kind, n in ctx.other_line_changes.items() if kind in params.kinds_across_lines}
+    if across:
+        return Match({"across_lines": across})
+    if ctx.other_line_changes:
+        return Miss(f"only reads on different request lines show it with different values, as "
+                    f"{', '.join(sorted(ctx.other_line_changes))} (what a line asks may show it otherwise)")
     return Miss("no two reads of one entity with no write between show it with different values")
 
 

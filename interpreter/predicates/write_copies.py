@@ -28,6 +28,12 @@ class WriteCopyContext(BaseModel):
     that identity at ``id_field``."""
     effect: str = "update"
     """The write's effect: ``update``, ``action`` or ``delete``."""
+    nested_in: list[str] = Field(default_factory=list)
+    """Records (``#ordinal path (id_field value)``, inside the type's collection or not) whose answer
+    holds an object of the type (a string identity at ``id_field``, most of its members fields of the
+    type; for an update, one showing a field it writes) nested inside another object carrying
+    ``id_field`` with another value: the type's entities have copies inside one another (a folder's
+    ``children`` holding its files), so the written one may have one too."""
     referencing: list[str] = Field(default_factory=list)
     """Those of ``shown_at`` whose object is another entity naming this one: it carries an identity
     member of its own with another value, and fewer than ``type_share`` of its members are fields
@@ -59,3 +65,15 @@ def identity_shown_elsewhere(ctx: WriteCopyContext, params: MinLengthParams) -> 
             return Miss(f"every object elsewhere with {ctx.id_field} {ctx.identity!r} is another entity naming it "
                         f"({', '.join(ctx.referencing[:3])}), which an {ctx.effect} leaves as it was")
     return Match({"identity": ctx.identity, "shown_at": places[:3]})
+
+
+@predicate("type_nested_in_entity", context="write-copy", params=MinLengthParams)
+def type_nested_in_entity(ctx: WriteCopyContext, params: MinLengthParams) -> Outcome:
+    """Reads answered entities of the written type (identities of strings of at least
+    ``min_length`` characters) nested inside another entity of it: the written entity may have such
+    a copy, which a write of the entity alone would leave as it was."""
+    if not isinstance(ctx.identity, str) or len(ctx.identity) < params.min_length:
+        return Miss(f"the identity {ctx.identity!r} is no string of {params.min_length} or more characters")
+    if not ctx.nested_in:
+        return Miss(f"no read shows an entity of the type nested inside another carrying {ctx.id_field}")
+    return Match({"identity": ctx.identity, "shown_at": ctx.nested_in[:3]})

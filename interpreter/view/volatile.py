@@ -3,7 +3,11 @@
 The evidence is every pair of sightings of one entity with no write between them: two reads
 (item or list), or a write's own answer and the next read of the entity it answered. A member
 whose value changed there is something the application maintains by itself (a clock, a process
-state); the table decides from those counts whether it is volatile.
+state); the table decides from those counts whether it is volatile. Two reads count apart by
+whether one request line answered both (the same read tool, the same query), and for reads of
+two lines by the JSON kind of the values: reads of other lines may show the entity otherwise by
+what they ask (a listing's ``?recursive=true`` nesting a folder's children, a list's own
+projection, ``view-list-projections``), which is no change; the table decides which kinds count.
 """
 
 from __future__ import annotations
@@ -25,6 +29,28 @@ TABLE = "view-volatile-members"
 
 def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
+
+
+def _shape(value: Any) -> Any:
+    """A JSON value's structure: its containers' keys and lengths, each scalar by its kind."""
+    if isinstance(value, dict):
+        return {name: _shape(inner) for name, inner in value.items()}
+    if isinstance(value, list):
+        return [_shape(inner) for inner in value]
+    return _kind(value)
+
+
+def _change_kind(one: Any, other: Any) -> str:
+    """The JSON kind of a changed value for the table: a scalar's kind, ``mixed`` for two kinds,
+    and for two containers ``dict-values`` or ``list-values`` when only scalars inside changed (one
+    structure), else ``dict`` or ``list``."""
+    kinds = {_kind(one), _kind(other)}
+    if len(kinds) > 1:
+        return "mixed"
+    kind = kinds.pop()
+    if kind in ("dict", "list") and _shape(one) == _shape(other):
+        return f"{kind}-values"
+    return kind
 
 
 def _answer_types(record: Record, types: dict[str, EntityType]) -> list[EntityType]:
@@ -49,9 +75,11 @@ def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of
                     types: dict[str, EntityType], is_write: Callable[[Record], bool], ruleset: RuleSet,
                     traces: list[TraceEvent]) -> dict[str, tuple[str, ...]]:
     """Entity fields the table calls volatile, per type."""
-    last_seen: dict[tuple, tuple[int, dict, frozenset[str] | None]] = {}  # sent members when a write answered it
+    # (ordinal, object, sent members when a write answered it, the read's request line)
+    last_seen: dict[tuple, tuple[int, dict, frozenset[str] | None, tuple | None]] = {}
     last_write = 0
     read_changes: dict[tuple[str, str], int] = {}
+    other_line_changes: dict[tuple[str, str], dict[str, int]] = {}  # by the values' JSON kind
     answer_changes: dict[tuple[str, str], list[int]] = {}
     for record in records:
         if is_write(record):
@@ -63,7 +91,7 @@ def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of
                 for entity_type in _answer_types(record, types):
                     if entity_type.id_field in body:
                         key = (entity_type.name, _where(record.path, entity_type), str(body[entity_type.id_field]))
-                        last_seen[key] = (record.ordinal, body, sent_names)
+                        last_seen[key] = (record.ordinal, body, sent_names, None)
             continue
         shape = shapes.get(tool_of.get(record.ordinal, ""))
         if shape is None or shape.kind not in ("item", "list") or not record.succeeded or not record.response.is_json:
@@ -74,26 +102,32 @@ def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of
         located = locate(record.response.json_value, shape.locator)
         objects = located if shape.kind == "list" and isinstance(located, list) else [located]
         collection = _where(record.path, entity_type)
+        line = (tool_of.get(record.ordinal, ""), tuple(sorted(map(tuple, record.query or ()))))
         for obj in objects:
             if not isinstance(obj, dict) or entity_type.id_field not in obj:
                 continue
             key = (entity_type.name, collection, str(obj[entity_type.id_field]))
             previous = last_seen.get(key)
             if previous and previous[0] >= last_write:
-                ordinal, seen, sent = previous
+                ordinal, seen, sent, seen_line = previous
                 for name in set(obj) & set(seen):
                     if same_json(obj[name], seen[name]):
                         continue
-                    if sent is None:
+                    if sent is None and seen_line == line:
                         read_changes[(entity_type.name, name)] = read_changes.get((entity_type.name, name), 0) + 1
+                    elif sent is None:
+                        kind = _change_kind(obj[name], seen[name])
+                        by_kind = other_line_changes.setdefault((entity_type.name, name), {})
+                        by_kind[kind] = by_kind.get(kind, 0) + 1
                     elif name not in sent and obj[name] is not None and _kind(obj[name]) == _kind(seen[name]):
                         answer_changes.setdefault((entity_type.name, name), []).append(ordinal)
-            last_seen[key] = (record.ordinal, obj, None)
+            last_seen[key] = (record.ordinal, obj, None, line)
     found: dict[str, set[str]] = {}
-    for type_name, name in sorted(set(read_changes) | set(answer_changes)):
+    for type_name, name in sorted(set(read_changes) | set(other_line_changes) | set(answer_changes)):
         calls = sorted(set(answer_changes.get((type_name, name), [])))
         context = VolatileMemberContext(type_name=type_name, name=name,
                                         read_changes=read_changes.get((type_name, name), 0),
+                                        other_line_changes=other_line_changes.get((type_name, name), {}),
                                         answer_changes=len(calls), answer_examples=calls)
         decision = evaluate(ruleset, TABLE, context, subject=f"{type_name}.{name} volatile")
         traces.extend(decision.events)

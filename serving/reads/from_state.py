@@ -128,6 +128,11 @@ class StateReads:
         held_path = collection.path if collection is not None else collection_path
         if found is None:
             label = _item_label("missing", entity_type, held_path, decode_once(raw_id))
+            # an initial recording showing the entity the state never took in (nested in another's
+            # answer) outweighs an absence recorded for this very call later, after writes the state
+            # may not model (a move away): neither tells what the application holds now
+            self._sightings.refuse_shown(entity_type, held_path, call.path, raw_id,
+                                         view.key_field or entity_type.id_field, call.tool.spelled(call.path))
             recorded = self._recorded_absence(view, call)
             if recorded is not None:
                 return Served(from_recording(recorded, source="state"), {"state": label})

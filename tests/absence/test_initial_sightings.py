@@ -62,3 +62,15 @@ def test_an_id_the_state_held_and_a_served_write_removed_is_answered_missing():
     assert http(runtime, "GET", "/spaces/alpha/grants/ann").status == 200
     assert http(runtime, "DELETE", "/spaces/alpha/grants/ann").status == 204
     assert http(runtime, "GET", "/spaces/alpha/grants/ann").body == b'{"error":"Object Not Found"}'
+
+
+def test_an_absence_recorded_for_the_call_later_does_not_outweigh_an_initial_sighting():
+    """Eve's grant is only ever listed before the first write; a read of it recorded 404 after an
+    unmodelled write (a move away, say) tells nothing of what the application holds at serving's
+    start, so the call is refused naming the listing, not answered with that later 404."""
+    har = grants_app().call("POST", "/spaces/bravo/grants/eve/move", body={"to": "alpha"}, status=204)
+    har.call("GET", "/spaces/bravo/grants/eve", status=404, response=MISSING)
+    runtime = EnvironmentRuntime(build_from(har))
+    answer = http(runtime, "GET", "/spaces/bravo/grants/eve")
+    assert answer.status == 404 and b"Object Not Found" not in answer.body
+    assert b"made before the capture's first write" in answer.body, answer.body

@@ -64,10 +64,9 @@ def check(app: str, results: list[CallResult]) -> None:
 KNOWN_WRONG: dict[str, str] = {
     "pdns": "an id of a shape no recorded id has answered with the learned 404: a TSIG key name with an empty "
             "label (seed-key.., which PowerDNS answers 422); no recorded 4xx shows that shape",
-    "octoprint": "files nest as a tree (a folder's children hold its files): a file read only inside its folder's "
-                 "children answered 404, a folder read only in a list rendered without children, a deleted file left "
-                 "in its folder's children, the plain listing answered with the recursive one's children; and the "
-                 "disk's free bytes (free) replayed as recorded",
+    "octoprint": "files nest as a tree: a folder known only from a listing (which shows every folder's children as "
+                 "[]) rendered with those empty children by its item read; and the disk's free bytes (free, which "
+                 "changes by itself) replayed as recorded by the file listings",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 

@@ -106,3 +106,40 @@ def test_an_object_naming_the_entity_without_a_field_the_update_writes_is_no_cop
     update = next(p for p in bundle.view.writes if p.method == "PATCH")
     assert update.served, update.reason
     assert delete_plan(bundle).reason == "copied-entity"
+
+
+def folder(name: str, children: list[dict]) -> dict:
+    return {"key": name, "kind": "folder", "title": name.rsplit("/", 1)[-1], "children": children}
+
+
+def document(key: str, words: int) -> dict:
+    return {"key": key, "kind": "doc", "title": key.rsplit("/", 1)[-1], "words": words, "owner": "ann"}
+
+
+def tree_app(pointer_only: bool) -> HarBuilder:
+    """Documents and folders of one type keyed by path; a folder holds its documents under
+    ``children``, whole, or (``pointer_only``) as pointers naming them by key alone."""
+    first, second = document("notes/alpha.txt", 120), document("notes/beta.txt", 80)
+    shown = [{"key": d["key"], "kind": "ref"} for d in (first, second)] if pointer_only else [first, second]
+    return (HarBuilder()
+            .call("GET", "/docs", response=[folder("notes", [])])
+            .call("GET", "/docs/notes", response=folder("notes", shown))
+            .call("GET", "/docs/notes/alpha.txt", response=first)
+            .call("GET", "/docs/notes/beta.txt", response=second)
+            .call("DELETE", "/docs/notes/beta.txt", status=204)
+            .call("GET", "/docs/notes/beta.txt", status=404, response=MISSING)
+            .call("GET", "/docs", response=[folder("notes", [])]))
+
+
+def test_a_delete_in_a_tree_whose_entities_hold_copies_of_one_another_is_not_served():
+    """A folder's read holds its documents whole: any document may sit in its folder's children,
+    which a delete of the document alone would leave there (whether or not a read showed the
+    deleted one's copy)."""
+    plan = delete_plan(build_from(tree_app(pointer_only=False)))
+    assert not plan.served and plan.reason == "copied-entity"
+    assert any(e.rule_id == "copy.nested-in-entity" and e.outcome == "match" for e in plan.traces)
+
+
+def test_a_folder_naming_its_documents_by_pointers_holds_no_copies():
+    plan = delete_plan(build_from(tree_app(pointer_only=True)))
+    assert not any(e.rule_id == "copy.nested-in-entity" and e.outcome == "match" for e in plan.traces)
