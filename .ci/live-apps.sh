@@ -87,6 +87,8 @@ ROUNDUP_VERSION=2.6.0
 POUCHDB_SERVER_VERSION=4.2.0
 OCTOPRINT_VERSION=1.11.8
 ZENML_VERSION=0.98.0
+KEYSTONE_VERSION=30.0.0
+KEYSTONE_GUNICORN_VERSION=27.0.1
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -117,6 +119,8 @@ ROUNDUP_VENV="$CACHE/venv-roundup"
 POUCHDB_SERVER_DIR="$CACHE/pouchdb-server"
 OCTOPRINT_VENV="$CACHE/venv-octoprint"
 ZENML_VENV="$CACHE/venv-zenml"
+KEYSTONE_VENV="$CACHE/venv-keystone"
+KEYSTONE_TEMPLATE="$CACHE/keystone-template"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -177,6 +181,29 @@ install_superset() {
         local home; home="$(mktemp -d)"
         VENV="$SUPERSET_VENV" SUPERSET_TEMPLATE="$SUPERSET_TEMPLATE" \
             bash captures/superset/start.sh --prepare-only "$home"
+        rm -rf "$home"
+    fi
+}
+
+install_keystone() {
+    # gunicorn serves keystone's WSGI application (captures/keystone/wsgi.py); Keystone ships no server.
+    install_venv_package "$KEYSTONE_VENV" keystone "$KEYSTONE_VERSION" "gunicorn==$KEYSTONE_GUNICORN_VERSION"
+    if [ ! -f "$KEYSTONE_TEMPLATE/keystone.db" ]; then
+        # The first start migrates, bootstraps and seeds (about a minute) and keeps the seeded database
+        # there; every later start copies it.
+        say "keystone: preparing the seeded template database in $KEYSTONE_TEMPLATE"
+        local home port pid; home="$(mktemp -d)"
+        port="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+        VENV="$KEYSTONE_VENV" KEYSTONE_TEMPLATE="$KEYSTONE_TEMPLATE" \
+            bash captures/keystone/start.sh "$port" "$home" >"$home/start.log" 2>&1 &
+        pid=$!
+        for _ in $(seq 1 600); do
+            grep -qs READY "$home/start.log" && break
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.5
+        done
+        kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+        [ -f "$KEYSTONE_TEMPLATE/keystone.db" ] || { cat "$home/start.log" >&2; rm -rf "$home"; return 1; }
         rm -rf "$home"
     fi
 }
@@ -481,6 +508,7 @@ status() {
     say "pouchdb-server: $(installed_npm_version pouchdb-server "$POUCHDB_SERVER_DIR" || true) ($POUCHDB_SERVER_DIR)"
     say "octoprint:   $(installed_pip_version "$OCTOPRINT_VENV" OctoPrint) ($OCTOPRINT_VENV)"
     say "zenml:       $(installed_pip_version "$ZENML_VENV" zenml) ($ZENML_VENV)"
+    say "keystone:    $(installed_pip_version "$KEYSTONE_VENV" keystone) ($KEYSTONE_VENV, template $KEYSTONE_TEMPLATE)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -525,6 +553,7 @@ case "${1:-install}" in
         install_pouchdb_server
         install_venv_package "$OCTOPRINT_VENV" OctoPrint "$OCTOPRINT_VERSION"
         install_zenml
+        install_keystone
         status
         say "done in $((SECONDS - started))s"
         ;;

@@ -216,6 +216,11 @@ def _pouchdb_server_env() -> dict[str, str]:
     if not (prefix / "node_modules" / "pouchdb-server" / "bin" / "pouchdb-server").exists():
         raise NotInstalled(f"pouchdb-server 4.2.0 is not installed in {_shown(prefix)}")
     return {"POUCHDB_SERVER_DIR": str(prefix)}
+def _keystone_env() -> dict[str, str]:
+    """Keystone's venv (with gunicorn) and the seeded template database `.ci/live-apps.sh install`
+    prepares after it (start.sh makes and keeps it when missing, in a minute more)."""
+    env = _venv_env("keystone", "keystone-manage", "30.0.0")()
+    return {**env, "KEYSTONE_TEMPLATE": str(CACHE / "keystone-template")}
 
 
 def _redmine_env() -> dict[str, str]:
@@ -305,6 +310,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
     "mailman": AppSpec("mailman", _venv_env("mailman", "master", "3.3.10"), _home_start("mailman"),
                        "/3.1/system/versions", 120.0, ready_line="mailman READY",
                        ready_authorization=MAILMAN_ADMIN),
+    "keystone": AppSpec("keystone", _keystone_env, _home_start("keystone"), "/v3", 240.0,
+                        ready_line="keystone READY"),
     "redmine": AppSpec("redmine", _redmine_env, _home_start("redmine"), "/issue_statuses.json", 180.0,
                        ready_line="redmine READY"),
     "parse-server": AppSpec("parse-server", _parse_server_env, _home_start("parse-server"), "/parse/health", 120.0,
