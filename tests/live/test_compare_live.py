@@ -67,8 +67,8 @@ KNOWN_WRONG: dict[str, str] = {
     "pdns": "an id of a shape no recorded id has answered with the learned 404: a TSIG key name with an empty "
             "label (seed-key.., which PowerDNS answers 422); no recorded 4xx shows that shape",
     "octoprint": "files nest as a tree: a folder known only from a listing (which shows every folder's children as "
-                 "[]) rendered with those empty children by its item read; and the disk's free bytes (free, which "
-                 "changes by itself) replayed as recorded by the file listings",
+                 "[]) answered by its item read without children, where the folder holds files; and the disk's free "
+                 "bytes (free, which changes by itself) replayed as recorded by the file listings",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
