@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from bisect import bisect_left, bisect_right
+from functools import lru_cache
 from typing import Any
 
 from capenv.interpreter.evidence.records import Record
@@ -178,7 +179,7 @@ class IdLinks:
             if target[0] != "entity":
                 continue
             _, type_name, key = target
-            link = _Link(type_name, self.settings)
+            link = _link(type_name, self.settings)
             if any(link.names(key, member) for member in self.texts.get(key, ())):
                 return True
             seen = self.timeline.before(type_name, key, ordinal)
@@ -191,7 +192,7 @@ class IdLinks:
         so its id is not reused while the verdict is)."""
         found = self.naming_sightings.get(id(seen))
         if found is None:
-            link = _Link(self.type_name, self.settings)
+            link = _link(self.type_name, self.settings)
             texts = self.sighting_texts.get(id(seen))
             if texts is None or texts[0] is not seen:  # kept beside its texts: its id is not reused
                 texts = self.sighting_texts[id(seen)] = (seen, _texts(seen.value, self.id_fields.get(type_name, "")))
@@ -200,15 +201,24 @@ class IdLinks:
         return found[1]
 
 
+def _link(type_name: str, settings: dict[str, Any]) -> _Link:
+    return _link_of(type_name, int(settings["absence_link_name_prefix"]), int(settings["absence_link_short_id"]))
+
+
+@lru_cache(maxsize=None)
+def _link_of(type_name: str, size: int, short: int) -> _Link:
+    """One ``_Link`` per type and settings (asked for per write weighed and per entity judged)."""
+    return _Link(type_name, size, short)
+
+
 class _Link:
     """What a member holding an id must look like to name an entity of ``type_name``."""
 
-    def __init__(self, type_name: str, settings: dict[str, Any]) -> None:
-        size = int(settings["absence_link_name_prefix"])
+    def __init__(self, type_name: str, size: int, short: int) -> None:
         # the name's beginning, or one of its words' (an issue's "category" names issue_categories)
         words = [w for w in re.split(r"[^a-z0-9]+", type_name.lower()) if w]
         self.prefixes = tuple(dict.fromkeys([type_name.lower()[:size]] + [w[:size] for w in words]))
-        self.short = int(settings["absence_link_short_id"])
+        self.short = short
 
     def names(self, key: str, member: str) -> bool:
         return len(key) >= self.short or member.lower().startswith(self.prefixes)

@@ -59,12 +59,14 @@ def _free_text(member: str, ctx: WriteValidatedValueContext, params: RefusalPara
     """Why the member's successful values look like free text rather than values from a set, or None
     (None too when no success sent it: no recorded value of it is accepted)."""
     sent = [s[member] for s in ctx.successes if member in s]
-    distinct: list[Any] = []
+    strings = {value for value in sent if isinstance(value, str)}  # a string is the same JSON as an equal string only
+    others: list[Any] = []
     for value in sent:
-        if not any(same_json(value, d) for d in distinct):
-            distinct.append(value)
-    if sent and (len(sent) < 2 or len(distinct) > params.max_distinct_share * len(sent)):
-        return (f"{member!r}: {len(distinct)} distinct values in {len(sent)} successful calls, free text (a name, "
+        if not isinstance(value, str) and not any(same_json(value, d) for d in others):
+            others.append(value)
+    distinct = len(strings) + len(others)
+    if sent and (len(sent) < 2 or distinct > params.max_distinct_share * len(sent)):
+        return (f"{member!r}: {distinct} distinct values in {len(sent)} successful calls, free text (a name, "
                 "a title) rather than values from a set")
     return None
 

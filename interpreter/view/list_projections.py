@@ -34,7 +34,9 @@ TABLE = "view-list-projections"
 class _Member:
     """What one projection of a list view showed of one member."""
 
-    values: set[str] = field(default_factory=set)
+    values: set[str | bytes] = field(default_factory=set)
+    """The distinct values shown: a string as itself, anything else as its canonical JSON (bytes,
+    never equal to a string), so a string's distinctness costs no encoding."""
     entities: set[str] = field(default_factory=set)
     pairs: int = 0
     differing: int = 0
@@ -46,7 +48,10 @@ class _Member:
 
     def note_text(self, value: Any) -> None:
         if self.texts is not None:
-            self.texts = self.texts | {value} if isinstance(value, str) else None
+            if isinstance(value, str):
+                self.texts.add(value)
+            else:
+                self.texts = None
 
 
 @dataclass
@@ -122,7 +127,7 @@ def _projections(views: list[ReadView]) -> dict[int, tuple[ReadView, tuple[str, 
 def _note_values(members: dict[str, _Member], obj: dict[str, Any], key: tuple) -> None:
     for name, value in obj.items():
         member = members.setdefault(name, _Member())
-        member.values.add(jsonvalue.canonical(value).decode())
+        member.values.add(value if type(value) is str else jsonvalue.canonical(value))
         member.entities.add(key[2])
         member.note_text(value)
         if len(member.values) == 1:

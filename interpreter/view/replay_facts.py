@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.jsonvalue import dumps
-from capenv.interpreter.bundle.models import EntityType, RecordedCall, ReplayTable, ViewResult
+from capenv.interpreter.bundle.models import RecordedCall, ReplayTable, ViewResult
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.evidence.records import Evidence, Record
@@ -55,7 +55,9 @@ def replay_table(evidence: Evidence, manifest: Manifest, view: ViewResult | None
     if view is None:
         return ReplayTable(tools=tools, default_accept=default_accept)
     readers = [t for t in manifest.tools if not t.changes_state or t.name in {p.tool for p in view.read_only_posts}]
-    reach = {t.name: found for t in readers if (found := _reads_types(t, view, records))}
+    held = _initial_ids(view)
+    fields = {t.id_field for t in view.types if held.get(t.name)}
+    reach = {t.name: found for t in readers if (found := _reads_types(t, view, records, held, fields))}
     neutral = {t.name: found for t in manifest.tools if (found := _neutral(tools[t.name]))}
     return ReplayTable(tools=tools, reads_types=reach, neutral_query=neutral, default_accept=default_accept)
 
@@ -79,13 +81,14 @@ def _at_or_below(template: str, collection: str) -> bool:
         x == y or x.startswith("{") or y.startswith("{") for x, y in zip(mine, theirs))
 
 
-def _reads_types(tool: Tool, view: ViewResult, records: dict[int, Record]) -> tuple[str, ...]:
+def _reads_types(tool: Tool, view: ViewResult, records: dict[int, Record], held: dict[str, set[str]],
+                 fields: set[str]) -> tuple[str, ...]:
     found = []
-    held = _initial_ids(view)
+    shown = _Shown(tool, records, fields)
     for entity_type in view.types:
         if _at_or_below(tool.template, entity_type.collection_template) or (
-                entity_type.shallow_items and _at_or_below(tool.template, entity_type.item_template or "")) or _names_held(
-                tool, entity_type, held.get(entity_type.name, set()), records):
+                entity_type.shallow_items and _at_or_below(tool.template, entity_type.item_template or "")) or shown.names(
+                entity_type.id_field, held.get(entity_type.name, set())):
             found.append(entity_type.name)
     return tuple(found)
 
@@ -98,29 +101,42 @@ def _initial_ids(view: ViewResult) -> dict[str, set[str]]:
     return ids
 
 
-def _names_held(tool: Tool, entity_type: EntityType, ids: set[str], records: dict[int, Record]) -> bool:
-    if not ids:
-        return False
-    for ordinal in tool.record_ordinals:
-        record = records[ordinal]
-        if record.response.is_json and _holds_id(record.response.json_value, entity_type.id_field, ids):
-            return True
-        if any(unquote_plus(value) in ids for _, value in record.query):
-            return True
-    return False
+class _Shown:
+    """What a tool's recorded calls show that could name an entity: each id field's values (as text)
+    wherever an answer's objects hold the field, and the calls' query values (percent-decoded).
+    The answers are walked once for every type's id field, when a type first asks."""
+
+    def __init__(self, tool: Tool, records: dict[int, Record], fields: set[str]) -> None:
+        self._records = [records[ordinal] for ordinal in tool.record_ordinals]
+        self._fields = fields
+        self._values: dict[str, set[str]] | None = None
+        self._queries: set[str] | None = None
+
+    def names(self, field: str, ids: set[str]) -> bool:
+        """One of the calls names one of ``ids``: an answer's object holds it under ``field``, or a
+        query value is one."""
+        if not ids:
+            return False
+        if self._values is None:
+            self._values = _field_values([r.response.json_value for r in self._records if r.response.is_json],
+                                         self._fields)
+            self._queries = {unquote_plus(value) for r in self._records for _, value in r.query}
+        return not ids.isdisjoint(self._values.get(field, ())) or not ids.isdisjoint(self._queries)
 
 
-def _holds_id(value: Any, field: str, ids: set[str]) -> bool:
-    stack = [value]
+def _field_values(answers: list[Any], fields: set[str]) -> dict[str, set[str]]:
+    values: dict[str, set[str]] = {field: set() for field in fields}
+    stack = list(answers)
     while stack:
         current = stack.pop()
         if isinstance(current, dict):
-            if field in current and str(current[field]) in ids:
-                return True
+            for field in fields:
+                if field in current:
+                    values[field].add(str(current[field]))
             stack.extend(current.values())
         elif isinstance(current, list):
             stack.extend(current)
-    return False
+    return values
 
 
 def _neutral(calls: tuple[RecordedCall, ...]) -> dict[str, tuple[int, int]]:

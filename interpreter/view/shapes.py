@@ -147,19 +147,24 @@ class ShapeReader:
         objects = [obj for group in groups for obj in group]
         if not objects:
             return []
-        names: list[str] = []
-        for obj in objects:
-            for name in obj:
-                if name not in names:
-                    names.append(name)
+        names = list(dict.fromkeys(name for obj in objects for name in obj))  # first-seen order
         accepted: list[tuple[int, str, Any]] = []
         rule_index = self._identity_rules()
+        decoded = None if path_value is None else unquote(path_value)
         for name in names:
-            values = [obj.get(name) for obj in objects]
-            scalar = all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in values)
-            shape = (subject, name, all(name in obj for obj in objects), scalar,
-                     scalar and all(len({str(o.get(name)) for o in g}) == len(g) for g in groups),
-                     None if path_value is None else (scalar and len(values) == 1 and id_matches(values[0], path_value)),
+            if len(objects) == 1:  # one object (an item read's): every figure follows from its one value
+                value = objects[0][name]
+                scalar = isinstance(value, (str, int)) and not isinstance(value, bool)
+                in_every, distinct, single = True, scalar, True
+            else:
+                values = [obj.get(name) for obj in objects]
+                scalar = all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in values)
+                in_every = all(name in obj for obj in objects)
+                distinct = scalar and all(len({str(o.get(name)) for o in g}) == len(g) for g in groups)
+                single = len(values) == 1
+                value = values[0]
+            shape = (subject, name, in_every, scalar, distinct,
+                     None if path_value is None else (scalar and single and str(value) in (decoded, path_value)),
                      None if carried is None else name == carried)
             decision = self._identity_decisions.get(shape)
             if decision is None:
