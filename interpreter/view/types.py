@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from capenv.interpreter.bundle.models import EitherKey, EntityType, Locator
+from capenv.interpreter.bundle.trace_event import TraceEvent
 from capenv.interpreter.bundle.paths import spell_path, split_path
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.bundle.values import decode_once
@@ -101,8 +102,22 @@ def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader, carried:
 
 
 def _item_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolShape | None:
+    """The item shape of a tool's answers, worked out once per tool and answers (the type inference
+    asks twice: ``_carried_fields``, then ``infer_types``); each ask traces the chosen identity's
+    decision, as working it out again would."""
+    memo = reader.__dict__.setdefault("item_shapes", {})
+    key = (tool.name, tuple(record.ordinal for record in answers))
+    if key not in memo:
+        memo[key] = _item_choice(tool, answers, reader)
+    shape, events = memo[key]
+    reader.traces.extend(events)
+    return shape
+
+
+def _item_choice(tool: Tool, answers: list[Record], reader: ShapeReader
+                 ) -> tuple[ToolShape | None, tuple[TraceEvent, ...]]:
     if not tool.segments or not tool.segments[-1].is_param:
-        return None
+        return None, ()
     word = _literal_word(tool, drop_last=1)
     common: list[tuple[Locator, str, Any]] | None = None  # the options every answer allows, first's order
     spelled_otherwise: list[tuple[int, set[tuple[Locator, str]]]] = []
@@ -116,22 +131,21 @@ def _item_shape(tool: Tool, answers: list[Record], reader: ShapeReader) -> ToolS
         if not options:
             variants = _other_spellings(reader.item_locators(body, word), path_value)
             if not variants:
-                return None
+                return None, ()
             spelled_otherwise.append((record.ordinal, variants))
             continue
         allowed = [(o[0], o[1]) for o in options]
         common = options if common is None else [c for c in common if (c[0], c[1]) in allowed]
         if not common:
-            return _either_shape(tool, answers, reader, word)
+            return _either_shape(tool, answers, reader, word), ()
     # the member every answer carries the path value in (a file's name equals its path only at the top)
     if not common:
-        return None
+        return None, ()
     locator, id_field, decision = common[0]
     if any((locator, id_field) not in variants for _, variants in spelled_otherwise):
-        return None
-    reader.traces.extend(decision.events)
+        return None, ()
     return ToolShape(tool, "item", locator, id_field, decision.rule_id,
-                     other_shape=tuple(ordinal for ordinal, _ in spelled_otherwise))
+                     other_shape=tuple(ordinal for ordinal, _ in spelled_otherwise)), tuple(decision.events)
 
 
 def _other_spellings(located: list[tuple[Locator, dict]], path_value: str) -> set[tuple[Locator, str]]:
