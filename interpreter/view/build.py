@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
+from itertools import accumulate
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.models import BudgetHit, Budgets, EntityType, ReadOnlyPost, ReadView, ViewResult
@@ -47,10 +49,15 @@ def _with_envelope(view, shape, by_ordinal, paging, writes, records, ruleset, tr
     change per response, which are not compared."""
     ok = [by_ordinal[o] for o in shape.tool.record_ordinals
           if by_ordinal[o].succeeded and by_ordinal[o].response.is_json]
-    write_records = [r for r in records if writes(r)]
+    # some write began before the later read ended and ended after the earlier one began: the
+    # writes by start, with the latest end among each prefix, answer that by bisection
+    write_records = sorted((r for r in records if writes(r)), key=lambda r: r.started_at)
+    starts = [w.started_at for w in write_records]
+    latest_end = list(accumulate((w.finished_at for w in write_records), max))
 
     def changed_between(earlier, later) -> bool:
-        return any(w.started_at < later.finished_at and w.finished_at > earlier.started_at for w in write_records)
+        began = bisect_left(starts, later.finished_at)  # the writes that began before ``later`` ended
+        return began > 0 and latest_end[began - 1] > earlier.started_at
 
     members, per_response = envelope_members(view.tool, view.locator, ok, paging, changed_between, ruleset, traces)
     if not members and not per_response:

@@ -228,6 +228,18 @@ def own_projection(member: Any) -> str:
             f" for every entity it lists ({member.rule_id or 'view-list-projections default'})")
 
 
+def _first_write_below(written_paths: list[tuple[int, tuple[str, ...]]]) -> dict[tuple[str, ...], int]:
+    """Per path (as segments), the first write to it or below it: each write counts for every
+    prefix of its path (one look-up per list line instead of a walk over every write)."""
+    first: dict[tuple[str, ...], int] = {}
+    for ordinal, segments in written_paths:
+        for end in range(len(segments) + 1):
+            prefix = segments[:end]
+            if ordinal < first.get(prefix, ordinal + 1):
+                first[prefix] = ordinal
+    return first
+
+
 def with_held_digests(view: ReadView, types: dict[str, EntityType], state: StateIndex,
                       written_paths: list[tuple[int, tuple[str, ...]]]) -> ReadView:
     """Each list line with the digest of its collection in the initial state (``recorded``
@@ -238,11 +250,11 @@ def with_held_digests(view: ReadView, types: dict[str, EntityType], state: State
     only its recording shows (a page's ``isLastPage``) is never answered for the state."""
     if view.kind != "list" or view.type not in types:
         return view
+    first_write = _first_write_below(written_paths)
 
     def written_before(line: ListLine) -> bool:
-        collection = tuple(split_path(line.collection or line.path))
-        return any(ordinal < line.base.ordinal and segments[:len(collection)] == collection
-                   for ordinal, segments in written_paths)
+        first = first_write.get(tuple(split_path(line.collection or line.path)))
+        return first is not None and first < line.base.ordinal
 
     lines = tuple(line.model_copy(update={"held_digest": LATER_STATE if written_before(line)
                                           else line_digest(line, types[view.type], state)})
