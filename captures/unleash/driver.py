@@ -48,7 +48,7 @@ def strategies(flag, env):
 
 
 def capture(d: Driver) -> None:
-    # 1. The seed, as it is.
+    # 1. The seed, as it is (items too, so that their views are proven before any write).
     d.get(f"{A}/projects")
     d.get(F)
     d.get(f"{A}/feature-types")
@@ -57,6 +57,10 @@ def capture(d: Driver) -> None:
     d.get(f"{A}/tags")
     d.get(f"{A}/context")
     d.get(f"{A}/segments")
+    d.get(f"{A}/context/userId")
+    d.get(f"{A}/tag-types/simple")
+    d.get(f"{A}/strategies")
+    d.get(f"{A}/strategies/flexibleRollout")
     d.call("GET", F, token=None, expect=401)
 
     # 2. Flags: client-chosen names, a read of the item and the list after each create.

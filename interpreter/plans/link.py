@@ -124,8 +124,14 @@ def names_id_alone(body: Any) -> bool:
 
 def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candidates: list[tuple[Any, str]],
                 other_write_between: Callable[[int, int], bool], min_length: int,
-                type_read_before: Callable[[str, int], bool]) -> tuple[Link | None, list[str]]:
+                type_read_before: Callable[[str, int], bool],
+                target: EntityType | None = None) -> tuple[Link | None, list[str]]:
     """The first later item read naming a returned id, of a state type, with the entity new.
+
+    A short id may be any type's, so it links only to a type a read showed before the call: an
+    entity of it, or a list of ``target``'s collection, the one the call's own path names, even an
+    empty one (``GET /segments`` answering ``{"segments": []}`` before ``POST /segments`` answers
+    ``{"id": 1, ...}``): the path and that read say whose id it is.
 
     Returns the link (or None) and, per candidate, why it did not link (for the trace).
     """
@@ -154,12 +160,23 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
             misses.append(f"{where}={key!r}: a {entity_type.name} entity with that id existed before the call "
                           f"(record {listed.ordinal}, GET {listed.path}, held it)")
             continue
-        if len(key) < min_length and not type_read_before(entity_type.name, call.ordinal):
-            misses.append(f"{where}={key!r}: a short id links only to a type read before the call")
+        if len(key) < min_length and not type_read_before(entity_type.name, call.ordinal) \
+                and not _target_listed_before(timeline, target, entity_type, call):
+            misses.append(f"{where}={key!r}: a short id links only to a type read before the call (an entity, "
+                          "or a list of the collection the call's path names)")
             continue
         observed, locator = entity_in_answer(call.response.json_value, entity_type.id_field, key)
         return Link(entity_type, where_made, value, observed, locator), misses
     return None, misses
+
+
+def _target_listed_before(timeline: Timeline, target: EntityType | None, entity_type: EntityType,
+                          call: Record) -> bool:
+    """A successful list read of the collection the call's path names finished before the call."""
+    if target is None or target.name != entity_type.name:
+        return False
+    return any(read.type == target.name and read.collection == call.path
+               and read.record.finished_at <= call.started_at for read in timeline.list_reads)
 
 
 def entity_in_answer(body: Any, id_field: str, key: str) -> tuple[dict[str, Any] | None, Locator | None]:

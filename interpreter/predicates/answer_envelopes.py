@@ -187,6 +187,23 @@ class AcknowledgedParams(BaseModel):
 
     min_observed: int = Field(ge=1)
     """Calls whose answer is checked against a later read of their entity."""
+    sent_fields: bool = False
+    """A create's answer fields are the members its call sent instead of none of them: every
+    call sent the same members, and every answer shows exactly those (an echo of the body beside
+    the identity), each as the later read shows the entity, which holds more."""
+
+
+def _echoes_sent(ctx: AnswerEnvelopeContext, common: list[str]) -> str | None:
+    """Why the answers are no echo of one set of sent members (None when they are)."""
+    if ctx.effect != "create":
+        return f"an {ctx.effect}: only a create's answer is read as an echo of its body"
+    members = {frozenset(call.sent) for call in ctx.calls}
+    if len(members) != 1:
+        return "the calls sent different members"
+    sent = next(iter(members)) - {ctx.id_field}
+    if set(common) != sent:
+        return f"the answers show {sorted(common)}, not exactly the members every call sent {sorted(sent)}"
+    return None
 
 
 @predicate("answer_acknowledges_entity", context="answer-envelope", params=AcknowledgedParams)
@@ -209,9 +226,14 @@ def answer_acknowledges_entity(ctx: AnswerEnvelopeContext, params: AcknowledgedP
     common = [name for name in answers[0] if name != ctx.id_field and all(name in a for a in answers)]
     if not common:
         return Miss("no field beside the identity is in every answer")
-    sent = next((name for name in common if any(name in call.sent for call in ctx.calls)), None)
-    if sent is not None:
-        return Miss(f"every answer shows {sent!r}, which a call sent: the entity, not an acknowledgement")
+    if params.sent_fields:
+        echo = _echoes_sent(ctx, common)
+        if echo is not None:
+            return Miss(echo)
+    else:
+        sent = next((name for name in common if any(name in call.sent for call in ctx.calls)), None)
+        if sent is not None:
+            return Miss(f"every answer shows {sent!r}, which a call sent: the entity, not an acknowledgement")
     for call in ctx.calls:
         extra = [name for name in call.answer if name not in common and name != ctx.id_field]
         unsent = [name for name in extra if name not in call.sent]

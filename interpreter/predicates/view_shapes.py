@@ -51,18 +51,35 @@ def member_named(ctx: EnvelopeMemberContext, params: WordsParams) -> Outcome:
 
 @predicate("member_named_as_collection", context="envelope-member")
 def member_named_as_collection(ctx: EnvelopeMemberContext, params: BaseModel) -> Outcome:
-    """The member is named as the collection the path names (``posts`` under ``/posts``)."""
-    if ctx.collection_word and ctx.member == ctx.collection_word:
+    """The member is named as the collection the path names (``posts`` under ``/posts``), in any
+    spelling of the same words (``tagTypes`` under ``/tag-types``)."""
+    if ctx.collection_word and (ctx.member == ctx.collection_word or _same_words(ctx.member, ctx.collection_word)):
         return Match({"member": ctx.member})
     return Miss(f"{ctx.member!r} is not the path's collection word {ctx.collection_word!r}")
 
 
 @predicate("member_named_as_singular_of_collection", context="envelope-member", params=InflectionParams)
 def member_named_as_singular_of_collection(ctx: EnvelopeMemberContext, params: InflectionParams) -> Outcome:
-    """The member is named as one of the collection the path names (``note`` under ``/notes``)."""
-    if ctx.collection_word and is_plural_of(ctx.collection_word, ctx.member, params):
+    """The member is named as one of the collection the path names (``note`` under ``/notes``), in
+    any spelling of the same words, the last one singular (``tagType`` under ``/tag-types``)."""
+    if ctx.collection_word and (is_plural_of(ctx.collection_word, ctx.member, params)
+                                or _singular_words(ctx.member, ctx.collection_word, params)):
         return Match({"member": ctx.member, "collection_word": ctx.collection_word})
     return Miss(f"{ctx.member!r} is no singular of the path's collection word {ctx.collection_word!r}")
+
+
+def _same_words(member: str, collection: str) -> bool:
+    """Two names of two or more words that are the same words, however each is spelled (camelCase,
+    snake_case, kebab-case)."""
+    words = split_words(member, "_-.")
+    return len(words) > 1 and words == split_words(collection, "_-.")
+
+
+def _singular_words(member: str, collection: str, params: InflectionParams) -> bool:
+    """The member's words are the collection's, the last one its singular (two words or more)."""
+    words, plural = split_words(member, "_-."), split_words(collection, "_-.")
+    return (len(words) > 1 and len(words) == len(plural) and words[:-1] == plural[:-1]
+            and is_plural_of(plural[-1], words[-1], params))
 
 
 @predicate("member_named_as_qualified_collection", context="envelope-member")

@@ -42,10 +42,11 @@ CASES = [
     case(Conventions("nested-comments", nested=True), NOT_THE_NOTE_DELETE + NESTED_WRITES, NOTE_DELETE_HELD_BENEATH),
     case(Conventions("nested-comments-envelopes", nested=True, slash=True, list_shape="drf", item_shape="data",
                      body_shape="data", ids="uuid"), NOT_THE_NOTE_DELETE + NESTED_WRITES, NOTE_DELETE_HELD_BENEATH),
-    # no comment before the first write: a short id links only to a type a read showed before the call,
-    # and an update answering the entity could answer only for comments the environment made
+    # no comment before the first write: the short id links because the empty comment list the call
+    # posts to was read before it (the path and that read say whose id it is); an update answering the
+    # entity could answer only for comments the environment made
     case(Conventions("nested-comments-none-seeded", nested=True, seed_comments=False), (),
-         {"post_notes_comments": "no-observation", "patch_notes_comments_by_comment_id": "unconfirmed"}),
+         {"patch_notes_comments_by_comment_id": "incomplete-entities"}),
     # optimistic concurrency: the token must be sent as the entity holds it; a stale one is refused
     case(Conventions("version-concurrency", concurrency="version"), PLAIN_WRITES),
     case(Conventions("updated-at-concurrency", concurrency="updated_at", clocks="iso-whole-seconds-z", update="PUT"),
