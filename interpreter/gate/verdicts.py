@@ -75,6 +75,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             refused_held=tuple(found.refused_held) if found else (),
             refused_held_as_exemplar=tuple(found.refused_held_as_exemplar) if found else (),
             held_beneath=held_beneath(plan, view),
+            constants_holding_generated=_constants_holding_generated(plan),
             **_explanations(plan, found, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")
         served = bool(decision.yields.get("served"))
@@ -98,6 +99,13 @@ def _ids_per_collection(plan: WritePlan, view: ViewResult) -> tuple[str, ...]:
         return ()
     return tuple(f.field for f in plan.fields if f.field == entity_type.id_field
                  and f.params.get("format") == "sequence" and f.params.get("scope", "collection") == "collection")
+
+
+def _constants_holding_generated(plan: WritePlan) -> tuple[str, ...]:
+    """A create's constant fields whose strings hold a value it generated (``field.constant``'s evidence)."""
+    if plan.effect != "create":
+        return ()
+    return tuple(f.field for f in plan.fields if f.op == "constant" and f.evidence.get("held_generated"))
 
 
 def _contradicting_read(found: PlanFindings | None, reason: str | None) -> int | None:

@@ -131,7 +131,37 @@ class ConstantParams(BaseModel):
 
 @predicate("create_field_is_constant", context="create-field", params=ConstantParams)
 def create_field_is_constant(ctx: CreateFieldContext, params: ConstantParams) -> Outcome:
-    """Any value: the exemplar's value, kept; notes the path values its text holds as tokens."""
+    """Any value: the exemplar's value, kept; notes the path values its text holds as tokens, and
+    (``held_generated``) the fields whose generated value a string inside an object or array holds
+    as a token (a self link ``{"self": ".../roles/<new id>"}``), which the verdict weighs: kept, it
+    would answer every later create with the exemplar's value."""
     kept = sorted({name for text in leaf_texts(ctx.value)
                    for name in kept_path_values(text, ctx.path_args, params.delimiters)})
-    return Match({"kept_path_values": kept, "op_params": {"value": ctx.value}})
+    evidence: dict[str, Any] = {"kept_path_values": kept, "op_params": {"value": ctx.value}}
+    held = _held_generated(ctx, params.delimiters)
+    if held:
+        evidence["held_generated"] = held
+    return Match(evidence)
+
+
+def _held_generated(ctx: CreateFieldContext, delimiters: str) -> list[str]:
+    """The other fields whose generated value a string inside the (object or array) value holds as
+    a delimited token; a string itself is a template's, and a number equal to a generated integer
+    may be a count."""
+    if not isinstance(ctx.value, (dict, list)):
+        return []
+    texts = _strings(ctx.value)
+    return sorted(name for name, value in ctx.generated.items()
+                  if name != ctx.field and (token := json_text(value))
+                  and any(token_spans(text, token, delimiters) for text in texts))
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside a JSON value (object keys aside)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    return []

@@ -47,6 +47,9 @@ class PlanVerdictContext(BaseModel):
     refused_held_as_exemplar: tuple[tuple[int, int], ...] = ()
     """Those of them sent with the credentials the delete's exemplar succeeded with: a refusal
     there is about the entity (a condition), not about who asked."""
+    constants_holding_generated: tuple[str, ...] = ()
+    """A create's constant fields (objects or arrays) holding, in a string, a value the create generated
+    for another field as a token (``field.constant``'s ``held_generated``): every create would answer it."""
     held_beneath: tuple[str, ...] = ()
     """State paths (documents, collections) below the item path of an entity the delete names
     (``gate/held_beneath.py``): what serving would go on answering after the entity is gone."""
@@ -109,6 +112,15 @@ def plan_ids_per_collection(ctx: PlanVerdictContext, params: BaseModel) -> Outco
     if ctx.ids_per_collection:
         return Match({"fields": list(ctx.ids_per_collection)})
     return Miss("no identity numbered per collection of a type whose item path names ids alone")
+
+
+@predicate("plan_constant_holds_generated", context="plan-verdict")
+def plan_constant_holds_generated(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """A create keeps as a constant an object or array whose string holds the value it generated for
+    another field (a self link around the new id): served, every create would answer the exemplar's."""
+    if ctx.constants_holding_generated:
+        return Match({"fields": list(ctx.constants_holding_generated)})
+    return Miss("no constant holds a value the create generated")
 
 
 @predicate("plan_unconfirmed", context="plan-verdict")

@@ -35,6 +35,8 @@ REASONS = {
                           "application checks and serving could not",
     "held-beneath": "the state holds documents or lists below the deleted entity's path, which the application "
                     "may delete with it while serving would remove the entity alone",
+    "constant-holds-generated": "a create answers an object whose text holds the new id (a self link), which no "
+                                "rule rebuilds, so every create would answer the recorded entity's",
     "ids-per-collection": "a create numbers ids per parent's collection, while the item path names an entity by "
                           "its id alone across them, so a create under another parent would repeat an id",
     "state unavailable": "the state is unavailable, so every tool replays",

@@ -62,8 +62,6 @@ def check(app: str, results: list[CallResult]) -> None:
 
 
 KNOWN_WRONG: dict[str, str] = {
-    "keystone": "a served create answers the exemplar's links.self: an object member holding the new id in a "
-                "string is taken for a constant (POST /v3/roles answers the recorded role's self link)",
     "pdns": "an id of a shape no recorded id has answered with the learned 404: a TSIG key name with an empty "
             "label (seed-key.., which PowerDNS answers 422); no recorded 4xx shows that shape",
     "octoprint": "files nest as a tree: a folder known only from a listing (which shows every folder's children as "
