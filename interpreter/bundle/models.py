@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, SerializerFunctionWrapHandler, model_serializer
 
+from capenv.interpreter.bundle.pointers import spell
 from capenv.interpreter.bundle.trace_event import TraceEvent
 
 Pairs = tuple[tuple[str, str], ...]
@@ -34,6 +35,29 @@ class Locator(_Model):
     kind: Literal["root", "member", "singleton"]
     member: str | None = None
     omits_empty: bool = False
+    within: tuple[str, ...] = ()
+    """``member`` only: the members leading from the body to the object holding ``member``
+    (Roundup's ``{"data": {"collection": [...], "@total_size": N}}``: ``("data",)`` before
+    ``collection``); empty: ``member`` is the body's own. Written to a bundle only when set."""
+
+    @property
+    def pointer(self) -> str:
+        """The JSON pointer of the located value (``""`` for the root)."""
+        if self.kind == "root":
+            return ""
+        return spell((*self.within, self.member or ""))
+
+    @property
+    def top(self) -> str | None:
+        """The body's own member holding the located value (``within``'s first, else ``member``)."""
+        return self.within[0] if self.within else self.member
+
+    @model_serializer(mode="wrap")
+    def _without_empty_within(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        data = handler(self)
+        if not self.within and isinstance(data, dict):
+            data.pop("within", None)
+        return data
 
 
 class Recording(_Model):

@@ -18,6 +18,8 @@ def locate(body: Any, locator: Locator) -> Any:
     """The value at ``locator`` in ``body``, or MISSING."""
     if locator.kind == "root":
         return body
+    for name in locator.within:
+        body = body.get(name, MISSING) if isinstance(body, dict) else MISSING
     if not isinstance(body, dict) or locator.member not in body:
         return [] if locator.omits_empty and isinstance(body, dict) else MISSING
     value = body[locator.member]

@@ -18,6 +18,7 @@ from urllib.parse import unquote_plus
 from capenv.interpreter.bundle import jsonvalue
 from capenv.interpreter.bundle.models import EnvelopeMember, Locator
 from capenv.interpreter.bundle.pointers import escape_token, parse
+from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.list_members import ListMemberContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
@@ -40,10 +41,10 @@ def envelope_members(tool: str, locator: Locator | None, records: list[Record], 
     leaves_of: dict[int, dict[str, Any]] = {}
     for record in records:
         body = record.response.json_value
-        listed = body.get(locator.member) if isinstance(body, dict) and locator.kind == "member" else None
+        listed = locate(body, locator) if isinstance(body, dict) and locator.kind == "member" else None
         if not isinstance(listed, list):
             continue
-        leaves = _leaves(body, skip=locator.member)
+        leaves = _leaves(body, skip=locator.pointer)
         leaves_of[record.ordinal] = dict(leaves)
         if leaves:
             listings[record.ordinal] = _canonical(listed)  # once per answer, however many members it has
@@ -53,6 +54,8 @@ def envelope_members(tool: str, locator: Locator | None, records: list[Record], 
     for pointer, sightings in seen.items():
         context = _context(pointer, sightings, paging, changed_between, listings, leaves_of)
         if context is None:
+            if _top(pointer) == locator.top:
+                continue  # beside a nested list: kept as recorded, so the read gate sees it change
             per_response.append(_top(pointer))
             continue
         decision = evaluate(ruleset, TABLE, context, subject=f"{tool} envelope {pointer}")
@@ -211,13 +214,14 @@ def _sum(listed: list, name: str) -> int | None:
 
 
 def _leaves(body: dict[str, Any], *, skip: str | None, prefix: str = "") -> list[tuple[str, Any]]:
+    """Each leaf of ``body`` with its pointer, but the value at pointer ``skip`` (the list)."""
     found: list[tuple[str, Any]] = []
     for name, value in body.items():
-        if prefix == "" and name == skip:
-            continue
         pointer = f"{prefix}/{escape_token(name)}"
+        if pointer == skip:
+            continue
         if isinstance(value, dict) and value:
-            found += _leaves(value, skip=None, prefix=pointer)
+            found += _leaves(value, skip=skip, prefix=pointer)
         else:
             found.append((pointer, value))
     return found

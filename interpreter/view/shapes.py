@@ -64,7 +64,7 @@ class ShapeReader:
         if LIST_SHAPES_TABLE not in self.ruleset.tables:
             return None
 
-        groups = tuple(ListShapeGroup(where="/" if loc.kind == "root" else f"/{_escape(loc.member or '')}",
+        groups = tuple(ListShapeGroup(where=loc.pointer or "/",
                                       plain_calls=sum(1 for r, _ in pairs if not r.query),
                                       query_calls=sum(1 for r, _ in pairs if r.query))
                        for loc, pairs in found_by.items())
@@ -81,7 +81,7 @@ class ShapeReader:
         ``locator``'s member."""
         from capenv.interpreter.predicates.omitted_lists import OmittedListContext
 
-        if locator.kind != "member" or OMITTED_LISTS_TABLE not in self.ruleset.tables:
+        if locator.kind != "member" or locator.within or OMITTED_LISTS_TABLE not in self.ruleset.tables:
             return False
         beside = [[name for name in r.response.json_value if name != locator.member] for r in listing]
         for record in listless:
@@ -98,7 +98,9 @@ class ShapeReader:
         return True
 
     def list_locator(self, body: Any, collection_word: str | None) -> tuple[Locator, list] | None:
-        """Where a list of objects sits: the root array, or one envelope member."""
+        """Where a list of objects sits: the root array, one envelope member, or, where the body
+        holds no array of objects of its own, one envelope member holding an object whose list is
+        found so in turn (Roundup's ``{"data": {"collection": [...], "@total_size": N}}``)."""
         if isinstance(body, list):
             if all(isinstance(v, dict) for v in body):
                 return Locator(kind="root"), body
@@ -110,9 +112,25 @@ class ShapeReader:
         found = [n for n in arrays
                  if self.is_envelope(n, "object-array" if kinds[n] == "singleton-object" else kinds[n],
                                      collection_word, len(arrays))]
-        if len(found) != 1:
+        if len(found) == 1:
+            return Locator(kind="member", member=found[0]), body[found[0]]
+        if arrays:
             return None
-        return Locator(kind="member", member=found[0]), body[found[0]]
+        return self._nested_list(body, kinds, collection_word)
+
+    def _nested_list(self, body: dict[str, Any], kinds: dict[str, str],
+                     collection_word: str | None) -> tuple[Locator, list] | None:
+        """The list inside the one envelope member holding an object, found as ``list_locator``
+        finds a body's own; None when no such member or more than one holds a list."""
+        objects = [n for n, k in kinds.items() if k == "object"]
+        found = []
+        for name in objects:
+            if not self.is_envelope(name, "object", collection_word, len(objects)):
+                continue
+            inner = self.list_locator(body[name], collection_word)
+            if inner is not None and inner[0].kind == "member":
+                found.append((inner[0].model_copy(update={"within": (name, *inner[0].within)}), inner[1]))
+        return found[0] if len(found) == 1 else None
 
     def item_locators(self, body: Any, collection_word: str | None) -> list[tuple[Locator, dict]]:
         """Candidate places of one entity: the root object, an envelope member, a one-element array."""
@@ -202,7 +220,7 @@ def unknown_shape(tool: Any, answers: list[Any], reader: ShapeReader, collection
             return f"record {record.ordinal}: {found}"
         located = reader.list_locator(body, collection_word)
         if located is not None:
-            where = "/" if located[0].kind == "root" else f"/{_escape(located[0].member or '')}"
+            where = located[0].pointer or "/"
             lists.setdefault(where, []).append(record.ordinal)
     if len(lists) > 1:
         shown = "; ".join(f"record {ordinals[0]} at {where}" for where, ordinals in lists.items())

@@ -49,7 +49,7 @@ def _per_response(records: list[Record], locator: Locator | None) -> tuple[str, 
     for bodies in by_path.values():
         for a, b in zip(bodies, bodies[1:]):
             for name in set(a) | set(b):
-                if name != locator.member and not same_json(a.get(name, MISSING), b.get(name, MISSING)):
+                if name != locator.top and not same_json(a.get(name, MISSING), b.get(name, MISSING)):
                     changing.add(name)
     return tuple(sorted(changing))
 

@@ -117,5 +117,9 @@ def _at(locator: Locator, value: dict[str, Any], kind: str) -> dict[str, Any]:
         value = {"type": "array", "items": value, "minItems": 1, "maxItems": 1}
     if locator.omits_empty:  # an empty list is left out of the answer
         value = {**value, "minItems": 1}
-        return {"type": "object", "properties": {locator.member: value}}
-    return {"type": "object", "properties": {locator.member: value}, "required": [locator.member]}
+        placed = {"type": "object", "properties": {locator.member: value}}
+    else:
+        placed = {"type": "object", "properties": {locator.member: value}, "required": [locator.member]}
+    for name in reversed(locator.within):  # the objects leading to it (Roundup's data.collection)
+        placed = {"type": "object", "properties": {name: placed}, "required": [name]}
+    return placed

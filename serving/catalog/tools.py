@@ -279,7 +279,8 @@ def _query_note(param: Any) -> str:
 
 
 def _response_fields(view: ReadView | None, calls: tuple) -> tuple[list[str], str]:
-    member = view.locator.member if view is not None and view.locator is not None else None
+    member = ".".join((*view.locator.within, view.locator.member or "")) \
+        if view is not None and view.locator is not None and view.locator.member else None
     under = f' under "{member}"' if member else ""
     if view is not None and view.kind in ("item", "list") and view.shown_fields:
         shape = "an array of objects" if view.kind == "list" else "an object"

@@ -19,10 +19,15 @@ def place(body: Any, locator: Locator, value: Any) -> Any:
     if locator.kind == "root":
         return value
     result = dict(body) if isinstance(body, dict) else {}
+    holder = result
+    for name in locator.within:  # each object on the way copied, never the base recording's
+        inner = holder.get(name)
+        holder[name] = dict(inner) if isinstance(inner, dict) else {}
+        holder = holder[name]
     if locator.omits_empty and value == []:
-        result.pop(locator.member, None)  # the application leaves an empty list out
+        holder.pop(locator.member, None)  # the application leaves an empty list out
         return result
-    result[locator.member] = [value] if locator.kind == "singleton" else value
+    holder[locator.member] = [value] if locator.kind == "singleton" else value
     return result
 
 
