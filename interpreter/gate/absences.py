@@ -202,26 +202,41 @@ class IdLinks:
 
 
 def _link(type_name: str, settings: dict[str, Any]) -> _Link:
-    return _link_of(type_name, int(settings["absence_link_name_prefix"]), int(settings["absence_link_short_id"]))
+    return _link_of(type_name, int(settings["absence_link_name_prefix"]), int(settings["absence_link_short_id"]),
+                    tuple(settings["absence_link_reference_words"]))
 
 
 @lru_cache(maxsize=None)
-def _link_of(type_name: str, size: int, short: int) -> _Link:
+def _link_of(type_name: str, size: int, short: int, reference_words: tuple[str, ...]) -> _Link:
     """One ``_Link`` per type and settings (asked for per write weighed and per entity judged)."""
-    return _Link(type_name, size, short)
+    return _Link(type_name, size, short, reference_words)
 
 
 class _Link:
     """What a member holding an id must look like to name an entity of ``type_name``."""
 
-    def __init__(self, type_name: str, size: int, short: int) -> None:
+    def __init__(self, type_name: str, size: int, short: int, reference_words: tuple[str, ...] = ()) -> None:
         # the name's beginning, or one of its words' (an issue's "category" names issue_categories)
         words = [w for w in re.split(r"[^a-z0-9]+", type_name.lower()) if w]
         self.prefixes = tuple(dict.fromkeys([type_name.lower()[:size]] + [w[:size] for w in words]))
         self.short = short
+        self.reference_words = reference_words
 
     def names(self, key: str, member: str) -> bool:
-        return len(key) >= self.short or member.lower().startswith(self.prefixes)
+        """A long id anywhere; a short one under a member whose name begins as the type's name or one
+        of its words, or under a reference (its last word a reference word) one of whose other words
+        does (parent_region_id names regions, ownerUserId users)."""
+        if len(key) >= self.short or member.lower().startswith(self.prefixes):
+            return True
+        words = _words(member)
+        return (len(words) > 1 and words[-1] in self.reference_words
+                and any(word.startswith(self.prefixes) for word in words[:-1]))
+
+
+def _words(member: str) -> list[str]:
+    """A member name's words, lower case: split on other characters and at camelCase humps."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", member)
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
 
 
 def _texts(value: Any, own_id: str) -> dict[str, set[str]]:

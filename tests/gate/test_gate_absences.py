@@ -124,3 +124,30 @@ def test_a_short_id_links_only_under_a_member_named_after_its_type():
     assert plan(bundle, "DELETE", "/projects/{project_id}").contradicted_by == 14, summary(bundle)
     patch = plan(bundle, "PATCH", "/predictions/{prediction_id}")
     assert patch.served and patch.contradicted_by is None, summary(bundle)
+
+
+def test_a_short_id_links_under_a_reference_named_after_its_type_among_other_words():
+    """Region eu-1 names its parent eu under ``parent_region_id`` (a reference: its last word is id,
+    another word names regions). The parent's delete took the child with it: that delete is blamed
+    for the child's absence, the service update between is not."""
+    eu, child = {"id": "eu", "parent_region_id": None}, {"id": "eu-1", "parent_region_id": "eu"}
+    service = {"id": "s1", "name": "compute", "enabled": True}
+    missing = {"error": {"code": 404, "message": "Could not find it."}}
+    builder = (HarBuilder()
+               .call("GET", "/regions", response={"regions": [eu, child]})                        # 1
+               .call("GET", "/regions/eu", response={"region": eu})                               # 2
+               .call("GET", "/regions/eu-1", response={"region": child})                          # 3
+               .call("GET", "/regions/mars", status=404, response=missing)                        # 4
+               .call("GET", "/services", response={"services": [service]})                        # 5
+               .call("GET", "/services/s1", response={"service": service})                        # 6
+               .call("GET", "/services/s9", status=404, response=missing)                         # 7
+               .call("PATCH", "/services/s1", body={"service": {"enabled": False}},
+                     response={"service": {**service, "enabled": False}})                         # 8
+               .call("GET", "/services/s1", response={"service": {**service, "enabled": False}})  # 9
+               .call("DELETE", "/regions/eu", status=204)                                         # 10
+               .call("GET", "/regions/eu", status=404, response=missing)                          # 11
+               .call("GET", "/regions/eu-1", status=404, response=missing))                       # 12
+    bundle = build_from(builder)
+    assert plan(bundle, "DELETE", "/regions/{region_id}").contradicted_by == 12, summary(bundle)
+    patch = plan(bundle, "PATCH", "/services/{service_id}")
+    assert patch.served and patch.contradicted_by is None, summary(bundle)
