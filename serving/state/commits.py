@@ -196,7 +196,7 @@ def _entity_write(subjects: Subjects, mirror: StateMirror, view: str, collection
     assert decision.result is not None
     if view == "delete":
         key = decision.result.changed[0]  # the executor names the removed entity's key
-        mirror.entity_ranks.get(collection.path, {}).pop(key, None)
+        mirror.ranks_of(collection.path).pop(key, None)
         return _subject(subjects, mirror, ENTITY, entity_subject_id(collection.path, key), None), key
     key = key_of(decision.result.provenance["id"])
     if key not in collection.entities:
@@ -204,7 +204,7 @@ def _entity_write(subjects: Subjects, mirror: StateMirror, view: str, collection
     if view == "create":
         rank = mirror.rank_for_new_entity(collection, key)
     else:
-        rank = mirror.entity_ranks[collection.path][key]
+        rank = mirror.ranks_of(collection.path)[key]
     subject_type, subject_id = _types(subjects).entity, entity_subject_id(collection.path, key)
     expected = expect(mirror.revisions.get((subject_type, subject_id)))
     return _trusted(subject_type, subject_id, expected, entity_state(collection, key, rank)), key

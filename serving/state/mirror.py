@@ -155,7 +155,7 @@ class StateMirror:
     def _apply_entity(self, subject_id: str, state: dict[str, Any] | None) -> int:
         path, key = parse_entity_subject_id(subject_id)
         collection = self.index.collections.get(path)
-        ranks = self.entity_ranks.setdefault(path, {})
+        ranks = self.ranks_of(path)
         before = entry_length(collection, key) if collection is not None and key in collection.entities else None
         if state is None:
             if collection is not None and key in collection.entities:
@@ -210,11 +210,21 @@ class StateMirror:
 
     # --- what a local write changed -----------------------------------------------------------
 
+    def ranks_of(self, path: str) -> dict[str, Rank]:
+        """The ranks of the collection at ``path`` as a dict to read and change (empty for a
+        collection none are held for; an install's kept order made the dict now, once)."""
+        ranks = self.entity_ranks.get(path)
+        if ranks is None:
+            ranks = self.entity_ranks[path] = {}
+        elif type(ranks) is InstalledRanks:
+            ranks = self.entity_ranks[path] = ranks.materialized()
+        return ranks
+
     def rank_for_new_entity(self, collection: HeldCollection, key: str) -> Rank:
         """The rank of an entity the executor just inserted into ``collection.order``, between its
         neighbours' ranks."""
         order = collection.order
-        ranks = self.entity_ranks.setdefault(collection.path, {})
+        ranks = self.ranks_of(collection.path)
         position = len(order) - 1 if order and order[-1] == key else order.index(key)  # appending is the usual case
         before = ranks[order[position - 1]] if position > 0 else None
         after = ranks[order[position + 1]] if position + 1 < len(order) else None

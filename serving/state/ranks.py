@@ -54,8 +54,9 @@ class InstalledRanks:
     Until a write or a catch-up first reads or changes one, they are kept as that order alone (a
     tuple of the keys): a data/add over a large state used to build a one-integer list per entity
     (four allocations each, more than a third of the objects of the state it then replaced) and
-    free them all with it, though no write may ever read them. Then each key's position is kept
-    (an int), a rank assigned since as itself, and a position is read as ``[position]``."""
+    free them all with it, though no write may ever read them. A writer of the collection takes
+    them as the plain dict (``materialized``, ``StateMirror.ranks_of``); read here otherwise, each
+    key's position is kept (an int), a rank assigned since as itself, read as ``[position]``."""
 
     __slots__ = ("_keys", "_held")
 
@@ -69,6 +70,13 @@ class InstalledRanks:
             held = self._held = dict(zip(self._keys or (), range(len(self._keys or ()))))
             self._keys = None
         return held
+
+    def materialized(self) -> dict[str, Rank]:
+        """The plain dict of every rank these stand for (what a writer of the collection holds,
+        ``StateMirror.ranks_of``: read and changed at dict speed from then on)."""
+        if self._held is None:
+            return {key: [position] for position, key in enumerate(self._keys or ())}
+        return {key: [rank] if type(rank) is int else rank for key, rank in self._held.items()}
 
     def in_order(self, order: Sequence[str]) -> Iterator[Rank]:
         """The rank of each key of ``order`` in turn (the order the collection holds them in)."""
