@@ -69,6 +69,24 @@ folder:
   timelapse: timelapse
   watched: watched
 YAML
+# A one-file plugin fixing what psutil.disk_usage answers (file listings show the uploads folder's
+# disk as free and total bytes): the machine's disk changes with whatever else it writes, so
+# recorded and live answers agree only on fixed numbers, as on the fixed link host above.
+mkdir -p "$BASE/plugins"
+cat >"$BASE/plugins/capenv_fixed_disk.py" <<'PLUGIN'
+import psutil
+
+_FIXED = psutil._common.sdiskusage(total=107374182400, used=53687091200, free=53687091200, percent=50.0)
+
+
+def _disk_usage(path):
+    return _FIXED
+
+
+psutil.disk_usage = _disk_usage
+__plugin_name__ = "capenv fixed disk usage"
+__plugin_pythoncompat__ = ">=3.7,<4"
+PLUGIN
 # The admin (its password a throwaway; nothing logs in with it, the API key is the credential).
 "$VENV/bin/octoprint" --basedir "$BASE" user add --password capenv-octoprint-throwaway --admin admin \
   </dev/null >/dev/null 2>&1

@@ -59,12 +59,23 @@ def answer_item(view: ReadView, entity_type: EntityType, state: StateIndex, path
                               entity_type.either_key)
     if found is None:
         return None
-    _, entity = found
+    key, entity = found
     base = view.base
     shown = project(sorted_fields(entity, view.sorted_arrays), view.shown_fields)
     body = with_item_members(render_into(base.body, view.locator or Locator(kind="root"), shown), view, raw_id)
     return Answer(base.status, base.content_type, state_headers(base.headers), body,
-                  missing_field=_lacking(entity, view.required_fields))
+                  missing_field=_lacking(entity, view.required_fields)
+                  or _lacking_unread(entity, collection.records.get(key, ()), view))
+
+
+def _lacking_unread(entity: dict[str, Any], records: tuple[int, ...], view: ReadView) -> str | None:
+    """A field this item view showed of some entity, which an entity only other reads showed (its
+    citations name recordings, none of this view's) lacks: those reads may have left it out (a
+    list's own projection, which the state drops, ``view/projected_state``), so the view cannot
+    tell what the entity holds there (a folder listed without the files the folder's read shows)."""
+    if not records or not set(records).isdisjoint(view.record_ordinals):
+        return None
+    return next((name for name in view.shown_fields if name not in entity), None)
 
 
 def with_item_members(body: Any, view: ReadView, raw_id: str) -> Any:

@@ -323,7 +323,8 @@ def _refuse_lacking(answer: Answer, entity_type: EntityType) -> None:
                           " was recorded with)", http_status=501)
     if answer.missing_field:
         raise CallRefused(f'the {entity_type.name} entity lacks "{answer.missing_field}", a field every recording '
-                          "of this view carried, so the state cannot answer it", http_status=500)
+                          "of this view carried, or one this view showed of another entity where only other reads "
+                          "showed this one, so the state cannot answer it", http_status=500)
 
 
 def _keyed_type(view: ReadView, entity_type: EntityType) -> str | None:

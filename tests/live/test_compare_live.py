@@ -64,9 +64,6 @@ def check(app: str, results: list[CallResult]) -> None:
 KNOWN_WRONG: dict[str, str] = {
     "pdns": "an id of a shape no recorded id has answered with the learned 404: a TSIG key name with an empty "
             "label (seed-key.., which PowerDNS answers 422); no recorded 4xx shows that shape",
-    "octoprint": "files nest as a tree: a folder known only from a listing (which shows every folder's children as "
-                 "[]) answered by its item read without children, where the folder holds files; and the disk's free "
-                 "bytes (free, which changes by itself) replayed as recorded by the file listings",
     "unleash": "the tag type list after a served update of a row that is not the last: Unleash lists tag types in "
                "PostgreSQL's storage order, where an updated row moves last (squad before simple after simple's "
                "update); the capture's one tag type update was of the last row, so nothing showed the reordering",
