@@ -32,6 +32,11 @@ def locate(body: Any, locator: Locator) -> Any:
 
 def same_json(left: Any, right: Any) -> bool:
     """Equal by JSON value; object member order ignored, array order kept, bool is not 1."""
+    kind = type(left)
+    if kind is str:  # the usual member: only a string equals a string (what the steps below conclude)
+        return isinstance(right, str) and left == right
+    if kind is int and type(right) is int:  # two integers, neither a bool
+        return left == right
     if isinstance(left, bool) or isinstance(right, bool):
         return isinstance(left, bool) and isinstance(right, bool) and left == right
     if isinstance(left, dict):

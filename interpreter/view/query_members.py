@@ -55,22 +55,23 @@ def member_name(path: Path) -> str:
     return ".".join(path)
 
 
-def _walk(value: Any, prefix: Path, paths: set[Path], parents: set[Path]) -> None:
-    if isinstance(value, dict):
-        parents.add(prefix)
-        for name, member in value.items():
-            paths.add(prefix + (name,))
-            _walk(member, prefix + (name,), paths, parents)
-    elif isinstance(value, list):
-        for element in value:
-            _walk(element, prefix + (ANY_INDEX,), paths, parents)
-
-
 def member_paths(entity: dict[str, Any]) -> tuple[set[Path], set[Path]]:
     """(every member path the entity shows, every path at which it holds an object: ``()`` itself)."""
     paths: set[Path] = set()
     parents: set[Path] = set()
-    _walk(entity, (), paths, parents)
+    stack: list[tuple[Any, Path]] = [(entity, ())]
+    while stack:  # only objects and arrays are pushed: a scalar shows no path below its own
+        value, prefix = stack.pop()
+        if isinstance(value, dict):
+            parents.add(prefix)
+            for name, member in value.items():
+                path = prefix + (name,)
+                paths.add(path)
+                if isinstance(member, (dict, list)):
+                    stack.append((member, path))
+        elif isinstance(value, list):
+            inner = prefix + (ANY_INDEX,)
+            stack.extend((element, inner) for element in value if isinstance(element, (dict, list)))
     return paths, parents
 
 

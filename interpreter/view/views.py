@@ -30,10 +30,9 @@ def is_absence(record: Record, view: ReadView | None = None) -> bool:
 
 
 def _fields(objects: list[dict[str, Any]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    shown: list[str] = []
-    for obj in objects:
-        shown += [k for k in obj if k not in shown]
-    required = [k for k in shown if all(k in obj for obj in objects)]
+    shown = list(dict.fromkeys(k for obj in objects for k in obj))  # first-seen order
+    common = set(objects[0]).intersection(*objects[1:]) if objects else set()
+    required = [k for k in shown if k in common]
     return tuple(shown), tuple(required)
 
 
