@@ -38,8 +38,11 @@ def route(routes: RouteTable, catalog: Catalog, request: HttpRequest
     """The catalog entry answering the request, its raw path arguments and the request as capenv
     reads it (its path without the format suffix the application spells paths with), or the
     error answer."""
-    method = "GET" if request.method == "HEAD" else request.method
-    found = routes.route(method, request.path)
+    # a HEAD the capture recorded is its own tool (a membership check answering 204 or 404);
+    # otherwise a HEAD reads as the GET of its path
+    found = routes.route(request.method, request.path)
+    if request.method == "HEAD" and (found is None or found[0].name not in catalog.entries):
+        found = routes.route("GET", request.path)
     if found is not None and found[0].name in catalog.entries:
         entry = catalog.entries[found[0].name]
         return entry, found[1], request if found[2] == request.path else replace(request, path=found[2])

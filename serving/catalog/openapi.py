@@ -74,8 +74,10 @@ def _operation(entry: CatalogEntry, bundle: Bundle) -> dict[str, Any]:
     body = properties.get("body")
     if body is not None:
         operation["requestBody"] = _request_body(entry, bundle, body, "body" in schema.get("required", ()))
-    operation["responses"] = operation_responses(entry, bundle.replay.tools.get(entry.name, ()),
-                                                 _absences(entry, bundle))
+    responses = operation_responses(entry, bundle.replay.tools.get(entry.name, ()), _absences(entry, bundle))
+    if entry.tool.method == "HEAD":  # a HEAD answer carries no body, whatever its GET would (RFC 9110 9.3.2)
+        responses = {code: {k: v for k, v in answer.items() if k != "content"} for code, answer in responses.items()}
+    operation["responses"] = responses
     return operation
 
 
