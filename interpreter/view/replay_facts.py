@@ -104,29 +104,33 @@ def _initial_ids(view: ViewResult) -> dict[str, set[str]]:
 class _Shown:
     """What a tool's recorded calls show that could name an entity: each id field's values (as text)
     wherever an answer's objects hold the field, and the calls' query values (percent-decoded).
-    The answers are walked once for every type's id field, when a type first asks."""
+    Answers are walked in order, each once for every type's id field, and only until one names
+    an id asked for (the first answers usually do)."""
 
     def __init__(self, tool: Tool, records: dict[int, Record], fields: set[str]) -> None:
-        self._records = [records[ordinal] for ordinal in tool.record_ordinals]
+        self._answers = [records[o].response.json_value for o in tool.record_ordinals if records[o].response.is_json]
+        self._queries = {unquote_plus(value) for o in tool.record_ordinals for _, value in records[o].query}
         self._fields = fields
-        self._values: dict[str, set[str]] | None = None
-        self._queries: set[str] | None = None
+        self._values: dict[str, set[str]] = {field: set() for field in fields}
+        self._walked = 0
 
     def names(self, field: str, ids: set[str]) -> bool:
         """One of the calls names one of ``ids``: an answer's object holds it under ``field``, or a
         query value is one."""
         if not ids:
             return False
-        if self._values is None:
-            self._values = _field_values([r.response.json_value for r in self._records if r.response.is_json],
-                                         self._fields)
-            self._queries = {unquote_plus(value) for r in self._records for _, value in r.query}
-        return not ids.isdisjoint(self._values.get(field, ())) or not ids.isdisjoint(self._queries)
+        if not ids.isdisjoint(self._queries) or not ids.isdisjoint(self._values[field]):
+            return True
+        while self._walked < len(self._answers):
+            _add_field_values(self._answers[self._walked], self._fields, self._values)
+            self._walked += 1
+            if not ids.isdisjoint(self._values[field]):
+                return True
+        return False
 
 
-def _field_values(answers: list[Any], fields: set[str]) -> dict[str, set[str]]:
-    values: dict[str, set[str]] = {field: set() for field in fields}
-    stack = list(answers)
+def _add_field_values(answer: Any, fields: set[str], values: dict[str, set[str]]) -> None:
+    stack = [answer]
     while stack:
         current = stack.pop()
         if isinstance(current, dict):
@@ -136,7 +140,6 @@ def _field_values(answers: list[Any], fields: set[str]) -> dict[str, set[str]]:
             stack.extend(current.values())
         elif isinstance(current, list):
             stack.extend(current)
-    return values
 
 
 def _neutral(calls: tuple[RecordedCall, ...]) -> dict[str, tuple[int, int]]:
