@@ -116,9 +116,11 @@ def _tree_copies(ctx: PlanContext, entity_type: EntityType, shown: dict[str, lis
             if plain_read_of_type(o):
                 own.setdefault(value, set()).update(obj)
 
+    least_share = float(ctx.ruleset.setting("plans", "nested_copy_min_shared_share"))
+
     def copies(value: str, obj: dict[str, Any]) -> bool:
         shared = (set(obj) & own[value]) - {entity_type.id_field}
-        return len(shared) * 2 > len(obj)
+        return len(shared) > least_share * len(obj)
 
     return [f"#{o} {ctx.records[o].path} ({entity_type.id_field} {value!r} inside {outer!r})"
             for o, value, obj, outer in _nested_shown(ctx, entity_type.id_field)
