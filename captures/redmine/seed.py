@@ -42,17 +42,21 @@ CATEGORIES = [("apollo", {"name": "Backend", "assigned_to_id": 5}), ("apollo", {
               ("gemini", {"name": "Docs"})]
 MEMBERSHIPS = [("apollo", {"user_id": 5, "role_ids": [4]}), ("apollo", {"user_id": 6, "role_ids": [3]}),
                ("gemini", {"user_id": 5, "role_ids": [5]})]
+# Redmine defaults an issue's start_date to the day of the call: issues seeded without one name the
+# day captures/redmine/capture.har was recorded, so a seed made on any later day holds what it shows.
+RECORDED_DAY = "2026-12-02"
 ISSUES = [
     {"project_id": 1, "tracker_id": 1, "subject": "Guidance computer overflows", "priority_id": 4,
      "description": "Alarm 1202 during descent.", "assigned_to_id": 5, "category_id": 1, "fixed_version_id": 1,
      "estimated_hours": 8, "start_date": "2027-01-04", "due_date": "2027-01-29"},
-    {"project_id": 1, "tracker_id": 2, "subject": "Add abort button", "priority_id": 2, "category_id": 2},
+    {"project_id": 1, "tracker_id": 2, "subject": "Add abort button", "priority_id": 2, "category_id": 2,
+     "start_date": RECORDED_DAY},
     {"project_id": 1, "tracker_id": 1, "subject": "Fuel gauge reads low", "priority_id": 3,
-     "assigned_to_id": 6, "fixed_version_id": 2, "done_ratio": 30},
+     "assigned_to_id": 6, "fixed_version_id": 2, "done_ratio": 30, "start_date": RECORDED_DAY},
     {"project_id": 2, "tracker_id": 3, "subject": "Docking checklist", "priority_id": 2, "category_id": 3,
-     "fixed_version_id": 3},
-    {"project_id": 2, "tracker_id": 1, "subject": "Thruster stuck open", "priority_id": 5},
-    {"project_id": 3, "tracker_id": 2, "subject": "Capsule telemetry", "priority_id": 1},
+     "fixed_version_id": 3, "start_date": RECORDED_DAY},
+    {"project_id": 2, "tracker_id": 1, "subject": "Thruster stuck open", "priority_id": 5, "start_date": RECORDED_DAY},
+    {"project_id": 3, "tracker_id": 2, "subject": "Capsule telemetry", "priority_id": 1, "start_date": RECORDED_DAY},
 ]
 CLOSE = [(1, {"status_id": 5, "notes": "Fixed in the landing build."}), (2, {"status_id": 6})]
 TIME_ENTRIES = [

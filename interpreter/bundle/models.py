@@ -368,6 +368,9 @@ class ReadView(_Model):
     """For an item view: the members beside the entity rendered for each entity it answers with."""
     projections: tuple[Projection, ...] = ()
     """Projection queries learned for this item or list view (``view-projection-queries``)."""
+    withheld_fields: tuple[str, ...] = ()
+    """For an item view: members the initial state left out of entities of its type that only a
+    list showed, as that list's own projection (``view/projected_state``)."""
 
 
 class Entity(_Model):

@@ -131,7 +131,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     views = [_with_envelope(v, inference.shapes[v.tool], by_ordinal, paging, writes, records, ruleset, traces)
              if v.kind == "list" and v.tool in inference.shapes else v for v in views]
     views = list_projections(views, records, types, writes, ruleset, traces)
-    state = without_list_projections(state, views, {name: t.id_field for name, t in types.items()})
+    state, views = without_list_projections(state, views, {name: t.id_field for name, t in types.items()})
     views = [with_item_members(v, _answers(v, by_ordinal), ruleset, traces,
                                by_identity_alone=_by_identity_alone(v, types)) if v.kind == "item" else v
              for v in views]

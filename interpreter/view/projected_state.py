@@ -6,7 +6,9 @@ read shows the group; Label Studio's task list ``annotators: []``), an entity th
 the window showed holds the list's value, which is not the entity's own: the item view would
 render it as the entity's (a wrong answer). Such an entity is left without the member, so serving
 refuses its item read as lacking a field every recording of the view carried, and a later read or
-write that shows the member brings it in.
+write that shows the member brings it in. The item views of the type are told which members the
+state left out (``ReadView.withheld_fields``): an entity only other reads showed that lacks one of
+them may hold it, so its item read is refused even where the member is optional.
 """
 
 from __future__ import annotations
@@ -32,12 +34,15 @@ def _item_records(views: list[ReadView]) -> frozenset[int]:
     return frozenset(o for v in views if v.kind == "item" for o in v.record_ordinals if o not in v.absence_records)
 
 
-def without_list_projections(state: StateSnapshot, views: list[ReadView], id_fields: dict[str, str]) -> StateSnapshot:
+def without_list_projections(state: StateSnapshot, views: list[ReadView],
+                             id_fields: dict[str, str]) -> tuple[StateSnapshot, list[ReadView]]:
     """``state`` with each entity no item read showed left without the members a list that showed
-    it projects (``id_fields``: each type's identity field, never left out)."""
+    it projects (``id_fields``: each type's identity field, never left out), and ``views`` with
+    each item view naming the members left out of its type's entities."""
     projected = _projected_by_record(views)
     if not projected:
-        return state
+        return state, views
+    withheld: dict[str, set[str]] = {}
     items = _item_records(views)
     collections = []
     for collection in state.collections:
@@ -49,9 +54,12 @@ def without_list_projections(state: StateSnapshot, views: list[ReadView], id_fie
                     drop |= projected.get(ordinal, frozenset())
             drop -= {id_fields.get(collection.type, "")}
             if drop & set(entity.value):
+                withheld.setdefault(collection.type, set()).update(drop & set(entity.value))
                 entity = Entity(id=entity.id, value={k: v for k, v in entity.value.items() if k not in drop},
                                 records=entity.records)
             entities.append(entity)
         collections.append(CollectionState(path=collection.path, type=collection.type, args=collection.args,
                                            entities=tuple(entities)))
-    return state.model_copy(update={"collections": tuple(collections)})
+    views = [v.model_copy(update={"withheld_fields": tuple(sorted(withheld[v.type]))})
+             if v.kind == "item" and v.type in withheld else v for v in views]
+    return state.model_copy(update={"collections": tuple(collections)}), views

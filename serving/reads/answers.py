@@ -69,13 +69,14 @@ def answer_item(view: ReadView, entity_type: EntityType, state: StateIndex, path
 
 
 def _lacking_unread(entity: dict[str, Any], records: tuple[int, ...], view: ReadView) -> str | None:
-    """A field this item view showed of some entity, which an entity only other reads showed (its
-    citations name recordings, none of this view's) lacks: those reads may have left it out (a
-    list's own projection, which the state drops, ``view/projected_state``), so the view cannot
-    tell what the entity holds there (a folder listed without the files the folder's read shows)."""
-    if not records or not set(records).isdisjoint(view.record_ordinals):
+    """A member the state left out of entities only a list showed, as the list's own projection
+    (``view/projected_state``), which an entity only other reads showed (its citations name
+    recordings, none of this view's) lacks: the view cannot tell what the entity holds there (a
+    folder listed without the files the folder's read shows). A member those reads showed in full
+    and the entity lacks is truly lacking, and the entity is answered without it."""
+    if not view.withheld_fields or not records or not set(records).isdisjoint(view.record_ordinals):
         return None
-    return next((name for name in view.shown_fields if name not in entity), None)
+    return next((name for name in view.withheld_fields if name not in entity), None)
 
 
 def with_item_members(body: Any, view: ReadView, raw_id: str) -> Any:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from support.capture_runs import build_from, items_app, plan
 
 # every recording of the item view carries "done"; the create answers without it, so serving
-# makes its entities without "done"
+# makes its entities without "done" (its answer also shows "position", which no call sent: it is the
+# entity, not an acknowledgement of what was sent that the later read observes, answer-envelope.echoed)
 DONE = [{"id": 1, "title": "t1", "done": False}, {"id": 2, "title": "t2", "done": False}]
 
 
@@ -17,11 +18,11 @@ def _create_then_refused_update(outcome, read, entities=DONE, linked=None):
     read checks nothing), then an update sent with another query than its exemplar's: the plan does
     not explain it, so it brings item 3 to its recorded outcome and erases the create's effect."""
     return build_from(items_app(entities)
-                      .call("POST", "/items", body={"title": "c"}, status=201, response={"id": 3, "title": "c"},
+                      .call("POST", "/items", body={"title": "c"}, status=201, response={"id": 3, "title": "c", "position": 3},
                             started="2026-01-01T00:00:01Z", duration_ms=200)                                # 4
-                      .call("POST", "/items", body={"title": "e"}, status=201, response={"id": 4, "title": "e"},
+                      .call("POST", "/items", body={"title": "e"}, status=201, response={"id": 4, "title": "e", "position": 4},
                             started="2026-01-01T00:00:01.300Z", duration_ms=500)                            # 5
-                      .call("GET", "/items/3", response=linked or {"id": 3, "title": "c", "done": False},
+                      .call("GET", "/items/3", response=linked or {"id": 3, "title": "c", "done": False, "position": 3},
                             started="2026-01-01T00:00:01.400Z")                                             # 6
                       .call("PATCH", "/items/1", body={"title": "x"},
                             response={"id": 1, "title": "x", "done": False}, started="2026-01-01T00:00:02Z")  # 7
@@ -30,7 +31,7 @@ def _create_then_refused_update(outcome, read, entities=DONE, linked=None):
 
 
 def test_an_outcome_leaving_the_entity_lacking_a_field_every_recording_carried_contradicts_its_create():
-    bundle = _create_then_refused_update({"id": 3, "title": "d"}, {"id": 3, "title": "d", "done": False})
+    bundle = _create_then_refused_update({"id": 3, "title": "d"}, {"id": 3, "title": "d", "done": False, "position": 3})
     create = plan(bundle, "POST", "/items")
     assert (create.reason, create.contradicted_by) == ("contradicted", 9)
     # the refused update itself is attributed nothing
@@ -58,6 +59,7 @@ def test_a_field_not_every_recording_carried_contradicts_nothing():
 def test_without_the_refused_write_the_read_checks_the_create_as_usual():
     # the same read with no outcome between: the create is exercised and contradicted by it
     bundle = build_from(items_app(DONE)
-                        .call("POST", "/items", body={"title": "c"}, status=201, response={"id": 3, "title": "c"})
-                        .call("GET", "/items/3", response={"id": 3, "title": "c", "done": False}))        # 5
+                        .call("POST", "/items", body={"title": "c"}, status=201,
+                              response={"id": 3, "title": "c", "position": 3})
+                        .call("GET", "/items/3", response={"id": 3, "title": "c", "done": False, "position": 3}))  # 5
     assert plan(bundle, "POST", "/items").contradicted_by == 5

@@ -170,6 +170,7 @@ def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[st
         return entities
     document = json.loads(state) if isinstance(state, (bytes, str)) else state
     named: set[str] = set()
+    own: dict[str, set[str]] = {}  # ids an entity of the plan's own type names (its nested copies: itself)
     for referrer in referrers:
         for held in document.get("collections", []):
             for entity in held["entities"] if held["type"] == referrer.type else ():
@@ -181,5 +182,9 @@ def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[st
                         if referrer.id_member is not None:
                             element = element.get(referrer.id_member) if isinstance(element, dict) else None
                         if element is not None and not isinstance(element, (dict, list, bool)):
-                            named.add(str(element))
-    return [e for e in entities if str(e["id"]) not in named]
+                            if held["type"] == plan.type:
+                                own.setdefault(str(element), set()).add(str(entity["id"]))
+                            else:
+                                named.add(str(element))
+    # an entity naming itself (a deployment's own schedules name it) is no referrer of it
+    return [e for e in entities if str(e["id"]) not in named and not own.get(str(e["id"]), set()) - {str(e["id"])}]
