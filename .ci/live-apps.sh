@@ -49,6 +49,8 @@
 #   bundled linux-x64 prebuild, and sqlite3, which the server never loads here, is not built).
 #   OctoPrint 1.11.8 (the newest that runs on Python 3.11; wheels only, 100 packages) ~4 min on a busy
 #   2-core machine, ~150 MB.
+#   Sails 1.5.18 (with sails-hook-orm 4.0.3 and sails-disk 2.1.2) ~1 min, 254 npm packages, none
+#   compiled; captures/sails/start.sh copies its app (captures/sails/project) beside them.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -89,6 +91,7 @@ OCTOPRINT_VERSION=1.11.8
 ZENML_VERSION=0.98.0
 KEYSTONE_VERSION=30.0.0
 KEYSTONE_GUNICORN_VERSION=27.0.1
+SAILS_VERSION=1.5.18
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -117,6 +120,7 @@ WORDPRESS_TEMPLATE="$CACHE/wordpress-template"
 RABBITMQ_DIR="$CACHE/rabbitmq"
 ROUNDUP_VENV="$CACHE/venv-roundup"
 POUCHDB_SERVER_DIR="$CACHE/pouchdb-server"
+SAILS_DIR="$CACHE/sails"
 OCTOPRINT_VENV="$CACHE/venv-octoprint"
 ZENML_VENV="$CACHE/venv-zenml"
 KEYSTONE_VENV="$CACHE/venv-keystone"
@@ -238,6 +242,16 @@ install_pouchdb_server() {
         say "pouchdb-server $POUCHDB_SERVER_VERSION already in $POUCHDB_SERVER_DIR"; return
     fi
     npm_install_package_json pouchdb-server "$POUCHDB_SERVER_DIR" --ignore-scripts
+}
+
+install_sails() {
+    # captures/sails/install/package.json pins sails, sails-hook-orm and sails-disk (pure JavaScript).
+    if [ "$(installed_npm_version sails "$SAILS_DIR")" = "$SAILS_VERSION" ] \
+        && [ -f "$SAILS_DIR/node_modules/sails-hook-orm/package.json" ] \
+        && [ -f "$SAILS_DIR/node_modules/sails-disk/package.json" ]; then
+        say "sails $SAILS_VERSION already in $SAILS_DIR"; return
+    fi
+    npm_install_package_json sails "$SAILS_DIR"
 }
 
 installed_pdns_version() {  # the unpacked pdns_server's version, or nothing
@@ -506,6 +520,7 @@ status() {
     say "wordpress:   $(installed_wordpress_version) ($WORDPRESS_DIR, template $WORDPRESS_TEMPLATE)"
     say "roundup:     $(installed_pip_version "$ROUNDUP_VENV" roundup) ($ROUNDUP_VENV)"
     say "pouchdb-server: $(installed_npm_version pouchdb-server "$POUCHDB_SERVER_DIR" || true) ($POUCHDB_SERVER_DIR)"
+    say "sails:       $(installed_npm_version sails "$SAILS_DIR" || true) ($SAILS_DIR)"
     say "octoprint:   $(installed_pip_version "$OCTOPRINT_VENV" OctoPrint) ($OCTOPRINT_VENV)"
     say "zenml:       $(installed_pip_version "$ZENML_VENV" zenml) ($ZENML_VENV)"
     say "keystone:    $(installed_pip_version "$KEYSTONE_VENV" keystone) ($KEYSTONE_VENV, template $KEYSTONE_TEMPLATE)"
@@ -551,6 +566,7 @@ case "${1:-install}" in
         install_rabbitmq
         install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"
         install_pouchdb_server
+        install_sails
         install_venv_package "$OCTOPRINT_VENV" OctoPrint "$OCTOPRINT_VERSION"
         install_zenml
         install_keystone

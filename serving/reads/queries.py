@@ -237,6 +237,11 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str]) -> st
             return (f"{name} looks for {wildcard.value!r}, holding % or _, which the application may read as "
                     f"wildcards: send the text without them")
     for name, value in values.items():
+        if by_param[name].kind in PAGING_KINDS and not (value.isascii() and value.isdigit()):
+            return (f"{name}={value!r} is no whole number of 0 or more, the only paging values the learned "
+                    f"query reads: the capture does not show what the application makes of a negative, "
+                    f"fractional or other value (no limit, its default, or a refusal); send digits only")
+    for name, value in values.items():
         spec = by_param[name]
         if spec.kind != "limit" or spec.sizes is None:
             continue

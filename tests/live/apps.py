@@ -216,6 +216,14 @@ def _pouchdb_server_env() -> dict[str, str]:
     if not (prefix / "node_modules" / "pouchdb-server" / "bin" / "pouchdb-server").exists():
         raise NotInstalled(f"pouchdb-server 4.2.0 is not installed in {_shown(prefix)}")
     return {"POUCHDB_SERVER_DIR": str(prefix)}
+def _sails_env() -> dict[str, str]:
+    """The npm prefix with sails, sails-hook-orm and sails-disk (start.sh copies the app beside it)."""
+    prefix = CACHE / "sails"
+    if not (prefix / "node_modules" / "sails" / "package.json").exists():
+        raise NotInstalled(f"sails 1.5.18 is not installed in {_shown(prefix)}")
+    return {"SAILS_DIR": str(prefix)}
+
+
 def _keystone_env() -> dict[str, str]:
     """Keystone's venv (with gunicorn) and the seeded template database `.ci/live-apps.sh install`
     prepares after it (start.sh makes and keeps it when missing, in a minute more)."""
@@ -327,6 +335,7 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                        ready_line="unleash READY", ready_authorization=UNLEASH_ADMIN),
     "pouchdb-server": AppSpec("pouchdb-server", _pouchdb_server_env, _home_start("pouchdb-server"), "/_all_dbs",
                               60.0, ready_line="pouchdb-server READY"),
+    "sails": AppSpec("sails", _sails_env, _home_start("sails"), "/tag/5", 60.0, ready_line="sails READY"),
     "octoprint": AppSpec("octoprint", _venv_env("octoprint", "octoprint", "1.11.8"), _home_start("octoprint"),
                          "/api/version", 120.0, ready_line="octoprint READY", ready_authorization=OCTOPRINT_KEY),
     "zenml": AppSpec("zenml", _venv_env("zenml", "zenml", "0.98.0"), _home_start("zenml"), "/health", 240.0,

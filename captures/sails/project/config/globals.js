@@ -1,0 +1,1 @@
+module.exports.globals = { _: false, async: false, models: false, sails: true };

@@ -1,0 +1,1 @@
+module.exports.security = { csrf: false, cors: { allRoutes: false } };
