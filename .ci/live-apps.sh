@@ -51,6 +51,8 @@
 #   2-core machine, ~150 MB.
 #   Sails 1.5.18 (with sails-hook-orm 4.0.3 and sails-disk 2.1.2) ~1 min, 254 npm packages, none
 #   compiled; captures/sails/start.sh copies its app (captures/sails/project) beside them.
+#   LoopBack 4's todo example (@loopback/example-todo 6.0.0, prebuilt JavaScript in the package)
+#   ~1.5 min, 400 npm packages (none compiled), ~80 MB.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -90,6 +92,7 @@ POUCHDB_SERVER_VERSION=4.2.0
 OCTOPRINT_VERSION=1.11.8
 ZENML_VERSION=0.98.0
 KEYSTONE_VERSION=30.0.0
+LOOPBACK_TODO_VERSION=6.0.0
 KEYSTONE_GUNICORN_VERSION=27.0.1
 SAILS_VERSION=1.5.18
 CACHE=.ci/cache
@@ -122,6 +125,7 @@ ROUNDUP_VENV="$CACHE/venv-roundup"
 POUCHDB_SERVER_DIR="$CACHE/pouchdb-server"
 SAILS_DIR="$CACHE/sails"
 OCTOPRINT_VENV="$CACHE/venv-octoprint"
+LOOPBACK_TODO_DIR="$CACHE/loopback-todo"
 ZENML_VENV="$CACHE/venv-zenml"
 KEYSTONE_VENV="$CACHE/venv-keystone"
 KEYSTONE_TEMPLATE="$CACHE/keystone-template"
@@ -252,6 +256,15 @@ install_sails() {
         say "sails $SAILS_VERSION already in $SAILS_DIR"; return
     fi
     npm_install_package_json sails "$SAILS_DIR"
+}
+
+install_loopback_todo() {
+    # captures/loopback-todo/install/package.json pins @loopback/example-todo (its dist/ is prebuilt:
+    # nothing is compiled). @loopback/example-todo-list is not on the npm registry.
+    if [ "$(installed_npm_version @loopback/example-todo "$LOOPBACK_TODO_DIR")" = "$LOOPBACK_TODO_VERSION" ]; then
+        say "@loopback/example-todo $LOOPBACK_TODO_VERSION already in $LOOPBACK_TODO_DIR"; return
+    fi
+    npm_install_package_json loopback-todo "$LOOPBACK_TODO_DIR"
 }
 
 installed_pdns_version() {  # the unpacked pdns_server's version, or nothing
@@ -524,6 +537,7 @@ status() {
     say "octoprint:   $(installed_pip_version "$OCTOPRINT_VENV" OctoPrint) ($OCTOPRINT_VENV)"
     say "zenml:       $(installed_pip_version "$ZENML_VENV" zenml) ($ZENML_VENV)"
     say "keystone:    $(installed_pip_version "$KEYSTONE_VENV" keystone) ($KEYSTONE_VENV, template $KEYSTONE_TEMPLATE)"
+    say "loopback-todo: $(installed_npm_version @loopback/example-todo "$LOOPBACK_TODO_DIR" || true) ($LOOPBACK_TODO_DIR)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -570,6 +584,7 @@ case "${1:-install}" in
         install_venv_package "$OCTOPRINT_VENV" OctoPrint "$OCTOPRINT_VERSION"
         install_zenml
         install_keystone
+        install_loopback_todo
         status
         say "done in $((SECONDS - started))s"
         ;;

@@ -224,6 +224,14 @@ def _sails_env() -> dict[str, str]:
     return {"SAILS_DIR": str(prefix)}
 
 
+def _loopback_todo_env() -> dict[str, str]:
+    """The npm prefix with @loopback/example-todo (prebuilt JavaScript on LoopBack 4)."""
+    prefix = CACHE / "loopback-todo"
+    if not (prefix / "node_modules" / "@loopback" / "example-todo" / "dist" / "index.js").exists():
+        raise NotInstalled(f"@loopback/example-todo 6.0.0 is not installed in {_shown(prefix)}")
+    return {"LOOPBACK_TODO_DIR": str(prefix)}
+
+
 def _keystone_env() -> dict[str, str]:
     """Keystone's venv (with gunicorn) and the seeded template database `.ci/live-apps.sh install`
     prepares after it (start.sh makes and keeps it when missing, in a minute more)."""
@@ -340,6 +348,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                          "/api/version", 120.0, ready_line="octoprint READY", ready_authorization=OCTOPRINT_KEY),
     "zenml": AppSpec("zenml", _venv_env("zenml", "zenml", "0.98.0"), _home_start("zenml"), "/health", 240.0,
                      ready_line="zenml READY"),
+    "loopback-todo": AppSpec("loopback-todo", _loopback_todo_env, _home_start("loopback-todo"), "/todos/count",
+                             120.0, ready_line="LOOPBACK-TODO READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
