@@ -1,5 +1,6 @@
 """Filter expressions in a query value (PocketBase's ``filter=(status='published' && views>=12)``):
-comparisons of a field with a literal, joined by one conjunction, in optional parentheses.
+comparisons of a field with a literal, joined by one conjunction, in optional parentheses; or a JSON
+object of them (Waterline's ``where={"year": {">": 1970}, "genre": "fiction"}``).
 
 Both sides read them alike: the build proposes and proves an expression spelling
 (``view-learned-queries``), serving evaluates it over the state. Only this restricted form is read;
@@ -9,6 +10,8 @@ in a string) is no expression, so serving refuses the call rather than guess.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +53,50 @@ def parse_expression(text: str, conjunction: str, operators: dict[str, str]) -> 
         if joined is None:
             return None
         position = joined.end()
+
+
+def parse_clauses(text: str, syntax: str, conjunction: str, operators: dict[str, str]) -> list[Clause] | None:
+    """The clauses of ``text`` in the spelling ``syntax`` names (``infix`` or ``json-object``)."""
+    if syntax == "json-object":
+        return parse_json_object(text, operators)
+    return parse_expression(text, conjunction, operators)
+
+
+def parse_json_object(text: str, operators: dict[str, str]) -> list[Clause] | None:
+    """The clauses of a JSON object whose every member names a field and holds a literal (an
+    equality) or an object of spelled operators each holding a literal; None for anything else
+    (an array, a nested object that is no operator, an unknown operator, a list of values, a
+    member named as no field could be, ``or``/``and`` holding arrays)."""
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except ValueError:
+        return None
+    if not isinstance(value, dict) or not value or not operators:
+        return None
+    clauses: list[Clause] = []
+    for field, held in value.items():
+        if not re.fullmatch(_FIELD, field):
+            return None
+        if _is_literal(held):
+            clauses.append(Clause(field, "==", held))
+            continue
+        if not isinstance(held, dict) or not held:
+            return None
+        for spelled, literal in held.items():
+            if spelled not in operators or not _is_literal(literal):
+                return None
+            clauses.append(Clause(field, operators[spelled], literal))
+    return clauses
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is no JSON literal")
+
+
+def _is_literal(value: Any) -> bool:
+    if isinstance(value, float) and not math.isfinite(value):
+        return False
+    return value is None or isinstance(value, (str, bool, int, float))
 
 
 def _literal(text: str) -> Any:

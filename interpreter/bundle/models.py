@@ -170,6 +170,10 @@ class QuerySpec(_Model):
     operators: dict[str, str] | None = None
     """For ``expression``: spelled operator -> ==, !=, >, >=, <, <=, icontains or !icontains (the
     value compares fields with literals, joined by ``separator``: ``bundle/filter_expressions``)."""
+    syntax: Literal["infix", "json-object"] = "infix"
+    """For ``expression``: how the value spells its comparisons: ``infix`` (``views>=12 && status='x'``,
+    joined by ``separator``) or ``json-object`` (Waterline's ``{"views": {">=": 12}, "status": "x"}``:
+    each member a field, equal to a literal or compared by operator members, all of them holding)."""
     proven_clauses: tuple[str, ...] | None = None
     """For ``expression``: the comparisons the recordings proved, as operator and literal kind
     (``>=:number``, ``==:text``); serving refuses a value comparing otherwise."""

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
-from capenv.interpreter.bundle.filter_expressions import parse_expression
+from capenv.interpreter.bundle.filter_expressions import parse_expression, parse_json_object
 
 from .names import WordsParams, in_words
 
@@ -24,6 +24,8 @@ class QueryCandidateContext(BaseModel):
     value: str
     fields: list[str] = []
     """Field names the collection's members hold."""
+    structured_fields: list[str] = []
+    """The fields some member holds as an object or array (a populated reference, a list)."""
 
 
 @predicate("query_param_is", context="query-candidate", params=WordsParams)
@@ -111,4 +113,31 @@ def query_value_filter_expression(ctx: QueryCandidateContext, params: Expression
     unknown = next((c.field for c in clauses if c.field not in ctx.fields), None)
     if unknown is not None:
         return Miss(f"{unknown!r} is not a field of the members")
+    nested = next((c.field for c in clauses if c.field in ctx.structured_fields), None)
+    if nested is not None:
+        return Miss(f"{nested!r} is held as an object or array: what a literal compares with there is not shown")
     return Match({"separator": params.conjunction, "operators": params.operators, "clauses": len(clauses)})
+
+
+class JsonObjectParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    operators: dict[str, str] = Field(min_length=1)
+    """Spelled operator member -> ==, !=, >, >=, < or <=."""
+
+
+@predicate("query_value_json_comparisons", context="query-candidate", params=JsonObjectParams)
+def query_value_json_comparisons(ctx: QueryCandidateContext, params: JsonObjectParams) -> Outcome:
+    """The value is a JSON object whose members name fields of the members, each holding a literal
+    (an equality) or an object of spelled operators holding literals (``{"year": {">": 1970}}``),
+    none of them a field the members hold as an object or array."""
+    clauses = parse_json_object(ctx.value, params.operators)
+    if clauses is None:
+        return Miss(f"{ctx.value!r} is no JSON object of fields equal to or compared with literals")
+    unknown = next((c.field for c in clauses if c.field not in ctx.fields), None)
+    if unknown is not None:
+        return Miss(f"{unknown!r} is not a field of the members")
+    nested = next((c.field for c in clauses if c.field in ctx.structured_fields), None)
+    if nested is not None:
+        return Miss(f"{nested!r} is held as an object or array: what a literal compares with there is not shown")
+    return Match({"operators": params.operators, "clauses": len(clauses)})

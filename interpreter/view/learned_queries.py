@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 from typing import Callable
 
-from capenv.interpreter.bundle.filter_expressions import clause_shape, parse_expression
+from capenv.interpreter.bundle.filter_expressions import clause_shape, parse_clauses
 from capenv.interpreter.bundle.models import ListLine, QuerySpec, ReadView
 from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
@@ -36,7 +36,7 @@ TABLE = "view-learned-queries"
 
 
 SPELLING = ("field", "operator", "index", "separator", "descending_prefix", "direction_separator", "directions",
-            "operators")
+            "operators", "syntax")
 """What a matching rule's yields and evidence may tell the learned query about the spelling."""
 
 Combination = tuple[QuerySpec, ...]
@@ -133,7 +133,7 @@ def _with_proven_clauses(lines: list[ListLine], learned: dict[str, QuerySpec]) -
             spec = learned.get(name)
             if spec is None or spec.kind != "expression" or not line.state_backed:
                 continue
-            clauses = parse_expression(value, spec.separator or "", spec.operators or {}) or []
+            clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {}) or []
             shapes.setdefault(name, set()).update(clause_shape(c) for c in clauses)
     if not shapes:
         return lines, learned
@@ -178,9 +178,11 @@ def _reproducing(view: ReadView, line: ListLine, references: References, ruleset
     if not proofs:
         return "no whole listing of the collection, with no write between, to prove its query against"
     fields = sorted({k for _, ref in proofs for m in ref.members for k in m})
+    structured = sorted({k for _, ref in proofs for m in ref.members for k, v in m.items() if isinstance(v, (dict, list))})
     options = []
     for name, value in decoded(line.query):
-        decision = evaluate(ruleset, TABLE, QueryCandidateContext(param=name, value=value, fields=fields),
+        decision = evaluate(ruleset, TABLE, QueryCandidateContext(param=name, value=value, fields=fields,
+                                                                 structured_fields=structured),
                             subject=f"{view.tool} ?{name}={value}")
         traces.extend(decision.events)
         specs = [_spec(ruleset, decision, rule_id, name) for rule_id in decision.matched]

@@ -239,8 +239,10 @@ class StateReads:
         if whole is None:
             return None
         held = state.find_collection(whole.collection or whole.path, entity_type.name)
-        fields = {name for member in (held.members() if held is not None else []) for name in member}
-        reason = unproven(view.learned_queries, call.query, fields)
+        members = list(held.members()) if held is not None else []
+        fields = {name for member in members for name in member}
+        structured = {name for member in members for name, value in member.items() if isinstance(value, (dict, list))}
+        reason = unproven(view.learned_queries, call.query, fields, structured)
         if reason is not None:
             raise CallRefused(f"this {entity_type.name} list query is not answered: {reason}", http_status=400)
         evaluated = whole.model_copy(update={"queries": tuple(specs[name] for name in values),

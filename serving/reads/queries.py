@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote_plus
 
-from capenv.interpreter.bundle.filter_expressions import clause_shape, parse_expression
+from capenv.interpreter.bundle.filter_expressions import clause_shape, parse_clauses
 from capenv.interpreter.bundle.models import QuerySpec
 
 
@@ -59,7 +59,7 @@ def _filtered(result: list[dict[str, Any]], spec: QuerySpec, value: str) -> list
         needle = value.lower()
         return [m for m in result if needle in _all_text(m).lower()]
     if spec.kind == "expression":
-        clauses = parse_expression(value, spec.separator or "", spec.operators or {})
+        clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {})
         if clauses is None:
             return []  # never answered: ``unproven`` refuses a value that is no such expression
         for clause in clauses:
@@ -192,9 +192,11 @@ def _int(text: str | None) -> int | None:
         return None
 
 
-def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str]) -> str | None:
+def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
+             structured: frozenset[str] | set[str] = frozenset()) -> str | None:
     """Why the learned queries cannot answer ``query`` as the recordings proved them (a sort key
-    naming no field the entities hold, a page number with no page size), else None."""
+    naming no field the entities hold, a page number with no page size, an expression comparing a
+    field some entity holds as an object or array, ``structured``), else None."""
     by_param = {spec.param: spec for spec in specs}
     values = {name: value for name, value in decoded(query) if name in by_param}
     for name, value in values.items():
@@ -218,7 +220,11 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str]) -> st
         if spec.kind != "expression":
             continue
         spelled = " or ".join(sorted(spec.operators or {}))
-        clauses = parse_expression(value, spec.separator or "", spec.operators or {})
+        clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {})
+        if clauses is None and spec.syntax == "json-object":
+            return (f"{name}={value!r} is not a filter the capture proves: accepted, a JSON object whose members "
+                    f"name fields, each holding a text, number, boolean or null (equal to it) or an object of "
+                    f"operators ({spelled}) holding one")
         if clauses is None:
             return (f"{name}={value!r} is not a filter the capture proves: accepted, comparisons of a field with a "
                     f"quoted text or a number, with {spelled}, joined by {spec.separator!r}, in optional parentheses")
@@ -226,6 +232,11 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str]) -> st
         if unknown is not None:
             return (f"{name} compares {unknown!r}, no field the listed entities hold; accepted: "
                     f"{', '.join(repr(f) for f in sorted(fields)[:20])}")
+        nested = next((c.field for c in clauses if c.field in structured), None)
+        if nested is not None:
+            return (f"{name} compares {nested!r}, which the listed entities hold as an object or array: the capture "
+                    f"does not show what the application compares a literal with there (an id inside it, or "
+                    f"nothing); filter on a field holding a text, number or boolean")
         proven = spec.proven_clauses or ()
         unproven_clause = next((c for c in clauses if clause_shape(c) not in proven), None)
         if unproven_clause is not None:
@@ -237,11 +248,6 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str]) -> st
             return (f"{name} looks for {wildcard.value!r}, holding % or _, which the application may read as "
                     f"wildcards: send the text without them")
     for name, value in values.items():
-        if by_param[name].kind in PAGING_KINDS and not (value.isascii() and value.isdigit()):
-            return (f"{name}={value!r} is no whole number of 0 or more, the only paging values the learned "
-                    f"query reads: the capture does not show what the application makes of a negative, "
-                    f"fractional or other value (no limit, its default, or a refusal); send digits only")
-    for name, value in values.items():
         spec = by_param[name]
         if spec.kind != "limit" or spec.sizes is None:
             continue
@@ -251,6 +257,11 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str]) -> st
             return (f"page size {name}={value!r} lies outside {low}-{high}, the sizes recorded answers show: the "
                     f"capture shows a size beyond them refused, so the application bounds {name!r} somewhere "
                     f"between; send a size from {low} to {high}")
+    for name, value in values.items():
+        if by_param[name].kind in PAGING_KINDS and not (value.isascii() and value.isdigit()):
+            return (f"{name}={value!r} is no whole number of 0 or more, the only paging values the learned "
+                    f"query reads: the capture does not show what the application makes of a negative, "
+                    f"fractional or other value (no limit, its default, or a refusal); send digits only")
     kinds = {by_param[name].kind for name in values}
     if "page" in kinds and "limit" not in kinds:
         sizes = sorted(s.param for s in specs if s.kind == "limit")

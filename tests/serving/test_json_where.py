@@ -1,0 +1,46 @@
+"""A where parameter spelled as a JSON object of comparisons (Waterline's blueprints, Parse):
+evaluated over the state as the recordings proved it, refused for anything else (a list of values,
+an ``or``, a text operator, a field held as an object such as a populated reference)."""
+
+import pytest
+
+from capenv.interpreter.bundle.filter_expressions import Clause, parse_json_object
+from capenv.interpreter.bundle.models import QuerySpec
+from capenv.serving.reads.queries import evaluate_queries, unproven
+
+OPERATORS = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "!=": "!="}
+WHERE = QuerySpec(param="where", kind="expression", syntax="json-object", operators=OPERATORS,
+                  proven_clauses=("<:number", "==:boolean", "==:null", "==:text", ">:number", ">=:number"))
+BOOKS = [{"id": 1, "title": "A", "year": 1969, "genre": "fiction", "inPrint": True, "author": {"id": 1}},
+         {"id": 2, "title": "B", "year": 1974, "genre": "fiction", "inPrint": False, "author": {"id": 1}},
+         {"id": 3, "title": "C", "year": 1975, "genre": "science", "inPrint": True, "author": None},
+         {"id": 4, "title": "D", "year": None, "genre": "essay", "inPrint": True, "author": {"id": 2}}]
+FIELDS = {"id", "title", "year", "genre", "inPrint", "author"}
+
+
+def test_parse_reads_equalities_and_operator_members():
+    assert parse_json_object('{"year":{">=":1970,"<":1980},"genre":"fiction"}', OPERATORS) == [
+        Clause("year", ">=", 1970), Clause("year", "<", 1980), Clause("genre", "==", "fiction")]
+
+
+@pytest.mark.parametrize("text", ['{"id":{"in":[1,2]}}', '{"or":[{"genre":"x"}]}', '{"title":{"contains":"a"}}',
+                                  '{"year":{">":{"$x":1}}}', '[{"year":1}]', '{}', '{"year":NaN}', '{"year":',
+                                  '{"a b":1}', '"fiction"'])
+def test_parse_refuses_anything_else(text):
+    assert parse_json_object(text, OPERATORS) is None
+
+
+@pytest.mark.parametrize("where,ids", [('{"year":{">":1970}}', [2, 3]), ('{"genre":"fiction","inPrint":true}', [1]),
+                                       ('{"year":{">=":1969,"<":1975}}', [1, 2]), ('{"year":null}', [4])])
+def test_a_proven_where_filters_the_state(where, ids):
+    query = (("where", where),)
+    assert unproven((WHERE,), query, FIELDS, {"author"}) is None
+    assert [m["id"] for m in evaluate_queries(BOOKS, (WHERE,), query)] == ids
+
+
+@pytest.mark.parametrize("where,says", [('{"author":1}', "object or array"), ('{"colour":"red"}', "no field"),
+                                        ('{"id":{"in":[1,2]}}', "JSON object"), ('{"year":{"!=":1969}}', "proves"),
+                                        ('{"title":{">":"B"}}', "proves")])
+def test_other_wheres_are_refused(where, says):
+    reason = unproven((WHERE,), (("where", where),), FIELDS, {"author"})
+    assert reason is not None and says in reason
