@@ -131,8 +131,9 @@ def _with_proven_clauses(lines: list[ListLine], learned: dict[str, QuerySpec]) -
     for line in lines:
         for name, value in decoded(line.query):
             spec = learned.get(name)
-            if spec is None or spec.kind != "expression" or not line.state_backed:
-                continue
+            if spec is None or spec.kind != "expression" or not line.state_backed \
+                    or not any(q.param == name for q in line.queries):
+                continue  # only the lines that proved the expression prove its clauses
             clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {}) or []
             shapes.setdefault(name, set()).update(clause_shape(c) for c in clauses)
     if not shapes:

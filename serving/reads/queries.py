@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote_plus
 
-from capenv.interpreter.bundle.filter_expressions import clause_shape, parse_clauses
+from capenv.interpreter.bundle.filter_expressions import clause_shape, literal_kind, parse_clauses
 from capenv.interpreter.bundle.models import QuerySpec
 
 
@@ -192,11 +192,28 @@ def _int(text: str | None) -> int | None:
         return None
 
 
+def value_kinds(members: list[dict[str, Any]]) -> dict[str, set[str]]:
+    """Per field, the JSON kinds its non-null values take among ``members`` (text, number,
+    boolean, object, array)."""
+    kinds: dict[str, set[str]] = {}
+    for member in members:
+        for name, value in member.items():
+            if isinstance(value, dict):
+                kinds.setdefault(name, set()).add("object")
+            elif isinstance(value, list):
+                kinds.setdefault(name, set()).add("array")
+            elif value is not None:
+                kinds.setdefault(name, set()).add(literal_kind(value))
+    return kinds
+
+
 def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
-             structured: frozenset[str] | set[str] = frozenset()) -> str | None:
+             kinds: dict[str, set[str]] | None = None) -> str | None:
     """Why the learned queries cannot answer ``query`` as the recordings proved them (a sort key
     naming no field the entities hold, a page number with no page size, an expression comparing a
-    field some entity holds as an object or array, ``structured``), else None."""
+    field with a literal of another kind than the entities hold there, ``kinds`` from
+    ``value_kinds``: an object or array, or a number field with a text), else None."""
+    kinds = kinds or {}
     by_param = {spec.param: spec for spec in specs}
     values = {name: value for name, value in decoded(query) if name in by_param}
     for name, value in values.items():
@@ -232,11 +249,18 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
         if unknown is not None:
             return (f"{name} compares {unknown!r}, no field the listed entities hold; accepted: "
                     f"{', '.join(repr(f) for f in sorted(fields)[:20])}")
-        nested = next((c.field for c in clauses if c.field in structured), None)
+        nested = next((c.field for c in clauses if kinds.get(c.field, set()) & {"object", "array"}), None)
         if nested is not None:
             return (f"{name} compares {nested!r}, which the listed entities hold as an object or array: the capture "
                     f"does not show what the application compares a literal with there (an id inside it, or "
                     f"nothing); filter on a field holding a text, number or boolean")
+        mismatched = next((c for c in clauses if c.value is not None
+                           and kinds.get(c.field, set()) - {literal_kind(c.value)}), None)
+        if mismatched is not None:
+            held = " or ".join(sorted(kinds[mismatched.field]))
+            return (f"{name} compares {mismatched.field!r}, held as a {held}, with a {literal_kind(mismatched.value)}: "
+                    f"the capture does not show whether the application converts it, refuses it or matches "
+                    f"nothing; send a {held} literal")
         proven = spec.proven_clauses or ()
         unproven_clause = next((c for c in clauses if clause_shape(c) not in proven), None)
         if unproven_clause is not None:

@@ -1,12 +1,14 @@
 """A where parameter spelled as a JSON object of comparisons (Waterline's blueprints, Parse):
 evaluated over the state as the recordings proved it, refused for anything else (a list of values,
-an ``or``, a text operator, a field held as an object such as a populated reference)."""
+an ``or``, a text operator, a field held as an object such as a populated reference, a literal of
+another kind than the field holds, which Waterline converts: inPrint="false" lists the books not in
+print)."""
 
 import pytest
 
 from capenv.interpreter.bundle.filter_expressions import Clause, parse_json_object
 from capenv.interpreter.bundle.models import QuerySpec
-from capenv.serving.reads.queries import evaluate_queries, unproven
+from capenv.serving.reads.queries import evaluate_queries, unproven, value_kinds
 
 OPERATORS = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "!=": "!="}
 WHERE = QuerySpec(param="where", kind="expression", syntax="json-object", operators=OPERATORS,
@@ -16,6 +18,7 @@ BOOKS = [{"id": 1, "title": "A", "year": 1969, "genre": "fiction", "inPrint": Tr
          {"id": 3, "title": "C", "year": 1975, "genre": "science", "inPrint": True, "author": None},
          {"id": 4, "title": "D", "year": None, "genre": "essay", "inPrint": True, "author": {"id": 2}}]
 FIELDS = {"id", "title", "year", "genre", "inPrint", "author"}
+KINDS = value_kinds(BOOKS)
 
 
 def test_parse_reads_equalities_and_operator_members():
@@ -34,13 +37,14 @@ def test_parse_refuses_anything_else(text):
                                        ('{"year":{">=":1969,"<":1975}}', [1, 2]), ('{"year":null}', [4])])
 def test_a_proven_where_filters_the_state(where, ids):
     query = (("where", where),)
-    assert unproven((WHERE,), query, FIELDS, {"author"}) is None
+    assert unproven((WHERE,), query, FIELDS, KINDS) is None
     assert [m["id"] for m in evaluate_queries(BOOKS, (WHERE,), query)] == ids
 
 
 @pytest.mark.parametrize("where,says", [('{"author":1}', "object or array"), ('{"colour":"red"}', "no field"),
                                         ('{"id":{"in":[1,2]}}', "JSON object"), ('{"year":{"!=":1969}}', "proves"),
-                                        ('{"title":{">":"B"}}', "proves")])
+                                        ('{"title":{">":"B"}}', "proves"), ('{"inPrint":"false"}', "held as a boolean"),
+                                        ('{"year":"1974"}', "held as a number"), ('{"inPrint":1}', "with a number")])
 def test_other_wheres_are_refused(where, says):
-    reason = unproven((WHERE,), (("where", where),), FIELDS, {"author"})
+    reason = unproven((WHERE,), (("where", where),), FIELDS, KINDS)
     assert reason is not None and says in reason
