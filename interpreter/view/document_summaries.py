@@ -1,7 +1,8 @@
 """Documents that summarise the collections below them (``DocumentLine.summarises``).
 
 A document read at a path above a type's collection (a database page at ``/blog`` over the
-tables at ``/blog/tags``, an API root over its resources) may show what those collections hold:
+tables at ``/blog/tags``, an API root over its resources), or one literal segment below it, beside
+its items (LoopBack's ``/todos/count``, a ``/posts/stats``), may show what those collections hold:
 row counts, names, totals. The state holds the document as recorded and no plan writes it when
 an entity below changes, so serving answers it from the state only while those collections are
 as the capture began (``serving/reads/from_state``), unless the capture itself shows the
@@ -30,7 +31,8 @@ def with_summarised_types(view: ReadView, types: dict[str, EntityType], records:
 
 def _line(line: DocumentLine, types: dict[str, EntityType], records: dict[int, Record],
           writes: list[int]) -> DocumentLine:
-    below = tuple(name for name, t in types.items() if _strictly_below(t.collection_template, line.path))
+    below = tuple(name for name, t in types.items()
+                  if _strictly_below(t.collection_template, line.path) or _beside_items(t.collection_template, line.path))
     if not below or _unchanged_across_writes(line, records, writes):
         return line
     return line.model_copy(update={"summarises": below})
@@ -40,6 +42,14 @@ def _strictly_below(template: str, path: str) -> bool:
     theirs = [s for s in split_path(template) if s]
     mine = [s for s in split_path(path) if s]
     return len(theirs) > len(mine) and all(t == m or t.startswith("{") for t, m in zip(theirs, mine))
+
+
+def _beside_items(template: str, path: str) -> bool:
+    """The path is the collection's followed by one more segment (``/todos/count`` beside
+    ``/todos/{id}``): a read of the collection as a whole, not of a document of its own."""
+    theirs = [s for s in split_path(template) if s]
+    mine = [s for s in split_path(path) if s]
+    return len(mine) == len(theirs) + 1 and all(t == m or t.startswith("{") for t, m in zip(theirs, mine))
 
 
 def _unchanged_across_writes(line: DocumentLine, records: dict[int, Record], writes: list[int]) -> bool:

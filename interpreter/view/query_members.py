@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import EntityType, Locator, ReadView
 from capenv.interpreter.bundle.values import MISSING, locate
@@ -105,6 +106,20 @@ def _entities(record: Record, shape: ToolShape) -> list[dict]:
     return [located] if shape.kind == "item" and isinstance(located, dict) else []
 
 
+def _entity_key(entity: dict[str, Any], id_field: str | None, record: Record, shape: ToolShape) -> str | None:
+    """The id a read shows the entity under: its identity member, or, for an item read whose answer
+    leaves that member out (a projection, LoopBack's ``filter={"fields":{"title":true}}``), the id
+    its path names (an item tool's last segment)."""
+    key = entity.get(id_field) if id_field else None
+    if key is not None:
+        return None if isinstance(key, (dict, list)) else str(key)
+    if shape.kind != "item" or not shape.tool.segments or not shape.tool.segments[-1].is_param:
+        return None
+    args = shape.tool.match(record.path)
+    named = args.get(shape.tool.segments[-1].param or "") if args else None
+    return unquote(named) if named else None
+
+
 def _shaping(record: Record, paging: PagingRoles) -> bool:
     """The read was sent with a query that may shape its answer: a parameter that does more than page."""
     return bool(record.query) and not paging.only_pages(record.query)
@@ -156,8 +171,7 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
             paths, holds = member_paths(entity)
             shown |= paths
             parents |= holds
-            key = entity.get(id_field)
-            per_entity.append((None if key is None or isinstance(key, (dict, list)) else str(key), paths))
+            per_entity.append((_entity_key(entity, id_field, record, shape), paths))
         if _shaping(record, paging):
             _count(seen.queried, shown)
             for path in shown:

@@ -130,6 +130,11 @@ def _item_choice(tool: Tool, answers: list[Record], reader: ShapeReader
                 options.append((locator, id_field, decision))
         if not options:
             variants = _other_spellings(reader.item_locators(body, word), path_value)
+            if not variants and record.query:
+                # sent with a query, the answer may leave the identity out (LoopBack's
+                # filter={"fields":{"title":true}}): it decides nothing here; the reads without a
+                # query decide the shape, and view-query-members what the query did
+                continue
             if not variants:
                 return None, ()
             spelled_otherwise.append((record.ordinal, variants))
