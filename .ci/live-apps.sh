@@ -95,6 +95,8 @@ KEYSTONE_VERSION=30.0.0
 LOOPBACK_TODO_VERSION=6.0.0
 KEYSTONE_GUNICORN_VERSION=27.0.1
 SAILS_VERSION=1.5.18
+PRETIX_VERSION=2026.8.0
+PRETIX_GUNICORN_VERSION=27.0.1
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -129,6 +131,8 @@ LOOPBACK_TODO_DIR="$CACHE/loopback-todo"
 ZENML_VENV="$CACHE/venv-zenml"
 KEYSTONE_VENV="$CACHE/venv-keystone"
 KEYSTONE_TEMPLATE="$CACHE/keystone-template"
+PRETIX_VENV="$CACHE/venv-pretix"
+PRETIX_TEMPLATE="$CACHE/pretix-template"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -212,6 +216,29 @@ install_keystone() {
         done
         kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
         [ -f "$KEYSTONE_TEMPLATE/keystone.db" ] || { cat "$home/start.log" >&2; rm -rf "$home"; return 1; }
+        rm -rf "$home"
+    fi
+}
+
+install_pretix() {
+    # gunicorn serves pretix.wsgi (SQLite, no Redis, no Celery: pretix runs its tasks in the request).
+    install_venv_package "$PRETIX_VENV" pretix "$PRETIX_VERSION" "gunicorn==$PRETIX_GUNICORN_VERSION"
+    if [ ! -f "$PRETIX_TEMPLATE/db.sqlite3" ]; then
+        # The first start migrates (several minutes on SQLite) and seeds, and keeps the seeded
+        # database there; every later start copies it.
+        say "pretix: preparing the seeded template database in $PRETIX_TEMPLATE"
+        local home port pid; home="$(mktemp -d)"
+        port="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+        VENV="$PRETIX_VENV" PRETIX_TEMPLATE="$PRETIX_TEMPLATE" \
+            bash captures/pretix/start.sh "$port" "$home" >"$home/start.log" 2>&1 &
+        pid=$!
+        for _ in $(seq 1 1800); do
+            grep -qs READY "$home/start.log" && break
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.5
+        done
+        kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+        [ -f "$PRETIX_TEMPLATE/db.sqlite3" ] || { cat "$home/start.log" >&2; rm -rf "$home"; return 1; }
         rm -rf "$home"
     fi
 }
@@ -538,6 +565,7 @@ status() {
     say "zenml:       $(installed_pip_version "$ZENML_VENV" zenml) ($ZENML_VENV)"
     say "keystone:    $(installed_pip_version "$KEYSTONE_VENV" keystone) ($KEYSTONE_VENV, template $KEYSTONE_TEMPLATE)"
     say "loopback-todo: $(installed_npm_version @loopback/example-todo "$LOOPBACK_TODO_DIR" || true) ($LOOPBACK_TODO_DIR)"
+    say "pretix:      $(installed_pip_version "$PRETIX_VENV" pretix) ($PRETIX_VENV, template $PRETIX_TEMPLATE)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
@@ -585,6 +613,7 @@ case "${1:-install}" in
         install_zenml
         install_keystone
         install_loopback_todo
+        install_pretix
         status
         say "done in $((SECONDS - started))s"
         ;;

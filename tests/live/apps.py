@@ -239,6 +239,14 @@ def _keystone_env() -> dict[str, str]:
     return {**env, "KEYSTONE_TEMPLATE": str(CACHE / "keystone-template")}
 
 
+def _pretix_env() -> dict[str, str]:
+    """pretix's venv (with gunicorn) and the seeded template database `.ci/live-apps.sh install`
+    prepares after it (start.sh makes and keeps it when missing, after several minutes of
+    migrations)."""
+    env = _venv_env("pretix", "gunicorn", "2026.8.0")()
+    return {**env, "PRETIX_TEMPLATE": str(CACHE / "pretix-template")}
+
+
 def _redmine_env() -> dict[str, str]:
     """Debian's Redmine (the one system install: /usr/share/redmine) and the template database that
     `.ci/live-apps.sh install` prepares after it, which also tells that the install ran."""
@@ -328,6 +336,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                        ready_authorization=MAILMAN_ADMIN),
     "keystone": AppSpec("keystone", _keystone_env, _home_start("keystone"), "/v3", 240.0,
                         ready_line="keystone READY"),
+    "pretix": AppSpec("pretix", _pretix_env, _home_start("pretix"), "/robots.txt", 240.0,
+                      ready_line="pretix READY"),
     "redmine": AppSpec("redmine", _redmine_env, _home_start("redmine"), "/issue_statuses.json", 180.0,
                        ready_line="redmine READY"),
     "parse-server": AppSpec("parse-server", _parse_server_env, _home_start("parse-server"), "/parse/health", 120.0,
