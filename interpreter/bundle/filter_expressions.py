@@ -64,9 +64,10 @@ def parse_clauses(text: str, syntax: str, conjunction: str, operators: dict[str,
 
 def parse_json_object(text: str, operators: dict[str, str]) -> list[Clause] | None:
     """The clauses of a JSON object whose every member names a field and holds a literal (an
-    equality) or an object of spelled operators each holding a literal; None for anything else
-    (an array, a nested object that is no operator, an unknown operator, a list of values, a
-    member named as no field could be, ``or``/``and`` holding arrays)."""
+    equality) or an object of spelled operators each holding a literal (a list operator, ``in``: a
+    non-empty array of literals of one kind); None for anything else (an array, a nested object that
+    is no operator, an unknown operator, a list where no list operator takes one, a member named as
+    no field could be, ``or``/``and`` holding arrays)."""
     try:
         value = json.loads(text, parse_constant=_no_constant)
     except ValueError:
@@ -83,10 +84,26 @@ def parse_json_object(text: str, operators: dict[str, str]) -> list[Clause] | No
         if not isinstance(held, dict) or not held:
             return None
         for spelled, literal in held.items():
-            if spelled not in operators or not _is_literal(literal):
+            operator = operators.get(spelled)
+            if operator in LIST_OPERATORS:
+                literal = _literal_list(literal)
+                if literal is None:
+                    return None
+            elif operator is None or not _is_literal(literal):
                 return None
-            clauses.append(Clause(field, operators[spelled], literal))
+            clauses.append(Clause(field, operator, literal))
     return clauses
+
+
+LIST_OPERATORS = frozenset({"in", "!in"})
+"""Canonical operators whose literal is a list of values (one of them, none of them)."""
+
+
+def _literal_list(value: Any) -> tuple[Any, ...] | None:
+    """A non-empty JSON array of literals of one kind, other than null, as a tuple; else None."""
+    if not isinstance(value, list) or not value or not all(_is_literal(v) and v is not None for v in value):
+        return None
+    return tuple(value) if len({literal_kind(v) for v in value}) == 1 else None
 
 
 def _no_constant(name: str) -> Any:
@@ -110,7 +127,9 @@ def _literal(text: str) -> Any:
 
 
 def literal_kind(value: Any) -> str:
-    """The kind of a clause's literal: text, number, boolean or null."""
+    """The kind of a clause's literal: text, number, boolean or null (a list's: its elements')."""
+    if isinstance(value, tuple):
+        return literal_kind(value[0])
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -120,4 +139,5 @@ def literal_kind(value: Any) -> str:
 
 def clause_shape(clause: Clause) -> str:
     """What a clause compares, as the recordings prove it: ``>=:number``, ``==:text``."""
-    return f"{clause.operator}:{literal_kind(clause.value)}"
+    listed = "list-" if isinstance(clause.value, tuple) else ""
+    return f"{clause.operator}:{listed}{literal_kind(clause.value)}"

@@ -74,6 +74,9 @@ def _clause_holds(value: Any, operator: str, literal: Any) -> bool:
     if operator in ("icontains", "!icontains"):
         found = _text_matches(value, "icontains", _text(literal))
         return found == (operator == "icontains")
+    if operator in ("in", "!in"):
+        found = any(_clause_holds(value, "==", one) for one in literal)
+        return found == (operator == "in")
     if literal is None or isinstance(literal, bool):
         return (value is literal) == (operator == "==") if operator in ("==", "!=") else False
     if isinstance(literal, str):

@@ -10,9 +10,10 @@ from capenv.interpreter.bundle.filter_expressions import Clause, parse_json_obje
 from capenv.interpreter.bundle.models import QuerySpec
 from capenv.serving.reads.queries import evaluate_queries, unproven, value_kinds
 
-OPERATORS = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "!=": "!="}
+OPERATORS = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "!=": "!=", "in": "in", "nin": "!in"}
 WHERE = QuerySpec(param="where", kind="expression", syntax="json-object", operators=OPERATORS,
-                  proven_clauses=("<:number", "==:boolean", "==:null", "==:text", ">:number", ">=:number"))
+                  proven_clauses=("<:number", "==:boolean", "==:null", "==:text", ">:number", ">=:number",
+                                  "in:list-number"))
 BOOKS = [{"id": 1, "title": "A", "year": 1969, "genre": "fiction", "inPrint": True, "author": {"id": 1}},
          {"id": 2, "title": "B", "year": 1974, "genre": "fiction", "inPrint": False, "author": {"id": 1}},
          {"id": 3, "title": "C", "year": 1975, "genre": "science", "inPrint": True, "author": None},
@@ -26,7 +27,12 @@ def test_parse_reads_equalities_and_operator_members():
         Clause("year", ">=", 1970), Clause("year", "<", 1980), Clause("genre", "==", "fiction")]
 
 
-@pytest.mark.parametrize("text", ['{"id":{"in":[1,2]}}', '{"or":[{"genre":"x"}]}', '{"title":{"contains":"a"}}',
+def test_parse_reads_a_list_of_one_kind_for_in():
+    assert parse_json_object('{"id":{"in":[1,3]}}', OPERATORS) == [Clause("id", "in", (1, 3))]
+
+
+@pytest.mark.parametrize("text", ['{"id":{"in":[1,"2"]}}', '{"id":{"in":[]}}', '{"id":{"in":[null]}}',
+                                  '{"id":{">":[1]}}', '{"id":{"in":3}}', '{"or":[{"genre":"x"}]}', '{"title":{"contains":"a"}}',
                                   '{"year":{">":{"$x":1}}}', '[{"year":1}]', '{}', '{"year":NaN}', '{"year":',
                                   '{"a b":1}', '"fiction"'])
 def test_parse_refuses_anything_else(text):
@@ -34,7 +40,8 @@ def test_parse_refuses_anything_else(text):
 
 
 @pytest.mark.parametrize("where,ids", [('{"year":{">":1970}}', [2, 3]), ('{"genre":"fiction","inPrint":true}', [1]),
-                                       ('{"year":{">=":1969,"<":1975}}', [1, 2]), ('{"year":null}', [4])])
+                                       ('{"year":{">=":1969,"<":1975}}', [1, 2]), ('{"year":null}', [4]),
+                                       ('{"id":{"in":[4,2,9]}}', [2, 4])])
 def test_a_proven_where_filters_the_state(where, ids):
     query = (("where", where),)
     assert unproven((WHERE,), query, FIELDS, KINDS) is None
@@ -42,7 +49,8 @@ def test_a_proven_where_filters_the_state(where, ids):
 
 
 @pytest.mark.parametrize("where,says", [('{"author":1}', "object or array"), ('{"colour":"red"}', "no field"),
-                                        ('{"id":{"in":[1,2]}}', "JSON object"), ('{"year":{"!=":1969}}', "proves"),
+                                        ('{"id":{"nin":[1,2]}}', "proves"), ('{"id":{"in":["1"]}}', "with a text"),
+                                        ('{"id":{"in":[1,"2"]}}', "JSON object"), ('{"year":{"!=":1969}}', "proves"),
                                         ('{"title":{">":"B"}}', "proves"), ('{"inPrint":"false"}', "held as a boolean"),
                                         ('{"year":"1974"}', "held as a number"), ('{"inPrint":1}', "with a number")])
 def test_other_wheres_are_refused(where, says):
