@@ -59,6 +59,9 @@ class BracketParams(BaseModel):
     """The operator of a name with no operator segment (``filter[status]``); None: one is needed."""
     indexed: bool = False
     """An index follows the operator (``filters[name][$in][0]``), one value per parameter."""
+    scopes: list[str] = Field(default_factory=list)
+    """Bracketed words that may come before the field, naming the clause it sits in (LoopBack's
+    ``filter[where][title]``, ``filter[where][id][gt]``)."""
 
 
 @predicate("query_param_bracket_filter", context="query-candidate", params=BracketParams)
@@ -70,6 +73,8 @@ def query_param_bracket_filter(ctx: QueryCandidateContext, params: BracketParams
         return Miss(f"{ctx.param!r} is no bracketed name under {params.roots}")
     _, segments = parsed
     evidence: dict = {}
+    if len(segments) > 1 and segments[0] in params.scopes:
+        segments = segments[1:]
     if params.indexed:
         if len(segments) < 2 or not INDEX.match(segments[-1]):
             return Miss(f"{ctx.param!r} ends in no index")

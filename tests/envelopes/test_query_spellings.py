@@ -220,3 +220,26 @@ def test_a_line_failing_on_another_parameter_contests_nothing():
     assert learned(bundle).get("status") == ("equals", "learned-query.equals")
     runtime = after_create(bundle)
     assert titles(runtime, {"status": "done"}) == ["Beta notes"]
+
+
+def test_a_filter_inside_a_bracketed_where_clause_and_bracketed_paging():
+    """LoopBack's ``filter[where][status]=open``, ``filter[where][views][gt]=5``, ``filter[limit]`` and
+    ``filter[skip]``: the clause word before the field is a scope, not a field."""
+    bundle = build_from(capture(("filter[where][status]=open", [A1, A3]),
+                                ("filter[where][views][gt]=5", [A1, A3]),
+                                ("filter[limit]=2&filter[skip]=1", [A2, A3])))
+    assert learned(bundle) == {
+        "filter[where][status]": ("equals", "learned-query.bracket-equals"),
+        "filter[where][views][gt]": ("compare", "learned-query.bracket-compare"),
+        "filter[limit]": ("limit", "learned-query.limit"),
+        "filter[skip]": ("start", "learned-query.start")}
+    runtime = after_create(bundle)
+    assert titles(runtime, {"filter[where][status]": "open"}) == ["alpha", "gamma", "delta"]
+    assert titles(runtime, {"filter[where][views][gt]": "8"}) == ["alpha"]
+    assert titles(runtime, {"filter[limit]": "2", "filter[skip]": "2"}) == ["gamma", "delta"]
+
+
+def test_a_clause_word_is_no_field_of_its_own():
+    """``filter[fields][title]`` (a projection) is no filter on a field named by its first bracket."""
+    bundle = build_from(capture(("filter[fields][title]=true", [{"title": a["title"]} for a in (A1, A2, A3)])))
+    assert "filter[fields][title]" not in learned(bundle)
