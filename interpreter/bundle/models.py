@@ -177,6 +177,10 @@ class QuerySpec(_Model):
     proven_clauses: tuple[str, ...] | None = None
     """For ``expression``: the comparisons the recordings proved, as operator and literal kind
     (``>=:number``, ``==:text``); serving refuses a value comparing otherwise."""
+    proven_keys: int | None = None
+    """For ``sort`` with a ``separator``: the most keys one value of the lines that proved it lists;
+    serving refuses a value listing more (an application may refuse several keys, as Waterline
+    answers ``sort=genre ASC,year DESC`` with 400)."""
     sizes: tuple[int, int] | None = None
     """For ``limit``, when the capture shows the application bounds it (``view-page-size-bounds``):
     the least and greatest size the view's successful reads sent; serving refuses one outside."""

@@ -81,6 +81,7 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
                                              "record_ordinals": line.record_ordinals}))
     lines, learned = _without_contested(view, lines, learned, found, traces)
     lines, learned = _with_proven_clauses(lines, learned)
+    lines, learned = _with_proven_keys(lines, learned)
     return view.model_copy(update={"lines": tuple(lines), "learned_queries": tuple(learned.values())})
 
 
@@ -141,6 +142,26 @@ def _with_proven_clauses(lines: list[ListLine], learned: dict[str, QuerySpec]) -
     updated = {name: learned[name].model_copy(update={"proven_clauses": tuple(sorted(found))})
                for name, found in shapes.items()}
     lines = [line.model_copy(update={"queries": tuple(updated.get(q.param, q) if q.kind == "expression" else q
+                                                      for q in line.queries)}) if line.queries else line
+             for line in lines]
+    return lines, {**learned, **updated}
+
+
+def _with_proven_keys(lines: list[ListLine], learned: dict[str, QuerySpec]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+    """Each learned sort that may list several keys with the most keys one of the values that
+    proved it lists: serving sorts by no more, since the recordings show nothing of the rest."""
+    most: dict[str, int] = {}
+    for line in lines:
+        for name, value in decoded(line.query):
+            spec = learned.get(name)
+            if spec is None or spec.kind != "sort" or not spec.separator or not line.state_backed \
+                    or not any(q.param == name for q in line.queries):
+                continue
+            most[name] = max(most.get(name, 0), len(value.split(spec.separator)))
+    if not most:
+        return lines, learned
+    updated = {name: learned[name].model_copy(update={"proven_keys": count}) for name, count in most.items()}
+    lines = [line.model_copy(update={"queries": tuple(updated.get(q.param, q) if q.kind == "sort" else q
                                                       for q in line.queries)}) if line.queries else line
              for line in lines]
     return lines, {**learned, **updated}

@@ -223,7 +223,12 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
         spec = by_param[name]
         if spec.kind != "sort":
             continue
-        for key in (value.split(spec.separator) if spec.separator else [value]):
+        keys = value.split(spec.separator) if spec.separator else [value]
+        if spec.proven_keys is not None and len(keys) > spec.proven_keys:
+            return (f"{name}={value!r} sorts by {len(keys)} keys, and the recordings prove sorting by at most "
+                    f"{spec.proven_keys}: the application may refuse more, or read them otherwise; send at most "
+                    f"{spec.proven_keys}")
+        for key in keys:
             field, _ = _sort_key_of(spec, key.strip())
             if field not in fields:
                 spelled = []
