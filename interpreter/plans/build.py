@@ -101,7 +101,8 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     base["body_envelope_kind"] = verdict.envelope_kind
     ctx.envelopes[tool.name] = envelope
     if effect == "create":
-        return create_plan(tool, exemplar, verdict.body, calls, ctx, base, events)
+        plan = create_plan(tool, exemplar, verdict.body, calls, ctx, base, events)
+        return copied_entity(plan, target.type, ctx) if target.type is not None else plan
     if effect in ("update", "action", "delete"):
         plan = _item_plan(tool, target, effect, exemplar, calls, ctx, base, events)
         return copied_entity(plan, target.type, ctx) if target.type is not None else plan

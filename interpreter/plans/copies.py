@@ -8,7 +8,11 @@ another entity of it (a folder's ``children`` holding its files, inside the coll
 any of them may have such a copy, whether or not a read showed the written one's. An update leaves stale only a copy
 showing a field it writes:
 an object naming the entity beside members of its own (Syncthing's folder lists its devices as
-``{deviceID, introducedBy, encryptionPassword}``) is no copy of a device's name or addresses."""
+``{deviceID, introducedBy, encryptionPassword}``) is no copy of a device's name or addresses.
+A type whose entities the capture shows embedded whole inside the entity their collection lies
+beneath (a question's read embedding its options at /questions/2/options/, an item's its variations:
+every member equal to what the type's own reads show) has such copies under any identity, so its
+creates are not served either: the new entity joins its parent's copy."""
 
 from __future__ import annotations
 
@@ -128,6 +132,77 @@ def _tree_copies(ctx: PlanContext, entity_type: EntityType, shown: dict[str, lis
             and (written is None or not written.isdisjoint(obj))]
 
 
+def _identity(value: Any) -> bool:
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
+def _inside_entities(value: Any, id_field: str, found: list[tuple[Any, dict[str, Any], Any]],
+                     outer: tuple[Any] | None = None) -> None:
+    """Objects carrying ``id_field`` inside another object carrying it (whatever its value), with
+    their identity and the innermost such container's."""
+    if isinstance(value, dict):
+        here = (value.get(id_field),) if id_field in value else None
+        if here is not None and outer is not None:
+            found.append((here[0], value, outer[0]))
+        for inner in value.values():
+            _inside_entities(inner, id_field, found, here if here is not None else outer)
+    elif isinstance(value, list):
+        for inner in value:
+            _inside_entities(inner, id_field, found, outer)
+
+
+def _reads_parent(path: str, entity_type: EntityType) -> bool:
+    """The path reads the entity the type's collection lies beneath, or that entity's own
+    collection: the collection's path less its last segment, or less its last two (a parameter
+    matching any segment)."""
+    collection = split_path(entity_type.collection_template)
+    parts = split_path(path)
+    return any(0 < len(parts) == len(collection) - cut
+               and all(c.startswith("{") or c == p for c, p in zip(collection, parts)) for cut in (1, 2))
+
+
+def _embedded_copies(ctx: PlanContext, entity_type: EntityType, written: set[str] | None) -> list[dict[str, Any]]:
+    """Objects of the type embedded whole inside the entity its collection lies beneath, as a read
+    of that entity or of its collection sent with no query answered it (a query may embed related
+    objects on request; an entity elsewhere naming one may hold a snapshot): an object nested inside another
+    carrying ``id_field``, whose identity (of any kind) one of the type's own
+    plain reads (no query) shows, with every other member equal to what such a read showed of it;
+    for an update, one showing a field it writes. Each with the record and how many members it
+    shows besides the identity."""
+    tools = set(entity_type.list_tools) | set(entity_type.item_tools)
+    id_field = entity_type.id_field
+    own: dict[Any, list[dict[str, Any]]] = {}
+    others: list[int] = []
+    for ordinal in sorted(ctx.records):
+        record = ctx.records[ordinal]
+        reads = record.method == "GET" or ctx.tool_of.get(ordinal) in ctx.read_only
+        if not record.primary or not reads or not record.succeeded or not record.response.is_json:
+            continue
+        if record.query:  # a query may embed related objects on request (an include, an expand)
+            continue
+        if ctx.tool_of.get(ordinal) not in tools:
+            if _reads_parent(record.path, entity_type):
+                others.append(ordinal)
+            continue
+        values: list[tuple[Any, dict[str, Any]]] = []
+        _entities(record.response.json_value, id_field, values)
+        for value, obj in values:
+            if _identity(value):
+                own.setdefault(value, []).append(obj)
+    found: list[dict[str, Any]] = []
+    for ordinal in others:
+        nested: list[tuple[Any, dict[str, Any], Any]] = []
+        _inside_entities(ctx.records[ordinal].response.json_value, id_field, nested)
+        for value, obj, outer in nested:
+            if not _identity(value) or value not in own or (written is not None and written.isdisjoint(obj)):
+                continue
+            members = set(obj) - {id_field}
+            if any(all(k in seen and seen[k] == obj[k] for k in members) for seen in own[value]):
+                found.append({"at": f"#{ordinal} {ctx.records[ordinal].path} ({id_field} {value!r} inside {outer!r})",
+                              "members": len(members)})
+    return found
+
+
 def _type_fields(ctx: PlanContext, entity_type: EntityType) -> set[str]:
     """The fields the type's views show."""
     return {f for view in ctx.view.views if view.type == entity_type.name for f in view.shown_fields}
@@ -153,7 +228,21 @@ def _outside(path: str, entity_type: EntityType) -> bool:
 
 def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) -> WritePlan:
     """The plan, unserved with ``copied-entity`` when a successful call's entity has a copy."""
-    if plan.build_reason is not None or plan.effect not in ("update", "delete", "action") or plan.address is None:
+    if plan.build_reason is not None or plan.effect not in ("create", "update", "delete", "action"):
+        return plan
+    if plan.effect == "create":
+        context = WriteCopyContext(id_field=entity_type.id_field, identity=None, effect="create",
+                                   embedded_in=_embedded_copies(ctx, entity_type, None))
+        decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{plan.tool}")
+        events = list(decision.events)
+        if decision.yields.get("copy"):
+            events.append(note(plan.tool, REASON, (
+                f"{entity_type.name} entities are shown whole inside other entities ({decision.evidence['shown_at'][0]}): "
+                "a created one would join that copy, which the create leaves as it was (side effects on copies "
+                "of entities elsewhere are not modelled)"), location="interpreter/plans/copies.py"))
+            return plan.model_copy(update={"build_reason": REASON, "traces": plan.traces + tuple(events)})
+        return plan.model_copy(update={"traces": plan.traces + tuple(events)}) if events else plan
+    if plan.address is None:
         return plan
     shown = _shown(ctx, entity_type.id_field)
     fields = _type_fields(ctx, entity_type)
@@ -163,6 +252,7 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
     # a delete leaves every copy behind, an update only one showing a field it writes
     written = None if plan.effect == "delete" else {rule.field for rule in plan.fields}
     nested = _tree_copies(ctx, entity_type, shown, written)
+    embedded = _embedded_copies(ctx, entity_type, written)
     for ordinal in tool.record_ordinals:
         call = ctx.records[ordinal]
         if not call.succeeded:
@@ -174,7 +264,8 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
         referencing = [f"#{o} {ctx.records[o].path}" for o, obj in outside
                        if _references(obj, entity_type, fields, ctx)]
         context = WriteCopyContext(id_field=entity_type.id_field, identity=identity, shown_at=places,
-                                   effect=plan.effect, referencing=referencing, nested_in=nested)
+                                   effect=plan.effect, referencing=referencing, nested_in=nested,
+                                   embedded_in=embedded)
         decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{plan.tool} record {ordinal}")
         events.extend(decision.events)
         if decision.yields.get("copy"):

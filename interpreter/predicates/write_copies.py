@@ -34,6 +34,11 @@ class WriteCopyContext(BaseModel):
     type; for an update, one showing a field it writes) nested inside another object carrying
     ``id_field`` with another value: the type's entities have copies inside one another (a folder's
     ``children`` holding its files), so the written one may have one too."""
+    embedded_in: list[dict[str, Any]] = Field(default_factory=list)
+    """Objects of the type embedded inside an entity another type's read answered (``{"at": "#ordinal
+    path (id_field value inside outer)", "members": n}``): the identity one of the type's own plain
+    reads shows, every other member (``n`` of them) equal to what such a read showed of it; for an
+    update, one showing a field it writes."""
     referencing: list[str] = Field(default_factory=list)
     """Those of ``shown_at`` whose object is another entity naming this one: it carries an identity
     member of its own with another value, and fewer than ``type_share`` of its members are fields
@@ -77,3 +82,23 @@ def type_nested_in_entity(ctx: WriteCopyContext, params: MinLengthParams) -> Out
     if not ctx.nested_in:
         return Miss(f"no read shows an entity of the type nested inside another carrying {ctx.id_field}")
     return Match({"identity": ctx.identity, "shown_at": ctx.nested_in[:3]})
+
+
+class MinMembersParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_members: int = Field(ge=1)
+    """How many members besides the identity an embedded object must show, all equal to the
+    entity's, to be a copy and not a coincidence of a small identity."""
+
+
+@predicate("type_embedded_in_other_entity", context="write-copy", params=MinMembersParams)
+def type_embedded_in_other_entity(ctx: WriteCopyContext, params: MinMembersParams) -> Outcome:
+    """Another type's read answered an entity of the written type embedded whole inside its own
+    (at least ``min_members`` members besides the identity, all equal to what the type's reads
+    show): the type's creates, updates and deletes change that other entity's read too."""
+    places = [e["at"] for e in ctx.embedded_in if e["members"] >= params.min_members]
+    if not places:
+        return Miss(f"no read of the entity the collection lies beneath embeds one of this type with {params.min_members} or more "
+                    "members equal to its own")
+    return Match({"identity": ctx.identity, "shown_at": places[:3]})

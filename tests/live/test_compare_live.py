@@ -66,8 +66,7 @@ KNOWN_WRONG: dict[str, str] = {
             "label (seed-key.., which PowerDNS answers 422); no recorded 4xx shows that shape",
     "pretix": "a tax rule's rate is copied into every item naming it (tax_rate): the served tax rule PATCH leaves "
               "the items' copies stale, and the served item create answers the exemplar's tax_rate (5.00) for any "
-              "tax_rule the call names (the capture's only rate change was of a rule no item named yet); a question's read "
-              "embeds its options: the served option create and update leave the question's copy without them",
+              "tax_rule the call names (the capture's only rate change was of a rule no item named yet)",
     "unleash": "the tag type list after a served update of a row that is not the last: Unleash lists tag types in "
                "PostgreSQL's storage order, where an updated row moves last (squad before simple after simple's "
                "update); the capture's one tag type update was of the last row, so nothing showed the reordering",
