@@ -739,6 +739,22 @@ class ValidatedValue(_Model):
     """For ``by_shape``: the value the recorded refusal sent."""
 
 
+class UnprovenValue(_Model):
+    """A class of value no successful recorded call sent in a body member, where every one kept to a
+    shape (``write-sent-values``: no negative number, array elements of one kind, text shaped as an
+    e-mail address): what the application does with such a value the capture cannot show, so serving
+    refuses it, state unchanged."""
+
+    member: str
+    """The body member (top level) whose value is checked."""
+    rule_id: str
+    schema_keywords: dict[str, Any] = Field(default_factory=dict)
+    """JSON Schema keywords the member's value must keep to (``{"minimum": 0}``); published in the
+    tool's input schema and enforced by serving."""
+    described: str
+    """What the accepted values are, as a refusal says it (``a number of zero or more``)."""
+
+
 class ChosenId(_Model):
     """The shape a create's client-chosen identity must have (``write-chosen-ids``): the identity
     comes from the call (a body member echoed or copied, the path segment naming it), and the
@@ -807,6 +823,13 @@ class WritePlan(_Model):
     validated_values: tuple[ValidatedValue, ...] = ()
     """Body members whose values the application validates (``plans/validated_values``); written
     to a bundle only when there are some, as ``references``."""
+    unproven_values: tuple[UnprovenValue, ...] = ()
+    """Classes of value serving refuses in body members (``plans/sent_values``); written to a
+    bundle only when there are some, as ``references``."""
+    either_key_named: bool = False
+    """For a write at an item path that also takes another key member (``EitherKey``): whether a
+    successful recorded call named its entity by that member; else serving refuses such a call
+    (``plans/either_key_use``); written to a bundle only when set."""
     referrers: tuple[Referrer, ...] = ()
     """For a delete: members of other entities naming the deleted type's (``plans/referrers``);
     written to a bundle only when there are some, as ``references``."""
@@ -827,6 +850,10 @@ class WritePlan(_Model):
             data.pop("references", None)
         if not self.validated_values and isinstance(data, dict):
             data.pop("validated_values", None)
+        if not self.unproven_values and isinstance(data, dict):
+            data.pop("unproven_values", None)
+        if not self.either_key_named and isinstance(data, dict):
+            data.pop("either_key_named", None)
         if not self.referrers and isinstance(data, dict):
             data.pop("referrers", None)
         if self.chosen_id is None and isinstance(data, dict):

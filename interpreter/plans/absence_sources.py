@@ -22,9 +22,12 @@ KIND_WORD_RULE = "segment.kind-word"
 
 
 def with_absence_sources(plans: list[WritePlan], manifest: Manifest, statuses: dict[int, int],
-                         ruleset: RuleSet, collections: tuple[str, ...] = ()) -> list[WritePlan]:
+                         ruleset: RuleSet, collections: tuple[str, ...] = (),
+                         answers: dict[int, str] | None = None) -> list[WritePlan]:
     """The plans, each update or delete with no recorded absence of its own given the sibling tool
-    whose recorded absence answers for it (``absence_tool``), traced. ``statuses``: each record's."""
+    whose recorded absence answers for it (``absence_tool``), traced. ``statuses``: each record's;
+    ``answers``: each record's answer text (absences' at least)."""
+    answers = answers or {}
     if TABLE not in ruleset.tables:
         return plans
     tools = {t.name: t for t in manifest.tools}
@@ -52,7 +55,9 @@ def with_absence_sources(plans: list[WritePlan], manifest: Manifest, statuses: d
                 if a != b and not (a.startswith("{") and b.startswith("{"))]
             context = WriteAbsenceSourceContext(same_method=tools[other].method == plan.method,
                                                 same_effect=effects.get(other) == plan.effect,
-                                                differences=tuple(differences))
+                                                differences=tuple(differences),
+                                                answers=tuple(answers.get(o, "") for o in tools[other].record_ordinals
+                                                              if statuses.get(o) in ABSENCE_STATUSES))
             decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} absence from {other}")
             if decision.yields.get("source") == "sibling":
                 chosen, events = other, decision.events

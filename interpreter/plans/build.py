@@ -16,13 +16,14 @@ from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import path_key
 
-from .absence_sources import with_absence_sources
+from .absence_sources import ABSENCE_STATUSES, with_absence_sources
 from .bulk_plan import bulk_plan
 from .chosen_ids import with_chosen_ids
 from .classify import classify, segments_after_item, target_of
 from .context import PlanContext, note
 from .copies import copied_entity
 from .create_plan import create_plan
+from .either_key_use import with_either_key_use
 from .delete_answers import held_ids_named
 from .document_plan import document_plan
 from .exemplar import admit_body, exemplar_of
@@ -31,6 +32,7 @@ from .link import entity_in_answer
 from .preconditions import precondition_decision
 from .references import with_references
 from .referrers import with_referrers
+from .sent_values import with_unproven_values
 from .sub_resource import sub_resource_call
 from .update_plan import update_plan
 from .validated_values import with_validated_values
@@ -45,10 +47,13 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
             continue
         plans.append(build_plan(tool, context))
     statuses = {o: r.status for o, r in context.records.items()}
+    answers = {o: r.response.text or "" for o, r in context.records.items() if r.status in ABSENCE_STATUSES}
     plans = with_absence_sources(plans, manifest, statuses, context.ruleset,
-                                 tuple(t.collection_template for t in context.view.types))
+                                 tuple(t.collection_template for t in context.view.types), answers)
     plans = with_referrers(with_validated_values(with_references(plans, context), context), context)
-    return with_chosen_ids(plans, context)
+    plans = with_chosen_ids(plans, context)
+    plans = with_unproven_values(plans, context)  # after chosen ids: a chosen identity keeps its own shape
+    return with_either_key_use(plans, context)
 
 
 def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:

@@ -7,9 +7,11 @@ literals by ``segment.kind-word``, or each ending a state type's collection path
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, ConfigDict, Field
 
-from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
 
 
 class SegmentDifference(BaseModel):
@@ -28,6 +30,8 @@ class WriteAbsenceSourceContext(BaseModel):
     same_effect: bool
     differences: tuple[SegmentDifference, ...] = ()
     """The template segments that differ (a parameter against a literal counts as one)."""
+    answers: tuple[str, ...] = ()
+    """The text of the other tool's recorded absence answers (400, 404, 410)."""
 
 
 class DifferencesParams(BaseModel):
@@ -50,3 +54,31 @@ def absence_sibling_differs_in_kind_word(ctx: WriteAbsenceSourceContext, params:
     if other is not None:
         return Miss(f"{other.mine!r} and {other.theirs!r} are not words naming kinds of entity")
     return Match({"segments": ", ".join(f"{d.mine}/{d.theirs}" for d in ctx.differences)})
+
+
+def _word_forms(word: str) -> set[str]:
+    """A collection word and its singulars by the plain English endings (flows: flow; entries: entry),
+    with underscores and hyphens as spaces."""
+    word = re.sub(r"[_\-\s]+", " ", word.lower())  # work_pools names a "Work pool"
+    forms = {word}
+    if word.endswith("ies"):
+        forms.add(word[:-3] + "y")
+    if word.endswith("es"):
+        forms.add(word[:-2])
+    if word.endswith("s"):
+        forms.add(word[:-1])
+    return {f for f in forms if f}
+
+
+@predicate("absence_answer_names_its_kind", context="write-absence-source")
+def absence_answer_names_its_kind(ctx: WriteAbsenceSourceContext, params: NoParams) -> Outcome:
+    """The other tool's recorded absence answer names its own kind of entity ("Flow not found" from
+    /flows/{id}): given for this tool's entity it would name another kind, a wrong answer."""
+    for difference in ctx.differences:
+        forms = _word_forms(difference.theirs)
+        pattern = re.compile(r"(?<![a-z0-9])(" + "|".join(map(re.escape, sorted(forms))) + r")(?![a-z0-9])")
+        named = next((a for a in ctx.answers if pattern.search(re.sub(r"[_\-\s]+", " ", a.lower()))), None)
+        if named is not None:
+            shown = named if len(named) <= 60 else named[:57] + "..."
+            return Match({"names": difference.theirs, "answer": shown})
+    return Miss("no recorded absence answer names the other kind")

@@ -46,6 +46,20 @@ def recorded_text(value: Any) -> str | None:
     return text if len(text) <= CONST_MAX_CHARACTERS else None
 
 
+def with_keywords(prop: dict[str, Any], keywords: list[dict[str, Any]]) -> dict[str, Any]:
+    """``prop`` with more JSON Schema keywords; one it already holds, or that two of them give,
+    is kept apart under ``allOf`` rather than overwritten."""
+    merged, apart = dict(prop), []
+    for more in keywords:
+        if set(more) & set(merged):
+            apart.append(more)
+        else:
+            merged.update(more)
+    if apart:
+        merged["allOf"] = apart
+    return merged
+
+
 @dataclass(frozen=True)
 class WriteInputs:
     tool: Tool
@@ -135,6 +149,12 @@ class WriteInputs:
             if member.member == chosen_member(self.plan) and self.plan.chosen_id is not None:
                 prop["pattern"] = schema_pattern(self.plan.chosen_id)  # the schema says it, so validation enforces it
                 said = accepted_sentence(self.plan.chosen_id)
+                prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
+            unproven = [u for u in self.plan.unproven_values if u.member == member.member]
+            if unproven:  # the schema says it, so validation enforces it
+                prop = with_keywords(prop, [u.schema_keywords for u in unproven])
+                said = (f"accepted only as {', and as '.join(u.described for u in unproven)}, as every recorded call "
+                        f"sent it: what the application does with another value the capture cannot show")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             if member.required:
                 required.append(member.member)

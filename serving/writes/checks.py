@@ -12,6 +12,7 @@ from capenv.interpreter.bundle.models import WritePlan
 from ..reads.call_match import same_value
 from .calls import WriteCall, WriteRefusal
 from .plans import PlanParts
+from .sent_values import check_unproven_values
 
 
 def check_query(plan: WritePlan, call: WriteCall, parts: PlanParts) -> None:
@@ -207,6 +208,8 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts
         raise WriteRefusal(f"missing required member(s): {', '.join(missing)}")
     if plan.min_members and sum(1 for name in body if name in rules) < plan.min_members:
         raise WriteRefusal(f"send at least {plan.min_members} of: {', '.join(_accepted(rules))}")
+    if plan.unproven_values:
+        check_unproven_values(plan, body)
 
 
 def _accepted(rules: dict[str, Any]) -> list[str]:

@@ -17,6 +17,7 @@ from urllib.parse import unquote
 from capenv.interpreter.bundle.insert import insert_index
 from capenv.interpreter.bundle.models import Recording, WritePlan
 from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import same_json
 from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.read_call import CallRefused
 from capenv.serving.reads.absence import refuse_unshaped_id
@@ -55,7 +56,7 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
     if member and collection is not None:
         found = _one_holding(state, collection, parts[-1], member, entity_type)
     else:
-        found = _by_path(state, collection, parts[-1], entity_type) if collection else None
+        found = _by_path(state, collection, parts[-1], entity_type, plan) if collection else None
     if collection is not None and found is None and (held := held_spelled_otherwise(
             collection, parts[-1], member or entity_type.id_field, entity_type.id_field)):
         raise WriteRefusal(other_spelling_refusal(entity_type.name, parts[-1], held))
@@ -67,7 +68,29 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
                            kind="missing", missing=absence,
                            where={"collection": collection.path if collection else where,
                                   "id": unquote(parts[-1])})
+    _refuse_copies(state, collection, found[0], found[1], entity_type)
     return collection, found[0], found[1]
+
+
+def _refuse_copies(state: StateIndex, collection: HeldCollection, key: str, entity: dict[str, Any],
+                   entity_type: Any) -> None:
+    """The same entity (its id and every field both show alike) held in another collection of the type too, as
+    an application answering it under any parent shows it (Superset's annotation 1 read under layer
+    2): a write here would change or remove one copy and leave the other showing it as it was."""
+    copies = [c.path for c in state.collections_of(entity_type.name)
+              if c is not collection and key in c.entities and _alike(c.entities[key], entity, entity_type.id_field)]
+    if copies:
+        raise WriteRefusal(f"the {entity_type.name} entity {collection.ids.get(key, key)!r} is held alike under "
+                           f"{len(copies) + 1} collections ({', '.join([collection.path] + copies[:2])}): the "
+                           f"application shows one entity under each, and a write here would change one copy and "
+                           f"leave the others as they were, which this environment does not model")
+
+
+def _alike(one: dict[str, Any], other: dict[str, Any], id_field: str) -> bool:
+    """Two entities of one id showing the same values in every field both hold, and more than the
+    id (one may be a list's projection of the other's item read)."""
+    shared = [f for f in one if f in other]
+    return any(f != id_field for f in shared) and all(same_json(one[f], other[f]) for f in shared)
 
 
 def _refuse_held_twice(state: StateIndex, item_path: str, entity_type: Any, member: str | None) -> None:
@@ -106,14 +129,23 @@ def _one_holding(state: StateIndex, collection: HeldCollection, raw_value: str, 
     return holders[0] if holders else None
 
 
-def _by_path(state: StateIndex, collection: HeldCollection, raw_id: str, entity_type: Any
+def _by_path(state: StateIndex, collection: HeldCollection, raw_id: str, entity_type: Any, plan: WritePlan
              ) -> tuple[str, dict[str, Any]] | None:
     """The entity an item path names: by its identity, or where the path also takes another key
     member (``EitherKey``) and the value is not shaped as an identity, the one entity holding it
-    there (two or more are refused: the value names no one entity)."""
+    there (two or more are refused: the value names no one entity). A write whose recorded calls
+    never named their entity by that member is refused it: reads taking it say nothing of the
+    write (Superset reads a dashboard by its slug but answers 404 to a DELETE by it)."""
     either = entity_type.either_key
     if either is not None and not either.names_identity(unquote(raw_id)):
-        return _one_holding(state, collection, raw_id, either.member, entity_type)
+        found = _one_holding(state, collection, raw_id, either.member, entity_type)
+        if found is not None and not plan.either_key_named:
+            held_id = collection.ids.get(found[0], found[0])
+            raise WriteRefusal(f"this write names its {entity_type.name} entity by {either.member!r} "
+                               f"{unquote(raw_id)!r}, which no recorded call of it did (reads do): the capture cannot "
+                               f"show the application taking it here; name it by {entity_type.id_field!r} "
+                               f"({held_id!r})")
+        return found
     return state.find_entity(collection, raw_id, entity_type.id_field, entity_type.id_field)
 
 

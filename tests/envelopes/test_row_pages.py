@@ -27,7 +27,7 @@ def listing(rows: list) -> dict:
 MISSING = {"ok": False, "error": "Row not found", "status": 404}
 
 
-def row_store() -> HarBuilder:
+def row_store(absent_user: str = "Record not found: ['2']") -> HarBuilder:
     p1, p2, p3 = {"id": 1, "title": "a", "views": 1}, {"id": 2, "title": "b", "views": 2}, {"id": 3, "title": "c", "views": 0}
     u1, u2, u3 = ({"id": n, "name": f"u{n}", "email": f"u{n}@x"} for n in (1, 2, 3))
     p1b, p2b = {**p1, "title": "A2"}, {**p2, "views": 7}
@@ -56,7 +56,7 @@ def row_store() -> HarBuilder:
             .call("POST", "/db/users/2/-/delete", response={"ok": True})                                  # 18
             .call("GET", "/db/users/2.json", status=404, response=MISSING)                                # 19
             .call("POST", "/db/users/2/-/delete", status=404,
-                  response={"ok": False, "error": "Record not found: ['2']", "status": 404})              # 20
+                  response={"ok": False, "error": absent_user, "status": 404})                            # 20
             .call("POST", "/db/posts/3/-/delete", response={"ok": True})                                  # 21
             .call("GET", "/db/posts/3.json", status=404, response=MISSING)                                # 22
             .call("GET", "/db/posts.json", response=listing([p1b, p2b])))                                 # 23
@@ -106,6 +106,15 @@ def test_a_write_of_a_missing_row_answers_the_endpoints_own_absence_for_its_id()
     assert answer["status"] == 404 and answer["body"]["error"] == "Record not found: ['77']"
     own = runtime.read("post_users_delete", {"user_id": "55"})
     assert own["body"]["error"] == "Record not found: ['55']"
+
+
+def test_a_sibling_absence_naming_its_own_kind_is_not_given_for_another():
+    """Prefect's PATCH /api/flows/{id} answers "Flow not found": given for a deployment it would name
+    the wrong kind of entity, so the write answers as the item view's absence does instead."""
+    bundle = build_from(row_store(absent_user="User not found: ['2']"))
+    assert plan(bundle, "POST", "/db/posts/{post_id}/-/delete").absence_tool is None
+    answer = EnvironmentRuntime(bundle).read("post_posts_delete", {"post_id": "77"})
+    assert answer["status"] == 404 and "User" not in json.dumps(answer["body"]), answer
 
 
 def test_a_suffix_the_answers_return_is_part_of_the_name():

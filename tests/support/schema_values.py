@@ -8,11 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 
 ANNOTATIONS = frozenset({"description", "title", "examples", "default", "$schema", "$comment"})
 KNOWN = ANNOTATIONS | {"type", "properties", "required", "additionalProperties", "const", "enum", "minLength",
                        "maxLength", "minProperties", "minItems", "maxItems", "items", "anyOf", "pattern",
-                       "minimum", "maximum"}
+                       "minimum", "maximum", "allOf"}
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**53, 2**53), st.text(max_size=12))
 ANY_JSON = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
                                                          st.dictionaries(st.text(max_size=8), inner, max_size=3)),
@@ -34,11 +35,17 @@ def values_of(schema: dict[str, Any] | bool) -> st.SearchStrategy[Any]:
         return st.sampled_from(schema["enum"])
     if "anyOf" in schema:
         return st.one_of(*(values_of(branch) for branch in schema["anyOf"]))
+    if "allOf" in schema:  # keywords kept apart (write-sent-values): drawn by the rest, kept to them all
+        return values_of({k: v for k, v in schema.items() if k != "allOf"}).filter(_valid_by(schema))
     kinds = schema.get("type")
-    if kinds is None:
-        return ANY_JSON
+    if kinds is None:  # any kind, though bounds or element kinds may apply to some (write-sent-values)
+        return ANY_JSON.filter(_valid_by(schema)) if set(schema) - ANNOTATIONS else ANY_JSON
     kinds = kinds if isinstance(kinds, list) else [kinds]
     return st.one_of(*(_of_type(kind, schema) for kind in kinds))
+
+
+def _valid_by(schema: dict[str, Any]):
+    return Draft202012Validator(schema).is_valid
 
 
 def _of_type(kind: str, schema: dict[str, Any]) -> st.SearchStrategy[Any]:
@@ -50,7 +57,9 @@ def _of_type(kind: str, schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     if kind == "integer":
         return st.integers(schema.get("minimum", -2**53), schema.get("maximum", 2**53))
     if kind == "number":
-        return st.one_of(st.integers(-2**31, 2**31), st.floats(allow_nan=False, allow_infinity=False, width=32))
+        least, most = schema.get("minimum"), schema.get("maximum")
+        return st.one_of(st.integers(-2**31 if least is None else least, 2**31 if most is None else most),
+                         st.floats(least, most, allow_nan=False, allow_infinity=False, width=32))
     if kind == "boolean":
         return st.booleans()
     if kind == "null":

@@ -94,6 +94,8 @@ def good_value(schema: dict[str, Any]) -> st.SearchStrategy:
     if schema.get("anyOf"):  # the ranges of a member validated by shape
         return st.one_of([good_value({**schema, **option, "anyOf": None}) for option in schema["anyOf"]])
     kind = schema.get("type")
+    if isinstance(kind, list):  # array elements of the kinds the recorded calls sent (write-sent-values)
+        return st.one_of([good_value({**schema, "type": one}) for one in kind])
     if kind in ("integer", "number") and ("minimum" in schema or "maximum" in schema):
         return st.integers(schema.get("minimum"), schema.get("maximum"))
     if kind == "string" and "pattern" in schema:

@@ -106,9 +106,10 @@ def test_a_fraction_where_the_recording_sent_an_integer(runtime, views: Any) -> 
     assert "must be a JSON integer" in message
 
 
-@pytest.mark.parametrize("views", [2**70, -(2**64)], ids=["2^70", "-2^64"])
+@pytest.mark.parametrize("views", [2**70, 2**64], ids=["2^70", "2^64"])
 def test_an_integer_past_64_bits_is_kept_exactly(runtime, views: int) -> None:
-    """An unbounded integer from a client is kept as an exact number: data/get writes it as sent."""
+    """An unbounded integer from a client is kept as an exact number: data/get writes it as sent (a
+    negative one is refused: the capture sent views only as numbers of zero or more, write-sent-values)."""
     accepted(runtime, "post_posts", {"body": {**NEW_POST, "views": views}})
     assert str(views).encode() in runtime.data_get()
     document = runtime.data_get()
@@ -116,7 +117,13 @@ def test_an_integer_past_64_bits_is_kept_exactly(runtime, views: int) -> None:
     assert runtime.data_get() == document
 
 
-def test_nesting_past_the_limit(runtime, json_server_bundle) -> None:
+def test_nesting_past_the_limit(json_server_bundle) -> None:
+    # the nesting budget alone: the capture sent tags only as arrays of strings, so the element kinds
+    # (write-sent-values) would refuse a nested array first
+    writes = tuple(w.model_copy(update={"unproven_values": ()}) if w.tool == "post_posts" else w
+                   for w in json_server_bundle.view.writes)
+    runtime = EnvironmentRuntime(json_server_bundle.model_copy(
+        update={"view": json_server_bundle.view.model_copy(update={"writes": writes})}))
     limit = json_server_bundle.view.budgets.max_nesting
     message = refused(runtime, "post_posts", {"body": {**NEW_POST, "tags": deep(limit)}})["message"]
     assert f"deeper than {limit}" in message

@@ -61,8 +61,12 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
         return rng.randint(1, 999)
     if kind == "boolean":
         return rng.choice([True, False])
+    if schema.get("examples"):  # text of a format every recorded call kept to (write-sent-values)
+        return rng.choice(schema["examples"])
     if kind == "array":
         items = schema.get("items")
+        if isinstance(items, dict) and isinstance(items.get("type"), list):  # elements of the recorded kinds
+            return [value_for(name, {**items, "type": items["type"][0]}, rng, tag)]
         return [body_for(items, rng, tag)] if isinstance(items, dict) and items.get("type") == "object" \
             else [f"{tag}-{name}"]
     if kind == "object":

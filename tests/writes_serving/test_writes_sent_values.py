@@ -1,0 +1,101 @@
+"""A create or update is proven by the gate for the values its recorded calls sent. Where every
+value sent in a member kept to a shape (no negative number, array elements of one JSON kind, text
+shaped as an e-mail address), a value without it is refused with the state unchanged, saying what
+is accepted: the application may refuse it (Prefect answers 422 to a negative limit and to tags
+[1, 2], Strapi 400 to an e-mail address without @), which the capture cannot show. A class a
+recorded call sent is served, and the tool's input schema says what it accepts."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+from support.capture_runs import build_from, plan
+from support.har_builder import HarBuilder
+from support.http_thread import http_in_thread
+from support.served_calls import call_tool, send_json
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.transport import data_client
+
+SEED = [{"id": 1, "name": "cpu", "limit": 4, "tags": ["hot"], "owner": "ada@example.org"}]
+
+
+def limits_capture(*made: tuple[int, list, str]) -> HarBuilder:
+    """Limits created by POST /limits with (limit, tags, owner), each read back and listed."""
+    har = HarBuilder()
+    held = [dict(e) for e in SEED]
+    har.call("GET", "/limits", response=list(held))
+    har.call("GET", "/limits/1", response=held[0])
+    for index, (limit, tags, owner) in enumerate(made):
+        entity = {"id": 2 + index, "name": f"limit-{index}", "limit": limit, "tags": tags, "owner": owner}
+        held.append(entity)
+        har.call("POST", "/limits", body={k: v for k, v in entity.items() if k != "id"}, status=201, response=entity)
+        har.call("GET", f"/limits/{entity['id']}", response=entity)
+        har.call("GET", "/limits", response=list(held))
+    return har
+
+
+@pytest.fixture(scope="module")
+def shaped(tmp_path_factory):
+    return build_from(limits_capture((3, ["a", "b"], "grace@example.org"), (10, ["c"], "alan@example.net")),
+                      tmp_path_factory.mktemp("s") / "capture.har")
+
+
+def create(bundle, body: dict) -> tuple[int, dict, dict, dict]:
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            before = data_client.data_get(serving.base_url, token=serving.data_token)
+            status, answer = send_json(serving, "/limits", body)
+            after = data_client.data_get(serving.base_url, token=serving.data_token)
+            return status, answer, before, after
+    finally:
+        runtime.close()
+
+
+def test_the_plan_names_the_shapes_every_call_kept_to(shaped) -> None:
+    made = plan(shaped, "POST", "/limits")
+    assert made.served, made.reason
+    assert {(u.member, u.rule_id) for u in made.unproven_values} == {
+        ("limit", "sent-values.non-negative"), ("tags", "sent-values.element-kinds"), ("owner", "sent-values.email")}
+
+
+def test_values_of_the_recorded_shapes_are_served(shaped) -> None:
+    status, answer, _, after = create(shaped, {"name": "io", "limit": 0, "tags": ["x"], "owner": "kj@example.org"})
+    assert status == 201 and answer["limit"] == 0 and answer["tags"] == ["x"], answer
+    assert "kj@example.org" in str(after)
+
+
+@pytest.mark.parametrize("member, value, said", [
+    ("limit", -1, "a number of zero or more"), ("tags", [1, 2], "array elements that are strings"),
+    ("tags", ["x", None], "array elements that are strings"), ("owner", "not-an-email", "an e-mail address"),
+])
+def test_a_value_without_the_shape_is_refused_with_the_state_unchanged(shaped, member, value, said) -> None:
+    body = {"name": "io", "limit": 2, "tags": ["x"], "owner": "kj@example.org", member: value}
+    status, answer, before, after = create(shaped, body)
+    assert status == 400, answer
+    assert f"'{member}'" in answer["message"] and said in answer["message"] and "accepted" in answer["message"]
+    assert after == before
+
+
+def test_a_class_a_recorded_call_sent_is_served(tmp_path) -> None:
+    bundle = build_from(limits_capture((-1, ["a", -2], "Ada")), tmp_path / "capture.har")
+    (tags,) = plan(bundle, "POST", "/limits").unproven_values  # strings and integers were sent
+    assert tags.member == "tags" and tags.schema_keywords == {"items": {"type": ["integer", "string"]}}
+    status, answer, _, _ = create(bundle, {"name": "io", "limit": -5, "tags": [-3, "z"], "owner": "nobody"})
+    assert status == 201 and answer["limit"] == -5, answer
+
+
+def test_the_tool_input_schema_says_and_enforces_it(shaped) -> None:
+    runtime = EnvironmentRuntime(shaped)
+    try:
+        name = plan(shaped, "POST", "/limits").tool
+        tool = next(t for t in runtime.tools() if t.name == name)
+        limit = tool.input_schema["properties"]["body"]["properties"]["limit"]
+        assert limit["minimum"] == 0 and "a number of zero or more" in limit["description"]
+        with http_in_thread(runtime) as serving:
+            result = anyio.run(call_tool, serving, runtime, name,
+                               {"body": {"name": "io", "limit": -1, "tags": ["x"], "owner": "kj@example.org"}})
+        assert result.is_error
+    finally:
+        runtime.close()
