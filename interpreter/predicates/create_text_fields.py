@@ -9,6 +9,7 @@ only in the exemplar's collection.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import unquote
 
@@ -165,3 +166,20 @@ def _strings(value: Any) -> list[str]:
     if isinstance(value, list):
         return [text for item in value for text in _strings(item)]
     return []
+
+
+class NumberTextParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pattern: str = Field(min_length=1)
+    """A regular expression the whole text matches when it is a number written as a string."""
+
+
+@predicate("create_text_is_number", context="create-field", params=NumberTextParams)
+def create_text_is_number(ctx: CreateFieldContext, params: NumberTextParams) -> Outcome:
+    """The text is a number written as a string (a decimal amount, "5.00"): a generated id equal to
+    its digits is a coincidence, not a token it was built around."""
+    text = ctx.value
+    if isinstance(text, str) and re.fullmatch(params.pattern, text):
+        return Match({"number": text})
+    return Miss("not a number written as a string")

@@ -227,3 +227,12 @@ def test_a_generated_secret_is_no_constant(ruleset):
     sent = explain(ruleset, {"id": 2, "name": "new", "key": secret}, {"name": "new", "key": secret},
                    type_entities=others, collection_entities=others)
     assert sent.build_reason is None and field(sent, "key").rule_id == "field.echo"
+
+
+def test_an_amount_holding_the_new_ids_digits_is_no_template(ruleset):
+    """pretix answered item 5 with tax_rate "5.00" (its tax rule's rate): rebuilt around the id, the
+    next item (id 6) would have been answered "6.00"; a number written as a string is no template."""
+    explanation = explain(ruleset, {"id": 5, "tax_rate": "5.00", "url": "/items/5/"}, {"name": "seat"},
+                          type_entities=[{"id": 4, "tax_rate": "19.00", "url": "/items/4/"}])
+    assert field(explanation, "tax_rate").rule_id == "field.constant"
+    assert field(explanation, "url").rule_id == "field.template"  # a path still rebuilds around the id
