@@ -31,7 +31,39 @@ def with_validated_values(plans: list[WritePlan], ctx: PlanContext) -> list[Writ
     """Each built create or update plan with the members a recorded refusal shows validated, and their traces."""
     if TABLE not in ctx.ruleset.tables:
         return plans
-    return [_with_validated(plan, ctx) if _judged(plan) else plan for plan in plans]
+    return _shared_by_type([_with_validated(plan, ctx) if _judged(plan) else plan for plan in plans], ctx)
+
+
+def _shared_by_type(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
+    """A member a recorded refusal shows validated on one write of a type is validated on every
+    other create or update of the type accepting it (the application validates the field, whichever
+    call sets it: PocketBase refuses a select value outside its list on a PATCH as on the POST that
+    showed it), accepting the values either tool's successful calls sent."""
+    learned: dict[tuple[str, str], ValidatedValue] = {}
+    for plan in plans:
+        for rule in plan.validated_values:
+            learned.setdefault((str(plan.type), rule.member), rule)
+    if not learned:
+        return plans
+    result = []
+    for plan in plans:
+        own = {v.member for v in plan.validated_values}
+        accepted = {m.member for m in plan.members if m.admission == "accepted"} - own \
+            - {r.member for r in plan.references}
+        shared = [rule for (type_name, member), rule in learned.items()
+                  if type_name == str(plan.type) and member in accepted]
+        if not _judged(plan) or not shared:
+            result.append(plan)
+            continue
+        successes = [body for record in _calls(plan, ctx) if record.succeeded
+                     and (body := _sent_body(record, plan)) is not None]
+        added = []
+        for rule in shared:
+            values = list(rule.accepted)
+            values += [v for v in _accepted(successes, rule.member) if not any(same_json(v, a) for a in values)]
+            added.append(rule.model_copy(update={"accepted": tuple(values)}))
+        result.append(plan.model_copy(update={"validated_values": plan.validated_values + tuple(added)}))
+    return result
 
 
 def _judged(plan: WritePlan) -> bool:

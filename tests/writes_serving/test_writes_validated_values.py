@@ -88,3 +88,28 @@ def test_another_value_is_refused_and_a_recorded_one_served(built) -> None:
             assert status == 201 and answer["status"] == "published" and answer["title"] == "New"
     finally:
         runtime.close()
+
+
+def test_an_update_of_the_type_validates_the_member_the_create_showed_validated(tmp_path) -> None:
+    """PocketBase refuses a select value outside its list on a PATCH as on the POST whose recorded
+    refusal showed it: the update accepts the values either tool's successful calls sent, and
+    refuses another, state unchanged."""
+    har = capture("one-member")
+    har.call("PATCH", "/posts/2", body={"status": "draft"}, response={"id": 2, "title": "Relays", "status": "draft"})
+    har.call("GET", "/posts/2", response={"id": 2, "title": "Relays", "status": "draft"})
+    bundle = build_from(har, tmp_path / "capture.har")
+    update = plan(bundle, "PATCH", "/posts/{post_id}")
+    assert update.served, update.reason
+    (rule,) = update.validated_values
+    assert rule.member == "status" and set(rule.accepted) == {"published", "draft"}
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            before = data_client.data_get(serving.base_url, token=serving.data_token)
+            status, answer = send_json(serving, "/posts/1", {"status": "archived"}, method="PATCH")
+            assert status == 400 and "'status'" in answer["message"], answer
+            assert data_client.data_get(serving.base_url, token=serving.data_token) == before
+            status, answer = send_json(serving, "/posts/1", {"status": "published"}, method="PATCH")
+            assert status == 200 and answer["status"] == "published", answer
+    finally:
+        runtime.close()
