@@ -55,14 +55,16 @@ def parse_expression(text: str, conjunction: str, operators: dict[str, str]) -> 
         position = joined.end()
 
 
-def parse_clauses(text: str, syntax: str, conjunction: str, operators: dict[str, str]) -> list[Clause] | None:
-    """The clauses of ``text`` in the spelling ``syntax`` names (``infix`` or ``json-object``)."""
+def parse_clauses(text: str, syntax: str, conjunction: str, operators: dict[str, str],
+                  within: str | None = None) -> list[Clause] | None:
+    """The clauses of ``text`` in the spelling ``syntax`` names (``infix`` or ``json-object``, its
+    comparisons inside the member ``within`` when one is named)."""
     if syntax == "json-object":
-        return parse_json_object(text, operators)
+        return parse_json_object(text, operators, within)
     return parse_expression(text, conjunction, operators)
 
 
-def parse_json_object(text: str, operators: dict[str, str]) -> list[Clause] | None:
+def parse_json_object(text: str, operators: dict[str, str], within: str | None = None) -> list[Clause] | None:
     """The clauses of a JSON object whose every member names a field and holds a literal (an
     equality) or an object of spelled operators each holding a literal (a list operator, ``in``: a
     non-empty array of literals of one kind); None for anything else (an array, a nested object that
@@ -72,6 +74,10 @@ def parse_json_object(text: str, operators: dict[str, str]) -> list[Clause] | No
         value = json.loads(text, parse_constant=_no_constant)
     except ValueError:
         return None
+    if within is not None:  # {"where": {...}} and nothing beside it (an order or limit there is refused)
+        if not isinstance(value, dict) or list(value) != [within]:
+            return None
+        value = value[within]
     if not isinstance(value, dict) or not value or not operators:
         return None
     clauses: list[Clause] = []

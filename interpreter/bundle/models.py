@@ -174,6 +174,9 @@ class QuerySpec(_Model):
     """For ``expression``: how the value spells its comparisons: ``infix`` (``views>=12 && status='x'``,
     joined by ``separator``) or ``json-object`` (Waterline's ``{"views": {">=": 12}, "status": "x"}``:
     each member a field, equal to a literal or compared by operator members, all of them holding)."""
+    within: str | None = None
+    """For a ``json-object`` expression: the member of the value's object the comparisons sit in, the
+    object holding nothing else (LoopBack's ``filter={"where": {"isComplete": false}}``)."""
     proven_clauses: tuple[str, ...] | None = None
     """For ``expression``: the comparisons the recordings proved, as operator and literal kind
     (``>=:number``, ``==:text``); serving refuses a value comparing otherwise."""

@@ -124,6 +124,8 @@ class JsonObjectParams(BaseModel):
 
     operators: dict[str, str] = Field(min_length=1)
     """Spelled operator member -> ==, !=, >, >=, < or <=."""
+    within: str | None = None
+    """The one member of the value's object the comparisons sit in (LoopBack's ``{"where": {...}}``)."""
 
 
 @predicate("query_value_json_comparisons", context="query-candidate", params=JsonObjectParams)
@@ -131,7 +133,7 @@ def query_value_json_comparisons(ctx: QueryCandidateContext, params: JsonObjectP
     """The value is a JSON object whose members name fields of the members, each holding a literal
     (an equality) or an object of spelled operators holding literals (``{"year": {">": 1970}}``),
     none of them a field the members hold as an object or array."""
-    clauses = parse_json_object(ctx.value, params.operators)
+    clauses = parse_json_object(ctx.value, params.operators, params.within)
     if clauses is None:
         return Miss(f"{ctx.value!r} is no JSON object of fields equal to or compared with literals")
     unknown = next((c.field for c in clauses if c.field not in ctx.fields), None)
@@ -140,4 +142,5 @@ def query_value_json_comparisons(ctx: QueryCandidateContext, params: JsonObjectP
     nested = next((c.field for c in clauses if c.field in ctx.structured_fields), None)
     if nested is not None:
         return Miss(f"{nested!r} is held as an object or array: what a literal compares with there is not shown")
-    return Match({"operators": params.operators, "clauses": len(clauses)})
+    found = {"operators": params.operators, "clauses": len(clauses)}
+    return Match({**found, "within": params.within} if params.within else found)

@@ -36,7 +36,7 @@ TABLE = "view-learned-queries"
 
 
 SPELLING = ("field", "operator", "index", "separator", "descending_prefix", "direction_separator", "directions",
-            "operators", "syntax")
+            "operators", "syntax", "within")
 """What a matching rule's yields and evidence may tell the learned query about the spelling."""
 
 Combination = tuple[QuerySpec, ...]
@@ -135,7 +135,7 @@ def _with_proven_clauses(lines: list[ListLine], learned: dict[str, QuerySpec]) -
             if spec is None or spec.kind != "expression" or not line.state_backed \
                     or not any(q.param == name for q in line.queries):
                 continue  # only the lines that proved the expression prove its clauses
-            clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {}) or []
+            clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {}, spec.within) or []
             shapes.setdefault(name, set()).update(clause_shape(c) for c in clauses)
     if not shapes:
         return lines, learned

@@ -59,7 +59,7 @@ def _filtered(result: list[dict[str, Any]], spec: QuerySpec, value: str) -> list
         needle = value.lower()
         return [m for m in result if needle in _all_text(m).lower()]
     if spec.kind == "expression":
-        clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {})
+        clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {}, spec.within)
         if clauses is None:
             return []  # never answered: ``unproven`` refuses a value that is no such expression
         for clause in clauses:
@@ -245,7 +245,7 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
         if spec.kind != "expression":
             continue
         spelled = " or ".join(sorted(spec.operators or {}))
-        clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {})
+        clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {}, spec.within)
         if clauses is None and spec.syntax == "json-object":
             return (f"{name}={value!r} is not a filter the capture proves: accepted, a JSON object whose members "
                     f"name fields, each holding a text, number, boolean or null (equal to it) or an object of "

@@ -252,3 +252,13 @@ def test_a_clause_word_is_no_field_of_its_own():
     """``filter[fields][title]`` (a projection) is no filter on a field named by its first bracket."""
     bundle = build_from(capture(("filter[fields][title]=true", [{"title": a["title"]} for a in (A1, A2, A3)])))
     assert "filter[fields][title]" not in learned(bundle)
+
+
+def test_a_json_filter_holding_only_a_where_clause_is_learned_and_answers_a_served_create():
+    """LoopBack's ``filter={"where":{"views":{"gt":5}}}``; a filter with an order beside it is not read."""
+    bundle = build_from(capture(('filter={"where":{"views":{"gt":5}}}', [A1, A3])))
+    assert learned(bundle) == {"filter": ("expression", "learned-query.json-filter-where")}
+    runtime = after_create(bundle)
+    assert titles(runtime, {"filter": '{"where":{"views":{"gt":-1}}}'}) == ["alpha", "Beta notes", "gamma", "delta"]
+    ordered = runtime.call_tool("get_articles", {"query": {"filter": '{"where":{"views":{"gt":5}},"order":["title DESC"]}'}})
+    assert ordered.is_error and "not a filter the capture proves" in ordered.structured["message"], ordered.structured

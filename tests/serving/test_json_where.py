@@ -56,3 +56,33 @@ def test_a_proven_where_filters_the_state(where, ids):
 def test_other_wheres_are_refused(where, says):
     reason = unproven((WHERE,), (("where", where),), FIELDS, KINDS)
     assert reason is not None and says in reason
+
+
+# LoopBack's filter={"where": {...}}: the comparisons inside one member, its own operator names.
+LOOPBACK = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "neq": "!=", "inq": "in", "nin": "!in"}
+FILTER = QuerySpec(param="filter", kind="expression", syntax="json-object", operators=LOOPBACK, within="where",
+                   proven_clauses=("==:boolean", ">:number", "in:list-number"))
+
+
+def test_parse_reads_the_comparisons_inside_the_named_member():
+    assert parse_json_object('{"where":{"year":{"gt":1970},"inPrint":true}}', LOOPBACK, "where") == [
+        Clause("year", ">", 1970), Clause("inPrint", "==", True)]
+
+
+@pytest.mark.parametrize("text", ['{"where":{"year":1970},"limit":2}', '{"order":["year DESC"]}', '{"year":1970}',
+                                  '{"where":[{"year":1970}]}', '{"where":{}}', '[{"where":{"year":1}}]'])
+def test_parse_refuses_a_filter_with_anything_beside_the_member(text):
+    assert parse_json_object(text, LOOPBACK, "where") is None
+
+
+@pytest.mark.parametrize("value,ids", [('{"where":{"year":{"gt":1970}}}', [2, 3]), ('{"where":{"inPrint":false}}', [2]),
+                                       ('{"where":{"id":{"inq":[3,1]}}}', [1, 3])])
+def test_a_proven_filter_where_filters_the_state(value, ids):
+    query = (("filter", value),)
+    assert unproven((FILTER,), query, FIELDS, KINDS) is None
+    assert [m["id"] for m in evaluate_queries(BOOKS, (FILTER,), query)] == ids
+
+
+def test_a_filter_beside_an_order_is_refused():
+    reason = unproven((FILTER,), (("filter", '{"where":{"inPrint":true},"order":["year DESC"]}'),), FIELDS, KINDS)
+    assert reason is not None and "JSON object" in reason
