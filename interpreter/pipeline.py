@@ -41,8 +41,16 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
     from capenv.interpreter.plans.context import PlanContext
     from capenv.interpreter.view.paging import PagingRoles
 
+    from capenv.interpreter.gate.per_value import merge_split
+    from capenv.interpreter.plans.collection_split import split_tools
+
     records = {r.ordinal: r for r in evidence.records}
+    # a tool whose collection segment names a kind of entity per value: one part per value, each
+    # built and gated as a tool of its own, folded back into the tool's plan after the gate
+    manifest, splits, unsplit = split_tools(manifest, view, records, ruleset, {p.tool for p in view.read_only_posts})
+    view = view.model_copy(update={"traces": view.traces + unsplit}) if unsplit else view
     context = PlanContext(manifest, view, records, ruleset)  # one timeline for the plans and the gate
+    context.whole_tools = {name: s.tool for s in splits for name in s.parts}
     plans = build_plans(context)
     if view.state_available and plans:
         timeline = context.timeline
@@ -55,6 +63,7 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
                                        "traces": view.traces + tuple(run.traces)})  # the gate's budget hit
     else:
         plans = [p.model_copy(update={"served": False, "reason": p.build_reason or "state unavailable"}) for p in plans]
+    plans = merge_split(plans, splits, records) if splits else plans
     return view.model_copy(update={"writes": tuple(plans), "write_clock": _write_clock(evidence)})
 
 

@@ -839,6 +839,15 @@ class WritePlan(_Model):
     chosen_id: ChosenId | None = None
     """For a create whose client chooses the identity: the shape it must have (``plans/chosen_ids``);
     written to a bundle only when set, as ``references``."""
+    dispatch_params: tuple[str, ...] = ()
+    """Path parameters whose values each name a kind of entity (``write-collection-segments``):
+    every value has a plan of its own in ``variants``, and serving runs the one a call's values
+    name, refusing values with none served. This plan's own rules are its first served variant's
+    (or first variant's). Written to a bundle only when set, as ``references``."""
+    dispatch_args: dict[str, str] = Field(default_factory=dict)
+    """For a variant: the decoded values of ``dispatch_params`` it serves. Written only when set."""
+    variants: tuple["WritePlan", ...] = ()
+    """The per-value plans (each learned from and proven on its values' calls only)."""
     reason: str | None = None
     served: bool = False
     contradicted_by: int | None = None
@@ -849,6 +858,10 @@ class WritePlan(_Model):
     @model_serializer(mode="wrap")
     def _without_empty_references(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
         data = handler(self)
+        if isinstance(data, dict):
+            for name in ("dispatch_params", "dispatch_args", "variants"):
+                if not getattr(self, name):
+                    data.pop(name, None)
         if not self.references and isinstance(data, dict):
             data.pop("references", None)
         if not self.validated_values and isinstance(data, dict):
@@ -865,3 +878,4 @@ class WritePlan(_Model):
 
 
 ViewResult.model_rebuild()
+WritePlan.model_rebuild()

@@ -60,8 +60,11 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     events: list[TraceEvent] = []
     tool_paths = [ctx.records[o].path for o in tool.record_ordinals]
     target = keyed_target(tool, target_of(tool, ctx.view, ctx.document_paths, tool_paths, ctx.ruleset), ctx)
+    # a per-value part (``collection_split``) is classified on its whole tool's calls: what the
+    # method does at the template (an upsert answering 201 for a new id) is the route's, not a value's
+    whole = ctx.whole_tools.get(tool.name, tool)
     decision = classify(tool, target, ctx.view, ctx.ruleset,
-                        tuple(ctx.records[o].status for o in tool.record_ordinals))
+                        tuple(ctx.records[o].status for o in whole.record_ordinals))
     events.extend(decision.events)
     effect = str(decision.yields.get("effect", "none"))
     base: dict[str, Any] = {"tool": tool.name, "method": tool.method, "template": tool.template, "effect": effect,

@@ -33,6 +33,8 @@ class PlanContext:
         self.min_id_length = int(ruleset.setting("plans", "min_linked_id_length"))
         self.is_identity_member = IdentityMembers(ruleset)
         self.envelopes: dict[str, Any] = {}
+        self.whole_tools: dict[str, Any] = {}
+        """A per-value part's name -> the manifest tool it was split from (``collection_split``)."""
         self.unanswered: dict[tuple[str, str], list[Any]] | None = None
         """Update and action calls answered without their entity, by entity (``held_before``)."""
         self.held_steps: dict[tuple[str, str], list[Any]] = {}

@@ -139,8 +139,9 @@ def _add_write_answers(ctx: Any) -> None:
             continue
         target = keyed_target(tool, target_of(tool, ctx.view, ctx.document_paths, [c.path for c in calls],
                                               ctx.ruleset), ctx)
+        whole = ctx.whole_tools.get(tool.name, tool)  # a per-value part: its whole tool's calls
         effect = str(classify(tool, target, ctx.view, ctx.ruleset,
-                              tuple(c.status for c in calls)).yields.get("effect", "none"))
+                              tuple(ctx.records[o].status for o in whole.record_ordinals)).yields.get("effect", "none"))
         found: list[tuple[Record, EntityType, str, dict[str, Any] | None]] = []
         if effect in ("update", "action") and target.type is not None:
             if effect == "action" and sub_resource_call(calls, target.type, ctx) is not None:

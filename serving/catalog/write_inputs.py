@@ -166,7 +166,29 @@ class WriteInputs:
             schema["minProperties"] = self.plan.min_members
         return schema
 
+    def served_variants(self) -> list["WriteInputs"]:
+        """For a plan dispatching on a collection segment: each served value's own inputs."""
+        return [WriteInputs(self.tool, v, self.path_samples) for v in self.plan.variants if v.served]
+
+    def dispatch_schema(self) -> dict[str, Any]:
+        """One choice per served value: the value as a constant, the members that value's plan accepts."""
+        choices = []
+        for inputs in self.served_variants():
+            one = inputs.schema()
+            for name, value in inputs.plan.dispatch_args.items():
+                one["properties"][name] = {"const": value, "description": (
+                    f"path parameter {{{name}}} {value!r}: its own kind of entity, written as "
+                    f"{inputs.tool.method} {inputs.tool.spelled_template} was recorded with it")}
+            choices.append(one)
+        values = "; ".join(", ".join(f"{n} {v!r}" for n, v in i.plan.dispatch_args.items())
+                           for i in self.served_variants())
+        return {"type": "object", "oneOf": choices, "description": (
+            f"each value of {', '.join(self.plan.dispatch_params)} names its own kind of entity, with the members "
+            f"its recorded calls show; served: {values}; another value is refused")}
+
     def schema(self) -> dict[str, Any]:
+        if self.plan.dispatch_params:
+            return self.dispatch_schema()
         properties: dict[str, Any] = {}
         tied = self.tied_path_schemas()
         for param in self.tool.params:
@@ -208,6 +230,9 @@ class WriteInputs:
         return schema
 
     def accepted(self) -> str:
+        if self.plan.dispatch_params:
+            return "; or ".join(", ".join(f"{n} {v!r}" for n, v in i.plan.dispatch_args.items()) + ": " + i.accepted()
+                                for i in self.served_variants()) or "no arguments"
         members = [m.member for m in self.plan.members if m.admission != "not-accepted"]
         parts = [f'"{p}" (a string)' for p in self.tool.params]
         if self.plan.query:
@@ -283,6 +308,15 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
     if plan.address is not None and plan.address.by == "path" and plan.address.member:
         parts.append(f'The path names the entity by its "{plan.address.member}": the one entity holding that value '
                      "(none answers as the application answers a missing one; several are refused).")
+    if plan.dispatch_params:  # each value its own kind of entity, with its own members
+        for variant in (v for v in plan.variants if v.served):
+            values = ", ".join(f"{n} {v!r}" for n, v in variant.dispatch_args.items())
+            members = [m.member for m in variant.members if m.admission != "not-accepted"]
+            parts.append(Sample(f"With {values}: body members ", quote_all(members) or ("none",), ".", noun="members"))
+        parts.append(f"Each value of {', '.join(plan.dispatch_params)} names its own kind of entity: a value not "
+                     "listed here is refused, as no recorded call shows what the application does there.")
+        parts.append(SCHEMA_CANNOT_SAY)
+        return parts
     accepted = [m for m in plan.members if m.admission == "accepted"]
     required = [m.member for m in accepted if m.required]
     if required:

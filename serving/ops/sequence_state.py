@@ -89,7 +89,7 @@ def sequence_fields(plans: Iterable[Any]) -> set[tuple[str, str, ScopeKind]]:
     """``(type, field, scope kind)`` of every sequence the plans generate (a ``sequence`` rule,
     or an ``identity`` rule of format ``sequence``): what ``SequenceState.restart`` measures."""
     found: set[tuple[str, str, ScopeKind]] = set()
-    for plan in plans:
+    for plan in [v for p in plans for v in (getattr(p, "variants", ()) or (p,))]:
         for rule in plan.fields:
             params = rule.params
             if rule.op == "sequence" or (rule.op == "identity" and params.get("format") == "sequence"):

@@ -96,7 +96,8 @@ def unchecked_header_sent(plan: WritePlan, header: Callable[[str], str | None]) 
     """The first conditional header (``WritePlan.unchecked_headers``) a call sends, looked up with
     ``header``: serving cannot check it, so it refuses the call (and the gate counts a recorded call
     sending one as a call the plan does not explain)."""
-    return next((name for name in plan.unchecked_headers if header(name) is not None), None)
+    names = plan.unchecked_headers + tuple(h for v in plan.variants for h in v.unchecked_headers)  # any value's
+    return next((name for name in names if header(name) is not None), None)
 
 
 def unchecked_header_refusal(name: str) -> str:

@@ -27,6 +27,7 @@ from capenv.serving.reads.answers import Answer, from_recording
 from capenv.serving.state.index import KnownSpellings, StateIndex, known_at_install
 
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult, latest_absent_calls
+from .dispatch import variant_for
 from .execute import execute
 
 CLOCK_STEP = timedelta(seconds=1)
@@ -146,6 +147,10 @@ class WriteState:
         ``CallRefused`` with the state unchanged."""
         if plan is None:
             raise CallRefused("this tool has no served write plan", http_status=501)
+        try:
+            plan = variant_for(plan, call.path)  # a per-value plan: the one the call's values name
+        except WriteRefusal as refusal:
+            raise CallRefused(refusal.message, http_status=400, kind="unsupported") from None
         instant = meta.clock + CLOCK_STEP
         sequences = SequenceState.continuing(meta.sequences)  # the write's own copy
         grown: list[int] = []

@@ -1,0 +1,77 @@
+"""Per-value plans folded back into their tool's plan after the gate (``plans/collection_split``).
+
+Each part of a tool split on a type-naming collection segment was built and gated as a tool of its
+own; here they become the ``variants`` of one plan per tool, its rules the first served variant's,
+served when any variant is. Every successful call of a variant not served is marked unexplained
+(``gate_notes.UNEXPLAINED``): serving refuses it, so ``capenv verify`` does not count its endpoint.
+"""
+
+from __future__ import annotations
+
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.plans.collection_split import Split
+from capenv.interpreter.rules_engine import TraceEvent
+
+from .gate_notes import UNEXPLAINED
+
+
+def merge_split(plans: list[WritePlan], splits: list[Split], records: dict[int, Record]) -> list[WritePlan]:
+    """One plan per split tool again, its parts its ``variants``, in the tool's place."""
+    by_part = {p.tool: p for p in plans}
+    merged: dict[str, WritePlan] = {}
+    for split in splits:
+        variants = []
+        for name, (values, part) in split.parts.items():
+            plan = by_part.pop(name, None)
+            if plan is None:
+                continue
+            variants.append(plan.model_copy(update={"tool": split.tool.name, "dispatch_args": values,
+                                                    "traces": tuple(_renamed(e, name, split.tool.name)
+                                                                    for e in plan.traces)}))
+        if not variants:
+            continue
+        merged[split.tool.name] = _outer(split, variants, records)
+    result = []
+    for plan in plans:
+        if plan.tool in by_part:
+            result.append(plan)
+        else:
+            owner = next((s.tool.name for s in splits if plan.tool in s.parts), None)
+            if owner is not None and owner in merged:
+                result.append(merged.pop(owner))
+    return result
+
+
+def _renamed(event: TraceEvent, part: str, tool: str) -> TraceEvent:
+    return event.model_copy(update={"subject": event.subject.replace(part, tool)}) \
+        if isinstance(event.subject, str) and part in event.subject else event
+
+
+def _outer(split: Split, variants: list[WritePlan], records: dict[int, Record]) -> WritePlan:
+    served = [v for v in variants if v.served]
+    primary = served[0] if served else variants[0]
+    accepted = ", ".join(_spelled(v.dispatch_args) for v in served) or "none"
+    traces: list[TraceEvent] = list(split.events)
+    for variant in variants:
+        traces.extend(variant.traces)
+        if variant.served:
+            continue
+        part = next(p for values, p in split.parts.values() if values == variant.dispatch_args)
+        for ordinal in part.record_ordinals:
+            if 200 <= records[ordinal].status < 300:
+                refusal = (f"no served plan for {_spelled(variant.dispatch_args)} "
+                           f"({variant.reason or 'not served'}); served: {accepted}")
+                traces.append(TraceEvent(table="gate", subject=split.tool.name, rule_id=None, outcome="miss",
+                                         evidence={"record": ordinal, "kind": "call", UNEXPLAINED: True,
+                                                   "refusal": refusal},
+                                         reason=f"serving refuses this call: {refusal}",
+                                         location="interpreter/gate/per_value.py:merge_split"))
+    checked = sorted({o for v in variants for o in v.checked_record_ordinals})
+    return primary.model_copy(update={
+        "dispatch_params": split.params, "dispatch_args": {}, "variants": tuple(variants),
+        "served": bool(served), "checked_record_ordinals": tuple(checked), "traces": tuple(traces)})
+
+
+def _spelled(values: dict[str, str]) -> str:
+    return ", ".join(f"{name} {value!r}" for name, value in values.items())
