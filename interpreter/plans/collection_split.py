@@ -52,11 +52,6 @@ def _spans(tool: Tool, entity_type: EntityType) -> list[int] | None:
     return [i for i, piece in enumerate(template) if _is_param(piece)]
 
 
-def _members(record: Record) -> set[str]:
-    body = record.request.json_value if record.request.is_json else None
-    return set(body) if isinstance(body, dict) else set()
-
-
 def split_tools(manifest: Manifest, view: ViewResult, records: dict[int, Record], ruleset: RuleSet,
                 read_only: set[str]) -> tuple[Manifest, list[Split], tuple[TraceEvent, ...]]:
     """The manifest with each write tool spanning a type-naming segment replaced by its parts, and
@@ -80,13 +75,9 @@ def split_tools(manifest: Manifest, view: ViewResult, records: dict[int, Record]
                     shown = members.setdefault(unquote(parts[index]), set())
                     for entity in held.entities:
                         shown.update(entity.value)
-            for tool in tools:
+            for tool in tools:  # a value only written names no members: what a call sends is no kind's own
                 for ordinal in tool.record_ordinals:
-                    record = records[ordinal]
-                    value = unquote(split_path(record.path)[index])
-                    shown = members.setdefault(value, set())
-                    if 200 <= record.status < 300:
-                        shown.update(_members(record))
+                    members.setdefault(unquote(split_path(records[ordinal].path)[index]), set())
             segment = split_path(tools[0].template)[index][1:-1]
             context = WriteCollectionSegmentContext(segment=segment,
                                                     members={v: sorted(m) for v, m in sorted(members.items())})

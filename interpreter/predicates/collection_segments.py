@@ -8,7 +8,7 @@ calls explains none of another's. When the table says a segment names types, eac
 gets a plan of its own, learned from and proven on that value's calls only (``plans/collection_split``).
 
 The context gives, per recorded value, the members the value's entities show (held in the initial
-state) and the members its calls sent; the predicate only compares those sets.
+state); the predicate only compares those sets.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ class WriteCollectionSegmentContext(BaseModel):
     """The template parameter (``class_id``)."""
     members: dict[str, list[str]] = Field(default_factory=dict)
     """Per value the segment was recorded with (by a write call, or a held collection): the members
-    the entities held there show and the members that value's write calls sent, together."""
+    the entities the initial state holds there show (none for a value only written: the members
+    a call sends are what it chose to send, as a token's optional note, not what its kind holds)."""
 
 
 class DistinctParams(BaseModel):

@@ -134,3 +134,19 @@ def test_the_tools_input_schema_names_each_served_value_and_its_members():
                                                                                      **SYSTEM}})
     assert refused.is_error
     assert b"Ubik" not in http(runtime, "GET", "/items/books").body
+
+
+def test_members_only_sent_under_another_parent_do_not_split_it():
+    """One parent holds tokens; calls under other parents send other optional members (a note, an
+    expiry): what a call chooses to send is no kind of its own, so the tool keeps one plan."""
+    held = [{"id": 1, "note": "ci", "created": "2026-01-01T00:00:00Z", "scopes": ["read"]}]
+    app = HarBuilder(start="2026-01-06T09:00:00Z").call("GET", "/users", response=[{"name": "ann"}, {"name": "bob"},
+                                                                                     {"name": "cy"}])
+    app.call("GET", "/users/ann/tokens", response=held)
+    app.call("POST", "/users/bob/tokens", body={"note": "x", "expires_in": 60}, status=201,
+             response={"id": 2, "note": "x", "created": "2026-01-06T09:00:01Z", "scopes": ["read"]})
+    app.call("POST", "/users/cy/tokens", body={"scopes": ["read"]}, status=201,
+             response={"id": 3, "note": None, "created": "2026-01-06T09:00:02Z", "scopes": ["read"]})
+    bundle = build_from(app)
+    plan = next(p for p in bundle.view.writes if p.method == "POST")
+    assert not plan.dispatch_params and not plan.variants
