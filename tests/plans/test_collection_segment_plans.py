@@ -150,3 +150,13 @@ def test_members_only_sent_under_another_parent_do_not_split_it():
     bundle = build_from(app)
     plan = next(p for p in bundle.view.writes if p.method == "POST")
     assert not plan.dispatch_params and not plan.variants
+
+
+def test_the_openapi_operation_names_the_served_values_and_each_ones_body():
+    runtime = EnvironmentRuntime(build_from(items_app()))
+    document = json.loads(runtime.openapi())
+    operation = document["paths"]["/items/{item_id}"]["post"]
+    segment = next(p for p in operation["parameters"] if p["name"] == "item_id")
+    assert segment["schema"]["enum"] == ["authors", "books"]
+    bodies = operation["requestBody"]["content"]["application/json"]["schema"]["oneOf"]
+    assert [set(b["properties"]) for b in bodies] == [{"name", "born", *SYSTEM}, {"title", "year", *SYSTEM}]
