@@ -60,7 +60,7 @@ def openapi_document(bundle: Bundle, catalog: Catalog) -> dict[str, Any]:
 
 
 def _operation(entry: CatalogEntry, bundle: Bundle) -> dict[str, Any]:
-    schema = _one_of_flattened(entry.inputs.schema())
+    schema = entry.inputs.schema()
     properties = schema.get("properties", {})
     operation: dict[str, Any] = {
         "operationId": entry.name,
@@ -79,26 +79,6 @@ def _operation(entry: CatalogEntry, bundle: Bundle) -> dict[str, Any]:
         responses = {code: {k: v for k, v in answer.items() if k != "content"} for code, answer in responses.items()}
     operation["responses"] = responses
     return operation
-
-
-def _one_of_flattened(schema: dict[str, Any]) -> dict[str, Any]:
-    """A write dispatching on a collection segment (``WriteInputs.dispatch_schema``: one choice per
-    served value) as HTTP sees it: the segment one of the served values, the body one of theirs."""
-    choices = schema.get("oneOf")
-    if not choices or "properties" in schema:
-        return schema
-    properties: dict[str, Any] = {}
-    for name in choices[0].get("properties", {}):
-        found = [c["properties"][name] for c in choices if name in c.get("properties", {})]
-        if name == "body":
-            properties[name] = {"oneOf": found, "description": schema.get("description", "")}
-        elif all("const" in f for f in found):
-            properties[name] = {"type": "string", "enum": [f["const"] for f in found],
-                                "description": schema.get("description", "")}
-        else:
-            properties[name] = found[0]
-    required = [n for n in choices[0].get("required", ()) if all(n in c.get("required", ()) for c in choices)]
-    return {"type": "object", "properties": properties, **({"required": required} if required else {})}
 
 
 def _absences(entry: CatalogEntry, bundle: Bundle) -> tuple[Recording, ...]:

@@ -182,9 +182,22 @@ class WriteInputs:
             choices.append(one)
         values = "; ".join(", ".join(f"{n} {v!r}" for n, v in i.plan.dispatch_args.items())
                            for i in self.served_variants())
-        return {"type": "object", "oneOf": choices, "description": (
-            f"each value of {', '.join(self.plan.dispatch_params)} names its own kind of entity, with the members "
-            f"its recorded calls show; served: {values}; another value is refused")}
+        said = (f"each value of {', '.join(self.plan.dispatch_params)} names its own kind of entity, with the "
+                f"members its recorded calls show; served: {values}; another value is refused")
+        # the choices together, for a client reading only the top level (and OpenAPI's parameters and body)
+        properties: dict[str, Any] = {}
+        for name in choices[0]["properties"] if choices else ():
+            found = [c["properties"][name] for c in choices if name in c["properties"]]
+            if name == "body":
+                properties[name] = {"oneOf": found, "description": said}
+            elif all("const" in f for f in found):
+                properties[name] = {"type": "string", "enum": [f["const"] for f in found], "description": said}
+            else:
+                properties[name] = found[0]
+        required = [n for n in (choices[0].get("required", ()) if choices else ())
+                    if all(n in c.get("required", ()) for c in choices)]
+        return {"type": "object", "properties": properties, **({"required": required} if required else {}),
+                "oneOf": choices, "description": said}
 
     def schema(self) -> dict[str, Any]:
         if self.plan.dispatch_params:
@@ -312,7 +325,9 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
         for variant in (v for v in plan.variants if v.served):
             values = ", ".join(f"{n} {v!r}" for n, v in variant.dispatch_args.items())
             members = [m.member for m in variant.members if m.admission != "not-accepted"]
-            parts.append(Sample(f"With {values}: body members ", quote_all(members) or ("none",), ".", noun="members"))
+            wrap = f" (wrapped as {envelope_text(variant)})" if variant.body_envelope else ""
+            parts.append(Sample(f"With {values}: body members ", quote_all(members) or ("none",), f"{wrap}.",
+                                noun="members"))
         parts.append(f"Each value of {', '.join(plan.dispatch_params)} names its own kind of entity: a value not "
                      "listed here is refused, as no recorded call shows what the application does there.")
         parts.append(SCHEMA_CANNOT_SAY)
