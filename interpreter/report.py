@@ -35,7 +35,10 @@ def report_document(manifest: Manifest, view: ViewResult, records: int,
                        **({"references": [_reference(r) for r in data["references"]]} if data.get("references")
                           else {}),
                        **({"validated_values": [_validated(r) for r in data["validated_values"]]}
-                          if data.get("validated_values") else {})})
+                          if data.get("validated_values") else {}),
+                       **({"per_value": [{"values": dict(v["dispatch_args"]), "served": bool(v["served"]),
+                                          "reason": v["reason"], "contradicted_by": v["contradicted_by"]}
+                                         for v in data["variants"]]} if data.get("variants") else {})})
     dropped = unsendable_headers(replay) if replay is not None else []
     return {
         "evidence_id": view.evidence_id,

@@ -70,6 +70,9 @@ def test_each_collection_value_gets_its_own_proven_create_plan():
     assert {m.member for m in variants[("books",)].members} == {"title", "year", *SYSTEM}
     assert all(v.served for v in variants.values()), [v.reason for v in variants.values()]
     assert any(e.table == "write-collection-segments" and e.outcome == "match" for e in plan.traces)
+    reported = next(w for w in bundle.report["writes"] if w["tool"] == plan.tool)
+    assert [(v["values"], v["served"]) for v in reported["per_value"]] == [
+        ({plan.dispatch_params[0]: "authors"}, True), ({plan.dispatch_params[0]: "books"}, True)]
     assert [t.name for t in bundle.manifest.tools] == [t.name for t in build_from(items_app()).manifest.tools]
 
 
