@@ -154,9 +154,14 @@ def ordered_rules(rules: Iterable[FieldRule]) -> list[CompiledRule]:
 
 def apply_field_rules(rules: Iterable[FieldRule], ctx: OpContext) -> dict[str, Any]:
     """Every field's value for one write (fields left ``UNCHANGED`` are absent)."""
+    return apply_ordered(ordered_rules(rules), ctx)
+
+
+def apply_ordered(ordered: Iterable[CompiledRule], ctx: OpContext) -> dict[str, Any]:
+    """``apply_field_rules`` of rules ``ordered_rules`` compiled and ordered (a plan's, kept)."""
     values: dict[str, Any] = {}
     body = ctx.body
-    for rule in ordered_rules(rules):
+    for rule in ordered:
         member = rule.echoed
         if member is not None and member in body:  # what ``echo`` answers, inline
             ctx.field = rule.field

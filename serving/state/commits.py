@@ -165,7 +165,7 @@ def write_batch(subjects: Subjects, mirror: StateMirror, decision: Decision, rec
             writes.append(_subject(subjects, mirror, COLLECTION, collection.path, collection_state(collection, rank)))
             touched.append((COLLECTION, collection.path))
             growth = None
-        entity_write, key = _entity_write(subjects, mirror, view, collection, decision)
+        entity_write, key = _entity_write(subjects, mirror, view, collection, decision, types.entity)
         writes.append(entity_write)
         touched.append((ENTITY, entity_write.subject_id))
         if view == "create" and growth is not None:
@@ -192,7 +192,8 @@ def write_batch(subjects: Subjects, mirror: StateMirror, decision: Decision, rec
 
 
 def _entity_write(subjects: Subjects, mirror: StateMirror, view: str, collection: HeldCollection,
-                  decision: Decision) -> tuple[SubjectWrite, str]:
+                  decision: Decision, subject_type: str) -> tuple[SubjectWrite, str]:
+    """``subject_type``: the environment's entity type (``_types(subjects).entity``)."""
     assert decision.result is not None
     if view == "delete":
         key = decision.result.changed[0]  # the executor names the removed entity's key
@@ -205,8 +206,9 @@ def _entity_write(subjects: Subjects, mirror: StateMirror, view: str, collection
         rank = mirror.rank_for_new_entity(collection, key)
     else:
         rank = mirror.ranks_of(collection.path)[key]
-    subject_type, subject_id = _types(subjects).entity, entity_subject_id(collection.path, key)
-    expected = expect(mirror.revisions.get((subject_type, subject_id)))
+    subject_id = entity_subject_id(collection.path, key)
+    revision = mirror.revisions.get((subject_type, subject_id))
+    expected = _ABSENT if revision is None else Expect.revision(revision)
     return _trusted(subject_type, subject_id, expected, entity_state(collection, key, rank)), key
 
 

@@ -48,9 +48,12 @@ def remove_entity(collection: HeldCollection, key: str) -> None:
 def hold_entity(collection: HeldCollection, key: str, value: dict[str, Any]) -> None:
     """Make ``value`` the entity ``key`` holds (its order, id and records are the caller's)."""
     before = collection.entities.get(key)
-    _count_values(collection, before, -1)
-    note_value(collection, value)
-    _count_values(collection, value, 1)
+    if collection.held_values:  # else nothing to count (``_count_values``), without a call per edit
+        _count_values(collection, before, -1)
+        note_value(collection, value)
+        _count_values(collection, value, 1)
+    else:
+        note_value(collection, value)
     if collection.member_counts is not None:
         if before is not None:
             _count_members(collection.member_counts, before, -1)

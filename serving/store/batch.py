@@ -123,7 +123,7 @@ def encode(envelope: RecordEnvelope, writes: Sequence[SubjectWrite]
                 state_json = _dumps(state).decode("utf-8")
             except (TypeError, ValueError) as exc:  # orjson.JSONEncodeError is a TypeError
                 raise ValueError(f"state of {write.subject_type}/{write.subject_id} is not JSON: {exc}") from None
-            if "null" in state_json and not _all_floats_finite(state):  # ``check_finite``
+            if "null" in state_json and not _flat_plain(state) and not _all_floats_finite(state):  # ``check_finite``
                 raise ValueError(f"state of {write.subject_type}/{write.subject_id} holds a non-finite number")
         prepared.append(new(PreparedWrite, ((write.subject_type, write.subject_id), write.expect, state_json)))
     return writes, tuple(prepared)
@@ -151,6 +151,16 @@ def check_finite(write: SubjectWrite, text: str) -> None:
     numbers as int or JsonNumber), so the walk runs only when the text could hold one."""
     if ("null" in text) and not _all_floats_finite(write.state):
         raise ValueError(f"state of {write.subject_type}/{write.subject_id} holds a non-finite number")
+
+
+def _flat_plain(state: Any) -> bool:
+    """Whether ``state`` is a dict of text, integers, booleans and nulls only (no float, so its
+    nulls are its own): a served write's history record, whose entry is one JSON text."""
+    for member in state.values():
+        kind = type(member)
+        if not (kind is str or kind is int or kind is bool or member is None):
+            return False
+    return True
 
 
 def _all_floats_finite(value: Any) -> bool:

@@ -189,22 +189,29 @@ class MemoryStore(Store):
             types = self._types
             final: dict[SubjectKey, tuple[int, bool]] = {}  # per subject, (revision, live) the batch leaves
             committed = []
+            # Per write, its type's rows (None: the type has none yet) and whether the subject is new
+            # to the store (no row, not written earlier in the batch): a new subject has no history
+            # list and no implied replace entry (a history list never outlives its row), so its first
+            # entry is made at once rather than looked for (``TypeRows.entries``).
+            found: list[tuple[TypeRows | None, bool]] = []
             for write in encoded:
                 key = write.key
                 head = final.get(key)
+                rows = types.get(key[0])
+                fresh = False
                 if head is not None:
                     revision, live = head
                 else:
-                    rows = types.get(key[0])
                     row = rows.subjects.get(key[1]) if rows is not None else None
                     if type(row) is str:
                         revision, live = rows.base, True  # a row the replace wrote
                     elif row is not None:
                         revision, live = row[0] or rows.base, row[1] is not None
                     elif rows is not None and rows.floor:
-                        revision, live = rows.floor, False  # above a tombstone the bound forgot
+                        revision, live, fresh = rows.floor, False, True  # above a tombstone the bound forgot
                     else:
-                        revision, live = 0, False
+                        revision, live, fresh = 0, False, True
+                found.append((rows, fresh))
                 live_revision = revision if live else None
                 expected = write.expect
                 if expected.number != live_revision:
@@ -213,15 +220,18 @@ class MemoryStore(Store):
                 deleted = write.state_json is None
                 final[key] = (revision + 1, not deleted)
                 committed.append(committed_write(key[0], key[1], expected, revision + 1, deleted))
-            for write, done in zip(encoded, committed):
+            for write, done, (rows, fresh) in zip(encoded, committed, found):
                 key = write.key
-                rows = types.get(key[0])
                 if rows is None:
-                    rows = types[key[0]] = TypeRows()
-                    self._stamps.clear()
+                    rows = types.get(key[0])  # made by an earlier entry of this batch
+                    if rows is None:
+                        rows = types[key[0]] = TypeRows()
+                        self._stamps.clear()
                 subject_id, revision, state_json = key[1], done.revision, write.state_json
-                history = rows.history.get(subject_id)
-                if history is None and (rows.installed is None or (history := rows.entries(subject_id)) is None):
+                if fresh:
+                    rows.history[subject_id] = [(revision, envelope, state_json)]
+                elif (history := rows.history.get(subject_id)) is None and (
+                        rows.installed is None or (history := rows.entries(subject_id)) is None):
                     rows.history[subject_id] = [(revision, envelope, state_json)]
                 else:
                     history.append((revision, envelope, state_json))

@@ -81,22 +81,29 @@ def _acknowledgement(plan: WritePlan, split: SplitAnswer, entity: dict[str, Any]
     return {name: entity[id_field] if name == split.id_member else entity[name] for name in names}
 
 
-def check_answer_covers(plan: WritePlan, entity: dict[str, Any], unsent: frozenset[str] = frozenset()) -> None:
+def check_answer_covers(plan: WritePlan, entity: dict[str, Any], unsent: frozenset[str] = frozenset(),
+                        covers: tuple[str, ...] | None = None) -> None:
     """A rendered response missing a field the recorded response carried is refused.
 
     ``unsent``: for an update, the optional members the call could have sent and did not. The
     recorded answer carried such a field because its call set it; an entity that never held it,
     updated by a call that does not set it, is answered without it, as the application answers
-    the entity it holds."""
-    response = plan.response
-    if response is None or not response.carries_entity or not response.locator:
-        return
-    names = _recorded_fields(response)
+    the entity it holds. ``covers``: ``covered_fields(plan)``, when the caller holds it."""
+    names = covered_fields(plan) if covers is None else covers
     if names:
         lacking = [name for name in names if name not in entity and name not in unsent]
         if lacking:
             raise WriteRefusal(f"the answer would lack recorded field(s) {', '.join(lacking)}; "
                                "the entity does not hold them")
+
+
+def covered_fields(plan: WritePlan) -> tuple[str, ...]:
+    """The fields of the entity the plan's recorded response carried, which a rendered answer must
+    hold (empty when the response carries no located entity)."""
+    response = plan.response
+    if response is None or not response.carries_entity or not response.locator:
+        return ()
+    return _recorded_fields(response)
 
 
 _fields: dict[int, tuple[Any, tuple[str, ...]]] = {}
@@ -118,28 +125,37 @@ def _recorded_fields(response: Any) -> tuple[str, ...]:
 
 
 def write_result(plan: WritePlan, body: Any, is_json: bool, text: str | None, provenance: dict[str, Any],
-                 changed: list[str]) -> WriteResult:
+                 changed: list[str], answer: AnswerParts | None = None) -> WriteResult:
     """The answer with the recorded status, content type and headers (200 when none was kept), less
-    those that described the recorded entity (``state_headers``)."""
-    status, content_type, headers, location = _answer_parts(plan)
+    those that described the recorded entity (``state_headers``). ``answer``: ``answer_parts(plan)``,
+    when the caller holds it."""
+    status, content_type, headers, location = _answer_parts(plan) if answer is None else answer
     if location is not None and provenance.get("view") == "create":
         headers = (*headers, ("Location", located(location, provenance["id"])))
     return WriteResult(status, content_type, headers, body, is_json, text, provenance, changed)
 
 
-_answer_kept: dict[int, tuple[Any, tuple[int, str | None, tuple[tuple[str, str], ...], LocationRule | None]]] = {}
+AnswerParts = tuple[int, "str | None", tuple[tuple[str, str], ...], "LocationRule | None"]
+"""What ``write_result`` takes of a plan's recorded response: status, content type, headers less
+the entity's (``state_headers``), location rule."""
+
+_answer_kept: dict[int, tuple[Any, AnswerParts]] = {}
 """id(plan) -> (plan, what ``write_result`` takes of its recorded response): a plan is immutable,
 so its status, content type, headers less the entity's (``state_headers``) and location rule are
 worked out once, not per served write (the entry holds the plan: its id is not reused meanwhile)."""
 
 
-def _answer_parts(plan: WritePlan) -> tuple[int, str | None, tuple[tuple[str, str], ...], LocationRule | None]:
+def answer_parts(plan: WritePlan) -> AnswerParts:
+    response = plan.response
+    return ((response.status, response.content_type, state_headers(response.headers), response.location)
+            if response is not None else (200, None, (), None))
+
+
+def _answer_parts(plan: WritePlan) -> AnswerParts:
     held = _answer_kept.get(id(plan))
     if held is not None and held[0] is plan:
         return held[1]
-    response = plan.response
-    parts = ((response.status, response.content_type, state_headers(response.headers), response.location)
-             if response is not None else (200, None, (), None))
+    parts = answer_parts(plan)
     if len(_answer_kept) >= 4096:
         _answer_kept.clear()
     _answer_kept[id(plan)] = (plan, parts)

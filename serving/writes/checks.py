@@ -191,13 +191,15 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts
         raise WriteRefusal(walk.unwritable)
     if walk.depth > max_nesting:
         raise WriteRefusal(f"the body nests deeper than {max_nesting} levels")
+    kinds = _KIND_OF_TYPE
     for name, value in body.items():
-        rule = rules.get(name)
+        rule = rules[name] if name in rules else None
         if rule is None or rule.admission == "not-accepted":
             raise WriteRefusal(f"member {name!r} is not accepted; accepted members: "
                                f"{', '.join(_accepted(rules)) or 'none'}")
         kind = rule.kind
-        if kind is not None and _KIND_OF_TYPE.get(type(value)) != kind and not _kind_ok(kind, value):
+        if kind is not None and (kinds[type(value)] if type(value) in kinds else None) != kind \
+                and not _kind_ok(kind, value):
             raise WriteRefusal(f"member {name!r} must be a JSON {rule.kind}, not {json_kind(value)}")
         if rule.admission == "recorded-only" and value != rule.recorded_value:
             raise WriteRefusal(f"member {name!r} is accepted only with its recorded value "

@@ -48,10 +48,13 @@ def _spelled_by_call(plan: WritePlan, entity_type: EntityType, call_path: str, p
     return "/" + "/".join(spelled) if len(spelled) == len(theirs) and theirs else collection
 
 
-def _named_by_call(entity_type: EntityType, call: WriteCall, state: StateIndex) -> tuple[str, dict[str, str]]:
+def _named_by_call(entity_type: EntityType, call: WriteCall, state: StateIndex,
+                   template: list[str] | None = None) -> tuple[str, dict[str, str]]:
     """An untied create goes to the collection its own path names, in the spelling the state
-    holds or knows for it (the call's verbatim first), else as the call spells it."""
-    template = split_path(entity_type.collection_template)
+    holds or knows for it (the call's verbatim first), else as the call spells it. ``template``:
+    the type's collection template split, when the caller holds it."""
+    if template is None:
+        template = split_path(entity_type.collection_template)
     own = "/" + "/".join(split_path(call.path)[:len(template)])
     path = state.spelling_of(own, entity_type.name) or own
     if "{" not in entity_type.collection_template:
@@ -86,19 +89,22 @@ def _names_own_collection(template: str, collection_template: str) -> bool:
 
 
 def collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex,
-                          args: dict[str, str]) -> tuple[str, dict[str, str]]:
+                          args: dict[str, str], parts: PlanParts | None = None) -> tuple[str, dict[str, str]]:
     """The collection a create goes to: the spelling the call names among those the state holds
     or knows (``StateIndex.spelling_of``), else the tied one as recorded; and the decoded path
-    arguments its path fields take (an untied create's: the call's own)."""
+    arguments its path fields take (an untied create's: the call's own). ``parts``: the plan's
+    (``plans.plan_parts``), when the caller holds them."""
     entity_type = env.types[plan.type]
+    if parts is None:
+        parts = plan_parts(env, plan)
     if not plan.collection:  # the call's own arguments too: one may name the entity (a create at its item path)
-        path, collection_args = _named_by_call(entity_type, call, state)
+        path, collection_args = _named_by_call(entity_type, call, state, parts.collection_segments)
         return path, {**{name: unquote(value) for name, value in args.items()}, **collection_args}
     for name, value in args.items():
         recorded = plan.exemplar_args.get(name)
         if recorded is not None and not same_spelling(value, recorded):
             raise WriteRefusal(tied_refusal(plan, entity_type, name))
-    spelled = _spelled_by_call(plan, entity_type, call.path, plan_parts(env, plan))
+    spelled = _spelled_by_call(plan, entity_type, call.path, parts)
     spelling = state.spelling_of(spelled, entity_type.name)
     path = spelling or plan.collection or entity_type.collection_template
     template = entity_type.collection_template

@@ -189,7 +189,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
 
     ``limit_check(growth_in_bytes)`` may raise a ``WriteRefusal`` before anything is edited."""
     parts = plan_parts(env, plan)
-    check_query(plan, call, parts)
+    if call.query:
+        check_query(plan, call, parts)
     budgets = env.view.budgets
     if plan.effect == "delete":
         collection, key, entity = _find_item(plan, env, call, state)
@@ -207,7 +208,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         return write_bulk(plan, env, call, state, call.body, instant, counter, sequences, limit_check)
     placed = None
     if plan.effect == "create":  # a call in another collection is refused for that first
-        placed = collection_for_create(plan, env, call, state, sent_arguments(parts, call.path))
+        placed = collection_for_create(plan, env, call, state, sent_arguments(parts, call.path), parts)
     body = unwrap_body(plan, call.body)
     check_members(plan, body, budgets.max_nesting, parts)
     if plan.effect == "document":
@@ -223,7 +224,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
             check_references(plan, body, state)
         if plan.validated_values and env.checks_references:
             check_validated_values(plan, body)
-        held = held_by_key(plan, env, body, state, placed[0])
+        held = held_by_key(plan, env, body, state, placed[0]) if plan.key is not None else None
         if held is not None:  # a get-or-create naming a held key: the held entity, nothing written
             return answer_held(plan, env, placed[0], *held)
         return _create(plan, env, state, body, placed, parts, instant, counter, sequences, recorded, limit_check,
@@ -236,12 +237,12 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
             check_validated_values(plan, body)
         ctx, draft = op_context(plan, state, body, instant, counter, sequences, collection.path,
                                 dict(collection.args), entity)
-        values = field_values(plan, ctx, recorded)
+        values = field_values(plan, ctx, recorded, parts.rules)
         updated = dict(entity)
         updated.update(values)
         refuse_key_clash(plan, env, collection, key, updated)
         if recorded is None:  # serving answers from the copy; the gate judges that by incomplete-entities
-            check_answer_covers(plan, updated, unsent_members(plan, body))
+            check_answer_covers(plan, updated, unsent_members(plan, body), parts.covers)
         charge_growth(limit_check, entity, updated)
         split = _split_answer(plan, env, updated, body, call.path)  # refused before the state changes
         draft.commit()
@@ -249,7 +250,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         response, is_json, text = split if split is not None else render_answer(plan, updated)
         return write_result(plan, response, is_json, text, {"source": "state", "view": "update", "type": plan.type,
                                                             "collection": collection.path,
-                                                            "id": collection.ids.get(key, key)}, list(values))
+                                                            "id": collection.ids.get(key, key)}, list(values),
+                            parts.answer)
     raise WriteRefusal(f"{plan.effect} writes are not served")
 
 
@@ -282,19 +284,20 @@ def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, A
     path, collection_args = placed
     decoded = parts.decoded_exemplar | collection_args
     ctx, draft = op_context(plan, state, body, instant, counter, sequences, path, decoded, None)
-    entity = field_values(plan, ctx, recorded)
+    entity = field_values(plan, ctx, recorded, parts.rules)
     if entity_type.id_field not in entity:
         raise WriteRefusal(f"the plan gives no value to the identity field {entity_type.id_field!r}")
-    if env.checks_references:  # the gate replays what the application took
+    if env.checks_references and plan.chosen_id is not None:  # the gate replays what the application took
         check_chosen_id(plan.chosen_id, entity_type.name, entity[entity_type.id_field])
     held = state.find_collection(path, entity_type.name)
     if held is not None and key_of(entity[entity_type.id_field]) in held.entities:
         raise WriteRefusal(f"a {entity_type.name} entity {entity[entity_type.id_field]!r} is already held",
                            kind="conflict")
     if recorded is None:
-        check_answer_covers(plan, entity)
+        check_answer_covers(plan, entity, covers=parts.covers)
     charge_growth(limit_check, None, entity)
-    split = _split_answer(plan, env, entity, body, call_path)  # refused before the state changes
+    split = (_split_answer(plan, env, entity, body, call_path)  # refused before the state changes
+             if plan.response is not None and plan.response.split is not None else None)
     # a held collection keeps its arguments as its path spells them (data/get loads them back)
     collection = ensure_collection(state, path, entity_type.name, path_arguments(entity_type.collection_template, path))
     index = insert_index(collection.ordered(), entity, plan.insert) if plan.insert else len(collection.order)
@@ -304,4 +307,4 @@ def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, A
     return write_result(plan, response, is_json, text, {"source": "state", "view": "create", "type": plan.type,
                                                         "collection": collection.path,
                                                         "id": entity[entity_type.id_field]},
-                        [key])
+                        [key], parts.answer)

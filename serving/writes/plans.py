@@ -11,11 +11,14 @@ by the plan object itself (held, so its id cannot be reused by another plan).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import MemberRule, WritePlan
 from capenv.interpreter.bundle.paths import split_path
+from capenv.serving.ops.apply import CompiledRule, ordered_rules
 
+from .answers import AnswerParts, answer_parts, covered_fields
 from .calls import WriteEnv
 
 
@@ -31,26 +34,60 @@ class PlanParts:
     """``(segment index, name)`` of each path parameter of ``plan.template``."""
     decoded_exemplar: dict[str, str]
     """The exemplar's path arguments, percent-decoded once (a create's op context)."""
+    rules: tuple[CompiledRule, ...] | None
+    """The field rules compiled, in the order they run (``ops.apply.ordered_rules``); None when
+    one does not compile: then the write runs them as before and meets the plan's error there."""
+    answer: AnswerParts | None
+    """What the answer takes of the recorded response (``answers.write_result``)."""
+    covers: tuple[str, ...] | None
+    """The recorded answer's entity fields a rendered answer must hold (``answers.check_answer_covers``;
+    empty when the check does not apply). Either is None when it could not be worked out ahead:
+    then the write works it out where it is used, as before, and meets any error there."""
+    collection_segments: list[str] | None
+    """The segments of the plan type's collection template (None: the plan names no served type)."""
 
 
 def plan_parts(env: WriteEnv, plan: WritePlan) -> PlanParts:
     held = env.plan_parts.get(id(plan))
     if held is not None and held[0] is plan:
         return held[1]
-    parts = _parts(plan)
+    parts = _parts(env, plan)
     env.plan_parts[id(plan)] = (plan, parts)
     return parts
 
 
-def _parts(plan: WritePlan) -> PlanParts:
+def _parts(env: WriteEnv, plan: WritePlan) -> PlanParts:
     members = {m.member: m for m in plan.members}
+    entity_type = env.types.get(plan.type) if plan.type is not None else None
     return PlanParts(
         members=members,
         required=tuple(m for m, r in members.items() if r.required),
         query=dict(plan.query),
         path_params=tuple((index, piece[1:-1]) for index, piece in enumerate(split_path(plan.template))
                           if piece.startswith("{") and piece.endswith("}")),
-        decoded_exemplar={name: unquote(value) for name, value in plan.exemplar_args.items()})
+        decoded_exemplar={name: unquote(value) for name, value in plan.exemplar_args.items()},
+        rules=_compiled_rules(plan),
+        answer=_ahead(answer_parts, plan),
+        covers=_ahead(covered_fields, plan),
+        collection_segments=split_path(entity_type.collection_template) if entity_type is not None else None)
+
+
+def _compiled_rules(plan: WritePlan) -> tuple[CompiledRule, ...] | None:
+    return _ahead(lambda p: tuple(ordered_rules(p.fields)), plan)
+
+
+def _ahead(work: Any, plan: WritePlan) -> Any:
+    """``work(plan)``, or None when it raises: a plan bug is raised where a write uses the part
+    (as before the parts were worked out ahead), not by every call of the plan."""
+    try:
+        return work(plan)
+    except Exception:  # noqa: BLE001 - raised again where the part is used
+        return None
+
+
+def field_rules(parts: PlanParts, plan: WritePlan) -> Any:
+    """What ``ops.apply.apply_field_rules`` runs for ``plan``: its compiled rules, or its rules."""
+    return parts.rules if parts.rules is not None else plan.fields
 
 
 def sent_arguments(parts: PlanParts, path: str) -> dict[str, str]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.models import WritePlan
-from capenv.serving.ops.apply import apply_field_rules
+from capenv.serving.ops.apply import CompiledRule, apply_field_rules, apply_ordered
 from capenv.serving.ops.context import OpContext
 from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.edits import largest_held, values_held
@@ -56,9 +56,11 @@ class HeldValues:
         return any(value in counts for counts in self._counts)
 
 
-def field_values(plan: WritePlan, ctx: OpContext, recorded: dict[str, Any] | None) -> dict[str, Any]:
+def field_values(plan: WritePlan, ctx: OpContext, recorded: dict[str, Any] | None,
+                 ordered: tuple[CompiledRule, ...] | None = None) -> dict[str, Any]:
+    """``ordered``: the plan's rules compiled and ordered, when the caller holds them."""
     if recorded is None:
-        return apply_field_rules(plan.fields, ctx)
+        return apply_field_rules(plan.fields, ctx) if ordered is None else apply_ordered(ordered, ctx)
     rules = [r for r in plan.fields if not (r.op in GENERATED_OPS and r.field in recorded)]
     for rule in plan.fields:  # a template built around a recorded generated value rebuilds around it
         if rule.op in GENERATED_OPS and rule.field in recorded:
