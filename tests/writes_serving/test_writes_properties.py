@@ -250,6 +250,10 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
                 arguments[key] = draw(st.sampled_from(choices))
         if "body" in properties:
             body_schema = properties["body"]
+            # a write dispatching on a collection segment: the body of the choice the segment's value names
+            body_schema = next((c["properties"]["body"] for c in entry.spec().input_schema.get("oneOf", ())
+                                if all(arguments.get(k) == v.get("const") for k, v in c["properties"].items()
+                                       if "const" in v) and "body" in c["properties"]), body_schema)
             arguments["body"] = draw(valid_object(body_schema)) if body_schema.get("properties") else {}
         return arguments
 
