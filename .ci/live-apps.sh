@@ -200,47 +200,37 @@ install_superset() {
 install_keystone() {
     # gunicorn serves keystone's WSGI application (captures/keystone/wsgi.py); Keystone ships no server.
     install_venv_package "$KEYSTONE_VENV" keystone "$KEYSTONE_VERSION" "gunicorn==$KEYSTONE_GUNICORN_VERSION"
-    if [ ! -f "$KEYSTONE_TEMPLATE/keystone.db" ]; then
-        # The first start migrates, bootstraps and seeds (about a minute) and keeps the seeded database
-        # there; every later start copies it.
-        say "keystone: preparing the seeded template database in $KEYSTONE_TEMPLATE"
-        local home port pid; home="$(mktemp -d)"
-        port="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-        VENV="$KEYSTONE_VENV" KEYSTONE_TEMPLATE="$KEYSTONE_TEMPLATE" \
-            bash captures/keystone/start.sh "$port" "$home" >"$home/start.log" 2>&1 &
-        pid=$!
-        for _ in $(seq 1 600); do
-            grep -qs READY "$home/start.log" && break
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.5
-        done
-        kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
-        [ -f "$KEYSTONE_TEMPLATE/keystone.db" ] || { cat "$home/start.log" >&2; rm -rf "$home"; return 1; }
-        rm -rf "$home"
-    fi
+    # The first start migrates, bootstraps and seeds (about a minute) and keeps the seeded database
+    # there; every later start copies it.
+    prepare_template keystone KEYSTONE_TEMPLATE "$KEYSTONE_VENV" "$KEYSTONE_TEMPLATE/keystone.db" 300
 }
 
 install_pretix() {
     # gunicorn serves pretix.wsgi (SQLite, no Redis, no Celery: pretix runs its tasks in the request).
     install_venv_package "$PRETIX_VENV" pretix "$PRETIX_VERSION" "gunicorn==$PRETIX_GUNICORN_VERSION"
-    if [ ! -f "$PRETIX_TEMPLATE/db.sqlite3" ]; then
-        # The first start migrates (several minutes on SQLite) and seeds, and keeps the seeded
-        # database there; every later start copies it.
-        say "pretix: preparing the seeded template database in $PRETIX_TEMPLATE"
-        local home port pid; home="$(mktemp -d)"
-        port="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-        VENV="$PRETIX_VENV" PRETIX_TEMPLATE="$PRETIX_TEMPLATE" \
-            bash captures/pretix/start.sh "$port" "$home" >"$home/start.log" 2>&1 &
-        pid=$!
-        for _ in $(seq 1 1800); do
-            grep -qs READY "$home/start.log" && break
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.5
-        done
-        kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
-        [ -f "$PRETIX_TEMPLATE/db.sqlite3" ] || { cat "$home/start.log" >&2; rm -rf "$home"; return 1; }
-        rm -rf "$home"
-    fi
+    # The first start migrates (several minutes on SQLite) and seeds, and keeps the seeded
+    # database there; every later start copies it.
+    prepare_template pretix PRETIX_TEMPLATE "$PRETIX_VENV" "$PRETIX_TEMPLATE/db.sqlite3" 900
+}
+
+prepare_template() {  # app template_variable venv database seconds: captures/APP/start.sh run once
+    # to make the seeded template database (it keeps it where the variable names), then stopped
+    local app="$1" variable="$2" venv="$3" database="$4" seconds="$5"
+    [ -f "$database" ] && return
+    say "$app: preparing the seeded template database in $(dirname "$database")"
+    local home port pid; home="$(mktemp -d)"
+    port="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    env VENV="$venv" "$variable=$(dirname "$database")" bash "captures/$app/start.sh" "$port" "$home" \
+        >"$home/start.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 $((seconds * 2))); do
+        grep -qs READY "$home/start.log" && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.5
+    done
+    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+    [ -f "$database" ] || { cat "$home/start.log" >&2; rm -rf "$home"; return 1; }
+    rm -rf "$home"
 }
 
 npm_install_package_json() {  # app prefix [npm install options...]: captures/APP/install/package.json into prefix
