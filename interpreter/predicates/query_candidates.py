@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
-from capenv.interpreter.bundle.filter_expressions import parse_expression, parse_json_object
+from capenv.interpreter.bundle.filter_expressions import Clause, parse_expression, parse_json_object
 
 from .names import WordsParams, in_words
 
@@ -103,6 +103,18 @@ class ExpressionParams(BaseModel):
     """Spelled operator -> ==, !=, >, >=, <, <=, icontains or !icontains."""
 
 
+def _unfit_field(clauses: list[Clause], ctx: QueryCandidateContext) -> str | None:
+    """Why a comparison's field cannot be evaluated over the members: none holds it, or they hold
+    it as an object or array (what a literal compares with there is not shown)."""
+    unknown = next((c.field for c in clauses if c.field not in ctx.fields), None)
+    if unknown is not None:
+        return f"{unknown!r} is not a field of the members"
+    nested = next((c.field for c in clauses if c.field in ctx.structured_fields), None)
+    if nested is not None:
+        return f"{nested!r} is held as an object or array: what a literal compares with there is not shown"
+    return None
+
+
 @predicate("query_value_filter_expression", context="query-candidate", params=ExpressionParams)
 def query_value_filter_expression(ctx: QueryCandidateContext, params: ExpressionParams) -> Outcome:
     """The value is comparisons of fields of the members with literals, joined by the
@@ -110,12 +122,9 @@ def query_value_filter_expression(ctx: QueryCandidateContext, params: Expression
     clauses = parse_expression(ctx.value, params.conjunction, params.operators)
     if clauses is None:
         return Miss(f"{ctx.value!r} is no comparison of a field with a literal joined by {params.conjunction!r}")
-    unknown = next((c.field for c in clauses if c.field not in ctx.fields), None)
-    if unknown is not None:
-        return Miss(f"{unknown!r} is not a field of the members")
-    nested = next((c.field for c in clauses if c.field in ctx.structured_fields), None)
-    if nested is not None:
-        return Miss(f"{nested!r} is held as an object or array: what a literal compares with there is not shown")
+    unfit = _unfit_field(clauses, ctx)
+    if unfit is not None:
+        return Miss(unfit)
     return Match({"separator": params.conjunction, "operators": params.operators, "clauses": len(clauses)})
 
 
@@ -136,11 +145,8 @@ def query_value_json_comparisons(ctx: QueryCandidateContext, params: JsonObjectP
     clauses = parse_json_object(ctx.value, params.operators, params.within)
     if clauses is None:
         return Miss(f"{ctx.value!r} is no JSON object of fields equal to or compared with literals")
-    unknown = next((c.field for c in clauses if c.field not in ctx.fields), None)
-    if unknown is not None:
-        return Miss(f"{unknown!r} is not a field of the members")
-    nested = next((c.field for c in clauses if c.field in ctx.structured_fields), None)
-    if nested is not None:
-        return Miss(f"{nested!r} is held as an object or array: what a literal compares with there is not shown")
+    unfit = _unfit_field(clauses, ctx)
+    if unfit is not None:
+        return Miss(unfit)
     found = {"operators": params.operators, "clauses": len(clauses)}
     return Match({**found, "within": params.within} if params.within else found)
