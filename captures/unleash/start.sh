@@ -19,6 +19,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 . "$HERE/../kit/start-steps.sh"
+. "$HERE/../kit/private-postgres.sh"
 PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 UNLEASH_DIR="${UNLEASH_DIR:?set UNLEASH_DIR to the npm prefix with unleash-server@7.5.1 installed}"
@@ -26,54 +27,7 @@ TOKEN="*:*.capenv-unleash-admin-token-not-a-secret"
 DATABASE=unleash
 
 refuse_taken_port "$PORT"
-pg_bin_dir() {
-  local real
-  if command -v initdb >/dev/null 2>&1; then
-    real="$(dirname "$(readlink -f "$(command -v initdb)")")"
-    [ -x "$real/pg_ctl" ] && [ -x "$real/createdb" ] && { echo "$real"; return 0; }
-  fi
-  ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r | head -1
-}
-PG_BIN="$(pg_bin_dir)"
-[ -x "$PG_BIN/initdb" ] || { echo "PostgreSQL server binaries (initdb, pg_ctl) not found" >&2; exit 1; }
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-
-PG_PORT=$((PORT + 2))
-if (exec 3<>"/dev/tcp/127.0.0.1/$PG_PORT") 2>/dev/null; then PG_PORT="$(free_port)"; fi
-mkdir -p "$HOME_DIR"
-HOME_DIR="$(cd "$HOME_DIR" && pwd)"
-CLUSTER="$HOME_DIR/pg"
-rm -rf "$CLUSTER"
-if [ "$(id -u)" = 0 ]; then
-  chmod a+x "$HOME_DIR"  # the postgres user enters it (and nothing more) to reach its cluster
-  if ! runuser -u postgres -- test -x "$HOME_DIR"; then
-    # A directory above HOME_DIR is closed to the postgres user (pytest's tmp_path is): the cluster
-    # goes into a private directory of its own under /tmp instead, removed on stop all the same.
-    CLUSTER="$(mktemp -d /tmp/unleash-pg.XXXXXX)"
-    chmod 700 "$CLUSTER"
-  fi
-fi
-mkdir -p -m 700 "$CLUSTER"
-[ "$(id -u)" = 0 ] && chown postgres: "$CLUSTER"
-
-PG_STARTED=""
-stop_cluster() {
-  if [ -n "$PG_STARTED" ]; then
-    as_pg "$PG_BIN/pg_ctl" -D "$CLUSTER/data" -m fast -w stop >/dev/null 2>&1 || true
-    PG_STARTED=""
-  fi
-  rm -rf "$CLUSTER"
-}
-trap stop_cluster EXIT
-stop_app_on_signal
-
-as_pg "$PG_BIN/initdb" -D "$CLUSTER/data" -U postgres --auth=trust --encoding=UTF8 --locale=C \
-  >"$CLUSTER/initdb.log" 2>&1 || { cat "$CLUSTER/initdb.log" >&2; exit 1; }
-PG_STARTED=1
-as_pg "$PG_BIN/pg_ctl" -D "$CLUSTER/data" -l "$CLUSTER/server.log" -w -t 60 \
-  -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $CLUSTER -c fsync=off -c synchronous_commit=off" start >/dev/null \
-  || { cat "$CLUSTER/server.log" >&2; exit 1; }
-as_pg "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres "$DATABASE"
+start_private_postgres unleash "$PORT" "$HOME_DIR" "$DATABASE"
 
 cd "$HOME_DIR"
 # Logs (warnings and errors) go to stdout. TZ=UTC as Unleash's own `npm start` sets it.

@@ -756,6 +756,18 @@ class UnprovenValue(_Model):
     tool's input schema and enforced by serving."""
     described: str
     """What the accepted values are, as a refusal says it (``a number of zero or more``)."""
+class UnprovenText(_Model):
+    """A text class no recorded call sent in a member the plan stores as sent (``write-stored-text``):
+    the capture cannot show how the application stores it (escaped, stripped, trimmed), so serving
+    refuses a value of the member holding it, state unchanged."""
+
+    member: str
+    """The body member (top level) whose value's strings are checked."""
+    rule_id: str
+    pattern: str
+    """A regular expression a string of the class holds (searched)."""
+    described: str
+    """How a refusal names the class (``markup characters (<, >, &)``)."""
 
 
 class ChosenId(_Model):
@@ -848,6 +860,9 @@ class WritePlan(_Model):
     """For a variant: the decoded values of ``dispatch_params`` it serves. Written only when set."""
     variants: tuple["WritePlan", ...] = ()
     """The per-value plans (each learned from and proven on its values' calls only)."""
+    unproven_text: tuple[UnprovenText, ...] = ()
+    """Text classes serving refuses in members the plan stores as sent (``plans/stored_text``);
+    written to a bundle only when there are some."""
     reason: str | None = None
     served: bool = False
     contradicted_by: int | None = None
@@ -874,6 +889,8 @@ class WritePlan(_Model):
             data.pop("referrers", None)
         if self.chosen_id is None and isinstance(data, dict):
             data.pop("chosen_id", None)
+        if not self.unproven_text and isinstance(data, dict):
+            data.pop("unproven_text", None)
         return data
 
 

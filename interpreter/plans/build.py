@@ -33,6 +33,7 @@ from .preconditions import precondition_decision
 from .references import with_references
 from .referrers import with_referrers
 from .sent_values import with_unproven_values
+from .stored_text import with_unproven_text
 from .sub_resource import sub_resource_call
 from .update_plan import update_plan
 from .validated_values import with_validated_values
@@ -53,6 +54,7 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
     plans = with_referrers(with_validated_values(with_references(plans, context), context), context)
     plans = with_chosen_ids(plans, context)
     plans = with_unproven_values(plans, context)  # after chosen ids: a chosen identity keeps its own shape
+    plans = with_unproven_text(plans, context)  # after chosen ids: a chosen identity keeps its own shape
     return with_either_key_use(plans, context)
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.body_members import chosen_member
 from capenv.interpreter.bundle.models import UnprovenValue, WritePlan
 from capenv.interpreter.predicates.sent_values import WriteSentValuesContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
-from capenv.serving.writes.chosen_ids import chosen_member
 
 from .context import PlanContext
 from .references import _calls, _sent_body

@@ -20,6 +20,7 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.serving.read_call import CallRefused, json_kind_of
+from capenv.serving.writes.stored_text import class_held, refusal
 
 from .schema_precheck import compile_precheck
 
@@ -102,6 +103,9 @@ class ArgumentSchema:
             described = error.schema.get("description")
             return f'"{leaf or "arguments"}" must be {article} {wanted}, not {json_kind_of(value)}' + (
                 f" ({described})" if described else "")
+        held = class_held(error.validator_value, value) if error.validator == "not" and in_body else None
+        if held is not None:  # a text class the member refuses (write-stored-text)
+            return refusal(leaf, held)
         if error.validator == "pattern" or (error.validator == "anyOf" and "description" in error.schema):
             return f'"{leaf or where}" is not accepted: {error.schema.get("description", "it must match " + str(error.validator_value))}'
         if error.validator == "minLength":

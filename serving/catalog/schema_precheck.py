@@ -24,7 +24,7 @@ Check = Callable[[Any], bool]
 ANNOTATIONS = frozenset({"description", "examples", "title", "default"})
 KEYWORDS = frozenset({"type", "properties", "required", "additionalProperties", "minProperties", "maxProperties",
                       "minLength", "maxLength", "const", "enum", "items", "minItems", "maxItems", "anyOf",
-                      "pattern"})
+                      "pattern", "not"})
 _SCALARS = (str, int, bool, type(None))
 _PLAIN = frozenset({str, int, bool, type(None), dict, list})
 """The types a keyword that applies to one kind lets through untouched; any other (a float, a
@@ -77,6 +77,8 @@ def _compile(schema: Any) -> Check:
         checks.append(_items(_compile(schema["items"])))
     if {"properties", "required", "additionalProperties"} & set(schema):
         checks.append(_object(schema))
+    if "not" in schema:
+        checks.append(_not_matching(schema["not"]))
     if "anyOf" in schema:
         options = [_compile(option) for option in schema["anyOf"]]
         checks.append(lambda value: any(option(value) for option in options))
@@ -124,6 +126,23 @@ def _matching(pattern: Any) -> Check:
     except (re.error, TypeError):
         raise NotCompiled(f"pattern {pattern!r}") from None
     return lambda value: compiled.search(value) is not None if type(value) is str else type(value) in _PLAIN
+
+
+def _not_matching(refused: Any) -> Check:
+    """``not: {type: string, anyOf: [{pattern}, ...]}`` (text classes a member refuses,
+    ``writes/stored_text``): a value that is no string, or a string none of them matches, is
+    accepted; any other ``not`` is left to jsonschema."""
+    options = refused.get("anyOf") if type(refused) is dict and set(refused) == {"type", "anyOf"} \
+        and refused["type"] == "string" else None
+    if type(options) is not list or not all(type(o) is dict and "pattern" in o and set(o) - ANNOTATIONS == {"pattern"}
+                                            for o in options):
+        raise NotCompiled("not")
+    try:
+        compiled = [re.compile(o["pattern"]) for o in options]
+    except (re.error, TypeError):
+        raise NotCompiled("not: a pattern Python cannot compile") from None
+    return lambda value: type(value) is not str and type(value) in _PLAIN or \
+        type(value) is str and not any(c.search(value) for c in compiled)
 
 
 def _items(item: Check) -> Check:

@@ -227,6 +227,8 @@ def _state_notes(view: ReadView | None, calls: Any = ()) -> list[str]:
             if any(not text.proven for text in view.absence.path_texts):
                 notes.append(f"The recorded {status} names the id it was sent for, and no other absence shows how it "
                              "reads for another: an id other than the recorded one is refused.")
+            notes.append("An id of a shape none of the ids the recorded absences answered has, where the capture "
+                         "shows the application refusing some shapes before looking them up, is refused.")
             if any(400 <= c.response.status < 500 and c.response.status != status for c in calls):
                 notes.append(f"An id shaped or framed otherwise than those answered {status}, where the capture "
                              "shows the application answering such ids otherwise, is refused; where it answered an "
@@ -236,6 +238,9 @@ def _state_notes(view: ReadView | None, calls: Any = ()) -> list[str]:
                          '(state.view "missing").')
         else:
             notes.append("An entity the state does not hold is a tool error.")
+        if view.malformed_id_records:
+            notes.append("An id shaped unlike every held id and every id a recorded absence answered is refused: "
+                         "the application refused ids of some shapes before looking them up (view-malformed-ids).")
     if view is not None and view.kind == "list":
         notes.append("With no query it lists the whole collection.")
         if view.learned_queries:

@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
+from capenv.interpreter.bundle.body_members import chosen_member
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.value_shapes import shape_schema, value_shape
 from capenv.interpreter.bundle.values import decode_once, spelling_pattern
@@ -23,7 +24,8 @@ from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
 from capenv.serving.runtime_api import HttpRequest
 from capenv.serving.writes.calls import unchecked_header_refusal, unchecked_header_sent
-from capenv.serving.writes.chosen_ids import accepted_sentence, chosen_member, chosen_param, schema_pattern
+from capenv.serving.writes.chosen_ids import accepted_sentence, chosen_param, schema_pattern
+from capenv.serving.writes.stored_text import schema as text_classes_schema
 
 from .argument_schema import SCHEMA_CANNOT_SAY, ArgumentSchema, integer_like, path_param_schema, path_value
 
@@ -136,8 +138,14 @@ class WriteInputs:
                         "a value naming none is refused")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             validated = self.validated_values.get(member.member)
+            shape = shape_schema(validated.accepted, validated.refused_value) or {} \
+                if validated is not None and validated.by_shape else {}
+            if "type" in prop and shape.get("type", prop["type"]) != prop["type"]:
+                # values shaped on another tool of the type, of another kind than this tool's calls
+                # sent: the member's own kind decides (serving refuses the other kind)
+                validated = None
             if validated is not None and validated.by_shape:  # the schema says it, so validation enforces it
-                prop.update(shape_schema(validated.accepted, validated.refused_value) or {})
+                prop.update(shape)
                 said = (f"the application validates it (recorded call {validated.record} was refused "
                         f"{validated.status}); accepted only shaped like a value a recorded call succeeded with")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
@@ -156,6 +164,12 @@ class WriteInputs:
                 said = (f"accepted only as {', and as '.join(u.described for u in unproven)}, as every recorded call "
                         f"sent it: what the application does with another value the capture cannot show")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
+            unproven = [u for u in self.plan.unproven_text if u.member == member.member]
+            if unproven:
+                said = (f"refused when its text holds {', or '.join(u.described for u in unproven)}: no recorded "
+                        f"call sent such text, so how the application stores it is unknown")
+                prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
+                prop["not"] = text_classes_schema(unproven)  # the schema says it, so validation enforces it
             if member.required:
                 required.append(member.member)
             properties[member.member] = prop

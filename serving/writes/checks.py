@@ -13,6 +13,7 @@ from ..reads.call_match import same_value
 from .calls import WriteCall, WriteRefusal
 from .plans import PlanParts
 from .sent_values import check_unproven_values
+from .stored_text import check_stored_text
 
 
 def check_query(plan: WritePlan, call: WriteCall, parts: PlanParts) -> None:
@@ -212,6 +213,8 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts
         raise WriteRefusal(f"send at least {plan.min_members} of: {', '.join(_accepted(rules))}")
     if plan.unproven_values:
         check_unproven_values(plan, body)
+    if plan.unproven_text:
+        check_stored_text(plan, body)
 
 
 def _accepted(rules: dict[str, Any]) -> list[str]:

@@ -59,22 +59,6 @@ def schema_pattern(chosen: ChosenId) -> str:
     return f"^(?:{chosen.pattern})$"
 
 
-def chosen_member(plan: WritePlan) -> str | None:
-    """The body member a create's chosen identity is sent in (echoed, or copied from the body's
-    top level), or None (from the path, or nested)."""
-    if plan.chosen_id is None:
-        return None
-    for rule in plan.fields:
-        if rule.field != plan.chosen_id.field:
-            continue
-        if rule.op == "echo":
-            return rule.params.get("member")
-        pointer = rule.params.get("pointer") if rule.op == "copy" else None
-        if isinstance(pointer, str) and pointer.count("/") == 1 and "~" not in pointer:
-            return pointer[1:]
-    return None
-
-
 def chosen_param(plan: WritePlan) -> str | None:
     """The path parameter a create's chosen identity is sent in, or None (from the body)."""
     if plan.chosen_id is None:

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 ANNOTATIONS = frozenset({"description", "title", "examples", "default", "$schema", "$comment"})
 KNOWN = ANNOTATIONS | {"type", "properties", "required", "additionalProperties", "const", "enum", "minLength",
                        "maxLength", "minProperties", "minItems", "maxItems", "items", "anyOf", "pattern",
-                       "minimum", "maximum", "allOf"}
+                       "minimum", "maximum", "allOf", "oneOf", "not"}
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**53, 2**53), st.text(max_size=12))
 ANY_JSON = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
                                                          st.dictionaries(st.text(max_size=8), inner, max_size=3)),
@@ -35,6 +35,10 @@ def values_of(schema: dict[str, Any] | bool) -> st.SearchStrategy[Any]:
         return st.sampled_from(schema["enum"])
     if "anyOf" in schema:
         return st.one_of(*(values_of(branch) for branch in schema["anyOf"]))
+    if "oneOf" in schema:  # a write dispatching on a collection segment: one branch per served value
+        return st.one_of(*(values_of(branch) for branch in schema["oneOf"])).filter(_valid_by(schema))
+    if "not" in schema:  # text classes a member refuses (write-stored-text): drawn by the rest, kept out of them
+        return values_of({k: v for k, v in schema.items() if k != "not"}).filter(_valid_by(schema))
     if "allOf" in schema:  # keywords kept apart (write-sent-values): drawn by the rest, kept to them all
         return values_of({k: v for k, v in schema.items() if k != "allOf"}).filter(_valid_by(schema))
     kinds = schema.get("type")

@@ -16,6 +16,7 @@ so the property cannot pass on refusals alone.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from functools import lru_cache
 from typing import Any
@@ -100,10 +101,20 @@ def good_value(schema: dict[str, Any]) -> st.SearchStrategy:
         return st.integers(schema.get("minimum"), schema.get("maximum"))
     if kind == "string" and "pattern" in schema:
         return st.from_regex(schema["pattern"], fullmatch=True).filter(lambda text: len(text) <= 30)
+    if kind == "string" and isinstance(schema.get("not"), dict) and schema["not"].get("anyOf"):
+        # text classes the member refuses (write-stored-text): printable text none of them matches
+        refused = [re.compile(option["pattern"]) for option in schema["not"]["anyOf"]]
+        return st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=30) \
+            .filter(lambda text: not any(r.search(text) for r in refused))
     if kind == "object" and schema.get("properties"):
         return valid_object(schema)
     if kind == "array" and isinstance(schema.get("items"), dict):
-        return st.lists(good_value(schema["items"]), min_size=1, max_size=1)
+        items = dict(schema["items"])
+        for kept in schema.get("allOf", ()):  # element keywords kept apart (write-sent-values)
+            items.update(kept.get("items", {}) if isinstance(kept.get("items"), dict) else {})
+        if isinstance(items.get("type"), list):  # elements of the recorded kinds: the first
+            items["type"] = items["type"][0]
+        return st.lists(good_value(items), min_size=1, max_size=1)
     return {"string": st.text(max_size=30), "integer": st.integers(-1000, 1000), "number": st.integers(-9, 9),
             "boolean": st.booleans(), "array": st.lists(st.text(max_size=5), max_size=3),
             "object": st.dictionaries(st.text(max_size=5), st.text(max_size=5), max_size=2),
@@ -226,6 +237,10 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
             if plan is not None and c["type"] == plan.type for e in deletable(plan, state, c)][:20] or [("/", None)]
     if plan is not None and plan.effect == "create" and plan.collection:  # a tied create serves its own only
         held = [(plan.collection, None)]
+    if plan is not None and plan.variants:  # a write dispatching on a collection segment: its served values
+        served = [v.dispatch_args for v in plan.variants if v.served]
+        held = [(path, entity) for path, entity in held
+                if any(set(args.values()) <= set(path.split("/")) for args in served)] or held
     recorded: dict[str, list[str]] = {}  # what the capture sent for each path parameter
     for call in runtime.bundle.replay.tools.get(name, ()):
         for key, value in (entry.tool.match(call.path) or {}).items():
@@ -243,6 +258,8 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
                 continue
             choices = [derived[key]] if key in derived else []
             choices += sorted(set(recorded.get(key, [])))
+            if properties[key].get("enum"):  # the served values of a dispatching segment
+                choices = [c for c in choices if c in properties[key]["enum"]] or list(properties[key]["enum"])
             if creates_by_name and key not in derived and not constrained(properties[key]):
                 # a create addressed by a name it chooses: the recorded names may all be held
                 choices.append(draw(st.from_regex(r"fresh-[a-z]{6}", fullmatch=True)))

@@ -65,10 +65,16 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
         return rng.choice(schema["examples"])
     if kind == "array":
         items = schema.get("items")
+        for kept in schema.get("allOf", ()):  # element keywords kept apart (write-sent-values)
+            if isinstance(kept.get("items"), dict):
+                items = {**(items if isinstance(items, dict) else {}), **kept["items"]}
         if isinstance(items, dict) and isinstance(items.get("type"), list):  # elements of the recorded kinds
             return [value_for(name, {**items, "type": items["type"][0]}, rng, tag)]
-        return [body_for(items, rng, tag)] if isinstance(items, dict) and items.get("type") == "object" \
-            else [f"{tag}-{name}"]
+        if isinstance(items, dict) and items.get("type") == "object":
+            return [body_for(items, rng, tag)]
+        if isinstance(items, dict) and items.get("type") in ("integer", "number", "boolean"):  # of the recorded kind
+            return [value_for(name, items, rng, tag)]
+        return [f"{tag}-{name}"]
     if kind == "object":
         return body_for(schema, rng, tag)  # an envelope's object, or {} when it declares no members
     if kind == "null":
@@ -128,8 +134,17 @@ def write_arguments(input_schema: dict[str, Any], template: str, collection_path
         input_schema = with_held_references(input_schema, state)
     arguments: dict[str, Any] = path_arguments(template, collection_path, entity_id)
     if "body" in input_schema.get("properties", {}):
-        arguments["body"] = body_for(input_schema["properties"]["body"], rng, tag)
+        arguments["body"] = body_for(body_schema_for(input_schema, arguments), rng, tag)
     return arguments
+
+
+def body_schema_for(input_schema: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """The body's schema; for a write dispatching on a collection segment (a ``oneOf`` per served
+    value), the body of the choice the path arguments' values name."""
+    return next((choice["properties"]["body"] for choice in input_schema.get("oneOf", ())
+                 if "body" in choice.get("properties", {})
+                 and all(arguments.get(name) == member["const"] for name, member in choice["properties"].items()
+                         if "const" in member)), input_schema["properties"]["body"])
 
 
 LACKING = re.compile(r"lack recorded field\(s\) ([^;]+);")

@@ -1,0 +1,37 @@
+"""Which body members a plan takes as they were sent, as both sides read them: the build side
+judging what the recorded calls sent (``plans/sent_values``, ``plans/stored_text``) and serving
+checking a call (``serving/writes``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .models import WritePlan
+
+
+def chosen_member(plan: WritePlan) -> str | None:
+    """The body member a create's chosen identity is sent in (echoed, or copied from the body's
+    top level), or None (from the path, or nested)."""
+    if plan.chosen_id is None:
+        return None
+    for rule in plan.fields:
+        if rule.field != plan.chosen_id.field:
+            continue
+        if rule.op == "echo":
+            return rule.params.get("member")
+        pointer = rule.params.get("pointer") if rule.op == "copy" else None
+        if isinstance(pointer, str) and pointer.count("/") == 1 and "~" not in pointer:
+            return pointer[1:]
+    return None
+
+
+def body_object(plan: WritePlan, body: Any) -> dict[str, Any] | None:
+    """A recorded call's body as the plan's members read it: inside the plan's body envelope (an
+    object, or a one-object array), or the body itself; None when it is no such object (serving
+    refuses such a call, ``writes/checks.unwrap_body``)."""
+    if plan.body_envelope:
+        inner = body.get(plan.body_envelope) if isinstance(body, dict) else None
+        if plan.body_envelope_kind != "object":
+            inner = inner[0] if isinstance(inner, list) and len(inner) == 1 else None
+        body = inner
+    return body if isinstance(body, dict) else None

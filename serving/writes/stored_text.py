@@ -1,0 +1,51 @@
+"""Text a write refuses in a member it stores as sent (``WritePlan.unproven_text``).
+
+The ``write-stored-text`` table names each text class no recorded call sent in such a member (markup,
+white space around the text, an empty string, ...): how the application stores it, the capture
+cannot show (WordPress escapes ``&`` and strips tags). The input schema says it as a ``not`` of
+one ``pattern`` per class (``schema``), so validation refuses a member's text holding one; this
+check refuses the same in the same words, for calls that reach it another way.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from capenv.interpreter.bundle.models import UnprovenText, WritePlan
+
+from .calls import WriteRefusal
+
+
+def refusal(member: str, described: str) -> str:
+    return (f"member {member!r} holds {described}, which no recorded call sent: the capture cannot show how the "
+            f"application stores such text (it may escape, strip, trim or refuse it); other text is accepted")
+
+
+def schema(unproven: list[UnprovenText]) -> dict[str, Any]:
+    """The ``not`` keyword of a member refusing these classes in its text, one option per class
+    (a value that is no string, ``null`` say, is none of them)."""
+    return {"type": "string", "anyOf": [{"pattern": u.pattern, "description": u.described} for u in unproven]}
+
+
+def class_held(refused: dict[str, Any], text: Any) -> str | None:
+    """Which class of a member's ``not`` (``schema``) the text holds, described."""
+    if not isinstance(text, str) or not isinstance(refused, dict):
+        return None
+    return next((option.get("description", option["pattern"]) for option in refused.get("anyOf", ())
+                 if "pattern" in option and _text_class(option["pattern"]).search(text)), None)
+
+
+def check_stored_text(plan: WritePlan, body: dict[str, Any]) -> None:
+    """Refuse text of a class no recorded call sent in a member the plan stores as sent (the
+    member's value as a whole: text inside an object or array is not judged)."""
+    for unproven in plan.unproven_text:
+        text = body.get(unproven.member)
+        if isinstance(text, str) and _text_class(unproven.pattern).search(text):
+            raise WriteRefusal(refusal(unproven.member, unproven.described))
+
+
+@lru_cache(maxsize=64)
+def _text_class(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)

@@ -1,0 +1,125 @@
+"""A write that stores a member as sent (an echo) is proven by the gate for the text its recorded
+calls sent; text of a class none of them held (markup characters, white space around it, an
+empty string, control characters, line breaks, far more characters) is refused with the state
+unchanged, saying what is accepted: an application may store it otherwise (WordPress stores the
+term name 'Rock & Roll' as 'Rock &amp; Roll', strips tags and trims), which the capture cannot
+show. A class a recorded call sent, the gate checked, so it is served."""
+
+from __future__ import annotations
+
+import pytest
+from support.capture_runs import build_from, plan
+from support.har_builder import HarBuilder
+from support.http_thread import http_in_thread
+from support.served_calls import send_json
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.transport import data_client
+
+TAGS = [{"id": 1, "name": "php", "description": "The language"}, {"id": 2, "name": "sql", "description": "Queries"}]
+
+
+def tags_capture(*renames: str) -> HarBuilder:
+    """Tags renamed by PATCH /tags/{id}, each rename read back and listed."""
+    har = HarBuilder()
+    held = {t["id"]: dict(t) for t in TAGS}
+    har.call("GET", "/tags", response=list(held.values()))
+    for tag in TAGS:
+        har.call("GET", f"/tags/{tag['id']}", response=tag)
+    for index, name in enumerate(renames):
+        tag_id = 1 + index % 2
+        held[tag_id] = {**held[tag_id], "name": name}
+        har.call("PATCH", f"/tags/{tag_id}", body={"name": name}, response=held[tag_id])
+        har.call("GET", f"/tags/{tag_id}", response=held[tag_id])
+        har.call("GET", "/tags", response=list(held.values()))
+    return har
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory):
+    return build_from(tags_capture("PHP", "Databases and storage"), tmp_path_factory.mktemp("p") / "capture.har")
+
+
+def rename(bundle, name: str) -> tuple[int, dict, dict, dict]:
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            before = data_client.data_get(serving.base_url, token=serving.data_token)
+            status, answer = send_json(serving, "/tags/1", {"name": name}, method="PATCH")
+            after = data_client.data_get(serving.base_url, token=serving.data_token)
+            return status, answer, before, after
+    finally:
+        runtime.close()
+
+
+def test_the_plan_names_the_text_classes_no_call_sent(plain) -> None:
+    update = plan(plain, "PATCH", "/tags/{tag_id}")
+    assert update.served, update.reason
+    assert {u.rule_id for u in update.unproven_text if u.member == "name"} == {
+        "stored-text.markup", "stored-text.surrounding-space", "stored-text.empty", "stored-text.control",
+        "stored-text.line-breaks", "stored-text.length"}
+
+
+def test_plain_text_is_stored_as_sent(plain) -> None:
+    status, answer, _, after = rename(plain, "Rock and Roll 2")
+    assert status == 200 and answer["name"] == "Rock and Roll 2", answer
+    assert "Rock and Roll 2" in str(after)
+
+
+@pytest.mark.parametrize("name, said", [
+    ("Rock & Roll", "markup characters"), ("<b>Bold</b>", "markup characters"),
+    ("  spaced  ", "white space before or after"), ("", "an empty string"), ("bell\u0007", "control characters"),
+    ("two\nlines", "line breaks"), ("x" * 101, "more than 100 characters"),
+])
+def test_unproven_text_is_refused_with_the_state_unchanged(plain, name, said) -> None:
+    status, answer, before, after = rename(plain, name)
+    assert status == 400, answer
+    assert said in answer["message"] and "'name'" in answer["message"] and "is accepted" in answer["message"]
+    assert after == before
+
+
+def test_a_class_a_recorded_call_sent_is_served(tmp_path) -> None:
+    bundle = build_from(tags_capture("PHP", "Tips & Tricks"), tmp_path / "capture.har")
+    assert "stored-text.markup" not in {u.rule_id for u in plan(bundle, "PATCH", "/tags/{tag_id}").unproven_text}
+    status, answer, _, _ = rename(bundle, "Rock & Roll")
+    assert status == 200 and answer["name"] == "Rock & Roll", answer
+
+
+def test_the_tool_input_schema_says_which_text_is_refused(plain) -> None:
+    runtime = EnvironmentRuntime(plain)
+    try:
+        tool = next(t for t in runtime.tools() if t.name == plan(plain, "PATCH", "/tags/{tag_id}").tool)
+        said = str(tool.input_schema)
+        assert "refused when its text holds markup characters (<, >, &)" in said and "line breaks" in said
+    finally:
+        runtime.close()
+
+
+def test_the_input_schema_refuses_each_class_itself_and_names_it(plain) -> None:
+    """The string member's schema holds a ``not`` of one pattern per class: validation refuses the
+    text before the write runs, naming the class it holds, and a client validating against the
+    published schema refuses it too."""
+    from jsonschema import Draft202012Validator
+
+    runtime = EnvironmentRuntime(plain)
+    try:
+        tool = next(t for t in runtime.tools() if t.name == plan(plain, "PATCH", "/tags/{tag_id}").tool)
+        member = tool.input_schema["properties"]["body"]["properties"]["name"]
+        assert member["type"] == "string" and member["not"]["type"] == "string" and len(member["not"]["anyOf"]) == 6
+        validator = Draft202012Validator(member)
+        assert validator.is_valid("Rock and Roll") and not validator.is_valid("Rock & Roll")
+        answer = runtime.call_tool(tool.name, {"tag_id": "1", "body": {"name": "two\nlines"}})
+        assert answer.is_error and "member 'name' holds line breaks" in answer.structured["message"], answer.structured
+    finally:
+        runtime.close()
+
+
+def test_the_precheck_accepts_only_text_outside_every_class() -> None:
+    from capenv.serving.catalog.schema_precheck import compile_precheck
+
+    check = compile_precheck({"type": ["string", "null"],
+                              "not": {"type": "string", "anyOf": [{"pattern": "[<>&]", "description": "markup"},
+                                                                  {"pattern": "^$", "description": "empty"}]}})
+    assert check is not None
+    assert check("plain") and check(None) and not check("a & b") and not check("") and not check(3)
+    assert compile_precheck({"type": "string", "not": {"type": "integer"}}) is None  # left to jsonschema
