@@ -54,6 +54,9 @@ def collection_for(document: bytes, plan: WritePlan, template: str, *, shallow: 
     fitting = [(c["path"], [e["id"] for e in deletable(plan, state, c)]) for c in state["collections"]
                if c["type"] == plan.type and (shallow and item or fits(template, c["path"], item=item,
                                                                          keyed=key_member(plan) is not None))]
+    if plan.variants:  # a write dispatching on a collection segment: a collection a served value names
+        served = [v.dispatch_args for v in plan.variants if v.served]
+        fitting = [f for f in fitting if any(set(args.values()) <= set(f[0].split("/")) for args in served)]
     held = [found for found in fitting if found[1]]
     assert fitting, f"{plan.tool}: no {plan.type} collection fits {template}"
     return (held or fitting)[0]
