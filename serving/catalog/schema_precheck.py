@@ -24,7 +24,7 @@ Check = Callable[[Any], bool]
 ANNOTATIONS = frozenset({"description", "examples", "title", "default"})
 KEYWORDS = frozenset({"type", "properties", "required", "additionalProperties", "minProperties", "maxProperties",
                       "minLength", "maxLength", "const", "enum", "items", "minItems", "maxItems", "anyOf",
-                      "pattern", "not"})
+                      "pattern", "not", "minimum", "maximum", "allOf"})
 _SCALARS = (str, int, bool, type(None))
 _PLAIN = frozenset({str, int, bool, type(None), dict, list})
 """The types a keyword that applies to one kind lets through untouched; any other (a float, a
@@ -69,6 +69,8 @@ def _compile(schema: Any) -> Check:
         checks.append(_bounded(str, schema.get("minLength", 0), schema.get("maxLength")))
     if "pattern" in schema:
         checks.append(_matching(schema["pattern"]))
+    if "minimum" in schema or "maximum" in schema:
+        checks.append(_ranged(schema.get("minimum"), schema.get("maximum")))
     if "minItems" in schema or "maxItems" in schema:
         checks.append(_bounded(list, schema.get("minItems", 0), schema.get("maxItems")))
     if "minProperties" in schema or "maxProperties" in schema:
@@ -77,6 +79,9 @@ def _compile(schema: Any) -> Check:
         checks.append(_items(_compile(schema["items"])))
     if {"properties", "required", "additionalProperties"} & set(schema):
         checks.append(_object(schema))
+    if "allOf" in schema:
+        kept = [_compile(part) for part in schema["allOf"]]
+        checks.append(lambda value: all(part(value) for part in kept))
     if "not" in schema:
         checks.append(_not_matching(schema["not"]))
     if "anyOf" in schema:
@@ -117,6 +122,17 @@ def _bounded(kind: type, least: Any, most: Any) -> Check:
     if most is None:
         return lambda value: len(value) >= least if type(value) is kind else type(value) in _PLAIN
     return lambda value: least <= len(value) <= most if type(value) is kind else type(value) in _PLAIN
+
+
+def _ranged(least: Any, most: Any) -> Check:
+    """``minimum``/``maximum``: an ``int`` within them is accepted, a value of another plain kind
+    (which the keywords leave alone) too; a float or a ``JsonNumber`` is left to jsonschema."""
+    if any(bound is not None and type(bound) is not int for bound in (least, most)):
+        raise NotCompiled("a numeric bound that is not an integer")
+    low = float("-inf") if least is None else least
+    high = float("inf") if most is None else most
+    return lambda value: low <= value <= high if type(value) is int else type(value) in _PLAIN and \
+        type(value) is not float
 
 
 def _matching(pattern: Any) -> Check:

@@ -69,7 +69,9 @@ def test_what_the_precheck_accepts_jsonschema_accepts(schemas: list[ArgumentSche
 
 
 def test_every_published_schema_compiles(schemas: list[ArgumentSchema]) -> None:
-    assert [s.tool for s in schemas if s.precheck is None] == []
+    # a write dispatching on a collection segment publishes a oneOf (one branch per served value),
+    # which only jsonschema decides: an accepting check cannot know the other branches reject
+    assert [s.tool for s in schemas if s.precheck is None and "oneOf" not in str(s.schema)] == []
 
 
 def test_the_usual_call_takes_the_fast_path(bundle_dir: Callable[[str], Path]) -> None:
@@ -108,3 +110,13 @@ def test_a_keyword_it_does_not_decide_leaves_the_schema_to_jsonschema(schema: di
 def test_what_it_leaves_to_jsonschema(schema: dict, value: Any) -> None:
     check = compile_precheck(schema)
     assert check is not None and not check(value)
+
+
+def test_bounds_and_kept_apart_keywords_compile_and_only_accept() -> None:
+    """``minimum``/``maximum`` and ``allOf`` (write-sent-values publishes them) compile: a value
+    within accepted, one outside or a float left to jsonschema."""
+    from capenv.serving.catalog.schema_precheck import compile_precheck
+
+    check = compile_precheck({"type": "array", "items": {"minimum": 0}, "allOf": [{"items": {"type": ["integer"]}}]})
+    assert check is not None
+    assert check([0, 3]) and not check([-1]) and not check(["1"]) and not check([1.5])
