@@ -53,6 +53,8 @@
 #   compiled; captures/sails/start.sh copies its app (captures/sails/project) beside them.
 #   LoopBack 4's todo example (@loopback/example-todo 6.0.0, prebuilt JavaScript in the package)
 #   ~1.5 min, 400 npm packages (none compiled), ~80 MB.
+#   Feathers 5.0.50 (@feathersjs/feathers, koa, memory, schema, typebox) ~1 min, 168 npm packages,
+#   none compiled; captures/feathers/start.sh copies its app (captures/feathers/app) beside them.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -95,6 +97,7 @@ KEYSTONE_VERSION=30.0.0
 LOOPBACK_TODO_VERSION=6.0.0
 KEYSTONE_GUNICORN_VERSION=27.0.1
 SAILS_VERSION=1.5.18
+FEATHERS_VERSION=5.0.50
 PRETIX_VERSION=2026.8.0
 PRETIX_GUNICORN_VERSION=27.0.1
 CACHE=.ci/cache
@@ -128,6 +131,7 @@ POUCHDB_SERVER_DIR="$CACHE/pouchdb-server"
 SAILS_DIR="$CACHE/sails"
 OCTOPRINT_VENV="$CACHE/venv-octoprint"
 LOOPBACK_TODO_DIR="$CACHE/loopback-todo"
+FEATHERS_DIR="$CACHE/feathers"
 ZENML_VENV="$CACHE/venv-zenml"
 KEYSTONE_VENV="$CACHE/venv-keystone"
 KEYSTONE_TEMPLATE="$CACHE/keystone-template"
@@ -282,6 +286,17 @@ install_loopback_todo() {
         say "@loopback/example-todo $LOOPBACK_TODO_VERSION already in $LOOPBACK_TODO_DIR"; return
     fi
     npm_install_package_json loopback-todo "$LOOPBACK_TODO_DIR"
+}
+
+install_feathers() {
+    # captures/feathers/install/package.json pins the @feathersjs packages (pure JavaScript).
+    if [ "$(installed_npm_version @feathersjs/feathers "$FEATHERS_DIR")" = "$FEATHERS_VERSION" ] \
+        && [ "$(installed_npm_version @feathersjs/koa "$FEATHERS_DIR")" = "$FEATHERS_VERSION" ] \
+        && [ "$(installed_npm_version @feathersjs/memory "$FEATHERS_DIR")" = "$FEATHERS_VERSION" ] \
+        && [ "$(installed_npm_version @feathersjs/typebox "$FEATHERS_DIR")" = "$FEATHERS_VERSION" ]; then
+        say "@feathersjs/feathers $FEATHERS_VERSION already in $FEATHERS_DIR"; return
+    fi
+    npm_install_package_json feathers "$FEATHERS_DIR"
 }
 
 installed_pdns_version() {  # the unpacked pdns_server's version, or nothing
@@ -575,6 +590,7 @@ install_npm_group() {
     install_pouchdb_server
     install_sails
     install_loopback_todo
+    install_feathers
 }
 
 status() {
@@ -607,6 +623,7 @@ status() {
     say "zenml:       $(installed_pip_version "$ZENML_VENV" zenml) ($ZENML_VENV)"
     say "keystone:    $(installed_pip_version "$KEYSTONE_VENV" keystone) ($KEYSTONE_VENV, template $KEYSTONE_TEMPLATE)"
     say "loopback-todo: $(installed_npm_version @loopback/example-todo "$LOOPBACK_TODO_DIR" || true) ($LOOPBACK_TODO_DIR)"
+    say "feathers:    $(installed_npm_version @feathersjs/feathers "$FEATHERS_DIR" || true) ($FEATHERS_DIR)"
     say "pretix:      $(installed_pip_version "$PRETIX_VENV" pretix) ($PRETIX_VENV, template $PRETIX_TEMPLATE)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }

@@ -232,6 +232,14 @@ def _loopback_todo_env() -> dict[str, str]:
     return {"LOOPBACK_TODO_DIR": str(prefix)}
 
 
+def _feathers_env() -> dict[str, str]:
+    """The npm prefix with @feathersjs/* 5.0.50 (start.sh copies the app of captures/feathers/app beside it)."""
+    prefix = CACHE / "feathers"
+    if not (prefix / "node_modules" / "@feathersjs" / "koa" / "package.json").exists():
+        raise NotInstalled(f"@feathersjs/koa 5.0.50 is not installed in {_shown(prefix)}")
+    return {"FEATHERS_DIR": str(prefix)}
+
+
 def _keystone_env() -> dict[str, str]:
     """Keystone's venv (with gunicorn) and the seeded template database `.ci/live-apps.sh install`
     prepares after it (start.sh makes and keeps it when missing, in a minute more)."""
@@ -360,6 +368,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                      ready_line="zenml READY"),
     "loopback-todo": AppSpec("loopback-todo", _loopback_todo_env, _home_start("loopback-todo"), "/todos/count",
                              120.0, ready_line="LOOPBACK-TODO READY"),
+    "feathers": AppSpec("feathers", _feathers_env, _home_start("feathers"), "/notes/5", 60.0,
+                        ready_line="feathers READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
