@@ -5,7 +5,8 @@ The path rules say where a write lies; a call at or above a collection path, or 
 naming no held entity, may have changed any entity the collection holds, so each is unknown until
 a read shows it again. Its own record can say less: a call that answered 201 Created made new
 entities, and a held entity it changed too it names by id (an upsert's row, a copy's source, a
-get-or-create's answer). The table decides; its trace and the reach event say which entities the
+get-or-create's answer); a call refused because its JSON body did not parse acted on nothing it
+does not name. The table decides; its trace and the reach event say which entities the
 call could have touched and why it could not touch the others.
 """
 
@@ -40,18 +41,23 @@ def reached_keys(record: Record, type_name: str, held: HeldCollection, table: An
     if parent is not None:
         return every, f"it names {parent!r}, which holds {held.path}: every entity there may have changed"
     named = tuple(k for k in every if str(k) in values or _names_by_text(held.entities[k], values, min_string))
-    context = GateReachContext(method=record.method, status=record.status, held=len(every), named=named)
+    unparsed = record.request.json_error is not None
+    context = GateReachContext(method=record.method, status=record.status, held=len(every), named=named,
+                               body_unparsed=unparsed)
     decision = evaluate_table(table, context, subject=f"record {record.ordinal} {type_name} {held.path}")
     events.extend(decision.events)
     if decision.yields.get("reach") != "named":
         return every, ""
     rule = decision.matched[0] if decision.matched else TABLE
+    because = (f"it answered {record.status} to a body that is not JSON, so it acted on nothing it does not name,"
+               if decision.yields.get("basis") == "unparsed-body"
+               else f"it answered {record.status}, so it made new entities,")
     if named:
-        why = (f"it answered {record.status}, so it made new entities, and names held {type_name} "
+        why = (f"{because} and names held {type_name} "
                f"{', '.join(repr(k) for k in named)} by id or a string of theirs ({rule}): only those are unknown, the other "
                f"{len(every) - len(named)} it could not have touched")
     else:
-        why = (f"it answered {record.status}, so it made new entities, and names none of the {len(every)} held "
+        why = (f"{because} and names none of the {len(every)} held "
                f"{type_name} by id or a string of theirs ({rule}): it could not have touched them")
     return list(named), why
 

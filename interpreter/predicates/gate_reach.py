@@ -1,9 +1,10 @@
 """Predicates on a write no built plan models whose path alone would reach every held entity of a
 collection (at or above its path, or below an item path naming no held entity).
 
-Context ``gate-reach``: the call's method and status, how many entities the collection holds, and
-the held ids the call names anywhere in its body, query or answer (the ones it may have touched
-though its path names none of them).
+Context ``gate-reach``: the call's method and status, how many entities the collection holds, the
+held ids the call names anywhere in its body, query or answer (the ones it may have touched though
+its path names none of them), and whether its request body declared a JSON media type and did not
+parse.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ class GateReachContext(BaseModel):
     """How many entities the reached collection holds."""
     named: tuple[str, ...] = ()
     """The held ids the call names as a value anywhere in its body, query or answer."""
+    body_unparsed: bool = False
+    """The request declared a JSON media type and its body did not parse as JSON."""
 
 
 class StatusParams(BaseModel):
@@ -38,4 +41,24 @@ def reach_answered_created(ctx: GateReachContext, params: StatusParams) -> Outco
     sends, as an upsert's row or a copy's source does, or its answer shows)."""
     if ctx.status not in params.statuses:
         return Miss(f"answered {ctx.status}, not {'/'.join(str(s) for s in params.statuses)}")
+    return Match({"status": ctx.status, "named": list(ctx.named), "not_reached": ctx.held - len(ctx.named)})
+
+
+class StatusRangeParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    low: int = Field(ge=100, le=599)
+    high: int = Field(ge=100, le=599)
+
+
+@predicate("reach_body_unparsed", context="gate-reach", params=StatusRangeParams)
+def reach_body_unparsed(ctx: GateReachContext, params: StatusRangeParams) -> Outcome:
+    """The call's body declared JSON but is none, and it was refused with a status from ``low`` to
+    ``high``: a request whose body cannot be read is turned away before anything acts on what it
+    asks (a body parser answers before any handler runs), so what it may have touched it names in
+    its query or answer (its body names nothing)."""
+    if not ctx.body_unparsed:
+        return Miss("its request body parsed, or declared no JSON media type")
+    if not params.low <= ctx.status <= params.high:
+        return Miss(f"answered {ctx.status}, not {params.low}-{params.high}")
     return Match({"status": ctx.status, "named": list(ctx.named), "not_reached": ctx.held - len(ctx.named)})

@@ -157,3 +157,31 @@ def test_an_insert_naming_a_held_entity_by_a_long_string_of_its_reaches_it():
     builder.call("GET", "/items/2", response={"id": 2, "title": "n"})                                    # 6
     update = plan(build_from(builder), "PATCH", "/items/{item_id}")
     assert not update.served and update.reason == "unconfirmed", (update.reason, update.checked_record_ordinals)
+
+
+def _broken_create(status: int, request_type: str = "application/json") -> dict:
+    return {"method": "POST", "path": "/items", "body": '{"title": "no closing brace"', "status": status,
+            "request_type": request_type, "response": {"message": "Unexpected end of JSON input"}}
+
+
+@pytest.mark.parametrize("status", [500, 502])
+def test_a_call_refused_for_a_body_that_is_not_json_leaves_held_entities_known(status):
+    # a body parser turned it away (Koa's answers 500; a 4xx is no write at all) before anything read what it asked
+    update = _update_after(_broken_create(status))
+    assert update.served and 6 in update.checked_record_ordinals, (update.reason, update.checked_record_ordinals)
+    bundle = build_from(items_app().call(**_broken_create(status)))
+    event = next(e for e in bundle.view.traces if e.subject == "record 4" and e.table == "gate")
+    assert f"it answered {status} to a body that is not JSON" in event.reason, event.reason
+    assert "(reach.unparsed-body-names-held)" in event.reason, event.reason
+
+
+def test_a_server_error_on_a_body_declared_otherwise_reaches_every_held_entity():
+    # must not: a text body is no JSON that failed to parse: nothing shows the application did not read it
+    update = _update_after(_broken_create(500, request_type="text/plain"))
+    assert not update.served and update.reason == "unconfirmed", (update.reason, update.checked_record_ordinals)
+
+
+def test_a_broken_body_naming_a_held_entity_in_its_query_reaches_it():
+    # must not: its query names item 2, which it may have changed
+    update = _update_after({**_broken_create(500), "path": "/items", "query": [("id", "2")]})
+    assert list(update.checked_record_ordinals) == [8], update.checked_record_ordinals
