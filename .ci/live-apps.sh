@@ -100,6 +100,8 @@ SAILS_VERSION=1.5.18
 FEATHERS_VERSION=5.0.50
 PRETIX_VERSION=2026.8.0
 PRETIX_GUNICORN_VERSION=27.0.1
+PLACEMENT_VERSION=16.0.0
+PLACEMENT_GUNICORN_VERSION=27.0.1
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -137,6 +139,7 @@ KEYSTONE_VENV="$CACHE/venv-keystone"
 KEYSTONE_TEMPLATE="$CACHE/keystone-template"
 PRETIX_VENV="$CACHE/venv-pretix"
 PRETIX_TEMPLATE="$CACHE/pretix-template"
+PLACEMENT_VENV="$CACHE/venv-placement"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -215,6 +218,13 @@ install_pretix() {
     # The first start migrates (several minutes on SQLite) and seeds, and keeps the seeded
     # database there; every later start copies it.
     prepare_template pretix PRETIX_TEMPLATE "$PRETIX_VENV" "$PRETIX_TEMPLATE/db.sqlite3" 900
+}
+
+install_placement() {
+    # gunicorn serves placement.wsgi.api:application; Placement ships no server. Its start.sh runs
+    # `placement-manage db sync` and seeds in seconds, so no template database.
+    install_venv_package "$PLACEMENT_VENV" openstack-placement "$PLACEMENT_VERSION" \
+        "gunicorn==$PLACEMENT_GUNICORN_VERSION"
 }
 
 prepare_template() {  # app template_variable venv database seconds: captures/APP/start.sh run once
@@ -572,6 +582,7 @@ install_python_group_a() {
     # /lists/{id}/member/{email}): the last 2.0 release, as Mailman's own CI ran.
     install_venv_package "$MAILMAN_VENV" mailman "$MAILMAN_VERSION" "SQLAlchemy==$MAILMAN_SQLALCHEMY_VERSION"
     install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"
+    install_placement
 }
 
 install_python_group_b() {  # those that also prepare a template database (minutes of migrations)
@@ -625,6 +636,7 @@ status() {
     say "loopback-todo: $(installed_npm_version @loopback/example-todo "$LOOPBACK_TODO_DIR" || true) ($LOOPBACK_TODO_DIR)"
     say "feathers:    $(installed_npm_version @feathersjs/feathers "$FEATHERS_DIR" || true) ($FEATHERS_DIR)"
     say "pretix:      $(installed_pip_version "$PRETIX_VENV" pretix) ($PRETIX_VENV, template $PRETIX_TEMPLATE)"
+    say "placement:   $(installed_pip_version "$PLACEMENT_VENV" openstack-placement) ($PLACEMENT_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 

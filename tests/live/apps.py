@@ -366,6 +366,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                          "/api/version", 120.0, ready_line="octoprint READY", ready_authorization=OCTOPRINT_KEY),
     "zenml": AppSpec("zenml", _venv_env("zenml", "zenml", "0.98.0"), _home_start("zenml"), "/health", 240.0,
                      ready_line="zenml READY"),
+    "placement": AppSpec("placement", _venv_env("placement", "placement-manage", "16.0.0"), _home_start("placement"),
+                         "/", 120.0, ready_line="placement READY"),
     "loopback-todo": AppSpec("loopback-todo", _loopback_todo_env, _home_start("loopback-todo"), "/todos/count",
                              120.0, ready_line="LOOPBACK-TODO READY"),
     "feathers": AppSpec("feathers", _feathers_env, _home_start("feathers"), "/notes/5", 60.0,
