@@ -55,6 +55,8 @@
 #   ~1.5 min, 400 npm packages (none compiled), ~80 MB.
 #   Feathers 5.0.50 (@feathersjs/feathers, koa, memory, schema, typebox) ~1 min, 168 npm packages,
 #   none compiled; captures/feathers/start.sh copies its app (captures/feathers/app) beside them.
+#   OpenStack Placement 16.0.0 (with gunicorn 27.0.1; wheels only, ~70 packages) ~1-3 min on a busy
+#   2-core machine, ~130 MB; no template database (db sync and the seed take seconds).
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
