@@ -21,6 +21,7 @@ from capenv.interpreter.report import report_document
 from capenv.interpreter.rules_engine import RuleSet, load_rules
 from capenv.interpreter.view.build import build_view
 from capenv.interpreter.view.negotiation import without_variants
+from capenv.interpreter.view.unrouted_spellings import without_unrouted
 from capenv.interpreter.view.replay_facts import replay_table
 
 
@@ -125,8 +126,10 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
     with phase("read-only POSTs"):
         read_only = read_only_posts(evidence, manifest, ruleset)
     with phase("view"):
-        # a read tool answering another shape per Accept: the view and the gates read its usual one
-        usual = without_variants(manifest, {r.ordinal: r for r in evidence.records})
+        # a read tool answering another shape per Accept: the view and the gates read its usual one;
+        # a recording spelled in a way its template does not route reads no entity of it
+        by_ordinal = {r.ordinal: r for r in evidence.records}
+        usual = without_unrouted(without_variants(manifest, by_ordinal), by_ordinal)
         view = build_view(evidence, usual, ruleset, read_only.read_only_rules())
     with phase("plans and gate"):
         view = plan_and_gate(evidence, usual, view, ruleset)

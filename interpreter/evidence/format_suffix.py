@@ -49,7 +49,8 @@ def spelled_suffix(records: tuple[Record, ...], ruleset: Any) -> tuple[tuple[Rec
         return records, None, ()
     suffix, suffixed = max(counts.items(), key=lambda item: (item[1], item[0]))
     context = PathFormatSuffixContext(suffix=suffix, json_reads=len(reads), suffixed_reads=suffixed,
-                                      read_back=_read_back(records, suffix))
+                                      read_back=_read_back(records, suffix),
+                                      suffixed_with_items=_with_items(reads, suffix))
     decision = evaluate(ruleset, TABLE, context, subject=f"path format suffix {suffix}")
     if not decision.yields.get("spelling"):
         return records, None, decision.events
@@ -58,6 +59,13 @@ def spelled_suffix(records: tuple[Record, ...], ruleset: Any) -> tuple[tuple[Rec
         if r.primary and strip_suffix(r.path, suffix) != r.path else r
         for r in records)
     return stripped, suffix, decision.events
+
+
+def _with_items(reads: list[Record], suffix: str) -> int:
+    """Suffixed reads whose unsuffixed path another read continues by exactly one segment."""
+    parents = {r.path.rstrip("/").rsplit("/", 1)[0] for r in reads if not last_segment_suffix(r.path)}
+    return sum(1 for r in reads if last_segment_suffix(r.path) == suffix
+               and strip_suffix(r.path, suffix) in parents)
 
 
 def _read_back(records: tuple[Record, ...], suffix: str) -> tuple[str, ...]:

@@ -214,12 +214,16 @@ def _template_text(segments: tuple[Segment, ...], trailing_slash: bool = False) 
 
 def _spelling(records: list[Record]) -> tuple[bool, bool]:
     """``(trailing_slash, either_slash)`` of a tool: the spelling most of its records use (the
-    first record's on a tie), and whether they show both spellings (each answered as recorded)."""
+    first record's on a tie), and whether the application routed both spellings: each answered
+    some call successfully. A spelling only ever answered with a failure (``/tiddlers/Welcome/``
+    404 beside ``/tiddlers/Welcome`` 200) is one the application does not route, not the same read."""
     slashed = sum(1 for r in records if has_trailing_slash(r.path))
     plain = len(records) - slashed
     first = min(records, key=lambda r: r.ordinal)
     trailing = slashed > plain or (slashed == plain and has_trailing_slash(first.path))
-    return trailing, bool(slashed and plain)
+    routed = {has_trailing_slash(r.path) for r in records if r.succeeded}
+    either = bool(slashed and plain) and (len(routed) == 2 or not routed)
+    return trailing, either
 
 
 def _make_tools(groups: dict[tuple[str, tuple[Segment, ...]], list[Record]],

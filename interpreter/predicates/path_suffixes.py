@@ -25,6 +25,10 @@ class PathFormatSuffixContext(BaseModel):
     """Of those, the ones whose last path segment ends with the suffix (and is longer)."""
     read_back: tuple[str, ...] = ()
     """Suffixed last segments (suffix included) some record's answer holds as a string value."""
+    suffixed_with_items: int = 0
+    """Of the suffixed reads, those whose path without the suffix some other successful JSON read
+    continues by one more segment (``/tiddlers.json`` beside ``/tiddlers/Welcome``): a collection
+    read beside the reads of its items."""
 
 
 class ShareParams(BaseModel):
@@ -61,3 +65,13 @@ def suffix_never_read_back(ctx: PathFormatSuffixContext, params: BaseModel) -> O
     if ctx.read_back:
         return Miss(f"answers return {', '.join(repr(v) for v in ctx.read_back[:3])} whole, suffix included")
     return Match({})
+
+
+@predicate("suffix_marks_item_collections", context="path-format-suffix")
+def suffix_marks_item_collections(ctx: PathFormatSuffixContext, params: BaseModel) -> Outcome:
+    """Every suffixed read names a collection whose items other reads address one segment below
+    its unsuffixed path (``/recipes/default/tiddlers.json`` beside ``/recipes/default/tiddlers/Welcome``)."""
+    shown = f"{ctx.suffixed_with_items} of {ctx.suffixed_reads} reads ending with {ctx.suffix}"
+    if ctx.suffixed_reads == 0 or ctx.suffixed_with_items < ctx.suffixed_reads:
+        return Miss(f"{shown} have item reads one segment below their unsuffixed path")
+    return Match({"reads": f"{shown} have item reads one segment below their unsuffixed path"})
