@@ -17,6 +17,7 @@ from .paging import PagingRoles
 from .projection_candidates import ProjectionCandidates
 from .recordings import recording_of
 from .types import ToolShape
+from .unlisted_entities import HeldByReads, held_by_item_reads, leaves_out_held
 
 ABSENT_STATUSES = (400, 404, 410)
 
@@ -60,6 +61,7 @@ def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types:
     """``projecting``: reads sent with a projection candidate show part of each entity; they
     neither lessen the members every entity carries nor give an item view its base."""
     views = []
+    held = held_by_item_reads(shapes, records, types, window_reads)
     for name, shape in shapes.items():
         tool = shape.tool
         absent = learned.records.get(name, ()) if name in learned.answers else ()
@@ -90,7 +92,7 @@ def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types:
         base = recording_of(([r for r in whole if r.ordinal in window_reads] or whole)[-1])
         lines: tuple[ListLine, ...] = ()
         if shape.kind == "list":
-            lines = _list_lines(ok, window_reads, shape, entity_type, paging, shown)
+            lines = _list_lines(ok, window_reads, shape, entity_type, paging, shown, held)
         views.append(ReadView(
             tool=name, kind=shape.kind, type=entity_type.name, locator=shape.locator,
             key_field=shape.key_field if shape.kind == "item" else None,
@@ -117,7 +119,7 @@ def _objects(records: list[Record], shape: ToolShape) -> list[dict[str, Any]]:
 
 
 def _list_lines(ok: list[Record], window_reads: set[int], shape: ToolShape, entity_type: EntityType,
-                paging: PagingRoles, view_fields: tuple[str, ...]) -> tuple[ListLine, ...]:
+                paging: PagingRoles, view_fields: tuple[str, ...], held: HeldByReads) -> tuple[ListLine, ...]:
     grouped: dict[tuple, list[Record]] = {}
     for record in ok:
         grouped.setdefault((record.path, record.query), []).append(record)
@@ -131,6 +133,8 @@ def _list_lines(ok: list[Record], window_reads: set[int], shape: ToolShape, enti
         own_fields = _fields(listed)[0] if listed else ()
         ids = tuple(m.get(entity_type.id_field) for m in members if isinstance(m, dict))
         whole = [r.ordinal for r in group if paging.whole(query, _count(r, shape.locator))]
+        if any(leaves_out_held(_listed(r, shape.locator), r, entity_type, held, window_reads) for r in group):
+            whole = []  # it selects part of the collection: no recording of it proves the whole
         lines.append(ListLine(
             path=path, query=query, collection=collection_path(path, entity_type),
             membership="all" if whole else "recorded", recorded_ids=ids, base=recording_of(base_record),
