@@ -57,6 +57,8 @@
 #   none compiled; captures/feathers/start.sh copies its app (captures/feathers/app) beside them.
 #   OpenStack Placement 16.0.0 (with gunicorn 27.0.1; wheels only, ~70 packages) ~1-3 min on a busy
 #   2-core machine, ~130 MB; no template database (db sync and the seed take seconds).
+#   TiddlyWiki 5.4.1 ~15 s, one npm package with no dependencies, ~40 MB; captures/tiddlywiki/start.sh
+#   makes a wiki folder (`--init server`) and copies its seed tiddlers in.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -104,6 +106,7 @@ PRETIX_VERSION=2026.8.0
 PRETIX_GUNICORN_VERSION=27.0.1
 PLACEMENT_VERSION=16.0.0
 PLACEMENT_GUNICORN_VERSION=27.0.1
+TIDDLYWIKI_VERSION=5.4.1
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -142,6 +145,7 @@ KEYSTONE_TEMPLATE="$CACHE/keystone-template"
 PRETIX_VENV="$CACHE/venv-pretix"
 PRETIX_TEMPLATE="$CACHE/pretix-template"
 PLACEMENT_VENV="$CACHE/venv-placement"
+TIDDLYWIKI_DIR="$CACHE/tiddlywiki"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -309,6 +313,17 @@ install_feathers() {
         say "@feathersjs/feathers $FEATHERS_VERSION already in $FEATHERS_DIR"; return
     fi
     npm_install_package_json feathers "$FEATHERS_DIR"
+}
+
+install_tiddlywiki() {
+    # One package, no dependencies, no install script; its own prefix.
+    if [ "$(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR")" = "$TIDDLYWIKI_VERSION" ]; then
+        say "tiddlywiki $TIDDLYWIKI_VERSION already in $TIDDLYWIKI_DIR"; return
+    fi
+    command -v npm >/dev/null || { say "npm not found: install Node.js 18+ first" >&2; return 1; }
+    say "npm install tiddlywiki@$TIDDLYWIKI_VERSION into $TIDDLYWIKI_DIR"
+    mkdir -p "$TIDDLYWIKI_DIR"
+    npm install --prefix "$TIDDLYWIKI_DIR" --no-audit --no-fund --loglevel=error "tiddlywiki@$TIDDLYWIKI_VERSION"
 }
 
 installed_pdns_version() {  # the unpacked pdns_server's version, or nothing
@@ -604,6 +619,7 @@ install_npm_group() {
     install_sails
     install_loopback_todo
     install_feathers
+    install_tiddlywiki
 }
 
 status() {
@@ -639,6 +655,7 @@ status() {
     say "feathers:    $(installed_npm_version @feathersjs/feathers "$FEATHERS_DIR" || true) ($FEATHERS_DIR)"
     say "pretix:      $(installed_pip_version "$PRETIX_VENV" pretix) ($PRETIX_VENV, template $PRETIX_TEMPLATE)"
     say "placement:   $(installed_pip_version "$PLACEMENT_VENV" openstack-placement) ($PLACEMENT_VENV)"
+    say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 

@@ -240,6 +240,14 @@ def _feathers_env() -> dict[str, str]:
     return {"FEATHERS_DIR": str(prefix)}
 
 
+def _tiddlywiki_env() -> dict[str, str]:
+    """The npm prefix with tiddlywiki (start.sh makes the wiki folder and copies its seed in)."""
+    prefix = CACHE / "tiddlywiki"
+    if not (prefix / "node_modules" / "tiddlywiki" / "tiddlywiki.js").exists():
+        raise NotInstalled(f"tiddlywiki 5.4.1 is not installed in {_shown(prefix)}")
+    return {"TIDDLYWIKI_DIR": str(prefix)}
+
+
 def _keystone_env() -> dict[str, str]:
     """Keystone's venv (with gunicorn) and the seeded template database `.ci/live-apps.sh install`
     prepares after it (start.sh makes and keeps it when missing, in a minute more)."""
@@ -372,6 +380,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                              120.0, ready_line="LOOPBACK-TODO READY"),
     "feathers": AppSpec("feathers", _feathers_env, _home_start("feathers"), "/notes/5", 60.0,
                         ready_line="feathers READY"),
+    "tiddlywiki": AppSpec("tiddlywiki", _tiddlywiki_env, _home_start("tiddlywiki"), "/status", 60.0,
+                          ready_line="tiddlywiki READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
