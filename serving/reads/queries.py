@@ -10,6 +10,8 @@ from capenv.interpreter.bundle.models import QuerySpec
 
 
 PAGING_KINDS = frozenset({"page", "limit", "start", "end", "offset"})
+FILTER_KINDS = frozenset({"equals", "compare", "in", "text", "search"})
+"""The kinds ``_filtered`` selects members by, each comparing the members with the parameter's value."""
 
 Pairs = tuple[tuple[str, str], ...]
 
@@ -212,13 +214,18 @@ def value_kinds(members: list[dict[str, Any]]) -> dict[str, set[str]]:
 
 def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
              kinds: dict[str, set[str]] | None = None) -> str | None:
-    """Why the learned queries cannot answer ``query`` as the recordings proved them (a sort key
-    naming no field the entities hold, a page number with no page size, an expression comparing a
+    """Why the learned queries cannot answer ``query`` as the recordings proved them (a filter sent
+    empty, a sort key naming no field the entities hold, a page number with no page size, an expression comparing a
     field with a literal of another kind than the entities hold there, ``kinds`` from
     ``value_kinds``: an object or array, or a number field with a text), else None."""
     kinds = kinds or {}
     by_param = {spec.param: spec for spec in specs}
     values = {name: value for name, value in decoded(query) if name in by_param}
+    for name, value in values.items():
+        if by_param[name].kind in FILTER_KINDS and not value:
+            return (f"{name} is sent empty, which the learned filter was never proven on: an application may "
+                    f"ignore an empty filter (listing everything), match the empty text or refuse it; leave "
+                    f"{name!r} out to list everything, or send the value to match")
     for name, value in values.items():
         spec = by_param[name]
         if spec.kind != "sort":
