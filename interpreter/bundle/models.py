@@ -109,6 +109,18 @@ class AbsenceAnswer(_Model):
     """Texts that name the read's path values other than as ``id_pointers`` carry them."""
 
 
+class UnprovenIdShape(_Model):
+    """A feature of an id's layout no id the capture shows for an item view holds
+    (``view-absence-id-shapes``): the application may refuse such an id as malformed, so the
+    view's recorded absence is not given for it."""
+
+    rule_id: str
+    pattern: str
+    """A regular expression an id holding the feature matches (searched)."""
+    described: str
+    """How a refusal names the feature (``two separators side by side``)."""
+
+
 class EitherKey(_Model):
     """An item path whose parameter takes either the identity or another key member
     (``view-either-keys``): a value of the identity's shape names the identity, any other the member."""
@@ -375,6 +387,10 @@ class ReadView(_Model):
     every id its absence answer was learned from (``view-malformed-ids``): the application refused
     the id's shape before looking it up, which says nothing of the state. Never checked by either
     gate; serving replays each for that very call and refuses other ids of a shape it does not hold."""
+    unproven_id_shapes: tuple[UnprovenIdShape, ...] = ()
+    """For an item view with a recorded absence: features of an id's layout that no id the capture
+    shows for it holds (``view-absence-id-shapes``); neither its absence nor a write's is given for
+    an id holding one, which the application may refuse as malformed."""
     item_members: tuple[ItemMember, ...] = ()
     """For an item view: the members beside the entity rendered for each entity it answers with."""
     projections: tuple[Projection, ...] = ()

@@ -26,6 +26,7 @@ from .learned_queries import learn_queries
 from .page_size_bounds import with_page_size_bounds
 from .list_projections import list_projections
 from .projected_state import without_list_projections
+from .absence_id_shapes import with_unproven_id_shapes
 from .malformed_ids import with_malformed_ids
 from .paging import PagingRoles
 from .projection_candidates import ProjectionCandidates
@@ -136,6 +137,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
                                by_identity_alone=_by_identity_alone(v, types)) if v.kind == "item" else v
              for v in views]
     views = learn_projections(views, by_ordinal, types, writes, ruleset, traces)
+    views = [with_unproven_id_shapes(v, by_ordinal, types, state.collections, ruleset, traces) for v in views]
     if state_available:
         initial = StateIndex.from_snapshot(state)
         written_paths = [(r.ordinal, tuple(split_path(r.path))) for r in records if writes(r)]

@@ -35,6 +35,7 @@ from capenv.serving.state.spellings import held_spelled_otherwise, other_spellin
 
 from .absence import absence_answer, provenance, refuse_unshaped_absence
 from .absence_shapes import unlike_the_absences
+from .id_layouts import unproven_layout
 from .malformed_ids import refuse_malformed_shape, replays_malformed
 from .collection_headers import unheld_headers
 from .answers import Answer, answer_document, answer_item, answer_list, from_recording, line_digest
@@ -160,6 +161,10 @@ class StateReads:
             if view.absence is not None:
                 refuse_unshaped_absence(view.absence, raw_id, state, type_name=entity_type.name,
                                         field=view.key_field or entity_type.id_field, id_field=entity_type.id_field)
+            laid_out = unproven_layout(view.unproven_id_shapes, raw_id, type_name=entity_type.name)
+            if laid_out is not None:
+                raise CallRefused(laid_out, http_status=404)
+            if view.absence is not None:
                 answer = absence_answer(view.absence, raw_id, evidence_id=self._evidence_id, tool=view.tool,
                                         path=call.path)
                 return Served(answer, {"state": label, "absence": provenance(view.absence)})

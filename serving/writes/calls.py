@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from capenv.interpreter.bundle.models import EntityType, Recording, ReplayTable, ViewResult, WritePlan
+from capenv.interpreter.bundle.models import EntityType, Recording, ReplayTable, UnprovenIdShape, ViewResult, WritePlan
 
 
 class WriteRefusal(Exception):
@@ -47,6 +47,9 @@ class WriteEnv:
     view: ViewResult
     types: dict[str, EntityType] = field(init=False)
     missing_by_type: dict[str, Recording] = field(init=False)
+    unproven_id_shapes: dict[str, tuple[UnprovenIdShape, ...]] = field(init=False)
+    """Per type, the id layouts its item views' absence is not given for (``view-absence-id-shapes``):
+    nor is a write's, since the application may refuse such an id as malformed."""
     tool_absences: dict[str, Recording] = field(default_factory=dict)
     absence_paths: dict[str, str] = field(default_factory=dict)
     """The path of the call each of ``tool_absences`` answered (it names the recorded id)."""
@@ -62,9 +65,14 @@ class WriteEnv:
     def __post_init__(self) -> None:
         self.types = {t.name: t for t in self.view.types}
         self.missing_by_type = {}
+        self.unproven_id_shapes = {}
         for read in self.view.views:
             if read.kind == "item" and read.type and read.missing is not None:
                 self.missing_by_type[read.type] = read.missing
+            if read.kind == "item" and read.type and read.unproven_id_shapes:
+                self.unproven_id_shapes[read.type] = self.unproven_id_shapes.get(read.type, ()) + tuple(
+                    shape for shape in read.unproven_id_shapes
+                    if shape not in self.unproven_id_shapes.get(read.type, ()))
 
 
 ABSENCE_STATUSES = (400, 404, 410)

@@ -21,6 +21,7 @@ from capenv.interpreter.bundle.values import same_json
 from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.read_call import CallRefused
 from capenv.serving.reads.absence import refuse_unshaped_id
+from capenv.serving.reads.id_layouts import unproven_layout
 from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
 from capenv.serving.state.shallow import at_item_path, holders, item_collection_path
@@ -64,6 +65,10 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
         absence = _absence(plan, env, call.path) or env.missing_by_type.get(entity_type.name)
         if absence is not None and member is None and entity_type.either_key is None:  # else a name
             _refuse_unshaped(state, entity_type, parts[-1])
+            laid_out = unproven_layout(env.unproven_id_shapes.get(entity_type.name, ()), parts[-1],
+                                       type_name=entity_type.name)
+            if laid_out is not None:
+                raise WriteRefusal(laid_out)
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
                            kind="missing", missing=absence,
                            where={"collection": collection.path if collection else where,
