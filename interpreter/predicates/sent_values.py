@@ -3,7 +3,7 @@ context ``write-sent-values``, table ``write-sent-values``.
 
 The gate proves a plan for the values its recorded calls sent. A value of a class none of them
 held, where every recorded value kept to a shape (no negative number, array elements of one JSON
-kind, text shaped as an e-mail address or a date), may be refused by the application (Prefect
+kind, arrays not much longer than those sent, text shaped as an e-mail address or a date), may be refused by the application (Prefect
 answers 422 to a negative concurrency limit and to tags [1, 2]; Strapi 400 to an e-mail without
 @), and a model storing it answers 2xx there: a wrong answer. A match's evidence is what serving
 checks: ``schema``, JSON Schema keywords the member's value must keep to (also published in the
@@ -12,6 +12,7 @@ tool's input schema; a format's with a recorded value as its example), and ``des
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -72,6 +73,27 @@ def sent_array_elements_of_kinds(ctx: WriteSentValuesContext, params: NoParams) 
               "object": "objects", "array": "arrays", "null": "nulls"}
     return Match({"schema": {"items": {"type": names}},
                   "described": "array elements that are " + " or ".join(plural.get(k, k) for k in names)})
+
+
+class LengthBoundParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    spread: float = Field(ge=1)
+    """The longest accepted array has the longest sent one's length times this, rounded up."""
+    at_least: int = Field(ge=1)
+    """The longest accepted array never has fewer elements than this (a capture of one or two tags
+    says little of a third an application takes)."""
+
+
+@predicate("sent_array_lengths_bound", context="write-sent-values", params=LengthBoundParams)
+def sent_array_lengths_bound(ctx: WriteSentValuesContext, params: LengthBoundParams) -> Outcome:
+    """Arrays were sent in the member: one much longer than any of them is unproven (an application
+    caps a list, Feathers' TypeBox schemas with maxItems answering 400, or cuts it)."""
+    arrays = [v for v in ctx.sent if isinstance(v, list)]
+    if not arrays:
+        return Miss("no array was sent in the member")
+    bound = max(math.ceil(max(len(v) for v in arrays) * params.spread), params.at_least)
+    return Match({"schema": {"maxItems": bound}, "described": f"an array of at most {bound} elements"})
 
 
 class TextFormatParams(BaseModel):

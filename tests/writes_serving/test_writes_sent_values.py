@@ -1,5 +1,6 @@
 """A create or update is proven by the gate for the values its recorded calls sent. Where every
-value sent in a member kept to a shape (no negative number, array elements of one JSON kind, text
+value sent in a member kept to a shape (no negative number, array elements of one JSON kind, arrays no
+longer than a bound from the longest sent, text
 shaped as an e-mail address), a value without it is refused with the state unchanged, saying what
 is accepted: the application may refuse it (Prefect answers 422 to a negative limit and to tags
 [1, 2], Strapi 400 to an e-mail address without @), which the capture cannot show. A class a
@@ -57,7 +58,8 @@ def test_the_plan_names_the_shapes_every_call_kept_to(shaped) -> None:
     made = plan(shaped, "POST", "/limits")
     assert made.served, made.reason
     assert {(u.member, u.rule_id) for u in made.unproven_values} == {
-        ("limit", "sent-values.non-negative"), ("tags", "sent-values.element-kinds"), ("owner", "sent-values.email")}
+        ("limit", "sent-values.non-negative"), ("tags", "sent-values.element-kinds"), ("tags", "sent-values.array-length"),
+        ("owner", "sent-values.email")}
 
 
 def test_values_of_the_recorded_shapes_are_served(shaped) -> None:
@@ -66,9 +68,16 @@ def test_values_of_the_recorded_shapes_are_served(shaped) -> None:
     assert "kj@example.org" in str(after)
 
 
+def test_an_array_somewhat_longer_than_those_sent_is_served(shaped) -> None:
+    # the recorded tags held at most 2 elements; up to max(2 x 2, 5) are served, more is refused
+    status, answer, _, _ = create(shaped, {"name": "io", "limit": 1, "tags": list("abcde"), "owner": "kj@example.org"})
+    assert status == 201 and answer["tags"] == list("abcde"), answer
+
+
 @pytest.mark.parametrize("member, value, said", [
     ("limit", -1, "a number of zero or more"), ("tags", [1, 2], "array elements that are strings"),
     ("tags", ["x", None], "array elements that are strings"), ("owner", "not-an-email", "an e-mail address"),
+    ("tags", list("abcdef"), "an array of at most 5 elements"),
 ])
 def test_a_value_without_the_shape_is_refused_with_the_state_unchanged(shaped, member, value, said) -> None:
     body = {"name": "io", "limit": 2, "tags": ["x"], "owner": "kj@example.org", member: value}
@@ -80,8 +89,10 @@ def test_a_value_without_the_shape_is_refused_with_the_state_unchanged(shaped, m
 
 def test_a_class_a_recorded_call_sent_is_served(tmp_path) -> None:
     bundle = build_from(limits_capture((-1, ["a", -2], "Ada")), tmp_path / "capture.har")
-    (tags,) = plan(bundle, "POST", "/limits").unproven_values  # strings and integers were sent
+    # strings and integers were sent; the array's length keeps its own bound
+    tags, length = plan(bundle, "POST", "/limits").unproven_values
     assert tags.member == "tags" and tags.schema_keywords == {"items": {"type": ["integer", "string"]}}
+    assert length.member == "tags" and length.schema_keywords == {"maxItems": 5}
     status, answer, _, _ = create(bundle, {"name": "io", "limit": -5, "tags": [-3, "z"], "owner": "nobody"})
     assert status == 201 and answer["limit"] == -5, answer
 
