@@ -195,7 +195,8 @@ class QuerySpec(_Model):
     proven_keys: int | None = None
     """For ``sort`` with a ``separator``: the most keys one value of the lines that proved it lists;
     serving refuses a value listing more (an application may refuse several keys, as Waterline
-    answers ``sort=genre ASC,year DESC`` with 400)."""
+    answers ``sort=genre ASC,year DESC`` with 400). For a keyed sort (``field`` set, the name
+    naming it: ``$sort[views]``): the most keyed sort parameters one proving line sent."""
     sizes: tuple[int, int] | None = None
     """For ``limit``, when the capture shows the application bounds it (``view-page-size-bounds``):
     the least and greatest size the view's successful reads sent; serving refuses one outside."""

@@ -87,6 +87,9 @@ class EchoParams(BaseModel):
 
     min_values: int = Field(ge=1)
     """Different values a parameter named otherwise than the member must have been sent with, each echoed."""
+    sigils: str = ""
+    """Characters a parameter's name may begin with and still be named as the member (``$`` of
+    Feathers' ``$skip`` answered as ``skip``)."""
 
 
 @predicate("list_member_echoes_query", context="list-member", params=EchoParams)
@@ -97,7 +100,8 @@ def list_member_echoes_query(ctx: ListMemberContext, params: EchoParams) -> Outc
     ``count=2&page=3``)."""
     if ctx.echoes_param is None:
         return Miss("it echoes no query parameter in every recording that sent it, with one value elsewhere")
-    if ctx.echoes_param != ctx.name and ctx.echoed_values < params.min_values:
+    named_alike = ctx.echoes_param.lstrip(params.sigils) == ctx.name if params.sigils else ctx.echoes_param == ctx.name
+    if not named_alike and ctx.echoed_values < params.min_values:
         return Miss(f"it equals {ctx.echoes_param}, another name, for {ctx.echoed_values} value(s) sent, fewer than "
                     f"{params.min_values}: the equality may be a coincidence")
     return Match({"param": ctx.echoes_param})

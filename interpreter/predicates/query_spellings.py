@@ -90,6 +90,52 @@ def query_param_bracket_filter(ctx: QueryCandidateContext, params: BracketParams
     return Miss(f"{ctx.param!r} carries none of the operators {sorted(params.operators)}")
 
 
+class FieldOperatorParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    operators: dict[str, str] = Field(min_length=1)
+    """The bracketed operator after the field -> the learned operator (``$gt: ">"``)."""
+
+
+@predicate("query_param_field_operator", context="query-candidate", params=FieldOperatorParams)
+def query_param_field_operator(ctx: QueryCandidateContext, params: FieldOperatorParams) -> Outcome:
+    """The name is a field of the members followed by one bracketed operator, with no root before
+    it (Feathers' and other qs-parsed APIs' ``createdAt[$gt]``, ``userId[$ne]``)."""
+    parsed = bracket_segments(ctx.param)
+    if parsed is None:
+        return Miss(f"{ctx.param!r} is no bracketed name")
+    field, segments = parsed
+    if field not in ctx.fields:
+        return Miss(f"{field!r} names no field of the members")
+    if len(segments) != 1 or segments[0] not in params.operators:
+        return Miss(f"{ctx.param!r} carries not one of the operators {sorted(params.operators)}")
+    return Match({"field": field, "operator": params.operators[segments[0]], "spelled": segments[0]})
+
+
+class KeyedSortParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    words: list[str] = Field(min_length=1)
+    """The name before the bracketed field (``$sort`` of ``$sort[createdAt]``)."""
+    directions: dict[str, str] = Field(min_length=1)
+    """Values -> ``asc`` or ``desc`` (``1: asc``, ``-1: desc``)."""
+
+
+@predicate("query_param_keyed_sort", context="query-candidate", params=KeyedSortParams)
+def query_param_keyed_sort(ctx: QueryCandidateContext, params: KeyedSortParams) -> Outcome:
+    """The name is one of the words with a bracketed field of the members, and the value one of
+    the directions (Feathers' ``$sort[createdAt]=-1``): the field sorts in that direction."""
+    parsed = bracket_segments(ctx.param)
+    if parsed is None or parsed[0] not in params.words:
+        return Miss(f"{ctx.param!r} is none of {params.words} with a bracketed field")
+    _, segments = parsed
+    if len(segments) != 1 or segments[0] not in ctx.fields:
+        return Miss(f"{ctx.param!r} names no field of the members in one bracket")
+    if ctx.value.strip().lower() not in params.directions:
+        return Miss(f"its value {ctx.value!r} is none of the directions {sorted(params.directions)}")
+    return Match({"field": segments[0], "directions": params.directions})
+
+
 class SortValueParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

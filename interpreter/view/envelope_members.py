@@ -124,7 +124,8 @@ def _follows_listing(sightings: list[tuple[Record, Any, list]], listings: dict[i
 
 def _echoed_param(sightings: list[tuple[Record, Any, list]], member: str) -> str | None:
     """The query parameter (decoded name) whose integer value the member equals in every recording
-    that sent it, while the others show one value (its default); one of each at least. Where
+    that sent it, while the others show one value (its default) or lack the member (Feathers
+    answers ``limit`` only to a call sending ``$limit``); one that sent it at least. Where
     several do (``limit=1&offset=1`` answering ``"offset": 1``, ``"limit": 1``), the one named as
     the member; none when none is: which one it echoes is not shown, and a wrong guess answers
     ``"offset": 2`` to ``limit=2``."""
@@ -142,7 +143,7 @@ def _echoed_param(sightings: list[tuple[Record, Any, list]], member: str) -> str
                             and int(asked[0]) == value)
             else:
                 unsent.add(_canonical(value))
-        if sent and all(sent) and len(unsent) == 1:
+        if sent and all(sent) and len(unsent) <= 1:
             echoed.append(name)
     if len(echoed) <= 1:
         return echoed[0] if echoed else None

@@ -149,9 +149,15 @@ def _with_proven_clauses(lines: list[ListLine], learned: dict[str, QuerySpec]) -
 
 def _with_proven_keys(lines: list[ListLine], learned: dict[str, QuerySpec]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
     """Each learned sort that may list several keys with the most keys one of the values that
-    proved it lists: serving sorts by no more, since the recordings show nothing of the rest."""
+    proved it lists, and each keyed sort (``$sort[views]``) with the most keyed sort parameters one
+    proving line sent: serving sorts by no more, since the recordings show nothing of the rest."""
     most: dict[str, int] = {}
     for line in lines:
+        keyed = [name for name, _ in decoded(line.query) if (spec := learned.get(name)) is not None
+                 and spec.kind == "sort" and spec.field is not None and line.state_backed
+                 and any(q.param == name for q in line.queries)]
+        for name in keyed:  # a keyed sort: the most keyed sort parameters one proving line sent
+            most[name] = max(most.get(name, 0), len(keyed))
         for name, value in decoded(line.query):
             spec = learned.get(name)
             if spec is None or spec.kind != "sort" or not spec.separator or not line.state_backed \
@@ -238,8 +244,8 @@ def _spec(ruleset: RuleSet, decision, rule_id: str, name: str) -> QuerySpec:
     kind = rule.yields["kind"]
     if kind == "equals" and "field" not in evidence:
         spelling["field"] = name
-    if kind in ("sort", "expression"):
-        spelling.pop("field", None)  # the value names the field on each call
+    if kind == "expression" or kind == "sort" and "field" not in evidence:
+        spelling.pop("field", None)  # the value names the field on each call (a keyed sort's name names it)
     return QuerySpec(param=name, kind=kind, rule_id=rule_id, **spelling)
 
 

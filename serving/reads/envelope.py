@@ -53,8 +53,10 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
     # perPage); content tags last, as they digest the rest of the answer
     for member in sorted(view.envelope_members, key=lambda member: _RENDER_ORDER.get(member.role, 0)):
         recorded = member_at(line.base.body, member.pointer)
-        if recorded is MISSING:
+        if recorded is MISSING and not (member.role == "query-echo" and _sends(asked, member.field)):
             continue  # this line's answers never carried it
+        # (an echo the application answers only to a call sending its parameter, Feathers' limit
+        # to $limit, is added to a base recorded without it: every recording sending it showed it)
         if member.role == "digest":
             if unchanged is None:
                 unchanged = as_recorded and line.held_digest is not None and current_digest() == line.held_digest
@@ -120,6 +122,10 @@ def _echoed(member: EnvelopeMember, asked: tuple[tuple[str, str], ...], recorded
     if not values and not any(name == member.field for name, _ in _decoded(recorded_query)):
         return _KEEP if isinstance(recorded, int) and not isinstance(recorded, bool) else MISSING
     return MISSING
+
+
+def _sends(asked: tuple[tuple[str, str], ...], param: str | None) -> bool:
+    return param is not None and any(name == param for name, _ in _decoded(asked))
 
 
 def _decoded(query: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:

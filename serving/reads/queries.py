@@ -105,6 +105,9 @@ def _sort_keys(by_param: dict[str, QuerySpec], values: dict[str, str]) -> list[t
     keys: list[tuple[str, bool]] = []
     for spec in sorts:
         text = values[spec.param]
+        if spec.field is not None:  # a keyed sort: the name names the field, the value its direction
+            keys.append((spec.field, spec.directions.get(text.strip().lower()) == "desc"))
+            continue
         for key in (text.split(spec.separator) if spec.separator else [text]):
             keys.append(_sort_key_of(spec, key.strip()))
     order = next((by_param[n] for n in values if by_param[n].kind == "order"), None)
@@ -221,6 +224,16 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
     kinds = kinds or {}
     by_param = {spec.param: spec for spec in specs}
     values = {name: value for name, value in decoded(query) if name in by_param}
+    keyed = [name for name in values if by_param[name].kind == "sort" and by_param[name].field is not None]
+    for name in keyed:
+        spec, value = by_param[name], values[name]
+        if value.strip().lower() not in spec.directions:
+            return (f"{name}={value!r} is none of the directions the recordings prove for it: send "
+                    f"{' or '.join(repr(d) for d in sorted(spec.directions))}")
+        if spec.proven_keys is not None and len(keyed) > spec.proven_keys:
+            return (f"the call sorts by {len(keyed)} keyed sort parameters ({', '.join(keyed)}), and the recordings "
+                    f"prove sorting by at most {spec.proven_keys}: the application may refuse more, or apply them "
+                    f"otherwise; send at most {spec.proven_keys}")
     for name, value in values.items():
         if by_param[name].kind in FILTER_KINDS and not value:
             return (f"{name} is sent empty, which the learned filter was never proven on: an application may "
@@ -228,7 +241,7 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
                     f"{name!r} out to list everything, or send the value to match")
     for name, value in values.items():
         spec = by_param[name]
-        if spec.kind != "sort":
+        if spec.kind != "sort" or spec.field is not None:
             continue
         keys = value.split(spec.separator) if spec.separator else [value]
         if spec.proven_keys is not None and len(keys) > spec.proven_keys:
