@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import unquote_plus
 
@@ -10,6 +11,10 @@ from capenv.interpreter.bundle.models import QuerySpec
 
 
 PAGING_KINDS = frozenset({"page", "limit", "start", "end", "offset"})
+_PLAIN_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]*[1-9])?")
+"""A number spelled as a JSON number prints (no sign +, leading zero, trailing fractional zero, exponent)."""
+_BOOLEAN_TEXT = ("true", "false")
+"""The spellings a boolean equality reads (``_text``)."""
 FILTER_KINDS = frozenset({"equals", "compare", "in", "text", "search"})
 """The kinds ``_filtered`` selects members by, each comparing the members with the parameter's value."""
 
@@ -309,6 +314,19 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
             return (f"page size {name}={value!r} lies outside {low}-{high}, the sizes recorded answers show: the "
                     f"capture shows a size beyond them refused, so the application bounds {name!r} somewhere "
                     f"between; send a size from {low} to {high}")
+    for name, value in values.items():
+        spec = by_param[name]
+        if spec.kind not in ("equals", "compare") or spec.field is None:
+            continue
+        held = kinds.get(spec.field, set())
+        if held == {"number"} and not _PLAIN_NUMBER.fullmatch(value):
+            return (f"{name}={value!r} compares {spec.field!r}, which the listed entities hold as a number, with text "
+                    f"that is no plain number: the capture does not show whether the application converts it "
+                    f"(1.0 as 1), refuses it (400) or matches nothing; send a number spelled as 3 or 2.5")
+        if held == {"boolean"} and value not in _BOOLEAN_TEXT:
+            return (f"{name}={value!r} compares {spec.field!r}, which the listed entities hold as a boolean, with "
+                    f"neither true nor false: the capture does not show whether the application converts it, "
+                    f"refuses it (400) or matches nothing; send true or false")
     for name, value in values.items():
         if by_param[name].kind in PAGING_KINDS and not (value.isascii() and value.isdigit()):
             return (f"{name}={value!r} is no whole number of 0 or more, the only paging values the learned "

@@ -106,3 +106,26 @@ def test_a_keyed_sort_the_recording_contradicts_is_not_learned():
     # must not: a recording answering $sort[createdAt]=-1 oldest first shows the name means something else
     bundle = build_from(capture(({"$sort[createdAt]": "-1"}, [M1, M2, M3, M4], 4)))
     assert "$sort[createdAt]" not in learned(bundle)
+
+
+def test_a_filter_value_of_another_kind_than_the_field_holds_is_refused():
+    # must not: Feathers validates userId=abc and read=1 (400) and reads userId=1.0 as 1; a model
+    # comparing the text would answer an empty page for each
+    runtime = after_create(build_from(capture(*PROVING, ({"userId": "2"}, [M2], 1))))
+    for query in ({"userId": "abc"}, {"userId": "1.0"}, {"userId": "+2"}, {"createdAt[$gt]": "soon"}):
+        refused = runtime.call_tool("get_messages", {"query": query})
+        assert refused.is_error and "no plain number" in refused.structured["message"], (query, refused.structured)
+    assert [m["id"] for m in answer(runtime, {"userId": "2"})["data"]] == [2, 5]
+    assert answer(runtime, {"createdAt[$gt]": "-1"})["total"] == 5
+
+
+def test_a_boolean_filter_reads_only_true_and_false():
+    from capenv.interpreter.bundle.models import QuerySpec
+    from capenv.serving.reads.queries import unproven
+
+    specs = (QuerySpec(param="read", kind="equals", field="read", rule_id="learned-query.equals"),)
+    kinds = {"read": {"boolean"}}
+    assert unproven(specs, (("read", "false"),), {"read"}, kinds) is None
+    for value in ("1", "yes", "False"):  # must not: Feathers refuses read=1 (400)
+        reason = unproven(specs, (("read", value),), {"read"}, kinds)
+        assert reason is not None and "neither true nor false" in reason, (value, reason)
