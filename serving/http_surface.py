@@ -38,11 +38,10 @@ def route(routes: RouteTable, catalog: Catalog, request: HttpRequest
     """The catalog entry answering the request, its raw path arguments and the request as capenv
     reads it (its path without the format suffix the application spells paths with), or the
     error answer."""
-    # a HEAD the capture recorded is its own tool (a membership check answering 204 or 404);
-    # otherwise a HEAD reads as the GET of its path
+    # a HEAD the capture recorded is its own tool (a membership check answering 204 or 404); a
+    # HEAD it did not record is refused: applications differ (most answer it as their GET, some 404
+    # or 405 it), and nothing recorded shows which this one does
     found = routes.route(request.method, request.path)
-    if request.method == "HEAD" and (found is None or found[0].name not in catalog.entries):
-        found = routes.route("GET", request.path)
     if found is not None and found[0].name in catalog.entries:
         entry = catalog.entries[found[0].name]
         return entry, found[1], request if found[2] == request.path else replace(request, path=found[2])
@@ -50,6 +49,9 @@ def route(routes: RouteTable, catalog: Catalog, request: HttpRequest
                      if (routed := routes.route(m, request.path)) is not None and routed[0].name in catalog.entries)
     if allowed:
         message = f"{request.method} {request.path} is not served; this path answers {', '.join(allowed)}"
+        if request.method == "HEAD" and "GET" in allowed:
+            message += (": the capture recorded no HEAD here, and applications differ in how they answer one"
+                        " (as their GET, or 404 or 405); send GET")
         return error(405, "method_not_allowed", message, (("allow", ", ".join(allowed)),))
     if found is not None:
         message = (f"{request.method} {found[0].spelled_template} ({found[0].name}) is a write this environment"
