@@ -94,6 +94,7 @@ WORDPRESS_DEB_VERSION=6.1.9+dfsg1-0+deb12u1
 RABBITMQ_DEB_VERSION=3.10.8-1.1+deb12u1
 RABBITMQ_ERLANG_DEB_VERSION=1:25.2.3+dfsg-1+deb12u4
 ROUNDUP_VERSION=2.6.0
+FLEXGET_VERSION=3.22.8
 POUCHDB_SERVER_VERSION=4.2.0
 OCTOPRINT_VERSION=1.11.8
 ZENML_VERSION=0.98.0
@@ -134,6 +135,7 @@ WORDPRESS_DIR="$CACHE/wordpress"
 WORDPRESS_TEMPLATE="$CACHE/wordpress-template"
 RABBITMQ_DIR="$CACHE/rabbitmq"
 ROUNDUP_VENV="$CACHE/venv-roundup"
+FLEXGET_VENV="$CACHE/venv-flexget"
 POUCHDB_SERVER_DIR="$CACHE/pouchdb-server"
 SAILS_DIR="$CACHE/sails"
 OCTOPRINT_VENV="$CACHE/venv-octoprint"
@@ -599,6 +601,7 @@ install_python_group_a() {
     # /lists/{id}/member/{email}): the last 2.0 release, as Mailman's own CI ran.
     install_venv_package "$MAILMAN_VENV" mailman "$MAILMAN_VERSION" "SQLAlchemy==$MAILMAN_SQLALCHEMY_VERSION"
     install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"
+    install_venv_package "$FLEXGET_VENV" flexget "$FLEXGET_VERSION"
     install_placement
 }
 
@@ -646,6 +649,7 @@ status() {
     say "unleash:     $(installed_npm_version unleash-server "$UNLEASH_DIR" || true) ($UNLEASH_DIR)"
     say "wordpress:   $(installed_wordpress_version) ($WORDPRESS_DIR, template $WORDPRESS_TEMPLATE)"
     say "roundup:     $(installed_pip_version "$ROUNDUP_VENV" roundup) ($ROUNDUP_VENV)"
+    say "flexget:     $(installed_pip_version "$FLEXGET_VENV" flexget) ($FLEXGET_VENV)"
     say "pouchdb-server: $(installed_npm_version pouchdb-server "$POUCHDB_SERVER_DIR" || true) ($POUCHDB_SERVER_DIR)"
     say "sails:       $(installed_npm_version sails "$SAILS_DIR" || true) ($SAILS_DIR)"
     say "octoprint:   $(installed_pip_version "$OCTOPRINT_VENV" OctoPrint) ($OCTOPRINT_VENV)"

@@ -312,6 +312,9 @@ MAILMAN_ADMIN = "Basic cmVzdGFkbWluOmNhcGVudi1tYWlsbWFuLXRocm93YXdheQ=="
 ROUNDUP_ADMIN = "Basic YWRtaW46Y2FwZW52LXJvdW5kdXAtdGhyb3dhd2F5"
 """The throwaway tracker admin captures/roundup/start.sh initialises (admin)."""
 
+FLEXGET_TOKEN = "Token capenv-flexget-throwaway-token-0001"
+"""The throwaway API token captures/flexget/seed.py gives the daemon's user: every route but /api/ asks for it."""
+
 OCTOPRINT_KEY = "Bearer capenv-octoprint-throwaway-api-key-0001"
 """The throwaway global API key captures/octoprint/start.sh configures (OctoPrint takes it as a bearer too)."""
 
@@ -380,12 +383,14 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                              120.0, ready_line="LOOPBACK-TODO READY"),
     "feathers": AppSpec("feathers", _feathers_env, _home_start("feathers"), "/notes/5", 60.0,
                         ready_line="feathers READY"),
+    "flexget": AppSpec("flexget", _venv_env("flexget", "flexget", "3.22.8"), _home_start("flexget"),
+                       "/api/server/version/", 180.0, ready_line="flexget READY", ready_authorization=FLEXGET_TOKEN),
     "tiddlywiki": AppSpec("tiddlywiki", _tiddlywiki_env, _home_start("tiddlywiki"), "/status", 60.0,
                           ready_line="tiddlywiki READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
-SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s."""
+SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
