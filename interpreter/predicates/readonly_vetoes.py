@@ -1,7 +1,7 @@
 """Read-only POST vetoes: what keeps a tool a write although a way says it only reads.
 
 Context ``readonly-vetoes``. A call that was redirected or went unanswered shows nothing of
-what it did. A related GET line that reads differently just before and just after a call,
+what it did; a call answered 201 Created says itself that it made something. A related GET line that reads differently just before and just after a call,
 or finds its entity on one side only, shows the call changed something, provided no other
 write falls between the two reads (the builder lists those; the calls of tools still taken
 to be read-only are no writes there).
@@ -35,6 +35,23 @@ def some_call_redirected_or_unanswered(ctx: VetoesContext, params: BaseModel) ->
     if redirected or unanswered:
         return Match({"redirected": redirected, "unanswered": unanswered})
     return Miss(f"all {len(ctx.calls)} calls were answered without a redirect")
+
+
+class StatusParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+    """Statuses by which an application says the call made something (201 Created)."""
+
+
+@predicate("some_call_answered_status", context="readonly-vetoes", params=StatusParams)
+def some_call_answered_status(ctx: VetoesContext, params: StatusParams) -> Outcome:
+    """A call of the tool was answered with one of ``statuses``: the application itself says it
+    made a resource, whatever words the path holds (a collection named ``entry_list``)."""
+    created = [call.ordinal for call in ctx.calls if call.status in params.statuses]
+    if created:
+        return Match({"calls": created})
+    return Miss(f"none of {len(ctx.calls)} calls was answered {', '.join(map(str, params.statuses))}")
 
 
 @predicate("related_read_changed", context="readonly-vetoes")

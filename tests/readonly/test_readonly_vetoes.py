@@ -200,3 +200,26 @@ def test_without_the_vetoed_tool_the_lookup_stays_read_only(judge):
 
 
 JOBS_ = {"jobs": [{"id": 1, "state": "done"}]}
+
+
+def test_a_create_answered_201_at_a_collection_named_like_a_query_stays_a_write(judge):
+    """``/reading_list`` ends in the query word list, but a 201 says the call made a resource: the
+    veto needs no related read around it (here another collection's write falls between)."""
+    har = (HarBuilder()
+           .call("GET", "/reading_list", response=[A])
+           .call("GET", "/reading_list/1", response=A)
+           .call("POST", "/notes", body={"text": "x"}, status=201, response={"id": 7, "text": "x"})
+           .call("POST", "/reading_list", body={"name": "b"}, status=201, response={"id": 2, "name": "b"})
+           .call("GET", "/reading_list/2", response={"id": 2, "name": "b"}))
+    verdict = at(judge(har), "/reading_list")
+    assert not verdict.read_only
+    assert (verdict.rule, verdict.veto) == ("readonly.query-word-path", "readonly.veto.answered-created")
+    assert verdict.evidence == {"calls": [4]}
+
+
+def test_a_search_answered_200_is_not_vetoed_by_its_status(judge):
+    har = (HarBuilder()
+           .call("POST", "/items/search", body={"q": "a"}, response=[A])
+           .call("POST", "/items/search", body={"q": "b"}, response=[]))
+    verdict = at(judge(har), "/items/search")
+    assert verdict.read_only and verdict.veto is None
