@@ -24,28 +24,11 @@ from capenv.interpreter.predicates.write_copies import WriteCopyContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
 
 from .context import PlanContext, note
+from .embedded_copies import embedded_candidates, entities
 from .item_keys import call_key
 
 TABLE = "write-copies"
 REASON = "copied-entity"
-
-
-def _entities(value: Any, id_field: str, found: list[tuple[Any, dict[str, Any]]], top: bool = True) -> None:
-    """The objects an answer holds as its entities, with their identities: the root object, the
-    root array's objects, and one member's object or objects (an envelope), never an object
-    embedded in another entity (a related entity shown inside it is no copy: the gate checks
-    embeddings)."""
-    if isinstance(value, dict):
-        if id_field in value:
-            found.append((value[id_field], value))
-            return
-        if top:
-            for inner in value.values():
-                _entities(inner, id_field, found, top=False)
-    elif isinstance(value, list):
-        for inner in value:
-            if isinstance(inner, dict) and id_field in inner:
-                found.append((inner[id_field], inner))
 
 
 def _shown(ctx: PlanContext, id_field: str) -> dict[str, list[tuple[int, dict[str, Any]]]]:
@@ -60,7 +43,7 @@ def _shown(ctx: PlanContext, id_field: str) -> dict[str, list[tuple[int, dict[st
             if not record.primary or not reads or not record.succeeded or not record.response.is_json:
                 continue
             values: list[tuple[Any, dict[str, Any]]] = []
-            _entities(record.response.json_value, id_field, values)
+            entities(record.response.json_value, id_field, values)
             for value, shown in values:
                 if isinstance(value, str):
                     index.setdefault(value, []).append((ordinal, shown))
@@ -109,7 +92,18 @@ def _tree_copies(ctx: PlanContext, entity_type: EntityType, shown: dict[str, lis
     entities such reads show, more than half the nested object's members, its identity aside,
     members they show of it (a copy, not a pointer naming it); for an update, one showing a field it
     writes."""
-    tools = set(entity_type.list_tools) | set(entity_type.item_tools)
+    return [at for at, obj in _tree_candidates(ctx, entity_type, shown) if written is None or not written.isdisjoint(obj)]
+
+
+def _tree_candidates(ctx: PlanContext, entity_type: EntityType,
+                     shown: dict[str, list[tuple[int, dict[str, Any]]]]) -> list[tuple[str, dict[str, Any]]]:
+    """``_tree_copies`` before the written fields' filter, with each copy's object: once per type
+    (every plan of the type asks)."""
+    tools = frozenset(entity_type.list_tools) | frozenset(entity_type.item_tools)
+    memo = ctx.__dict__.setdefault("tree_copies", {})
+    key = (entity_type.id_field, tools)
+    if key in memo:
+        return memo[key]
 
     def plain_read_of_type(ordinal: int) -> bool:
         return ctx.tool_of.get(ordinal) in tools and not ctx.records[ordinal].query
@@ -126,39 +120,10 @@ def _tree_copies(ctx: PlanContext, entity_type: EntityType, shown: dict[str, lis
         shared = (set(obj) & own[value]) - {entity_type.id_field}
         return len(shared) > least_share * len(obj)
 
-    return [f"#{o} {ctx.records[o].path} ({entity_type.id_field} {value!r} inside {outer!r})"
-            for o, value, obj, outer in _nested_shown(ctx, entity_type.id_field)
-            if plain_read_of_type(o) and value in own and outer in own and copies(value, obj)
-            and (written is None or not written.isdisjoint(obj))]
-
-
-def _identity(value: Any) -> bool:
-    return isinstance(value, (str, int)) and not isinstance(value, bool)
-
-
-def _inside_entities(value: Any, id_field: str, found: list[tuple[Any, dict[str, Any], Any]],
-                     outer: tuple[Any] | None = None) -> None:
-    """Objects carrying ``id_field`` inside another object carrying it (whatever its value), with
-    their identity and the innermost such container's."""
-    if isinstance(value, dict):
-        here = (value.get(id_field),) if id_field in value else None
-        if here is not None and outer is not None:
-            found.append((here[0], value, outer[0]))
-        for inner in value.values():
-            _inside_entities(inner, id_field, found, here if here is not None else outer)
-    elif isinstance(value, list):
-        for inner in value:
-            _inside_entities(inner, id_field, found, outer)
-
-
-def _reads_parent(path: str, entity_type: EntityType) -> bool:
-    """The path reads the entity the type's collection lies beneath, or that entity's own
-    collection: the collection's path less its last segment, or less its last two (a parameter
-    matching any segment)."""
-    collection = split_path(entity_type.collection_template)
-    parts = split_path(path)
-    return any(0 < len(parts) == len(collection) - cut
-               and all(c.startswith("{") or c == p for c, p in zip(collection, parts)) for cut in (1, 2))
+    memo[key] = [(f"#{o} {ctx.records[o].path} ({entity_type.id_field} {value!r} inside {outer!r})", obj)
+                 for o, value, obj, outer in _nested_shown(ctx, entity_type.id_field)
+                 if plain_read_of_type(o) and value in own and outer in own and copies(value, obj)]
+    return memo[key]
 
 
 def _embedded_copies(ctx: PlanContext, entity_type: EntityType, written: set[str] | None) -> list[dict[str, Any]]:
@@ -169,38 +134,8 @@ def _embedded_copies(ctx: PlanContext, entity_type: EntityType, written: set[str
     plain reads (no query) shows, with every other member equal to what such a read showed of it;
     for an update, one showing a field it writes. Each with the record and how many members it
     shows besides the identity."""
-    tools = set(entity_type.list_tools) | set(entity_type.item_tools)
-    id_field = entity_type.id_field
-    own: dict[Any, list[dict[str, Any]]] = {}
-    others: list[int] = []
-    for ordinal in sorted(ctx.records):
-        record = ctx.records[ordinal]
-        reads = record.method == "GET" or ctx.tool_of.get(ordinal) in ctx.read_only
-        if not record.primary or not reads or not record.succeeded or not record.response.is_json:
-            continue
-        if record.query:  # a query may embed related objects on request (an include, an expand)
-            continue
-        if ctx.tool_of.get(ordinal) not in tools:
-            if _reads_parent(record.path, entity_type):
-                others.append(ordinal)
-            continue
-        values: list[tuple[Any, dict[str, Any]]] = []
-        _entities(record.response.json_value, id_field, values)
-        for value, obj in values:
-            if _identity(value):
-                own.setdefault(value, []).append(obj)
-    found: list[dict[str, Any]] = []
-    for ordinal in others:
-        nested: list[tuple[Any, dict[str, Any], Any]] = []
-        _inside_entities(ctx.records[ordinal].response.json_value, id_field, nested)
-        for value, obj, outer in nested:
-            if not _identity(value) or value not in own or (written is not None and written.isdisjoint(obj)):
-                continue
-            members = set(obj) - {id_field}
-            if any(all(k in seen and seen[k] == obj[k] for k in members) for seen in own[value]):
-                found.append({"at": f"#{ordinal} {ctx.records[ordinal].path} ({id_field} {value!r} inside {outer!r})",
-                              "members": len(members)})
-    return found
+    return [dict(found) for found, obj in embedded_candidates(ctx, entity_type)
+            if written is None or not written.isdisjoint(obj)]
 
 
 def _type_fields(ctx: PlanContext, entity_type: EntityType) -> set[str]:
