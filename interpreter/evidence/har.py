@@ -35,6 +35,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from ..bundle.trusted import trusted
 from . import bodies
 from .containers import SideFiles, unpack
 from .entry_fields import headers_of, member_object, member_string, status_of
@@ -100,10 +101,8 @@ def parse_har_bytes(data: bytes, *, source: str, origin: str | None = None,
 
     primary = _primary_origin(normalised, origin, source)
     kept, warnings = _drop_skippable(normalised, primary, source)
-    records = tuple(
-        Record(ordinal=ordinal, primary=item.fields["origin"] == primary, **item.fields)
-        for ordinal, item in enumerate(kept, start=1)
-    )
+    records = tuple(_record(ordinal, item.fields["origin"] == primary, item.fields)
+                    for ordinal, item in enumerate(kept, start=1))
     identity = evidence_id(records)
     records, suffix, suffix_trace = spelled_suffix(records, ruleset)
     records, verbs, colon_trace = colon_actions(records, ruleset)
@@ -127,6 +126,18 @@ class _Entry(NamedTuple):
     body_problem: EntryProblem | None
     answers_json: bool
     """The response is JSON, or (when its body is malformed) says it is: what the primary origin counts."""
+
+
+_RECORD_FIELDS = tuple(Record.model_fields)
+_RECORD_DEFAULTS = {name: field.default for name, field in Record.model_fields.items() if not field.is_required()}
+
+
+def _record(ordinal: int, primary: bool, fields: dict[str, Any]) -> Record:
+    """The record of an entry ``_normalise`` read: its fields are of their types by construction
+    (checked as the entry was read), so they are not validated again, one record per entry."""
+    values = {**fields, "ordinal": ordinal, "primary": primary}
+    return trusted(Record, {name: values[name] if name in values else _RECORD_DEFAULTS[name]
+                            for name in _RECORD_FIELDS})
 
 
 # --- the file -------------------------------------------------------------------------------

@@ -50,4 +50,6 @@ def _body_fingerprint(body: Body) -> dict[str, Any]:
 
 def iso_microseconds(moment: datetime) -> str:
     """``2026-11-30T13:00:06.094395+00:00``: always six fraction digits, always UTC."""
-    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+    if moment.tzinfo is not timezone.utc:
+        moment = moment.astimezone(timezone.utc)
+    return moment.isoformat(timespec="microseconds")
