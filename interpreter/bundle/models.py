@@ -880,6 +880,13 @@ class WritePlan(_Model):
     unproven_text: tuple[UnprovenText, ...] = ()
     """Text classes serving refuses in members the plan stores as sent (``plans/stored_text``);
     written to a bundle only when there are some."""
+    list_place: Literal["kept", "last-kept", "unproven"] | None = None
+    """For an update or action: what the capture shows of an entity it changed keeping its place in
+    its collection's lists (``update-list-places``, ``plans/list_places``): ``kept`` any entity,
+    ``last-kept`` only the one listed last; ``unproven`` none. Serving refuses a list of the
+    collection once the plan changed an entity whose place it does not prove, in a collection of
+    two or more (the application may list it elsewhere: PostgreSQL's storage order puts an updated
+    row last, a list newest first puts it first). Written only when set."""
     reason: str | None = None
     served: bool = False
     contradicted_by: int | None = None
@@ -908,6 +915,8 @@ class WritePlan(_Model):
             data.pop("chosen_id", None)
         if not self.unproven_text and isinstance(data, dict):
             data.pop("unproven_text", None)
+        if self.list_place is None and isinstance(data, dict):
+            data.pop("list_place", None)
         return data
 
 

@@ -29,6 +29,7 @@ from .document_plan import document_plan
 from .exemplar import admit_body, exemplar_of
 from .item_keys import call_key, keyed_target
 from .link import entity_in_answer
+from .list_places import with_list_places
 from .preconditions import precondition_decision
 from .references import with_references
 from .referrers import with_referrers
@@ -55,6 +56,7 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
     plans = with_chosen_ids(plans, context)
     plans = with_unproven_values(plans, context)  # after chosen ids: a chosen identity keeps its own shape
     plans = with_unproven_text(plans, context)  # after chosen ids: a chosen identity keeps its own shape
+    plans = with_list_places(plans, context)
     return with_either_key_use(plans, context)
 
 

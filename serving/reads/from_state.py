@@ -36,6 +36,7 @@ from capenv.serving.state.spellings import held_spelled_otherwise, other_spellin
 from .absence import absence_answer, provenance, refuse_unshaped_absence
 from .absence_shapes import unlike_the_absences
 from .id_layouts import unproven_layout
+from .list_places import refuse_unplaced
 from .malformed_ids import refuse_malformed_shape, replays_malformed
 from .collection_headers import unheld_headers
 from .answers import Answer, answer_document, answer_item, answer_list, from_recording, line_digest
@@ -220,6 +221,7 @@ class StateReads:
             if size is not None and held is not None and len(held.order) > size:
                 # The page no longer covers the whole collection: its recording is the answer.
                 return Served(from_recording(line.base), {"replay": {"exact_match": exact, "record": line.base.ordinal}})
+        refuse_unplaced(state.find_collection(line.collection or line.path, entity_type.name), entity_type.name)
         answer = answer_list(view, line, entity_type, state, query, as_recorded=exact)
         if answer is None:
             return None
@@ -244,6 +246,7 @@ class StateReads:
         if whole is None:
             return None
         held = state.find_collection(whole.collection or whole.path, entity_type.name)
+        refuse_unplaced(held, entity_type.name)
         members = list(held.members()) if held is not None else []
         fields = {name for member in members for name in member}
         reason = unproven(view.learned_queries, call.query, fields, value_kinds(members))

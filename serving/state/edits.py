@@ -22,6 +22,7 @@ def ensure_collection(state: StateIndex, path: str, type_name: str, args: dict[s
 
 def insert_entity(collection: HeldCollection, entity_id: Any, value: dict[str, Any], index: int) -> str:
     key = key_of(entity_id)
+    collection.unplaced.discard(key)
     hold_entity(collection, key, value)
     collection.ids[key] = entity_id
     collection.order.insert(min(max(index, 0), len(collection.order)), key)
@@ -34,6 +35,11 @@ def replace_entity(collection: HeldCollection, key: str, value: dict[str, Any]) 
     collection.records.pop(key, None)
 
 
+def mark_unplaced(collection: HeldCollection, key: str) -> None:
+    """An update whose list place is unproven changed ``key`` while it was not last."""
+    collection.unplaced.add(key)
+
+
 def remove_entity(collection: HeldCollection, key: str) -> None:
     removed = collection.entities.pop(key, None)
     _count_values(collection, removed, -1)
@@ -41,6 +47,7 @@ def remove_entity(collection: HeldCollection, key: str) -> None:
         _count_members(collection.member_counts, removed, -1)
     collection.ids.pop(key, None)
     collection.records.pop(key, None)
+    collection.unplaced.discard(key)
     if key in collection.order:
         collection.order.remove(key)
 

@@ -40,6 +40,11 @@ class HeldCollection:
     """Per member name, how many entities hold it (None until ``edits.members_held`` first
     counts them, then kept by every edit in ``edits``), so a list answer learns once, not entity
     by entity, that every entity shows only members its view shows and holds every required one."""
+    unplaced: set[str] = field(default_factory=set)
+    """Keys of entities a served update changed while they were not last, where the plan's
+    ``list_place`` is unproven: the application may list them elsewhere, so the collection's
+    lists are refused while one is held (``reads/list_places``). Kept in the entity's stored
+    state, never in data/get's document: a reset or load defines the order anew."""
 
     def members(self) -> list[dict[str, Any]]:
         return [self.entities[k] for k in self.order]

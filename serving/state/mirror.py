@@ -240,6 +240,10 @@ def _set_entity(collection: HeldCollection, key: str, state: dict[str, Any]) -> 
     hold_entity(collection, key, state["value"])
     collection.ids[key] = state["id"]
     collection.records[key] = tuple(state["records"])
+    if state.get("unplaced"):
+        collection.unplaced.add(key)
+    else:
+        collection.unplaced.discard(key)
 
 
 def entry_length(collection: HeldCollection, key: str) -> int:

@@ -96,8 +96,11 @@ def collection_state(collection: HeldCollection, rank: int) -> dict[str, Any]:
 
 
 def entity_state(collection: HeldCollection, key: str, rank: Rank) -> dict[str, Any]:
-    return {"collection": collection.path, "key": key, "id": collection.ids[key], "value": collection.entities[key],
-            "records": list(collection.records.get(key, ())), "rank": rank}
+    state = {"collection": collection.path, "key": key, "id": collection.ids[key], "value": collection.entities[key],
+             "records": list(collection.records.get(key, ())), "rank": rank}
+    if key in collection.unplaced:  # written only when set, so every other stored state is as it was
+        state["unplaced"] = True
+    return state
 
 
 def document_state(path: str, value: Any, records: tuple[int, ...], rank: int) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.read_call import CallRefused
 from capenv.serving.reads.absence import refuse_unshaped_id
 from capenv.serving.reads.id_layouts import unproven_layout
-from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
+from capenv.serving.state.edits import ensure_collection, insert_entity, mark_unplaced, remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
 from capenv.serving.state.shallow import at_item_path, holders, item_collection_path
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
@@ -250,8 +250,12 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
             check_answer_covers(plan, updated, unsent_members(plan, body), parts.covers)
         charge_growth(limit_check, entity, updated)
         split = _split_answer(plan, env, updated, body, call.path)  # refused before the state changes
+        unplaced = len(collection.order) > 1 and (  # else the capture proves it listed where it was
+            plan.list_place == "unproven" or plan.list_place == "last-kept" and collection.order[-1] != key)
         draft.commit()
         replace_entity(collection, key, updated)
+        if unplaced:
+            mark_unplaced(collection, key)
         response, is_json, text = split if split is not None else render_answer(plan, updated)
         return write_result(plan, response, is_json, text, {"source": "state", "view": "update", "type": plan.type,
                                                             "collection": collection.path,

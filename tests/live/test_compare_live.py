@@ -65,9 +65,6 @@ KNOWN_WRONG: dict[str, str] = {
     "pretix": "a tax rule's rate is copied into every item naming it (tax_rate): the served tax rule PATCH leaves "
               "the items' copies stale, and the served item create answers the exemplar's tax_rate (5.00) for any "
               "tax_rule the call names (the capture's only rate change was of a rule no item named yet)",
-    "unleash": "the tag type list after a served update of a row that is not the last: Unleash lists tag types in "
-               "PostgreSQL's storage order, where an updated row moves last (squad before simple after simple's "
-               "update); the capture's one tag type update was of the last row, so nothing showed the reordering",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 

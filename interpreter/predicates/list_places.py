@@ -1,0 +1,61 @@
+"""Predicates on what the capture shows of an updated entity's place in its collection's lists:
+context ``update-list-place``, table ``update-list-places``.
+
+Serving keeps an updated entity where its collection held it. An application listing its rows
+with no sort key (PostgreSQL's storage order) may list an updated row last instead; only a
+recorded whole list read after an update of an entity that was not last shows which. The context
+holds those lists, as record ordinals: ``kept`` where an entity that was not last kept its place,
+``last_kept`` where the last one stayed last, ``moved`` where the order changed.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+
+@context_model("update-list-place")
+class UpdateListPlaceContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kept: list[int] = Field(default_factory=list)
+    """Whole list reads (ordinals) that, read after a call of the tool changed an entity the list
+    before showed not last, list the members both show in the order before, where moving the
+    changed entities last would have listed them otherwise."""
+    last_kept: list[int] = Field(default_factory=list)
+    """Such list reads after a call changed the entity listed last, still listing every shared
+    member in the order before (the changed one last)."""
+    moved: list[int] = Field(default_factory=list)
+    """Such list reads listing the shared members in another order than before."""
+
+
+class ListingParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_listings: int = Field(ge=1)
+    """How many recorded lists must show the entity in place."""
+
+
+@predicate("updated_entity_listed_in_place", context="update-list-place", params=ListingParams)
+def updated_entity_listed_in_place(ctx: UpdateListPlaceContext, params: ListingParams) -> Outcome:
+    """Enough recorded lists show an updated entity that was not last in its place, none elsewhere."""
+    if ctx.moved:
+        return Miss(f"record {ctx.moved[0]} lists the members in another order after an update")
+    if len(ctx.kept) < params.min_listings:
+        return Miss(f"no recorded list shows where an updated entity that was not last goes "
+                    f"({len(ctx.kept)} of {params.min_listings} needed)")
+    return Match({"kept": list(ctx.kept)})
+
+
+@predicate("last_updated_entity_listed_last", context="update-list-place", params=ListingParams)
+def last_updated_entity_listed_last(ctx: UpdateListPlaceContext, params: ListingParams) -> Outcome:
+    """Enough recorded lists show an updated entity that was listed last still last, none a changed
+    order: an update of the last entity is proven to leave the list as it was (an application
+    listing by modification time, newest first, would have listed it first)."""
+    if ctx.moved:
+        return Miss(f"record {ctx.moved[0]} lists the members in another order after an update")
+    if len(ctx.last_kept) < params.min_listings:
+        return Miss(f"no recorded list shows where an updated entity that was listed last goes "
+                    f"({len(ctx.last_kept)} of {params.min_listings} needed)")
+    return Match({"last_kept": list(ctx.last_kept)})
