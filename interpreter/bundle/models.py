@@ -773,6 +773,18 @@ class UnprovenValue(_Model):
     tool's input schema and enforced by serving."""
     described: str
     """What the accepted values are, as a refusal says it (``a number of zero or more``)."""
+
+
+class DistinctMember(_Model):
+    """A body member whose every held and recorded value is distinct text (``write-distinct-values``):
+    a create or update repeating the value another entity of the type holds is refused, state
+    unchanged (the application may refuse it as taken, which the capture cannot show)."""
+
+    member: str
+    """The body member, stored as sent in the entity's field of the same name."""
+    rule_id: str
+
+
 class UnprovenText(_Model):
     """A text class no recorded call sent in a member the plan stores as sent (``write-stored-text``):
     the capture cannot show how the application stores it (escaped, stripped, trimmed), so serving
@@ -862,6 +874,9 @@ class WritePlan(_Model):
     """For a write at an item path that also takes another key member (``EitherKey``): whether a
     successful recorded call named its entity by that member; else serving refuses such a call
     (``plans/either_key_use``); written to a bundle only when set."""
+    distinct_members: tuple[DistinctMember, ...] = ()
+    """Members a second entity may not repeat a held value of (``plans/distinct_values``); written to
+    a bundle only when there are some, as ``references``."""
     referrers: tuple[Referrer, ...] = ()
     """For a delete: members of other entities naming the deleted type's (``plans/referrers``);
     written to a bundle only when there are some, as ``references``."""
@@ -909,6 +924,8 @@ class WritePlan(_Model):
             data.pop("unproven_values", None)
         if not self.either_key_named and isinstance(data, dict):
             data.pop("either_key_named", None)
+        if not self.distinct_members and isinstance(data, dict):
+            data.pop("distinct_members", None)
         if not self.referrers and isinstance(data, dict):
             data.pop("referrers", None)
         if self.chosen_id is None and isinstance(data, dict):

@@ -25,6 +25,7 @@ from .copies import copied_entity
 from .create_plan import create_plan
 from .either_key_use import with_either_key_use
 from .delete_answers import held_ids_named
+from .distinct_values import with_distinct_members
 from .document_plan import document_plan
 from .exemplar import admit_body, exemplar_of
 from .item_keys import call_key, keyed_target
@@ -57,7 +58,7 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
     plans = with_unproven_values(plans, context)  # after chosen ids: a chosen identity keeps its own shape
     plans = with_unproven_text(plans, context)  # after chosen ids: a chosen identity keeps its own shape
     plans = with_list_places(plans, context)
-    return with_either_key_use(plans, context)
+    return with_either_key_use(with_distinct_members(plans, context), context)
 
 
 def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:

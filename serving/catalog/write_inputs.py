@@ -170,6 +170,10 @@ class WriteInputs:
                         f"call sent such text, so how the application stores it is unknown")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
                 prop["not"] = text_classes_schema(unproven)  # the schema says it, so validation enforces it
+            if any(d.member == member.member for d in self.plan.distinct_members):
+                said = (f"refused when another held {self.plan.type} entity has the same value: every value of it the "
+                        f"capture shows is distinct, so whether the application takes a repeat it cannot show")
+                prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             if member.required:
                 required.append(member.member)
             properties[member.member] = prop

@@ -35,6 +35,7 @@ from .chosen_ids import check_chosen_id
 from .checks import check_bulk_body, check_members, check_query, unwrap_body
 from .create_collections import collection_for_create, path_arguments
 from .create_keys import answer_held, held_by_key, refuse_key_clash
+from .distinct_values import refuse_repeated_values
 from .documents import write_document
 from .plans import PlanParts, plan_parts, sent_arguments
 from .references import check_references
@@ -232,6 +233,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         held = held_by_key(plan, env, body, state, placed[0]) if plan.key is not None else None
         if held is not None:  # a get-or-create naming a held key: the held entity, nothing written
             return answer_held(plan, env, placed[0], *held)
+        if plan.distinct_members and env.checks_references:
+            refuse_repeated_values(plan, body, state.find_collection(placed[0], plan.type))
         return _create(plan, env, state, body, placed, parts, instant, counter, sequences, recorded, limit_check,
                        call.path)
     if plan.effect in ("update", "action"):
@@ -246,6 +249,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         updated = dict(entity)
         updated.update(values)
         refuse_key_clash(plan, env, collection, key, updated)
+        if plan.distinct_members and env.checks_references:
+            refuse_repeated_values(plan, body, collection, key)
         if recorded is None:  # serving answers from the copy; the gate judges that by incomplete-entities
             check_answer_covers(plan, updated, unsent_members(plan, body), parts.covers)
         charge_growth(limit_check, entity, updated)

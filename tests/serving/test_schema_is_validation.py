@@ -31,6 +31,8 @@ STATE_REASONS = {
     "an entity the state does not hold": re.compile(
         r"^no \S+ entity .* is held|the state holds no |no document is held at |changes none of them"),
     "already holds": re.compile(r"entity .* is already held|entity with .* is held \("),
+    # a value another held entity has, in a member whose recorded values were all distinct (plan.distinct_members)
+    "a repeated distinct value": re.compile(r"^member '[^']+' is .*, which the .* entity .* already holds( \(.*\))?: "),
     "an entity lacking a field": re.compile(r"^the answer would lack recorded field|entity lacks \""),
     # other held entities naming the one a delete names: said in that delete's description (plan.referrers)
     "held referrers": re.compile(r"^[0-9]+ held entit(y names|ies name) this "),

@@ -120,7 +120,8 @@ def test_a_recorded_query_and_an_array_envelope(json_server_bundle) -> None:
     refused(runtime, "post_posts", {"body": {"posts": [NEW_POST]}, "query": {"other": "x"}})
     created = accepted(runtime, "post_posts", {"body": {"posts": [NEW_POST]}})  # the query defaults
     assert created["state"]["view"] == "create"
-    again = accepted(runtime, "post_posts", {"body": {"posts": [NEW_POST]}, "query": {"source": "html", "draft": ""}})
+    again = accepted(runtime, "post_posts", {"body": {"posts": [{**NEW_POST, "title": "Another new post"}]},
+                                             "query": {"source": "html", "draft": ""}})
     assert again["state"]["id"] == created["state"]["id"] + 1
 
 

@@ -18,7 +18,9 @@ from capenv.serving.runtime import EnvironmentRuntime
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
-def create_post(runtime: EnvironmentRuntime, title: str = "p") -> int:
+def create_post(runtime: EnvironmentRuntime, title: str | None = None) -> int:
+    """A post of a title no held post has (every title the capture shows is distinct: a repeat is refused)."""
+    title = title or f"p{len(entities(runtime, '/posts'))}"
     return accepted(runtime, "post_posts", {"body": {**NEW_POST, "title": title}})["state"]["id"]
 
 
@@ -65,7 +67,7 @@ def calls_of_a_session(runtime: EnvironmentRuntime) -> list[dict]:
                 accepted(runtime, "patch_users_by_user_id", {"user_id": "2", "body": {"role": "admin"}}),
                 accepted(runtime, "delete_comments_by_comment_id", {"comment_id": "3"}),
                 accepted(runtime, "delete_users_by_user_id", {"user_id": "1"}),
-                accepted(runtime, "post_posts", {"body": NEW_POST}),
+                accepted(runtime, "post_posts", {"body": {**NEW_POST, "title": "Another new post"}}),
                 accepted(runtime, "put_profile", {"body": {"name": "n", "bio": "b"}}),
                 accepted(runtime, "patch_profile", {"body": {"theme": "dark"}})]
     return answers

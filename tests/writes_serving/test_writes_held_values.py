@@ -19,7 +19,7 @@ from capenv.serving.state.index import HeldCollection
 
 A, B = "1b4e28ba-2fa1-41d2-883f-0016d3cca427", "6f1c2d3e-1111-4000-8000-000000000002"
 NEW = "9c5b94b1-35ad-49bb-b118-8e8fc24abf80"
-ITEMS = [{"id": A, "title": "t1"}, {"id": B, "title": "t2"}]
+ITEMS = [{"id": A, "title": "t1"}, {"id": B, "title": "t1"}]  # a title held twice: creates may repeat one
 
 
 @pytest.fixture(scope="module")

@@ -69,6 +69,8 @@ def test_the_plan_names_the_reference_and_what_a_dangling_value_does(built) -> N
     assert (reference.member, reference.type, reference.rule_id) == ("post", "posts", "reference.named-type")
     assert reference.dangling == case and reference.checked == (case != "accepted")
     assert reference.blanks == ("",)  # a recorded success sent "": accepted as sent
+    # many comments may name one post: a reference is no member whose repeats are refused (write-distinct-values)
+    assert [d.member for d in create.distinct_members] == ["body"]
     if case == "refused":
         assert reference.record == max(o for t in bundle.manifest.tools if t.template == "/comments"
                                        and t.method == "POST" for o in t.record_ordinals)
@@ -84,7 +86,8 @@ def test_a_dangling_reference_over_mcp_and_http(built) -> None:
         with http_in_thread(runtime) as serving:
             before = data_client.data_get(serving.base_url, token=serving.data_token)
             result = anyio.run(call_tool, serving, runtime, create, {"body": {"post": DANGLING, "body": "nowhere"}})
-            status, answer = send_json(serving, "/comments", {"post": DANGLING, "body": "nowhere"})
+            # a body no held comment has: every body the capture shows is distinct (a repeat is refused)
+            status, answer = send_json(serving, "/comments", {"post": DANGLING, "body": "nowhere else"})
             if case == "accepted":  # the application stores it as sent
                 assert result.is_error is False and result.structured_content["body"]["post"] == DANGLING
                 assert status == 201 and answer["post"] == DANGLING

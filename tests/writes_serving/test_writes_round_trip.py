@@ -51,7 +51,7 @@ def test_a_loaded_state_serves_what_was_written(runtime, json_server_bundle) -> 
     assert accepted(fresh, "get_comments_by_comment_id", {"comment_id": "4"})["state"]["view"] == "missing"
     assert accepted(fresh, "get_profile", {})["body"]["theme"] == "dark"
     # and the loaded state keeps serving writes: the sequence continues past the loaded entity
-    assert accepted(fresh, "post_posts", {"body": NEW_POST})["state"]["id"] == new_id + 1
+    assert accepted(fresh, "post_posts", {"body": {**NEW_POST, "title": "Another new post"}})["state"]["id"] == new_id + 1
 
 
 def test_a_round_trip_of_prefect_writes(bundle_of) -> None:

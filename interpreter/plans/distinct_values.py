@@ -1,0 +1,89 @@
+"""The members a create or update may not repeat another entity's value of unproven
+(``WritePlan.distinct_members``).
+
+A create storing a member as sent in the entity's field of that name is proven by the gate for
+the values its recorded calls sent. Where every value the type's held entities have in it and every
+value those calls sent is distinct text (``write-distinct-values``), a call repeating one another
+entity holds is one the capture cannot show the application taking (Strapi refuses a second
+category named History): serving refuses it, state unchanged. An update of the type accepting the
+member keeps to the same, so it cannot make two entities holding one value either.
+
+A member the create's key names (a get-or-create or a conflict the capture shows) is left to the
+key; a client-chosen identity to its own checks; a member naming another entity (``references``:
+many comments name one post) to the reference's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.body_members import body_object, chosen_member
+from capenv.interpreter.bundle.models import DistinctMember, WritePlan
+from capenv.interpreter.predicates.distinct_values import WriteDistinctValuesContext
+from capenv.interpreter.rules_engine import TraceEvent, evaluate
+
+from .context import PlanContext
+
+TABLE = "write-distinct-values"
+STORED_AS_SENT = ("echo", "copy")
+
+
+def with_distinct_members(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
+    """Each built create with the members no second entity may repeat a value of, and each update
+    of its type accepting them."""
+    if TABLE not in ctx.ruleset.tables:
+        return plans
+    judged = [_judged(plan, ctx) if _is_create(plan) else plan for plan in plans]
+    by_type: dict[str, dict[str, DistinctMember]] = {}
+    for plan in judged:
+        if _is_create(plan):
+            by_type.setdefault(str(plan.type), {}).update({d.member: d for d in plan.distinct_members})
+    return [_for_update(plan, by_type.get(str(plan.type), {})) if plan.effect == "update" else plan
+            for plan in judged]
+
+
+def _is_create(plan: WritePlan) -> bool:
+    return plan.effect == "create" and plan.build_reason is None and plan.type is not None
+
+
+def stored_members(plan: WritePlan) -> list[str]:
+    """The accepted members the plan stores as sent in the field of the same name."""
+    accepted = {m.member for m in plan.members if m.admission == "accepted"}
+    keyed = set(plan.key.members) if plan.key is not None else set()
+    chosen = chosen_member(plan)
+    referring = {r.member for r in plan.references}
+    return [r.field for r in plan.fields if r.op in STORED_AS_SENT and r.params.get("member") == r.field
+            and r.field in accepted and r.field not in keyed and r.field != chosen and r.field not in referring]
+
+
+def _judged(plan: WritePlan, ctx: PlanContext) -> WritePlan:
+    members = stored_members(plan)
+    if not members:
+        return plan
+    entities = [e.value for c in ctx.view.state.collections if c.type == plan.type for e in c.entities]
+    tool = ctx.manifest.tool(plan.tool)
+    records = [ctx.records[o] for o in tool.record_ordinals]
+    bodies = [body for record in records if record.succeeded and record.request.is_json
+              and (body := body_object(plan, record.request.json_value)) is not None]
+    distinct: list[DistinctMember] = []
+    events: list[TraceEvent] = []
+    for member in members:
+        held: list[Any] = [v[member] for v in entities if isinstance(v, dict) and member in v]
+        sent: list[Any] = [b[member] for b in bodies if member in b]
+        decision = evaluate(ctx.ruleset, TABLE, WriteDistinctValuesContext(held=held, sent=sent),
+                            subject=f"{plan.tool} body.{member}")
+        if decision.yields.get("distinct"):
+            events.extend(decision.events)
+            distinct.append(DistinctMember(member=member, rule_id=str(decision.rule_id)))
+    if not distinct:
+        return plan
+    return plan.model_copy(update={"distinct_members": tuple(distinct), "traces": plan.traces + tuple(events)})
+
+
+def _for_update(plan: WritePlan, distinct: dict[str, DistinctMember]) -> WritePlan:
+    if plan.build_reason is not None or not distinct:
+        return plan
+    accepted = {m.member for m in plan.members if m.admission == "accepted"}
+    referring = {r.member for r in plan.references}
+    kept = tuple(d for member, d in distinct.items() if member in accepted and member not in referring)
+    return plan.model_copy(update={"distinct_members": kept}) if kept else plan

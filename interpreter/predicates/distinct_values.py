@@ -1,0 +1,58 @@
+"""Predicates on the values a type's entities hold in a member a create stores as sent, and the
+values its successful recorded calls sent: context ``write-distinct-values``, table
+``write-distinct-values``.
+
+Where every one of them is distinct text (names, e-mail addresses, slugs), the capture cannot show
+what the application does with a create (or an update) repeating one another entity holds: Strapi
+answers 400 "This attribute must be unique" to a second category named History, another
+application makes the second entity. A model making it answers 2xx where the application may
+refuse: serving refuses such a call instead, saying what would be accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+
+@context_model("write-distinct-values")
+class WriteDistinctValuesContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    held: list[Any] = Field(default_factory=list)
+    """The member's value in each entity of the type the initial state holds (one per entity holding it)."""
+    sent: list[Any] = Field(default_factory=list)
+    """The values the tool's successful recorded calls sent in it."""
+
+
+class DistinctParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_values: int = Field(ge=2)
+    """How many values (held and sent) the capture must show before their being distinct says anything."""
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+@predicate("text_values_never_repeat", context="write-distinct-values", params=DistinctParams)
+def text_values_never_repeat(ctx: WriteDistinctValuesContext, params: DistinctParams) -> Outcome:
+    """Every held and sent value is text and none repeats: a repeat is unproven (the application may
+    refuse it as taken)."""
+    values = ctx.held + ctx.sent
+    other = next((v for v in values if not isinstance(v, str)), None)
+    if other is not None:
+        return Miss(f"a value that is not text ({_shown(other)})")
+    if len(values) < params.min_values:
+        return Miss(f"{len(values)} value(s), fewer than {params.min_values}")
+    seen: set[str] = set()
+    for value in values:
+        if value in seen:
+            return Miss(f"{_shown(value)} is held or sent twice: the capture shows repeats taken")
+        seen.add(value)
+    return Match({"values": len(values)})

@@ -1,0 +1,41 @@
+"""Refuse a create or update repeating the value another held entity of the type has in a member
+whose every recorded value was distinct text (``WritePlan.distinct_members``, learned by
+``interpreter/plans/distinct_values``): the application may refuse it as taken (Strapi's "This
+attribute must be unique"), which the capture cannot show, so serving refuses it, state unchanged,
+saying what would be accepted. A repeat differing only in letter case is refused too: whether the
+application compares letter case the capture cannot show either."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from capenv.interpreter.bundle.models import WritePlan
+from capenv.serving.state.edits import values_held
+
+from .calls import WriteRefusal
+
+
+def refuse_repeated_values(plan: WritePlan, sent: dict[str, Any], collection: Any, own_key: str | None = None) -> None:
+    """``sent``: the members the call sent; ``collection``: the held collection it writes in (None:
+    none held yet); ``own_key``: the entity an update writes, which may keep its own value."""
+    if collection is None:
+        return
+    for distinct in plan.distinct_members:
+        value = sent.get(distinct.member)
+        if not isinstance(value, str):
+            continue
+        folded = value.lower()
+        if folded not in values_held(collection, distinct.member):  # every held text counts lower-cased too
+            continue
+        clash = next((k for k in collection.order if k != own_key
+                      and isinstance(held := collection.entities[k].get(distinct.member), str)
+                      and held.lower() == folded), None)
+        if clash is not None:
+            shown = collection.entities[clash].get(distinct.member)
+            alike = "" if shown == value else f" (as {shown!r}, differing only in letter case)"
+            raise WriteRefusal(
+                f"member {distinct.member!r} is {value!r}, which the {plan.type} entity "
+                f"{collection.ids.get(clash, clash)!r} already holds{alike}: every {distinct.member} the capture "
+                f"shows is distinct, so whether the application takes a second entity with it or refuses it as taken "
+                f"the capture cannot show; a {distinct.member} no held {plan.type} entity has is accepted",
+                where={"collection": collection.path, "id": collection.ids.get(clash, clash)})
