@@ -713,6 +713,31 @@ class Referrer(_Model):
         return data
 
 
+class ReferenceCopy(_Model):
+    """A member of one type's entities holding a copy of a member of the entity its reference member
+    names (``reference-copies``: an item's ``tax_rate``, the ``rate`` of the tax rule its ``tax_rule``
+    names), equal in every entity and answer the capture shows. A create or update of the holding
+    type writes the copy from the referenced entity as the state holds it at call time; an update of
+    the referenced type changing the copied member while held entities name the entity is refused,
+    since the application rewrites their copies, which this environment does not model."""
+
+    holder: str
+    """The type whose entities hold the copy."""
+    member: str
+    """The holder's top-level member naming the referenced entity by its id."""
+    field: str
+    """The holder's top-level member holding the copy."""
+    source_type: str
+    """The referenced type."""
+    source: str
+    """The referenced entity's member the copy repeats."""
+    proven: bool = True
+    """False: one value throughout (``reference-copy.equal-unproven``), a copy or a constant both
+    types hold alike; a create or re-pointing update is served only where the named entity holds
+    the value the plan would answer, refused elsewhere."""
+    rule_id: str
+
+
 class ReferenceRule(_Model):
     """A body member naming an entity of another type by its id (``write-references``: a comment's
     ``post``), and what serving does with a value naming no entity the state holds
@@ -880,6 +905,14 @@ class WritePlan(_Model):
     referrers: tuple[Referrer, ...] = ()
     """For a delete: members of other entities naming the deleted type's (``plans/referrers``);
     written to a bundle only when there are some, as ``references``."""
+    reference_copies: tuple[ReferenceCopy, ...] = ()
+    """For a create or update of a type holding copies through a reference (``plans/reference_copies``):
+    each copied field is written from the entity its reference names, as held at call time; written
+    to a bundle only when there are some, as ``references``."""
+    copied_by: tuple[ReferenceCopy, ...] = ()
+    """For an update of a type other entities copy a member of (``plans/reference_copies``): serving
+    refuses a call changing that member while held entities name the entity; written to a bundle
+    only when there are some, as ``references``."""
     chosen_id: ChosenId | None = None
     """For a create whose client chooses the identity: the shape it must have (``plans/chosen_ids``);
     written to a bundle only when set, as ``references``."""
@@ -928,6 +961,9 @@ class WritePlan(_Model):
             data.pop("distinct_members", None)
         if not self.referrers and isinstance(data, dict):
             data.pop("referrers", None)
+        for name in ("reference_copies", "copied_by"):
+            if not getattr(self, name) and isinstance(data, dict):
+                data.pop(name, None)
         if self.chosen_id is None and isinstance(data, dict):
             data.pop("chosen_id", None)
         if not self.unproven_text and isinstance(data, dict):

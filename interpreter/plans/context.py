@@ -37,6 +37,9 @@ class PlanContext:
         """A per-value part's name -> the manifest tool it was split from (``collection_split``)."""
         self.unanswered: dict[tuple[str, str], list[Any]] | None = None
         """Update and action calls answered without their entity, by entity (``held_before``)."""
+        self.judged_referrers: dict[str, tuple[Any, Any]] = {}
+        """Per type, the members naming its entities and their traces (``referrers``), judged once
+        for the deletes and the copies through a reference alike."""
         self.held_steps: dict[tuple[str, str], list[Any]] = {}
         """Each entity's sightings and unanswered writes in ordinal order, merged on first use
         (``held_before``)."""

@@ -43,16 +43,13 @@ def with_referrers(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
         return plans
     entities = _Sightings(_entities_seen(ctx))
     explaining = _Explanations(ctx, entities)
-    judged: dict[str, tuple[tuple[Referrer, ...], tuple[TraceEvent, ...]]] = {}
     out = []
     try:
         for plan in plans:
             if id(plan) not in deletes:
                 out.append(plan)
                 continue
-            if plan.type not in judged:
-                judged[plan.type] = _referrers_of(ctx, plan.type, entities, explaining)
-            referrers, events = judged[plan.type]
+            referrers, events = referrers_judged(ctx, plan.type, entities, explaining)
             if not events:
                 out.append(plan)
                 continue
@@ -151,6 +148,14 @@ class _Explanations:
                     explained.append(candidate.name)
             self._judged[key] = explained
         return self._judged[key]
+
+
+def referrers_judged(ctx: PlanContext, type_name: str, entities: _Sightings, explaining: _Explanations
+                     ) -> tuple[tuple[Referrer, ...], tuple[TraceEvent, ...]]:
+    """The members naming ``type_name``'s entities and their traces, judged once per build."""
+    if type_name not in ctx.judged_referrers:
+        ctx.judged_referrers[type_name] = _referrers_of(ctx, type_name, entities, explaining)
+    return ctx.judged_referrers[type_name]
 
 
 def _referrers_of(ctx: PlanContext, type_name: str, entities: _Sightings,

@@ -372,6 +372,12 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
         named = ", ".join(sorted({f'"{r.type}" ({r.spelled})' for r in plan.referrers}))
         parts.append(f"A delete of an entity a held {named} entity names is refused: the application may delete "
                      "those with it, clear their reference or refuse.")
+    for copied in plan.reference_copies:
+        parts.append(f'"{copied.field}" is a copy of the "{copied.source}" of the held "{copied.source_type}" entity '
+                     f'"{copied.member}" names, as the state holds it at call time.')
+    for copied in plan.copied_by:
+        parts.append(f'A change of "{copied.source}" while a held "{copied.holder}" entity names this one by '
+                     f'"{copied.member}" is refused: the application rewrites the copy it holds as "{copied.field}".')
     for validated in plan.validated_values:
         if validated.by_shape:
             shapes = ", ".join(sorted({s for v in validated.accepted if (s := value_shape(v))})) or "none"

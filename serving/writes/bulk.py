@@ -19,6 +19,7 @@ from capenv.serving.state.index import HeldCollection, StateIndex
 from .answers import render_answer, write_result
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
 from .checks import check_members
+from .reference_copies import refuse_stale_copies, rewrite_copies
 from .referrers import refuse_referenced
 from .values import charge_growth, field_values, op_context
 
@@ -111,7 +112,12 @@ def write_bulk(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
                 {k: v for k, v in body.items() if k != plan.address.member} if isinstance(body, dict) else {})
             ctx, draft = op_context(plan, state, member_body, instant, counter, sequences, collection.path,
                                     dict(collection.args), written[key])
-            written[key] = {**written[key], **field_values(plan, ctx, None)}
+            values = field_values(plan, ctx, None)
+            written[key] = {**written[key], **values}
+            if plan.reference_copies:  # a re-pointed reference takes its copy from the entity it names now
+                written[key].update(rewrite_copies(plan, state, collection.entities[key], values, written[key]))
+            if plan.copied_by and env.checks_references:  # held entities copying a member it changes
+                refuse_stale_copies(plan, state, key, collection.entities[key], written[key])
             drafts.append(draft)
         # one step: the state must hold every entity's growth together
         charge_growth(limit_check, [collection.entities[key] for key in keys], [written[key] for key in keys])

@@ -38,6 +38,7 @@ from .create_keys import answer_held, held_by_key, refuse_key_clash
 from .distinct_values import refuse_repeated_values
 from .documents import write_document
 from .plans import PlanParts, plan_parts, sent_arguments
+from .reference_copies import copy_referenced, refuse_stale_copies, rewrite_copies
 from .references import check_references
 from .referrers import refuse_referenced
 from .validated_values import check_validated_values
@@ -248,6 +249,12 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         values = field_values(plan, ctx, recorded, parts.rules)
         updated = dict(entity)
         updated.update(values)
+        if plan.reference_copies:  # a re-pointed reference takes its copy from the entity it names now
+            copies = rewrite_copies(plan, state, entity, values, updated)
+            values.update(copies)
+            updated.update(copies)
+        if plan.copied_by and env.checks_references:
+            refuse_stale_copies(plan, state, key, entity, updated)
         refuse_key_clash(plan, env, collection, key, updated)
         if plan.distinct_members and env.checks_references:
             refuse_repeated_values(plan, body, collection, key)
@@ -299,6 +306,8 @@ def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, A
     decoded = parts.decoded_exemplar | collection_args
     ctx, draft = op_context(plan, state, body, instant, counter, sequences, path, decoded, None)
     entity = field_values(plan, ctx, recorded, parts.rules)
+    if plan.reference_copies:  # never the exemplar's copy: the one the named entity holds now
+        entity.update(copy_referenced(plan, state, entity, creating=True))
     if entity_type.id_field not in entity:
         raise WriteRefusal(f"the plan gives no value to the identity field {entity_type.id_field!r}")
     if env.checks_references and plan.chosen_id is not None:  # the gate replays what the application took

@@ -62,9 +62,6 @@ def check(app: str, results: list[CallResult]) -> None:
 
 
 KNOWN_WRONG: dict[str, str] = {
-    "pretix": "a tax rule's rate is copied into every item naming it (tax_rate): the served tax rule PATCH leaves "
-              "the items' copies stale, and the served item create answers the exemplar's tax_rate (5.00) for any "
-              "tax_rule the call names (the capture's only rate change was of a rule no item named yet)",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 

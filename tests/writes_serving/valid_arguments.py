@@ -182,8 +182,17 @@ def named_by(plan: Any, entity: dict[str, Any]) -> Any:
 def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[str, Any]]:
     """The entities of a data/get collection the plan may write: for a delete with referrers
     (``WritePlan.referrers``), those no held entity names, since serving refuses to delete a
-    referenced one, as it should; for any other plan, all of them."""
+    referenced one, as it should; for an update of a member held entities copy
+    (``WritePlan.copied_by``), those none of them names, for the same reason; for any other plan,
+    all of them."""
     entities = collection["entities"]
+    copied_by = getattr(plan, "copied_by", ()) if plan is not None else ()
+    if copied_by:  # an update of a member held entities copy is refused while they name the entity
+        document = json.loads(state) if isinstance(state, (bytes, str)) else state
+        copying = {str(entity["value"].get(copy.member)) for copy in copied_by
+                   for held in document.get("collections", []) if held["type"] == copy.holder
+                   for entity in held["entities"] if isinstance(entity["value"], dict)}
+        entities = [e for e in entities if str(e["id"]) not in copying]
     referrers = getattr(plan, "referrers", ()) if plan is not None and plan.effect == "delete" else ()
     if not referrers:
         return entities
