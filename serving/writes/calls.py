@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from capenv.interpreter.bundle.models import EntityType, Recording, ReplayTable, UnprovenIdShape, ViewResult, WritePlan
+from capenv.interpreter.bundle.models import (AbsenceAnswer, EntityType, Recording, ReplayTable, UnprovenIdShape,
+                                              ViewResult, WritePlan)
 
 
 class WriteRefusal(Exception):
@@ -50,6 +51,8 @@ class WriteEnv:
     unproven_id_shapes: dict[str, tuple[UnprovenIdShape, ...]] = field(init=False)
     """Per type, the id layouts its item views' absence is not given for (``view-absence-id-shapes``):
     nor is a write's, since the application may refuse such an id as malformed."""
+    absences_by_type: dict[str, tuple[AbsenceAnswer, str]] = field(init=False)
+    """Per type, its item view's learned absence and that view's tool (``view_absence``)."""
     tool_absences: dict[str, Recording] = field(default_factory=dict)
     absence_paths: dict[str, str] = field(default_factory=dict)
     """The path of the call each of ``tool_absences`` answered (it names the recorded id)."""
@@ -64,11 +67,13 @@ class WriteEnv:
 
     def __post_init__(self) -> None:
         self.types = {t.name: t for t in self.view.types}
-        self.missing_by_type = {}
+        self.missing_by_type, self.absences_by_type = {}, {}
         self.unproven_id_shapes = {}
         for read in self.view.views:
             if read.kind == "item" and read.type and read.missing is not None:
                 self.missing_by_type[read.type] = read.missing
+                if read.absence is not None:
+                    self.absences_by_type[read.type] = (read.absence, read.tool)
             if read.kind == "item" and read.type and read.unproven_id_shapes:
                 self.unproven_id_shapes[read.type] = self.unproven_id_shapes.get(read.type, ()) + tuple(
                     shape for shape in read.unproven_id_shapes

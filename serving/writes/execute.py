@@ -39,6 +39,7 @@ from .distinct_values import refuse_repeated_values
 from .documents import write_document
 from .plans import PlanParts, plan_parts, sent_arguments
 from .reference_copies import copy_referenced, refuse_stale_copies, rewrite_copies
+from .view_absence import item_view_absence
 from .references import check_references
 from .referrers import refuse_referenced
 from .validated_values import check_validated_values
@@ -64,7 +65,7 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
             collection, parts[-1], member or entity_type.id_field, entity_type.id_field)):
         raise WriteRefusal(other_spelling_refusal(entity_type.name, parts[-1], held))
     if collection is None or found is None:
-        absence = _absence(plan, env, call.path) or env.missing_by_type.get(entity_type.name)
+        absence = _absence(plan, env, call.path) or item_view_absence(env, entity_type, item_path, state)
         if absence is not None and member is None and entity_type.either_key is None:  # else a name
             _refuse_unshaped(state, entity_type, parts[-1])
             laid_out = unproven_layout(env.unproven_id_shapes.get(entity_type.name, ()), parts[-1],

@@ -84,3 +84,45 @@ def test_a_delete_of_an_id_of_another_shape_is_refused_as_its_item_read_is():
     answer = runtime.read("delete_items_by_item_id", {"item_id": "99"})
     assert (answer["status"], answer["body"]) == (404, NOT_FOUND)
     assert runtime.data_get() == before
+
+
+def _gone(item: str) -> dict:
+    return {"error": {"code": 404, "message": f"Could not find item: {item}."}}
+
+
+def _deleted_then_read(second_absence: bool) -> HarBuilder:
+    """A delete the tool recorded no absence for; the item view's 404s name the id they read."""
+    har = (items_app(builder=HarBuilder())
+           .call("DELETE", "/items/1", status=204)
+           .call("GET", "/items/1", status=404, response=_gone("1")))
+    if second_absence:
+        har = har.call("GET", "/items/77", status=404, response=_gone("77"))
+    return har
+
+
+def test_a_delete_of_a_missing_entity_answers_the_item_views_absence_for_the_calls_id():
+    # must not: the 404 a read of item 1 recorded, naming item 1, given for a delete of item 99
+    bundle = build_from(_deleted_then_read(second_absence=True))
+    delete = next(w for w in bundle.view.writes if w.effect == "delete")
+    assert delete.served and delete.tool not in bundle.view.write_absences
+    runtime = EnvironmentRuntime(bundle)
+    before = runtime.data_get()
+    answer = runtime.read(delete.tool, {"item_id": "99"})
+    assert (answer["status"], answer["body"]) == (404, _gone("99")), answer
+    assert answer["state"]["view"] == "missing"
+    assert runtime.data_get() == before
+
+
+def test_a_delete_of_a_missing_entity_is_refused_when_one_absence_cannot_prove_its_text():
+    # must not: "Could not find item: 1." answered for item 99 when no second absence proves the template
+    bundle = build_from(_deleted_then_read(second_absence=False))
+    delete = next(w for w in bundle.view.writes if w.effect == "delete")
+    runtime = EnvironmentRuntime(bundle)
+    before = runtime.data_get()
+    refused = runtime.call_tool(delete.tool, {"item_id": "99"})
+    assert refused.is_error and "item: 1" not in str(refused.structured)
+    assert refused.structured["kind"] == "missing"
+    assert runtime.data_get() == before
+    assert runtime.read(delete.tool, {"item_id": "1"})["status"] == 204
+    recorded = runtime.read(delete.tool, {"item_id": "1"})  # the recorded values: its text as recorded
+    assert (recorded["status"], recorded["body"]) == (404, _gone("1"))
