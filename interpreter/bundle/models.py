@@ -842,6 +842,25 @@ class ChosenId(_Model):
     """A few ids of the type the capture shows."""
 
 
+class ProtectedEntity(_Model):
+    """A kind of entity a delete is not served for (``delete-protected``): one whose member says it
+    is a default or built-in one (a name holding the word ``default``, ``removable: false``), which
+    applications refuse to delete (the default stack, a built-in group, the default profile) while
+    the capture shows no delete of one."""
+
+    rule_id: str
+    pointer: str
+    """The JSON pointer of the member within the entity (``/name``, ``/body/is_default``)."""
+    words: tuple[str, ...] = ()
+    """For a text member: the words (lower case) that protect it, as ``separators`` split it."""
+    separators: str = ""
+    """A regular expression splitting the text into words."""
+    value: bool | None = None
+    """For a flag: the value that protects it."""
+    described: str
+    """How a refusal names it (``a name holding the word 'default'``)."""
+
+
 class WritePlan(_Model):
     tool: str
     method: str
@@ -913,6 +932,9 @@ class WritePlan(_Model):
     """For an update of a type other entities copy a member of (``plans/reference_copies``): serving
     refuses a call changing that member while held entities name the entity; written to a bundle
     only when there are some, as ``references``."""
+    protected: tuple[ProtectedEntity, ...] = ()
+    """For a delete: the kinds of entity serving refuses to delete (``plans/protected``); written to a
+    bundle only when there are some."""
     chosen_id: ChosenId | None = None
     """For a create whose client chooses the identity: the shape it must have (``plans/chosen_ids``);
     written to a bundle only when set, as ``references``."""
@@ -966,6 +988,8 @@ class WritePlan(_Model):
                 data.pop(name, None)
         if self.chosen_id is None and isinstance(data, dict):
             data.pop("chosen_id", None)
+        if not self.protected and isinstance(data, dict):
+            data.pop("protected", None)
         if not self.unproven_text and isinstance(data, dict):
             data.pop("unproven_text", None)
         if self.list_place is None and isinstance(data, dict):

@@ -33,6 +33,7 @@ from .link import entity_in_answer
 from .list_places import with_list_places
 from .preconditions import precondition_decision
 from .references import with_references
+from .protected import with_protected
 from .reference_copies import with_reference_copies
 from .referrers import with_referrers
 from .sent_values import with_unproven_values
@@ -56,6 +57,7 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
                                  tuple(t.collection_template for t in context.view.types), answers)
     plans = with_referrers(with_validated_values(with_references(plans, context), context), context)
     plans = with_reference_copies(plans, context)
+    plans = with_protected(plans, context)
     plans = with_chosen_ids(plans, context)
     plans = with_unproven_values(plans, context)  # after chosen ids: a chosen identity keeps its own shape
     plans = with_unproven_text(plans, context)  # after chosen ids: a chosen identity keeps its own shape

@@ -41,6 +41,7 @@ from .plans import PlanParts, plan_parts, sent_arguments
 from .reference_copies import copy_referenced, refuse_stale_copies, rewrite_copies
 from .view_absence import item_view_absence
 from .references import check_references
+from .protected import refuse_protected
 from .referrers import refuse_referenced
 from .validated_values import check_validated_values
 from .values import charge_growth, field_values, op_context
@@ -205,6 +206,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         _refuse_nested(env.types[plan.type], collection, key)
         if plan.referrers and env.checks_references:
             refuse_referenced(plan, state, key, entity, env.types[plan.type].id_field)
+        if plan.protected and env.checks_references:
+            refuse_protected(plan, entity, collection.ids.get(key, key))
         body, is_json, text = render_answer(plan, entity)
         remove_entity(collection, key)
         return write_result(plan, body, is_json, text, {"source": "state", "view": "delete", "type": plan.type,

@@ -1,0 +1,42 @@
+"""Refuse a delete of an entity marked as a default or built-in one (``WritePlan.protected``,
+learned by ``interpreter/plans/protected`` with the ``delete-protected`` table).
+
+Applications refuse to delete the entity they fall back on or ship with (a default stack, a
+default profile, a built-in group), which a delete (the entity alone) would answer with success.
+What marks one is data in the plan (a member's pointer, the words or the flag value that protect
+it): nothing is judged here but that. The gate does not run this check
+(``WriteEnv.checks_references``): it replays the calls the application accepted.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from capenv.interpreter.bundle import pointers
+from capenv.interpreter.bundle.models import ProtectedEntity, WritePlan
+
+from .calls import WriteRefusal
+
+
+def marks(protection: ProtectedEntity, entity: dict[str, Any]) -> Any:
+    """The member's value when it marks ``entity`` as protected, else None."""
+    value = pointers.resolve(entity, pointers.parse(protection.pointer))
+    if protection.words:
+        if isinstance(value, str) and {w.lower() for w in re.split(protection.separators, value) if w} & set(
+                protection.words):
+            return value
+        return None
+    return value if isinstance(value, bool) and value == protection.value else None
+
+
+def refuse_protected(plan: WritePlan, entity: dict[str, Any], shown_id: Any) -> None:
+    """Refuse the delete when a protection of the plan marks ``entity``."""
+    for protection in plan.protected:
+        value = marks(protection, entity)
+        if value is not None:
+            raise WriteRefusal(
+                f"the {plan.type} entity {shown_id!r} is marked as a default or built-in one ({protection.described}; "
+                f"here {protection.pointer} is {value!r}): applications refuse to delete such an entity, and the "
+                f"capture shows no delete of one, so this environment does not serve it; deletes of other "
+                f"{plan.type} entities are served")
