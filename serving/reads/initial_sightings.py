@@ -9,7 +9,9 @@ and routing key). When a successful recording made before the capture's first wr
 the view took as no other type's, holds an object shaped as the type's entities (every member they
 all hold) naming the call's id under the key member and every other value of the call's path under
 some member, the application held that entity when serving starts, and the absence would be a
-wrong answer: it is refused, naming the recording. An id the state held at its start and holds no
+wrong answer: it is refused, naming the recording. So is the absence of an id (of a type whose item
+path names no parent) that such a recording lists in an array of names beside an id the state held
+of the type (PouchDB's ``/_all_dbs`` listing ``_users`` beside the databases read one by one). An id the state held at its start and holds no
 more was removed by a served write (or a data/add), and its absence stands.
 """
 
@@ -39,6 +41,17 @@ def _scalar_text(value: Any) -> str | None:
     return value if isinstance(value, str) else str(value)
 
 
+def _name_lists(value: Any) -> Iterator[frozenset[str]]:
+    """Every nonempty array of strings alone in ``value`` (a list of names, ``["_users", "books"]``)."""
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, list) and current and all(isinstance(v, str) for v in current):
+            yield frozenset(current)
+        elif isinstance(current, (dict, list)):
+            stack.extend(current.values() if isinstance(current, dict) else current)
+
+
 def _objects(value: Any) -> Iterator[dict[str, Any]]:
     stack = [value]
     while stack:
@@ -56,12 +69,15 @@ class InitialSightings:
 
     def __init__(self, view: ViewResult, replay: ReplayTable) -> None:
         self._by_value: dict[str, list[tuple[int, str | None, dict[str, Any]]]] = {}
+        self._name_lists: list[tuple[int, frozenset[str]]] = []
         typed = {read_view.tool: read_view.type for read_view in view.views}
         for tool, calls in replay.tools.items():
             for call in calls:
                 response = call.response
                 if not call.initial or not 200 <= response.status < 300 or not response.is_json:
                     continue
+                if typed.get(tool) is None:
+                    self._name_lists.extend((call.ordinal, names) for names in _name_lists(response.body))
                 for found in _objects(response.body):
                     for value in found.values():
                         text = _scalar_text(value)
@@ -98,6 +114,10 @@ class InitialSightings:
         if not shape:
             return None  # no entity of the type held: nothing tells its objects from another type's
         parents = {decode_once(part) for piece, part in zip(template[:-1], parts[:-1]) if piece.startswith("{")}
+        if not parents and field == entity_type.id_field:
+            listed = self._listed(entity_type.name, {decode_once(raw_id), raw_id})
+            if listed is not None:
+                return listed
         for spelling in dict.fromkeys((decode_once(raw_id), raw_id)):
             for ordinal, shown_type, found in self._by_value.get(spelling, []):
                 if shown_type not in (None, entity_type.name) or _scalar_text(found.get(field)) != spelling \
@@ -107,6 +127,14 @@ class InitialSightings:
                 if parents <= members:
                     return ordinal
         return None
+
+    def _listed(self, type_name: str, spellings: set[str]) -> int | None:
+        """The ordinal of an initial recording of no type's read listing names, among them an id the
+        state held of ``type_name`` at its start and one of ``spellings`` (``/_all_dbs`` answering
+        ``["_users", "books"]`` beside the databases read one by one): the id names an entity too."""
+        held = {entity_id for (name, _), entities in self._initial.items() if name == type_name
+                for entity_id, _ in entities}
+        return next((ordinal for ordinal, names in self._name_lists if names & spellings and names & held), None)
 
     def refuse_shown(self, entity_type: EntityType, collection_path: str, call_path: str, raw_id: str, field: str,
                      spelled_call: str) -> None:
@@ -120,5 +148,5 @@ class InitialSightings:
         raise CallRefused(
             f'nothing was recorded for {spelled_call}: the state holds no {entity_type.name} whose "{field}" is '
             f'"{decode_once(raw_id)}", but record {ordinal}, made before the capture\'s first write, shows an object '
-            f"naming it with every value of this path, which the state never took in: the application may hold it, "
-            f"so its absence is not answered", http_status=404)
+            f"or a list of names naming it with every value of this path, which the state never took in: the "
+            f"application may hold it, so its absence is not answered", http_status=404)

@@ -62,6 +62,9 @@ class WriteEnv:
     """Whether a call naming an entity the state does not hold (``references``), or sending a
     validated member's value no recorded success sent (``validated_values``), is refused: the gate
     replays what the application accepted and does not check them."""
+    sightings: Any = None
+    """Serving's ``InitialSightings``: an update or delete of an entity the state does not hold that
+    an initial recording shows is refused, not answered missing (None in the gate)."""
     plan_parts: dict[int, tuple[Any, Any]] = field(init=False, default_factory=dict, repr=False, compare=False)
     """id(plan) -> (plan, its ``plans.PlanParts``): built on a plan's first call."""
 

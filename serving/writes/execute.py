@@ -39,7 +39,7 @@ from .distinct_values import refuse_repeated_values
 from .documents import write_document
 from .plans import PlanParts, plan_parts, sent_arguments
 from .reference_copies import copy_referenced, refuse_stale_copies, rewrite_copies
-from .view_absence import item_view_absence
+from .view_absence import item_view_absence, refuse_shown_missing
 from .references import check_references
 from .protected import refuse_protected
 from .referrers import refuse_referenced
@@ -66,6 +66,7 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
             collection, parts[-1], member or entity_type.id_field, entity_type.id_field)):
         raise WriteRefusal(other_spelling_refusal(entity_type.name, parts[-1], held))
     if collection is None or found is None:
+        refuse_shown_missing(env, entity_type, where, item_path, parts[-1], member)
         absence = _absence(plan, env, call.path) or item_view_absence(env, entity_type, item_path, state)
         if absence is not None and member is None and entity_type.either_key is None:  # else a name
             _refuse_unshaped(state, entity_type, parts[-1])

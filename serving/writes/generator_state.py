@@ -24,6 +24,7 @@ from capenv.serving.ops.context import OpRefusal
 from capenv.serving.ops.sequence_state import SequenceState, sequence_fields
 from capenv.serving.read_call import CallRefused, ReadCall, Served
 from capenv.serving.reads.answers import Answer, from_recording
+from capenv.serving.reads.initial_sightings import InitialSightings
 from capenv.serving.state.index import KnownSpellings, StateIndex, known_at_install
 
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult, latest_absent_calls
@@ -122,7 +123,8 @@ class WriteState:
         absent_calls = latest_absent_calls(bundle.replay, bundle.view.write_held_refusals)
         self.env = WriteEnv(bundle.view,
                             tool_absences={**{t: c.response for t, c in absent_calls.items()}, **bundle.view.write_absences},
-                            absence_paths={t: c.path for t, c in absent_calls.items() if t not in bundle.view.write_absences})
+                            absence_paths={t: c.path for t, c in absent_calls.items() if t not in bundle.view.write_absences},
+                            sightings=InitialSightings(bundle.view, bundle.replay))
         self.plans = [p for p in bundle.view.writes if p.served]
         self.plans_by_tool = {p.tool: p for p in self.plans}
         self.start = _instant(bundle.view.write_clock)

@@ -6,7 +6,8 @@ read of that id would be (``absence_answer``): each value that carried the recor
 carries the call's, and a text naming the recorded path's values is filled with the call's, or
 refused when the capture does not prove how it reads for other values. The recording as it was
 would name another entity (a 404 "Could not find credential: <the deleted one>"), another
-entity's answer given for this one."""
+entity's answer given for this one. An entity an initial recording shows, which the state never
+took in (``InitialSightings``), is not answered missing at all: the call is refused, as its read is."""
 
 from __future__ import annotations
 
@@ -41,3 +42,16 @@ def item_view_absence(env: WriteEnv, entity_type: Any, item_path: str, state: St
     except CallRefused as refused:
         raise WriteRefusal(refused.message, kind="missing") from None
     return absence.recording.model_copy(update={"body": answer.body, "text": answer.text})
+
+
+def refuse_shown_missing(env: WriteEnv, entity_type: Any, collection_path: str, item_path: str, raw_id: str,
+                         member: str | None) -> None:
+    """Refuse (a missing entity, with no recording) a write naming an entity the state does not hold
+    that a recording made before the capture's first write shows the application holding."""
+    if env.sightings is None:
+        return
+    field = member or entity_type.id_field
+    try:
+        env.sightings.refuse_shown(entity_type, collection_path, item_path, raw_id, field, item_path)
+    except CallRefused as refused:
+        raise WriteRefusal(refused.message, kind="missing") from None

@@ -74,3 +74,36 @@ def test_an_absence_recorded_for_the_call_later_does_not_outweigh_an_initial_sig
     answer = http(runtime, "GET", "/spaces/bravo/grants/eve")
     assert answer.status == 404 and b"Object Not Found" not in answer.body
     assert b"made before the capture's first write" in answer.body, answer.body
+
+
+def names_app() -> HarBuilder:
+    """Shelves read one by one at /{shelf}; /_names lists every shelf's name, a system one
+    (``_spare``) among them, never read alone; a shelf never listed answers 404."""
+    shelves = [{"name": "north", "rows": 4}, {"name": "south", "rows": 2}]
+    har = HarBuilder().call("GET", "/_names", response=["_spare", "north", "south"])
+    for shelf in shelves:
+        har.call("GET", f"/{shelf['name']}", response=shelf)
+    return har.call("GET", "/west", status=404, response=MISSING).call("GET", "/east", status=404, response=MISSING)
+
+
+def test_an_id_an_initial_list_of_names_holds_beside_held_ids_is_not_answered_missing():
+    # must not: the learned 404 for "_spare", which the application lists beside the shelves it holds
+    runtime = EnvironmentRuntime(build_from(names_app()))
+    answer = http(runtime, "GET", "/_spare")
+    assert answer.status == 404 and b"Object Not Found" not in answer.body
+    assert b"but record 1, made before" in answer.body, answer.body
+    missing = http(runtime, "GET", "/up")  # listed nowhere: the learned absence stands
+    assert missing.status == 404 and b"Object Not Found" in missing.body
+    assert http(runtime, "GET", "/north").status == 200
+
+
+def test_a_delete_of_an_entity_an_initial_recording_shows_is_refused_not_answered_missing():
+    # must not: the learned 404 for eve's grant, which /grants showed held; the state stays as it was
+    runtime = EnvironmentRuntime(build_from(grants_app()))
+    before = runtime.data_get()
+    answer = http(runtime, "DELETE", "/spaces/bravo/grants/eve")
+    assert answer.status == 404 and b"Object Not Found" not in answer.body
+    assert b"but record 2, made before" in answer.body, answer.body
+    assert runtime.data_get() == before
+    missing = http(runtime, "DELETE", "/spaces/alpha/grants/zed")  # shown nowhere: answered missing
+    assert missing.status == 404 and b"Object Not Found" in missing.body
