@@ -107,6 +107,17 @@ class AbsenceAnswer(_Model):
     anything, so serving does not answer them as recorded (docs/absence.md)."""
     path_texts: tuple[AbsencePathText, ...] = ()
     """Texts that name the read's path values other than as ``id_pointers`` carry them."""
+    reserved_prefixes: tuple[str, ...] = ()
+    """Leading characters of the application's own routes beside the item path (``_`` of
+    ``/_all_dbs``) that no id of the type starts with (``view-reserved-ids``): an id starting with
+    one may name another route, so the absence is not answered for it."""
+
+    @model_serializer(mode="wrap")
+    def _without_empty_reserved(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        data = handler(self)
+        if not self.reserved_prefixes and isinstance(data, dict):
+            data.pop("reserved_prefixes", None)
+        return data
 
 
 class UnprovenIdShape(_Model):

@@ -17,6 +17,7 @@ from capenv.serving.state.index import StateIndex
 
 from .document_summaries import with_summarised_types
 from .absence import learn_absences
+from .reserved_ids import with_reserved_ids
 from .write_absence import learn_write_absences
 from .envelope_members import envelope_members
 from .extract import extract_state
@@ -143,6 +144,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         written_paths = [(r.ordinal, tuple(split_path(r.path))) for r in records if writes(r)]
         views = [with_held_digests(v, types, initial, written_paths) for v in views]
         views = [with_malformed_ids(v, by_ordinal, types, state.collections, ruleset, traces) for v in views]
+        views = [with_reserved_ids(v, manifest, types, state.collections, by_ordinal, ruleset, traces) for v in views]
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial,
                               unauthenticated_reads(records, ruleset))
         write_ordinals = sorted(r.ordinal for r in records if writes(r))

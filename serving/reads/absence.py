@@ -62,7 +62,19 @@ def refuse_unshaped_absence(absence: AbsenceAnswer, raw_id: str, state: StateInd
     refuse_unshaped_id(raw_id, held + [absence.id_value], type_name=type_name, field=field)
 
 
+def refuse_reserved(absence: AbsenceAnswer, raw_id: str, path: str) -> None:
+    """Refuse the absence for an id starting like the application's own routes beside the item
+    path (``AbsenceAnswer.reserved_prefixes``): it may name such a route, not a missing entity."""
+    call_id = decode_once(raw_id)
+    prefix = next((p for p in absence.reserved_prefixes if call_id.startswith(p)), None)
+    if prefix is not None:
+        raise CallRefused(f"nothing was recorded for {path}: {call_id!r} starts with {prefix!r}, as the "
+                          "application's own routes beside this path do and no id the capture shows does, so it may "
+                          "name such a route rather than a missing entity; its answer is not known", http_status=404)
+
+
 def absence_answer(absence: AbsenceAnswer, raw_id: str, *, evidence_id: str, tool: str, path: str) -> Answer:
+    refuse_reserved(absence, raw_id, path)
     recording = absence.recording
     body = copy.deepcopy(recording.body)
     call_id = decode_once(raw_id)
