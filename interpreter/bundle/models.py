@@ -111,12 +111,17 @@ class AbsenceAnswer(_Model):
     """Leading characters of the application's own routes beside the item path (``_`` of
     ``/_all_dbs``) that no id of the type starts with (``view-reserved-ids``): an id starting with
     one may name another route, so the absence is not answered for it."""
+    reserved_collections: tuple[str, ...] = ()
+    """Held collections where the absence answers no id (``view-reserved-ids``: one holds an
+    entity whose id is empty text, which the application names by an id the capture does not show)."""
 
     @model_serializer(mode="wrap")
     def _without_empty_reserved(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
         data = handler(self)
         if not self.reserved_prefixes and isinstance(data, dict):
             data.pop("reserved_prefixes", None)
+        if not self.reserved_collections and isinstance(data, dict):
+            data.pop("reserved_collections", None)
         return data
 
 

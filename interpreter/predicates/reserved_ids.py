@@ -4,15 +4,17 @@ table ``view-reserved-ids``.
 A learned absence answers any id the item path names. Where the application keeps routes of its
 own beside the item path (PouchDB's ``/_all_dbs`` and ``/_uuids`` beside ``/{db}``), an id shaped
 like those names (``_uuids``) may be another route, not a missing entity: the absence answered for
-it would be a wrong answer (PouchDB answers ``/_uuids`` 200). A match's evidence names the leading
-characters (``prefixes``) serving refuses the absence for, and the routes that showed them.
+it would be a wrong answer (PouchDB answers ``/_uuids`` 200). So may any id, in a collection holding
+an entity whose id is empty text (the application names that one by another id). A match's evidence
+names the leading characters (``prefixes``) serving refuses the absence for, and the routes that
+showed them, or the collections (``collections``) where it refuses every absence.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
 
 
 @context_model("reserved-id")
@@ -24,6 +26,8 @@ class ReservedIdContext(BaseModel):
     under the same parents."""
     ids: list[str] = Field(default_factory=list)
     """Every id of the type the capture shows: held, read, or answered missing."""
+    empty_id_collections: list[str] = Field(default_factory=list)
+    """The held collections of the type holding an entity whose id is empty text."""
 
 
 class SigilParams(BaseModel):
@@ -49,3 +53,13 @@ def sibling_routes_share_a_sigil(ctx: ReservedIdContext, params: SigilParams) ->
         return Miss(f"an id of the type starts with {', '.join(repr(c) for c in taken)}" if taken else
                     f"fewer than {params.min_routes} routes start alike")
     return Match({"prefixes": prefixes, "routes": sorted(r for c in prefixes for r in starts[c])})
+
+
+@predicate("collection_holds_an_empty_id", context="reserved-id", params=NoParams)
+def collection_holds_an_empty_id(ctx: ReservedIdContext, params: NoParams) -> Outcome:
+    """A held collection of the type holds an entity whose id is empty text, which no path can
+    name: the application names it there by another id (RabbitMQ's default exchange "", read as
+    ``amq.default``), which the capture does not show."""
+    if not ctx.empty_id_collections:
+        return Miss("no held collection of the type holds an entity whose id is empty text")
+    return Match({"prefixes": [], "collections": sorted(ctx.empty_id_collections)})

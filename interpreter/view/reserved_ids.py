@@ -5,7 +5,8 @@ beside the item path (``/_all_dbs`` beside ``/{db}``); an id starting like them 
 be another such route, which the application answers, not a missing entity. The
 ``view-reserved-ids`` table names the leading characters of those routes no id of the type starts
 with, and serving refuses the absence for an id starting with one (``serving/reads/from_state``).
-Views with no such route keep their bytes.
+So is every id in a held collection holding an entity whose id is empty text, which the
+application names by an id the capture does not show. Views with neither keep their bytes.
 """
 
 from __future__ import annotations
@@ -49,18 +50,23 @@ def with_reserved_ids(view: ReadView, manifest: Manifest, types: dict[str, Entit
         return view
     template = manifest.tool(view.tool).template
     routes = siblings(manifest, template)
-    if not routes:
+    collections = list(collections)
+    empty = sorted({c.path for c in collections if c.type == view.type and any(str(e.id) == "" for e in c.entities)})
+    if not routes and not empty:
         return view
     ids = {str(e.id) for c in collections if c.type == view.type for e in c.entities}
     ids |= {unquote(split_path(records[o].path)[-1]) for o in view.record_ordinals
             if o in records and split_path(records[o].path)}
     if view.absence.id_value is not None:
         ids.add(view.absence.id_value)
-    decision = evaluate(ruleset, TABLE, ReservedIdContext(siblings=routes, ids=sorted(ids)),
+    decision = evaluate(ruleset, TABLE, ReservedIdContext(siblings=routes, ids=sorted(ids), empty_id_collections=empty),
                         subject=f"{view.tool} absence answer")
     traces.extend(decision.events)
-    prefixes = sorted({p for e in decision.events if e.outcome == "match" for p in e.evidence["prefixes"]})
-    if not prefixes:
+    matched = [e for e in decision.events if e.outcome == "match"]
+    prefixes = sorted({p for e in matched for p in e.evidence["prefixes"]})
+    reserved = sorted({c for e in matched for c in e.evidence.get("collections", ())})
+    if not prefixes and not reserved:
         return view
-    absence = view.absence.model_copy(update={"reserved_prefixes": tuple(prefixes)})
+    absence = view.absence.model_copy(update={"reserved_prefixes": tuple(prefixes),
+                                              "reserved_collections": tuple(reserved)})
     return view.model_copy(update={"absence": absence})

@@ -73,6 +73,16 @@ def refuse_reserved(absence: AbsenceAnswer, raw_id: str, path: str) -> None:
                           "name such a route rather than a missing entity; its answer is not known", http_status=404)
 
 
+def refuse_reserved_collection(absence: AbsenceAnswer, collection_path: str, path: str) -> None:
+    """Refuse the absence in a collection holding an entity whose id is empty text
+    (``AbsenceAnswer.reserved_collections``): the application names that one by an id the capture
+    does not show, which this one may be."""
+    if collection_path in absence.reserved_collections:
+        raise CallRefused(f"nothing was recorded for {path}: {collection_path} holds an entity whose id is empty "
+                          "text, which the application names by an id the capture does not show, and this id may be "
+                          "that one; its answer is not known", http_status=404)
+
+
 def absence_answer(absence: AbsenceAnswer, raw_id: str, *, evidence_id: str, tool: str, path: str) -> Answer:
     refuse_reserved(absence, raw_id, path)
     recording = absence.recording

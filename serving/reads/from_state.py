@@ -33,7 +33,7 @@ from capenv.serving.state.index import StateIndex
 from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
-from .absence import absence_answer, provenance, refuse_unshaped_absence
+from .absence import absence_answer, provenance, refuse_reserved_collection, refuse_unshaped_absence
 from .absence_shapes import unlike_the_absences
 from .id_layouts import unproven_layout
 from .list_places import refuse_unplaced
@@ -160,6 +160,7 @@ class StateReads:
                 self._sightings.refuse_shown(entity_type, held_path, call.path, raw_id,
                                              view.key_field or entity_type.id_field, call.tool.spelled(call.path))
             if view.absence is not None:
+                refuse_reserved_collection(view.absence, held_path, call.tool.spelled(call.path))
                 refuse_unshaped_absence(view.absence, raw_id, state, type_name=entity_type.name,
                                         field=view.key_field or entity_type.id_field, id_field=entity_type.id_field)
             laid_out = unproven_layout(view.unproven_id_shapes, raw_id, type_name=entity_type.name)

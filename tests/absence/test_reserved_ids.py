@@ -37,3 +37,21 @@ def test_an_id_starting_like_a_route_beside_the_item_path_is_refused_not_answere
     assert missing.status == 404 and b"no such shelf" in missing.body
     assert get(runtime, "/north").status == 200
 
+
+
+def test_a_collection_holding_an_entity_of_empty_id_answers_no_absence():
+    # must not: the learned 404 for /hubs/a/main.default, the name the application may give the "" hub
+    hubs_a = [{"name": "", "kind": "direct"}, {"name": "orders", "kind": "topic"}]
+    hubs_b = [{"name": "billing", "kind": "topic"}]
+    har = (HarBuilder().call("GET", "/hubs/a", response=hubs_a).call("GET", "/hubs/b", response=hubs_b)
+           .call("GET", "/hubs/a/orders", response=hubs_a[1]).call("GET", "/hubs/b/billing", response=hubs_b[0])
+           .call("GET", "/hubs/a/nope", status=404, response=MISSING)
+           .call("GET", "/hubs/b/gone", status=404, response=MISSING))
+    bundle = build_from(har)
+    view = next(v for v in bundle.view.views if v.absence is not None)
+    assert view.absence.reserved_collections == ("/hubs/a",)
+    runtime = EnvironmentRuntime(bundle)
+    refused = get(runtime, "/hubs/a/main.default")
+    assert refused.status == 404 and b"no such shelf" not in refused.body and b"empty text" in refused.body
+    assert b"no such shelf" in get(runtime, "/hubs/b/other").body  # a collection without one keeps its absence
+    assert get(runtime, "/hubs/a/orders").status == 200
