@@ -9,6 +9,7 @@ from capenv.interpreter.rules_engine import RuleSet, evaluate
 
 from .copies import copied_types
 from .findings import PlanFindings
+from .answer_arguments import answer_names_arguments
 from .held_beneath import held_beneath
 from .replay import GateRun
 
@@ -76,6 +77,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             refused_held_as_exemplar=tuple(found.refused_held_as_exemplar) if found else (),
             held_beneath=held_beneath(plan, view),
             constants_holding_generated=_constants_holding_generated(plan),
+            answer_names_arguments=answer_names_arguments(plan),
             **_explanations(plan, found, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")
         served = bool(decision.yields.get("served"))

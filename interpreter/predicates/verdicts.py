@@ -50,6 +50,10 @@ class PlanVerdictContext(BaseModel):
     constants_holding_generated: tuple[str, ...] = ()
     """A create's constant fields (objects or arrays) holding, in a string, a value the create generated
     for another field as a token (``field.constant``'s ``held_generated``): every create would answer it."""
+    answer_names_arguments: tuple[str, ...] = ()
+    """An update's or delete's path arguments (by name) that its recorded answer, which carries no
+    entity, names in a string as a token (``successfully deleted entry 6``): served, every call
+    would answer the exemplar's."""
     held_beneath: tuple[str, ...] = ()
     """State paths (documents, collections) below the item path of an entity the delete names
     (``gate/held_beneath.py``): what serving would go on answering after the entity is gone."""
@@ -121,6 +125,15 @@ def plan_constant_holds_generated(ctx: PlanVerdictContext, params: BaseModel) ->
     if ctx.constants_holding_generated:
         return Match({"fields": list(ctx.constants_holding_generated)})
     return Miss("no constant holds a value the create generated")
+
+
+@predicate("plan_answer_names_arguments", context="plan-verdict")
+def plan_answer_names_arguments(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """The recorded answer an update or delete is served with names the exemplar's path arguments
+    (the id it deleted) in its text: serving answers that text as recorded, for any entity."""
+    if ctx.answer_names_arguments:
+        return Match({"arguments": list(ctx.answer_names_arguments)})
+    return Miss("its recorded answer names none of the call's path arguments")
 
 
 @predicate("plan_unconfirmed", context="plan-verdict")

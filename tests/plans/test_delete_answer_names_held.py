@@ -1,6 +1,8 @@
 """A delete answered with a body naming other entities the state holds (the members a room
 delete kicked) is body-unusable: serving gives the exemplar's answer for any entity, and that one
-describes the state the recorded call met. A delete answering only its own id stays served."""
+describes the state the recorded call met. A delete answering only a count stays served; one
+answering its own id is no body-unusable either, but stays unserved as answer-names-call (the
+recorded answer would name the exemplar's id for any entity deleted)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ def test_a_delete_answering_the_members_it_removed_is_not_served():
     assert not plan.served and plan.reason == "body-unusable", (plan.served, plan.reason)
 
 
-def test_a_delete_answering_its_own_id_or_a_count_stays_served():
-    assert delete_plan({"deleted": "room-kitchen"}).served
+def test_a_delete_answering_a_count_stays_served_and_its_own_id_names_the_call():
     assert delete_plan({"removed": 2}).served
+    own_id = delete_plan({"deleted": "room-kitchen"})
+    assert (own_id.served, own_id.reason) == (False, "answer-names-call")

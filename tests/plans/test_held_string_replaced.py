@@ -24,7 +24,9 @@ def notes_app(versioned: bool) -> HarBuilder:
     for key, r in REVS.items():
         har = har.call("GET", f"/notes/{key}", response=note(key, f"note {key}", rev(r)))
     body = {"text": "alpha edited", **({"_rev": REVS["alpha"]} if versioned else {})}
-    return (har.call("PATCH", "/notes/alpha", body=body, response={"ok": True, "id": "alpha"})
+    # answered {"ok": true} alone: an answer naming the id would keep the update unserved
+    # (verdict.answer-names-call)
+    return (har.call("PATCH", "/notes/alpha", body=body, response={"ok": True})
             .call("GET", "/notes/alpha", response=note("alpha", "alpha edited", rev(NEXT)))
             .call("GET", "/notes", response=[note("alpha", "alpha edited", rev(NEXT)),
                                              note("beta", "note beta", rev(REVS["beta"]))]))

@@ -24,7 +24,9 @@ def notes_app(query_of) -> HarBuilder:
     for key in NOTES:
         har = har.call("GET", f"/notes/{key}", response=note(key))
     for key, left in (("gamma", ["alpha", "beta"]), ("beta", ["alpha"])):
-        har = (har.call("DELETE", f"/notes/{key}", query=query_of(key), response={"ok": True, "id": key})
+        # answered {"ok": true} alone: an answer naming the key would keep the delete unserved
+        # (verdict.answer-names-call), whatever its query
+        har = (har.call("DELETE", f"/notes/{key}", query=query_of(key), response={"ok": True})
                .call("GET", f"/notes/{key}", status=404, response=MISSING)
                .call("GET", "/notes", response=[note(k) for k in left]))
     return har

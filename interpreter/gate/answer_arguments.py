@@ -1,0 +1,43 @@
+"""An update's or delete's recorded answer that names its call's path arguments.
+
+A write whose answer carries no entity is served with its exemplar's answer as recorded. When
+that answer's text holds a path argument of the exemplar as a token (FlexGet's
+``{"message": "successfully deleted entry 6"}``), every served call would name the exemplar's
+entity instead of its own: the verdict table refuses such a plan (``answer-names-call``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+
+from capenv.interpreter.bundle.models import WritePlan
+
+_EFFECTS = ("update", "delete", "action")
+
+
+def answer_names_arguments(plan: WritePlan) -> tuple[str, ...]:
+    """The exemplar's path arguments (names, in path order) its answer names as a token in a string."""
+    response = plan.response
+    if (plan.effect not in _EFFECTS or response is None or response.carries_entity
+            or response.split is not None or not plan.exemplar_args):
+        return ()
+    texts = list(_strings(response.body)) if response.is_json else [response.text or ""]
+    return tuple(name for name, value in plan.exemplar_args.items()
+                 if value and any(_holds_token(text, value) for text in texts))
+
+
+def _holds_token(text: str, value: str) -> bool:
+    """``value`` occurs in ``text`` with no letter or digit right before or after it."""
+    return re.search(rf"(?<![0-9A-Za-z]){re.escape(value)}(?![0-9A-Za-z])", text) is not None
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for member in value.values():
+            yield from _strings(member)
+    elif isinstance(value, list):
+        for element in value:
+            yield from _strings(element)
