@@ -265,6 +265,11 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
                 how = f" ({', '.join(spelled)})" if spelled else ""
                 return (f"sort key {key.strip()!r} of {name!r} names no field the listed entities hold; accepted: "
                         f"a field name{how}, among {', '.join(repr(f) for f in sorted(fields)[:20])}")
+            if kinds.get(field, set()) & {"object", "array"}:
+                return (f"sort key {key.strip()!r} of {name!r} names {field!r}, which the listed entities hold as an "
+                        f"object or array: the capture does not show how the application orders those (by an id "
+                        f"inside, or not at all: it may refuse the sort); sort by a field holding a text, number or "
+                        f"boolean")
     for name, value in values.items():
         spec = by_param[name]
         if spec.kind != "expression":
