@@ -30,6 +30,9 @@ _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 
 
 _INTEGER = re.compile(r"0|-?[1-9][0-9]*")
+EXACT_INTEGERS = 2 ** 53
+"""Integers from here on are no longer exact in a JSON number read as a double (JavaScript's): an
+application may read such an id as an inexact number and print it otherwise (``1e+23``)."""
 _UUID_ONLY = re.compile(rf"(?:{_UUID.pattern})")
 
 
@@ -38,12 +41,20 @@ def refuse_unshaped_id(raw_id: str, known_ids: list[Any], *, type_name: str, fie
     capture shows for the type (held, and the one the absence was learned from) is an integer,
     or every one a UUID, an id of another shape (``abc``, ``01``, ``1.0``) may be refused as
     invalid (NocoDB's 422 ERR_INVALID_PK_VALUE) or read as another spelling of a held one (``01``
-    names row 1), and the capture shows neither."""
+    names row 1), and the capture shows neither. Where every one is an integer below 2**53, an id
+    past it is refused too (``EXACT_INTEGERS``)."""
     call_id = decode_once(raw_id)
     texts = [str(value) for value in known_ids if value is not None and not isinstance(value, bool)]
     if not texts:
         return
     for shape, name in ((_INTEGER, "integers written without leading zeros"), (_UUID_ONLY, "UUIDs")):
+        if all(shape.fullmatch(text) for text in texts) and shape is _INTEGER and shape.fullmatch(call_id) \
+                and abs(int(call_id)) >= EXACT_INTEGERS and all(abs(int(text)) < EXACT_INTEGERS for text in texts):
+            raise CallRefused(f'the state holds no {type_name} whose "{field}" is {call_id!r}, and its absence answer '
+                              f"is not given: every id the capture shows is an integer a JSON number holds exactly, "
+                              f"and this one is past 2**53, which the application may read as an inexact number "
+                              f"(and name otherwise, 1e+23), overflow or refuse; send an id below 2**53",
+                              http_status=404)
         if all(shape.fullmatch(text) for text in texts) and not shape.fullmatch(call_id):
             raise CallRefused(f'the state holds no {type_name} whose "{field}" is {call_id!r}, and its absence answer '
                               f"is not given: every id the capture shows is one of the {name}, and this one is not, "

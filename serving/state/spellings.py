@@ -1,5 +1,6 @@
 """Other spellings of a held key: an id that differs from a held one only by a final dot, by
-letter case or by dashes.
+letter case, by dashes, or by leading zeros of a number (a Rails application reads ``/projects/01``
+as project 1).
 
 Many applications read such a spelling as the entity itself (a DNS name is the same with or
 without its final dot, and in any letter case: PowerDNS answers ``/zones/example.org`` with the
@@ -21,16 +22,22 @@ from .index import HeldCollection, key_of
 def held_spelled_otherwise(collection: HeldCollection, raw_id: str, field_name: str, id_field: str) -> list[Any]:
     """The held values of the key field that spell the path's value otherwise (decoded once)."""
     wanted = decode_once(raw_id)
-    target = loose_spelling(wanted)
+    target = _spelled(wanted)
     if field_name == id_field:
         held = [collection.ids.get(key, key) for key in collection.order]
     else:
         held = [entity[field_name] for entity in collection.members() if entity.get(field_name) is not None]
-    return [value for value in held if key_of(value) != wanted and loose_spelling(key_of(value)) == target]
+    return [value for value in held if key_of(value) != wanted and _spelled(key_of(value)) == target]
+
+
+def _spelled(text: str) -> str:
+    """``loose_spelling``, a number's leading zeros dropped too."""
+    loose = loose_spelling(text)
+    return (loose.lstrip("0") or "0") if loose.isdigit() else loose
 
 
 def other_spelling_refusal(type_name: str, raw_id: str, held: list[Any]) -> str:
     shown = ", ".join(f'"{key_of(value)}"' for value in held[:3])
     return (f'no {type_name} entity "{decode_once(raw_id)}" is held, but {shown} is: the application may read '
-            "this spelling (another letter case, without or with a final dot or dashes) as that entity, which the "
-            f"capture does not show; call it by {shown}")
+            "this spelling (another letter case, without or with a final dot, dashes or leading zeros) as that "
+            f"entity, which the capture does not show; call it by {shown}")

@@ -138,3 +138,24 @@ def test_an_id_read_in_lower_case_joins_the_item_tool_as_another_spelling():
     view = next(v for v in bundle.view.views if v.tool == "get_peers_by_peer_id")
     assert view.kind == "item" and view.other_shape_records == (3, 6), view.other_shape_records
     assert get(EnvironmentRuntime(bundle), "/peers/aaaa111-bbbb222-cccc333").status == 409
+
+
+PROJECTS = [{"id": 1, "identifier": "apollo", "name": "Apollo"}, {"id": 2, "identifier": "gemini", "name": "Gemini"},
+            {"id": 3, "identifier": "mercury", "name": "Mercury"}]
+
+
+def test_an_integer_id_spelled_with_leading_zeros_is_refused_where_the_path_takes_either_key():
+    """Where the item path takes either the id or another key (a Rails application reads
+    /projects/apollo and /projects/1 alike), 01 is read as project 1: the other key's absence is
+    not given for it."""
+    har = HarBuilder().call("GET", "/projects", response=PROJECTS)
+    for project in PROJECTS:
+        har.call("GET", f"/projects/{project['id']}", response=project)
+        har.call("GET", f"/projects/{project['identifier']}", response=project)
+    har.call("GET", "/projects/77", status=404, response={"error": "Not Found"})
+    har.call("GET", "/projects/soyuz", status=404, response={"error": "Not Found"})
+    runtime = EnvironmentRuntime(build_from(har))
+    assert get(runtime, "/projects/apollo").status == 200
+    assert json.loads(get(runtime, "/projects/vostok").body) == {"error": "Not Found"}
+    answer = get(runtime, "/projects/01")
+    assert answer.status == 409 and b"Not Found" not in answer.body and b"leading zeros" in answer.body, answer.body

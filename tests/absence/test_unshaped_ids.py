@@ -32,8 +32,10 @@ def test_integer_ids_answer_another_integer_missing_and_refuse_other_shapes():
     assert json.loads(http_get(runtime, "/items/77").body) == {"message": "Not found"}
     for odd in ("abc", "01", "1.0", "%2B1"):
         answer = http_get(runtime, f"/items/{odd}")
-        assert answer.status == 404 and b"Not found" not in answer.body, odd
-        assert b"the state holds no" in answer.body and b"integers" in answer.body
+        assert answer.status in (404, 409) and b"Not found" not in answer.body, odd
+        # 01 spells a held id otherwise: refused naming it (serving/state/spellings)
+        assert (b"the state holds no" in answer.body and b"integers" in answer.body) or (
+            odd == "01" and b"leading zeros" in answer.body), answer.body
     assert json.loads(http_get(runtime, "/items/1").body) == {"id": 1, "title": "item 0"}
 
 
@@ -57,3 +59,13 @@ def test_a_replayed_item_read_refuses_an_id_of_another_shape_too():
     assert json.loads(http_get(runtime, "/items/11111111-2222-4333-8444-555555555555").body) == {"message": "Not found"}
     answer = http_get(runtime, "/items/not-a-uuid")
     assert answer.status == 404 and b"UUIDs" in answer.body and b"Not found" not in answer.body
+
+
+def test_an_integer_id_past_2_to_the_53_is_refused():
+    """Every id the capture shows is an integer a JSON number holds exactly: a 23-digit id may be
+    read as an inexact number (LoopBack answers "Entity not found: Todo with id 1e+23"), so the
+    learned absence, which would name the id as sent, is not given."""
+    runtime = EnvironmentRuntime(build_from(items_app([1, 2, 3], "999")))
+    assert json.loads(http_get(runtime, "/items/9007199254740991").body) == {"message": "Not found"}
+    answer = http_get(runtime, "/items/99999999999999999999999")
+    assert answer.status == 404 and b"Not found" not in answer.body and b"2**53" in answer.body, answer.body
