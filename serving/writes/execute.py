@@ -37,6 +37,7 @@ from .create_collections import collection_for_create, path_arguments
 from .create_keys import answer_held, held_by_key, refuse_key_clash
 from .distinct_values import refuse_repeated_values
 from .documents import write_document
+from .nested_copies import refuse_nested_copies
 from .plans import PlanParts, plan_parts, sent_arguments
 from .reference_copies import copy_referenced, refuse_stale_copies, rewrite_copies
 from .view_absence import item_view_absence, refuse_shown_missing
@@ -209,6 +210,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
             refuse_referenced(plan, state, key, entity, env.types[plan.type].id_field)
         if plan.protected and env.checks_references:
             refuse_protected(plan, entity, collection.ids.get(key, key))
+        if env.checks_references:  # the gate judges the recorded writes' copies by write-copies
+            refuse_nested_copies(state, collection, key, entity, None, env.types[plan.type].id_field, plan.type)
         body, is_json, text = render_answer(plan, entity)
         remove_entity(collection, key)
         return write_result(plan, body, is_json, text, {"source": "state", "view": "delete", "type": plan.type,
@@ -263,6 +266,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         refuse_key_clash(plan, env, collection, key, updated)
         if plan.distinct_members and env.checks_references:
             refuse_repeated_values(plan, body, collection, key)
+        if env.checks_references:  # the gate judges the recorded writes' copies by write-copies
+            refuse_nested_copies(state, collection, key, entity, updated, env.types[plan.type].id_field, plan.type)
         if recorded is None:  # serving answers from the copy; the gate judges that by incomplete-entities
             check_answer_covers(plan, updated, unsent_members(plan, body), parts.covers)
         charge_growth(limit_check, entity, updated)

@@ -1,0 +1,68 @@
+"""Refuse an update (or a delete) that would leave a copy of the entity stale in another entity.
+
+Applications often answer another entity with a reference object copying members of the one it
+names: an issue shows ``fixed_version: {"id": 3, "name": "beta"}``, a book its author's name. An
+update changing ``name`` of version 3 changes what those reads show too, which a write of the one
+entity does not model: the state would answer the old name there, a wrong answer. The build side
+judges the copies the capture's own writes show (``write-copies``); this check covers what the
+held state shows at the time of the call: an object nested in another held entity (or a
+document) carrying the written entity's identity at the type's identity field and, at a member
+the update changes (for a delete: any member), the value the entity holds now. Such a write is
+refused, state unchanged, naming where the copy is held.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from capenv.interpreter.bundle.values import same_json
+from capenv.serving.state.index import HeldCollection, StateIndex
+
+from .calls import WriteRefusal
+
+
+def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str, entity: dict[str, Any],
+                        updated: dict[str, Any] | None, id_field: str, type_name: str) -> None:
+    """``entity``: the written entity as held; ``updated``: as the update would leave it (None: a
+    delete, which leaves every copy of it stale)."""
+    if id_field not in entity:
+        return
+    if updated is None:
+        changed = [f for f in entity if f != id_field]
+    else:
+        changed = [f for f, v in updated.items() if f != id_field and f in entity and not same_json(entity[f], v)]
+    if not changed:
+        return
+    what = "a delete" if updated is None else "an update changing them"
+    identity = entity[id_field]
+    for where, holder in _holders(state, collection, key):
+        for nested in _nested_objects(holder):
+            if id_field not in nested or not same_json(nested[id_field], identity):
+                continue
+            copied = [f for f in changed if f in nested and same_json(nested[f], entity[f])]
+            if copied:
+                raise WriteRefusal(
+                    f"{where} holds a copy of the {type_name} entity {identity!r} showing "
+                    f"{', '.join(repr(f) for f in copied[:5])} as it holds it now: the application changes or drops "
+                    f"that copy with it, which this environment does not model, so {what} is not served"
+                    + ("" if updated is None else "; an update of other members is"))
+
+
+def _holders(state: StateIndex, collection: HeldCollection, key: str) -> Iterator[tuple[str, Any]]:
+    for held in state.collections.values():
+        for other in held.order:
+            if held is collection and other == key:
+                continue
+            yield f"the {held.type} entity {held.ids.get(other, other)!r} of {held.path}", held.entities[other]
+    for path, document in state.documents.items():
+        yield f"the document {path}", document
+
+
+def _nested_objects(value: Any) -> Iterator[dict[str, Any]]:
+    """The objects nested inside ``value`` (not ``value`` itself), at any depth."""
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for child in children:
+        if isinstance(child, dict):
+            yield child
+        if isinstance(child, (dict, list)):
+            yield from _nested_objects(child)
