@@ -32,6 +32,8 @@ STATE_REASONS = {
         r"^no \S+ entity .* is held|the state holds no |no document is held at |changes none of them"),
     "already holds": re.compile(r"entity .* is already held|entity with .* is held \("),
     # a value another held entity has, in a member whose recorded values were all distinct (plan.distinct_members)
+    # a copy of the written entity nested in another held entity (serving/writes/nested_copies)
+    "a change to an entity another held entity copies": re.compile(r" holds a copy of the .* entity .* showing "),
     "a repeated distinct value": re.compile(r"^member '[^']+' is .*, which the .* entity .* already holds( \(.*\))?: "),
     "an entity lacking a field": re.compile(r"^the answer would lack recorded field|entity lacks \""),
     # other held entities naming the one a delete names: said in that delete's description (plan.referrers)
