@@ -359,11 +359,16 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
         parts.append(Sample("Accepted body members: ", quote_all(optional), ".", noun="members"))
     if plan.min_members:
         parts.append(f"Send at least {plan.min_members} member.")
+    found_before = {f.params.get("member"): f.field for f in plan.fields
+                    if f.op == "constant" and f.params.get("requires_from")}
     for member in plan.members:
         if member.admission == "recorded-only":
             text = recorded_text(member.recorded_value)
             parts.append(f'"{member.member}" is accepted only with its recorded value'
-                         + (f" {text}." if text else "."))
+                         + (f" {text}" if text else "")
+                         + (f', and only on an entity whose "{found_before[member.member]}" holds what the recorded '
+                            "call found (the application stored another value than the one sent)."
+                            if member.member in found_before else "."))
     for reference in plan.references:
         if reference.checked:
             parts.append(f'"{reference.member}" must be the id of a held "{reference.type}" entity '

@@ -54,12 +54,13 @@ def test_executing_the_create_twice_gives_a_new_sequence_id_each_time(served):
     instant = _at("2026-01-01T00:00:00.300Z")
     first = execute(create, env, WriteCall("/items", (), {"title": "c"}), state, instant=instant, counter=1,
                     sequences=sequences)
-    second = execute(create, env, WriteCall("/items", (), {"title": "c"}), state, instant=instant, counter=2,
+    # another title: the recorded titles were all distinct, so a repeated one is refused (write-distinct-values)
+    second = execute(create, env, WriteCall("/items", (), {"title": "d"}), state, instant=instant, counter=2,
                      sequences=sequences)
     assert (first.provenance["id"], second.provenance["id"]) == (3, 4)
     assert first.provenance == {"source": "state", "view": "create", "type": "items", "collection": "/items", "id": 3}
     assert first.status == 201 and first.body == MADE
-    assert second.body == {**MADE, "id": 4}
+    assert second.body == {**MADE, "id": 4, "title": "d"}
     assert state.find_collection("/items", "items").order == ["1", "2", "3", "4"]
 
 

@@ -35,6 +35,9 @@ STATE_REASONS = {
     # a copy of the written entity nested in another held entity (serving/writes/nested_copies)
     "a change to an entity another held entity copies": re.compile(r" holds a copy of the .* entity .* showing "),
     "a repeated distinct value": re.compile(r"^member '[^']+' is .*, which the .* entity .* already holds( \(.*\))?: "),
+    # a member stored otherwise than sent, served only on an entity holding what the recorded call found
+    "an entity holding another value than the recorded call found": re.compile(
+        r"^member '[^']+' is served only on an entity whose '[^']+' holds "),
     "an entity lacking a field": re.compile(r"^the answer would lack recorded field|entity lacks \""),
     # other held entities naming the one a delete names: said in that delete's description (plan.referrers)
     "held referrers": re.compile(r"^[0-9]+ held entit(y names|ies name) this "),

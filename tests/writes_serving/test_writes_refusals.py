@@ -141,7 +141,12 @@ def test_nesting_past_the_limit(json_server_bundle) -> None:
      lambda big: {"post_id": "1", "body": {**NEW_POST, "tags": [big[:90]] * (len(big) // 90 + 1)}}),
     ("patch_profile", lambda big: {"body": {"theme": big}}),
 ], ids=["create", "update", "document-write"])
-def test_a_write_past_the_data_add_limit_is_a_resource_constraint(runtime, json_server_bundle, name, arguments) -> None:
+def test_a_write_past_the_data_add_limit_is_a_resource_constraint(json_server_bundle, name, arguments) -> None:
+    # the size budget alone: an array far longer than any a recorded call sent is refused as such first
+    # (write-sent-values' array length), so the writes' learned value shapes are left out here
+    writes = tuple(w.model_copy(update={"unproven_values": ()}) for w in json_server_bundle.view.writes)
+    runtime = EnvironmentRuntime(json_server_bundle.model_copy(
+        update={"view": json_server_bundle.view.model_copy(update={"writes": writes})}))
     limit = json_server_bundle.view.budgets.max_state_bytes
     big = "x" * limit
     error = refused(runtime, name, arguments(big))
