@@ -6,8 +6,8 @@ otherwise than the application did."""
 
 from __future__ import annotations
 
-from capenv.interpreter.bundle.models import WritePlan
-from capenv.interpreter.bundle.values import same_json
+from capenv.interpreter.bundle.models import Locator, WritePlan
+from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
 from capenv.serving.writes.calls import WriteResult
 
@@ -34,3 +34,24 @@ def check_split_answer(plan: WritePlan, record: Record, result: WriteResult, fin
 def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 160 else text[:157] + "..."
+
+
+def check_entity_answer_members(plan: WritePlan, record: Record, result: WriteResult, findings: PlanFindings) -> None:
+    """Contradict a plan whose answer carries the written entity where serving's rendering of
+    ``record``'s call shows members the recorded answer left out: the application answers a
+    projection the plan does not know, so serving would answer members the application does not."""
+    response = plan.response
+    if response is None or response.split is not None or not response.carries_entity or not record.response.is_json:
+        return
+    locator = response.locator or Locator(kind="root")
+    recorded, rendered = locate(record.response.json_value, locator), locate(result.body, locator)
+    if not isinstance(recorded, dict) or not isinstance(rendered, dict):
+        return
+    extra = sorted(set(rendered) - set(recorded))
+    if not extra:
+        return
+    if findings.contradicted_by is None:
+        findings.contradicted_by = record.ordinal
+    findings.notes.append(GateNote(record.ordinal, (
+        f"serving would answer members {', '.join(extra)} the application's answer left out"),
+        kind="contradiction", location="interpreter/gate/answer_checks.py:check_entity_answer_members", evidence={"members": extra}))

@@ -49,7 +49,7 @@ def test_an_unconfirmed_verdict_names_the_reads_of_its_type_answered_by_replay()
 
 def test_an_incomplete_entities_verdict_names_the_fields_no_initial_entity_holds():
     bundle = build_from(items_app()
-                        .call("DELETE", "/items/2", response={"id": 2, "deleted": True})   # 4: a tombstone
+                        .call("DELETE", "/items/2", response={"id": 2, "title": "t2", "deleted": True})   # 4: a tombstone
                         .call("GET", "/items/2", status=404, response={"error": "not found"})
                         .call("GET", "/items", response=[{"id": 1, "title": "t1"}]))
     delete = plan(bundle, "DELETE", "/items/{item_id}")
