@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Iterator
 
 import orjson
 
@@ -285,3 +285,15 @@ def _from_client_other(value: Any) -> Any:
     if isinstance(value, list):
         return [from_client(item) for item in value]
     return value
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string a JSON value holds, at any depth (object members' values, array elements)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for member in value.values():
+            yield from strings_in(member)
+    elif isinstance(value, list):
+        for element in value:
+            yield from strings_in(element)

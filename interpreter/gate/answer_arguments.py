@@ -9,8 +9,8 @@ entity instead of its own: the verdict table refuses such a plan (``answer-names
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
 
+from capenv.interpreter.bundle.jsonvalue import strings_in
 from capenv.interpreter.bundle.models import WritePlan
 
 _EFFECTS = ("update", "delete", "action")
@@ -22,7 +22,7 @@ def answer_names_arguments(plan: WritePlan) -> tuple[str, ...]:
     if (plan.effect not in _EFFECTS or response is None or response.carries_entity
             or response.split is not None or not plan.exemplar_args):
         return ()
-    texts = list(_strings(response.body)) if response.is_json else [response.text or ""]
+    texts = list(strings_in(response.body)) if response.is_json else [response.text or ""]
     return tuple(name for name, value in plan.exemplar_args.items()
                  if value and any(_holds_token(text, value) for text in texts))
 
@@ -30,14 +30,3 @@ def answer_names_arguments(plan: WritePlan) -> tuple[str, ...]:
 def _holds_token(text: str, value: str) -> bool:
     """``value`` occurs in ``text`` with no letter or digit right before or after it."""
     return re.search(rf"(?<![0-9A-Za-z]){re.escape(value)}(?![0-9A-Za-z])", text) is not None
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for member in value.values():
-            yield from _strings(member)
-    elif isinstance(value, list):
-        for element in value:
-            yield from _strings(element)

@@ -8,8 +8,9 @@ members, so such a delete's body is unusable.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
+from capenv.interpreter.bundle.jsonvalue import strings_in
 from capenv.interpreter.bundle.models import ViewResult
 
 
@@ -23,18 +24,7 @@ def held_ids_named(answer: Any, view: ViewResult, own_id: Any, min_length: int) 
             if isinstance(entity.id, str) and len(entity.id) >= min_length and entity.id != str(own_id):
                 held.setdefault(entity.id, collection.type)
     named: list[tuple[str, str]] = []
-    for text in _strings(answer):
+    for text in strings_in(answer):
         if text in held and (held[text], text) not in named:
             named.append((held[text], text))
     return named
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for member in value.values():
-            yield from _strings(member)
-    elif isinstance(value, list):
-        for element in value:
-            yield from _strings(element)
