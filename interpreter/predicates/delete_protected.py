@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.pointers import escape_token
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 
@@ -86,7 +87,7 @@ def _flags(value: Any, names: set[str], pointer: str = "") -> Iterator[tuple[str
     if not isinstance(value, dict):
         return
     for key, member in value.items():
-        here = f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}"
+        here = f"{pointer}/{escape_token(key)}"
         if key in names and isinstance(member, bool):
             yield here, member
         yield from _flags(member, names, here)

@@ -2,7 +2,8 @@
 
 A document read at a path above a type's collection (a database page at ``/blog`` over the
 tables at ``/blog/tags``, an API root over its resources), or one literal segment below it, beside
-its items (LoopBack's ``/todos/count``, a ``/posts/stats``), may show what those collections hold:
+its items (LoopBack's ``/todos/count``, a ``/posts/stats``), or anywhere when it holds a number under
+a collection's own word (``{"kernels": 1}`` beside ``/api/kernels``), may show what those collections hold:
 row counts, names, totals. The state holds the document as recorded and no plan writes it when
 an entity below changes, so serving answers it from the state only while those collections are
 as the capture began (``serving/reads/from_state``), unless the capture itself shows the
@@ -31,8 +32,10 @@ def with_summarised_types(view: ReadView, types: dict[str, EntityType], records:
 
 def _line(line: DocumentLine, types: dict[str, EntityType], records: dict[int, Record],
           writes: list[int]) -> DocumentLine:
+    body = _first_answer(line, records)
     below = tuple(name for name, t in types.items()
-                  if _strictly_below(t.collection_template, line.path) or _beside_items(t.collection_template, line.path))
+                  if _strictly_below(t.collection_template, line.path) or _beside_items(t.collection_template, line.path)
+                  or _counts(body, t.collection_template))
     if not below or _unchanged_across_writes(line, records, writes):
         return line
     return line.model_copy(update={"summarises": below})
@@ -50,6 +53,22 @@ def _beside_items(template: str, path: str) -> bool:
     theirs = [s for s in split_path(template) if s]
     mine = [s for s in split_path(path) if s]
     return len(mine) == len(theirs) + 1 and all(t == m or t.startswith("{") for t, m in zip(theirs, mine))
+
+
+def _first_answer(line: DocumentLine, records: dict[int, Record]) -> object:
+    answered = [records[o] for o in sorted(line.record_ordinals)
+                if o in records and records[o].succeeded and records[o].response.is_json]
+    return answered[0].response.json_value if answered else None
+
+
+def _counts(body: object, template: str) -> bool:
+    """The document holds a number under the collection's own word (Jupyter Server's ``/api/status``
+    ``{"kernels": 1}`` beside ``/api/kernels``): a count of it, wherever the document lies."""
+    literal = [s for s in split_path(template) if s and not s.startswith("{")]
+    if not literal or not isinstance(body, dict):
+        return False
+    value = body.get(literal[-1])
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _unchanged_across_writes(line: DocumentLine, records: dict[int, Record], writes: list[int]) -> bool:

@@ -30,7 +30,7 @@ class Summaries:
         changed = [name for name in line.summarises if held(state, name) != self._held_initially(name)]
         if changed:
             raise CallRefused(
-                f"{tool} is not modelled over the current state at {line.path}: this document lies above the "
+                f"{tool} is not modelled over the current state at {line.path}: this document lies above (or counts) the "
                 f"{', '.join(repr(n) for n in changed)} collection(s) and may show what they hold (counts, names), "
                 "which served writes (or data/add) have changed since the capture began, and no write plan "
                 "changes the document with them; it is answered from the state while they are as the capture "

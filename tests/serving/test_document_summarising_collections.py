@@ -61,3 +61,35 @@ def test_a_page_the_capture_shows_unchanged_across_writes_still_answers():
     assert send(runtime, "POST", "/db/notes", {"title": "six"}).status == 201
     answer = send(runtime, "GET", "/db")
     assert answer.status == 200 and json.loads(answer.body)["counts"]["notes"] == 2, answer.body
+
+
+def status_app(status_member: str) -> HarBuilder:
+    """A status document beside the collection, not above it (Jupyter Server's ``/api/status``
+    ``{"kernels": 1}`` beside ``/api/kernels``)."""
+    notes = [{"id": 1, "title": "one"}, {"id": 2, "title": "two"}]
+    har = (HarBuilder()
+           .call("GET", "/api/status", response={"started": "2026-01-01T00:00:00Z", status_member: 2})
+           .call("GET", "/api/notes", response=notes)
+           .call("GET", "/api/notes/1", response=notes[0])
+           .call("GET", "/api/notes/2", response=notes[1]))
+    for ident, title in ((3, "three"), (4, "four")):
+        created = {"id": ident, "title": title}
+        notes = notes + [created]
+        har = (har.call("POST", "/api/notes", body={"title": title}, status=201, response=created)
+               .call("GET", f"/api/notes/{ident}", response=created)
+               .call("GET", "/api/notes", response=notes))
+    return har
+
+
+def test_a_document_counting_a_collection_under_its_word_is_refused_after_a_served_create():
+    runtime = EnvironmentRuntime(build_from(status_app("notes")))
+    assert send(runtime, "GET", "/api/status").status == 200
+    assert send(runtime, "POST", "/api/notes", {"title": "five"}).status == 201
+    answer = send(runtime, "GET", "/api/status")
+    assert answer.status == 409 and b"(or counts) the 'notes'" in answer.body, answer.body
+
+
+def test_a_document_holding_no_number_under_the_collections_word_still_answers():
+    runtime = EnvironmentRuntime(build_from(status_app("connections")))
+    assert send(runtime, "POST", "/api/notes", {"title": "five"}).status == 201
+    assert send(runtime, "GET", "/api/status").status == 200
