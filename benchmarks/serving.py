@@ -13,6 +13,8 @@ posts by one per call. In-process, the runtime is settled as ``capenv serve`` se
 
 from __future__ import annotations
 
+import itertools
+
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -31,11 +33,20 @@ from benchmarks.timing import EDGE_CALLS, Timing, time_calls, time_calls_async
 
 REPO = Path(__file__).resolve().parents[1]
 CAPTURE = REPO / "captures" / "json-server" / "capture.har"
-NEW_POST = {"title": "benchmark", "author": "bench", "views": 1, "published": True, "tags": ["b"]}
-OPERATIONS = (  # (label, tool, arguments, is a write)
+NEW_POST = {"author": "bench", "views": 1, "published": True, "tags": ["b"]}
+_titles = itertools.count()
+
+
+def new_post() -> dict:
+    """A create's arguments with a title of its own: the capture's titles are all distinct, so a
+    repeated one is refused (write-distinct-values)."""
+    return {"body": {**NEW_POST, "title": f"benchmark {next(_titles)}"}}
+
+
+OPERATIONS = (  # (label, tool, arguments or a function making them, is a write)
     ("item read", "get_posts_by_post_id", {"post_id": "1"}, False),
     ("list read", "get_posts", {}, False),
-    ("create", "post_posts", {"body": NEW_POST}, True),
+    ("create", "post_posts", new_post, True),
 )
 IN_PROCESS_CALLS = pick({False: 5000, True: 1000}, {False: 50, True: 20})
 MCP_CALLS = pick({False: 100, True: 100}, {False: 10, True: 10})
@@ -89,7 +100,7 @@ def in_process(bundle: Any, directory: Path) -> list[Row]:
         settle_for_serving()  # as `capenv serve` does once its runtime is built
         try:
             for operation, tool, arguments, write in OPERATIONS:
-                call = lambda: runtime.call_tool(tool, arguments)  # noqa: E731
+                call = lambda: runtime.call_tool(tool, arguments() if callable(arguments) else arguments)  # noqa: E731
                 for _ in range(WARMUP_CALLS):
                     _served(call())
                 runs = []
@@ -116,7 +127,7 @@ def profile_writes(bundle: Any, url: str | None) -> profiling.Profile:
     settle_for_serving()
     try:
         return profiling.profile_call(
-            lambda: [runtime.call_tool("post_posts", {"body": NEW_POST}) for _ in range(PROFILED_WRITES)], top=12)
+            lambda: [runtime.call_tool("post_posts", new_post()) for _ in range(PROFILED_WRITES)], top=12)
     finally:
         runtime.close()
 
@@ -133,7 +144,7 @@ def over_mcp(bundle_dir: Path, directory: Path) -> list[Row]:
             async def measure() -> None:
                 async with Client(server.url + "/mcp") as client:
                     for operation, tool, arguments, write in OPERATIONS:
-                        call = lambda: client.call_tool(tool, arguments)  # noqa: E731
+                        call = lambda: client.call_tool(tool, arguments() if callable(arguments) else arguments)  # noqa: E731
                         for _ in range(WARMUP_CALLS):
                             _served_over_mcp(await call())
                         runs = []

@@ -139,8 +139,9 @@ def test_a_candidate_the_recording_disagrees_with_is_not_kept():
     assert "reproduces" in (line.reason or ""), line.reason
     runtime = EnvironmentRuntime(bundle)
     assert titles(runtime, {"filters[title][$eq]": "ALPHA"}) == ["alpha"]  # as recorded, while the state is
-    runtime.read("post_articles", {"body": {"title": "Alpha", "views": 0, "status": "open"}})
-    # The application would list the new "Alpha" too: the recorded members are no answer any more.
+    created = runtime.call_tool("post_articles", {"body": {"title": "Alphabet", "views": 0, "status": "open"}})
+    assert not created.is_error, created.structured  # ("Alpha" itself repeats a distinct title: refused)
+    # The collection changed (a case-insensitive match may list more): the recorded members are no answer any more.
     answer = runtime.call_tool("get_articles", {"query": {"filters[title][$eq]": "ALPHA"}})
     assert answer.is_error and "has changed since" in answer.structured["message"], answer.structured
 

@@ -15,7 +15,7 @@ import pytest
 from serving_store_support import fresh_schema
 from support.served import CAPTURES, capenv
 
-from capenv.interpreter.bundle.io import Bundle, read_bundle
+from capenv.interpreter.bundle.io import Bundle, read_bundle, write_bundle
 
 
 @pytest.fixture(scope="session")
@@ -24,6 +24,11 @@ def bundle_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("served-bundle") / "json-server"
     result = capenv("build", str(CAPTURES / "json-server" / "capture.har"), "-o", str(directory))
     assert result.returncode == 0, result.stderr.decode()
+    # these tests create many posts with one body: the store's work, not what the application accepts, is
+    # their point, so the posts' learned distinct titles (write-distinct-values) are left out of the plans
+    built = read_bundle(directory)
+    writes = tuple(w.model_copy(update={"distinct_members": ()}) for w in built.view.writes)
+    write_bundle(directory, built.model_copy(update={"view": built.view.model_copy(update={"writes": writes})}))
     return directory
 
 
