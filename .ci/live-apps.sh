@@ -59,6 +59,8 @@
 #   2-core machine, ~130 MB; no template database (db sync and the seed take seconds).
 #   TiddlyWiki 5.4.1 ~15 s, one npm package with no dependencies, ~40 MB; captures/tiddlywiki/start.sh
 #   makes a wiki folder (`--init server`) and copies its seed tiddlers in.
+#   Node-RED 4.1.15 ~1.5-2 min, 279 npm packages (none compiled), ~120 MB; captures/node-red/start.sh
+#   makes a user directory and copies its seed settings.js and flows.json in.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -108,6 +110,7 @@ PRETIX_GUNICORN_VERSION=27.0.1
 PLACEMENT_VERSION=16.0.0
 PLACEMENT_GUNICORN_VERSION=27.0.1
 TIDDLYWIKI_VERSION=5.4.1
+NODE_RED_VERSION=4.1.15
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -148,6 +151,7 @@ PRETIX_VENV="$CACHE/venv-pretix"
 PRETIX_TEMPLATE="$CACHE/pretix-template"
 PLACEMENT_VENV="$CACHE/venv-placement"
 TIDDLYWIKI_DIR="$CACHE/tiddlywiki"
+NODE_RED_DIR="$CACHE/node-red"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -326,6 +330,17 @@ install_tiddlywiki() {
     say "npm install tiddlywiki@$TIDDLYWIKI_VERSION into $TIDDLYWIKI_DIR"
     mkdir -p "$TIDDLYWIKI_DIR"
     npm install --prefix "$TIDDLYWIKI_DIR" --no-audit --no-fund --loglevel=error "tiddlywiki@$TIDDLYWIKI_VERSION"
+}
+
+install_node_red() {
+    # Pure JavaScript (bcryptjs, no native module); its own prefix. 4.1.x: 5.x needs Node.js 22.
+    if [ "$(installed_npm_version node-red "$NODE_RED_DIR")" = "$NODE_RED_VERSION" ]; then
+        say "node-red $NODE_RED_VERSION already in $NODE_RED_DIR"; return
+    fi
+    command -v npm >/dev/null || { say "npm not found: install Node.js 18+ first" >&2; return 1; }
+    say "npm install node-red@$NODE_RED_VERSION into $NODE_RED_DIR"
+    mkdir -p "$NODE_RED_DIR"
+    npm install --prefix "$NODE_RED_DIR" --no-audit --no-fund --loglevel=error "node-red@$NODE_RED_VERSION"
 }
 
 installed_pdns_version() {  # the unpacked pdns_server's version, or nothing
@@ -623,6 +638,7 @@ install_npm_group() {
     install_loopback_todo
     install_feathers
     install_tiddlywiki
+    install_node_red
 }
 
 status() {
@@ -660,6 +676,7 @@ status() {
     say "pretix:      $(installed_pip_version "$PRETIX_VENV" pretix) ($PRETIX_VENV, template $PRETIX_TEMPLATE)"
     say "placement:   $(installed_pip_version "$PLACEMENT_VENV" openstack-placement) ($PLACEMENT_VENV)"
     say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"
+    say "node-red:    $(installed_npm_version node-red "$NODE_RED_DIR" || true) ($NODE_RED_DIR)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 

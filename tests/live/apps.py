@@ -248,6 +248,14 @@ def _tiddlywiki_env() -> dict[str, str]:
     return {"TIDDLYWIKI_DIR": str(prefix)}
 
 
+def _node_red_env() -> dict[str, str]:
+    """The npm prefix with node-red (start.sh makes the user directory and copies its seed in)."""
+    prefix = CACHE / "node-red"
+    if not (prefix / "node_modules" / "node-red" / "red.js").exists():
+        raise NotInstalled(f"node-red 4.1.15 is not installed in {_shown(prefix)}")
+    return {"NODE_RED_DIR": str(prefix)}
+
+
 def _keystone_env() -> dict[str, str]:
     """Keystone's venv (with gunicorn) and the seeded template database `.ci/live-apps.sh install`
     prepares after it (start.sh makes and keeps it when missing, in a minute more)."""
@@ -387,6 +395,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                        "/api/server/version/", 180.0, ready_line="flexget READY", ready_authorization=FLEXGET_TOKEN),
     "tiddlywiki": AppSpec("tiddlywiki", _tiddlywiki_env, _home_start("tiddlywiki"), "/status", 60.0,
                           ready_line="tiddlywiki READY"),
+    "node-red": AppSpec("node-red", _node_red_env, _home_start("node-red"), "/settings", 60.0,
+                        ready_line="node-red READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
