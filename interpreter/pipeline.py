@@ -20,7 +20,7 @@ from capenv.interpreter.manifest.overrides import load_overrides
 from capenv.interpreter.report import report_document
 from capenv.interpreter.rules_engine import RuleSet, load_rules
 from capenv.interpreter.view.build import build_view
-from capenv.interpreter.view.negotiation import without_variants
+from capenv.interpreter.view.negotiation import request_variants, without_variants
 from capenv.interpreter.view.unrouted_spellings import without_unrouted
 from capenv.interpreter.view.replay_facts import replay_table
 
@@ -126,19 +126,21 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
     with phase("read-only POSTs"):
         read_only = read_only_posts(evidence, manifest, ruleset)
     with phase("view"):
-        # a read tool answering another shape per Accept: the view and the gates read its usual one;
-        # a recording spelled in a way its template does not route reads no entity of it
+        # a read tool answering another shape per Accept or another selecting header: the view and
+        # the gates read its usual one; a recording spelled in a way its template does not route
+        # reads no entity of it
         by_ordinal = {r.ordinal: r for r in evidence.records}
-        usual = without_unrouted(without_variants(manifest, by_ordinal), by_ordinal)
+        variants = request_variants(manifest, by_ordinal, ruleset)
+        usual = without_unrouted(without_variants(manifest, variants), by_ordinal)
         view = build_view(evidence, usual, ruleset, read_only.read_only_rules())
     with phase("plans and gate"):
         view = plan_and_gate(evidence, usual, view, ruleset)
     with phase("report"):
         view = _with_read_only_traces(view, read_only)
-        view = view.model_copy(update={"traces": evidence.timing_trace + view.traces})  # the capture's own decision
+        view = view.model_copy(update={"traces": evidence.timing_trace + variants.traces + view.traces})  # the capture's own decisions
         info = BundleInfo(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
                           source=Path(str(capture)).name, records=len(evidence.records),
                           primary_origin=evidence.primary_origin)
-        replay = replay_table(evidence, manifest, view)
+        replay = replay_table(evidence, manifest, view, variants)
         return Bundle(info=info, manifest=manifest, view=view, replay=replay,
                       report=report_document(manifest, view, len(evidence.records), replay))

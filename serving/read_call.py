@@ -37,7 +37,11 @@ class ReadCall:
     """A body that is not JSON (HTTP only), compared with a recording's text."""
     accept: str | None = None
     """The request's Accept header (HTTP only): replay answers a tool whose recordings sent
-    several only with a recording of the same one (``Replayer.accept_of``)."""
+    several only with a recording of the same one (``Replayer.variant_of``)."""
+    headers: Pairs = ()
+    """The request's headers, names lower case (HTTP only): replay answers a tool whose recordings
+    sent a header selecting the answer with several values only with recordings of the value the
+    call sends (``Replayer.variant_of``)."""
 
 
 @direct_init

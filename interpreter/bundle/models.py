@@ -530,15 +530,21 @@ class RecordedCall(_Model):
     initial: bool = False
     """Finished before the capture's first write began: it shows the state serving starts from."""
     accept: str | None = None
-    """The request's Accept header (normalised), kept only for a tool whose recordings sent more
-    than one: the application may answer another shape per Accept (content negotiation)."""
+    """The call's variant (``bundle/variants.variant_key``), kept only for a tool whose recordings
+    sent a header selecting the answer with more than one value (``view-variant-headers``): the
+    normalised Accept header when Accept is the tool's only such header (content negotiation),
+    else one ``name: value`` line per header of ``ReplayTable.variant_headers``."""
 
 
 class ReplayTable(_Model):
     tools: dict[str, tuple[RecordedCall, ...]] = Field(default_factory=dict)
     default_accept: dict[str, str] = Field(default_factory=dict)
-    """Per tool whose recordings sent more than one Accept header: the one most of them sent
-    (ties: the earliest), which a call sending none is taken to send (docs/absence.md, "Replay")."""
+    """Per tool whose recordings sent a header selecting the answer with more than one value: the
+    variant most of them sent (ties: the earliest), which a call sending none is taken to send
+    (docs/absence.md, "Replay")."""
+    variant_headers: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Per tool of ``default_accept`` whose selecting headers are not Accept alone: those headers,
+    lower case, in the order its variant keys name them (a tool missing here selects by Accept)."""
     reads_types: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Per read tool, the state types its answers may show (its path is at or below their
     collection paths, or its answers name their entities): replay answers it only while its

@@ -22,30 +22,32 @@ from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.models import RecordedCall, ReplayTable, ViewResult
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import same_json
+from capenv.interpreter.bundle.variants import ACCEPT_ONLY
 from capenv.interpreter.evidence.records import Evidence, Record
 from capenv.interpreter.manifest.models import Manifest, Tool
 
-from .negotiation import accept_of, usual_accepts
+from .negotiation import Variants
 from .recordings import recording_of
 
 # an initial entity's id names it in another answer only when it cannot be a coincidence
 MIN_NAMING_ID = 4
 
 
-def replay_table(evidence: Evidence, manifest: Manifest, view: ViewResult | None = None) -> ReplayTable:
+def replay_table(evidence: Evidence, manifest: Manifest, view: ViewResult | None = None,
+                 variants: Variants | None = None) -> ReplayTable:
     records = {r.ordinal: r for r in evidence.records}
     first_write = _first_write_start(view, records)
     tools: dict[str, tuple[RecordedCall, ...]] = {}
-    usual = usual_accepts(manifest, records)
-    default_accept = {name: accept for name, accept in usual.items()}
+    variants = variants or Variants()
+    default_accept = dict(variants.usual)
+    variant_headers = {name: headers for name, headers in variants.headers.items() if headers != ACCEPT_ONLY}
     for tool in manifest.tools:
         calls = []
-        accepts = {ordinal: accept_of(records[ordinal]) for ordinal in tool.record_ordinals}
-        negotiated = tool.name in usual
+        negotiated = tool.name in variants.usual
         for ordinal in tool.record_ordinals:
             record = records[ordinal]
             calls.append(RecordedCall(
-                accept=accepts[ordinal] if negotiated else None,
+                accept=variants.keys[ordinal] if negotiated else None,
                 ordinal=ordinal, method=record.method, path=record.path, query=record.query,
                 request_body=record.request.json_value if record.request.is_json else None,
                 request_is_json=record.request.is_json,
@@ -53,13 +55,14 @@ def replay_table(evidence: Evidence, manifest: Manifest, view: ViewResult | None
                 response=recording_of(record), initial=first_write is None or record.finished_at <= first_write))
         tools[tool.name] = tuple(calls)
     if view is None:
-        return ReplayTable(tools=tools, default_accept=default_accept)
+        return ReplayTable(tools=tools, default_accept=default_accept, variant_headers=variant_headers)
     readers = [t for t in manifest.tools if not t.changes_state or t.name in {p.tool for p in view.read_only_posts}]
     held = _initial_ids(view)
     fields = {t.id_field for t in view.types if held.get(t.name)}
     reach = {t.name: found for t in readers if (found := _reads_types(t, view, records, held, fields))}
     neutral = {t.name: found for t in manifest.tools if (found := _neutral(tools[t.name]))}
-    return ReplayTable(tools=tools, reads_types=reach, neutral_query=neutral, default_accept=default_accept)
+    return ReplayTable(tools=tools, reads_types=reach, neutral_query=neutral, default_accept=default_accept,
+                       variant_headers=variant_headers)
 
 
 

@@ -242,7 +242,8 @@ class ToolInputs:
                 body = loads(request.body)
             except JsonError:
                 text = request.body.decode("utf-8", errors="replace")
-        return ReadCall(self.tool, request.path, args, query, body, has_body, text, request.header("accept"))
+        return ReadCall(self.tool, request.path, args, query, body, has_body, text, request.header("accept"),
+                        tuple(request.headers))
 
 
 def _recorded_hint(param: QueryParam) -> str:

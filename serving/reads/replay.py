@@ -18,10 +18,11 @@ entity's recording or another query's.
   ones; ``sort=-views`` and ``sort=-views,title`` answered alike say nothing of ``sort=title``.
   Only two different numbers answered alike (a cache-buster's ``_=1`` and ``_=2``) stand for
   any number the call sends there.
-* **Accept**: a tool whose recordings sent more than one Accept header (the application may
-  answer another shape per Accept) is answered only by recordings of the call's Accept; a call
-  sending none (every MCP call) or ``*/*`` sends the one most recordings sent
-  (``ReplayTable.default_accept``), and only such a call is answered from the state.
+* **Variants**: a tool whose recordings sent a header selecting the answer with more than one
+  value (an Accept header, an API version: ``view-variant-headers``) is answered only by
+  recordings of the values the call sends; a call sending none (every MCP call) or ``Accept:
+  */*`` sends the ones most recordings sent (``ReplayTable.default_accept``), and only such a call
+  is answered from the state.
 * Nothing else: a path no recording names is the caller's to answer (the learned absence, or a
   tool error, ``reads.unrecorded``); a path recorded with other queries or bodies is a tool error
   naming what was recorded.
@@ -34,7 +35,8 @@ from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.models import RecordedCall, ReplayTable
-from capenv.interpreter.bundle.paths import normalised_accept, split_path
+from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.variants import ACCEPT, ACCEPT_ONLY, call_key
 from capenv.interpreter.bundle.values import decode_once, same_json
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
@@ -76,6 +78,7 @@ class Replayer:
         self._neutral = {tool: _proofs(params, self._calls.get(tool, ()))
                          for tool, params in table.neutral_query.items()}
         self._default_accept = dict(table.default_accept)
+        self._variant_headers = dict(table.variant_headers)
         self._beside: dict[tuple[str, ...], list[RecordedCall]] = {}
         self._paths: dict[str, PathIndex] = {}  # built at a tool's first call
         for calls in self._calls.values():
@@ -83,18 +86,25 @@ class Replayer:
                 if recorded.method == "GET":
                     self._beside.setdefault(tuple(split_path(recorded.path)[:-1]), []).append(recorded)
 
-    def accept_of(self, call: ReadCall) -> str | None:
-        """The Accept the call is taken to send, for a tool whose recordings sent several; else None."""
+    def variant_of(self, call: ReadCall) -> str | None:
+        """The variant the call is taken to send (``bundle/variants.call_key``), for a tool whose
+        recordings sent several; else None."""
         default = self._default_accept.get(call.tool.name)
         if default is None:
             return None
-        sent = normalised_accept(call.accept)
-        return default if sent == "*/*" else sent
+        headers = self._variant_headers.get(call.tool.name, ACCEPT_ONLY)
+
+        def value_of(name: str) -> str | None:
+            if name == ACCEPT:
+                return call.accept
+            return next((value for key, value in call.headers if key.lower() == name), None)
+
+        return call_key(headers, default, value_of)
 
     def other_accept(self, call: ReadCall) -> bool:
-        """The call asks for another Accept than the tool's usual one: only its recordings answer it."""
-        accept = self.accept_of(call)
-        return accept is not None and accept != self._default_accept[call.tool.name]
+        """The call asks for another variant than the tool's usual one: only its recordings answer it."""
+        variant = self.variant_of(call)
+        return variant is not None and variant != self._default_accept[call.tool.name]
 
     def calls(self, tool: str) -> tuple[RecordedCall, ...]:
         return self._calls.get(tool, ())
@@ -116,8 +126,8 @@ class Replayer:
 
     def find(self, call: ReadCall) -> tuple[RecordedCall, bool] | None:
         """(the recording to answer with, whether it matches exactly), or None."""
-        accept = self.accept_of(call)
-        candidates = [r for r in self.same_path(call) if _same_body(r, call) and (accept is None or r.accept == accept)]
+        variant = self.variant_of(call)
+        candidates = [r for r in self.same_path(call) if _same_body(r, call) and (variant is None or r.accept == variant)]
         exact = next((r for r in candidates if same_query_multiset(r.query, call.query)), None)
         if exact is not None:
             return exact, True
@@ -149,12 +159,14 @@ class Replayer:
             return (f"nothing was recorded for {where}: no recording of {call.tool.name} names it, and another "
                     f"path's recording would answer for another entity; recorded paths: {quoted(paths)}")
         queries = list(dict.fromkeys("&".join(f"{n}={v}" for n, v in r.query) or "(no query)" for r in same))
-        accept = self.accept_of(call)
-        if accept is not None:
+        variant = self.variant_of(call)
+        if variant is not None:
+            headers = self._variant_headers.get(call.tool.name, ACCEPT_ONLY)
+            named = " and ".join(h.title() for h in headers)
             sent = list(dict.fromkeys(r.accept for r in same if r.accept))
-            return (f"nothing was recorded for {where} with this query, body and Accept header ({accept}): the "
-                    f"application answers another shape per Accept; recorded for this path: {quoted(queries)}, "
-                    f"with Accept {quoted(sent)} (a call sending no Accept sends "
+            return (f"nothing was recorded for {where} with this query, body and {named} header "
+                    f"({variant!r}): the application answers another shape per {named}; recorded for this "
+                    f"path: {quoted(queries)}, with {named} {quoted(sent)} (a call sending none sends "
                     f"{self._default_accept[call.tool.name]!r})")
         return (f"nothing was recorded for {where} with this query and body; a query or body differing in "
                 f"something the capture does not show to be without effect may change the answer; recorded "

@@ -62,7 +62,6 @@ def check(app: str, results: list[CallResult]) -> None:
 
 
 KNOWN_WRONG: dict[str, str] = {
-    "node-red": "GET /flows sent with Node-RED-API-Version: v2 (another shape) or v7 (a 400 live) is answered with the v1 recording: a request header other than Accept selecting the answer's shape is not told apart",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 

@@ -1,0 +1,78 @@
+"""A request header other than Accept that selects the answer (an API version sent in a header):
+one URL answers another shape per value. Two reads of one path with no write between, one
+without the header and one with it, answered in different shapes prove it (view-variant-headers);
+the view reads the usual variant only, replay answers another value only with its own
+recordings, a value never recorded is refused, and a call sending none (every MCP call) is the
+usual one. A header whose values change nothing of the answer's shape selects nothing."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.runtime_api import HttpRequest
+
+ITEMS = [{"id": "a1", "label": "one"}, {"id": "b2", "label": "two"}]
+VERSION = "X-Api-Version"
+
+
+def versioned_app() -> HarBuilder:
+    return (HarBuilder()
+            .call("GET", "/things", response=ITEMS)
+            .call("GET", "/things", headers=[(VERSION, "2")], response={"things": ITEMS, "rev": "r1"})
+            .call("GET", "/things/a1", response=ITEMS[0])
+            .call("GET", "/things/b2", response=ITEMS[1])
+            .call("GET", "/things", headers=[(VERSION, "9")], status=400, response={"code": "bad_version"})
+            .call("GET", "/things", response=ITEMS))
+
+
+def http_get(runtime: EnvironmentRuntime, version: str | None = None, path: str = "/things"):
+    headers = (("x-api-version", version),) if version else ()
+    return runtime.http(HttpRequest("GET", path, (), headers, b""))
+
+
+def test_the_header_selects_the_variant_and_the_view_reads_the_usual_one():
+    bundle = build_from(versioned_app())
+    assert bundle.replay.variant_headers == {"get_things": ("x-api-version",)}
+    assert bundle.replay.default_accept == {"get_things": "x-api-version: "}
+    assert bundle.view.view("get_things").kind == "list"
+    assert any(t.rule_id == "variant-header.selects-shape" for t in bundle.view.traces)
+
+
+def test_each_value_is_answered_by_its_own_recording_and_an_unrecorded_one_is_refused():
+    runtime = EnvironmentRuntime(build_from(versioned_app()))
+    usual = http_get(runtime)
+    assert usual.status == 200 and b'"rev"' not in usual.body
+    second = http_get(runtime, "2")
+    assert second.status == 200 and b'"rev"' in second.body
+    assert http_get(runtime, "9").status == 400
+    refused = http_get(runtime, "7")
+    assert refused.status == 404 and b"X-Api-Version" in refused.body and b'"label"' not in refused.body
+
+
+def test_a_header_that_changes_no_shape_selects_nothing():
+    bundle = build_from(HarBuilder()
+                        .call("GET", "/things", headers=[("X-Request-Id", "r-1")], response=ITEMS)
+                        .call("GET", "/things", headers=[("X-Request-Id", "r-2")], response=ITEMS)
+                        .call("GET", "/things/a1", response=ITEMS[0]))
+    assert bundle.replay.variant_headers == {} and bundle.replay.default_accept == {}
+    runtime = EnvironmentRuntime(bundle)
+    answer = runtime.http(HttpRequest("GET", "/things", (), (("x-request-id", "r-3"),), b""))
+    assert answer.status == 200 and b'"label"' in answer.body
+
+
+def test_credentials_never_select_a_variant():
+    bundle = build_from(HarBuilder()
+                        .call("GET", "/things", headers=[("Authorization", "Bearer t1")], response=ITEMS)
+                        .call("GET", "/things", status=401, response={"error": "unauthorized"})
+                        .call("GET", "/things/a1", headers=[("Authorization", "Bearer t1")], response=ITEMS[0]))
+    assert bundle.replay.variant_headers == {}
+
+
+def test_a_key_header_only_ever_refused_without_is_credentials_not_a_variant():
+    bundle = build_from(HarBuilder()
+                        .call("GET", "/things", headers=[("X-Service-Key", "k1")], response=ITEMS)
+                        .call("GET", "/things", status=401, response={"error": "missing key"})
+                        .call("GET", "/things/a1", headers=[("X-Service-Key", "k1")], response=ITEMS[0]))
+    assert bundle.replay.variant_headers == {}
