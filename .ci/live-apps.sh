@@ -109,6 +109,7 @@ PRETIX_VERSION=2026.8.0
 PRETIX_GUNICORN_VERSION=27.0.1
 PLACEMENT_VERSION=16.0.0
 PLACEMENT_GUNICORN_VERSION=27.0.1
+IRONIC_VERSION=39.0.0
 TIDDLYWIKI_VERSION=5.4.1
 NODE_RED_VERSION=4.1.15
 CACHE=.ci/cache
@@ -150,6 +151,7 @@ KEYSTONE_TEMPLATE="$CACHE/keystone-template"
 PRETIX_VENV="$CACHE/venv-pretix"
 PRETIX_TEMPLATE="$CACHE/pretix-template"
 PLACEMENT_VENV="$CACHE/venv-placement"
+IRONIC_VENV="$CACHE/venv-ironic"
 TIDDLYWIKI_DIR="$CACHE/tiddlywiki"
 NODE_RED_DIR="$CACHE/node-red"
 PYTHON="${PYTHON:-python3}"
@@ -237,6 +239,13 @@ install_placement() {
     # `placement-manage db sync` and seeds in seconds, so no template database.
     install_venv_package "$PLACEMENT_VENV" openstack-placement "$PLACEMENT_VERSION" \
         "gunicorn==$PLACEMENT_GUNICORN_VERSION"
+}
+
+install_ironic() {
+    # The all-in-one `ironic` command serves the API with an embedded conductor (rpc_transport =
+    # none); its start.sh makes the schema (`ironic-dbsync create_schema`) and seeds in seconds, so
+    # no template database.
+    install_venv_package "$IRONIC_VENV" ironic "$IRONIC_VERSION"
 }
 
 prepare_template() {  # app template_variable venv database seconds: captures/APP/start.sh run once
@@ -618,6 +627,7 @@ install_python_group_a() {
     install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"
     install_venv_package "$FLEXGET_VENV" flexget "$FLEXGET_VERSION"
     install_placement
+    install_ironic
 }
 
 install_python_group_b() {  # those that also prepare a template database (minutes of migrations)
@@ -675,6 +685,7 @@ status() {
     say "feathers:    $(installed_npm_version @feathersjs/feathers "$FEATHERS_DIR" || true) ($FEATHERS_DIR)"
     say "pretix:      $(installed_pip_version "$PRETIX_VENV" pretix) ($PRETIX_VENV, template $PRETIX_TEMPLATE)"
     say "placement:   $(installed_pip_version "$PLACEMENT_VENV" openstack-placement) ($PLACEMENT_VENV)"
+    say "ironic:      $(installed_pip_version "$IRONIC_VENV" ironic) ($IRONIC_VENV)"
     say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"
     say "node-red:    $(installed_npm_version node-red "$NODE_RED_DIR" || true) ($NODE_RED_DIR)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"

@@ -393,6 +393,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                         ready_line="feathers READY"),
     "flexget": AppSpec("flexget", _venv_env("flexget", "flexget", "3.22.8"), _home_start("flexget"),
                        "/api/server/version/", 180.0, ready_line="flexget READY", ready_authorization=FLEXGET_TOKEN),
+    "ironic": AppSpec("ironic", _venv_env("ironic", "ironic", "39.0.0"), _home_start("ironic"), "/v1/drivers",
+                      180.0, ready_line="ironic READY"),
     "tiddlywiki": AppSpec("tiddlywiki", _tiddlywiki_env, _home_start("tiddlywiki"), "/status", 60.0,
                           ready_line="tiddlywiki READY"),
     "node-red": AppSpec("node-red", _node_red_env, _home_start("node-red"), "/settings", 60.0,

@@ -62,6 +62,9 @@ def check(app: str, results: list[CallResult]) -> None:
 
 
 KNOWN_WRONG: dict[str, str] = {
+    "ironic": ("a deploy template seen with a free-form extra member only under ?detail=true is answered "
+               "with extra {} (the query-members table left extra.owner out as the query's); a paged node "
+               "list (limit=1) is answered without the application's next URL"),
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
