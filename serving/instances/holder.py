@@ -97,4 +97,5 @@ def _copy_collection(held: HeldCollection) -> HeldCollection:
     return HeldCollection(held.path, held.type, dict(held.args), list(held.order), dict(held.entities),
                           dict(held.ids), dict(held.records), dict(held.maxima),
                           {name: dict(counts) for name, counts in held.held_values.items()},
-                          None if held.member_counts is None else dict(held.member_counts), set(held.unplaced))
+                          None if held.member_counts is None else dict(held.member_counts), set(held.unplaced),
+                          nesting=None if held.nesting is None else set(held.nesting))

@@ -22,44 +22,54 @@ from capenv.interpreter.bundle.models import AbsenceAnswer, AbsencePathText
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused
+from capenv.serving.state.edits import facts_of
 from capenv.serving.state.index import StateIndex
+from capenv.serving.state.key_facts import UUID as _UUID
+from capenv.serving.state.key_facts import id_shape
 
 from .answers import Answer
 
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
-
-_INTEGER = re.compile(r"0|-?[1-9][0-9]*")
-EXACT_INTEGERS = 2 ** 53
-"""Integers from here on are no longer exact in a JSON number read as a double (JavaScript's): an
-application may read such an id as an inexact number and print it otherwise (``1e+23``)."""
-_UUID_ONLY = re.compile(rf"(?:{_UUID.pattern})")
-
-
-def refuse_unshaped_id(raw_id: str, known_ids: list[Any], *, type_name: str, field: str) -> None:
+def refuse_unshaped_id(raw_id: str, shapes: dict[str, int], *, type_name: str, field: str) -> None:
     """Refuse to answer an id the learned absence would not be given for: where every id the
-    capture shows for the type (held, and the one the absence was learned from) is an integer,
-    or every one a UUID, an id of another shape (``abc``, ``01``, ``1.0``) may be refused as
-    invalid (NocoDB's 422 ERR_INVALID_PK_VALUE) or read as another spelling of a held one (``01``
-    names row 1), and the capture shows neither. Where every one is an integer below 2**53, an id
-    past it is refused too (``EXACT_INTEGERS``)."""
+    capture shows for the type (held, and the one the absence was learned from; ``shapes``
+    counts them by ``id_shape``) is an integer, or every one a UUID, an id of another shape
+    (``abc``, ``01``, ``1.0``) may be refused as invalid (NocoDB's 422 ERR_INVALID_PK_VALUE) or
+    read as another spelling of a held one (``01`` names row 1), and the capture shows neither.
+    Where every one is an integer below 2**53, an id past it is refused too (``EXACT_INTEGERS``)."""
     call_id = decode_once(raw_id)
-    texts = [str(value) for value in known_ids if value is not None and not isinstance(value, bool)]
-    if not texts:
+    if not shapes:
         return
-    for shape, name in ((_INTEGER, "integers written without leading zeros"), (_UUID_ONLY, "UUIDs")):
-        if all(shape.fullmatch(text) for text in texts) and shape is _INTEGER and shape.fullmatch(call_id) \
-                and abs(int(call_id)) >= EXACT_INTEGERS and all(abs(int(text)) < EXACT_INTEGERS for text in texts):
+    integers = shapes.get("integer", 0) + shapes.get("inexact integer", 0)
+    call_shape = id_shape(call_id)
+    if integers == sum(shapes.values()):
+        if call_shape == "inexact integer" and not shapes.get("inexact integer"):
             raise CallRefused(f'the state holds no {type_name} whose "{field}" is {call_id!r}, and its absence answer '
                               f"is not given: every id the capture shows is an integer a JSON number holds exactly, "
                               f"and this one is past 2**53, which the application may read as an inexact number "
                               f"(and name otherwise, 1e+23), overflow or refuse; send an id below 2**53",
                               http_status=404)
-        if all(shape.fullmatch(text) for text in texts) and not shape.fullmatch(call_id):
-            raise CallRefused(f'the state holds no {type_name} whose "{field}" is {call_id!r}, and its absence answer '
-                              f"is not given: every id the capture shows is one of the {name}, and this one is not, "
-                              "so the application may refuse it as invalid or read it as another spelling of a held "
-                              "id; send an id of that shape", http_status=404)
+        shown, name = call_shape in ("integer", "inexact integer"), "integers written without leading zeros"
+    else:
+        shown, name = shapes.get("uuid", 0) < sum(shapes.values()) or call_shape == "uuid", "UUIDs"
+    if not shown:
+        raise CallRefused(f'the state holds no {type_name} whose "{field}" is {call_id!r}, and its absence answer '
+                          f"is not given: every id the capture shows is one of the {name}, and this one is not, "
+                          "so the application may refuse it as invalid or read it as another spelling of a held "
+                          "id; send an id of that shape", http_status=404)
+
+
+def held_shapes(state: StateIndex, type_name: str, *more: Any) -> dict[str, int]:
+    """The ``id_shape`` counts of every id ``state`` holds of the type, and of ``more``."""
+    counts: dict[str, int] = {}
+    for collection in state.collections_of(type_name):
+        for shape, count in facts_of(collection).shapes.items():
+            counts[shape] = counts.get(shape, 0) + count
+    for value in more:
+        shape = id_shape(value)
+        if shape is not None:
+            counts[shape] = counts.get(shape, 0) + 1
+    return counts
 
 
 def refuse_unshaped_absence(absence: AbsenceAnswer, raw_id: str, state: StateIndex, *, type_name: str, field: str,
@@ -69,8 +79,7 @@ def refuse_unshaped_absence(absence: AbsenceAnswer, raw_id: str, state: StateInd
     absence was learned from (an absence keyed by another member than the id is not checked)."""
     if absence.id_value is None or field != id_field:
         return
-    held = [c.ids[k] for c in state.collections_of(type_name) for k in c.order]
-    refuse_unshaped_id(raw_id, held + [absence.id_value], type_name=type_name, field=field)
+    refuse_unshaped_id(raw_id, held_shapes(state, type_name, absence.id_value), type_name=type_name, field=field)
 
 
 def refuse_reserved(absence: AbsenceAnswer, raw_id: str, path: str) -> None:

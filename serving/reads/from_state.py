@@ -141,7 +141,7 @@ class StateReads:
             if replays_malformed(view, self._replayer.find(call)):
                 return None  # refused for its id's shape when recorded: replay answers this very call
             refuse_malformed_shape(view, self._replayer.calls(view.tool),
-                                   [c.ids[k] for c in state.collections_of(entity_type.name) for k in c.order],
+                                   (c.ids[k] for c in state.collections_of(entity_type.name) for k in c.order),
                                    raw_id, entity_type.name)
             if collection is not None and (held := held_spelled_otherwise(
                     collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field)):

@@ -52,10 +52,13 @@ def refuse_held_elsewhere(path: str, entity_type: EntityType, raw_id: str, field
     if field != entity_type.id_field:
         return
     own, seen, holder = split_path(path)[:-1], {}, None
-    for collection in state.collections_of(entity_type.name):
-        for key in collection.order:
-            if not _agree(seen.setdefault(key, collection.entities[key]), collection.entities[key]):
-                return  # one id, two entities: ids are the parent's own
+    collections = list(state.collections_of(entity_type.name))
+    for collection in collections:
+        if len(collections) > 1:  # one collection holds each id once: nothing to compare
+            for key, entity in collection.entities.items():
+                first = seen.setdefault(key, entity)
+                if first is not entity and not _agree(first, entity):
+                    return  # one id, two entities: ids are the parent's own
         if holder is None and split_path(collection.path) != own and state.find_entity(
                 collection, raw_id, field, entity_type.id_field, entity_type.either_key) is not None:
             holder = collection.path

@@ -2,7 +2,7 @@
 
 Writes compute everything first and edit last, so a refused write never leaves a partial edit.
 Every entity edit goes through ``hold_entity`` or ``remove_entity``, which keep the collection's
-caches (``maxima``, ``held_values``, ``member_counts``) right.
+caches (``maxima``, ``held_values``, ``member_counts``, ``nesting``) right.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any, Iterable
 from capenv.serving.ops.sequence_state import largest_sequence, sequence_number
 
 from .index import HeldCollection, StateIndex, key_of
+from .key_facts import KeyFacts
 
 
 def ensure_collection(state: StateIndex, path: str, type_name: str, args: dict[str, str]) -> HeldCollection:
@@ -24,7 +25,7 @@ def insert_entity(collection: HeldCollection, entity_id: Any, value: dict[str, A
     key = key_of(entity_id)
     collection.unplaced.discard(key)
     hold_entity(collection, key, value)
-    collection.ids[key] = entity_id
+    set_id(collection, key, entity_id)
     collection.order.insert(min(max(index, 0), len(collection.order)), key)
     collection.records.pop(key, None)
     return key
@@ -45,11 +46,32 @@ def remove_entity(collection: HeldCollection, key: str) -> None:
     _count_values(collection, removed, -1)
     if collection.member_counts is not None and removed is not None:
         _count_members(collection.member_counts, removed, -1)
-    collection.ids.pop(key, None)
     collection.records.pop(key, None)
     collection.unplaced.discard(key)
+    if collection.nesting is not None:
+        collection.nesting.discard(key)
+    if collection.key_facts is not None and key in collection.ids:
+        collection.key_facts.remove(key, collection.ids[key])
+    collection.ids.pop(key, None)
     if key in collection.order:
         collection.order.remove(key)
+
+
+def set_id(collection: HeldCollection, key: str, entity_id: Any) -> None:
+    """Make ``entity_id`` the id of the entity ``key`` (keeps ``key_facts``)."""
+    facts = collection.key_facts
+    if facts is not None:
+        if key in collection.ids:
+            facts.remove(key, collection.ids[key])
+        facts.add(key, entity_id)
+    collection.ids[key] = entity_id
+
+
+def facts_of(collection: HeldCollection) -> KeyFacts:
+    """The collection's ``key_facts`` (cached)."""
+    if collection.key_facts is None:
+        collection.key_facts = KeyFacts.of(collection.ids, collection.order)
+    return collection.key_facts
 
 
 def hold_entity(collection: HeldCollection, key: str, value: dict[str, Any]) -> None:
@@ -65,6 +87,11 @@ def hold_entity(collection: HeldCollection, key: str, value: dict[str, Any]) -> 
         if before is not None:
             _count_members(collection.member_counts, before, -1)
         _count_members(collection.member_counts, value, 1)
+    if collection.nesting is not None:
+        if holds_objects(value):
+            collection.nesting.add(key)
+        else:
+            collection.nesting.discard(key)
     collection.entities[key] = value
 
 
@@ -108,6 +135,25 @@ def members_held(collection: HeldCollection) -> dict[str, int]:
         for entity in collection.entities.values():
             _count_members(counts, entity, 1)
     return counts
+
+
+def nesting_keys(collection: HeldCollection) -> set[str]:
+    """Keys of the entities holding a nested object (cached, see ``nesting``)."""
+    if collection.nesting is None:
+        collection.nesting = {key for key, value in collection.entities.items() if holds_objects(value)}
+    return collection.nesting
+
+
+def holds_objects(value: dict[str, Any]) -> bool:
+    """Whether an object is nested in ``value`` at any depth."""
+    pending: list[Any] = list(value.values())
+    while pending:
+        child = pending.pop()
+        if isinstance(child, dict):
+            return True
+        if isinstance(child, list):
+            pending.extend(child)
+    return False
 
 
 def _count_members(counts: dict[str, int], entity: dict[str, Any], step: int) -> None:

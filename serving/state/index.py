@@ -15,6 +15,8 @@ from capenv.interpreter.bundle.models import CollectionState, DocumentState, Ent
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once, same_spelling
 
+from .key_facts import KeyFacts
+
 
 def key_of(value: Any) -> str:
     return str(value)
@@ -45,6 +47,13 @@ class HeldCollection:
     ``list_place`` is unproven: the application may list them elsewhere, so the collection's
     lists are refused while one is held (``reads/list_places``). Kept in the entity's stored
     state, never in data/get's document: a reset or load defines the order anew."""
+    key_facts: "KeyFacts | None" = None
+    """Its held ids' shapes and loose spellings (None until ``edits.facts_of`` first makes them,
+    then kept by every edit in ``edits`` that adds or removes a key)."""
+    nesting: set[str] | None = None
+    """Keys of the entities holding an object nested at any depth (None until
+    ``edits.nesting_keys`` first finds them, then kept by every edit in ``edits``), so a check of
+    the copies other entities hold walks only those, not the whole collection."""
 
     def members(self) -> list[dict[str, Any]]:
         return [self.entities[k] for k in self.order]

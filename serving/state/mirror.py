@@ -16,7 +16,7 @@ from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.serving.store import Stored
 from capenv.serving.writes.generator_state import WriteMeta
 
-from .edits import hold_entity, remove_entity
+from .edits import hold_entity, remove_entity, set_id
 from .index import HeldCollection, KnownSpellings, StateIndex
 from .ranks import InstalledRanks, Rank, rank_between, ranks_in_order
 from .revisions import Revisions
@@ -238,7 +238,7 @@ class StateMirror:
 
 def _set_entity(collection: HeldCollection, key: str, state: dict[str, Any]) -> None:
     hold_entity(collection, key, state["value"])
-    collection.ids[key] = state["id"]
+    set_id(collection, key, state["id"])
     collection.records[key] = tuple(state["records"])
     if state.get("unplaced"):
         collection.unplaced.add(key)

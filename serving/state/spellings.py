@@ -13,27 +13,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from capenv.interpreter.bundle.text import loose_spelling
 from capenv.interpreter.bundle.values import decode_once
 
+from .edits import facts_of
 from .index import HeldCollection, key_of
+from .key_facts import spelled
 
 
 def held_spelled_otherwise(collection: HeldCollection, raw_id: str, field_name: str, id_field: str) -> list[Any]:
-    """The held values of the key field that spell the path's value otherwise (decoded once)."""
+    """The held values of the key field that spell the path's value otherwise (decoded once), in
+    the collection's order."""
     wanted = decode_once(raw_id)
-    target = _spelled(wanted)
+    target = spelled(wanted)
     if field_name == id_field:
-        held = [collection.ids.get(key, key) for key in collection.order]
-    else:
-        held = [entity[field_name] for entity in collection.members() if entity.get(field_name) is not None]
-    return [value for value in held if key_of(value) != wanted and _spelled(key_of(value)) == target]
-
-
-def _spelled(text: str) -> str:
-    """``loose_spelling``, a number's leading zeros dropped too."""
-    loose = loose_spelling(text)
-    return (loose.lstrip("0") or "0") if loose.isdigit() else loose
+        keys = [key for key in facts_of(collection).by_spelling.get(target, ()) if key != wanted]
+        keys.sort(key=collection.order.index)  # a few keys: the order's first match names them
+        return [collection.ids.get(key, key) for key in keys]
+    held = [entity[field_name] for entity in collection.members() if entity.get(field_name) is not None]
+    return [value for value in held if key_of(value) != wanted and spelled(key_of(value)) == target]
 
 
 def other_spelling_refusal(type_name: str, raw_id: str, held: list[Any]) -> str:

@@ -20,7 +20,7 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import same_json
 from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.read_call import CallRefused
-from capenv.serving.reads.absence import refuse_unshaped_id
+from capenv.serving.reads.absence import held_shapes, refuse_unshaped_id
 from capenv.serving.reads.id_layouts import unproven_layout
 from capenv.serving.state.edits import ensure_collection, insert_entity, mark_unplaced, remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
@@ -119,9 +119,8 @@ def _refuse_held_twice(state: StateIndex, item_path: str, entity_type: Any, memb
 def _refuse_unshaped(state: StateIndex, entity_type: Any, raw_id: str) -> None:
     """The recorded absence is given only to an id of the shape every held id of the type has, as
     an item read's is (``refuse_unshaped_id``): the application may refuse another shape as invalid."""
-    held = [c.ids[k] for c in state.collections_of(entity_type.name) for k in c.order]
     try:
-        refuse_unshaped_id(raw_id, held, type_name=entity_type.name, field=entity_type.id_field)
+        refuse_unshaped_id(raw_id, held_shapes(state, entity_type.name), type_name=entity_type.name, field=entity_type.id_field)
     except CallRefused as refused:
         raise WriteRefusal(refused.message) from None
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from capenv.interpreter.bundle.values import same_json
+from capenv.serving.state.edits import nesting_keys
 from capenv.serving.state.index import HeldCollection, StateIndex
 
 from .calls import WriteRefusal
@@ -49,9 +50,13 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
 
 
 def _holders(state: StateIndex, collection: HeldCollection, key: str) -> Iterator[tuple[str, Any]]:
+    """The held entities (in state order) and documents an object may be nested in."""
     for held in state.collections.values():
+        nesting = nesting_keys(held)
+        if not nesting:
+            continue
         for other in held.order:
-            if held is collection and other == key:
+            if other not in nesting or (held is collection and other == key):
                 continue
             yield f"the {held.type} entity {held.ids.get(other, other)!r} of {held.path}", held.entities[other]
     for path, document in state.documents.items():
