@@ -58,6 +58,9 @@ class IdentityParams(BaseModel):
     """A string identity this pattern matches whole is a sequence written as a string."""
     uuid_pattern: str
     """The 8-4-4-4-12 hex shape."""
+    pooled_min_classes: int = Field(ge=1, le=3)
+    """A token's alphabet also takes the classes of the type's other tokens of its length and
+    separators that show this many classes or more (``token_shape``)."""
 
 
 @predicate("create_identity_format", context="create-field", params=IdentityParams)
@@ -76,7 +79,7 @@ def create_identity_format(ctx: CreateFieldContext, params: IdentityParams) -> O
     if fullmatch(params.uuid_pattern, value):
         return Match({"format": "uuid", "op_params": {"format": "uuid"}})
     siblings = [v for v in ctx.others_holding(ctx.type_entities) if isinstance(v, str)]
-    shape = token_shape(value, siblings)
+    shape = token_shape(value, siblings, params.pooled_min_classes)
     return Match({"format": "token", "length": shape["length"], "classes": shape["classes"],
                   "op_params": {"format": "token", **shape}})
 
@@ -189,6 +192,8 @@ class UniqueParams(BaseModel):
     max_length: int = Field(ge=1)
     min_other_entities: int = Field(ge=0)
     """A token is told from a constant only by other entities holding other tokens like it."""
+    pooled_min_classes: int = Field(ge=1, le=3)
+    """As the identity's (``IdentityParams.pooled_min_classes``)."""
 
 
 @predicate("create_field_is_unique", context="create-field", params=UniqueParams)
@@ -220,8 +225,8 @@ def create_field_is_unique(ctx: CreateFieldContext, params: UniqueParams) -> Out
             return Miss(f"another entity holds {other!r}, not a token of {len(value)} characters")
         if other == value:
             return Miss("another entity holds the same token")
-    shape = token_shape(value, [o for o in others if isinstance(o, str)])
-    return Match({"format": "token", "length": shape["length"], "op_params": {"format": "token", **shape}})
+    shape = token_shape(value, [o for o in others if isinstance(o, str)], params.pooled_min_classes)
+    return Match({"format": "token", "length": shape["length"], "classes": shape["classes"], "op_params": {"format": "token", **shape}})
 
 
 class OpaqueValueParams(BaseModel):

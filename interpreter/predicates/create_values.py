@@ -106,12 +106,17 @@ def slugify(text: str, kept: str) -> str:
     return runs.sub("-", text.lower()).strip("-")
 
 
-def token_shape(value: str, siblings: Iterable[str]) -> dict[str, Any]:
+def token_shape(value: str, siblings: Iterable[str], pooled_min_classes: int | None = None) -> dict[str, Any]:
     """Length, character classes and separator positions of a token, as the contract writes them.
 
     A character other than a letter or digit is a separator where every sibling of the same
     length holds it at the same place (a formatted key), else it belongs to the alphabet (a
     nanoid's ``_`` and ``-``). With no sibling each one is taken as a separator.
+    With ``pooled_min_classes``, a sibling of the same length holding characters other than
+    letters and digits exactly at the separators, that shows that many classes (lower, upper,
+    digits) or more, as a random token does, adds its classes to the alphabet: one value of a
+    random generator may lack a class by chance (a 10-character token of 62 characters holds no
+    digit one time in six), where the type's other tokens show it.
     Separator positions are string keys (``{"8": "-"}``): the shape lands in a plan's rule and in
     its decision trace, both written as JSON, whose objects have string keys (the op's contract
     ``dict[int, str]`` reads them back as integers).
@@ -126,10 +131,23 @@ def token_shape(value: str, siblings: Iterable[str]) -> dict[str, Any]:
             separators[str(index)] = char
         else:
             extras.add(char)
-    classes = ("a" if any(c.islower() for c in value) else "") + \
-              ("A" if any(c.isupper() for c in value) else "") + \
-              ("9" if any(c.isdigit() for c in value) else "") + "".join(sorted(extras))
+    shown = [value]
+    if pooled_min_classes is not None:
+        shown += [s for s in same_length if _same_separators(s, separators)
+                  and len(_letter_digit_classes(s)) >= pooled_min_classes]
+    found = set().union(*(_letter_digit_classes(text) for text in shown))
+    classes = "".join(c for c in "aA9" if c in found) + "".join(sorted(extras))
     return {"length": len(value), "classes": classes, "separators": separators}
+
+
+def _letter_digit_classes(text: str) -> set[str]:
+    return {name for name, test in (("a", str.islower), ("A", str.isupper), ("9", str.isdigit))
+            if any(test(c) for c in text)}
+
+
+def _same_separators(text: str, separators: dict[str, str]) -> bool:
+    return all(separators.get(str(index)) == char for index, char in enumerate(text)
+               if str(index) in separators or not (char.isascii() and char.isalnum()))
 
 
 def alnum_lower(name: str) -> str:

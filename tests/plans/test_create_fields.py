@@ -103,6 +103,21 @@ def test_token_alphabet_characters_are_not_separators(ruleset):
     assert rule.params["separators"] == {} and rule.params["classes"] == "aA9_"
 
 
+def test_token_alphabet_takes_the_classes_the_types_other_tokens_show(ruleset):
+    """A random token may lack a class by chance (no digit in PGBqSKzfKo): the type's other ids of
+    its length that look random (2 classes or more) show the generator's alphabet, so a later
+    create's id with digits is of the form serving gives."""
+    siblings = [{"id": "Zt5pL1wRgB"}, {"id": "e3YuN6sHjC"}]
+    assert field(explain(ruleset, {"id": "PGBqSKzfKo"}, type_entities=siblings), "id").params["classes"] == "aA9"
+    assert field(explain(ruleset, {"id": "PGBqSKzfKo"}), "id").params["classes"] == "aA"
+
+
+@pytest.mark.parametrize("sibling", ["PRODUCTION", "Zt5pL1wRgBx", "zt5pl-wrgb"])
+def test_token_alphabet_ignores_words_other_lengths_and_other_separators(ruleset, sibling):
+    rule = field(explain(ruleset, {"id": "pgbqskzfko"}, type_entities=[{"id": sibling}, {"id": "abcdefghij"}]), "id")
+    assert rule.params["classes"] == "a"
+
+
 @pytest.mark.parametrize("value, fmt", [
     ("2026-11-30T13:00:07.123Z", ClockFormat(style="iso", fraction_digits=3, zone="Z")),
     ("2026-11-30 13:00:07", ClockFormat(style="iso", separator=" ", zone="")),
