@@ -16,13 +16,14 @@ class _Params(BaseModel):
 
 
 class ClockFormat(_Params):
-    """How an instant is written: ISO-8601 (separator, fraction digits, zone spelling) or epoch."""
+    """How an instant is written: ISO-8601 (separator, fraction digits, zone spelling), epoch, or an
+    HTTP date (RFC 9110's IMF-fixdate, ``Thu, 03 Dec 2026 10:02:39 GMT``: whole seconds, in GMT)."""
 
-    style: Literal["iso", "epoch-seconds", "epoch-milliseconds"]
+    style: Literal["iso", "epoch-seconds", "epoch-milliseconds", "http-date"]
     separator: str = "T"
     fraction_digits: int = 0
     zone: str = "Z"
-    """``Z``, ``+00:00``, ``+0000`` or ``""`` (no zone), as recorded."""
+    """``Z``, ``+00:00``, ``+0000`` or ``""`` (no zone), as recorded (an HTTP date is in GMT: ``Z``)."""
     as_string: bool = True
     """Epoch values written as JSON strings rather than numbers."""
 

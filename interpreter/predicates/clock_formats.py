@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime, parsedate_to_datetime
 from typing import Any
 
 from dateutil.parser import isoparse
@@ -50,10 +51,14 @@ def learn_clock_format(value: Any) -> ClockFormat | None:
     """The format ``value`` is written in, or None when it is no timestamp the contract can write.
 
     ISO-8601 strings with a date, a ``T`` or space separator and whole seconds (any fraction,
-    any zone spelling or none); non-negative integers (or strings of digits) as epoch seconds
-    or milliseconds, told apart by magnitude. A fractional epoch number is not learned.
+    any zone spelling or none); an HTTP date (IMF-fixdate, as an HTTP ``Date`` header writes
+    it: the text an instant writes back to, weekday included); non-negative integers (or strings
+    of digits) as epoch seconds or milliseconds, told apart by magnitude. A fractional epoch
+    number is not learned.
     """
     if isinstance(value, str):
+        if _http_date(value) is not None:
+            return ClockFormat(style="http-date")
         match = _ISO.match(value)
         if match:
             if _parse_iso(value) is None:
@@ -92,6 +97,8 @@ def parse_instant(value: Any, fmt: ClockFormat | None = None) -> datetime | None
         return None
     if fmt.style == "iso":
         return _parse_iso(value) if isinstance(value, str) else None
+    if fmt.style == "http-date":
+        return _http_date(value) if isinstance(value, str) else None
     number = _plain_integer(value) if not isinstance(value, str) else (int(value) if _DIGITS.match(value) else None)
     if number is None:
         return None
@@ -113,6 +120,24 @@ def parse_date_or_time(value: Any) -> datetime | None:
     return _parse_iso(value)
 
 
+def is_epoch(fmt: ClockFormat) -> bool:
+    """An epoch format: any integer reads as some instant in it, so a count may look like one."""
+    return fmt.style.startswith("epoch")
+
+
+def _http_date(text: str) -> datetime | None:
+    """The instant an IMF-fixdate names, or None for any other text (the obsolete RFC 850 and
+    asctime forms, another zone, a weekday the date does not fall on)."""
+    try:
+        moment = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if moment.tzinfo is None:
+        return None
+    moment = moment.astimezone(timezone.utc)
+    return moment if format_datetime(moment, usegmt=True) == text else None
+
+
 def _parse_iso(text: str) -> datetime | None:
     try:
         moment = isoparse(text)
@@ -127,6 +152,8 @@ def format_instant(moment: datetime, fmt: ClockFormat) -> str | int:
     """``moment`` written in ``fmt``: what serving writes for a clock learned as ``fmt``."""
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
+    if fmt.style == "http-date":
+        return format_datetime(moment.astimezone(timezone.utc), usegmt=True)
     if fmt.style != "iso":
         seconds = moment.timestamp()
         number = int(seconds * 1000) if fmt.style == "epoch-milliseconds" else int(seconds)

@@ -94,3 +94,27 @@ def create_field_slugs_member(ctx: CreateFieldContext, params: SlugParams) -> Ou
         if isinstance(sent, str) and slugify(sent, params.kept) == ctx.value:
             return Match({"member": member, "op_params": {"member": member}})
     return Miss("the slug of no body string member")
+
+
+class NestedSentParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_members: int = Field(ge=1)
+    """How many sent members the object must repeat under their own names."""
+    min_length: int = Field(ge=1)
+    """A sent string counts from this length: a short word recurs by chance."""
+
+
+@predicate("create_field_nests_sent_members", context="create-field", params=NestedSentParams)
+def create_field_nests_sent_members(ctx: CreateFieldContext, params: NestedSentParams) -> Outcome:
+    """An object repeating min_members or more strings the call sent, each under the member's own
+    name: the body stored again as the application shaped it (FlexGet's entry, the sent title
+    and URL beside an original_title it added), which the call's values fill, never a constant."""
+    if not isinstance(ctx.value, dict):
+        return Miss("not an object")
+    repeated = sorted(name for name, sent in ctx.body.items()
+                      if isinstance(sent, str) and len(sent) >= params.min_length
+                      and name in ctx.value and same_json(ctx.value[name], sent))
+    if len(repeated) < params.min_members:
+        return Miss(f"repeats {len(repeated)} sent string(s) under their own names, fewer than {params.min_members}")
+    return Match({"members": repeated})

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
 
-from .clock_formats import learn_clock_format, parse_instant, seconds_between
+from .clock_formats import is_epoch, learn_clock_format, parse_instant, seconds_between
 from .create_contexts import CreateFieldContext
 from .create_values import pointers_breadth_first, same_json
 
@@ -85,7 +85,7 @@ def _clocks_in(value: dict[str, Any], started_at: Any, params: NestedClockParams
         instant = parse_instant(item, fmt)
         offset = seconds_between(instant, started_at) if instant else None
         inside = offset is not None and -params.before_seconds <= offset <= params.after_seconds
-        if fmt.style != "iso" and not inside:
+        if is_epoch(fmt) and not inside:
             continue
         if not inside:
             where = "unreadable" if offset is None else f"{offset:+.3f} s from the start"

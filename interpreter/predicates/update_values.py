@@ -15,7 +15,7 @@ from capenv.interpreter.bundle.jsonvalue import JsonNumber
 from capenv.interpreter.bundle.pointers import escape_token
 from capenv.interpreter.bundle.values import entity_tag_opaque
 
-from .clock_formats import clock_limit, learn_clock_format, parse_instant as instant_in
+from .clock_formats import clock_limit, is_epoch, learn_clock_format, parse_instant as instant_in
 # A rule is judged by the slug and text serving would write (slugify is re-exported).
 from capenv.interpreter.bundle.text import slugify, strip_markup  # noqa: F401
 
@@ -35,7 +35,7 @@ def instant_and_format(value: Any) -> tuple[datetime, dict[str, Any]] | None:
     if moment is None:
         return None
     first, last = clock_limit("epoch_years")
-    if fmt.style != "iso" and not first <= moment.year <= last:
+    if is_epoch(fmt) and not first <= moment.year <= last:
         return None
     return moment, fmt.model_dump()
 

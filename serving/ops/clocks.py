@@ -1,7 +1,8 @@
 """The write's clock in the format a field recorded it in: ``clock``, ``nested-clock``, ``held-clock``.
 
 ``format_instant`` writes an instant as the capture spelled its clocks (ISO-8601 with its
-separator, fraction digits and zone; epoch seconds or milliseconds, as a number or a string);
+separator, fraction digits and zone; epoch seconds or milliseconds, as a number or a string;
+an HTTP date, IMF-fixdate in GMT, whole seconds);
 ``parse_instant`` reads one back. Fractions are truncated, never rounded, so a value never
 names a later instant than the clock.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
+from email.utils import format_datetime, parsedate_to_datetime
 from functools import lru_cache
 from typing import Any
 
@@ -56,7 +58,9 @@ def _fraction(microsecond: int, digits: int) -> str:
 
 def format_instant(instant: datetime, clock: ClockFormat) -> str | int | JsonNumber:
     """``instant`` (aware) as ``clock`` spells it: an ISO string, or epoch seconds (a number or
-    string; a fraction when the format records one) or epoch milliseconds."""
+    string; a fraction when the format records one) or epoch milliseconds, or an HTTP date."""
+    if clock.style == "http-date":
+        return format_datetime(instant.astimezone(timezone.utc), usegmt=True)
     if clock.style == "iso":
         offset = zone_offset(clock.zone)
         local = instant if instant.tzinfo is offset else instant.astimezone(offset)
@@ -84,6 +88,8 @@ def format_instant(instant: datetime, clock: ClockFormat) -> str | int | JsonNum
 def parse_instant(value: Any, clock: ClockFormat) -> datetime:
     """The instant a clock value names, as an aware UTC datetime (the inverse of
     ``format_instant``). Raises ``ValueError`` when the value is not of the format's style."""
+    if clock.style == "http-date":
+        return _http_date(value)
     if clock.style == "iso":
         if not isinstance(value, str):
             raise ValueError(f"an ISO clock is a string, not {value!r}")
@@ -104,6 +110,19 @@ def parse_instant(value: Any, clock: ClockFormat) -> datetime:
         return EPOCH + timedelta(microseconds=micros)
     except OverflowError:
         raise ValueError(f"epoch clock out of range: {value!r}") from None
+
+
+def _http_date(value: Any) -> datetime:
+    """An IMF-fixdate's instant; any other spelling raises ``ValueError``."""
+    if not isinstance(value, str):
+        raise ValueError(f"an HTTP date is a string, not {value!r}")
+    try:
+        parsed = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        raise ValueError(f"not an HTTP date: {value!r}") from None
+    if parsed.tzinfo is None:
+        raise ValueError(f"not an HTTP date in GMT: {value!r}")
+    return parsed.astimezone(timezone.utc)
 
 
 def parse_write_clock(text: str) -> datetime:

@@ -14,6 +14,7 @@ import copy
 import json
 import uuid
 from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
 from typing import Any, Callable
 from urllib.parse import unquote
 
@@ -65,6 +66,8 @@ class ConventionApp:
         moment = self.clock()
         if self.c.clocks == "epoch-seconds":
             return int(moment.timestamp())
+        if self.c.clocks == "http-date":
+            return format_datetime(moment.astimezone(timezone.utc), usegmt=True)
         if self.c.clocks == "iso-whole-seconds-z":
             return moment.replace(microsecond=0).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         if self.c.clocks == "iso-us-offset":

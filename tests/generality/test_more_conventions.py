@@ -52,6 +52,10 @@ CASES = [
     case(Conventions("updated-at-concurrency", concurrency="updated_at", clocks="iso-whole-seconds-z", update="PUT"),
          PLAIN_WRITES),
     case(Conventions("updated-at-concurrency-ms", concurrency="updated_at"), PLAIN_WRITES),
+    # clocks written as HTTP dates (IMF-fixdate), whole seconds in GMT
+    case(Conventions("http-date-clocks", clocks="http-date"), PLAIN_WRITES),
+    case(Conventions("http-date-clocks-envelopes", clocks="http-date", slash=True, list_shape="drf", ids="uuid",
+                     update="PUT"), PLAIN_WRITES),
     # an If-Match header naming the read's ETag: serving cannot check it, so the updates stay unserved
     case(Conventions("if-match-concurrency", concurrency="if-match"), CREATES_AND_DELETES,
          dict.fromkeys(("patch_notes_by_note_id", "patch_tags_by_tag_id"), "precondition-header")),

@@ -32,6 +32,7 @@ EPOCH_S_TEXT = ClockFormat(style="epoch-seconds")
     (1796044043, EPOCH_S),
     ("1796044043", EPOCH_S_TEXT),
     (JsonNumber("1796044043.497"), ClockFormat(style="epoch-seconds", fraction_digits=3, as_string=False)),
+    ("Mon, 30 Nov 2026 13:04:16 GMT", ClockFormat(style="http-date")),
 ])
 def test_recorded_clocks_round_trip(value, clock):
     instant = parse_instant(value, clock)
@@ -48,6 +49,7 @@ def test_format_keeps_the_recorded_spelling():
     assert format_instant(INSTANT, ClockFormat(style="iso", fraction_digits=9)) == "2026-11-30T13:04:16.455000000Z"
     assert format_instant(INSTANT, ClockFormat(style="iso", zone="-0530")) == "2026-11-30T07:34:16-0530"
     assert format_instant(INSTANT, EPOCH_MS) == 1796043856455
+    assert format_instant(INSTANT, ClockFormat(style="http-date")) == "Mon, 30 Nov 2026 13:04:16 GMT"
     assert format_instant(INSTANT, EPOCH_S) == 1796043856
     assert format_instant(INSTANT, EPOCH_S_TEXT) == "1796043856"
 
@@ -74,13 +76,15 @@ clock_formats = st.one_of(
     st.builds(ClockFormat, style=st.just("epoch-seconds"), fraction_digits=st.integers(0, 6),
               as_string=st.booleans()),
     st.builds(ClockFormat, style=st.just("epoch-milliseconds"), as_string=st.booleans()),
+    st.builds(ClockFormat, style=st.just("http-date")),
 )
 instants = st.datetimes(min_value=datetime(1970, 1, 2), max_value=datetime(2200, 1, 1),
                         timezones=st.just(timezone.utc))
 
 
 def _truncated(instant: datetime, clock: ClockFormat) -> datetime:
-    digits = 3 if clock.style == "epoch-milliseconds" else 0 if clock.style == "epoch-seconds" and not clock.fraction_digits else min(clock.fraction_digits, 6)
+    digits = 3 if clock.style == "epoch-milliseconds" else 0 if clock.style == "http-date" or (
+        clock.style == "epoch-seconds" and not clock.fraction_digits) else min(clock.fraction_digits, 6)
     unit = 10 ** (6 - digits)
     return instant.replace(microsecond=instant.microsecond // unit * unit)
 

@@ -23,6 +23,7 @@ from capenv.interpreter.bundle.op_params import ClockFormat
     1796043606,
     1796043606962,
     "1796043606",
+    "Thu, 03 Dec 2026 10:02:39 GMT",
 ])
 def test_learned_format_writes_the_recorded_value_back(value):
     fmt = learn_clock_format(value)
@@ -35,10 +36,17 @@ def test_formats_say_where_each_part_goes():
                                                                       fraction_digits=2, zone="")
     assert learn_clock_format(1796043606962) == ClockFormat(style="epoch-milliseconds", as_string=False)
     assert learn_clock_format("1796043606").as_string is True
+    assert learn_clock_format("Mon, 30 Nov 2026 13:00:06 GMT") == ClockFormat(style="http-date")
+    assert parse_instant("Mon, 30 Nov 2026 13:00:06 GMT") == datetime(2026, 11, 30, 13, 0, 6, tzinfo=timezone.utc)
 
 
 @pytest.mark.parametrize("value", ["2026-11-30", "2026-11-30T13:00", "13:00:06", "2026-13-30T13:00:06Z",
-                                   True, None, -5, JsonNumber("1796043606.5"), "0042", "soon"])
+                                   True, None, -5, JsonNumber("1796043606.5"), "0042", "soon",
+                                   # HTTP dates other than IMF-fixdate: no GMT, a wrong weekday,
+                                   # RFC 850, asctime, no leading zero
+                                   "Mon, 30 Nov 2026 13:00:06 +0100", "Tue, 30 Nov 2026 13:00:06 GMT",
+                                   "Monday, 30-Nov-26 13:00:06 GMT", "Mon Nov 30 13:00:06 2026",
+                                   "Mon, 30 Nov 2026 13:00 GMT", "Mon, 3 Nov 2026 13:00:06 GMT"])
 def test_not_a_clock(value):
     assert learn_clock_format(value) is None
 

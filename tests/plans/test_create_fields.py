@@ -251,3 +251,21 @@ def test_an_amount_holding_the_new_ids_digits_is_no_template(ruleset):
                           type_entities=[{"id": 4, "tax_rate": "19.00", "url": "/items/4/"}])
     assert field(explanation, "tax_rate").rule_id == "field.constant"
     assert field(explanation, "url").rule_id == "field.template"  # a path still rebuilds around the id
+
+
+def test_an_object_repeating_the_sent_strings_is_no_constant(ruleset):
+    """FlexGet's entry create stores the body again under ``entry`` with an original_title it
+    adds: a constant would answer the exemplar's title and URL for every create."""
+    body = {"title": "Night.Sky.2022.1080p", "original_url": "http://127.0.0.1:9/night-sky"}
+    observed = {"id": 5, "title": body["title"], "original_url": body["original_url"],
+                "entry": {"original_title": body["title"], **body}}
+    explanation = explain(ruleset, observed, body, type_entities=[{"id": 4}])
+    assert "entry" not in rules_of(explanation) or rules_of(explanation)["entry"] is None
+    one = explain(ruleset, {**observed, "entry": {"title": body["title"], "kind": "film"}}, body,
+                  type_entities=[{"id": 4}])
+    assert rules_of(one)["entry"] == "field.constant"
+
+
+def test_an_http_date_clock_keeps_its_format(ruleset):
+    rule = field(explain(ruleset, {"id": 1, "added_on": "Mon, 30 Nov 2026 13:00:07 GMT"}), "added_on")
+    assert rule.rule_id == "field.clock" and rule.params["format"]["style"] == "http-date"
