@@ -159,9 +159,15 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
 def _kinds(node: _Node, values: list[str], classifier: _Classifier) -> tuple[int, float | None]:
     """How the identifier-shaped sibling values' reads differ in kind (``kinds.sibling_kinds``):
     each value's own reads, else those one segment below it, less the literal sub-paths every
-    value shares (``/collections/x/records`` shows the records, not the collection)."""
+    value shares (``/collections/x/records`` shows the records, not the collection). Like is
+    compared with like: where two values or more have reads of their own, only those values are
+    compared (an API root's /flows answers the list /flow/{id}'s items come from, one segment
+    below a word with no read of its own: no kind of /flow's own)."""
     if len(values) < 2:
         return 0, None
+    own_read = [v for v in values if any(r.method == "GET" for r in node.children[v].records)]
+    if len(own_read) >= 2:
+        values = own_read
     children = [node.children[v].children for v in values]
     shared = {k for k in children[0] if isinstance(k, str) and all(k in c for c in children[1:])
               and not classifier.identifier(k)[0]}

@@ -65,3 +65,22 @@ def test_an_empty_list_of_a_third_word_shows_no_kind_and_splits_nothing():
     templates = {t.template for t in build_from(har).manifest.tools}
     assert {"/items/articles", "/items/authors", "/items/articles/{article_id}",
             "/items/authors/{author_id}"} <= templates
+
+
+def test_root_words_stay_literal_though_one_reads_its_own_name_and_a_list_reads_like_items_below_a_word():
+    # an admin API at the root: /report answers {"report": "report", ...} (its own name read back,
+    # which lends its spelling to the other words), /tabs lists what /tab/{id} reads one at a
+    # time (the two read one kind), /tab has no read of its own: like is compared with like, the
+    # words with reads of their own, which all differ in kind
+    tab_a = {"id": "a1b2c3d4e5f60001", "label": "Sensors", "type": "tab", "nodes": []}
+    tab_b = {"id": "a1b2c3d4e5f60002", "label": "Alerts", "type": "tab", "nodes": []}
+    har = (HarBuilder()
+           .call("GET", "/settings", response={"version": "4.1", "httpRoot": "/", "theme": "dark"})
+           .call("GET", "/report", response={"report": "report", "scope": "basic", "uptime": 12})
+           .call("GET", "/tabs", response=[{k: v for k, v in tab_a.items() if k != "nodes"},
+                                           {k: v for k, v in tab_b.items() if k != "nodes"}])
+           .call("GET", "/tab/a1b2c3d4e5f60001", response=tab_a)
+           .call("GET", "/tab/a1b2c3d4e5f60002", response=tab_b)
+           .call("GET", "/modules", response=[{"module": "core", "enabled": True, "version": "4.1"}]))
+    templates = {t.template for t in build_from(har).manifest.tools}
+    assert templates == {"/settings", "/report", "/tabs", "/tab/{tab_id}", "/modules"}
