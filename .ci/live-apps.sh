@@ -112,6 +112,7 @@ PLACEMENT_GUNICORN_VERSION=27.0.1
 IRONIC_VERSION=39.0.0
 TIDDLYWIKI_VERSION=5.4.1
 NODE_RED_VERSION=4.1.15
+CHANGEDETECTION_VERSION=0.60.10
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -154,6 +155,7 @@ PLACEMENT_VENV="$CACHE/venv-placement"
 IRONIC_VENV="$CACHE/venv-ironic"
 TIDDLYWIKI_DIR="$CACHE/tiddlywiki"
 NODE_RED_DIR="$CACHE/node-red"
+CHANGEDETECTION_VENV="$CACHE/venv-changedetection"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -593,6 +595,20 @@ install_zenml() {
     install_venv_package "$ZENML_VENV" "zenml[server]" "$ZENML_VERSION"
 }
 
+install_changedetection() {
+    # changedetection.io with every package at the version its install resolved when the capture
+    # was recorded (captures/changedetection/requirements.txt, pip freeze): --no-deps, so pip
+    # resolves nothing; --no-compile, so it byte-compiles none of the ~700 MB (litellm, botocore,
+    # selenium, ... the API never imports): Python compiles what the server imports on first start.
+    if [ "$(installed_pip_version "$CHANGEDETECTION_VENV" changedetection.io)" = "$CHANGEDETECTION_VERSION" ]; then
+        say "changedetection.io $CHANGEDETECTION_VERSION already in $CHANGEDETECTION_VENV"; return
+    fi
+    [ -x "$CHANGEDETECTION_VENV/bin/python" ] || "$PYTHON" -m venv "$CHANGEDETECTION_VENV"
+    say "pip install captures/changedetection/requirements.txt into $CHANGEDETECTION_VENV"
+    "$CHANGEDETECTION_VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps --no-compile \
+        -r captures/changedetection/requirements.txt
+}
+
 install_system_group() {  # apt-get and dpkg: one at a time
     install_parse_server
     install_unleash
@@ -626,6 +642,7 @@ install_python_group_a() {
     install_venv_package "$MAILMAN_VENV" mailman "$MAILMAN_VERSION" "SQLAlchemy==$MAILMAN_SQLALCHEMY_VERSION"
     install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"
     install_venv_package "$FLEXGET_VENV" flexget "$FLEXGET_VERSION"
+    install_changedetection
     install_placement
     install_ironic
 }
@@ -688,6 +705,7 @@ status() {
     say "ironic:      $(installed_pip_version "$IRONIC_VENV" ironic) ($IRONIC_VENV)"
     say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"
     say "node-red:    $(installed_npm_version node-red "$NODE_RED_DIR" || true) ($NODE_RED_DIR)"
+    say "changedetection.io: $(installed_pip_version "$CHANGEDETECTION_VENV" changedetection.io) ($CHANGEDETECTION_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
