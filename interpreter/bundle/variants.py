@@ -4,7 +4,8 @@ build and serving compute alike.
 
 A tool whose only such header is Accept keys by the normalised Accept alone (``*/*`` for none),
 as bundles always did; with other headers the key is one ``name: value`` line per header, in the
-order the tool names them, a header not sent being the empty value (Accept: ``*/*``).
+order the tool names them, a header not sent being the empty value (Accept: ``*/*``). A value
+holding a line break is no value a recording sent (HTTP forbids them), so keys never collide.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ ACCEPT_ONLY = (ACCEPT,)
 
 
 def normalised_value(name: str, value: str | None) -> str:
-    """A header's value as variants compare it: lower case, no white space; Accept's none is ``*/*``."""
+    """A header's value as variants compare it: Accept lower case with no white space (media types
+    are case-insensitive), none being ``*/*``; any other header as sent less the white space
+    around it, since an application may compare it exactly (``V2`` is no ``v2`` to Node-RED)."""
     if name == ACCEPT:
         return normalised_accept(value)
-    return "".join((value or "").split()).lower()
+    return (value or "").strip()
 
 
 def variant_key(headers: tuple[str, ...], value_of: Callable[[str], str | None]) -> str:

@@ -76,3 +76,13 @@ def test_a_key_header_only_ever_refused_without_is_credentials_not_a_variant():
                         .call("GET", "/things", status=401, response={"error": "missing key"})
                         .call("GET", "/things/a1", headers=[("X-Service-Key", "k1")], response=ITEMS[0]))
     assert bundle.replay.variant_headers == {}
+
+
+def test_another_spelling_of_a_recorded_value_is_refused_not_taken_for_it():
+    # the application may compare the value exactly (Node-RED answers 400 to V2): only white space
+    # around it, which HTTP does not carry, is no spelling
+    runtime = EnvironmentRuntime(build_from(versioned_app()))
+    for spelling in ("V2", "02", "2.0"):
+        answer = http_get(runtime, spelling)
+        assert answer.status == 404 and b'"rev"' not in answer.body, spelling
+    assert b'"rev"' in http_get(runtime, " 2 ").body
