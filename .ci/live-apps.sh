@@ -113,6 +113,7 @@ IRONIC_VERSION=39.0.0
 TIDDLYWIKI_VERSION=5.4.1
 NODE_RED_VERSION=4.1.15
 CHANGEDETECTION_VERSION=0.60.10
+DEVPI_VERSION=6.20.3
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -156,6 +157,7 @@ IRONIC_VENV="$CACHE/venv-ironic"
 TIDDLYWIKI_DIR="$CACHE/tiddlywiki"
 NODE_RED_DIR="$CACHE/node-red"
 CHANGEDETECTION_VENV="$CACHE/venv-changedetection"
+DEVPI_VENV="$CACHE/venv-devpi"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -645,6 +647,8 @@ install_python_group_a() {
     install_changedetection
     install_placement
     install_ironic
+    # devpi-server alone (no devpi-web): the JSON API of users and indexes is all the capture uses.
+    install_venv_package "$DEVPI_VENV" devpi-server "$DEVPI_VERSION"
 }
 
 install_python_group_b() {  # those that also prepare a template database (minutes of migrations)
@@ -706,6 +710,7 @@ status() {
     say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"
     say "node-red:    $(installed_npm_version node-red "$NODE_RED_DIR" || true) ($NODE_RED_DIR)"
     say "changedetection.io: $(installed_pip_version "$CHANGEDETECTION_VENV" changedetection.io) ($CHANGEDETECTION_VENV)"
+    say "devpi:       $(installed_pip_version "$DEVPI_VENV" devpi-server) ($DEVPI_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 

@@ -398,6 +398,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
     "changedetection": AppSpec("changedetection", _venv_env("changedetection", "changedetection.py", "0.60.10"),
                                _home_start("changedetection"), "/api/v1/full-spec", 120.0,
                                ready_line="changedetection READY"),
+    "devpi": AppSpec("devpi", _venv_env("devpi", "devpi-server", "6.20.3"), _home_start("devpi"), "/+api", 180.0,
+                     ready_line="devpi READY"),
     "tiddlywiki": AppSpec("tiddlywiki", _tiddlywiki_env, _home_start("tiddlywiki"), "/status", 60.0,
                           ready_line="tiddlywiki READY"),
     "node-red": AppSpec("node-red", _node_red_env, _home_start("node-red"), "/settings", 60.0,
@@ -405,7 +407,7 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
-SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s."""
+SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash)."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
