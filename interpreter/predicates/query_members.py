@@ -35,6 +35,11 @@ class QueryMemberContext(BaseModel):
     shows it on."""
     query_names: list[str] = []
     """The query parameters those reads sent (every one of them, sorted)."""
+    holders: int = 0
+    """Entities (by id) that reads sent with a query show the member on."""
+    holders_read_plainly: int = 0
+    """Of those, how many a read without a query showed holding the object the member sits in
+    (for a top-level member, showing the entity at all)."""
 
 
 class PlainParams(BaseModel):
@@ -55,6 +60,43 @@ def query_member_only_under_query(ctx: QueryMemberContext, params: PlainParams) 
     if ctx.plain_reads < params.min_plain_reads:
         return Miss(f"{ctx.plain_reads} read(s) without a query show the type, fewer than {params.min_plain_reads}")
     return Match({"query_showing": ctx.query_showing, "plain_reads": ctx.plain_reads,
+                  "query": ctx.query_names})
+
+
+class UnreadParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_plain_reads: int = Field(ge=1)
+    """Reads without a query showing other entities holding the member's object without the member:
+    the object is the entity's own (not one the query adds), while the member is in question."""
+    max_read_plainly: int = Field(ge=0)
+    """Holders a read without a query showed holding the member's object, at most: with more, such a
+    read shows whether the object lacks the member."""
+
+
+@predicate("query_member_in_an_object_unread_without_query", context="query-member", params=UnreadParams)
+def query_member_in_an_object_unread_without_query(ctx: QueryMemberContext, params: UnreadParams) -> Outcome:
+    """A member nested in an object (its name holds a dot, no ``*``: no array element) that only
+    reads sent with a query show,
+    on entities of which at most ``max_read_plainly`` were shown holding that object by a read
+    without one: the reads without a query show other entities' objects only, so nothing tells
+    whether these entities' objects hold the member of their own."""
+    keys = ctx.name.split(".")
+    if len(keys) == 1:
+        return Miss("a top-level member: leaving it out leaves no object partly")
+    if "*" in keys:
+        return Miss("a member of array elements: an element list is no one object an entity holds")
+    if ctx.query_showing == 0:
+        return Miss("no read sent with a query shows it")
+    if ctx.plain_showing:
+        return Miss(f"{ctx.plain_showing} read(s) without a query show it: the entity's own")
+    if ctx.plain_reads < params.min_plain_reads:
+        return Miss(f"{ctx.plain_reads} read(s) without a query show the object it sits in, fewer than "
+                    f"{params.min_plain_reads}: the object is the query's")
+    if ctx.holders_read_plainly > params.max_read_plainly:
+        return Miss(f"{ctx.holders_read_plainly} of the {ctx.holders} entities showing it under a query were "
+                    f"read without one holding its object, more than {params.max_read_plainly}")
+    return Match({"holders": ctx.holders, "holders_read_plainly": ctx.holders_read_plainly,
                   "query": ctx.query_names})
 
 

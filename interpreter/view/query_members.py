@@ -136,6 +136,11 @@ class _TypeReads:
     """Per read tool and entity id, the member paths that tool's reads of it without a query show
     (a list may show less of an entity than its item read, by its own projection)."""
     query_reads: list[tuple[int, str, list[tuple[str | None, set[Path]]]]] = field(default_factory=list)
+    query_holders: dict[Path, set[str]] = field(default_factory=dict)
+    """Per member path, the entities (by id) reads sent with a query show it on."""
+    plain_holds: dict[str, set[Path]] = field(default_factory=dict)
+    """Per entity id, the paths at which reads without a query showed it holding an object (``()``
+    itself: any such read of it)."""
     projected: set[int] = field(default_factory=set)
     """Reads sent with a projection candidate (``view-projection-queries``): what they leave out is
     the projection learner's business (``projections``), not a shape this module judges."""
@@ -167,16 +172,24 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
         shown: set[Path] = set()
         parents: set[Path] = set()
         per_entity = []
+        holds_of: dict[str, set[Path]] = {}
         for entity in entities:
             paths, holds = member_paths(entity)
             shown |= paths
             parents |= holds
-            per_entity.append((_entity_key(entity, id_field, record, shape), paths))
+            key = _entity_key(entity, id_field, record, shape)
+            per_entity.append((key, paths))
+            if key is not None:
+                holds_of.setdefault(key, set()).update(holds)
         if _shaping(record, paging):
             _count(seen.queried, shown)
             for path in shown:
                 seen.query_names.setdefault(path, set()).update(k for k, _ in record.query)
             seen.query_reads.append((record.ordinal, shape.tool.name, per_entity))
+            for key, paths in per_entity:
+                if key is not None:
+                    for path in paths:
+                        seen.query_holders.setdefault(path, set()).add(key)
             if candidates.projects(record, tuple(type_words(types[shape.type_name]))):
                 seen.projected.add(record.ordinal)
         else:
@@ -186,6 +199,8 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
             for key, paths in per_entity:
                 if key is not None:
                     seen.by_entity.setdefault((shape.tool.name, key), set()).update(paths)
+            for key, holds in holds_of.items():
+                seen.plain_holds.setdefault(key, set()).update(holds)
     added: dict[str, frozenset[Path]] = {}
     other: set[int] = set()
     projections: set[int] = set()
@@ -202,7 +217,10 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
         left_in, left_out = [], set()
         for path in judged:
             parent_reads = seen.plain_reads if len(path) == 1 else seen.plain_parents.get(path[:-1], 0)
+            holders = seen.query_holders.get(path, set())
             context = QueryMemberContext(
+                holders=len(holders),
+                holders_read_plainly=sum(1 for k in holders if path[:-1] in seen.plain_holds.get(k, set())),
                 name=member_name(path), type=type_name, plain_reads=parent_reads,
                 plain_showing=seen.plain.get(path, 0), query_showing=seen.queried.get(path, 0),
                 query_lacking=len(set(lacking.get(path, []))),
@@ -212,6 +230,8 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
             role = decision.yields.get("role")
             if role == "query":
                 left_in.append(path)
+            elif role == "withheld":
+                left_in.append(path[:1])  # the whole top-level member: never an object less the key
             elif role == "projection":
                 left_out.update(lacking.get(path, []))
         if left_in:
