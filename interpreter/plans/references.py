@@ -85,8 +85,7 @@ def _with_references(plan: WritePlan, members: list[MemberRule], ctx: PlanContex
         sent = [(record, body[member.member]) for record, body in calls if member.member in body]
         values = list(dict.fromkeys(text for record, value in sent if record.succeeded
                                     and not _blank(value, blanks) and (text := json_text(value)) is not None))
-        candidates = [ReferenceCandidate(name=t.name, words=_words(t), holds=[v for v in values if v in known.get(t.name, ())])
-                      for t in others]
+        candidates = [_candidate(t, values, known.get(t.name, set())) for t in others]
         if not any(c.holds for c in candidates):
             continue  # no other type holds any of its values: no evidence to judge
         subject = f"{plan.tool} body.{member.member}"
@@ -101,6 +100,11 @@ def _with_references(plan: WritePlan, members: list[MemberRule], ctx: PlanContex
     if not events:
         return plan
     return plan.model_copy(update={"references": tuple(references), "traces": plan.traces + tuple(events)})
+
+
+def _candidate(target: EntityType, values: list[str], ids: set[str]) -> ReferenceCandidate:
+    holds = [v for v in values if v in ids]
+    return ReferenceCandidate(name=target.name, words=_words(target), holds=holds, ids=sorted(ids) if holds else [])
 
 
 def _dangling_rule(plan: WritePlan, member: str, target: EntityType, rule_id: str, sent: list[tuple[Record, Any]],

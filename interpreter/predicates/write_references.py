@@ -12,6 +12,7 @@ What a value naming no entity does is read from the tool's recorded calls
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -31,6 +32,8 @@ class ReferenceCandidate(BaseModel):
     """The literal segments of its collection path (what a member's name may agree with)."""
     holds: list[str] = Field(default_factory=list)
     """Which of the member's values (as text) the capture shows an entity of this type holding as its id."""
+    ids: list[str] = Field(default_factory=list)
+    """Every id (as text) the capture shows an entity of this type holding, sorted (how the type is keyed)."""
 
 
 @context_model("write-reference")
@@ -129,6 +132,41 @@ def reference_held_by_one_type(ctx: WriteReferenceContext, params: OneTypeParams
     if holding:
         return Miss(f"several types hold every value: {', '.join(c.name for c in holding)}")
     return Miss("no other type holds every value as an id")
+
+
+class NamedKeysParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    key_pattern: str
+    """A regular expression every sent value and every id of the type fits whole: a name chosen as a
+    key (``python3``, ``guest``), with a letter, so no counter or generated number."""
+    min_length: int = Field(ge=1)
+    """A shorter name (``en``) may equal another type's key by chance."""
+
+
+@predicate("reference_held_as_named_keys", context="write-reference", params=NamedKeysParams)
+def reference_held_as_named_keys(ctx: WriteReferenceContext, params: NamedKeysParams) -> Outcome:
+    """Exactly one other type holds every value the tool's successful calls sent as ids of its
+    entities, and that type is keyed by names (every id the capture shows it holding is a name of
+    the pattern, as every sent value is): a kernel's ``name`` naming one of the kernel specs keyed
+    ``python3``. A name matching another type's key by chance is unlikely where the type's every key
+    is a chosen name, which a counter or a generated id is not."""
+    if not ctx.values:
+        return Miss("no successful call sent a value")
+    compiled = re.compile(params.key_pattern)
+    other = next((v for v in ctx.values if len(v) < params.min_length or not compiled.fullmatch(v)), None)
+    if other is not None:
+        return Miss(f"{other!r} is no name of the pattern {params.key_pattern} and {params.min_length} or more "
+                    "characters")
+    holding = [c for c in ctx.types if set(ctx.values) <= set(c.holds)]
+    if len(holding) != 1:
+        return Miss(f"several types hold every value: {', '.join(c.name for c in holding)}" if holding
+                    else "no other type holds every value as an id")
+    keyed = holding[0]
+    unnamed = next((i for i in keyed.ids if not compiled.fullmatch(i)), None)
+    if unnamed is not None:
+        return Miss(f"{keyed.name} holds the id {unnamed!r}, no name of the pattern: it is not keyed by names")
+    return Match({"type": keyed.name, "values": len(ctx.values), "keys": len(keyed.ids)})
 
 
 class DanglingCall(BaseModel):

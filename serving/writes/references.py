@@ -16,6 +16,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.models import ReferenceRule, WritePlan
+from capenv.interpreter.bundle.rule_data import setting_value
 from capenv.interpreter.bundle.values import same_json
 from capenv.serving.state.index import StateIndex, key_of
 
@@ -31,7 +32,7 @@ def check_references(plan: WritePlan, body: dict[str, Any], state: StateIndex) -
         if any(same_json(value, blank) for blank in reference.blanks):
             continue
         if not _names_held(value, reference.type, state):
-            raise WriteRefusal(refusal_message(reference, value))
+            raise WriteRefusal(refusal_message(reference, value, _held_ids(reference.type, state)))
 
 
 def _names_held(value: Any, type_name: str, state: StateIndex) -> bool:
@@ -41,9 +42,15 @@ def _names_held(value: Any, type_name: str, state: StateIndex) -> bool:
     return any(key in collection.entities for collection in state.collections_of(type_name))
 
 
-def refusal_message(reference: ReferenceRule, value: Any) -> str:
-    """What was refused, what would be accepted, and why this environment refuses it."""
-    accepted = "send the id of one it holds"
+def _held_ids(type_name: str, state: StateIndex) -> list[str]:
+    """The ids the state holds of the type, when few enough to name in a refusal (else none)."""
+    ids = list(dict.fromkeys(key for collection in state.collections_of(type_name) for key in collection.entities))
+    return ids if len(ids) <= int(setting_value("plans", "reference_refusal_listed_ids")) else []
+
+
+def refusal_message(reference: ReferenceRule, value: Any, held: list[str] | None = None) -> str:
+    """What was refused, what would be accepted (the held ids, when few), and why this environment refuses it."""
+    accepted = "send the id of one it holds" + (f" ({', '.join(held)})" if held else "")
     if reference.blanks:
         accepted += ", or " + " or ".join(dumps(b).decode() for b in reference.blanks)
     if reference.dangling == "refused":
