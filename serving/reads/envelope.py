@@ -54,6 +54,20 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
     for member in sorted(view.envelope_members, key=lambda member: _RENDER_ORDER.get(member.role, 0)):
         recorded = member_at(line.base.body, member.pointer)
         if recorded is MISSING and not (member.role == "query-echo" and _sends(asked, member.field)):
+            if member.role == "recorded" and not whole and _carried_beside(view, member, asked):
+                # A recording sent with a parameter this call sends carried it and the state cannot
+                # compute it: a page the recording did not cut may carry it (Ironic's next link on a
+                # cut page), so its absence holds only for what the recording asked, while the
+                # collection holds. (Strapi's start, carried only beside parameters the call does
+                # not send, stays absent.)
+                if unchanged is None:
+                    unchanged = as_recorded and line.held_digest is not None and current_digest() == line.held_digest
+                if not unchanged:
+                    return body, (f"the answer's {member.pointer} is absent from its recording while other recordings"
+                                  " of this list carry it, a value the state cannot compute, and the call pages "
+                                  + ("otherwise than that recording" if not as_recorded else
+                                     "a collection that has changed since it was recorded")
+                                  + ": whether the application answers it here is unknown")
             continue  # this line's answers never carried it
         # (an echo the application answers only to a call sending its parameter, Feathers' limit
         # to $limit, is added to a base recorded without it: every recording sending it showed it)
@@ -122,6 +136,14 @@ def _echoed(member: EnvelopeMember, asked: tuple[tuple[str, str], ...], recorded
     if not values and not any(name == member.field for name, _ in _decoded(recorded_query)):
         return _KEEP if isinstance(recorded, int) and not isinstance(recorded, bool) else MISSING
     return MISSING
+
+
+def _carried_beside(view: ReadView, member: EnvelopeMember, asked: tuple[tuple[str, str], ...]) -> bool:
+    """Whether a line of the view whose recording carries the member was sent with a query
+    parameter the call sends too."""
+    names = {name for name, _ in _decoded(asked)}
+    return any(member_at(line.base.body, member.pointer) is not MISSING
+               and names & {name for name, _ in _decoded(line.query)} for line in view.lines)
 
 
 def _sends(asked: tuple[tuple[str, str], ...], param: str | None) -> bool:

@@ -62,7 +62,6 @@ def check(app: str, results: list[CallResult]) -> None:
 
 
 KNOWN_WRONG: dict[str, str] = {
-    "ironic": "a paged node list (limit=1) is answered without the application's next URL",
     "changedetection": "a served tag create (POST /api/v1/tag, answered {uuid}) answers the uuid the capture's "
                        "create recorded, not the one it stored; and the tag list keyed by uuid (a document) is "
                        "answered from state unchanged after it",
