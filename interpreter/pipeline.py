@@ -20,6 +20,7 @@ from capenv.interpreter.manifest.overrides import load_overrides
 from capenv.interpreter.report import report_document
 from capenv.interpreter.rules_engine import RuleSet, load_rules
 from capenv.interpreter.view.build import build_view
+from capenv.interpreter.view.live_reports import live_reports
 from capenv.interpreter.view.negotiation import request_variants, without_variants
 from capenv.interpreter.view.unrouted_spellings import without_unrouted
 from capenv.interpreter.view.replay_facts import replay_table
@@ -141,6 +142,8 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
         info = BundleInfo(evidence_id=evidence.evidence_id, rules_revision=ruleset.revision,
                           source=Path(str(capture)).name, records=len(evidence.records),
                           primary_origin=evidence.primary_origin)
-        replay = replay_table(evidence, manifest, view, variants)
+        reports, report_traces = live_reports(manifest, view, by_ordinal, ruleset)
+        view = view.model_copy(update={"traces": view.traces + report_traces}) if report_traces else view
+        replay = replay_table(evidence, manifest, view, variants).model_copy(update={"live_reports": reports})
         return Bundle(info=info, manifest=manifest, view=view, replay=replay,
                       report=report_document(manifest, view, len(evidence.records), replay))

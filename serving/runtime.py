@@ -233,6 +233,10 @@ class EnvironmentRuntime(Runtime):
         return handler(entry, call, idempotency_key)
 
     def _read(self, entry: CatalogEntry, call: ReadCall, idempotency_key: str | None = None) -> Served:
+        live = self.bundle.replay.live_reports.get(entry.tool.name)
+        if live is not None:
+            raise CallRefused(f"{entry.tool.method} {entry.tool.spelled(call.path)} is not answered: {live}, "
+                              f"so a recorded answer would give an old one", http_status=409)
         state = self._holder.working() if self._guarded else None
         if entry.from_state and entry.view is not None and not self._replayer.other_accept(call):
             served = self._state_reads.answer(entry.view, call, state if state is not None else self._holder.working())

@@ -542,6 +542,9 @@ class ReplayTable(_Model):
     """Per tool whose recordings sent a header selecting the answer with more than one value: the
     variant most of them sent (ties: the earliest), which a call sending none is taken to send
     (docs/absence.md, "Replay")."""
+    live_reports: dict[str, str] = Field(default_factory=dict)
+    """Per document read tool whose answers hold the application's own now (``view-live-reports``:
+    a diagnostics report's time): why. Serving refuses its reads rather than answer an old now."""
     variant_headers: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Per tool of ``default_accept`` whose selecting headers are not Accept alone: those headers,
     lower case, in the order its variant keys name them (a tool missing here selects by Accept)."""
