@@ -14,10 +14,12 @@ with its recorded value. Plans with no such shape get no trace, so their bytes s
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from capenv.interpreter.bundle.body_members import chosen_member
 from capenv.interpreter.bundle.models import UnprovenValue, WritePlan
+from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.predicates.sent_values import WriteSentValuesContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
 
@@ -52,11 +54,14 @@ def _judged(plan: WritePlan, ctx: PlanContext) -> WritePlan:
               and (body := _sent_body(record, plan)) is not None]
     unproven: list[UnprovenValue] = []
     events: list[TraceEvent] = []
+    entities = _entities(plan.type, ctx) if plan.type is not None else []
     for member in members:
         sent: list[Any] = [body[member] for body in bodies if member in body]
         if not sent:
             continue
-        decision = evaluate(ctx.ruleset, TABLE, WriteSentValuesContext(sent=sent), subject=f"{plan.tool} body.{member}")
+        held = [value for shown in entities for value in _distinct(v[member] for v in shown if member in v)]
+        decision = evaluate(ctx.ruleset, TABLE, WriteSentValuesContext(sent=sent, member=member, held=held),
+                            subject=f"{plan.tool} body.{member}")
         matched = [e for e in decision.events if e.outcome == "match"]
         if not matched:
             continue
@@ -66,3 +71,27 @@ def _judged(plan: WritePlan, ctx: PlanContext) -> WritePlan:
     if not unproven:
         return plan
     return plan.model_copy(update={"unproven_values": tuple(unproven), "traces": plan.traces + tuple(events)})
+
+
+def _entities(type_name: str, ctx: PlanContext) -> list[list[dict[str, Any]]]:
+    """Per entity of the type the capture shows, every value it was shown holding: the initial
+    state's, then each read's."""
+    shown: dict[str, list[dict[str, Any]]] = {}
+    for collection in ctx.view.state.collections:
+        if collection.type == type_name:
+            for entity in collection.entities:
+                if isinstance(entity.value, dict):
+                    shown.setdefault(str(entity.id), []).append(entity.value)
+    for (t, key), sightings in ctx.timeline.by_entity.items():
+        if t == type_name:
+            shown.setdefault(key, []).extend(s.value for s in sightings if isinstance(s.value, dict))
+    return list(shown.values())
+
+
+def _distinct(values: Iterable[Any]) -> list[Any]:
+    """The values in first-seen order, each once (JSON equality)."""
+    kept: list[Any] = []
+    for value in values:
+        if not any(same_json(value, k) for k in kept):
+            kept.append(value)
+    return kept

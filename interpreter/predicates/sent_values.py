@@ -21,6 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
 
+from .update_values import name_words
+
 
 @context_model("write-sent-values")
 class WriteSentValuesContext(BaseModel):
@@ -28,6 +30,11 @@ class WriteSentValuesContext(BaseModel):
 
     sent: list[Any] = Field(default_factory=list)
     """The values the tool's successful recorded calls sent in the member (one per call sending it)."""
+    member: str = ""
+    """The member's name."""
+    held: list[Any] = Field(default_factory=list)
+    """The values the capture shows the type's entities holding in the field of the member's name:
+    each entity's distinct values, from the initial state and every later read of it."""
 
 
 def _is_number(value: Any) -> bool:
@@ -119,3 +126,55 @@ def sent_text_all_of_format(ctx: WriteSentValuesContext, params: TextFormatParam
     if other is not None:
         return Miss(f"a recorded call sent {_shown(other)}, which is not {params.described}")
     return Match({"schema": {"pattern": params.pattern, "examples": texts[:1]}, "described": params.described})
+
+
+class VocabularyNameParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    words: list[str] = Field(min_length=1)
+    """The last word of a member naming a value from a closed list (``status``, ``sharing``)."""
+
+
+@predicate("sent_member_named_as_vocabulary", context="write-sent-values", params=VocabularyNameParams)
+def sent_member_named_as_vocabulary(ctx: WriteSentValuesContext, params: VocabularyNameParams) -> Outcome:
+    """The member's name ends with a word naming a value from a closed list (a ``status``, an
+    ``execution_state``, a ``sharing``): a title or an author never does."""
+    words = [w for _, _, w in name_words(ctx.member)]
+    pool = {w.lower() for w in params.words}
+    if words and words[-1] in pool:
+        return Match({"word": words[-1]})
+    return Miss(f"{ctx.member!r} does not end with one of the words {sorted(pool)}")
+
+
+class VocabularyParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pattern: str
+    """A regular expression every held and sent value fits whole (a word such as ``open``)."""
+    max_distinct: int = Field(ge=1)
+    """The most distinct values a vocabulary shows."""
+    min_repeats: int = Field(ge=1)
+    """How many values (held and sent) at least repeat one shown before: a vocabulary's words recur."""
+
+
+@predicate("sent_text_of_a_vocabulary", context="write-sent-values", params=VocabularyParams)
+def sent_text_of_a_vocabulary(ctx: WriteSentValuesContext, params: VocabularyParams) -> Outcome:
+    """Every value held and sent is a word of a few (statuses open, locked), some held or sent more
+    than once: a word the capture never shows is unproven (an application validating the member
+    against a list refuses it: Redmine's 'Status is not included in the list')."""
+    if not ctx.sent:
+        return Miss("no value was sent in the member")
+    values = ctx.held + ctx.sent
+    compiled = re.compile(params.pattern)
+    others = [v for v in values if not isinstance(v, str) or not compiled.fullmatch(v)]
+    if others:
+        return Miss(f"{_shown(others[0])} is no word of the shape {params.pattern}")
+    distinct = sorted(set(values))
+    if len(distinct) > params.max_distinct:
+        return Miss(f"{len(distinct)} distinct values, more than {params.max_distinct}")
+    repeats = len(values) - len(distinct)
+    if repeats < params.min_repeats:
+        return Miss(f"{repeats} repeated value(s), fewer than {params.min_repeats}: names rather than a vocabulary")
+    return Match({"schema": {"enum": distinct},
+                  "described": f"one of the values the capture shows ({', '.join(distinct)})"})
+

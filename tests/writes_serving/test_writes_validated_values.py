@@ -3,7 +3,8 @@ over HTTP: a recorded refusal of a create whose body differs from a success's in
 (a), or sends a new value the refusal's answer quotes beside another new value (b), of a member
 whose successful values repeat (values from a set, not free text), makes serving
 accept only the values recorded successes sent and refuse another, saying which and citing the
-refusal, with the state unchanged. A capture with no such refusal, or refusing a free-text member, keeps storing any value.
+refusal, with the state unchanged. A capture with no such refusal, or refusing a free-text member, validates nothing: a status of a few repeated words is still
+taken only with a word the capture shows (``sent-values.vocabulary``, tests/writes_serving/test_writes_vocabulary_values.py).
 """
 
 from __future__ import annotations
@@ -71,8 +72,13 @@ def test_another_value_is_refused_and_a_recorded_one_served(built) -> None:
         with http_in_thread(runtime) as serving:
             before = data_client.data_get(serving.base_url, token=serving.data_token)
             status, answer = send_json(serving, "/posts", {"title": "New", "status": "archived"})
-            if case in ("none", "free-text"):  # nothing shows the application validating it: stored as sent
-                assert status == 201 and answer["status"] == "archived"
+            if case in ("none", "free-text"):  # no refusal shows it validated, but a status repeating a few
+                # words is a vocabulary (sent-values.vocabulary): another word is refused naming those shown
+                assert status == 400 and "one of the values the capture shows (draft, published)" in answer["message"]
+                assert "was refused" not in answer["message"]  # no refusal to cite
+                assert data_client.data_get(serving.base_url, token=serving.data_token) == before
+                status, answer = send_json(serving, "/posts", {"title": "New", "status": "published"})
+                assert status == 201 and answer["status"] == "published"
                 return
             assert status == 400, answer
             message = answer["message"]
