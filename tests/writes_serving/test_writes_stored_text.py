@@ -69,7 +69,7 @@ def test_plain_text_is_stored_as_sent(plain) -> None:
 @pytest.mark.parametrize("name, said", [
     ("Rock & Roll", "markup characters"), ("<b>Bold</b>", "markup characters"),
     ("  spaced  ", "white space before or after"), ("", "an empty string"), ("bell\u0007", "control characters"),
-    ("two\nlines", "line breaks"), ("x" * 101, "more than 100 characters"),
+    ("two\nlines", "line breaks"), ("x" * 51, "more than 50 characters"),
 ])
 def test_unproven_text_is_refused_with_the_state_unchanged(plain, name, said) -> None:
     status, answer, before, after = rename(plain, name)
