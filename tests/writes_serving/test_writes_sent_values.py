@@ -110,3 +110,40 @@ def test_the_tool_input_schema_says_and_enforces_it(shaped) -> None:
         assert result.is_error
     finally:
         runtime.close()
+
+
+def priced_capture() -> HarBuilder:
+    """Fees created with prices written as decimal text with two places, each read back and listed."""
+    har = HarBuilder()
+    held = [{"id": 1, "name": "entry", "price": "12.00"}]
+    har.call("GET", "/fees", response=list(held))
+    har.call("GET", "/fees/1", response=held[0])
+    for index, price in enumerate(("7.50", "19.99")):
+        entity = {"id": 2 + index, "name": f"fee-{index}", "price": price}
+        held.append(entity)
+        har.call("POST", "/fees", body={"name": entity["name"], "price": price}, status=201, response=entity)
+        har.call("GET", f"/fees/{entity['id']}", response=entity)
+        har.call("GET", "/fees", response=list(held))
+    return har
+
+
+@pytest.mark.parametrize("price, served", [("15.25", True), ("abc", False), ("-1.00", False), ("15", False),
+                                           ("7.125", False)])
+def test_decimal_text_is_served_only_as_every_call_wrote_it(tmp_path, price, served) -> None:
+    # must not: 201 storing "abc" (a DecimalField answers 400) or "15" (it answers "15.00")
+    bundle = build_from(priced_capture(), tmp_path / "capture.har")
+    assert {u.rule_id for u in plan(bundle, "POST", "/fees").unproven_values} == {
+        "sent-values.decimal-text", "sent-values.decimal-two-places"}
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            before = data_client.data_get(serving.base_url, token=serving.data_token)
+            status, answer = send_json(serving, "/fees", {"name": "late", "price": price})
+            after = data_client.data_get(serving.base_url, token=serving.data_token)
+    finally:
+        runtime.close()
+    if served:
+        assert status == 201 and answer["price"] == price, answer
+    else:
+        assert status == 400 and "'price'" in answer["message"] and "decimal" in answer["message"], answer
+        assert after == before
