@@ -45,7 +45,7 @@ from .parents import missing_parent, refuse_held_elsewhere, refuse_unlike_holder
 from .projection import (
     Projecting, ProjectionRefused, known_members, named_members, projected_answer, projecting, without_projection,
 )
-from .queries import unproven, value_kinds
+from .queries import held_texts, unproven, value_kinds
 from .replay import Replayer
 from .initial_sightings import InitialSightings
 from .summaries import Summaries
@@ -250,7 +250,7 @@ class StateReads:
         refuse_unplaced(held, entity_type.name)
         members = list(held.members()) if held is not None else []
         fields = {name for member in members for name in member}
-        reason = unproven(view.learned_queries, call.query, fields, value_kinds(members))
+        reason = unproven(view.learned_queries, call.query, fields, value_kinds(members), held_texts(members))
         if reason is not None:
             raise CallRefused(f"this {entity_type.name} list query is not answered: {reason}", http_status=400)
         evaluated = whole.model_copy(update={"queries": tuple(specs[name] for name in values),

@@ -220,13 +220,25 @@ def value_kinds(members: list[dict[str, Any]]) -> dict[str, set[str]]:
     return kinds
 
 
+def held_texts(members: list[dict[str, Any]]) -> dict[str, set[str]]:
+    """Per field, the texts ``members`` hold there."""
+    texts: dict[str, set[str]] = {}
+    for member in members:
+        for name, value in member.items():
+            if isinstance(value, str):
+                texts.setdefault(name, set()).add(value)
+    return texts
+
+
 def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
-             kinds: dict[str, set[str]] | None = None) -> str | None:
+             kinds: dict[str, set[str]] | None = None, texts: dict[str, set[str]] | None = None) -> str | None:
     """Why the learned queries cannot answer ``query`` as the recordings proved them (a filter sent
     empty, a sort key naming no field the entities hold, a page number with no page size, an expression comparing a
     field with a literal of another kind than the entities hold there, ``kinds`` from
-    ``value_kinds``: an object or array, or a number field with a text), else None."""
+    ``value_kinds``: an object or array, or a number field with a text; an equality with a text a
+    held one spells in other letter case, ``texts`` from ``held_texts``), else None."""
     kinds = kinds or {}
+    texts = texts or {}
     by_param = {spec.param: spec for spec in specs}
     values = {name: value for name, value in decoded(query) if name in by_param}
     keyed = [name for name in values if by_param[name].kind == "sort" and by_param[name].field is not None]
@@ -332,6 +344,12 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
             return (f"{name}={value!r} compares {spec.field!r}, which the listed entities hold as a boolean, with "
                     f"neither true nor false: the capture does not show whether the application converts it, "
                     f"refuses it (400) or matches nothing; send true or false")
+        if spec.kind == "equals":
+            other_case = sorted(t for t in texts.get(spec.field, ()) if t != value and t.casefold() == value.casefold())
+            if other_case:
+                return (f"{name}={value!r} matches {spec.field!r} {other_case[0]!r} of a listed entity but for letter "
+                        f"case: the capture does not show whether the application compares it ignoring case (and "
+                        f"lists that entity) or exactly (and does not); send the text as the entity holds it")
     for name, value in values.items():
         if by_param[name].kind in PAGING_KINDS and not (value.isascii() and value.isdigit()):
             return (f"{name}={value!r} is no whole number of 0 or more, the only paging values the learned "
