@@ -871,7 +871,8 @@ class ProtectedEntity(_Model):
     """A kind of entity a delete is not served for (``delete-protected``): one whose member says it
     is a default or built-in one (a name holding the word ``default``, ``removable: false``), which
     applications refuse to delete (the default stack, a built-in group, the default profile) while
-    the capture shows no delete of one."""
+    the capture shows no delete of one; or an update is not served for (``update-protected``): one
+    whose member says it may not be edited (``editable: false``)."""
 
     rule_id: str
     pointer: str
@@ -958,8 +959,8 @@ class WritePlan(_Model):
     refuses a call changing that member while held entities name the entity; written to a bundle
     only when there are some, as ``references``."""
     protected: tuple[ProtectedEntity, ...] = ()
-    """For a delete: the kinds of entity serving refuses to delete (``plans/protected``); written to a
-    bundle only when there are some."""
+    """For a delete or an update: the kinds of entity serving refuses to delete or update
+    (``plans/protected``); written to a bundle only when there are some."""
     chosen_id: ChosenId | None = None
     """For a create whose client chooses the identity: the shape it must have (``plans/chosen_ids``);
     written to a bundle only when set, as ``references``."""

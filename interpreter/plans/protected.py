@@ -1,4 +1,4 @@
-"""Which entities a delete is not served for (``WritePlan.protected``).
+"""Which entities a delete or an update is not served for (``WritePlan.protected``).
 
 A delete models the entity alone, and answers success for any held entity. Applications refuse to
 delete the entity they fall back on or ship with (the default stack, the default printer profile,
@@ -7,6 +7,9 @@ application keeps: a wrong answer. The ``delete-protected`` table names, from ev
 type's entities the capture shows, the members marking such an entity (a naming member holding the
 word default, a removable flag false, a builtin flag true) unless a recorded delete removed one;
 serving refuses to delete an entity so marked (``serving/writes/protected``), state unchanged.
+An update likewise models the entity alone: the ``update-protected`` table names the members
+marking an entity the application does not let be edited (editable false, builtin true; Unleash
+answers 500 to a PUT of a built-in strategy type), unless a recorded update changed one.
 Plans of types with no such member get no trace, so their bytes stay as they were.
 """
 
@@ -24,30 +27,34 @@ from .context import PlanContext
 from .referrers import _entities_seen
 from .references import _calls
 
-TABLE = "delete-protected"
+TABLES = {"delete": "delete-protected", "update": "update-protected"}
+"""The table judging each effect's plans."""
 
 
 def with_protected(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
-    """Each built item delete with the kinds of entity of its type serving refuses to delete."""
-    if TABLE not in ctx.ruleset.tables or not any(_judged(p) for p in plans):
+    """Each built item delete or update with the kinds of entity of its type serving refuses to
+    delete or update."""
+    if not any(_judged(p, ctx) for p in plans):
         return plans
     seen = _entities_seen(ctx)
     id_fields = {t.name: t.id_field for t in ctx.view.types}
-    deleted = _deleted(plans, ctx, seen, id_fields)
-    return [_with(plan, ctx, seen.get(plan.type or "", []), deleted.get(plan.type or "", []), id_fields)
-            if _judged(plan) and plan.type in id_fields else plan for plan in plans]
+    written = {effect: _written(plans, ctx, seen, id_fields, effect) for effect in TABLES}
+    return [_with(plan, ctx, seen.get(plan.type or "", []), written[plan.effect].get(plan.type or "", []), id_fields)
+            if _judged(plan, ctx) and plan.type in id_fields else plan for plan in plans]
 
 
-def _judged(plan: WritePlan) -> bool:
-    return plan.effect == "delete" and plan.type is not None and plan.build_reason is None
+def _judged(plan: WritePlan, ctx: PlanContext) -> bool:
+    return (plan.effect in TABLES and TABLES[plan.effect] in ctx.ruleset.tables and plan.type is not None
+            and plan.build_reason is None)
 
 
-def _deleted(plans: list[WritePlan], ctx: PlanContext, seen: dict[str, list[dict[str, Any]]],
-             id_fields: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
-    """Per type, the values the capture shows of the entities its successful item deletes named."""
+def _written(plans: list[WritePlan], ctx: PlanContext, seen: dict[str, list[dict[str, Any]]],
+             id_fields: dict[str, str], effect: str) -> dict[str, list[dict[str, Any]]]:
+    """Per type, the values the capture shows of the entities its successful item writes of
+    ``effect`` named."""
     out: dict[str, list[dict[str, Any]]] = {}
     for plan in plans:
-        if plan.effect != "delete" or plan.type not in id_fields:
+        if plan.effect != effect or plan.type not in id_fields:
             continue
         field = id_fields[plan.type]
         named = {unquote(split_path(r.path)[-1]) for r in _calls(plan, ctx) if r.succeeded and split_path(r.path)}
@@ -55,12 +62,12 @@ def _deleted(plans: list[WritePlan], ctx: PlanContext, seen: dict[str, list[dict
     return out
 
 
-def _with(plan: WritePlan, ctx: PlanContext, entities: list[dict[str, Any]], deleted: list[dict[str, Any]],
+def _with(plan: WritePlan, ctx: PlanContext, entities: list[dict[str, Any]], written: list[dict[str, Any]],
           id_fields: dict[str, str]) -> WritePlan:
     if not entities:
         return plan
-    context = DeleteProtectedContext(id_field=id_fields[plan.type or ""], entities=entities, deleted=deleted)
-    decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{plan.tool} {plan.type}")
+    context = DeleteProtectedContext(id_field=id_fields[plan.type or ""], entities=entities, written=written)
+    decision = evaluate(ctx.ruleset, TABLES[plan.effect], context, subject=f"{plan.tool} {plan.type}")
     matched = [e for e in decision.events if e.outcome == "match"]
     if not matched:
         return plan

@@ -1,5 +1,6 @@
-"""Predicates on the entities of a type a delete removes, for members marking an entity as a
-default or built-in one: context ``delete-protected``, table ``delete-protected``.
+"""Predicates on the entities of a type a delete removes or an update changes, for members marking
+an entity as a default, built-in or not editable one: context ``delete-protected``, tables
+``delete-protected`` and ``update-protected``.
 
 Applications refuse to delete the entity they fall back on or ship with (ZenML's default stack
 answers 403, OctoPrint's default printer profile 409, a built-in access group 403); a delete
@@ -8,7 +9,8 @@ entity is data in the table (the naming members and the word, the flag members a
 that protects); a match's evidence is what serving checks per entity (``pointers``, ``words`` and
 ``separators``, or ``value``, and ``described``), so serving judges no words. A type the capture
 shows deleting such an entity (a successful delete removing one) is not judged: the application
-deletes them.
+deletes them. The same holds for updates (``update-protected``): ``written`` is then what the
+successful recorded updates changed.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ class DeleteProtectedContext(BaseModel):
     id_field: str = "id"
     entities: list[dict[str, Any]] = Field(default_factory=list)
     """Every value of the type's entities the capture shows (the initial state, later sightings)."""
-    deleted: list[dict[str, Any]] = Field(default_factory=list)
-    """The values, as held before, of the entities a successful recorded delete of the type removed."""
+    written: list[dict[str, Any]] = Field(default_factory=list)
+    """The values, as held before, of the entities a successful recorded write of the table's kind
+    (a delete for ``delete-protected``, an update for ``update-protected``) of the type named."""
 
 
 class NamedWordParams(BaseModel):
@@ -62,18 +65,18 @@ def _named_words(text: Any, separators: str) -> set[str]:
 
 @predicate("entities_name_a_word", context="delete-protected", params=NamedWordParams)
 def entities_name_a_word(ctx: DeleteProtectedContext, params: NamedWordParams) -> Outcome:
-    """An entity's naming member has one of the words among its words, and no recorded delete
-    removed an entity whose naming member had one."""
+    """An entity's naming member has one of the words among its words, and no successful recorded
+    write of the table's kind named an entity whose naming member had one."""
     members = list(params.members) + ([ctx.id_field] if params.with_id_field else [])
     words = {w.lower() for w in params.words}
 
     def naming(entity: dict[str, Any]) -> list[str]:
         return [m for m in members if _named_words(entity.get(m), params.separators) & words]
 
-    deleted = next((e for e in ctx.deleted if naming(e)), None)
-    if deleted is not None:
-        member = naming(deleted)[0]
-        return Miss(f"a recorded delete removed an entity whose {member} is {deleted[member]!r}")
+    written = next((e for e in ctx.written if naming(e)), None)
+    if written is not None:
+        member = naming(written)[0]
+        return Miss(f"a successful recorded write named an entity whose {member} is {written[member]!r}")
     found = sorted({m for e in ctx.entities for m in naming(e)}, key=members.index)
     if not found:
         return Miss(f"no entity's {', '.join(members)} has one of the words {', '.join(sorted(words))}")
@@ -95,12 +98,12 @@ def _flags(value: Any, names: set[str], pointer: str = "") -> Iterator[tuple[str
 
 @predicate("entities_hold_flag", context="delete-protected", params=FlagParams)
 def entities_hold_flag(ctx: DeleteProtectedContext, params: FlagParams) -> Outcome:
-    """An entity holds one of the flag members as a boolean, and no recorded delete removed an
-    entity holding it at the protecting value."""
+    """An entity holds one of the flag members as a boolean, and no successful recorded write of
+    the table's kind named an entity holding it at the protecting value."""
     names = set(params.members)
-    deleted = next(((p, e) for e in ctx.deleted for p, v in _flags(e, names) if v == params.value), None)
-    if deleted is not None:
-        return Miss(f"a recorded delete removed an entity holding {deleted[0]} {str(params.value).lower()}")
+    written = next(((p, e) for e in ctx.written for p, v in _flags(e, names) if v == params.value), None)
+    if written is not None:
+        return Miss(f"a successful recorded write named an entity holding {written[0]} {str(params.value).lower()}")
     pointers = sorted({p for e in ctx.entities for p, _ in _flags(e, names)})
     if not pointers:
         return Miss(f"no entity holds one of the flags {', '.join(params.members)} as a boolean")

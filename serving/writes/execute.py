@@ -247,6 +247,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
                        call.path)
     if plan.effect in ("update", "action"):
         collection, key, entity = _find_item(plan, env, call, state)
+        if plan.protected and env.checks_references:
+            refuse_protected(plan, entity, collection.ids.get(key, key))
         if plan.references and env.checks_references:  # a missing entity answers as the application does first
             check_references(plan, body, state)
         if plan.validated_values and env.checks_references:

@@ -1,5 +1,6 @@
-"""Refuse a delete of an entity marked as a default or built-in one (``WritePlan.protected``,
-learned by ``interpreter/plans/protected`` with the ``delete-protected`` table).
+"""Refuse a delete of an entity marked as a default or built-in one, or an update of one marked
+as not editable (``WritePlan.protected``, learned by ``interpreter/plans/protected`` with the
+``delete-protected`` and ``update-protected`` tables).
 
 Applications refuse to delete the entity they fall back on or ship with (a default stack, a
 default profile, a built-in group), which a delete (the entity alone) would answer with success.
@@ -31,12 +32,14 @@ def marks(protection: ProtectedEntity, entity: dict[str, Any]) -> Any:
 
 
 def refuse_protected(plan: WritePlan, entity: dict[str, Any], shown_id: Any) -> None:
-    """Refuse the delete when a protection of the plan marks ``entity``."""
+    """Refuse the delete or update when a protection of the plan marks ``entity``."""
+    verb, noun = ("update", "updates") if plan.effect == "update" else ("delete", "deletes")
+    kind = "not editable" if plan.effect == "update" else "a default or built-in one"
     for protection in plan.protected:
         value = marks(protection, entity)
         if value is not None:
             raise WriteRefusal(
-                f"the {plan.type} entity {shown_id!r} is marked as a default or built-in one ({protection.described}; "
-                f"here {protection.pointer} is {value!r}): applications refuse to delete such an entity, and the "
-                f"capture shows no delete of one, so this environment does not serve it; deletes of other "
+                f"the {plan.type} entity {shown_id!r} is marked as {kind} ({protection.described}; "
+                f"here {protection.pointer} is {value!r}): applications refuse to {verb} such an entity, and the "
+                f"capture shows no {verb} of one, so this environment does not serve it; {noun} of other "
                 f"{plan.type} entities are served")
