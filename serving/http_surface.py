@@ -10,11 +10,19 @@ A recorded header no HTTP/1.1 server can send (an HTTP/2 pseudo-header such as `
 name that is not a token, a value with a NUL or another control character) is dropped, and
 ``capenv report`` names it (``unsendable_header``); surrounding blanks of a value are trimmed.
 Sent as recorded, the server would fail after the write committed and the client get no status.
+
+A path argument holding a percent-escape of an unreserved character (a letter, a digit, ``-``,
+``.``, ``_``, ``~``; RFC 3986 2.3: clients never escape them) is refused: applications differ (most
+routers decode it, so ``/messages/%33`` is message 3; Koa's leaves it as written, so Feathers
+answers 404 for id ``%33``), and a capture of ordinary clients shows neither. A capture whose
+recorded calls sent such a spelling shows how the application takes it (the gate judged those
+calls), and the paths are then matched as the spec says (either spelling once decoded).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -30,20 +38,35 @@ from capenv.serving.runtime_api import HttpAnswer, HttpRequest
 DROPPED_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"})
 MAX_TOOLS_NAMED = 40
 SENDABLE_HEADERS_KEPT = 4096
+ESCAPED_UNRESERVED = re.compile(r"%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[Dd]|2[Ee]|5[Ff]|7[Ee])")
+"""A percent-escape of an RFC 3986 unreserved character (A-Z a-z 0-9 - . _ ~)."""
 """How many recordings' sendable headers are kept worked out (``sendable_headers``)."""
 
 
-def route(routes: RouteTable, catalog: Catalog, request: HttpRequest
+def sends_escaped_unreserved(paths: Any) -> bool:
+    """Whether a recorded request path escapes an unreserved character."""
+    return any(ESCAPED_UNRESERVED.search(path) for path in paths)
+
+
+def route(routes: RouteTable, catalog: Catalog, request: HttpRequest, escapes_recorded: bool = False
           ) -> tuple[CatalogEntry, dict[str, str], HttpRequest] | HttpAnswer:
     """The catalog entry answering the request, its raw path arguments and the request as capenv
     reads it (its path without the format suffix the application spells paths with), or the
-    error answer."""
+    error answer. ``escapes_recorded``: a recorded call escaped an unreserved character in its
+    path (``sends_escaped_unreserved``), so such a path value is matched, not refused."""
     # a HEAD the capture recorded is its own tool (a membership check answering 204 or 404); a
     # HEAD it did not record is refused: applications differ (most answer it as their GET, some 404
     # or 405 it), and nothing recorded shows which this one does
     found = routes.route(request.method, request.path)
     if found is not None and found[0].name in catalog.entries:
         entry = catalog.entries[found[0].name]
+        escaped = None if escapes_recorded else next((v for v in found[1].values() if ESCAPED_UNRESERVED.search(v)),
+                                                     None)
+        if escaped is not None:
+            return error(400, "refused", f"path value {escaped!r} escapes a character clients send as it is (a "
+                         f"letter, digit, '-', '.', '_' or '~'): applications differ (most decode it, some match it "
+                         f"as written and find nothing), and the capture shows neither; send it unescaped",
+                         tool=entry.name)
         return entry, found[1], request if found[2] == request.path else replace(request, path=found[2])
     allowed = sorted(m for m in routes.methods
                      if (routed := routes.route(m, request.path)) is not None and routed[0].name in catalog.entries)

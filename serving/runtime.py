@@ -36,7 +36,7 @@ from capenv.serving.store import MemoryStore
 from capenv.serving.writes.generator_state import WriteState
 
 from .data_plane import StateDocumentReader, encode_state, state_document
-from .http_surface import error, http_answer, route
+from .http_surface import error, http_answer, route, sends_escaped_unreserved
 from .read_call import CallRefused, ReadCall, Served, quoted
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -60,6 +60,8 @@ class EnvironmentRuntime(Runtime):
         self._replay = GuardedReplay(bundle, self._replayer, guarded=self._guarded)
         self.catalog: Catalog = build_catalog(bundle, self._replayer, replay_only=replay_only)
         self._routes = RouteTable(bundle.manifest)
+        self._escapes_recorded = sends_escaped_unreserved(
+            call.path for calls in bundle.replay.tools.values() for call in calls)
         view = bundle.view
         self._types = view.types
         self._reader = StateDocumentReader(view.types, view.evidence_id, view.budgets)
@@ -113,7 +115,7 @@ class EnvironmentRuntime(Runtime):
         folded = self.bundle.manifest.fold_path(request.path)  # a value spanning segments, as the capture's were
         if folded != request.path:
             request = dataclasses.replace(request, path=folded)
-        routed = route(self._routes, self.catalog, request)
+        routed = route(self._routes, self.catalog, request, self._escapes_recorded)
         if isinstance(routed, HttpAnswer):
             return routed
         entry, args, request = routed
