@@ -62,6 +62,12 @@ class WriteEnv:
     """Whether a call naming an entity the state does not hold (``references``), or sending a
     validated member's value no recorded success sent (``validated_values``), is refused: the gate
     replays what the application accepted and does not check them."""
+    view_absence_for_writes: bool = True
+    """Whether the type's item view's absence answers a write of a missing entity with no recorded
+    absence of its own (``view_absence.view_absence_answers_writes``: False once the capture shows
+    a write's absence differing from its read's), for a type not in ``view_absence_types``."""
+    view_absence_types: dict[str, bool] = field(default_factory=dict)
+    """The same, per type whose item writes recorded an absence: whether each was its read's."""
     sightings: Any = None
     """Serving's ``InitialSightings``: an update or delete of an entity the state does not hold that
     an initial recording shows is refused, not answered missing (None in the gate)."""

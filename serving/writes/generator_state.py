@@ -30,6 +30,7 @@ from capenv.serving.state.index import KnownSpellings, StateIndex, known_at_inst
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult, latest_absent_calls
 from .dispatch import variant_for
 from .execute import execute
+from .view_absence import view_absence_answers_writes
 
 CLOCK_STEP = timedelta(seconds=1)
 
@@ -125,6 +126,8 @@ class WriteState:
                             tool_absences={**{t: c.response for t, c in absent_calls.items()}, **bundle.view.write_absences},
                             absence_paths={t: c.path for t, c in absent_calls.items() if t not in bundle.view.write_absences},
                             sightings=InitialSightings(bundle.view, bundle.replay))
+        self.env.view_absence_for_writes, self.env.view_absence_types = view_absence_answers_writes(
+            self.env, bundle.view.writes, bundle.view.evidence_id)
         self.plans = [p for p in bundle.view.writes if p.served]
         self.plans_by_tool = {p.tool: p for p in self.plans}
         self.start = _instant(bundle.view.write_clock)

@@ -7,7 +7,15 @@ carries the call's, and a text naming the recorded path's values is filled with 
 refused when the capture does not prove how it reads for other values. The recording as it was
 would name another entity (a 404 "Could not find credential: <the deleted one>"), another
 entity's answer given for this one. An entity an initial recording shows, which the state never
-took in (``InitialSightings``), is not answered missing at all: the call is refused, as its read is."""
+took in (``InitialSightings``), is not answered missing at all: the call is refused, as its read is.
+
+Where the capture shows a write's own absence answering otherwise than the item view's would for
+the same id (Unleash's DELETE of a missing strategy says "Could not find strategy with id=x", its
+read "... with id: x"; its PATCH of a missing flag "No feature flag found", its read "There's no
+feature named ..."), the application's writes do not answer as its reads, and the item view's
+absence answers no write of that type, nor of a type with no recorded write absence
+(``view_absence_answers_writes``): such a write of a missing entity with no recorded absence of
+its own is refused as missing, with capenv's own 404."""
 
 from __future__ import annotations
 
@@ -22,11 +30,53 @@ from capenv.serving.state.index import StateIndex
 from .calls import WriteEnv, WriteRefusal
 
 
+ITEM_EFFECTS = ("update", "delete", "action")
+MISSING_STATUSES = (404, 410)
+"""A write's recorded answer for an id it does not hold (a 400 more often refused what it sent)."""
+
+
+def view_absence_answers_writes(env: WriteEnv, plans: Any, evidence_id: str) -> tuple[bool, dict[str, bool]]:
+    """Whether the item view's absence answers a write of a missing entity: per type whose item
+    writes recorded a 404 or 410, whether every one is what its item view would answer for the same
+    id (status and body); for the other types, whether every type's did (one differing shows the
+    application's writes not answering a missing entity as its reads do)."""
+    by_tool = {plan.tool: plan for plan in plans}
+    per_type: dict[str, bool] = {}
+    for tool, recording in env.tool_absences.items():
+        plan, path = by_tool.get(tool), env.absence_paths.get(tool)
+        if (plan is None or path is None or plan.effect not in ITEM_EFFECTS or plan.type not in env.missing_by_type
+                or recording.status not in MISSING_STATUSES):
+            continue
+        parts = split_path(path)
+        after = plan.address.segments_after_item() if plan.address is not None else 0
+        if len(parts) <= after:
+            continue
+        item = parts[:len(parts) - after] if after else parts
+        learned = env.absences_by_type.get(plan.type)
+        if learned is None:
+            expected = env.missing_by_type[plan.type]
+            body, text = expected.body, expected.text
+        else:
+            try:
+                answer = absence_answer(learned[0], item[-1], evidence_id=evidence_id, tool=learned[1],
+                                        path="/" + "/".join(item))
+            except CallRefused:
+                continue
+            expected, body, text = learned[0].recording, answer.body, answer.text
+        alike = expected.status == recording.status and body == recording.body and text == recording.text
+        per_type[plan.type] = per_type.get(plan.type, True) and alike
+    return all(per_type.values()), per_type
+
+
 def item_view_absence(env: WriteEnv, entity_type: Any, item_path: str, state: StateIndex) -> Recording | None:
     """The type's item view's absence answer for ``item_path`` (the write's path less any action
     segments), or its plain recorded absence when it learned none; None when it recorded neither.
     Raises ``WriteRefusal`` (a missing entity, with no recording) when the learned answer names
-    the recorded path's values in a text it cannot fill for this path."""
+    the recorded path's values in a text it cannot fill for this path. None as well when the
+    application's writes answer a missing entity otherwise than its reads
+    (``WriteEnv.view_absence_types``, else ``view_absence_for_writes``)."""
+    if not env.view_absence_types.get(entity_type.name, env.view_absence_for_writes):
+        return None
     learned = env.absences_by_type.get(entity_type.name)
     if learned is None:
         return env.missing_by_type.get(entity_type.name)
