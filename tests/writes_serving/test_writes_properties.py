@@ -99,8 +99,12 @@ def good_value(schema: dict[str, Any]) -> st.SearchStrategy:
         return st.one_of([good_value({**schema, "type": one}) for one in kind])
     if kind in ("integer", "number") and ("minimum" in schema or "maximum" in schema):
         return st.integers(schema.get("minimum"), schema.get("maximum"))
-    if kind == "string" and "pattern" in schema:
-        return st.from_regex(schema["pattern"], fullmatch=True).filter(lambda text: len(text) <= 30)
+    if kind == "string" and "pattern" in schema:  # patterns kept apart under allOf hold too (write-sent-values)
+        patterns = [schema["pattern"]] + [kept["pattern"] for kept in schema.get("allOf", ())
+                                          if isinstance(kept, dict) and isinstance(kept.get("pattern"), str)]
+        compiled = [re.compile(p) for p in patterns]
+        return st.from_regex(patterns[-1], fullmatch=True).filter(
+            lambda text: len(text) <= 30 and all(c.search(text) for c in compiled))
     if kind == "string" and isinstance(schema.get("not"), dict) and schema["not"].get("anyOf"):
         # text classes the member refuses (write-stored-text): printable text none of them matches
         refused = [re.compile(option["pattern"]) for option in schema["not"]["anyOf"]]

@@ -183,12 +183,13 @@ def named_by(plan: Any, entity: dict[str, Any]) -> Any:
 def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[str, Any]]:
     """The entities of a data/get collection the plan may write: for a delete with referrers
     (``WritePlan.referrers``), those no held entity names, since serving refuses to delete a
-    referenced one, as it should, and none a protection marks (``WritePlan.protected``); for an update
+    referenced one, as it should, and (for a delete or an update) none a protection marks
+    (``WritePlan.protected``); for an update
     of a member held entities copy (``WritePlan.copied_by``), those none of them names, for the same
     reason; for any other plan, all of them."""
     entities = collection["entities"]
-    if plan is not None and plan.effect == "delete" and getattr(plan, "protected", ()):
-        # a default or built-in one (WritePlan.protected) is refused, as it should be
+    if plan is not None and plan.effect in ("delete", "update") and getattr(plan, "protected", ()):
+        # a default or built-in one, or one not editable (WritePlan.protected), is refused, as it should be
         entities = [e for e in entities if not any(marks(p, e["value"]) is not None for p in plan.protected)]
     copied_by = getattr(plan, "copied_by", ()) if plan is not None else ()
     if copied_by:  # an update of a member held entities copy is refused while they name the entity
