@@ -119,13 +119,13 @@ def _first_held_answer(tool: Tool, link: Link, exemplar: Record, calls: list[Rec
         value = _answered_id(call.response.json_value, link.locator, id_field)
         if value is None:
             continue
-        if call.status == 201:  # a 201 says the call created what it answers (an id reused after a delete)
+        since = _ordinal(held[value]) if value in held else None
+        still_held = since is not None and not any(since < d < call.ordinal for d in deleted.get(value, ()))
+        if call.status == 201 and not still_held:  # a 201 made what it answers (an id reused after a delete)
             held[value] = f"record {call.ordinal}"
             continue
-        since = _ordinal(held[value]) if value in held else None
-        if since is not None and not any(since < d < call.ordinal for d in deleted.get(value, ())) \
-                and _body(tool, exemplar, call, accepted, envelope) is not None:
-            return call, value, held[value]
+        if still_held and _body(tool, exemplar, call, accepted, envelope) is not None:
+            return call, value, held[value]  # a 201 too: the application names the entity it held, made none
         held[value] = f"record {call.ordinal}"
     return None
 

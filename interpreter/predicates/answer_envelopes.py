@@ -191,6 +191,10 @@ class AcknowledgedParams(BaseModel):
     """A create's answer fields are the members its call sent instead of none of them: every
     call sent the same members, and every answer shows exactly those (an echo of the body beside
     the identity), each as the later read shows the entity, which holds more."""
+    identity_only: bool = False
+    """A create's answer is its entity's identity alone (``{"uuid": …}``): every answer is an object
+    whose one member is the identity field, naming the entity the call made, and the later read
+    shows that entity holding more than it."""
 
 
 def _echoes_sent(ctx: AnswerEnvelopeContext, common: list[str]) -> str | None:
@@ -223,6 +227,8 @@ def answer_acknowledges_entity(ctx: AnswerEnvelopeContext, params: AcknowledgedP
                         or not same_json(call.answer.get(ctx.id_field, _NONE), call.entity_id)), None)
         if unnamed is not None:
             return Miss(f"record {unnamed}'s answer does not hold its entity's identity {ctx.id_field!r}")
+    if params.identity_only:
+        return _identity_alone(ctx, params)
     common = [name for name in answers[0] if name != ctx.id_field and all(name in a for a in answers)]
     if not common:
         return Miss("no field beside the identity is in every answer")
@@ -253,4 +259,23 @@ def answer_acknowledges_entity(ctx: AnswerEnvelopeContext, params: AcknowledgedP
                     f"{params.min_observed}")
     id_member = ctx.id_field if all(ctx.id_field in a for a in answers) else None
     return Match({"id_member": id_member, "entity_member": None, "fields": common, "path_members": {},
+                  "transformed": {}, "observed": observed})
+
+
+def _identity_alone(ctx: AnswerEnvelopeContext, params: AcknowledgedParams) -> Outcome:
+    """Every create answered its entity's identity and nothing else, and at least
+    ``min_observed`` later reads show that entity holding more."""
+    if ctx.effect != "create":
+        return Miss(f"an {ctx.effect}: only a create's answer names the entity it made")
+    more = next((call.ordinal for call in ctx.calls if set(call.answer) != {ctx.id_field}), None)
+    if more is not None:
+        return Miss(f"record {more}'s answer holds more than the identity {ctx.id_field!r}")
+    whole = next((call.ordinal for call in ctx.calls if call.after is not None and set(call.after) <= {ctx.id_field}), None)
+    if whole is not None:
+        return Miss(f"record {whole}'s entity holds nothing but its identity: the answer is the entity itself")
+    observed = sum(1 for call in ctx.calls if call.after is not None)
+    if observed < params.min_observed:
+        return Miss(f"{observed} call(s) are checked against a later read of their entity, fewer than "
+                    f"{params.min_observed}")
+    return Match({"id_member": ctx.id_field, "entity_member": None, "fields": [], "path_members": {},
                   "transformed": {}, "observed": observed})

@@ -148,7 +148,9 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial,
                               unauthenticated_reads(records, ruleset))
         write_ordinals = sorted(r.ordinal for r in records if writes(r))
-        views = [with_summarised_types(v, types, by_ordinal, write_ordinals) for v in views]
+        held_ids = {name: frozenset(str(e.id) for c in state.collections if c.type == name for e in c.entities)
+                    for name in types}
+        views = [with_summarised_types(v, types, by_ordinal, write_ordinals, held_ids) for v in views]
         views = [learn_queries(v, records, by_ordinal, writes, ruleset, traces)
                  if v.kind == "list" and v.type in types else v for v in views]
         views = [with_page_size_bounds(v, records, ruleset, traces) if v.learned_queries else v for v in views]

@@ -62,9 +62,6 @@ def check(app: str, results: list[CallResult]) -> None:
 
 
 KNOWN_WRONG: dict[str, str] = {
-    "changedetection": "a served tag create (POST /api/v1/tag, answered {uuid}) answers the uuid the capture's "
-                       "create recorded, not the one it stored; and the tag list keyed by uuid (a document) is "
-                       "answered from state unchanged after it",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 

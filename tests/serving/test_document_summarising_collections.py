@@ -93,3 +93,49 @@ def test_a_document_holding_no_number_under_the_collections_word_still_answers()
     runtime = EnvironmentRuntime(build_from(status_app("connections")))
     assert send(runtime, "POST", "/api/notes", {"title": "five"}).status == 201
     assert send(runtime, "GET", "/api/status").status == 200
+
+
+def keyed_app(document: dict) -> HarBuilder:
+    """A document beside the collection holding what it holds otherwise than as a list: an object
+    keyed by the entities' ids (changedetection.io's ``/api/v1/tags``), a list of their ids, or a
+    count under a member name holding the collection's word (``tag_count``)."""
+    notes = [{"id": 1, "title": "one"}, {"id": 2, "title": "two"}]
+    har = (HarBuilder()
+           .call("GET", "/api/overview", response=document)
+           .call("GET", "/api/notes", response=notes)
+           .call("GET", "/api/notes/1", response=notes[0])
+           .call("GET", "/api/notes/2", response=notes[1]))
+    for ident, title in ((3, "three"), (4, "four")):
+        created = {"id": ident, "title": title}
+        notes = notes + [created]
+        har = (har.call("POST", "/api/notes", body={"title": title}, status=201, response=created)
+               .call("GET", f"/api/notes/{ident}", response=created)
+               .call("GET", "/api/notes", response=notes))
+    return har
+
+
+def _refused_after_a_create(document: dict) -> bytes:
+    runtime = EnvironmentRuntime(build_from(keyed_app(document)))
+    assert send(runtime, "GET", "/api/overview").status == 200
+    assert send(runtime, "POST", "/api/notes", {"title": "five"}).status == 201
+    answer = send(runtime, "GET", "/api/overview")
+    assert answer.status == 409 and b"'notes'" in answer.body, answer.body
+    return answer.body
+
+
+def test_a_document_keyed_by_the_collections_ids_is_refused_after_a_served_create():
+    _refused_after_a_create({"1": {"title": "one"}, "2": {"title": "two"}})
+
+
+def test_a_document_listing_the_collections_ids_is_refused_after_a_served_create():
+    _refused_after_a_create({"version": "1.0", "stale": ["2"]})
+
+
+def test_a_document_counting_under_a_member_name_holding_the_word_is_refused_after_a_served_create():
+    _refused_after_a_create({"version": "1.0", "notes_count": 2})
+
+
+def test_a_document_naming_no_entity_and_counting_nothing_still_answers():
+    runtime = EnvironmentRuntime(build_from(keyed_app({"version": "1.0", "uptime_count": 2, "other": ["9"]})))
+    assert send(runtime, "POST", "/api/notes", {"title": "five"}).status == 201
+    assert send(runtime, "GET", "/api/overview").status == 200
