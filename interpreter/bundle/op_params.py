@@ -84,6 +84,11 @@ class NestedClockParams(_Params):
     entity's own)."""
 
 
+class GroupedMembersParams(_Params):
+    clocks: dict[str, ClockFormat] = {}
+    """JSON pointers (inside the group object) of the members that take the write's clock."""
+
+
 class SequenceParams(_Params):
     scope: Literal["collection", "type"] = "collection"
     groups: list[int] | None = None
@@ -167,7 +172,7 @@ OP_PARAMS: dict[str, type[_Params]] = {
     "sequence": SequenceParams, "unique": UniqueParams, "template": TemplateParams,
     "constant": ConstantParams, "increment": IncrementParams, "stamp": StampParams,
     "derived": DerivedParams, "renewed": RenewedParams, "set": SetParams, "held-clock": HeldClockParams,
-    "held-version": HeldVersionParams,
+    "held-version": HeldVersionParams, "grouped-members": GroupedMembersParams,
 }
 
 
@@ -176,7 +181,7 @@ OP_PARAMS: dict[str, type[_Params]] = {
 DECLARED_OPS = (
     "echo", "copy", "path", "slug", "identity", "clock", "nested-clock", "sequence", "unique",
     "template", "constant", "increment", "stamp", "derived", "renewed", "set", "held-clock",
-    "held-version",
+    "held-version", "grouped-members",
 )
 
 

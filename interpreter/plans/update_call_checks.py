@@ -19,12 +19,13 @@ _ABSENT = object()
 
 # What two calls must agree on for one field rule to serve both.
 _COMPARED_PARAMS = {
-    "clock": ("format",), "nested-clock": ("clocks",), "increment": ("by",), "slug": ("member",),
+    "clock": ("format",), "nested-clock": ("clocks",), "grouped-members": ("clocks",), "increment": ("by",), "slug": ("member",),
     "unique": ("format", "length"), "stamp": ("from_field",), "renewed": ("pointers",), "set": ("value",),
 }
 # Rules that read the value the entity held: a call whose entity before is unknown (or out of
 # date at the field) cannot test them.
-NEEDS_BEFORE = {"increment", "unique", "renewed", "nested-clock", "stamp", "held-clock", "held-version"}
+NEEDS_BEFORE = {"increment", "unique", "renewed", "nested-clock", "grouped-members", "stamp", "held-clock",
+                "held-version"}
 
 
 def rule_on_calls(ruleset: RuleSet, inputs: UpdateInputs, rule: FieldRule,

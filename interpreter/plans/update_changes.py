@@ -66,6 +66,7 @@ def explain_update(ruleset: RuleSet, inputs: UpdateInputs) -> UpdateExplanation:
         if decision.yields.get("pending") == "unconfirmed":
             pending[name] = decision
 
+    events.extend(_grouped_without_rule(admission.members, fields))
     min_members = 0 if inputs.is_action or inputs.method == "PUT" else 1
     # a later call serving refuses brings its entity to its outcome unattributed: no evidence here
     refused = refused_calls(inputs, [j.rule for j in admission.members], min_members)
@@ -86,6 +87,27 @@ def explain_update(ruleset: RuleSet, inputs: UpdateInputs) -> UpdateExplanation:
         fields=list(fields.values()), members=[j.rule for j in admission.members],
         min_members=min_members,
         build_reason=build_reason, problems=problems, unconfirmed=unconfirmed, events=events)
+
+
+GROUPED_ECHO = "update-member.grouped-echo"
+GROUPED_OP = "grouped-members"
+
+
+def _grouped_without_rule(members: list, fields: dict[str, FieldRule]) -> list[TraceEvent]:
+    """A member accepted as stored inside its group is written only by the group's own rule: where
+    the exemplar's change gave that group none, serving would accept the member and store nothing,
+    so it is not accepted."""
+    events = []
+    for judgement in members:
+        group = judgement.decision.evidence.get("group") if judgement.rule.rule_id == GROUPED_ECHO else None
+        if group is None or (group in fields and fields[group].op == GROUPED_OP):
+            continue
+        reason = f"stored inside {group}, which no rule of this plan writes"
+        judgement.rule = judgement.rule.model_copy(update={"admission": "not-accepted", "kind": None,
+                                                           "required": False, "reason": reason})
+        events.append(check_event("grouped-member-written", judgement.member, reason,
+                                  "update_changes.py:_grouped_without_rule", {"group": group}))
+    return events
 
 
 def _stale_change(call: UpdateCall, name: str, decision: Decision, inputs: UpdateInputs,

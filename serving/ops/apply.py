@@ -53,7 +53,7 @@ def _check(op: str, params: Any) -> None:
     """What the params models cannot say: formats and shapes an op could not serve."""
     if op in ("clock", "held-clock"):
         check_clock_format(params.format)
-    elif op == "nested-clock":
+    elif op in ("nested-clock", "grouped-members"):
         for pointer, clock_format in params.clocks.items():
             if not parse_pointer(pointer):
                 raise OpParamsError("a nested clock names members inside the field, not the field itself")

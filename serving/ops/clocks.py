@@ -17,7 +17,9 @@ from functools import lru_cache
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
-from capenv.interpreter.bundle.op_params import ClockFormat, ClockParams, HeldClockParams, NestedClockParams
+from capenv.interpreter.bundle.op_params import (
+    ClockFormat, ClockParams, GroupedMembersParams, HeldClockParams, NestedClockParams,
+)
 
 from .context import OpContext, OpParamsError, OpRefusal, copy_json
 from .pointers import MISSING, assign, parse_pointer, resolve
@@ -155,6 +157,31 @@ def nested_clock(params: NestedClockParams, ctx: OpContext) -> Any:
         if not tokens or resolve(updated, tokens) is MISSING:
             raise OpRefusal(f"field {ctx.field!r} takes the write's clock at {pointers}, "
                             f"so the entity's object must hold {pointer}")
+        assign(updated, tokens, format_instant(ctx.instant, clock_format))
+    return updated
+
+
+@serving_op("grouped-members")
+def grouped_members(params: GroupedMembersParams, ctx: OpContext) -> Any:
+    """An update's group object (an object member of the entity holding members the call sends,
+    ZenML's ``body``): the entity's own, each sent member it holds written as sent where no other
+    object member of the entity, nor the entity's top, holds that name, and the members at
+    ``clocks`` set to the write's clock; every other member kept."""
+    entity = ctx.entity_before
+    base = entity.get(ctx.field) if entity is not None else None
+    if not isinstance(base, dict):
+        raise OpRefusal(f"field {ctx.field!r} takes the members sent into it, "
+                        "so the entity must hold it as an object")
+    updated = copy_json(base)
+    for name, value in ctx.body.items():
+        holders = [k for k, v in entity.items() if isinstance(v, dict) and name in v]
+        if name in base and name not in entity and holders == [ctx.field]:
+            updated[name] = copy_json(value)
+    for pointer, clock_format in params.clocks.items():
+        tokens = parse_pointer(pointer)
+        if not tokens or resolve(updated, tokens) is MISSING:
+            raise OpRefusal(f"field {ctx.field!r} takes the write's clock at {pointer}, "
+                            "so the entity's object must hold it")
         assign(updated, tokens, format_instant(ctx.instant, clock_format))
     return updated
 

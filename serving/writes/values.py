@@ -10,9 +10,10 @@ from datetime import datetime
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import dumps
-from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.models import FieldRule, WritePlan
 from capenv.serving.ops.apply import CompiledRule, apply_field_rules, apply_ordered
 from capenv.serving.ops.context import OpContext
+from capenv.serving.ops.pointers import MISSING, assign, parse_pointer, resolve
 from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.state.edits import largest_held, values_held
 from capenv.serving.state.index import StateIndex
@@ -69,7 +70,22 @@ def field_values(plan: WritePlan, ctx: OpContext, recorded: dict[str, Any] | Non
     for rule in plan.fields:
         if rule.op in GENERATED_OPS and rule.field in recorded:
             values[rule.field] = copy.deepcopy(recorded[rule.field])
+        elif rule.op == "grouped-members" and rule.field in recorded:
+            _recorded_clocks(rule, values, recorded[rule.field])
     return {r.field: values[r.field] for r in plan.fields if r.field in values}
+
+
+def _recorded_clocks(rule: FieldRule, values: dict[str, Any], recorded: Any) -> None:
+    """A group's clocks as the recorded call stored them (the members sent into it as the op
+    wrote them): the gate tests the members, never the instant."""
+    group = values.get(rule.field)
+    if not isinstance(group, dict) or not isinstance(recorded, dict):
+        return
+    for pointer in rule.params.get("clocks", {}):
+        tokens = parse_pointer(pointer)
+        found = resolve(recorded, tokens)
+        if tokens and found is not MISSING and resolve(group, tokens) is not MISSING:
+            assign(group, tokens, copy.deepcopy(found))
 
 
 def charge_growth(limit_check: Any, before: Any, after: Any) -> None:

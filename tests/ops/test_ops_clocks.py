@@ -124,6 +124,20 @@ def test_nested_clock_refuses_an_entity_holding_no_such_object(before):
                          context(entity_before=before))
 
 
+def test_grouped_members_writes_the_sent_members_its_group_holds_and_stamps_its_clocks():
+    """ZenML's body group: color sent into it, updated stamped, name (at the top) and a member no
+    group holds, or two groups hold, left to their own rules."""
+    before = {"name": "n", "body": {"updated": "old", "color": "red", "exclusive": False, "note": "kept"},
+              "meta": {"note": "m"}}
+    r = rule("grouped-members", "body", clocks={"/updated": ISO_OFFSET.model_dump()})
+    value = apply_field_rule(r, context({"color": "purple", "name": "x", "other": 1, "note": "sent"},
+                                        entity_before=before))
+    assert value == {"updated": "2026-11-30T13:04:16+00:00", "color": "purple", "exclusive": False, "note": "kept"}
+    assert before["body"]["color"] == "red"
+    with pytest.raises(OpRefusal, match="'body'"):
+        apply_field_rule(r, context({"color": "purple"}, entity_before={"body": None}))
+
+
 def test_held_clock_takes_the_write_clock_once_sent_as_held():
     r = rule("held-clock", "updated_at", member="updated_at", format=ClockFormat(style="iso", fraction_digits=3).model_dump())
     held = {"updated_at": "2026-11-30T13:00:00.000Z"}

@@ -47,6 +47,33 @@ def test_metabase_nested_clock_stored_within_two_seconds():
     assert [p.subject for p in plan.problems] == ["last-edit-info"]
 
 
+def test_members_stored_in_a_group_are_accepted_and_written_by_the_groups_rule():
+    """ZenML's entities keep what a call sends inside ``body``: the member is accepted (grouped
+    echo) and the group's field takes the sent members and its clock (grouped-members); a later
+    call sending another member of the group is explained by the same rule."""
+    before = {"id": U1, "name": "n", "body": {"updated": "2026-11-29T08:00:00.000Z", "color": "red", "exclusive": False}}
+    after = {**before, "body": {"updated": iso(0.2), "color": "purple", "exclusive": False}}
+    others = [{"id": U2, "name": "m", "body": {"updated": "2026-11-28T08:00:00.000Z", "color": "blue", "exclusive": True}}]
+    second_before = {**after, "id": U2, "name": "m", "body": {**others[0]["body"]}}
+    second_after = {**second_before, "body": {**second_before["body"], "updated": iso(1.2),
+                                              "exclusive": False}}
+    third = {"id": U3, "name": "o", "body": {"updated": "2026-11-27T08:00:00.000Z", "color": "red", "exclusive": True}}
+    plan = explain(call({"color": "purple"}, before, after),
+                   call({"exclusive": False}, second_before, second_after, ordinal=12, seconds=1),
+                   type_entities=others + [third])
+    assert plan.build_reason is None, plan.problems
+    rule = field(plan, "body")
+    assert (rule.rule_id, rule.op, list(rule.params["clocks"])) == ("change.grouped-members", "grouped-members",
+                                                                     ["/updated"])
+    assert {m.member: m.admission for m in plan.members} == {"color": "accepted", "exclusive": "accepted"}
+
+    same = explain(call({"color": "red"}, before, before), type_entities=others)  # nothing shows the group written
+    assert {m.member: m.admission for m in same.members} == {"color": "not-accepted"}
+
+    unsent = {**after, "body": {**after["body"], "exclusive": True}}  # a member the call did not send changed
+    assert explain(call({"color": "purple"}, before, unsent), type_entities=others).build_reason == "unexplained-change"
+
+
 def test_increment_by_one_and_a_call_it_would_give_another_value():
     first = call({"title": "B"}, {"id": 1, "title": "A", "revision": 3}, {"id": 1, "title": "B", "revision": 4})
     plan = explain(first)
