@@ -87,6 +87,12 @@ class NestedClockParams(_Params):
 class GroupedMembersParams(_Params):
     clocks: dict[str, ClockFormat] = {}
     """JSON pointers (inside the group object) of the members that take the write's clock."""
+    base: dict[str, Any] | None = None
+    """For a create: the exemplar's object, whose other members are kept (an update keeps the
+    entity's own)."""
+    members: list[str] | None = None
+    """For a create: the sent members the group takes (an update takes every sent member the
+    entity's group holds and nothing else of the entity does)."""
 
 
 class SequenceParams(_Params):

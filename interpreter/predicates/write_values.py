@@ -119,6 +119,40 @@ def refusal_quotes_one_new_value(ctx: WriteValidatedValueContext, params: Refusa
     return Miss("the answer quotes no value only the refused call sent")
 
 
+class ListedSetParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+    """As ``RefusalParams.statuses``."""
+    min_listed: int = Field(ge=1)
+    """How many distinct values successful calls sent the member with the answer must quote too:
+    an answer listing the accepted values (an enumeration), not one echoing a name."""
+
+
+@predicate("refusal_quotes_value_and_the_set", context="write-validated-value", params=ListedSetParams)
+def refusal_quotes_value_and_the_set(ctx: WriteValidatedValueContext, params: ListedSetParams) -> Outcome:
+    """The refused body sends the members of a successful call's body, and its answer quotes the
+    value of exactly one member whose value no successful call sent beside min_listed or more of
+    the values successful calls sent it with: it lists the values the member takes (an enum's
+    error, "Input should be 'grey', 'purple', 'red'…"), whether or not those values repeat."""
+    if ctx.refusal.status not in params.statuses:
+        return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
+    if not any(_differing(ctx.refusal.sent, s) is not None for s in ctx.successes):
+        return Miss("the refused body leaves out a member every successful call sent")
+    new = [m for m, v in ctx.refusal.sent.items() if m in ctx.members
+           and not any(m in s and same_json(s[m], v) for s in ctx.successes)]
+    quoted = [m for m in new if _quoted(ctx.refusal.sent[m], ctx.refusal.answer)]
+    if len(quoted) != 1:
+        return Miss(f"the answer quotes the values of {len(quoted)} member(s) only the refused call sent, not one")
+    member = quoted[0]
+    listed = {str(s[member]) for s in ctx.successes if member in s and _quoted(s[member], ctx.refusal.answer)}
+    if len(listed) < params.min_listed:
+        return Miss(f"the answer quotes {len(listed)} value(s) successful calls sent {member!r} with, "
+                    f"fewer than {params.min_listed}")
+    return Match({"member": member, "record": ctx.refusal.ordinal, "status": ctx.refusal.status,
+                  "listed": sorted(listed)})
+
+
 @predicate("refusal_differs_in_one_member_by_shape", context="write-validated-value", params=RefusalParams)
 def refusal_differs_in_one_member_by_shape(ctx: WriteValidatedValueContext, params: RefusalParams) -> Outcome:
     """The refused body differs from a successful call's body in one served member's value only (or

@@ -168,15 +168,24 @@ def grouped_members(params: GroupedMembersParams, ctx: OpContext) -> Any:
     object member of the entity, nor the entity's top, holds that name, and the members at
     ``clocks`` set to the write's clock; every other member kept."""
     entity = ctx.entity_before
-    base = entity.get(ctx.field) if entity is not None else None
-    if not isinstance(base, dict):
-        raise OpRefusal(f"field {ctx.field!r} takes the members sent into it, "
-                        "so the entity must hold it as an object")
-    updated = copy_json(base)
-    for name, value in ctx.body.items():
-        holders = [k for k, v in entity.items() if isinstance(v, dict) and name in v]
-        if name in base and name not in entity and holders == [ctx.field]:
-            updated[name] = copy_json(value)
+    if entity is None:  # a create: the exemplar's object and the members the plan names
+        if not isinstance(params.base, dict) or params.members is None:
+            raise OpParamsError(f"field {ctx.field!r}: a create's group needs the exemplar's object and its members")
+        updated = copy_json(params.base)
+        for name in params.members:
+            if name not in ctx.body:
+                raise OpRefusal(f"field {ctx.field!r} takes member {name!r}, which the call must send")
+            updated[name] = copy_json(ctx.body[name])
+    else:
+        base = entity.get(ctx.field)
+        if not isinstance(base, dict):
+            raise OpRefusal(f"field {ctx.field!r} takes the members sent into it, "
+                            "so the entity must hold it as an object")
+        updated = copy_json(base)
+        for name, value in ctx.body.items():
+            holders = [k for k, v in entity.items() if isinstance(v, dict) and name in v]
+            if name in base and name not in entity and holders == [ctx.field]:
+                updated[name] = copy_json(value)
     for pointer, clock_format in params.clocks.items():
         tokens = parse_pointer(pointer)
         if not tokens or resolve(updated, tokens) is MISSING:

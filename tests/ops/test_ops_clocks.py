@@ -138,6 +138,15 @@ def test_grouped_members_writes_the_sent_members_its_group_holds_and_stamps_its_
         apply_field_rule(r, context({"color": "purple"}, entity_before={"body": None}))
 
 
+def test_grouped_members_on_a_create_builds_the_exemplars_object():
+    r = rule("grouped-members", "body", clocks={"/updated": ISO_OFFSET.model_dump()},
+             base={"updated": "old", "color": "red", "exclusive": False}, members=["color"])
+    assert apply_field_rule(r, context({"color": "blue", "name": "x"})) == \
+        {"updated": "2026-11-30T13:04:16+00:00", "color": "blue", "exclusive": False}
+    with pytest.raises(OpRefusal, match="'color'"):
+        apply_field_rule(r, context({"name": "x"}))
+
+
 def test_held_clock_takes_the_write_clock_once_sent_as_held():
     r = rule("held-clock", "updated_at", member="updated_at", format=ClockFormat(style="iso", fraction_digits=3).model_dump())
     held = {"updated_at": "2026-11-30T13:00:00.000Z"}

@@ -269,3 +269,20 @@ def test_an_object_repeating_the_sent_strings_is_no_constant(ruleset):
 def test_an_http_date_clock_keeps_its_format(ruleset):
     rule = field(explain(ruleset, {"id": 1, "added_on": "Mon, 30 Nov 2026 13:00:07 GMT"}), "added_on")
     assert rule.rule_id == "field.clock" and rule.params["format"]["style"] == "http-date"
+
+
+def test_members_sent_into_a_group_are_accepted_and_the_group_rebuilt(ruleset):
+    """ZenML keeps a tag's color under body beside clocks and kept members: the group is built from
+    the exemplar's object, the sent color and the write's clock, and color is accepted."""
+    started = "2026-11-30T13:00:07.114518"
+    observed = {"id": "0b9f2a34-1c2d-4e5f-8a9b-0c1d2e3f4a5b", "name": "nightly",
+                "body": {"created": started, "updated": started, "user_id": "u1", "color": "purple", "exclusive": False}}
+    others = [{"id": "1b4e28ba-2fa1-41d2-883f-0016d3cca427", "name": "old",
+               "body": {"created": "2026-11-01T10:00:00.000001", "updated": "2026-11-01T10:00:00.000001",
+                        "user_id": "u1", "color": "red", "exclusive": True}}]
+    explanation = explain(ruleset, observed, {"name": "nightly", "color": "purple"}, type_entities=others)
+    rule = field(explanation, "body")
+    assert (rule.rule_id, rule.op) == ("field.grouped-members", "grouped-members")
+    assert (sorted(rule.params["clocks"]), rule.params["members"]) == (["/created", "/updated"], ["color"])
+    assert {m.member: m.admission for m in explanation.members} == {"name": "accepted", "color": "accepted"}
+    OP_PARAMS[rule.op].model_validate(rule.params)
