@@ -138,7 +138,10 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         changed = any(max(track.changed_by_unattributed.get(t, 0), track.latest_unmodelled.get(t, 0)) > since
                       for t in targets) or unscoped_since(track, since, record.ordinal) is not None
         brought = [(o, tool, path) for o, tool, path in track.brought if since < o < record.ordinal]
+        summarised = set(line.summarises) if read_view.kind == "document" and line is not None else set()
         for ordinal, tool, path in ([] if changed else modelled_between(track, since, record.ordinal) + brought):
+            if _refused_after(tool, summarised, run):
+                continue
             if tool in findings and (related_paths(path, record.path) or same_entity_spelled_otherwise(
                     path, record.path, env.types, copy)):
                 if findings[tool].side_effect_by is None:
@@ -159,6 +162,13 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         track.failed_lists.add(targets[0][1])
     elif read_view.kind == "document" and record.response.is_json:
         copy.documents[targets[0][1]] = record.response.json_value
+
+
+def _refused_after(tool: str, summarised: set[str], run: GateRun) -> bool:
+    """A write to a collection the read's document summarises shows nothing there: serving refuses
+    the document once a served write has changed that collection (``serving/reads/summaries``)."""
+    plan = run.plans.get(tool)
+    return plan is not None and plan.type is not None and plan.type in summarised
 
 
 def _passed(record: Record, read_view: Any, entity_type: Any, targets: list[tuple], exercised: list[Pending],

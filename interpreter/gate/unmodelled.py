@@ -50,8 +50,19 @@ def unmodelled(record: Record, env: WriteEnv, copy: StateIndex, track: Tracking)
             reached = [held.path for held in copy.collections_of(entity_type.name)
                        if prefix(split_path(held.path), parts)]
             reach_collections(record, entity_type, reached, copy, track, "above the collection paths")
+    _reach_documents(record, parts, copy, track)
     if not scoped:
         _unscoped(record, track)
+
+
+def _reach_documents(record: Record, parts: list[str], copy: StateIndex, track: Tracking) -> None:
+    """The documents held at the write's path or below it may have changed too (a write at a
+    document's own path that no plan models): a difference a later read of one shows is no side
+    effect of the modelled writes before it. A document above the path (an API root) is not reached."""
+    for path in copy.documents:
+        held = split_path(path)
+        if len(held) >= len(parts) and prefix(held, parts):
+            track.latest_unmodelled[("document", path)] = record.ordinal
 
 
 def _unscoped(record: Record, track: Tracking) -> None:

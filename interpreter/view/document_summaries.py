@@ -1,7 +1,9 @@
 """Documents that summarise the collections below them (``DocumentLine.summarises``).
 
 A document read at a path above a type's collection (a database page at ``/blog`` over the
-tables at ``/blog/tags``, an API root over its resources), or one literal segment below it, beside
+tables at ``/blog/tags``, an API root over its resources), at the collection's own path (a listing
+the view cannot read as a list, such as an object keyed by the entities' ids: devpi's ``/`` of the
+users at ``/{user}``, OctoPrint's ``/api/printerprofiles``), or one literal segment below it, beside
 its items (LoopBack's ``/todos/count``, a ``/posts/stats``), or anywhere when it holds a number under
 a collection's own word or a member name holding that word (``{"kernels": 1}`` beside ``/api/kernels``,
 ``{"tag_count": 2}`` beside ``/api/v1/tag``), or names the collection's entities by their ids (an object
@@ -39,17 +41,19 @@ def _line(line: DocumentLine, types: dict[str, EntityType], records: dict[int, R
           writes: list[int], held_ids: dict[str, frozenset[str]]) -> DocumentLine:
     body = _first_answer(line, records)
     below = tuple(name for name, t in types.items()
-                  if _strictly_below(t.collection_template, line.path) or _beside_items(t.collection_template, line.path)
+                  if _at_or_below(t.collection_template, line.path) or _beside_items(t.collection_template, line.path)
                   or _counts(body, t.collection_template) or _names_entities(body, held_ids.get(name, frozenset())))
     if not below or _unchanged_across_writes(line, records, writes):
         return line
     return line.model_copy(update={"summarises": below})
 
 
-def _strictly_below(template: str, path: str) -> bool:
+def _at_or_below(template: str, path: str) -> bool:
+    """The collection lies below the path, or at it: a document read at the collection's own path is
+    a read of the collection in a shape the view does not list."""
     theirs = [s for s in split_path(template) if s]
     mine = [s for s in split_path(path) if s]
-    return len(theirs) > len(mine) and all(t == m or t.startswith("{") for t, m in zip(theirs, mine))
+    return len(theirs) >= len(mine) and all(t == m or t.startswith("{") for t, m in zip(theirs, mine))
 
 
 def _beside_items(template: str, path: str) -> bool:

@@ -71,6 +71,9 @@ class WriteEnv:
     sightings: Any = None
     """Serving's ``InitialSightings``: an update or delete of an entity the state does not hold that
     an initial recording shows is refused, not answered missing (None in the gate)."""
+    summarising_documents: dict[str, frozenset[str]] = field(init=False, default_factory=dict)
+    """Per type, the paths of the documents that summarise its collections (``DocumentLine.summarises``):
+    serving refuses them once a served write has changed those collections (``reads/summaries``)."""
     plan_parts: dict[int, tuple[Any, Any]] = field(init=False, default_factory=dict, repr=False, compare=False)
     """id(plan) -> (plan, its ``plans.PlanParts``): built on a plan's first call."""
 
@@ -83,6 +86,9 @@ class WriteEnv:
                 self.missing_by_type[read.type] = read.missing
                 if read.absence is not None:
                     self.absences_by_type[read.type] = (read.absence, read.tool)
+            for line in read.documents if read.kind == "document" else ():
+                for name in line.summarises:
+                    self.summarising_documents[name] = self.summarising_documents.get(name, frozenset()) | {line.path}
             if read.kind == "item" and read.type and read.unproven_id_shapes:
                 self.unproven_id_shapes[read.type] = self.unproven_id_shapes.get(read.type, ()) + tuple(
                     shape for shape in read.unproven_id_shapes

@@ -210,7 +210,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         if plan.protected and env.checks_references:
             refuse_protected(plan, entity, collection.ids.get(key, key))
         if env.checks_references:  # the gate judges the recorded writes' copies by write-copies
-            refuse_nested_copies(state, collection, key, entity, None, env.types[plan.type].id_field, plan.type)
+            refuse_nested_copies(state, collection, key, entity, None, env.types[plan.type].id_field, plan.type,
+                                 env.summarising_documents.get(plan.type, frozenset()))
         body, is_json, text = render_answer(plan, entity)
         remove_entity(collection, key)
         return write_result(plan, body, is_json, text, {"source": "state", "view": "delete", "type": plan.type,
@@ -268,7 +269,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         if plan.distinct_members and env.checks_references:
             refuse_repeated_values(plan, body, collection, key)
         if env.checks_references:  # the gate judges the recorded writes' copies by write-copies
-            refuse_nested_copies(state, collection, key, entity, updated, env.types[plan.type].id_field, plan.type)
+            refuse_nested_copies(state, collection, key, entity, updated, env.types[plan.type].id_field, plan.type,
+                                 env.summarising_documents.get(plan.type, frozenset()))
         if recorded is None:  # serving answers from the copy; the gate judges that by incomplete-entities
             check_answer_covers(plan, updated, unsent_members(plan, body), parts.covers)
         charge_growth(limit_check, entity, updated)

@@ -8,7 +8,9 @@ judges the copies the capture's own writes show (``write-copies``); this check c
 held state shows at the time of the call: an object nested in another held entity (or a
 document) carrying the written entity's identity at the type's identity field and, at a member
 the update changes (for a delete: any member), the value the entity holds now. Such a write is
-refused, state unchanged, naming where the copy is held.
+refused, state unchanged, naming where the copy is held. A document that summarises the written
+type's collections (``DocumentLine.summarises``: devpi's root listing of the users keyed by name)
+holds no copy that could go stale: serving refuses it once a served write has changed them.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from .calls import WriteRefusal
 
 
 def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str, entity: dict[str, Any],
-                        updated: dict[str, Any] | None, id_field: str, type_name: str) -> None:
+                        updated: dict[str, Any] | None, id_field: str, type_name: str,
+                        summarising: frozenset[str] = frozenset()) -> None:
     """``entity``: the written entity as held; ``updated``: as the update would leave it (None: a
-    delete, which leaves every copy of it stale)."""
+    delete, which leaves every copy of it stale); ``summarising``: the paths of the documents that
+    summarise the type, which are refused rather than answered stale."""
     if id_field not in entity:
         return
     if updated is None:
@@ -36,7 +40,7 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
         return
     what = "a delete" if updated is None else "an update changing them"
     identity = entity[id_field]
-    for where, holder in _holders(state, collection, key):
+    for where, holder in _holders(state, collection, key, summarising):
         for nested in _nested_objects(holder):
             if id_field not in nested or not same_json(nested[id_field], identity):
                 continue
@@ -49,7 +53,8 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
                     + ("" if updated is None else "; an update of other members is"))
 
 
-def _holders(state: StateIndex, collection: HeldCollection, key: str) -> Iterator[tuple[str, Any]]:
+def _holders(state: StateIndex, collection: HeldCollection, key: str,
+             summarising: frozenset[str]) -> Iterator[tuple[str, Any]]:
     """The held entities (in state order) and documents an object may be nested in."""
     for held in state.collections.values():
         nesting = nesting_keys(held)
@@ -60,7 +65,8 @@ def _holders(state: StateIndex, collection: HeldCollection, key: str) -> Iterato
                 continue
             yield f"the {held.type} entity {held.ids.get(other, other)!r} of {held.path}", held.entities[other]
     for path, document in state.documents.items():
-        yield f"the document {path}", document
+        if path not in summarising:
+            yield f"the document {path}", document
 
 
 def _nested_objects(value: Any) -> Iterator[dict[str, Any]]:
