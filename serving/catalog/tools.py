@@ -187,6 +187,9 @@ def _draft(entry: CatalogEntry, bundle: Bundle, replayer: Replayer) -> Draft:
             "list": f'Lists "{view.type}" entities' if view else "",
             "document": "Reads a document"}.get(kind, "Reads")
     parts: list[Any] = []
+    live = bundle.replay.live_reports.get(tool.name)
+    if live is not None:
+        parts.append(f"Every call is refused: {live}, so a recorded answer would give an old one.")
     if entry.from_state:
         parts.append(f"{what} from the served state ({where}).")
         parts += _state_notes(view, replayer.calls(tool.name))
