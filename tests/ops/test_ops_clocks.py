@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ops_helpers import INSTANT, context, rule
 
@@ -89,6 +89,7 @@ def _truncated(instant: datetime, clock: ClockFormat) -> datetime:
     return instant.replace(microsecond=instant.microsecond // unit * unit)
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # a loaded machine draws slowly
 @given(instants, clock_formats)
 def test_format_parse_round_trip(instant, clock):
     written = format_instant(instant, clock)
