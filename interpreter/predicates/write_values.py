@@ -103,13 +103,9 @@ def _quoted(value: Any, answer: str) -> bool:
 @predicate("refusal_quotes_one_new_value", context="write-validated-value", params=RefusalParams)
 def refusal_quotes_one_new_value(ctx: WriteValidatedValueContext, params: RefusalParams) -> Outcome:
     """The refused body sends the members of a successful call's body, and its answer quotes the value of exactly one member whose value no successful call sent: that member's value was refused."""
-    if ctx.refusal.status not in params.statuses:
-        return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
-    if not any(_differing(ctx.refusal.sent, s) is not None for s in ctx.successes):
-        return Miss("the refused body leaves out a member every successful call sent")
-    new = [m for m, v in ctx.refusal.sent.items() if m in ctx.members
-           and not any(m in s and same_json(s[m], v) for s in ctx.successes)]
-    quoted = [m for m in new if _quoted(ctx.refusal.sent[m], ctx.refusal.answer)]
+    quoted = _quoted_new_values(ctx, params.statuses)
+    if isinstance(quoted, Miss):
+        return quoted
     if len(quoted) == 1:
         if (why := _free_text(quoted[0], ctx, params)) is not None:
             return Miss(why)
@@ -117,6 +113,18 @@ def refusal_quotes_one_new_value(ctx: WriteValidatedValueContext, params: Refusa
     if quoted:
         return Miss(f"the answer quotes the values of several members: {', '.join(quoted)}")
     return Miss("the answer quotes no value only the refused call sent")
+
+
+def _quoted_new_values(ctx: WriteValidatedValueContext, statuses: list[int]) -> list[str] | Miss:
+    """The members whose value no successful call sent that the refusal's answer quotes; a Miss
+    when the call is no refusal of a value or leaves out a member every successful call sent."""
+    if ctx.refusal.status not in statuses:
+        return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
+    if not any(_differing(ctx.refusal.sent, s) is not None for s in ctx.successes):
+        return Miss("the refused body leaves out a member every successful call sent")
+    new = [m for m, v in ctx.refusal.sent.items() if m in ctx.members
+           and not any(m in s and same_json(s[m], v) for s in ctx.successes)]
+    return [m for m in new if _quoted(ctx.refusal.sent[m], ctx.refusal.answer)]
 
 
 class ListedSetParams(BaseModel):
@@ -135,13 +143,9 @@ def refusal_quotes_value_and_the_set(ctx: WriteValidatedValueContext, params: Li
     value of exactly one member whose value no successful call sent beside min_listed or more of
     the values successful calls sent it with: it lists the values the member takes (an enum's
     error, "Input should be 'grey', 'purple', 'red'…"), whether or not those values repeat."""
-    if ctx.refusal.status not in params.statuses:
-        return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
-    if not any(_differing(ctx.refusal.sent, s) is not None for s in ctx.successes):
-        return Miss("the refused body leaves out a member every successful call sent")
-    new = [m for m, v in ctx.refusal.sent.items() if m in ctx.members
-           and not any(m in s and same_json(s[m], v) for s in ctx.successes)]
-    quoted = [m for m in new if _quoted(ctx.refusal.sent[m], ctx.refusal.answer)]
+    quoted = _quoted_new_values(ctx, params.statuses)
+    if isinstance(quoted, Miss):
+        return quoted
     if len(quoted) != 1:
         return Miss(f"the answer quotes the values of {len(quoted)} member(s) only the refused call sent, not one")
     member = quoted[0]

@@ -6,9 +6,9 @@ not show, or lacking one it requires, must still be left out or refused as a loo
 
 from __future__ import annotations
 
-import json
 
 from capenv.serving.runtime import EnvironmentRuntime
+from support.installed_state import install_entities
 from capenv.serving.state.edits import members_held
 from capenv.serving.state.index import HeldCollection
 
@@ -18,14 +18,6 @@ def assert_counts_right(runtime: EnvironmentRuntime) -> None:
         counts = dict(members_held(collection))
         recount = HeldCollection(collection.path, collection.type, {}, entities=collection.entities)
         assert counts == members_held(recount), collection.path
-
-
-def install_comments(runtime: EnvironmentRuntime, comments: list[dict]) -> None:
-    state = json.loads(runtime.data_get())
-    for collection in state["collections"]:
-        if collection["path"] == "/comments":
-            collection["entities"] = [{"id": c["id"], "value": c, "records": []} for c in comments]
-    runtime.data_add(json.dumps(state).encode())
 
 
 def served(runtime: EnvironmentRuntime, tool: str, arguments: dict | None = None) -> dict:
@@ -44,7 +36,7 @@ def test_the_counts_stay_right_across_creates_updates_deletes_reset_and_data_add
     assert members_held(runtime._holder.working().collections["/comments"])["edited"] == 1
     runtime.data_reset()
     assert_counts_right(runtime)
-    install_comments(runtime, [{"id": 1, "body": "a", "postId": 1}, {"id": 2, "body": "b", "extra": 1}])
+    install_entities(runtime, "/comments", [{"id": 1, "body": "a", "postId": 1}, {"id": 2, "body": "b", "extra": 1}])
     assert_counts_right(runtime)
     runtime.close()
 
@@ -52,10 +44,10 @@ def test_the_counts_stay_right_across_creates_updates_deletes_reset_and_data_add
 def test_a_member_the_view_does_not_show_is_left_out_and_a_lacking_one_refuses(json_server) -> None:
     runtime = EnvironmentRuntime(json_server)
     whole = [{"id": 1, "body": "a", "postId": 1}, {"id": 2, "body": "b", "postId": 1, "edited": True}]
-    install_comments(runtime, whole)
+    install_entities(runtime, "/comments", whole)
     assert served(runtime, "get_comments")["body"] == whole  # counted: every comment shown whole
     served(runtime, "post_comments", {"body": {"body": "c", "postId": 1}})
-    install_comments(runtime, [*whole, {"id": 3, "body": "c", "postId": 1, "extra": 1}, {"id": 4, "body": "d"}])
+    install_entities(runtime, "/comments", [*whole, {"id": 3, "body": "c", "postId": 1, "extra": 1}, {"id": 4, "body": "d"}])
     refusal = runtime.read("get_comments")
     assert refusal["error"] == "refused" and 'lacks "postId"' in refusal["message"]
     served(runtime, "delete_comments_by_comment_id", {"comment_id": "4"})  # the counts follow the delete

@@ -5,11 +5,11 @@ data/add on either store, and the refusals they serve must be those a walk of th
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from capenv.serving.runtime import EnvironmentRuntime
+from support.installed_state import install_entities
 from capenv.serving.state.edits import facts_of, hold_entity, insert_entity, nesting_keys, remove_entity
 from capenv.serving.state.index import HeldCollection
 from capenv.serving.state.key_facts import KeyFacts, id_shape
@@ -23,14 +23,6 @@ def assert_caches_right(runtime: EnvironmentRuntime) -> None:
         assert {k: set(v) for k, v in facts.by_spelling.items()} == {k: set(v) for k, v in fresh.by_spelling.items()}
         recount = HeldCollection(collection.path, collection.type, {}, entities=collection.entities)
         assert nesting_keys(collection) == nesting_keys(recount), collection.path
-
-
-def install_comments(runtime: EnvironmentRuntime, comments: list[dict]) -> None:
-    state = json.loads(runtime.data_get())
-    for collection in state["collections"]:
-        if collection["path"] == "/comments":
-            collection["entities"] = [{"id": c["id"], "value": c, "records": []} for c in comments]
-    runtime.data_add(json.dumps(state).encode())
 
 
 def store_url(kind: str, tmp_path) -> str | None:
@@ -47,7 +39,7 @@ def test_the_caches_stay_right_across_writes_reset_and_data_add(json_server, tmp
     assert_caches_right(runtime)
     runtime.data_reset()
     assert_caches_right(runtime)
-    install_comments(runtime, [{"id": 1, "body": "a", "postId": 1, "meta": {"id": 5}},
+    install_entities(runtime, "/comments", [{"id": 1, "body": "a", "postId": 1, "meta": {"id": 5}},
                                {"id": 7, "body": "b", "postId": 1}])
     assert_caches_right(runtime)
     runtime.close()
@@ -95,10 +87,10 @@ def test_other_spellings_and_shapes_are_refused_after_writes(json_server, tmp_pa
 
 def test_a_copy_nested_in_an_entity_written_since_is_found(json_server) -> None:
     runtime = EnvironmentRuntime(json_server)
-    install_comments(runtime, [{"id": 1, "body": "a", "postId": 1}, {"id": 2, "body": "b", "postId": 1}])
+    install_entities(runtime, "/comments", [{"id": 1, "body": "a", "postId": 1}, {"id": 2, "body": "b", "postId": 1}])
     working = runtime._holder.working()
     nesting_keys(working.collections["/comments"])  # made before the copy is held
-    install_comments(runtime, [{"id": 1, "body": "a", "postId": 1},
+    install_entities(runtime, "/comments", [{"id": 1, "body": "a", "postId": 1},
                                {"id": 2, "body": "b", "postId": 1, "reply_to": {"id": 1, "body": "a"}}])
     refused = runtime.read("patch_comments_by_comment_id", {"comment_id": "1", "body": {"body": "changed"}})
     assert refused.get("error") == "refused" and "copy" in refused["message"], refused
