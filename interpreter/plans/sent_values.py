@@ -55,12 +55,19 @@ def _judged(plan: WritePlan, ctx: PlanContext) -> WritePlan:
     unproven: list[UnprovenValue] = []
     events: list[TraceEvent] = []
     entities = _entities(plan.type, ctx) if plan.type is not None else []
+    constants = {f.field: f.params.get("value") for f in plan.fields if f.op == "constant"}
+    required = {m.member for m in plan.members if m.required}
     for member in members:
         sent: list[Any] = [body[member] for body in bodies if member in body]
         if not sent:
             continue
         held = [value for shown in entities for value in _distinct(v[member] for v in shown if member in v)]
-        decision = evaluate(ctx.ruleset, TABLE, WriteSentValuesContext(sent=sent, member=member, held=held),
+        taken = [body[member] for body in bodies if member in body and required <= set(body)]
+        kept = {member, *constants}
+        shown = [{k: v for k, v in value.items() if k in kept} for states in entities for value in states
+                 if member in value] if constants else []
+        decision = evaluate(ctx.ruleset, TABLE, WriteSentValuesContext(sent=sent, member=member, held=held,
+                                                                       taken=taken, constants=constants, shown=shown),
                             subject=f"{plan.tool} body.{member}")
         matched = [e for e in decision.events if e.outcome == "match"]
         if not matched:

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.bundle.jsonvalue import json_kind
+from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
 
 from .update_values import name_words
@@ -35,6 +36,14 @@ class WriteSentValuesContext(BaseModel):
     held: list[Any] = Field(default_factory=list)
     """The values the capture shows the type's entities holding in the field of the member's name:
     each entity's distinct values, from the initial state and every later read of it."""
+    taken: list[Any] | None = None
+    """The values sent in the member by the successful calls that sent every member the plan requires:
+    the calls serving takes and the gate replays (None: as ``sent``)."""
+    constants: dict[str, Any] = Field(default_factory=dict)
+    """The fields the plan answers as constants, with the value it answers, in the answer's order."""
+    shown: list[dict[str, Any]] = Field(default_factory=list)
+    """Every state the capture shows an entity of the type in (initial state and reads), with the
+    member and the constant fields only."""
 
 
 def _is_number(value: Any) -> bool:
@@ -178,3 +187,67 @@ def sent_text_of_a_vocabulary(ctx: WriteSentValuesContext, params: VocabularyPar
     return Match({"schema": {"enum": distinct},
                   "described": f"one of the values the capture shows ({', '.join(distinct)})"})
 
+
+class OneBooleanParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    named_constants: int = Field(ge=0)
+    """How many of the constant members that may follow the member a refusal names."""
+    follower_kinds: list[str] = Field(min_length=1)
+    """The JSON kinds of the constants that may follow the member (a flag derived from a flag); a
+    constant of another kind (a count, a text) is judged by its own rules."""
+
+
+def _bool_text(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _followers(ctx: WriteSentValuesContext, value: bool, kinds: list[str]) -> list[str]:
+    """The constants the capture does not show independent of the member: every one when no
+    entity holds the other value; else those no state of an entity holding the other value shows
+    as answered (a state a later write changed, an archived note, still shows the constant beside
+    it before), while entities holding the sent value all show them as answered."""
+    constants = {f: c for f, c in ctx.constants.items() if json_kind(c) in kinds}
+    other = [s for s in ctx.shown if s.get(ctx.member) is (not value)]
+    if not other:
+        return list(constants)
+    same = [s for s in ctx.shown if s.get(ctx.member) is value]
+    followers = []
+    for field, constant in constants.items():
+        if any(field in s and same_json(s[field], constant) for s in other):
+            continue  # shown beside the other value as the plan answers it (a later write may change it)
+        if any(field in s and not same_json(s[field], constant) for s in same):
+            continue  # varies beside the sent value too: something else decides it
+        followers.append(field)
+    return followers
+
+
+@predicate("sent_booleans_of_one_value", context="write-sent-values", params=OneBooleanParams)
+def sent_booleans_of_one_value(ctx: WriteSentValuesContext, params: OneBooleanParams) -> Outcome:
+    """Every value the calls the plan takes sent in the member is one boolean, and the plan
+    answers constant members the capture does not show independent of it: the capture cannot
+    tell a constant from a member derived from this one (pretix answered personalized true to
+    every recorded item create, all sending admission true, and holds an item with admission
+    false and personalized false), so the other value is unproven. A constant the type's entities
+    holding the other value show as answered, or that varies beside the sent value too, is not
+    the member's. Only the calls the plan takes count (the gate replays no call leaving out a
+    required member)."""
+    taken = ctx.sent if ctx.taken is None else ctx.taken
+    if not taken or any(not isinstance(v, bool) for v in taken):
+        return Miss("a value other than a boolean was sent in the member" if taken else "no value was sent")
+    if len(set(taken)) > 1:
+        return Miss("the recorded calls sent both true and false, and the gate checked both")
+    if not ctx.constants:
+        return Miss("the plan answers no constant member: nothing it answers could follow the member unseen")
+    value = taken[0]
+    followers = _followers(ctx, value, params.follower_kinds)
+    if not followers:
+        return Miss(f"the entities the capture shows holding {_bool_text(not value)} hold every constant member as "
+                    "the plan answers it, or one varying beside the sent value too")
+    named = ", ".join(followers[:params.named_constants]) + (", ..." if len(followers) > params.named_constants else "")
+    why = ("no entity the capture shows holds " + _bool_text(not value)
+           if not any(s.get(ctx.member) is (not value) for s in ctx.shown)
+           else f"entities holding {_bool_text(not value)} hold them otherwise")
+    return Match({"schema": {"const": value}, "followers": followers,
+                  "described": f"{_bool_text(value)} (the one value they sent; the answer's constant members {named} "
+                               f"may follow it: {why})"})

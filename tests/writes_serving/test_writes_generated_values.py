@@ -58,7 +58,7 @@ def calls_of_a_session(runtime: EnvironmentRuntime) -> list[dict]:
     """One of each served kind of write on json-server, in a fixed order; the answers."""
     answers = [accepted(runtime, "post_posts", {"body": NEW_POST}),
                accepted(runtime, "post_comments", {"body": {"body": "first", "postId": 1}}),
-               accepted(runtime, "post_users", {"body": {"name": "Cy", "email": "cy@example.com", "role": "viewer"}}),
+               accepted(runtime, "post_users", {"body": {"name": "Cy", "email": "cy@example.com", "role": "reader"}}),
                accepted(runtime, "post_posts_comments", {"post_id": "5", "body": {"body": "nested"}})]
     new_post = str(answers[0]["state"]["id"])
     answers += [accepted(runtime, "patch_posts_by_post_id", {"post_id": new_post, "body": {"views": 12}}),

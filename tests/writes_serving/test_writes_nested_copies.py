@@ -29,8 +29,8 @@ def capture() -> HarBuilder:
     har.call("GET", "/issues", response=ISSUES)
     for issue in ISSUES:
         har.call("GET", f"/issues/{issue['id']}", response=issue)
-    renamed = {**VERSIONS[1], "name": "2.1", "status": "locked"}
-    har.call("PATCH", "/versions/2", body={"name": "2.1", "status": "locked"}, response=renamed)
+    renamed = {**VERSIONS[1], "name": "two-rc", "status": "locked"}
+    har.call("PATCH", "/versions/2", body={"name": "two-rc", "status": "locked"}, response=renamed)
     har.call("GET", "/versions/2", response=renamed)
     closed = {**VERSIONS[3], "status": "closed"}
     har.call("PATCH", "/versions/4", body={"status": "closed"}, response=closed)

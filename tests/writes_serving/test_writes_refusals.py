@@ -172,7 +172,7 @@ def test_a_write_up_to_the_limit_is_served_and_one_byte_more_is_not(runtime, jso
     ("put_posts_by_post_id", {"post_id": "404", "body": NEW_POST}),
     ("put_comments_by_comment_id", {"comment_id": "404", "body": {"body": "b", "postId": 1}}),
     ("patch_comments_by_comment_id", {"comment_id": "404", "body": {"edited": True}}),
-    ("patch_users_by_user_id", {"user_id": "404", "body": {"role": "x"}}),
+    ("patch_users_by_user_id", {"user_id": "404", "body": {"role": "admin"}}),
     ("delete_comments_by_comment_id", {"comment_id": "404"}),
     ("delete_users_by_user_id", {"user_id": "404"}),
 ])
