@@ -33,14 +33,14 @@ def test_a_list_read_refused_without_a_token_does_not_keep_the_list_on_replay():
 def test_a_validation_refusal_is_still_checked():
     """A 422 (an id of the wrong shape, a query the application refuses) may be about the read's
     own path: answered from the state it would come out otherwise, so it keeps the view on replay."""
-    view = build_from(capture(422)).view.view("get_items")
+    view = build_from(capture(422, [("x-token", "t")])).view.view("get_items")  # the header every read sent: no variant
     assert not view.state_backed
     assert "422 recorded" in view.reason
 
 
 def test_a_recorded_absence_is_still_checked():
     """A 404 of the list's own path is an absence the state must reproduce: it still counts."""
-    view = build_from(capture(404)).view.view("get_items")
+    view = build_from(capture(404, [("x-token", "t")])).view.view("get_items")
     assert not view.state_backed
     assert "recorded an absence" in view.reason
 
