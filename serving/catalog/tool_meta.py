@@ -101,8 +101,12 @@ def _rendered_body(view: ReadView | None) -> tuple[str, dict[str, Any]] | None:
     entity: dict[str, Any] = {"type": "object", "description": f'One "{view.type}" entity.'}
     if view.shown_fields:
         entity["properties"] = {name: {} for name in view.shown_fields}
-    if view.required_fields and not view.projections:  # a learned projection answers only the members named
-        entity["required"] = list(view.required_fields)
+    # a learned projection answers only the members named, and a line showing its own fields
+    # (``fields=uuid,name``) only those: what every answer holds is required
+    required = [name for name in view.required_fields
+                if all(not line.shown_fields or name in line.shown_fields for line in view.lines)]
+    if required and not view.projections:
+        entity["required"] = required
     locator = view.locator or Locator(kind="root")
     if view.kind == "list" and locator.kind == "singleton":
         return None  # a list is never the lone element of an array member; no shape is claimed
