@@ -241,7 +241,7 @@ class EnvironmentRuntime(Runtime):
             raise CallRefused(f"{entry.tool.method} {entry.tool.spelled(call.path)} is not answered: {live}, "
                               f"so a recorded answer would give an old one", http_status=409)
         if self._replayer.variant_of(call) is None:
-            refuse_unacceptable(call, self._replayer.calls(entry.tool.name))
+            refuse_unacceptable(call, self._replayer.media_types(entry.tool.name))
         state = self._holder.working() if self._guarded else None
         if entry.from_state and entry.view is not None and not self._replayer.other_accept(call):
             served = self._state_reads.answer(entry.view, call, state if state is not None else self._holder.working())

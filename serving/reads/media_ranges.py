@@ -16,11 +16,18 @@ from capenv.interpreter.bundle.models import RecordedCall
 from capenv.serving.read_call import CallRefused, ReadCall
 
 
-def refuse_unacceptable(call: ReadCall, recorded: Iterable[RecordedCall]) -> None:
-    ranges = media_ranges(call.accept or "")
+def answered_types(recorded: Iterable[RecordedCall]) -> tuple[str, ...]:
+    """The media types a tool's recordings answered with, sorted."""
+    return tuple(sorted({media_type(r.response.content_type) for r in recorded if r.response.content_type}))
+
+
+def refuse_unacceptable(call: ReadCall, answered: tuple[str, ...]) -> None:
+    """``answered``: the tool's ``answered_types``."""
+    if not call.accept:
+        return
+    ranges = media_ranges(call.accept)
     if ranges is None:
         return
-    answered = sorted({media_type(r.response.content_type) for r in recorded if r.response.content_type})
     if not answered or any(acceptable(ranges, media) for media in answered):
         return
     shown = ", ".join(answered[:5])

@@ -42,6 +42,7 @@ from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 
 from .answers import from_recording
+from .media_ranges import answered_types
 from .call_match import Pairs, query_overlap, same_query_multiset
 
 
@@ -81,6 +82,7 @@ class Replayer:
         self._variant_headers = dict(table.variant_headers)
         self._beside: dict[tuple[str, ...], list[RecordedCall]] = {}
         self._paths: dict[str, PathIndex] = {}  # built at a tool's first call
+        self._media_types: dict[str, tuple[str, ...]] = {}
         for calls in self._calls.values():
             for recorded in calls:
                 if recorded.method == "GET":
@@ -105,6 +107,13 @@ class Replayer:
         """The call asks for another variant than the tool's usual one: only its recordings answer it."""
         variant = self.variant_of(call)
         return variant is not None and variant != self._default_accept[call.tool.name]
+
+    def media_types(self, tool: str) -> tuple[str, ...]:
+        """The media types the tool's recordings answered with (made once per tool)."""
+        found = self._media_types.get(tool)
+        if found is None:
+            found = self._media_types[tool] = answered_types(self.calls(tool))
+        return found
 
     def calls(self, tool: str) -> tuple[RecordedCall, ...]:
         return self._calls.get(tool, ())
