@@ -107,6 +107,11 @@ def stamped(plan: WritePlan, body: dict[str, Any]) -> frozenset[str]:
     return frozenset(rule.field for rule in plan.fields if rule.op != "echo") - set(body)
 
 
+def not_editable(is_error: bool, answer: dict[str, Any]) -> bool:
+    """Whether a write was refused because the application keeps the entity as it is (update-protected)."""
+    return is_error and "not editable" in answer.get("message", "")
+
+
 class Agent:
     """The scripted agent: it knows the tools by their listing and the state by data/get (``state``:
     the ids a member naming a held entity takes)."""
@@ -120,8 +125,10 @@ class Agent:
         self.schemas = {tool.name: tool.input_schema for tool in listing}
         return list(self.schemas)
 
-    async def call(self, tool: str, collection: str, entity_id: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Call a write tool; after a refusal naming recorded fields the entity lacks, send them too."""
+    async def call(self, tool: str, collection: str, entity_id: Any, protected_too: bool = True
+                   ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """Call a write tool; after a refusal naming recorded fields the entity lacks, send them too.
+        None when ``protected_too`` is false and the entity is one the application keeps as it is."""
         schema = self.schemas[tool]
         arguments = write_arguments(schema, self.templates[tool], collection, entity_id, self.rng, "agent",
                                     self.state)
@@ -130,6 +137,8 @@ class Agent:
             retry = amended(arguments, schema, result.structured_content.get("message", ""), self.rng, "agent")
             if retry is not None:
                 arguments, result = retry, await self.client.call_tool(tool, retry)
+        if not protected_too and not_editable(result.is_error, result.structured_content):
+            return None
         assert result.is_error is False, (tool, arguments, result.structured_content)
         return arguments, result.structured_content
 
@@ -175,19 +184,24 @@ def export_a_random_choice(tmp_path: Path, request, label: str
     return rng, choice, note, directory, templates
 
 
-async def create_update_delete(agent, choice: Choice, collection: str, updated: Any, deleted: Any,
+async def create_update_delete(agent, choice: Choice, collection: str, updated: list[Any], deleted: Any,
                                note: str) -> list[ExpectedChange]:
-    """The session itself, for any agent with ``look()`` and ``call(tool, collection, id)``: it
-    checks the three tools are listed, creates, updates (the held entity, or the new one when it
-    deletes the only one held) and deletes; the changes the grader must find, nothing else."""
+    """The session itself, for any agent with ``look()`` and ``call(tool, collection, id, protected_too)``:
+    it checks the three tools are listed, creates, updates (the first of ``updated`` the application lets
+    be edited and the session does not delete, else the new one) and deletes; the changes the grader
+    must find, nothing else."""
     listed = await agent.look()
     for plan in (choice.create, choice.update, choice.delete):
         assert plan.tool in listed, (note, plan.tool)
     sent, created = await agent.call(choice.create.tool, collection, None)
     assert created["state"]["view"] == "create", (note, created)
     new_id = created["state"]["id"]
-    target = updated if deleted != updated else new_id
-    update_sent, update = await agent.call(choice.update.tool, collection, target)
+    targets = [held for held in updated if held != deleted] + [new_id]
+    for target in targets:  # an entity the application keeps as it is (update-protected): the next
+        updated_call = await agent.call(choice.update.tool, collection, target, protected_too=target == targets[-1])
+        if updated_call is not None:
+            break
+    update_sent, update = updated_call
     assert update["state"]["view"] == "update", (note, update)
     _, gone = await agent.call(choice.delete.tool, collection, deleted)
     assert gone["state"]["view"] == "delete", (note, gone)
@@ -205,8 +219,8 @@ def test_an_agents_create_update_and_delete_are_graded_from_data_get(tmp_path: P
         removable = removable_entities(before, choice, collection)
         if not removable:
             pytest.skip(f"{note}: other held entities name every {choice.type} entity, so the delete refuses each")
-        updated = rng.choice(held)
-        deleted = rng.choice([i for i in removable if i != updated] or removable)
+        updated = rng.sample(held, len(held))
+        deleted = rng.choice([i for i in removable if i != updated[0]] or removable)
 
         async def play() -> list[ExpectedChange]:
             with anyio.fail_after(3 * CALL_TIMEOUT_SECONDS):
@@ -254,7 +268,7 @@ def test_every_candidate_session_grades_clean_in_process() -> None:
                     if answer.is_error else None
                 if retry is not None:
                     arguments, answer = retry, runtime.call_tool(plan.tool, retry)
-                if not protected_too and answer.is_error and "not editable" in answer.structured.get("message", ""):
+                if not protected_too and not_editable(answer.is_error, answer.structured):
                     return None  # an entity the application keeps as it is (update-protected): another is updated
                 assert answer.is_error is False, (str(choice), answer.structured)
                 return arguments, answer.structured

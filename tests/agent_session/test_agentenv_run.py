@@ -27,7 +27,8 @@ from agentenv_protocol import ToolSession, client as protocol
 
 from grader import ExpectedChange, grade
 from support.served import CALL_TIMEOUT_SECONDS, STOP_TIMEOUT_SECONDS, data_get_url, quiet_env, served_process
-from test_agent_graded_session import create_update_delete, export_a_random_choice, initial_entities, removable_entities
+from test_agent_graded_session import (create_update_delete, export_a_random_choice, initial_entities, not_editable,
+                                      removable_entities)
 from valid_arguments import amended, write_arguments
 
 DATA_GET = {"jsonrpc": "2.0", "id": 1, "method": "data/get"}
@@ -67,7 +68,8 @@ class FrameworkAgent:
         self.schemas = {tool.name: tool.inputSchema for tool in await self.session.list_tools()}
         return list(self.schemas)
 
-    async def call(self, tool: str, collection: str, entity_id: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    async def call(self, tool: str, collection: str, entity_id: Any, protected_too: bool = True
+                   ) -> tuple[dict[str, Any], dict[str, Any]] | None:
         schema = self.schemas[tool]
         arguments = write_arguments(schema, self.templates[tool], collection, entity_id, self.rng, "agent",
                                     self.state)
@@ -77,6 +79,8 @@ class FrameworkAgent:
             if retry is not None:
                 arguments = retry
                 refused, answer = await self._call(tool, retry)
+        if not protected_too and not_editable(refused, answer):
+            return None
         assert not refused, (tool, arguments, answer)
         return arguments, answer
 
@@ -107,8 +111,8 @@ def test_an_agents_session_in_the_agentenv_framework_is_graded_from_data_get(tmp
                 assert card["capabilities"]["operations"] == ["data/reset", "data/add", "data/get"], card
                 before = (await protocol.get_data(data_url)).parts[0].data
                 collection, held = initial_entities(json.dumps(before).encode(), choice.type)
-                updated = rng.choice(held)
-                deleted = rng.choice([i for i in removable if i != updated] or removable)
+                updated = rng.sample(held, len(held))
+                deleted = rng.choice([i for i in removable if i != updated[0]] or removable)
                 async with ToolSession(mcp_url=url + protocol.mcp_path(card), timeout=CALL_TIMEOUT_SECONDS) as session:
                     agent = FrameworkAgent(session, rng, templates, before)
                     assert await agent.look() == [t["name"] for t in card["capabilities"]["tools"]], note
