@@ -11,6 +11,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+import orjson
 from jsonschema import Draft202012Validator
 
 from capenv.interpreter.bundle.jsonvalue import dumps
@@ -20,17 +21,29 @@ from .calls import WriteRefusal
 
 
 @lru_cache(maxsize=256)
-def _validator(keywords: str) -> Draft202012Validator:
+def _validator(keywords: bytes) -> Draft202012Validator:
     return Draft202012Validator(json.loads(keywords))
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as plain JSON (an exact number as its value); the usual leaves as they are."""
+    kind = type(value)
+    if kind is str or kind is bool or kind is int or value is None:
+        return value
+    text = dumps(value)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:  # an integer past 64 bits, which orjson does not read
+        return json.loads(text)
 
 
 def keeps_to(keywords: dict[str, Any], value: Any) -> bool:
     """Whether ``value`` keeps to the JSON Schema ``keywords`` (as plain JSON: an exact number as its value)."""
     try:
-        plain = json.loads(dumps(value))
+        plain = _plain(value)
     except (TypeError, ValueError):
         return False
-    return _validator(json.dumps(keywords, sort_keys=True)).is_valid(plain)
+    return _validator(dumps(keywords, sort_keys=True)).is_valid(plain)
 
 
 def check_unproven_values(plan: WritePlan, body: dict[str, Any]) -> None:

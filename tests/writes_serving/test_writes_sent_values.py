@@ -15,8 +15,10 @@ from support.har_builder import HarBuilder
 from support.http_thread import http_in_thread
 from support.served_calls import call_tool, send_json
 
+from capenv.interpreter.bundle.jsonvalue import JsonNumber
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport import data_client
+from capenv.serving.writes.sent_values import keeps_to
 
 SEED = [{"id": 1, "name": "cpu", "limit": 4, "tags": ["hot"], "owner": "ada@example.org"}]
 
@@ -147,3 +149,14 @@ def test_decimal_text_is_served_only_as_every_call_wrote_it(tmp_path, price, ser
     else:
         assert status == 400 and "'price'" in answer["message"] and "decimal" in answer["message"], answer
         assert after == before
+
+
+@pytest.mark.parametrize(("value", "kept"), [
+    (JsonNumber("123456789012345678901234567890"), True), (JsonNumber("-123456789012345678901234567890"), False),
+    (JsonNumber("2.5"), True), (JsonNumber("-2.5"), False), ([7, JsonNumber("99999999999999999999999")], True),
+    ([7, -1], False), (3, True), (-3, False), ("3", False), (None, False)])
+def test_a_value_is_judged_as_plain_json_whatever_its_size(value, kept: bool) -> None:
+    """An exact number (past 64 bits, or a fraction) is judged by its value, alone or inside an array."""
+    keywords = {"anyOf": [{"type": "number", "minimum": 0},
+                          {"type": "array", "items": {"type": "number", "minimum": 0}}]}
+    assert keeps_to(keywords, value) is kept
