@@ -61,6 +61,9 @@
 #   makes a wiki folder (`--init server`) and copies its seed tiddlers in.
 #   Node-RED 4.1.15 ~1.5-2 min, 279 npm packages (none compiled), ~120 MB; captures/node-red/start.sh
 #   makes a user directory and copies its seed settings.js and flows.json in.
+#   Express Gateway 1.16.11 ~1.5-3 min, 724 npm packages (none compiled; --ignore-scripts: the only
+#   install scripts print banners), ~90 MB; captures/express-gateway/start.sh copies its app
+#   (captures/express-gateway/app: a start script and the gateway's configuration) beside them.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -105,6 +108,7 @@ LOOPBACK_TODO_VERSION=6.0.0
 KEYSTONE_GUNICORN_VERSION=27.0.1
 SAILS_VERSION=1.5.18
 FEATHERS_VERSION=5.0.50
+EXPRESS_GATEWAY_VERSION=1.16.11
 PRETIX_VERSION=2026.8.0
 PRETIX_GUNICORN_VERSION=27.0.1
 PLACEMENT_VERSION=16.0.0
@@ -147,6 +151,7 @@ SAILS_DIR="$CACHE/sails"
 OCTOPRINT_VENV="$CACHE/venv-octoprint"
 LOOPBACK_TODO_DIR="$CACHE/loopback-todo"
 FEATHERS_DIR="$CACHE/feathers"
+EXPRESS_GATEWAY_DIR="$CACHE/express-gateway"
 ZENML_VENV="$CACHE/venv-zenml"
 KEYSTONE_VENV="$CACHE/venv-keystone"
 KEYSTONE_TEMPLATE="$CACHE/keystone-template"
@@ -332,6 +337,14 @@ install_feathers() {
         say "@feathersjs/feathers $FEATHERS_VERSION already in $FEATHERS_DIR"; return
     fi
     npm_install_package_json feathers "$FEATHERS_DIR"
+}
+
+install_express_gateway() {
+    # captures/express-gateway/install/package.json pins express-gateway (pure JavaScript).
+    if [ "$(installed_npm_version express-gateway "$EXPRESS_GATEWAY_DIR")" = "$EXPRESS_GATEWAY_VERSION" ]; then
+        say "express-gateway $EXPRESS_GATEWAY_VERSION already in $EXPRESS_GATEWAY_DIR"; return
+    fi
+    npm_install_package_json express-gateway "$EXPRESS_GATEWAY_DIR" --ignore-scripts
 }
 
 install_tiddlywiki() {
@@ -668,6 +681,7 @@ install_npm_group() {
     install_sails
     install_loopback_todo
     install_feathers
+    install_express_gateway
     install_tiddlywiki
     install_node_red
 }
@@ -704,6 +718,7 @@ status() {
     say "keystone:    $(installed_pip_version "$KEYSTONE_VENV" keystone) ($KEYSTONE_VENV, template $KEYSTONE_TEMPLATE)"
     say "loopback-todo: $(installed_npm_version @loopback/example-todo "$LOOPBACK_TODO_DIR" || true) ($LOOPBACK_TODO_DIR)"
     say "feathers:    $(installed_npm_version @feathersjs/feathers "$FEATHERS_DIR" || true) ($FEATHERS_DIR)"
+    say "express-gateway: $(installed_npm_version express-gateway "$EXPRESS_GATEWAY_DIR" || true) ($EXPRESS_GATEWAY_DIR)"
     say "pretix:      $(installed_pip_version "$PRETIX_VENV" pretix) ($PRETIX_VENV, template $PRETIX_TEMPLATE)"
     say "placement:   $(installed_pip_version "$PLACEMENT_VENV" openstack-placement) ($PLACEMENT_VENV)"
     say "ironic:      $(installed_pip_version "$IRONIC_VENV" ironic) ($IRONIC_VENV)"

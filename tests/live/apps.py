@@ -240,6 +240,14 @@ def _feathers_env() -> dict[str, str]:
     return {"FEATHERS_DIR": str(prefix)}
 
 
+def _express_gateway_env() -> dict[str, str]:
+    """The npm prefix with express-gateway 1.16.11 (start.sh copies captures/express-gateway/app beside it)."""
+    prefix = CACHE / "express-gateway"
+    if not (prefix / "node_modules" / "express-gateway" / "package.json").exists():
+        raise NotInstalled(f"express-gateway 1.16.11 is not installed in {_shown(prefix)}")
+    return {"EXPRESS_GATEWAY_DIR": str(prefix)}
+
+
 def _tiddlywiki_env() -> dict[str, str]:
     """The npm prefix with tiddlywiki (start.sh makes the wiki folder and copies its seed in)."""
     prefix = CACHE / "tiddlywiki"
@@ -391,6 +399,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                              120.0, ready_line="LOOPBACK-TODO READY"),
     "feathers": AppSpec("feathers", _feathers_env, _home_start("feathers"), "/notes/5", 60.0,
                         ready_line="feathers READY"),
+    "express-gateway": AppSpec("express-gateway", _express_gateway_env, _home_start("express-gateway"),
+                               "/users/alice", 60.0, ready_line="express-gateway READY"),
     "flexget": AppSpec("flexget", _venv_env("flexget", "flexget", "3.22.8"), _home_start("flexget"),
                        "/api/server/version/", 180.0, ready_line="flexget READY", ready_authorization=FLEXGET_TOKEN),
     "ironic": AppSpec("ironic", _venv_env("ironic", "ironic", "39.0.0"), _home_start("ironic"), "/v1/drivers",
