@@ -21,6 +21,8 @@
 #   unpacked with dpkg -x: nothing installed system-wide, no service started) ~5 s, 43 MB;
 #   Syncthing 1.19.2 (Debian bookworm's syncthing .deb: one static Go binary, fetched with
 #   apt-get download and unpacked with dpkg -x: nothing installed system-wide) ~5 s, 25 MB;
+#   Caddy 2.6.2 (Debian bookworm's caddy .deb: one static Go binary, fetched with apt-get download
+#   and unpacked with dpkg -x: nothing installed system-wide, no service started) ~5 s, 40 MB;
 #   Apache Superset ~2 min, 803 MB, then ~1 min once for its template metadata database
 #   (`superset db upgrade`, `fab create-admin`, `init`) that every start copies;
 #   NocoDB ~6.5-9 min, 1.4 GB (3 min npm install of 1430 packages, 3-6 min compiling sqlite3);
@@ -86,6 +88,8 @@ ALERTMANAGER_VERSION=0.25.0
 ALERTMANAGER_DEB_VERSION=0.25.0-1+b4
 SYNCTHING_VERSION=1.19.2
 SYNCTHING_DEB_VERSION=1.19.2~ds1-1+b4
+CADDY_VERSION=2.6.2
+CADDY_DEB_VERSION=2.6.2-5
 SUPERSET_VERSION=6.1.0
 NOCODB_VERSION=0.301.3
 SYNAPSE_VERSION=1.163.2
@@ -134,6 +138,7 @@ CHP_DIR="$CACHE/npm-chp"
 PDNS_DIR="$CACHE/pdns"
 ALERTMANAGER_DIR="$CACHE/alertmanager"
 SYNCTHING_DIR="$CACHE/syncthing"
+CADDY_DIR="$CACHE/caddy"
 STRAPI_DIR="$CACHE/strapi"
 NOCODB_DIR="$CACHE/nocodb"
 SYNAPSE_VENV="$CACHE/venv-synapse"
@@ -447,6 +452,18 @@ install_syncthing() {  # one static Go binary; captures/syncthing/start.sh runs 
     unpack_deb syncthing "$SYNCTHING_DEB_VERSION" "$SYNCTHING_DIR"
 }
 
+installed_caddy_version() {  # -> the unpacked binary's version (2.6.2), or nothing
+    local binary="$CADDY_DIR/usr/bin/caddy"
+    [ -x "$binary" ] && "$binary" version 2>&1 | sed -n 's/^v\{0,1\}\([0-9][0-9.]*\).*/\1/p' || true
+}
+
+install_caddy() {  # one static Go binary; captures/caddy/start.sh runs it unpacked
+    if [ "$(installed_caddy_version)" = "$CADDY_VERSION" ]; then
+        say "caddy $CADDY_VERSION already in $CADDY_DIR"; return
+    fi
+    unpack_deb caddy "$CADDY_DEB_VERSION" "$CADDY_DIR"
+}
+
 install_nocodb() {
     # captures/nocodb/install/package.json pins nocodb and overrides its xlsx (a tarball on
     # cdn.sheetjs.com, outside the npm registry) with xlsx's npm release. Install scripts are
@@ -630,6 +647,7 @@ install_system_group() {  # apt-get and dpkg: one at a time
     install_pdns
     install_alertmanager
     install_syncthing
+    install_caddy
     install_redmine
     install_wordpress
     install_rabbitmq
@@ -700,6 +718,7 @@ status() {
     say "pdns:        $(installed_pdns_version) ($PDNS_DIR)"
     say "alertmanager: $(installed_alertmanager_version) ($ALERTMANAGER_DIR)"
     say "syncthing:   $(installed_syncthing_version) ($SYNCTHING_DIR)"
+    say "caddy:       $(installed_caddy_version) ($CADDY_DIR)"
     say "superset:    $(installed_pip_version "$SUPERSET_VENV" apache-superset) ($SUPERSET_VENV, template $SUPERSET_TEMPLATE)"
     say "nocodb:      $(installed_nocodb_version) ($NOCODB_DIR)"
     say "synapse:     $(installed_pip_version "$SYNAPSE_VENV" matrix-synapse) ($SYNAPSE_VENV)"

@@ -3,6 +3,8 @@
 # prints "... READY ..."), put a mitmdump reverse proxy in front, run its driver.py through the
 # proxy, then SIGINT mitmdump (it writes the HAR on exit) and stop the application.
 # Usage: captures/kit/record.sh APP_DIR [MODE]   -> writes APP_DIR/MODE.har (MODE: capture)
+# An APP_DIR/mitm_addon.py, when there, is loaded into mitmdump (`-s`): what the application needs
+# of the proxy that the recording cannot do without (its own docstring says why).
 # Env:   MITM_VENV (a venv with mitmproxy==11.0.2 and httpx), APP_PORT, PROXY_PORT, LOGDIR, and
 #        whatever the application's start.sh needs (its README says).
 set -euo pipefail
@@ -25,10 +27,12 @@ for i in $(seq 1 1200); do
   sleep 0.5
 done
 grep -qs "READY" "$LOGDIR/app-$MODE.log" || { echo "no READY, see $LOGDIR" >&2; kill -TERM $APP_PID; exit 1; }
+ADDON_ARGS=()
+[ -f "$APP_DIR/mitm_addon.py" ] && ADDON_ARGS=(-s "$APP_DIR/mitm_addon.py")
 # PROXY_PORT can be briefly blocked by another program's client socket in TIME_WAIT: retry.
 for attempt in $(seq 1 30); do
   "$MITM_VENV/bin/mitmdump" --mode "reverse:http://127.0.0.1:$APP_PORT" --listen-host 127.0.0.1 \
-    --listen-port "$PROXY_PORT" --set hardump="$OUT" --set flow_detail=0 >"$LOGDIR/proxy-$MODE.log" 2>&1 &
+    --listen-port "$PROXY_PORT" --set hardump="$OUT" --set flow_detail=0 "${ADDON_ARGS[@]}" >"$LOGDIR/proxy-$MODE.log" 2>&1 &
   PROXY_PID=$!
   for i in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$PROXY_PORT") 2>/dev/null && break; sleep 0.2; done
   kill -0 $PROXY_PID 2>/dev/null && break

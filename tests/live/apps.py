@@ -298,6 +298,14 @@ def _syncthing_env() -> dict[str, str]:
     return {"SYNCTHING_ROOT": str(root)}
 
 
+def _caddy_env() -> dict[str, str]:
+    """The unpacked Debian package (``dpkg -x``): one static binary start.sh runs."""
+    root = CACHE / "caddy"
+    if not (root / "usr" / "bin" / "caddy").exists():
+        raise NotInstalled(f"caddy 2.6.2 is not installed (unpacked) in {_shown(root)}")
+    return {"CADDY_ROOT": str(root)}
+
+
 def _wordpress_env() -> dict[str, str]:
     """The unpacked Debian wordpress package, Debian's php-cli and mariadb-server (system installs),
     and the folder where start.sh keeps its template database (made by the first start: ~5 s)."""
@@ -360,6 +368,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                             ready_line="alertmanager READY"),
     "syncthing": AppSpec("syncthing", _syncthing_env, _home_start("syncthing"), "/", 60.0,
                          ready_line="syncthing READY"),
+    "caddy": AppSpec("caddy", _caddy_env, _home_start("caddy"), "/config/apps", 60.0,
+                     ready_line="caddy READY"),
     "superset": AppSpec("superset", _superset_env, _home_start("superset"), "/health", 300.0,
                         ready_line="superset READY"),
     "nocodb": AppSpec("nocodb", _nocodb_env, _home_start("nocodb"), "/api/v1/health", 240.0,
