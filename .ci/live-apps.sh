@@ -61,6 +61,9 @@
 #   2-core machine, ~130 MB; no template database (db sync and the seed take seconds).
 #   TiddlyWiki 5.4.1 ~15 s, one npm package with no dependencies, ~40 MB; captures/tiddlywiki/start.sh
 #   makes a wiki folder (`--init server`) and copies its seed tiddlers in.
+#   Icinga 2 2.13.6 (Debian bookworm's icinga2-bin and icinga2-common with the Boost coroutine,
+#   context and thread libraries, fetched with apt-get download and unpacked with dpkg -x into one
+#   tree: nothing installed system-wide, no service started) ~5 s, 20 MB; start.sh needs openssl.
 #   Node-RED 4.1.15 ~1.5-2 min, 279 npm packages (none compiled), ~120 MB; captures/node-red/start.sh
 #   makes a user directory and copies its seed settings.js and flows.json in.
 #   Express Gateway 1.16.11 ~1.5-3 min, 724 npm packages (none compiled; --ignore-scripts: the only
@@ -122,6 +125,9 @@ TIDDLYWIKI_VERSION=5.4.1
 NODE_RED_VERSION=4.1.15
 CHANGEDETECTION_VERSION=0.60.10
 DEVPI_VERSION=6.20.3
+ICINGA2_VERSION=2.13.6
+ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
+ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -139,6 +145,7 @@ PDNS_DIR="$CACHE/pdns"
 ALERTMANAGER_DIR="$CACHE/alertmanager"
 SYNCTHING_DIR="$CACHE/syncthing"
 CADDY_DIR="$CACHE/caddy"
+ICINGA2_DIR="$CACHE/icinga2"
 STRAPI_DIR="$CACHE/strapi"
 NOCODB_DIR="$CACHE/nocodb"
 SYNAPSE_VENV="$CACHE/venv-synapse"
@@ -464,6 +471,44 @@ install_caddy() {  # one static Go binary; captures/caddy/start.sh runs it unpac
     unpack_deb caddy "$CADDY_DEB_VERSION" "$CADDY_DIR"
 }
 
+installed_icinga2_version() {  # -> the unpacked daemon's version (2.13.6), or nothing
+    local binary="$ICINGA2_DIR/usr/lib/x86_64-linux-gnu/icinga2/sbin/icinga2"
+    [ -x "$binary" ] && LD_LIBRARY_PATH="$ICINGA2_DIR/usr/lib/x86_64-linux-gnu" "$binary" --version 2>/dev/null \
+        | sed -n 's/.*(version: r\([0-9.]*\)-.*/\1/p' || true
+}
+
+install_icinga2() {
+    # Debian bookworm's icinga2-bin and icinga2-common (the ITL's check commands) with the three
+    # Boost libraries the daemon needs that a bookworm system lacks (coroutine, context, thread),
+    # fetched with apt-get download and unpacked with dpkg -x into one tree: nothing installed
+    # system-wide, no service started; captures/icinga2/start.sh runs the daemon from there.
+    if [ "$(installed_icinga2_version)" = "$ICINGA2_VERSION" ]; then
+        say "icinga2 $ICINGA2_VERSION already in $ICINGA2_DIR"; return
+    fi
+    command -v apt-get >/dev/null && command -v dpkg >/dev/null \
+        || { say "apt-get and dpkg not found: Icinga 2 comes from Debian bookworm packages" >&2; return 1; }
+    local debs packages=("icinga2-bin=$ICINGA2_DEB_VERSION" "icinga2-common=$ICINGA2_DEB_VERSION") library
+    for library in coroutine context thread; do
+        packages+=("libboost-${library}1.74.0=$ICINGA2_BOOST_DEB_VERSION")
+    done
+    debs="$(mktemp -d)"
+    say "apt-get download icinga2-bin=$ICINGA2_DEB_VERSION, icinga2-common and three Boost libraries, dpkg -x into $ICINGA2_DIR"
+    if ! (cd "$debs" && apt-get download -q "${packages[@]}" >/dev/null 2>&1); then
+        apt-get update -q >/dev/null
+        (cd "$debs" && apt-get download -q "${packages[@]}" 2>&1 | { grep -v '^W: Download is performed unsandboxed' || true; })
+    fi
+    [ "$(ls "$debs"/*.deb 2>/dev/null | wc -l)" = "${#packages[@]}" ] \
+        || { say "apt-get download did not fetch the ${#packages[@]} packages" >&2; rm -rf "$debs"; return 1; }
+    rm -rf "$ICINGA2_DIR"
+    mkdir -p "$ICINGA2_DIR"
+    for deb in "$debs"/*.deb; do dpkg -x "$deb" "$ICINGA2_DIR"; done
+    rm -rf "$debs"
+    local missing
+    missing="$(LD_LIBRARY_PATH="$ICINGA2_DIR/usr/lib/x86_64-linux-gnu" ldd "$ICINGA2_DIR/usr/lib/x86_64-linux-gnu/icinga2/sbin/icinga2" | grep 'not found' || true)"
+    [ -z "$missing" ] || { say "icinga2 lacks shared libraries (apt-get install them): $missing" >&2; return 1; }
+    command -v openssl >/dev/null || say "openssl not found: captures/icinga2/start.sh makes its certificates with it" >&2
+}
+
 install_nocodb() {
     # captures/nocodb/install/package.json pins nocodb and overrides its xlsx (a tarball on
     # cdn.sheetjs.com, outside the npm registry) with xlsx's npm release. Install scripts are
@@ -651,6 +696,7 @@ install_system_group() {  # apt-get and dpkg: one at a time
     install_redmine
     install_wordpress
     install_rabbitmq
+    install_icinga2
 }
 
 install_python_group_a() {
@@ -719,6 +765,7 @@ status() {
     say "alertmanager: $(installed_alertmanager_version) ($ALERTMANAGER_DIR)"
     say "syncthing:   $(installed_syncthing_version) ($SYNCTHING_DIR)"
     say "caddy:       $(installed_caddy_version) ($CADDY_DIR)"
+    say "icinga2:     $(installed_icinga2_version) ($ICINGA2_DIR)"
     say "superset:    $(installed_pip_version "$SUPERSET_VENV" apache-superset) ($SUPERSET_VENV, template $SUPERSET_TEMPLATE)"
     say "nocodb:      $(installed_nocodb_version) ($NOCODB_DIR)"
     say "synapse:     $(installed_pip_version "$SYNAPSE_VENV" matrix-synapse) ($SYNAPSE_VENV)"

@@ -23,6 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     compare.add_argument("--model", metavar="URL",
                          help="a model served elsewhere (`capenv serve --http`); default: this bundle, in process")
     compare.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="per call (default 30)")
+    compare.add_argument("--insecure", action="store_true",
+                         help="an https --live URL: do not check its certificate (a self-signed test instance)")
     compare.add_argument("--json", action="store_true", help="an object with `calls` and `summary`")
     add_capture_options(compare)
     compare.set_defaults(handler=_compare)
@@ -37,7 +39,7 @@ def _compare(args: argparse.Namespace) -> int:
 
     try:
         probe_file = load_probes(args.probes)
-        live = HttpSide(args.live, "live", timeout=args.timeout)
+        live = HttpSide(args.live, "live", timeout=args.timeout, verify_tls=not args.insecure)
         model = HttpSide(args.model, "model", timeout=args.timeout) if args.model else None
     except (ProbeFileError, SideUnreachable) as exc:
         raise UserError(str(exc)) from None

@@ -37,11 +37,12 @@ __all__ = [
 
 
 def compare(bundle: Bundle, probe_file: ProbeFile, live: str | Side, model: str | Side | None = None,
-            *, timeout: float | None = None) -> list[CallResult]:
+            *, timeout: float | None = None, verify_tls: bool = True) -> list[CallResult]:
     """Send every probe to ``live`` (a URL or a ``Side``) and to ``model`` (a URL, a ``Side``,
-    or None: a fresh in-process ``EnvironmentRuntime`` of ``bundle``); the results in order."""
+    or None: a fresh in-process ``EnvironmentRuntime`` of ``bundle``); the results in order.
+    ``verify_tls=False``: an https ``live`` URL's certificate is not checked."""
     options = {} if timeout is None else {"timeout": timeout}
-    live_side = HttpSide(live, "live", **options) if isinstance(live, str) else live
+    live_side = HttpSide(live, "live", verify_tls=verify_tls, **options) if isinstance(live, str) else live
     runtime = None
     if model is None:
         from capenv.serving.runtime import EnvironmentRuntime

@@ -1,15 +1,18 @@
-"""The two sides of a comparison: an application over plain HTTP, or the model in process.
+"""The two sides of a comparison: an application over HTTP(S), or the model in process.
 
 Both take the same ``Outgoing`` request (raw path, raw query pairs, headers, body bytes) and
 give back what came in (``Observed``). The live side uses the standard library's
 ``http.client``: it sends the path and query exactly as spelled, follows no redirect, and
-asks for no compression, so the bytes compared are the bytes the application wrote.
+asks for no compression, so the bytes compared are the bytes the application wrote. An
+application that serves only HTTPS with a certificate of its own making (a test instance on
+loopback) is reached with ``verify_tls=False``: encrypted, its certificate not checked.
 """
 
 from __future__ import annotations
 
 import http.client
 import socket
+import ssl
 from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import urlsplit
@@ -67,7 +70,8 @@ class Side(Protocol):
 class HttpSide:
     """An application (or a model served elsewhere) at a base URL; its path is a prefix."""
 
-    def __init__(self, url: str, label: str, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> None:
+    def __init__(self, url: str, label: str, timeout: float = DEFAULT_TIMEOUT_SECONDS, *,
+                 verify_tls: bool = True) -> None:
         parts = urlsplit(url.strip())
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise SideUnreachable(f"{label}: {url!r} is not an http(s) URL with a host")
@@ -78,10 +82,14 @@ class HttpSide:
         self._port = parts.port
         self._prefix = parts.path.rstrip("/")
         self._timeout = timeout
+        self._tls_context = None if verify_tls or not self._https else _unverified_context()
 
     def send(self, request: Outgoing) -> Observed:
-        factory = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
-        connection = factory(self._host, self._port, timeout=self._timeout)
+        if self._https:
+            connection: http.client.HTTPConnection = http.client.HTTPSConnection(
+                self._host, self._port, timeout=self._timeout, context=self._tls_context)
+        else:
+            connection = http.client.HTTPConnection(self._host, self._port, timeout=self._timeout)
         headers = dict(request.headers)
         if request.body is not None:
             headers.setdefault("content-length", str(len(request.body)))
@@ -95,6 +103,14 @@ class HttpSide:
             raise SideUnreachable(f"{self.label} {self.url}: {request.method} {request.target}: {reason}") from exc
         finally:
             connection.close()
+
+
+def _unverified_context() -> ssl.SSLContext:
+    """TLS that checks neither the certificate nor the host name it names."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
 
 
 class RuntimeSide:

@@ -9,6 +9,7 @@ DELETE the way capenv's HTTP surface does.
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import uuid
 from contextlib import contextmanager
@@ -78,13 +79,17 @@ def _handler(app: NotesApp) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def serving(app: NotesApp) -> Iterator[str]:
-    """Serve ``app`` on a free loopback port; yields its base URL."""
+def serving(app: NotesApp, tls: ssl.SSLContext | None = None) -> Iterator[str]:
+    """Serve ``app`` on a free loopback port; yields its base URL. ``tls``: a server context
+    (its certificate loaded), so the app answers only HTTPS, as an application with its own
+    self-signed certificate does."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(app))
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield f"{'https' if tls else 'http'}://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()

@@ -13,6 +13,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import time
 import urllib.error
@@ -80,6 +81,8 @@ class AppSpec:
     """The captures/ directory whose start.sh starts it."""
     ready_authorization: str | None = None
     """The Authorization header ``ready_path`` needs, when nothing of the application answers anonymously."""
+    scheme: str = "http"
+    """``https`` for an application that serves only TLS (its own self-signed certificate, not checked)."""
 
 
 def _shown(path: Path) -> str:
@@ -306,6 +309,16 @@ def _caddy_env() -> dict[str, str]:
     return {"CADDY_ROOT": str(root)}
 
 
+def _icinga2_env() -> dict[str, str]:
+    """The unpacked Debian packages (``dpkg -x``): the daemon, its ITL and three Boost libraries."""
+    root = CACHE / "icinga2"
+    if not (root / "usr" / "lib" / "x86_64-linux-gnu" / "icinga2" / "sbin" / "icinga2").exists():
+        raise NotInstalled(f"icinga2 2.13.6 is not installed (unpacked) in {_shown(root)}")
+    if shutil.which("openssl") is None:
+        raise NotInstalled("openssl is not installed (captures/icinga2/start.sh makes the API's certificates)")
+    return {"ICINGA2_ROOT": str(root)}
+
+
 def _wordpress_env() -> dict[str, str]:
     """The unpacked Debian wordpress package, Debian's php-cli and mariadb-server (system installs),
     and the folder where start.sh keeps its template database (made by the first start: ~5 s)."""
@@ -326,6 +339,8 @@ def _rabbitmq_env() -> dict[str, str]:
     return {"RABBITMQ_ROOT": str(root)}
 
 
+ICINGA2_USER = "Basic Y2FwZW52OmNhcGVudi1pY2luZ2Etbm90LWEtc2VjcmV0"
+"""The throwaway ApiUser captures/icinga2/icinga2.conf configures (capenv): every route asks for it."""
 UNLEASH_ADMIN = "*:*.capenv-unleash-admin-token-not-a-secret"
 RABBITMQ_ADMIN = "Basic YWRtaW46Y2FwZW52LXJhYmJpdG1xLXRocm93YXdheQ=="
 """The seed's throwaway administrator (captures/rabbitmq/definitions.json): the management API asks for it."""
@@ -424,6 +439,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                           ready_line="tiddlywiki READY"),
     "node-red": AppSpec("node-red", _node_red_env, _home_start("node-red"), "/settings", 60.0,
                         ready_line="node-red READY"),
+    "icinga2": AppSpec("icinga2", _icinga2_env, _home_start("icinga2"), "/v1/status/IcingaApplication", 60.0,
+                       ready_line="icinga2 READY", ready_authorization=ICINGA2_USER, scheme="https"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
@@ -445,7 +462,7 @@ def start_app(name: str, scratch: Path) -> LiveApp:
     with log.open("wb") as out:
         process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                    env=env, cwd=scratch, start_new_session=True)
-    app = LiveApp(name, f"http://127.0.0.1:{port}", port, 0.0, process, log)
+    app = LiveApp(name, f"{spec.scheme}://127.0.0.1:{port}", port, 0.0, process, log)
     try:
         _wait_ready(spec, app, pid_file, started)
     except BaseException:
@@ -479,13 +496,22 @@ def _seeded(spec: AppSpec, app: LiveApp) -> bool:
 
 
 def _answers(url: str, authorization: str | None = None) -> bool:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never via a proxy
+    # loopback: never via a proxy; an https application's certificate is its own, not checked
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}),
+                                         urllib.request.HTTPSHandler(context=_unverified_tls()))
     request = urllib.request.Request(url, headers={"Authorization": authorization} if authorization else {})
     try:
         with opener.open(request, timeout=2) as response:
             return 200 <= response.status < 300
     except (urllib.error.URLError, OSError):
         return False
+
+
+def _unverified_tls() -> ssl.SSLContext:
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
 
 
 def _tail(log: Path, lines: int = 30) -> str:
