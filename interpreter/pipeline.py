@@ -24,6 +24,7 @@ from capenv.interpreter.view.live_reports import live_reports
 from capenv.interpreter.view.negotiation import request_variants, without_variants
 from capenv.interpreter.view.unrouted_spellings import without_unrouted
 from capenv.interpreter.view.replay_facts import replay_table
+from capenv.interpreter.view.unauthenticated import unauthenticated_reads
 
 
 def read_only_posts(evidence: Evidence, manifest: Manifest, ruleset: RuleSet) -> Any:
@@ -144,6 +145,8 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
                           primary_origin=evidence.primary_origin)
         reports, report_traces = live_reports(manifest, view, by_ordinal, ruleset)
         view = view.model_copy(update={"traces": view.traces + report_traces}) if report_traces else view
-        replay = replay_table(evidence, manifest, view, variants).model_copy(update={"live_reports": reports})
+        replay = replay_table(evidence, manifest, view, variants).model_copy(update={
+            "live_reports": reports,
+            "unauthenticated": tuple(sorted(unauthenticated_reads(list(evidence.records), ruleset)))})
         return Bundle(info=info, manifest=manifest, view=view, replay=replay,
                       report=report_document(manifest, view, len(evidence.records), replay))

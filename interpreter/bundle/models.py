@@ -556,6 +556,11 @@ class ReplayTable(_Model):
     """Per tool, the query parameters (decoded names) two of its recordings show change nothing:
     same path and body, queries differing in that parameter alone, the same answer (the two
     records). Only these may differ between a call and the recording replay answers it with."""
+    unauthenticated: tuple[int, ...] = ()
+    """The reads refused for credentials they were sent without (a 401; a 403 lacking a header
+    every successful call carried: ``view/unauthenticated``). Authorization is not modelled: such
+    an answer says nothing of the ids a read names, so serving never takes it for the
+    application telling ids apart (``serving/reads/absence_shapes``)."""
 
 
 class BundleInfo(_Model):

@@ -12,7 +12,8 @@ A refusal of another status for an id shaped like those the absence covers, and 
 from them by the frame the tool's ids share (below), shows the application telling ids apart by
 more than their shape (Syncthing answers 404 for a device id it does not hold and 400 for one
 whose check character is wrong): the absence then answers no id its recordings did not name,
-since either answer may be the application's.
+since either answer may be the application's. A read refused for its credentials (a 401 to a
+wrong password: the replay table's ``unauthenticated``) says nothing of its id and is passed over.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from capenv.interpreter.bundle.values import decode_once, id_shape
 
 
 def unlike_the_absences(view: ReadView, calls: Iterable[RecordedCall], beside: Iterable[RecordedCall],
-                        raw_id: str) -> str | None:
+                        raw_id: str, *, unauthenticated: frozenset[int] = frozenset()) -> str | None:
     """Why the learned absence does not answer ``raw_id``, or None when it does. ``calls``: the
     item tool's recordings; ``beside``: every recorded read of a path differing from the call's
-    in its last segment alone (a word the manifest took literally, ``/silence/nope``, included)."""
-    calls, beside = tuple(calls), tuple(beside)
+    in its last segment alone (a word the manifest took literally, ``/silence/nope``, included);
+    ``unauthenticated``: the ordinals of reads refused for their credentials, left out of both."""
+    calls = tuple(call for call in calls if call.ordinal not in unauthenticated)
+    beside = tuple(call for call in beside if call.ordinal not in unauthenticated)
     absent_ordinals = set(view.absence_records) | set(view.absence.records if view.absence else ())
     absent = [call for call in calls if call.ordinal in absent_ordinals]
     if not absent:

@@ -147,7 +147,8 @@ class StateReads:
                     collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field)):
                 raise CallRefused(other_spelling_refusal(entity_type.name, raw_id, held), http_status=409)
             unlike = unlike_the_absences(view, self._replayer.calls(view.tool),
-                                         self._replayer.reads_beside(call.path), raw_id)
+                                         self._replayer.reads_beside(call.path), raw_id,
+                                         unauthenticated=self._replayer.unauthenticated)
             if unlike is not None:
                 raise CallRefused(unlike, http_status=404)
             parent = missing_parent(call.path, self._types, state, _keyed_type(view, entity_type))

@@ -80,6 +80,8 @@ class Replayer:
                          for tool, params in table.neutral_query.items()}
         self._default_accept = dict(table.default_accept)
         self._variant_headers = dict(table.variant_headers)
+        self.unauthenticated = frozenset(table.unauthenticated)
+        """Reads refused for their credentials: no answer about the ids they name."""
         self._beside: dict[tuple[str, ...], list[RecordedCall]] = {}
         self._paths: dict[str, PathIndex] = {}  # built at a tool's first call
         self._media_types: dict[str, tuple[str, ...]] = {}

@@ -106,7 +106,8 @@ class GuardedReplay:
                                      else item_collection_path(state, call.path, entity_type, field), call.path,
                                      raw_id, field, call.tool.spelled(call.path))
         unlike = unlike_the_absences(view, self._replayer.calls(call.tool.name),
-                                     self._replayer.reads_beside(call.path), raw_id)
+                                     self._replayer.reads_beside(call.path), raw_id,
+                                     unauthenticated=self._replayer.unauthenticated)
         if unlike is not None:
             raise CallRefused(unlike, http_status=404)
         refuse_unshaped_absence(view.absence, raw_id, state if state is not None else self._initial_index,

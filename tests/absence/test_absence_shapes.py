@@ -99,3 +99,33 @@ def test_a_refusal_of_an_id_of_the_absences_own_shape_leaves_no_unrecorded_id_an
         assert b"thing not found" not in answer.body and b"check digit" not in answer.body
     assert b"thing not found" in get(runtime, f"/things/{NEVER}").body      # its own recording
     assert b"check digit incorrect" in get(runtime, f"/things/{BAD_CHECK}").body
+
+
+def refused_credentials(status: int, with_authorization: bool) -> HarBuilder:
+    """Every call sends an Authorization header but the last; the last (a wrong password, or
+    none) reads a held id and is refused with ``status``."""
+    auth = (("Authorization", "Basic dXNlcjpzZWNyZXQ="),)
+    har = (HarBuilder()
+           .call("GET", "/things", response=[{"id": HELD, "name": "a"}], headers=auth)
+           .call("GET", f"/things/{HELD}", response={"id": HELD, "name": "a"}, headers=auth)
+           .call("GET", f"/things/{NEVER}", status=404, response={"message": "thing not found"}, headers=auth))
+    refused = (("Authorization", "Basic dXNlcjp3cm9uZw=="),) if with_authorization else ()
+    return har.call("GET", f"/things/{HELD}", status=status, response={"message": "check your credentials"},
+                    headers=refused)
+
+
+def test_a_read_refused_for_its_credentials_says_nothing_of_the_ids():
+    """A 401 (a wrong password, no credentials) to an id the absence's shape covers is about the
+    credentials, not the id (authorization is not modelled): unrecorded ids still get the absence."""
+    for with_authorization in (True, False):
+        runtime = EnvironmentRuntime(build_from(refused_credentials(401, with_authorization)))
+        answer = get(runtime, "/things/q1w2e3r4t5y6u7i")
+        assert answer.status == 404 and b"thing not found" in answer.body, answer.body
+
+
+def test_a_403_sent_with_the_usual_credentials_still_tells_ids_apart():
+    """A 403 sent with every header the successful calls carried may be about the entity (pretix
+    answers 403 for an event it does not hold): the unrecorded id is refused, as before."""
+    har = refused_credentials(403, with_authorization=True)
+    answer = get(EnvironmentRuntime(build_from(har)), "/things/q1w2e3r4t5y6u7i")
+    assert answer.status == 404 and b'"error":"not_found"' in answer.body and b"thing not found" not in answer.body
