@@ -9,6 +9,9 @@ it ran since a read last showed it present, the modelled writes in between remov
 effect their plans do not model: serving them would leave the entity answering where the
 application answers its absence. Each is contradicted, as side-effect, by that read, whatever
 path it wrote: a cascade follows references, not paths (ending a session stops its kernel).
+Those linked to it by id are blamed when any is; with none, a write no plan models that changed an
+entity linked to it by id in between (a port's node, deleted by an unserved tool) may have removed
+it, and no modelled write is blamed.
 
 This holds for every view of a state type, state-backed or not, since replay would answer the
 entity's recording too, and for a list whose check failed earlier (its membership is still
@@ -121,6 +124,8 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
         # when any did; with none, any write in between may have
         links = IdLinks(value, key, type_name, id_fields, timeline, run.settings, run.sighting_texts)
         linked = [w for w in window if links.to(track.modelled_targets.get(w[0], frozenset()), w[0])]
+        if not linked and _unmodelled_linked(track, links, since, record.ordinal):
+            continue  # a write no plan models changed an entity linked to it by id since: its cascade may have removed it
         for ordinal, tool, path in linked or window:
             found = run.findings.get(tool)
             if not _blamable(run, tool):
@@ -139,6 +144,15 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
                 evidence={"absent": {"type": type_name, "id": key}, "write": ordinal,
                           "shown_present_by": max(seen.ordinal if seen is not None else 0, listed or 0) or None,
                           "linked_by_id": bool(linked)}))
+
+
+def _unmodelled_linked(track: Tracking, links: "IdLinks", since: int, before: int) -> bool:
+    """Whether a write no plan models changed, after ``since`` and before ``before``, an entity
+    linked by id to the absent one (a node deleted by a tool serving does not model, whose port
+    the application removed with it): a cascade follows references, so that write may have
+    removed it, and no modelled write linked to it is to blame."""
+    return any(since < ordinal < before and target[0] == "entity" and links.to(frozenset({target}), ordinal)
+               for target, ordinal in track.latest_unmodelled.items())
 
 
 def modelled_between(track: Tracking, since: int, before: int) -> list[tuple[int, str, str]]:

@@ -23,6 +23,7 @@ from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .identities import read_back_values, returned_identities
 from .kinds import sibling_kinds
+from .listings import listed_siblings
 from .models import Manifest, Segment, Tool
 from .naming import common_literal_prefix, name_params, tool_name, unique_name
 from .overrides import Overrides
@@ -54,9 +55,9 @@ class _Classifier:
 
     def identifier(self, value: str, sibling_shapes: tuple[str, ...] = (),
                    kinds: tuple[int, float | None] = (0, None), prefix: str = "",
-                   token_shapes: tuple[str, ...] = ()) -> tuple[bool, object]:
+                   token_shapes: tuple[str, ...] = (), listed: int = 0) -> tuple[bool, object]:
         under_span = prefix in self.span_prefixes
-        key = f"{value}\0{'|'.join(sibling_shapes)}\0{kinds}\0{under_span}\0{'|'.join(token_shapes)}"
+        key = f"{value}\0{'|'.join(sibling_shapes)}\0{kinds}\0{under_span}\0{'|'.join(token_shapes)}\0{listed}"
         if key not in self.cache:
             # a percent-encoded segment (%40alice%3Aexample.org) names what its decoded spelling does
             decoded = decode_once(value)
@@ -67,7 +68,8 @@ class _Classifier:
                                      and loose_spelling(decoded) in self.loose_identities,
                                      sibling_identity_shapes=list(sibling_shapes),
                                      sibling_token_shapes=list(token_shapes),
-                                     sibling_kind_values=kinds[0], sibling_kind_overlap=kinds[1])
+                                     sibling_kind_values=kinds[0], sibling_kind_overlap=kinds[1],
+                                     lists_siblings=listed)
             decision = evaluate(self.ruleset, SEGMENT_TABLE, context, subject=f"segment {value!r}")
             self.cache[key] = (decision.yields.get("shape", "literal") != "literal", decision)
         return self.cache[key]
@@ -114,10 +116,14 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
     # tokens returned as identities lend their length and alphabet (a missing id of their space)
     tokens = tuple(sorted(token_shape(k) for k in keys if k in classifier.identities
                           and classifier.identifier(k, prefix=prefix)[1].yields.get("token_model")))
-    kinds = _kinds(node, [k for k in keys if classifier.identifier(k, shapes, prefix=prefix)[0]], classifier)
+    # a value whose own read lists entities its siblings name is a view of their collection
+    listed = {k: listed_siblings(node.children[k].records, [o for o in keys if o != k]) for k in keys} \
+        if len(keys) >= 2 else {}
+    kinds = _kinds(node, [k for k in keys if classifier.identifier(k, shapes, prefix=prefix,
+                                                                     listed=listed.get(k, 0))[0]], classifier)
     identifier_keys, ruled_literal = [], []
     for key in keys:
-        is_identifier, decision = classifier.identifier(key, shapes, kinds, prefix, tokens)
+        is_identifier, decision = classifier.identifier(key, shapes, kinds, prefix, tokens, listed.get(key, 0))
         if is_identifier:
             identifier_keys.append((key, decision))
         elif decision.rule_id is not None:
@@ -145,7 +151,7 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
                     location=decision.events[-1].location if decision.events else ""))
         for key in node.children:
             if isinstance(key, str):
-                _, decision = classifier.identifier(key, shapes, kinds, prefix, tokens)
+                _, decision = classifier.identifier(key, shapes, kinds, prefix, tokens, listed.get(key, 0))
                 traces.extend(e.model_copy(update={"subject": f"{prefix}/{key}"}) for e in decision.events)
     else:  # values a rule kept literal (words leading to different kinds): say why
         for key, decision in ruled_literal:

@@ -41,6 +41,10 @@ class SegmentContext(BaseModel):
     sibling_kind_overlap: float | None = None
     """The largest share of entity members two of those values' reads have in common (None with
     fewer than two): low when each value leads to a different kind of entity."""
+    lists_siblings: int = 0
+    """How many sibling values (the other values at this path position) the successful reads of
+    this value's own path list as members of the objects of an array (``listings.listed_siblings``):
+    a listing of the entities its siblings name."""
 
 
 def shape_class(value: str) -> str:
@@ -149,6 +153,22 @@ def segment_shares_sibling_identity_shape(ctx: SegmentContext, params: BaseModel
     if mine in ctx.sibling_identity_shapes:
         return Match({"shape_class": mine})
     return Miss(f"spelled {mine}, siblings {sorted(set(ctx.sibling_identity_shapes))}")
+
+
+class ListsSiblingsParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_values: int = Field(ge=1)
+    """How many sibling values the value's read must list."""
+
+
+@predicate("segment_lists_siblings", context="segment", params=ListsSiblingsParams)
+def segment_lists_siblings(ctx: SegmentContext, params: ListsSiblingsParams) -> Outcome:
+    """The read of the value's own path lists entities its sibling values name: a view of their
+    collection (/ports/detail beside /ports/{uuid}), not one of them."""
+    if ctx.lists_siblings < params.min_values:
+        return Miss(f"its read lists {ctx.lists_siblings} sibling values, fewer than {params.min_values}")
+    return Match({"listed_siblings": ctx.lists_siblings})
 
 
 class KindParams(BaseModel):

@@ -151,3 +151,49 @@ def test_a_short_id_links_under_a_reference_named_after_its_type_among_other_wor
     assert plan(bundle, "DELETE", "/regions/{region_id}").contradicted_by == 12, summary(bundle)
     patch = plan(bundle, "PATCH", "/services/{service_id}")
     assert patch.served and patch.contradicted_by is None, summary(bundle)
+
+
+# --- a cascade from a write no plan models --------------------------------------------------
+
+NA, NB = "5f0c4a2e-0000-4000-8000-00000000a001", "5f0c4a2e-0000-4000-8000-00000000a002"
+PA, PB = "6a1d5b3f-0000-4000-8000-00000000b001", "6a1d5b3f-0000-4000-8000-00000000b002"
+TA, TB = "7b2e6c40-0000-4000-8000-00000000c001", "7b2e6c40-0000-4000-8000-00000000c002"
+N1, N2 = {"id": NA, "name": "node-1"}, {"id": NB, "name": "node-2"}
+P1 = {"id": PA, "node_id": NA, "address": "52:54:00:00:01:01"}
+P2 = {"id": PB, "node_id": NB, "address": "52:54:00:00:02:01"}
+T1, T2 = {"id": TA, "title": "one"}, {"id": TB, "title": "two"}
+GONE = {"error": "not found"}
+
+
+def _cascade(*, retire_node: bool) -> HarBuilder:
+    """A port vanishes after its node was retired by a call no plan models (202, a job), with an
+    unrelated modelled delete of a template between."""
+    har = (HarBuilder()
+           .call("GET", "/nodes", response=[N1, N2])
+           .call("GET", f"/nodes/{NA}", response=N1)
+           .call("GET", f"/nodes/{NB}", response=N2)
+           .call("GET", "/ports", response=[P1, P2])
+           .call("GET", f"/ports/{PA}", response=P1)
+           .call("GET", f"/ports/{PB}", response=P2)
+           .call("GET", "/templates", response=[T1, T2])
+           .call("GET", f"/templates/{TA}", response=T1)
+           .call("GET", f"/templates/{TB}", response=T2)
+           .call("DELETE", f"/templates/{TA}", status=204)
+           .call("GET", f"/templates/{TA}", status=404, response=GONE)
+           .call("GET", "/templates", response=[T2]))
+    if retire_node:
+        har.call("POST", f"/nodes/{NA}/retire", body={"reason": "old"}, status=202,
+                 response={"job": "j-77", "state": "queued"})
+    return har.call("GET", f"/ports/{PA}", status=404, response=GONE)
+
+
+def test_an_absence_after_an_unmodelled_write_to_a_linked_entity_blames_no_modelled_write():
+    bundle = build_from(_cascade(retire_node=True))
+    delete = plan(bundle, "DELETE", "/templates/{template_id}")
+    assert delete.served, (delete.reason, summary(bundle))
+
+
+def test_without_that_write_the_writes_in_between_are_blamed():
+    bundle = build_from(_cascade(retire_node=False))
+    delete = plan(bundle, "DELETE", "/templates/{template_id}")
+    assert (delete.served, delete.reason) == (False, "side-effect"), summary(bundle)
