@@ -642,13 +642,15 @@ class SplitAnswer(_Model):
     (``fixed``), or on ``fields`` for a call sending exactly them (``either``: no recorded call
     shows which of the two the application answers, so serving refuses any other call), or
     ``acknowledged``: an acknowledging answer (Parse's ``{"objectId", "createdAt"}``) holding at its
-    root the identity (``id_member``, or none) and ``fields`` of the entity after the call, with
-    ``path_members`` beside; ``sorted_members``: the recorded answers list those members sorted;
+    root (or, with ``entity_member``, in the object the answer's one member holds: Roundup's
+    ``{"data": {"id", "link"}}``) the identity (``id_member``, or none) and ``fields`` of the entity
+    after the call, with ``path_members`` beside; ``sorted_members``: the recorded answers list those members sorted;
     ``transformed``: members the plan does not accept, since an answer showed them transformed."""
 
     id_member: str | None = None
     entity_member: str | None = None
-    """None with ``acknowledged``: the answer holds ``fields`` of the entity at its root."""
+    """With ``acknowledged``: None when the answer holds ``fields`` of the entity at its root, else
+    the answer's one member holding them."""
     projection: Literal["sent", "fixed", "either", "acknowledged"]
     fields: tuple[str, ...] = ()
     path_members: tuple[AnswerPathMember, ...] = ()
@@ -838,6 +840,16 @@ class DistinctMember(_Model):
     member: str
     """The body member, stored as sent in the entity's field of the same name."""
     rule_id: str
+    group: str | None = None
+    """The object field a ``field.grouped-members`` rule stores the member in, under its own name
+    (Roundup's ``attributes.name``); None: a field of the entity itself."""
+
+    @model_serializer(mode="wrap")
+    def _without_empty_group(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        data = handler(self)
+        if self.group is None and isinstance(data, dict):
+            data.pop("group", None)
+        return data
 
 
 class UnprovenText(_Model):

@@ -17,7 +17,7 @@ from urllib.parse import unquote
 from capenv.interpreter.bundle.models import AnswerPathMember, EntityType, MemberRule, SplitAnswer
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.predicates.answer_envelopes import AnswerEnvelopeContext, EnvelopeCall
+from capenv.interpreter.predicates.answer_envelopes import AnswerEnvelopeContext, EnvelopeCall, envelope_member
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
 
 from .context import PlanContext, note
@@ -53,7 +53,7 @@ def split_answer(tool: str, effect: str, entity_type: EntityType, calls: list[Re
                     for name, where in sorted(found.get("path_members", {}).items()))
     entity_member = found.get("entity_member")
     if projection == "acknowledged":
-        return SplitAnswer(id_member=found.get("id_member"), entity_member=None, projection=projection,
+        return SplitAnswer(id_member=found.get("id_member"), entity_member=entity_member, projection=projection,
                            fields=tuple(found.get("fields") or ()), rule_id=decision.rule_id)
     entity_member = str(entity_member)
     return SplitAnswer(id_member=found.get("id_member"), entity_member=entity_member, projection=projection,
@@ -81,9 +81,11 @@ def _call(tool: str, effect: str, entity_type: EntityType, call: Record, ctx: Pl
     sent = verdict.body if isinstance(verdict.body, dict) else {}
     if effect == "update":
         keys = [call_key(ctx.timeline, call, depth)]
-    else:  # a create's id: a root scalar of its answer that a later item read names
-        keys = [str(v) for v in answer.values() if isinstance(v, (str, int)) and not isinstance(v, bool)] \
-            if isinstance(answer, dict) else []
+    else:  # a create's id: a root scalar of its answer (or of the object its one member holds) that a later item read names
+        member = envelope_member(answer)
+        scalars = answer[member] if member is not None else answer
+        keys = [str(v) for v in scalars.values() if isinstance(v, (str, int)) and not isinstance(v, bool)] \
+            if isinstance(scalars, dict) else []
     entity_id, after = None, None
     for key in keys:
         sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",))

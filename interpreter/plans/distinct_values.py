@@ -8,6 +8,9 @@ entity holds is one the capture cannot show the application taking (Strapi refus
 category named History): serving refuses it, state unchanged. An update of the type accepting the
 member keeps to the same, so it cannot make two entities holding one value either.
 
+A member a ``grouped-members`` rule stores as sent inside an object field (Roundup's
+``attributes.name``) is judged on the values that object holds.
+
 A member the create's key names (a get-or-create or a conflict the capture shows) is left to the
 key; a client-chosen identity to its own checks; a member naming another entity (``references``:
 many comments name one post) to the reference's.
@@ -26,6 +29,7 @@ from .context import PlanContext
 
 TABLE = "write-distinct-values"
 STORED_AS_SENT = ("echo", "copy")
+GROUPED = "grouped-members"
 
 
 def with_distinct_members(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
@@ -56,8 +60,27 @@ def stored_members(plan: WritePlan) -> list[str]:
             and r.field in accepted and r.field not in keyed and r.field != chosen and r.field not in referring]
 
 
+def grouped_members(plan: WritePlan) -> list[tuple[str, str]]:
+    """(group field, member) of the accepted members a ``grouped-members`` rule stores as sent
+    under their own names inside an object field of the entity."""
+    accepted = {m.member for m in plan.members if m.admission == "accepted"}
+    keyed = set(plan.key.members) if plan.key is not None else set()
+    chosen = chosen_member(plan)
+    referring = {r.member for r in plan.references}
+    return [(r.field, str(member)) for r in plan.fields if r.op == GROUPED for member in r.params.get("members", ())
+            if member in accepted and member not in keyed and member != chosen and member not in referring]
+
+
+def _held(entity: Any, member: str, group: str | None) -> tuple[bool, Any]:
+    """Whether the entity holds the member (inside ``group`` when one is named), and its value."""
+    holder = entity.get(group) if group is not None and isinstance(entity, dict) else entity
+    if isinstance(holder, dict) and member in holder:
+        return True, holder[member]
+    return False, None
+
+
 def _judged(plan: WritePlan, ctx: PlanContext) -> WritePlan:
-    members = stored_members(plan)
+    members: list[tuple[str | None, str]] = [(None, m) for m in stored_members(plan)] + list(grouped_members(plan))
     if not members:
         return plan
     entities = [e.value for c in ctx.view.state.collections if c.type == plan.type for e in c.entities]
@@ -67,14 +90,14 @@ def _judged(plan: WritePlan, ctx: PlanContext) -> WritePlan:
               and (body := body_object(plan, record.request.json_value)) is not None]
     distinct: list[DistinctMember] = []
     events: list[TraceEvent] = []
-    for member in members:
-        held: list[Any] = [v[member] for v in entities if isinstance(v, dict) and member in v]
+    for group, member in members:
+        held: list[Any] = [value for v in entities for holds, value in [_held(v, member, group)] if holds]
         sent: list[Any] = [b[member] for b in bodies if member in b]
         decision = evaluate(ctx.ruleset, TABLE, WriteDistinctValuesContext(held=held, sent=sent),
                             subject=f"{plan.tool} body.{member}")
         if decision.yields.get("distinct"):
             events.extend(decision.events)
-            distinct.append(DistinctMember(member=member, rule_id=str(decision.rule_id)))
+            distinct.append(DistinctMember(member=member, rule_id=str(decision.rule_id), group=group))
     if not distinct:
         return plan
     return plan.model_copy(update={"distinct_members": tuple(distinct), "traces": plan.traces + tuple(events)})

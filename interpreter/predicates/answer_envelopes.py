@@ -195,6 +195,9 @@ class AcknowledgedParams(BaseModel):
     """A create's answer is its entity's identity alone (``{"uuid": …}``): every answer is an object
     whose one member is the identity field, naming the entity the call made, and the later read
     shows that entity holding more than it."""
+    in_envelope: bool = False
+    """Every answer is an object of one member, the same in every answer, holding the acknowledging
+    object (Roundup's ``{"data": {"id", "link"}}``); the rule reads that object as the answer."""
 
 
 def _echoes_sent(ctx: AnswerEnvelopeContext, common: list[str]) -> str | None:
@@ -218,6 +221,8 @@ def answer_acknowledges_entity(ctx: AnswerEnvelopeContext, params: AcknowledgedP
     entity holds it after the call. At least ``min_observed`` calls are checked against a later read."""
     if not ctx.calls:
         return Miss("no successful call answered JSON")
+    if params.in_envelope:
+        return _acknowledged_in_envelope(ctx, params)
     answers = [call.answer for call in ctx.calls]
     bad = next((call.ordinal for call in ctx.calls if not isinstance(call.answer, dict) or not call.answer), None)
     if bad is not None:
@@ -260,6 +265,30 @@ def answer_acknowledges_entity(ctx: AnswerEnvelopeContext, params: AcknowledgedP
     id_member = ctx.id_field if all(ctx.id_field in a for a in answers) else None
     return Match({"id_member": id_member, "entity_member": None, "fields": common, "path_members": {},
                   "transformed": {}, "observed": observed})
+
+
+def envelope_member(answer: Any) -> str | None:
+    """The one member of an answer holding nothing but one object (``{"data": {…}}``), or None."""
+    if isinstance(answer, dict) and len(answer) == 1:
+        name, value = next(iter(answer.items()))
+        if isinstance(value, dict):
+            return name
+    return None
+
+
+def _acknowledged_in_envelope(ctx: AnswerEnvelopeContext, params: AcknowledgedParams) -> Outcome:
+    """``answer_acknowledges_entity`` on the object every answer holds under its one member, the
+    same member in every answer."""
+    members = {envelope_member(call.answer) for call in ctx.calls}
+    if len(members) != 1 or None in members:
+        return Miss("the answers are no objects of one and the same member holding an object")
+    member = str(next(iter(members)))
+    inner = ctx.model_copy(update={"calls": tuple(call.model_copy(update={"answer": call.answer[member]})
+                                                 for call in ctx.calls)})
+    outcome = answer_acknowledges_entity(inner, params.model_copy(update={"in_envelope": False}))
+    if isinstance(outcome, Match):
+        return Match({**outcome.evidence, "entity_member": member})
+    return outcome
 
 
 def _identity_alone(ctx: AnswerEnvelopeContext, params: AcknowledgedParams) -> Outcome:

@@ -77,8 +77,11 @@ def _acknowledgement(plan: WritePlan, split: SplitAnswer, entity: dict[str, Any]
         raise WriteRefusal(f"the answer would show {', '.join(lacking)}, which the entity does not hold")
     names = [*([split.id_member] if split.id_member else []), *split.fields]
     recorded = plan.response.body if isinstance(plan.response.body, dict) else {}
+    if split.entity_member is not None:  # the acknowledgement sits under the answer's one member
+        recorded = recorded.get(split.entity_member) if isinstance(recorded.get(split.entity_member), dict) else {}
     names.sort(key=lambda name: list(recorded).index(name) if name in recorded else len(recorded))
-    return {name: entity[id_field] if name == split.id_member else entity[name] for name in names}
+    answer = {name: entity[id_field] if name == split.id_member else entity[name] for name in names}
+    return answer if split.entity_member is None else {split.entity_member: answer}
 
 
 def check_answer_covers(plan: WritePlan, entity: dict[str, Any], unsent: frozenset[str] = frozenset(),

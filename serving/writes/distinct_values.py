@@ -25,13 +25,13 @@ def refuse_repeated_values(plan: WritePlan, sent: dict[str, Any], collection: An
         if not isinstance(value, str):
             continue
         folded = value.lower()
-        if folded not in values_held(collection, distinct.member):  # every held text counts lower-cased too
-            continue
+        if distinct.group is None and folded not in values_held(collection, distinct.member):
+            continue  # every held text counts lower-cased too
         clash = next((k for k in collection.order if k != own_key
-                      and isinstance(held := collection.entities[k].get(distinct.member), str)
+                      and isinstance(held := _value(collection.entities[k], distinct.member, distinct.group), str)
                       and held.lower() == folded), None)
         if clash is not None:
-            shown = collection.entities[clash].get(distinct.member)
+            shown = _value(collection.entities[clash], distinct.member, distinct.group)
             alike = "" if shown == value else f" (as {shown!r}, differing only in letter case)"
             raise WriteRefusal(
                 f"member {distinct.member!r} is {value!r}, which the {plan.type} entity "
@@ -39,3 +39,9 @@ def refuse_repeated_values(plan: WritePlan, sent: dict[str, Any], collection: An
                 f"shows is distinct, so whether the application takes a second entity with it or refuses it as taken "
                 f"the capture cannot show; a {distinct.member} no held {plan.type} entity has is accepted",
                 where={"collection": collection.path, "id": collection.ids.get(clash, clash)})
+
+
+def _value(entity: dict[str, Any], member: str, group: str | None) -> Any:
+    """The member's value in the entity, inside its ``group`` object field when one is named."""
+    holder = entity.get(group) if group is not None else entity
+    return holder.get(member) if isinstance(holder, dict) else None

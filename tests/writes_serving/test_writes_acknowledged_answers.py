@@ -1,14 +1,15 @@
 """Acknowledging answers (``write-answer-envelopes`` ``answer-envelope.acknowledged``): a create
 answered with its identity and a clock only (Parse's 201 ``{"objectId", "createdAt"}``) is
 observed by the later read of that id, and served with an answer holding just those members of
-the entity it made, never the whole entity rendered into the acknowledgement."""
+the entity it made, never the whole entity rendered into the acknowledgement; inside a one-member
+envelope too (``answer-envelope.acknowledged-in-envelope``: Roundup's ``{"data": {"id", "link"}}``)."""
 
 from __future__ import annotations
 
 import pytest
 from support.capture_runs import build_from
 from support.har_builder import HarBuilder
-from write_calls import accepted
+from write_calls import accepted, refused
 
 from capenv.interpreter.bundle.models import ResponseRule, SplitAnswer, WritePlan
 from capenv.serving.runtime import EnvironmentRuntime
@@ -75,3 +76,56 @@ def test_an_acknowledgement_of_a_field_the_entity_lacks_is_refused():
     entity = {key: value for key, value in MADE.items() if key != "updatedAt"}
     with pytest.raises(WriteRefusal, match="updatedAt"):
         render_split(_plan(), entity, "objectId", {"name": "x"}, "/authors/Ab3dEf6hIj")
+
+
+KEYWORDS = [{"id": "1", "type": "keyword", "link": "http://h/rest/keyword/1", "attributes": {"name": "ui"}},
+            {"id": "2", "type": "keyword", "link": "http://h/rest/keyword/2", "attributes": {"name": "backend"}}]
+
+
+def enveloped_capture() -> HarBuilder:
+    """Creates acknowledged inside a one-member envelope, as the item reads wrap their entity."""
+    har = HarBuilder().call("GET", "/rest/keyword", response={"data": {"collection": KEYWORDS}})
+    for keyword in KEYWORDS:
+        har.call("GET", f"/rest/keyword/{keyword['id']}", response={"data": keyword})
+    for number, name in (("3", "perf"), ("4", "security")):
+        made = {"id": number, "type": "keyword", "link": f"http://h/rest/keyword/{number}", "attributes": {"name": name}}
+        har.call("POST", "/rest/keyword", body={"name": name}, status=201,
+                 response={"data": {"id": number, "link": made["link"]}}, started=f"2026-01-01T00:00:1{number}.000Z")
+        har.call("GET", f"/rest/keyword/{number}", response={"data": made})
+    return har
+
+
+def test_a_create_acknowledged_inside_an_envelope_answers_the_acknowledgement_in_it():
+    bundle = build_from(enveloped_capture())
+    plan = next(w for w in bundle.view.writes if w.tool == "post_keyword")
+    split = plan.response.split
+    assert split is not None and split.projection == "acknowledged", (plan.reason, plan.build_reason)
+    assert split.entity_member == "data" and split.fields == ("link",) and split.id_member == "id"
+    assert plan.served, (plan.reason, plan.build_reason)
+    runtime = EnvironmentRuntime(bundle)
+    answer = accepted(runtime, "post_keyword", {"body": {"name": "docs"}})
+    # the state holds the initial keywords: the next sequence value, the link rebuilt around it
+    assert answer["body"] == {"data": {"id": "3", "link": "http://h/rest/keyword/3"}}
+    made = runtime.read("get_keyword_by_keyword_id", {"keyword_id": "3"})["body"]
+    assert made["data"]["attributes"] == {"name": "docs"}
+
+
+def test_a_name_held_inside_the_grouped_object_is_not_taken_twice():
+    """Every name the capture shows under attributes is distinct (write-distinct-values, judged
+    inside the grouped object): a second keyword named as a held one is refused, state unchanged."""
+    bundle = build_from(enveloped_capture())
+    plan = next(w for w in bundle.view.writes if w.tool == "post_keyword")
+    assert [(d.group, d.member) for d in plan.distinct_members] == [("attributes", "name")]
+    runtime = EnvironmentRuntime(bundle)
+    assert "already holds" in str(refused(runtime, "post_keyword", {"body": {"name": "UI"}}))
+    accepted(runtime, "post_keyword", {"body": {"name": "frontend"}})
+
+
+def test_an_acknowledgement_in_an_envelope_renders_under_that_member():
+    split = SplitAnswer(id_member="id", entity_member="data", projection="acknowledged", fields=("link",))
+    plan = WritePlan(tool="post_keyword", method="POST", template="/rest/keyword", effect="create", type="keyword",
+                     response=ResponseRule(status=201, content_type="application/json",
+                                           body={"data": {"id": "3", "link": "recorded"}}, split=split), served=True)
+    entity = {"id": "9", "type": "keyword", "link": "http://h/rest/keyword/9", "attributes": {"name": "x"}}
+    assert render_split(plan, entity, "id", {"name": "x"}, "/rest/keyword") == \
+        {"data": {"id": "9", "link": "http://h/rest/keyword/9"}}
