@@ -99,8 +99,10 @@ def _copies(ctx: PlanContext, sources: set[str], holders: set[str]) -> tuple[lis
             references = _scalar_references(ctx, holder, types[source], entities, explaining)
             for member in references:
                 pairs = _pairs(ctx, types[holder], member, types[source], initial)
-                for (field, copied), values in _equal_members(pairs, types[holder], member, types[source]).items():
-                    context = _context(holder, member, field, source, copied, values)
+                if not pairs:
+                    continue
+                for (field, copied), equal in _equal_members(pairs, types[holder], member, types[source]).items():
+                    context = _context(holder, member, field, source, copied, equal.values, equal.overridden)
                     subject = f"{holder}.{field} -> {source}.{copied} (by {member})"
                     decision = evaluate(ctx.ruleset, TABLE, context, subject=subject)
                     if decision.yields.get("copy"):  # a miss is any coincidence two types show: not kept
@@ -141,33 +143,54 @@ def _initial(ctx: PlanContext) -> dict[str, dict[str, list[dict[str, Any]]]]:
     return held
 
 
+Pair = tuple[dict[str, Any], dict[str, Any], frozenset[str]]
+"""A holder entity's values, the named entity's as held then, and the holder's members a recorded
+call sent for that entity at or before the sighting (its own value, not a copy)."""
+
+
 def _pairs(ctx: PlanContext, holder: EntityType, member: str, source: EntityType,
-           initial: dict[str, dict[str, list[dict[str, Any]]]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+           initial: dict[str, dict[str, list[dict[str, Any]]]]) -> list[Pair]:
     """Each holder entity the capture shows whose ``member`` names a ``source`` entity, beside that
     entity as held then: the initial state's beside the initial state's (one value of its id only),
     every later sighting beside the entity as held just before it."""
-    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    pairs: list[Pair] = []
     for values in initial.get(holder.name, {}).values():
         for value in values:
             named = _named(value, member)
             sources = initial.get(source.name, {}).get(named, []) if named is not None else []
             if len(sources) == 1:
-                pairs.append((value, sources[0]))
+                pairs.append((value, sources[0], frozenset()))
     timeline = ctx.timeline
+    sent = _sent_members(ctx, holder)
     for sightings in (timeline.by_entity, timeline.answers or {}):
-        for (type_name, _), seen in sightings.items():
+        for (type_name, key), seen in sightings.items():
             if type_name != holder.name:
                 continue
             for sighting in seen:
                 named = _named(sighting.value, member) if isinstance(sighting.value, dict) else None
                 if named is None:
                     continue
+                own = frozenset(f for o, f in sent.get(key, ()) if o <= sighting.ordinal)
                 before = timeline.held_before(source.name, named, sighting.ordinal)
                 if before is not None and isinstance(before.value, dict):
-                    pairs.append((sighting.value, before.value))
+                    pairs.append((sighting.value, before.value, own))
                 elif before is None and len(initial.get(source.name, {}).get(named, [])) == 1:
-                    pairs.append((sighting.value, initial[source.name][named][0]))
+                    pairs.append((sighting.value, initial[source.name][named][0], own))
     return pairs
+
+
+def _sent_members(ctx: PlanContext, holder: EntityType) -> dict[str, list[tuple[int, str]]]:
+    """Per holder entity (by id), the members the recorded writes answered with it sent, and when."""
+    sent: dict[str, list[tuple[int, str]]] = {}
+    for (type_name, key), seen in (ctx.timeline.answers or {}).items():
+        if type_name != holder.name:
+            continue
+        for sighting in seen:
+            record = ctx.timeline.records.get(sighting.ordinal)
+            body = record.request.json_value if record is not None and record.request.is_json else None
+            if isinstance(body, dict):
+                sent.setdefault(key, []).extend((sighting.ordinal, name) for name in body)
+    return sent
 
 
 def _named(value: dict[str, Any], member: str) -> str | None:
@@ -177,25 +200,36 @@ def _named(value: dict[str, Any], member: str) -> str | None:
     return json_text(named)
 
 
-def _equal_members(pairs: list[tuple[dict[str, Any], dict[str, Any]]], holder: EntityType, member: str,
-                   source: EntityType) -> dict[tuple[str, str], list[Any]]:
-    """(holder field, source member) -> the values of the pairs holding both, for the members equal
-    in every such pair (the first pair proposes them, each later one keeps those it agrees with; a
-    pair holding one of them only, as a list projecting fewer members, shows nothing of it)."""
-    if not pairs:
-        return {}
-    first_value, first_source = pairs[0]
-    found = {(f, s): [] for f, v in first_value.items() for s, w in first_source.items()
+class _Equal:
+    """The values of the pairs agreeing on one (holder field, source member), and how many pairs
+    disagreed where a recorded call had sent the holder's field itself (its own value)."""
+
+    def __init__(self) -> None:
+        self.values: list[Any] = []
+        self.overridden = 0
+
+
+def _equal_members(pairs: list[Pair], holder: EntityType, member: str,
+                   source: EntityType) -> dict[tuple[str, str], _Equal]:
+    """(holder field, source member) -> the pairs holding both, for the members equal in every such
+    pair but those whose holder a recorded call sent the field for (the first pair with no such call
+    proposes them, each later one keeps those it agrees with; a pair holding one of them only, as a
+    list projecting fewer members, shows nothing of it)."""
+    plain = [p for p in pairs if not p[2]] or pairs
+    first_value, first_source, _ = plain[0]
+    found = {(f, s): _Equal() for f, v in first_value.items() for s, w in first_source.items()
              if f not in (member, holder.id_field) and s != source.id_field and _shows(v) and same_json(v, w)}
-    for value, named in pairs:
+    for value, named, own in pairs:
         for key in list(found):
             field, copied = key
             if field not in value or copied not in named:
                 continue
-            if not same_json(value[field], named[copied]):
-                del found[key]
+            if same_json(value[field], named[copied]):
+                found[key].values.append(value[field])
+            elif field in own:
+                found[key].overridden += 1
             else:
-                found[key].append(value[field])
+                del found[key]
     return found
 
 
@@ -215,8 +249,8 @@ def _kind(value: Any) -> str:
 
 
 def _context(holder: str, member: str, field: str, source: str, copied: str,
-             values: list[Any]) -> ReferenceCopyContext:
+             values: list[Any], overridden: int = 0) -> ReferenceCopyContext:
     distinct = {json_text(v) if isinstance(v, (str, int)) and not isinstance(v, bool) else repr(v) for v in values}
     return ReferenceCopyContext(holder=holder, member=member, field=field, source_type=source, source=copied,
-                                pairs=len(values), equal=len(values), distinct=len(distinct),
-                                kinds=sorted({_kind(v) for v in values}))
+                                pairs=len(values) + overridden, equal=len(values), overridden=overridden,
+                                distinct=len(distinct), kinds=sorted({_kind(v) for v in values}))

@@ -45,9 +45,9 @@ def text_values_never_repeat(ctx: WriteDistinctValuesContext, params: DistinctPa
     """Every held and sent value is text and none repeats: a repeat is unproven (the application may
     refuse it as taken)."""
     values = ctx.held + ctx.sent
-    other = next((v for v in values if not isinstance(v, str)), None)
-    if other is not None:
-        return Miss(f"a value that is not text ({_shown(other)})")
+    others = [v for v in values if not isinstance(v, str)]
+    if others:
+        return Miss(f"a value that is not text ({_shown(others[0])})")
     if len(values) < params.min_values:
         return Miss(f"{len(values)} value(s), fewer than {params.min_values}")
     seen: set[str] = set()

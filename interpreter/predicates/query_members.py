@@ -35,6 +35,11 @@ class QueryMemberContext(BaseModel):
     shows it on."""
     query_names: list[str] = []
     """The query parameters those reads sent (every one of them, sorted)."""
+    query_reshaped: int = 0
+    """Reads sent with a query that show the (top-level) member on an entity as an object, or an
+    array holding objects, where reads of that entity without a query show it as a scalar or an
+    array of scalars (a reference id the query expands into the entity it names: DRF's
+    ``?expand=track``)."""
     holders: int = 0
     """Entities (by id) that reads sent with a query show the member on."""
     holders_read_plainly: int = 0
@@ -116,3 +121,23 @@ def query_member_left_out_under_query(ctx: QueryMemberContext, params: LeftOutPa
     if ctx.plain_showing < params.min_plain_showing:
         return Miss(f"{ctx.plain_showing} read(s) without a query show it, fewer than {params.min_plain_showing}")
     return Match({"query_lacking": ctx.query_lacking, "plain_showing": ctx.plain_showing, "query": ctx.query_names})
+
+
+class ReshapedParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_plain_showing: int = Field(ge=1)
+    """Reads without a query showing the member, which prove the shape the entity holds it in."""
+
+
+@predicate("query_member_reshaped_under_query", context="query-member", params=ReshapedParams)
+def query_member_reshaped_under_query(ctx: QueryMemberContext, params: ReshapedParams) -> Outcome:
+    """A read sent with a query shows the member as an object (or objects) on an entity that reads
+    without a query show holding a scalar (or scalars) there, and at least ``min_plain_showing``
+    such reads show it."""
+    if ctx.query_reshaped == 0:
+        return Miss("no read sent with a query shows it in another shape than reads without one")
+    if ctx.plain_showing < params.min_plain_showing:
+        return Miss(f"{ctx.plain_showing} read(s) without a query show it, fewer than {params.min_plain_showing}")
+    return Match({"query_reshaped": ctx.query_reshaped, "plain_showing": ctx.plain_showing,
+                  "query": ctx.query_names})

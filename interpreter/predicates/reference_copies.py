@@ -34,6 +34,10 @@ class ReferenceCopyContext(BaseModel):
     """Sightings of a holder entity naming a held entity of the referenced type, with both values."""
     equal: int = 0
     """Of those, the pairs whose two values are equal."""
+    overridden: int = 0
+    """Of those, the pairs whose values differ where a recorded call had sent the holder's field
+    itself (a submission's own duration beside its type's default_duration): the holder's own value
+    in place of the copy."""
     distinct: int = 0
     """The distinct values the equal pairs show."""
     kinds: list[str] = Field(default_factory=list)
@@ -66,3 +70,25 @@ def copied_through_reference(ctx: ReferenceCopyContext, params: CopiedParams) ->
         return Miss(f"values of kind {', '.join(other)}")
     return Match({"field": ctx.field, "member": ctx.member, "source": f"{ctx.source_type}.{ctx.source}",
                   "pairs": ctx.pairs, "distinct": ctx.distinct})
+
+
+@predicate("copied_unless_sent", context="reference-copy", params=CopiedParams)
+def copied_unless_sent(ctx: ReferenceCopyContext, params: CopiedParams) -> Outcome:
+    """Every sighting of the holder naming a held entity shows the field equal to that entity's
+    member, but those whose holder a recorded call had sent the field for (at least one), over at
+    least min_pairs equal sightings and min_distinct values, each of one of the kinds: a copy the
+    holder's own value replaces."""
+    if ctx.overridden == 0:
+        return Miss("no sighting differs where a call sent the field itself")
+    if ctx.equal < params.min_pairs:
+        return Miss(f"{ctx.equal} sightings show the copy (fewer than {params.min_pairs})")
+    if ctx.equal + ctx.overridden < ctx.pairs:
+        return Miss(f"{ctx.pairs - ctx.equal - ctx.overridden} of {ctx.pairs} sightings show {ctx.field!r} otherwise "
+                    f"than the {ctx.source!r} of the entity {ctx.member!r} names, with no call sending it")
+    if ctx.distinct < params.min_distinct:
+        return Miss(f"{ctx.distinct} distinct value(s) (fewer than {params.min_distinct}): may be a constant both hold")
+    other = sorted(set(ctx.kinds) - set(params.kinds))
+    if other:
+        return Miss(f"values of kind {', '.join(other)}")
+    return Match({"field": ctx.field, "member": ctx.member, "source": f"{ctx.source_type}.{ctx.source}",
+                  "pairs": ctx.pairs, "overridden": ctx.overridden, "distinct": ctx.distinct})

@@ -114,7 +114,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     added_by_query = query_members(records, inference.shapes, tool_of, types, paging, ruleset, traces)
     state = extract_state(window_records, inference.shapes, tool_of, types, whole_line, evidence.evidence_id,
                           added_by_query)
-    volatile = volatile_fields(inference.shapes, records, tool_of, types, writes, ruleset, traces)
+    volatile = volatile_fields(inference.shapes, records, tool_of, types, writes, ruleset, traces,
+                               added_by_query.projections)
     views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts, absences,
                         ProjectionCandidates(ruleset))
     views = [with_query_shaped_records(v, added_by_query) for v in views]
@@ -132,7 +133,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         state_available = False
     views = [_with_envelope(v, inference.shapes[v.tool], by_ordinal, paging, writes, records, ruleset, traces)
              if v.kind == "list" and v.tool in inference.shapes else v for v in views]
-    views = list_projections(views, records, types, writes, ruleset, traces)
+    views = list_projections(views, records, types, writes, ruleset, traces, added_by_query.projections)
     state, views = without_list_projections(state, views, {name: t.id_field for name, t in types.items()})
     views = [with_item_members(v, _answers(v, by_ordinal), ruleset, traces,
                                by_identity_alone=_by_identity_alone(v, types)) if v.kind == "item" else v

@@ -62,12 +62,15 @@ class _Sighting:
 
 def list_projections(views: list[ReadView], records: list[Record], types: dict[str, EntityType],
                      is_write: Callable[[Record], bool], ruleset: RuleSet,
-                     traces: list[TraceEvent]) -> list[ReadView]:
+                     traces: list[TraceEvent], reshaped: frozenset[int] = frozenset()) -> list[ReadView]:
     """The list views with each line's projected members (and, for a list view, the members it
-    projects no longer taken as volatile: the read gate then compares what serving renders)."""
-    projection_of = _projections(views)
+    projects no longer taken as volatile: the read gate then compares what serving renders).
+    ``reshaped``: reads whose query showed the entities in another shape (``view-query-members``: a
+    projection, a reference expanded into an object), which show neither a projection of the list's
+    own nor the entity's own values to hold a list against."""
+    projection_of = {o: p for o, p in _projections(views).items() if o not in reshaped}
     item_of = {o: v for v in views if v.kind == "item" and v.type in types
-               for o in v.record_ordinals if o not in v.absence_records}
+               for o in v.record_ordinals if o not in v.absence_records and o not in reshaped}
     seen: dict[tuple[str, str], dict[str, _Member]] = {}
     last_item: dict[tuple, _Sighting] = {}
     last_listed: dict[tuple, dict[tuple, _Sighting]] = {}

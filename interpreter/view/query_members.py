@@ -141,9 +141,45 @@ class _TypeReads:
     plain_holds: dict[str, set[Path]] = field(default_factory=dict)
     """Per entity id, the paths at which reads without a query showed it holding an object (``()``
     itself: any such read of it)."""
+    plain_kinds: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    """Per entity id, per top-level member, the shapes (``value_kind``) reads without a query show."""
+    query_kinds: list[tuple[int, str, dict[str, str]]] = field(default_factory=list)
+    """Per read sent with a query, per entity it shows (by id), the shape of each top-level member."""
     projected: set[int] = field(default_factory=set)
     """Reads sent with a projection candidate (``view-projection-queries``): what they leave out is
     the projection learner's business (``projections``), not a shape this module judges."""
+
+
+OBJECTS, SCALARS = ("object", "objects"), ("scalar", "scalars")
+
+
+def value_kind(value: Any) -> str | None:
+    """The shape of a member's value: an object, an array holding objects, a scalar, an array of
+    scalars; None for null and an empty array, which show no shape."""
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        if not value:
+            return None
+        return "objects" if any(isinstance(v, dict) for v in value) else "scalars"
+    return None if value is None else "scalar"
+
+
+def _kinds(entity: dict[str, Any]) -> dict[str, str]:
+    return {name: kind for name, value in entity.items() if (kind := value_kind(value)) is not None}
+
+
+def _reshaped(seen: "_TypeReads") -> dict[Path, list[int]]:
+    """Per top-level member, the reads sent with a query showing it as an object (or objects) on an
+    entity reads without a query show holding a scalar (or scalars) there."""
+    out: dict[Path, list[int]] = {}
+    for ordinal, key, kinds in seen.query_kinds:
+        plain = seen.plain_kinds.get(key, {})
+        for name, kind in kinds.items():
+            held = plain.get(name, set())
+            if kind in OBJECTS and held & set(SCALARS) and kind not in held:
+                out.setdefault((name,), []).append(ordinal)
+    return out
 
 
 def _count(counts: dict[Path, int], paths: set[Path]) -> None:
@@ -190,6 +226,10 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
                 if key is not None:
                     for path in paths:
                         seen.query_holders.setdefault(path, set()).add(key)
+            for entity in entities:
+                key = _entity_key(entity, id_field, record, shape)
+                if key is not None:
+                    seen.query_kinds.append((record.ordinal, key, _kinds(entity)))
             if candidates.projects(record, tuple(type_words(types[shape.type_name]))):
                 seen.projected.add(record.ordinal)
         else:
@@ -199,6 +239,12 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
             for key, paths in per_entity:
                 if key is not None:
                     seen.by_entity.setdefault((shape.tool.name, key), set()).update(paths)
+            for entity in entities:
+                key = _entity_key(entity, id_field, record, shape)
+                if key is not None:
+                    held = seen.plain_kinds.setdefault(key, {})
+                    for name, kind in _kinds(entity).items():
+                        held.setdefault(name, set()).add(kind)
             for key, holds in holds_of.items():
                 seen.plain_holds.setdefault(key, set()).update(holds)
     added: dict[str, frozenset[Path]] = {}
@@ -213,7 +259,8 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
             for key, paths in per_entity:
                 for path in seen.by_entity.get((tool, key or ""), set()) - paths:
                     lacking.setdefault(path, []).append(ordinal)
-        judged = sorted(set(seen.queried) - set(seen.plain) | set(lacking))
+        reshaped = {p: o for p, o in _reshaped(seen).items() if o and not set(o) <= seen.projected}
+        judged = sorted(set(seen.queried) - set(seen.plain) | set(lacking) | set(reshaped))
         left_in, left_out = [], set()
         for path in judged:
             parent_reads = seen.plain_reads if len(path) == 1 else seen.plain_parents.get(path[:-1], 0)
@@ -224,6 +271,7 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
                 name=member_name(path), type=type_name, plain_reads=parent_reads,
                 plain_showing=seen.plain.get(path, 0), query_showing=seen.queried.get(path, 0),
                 query_lacking=len(set(lacking.get(path, []))),
+                query_reshaped=len(set(reshaped.get(path, []))),
                 query_names=sorted(seen.query_names.get(path, set())))
             decision = evaluate(ruleset, TABLE, context, subject=f"{type_name} member {context.name!r}")
             traces.extend(decision.events)
@@ -234,6 +282,7 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
                 left_in.append(path[:1])  # the whole top-level member: never an object less the key
             elif role == "projection":
                 left_out.update(lacking.get(path, []))
+                left_out.update(reshaped.get(path, []))
         if left_in:
             added[type_name] = frozenset(left_in)
             shows = set(left_in)

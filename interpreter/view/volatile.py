@@ -73,8 +73,10 @@ def _where(path: str, entity_type: EntityType) -> str:
 
 def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of: dict[int, str],
                     types: dict[str, EntityType], is_write: Callable[[Record], bool], ruleset: RuleSet,
-                    traces: list[TraceEvent]) -> dict[str, tuple[str, ...]]:
-    """Entity fields the table calls volatile, per type."""
+                    traces: list[TraceEvent], reshaped: frozenset[int] = frozenset()) -> dict[str, tuple[str, ...]]:
+    """Entity fields the table calls volatile, per type. ``reshaped``: reads whose query showed the
+    entities in another shape (``view-query-members``: a projection, a reference expanded into an
+    object), which the state takes nothing from: what they show is no change of a member."""
     # (ordinal, object, sent members when a write answered it, the read's request line)
     last_seen: dict[tuple, tuple[int, dict, frozenset[str] | None, tuple | None]] = {}
     last_write = 0
@@ -94,7 +96,8 @@ def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of
                         last_seen[key] = (record.ordinal, body, sent_names, None)
             continue
         shape = shapes.get(tool_of.get(record.ordinal, ""))
-        if shape is None or shape.kind not in ("item", "list") or not record.succeeded or not record.response.is_json:
+        if shape is None or shape.kind not in ("item", "list") or not record.succeeded or not record.response.is_json \
+                or record.ordinal in reshaped:
             continue
         entity_type = types.get(shape.type_name or "")
         if entity_type is None:
