@@ -118,6 +118,8 @@ FEATHERS_VERSION=5.0.50
 EXPRESS_GATEWAY_VERSION=1.16.11
 PRETIX_VERSION=2026.8.0
 PRETIX_GUNICORN_VERSION=27.0.1
+PRETALX_VERSION=2026.2.1
+PRETALX_GUNICORN_VERSION=27.0.1
 PLACEMENT_VERSION=16.0.0
 PLACEMENT_GUNICORN_VERSION=27.0.1
 IRONIC_VERSION=39.0.0
@@ -169,6 +171,8 @@ KEYSTONE_VENV="$CACHE/venv-keystone"
 KEYSTONE_TEMPLATE="$CACHE/keystone-template"
 PRETIX_VENV="$CACHE/venv-pretix"
 PRETIX_TEMPLATE="$CACHE/pretix-template"
+PRETALX_VENV="$CACHE/venv-pretalx"
+PRETALX_TEMPLATE="$CACHE/pretalx-template"
 PLACEMENT_VENV="$CACHE/venv-placement"
 IRONIC_VENV="$CACHE/venv-ironic"
 TIDDLYWIKI_DIR="$CACHE/tiddlywiki"
@@ -253,6 +257,17 @@ install_pretix() {
     # The first start migrates (several minutes on SQLite) and seeds, and keeps the seeded
     # database there; every later start copies it.
     prepare_template pretix PRETIX_TEMPLATE "$PRETIX_VENV" "$PRETIX_TEMPLATE/db.sqlite3" 900
+}
+
+install_pretalx() {
+    # pretalx 2026.2.1 needs Python 3.13 (the machine's pyenv has it); gunicorn serves pretalx.wsgi
+    # (SQLite; captures/pretalx/capenv_settings.py: no Redis; no Celery: tasks run in the request).
+    local python313; python313="$(command -v python3.13 || echo /root/.pyenv/versions/3.13.0/bin/python3)"
+    [ -x "$python313" ] || { say "pretalx: python3.13 not found, not installed" >&2; return 0; }
+    PYTHON="$python313" install_venv_package "$PRETALX_VENV" pretalx "$PRETALX_VERSION" \
+        "gunicorn==$PRETALX_GUNICORN_VERSION"
+    # The first start migrates (a few minutes) and seeds, and keeps the seeded database there.
+    prepare_template pretalx PRETALX_TEMPLATE "$PRETALX_VENV" "$PRETALX_TEMPLATE/db.sqlite3" 900
 }
 
 install_placement() {
@@ -734,6 +749,7 @@ install_python_group_b() {  # those that also prepare a template database (minut
     install_zenml
     install_keystone
     install_pretix
+    install_pretalx
 }
 
 install_npm_group() {
@@ -786,6 +802,7 @@ status() {
     say "feathers:    $(installed_npm_version @feathersjs/feathers "$FEATHERS_DIR" || true) ($FEATHERS_DIR)"
     say "express-gateway: $(installed_npm_version express-gateway "$EXPRESS_GATEWAY_DIR" || true) ($EXPRESS_GATEWAY_DIR)"
     say "pretix:      $(installed_pip_version "$PRETIX_VENV" pretix) ($PRETIX_VENV, template $PRETIX_TEMPLATE)"
+    say "pretalx:     $(installed_pip_version "$PRETALX_VENV" pretalx) ($PRETALX_VENV, template $PRETALX_TEMPLATE)"
     say "placement:   $(installed_pip_version "$PLACEMENT_VENV" openstack-placement) ($PLACEMENT_VENV)"
     say "ironic:      $(installed_pip_version "$IRONIC_VENV" ironic) ($IRONIC_VENV)"
     say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"

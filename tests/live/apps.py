@@ -282,6 +282,13 @@ def _pretix_env() -> dict[str, str]:
     return {**env, "PRETIX_TEMPLATE": str(CACHE / "pretix-template")}
 
 
+def _pretalx_env() -> dict[str, str]:
+    """pretalx's venv (Python 3.13, with gunicorn) and the seeded template database
+    `.ci/live-apps.sh install` prepares after it (start.sh makes and keeps it when missing)."""
+    env = _venv_env("pretalx", "gunicorn", "2026.2.1")()
+    return {**env, "PRETALX_TEMPLATE": str(CACHE / "pretalx-template")}
+
+
 def _redmine_env() -> dict[str, str]:
     """Debian's Redmine (the one system install: /usr/share/redmine) and the template database that
     `.ci/live-apps.sh install` prepares after it, which also tells that the install ran."""
@@ -398,6 +405,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                         ready_line="keystone READY"),
     "pretix": AppSpec("pretix", _pretix_env, _home_start("pretix"), "/robots.txt", 240.0,
                       ready_line="pretix READY"),
+    "pretalx": AppSpec("pretalx", _pretalx_env, _home_start("pretalx"), "/api/events/", 240.0,
+                       ready_line="pretalx READY"),
     "redmine": AppSpec("redmine", _redmine_env, _home_start("redmine"), "/issue_statuses.json", 180.0,
                        ready_line="redmine READY"),
     "parse-server": AppSpec("parse-server", _parse_server_env, _home_start("parse-server"), "/parse/health", 120.0,
