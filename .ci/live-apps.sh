@@ -95,6 +95,7 @@ CADDY_VERSION=2.6.2
 CADDY_DEB_VERSION=2.6.2-5
 SUPERSET_VERSION=6.1.0
 NOCODB_VERSION=0.301.3
+N8N_VERSION=1.123.81
 SYNAPSE_VERSION=1.163.2
 MAILMAN_VERSION=3.3.10
 MAILMAN_SQLALCHEMY_VERSION=2.0.58
@@ -150,6 +151,7 @@ CADDY_DIR="$CACHE/caddy"
 ICINGA2_DIR="$CACHE/icinga2"
 STRAPI_DIR="$CACHE/strapi"
 NOCODB_DIR="$CACHE/nocodb"
+N8N_DIR="$CACHE/n8n"
 SYNAPSE_VENV="$CACHE/venv-synapse"
 MAILMAN_VENV="$CACHE/venv-mailman"
 REDMINE_TEMPLATE="$CACHE/redmine-template"
@@ -543,6 +545,26 @@ installed_nocodb_version() {
         && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
 }
 
+install_n8n() {
+    # captures/n8n/install/package.json pins n8n (1.123.81: the newest 1.x; 2.x asks for Node 24) and
+    # overrides its xlsx (a tarball on cdn.sheetjs.com, outside the npm registry) with xlsx's npm
+    # release. Install scripts are skipped (their prebuilt binaries come from GitHub); the one native
+    # module n8n needs on SQLite, sqlite3, is then built from source with node-gyp. Large and slow:
+    # 1919 packages, 1.8 GB, ~9 min for npm install and ~8 min for the sqlite3 build on a busy
+    # 2-core machine; the version check keeps the tree in the cache, so it is installed once.
+    if [ "$(installed_n8n_version)" = "$N8N_VERSION" ]; then
+        say "n8n $N8N_VERSION already in $N8N_DIR"; return
+    fi
+    npm_install_package_json n8n "$N8N_DIR" --ignore-scripts \
+        && (cd "$N8N_DIR" && npm rebuild sqlite3 --loglevel=error)
+}
+
+installed_n8n_version() {
+    local manifest="$N8N_DIR/node_modules/n8n/package.json"
+    [ -f "$manifest" ] && [ -f "$N8N_DIR/node_modules/sqlite3/build/Release/node_sqlite3.node" ] \
+        && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
+}
+
 install_parse_server() {
     # captures/parse-server/install/package.json pins parse-server; its PostgreSQL adapter needs a
     # PostgreSQL server, whose binaries come from the system (Debian's postgresql when missing).
@@ -764,6 +786,7 @@ install_npm_group() {
     install_express_gateway
     install_tiddlywiki
     install_node_red
+    install_n8n
 }
 
 status() {
@@ -784,6 +807,7 @@ status() {
     say "icinga2:     $(installed_icinga2_version) ($ICINGA2_DIR)"
     say "superset:    $(installed_pip_version "$SUPERSET_VENV" apache-superset) ($SUPERSET_VENV, template $SUPERSET_TEMPLATE)"
     say "nocodb:      $(installed_nocodb_version) ($NOCODB_DIR)"
+    say "n8n:         $(installed_n8n_version) ($N8N_DIR)"
     say "synapse:     $(installed_pip_version "$SYNAPSE_VENV" matrix-synapse) ($SYNAPSE_VENV)"
     say "mailman:     $(installed_pip_version "$MAILMAN_VENV" mailman) ($MAILMAN_VENV)"
     say "rabbitmq:    $(installed_rabbitmq_version) ($RABBITMQ_DIR)"

@@ -213,6 +213,15 @@ def _unleash_env() -> dict[str, str]:
     return {"UNLEASH_DIR": str(prefix)}
 
 
+def _n8n_env() -> dict[str, str]:
+    """The npm prefix with n8n and its sqlite3 binding (built from source by ``npm rebuild``)."""
+    prefix = CACHE / "n8n"
+    if not (prefix / "node_modules" / "n8n" / "bin" / "n8n").exists() \
+            or not (prefix / "node_modules" / "sqlite3" / "build" / "Release" / "node_sqlite3.node").exists():
+        raise NotInstalled(f"n8n 1.123.81 is not installed in {_shown(prefix)}")
+    return {"N8N_DIR": str(prefix)}
+
+
 def _pouchdb_server_env() -> dict[str, str]:
     """The npm prefix with pouchdb-server (LevelDB through leveldown's bundled prebuilt binary)."""
     prefix = CACHE / "pouchdb-server"
@@ -450,10 +459,11 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                         ready_line="node-red READY"),
     "icinga2": AppSpec("icinga2", _icinga2_env, _home_start("icinga2"), "/v1/status/IcingaApplication", 60.0,
                        ready_line="icinga2 READY", ready_authorization=ICINGA2_USER, scheme="https"),
+    "n8n": AppSpec("n8n", _n8n_env, _home_start("n8n"), "/healthz", 240.0, ready_line="n8n READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
-SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash)."""
+SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
