@@ -22,6 +22,7 @@ from capenv.interpreter.rules_engine import RuleSet, load_rules
 from capenv.interpreter.view.build import build_view
 from capenv.interpreter.view.live_reports import live_reports
 from capenv.interpreter.view.negotiation import request_variants, without_variants
+from capenv.interpreter.view.credentials import read_credentials
 from capenv.interpreter.view.unrouted_spellings import without_unrouted
 from capenv.interpreter.view.replay_facts import replay_table
 from capenv.interpreter.view.unauthenticated import unauthenticated_reads
@@ -145,8 +146,9 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
                           primary_origin=evidence.primary_origin)
         reports, report_traces = live_reports(manifest, view, by_ordinal, ruleset)
         view = view.model_copy(update={"traces": view.traces + report_traces}) if report_traces else view
+        credentials = read_credentials(manifest, view, by_ordinal, ruleset)
         replay = replay_table(evidence, manifest, view, variants).model_copy(update={
-            "live_reports": reports,
+            "live_reports": reports, "credential_headers": credentials,
             "unauthenticated": tuple(sorted(unauthenticated_reads(list(evidence.records), ruleset)))})
         return Bundle(info=info, manifest=manifest, view=view, replay=replay,
                       report=report_document(manifest, view, len(evidence.records), replay))

@@ -552,6 +552,10 @@ class ReplayTable(_Model):
     """Per read tool, the state types its answers may show (its path is at or below their
     collection paths, or its answers name their entities): replay answers it only while its
     recording cannot contradict the state (DESIGN.md §5 "Replay")."""
+    credential_headers: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Per read tool every successful recording of which sent a header carrying credentials
+    (``write-credentials``, as for write plans): those headers, lower case. An HTTP call leaving
+    one out is refused (the application answers it 401/403; no value is checked)."""
     neutral_query: dict[str, dict[str, tuple[int, int]]] = Field(default_factory=dict)
     """Per tool, the query parameters (decoded names) two of its recordings show change nothing:
     same path and body, queries differing in that parameter alone, the same answer (the two
@@ -948,6 +952,10 @@ class WritePlan(_Model):
     unchecked_headers: tuple[str, ...] = ()
     """Conditional request headers (lower case, ``write-preconditions``) serving cannot check (an
     If-Match naming an ETag it does not hold): a call carrying one is refused, never applied."""
+    credential_headers: tuple[str, ...] = ()
+    """Request headers (lower case, ``write-credentials``) every successful recorded call sent and
+    that carry credentials: an HTTP call leaving one out is refused (the application answers it
+    401/403; no value is checked). Written to a bundle only when there are some."""
     references: tuple[ReferenceRule, ...] = ()
     """Body members naming another type's entity (``plans/references``); written to a bundle only
     when there are some, so a plan with none keeps the bytes it had before they were learned."""
@@ -1014,6 +1022,8 @@ class WritePlan(_Model):
             for name in ("dispatch_params", "dispatch_args", "variants"):
                 if not getattr(self, name):
                     data.pop(name, None)
+        if not self.credential_headers and isinstance(data, dict):
+            data.pop("credential_headers", None)
         if not self.references and isinstance(data, dict):
             data.pop("references", None)
         if not self.validated_values and isinstance(data, dict):

@@ -14,6 +14,7 @@ from capenv.interpreter.bundle.models import Address, EntityType, ResponseRule, 
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
+from capenv.interpreter.view.credentials import credential_headers
 from capenv.interpreter.view.extract import path_key
 
 from .absence_sources import ABSENCE_STATUSES, with_absence_sources
@@ -102,6 +103,7 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
                          traces=tuple(events))
     if precondition is not None:  # serving cannot check them: a call sending one is refused
         base["unchecked_headers"] = tuple(str(h).lower() for h in precondition.yields.get("refuse_calls_sending", ()))
+    base["credential_headers"] = credential_headers(tool.name, calls, ctx.records, ctx.ruleset)
     base.update(exemplar=exemplar.ordinal, query=exemplar.query, response=_response_rule(exemplar),
                 exemplar_args=tool.match(exemplar.path) or {},
                 min_members=1 if effect == "update" and tool.method in ("PATCH", "POST") else 0)

@@ -21,6 +21,8 @@ from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, json_kind, loa
 from capenv.interpreter.bundle.models import RecordedCall
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, json_kind_of, path_for, quoted
+from capenv.serving.credentials import STATUS as CREDENTIAL_STATUS
+from capenv.serving.credentials import credential_refusal, missing_credential
 from capenv.serving.runtime_api import HttpRequest
 
 from .argument_schema import ArgumentSchema, path_param_schema, path_value
@@ -77,10 +79,12 @@ class ToolInputs:
     path_samples: dict[str, tuple[str, ...]]
     query: tuple[QueryParam, ...]
     body: BodyInput | None
+    credentials: tuple[str, ...] = ()
+    """Headers an HTTP call must send (``ReplayTable.credential_headers``), lower case."""
 
     @classmethod
     def of(cls, tool: Tool, calls: tuple[RecordedCall, ...], learned: set[str], takes_body: bool,
-           accepted: tuple[str, ...] = ()) -> ToolInputs:
+           accepted: tuple[str, ...] = (), credentials: tuple[str, ...] = ()) -> ToolInputs:
         """``accepted``: names taken though not recorded (a learned projection's ``fields[3]``)."""
         properties = tuple((p, f"{p}_path" if p in RESERVED_ARGUMENTS else p) for p in tool.params)
         samples: dict[str, list[str]] = {p: [] for p in tool.params}
@@ -107,7 +111,7 @@ class ToolInputs:
             example = max(fitting, key=lambda b: len(dumps(b))) if fitting else None  # the most telling
             body = BodyInput(kinds=kinds, required=bool(calls) and all(c.request_is_json for c in calls),
                              example=example)
-        return cls(tool, properties, {k: tuple(v) for k, v in samples.items()}, tuple(query), body)
+        return cls(tool, properties, {k: tuple(v) for k, v in samples.items()}, tuple(query), body, credentials)
 
     # --- the schema ---------------------------------------------------------------------
 
@@ -229,6 +233,9 @@ class ToolInputs:
     # --- HTTP requests ------------------------------------------------------------------
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
+        missing = missing_credential(self.credentials, request.header)
+        if missing is not None:
+            raise CallRefused(credential_refusal(missing), http_status=CREDENTIAL_STATUS)
         by_name = {unquote_plus(q.name) for q in self.query}
         unknown = [unquote_plus(n) for n, _ in request.query if unquote_plus(n) not in by_name]
         if unknown:

@@ -78,7 +78,7 @@ def build_catalog(bundle: Bundle, replayer: Replayer, *, replay_only: bool) -> C
         projected = projection_names(view) if view else ()
         learned = ({s.param for s in view.learned_queries} | set(projected)) if view else set()
         inputs = ToolInputs.of(tool, replayer.calls(tool.name), learned, takes_body=tool.method not in READ_METHODS,
-                               accepted=projected)
+                               accepted=projected, credentials=bundle.replay.credential_headers.get(tool.name, ()))
         from_state, reason = _source(view, replay_only, unavailable, read_only.get(tool.name))
         entry = CatalogEntry(tool, "read", inputs, view, from_state, reason)
         entries.append(entry)

@@ -23,6 +23,8 @@ from capenv.interpreter.bundle.values import decode_once, spelling_pattern
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
 from capenv.serving.runtime_api import HttpRequest
+from capenv.serving.credentials import STATUS as CREDENTIAL_STATUS
+from capenv.serving.credentials import credential_refusal, missing_credential
 from capenv.serving.writes.calls import unchecked_header_refusal, unchecked_header_sent
 from capenv.serving.writes.chosen_ids import accepted_sentence, chosen_param, schema_pattern
 from capenv.serving.writes.stored_text import schema as text_classes_schema
@@ -311,6 +313,11 @@ class WriteInputs:
         return ReadCall(self.tool, path_for(self.tool, args), args, pairs, arguments.get("body"), has_body)
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
+        names = self.plan.credential_headers + tuple(h for v in self.plan.variants for h in v.credential_headers)
+        missing = missing_credential(names, request.header)
+        if missing is not None:
+            raise CallRefused(f"{credential_refusal(missing)}; {self.tool.name} accepts {self.accepted()}",
+                              http_status=CREDENTIAL_STATUS)
         sent = unchecked_header_sent(self.plan, request.header)
         if sent is not None:
             raise CallRefused(f"{unchecked_header_refusal(sent)}; {self.tool.name} accepts {self.accepted()}",

@@ -1,0 +1,61 @@
+"""Which request headers a write tool's successful calls all sent carry credentials (the
+``write-credentials`` table), listed in ``WritePlan.credential_headers``: serving refuses an HTTP
+call that leaves one out. Authorization is not modelled (no value is checked), but an application
+refuses a write sent without its credentials (401/403), which the model would otherwise apply."""
+
+from __future__ import annotations
+
+from capenv.interpreter.bundle.models import ViewResult
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import Manifest
+from capenv.interpreter.predicates.write_credentials import WriteCredentialContext
+from capenv.interpreter.rules_engine import RuleSet, evaluate
+
+TABLE = "write-credentials"
+REFUSED = (401, 403)
+
+
+def credential_headers(tool_name: str, calls: list[Record], records: dict[int, Record],
+                       ruleset: RuleSet) -> tuple[str, ...]:
+    """The headers (lower case, sorted) the table says a call of the tool must send."""
+    if TABLE not in ruleset.tables:
+        return ()
+    succeeded = [call for call in calls if call.succeeded]
+    sent: dict[str, dict[int, str]] = {}
+    for call in succeeded:
+        for name, value in call.request_headers:
+            if value.strip():
+                sent.setdefault(name.lower(), {})[call.ordinal] = value
+    refusals = [r for r in records.values() if r.status in REFUSED]
+    every = {name for name, by_call in sent.items() if len(by_call) == len(succeeded)}
+    required = []
+    for name, by_call in sorted(sent.items()):
+        values = set(by_call.values())
+        # a refusal tells of this header only when it left out (or changed) this one alone
+        refused = [r.ordinal for r in refusals if _value(r, name) not in values
+                   and all(_value(r, other) is not None for other in every - {name})]
+        context = WriteCredentialContext(name=name, calls=len(succeeded), carried=sorted(by_call),
+                                         refused_without=refused)
+        decision = evaluate(ruleset, TABLE, context, subject=f"{tool_name} header {name}")
+        if decision.yields.get("required"):
+            required.append(name)
+    return tuple(required)
+
+
+def _value(record: Record, name: str) -> str | None:
+    value = record.header(name, response=False)
+    return value if value and value.strip() else None
+
+
+def read_credentials(manifest: Manifest, view: ViewResult, records: dict[int, Record],
+                     ruleset: RuleSet) -> dict[str, tuple[str, ...]]:
+    """Per read tool (and read-only POST), the headers its calls must send (``ReplayTable.credential_headers``)."""
+    read_only = {p.tool for p in view.read_only_posts}
+    found = {}
+    for tool in manifest.tools:
+        if tool.changes_state and tool.name not in read_only:
+            continue
+        required = credential_headers(tool.name, [records[o] for o in tool.record_ordinals], records, ruleset)
+        if required:
+            found[tool.name] = required
+    return found
