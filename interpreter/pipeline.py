@@ -26,6 +26,7 @@ from capenv.interpreter.view.credentials import read_credentials
 from capenv.interpreter.view.unrouted_spellings import without_unrouted
 from capenv.interpreter.view.replay_facts import replay_table
 from capenv.interpreter.view.unauthenticated import unauthenticated_reads
+from capenv.interpreter.view.version_headers import pinned_headers
 
 
 def read_only_posts(evidence: Evidence, manifest: Manifest, ruleset: RuleSet) -> Any:
@@ -149,6 +150,7 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
         credentials = read_credentials(manifest, view, by_ordinal, ruleset)
         replay = replay_table(evidence, manifest, view, variants).model_copy(update={
             "live_reports": reports, "credential_headers": credentials,
+            "pinned_headers": pinned_headers(manifest, by_ordinal, ruleset),
             "unauthenticated": tuple(sorted(unauthenticated_reads(list(evidence.records), ruleset)))})
         return Bundle(info=info, manifest=manifest, view=view, replay=replay,
                       report=report_document(manifest, view, len(evidence.records), replay))

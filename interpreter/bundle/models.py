@@ -556,6 +556,10 @@ class ReplayTable(_Model):
     """Per read tool every successful recording of which sent a header carrying credentials
     (``write-credentials``, as for write plans): those headers, lower case. An HTTP call leaving
     one out is refused (the application answers it 401/403; no value is checked)."""
+    pinned_headers: dict[str, dict[str, str]] = Field(default_factory=dict)
+    """Per tool (read or write) every successful recording of which sent a header selecting a
+    version of the API with one value (``request-version-headers``): {header (lower case): value}.
+    An HTTP call sending another value or none is refused."""
     neutral_query: dict[str, dict[str, tuple[int, int]]] = Field(default_factory=dict)
     """Per tool, the query parameters (decoded names) two of its recordings show change nothing:
     same path and body, queries differing in that parameter alone, the same answer (the two

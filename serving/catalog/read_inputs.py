@@ -23,6 +23,8 @@ from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, json_kind_of, path_for, quoted
 from capenv.serving.credentials import STATUS as CREDENTIAL_STATUS
 from capenv.serving.credentials import credential_refusal, missing_credential
+from capenv.serving.pinned_headers import STATUS as PINNED_STATUS
+from capenv.serving.pinned_headers import unpinned_header, unpinned_refusal
 from capenv.serving.runtime_api import HttpRequest
 
 from .argument_schema import ArgumentSchema, path_param_schema, path_value
@@ -81,10 +83,13 @@ class ToolInputs:
     body: BodyInput | None
     credentials: tuple[str, ...] = ()
     """Headers an HTTP call must send (``ReplayTable.credential_headers``), lower case."""
+    pinned: tuple[tuple[str, str], ...] = ()
+    """(header, value) an HTTP call must send as recorded (``ReplayTable.pinned_headers``)."""
 
     @classmethod
     def of(cls, tool: Tool, calls: tuple[RecordedCall, ...], learned: set[str], takes_body: bool,
-           accepted: tuple[str, ...] = (), credentials: tuple[str, ...] = ()) -> ToolInputs:
+           accepted: tuple[str, ...] = (), credentials: tuple[str, ...] = (),
+           pinned: tuple[tuple[str, str], ...] = ()) -> ToolInputs:
         """``accepted``: names taken though not recorded (a learned projection's ``fields[3]``)."""
         properties = tuple((p, f"{p}_path" if p in RESERVED_ARGUMENTS else p) for p in tool.params)
         samples: dict[str, list[str]] = {p: [] for p in tool.params}
@@ -111,7 +116,8 @@ class ToolInputs:
             example = max(fitting, key=lambda b: len(dumps(b))) if fitting else None  # the most telling
             body = BodyInput(kinds=kinds, required=bool(calls) and all(c.request_is_json for c in calls),
                              example=example)
-        return cls(tool, properties, {k: tuple(v) for k, v in samples.items()}, tuple(query), body, credentials)
+        return cls(tool, properties, {k: tuple(v) for k, v in samples.items()}, tuple(query), body, credentials,
+                   pinned)
 
     # --- the schema ---------------------------------------------------------------------
 
@@ -236,6 +242,9 @@ class ToolInputs:
         missing = missing_credential(self.credentials, request.header)
         if missing is not None:
             raise CallRefused(credential_refusal(missing), http_status=CREDENTIAL_STATUS)
+        other = unpinned_header(dict(self.pinned), request.header)
+        if other is not None:
+            raise CallRefused(unpinned_refusal(*other, dict(self.pinned)[other[0]]), http_status=PINNED_STATUS)
         by_name = {unquote_plus(q.name) for q in self.query}
         unknown = [unquote_plus(n) for n, _ in request.query if unquote_plus(n) not in by_name]
         if unknown:

@@ -25,6 +25,8 @@ from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
 from capenv.serving.runtime_api import HttpRequest
 from capenv.serving.credentials import STATUS as CREDENTIAL_STATUS
 from capenv.serving.credentials import credential_refusal, missing_credential
+from capenv.serving.pinned_headers import STATUS as PINNED_STATUS
+from capenv.serving.pinned_headers import unpinned_header, unpinned_refusal
 from capenv.serving.writes.calls import unchecked_header_refusal, unchecked_header_sent
 from capenv.serving.writes.chosen_ids import accepted_sentence, chosen_param, schema_pattern
 from capenv.serving.writes.stored_text import schema as text_classes_schema
@@ -69,6 +71,8 @@ class WriteInputs:
     tool: Tool
     plan: WritePlan
     path_samples: dict[str, tuple[str, ...]]
+    pinned: tuple[tuple[str, str], ...] = ()
+    """(header, value) an HTTP call must send as recorded (``ReplayTable.pinned_headers``)."""
 
     @property
     def takes_body(self) -> bool:
@@ -318,6 +322,10 @@ class WriteInputs:
         if missing is not None:
             raise CallRefused(f"{credential_refusal(missing)}; {self.tool.name} accepts {self.accepted()}",
                               http_status=CREDENTIAL_STATUS)
+        other = unpinned_header(dict(self.pinned), request.header)
+        if other is not None:
+            raise CallRefused(f"{unpinned_refusal(*other, dict(self.pinned)[other[0]])}; {self.tool.name} accepts "
+                              f"{self.accepted()}", http_status=PINNED_STATUS)
         sent = unchecked_header_sent(self.plan, request.header)
         if sent is not None:
             raise CallRefused(f"{unchecked_header_refusal(sent)}; {self.tool.name} accepts {self.accepted()}",
