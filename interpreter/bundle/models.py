@@ -213,6 +213,9 @@ class QuerySpec(_Model):
     serving refuses a value listing more (an application may refuse several keys, as Waterline
     answers ``sort=genre ASC,year DESC`` with 400). For a keyed sort (``field`` set, the name
     naming it: ``$sort[views]``): the most keyed sort parameters one proving line sent."""
+    vocabulary: tuple[str, ...] | None = None
+    """For ``equals`` on a field holding values from a closed list (``view-query-vocabularies``):
+    the texts the capture shows it holding or filtered by; serving refuses another."""
     sizes: tuple[int, int] | None = None
     """For ``limit``, when the capture shows the application bounds it (``view-page-size-bounds``):
     the least and greatest size the view's successful reads sent; serving refuses one outside."""

@@ -25,6 +25,7 @@ from .id_history import IdHistories
 from .item_members import with_item_members
 from .learned_queries import learn_queries
 from .page_size_bounds import with_page_size_bounds
+from .query_vocabularies import with_query_vocabularies
 from .list_projections import list_projections
 from .projected_state import without_list_projections
 from .absence_id_shapes import with_unproven_id_shapes
@@ -155,6 +156,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         views = [learn_queries(v, records, by_ordinal, writes, ruleset, traces)
                  if v.kind == "list" and v.type in types else v for v in views]
         views = [with_page_size_bounds(v, records, ruleset, traces) if v.learned_queries else v for v in views]
+        views = [with_query_vocabularies(v, records, ruleset, traces) if v.learned_queries else v for v in views]
     else:
         views = [v.model_copy(update={"state_backed": False, "reason": "state unavailable (budget)"}) for v in views]
     elapsed = time.monotonic() - started

@@ -252,6 +252,12 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
                     f"prove sorting by at most {spec.proven_keys}: the application may refuse more, or apply them "
                     f"otherwise; send at most {spec.proven_keys}")
     for name, value in values.items():
+        spec = by_param[name]
+        if spec.kind == "equals" and spec.vocabulary is not None and value and value not in spec.vocabulary:
+            return (f"{name}={value!r} is none of the values the capture shows {spec.field!r} holding or filtered by, "
+                    f"a closed list the application may check a filter against (refusing another as invalid) where "
+                    f"the state would list nothing; accepted: {', '.join(repr(v) for v in spec.vocabulary)}")
+    for name, value in values.items():
         if by_param[name].kind in FILTER_KINDS and not value:
             return (f"{name} is sent empty, which the learned filter was never proven on: an application may "
                     f"ignore an empty filter (listing everything), match the empty text or refuse it; leave "
