@@ -46,6 +46,8 @@ class VocabularyParams(BaseModel):
 
     pattern: str
     """Every value matches this whole."""
+    min_distinct: int = Field(ge=1)
+    """At least this many distinct values (one value alone shows no list)."""
     max_distinct: int = Field(ge=1)
     min_repeats: int = Field(ge=1)
     """At least one value is shown this many times or more."""
@@ -53,12 +55,14 @@ class VocabularyParams(BaseModel):
 
 @predicate("query_field_values_of_a_vocabulary", context="query-vocabulary", params=VocabularyParams)
 def query_field_values_of_a_vocabulary(ctx: QueryVocabularyContext, params: VocabularyParams) -> Outcome:
-    """Every text shown is a word of the pattern, at most ``max_distinct`` of them, one repeated."""
+    """Every text shown is a word of the pattern, from ``min_distinct`` to ``max_distinct`` of them, one repeated."""
     if not ctx.values:
         return Miss("no text shown in the field")
     odd = sorted(v for v in ctx.values if not re.fullmatch(params.pattern, v))
     if odd:
         return Miss(f"{odd[0]!r} is not a word of {params.pattern}")
+    if len(ctx.values) < params.min_distinct:
+        return Miss(f"{len(ctx.values)} distinct value{'s' if len(ctx.values) != 1 else ''}, fewer than {params.min_distinct}")
     if len(ctx.values) > params.max_distinct:
         return Miss(f"{len(ctx.values)} distinct values, more than {params.max_distinct}")
     if max(ctx.values.values()) < params.min_repeats:
