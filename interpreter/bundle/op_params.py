@@ -16,16 +16,29 @@ class _Params(BaseModel):
 
 
 class ClockFormat(_Params):
-    """How an instant is written: ISO-8601 (separator, fraction digits, zone spelling), epoch, or an
-    HTTP date (RFC 9110's IMF-fixdate, ``Thu, 03 Dec 2026 10:02:39 GMT``: whole seconds, in GMT)."""
+    """How an instant is written: ISO-8601 (separator, fraction digits, zone spelling), epoch, an
+    HTTP date (RFC 9110's IMF-fixdate, ``Thu, 03 Dec 2026 10:02:39 GMT``: whole seconds, in GMT), or
+    JavaScript's Date text (``Thu Dec 03 2026 16:47:23 GMT+0000 (Coordinated Universal Time)``: whole
+    seconds in the recorded zone, bundle/js_dates.py)."""
 
-    style: Literal["iso", "epoch-seconds", "epoch-milliseconds", "http-date"]
+    style: Literal["iso", "epoch-seconds", "epoch-milliseconds", "http-date", "js-date"]
     separator: str = "T"
     fraction_digits: int = 0
     zone: str = "Z"
-    """``Z``, ``+00:00``, ``+0000`` or ``""`` (no zone), as recorded (an HTTP date is in GMT: ``Z``)."""
+    """``Z``, ``+00:00``, ``+0000`` or ``""`` (no zone), as recorded (an HTTP date is in GMT: ``Z``;
+    a JavaScript Date text's offset is ``+hhmm``)."""
     as_string: bool = True
     """Epoch values written as JSON strings rather than numbers."""
+    zone_name: str = ""
+    """The zone's name a JavaScript Date text ends in, as recorded (``Coordinated Universal Time``)."""
+
+    @model_serializer(mode="wrap")
+    def _zone_name_only_when_set(self, handler: Any) -> dict[str, Any]:
+        # the formats of other styles read as they always did
+        data = handler(self)
+        if not self.zone_name:
+            data.pop("zone_name", None)
+        return data
 
 
 class EchoParams(_Params):

@@ -155,6 +155,8 @@ class Tracking:
     """The build's ``gate-reach`` table: which held entities a write whose path names none reached."""
     reach_min_string: int = 0
     """A held entity's string this long that a write no plan models carries names that entity."""
+    failed_creates: set[int] = field(default_factory=set)
+    """Unmodelled writes that are calls of a create tool answered with an error (``gate-reach``)."""
     effects: dict[int, dict[tuple, set[str]]] = field(default_factory=dict)
     """Modelled write (ordinal) -> entity or document target -> what survives of its effect there
     (later writes and recorded outcomes erase it)."""

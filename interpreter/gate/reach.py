@@ -6,7 +6,7 @@ naming no held entity, may have changed any entity the collection holds, so each
 a read shows it again. Its own record can say less: a call that answered 201 Created made new
 entities, and a held entity it changed too it names by id (an upsert's row, a copy's source, a
 get-or-create's answer); a call refused because its JSON body did not parse acted on nothing it
-does not name. The table decides; its trace and the reach event say which entities the
+does not name, and a create tool's call answered with an error made at most a new entity. The table decides; its trace and the reach event say which entities the
 call could have touched and why it could not touch the others.
 """
 
@@ -25,12 +25,14 @@ TABLE = "gate-reach"
 
 
 def reached_keys(record: Record, type_name: str, held: HeldCollection, table: Any,
-                 events: list[TraceEvent], parents: tuple[str, ...] = (), min_string: int = 0) -> tuple[list[str], str]:
+                 events: list[TraceEvent], parents: tuple[str, ...] = (), min_string: int = 0,
+                 failed_create: bool = False) -> tuple[list[str], str]:
     """The held keys the call may have changed, and why (a clause for the reach event); the
     table's trace joins ``events``. ``parents``: the collection's path values below the call's
     path (a write above it that names one of them may have replaced what holds the collection).
     The call names a held entity by its id, or by one of its strings ``min_string`` characters or
-    longer (an upsert by a natural key answered 201 names its rows so)."""
+    longer (an upsert by a natural key answered 201 names its rows so). ``failed_create``: the call
+    is one of a create tool's, answered with an error."""
     every = list(held.entities)
     if table is None or not every:
         return every, ""
@@ -43,14 +45,17 @@ def reached_keys(record: Record, type_name: str, held: HeldCollection, table: An
     named = tuple(k for k in every if str(k) in values or _names_by_text(held.entities[k], values, min_string))
     unparsed = record.request.json_error is not None
     context = GateReachContext(method=record.method, status=record.status, held=len(every), named=named,
-                               body_unparsed=unparsed)
+                               body_unparsed=unparsed, failed_create=failed_create)
     decision = evaluate_table(table, context, subject=f"record {record.ordinal} {type_name} {held.path}")
     events.extend(decision.events)
     if decision.yields.get("reach") != "named":
         return every, ""
     rule = decision.matched[0] if decision.matched else TABLE
+    basis = decision.yields.get("basis")
     because = (f"it answered {record.status} to a body that is not JSON, so it acted on nothing it does not name,"
-               if decision.yields.get("basis") == "unparsed-body"
+               if basis == "unparsed-body"
+               else f"it is a create tool's call answered {record.status}, so at most it made a new entity,"
+               if basis == "failed-create"
                else f"it answered {record.status}, so it made new entities,")
     if named:
         why = (f"{because} and names held {type_name} "

@@ -151,6 +151,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                     track.creating_writes.append(ordinal)  # a create whose outcome nothing shows
             else:
                 track.creating_writes.append(ordinal)
+                if plan is not None and plan.build_reason is None and plan.effect == "create" and not record.succeeded:
+                    track.failed_creates.add(ordinal)  # gate-reach: at most it made a new entity
             unmodelled(record, env, copy, track)
             continue
         read_view = run.sorted_arrays.current(views.get(tool))

@@ -103,7 +103,8 @@ def _below_item(record: Record, entity_type: object, segment: str, copy: StateIn
         keys = [key]
     else:  # the path names no held entity: those the call may have changed instead
         reached, why = reached_keys(record, name, held, track.reach_table, track.reach_events,
-                                    min_string=track.reach_min_string)
+                                    min_string=track.reach_min_string,
+                                    failed_create=record.ordinal in track.failed_creates)
         keys = list(dict.fromkeys([key, *reached]))
     ancestors = [k for k in held.entities if key.startswith(k + "/") and k not in keys] \
         if held is not None and entity_type.nested_ids else []
@@ -141,7 +142,8 @@ def reach_collections(record: Record, entity_type: Any, collections: list[str], 
             continue
         below = [unquote(part) for part in split_path(held.path)[len(split_path(record.path)):]]
         keys, why = reached_keys(record, entity_type.name, held, track.reach_table, track.reach_events,
-                                 parents=tuple(below), min_string=track.reach_min_string)
+                                 parents=tuple(below), min_string=track.reach_min_string,
+                                 failed_create=record.ordinal in track.failed_creates)
         for key in keys:
             track.unknown.add((entity_type.name, key))
             track.latest_unmodelled[("entity", entity_type.name, key)] = record.ordinal

@@ -20,6 +20,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import EntityType, WritePlan
 from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.predicates.create_values import same_json
 from capenv.interpreter.predicates.write_copies import WriteCopyContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
 
@@ -152,6 +153,23 @@ def _references(shown: dict[str, Any], entity_type: EntityType, fields: set[str]
     return own and sum(name in fields for name in shown) * 2 < len(shown)
 
 
+def _held_values(own: list[dict[str, Any]], id_field: str) -> dict[str, Any]:
+    """The members every one of the type's own reads of the entity (``own``) showed, each with one
+    and the same value throughout: what the entity held unchanged."""
+    if not own:
+        return {}
+    held = {name: value for name, value in own[0].items() if name != id_field}
+    for shown in own[1:]:
+        held = {name: value for name, value in held.items() if name in shown and same_json(shown[name], value)}
+    return held
+
+
+def _shares_identity(obj: dict[str, Any], held: dict[str, Any]) -> bool:
+    """The object disagrees with the entity on a member the entity held unchanged: another entity
+    that carries the same identity (a credential keyed by its consumer's id), not a copy."""
+    return any(name in obj and not same_json(obj[name], value) for name, value in held.items())
+
+
 def _outside(path: str, entity_type: EntityType) -> bool:
     """The path lies outside the type's collection (a parameter matching any segment)."""
     collection = split_path(entity_type.collection_template)
@@ -198,8 +216,11 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
         places = [f"#{o} {ctx.records[o].path}" for o, _ in outside]
         referencing = [f"#{o} {ctx.records[o].path}" for o, obj in outside
                        if _references(obj, entity_type, fields, ctx)]
+        held = _held_values([obj for o, obj in shown.get(identity, []) if not _outside(ctx.records[o].path, entity_type)],
+                            entity_type.id_field)
+        sharing = [f"#{o} {ctx.records[o].path}" for o, obj in outside if _shares_identity(obj, held)]
         context = WriteCopyContext(id_field=entity_type.id_field, identity=identity, shown_at=places,
-                                   effect=plan.effect, referencing=referencing, nested_in=nested,
+                                   effect=plan.effect, referencing=referencing, sharing=sharing, nested_in=nested,
                                    embedded_in=embedded)
         decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{plan.tool} record {ordinal}")
         events.extend(decision.events)

@@ -18,6 +18,7 @@ from typing import Any
 
 from dateutil.parser import isoparse
 
+from capenv.interpreter.bundle.js_dates import format_js_date, parse_js_date
 from capenv.interpreter.bundle.jsonvalue import integral
 from capenv.interpreter.bundle.op_params import ClockFormat
 
@@ -52,13 +53,16 @@ def learn_clock_format(value: Any) -> ClockFormat | None:
 
     ISO-8601 strings with a date, a ``T`` or space separator and whole seconds (any fraction,
     any zone spelling or none); an HTTP date (IMF-fixdate, as an HTTP ``Date`` header writes
-    it: the text an instant writes back to, weekday included); non-negative integers (or strings
-    of digits) as epoch seconds or milliseconds, told apart by magnitude. A fractional epoch
-    number is not learned.
+    it: the text an instant writes back to, weekday included); JavaScript's Date text (its offset
+    and zone name kept); non-negative integers (or strings of digits) as epoch seconds or
+    milliseconds, told apart by magnitude. A fractional epoch number is not learned.
     """
     if isinstance(value, str):
         if _http_date(value) is not None:
             return ClockFormat(style="http-date")
+        js_date = parse_js_date(value)
+        if js_date is not None:
+            return ClockFormat(style="js-date", zone=js_date[1], zone_name=js_date[2])
         match = _ISO.match(value)
         if match:
             if _parse_iso(value) is None:
@@ -99,6 +103,9 @@ def parse_instant(value: Any, fmt: ClockFormat | None = None) -> datetime | None
         return _parse_iso(value) if isinstance(value, str) else None
     if fmt.style == "http-date":
         return _http_date(value) if isinstance(value, str) else None
+    if fmt.style == "js-date":
+        js_date = parse_js_date(value) if isinstance(value, str) else None
+        return js_date[0] if js_date is not None else None
     number = _plain_integer(value) if not isinstance(value, str) else (int(value) if _DIGITS.match(value) else None)
     if number is None:
         return None
@@ -154,6 +161,8 @@ def format_instant(moment: datetime, fmt: ClockFormat) -> str | int:
         moment = moment.replace(tzinfo=timezone.utc)
     if fmt.style == "http-date":
         return format_datetime(moment.astimezone(timezone.utc), usegmt=True)
+    if fmt.style == "js-date":
+        return format_js_date(moment, fmt.zone, fmt.zone_name)
     if fmt.style != "iso":
         seconds = moment.timestamp()
         number = int(seconds * 1000) if fmt.style == "epoch-milliseconds" else int(seconds)

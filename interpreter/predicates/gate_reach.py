@@ -26,6 +26,9 @@ class GateReachContext(BaseModel):
     """The held ids the call names as a value anywhere in its body, query or answer."""
     body_unparsed: bool = False
     """The request declared a JSON media type and its body did not parse as JSON."""
+    failed_create: bool = False
+    """The call is one of a tool whose built plan is a create (its successful calls made new
+    entities at the collection), answered with an error status."""
 
 
 class StatusParams(BaseModel):
@@ -49,6 +52,18 @@ class StatusRangeParams(BaseModel):
 
     low: int = Field(ge=100, le=599)
     high: int = Field(ge=100, le=599)
+
+
+@predicate("reach_failed_create", context="gate-reach", params=StatusRangeParams)
+def reach_failed_create(ctx: GateReachContext, params: StatusRangeParams) -> Outcome:
+    """A call of a create tool (its successful calls made new entities) answered a status from
+    ``low`` to ``high``: at most it made a new entity, as its successful calls do; a held entity it
+    changed too it would name (an id or a string of theirs its body sends, as a reference does)."""
+    if not ctx.failed_create:
+        return Miss("its tool's built plan is no create, or the call succeeded")
+    if not params.low <= ctx.status <= params.high:
+        return Miss(f"answered {ctx.status}, not {params.low}-{params.high}")
+    return Match({"status": ctx.status, "named": list(ctx.named), "not_reached": ctx.held - len(ctx.named)})
 
 
 @predicate("reach_body_unparsed", context="gate-reach", params=StatusRangeParams)

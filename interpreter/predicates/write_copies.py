@@ -43,6 +43,10 @@ class WriteCopyContext(BaseModel):
     """Those of ``shown_at`` whose object is another entity naming this one: it carries an identity
     member of its own with another value, and fewer than ``type_share`` of its members are fields
     of the written type (a list naming its domain by ``mail_host``)."""
+    sharing: list[str] = Field(default_factory=list)
+    """Those of ``shown_at`` whose object is another entity carrying the same identity: it disagrees
+    with the written entity on a member every one of the type's own reads of the entity showed with
+    one unchanged value (a credential keyed by its consumer's id, created at another instant)."""
 
 
 class MinLengthParams(BaseModel):
@@ -50,8 +54,9 @@ class MinLengthParams(BaseModel):
 
     min_length: int = Field(ge=1)
     references_exempt: list[str] = Field(default_factory=list)
-    """Effects a referencing object cannot go stale under: an update leaves the identity it names
-    as it was (a delete may take the referencing entity with it, so it stays a copy there)."""
+    """Effects a referencing object, or another entity sharing the identity, cannot go stale under:
+    an update leaves the identity it names as it was (a delete may take the referencing entity with
+    it, so it stays a copy there)."""
 
 
 @predicate("identity_shown_elsewhere", context="write-copy", params=MinLengthParams)
@@ -65,10 +70,11 @@ def identity_shown_elsewhere(ctx: WriteCopyContext, params: MinLengthParams) -> 
         return Miss(f"no read outside the type's collection shows an object with {ctx.id_field} {ctx.identity!r}")
     places = ctx.shown_at
     if ctx.effect in params.references_exempt:
-        places = [p for p in ctx.shown_at if p not in ctx.referencing]
+        places = [p for p in ctx.shown_at if p not in ctx.referencing and p not in ctx.sharing]
         if not places:
+            others = [p for p in ctx.shown_at if p in ctx.referencing or p in ctx.sharing]
             return Miss(f"every object elsewhere with {ctx.id_field} {ctx.identity!r} is another entity naming it "
-                        f"({', '.join(ctx.referencing[:3])}), which an {ctx.effect} leaves as it was")
+                        f"or sharing its identity ({', '.join(others[:3])}), which an {ctx.effect} leaves as it was")
     return Match({"identity": ctx.identity, "shown_at": places[:3]})
 
 

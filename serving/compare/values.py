@@ -18,6 +18,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from capenv.interpreter.bundle.js_dates import parse_js_date
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
 from capenv.interpreter.bundle.values import entity_tag_opaque
 from capenv.interpreter.bundle.rule_data import rule_params
@@ -47,6 +48,9 @@ def clock_format(value: Any) -> str | None:
             return "iso:" + re.sub(r"\d", "d", value)
         if _HTTP_DATE.match(value):
             return "http-date"
+        js_date = parse_js_date(value)
+        if js_date is not None:  # JavaScript's Date text: its zone is part of the format
+            return f"js-date:{js_date[1]}:{js_date[2]}"
         if _relative_time().fullmatch(value):
             return "relative-time"
         if _EPOCH_TEXT.match(value):  # an epoch clock spelled as a JSON string ("1796254634881")

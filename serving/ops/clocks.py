@@ -2,7 +2,7 @@
 
 ``format_instant`` writes an instant as the capture spelled its clocks (ISO-8601 with its
 separator, fraction digits and zone; epoch seconds or milliseconds, as a number or a string;
-an HTTP date, IMF-fixdate in GMT, whole seconds);
+an HTTP date, IMF-fixdate in GMT, whole seconds; JavaScript's Date text, whole seconds in its zone);
 ``parse_instant`` reads one back. Fractions are truncated, never rounded, so a value never
 names a later instant than the clock.
 """
@@ -16,6 +16,7 @@ from email.utils import format_datetime, parsedate_to_datetime
 from functools import lru_cache
 from typing import Any
 
+from capenv.interpreter.bundle.js_dates import format_js_date, parse_js_date
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
 from capenv.interpreter.bundle.op_params import (
     ClockFormat, ClockParams, GroupedMembersParams, HeldClockParams, NestedClockParams,
@@ -51,6 +52,10 @@ def check_clock_format(clock: ClockFormat) -> None:
         raise OpParamsError(f"clock fraction_digits must be 0..{MAX_FRACTION_DIGITS}, not {clock.fraction_digits}")
     if clock.style == "iso" and len(clock.separator) != 1:
         raise OpParamsError(f"an ISO clock separator is one character, not {clock.separator!r}")
+    if clock.style == "js-date" and (len(clock.zone) != 5 or not clock.zone_name
+                                     or "(" in clock.zone_name or ")" in clock.zone_name):
+        raise OpParamsError(f"a JavaScript Date clock needs a +hhmm zone and a zone name, not "
+                            f"{clock.zone!r} {clock.zone_name!r}")
 
 
 def _fraction(microsecond: int, digits: int) -> str:
@@ -63,6 +68,8 @@ def format_instant(instant: datetime, clock: ClockFormat) -> str | int | JsonNum
     string; a fraction when the format records one) or epoch milliseconds, or an HTTP date."""
     if clock.style == "http-date":
         return format_datetime(instant.astimezone(timezone.utc), usegmt=True)
+    if clock.style == "js-date":
+        return format_js_date(instant, clock.zone, clock.zone_name)
     if clock.style == "iso":
         offset = zone_offset(clock.zone)
         local = instant if instant.tzinfo is offset else instant.astimezone(offset)
@@ -92,6 +99,11 @@ def parse_instant(value: Any, clock: ClockFormat) -> datetime:
     ``format_instant``). Raises ``ValueError`` when the value is not of the format's style."""
     if clock.style == "http-date":
         return _http_date(value)
+    if clock.style == "js-date":
+        js_date = parse_js_date(value) if isinstance(value, str) else None
+        if js_date is None:
+            raise ValueError(f"not a JavaScript Date text: {value!r}")
+        return js_date[0]
     if clock.style == "iso":
         if not isinstance(value, str):
             raise ValueError(f"an ISO clock is a string, not {value!r}")

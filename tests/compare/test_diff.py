@@ -58,6 +58,16 @@ def test_an_epoch_clock_held_as_a_string_of_digits_is_compared_by_format():
     assert diff_json({"ms": 1796044045721}, {"ms": 1796044045}, values) != []  # ms against seconds
 
 
+def test_javascript_date_texts_are_compared_by_format_with_their_zone():
+    """Date.prototype.toString(): two readings in one zone agree; another zone, a wrong weekday or
+    an HTTP date are other formats."""
+    utc = "Thu Dec 03 2026 16:47:23 GMT+0000 (Coordinated Universal Time)"
+    assert clock_format(utc) == clock_format("Mon Jan 05 2026 10:00:00 GMT+0000 (Coordinated Universal Time)")
+    assert clock_format(utc) != clock_format("Thu Dec 03 2026 17:47:23 GMT+0100 (Central European Standard Time)")
+    assert clock_format("Wed Dec 03 2026 16:47:23 GMT+0000 (Coordinated Universal Time)") is None
+    assert clock_format(utc) != clock_format("Thu, 03 Dec 2026 16:47:23 GMT")
+
+
 def test_entity_tags_are_compared_by_shape():
     """An application's version tag (often a hash of what it answers) no model can reproduce."""
     live, model = '"d3911539095df6e43e97fd173bbcb564563c89cf"', '"2f0aa0c7e9d3b6a1c4f8e5d2b7a9c1e3f5d7b9a0"'

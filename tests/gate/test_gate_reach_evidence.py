@@ -185,3 +185,35 @@ def test_a_broken_body_naming_a_held_entity_in_its_query_reaches_it():
     # must not: its query names item 2, which it may have changed
     update = _update_after({**_broken_create(500), "path": "/items", "query": [("id", "2")]})
     assert list(update.checked_record_ordinals) == [8], update.checked_record_ordinals
+
+
+def _update_after_failed_create(failed: dict) -> object:
+    """A create of item 3 (record 4, answered 201, read back 5), then a call of the same create tool
+    answered 500 (6: an application answering its validation errors so), then updates of items 2
+    (7, read back 8) and 1 (9, read back 10)."""
+    builder = items_app()
+    builder.call("POST", "/items", body={"title": "c"}, status=201, response={"id": 3, "title": "c"})     # 4
+    builder.call("GET", "/items/3", response={"id": 3, "title": "c"})                                    # 5
+    builder.call("POST", "/items", body=failed, status=500, response={"message": "title must be a string"})  # 6
+    builder.call("PATCH", "/items/2", body={"title": "n"}, status=200, response={"id": 2, "title": "n"})  # 7
+    builder.call("GET", "/items/2", response={"id": 2, "title": "n"})                                    # 8
+    builder.call("PATCH", "/items/1", body={"title": "m"}, status=200, response={"id": 1, "title": "m"})  # 9
+    builder.call("GET", "/items/1", response={"id": 1, "title": "m"})                                    # 10
+    return build_from(builder)
+
+
+def test_a_create_tools_failed_call_naming_no_held_entity_leaves_them_known():
+    bundle = _update_after_failed_create({"title": 7})
+    update = plan(bundle, "PATCH", "/items/{item_id}")
+    assert update.served and {8, 10} <= set(update.checked_record_ordinals), \
+        (update.reason, update.checked_record_ordinals)
+    event = next(e for e in bundle.view.traces if e.subject == "record 6" and e.table == "gate")
+    assert "it is a create tool's call answered 500" in event.reason, event.reason
+    assert "(reach.failed-create-names-held)" in event.reason, event.reason
+
+
+def test_a_create_tools_failed_call_naming_a_held_entity_reaches_it():
+    # must not: its body names item 2 (a parent it may have changed): item 2 is unknown, item 1 still checked
+    update = plan(_update_after_failed_create({"title": 7, "parent": 2}), "PATCH", "/items/{item_id}")
+    assert 8 not in update.checked_record_ordinals and 10 in update.checked_record_ordinals, \
+        update.checked_record_ordinals

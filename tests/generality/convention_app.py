@@ -68,6 +68,9 @@ class ConventionApp:
             return int(moment.timestamp())
         if self.c.clocks == "http-date":
             return format_datetime(moment.astimezone(timezone.utc), usegmt=True)
+        if self.c.clocks == "js-date":  # Node.js's new Date().toString() with TZ=UTC
+            rfc = format_datetime(moment.astimezone(timezone.utc))
+            return f"{rfc[0:3]} {rfc[8:11]} {rfc[5:7]} {rfc[12:16]} {rfc[17:25]} GMT+0000 (Coordinated Universal Time)"
         if self.c.clocks == "iso-whole-seconds-z":
             return moment.replace(microsecond=0).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         if self.c.clocks == "iso-us-offset":

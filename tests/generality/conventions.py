@@ -25,8 +25,11 @@ class Conventions:
     suffix: str = ""
     """A format extension every path ends in (Rails' ``/notes.json``, ``/notes/5.json``)."""
     absence: Literal["404_detail", "404_problem", "403_errors", "404_empty", "200_null", "404_html"] = "404_detail"
-    clocks: Literal["iso-ms-z", "iso-us-offset", "epoch-seconds", "iso-whole-seconds-z", "http-date"] = "iso-ms-z"
-    """``http-date``: RFC 9110's IMF-fixdate (``Thu, 03 Dec 2026 10:02:39 GMT``), as FlexGet's ``added_on``."""
+    clocks: Literal["iso-ms-z", "iso-us-offset", "epoch-seconds", "iso-whole-seconds-z", "http-date",
+                    "js-date"] = "iso-ms-z"
+    """``http-date``: RFC 9110's IMF-fixdate (``Thu, 03 Dec 2026 10:02:39 GMT``), as FlexGet's ``added_on``;
+    ``js-date``: JavaScript's Date text (``Thu Dec 03 2026 10:02:39 GMT+0000 (Coordinated Universal
+    Time)``), as Express Gateway's ``createdAt``."""
     delete_answer: Literal["204", "200_entity", "200_empty"] = "204"
     update: Literal["PATCH", "PUT"] = "PATCH"
     """PATCH merges the members sent; PUT replaces (members not sent are dropped) unless ``put_merges``."""

@@ -56,6 +56,9 @@ CASES = [
     case(Conventions("http-date-clocks", clocks="http-date"), PLAIN_WRITES),
     case(Conventions("http-date-clocks-envelopes", clocks="http-date", slash=True, list_shape="drf", ids="uuid",
                      update="PUT"), PLAIN_WRITES),
+    # clocks written as JavaScript's Date text (Date.prototype.toString), whole seconds in a named zone
+    case(Conventions("js-date-clocks", clocks="js-date"), PLAIN_WRITES),
+    case(Conventions("js-date-clocks-put-uuids", clocks="js-date", ids="uuid", update="PUT"), PLAIN_WRITES),
     # an If-Match header naming the read's ETag: serving cannot check it, so the updates stay unserved
     case(Conventions("if-match-concurrency", concurrency="if-match"), CREATES_AND_DELETES,
          dict.fromkeys(("patch_notes_by_note_id", "patch_tags_by_tag_id"), "precondition-header")),

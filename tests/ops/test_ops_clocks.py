@@ -33,6 +33,10 @@ EPOCH_S_TEXT = ClockFormat(style="epoch-seconds")
     ("1796044043", EPOCH_S_TEXT),
     (JsonNumber("1796044043.497"), ClockFormat(style="epoch-seconds", fraction_digits=3, as_string=False)),
     ("Mon, 30 Nov 2026 13:04:16 GMT", ClockFormat(style="http-date")),
+    ("Mon Nov 30 2026 13:04:16 GMT+0000 (Coordinated Universal Time)",
+     ClockFormat(style="js-date", zone="+0000", zone_name="Coordinated Universal Time")),
+    ("Mon Nov 30 2026 14:04:16 GMT+0100 (Central European Standard Time)",
+     ClockFormat(style="js-date", zone="+0100", zone_name="Central European Standard Time")),
 ])
 def test_recorded_clocks_round_trip(value, clock):
     instant = parse_instant(value, clock)
@@ -50,6 +54,8 @@ def test_format_keeps_the_recorded_spelling():
     assert format_instant(INSTANT, ClockFormat(style="iso", zone="-0530")) == "2026-11-30T07:34:16-0530"
     assert format_instant(INSTANT, EPOCH_MS) == 1796043856455
     assert format_instant(INSTANT, ClockFormat(style="http-date")) == "Mon, 30 Nov 2026 13:04:16 GMT"
+    assert format_instant(INSTANT, ClockFormat(style="js-date", zone="-0500", zone_name="Eastern Standard Time")) \
+        == "Mon Nov 30 2026 08:04:16 GMT-0500 (Eastern Standard Time)"
     assert format_instant(INSTANT, EPOCH_S) == 1796043856
     assert format_instant(INSTANT, EPOCH_S_TEXT) == "1796043856"
 
@@ -77,13 +83,15 @@ clock_formats = st.one_of(
               as_string=st.booleans()),
     st.builds(ClockFormat, style=st.just("epoch-milliseconds"), as_string=st.booleans()),
     st.builds(ClockFormat, style=st.just("http-date")),
+    st.builds(ClockFormat, style=st.just("js-date"), zone=st.sampled_from(["+0000", "+0530", "-0800"]),
+              zone_name=st.sampled_from(["Coordinated Universal Time", "India Standard Time"])),
 )
 instants = st.datetimes(min_value=datetime(1970, 1, 2), max_value=datetime(2200, 1, 1),
                         timezones=st.just(timezone.utc))
 
 
 def _truncated(instant: datetime, clock: ClockFormat) -> datetime:
-    digits = 3 if clock.style == "epoch-milliseconds" else 0 if clock.style == "http-date" or (
+    digits = 3 if clock.style == "epoch-milliseconds" else 0 if clock.style in ("http-date", "js-date") or (
         clock.style == "epoch-seconds" and not clock.fraction_digits) else min(clock.fraction_digits, 6)
     unit = 10 ** (6 - digits)
     return instant.replace(microsecond=instant.microsecond // unit * unit)

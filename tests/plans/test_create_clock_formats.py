@@ -24,6 +24,8 @@ from capenv.interpreter.bundle.op_params import ClockFormat
     1796043606962,
     "1796043606",
     "Thu, 03 Dec 2026 10:02:39 GMT",
+    "Thu Dec 03 2026 16:47:23 GMT+0000 (Coordinated Universal Time)",
+    "Thu Dec 03 2026 08:47:23 GMT-0800 (Pacific Standard Time)",
 ])
 def test_learned_format_writes_the_recorded_value_back(value):
     fmt = learn_clock_format(value)
@@ -38,6 +40,10 @@ def test_formats_say_where_each_part_goes():
     assert learn_clock_format("1796043606").as_string is True
     assert learn_clock_format("Mon, 30 Nov 2026 13:00:06 GMT") == ClockFormat(style="http-date")
     assert parse_instant("Mon, 30 Nov 2026 13:00:06 GMT") == datetime(2026, 11, 30, 13, 0, 6, tzinfo=timezone.utc)
+    js = "Mon Nov 30 2026 14:00:06 GMT+0100 (Central European Standard Time)"
+    assert learn_clock_format(js) == ClockFormat(style="js-date", zone="+0100",
+                                                 zone_name="Central European Standard Time")
+    assert parse_instant(js) == datetime(2026, 11, 30, 13, 0, 6, tzinfo=timezone.utc)
 
 
 @pytest.mark.parametrize("value", ["2026-11-30", "2026-11-30T13:00", "13:00:06", "2026-13-30T13:00:06Z",
@@ -46,7 +52,12 @@ def test_formats_say_where_each_part_goes():
                                    # RFC 850, asctime, no leading zero
                                    "Mon, 30 Nov 2026 13:00:06 +0100", "Tue, 30 Nov 2026 13:00:06 GMT",
                                    "Monday, 30-Nov-26 13:00:06 GMT", "Mon Nov 30 13:00:06 2026",
-                                   "Mon, 30 Nov 2026 13:00 GMT", "Mon, 3 Nov 2026 13:00:06 GMT"])
+                                   "Mon, 30 Nov 2026 13:00 GMT", "Mon, 3 Nov 2026 13:00:06 GMT",
+                                   # JavaScript Date texts with a wrong weekday, no zone name, no
+                                   # offset, or Date.prototype.toUTCString's and toDateString's
+                                   "Tue Nov 30 2026 13:00:06 GMT+0000 (Coordinated Universal Time)",
+                                   "Mon Nov 30 2026 13:00:06 GMT+0000", "Mon Nov 30 2026 13:00:06 (UTC)",
+                                   "Mon Nov 30 2026"])
 def test_not_a_clock(value):
     assert learn_clock_format(value) is None
 

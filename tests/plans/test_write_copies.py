@@ -143,3 +143,46 @@ def test_a_delete_in_a_tree_whose_entities_hold_copies_of_one_another_is_not_ser
 def test_a_folder_naming_its_documents_by_pointers_holds_no_copies():
     plan = delete_plan(build_from(tree_app(pointer_only=True)))
     assert not any(e.rule_id == "copy.nested-in-entity" and e.outcome == "match" for e in plan.traces)
+
+
+ERIN = {"id": "0e0a89de-5488-426c-9d65-0539efb8a7ee", "username": "erin", "firstname": "Erin",
+        "isActive": True, "createdAt": "2026-01-05T10:00:00Z"}
+KIM = {"id": "9bc9f304-69a0-4db5-b42b-700ef69b2c2d", "username": "kim", "firstname": "Kim",
+       "isActive": True, "createdAt": "2026-01-05T10:00:05Z"}
+
+
+def consumers_app(credential_created: str, write: str) -> HarBuilder:
+    """Users, and a credential keyed by its user's id (Express Gateway's basic-auth credential at
+    /credentials/basic-auth/{user id}) showing isActive and createdAt beside members of its own;
+    ``credential_created``: its createdAt (another instant than the user's: another entity)."""
+    credential = {"id": ERIN["id"], "type": "basic-auth", "isActive": True, "createdAt": credential_created}
+    har = (HarBuilder()
+           .call("GET", "/users", response=[ERIN, KIM])
+           .call("GET", f"/users/{ERIN['id']}", response=ERIN)
+           .call("GET", f"/users/{KIM['id']}", response=KIM)
+           .call("GET", f"/credentials/basic-auth/{ERIN['id']}", response=credential))
+    if write == "update":
+        changed = {**ERIN, "firstname": "Erin M.", "isActive": False}
+        har.call("PATCH", f"/users/{ERIN['id']}", body={"firstname": "Erin M.", "isActive": False}, response=changed)
+        return har.call("GET", f"/users/{ERIN['id']}", response=changed).call("GET", "/users", response=[changed, KIM])
+    har.call("DELETE", f"/users/{ERIN['id']}", status=204)
+    return har.call("GET", f"/users/{ERIN['id']}", status=404, response=MISSING).call("GET", "/users", response=[KIM])
+
+
+def test_an_entity_sharing_the_identity_leaves_the_update_served_and_the_delete_not():
+    """The credential disagrees with the user on createdAt, which every read of the user showed
+    unchanged: another entity keyed by the same id, which an update of the user leaves as it was.
+    A delete may take it along (Express Gateway's does), so the delete stays unserved."""
+    update = next(p for p in build_from(consumers_app("2026-01-05T11:30:00Z", "update")).view.writes
+                  if p.method == "PATCH")
+    assert update.served, update.reason
+    assert any(e.rule_id == "copy.identity-elsewhere" and "sharing its identity" in (e.reason or "")
+               for e in update.traces)
+    delete = delete_plan(build_from(consumers_app("2026-01-05T11:30:00Z", "delete")))
+    assert not delete.served and delete.reason == "copied-entity"
+
+
+def test_an_object_agreeing_on_every_unchanged_member_is_a_copy():
+    # must not: the same createdAt and isActive as the user: nothing shows it is not a copy the update leaves stale
+    update = next(p for p in build_from(consumers_app(ERIN["createdAt"], "update")).view.writes if p.method == "PATCH")
+    assert not update.served and update.reason == "copied-entity", update.reason
