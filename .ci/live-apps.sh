@@ -264,8 +264,14 @@ install_pretix() {
 install_pretalx() {
     # pretalx 2026.2.1 needs Python 3.13 (the machine's pyenv has it); gunicorn serves pretalx.wsgi
     # (SQLite; captures/pretalx/capenv_settings.py: no Redis; no Celery: tasks run in the request).
-    local python313; python313="$(command -v python3.13 || echo /root/.pyenv/versions/3.13.0/bin/python3)"
-    [ -x "$python313" ] || { say "pretalx: python3.13 not found, not installed" >&2; return 0; }
+    # The first Python 3.13 that runs: pyenv's shim is on PATH even when 3.13 is not the active version.
+    local python313="" candidate
+    for candidate in "$(command -v python3.13)" "$HOME"/.pyenv/versions/3.13*/bin/python3.13; do
+        if [ -n "$candidate" ] && "$candidate" -c 'import sys; assert sys.version_info[:2] == (3, 13)' 2>/dev/null; then
+            python313="$candidate"; break
+        fi
+    done
+    [ -n "$python313" ] || { say "pretalx: no Python 3.13 runs here, not installed" >&2; return 0; }
     PYTHON="$python313" install_venv_package "$PRETALX_VENV" pretalx "$PRETALX_VERSION" \
         "gunicorn==$PRETALX_GUNICORN_VERSION"
     # The first start migrates (a few minutes) and seeds, and keeps the seeded database there.
