@@ -25,14 +25,20 @@ DOCUMENT_OPS = ("clock",)
 
 
 def replaces(ruleset: RuleSet, exemplar: Record, body: dict[str, Any], before: Any, after: Any, subject: str,
-             events: list[TraceEvent]) -> bool:
-    """Whether the write replaces its object (else it merges into it), by ``document-writes``."""
+             events: list[TraceEvent]) -> tuple[bool, str | None]:
+    """Whether the write replaces its object (else it merges into it), by ``document-writes``, and
+    the build reason its rule leaves the plan with (``pending``: unconfirmed), if any."""
     context = DocumentWriteContext(method=exemplar.method, body=body,
                                    before=before if isinstance(before, dict) else None,
                                    after=after if isinstance(after, dict) else None)
     decision = evaluate(ruleset, DOCUMENT_WRITES, context, subject=subject)
     events.extend(decision.events)
-    return bool(decision.yields.get("replace"))
+    pending = decision.yields.get("pending")
+    if pending is not None:
+        events.append(note(subject.split(" ", 1)[0], str(pending),
+                           f"{decision.rule_id}: record {exemplar.ordinal} cannot tell a merge from a replace",
+                           "interpreter/plans/document_changes.py"))
+    return bool(decision.yields.get("replace")), (str(pending) if pending is not None else None)
 
 
 def changed_members(ruleset: RuleSet, exemplar: Record, body: dict[str, Any], before: Any, after: Any,

@@ -44,9 +44,9 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
         base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})
     after = locate(answer, locator) if locator is not None else None
     subject = f"{base['tool']} document {path}{pointer}"
-    replace = replaces(ctx.ruleset, exemplar, body, target, after, subject, events)
-    fields, reason = ([], None) if replace else changed_members(ctx.ruleset, exemplar, body, target, after,
-                                                                base["tool"], events)
+    replace, reason = replaces(ctx.ruleset, exemplar, body, target, after, subject, events)
+    fields, reason = ([], reason) if replace or reason else changed_members(ctx.ruleset, exemplar, body, target,
+                                                                            after, base["tool"], events)
     if reason is not None:
         return WritePlan(**base, address=Address(by="document"), document_path=path, document_pointer=pointer,
                          members=members, fields=tuple(fields), build_reason=reason, traces=tuple(events))

@@ -6,6 +6,8 @@ Context ``document-write``: the exemplar's method, its body (envelope unwrapped)
 wrote as held before the call, and as the call's own answer shows it after (None when the answer
 does not show it). A PUT whose answer shows the object still holding every member it did not
 send is a merge there, as an update's PUT is; one whose answer shows none of them replaced it.
+A call that sent every member its object held shows nothing of what the write does to a member
+a call leaves out: a merge and a replace of that object end alike.
 """
 
 from __future__ import annotations
@@ -64,3 +66,15 @@ def document_answer_keeps_unsent(ctx: DocumentWriteContext, params: KeptMembersP
     if dropped:
         return Miss(f"the answer no longer shows {', '.join(dropped[:5])}")
     return Match({"kept": unsent[:10]})
+
+
+@predicate("document_call_sent_every_held", context="document-write")
+def document_call_sent_every_held(ctx: DocumentWriteContext, params: BaseModel) -> Outcome:
+    """The call's body holds every member the written object held before it (none left out), so
+    its outcome is the same whether the write merges into the object or replaces it."""
+    if ctx.before is None:
+        return Miss("the object before the call is not shown")
+    unsent = [name for name in ctx.before if name not in ctx.body]
+    if unsent:
+        return Miss(f"the call left out {', '.join(unsent[:5])}, which the object held")
+    return Match({"held": sorted(ctx.before)[:10], "sent": sorted(ctx.body)[:10]})

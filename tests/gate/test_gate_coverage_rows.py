@@ -102,15 +102,16 @@ def test_a_later_call_wrapped_otherwise_takes_its_recorded_outcome_without_attri
 def test_a_recorded_document_write_at_another_path_is_unmodelled():
     """Doc3: the plan writes the document at its exemplar's path (org 11's); a later recorded write
     at org 12's is one serving refuses, so the gate does not model it and the read of org 12's
-    document confirms nothing of the plan."""
+    document confirms nothing of the plan. (lang, never sent, shows the PATCH merges:
+    document-write.merge-unshown.)"""
     bundle = build_from(HarBuilder()
                         .call("GET", "/orgs", response=[{"id": 11, "name": "a"}, {"id": 12, "name": "b"}])
-                        .call("GET", "/orgs/11/settings", response={"theme": "light"})                           # 2
-                        .call("GET", "/orgs/12/settings", response={"theme": "light"})                           # 3
-                        .call("PATCH", "/orgs/11/settings", body={"theme": "dark"}, response={"theme": "dark"})  # 4
-                        .call("GET", "/orgs/11/settings", response={"theme": "dark"})                            # 5
-                        .call("PATCH", "/orgs/12/settings", body={"theme": "blue"}, response={"theme": "blue"})  # 6
-                        .call("GET", "/orgs/12/settings", response={"theme": "blue"}))                           # 7
+                        .call("GET", "/orgs/11/settings", response={"theme": "light", "lang": "en"})                           # 2
+                        .call("GET", "/orgs/12/settings", response={"theme": "light", "lang": "en"})                           # 3
+                        .call("PATCH", "/orgs/11/settings", body={"theme": "dark"}, response={"theme": "dark", "lang": "en"})  # 4
+                        .call("GET", "/orgs/11/settings", response={"theme": "dark", "lang": "en"})                            # 5
+                        .call("PATCH", "/orgs/12/settings", body={"theme": "blue"}, response={"theme": "blue", "lang": "en"})  # 6
+                        .call("GET", "/orgs/12/settings", response={"theme": "blue", "lang": "en"}))                           # 7
     document = plan(bundle, "PATCH", "/orgs/{org_id}/settings")
     assert (document.effect, document.document_path) == ("document", "/orgs/11/settings")
     assert document.served and document.checked_record_ordinals == (5,), summary(bundle)

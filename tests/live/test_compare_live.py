@@ -63,8 +63,6 @@ def check(app: str, results: list[CallResult]) -> None:
 
 
 KNOWN_WRONG: dict[str, str] = {
-    "caddy": "a document POST that replaces its object is served as a merge (POST /id/api-headers/response/set with "
-             "one header keeps the other), and the tagged object read at /id/api-headers stays stale after it",
     "pretalx": "a PATCH of a track's color with a value unlike any the capture shows accepted (blue-ish; the "
                "capture refused a create's color red 400) is served 200 where pretalx answers 400",
 }
