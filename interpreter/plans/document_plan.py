@@ -12,6 +12,7 @@ from capenv.interpreter.bundle.models import Address, Locator, MemberRule, Write
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.document_members import DocumentMemberContext
+from capenv.interpreter.predicates.document_writes import DocumentCopyContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
 
 from .context import PlanContext, note
@@ -19,6 +20,8 @@ from .document_changes import changed_members, replaces
 from .exemplar import admit_body
 
 DOCUMENT_MEMBERS = "document-members"
+DOCUMENT_COPIES = "document-copies"
+COPIED = "copied-entity"
 
 
 def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], ctx: PlanContext,
@@ -63,8 +66,30 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
                 return WritePlan(**base, address=Address(by="document"), document_path=path,
                                  document_pointer=pointer, members=members, build_reason="unexplained-change",
                                  traces=tuple(events))
+    if _copied(path, target, ctx, base["tool"], events):
+        return WritePlan(**base, address=Address(by="document"), document_path=path, document_pointer=pointer,
+                         replace=replace, members=members, fields=tuple(fields), build_reason=COPIED,
+                         traces=tuple(events))
     return WritePlan(**base, address=Address(by="document"), document_path=path, document_pointer=pointer,
                      replace=replace, members=members, fields=tuple(fields), traces=tuple(events))
+
+
+def _copied(path: str, target: Any, ctx: PlanContext, tool: str, events: list[TraceEvent]) -> bool:
+    """Whether another document or an entity the state holds shows the written object
+    (``document-copies``): the write would leave that copy as it was."""
+    if not isinstance(target, dict):
+        return False
+    state = ctx.view.state
+    elsewhere = [{"read": d.path, "value": d.value} for d in state.documents if d.path != path]
+    elsewhere += [{"read": f"{c.path} {e.id}", "value": e.value} for c in state.collections for e in c.entities]
+    context = DocumentCopyContext(path=path, held=target, elsewhere=elsewhere)
+    decision = evaluate(ctx.ruleset, DOCUMENT_COPIES, context, subject=f"{tool} document {path}")
+    events.extend(decision.events)
+    if decision.yields.get("copy"):
+        events.append(note(tool, COPIED, f"{decision.rule_id}: {decision.evidence.get('read')} shows the object "
+                                         "this write changes", "interpreter/plans/document_plan.py"))
+        return True
+    return False
 
 
 def _answer_locator(answer: Any, pointer: str, body: dict[str, Any], target: Any) -> Locator | None:

@@ -78,3 +78,55 @@ def document_call_sent_every_held(ctx: DocumentWriteContext, params: BaseModel) 
     if unsent:
         return Miss(f"the call left out {', '.join(unsent[:5])}, which the object held")
     return Match({"held": sorted(ctx.before)[:10], "sent": sorted(ctx.body)[:10]})
+
+
+@context_model("document-copy")
+class DocumentCopyContext(BaseModel):
+    """A document write's object as the state holds it, and the other values the state holds
+    (other documents, entities), each ``{"read": where it is read, "value": ...}``."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    path: str
+    held: dict[str, Any] = Field(default_factory=dict)
+    elsewhere: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class CopyMembersParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_members: int = Field(ge=1)
+    """How many members the object must hold to count as a copy when another value holds it."""
+
+
+def _holds(value: Any, held: dict[str, Any]) -> bool:
+    """Whether ``value`` is ``held`` or holds an object equal to it at any depth."""
+    if value == held:
+        return True
+    if isinstance(value, dict):
+        return any(_holds(v, held) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds(v, held) for v in value)
+    return False
+
+
+def _holds_inside(value: Any, held: dict[str, Any]) -> bool:
+    """Whether an object equal to ``held`` is nested inside ``value`` (not ``value`` itself: two
+    documents of one template holding equal values are two documents, not copies)."""
+    if isinstance(value, dict):
+        return any(_holds(v, held) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds(v, held) for v in value)
+    return False
+
+
+@predicate("document_object_shown_elsewhere", context="document-copy", params=CopyMembersParams)
+def document_object_shown_elsewhere(ctx: DocumentCopyContext, params: CopyMembersParams) -> Outcome:
+    """Another value the state holds (a document read at another path, an entity) holds, nested
+    inside it, an object equal to the one the write addresses, with at least ``min_members``
+    members: a copy the write would leave as it was."""
+    if len(ctx.held) < params.min_members:
+        return Miss(f"the object holds {len(ctx.held)} member(s), fewer than {params.min_members}")
+    for other in ctx.elsewhere:
+        if _holds_inside(other.get("value"), ctx.held):
+            return Match({"read": other.get("read"), "members": sorted(ctx.held)[:10]})
+    return Miss("no other document or entity the state holds shows the object")
