@@ -617,6 +617,11 @@ class InsertRule(_Model):
     kind: Literal["sorted", "first", "last"]
     field: str | None = None
     descending: bool = False
+    unproven: bool = False
+    """The recorded listing shows the create where ``kind`` puts it, but another member of the
+    entities orders it as well (``insert.first-unproven``): serving places it so, and refuses a
+    list of the collection showing it beside another (``reads/list_places``), since where the
+    application lists the next create the capture cannot show."""
 
 
 class Address(_Model):

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from capenv.interpreter.bundle.insert import insert_index, sort_key
 from capenv.interpreter.bundle.models import InsertRule
-from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
 
 
 @context_model("insert-candidate")
@@ -117,6 +117,41 @@ def later_listing_places(ctx: InsertCandidateContext, params: OrderParams) -> Ou
         return Miss(f"the initial listings admit no {params.by} order")
     placed, detail = _placed_as(ctx, _rule(params.by, field, params.descending))
     return Match({"later": detail}) if placed else Miss(detail)
+
+
+def _scalar(value: object) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool)) or hasattr(value, "text")
+
+
+@predicate("another_member_places_as_listed", context="insert-candidate", params=NoParams)
+def another_member_places_as_listed(ctx: InsertCandidateContext, params: NoParams) -> Outcome:
+    """The later listing (every member it shows, creates after this one too) is also ordered by
+    another member (neither the identity nor a clock, which keep a first or last place for every
+    later create) that puts the create where the listing shows it among the members held before
+    it: a tax rule listed before the one held is first, and also first by its rate or its name, so
+    the capture cannot tell where the application lists the next one."""
+    key = str(ctx.created.get(ctx.id_field))
+    later = _later_held(ctx)
+    actual = next((i for i, m in enumerate(later) if str(m.get(ctx.id_field)) == key), None)
+    if actual is None:
+        return Miss("the later listing does not show the created entity")
+    created, others = later[actual], [m for m in later if str(m.get(ctx.id_field)) != key]
+    listed = ctx.later_members or []  # creates after it too
+    if not others:
+        return Miss("the later listing shows no member held before the create beside it")
+    explaining = []
+    for field, value in created.items():
+        if field == ctx.id_field or field in ctx.clock_fields or value is None or not _scalar(value):
+            continue
+        if any(field not in m or m[field] is None or not _scalar(m[field]) for m in listed):
+            continue
+        for descending in (False, True):
+            rule = InsertRule(rule_id="probe.sorted", kind="sorted", field=field, descending=descending)
+            if _sorted(listed, field, descending) and insert_index(others, created, rule) == actual:
+                explaining.append(f"{field} {'descending' if descending else 'ascending'}")
+    if not explaining:
+        return Miss("no other member orders the later listing with the create in its place")
+    return Match({"members": explaining})
 
 
 class OthersParams(BaseModel):

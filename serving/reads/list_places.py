@@ -1,5 +1,6 @@
-"""Lists refused while an updated entity's place in them is unknown (``HeldCollection.unplaced``,
-``WritePlan.list_place``, table ``update-list-places``).
+"""Lists refused while an updated or created entity's place in them is unknown
+(``HeldCollection.unplaced``; ``WritePlan.list_place``, table ``update-list-places``; an
+``InsertRule.unproven``, table ``insert-candidates``).
 
 Serving keeps an updated entity where its collection held it. Where the capture never showed a
 list read after an update of an entity that was not last, the application may list it elsewhere
@@ -25,9 +26,10 @@ def refuse_unplaced(held: HeldCollection | None, type_name: str) -> None:
         return
     shown = ", ".join(repr(_id(held, key)) for key in moved[:3]) + (" and more" if len(moved) > 3 else "")
     raise CallRefused(
-        f"this {type_name} list is not modelled over the current state: a served update changed {shown}, and the "
-        f"capture never showed where the application lists an updated {type_name} placed as it was (it may keep "
-        "its place, list it last as an unsorted table's storage order does, or first as a list newest first does); "
+        f"this {type_name} list is not modelled over the current state: a served create or update placed {shown}, "
+        f"and the capture never showed where the application lists such a {type_name} (an update may keep its place "
+        "or move it last, as an unsorted table's storage order does, or first, as a list newest first does; a create "
+        "listed first may be ordered by another of its members, which the recorded list orders alike); "
         "item reads answer it, and the list answers again after data/reset or data/add", http_status=409)
 
 

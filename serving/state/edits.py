@@ -37,7 +37,8 @@ def replace_entity(collection: HeldCollection, key: str, value: dict[str, Any]) 
 
 
 def mark_unplaced(collection: HeldCollection, key: str) -> None:
-    """An update whose list place is unproven changed ``key`` while it was not last."""
+    """An update whose list place is unproven changed ``key`` while it was not last, or a create
+    whose insert rule another member explains as well placed it."""
     collection.unplaced.add(key)
 
 

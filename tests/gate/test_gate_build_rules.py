@@ -79,7 +79,7 @@ def test_the_packaged_insert_candidates_place_the_create_first(tmp_path):
 
 def test_an_edited_insert_candidates_table_without_first_decides_the_placement(tmp_path):
     rules = copy_rules(tmp_path)
-    edit_pattern(rules / "insert-candidates.yaml", r"^  - id: insert\.first\n.*?(?=^  - id: )", "")
+    edit_pattern(rules / "insert-candidates.yaml", r"^  - id: insert\.first\n.*?(?=^  - id: insert\.last)", "")
     create = _create(build_bundle(_listed_first_capture(tmp_path), rules=str(rules)))
     assert create.insert is None or create.insert.kind != "first"
     assert not create.served and create.contradicted_by == 6

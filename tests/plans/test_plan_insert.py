@@ -46,7 +46,7 @@ def test_last_with_no_evidence(initial):
 
 
 def test_first_when_a_later_whole_listing_shows_the_create_first():
-    made = {"id": 3, "title": "c"}
+    made = {"id": 3, "title": "z"}  # no title order lists it first (insert.first-unproven otherwise)
     create = _create_after(items_app(), made, later_list=[made, *_titled(1, 2)])   # list: record 6
     assert (create.insert.rule_id, create.insert.kind) == ("insert.first", "first")
     # the later listing then confirms the create as placed

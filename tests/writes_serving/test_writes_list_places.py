@@ -50,7 +50,7 @@ def test_an_update_of_the_last_row_proves_only_that_the_last_row_stays_last():
     assert [r["id"] for r in listed(runtime).structured["body"]] == [1, 2, 3]  # the last stays last: proven
     put(runtime, 2, "middle")
     refused = listed(runtime)
-    assert refused.is_error and "a served update changed 2" in refused.structured["message"]
+    assert refused.is_error and "a served create or update placed 2" in refused.structured["message"]
     assert "never showed where the application lists" in refused.structured["message"]
     item = runtime.call_tool("get_items_by_item_id", {"item_id": "2"})
     assert not item.is_error and item.structured["body"]["name"] == "middle"
