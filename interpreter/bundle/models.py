@@ -830,6 +830,10 @@ class ValidatedValue(_Model):
     and digit count)."""
     refused_value: Any = None
     """For ``by_shape``: the value the recorded refusal sent."""
+    by_element: bool = False
+    """Validated element by element (``validated.quoted-element``: the refusal quoted an array's
+    element): ``accepted`` holds the elements successful calls sent, and an array is taken only when
+    every element of it is one of them."""
 
 
 class UnprovenValue(_Model):

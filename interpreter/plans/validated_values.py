@@ -42,7 +42,7 @@ def _shared_by_type(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]
     learned: dict[tuple[str, str], ValidatedValue] = {}
     for plan in plans:
         for rule in plan.validated_values:
-            learned.setdefault((str(plan.type), rule.member), rule)
+            learned.setdefault((_written(plan), rule.member), rule)
     if not learned:
         return plans
     result = []
@@ -50,8 +50,8 @@ def _shared_by_type(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]
         own = {v.member for v in plan.validated_values}
         accepted = {m.member for m in plan.members if m.admission == "accepted"} - own \
             - {r.member for r in plan.references}
-        shared = [rule for (type_name, member), rule in learned.items()
-                  if type_name == str(plan.type) and member in accepted]
+        shared = [rule for (written, member), rule in learned.items()
+                  if written == _written(plan) and member in accepted]
         if not _judged(plan) or not shared:
             result.append(plan)
             continue
@@ -60,14 +60,23 @@ def _shared_by_type(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]
         added = []
         for rule in shared:
             values = list(rule.accepted)
-            values += [v for v in _accepted(successes, rule.member) if not any(same_json(v, a) for a in values)]
+            values += [v for v in _accepted(successes, rule.member, rule.by_element)
+                       if not any(same_json(v, a) for a in values)]
             added.append(rule.model_copy(update={"accepted": tuple(values)}))
         result.append(plan.model_copy(update={"validated_values": plan.validated_values + tuple(added)}))
     return result
 
 
 def _judged(plan: WritePlan) -> bool:
-    return plan.effect in JUDGED_EFFECTS and plan.build_reason is None and plan.type is not None
+    """A built create, update or action of a type, or a write of a document (the document's own
+    members, as Apprise's notification URLs)."""
+    return plan.build_reason is None and (plan.effect in JUDGED_EFFECTS and plan.type is not None
+                                          or plan.effect == "document")
+
+
+def _written(plan: WritePlan) -> str:
+    """What a learned member is shared across: the type's writes, or the writes of one document."""
+    return f"type {plan.type}" if plan.type is not None else f"document {plan.template}"
 
 
 def _value_refusal(status: int) -> bool:
@@ -94,20 +103,23 @@ def _with_validated(plan: WritePlan, ctx: PlanContext) -> WritePlan:
         member = decision.evidence.get("member")
         if not decision.yields.get("validated") or member is None or member in validated:
             continue
-        validated[member] = ValidatedValue(member=member, accepted=tuple(_accepted(successes, member)),
+        by = decision.yields.get("by")
+        validated[member] = ValidatedValue(member=member, accepted=tuple(_accepted(successes, member, by == "element")),
                                            rule_id=str(decision.rule_id), record=record.ordinal, status=record.status,
-                                           by_shape=decision.yields.get("by") == "shape",
-                                           refused_value=body.get(member) if decision.yields.get("by") == "shape"
-                                           else None)
+                                           by_shape=by == "shape", by_element=by == "element",
+                                           refused_value=body.get(member) if by == "shape" else None)
     if not events:
         return plan
     return plan.model_copy(update={"validated_values": tuple(validated.values()),
                                    "traces": plan.traces + tuple(events)})
 
 
-def _accepted(successes: list[dict[str, Any]], member: str) -> list[Any]:
+def _accepted(successes: list[dict[str, Any]], member: str, elements: bool = False) -> list[Any]:
+    """The distinct values successful calls sent in the member (``elements``: its arrays' elements)."""
     accepted: list[Any] = []
     for body in successes:
-        if member in body and not any(same_json(body[member], a) for a in accepted):
-            accepted.append(body[member])
+        if member not in body:
+            continue
+        values = body[member] if elements and isinstance(body[member], list) else [] if elements else [body[member]]
+        accepted.extend(v for v in values if not any(same_json(v, a) for a in accepted))
     return accepted

@@ -127,6 +127,42 @@ def _quoted_new_values(ctx: WriteValidatedValueContext, statuses: list[int]) -> 
     return [m for m in new if _quoted(ctx.refusal.sent[m], ctx.refusal.answer)]
 
 
+class StatusParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+    """As ``RefusalParams.statuses``."""
+
+
+def _elements(value: Any) -> list[Any]:
+    return [e for e in value if not isinstance(e, bool) and isinstance(e, (str, int, float))] \
+        if isinstance(value, list) else []
+
+
+@predicate("refusal_quotes_one_new_element", context="write-validated-value", params=StatusParams)
+def refusal_quotes_one_new_element(ctx: WriteValidatedValueContext, params: StatusParams) -> Outcome:
+    """The refused body sends the members of a successful call's body, and its answer quotes an
+    element of exactly one array member that no successful call sent in it ("'no-such-scheme://x'
+    is not a valid AppRise URL."): the application validates the member's elements."""
+    if ctx.refusal.status not in params.statuses:
+        return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
+    if not any(_differing(ctx.refusal.sent, s) is not None for s in ctx.successes):
+        return Miss("the refused body leaves out a member every successful call sent")
+    quoted: dict[str, list[Any]] = {}
+    for member, value in ctx.refusal.sent.items():
+        if member not in ctx.members:
+            continue
+        sent = [e for s in ctx.successes if member in s for e in _elements(s[member])]
+        new = [e for e in _elements(value) if not any(same_json(e, k) for k in sent) and _quoted(e, ctx.refusal.answer)]
+        if new:
+            quoted[member] = new
+    if len(quoted) != 1:
+        return Miss(f"the answer quotes new elements of {len(quoted)} array member(s), not one")
+    member, elements = next(iter(quoted.items()))
+    return Match({"member": member, "record": ctx.refusal.ordinal, "status": ctx.refusal.status,
+                  "elements": elements})
+
+
 class ListedSetParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

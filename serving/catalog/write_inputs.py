@@ -150,7 +150,12 @@ class WriteInputs:
                 # values shaped on another tool of the type, of another kind than this tool's calls
                 # sent: the member's own kind decides (serving refuses the other kind)
                 validated = None
-            if validated is not None and validated.by_shape:  # the schema says it, so validation enforces it
+            if validated is not None and validated.by_element:  # the schema says it, so validation enforces it
+                prop["items"] = {"enum": list(validated.accepted)}
+                said = (f"the application validates its elements (recorded call {validated.record} was refused "
+                        f"{validated.status}); accepted only with elements a recorded call succeeded with")
+                prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
+            elif validated is not None and validated.by_shape:  # the schema says it, so validation enforces it
                 prop.update(shape)
                 said = (f"the application validates it (recorded call {validated.record} was refused "
                         f"{validated.status}); accepted only shaped like a value a recorded call succeeded with")
@@ -399,6 +404,12 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
         parts.append(f'A change of "{copied.source}" while a held "{copied.holder}" entity names this one by '
                      f'"{copied.member}" is refused: the application rewrites the copy it holds as "{copied.field}".')
     for validated in plan.validated_values:
+        if validated.by_element:
+            accepted = ", ".join(t for v in validated.accepted if (t := recorded_text(v))) or "none"
+            parts.append(f'"{validated.member}" is validated by the application element by element (recorded call '
+                         f"{validated.record} was refused {validated.status}): accepted only with elements a recorded "
+                         f"call succeeded with: {accepted}.")
+            continue
         if validated.by_shape:
             shapes = ", ".join(sorted({s for v in validated.accepted if (s := value_shape(v))})) or "none"
             parts.append(f'"{validated.member}" is validated by the application (recorded call {validated.record} '

@@ -227,6 +227,9 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     body = unwrap_body(plan, call.body)
     check_members(plan, body, budgets.max_nesting, parts)
     if plan.effect == "document":
+        if plan.validated_values and env.checks_references:
+            check_validated_values(plan, body)
+
         def stamp(target: dict[str, Any]) -> dict[str, Any]:
             ctx, draft = op_context(plan, state, body, instant, counter, sequences, None, {}, dict(target))
             values = field_values(plan, ctx, recorded)

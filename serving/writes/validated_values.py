@@ -25,7 +25,10 @@ def check_validated_values(plan: WritePlan, body: dict[str, Any]) -> None:
         if rule.member not in body:
             continue
         value = body[rule.member]
-        if rule.by_shape:
+        if rule.by_element:
+            if not isinstance(value, list) or not all(any(same_json(e, a) for a in rule.accepted) for e in value):
+                raise WriteRefusal(element_refusal_message(rule, value))
+        elif rule.by_shape:
             if not shaped_like(value, rule.accepted, rule.refused_value):
                 raise WriteRefusal(shape_refusal_message(rule, value))
         elif not any(same_json(value, a) for a in rule.accepted):
@@ -37,6 +40,13 @@ def shape_refusal_message(rule: ValidatedValue, value: Any) -> str:
     return (f"member {rule.member!r} is {dumps(value).decode()}: the application validates it (recorded call "
             f"{rule.record} was refused {rule.status} for a value shaped otherwise), and this environment accepts "
             f"only values shaped like those a recorded call succeeded with ({shapes})")
+
+
+def element_refusal_message(rule: ValidatedValue, value: Any) -> str:
+    accepted = " or ".join(dumps(a).decode() for a in rule.accepted) or "none"
+    return (f"member {rule.member!r} is {dumps(value).decode()}: the application validates its elements (recorded "
+            f"call {rule.record} was refused {rule.status} for an element no recorded call succeeded with), and this "
+            f"environment accepts only an array of elements a recorded call succeeded with: {accepted}")
 
 
 def refusal_message(rule: ValidatedValue, value: Any) -> str:
