@@ -69,6 +69,8 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
         for kept in schema.get("allOf", ()):  # element keywords kept apart (write-sent-values)
             if isinstance(kept.get("items"), dict):
                 items = {**(items if isinstance(items, dict) else {}), **kept["items"]}
+        if isinstance(items, dict) and items.get("enum"):  # elements a recorded call succeeded with (validated)
+            return [rng.choice(items["enum"])]
         if isinstance(items, dict) and isinstance(items.get("type"), list):  # elements of the recorded kinds
             return [value_for(name, {**items, "type": items["type"][0]}, rng, tag)]
         if isinstance(items, dict) and items.get("type") == "object":
