@@ -31,7 +31,8 @@ def with_validated_values(plans: list[WritePlan], ctx: PlanContext) -> list[Writ
     """Each built create or update plan with the members a recorded refusal shows validated, and their traces."""
     if TABLE not in ctx.ruleset.tables:
         return plans
-    return _shared_by_type([_with_validated(plan, ctx) if _judged(plan) else plan for plan in plans], ctx)
+    return _shared_by_type([_with_validated(plan, ctx) if _judged(plan) or _teaches(plan) else plan
+                            for plan in plans], ctx)
 
 
 def _shared_by_type(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
@@ -72,6 +73,12 @@ def _judged(plan: WritePlan) -> bool:
     members, as Apprise's notification URLs)."""
     return plan.build_reason is None and (plan.effect in JUDGED_EFFECTS and plan.type is not None
                                           or plan.effect == "document")
+
+
+def _teaches(plan: WritePlan) -> bool:
+    """A write of a document left unbuilt (unconfirmed): its recorded refusals still show what the
+    application validates in the document's members, which its other writes share."""
+    return plan.effect == "document" and plan.build_reason is not None and bool(plan.members)
 
 
 def _written(plan: WritePlan) -> str:
