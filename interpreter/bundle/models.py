@@ -673,6 +673,11 @@ class SplitAnswer(_Model):
     sorted_members: bool = False
     transformed: tuple[str, ...] = ()
     """Members sent that an answer showed otherwise than the entity holds them: not accepted."""
+    sent_members: tuple[str, ...] = ()
+    """With ``acknowledged``: the members every recorded call sent, when the answer shows them
+    beside fields the application made (an update answering ``{id, name, updatedAt}``); no call
+    shows whether it answers the members sent or these, so serving answers only a call sending
+    exactly them."""
     rule_id: str | None = None
 
 

@@ -54,7 +54,8 @@ def split_answer(tool: str, effect: str, entity_type: EntityType, calls: list[Re
     entity_member = found.get("entity_member")
     if projection == "acknowledged":
         return SplitAnswer(id_member=found.get("id_member"), entity_member=entity_member, projection=projection,
-                           fields=tuple(found.get("fields") or ()), rule_id=decision.rule_id)
+                           fields=tuple(found.get("fields") or ()),
+                           sent_members=tuple(found.get("sent_members") or ()), rule_id=decision.rule_id)
     entity_member = str(entity_member)
     return SplitAnswer(id_member=found.get("id_member"), entity_member=entity_member, projection=projection,
                        fields=tuple(found.get("fields") or ()), path_members=members,

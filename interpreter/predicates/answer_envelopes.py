@@ -191,6 +191,10 @@ class AcknowledgedParams(BaseModel):
     """A create's answer fields are the members its call sent instead of none of them: every
     call sent the same members, and every answer shows exactly those (an echo of the body beside
     the identity), each as the later read shows the entity, which holds more."""
+    made_fields: bool = False
+    """With ``sent_fields``: the answer shows, beside the members every call sent, at least one
+    field no call sent (one the application made: a clock the call moved), each as the later read
+    shows the entity, which holds more; an update's answer may be read so too."""
     identity_only: bool = False
     """A create's answer is its entity's identity alone (``{"uuid": …}``): every answer is an object
     whose one member is the identity field, naming the entity the call made, and the later read
@@ -200,16 +204,20 @@ class AcknowledgedParams(BaseModel):
     object (Roundup's ``{"data": {"id", "link"}}``); the rule reads that object as the answer."""
 
 
-def _echoes_sent(ctx: AnswerEnvelopeContext, common: list[str]) -> str | None:
-    """Why the answers are no echo of one set of sent members (None when they are)."""
-    if ctx.effect != "create":
-        return f"an {ctx.effect}: only a create's answer is read as an echo of its body"
+def _echoes_sent(ctx: AnswerEnvelopeContext, common: list[str], made_fields: bool) -> str | None:
+    """Why the answers are no echo of one set of sent members (None when they are); with
+    ``made_fields``, of those members beside fields no call sent."""
+    if ctx.effect != "create" and not made_fields:
+        return f"an {ctx.effect}: only a create's answer is read as an echo of its body alone"
     members = {frozenset(call.sent) for call in ctx.calls}
     if len(members) != 1:
         return "the calls sent different members"
     sent = next(iter(members)) - {ctx.id_field}
-    if set(common) != sent:
+    if not made_fields and set(common) != sent:
         return f"the answers show {sorted(common)}, not exactly the members every call sent {sorted(sent)}"
+    if made_fields and (not sent or not sent < set(common)):
+        return (f"the answers show {sorted(common)}, not the members every call sent {sorted(sent)} beside "
+                "fields no call sent")
     return None
 
 
@@ -238,7 +246,7 @@ def answer_acknowledges_entity(ctx: AnswerEnvelopeContext, params: AcknowledgedP
     if not common:
         return Miss("no field beside the identity is in every answer")
     if params.sent_fields:
-        echo = _echoes_sent(ctx, common)
+        echo = _echoes_sent(ctx, common, params.made_fields)
         if echo is not None:
             return Miss(echo)
     else:
@@ -263,8 +271,9 @@ def answer_acknowledges_entity(ctx: AnswerEnvelopeContext, params: AcknowledgedP
         return Miss(f"{observed} call(s) are checked against a later read of their entity, fewer than "
                     f"{params.min_observed}")
     id_member = ctx.id_field if all(ctx.id_field in a for a in answers) else None
+    sent_members = sorted(next(iter(ctx.calls)).sent) if params.made_fields else []
     return Match({"id_member": id_member, "entity_member": None, "fields": common, "path_members": {},
-                  "transformed": {}, "observed": observed})
+                  "transformed": {}, "observed": observed, "sent_members": sent_members})
 
 
 def envelope_member(answer: Any) -> str | None:

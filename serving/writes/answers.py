@@ -34,6 +34,11 @@ def render_split(plan: WritePlan, entity: dict[str, Any], id_field: str, sent: d
     the application would answer (``write-answer-envelopes``)."""
     split: SplitAnswer = plan.response.split
     if split.projection == "acknowledged":
+        if split.sent_members and set(sent) != set(split.sent_members):
+            raise WriteRefusal(
+                f"send exactly {', '.join(split.sent_members)}: every recorded call sent these and was answered "
+                f"{', '.join(split.fields)}, and no recording shows whether the application answers the members "
+                "sent or these fields")
         return _acknowledgement(plan, split, entity, id_field)
     if split.projection == "either" and set(sent) != set(split.fields):
         raise WriteRefusal(
