@@ -20,6 +20,10 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 PORT="${1:?usage: start.sh PORT [HOME_DIR]}"
 HOME_DIR="${2:-$(mktemp -d)}"
 VENV="${VENV:?set VENV to a virtualenv with pretalx==2026.2.1 and gunicorn installed}"
+VENV="$(cd "$VENV" && pwd)"  # absolute, as the template folder: the steps below run inside HOME_DIR
+if [ -n "${PRETALX_TEMPLATE:-}" ]; then
+  mkdir -p "$PRETALX_TEMPLATE" && PRETALX_TEMPLATE="$(cd "$PRETALX_TEMPLATE" && pwd)"
+fi
 
 refuse_taken_port "$PORT"
 mkdir -p "$HOME_DIR"
