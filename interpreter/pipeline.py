@@ -20,6 +20,7 @@ from capenv.interpreter.manifest.overrides import load_overrides
 from capenv.interpreter.report import report_document
 from capenv.interpreter.rules_engine import RuleSet, load_rules
 from capenv.interpreter.view.build import build_view
+from capenv.interpreter.view.accept_defaults import required_accepts
 from capenv.interpreter.view.live_reports import live_reports
 from capenv.interpreter.view.negotiation import request_variants, without_variants
 from capenv.interpreter.view.credentials import read_credentials
@@ -148,8 +149,10 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
         reports, report_traces = live_reports(manifest, view, by_ordinal, ruleset)
         view = view.model_copy(update={"traces": view.traces + report_traces}) if report_traces else view
         credentials = read_credentials(manifest, view, by_ordinal, ruleset)
+        accepts, accept_traces = required_accepts(manifest, by_ordinal, ruleset)
+        view = view.model_copy(update={"traces": view.traces + accept_traces}) if accept_traces else view
         replay = replay_table(evidence, manifest, view, variants).model_copy(update={
-            "live_reports": reports, "credential_headers": credentials,
+            "live_reports": reports, "credential_headers": credentials, "required_accept": accepts,
             "pinned_headers": pinned_headers(manifest, by_ordinal, ruleset),
             "unauthenticated": tuple(sorted(unauthenticated_reads(list(evidence.records), ruleset)))})
         return Bundle(info=info, manifest=manifest, view=view, replay=replay,

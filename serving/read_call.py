@@ -42,6 +42,9 @@ class ReadCall:
     """The request's headers, names lower case (HTTP only): replay answers a tool whose recordings
     sent a header selecting the answer with several values only with recordings of the value the
     call sends (``Replayer.variant_of``)."""
+    over_http: bool = False
+    """The call came over the HTTP surface, where a missing Accept header leaves the representation
+    to the application (``reads/accept_defaults``); an MCP call takes the tool's recorded one."""
 
 
 @direct_init

@@ -29,6 +29,7 @@ from capenv.serving.catalog.openapi import openapi_document
 from capenv.serving.catalog.tools import Catalog, CatalogEntry, build_catalog, unavailable_reason
 from capenv.serving.memory_release import LockThenRelease, release_later
 from capenv.serving.reads.from_state import StateReads
+from capenv.serving.reads.accept_defaults import refuse_unrecorded_accept
 from capenv.serving.reads.media_ranges import refuse_unacceptable
 from capenv.serving.reads.replay import Replayer
 from capenv.serving.reads.unrecorded import GuardedReplay
@@ -242,6 +243,7 @@ class EnvironmentRuntime(Runtime):
                               f"so a recorded answer would give an old one", http_status=409)
         if self._replayer.variant_of(call) is None:
             refuse_unacceptable(call, self._replayer.media_types(entry.tool.name))
+        refuse_unrecorded_accept(call, self.bundle.replay.required_accept.get(entry.tool.name, ()))
         state = self._holder.working() if self._guarded else None
         if entry.from_state and entry.view is not None and not self._replayer.other_accept(call):
             served = self._state_reads.answer(entry.view, call, state if state is not None else self._holder.working())

@@ -545,6 +545,11 @@ class ReplayTable(_Model):
     """Per tool whose recordings sent a header selecting the answer with more than one value: the
     variant most of them sent (ties: the earliest), which a call sending none is taken to send
     (docs/absence.md, "Replay")."""
+    required_accept: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Per read tool whose every recording sent an Accept header naming specific media types
+    (``view-accept-defaults``): those values, normalised (``paths.normalised_accept``). Serving
+    answers such a tool over HTTP only to a call sending one of them: what the application answers
+    a call sending none (Node-RED: an HTML page) the capture does not show."""
     live_reports: dict[str, str] = Field(default_factory=dict)
     """Per document read tool whose answers hold the application's own now (``view-live-reports``:
     a diagnostics report's time): why. Serving refuses its reads rather than answer an old now."""

@@ -259,7 +259,7 @@ class ToolInputs:
             except JsonError:
                 text = request.body.decode("utf-8", errors="replace")
         return ReadCall(self.tool, request.path, args, query, body, has_body, text, request.header("accept"),
-                        tuple(request.headers))
+                        tuple(request.headers), over_http=True)
 
 
 def _recorded_hint(param: QueryParam) -> str:
