@@ -7,13 +7,12 @@ carry no headers."""
 
 from __future__ import annotations
 
-import http.client
-import json
 
 import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 from support.http_thread import http_in_thread
+from support.served_calls import send
 
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport import data_client
@@ -42,17 +41,6 @@ def built(request, tmp_path_factory):
     return header, build_from(capture(header), tmp_path_factory.mktemp("b") / "capture.har")
 
 
-def _send(serving, method: str, path: str, body=None, headers=None) -> tuple[int, object]:
-    connection = http.client.HTTPConnection("127.0.0.1", serving.port, timeout=30)
-    try:
-        sent = {"content-type": "application/json", **(headers or {})}
-        connection.request(method, path, None if body is None else json.dumps(body), sent)
-        response = connection.getresponse()
-        return response.status, json.loads(response.read() or b"null")
-    finally:
-        connection.close()
-
-
 def test_another_version_is_refused(built) -> None:
     (name, value), bundle = built
     assert plan(bundle, "PATCH", "/crates/{crate_id}").served
@@ -63,17 +51,17 @@ def test_another_version_is_refused(built) -> None:
         with http_in_thread(runtime) as serving:
             before = data_client.data_get(serving.base_url, token=serving.data_token)
             for headers in ({}, {name: "1.0"}):
-                status, answer = _send(serving, "PATCH", "/crates/1", {"label": "old"}, headers)
+                status, answer = send(serving, "PATCH", "/crates/1", {"label": "old"}, headers)
                 if pinned:
                     assert status == 400 and value in answer["message"], answer
                     assert data_client.data_get(serving.base_url, token=serving.data_token) == before
-                    status, answer = _send(serving, "GET", "/crates/1", headers=headers)
+                    status, answer = send(serving, "GET", "/crates/1", headers=headers)
                     assert status == 400 and value in answer["message"], answer
                 else:
                     assert status == 200 and answer["label"] == "old", answer
-            status, answer = _send(serving, "PATCH", "/crates/2", {"label": "kept"}, {name: value})
+            status, answer = send(serving, "PATCH", "/crates/2", {"label": "kept"}, {name: value})
             assert status == 200 and answer["label"] == "kept", answer
-            status, answer = _send(serving, "GET", "/crates/2", headers={name: value})
+            status, answer = send(serving, "GET", "/crates/2", headers={name: value})
             assert status == 200 and answer["label"] == "kept", answer
     finally:
         runtime.close()

@@ -15,9 +15,17 @@ TIMEOUT_SECONDS = 30
 
 def send_json(serving, path: str, body: Any, method: str = "POST") -> tuple[int, Any]:
     """``method path`` with ``body`` as JSON: the status and the decoded answer (None when empty)."""
+    return send(serving, method, path, body)
+
+
+def send(serving, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+         ) -> tuple[int, Any]:
+    """``method path`` with ``body`` as JSON (none when None) and more ``headers``: the status and
+    the decoded answer (None when empty)."""
     connection = http.client.HTTPConnection("127.0.0.1", serving.port, timeout=TIMEOUT_SECONDS)
     try:
-        connection.request(method, path, json.dumps(body), {"content-type": "application/json"})
+        sent = {"content-type": "application/json", **(headers or {})}
+        connection.request(method, path, None if body is None else json.dumps(body), sent)
         response = connection.getresponse()
         return response.status, json.loads(response.read() or b"null")
     finally:

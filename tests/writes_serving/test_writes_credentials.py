@@ -8,13 +8,12 @@ required; MCP calls carry no headers and are not held to it."""
 
 from __future__ import annotations
 
-import http.client
-import json
 
 import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 from support.http_thread import http_in_thread
+from support.served_calls import send
 
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport import data_client
@@ -49,17 +48,6 @@ def built(request, tmp_path_factory):
     return header, build_from(capture(header), tmp_path_factory.mktemp("b") / "capture.har")
 
 
-def _send(serving, method: str, path: str, body=None, headers=None) -> tuple[int, object]:
-    connection = http.client.HTTPConnection("127.0.0.1", serving.port, timeout=30)
-    try:
-        sent = {"content-type": "application/json", **(headers or {})}
-        connection.request(method, path, None if body is None else json.dumps(body), sent)
-        response = connection.getresponse()
-        return response.status, json.loads(response.read() or b"null")
-    finally:
-        connection.close()
-
-
 def test_a_call_without_the_credentials_is_refused(built) -> None:
     (name, value), bundle = built
     update = plan(bundle, "PATCH", "/notes/{note_id}")
@@ -71,17 +59,17 @@ def test_a_call_without_the_credentials_is_refused(built) -> None:
         with http_in_thread(runtime) as serving:
             before = data_client.data_get(serving.base_url, token=serving.data_token)
             for headers in ({}, {name: ""}):
-                status, answer = _send(serving, "PATCH", "/notes/1", {"title": "anon"}, headers)
+                status, answer = send(serving, "PATCH", "/notes/1", {"title": "anon"}, headers)
                 if credentials:
                     assert status == 401 and name.lower() in answer["message"], answer
                     assert data_client.data_get(serving.base_url, token=serving.data_token) == before
-                    status, answer = _send(serving, "GET", "/notes/1", headers=headers)
+                    status, answer = send(serving, "GET", "/notes/1", headers=headers)
                     assert status == 401 and name.lower() in answer["message"], answer
                 else:
                     assert status == 200 and answer["title"] == "anon", answer
-            status, answer = _send(serving, "PATCH", "/notes/2", {"title": "keyed"}, {name: "another value"})
+            status, answer = send(serving, "PATCH", "/notes/2", {"title": "keyed"}, {name: "another value"})
             assert status == 200 and answer["title"] == "keyed", answer
-            status, answer = _send(serving, "GET", "/notes/2", headers={name: "another value"})
+            status, answer = send(serving, "GET", "/notes/2", headers={name: "another value"})
             assert status == 200 and answer["title"] == "keyed", answer
     finally:
         runtime.close()
