@@ -26,8 +26,8 @@ def things(refuses_other_shapes: bool) -> HarBuilder:
     return har
 
 
-def get(runtime: EnvironmentRuntime, path: str):
-    return runtime.http(HttpRequest("GET", path, (), (), b""))
+def get(runtime: EnvironmentRuntime, path: str, headers: tuple[tuple[str, str], ...] = ()):
+    return runtime.http(HttpRequest("GET", path, (), headers, b""))
 
 
 def test_an_id_of_the_absences_shape_answers_the_learned_absence():
@@ -101,10 +101,14 @@ def test_a_refusal_of_an_id_of_the_absences_own_shape_leaves_no_unrecorded_id_an
     assert b"check digit incorrect" in get(runtime, f"/things/{BAD_CHECK}").body
 
 
+USUAL_CREDENTIALS = (("Authorization", "Basic dXNlcjpzZWNyZXQ="),)
+"""What every successful call sent (write-credentials: a call over HTTP must send it too)."""
+
+
 def refused_credentials(status: int, with_authorization: bool) -> HarBuilder:
     """Every call sends an Authorization header but the last; the last (a wrong password, or
     none) reads a held id and is refused with ``status``."""
-    auth = (("Authorization", "Basic dXNlcjpzZWNyZXQ="),)
+    auth = USUAL_CREDENTIALS
     har = (HarBuilder()
            .call("GET", "/things", response=[{"id": HELD, "name": "a"}], headers=auth)
            .call("GET", f"/things/{HELD}", response={"id": HELD, "name": "a"}, headers=auth)
@@ -114,12 +118,17 @@ def refused_credentials(status: int, with_authorization: bool) -> HarBuilder:
                     headers=refused)
 
 
+def as_sent(headers: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """Header names in lower case, as an ASGI server delivers them."""
+    return tuple((name.lower(), value) for name, value in headers)
+
+
 def test_a_read_refused_for_its_credentials_says_nothing_of_the_ids():
     """A 401 (a wrong password, no credentials) to an id the absence's shape covers is about the
     credentials, not the id (authorization is not modelled): unrecorded ids still get the absence."""
     for with_authorization in (True, False):
         runtime = EnvironmentRuntime(build_from(refused_credentials(401, with_authorization)))
-        answer = get(runtime, "/things/q1w2e3r4t5y6u7i")
+        answer = get(runtime, "/things/q1w2e3r4t5y6u7i", as_sent(USUAL_CREDENTIALS))
         assert answer.status == 404 and b"thing not found" in answer.body, answer.body
 
 
@@ -127,5 +136,5 @@ def test_a_403_sent_with_the_usual_credentials_still_tells_ids_apart():
     """A 403 sent with every header the successful calls carried may be about the entity (pretix
     answers 403 for an event it does not hold): the unrecorded id is refused, as before."""
     har = refused_credentials(403, with_authorization=True)
-    answer = get(EnvironmentRuntime(build_from(har)), "/things/q1w2e3r4t5y6u7i")
+    answer = get(EnvironmentRuntime(build_from(har)), "/things/q1w2e3r4t5y6u7i", as_sent(USUAL_CREDENTIALS))
     assert answer.status == 404 and b'"error":"not_found"' in answer.body and b"thing not found" not in answer.body

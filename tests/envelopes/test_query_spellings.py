@@ -170,7 +170,9 @@ def test_a_strapi_page_count_and_total_count_the_selection_after_a_create():
     answer = runtime.read("get_articles", {"query": {"filters[status][$eq]": "open"}})["body"]
     assert [a["title"] for a in answer["data"]] == ["alpha", "gamma", "delta"]
     assert answer["meta"]["pagination"] == {"page": 1, "pageSize": 25, "pageCount": 1, "total": 3}
-    empty = runtime.read("get_articles", {"query": {"filters[status][$eq]": "closed"}})["body"]
+    # a status the capture shows filtered by and no entity holds (another word is refused:
+    # view-query-vocabularies, the application may check a filter against its closed list)
+    empty = runtime.read("get_articles", {"query": {"filters[status][$eq]": "none"}})["body"]
     assert empty["data"] == [] and empty["meta"]["pagination"]["pageCount"] == 0
 
 

@@ -9,7 +9,9 @@ from support.capture_runs import build_from, items_app, plan
 
 # every recording of the item view carries "done"; the create answers without it, so serving
 # makes its entities without "done" (its answer also shows "position", which no call sent: it is the
-# entity, not an acknowledgement of what was sent that the later read observes, answer-envelope.echoed)
+# entity, not an acknowledgement of what was sent that the later read observes, answer-envelope.echoed;
+# the later reads show another "position" than the answers, so it is no acknowledgement of fields the
+# application made either, answer-envelope.echoed-with-made)
 DONE = [{"id": 1, "title": "t1", "done": False}, {"id": 2, "title": "t2", "done": False}]
 
 
@@ -22,7 +24,7 @@ def _create_then_refused_update(outcome, read, entities=DONE, linked=None):
                             started="2026-01-01T00:00:01Z", duration_ms=200)                                # 4
                       .call("POST", "/items", body={"title": "e"}, status=201, response={"id": 4, "title": "e", "position": 4},
                             started="2026-01-01T00:00:01.300Z", duration_ms=500)                            # 5
-                      .call("GET", "/items/3", response=linked or {"id": 3, "title": "c", "done": False, "position": 3},
+                      .call("GET", "/items/3", response=linked or {"id": 3, "title": "c", "done": False, "position": 30},
                             started="2026-01-01T00:00:01.400Z")                                             # 6
                       .call("PATCH", "/items/1", body={"title": "x"},
                             response={"id": 1, "title": "x", "done": False}, started="2026-01-01T00:00:02Z")  # 7
@@ -61,5 +63,7 @@ def test_without_the_refused_write_the_read_checks_the_create_as_usual():
     bundle = build_from(items_app(DONE)
                         .call("POST", "/items", body={"title": "c"}, status=201,
                               response={"id": 3, "title": "c", "position": 3})
-                        .call("GET", "/items/3", response={"id": 3, "title": "c", "done": False, "position": 3}))  # 5
+                        .call("GET", "/items/3", response={"id": 3, "title": "c", "done": False, "position": 30}))  # 5
+    # (a read showing the answer's fields as answered would make the answer an acknowledgement of the
+    # entity it observes, answer-envelope.echoed-with-made: its "position" differs, so it is the entity)
     assert plan(bundle, "POST", "/items").contradicted_by == 5
