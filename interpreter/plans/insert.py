@@ -18,16 +18,17 @@ from capenv.interpreter.rules_engine import TraceEvent, evaluate
 TABLE = "insert-candidates"
 
 
-def _whole_listings(ctx: Any, collection: str | None, type_name: str | None = None
+def _whole_listings(ctx: Any, collection: str | None, type_name: str | None = None, plain: bool = False
                     ) -> list[tuple[int, list[dict[str, Any]]]]:
     """(ordinal, members) of every whole listing of the collection (with ``type_name`` instead,
-    of every collection of that type), in timeline order."""
+    of every collection of that type; ``plain``: only those read without a query), in timeline order."""
     found = []
     for view in ctx.view.views:
         if view.kind != "list" or (type_name is not None and view.type != type_name):
             continue
         for line in view.lines:
-            if (type_name is None and line.collection != collection) or line.membership != "all":
+            if (type_name is None and line.collection != collection) or line.membership != "all" \
+                    or (plain and line.query):
                 continue
             for ordinal in line.all_record_ordinals:
                 members = locate(ctx.records[ordinal].response.json_value, view.locator)
@@ -52,8 +53,11 @@ def insert_rule(ctx: Any, entity_type: EntityType, collection: str, exemplar: An
     # a clock names an instant (an epoch number only within the clock settings' years: a count of 0
     # is no creation time listing the entities in another order)
     clocks = [name for name, value in observed.items() if instant_and_format(value) is not None]
+    after = [members for ordinal, members in _whole_listings(ctx, collection, plain=True)
+             if ctx.records[ordinal].started_at >= exemplar.finished_at]
     context = InsertCandidateContext(id_field=entity_type.id_field, initial_orders=initial, created=observed,
-                                     clock_fields=clocks, previous_members=previous, later_members=later)
+                                     clock_fields=clocks, previous_members=previous, later_members=later,
+                                     later_orders=after)
     decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{entity_type.name} insert")
     yields = decision.yields
     field = None

@@ -32,6 +32,9 @@ class InsertCandidateContext(BaseModel):
     listing is judged with every member it shows)."""
     later_members: list[dict] | None = None
     """The first later whole listing showing the created entity (None: no such listing)."""
+    later_orders: list[list[dict]] = []
+    """Member lists of every whole listing of the collection after the create (no query), in
+    recorded order: an order the application keeps holds in each of them."""
 
 
 class OrderParams(BaseModel):
@@ -105,6 +108,22 @@ def initial_order_sorted_by(ctx: InsertCandidateContext, params: OrderParams) ->
         direction = "descending" if params.descending else "ascending"
         return Miss(f"an initial listing is not {direction} by {' or '.join(_fields(ctx, params.by))}")
     return Match({"field": field})
+
+
+@predicate("later_orders_keep_sort", context="insert-candidate", params=OrderParams)
+def later_orders_keep_sort(ctx: InsertCandidateContext, params: OrderParams) -> Outcome:
+    """Every whole listing after the create (of two or more members) is sorted by the field the
+    initial listings are sorted by: an order the application keeps holds after every later create
+    too (Kinto's collections named notes, then generated hzgpKu-H listed before notes: newest first,
+    not by id descending as the first create alone showed)."""
+    field = _sorted_field(ctx, params.by, params.descending)
+    if field is None:
+        return Miss(f"the initial listings admit no {params.by} order")
+    direction = "descending" if params.descending else "ascending"
+    for index, order in enumerate(ctx.later_orders):
+        if len(order) >= 2 and not _sorted(order, field, params.descending):
+            return Miss(f"later whole listing {index + 1} of {len(ctx.later_orders)} is not {direction} by {field}")
+    return Match({"field": field, "later_orders": len(ctx.later_orders)})
 
 
 @predicate("later_listing_places", context="insert-candidate", params=OrderParams)

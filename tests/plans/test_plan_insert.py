@@ -153,3 +153,21 @@ def test_generated_ids_a_creation_clock_lists_alike_keep_the_sort():
     made = {"id": "z9Zz9", "title": "n", "createdAt": "2026-01-01T00:00:00.400Z"}
     create = _create_after(items_app(entities), made)
     assert (create.insert.rule_id, create.insert.field) == ("insert.id-ascending", "id")
+
+
+def test_a_sort_a_later_listing_breaks_is_not_kept():
+    """Client-chosen names listed newest first: the first create (``notes``) is first by its name
+    descending and by its clock alike; the next (``hello``) is listed first again, which the names
+    do not explain, so the clock is the order (Kinto's collections)."""
+    def named(name: str, at: str) -> dict:
+        return {"id": name, "title": name.title(), "updated_at": at}
+    held = [named("comments", "2026-01-01T00:00:02Z"), named("articles", "2026-01-01T00:00:01Z")]
+    notes, hello = named("notes", "2026-01-01T00:00:03Z"), named("hello", "2026-01-01T00:00:04Z")
+    builder = items_app(held)
+    for made, listed in ((notes, [notes, *held]), (hello, [hello, notes, *held])):
+        builder.call("POST", "/items", body={"id": made["id"], "title": made["title"]}, status=201, response=made)
+        builder.call("GET", f"/items/{made['id']}", response=made)
+        builder.call("GET", "/items", response=listed)
+    create = plan(build_from(builder), "POST", "/items")
+    assert (create.insert.rule_id, create.insert.field, create.insert.descending) == \
+        ("insert.clock-descending", "updated_at", True), create.insert
