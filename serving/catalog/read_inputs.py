@@ -21,10 +21,10 @@ from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, json_kind, loa
 from capenv.interpreter.bundle.models import RecordedCall
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, json_kind_of, path_for, quoted
-from capenv.serving.credentials import STATUS as CREDENTIAL_STATUS
-from capenv.serving.credentials import credential_refusal, missing_credential
-from capenv.serving.pinned_headers import STATUS as PINNED_STATUS
-from capenv.serving.pinned_headers import unpinned_header, unpinned_refusal
+from capenv.serving.catalog.credential_headers import STATUS as CREDENTIAL_STATUS
+from capenv.serving.catalog.credential_headers import credential_refusal, missing_credential
+from capenv.serving.catalog.pinned_headers import STATUS as PINNED_STATUS
+from capenv.serving.catalog.pinned_headers import unpinned_header, unpinned_refusal
 from capenv.serving.runtime_api import HttpRequest
 
 from .argument_schema import ArgumentSchema, path_param_schema, path_value

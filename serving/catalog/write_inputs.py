@@ -23,10 +23,10 @@ from capenv.interpreter.bundle.values import decode_once, spelling_pattern
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
 from capenv.serving.runtime_api import HttpRequest
-from capenv.serving.credentials import STATUS as CREDENTIAL_STATUS
-from capenv.serving.credentials import credential_refusal, missing_credential
-from capenv.serving.pinned_headers import STATUS as PINNED_STATUS
-from capenv.serving.pinned_headers import unpinned_header, unpinned_refusal
+from capenv.serving.catalog.credential_headers import STATUS as CREDENTIAL_STATUS
+from capenv.serving.catalog.credential_headers import credential_refusal, missing_credential
+from capenv.serving.catalog.pinned_headers import STATUS as PINNED_STATUS
+from capenv.serving.catalog.pinned_headers import unpinned_header, unpinned_refusal
 from capenv.serving.writes.calls import unchecked_header_refusal, unchecked_header_sent
 from capenv.serving.writes.chosen_ids import accepted_sentence, chosen_param, schema_pattern
 from capenv.serving.writes.stored_text import schema as text_classes_schema
