@@ -5,18 +5,19 @@ another value, or none, is refused, since the application answers another versio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable
 
 STATUS = 400
 
 
-def unpinned_header(pinned: Mapping[str, str], header: Callable[[str], str | None]) -> tuple[str, str] | None:
-    """(header, value sent or "") for the first pinned header the call, looked up with ``header``,
-    sends otherwise than recorded."""
-    for name, value in pinned.items():
+def unpinned_header(pinned: Iterable[tuple[str, str]], header: Callable[[str], str | None]
+                    ) -> tuple[str, str, str] | None:
+    """(header, value sent or "", value recorded) for the first pinned (header, value) the call,
+    looked up with ``header``, sends otherwise than recorded."""
+    for name, value in pinned:
         sent = (header(name) or "").strip()
         if sent != value:
-            return name, sent
+            return name, sent, value
     return None
 
 

@@ -21,10 +21,7 @@ from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, json_kind, loa
 from capenv.interpreter.bundle.models import RecordedCall
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, json_kind_of, path_for, quoted
-from capenv.serving.catalog.credential_headers import STATUS as CREDENTIAL_STATUS
-from capenv.serving.catalog.credential_headers import credential_refusal, missing_credential
-from capenv.serving.catalog.pinned_headers import STATUS as PINNED_STATUS
-from capenv.serving.catalog.pinned_headers import unpinned_header, unpinned_refusal
+from capenv.serving.catalog.header_checks import refused_headers
 from capenv.serving.runtime_api import HttpRequest
 
 from .argument_schema import ArgumentSchema, path_param_schema, path_value
@@ -239,12 +236,9 @@ class ToolInputs:
     # --- HTTP requests ------------------------------------------------------------------
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
-        missing = missing_credential(self.credentials, request.header)
-        if missing is not None:
-            raise CallRefused(credential_refusal(missing), http_status=CREDENTIAL_STATUS)
-        other = unpinned_header(dict(self.pinned), request.header)
-        if other is not None:
-            raise CallRefused(unpinned_refusal(*other, dict(self.pinned)[other[0]]), http_status=PINNED_STATUS)
+        refused = refused_headers(self.credentials, self.pinned, request.header)
+        if refused is not None:
+            raise CallRefused(refused[0], http_status=refused[1])
         by_name = {unquote_plus(q.name) for q in self.query}
         unknown = [unquote_plus(n) for n, _ in request.query if unquote_plus(n) not in by_name]
         if unknown:

@@ -23,10 +23,7 @@ from capenv.interpreter.bundle.values import decode_once, spelling_pattern
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
 from capenv.serving.runtime_api import HttpRequest
-from capenv.serving.catalog.credential_headers import STATUS as CREDENTIAL_STATUS
-from capenv.serving.catalog.credential_headers import credential_refusal, missing_credential
-from capenv.serving.catalog.pinned_headers import STATUS as PINNED_STATUS
-from capenv.serving.catalog.pinned_headers import unpinned_header, unpinned_refusal
+from capenv.serving.catalog.header_checks import refused_headers
 from capenv.serving.writes.calls import unchecked_header_refusal, unchecked_header_sent
 from capenv.serving.writes.chosen_ids import accepted_sentence, chosen_param, schema_pattern
 from capenv.serving.writes.stored_text import schema as text_classes_schema
@@ -323,14 +320,9 @@ class WriteInputs:
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
         names = self.plan.credential_headers + tuple(h for v in self.plan.variants for h in v.credential_headers)
-        missing = missing_credential(names, request.header)
-        if missing is not None:
-            raise CallRefused(f"{credential_refusal(missing)}; {self.tool.name} accepts {self.accepted()}",
-                              http_status=CREDENTIAL_STATUS)
-        other = unpinned_header(dict(self.pinned), request.header)
-        if other is not None:
-            raise CallRefused(f"{unpinned_refusal(*other, dict(self.pinned)[other[0]])}; {self.tool.name} accepts "
-                              f"{self.accepted()}", http_status=PINNED_STATUS)
+        refused = refused_headers(names, self.pinned, request.header)
+        if refused is not None:
+            raise CallRefused(f"{refused[0]}; {self.tool.name} accepts {self.accepted()}", http_status=refused[1])
         sent = unchecked_header_sent(self.plan, request.header)
         if sent is not None:
             raise CallRefused(f"{unchecked_header_refusal(sent)}; {self.tool.name} accepts {self.accepted()}",
