@@ -61,6 +61,9 @@ class IdentityParams(BaseModel):
     pooled_min_classes: int = Field(ge=1, le=3)
     """A token's alphabet also takes the classes of the type's other tokens of its length and
     separators that show this many classes or more (``token_shape``)."""
+    hex_min_chars: int = Field(ge=1)
+    """Letters and digits all hexadecimal, this many or more across the token and its siblings:
+    the token is drawn from hexadecimal digits (``token_shape``)."""
 
 
 @predicate("create_identity_format", context="create-field", params=IdentityParams)
@@ -79,7 +82,7 @@ def create_identity_format(ctx: CreateFieldContext, params: IdentityParams) -> O
     if fullmatch(params.uuid_pattern, value):
         return Match({"format": "uuid", "op_params": {"format": "uuid"}})
     siblings = [v for v in ctx.others_holding(ctx.type_entities) if isinstance(v, str)]
-    shape = token_shape(value, siblings, params.pooled_min_classes)
+    shape = token_shape(value, siblings, params.pooled_min_classes, params.hex_min_chars)
     return Match({"format": "token", "length": shape["length"], "classes": shape["classes"],
                   "op_params": {"format": "token", **shape}})
 
@@ -194,6 +197,8 @@ class UniqueParams(BaseModel):
     """A token is told from a constant only by other entities holding other tokens like it."""
     pooled_min_classes: int = Field(ge=1, le=3)
     """As the identity's (``IdentityParams.pooled_min_classes``)."""
+    hex_min_chars: int = Field(ge=1)
+    """As the identity's (``IdentityParams.hex_min_chars``)."""
 
 
 @predicate("create_field_is_unique", context="create-field", params=UniqueParams)
@@ -225,7 +230,8 @@ def create_field_is_unique(ctx: CreateFieldContext, params: UniqueParams) -> Out
             return Miss(f"another entity holds {other!r}, not a token of {len(value)} characters")
         if other == value:
             return Miss("another entity holds the same token")
-    shape = token_shape(value, [o for o in others if isinstance(o, str)], params.pooled_min_classes)
+    shape = token_shape(value, [o for o in others if isinstance(o, str)], params.pooled_min_classes,
+                        params.hex_min_chars)
     return Match({"format": "token", "length": shape["length"], "classes": shape["classes"], "op_params": {"format": "token", **shape}})
 
 

@@ -106,7 +106,8 @@ def slugify(text: str, kept: str) -> str:
     return runs.sub("-", text.lower()).strip("-")
 
 
-def token_shape(value: str, siblings: Iterable[str], pooled_min_classes: int | None = None) -> dict[str, Any]:
+def token_shape(value: str, siblings: Iterable[str], pooled_min_classes: int | None = None,
+                hex_min_chars: int | None = None) -> dict[str, Any]:
     """Length, character classes and separator positions of a token, as the contract writes them.
 
     A character other than a letter or digit is a separator where every sibling of the same
@@ -120,6 +121,10 @@ def token_shape(value: str, siblings: Iterable[str], pooled_min_classes: int | N
     Separator positions are string keys (``{"8": "-"}``): the shape lands in a plan's rule and in
     its decision trace, both written as JSON, whose objects have string keys (the op's contract
     ``dict[int, str]`` reads them back as integers).
+    With ``hex_min_chars``, letters and digits that are all hexadecimal digits of one case across
+    the value and its siblings of the same length and separators, that many characters or more with
+    a letter among them, are the class ``x`` (or ``X``): a random token of letters and digits keeps
+    to a-f that long only by a vanishing chance, so the generator must too (an ObjectId, a digest).
     """
     same_length = [s for s in siblings if isinstance(s, str) and len(s) == len(value) and s != value]
     separators: dict[str, str] = {}
@@ -137,7 +142,22 @@ def token_shape(value: str, siblings: Iterable[str], pooled_min_classes: int | N
                   and len(_letter_digit_classes(s)) >= pooled_min_classes]
     found = set().union(*(_letter_digit_classes(text) for text in shown))
     classes = "".join(c for c in "aA9" if c in found) + "".join(sorted(extras))
+    if hex_min_chars is not None and not extras:
+        hex_class = _hex_class([value] + [s for s in same_length if _same_separators(s, separators)], hex_min_chars)
+        classes = hex_class or classes
     return {"length": len(value), "classes": classes, "separators": separators}
+
+
+_HEX_CLASSES = {"x": frozenset("0123456789abcdef"), "X": frozenset("0123456789ABCDEF")}
+
+
+def _hex_class(tokens: list[str], min_chars: int) -> str | None:
+    """``x`` or ``X`` when every letter and digit of ``tokens`` is a hexadecimal digit of that
+    case, ``min_chars`` of them or more with a letter among them; else None."""
+    chars = [c for token in tokens for c in token if c.isascii() and c.isalnum()]
+    if len(chars) < min_chars or not any(c.isalpha() for c in chars):
+        return None
+    return next((name for name, digits in _HEX_CLASSES.items() if set(chars) <= digits), None)
 
 
 def _letter_digit_classes(text: str) -> set[str]:

@@ -23,6 +23,9 @@ class StepParams(ChangeParams):
 class TokenParams(ChangeParams):
     min_token_length: int = Field(default=16, ge=1)
     max_token_length: int = Field(default=64, ge=1)
+    hex_min_chars: int | None = Field(default=None, ge=1)
+    """As the create's identity (``token_shape``): a token whose letters and digits are all
+    hexadecimal, this many or more, stays hexadecimal."""
 
 
 @predicate("changed_by_increment", context="update-change", params=StepParams)
@@ -51,7 +54,7 @@ def changed_to_fresh_unique(ctx: UpdateChangeContext, params: TokenParams) -> Ou
             return Miss("the same token")
         if any(holds(value, new) for name, value in ctx.after.items() if name != ctx.field):
             return Miss("another field of the entity repeats the token")
-        shape = {"format": "token", **token_shape(new, [old])}
+        shape = {"format": "token", **token_shape(new, [old], hex_min_chars=params.hex_min_chars)}
     else:
         return Miss("not a UUID or opaque token in place of another of the same length")
     if any(holds(entity, new) for entity in ctx.other_entities):

@@ -22,7 +22,10 @@ MAX_ATTEMPTS = 10_000
 
 UUID_SHAPE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
-_CLASS_LETTERS = {"a": string.ascii_lowercase, "A": string.ascii_uppercase, "9": string.digits}
+# x and X: hexadecimal digits of one case (an ObjectId, a digest), a class of their own rather
+# than letters and digits, which would draw g-z.
+_CLASS_LETTERS = {"a": string.ascii_lowercase, "A": string.ascii_uppercase, "9": string.digits,
+                  "x": string.digits + "abcdef", "X": string.digits + "ABCDEF"}
 
 
 def _digest(*parts: Any) -> bytes:
@@ -88,7 +91,7 @@ def _token_shape(length: int, classes: str, separators: tuple[tuple[int, str], .
             required.append(frozenset(members))
         alphabet.extend(char for char in members if char not in alphabet)
     if not alphabet:
-        raise OpParamsError("a token needs character classes (a, A, 9 or literal characters)")
+        raise OpParamsError("a token needs character classes (a, A, 9, x, X or literal characters)")
     for index, separator in separators:
         if not 0 <= index < length or len(separator) != 1:
             raise OpParamsError(f"token separator {separator!r} at {index} does not fit a length of {length}")

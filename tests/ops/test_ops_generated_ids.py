@@ -70,6 +70,14 @@ def test_token_ops_and_plan_errors():
         apply_field_rule(rule("unique", "etag", format="token", length=4, separators={4: "-"}), context())
 
 
+@pytest.mark.parametrize("classes, digits", [("x", "0123456789abcdef"), ("X", "0123456789ABCDEF")])
+def test_hexadecimal_tokens_draw_only_hexadecimal_digits(classes, digits):
+    for counter in range(50):
+        value = apply_field_rule(rule("identity", "id", format="token", length=24, classes=classes),
+                                 context(write_counter=counter))
+        assert len(value) == 24 and set(value) <= set(digits)
+
+
 def test_a_token_space_the_type_holds_entirely_is_refused():
     held = {"code": {str(d) for d in range(10)}}
     with pytest.raises(OpRefusal, match="'code'"):
