@@ -419,6 +419,13 @@ class ReadView(_Model):
     """For an item view: members the initial state left out of entities of its type that only a
     list showed, as that list's own projection (``view/projected_state``)."""
 
+    def entity_query_ordinals(self) -> tuple[int, ...]:
+        """The checked reads whose queries an item view answers from the state: those that showed
+        an entity, since a query only an absence was checked with (a 404 for ``?attrs=a&attrs=b``)
+        shows nothing of the shape it gives an entity; all of them when none showed one."""
+        shown = tuple(o for o in self.checked_record_ordinals if o not in self.absence_records)
+        return shown or self.checked_record_ordinals
+
 
 class Entity(_Model):
     id: Any
@@ -695,6 +702,18 @@ class LocationRule(_Model):
     suffix: str = ""
 
 
+class AnswerReport(_Model):
+    """A write's answer that reports on the call rather than showing the entity
+    (``write-answer-reports``: Icinga's ``{"results": [{"code": 200, "name": "lab", "status":
+    "Object was deleted.", "type": "HostGroup"}]}``): the recorded object at ``locator``, its
+    ``fields`` (those the type's reads show) rendered from the entity the call wrote, its other
+    members as recorded."""
+
+    locator: Locator
+    fields: tuple[str, ...] = ()
+    rule_id: str | None = None
+
+
 class ResponseRule(_Model):
     """What a served write answers with: the exemplar's status and content type, its body
     rendered from the state where the exemplar's body carried the entity (``locator``), or
@@ -710,6 +729,8 @@ class ResponseRule(_Model):
     locator: Locator | None = None
     split: SplitAnswer | None = None
     location: LocationRule | None = None
+    report: AnswerReport | None = None
+    """The answer reports on the call about the entity (its identity among its fields)."""
 
 
 class CreateKey(_Model):

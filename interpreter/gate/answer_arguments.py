@@ -8,10 +8,12 @@ entity instead of its own: the verdict table refuses such a plan (``answer-names
 
 from __future__ import annotations
 
+import copy
 import re
 
 from capenv.interpreter.bundle.jsonvalue import strings_in
 from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.values import locate
 
 _EFFECTS = ("update", "delete", "action")
 
@@ -22,7 +24,13 @@ def answer_names_arguments(plan: WritePlan) -> tuple[str, ...]:
     if (plan.effect not in _EFFECTS or response is None or response.carries_entity
             or response.split is not None or not plan.exemplar_args):
         return ()
-    texts = list(strings_in(response.body)) if response.is_json else [response.text or ""]
+    body = response.body
+    if response.report is not None:  # the entity's fields a report names are rendered per call
+        body = copy.deepcopy(body)
+        located = locate(body, response.report.locator)
+        for name in response.report.fields if isinstance(located, dict) else ():
+            located.pop(name, None)
+    texts = list(strings_in(body)) if response.is_json else [response.text or ""]
     return tuple(name for name, value in plan.exemplar_args.items()
                  if value and any(_holds_token(text, value) for text in texts))
 

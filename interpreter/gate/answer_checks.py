@@ -55,3 +55,21 @@ def check_entity_answer_members(plan: WritePlan, record: Record, result: WriteRe
     findings.notes.append(GateNote(record.ordinal, (
         f"serving would answer members {', '.join(extra)} the application's answer left out"),
         kind="contradiction", location="interpreter/gate/answer_checks.py:check_entity_answer_members", evidence={"members": extra}))
+
+
+def check_report_answer(plan: WritePlan, record: Record, result: WriteResult, findings: PlanFindings) -> None:
+    """Contradict a plan whose answer reports on the call (``write-answer-reports``) where serving's
+    report for ``record``'s call, the entity's fields rendered from the copy, differs from the
+    answer the call recorded: serving would report otherwise than the application did."""
+    response = plan.response
+    if response is None or response.report is None:
+        return
+    recorded = record.response.json_value if record.response.is_json else None
+    if same_json(recorded, result.body):
+        return
+    if findings.contradicted_by is None:
+        findings.contradicted_by = record.ordinal
+    findings.notes.append(GateNote(record.ordinal, (
+        f"serving would report {_short(result.body)} where the application answered {_short(recorded)}"),
+        kind="contradiction", location="interpreter/gate/answer_checks.py:check_report_answer",
+        evidence={"report": list(response.report.fields)}))

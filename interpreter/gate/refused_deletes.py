@@ -27,8 +27,11 @@ LOCATION = "interpreter/gate/refused_deletes.py:note_refused_while_held"
 
 def note_refused_while_held(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, timeline: Timeline,
                             findings: PlanFindings, credentials: Credentials | None = None) -> None:
-    """Note the delete call the application refused with a 4xx while the copy held its entity."""
-    if plan.effect != "delete" or record.succeeded or not 400 <= record.status < 500:
+    """Note the delete call the application answered with an error while its entity was held (the
+    copy held it, or the reads show it before and after). A 5xx may also have deleted it; either way
+    the delete holds under a condition serving would not check, so the verdict table, which picks
+    the statuses that count, may refuse the plan."""
+    if plan.effect != "delete" or record.succeeded or record.status < 400:
         return
     target = target_entity(plan, record, env, timeline)
     if target is None:

@@ -29,7 +29,7 @@ from capenv.serving.writes.calls import (WriteCall, WriteEnv, WriteRefusal, unch
 from capenv.serving.writes.execute import execute
 
 from .absences import absent_held, blame_absences
-from .answer_checks import check_entity_answer_members, check_split_answer
+from .answer_checks import check_entity_answer_members, check_report_answer, check_split_answer
 from .action_checks import action_note, held_back_action, hold_back
 from .bulk_calls import apply_bulk, bulk_sent
 from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity
@@ -86,7 +86,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         if budget.exceeded(copy, ordinal):
             break  # reported: later records check nothing
         tool = tool_of.get(ordinal, "")
-        if tool in by_tool and record.changes_state and 400 <= record.status < 500:
+        if tool in by_tool and record.changes_state and record.status >= 400:
             note_refused_while_held(by_tool[tool], record, env, copy, timeline, findings[tool], credentials)
         if is_write(record, tool_of, read_only):
             plan = by_tool.get(tool)
@@ -201,6 +201,7 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
         check_key_branch(plan, record, result, findings)
         check_split_answer(plan, record, result, findings)
         check_entity_answer_members(plan, record, result, findings)
+        check_report_answer(plan, record, result, findings)
     if result.provenance.get("view") == "get":
         return {}  # a get-or-create's held entity: nothing written
     note_form_problem(plan, recorded, CreateSite(record, copy, sequences, result.provenance), findings)

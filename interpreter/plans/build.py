@@ -18,6 +18,7 @@ from capenv.interpreter.view.credentials import credential_headers
 from capenv.interpreter.view.extract import path_key
 
 from .absence_sources import ABSENCE_STATUSES, with_absence_sources
+from .answer_reports import answer_report
 from .bulk_plan import bulk_plan
 from .chosen_ids import with_chosen_ids
 from .classify import classify, segments_after_item, target_of
@@ -158,7 +159,11 @@ def _delete_plan(entity_type: EntityType | None, exemplar: Record, base: dict[st
         key = call_key(ctx.timeline, exemplar, address.segments_after_item()) if ctx is not None \
             else path_key(exemplar.path, address.segments_after_item())
         entity, locator = entity_in_answer(exemplar.response.json_value, entity_type.id_field, key)
-        if entity is not None:
+        report = answer_report(base["tool"], exemplar.response.json_value, locator, entity_type, ctx.view,
+                               ctx.ruleset, events) if entity is not None and ctx is not None else None
+        if report is not None:  # a report on the call naming the entity, not the entity
+            base["response"] = base["response"].model_copy(update={"report": report})
+        elif entity is not None:
             base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})
         elif ctx is not None:
             named = held_ids_named(exemplar.response.json_value, ctx.view, key,

@@ -30,6 +30,7 @@ from capenv.interpreter.bundle.models import EntityType
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
 
+from .answer_reports import entity_or_report
 from .classify import classify, target_of
 from .exemplar import admit_body
 from .item_keys import call_key, keyed_target
@@ -148,7 +149,7 @@ def _add_write_answers(ctx: Any) -> None:
                 continue
             for call in succeeded:
                 key = call_key(ctx.timeline, call, target.after_item)
-                entity = entity_in_answer(call.response.json_value, target.type.id_field, key)[0] \
+                entity = entity_or_report(tool.name, call.response.json_value, target.type, key, ctx)[0] \
                     if call.response.is_json else None
                 handled.add((call.ordinal, target.type.name, key))
                 if entity is None:

@@ -16,6 +16,7 @@ from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
 
 from .answer_envelopes import split_answer, without_transformed
+from .answer_reports import entity_or_report
 from .context import PlanContext, note
 from .exemplar import admit_body
 from .held_before import held_before
@@ -41,6 +42,12 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     split = split_answer(tool.name, "update", entity_type, calls, ctx, events, depth) if not is_action else None
     if split is not None:  # the answer shows a projection: each call is observed by its later read
         base["response"] = base["response"].model_copy(update={"split": split})
+    report = None
+    if split is None and exemplar.response.is_json:  # a report on the call: each call observed by its later read
+        report = entity_or_report(tool.name, exemplar.response.json_value, entity_type,
+                                  call_key(ctx.timeline, exemplar, depth), ctx, events)[2]
+    if report is not None:
+        base["response"] = base["response"].model_copy(update={"report": report})
     observation = None
     unobserved = f"no successful call (the exemplar is record {exemplar.ordinal})"
     for call in calls:
@@ -51,7 +58,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
                              envelope=ctx.envelopes.get(tool.name))
         before = held_before(ctx, entity_type, key, call.ordinal)
         after, via, later_read = None, "read", None
-        if call.response.is_json and split is None:
+        if call.response.is_json and split is None and report is None:
             located, _ = entity_in_answer(call.response.json_value, entity_type.id_field, key)
             if located is not None:
                 after, via = located, "response"

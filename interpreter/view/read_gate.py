@@ -151,7 +151,7 @@ def item_query_answered(view: ReadView, query: Any, records: dict[int, Record]) 
     shows part of the entity: serving answers it projected, and it sights nothing of the state."""
     if projecting_or_none(view, query) is not None:
         return False
-    queries = [records[o].query for o in view.checked_record_ordinals if o in records] or [()]
+    queries = [records[o].query for o in view.entity_query_ordinals() if o in records] or [()]
     return any(same_query(recorded, query) for recorded in queries)
 
 

@@ -52,9 +52,27 @@ def single_valued(pairs: Pairs) -> dict[str, str] | None:
 def same_query(recorded: Pairs, call: Pairs) -> bool:
     """The line's query and the call's name the same values, in any order."""
     mine, theirs = single_valued(recorded), single_valued(call)
-    if mine is None or theirs is None or mine.keys() != theirs.keys():
+    if mine is None or theirs is None:  # a name repeated with different values (attrs=a&attrs=b)
+        return _same_repeats(recorded, call)
+    if mine.keys() != theirs.keys():
         return False
     return all(same_value(mine[name], theirs[name]) for name in mine)
+
+
+def _same_repeats(recorded: Pairs, call: Pairs) -> bool:
+    """Each name with the same values in the same order (the order of different names free): a
+    call spelling the recorded repeats names what the recording named, as an HTTP client sends it;
+    a call leaving one out or naming it once (MCP arguments cannot repeat) names something else."""
+    def values(pairs: Pairs) -> dict[str, list[str]]:
+        grouped: dict[str, list[str]] = {}
+        for name, value in pairs:
+            grouped.setdefault(unquote_plus(name), []).append(value)
+        return grouped
+
+    mine, theirs = values(recorded), values(call)
+    return mine.keys() == theirs.keys() and all(
+        len(mine[name]) == len(theirs[name]) and all(same_value(a, b) for a, b in zip(mine[name], theirs[name]))
+        for name in mine)
 
 
 def _multiset(pairs: Pairs, decode) -> Counter:

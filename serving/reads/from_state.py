@@ -65,7 +65,7 @@ class StateReads:
         # The queries each item view's read gate checked: the only ones it answers from state (a
         # learned projection left out: the entity is projected after).
         self._item_queries = {v.tool: [without_projection(v.projections, queries.get(o, ()))
-                                       for o in v.checked_record_ordinals] or [()]
+                                       for o in v.entity_query_ordinals()] or [()]
                               for v in view.views if v.kind == "item"}
 
     def answer(self, view: ReadView, call: ReadCall, state: StateIndex) -> Served | None:

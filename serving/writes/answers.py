@@ -8,7 +8,7 @@ import copy
 from typing import Any
 from urllib.parse import quote, unquote
 
-from capenv.interpreter.bundle.models import LocationRule, Locator, SplitAnswer, WritePlan
+from capenv.interpreter.bundle.models import AnswerReport, LocationRule, Locator, SplitAnswer, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import locate, same_json
 from capenv.serving.reads.entity_headers import state_headers
@@ -24,7 +24,22 @@ def render_answer(plan: WritePlan, entity: dict[str, Any] | None) -> tuple[Any, 
         return None, True, None
     if response.carries_entity and entity is not None:
         return place(response.body, response.locator or Locator(kind="root"), dict(entity)), True, None
+    if response.report is not None and entity is not None:
+        return render_report(response.body, response.report, entity), True, None
     return copy.deepcopy(response.body), response.is_json, response.text
+
+
+def render_report(body: Any, report: AnswerReport, entity: dict[str, Any]) -> Any:
+    """The recorded report with the entity's own fields in it taken from ``entity``: a report
+    naming another entity than the one the call wrote would be a wrong answer, so an entity
+    lacking one of them is refused."""
+    lacking = [name for name in report.fields if name not in entity]
+    if lacking:
+        raise WriteRefusal(f"the answer reports {', '.join(lacking)} of the entity, which it does not hold")
+    recorded = locate(body, report.locator)
+    rendered = {name: copy.deepcopy(entity[name]) if name in report.fields else copy.deepcopy(value)
+                for name, value in (recorded.items() if isinstance(recorded, dict) else ())}
+    return place(copy.deepcopy(body), report.locator, rendered)
 
 
 def render_split(plan: WritePlan, entity: dict[str, Any], id_field: str, sent: dict[str, Any],
