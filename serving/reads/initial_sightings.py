@@ -13,11 +13,24 @@ wrong answer: it is refused, naming the recording. So is the absence of an id (o
 path names no parent) that such a recording lists in an array of names beside an id the state held
 of the type (PouchDB's ``/_all_dbs`` listing ``_users`` beside the databases read one by one). An id the state held at its start and holds no
 more was removed by a served write (or a data/add), and its absence stands.
+
+A read recorded after the capture's first write shows what the application held from its start
+too, where no successful write recorded before it named the entity's id or any other value of the
+call's path (in its path, its body or its answer): the capture did not make it (RabbitMQ's global
+parameter ``internal_cluster_id``, listed only after the capture's writes, that none of them named,
+while the state holds only the parameter an early item read showed). An entity the capture's own
+writes made or named is no such sighting: a fresh application does not hold it.
+
+A path value the object does not name is matched by a member holding empty text, when it is the
+only one left: the application names an entity whose id is empty text by an id the capture does not
+show, and this value may be that one (RabbitMQ lists the default exchange's bindings with the
+source ``""`` and names that exchange ``amq.default`` in paths; its bindings are no missing ones).
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterator
+from urllib.parse import urlsplit
 
 from capenv.interpreter.bundle.models import EntityType, ReplayTable, ViewResult
 from capenv.interpreter.bundle.paths import split_path
@@ -25,6 +38,7 @@ from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused
 
 Segments = tuple[str, ...]
+READ_METHODS = ("GET", "HEAD")
 
 
 def _segments(path: str) -> Segments:
@@ -52,6 +66,23 @@ def _name_lists(value: Any) -> Iterator[frozenset[str]]:
             stack.extend(current.values() if isinstance(current, dict) else current)
 
 
+def _named_by(call: Any) -> set[str]:
+    """Every text a write names: its path's segments (decoded once), every scalar of its body and
+    of its answer at any depth, and the segments of a Location it answered (a new entity's path)."""
+    named = {decode_once(part) for part in split_path(call.path)}
+    for name, value in call.response.headers:
+        if name.lower() == "location":
+            named.update(decode_once(part) for part in split_path(urlsplit(value).path))
+    stack = [call.request_body, call.response.body]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (dict, list)):
+            stack.extend(current.values() if isinstance(current, dict) else current)
+        elif (text := _scalar_text(current)) is not None:
+            named.add(text)
+    return named
+
+
 def _objects(value: Any) -> Iterator[dict[str, Any]]:
     stack = [value]
     while stack:
@@ -70,13 +101,24 @@ class InitialSightings:
     def __init__(self, view: ViewResult, replay: ReplayTable) -> None:
         self._by_value: dict[str, list[tuple[int, str | None, dict[str, Any]]]] = {}
         self._name_lists: list[tuple[int, frozenset[str]]] = []
+        self._initial_ordinals: set[int] = set()
+        self._first_named: dict[str, int] = {}
+        """Per text, the ordinal of the first successful write naming it (path, body or answer)."""
         typed = {read_view.tool: read_view.type for read_view in view.views}
         for tool, calls in replay.tools.items():
             for call in calls:
                 response = call.response
-                if not call.initial or not 200 <= response.status < 300 or not response.is_json:
+                if not 200 <= response.status < 300:
                     continue
-                if typed.get(tool) is None:
+                if call.method not in READ_METHODS:
+                    for text in _named_by(call):
+                        self._first_named[text] = min(call.ordinal, self._first_named.get(text, call.ordinal))
+                    continue
+                if not response.is_json:
+                    continue
+                if call.initial:
+                    self._initial_ordinals.add(call.ordinal)
+                if typed.get(tool) is None and call.initial:
                     self._name_lists.extend((call.ordinal, names) for names in _name_lists(response.body))
                 for found in _objects(response.body):
                     for value in found.values():
@@ -124,9 +166,17 @@ class InitialSightings:
                         or not shape <= found.keys():
                     continue  # another type's entity, whatever its id: read as another type, or shaped otherwise
                 members = {text for value in found.values() if (text := _scalar_text(value)) is not None}
-                if parents <= members:
+                unnamed = parents - members
+                if len(unnamed) > 1 or (unnamed and "" not in members):
+                    continue
+                if ordinal in self._initial_ordinals or not self._named_before(
+                        {spelling} | (parents & members), ordinal):
                     return ordinal
         return None
+
+    def _named_before(self, texts: set[str], ordinal: int) -> bool:
+        """Whether a successful write recorded before ``ordinal`` named one of ``texts``."""
+        return any(self._first_named.get(text, ordinal) < ordinal for text in texts)
 
     def _listed(self, type_name: str, spellings: set[str]) -> int | None:
         """The ordinal of an initial recording of no type's read listing names, among them an id the
@@ -145,8 +195,10 @@ class InitialSightings:
         ordinal = self.showing(entity_type, call_path, raw_id, field)
         if ordinal is None:
             return
+        made = ("made before the capture's first write" if ordinal in self._initial_ordinals else
+                "made after the capture's writes, none of which named it")
         raise CallRefused(
             f'nothing was recorded for {spelled_call}: the state holds no {entity_type.name} whose "{field}" is '
-            f'"{decode_once(raw_id)}", but record {ordinal}, made before the capture\'s first write, shows an object '
-            f"or a list of names naming it with every value of this path, which the state never took in: the "
-            f"application may hold it, so its absence is not answered", http_status=404)
+            f'"{decode_once(raw_id)}", but record {ordinal}, {made}, shows an object or a list of names naming it '
+            f"with every value of this path (or empty text for one), which the state never took in: the application may hold it, so its "
+            f"absence is not answered", http_status=404)
