@@ -132,6 +132,9 @@ class _Explanations:
         self._held = {t.name: entities.held(t) for t in ctx.view.types}
         self._judged: dict[tuple[str, Member, str], list[str]] = {}
 
+    def _referring_words(self, referring: str) -> list[str]:
+        return next((own_words(t) for t in self._ctx.view.types if t.name == referring), [])
+
     def of(self, referring: str, member: Member, field: str) -> list[str]:
         """The types explaining ``referring.member`` (ids compared with ``field`` inside objects)."""
         key = (referring, member, field)
@@ -142,7 +145,8 @@ class _Explanations:
                 if (member.id_member is not None and candidate.id_field != field) or not self._held[candidate.name]:
                     continue
                 context = _context(occurrences, member, own_words(candidate),
-                                   self._held[candidate.name], _min_members(self._ctx))
+                                   self._held[candidate.name], _min_members(self._ctx),
+                                   self._referring_words(referring))
                 subject = f"{referring}.{member.spelled} -> {candidate.name}"
                 if context.held and evaluate(self._ctx.ruleset, TABLE, context, subject=subject).yields.get("explains"):
                     explained.append(candidate.name)
@@ -173,7 +177,8 @@ def _referrers_of(ctx: PlanContext, type_name: str, entities: _Sightings,
                     other.name == type_name and _aliases_identity(entities.of(other.name), member.name,
                                                                   target.id_field))):
                 continue  # the entity's own identity (a Strapi documentId, a zone's name) names no other
-            context = _context(entities.occurrences(other.name, member), member, words, held, _min_members(ctx))
+            context = _context(entities.occurrences(other.name, member), member, words, held, _min_members(ctx),
+                               own_words(other))
             if not context.held:
                 continue  # names no entity of the type: nothing to judge
             if len(context.held) == len(context.values):  # every id held: another type may be named alike
@@ -278,7 +283,8 @@ def _occurrences(values: list[dict[str, Any]], member: Member) -> list[tuple[str
 
 
 def _context(occurrences: list[tuple[str, Any]], member: Member, words: list[str],
-             held: dict[str, list[dict[str, Any]]], min_members: int) -> DeleteReferrerContext:
+             held: dict[str, list[dict[str, Any]]], min_members: int,
+             referring_words: list[str]) -> DeleteReferrerContext:
     id_member = member.id_member
     named: dict[str, None] = {}
     objects = projections = composed = bare = 0
@@ -293,7 +299,7 @@ def _context(occurrences: list[tuple[str, Any]], member: Member, words: list[str
                 composed += 1
             bare += set(inner) == {id_member}
     return DeleteReferrerContext(member=member.name, within=list(member.within), id_member=id_member,
-                                 type_words=words, values=list(named),
+                                 type_words=words, referring_words=referring_words, values=list(named),
                                  held=[t for t in named if t in held], objects=objects, projections=projections,
                                  composed=composed, bare=bare)
 

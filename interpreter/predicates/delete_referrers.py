@@ -38,6 +38,8 @@ class DeleteReferrerContext(BaseModel):
     type_words: list[str] = Field(default_factory=list)
     """The deleted type's own words: the literal segments of its collection path that no parameter
     follows (``versions`` of ``/projects/{project_id}/versions``; ``projects`` there names a parent)."""
+    referring_words: list[str] = Field(default_factory=list)
+    """The referring type's own words, alike (``hosts`` of ``/v1/objects/hosts``)."""
     values: list[str] = Field(default_factory=list)
     """The distinct ids the member names across the referring type's entities, as text."""
     held: list[str] = Field(default_factory=list)
@@ -83,6 +85,29 @@ def referrer_member_names_type(ctx: DeleteReferrerContext, params: NamedMemberPa
         if folded == word or is_plural_of(folded, word, inflected) or is_plural_of(word, folded, inflected):
             return Match({"member": ctx.member, "named_by": segment})
     return Miss(f"{ctx.member!r} names none of the type's words ({', '.join(ctx.type_words) or 'none'})")
+
+
+@predicate("referrer_member_completes_type_word", context="delete-referrer", params=NamedMemberParams)
+def referrer_member_completes_type_word(ctx: DeleteReferrerContext, params: NamedMemberParams) -> Outcome:
+    """One of the deleted type's path words is one of the referring type's words (or its singular)
+    followed by the member's name (or its plural), its reference suffix left off: a host's groups
+    name the hostgroups, a user's role_ids the userroles."""
+    word = alnum_lower(without_reference(ctx.member, params.reference_suffixes))
+    if len(word) < params.min_word_length:
+        return Miss(f"{ctx.member!r} is too short to name a type")
+    inflected = InflectionParams(inflections=params.inflections)
+    for segment in ctx.type_words:
+        folded = alnum_lower(segment)
+        for split in range(params.min_word_length, len(folded) - params.min_word_length + 1):
+            head, tail = folded[:split], folded[split:]
+            if tail != word and not is_plural_of(tail, word, inflected):
+                continue
+            for referring in ctx.referring_words:
+                own = alnum_lower(referring)
+                if head == own or is_plural_of(own, head, inflected):
+                    return Match({"member": ctx.member, "named_by": segment, "referring_word": referring})
+    return Miss(f"no word of the type ({', '.join(ctx.type_words) or 'none'}) is a word of the referring type "
+                f"({', '.join(ctx.referring_words) or 'none'}) followed by {word!r}")
 
 
 class HeldParams(BaseModel):
