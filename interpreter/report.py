@@ -86,10 +86,13 @@ def _reference_text(reference: dict[str, Any]) -> str:
 def _validated(rule: dict[str, Any]) -> dict[str, Any]:
     """A body member whose values the application validates: serving accepts only the recorded successful ones."""
     return {"member": rule["member"], "accepted": list(rule.get("accepted") or ()), "record": rule.get("record"),
-            "status": rule.get("status")}
+            "status": rule.get("status"), **({"layout": rule["layout"]} if rule.get("layout") else {})}
 
 
 def _validated_text(validated: dict[str, Any]) -> str:
+    if validated.get("layout"):
+        return (f"{validated['member']} is validated (record {validated['record']} refused {validated['status']} "
+                f"another layout): only text matching {validated['layout']} accepted")
     accepted = ", ".join(map(repr, validated["accepted"])) or "no value"
     return (f"{validated['member']} is validated (record {validated['record']} refused {validated['status']} "
             f"another value): only {accepted} accepted")

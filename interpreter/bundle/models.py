@@ -865,6 +865,10 @@ class ValidatedValue(_Model):
     """Validated element by element (``validated.quoted-element``: the refusal quoted an array's
     element): ``accepted`` holds the elements successful calls sent, and an array is taken only when
     every element of it is one of them."""
+    layout: str | None = None
+    """Validated by layout (``validated.text-layout``: the refusal named the member, and every
+    successful value kept to one layout the refused one did not): the regular expression a text
+    must match to be taken (``^#[0-9a-f]{6}$``, ``bundle/text_templates``)."""
 
 
 class UnprovenValue(_Model):

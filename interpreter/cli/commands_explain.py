@@ -90,11 +90,15 @@ def reference_line(reference: dict) -> str:
 def _validated(rule) -> dict:
     """A body member whose values the application validates (write-validated-values)."""
     return {"member": rule.member, "accepted": list(rule.accepted), "rule": rule.rule_id, "record": rule.record,
-            "status": rule.status}
+            "status": rule.status, **({"layout": rule.layout} if rule.layout else {})}
 
 
 def validated_line(validated: dict) -> str:
     """``validated kind: only "X-Note" accepted (rule; record N refused 422 another value)``"""
+    if validated.get("layout"):
+        return (f"validated {validated['member']}: only text matching {validated['layout']} accepted, the layout "
+                f"recorded successes kept to ({validated['rule']}; record {validated['record']} refused "
+                f"{validated['status']} another layout)")
     accepted = ", ".join(map(repr, validated["accepted"])) or "no value"
     return (f"validated {validated['member']}: only {accepted} accepted, as recorded successes sent "
             f"({validated['rule']}; record {validated['record']} refused {validated['status']} another value)")

@@ -31,8 +31,21 @@ def with_validated_values(plans: list[WritePlan], ctx: PlanContext) -> list[Writ
     """Each built create or update plan with the members a recorded refusal shows validated, and their traces."""
     if TABLE not in ctx.ruleset.tables:
         return plans
-    return _shared_by_type([_with_validated(plan, ctx) if _judged(plan) or _teaches(plan) else plan
+    kin = _successes_by_written(plans, ctx)
+    return _shared_by_type([_with_validated(plan, ctx, kin) if _judged(plan) or _teaches(plan) else plan
                             for plan in plans], ctx)
+
+
+def _successes_by_written(plans: list[WritePlan], ctx: PlanContext) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """The bodies each judged write's successful calls sent, by what its members are written to
+    (a layout the create's refusal shows is kept by the values the type's updates sent too)."""
+    kin: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for plan in plans:
+        if _judged(plan) or _teaches(plan):
+            kin.setdefault(_written(plan), []).extend(
+                (plan.tool, body) for record in _calls(plan, ctx)
+                if record.succeeded and (body := _sent_body(record, plan)) is not None)
+    return kin
 
 
 def _shared_by_type(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
@@ -90,7 +103,8 @@ def _value_refusal(status: int) -> bool:
     return 400 <= status < 500 and status not in NOT_VALUE_REFUSALS
 
 
-def _with_validated(plan: WritePlan, ctx: PlanContext) -> WritePlan:
+def _with_validated(plan: WritePlan, ctx: PlanContext,
+                    kin: dict[str, list[tuple[str, dict[str, Any]]]]) -> WritePlan:
     calls = [(record, body) for record in _calls(plan, ctx) if (body := _sent_body(record, plan)) is not None]
     successes = [body for record, body in calls if record.succeeded]
     refusals = [(record, body) for record, body in calls if _value_refusal(record.status)]
@@ -98,13 +112,15 @@ def _with_validated(plan: WritePlan, ctx: PlanContext) -> WritePlan:
         return plan
     members = [m.member for m in plan.members if m.admission != "not-accepted"
                and m.member not in {r.member for r in plan.references}]
+    kin_successes = [body for tool, body in kin.get(_written(plan), ()) if tool != plan.tool]
     validated: dict[str, ValidatedValue] = {}
     events: list[TraceEvent] = []
     for record, body in refusals:
         refusal = ValueRefusal(ordinal=record.ordinal, status=record.status, sent=body,
                                answer=record.response.text or "")
         decision = evaluate(ctx.ruleset, TABLE, WriteValidatedValueContext(refusal=refusal, successes=successes,
-                                                                           members=members),
+                                                                           members=members,
+                                                                           kin_successes=kin_successes),
                             subject=f"{plan.tool} record {record.ordinal}")
         events.extend(decision.events)
         member = decision.evidence.get("member")
@@ -114,7 +130,8 @@ def _with_validated(plan: WritePlan, ctx: PlanContext) -> WritePlan:
         validated[member] = ValidatedValue(member=member, accepted=tuple(_accepted(successes, member, by == "element")),
                                            rule_id=str(decision.rule_id), record=record.ordinal, status=record.status,
                                            by_shape=by == "shape", by_element=by == "element",
-                                           refused_value=body.get(member) if by == "shape" else None)
+                                           refused_value=body.get(member) if by == "shape" else None,
+                                           layout=decision.evidence.get("pattern") if by == "layout" else None)
     if not events:
         return plan
     return plan.model_copy(update={"validated_values": tuple(validated.values()),

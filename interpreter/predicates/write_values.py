@@ -13,11 +13,15 @@ only recorded names would refuse nearly every new entity.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.text_templates import keeps_template, text_template, text_template_runs
 from capenv.interpreter.bundle.value_shapes import shaped_like, value_shape
+from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
@@ -42,6 +46,9 @@ class WriteValidatedValueContext(BaseModel):
     """The body objects the tool's successful calls sent."""
     members: list[str] = Field(default_factory=list)
     """The members serving accepts (a member it refuses needs no value check)."""
+    kin_successes: list[dict[str, Any]] = Field(default_factory=list)
+    """The body objects successful calls of the type's other creates and updates sent: they store
+    the same members, so their values show the same member's layout."""
 
 
 class RefusalParams(BaseModel):
@@ -219,3 +226,74 @@ def refusal_differs_in_one_member_by_shape(ctx: WriteValidatedValueContext, para
             return Match({"member": member, "record": ctx.refusal.ordinal, "status": ctx.refusal.status,
                           "shape": value_shape(value)})
     return Miss("no successful call's body differs from the refused one in one served member only")
+
+
+class TemplateParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+    """As ``RefusalParams.statuses``."""
+    min_distinct: int = Field(ge=2)
+    """How many distinct successful values of the member must keep to the layout (one value is
+    every layout's example: its own characters say nothing of what varies)."""
+    alphabets: list[str] = Field(min_length=1)
+    """The alphabets a run of letters and digits is drawn from, narrowest first, each a regular
+    expression character class body (``0-9a-f``)."""
+    plain_alphabets: list[str] = Field(default_factory=list)
+    """Alphabets of words and numbers: values whose every run is drawn from one of them are words
+    from a vocabulary (``optional``, ``required``: an enumeration whose words may share a length,
+    which a layout would wrongly accept any word of) or numbers written as text (``7.00``, whose
+    count of digits varies by value: ``19.00`` is one too)."""
+
+
+def _named(answer: str) -> set[str]:
+    """The names an answer gives: a JSON answer's keys and text values at any depth (an error
+    keyed by its field, ``{"color": ["Enter a valid value."]}``, or naming it, ``{"field":
+    "color"}``), else the words of its text."""
+    try:
+        parsed = json.loads(answer)
+    except ValueError:
+        return set(re.findall(r"\w+", answer))
+    names: set[str] = set()
+    pending = [parsed]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            names.update(value)
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, str):
+            names.add(value)
+    return names
+
+
+@predicate("refusal_names_one_member_off_template", context="write-validated-value", params=TemplateParams)
+def refusal_names_one_member_off_template(ctx: WriteValidatedValueContext, params: TemplateParams) -> Outcome:
+    """The refusal's answer names exactly one served member whose value no successful call sent
+    (``{"color": ["Enter a valid value."]}``), every value the type's successful creates and
+    updates sent it keeps to one layout (``#`` and six hexadecimal characters), and the refused
+    value does not (``red``): the application validates the member's layout, whatever else the
+    refused body sent."""
+    if ctx.refusal.status not in params.statuses:
+        return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
+    new = [m for m, v in ctx.refusal.sent.items() if m in ctx.members
+           and not any(m in s and same_json(s[m], v) for s in ctx.successes)]
+    named = sorted(set(new) & _named(ctx.refusal.answer))
+    if len(named) != 1:
+        return Miss(f"the answer names {len(named)} member(s) whose value only the refused call sent, not one")
+    member = named[0]
+    values = [s[member] for s in ctx.successes + ctx.kin_successes if member in s]
+    distinct = {dumps(v) for v in values}
+    if len(distinct) < params.min_distinct:
+        return Miss(f"{member!r}: {len(distinct)} distinct successful value(s), fewer than {params.min_distinct}")
+    pattern = text_template(values, params.alphabets)
+    if pattern is None:
+        return Miss(f"{member!r}: the successful values keep to no one layout of text")
+    runs = text_template_runs(pattern)
+    if all(run in params.plain_alphabets for run in runs):
+        return Miss(f"{member!r}: the successful values are words or numbers ({pattern}), not a layout")
+    if keeps_template(ctx.refusal.sent[member], pattern):
+        return Miss(f"{member!r}: the refused value keeps the successful values' layout {pattern}")
+    return Match({"member": member, "record": ctx.refusal.ordinal, "status": ctx.refusal.status,
+                  "pattern": pattern})

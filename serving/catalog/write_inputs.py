@@ -142,7 +142,8 @@ class WriteInputs:
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             validated = self.validated_values.get(member.member)
             shape = shape_schema(validated.accepted, validated.refused_value) or {} \
-                if validated is not None and validated.by_shape else {}
+                if validated is not None and validated.by_shape else \
+                {"type": "string", "pattern": validated.layout} if validated is not None and validated.layout else {}
             if "type" in prop and shape.get("type", prop["type"]) != prop["type"]:
                 # values shaped on another tool of the type, of another kind than this tool's calls
                 # sent: the member's own kind decides (serving refuses the other kind)
@@ -151,6 +152,12 @@ class WriteInputs:
                 prop["items"] = {"enum": list(validated.accepted)}
                 said = (f"the application validates its elements (recorded call {validated.record} was refused "
                         f"{validated.status}); accepted only with elements a recorded call succeeded with")
+                prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
+            elif validated is not None and validated.layout:  # the schema says it, so validation enforces it
+                prop.update(shape)
+                said = (f"the application validates its layout (recorded call {validated.record} was refused "
+                        f"{validated.status}); accepted only as text matching {validated.layout}, as every value a "
+                        "recorded call succeeded with did")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             elif validated is not None and validated.by_shape:  # the schema says it, so validation enforces it
                 prop.update(shape)
@@ -401,6 +408,11 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
             parts.append(f'"{validated.member}" is validated by the application element by element (recorded call '
                          f"{validated.record} was refused {validated.status}): accepted only with elements a recorded "
                          f"call succeeded with: {accepted}.")
+            continue
+        if validated.layout:
+            parts.append(f'"{validated.member}" is validated by the application (recorded call {validated.record} '
+                         f"was refused {validated.status}): accepted only as text matching {validated.layout}, the "
+                         "layout every value a recorded call succeeded with kept to.")
             continue
         if validated.by_shape:
             shapes = ", ".join(sorted({s for v in validated.accepted if (s := value_shape(v))})) or "none"

@@ -13,6 +13,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.models import ValidatedValue, WritePlan
+from capenv.interpreter.bundle.text_templates import keeps_template
 from capenv.interpreter.bundle.value_shapes import shaped_like, value_shape
 from capenv.interpreter.bundle.values import same_json
 
@@ -28,6 +29,9 @@ def check_validated_values(plan: WritePlan, body: dict[str, Any]) -> None:
         if rule.by_element:
             if not isinstance(value, list) or not all(any(same_json(e, a) for a in rule.accepted) for e in value):
                 raise WriteRefusal(element_refusal_message(rule, value))
+        elif rule.layout is not None:
+            if not keeps_template(value, rule.layout) and not any(same_json(value, a) for a in rule.accepted):
+                raise WriteRefusal(layout_refusal_message(rule, value))
         elif rule.by_shape:
             if not shaped_like(value, rule.accepted, rule.refused_value):
                 raise WriteRefusal(shape_refusal_message(rule, value))
@@ -40,6 +44,12 @@ def shape_refusal_message(rule: ValidatedValue, value: Any) -> str:
     return (f"member {rule.member!r} is {dumps(value).decode()}: the application validates it (recorded call "
             f"{rule.record} was refused {rule.status} for a value shaped otherwise), and this environment accepts "
             f"only values shaped like those a recorded call succeeded with ({shapes})")
+
+
+def layout_refusal_message(rule: ValidatedValue, value: Any) -> str:
+    return (f"member {rule.member!r} is {dumps(value).decode()}: the application validates its layout (recorded "
+            f"call {rule.record} was refused {rule.status} for a value of another layout), and this environment "
+            f"accepts only text matching {rule.layout}, as every value a recorded call succeeded with did")
 
 
 def element_refusal_message(rule: ValidatedValue, value: Any) -> str:

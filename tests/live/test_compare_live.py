@@ -62,10 +62,7 @@ def check(app: str, results: list[CallResult]) -> None:
     assert agreeing >= MIN_AGREEING.get(app, 1), f"{app}: only {agreeing} calls agree"
 
 
-KNOWN_WRONG: dict[str, str] = {
-    "pretalx": "a PATCH of a track's color with a value unlike any the capture shows accepted (blue-ish; the "
-               "capture refused a create's color red 400) is served 200 where pretalx answers 400",
-}
+KNOWN_WRONG: dict[str, str] = {}
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
 
