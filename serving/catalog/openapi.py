@@ -15,6 +15,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote_plus
 
+from jsonschema import Draft202012Validator
+
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import Recording
 from capenv.serving.writes.calls import ABSENCE_STATUSES
@@ -140,10 +142,17 @@ def _query_parameters(query: dict[str, Any] | None) -> list[dict[str, Any]]:
         schema = dict(named[name])
         description = schema.pop("description", None)
         parameter = {"name": name, "in": "query", "required": False, "schema": schema}
+        if _admits_empty_text(schema):
+            parameter["allowEmptyValue"] = True  # a recorded call sent it empty (`?q=`): its schema takes ""
         if description:
             parameter["description"] = description
         found.append(parameter)
     return found
+
+
+def _admits_empty_text(schema: dict[str, Any]) -> bool:
+    """The schema takes the empty string (a query value sent as ``name=``)."""
+    return Draft202012Validator(schema).is_valid("")
 
 
 def _request_body(entry: CatalogEntry, bundle: Bundle, schema: dict[str, Any], required: bool) -> dict[str, Any]:

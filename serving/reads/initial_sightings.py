@@ -25,6 +25,11 @@ A path value the object does not name is matched by a member holding empty text,
 only one left: the application names an entity whose id is empty text by an id the capture does not
 show, and this value may be that one (RabbitMQ lists the default exchange's bindings with the
 source ``""`` and names that exchange ``amq.default`` in paths; its bindings are no missing ones).
+
+So is the absence of an id whose own item path a successful initial GET extends (a read of a part
+of that very entity, ``/pages/Home/history`` or ``/pages/Home/bare`` answered 200 when only those
+were read, never ``/pages/Home`` itself): the application answered for that entity before any
+write.
 """
 
 from __future__ import annotations
@@ -102,6 +107,8 @@ class InitialSightings:
         self._by_value: dict[str, list[tuple[int, str | None, dict[str, Any]]]] = {}
         self._name_lists: list[tuple[int, frozenset[str]]] = []
         self._initial_ordinals: set[int] = set()
+        self._answered: list[tuple[int, Segments]] = []
+        """The successful initial GETs, by the path's segments (decoded once)."""
         self._first_named: dict[str, int] = {}
         """Per text, the ordinal of the first successful write naming it (path, body or answer)."""
         typed = {read_view.tool: read_view.type for read_view in view.views}
@@ -114,6 +121,8 @@ class InitialSightings:
                     for text in _named_by(call):
                         self._first_named[text] = min(call.ordinal, self._first_named.get(text, call.ordinal))
                     continue
+                if call.initial and call.method == "GET":
+                    self._answered.append((call.ordinal, _segments(call.path)))
                 if not response.is_json:
                     continue
                 if call.initial:
@@ -178,6 +187,13 @@ class InitialSightings:
         """Whether a successful write recorded before ``ordinal`` named one of ``texts``."""
         return any(self._first_named.get(text, ordinal) < ordinal for text in texts)
 
+    def beneath(self, call_path: str) -> int | None:
+        """The ordinal of a successful initial GET of a path extending ``call_path`` (a part of the
+        entity the call names, read before the capture's first write), or None."""
+        wanted = _segments(call_path)
+        return min((ordinal for ordinal, path in self._answered
+                    if len(path) > len(wanted) and path[:len(wanted)] == wanted), default=None)
+
     def _listed(self, type_name: str, spellings: set[str]) -> int | None:
         """The ordinal of an initial recording of no type's read listing names, among them an id the
         state held of ``type_name`` at its start and one of ``spellings`` (``/_all_dbs`` answering
@@ -194,7 +210,14 @@ class InitialSightings:
             return
         ordinal = self.showing(entity_type, call_path, raw_id, field)
         if ordinal is None:
-            return
+            beneath = self.beneath(call_path)
+            if beneath is None:
+                return
+            raise CallRefused(
+                f'nothing was recorded for {spelled_call}: the state holds no {entity_type.name} whose "{field}" is '
+                f'"{decode_once(raw_id)}", but record {beneath}, made before the capture\'s first write, answered a '
+                f"read of a part of it (a path extending this one): the application held it, so its absence is not "
+                f"answered", http_status=404)
         made = ("made before the capture's first write" if ordinal in self._initial_ordinals else
                 "made after the capture's writes, none of which named it")
         raise CallRefused(

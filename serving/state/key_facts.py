@@ -34,8 +34,9 @@ def id_shape(value: Any) -> str | None:
 
 
 def spelled(text: str) -> str:
-    """``loose_spelling``, a number's leading zeros dropped too."""
-    loose = loose_spelling(text)
+    """``loose_spelling``, a number's leading zeros dropped too, and a space read as an underscore
+    (a wiki reads the title ``Front desk`` as the page ``Front_desk``)."""
+    loose = loose_spelling(text).replace(" ", "_")
     return (loose.lstrip("0") or "0") if loose.isdigit() else loose
 
 

@@ -1,6 +1,7 @@
 """Other spellings of a held key: an id that differs from a held one only by a final dot, by
-letter case, by dashes, or by leading zeros of a number (a Rails application reads ``/projects/01``
-as project 1).
+letter case, by dashes, by spaces for underscores, or by leading zeros of a number (a Rails
+application reads ``/projects/01`` as project 1; a wiki reads ``/pages/Front%20desk`` as the
+page ``Front_desk``).
 
 Many applications read such a spelling as the entity itself (a DNS name is the same with or
 without its final dot, and in any letter case: PowerDNS answers ``/zones/example.org`` with the
@@ -36,5 +37,6 @@ def held_spelled_otherwise(collection: HeldCollection, raw_id: str, field_name: 
 def other_spelling_refusal(type_name: str, raw_id: str, held: list[Any]) -> str:
     shown = ", ".join(f'"{key_of(value)}"' for value in held[:3])
     return (f'no {type_name} entity "{decode_once(raw_id)}" is held, but {shown} is: the application may read '
-            "this spelling (another letter case, without or with a final dot, dashes or leading zeros) as that "
+            "this spelling (another letter case, without or with a final dot, dashes or leading zeros, spaces "
+            "for underscores) as that "
             f"entity, which the capture does not show; call it by {shown}")

@@ -163,3 +163,28 @@ def test_a_path_value_an_object_holds_as_empty_text_may_name_it():
         assert b"but record 2, made before" in answer.body, answer.body
     # a grant no recording shows is still answered missing, wherever it is read
     assert http(runtime, "GET", "/spaces/main/grants/zed").body == b'{"error":"Object Not Found"}'
+
+
+def parts_app() -> HarBuilder:
+    """Notes read whole at /notes/{name} (two of them), others only through a part of themselves
+    (/notes/{name}/meta) before any write; a note never read answers 404."""
+    alpha, beta = {"name": "alpha", "text": "one"}, {"name": "beta", "text": "two"}
+    return (HarBuilder()
+            .call("GET", "/notes/alpha", response=alpha)
+            .call("GET", "/notes/beta", response=beta)
+            .call("GET", "/notes/gamma/meta", response={"name": "gamma", "size": 3})
+            .call("GET", "/notes/zeta", status=404, response=MISSING)
+            .call("PUT", "/notes/alpha", body={"name": "alpha", "text": "uno"}, response={"name": "alpha", "text": "uno"})
+            .call("GET", "/notes/alpha", response={"name": "alpha", "text": "uno"})
+            .call("GET", "/notes/delta/meta", response={"name": "delta", "size": 1}))
+
+
+def test_an_entity_whose_part_an_initial_recording_answered_is_refused_not_answered_missing():
+    # must not: the learned 404 for gamma, whose /meta the application answered 200 before any write
+    runtime = EnvironmentRuntime(build_from(parts_app()))
+    answer = http(runtime, "GET", "/notes/gamma")
+    assert answer.status == 404 and b"Object Not Found" not in answer.body
+    assert b"(a path extending this one)" in answer.body, answer.body
+    # a part read only after the first write tells nothing of the start: the learned absence stands
+    assert http(runtime, "GET", "/notes/delta").body == b'{"error":"Object Not Found"}'
+    assert http(runtime, "GET", "/notes/omega").body == b'{"error":"Object Not Found"}'

@@ -116,3 +116,21 @@ def test_replay_only_describes_no_write(bundle_dir) -> None:
         assert json.loads(dumps(document))["x-capenv-not-served"]
     finally:
         runtime.close()
+
+
+def test_a_query_parameter_recorded_empty_is_described_as_allowed_empty() -> None:
+    """A search recorded with ``?q=`` (the application answered it 400): the tool takes the empty
+    text, so the document says so (``allowEmptyValue``), or an OpenAPI client refuses the call
+    before it is sent (regression: openapi-core raised EmptyQueryParameterValue)."""
+    from support.capture_runs import build_from
+    from support.har_builder import HarBuilder
+
+    har = (HarBuilder()
+           .call("GET", "/search", query=[("q", "lamp")], response={"hits": [{"id": 1, "name": "lamp"}]})
+           .call("GET", "/search", query=[("q", "desk")], response={"hits": []})
+           .call("GET", "/search", query=[("q", "")], status=400, response={"error": "q must be set"}))
+    document = _document(EnvironmentRuntime(build_from(har)))
+    validate(document)
+    parameters = [p for item in document["paths"].values() for op in item.values() for p in op.get("parameters", ())
+                  if p["in"] == "query" and p["name"] == "q"]
+    assert parameters and all(p.get("allowEmptyValue") is True for p in parameters), parameters
