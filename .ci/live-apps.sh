@@ -40,6 +40,11 @@
 #   with dpkg -x into .ci/cache/wordpress; it runs on Debian's php-cli, php-mysql and
 #   mariadb-server, system installs as for Redmine: `apt-get install --no-install-recommends`, ~2.5 min,
 #   no service starts), then ~5 s once for its template database in .ci/cache/wordpress-template.
+#   MediaWiki 1.39.17 (Debian bookworm's mediawiki and mediawiki-classes .debs, fetched with apt-get
+#   download and unpacked with dpkg -x into .ci/cache/mediawiki, ~285 MB; it runs on Debian's
+#   php-cli with php-sqlite3, php-intl, php-mbstring and php-xml, system installs as for WordPress:
+#   ~40 s; no service starts, no web server: `php -S`), ~1 min in all, then ~10 s once for its
+#   template databases (install.php and the seed) in .ci/cache/mediawiki-template.
 #   RabbitMQ 3.10.8 (Debian bookworm's rabbitmq-server with the seventeen Erlang 25 packages it
 #   needs, fetched with apt-get download and unpacked with dpkg -x into one tree: nothing installed
 #   system-wide, no service started; its `erl` script is made to find its own root) ~10 s, 90 MB.
@@ -104,6 +109,7 @@ PARSE_SERVER_VERSION=9.10.0
 UNLEASH_VERSION=7.5.1
 WORDPRESS_VERSION=6.1.9
 WORDPRESS_DEB_VERSION=6.1.9+dfsg1-0+deb12u1
+MEDIAWIKI_DEB_VERSION=1:1.39.17-1+deb12u2
 RABBITMQ_DEB_VERSION=3.10.8-1.1+deb12u1
 RABBITMQ_ERLANG_DEB_VERSION=1:25.2.3+dfsg-1+deb12u4
 ROUNDUP_VERSION=2.6.0
@@ -159,6 +165,8 @@ PARSE_SERVER_DIR="$CACHE/parse-server"
 UNLEASH_DIR="$CACHE/unleash"
 WORDPRESS_DIR="$CACHE/wordpress"
 WORDPRESS_TEMPLATE="$CACHE/wordpress-template"
+MEDIAWIKI_DIR="$CACHE/mediawiki"
+MEDIAWIKI_TEMPLATE="$CACHE/mediawiki-template"
 RABBITMQ_DIR="$CACHE/rabbitmq"
 ROUNDUP_VENV="$CACHE/venv-roundup"
 FLEXGET_VENV="$CACHE/venv-flexget"
@@ -667,6 +675,59 @@ install_wordpress() {
     rm -rf "$home"
 }
 
+installed_mediawiki_version() {  # the unpacked MediaWiki's Debian version when php and its extensions are there too, or nothing
+    [ -f "$MEDIAWIKI_DIR/usr/share/mediawiki/includes/Setup.php" ] && [ -f "$MEDIAWIKI_DIR/installed-version" ] \
+        && command -v php >/dev/null \
+        && php -r 'foreach (["pdo_sqlite", "intl", "mbstring", "xml"] as $e) if (!extension_loaded($e)) exit(1);' 2>/dev/null \
+        && cat "$MEDIAWIKI_DIR/installed-version" || true
+}
+
+install_mediawiki() {
+    # MediaWiki itself is PHP source: the two .debs unpacked (dpkg -x), as their Depends (apache2 or
+    # another httpd) are not needed by `php -S`. PHP and its extensions are system installs, as for
+    # WordPress; captures/mediawiki/start.sh serves the unpacked tree with a LocalSettings.php of
+    # its own (MW_CONFIG_FILE) and SQLite databases in its home.
+    if [ "$(installed_mediawiki_version)" = "$MEDIAWIKI_DEB_VERSION" ]; then
+        say "mediawiki $MEDIAWIKI_DEB_VERSION already in $MEDIAWIKI_DIR"
+    else
+        if ! command -v php >/dev/null \
+                || ! php -r 'foreach (["pdo_sqlite", "intl", "mbstring", "xml"] as $e) if (!extension_loaded($e)) exit(1);'; then
+            command -v apt-get >/dev/null || { say "apt-get not found: PHP comes from Debian bookworm packages" >&2; return 1; }
+            local sudo=""
+            [ "$(id -u)" = 0 ] || sudo="sudo"
+            say "apt-get install php-cli php-sqlite3 php-intl php-mbstring php-xml"
+            if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                    php-cli php-sqlite3 php-intl php-mbstring php-xml >/dev/null; then
+                $sudo apt-get update -q >/dev/null
+                $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                    php-cli php-sqlite3 php-intl php-mbstring php-xml >/dev/null
+            fi
+        fi
+        local debs packages=("mediawiki=$MEDIAWIKI_DEB_VERSION" "mediawiki-classes=$MEDIAWIKI_DEB_VERSION") deb
+        debs="$(mktemp -d)"
+        say "apt-get download mediawiki=$MEDIAWIKI_DEB_VERSION mediawiki-classes, dpkg -x into $MEDIAWIKI_DIR"
+        if ! (cd "$debs" && apt-get download -q "${packages[@]}" >/dev/null 2>&1); then
+            apt-get update -q >/dev/null
+            (cd "$debs" && apt-get download -q "${packages[@]}" 2>&1 | { grep -v '^W: Download is performed unsandboxed' || true; })
+        fi
+        [ "$(ls "$debs"/*.deb 2>/dev/null | wc -l)" = "${#packages[@]}" ] \
+            || { say "apt-get download did not fetch the ${#packages[@]} packages" >&2; rm -rf "$debs"; return 1; }
+        rm -rf "$MEDIAWIKI_DIR" "$MEDIAWIKI_TEMPLATE"
+        mkdir -p "$MEDIAWIKI_DIR"
+        for deb in "$debs"/*.deb; do dpkg -x "$deb" "$MEDIAWIKI_DIR"; done
+        rm -rf "$debs"
+        echo "$MEDIAWIKI_DEB_VERSION" > "$MEDIAWIKI_DIR/installed-version"
+    fi
+    if [ ! -f "$MEDIAWIKI_TEMPLATE/data/wiki.sqlite" ]; then
+        local home
+        home="$(mktemp -d)"
+        say "mediawiki: preparing the template databases in $MEDIAWIKI_TEMPLATE"
+        MEDIAWIKI_ROOT="$PWD/$MEDIAWIKI_DIR/usr/share/mediawiki" MEDIAWIKI_TEMPLATE="$PWD/$MEDIAWIKI_TEMPLATE" \
+            bash captures/mediawiki/start.sh --prepare-only "$home" || { rm -rf "$home"; return 1; }
+        rm -rf "$home"
+    fi
+}
+
 RABBITMQ_ERLANG_PACKAGES="erlang-base erlang-asn1 erlang-crypto erlang-eldap erlang-ftp erlang-inets erlang-mnesia
     erlang-os-mon erlang-parsetools erlang-public-key erlang-runtime-tools erlang-snmp erlang-ssl erlang-syntax-tools
     erlang-tftp erlang-tools erlang-xmerl"
@@ -738,6 +799,7 @@ install_system_group() {  # apt-get and dpkg: one at a time
     install_caddy
     install_redmine
     install_wordpress
+    install_mediawiki
     install_rabbitmq
     install_icinga2
 }
@@ -826,6 +888,7 @@ status() {
     say "parse-server: $(installed_npm_version parse-server "$PARSE_SERVER_DIR" || true) ($PARSE_SERVER_DIR)"
     say "unleash:     $(installed_npm_version unleash-server "$UNLEASH_DIR" || true) ($UNLEASH_DIR)"
     say "wordpress:   $(installed_wordpress_version) ($WORDPRESS_DIR, template $WORDPRESS_TEMPLATE)"
+    say "mediawiki:   $(installed_mediawiki_version) ($MEDIAWIKI_DIR, template $MEDIAWIKI_TEMPLATE)"
     say "roundup:     $(installed_pip_version "$ROUNDUP_VENV" roundup) ($ROUNDUP_VENV)"
     say "flexget:     $(installed_pip_version "$FLEXGET_VENV" flexget) ($FLEXGET_VENV)"
     say "pouchdb-server: $(installed_npm_version pouchdb-server "$POUCHDB_SERVER_DIR" || true) ($POUCHDB_SERVER_DIR)"

@@ -347,6 +347,18 @@ def _wordpress_env() -> dict[str, str]:
     return {"WORDPRESS_ROOT": str(root), "WORDPRESS_TEMPLATE": str(CACHE / "wordpress-template")}
 
 
+def _mediawiki_env() -> dict[str, str]:
+    """The unpacked Debian mediawiki and mediawiki-classes packages, Debian's php-cli with its SQLite,
+    intl, mbstring and xml extensions (system installs), and the folder where start.sh keeps its
+    template databases (made by the first start: ~10 s)."""
+    root = CACHE / "mediawiki" / "usr" / "share" / "mediawiki"
+    if not (root / "includes" / "Setup.php").exists():
+        raise NotInstalled(f"mediawiki 1.39 is not installed (unpacked) in {_shown(root)}")
+    if shutil.which("php") is None:
+        raise NotInstalled("php is not installed (Debian's php-cli, php-sqlite3, php-intl, php-mbstring, php-xml)")
+    return {"MEDIAWIKI_ROOT": str(root), "MEDIAWIKI_TEMPLATE": str(CACHE / "mediawiki-template")}
+
+
 def _rabbitmq_env() -> dict[str, str]:
     """The unpacked Debian packages (``dpkg -x``): rabbitmq-server and the Erlang it runs on."""
     root = CACHE / "rabbitmq"
@@ -422,6 +434,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                             ready_line="parse-server READY"),
     "wordpress": AppSpec("wordpress", _wordpress_env, _home_start("wordpress"), "/wp-json/", 120.0,
                          ready_line="wordpress READY"),
+    "mediawiki": AppSpec("mediawiki", _mediawiki_env, _home_start("mediawiki"), "/rest.php/v1/page/Main_Page/bare",
+                         120.0, ready_line="mediawiki READY"),
     "rabbitmq": AppSpec("rabbitmq", _rabbitmq_env, _home_start("rabbitmq"), "/api/whoami", 120.0,
                         ready_line="rabbitmq READY", ready_authorization=RABBITMQ_ADMIN),
     "roundup": AppSpec("roundup", _venv_env("roundup", "roundup-server", "2.6.0"), _home_start("roundup"),
