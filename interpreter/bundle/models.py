@@ -633,7 +633,9 @@ class InsertRule(_Model):
     """The recorded listing shows the create where ``kind`` puts it, but another member of the
     entities orders it as well (``insert.first-unproven``): serving places it so, and refuses a
     list of the collection showing it beside another (``reads/list_places``), since where the
-    application lists the next create the capture cannot show."""
+    application lists the next create the capture cannot show. For a ``sorted`` kind
+    (``insert.id-ascending-unproven``), the order the entities were made in fits the listings as
+    well: only a create the sort places anywhere but last is refused so."""
 
 
 class Address(_Model):

@@ -138,6 +138,36 @@ def later_listing_places(ctx: InsertCandidateContext, params: OrderParams) -> Ou
     return Match({"later": detail}) if placed else Miss(detail)
 
 
+class InsertionApartParams(OrderParams):
+    time_ordered_patterns: dict[str, str]
+    """Identity kinds that count up with the creation time (``RandomIdParams``): their order is
+    the order the entities were made in, so a listing by them is no other order than that."""
+
+
+@predicate("sort_unproven_against_insertion", context="insert-candidate", params=InsertionApartParams)
+def sort_unproven_against_insertion(ctx: InsertCandidateContext, params: InsertionApartParams) -> Outcome:
+    """An order by an identity that does not count up with the creation time (a name the client
+    chose) which no later listing tells from the order the entities were made in: every create
+    the capture listed afterwards sorts last by it too (pools p2, p3 after default_pool and p1),
+    and the initial listings may simply be in the order their entities were made. A create whose
+    identity sorts before a held one (apool) is then placed by a guess."""
+    if params.by != "id":
+        return Miss("only an order by the identity is judged here")
+    value = str(ctx.created.get(ctx.id_field, ""))
+    kind = _id_kind(value, params.time_ordered_patterns)
+    if kind is not None:
+        return Miss(f"{value!r} is a time-ordered identity ({kind}): an order by it is the order of creation")
+    field = _sorted_field(ctx, params.by, params.descending)
+    if field is None:
+        return Miss(f"the initial listings admit no {params.by} order")
+    if ctx.later_members is not None:
+        placed, detail = _placed_as(ctx, _rule(params.by, field, params.descending))
+        last, _ = _placed_as(ctx, _rule("last", None, False))
+        if placed and not last:
+            return Miss(f"a later listing shows the create where the order puts it and not last ({detail})")
+    return Match({"field": field, "later": "none" if ctx.later_members is None else "placed last alike"})
+
+
 def _scalar(value: object) -> bool:
     return value is None or isinstance(value, (str, int, float, bool)) or hasattr(value, "text")
 

@@ -29,7 +29,9 @@ def refuse_unplaced(held: HeldCollection | None, type_name: str) -> None:
         f"this {type_name} list is not modelled over the current state: a served create or update placed {shown}, "
         f"and the capture never showed where the application lists such a {type_name} (an update may keep its place "
         "or move it last, as an unsorted table's storage order does, or first, as a list newest first does; a create "
-        "listed first may be ordered by another of its members, which the recorded list orders alike); "
+        "listed first may be ordered by another of its members, which the recorded list orders alike; a create sorted "
+        "by a name may be listed last instead, in the order the entities were made, which the recorded lists follow "
+        "alike); "
         "item reads answer it, and the list answers again after data/reset or data/add", http_status=409)
 
 

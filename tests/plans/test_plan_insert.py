@@ -147,12 +147,15 @@ def test_generated_ids_every_creation_clock_lists_otherwise_sort_only_after_last
 
 
 def test_generated_ids_a_creation_clock_lists_alike_keep_the_sort():
-    """The same tokens, made in their id order: the sort by id is no coincidence."""
+    """The same tokens, made in their id order: the listing is sorted by id, and by the order the
+    entities were made in alike, so the sort stands unproven against that order (a create it puts
+    anywhere but last leaves the list refused)."""
     made_at = ["2025-12-31T00:00:01.000Z", "2025-12-31T00:00:02.000Z", "2025-12-31T00:00:03.000Z"]
     entities = [{"id": i, "title": t, "createdAt": c} for i, t, c in zip(TOKENS, "abc", made_at)]
     made = {"id": "z9Zz9", "title": "n", "createdAt": "2026-01-01T00:00:00.400Z"}
     create = _create_after(items_app(entities), made)
-    assert (create.insert.rule_id, create.insert.field) == ("insert.id-ascending", "id")
+    assert (create.insert.rule_id, create.insert.field, create.insert.unproven) == \
+        ("insert.id-ascending-unproven", "id", True)
 
 
 def test_a_sort_a_later_listing_breaks_is_not_kept():
