@@ -23,7 +23,7 @@ from capenv.interpreter.view.build import build_view
 from capenv.interpreter.view.accept_defaults import required_accepts
 from capenv.interpreter.view.live_reports import live_reports
 from capenv.interpreter.view.negotiation import request_variants, without_variants
-from capenv.interpreter.view.credentials import read_credentials
+from capenv.interpreter.view.credentials import read_credentials, static_credentials
 from capenv.interpreter.view.unrouted_spellings import without_unrouted
 from capenv.interpreter.view.replay_facts import replay_table
 from capenv.interpreter.view.unauthenticated import unauthenticated_reads
@@ -149,10 +149,15 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
         reports, report_traces = live_reports(manifest, view, by_ordinal, ruleset)
         view = view.model_copy(update={"traces": view.traces + report_traces}) if report_traces else view
         credentials = read_credentials(manifest, view, by_ordinal, ruleset)
+        required = {h for names in credentials.values() for h in names} | {
+            h for plan in view.writes for p in (plan, *plan.variants) for h in p.credential_headers}
+        static, static_traces = static_credentials(required, by_ordinal, ruleset)
+        view = view.model_copy(update={"traces": view.traces + static_traces}) if static_traces else view
         accepts, accept_traces = required_accepts(manifest, by_ordinal, ruleset)
         view = view.model_copy(update={"traces": view.traces + accept_traces}) if accept_traces else view
         replay = replay_table(evidence, manifest, view, variants).model_copy(update={
             "live_reports": reports, "credential_headers": credentials, "required_accept": accepts,
+            "static_credentials": static,
             "pinned_headers": pinned_headers(manifest, by_ordinal, ruleset),
             "unauthenticated": tuple(sorted(unauthenticated_reads(list(evidence.records), ruleset)))})
         return Bundle(info=info, manifest=manifest, view=view, replay=replay,

@@ -546,6 +546,20 @@ class RecordedCall(_Model):
     else one ``name: value`` line per header of ``ReplayTable.variant_headers``."""
 
 
+class StaticCredential(_Model):
+    """A credentials header whose value is static across the capture (``write-credential-values``):
+    one value or a few, no recorded answer issuing it and no client minting it per call. An HTTP
+    call sending it with another value is refused (the application answers a wrong password or key
+    401/403). Only digests are kept (``bundle/credential_values``): no bundle holds the secret."""
+
+    compare: str
+    """How a value is compared: ``value`` (whole, the scheme's word in any case) or
+    ``user-password`` (HTTP Basic, decoded)."""
+    digests: tuple[str, ...]
+    """The SHA-256 digests of the values successful recorded calls sent."""
+    rule_id: str
+
+
 class ReplayTable(_Model):
     tools: dict[str, tuple[RecordedCall, ...]] = Field(default_factory=dict)
     default_accept: dict[str, str] = Field(default_factory=dict)
@@ -570,7 +584,11 @@ class ReplayTable(_Model):
     credential_headers: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Per read tool every successful recording of which sent a header carrying credentials
     (``write-credentials``, as for write plans): those headers, lower case. An HTTP call leaving
-    one out is refused (the application answers it 401/403; no value is checked)."""
+    one out is refused (the application answers it 401/403); its value is checked only where it is
+    static (``static_credentials``)."""
+    static_credentials: dict[str, StaticCredential] = Field(default_factory=dict)
+    """Per credentials header (lower case) some tool requires (``credential_headers``, a write
+    plan's too) whose value is static across the capture: the values an HTTP call may send it with."""
     pinned_headers: dict[str, dict[str, str]] = Field(default_factory=dict)
     """Per tool (read or write) every successful recording of which sent a header selecting a
     version of the API with one value (``request-version-headers``): {header (lower case): value}.
@@ -1008,7 +1026,8 @@ class WritePlan(_Model):
     credential_headers: tuple[str, ...] = ()
     """Request headers (lower case, ``write-credentials``) every successful recorded call sent and
     that carry credentials: an HTTP call leaving one out is refused (the application answers it
-    401/403; no value is checked). Written to a bundle only when there are some."""
+    401/403); its value is checked only where it is static (``ReplayTable.static_credentials``).
+    Written to a bundle only when there are some."""
     references: tuple[ReferenceRule, ...] = ()
     """Body members naming another type's entity (``plans/references``); written to a bundle only
     when there are some, so a plan with none keeps the bytes it had before they were learned."""

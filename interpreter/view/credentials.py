@@ -1,17 +1,23 @@
 """Which request headers a write tool's successful calls all sent carry credentials (the
 ``write-credentials`` table), listed in ``WritePlan.credential_headers``: serving refuses an HTTP
-call that leaves one out. Authorization is not modelled (no value is checked), but an application
-refuses a write sent without its credentials (401/403), which the model would otherwise apply."""
+call that leaves one out. Authorization is not modelled, but an application refuses a write sent
+without its credentials (401/403), which the model would otherwise apply; and where the capture
+shows the credential static (``write-credential-values``: one value or a few, never issued by a
+recorded answer nor minted per call) a call sending another value is refused too (a wrong password
+or API key), never one a fresh login would issue."""
 
 from __future__ import annotations
 
-from capenv.interpreter.bundle.models import ViewResult
+from capenv.interpreter.bundle.credential_values import COMPARE_VALUE, credential_digest, secret_parts
+from capenv.interpreter.bundle.models import StaticCredential, ViewResult
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest
+from capenv.interpreter.predicates.credential_values import WriteCredentialValueContext
 from capenv.interpreter.predicates.write_credentials import WriteCredentialContext
-from capenv.interpreter.rules_engine import RuleSet, evaluate
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 TABLE = "write-credentials"
+VALUES_TABLE = "write-credential-values"
 REFUSED = (401, 403)
 
 
@@ -59,3 +65,35 @@ def read_credentials(manifest: Manifest, view: ViewResult, records: dict[int, Re
         if required:
             found[tool.name] = required
     return found
+
+
+def static_credentials(names: set[str], records: dict[int, Record], ruleset: RuleSet
+                       ) -> tuple[dict[str, StaticCredential], tuple[TraceEvent, ...]]:
+    """Per credentials header of ``names`` whose value the ``write-credential-values`` table finds
+    static across the capture, the digests of the values its successful calls sent; and the traces."""
+    if VALUES_TABLE not in ruleset.tables:
+        return {}, ()
+    found: dict[str, StaticCredential] = {}
+    events: list[TraceEvent] = []
+    succeeded = [r for r in records.values() if r.succeeded]
+    for name in sorted(names):
+        values = [value for r in succeeded if (value := _value(r, name)) is not None]
+        parts = {part for value in set(values) for part in secret_parts(value)}
+        issued = [r.ordinal for r in records.values() if _answer_holds(r, parts)]
+        context = WriteCredentialValueContext(name=name, values=values, issued_in=issued)
+        decision = evaluate(ruleset, VALUES_TABLE, context, subject=f"header {name}")
+        events.extend(decision.events)
+        if not decision.yields.get("static"):
+            continue
+        compare = str(decision.yields.get("compare") or COMPARE_VALUE)
+        digests = {d for value in values if (d := credential_digest(value, compare)) is not None}
+        if digests:
+            found[name] = StaticCredential(compare=compare, digests=tuple(sorted(digests)),
+                                           rule_id=str(decision.rule_id))
+    return found, tuple(events)
+
+
+def _answer_holds(record: Record, parts: set[str]) -> bool:
+    """Whether the record's answer (its body, or a header's value) holds one of ``parts``."""
+    texts = [record.response.text or ""] + [value for _, value in record.response_headers]
+    return any(part in text for part in parts for text in texts)

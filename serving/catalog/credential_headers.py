@@ -1,11 +1,17 @@
 """Headers carrying credentials a tool's recorded calls all sent (``WritePlan.credential_headers``,
 ``ReplayTable.credential_headers``; the ``write-credentials`` table): an HTTP call leaving one out
-is refused. Authorization is not modelled, so no value is checked, but the application refuses a
-call without its credentials (401/403), where the model would answer it."""
+is refused, since the application refuses a call without its credentials (401/403) where the model
+would answer it. Where the capture shows the credential static (``ReplayTable.static_credentials``:
+one value or a few, not a login's token nor one minted per call) a call sending another value is
+refused too (a wrong password or API key); the refusal never says the recorded value. MCP calls
+carry no HTTP credentials: nothing here applies to them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+
+from capenv.interpreter.bundle.credential_values import credential_digest
+from capenv.interpreter.bundle.models import StaticCredential
 
 STATUS = 401
 
@@ -18,5 +24,25 @@ def missing_credential(names: Iterable[str], header: Callable[[str], str | None]
 def credential_refusal(name: str) -> str:
     """Why a call leaving ``name`` out is refused."""
     return (f"this call sends no {name}: every successful call of this tool the capture recorded sent it, and it "
-            f"carries credentials, without which the application refuses the call (401/403); authorization is not "
-            f"modelled (no value is checked): send {name} as the capture's calls did")
+            f"carries credentials, without which the application refuses the call (401/403): send {name} as the "
+            f"capture's calls did")
+
+
+def wrong_credential(names: Iterable[str], static: Mapping[str, StaticCredential],
+                     header: Callable[[str], str | None]) -> str | None:
+    """The first of ``names`` static across the capture that the call sends with a value no
+    successful recorded call sent."""
+    for name in names:
+        known = static.get(name)
+        sent = (header(name) or "").strip()
+        if known is not None and sent and credential_digest(sent, known.compare) not in known.digests:
+            return name
+    return None
+
+
+def wrong_credential_refusal(name: str) -> str:
+    """Why a call sending ``name`` with another value than recorded is refused (the recorded value
+    is not said: it is a secret)."""
+    return (f"this call sends {name} with a value no recorded call sent: every successful call of the capture "
+            f"sent the same credentials in {name}, and the application refuses others (401/403); this environment "
+            f"accepts only the recorded credentials: send {name} as the capture's calls did")

@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, json_kind, loads
-from capenv.interpreter.bundle.models import RecordedCall
+from capenv.interpreter.bundle.models import RecordedCall, StaticCredential
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, json_kind_of, path_for, quoted
 from capenv.serving.catalog.header_checks import refused_headers
@@ -82,11 +82,15 @@ class ToolInputs:
     """Headers an HTTP call must send (``ReplayTable.credential_headers``), lower case."""
     pinned: tuple[tuple[str, str], ...] = ()
     """(header, value) an HTTP call must send as recorded (``ReplayTable.pinned_headers``)."""
+    static_credentials: tuple[tuple[str, StaticCredential], ...] = ()
+    """(header, values) of the credentials headers static across the capture
+    (``ReplayTable.static_credentials``)."""
 
     @classmethod
     def of(cls, tool: Tool, calls: tuple[RecordedCall, ...], learned: set[str], takes_body: bool,
            accepted: tuple[str, ...] = (), credentials: tuple[str, ...] = (),
-           pinned: tuple[tuple[str, str], ...] = ()) -> ToolInputs:
+           pinned: tuple[tuple[str, str], ...] = (),
+           static_credentials: tuple[tuple[str, StaticCredential], ...] = ()) -> ToolInputs:
         """``accepted``: names taken though not recorded (a learned projection's ``fields[3]``)."""
         properties = tuple((p, f"{p}_path" if p in RESERVED_ARGUMENTS else p) for p in tool.params)
         samples: dict[str, list[str]] = {p: [] for p in tool.params}
@@ -114,7 +118,7 @@ class ToolInputs:
             body = BodyInput(kinds=kinds, required=bool(calls) and all(c.request_is_json for c in calls),
                              example=example)
         return cls(tool, properties, {k: tuple(v) for k, v in samples.items()}, tuple(query), body, credentials,
-                   pinned)
+                   pinned, static_credentials)
 
     # --- the schema ---------------------------------------------------------------------
 
@@ -236,7 +240,7 @@ class ToolInputs:
     # --- HTTP requests ------------------------------------------------------------------
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
-        refused = refused_headers(self.credentials, self.pinned, request.header)
+        refused = refused_headers(self.credentials, self.pinned, request.header, dict(self.static_credentials))
         if refused is not None:
             raise CallRefused(refused[0], http_status=refused[1])
         by_name = {unquote_plus(q.name) for q in self.query}

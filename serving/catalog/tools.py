@@ -79,7 +79,8 @@ def build_catalog(bundle: Bundle, replayer: Replayer, *, replay_only: bool) -> C
         learned = ({s.param for s in view.learned_queries} | set(projected)) if view else set()
         inputs = ToolInputs.of(tool, replayer.calls(tool.name), learned, takes_body=tool.method not in READ_METHODS,
                                accepted=projected, credentials=bundle.replay.credential_headers.get(tool.name, ()),
-                               pinned=tuple(bundle.replay.pinned_headers.get(tool.name, {}).items()))
+                               pinned=tuple(bundle.replay.pinned_headers.get(tool.name, {}).items()),
+                               static_credentials=tuple(bundle.replay.static_credentials.items()))
         from_state, reason = _source(view, replay_only, unavailable, read_only.get(tool.name))
         entry = CatalogEntry(tool, "read", inputs, view, from_state, reason)
         entries.append(entry)
@@ -145,7 +146,8 @@ def write_entries(bundle: Bundle, replayer: Replayer) -> list[tuple[CatalogEntry
                 if value not in samples[name]:
                     samples[name].append(value)
         inputs = WriteInputs(tool, plan, {k: tuple(v) for k, v in samples.items()},
-                             tuple(bundle.replay.pinned_headers.get(tool.name, {}).items()))
+                             tuple(bundle.replay.pinned_headers.get(tool.name, {}).items()),
+                             tuple(bundle.replay.static_credentials.items()))
         notes = [NOT_MODELLED[k] for k in (_labelled_as(plan), "*") if k in NOT_MODELLED]
         entry = CatalogEntry(tool, "write", inputs, None, True, None, plan=plan)
         found.append((entry, Draft(tool.name, tuple(describe_write(plan, inputs, notes)))))

@@ -17,7 +17,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
 from capenv.interpreter.bundle.body_members import chosen_member
-from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.models import StaticCredential, WritePlan
 from capenv.interpreter.bundle.value_shapes import shape_schema, value_shape
 from capenv.interpreter.bundle.values import decode_once, spelling_pattern
 from capenv.interpreter.manifest.models import Tool
@@ -70,6 +70,9 @@ class WriteInputs:
     path_samples: dict[str, tuple[str, ...]]
     pinned: tuple[tuple[str, str], ...] = ()
     """(header, value) an HTTP call must send as recorded (``ReplayTable.pinned_headers``)."""
+    static_credentials: tuple[tuple[str, StaticCredential], ...] = ()
+    """(header, values) of the credentials headers static across the capture
+    (``ReplayTable.static_credentials``)."""
 
     @property
     def takes_body(self) -> bool:
@@ -327,7 +330,7 @@ class WriteInputs:
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
         names = self.plan.credential_headers + tuple(h for v in self.plan.variants for h in v.credential_headers)
-        refused = refused_headers(names, self.pinned, request.header)
+        refused = refused_headers(names, self.pinned, request.header, dict(self.static_credentials))
         if refused is not None:
             raise CallRefused(f"{refused[0]}; {self.tool.name} accepts {self.accepted()}", http_status=refused[1])
         sent = unchecked_header_sent(self.plan, request.header)

@@ -1,10 +1,11 @@
 """Headers carrying credentials (``write-credentials``): every successful recorded call of a tool
 sent one (an Authorization header, or a header of the application's own whose name says it carries
-a key or token), and calls without it were answered 403. Authorization is not modelled, so no value
-is checked, but an HTTP call leaving the header out (or sending it empty) is refused with the state
-unchanged, where the application would refuse it; with the header (any value) the call is served.
+a key or token), and calls without it were answered 403. An HTTP call leaving the header out (or
+sending it empty) is refused with the state unchanged, where the application would refuse it.
 Reads are held to it alike. A header no call left out, or not a credential (a request id), is not
-required; MCP calls carry no headers and are not held to it."""
+required; MCP calls carry no headers and are not held to it. A credential sent with one value
+throughout, never issued by an answer, is static: another value is refused too (401), the recorded
+one served (test_writes_static_credentials.py holds the kinds that are not static)."""
 
 from __future__ import annotations
 
@@ -67,9 +68,20 @@ def test_a_call_without_the_credentials_is_refused(built) -> None:
                     assert status == 401 and name.lower() in answer["message"], answer
                 else:
                     assert status == 200 and answer["title"] == "anon", answer
+            # the credential is static (one value throughout, never issued by an answer): another
+            # value is refused as the application refuses a wrong key, the recorded one served
             status, answer = send(serving, "PATCH", "/notes/2", {"title": "keyed"}, {name: "another value"})
+            if credentials:
+                assert status == 401 and name.lower() in answer["message"], answer
+                assert value not in answer["message"] and "recorded credentials" in answer["message"]
+                assert data_client.data_get(serving.base_url, token=serving.data_token) == before
+                status, answer = send(serving, "GET", "/notes/2", headers={name: "another value"})
+                assert status == 401, answer
+            else:
+                assert status == 200 and answer["title"] == "keyed", answer
+            status, answer = send(serving, "PATCH", "/notes/2", {"title": "keyed"}, {name: value})
             assert status == 200 and answer["title"] == "keyed", answer
-            status, answer = send(serving, "GET", "/notes/2", headers={name: "another value"})
+            status, answer = send(serving, "GET", "/notes/2", headers={name: value})
             assert status == 200 and answer["title"] == "keyed", answer
     finally:
         runtime.close()

@@ -1,0 +1,60 @@
+"""How a credentials header's value is compared with the values the capture's successful calls
+sent (``StaticCredential``, ``write-credential-values``), on the build side and in serving alike.
+
+Only digests are kept (SHA-256), so neither a bundle nor a refusal holds the secret. A value is
+compared whole, its authentication scheme's word in lower case (``Bearer`` and ``bearer`` are one
+scheme); HTTP Basic credentials by their decoded ``user:password`` (padding and the scheme's
+spelling aside, the same credentials).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+
+COMPARE_VALUE = "value"
+COMPARE_USER_PASSWORD = "user-password"
+
+
+def _scheme_and_rest(value: str) -> tuple[str, str] | None:
+    parts = value.strip().split(None, 1)
+    return (parts[0].lower(), parts[1].strip()) if len(parts) == 2 else None
+
+
+def decoded_user_password(value: str) -> str | None:
+    """The ``user:password`` of a Basic credential (``Basic dXNlcjpwdw==``), or None when the
+    value holds no base64 text of one."""
+    split = _scheme_and_rest(value)
+    if split is None:
+        return None
+    try:
+        decoded = base64.b64decode(split[1] + "=" * (-len(split[1]) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    return decoded if ":" in decoded else None
+
+
+def credential_digest(value: str, compare: str) -> str | None:
+    """The digest a value is compared by (None: a Basic value holding no credentials)."""
+    if compare == COMPARE_USER_PASSWORD:
+        text = decoded_user_password(value)
+        if text is None:
+            return None
+    else:
+        split = _scheme_and_rest(value)
+        text = f"{split[0]} {split[1]}" if split is not None else value.strip()
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def secret_parts(value: str) -> list[str]:
+    """The parts of a value an application could have issued in an answer: the whole value, the
+    text after its scheme's word, and a Basic credential's decoded password."""
+    parts = [value.strip()]
+    split = _scheme_and_rest(value)
+    if split is not None:
+        parts.append(split[1])
+    user_password = decoded_user_password(value)
+    if user_password is not None:
+        parts.append(user_password.split(":", 1)[1])
+    return [p for p in dict.fromkeys(parts) if p]

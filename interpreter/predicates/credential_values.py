@@ -1,0 +1,114 @@
+"""Predicates on the values a credentials header took across a capture's successful calls
+(context ``write-credential-value``, table ``write-credential-values``): whether the credential is
+static (one value, or a few, the client was given once), so that serving refuses a call sending
+another value (a wrong password, a mistyped API key: the application answers 401/403), or is one
+a login issues or a client mints per call, whose recorded value a fresh session would replace.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.bundle.credential_values import COMPARE_VALUE, credential_digest
+from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
+
+
+@context_model("write-credential-value")
+class WriteCredentialValueContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    """The header's name, lower case."""
+    values: list[str] = Field(default_factory=list)
+    """The value each successful call of the whole capture sent the header with (one per call)."""
+    issued_in: list[int] = Field(default_factory=list)
+    """Records whose answer (body or a header) holds one of the values, or its part after the
+    scheme's word, or a Basic credential's password: the application issued it (a login's token)."""
+
+
+class FewValuesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_distinct: int = Field(ge=1)
+    """At most this many distinct values (one user, or a small fixed set of them)."""
+    min_calls_each: int = Field(ge=1)
+    """Each value sent by at least this many calls (a value sent once may be minted for the call)."""
+
+
+@predicate("credential_values_few", context="write-credential-value", params=FewValuesParams)
+def credential_values_few(ctx: WriteCredentialValueContext, params: FewValuesParams) -> Outcome:
+    """The successful calls sent the header with a few distinct values, each sent by several calls:
+    a credential the client was given, not one it makes anew per call."""
+    counts: dict[str, int] = {}
+    for value in ctx.values:  # one credential however its scheme's word is spelt
+        key = credential_digest(value, COMPARE_VALUE) or value
+        counts[key] = counts.get(key, 0) + 1
+    if not counts:
+        return Miss(f"no successful call sent {ctx.name}")
+    if len(counts) > params.max_distinct:
+        return Miss(f"{len(counts)} distinct values of {ctx.name}, more than {params.max_distinct}: they vary by call")
+    rare = min(counts.values())
+    if rare < params.min_calls_each:
+        return Miss(f"a value of {ctx.name} was sent by {rare} call(s), fewer than {params.min_calls_each}")
+    return Match({"distinct": len(counts), "calls": len(ctx.values)})
+
+
+class SignedShapesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    patterns: list[str] = Field(min_length=1)
+    """Regular expressions (searched in the value) of tokens a client signs or a server issues with
+    an expiry (a JWT's three base64url parts)."""
+    described: str
+
+
+@predicate("credential_values_unsigned", context="write-credential-value", params=SignedShapesParams)
+def credential_values_unsigned(ctx: WriteCredentialValueContext, params: SignedShapesParams) -> Outcome:
+    """No value is shaped as a signed token (a JWT), which a client mints or a login issues anew."""
+    for value in ctx.values:
+        for pattern in params.patterns:
+            if re.search(pattern, value):
+                return Miss(f"a value of {ctx.name} is {params.described}")
+    return Match({})
+
+
+@predicate("credential_values_never_issued", context="write-credential-value", params=NoParams)
+def credential_values_never_issued(ctx: WriteCredentialValueContext, params: NoParams) -> Outcome:
+    """No recorded answer holds a value (or its secret part): the application did not issue it in
+    the capture (a login's token, which a fresh login would replace)."""
+    if ctx.issued_in:
+        return Miss(f"recorded answer(s) {sorted(set(ctx.issued_in))[:3]} hold a value of {ctx.name}: issued")
+    return Match({})
+
+
+class HeaderNamesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    names: list[str] = Field(min_length=1)
+    """Header names, lower case."""
+
+
+@predicate("credential_value_header_named", context="write-credential-value", params=HeaderNamesParams)
+def credential_value_header_named(ctx: WriteCredentialValueContext, params: HeaderNamesParams) -> Outcome:
+    """The header is one of the named ones."""
+    if ctx.name in params.names:
+        return Match({"name": ctx.name})
+    return Miss(f"{ctx.name!r} is not one of {params.names}")
+
+
+class SchemesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    schemes: list[str] = Field(min_length=1)
+    """Authentication schemes' words, lower case."""
+
+
+@predicate("credential_values_of_scheme", context="write-credential-value", params=SchemesParams)
+def credential_values_of_scheme(ctx: WriteCredentialValueContext, params: SchemesParams) -> Outcome:
+    """Every value opens with one of the schemes' words (``Basic dXNlcjpwdw==``)."""
+    words = {(value.split(None, 1) or [""])[0].lower() for value in ctx.values}
+    if ctx.values and words <= set(params.schemes):
+        return Match({"schemes": sorted(words)})
+    return Miss(f"the values of {ctx.name} open with {sorted(words)}, not only {params.schemes}")

@@ -1,0 +1,86 @@
+"""Credentials static across a capture (``write-credential-values``): an HTTP call sending a
+credentials header with another value than every successful recorded call sent is refused (401,
+naming the header, never the recorded value), state unchanged, where the application refuses a
+wrong password or key. HTTP Basic credentials are compared decoded (the scheme's spelling and the
+padding aside). A token a recorded answer issued (a login's, which a fresh login replaces) or a
+signed one (a JWT) is not static: any value is taken, as before."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from support.capture_runs import build_from, plan
+from support.har_builder import HarBuilder
+from support.http_thread import http_in_thread
+from support.served_calls import send
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.transport import data_client
+
+BASIC = "Basic " + base64.b64encode(b"admin:s3cret-pw").decode()
+WRONG_BASIC = "Basic " + base64.b64encode(b"admin:wrong").decode()
+ISSUED = "Bearer 9f8e7d6c5b4a-session"
+JWT = "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlLXBhcnQ"
+CASES = {"basic": BASIC, "issued": ISSUED, "jwt": JWT}
+
+
+def capture(case: str) -> HarBuilder:
+    """Notes read and renamed by PATCH, every call sending Authorization (``issued``: the token a
+    recorded login answered)."""
+    har = HarBuilder()
+    sent = [("Authorization", CASES[case])]
+    if case == "issued":
+        har.call("POST", "/login", body={"user": "admin", "password": "pw"},
+                 response={"token": ISSUED.split(" ", 1)[1]})
+    notes = [{"id": 1, "title": "one"}, {"id": 2, "title": "two"}]
+    har.call("GET", "/notes", response=notes, headers=sent)
+    for note in notes:
+        har.call("GET", f"/notes/{note['id']}", response=note, headers=sent)
+    for note, title in ((notes[0], "first"), (notes[1], "second")):
+        note["title"] = title
+        har.call("PATCH", f"/notes/{note['id']}", body={"title": title}, response=note, headers=sent)
+        har.call("GET", f"/notes/{note['id']}", response=note, headers=sent)
+        har.call("GET", "/notes", response=notes, headers=sent)
+    return har
+
+
+@pytest.fixture(scope="module", params=sorted(CASES))
+def built(request, tmp_path_factory):
+    return request.param, build_from(capture(request.param), tmp_path_factory.mktemp(request.param) / "capture.har")
+
+
+def test_only_basic_credentials_are_static(built) -> None:
+    case, bundle = built
+    assert plan(bundle, "PATCH", "/notes/{note_id}").credential_headers == ("authorization",)
+    static = bundle.replay.static_credentials
+    if case == "basic":
+        (rule,) = static.values()
+        assert rule.compare == "user-password" and rule.rule_id == "credential-value.static-basic"
+        assert "s3cret-pw" not in bundle.replay.model_dump_json()  # a digest, never the secret
+    else:
+        assert static == {}
+
+
+def test_a_wrong_value_is_refused_where_static(built) -> None:
+    case, bundle = built
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            before = data_client.data_get(serving.base_url, token=serving.data_token)
+            wrong = {"basic": WRONG_BASIC, "issued": "Bearer another-session", "jwt": "Bearer a.b.c"}[case]
+            status, answer = send(serving, "PATCH", "/notes/1", {"title": "wrong"}, {"Authorization": wrong})
+            if case == "basic":
+                assert status == 401 and "authorization" in answer["message"], answer
+                assert "s3cret" not in answer["message"] and "recorded credentials" in answer["message"]
+                assert data_client.data_get(serving.base_url, token=serving.data_token) == before
+                status, answer = send(serving, "GET", "/notes/1", headers={"Authorization": wrong})
+                assert status == 401, answer
+                # the same credentials spelt otherwise (the scheme's case, no padding) are taken
+                again = "basic " + base64.b64encode(b"admin:s3cret-pw").decode().rstrip("=")
+                status, answer = send(serving, "PATCH", "/notes/1", {"title": "right"}, {"Authorization": again})
+                assert status == 200 and answer["title"] == "right", answer
+            else:  # a fresh login's token or a newly signed one: the capture cannot tell it wrong
+                assert status == 200 and answer["title"] == "wrong", answer
+    finally:
+        runtime.close()
