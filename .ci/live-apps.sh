@@ -74,6 +74,11 @@
 #   Express Gateway 1.16.11 ~1.5-3 min, 724 npm packages (none compiled; --ignore-scripts: the only
 #   install scripts print banners), ~90 MB; captures/express-gateway/start.sh copies its app
 #   (captures/express-gateway/app: a start script and the gateway's configuration) beside them.
+#   Podman 4.3.1 (Debian bookworm's podman with conmon, crun, the CNI plugins and
+#   golang-github-containers-common: `apt-get install --no-install-recommends`, a system install
+#   as for Redmine, 16 packages) ~1 min, ~90 MB; no service starts (its systemd units are never
+#   run here), captures/podman/start.sh runs `podman system service` as root in a mount namespace
+#   of its own.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -137,6 +142,7 @@ DEVPI_VERSION=6.20.3
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
+PODMAN_DEB_VERSION=4.3.1+ds1-8+deb12u1+b3
 CACHE=.ci/cache
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
@@ -189,6 +195,7 @@ TIDDLYWIKI_DIR="$CACHE/tiddlywiki"
 NODE_RED_DIR="$CACHE/node-red"
 CHANGEDETECTION_VENV="$CACHE/venv-changedetection"
 DEVPI_VENV="$CACHE/venv-devpi"
+PODMAN_DIR="$CACHE/podman"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -790,6 +797,35 @@ install_changedetection() {
         -r captures/changedetection/requirements.txt
 }
 
+installed_podman_version() {  # the installed Debian podman's version once this script installed it, or nothing
+    local podman
+    podman="$(dpkg-query -W -f='${Status} ${Version}' podman 2>/dev/null || true)"
+    [ "${podman% *}" = "install ok installed" ] && command -v podman >/dev/null \
+        && [ "$(cat "$PODMAN_DIR/installed-version" 2>/dev/null)" = "${podman##* }" ] && echo "${podman##* }" || true
+}
+
+install_podman() {
+    # A Go binary beside conmon, crun and the CNI plugins it runs and containers-common's
+    # configuration, all at the places Debian puts them: a system install, as Redmine's Ruby is.
+    # Nothing starts: captures/podman/start.sh runs `podman system service` itself.
+    if [ "$(installed_podman_version)" = "$PODMAN_DEB_VERSION" ]; then
+        say "podman $PODMAN_DEB_VERSION already installed"; return
+    fi
+    command -v apt-get >/dev/null || { say "apt-get not found: Podman comes from Debian bookworm packages" >&2; return 1; }
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    say "apt-get install podman=$PODMAN_DEB_VERSION"
+    if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+            "podman=$PODMAN_DEB_VERSION" >/dev/null; then
+        $sudo apt-get update -q >/dev/null
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+            "podman=$PODMAN_DEB_VERSION" >/dev/null
+    fi
+    # the mark tests/live/apps.py looks for: the install ran (the package itself is system-wide)
+    mkdir -p "$PODMAN_DIR"
+    echo "$PODMAN_DEB_VERSION" > "$PODMAN_DIR/installed-version"
+}
+
 install_system_group() {  # apt-get and dpkg: one at a time
     install_parse_server
     install_unleash
@@ -802,6 +838,7 @@ install_system_group() {  # apt-get and dpkg: one at a time
     install_mediawiki
     install_rabbitmq
     install_icinga2
+    install_podman
 }
 
 install_python_group_a() {
@@ -907,6 +944,7 @@ status() {
     say "node-red:    $(installed_npm_version node-red "$NODE_RED_DIR" || true) ($NODE_RED_DIR)"
     say "changedetection.io: $(installed_pip_version "$CHANGEDETECTION_VENV" changedetection.io) ($CHANGEDETECTION_VENV)"
     say "devpi:       $(installed_pip_version "$DEVPI_VENV" devpi-server) ($DEVPI_VENV)"
+    say "podman:      $(installed_podman_version) ($(command -v podman || echo 'not on PATH'), mark $PODMAN_DIR/installed-version)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 

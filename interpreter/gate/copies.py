@@ -4,7 +4,9 @@ modelled": side effects on copies of entities in other collections).
 A content API beside an admin API shows each entity again: a write through one changes what the
 other answers, and serving, which changes one type, would leave the other answering as before.
 The initial state shows the relation before any write, so it holds even where the capture never
-read the copy after a write.
+read the copy after a write. Entities pair by the id both types key them under, or else by the
+type's identity as the other's entity shows it under the identity field's name spelled in another
+letter case (a second API keying the same networks by id where the first keys them by name).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.bundle.models import ViewResult
-from capenv.interpreter.predicates.type_copies import TypeCopyContext
+from capenv.interpreter.predicates.type_copies import TypeCopyContext, fold
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 TABLE = "type-copies"
@@ -32,6 +34,8 @@ def copied_types(view: ViewResult, ruleset: RuleSet) -> dict[str, tuple[tuple[st
         events: list[TraceEvent] = []
         for other, theirs in held.items():
             pairs = [(value, theirs[key]) for key, value in mine.items() if key in theirs] if other != name else []
+            if not pairs and other != name:  # the other keys them by another identity, spelled otherwise
+                pairs = _pairs_by_spelling(mine, theirs, id_fields.get(name, "id"))
             if not pairs:
                 continue
             context = TypeCopyContext(type_name=name, other_type=other, id_field=id_fields.get(name, "id"),
@@ -43,3 +47,18 @@ def copied_types(view: ViewResult, ruleset: RuleSet) -> dict[str, tuple[tuple[st
         if copies:
             result[name] = (tuple(copies), tuple(events))
     return result
+
+
+def _pairs_by_spelling(mine: dict[str, dict[str, Any]], theirs: dict[str, dict[str, Any]],
+                       id_field: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The entities of ``theirs`` whose member spelled as ``id_field`` in another letter case (or
+    with underscores) holds the key of one of ``mine``, paired with it."""
+    pairs = []
+    for entity in theirs.values():
+        names = [n for n in entity if fold(n) == fold(id_field) and n != id_field]
+        if len(names) != 1:
+            continue
+        value = entity[names[0]]
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value) in mine:
+            pairs.append((mine[str(value)], entity))
+    return pairs

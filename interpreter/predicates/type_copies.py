@@ -3,11 +3,17 @@ modelled": side effects on copies of entities in other collections).
 
 Context ``type-copy``: a state type, another one, and the pairs of initial entities the two hold
 under one id. A content API beside an admin API shows each entity again, whole or as a subset of
-its members: a write through one changes what the other answers, which serving would not do.
+its members: a write through one changes what the other answers, which serving would not do. A
+second API of one application (a compatibility API beside the native one) may spell the same
+entity's members in another letter case (``Name`` and ``name``), key it by another of its
+identities (its name in one, its id in the other: the pair is then found by the other type's value
+at a member spelled as the type's identity field) and show a clock at a coarser precision (the same
+instant in whole seconds): still one entity.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -26,7 +32,9 @@ class TypeCopyContext(BaseModel):
     id_field: str = "id"
     other_id_field: str = "id"
     pairs: list[tuple[dict[str, Any], dict[str, Any]]] = Field(default_factory=list)
-    """The initial entities of the type and of the other type held under one id, in pairs."""
+    """The initial entities of the type and of the other type held under one id, in pairs; or, when
+    the two hold none under one id, those whose identity the other's entity shows at a member spelled
+    as the type's identity field in another letter case or with underscores (``Name``, ``name``)."""
 
 
 class ProjectionParams(BaseModel):
@@ -38,10 +46,35 @@ class ProjectionParams(BaseModel):
     """How many members besides the identity each pair must show alike."""
 
 
+_ISO_INSTANT = re.compile(r"^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$")
+
+
+def coarser_instant(a: Any, b: Any) -> bool:
+    """Two ISO-8601 readings of one instant, one at a coarser precision: the same second and zone,
+    one fraction the start of the other (``16:29:46Z`` and ``16:29:46.562209355Z``)."""
+    if not isinstance(a, str) or not isinstance(b, str) or a == b:
+        return False
+    ma, mb = _ISO_INSTANT.match(a), _ISO_INSTANT.match(b)
+    if ma is None or mb is None or (ma[1], ma[3]) != (mb[1], mb[3]):
+        return False
+    fa, fb = ma[2] or "", mb[2] or ""
+    return fa.startswith(fb) or fb.startswith(fa)
+
+
+def alike(a: Any, b: Any) -> bool:
+    """One value as two views show it: equal, or one instant at two precisions."""
+    return same_value(a, b) or coarser_instant(a, b)
+
+
+def fold(name: str) -> str:
+    """A member name without its letter case and underscores (``EnableIPv6``, ``enable_ipv6``)."""
+    return name.replace("_", "").lower()
+
+
 def _projection(mine: dict[str, Any], theirs: dict[str, Any], skip: set[str]) -> set[str] | None:
     """The members the smaller entity shows, when the larger shows every one of them alike."""
     small, large = (mine, theirs) if len(mine) <= len(theirs) else (theirs, mine)
-    if any(name not in large or not same_value(value, large[name]) for name, value in small.items()):
+    if any(name not in large or not alike(value, large[name]) for name, value in small.items()):
         return None
     return set(small) - skip
 
@@ -61,4 +94,32 @@ def entities_projected(ctx: TypeCopyContext, params: ProjectionParams) -> Outcom
         if len(shown) < params.min_fields:
             return Miss(f"{ctx.type_name} {key!r}: {len(shown)} member(s) alike besides the identity, "
                         f"fewer than {params.min_fields}")
+    return Match({"other": ctx.other_type, "entities": len(ctx.pairs)})
+
+
+@predicate("entities_alike_in_other_spelling", context="type-copy", params=ProjectionParams)
+def entities_alike_in_other_spelling(ctx: TypeCopyContext, params: ProjectionParams) -> Outcome:
+    """Every entity the two types hold under one identity shows alike every member the other shows
+    under the same name once letter case and underscores are set aside (``Driver`` and ``driver``),
+    with enough such members besides the identities, and at least one of them (or of the
+    identities) spelled otherwise: the same entity in another API's spelling, each side showing
+    members of its own besides."""
+    if len(ctx.pairs) < params.min_shared:
+        return Miss(f"{len(ctx.pairs)} entities held by both, fewer than {params.min_shared}")
+    skip = {fold(ctx.id_field), fold(ctx.other_id_field)}
+    for mine, theirs in ctx.pairs:
+        key = mine.get(ctx.id_field)
+        folded = [{fold(name): name for name in entity} for entity in (mine, theirs)]
+        if len(folded[0]) < len(mine) or len(folded[1]) < len(theirs):
+            return Miss(f"{ctx.type_name} {key!r}: two members spelled alike once case is set aside")
+        common = set(folded[0]) & set(folded[1])
+        shared = common - skip
+        unlike = [folded[0][n] for n in shared if not alike(mine[folded[0][n]], theirs[folded[1][n]])]
+        if unlike:
+            return Miss(f"{ctx.type_name} {key!r}: {', '.join(sorted(unlike)[:3])} shown otherwise by {ctx.other_type}")
+        if len(shared) < params.min_fields:
+            return Miss(f"{ctx.type_name} {key!r}: {len(shared)} member(s) alike besides the identity, "
+                        f"fewer than {params.min_fields}")
+        if all(folded[0][n] == folded[1][n] for n in common):
+            return Miss(f"{ctx.type_name} {key!r}: every member both show is spelled alike (no other spelling)")
     return Match({"other": ctx.other_type, "entities": len(ctx.pairs)})

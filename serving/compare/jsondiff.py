@@ -6,7 +6,8 @@ does, ``1`` equals ``1.0`` but never ``true``. A leaf pair is *not* a difference
 * the values are equal;
 * the pair is mapped: the same probe saved them at the same pointer, or they first appeared
   as a generated-looking id at the same place of a write's answer (``ValueMap``);
-* both are clock readings of the same format (``values.clock_format``), or HTTP entity tags of
+* both are clock readings of the same format (``values.clock_formats_agree``: nanosecond fractions
+  written without their trailing zeros are one format), or HTTP entity tags of
   the same shape (``values.entity_tag_format``);
 * both are strings equal once mapped values inside them are swapped (a URL holding an id).
 """
@@ -18,7 +19,7 @@ from typing import Any, Callable
 
 from capenv.interpreter.bundle.pointers import escape_token
 
-from .values import as_decimal, clock_format, entity_tag_format, generated_format
+from .values import as_decimal, clock_formats_agree, entity_tag_format, generated_format
 
 MIN_SUBSTRING_LENGTH = 6
 """Mapped values shorter than this are not swapped inside longer strings: ``4`` is in too much."""
@@ -124,8 +125,7 @@ def _walk(live: Any, model: Any, pointer: str, values: ValueMap, may_pair: Pairi
 def leaf_agrees(live: Any, model: Any, values: ValueMap, may_pair: PairingAllowed | None = None) -> bool:
     if json_equal(live, model) or values.maps(live, model):
         return True
-    live_clock = clock_format(live)
-    if live_clock is not None and live_clock == clock_format(model):
+    if clock_formats_agree(live, model):
         return True
     live_tag = entity_tag_format(live)
     if live_tag is not None and live_tag == entity_tag_format(model):

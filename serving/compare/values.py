@@ -67,6 +67,34 @@ def clock_format(value: Any) -> str | None:
     return None
 
 
+_ISO_FRACTION = re.compile(r"^(.*:\d{2}\.)(\d+)(.*)$")
+
+
+def clock_formats_agree(live: Any, model: Any) -> bool:
+    """Two clock readings of one format: ``clock_format`` alike, or two ISO-8601 readings with
+    nanosecond fractions written without their trailing zeros, as Go's RFC3339Nano writes them
+    (``…55.94423691Z`` is the instant ``…55.944236910Z``): the same text outside the fraction, both
+    fractions 7 to 9 digits, and the shorter one ending in no zero. The application writes the
+    same field one digit shorter once in ten readings, so a fixed width is no format of its."""
+    live_format = clock_format(live)
+    if live_format is None:
+        return False
+    model_format = clock_format(model)
+    if live_format == model_format:
+        return True
+    if model_format is None or not live_format.startswith("iso:") or not model_format.startswith("iso:"):
+        return False
+    live_parts, model_parts = _ISO_FRACTION.match(live), _ISO_FRACTION.match(model)
+    if live_parts is None or model_parts is None:
+        return False
+    shape = [re.sub(r"\d", "d", parts[1] + "|" + parts[3]) for parts in (live_parts, model_parts)]
+    lengths = (len(live_parts[2]), len(model_parts[2]))
+    if shape[0] != shape[1] or lengths[0] == lengths[1] or not all(7 <= n <= 9 for n in lengths):
+        return False
+    shorter = live_parts[2] if lengths[0] < lengths[1] else model_parts[2]
+    return not shorter.endswith("0")
+
+
 def _epoch_format(number: Decimal) -> str | None:
     """``epoch-ms`` or ``epoch-s`` for a whole number in those bounds, else None."""
     if _EPOCH_MILLISECONDS[0] <= number < _EPOCH_MILLISECONDS[1]:

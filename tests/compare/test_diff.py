@@ -9,7 +9,7 @@ from capenv.interpreter.rules_engine.loader import load_rules
 from capenv.serving.compare.jsondiff import ABSENT, Difference, ValueMap, diff_json, json_equal
 from capenv.serving.compare.judge import DIFFERENT, REFUSED, SAME, capenv_refusal, judge
 from capenv.serving.compare.sides import Observed
-from capenv.serving.compare.values import clock_format, entity_tag_format, generated_format
+from capenv.serving.compare.values import clock_format, clock_formats_agree, entity_tag_format, generated_format
 
 JSON = (("Content-Type", "application/json; charset=utf-8"),)
 
@@ -42,6 +42,21 @@ def test_clock_readings_are_compared_by_format():
     assert clock_format("2026-11-30T13:04:20.444Z") != clock_format("2026-11-30T13:04:20.444142Z")
     assert clock_format(1796044045721) == "epoch-ms" and clock_format(1700000000) == "epoch-s"
     assert clock_format(42) is None and clock_format("hello") is None and clock_format(True) is None
+
+
+def test_nanosecond_clocks_written_without_trailing_zeros_are_one_format():
+    # Go's RFC3339Nano drops a fraction's trailing zeros: one reading in ten is a digit shorter
+    nine, eight = "2026-12-04T16:32:56.850977803Z", "2026-12-04T16:34:55.94423691Z"
+    assert clock_format(nine) != clock_format(eight) and clock_formats_agree(eight, nine)
+    assert clock_formats_agree(nine, eight) and clock_formats_agree("2026-12-04T16:34:55.9442369Z", nine)
+    assert not clock_formats_agree("2026-12-04T16:34:55.94423690Z", nine)  # a trimmed fraction ends in no 0
+    # milli- and microseconds are formats of their own, as is another zone or separator
+    assert not clock_formats_agree("2026-11-30T13:04:20.444Z", "2026-11-30T13:04:20.444142Z")
+    assert not clock_formats_agree("2026-12-04T16:34:55.944237Z", nine)
+    assert not clock_formats_agree("2026-12-04T16:34:55.94423691+01:00", nine)
+    assert not clock_formats_agree("2026-12-04 16:34:55.94423691Z", nine)
+    assert not clock_formats_agree("2026-12-04T16:34:55Z", nine) and not clock_formats_agree(nine, "hello")
+    assert diff_json({"CreatedAt": eight}, {"CreatedAt": nine}, ValueMap()) == []
 
 
 def test_an_epoch_clock_held_as_a_string_of_digits_is_compared_by_format():

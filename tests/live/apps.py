@@ -335,6 +335,21 @@ def _icinga2_env() -> dict[str, str]:
     return {"ICINGA2_ROOT": str(root)}
 
 
+def _podman_env() -> dict[str, str]:
+    """Debian's podman 4.3.1 (a system install) and the mark `.ci/live-apps.sh install` leaves in
+    the cache once it installed it; run as root: start.sh gives the service a mount namespace of its
+    own (``unshare --mount``) for its storage, networks and locks."""
+    mark, podman = CACHE / "podman" / "installed-version", shutil.which("podman")
+    if not mark.exists() or podman is None:
+        raise NotInstalled(f"podman 4.3.1 (Debian) is not installed (no {_shown(mark)}, or no podman on PATH)")
+    version = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "podman"], capture_output=True, text=True).stdout
+    if version != mark.read_text().strip() or not version.startswith("4.3.1+"):
+        raise NotInstalled(f"podman 4.3.1 (Debian) is not installed: dpkg has {version or 'none'}")
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        raise NotInstalled("podman 4.3.1 is not installed for this user: start.sh runs it rootful with unshare")
+    return {"PODMAN": podman}
+
+
 def _wordpress_env() -> dict[str, str]:
     """The unpacked Debian wordpress package, Debian's php-cli and mariadb-server (system installs),
     and the folder where start.sh keeps its template database (made by the first start: ~5 s)."""
@@ -474,10 +489,12 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
     "icinga2": AppSpec("icinga2", _icinga2_env, _home_start("icinga2"), "/v1/status/IcingaApplication", 60.0,
                        ready_line="icinga2 READY", ready_authorization=ICINGA2_USER, scheme="https"),
     "n8n": AppSpec("n8n", _n8n_env, _home_start("n8n"), "/healthz", 240.0, ready_line="n8n READY"),
+    "podman": AppSpec("podman", _podman_env, _home_start("podman"), "/v4.3.1/libpod/_ping", 120.0,
+                      ready_line="podman READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
-SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start."""
+SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start; podman loads its image and seeds through its CLI in 3-10 s."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
