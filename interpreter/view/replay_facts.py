@@ -279,11 +279,13 @@ class _Answers:
 
 
 def lists_nothing(response: Any) -> bool:
-    """A JSON answer that is empty, or whose every array is: what any query selecting nothing
-    answers, so two such answers agreeing shows nothing of the queries."""
+    """A JSON answer that is empty, or whose every array is, or that holds no value at all (every
+    member null, as an envelope around an absence: ``{"data": null}``): what any query selecting
+    nothing answers, so two such answers agreeing shows nothing of the queries (two ids that name
+    nothing answer alike, and say nothing of an id that names an entity)."""
     if not response.is_json:
         return False
-    arrays, stack = [], [response.body]
+    arrays, stack, valued = [], [response.body], False
     while stack:
         current = stack.pop()
         if isinstance(current, dict):
@@ -291,7 +293,9 @@ def lists_nothing(response: Any) -> bool:
         elif isinstance(current, list):
             arrays.append(current)
             stack.extend(current)
-    return response.body in ({}, None) or (bool(arrays) and not any(arrays))
+        elif current is not None:
+            valued = True
+    return response.body in ({}, None) or (bool(arrays) and not any(arrays)) or not valued
 
 
 def _loose(value: Any) -> Any:

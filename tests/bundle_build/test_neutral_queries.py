@@ -52,3 +52,28 @@ def test_neutral_parameters_are_those_every_pair_finds(recorded: list) -> None:
     expected = every_pair(made)
     found = _neutral(tuple(made))
     assert list(found.items()) == list(expected.items())
+
+
+def _call(ordinal: int, query: tuple, body) -> SimpleNamespace:
+    return SimpleNamespace(ordinal=ordinal, path="/api/things:get", query=query, request_body=None,
+                           request_is_json=False, request_text=None,
+                           response=SimpleNamespace(status=200, is_json=True, body=body, text=None))
+
+
+def test_two_ids_naming_nothing_prove_the_id_parameter_nothing() -> None:
+    """An item read addressed by a query parameter answers an envelope around null for every id
+    that names nothing: two such ids answering alike are no proof that the parameter changes
+    nothing, or replay would answer another id with the recording of the entity one id named."""
+    recorded = (_call(1, (("key", "1"),), {"data": {"id": 1, "name": "alpha"}}),
+                _call(2, (("key", "99"),), {"data": None}),
+                _call(3, (("key", "5"),), {"data": None, "meta": None}),
+                _call(4, (("key", "5"),), {"data": None}))
+    assert lists_nothing(recorded[1].response) and lists_nothing(recorded[2].response)
+    assert "key" not in _neutral(recorded)
+
+
+def test_answers_holding_values_still_prove_a_parameter() -> None:
+    """A cache-buster answered alike with a value in the answer still proves itself neutral."""
+    recorded = (_call(1, (("_", "1"),), {"data": {"id": 1}}), _call(2, (("_", "2"),), {"data": {"id": 1}}))
+    assert not lists_nothing(recorded[0].response)
+    assert _neutral(recorded) == {"_": (1, 2)}
