@@ -106,6 +106,7 @@ CADDY_DEB_VERSION=2.6.2-5
 SUPERSET_VERSION=6.1.0
 NOCODB_VERSION=0.301.3
 N8N_VERSION=1.123.81
+NOCOBASE_VERSION=2.2.15
 SYNAPSE_VERSION=1.163.2
 MAILMAN_VERSION=3.3.10
 MAILMAN_SQLALCHEMY_VERSION=2.0.58
@@ -164,6 +165,7 @@ ICINGA2_DIR="$CACHE/icinga2"
 STRAPI_DIR="$CACHE/strapi"
 NOCODB_DIR="$CACHE/nocodb"
 N8N_DIR="$CACHE/n8n"
+NOCOBASE_DIR="$CACHE/nocobase"
 SYNAPSE_VENV="$CACHE/venv-synapse"
 MAILMAN_VENV="$CACHE/venv-mailman"
 REDMINE_TEMPLATE="$CACHE/redmine-template"
@@ -586,6 +588,47 @@ installed_n8n_version() {
         && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
 }
 
+install_nocobase() {
+    # captures/nocobase/install/package.json pins @nocobase/app (the server, its preset of plugins and
+    # the CLI's app entry) and sqlite3, and overrides xlsx (a plugin names a tarball on cdn.sheetjs.com,
+    # outside the npm registry) with its npm release. Peer dependencies are not installed
+    # (--legacy-peer-deps): the plugins name @nocobase/client-v2, which is not on the registry, and
+    # the browser client's peers, which the API does not need. Install scripts are skipped (their
+    # prebuilt binaries come from GitHub); sqlite3 is then built from source against the system's
+    # libsqlite3 (--sqlite=/usr, the binding alone). Measured on the busy 2-core machine: npm install
+    # 2.5 min (677 packages, 1.1 GB), the sqlite3 build 1.5 min. The first start.sh makes the seeded
+    # template database (NocoBase's install, ~50 s, then the seed) in $NOCOBASE_DIR/capenv-template:
+    # made here once, so that no test waits for it.
+    if [ "$(installed_nocobase_version)" != "$NOCOBASE_VERSION" ]; then
+        npm_install_package_json nocobase "$NOCOBASE_DIR" --omit=dev --ignore-scripts --legacy-peer-deps \
+            && (cd "$NOCOBASE_DIR" && npm rebuild sqlite3 --build-from-source --sqlite=/usr --loglevel=error) \
+            || return 1
+    else
+        say "nocobase $NOCOBASE_VERSION already in $NOCOBASE_DIR"
+    fi
+    [ -f "$NOCOBASE_DIR/capenv-template/nocobase.sqlite" ] && return 0
+    say "nocobase: making the seeded template database"
+    local home log port pid i
+    home="$(mktemp -d)"; log="$home/start.log"
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    NOCOBASE_DIR="$NOCOBASE_DIR" bash captures/nocobase/start.sh "$port" "$home/app" >"$log" 2>&1 &
+    pid=$!
+    for i in $(seq 1 900); do
+        grep -qs "READY" "$log" && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 1
+    done
+    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+    grep -qs "READY" "$log" || { tail -n 20 "$log" >&2; rm -rf "$home"; return 1; }
+    rm -rf "$home"
+}
+
+installed_nocobase_version() {
+    local manifest="$NOCOBASE_DIR/node_modules/@nocobase/app/package.json"
+    [ -f "$manifest" ] && [ -f "$NOCOBASE_DIR/node_modules/sqlite3/build/Release/node_sqlite3.node" ] \
+        && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
+}
+
 install_parse_server() {
     # captures/parse-server/install/package.json pins parse-server; its PostgreSQL adapter needs a
     # PostgreSQL server, whose binaries come from the system (Debian's postgresql when missing).
@@ -891,6 +934,7 @@ install_npm_group() {
     install_express_gateway
     install_tiddlywiki
     install_node_red
+    install_nocobase
 }
 
 install_npm_large_group() {
@@ -918,6 +962,7 @@ status() {
     say "superset:    $(installed_pip_version "$SUPERSET_VENV" apache-superset) ($SUPERSET_VENV, template $SUPERSET_TEMPLATE)"
     say "nocodb:      $(installed_nocodb_version) ($NOCODB_DIR)"
     say "n8n:         $(installed_n8n_version) ($N8N_DIR)"
+    say "nocobase:    $(installed_nocobase_version) ($NOCOBASE_DIR, template $NOCOBASE_DIR/capenv-template)"
     say "synapse:     $(installed_pip_version "$SYNAPSE_VENV" matrix-synapse) ($SYNAPSE_VENV)"
     say "mailman:     $(installed_pip_version "$MAILMAN_VENV" mailman) ($MAILMAN_VENV)"
     say "rabbitmq:    $(installed_rabbitmq_version) ($RABBITMQ_DIR)"

@@ -222,6 +222,15 @@ def _n8n_env() -> dict[str, str]:
     return {"N8N_DIR": str(prefix)}
 
 
+def _nocobase_env() -> dict[str, str]:
+    """The npm prefix with @nocobase/app and its sqlite3 binding (built from source by ``npm rebuild``)."""
+    prefix = CACHE / "nocobase"
+    if not (prefix / "node_modules" / "@nocobase" / "app" / "lib" / "index.js").exists() \
+            or not (prefix / "node_modules" / "sqlite3" / "build" / "Release" / "node_sqlite3.node").exists():
+        raise NotInstalled(f"nocobase 2.2.15 is not installed in {_shown(prefix)}")
+    return {"NOCOBASE_DIR": str(prefix)}
+
+
 def _pouchdb_server_env() -> dict[str, str]:
     """The npm prefix with pouchdb-server (LevelDB through leveldown's bundled prebuilt binary)."""
     prefix = CACHE / "pouchdb-server"
@@ -491,10 +500,12 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
     "n8n": AppSpec("n8n", _n8n_env, _home_start("n8n"), "/healthz", 240.0, ready_line="n8n READY"),
     "podman": AppSpec("podman", _podman_env, _home_start("podman"), "/v4.3.1/libpod/_ping", 120.0,
                       ready_line="podman READY"),
+    "nocobase": AppSpec("nocobase", _nocobase_env, _home_start("nocobase"), "/api/app:getInfo", 300.0,
+                        ready_line="nocobase READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
-SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start; podman loads its image and seeds through its CLI in 3-10 s."""
+SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start; podman loads its image and seeds through its CLI in 3-10 s; NocoBase loads its plugins for 45-65 s on every start (and makes its template database for ~2.5 min on the first start of an install, which `.ci/live-apps.sh` does)."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
