@@ -654,6 +654,18 @@ class InsertRule(_Model):
     application lists the next create the capture cannot show. For a ``sorted`` kind
     (``insert.id-ascending-unproven``), the order the entities were made in fits the listings as
     well: only a create the sort places anywhere but last is refused so."""
+    alike: tuple[str, ...] = ()
+    """Other orders a recorded list fits as well as this rule (the gate swapped this rule in for a
+    list, ``gate/list_checks.other_explanations``: a place first, a sort by another member): a
+    create it places last is refused beside another too, since those orders may not put it last.
+    Written only when set."""
+
+    @model_serializer(mode="wrap")
+    def _without_empty_alike(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        data = handler(self)
+        if not self.alike and isinstance(data, dict):
+            data.pop("alike", None)
+        return data
 
 
 class Address(_Model):

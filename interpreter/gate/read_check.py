@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.models import InsertRule
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import related_paths
@@ -202,6 +203,14 @@ def _passed(record: Record, read_view: Any, entity_type: Any, targets: list[tupl
                     pending.pop(entity, None)
 
 
+def _placement_unproven(record: Record, tool: str, rule: InsertRule, alike: list[str]) -> TraceEvent:
+    return TraceEvent(table="gate", rule_id=None, outcome="match", subject=tool,
+                      evidence={"record": record.ordinal, "placed": rule.rule_id, "alike": alike},
+                      reason=f"record {record.ordinal} lists the create where {rule.rule_id} puts it, but so does "
+                             f"another order ({', '.join(alike)}): its place is unproven, and serving refuses a list "
+                             "showing a served create beside another")
+
+
 def _named_by_key(record: Record, read_view: Any, entity_type: Any, key: str) -> TraceEvent:
     field = read_view.key_field
     return TraceEvent(table="gate", rule_id=None, outcome="match", subject=read_view.tool,
@@ -235,8 +244,11 @@ def placed_by_another_candidate(record: Record, read_view: Any, entity_type: Any
         plan = run.plans.get(write.tool)
         if write.effect != "create" or write.entity is None or plan is None or write.tool in run.rule_fixed:
             continue
-        rule = replace_placement(plan, entity_type, held, write.entity, reproduces, run.insert_table)
-        if rule is not None:
+        replaced = replace_placement(plan, entity_type, held, write.entity, reproduces, run.insert_table)
+        if replaced is not None:
+            rule, alike = replaced
+            if alike:
+                run.traces.append(_placement_unproven(record, write.tool, rule, alike))
             run.insert_rules[write.tool] = rule
             run.plans[write.tool] = plan.model_copy(update={"insert": rule})  # later calls place by it
             run.rule_fixed.add(write.tool)
