@@ -659,12 +659,19 @@ class InsertRule(_Model):
     list, ``gate/list_checks.other_explanations``: a place first, a sort by another member): a
     create it places last is refused beside another too, since those orders may not put it last.
     Written only when set."""
+    unproven_anywhere: bool = False
+    """For an unproven ``sorted`` kind: another member of the entities sorts every recorded listing
+    alike (``insert.id-ascending-member-unproven``), so a create the sort places last may be listed
+    elsewhere as well: serving refuses a list showing it beside another wherever it placed it.
+    Written only when set."""
 
     @model_serializer(mode="wrap")
     def _without_empty_alike(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
         data = handler(self)
         if not self.alike and isinstance(data, dict):
             data.pop("alike", None)
+        if not self.unproven_anywhere and isinstance(data, dict):
+            data.pop("unproven_anywhere", None)
         return data
 
 

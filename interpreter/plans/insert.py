@@ -66,5 +66,6 @@ def insert_rule(ctx: Any, entity_type: EntityType, collection: str, exemplar: An
             (e.evidence.get("field") for e in decision.events if e.outcome == "match" and e.evidence.get("field")),
             clocks[0] if clocks else None)
     rule = InsertRule(rule_id=decision.rule_id or "insert.default-last", kind=yields.get("kind", "last"), field=field,
-                      descending=bool(yields.get("descending")), unproven=bool(yields.get("unproven")))
+                      descending=bool(yields.get("descending")), unproven=bool(yields.get("unproven")),
+                      unproven_anywhere=bool(yields.get("unproven_anywhere")))
     return rule, list(decision.events)

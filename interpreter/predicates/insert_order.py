@@ -278,6 +278,17 @@ def _clock_listing_otherwise(ctx: InsertCandidateContext) -> str | None:
     return found
 
 
+def _clock_listing_alike(ctx: InsertCandidateContext) -> str | None:
+    """A clock field of the created entity that lists the collection's entities (two or more
+    holding it) in their ids' order; None when none does."""
+    entities = [m for m in [*(ctx.previous_members or []), ctx.created] if ctx.id_field in m]
+    for clock in ctx.clock_fields:
+        held = [(sort_key(m.get(ctx.id_field)), sort_key(m.get(clock))) for m in entities if m.get(clock) is not None]
+        if len(held) >= 2 and not any(a[0] < b[0] and a[1] > b[1] for a in held for b in held):
+            return clock
+    return None
+
+
 @predicate("identity_is_random", context="insert-candidate", params=RandomIdParams)
 def identity_is_random(ctx: InsertCandidateContext, params: RandomIdParams) -> Outcome:
     """The created entity's identity is random, so an order by it is a coincidence until shown:
@@ -294,3 +305,63 @@ def identity_is_random(ctx: InsertCandidateContext, params: RandomIdParams) -> O
     if clock is not None:
         return Match({"id": value, "kind": "listed otherwise by every creation clock", "clock": clock})
     return Miss(f"{value!r} is not a random identity, and no creation clock lists the ids otherwise")
+
+
+def _orders_alike(listings: list[list[dict]], field: str) -> str | None:
+    """The direction (``ascending`` or ``descending``) every listing is sorted in by ``field``, its
+    values varying in at least one; None when none is."""
+    if not any(len({repr(sort_key(m[field])) for m in order}) > 1 for order in listings):
+        return None
+    for descending in (False, True):
+        if all(_sorted(order, field, descending) for order in listings):
+            return "descending" if descending else "ascending"
+    return None
+
+
+class SortsAlikeParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    random_patterns: dict[str, str] = {}
+    """Unused here (the same parameters as ``identity_is_random``, so one anchor serves both)."""
+    time_ordered_patterns: dict[str, str] = {}
+    """Identity kinds whose values count up with the creation time: listed by them is listed in
+    creation order, which another member sorting the same few listings alike does not put in doubt."""
+
+
+@predicate("another_member_sorts_every_listing", context="insert-candidate", params=SortsAlikeParams)
+def another_member_sorts_every_listing(ctx: InsertCandidateContext, params: SortsAlikeParams) -> Outcome:
+    """Every whole listing the capture holds of the collection (of two or more members: the initial
+    ones, and those after the create) is also sorted by another member the created entity holds
+    (neither the identity, nor a copy of it, nor a clock), so an order by the identity is only one
+    of two the capture admits: entities named m and d, listed by name descending, are listed by
+    their codes q.* and * descending as well, and a next one named a with the code b.* goes last
+    by its name and before d by its code. A time-ordered identity (a sequence, ...) is no such
+    case: an order by it is the creation order."""
+    kind = _id_kind(str(ctx.created.get(ctx.id_field, "")), params.time_ordered_patterns)
+    if kind is not None:
+        return Miss(f"the identity is time-ordered ({kind})")
+    clock = _clock_listing_alike(ctx)
+    if clock is not None:
+        return Miss(f"the creation clock {clock} lists the ids alike: an order by them is the creation order")
+    listings = [order for order in [*ctx.initial_orders, *ctx.later_orders, *([ctx.later_members] if ctx.later_members
+                                                                              else [])] if len(order) >= 2]
+    if not listings:
+        return Miss("no whole listing of two or more members to show an order")
+    key = ctx.created.get(ctx.id_field)
+    found = []
+    for field, value in ctx.created.items():
+        if field == ctx.id_field or field in ctx.clock_fields or value is None or not _scalar(value) \
+                or isinstance(value, bool):
+            continue
+        members = [m for order in listings for m in order]
+        if any(field not in m or m[field] is None or not _scalar(m[field]) or isinstance(m[field], bool)
+               for m in members):
+            continue
+        if value == key and all(m[field] == m.get(ctx.id_field) for m in members):
+            continue  # a copy of the identity orders nothing otherwise
+        direction = _orders_alike(listings, field)
+        if direction is not None:
+            found.append(f"{field} {direction}")
+    if not found:
+        return Miss("no other member sorts every whole listing")
+    return Match({"members": found})

@@ -343,10 +343,11 @@ def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, A
     draft.commit()
     key = insert_entity(collection, entity[entity_type.id_field], entity, index)
     if plan.insert is not None and plan.insert.unproven and env.checks_references and len(collection.order) > 1 \
-            and (plan.insert.kind != "sorted" or index != len(collection.order) - 1 or plan.insert.alike):
+            and (plan.insert.kind != "sorted" or index != len(collection.order) - 1 or plan.insert.alike
+                 or plan.insert.unproven_anywhere):
         # the gate replays the recorded lists, which show the place; a sort left unproven against
         # the order of creation places a create it puts last as that order does (not so where
-        # other orders fit the lists alike: they may put it elsewhere)
+        # other orders fit the lists alike, or another member sorts them alike: they may put it elsewhere)
         mark_unplaced(collection, key)
     response, is_json, text = split if split is not None else render_answer(plan, entity)
     return write_result(plan, response, is_json, text, {"source": "state", "view": "create", "type": plan.type,
