@@ -79,6 +79,9 @@
 #   as for Redmine, 16 packages) ~1 min, ~90 MB; no service starts (its systemd units are never
 #   run here), captures/podman/start.sh runs `podman system service` as root in a mount namespace
 #   of its own.
+#   Gnocchi 4.7.1 (with psycopg2 2.9.13 and gunicorn 27.0.1; wheels only, ~70 packages) 3.5 min on
+#   a busy 2-core machine, 195 MB; start.sh makes a private PostgreSQL cluster, runs gnocchi-upgrade
+#   and seeds in ~15 s, so no template database.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -140,6 +143,9 @@ TIDDLYWIKI_VERSION=5.4.1
 NODE_RED_VERSION=4.1.15
 CHANGEDETECTION_VERSION=0.60.10
 DEVPI_VERSION=6.20.3
+GNOCCHI_VERSION=4.7.1
+GNOCCHI_PSYCOPG2_VERSION=2.9.13
+GNOCCHI_GUNICORN_VERSION=27.0.1
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -198,6 +204,7 @@ NODE_RED_DIR="$CACHE/node-red"
 CHANGEDETECTION_VENV="$CACHE/venv-changedetection"
 DEVPI_VENV="$CACHE/venv-devpi"
 PODMAN_DIR="$CACHE/podman"
+GNOCCHI_VENV="$CACHE/venv-gnocchi"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -300,6 +307,14 @@ install_placement() {
     # `placement-manage db sync` and seeds in seconds, so no template database.
     install_venv_package "$PLACEMENT_VENV" openstack-placement "$PLACEMENT_VERSION" \
         "gunicorn==$PLACEMENT_GUNICORN_VERSION"
+}
+
+install_gnocchi() {
+    # gunicorn serves gnocchi.rest.wsgi through captures/gnocchi/wsgi.py (gnocchi-api execs uwsgi,
+    # which PyPI builds from source); psycopg2 (gnocchi's postgresql extra) talks to the private
+    # PostgreSQL cluster its start.sh makes, with the server binaries parse-server's install needs too.
+    install_venv_package "$GNOCCHI_VENV" gnocchi "$GNOCCHI_VERSION" "psycopg2==$GNOCCHI_PSYCOPG2_VERSION" \
+        "gunicorn==$GNOCCHI_GUNICORN_VERSION"
 }
 
 install_ironic() {
@@ -911,6 +926,7 @@ install_python_group_a() {
     install_ironic
     # devpi-server alone (no devpi-web): the JSON API of users and indexes is all the capture uses.
     install_venv_package "$DEVPI_VENV" devpi-server "$DEVPI_VERSION"
+    install_gnocchi
 }
 
 install_python_group_b() {  # those that also prepare a template database (minutes of migrations)
@@ -990,6 +1006,7 @@ status() {
     say "changedetection.io: $(installed_pip_version "$CHANGEDETECTION_VENV" changedetection.io) ($CHANGEDETECTION_VENV)"
     say "devpi:       $(installed_pip_version "$DEVPI_VENV" devpi-server) ($DEVPI_VENV)"
     say "podman:      $(installed_podman_version) ($(command -v podman || echo 'not on PATH'), mark $PODMAN_DIR/installed-version)"
+    say "gnocchi:     $(installed_pip_version "$GNOCCHI_VENV" gnocchi) ($GNOCCHI_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
