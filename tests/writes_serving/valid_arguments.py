@@ -11,6 +11,7 @@ import copy
 import json
 import random
 import re
+import uuid
 from typing import Any
 
 from capenv.interpreter.bundle.paths import split_path
@@ -22,6 +23,11 @@ REFERENCE = re.compile(r'the id of a "([^"]+)" entity the state holds')
 
 CHOSEN_ID = re.compile(r"\^\(\?:\[(.+)\]\{(\d+),(\d+)\}\)\$")
 """The pattern of a client-chosen identity of a character set and length range (``serving/writes/chosen_ids``)."""
+
+
+UUID_ID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+INTEGER_ID = "0|-?[1-9][0-9]*"
+"""The patterns of a client-chosen identity of the UUID and integer shapes (rules/write-chosen-ids.yaml)."""
 
 
 def with_held_references(schema: dict[str, Any], state: Any) -> dict[str, Any]:
@@ -82,6 +88,10 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
         return body_for(schema, rng, tag)  # an envelope's object, or {} when it declares no members
     if kind == "null":
         return None
+    if schema.get("pattern") == f"^(?:{UUID_ID})$":  # a client-chosen identity the capture shows only as UUIDs
+        return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+    if schema.get("pattern") == f"^(?:{INTEGER_ID})$":  # ... only as integers
+        return str(rng.randint(100000, 999999))
     text = f"{tag} {name} {rng.randint(100, 999)}"
     if schema.get("pattern", "").startswith("^["):  # the characters a validated-by-shape string keeps to
         allowed = re.compile(schema["pattern"][1:-2])
