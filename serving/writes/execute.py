@@ -44,6 +44,7 @@ from .view_absence import item_view_absence, refuse_shown_missing
 from .references import check_references
 from .protected import refuse_protected
 from .referrers import refuse_referenced
+from .unchanged_updates import refuse_unchanged
 from .validated_values import check_validated_values
 from .values import charge_growth, field_values, op_context
 
@@ -260,6 +261,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         ctx, draft = op_context(plan, state, body, instant, counter, sequences, collection.path,
                                 dict(collection.args), entity)
         values = field_values(plan, ctx, recorded, parts.rules)
+        if env.checks_references:  # the gate replays what the application did with each recorded call
+            refuse_unchanged(entity, body, values)
         updated = dict(entity)
         updated.update(values)
         if plan.reference_copies:  # a re-pointed reference takes its copy from the entity it names now

@@ -147,8 +147,42 @@ def write_arguments(input_schema: dict[str, Any], template: str, collection_path
         input_schema = with_held_references(input_schema, state)
     arguments: dict[str, Any] = path_arguments(template, collection_path, entity_id)
     if "body" in input_schema.get("properties", {}):
-        arguments["body"] = body_for(body_schema_for(input_schema, arguments), rng, tag)
+        schema = body_schema_for(input_schema, arguments)
+        arguments["body"] = body_for(schema, rng, tag)
+        held = _held_value(state, collection_path, entity_id)
+        for _ in range(ATTEMPTS_TO_CHANGE):  # an update sending only held values is refused (unchanged_updates)
+            if not _unchanged(arguments["body"], held):
+                break
+            arguments["body"] = body_for(schema, rng, tag)
     return arguments
+
+
+ATTEMPTS_TO_CHANGE = 20
+"""How often a body sending only the entity's own values is drawn anew, as an agent told so would."""
+
+
+def _held_value(state: Any, collection_path: str, entity_id: Any | None) -> dict[str, Any] | None:
+    """The value of the entity the path names (by its id or a key member's value), if held."""
+    if state is None or entity_id is None:
+        return None
+    document = json.loads(state) if isinstance(state, (bytes, str)) else state
+    for collection in document.get("collections", []):
+        if collection["path"] != collection_path:
+            continue
+        for entity in collection["entities"]:
+            value = entity["value"]
+            if str(entity["id"]) == str(entity_id) or (isinstance(value, dict) and entity_id in value.values()):
+                return value if isinstance(value, dict) else None
+    return None
+
+
+def _unchanged(body: Any, held: dict[str, Any] | None) -> bool:
+    """Whether every member the body sends (inside an envelope the entity does not hold) is held alike."""
+    if held is None or not isinstance(body, dict) or not body:
+        return False
+    if len(body) == 1 and next(iter(body)) not in held and isinstance(next(iter(body.values())), dict):
+        return _unchanged(next(iter(body.values())), held)  # {"version": {...}}: the envelope's object
+    return all(name in held and held[name] == sent for name, sent in body.items())
 
 
 def body_schema_for(input_schema: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
