@@ -10,6 +10,9 @@ the call's id.
 
 from __future__ import annotations
 
+import re
+from urllib.parse import unquote
+
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.manifest.models import Manifest
@@ -23,11 +26,19 @@ KIND_WORD_RULE = "segment.kind-word"
 
 def with_absence_sources(plans: list[WritePlan], manifest: Manifest, statuses: dict[int, int],
                          ruleset: RuleSet, collections: tuple[str, ...] = (),
-                         answers: dict[int, str] | None = None) -> list[WritePlan]:
+                         answers: dict[int, str] | None = None, masked: dict[int, str] | None = None,
+                         item_reads: dict[str, tuple[int, ...]] | None = None) -> list[WritePlan]:
     """The plans, each update or delete with no recorded absence of its own given the sibling tool
     whose recorded absence answers for it (``absence_tool``), traced. ``statuses``: each record's;
-    ``answers``: each record's answer text (absences' at least)."""
-    answers = answers or {}
+    ``answers``: each record's answer text (absences' at least); ``masked``: those texts with
+    their call's path segments masked; ``item_reads``: per state type, its item reads' records."""
+    answers, masked, item_reads = answers or {}, masked or {}, item_reads or {}
+    types = {p.tool: p.type for p in plans}
+
+    def read_absences(type_name: str | None) -> tuple[str, ...]:
+        return tuple(masked.get(o, "") for o in item_reads.get(type_name or "", ())
+                     if statuses.get(o) in ABSENCE_STATUSES)
+
     if TABLE not in ruleset.tables:
         return plans
     tools = {t.name: t for t in manifest.tools}
@@ -57,7 +68,11 @@ def with_absence_sources(plans: list[WritePlan], manifest: Manifest, statuses: d
                                                 same_effect=effects.get(other) == plan.effect,
                                                 differences=tuple(differences),
                                                 answers=tuple(answers.get(o, "") for o in tools[other].record_ordinals
-                                                              if statuses.get(o) in ABSENCE_STATUSES))
+                                                              if statuses.get(o) in ABSENCE_STATUSES),
+                                                masked_answers=tuple(masked.get(o, "") for o in tools[other].record_ordinals
+                                                                     if statuses.get(o) in ABSENCE_STATUSES),
+                                                sibling_read_answers=read_absences(types.get(other)),
+                                                own_read_answers=read_absences(plan.type))
             decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} absence from {other}")
             if decision.yields.get("source") == "sibling":
                 chosen, events = other, decision.events
@@ -65,3 +80,14 @@ def with_absence_sources(plans: list[WritePlan], manifest: Manifest, statuses: d
         result.append(plan.model_copy(update={"absence_tool": chosen, "traces": plan.traces + tuple(events)})
                       if chosen else plan)
     return result
+
+
+def masked_answer(text: str, path: str, template: str) -> str:
+    """An absence answer with each path argument of its call (the segments ``template`` names by
+    a parameter, decoded) masked as ``{}`` where it stands as a token of its own: the id a
+    missing-entity answer quotes, so two calls' answers compare."""
+    arguments = [unquote(segment) for segment, slot in zip(split_path(path), split_path(template))
+                 if slot.startswith("{") and segment]
+    for argument in sorted(set(arguments), key=len, reverse=True):
+        text = re.sub(r"(?<![A-Za-z0-9])" + re.escape(argument) + r"(?![A-Za-z0-9])", "{}", text)
+    return text

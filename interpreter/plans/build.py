@@ -17,7 +17,7 @@ from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.credentials import credential_headers
 from capenv.interpreter.view.extract import path_key
 
-from .absence_sources import ABSENCE_STATUSES, with_absence_sources
+from .absence_sources import ABSENCE_STATUSES, masked_answer, with_absence_sources
 from .answer_reports import answer_report
 from .bulk_plan import bulk_plan
 from .chosen_ids import with_chosen_ids
@@ -55,8 +55,15 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
         plans.append(build_plan(tool, context))
     statuses = {o: r.status for o, r in context.records.items()}
     answers = {o: r.response.text or "" for o, r in context.records.items() if r.status in ABSENCE_STATUSES}
+    templates = {o: t.template for t in manifest.tools for o in t.record_ordinals}
+    masked = {o: masked_answer(text, context.records[o].path, templates.get(o, "")) for o, text in answers.items()}
+    item_reads: dict[str, tuple[int, ...]] = {}
+    for view in context.view.views:
+        if view.kind == "item" and view.type is not None:
+            item_reads[view.type] = item_reads.get(view.type, ()) + tuple(view.record_ordinals)
     plans = with_absence_sources(plans, manifest, statuses, context.ruleset,
-                                 tuple(t.collection_template for t in context.view.types), answers)
+                                 tuple(t.collection_template for t in context.view.types), answers, masked,
+                                 item_reads)
     plans = with_referrers(with_validated_values(with_references(plans, context), context), context)
     plans = with_reference_copies(plans, context)
     plans = with_protected(plans, context)

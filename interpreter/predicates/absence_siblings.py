@@ -32,6 +32,12 @@ class WriteAbsenceSourceContext(BaseModel):
     """The template segments that differ (a parameter against a literal counts as one)."""
     answers: tuple[str, ...] = ()
     """The text of the other tool's recorded absence answers (400, 404, 410)."""
+    masked_answers: tuple[str, ...] = ()
+    """The same answers with their call's path segments masked (``{}``), comparable across ids."""
+    sibling_read_answers: tuple[str, ...] = ()
+    """The masked absence answers the other tool's type's item reads recorded."""
+    own_read_answers: tuple[str, ...] = ()
+    """The masked absence answers this tool's type's item reads recorded."""
 
 
 class DifferencesParams(BaseModel):
@@ -82,3 +88,20 @@ def absence_answer_names_its_kind(ctx: WriteAbsenceSourceContext, params: NoPara
             shown = named if len(named) <= 60 else named[:57] + "..."
             return Match({"names": difference.theirs, "answer": shown})
     return Miss("no recorded absence answer names the other kind")
+
+
+@predicate("absence_read_answers_otherwise", context="write-absence-source")
+def absence_read_answers_otherwise(ctx: WriteAbsenceSourceContext, params: NoParams) -> Outcome:
+    """The other tool answers a missing id as its own type's item read does, while this tool's
+    type's item read answers otherwise: the application words each kind's absence its own way
+    (ZenML's "No account with ..." for users, "No service account with ..." for service
+    accounts), so the other kind's answer given here would be a wrong answer, and the item read's
+    is the one this kind gives."""
+    if not ctx.masked_answers or not ctx.sibling_read_answers or not ctx.own_read_answers:
+        return Miss("no absence recorded by the other tool, its type's item read or this type's item read")
+    if not set(ctx.masked_answers) <= set(ctx.sibling_read_answers):
+        return Miss("the other tool answers a missing id otherwise than its type's item read")
+    if set(ctx.own_read_answers) & set(ctx.masked_answers):
+        return Miss("this type's item read answers a missing id as the other tool does")
+    shown = ctx.own_read_answers[0]
+    return Match({"own_read_answer": shown if len(shown) <= 60 else shown[:57] + "..."})
