@@ -106,13 +106,18 @@ class PlanContext:
         return any(s.value is not None and self.records[s.ordinal].finished_at <= start
                    for (t, _), sightings in self.timeline.by_entity.items() if t == type_name for s in sightings)
 
-    def type_entities(self, type_name: str, before: int) -> list[dict[str, Any]]:
-        """The type's entities as last seen before a call (initial state, then sightings)."""
+    def type_entities(self, type_name: str, before: int, unlisted: frozenset[str] = frozenset()
+                      ) -> list[dict[str, Any]]:
+        """The type's entities as last seen before a call (initial state, then sightings).
+        ``unlisted``: fields a list read shows nothing of (volatile ones a listing answers
+        otherwise than the item read): after a list read, each keeps its latest value an item
+        read, a write's answer or the initial state showed."""
         latest: dict[str, dict[str, Any]] = {}
+        initial: dict[str, dict[str, Any]] = {}
         for collection in self.view.state.collections:
             if collection.type == type_name:
                 for entity in collection.entities:
-                    latest[str(entity.id)] = entity.value
+                    latest[str(entity.id)] = initial[str(entity.id)] = entity.value
         for (t, key), sightings in self.timeline.by_entity.items():
             if t != type_name:
                 continue
@@ -120,9 +125,24 @@ class PlanContext:
             if seen is not None:
                 if seen.value is None:
                     latest.pop(key, None)
+                elif unlisted and seen.via == "list":
+                    latest[key] = self._with_earlier(seen, sightings, unlisted, initial.get(key))
                 else:
                     latest[key] = seen.value
         return list(latest.values())
+
+    @staticmethod
+    def _with_earlier(seen: Any, sightings: list[Any], names: frozenset[str],
+                      initial: dict[str, Any] | None) -> dict[str, Any]:
+        """A list read's entity with each of ``names`` as the latest earlier sighting other than a
+        list's (else the initial state) showed it."""
+        value = dict(seen.value)
+        for name in names & value.keys():
+            earlier = next((s.value[name] for s in reversed(sightings) if s.ordinal < seen.ordinal
+                            and s.via != "list" and s.value is not None and name in s.value),
+                           initial.get(name, value[name]) if initial is not None else value[name])
+            value[name] = earlier
+        return value
 
 
 class IdentityMembers:

@@ -99,12 +99,17 @@ def held_before(ctx: Any, entity_type: EntityType, key: str, ordinal: int) -> He
 def _with_unlisted(ctx: Any, step: Sighting, held: HeldBefore | None) -> dict[str, Any] | None:
     """A read's entity, with the fields its list view never shows kept from the entity as held,
     when nothing left those stale: a list that leaves a field out of every answer (a secret only
-    the item read shows) says nothing of it, so the field is no change the next read shows."""
+    the item read shows) says nothing of it, so the field is no change the next read shows. So
+    with a field a view of the type holds volatile: its value on the list shows nothing of the
+    entity (a group ZenML's listing answers null where the item read shows it whole)."""
     if step.via != "list" or step.value is None or held is None or held.value is None or held.stale_by:
         return step.value
     read_view = next((v for v in ctx.view.views if v.tool == ctx.tool_of.get(step.ordinal)), None)
     shown = set(read_view.shown_fields) if read_view is not None else set(step.value)
-    unlisted = {name: value for name, value in held.value.items() if name not in shown and name not in step.value}
+    volatile = {name for v in ctx.view.views if read_view is not None and v.type == read_view.type
+                for name in v.volatile_fields}
+    unlisted = {name: value for name, value in held.value.items()
+                if (name not in shown and name not in step.value) or name in volatile}
     return {**step.value, **unlisted} if unlisted else step.value
 
 

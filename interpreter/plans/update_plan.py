@@ -15,6 +15,8 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
 
+from capenv.interpreter.predicates.update_grouped_members import sole_group
+
 from .answer_envelopes import split_answer, without_transformed
 from .answer_reports import entity_or_report
 from .context import PlanContext, note
@@ -92,10 +94,11 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
             unobserved = f"record {call.ordinal} (the exemplar) answered without the entity, and {why}"
             break
         held = before.value if before else None
-        update_calls.append(UpdateCall(body=verdict.body or {}, before=_without(held, volatile),
-                                       after=_without(after, volatile),
+        hidden = volatile - _groups_written(after, verdict.body or {})
+        update_calls.append(UpdateCall(body=verdict.body or {}, before=_without(held, hidden),
+                                       after=_without(after, hidden),
                                        observed_by=via, started_at=call.started_at, ordinal=call.ordinal,
-                                       path_id=key, later_read=_without(later_read, volatile),
+                                       path_id=key, later_read=_without(later_read, hidden),
                                        unshown=sorted(set(held or ()) - item_shown) if item_shown else [],
                                        before_stale_by=list(before.stale_by) if before else [],
                                        before_sure=sorted(before.sure) if before else [],
@@ -113,7 +116,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     inputs = UpdateInputs(method=tool.method, is_action=is_action, id_field=entity_type.id_field,
                           path_id=call_key(ctx.timeline, exemplar, depth),
                           calls=update_calls,
-                          type_entities=ctx.type_entities(entity_type.name, exemplar.ordinal),
+                          type_entities=ctx.type_entities(entity_type.name, exemplar.ordinal, volatile),
                           max_nesting=ctx.budgets.max_nesting)
     explanation = explain_update(ctx.ruleset, inputs)
     events.extend(explanation.events)
@@ -153,6 +156,17 @@ def _type_reads(ctx: PlanContext, entity_type: EntityType) -> tuple[frozenset[st
     if not items or any(not v.shown_fields for v in items):
         return volatile, frozenset()
     return volatile, frozenset(name for v in items for name in v.shown_fields)
+
+
+def _groups_written(after: dict[str, Any] | None, body: dict[str, Any]) -> frozenset[str]:
+    """The object fields of the observed entity that are the one group holding a member the call
+    sent (``sole_group``). A volatile field is left out of an update's explanation because it
+    changes with no write; a group the call wrote a member into is kept, so the member is judged
+    where the observation shows it (ZenML's ``metadata``, which a listing shows null and an item
+    read whole, is volatile across those lines, yet holds the ``description`` an update sends)."""
+    if not after:
+        return frozenset()
+    return frozenset(group for member in body if (group := sole_group(after, member)) is not None)
 
 
 def _without(entity: dict[str, Any] | None, names: frozenset[str]) -> dict[str, Any] | None:

@@ -53,27 +53,44 @@ def sent_value_grouped(ctx: UpdateMemberContext, params: BaseModel) -> Outcome:
 
 class GroupedChangeParams(ClockWindowParams):
     min_sent: int = Field(default=1, ge=1)
-    """How many grouped members the call must send: the group is shown by members sent into it."""
+    """How many grouped members the call must send into it (else into the entity's other groups,
+    when it changes only its clocks): the group is shown by members sent into the groups."""
 
 
 @predicate("changed_grouped_members", context="update-change", params=GroupedChangeParams)
 def changed_grouped_members(ctx: UpdateChangeContext, params: GroupedChangeParams) -> Outcome:
     """An object the entity held, the group of members the call sent, whose changed members are
     those members as sent or clocks near the call's start in one format; it keeps its members,
-    and the type's other entities hold the field as objects of the same members."""
+    and the type's other entities hold the field as objects of the same members. A group the call
+    sent nothing into, while it sent members into another of the entity's groups, may change only
+    its clocks (ZenML's ``body.updated``, stamped by an update of ``metadata``)."""
     old, new = ctx.old, ctx.new
     if not isinstance(old, dict) or not isinstance(new, dict) or old is ABSENT:
         return Miss("not an object the entity held")
     if old.keys() != new.keys():
         return Miss("its members changed, not only their values")
     sent = sorted(m for m in ctx.body if m in new and sole_group(ctx.after, m) == ctx.field)
+    evidence: dict[str, Any] = {"sent": sent}
     if len(sent) < params.min_sent:
-        return Miss(f"the call sent {len(sent)} member(s) it holds, fewer than {params.min_sent}")
+        elsewhere = sorted(m for m in ctx.body if m not in new and sole_group(ctx.after, m) not in (None, ctx.field))
+        if len(elsewhere) < params.min_sent:
+            return Miss(f"the call sent {len(sent)} member(s) it holds and {len(elsewhere)} into the entity's "
+                        f"other groups, fewer than {params.min_sent}")
+        evidence["sent_elsewhere"] = elsewhere
+    for name in sent:
+        if not same_value(new[name], ctx.body[name]):
+            return Miss(f"{name} stored as {brief(new[name])}, sent {brief(ctx.body[name])}")
+    return _stamped_group(ctx, params, old, new, sent, evidence)
+
+
+def _stamped_group(ctx: UpdateChangeContext, params: GroupedChangeParams, old: dict[str, Any],
+                   new: dict[str, Any], sent: list[str], evidence: dict[str, Any]) -> Outcome:
+    """The group's other members unchanged or clocks near the call's start in one format, and the
+    type's other entities holding the field as objects of the same members: a match whose
+    ``params`` name the clocks serving stamps."""
     clocks: dict[str, dict[str, Any]] = {}
     for name in new:
         if name in sent:
-            if not same_value(new[name], ctx.body[name]):
-                return Miss(f"{name} stored as {brief(new[name])}, sent {brief(ctx.body[name])}")
             continue
         if not same_shape(old[name], new[name]):
             return Miss(f"/{name} changed its members")
@@ -92,4 +109,4 @@ def changed_grouped_members(ctx: UpdateChangeContext, params: GroupedChangeParam
         return Miss("no other entity of the type holds the field")
     if any(not isinstance(o, dict) or o.keys() != new.keys() for o in others):
         return Miss("another entity holds the field otherwise than as an object of the same members")
-    return Match({"params": {"clocks": clocks}, "sent": sent})
+    return Match({"params": {"clocks": clocks}, **evidence})

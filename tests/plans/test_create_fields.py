@@ -286,3 +286,20 @@ def test_members_sent_into_a_group_are_accepted_and_the_group_rebuilt(ruleset):
     assert (sorted(rule.params["clocks"]), rule.params["members"]) == (["/created", "/updated"], ["color"])
     assert {m.member: m.admission for m in explanation.members} == {"name": "accepted", "color": "accepted"}
     OP_PARAMS[rule.op].model_validate(rule.params)
+
+
+def test_a_group_holding_a_sent_member_is_no_nested_clock_though_the_others_hold_it_alike(ruleset):
+    """ZenML's service accounts all hold ``body.active`` true: the group holding the sent ``active``
+    beside its clocks agrees with the others in every other member, as a nested clock would, yet
+    the call wrote it, so it is built from what the call sends (grouped-members is judged first)
+    and ``active`` is accepted rather than kept as the exemplar's."""
+    started = "2026-11-30T13:00:07.267427"
+    observed = {"id": "0b9f2a34-1c2d-4e5f-8a9b-0c1d2e3f4a5b", "name": "deploy",
+                "body": {"created": started, "updated": started, "full_name": "", "active": True}}
+    others = [{"id": "1b4e28ba-2fa1-41d2-883f-0016d3cca427", "name": "etl",
+               "body": {"created": "2026-11-01T10:00:00.000001", "updated": "2026-11-01T10:00:00.000002",
+                        "full_name": "", "active": True}}]
+    explanation = explain(ruleset, observed, {"name": "deploy", "active": True}, type_entities=others)
+    rule = field(explanation, "body")
+    assert (rule.rule_id, rule.params["members"]) == ("field.grouped-members", ["active"])
+    assert {m.member: m.admission for m in explanation.members} == {"name": "accepted", "active": "accepted"}

@@ -74,6 +74,36 @@ def test_members_stored_in_a_group_are_accepted_and_written_by_the_groups_rule()
     assert explain(call({"color": "purple"}, before, unsent), type_entities=others).build_reason == "unexplained-change"
 
 
+def test_a_groups_clock_stamped_by_a_member_sent_into_another_group():
+    """ZenML keeps a service account's description under ``metadata`` and its clocks under ``body``:
+    an update sending only the description stamps ``body.updated`` (the group's rule, with nothing
+    sent into it), and a later call sending ``active`` into ``body``, leaving ``metadata`` as it
+    was, is explained by the same two rules; a call sending at the top only shows no group."""
+    made = "2026-11-29T08:00:00.000Z"  # when each was made: the others hold another (no nested clock)
+    before = {"id": U1, "name": "bot", "body": {"created": made, "updated": made, "active": True},
+              "metadata": {"description": "Deploys", "external_user_id": None}}
+    after = {**before, "body": {"created": made, "updated": iso(0.2), "active": True},
+             "metadata": {"description": "Deploys to prod", "external_user_id": None}}
+    etl_made = "2026-11-28T08:00:00.000Z"
+    others = [{"id": U2, "name": "etl", "body": {"created": etl_made, "updated": etl_made, "active": True},
+               "metadata": {"description": "ETL", "external_user_id": None}}]
+    second_before = {**others[0]}
+    second_after = {**second_before, "body": {"created": etl_made, "updated": iso(1.2), "active": False}}
+    plan = explain(call({"description": "Deploys to prod"}, before, after),
+                   call({"active": False}, second_before, second_after, ordinal=12, seconds=1),
+                   type_entities=others + [after])
+    assert plan.build_reason is None, plan.problems
+    body, metadata = field(plan, "body"), field(plan, "metadata")
+    assert (body.rule_id, body.op, list(body.params["clocks"])) == ("change.grouped-members", "grouped-members",
+                                                                     ["/updated"])
+    assert (metadata.rule_id, metadata.op) == ("change.grouped-members", "grouped-members")
+    assert {m.member: m.admission for m in plan.members} == {"description": "accepted", "active": "accepted"}
+
+    renamed = {**before, "name": "robot", "body": {"created": made, "updated": iso(0.2), "active": True}}  # at the top
+    assert explain(call({"name": "robot"}, before, renamed), type_entities=others).build_reason == \
+        "unexplained-change"
+
+
 def test_increment_by_one_and_a_call_it_would_give_another_value():
     first = call({"title": "B"}, {"id": 1, "title": "A", "revision": 3}, {"id": 1, "title": "B", "revision": 4})
     plan = explain(first)

@@ -1,0 +1,55 @@
+"""An entity whose members live in object members, groups (ZenML's ``body`` and ``metadata``),
+where a listing answers one group null and the item read shows it whole: the view holds that
+group volatile (it changes between lines with no write), which leaves it out of what an update's
+observation shows. An update sending a member stored inside it is judged where the observation
+shows it all the same: the group is kept for that call, as held before by the item read (a
+listing's null shows nothing of it), and the type's other entities by theirs; the group rule
+writes the member, and the sibling group's clock is stamped by the same rule."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from, plan
+from support.har_builder import HarBuilder
+
+A, B = "0b9f2a34-1c2d-4e5f-8a9b-0c1d2e3f4a5b", "1b4e28ba-2fa1-41d2-883f-0016d3cca427"
+
+
+def _widget(key: str, name: str, made: str, updated: str, description: str | None, hydrated: bool) -> dict:
+    metadata = {"description": description, "labels": {}} if hydrated else None
+    return {"id": key, "name": name, "body": {"created": made, "updated": updated, "display_name": name.title()},
+            "metadata": metadata}
+
+
+def _listing(*widgets: dict) -> dict:
+    return {"index": 1, "total": len(widgets), "items": list(widgets)}
+
+
+def test_an_update_of_a_member_inside_a_group_a_listing_answers_null_is_served():
+    made_a, made_b = "2026-01-01T00:00:00.100001", "2026-01-01T00:00:00.200001"
+    a0 = dict(name="alpha", made=made_a, updated=made_a, description="First")
+    b0 = dict(name="beta", made=made_b, updated=made_b, description="Second")
+    har = (HarBuilder(start="2026-01-01T00:00:01.000Z", step_ms=400)
+           .call("GET", "/api/widgets", response=_listing(_widget(A, **a0, hydrated=False),
+                                                          _widget(B, **b0, hydrated=False)))
+           .call("GET", f"/api/widgets/{A}", response=_widget(A, **a0, hydrated=True))
+           .call("GET", f"/api/widgets/{B}", response=_widget(B, **b0, hydrated=True))
+           .call("GET", "/api/widgets", response=_listing(_widget(A, **a0, hydrated=False),
+                                                          _widget(B, **b0, hydrated=False))))
+    a1 = {**a0, "updated": "2026-01-01T00:00:02.600123", "description": "Changed"}
+    har.call("PATCH", f"/api/widgets/{A}", body={"display_name": "Alpha", "description": "Changed"},
+             response=_widget(A, **a1, hydrated=True))
+    har.call("GET", f"/api/widgets/{A}", response=_widget(A, **a1, hydrated=True))
+    har.call("GET", "/api/widgets", response=_listing(_widget(A, **a1, hydrated=False),
+                                                      _widget(B, **b0, hydrated=False)))
+    b1 = {**b0, "updated": "2026-01-01T00:00:04.200123", "description": "Other"}
+    har.call("PATCH", f"/api/widgets/{B}", body={"description": "Other"}, response=_widget(B, **b1, hydrated=True))
+    har.call("GET", f"/api/widgets/{B}", response=_widget(B, **b1, hydrated=True))
+    bundle = build_from(har)
+    view = next(v for v in bundle.view.views if v.kind == "item" and v.type is not None)
+    assert "metadata" in view.volatile_fields  # the premise: the listing answers it null
+    patch = plan(bundle, "PATCH", "/api/widgets/{widget_id}")
+    rules = {r.field: (r.rule_id, r.op) for r in patch.fields}
+    assert rules["metadata"] == ("change.grouped-members", "grouped-members")
+    assert rules["body"] == ("change.grouped-members", "grouped-members")
+    assert {m.member: m.admission for m in patch.members} == {"display_name": "accepted", "description": "accepted"}
+    assert patch.served, patch.reason
