@@ -638,6 +638,10 @@ class MemberRule(_Model):
     """The JSON type a call must send it as."""
     recorded_value: Any = None
     reason: str | None = None
+    nested_members: tuple[str, ...] | None = None
+    """An object member accepted only holding exactly these members (the exemplar's): a recorded
+    call sent it holding others, and an object stored as sent would leave out what the application
+    fills in for members a call leaves out (a note it stores empty)."""
 
 
 class InsertRule(_Model):

@@ -18,6 +18,7 @@ from capenv.interpreter.view.credentials import credential_headers
 from capenv.interpreter.view.extract import path_key
 
 from .absence_sources import ABSENCE_STATUSES, masked_answer, with_absence_sources
+from .absent_before import calls_met_absence
 from .answer_reports import answer_report
 from .bulk_plan import bulk_plan
 from .chosen_ids import with_chosen_ids
@@ -82,7 +83,10 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     # method does at the template (an upsert answering 201 for a new id) is the route's, not a value's
     whole = ctx.whole_tools.get(tool.name, tool)
     decision = classify(tool, target, ctx.view, ctx.ruleset,
-                        tuple(ctx.records[o].status for o in whole.record_ordinals))
+                        tuple(ctx.records[o].status for o in whole.record_ordinals),
+                        calls_met_absence(target.type, [ctx.records[o] for o in whole.record_ordinals], ctx.timeline,
+                                          ctx.view)
+                        if target.relation == "item" else False)
     events.extend(decision.events)
     effect = str(decision.yields.get("effect", "none"))
     base: dict[str, Any] = {"tool": tool.name, "method": tool.method, "template": tool.template, "effect": effect,

@@ -144,8 +144,10 @@ def segments_after_item(target: Target) -> str | None:
     return None
 
 
-def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, statuses: tuple[int, ...] = ()) -> Decision:
-    """``statuses``: the tool's recorded answers' statuses (what its successful calls answered)."""
+def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, statuses: tuple[int, ...] = (),
+             met_absence: bool = False) -> Decision:
+    """``statuses``: the tool's recorded answers' statuses (what its successful calls answered);
+    ``met_absence``: every successful call named an entity the capture showed absent before it."""
     names_type = bool(target.segment) and any(
         t.collection_template.rstrip("/").endswith("/" + str(target.segment)) for t in view.types)
     succeeded = [s for s in statuses if 200 <= s < 300]
@@ -153,7 +155,8 @@ def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, sta
                                  markers=target.markers, segment_names_type=names_type,
                                  type=target.type.name if target.type else None,
                                  answered_created=bool(succeeded) and all(s == 201 for s in succeeded),
-                                 some_answered_created=any(s == 201 for s in succeeded))
+                                 some_answered_created=any(s == 201 for s in succeeded),
+                                 met_absence=met_absence)
     decision = evaluate(ruleset, TABLE, context, subject=tool.name)
     why = _why_no_effect(tool, target, view) if decision.yields.get("effect", "none") == "none" else None
     events = target.events + decision.events + ((why,) if why is not None else ())

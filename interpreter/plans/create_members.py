@@ -36,7 +36,29 @@ def admit_members(ruleset: RuleSet, inputs: CreateInputs, fields: list[FieldRule
         decision = evaluate(ruleset, MEMBERS_TABLE, context, subject=f"{inputs.type_name} body.{name}")
         members.append(member_rule(name, value, inputs.observed, decision))
         events.extend(decision.events)
-    return members, events
+    return [_nested_as_sent(rule, inputs, events) for rule in members], events
+
+
+def _nested_as_sent(rule: MemberRule, inputs: CreateInputs, events: list[TraceEvent]) -> MemberRule:
+    """An accepted object member another recorded call sent holding only some of the exemplar's
+    members (a schema's fields, not free keys) is accepted only holding exactly the exemplar's:
+    what the application stores for a member left out (a default) the exemplar cannot show, so
+    serving refuses rather than store the object as sent. An object another call filled with other
+    keys altogether (a map of secrets) stays accepted as sent."""
+    value = inputs.body.get(rule.member)
+    if rule.admission != "accepted" or not isinstance(value, dict):
+        return rule
+    other = next((body[rule.member] for body in inputs.other_calls
+                  if isinstance(body.get(rule.member), dict) and set(body[rule.member]) < set(value)), None)
+    if other is None:
+        return rule
+    events.append(TraceEvent(table=MEMBERS_TABLE, rule_id=None, outcome="match",
+                             subject=f"{inputs.type_name} body.{rule.member}",
+                             evidence={"nested_members": list(value), "other_call_sent": sorted(other)},
+                             reason=f"another recorded call sent {rule.member!r} holding {sorted(other)}: accepted "
+                                    f"only holding exactly {list(value)}",
+                             location="interpreter/plans/create_members.py:_nested_as_sent"))
+    return rule.model_copy(update={"nested_members": tuple(value)})
 
 
 def held_types(inputs: CreateInputs) -> list[HeldType]:

@@ -37,6 +37,12 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
     located = location_id(exemplar)
     if located is not None and not candidates:  # an answer naming nothing: the Location names what it made
         candidates = [(located[0], "Location")]
+    at_item = next((t for t in ctx.view.types if t.name == base.get("type") and t.item_template
+                    and names_collection_of("/" + "/".join(split_path(exemplar.path)[:-1]), t)
+                    and len(split_path(exemplar.path)) == len(split_path(t.item_template))), None)
+    if not candidates and at_item is not None:
+        # a create at the item path answering no id (a report on the call): its path names what it made
+        target, candidates = at_item, [(unquote(split_path(exemplar.path)[-1]), "path")]
     link, misses = link_create(exemplar, ctx.timeline, ctx.view.state, candidates,
                                lambda a, b: ctx.other_write_between(tool.name, a, b), ctx.min_id_length,
                                ctx.type_read_before, target=target)

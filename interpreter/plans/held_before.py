@@ -30,6 +30,7 @@ from capenv.interpreter.bundle.models import EntityType
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
 
+from .absent_before import calls_met_absence
 from .answer_reports import entity_or_report
 from .classify import classify, target_of
 from .exemplar import admit_body
@@ -147,7 +148,10 @@ def _add_write_answers(ctx: Any) -> None:
                                               ctx.ruleset), ctx)
         whole = ctx.whole_tools.get(tool.name, tool)  # a per-value part: its whole tool's calls
         effect = str(classify(tool, target, ctx.view, ctx.ruleset,
-                              tuple(ctx.records[o].status for o in whole.record_ordinals)).yields.get("effect", "none"))
+                              tuple(ctx.records[o].status for o in whole.record_ordinals),
+                              calls_met_absence(target.type, [ctx.records[o] for o in whole.record_ordinals],
+                                                ctx.timeline, ctx.view) if target.relation == "item" else False
+                              ).yields.get("effect", "none"))
         found: list[tuple[Record, EntityType, str, dict[str, Any] | None]] = []
         if effect in ("update", "action") and target.type is not None:
             if effect == "action" and sub_resource_call(calls, target.type, ctx) is not None:

@@ -33,6 +33,9 @@ class WriteTargetContext(BaseModel):
     """Every successful recorded call answered 201 Created (and at least one succeeded)."""
     some_answered_created: bool = False
     """Some successful recorded call answered 201 Created."""
+    met_absence: bool = False
+    """Every successful recorded call named an entity the capture showed absent just before it
+    (``plans/absent_before``)."""
 
 
 class MethodsParams(BaseModel):
@@ -104,3 +107,12 @@ def write_markers_in(ctx: WriteTargetContext, params: WordsParams) -> Outcome:
         if isinstance(outcome, Miss):
             return Miss(f"the segment {marker!r} before {ctx.segment!r} marks no verb: {outcome.reason}")
     return Match({"markers": "/".join(ctx.markers)} if ctx.markers else {})
+
+
+@predicate("write_calls_met_absence", context="write-target")
+def write_calls_met_absence(ctx: WriteTargetContext, params: BaseModel) -> Outcome:
+    """Every successful recorded call named an entity the capture showed absent just before it:
+    each made what its path names."""
+    if ctx.met_absence:
+        return Match({"absent_before": True})
+    return Miss("not every successful call named an entity the capture showed absent before it")

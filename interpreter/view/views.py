@@ -13,6 +13,7 @@ from capenv.interpreter.evidence.records import Record
 
 from .absence import Absences
 from .extract import collection_path
+from .member_naming import without_member_naming
 from .paging import PagingRoles
 from .projection_candidates import ProjectionCandidates
 from .recordings import recording_of
@@ -132,7 +133,8 @@ def _list_lines(ok: list[Record], window_reads: set[int], shape: ToolShape, enti
         listed = [m for r in group for m in _listed(r, shape.locator) if isinstance(m, dict)]
         own_fields = _fields(listed)[0] if listed else ()
         ids = tuple(m.get(entity_type.id_field) for m in members if isinstance(m, dict))
-        whole = [r.ordinal for r in group if paging.whole(query, _count(r, shape.locator))]
+        selecting = without_member_naming(query, listed, paging.ruleset)  # a member-naming parameter selects none
+        whole = [r.ordinal for r in group if paging.whole(selecting, _count(r, shape.locator))]
         if any(leaves_out_held(_listed(r, shape.locator), r, entity_type, held, window_reads) for r in group):
             whole = []  # it selects part of the collection: no recording of it proves the whole
         lines.append(ListLine(

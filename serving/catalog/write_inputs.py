@@ -138,6 +138,11 @@ class WriteInputs:
             if member.admission == "recorded-only":
                 prop["const"] = member.recorded_value  # the schema says it, so validation enforces it
                 prop["description"] = "accepted only with its recorded value"
+            if member.nested_members is not None:  # the schema says it, so validation enforces it
+                prop.update({"properties": {name: {} for name in member.nested_members},
+                             "required": list(member.nested_members), "additionalProperties": False})
+                prop["description"] = (f"an object holding exactly {', '.join(member.nested_members)}: what the "
+                                       "application stores for one left out no recording shows")
             reference = self.checked_references.get(member.member)
             if reference is not None:
                 said = (f'the id of a "{reference.type}" entity the state holds ({reference.collection_template}); '

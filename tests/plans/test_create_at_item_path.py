@@ -1,7 +1,8 @@
 """A POST to an item path whose calls answered 201 Created makes the entity its path names, the
 client choosing its identity (JupyterHub's POST /users/{name}; rule effect.create-at-item):
 served as a create in the collection the call names, the identity from the call's own path,
-a held name refused; a POST to an item path answering 200 stays an update."""
+a held name refused. A POST answering 200 is a create too where the capture showed the entity
+absent before it (effect.create-at-item-absent: the 404 read of /users/zed), else an update."""
 
 from __future__ import annotations
 
@@ -16,13 +17,15 @@ BOB = {"name": "bob", "admin": True, "created": "2026-01-05T10:01:00.000000Z"}
 MISSING = {"status": 404, "message": "Not Found"}
 
 
-def users_app(create_status: int = 201) -> HarBuilder:
+def users_app(create_status: int = 201, *, absent_before: bool = True) -> HarBuilder:
     zed = {"name": "zed", "admin": False, "created": "2026-01-06T09:00:00.000000Z"}
-    return (HarBuilder(start="2026-01-06T09:00:00Z")
-            .call("GET", "/users", response=[ANN, BOB])
-            .call("GET", "/users/ann", response=ANN)
-            .call("GET", "/users/bob", response=BOB)
-            .call("GET", "/users/zed", status=404, response=MISSING)
+    har = HarBuilder(start="2026-01-06T09:00:00Z")
+    if absent_before:
+        har.call("GET", "/users", response=[ANN, BOB])
+    har.call("GET", "/users/ann", response=ANN).call("GET", "/users/bob", response=BOB)
+    if absent_before:
+        har.call("GET", "/users/zed", status=404, response=MISSING)
+    return (har
             .call("POST", "/users/zed", body={}, status=create_status, response=zed)
             .call("GET", "/users/zed", response=zed)
             .call("GET", "/users", response=[ANN, BOB, zed]))
@@ -52,6 +55,13 @@ def test_the_served_create_takes_its_identity_from_the_calls_path_and_refuses_a_
     assert http(runtime, "GET", "/users/kim").status == 404
 
 
-def test_a_post_to_an_item_path_answering_200_stays_an_update():
+def test_a_post_to_an_item_path_answering_200_after_its_absence_is_a_create():
     plan = next(p for p in build_from(users_app(200)).view.writes if p.tool == "post_users_by_user_id")
+    assert plan.effect == "create"
+    assert any(e.rule_id == "effect.create-at-item-absent" and e.outcome == "match" for e in plan.traces)
+
+
+def test_a_post_to_an_item_path_answering_200_with_no_absence_shown_stays_an_update():
+    plan = next(p for p in build_from(users_app(200, absent_before=False)).view.writes
+                if p.tool == "post_users_by_user_id")
     assert plan.effect == "update"

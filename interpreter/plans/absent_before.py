@@ -1,0 +1,48 @@
+"""Whether every successful call of a write at an item path named an entity the capture showed
+absent just before it (write-effects: a create at the item path, told from an update by the
+earlier absence). A PUT that answers 200 with a report rather than 201 (``{"results": [{"code":
+200, "status": "Object was created"}]}``) creates what its path names exactly when nothing held it:
+the initial state does not, no read or answer before the call shows it, and the capture looked,
+an item read of it answering an absence or a list read of its type's whole collection (a line whose
+recording proved whole membership) not listing it."""
+
+from __future__ import annotations
+
+from capenv.interpreter.bundle.models import EntityType, ViewResult
+from capenv.interpreter.evidence.records import Record
+
+from .item_keys import call_key
+from .timeline import Timeline
+
+
+def calls_met_absence(entity_type: EntityType | None, calls: list[Record], timeline: Timeline,
+                      view: ViewResult) -> bool:
+    """Every successful call (one at least) named an entity the capture showed absent before it."""
+    succeeded = [call for call in calls if call.succeeded]
+    if entity_type is None or not succeeded:
+        return False
+    whole = {o for read in view.views if read.type == entity_type.name for line in read.lines
+             for o in line.all_record_ordinals}  # a filtered or paged list leaving it out shows nothing
+    return all(_absent_before(entity_type, call, timeline, whole) for call in succeeded)
+
+
+def _absent_before(entity_type: EntityType, call: Record, timeline: Timeline, whole: set[int]) -> bool:
+    key = call_key(timeline, call)
+    if any(key in ids for (type_name, _), ids in timeline.initial_ids.items() if type_name == entity_type.name):
+        return False
+    held = timeline.held_before(entity_type.name, key, call.ordinal)
+    if held is not None:
+        return held.value is None  # an item read answered its absence, and nothing showed it since
+    return any(read.type == entity_type.name and read.record.ordinal in whole and key not in read.members
+               and read.record.finished_at <= call.started_at
+               and not _written_between(timeline, read.collection, read.record.ordinal, call.ordinal)
+               for read in timeline.list_reads)
+
+
+def _written_between(timeline: Timeline, collection: str, after: int, before: int) -> bool:
+    """Another write reached the collection (at or below its path) between the list read and the
+    call: it may have made the entity the list did not show (a create whose answer no plan links)."""
+    prefix = collection.rstrip("/") + "/"
+    return any(after < ordinal < before and (timeline.records[ordinal].path == collection
+                                             or timeline.records[ordinal].path.startswith(prefix))
+               for ordinal in timeline.write_ordinals)
