@@ -213,6 +213,10 @@ class QuerySpec(_Model):
     serving refuses a value listing more (an application may refuse several keys, as Waterline
     answers ``sort=genre ASC,year DESC`` with 400). For a keyed sort (``field`` set, the name
     naming it: ``$sort[views]``): the most keyed sort parameters one proving line sent."""
+    text_order_proven: bool = False
+    """For ``sort``: a line that proved it sorted texts whose order depends on the collation
+    (``serving/reads/text_order``: ``apple`` beside ``World``) and showed them in code-point
+    order; without it serving refuses a sort over such texts, whose order the capture leaves open."""
     vocabulary: tuple[str, ...] | None = None
     """For ``equals`` on a field holding values from a closed list (``view-query-vocabularies``):
     the texts the capture shows it holding or filtered by; serving refuses another."""

@@ -27,7 +27,8 @@ from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.query_candidates import QueryCandidateContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
-from capenv.serving.reads.queries import decoded, evaluate_queries
+from capenv.serving.reads.queries import decoded, evaluate_queries, sort_fields
+from capenv.serving.reads.text_order import collation_dependent
 from capenv.serving.reads.render import project
 
 from .query_references import Reference, References
@@ -82,6 +83,7 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
     lines, learned = _without_contested(view, lines, learned, found, traces)
     lines, learned = _with_proven_clauses(lines, learned)
     lines, learned = _with_proven_keys(lines, learned)
+    lines, learned = _with_proven_text_order(lines, learned, references)
     return view.model_copy(update={"lines": tuple(lines), "learned_queries": tuple(learned.values())})
 
 
@@ -259,3 +261,29 @@ def _reproduces(view: ReadView, record: Record, reference: Reference, specs: Com
     return len(rendered) == len(recorded) and all(
         same_json({k: v for k, v in a.items() if k not in volatile}, {k: v for k, v in b.items() if k not in volatile})
         for a, b in zip(rendered, recorded))
+
+
+def _with_proven_text_order(lines: list[ListLine], learned: dict[str, QuerySpec],
+                            references: References) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+    """Each learned sort one of whose proving lines sorted texts whose order depends on the
+    collation (its reference listing held them in the sorted field): the recording showed them in
+    the order serving gives them, so serving sorts such texts as well."""
+    proven: set[str] = set()
+    for line in lines:
+        sorts = [q for q in line.queries if q.kind == "sort"]
+        if not sorts or not line.state_backed:
+            continue
+        fields = sort_fields(sorts, line.query)
+        for ordinal in line.record_ordinals:
+            reference = references.reference(references.by_ordinal[ordinal], line)
+            if reference is None:
+                continue
+            if any(collation_dependent(m[f] for m in reference.members if isinstance(m.get(f), str))
+                   for f in fields):
+                proven.update(q.param for q in sorts)
+    if not proven:
+        return lines, learned
+    updated = {name: learned[name].model_copy(update={"text_order_proven": True}) for name in proven if name in learned}
+    lines = [line.model_copy(update={"queries": tuple(updated.get(q.param, q) for q in line.queries)})
+             if line.queries else line for line in lines]
+    return lines, {**learned, **updated}

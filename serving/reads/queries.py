@@ -8,6 +8,7 @@ from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.filter_expressions import clause_shape, literal_kind, parse_clauses
 from capenv.interpreter.bundle.models import QuerySpec
+from capenv.serving.reads.text_order import collation_dependent
 
 
 PAGING_KINDS = frozenset({"page", "limit", "start", "end", "offset"})
@@ -119,6 +120,13 @@ def _sort_keys(by_param: dict[str, QuerySpec], values: dict[str, str]) -> list[t
     if order is not None and len(keys) == 1:
         keys = [(keys[0][0], order.directions.get(values[order.param].lower()) == "desc")]
     return keys
+
+
+def sort_fields(specs: tuple[QuerySpec, ...] | list[QuerySpec], query: Pairs) -> list[str]:
+    """The fields the query's learned sorts order by, in the order they apply."""
+    by_param = {spec.param: spec for spec in specs}
+    values = {name: value for name, value in decoded(query) if name in by_param}
+    return [field for field, _ in _sort_keys(by_param, values)]
 
 
 def _sort_key_of(spec: QuerySpec, key: str) -> tuple[str, bool]:
@@ -288,6 +296,15 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
                         f"object or array: the capture does not show how the application orders those (by an id "
                         f"inside, or not at all: it may refuse the sort); sort by a field holding a text, number or "
                         f"boolean")
+    sorting = [by_param[name] for name in values if by_param[name].kind == "sort"]
+    if sorting and not all(spec.text_order_proven for spec in sorting):
+        for field, _ in _sort_keys(by_param, values):
+            pair = collation_dependent(texts.get(field, ()))
+            if pair is not None:
+                return (f"the sort by {field!r} orders texts whose order depends on the application's collation "
+                        f"({pair[0]!r} and {pair[1]!r}: code-point order and a case- and punctuation-insensitive "
+                        f"one put them otherwise), and no recording sorted such texts to show which it uses; "
+                        f"sort by a field whose texts both orders agree on, or by a number or clock")
     for name, value in values.items():
         spec = by_param[name]
         if spec.kind != "expression":

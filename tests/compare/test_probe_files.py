@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import parse_qsl
 
 import pytest
 
@@ -88,9 +89,18 @@ def recorded_writes(app: str) -> list:
     return [r for r in evidence.records if r.method in WRITE_METHODS and 200 <= r.status < 300]
 
 
+def form_fields(probe) -> dict[str, str]:
+    """The fields of a form-encoded raw body (an action API's ``action=delete&title=...``)."""
+    if probe.raw_body is None or "=" not in probe.raw_body:
+        return {}
+    return dict(parse_qsl(probe.raw_body))
+
+
 def is_delete(probe) -> bool:
-    """A DELETE, or a POST whose path ends in a delete action (Datasette's ``/-/delete``)."""
-    return probe.method == "DELETE" or (probe.method == "POST" and probe.path.rstrip("/").endswith("/delete"))
+    """A DELETE, or a POST whose path ends in a delete action (Datasette's ``/-/delete``) or whose
+    form body names one (MediaWiki's ``action=delete``)."""
+    return probe.method == "DELETE" or (probe.method == "POST" and (
+        probe.path.rstrip("/").endswith("/delete") or form_fields(probe).get("action") == "delete"))
 
 
 def named_ids(probe) -> set[str]:
@@ -99,6 +109,9 @@ def named_ids(probe) -> set[str]:
     ids = {s for s in probe.path.split("/") if s != "-" and (any(c.isdigit() for c in s) or "{" in s)}
     if isinstance(probe.body, dict):
         ids |= {str(v) for v in probe.body.values() if isinstance(v, (str, int)) and not isinstance(v, bool)}
+    # a form's values, and a title's spaces as the path spells them (MediaWiki's Travel_policy)
+    values = [v for k, v in form_fields(probe).items() if k not in ("action", "token", "format", "formatversion")]
+    ids |= {spelled for v in values for spelled in (v, v.replace(" ", "_"))}
     return ids
 
 
