@@ -24,10 +24,32 @@ def _uuid(ctx: OpContext, uppercase: bool) -> str:
                        ctx.type_values(ctx.field), uppercase=uppercase)
 
 
+_HEX = {"x": "0123456789abcdef", "X": "0123456789ABCDEF"}
+
+
 def _token(ctx: OpContext, params: IdentityParams | UniqueParams) -> str:
     shape = token_shape(params.length, params.classes, params.separators)
-    return derive_token(ctx.evidence_id, ctx.tool, ctx.field, ctx.write_counter, shape,
-                        ctx.type_values(ctx.field))
+    held = ctx.type_values(ctx.field)
+    if isinstance(params, IdentityParams) and params.classes in _HEX and not params.separators:
+        following = _following_hex(ctx, params.length or 0, _HEX[params.classes], held)
+        if following is not None:
+            return following
+    return derive_token(ctx.evidence_id, ctx.tool, ctx.field, ctx.write_counter, shape, held)
+
+
+def _following_hex(ctx: OpContext, length: int, digits: str, held: Any) -> str | None:
+    """A hexadecimal identity above every one the type holds of its length: ObjectIds and other
+    hexadecimal ids that lead with their creation time list a new entity after the held ones, as
+    an order by id shows it; a random digest loses nothing by it. None when none is held (or the
+    space above the largest is spent)."""
+    largest = getattr(held, "largest_text", lambda n: None)(length)
+    if largest is None or any(c not in digits for c in largest):
+        return None
+    step = 1 + int(derive_token(ctx.evidence_id, ctx.tool, ctx.field, ctx.write_counter,
+                                token_shape(4, "x", {})), 16)
+    value = int(largest, 16) + step
+    text = format(value, "x").rjust(length, "0")
+    return None if len(text) > length else (text if digits[-1] == "f" else text.upper())
 
 
 @serving_op("identity")

@@ -56,6 +56,11 @@ class HeldValues:
     def __contains__(self, value: Any) -> bool:
         return any(value in counts for counts in self._counts)
 
+    def largest_text(self, length: int) -> str | None:
+        """The largest string of ``length`` characters held (a time-ordered token's latest)."""
+        return max((v for counts in self._counts for v in counts if isinstance(v, str) and len(v) == length),
+                   default=None)
+
 
 def field_values(plan: WritePlan, ctx: OpContext, recorded: dict[str, Any] | None,
                  ordered: tuple[CompiledRule, ...] | None = None) -> dict[str, Any]:

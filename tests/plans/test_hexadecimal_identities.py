@@ -53,8 +53,11 @@ def created_ids(bundle, count: int) -> list[str]:
 def test_hexadecimal_identities_are_generated_as_hexadecimal(ids, made, digits):
     bundle = build_from(notes_app(ids, made))
     assert identity_rule(bundle).params["classes"] in ("x", "X")
-    for value in created_ids(bundle, 20):
+    made_ids = created_ids(bundle, 20)
+    for value in made_ids:
         assert len(value) == len(made) and set(value) <= set(digits), value
+    if made > max(ids):  # made after the held ones and above them (an ObjectId): each new one above those before
+        assert all(later > max(ids + made_ids[:n]) for n, later in enumerate(made_ids)), made_ids
 
 
 def test_identities_with_letters_past_f_keep_letters_and_digits():
