@@ -14,8 +14,8 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import unquote
 
-from capenv.interpreter.bundle.insert import insert_index
-from capenv.interpreter.bundle.models import Recording, WritePlan
+from capenv.interpreter.bundle.insert import insert_index, sort_key
+from capenv.interpreter.bundle.models import InsertRule, Recording, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import same_json
 from capenv.serving.ops.sequence_state import SequenceState
@@ -295,6 +295,27 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     raise WriteRefusal(f"{plan.effect} writes are not served")
 
 
+def _orders_disagree(members: list[dict[str, Any]], entity: dict[str, Any], index: int) -> bool:
+    """Whether an order the held members also follow (by another of their scalar members, either
+    direction) places ``entity`` elsewhere than ``index``: where every such order agrees, so does
+    the member the capture could not tell from the identity (``InsertRule.unproven_anywhere``)."""
+    if index != len(members):
+        return True  # creation order puts it last
+    for name, value in entity.items():
+        if isinstance(value, (dict, list)) or value is None:
+            continue
+        if any(not isinstance(m.get(name), (str, int, float)) or isinstance(m.get(name), bool) for m in members):
+            continue
+        keys = [sort_key(m[name]) for m in members]
+        for descending in (False, True):
+            pairs = list(zip(keys, keys[1:]))
+            if all((a >= b) if descending else (a <= b) for a, b in pairs):
+                rule = InsertRule(rule_id="probe.sorted", kind="sorted", field=name, descending=descending)
+                if insert_index(members, entity, rule) != index:
+                    return True
+    return False
+
+
 def _split_answer(plan: WritePlan, env: WriteEnv, entity: dict[str, Any], body: dict[str, Any],
                   path: str) -> tuple[Any, bool, None] | None:
     """The answer of a plan whose recorded answers split the entity's identity from it, rendered
@@ -342,12 +363,14 @@ def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, A
              if plan.response is not None and plan.response.split is not None else None)
     # a held collection keeps its arguments as its path spells them (data/get loads them back)
     collection = ensure_collection(state, path, entity_type.name, path_arguments(entity_type.collection_template, path))
-    index = insert_index(collection.ordered(), entity, plan.insert) if plan.insert else len(collection.order)
+    members = collection.ordered()
+    index = insert_index(members, entity, plan.insert) if plan.insert else len(collection.order)
+    anywhere = plan.insert is not None and plan.insert.unproven_anywhere and _orders_disagree(members, entity, index)
     draft.commit()
     key = insert_entity(collection, entity[entity_type.id_field], entity, index)
     if plan.insert is not None and plan.insert.unproven and env.checks_references and len(collection.order) > 1 \
             and (plan.insert.kind != "sorted" or index != len(collection.order) - 1 or plan.insert.alike
-                 or plan.insert.unproven_anywhere):
+                 or anywhere):
         # the gate replays the recorded lists, which show the place; a sort left unproven against
         # the order of creation places a create it puts last as that order does (not so where
         # other orders fit the lists alike, or another member sorts them alike: they may put it elsewhere)
