@@ -151,7 +151,7 @@ class WriteInputs:
             validated = self.validated_values.get(member.member)
             shape = shape_schema(validated.accepted, validated.refused_value) or {} \
                 if validated is not None and validated.by_shape else \
-                {"type": "string", "pattern": validated.layout} if validated is not None and validated.layout else {}
+                _layout_schema(validated) if validated is not None and validated.layout else {}
             if "type" in prop and shape.get("type", prop["type"]) != prop["type"]:
                 # values shaped on another tool of the type, of another kind than this tool's calls
                 # sent: the member's own kind decides (serving refuses the other kind)
@@ -454,3 +454,10 @@ def envelope_text(plan: WritePlan) -> str:
     if plan.body_envelope_kind == "object":
         return f'{{"{plan.body_envelope}": {{…}}}}'
     return f'{{"{plan.body_envelope}": [ {{…}} ]}}'
+
+
+def _layout_schema(validated: Any) -> dict[str, Any]:
+    """A text of the validated layout, with the texts recorded calls succeeded with as examples
+    (an agent and a generator of valid calls take one as it is)."""
+    examples = [v for v in validated.accepted if isinstance(v, str)][:3]
+    return {"type": "string", "pattern": validated.layout, **({"examples": examples} if examples else {})}
