@@ -950,13 +950,18 @@ install_npm_group() {
     install_express_gateway
     install_tiddlywiki
     install_node_red
-    install_nocobase
 }
 
 install_npm_large_group() {
     # n8n alone (about 1,900 packages and a sqlite3 build from source, many minutes): beside the
     # other npm installs rather than after them
     install_n8n
+}
+
+install_npm_nocobase_group() {
+    # NocoBase alone (about 13 minutes cold: dependency resolution, a sqlite3 build, then a template
+    # database of its first start): beside n8n and the other npm installs rather than after them
+    install_nocobase
 }
 
 status() {
@@ -1015,7 +1020,7 @@ case "${1:-install}" in
         mkdir -p "$CACHE"
         [ -f "$CACHE/.gitignore" ] || echo '*' > "$CACHE/.gitignore"
         started=$SECONDS
-        # Five groups at once, each one install after another, each logged on its own: network
+        # Six groups at once, each one install after another, each logged on its own: network
         # waits overlap the other groups' work. The system group holds every apt-get and dpkg (one
         # lock), PostgreSQL's server binaries first (Parse Server and Unleash need them).
         logs="$(mktemp -d)"
@@ -1029,6 +1034,7 @@ case "${1:-install}" in
         start_group python-b install_python_group_b
         start_group npm install_npm_group
         start_group npm-large install_npm_large_group
+        start_group npm-nocobase install_npm_nocobase_group
         failed=""
         for i in "${!pids[@]}"; do
             if ! wait "${pids[$i]}"; then failed="$failed ${names[$i]}"; fi
