@@ -163,6 +163,8 @@ class WriteInputs:
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             elif validated is not None and validated.layout:  # the schema says it, so validation enforces it
                 prop.update(shape)
+                if validated.accepted and "examples" not in prop:  # values of the layout a recorded call sent
+                    prop["examples"] = list(validated.accepted)
                 said = (f"the application validates its layout (recorded call {validated.record} was refused "
                         f"{validated.status}); accepted only as text matching {validated.layout}, as every value a "
                         "recorded call succeeded with did")
