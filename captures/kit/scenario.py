@@ -30,14 +30,15 @@ class Driver:
 
     def call(self, method, path, body=None, raw=None, params=None, expect=None, token=SEND_TOKEN,
              headers=None):
-        """``headers``: more request headers for this call (an Accept asking for another shape)."""
+        """``headers``: more request headers for this call (an Accept asking for another shape, a
+        Content-Type other than JSON for a ``raw`` body: a form, a JSON Patch)."""
         time.sleep(random.uniform(self.min_sleep, self.max_sleep))
         token = self.token if token is SEND_TOKEN else token
         headers, content = dict(headers or {}), None
         if token is not None:
             headers["Authorization"] = f"{self.scheme} {token}"
         if raw is not None or body is not None:
-            headers["Content-Type"] = "application/json"
+            headers.setdefault("Content-Type", "application/json")
             content = raw if raw is not None else json.dumps(body)
         r = self.c.request(method, path, headers=headers, params=params, content=content)
         self.c.cookies.clear()  # no session cookie: every call stands on its token alone

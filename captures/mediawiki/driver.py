@@ -16,8 +16,6 @@ one sequence each, counting up from the seed's. Deletes are `POST /api.php` with
 sequential, with a random 50-150 ms sleep before it.
 """
 import sys
-import time
-import random
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -35,27 +33,10 @@ class WikiDriver(Driver):
 
     def call(self, method, path, body=None, raw=None, params=None, expect=None, token=SEND_TOKEN,
              headers=None, form=None):
-        if form is None:
-            return super().call(method, path, body, raw, params, expect, token, headers)
-        time.sleep(random.uniform(self.min_sleep, self.max_sleep))
-        token = self.token if token is SEND_TOKEN else token
-        headers = {"Content-Type": "application/x-www-form-urlencoded", **(headers or {})}
-        if token is not None:
-            headers["Authorization"] = f"{self.scheme} {token}"
-        r = self.c.request(method, path, headers=headers, params=params, content=urlencode(form))
-        self.c.cookies.clear()
-        self.n += 1
-        if self.verbose:
-            print(f"{self.n - 1:5d} {method:6s} {r.request.url.raw_path.decode()} -> {r.status_code}",
-                  file=sys.stderr)
-        if expect is not None and r.status_code != expect:
-            self.unexpected += 1
-            print(f"UNEXPECTED #{self.n - 1} {method} {path}: {r.status_code} (expected {expect})",
-                  file=sys.stderr)
-        try:
-            return r.status_code, r.json()
-        except ValueError:
-            return r.status_code, r.text
+        if form is not None:
+            headers = {"Content-Type": "application/x-www-form-urlencoded", **(headers or {})}
+            raw = urlencode(form)
+        return super().call(method, path, body, raw, params, expect, token, headers)
 
 
 def make_driver(base, min_sleep, max_sleep, verbose):

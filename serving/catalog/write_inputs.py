@@ -162,9 +162,7 @@ class WriteInputs:
                         f"{validated.status}); accepted only with elements a recorded call succeeded with")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             elif validated is not None and validated.layout:  # the schema says it, so validation enforces it
-                prop.update(shape)
-                if validated.accepted and "examples" not in prop:  # values of the layout a recorded call sent
-                    prop["examples"] = list(validated.accepted)
+                prop.update(shape)  # the pattern, and the texts recorded calls succeeded with as examples
                 said = (f"the application validates its layout (recorded call {validated.record} was refused "
                         f"{validated.status}); accepted only as text matching {validated.layout}, as every value a "
                         "recorded call succeeded with did")
