@@ -62,10 +62,15 @@ def collection_for(document: bytes, plan: WritePlan, template: str, *, shallow: 
     return (held or fitting)[0]
 
 
+CREATE_AT_ITEM_RULES = ("effect.create-at-item", "effect.create-at-item-absent")
+"""The write-effects rules of a create whose own path names the entity it makes."""
+
+
 def creates_at_item(plan: WritePlan, template: str) -> bool:
-    """A create whose own path names the entity it makes (effect.create-at-item)."""
+    """A create whose own path names the entity it makes (effect.create-at-item, or a write answered
+    200 at a path the capture showed absent just before: effect.create-at-item-absent)."""
     return plan.effect == "create" and any(
-        e.rule_id == "effect.create-at-item" and e.outcome == "match" for e in plan.traces)
+        e.rule_id in CREATE_AT_ITEM_RULES and e.outcome == "match" for e in plan.traces)
 
 
 NEW_NAME = "graded-new-entity"
