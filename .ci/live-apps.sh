@@ -313,8 +313,11 @@ install_gnocchi() {
     # gunicorn serves gnocchi.rest.wsgi through captures/gnocchi/wsgi.py (gnocchi-api execs uwsgi,
     # which PyPI builds from source); psycopg2 (gnocchi's postgresql extra) talks to the private
     # PostgreSQL cluster its start.sh makes, with the server binaries parse-server's install needs too.
+    # The rest of that extra (oslo.db, SQLAlchemy, SQLAlchemy-Utils, alembic) at the versions its install
+    # resolved when the capture was recorded: gnocchi-upgrade imports oslo_db (a venv without them fails).
     install_venv_package "$GNOCCHI_VENV" gnocchi "$GNOCCHI_VERSION" "psycopg2==$GNOCCHI_PSYCOPG2_VERSION" \
-        "gunicorn==$GNOCCHI_GUNICORN_VERSION"
+        "gunicorn==$GNOCCHI_GUNICORN_VERSION" oslo.db==18.1.1 SQLAlchemy==2.1.9 SQLAlchemy-Utils==0.43.0 \
+        alembic==1.20.1
 }
 
 install_ironic() {
