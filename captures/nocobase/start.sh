@@ -6,7 +6,11 @@
 # Env:  NOCOBASE_DIR  the npm prefix with @nocobase/app@2.2.15 and a built sqlite3 (.ci/live-apps.sh; required)
 # Prints "nocobase READY on <port>" once it answers; on SIGINT/SIGTERM stops NocoBase.
 # The seed is a template database, made once into NOCOBASE_DIR/capenv-template/ and copied on every
-# start, so that every start answers the same ids, keys and clocks: `install` (NocoBase's own
+# start, so that every start answers the same ids, keys and clocks. The collection and field keys and
+# every seeded clock are random or the day's on each install, so the template the capture was recorded
+# from ships gzipped beside this script (template.sqlite.gz, 1.5 MB unpacked, throwaway credentials
+# only) and is what a start copies; NOCOBASE_NEW_TEMPLATE=1 makes a new one instead (for a new
+# recording): `install` (NocoBase's own
 # migrations and plugin installs, the root user admin@capenv.test with a throwaway password), then,
 # through the API, two collections defined at run time (authors: name, email unique; tags: name)
 # with three authors and two tags. The API token is a JWT NocoBase verifies with APP_KEY (a fixed,
@@ -68,8 +72,13 @@ seed() {
     && api POST tags:create '{"name":"computing"}'
 }
 
+SHIPPED="$HERE/template.sqlite.gz"  # the template the capture was recorded from (see the header)
+if [ ! -f "$TEMPLATE_DIR/nocobase.sqlite" ] && [ -f "$SHIPPED" ] && [ -z "${NOCOBASE_NEW_TEMPLATE:-}" ]; then
+  mkdir -p "$TEMPLATE_DIR" && gunzip -c "$SHIPPED" >"$TEMPLATE_DIR/nocobase.sqlite.part" \
+    && mv "$TEMPLATE_DIR/nocobase.sqlite.part" "$TEMPLATE_DIR/nocobase.sqlite"
+fi
 if [ ! -f "$TEMPLATE_DIR/nocobase.sqlite" ]; then
-  # The first start on this install makes the template: NocoBase's install, then the seed.
+  # No template yet (NOCOBASE_NEW_TEMPLATE set, or none shipped): NocoBase's install, then the seed.
   node "$MAIN" install -f || fail_and_stop "nocobase install failed"
   start_nocobase
   seed_or_stop seed
