@@ -27,7 +27,8 @@ from .schema_precheck import compile_precheck
 SCHEMA_CANNOT_SAY = ("Beyond the schema, a call is refused only for: an entity the state does not hold (or already "
                      "holds under the identity a create would give), a value another held entity has in a member "
                      "whose recorded values were all distinct, a change to an entity another held entity shows a "
-                     "copy of, an entity lacking a field the answer must show, "
+                     "copy of, an entity lacking a field the answer must show, an update sending only values the "
+                     "entity already holds, an entity named by another key member than its recorded calls named it by, "
                      "a number that is not exact, an integer past 64 bits, a lone surrogate, a __proto__ member, or "
                      "a body nested past the nesting budget.")
 

@@ -39,6 +39,10 @@ STATE_REASONS = {
     "an entity holding another value than the recorded call found": re.compile(
         r"^member '[^']+' is served only on an entity whose '[^']+' holds "),
     "an entity lacking a field": re.compile(r"^the answer would lack recorded field|entity lacks \""),
+    # an update sending only what the entity holds, where the plan would still move a clock (unchanged_updates)
+    "an update changing nothing": re.compile(r"^this update sends only values the entity already holds "),
+    # a held entity named by a key member reads take and no recorded call of the write did (writes/execute._by_path)
+    "named by another key": re.compile(r"^this write names its \S+ entity by '[^']+' .*; name it by '[^']+' "),
     # other held entities naming the one a delete names: said in that delete's description (plan.referrers)
     "held referrers": re.compile(r"^[0-9]+ held entit(y names|ies name) this "),
     # what the capture recorded: named in every replayed read's description
