@@ -21,14 +21,21 @@ def check_split_answer(plan: WritePlan, record: Record, result: WriteResult, fin
     answer the call recorded."""
     if plan.response is None or plan.response.split is None:
         return
+    _contradict_unless_recorded(record, result, findings, "answer", LOCATION,
+                                {"split": plan.response.split.entity_member})
+
+
+def _contradict_unless_recorded(record: Record, result: WriteResult, findings: PlanFindings, verb: str,
+                                location: str, evidence: dict) -> None:
+    """Contradict the plan when serving's answer to ``record``'s call differs from the recorded one."""
     recorded = record.response.json_value if record.response.is_json else None
     if same_json(recorded, result.body):
         return
     if findings.contradicted_by is None:
         findings.contradicted_by = record.ordinal
     findings.notes.append(GateNote(record.ordinal, (
-        f"serving would answer {_short(result.body)} where the application answered {_short(recorded)}"),
-        kind="contradiction", location=LOCATION, evidence={"split": plan.response.split.entity_member}))
+        f"serving would {verb} {_short(result.body)} where the application answered {_short(recorded)}"),
+        kind="contradiction", location=location, evidence=evidence))
 
 
 def _short(value: object) -> str:
@@ -64,12 +71,6 @@ def check_report_answer(plan: WritePlan, record: Record, result: WriteResult, fi
     response = plan.response
     if response is None or response.report is None:
         return
-    recorded = record.response.json_value if record.response.is_json else None
-    if same_json(recorded, result.body):
-        return
-    if findings.contradicted_by is None:
-        findings.contradicted_by = record.ordinal
-    findings.notes.append(GateNote(record.ordinal, (
-        f"serving would report {_short(result.body)} where the application answered {_short(recorded)}"),
-        kind="contradiction", location="interpreter/gate/answer_checks.py:check_report_answer",
-        evidence={"report": list(response.report.fields)}))
+    _contradict_unless_recorded(record, result, findings, "report",
+                                "interpreter/gate/answer_checks.py:check_report_answer",
+                                {"report": list(response.report.fields)})
