@@ -21,7 +21,7 @@ from typing import Any
 from capenv.interpreter.bundle.js_dates import parse_js_date
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
 from capenv.interpreter.bundle.values import entity_tag_opaque
-from capenv.interpreter.bundle.rule_data import rule_params
+from capenv.interpreter.bundle.rule_data import rule_params, setting_value
 
 _ISO_DATETIME = re.compile(
     r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$")
@@ -89,7 +89,8 @@ def clock_formats_agree(live: Any, model: Any) -> bool:
         return False
     shape = [re.sub(r"\d", "d", parts[1] + "|" + parts[3]) for parts in (live_parts, model_parts)]
     lengths = (len(live_parts[2]), len(model_parts[2]))
-    if shape[0] != shape[1] or lengths[0] == lengths[1] or not all(7 <= n <= 9 for n in lengths):
+    least, most = setting_value("clocks", "trimmed_fraction_digits")
+    if shape[0] != shape[1] or lengths[0] == lengths[1] or not all(least <= n <= most for n in lengths):
         return False
     shorter = live_parts[2] if lengths[0] < lengths[1] else model_parts[2]
     return not shorter.endswith("0")

@@ -24,7 +24,7 @@ UUID_SHAPE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-
 
 # x and X: hexadecimal digits of one case (an ObjectId, a digest), a class of their own rather
 # than letters and digits, which would draw g-z.
-_CLASS_LETTERS = {"a": string.ascii_lowercase, "A": string.ascii_uppercase, "9": string.digits,
+CLASS_LETTERS = {"a": string.ascii_lowercase, "A": string.ascii_uppercase, "9": string.digits,
                   "x": string.digits + "abcdef", "X": string.digits + "ABCDEF"}
 
 
@@ -86,8 +86,8 @@ def _token_shape(length: int, classes: str, separators: tuple[tuple[int, str], .
     alphabet: list[str] = []
     required: list[frozenset[str]] = []
     for symbol in classes:
-        members = _CLASS_LETTERS.get(symbol, symbol)
-        if symbol in _CLASS_LETTERS:
+        members = CLASS_LETTERS.get(symbol, symbol)
+        if symbol in CLASS_LETTERS:
             required.append(frozenset(members))
         alphabet.extend(char for char in members if char not in alphabet)
     if not alphabet:

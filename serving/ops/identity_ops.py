@@ -14,7 +14,7 @@ from typing import Any
 from capenv.interpreter.bundle.op_params import IdentityParams, UniqueParams
 
 from .context import OpContext
-from .generated_ids import derive_token, derive_uuid, token_shape
+from .generated_ids import CLASS_LETTERS, derive_token, derive_uuid, token_shape
 from .registry import serving_op
 from .sequences import identity_sequence
 
@@ -24,14 +24,14 @@ def _uuid(ctx: OpContext, uppercase: bool) -> str:
                        ctx.type_values(ctx.field), uppercase=uppercase)
 
 
-_HEX = {"x": "0123456789abcdef", "X": "0123456789ABCDEF"}
+HEX_CLASSES = ("x", "X")
 
 
 def _token(ctx: OpContext, params: IdentityParams | UniqueParams) -> str:
     shape = token_shape(params.length, params.classes, params.separators)
     held = ctx.type_values(ctx.field)
-    if isinstance(params, IdentityParams) and params.classes in _HEX and not params.separators:
-        following = _following_hex(ctx, params.length or 0, _HEX[params.classes], held)
+    if isinstance(params, IdentityParams) and params.classes in HEX_CLASSES and not params.separators:
+        following = _following_hex(ctx, params.length or 0, CLASS_LETTERS[params.classes], held)
         if following is not None:
             return following
     return derive_token(ctx.evidence_id, ctx.tool, ctx.field, ctx.write_counter, shape, held)
