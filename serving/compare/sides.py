@@ -13,6 +13,7 @@ from __future__ import annotations
 import http.client
 import socket
 import ssl
+import time
 from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import urlsplit
@@ -20,6 +21,10 @@ from urllib.parse import urlsplit
 from capenv.serving.runtime_api import HttpRequest, Runtime
 
 DEFAULT_TIMEOUT_SECONDS = 30.0
+CONNECT_ATTEMPTS = 3
+"""How often the live side tries to connect (and shake hands) before it is unreachable: an
+application under load may reset a handshake, and a request not yet sent is safe to send again."""
+CONNECT_PAUSE_SECONDS = 0.5
 
 
 class SideUnreachable(Exception):
@@ -94,6 +99,7 @@ class HttpSide:
         if request.body is not None:
             headers.setdefault("content-length", str(len(request.body)))
         try:
+            self._connect(connection)
             connection.request(request.method, self._prefix + request.target, body=request.body, headers=headers)
             response = connection.getresponse()
             body = response.read()
@@ -103,6 +109,19 @@ class HttpSide:
             raise SideUnreachable(f"{self.label} {self.url}: {request.method} {request.target}: {reason}") from exc
         finally:
             connection.close()
+
+    @staticmethod
+    def _connect(connection: http.client.HTTPConnection) -> None:
+        """Connect (TLS included), again after a refused or reset attempt: nothing was sent yet."""
+        for attempt in range(1, CONNECT_ATTEMPTS + 1):
+            try:
+                connection.connect()
+                return
+            except (ConnectionResetError, ConnectionAbortedError, ssl.SSLEOFError):
+                connection.close()
+                if attempt == CONNECT_ATTEMPTS:
+                    raise
+                time.sleep(CONNECT_PAUSE_SECONDS * attempt)
 
 
 def _unverified_context() -> ssl.SSLContext:

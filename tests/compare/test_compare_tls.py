@@ -5,8 +5,12 @@ making (a test instance on loopback) is compared with its certificate unchecked 
 from __future__ import annotations
 
 import shutil
+import socket
 import ssl
+import struct
 import subprocess
+import threading
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -14,7 +18,7 @@ import pytest
 from capenv.interpreter.pipeline import build_bundle
 from capenv.serving.compare import SAME, HttpSide, Outgoing, SideUnreachable, compare, parse_probes
 
-from fake_notes_app import SEED, NotesApp, serving  # noqa: E402  (tests/compare is on sys.path)
+from fake_notes_app import SEED, NotesApp, _handler, serving  # noqa: E402  (tests/compare is on sys.path)
 from support.har_builder import HarBuilder
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the self-signed certificate")
@@ -69,3 +73,44 @@ def test_cli_insecure_compares_an_https_application(tls, tmp_path: Path, capsys)
         code = main(["compare", str(capture), "--live", live, "--insecure", "--probes", str(probes)])
     assert code == 0
     assert capsys.readouterr().out.splitlines()[-1] == "1 calls, 1 same, 0 different, 0 refused"
+
+
+class _ResetsFirstHandshake(ThreadingHTTPServer):
+    """An HTTPS server that resets its first connection before the handshake (as an application
+    under load may), then serves every later one."""
+
+    def __init__(self, app: NotesApp, tls: ssl.SSLContext) -> None:
+        super().__init__(("127.0.0.1", 0), _handler(app))
+        self.tls, self.resets = tls, 0
+
+    def get_request(self):
+        connection, address = self.socket.accept()
+        if self.resets == 0:
+            self.resets += 1
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            connection.close()  # a linger of 0: the client's handshake meets a reset
+            self.socket.settimeout(10)  # a client that never comes back fails the test, never hangs it
+            connection, address = self.socket.accept()
+        return self.tls.wrap_socket(connection, server_side=True), address
+
+
+def test_a_handshake_reset_once_is_tried_again_since_nothing_was_sent(tls):
+    server = _ResetsFirstHandshake(NotesApp(), tls)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        observed = HttpSide(f"https://127.0.0.1:{server.server_address[1]}", "live", verify_tls=False
+                            ).send(_get("/notes/1"))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert server.resets == 1
+    assert observed.status == 200 and observed.media_type == "application/json"
+
+
+def test_a_refused_connection_is_unreachable_at_once():
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    with pytest.raises(SideUnreachable, match="refused"):
+        HttpSide(f"http://127.0.0.1:{port}", "live").send(_get("/notes/1"))

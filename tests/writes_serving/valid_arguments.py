@@ -92,7 +92,7 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
         return str(uuid.UUID(int=rng.getrandbits(128), version=4))
     if schema.get("pattern") == f"^(?:{INTEGER_ID})$":  # ... only as integers
         return str(rng.randint(100000, 999999))
-    text = f"{tag} {name} {rng.randint(100, 999)}"
+    text = f"{tag} {name} {rng.randint(100000, 999999)}"  # a repeat would be refused as taken (distinct_values)
     if schema.get("pattern", "").startswith("^["):  # the characters a validated-by-shape string keeps to
         allowed = re.compile(schema["pattern"][1:-2])
         text = "".join(c for c in text if allowed.fullmatch(c)) or "x"
