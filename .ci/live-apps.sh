@@ -242,9 +242,12 @@ install_chp() {
     npm install --prefix "$CHP_DIR" --no-audit --no-fund --loglevel=error "configurable-http-proxy@$CHP_VERSION"
 }
 
-install_venv_package() {  # venv package version
-    local venv="$1" package="$2" version="$3"
-    if [ "$(installed_pip_version "$venv" "$package")" = "$version" ]; then
+install_venv_package() {  # venv package version [more requirements...]
+    # A marker written after pip succeeds names every requirement asked for: an install cut short, or
+    # one made before a requirement was added here, is run again (pip skips what is already there).
+    local venv="$1" package="$2" version="$3" wanted="$2==$3 ${*:4}"
+    if [ "$(installed_pip_version "$venv" "$package")" = "$version" ] \
+            && [ "$(cat "$venv/.capenv-installed" 2>/dev/null)" = "$wanted" ]; then
         say "$package $version already in $venv"; return
     fi
     if [ ! -x "$venv/bin/python" ]; then
@@ -255,8 +258,9 @@ install_venv_package() {  # venv package version
     # Once more after a failure: an index that drops a connection mid-install fails a whole CI run.
     "$venv/bin/python" -m pip install -q --disable-pip-version-check "$package==$version" "${@:4}" || {
         say "pip install $package==$version failed; trying once more" >&2
-        "$venv/bin/python" -m pip install -q --disable-pip-version-check "$package==$version" "${@:4}"
+        "$venv/bin/python" -m pip install -q --disable-pip-version-check "$package==$version" "${@:4}" || return 1
     }
+    echo "$wanted" >"$venv/.capenv-installed"
 }
 
 install_superset() {
