@@ -36,7 +36,9 @@ SEED = {
     "tags": [{"label": "home", "color": "green"}, {"label": "work", "color": "blue"}],
 }
 NAMES = {"notes": ["milk", "ana", "gate"], "tags": ["home", "work"]}
-CONSTANT = {"id", "name", "created_at", "slug", "comment_count", "version", "archived"}
+SEEDED_AT = 1767225600
+"""The instant (2026-01-01, in epoch seconds) the seeded entities' ObjectIds (``hex24``) carry."""
+CONSTANT = {"id", "name", "created_at", "slug", "comment_count", "version", "archived", "url", "_links"}
 
 
 class ConventionApp:
@@ -51,6 +53,7 @@ class ConventionApp:
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.kinds: dict[str, dict[str, dict[str, Any]]] = {kind: {} for kind in SEED}
         self.sequence = {kind: 0 for kind in SEED}
+        self.object_counter = 0
         self.settings = {"theme": "light", "language": "en", "notify": True}
         self.comments: dict[str, list[dict[str, Any]]] = {}
         self.comment_sequence = 0
@@ -81,6 +84,10 @@ class ConventionApp:
         if self.c.ids in ("sequence", "text-sequence"):
             self.sequence[kind] += 1
             key: Any = self.sequence[kind] if self.c.ids == "sequence" else str(self.sequence[kind])
+        elif self.c.ids == "hex24":  # an ObjectId: the clock's seconds, then an ascending counter
+            self.object_counter += 1  # one counter for every collection: an ObjectId is unique database-wide
+            seconds = SEEDED_AT if seeding else int(self.clock().timestamp())  # a seed's ids are the same every start
+            key = f"{seconds:08x}a0b1c2d3e4{self.object_counter:06x}"
         elif self.c.ids == "uuid":  # seeded entities keep one id from start to start, as a seed script's do
             key = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{kind}/{members['title' if kind == 'notes' else 'label']}")
                       if seeding else uuid.uuid4())
@@ -91,7 +98,7 @@ class ConventionApp:
             members = {**members, "comment_count": 0}
         if self.c.actions != "none" and kind == "notes":
             members = {**members, "archived": False}
-        if self.c.concurrency in ("version", "if-match", "if-match-optional"):
+        if self.c.concurrency in ("version", "if-match", "if-match-optional") or self.c.version_counter:
             members = {**members, "version": 1}
         if self.c.slugs and kind == "notes":
             members = {**members, "slug": "-".join(str(members.get("title", "")).lower().split()) or "untitled"}
@@ -99,12 +106,13 @@ class ConventionApp:
         if self.c.ids == "name":
             entity.pop("id")
             entity = {"name": key, **{k: v for k, v in entity.items() if k != "name"}}
+        entity.update(shapes.self_link(self.c, kind, key))
         self.kinds[kind][str(key)] = entity
         return entity
 
     # --- answers --------------------------------------------------------------------------------
     def _json(self, status: int, value: Any, headers=JSON) -> Observed:
-        return Observed(status, headers, json.dumps(value).encode())
+        return Observed(status, headers, json.dumps(shapes.renamed(self.c, value)).encode())
 
     def _item(self, kind: str, entity: dict[str, Any], status: int = 200) -> Observed:
         if self.c.item_shape == "jsonapi":
@@ -238,6 +246,8 @@ class ConventionApp:
         rows = self.kinds[kind]
         if key is None and request.method == "GET":
             listed = list(rows.values())
+            if self.c.order != "created":  # rows are held oldest (or least recently written) first
+                listed.reverse()
             if self.c.queries and query.get("done") in ("true", "false"):
                 listed = [row for row in listed if row.get("done") is (query["done"] == "true")]
             if self.c.queries and query.get("sort", "").lstrip("-") in ("title", "label"):
@@ -263,7 +273,10 @@ class ConventionApp:
             inserted = self._insert(kind, members)
             if self.c.write_answer != "entity":
                 return self._json(201, shapes.split_answer(self.c, kind, inserted, members, with_id=True))
-            return self._item(kind, inserted, 201)
+            if self.c.create_answer == "201_id":
+                identity = "name" if self.c.ids == "name" else "id"
+                return self._json(201, {identity: inserted[identity]})
+            return self._item(kind, inserted, 200 if self.c.create_answer == "200_entity" else 201)
         if key is None and request.method == "DELETE" and self.c.bulk_delete:
             return extras.bulk_delete(self, kind, query)
         if key is None:
@@ -299,6 +312,8 @@ class ConventionApp:
             entity = {**entity, **changed} if merges else {**kept, **changed}
             entity["updated_at"] = self._now()
             extras.bump(self, entity)
+            if self.c.order == "recent-first":  # the written row moves to the end of the held order
+                rows.pop(key)
             rows[key] = entity
             if self.c.write_answer != "entity":
                 return self._json(200, shapes.split_answer(self.c, kind, entity, changed,

@@ -74,7 +74,7 @@ def precondition(app: ConventionApp, entity: dict[str, Any], headers: tuple[tupl
 
 
 def bump(app: ConventionApp, entity: dict[str, Any]) -> None:
-    if app.c.concurrency in ("version", "if-match", "if-match-optional"):
+    if app.c.concurrency in ("version", "if-match", "if-match-optional") or app.c.version_counter:
         entity["version"] = int(entity.get("version", 0)) + 1
 
 

@@ -114,3 +114,26 @@ def listing(c: Conventions, kind: str, rows: list[dict[str, Any]], total: int, q
 def resource(kind: str, entity: dict[str, Any]) -> dict[str, Any]:
     return {"type": kind, "id": str(entity["id"]),
             "attributes": {k: v for k, v in entity.items() if k != "id"}}
+
+
+# --- member names and self links ---------------------------------------------------------------
+NAMES = {"snake": {}, "mongo-camel": {"id": "_id", "created_at": "createdAt", "updated_at": "updatedAt"},
+         "short": {"created_at": "created", "updated_at": "modified"}}
+
+
+def renamed(c: Conventions, value: Any) -> Any:
+    """An answer with the identity and clocks named as the convention names them."""
+    names = NAMES[c.names]
+    if not names:
+        return value
+    if isinstance(value, list):
+        return [renamed(c, v) for v in value]
+    if isinstance(value, dict):
+        return {names.get(k, k): renamed(c, v) for k, v in value.items()}
+    return value
+
+
+def self_link(c: Conventions, kind: str, key: Any) -> dict[str, Any]:
+    """The members linking an entity to its own item path."""
+    href = f"http://testserver{c.item(kind, key)}"
+    return {"none": {}, "url": {"url": href}, "hal": {"_links": {"self": {"href": href}}}}[c.links]

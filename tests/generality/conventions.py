@@ -14,8 +14,9 @@ class Conventions:
     generic_segment: bool = False
     """``/items/{collection}/{id}``: one path template whose word segment names the kind of entity."""
     slash: bool = False
-    ids: Literal["sequence", "text-sequence", "uuid", "name"] = "sequence"
-    """``name``: the client chooses the identity (the ``name`` member of the create's body)."""
+    ids: Literal["sequence", "text-sequence", "uuid", "hex24", "name"] = "sequence"
+    """``name``: the client chooses the identity (the ``name`` member of the create's body); ``hex24``:
+    24 hex digits ascending with the clock (a MongoDB ObjectId: seconds, then a counter)."""
     list_shape: Literal["bare", "data", "items_total", "plural_total", "plural_meta", "drf", "data_meta",
                         "data_meta_total", "rails", "entries", "jsonapi"] = "bare"
     item_shape: Literal["bare", "data", "plural_one", "singular", "jsonapi"] = "bare"
@@ -35,6 +36,18 @@ class Conventions:
     """PATCH merges the members sent; PUT replaces (members not sent are dropped) unless ``put_merges``."""
     put_merges: bool = False
     update_answer: Literal["entity", "204"] = "entity"
+    create_answer: Literal["201_entity", "201_id", "200_entity"] = "201_entity"
+    """What a create answers: 201 and the entity as an item read shows it, 201 and only its identity
+    (``{"id": …}``), or 200 and the entity in the item envelope."""
+    names: Literal["snake", "mongo-camel", "short"] = "snake"
+    """What the identity and the clocks are called in answers: ``id``/``created_at``/``updated_at``,
+    ``_id``/``createdAt``/``updatedAt`` (a MongoDB and JavaScript habit) or ``id``/``created``/``modified``."""
+    links: Literal["none", "url", "hal"] = "none"
+    """Each entity links to itself: DRF's hyperlinked ``url`` member, or HAL's ``_links.self.href``."""
+    order: Literal["created", "newest-first", "recent-first"] = "created"
+    """How lists are ordered: oldest first, newest first, or the most recently written first."""
+    version_counter: bool = False
+    """The application stamps a ``version`` every write bumps (without requiring it back)."""
     write_answer: Literal["entity", "split-sent", "split-fixed"] = "entity"
     """How a create and an update answer: the entity as an item read shows it, or Flask-AppBuilder's
     split of its identity from it: ``{"id": 7, "result": {…}}`` holding the members sent

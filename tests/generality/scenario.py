@@ -28,7 +28,8 @@ def _key(c: Conventions, kind: str, answer: Any) -> Any:
 
 
 def _never(c: Conventions) -> str:
-    return {"sequence": "9999", "text-sequence": "9999", "uuid": "00000000-0000-4000-8000-00000000dead", "name": "never-was"}[c.ids]
+    return {"sequence": "9999", "text-sequence": "9999", "uuid": "00000000-0000-4000-8000-00000000dead",
+            "hex24": "000000000000000000dead00", "name": "never-was"}[c.ids]
 
 
 def record(c: Conventions) -> HarBuilder:

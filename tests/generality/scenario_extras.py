@@ -31,7 +31,10 @@ def key_pointer(c: Conventions, kind: str) -> str:
         return "/data/id"
     if c.write_answer != "entity" and kind != "comments":
         return "/id"  # the identity beside the entity (Flask-AppBuilder's {"id", "result"})
-    return entity_pointer(c, kind) + ("/name" if c.ids == "name" and kind != "comments" else "/id")
+    identity = shapes.NAMES[c.names].get("id", "id")
+    if c.create_answer == "201_id" and kind != "comments":
+        return "/name" if c.ids == "name" else f"/{identity}"  # the create answers its identity alone
+    return entity_pointer(c, kind) + ("/name" if c.ids == "name" and kind != "comments" else f"/{identity}")
 
 
 def at(value: Any, pointer: str) -> Any:
