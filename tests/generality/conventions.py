@@ -46,6 +46,9 @@ class Conventions:
     """Each entity links to itself: DRF's hyperlinked ``url`` member, or HAL's ``_links.self.href``."""
     order: Literal["created", "newest-first", "recent-first"] = "created"
     """How lists are ordered: oldest first, newest first, or the most recently written first."""
+    call_gap_ms: int = 100
+    """How long after the previous call the recorded session makes each call (1100: every call in
+    its own second, so whole-second clocks never tie within the session)."""
     version_counter: bool = False
     """The application stamps a ``version`` every write bumps (without requiring it back)."""
     write_answer: Literal["entity", "split-sent", "split-fixed"] = "entity"

@@ -49,6 +49,7 @@ AXES: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "links": [("no-links", {}), ("url", {"links": "url"}), ("hal", {"links": "hal"})],
     "order": [("oldest-first", {}), ("newest-first", {"order": "newest-first"}),
               ("recent-first", {"order": "recent-first"})],
+    "pace": [("100ms", {}), ("1100ms", {"call_gap_ms": 1100})],
 }
 SEED = 16
 CANDIDATES = 40

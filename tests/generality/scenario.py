@@ -38,7 +38,7 @@ def record(c: Conventions) -> HarBuilder:
     app = ConventionApp(c, har, clock=lambda: moment[0])
 
     def send(method: str, path: str, body: Any = None, query: tuple = (), headers: tuple = ()) -> Any:
-        moment[0] += timedelta(milliseconds=100)  # one call every 100 ms, each inside its own window
+        moment[0] += timedelta(milliseconds=c.call_gap_ms)  # one call every 100 ms, each inside its own window
         media = "application/vnd.api+json" if c.body_shape == "jsonapi" else "application/json"
         headers = ((("content-type", media),) if body is not None else ()) + tuple(headers)
         answer = app.send(Outgoing(method, path, query, headers, json.dumps(body).encode() if body is not None else None))
@@ -124,6 +124,11 @@ def probes(c: Conventions) -> ProbeFile:
          "save": {"note": key_pointer(c, "notes")}},
         {"name": "the new note", "method": "GET", "path": c.item("notes", "{note}")},
         {"name": "notes after the create", "method": "GET", "path": c.collection("notes")},
+        # a second create at once: whole-second clocks tie with the first, and the list shows how it breaks the tie
+        {"name": "create another note", "method": "POST", "path": c.collection("notes"),
+         "body": _body(c, "notes", {**({"name": "probe-note-2"} if c.ids == "name" else {}),
+                                    "title": "Another probe note", "body": "right after", "done": False})},
+        {"name": "notes after both creates", "method": "GET", "path": c.collection("notes")},
         *update_probes(c, "update the new note", "notes", "{note}",
                        {"title": "Probe note, edited", "body": "edited", "done": False}),
         {"name": "the updated note", "method": "GET", "path": c.item("notes", "{note}")},
