@@ -36,6 +36,9 @@ SEED = {
     "tags": [{"label": "home", "color": "green"}, {"label": "work", "color": "blue"}],
 }
 NAMES = {"notes": ["milk", "ana", "gate"], "tags": ["home", "work"]}
+SPACED_NAMES = {"notes": ["Café list", "call Ana", "gate/hinge"], "tags": ["at home", "wörk"]}
+RICH = {"notes": {"labels": [], "extra": {"priority": 0}, "due": None}, "tags": {}}
+"""The members seeded notes hold with ``rich_members``."""
 SEEDED_AT = 1767225600
 """The instant (2026-01-01, in epoch seconds) the seeded entities' ObjectIds (``hex24``) carry."""
 CONSTANT = {"id", "name", "created_at", "slug", "comment_count", "version", "archived", "url", "_links"}
@@ -59,7 +62,9 @@ class ConventionApp:
         self.comment_sequence = 0
         for kind, rows in SEED.items():
             for index, row in enumerate(rows):
-                self._insert(kind, {**({"name": NAMES[kind][index]} if self.c.ids == "name" else {}), **row}, seeding=True)
+                name = (SPACED_NAMES if self.c.spaced_names else NAMES)[kind][index]
+                extra = RICH[kind] if self.c.rich_members else {}
+                self._insert(kind, {**({"name": name} if self.c.ids == "name" else {}), **row, **extra}, seeding=True)
         if self.c.nested and self.c.seed_comments:
             extras.seed_comments(self)
         self.label = "live"
@@ -254,7 +259,7 @@ class ConventionApp:
                 field = query["sort"].lstrip("-")
                 listed.sort(key=lambda row: str(row.get(field)), reverse=query["sort"].startswith("-"))
             listed = extras.queried(self, kind, listed, query)
-            limit = int(query.get("limit", len(listed)))
+            limit = int(query.get("limit", self.c.page_size or len(listed)))
             offset = int(query.get("offset", 0))
             page = [projection.project(self.c, row, pairs, kind) for row in listed[offset:offset + limit]]
             refused = next((row for row in page if isinstance(row, str)), None)
@@ -318,10 +323,14 @@ class ConventionApp:
             if self.c.write_answer != "entity":
                 return self._json(200, shapes.split_answer(self.c, kind, entity, changed,
                                                            with_id=self.c.write_answer == "split-sent"))
+            if self.c.update_answer == "200_success":
+                return self._json(200, {"success": True})
             return Observed(204, (), b"") if self.c.update_answer == "204" else self._item(kind, entity)
         if request.method == "DELETE":
             del rows[key]
             if self.c.delete_answer == "204":
                 return Observed(204, (), b"")
+            if self.c.delete_answer == "200_message":
+                return self._json(200, {"message": "deleted"})
             return self._json(200, copy.deepcopy(entity) if self.c.delete_answer == "200_entity" else {})
         return self._json(405, {"detail": "Method Not Allowed"})

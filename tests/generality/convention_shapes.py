@@ -29,6 +29,8 @@ def item(c: Conventions, kind: str, entity: dict[str, Any]) -> Any:
         return entity
     if shape == "data":
         return {"data": entity}
+    if shape == "success":
+        return {"success": True, "data": entity}
     if shape == "singular":
         return {singular(kind): entity}
     return {kind: [entity]}
@@ -92,9 +94,11 @@ def listing(c: Conventions, kind: str, rows: list[dict[str, Any]], total: int, q
     shapes = {
         "bare": lambda: rows,
         "data": lambda: {"data": rows},
+        "success": lambda: {"success": True, "data": rows},
         "items_total": lambda: {"items": rows, "total": total},
         "plural_total": lambda: {kind: rows, "total_entries": total},
-        "plural_meta": lambda: {kind: rows, "meta": {"pagination": {"page": 1, "limit": int(query.get("limit", 15)),
+        "plural_meta": lambda: {kind: rows, "meta": {"pagination": {"page": 1,
+                                                                     "limit": int(query.get("limit", c.page_size or 15)),
                                                                      "total": total}}},
         "data_meta": lambda: {"data": rows, "meta": {"pagination": {"total": total, "count": len(rows)}}},
         "data_meta_total": lambda: {"data": rows, "meta": {"total_count": total, "limit": limit, "offset": offset}},

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Literal
+from urllib.parse import quote
 
 
 @dataclass(frozen=True)
@@ -17,9 +18,10 @@ class Conventions:
     ids: Literal["sequence", "text-sequence", "uuid", "hex24", "name"] = "sequence"
     """``name``: the client chooses the identity (the ``name`` member of the create's body); ``hex24``:
     24 hex digits ascending with the clock (a MongoDB ObjectId: seconds, then a counter)."""
-    list_shape: Literal["bare", "data", "items_total", "plural_total", "plural_meta", "drf", "data_meta",
+    list_shape: Literal["bare", "data", "success", "items_total", "plural_total", "plural_meta", "drf", "data_meta",
                         "data_meta_total", "rails", "entries", "jsonapi"] = "bare"
-    item_shape: Literal["bare", "data", "plural_one", "singular", "jsonapi"] = "bare"
+    item_shape: Literal["bare", "data", "success", "plural_one", "singular", "jsonapi"] = "bare"
+    """``success``: ``{"success": true, "data": …}`` (lists too), a habit of Node.js APIs."""
     body_shape: Literal["bare", "data", "plural_one", "singular", "jsonapi"] = "bare"
     """``jsonapi``: ``application/vnd.api+json`` resource objects ``{"data": {"type", "id", "attributes"}}``;
     ``singular``: Rails' ``{"note": {…}}`` (see ``convention_shapes``)."""
@@ -31,11 +33,15 @@ class Conventions:
     """``http-date``: RFC 9110's IMF-fixdate (``Thu, 03 Dec 2026 10:02:39 GMT``), as FlexGet's ``added_on``;
     ``js-date``: JavaScript's Date text (``Thu Dec 03 2026 10:02:39 GMT+0000 (Coordinated Universal
     Time)``), as Express Gateway's ``createdAt``."""
-    delete_answer: Literal["204", "200_entity", "200_empty"] = "204"
+    delete_answer: Literal["204", "200_entity", "200_empty", "200_message"] = "204"
+    """``200_message``: ``{"message": "deleted"}``."""
     update: Literal["PATCH", "PUT"] = "PATCH"
     """PATCH merges the members sent; PUT replaces (members not sent are dropped) unless ``put_merges``."""
     put_merges: bool = False
-    update_answer: Literal["entity", "204"] = "entity"
+    update_answer: Literal["entity", "204", "200_success"] = "entity"
+    """``200_success``: ``{"success": true}``, no entity."""
+    page_size: int = 0
+    """Lists answer at most this many entities without a ``limit`` (0: every one)."""
     create_answer: Literal["201_entity", "201_id", "200_entity"] = "201_entity"
     """What a create answers: 201 and the entity as an item read shows it, 201 and only its identity
     (``{"id": …}``), or 200 and the entity in the item envelope."""
@@ -49,6 +55,10 @@ class Conventions:
     call_gap_ms: int = 100
     """How long after the previous call the recorded session makes each call (1100: every call in
     its own second, so whole-second clocks never tie within the session)."""
+    spaced_names: bool = False
+    """With ``ids="name"``: names hold spaces and non-ASCII letters (``Café list``), percent-encoded in paths."""
+    rich_members: bool = False
+    """Notes also hold an array, an object and a null (``labels``, ``extra``, ``due``), sent by creates and updates."""
     version_counter: bool = False
     """The application stamps a ``version`` every write bumps (without requiring it back)."""
     write_answer: Literal["entity", "split-sent", "split-fixed"] = "entity"
@@ -105,11 +115,12 @@ class Conventions:
         return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}" + self.ending
 
     def item(self, kind: str, key: Any) -> str:
+        key = key if str(key).startswith("{") else quote(str(key), safe="")  # a probe's {saved} name stays whole
         return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}/{key}" + self.ending
 
     def under(self, kind: str, key: Any, tail: str) -> str:
         """A path under an item (``/notes/5/comments``), spelled with the paths' ending."""
-        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}/{key}/{tail}" + self.ending
+        return self.item(kind, key)[: len(self.item(kind, key)) - len(self.ending)] + f"/{tail}" + self.ending
 
     def document(self, name: str) -> str:
         return f"{self.prefix}/{name}" + self.ending

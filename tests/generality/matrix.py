@@ -15,20 +15,20 @@ from typing import Any
 from .conventions import Conventions
 
 AXES: dict[str, list[tuple[str, dict[str, Any]]]] = {
-    "list": [("bare", {"list_shape": "bare"}), ("data", {"list_shape": "data"}),
+    "list": [("bare", {"list_shape": "bare"}), ("data", {"list_shape": "data"}), ("success", {"list_shape": "success"}),
              ("plural-meta", {"list_shape": "plural_meta"}), ("drf", {"list_shape": "drf"}),
              ("items-total", {"list_shape": "items_total"}), ("plural-total", {"list_shape": "plural_total"})],
-    "item": [("bare", {"item_shape": "bare"}), ("data", {"item_shape": "data"}),
+    "item": [("bare", {"item_shape": "bare"}), ("data", {"item_shape": "data"}), ("success", {"item_shape": "success"}),
              ("plural-one", {"item_shape": "plural_one"}), ("singular", {"item_shape": "singular"})],
     "bodies": [("bare", {}), ("as-items", {"body_shape": "as-items"})],
     "ids": [("sequence", {"ids": "sequence"}), ("uuid", {"ids": "uuid"}), ("hex24", {"ids": "hex24"}),
-            ("name", {"ids": "name"})],
+            ("name", {"ids": "name"}), ("spaced-name", {"ids": "name", "spaced_names": True})],
     "slash": [("no-slash", {}), ("slash", {"slash": True})],
     "collections": [("fixed", {}), ("generic", {"generic_segment": True})],
     "update": [("patch", {"update": "PATCH"}), ("put", {"update": "PUT"}),
                ("patch-mask", {"update": "PATCH", "update_mask": True})],
     "delete": [("204", {"delete_answer": "204"}), ("200-entity", {"delete_answer": "200_entity"}),
-               ("200-empty", {"delete_answer": "200_empty"})],
+               ("200-empty", {"delete_answer": "200_empty"}), ("200-message", {"delete_answer": "200_message"})],
     "create": [("201-entity", {"create_answer": "201_entity"}), ("201-id", {"create_answer": "201_id"}),
                ("200-entity", {"create_answer": "200_entity"})],
     "stamps": [("times", {}), ("times-version", {"version_counter": True})],
@@ -41,7 +41,8 @@ AXES: dict[str, list[tuple[str, dict[str, Any]]]] = {
                ("http-date", {"clocks": "http-date"})],
     "errors": [("422-detail", {}), ("400-problem", {"errors": "problem", "invalid_status": 400}),
                ("422-errors", {"errors": "errors"})],
-    "update-answer": [("entity", {}), ("204", {"update_answer": "204"})],
+    "update-answer": [("entity", {}), ("204", {"update_answer": "204"}), ("200-success", {"update_answer": "200_success"})],
+    "pages": [("unpaged", {}), ("page-of-4", {"page_size": 4})],
     "extra": [("none", {}), ("queries", {"queries": True}), ("comments", {"comments": True}),
               ("settings", {"settings": True}), ("nested", {"nested": True}), ("actions", {"actions": "segment"}),
               ("version-required", {"concurrency": "version"}), ("if-match", {"concurrency": "if-match"})],
@@ -49,6 +50,7 @@ AXES: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "links": [("no-links", {}), ("url", {"links": "url"}), ("hal", {"links": "hal"})],
     "order": [("oldest-first", {}), ("newest-first", {"order": "newest-first"}),
               ("recent-first", {"order": "recent-first"})],
+    "members": [("flat", {}), ("rich", {"rich_members": True})],
     "pace": [("100ms", {}), ("1100ms", {"call_gap_ms": 1100})],
 }
 SEED = 16
@@ -91,8 +93,8 @@ def style(row: tuple[int, ...]) -> Conventions:
     settings: dict[str, Any] = {}
     for _, values in chosen:
         settings.update(values)
-    if settings.pop("body_shape", None):  # request bodies wrapped as the item answers are
-        settings["body_shape"] = settings.get("item_shape", "bare")
+    if settings.pop("body_shape", None):  # request bodies wrapped as the item answers are (data for success)
+        settings["body_shape"] = {"success": "data"}.get(settings.get("item_shape", "bare"), settings.get("item_shape", "bare"))
     return Conventions("/".join(name for name, _ in chosen), **settings)
 
 

@@ -32,6 +32,13 @@ def _never(c: Conventions) -> str:
             "hex24": "000000000000000000dead00", "name": "never-was"}[c.ids]
 
 
+def _rich(c: Conventions, kind: str, index: int) -> dict[str, Any]:
+    """The array, object and null members a note's create or update sends with ``rich_members``."""
+    if not c.rich_members or kind != "notes":
+        return {}
+    return {"labels": [f"label-{index}", "shared"], "extra": {"priority": index}, "due": None}
+
+
 def record(c: Conventions) -> HarBuilder:
     har = HarBuilder(origin=ORIGIN)
     moment = [datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)]
@@ -60,7 +67,9 @@ def record(c: Conventions) -> HarBuilder:
             "tags": [{"label": "garden", "color": "yellow"}, {"label": "health", "color": "red"}]}
     for kind, rows in news.items():
         for index, row in enumerate(rows):
-            members = {"name": f"{kind}-new-{index}", **row} if c.ids == "name" else row
+            name = f"{kind} new {index} é" if c.spaced_names else f"{kind}-new-{index}"
+            row = {**row, **_rich(c, kind, index)}
+            members = {"name": name, **row} if c.ids == "name" else row
             key = _key(c, kind, send("POST", c.collection(kind), _body(c, kind, members)))
             created[kind].append(key)
             send("GET", c.item(kind, key))
@@ -69,7 +78,8 @@ def record(c: Conventions) -> HarBuilder:
                          {"title": "Book the dentist", "body": "before May", "done": True}],
                "tags": [{"label": "home", "color": "teal"}, {"label": "wellbeing", "color": "red"}]}
     for kind, rows in updates.items():
-        for key, row in zip([keys[kind][0], created[kind][1]], rows):
+        for index, (key, row) in enumerate(zip([keys[kind][0], created[kind][1]], rows)):
+            row = {**row, **_rich(c, kind, index + 2)}
             recorded_update(c, send, kind, key, row)
             send("GET", c.item(kind, key))
             send("GET", c.collection(kind))
@@ -120,7 +130,8 @@ def probes(c: Conventions) -> ProbeFile:
         {"name": "seeded tags", "method": "GET", "path": c.collection("tags"), "expect": "same"},
         {"name": "a missing tag", "method": "GET", "path": c.item("tags", _never(c))},
         {"name": "create a note", "method": "POST", "path": c.collection("notes"),
-         "body": _body(c, "notes", {**name["notes"], "title": "Probe note", "body": "from the probes", "done": True}),
+         "body": _body(c, "notes", {**name["notes"], "title": "Probe note", "body": "from the probes", "done": True,
+                                    **_rich(c, "notes", 7)}),
          "save": {"note": key_pointer(c, "notes")}},
         {"name": "the new note", "method": "GET", "path": c.item("notes", "{note}")},
         {"name": "notes after the create", "method": "GET", "path": c.collection("notes")},
@@ -130,7 +141,7 @@ def probes(c: Conventions) -> ProbeFile:
                                     "title": "Another probe note", "body": "right after", "done": False})},
         {"name": "notes after both creates", "method": "GET", "path": c.collection("notes")},
         *update_probes(c, "update the new note", "notes", "{note}",
-                       {"title": "Probe note, edited", "body": "edited", "done": False}),
+                       {"title": "Probe note, edited", "body": "edited", "done": False, **_rich(c, "notes", 8)}),
         {"name": "the updated note", "method": "GET", "path": c.item("notes", "{note}")},
         *update_probes(c, "update seeded note 3", "notes", keys["notes"][2],
                        {"title": "Fix the gate today", "body": "hinge", "done": True}),

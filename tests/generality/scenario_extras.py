@@ -21,7 +21,7 @@ body = shapes.body
 
 def entity_pointer(c: Conventions, kind: str) -> str:
     """Where an item answer holds its entity's members (a JSON pointer prefix)."""
-    return {"bare": "", "data": "/data", "plural_one": f"/{kind}/0", "singular": f"/{shapes.singular(kind)}",
+    return {"bare": "", "data": "/data", "success": "/data", "plural_one": f"/{kind}/0", "singular": f"/{shapes.singular(kind)}",
             "jsonapi": "/data/attributes"}[c.item_shape]
 
 
