@@ -12,11 +12,13 @@ are reported with ``diverged_by``: a disagreement there follows from the earlier
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
 from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.bundle.rule_data import setting_value
 
 from .jsondiff import Difference, ValueMap
 from .judge import SAME, Judgement, body_differences, judge, parsed_body
@@ -98,6 +100,9 @@ class CompareSession:
             volatile = self._volatile(requests["live"], answers["live"])
             if volatile:
                 judgement = judge(answers["live"], answers["model"], self.values, may_pair, volatile)
+            if judgement.verdict != SAME and self._only_volatile_members(tool.name, judgement):
+                volatile |= self._volatile(requests["live"], answers["live"], pause=True)
+                judgement = judge(answers["live"], answers["model"], self.values, may_pair, volatile)
         read_path = self.tools.read_as(probe.method, requests["model"].path)
         diverged_by = sorted({i for i, scope in self._scopes if within(read_path, scope)})
         result = CallResult(index, probe, requests, answers, judgement, tool, diverged_by, borrowed, unresolved,
@@ -141,13 +146,24 @@ class CompareSession:
 
     # --- after the answers ---------------------------------------------------------------
 
-    def _volatile(self, request: Outgoing, first: Observed) -> frozenset[str]:
+    def _volatile(self, request: Outgoing, first: Observed, pause: bool = False) -> frozenset[str]:
         """The body pointers the live application answers differently when the same GET is
-        sent again at once: values that are no state (a timing), which no model can match."""
+        sent again at once (or, ``pause``, after rules/clocks.yaml's ``volatile_reread_pause``
+        seconds): values that are no state (a timing), which no model can match."""
+        if pause:
+            time.sleep(float(setting_value("clocks", "volatile_reread_pause")))
         again = self.sides["live"].send(request)
         if again.status != first.status:
             return frozenset()
         return frozenset(d.pointer for d in body_differences(first, again, ValueMap()) if d.pointer.startswith("/"))
+
+    def _only_volatile_members(self, tool: str | None, judgement: Judgement) -> bool:
+        """Whether every difference is in the body, at a member the build found the read's
+        entities change with no write (a count of seconds since a clock): one the live
+        application may show otherwise only a second later, which a second read at once misses."""
+        members = self.tools.volatile_members(tool)
+        return bool(members) and bool(judgement.differences) and all(
+            d.pointer.startswith("/") and members & set(d.pointer.split("/")) for d in judgement.differences)
 
     def _save(self, probe: Probe, answers: dict[str, Observed]) -> dict[str, list[str]]:
         unsaved: dict[str, list[str]] = {side: [] for side in SIDES}

@@ -39,6 +39,9 @@ class ToolIndex:
         # shallow nesting (EntityType.shallow_items): the parents' lists and the item path show one entity
         self._shallow = [(segments(t.collection_template), segments(t.item_template or ""))
                          for t in bundle.view.types if t.shallow_items and t.item_template]
+        # members the build saw change with no write (view-volatile-members), per state-backed read
+        self._volatile = {v.tool: frozenset(v.volatile_fields) for v in bundle.view.views
+                          if v.state_backed and v.volatile_fields}
 
     def tool(self, method: str, path: str) -> CallTool:
         found = self._manifest.route("GET" if method == "HEAD" else method, path)
@@ -47,6 +50,11 @@ class ToolIndex:
         tool = found[0]
         writes = tool.changes_state and tool.name not in self._read_only_posts
         return CallTool(tool.name, tool.name in self._served, writes)
+
+    def volatile_members(self, tool: str | None) -> frozenset[str]:
+        """The members a read tool's entities change with no write, as the build found them
+        (``view-volatile-members``): the model answers their last recorded value."""
+        return self._volatile.get(tool or "", frozenset())
 
     def read_as(self, method: str, path: str) -> str:
         """The path as capenv reads it: without the format suffix the application spells paths

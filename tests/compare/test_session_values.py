@@ -32,6 +32,9 @@ class NoTools:
     def read_as(self, method, path):
         return path
 
+    def volatile_members(self, tool):
+        return frozenset()
+
 
 def session(live_answers, model_answers):
     live, model = ScriptedSide("live", live_answers), ScriptedSide("model", model_answers)
@@ -101,6 +104,42 @@ def test_a_member_the_live_application_answers_differently_twice_is_no_differenc
     assert first.verdict == "same" and "/ms" in first.judgement.note
     assert second.verdict == "different" and [d.pointer for d in second.differences] == ["/name"]
     assert len(live.sent) == 4 and len(model.sent) == 2  # only the live side is asked again
+
+
+class VolatileSince(NoTools):
+    """A read tool whose entities' ``since`` the build found changing with no write."""
+
+    def tool(self, method, path):
+        return CallTool("get_beats", True, method != "GET")
+
+    def volatile_members(self, tool):
+        return frozenset({"since"}) if tool == "get_beats" else frozenset()
+
+
+def test_a_member_the_build_found_volatile_is_read_again_after_a_pause(monkeypatch):
+    """A count of whole seconds (a heartbeat's ``since``) reads alike twice at once; when a read
+    disagrees only at members the build found volatile, the live application is asked again after
+    a pause, and what moved then is no difference. Anything else still is."""
+    import capenv.serving.compare.session as session_module
+    pauses = []
+    monkeypatch.setattr(session_module.time, "sleep", pauses.append)
+    probes = parse_probes("- {method: GET, path: /beats}\n- {method: GET, path: /beats}\n"
+                          "- {method: GET, path: /beats}\n")
+    live = ScriptedSide("live", [
+        (200, b'{"beats": [{"id": 1, "since": 5}]}'), (200, b'{"beats": [{"id": 1, "since": 5}]}'),
+        (200, b'{"beats": [{"id": 1, "since": 6}]}'),
+        (200, b'{"beats": [{"id": 1, "since": 9, "tag": "a"}]}'), (200, b'{"beats": [{"id": 1, "since": 9, "tag": "a"}]}'),
+        (200, b'{"beats": [{"id": 1, "since": 9}]}'), (200, b'{"beats": [{"id": 1, "since": 9}]}'),
+        (200, b'{"beats": [{"id": 1, "since": 9}]}')])
+    model = ScriptedSide("model", [(200, b'{"beats": [{"id": 1, "since": 2}]}'),
+                                   (200, b'{"beats": [{"id": 1, "since": 2, "tag": "b"}]}'),
+                                   (200, b'{"beats": [{"id": 1, "since": 2}]}')])
+    first, second, third = CompareSession(live, model, VolatileSince()).run(probes)
+    assert first.verdict == "same" and "/beats/0/since" in first.judgement.note
+    assert second.verdict == "different"  # another member differs too: no pause, no excuse
+    assert third.verdict == "different"  # the live application shows the same since after the pause
+    assert [d.pointer for d in third.differences] == ["/beats/0/since"]
+    assert len(pauses) == 2 and len(live.sent) == 8 and len(model.sent) == 3
 
 
 def test_a_read_that_agrees_is_sent_once():
