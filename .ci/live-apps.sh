@@ -82,6 +82,9 @@
 #   Gnocchi 4.7.1 (with psycopg2 2.9.13 and gunicorn 27.0.1; wheels only, ~70 packages) 3.5 min on
 #   a busy 2-core machine, 195 MB; start.sh makes a private PostgreSQL cluster, runs gnocchi-upgrade
 #   and seeds in ~15 s, so no template database.
+#   Alerta 9.1.0 (alerta-server with psycopg2-binary 2.9.13 and gunicorn 27.0.1; wheels only, ~35
+#   packages) 1.3 min on a busy 2-core machine, 94 MB; start.sh makes a private PostgreSQL cluster,
+#   its admin user and API key and seeds in ~10 s, so no template database.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -146,6 +149,9 @@ DEVPI_VERSION=6.20.3
 GNOCCHI_VERSION=4.7.1
 GNOCCHI_PSYCOPG2_VERSION=2.9.13
 GNOCCHI_GUNICORN_VERSION=27.0.1
+ALERTA_VERSION=9.1.0
+ALERTA_PSYCOPG2_VERSION=2.9.13
+ALERTA_GUNICORN_VERSION=27.0.1
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -205,6 +211,7 @@ CHANGEDETECTION_VENV="$CACHE/venv-changedetection"
 DEVPI_VENV="$CACHE/venv-devpi"
 PODMAN_DIR="$CACHE/podman"
 GNOCCHI_VENV="$CACHE/venv-gnocchi"
+ALERTA_VENV="$CACHE/venv-alerta"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -334,6 +341,14 @@ install_gnocchi() {
     install_venv_package "$GNOCCHI_VENV" gnocchi "$GNOCCHI_VERSION" "psycopg2==$GNOCCHI_PSYCOPG2_VERSION" \
         "gunicorn==$GNOCCHI_GUNICORN_VERSION" oslo.db==18.1.1 SQLAlchemy==2.1.9 SQLAlchemy-Utils==0.43.0 \
         alembic==1.20.1
+}
+
+install_alerta() {
+    # gunicorn serves alerta.app:create_app() (alertad run is Flask's development server);
+    # psycopg2-binary is the driver alerta's postgres backend imports (alerta-server requires none:
+    # its default backend is MongoDB), a wheel, talking to the private cluster start.sh makes.
+    install_venv_package "$ALERTA_VENV" alerta-server "$ALERTA_VERSION" \
+        "psycopg2-binary==$ALERTA_PSYCOPG2_VERSION" "gunicorn==$ALERTA_GUNICORN_VERSION"
 }
 
 install_ironic() {
@@ -946,6 +961,7 @@ install_python_group_a() {
     # devpi-server alone (no devpi-web): the JSON API of users and indexes is all the capture uses.
     install_venv_package "$DEVPI_VENV" devpi-server "$DEVPI_VERSION"
     install_gnocchi
+    install_alerta
 }
 
 install_python_group_b() {  # those that also prepare a template database (minutes of migrations)
@@ -1031,6 +1047,7 @@ status() {
     say "devpi:       $(installed_pip_version "$DEVPI_VENV" devpi-server) ($DEVPI_VENV)"
     say "podman:      $(installed_podman_version) ($(command -v podman || echo 'not on PATH'), mark $PODMAN_DIR/installed-version)"
     say "gnocchi:     $(installed_pip_version "$GNOCCHI_VENV" gnocchi) ($GNOCCHI_VENV)"
+    say "alerta:      $(installed_pip_version "$ALERTA_VENV" alerta-server) ($ALERTA_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
