@@ -86,11 +86,13 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
                         tuple(ctx.records[o].status for o in whole.record_ordinals),
                         calls_met_absence(target.type, [ctx.records[o] for o in whole.record_ordinals], ctx.timeline,
                                           ctx.view)
-                        if target.relation == "item" else False)
+                        if target.relation == "item" else False, ctx.item_upserts)
     events.extend(decision.events)
     effect = str(decision.yields.get("effect", "none"))
     base: dict[str, Any] = {"tool": tool.name, "method": tool.method, "template": tool.template, "effect": effect,
                             "type": target.type.name if target.type else None, "rules_revision": ctx.ruleset.revision}
+    if decision.yields.get("missing") == "refused":
+        base["missing_refused"] = True
     calls = [ctx.records[o] for o in tool.record_ordinals]
     exemplar = exemplar_of(calls)
     if effect == "action" and target.type is not None:

@@ -7,6 +7,7 @@ import bisect
 from typing import Any
 
 from capenv.interpreter.bundle.models import ViewResult
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.predicates.names import MemberNameContext
@@ -15,6 +16,15 @@ from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 from .timeline import Timeline, build_timeline
 
 IDENTITY_MEMBERS = "manifest-identity-members"
+
+
+def item_upserts(manifest: Manifest, records: dict[int, Record], read_only: set[str]) -> dict[str, str]:
+    """The write tools whose path ends in a parameter, a successful call of which answered 201
+    Created (it made what its path named), by name: their method (``write_beside_item_upsert``)."""
+    return {tool.name: tool.method for tool in manifest.tools
+            if tool.changes_state and tool.name not in read_only and split_path(tool.template)
+            and split_path(tool.template)[-1].startswith("{")
+            and any(records[o].status == 201 for o in tool.record_ordinals)}
 
 
 class PlanContext:
@@ -40,6 +50,8 @@ class PlanContext:
         self.judged_referrers: dict[str, tuple[Any, Any]] = {}
         """Per type, the members naming its entities and their traces (``referrers``), judged once
         for the deletes and the copies through a reference alike."""
+        self.item_upserts = item_upserts(manifest, records, self.read_only)
+        """Write tools at a path ending in a parameter that answered 201 Created (``classify``)."""
         self.held_steps: dict[tuple[str, str], list[Any]] = {}
         """Each entity's sightings and unanswered writes in ordinal order, merged on first use
         (``held_before``)."""

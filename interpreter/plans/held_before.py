@@ -150,8 +150,8 @@ def _add_write_answers(ctx: Any) -> None:
         effect = str(classify(tool, target, ctx.view, ctx.ruleset,
                               tuple(ctx.records[o].status for o in whole.record_ordinals),
                               calls_met_absence(target.type, [ctx.records[o] for o in whole.record_ordinals],
-                                                ctx.timeline, ctx.view) if target.relation == "item" else False
-                              ).yields.get("effect", "none"))
+                                                ctx.timeline, ctx.view) if target.relation == "item" else False,
+                              ctx.item_upserts).yields.get("effect", "none"))
         found: list[tuple[Record, EntityType, str, dict[str, Any] | None]] = []
         if effect in ("update", "action") and target.type is not None:
             if effect == "action" and sub_resource_call(calls, target.type, ctx) is not None:

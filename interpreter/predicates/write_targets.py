@@ -36,6 +36,9 @@ class WriteTargetContext(BaseModel):
     met_absence: bool = False
     """Every successful recorded call named an entity the capture showed absent just before it
     (``plans/absent_before``)."""
+    item_upserts: dict[str, str] = {}
+    """Other write tools whose path ends in a parameter, a successful call of which answered 201
+    Created, by name: their method."""
 
 
 class MethodsParams(BaseModel):
@@ -116,3 +119,16 @@ def write_calls_met_absence(ctx: WriteTargetContext, params: BaseModel) -> Outco
     if ctx.met_absence:
         return Match({"absent_before": True})
     return Miss("not every successful call named an entity the capture showed absent before it")
+
+
+@predicate("write_beside_item_upsert", context="write-target", params=MethodsParams)
+def write_beside_item_upsert(ctx: WriteTargetContext, params: MethodsParams) -> Outcome:
+    """Another tool of the tool's own method (one of some methods), at a path ending in a
+    parameter, made what its path named (a successful call answered 201 Created): the
+    application's method may do so here too."""
+    if ctx.method not in params.methods:
+        return Miss(f"method {ctx.method}, not {'/'.join(params.methods)}")
+    beside = sorted(name for name, method in ctx.item_upserts.items() if method == ctx.method)
+    if beside:
+        return Match({"upserts": beside})
+    return Miss(f"no other {ctx.method} tool at an item path answered 201 Created")

@@ -69,6 +69,10 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
         raise WriteRefusal(other_spelling_refusal(entity_type.name, parts[-1], held))
     if collection is None or found is None:
         refuse_shown_missing(env, entity_type, where, item_path, parts[-1], member)
+        if plan.missing_refused and env.checks_references:  # the gate replays what the application did
+            raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held, and {plan.method} may "
+                               f"make it (another tool's {plan.method} at an item path answered 201 Created), "
+                               "which the capture never showed here: send it naming a held entity")
         absence = _absence(plan, env, call.path) or item_view_absence(env, entity_type, item_path, state)
         if absence is not None and member is None and entity_type.either_key is None:  # else a name
             _refuse_unshaped(state, entity_type, parts[-1])

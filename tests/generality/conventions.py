@@ -59,6 +59,8 @@ class Conventions:
     """With ``ids="name"``: names hold spaces and non-ASCII letters (``Café list``), percent-encoded in paths."""
     rich_members: bool = False
     """Notes also hold an array, an object and a null (``labels``, ``extra``, ``due``), sent by creates and updates."""
+    seed_item_reads: Literal["all", "first", "none"] = "all"
+    """Which seeded entities the session reads at their item path before its writes (lists always)."""
     version_counter: bool = False
     """The application stamps a ``version`` every write bumps (without requiring it back)."""
     write_answer: Literal["entity", "split-sent", "split-fixed"] = "entity"

@@ -51,6 +51,8 @@ AXES: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "order": [("oldest-first", {}), ("newest-first", {"order": "newest-first"}),
               ("recent-first", {"order": "recent-first"})],
     "members": [("flat", {}), ("rich", {"rich_members": True})],
+    "seed-reads": [("items-read", {}), ("first-item-read", {"seed_item_reads": "first"}),
+                   ("lists-only", {"seed_item_reads": "none"})],
     "pace": [("100ms", {}), ("1100ms", {"call_gap_ms": 1100})],
 }
 SEED = 16

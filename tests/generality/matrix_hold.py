@@ -85,7 +85,8 @@ def on_loopback(app: ConventionApp) -> Iterator[str]:
         server.server_close()
 
 
-def hold_style(conventions: Conventions, folder: Path) -> Outcome:
+def hold_style(conventions: Conventions, folder: Path, live: ConventionApp | None = None) -> Outcome:
+    """``live``: the application the probes go to (a fresh one of the conventions unless given)."""
     outcome = Outcome(conventions.name)
     try:
         har = record(conventions).write(folder / "capture.har")
@@ -93,8 +94,8 @@ def hold_style(conventions: Conventions, folder: Path) -> Outcome:
     except Exception:  # noqa: BLE001  (the crash is what the matrix reports)
         outcome.crash = traceback.format_exc()
         return outcome
-    with on_loopback(ConventionApp(conventions)) as live:
-        results = compare(bundle, probes(conventions), live)
+    with on_loopback(live or ConventionApp(conventions)) as url:
+        results = compare(bundle, probes(conventions), url)
     outcome.wrong = wrong_answers(results)
     outcome.served = sorted(plan.tool for plan in bundle.view.writes if plan.served)
     outcome.unserved = {plan.tool: plan.reason for plan in bundle.view.writes if not plan.served}

@@ -54,7 +54,7 @@ def record(c: Conventions) -> HarBuilder:
     keys = {kind: list(app.kinds[kind]) for kind in app.kinds}
     for kind in app.kinds:
         send("GET", c.collection(kind))
-        for key in keys[kind]:
+        for key in {"all": keys[kind], "first": keys[kind][:1], "none": []}[c.seed_item_reads]:
             send("GET", c.item(kind, key))
     send("GET", c.item("notes", _never(c)))
     settings = c.document("settings")
@@ -120,6 +120,30 @@ DOCUMENT_WRITES = ("a blue theme", "notify again")
 one sending a member only a later recorded call sent."""
 
 
+def refused_probes(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """Calls the application refuses or answers without a change: a model accepting one answers wrongly."""
+    name = {"name": "probe-refused"} if c.ids == "name" else {}
+    note = c.item("notes", keys["notes"][0])
+    calls = [
+        {"name": "a create sending a null body", "method": "POST", "path": c.collection("notes"),
+         "body": _body(c, "notes", {**name, "title": "Null body", "body": None, "done": False})},
+        {"name": "a create sending done as text", "method": "POST", "path": c.collection("notes"),
+         "body": _body(c, "notes", {**name, "title": "Text done", "body": "x", "done": "yes"})},
+        {"name": "an update sending a number title", "method": c.update, "path": note,
+         "body": _body(c, "notes", {"title": 7, "body": "x", "done": True}, keys["notes"][0])},
+        {"name": "an update of the deleted seeded tag", "method": c.update, "path": c.item("tags", keys["tags"][1]),
+         "body": _body(c, "tags", {"label": "gone", "color": "grey"}, keys["tags"][1])},
+        {"name": "the deleted seeded tag again", "method": "DELETE", "path": c.item("tags", keys["tags"][1])},
+        {"name": "seeded note 1 after the refused calls", "method": "GET", "path": note},
+        {"name": "notes after the refused calls", "method": "GET", "path": c.collection("notes")},
+    ]
+    if c.ids == "name":
+        calls.insert(0, {"name": "a create naming a held name", "method": "POST", "path": c.collection("notes"),
+                         "body": _body(c, "notes", {"name": keys["notes"][1], "title": "Twice", "body": "x",
+                                                    "done": False})})
+    return calls
+
+
 def probes(c: Conventions) -> ProbeFile:
     """Calls a user makes after the session, on a fresh application (the same seed)."""
     seeded = ConventionApp(c)
@@ -161,6 +185,7 @@ def probes(c: Conventions) -> ProbeFile:
         {"name": "another page of notes", "method": "GET", "path": c.collection("notes"),
          "query": {"limit": "3", "offset": "1"}},
         {"name": "notes at the end", "method": "GET", "path": c.collection("notes")},
+        *refused_probes(c, keys),
     ]
     if c.settings:
         settings = c.document("settings")

@@ -91,3 +91,17 @@ CASES = [
 def test_no_wrong_answer_under_more_conventions(conventions: Conventions, servable: tuple[str, ...],
                                                  unservable: dict[str, str], tmp_path: Path) -> None:
     hold(conventions, tmp_path, servable, unservable)
+
+
+def test_a_put_beside_an_upsert_refuses_a_missing_entity(tmp_path: Path) -> None:
+    """Notes' PUT made an entity the session named (201): the tags' PUT, whose calls never named a
+    missing tag, may make one too. A PUT of a deleted tag is refused (the application creates it
+    with 201), never answered with the tags' 404; updates of held tags are served."""
+    conventions = Conventions("put-beside-upsert", ids="name", update="PUT", put_creates=True)
+    bundle, results = hold(conventions, tmp_path, CREATES_AND_DELETES, {"put_notes_by_note_id": "upsert"})
+    tag_put = next(plan for plan in bundle.view.writes if plan.tool == "put_tags_by_tag_id")
+    assert tag_put.served and tag_put.missing_refused
+    missing = next(r for r in results if r.probe.name == "an update of the deleted seeded tag")
+    assert (missing.answers["live"].status, missing.verdict) == (201, "refused")
+    assert b"PUT may make it" in missing.answers["model"].body
+    assert next(r for r in results if r.probe.name == "update seeded note 3").tool.served is False
