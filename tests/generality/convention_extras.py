@@ -182,10 +182,11 @@ def as_admin(app: ConventionApp, method: str, path: str) -> str | Observed:
 
 # --- update_mask -------------------------------------------------------------------------------
 def masked(app: ConventionApp, members: dict[str, Any], query: dict[str, str]) -> dict[str, Any] | Observed:
-    """The members ``update_mask`` lists (all of them must be sent); the others are ignored."""
+    """The members ``update_mask`` lists (all of them must be sent); the others are ignored. Without
+    a mask every member sent is written (Google's AIP-134: an implied mask of the populated fields)."""
     names = [unquote(n) for n in query.get("update_mask", "").split(",") if n]
     if not names:
-        return invalid(app, "update_mask is required")
+        return members
     missing = [n for n in names if n not in members]
     if missing:
         return invalid(app, f"update_mask names members the body does not send: {missing}")

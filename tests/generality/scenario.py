@@ -144,7 +144,28 @@ def refused_probes(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str,
     return calls
 
 
-def probes(c: Conventions) -> ProbeFile:
+def lenient_probes(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """Calls the application takes that no recorded call resembles (an empty or partial update, an
+    unknown member or query parameter, a delete of a whole collection): the model may refuse them,
+    after which the two sides' states part (the probes after them are not compared alike)."""
+    note = c.item("notes", keys["notes"][0])
+    return [
+        {"name": "an update sending nothing", "method": c.update, "path": note, "body": _body(c, "notes", {}, keys["notes"][0])},
+        {"name": "an update sending only the title", "method": c.update, "path": note,
+         "body": _body(c, "notes", {"title": "Only the title"}, keys["notes"][0])},
+        {"name": "an update sending an unknown member", "method": c.update, "path": note,
+         "body": _body(c, "notes", {"title": "Buy milk", "body": "two litres", "done": False, "colour": "red"},
+                       keys["notes"][0])},
+        {"name": "a delete of the whole collection", "method": "DELETE", "path": c.collection("tags")},
+        {"name": "an update with a query the session never sent", "method": c.update, "path": note,
+         "query": {"force": "true"}, "body": _body(c, "notes", {"title": "Forced", "body": "x", "done": True},
+                                                   keys["notes"][0])},
+        {"name": "seeded note 1 after the lenient calls", "method": "GET", "path": note},
+        {"name": "notes after the lenient calls", "method": "GET", "path": c.collection("notes")},
+    ]
+
+
+def probes(c: Conventions, lenient: bool = False) -> ProbeFile:
     """Calls a user makes after the session, on a fresh application (the same seed)."""
     seeded = ConventionApp(c)
     keys = {kind: list(seeded.kinds[kind]) for kind in seeded.kinds}
@@ -210,5 +231,7 @@ def probes(c: Conventions) -> ProbeFile:
                    "query": {"sort": "-title"}},
                   {"name": "tags by label", "method": "GET", "path": c.collection("tags"), "query": {"sort": "label"}}]
     calls = with_content_affects(c, calls + probe_extras(c, keys))
+    if lenient:  # last: refusing one of them parts the states
+        calls += lenient_probes(c, keys)
     headers = {"content-type": "application/vnd.api+json"} if c.body_shape == "jsonapi" else {}
     return parse_probes(json.dumps({"headers": headers, "probes": calls}))
