@@ -1,5 +1,6 @@
 """Hold every style of the convention matrix and print one line each and the totals:
-``.venv/bin/python tests/generality/run_matrix.py [NAME-SUBSTRING]``."""
+``.venv/bin/python tests/generality/run_matrix.py [--seed N] [NAME-SUBSTRING…]`` (another seed
+draws another pairwise sample)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TESTS))
 
-from generality.matrix import styles  # noqa: E402
+from generality.matrix import SEED, styles  # noqa: E402
 from generality.matrix_hold import hold_style  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
-    wanted = [c for c in styles() if not argv or any(a in c.name for a in argv)]
+    seed = SEED
+    if argv[:1] == ["--seed"]:
+        seed, argv = int(argv[1]), argv[2:]
+    wanted = [c for c in styles(seed) if not argv or any(a in c.name for a in argv)]
     outcomes = []
     for conventions in wanted:
         with tempfile.TemporaryDirectory() as folder:
