@@ -42,6 +42,7 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
     from capenv.interpreter.gate.replay import run_gate
     from capenv.interpreter.gate.sorted_arrays import with_sorted_arrays
     from capenv.interpreter.gate.verdicts import apply_verdicts
+    from capenv.interpreter.gate.cascades import find_cascades
     from capenv.interpreter.gate.gate_notes import with_gate_traces
     from capenv.interpreter.plans.build import build_plans
     from capenv.interpreter.plans.context import PlanContext
@@ -63,7 +64,8 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
         run = run_gate(plans, view, manifest, records, timeline, settings=ruleset.settings.get("gate"),
                        insert_table=ruleset.tables.get("insert-candidates"), paging=PagingRoles(ruleset),
                        reach_table=ruleset.tables.get("gate-reach"))
-        plans = apply_verdicts(with_gate_traces(plans, run.findings), run, view, ruleset)
+        cascades = find_cascades(plans, evidence, manifest, view, ruleset)
+        plans = apply_verdicts(with_gate_traces(plans, run.findings), run, view, ruleset, cascades)
         view = with_sorted_arrays(view, run.sorted_arrays)  # serving sorts what made the gate's reads pass
         view = view.model_copy(update={"budget_hits": view.budget_hits + tuple(run.budget_hits),
                                        "traces": view.traces + tuple(run.traces)})  # the gate's budget hit
@@ -81,6 +83,16 @@ def _with_read_only_traces(view: ViewResult, read_only: Any) -> ViewResult:
     plans = tuple(p.model_copy(update={"traces": verdicts[p.tool].events + p.traces}) if p.tool in verdicts else p
                   for p in view.writes)
     return view.model_copy(update={"traces": tuple(traces), "writes": plans})
+
+
+def _with_stale_replays(reads_types: dict[str, tuple[str, ...]],
+                        stale: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """Each replayed read's state types, and the types of the served writes the capture shows changing
+    its answers (``gate/cascades.stale_replays``): a served write of one makes its recordings stale."""
+    merged = dict(reads_types)
+    for tool, types in stale.items():
+        merged[tool] = tuple(dict.fromkeys((*merged.get(tool, ()), *types)))
+    return merged
 
 
 def _write_clock(evidence: Evidence) -> str | None:
@@ -155,8 +167,12 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
         view = view.model_copy(update={"traces": view.traces + static_traces}) if static_traces else view
         accepts, accept_traces = required_accepts(manifest, by_ordinal, ruleset)
         view = view.model_copy(update={"traces": view.traces + accept_traces}) if accept_traces else view
-        replay = replay_table(evidence, manifest, view, variants).model_copy(update={
-            "live_reports": reports, "credential_headers": credentials, "required_accept": accepts,
+        from capenv.interpreter.gate.cascades import stale_replays
+        replay = replay_table(evidence, manifest, view, variants)
+        stale, stale_traces = stale_replays(evidence, manifest, view, ruleset)
+        view = view.model_copy(update={"traces": view.traces + stale_traces}) if stale_traces else view
+        replay = replay.model_copy(update={
+            "reads_types": _with_stale_replays(replay.reads_types, stale), "live_reports": reports, "credential_headers": credentials, "required_accept": accepts,
             "static_credentials": static,
             "pinned_headers": pinned_headers(manifest, by_ordinal, ruleset),
             "unauthenticated": tuple(sorted(unauthenticated_reads(list(evidence.records), ruleset)))})

@@ -7,6 +7,7 @@ from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.predicates.verdicts import PlanVerdictContext
 from capenv.interpreter.rules_engine import RuleSet, evaluate
 
+from .cascades import Cascade
 from .copies import copied_types
 from .findings import PlanFindings
 from .answer_arguments import answer_names_arguments
@@ -58,12 +59,17 @@ def _explanations(plan: WritePlan, found: PlanFindings | None, view: ViewResult)
             "replayed_reads": replayed, "incomplete_entities": lacking is not None, "lacking_fields": lacking or ()}
 
 
-def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, ruleset: RuleSet) -> list[WritePlan]:
+def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, ruleset: RuleSet,
+                   cascades: dict[str, Cascade] | None = None) -> list[WritePlan]:
+    """Each plan's verdict; ``cascades`` (``gate/cascades``) names, per tool, the read that showed a
+    recorded call changing state the plan does not write."""
     result = []
+    cascades = cascades or {}
     copies = copied_types(view, ruleset)
     for plan in plans:
         found = run.findings.get(plan.tool)
         copied, copy_events = copies.get(plan.type or "", ((), ()))
+        cascade = cascades.get(plan.tool)
         build_reason = plan.build_reason or ("unexplained-change" if found and found.unexplained_by else None)
         context = PlanVerdictContext(
             build_reason=build_reason, answered_held=plan.answered_held,
@@ -76,6 +82,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             refused_held=tuple(found.refused_held) if found else (),
             refused_held_as_exemplar=tuple(found.refused_held_as_exemplar) if found else (),
             held_beneath=held_beneath(plan, view),
+            cascade_by=cascade.read if cascade else None, cascade=cascade.shown if cascade else None,
             constants_holding_generated=_constants_holding_generated(plan),
             answer_names_arguments=answer_names_arguments(plan),
             **_explanations(plan, found, view))
@@ -87,10 +94,10 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
         insert = run.insert_rules.get(plan.tool, plan.insert)
         result.append(plan.model_copy(update={
             "served": served, "reason": reason, "insert": insert,
-            "contradicted_by": _contradicting_read(found, reason),
+            "contradicted_by": _contradicting_read(found, reason, cascade),
             "checked_record_ordinals": tuple(sorted(set(found.confirmations) | set(found.key_confirmations)))
             if found else (),
-            "traces": plan.traces + copy_events + decision.events}))
+            "traces": plan.traces + copy_events + (cascade.events if cascade else ()) + decision.events}))
     return result
 
 
@@ -110,11 +117,12 @@ def _constants_holding_generated(plan: WritePlan) -> tuple[str, ...]:
     return tuple(f.field for f in plan.fields if f.op == "constant" and f.evidence.get("held_generated"))
 
 
-def _contradicting_read(found: PlanFindings | None, reason: str | None) -> int | None:
+def _contradicting_read(found: PlanFindings | None, reason: str | None, cascade: Cascade | None) -> int | None:
     """The first read that contradicted the plan; for a side-effect verdict, the read that showed
-    the change no write it checks explains (it contradicts the plan as side-effect)."""
-    if found is None:
-        return None
-    if found.contradicted_by is None and reason == "side-effect":
-        return found.side_effect_by
-    return found.contradicted_by
+    the change no write it checks explains (it contradicts the plan as side-effect), else the read
+    that showed a cascade."""
+    contradicted = found.contradicted_by if found else None
+    if contradicted is None and reason == "side-effect":
+        side_effect = found.side_effect_by if found else None
+        return side_effect if side_effect is not None else (cascade.read if cascade else None)
+    return contradicted

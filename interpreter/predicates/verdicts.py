@@ -54,6 +54,10 @@ class PlanVerdictContext(BaseModel):
     """An update's or delete's path arguments (by name) that its recorded answer, which carries no
     entity, names in a string as a token (``successfully deleted entry 6``): served, every call
     would answer the exemplar's."""
+    cascade_by: int | None = None
+    """The read that showed a recorded call changing state the plan does not write (``write-cascades``)."""
+    cascade: str | None = None
+    """What that read showed."""
     held_beneath: tuple[str, ...] = ()
     """State paths (documents, collections) below the item path of an entity the delete names
     (``gate/held_beneath.py``): what serving would go on answering after the entity is gone."""
@@ -89,6 +93,15 @@ def plan_side_effect(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
     if ctx.side_effect_by is not None:
         return Match(_with({"read": ctx.side_effect_by}, difference=ctx.side_effect))
     return Miss("no unexplained change on a related path")
+
+
+@predicate("plan_cascade", context="plan-verdict")
+def plan_cascade(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """A recorded call changed state the plan does not write, where no gate check looks (a read of
+    another collection's unrelated path, ``write-cascades``): serving would go on answering it as before."""
+    if ctx.cascade_by is not None:
+        return Match(_with({"read": ctx.cascade_by}, shown=ctx.cascade))
+    return Miss("no read of another collection showed a recorded call changing it")
 
 
 @predicate("plan_type_copied", context="plan-verdict")

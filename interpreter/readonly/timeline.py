@@ -47,6 +47,11 @@ class GetLine:
         query = "&".join(f"{name}={value}" for name, value in self.query)
         return f"GET {self.path}" + (f"?{query}" if query else "")
 
+    @property
+    def reads_by_start(self) -> list[Record]:
+        """The line's reads in the order they began."""
+        return list(self._by_start)
+
     def last_finished_before(self, moment: datetime) -> Record | None:
         """The read that finished last at or before ``moment``."""
         index = bisect.bisect_right(self._finishes, moment)

@@ -57,7 +57,22 @@ def test_side_effect_when_an_entity_no_write_changed_reads_otherwise_after_a_wri
     assert create.checked_record_ordinals == (5,)
 
 
-def test_no_side_effect_from_a_read_of_an_unrelated_path():
+def test_no_side_effect_from_a_read_of_an_unrelated_path_that_changes_alone():
+    # /users/1 reads differently with no write at all between two of its reads (a clock, a counter
+    # of visits): its change after the create shows nothing the create did. (The same change with
+    # no such reads is a cascade: tests/gate/test_gate_cascades.py.)
+    bundle = build_from(items_app()
+                        .call("GET", "/users/1", response={"id": 1, "name": "u", "seen": 1})
+                        .call("GET", "/users/2", response={"id": 2, "name": "v", "seen": 1})
+                        .call("GET", "/users/1", response={"id": 1, "name": "u", "seen": 2})
+                        .call("POST", "/items", body={"title": "c"}, status=201, response=C)
+                        .call("GET", "/items/3", response=C)
+                        .call("GET", "/users/1", response={"id": 1, "name": "u", "seen": 3}))
+    create = plan(bundle, "POST", "/items")
+    assert create.served, create.reason
+
+
+def test_a_read_of_an_unrelated_path_changing_around_a_create_alone_is_a_cascade():
     bundle = build_from(items_app()
                         .call("GET", "/users/1", response={"id": 1, "name": "u"})
                         .call("GET", "/users/2", response={"id": 2, "name": "v"})
@@ -65,7 +80,8 @@ def test_no_side_effect_from_a_read_of_an_unrelated_path():
                         .call("GET", "/items/3", response=C)
                         .call("GET", "/users/1", response={"id": 1, "name": "u (+1 item)"}))
     create = plan(bundle, "POST", "/items")
-    assert create.served, create.reason
+    assert (create.served, create.reason) == (False, "side-effect")
+    assert any(e.rule_id == "verdict.cascade" and e.outcome == "match" for e in create.traces)
 
 
 @pytest.mark.parametrize("later", [None, "other-entity"])

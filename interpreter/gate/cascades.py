@@ -1,0 +1,241 @@
+"""Cascades: what a write's recorded calls changed outside the state its plan writes.
+
+The gate checks the reads of a plan's own type against its effect and the reads of related paths
+as side-effects. A call can change more: a resource delete that takes its metrics out of
+``/v1/metric``, a create whose body makes entities in another collection. This module gathers, for
+each successful call of each plan, the sightings the ``write-cascades`` table judges (see
+``interpreter/predicates/write_cascades.py``): each GET line read just before and just after the
+call with no other write between, and each value of the call's answer no earlier read showed that
+a later read of another state type lists as an entity's identity. The first sighting the table
+takes for a cascade keeps the plan unserved (``verdict.cascade``), naming the read that showed it.
+
+Writes between two reads are the read-only decision's (``interpreter/readonly/timeline``): every
+state-changing call but a read-only POST's and one answered 4xx.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from capenv.interpreter.bundle.models import ReadView, ViewResult, WritePlan
+from capenv.interpreter.bundle.values import locate
+from capenv.interpreter.evidence.records import Evidence, Record
+from capenv.interpreter.manifest.models import Manifest
+from capenv.interpreter.predicates.readonly_contexts import same_body
+from capenv.interpreter.predicates.write_cascades import CascadeContext
+from capenv.interpreter.readonly.contexts import read_facts
+from capenv.interpreter.readonly.timeline import GetLine, Timeline, Writes, paths_relate
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
+
+TABLE = "write-cascades"
+SETTINGS = "readonly"
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """The read that showed a call's change outside the plan's state, what it showed, and the trace."""
+
+    read: int
+    shown: str
+    events: tuple[TraceEvent, ...]
+
+
+def find_cascades(plans: list[WritePlan], evidence: Evidence, manifest: Manifest, view: ViewResult,
+                  ruleset: RuleSet) -> dict[str, Cascade]:
+    """tool -> the first cascade the table finds among its successful calls' sightings."""
+    if TABLE not in ruleset.tables:
+        return {}
+    sightings = _Sightings.of_capture(evidence, manifest, view, ruleset)
+    found: dict[str, Cascade] = {}
+    for plan in plans:
+        for context in sightings.of(plan):
+            decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} record {context.call}")
+            if decision.yields.get("cascade"):
+                found[plan.tool] = Cascade(read=_showing_read(context), shown=_shown(context),
+                                           events=tuple(decision.events))
+                break
+    return found
+
+
+def stale_replays(evidence: Evidence, manifest: Manifest, view: ViewResult,
+                  ruleset: RuleSet) -> tuple[dict[str, tuple[str, ...]], tuple[TraceEvent, ...]]:
+    """Replayed read tools whose answers the capture shows a served write changing
+    (``cascade.replayed-line-changed``): read tool -> the types those writes change, with the
+    decisions' traces. Serving refuses their replay once a served write has changed such a type
+    (``ReplayTable.reads_types``), since the recording shows the state before it."""
+    if TABLE not in ruleset.tables:
+        return {}, ()
+    sightings = _Sightings.of_capture(evidence, manifest, view, ruleset)
+    stale: dict[str, set[str]] = {}
+    events: list[TraceEvent] = []
+    for plan in view.writes:
+        if not plan.served or plan.type is None:
+            continue
+        for context in sightings.of(plan):
+            if context.sighting != "line" or context.line_state_backed or context.line_tool is None:
+                continue
+            decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} record {context.call}")
+            if decision.yields.get("stale_replay"):
+                stale.setdefault(context.line_tool, set()).add(plan.type)
+                events.extend(decision.events)
+    return {tool: tuple(sorted(types)) for tool, types in sorted(stale.items())}, tuple(events)
+
+
+class _Sightings:
+    """The sightings around each call, with what serving knows of each GET line worked out once."""
+
+    def __init__(self, timeline: Timeline, writes: Writes, manifest: Manifest, view: ViewResult):
+        self.timeline, self.writes = timeline, writes
+        self.tools = {tool.name: tool for tool in manifest.tools}
+        self.views = {v.tool: v for v in view.views}
+        self.id_fields = {t.name: t.id_field for t in view.types}
+        self._alone: dict[str, bool] = {}
+        self._differences: dict[tuple[int, int], bool] = {}
+        self._listed: dict[int, set[str]] = {}
+        self._texts: dict[int, str] = {}
+        self._by_start = sorted(timeline.records, key=lambda r: (r.started_at, r.ordinal))
+
+    @classmethod
+    def of_capture(cls, evidence: Evidence, manifest: Manifest, view: ViewResult, ruleset: RuleSet) -> "_Sightings":
+        timeline = Timeline(evidence, manifest, tuple(ruleset.setting(SETTINGS, "unchanged_write_status_range")))
+        return cls(timeline, timeline.writes(frozenset(p.tool for p in view.read_only_posts)), manifest, view)
+
+    def of(self, plan: WritePlan) -> Iterator[CascadeContext]:
+        tool = self.tools.get(plan.tool)
+        if tool is None:
+            return
+        for ordinal in tool.record_ordinals:
+            call = self.timeline.by_ordinal.get(ordinal)
+            if call is None or not call.succeeded:
+                continue
+            yield from self._lines(plan, call, tool.segments)
+            yield from self._answer(plan, call)
+
+    def _lines(self, plan: WritePlan, call: Record, segments: Any) -> Iterator[CascadeContext]:
+        for line in self.timeline.lines:
+            before = line.last_finished_before(call.started_at)
+            after = line.first_started_after(call.finished_at)
+            if before is None or after is None or self.writes.between(before, after, besides=call.ordinal):
+                continue
+            if not self._differ(before, after):
+                continue  # every rule taking a line for a cascade or a stale replay needs a change
+            line_tool = self.timeline.tool_of.get(before.ordinal)
+            read_view = self.views.get(line_tool or "")
+            yield CascadeContext(
+                sighting="line", write_type=plan.type, call=call.ordinal, line=line.label, line_tool=line_tool,
+                line_type=read_view.type if read_view else None,
+                line_state_backed=bool(read_view and read_view.state_backed),
+                line_relates=paths_relate(call.path, segments, line.path, line.segments),
+                line_changes_alone=self._changes_alone(line), before=read_facts(before), after=read_facts(after))
+
+    def _changes_alone(self, line: GetLine) -> bool:
+        """Two consecutive reads of the line differ with no write between them."""
+        if line.label not in self._alone:
+            reads = line.reads_by_start
+            self._alone[line.label] = any(
+                not self.writes.between(a, b, besides=-1) and self._differ(a, b) for a, b in zip(reads, reads[1:]))
+        return self._alone[line.label]
+
+    def _answer(self, plan: WritePlan, call: Record) -> Iterator[CascadeContext]:
+        """Each value of the call's answer that no earlier read showed, with the first later read of
+        another state type listing an entity under it."""
+        if not call.response.is_json:
+            return
+        sent = _strings(call.request.json_value, set()) if call.request.is_json else set()
+        values = _strings(call.response.json_value, set()) - sent - {_own_id(plan, call, self.id_fields)}
+        for record in self._by_start:
+            if not values:
+                return
+            if record.started_at < call.finished_at or record.method != "GET" or not record.succeeded:
+                continue
+            read_view = self.views.get(self.timeline.tool_of.get(record.ordinal, ""))
+            if read_view is None or not read_view.state_backed or read_view.type in (None, plan.type):
+                continue
+            for value in sorted(values & self._listed_ids(record, read_view)):
+                values.discard(value)
+                if not self._shown_before(value, call):
+                    yield CascadeContext(sighting="answer", write_type=plan.type, call=call.ordinal, value=value,
+                                         listed_by=record.ordinal, listed_type=read_view.type,
+                                         listed_path=record.path)
+
+    def _listed_ids(self, record: Record, read_view: ReadView) -> set[str]:
+        """The identities of the entities a read shows at its view's place (its list's elements, its
+        item), worked out once per read."""
+        if record.ordinal not in self._listed:
+            self._listed[record.ordinal] = _listed_ids(record, read_view, self.id_fields.get(read_view.type or ""))
+        return self._listed[record.ordinal]
+
+    def _shown_before(self, value: str, call: Record) -> bool:
+        """A record that finished before the call began showed the value (its path, query or answer)."""
+        return any(value in self._text(record) for record in self._by_start
+                   if record.finished_at <= call.started_at)
+
+    def _text(self, record: Record) -> str:
+        if record.ordinal not in self._texts:
+            self._texts[record.ordinal] = _shown_text(record)
+        return self._texts[record.ordinal]
+
+    def _differ(self, a: Record, b: Record) -> bool:
+        """Two reads answered differently, by status and body (JSON by value), worked out once per pair."""
+        key = (a.ordinal, b.ordinal)
+        if key not in self._differences:
+            fa, fb = read_facts(a), read_facts(b)
+            self._differences[key] = fa.status != fb.status or not same_body(fa.body_kind, fa.body,
+                                                                            fb.body_kind, fb.body)
+        return self._differences[key]
+
+
+def _strings(value: Any, out: set[str]) -> set[str]:
+    """Every string in a JSON value, at any depth (object member names are not values)."""
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for member in value.values():
+            _strings(member, out)
+    elif isinstance(value, list):
+        for element in value:
+            _strings(element, out)
+    return out
+
+
+def _own_id(plan: WritePlan, call: Record, id_fields: dict[str, str]) -> Any:
+    """The identity of the entity the call wrote, where its answer shows it: that entity is the plan's."""
+    answer = call.response.json_value
+    locator = plan.response.locator if plan.response is not None else None
+    shown = locate(answer, locator) if locator is not None else answer
+    field = id_fields.get(plan.type or "")
+    return shown.get(field) if isinstance(shown, dict) and field else None
+
+
+def _shown_text(record: Record) -> str:
+    """What a record showed a client: its path and query, and its answer's text."""
+    return " ".join([record.path, *(value for _, value in record.query), record.response.text or ""])
+
+
+def _listed_ids(record: Record, read_view: ReadView, id_field: str | None) -> set[str]:
+    """The identities of the entities a read shows at its view's place (its list's elements, its item)."""
+    if id_field is None or not record.response.is_json:
+        return set()
+    body = record.response.json_value
+    shown = locate(body, read_view.locator) if read_view.locator is not None else body
+    entities = shown if isinstance(shown, list) else [shown]
+    return {e[id_field] for e in entities if isinstance(e, dict) and isinstance(e.get(id_field), str)}
+
+
+def _showing_read(context: CascadeContext) -> int:
+    if context.sighting == "answer" and context.listed_by is not None:
+        return context.listed_by
+    return context.after.ordinal if context.after is not None else context.call
+
+
+def _shown(context: CascadeContext) -> str:
+    if context.sighting == "answer":
+        return (f"record {context.call}'s answer names {context.value!r}, which no earlier read showed and record "
+                f"{context.listed_by} lists as a {context.listed_type} at {context.listed_path}: the call made "
+                "an entity in another collection, which serving would not")
+    before = context.before.ordinal if context.before else "?"
+    after = context.after.ordinal if context.after else "?"
+    return (f"{context.line} read differently before (record {before}) and after (record {after}) record "
+            f"{context.call}, with no other write between: the call changed a {context.line_type or 'state'} "
+            "its plan does not write, which serving would go on answering as before")

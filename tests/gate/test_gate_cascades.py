@@ -1,0 +1,130 @@
+"""A write whose recorded calls changed state its plan does not write (``write-cascades``).
+
+A json-server-like application deletes a post's likes and comments with it. Where the state holds
+the likes (read in the initial window, naming the post by its title, so no check of entities linked
+by id reaches them), the like list reading differently around the delete keeps the delete unserved
+(``verdict.cascade``): serving would go on listing the likes. Where the
+comments are only ever read after the capture's writes (answered by replay), the delete stays
+served, and the comments' replay goes stale with it: serving refuses to replay them once a served
+write has changed the posts, rather than answer the comments of a deleted post.
+"""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from, plan
+from support.har_builder import HarBuilder
+from support.http_thread import http_in_thread
+from support.served_calls import send_json
+
+from capenv.serving.runtime import EnvironmentRuntime
+
+POSTS = [{"id": n, "title": title} for n, title in enumerate(["Cards", "Relays", "Tapes"], start=1)]
+COMMENTS = [{"id": 1, "postId": 1, "body": "first"}, {"id": 2, "postId": 1, "body": "second"},
+            {"id": 3, "postId": 2, "body": "third"}]
+# a side collection naming the post by its title, not its id: the gate's check of entities linked
+# by id to a written one does not reach it
+LIKES = [{"id": "l-1", "on": "Cards", "by": "ada"}, {"id": "l-2", "on": "Cards", "by": "alan"},
+         {"id": "l-3", "on": "Relays", "by": "ada"}]
+MISSING = {"error": "not found"}
+
+
+def _posts(har: HarBuilder) -> HarBuilder:
+    har.call("GET", "/posts", response=POSTS)
+    for post in POSTS:
+        har.call("GET", f"/posts/{post['id']}", response=post)
+    return har
+
+
+def likes_held() -> HarBuilder:
+    """The likes read with the posts, then changed by an import no plan models (the gate then checks
+    their list no more, as Gnocchi's metrics after metrics made from a map); deleting post 1 takes
+    its two likes out of the list."""
+    har = _posts(HarBuilder())
+    har.call("GET", "/likes", response=LIKES)
+    for like in LIKES:
+        har.call("GET", f"/likes/{like['id']}", response=like)
+    imported = {"id": "l-4", "on": "Tapes", "by": "grace"}
+    har.call("POST", "/likes/import", body=[{"on": "Tapes", "by": "grace"}], status=204)
+    har.call("GET", "/likes", response=[*LIKES, imported])
+    har.call("DELETE", "/posts/1", response={})
+    har.call("GET", "/posts/1", status=404, response=MISSING)
+    har.call("GET", "/posts", response=POSTS[1:])
+    har.call("GET", "/likes", response=[LIKES[2], imported])
+    har.call("DELETE", "/posts/3", response={})
+    har.call("GET", "/posts/3", status=404, response=MISSING)
+    return har.call("GET", "/posts", response=POSTS[1:2])
+
+
+def comments_read_after_writes() -> HarBuilder:
+    """A create first, so every comment read comes after the capture's first write; post 1's
+    comments read before and after its delete."""
+    har = _posts(HarBuilder())
+    made = {"id": 4, "title": "Drums"}
+    har.call("POST", "/posts", body={"title": "Drums"}, status=201, response=made)
+    har.call("GET", "/posts/4", response=made)
+    har.call("GET", "/posts", response=[*POSTS, made])
+    har.call("GET", "/comments", query=[("postId", "1")], response=COMMENTS[:2])
+    har.call("DELETE", "/posts/1", response={})
+    har.call("GET", "/posts/1", status=404, response=MISSING)
+    har.call("GET", "/posts", response=[*POSTS[1:], made])
+    return har.call("GET", "/comments", query=[("postId", "1")], response=[])
+
+
+def test_a_delete_emptying_a_held_side_collection_is_not_served(tmp_path) -> None:
+    bundle = build_from(likes_held(), tmp_path / "capture.har")
+    assert any(c.type == "likes" for c in bundle.view.state.collections), "the state holds the likes"
+    delete = plan(bundle, "DELETE", "/posts/{post_id}")
+    assert (delete.served, delete.reason) == (False, "side-effect")
+    cascade = next(e for e in delete.traces if e.table == "write-cascades" and e.outcome == "match")
+    assert cascade.rule_id == "cascade.other-line-changed"
+    assert cascade.evidence["line"] == "GET /likes"
+    assert delete.contradicted_by == cascade.evidence["after"]
+    verdict = next(e for e in delete.traces if e.rule_id == "verdict.cascade" and e.outcome == "match")
+    assert "GET /likes read differently" in verdict.evidence["shown"]
+
+
+def test_a_replayed_side_collection_goes_stale_after_a_served_delete(tmp_path) -> None:
+    bundle = build_from(comments_read_after_writes(), tmp_path / "capture.har")
+    delete = plan(bundle, "DELETE", "/posts/{post_id}")
+    assert delete.served, delete.reason
+    comments = next(v for v in bundle.view.views if v.tool.startswith("get_comments"))
+    assert not comments.state_backed, "the comments are answered by replay"
+    assert "posts" in bundle.replay.reads_types.get(comments.tool, ())
+    assert any(e.rule_id == "cascade.replayed-line-changed" and e.outcome == "match" for e in bundle.view.traces)
+    runtime = EnvironmentRuntime(bundle)
+    with http_in_thread(runtime) as serving:
+        assert send_json(serving, "/posts/1", None, method="DELETE")[0] == 200
+        status, answer = send_json(serving, "/comments?postId=1", None, method="GET")
+    # the recording lists post 1's comments as they were before the delete: a wrong answer now
+    assert status == 409, (status, answer)
+    assert "not modelled over the current state" in answer["message"]
+
+
+TAGS = [{"id": "5b7e1c0a-0000-4000-8000-000000000001", "name": "old"}]
+MADE_TAG = "5b7e1c0a-9d3f-4e21-8c44-7a1b2c3d4e5f"
+
+
+def tags_made_by_a_create() -> HarBuilder:
+    """A post create whose body names a tag by name: the answer names the tag it made by a fresh id,
+    which the tag list shows later, after another write (so no pair of tag reads around the create
+    shows it)."""
+    har = _posts(HarBuilder())
+    har.call("GET", "/tags", response=TAGS)
+    har.call("GET", f"/tags/{TAGS[0]['id']}", response=TAGS[0])
+    made = {"id": 4, "title": "Drums", "tag": {"drums": MADE_TAG}}
+    har.call("POST", "/posts", body={"title": "Drums"}, status=201, response=made)
+    har.call("GET", "/posts/4", response=made)
+    har.call("GET", "/posts", response=[*POSTS, made])
+    har.call("DELETE", "/posts/2", response={})
+    har.call("GET", "/posts/2", status=404, response=MISSING)
+    return har.call("GET", "/tags", response=[*TAGS, {"id": MADE_TAG, "name": "drums"}])
+
+
+def test_a_create_whose_answer_names_an_entity_made_elsewhere_is_not_served(tmp_path) -> None:
+    bundle = build_from(tags_made_by_a_create(), tmp_path / "capture.har")
+    create = plan(bundle, "POST", "/posts")
+    assert (create.served, create.reason) == (False, "side-effect")
+    cascade = next(e for e in create.traces if e.table == "write-cascades" and e.outcome == "match")
+    assert cascade.rule_id == "cascade.answer-names-new-entity"
+    assert (cascade.evidence["value"], cascade.evidence["type"]) == (MADE_TAG, "tags")
+    assert create.contradicted_by == cascade.evidence["read"]
