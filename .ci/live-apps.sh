@@ -142,6 +142,8 @@ PRETALX_GUNICORN_VERSION=27.0.1
 PLACEMENT_VERSION=16.0.0
 PLACEMENT_GUNICORN_VERSION=27.0.1
 IRONIC_VERSION=39.0.0
+BARBICAN_VERSION=23.0.0
+BARBICAN_GUNICORN_VERSION=27.0.1
 TIDDLYWIKI_VERSION=5.4.1
 NODE_RED_VERSION=4.1.15
 CHANGEDETECTION_VERSION=0.60.10
@@ -205,6 +207,7 @@ PRETALX_VENV="$CACHE/venv-pretalx"
 PRETALX_TEMPLATE="$CACHE/pretalx-template"
 PLACEMENT_VENV="$CACHE/venv-placement"
 IRONIC_VENV="$CACHE/venv-ironic"
+BARBICAN_VENV="$CACHE/venv-barbican"
 TIDDLYWIKI_DIR="$CACHE/tiddlywiki"
 NODE_RED_DIR="$CACHE/node-red"
 CHANGEDETECTION_VENV="$CACHE/venv-changedetection"
@@ -349,6 +352,13 @@ install_alerta() {
     # its default backend is MongoDB), a wheel, talking to the private cluster start.sh makes.
     install_venv_package "$ALERTA_VENV" alerta-server "$ALERTA_VERSION" \
         "psycopg2-binary==$ALERTA_PSYCOPG2_VERSION" "gunicorn==$ALERTA_GUNICORN_VERSION"
+}
+
+install_barbican() {
+    # gunicorn serves the paste pipeline of the barbican-api-paste.ini the package installs into
+    # the venv (etc/barbican); its start.sh runs `barbican-manage db upgrade` and seeds in seconds,
+    # so no template database.
+    install_venv_package "$BARBICAN_VENV" barbican "$BARBICAN_VERSION" "gunicorn==$BARBICAN_GUNICORN_VERSION"
 }
 
 install_ironic() {
@@ -981,6 +991,7 @@ install_python_group_a() {
     step install_changedetection
     step install_placement
     step install_ironic
+    step install_barbican
     # devpi-server alone (no devpi-web): the JSON API of users and indexes is all the capture uses.
     step install_venv_package "$DEVPI_VENV" devpi-server "$DEVPI_VERSION"
     step install_gnocchi
@@ -1069,6 +1080,7 @@ status() {
     say "pretalx:     $(installed_pip_version "$PRETALX_VENV" pretalx) ($PRETALX_VENV, template $PRETALX_TEMPLATE)"
     say "placement:   $(installed_pip_version "$PLACEMENT_VENV" openstack-placement) ($PLACEMENT_VENV)"
     say "ironic:      $(installed_pip_version "$IRONIC_VENV" ironic) ($IRONIC_VENV)"
+    say "barbican:    $(installed_pip_version "$BARBICAN_VENV" barbican) ($BARBICAN_VENV)"
     say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"
     say "node-red:    $(installed_npm_version node-red "$NODE_RED_DIR" || true) ($NODE_RED_DIR)"
     say "changedetection.io: $(installed_pip_version "$CHANGEDETECTION_VENV" changedetection.io) ($CHANGEDETECTION_VENV)"

@@ -646,6 +646,17 @@ class MemberRule(_Model):
     """An object member accepted only holding exactly these members (the exemplar's): a recorded
     call sent it holding others, and an object stored as sent would leave out what the application
     fills in for members a call leaves out (a note it stores empty)."""
+    path_id_only: bool = False
+    """The identity member, accepted only as the id the call's path names (``update-member.identity``):
+    no recorded call sent another, so what the application does with one (refuse it, rename the
+    entity) the capture cannot show. Written only when set."""
+
+    @model_serializer(mode="wrap")
+    def _without_unset_path_id_only(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        data = handler(self)
+        if not self.path_id_only and isinstance(data, dict):
+            data.pop("path_id_only", None)
+        return data
 
 
 class InsertRule(_Model):

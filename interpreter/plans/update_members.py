@@ -137,7 +137,8 @@ def _judgement(member: str, call: UpdateCall, decision: Decision, inputs: Update
     rule = MemberRule(member=member, admission=admission, rule_id=decision.rule_id or "(default)",
                       required=required, kind=kind,
                       recorded_value=sent if admission == "recorded-only" else None,
-                      reason=decision.yields.get("reason"))
+                      reason=decision.yields.get("reason"),
+                      path_id_only=decision.yields.get("path_id_only") is True)
     return MemberJudgement(member, call, decision, rule, _field_rule(member, call, decision))
 
 

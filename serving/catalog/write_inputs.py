@@ -18,6 +18,7 @@ from typing import Any
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
 from capenv.interpreter.bundle.body_members import chosen_member
 from capenv.interpreter.bundle.models import StaticCredential, WritePlan
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.value_shapes import shape_schema, value_shape
 from capenv.interpreter.bundle.values import decode_once, spelling_pattern
 from capenv.interpreter.manifest.models import Tool
@@ -126,6 +127,14 @@ class WriteInputs:
         """The members serving accepts only the recorded successful values of (``writes/validated_values``)."""
         return {v.member: v for v in self.plan.validated_values}
 
+    @cached_property
+    def item_parameter(self) -> str:
+        """The path parameter naming the written entity (the item segment of the template)."""
+        pieces = split_path(self.plan.template)
+        depth = self.plan.address.segments_after_item() if self.plan.address is not None else 0
+        piece = pieces[len(pieces) - 1 - depth] if len(pieces) > depth else ""
+        return piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
+
     def member_schema(self) -> dict[str, Any]:
         properties: dict[str, Any] = {}
         required = []
@@ -138,6 +147,8 @@ class WriteInputs:
             if member.admission == "recorded-only":
                 prop["const"] = member.recorded_value  # the schema says it, so validation enforces it
                 prop["description"] = "accepted only with its recorded value"
+            if member.path_id_only:  # serving refuses another value (writes/execute.refuse_other_identity)
+                prop["description"] = f"the id the path names ({self.item_parameter}): another value is refused"
             if member.nested_members is not None:  # the schema says it, so validation enforces it
                 prop.update({"properties": {name: {} for name in member.nested_members},
                              "required": list(member.nested_members), "additionalProperties": False})

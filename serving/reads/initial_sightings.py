@@ -99,6 +99,20 @@ def _objects(value: Any) -> Iterator[dict[str, Any]]:
             stack.extend(current)
 
 
+def _map_keys(value: Any) -> Iterator[str]:
+    """The member names of every object of scalars outside any array in ``value`` (a map keyed by
+    names, ``{"metadata": {"env": "prod"}}``; not the entities a list holds)."""
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if not isinstance(current, dict):
+            continue
+        if current and all(not isinstance(v, (dict, list)) for v in current.values()):
+            yield from current
+        else:
+            stack.extend(current.values())
+
+
 class InitialSightings:
     """The objects the capture's initial recordings show, by the text of each scalar member, and
     the ids the capture's state held at its start."""
@@ -111,6 +125,8 @@ class InitialSightings:
         """The successful initial GETs, by the path's segments (decoded once)."""
         self._first_named: dict[str, int] = {}
         """Per text, the ordinal of the first successful write naming it (path, body or answer)."""
+        self._member_names: dict[Segments, list[tuple[int, frozenset[str]]]] = {}
+        """The successful initial JSON GETs by path: the member names of each map of scalars it answered."""
         typed = {read_view.tool: read_view.type for read_view in view.views}
         for tool, calls in replay.tools.items():
             for call in calls:
@@ -125,6 +141,9 @@ class InitialSightings:
                     self._answered.append((call.ordinal, _segments(call.path)))
                 if not response.is_json:
                     continue
+                if call.initial and call.method == "GET":
+                    names = frozenset(_map_keys(response.body))
+                    self._member_names.setdefault(_segments(call.path), []).append((call.ordinal, names))
                 if call.initial:
                     self._initial_ordinals.add(call.ordinal)
                 if typed.get(tool) is None and call.initial:
@@ -187,6 +206,17 @@ class InitialSightings:
         """Whether a successful write recorded before ``ordinal`` named one of ``texts``."""
         return any(self._first_named.get(text, ordinal) < ordinal for text in texts)
 
+    def keyed_above(self, call_path: str, raw_id: str) -> int | None:
+        """The ordinal of a successful initial GET of the path ``call_path`` extends by its last
+        segment whose answer holds an object with a member named as that segment (a document
+        keying its entries by the id: ``{"metadata": {"owner": "dba"}}`` above ``.../metadata/owner``)."""
+        wanted = _segments(call_path)
+        if not wanted:
+            return None
+        spellings = {decode_once(raw_id), raw_id}
+        return min((ordinal for ordinal, names in self._member_names.get(wanted[:-1], ()) if names & spellings),
+                   default=None)
+
     def beneath(self, call_path: str) -> int | None:
         """The ordinal of a successful initial GET of a path extending ``call_path`` (a part of the
         entity the call names, read before the capture's first write), or None."""
@@ -209,6 +239,12 @@ class InitialSightings:
                                anywhere=bool(entity_type.shallow_items)):
             return
         ordinal = self.showing(entity_type, call_path, raw_id, field)
+        if ordinal is None and (keyed := self.keyed_above(call_path, raw_id)) is not None:
+            raise CallRefused(
+                f'nothing was recorded for {spelled_call}: the state holds no {entity_type.name} whose "{field}" is '
+                f'"{decode_once(raw_id)}", but record {keyed}, made before the capture\'s first write, read the path '
+                f"this one extends and answered an object with a member of that name (a map keyed by it): the "
+                f"application held it, so its absence is not answered", http_status=404)
         if ordinal is None:
             beneath = self.beneath(call_path)
             if beneath is None:

@@ -80,6 +80,11 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
                                        type_name=entity_type.name)
             if laid_out is not None:
                 raise WriteRefusal(laid_out)
+        if collection is None and absence is not None and 200 <= absence.status < 300:
+            raise WriteRefusal(f"the state holds no {entity_type.name} collection at {where}: the recorded "
+                               f"{absence.status} for a missing {entity_type.name} was answered where its "
+                               "collection was held, and what the application answers under a parent it does "
+                               "not hold (perhaps a 404 for the parent), no recording shows")
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
                            kind="missing", missing=absence,
                            where={"collection": collection.path if collection else where,
@@ -198,6 +203,15 @@ def _absence(plan: WritePlan, env: WriteEnv, call_path: str) -> Recording | None
     return recording.model_copy(update={"body": with_values(recording.body, swaps)})
 
 
+def refuse_other_identity(rules: dict[str, Any], body: dict[str, Any], entity: dict[str, Any]) -> None:
+    """An identity member accepted only as the path's id (``MemberRule.path_id_only``) sent with
+    another value: no recorded call shows what the application does with it."""
+    for name, rule in rules.items():
+        if rule.path_id_only and name in body and str(body[name]) != str(entity.get(name)):
+            raise WriteRefusal(f"member {name!r} is accepted only as the id the path names "
+                               f"({entity.get(name)!r}): no recorded call sent another")
+
+
 def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, *, instant: datetime, counter: int,
             sequences: SequenceState, recorded: dict[str, Any] | None = None, limit_check: Any = None) -> WriteResult:
     """Serve one call of ``plan`` on ``state`` (edited only when the call is accepted).
@@ -256,6 +270,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
                        call.path)
     if plan.effect in ("update", "action"):
         collection, key, entity = _find_item(plan, env, call, state)
+        refuse_other_identity(parts.members, body, entity)
         if plan.protected and env.checks_references:
             refuse_protected(plan, entity, collection.ids.get(key, key))
         if plan.references and env.checks_references:  # a missing entity answers as the application does first

@@ -486,6 +486,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                        "/api/server/version/", 180.0, ready_line="flexget READY", ready_authorization=FLEXGET_TOKEN),
     "ironic": AppSpec("ironic", _venv_env("ironic", "ironic", "39.0.0"), _home_start("ironic"), "/v1/drivers",
                       180.0, ready_line="ironic READY"),
+    "barbican": AppSpec("barbican", _venv_env("barbican", "barbican-manage", "23.0.0"), _home_start("barbican"),
+                        "/healthcheck", 180.0, ready_line="barbican READY"),
     "changedetection": AppSpec("changedetection", _venv_env("changedetection", "changedetection.py", "0.60.10"),
                                _home_start("changedetection"), "/api/v1/full-spec", 120.0,
                                ready_line="changedetection READY"),

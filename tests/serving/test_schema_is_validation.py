@@ -43,6 +43,8 @@ STATE_REASONS = {
     "an update changing nothing": re.compile(r"^this update sends only values the entity already holds "),
     # a held entity named by a key member reads take and no recorded call of the write did (writes/execute._by_path)
     "named by another key": re.compile(r"^this write names its \S+ entity by '[^']+' .*; name it by '[^']+' "),
+    # an identity member the path names the entity by, sent with another value (MemberRule.path_id_only)
+    "another identity than the path's": re.compile(r"^member '[^']+' is accepted only as the id the path names "),
     # other held entities naming the one a delete names: said in that delete's description (plan.referrers)
     "held referrers": re.compile(r"^[0-9]+ held entit(y names|ies name) this "),
     # what the capture recorded: named in every replayed read's description

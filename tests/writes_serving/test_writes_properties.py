@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.served import capture_names, capture_path
-from valid_arguments import deletable, named_by, path_arguments, with_held_references
+from valid_arguments import deletable, name_the_path_id, named_by, path_arguments, with_held_references
 from write_calls import shown
 
 from capenv.interpreter.pipeline import build_bundle
@@ -276,6 +276,7 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
                                 if all(arguments.get(k) == v.get("const") for k, v in c["properties"].items()
                                        if "const" in v) and "body" in c["properties"]), body_schema)
             arguments["body"] = draw(valid_object(body_schema)) if body_schema.get("properties") else {}
+            name_the_path_id(arguments, body_schema)  # an identity member accepted only as the path's id
         return arguments
 
     return build()

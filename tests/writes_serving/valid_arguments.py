@@ -149,12 +149,27 @@ def write_arguments(input_schema: dict[str, Any], template: str, collection_path
     if "body" in input_schema.get("properties", {}):
         schema = body_schema_for(input_schema, arguments)
         arguments["body"] = body_for(schema, rng, tag)
+        name_the_path_id(arguments, schema)
         held = _held_value(state, collection_path, entity_id)
         for _ in range(ATTEMPTS_TO_CHANGE):  # an update sending only held values is refused (unchanged_updates)
             if not _unchanged(arguments["body"], held):
                 break
             arguments["body"] = body_for(schema, rng, tag)
+            name_the_path_id(arguments, schema)
     return arguments
+
+
+PATH_ID = re.compile(r"^the id the path names \(([^)]+)\)")
+
+
+def name_the_path_id(arguments: dict[str, Any], schema: dict[str, Any]) -> None:
+    """An identity member accepted only as the id the path names takes that path argument."""
+    body = arguments.get("body")
+    for name, prop in schema.get("properties", {}).items():
+        said = PATH_ID.match(prop.get("description", ""))
+        if said and isinstance(body, dict) and name in body and said.group(1) in arguments:
+            value = str(arguments[said.group(1)])
+            arguments["body"][name] = int(value) if prop.get("type") == "integer" and value.isdigit() else value
 
 
 ATTEMPTS_TO_CHANGE = 20
