@@ -85,6 +85,9 @@
 #   Alerta 9.1.0 (alerta-server with psycopg2-binary 2.9.13 and gunicorn 27.0.1; wheels only, ~35
 #   packages) 1.3 min on a busy 2-core machine, 94 MB; start.sh makes a private PostgreSQL cluster,
 #   its admin user and API key and seeds in ~10 s, so no template database.
+#   Review Board 7.0.6 (the newest 7.x; with gunicorn 27.0.1; wheels only, 57 packages) ~2.5 min on a
+#   busy 2-core machine, 282 MB; start.sh runs `rb-site install` (SQLite, ~6 s) and seeds through the
+#   Web API in ~10 s on every start, so no template database.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -154,6 +157,8 @@ GNOCCHI_GUNICORN_VERSION=27.0.1
 ALERTA_VERSION=9.1.0
 ALERTA_PSYCOPG2_VERSION=2.9.13
 ALERTA_GUNICORN_VERSION=27.0.1
+REVIEWBOARD_VERSION=7.0.6
+REVIEWBOARD_GUNICORN_VERSION=27.0.1
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -215,6 +220,7 @@ DEVPI_VENV="$CACHE/venv-devpi"
 PODMAN_DIR="$CACHE/podman"
 GNOCCHI_VENV="$CACHE/venv-gnocchi"
 ALERTA_VENV="$CACHE/venv-alerta"
+REVIEWBOARD_VENV="$CACHE/venv-reviewboard"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -996,6 +1002,9 @@ install_python_group_a() {
     step install_venv_package "$DEVPI_VENV" devpi-server "$DEVPI_VERSION"
     step install_gnocchi
     step install_alerta
+    # gunicorn serves captures/reviewboard/wsgi.py (Review Board's own WSGI application, Host fixed).
+    step install_venv_package "$REVIEWBOARD_VENV" ReviewBoard "$REVIEWBOARD_VERSION" \
+        "gunicorn==$REVIEWBOARD_GUNICORN_VERSION"
     group_outcome
 }
 
@@ -1088,6 +1097,7 @@ status() {
     say "podman:      $(installed_podman_version) ($(command -v podman || echo 'not on PATH'), mark $PODMAN_DIR/installed-version)"
     say "gnocchi:     $(installed_pip_version "$GNOCCHI_VENV" gnocchi) ($GNOCCHI_VENV)"
     say "alerta:      $(installed_pip_version "$ALERTA_VENV" alerta-server) ($ALERTA_VENV)"
+    say "reviewboard: $(installed_pip_version "$REVIEWBOARD_VENV" ReviewBoard) ($REVIEWBOARD_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 

@@ -16,7 +16,8 @@ from urllib.parse import urlencode
 
 import pytest
 from jsonschema import Draft202012Validator
-from openapi_core import OpenAPI
+from openapi_core import Config, OpenAPI
+from openapi_core.deserializing.media_types.util import json_loads
 from openapi_core.testing import MockRequest, MockResponse
 
 from capenv.interpreter.bundle.io import read_bundle
@@ -78,6 +79,25 @@ def send(port: int, method: str, path: str, query: dict[str, Any], body: bytes |
         connection.close()
 
 
+def structured_json_types(document: dict[str, Any]) -> dict[str, Any]:
+    """A JSON deserializer for every ``+json`` media type (RFC 6839's structured syntax suffix) the
+    document names, such as ``application/vnd.example.items+json``: openapi-core knows JSON only
+    under the names it lists and would otherwise leave such a body unparsed bytes."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "content" and isinstance(value, dict):
+                    found.update(m for m in value if isinstance(m, str) and m.split(";")[0].strip().endswith("+json"))
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(document)
+    return {media: json_loads for media in sorted(found)}
+
+
 def unrouted(status: int, answer: bytes) -> bool:
     """The surface's own 404 for a path no served tool answers (``http_surface.route``): a path the
     document names must reach its tool, whatever the tool then answers."""
@@ -100,7 +120,9 @@ def test_openapi_core_validates_real_requests_and_answers(capture: str, bundle_d
         with http_in_thread(runtime) as serving:
             status, _, served = send(serving.port, "GET", "/_capenv/openapi.json", {}, None)
             assert status == 200
-            api = OpenAPI.from_dict(json.loads(served))  # the document the surface serves, checked as it loads
+            document = json.loads(served)  # the document the surface serves, checked as it loads
+            api = OpenAPI.from_dict(document, config=Config(
+                extra_media_type_deserializers=structured_json_types(document)))
             for entry in runtime.catalog.entries.values():
                 for arguments in arguments_for(entry, bundle.replay.tools.get(entry.name, ())):
                     path, query, body = http_request(entry, arguments)
