@@ -10,7 +10,6 @@ the call's id.
 
 from __future__ import annotations
 
-import re
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import WritePlan
@@ -89,5 +88,25 @@ def masked_answer(text: str, path: str, template: str) -> str:
     arguments = [unquote(segment) for segment, slot in zip(split_path(path), split_path(template))
                  if slot.startswith("{") and segment]
     for argument in sorted(set(arguments), key=len, reverse=True):
-        text = re.sub(r"(?<![A-Za-z0-9])" + re.escape(argument) + r"(?![A-Za-z0-9])", "{}", text)
+        text = _masked_token(text, argument)
     return text
+
+
+_TOKEN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def _masked_token(text: str, argument: str) -> str:
+    """``text`` with each occurrence of ``argument`` no ASCII letter or digit adjoins replaced by
+    ``{}``, leftmost first, as ``re.sub`` with lookarounds would: a pattern per argument (every
+    call's own id) missed the regular expression cache and compiled hundreds of them per build."""
+    parts, start, found = [], 0, text.find(argument)
+    while found >= 0:
+        end = found + len(argument)
+        if (found == 0 or text[found - 1] not in _TOKEN_CHARACTERS) and \
+                (end == len(text) or text[end] not in _TOKEN_CHARACTERS):
+            parts += [text[start:found], "{}"]
+            start = end
+            found = text.find(argument, end)
+        else:
+            found = text.find(argument, found + 1)
+    return "".join(parts) + text[start:] if parts else text

@@ -15,6 +15,9 @@ place makes serving refuse the collection's lists once the plan changed an entit
 
 from __future__ import annotations
 
+import bisect
+from datetime import datetime
+
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
@@ -61,6 +64,7 @@ def _evidence(plans: list[WritePlan], ctx: PlanContext) -> dict[str, dict[str, s
     timeline = ctx.timeline
     tools = {t.name: t for t in ctx.manifest.tools}
     effects = {plan.tool: plan for plan in plans if plan.type is not None and plan.effect in KNOWN_EFFECTS}
+    calls = CallsBetween(ctx)
     for type_name, entity_type in timeline.types.items():
         updates = [plan for plan in effects.values() if plan.type == type_name and plan.effect in JUDGED_EFFECTS]
         if not updates:
@@ -69,8 +73,8 @@ def _evidence(plans: list[WritePlan], ctx: PlanContext) -> dict[str, dict[str, s
         for before, after in zip(whole, whole[1:]):
             if before.collection != after.collection:
                 continue
-            changed = _updates_between(before, after, updates, tools, ctx)
-            if changed is None or _unknown_write_between(before, after, set(effects), ctx):
+            changed = _updates_between(before, after, updates, tools, ctx, calls)
+            if changed is None or _unknown_write_between(before, after, set(effects), ctx, calls):
                 continue
             order, shown = list(before.members), list(after.members)
             shared = set(order) & set(shown)
@@ -95,7 +99,7 @@ def _evidence(plans: list[WritePlan], ctx: PlanContext) -> dict[str, dict[str, s
 
 
 def _updates_between(before: ListRead, after: ListRead, updates: list[WritePlan], tools: dict,
-                     ctx: PlanContext) -> list[tuple[str, str]] | None:
+                     ctx: PlanContext, calls: CallsBetween) -> list[tuple[str, str]] | None:
     """The (tool, key) of every successful update call of the collection between the two reads."""
     changed: list[tuple[int, str, str]] = []
     for plan in updates:
@@ -103,9 +107,9 @@ def _updates_between(before: ListRead, after: ListRead, updates: list[WritePlan]
         if tool is None:
             continue
         depth = plan.address.segments_after_item() if plan.address is not None else 0
-        for ordinal in tool.record_ordinals:
+        for ordinal in calls.between(plan.tool, tool.record_ordinals, before, after):
             record = ctx.records[ordinal]
-            if not record.succeeded or not _between(record, before, after):
+            if not record.succeeded:
                 continue
             key = call_key(ctx.timeline, record, depth)
             entity_type = ctx.timeline.types[plan.type or ""]
@@ -114,14 +118,15 @@ def _updates_between(before: ListRead, after: ListRead, updates: list[WritePlan]
     return [(tool, key) for _, tool, key in sorted(changed)] or None
 
 
-def _unknown_write_between(before: ListRead, after: ListRead, known: set[str], ctx: PlanContext) -> bool:
+def _unknown_write_between(before: ListRead, after: ListRead, known: set[str], ctx: PlanContext,
+                           calls: CallsBetween) -> bool:
     """A write between the reads, under the collection's path, of a tool no create, update,
     action or delete plan models (it may have reordered the list); a modelled write of another
     type (a nested collection's create) leaves this one's order alone."""
     prefix = split_path(after.collection)
-    for ordinal in ctx.write_ordinals:
+    for ordinal in calls.between("", ctx.write_ordinals, before, after):
         record = ctx.records[ordinal]
-        if not _between(record, before, after) or split_path(record.path)[:len(prefix)] != prefix:
+        if split_path(record.path)[:len(prefix)] != prefix:
             continue
         if ctx.tool_of.get(ordinal) not in known:
             return True
@@ -130,3 +135,27 @@ def _unknown_write_between(before: ListRead, after: ListRead, known: set[str], c
 
 def _between(record: Record, before: ListRead, after: ListRead) -> bool:
     return record.started_at >= before.record.finished_at and record.finished_at <= after.record.started_at
+
+
+class CallsBetween:
+    """The calls of an ordinal list made wholly between two list reads. Every pair of reads asked
+    about used to walk every write of the capture (quadratic in the records); when ordinals follow
+    start times (``Timeline.start_ordered``) the calls starting between the reads are one slice,
+    found by bisection, and a call starting after the second read began cannot end before it."""
+
+    def __init__(self, ctx: PlanContext) -> None:
+        self.records, self.ordered = ctx.records, ctx.timeline.start_ordered
+        self.starts: dict[str, tuple[list[int], list[datetime]]] = {}
+
+    def between(self, name: str, ordinals: list[int], before: ListRead, after: ListRead) -> list[int]:
+        """``ordinals`` (kept under ``name``) of calls ending before ``after`` began and starting
+        after ``before`` ended."""
+        candidates = ordinals
+        if self.ordered:
+            if name not in self.starts:
+                ordered = sorted(ordinals)
+                self.starts[name] = ordered, [self.records[o].started_at for o in ordered]
+            ordered, starts = self.starts[name]
+            candidates = ordered[bisect.bisect_left(starts, before.record.finished_at):
+                                 bisect.bisect_right(starts, after.record.started_at)]
+        return [o for o in candidates if _between(self.records[o], before, after)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
+from capenv.interpreter.bundle.jsonvalue import canonical
 from capenv.interpreter.bundle.models import ProtectedEntity, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.predicates.delete_protected import DeleteProtectedContext
@@ -36,11 +37,21 @@ def with_protected(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
     delete or update."""
     if not any(_judged(p, ctx) for p in plans):
         return plans
-    seen = _entities_seen(ctx)
+    seen = {type_name: _distinct(values) for type_name, values in _entities_seen(ctx).items()}
     id_fields = {t.name: t.id_field for t in ctx.view.types}
     written = {effect: _written(plans, ctx, seen, id_fields, effect) for effect in TABLES}
     return [_with(plan, ctx, seen.get(plan.type or "", []), written[plan.effect].get(plan.type or "", []), id_fields)
             if _judged(plan, ctx) and plan.type in id_fields else plan for plan in plans]
+
+
+def _distinct(values: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each value once, in the order first seen: every list read shows an unchanged entity again,
+    and the tables' predicates walk every value of the type (per rule, per judged plan) for what
+    one occurrence already shows (the first one holding a member stays the first)."""
+    distinct: dict[bytes, dict[str, Any]] = {}
+    for value in values:
+        distinct.setdefault(canonical(value), value)
+    return list(distinct.values())
 
 
 def _judged(plan: WritePlan, ctx: PlanContext) -> bool:

@@ -87,13 +87,17 @@ def entities_name_a_word(ctx: DeleteProtectedContext, params: NamedWordParams) -
 
 
 def _flags(value: Any, names: set[str], pointer: str = "") -> Iterator[tuple[str, bool]]:
+    """Every (pointer, flag) of the named boolean members at any depth of ``value``'s objects. A
+    pointer is spelled only for a flag or an object holding more (the tables run over every entity
+    of every judged plan's type: escaping each member's key and descending into each scalar was most
+    of the build's plan time)."""
     if not isinstance(value, dict):
         return
     for key, member in value.items():
-        here = f"{pointer}/{escape_token(key)}"
         if key in names and isinstance(member, bool):
-            yield here, member
-        yield from _flags(member, names, here)
+            yield f"{pointer}/{escape_token(key)}", member
+        elif isinstance(member, dict) and member:
+            yield from _flags(member, names, f"{pointer}/{escape_token(key)}")
 
 
 @predicate("entities_hold_flag", context="delete-protected", params=FlagParams)
