@@ -17,7 +17,8 @@ from pydantic import BaseModel, ValidationError
 from capenv.interpreter.manifest.models import Manifest
 
 from .collector import collector_paused
-from .jsonvalue import JsonError, dumps, loads
+from .jsonvalue import JsonError, loads
+from .model_json import dumps_models
 from .models import BundleInfo, ReplayTable, ViewResult
 
 FILES = ("bundle.json", "manifest.json", "view.json", "replay.json", "report.json")
@@ -58,15 +59,10 @@ def write_bundle(directory: str | Path, bundle: Bundle) -> Path:
 
 def _write_files(target: Path, bundle: Bundle) -> Path:
     target.mkdir(parents=True, exist_ok=True)
-    contents = {
-        "bundle.json": bundle.info.model_dump(mode="python"),
-        "manifest.json": bundle.manifest.model_dump(mode="python"),
-        "view.json": bundle.view.model_dump(mode="python"),
-        "replay.json": bundle.replay.model_dump(mode="python"),
-        "report.json": bundle.report,
-    }
+    contents = {"bundle.json": bundle.info, "manifest.json": bundle.manifest, "view.json": bundle.view,
+                "replay.json": bundle.replay, "report.json": bundle.report}
     for name, value in contents.items():
-        data = dumps(value, indent=True) + b"\n"
+        data = dumps_models(value, indent=True) + b"\n"  # the bytes of dumps(value.model_dump())
         fd, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=target)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
