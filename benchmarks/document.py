@@ -134,6 +134,35 @@ the same loaded machine: ~110 pydantic params and context models built at import
 `bundle/models.py`, `bundle/op_params.py`, `rules_engine/models.py`), which the cache cannot skip
 since evaluation calls them; deferring those models' schema builds is the next step.
 
+Issue 15, part 1 (session 16; measured by hand, not by section (a), whose table rows above are
+older and were run on another CPU; this one an AMD EPYC, 2 cores): its `perf` has no hardware counters, so instruction counts come from
+valgrind (`valgrind --tool=cachegrind --cache-sim=no`, the whole process, bytecode cached) and
+CPU times from paired fresh processes (os.wait4, the previous and the new code and the floor in
+turn, 3 rounds, medians, load average 9-17). json-server's large capture: the floor (`orjson.loads`
+in its own process) 0.60 G instructions; `capenv build` 22.79 G -> 18.72 G (37.9× -> 31.1× the
+floor; CPU time 21.0× -> 18.8× in one run, 20.2× -> 19.8× in a second more loaded one); kinto
+22.0× -> 17.8× of CPU (21.5× -> 19.5× in the second run); label-studio 23.33 G -> 20.61 G instructions
+(42.2× -> 37.3× the floor's 0.55 G) though its CPU time stayed within the noise (~21×); prefect
+unchanged within the noise (~21×).
+cProfile call counts (json-server large): 16.7 M -> 13.0 M calls. Fixed: an update's list-place
+evidence finds the calls between two list reads by bisection, not a walk over every write per pair
+(699,695 `_between` calls -> 3,444); the protected tables judge each distinct entity value once
+and spell a flag's pointer only where needed (`_flags` 497,248 calls -> 7,998); a missing-entity
+answer's path arguments are masked without a regular expression per argument (445 patterns
+compiled per build -> 150); bundle writing lets orjson walk the models (`bundle/model_json.py`):
+json-server large 0.246 -> 0.084 s CPU, label-studio large 0.410 -> 0.105 s, the same bytes.
+Already in place before this session: the collector paused through the build and the writing,
+the rule tables cached on disk, the CLI importing only the verb it runs, `capenv build --profile`.
+What is left of the 4× goal: the floor is ~0.15-0.2 s of CPU and starting the build process
+(Python, pydantic, the interpreter's ~560 modules, the rule tables from the cache) alone costs
+~0.5-0.6 s, about 3× the floor before any record is read (`pydantic` `defer_build` everywhere
+would save ~0.06-0.1 s: 101 of 364 models are used by a build); the rest is spread over many
+passes, none above ~6-10% of a profile: `gate/replay.run_gate`, `plans/referrers._occurrences`
+(Label Studio's nested members, ~6%), `plans/reference_copies._pairs`, `view/query_members`,
+`evidence/har._normalise`, the rules engine's ~24,000 rule evaluations. Reaching 4× needs the
+build to stop re-walking the sightings per table and plan (one pass per type feeding every
+table) and a smaller import surface; growth (k) was not remeasured.
+
 Issue 15, served calls and the build (session 6; every figure from one run on a machine at load
 average 11-13, so the in-process tables give calls per CPU second of the calling thread beside the
 wall rate, and section (f) the servers' own CPU time). Served calls: the published input schema
