@@ -125,6 +125,20 @@ class AbsenceAnswer(_Model):
         return data
 
 
+class KeyAlias(_Model):
+    """An entity of an item view's type that another type holds under another key
+    (``view-key-aliases``): the application may answer it under that key too."""
+
+    rule_id: str
+    other_type: str
+    key: str
+    """Its key in the view's type (``bridge``)."""
+    other_key: str
+    """Its key in the other type (``podman``)."""
+    identity_member: str
+    """The member whose value names it in both (``Id``)."""
+
+
 class UnprovenIdShape(_Model):
     """A feature of an id's layout no id the capture shows for an item view holds
     (``view-absence-id-shapes``): the application may refuse such an id as malformed, so the
@@ -415,6 +429,9 @@ class ReadView(_Model):
     """For an item view with a recorded absence: features of an id's layout that no id the capture
     shows for it holds (``view-absence-id-shapes``); neither its absence nor a write's is given for
     an id holding one, which the application may refuse as malformed."""
+    key_aliases: tuple[KeyAlias, ...] = ()
+    """For an item view: entities of its type another type holds under another key
+    (``view-key-aliases``): serving refuses a key the state lacks instead of answering it missing."""
     item_members: tuple[ItemMember, ...] = ()
     """For an item view: the members beside the entity rendered for each entity it answers with."""
     projections: tuple[Projection, ...] = ()

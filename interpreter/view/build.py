@@ -29,6 +29,7 @@ from .query_vocabularies import with_query_vocabularies
 from .list_projections import list_projections
 from .projected_state import without_list_projections
 from .absence_id_shapes import with_unproven_id_shapes
+from .key_aliases import with_key_aliases
 from .malformed_ids import with_malformed_ids
 from .paging import PagingRoles
 from .projection_candidates import ProjectionCandidates
@@ -145,6 +146,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         initial = StateIndex.from_snapshot(state)
         written_paths = [(r.ordinal, tuple(split_path(r.path))) for r in records if writes(r)]
         views = [with_held_digests(v, types, initial, written_paths) for v in views]
+        views = [with_key_aliases(v, types, state.collections, ruleset, traces) for v in views]
         views = [with_malformed_ids(v, by_ordinal, types, state.collections, ruleset, traces) for v in views]
         views = [with_reserved_ids(v, manifest, types, state.collections, by_ordinal, ruleset, traces) for v in views]
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial,

@@ -36,6 +36,7 @@ from capenv.serving.state.spellings import held_spelled_otherwise, other_spellin
 from .absence import absence_answer, provenance, refuse_reserved_collection, refuse_unshaped_absence
 from .absence_shapes import unlike_the_absences
 from .id_layouts import unproven_layout
+from .key_aliases import refuse_aliased_key
 from .list_places import refuse_unplaced
 from .malformed_ids import refuse_malformed_shape, replays_malformed
 from .collection_headers import unheld_headers
@@ -167,6 +168,8 @@ class StateReads:
             laid_out = unproven_layout(view.unproven_id_shapes, raw_id, type_name=entity_type.name)
             if laid_out is not None:
                 raise CallRefused(laid_out, http_status=404)
+            if view.absence is not None or view.missing is not None:
+                refuse_aliased_key(view, raw_id, type_name=entity_type.name, field=view.key_field or entity_type.id_field)
             if view.absence is not None:
                 answer = absence_answer(view.absence, raw_id, evidence_id=self._evidence_id, tool=view.tool,
                                         path=call.path)

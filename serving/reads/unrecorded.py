@@ -33,6 +33,7 @@ from capenv.serving.state.spellings import held_spelled_otherwise, other_spellin
 from .absence import absence_answer, provenance, refuse_unshaped_absence
 from .absence_shapes import unlike_the_absences
 from .id_layouts import unproven_layout
+from .key_aliases import refuse_aliased_key
 from .answers import from_recording
 from .parents import missing_parent, refuse_held_elsewhere
 from .replay import Replayer
@@ -115,6 +116,7 @@ class GuardedReplay:
         laid_out = unproven_layout(view.unproven_id_shapes, raw_id, type_name=entity_type.name)
         if laid_out is not None:
             raise CallRefused(laid_out, http_status=404)
+        refuse_aliased_key(view, raw_id, type_name=entity_type.name, field=field)
         answer = absence_answer(view.absence, raw_id, evidence_id=self._bundle.view.evidence_id,
                                 tool=call.tool.name, path=call.path)
         label = {"source": "state", "view": "missing", "type": entity_type.name,

@@ -63,9 +63,6 @@ def check(app: str, results: list[CallResult]) -> None:
 
 
 KNOWN_WRONG: dict[str, str] = {
-    "podman": "#9 default network by docker: GET /v1.41/networks/podman is answered 404 from the state, whose "
-              "Docker-API networks are keyed by Name and list the default network as `bridge`; podman answers "
-              "the network under its other name (and its Id) too, an item read by a key the state does not hold",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
