@@ -42,7 +42,7 @@ from .malformed_ids import refuse_malformed_shape, replays_malformed
 from .collection_headers import unheld_headers
 from .answers import Answer, answer_document, answer_item, answer_list, from_recording, line_digest
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
-from .parents import missing_parent, refuse_held_elsewhere, refuse_unlike_holders
+from .parents import missing_parent, refuse_held_elsewhere, refuse_unlike_holders, unheld_collection
 from .projection import (
     Projecting, ProjectionRefused, known_members, named_members, projected_answer, projecting, without_projection,
 )
@@ -157,6 +157,9 @@ class StateReads:
                 raise CallRefused(f"nothing was recorded for {call.tool.spelled(call.path)}: {parent}, and the capture shows how "
                                   "the application answers a missing entity only under one it holds",
                                   http_status=404)
+            unheld = unheld_collection(held_path, entity_type, state) if collection is None else None
+            if unheld is not None and (view.absence is not None or view.missing is not None):
+                raise CallRefused(f"nothing was recorded for {call.tool.spelled(call.path)}: {unheld}", http_status=404)
             if view.absence is not None or view.missing is not None:
                 refuse_held_elsewhere(call.path, entity_type, raw_id, view.key_field or entity_type.id_field, state)
                 self._sightings.refuse_shown(entity_type, held_path, call.path, raw_id,

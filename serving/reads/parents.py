@@ -42,6 +42,22 @@ def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, o
     return None
 
 
+def unheld_collection(collection_path: str, entity_type: EntityType, state: StateIndex) -> str | None:
+    """Why the learned absence does not answer an id of a type collected per parent (its collection
+    template names a path value: bindings per vhost, exchange and queue) in a collection the state
+    does not hold: the capture never read that collection, nor did a served write make it, so
+    whether the application holds the entity there is not the state's to say (RabbitMQ's staging
+    bindings, never listed, were answered missing once the one binding of that key the state held,
+    in another vhost, was deleted). None for a type with one collection, or whose item path lies
+    outside its collections (shallow: the id alone names it), or when the collection is held."""
+    if "{" not in entity_type.collection_template or entity_type.shallow_items is not None:
+        return None
+    if state.find_collection(collection_path, entity_type.name) is not None:
+        return None
+    return (f"the state holds no {entity_type.name} collection at {collection_path} (the capture "
+            "never read it and no served write made it), so what the application holds there is not known")
+
+
 def refuse_held_elsewhere(path: str, entity_type: EntityType, raw_id: str, field: str, state: StateIndex) -> None:
     """Refuse a read of an id no collection under this path's parent holds when another collection
     of the type does, unless ids are scoped per parent: an id held under two parents as two

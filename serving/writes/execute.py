@@ -22,6 +22,7 @@ from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.read_call import CallRefused
 from capenv.serving.reads.absence import held_shapes, refuse_unshaped_id
 from capenv.serving.reads.id_layouts import unproven_layout
+from capenv.serving.reads.parents import unheld_collection
 from capenv.serving.state.edits import ensure_collection, insert_entity, mark_unplaced, remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
 from capenv.serving.state.shallow import at_item_path, holders, item_collection_path
@@ -73,6 +74,10 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
             raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held, and {plan.method} may "
                                f"make it (another tool's {plan.method} at an item path answered 201 Created), "
                                "which the capture never showed here: send it naming a held entity")
+        unheld = unheld_collection(where, entity_type, state) if collection is None else None
+        if unheld is not None:
+            raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held: {unheld}",
+                               kind="missing", where={"collection": where, "id": unquote(parts[-1])})
         absence = _absence(plan, env, call.path) or item_view_absence(env, entity_type, item_path, state)
         if absence is not None and member is None and entity_type.either_key is None:  # else a name
             _refuse_unshaped(state, entity_type, parts[-1])
