@@ -34,7 +34,7 @@ def marks(protection: ProtectedEntity, entity: dict[str, Any]) -> Any:
 def refuse_protected(plan: WritePlan, entity: dict[str, Any], shown_id: Any) -> None:
     """Refuse the delete or update when a protection of the plan marks ``entity``."""
     verb, noun = ("update", "updates") if plan.effect == "update" else ("delete", "deletes")
-    kind = "not editable" if plan.effect == "update" else "a default or built-in one"
+    kind = "not editable" if plan.effect == "update" else "a default or built-in one, or not editable"
     for protection in plan.protected:
         value = marks(protection, entity)
         if value is not None:

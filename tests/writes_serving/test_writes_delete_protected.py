@@ -66,3 +66,33 @@ def test_a_capture_deleting_a_default_named_entity_protects_none(tmp_path) -> No
     assert crates.served and crates.protected == ()  # the capture's entities still show the default one
     runtime = EnvironmentRuntime(bundle)
     assert runtime.read(crates.tool, {"crate_id": CRATES[2]["id"]})["status"] == 204
+
+
+SHELVES = [{"name": "stock", "capacity": 40, "editable": False},
+           {"name": "spare", "capacity": 9, "editable": True},
+           {"name": "loose", "capacity": 12, "editable": True}]
+
+
+def test_an_entity_marked_not_editable_is_not_deleted_and_the_others_are(tmp_path) -> None:
+    # must not: 200 for the shelf holding editable false, which the application refuses to remove
+    # (a built-in strategy type answers 500 'Cannot edit strategy' to its delete)
+    har = HarBuilder().call("GET", "/shelves", response=SHELVES)
+    for shelf in SHELVES:
+        har.call("GET", f"/shelves/{shelf['name']}", response=shelf)
+    har.call("DELETE", "/shelves/loose", status=200, response={})
+    har.call("GET", "/shelves/loose", status=404, response={"detail": "not found"})
+    har.call("GET", "/shelves", response=SHELVES[:2])
+    bundle = build_from(har, tmp_path / "capture.har")
+    shelves = plan(bundle, "DELETE", "/shelves/{shelve_id}")
+    assert shelves.served, shelves.reason
+    assert [(p.rule_id, p.pointer, p.value) for p in shelves.protected] == [
+        ("protected.not-editable", "/editable", False)]
+    runtime = EnvironmentRuntime(bundle)
+    before = runtime.data_get()
+    refused = runtime.call_tool(shelves.tool, {"shelve_id": "stock"})
+    assert refused.is_error and "not editable" in refused.structured["message"]
+    assert "/editable" in refused.structured["message"]
+    assert runtime.data_get() == before
+    served = runtime.call_tool(shelves.tool, {"shelve_id": "spare"})
+    assert not served.is_error, served.structured
+    assert runtime.read("get_shelves_by_shelve_id", {"shelve_id": "spare"})["status"] == 404
