@@ -532,6 +532,11 @@ class ViewResult(_Model):
     """Per item write tool, its recorded 400s for entities the capture holds
     (``write-absence.held-id-refusal``): refusals of what the call sent, never answered for a
     missing entity (serving falls back on the item view's learned absence)."""
+    write_absence_vetoes: dict[str, int] = Field(default_factory=dict)
+    """Per item write tool, the record of its own successful call naming an id the capture never
+    shows (``write-absence.never-shown-success``): the application answered that write otherwise
+    than the item view's absence would, so the view's absence never answers the tool's write of a
+    missing entity (serving refuses it as missing, saying why)."""
     traces: tuple[TraceEvent, ...] = ()
 
     def view(self, tool: str) -> ReadView | None:

@@ -103,7 +103,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     traces: list = list(reader.traces)
     histories = IdHistories(records, writes)  # what the capture shows of each id, for both absences
     absences = learn_absences(inference.shapes, types, records, tool_of, histories, ruleset, traces)
-    write_absences, held_refusals = learn_write_absences(manifest, types, records, histories, ruleset, traces)
+    write_absences, held_refusals, absence_vetoes = learn_write_absences(manifest, types, records, histories, ruleset, traces)
     window_set = set(window.read_ordinals)
     paging = PagingRoles(ruleset)
     window_records = [by_ordinal[o] for o in window.read_ordinals]
@@ -170,4 +170,5 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         types=tuple(inference.types), views=tuple(views), window=window, state=state,
         state_available=state_available, budgets=budgets, budget_hits=tuple(hits),
         read_only_posts=tuple(ReadOnlyPost(tool=t, rule=r) for t, r in sorted(read_only_posts.items())),
-        write_absences=write_absences, write_held_refusals=held_refusals, traces=tuple(traces))
+        write_absences=write_absences, write_held_refusals=held_refusals,
+        write_absence_vetoes=absence_vetoes, traces=tuple(traces))

@@ -25,6 +25,7 @@ class IdHistories:
         self._writes: list[Record] = []
         self._by_segment: dict[str, list[Record]] = {}
         self._by_field: dict[str, dict[str, list[Record]]] = {}
+        self._answers_by_field: dict[str, dict[str, list[int]]] = {}
         for record in records:
             if not record.succeeded:
                 continue
@@ -56,6 +57,21 @@ class IdHistories:
         if last is not None and not self._named_since(last, read, id_value, field):
             return "deleted"
         return "shown" if id_value in shown else "never-shown"
+
+    def shown_only_by(self, record: Record, id_value: str, field: str) -> bool:
+        """Whether ``record`` alone shows ``id_value``: no other successful write names it in its
+        path and no other successful answer holds it under ``field``. A write's own path makes
+        its id shown (``shown``), which says nothing of whether the application held it before."""
+        if any(other.ordinal != record.ordinal for other in self._by_segment.get(id_value, ())):
+            return False
+        index = self._answers_by_field.get(field)
+        if index is None:
+            index = self._answers_by_field[field] = {}
+            for other in self._records:
+                if other.succeeded:
+                    for value in shown_in(other, {field}).get(field, ()):
+                        index.setdefault(value, []).append(other.ordinal)
+        return all(ordinal == record.ordinal for ordinal in index.get(id_value, ()))
 
     def _named_since(self, last: Record, read: Record, id_value: str, field: str) -> bool:
         """A successful write other than ``last`` began in [last's finish, the read's start) and

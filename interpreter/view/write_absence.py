@@ -33,18 +33,22 @@ REFUSALS = (400,)
 
 def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], records: list[Record],
                          histories: IdHistories, ruleset: RuleSet,
-                         traces: list[TraceEvent]) -> tuple[dict[str, Recording], dict[str, tuple[int, ...]]]:
-    """Per item write tool, its learned answer for a missing entity, and the 400s it recorded for
-    entities the capture holds (``held_refusal``), which serving never answers a missing one with."""
+                         traces: list[TraceEvent]
+                         ) -> tuple[dict[str, Recording], dict[str, tuple[int, ...]], dict[str, int]]:
+    """Per item write tool, its learned answer for a missing entity, the 400s it recorded for
+    entities the capture holds (``held_refusal``), which serving never answers a missing one with,
+    and the record of a success it answered for an id the capture never shows (``veto_view_absence``),
+    after which the item view's absence answers none of its writes."""
     by_item = {t.item_template: t for t in types.values() if t.item_template}
     tools = [(tool, by_item[tool.template]) for tool in manifest.tools
              if tool.method in ITEM_WRITES and tool.template in by_item]
     if not tools:
-        return {}, {}
+        return {}, {}, {}
     by_ordinal = {r.ordinal: r for r in records}
     shown = histories.shown({t.id_field for _, t in tools})
     learned: dict[str, Recording] = {}
     held: dict[str, tuple[int, ...]] = {}
+    vetoes: dict[str, int] = {}
     for tool, entity_type in sorted(tools, key=lambda pair: pair[0].name):
         chosen: tuple[Record, str] | None = None
         refusals: list[int] = []
@@ -54,6 +58,9 @@ def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], recor
                 continue
             id_value = unquote(split_path(record.path)[-1])
             history = histories.of(record, id_value, entity_type.id_field, shown.get(entity_type.id_field, set()))
+            if history == "shown" and record.succeeded and histories.shown_only_by(record, id_value,
+                                                                                   entity_type.id_field):
+                history = "never-shown"  # only this very write names it
             context = AbsenceWriteContext(method=record.method, status=record.status, body=body_kind(record),
                                           id_history=history)
             decision = evaluate(ruleset, TABLE, context, subject=f"{tool.name} record {ordinal}")
@@ -62,6 +69,8 @@ def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], recor
                 chosen = (record, decision.rule_id or "")
             elif decision.yields.get("held_refusal"):
                 refusals.append(ordinal)
+            elif decision.yields.get("veto_view_absence"):
+                vetoes[tool.name] = ordinal
         if refusals:
             held[tool.name] = tuple(refusals)
         if chosen is not None:
@@ -73,4 +82,4 @@ def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], recor
                 evidence={"record": record.ordinal, "status": record.status, "body": body_kind(record)},
                 reason=(f"a {tool.method} of a missing {entity_type.name} answers as record {record.ordinal} did "
                         f"({record.status}, body {body_kind(record)}): the id it named was already deleted")))
-    return learned, held
+    return learned, held, vetoes

@@ -68,6 +68,13 @@ class WriteEnv:
     a write's absence differing from its read's), for a type not in ``view_absence_types``."""
     view_absence_types: dict[str, bool] = field(default_factory=dict)
     """The same, per type whose item writes recorded an absence: whether each was its read's."""
+    success_absences: dict[str, str] = field(default_factory=dict)
+    """Per write effect (delete, update), a recorded write of that effect answering success for an
+    id the state did not hold (``write-absence-answers``: a 2xx learned absence, or a success for an
+    id the capture never shows, ``ViewResult.write_absence_vetoes``): the application's writes of
+    that effect do not answer a missing entity as its reads do, so the item view's absence answers
+    none of them (Strapi deletes a missing document with a 204 where its read answers 404). Set by
+    serving (``WriteState``); the gate replays what the application answered and leaves it empty."""
     sightings: Any = None
     """Serving's ``InitialSightings``: an update or delete of an entity the state does not hold that
     an initial recording shows is refused, not answered missing (None in the gate)."""
@@ -132,3 +139,17 @@ def unchecked_header_refusal(name: str) -> str:
     """Why a call sending ``name`` is refused."""
     return (f"this call sends {name}, a precondition serving cannot check (the entity's ETag is not "
             f"modelled): send the call without it")
+
+
+def success_absences(view: ViewResult) -> dict[str, str]:
+    """Per write effect, the first recorded write (tool and record) of that effect the capture shows
+    answering success for an id the state did not hold (``WriteEnv.success_absences``)."""
+    by_tool = {plan.tool: plan for plan in view.writes}
+    found: dict[str, str] = {}
+    for tool, recording in sorted(view.write_absences.items()):
+        if 200 <= recording.status < 300 and tool in by_tool:
+            found.setdefault(by_tool[tool].effect, f"{tool}, record {recording.ordinal}")
+    for tool, ordinal in sorted(view.write_absence_vetoes.items()):
+        if tool in by_tool:
+            found.setdefault(by_tool[tool].effect, f"{tool}, record {ordinal}")
+    return found

@@ -78,7 +78,15 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
         if unheld is not None:
             raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held: {unheld}",
                                kind="missing", where={"collection": where, "id": unquote(parts[-1])})
-        absence = _absence(plan, env, call.path) or item_view_absence(env, entity_type, item_path, state)
+        own = _absence(plan, env, call.path)
+        succeeded = env.success_absences.get(plan.effect) if own is None else None
+        if succeeded is not None:
+            raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held, and the capture shows "
+                               f"the application answering a {plan.effect} of an id it did not hold with success "
+                               f"({succeeded}), not with the item read's absence: whether it answers this one as "
+                               "missing or as done is not known", kind="missing",
+                               where={"collection": collection.path if collection else where, "id": unquote(parts[-1])})
+        absence = own or item_view_absence(env, entity_type, item_path, state)
         if absence is not None and member is None and entity_type.either_key is None:  # else a name
             _refuse_unshaped(state, entity_type, parts[-1])
             laid_out = unproven_layout(env.unproven_id_shapes.get(entity_type.name, ()), parts[-1],

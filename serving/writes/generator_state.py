@@ -27,7 +27,7 @@ from capenv.serving.reads.answers import Answer, from_recording
 from capenv.serving.reads.initial_sightings import InitialSightings
 from capenv.serving.state.index import KnownSpellings, StateIndex, known_at_install
 
-from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult, latest_absent_calls
+from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult, latest_absent_calls, success_absences
 from .dispatch import variant_for
 from .execute import execute
 from .view_absence import view_absence_answers_writes
@@ -126,6 +126,7 @@ class WriteState:
                             tool_absences={**{t: c.response for t, c in absent_calls.items()}, **bundle.view.write_absences},
                             absence_paths={t: c.path for t, c in absent_calls.items() if t not in bundle.view.write_absences},
                             sightings=InitialSightings(bundle.view, bundle.replay))
+        self.env.success_absences = success_absences(bundle.view)
         self.env.view_absence_for_writes, self.env.view_absence_types = view_absence_answers_writes(
             self.env, bundle.view.writes, bundle.view.evidence_id)
         self.plans = [p for p in bundle.view.writes if p.served]
