@@ -74,10 +74,6 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
             raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held, and {plan.method} may "
                                f"make it (another tool's {plan.method} at an item path answered 201 Created), "
                                "which the capture never showed here: send it naming a held entity")
-        unheld = unheld_collection(where, entity_type, state) if collection is None else None
-        if unheld is not None:
-            raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held: {unheld}",
-                               kind="missing", where={"collection": where, "id": unquote(parts[-1])})
         own = _absence(plan, env, call.path)
         succeeded = env.success_absences.get(plan.effect) if own is None else None
         if succeeded is not None:
@@ -98,6 +94,10 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
                                f"{absence.status} for a missing {entity_type.name} was answered where its "
                                "collection was held, and what the application answers under a parent it does "
                                "not hold (perhaps a 404 for the parent), no recording shows")
+        unheld = unheld_collection(where, entity_type, state) if collection is None else None
+        if unheld is not None:
+            raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held: {unheld}",
+                               kind="missing", where={"collection": where, "id": unquote(parts[-1])})
         raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held",
                            kind="missing", missing=absence,
                            where={"collection": collection.path if collection else where,
