@@ -104,7 +104,10 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
 def _ids_per_collection(plan: WritePlan, view: ViewResult) -> tuple[str, ...]:
     """A shallow type's create's identity fields its sequence numbers per collection."""
     entity_type = next((t for t in view.types if t.name == plan.type), None)
-    if plan.effect != "create" or entity_type is None or not entity_type.shallow_items:
+    # a collection path with no parameter is one collection (an item path in the singular beside
+    # its list, /alert/{id} and /alerts): numbering per collection is numbering across them
+    if plan.effect != "create" or entity_type is None or not entity_type.shallow_items \
+            or "{" not in entity_type.collection_template:
         return ()
     return tuple(f.field for f in plan.fields if f.field == entity_type.id_field
                  and f.params.get("format") == "sequence" and f.params.get("scope", "collection") == "collection")

@@ -171,12 +171,14 @@ def _shares_identity(obj: dict[str, Any], held: dict[str, Any]) -> bool:
 
 
 def _outside(path: str, entity_type: EntityType) -> bool:
-    """The path lies outside the type's collection (a parameter matching any segment)."""
-    collection = split_path(entity_type.collection_template)
+    """The path lies outside the type's collection and its item path (a parameter matching any
+    segment): an item path in the singular beside a plural list (/alert/{id}, /alerts) is the type's own."""
     parts = split_path(path)
-    if len(parts) < len(collection):
-        return True
-    return not all(c.startswith("{") or c == p for c, p in zip(collection, parts))
+    bases = [split_path(entity_type.collection_template)]
+    if entity_type.item_template:
+        bases.append(split_path(entity_type.item_template))
+    return not any(len(parts) >= len(base) and all(c.startswith("{") or c == p for c, p in zip(base, parts))
+                   for base in bases)
 
 
 def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) -> WritePlan:

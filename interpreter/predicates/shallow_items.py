@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
+from .bulk_path_words import InflectionParams, is_plural_of
 from .update_values import same_value
 
 
@@ -31,6 +32,9 @@ class ShallowItemContext(BaseModel):
     pairs: list[tuple[dict[str, Any], dict[str, Any]]] = Field(default_factory=list)
     """An entity an item read answered beside the one a list read listed under the same identity
     value, the two read with no write between them."""
+    moving: list[str] = Field(default_factory=list)
+    """Members one read line showed changing with no write between (a clock, a counter the
+    application moves by itself): no evidence either way, so left out of the comparison."""
 
 
 class SharedParams(BaseModel):
@@ -99,11 +103,13 @@ def shallow_ids_shared(ctx: ShallowItemContext, params: SharedParams) -> Outcome
     return Match({"shared": len(shared)})
 
 
-def _alike(item: dict[str, Any], listed: dict[str, Any], skip: str) -> set[str] | None:
-    """The members both show, when every one of them is alike and one entity's members are all the other's."""
+def _alike(item: dict[str, Any], listed: dict[str, Any], skip: str, moving: frozenset[str] = frozenset()
+           ) -> set[str] | None:
+    """The members both show, when every one of them is alike and one entity's members are all the
+    other's; members that move by themselves are neither compared nor counted."""
     if not (set(item) <= set(listed) or set(listed) <= set(item)):
         return None
-    common = set(item) & set(listed)
+    common = (set(item) & set(listed)) - moving
     if any(not same_value(item[name], listed[name]) for name in common):
         return None
     return common - {skip}
@@ -121,7 +127,7 @@ def shallow_entities_alike(ctx: ShallowItemContext, params: AlikeParams) -> Outc
     fewest: int | None = None
     for key in sorted(shared):
         for item, listed in shared[key]:
-            common = _alike(item, listed, ctx.id_field)
+            common = _alike(item, listed, ctx.id_field, frozenset(ctx.moving))
             if common is None:
                 return Miss(f"{ctx.id_field} {key}: an item read and a list read show members of another entity")
             if len(common) < params.min_fields:
@@ -129,3 +135,17 @@ def shallow_entities_alike(ctx: ShallowItemContext, params: AlikeParams) -> Outc
                             f"fewer than {params.min_fields}")
             fewest = len(common) if fewest is None else min(fewest, len(common))
     return Match({"ids": len(shared), "fewest_alike": fewest})
+
+
+@predicate("item_word_singular_of_list_word", context="shallow-item", params=InflectionParams)
+def item_word_singular_of_list_word(ctx: ShallowItemContext, params: InflectionParams) -> Outcome:
+    """The item path is the list's path with its last word in the singular and one parameter after
+    (``/alert/{id}`` beside ``/alerts``): the same segments before, the word the list word's singular."""
+    item, listed = _segments(ctx.item_template), _segments(ctx.list_template)
+    if len(item) < 2 or not _param(item[-1]) or _param(item[-2]):
+        return Miss(f"{ctx.item_template} does not end in a literal word and one parameter")
+    if len(listed) != len(item) - 1 or not listed or _param(listed[-1]) or listed[:-1] != item[:-2]:
+        return Miss(f"{ctx.list_template} is not {ctx.item_template} but for its last word and parameter")
+    if not is_plural_of(listed[-1], item[-2], params):
+        return Miss(f"{listed[-1]!r} is no plural of {item[-2]!r}")
+    return Match({"word": item[-2], "list_word": listed[-1]})

@@ -169,6 +169,11 @@ class ConventionApp:
                 return None
             rest = rest[: -len(self.c.ending)]
         parts = [unquote(p) for p in rest.split("/")]
+        if self.c.item_singular and len(parts) >= 2:
+            # an entity's paths take the singular word; the plural with a key names nothing
+            if parts[0] in self.kinds or parts[0] + "s" not in self.kinds:
+                return None
+            parts[0] += "s"
         if self.c.nested and len(parts) in (3, 4) and parts[0] == "notes" and parts[2] == "comments":
             return "nested", parts[1] + ("/" + parts[3] if len(parts) == 4 else "")
         if extras.action_of(self, parts) is not None:

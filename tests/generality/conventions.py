@@ -113,12 +113,17 @@ class Conventions:
     projection_wildcard_recorded: bool = False
     """The session reads with ``*`` too (else ``*`` is a form no recording proves)."""
 
+    item_singular: bool = False
+    """Items are read, updated and deleted at the singular of their list's word (``/note/5`` beside
+    ``/notes``, Alerta's ``/alert/{id}`` beside ``/alerts``); creates stay at the list's path."""
+
     def collection(self, kind: str) -> str:
         return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}" + self.ending
 
     def item(self, kind: str, key: Any) -> str:
         key = key if str(key).startswith("{") else quote(str(key), safe="")  # a probe's {saved} name stays whole
-        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{kind}/{key}" + self.ending
+        word = kind[:-1] if self.item_singular and kind.endswith("s") else kind
+        return f"{self.prefix}{'/items' if self.generic_segment else ''}/{word}/{key}" + self.ending
 
     def under(self, kind: str, key: Any, tail: str) -> str:
         """A path under an item (``/notes/5/comments``), spelled with the paths' ending."""

@@ -54,6 +54,7 @@ AXES: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "seed-reads": [("items-read", {}), ("first-item-read", {"seed_item_reads": "first"}),
                    ("lists-only", {"seed_item_reads": "none"})],
     "pace": [("100ms", {}), ("1100ms", {"call_gap_ms": 1100})],
+    "item path": [("plural", {}), ("singular", {"item_singular": True})],
 }
 SEED = 16
 CANDIDATES = 40

@@ -18,7 +18,8 @@ from capenv.serving.compare.sides import Outgoing
 from support.har_builder import HarBuilder
 from .convention_app import ConventionApp, Conventions
 from .scenario_extras import (at, body as _body, key_pointer, probe_extras, record_extras, record_initial_extras,
-                              recorded_update, update_probes, with_content_affects)
+                              recorded_update, update_probes, with_content_affects,
+                              with_singular_affects)
 
 ORIGIN = "http://127.0.0.1:8000"
 
@@ -230,7 +231,7 @@ def probes(c: Conventions, lenient: bool = False) -> ProbeFile:
                   {"name": "notes by title, last first", "method": "GET", "path": c.collection("notes"),
                    "query": {"sort": "-title"}},
                   {"name": "tags by label", "method": "GET", "path": c.collection("tags"), "query": {"sort": "label"}}]
-    calls = with_content_affects(c, calls + probe_extras(c, keys))
+    calls = with_singular_affects(c, with_content_affects(c, calls + probe_extras(c, keys)))
     if lenient:  # last: refusing one of them parts the states
         calls += lenient_probes(c, keys)
     headers = {"content-type": "application/vnd.api+json"} if c.body_shape == "jsonapi" else {}

@@ -216,6 +216,21 @@ def with_content_affects(c: Conventions, calls: list[dict[str, Any]]) -> list[di
     return changed
 
 
+def with_singular_affects(c: Conventions, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """With the item path in the singular (/note/5 beside /notes) a write there changes the plural
+    list too, which no path prefix tells the judge: the probe says so (``affects``), as Alerta's do."""
+    if not c.item_singular:
+        return calls
+    changed = []
+    for call in calls:
+        kind = next((k for k in ("notes", "tags") if call["path"].startswith(c.item(k, "")[:-len(c.ending) or None])),
+                    None)
+        if call["method"] != "GET" and kind is not None and not call["path"].startswith(c.collection(kind)):
+            call = {**call, "affects": list(call.get("affects", [])) + [c.collection(kind)]}
+        changed.append(call)
+    return changed
+
+
 def probe_extras(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, Any]]:
     """The probes of the extra conventions (after the plain ones), on seeded entities."""
     note = keys["notes"][1]

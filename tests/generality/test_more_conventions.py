@@ -82,6 +82,10 @@ CASES = [
     # list queries as real APIs write them: each probe reads a query the session never sent
     *(case(Conventions(f"query-{style}", query_style=style), PLAIN_WRITES)
       for style in ("order_by", "sort_colon", "brackets", "fields", "expand")),
+    # an item path in the singular beside its plural list (/note/5 beside /notes): one type, read at both
+    case(Conventions("item-path-singular", item_singular=True), PLAIN_WRITES),
+    case(Conventions("item-path-singular-envelopes", item_singular=True, list_shape="plural_meta",
+                     item_shape="singular", ids="uuid", update="PUT"), PLAIN_WRITES),
     case(Conventions("jsonapi", list_shape="jsonapi", item_shape="jsonapi", body_shape="jsonapi", ids="text-sequence"),
          ("delete seeded tag 2",)),
 ]
