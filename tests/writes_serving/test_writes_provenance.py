@@ -129,6 +129,16 @@ def test_a_missing_entity_answers_with_the_missing_view(capture: str, bundle_of)
         env = runtime.state_parts()[1].env
         # the tool's own recorded absence, else a sibling write's (WritePlan.absence_tool) answers it
         recorded_absence = plan.tool in env.tool_absences or plan.absence_tool in env.tool_absences
+        if plan.missing_refused:
+            # the method made a missing entity at another tool's item path (effect.update-beside-upsert):
+            # it may make one here too, so a missing entity is refused, not answered missing
+            assert "may make it" in refused(runtime, plan.tool, arguments)["message"]
+            continue
+        if not recorded_absence and plan.effect in env.success_absences:
+            # another write of its effect answered success for an id the state did not hold
+            # (write-absence-answers): whether this one answers missing or done is not known
+            assert refused(runtime, plan.tool, arguments).get("kind") == "missing"
+            continue
         if not recorded_absence and not env.view_absence_types.get(plan.type, env.view_absence_for_writes):
             # the capture shows the application's writes answering a missing entity otherwise than
             # its reads (view_absence.view_absence_answers_writes): refused as missing, capenv's own
