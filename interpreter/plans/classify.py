@@ -145,10 +145,10 @@ def segments_after_item(target: Target) -> str | None:
 
 
 def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, statuses: tuple[int, ...] = (),
-             met_absence: bool = False, item_upserts: dict[str, str] | None = None) -> Decision:
+             met_absence: bool = False, item_upserts: dict[str, tuple[str, frozenset[int]]] | None = None) -> Decision:
     """``statuses``: the tool's recorded answers' statuses (what its successful calls answered);
     ``met_absence``: every successful call named an entity the capture showed absent before it;
-    ``item_upserts``: the write tools at a path ending in a parameter that answered 201 (``item_upserts``)."""
+    ``item_upserts``: the write tools at a path ending in a parameter, their method and statuses (``item_upserts``)."""
     names_type = bool(target.segment) and any(
         t.collection_template.rstrip("/").endswith("/" + str(target.segment)) for t in view.types)
     succeeded = [s for s in statuses if 200 <= s < 300]
@@ -158,7 +158,7 @@ def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, sta
                                  answered_created=bool(succeeded) and all(s == 201 for s in succeeded),
                                  some_answered_created=any(s == 201 for s in succeeded),
                                  met_absence=met_absence,
-                                 item_upserts={name: method for name, method in (item_upserts or {}).items()
+                                 item_upserts={name: answered for name, answered in (item_upserts or {}).items()
                                                if name != tool.name})
     decision = evaluate(ruleset, TABLE, context, subject=tool.name)
     why = _why_no_effect(tool, target, view) if decision.yields.get("effect", "none") == "none" else None

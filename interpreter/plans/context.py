@@ -18,13 +18,14 @@ from .timeline import Timeline, build_timeline
 IDENTITY_MEMBERS = "manifest-identity-members"
 
 
-def item_upserts(manifest: Manifest, records: dict[int, Record], read_only: set[str]) -> dict[str, str]:
-    """The write tools whose path ends in a parameter, a successful call of which answered 201
-    Created (it made what its path named), by name: their method (``write_beside_item_upsert``)."""
-    return {tool.name: tool.method for tool in manifest.tools
+def item_upserts(manifest: Manifest, records: dict[int, Record], read_only: set[str]
+                 ) -> dict[str, tuple[str, frozenset[int]]]:
+    """The write tools whose path ends in a parameter, by name: their method and the statuses their
+    calls answered (``write_beside_item_upsert`` names which statuses say it made what its path named)."""
+    return {tool.name: (tool.method, frozenset(records[o].status for o in tool.record_ordinals))
+            for tool in manifest.tools
             if tool.changes_state and tool.name not in read_only and split_path(tool.template)
-            and split_path(tool.template)[-1].startswith("{")
-            and any(records[o].status == 201 for o in tool.record_ordinals)}
+            and split_path(tool.template)[-1].startswith("{")}
 
 
 class PlanContext:

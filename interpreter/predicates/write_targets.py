@@ -36,9 +36,9 @@ class WriteTargetContext(BaseModel):
     met_absence: bool = False
     """Every successful recorded call named an entity the capture showed absent just before it
     (``plans/absent_before``)."""
-    item_upserts: dict[str, str] = {}
-    """Other write tools whose path ends in a parameter, a successful call of which answered 201
-    Created, by name: their method."""
+    item_upserts: dict[str, tuple[str, frozenset[int]]] = {}
+    """Other write tools whose path ends in a parameter, by name: their method and the statuses
+    their calls answered."""
 
 
 class MethodsParams(BaseModel):
@@ -121,14 +121,24 @@ def write_calls_met_absence(ctx: WriteTargetContext, params: BaseModel) -> Outco
     return Miss("not every successful call named an entity the capture showed absent before it")
 
 
-@predicate("write_beside_item_upsert", context="write-target", params=MethodsParams)
-def write_beside_item_upsert(ctx: WriteTargetContext, params: MethodsParams) -> Outcome:
+class UpsertParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    methods: list[str] = Field(min_length=1)
+    created_statuses: list[int] = Field(min_length=1)
+    """Statuses by which an application says a call made what its path named (201 Created)."""
+
+
+@predicate("write_beside_item_upsert", context="write-target", params=UpsertParams)
+def write_beside_item_upsert(ctx: WriteTargetContext, params: UpsertParams) -> Outcome:
     """Another tool of the tool's own method (one of some methods), at a path ending in a
     parameter, made what its path named (a successful call answered 201 Created): the
     application's method may do so here too."""
     if ctx.method not in params.methods:
         return Miss(f"method {ctx.method}, not {'/'.join(params.methods)}")
-    beside = sorted(name for name, method in ctx.item_upserts.items() if method == ctx.method)
+    created = set(params.created_statuses)
+    beside = sorted(name for name, (method, statuses) in ctx.item_upserts.items()
+                    if method == ctx.method and statuses & created)
     if beside:
         return Match({"upserts": beside})
-    return Miss(f"no other {ctx.method} tool at an item path answered 201 Created")
+    return Miss(f"no other {ctx.method} tool at an item path answered {'/'.join(map(str, sorted(created)))}")
