@@ -155,8 +155,7 @@ def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, sta
     context = WriteTargetContext(method=tool.method, relation=target.relation, segment=target.segment,
                                  markers=target.markers, segment_names_type=names_type,
                                  type=target.type.name if target.type else None,
-                                 answered_created=bool(succeeded) and all(s == 201 for s in succeeded),
-                                 some_answered_created=any(s == 201 for s in succeeded),
+                                 succeeded_statuses=tuple(succeeded),
                                  met_absence=met_absence,
                                  item_upserts={name: answered for name, answered in (item_upserts or {}).items()
                                                if name != tool.name})

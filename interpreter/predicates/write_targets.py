@@ -29,10 +29,8 @@ class WriteTargetContext(BaseModel):
     segment_names_type: bool = False
     """Some state type's collection ends in the segment (a sub-collection, not an action)."""
     type: str | None = None
-    answered_created: bool = False
-    """Every successful recorded call answered 201 Created (and at least one succeeded)."""
-    some_answered_created: bool = False
-    """Some successful recorded call answered 201 Created."""
+    succeeded_statuses: tuple[int, ...] = ()
+    """The statuses the tool's successful (2xx) recorded calls answered, one per call."""
     met_absence: bool = False
     """Every successful recorded call named an entity the capture showed absent just before it
     (``plans/absent_before``)."""
@@ -85,20 +83,37 @@ def write_segment_names_type(ctx: WriteTargetContext, params: BaseModel) -> Outc
     return Miss(f"no type's collection ends in {ctx.segment!r}")
 
 
-@predicate("write_calls_answered_created", context="write-target")
-def write_calls_answered_created(ctx: WriteTargetContext, params: BaseModel) -> Outcome:
-    """Every successful recorded call of the tool answered 201 Created: each made what its path names."""
-    if ctx.answered_created:
-        return Match({"status": 201})
-    return Miss("not every successful call answered 201 Created")
+class CreatedParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    created_statuses: list[int] = Field(min_length=1)
+    """Statuses by which an application says a call made what its path named (201 Created)."""
 
 
-@predicate("write_some_call_answered_created", context="write-target")
-def write_some_call_answered_created(ctx: WriteTargetContext, params: BaseModel) -> Outcome:
-    """A successful recorded call of the tool answered 201 Created: it made what its path names."""
-    if ctx.some_answered_created:
-        return Match({"status": 201})
-    return Miss("no successful call answered 201 Created")
+def _created_label(params: CreatedParams) -> str:
+    return "/".join(map(str, sorted(set(params.created_statuses))))
+
+
+@predicate("write_calls_answered_created", context="write-target", params=CreatedParams)
+def write_calls_answered_created(ctx: WriteTargetContext, params: CreatedParams) -> Outcome:
+    """Every successful recorded call of the tool answered one of ``created_statuses``: each made
+    what its path names."""
+    created = set(params.created_statuses)
+    if ctx.succeeded_statuses and all(s in created for s in ctx.succeeded_statuses):
+        return Match({"status": sorted(set(ctx.succeeded_statuses))})
+    if not ctx.succeeded_statuses:
+        return Miss("no recorded call succeeded")
+    return Miss(f"not every successful call answered {_created_label(params)}")
+
+
+@predicate("write_some_call_answered_created", context="write-target", params=CreatedParams)
+def write_some_call_answered_created(ctx: WriteTargetContext, params: CreatedParams) -> Outcome:
+    """A successful recorded call of the tool answered one of ``created_statuses``: it made what
+    its path names."""
+    answered = sorted(set(ctx.succeeded_statuses) & set(params.created_statuses))
+    if answered:
+        return Match({"status": answered})
+    return Miss(f"no successful call answered {_created_label(params)}")
 
 
 @predicate("write_markers_in", context="write-target", params=WordsParams)
