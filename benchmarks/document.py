@@ -134,6 +134,45 @@ the same loaded machine: ~110 pydantic params and context models built at import
 `bundle/models.py`, `bundle/op_params.py`, `rules_engine/models.py`), which the cache cannot skip
 since evaluation calls them; deferring those models' schema builds is the next step.
 
+Issue 15, parts 3 and 5 (session 17; measured by hand at load average 10-17, sections (f) and (g)
+not rerun, so their rows above are older; their new parts, the in-process splits, print when they
+run). **List reads:** a 10,000-post `GET /posts` in process (`runtime.http`, the json-server
+capture's environment, default store) is 18.6 M instructions (cachegrind, 10 reads less none);
+encoding the answer is ~78% of them (orjson's own code 62%, its walk of the entities' dicts,
+`_PyDict_Next`, 16%), the interpreter and dict lookups the rest; rendering
+(`render.render_entities`, the plan per answer of session 6) is under 1%, so no per-entity set,
+`_lacking` or `sorted_fields` is left to take out. In CPU time (cProfile, section (f)'s
+`split_in_process`) listing the state's members (`HeldCollection.members`, a lookup per key in
+order) takes 27-40% against its ~17% of the instructions (the lookups wait on memory: 10,000
+dicts over the heap) and encoding 40-57%. Fixed: a list whose answer carries counters (an
+envelope's total) listed the collection a second time for them, even where they count what it
+lists (`reads/answers._counted`); now only filtered and paged lists list it again. Over every
+recorded GET of ten captures (json-server, kinto, label-studio, prefect, strapi, datasette,
+pocketbase, roundup, nocodb, mailman) the entities `members()` listed went 2,599 → 1,943, and an
+enveloped whole list of 10,000 is spared a walk that cost as much as the listing it answers; the
+1,258 answers of those GETs (status, headers, body) and of the captures' parameterless read tools
+are byte-identical before and after (a sha256 per answer). Not done: streaming large answers (the
+answer is encoded whole before its headers go, for its Content-Length and because a refusal must
+stay possible until the last entity; and the CPU is in encoding it, not in sending it). What would
+cut a large list read's CPU is an encoding kept per held entity (an `orjson.Fragment`) and an
+ordered member list, each kept by every edit as `member_counts` is; edits of `order` and
+`entities` are spread over `state/edits.py`, `state/mirror.py`, `state/index.py` and
+`instances/holder.py`, and one missed would answer what the state no longer holds, so that waits
+for the edits to go through one place. **MCP:** capenv's server already spends less per call than
+the SDK's echo server (section (g): 438 against 542 µs): the worker-thread hop is skipped while
+the state is in memory (`runtime_worker.quick`), answers are JSON responses, the listing is built
+once and a tool's answer is handed to the SDK as its wire dict. Section (g) now splits a call in
+one process (`benchmarks/mcp_split.py`, the SDK client over httpx2's ASGI transport, cProfile on
+the CPU clock, 300 calls; a 10-call run gave the same shares): against capenv's whole tool call (1.0×; the runtime's read
+0.9× of it), capenv's HTTP glue (listener policy, headers) is 0.3×, the SDK's server around them
+3.6×, and the client's check of each answer against the tool's published output schema 2.2×;
+besides, the client checks that schema against the metaschema once per session (~10 ms; 9.1 ms
+in section (g)'s first call). So nothing capenv adds to the server's hot path is left worth
+taking out, and the 8-client row is bounded by the client (one event loop for 8 sessions): the
+answer check costs ~130-200 µs per call, ~70% of it the schema's `if`/`then` (the item view's
+body): without them 60 µs, and `check_schema` 17 → 6 ms (jsonschema, this machine, loaded). Publishing looser output schemas would change what the MCP surface
+promises, not its speed: left to a decision.
+
 Issue 15, part 1 (session 16; measured by hand, not by section (a), whose table rows above are
 older and were run on another CPU; this one an AMD EPYC, 2 cores): its `perf` has no hardware counters, so instruction counts come from
 valgrind (`valgrind --tool=cachegrind --cache-sim=no`, the whole process, bytecode cached) and

@@ -5,21 +5,27 @@ them, ``capenv serve captures/json-server/capture.har --http`` given them by ``d
 keep-alive client reads ``GET /posts`` from each in turn, round by round; the figure is the
 server process's CPU time (user + system, ``/proc/PID/stat``, every thread) over the round's
 reads, so the client's own work and the load of the machine are not counted. Both answers
-are checked to list the same 10,000 posts.
+are checked to list the same 10,000 posts. Then the same read in process (``runtime.http``
+over the same state, no socket) under cProfile: its CPU split between encoding the answer,
+listing the state's members, projecting them and the rest (``split_in_process``).
 
     python -m benchmarks lists
 """
 
 from __future__ import annotations
 
+import cProfile
 import http.client
 import json
+import pstats
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 from benchmarks import runner
+from benchmarks.profiling import inclusive_seconds, profiled_seconds
 from benchmarks.goals import Goal
 from benchmarks.scale import pick
 from benchmarks.section import Section
@@ -38,6 +44,14 @@ so one tick more or less moved its figure by an eighth (one run's rounds spread 
 ROUNDS = pick(5, 1)
 TARGET_RATIO = 3.0
 """capenv's server CPU per list read at least 3× below json-server's (issue 15)."""
+SPLIT_READS = pick(20, 2)
+SPLIT_PARTS = (
+    ("encoding the answer (`jsonvalue.dumps`, orjson)", ("interpreter/bundle/jsonvalue.py", "dumps")),
+    ("listing the state's members (`HeldCollection.members`)", ("serving/state/index.py", "members")),
+    ("projecting them (`render.render_entities`)", ("serving/reads/render.py", "render_entities")),
+)
+"""Parts of an in-process list read, each entered by one function (file suffix, name)."""
+SPLIT_REST = "the rest (routing, the call's inputs, the answer's envelope and headers)"
 CAPENV = "capenv serve (no --store)"
 JSON_SERVER = f"json-server {JSON_SERVER_VERSION}"
 
@@ -56,15 +70,20 @@ def start_json_server(binary: Path, workdir: Path, seed: dict[str, Any]) -> Serv
                                                str(run_dir / "db.json")], "/posts/1", port, run_dir, {})
 
 
+def with_posts(state: bytes, entities: list[dict[str, Any]]) -> bytes:
+    """The state document data/get wrote, with ``/posts`` holding ``entities``."""
+    document = json.loads(state)
+    for collection in document["collections"]:
+        if collection["path"] == "/posts":
+            collection["entities"] = [{"id": e["id"], "value": e} for e in entities]
+    return json.dumps(document).encode()
+
+
 def load_capenv(server: Server, entities: list[dict[str, Any]]) -> None:
     """data/add the state data/get shows, with ``/posts`` holding ``entities``."""
     connection = http.client.HTTPConnection(server.host, server.port, timeout=120)
     connection.request("GET", "/_capenv/data/get", headers=AUTHORIZATION)
-    document = json.loads(connection.getresponse().read())
-    for collection in document["collections"]:
-        if collection["path"] == "/posts":
-            collection["entities"] = [{"id": e["id"], "value": e} for e in entities]
-    connection.request("POST", "/_capenv/data/add", body=json.dumps(document).encode(),
+    connection.request("POST", "/_capenv/data/add", body=with_posts(connection.getresponse().read(), entities),
                        headers={"content-type": "application/json", **AUTHORIZATION})
     response = connection.getresponse()
     if response.status >= 300:
@@ -87,6 +106,33 @@ def read_round(server: Server, reads: int) -> tuple[float, list[Any]]:
     spent = server.cpu_seconds() - before
     connection.close()
     return spent / reads, json.loads(body)
+
+
+def split_in_process(bundle_dir: Path, entities: list[dict[str, Any]]) -> dict[str, float]:
+    """Shares of the CPU of ``SPLIT_READS`` in-process list reads (``runtime.http``: the runtime's
+    own work, without uvicorn nor the socket) over a state holding ``entities`` as ``/posts``."""
+    from capenv.interpreter.bundle.io import read_bundle
+    from capenv.serving.runtime import EnvironmentRuntime, settle_for_serving
+    from capenv.serving.runtime_api import HttpRequest
+
+    runtime = EnvironmentRuntime(read_bundle(bundle_dir))
+    settle_for_serving()
+    runtime.data_add(with_posts(runtime.data_get(), entities))
+    request = HttpRequest("GET", "/posts", (), (), b"")
+    answer = runtime.http(request)
+    if answer.status != 200 or json.loads(answer.body) != entities:
+        raise RuntimeError(f"the in-process list read did not list the {len(entities):,} posts it was given")
+    profiler = cProfile.Profile(time.process_time)
+    profiler.enable()
+    for _ in range(SPLIT_READS):
+        runtime.http(request)
+    profiler.disable()
+    runtime.close()
+    stats = pstats.Stats(profiler)
+    total = profiled_seconds(stats) or 1e-12
+    shares = {name: inclusive_seconds(stats, entry) / total for name, entry in SPLIT_PARTS}
+    shares[SPLIT_REST] = max(1.0 - sum(shares.values()), 0.0)
+    return shares
 
 
 def run() -> Section:
@@ -119,7 +165,8 @@ def run() -> Section:
         finally:
             for server in servers.values():
                 server.stop()
-    section.lines = render(per_read)
+        split = split_in_process(directory / "bundle", entities)
+    section.lines = render(per_read) + render_split(split)
     section.goals = goals(per_read)
     return section
 
@@ -150,6 +197,13 @@ def render(per_read: dict[str, list[float]]) -> list[str]:
     lines += ["", f"Target (reported, not asserted): capenv's server CPU per list read ≥ {TARGET_RATIO:.0f}× "
                   f"below json-server's. Measured: {ratio:.2f}× ({verdict(ratio >= TARGET_RATIO)})."]
     return lines
+
+
+def render_split(split: dict[str, float]) -> list[str]:
+    return ["", f"Where the read's CPU goes in process (`runtime.http` of `GET /posts` over the same state, no "
+                f"socket; cProfile on the CPU clock over {SPLIT_READS} reads; each part the inclusive time of the "
+                "function it is entered by):", "",
+            *table(["part", "share"], [[name, f"{share:.0%}"] for name, share in split.items()], labels=1)]
 
 
 if __name__ == "__main__":

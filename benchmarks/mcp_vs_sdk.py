@@ -9,7 +9,10 @@ capenv's own uvicorn settings (``benchmarks/floor_servers.py``). The same client
 after another, and with 8 clients at once (8 sessions in one event loop, each calling one call
 after another). In a round the servers are called in turn, a slice of its calls at a time, so
 each ratio compares calls under the same load; each server's own CPU per call (``/proc/PID/stat``, every thread) is shown beside.
-Where the goal is missed, capenv's server is profiled while it serves (``profiled_serve``).
+Where a call's CPU goes, client and server together, is profiled in one process without a socket
+(``mcp_split``: the client's check of the answer against the tool's output schema, the SDK's
+server, capenv's HTTP glue, its tool call and the runtime). Where the goal is missed, capenv's
+server is also profiled while it serves (``profiled_serve``).
 
     python -m benchmarks mcp
 """
@@ -27,7 +30,7 @@ from typing import Any
 
 import anyio
 
-from benchmarks import profiling, runner
+from benchmarks import mcp_split, profiling, runner
 from benchmarks.floor_servers import ECHO_TOOL, MCP_PATH
 from benchmarks.goals import Goal, hot_spots, spread
 from benchmarks.scale import pick
@@ -44,6 +47,8 @@ SLICES = pick(10, 1)
 WARMUP_CALLS = pick(20, 2)
 ROUNDS = pick(3, 1)
 PROFILED_CALLS = pick(300, 10)
+SPLIT_CALLS = pick(300, 10)
+"""Calls profiled in one process, client and server together (``mcp_split``)."""
 TARGET_RATIO = 0.9
 CAPENV = "capenv serve (no --store)"
 ECHO = "MCP SDK low-level echo server"
@@ -181,13 +186,35 @@ def run() -> Section:
         profile = None
         if any(median(r) < TARGET_RATIO for r in ratios.values()):
             profile = profile_capenv(directory / "bundle", directory)
-    section.lines = render(results, ratios, profile, first_calls)
-    section.goals = goals(results, ratios, profile, first_calls)
+        splits = mcp_split.measure(directory / "bundle", TOOL, ARGUMENTS, SPLIT_CALLS)
+        schema_check = mcp_split.schema_check_seconds(mcp_split.output_schema(directory / "bundle", TOOL))
+    section.lines = render(results, ratios, profile, first_calls) + render_split(splits, schema_check)
+    section.goals = goals(results, ratios, profile, first_calls, splits, schema_check)
     return section
 
 
+def render_split(splits: dict[str, mcp_split.Split], schema_check: float) -> list[str]:
+    """Where a call's CPU goes, client and server in one process (``mcp_split``)."""
+    rows = [[part] + [f"{found.share(part):.1%}" for found in splits.values()]
+            + [f"{splits['capenv'].parts[part] / (splits['capenv'].parts[mcp_split.CAPENV_CALL] or 1e-12):.2f}×"]
+            for part, _ in mcp_split.PARTS]
+    return ["", f"Where a call's CPU goes, client and server in one process (`benchmarks/mcp_split.py`: "
+                f"`mcp.Client` over httpx2's ASGI transport, no socket nor uvicorn; cProfile on the CPU clock "
+                f"over {SPLIT_CALLS} calls after {mcp_split.WARMUP_CALLS}; shares of each run's profiled time, "
+                "each part the inclusive time of the function a call enters it by):", "",
+            *table(["part", *(f"{name}: share" for name in splits), "capenv: against its tool call"], rows,
+                   labels=1), "",
+            "Running both ends in one process over the ASGI transport inflates the loop's part (the "
+            "transport's own tasks and streams), so read capenv's parts against each other (last column) "
+            "rather than against a socket's call.", "",
+            f"Once per session, before its first answer is checked, `mcp.Client` checks the called tool's "
+            f"output schema against the JSON Schema metaschema: {schema_check * 1e3:,.1f} ms of CPU for "
+            f"`{TOOL}`'s (the echo tool publishes none)."]
+
+
 def goals(results: dict[int, dict[str, Measured]], ratios: dict[int, list[float]],
-          profile: profiling.Profile | None, first_calls: dict[str, float]) -> list[Goal]:
+          profile: profiling.Profile | None, first_calls: dict[str, float],
+          splits: dict[str, mcp_split.Split] | None = None, schema_check: float = 0.0) -> list[Goal]:
     found = []
     for clients, measured in results.items():
         ours, theirs = measured[CAPENV], measured[ECHO]
@@ -201,12 +228,24 @@ def goals(results: dict[int, dict[str, Measured]], ratios: dict[int, list[float]
                         "tool's output schema, then checks every answer against it)" if first_calls else "")
                      + f"; server CPU per call {median(ours.cpu_per_call) * 1e6:,.0f} µs "
                      f"against the SDK's {median(theirs.cpu_per_call) * 1e6:,.0f} µs"
+                     + (split_bound(splits["capenv"], schema_check) if splits else "")
                      + (f"; capenv's server: {hot_spots(profile)}" if profile is not None else ""))
         found.append(Goal("mcp", f"{clients} client{'s' if clients > 1 else ''}", ratios[clients], "{:.2f}×",
                           f"≥ {TARGET_RATIO:g}×", met,
                           measured=f"capenv {thousands(median(ours.rates))} calls/s, SDK echo "
                                    f"{thousands(median(theirs.rates))} calls/s", bound=bound))
     return found
+
+
+def split_bound(found: mcp_split.Split, schema_check: float) -> str:
+    """What the client spends on capenv's output schema against what capenv's server adds, from the
+    one-process profile (parts against each other: the in-process transport inflates the rest)."""
+    call = found.parts[mcp_split.CAPENV_CALL] or 1e-12
+    return (f"; in one process, the client's check of each answer against the tool's output schema costs "
+            f"{found.parts[mcp_split.CLIENT_CHECK] / call:.1f}× capenv's whole tool call (the runtime's read "
+            f"included), capenv's HTTP glue {found.parts[mcp_split.CAPENV_GLUE] / call:.1f}× it, the SDK's "
+            f"server around them {found.parts[mcp_split.SDK_SERVER] / call:.1f}×; checking the schema "
+            f"itself {schema_check * 1e3:,.1f} ms per session")
 
 
 def render(results: dict[int, dict[str, Measured]], ratios: dict[int, list[float]],

@@ -156,15 +156,21 @@ def _every_one_holds(held: dict[str, int], collection: HeldCollection | None, re
 def _counted(line: ListLine, members: list[dict[str, Any]], collection: Any,
              query: tuple[tuple[str, str], ...]) -> list[dict[str, Any]] | None:
     """What a list answer's counters count: the members its filters select before paging, or
-    None where the state cannot say (a page of a filtered list no learned query evaluates)."""
-    held = collection.members() if collection is not None else []
+    None where the state cannot say (a page of a filtered list no learned query evaluates).
+
+    The collection's members are listed only where they are counted: a whole list counts the
+    ``members`` it lists, and listing 10,000 again cost as much as encoding them."""
     if line.queries:
-        return evaluate_queries(held, line.queries, query, paged=False)
+        return evaluate_queries(_held_members(collection), line.queries, query, paged=False)
     if line.membership == "all":
         return members
     if line.pages_only:
-        return held
+        return _held_members(collection)
     return None
+
+
+def _held_members(collection: HeldCollection | None) -> list[dict[str, Any]]:
+    return collection.members() if collection is not None else []
 
 
 def line_digest(line: ListLine, entity_type: EntityType, state: StateIndex) -> str:
