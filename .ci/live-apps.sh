@@ -88,6 +88,8 @@
 #   Review Board 7.0.6 (the newest 7.x; with gunicorn 27.0.1; wheels only, 57 packages) ~2.5 min on a
 #   busy 2-core machine, 282 MB; start.sh runs `rb-site install` (SQLite, ~6 s) and seeds through the
 #   Web API in ~10 s on every start, so no template database.
+#   OpenStack Glance 33.0.0 (with gunicorn 27.0.1; about 120 packages) ~7 min on a busy 2-core machine, 255 MB;
+#   start.sh runs `glance-manage db_sync` (SQLite, ~3 s) and seeds through the API in ~2 s.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -147,6 +149,8 @@ PLACEMENT_GUNICORN_VERSION=27.0.1
 IRONIC_VERSION=39.0.0
 BARBICAN_VERSION=23.0.0
 BARBICAN_GUNICORN_VERSION=27.0.1
+GLANCE_VERSION=33.0.0
+GLANCE_GUNICORN_VERSION=27.0.1
 TIDDLYWIKI_VERSION=5.4.1
 NODE_RED_VERSION=4.1.15
 CHANGEDETECTION_VERSION=0.60.10
@@ -215,6 +219,7 @@ PRETALX_TEMPLATE="$CACHE/pretalx-template"
 PLACEMENT_VENV="$CACHE/venv-placement"
 IRONIC_VENV="$CACHE/venv-ironic"
 BARBICAN_VENV="$CACHE/venv-barbican"
+GLANCE_VENV="$CACHE/venv-glance"
 TIDDLYWIKI_DIR="$CACHE/tiddlywiki"
 NODE_RED_DIR="$CACHE/node-red"
 CHANGEDETECTION_VENV="$CACHE/venv-changedetection"
@@ -368,6 +373,13 @@ install_barbican() {
     # the venv (etc/barbican); its start.sh runs `barbican-manage db upgrade` and seeds in seconds,
     # so no template database.
     install_venv_package "$BARBICAN_VENV" barbican "$BARBICAN_VERSION" "gunicorn==$BARBICAN_GUNICORN_VERSION"
+}
+
+install_glance() {
+    # gunicorn serves glance.wsgi.api, the package's WSGI entry point; its start.sh writes the config
+    # and a paste flavor without authtoken, runs `glance-manage db_sync` and seeds in seconds, so no
+    # template database. The newest release (Requires-Python >=3.11); pip resolves the rest.
+    install_venv_package "$GLANCE_VENV" glance "$GLANCE_VERSION" "gunicorn==$GLANCE_GUNICORN_VERSION"
 }
 
 install_ironic() {
@@ -1001,6 +1013,7 @@ install_python_group_a() {
     step install_placement
     step install_ironic
     step install_barbican
+    step install_glance
     # devpi-server alone (no devpi-web): the JSON API of users and indexes is all the capture uses.
     step install_venv_package "$DEVPI_VENV" devpi-server "$DEVPI_VERSION"
     step install_gnocchi
@@ -1097,6 +1110,7 @@ status() {
     say "placement:   $(installed_pip_version "$PLACEMENT_VENV" openstack-placement) ($PLACEMENT_VENV)"
     say "ironic:      $(installed_pip_version "$IRONIC_VENV" ironic) ($IRONIC_VENV)"
     say "barbican:    $(installed_pip_version "$BARBICAN_VENV" barbican) ($BARBICAN_VENV)"
+    say "glance:      $(installed_pip_version "$GLANCE_VENV" glance) ($GLANCE_VENV)"
     say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"
     say "node-red:    $(installed_npm_version node-red "$NODE_RED_DIR" || true) ($NODE_RED_DIR)"
     say "changedetection.io: $(installed_pip_version "$CHANGEDETECTION_VENV" changedetection.io) ($CHANGEDETECTION_VENV)"

@@ -488,6 +488,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                       180.0, ready_line="ironic READY"),
     "barbican": AppSpec("barbican", _venv_env("barbican", "barbican-manage", "23.0.0"), _home_start("barbican"),
                         "/healthcheck", 180.0, ready_line="barbican READY"),
+    "glance": AppSpec("glance", _venv_env("glance", "glance-manage", "33.0.0"), _home_start("glance"),
+                      "/healthcheck", 180.0, ready_line="glance READY"),
     "changedetection": AppSpec("changedetection", _venv_env("changedetection", "changedetection.py", "0.60.10"),
                                _home_start("changedetection"), "/api/v1/full-spec", 120.0,
                                ready_line="changedetection READY"),
