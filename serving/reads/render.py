@@ -163,9 +163,22 @@ def _take_volatile(mine: Any, theirs: Any, volatile: set[str]) -> Any:
         return mine
     result = dict(mine)
     for field in volatile:
-        if field in theirs and field in result:
+        if field in theirs and field in result and _same_shape_family(result[field], theirs[field]):
             result[field] = theirs[field]
     return result
+
+
+def _same_shape_family(mine: Any, theirs: Any) -> bool:
+    """Whether a volatile value may stand for the recorded one: a volatile member changes its value,
+    not what it is, so a scalar where the recording shows an object (an id sent where the read
+    embeds the entity it names) stays a difference; null, and any two scalars, may."""
+    if mine is None or theirs is None:
+        return True
+    return _container(mine) == _container(theirs)
+
+
+def _container(value: Any) -> str:
+    return "object" if isinstance(value, dict) else "array" if isinstance(value, list) else "scalar"
 
 
 def render_into(base: Any, locator: Locator, value: Any) -> Any:
