@@ -74,3 +74,28 @@ def check_report_answer(plan: WritePlan, record: Record, result: WriteResult, fi
     _contradict_unless_recorded(record, result, findings, "report",
                                 "interpreter/gate/answer_checks.py:check_report_answer",
                                 {"report": list(response.report.fields)})
+
+
+def check_delete_answer_values(plan: WritePlan, record: Record, result: WriteResult, findings: PlanFindings) -> None:
+    """Contradict a delete answering the entity where ``record``'s recorded answer shows a member
+    otherwise than serving renders it from the copy (a soft delete's ``deleted_at`` stamped by the
+    call): the call changed the entity rather than removed it, and serving would answer the
+    entity as it was held."""
+    response = plan.response
+    if plan.effect != "delete" or response is None or not response.carries_entity or not record.response.is_json:
+        return
+    locator = response.locator or Locator(kind="root")
+    recorded, rendered = locate(record.response.json_value, locator), locate(result.body, locator)
+    if not isinstance(recorded, dict) or not isinstance(rendered, dict):
+        return
+    differing = sorted(name for name in set(recorded) & set(rendered) if not same_json(recorded[name], rendered[name]))
+    if not differing:
+        return
+    if findings.contradicted_by is None:
+        findings.contradicted_by = record.ordinal
+    findings.notes.append(GateNote(record.ordinal, (
+        f"the application's delete answered {', '.join(differing)} otherwise than the entity was held: "
+        f"serving would answer {_short({n: rendered[n] for n in differing})} where it answered "
+        f"{_short({n: recorded[n] for n in differing})}"),
+        kind="contradiction", location="interpreter/gate/answer_checks.py:check_delete_answer_values",
+        evidence={"members": differing}))

@@ -29,7 +29,8 @@ from capenv.serving.writes.calls import (WriteCall, WriteEnv, WriteRefusal, unch
 from capenv.serving.writes.execute import execute
 
 from .absences import absent_held, blame_absences
-from .answer_checks import check_entity_answer_members, check_report_answer, check_split_answer
+from .answer_checks import (check_delete_answer_values, check_entity_answer_members, check_report_answer,
+                            check_split_answer)
 from .action_checks import action_note, held_back_action, hold_back
 from .bulk_calls import apply_bulk, bulk_sent
 from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity
@@ -201,6 +202,7 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
         check_key_branch(plan, record, result, findings)
         check_split_answer(plan, record, result, findings)
         check_entity_answer_members(plan, record, result, findings)
+        check_delete_answer_values(plan, record, result, findings)
         check_report_answer(plan, record, result, findings)
     if result.provenance.get("view") == "get":
         return {}  # a get-or-create's held entity: nothing written

@@ -110,6 +110,11 @@ class ToolIndex:
         owner = max((len(c) for c in self._collection_segments if _is_prefix(c, template)), default=None)
         if owner is not None and parts[:owner] not in scopes:
             scopes.append(parts[:owner])
+        # an action under an item path changes that item, wherever its collection is listed (/note/2/archive
+        # beside /notes)
+        item = max((len(segments(i)) for i in self._items if _is_prefix(segments(i), template)), default=None)
+        if item is not None and not any(_is_prefix(scope, parts[:item]) or scope == parts[:item] for scope in scopes):
+            scopes.append(parts[:item])
         return scopes
 
 

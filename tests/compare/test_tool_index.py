@@ -72,3 +72,4 @@ def test_a_create_read_back_under_another_collection_also_scopes_that_collection
            .call("GET", f"/silence/{made}", response={"id": made, "comment": "web", "createdBy": "bob"}))
     index = ToolIndex(build_bundle(har.write(tmp_path / "silences.har")))
     assert index.write_scopes("POST", "/silences") == [("silences",), ("silence",)]
+

@@ -21,6 +21,7 @@ from urllib.parse import unquote
 from capenv.serving.compare.sides import Observed, Outgoing
 
 from . import convention_extras as extras
+from . import convention_more as more
 from . import convention_projection as projection
 from . import convention_shapes as shapes
 from .conventions import Conventions
@@ -41,7 +42,7 @@ RICH = {"notes": {"labels": [], "extra": {"priority": 0}, "due": None}, "tags": 
 """The members seeded notes hold with ``rich_members``."""
 SEEDED_AT = 1767225600
 """The instant (2026-01-01, in epoch seconds) the seeded entities' ObjectIds (``hex24``) carry."""
-CONSTANT = {"id", "name", "created_at", "slug", "comment_count", "version", "archived", "url", "_links"}
+CONSTANT = {"id", "name", "created_at", "slug", "comment_count", "version", "archived", "url", "_links", "deleted_at"}
 
 
 class ConventionApp:
@@ -64,7 +65,8 @@ class ConventionApp:
             for index, row in enumerate(rows):
                 name = (SPACED_NAMES if self.c.spaced_names else NAMES)[kind][index]
                 extra = RICH[kind] if self.c.rich_members else {}
-                self._insert(kind, {**({"name": name} if self.c.ids == "name" else {}), **row, **extra}, seeding=True)
+                self._insert(kind, {**({self.c.key_member: name} if self.c.ids == "name" else {}), **row, **extra},
+                             seeding=True)
         if self.c.nested and self.c.seed_comments:
             extras.seed_comments(self)
         self.label = "live"
@@ -97,7 +99,7 @@ class ConventionApp:
             key = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{kind}/{members['title' if kind == 'notes' else 'label']}")
                       if seeding else uuid.uuid4())
         else:
-            key = members["name"]
+            key = members[self.c.key_member]
         now = self._now()
         if self.c.comments and kind == "notes":
             members = {**members, "comment_count": 0}
@@ -106,11 +108,13 @@ class ConventionApp:
         if self.c.concurrency in ("version", "if-match", "if-match-optional") or self.c.version_counter:
             members = {**members, "version": 1}
         if self.c.slugs and kind == "notes":
-            members = {**members, "slug": "-".join(str(members.get("title", "")).lower().split()) or "untitled"}
+            members = {**members, "slug": more.slug(self, kind, members.get("title"))}
+        if self.c.soft_delete:
+            members = {**members, "deleted_at": None}
         entity = {"id": key, **{k: v for k, v in members.items() if k != "id"}, "created_at": now, "updated_at": now}
         if self.c.ids == "name":
             entity.pop("id")
-            entity = {"name": key, **{k: v for k, v in entity.items() if k != "name"}}
+            entity = {self.c.key_member: key, **{k: v for k, v in entity.items() if k != self.c.key_member}}
         entity.update(shapes.self_link(self.c, kind, key))
         self.kinds[kind][str(key)] = entity
         return entity
@@ -147,12 +151,11 @@ class ConventionApp:
     def _unwrap(self, kind: str, body: Any) -> Any:
         return shapes.unwrap(self.c, kind, body)
 
-    @staticmethod
-    def _invalid(members: Any) -> str | None:
+    def _invalid(self, members: Any) -> str | None:
         if not isinstance(members, dict):
             return "the body must be an object"
         for key, value in members.items():
-            if key in ("title", "body", "label", "color", "name") and not isinstance(value, str):
+            if key in ("title", "body", "label", "color", "name", self.c.key_member) and not isinstance(value, str):
                 return f"{key} must be a string"
             if key == "done" and not isinstance(value, bool):
                 return "done must be a boolean"
@@ -255,7 +258,7 @@ class ConventionApp:
             return extras.archive(self, request.method, *str(key).split("/", 1))
         rows = self.kinds[kind]
         if key is None and request.method == "GET":
-            listed = list(rows.values())
+            listed = more.listed(self, list(rows.values()))
             if self.c.order != "created":  # rows are held oldest (or least recently written) first
                 listed.reverse()
             if self.c.queries and query.get("done") in ("true", "false"):
@@ -263,9 +266,8 @@ class ConventionApp:
             if self.c.queries and query.get("sort", "").lstrip("-") in ("title", "label"):
                 field = query["sort"].lstrip("-")
                 listed.sort(key=lambda row: str(row.get(field)), reverse=query["sort"].startswith("-"))
-            listed = extras.queried(self, kind, listed, query)
-            limit = int(query.get("limit", self.c.page_size or len(listed)))
-            offset = int(query.get("offset", 0))
+            listed = more.filtered(self, extras.queried(self, kind, listed, query), query)
+            offset, limit = more.window(self.c, query, len(listed))
             page = [projection.project(self.c, row, pairs, kind) for row in listed[offset:offset + limit]]
             refused = next((row for row in page if isinstance(row, str)), None)
             if refused is not None:
@@ -274,17 +276,17 @@ class ConventionApp:
         if key is None and request.method == "POST":
             members = self._unwrap(kind, body)
             problem = self._invalid(members)
-            if problem is None and self.c.ids == "name" and not members.get("name"):
-                problem = "name is required"
+            if problem is None and self.c.ids == "name" and not members.get(self.c.key_member):
+                problem = f"{self.c.key_member} is required"
             if problem is not None:
                 return extras.invalid(self, problem)
-            if self.c.ids == "name" and str(members["name"]) in rows:
-                return self._json(409, {"detail": f"{members['name']} already exists"})
+            if self.c.ids == "name" and str(members[self.c.key_member]) in rows:
+                return self._json(409, {"detail": f"{members[self.c.key_member]} already exists"})
             inserted = self._insert(kind, members)
             if self.c.write_answer != "entity":
                 return self._json(201, shapes.split_answer(self.c, kind, inserted, members, with_id=True))
             if self.c.create_answer == "201_id":
-                identity = "name" if self.c.ids == "name" else "id"
+                identity = self.c.key_member if self.c.ids == "name" else "id"
                 return self._json(201, {identity: inserted[identity]})
             return self._item(kind, inserted, 200 if self.c.create_answer == "200_entity" else 201)
         if key is None and request.method == "DELETE" and self.c.bulk_delete:
@@ -292,6 +294,10 @@ class ConventionApp:
         if key is None:
             return self._json(405, {"detail": "Method Not Allowed"})
         entity = rows.get(key)
+        if entity is None and request.method == "GET":
+            entity = more.by_slug(self, kind, str(key))
+        if more.is_deleted(self, entity) and request.method != "GET":
+            entity = None  # a soft-deleted entity is read, never written
         if entity is None and self.c.put_creates and request.method == "PUT":
             return extras.put_create(self, kind, key, body)
         if entity is None:
@@ -305,7 +311,14 @@ class ConventionApp:
             refused = extras.precondition(self, entity, request.headers)
             if refused is not None:
                 return refused
-            members = self._unwrap(kind, body)
+            removed: list[str] = []
+            if self.c.json_patch:
+                patch = more.patched(self, entity, request.headers, body)
+                if isinstance(patch, Observed):
+                    return patch
+                members, removed = patch
+            else:
+                members = self._unwrap(kind, body)
             problem = self._invalid(members)
             if problem is not None:
                 return extras.invalid(self, problem)
@@ -316,10 +329,13 @@ class ConventionApp:
                 members = extras.masked(self, members, query)
                 if isinstance(members, Observed):
                     return members
-            kept = {k: v for k, v in entity.items() if k in CONSTANT}
-            changed = {k: v for k, v in members.items() if k not in CONSTANT}
+            constant = CONSTANT | {self.c.key_member}
+            kept = {k: v for k, v in entity.items() if k in constant}
+            token = shapes.NAMES[self.c.names].get(self.c.concurrency)  # a token sent under another name
+            changed = {k: v for k, v in members.items() if k not in constant and k != token}
             merges = self.c.update == "PATCH" or self.c.put_merges
             entity = {**entity, **changed} if merges else {**kept, **changed}
+            entity = {k: v for k, v in entity.items() if k not in removed or k in constant}
             entity["updated_at"] = self._now()
             extras.bump(self, entity)
             if self.c.order == "recent-first":  # the written row moves to the end of the held order
@@ -331,8 +347,11 @@ class ConventionApp:
             if self.c.update_answer == "200_success":
                 return self._json(200, {"success": True})
             return Observed(204, (), b"") if self.c.update_answer == "204" else self._item(kind, entity)
-        if request.method == "DELETE":
+        if request.method == "DELETE" and self.c.soft_delete:
+            entity["deleted_at"] = self._now()
+        elif request.method == "DELETE":
             del rows[key]
+        if request.method == "DELETE":
             if self.c.delete_answer == "204":
                 return Observed(204, (), b"")
             if self.c.delete_answer == "200_message":

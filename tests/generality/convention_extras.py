@@ -16,6 +16,8 @@ from urllib.parse import unquote
 
 from capenv.serving.compare.sides import Observed
 
+from . import convention_shapes as shapes
+
 if TYPE_CHECKING:
     from .convention_app import ConventionApp
 
@@ -41,9 +43,10 @@ def stale(app: ConventionApp, entity: dict[str, Any], members: dict[str, Any]) -
     token = app.c.concurrency
     if token in ("none", "if-match", "if-match-optional"):
         return None
-    if token not in members:
-        return invalid(app, f"{token} is required")
-    if members[token] != entity.get(token):
+    shown = shapes.NAMES[app.c.names].get(token, token)  # sent back under the name answers show
+    if shown not in members:
+        return invalid(app, f"{shown} is required")
+    if members[shown] != entity.get(token):
         return app._json(409, {"detail": f"{token} is stale: the entity was changed since it was read"})
     return None
 
@@ -119,7 +122,7 @@ def put_create(app: ConventionApp, kind: str, key: str, body: Any) -> Observed:
     problem = app._invalid(members)
     if problem is not None:
         return invalid(app, problem)
-    return app._item(kind, app._insert(kind, {**members, "name": key}), 201)
+    return app._item(kind, app._insert(kind, {**members, app.c.key_member: key}), 201)
 
 
 # --- nested comments with their own item paths -------------------------------------------------

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import convention_more as more
+
 if TYPE_CHECKING:
     from .convention_app import Conventions
 
@@ -49,7 +51,10 @@ def split_answer(c: Conventions, kind: str, entity: dict[str, Any], sent: dict[s
 
 
 def body(c: Conventions, kind: str, members: dict[str, Any], key: Any = None) -> Any:
-    """A request body in the convention's shape (``key``: the entity an update names)."""
+    """A request body in the convention's shape (``key``: the entity an update names; a JSON Patch
+    is a bare array whatever the shape)."""
+    if c.json_patch and key is not None:
+        return more.patch_ops(members)
     shape = c.body_shape
     if shape == "jsonapi":
         return {"data": {"type": kind, **({"id": str(key)} if key is not None else {}), "attributes": members}}
@@ -82,15 +87,18 @@ def unwrap(c: Conventions, kind: str, sent: Any) -> Any:
     return rows[0] if isinstance(rows, list) and len(rows) == 1 else None
 
 
-def page(query: dict[str, str]) -> tuple[int, int]:
+def page(c: Conventions, query: dict[str, str]) -> tuple[int, int]:
     """``(offset, limit)`` a counting list echoes."""
-    return int(query.get("offset", 0)), int(query.get("limit", DEFAULT_LIMIT))
+    limit = int(query.get("limit", DEFAULT_LIMIT))
+    if c.paging == "page":
+        return (max(int(query.get("page", 1)), 1) - 1) * limit, limit
+    return int(query.get("offset", 0)), limit
 
 
 def listing(c: Conventions, kind: str, rows: list[dict[str, Any]], total: int, query: dict[str, str]) -> Any:
     """A list answer of ``rows`` (a page of ``total`` entities)."""
     shape = c.list_shape
-    offset, limit = page(query)
+    offset, limit = page(c, query)
     shapes = {
         "bare": lambda: rows,
         "data": lambda: {"data": rows},
@@ -100,6 +108,7 @@ def listing(c: Conventions, kind: str, rows: list[dict[str, Any]], total: int, q
         "plural_meta": lambda: {kind: rows, "meta": {"pagination": {"page": 1,
                                                                      "limit": int(query.get("limit", c.page_size or 15)),
                                                                      "total": total}}},
+        "meta_pages": lambda: more.meta_pages(c, kind, rows, total, query),
         "data_meta": lambda: {"data": rows, "meta": {"pagination": {"total": total, "count": len(rows)}}},
         "data_meta_total": lambda: {"data": rows, "meta": {"total_count": total, "limit": limit, "offset": offset}},
         "rails": lambda: {kind: rows, "total_count": total, "offset": offset, "limit": limit},
@@ -110,7 +119,8 @@ def listing(c: Conventions, kind: str, rows: list[dict[str, Any]], total: int, q
         return shapes[shape]()
     nxt = None
     if len(rows) < total:
-        nxt = f"http://testserver{c.collection(kind)}?limit={query.get('limit')}&offset={len(rows)}"
+        nxt = f"http://testserver{c.collection(kind)}?" + "&".join(
+            f"{k}={v}" for k, v in more.page_query(c, int(query.get("limit") or len(rows)), offset + len(rows)).items())
     return {"count": total, "next": nxt, "previous": None, "results": rows}
 
 

@@ -18,8 +18,9 @@ class Conventions:
     ids: Literal["sequence", "text-sequence", "uuid", "hex24", "name"] = "sequence"
     """``name``: the client chooses the identity (the ``name`` member of the create's body); ``hex24``:
     24 hex digits ascending with the clock (a MongoDB ObjectId: seconds, then a counter)."""
-    list_shape: Literal["bare", "data", "success", "items_total", "plural_total", "plural_meta", "drf", "data_meta",
-                        "data_meta_total", "rails", "entries", "jsonapi"] = "bare"
+    list_shape: Literal["bare", "data", "success", "items_total", "plural_total", "plural_meta", "meta_pages", "drf",
+                        "data_meta", "data_meta_total", "rails", "entries", "jsonapi"] = "bare"
+    """``meta_pages``: ``{notes, meta: {pagination: {page, limit, pages, total, next, prev}}}``."""
     item_shape: Literal["bare", "data", "success", "plural_one", "singular", "jsonapi"] = "bare"
     """``success``: ``{"success": true, "data": …}`` (lists too), a habit of Node.js APIs."""
     body_shape: Literal["bare", "data", "plural_one", "singular", "jsonapi"] = "bare"
@@ -100,9 +101,11 @@ class Conventions:
     """An update applies only the members its ``update_mask`` query parameter lists."""
     put_creates: bool = False
     """With ``ids="name"`` and PUT updates: a PUT naming a name no entity holds creates it (201), an upsert."""
-    query_style: Literal["none", "order_by", "sort_colon", "brackets", "fields", "expand"] = "none"
+    query_style: Literal["none", "order_by", "sort_colon", "brackets", "plain_brackets", "json_filter", "fields",
+                         "expand", "include"] = "none"
     """Lists sort by ``order_by=-title`` or ``sort=title:desc``, filter by ``filter[done][_eq]=true``,
-    project by ``fields=id,title`` or reshape by ``expand=stats``."""
+    ``filter[done]=true`` or ``filter={"done":{"_eq":true}}``, project by ``fields=id,title`` or reshape
+    by ``expand=stats`` or ``include=author`` (each note embeds its author)."""
 
     projection: Literal["none", "comma", "comma-keeps-id", "indexed", "appended", "typed"] = "none"
     """Reads take the members to answer: ``fields=title,done`` (``comma``; ``comma-keeps-id``: the id
@@ -113,6 +116,20 @@ class Conventions:
     projection_wildcard_recorded: bool = False
     """The session reads with ``*`` too (else ``*`` is a form no recording proves)."""
 
+    key_member: str = "name"
+    """With ``ids="name"``: the body member naming the client-chosen key (``{"key": "my-var", …}``
+    then ``/variables/my-var``)."""
+    json_patch: bool = False
+    """Updates (PATCH) send RFC 6902 JSON Patch (``application/json-patch+json``): ``replace``, ``add``
+    and ``remove`` operations, applied in order; a ``replace`` or ``remove`` of a missing member is refused."""
+    slug_reads: bool = False
+    """With ``slugs``: a slug already held takes ``-2`` (``-3``, …), and an item is read at its slug
+    as well as at its id (``/notes/buy-milk`` beside ``/notes/1``)."""
+    soft_delete: bool = False
+    """A delete sets the entity's ``deleted_at`` (``null`` until then): lists leave it out, its item
+    read still answers it, an update or another delete of it answers the absence."""
+    paging: Literal["offset", "page"] = "offset"
+    """How a list call asks for a page: ``?limit=&offset=`` or ``?limit=&page=`` (1-based)."""
     item_singular: bool = False
     """Items are read, updated and deleted at the singular of their list's word (``/note/5`` beside
     ``/notes``, Alerta's ``/alert/{id}`` beside ``/alerts``); creates stay at the list's path."""

@@ -16,6 +16,7 @@ from capenv.serving.compare.probes import ProbeFile, parse_probes
 from capenv.serving.compare.sides import Outgoing
 
 from support.har_builder import HarBuilder
+from . import convention_more as more
 from .convention_app import ConventionApp, Conventions
 from .scenario_extras import (at, body as _body, key_pointer, probe_extras, record_extras, record_initial_extras,
                               recorded_update, update_probes, with_content_affects,
@@ -48,6 +49,7 @@ def record(c: Conventions) -> HarBuilder:
     def send(method: str, path: str, body: Any = None, query: tuple = (), headers: tuple = ()) -> Any:
         moment[0] += timedelta(milliseconds=c.call_gap_ms)  # one call every 100 ms, each inside its own window
         media = "application/vnd.api+json" if c.body_shape == "jsonapi" else "application/json"
+        media = more.JSON_PATCH if c.json_patch and isinstance(body, list) else media
         headers = ((("content-type", media),) if body is not None else ()) + tuple(headers)
         answer = app.send(Outgoing(method, path, query, headers, json.dumps(body).encode() if body is not None else None))
         return json.loads(answer.body) if answer.body and "json" in (answer.media_type or "") else None
@@ -70,7 +72,7 @@ def record(c: Conventions) -> HarBuilder:
         for index, row in enumerate(rows):
             name = f"{kind} new {index} é" if c.spaced_names else f"{kind}-new-{index}"
             row = {**row, **_rich(c, kind, index)}
-            members = {"name": name, **row} if c.ids == "name" else row
+            members = {c.key_member: name, **row} if c.ids == "name" else row
             key = _key(c, kind, send("POST", c.collection(kind), _body(c, kind, members)))
             created[kind].append(key)
             send("GET", c.item(kind, key))
@@ -107,8 +109,8 @@ def record(c: Conventions) -> HarBuilder:
         send("GET", c.collection("notes"), query=(("done", "false"),))
         send("GET", c.collection("notes"), query=(("sort", "-title"),))
         send("GET", c.collection("tags"), query=(("sort", "label"),))
-    send("GET", c.collection("notes"), query=(("limit", "2"),))
-    send("GET", c.collection("notes"), query=(("limit", "2"), ("offset", "2")))
+    send("GET", c.collection("notes"), query=tuple(more.page_query(c, 2, 0).items()))
+    send("GET", c.collection("notes"), query=tuple(more.page_query(c, 2, 2).items()))
     send("POST", c.collection("notes"), _body(c, "notes", {"title": 42, "body": "not a title", "done": False}))
     return har
 
@@ -123,7 +125,7 @@ one sending a member only a later recorded call sent."""
 
 def refused_probes(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, Any]]:
     """Calls the application refuses or answers without a change: a model accepting one answers wrongly."""
-    name = {"name": "probe-refused"} if c.ids == "name" else {}
+    name = {c.key_member: "probe-refused"} if c.ids == "name" else {}
     note = c.item("notes", keys["notes"][0])
     calls = [
         {"name": "a create sending a null body", "method": "POST", "path": c.collection("notes"),
@@ -140,7 +142,7 @@ def refused_probes(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str,
     ]
     if c.ids == "name":
         calls.insert(0, {"name": "a create naming a held name", "method": "POST", "path": c.collection("notes"),
-                         "body": _body(c, "notes", {"name": keys["notes"][1], "title": "Twice", "body": "x",
+                         "body": _body(c, "notes", {c.key_member: keys["notes"][1], "title": "Twice", "body": "x",
                                                     "done": False})})
     return calls
 
@@ -161,6 +163,10 @@ def lenient_probes(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str,
         {"name": "an update with a query the session never sent", "method": c.update, "path": note,
          "query": {"force": "true"}, "body": _body(c, "notes", {"title": "Forced", "body": "x", "done": True},
                                                    keys["notes"][0])},
+        *([{"name": "an update removing the body", "method": c.update, "path": note,
+             "body": [{"op": "remove", "path": "/body"}]},
+           {"name": "an update adding a member", "method": c.update, "path": note,
+            "body": [{"op": "add", "path": "/colour", "value": "red"}]}] if c.json_patch else []),
         {"name": "seeded note 1 after the lenient calls", "method": "GET", "path": note},
         {"name": "notes after the lenient calls", "method": "GET", "path": c.collection("notes")},
     ]
@@ -170,7 +176,8 @@ def probes(c: Conventions, lenient: bool = False) -> ProbeFile:
     """Calls a user makes after the session, on a fresh application (the same seed)."""
     seeded = ConventionApp(c)
     keys = {kind: list(seeded.kinds[kind]) for kind in seeded.kinds}
-    name = {"notes": {"name": "probe-note"}, "tags": {"name": "probe-tag"}} if c.ids == "name" else {"notes": {}, "tags": {}}
+    name = ({"notes": {c.key_member: "probe-note"}, "tags": {c.key_member: "probe-tag"}} if c.ids == "name"
+            else {"notes": {}, "tags": {}})
     calls: list[dict[str, Any]] = [
         {"name": "seeded note 2", "method": "GET", "path": c.item("notes", keys["notes"][1]), "expect": "same"},
         {"name": "seeded tags", "method": "GET", "path": c.collection("tags"), "expect": "same"},
@@ -183,7 +190,7 @@ def probes(c: Conventions, lenient: bool = False) -> ProbeFile:
         {"name": "notes after the create", "method": "GET", "path": c.collection("notes")},
         # a second create at once: whole-second clocks tie with the first, and the list shows how it breaks the tie
         {"name": "create another note", "method": "POST", "path": c.collection("notes"),
-         "body": _body(c, "notes", {**({"name": "probe-note-2"} if c.ids == "name" else {}),
+         "body": _body(c, "notes", {**({c.key_member: "probe-note-2"} if c.ids == "name" else {}),
                                     "title": "Another probe note", "body": "right after", "done": False})},
         {"name": "notes after both creates", "method": "GET", "path": c.collection("notes")},
         *update_probes(c, "update the new note", "notes", "{note}",
@@ -203,9 +210,9 @@ def probes(c: Conventions, lenient: bool = False) -> ProbeFile:
         {"name": "the new tag, deleted", "method": "GET", "path": c.item("tags", "{tag}")},
         {"name": "delete the new note", "method": "DELETE", "path": c.item("notes", "{note}")},
         {"name": "the new note, deleted", "method": "GET", "path": c.item("notes", "{note}")},
-        {"name": "a page of notes", "method": "GET", "path": c.collection("notes"), "query": {"limit": "2"}},
+        {"name": "a page of notes", "method": "GET", "path": c.collection("notes"), "query": more.page_query(c, 2, 0)},
         {"name": "another page of notes", "method": "GET", "path": c.collection("notes"),
-         "query": {"limit": "3", "offset": "1"}},
+         "query": more.page_query(c, 3, 3 if c.paging == "page" else 1)},
         {"name": "notes at the end", "method": "GET", "path": c.collection("notes")},
         *refused_probes(c, keys),
     ]
@@ -234,5 +241,8 @@ def probes(c: Conventions, lenient: bool = False) -> ProbeFile:
     calls = with_singular_affects(c, with_content_affects(c, calls + probe_extras(c, keys)))
     if lenient:  # last: refusing one of them parts the states
         calls += lenient_probes(c, keys)
+    if c.json_patch:  # a JSON Patch says so in its content type
+        calls = [{**call, "headers": {**call.get("headers", {}), "content-type": more.JSON_PATCH}}
+                 if isinstance(call.get("body"), list) and call["method"] == c.update else call for call in calls]
     headers = {"content-type": "application/vnd.api+json"} if c.body_shape == "jsonapi" else {}
     return parse_probes(json.dumps({"headers": headers, "probes": calls}))

@@ -33,8 +33,8 @@ def key_pointer(c: Conventions, kind: str) -> str:
         return "/id"  # the identity beside the entity (Flask-AppBuilder's {"id", "result"})
     identity = shapes.NAMES[c.names].get("id", "id")
     if c.create_answer == "201_id" and kind != "comments":
-        return "/name" if c.ids == "name" else f"/{identity}"  # the create answers its identity alone
-    return entity_pointer(c, kind) + ("/name" if c.ids == "name" and kind != "comments" else f"/{identity}")
+        return f"/{c.key_member}" if c.ids == "name" else f"/{identity}"  # the create answers its identity alone
+    return entity_pointer(c, kind) + (f"/{c.key_member}" if c.ids == "name" and kind != "comments" else f"/{identity}")
 
 
 def at(value: Any, pointer: str) -> Any:
@@ -48,15 +48,16 @@ def update_query(c: Conventions, members: dict[str, Any]) -> tuple[tuple[str, st
 
 
 def token_field(c: Conventions) -> str:
-    """The entity's member an update must send back as read (``if-match``: the version its ETag names)."""
-    return "version" if c.concurrency.startswith("if-match") else c.concurrency
+    """The entity's member an update must send back as read (``if-match``: the version its ETag names),
+    as answers name it (``updated_at`` is ``modified`` with short names)."""
+    return "version" if c.concurrency.startswith("if-match") else shapes.NAMES[c.names].get(c.concurrency, c.concurrency)
 
 
 def with_token(c: Conventions, members: dict[str, Any], token: Any) -> tuple[dict[str, Any], tuple]:
     """The body members and headers of an update sending ``token`` back."""
     if c.concurrency.startswith("if-match"):
         return members, (("if-match", f'"{token}"'),)
-    return {**members, c.concurrency: token}, ()
+    return {**members, token_field(c): token}, ()
 
 
 def recorded_update(c: Conventions, send: Send, kind: str, key: Any, members: dict[str, Any]) -> Any:
@@ -91,8 +92,15 @@ def update_probe(c: Conventions, name: str, kind: str, key: Any, members: dict[s
             **({"query": query} if query else {}), **({"headers": dict(headers)} if headers else {})}
 
 
+SEEDED_SLUGS = ("buy-milk", "call-ana", "fix-the-gate")
+"""The slugs of the seeded notes (their titles lower-cased and hyphenated)."""
+
+
 def record_initial_extras(c: Conventions, send: Send, keys: dict[str, list[Any]]) -> None:
     """Reads before the first write: the initial state holds only what they show (DESIGN.md §5)."""
+    if c.slug_reads:  # each seeded note read at its slug too
+        for slug in SEEDED_SLUGS:
+            send("GET", c.item("notes", slug))
     if c.split:
         for kind in keys:
             send("GET", content(c, c.collection(kind)))
@@ -159,6 +167,13 @@ def record_extras(c: Conventions, send: Send, keys: dict[str, list[Any]], key_of
             send("GET", content(c, c.collection(kind)))
             for key in keys[kind]:
                 send("GET", content(c, c.item(kind, key)))
+    if c.slug_reads:  # a title taken already: its slug takes -2; the note read at its slug and its id
+        made = key_of("notes", send("POST", c.collection("notes"), body(c, "notes", {
+            **({c.key_member: "slug-twin"} if c.ids == "name" else {}), "title": "Call Ana", "body": "again",
+            "done": False})))
+        send("GET", c.item("notes", "call-ana-2"))
+        send("GET", c.item("notes", made))
+        send("GET", c.collection("notes"))
     record_queries(c, send)
     projection.record(c, send, note)
 
@@ -174,6 +189,13 @@ QUERIES = {
     "fields": ([("notes", {"fields": "id,title"}), ("tags", {"fields": "id,label"})],
                [("notes", {"fields": "id,title"}), ("notes", {"fields": "title,done"}), ("tags", {"fields": "id,label"})]),
     "expand": ([("notes", {"expand": "stats"})], [("notes", {"expand": "stats"}), ("tags", {"expand": "stats"})]),
+    "plain_brackets": ([("notes", {"filter[done]": "false"})],
+                       [("notes", {"filter[done]": "true"}), ("notes", {"filter[done]": "false"}),
+                        ("notes", {"filter[title]": "Buy oat milk"})]),
+    "json_filter": ([("notes", {"filter": '{"done":{"_eq":false}}'})],
+                    [("notes", {"filter": '{"done":{"_eq":true}}'}), ("notes", {"filter": '{"done":{"_eq":false}}'}),
+                     ("notes", {"filter": '{"title":{"_eq":"Buy oat milk"}}'})]),
+    "include": ([("notes", {"include": "author"})], [("notes", {"include": "author"}), ("tags", {"include": "author"})]),
 }
 """Per query style: the list reads the session records (after its writes), and those the probes make."""
 
@@ -184,7 +206,11 @@ def record_queries(c: Conventions, send: Send) -> None:
 
 
 def query_probes(c: Conventions) -> list[dict[str, Any]]:
-    return [{"name": f"{kind} by {query}", "method": "GET", "path": c.collection(kind), "query": query}
+    def literal(text: str) -> str:  # a probe's query value is a template: its braces are doubled
+        return text.replace("{", "{{").replace("}", "}}")
+
+    return [{"name": f"{kind} by {literal(str(query))}", "method": "GET", "path": c.collection(kind),
+             "query": {k: literal(v) for k, v in query.items()}}
             for kind, query in QUERIES.get(c.query_style, ([], []))[1]]
 
 
@@ -252,6 +278,14 @@ def probe_extras(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, A
         calls += [{"name": "a partial update", "method": "PATCH", "path": c.item("notes", note),
                    "body": body(c, "notes", {"done": False}, note)},
                   {"name": "seeded note 2 after the partial update", "method": "GET", "path": c.item("notes", note)}]
+    if c.slug_reads:
+        twin = {c.key_member: "probe-twin"} if c.ids == "name" else {}
+        calls += [{"name": "seeded note 2 at its slug", "method": "GET", "path": c.item("notes", SEEDED_SLUGS[1])},
+                  {"name": "a note titled as seeded note 1", "method": "POST", "path": c.collection("notes"),
+                   "body": body(c, "notes", {**twin, "title": "Buy milk", "body": "again", "done": True})},
+                  {"name": "the new note at its slug", "method": "GET", "path": c.item("notes", "buy-milk-2")},
+                  {"name": "seeded note 1 at its slug", "method": "GET", "path": c.item("notes", SEEDED_SLUGS[0])},
+                  {"name": "a slug no note holds", "method": "GET", "path": c.item("notes", "no-such-note")}]
     if c.put_creates:
         calls += [{"name": "create by PUT", "method": "PUT", "path": c.item("notes", "probe-put"),
                    "body": body(c, "notes", {"title": "Put by the probes", "body": "upsert", "done": True})},
@@ -274,7 +308,7 @@ def probe_extras(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, A
                   {"name": "the new comment", "method": "GET", "path": comments_path(c, note, "{comment}")},
                   {"name": "note 2's comments", "method": "GET", "path": comments},
                   {"name": "edit the new comment", "method": c.update, "path": comments_path(c, note, "{comment}"),
-                   "body": body(c, "comments", {"text": "edited by the probes"})},
+                   "body": body(c, "comments", {"text": "edited by the probes"}, "{comment}")},
                   {"name": "the edited comment", "method": "GET", "path": comments_path(c, note, "{comment}")},
                   {"name": "delete the new comment", "method": "DELETE", "path": comments_path(c, note, "{comment}")},
                   {"name": "the deleted comment", "method": "GET", "path": comments_path(c, note, "{comment}")},

@@ -1,0 +1,64 @@
+"""Conventions the matrix gained in session 17, each held alone: JSON Patch updates (RFC 6902),
+slugs read in place of the id, soft deletes, nested page meta paged by ``?limit=&page=``, filters
+written ``filter[done]=true`` and ``filter={"done":{"_eq":true}}``, client-chosen ``key`` members
+and ``updated_at`` sent back under the name answers give it. Every one answers no probe wrongly;
+what the recording proves is served alike, the rest refused with its reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .convention_app import Conventions
+from .holding import hold
+from .scenario import PLAIN_WRITES
+from .test_crossed_conventions import plain_tools
+
+DELETES = ("delete seeded tag 2", "delete the new tag", "delete the new note")
+UPDATES = ("update the new note", "update seeded note 3")
+
+
+@pytest.mark.parametrize("conventions", [
+    Conventions("soft-delete-answering-the-entity", soft_delete=True, delete_answer="200_entity"),
+    Conventions("soft-delete-204", soft_delete=True),
+    Conventions("soft-delete-answering-the-entity-data", soft_delete=True, delete_answer="200_entity",
+                item_shape="data", list_shape="data", ids="uuid"),
+    Conventions("soft-delete-answering-the-entity-lists-only", soft_delete=True, delete_answer="200_entity",
+                seed_item_reads="none"),
+], ids=lambda c: c.name)
+def test_a_soft_delete_is_refused_never_served_as_a_removal(conventions: Conventions, tmp_path: Path) -> None:
+    """The entity stays readable with ``deleted_at`` set: a delete that answered it so (or whose later
+    read showed it so) is contradicted, not served as a removal answering the entity as it was held."""
+    deletes = [t for t in plain_tools(conventions) if t.startswith("delete_")]
+    hold(conventions, tmp_path, tuple(p for p in PLAIN_WRITES if p not in DELETES),
+         dict.fromkeys(deletes, "contradicted"), served=tuple(t for t in plain_tools(conventions) if t not in deletes))
+
+
+def test_json_patch_updates_are_refused_with_their_reason(tmp_path: Path) -> None:
+    conventions = Conventions("json-patch", json_patch=True)
+    updates = [t for t in plain_tools(conventions) if t.startswith("patch_")]
+    hold(conventions, tmp_path, tuple(p for p in PLAIN_WRITES if p not in UPDATES),
+         dict.fromkeys(updates, "body-unusable"), served=tuple(t for t in plain_tools(conventions) if t not in updates))
+
+
+@pytest.mark.parametrize("conventions", [
+    Conventions("client-keys", ids="name", key_member="key"),
+    Conventions("meta-pages-by-page", list_shape="meta_pages", paging="page"),
+    Conventions("meta-pages-by-offset", list_shape="meta_pages", page_size=4),
+    Conventions("drf-by-page", list_shape="drf", paging="page", slash=True),
+    Conventions("filter-plain", query_style="plain_brackets"),
+    Conventions("filter-json", query_style="json_filter"),
+    Conventions("include-author", query_style="include"),
+], ids=lambda c: c.name)
+def test_plain_writes_are_served(conventions: Conventions, tmp_path: Path) -> None:
+    hold(conventions, tmp_path, PLAIN_WRITES, served=plain_tools(conventions))
+
+
+@pytest.mark.parametrize("conventions", [
+    Conventions("slugs-read-in-place-of-ids", slugs=True, slug_reads=True),
+    Conventions("updated-at-token-short-names", concurrency="updated_at", names="short"),
+    Conventions("updated-at-token-json-patch", concurrency="updated_at", json_patch=True, names="mongo-camel"),
+], ids=lambda c: c.name)
+def test_no_wrong_answer(conventions: Conventions, tmp_path: Path) -> None:
+    hold(conventions, tmp_path, ())
