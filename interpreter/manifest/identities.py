@@ -61,3 +61,26 @@ def read_back_values(records: Iterable[Record]) -> set[str]:
         if any(isinstance(m, (str, int)) and not isinstance(m, bool) and str(m) == value for m in members):
             found.add(parts[-1])
     return found
+
+
+def array_element_values(records: Iterable[Record]) -> set[str]:
+    """Last path segments (decoded) that a successful JSON GET of the path two segments above
+    answered as a string element of the array member the segment between names: a tag or label
+    addressed as /{items}/{id}/tags/{tag}, which the item's own read holds in ``tags``."""
+    held: dict[tuple[str, ...], list[dict]] = {}
+    for record in records:
+        if record.method == "GET" and record.succeeded and record.response.is_json \
+                and isinstance(record.response.json_value, dict):
+            held.setdefault(tuple(split_path(record.path)), []).append(record.response.json_value)
+    found: set[str] = set()
+    for record in records:
+        parts = split_path(record.path)
+        if len(parts) < 3:
+            continue
+        member, value = unquote(parts[-2]), unquote(parts[-1])
+        for body in held.get(tuple(parts[:-2]), ()):
+            elements = body.get(member)
+            if isinstance(elements, list) and value in (e for e in elements if isinstance(e, str)):
+                found.add(parts[-1])
+                break
+    return found

@@ -21,7 +21,7 @@ from capenv.interpreter.evidence.records import Evidence, Record
 from capenv.interpreter.predicates.text_shapes import SegmentContext, shape_class, token_shape
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
-from .identities import read_back_values, returned_identities
+from .identities import array_element_values, read_back_values, returned_identities
 from .kinds import sibling_kinds
 from .listings import listed_siblings
 from .models import Manifest, Segment, Tool
@@ -45,6 +45,7 @@ class _Classifier:
     ruleset: RuleSet
     identities: set[str]
     read_back: set[str] = field(default_factory=set)
+    array_elements: set[str] = field(default_factory=set)
     span_prefixes: set[str] = field(default_factory=set)
     cache: dict[str, tuple[bool, object]] = field(default_factory=dict)
 
@@ -64,6 +65,7 @@ class _Classifier:
             returned = value in self.identities or decoded in self.identities
             context = SegmentContext(value=value, under_span=under_span, returned_as_identity=returned,
                                      read_back=value in self.read_back,
+                                     array_element=value in self.array_elements,
                                      spells_identity_otherwise=not returned
                                      and loose_spelling(decoded) in self.loose_identities,
                                      sibling_identity_shapes=list(sibling_shapes),
@@ -79,7 +81,7 @@ def build_manifest(evidence: Evidence, ruleset: RuleSet, overrides: Overrides | 
     overrides = overrides or Overrides()
     records = evidence.primary_records
     classifier = _Classifier(ruleset, returned_identities(records, ruleset), read_back_values(records),
-                             span_prefixes={spell_path(s.prefix, False) for s in evidence.path_spans})
+                             array_element_values(records), span_prefixes={spell_path(s.prefix, False) for s in evidence.path_spans})
     traces: list[TraceEvent] = list(evidence.span_trace)
     forced = [_parse_template(t) for t in overrides.templates]
     root = _Node()

@@ -28,6 +28,9 @@ class SegmentContext(BaseModel):
     read_back: bool = False
     """The successful read of the path ending in this segment answered the value as a member's
     (an item read naming its entity by a value it holds)."""
+    array_element: bool = False
+    """A successful read of the path two segments above answered the value as a string element of
+    the array member the segment between names (a tag at /images/{id}/tags/{tag}, held in ``tags``)."""
     spells_identity_otherwise: bool = False
     """The value is no identity the application returned, but spells one otherwise: another letter
     case, without or with a final dot or dashes (``loose_spelling``)."""
@@ -142,6 +145,14 @@ def segment_read_back(ctx: SegmentContext, params: BaseModel) -> Outcome:
     if ctx.read_back:
         return Match({"value": ctx.value})
     return Miss("no read of its path answers it as a member")
+
+
+@predicate("segment_held_in_parent_array", context="segment")
+def segment_held_in_parent_array(ctx: SegmentContext, params: BaseModel) -> Outcome:
+    """The parent entity's read holds the value in the array member the segment before names."""
+    if ctx.array_element:
+        return Match({"value": ctx.value})
+    return Miss("no read of the parent path holds it in the array the segment before names")
 
 
 @predicate("segment_shares_sibling_identity_shape", context="segment")
