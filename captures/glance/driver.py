@@ -30,17 +30,8 @@ def identity(project, user):
             "X-Roles": "admin,member,reader"}
 
 
-class GlanceDriver(Driver):
-    """The kit's driver with Glance's identity headers on every call."""
-
-    def call(self, method, path, body=None, raw=None, params=None, expect=None, token=None, **kwargs):
-        headers = {**identity("demo", "alice"), **(kwargs.pop("headers", None) or {})}
-        return super().call(method, path, body=body, raw=raw, params=params, expect=expect,
-                            headers=headers, token=None, **kwargs)
-
-
 def make_driver(base, min_sleep, max_sleep, verbose):
-    return GlanceDriver(base, min_sleep, max_sleep, verbose)
+    return Driver(base, min_sleep, max_sleep, verbose, headers=identity("demo", "alice"))
 
 
 def capture(d):

@@ -21,10 +21,13 @@ class Driver:
     """``call`` answers ``(status, JSON or text)``; ``expect`` names the status the scenario needs."""
 
     def __init__(self, base: str, min_sleep: float, max_sleep: float, verbose: bool, *,
-                 token: str | None = None, scheme: str = "Bearer"):
+                 token: str | None = None, scheme: str = "Bearer", headers: dict[str, str] | None = None):
+        """``headers``: request headers every call sends (identity headers an application trusts
+        without a token); a call's own ``headers`` win."""
         self.c = httpx.Client(base_url=base, timeout=60.0)
         self.min_sleep, self.max_sleep, self.verbose = min_sleep, max_sleep, verbose
         self.token, self.scheme = token, scheme
+        self.headers = dict(headers or {})
         self.n = 0
         self.unexpected = 0
 
@@ -34,7 +37,7 @@ class Driver:
         Content-Type other than JSON for a ``raw`` body: a form, a JSON Patch)."""
         time.sleep(random.uniform(self.min_sleep, self.max_sleep))
         token = self.token if token is SEND_TOKEN else token
-        headers, content = dict(headers or {}), None
+        headers, content = {**self.headers, **(headers or {})}, None
         if token is not None:
             headers["Authorization"] = f"{self.scheme} {token}"
         if raw is not None or body is not None:
