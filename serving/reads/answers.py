@@ -37,6 +37,8 @@ class Answer:
     """A field every recording of the view carried that the rendered entity lacks (refuse)."""
     unheld: str | None = None
     """Why a member of a list's envelope cannot be rendered from the state (refuse)."""
+    unshown_field: str | None = None
+    """A field the entity holds that the item view's projection would drop unproven (refuse)."""
 
 
 def from_recording(recording: Recording, source: str = "replay") -> Answer:
@@ -63,9 +65,10 @@ def answer_item(view: ReadView, entity_type: EntityType, state: StateIndex, path
     base = view.base
     shown = project(sorted_fields(entity, view.sorted_arrays), view.shown_fields)
     body = with_item_members(render_into(base.body, view.locator or Locator(kind="root"), shown), view, raw_id)
+    records = collection.records.get(key, ())
     return Answer(base.status, base.content_type, state_headers(base.headers), body,
-                  missing_field=_lacking(entity, view.required_fields)
-                  or _lacking_unread(entity, collection.records.get(key, ()), view))
+                  missing_field=_lacking(entity, view.required_fields) or _lacking_unread(entity, records, view),
+                  unshown_field=_unshown_held(entity, records, view, collection))
 
 
 def _lacking_unread(entity: dict[str, Any], records: tuple[int, ...], view: ReadView) -> str | None:
@@ -77,6 +80,25 @@ def _lacking_unread(entity: dict[str, Any], records: tuple[int, ...], view: Read
     if not view.withheld_fields or not records or not set(records).isdisjoint(view.record_ordinals):
         return None
     return next((name for name in view.withheld_fields if name not in entity), None)
+
+
+def _unshown_held(entity: dict[str, Any], records: tuple[int, ...], view: ReadView,
+                  collection: HeldCollection) -> str | None:
+    """A field an entity only other reads showed (a list) holds, which no recording of this item
+    view carried and no entity this view did read holds either: the view's projection was learned
+    on other entities, so whether the item read shows that field is not known (a list of templates
+    showing one built-in template's ``properties``, where only custom templates were read by item).
+    A field some entity read by this view holds while its item reads left it out is proven dropped."""
+    if not view.shown_fields or not records or not set(records).isdisjoint(view.record_ordinals):
+        return None
+    shown = set(view.shown_fields)
+    unshown = [name for name in entity if name not in shown]
+    if not unshown:
+        return None
+    read_here = set(view.record_ordinals)
+    proven = {name for key, other in collection.entities.items()
+              if not read_here.isdisjoint(collection.records.get(key, ())) for name in unshown if name in other}
+    return next((name for name in unshown if name not in proven), None)
 
 
 def with_item_members(body: Any, view: ReadView, raw_id: str) -> Any:
