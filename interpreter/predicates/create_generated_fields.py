@@ -313,3 +313,35 @@ def create_text_keeps_opaque_token(ctx: CreateFieldContext, params: KeptTokenPar
     if not own:
         return Miss("keeps no encoded random value of its own")
     return Match({"token": own[0][:16] + "…", "length": len(own[0])})
+
+
+class DrawnValueParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_other_entities: int = Field(ge=1)
+    """Fewer entities may hold distinct values by chance (two or three seeded names)."""
+
+
+@predicate("create_field_is_drawn_value", context="create-field", params=DrawnValueParams)
+def create_field_is_drawn_value(ctx: CreateFieldContext, params: DrawnValueParams) -> Outcome:
+    """A number or text the call did not send, in a field where no two entities of the type hold one
+    value (a console port drawn from a pool, a name made with a counter such as ``Router-1``).
+
+    Every entity holds its own, so the application drew this one for this entity: answered as a
+    constant, every later create would get it again, a value the application never repeats. No
+    rule makes it, so the field stays unexplained.
+    """
+    value = ctx.value
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or value == "":
+        return Miss("not a number or a nonempty text")
+    if any(sent == value for sent in ctx.body.values()):
+        return Miss("the call sent it")
+    others = ctx.others_holding(ctx.type_entities)
+    if len(others) < params.min_other_entities:
+        return Miss(f"{len(others)} other entities hold the field, fewer than {params.min_other_entities}")
+    kind = type(value)
+    if any(type(other) is not kind for other in others):
+        return Miss("another entity holds a value of another kind")
+    if len({*others, value}) != len(others) + 1:
+        return Miss("two entities hold the same value")
+    return Match({"others": len(others)})
