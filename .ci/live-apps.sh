@@ -90,6 +90,10 @@
 #   Web API in ~10 s on every start, so no template database.
 #   OpenStack Glance 33.0.0 (with gunicorn 27.0.1; about 120 packages) ~7 min on a busy 2-core machine, 255 MB;
 #   start.sh runs `glance-manage db_sync` (SQLite, ~3 s) and seeds through the API in ~2 s.
+#   GNS3 server 2.2.61 (the newest 2.2; aiohttp) ~3 min on a busy 2-core machine, 99 MB, with Debian
+#   bookworm's qemu-system-x86 and qemu-utils .debs (fetched with apt-get download and unpacked with
+#   dpkg -x into the venv's qemu/: nothing installed system-wide, never run: QEMU nodes are only made)
+#   ~15 s, 50 MB; start.sh starts it and seeds through the REST API in ~10 s.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -165,6 +169,8 @@ REVIEWBOARD_VERSION=7.0.6
 REVIEWBOARD_GUNICORN_VERSION=27.0.1
 ARA_VERSION=1.8.0
 ARA_GUNICORN_VERSION=27.0.1
+GNS3_VERSION=2.2.61
+GNS3_QEMU_DEB_VERSION=1:7.2+dfsg-7+deb12u18+b3
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -229,6 +235,7 @@ GNOCCHI_VENV="$CACHE/venv-gnocchi"
 ALERTA_VENV="$CACHE/venv-alerta"
 REVIEWBOARD_VENV="$CACHE/venv-reviewboard"
 ARA_VENV="$CACHE/venv-ara"
+GNS3_VENV="$CACHE/venv-gns3"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -565,6 +572,25 @@ unpack_deb() {  # package deb_version dir: the package's .deb unpacked under dir
     rm -rf "$download"
 }
 
+unpack_debs() {  # dir package=version...: the packages' .debs unpacked into one tree under dir
+    # As unpack_deb, for an application that needs several packages (and nothing installed system-wide).
+    local dir="$1" debs deb
+    shift
+    command -v apt-get >/dev/null && command -v dpkg >/dev/null \
+        || { say "apt-get and dpkg not found: a Debian bookworm system is needed" >&2; return 1; }
+    debs="$(mktemp -d)"
+    if ! (cd "$debs" && apt-get download -q "$@" >/dev/null 2>&1); then
+        apt-get update -q >/dev/null
+        (cd "$debs" && apt-get download -q "$@" 2>&1 | { grep -v '^W: Download is performed unsandboxed' || true; })
+    fi
+    [ "$(ls "$debs"/*.deb 2>/dev/null | wc -l)" = "$#" ] \
+        || { say "apt-get download did not fetch the $# packages" >&2; rm -rf "$debs"; return 1; }
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    for deb in "$debs"/*.deb; do dpkg -x "$deb" "$dir"; done
+    rm -rf "$debs"
+}
+
 install_alertmanager() {  # captures/alertmanager/start.sh runs the unpacked binary
     if [ "$(installed_alertmanager_version)" = "$ALERTMANAGER_VERSION" ]; then
         say "alertmanager $ALERTMANAGER_VERSION already in $ALERTMANAGER_DIR"; return
@@ -610,28 +636,30 @@ install_icinga2() {
     if [ "$(installed_icinga2_version)" = "$ICINGA2_VERSION" ]; then
         say "icinga2 $ICINGA2_VERSION already in $ICINGA2_DIR"; return
     fi
-    command -v apt-get >/dev/null && command -v dpkg >/dev/null \
-        || { say "apt-get and dpkg not found: Icinga 2 comes from Debian bookworm packages" >&2; return 1; }
-    local debs packages=("icinga2-bin=$ICINGA2_DEB_VERSION" "icinga2-common=$ICINGA2_DEB_VERSION") library
+    local packages=("icinga2-bin=$ICINGA2_DEB_VERSION" "icinga2-common=$ICINGA2_DEB_VERSION") library
     for library in coroutine context thread; do
         packages+=("libboost-${library}1.74.0=$ICINGA2_BOOST_DEB_VERSION")
     done
-    debs="$(mktemp -d)"
     say "apt-get download icinga2-bin=$ICINGA2_DEB_VERSION, icinga2-common and three Boost libraries, dpkg -x into $ICINGA2_DIR"
-    if ! (cd "$debs" && apt-get download -q "${packages[@]}" >/dev/null 2>&1); then
-        apt-get update -q >/dev/null
-        (cd "$debs" && apt-get download -q "${packages[@]}" 2>&1 | { grep -v '^W: Download is performed unsandboxed' || true; })
-    fi
-    [ "$(ls "$debs"/*.deb 2>/dev/null | wc -l)" = "${#packages[@]}" ] \
-        || { say "apt-get download did not fetch the ${#packages[@]} packages" >&2; rm -rf "$debs"; return 1; }
-    rm -rf "$ICINGA2_DIR"
-    mkdir -p "$ICINGA2_DIR"
-    for deb in "$debs"/*.deb; do dpkg -x "$deb" "$ICINGA2_DIR"; done
-    rm -rf "$debs"
+    unpack_debs "$ICINGA2_DIR" "${packages[@]}" || return 1
     local missing
     missing="$(LD_LIBRARY_PATH="$ICINGA2_DIR/usr/lib/x86_64-linux-gnu" ldd "$ICINGA2_DIR/usr/lib/x86_64-linux-gnu/icinga2/sbin/icinga2" | grep 'not found' || true)"
     [ -z "$missing" ] || { say "icinga2 lacks shared libraries (apt-get install them): $missing" >&2; return 1; }
     command -v openssl >/dev/null || say "openssl not found: captures/icinga2/start.sh makes its certificates with it" >&2
+}
+
+install_gns3() {
+    # QEMU nodes are the only ones the GNS3 server makes without a helper binary it cannot find here
+    # (Dynamips, uBridge, VPCS 0.6.1): it needs qemu-system-x86_64 and qemu-img to exist, and never
+    # runs them in the capture (no node is started). captures/gns3/start.sh links them from $GNS3_VENV/qemu.
+    install_venv_package "$GNS3_VENV" gns3-server "$GNS3_VERSION" || return 1
+    local qemu="$GNS3_VENV/qemu" mark="$GNS3_VENV/qemu/installed-version"
+    if [ "$(cat "$mark" 2>/dev/null)" = "$GNS3_QEMU_DEB_VERSION" ]; then
+        say "qemu $GNS3_QEMU_DEB_VERSION already in $qemu"; return
+    fi
+    say "apt-get download qemu-system-x86 and qemu-utils $GNS3_QEMU_DEB_VERSION, dpkg -x into $qemu"
+    unpack_debs "$qemu" "qemu-system-x86=$GNS3_QEMU_DEB_VERSION" "qemu-utils=$GNS3_QEMU_DEB_VERSION" || return 1
+    echo "$GNS3_QEMU_DEB_VERSION" >"$mark"
 }
 
 install_nocodb() {
@@ -1025,6 +1053,7 @@ install_python_group_a() {
     # (ARA's own WSGI application, Host fixed); 3 min 20 s cold on the busy machine, 131 MB.
     step install_venv_package "$ARA_VENV" ara "$ARA_VERSION" "ara[server]==$ARA_VERSION" \
         "gunicorn==$ARA_GUNICORN_VERSION"
+    step install_gns3
     group_outcome
 }
 
@@ -1120,6 +1149,7 @@ status() {
     say "alerta:      $(installed_pip_version "$ALERTA_VENV" alerta-server) ($ALERTA_VENV)"
     say "reviewboard: $(installed_pip_version "$REVIEWBOARD_VENV" ReviewBoard) ($REVIEWBOARD_VENV)"
     say "ara: $(installed_pip_version "$ARA_VENV" ara) ($ARA_VENV)"
+    say "gns3:        $(installed_pip_version "$GNS3_VENV" gns3-server) ($GNS3_VENV, qemu $(cat "$GNS3_VENV/qemu/installed-version" 2>/dev/null || echo 'not unpacked'))"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
