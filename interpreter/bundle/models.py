@@ -807,10 +807,21 @@ class ResponseRule(_Model):
     text: str | None = None
     carries_entity: bool = False
     locator: Locator | None = None
+    omitted: tuple[str, ...] = ()
+    """Members of the entity the recorded answer left out (``write-answer-omissions``: a delete
+    answering its entity without the relations or links its reads show): rendered without them.
+    Written only when set."""
     split: SplitAnswer | None = None
     location: LocationRule | None = None
     report: AnswerReport | None = None
     """The answer reports on the call about the entity (its identity among its fields)."""
+
+    @model_serializer(mode="wrap")
+    def _without_empty_omitted(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        data = handler(self)
+        if not self.omitted and isinstance(data, dict):
+            data.pop("omitted", None)
+        return data
 
 
 class CreateKey(_Model):

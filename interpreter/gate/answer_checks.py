@@ -46,7 +46,8 @@ def _short(value: object) -> str:
 def check_entity_answer_members(plan: WritePlan, record: Record, result: WriteResult, findings: PlanFindings) -> None:
     """Contradict a plan whose answer carries the written entity where serving's rendering of
     ``record``'s call shows members the recorded answer left out: the application answers a
-    projection the plan does not know, so serving would answer members the application does not."""
+    projection the plan does not know, so serving would answer members the application does not;
+    or where the recorded answer shows a member the plan leaves out (``omitted``)."""
     response = plan.response
     if response is None or response.split is not None or not response.carries_entity or not record.response.is_json:
         return
@@ -55,13 +56,17 @@ def check_entity_answer_members(plan: WritePlan, record: Record, result: WriteRe
     if not isinstance(recorded, dict) or not isinstance(rendered, dict):
         return
     extra = sorted(set(rendered) - set(recorded))
-    if not extra:
+    # a member the plan leaves out (write-answer-omissions) that this answer showed after all
+    shown = sorted(set(recorded) & set(response.omitted))
+    if not extra and not shown:
         return
     if findings.contradicted_by is None:
         findings.contradicted_by = record.ordinal
-    findings.notes.append(GateNote(record.ordinal, (
-        f"serving would answer members {', '.join(extra)} the application's answer left out"),
-        kind="contradiction", location="interpreter/gate/answer_checks.py:check_entity_answer_members", evidence={"members": extra}))
+    why = (f"serving would answer members {', '.join(extra)} the application's answer left out" if extra else
+           f"serving would leave out members {', '.join(shown)} the application's answer showed")
+    findings.notes.append(GateNote(record.ordinal, why, kind="contradiction",
+                                   location="interpreter/gate/answer_checks.py:check_entity_answer_members",
+                                   evidence={"members": extra or shown}))
 
 
 def check_report_answer(plan: WritePlan, record: Record, result: WriteResult, findings: PlanFindings) -> None:

@@ -27,7 +27,7 @@ from .context import PlanContext, note
 from .copies import copied_entity
 from .create_plan import create_plan
 from .either_key_use import with_either_key_use
-from .delete_answers import held_ids_named
+from .delete_answers import held_ids_named, omitted_members
 from .distinct_values import with_distinct_members
 from .document_plan import document_plan
 from .exemplar import admit_body, exemplar_of
@@ -177,7 +177,10 @@ def _delete_plan(entity_type: EntityType | None, exemplar: Record, base: dict[st
         if report is not None:  # a report on the call naming the entity, not the entity
             base["response"] = base["response"].model_copy(update={"report": report})
         elif entity is not None:
-            base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})
+            omitted = omitted_members(base["tool"], entity_type, key, exemplar, entity, ctx, events) \
+                if ctx is not None else ()
+            base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator,
+                                                                   "omitted": omitted})
         elif ctx is not None:
             named = held_ids_named(exemplar.response.json_value, ctx.view, key,
                                    int(ctx.ruleset.setting("plans", "delete_answer_held_id_min_length")))

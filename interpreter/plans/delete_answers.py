@@ -1,4 +1,5 @@
-"""Whether a delete's recorded answer can be given for any entity (seeds: "Deletes").
+"""Whether a delete's recorded answer can be given for any entity (seeds: "Deletes"), and which
+members of its entity it leaves out.
 
 A delete answers with its exemplar's response. An answer naming other entities the state holds
 (a room delete answering ``{"kicked_users": ["@alice:example.org", ...]}``, the members it found)
@@ -11,7 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import strings_in
-from capenv.interpreter.bundle.models import ViewResult
+from capenv.interpreter.bundle.models import EntityType, ViewResult
+from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.predicates.answer_omissions import AnswerOmissionContext
+from capenv.interpreter.rules_engine import TraceEvent, evaluate
+
+OMISSIONS = "write-answer-omissions"
 
 
 def held_ids_named(answer: Any, view: ViewResult, own_id: Any, min_length: int) -> list[tuple[str, str]]:
@@ -28,3 +34,21 @@ def held_ids_named(answer: Any, view: ViewResult, own_id: Any, min_length: int) 
         if text in held and (held[text], text) not in named:
             named.append((held[text], text))
     return named
+
+
+def omitted_members(tool: str, entity_type: EntityType, key: str, exemplar: Record, answered: dict[str, Any],
+                    ctx: Any, events: list[TraceEvent]) -> tuple[str, ...]:
+    """The members of the entity held just before the exemplar's call that its answer left out,
+    when ``write-answer-omissions`` says the answer is the entity without them (relations or links
+    the application loads for reads only); serving then renders the answer without them."""
+    if OMISSIONS not in ctx.ruleset.tables:
+        return ()
+    # its latest item read shows every member the type's reads hold (a list may show fewer)
+    held = ctx.timeline.before(entity_type.name, key, exemplar.ordinal, via=("item",))
+    members = list(held.value) if held is not None and isinstance(held.value, dict) else []
+    context = AnswerOmissionContext(answered=list(answered), held=members)
+    decision = evaluate(ctx.ruleset, OMISSIONS, context, subject=f"{tool} answer")
+    events.extend(decision.events)
+    if not decision.yields.get("omits"):
+        return ()
+    return tuple(decision.evidence.get("left_out") or ())

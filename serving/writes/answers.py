@@ -23,7 +23,8 @@ def render_answer(plan: WritePlan, entity: dict[str, Any] | None) -> tuple[Any, 
     if response is None:
         return None, True, None
     if response.carries_entity and entity is not None:
-        return place(response.body, response.locator or Locator(kind="root"), dict(entity)), True, None
+        shown = {name: value for name, value in entity.items() if name not in response.omitted}
+        return place(response.body, response.locator or Locator(kind="root"), shown), True, None
     if response.report is not None and entity is not None:
         return render_report(response.body, response.report, entity), True, None
     return copy.deepcopy(response.body), response.is_json, response.text

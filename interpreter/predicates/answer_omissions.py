@@ -1,0 +1,47 @@
+"""Predicates on a delete's answer that shows its entity without some members the entity held.
+
+Context ``answer-omission``: the members of the entity a delete's exemplar answered (located by its
+identity) and the members its latest item read before the call showed.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+
+@context_model("answer-omission")
+class AnswerOmissionContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    answered: list[str]
+    """The members of the entity the answer shows."""
+    held: list[str]
+    """The members the entity's latest item read before the call showed; empty when none did."""
+
+
+class LeavesOutParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_shown: int = Field(ge=1)
+    """How many members the entity held the answer must show besides those it leaves out."""
+
+
+@predicate("answer_leaves_out_held", context="answer-omission", params=LeavesOutParams)
+def answer_leaves_out_held(ctx: AnswerOmissionContext, params: LeavesOutParams) -> Outcome:
+    """The answer shows only members the entity held, at least ``min_shown`` of them, and leaves
+    out one or more others it held."""
+    if not ctx.held:
+        return Miss("no item read showed the entity before the call")
+    held = set(ctx.held)
+    foreign = sorted(set(ctx.answered) - held)
+    if foreign:
+        return Miss(f"the answer shows {', '.join(foreign)}, which the entity did not hold")
+    shown = [name for name in ctx.answered if name in held]
+    if len(shown) < params.min_shown:
+        return Miss(f"the answer shows {len(shown)} of the entity's members, fewer than {params.min_shown}")
+    left_out = sorted(held - set(ctx.answered))
+    if not left_out:
+        return Miss("the answer shows every member the entity held")
+    return Match({"left_out": left_out, "shown": len(shown)})
