@@ -19,10 +19,9 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.bundle.schema_precheck import compile_precheck
 from capenv.serving.read_call import CallRefused, json_kind_of
 from capenv.serving.writes.stored_text import class_held, refusal
-
-from .schema_precheck import compile_precheck
 
 SCHEMA_CANNOT_SAY = ("Beyond the schema, a call is refused only for: an entity the state does not hold (or already "
                      "holds under the identity a create would give), a value another held entity has in a member "

@@ -216,9 +216,9 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts
     if plan.min_members and sum(1 for name in body if name in rules) < plan.min_members:
         raise WriteRefusal(f"send at least {plan.min_members} of: {', '.join(_accepted(rules))}")
     if plan.unproven_values:
-        check_unproven_values(plan, body)
+        check_unproven_values(plan, body, parts.accepting if parts is not None else None)
     if plan.unproven_text:
-        check_stored_text(plan, body)
+        check_stored_text(plan, body, parts.text_classes if parts is not None else None)
 
 
 def _accepted(rules: dict[str, Any]) -> list[str]:

@@ -20,6 +20,8 @@ from capenv.serving.ops.apply import CompiledRule, ordered_rules
 
 from .answers import AnswerParts, answer_parts, covered_fields
 from .calls import WriteEnv
+from .sent_values import Accepting, compile_accepting
+from .stored_text import TextClasses, compile_classes
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,11 @@ class PlanParts:
     then the write works it out where it is used, as before, and meets any error there."""
     collection_segments: list[str] | None
     """The segments of the plan type's collection template (None: the plan names no served type)."""
+    accepting: Accepting | None
+    """The plan's unproven values with their keywords compiled (``sent_values.compile_accepting``)."""
+    text_classes: TextClasses | None
+    """The text classes the plan refuses, one search per member (``stored_text.compile_classes``);
+    either is None when it did not compile: the check then runs as before."""
 
 
 def plan_parts(env: WriteEnv, plan: WritePlan) -> PlanParts:
@@ -69,7 +76,9 @@ def _parts(env: WriteEnv, plan: WritePlan) -> PlanParts:
         rules=_compiled_rules(plan),
         answer=_ahead(answer_parts, plan),
         covers=_ahead(covered_fields, plan),
-        collection_segments=split_path(entity_type.collection_template) if entity_type is not None else None)
+        collection_segments=split_path(entity_type.collection_template) if entity_type is not None else None,
+        accepting=_ahead(compile_accepting, plan),
+        text_classes=_ahead(compile_classes, plan))
 
 
 def _compiled_rules(plan: WritePlan) -> tuple[CompiledRule, ...] | None:

@@ -15,7 +15,8 @@ import orjson
 from jsonschema import Draft202012Validator
 
 from capenv.interpreter.bundle.jsonvalue import dumps
-from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.models import UnprovenValue, WritePlan
+from capenv.interpreter.bundle.schema_precheck import Check, compile_precheck
 
 from .calls import WriteRefusal
 
@@ -46,10 +47,30 @@ def keeps_to(keywords: dict[str, Any], value: Any) -> bool:
     return _validator(dumps(keywords, sort_keys=True)).is_valid(plain)
 
 
-def check_unproven_values(plan: WritePlan, body: dict[str, Any]) -> None:
-    """Refuse the call when a member's value lacks a shape every recorded value of it kept to."""
-    for unproven in plan.unproven_values:
-        if unproven.member in body and not keeps_to(unproven.schema_keywords, body[unproven.member]):
+Accepting = tuple[tuple[UnprovenValue, Check | None], ...]
+"""Each of a plan's unproven values with its keywords compiled (``compile_accepting``)."""
+
+
+def compile_accepting(plan: WritePlan) -> Accepting:
+    """Each unproven value's keywords compiled to plain Python (``schema_precheck``), made once
+    per plan (``plans.PlanParts``): it only ever accepts what the validator accepts, so a value it
+    accepts needs no validator, and any other goes to ``keeps_to`` as before. A served create of
+    json-server's posts spent ~50 µs on three validations (``{"minimum": 0}``, ...); a keyword the
+    precheck does not compile leaves its value to the validator (None)."""
+    return tuple((unproven, compile_precheck(unproven.schema_keywords)) for unproven in plan.unproven_values)
+
+
+def check_unproven_values(plan: WritePlan, body: dict[str, Any], accepting: Accepting | None = None) -> None:
+    """Refuse the call when a member's value lacks a shape every recorded value of it kept to
+    (``accepting``: the plan's ``compile_accepting``)."""
+    checks = accepting if accepting is not None else tuple((u, None) for u in plan.unproven_values)
+    for unproven, accepts in checks:
+        if unproven.member not in body:
+            continue
+        value = body[unproven.member]
+        if accepts is not None and accepts(value):
+            continue
+        if not keeps_to(unproven.schema_keywords, value):
             shown = dumps(body[unproven.member]).decode()
             shown = shown if len(shown) <= 60 else shown[:57] + "..."
             raise WriteRefusal(f"member {unproven.member!r} is {shown}: the recorded calls sent it only as "

@@ -1,9 +1,10 @@
 """The compiled precheck of a tool's input schema only ever accepts what jsonschema accepts
-(``catalog/schema_precheck``): whatever it says yes to, the Draft 2020-12 validator says yes to,
+(``bundle/schema_precheck``): whatever it says yes to, the Draft 2020-12 validator says yes to,
 and the usual calls of every tool take it (else the fast path would never run)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from capenv.interpreter.bundle.io import read_bundle
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
 from capenv.serving.catalog.argument_schema import ArgumentSchema, _plain
-from capenv.serving.catalog.schema_precheck import compile_precheck
+from capenv.interpreter.bundle.schema_precheck import compile_precheck
 from capenv.serving.read_call import CallRefused
 from capenv.serving.runtime import EnvironmentRuntime
 
@@ -115,8 +116,21 @@ def test_what_it_leaves_to_jsonschema(schema: dict, value: Any) -> None:
 def test_bounds_and_kept_apart_keywords_compile_and_only_accept() -> None:
     """``minimum``/``maximum`` and ``allOf`` (write-sent-values publishes them) compile: a value
     within accepted, one outside or a float left to jsonschema."""
-    from capenv.serving.catalog.schema_precheck import compile_precheck
+    from capenv.interpreter.bundle.schema_precheck import compile_precheck
 
     check = compile_precheck({"type": "array", "items": {"minimum": 0}, "allOf": [{"items": {"type": ["integer"]}}]})
     assert check is not None
     assert check([0, 3]) and not check([-1]) and not check(["1"]) and not check([1.5])
+
+
+@pytest.mark.parametrize("patterns", [
+    ["[<>&]", "^\\s|\\s$", "^$", "[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f]", "[\\r\\n]", "^.{51,}$"],  # write-stored-text's
+    ["(a)\\1", "b"],          # a back reference: its group would be numbered otherwise in an alternation
+    ["(?i)abc", "x"],         # a global flag, refused inside an alternation: searched one by one
+    ["^a$"], [],
+])
+@pytest.mark.parametrize("text", ["", " ", "a", "aa", "ABC", "x&y", "two\nlines", "b" * 60, "plain text"])
+def test_any_pattern_finds_what_one_search_per_pattern_finds(patterns: list[str], text: str) -> None:
+    from capenv.interpreter.bundle.schema_precheck import any_pattern
+
+    assert any_pattern(patterns)(text) == any(re.search(p, text) is not None for p in patterns)

@@ -18,7 +18,8 @@ from support.served_calls import call_tool, send_json
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport import data_client
-from capenv.serving.writes.sent_values import keeps_to
+from capenv.serving.writes.calls import WriteRefusal
+from capenv.serving.writes.sent_values import Accepting, check_unproven_values, compile_accepting, keeps_to
 
 SEED = [{"id": 1, "name": "cpu", "limit": 4, "tags": ["hot"], "owner": "ada@example.org"}]
 
@@ -160,3 +161,26 @@ def test_a_value_is_judged_as_plain_json_whatever_its_size(value, kept: bool) ->
     keywords = {"anyOf": [{"type": "number", "minimum": 0},
                           {"type": "array", "items": {"type": "number", "minimum": 0}}]}
     assert keeps_to(keywords, value) is kept
+
+
+@pytest.mark.parametrize("member, value", [
+    ("limit", 0), ("limit", 7), ("limit", -1), ("limit", JsonNumber("2.5")), ("limit", JsonNumber("-0.5")),
+    ("limit", "3"), ("tags", []), ("tags", ["x", "y"]), ("tags", [1]), ("tags", ["x", None]), ("tags", list("abcdef")),
+    ("tags", {"a": 1}), ("owner", "kj@example.org"), ("owner", "kj@example"), ("owner", 5), ("name", "no check"),
+])
+def test_the_compiled_checks_refuse_exactly_what_the_validator_refuses(shaped, member, value) -> None:
+    """A plan's unproven values compiled once (``compile_accepting``, what served writes run) let
+    through and refuse the same values, in the same words, as the validator alone."""
+    made = plan(shaped, "POST", "/limits")
+    accepting = compile_accepting(made)
+    assert all(check is not None for _, check in accepting)  # each compiles: the fast path is taken
+    body = {"name": "io", "limit": 2, "tags": ["x"], "owner": "kj@example.org", member: value}
+
+    def refusal(compiled: Accepting | None) -> str | None:
+        try:
+            check_unproven_values(made, body, compiled)
+        except WriteRefusal as refused:
+            return str(refused)
+        return None
+
+    assert refusal(accepting) == refusal(None)

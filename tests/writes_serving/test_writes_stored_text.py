@@ -15,6 +15,8 @@ from support.served_calls import send_json
 
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport import data_client
+from capenv.serving.writes.calls import WriteRefusal
+from capenv.serving.writes.stored_text import TextClasses, check_stored_text, compile_classes
 
 TAGS = [{"id": 1, "name": "php", "description": "The language"}, {"id": 2, "name": "sql", "description": "Queries"}]
 
@@ -115,7 +117,7 @@ def test_the_input_schema_refuses_each_class_itself_and_names_it(plain) -> None:
 
 
 def test_the_precheck_accepts_only_text_outside_every_class() -> None:
-    from capenv.serving.catalog.schema_precheck import compile_precheck
+    from capenv.interpreter.bundle.schema_precheck import compile_precheck
 
     check = compile_precheck({"type": ["string", "null"],
                               "not": {"type": "string", "anyOf": [{"pattern": "[<>&]", "description": "markup"},
@@ -123,3 +125,22 @@ def test_the_precheck_accepts_only_text_outside_every_class() -> None:
     assert check is not None
     assert check("plain") and check(None) and not check("a & b") and not check("") and not check(3)
     assert compile_precheck({"type": "string", "not": {"type": "integer"}}) is None  # left to jsonschema
+
+
+@pytest.mark.parametrize("name", ["Rock and Roll", "Rock & Roll", " x", "x ", "", "bell\u0007", "two\nlines",
+                                  "x" * 50, "x" * 51, "<b>\n", 5, None])
+def test_the_compiled_classes_refuse_exactly_what_each_class_refuses(plain, name) -> None:
+    """The plan's text classes searched as one pattern per member (``compile_classes``, what served
+    writes run) refuse the same text, naming the same first class, as the classes one by one."""
+    update = plan(plain, "PATCH", "/tags/{tag_id}")
+    classes = compile_classes(update)
+    assert [member for member, _ in classes] == sorted({u.member for u in update.unproven_text})
+
+    def refusal(compiled: TextClasses | None) -> str | None:
+        try:
+            check_stored_text(update, {"name": name}, compiled)
+        except WriteRefusal as refused:
+            return str(refused)
+        return None
+
+    assert refusal(classes) == refusal(None)

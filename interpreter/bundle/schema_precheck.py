@@ -1,4 +1,6 @@
-"""A published input schema compiled to plain Python, run before ``jsonschema`` on every call.
+"""A published input schema compiled to plain Python, run before ``jsonschema`` on every call
+(serving's argument check, and the write checks of ``WritePlan.unproven_values``, whose keywords
+the schema publishes).
 
 It only ever *accepts*: when it says yes, the Draft 2020-12 validator would say yes too, so
 the call goes on without walking the validator (~50 µs a served create). When it says no, or
@@ -154,11 +156,30 @@ def _not_matching(refused: Any) -> Check:
                                             for o in options):
         raise NotCompiled("not")
     try:
-        compiled = [re.compile(o["pattern"]) for o in options]
+        held = any_pattern([o["pattern"] for o in options])
     except (re.error, TypeError):
         raise NotCompiled("not: a pattern Python cannot compile") from None
     return lambda value: type(value) is not str and type(value) in _PLAIN or \
-        type(value) is str and not any(c.search(value) for c in compiled)
+        type(value) is str and not held(value)
+
+
+def any_pattern(patterns: list[str]) -> Callable[[str], bool]:
+    """Whether ``re.search`` finds any of ``patterns`` in a text: one search of their alternation
+    when that is the same question (no pattern holds a group, so none refers back to one, and no
+    global flag sits inside it, which Python refuses), else one search per pattern. Raises
+    ``re.error`` for a pattern Python cannot compile."""
+    compiled = [re.compile(pattern) for pattern in patterns]
+    if not compiled:
+        return lambda text: False
+    if len(compiled) > 1 and not any(c.groups for c in compiled):
+        try:
+            either = re.compile("|".join(f"(?:{pattern})" for pattern in patterns))
+        except re.error:  # a global flag, valid alone, refused inside the alternation
+            either = None
+        if either is not None:
+            search = either.search
+            return lambda text: search(text) is not None
+    return lambda text: any(c.search(text) for c in compiled)
 
 
 def _items(item: Check) -> Check:
