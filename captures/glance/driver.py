@@ -113,6 +113,7 @@ def capture(d):
     call("POST", "/v2/images", {"name": 7}, expect=400)
     call("POST", "/v2/images", raw="{not json", expect=400)
     get("/v2/images", name="same-id")
+    get(f"/v2/images/{shared_tools}/members/qa")  # the seeded member, read before any write
 
     # ---- d. an image's life: create, JSON Patch updates, tags, data, actions, delete
     debian = fixed("image", "debian-12")

@@ -14,7 +14,8 @@ Project `demo` (user alice, roles admin, member, reader):
 - images: cirros (public, raw/bare, 16 bytes uploaded: active, tags cirros and test, os_distro
   cirros), ubuntu-jammy (public, qcow2/bare, queued, tags ubuntu and lts, os_distro ubuntu,
   min_disk 10, min_ram 512), build-cache (private, raw/bare, queued, purpose=ci, protected),
-  shared-tools (shared, raw/bare, 8 bytes uploaded: active, tag tools);
+  shared-tools (shared, raw/bare, 8 bytes uploaded: active, tag tools; shared with project qa,
+  its member status pending);
 - metadefs: namespace OS::Demo::Compute (public; property cpu_policy, an enum; object
   Accelerator with property count; tags fast and ssd), namespace OS::Demo::Storage (private, no
   members).
@@ -66,7 +67,9 @@ def main(base, db):
     image("ubuntu-jammy", {"disk_format": "qcow2", "visibility": "public", "tags": ["ubuntu", "lts"],
                            "os_distro": "ubuntu", "min_disk": 10, "min_ram": 512})
     image("build-cache", {"disk_format": "raw", "visibility": "private", "purpose": "ci", "protected": True})
-    image("shared-tools", {"disk_format": "raw", "visibility": "shared", "tags": ["tools"]}, b"tools-v1")
+    shared_tools = image("shared-tools", {"disk_format": "raw", "visibility": "shared", "tags": ["tools"]},
+                         b"tools-v1")
+    call(base, "POST", f"/v2/images/{shared_tools}/members", {"member": "qa"})
     image("ops-backup", {"disk_format": "raw", "visibility": "private"}, project="ops", user="carol")
     got = call(base, "GET", "/v2/images/" + fixed("image", "cirros"))
     if got.get("status") != "active":

@@ -83,6 +83,10 @@ class SlugParams(BaseModel):
 
     kept: str
     """The characters a slug keeps, as a regular-expression class body (``a-z0-9``)."""
+    min_copy_length: int = Field(default=1, ge=1)
+    """A sent value that is its own slug shows a copy as well as a slug: below this length it is no
+    evidence of either (a short word recurs by chance, and a copy under another name this short is
+    not taken either)."""
 
 
 @predicate("create_field_slugs_member", context="create-field", params=SlugParams)
@@ -92,6 +96,9 @@ def create_field_slugs_member(ctx: CreateFieldContext, params: SlugParams) -> Ou
         return Miss("not a non-empty string")
     for member, sent in ctx.body.items():
         if isinstance(sent, str) and slugify(sent, params.kept) == ctx.value:
+            if sent == ctx.value and len(sent) < params.min_copy_length:
+                return Miss(f"{member!r} sent {sent!r}, already its own slug and {len(sent)} characters, fewer than "
+                            f"{params.min_copy_length}: a copy or a slug alike, and too short to show either")
             return Match({"member": member, "op_params": {"member": member}})
     return Miss("the slug of no body string member")
 
