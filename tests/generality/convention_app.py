@@ -184,6 +184,8 @@ class ConventionApp:
             return "action", f"{kind}/{key}"
         if self.c.comments and len(parts) == 3 and parts[0] == "notes" and parts[2] == "comments":
             return "comments", parts[1]
+        if self.c.slug_path and len(parts) == 3 and parts[1] == self.c.slug_path and parts[0] in self.kinds:
+            return "slug", f"{parts[0]}/{parts[2]}"
         if parts[0] not in self.kinds or len(parts) > 2:
             return None
         return parts[0], (parts[1] if len(parts) == 2 else None)
@@ -256,6 +258,8 @@ class ConventionApp:
             return extras.nested_comments(self, request.method, note, comment or None, body)
         if kind == "action":
             return extras.archive(self, request.method, *str(key).split("/", 1))
+        if kind == "slug":
+            return more.read_by_slug(self, request.method, *str(key).split("/", 1))
         rows = self.kinds[kind]
         if key is None and request.method == "GET":
             listed = more.listed(self, list(rows.values()))
@@ -294,7 +298,7 @@ class ConventionApp:
         if key is None:
             return self._json(405, {"detail": "Method Not Allowed"})
         entity = rows.get(key)
-        if entity is None and request.method == "GET":
+        if entity is None and request.method == "GET" and not self.c.slug_path:
             entity = more.by_slug(self, kind, str(key))
         if more.is_deleted(self, entity) and request.method != "GET":
             entity = None  # a soft-deleted entity is read, never written
@@ -329,7 +333,10 @@ class ConventionApp:
                 members = extras.masked(self, members, query)
                 if isinstance(members, Observed):
                     return members
-            constant = CONSTANT | {self.c.key_member}
+            renamed = more.renamed(self, kind, key, members)
+            if isinstance(renamed, Observed):
+                return renamed
+            constant = (CONSTANT - renamed) | {self.c.key_member}
             kept = {k: v for k, v in entity.items() if k in constant}
             token = shapes.NAMES[self.c.names].get(self.c.concurrency)  # a token sent under another name
             changed = {k: v for k, v in members.items() if k not in constant and k != token}

@@ -86,6 +86,26 @@ def by_slug(app: ConventionApp, kind: str, key: str) -> dict[str, Any] | None:
     return next((row for row in app.kinds[kind].values() if row.get("slug") == key), None)
 
 
+def read_by_slug(app: ConventionApp, method: str, kind: str, key: str) -> Observed:
+    """A read at the slug's own path (``slug_path``): the note holding it, else the absence."""
+    if method != "GET":
+        return app._json(405, {"detail": "Method Not Allowed"})
+    entity = by_slug(app, kind, key)
+    return app._absent() if entity is None else app._item(kind, entity)
+
+
+def renamed(app: ConventionApp, kind: str, key: Any, members: dict[str, Any]) -> set[str] | Observed:
+    """``{"slug"}`` when an update renames the slug (``slug_renames``), a 409 when another note
+    holds the new one, else nothing."""
+    if not (app.c.slug_renames and app.c.slugs and "slug" in members):
+        return set()
+    if not isinstance(members["slug"], str) or not members["slug"]:
+        return extras.invalid(app, "slug must be a non-empty string")
+    if any(row.get("slug") == members["slug"] for k, row in app.kinds[kind].items() if k != key):
+        return app._json(409, {"detail": f"slug {members['slug']} is taken"})
+    return {"slug"}
+
+
 # --- soft deletes ------------------------------------------------------------------------------
 def is_deleted(app: ConventionApp, entity: dict[str, Any] | None) -> bool:
     return bool(app.c.soft_delete and entity is not None and entity.get("deleted_at") is not None)

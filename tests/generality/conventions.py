@@ -125,6 +125,12 @@ class Conventions:
     slug_reads: bool = False
     """With ``slugs``: a slug already held takes ``-2`` (``-3``, …), and an item is read at its slug
     as well as at its id (``/notes/buy-milk`` beside ``/notes/1``)."""
+    slug_path: str = ""
+    """With ``slug_reads``: the literal segment of a path of the slug's own, reads by slug going there
+    (``slug``: ``/notes/slug/buy-milk``, ``by-name``: ``/notes/by-name/buy-milk``) instead of the item path."""
+    slug_renames: bool = False
+    """With ``slugs``: an update sending ``slug`` renames the note's slug (409 when another note holds it);
+    the session renames one and reads it at the new slug and the old."""
     soft_delete: bool = False
     """A delete sets the entity's ``deleted_at`` (``null`` until then): lists leave it out, its item
     read still answers it, an update or another delete of it answers the absence."""
@@ -141,6 +147,13 @@ class Conventions:
         key = key if str(key).startswith("{") else quote(str(key), safe="")  # a probe's {saved} name stays whole
         word = kind[:-1] if self.item_singular and kind.endswith("s") else kind
         return f"{self.prefix}{'/items' if self.generic_segment else ''}/{word}/{key}" + self.ending
+
+    def by_slug(self, kind: str, slug: str) -> str:
+        """Where a note is read by its slug: the item path, or the slug's own path."""
+        if not self.slug_path:
+            return self.item(kind, slug)
+        return self.collection(kind)[: len(self.collection(kind)) - len(self.ending)] \
+            + f"/{self.slug_path}/{quote(slug, safe='')}" + self.ending
 
     def under(self, kind: str, key: Any, tail: str) -> str:
         """A path under an item (``/notes/5/comments``), spelled with the paths' ending."""

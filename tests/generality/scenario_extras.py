@@ -94,13 +94,15 @@ def update_probe(c: Conventions, name: str, kind: str, key: Any, members: dict[s
 
 SEEDED_SLUGS = ("buy-milk", "call-ana", "fix-the-gate")
 """The slugs of the seeded notes (their titles lower-cased and hyphenated)."""
+RENAMED = {"title": "Call Ana", "body": "renamed", "done": False}
+"""The members an update renaming a slug sends beside it (whole, so a PUT keeps the note alike)."""
 
 
 def record_initial_extras(c: Conventions, send: Send, keys: dict[str, list[Any]]) -> None:
     """Reads before the first write: the initial state holds only what they show (DESIGN.md §5)."""
     if c.slug_reads:  # each seeded note read at its slug too
         for slug in SEEDED_SLUGS:
-            send("GET", c.item("notes", slug))
+            send("GET", c.by_slug("notes", slug))
     if c.split:
         for kind in keys:
             send("GET", content(c, c.collection(kind)))
@@ -171,9 +173,14 @@ def record_extras(c: Conventions, send: Send, keys: dict[str, list[Any]], key_of
         made = key_of("notes", send("POST", c.collection("notes"), body(c, "notes", {
             **({c.key_member: "slug-twin"} if c.ids == "name" else {}), "title": "Call Ana", "body": "again",
             "done": False})))
-        send("GET", c.item("notes", "call-ana-2"))
+        send("GET", c.by_slug("notes", "call-ana-2"))
         send("GET", c.item("notes", made))
         send("GET", c.collection("notes"))
+        if c.slug_renames:  # the twin renamed: read at its new slug, its old one and its id
+            recorded_update(c, send, "notes", made, {**RENAMED, "slug": "call-ana-again"})
+            send("GET", c.by_slug("notes", "call-ana-again"))
+            send("GET", c.by_slug("notes", "call-ana-2"))
+            send("GET", c.item("notes", made))
     record_queries(c, send)
     projection.record(c, send, note)
 
@@ -280,12 +287,21 @@ def probe_extras(c: Conventions, keys: dict[str, list[Any]]) -> list[dict[str, A
                   {"name": "seeded note 2 after the partial update", "method": "GET", "path": c.item("notes", note)}]
     if c.slug_reads:
         twin = {c.key_member: "probe-twin"} if c.ids == "name" else {}
-        calls += [{"name": "seeded note 2 at its slug", "method": "GET", "path": c.item("notes", SEEDED_SLUGS[1])},
+        calls += [{"name": "seeded note 2 at its slug", "method": "GET", "path": c.by_slug("notes", SEEDED_SLUGS[1])},
                   {"name": "a note titled as seeded note 1", "method": "POST", "path": c.collection("notes"),
                    "body": body(c, "notes", {**twin, "title": "Buy milk", "body": "again", "done": True})},
-                  {"name": "the new note at its slug", "method": "GET", "path": c.item("notes", "buy-milk-2")},
-                  {"name": "seeded note 1 at its slug", "method": "GET", "path": c.item("notes", SEEDED_SLUGS[0])},
-                  {"name": "a slug no note holds", "method": "GET", "path": c.item("notes", "no-such-note")}]
+                  {"name": "the new note at its slug", "method": "GET", "path": c.by_slug("notes", "buy-milk-2")},
+                  {"name": "seeded note 1 at its slug", "method": "GET", "path": c.by_slug("notes", SEEDED_SLUGS[0])},
+                  {"name": "a slug no note holds", "method": "GET", "path": c.by_slug("notes", "no-such-note")}]
+    if c.slug_reads and c.slug_renames:
+        slugs = c.by_slug("notes", "")[: len(c.by_slug("notes", "")) - len(c.ending) or None]
+        calls += [{**call, "affects": [slugs]} if call["method"] != "GET" else call
+                  for call in update_probes(c, "rename seeded note 2's slug", "notes", note,
+                                            {**RENAMED, "slug": "renamed-note"})]
+        calls += [{"name": "seeded note 2 at its new slug", "method": "GET", "path": c.by_slug("notes", "renamed-note")},
+                  {"name": "seeded note 2 at its old slug", "method": "GET", "path": c.by_slug("notes", SEEDED_SLUGS[1])},
+                  {"name": "seeded note 2 after its rename", "method": "GET", "path": c.item("notes", note)},
+                  {"name": "seeded note 3 at its slug", "method": "GET", "path": c.by_slug("notes", SEEDED_SLUGS[2])}]
     if c.put_creates:
         calls += [{"name": "create by PUT", "method": "PUT", "path": c.item("notes", "probe-put"),
                    "body": body(c, "notes", {"title": "Put by the probes", "body": "upsert", "done": True})},

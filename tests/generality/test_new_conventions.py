@@ -68,3 +68,24 @@ def test_plain_writes_are_served(conventions: Conventions, tmp_path: Path) -> No
 ], ids=lambda c: c.name)
 def test_no_wrong_answer(conventions: Conventions, tmp_path: Path) -> None:
     hold(conventions, tmp_path, ())
+
+
+SLUG_RENAMES = ("rename seeded note 2's slug", "seeded note 2 at its new slug", "seeded note 2 at its old slug",
+                "seeded note 3 at its slug", "seeded note 2 at its slug")
+
+
+@pytest.mark.parametrize("conventions", [
+    Conventions("slug-path-renamed", slugs=True, slug_reads=True, slug_path="slug", slug_renames=True),
+    Conventions("by-name-path-renamed-put-uuid", slugs=True, slug_reads=True, slug_path="by-name", slug_renames=True,
+                ids="uuid", update="PUT", item_shape="data", list_shape="data"),
+    Conventions("slug-in-place-renamed", slugs=True, slug_reads=True, slug_renames=True, ids="hex24"),
+], ids=lambda c: c.name)
+def test_reads_by_slug_follow_a_served_rename(conventions: Conventions, tmp_path: Path) -> None:
+    """A note read by its slug (at its own path, ``/notes/slug/{slug}``, or in place of the id) is
+    answered from the state: after a served update renaming the slug, the new slug answers the note
+    and the old one answers the absence, as the application does (never the old recording)."""
+    bundle, results = hold(conventions, tmp_path, SLUG_RENAMES)  # creates take -2 on a taken slug: not served
+    slug_views = [v for v in bundle.view.views if v.kind == "item" and "notes" in v.tool]
+    assert slug_views and all(v.state_backed for v in slug_views), [(v.tool, v.reason) for v in slug_views]
+    old = next(r for r in results if r.probe.name == "seeded note 2 at its old slug")
+    assert old.answers["model"].status == 404 and old.answers["live"].status == 404
