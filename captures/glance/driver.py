@@ -196,6 +196,7 @@ def capture(d):
          headers=identity("ops", "carol"), expect=400)
     get(f"/v2/images/{alpine}/members/nobody", expect=404)
     call("DELETE", f"/v2/images/{alpine}/members/ops", expect=204)
+    get(f"/v2/images/{alpine}/members/ops", expect=404)
     get(f"/v2/images/{alpine}/members")
     call("DELETE", f"/v2/images/{alpine}/members/ops", expect=404)
     call("POST", f"/v2/images/{cirros}/members", {"member": "ops"}, expect=403)  # public: no members
@@ -291,7 +292,9 @@ def capture(d):
     call("POST", f"/v2/metadefs/namespaces/{network}/tags", {"tags": [{"name": "dpdk"}, {"name": "ovs"}]},
          expect=201)
     get(f"/v2/metadefs/namespaces/{network}/tags")
+    get(f"/v2/metadefs/namespaces/{network}/tags/ovs")
     call("DELETE", f"/v2/metadefs/namespaces/{network}/tags/ovs", expect=204)
+    get(f"/v2/metadefs/namespaces/{network}/tags/ovs", expect=404)
     get(f"/v2/metadefs/namespaces/{network}/tags")
     call("DELETE", f"/v2/metadefs/namespaces/{network}/tags/ovs", expect=404)
     get(f"/v2/metadefs/namespaces/{network}")
