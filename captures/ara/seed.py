@@ -9,7 +9,8 @@ result contents and record values, which the server compresses), with fixed `sta
 clocks; `created`/`updated` are the server's own. What it makes (README "Seed data"): labels
 `env:prod` and `nightly`; playbook 1 `site.yml` (completed, labels both) with its file, play 1,
 tasks 1-2, hosts web1 and db1, results 1-4 and a record `release`; playbook 2 `deploy.yml` (failed,
-label nightly) with its file, play 2, task 3, host web1, results 5 (failed) and a record `ticket`.
+label nightly) with its file, play 2, task 3, host web1, results 5 (failed) and a record `ticket`;
+labels `archived`, `team:ops`, `flaky` (3-5) no playbook carries.
 """
 import json
 import sys
@@ -85,3 +86,7 @@ send("POST", "/records", {"playbook": deploy, "key": "ticket", "value": {"id": "
                           "type": "json"})
 send("PATCH", f"/plays/{play2}", {"status": "completed", "ended": "2026-12-01T02:00:04Z"})
 send("PATCH", f"/playbooks/{deploy}", {"status": "failed", "ended": "2026-12-01T02:00:05Z"})
+
+# labels made ahead of the runs that will carry them (no playbook carries them yet)
+for name in ("archived", "team:ops", "flaky"):
+    send("POST", "/labels", {"name": name})

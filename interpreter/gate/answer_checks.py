@@ -9,6 +9,7 @@ from __future__ import annotations
 from capenv.interpreter.bundle.models import Locator, WritePlan
 from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
+from capenv.serving.reads.render import same_kind_family
 from capenv.serving.writes.calls import WriteResult
 
 from .findings import GateNote, PlanFindings
@@ -45,9 +46,11 @@ def _short(value: object) -> str:
 
 def check_entity_answer_members(plan: WritePlan, record: Record, result: WriteResult, findings: PlanFindings) -> None:
     """Contradict a plan whose answer carries the written entity where serving's rendering of
-    ``record``'s call shows members the recorded answer left out: the application answers a
-    projection the plan does not know, so serving would answer members the application does not;
-    or where the recorded answer shows a member the plan leaves out (``omitted``)."""
+    ``record``'s call shows members the recorded answer left out, or shows one as another kind of
+    value (an object where the application answered a scalar: a reference its write serializer
+    answers as an id while reads embed the entity): the application answers a projection the
+    plan does not know, so serving would answer what the application does not; or where the
+    recorded answer shows a member the plan leaves out (``omitted``)."""
     response = plan.response
     if response is None or response.split is not None or not response.carries_entity or not record.response.is_json:
         return
@@ -58,15 +61,19 @@ def check_entity_answer_members(plan: WritePlan, record: Record, result: WriteRe
     extra = sorted(set(rendered) - set(recorded))
     # a member the plan leaves out (write-answer-omissions) that this answer showed after all
     shown = sorted(set(recorded) & set(response.omitted))
-    if not extra and not shown:
+    reshaped = sorted(name for name in set(rendered) & set(recorded)
+                      if not same_kind_family(rendered[name], recorded[name]))
+    if not extra and not shown and not reshaped:
         return
     if findings.contradicted_by is None:
         findings.contradicted_by = record.ordinal
-    why = (f"serving would answer members {', '.join(extra)} the application's answer left out" if extra else
-           f"serving would leave out members {', '.join(shown)} the application's answer showed")
-    findings.notes.append(GateNote(record.ordinal, why, kind="contradiction",
+    said = [f"serving would answer members {', '.join(extra)} the application's answer left out"] if extra else []
+    said += [f"serving would leave out members {', '.join(shown)} the application's answer showed"] if shown else []
+    said += [f"serving would answer {', '.join(reshaped)} as another kind of value than the application's answer"
+             ] if reshaped else []
+    findings.notes.append(GateNote(record.ordinal, "; ".join(said), kind="contradiction",
                                    location="interpreter/gate/answer_checks.py:check_entity_answer_members",
-                                   evidence={"members": extra or shown}))
+                                   evidence={"members": extra or shown, "reshaped": reshaped}))
 
 
 def check_report_answer(plan: WritePlan, record: Record, result: WriteResult, findings: PlanFindings) -> None:

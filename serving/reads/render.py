@@ -163,12 +163,12 @@ def _take_volatile(mine: Any, theirs: Any, volatile: set[str]) -> Any:
         return mine
     result = dict(mine)
     for field in volatile:
-        if field in theirs and field in result and _same_shape_family(result[field], theirs[field]):
+        if field in theirs and field in result and same_kind_family(result[field], theirs[field]):
             result[field] = theirs[field]
     return result
 
 
-def _same_shape_family(mine: Any, theirs: Any) -> bool:
+def same_kind_family(mine: Any, theirs: Any) -> bool:
     """Whether a volatile value may stand for the recorded one: a volatile member changes its value,
     not what it is, so a scalar where the recording shows an object (an id sent where the read
     embeds the entity it names) stays a difference; null, and any two scalars, may."""
