@@ -21,6 +21,7 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.absence_answers import AbsenceReadContext
+from capenv.interpreter.predicates.absence_key_paths import AbsenceKeyPathContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .absence_bodies import body_kind, carries_id, id_pointers, per_response_pointers, same_layout, worded_alike, id_shape
@@ -30,6 +31,7 @@ from .recordings import recording_of
 from .types import ToolShape
 
 TABLE = "view-absence-answers"
+KEY_PATHS = "view-absence-key-paths"
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[E
     name = shape.tool.name
     own = evidence.get(name, [])
     siblings = [e for s in items if s.type_name == shape.type_name and s.tool.name != name
-                for e in evidence.get(s.tool.name, [])]
+                and evidence.get(s.tool.name) and _borrows(shape, s, ruleset, traces) for e in evidence[s.tool.name]]
     proven_own = [e for e in own if e.proof != "status"]
     proven_type = sorted((e for e in siblings if e.proof != "status"), key=lambda e: e.record.ordinal)
     chosen = (proven_own or proven_type or own or [None])[-1]
@@ -155,6 +157,16 @@ def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[E
                                        "id_pointers": list(pointers), "per_response": list(answer.per_response),
                                        "path_texts": [_shown_text(t) for t in texts]}))
     return answer
+
+
+def _borrows(shape: ToolShape, sibling: ToolShape, ruleset: RuleSet, traces: list[TraceEvent]) -> bool:
+    """Whether ``shape``, with no absence of its own, takes ``sibling``'s (``view-absence-key-paths``)."""
+    context = AbsenceKeyPathContext(template=shape.tool.template, key_member=shape.key_field or "",
+                                    sibling_template=sibling.tool.template,
+                                    sibling_key_member=sibling.key_field or "")
+    decision = evaluate(ruleset, KEY_PATHS, context, subject=f"{shape.tool.name} absence from {sibling.tool.name}")
+    traces.extend(decision.events)
+    return bool(decision.yields.get("borrows"))
 
 
 def _worded_by_history(proven: list[Evidence]) -> tuple[Evidence, Evidence] | None:
