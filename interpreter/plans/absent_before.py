@@ -8,11 +8,28 @@ recording proved whole membership) not listing it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from capenv.interpreter.bundle.models import EntityType, ViewResult
+from capenv.interpreter.manifest.models import Tool
+from capenv.interpreter.rules_engine import Decision
 from capenv.interpreter.evidence.records import Record
 
+from .classify import Target, classify
 from .item_keys import call_key
 from .timeline import Timeline
+
+
+def classified(tool: Tool, target: Target, ctx: Any) -> Decision:
+    """The tool classified on its whole tool's calls (``ctx``: the plan context): a per-value part
+    (``collection_split``) is classified as its route, since what the method does at the template
+    (an upsert answering 201 for a new id) is the route's, not a value's."""
+    whole = ctx.whole_tools.get(tool.name, tool)
+    calls = [ctx.records[o] for o in whole.record_ordinals]
+    item = target.relation == "item"
+    return classify(tool, target, ctx.view, ctx.ruleset, tuple(call.status for call in calls),
+                    calls_met_absence(target.type, calls, ctx.timeline, ctx.view) if item else False,
+                    ctx.item_upserts, calls_held(target.type, calls, ctx.timeline) if item else (False, ()))
 
 
 def calls_met_absence(entity_type: EntityType | None, calls: list[Record], timeline: Timeline,
@@ -24,6 +41,27 @@ def calls_met_absence(entity_type: EntityType | None, calls: list[Record], timel
     whole = {o for read in view.views if read.type == entity_type.name for line in read.lines
              for o in line.all_record_ordinals}  # a filtered or paged list leaving it out shows nothing
     return all(_absent_before(entity_type, call, timeline, whole) for call in succeeded)
+
+
+def calls_held(entity_type: EntityType | None, calls: list[Record], timeline: Timeline) -> tuple[bool, tuple[int, ...]]:
+    """(every successful call, one at least, named an entity held just before it: in the initial
+    state or shown by a read or answer since; the statuses of the failed calls that named an entity
+    nothing held). A PUT answering 201 to each held entity, and an absence to one never held, makes
+    nothing: its 201 is how it answers an update."""
+    succeeded = [call for call in calls if call.succeeded]
+    if entity_type is None or not succeeded:
+        return False, ()
+    held = all(_held_before(entity_type, call, timeline) for call in succeeded)
+    unheld = tuple(call.status for call in calls if not call.succeeded and not _held_before(entity_type, call, timeline))
+    return held, unheld
+
+
+def _held_before(entity_type: EntityType, call: Record, timeline: Timeline) -> bool:
+    key = call_key(timeline, call)
+    sighting = timeline.held_before(entity_type.name, key, call.ordinal)
+    if sighting is not None:
+        return sighting.value is not None
+    return any(key in ids for (type_name, _), ids in timeline.initial_ids.items() if type_name == entity_type.name)
 
 
 def _absent_before(entity_type: EntityType, call: Record, timeline: Timeline, whole: set[int]) -> bool:

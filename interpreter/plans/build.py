@@ -18,11 +18,11 @@ from capenv.interpreter.view.credentials import credential_headers
 from capenv.interpreter.view.extract import path_key
 
 from .absence_sources import ABSENCE_STATUSES, masked_answer, with_absence_sources
-from .absent_before import calls_met_absence
+from .absent_before import classified
 from .answer_reports import answer_report
 from .bulk_plan import bulk_plan
 from .chosen_ids import with_chosen_ids
-from .classify import classify, segments_after_item, target_of
+from .classify import segments_after_item, target_of
 from .context import PlanContext, note
 from .copies import copied_entity
 from .create_plan import create_plan
@@ -79,14 +79,7 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     events: list[TraceEvent] = []
     tool_paths = [ctx.records[o].path for o in tool.record_ordinals]
     target = keyed_target(tool, target_of(tool, ctx.view, ctx.document_paths, tool_paths, ctx.ruleset), ctx)
-    # a per-value part (``collection_split``) is classified on its whole tool's calls: what the
-    # method does at the template (an upsert answering 201 for a new id) is the route's, not a value's
-    whole = ctx.whole_tools.get(tool.name, tool)
-    decision = classify(tool, target, ctx.view, ctx.ruleset,
-                        tuple(ctx.records[o].status for o in whole.record_ordinals),
-                        calls_met_absence(target.type, [ctx.records[o] for o in whole.record_ordinals], ctx.timeline,
-                                          ctx.view)
-                        if target.relation == "item" else False, ctx.item_upserts)
+    decision = classified(tool, target, ctx)
     events.extend(decision.events)
     effect = str(decision.yields.get("effect", "none"))
     base: dict[str, Any] = {"tool": tool.name, "method": tool.method, "template": tool.template, "effect": effect,

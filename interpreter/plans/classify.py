@@ -145,10 +145,13 @@ def segments_after_item(target: Target) -> str | None:
 
 
 def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, statuses: tuple[int, ...] = (),
-             met_absence: bool = False, item_upserts: dict[str, tuple[str, frozenset[int]]] | None = None) -> Decision:
+             met_absence: bool = False, item_upserts: dict[str, tuple[str, frozenset[int]]] | None = None,
+             held: tuple[bool, tuple[int, ...]] = (False, ())) -> Decision:
     """``statuses``: the tool's recorded answers' statuses (what its successful calls answered);
     ``met_absence``: every successful call named an entity the capture showed absent before it;
-    ``item_upserts``: the write tools at a path ending in a parameter, their method and statuses (``item_upserts``)."""
+    ``item_upserts``: the write tools at a path ending in a parameter, their method and statuses (``item_upserts``);
+    ``held``: every successful call named an entity held before it, and the failed calls' statuses
+    for entities nothing held (``absent_before.calls_held``)."""
     names_type = bool(target.segment) and any(
         t.collection_template.rstrip("/").endswith("/" + str(target.segment)) for t in view.types)
     succeeded = [s for s in statuses if 200 <= s < 300]
@@ -156,7 +159,7 @@ def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, sta
                                  markers=target.markers, segment_names_type=names_type,
                                  type=target.type.name if target.type else None,
                                  succeeded_statuses=tuple(succeeded),
-                                 met_absence=met_absence,
+                                 met_absence=met_absence, met_held=held[0], unheld_statuses=held[1],
                                  item_upserts={name: answered for name, answered in (item_upserts or {}).items()
                                                if name != tool.name})
     decision = evaluate(ruleset, TABLE, context, subject=tool.name)

@@ -30,9 +30,9 @@ from capenv.interpreter.bundle.models import EntityType
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
 
-from .absent_before import calls_met_absence
+from .absent_before import classified
 from .answer_reports import entity_or_report
-from .classify import classify, target_of
+from .classify import target_of
 from .exemplar import admit_body
 from .item_keys import call_key, keyed_target
 from .link import entity_in_answer, identity_of, link_create, names_collection_of, returned_ids
@@ -146,12 +146,7 @@ def _add_write_answers(ctx: Any) -> None:
             continue
         target = keyed_target(tool, target_of(tool, ctx.view, ctx.document_paths, [c.path for c in calls],
                                               ctx.ruleset), ctx)
-        whole = ctx.whole_tools.get(tool.name, tool)  # a per-value part: its whole tool's calls
-        effect = str(classify(tool, target, ctx.view, ctx.ruleset,
-                              tuple(ctx.records[o].status for o in whole.record_ordinals),
-                              calls_met_absence(target.type, [ctx.records[o] for o in whole.record_ordinals],
-                                                ctx.timeline, ctx.view) if target.relation == "item" else False,
-                              ctx.item_upserts).yields.get("effect", "none"))
+        effect = str(classified(tool, target, ctx).yields.get("effect", "none"))
         found: list[tuple[Record, EntityType, str, dict[str, Any] | None]] = []
         if effect in ("update", "action") and target.type is not None:
             if effect == "action" and sub_resource_call(calls, target.type, ctx) is not None:

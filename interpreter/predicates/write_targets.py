@@ -37,6 +37,10 @@ class WriteTargetContext(BaseModel):
     item_upserts: dict[str, tuple[str, frozenset[int]]] = {}
     """Other write tools whose path ends in a parameter, by name: their method and the statuses
     their calls answered."""
+    met_held: bool = False
+    """Every successful recorded call named an entity held just before it (``plans/absent_before``)."""
+    unheld_statuses: tuple[int, ...] = ()
+    """The statuses of the failed recorded calls that named an entity nothing held before them."""
 
 
 class MethodsParams(BaseModel):
@@ -134,6 +138,25 @@ def write_calls_met_absence(ctx: WriteTargetContext, params: BaseModel) -> Outco
     if ctx.met_absence:
         return Match({"absent_before": True})
     return Miss("not every successful call named an entity the capture showed absent before it")
+
+
+class HeldParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    absence_statuses: list[int] = Field(min_length=1)
+    """Statuses by which an application says the entity a path names does not exist (404 Not Found)."""
+
+
+@predicate("write_calls_met_held", context="write-target", params=HeldParams)
+def write_calls_met_held(ctx: WriteTargetContext, params: HeldParams) -> Outcome:
+    """Every successful recorded call named an entity held just before it, and a call naming one
+    nothing held answered an absence: the method changes what exists and makes nothing."""
+    if not ctx.met_held:
+        return Miss("not every successful call named an entity held before it")
+    absent = sorted(set(ctx.unheld_statuses) & set(params.absence_statuses))
+    if not absent:
+        return Miss("no call naming an entity nothing held answered " + "/".join(map(str, params.absence_statuses)))
+    return Match({"absence": absent})
 
 
 class UpsertParams(BaseModel):

@@ -16,6 +16,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.writes.protected import marks
+from capenv.serving.writes.answers import covered_fields
 
 
 REFERENCE = re.compile(r'the id of a "([^"]+)" entity the state holds')
@@ -242,13 +243,21 @@ def named_by(plan: Any, entity: dict[str, Any]) -> Any:
 
 
 def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[str, Any]]:
-    """The entities of a data/get collection the plan may write: for a delete with referrers
+    """The entities of a data/get collection the plan may write: for an update, those holding every
+    field its recorded answer carried when some do (a field a call sets need not be held before it);
+    for a delete with referrers
     (``WritePlan.referrers``), those no held entity names, since serving refuses to delete a
     referenced one, as it should, and (for a delete or an update) none a protection marks
     (``WritePlan.protected``); for an update
     of a member held entities copy (``WritePlan.copied_by``), those none of them names, for the same
     reason; for any other plan, all of them."""
     entities = collection["entities"]
+    if plan is not None and plan.effect == "update" and getattr(plan, "response", None) is not None:
+        # one lacking a field the recorded answer carried is refused (check_answer_covers), as it should
+        # be: a template of another kind than the one the recording updated holds other fields
+        covers = covered_fields(plan)
+        entities = [e for e in entities if not isinstance(e["value"], dict)
+                    or all(n in e["value"] for n in covers)] or entities
     if plan is not None and plan.effect in ("delete", "update") and getattr(plan, "protected", ()):
         # a default or built-in one, or one not editable (WritePlan.protected), is refused, as it should be
         entities = [e for e in entities if not any(marks(p, e["value"]) is not None for p in plan.protected)]
