@@ -5,8 +5,9 @@ A content API beside an admin API shows each entity again: a write through one c
 other answers, and serving, which changes one type, would leave the other answering as before.
 The initial state shows the relation before any write, so it holds even where the capture never
 read the copy after a write. Entities pair by the id both types key them under, or else by the
-type's identity as the other's entity shows it under the identity field's name spelled in another
-letter case (a second API keying the same networks by id where the first keys them by name).
+type's identity as the other's entity shows it under the identity field's name (spelled in another
+letter case, or alike where the other keys its entities by another member): a second API keying
+the same networks by id where the first keys them by name.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def copied_types(view: ViewResult, ruleset: RuleSet) -> dict[str, tuple[tuple[st
         for other, theirs in held.items():
             pairs = [(value, theirs[key]) for key, value in mine.items() if key in theirs] if other != name else []
             if not pairs and other != name:  # the other keys them by another identity, spelled otherwise
-                pairs = _pairs_by_spelling(mine, theirs, id_fields.get(name, "id"))
+                pairs = _pairs_by_spelling(mine, theirs, id_fields.get(name, "id"),
+                                           alike=id_fields.get(other, "id") != id_fields.get(name, "id"))
             if not pairs:
                 continue
             context = TypeCopyContext(type_name=name, other_type=other, id_field=id_fields.get(name, "id"),
@@ -50,12 +52,14 @@ def copied_types(view: ViewResult, ruleset: RuleSet) -> dict[str, tuple[tuple[st
 
 
 def _pairs_by_spelling(mine: dict[str, dict[str, Any]], theirs: dict[str, dict[str, Any]],
-                       id_field: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+                       id_field: str, alike: bool = False) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """The entities of ``theirs`` whose member spelled as ``id_field`` in another letter case (or
-    with underscores) holds the key of one of ``mine``, paired with it."""
+    with underscores) holds the key of one of ``mine``, paired with it. ``alike``: the other type
+    is keyed by another member, so ``id_field`` spelled alike pairs too (notes keyed by name read
+    again at ``/notes/slug/{slug}``, taken for a type of its own keyed by slug)."""
     pairs = []
     for entity in theirs.values():
-        names = [n for n in entity if fold(n) == fold(id_field) and n != id_field]
+        names = [n for n in entity if fold(n) == fold(id_field) and (alike or n != id_field)]
         if len(names) != 1:
             continue
         value = entity[names[0]]

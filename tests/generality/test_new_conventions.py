@@ -6,6 +6,7 @@ what the recording proves is served alike, the rest refused with its reason."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,23 @@ def test_reads_by_slug_follow_a_served_rename(conventions: Conventions, tmp_path
     assert slug_views and all(v.state_backed for v in slug_views), [(v.tool, v.reason) for v in slug_views]
     old = next(r for r in results if r.probe.name == "seeded note 2 at its old slug")
     assert old.answers["model"].status == 404 and old.answers["live"].status == 404
+
+
+def test_a_deleted_note_is_not_answered_at_its_slug_path_when_names_key_the_notes(tmp_path: Path) -> None:
+    """Notes keyed by name (``/notes/ana``) read again at ``/notes/slug/call-ana``: the manifest takes
+    ``slug`` for a note's name, so the reads by slug make a type of their own holding copies of the
+    notes (``gate/copies``: paired by the notes' ``name`` they show). A delete of a note would leave
+    the copy answering at its slug, so it is refused, never served while the copy answers the note."""
+    from capenv.interpreter.pipeline import build_bundle
+    from capenv.serving.compare.sides import Outgoing, RuntimeSide
+    from capenv.serving.runtime import EnvironmentRuntime
+
+    from .scenario import record
+
+    conventions = Conventions("names-slug-path", ids="name", slugs=True, slug_reads=True, slug_path="slug")
+    runtime = EnvironmentRuntime(build_bundle(record(conventions).write(tmp_path / "capture.har")))
+    model = RuntimeSide(runtime)
+    model.send(Outgoing("DELETE", conventions.item("notes", "ana"), (), (), None))
+    read = model.send(Outgoing("GET", conventions.by_slug("notes", "call-ana"), (), (), None))
+    assert read.status != 200 or json.loads(read.body).get("name") != "ana" or \
+        model.send(Outgoing("GET", conventions.item("notes", "ana"), (), (), None)).status == 200
