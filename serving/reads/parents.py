@@ -20,10 +20,13 @@ from capenv.interpreter.bundle.shallow import at_item_path, item_segment
 from capenv.serving.state.shallow import holders, item_collection_path
 
 
-def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, own: str | None = None) -> str | None:
+def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, own: str | None = None, *,
+                   unread: bool = True) -> str | None:
     """What the path names above its own entity that the state does not hold, or None. ``own``:
     the type of a read naming its entity by another key under a literal sub-path
-    (``/variables/name/{name}``), whose literal is no entity of that type."""
+    (``/variables/name/{name}``), whose literal is no entity of that type. ``unread``: whether a
+    parent in a collection the state does not hold at all counts as missing (else only one its
+    held collection lacks, which the state itself answers absent)."""
     parts = split_path(path)
     for entity_type in types.values():
         if not entity_type.item_template or entity_type.name == own:
@@ -35,6 +38,8 @@ def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, o
         collection = state.find_collection(item_collection_path(state, "/" + "/".join(parts[:len(item)]), entity_type),
                                            entity_type.name)
         raw_id = parts[len(item) - 1]
+        if collection is None and not unread:
+            continue
         if collection is None or state.find_entity(collection, raw_id, entity_type.id_field,
                                                    entity_type.id_field, entity_type.either_key) is None:
             return (f'the state holds no {entity_type.name} whose "{entity_type.id_field}" is '

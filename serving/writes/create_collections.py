@@ -12,6 +12,7 @@ from urllib.parse import unquote
 from capenv.interpreter.bundle.models import EntityType, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import same_spelling
+from capenv.serving.reads.parents import missing_parent
 from capenv.serving.state.index import StateIndex
 
 from .calls import WriteCall, WriteEnv, WriteRefusal
@@ -113,3 +114,17 @@ def collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, state
     collection_args = {t.strip("{}"): unquote(p) for p, t in zip(split_path(path), split_path(template))
                        if t.startswith("{")}
     return path, collection_args
+
+
+def refuse_under_absent_parent(collection_path: str, env: WriteEnv, state: StateIndex) -> None:
+    """A create in a collection under a parent the state answers absent (its held collection lacks
+    it: a zone never made, or deleted) is refused, never made there: the state would answer the
+    parent's read missing and the child's read found, and the application answers the create as
+    it answers the parent, missing (PowerDNS's metadata of a zone that does not exist: 404). A
+    parent in a collection never read is not judged here: nothing says it is absent."""
+    absent = missing_parent(collection_path, env.types, state, unread=False)
+    if absent is not None:
+        raise WriteRefusal(f"{absent}, so the state answers that parent missing: a create under it is not made "
+                           "(the application may answer it missing, or make the parent; no recording shows which); "
+                           "create the parent first, or name one the state holds",
+                           kind="missing", where={"collection": collection_path})

@@ -34,7 +34,7 @@ from .bulk import write_bulk
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
 from .chosen_ids import check_chosen_id
 from .checks import check_bulk_body, check_members, check_query, unwrap_body
-from .create_collections import collection_for_create, path_arguments
+from .create_collections import collection_for_create, path_arguments, refuse_under_absent_parent
 from .create_keys import answer_held, held_by_key, refuse_key_clash
 from .distinct_values import refuse_repeated_values
 from .documents import write_document
@@ -256,6 +256,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     placed = None
     if plan.effect == "create":  # a call in another collection is refused for that first
         placed = collection_for_create(plan, env, call, state, sent_arguments(parts, call.path), parts)
+        if env.checks_references:  # the gate replays what the application did
+            refuse_under_absent_parent(placed[0], env, state)
     body = unwrap_body(plan, call.body)
     check_members(plan, body, budgets.max_nesting, parts)
     if plan.effect == "document":

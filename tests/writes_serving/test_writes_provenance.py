@@ -86,6 +86,8 @@ def test_every_served_write_answers_with_its_provenance(capture: str, bundle_of)
             continue
         collection, entity_id = target_of(runtime, plan)
         arguments = arguments_for(runtime, plan, rng)
+        if plan.effect == "create" and under_absent_parent(runtime, plan, arguments):
+            continue  # the recorded call's parent was made by a write the initial state does not hold
         answer = accepted(runtime, plan.tool, arguments)
         state = answer["state"]
         if plan.effect == "document":
@@ -99,6 +101,20 @@ def test_every_served_write_answers_with_its_provenance(capture: str, bundle_of)
             held = json.loads(runtime.data_get())["collections"]
             ids = [e["id"] for c in held if c["path"] == state["collection"] for e in c["entities"]]
             assert state["id"] in ids, (plan.tool, state)
+
+
+def under_absent_parent(runtime: EnvironmentRuntime, plan, arguments: dict) -> bool:
+    """Whether a create named by the recorded call's path values is refused, state unchanged,
+    because the state answers its parent missing (docs/absence.md): JupyterHub's token of a user,
+    PowerDNS's metadata of a zone, each made by a write the capture recorded after its reads."""
+    before = runtime.data_get()
+    answer = runtime.call_tool(plan.tool, arguments)
+    if not answer.is_error:
+        runtime.data_reset()
+        return False
+    assert "so the state answers that parent missing" in json.dumps(answer.structured), (plan.tool, answer.structured)
+    assert runtime.data_get() == before
+    return True
 
 
 def missing_id_shaped_like(runtime: EnvironmentRuntime, type_name: str) -> str:
