@@ -231,6 +231,9 @@ class QuerySpec(_Model):
     """For ``sort``: a line that proved it sorted texts whose order depends on the collation
     (``serving/reads/text_order``: ``apple`` beside ``World``) and showed them in code-point
     order; without it serving refuses a sort over such texts, whose order the capture leaves open."""
+    text_case_proven: bool = False
+    """For ``text``: a line that proved it filtered by a text whose letter case decided whether a
+    held text matched (``NOTES`` finding ``Beta notes``), so serving matches case as it does."""
     vocabulary: tuple[str, ...] | None = None
     """For ``equals`` on a field holding values from a closed list (``view-query-vocabularies``):
     the texts the capture shows it holding or filtered by; serving refuses another."""

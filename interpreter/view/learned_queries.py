@@ -27,7 +27,7 @@ from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.query_candidates import QueryCandidateContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
-from capenv.serving.reads.queries import decoded, evaluate_queries, sort_fields
+from capenv.serving.reads.queries import case_decided, decoded, evaluate_queries, sort_fields
 from capenv.serving.reads.text_order import collation_dependent
 from capenv.serving.reads.render import project
 
@@ -84,6 +84,7 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
     lines, learned = _with_proven_clauses(lines, learned)
     lines, learned = _with_proven_keys(lines, learned)
     lines, learned = _with_proven_text_order(lines, learned, references)
+    lines, learned = _with_proven_text_case(lines, learned, references)
     return view.model_copy(update={"lines": tuple(lines), "learned_queries": tuple(learned.values())})
 
 
@@ -284,6 +285,31 @@ def _with_proven_text_order(lines: list[ListLine], learned: dict[str, QuerySpec]
     if not proven:
         return lines, learned
     updated = {name: learned[name].model_copy(update={"text_order_proven": True}) for name in proven if name in learned}
+    lines = [line.model_copy(update={"queries": tuple(updated.get(q.param, q) for q in line.queries)})
+             if line.queries else line for line in lines]
+    return lines, {**learned, **updated}
+
+
+def _with_proven_text_case(lines: list[ListLine], learned: dict[str, QuerySpec],
+                           references: References) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+    """Each learned text filter one of whose proving lines filtered by a text whose letter case
+    decided whether a text its reference listing held matched: the recording showed the case
+    reading serving gives, so serving answers such texts as well."""
+    proven: set[str] = set()
+    for line in lines:
+        texts = [q for q in line.queries if q.kind == "text" and q.field and q.operator]
+        if not texts or not line.state_backed:
+            continue
+        values = dict(decoded(line.query))
+        for ordinal in line.record_ordinals:
+            reference = references.reference(references.by_ordinal[ordinal], line)
+            if reference is None:
+                continue
+            proven.update(q.param for q in texts if q.param in values and case_decided(
+                q.operator, values[q.param], [m.get(q.field) for m in reference.members]) is not None)
+    if not proven:
+        return lines, learned
+    updated = {name: learned[name].model_copy(update={"text_case_proven": True}) for name in proven if name in learned}
     lines = [line.model_copy(update={"queries": tuple(updated.get(q.param, q) for q in line.queries)})
              if line.queries else line for line in lines]
     return lines, {**learned, **updated}

@@ -168,6 +168,42 @@ def _text_matches(value: Any, operator: str, wanted: str) -> bool:
             "endswith": text.endswith(wanted)}.get(operator, False)
 
 
+def _holds_wildcard(text: str) -> bool:
+    """SQL LIKE's wildcards: an application matching with LIKE reads them so, another as themselves."""
+    return "%" in text or "_" in text
+
+
+def _unproven_text(by_param: dict[str, QuerySpec], values: dict[str, str], texts: dict[str, set[str]]) -> str | None:
+    """Why a text filter (contains, starts or ends with) cannot answer ``values`` as the recordings
+    proved it: the text holds a LIKE wildcard, or letter case decides whether a text the entities
+    hold matches (a held text matches it in one reading of case and not in the other), which no
+    recording shows (``QuerySpec.text_case_proven``): Datasette's title__contains matches letters of either case and reads % and _
+    as wildcards (SQLite's LIKE), where the learned operator matched case and both characters as
+    written (a hunt of session 17)."""
+    for name, value in values.items():
+        spec = by_param[name]
+        if spec.kind != "text" or spec.field is None or not spec.operator:
+            continue
+        if _holds_wildcard(value):
+            return (f"{name}={value!r} holds % or _, which an application matching with SQL LIKE reads as "
+                    f"wildcards and another as the characters themselves; the capture shows neither: send the "
+                    f"text without them")
+        split = None if spec.text_case_proven else case_decided(spec.operator, value, texts.get(spec.field, ()))
+        if split is not None:
+            return (f"{name}={value!r} finds {split!r} in {spec.field!r} only where letters of another case "
+                    f"match, and no recording shows whether the application matches letter case (SQL LIKE folds "
+                    f"it, other engines do not); send the text in the letter case the entities hold it")
+    return None
+
+
+def case_decided(operator: str, value: str, held: Any) -> str | None:
+    """The first of the ``held`` texts that text filter ``operator`` with ``value`` matches in one
+    reading of letter case (as sent, or folded) and not in the other, else None."""
+    other = operator[1:] if operator.startswith("i") else "i" + operator
+    return next((t for t in sorted(h for h in held if isinstance(h, str))
+                 if _text_matches(t, operator, value) != _text_matches(t, other, value)), None)
+
+
 def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -339,11 +375,14 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
         if unproven_clause is not None:
             return (f"{name} compares {unproven_clause.field!r} by {clause_shape(unproven_clause)!r} (operator:literal "
                     f"kind), which no recording proves; proven: {', '.join(proven) or 'none'}")
-        wildcard = next((c for c in clauses if c.operator.endswith("icontains") and any(w in str(c.value) for w in "%_")),
+        wildcard = next((c for c in clauses if c.operator.endswith("icontains") and _holds_wildcard(str(c.value))),
                         None)
         if wildcard is not None:
             return (f"{name} looks for {wildcard.value!r}, holding % or _, which the application may read as "
                     f"wildcards: send the text without them")
+    text_reason = _unproven_text(by_param, values, texts)
+    if text_reason is not None:
+        return text_reason
     for name, value in values.items():
         spec = by_param[name]
         if spec.kind != "limit" or spec.sizes is None:
