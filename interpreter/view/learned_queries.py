@@ -282,12 +282,7 @@ def _with_proven_text_order(lines: list[ListLine], learned: dict[str, QuerySpec]
             if any(collation_dependent(m[f] for m in reference.members if isinstance(m.get(f), str))
                    for f in fields):
                 proven.update(q.param for q in sorts)
-    if not proven:
-        return lines, learned
-    updated = {name: learned[name].model_copy(update={"text_order_proven": True}) for name in proven if name in learned}
-    lines = [line.model_copy(update={"queries": tuple(updated.get(q.param, q) for q in line.queries)})
-             if line.queries else line for line in lines]
-    return lines, {**learned, **updated}
+    return _marked_proven(lines, learned, proven, "text_order_proven")
 
 
 def _with_proven_text_case(lines: list[ListLine], learned: dict[str, QuerySpec],
@@ -307,9 +302,15 @@ def _with_proven_text_case(lines: list[ListLine], learned: dict[str, QuerySpec],
                 continue
             proven.update(q.param for q in texts if q.param in values and case_decided(
                 q.operator, values[q.param], [m.get(q.field) for m in reference.members]) is not None)
+    return _marked_proven(lines, learned, proven, "text_case_proven")
+
+
+def _marked_proven(lines: list[ListLine], learned: dict[str, QuerySpec], proven: set[str],
+                   flag: str) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+    """The learned queries named in ``proven`` with ``flag`` set, in ``learned`` and in every line."""
     if not proven:
         return lines, learned
-    updated = {name: learned[name].model_copy(update={"text_case_proven": True}) for name in proven if name in learned}
+    updated = {name: learned[name].model_copy(update={flag: True}) for name in proven if name in learned}
     lines = [line.model_copy(update={"queries": tuple(updated.get(q.param, q) for q in line.queries)})
              if line.queries else line for line in lines]
     return lines, {**learned, **updated}
