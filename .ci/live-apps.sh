@@ -412,7 +412,7 @@ prepare_template() {  # app template_variable venv database seconds: captures/AP
         kill -0 "$pid" 2>/dev/null || { outcome="exited before READY"; break; }
         sleep 0.5
     done
-    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+    kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
     if [ ! -f "$database" ]; then
         say "$app: no template database: its start $outcome; its logs:" >&2
         tail -n 40 "$home"/*.log >&2 || true
@@ -731,7 +731,7 @@ install_nocobase() {
         kill -0 "$pid" 2>/dev/null || break
         sleep 1
     done
-    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+    kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
     grep -qs "READY" "$log" || { tail -n 20 "$log" >&2; rm -rf "$home"; return 1; }
     rm -rf "$home"
 }

@@ -70,13 +70,22 @@ def _response(status: int, recorded: list[tuple[int, Recording]], rendered: dict
             same = [r.body for _, r in recorded
                     if r.is_json and _media_type(r.content_type, r.is_json) == media_type]
             content[media_type] = {**_json_schema(rendered, same), "example": recording.body}
-        else:
+        elif _textual(media_type):
             content[media_type] = {"schema": {"type": "string"}, **({"example": recording.text} if recording.text else {})}
+        else:
+            # Bytes (an image's file): OpenAPI 3.1 describes binary content by its media type alone;
+            # a string schema would make a client validate the bytes it received as text.
+            content[media_type] = {}
     if refusable and "application/json" not in content:
         # capenv's own refusals may answer a status the capture recorded in another media type
         # (a 404 refusal beside a recorded text/plain 404): the description names both.
         content["application/json"] = {"schema": ERROR_SCHEMA}
     return {"description": description, **({"content": content} if content else {})}
+
+
+def _textual(media_type: str) -> bool:
+    """Whether answers of this media type are text a string schema describes (text/*, XML)."""
+    return media_type.startswith("text/") or media_type.endswith(("/xml", "+xml"))
 
 
 def _json_schema(rendered: dict[str, Any] | None, bodies: list[Any]) -> dict[str, Any]:
