@@ -107,9 +107,15 @@ def stamped(plan: WritePlan, body: dict[str, Any]) -> frozenset[str]:
     return frozenset(rule.field for rule in plan.fields if rule.op != "echo") - set(body)
 
 
-def not_editable(is_error: bool, answer: dict[str, Any]) -> bool:
-    """Whether a write was refused because the application keeps the entity as it is (update-protected)."""
-    return is_error and "not editable" in answer.get("message", "")
+ENTITY_REFUSALS = ("not editable", "holds a copy of the")
+"""Refusals of a write for the entity it names, not the tool: the application keeps the entity as it
+is (update-protected), or another held entity holds a copy of members the update changes
+(serving/writes/nested_copies). The agent then updates another entity."""
+
+
+def refused_for_this_entity(is_error: bool, answer: dict[str, Any]) -> bool:
+    """Whether a write was refused for the entity it names (``ENTITY_REFUSALS``), not for the call."""
+    return is_error and any(reason in answer.get("message", "") for reason in ENTITY_REFUSALS)
 
 
 class Agent:
@@ -128,7 +134,7 @@ class Agent:
     async def call(self, tool: str, collection: str, entity_id: Any, protected_too: bool = True
                    ) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """Call a write tool; after a refusal naming recorded fields the entity lacks, send them too.
-        None when ``protected_too`` is false and the entity is one the application keeps as it is."""
+        None when ``protected_too`` is false and the write was refused for that entity (``ENTITY_REFUSALS``)."""
         schema = self.schemas[tool]
         arguments = write_arguments(schema, self.templates[tool], collection, entity_id, self.rng, "agent",
                                     self.state)
@@ -137,7 +143,7 @@ class Agent:
             retry = amended(arguments, schema, result.structured_content.get("message", ""), self.rng, "agent")
             if retry is not None:
                 arguments, result = retry, await self.client.call_tool(tool, retry)
-        if not protected_too and not_editable(result.is_error, result.structured_content):
+        if not protected_too and refused_for_this_entity(result.is_error, result.structured_content):
             return None
         assert result.is_error is False, (tool, arguments, result.structured_content)
         return arguments, result.structured_content
@@ -268,7 +274,7 @@ def test_every_candidate_session_grades_clean_in_process() -> None:
                     if answer.is_error else None
                 if retry is not None:
                     arguments, answer = retry, runtime.call_tool(plan.tool, retry)
-                if not protected_too and not_editable(answer.is_error, answer.structured):
+                if not protected_too and refused_for_this_entity(answer.is_error, answer.structured):
                     return None  # an entity the application keeps as it is (update-protected): another is updated
                 assert answer.is_error is False, (str(choice), answer.structured)
                 return arguments, answer.structured

@@ -27,8 +27,8 @@ from agentenv_protocol import ToolSession, client as protocol
 
 from grader import ExpectedChange, grade
 from support.served import CALL_TIMEOUT_SECONDS, STOP_TIMEOUT_SECONDS, data_get_url, quiet_env, served_process
-from test_agent_graded_session import (create_update_delete, export_a_random_choice, initial_entities, not_editable,
-                                      removable_entities)
+from test_agent_graded_session import (create_update_delete, export_a_random_choice, initial_entities,
+                                      refused_for_this_entity, removable_entities)
 from valid_arguments import amended, write_arguments
 
 DATA_GET = {"jsonrpc": "2.0", "id": 1, "method": "data/get"}
@@ -79,7 +79,7 @@ class FrameworkAgent:
             if retry is not None:
                 arguments = retry
                 refused, answer = await self._call(tool, retry)
-        if not protected_too and not_editable(refused, answer):
+        if not protected_too and refused_for_this_entity(refused, answer):
             return None
         assert not refused, (tool, arguments, answer)
         return arguments, answer

@@ -12,7 +12,8 @@ import random
 import pytest
 
 from support.served import capture_names
-from valid_arguments import body_for, body_schema_for, deletable, named_by, with_held_references, write_arguments
+from valid_arguments import (body_for, body_schema_for, deletable, named_by, refused_under_absent_parent,
+                             with_held_references, write_arguments)
 from write_calls import accepted, refused, unchanged_answer
 
 from capenv.serving.runtime import EnvironmentRuntime
@@ -86,7 +87,7 @@ def test_every_served_write_answers_with_its_provenance(capture: str, bundle_of)
             continue
         collection, entity_id = target_of(runtime, plan)
         arguments = arguments_for(runtime, plan, rng)
-        if plan.effect == "create" and under_absent_parent(runtime, plan, arguments):
+        if plan.effect == "create" and refused_under_absent_parent(runtime, plan.tool, arguments):
             continue  # the recorded call's parent was made by a write the initial state does not hold
         answer = accepted(runtime, plan.tool, arguments)
         state = answer["state"]
@@ -101,20 +102,6 @@ def test_every_served_write_answers_with_its_provenance(capture: str, bundle_of)
             held = json.loads(runtime.data_get())["collections"]
             ids = [e["id"] for c in held if c["path"] == state["collection"] for e in c["entities"]]
             assert state["id"] in ids, (plan.tool, state)
-
-
-def under_absent_parent(runtime: EnvironmentRuntime, plan, arguments: dict) -> bool:
-    """Whether a create named by the recorded call's path values is refused, state unchanged,
-    because the state answers its parent missing (docs/absence.md): JupyterHub's token of a user,
-    PowerDNS's metadata of a zone, each made by a write the capture recorded after its reads."""
-    before = runtime.data_get()
-    answer = runtime.call_tool(plan.tool, arguments)
-    if not answer.is_error:
-        runtime.data_reset()
-        return False
-    assert "so the state answers that parent missing" in json.dumps(answer.structured), (plan.tool, answer.structured)
-    assert runtime.data_get() == before
-    return True
 
 
 def missing_id_shaped_like(runtime: EnvironmentRuntime, type_name: str) -> str:

@@ -291,3 +291,22 @@ def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[st
                                 named.add(str(element))
     # an entity naming itself (a deployment's own schedules name it) is no referrer of it
     return [e for e in entities if str(e["id"]) not in named and not own.get(str(e["id"]), set()) - {str(e["id"])}]
+
+
+ABSENT_PARENT_REFUSAL = "so the state answers that parent missing"
+"""What serving says refusing a create under a parent the state answers missing (docs/absence.md)."""
+
+
+def refused_under_absent_parent(runtime, tool: str, arguments: dict[str, Any]) -> bool:
+    """Whether a create is refused, the state unchanged, because the state answers its parent missing:
+    named by the recorded call's path values (a tied create's exemplar), its parent was made by a write
+    the capture recorded after its reads (JupyterHub's user marie, PowerDNS's zone demo.test.,
+    Glance's namespace OS::Demo::Network). A call that is served is undone (data/reset)."""
+    before = runtime.data_get()
+    answer = runtime.call_tool(tool, arguments)
+    if not answer.is_error:
+        runtime.data_reset()
+        return False
+    assert ABSENT_PARENT_REFUSAL in json.dumps(answer.structured), (tool, answer.structured)
+    assert runtime.data_get() == before
+    return True
