@@ -400,6 +400,9 @@ prepare_template() {  # app template_variable venv database seconds: captures/AP
     # to make the seeded template database (it keeps it where the variable names), then stopped
     local app="$1" variable="$2" venv="$3" database="$4" seconds="$5"
     [ -f "$database" ] && return
+    # Absolute paths: a start script runs its steps from its home directory (pretix's migrate).
+    case "$venv" in /*) ;; *) venv="$PWD/$venv" ;; esac
+    case "$database" in /*) ;; *) database="$PWD/$database" ;; esac
     say "$app: preparing the seeded template database in $(dirname "$database")"
     local home port pid; home="$(mktemp -d)"
     port="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
