@@ -107,10 +107,11 @@ def stamped(plan: WritePlan, body: dict[str, Any]) -> frozenset[str]:
     return frozenset(rule.field for rule in plan.fields if rule.op != "echo") - set(body)
 
 
-ENTITY_REFUSALS = ("not editable", "holds a copy of the")
+ENTITY_REFUSALS = ("not editable", "holds a copy of the", "the entity does not hold them")
 """Refusals of a write for the entity it names, not the tool: the application keeps the entity as it
-is (update-protected), or another held entity holds a copy of members the update changes
-(serving/writes/nested_copies). The agent then updates another entity."""
+is (update-protected), another held entity holds a copy of members the update changes
+(serving/writes/nested_copies), or the entity lacks members every recorded answer showed (GNS3's
+templates of another kind: serving/writes/answers). The agent then updates another entity."""
 
 
 def refused_for_this_entity(is_error: bool, answer: dict[str, Any]) -> bool:
