@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .json_patch import read_patch
 from .models import WritePlan
 
 
@@ -27,8 +28,10 @@ def chosen_member(plan: WritePlan) -> str | None:
 
 def body_object(plan: WritePlan, body: Any) -> dict[str, Any] | None:
     """A recorded call's body as the plan's members read it: inside the plan's body envelope (an
-    object, or a one-object array), or the body itself; None when it is no such object (serving
-    refuses such a call, ``writes/checks.unwrap_body``)."""
+    object, or a one-object array), the members a JSON Patch sets, or the body itself; None when it
+    is no such object (serving refuses such a call, ``writes/checks.unwrap_body``)."""
+    if plan.body_patch_ops:
+        return read_patch(body, plan.body_patch_ops).members
     if plan.body_envelope:
         inner = body.get(plan.body_envelope) if isinstance(body, dict) else None
         if plan.body_envelope_kind != "object":

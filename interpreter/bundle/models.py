@@ -1071,6 +1071,9 @@ class WritePlan(_Model):
     body_envelope: str | None = None
     body_envelope_kind: Literal["array", "object"] = "array"
     """How the envelope wraps the object: a one-element array, or the object itself."""
+    body_patch_ops: tuple[str, ...] = ()
+    """The body is an RFC 6902 JSON Patch read as the members it sets (``bundle/json_patch``): the
+    operations the capture's successful calls used, which alone serving takes. Empty: an object body."""
     query: Pairs = ()
     fields: tuple[FieldRule, ...] = ()
     members: tuple[MemberRule, ...] = ()

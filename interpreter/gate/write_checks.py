@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.json_patch import read_patch
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.item_keys import call_key
@@ -72,6 +73,8 @@ def sent_members(plan: WritePlan, record: Record) -> frozenset[str]:
     """The members the call's body sent (inside the plan's body envelope, its first element when
     that is an array)."""
     body = record.request.json_value if record.request.is_json else None
+    if plan.body_patch_ops:
+        return frozenset(read_patch(body, plan.body_patch_ops).members or ())
     if plan.body_envelope and isinstance(body, dict):
         inner = body.get(plan.body_envelope)
         body = inner[0] if isinstance(inner, list) and inner else inner

@@ -78,7 +78,8 @@ def without_transformed(members: tuple[MemberRule, ...], split: SplitAnswer | No
 def _call(tool: str, effect: str, entity_type: EntityType, call: Record, ctx: PlanContext,
           depth: int) -> EnvelopeCall:
     answer = call.response.json_value
-    verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True, envelope=ctx.envelopes.get(tool))
+    verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True, envelope=ctx.envelopes.get(tool),
+                         patch_ops=ctx.patch_ops.get(tool, ()))
     sent = verdict.body if isinstance(verdict.body, dict) else {}
     if effect == "update":
         keys = [call_key(ctx.timeline, call, depth)]

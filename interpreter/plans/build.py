@@ -34,6 +34,7 @@ from .exemplar import admit_body, exemplar_of
 from .item_keys import call_key, keyed_target
 from .link import entity_in_answer
 from .list_places import with_list_places
+from .patch_bodies import patch_ops_of
 from .preconditions import precondition_decision
 from .references import with_references
 from .protected import with_protected
@@ -103,7 +104,10 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
                          traces=tuple(events))
     if exemplar is None:
         return WritePlan(**base, build_reason="no-successful-call", traces=tuple(events))
-    precondition = precondition_decision(tool.name, calls, ctx.ruleset, ctx.records)
+    patch_ops = patch_ops_of(tool.name, calls, ctx.ruleset, events) if effect == "update" else ()
+    if patch_ops:  # every later reading of the tool's bodies takes the members the patch sets
+        ctx.patch_ops[tool.name] = base["body_patch_ops"] = patch_ops
+    precondition = precondition_decision(tool.name, calls, ctx.ruleset, ctx.records, patch_ops)
     if precondition is not None and precondition.yields.get("conditional"):
         events.extend(precondition.events)
         return WritePlan(**base, build_reason=str(precondition.yields.get("build_reason", "precondition-header")),
@@ -119,7 +123,7 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
                          str(decision.yields.get("bulk_effect") or ("delete" if tool.method == "DELETE" else "update")))
     envelope = ctx.envelope_judge(tool.name, exemplar, events, target.type.name if target.type else None)
     verdict = admit_body(exemplar, max_bytes=ctx.budgets.max_body_bytes,
-                         unwrap=effect in ("create", "update", "document"), envelope=envelope)
+                         unwrap=effect in ("create", "update", "document"), envelope=envelope, patch_ops=patch_ops)
     if verdict.body is None:
         events.append(note(tool.name, "body-unusable", verdict.problem or ""))
         return WritePlan(**base, build_reason="body-unusable", traces=tuple(events))

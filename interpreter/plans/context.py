@@ -44,6 +44,8 @@ class PlanContext:
         self.min_id_length = int(ruleset.setting("plans", "min_linked_id_length"))
         self.is_identity_member = IdentityMembers(ruleset)
         self.envelopes: dict[str, Any] = {}
+        self.patch_ops: dict[str, tuple[str, ...]] = {}
+        """Per update tool whose bodies are JSON Patches, the operations they used (``patch_bodies``)."""
         self.whole_tools: dict[str, Any] = {}
         """A per-value part's name -> the manifest tool it was split from (``collection_split``)."""
         self.unanswered: dict[tuple[str, str], list[Any]] | None = None

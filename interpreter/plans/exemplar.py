@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from capenv.interpreter.bundle.json_patch import read_patch
 from capenv.interpreter.bundle.jsonvalue import JsonError, ProtoMemberError, loads
 from capenv.interpreter.evidence.bodies import is_json_media_type
 from capenv.interpreter.evidence.records import Record
@@ -23,9 +24,11 @@ def exemplar_of(records: list[Record]) -> Record | None:
     return next((r for r in records if r.succeeded), None)
 
 
-def admit_body(record: Record, *, max_bytes: int, unwrap: bool, envelope: Any = None) -> BodyVerdict:
+def admit_body(record: Record, *, max_bytes: int, unwrap: bool, envelope: Any = None,
+               patch_ops: tuple[str, ...] = ()) -> BodyVerdict:
     """A request body that could enter the state: a JSON object, JSON media type, complete
-    UTF-8 within the size limit, exact numbers, no ``__proto__``; else the problem."""
+    UTF-8 within the size limit, exact numbers, no ``__proto__``; else the problem.
+    ``patch_ops``: the body is a JSON Patch of these operations, read as the members it sets."""
     if record.method == "DELETE":
         return BodyVerdict({})
     request = record.request
@@ -46,11 +49,16 @@ def admit_body(record: Record, *, max_bytes: int, unwrap: bool, envelope: Any = 
         return BodyVerdict(None, problem="the request body holds a __proto__ member")
     except JsonError as exc:
         return BodyVerdict(None, problem=f"the request body is not JSON ({exc})")
+    if patch_ops:
+        reading = read_patch(body, patch_ops)
+        if reading.members is None:
+            return BodyVerdict(None, problem=f"the JSON Patch is not served: {reading.problem}")
+        body = reading.members
     if not isinstance(body, dict):
         return BodyVerdict(None, problem="the request body is not a JSON object")
     if not _exact(body):
         return BodyVerdict(None, problem="the request body holds a number that is not exact")
-    if unwrap and len(body) == 1 and envelope is not None:
+    if unwrap and len(body) == 1 and envelope is not None and not patch_ops:
         (member, value), = body.items()
         kind = envelope(member, value)
         if kind == "array" and isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):

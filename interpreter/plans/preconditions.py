@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
+from capenv.interpreter.bundle.json_patch import read_patch
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.write_preconditions import WritePreconditionContext
 from capenv.interpreter.rules_engine import Decision, RuleSet, evaluate
@@ -18,10 +19,12 @@ TABLE = "write-preconditions"
 
 
 def precondition_decision(tool_name: str, calls: list[Record], ruleset: RuleSet,
-                          records: dict[int, Record] | None = None) -> Decision | None:
+                          records: dict[int, Record] | None = None,
+                          patch_ops: tuple[str, ...] = ()) -> Decision | None:
     """The table's decision on the headers, body members and query values the tool's successful
     calls sent (None without the table). ``records``: the whole capture, where the last read of a
-    call's own path shows what the entity held when the call began."""
+    call's own path shows what the entity held when the call began; ``patch_ops``: the bodies are
+    JSON Patches of these operations, whose members are the ones they set."""
     if TABLE not in ruleset.tables:
         return None
     sent: dict[str, list[int]] = {}
@@ -32,6 +35,7 @@ def precondition_decision(tool_name: str, calls: list[Record], ruleset: RuleSet,
         for name, _ in call.request_headers:
             sent.setdefault(name.lower(), []).append(call.ordinal)
         body = call.request.json_value if call.request.is_json else None
+        body = read_patch(body, patch_ops).members if patch_ops else body
         for name in body if isinstance(body, dict) else ():
             members.setdefault(name, []).append(call.ordinal)
         held_query += [(name, member, value, call.ordinal)

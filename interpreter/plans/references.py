@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.json_patch import read_patch
 from capenv.interpreter.bundle.models import EntityType, MemberRule, ReferenceRule, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import same_json
@@ -143,6 +144,8 @@ def _calls(plan: WritePlan, ctx: PlanContext) -> list[Record]:
 def _sent_body(record: Record, plan: WritePlan) -> dict[str, Any] | None:
     """The object a recorded call sent, unwrapped from the plan's envelope as serving unwraps it."""
     body = record.request.json_value if record.request.is_json else None
+    if plan.body_patch_ops:
+        return read_patch(body, plan.body_patch_ops).members
     if plan.body_envelope and isinstance(body, dict) and list(body) == [plan.body_envelope]:
         inner = body[plan.body_envelope]
         if plan.body_envelope_kind == "array":

@@ -57,7 +57,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
             continue
         key = call_key(ctx.timeline, call, depth)
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
-                             envelope=ctx.envelopes.get(tool.name))
+                             envelope=ctx.envelopes.get(tool.name), patch_ops=ctx.patch_ops.get(tool.name, ()))
         before = held_before(ctx, entity_type, key, call.ordinal)
         after, via, later_read = None, "read", None
         if call.response.is_json and split is None and report is None:

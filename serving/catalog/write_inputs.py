@@ -15,8 +15,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from jsonpointer import escape
+
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
 from capenv.interpreter.bundle.body_members import chosen_member
+from capenv.interpreter.bundle.json_patch import ops_text
 from capenv.interpreter.bundle.models import StaticCredential, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.value_shapes import shape_schema, value_shape
@@ -218,6 +221,24 @@ class WriteInputs:
             schema["minProperties"] = self.plan.min_members
         return schema
 
+    def patch_schema(self) -> dict[str, Any]:
+        """A JSON Patch body: an array of the plan's operations, each on one accepted member with the
+        value that member takes (``bundle/json_patch``)."""
+        members = self.member_schema()
+        operations = [{"type": "object", "properties": {"op": {"enum": list(self.plan.body_patch_ops)},
+                                                        "path": {"const": "/" + escape(name)}, "value": value},
+                       "required": ["op", "path", "value"], "additionalProperties": False}
+                      for name, value in members["properties"].items()]
+        schema: dict[str, Any] = {"type": "array", "minItems": max(1, self.plan.min_members),
+                                  "items": {"anyOf": operations} if operations else False,
+                                  "description": f"a JSON Patch (RFC 6902) of {ops_text(self.plan.body_patch_ops)} "
+                                                 "operations on top-level members"}
+        required = members.get("required", ())
+        if required:  # each required member set by some operation
+            schema["allOf"] = [{"contains": {"properties": {"path": {"const": "/" + escape(name)}}}}
+                               for name in required]
+        return schema
+
     def served_variants(self) -> list["WriteInputs"]:
         """For a plan dispatching on a collection segment: each served value's own inputs."""
         return [WriteInputs(self.tool, v, self.path_samples) for v in self.plan.variants if v.served]
@@ -279,7 +300,8 @@ class WriteInputs:
                                    "description": "the query the recording sent; each parameter defaults to it"}
         required = list(self.tool.params)
         if self.takes_body and (self.tool.method != "DELETE" or self.is_bulk):
-            body = self.bulk_array_schema() or self.member_schema()
+            body = self.bulk_array_schema() or (self.patch_schema() if self.plan.body_patch_ops
+                                                else self.member_schema())
             if self.plan.body_envelope:
                 wrapped = body if self.plan.body_envelope_kind == "object" else {
                     "type": "array", "minItems": 1, "maxItems": 1, "items": body}
@@ -307,7 +329,11 @@ class WriteInputs:
             parts.append(f'"body" (an array of {array["items"]["type"]}s naming the entities)')
         elif self.takes_body and (self.tool.method != "DELETE" or self.is_bulk):
             wrap = f" wrapped as {envelope_text(self.plan)}" if self.plan.body_envelope else ""
-            parts.append(f'"body" (an object of {quoted(members, 20)}{wrap})')
+            if self.plan.body_patch_ops:
+                parts.append(f'"body" (a JSON Patch array of {ops_text(self.plan.body_patch_ops)} operations on '
+                             f'{quoted(["/" + escape(m) for m in members], 20)})')
+            else:
+                parts.append(f'"body" (an object of {quoted(members, 20)}{wrap})')
         return ", ".join(parts) or "no arguments"
 
     @cached_property

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from capenv.interpreter.bundle.json_patch import ops_text, read_patch
 from capenv.interpreter.bundle.jsonvalue import dumps, json_kind
 from capenv.interpreter.bundle.models import WritePlan
 
@@ -33,6 +34,8 @@ def check_query(plan: WritePlan, call: WriteCall, parts: PlanParts) -> None:
 
 
 def unwrap_body(plan: WritePlan, body: Any) -> dict[str, Any]:
+    if plan.body_patch_ops:
+        return patch_members(plan, body)
     if body is None:
         body = {}
     if plan.body_envelope and isinstance(body, dict) and plan.body_envelope in body and len(body) > 1:
@@ -50,6 +53,26 @@ def unwrap_body(plan: WritePlan, body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise WriteRefusal(f"the body must be a JSON object, not {json_kind(body)}")
     return body
+
+
+def patch_members(plan: WritePlan, body: Any) -> dict[str, Any]:
+    """The members a JSON Patch body sets; a patch of other operations or paths is refused, naming
+    what the plan takes (the operations the capture's calls used, on top-level members)."""
+    reading = read_patch(body, plan.body_patch_ops)
+    if reading.members is None:
+        raise WriteRefusal(f"{reading.problem}; the body must be a JSON Patch array of {ops_text(plan.body_patch_ops)} "
+                           'operations, each {"op", "path": "/member", "value"} on one top-level member, as the '
+                           "recorded calls sent")
+    return reading.members
+
+
+def refuse_unheld_patch_targets(plan: WritePlan, body: Any, entity: dict[str, Any]) -> None:
+    """RFC 6902 fails a ``replace`` of a member the entity lacks (§4.3), where a merge would add it."""
+    if not plan.body_patch_ops:
+        return
+    for op, member in read_patch(body, plan.body_patch_ops).ops:
+        if op == "replace" and member not in entity:
+            raise WriteRefusal(f"replace of /{member}: the entity holds no {member!r} (RFC 6902 refuses it)")
 
 
 def _refuse_envelope_siblings(plan: WritePlan, body: dict[str, Any]) -> None:

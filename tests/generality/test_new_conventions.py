@@ -11,9 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from .convention_app import Conventions
+from capenv.interpreter.pipeline import build_bundle
+from capenv.serving.compare import REFUSED, compare, parse_probes, render_text
+
+from .convention_app import ConventionApp, Conventions
+from .convention_more import JSON_PATCH
 from .holding import hold
-from .scenario import PLAIN_WRITES
+from .scenario import PLAIN_WRITES, record
 from .test_crossed_conventions import plain_tools
 
 DELETES = ("delete seeded tag 2", "delete the new tag", "delete the new note")
@@ -36,11 +40,37 @@ def test_a_soft_delete_is_refused_never_served_as_a_removal(conventions: Convent
          dict.fromkeys(deletes, "contradicted"), served=tuple(t for t in plain_tools(conventions) if t not in deletes))
 
 
-def test_json_patch_updates_are_refused_with_their_reason(tmp_path: Path) -> None:
+@pytest.mark.parametrize("conventions", [
+    Conventions("json-patch", json_patch=True),
+    Conventions("json-patch-data-uuid", json_patch=True, item_shape="data", list_shape="data", ids="uuid"),
+], ids=lambda c: c.name)
+def test_json_patch_updates_are_served_as_the_merges_they_amount_to(conventions: Conventions,
+                                                                     tmp_path: Path) -> None:
+    """The recorded ``replace`` operations set top-level members: the update plan reads them as the
+    merge body of those members, the gate proves it on later reads, and probes answer as live."""
+    bundle, _ = hold(conventions, tmp_path, PLAIN_WRITES, served=plain_tools(conventions))
+    updates = [plan for plan in bundle.view.writes if plan.tool.startswith("patch_")]
+    assert updates and all(plan.body_patch_ops == ("replace",) for plan in updates)
+
+
+def test_json_patch_operations_the_capture_never_sent_are_refused_naming_what_is_accepted(tmp_path: Path) -> None:
+    """``remove``, ``move`` and ``add`` (never recorded), a path below a member and a merge object
+    are refused with what the plan takes."""
     conventions = Conventions("json-patch", json_patch=True)
-    updates = [t for t in plain_tools(conventions) if t.startswith("patch_")]
-    hold(conventions, tmp_path, tuple(p for p in PLAIN_WRITES if p not in UPDATES),
-         dict.fromkeys(updates, "body-unusable"), served=tuple(t for t in plain_tools(conventions) if t not in updates))
+    bundle = build_bundle(record(conventions).write(tmp_path / "capture.har"))
+    note = conventions.item("notes", list(ConventionApp(conventions).kinds["notes"])[0])
+    patch = {"content-type": JSON_PATCH}
+    sent = [[{"op": "remove", "path": "/body"}], [{"op": "move", "from": "/title", "path": "/body"}],
+            [{"op": "add", "path": "/title", "value": "added"}], [{"op": "replace", "path": "/title/x", "value": 1}]]
+    calls = [{"name": f"patch {i}", "method": "PATCH", "path": note, "body": body, "headers": patch}
+             for i, body in enumerate(sent)]
+    calls += [{"name": "a merge object", "method": "PATCH", "path": note, "body": {"title": "merged"}}]
+    results = compare(bundle, parse_probes(json.dumps({"probes": calls})), ConventionApp(conventions))
+    print(render_text(results, "convention app", conventions.name))
+    refusals = [r.answers["model"].body.decode() for r in results]
+    assert all(r.judgement.verdict == REFUSED for r in results), [r.judgement.verdict for r in results]
+    assert all("'replace'" in text for text in refusals), refusals
+    assert "/title/x" in refusals[3]
 
 
 @pytest.mark.parametrize("conventions", [
