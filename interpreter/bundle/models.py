@@ -234,6 +234,10 @@ class QuerySpec(_Model):
     text_case_proven: bool = False
     """For ``text``: a line that proved it filtered by a text whose letter case decided whether a
     held text matched (``NOTES`` finding ``Beta notes``), so serving matches case as it does."""
+    wildcards: tuple[str, ...] = ()
+    """For ``text`` and ``expression`` (its case-insensitive contains): characters an application
+    matching by pattern may read as wildcards (SQL LIKE's ``%`` and ``_``, the rule's yields) where
+    another reads them as themselves; serving refuses a text holding one, which no recording reads."""
     vocabulary: tuple[str, ...] | None = None
     """For ``equals`` on a field holding values from a closed list (``view-query-vocabularies``):
     the texts the capture shows it holding or filtered by; serving refuses another."""

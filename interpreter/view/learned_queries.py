@@ -37,7 +37,7 @@ TABLE = "view-learned-queries"
 
 
 SPELLING = ("field", "operator", "index", "separator", "descending_prefix", "direction_separator", "directions",
-            "operators", "syntax", "within")
+            "operators", "syntax", "within", "wildcards")
 """What a matching rule's yields and evidence may tell the learned query about the spelling."""
 
 Combination = tuple[QuerySpec, ...]

@@ -168,14 +168,16 @@ def _text_matches(value: Any, operator: str, wanted: str) -> bool:
             "endswith": text.endswith(wanted)}.get(operator, False)
 
 
-def _holds_wildcard(text: str) -> bool:
-    """SQL LIKE's wildcards: an application matching with LIKE reads them so, another as themselves."""
-    return "%" in text or "_" in text
+def _wildcards_in(text: str, spec: QuerySpec) -> str | None:
+    """The wildcards of ``spec`` (its rule's: SQL LIKE's ``%`` and ``_``) that ``text`` holds, spelled
+    for a refusal, or None: an application matching by pattern reads them so, another as themselves."""
+    held = [c for c in spec.wildcards if c in text]
+    return " and ".join(held) if held else None
 
 
 def _unproven_text(by_param: dict[str, QuerySpec], values: dict[str, str], texts: dict[str, set[str]]) -> str | None:
     """Why a text filter (contains, starts or ends with) cannot answer ``values`` as the recordings
-    proved it: the text holds a LIKE wildcard, or letter case decides whether a text the entities
+    proved it: the text holds one of its rule's wildcards (SQL LIKE's), or letter case decides whether a text the entities
     hold matches (a held text matches it in one reading of case and not in the other), which no
     recording shows (``QuerySpec.text_case_proven``): Datasette's title__contains matches letters of either case and reads % and _
     as wildcards (SQLite's LIKE), where the learned operator matched case and both characters as
@@ -184,10 +186,11 @@ def _unproven_text(by_param: dict[str, QuerySpec], values: dict[str, str], texts
         spec = by_param[name]
         if spec.kind != "text" or spec.field is None or not spec.operator:
             continue
-        if _holds_wildcard(value):
-            return (f"{name}={value!r} holds % or _, which an application matching with SQL LIKE reads as "
-                    f"wildcards and another as the characters themselves; the capture shows neither: send the "
-                    f"text without them")
+        wildcards = _wildcards_in(value, spec)
+        if wildcards is not None:
+            return (f"{name}={value!r} holds {wildcards}, which an application matching with a pattern (SQL LIKE) "
+                    f"reads as wildcards and another as the characters themselves; the capture shows neither: "
+                    f"send the text without them")
         split = None if spec.text_case_proven else case_decided(spec.operator, value, texts.get(spec.field, ()))
         if split is not None:
             return (f"{name}={value!r} finds {split!r} in {spec.field!r} only where letters of another case "
@@ -375,11 +378,11 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
         if unproven_clause is not None:
             return (f"{name} compares {unproven_clause.field!r} by {clause_shape(unproven_clause)!r} (operator:literal "
                     f"kind), which no recording proves; proven: {', '.join(proven) or 'none'}")
-        wildcard = next((c for c in clauses if c.operator.endswith("icontains") and _holds_wildcard(str(c.value))),
-                        None)
+        wildcard = next((c for c in clauses if c.operator.endswith("icontains")
+                         and _wildcards_in(str(c.value), spec) is not None), None)
         if wildcard is not None:
-            return (f"{name} looks for {wildcard.value!r}, holding % or _, which the application may read as "
-                    f"wildcards: send the text without them")
+            return (f"{name} looks for {wildcard.value!r}, holding {_wildcards_in(str(wildcard.value), spec)}, "
+                    f"which the application may read as wildcards: send the text without them")
     text_reason = _unproven_text(by_param, values, texts)
     if text_reason is not None:
         return text_reason

@@ -7,11 +7,14 @@ lists 'Computing machinery' and every article."""
 import pytest
 
 from capenv.interpreter.bundle.models import QuerySpec
+from capenv.interpreter.rules_engine import load_rules
 from capenv.serving.reads.queries import evaluate_queries, held_texts, unproven
 
-SPECS = (QuerySpec(param="title__contains", kind="text", field="title", operator="contains"),
-         QuerySpec(param="title_has", kind="text", field="title", operator="icontains"),
-         QuerySpec(param="title_starts", kind="text", field="title", operator="startswith"))
+# The wildcards the text rules yield (rules/view-learned-queries.yaml), as a learned query carries them.
+WILDCARDS = tuple(load_rules().rule("learned-query.text-double-underscore").yields["wildcards"])
+SPECS = (QuerySpec(param="title__contains", kind="text", field="title", operator="contains", wildcards=WILDCARDS),
+         QuerySpec(param="title_has", kind="text", field="title", operator="icontains", wildcards=WILDCARDS),
+         QuerySpec(param="title_starts", kind="text", field="title", operator="startswith", wildcards=WILDCARDS))
 FIELDS = {"id", "title"}
 MEMBERS = [{"id": 1, "title": "Computing machinery"}, {"id": 2, "title": "A bug in the relay"},
            {"id": 3, "title": "snake_case names"}]
@@ -30,8 +33,15 @@ def test_a_text_whose_letter_case_decides_a_match_is_refused(name, value):
 
 @pytest.mark.parametrize("value", ["%", "_", "a%b", "snake_case"])
 def test_a_text_holding_a_like_wildcard_is_refused(value):
+    assert set(WILDCARDS) == {"%", "_"}
     found = reason("title__contains", value)
     assert found is not None and "wildcard" in found
+
+
+def test_a_rule_yielding_no_wildcards_reads_the_characters_as_themselves():
+    literal = (QuerySpec(param="title__contains", kind="text", field="title", operator="contains"),)
+    assert unproven(literal, (("title__contains", "_case"),), FIELDS, texts=held_texts(MEMBERS)) is None
+    assert [m["id"] for m in evaluate_queries(MEMBERS, literal, (("title__contains", "_case"),))] == [3]
 
 
 @pytest.mark.parametrize("name,value,ids", [("title__contains", "machin", [1]), ("title_has", "relay", [2]),
