@@ -22,19 +22,19 @@ Project `demo` (user alice, roles admin, member, reader):
 Project `ops` (user carol): the secret ops-token (opaque).
 """
 import base64
-import json
 import sqlite3
 import sys
-import urllib.request
 import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "kit"))
+from seed_calls import fixed_uuid4, json_call  # noqa: E402
 
 NAMESPACE = uuid.UUID("6b1f3c2e-8d4a-4f5e-9a7b-2c3d4e5f6a7b")
 
 
 def fixed(kind, name):
-    """A uuid5 of what it names, re-stamped as version 4: Barbican answers 404 for an id that is not a
-    version 4 uuid."""
-    return str(uuid.UUID(bytes=uuid.uuid5(NAMESPACE, f"{kind}:{name}").bytes, version=4))
+    return fixed_uuid4(NAMESPACE, kind, name)
 
 
 def headers(project, user):
@@ -44,14 +44,7 @@ def headers(project, user):
 
 def call(base, method, path, body=None, raw=None, content_type="application/json",
          project="demo", user="alice"):
-    data = raw.encode() if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    h = headers(project, user)
-    if data is not None:
-        h["Content-Type"] = content_type
-    req = urllib.request.Request(base + path, data=data, method=method, headers=h)
-    with urllib.request.urlopen(req, timeout=60) as r:
-        text = r.read().decode()
-        return json.loads(text) if text.strip().startswith("{") else text
+    return json_call(base, method, path, headers(project, user), body, raw, content_type)
 
 
 def tail(ref):

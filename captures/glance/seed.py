@@ -21,18 +21,19 @@ Project `demo` (user alice, roles admin, member, reader):
   members).
 Project `ops` (user carol): the image ops-backup (private, raw/bare, queued).
 """
-import json
 import sqlite3
 import sys
-import urllib.request
 import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "kit"))
+from seed_calls import fixed_uuid4, json_call  # noqa: E402
 
 NAMESPACE = uuid.UUID("3c9e1f7a-5b2d-4e8f-a1c3-7d6e5f4a3b2c")
 
 
 def fixed(kind, name):
-    """A uuid5 of what it names, re-stamped as version 4 (the shape of the ids Glance makes)."""
-    return str(uuid.UUID(bytes=uuid.uuid5(NAMESPACE, f"{kind}:{name}").bytes, version=4))
+    return fixed_uuid4(NAMESPACE, kind, name)
 
 
 def headers(project, user):
@@ -42,14 +43,7 @@ def headers(project, user):
 
 def call(base, method, path, body=None, raw=None, content_type="application/json",
          project="demo", user="alice"):
-    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    h = headers(project, user)
-    if data is not None:
-        h["Content-Type"] = content_type
-    req = urllib.request.Request(base + path, data=data, method=method, headers=h)
-    with urllib.request.urlopen(req, timeout=60) as r:
-        text = r.read().decode()
-        return json.loads(text) if text.strip().startswith("{") else text
+    return json_call(base, method, path, headers(project, user), body, raw, content_type)
 
 
 def main(base, db):
