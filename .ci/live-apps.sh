@@ -910,22 +910,10 @@ install_rabbitmq() {
     if [ "$(installed_rabbitmq_version)" = "$RABBITMQ_DEB_VERSION" ]; then
         say "rabbitmq-server $RABBITMQ_DEB_VERSION already in $RABBITMQ_DIR"; return
     fi
-    command -v apt-get >/dev/null && command -v dpkg >/dev/null \
-        || { say "apt-get and dpkg not found: RabbitMQ comes from Debian bookworm packages" >&2; return 1; }
-    local debs packages=("rabbitmq-server=$RABBITMQ_DEB_VERSION") package
+    local packages=("rabbitmq-server=$RABBITMQ_DEB_VERSION") package
     for package in $RABBITMQ_ERLANG_PACKAGES; do packages+=("$package=$RABBITMQ_ERLANG_DEB_VERSION"); done
-    debs="$(mktemp -d)"
     say "apt-get download rabbitmq-server=$RABBITMQ_DEB_VERSION and its Erlang packages, dpkg -x into $RABBITMQ_DIR"
-    if ! (cd "$debs" && apt-get download -q "${packages[@]}" >/dev/null 2>&1); then
-        apt-get update -q >/dev/null
-        (cd "$debs" && apt-get download -q "${packages[@]}" 2>&1 | { grep -v '^W: Download is performed unsandboxed' || true; })
-    fi
-    [ "$(ls "$debs"/*.deb 2>/dev/null | wc -l)" = "${#packages[@]}" ] \
-        || { say "apt-get download did not fetch the ${#packages[@]} packages" >&2; rm -rf "$debs"; return 1; }
-    rm -rf "$RABBITMQ_DIR"
-    mkdir -p "$RABBITMQ_DIR"
-    for deb in "$debs"/*.deb; do dpkg -x "$deb" "$RABBITMQ_DIR"; done
-    rm -rf "$debs"
+    unpack_debs "$RABBITMQ_DIR" "${packages[@]}" || return 1
     local erl
     for erl in "$RABBITMQ_DIR"/usr/lib/erlang/bin/erl "$RABBITMQ_DIR"/usr/lib/erlang/erts-*/bin/erl; do
         sed -i 's|^\( *\)ROOTDIR=/usr/lib/erlang$|\1ROOTDIR="$dyn_rootdir"|' "$erl"
