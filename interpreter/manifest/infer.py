@@ -56,9 +56,13 @@ class _Classifier:
 
     def identifier(self, value: str, sibling_shapes: tuple[str, ...] = (),
                    kinds: tuple[int, float | None] = (0, None), prefix: str = "",
-                   token_shapes: tuple[str, ...] = (), listed: int = 0) -> tuple[bool, object]:
+                   token_shapes: tuple[str, ...] = (), listed: int = 0,
+                   below: tuple[bool, int] = (True, 0)) -> tuple[bool, object]:
+        """``below``: whether a record's path ends in the value, and how many values under it are
+        read back (``SegmentContext.read_back_below``)."""
         under_span = prefix in self.span_prefixes
-        key = f"{value}\0{'|'.join(sibling_shapes)}\0{kinds}\0{under_span}\0{'|'.join(token_shapes)}\0{listed}"
+        key = (f"{value}\0{'|'.join(sibling_shapes)}\0{kinds}\0{under_span}\0{'|'.join(token_shapes)}\0{listed}"
+               f"\0{below}")
         if key not in self.cache:
             # a percent-encoded segment (%40alice%3Aexample.org) names what its decoded spelling does
             decoded = decode_once(value)
@@ -71,7 +75,7 @@ class _Classifier:
                                      sibling_identity_shapes=list(sibling_shapes),
                                      sibling_token_shapes=list(token_shapes),
                                      sibling_kind_values=kinds[0], sibling_kind_overlap=kinds[1],
-                                     lists_siblings=listed)
+                                     lists_siblings=listed, read_itself=below[0], read_back_below=below[1])
             decision = evaluate(self.ruleset, SEGMENT_TABLE, context, subject=f"segment {value!r}")
             self.cache[key] = (decision.yields.get("shape", "literal") != "literal", decision)
         return self.cache[key]
@@ -121,11 +125,17 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
     # a value whose own read lists entities its siblings name is a view of their collection
     listed = {k: listed_siblings(node.children[k].records, [o for o in keys if o != k]) for k in keys} \
         if len(keys) >= 2 else {}
+    # a word under which values are read back as their entity's member names the key those reads look up by
+    below = {k: (bool(node.children[k].records),
+                 sum(1 for c in node.children[k].children if isinstance(c, str) and c in classifier.read_back))
+             for k in keys}
     kinds = _kinds(node, [k for k in keys if classifier.identifier(k, shapes, prefix=prefix,
-                                                                     listed=listed.get(k, 0))[0]], classifier)
+                                                                     listed=listed.get(k, 0), below=below[k])[0]],
+                   classifier)
     identifier_keys, ruled_literal = [], []
     for key in keys:
-        is_identifier, decision = classifier.identifier(key, shapes, kinds, prefix, tokens, listed.get(key, 0))
+        is_identifier, decision = classifier.identifier(key, shapes, kinds, prefix, tokens, listed.get(key, 0),
+                                                        below[key])
         if is_identifier:
             identifier_keys.append((key, decision))
         elif decision.rule_id is not None:
@@ -153,7 +163,8 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
                     location=decision.events[-1].location if decision.events else ""))
         for key in node.children:
             if isinstance(key, str):
-                _, decision = classifier.identifier(key, shapes, kinds, prefix, tokens, listed.get(key, 0))
+                _, decision = classifier.identifier(key, shapes, kinds, prefix, tokens, listed.get(key, 0),
+                                                    below[key])
                 traces.extend(e.model_copy(update={"subject": f"{prefix}/{key}"}) for e in decision.events)
     else:  # values a rule kept literal (words leading to different kinds): say why
         for key, decision in ruled_literal:

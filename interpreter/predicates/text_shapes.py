@@ -48,6 +48,11 @@ class SegmentContext(BaseModel):
     """How many sibling values (the other values at this path position) the successful reads of
     this value's own path list as members of the objects of an array (``listings.listed_siblings``):
     a listing of the entities its siblings name."""
+    read_itself: bool = False
+    """A record's path ends in this segment (the value was read or written as an item itself)."""
+    read_back_below: int = 0
+    """How many distinct values one segment below this one a successful read answered as a member
+    of its entity (``read_back``): /notes/slug/{slug} reads notes by their slug."""
 
 
 def shape_class(value: str) -> str:
@@ -180,6 +185,19 @@ def segment_lists_siblings(ctx: SegmentContext, params: ListsSiblingsParams) -> 
     if ctx.lists_siblings < params.min_values:
         return Miss(f"its read lists {ctx.lists_siblings} sibling values, fewer than {params.min_values}")
     return Match({"listed_siblings": ctx.lists_siblings})
+
+
+@predicate("segment_leads_read_backs", context="segment", params=ListsSiblingsParams)
+def segment_leads_read_backs(ctx: SegmentContext, params: ListsSiblingsParams) -> Outcome:
+    """The value is never a path's last segment, and at least ``min_values`` distinct values under
+    it are read back as a member of the entity their read answers: a word naming the key those
+    reads look an entity up by (/notes/slug/{slug}, /notes/by-name/{name}), not an entity."""
+    if ctx.read_itself:
+        return Miss("a record's path ends in it: it is read or written as an item itself")
+    if ctx.read_back_below < params.min_values:
+        return Miss(f"{ctx.read_back_below} values under it are read back as their entity's member, "
+                    f"fewer than {params.min_values}")
+    return Match({"read_back_below": ctx.read_back_below})
 
 
 class KindParams(BaseModel):

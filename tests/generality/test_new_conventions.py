@@ -122,21 +122,31 @@ def test_reads_by_slug_follow_a_served_rename(conventions: Conventions, tmp_path
     assert old.answers["model"].status == 404 and old.answers["live"].status == 404
 
 
-def test_a_deleted_note_is_not_answered_at_its_slug_path_when_names_key_the_notes(tmp_path: Path) -> None:
-    """Notes keyed by name (``/notes/ana``) read again at ``/notes/slug/call-ana``: the manifest takes
-    ``slug`` for a note's name, so the reads by slug make a type of their own holding copies of the
-    notes (``gate/copies``: paired by the notes' ``name`` they show). A delete of a note would leave
-    the copy answering at its slug, so it is refused, never served while the copy answers the note."""
-    from capenv.interpreter.pipeline import build_bundle
+@pytest.mark.parametrize("conventions", [
+    Conventions("names-slug-path", ids="name", slugs=True, slug_reads=True, slug_path="slug"),
+    Conventions("keys-by-name-path-renamed", ids="name", key_member="key", slugs=True, slug_reads=True,
+                slug_path="by-name", slug_renames=True),
+    Conventions("spaced-names-slug-path", ids="name", spaced_names=True, slugs=True, slug_reads=True,
+                slug_path="slug"),
+], ids=lambda c: c.name)
+def test_a_slug_path_beside_names_is_a_lookup_by_slug(conventions: Conventions, tmp_path: Path) -> None:
+    """Notes keyed by name (``/notes/ana``) read again at ``/notes/slug/call-ana``: ``slug`` is
+    spelled like the names beside it, but no path ends in it and the reads under it answer the note
+    holding their value (segment.lookup-word), so it stays a literal: the updates and deletes of the
+    notes are served, and a deleted note is answered absent at its slug as the application does."""
     from capenv.serving.compare.sides import Outgoing, RuntimeSide
     from capenv.serving.runtime import EnvironmentRuntime
 
-    from .scenario import record
-
-    conventions = Conventions("names-slug-path", ids="name", slugs=True, slug_reads=True, slug_path="slug")
-    runtime = EnvironmentRuntime(build_bundle(record(conventions).write(tmp_path / "capture.har")))
-    model = RuntimeSide(runtime)
-    model.send(Outgoing("DELETE", conventions.item("notes", "ana"), (), (), None))
-    read = model.send(Outgoing("GET", conventions.by_slug("notes", "call-ana"), (), (), None))
-    assert read.status != 200 or json.loads(read.body).get("name") != "ana" or \
-        model.send(Outgoing("GET", conventions.item("notes", "ana"), (), (), None)).status == 200
+    bundle, _ = hold(conventions, tmp_path, ())
+    word = conventions.slug_path
+    assert any(f"/notes/{word}/{{" in t.template for t in bundle.manifest.tools), \
+        [t.template for t in bundle.manifest.tools]
+    served = {plan.tool for plan in bundle.view.writes if plan.served}
+    assert {t for t in plain_tools(conventions) if t.startswith(("delete_notes", "patch_notes", "put_notes"))} <= served
+    model = RuntimeSide(EnvironmentRuntime(bundle))
+    note = list(ConventionApp(conventions).kinds["notes"])[0]
+    slug = json.loads(model.send(Outgoing("GET", conventions.item("notes", note), (), (), None)).body)
+    slug = next(v for k, v in (slug.get("data", slug) if isinstance(slug, dict) else {}).items() if k == "slug")
+    assert model.send(Outgoing("GET", conventions.by_slug("notes", slug), (), (), None)).status == 200
+    assert model.send(Outgoing("DELETE", conventions.item("notes", note), (), (), None)).status < 300
+    assert model.send(Outgoing("GET", conventions.by_slug("notes", slug), (), (), None)).status == 404
