@@ -182,6 +182,8 @@ def run_read_gate(views: list[ReadView], records: dict[int, Record], window_read
             continue  # refused for the id's shape before the application looked it up (view-malformed-ids)
         if ordinal in unauthenticated:
             continue  # refused before the application looked at what it asked for: it shows nothing of the state
+        if record.status >= 500 and not is_absence(record, view):
+            continue  # the application failed: the answer shows nothing of the state (as in the write gate)
         answer, is_list, _line = answer_read(view, record, types, state)
         reason = compare(answer, record, view, is_list=is_list)
         checked.setdefault(view.tool, []).append(ordinal)

@@ -58,3 +58,41 @@ def test_a_403_to_a_call_sending_every_such_header_is_still_checked():
     view = build_from(capture(403, [("x-token", "t")])).view.view("get_items")
     assert not view.state_backed
     assert "403 recorded" in view.reason
+
+
+SERVER_ERROR = {"code": 500, "message": "An internal error has occurred!"}
+
+
+def failing_item_capture() -> HarBuilder:
+    """Item reads of held entities, then a read of an id nothing ever showed answered 500 (the
+    application failing to serialise the entity it did not find)."""
+    builder = HarBuilder().call("GET", "/items", response=ITEMS)
+    for entity in ITEMS:
+        builder.call("GET", f"/items/{entity['id']}", response=entity)
+    return builder.call("GET", "/items/99", status=500, response=SERVER_ERROR)
+
+
+def test_a_server_error_shows_nothing_of_the_state_and_is_passed_over():
+    """A 5xx is the application failing, not an answer about what it holds: the read gate passes
+    it over as the write gate does, so one failing read does not keep the item view on replay."""
+    bundle = build_from(failing_item_capture())
+    view = bundle.view.view("get_items_by_item_id")
+    assert view.state_backed, view.reason
+    assert 4 not in view.checked_record_ordinals
+    assert EnvironmentRuntime(bundle).read("get_items_by_item_id", {"item_id": "2"})["body"] == ITEMS[1]
+
+
+def test_the_failing_id_is_not_answered_with_an_entity():
+    """No entity the state holds is 99: served from the state, the read answers no entity (the
+    recorded 500 or a refusal), never another item's recording."""
+    result = EnvironmentRuntime(build_from(failing_item_capture())).read("get_items_by_item_id", {"item_id": "99"})
+    assert result.get("body") not in ITEMS
+    assert result.get("status") != 200
+
+
+def test_a_server_error_is_no_evidence_for_the_view_alone():
+    """With no other read of the item view, the view has nothing proving it: still replayed."""
+    builder = HarBuilder().call("GET", "/items", response=ITEMS).call("GET", "/items/99", status=500,
+                                                                      response=SERVER_ERROR)
+    view = build_from(builder).view.view("get_items_by_item_id")
+    assert view is None or not view.state_backed
