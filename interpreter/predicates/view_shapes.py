@@ -68,6 +68,15 @@ def member_named_as_singular_of_collection(ctx: EnvelopeMemberContext, params: I
     return Miss(f"{ctx.member!r} is no singular of the path's collection word {ctx.collection_word!r}")
 
 
+@predicate("member_named_as_plural_of_collection", context="envelope-member", params=InflectionParams)
+def member_named_as_plural_of_collection(ctx: EnvelopeMemberContext, params: InflectionParams) -> Outcome:
+    """The member is named as the plural of the path's word (``notes`` under ``/note/{id}``)."""
+    if ctx.collection_word and ctx.member != ctx.collection_word and is_plural_of(ctx.member, ctx.collection_word,
+                                                                                  params):
+        return Match({"member": ctx.member, "collection_word": ctx.collection_word})
+    return Miss(f"{ctx.member!r} is no plural of the path's word {ctx.collection_word!r}")
+
+
 def _same_words(member: str, collection: str) -> bool:
     """Two names of two or more words that are the same words, however each is spelled (camelCase,
     snake_case, kebab-case)."""

@@ -87,6 +87,21 @@ def test_plain_writes_are_served(conventions: Conventions, tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("conventions", [
+    Conventions("plural-one-at-singular-item-path", item_shape="plural_one", item_singular=True),
+    Conventions("plural-one-at-singular-item-path-json-patch", item_shape="plural_one", item_singular=True,
+                json_patch=True, ids="uuid"),
+], ids=lambda c: c.name)
+def test_an_item_read_in_the_singular_answering_a_list_of_one_is_the_item(conventions: Conventions,
+                                                                          tmp_path: Path) -> None:
+    """``GET /note/{id}`` answering ``{"notes": [{…}]}`` beside the list ``/notes``: the one element
+    is the note (envelope.plural-of-path-word), so the item path is the notes' item view and its
+    updates and deletes are item writes (not bulk writes naming no entities), all served alike."""
+    bundle, _ = hold(conventions, tmp_path, PLAIN_WRITES)
+    assert all(plan.served for plan in bundle.view.writes), [(p.tool, p.reason) for p in bundle.view.writes]
+    assert {v.type for v in bundle.view.views if v.kind == "item"} == {"notes", "tags"}
+
+
+@pytest.mark.parametrize("conventions", [
     Conventions("slugs-read-in-place-of-ids", slugs=True, slug_reads=True),
     Conventions("updated-at-token-short-names", concurrency="updated_at", names="short"),
     Conventions("updated-at-token-json-patch", concurrency="updated_at", json_patch=True, names="mongo-camel"),
