@@ -171,6 +171,8 @@ ARA_VERSION=1.8.0
 ARA_GUNICORN_VERSION=27.0.1
 GNS3_VERSION=2.2.61
 GNS3_QEMU_DEB_VERSION=1:7.2+dfsg-7+deb12u18+b3
+# 1.8.5 is the newest doccano on PyPI (marked yanked, with no reason given; 1.8.4 is the one before it).
+DOCCANO_VERSION=1.8.5
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -236,6 +238,7 @@ ALERTA_VENV="$CACHE/venv-alerta"
 REVIEWBOARD_VENV="$CACHE/venv-reviewboard"
 ARA_VENV="$CACHE/venv-ara"
 GNS3_VENV="$CACHE/venv-gns3"
+DOCCANO_VENV="$CACHE/venv-doccano"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1045,6 +1048,10 @@ install_python_group_a() {
     step install_venv_package "$ARA_VENV" ara "$ARA_VERSION" "ara[server]==$ARA_VERSION" \
         "gunicorn==$ARA_GUNICORN_VERSION"
     step install_gns3
+    # doccano's API (Django REST Framework on SQLite) under the gunicorn it brings, serving
+    # captures/doccano/wsgi.py (doccano's own WSGI application, Host fixed); no task queue runs.
+    # 8 min cold on the busy 2-core machine, 639 MB (it pulls celery, boto3, pandas, numpy).
+    step install_venv_package "$DOCCANO_VENV" doccano "$DOCCANO_VERSION"
     group_outcome
 }
 
@@ -1141,6 +1148,7 @@ status() {
     say "reviewboard: $(installed_pip_version "$REVIEWBOARD_VENV" ReviewBoard) ($REVIEWBOARD_VENV)"
     say "ara: $(installed_pip_version "$ARA_VENV" ara) ($ARA_VENV)"
     say "gns3:        $(installed_pip_version "$GNS3_VENV" gns3-server) ($GNS3_VENV, qemu $(cat "$GNS3_VENV/qemu/installed-version" 2>/dev/null || echo 'not unpacked'))"
+    say "doccano:     $(installed_pip_version "$DOCCANO_VENV" doccano) ($DOCCANO_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 

@@ -407,6 +407,7 @@ FLEXGET_TOKEN = "Token capenv-flexget-throwaway-token-0001"
 """The throwaway API token captures/flexget/seed.py gives the daemon's user: every route but /api/ asks for it."""
 
 OCTOPRINT_KEY = "Bearer capenv-octoprint-throwaway-api-key-0001"
+DOCCANO_ADMIN = "Token capenv0doccano0throwaway0admin0token0001"
 """The throwaway global API key captures/octoprint/start.sh configures (OctoPrint takes it as a bearer too)."""
 
 
@@ -516,10 +517,12 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                    ready_line="ara READY"),
     "gns3": AppSpec("gns3", _venv_env("gns3", "gns3server", "2.2.61"), _home_start("gns3"), "/v2/version", 120.0,
                     ready_line="gns3 READY"),
+    "doccano": AppSpec("doccano", _venv_env("doccano", "doccano", "1.8.5"), _home_start("doccano"), "/v1/me", 180.0,
+                       ready_line="doccano READY", ready_authorization=DOCCANO_ADMIN),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
-SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start; podman loads its image and seeds through its CLI in 3-10 s; NocoBase loads its plugins for 45-65 s on every start (and makes its template database for ~2.5 min on the first start of an install, which `.ci/live-apps.sh` does); Gnocchi makes a PostgreSQL cluster, its schema and its seed in ~15 s; Alerta makes a PostgreSQL cluster, its admin user, API key and seed in ~10 s; Review Board installs its site in ~6 s and seeds in ~10-30 s; ARA migrates its new SQLite database in ~10-20 s and seeds in ~5 s; the GNS3 server starts in ~3 s and its local compute connects ~5 s later, before the seed."""
+SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start; podman loads its image and seeds through its CLI in 3-10 s; NocoBase loads its plugins for 45-65 s on every start (and makes its template database for ~2.5 min on the first start of an install, which `.ci/live-apps.sh` does); Gnocchi makes a PostgreSQL cluster, its schema and its seed in ~15 s; Alerta makes a PostgreSQL cluster, its admin user, API key and seed in ~10 s; Review Board installs its site in ~6 s and seeds in ~10-30 s; ARA migrates its new SQLite database in ~10-20 s and seeds in ~5 s; the GNS3 server starts in ~3 s and its local compute connects ~5 s later, before the seed; doccano migrates its new SQLite database in ~15-30 s and seeds in ~5 s."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
