@@ -10,6 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
+from .names import SuffixParams
+
 
 @context_model("body-patch")
 class BodyPatchContext(BaseModel):
@@ -22,12 +24,6 @@ class BodyPatchContext(BaseModel):
     is no array of operation objects with a string path."""
 
 
-class MediaSuffixParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    suffixes: list[str] = Field(min_length=1)
-
-
 class PatchOpsParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -35,8 +31,8 @@ class PatchOpsParams(BaseModel):
     max_depth: int = Field(ge=1)
 
 
-@predicate("body_media_type_ends", context="body-patch", params=MediaSuffixParams)
-def body_media_type_ends(ctx: BodyPatchContext, params: MediaSuffixParams) -> Outcome:
+@predicate("body_media_type_ends", context="body-patch", params=SuffixParams)
+def body_media_type_ends(ctx: BodyPatchContext, params: SuffixParams) -> Outcome:
     """Every successful call's body is of a media type ending with one of the suffixes."""
     if not ctx.media_types:
         return Miss("no successful call sent a body")

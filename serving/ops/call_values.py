@@ -66,7 +66,14 @@ def slug(params: SlugParams, ctx: OpContext) -> Any:
     text = _member_text(ctx, params.member)
     if text is None:
         return absent(ctx, f"body member {params.member!r}")
-    return slugify(text)
+    value = slugify(text)
+    held = ctx.entity_before is not None and ctx.entity_before.get(ctx.field) == value
+    if not held and value in ctx.type_values(ctx.field):
+        # applications make a taken slug unique their own way (title-2, title-1a2b): the capture does not show it
+        raise OpRefusal(f"field {ctx.field!r} would be {value!r}, which another held entity has; what the "
+                        f"application makes of a taken slug is not recorded: send a {params.member!r} whose slug "
+                        "no entity holds")
+    return value
 
 
 def template_text(value: Any) -> str:

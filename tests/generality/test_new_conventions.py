@@ -116,6 +116,23 @@ def test_no_wrong_answer(conventions: Conventions, tmp_path: Path) -> None:
     hold(conventions, tmp_path, ())
 
 
+@pytest.mark.parametrize("conventions", [
+    Conventions("slugs-in-place", slugs=True, slug_reads=True),
+    Conventions("names-slug-path-taken", ids="name", slugs=True, slug_reads=True, slug_path="slug"),
+], ids=lambda c: c.name)
+def test_a_create_whose_slug_is_taken_is_refused_and_the_others_served(conventions: Conventions,
+                                                                        tmp_path: Path) -> None:
+    """The application makes a taken slug unique (buy-milk-2), which the slug rule cannot say: the
+    recorded create that met a taken slug is refused on replay (a write the gate does not model), so
+    the notes' create is served for free slugs, and a probe repeating a held title is refused, never
+    answered with the held slug."""
+    bundle, results = hold(conventions, tmp_path, ())
+    creates = [plan for plan in bundle.view.writes if plan.tool == "post_notes"]
+    assert creates and creates[0].served, [(p.tool, p.reason) for p in creates]
+    twin = next(r for r in results if r.probe.name == "a note titled as seeded note 1")
+    assert twin.judgement.verdict == REFUSED and "no entity holds" in twin.answers["model"].body.decode()
+
+
 SLUG_RENAMES = ("rename seeded note 2's slug", "seeded note 2 at its new slug", "seeded note 2 at its old slug",
                 "seeded note 3 at its slug", "seeded note 2 at its slug")
 
