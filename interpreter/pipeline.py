@@ -23,7 +23,7 @@ from capenv.interpreter.view.build import build_view
 from capenv.interpreter.view.accept_defaults import required_accepts
 from capenv.interpreter.view.live_reports import live_reports
 from capenv.interpreter.view.negotiation import request_variants, without_variants
-from capenv.interpreter.view.credentials import read_credentials, static_credentials
+from capenv.interpreter.view.credentials import other_callers_records, read_credentials, static_credentials
 from capenv.interpreter.view.unrouted_spellings import without_unrouted
 from capenv.interpreter.view.replay_facts import replay_table
 from capenv.interpreter.view.unauthenticated import unauthenticated_reads
@@ -63,7 +63,8 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
         timeline = context.timeline
         run = run_gate(plans, view, manifest, records, timeline, settings=ruleset.settings.get("gate"),
                        insert_table=ruleset.tables.get("insert-candidates"), paging=PagingRoles(ruleset),
-                       reach_table=ruleset.tables.get("gate-reach"))
+                       reach_table=ruleset.tables.get("gate-reach"),
+                       other_callers=other_callers_records(list(evidence.records), _plans_credentials(plans), ruleset))
         cascades = find_cascades(plans, evidence, manifest, view, ruleset)
         plans = apply_verdicts(with_gate_traces(plans, run.findings), run, view, ruleset, cascades)
         view = with_sorted_arrays(view, run.sorted_arrays)  # serving sorts what made the gate's reads pass
@@ -73,6 +74,11 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
         plans = [p.model_copy(update={"served": False, "reason": p.build_reason or "state unavailable"}) for p in plans]
     plans = merge_split(plans, splits, records) if splits else plans
     return view.model_copy(update={"writes": tuple(plans), "write_clock": _write_clock(evidence)})
+
+
+def _plans_credentials(plans: list) -> frozenset[str]:
+    """The credentials headers the write plans' calls must send (``write-credentials``)."""
+    return frozenset(h for plan in plans for p in (plan, *plan.variants) for h in p.credential_headers)
 
 
 def _with_read_only_traces(view: ViewResult, read_only: Any) -> ViewResult:
@@ -175,6 +181,8 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
             "reads_types": _with_stale_replays(replay.reads_types, stale), "live_reports": reports, "credential_headers": credentials, "required_accept": accepts,
             "static_credentials": static,
             "pinned_headers": pinned_headers(manifest, by_ordinal, ruleset),
-            "unauthenticated": tuple(sorted(unauthenticated_reads(list(evidence.records), ruleset)))})
+            "unauthenticated": tuple(sorted(unauthenticated_reads(list(evidence.records), ruleset)
+                                            | other_callers_records(list(evidence.records), frozenset(required),
+                                                                    ruleset)))})
         return Bundle(info=info, manifest=manifest, view=view, replay=replay,
                       report=report_document(manifest, view, len(evidence.records), replay))

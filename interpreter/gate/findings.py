@@ -81,6 +81,9 @@ class PlanFindings:
     refused_held_as_exemplar: list[tuple[int, int]] = field(default_factory=list)
     """Those of them sent with the credentials the plan's exemplar succeeded with (every request
     header every successful call of the capture carried, with the exemplar's value)."""
+    refused_where_accepted: list[tuple[int, int]] = field(default_factory=list)
+    """A create's recorded calls (ordinal, status) refused with a body a successful call of it sent
+    into another collection (``refused_deletes.note_refused_where_accepted``)."""
 
 
 @dataclass

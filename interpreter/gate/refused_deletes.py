@@ -46,6 +46,27 @@ def note_refused_while_held(plan: WritePlan, record: Record, env: WriteEnv, copy
                                        f"while the {type_name} {key!r} was held", location=LOCATION))
 
 
+def note_refused_where_accepted(plan: WritePlan, record: Record, records: dict[int, Record],
+                                tool_calls: list[int], findings: PlanFindings) -> None:
+    """Note the create call the application refused although a successful call of the tool sent
+    the same body (JSON-equal) to another path: the body was valid, so the refusal is about what
+    that collection held (a user already a member of the project), a condition serving would not
+    check; the verdict table, which picks the statuses that count, may refuse the plan."""
+    if plan.effect != "create" or record.succeeded or record.status < 400 or not record.request.is_json:
+        return
+    if plan.chosen_id is not None:
+        return  # the client names the new entity (a taken name is refused): serving checks that itself
+    sent = record.request.json_value
+    for ordinal in tool_calls:
+        other = records[ordinal]
+        if other.succeeded and other.path != record.path and other.request.is_json and other.request.json_value == sent:
+            findings.refused_where_accepted.append((record.ordinal, record.status))
+            findings.notes.append(GateNote(record.ordinal, f"the application refused this create ({record.status}) "
+                                           f"where record {ordinal} created with the same body at {other.path}",
+                                           location=LOCATION))
+            return
+
+
 class Credentials:
     """What a call's credentials are: the request headers every successful primary call of the
     capture carried (``carried_everywhere``); two calls sent the same ones with equal values."""

@@ -43,7 +43,7 @@ from .item_keys import item_key
 from .key_checks import check_key_branch
 from .presence import read_only_listings
 from .read_check import check_read
-from .refused_deletes import Credentials, note_refused_while_held
+from .refused_deletes import Credentials, note_refused_where_accepted, note_refused_while_held
 from .sorted_arrays import SortedArrays
 from .tied_creates import outside_tied_collection, tied_note, unmodelled_in
 from .unmodelled import unmodelled
@@ -56,7 +56,10 @@ MODELLED_EFFECTS = ("create", "update", "action", "delete", "document", "bulk")
 
 def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, records: dict[int, Record],
              timeline: Timeline, settings: dict[str, Any] | None = None, insert_table: Any = None,
-             paging: PagingRoles | None = None, reach_table: Any = None) -> GateRun:
+             paging: PagingRoles | None = None, reach_table: Any = None,
+             other_callers: frozenset[int] = frozenset()) -> GateRun:
+    """``other_callers``: the records sent as another caller than the principal
+    (``view/credentials.other_callers_records``), whose reads show that caller's view, not the state."""
     env = WriteEnv(view, checks_references=False)  # it replays calls the application accepted
     copy = StateIndex.from_snapshot(view.state)
     sequences = SequenceState()
@@ -77,6 +80,9 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     run.sorted_arrays.exhaustive_up_to = int(run.settings["sorted_arrays_exhaustive_up_to"])
     run.sorted_arrays.learn_from_plans(plans)
     credentials = Credentials(records)
+    calls_of: dict[str, list[int]] = {}
+    for ordinal_, tool_ in sorted(tool_of.items()):
+        calls_of.setdefault(tool_, []).append(ordinal_)
     counter = 0
     running: list[tuple[Any, set[tuple]]] = []  # (finished_at, targets) of modelled writes
     budget = EntityBudget(view.budgets.max_entities)
@@ -89,6 +95,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         tool = tool_of.get(ordinal, "")
         if tool in by_tool and record.changes_state and record.status >= 400:
             note_refused_while_held(by_tool[tool], record, env, copy, timeline, findings[tool], credentials)
+            note_refused_where_accepted(by_tool[tool], record, records, calls_of.get(tool, []), findings[tool])
         if is_write(record, tool_of, read_only):
             plan = by_tool.get(tool)
             if plan is not None and plan.build_reason is None and plan.effect in MODELLED_EFFECTS and record.succeeded:
@@ -161,6 +168,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             continue  # another shape than the view reads (a query asking for it) shows nothing it checks
         if ordinal in read_view.malformed_id_records:
             continue  # refused for the id's shape (view-malformed-ids): it shows nothing of the state
+        if ordinal in other_callers:
+            continue  # another caller's view (their own annotations, a 403 for what they may not see)
         if not record.succeeded and not is_absence(record, read_view):
             continue  # a failed read that is no absence (401, 403, 5xx) shows nothing of the state
         if _overlaps_running_write(record, read_view, env, copy, running, run):

@@ -55,6 +55,23 @@ def credential_values_few(ctx: WriteCredentialValueContext, params: FewValuesPar
     return Match({"distinct": len(counts), "calls": len(ctx.values)})
 
 
+class SeveralValuesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_distinct: int = Field(ge=2)
+    """At least this many distinct values: more than one caller."""
+
+
+@predicate("credential_values_several", context="write-credential-value", params=SeveralValuesParams)
+def credential_values_several(ctx: WriteCredentialValueContext, params: SeveralValuesParams) -> Outcome:
+    """The successful calls sent the header with several distinct values: more than one caller,
+    each of whom the application may answer a view of their own."""
+    distinct = {credential_digest(value, COMPARE_VALUE) or value for value in ctx.values}
+    if len(distinct) < params.min_distinct:
+        return Miss(f"{len(distinct)} distinct value(s) of {ctx.name}, fewer than {params.min_distinct}: one caller")
+    return Match({"distinct": len(distinct)})
+
+
 class SignedShapesParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -47,6 +47,9 @@ class PlanVerdictContext(BaseModel):
     refused_held_as_exemplar: tuple[tuple[int, int], ...] = ()
     """Those of them sent with the credentials the delete's exemplar succeeded with: a refusal
     there is about the entity (a condition), not about who asked."""
+    refused_where_accepted: tuple[tuple[int, int], ...] = ()
+    """A create's recorded calls (record, status) refused with a body a successful call of it sent
+    into another collection: the refusal is about what the collection held."""
     constants_holding_generated: tuple[str, ...] = ()
     """A create's constant fields (objects or arrays) holding, in a string, a value the create generated
     for another field as a token (``field.constant``'s ``held_generated``): every create would answer it."""
@@ -187,6 +190,24 @@ class StatusesParams(BaseModel):
     as_exemplar_statuses: list[int] = []
     """Statuses that count only for a call sent with the exemplar's credentials (a 403 may else
     be about who asked, which the spec does not model)."""
+
+
+class RefusedStatusesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+    """The refusals that count (a conflict or a validation failure, not a missing parent's 404)."""
+
+
+@predicate("plan_refused_where_accepted", context="plan-verdict", params=RefusedStatusesParams)
+def plan_refused_where_accepted(ctx: PlanVerdictContext, params: RefusedStatusesParams) -> Outcome:
+    """A recorded call of the create was refused with one of ``statuses`` although another call
+    created with the same body elsewhere."""
+    refused = [(record, status) for record, status in ctx.refused_where_accepted if status in params.statuses]
+    if refused:
+        return Match({"record": refused[0][0], "status": refused[0][1], "calls": len(refused)})
+    return Miss("no recorded call was refused with a body another call created with" if not ctx.refused_where_accepted
+                else f"refused only with {sorted({s for _, s in ctx.refused_where_accepted})}, none of {params.statuses}")
 
 
 @predicate("plan_refused_while_held", context="plan-verdict", params=StatusesParams)

@@ -86,11 +86,51 @@ def static_credentials(names: set[str], records: dict[int, Record], ruleset: Rul
         if not decision.yields.get("static"):
             continue
         compare = str(decision.yields.get("compare") or COMPARE_VALUE)
-        digests = {d for value in values if (d := credential_digest(value, compare)) is not None}
+        kept = principal_values(values, compare) if decision.yields.get("principal") else values
+        digests = {d for value in kept if (d := credential_digest(value, compare)) is not None}
         if digests:
             found[name] = StaticCredential(compare=compare, digests=tuple(sorted(digests)),
                                            rule_id=str(decision.rule_id))
     return found, tuple(events)
+
+
+def principal_values(values: list[str], compare: str) -> list[str]:
+    """The values of the caller most successful calls were sent as (the principal, whose view the
+    state holds); another caller's are left out, so serving refuses them."""
+    counts: dict[str, int] = {}
+    for value in values:
+        digest = credential_digest(value, compare) or value
+        counts[digest] = counts.get(digest, 0) + 1
+    if not counts:
+        return []
+    top = max(counts.values())
+    principal = next(d for d, n in counts.items() if n == top)  # the first sent among equals
+    return [value for value in values if (credential_digest(value, compare) or value) == principal]
+
+
+def other_callers_records(records: list[Record], names: frozenset[str], ruleset: RuleSet) -> frozenset[int]:
+    """The records sent as another caller than the principal, for each header of ``names`` the
+    ``write-credential-values`` table keeps to the principal's value: what they were answered is
+    that caller's view (authorization is not modelled), not the state's."""
+    if VALUES_TABLE not in ruleset.tables:
+        return frozenset()
+    by_ordinal = {r.ordinal: r for r in records}
+    found: set[int] = set()
+    for name in sorted(names):
+        static, _ = static_credentials({name}, by_ordinal, ruleset)
+        credential = static.get(name)
+        if credential is None or not credential.rule_id or not _keeps_principal(credential.rule_id, ruleset):
+            continue
+        for record in records:
+            value = _value(record, name)
+            if value is not None and credential_digest(value, credential.compare) not in credential.digests:
+                found.add(record.ordinal)
+    return frozenset(found)
+
+
+def _keeps_principal(rule_id: str, ruleset: RuleSet) -> bool:
+    table = ruleset.tables[VALUES_TABLE]
+    return any(rule.id == rule_id and rule.yields.get("principal") for rule in table.rules)
 
 
 def _answer_holds(record: Record, parts: set[str]) -> bool:

@@ -31,6 +31,8 @@ REASONS = {
                      "by a key): served as a plain create, the same call would make a duplicate",
     "conditional-delete": "the application refused a recorded delete while the entity was held (a condition such "
                           "as other entities referencing it), which serving would not check",
+    "conditional-create": "the application refused a recorded create whose body another call created with "
+                          "elsewhere (a value already taken in that collection), which serving would not check",
     "precondition-query": "a recorded call sent in its query a value the entity held (its revision), which the "
                           "application checks and serving could not",
     "held-beneath": "the state holds documents or lists below the deleted entity's path, which the application "
