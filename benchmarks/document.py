@@ -49,6 +49,7 @@ Commands (from the repository root, with the project's virtual environment):
 | `.venv/bin/python -m benchmarks rss` | (h) resident memory over 10,000 create+delete pairs with a constant state |
 | `.venv/bin/python -m benchmarks add` | (i) data/add of 100 entities over a 10,000-entity state against a fresh runtime |
 | `.venv/bin/python -m benchmarks --quick` | every section end to end on small sizes, writing nothing (CI's smoke run: `tests/test_benchmarks_run.py`) |
+| `.venv/bin/python -m benchmarks.write_instructions` | instructions per served create in process (valgrind's cachegrind; default, `memory:` and `sqlite:` stores): a figure the machine's load does not move; writes nothing |
 
 A section run alone prints its figures and replaces only its part of this file; add
 `--no-write` to print only. Sections (c) and (f) need json-server from `bash .ci/live-apps.sh install`.
@@ -319,6 +320,26 @@ What limits the rest:
   are searched as one alternation per member: json-server's `post_posts` create went from
   836,907 to 701,100 instructions (valgrind, 400 creates in process on the memory store, -16%),
   the three validations ~54 → ~6 µs and the twelve class searches ~14 → ~5 µs (timeit, loaded).
+  Session 18, in instructions per served create (`python -m benchmarks.write_instructions`:
+  json-server's `post_posts`, 20 warm-up creates, then the difference between 100 and 500
+  creates; repeatable to ~±0.5% under any load, where the seconds above move up to 2×): default
+  751,822, `memory:` 745,768 (749,286 over 100 → 700 creates), `sqlite:` 1,142,631. By library
+  (callgrind, 100 → 600 creates): on the memory store the interpreter 91%, orjson 4.6% (every
+  `orjson.dumps` of the create together, ~30k), libc 3.4%, SHA-256 1%; on SQLite the interpreter
+  66%, SQLite itself 14% (~145k: the four history rows, the record row and the heads query),
+  SHA-256 8% (~83k: the request digest and the batch's, over ~2.1 KB; valgrind's CPU hides the
+  SHA extensions, so on the machine itself this share is smaller), libc 7%, orjson 4.6%. The
+  cyclic collector is ~20k a create (`memory:` with it disabled: 729,291). Encoding each entity
+  once (its stored state and its data/get entry length read off one encoding, the bytes passed to
+  the store) measured 750,683 against 749,286 on the memory store and 1,141,225 against
+  1,142,631 on SQLite, within the noise: json-server's states are ~150 bytes, and its creates'
+  nine `orjson.dumps` calls are 4.6% of the instructions whatever their number, so it was not
+  kept. SQLite already runs one transaction of 4 statements and one `executemany` per write,
+  each prepared once (the module's statement cache; the heads query's text depends only on the
+  batch's size). What is left is the interpreter spread over the layers (no function above ~8%
+  of a create, cProfile): 20,000/s needs fewer Python objects per write, not fewer encodings, and 5,000/s
+  on SQLite the one-subject layout (two history rows fewer per write, and the batch digest over
+  less), which changes the stored layout and so was not started without its format migration.
 - **data/add over a large state (≤ 2× missed: `default` 2.03×, `sqlite:` 4.1×):** nothing in
   the locked step or the memory store's commit walks the replaced state (records dropped by
   group, rows swapped by type); what is left is freeing it and, on SQLite, its pages. Measured in

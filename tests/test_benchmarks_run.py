@@ -78,3 +78,22 @@ def test_the_goals_table_is_rebuilt_from_the_sections_kept_in_the_file(tmp_path:
     assert "`serving/x.py:f` 40%" in floor_line
     assert "| 0.95× | 0.95× | 0.95× | 1 |" in next(line for line in table.splitlines() if "echo server" in line)
     assert "not measured in this file" in next(line for line in table.splitlines() if "json-server 0.17.4" in line)
+
+
+def test_the_instruction_count_script_serves_its_creates_on_every_store(tmp_path: Path) -> None:
+    """``benchmarks.write_instructions`` counts what its script runs; the script itself (without
+    valgrind, which takes minutes) must serve every create on each store it names, or the count
+    would be of refusals."""
+    from benchmarks import write_instructions
+
+    from capenv.interpreter.bundle.io import write_bundle
+    from capenv.interpreter.pipeline import build_bundle
+
+    bundle_dir = tmp_path / "bundle"
+    write_bundle(bundle_dir, build_bundle(write_instructions.CAPTURE))
+    for store in write_instructions.STORES:
+        done = subprocess.run([sys.executable, "-m", "benchmarks.write_instructions", "--serve", str(bundle_dir),
+                               store, "2"], cwd=REPO, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+    with pytest.raises(SystemExit):
+        write_instructions.main(["--calls", "500,100"])
