@@ -338,7 +338,7 @@ What limits the rest:
   each prepared once (the module's statement cache; the heads query's text depends only on the
   batch's size). What is left is the interpreter spread over the layers (no function above ~8%
   of a create, cProfile): 20,000/s needs fewer Python objects per write, not fewer encodings, and 5,000/s
-  on SQLite the one-subject layout (two history rows fewer per write, and the batch digest over
+  on SQLite the one-subject layout (fewer history rows per write, and the batch digest over
   less), which changes the stored layout and so was not started without its format migration.
 - **data/add over a large state (≤ 2× missed: `default` 2.03×, `sqlite:` 4.1×):** nothing in
   the locked step or the memory store's commit walks the replaced state (records dropped by
