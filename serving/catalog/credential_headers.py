@@ -43,6 +43,8 @@ def wrong_credential(names: Iterable[str], static: Mapping[str, StaticCredential
 def wrong_credential_refusal(name: str) -> str:
     """Why a call sending ``name`` with another value than recorded is refused (the recorded value
     is not said: it is a secret)."""
-    return (f"this call sends {name} with a value no recorded call sent: every successful call of the capture "
-            f"sent the same credentials in {name}, and the application refuses others (401/403); this environment "
-            f"accepts only the recorded credentials: send {name} as the capture's calls did")
+    return (f"this call sends {name} with a value this environment does not serve: the state holds what the "
+            f"capture's successful calls were answered with the recorded credentials in {name}, and the application "
+            f"refuses other values (401/403) or answers another caller a view of their own (their own entities, a "
+            f"403 for what they may not see); this environment accepts only the recorded credentials: send {name} "
+            f"as the capture's calls did")
