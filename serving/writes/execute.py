@@ -312,8 +312,9 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         if env.checks_references:  # the gate judges the recorded writes' copies by write-copies
             refuse_nested_copies(state, collection, key, entity, updated, env.types[plan.type].id_field, plan.type,
                                  env.summarising_documents.get(plan.type, frozenset()))
-        if recorded is None:  # serving answers from the copy; the gate judges that by incomplete-entities
-            check_answer_covers(plan, updated, unsent_members(plan, body), parts.covers)
+        # serving refuses an entity that lacks a field the answer shows; the gate too, so the call is
+        # one serving refuses (unexplained), not one whose later read contradicts the plan
+        check_answer_covers(plan, updated, unsent_members(plan, body), parts.covers)
         charge_growth(limit_check, entity, updated)
         split = _split_answer(plan, env, updated, body, call.path)  # refused before the state changes
         unplaced = len(collection.order) > 1 and (  # else the capture proves it listed where it was

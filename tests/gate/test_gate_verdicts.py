@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 from support.capture_runs import build_from, items_app, plan
+from support.har_builder import HarBuilder
 
 from capenv.interpreter.gate.replay import GateRun, PlanFindings
 from capenv.interpreter.gate.verdicts import apply_verdicts
 from capenv.interpreter.rules_engine import load_rules
+from capenv.serving.runtime import EnvironmentRuntime
 
 C = {"id": 3, "title": "c"}
 LISTED = [{"id": 1, "title": "t1"}, {"id": 2, "title": "t2"}]
@@ -170,3 +172,31 @@ def test_verdict_precedence(built, build_reason, found, reason):
     assert verdict.contradicted_by == (found.side_effect_by if reason == "side-effect" else found.contradicted_by)
     assert verdict.checked_record_ordinals == tuple(sorted(set(found.confirmations)))
     assert verdict.traces[-1].table == "verdicts"
+
+
+def lacking_owner_app():
+    """Items 1 and 2 read whole (with ``meta``); item 3 only listed, where the list shows meta null
+    (ZenML's lists leave each entity's metadata out as null)."""
+    builder = HarBuilder().call("GET", "/items", response=[{"id": i, "title": f"t{i}", "meta": None} for i in (1, 2, 3)])
+    for i in (1, 2):
+        builder.call("GET", f"/items/{i}", response={"id": i, "title": f"t{i}", "meta": {"n": i}})
+    return builder
+
+
+def test_an_update_of_an_entity_lacking_a_field_its_answer_shows_is_a_call_serving_refuses():
+    """Serving refuses an update whose answer would show a field the entity does not hold; the gate
+    replays that call as one serving refuses (unexplained), so the read showing the field afterwards
+    is no contradiction of the plan, which the other calls prove."""
+    bundle = build_from(lacking_owner_app()
+                        .call("PATCH", "/items/1", body={"title": "x"}, response={"id": 1, "title": "x", "meta": {"n": 1}})
+                        .call("GET", "/items/1", response={"id": 1, "title": "x", "meta": {"n": 1}})   # 5
+                        .call("PATCH", "/items/3", body={"title": "y"}, response={"id": 3, "title": "y", "meta": {"n": 3}})
+                        .call("GET", "/items/3", response={"id": 3, "title": "y", "meta": {"n": 3}}))    # 7
+    update = plan(bundle, "PATCH", "/items/{item_id}")
+    assert (update.served, update.reason) == (True, None), update.reason
+    assert 5 in update.checked_record_ordinals
+    runtime = EnvironmentRuntime(bundle)
+    refused = runtime.read("patch_items_by_item_id", {"item_id": "3", "body": {"title": "z"}})
+    assert refused.get("error") == "refused" and "meta" in refused.get("message", "")
+    served = runtime.read("patch_items_by_item_id", {"item_id": "2", "body": {"title": "z"}})
+    assert served.get("body") == {"id": 2, "title": "z", "meta": {"n": 2}}
