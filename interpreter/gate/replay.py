@@ -93,7 +93,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         if budget.exceeded(copy, ordinal):
             break  # reported: later records check nothing
         tool = tool_of.get(ordinal, "")
-        if tool in by_tool and record.changes_state and record.status >= 400:
+        if tool in by_tool and record.changes_state and record.status >= 400 and ordinal not in other_callers:
+            # another caller's refusal is about who asked, not the entity
             note_refused_while_held(by_tool[tool], record, env, copy, timeline, findings[tool], credentials)
             note_refused_where_accepted(by_tool[tool], record, records, calls_of.get(tool, []), findings[tool])
         if is_write(record, tool_of, read_only):

@@ -2,8 +2,9 @@
 were sent with a few tokens a login issued, each caller may be answered a view of their own (their
 own annotations, a 403 for what they may not see). The state holds what the principal (the token
 most calls sent) was shown, so serving refuses another caller's token rather than answer them the
-principal's view, and the gate passes over another caller's reads, which show their view, not the
-state: a write of the principal stays served though another caller's list differed."""
+principal's view, and the gate passes over another caller's calls, which show their view, not the
+state: a write of the principal stays served though another caller's list differed, and a delete
+another caller was refused (403) holds no condition on the entity."""
 
 from __future__ import annotations
 
@@ -41,6 +42,15 @@ def capture(*, other_caller: bool) -> HarBuilder:
             har.call("GET", "/notes", response=[], headers=other)
             har.call("GET", "/notes/2", status=403, response={"detail": "forbidden"}, headers=other)
         har.call("GET", "/notes", response=notes, headers=admin)
+    notes.append({"id": 3, "title": "three"})
+    har.call("POST", "/notes", body={"title": "three"}, status=201, response=notes[-1], headers=admin)
+    har.call("GET", "/notes/3", response=notes[-1], headers=admin)
+    if other_caller:  # refused for who asked, not for the note: the delete holds no condition
+        har.call("DELETE", "/notes/3", status=403, response={"detail": "forbidden"}, headers=other)
+    har.call("DELETE", "/notes/3", status=204, headers=admin)
+    notes.pop()
+    har.call("GET", "/notes/3", status=404, response={"detail": "not found"}, headers=admin)
+    har.call("GET", "/notes", response=notes, headers=admin)
     return har
 
 
@@ -54,6 +64,8 @@ def test_the_principal_alone_is_served_where_callers_differ(built) -> None:
     two_callers, bundle = built
     patch = plan(bundle, "PATCH", "/notes/{note_id}")
     assert patch.served, patch.reason  # another caller's empty list contradicts nothing
+    delete = plan(bundle, "DELETE", "/notes/{note_id}")
+    assert delete.served, delete.reason  # another caller's 403 is no condition on the note
     static = bundle.replay.static_credentials
     if two_callers:
         (credential,) = static.values()
