@@ -94,6 +94,10 @@
 #   bookworm's qemu-system-x86 and qemu-utils .debs (fetched with apt-get download and unpacked with
 #   dpkg -x into the venv's qemu/: nothing installed system-wide, never run: QEMU nodes are only made)
 #   ~15 s, 50 MB; start.sh starts it and seeds through the REST API in ~10 s.
+#   Nautobot 3.2.7 (recorded instead of NetBox: PyPI's `netbox` publishes only 4.7.x, Requires-Python
+#   >=3.12; wheels only, ~240 packages) ~6 min on a busy 2-core machine, 565 MB; then once its seeded
+#   template cluster (`nautobot-server migrate` ~14 min, 471 migrations, then the seed ~15 s; 110 MB
+#   packed) in .ci/cache/nautobot-template/pgdata.tar, which every start unpacks (30-40 s to READY).
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -163,6 +167,7 @@ GNOCCHI_VERSION=4.7.1
 GNOCCHI_PSYCOPG2_VERSION=2.9.13
 GNOCCHI_GUNICORN_VERSION=27.0.1
 ALERTA_VERSION=9.1.0
+NAUTOBOT_VERSION=3.2.7
 ALERTA_PSYCOPG2_VERSION=2.9.13
 ALERTA_GUNICORN_VERSION=27.0.1
 REVIEWBOARD_VERSION=7.0.6
@@ -235,6 +240,8 @@ DEVPI_VENV="$CACHE/venv-devpi"
 PODMAN_DIR="$CACHE/podman"
 GNOCCHI_VENV="$CACHE/venv-gnocchi"
 ALERTA_VENV="$CACHE/venv-alerta"
+NAUTOBOT_VENV="$CACHE/venv-nautobot"
+NAUTOBOT_TEMPLATE="$CACHE/nautobot-template"
 REVIEWBOARD_VENV="$CACHE/venv-reviewboard"
 ARA_VENV="$CACHE/venv-ara"
 GNS3_VENV="$CACHE/venv-gns3"
@@ -397,6 +404,14 @@ install_ironic() {
     # none); its start.sh makes the schema (`ironic-dbsync create_schema`) and seeds in seconds, so
     # no template database.
     install_venv_package "$IRONIC_VENV" ironic "$IRONIC_VERSION"
+}
+
+install_nautobot() {
+    # Django's own server (`nautobot-server runserver --noreload`) on a private PostgreSQL cluster,
+    # no Redis (captures/nautobot/nautobot_config.py). The first start migrates (~14 min on a busy 2-core machine)
+    # and seeds, and keeps the stopped cluster packed there; every later start unpacks it (~5 s).
+    install_venv_package "$NAUTOBOT_VENV" nautobot "$NAUTOBOT_VERSION"
+    prepare_template nautobot NAUTOBOT_TEMPLATE "$NAUTOBOT_VENV" "$NAUTOBOT_TEMPLATE/pgdata.tar" 2400
 }
 
 prepare_template() {  # app template_variable venv database seconds: captures/APP/start.sh run once
@@ -1062,6 +1077,7 @@ install_python_group_b() {  # those that also prepare a template database (minut
     step install_keystone
     step install_pretix
     step install_pretalx
+    step install_nautobot
     group_outcome
 }
 
@@ -1145,6 +1161,7 @@ status() {
     say "podman:      $(installed_podman_version) ($(command -v podman || echo 'not on PATH'), mark $PODMAN_DIR/installed-version)"
     say "gnocchi:     $(installed_pip_version "$GNOCCHI_VENV" gnocchi) ($GNOCCHI_VENV)"
     say "alerta:      $(installed_pip_version "$ALERTA_VENV" alerta-server) ($ALERTA_VENV)"
+    say "nautobot:    $(installed_pip_version "$NAUTOBOT_VENV" nautobot) ($NAUTOBOT_VENV, template $NAUTOBOT_TEMPLATE)"
     say "reviewboard: $(installed_pip_version "$REVIEWBOARD_VENV" ReviewBoard) ($REVIEWBOARD_VENV)"
     say "ara: $(installed_pip_version "$ARA_VENV" ara) ($ARA_VENV)"
     say "gns3:        $(installed_pip_version "$GNS3_VENV" gns3-server) ($GNS3_VENV, qemu $(cat "$GNS3_VENV/qemu/installed-version" 2>/dev/null || echo 'not unpacked'))"

@@ -292,6 +292,16 @@ def _keystone_env() -> dict[str, str]:
     return {**env, "KEYSTONE_TEMPLATE": str(CACHE / "keystone-template")}
 
 
+def _nautobot_env() -> dict[str, str]:
+    """Nautobot's venv and the seeded template cluster `.ci/live-apps.sh install` prepares after it
+    (start.sh makes and keeps it when missing, after minutes of migrations)."""
+    env = _venv_env("nautobot", "nautobot-server", "3.2.7")()
+    return {**env, "NAUTOBOT_TEMPLATE": str(CACHE / "nautobot-template")}
+
+
+NAUTOBOT_TOKEN = "Token 0123456789abcdef0123456789abcdef01234567"
+
+
 def _pretix_env() -> dict[str, str]:
     """pretix's venv (with gunicorn) and the seeded template database `.ci/live-apps.sh install`
     prepares after it (start.sh makes and keeps it when missing, after several minutes of
@@ -519,10 +529,12 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                     ready_line="gns3 READY"),
     "doccano": AppSpec("doccano", _venv_env("doccano", "doccano", "1.8.5"), _home_start("doccano"), "/v1/me", 180.0,
                        ready_line="doccano READY", ready_authorization=DOCCANO_ADMIN),
+    "nautobot": AppSpec("nautobot", _nautobot_env, _home_start("nautobot"), "/api/status/", 240.0,
+                        ready_line="nautobot READY", ready_authorization=NAUTOBOT_TOKEN),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
-SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start; podman loads its image and seeds through its CLI in 3-10 s; NocoBase loads its plugins for 45-65 s on every start (and makes its template database for ~2.5 min on the first start of an install, which `.ci/live-apps.sh` does); Gnocchi makes a PostgreSQL cluster, its schema and its seed in ~15 s; Alerta makes a PostgreSQL cluster, its admin user, API key and seed in ~10 s; Review Board installs its site in ~6 s and seeds in ~10-30 s; ARA migrates its new SQLite database in ~10-20 s and seeds in ~5 s; the GNS3 server starts in ~3 s and its local compute connects ~5 s later, before the seed; doccano migrates its new SQLite database in ~15-30 s and seeds in ~5 s."""
+SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start; podman loads its image and seeds through its CLI in 3-10 s; NocoBase loads its plugins for 45-65 s on every start (and makes its template database for ~2.5 min on the first start of an install, which `.ci/live-apps.sh` does); Gnocchi makes a PostgreSQL cluster, its schema and its seed in ~15 s; Alerta makes a PostgreSQL cluster, its admin user, API key and seed in ~10 s; Review Board installs its site in ~6 s and seeds in ~10-30 s; ARA migrates its new SQLite database in ~10-20 s and seeds in ~5 s; the GNS3 server starts in ~3 s and its local compute connects ~5 s later, before the seed; doccano migrates its new SQLite database in ~15-30 s and seeds in ~5 s; Nautobot unpacks its template PostgreSQL cluster and starts Django's server in 30-40 s (its first start of an install migrates for ~14 min, which `.ci/live-apps.sh` does)."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
