@@ -269,7 +269,7 @@ def test_redirect_from_resolves_an_old_id(rules_dir):
     path = rules_dir / f"{SEGMENTS}.yaml"
     edit(path, "    yields: {shape: integer}\n", "    yields: {shape: integer}\n    redirect_from: [segment.digits]\n")
     ruleset = load_rules(rules_dir)
-    assert ruleset.redirects == {"segment.digits": "segment.integer"}
+    assert ruleset.redirects["segment.digits"] == "segment.integer"
     assert ruleset.rule("segment.digits") is ruleset.rule("segment.integer")
     assert ruleset.rule("segment.digits").location == f"rules/{SEGMENTS}.yaml:{line_of(path, 'id: segment.integer')}"
     with pytest.raises(KeyError):

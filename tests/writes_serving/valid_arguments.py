@@ -17,6 +17,7 @@ from typing import Any
 from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.writes.protected import marks
 from capenv.serving.writes.answers import covered_fields
+from capenv.serving.writes.sent_values import keeps_to
 
 
 REFERENCE = re.compile(r'the id of a "([^"]+)" entity the state holds')
@@ -70,7 +71,11 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
     if kind == "boolean":
         return rng.choice([True, False])
     if schema.get("examples"):  # text of a format every recorded call kept to (write-sent-values)
-        return rng.choice(schema["examples"])
+        # text of its own where it keeps to the format (non-empty text, upper case), as an agent
+        # told the format writes: a recorded example may be a value a held entity has (distinct_values)
+        own = f"{tag} {name} {rng.randint(100000, 999999)}"
+        return next((text for text in (own, own.upper().replace(" ", "-")) if kind == "string" and keeps_to(schema, text)),
+                    None) or rng.choice(schema["examples"])
     if kind == "array":
         items = schema.get("items")
         for kept in schema.get("allOf", ()):  # element keywords kept apart (write-sent-values)

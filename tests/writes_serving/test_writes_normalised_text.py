@@ -1,0 +1,88 @@
+"""Text an application stores otherwise than sent, where every recorded call kept to one spelling:
+a translation sent empty ({"en": ""}: pretix drops it from its i18n fields), a code sent in lower
+case (pretix stores a voucher code upper-cased), a date and time sent with an offset (pretix stores
+it converted to UTC, written with Z). Echoing any of them answers otherwise than the application,
+a wrong answer; the capture shows only the recorded spelling, so the update refuses the others with
+the state unchanged, saying what it accepts, and serves values spelled as recorded
+(``write-sent-values``: sent-values.non-empty-text, sent-values.upper-case, sent-values.date-time-utc)."""
+
+from __future__ import annotations
+
+import pytest
+from support.capture_runs import build_from, plan
+from support.har_builder import HarBuilder
+from support.http_thread import http_in_thread
+from support.served_calls import send_json
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.transport import data_client
+
+SEED = [{"id": 1, "code": "SPRING", "location": {"en": "Berlin"}, "ends": "2027-06-11T18:00:00Z"},
+        {"id": 2, "code": "AUTUMN", "location": {"en": "Bonn"}, "ends": "2027-10-02T18:00:00Z"}]
+CHANGES = [{"code": "SPRING26", "location": {"en": "Dresden"}}, {"ends": "2027-10-03T18:00:00Z"},
+           {"code": "FALL-2", "location": {"en": "Leipzig"}, "ends": "2027-10-04T09:30:00Z"}]
+
+
+def events_capture() -> HarBuilder:
+    """Events changed by PATCH /events/{id}, each change read back and listed."""
+    har = HarBuilder()
+    held = {e["id"]: dict(e) for e in SEED}
+    har.call("GET", "/events", response=list(held.values()))
+    for event in SEED:
+        har.call("GET", f"/events/{event['id']}", response=event)
+    for index, change in enumerate(CHANGES):
+        event_id = 1 + index % 2
+        held[event_id] = {**held[event_id], **change}
+        har.call("PATCH", f"/events/{event_id}", body=change, response=held[event_id])
+        har.call("GET", f"/events/{event_id}", response=held[event_id])
+        har.call("GET", "/events", response=list(held.values()))
+    return har
+
+
+@pytest.fixture(scope="module")
+def events(tmp_path_factory):
+    return build_from(events_capture(), tmp_path_factory.mktemp("e") / "capture.har")
+
+
+def change(bundle, body: dict) -> tuple[int, dict, bytes, bytes]:
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            before = data_client.data_get(serving.base_url, token=serving.data_token)
+            status, answer = send_json(serving, "/events/1", body, method="PATCH")
+            after = data_client.data_get(serving.base_url, token=serving.data_token)
+            return status, answer, before, after
+    finally:
+        runtime.close()
+
+
+def test_the_plan_names_the_spellings_every_call_kept_to(events) -> None:
+    update = plan(events, "PATCH", "/events/{event_id}")
+    assert update.served, update.reason
+    named = {(u.member, u.rule_id) for u in update.unproven_values}
+    assert {("location", "sent-values.non-empty-text"), ("code", "sent-values.upper-case"),
+            ("ends", "sent-values.date-time-utc")} <= named
+
+
+@pytest.mark.parametrize("body, said", [
+    ({"location": {"en": ""}}, "non-empty text"),
+    ({"code": "spring27"}, "text without lower-case letters"),
+    ({"code": ""}, "text without lower-case letters"),
+    ({"ends": "2027-06-11T20:00:00+02:00"}, "in UTC written with Z"),
+])
+def test_another_spelling_is_refused_with_the_state_unchanged(events, body, said) -> None:
+    status, answer, before, after = change(events, body)
+    assert status == 400, answer
+    member = next(iter(body))
+    assert f"'{member}'" in answer["message"] and said in answer["message"] and "accepted" in answer["message"]
+    assert after == before
+
+
+@pytest.mark.parametrize("body", [
+    {"location": {"en": "Zürich — 東京"}}, {"code": "SUMMER-27"}, {"ends": "2028-01-01T00:00:00Z"},
+])
+def test_the_recorded_spelling_is_served(events, body) -> None:
+    status, answer, _, after = change(events, body)
+    assert status == 200, answer
+    member, value = next(iter(body.items()))
+    assert answer[member] == value, answer
