@@ -26,7 +26,7 @@ Check = Callable[[Any], bool]
 ANNOTATIONS = frozenset({"description", "examples", "title", "default"})
 KEYWORDS = frozenset({"type", "properties", "required", "additionalProperties", "minProperties", "maxProperties",
                       "minLength", "maxLength", "const", "enum", "items", "minItems", "maxItems", "anyOf",
-                      "pattern", "not", "minimum", "maximum", "allOf"})
+                      "pattern", "not", "minimum", "maximum", "allOf", "uniqueItems"})
 _SCALARS = (str, int, bool, type(None))
 _PLAIN = frozenset({str, int, bool, type(None), dict, list})
 """The types a keyword that applies to one kind lets through untouched; any other (a float, a
@@ -75,6 +75,8 @@ def _compile(schema: Any) -> Check:
         checks.append(_ranged(schema.get("minimum"), schema.get("maximum")))
     if "minItems" in schema or "maxItems" in schema:
         checks.append(_bounded(list, schema.get("minItems", 0), schema.get("maxItems")))
+    if schema.get("uniqueItems") is True:
+        checks.append(_unique_scalars)
     if "minProperties" in schema or "maxProperties" in schema:
         checks.append(_bounded(dict, schema.get("minProperties", 0), schema.get("maxProperties")))
     if "items" in schema:
@@ -124,6 +126,17 @@ def _bounded(kind: type, least: Any, most: Any) -> Check:
     if most is None:
         return lambda value: len(value) >= least if type(value) is kind else type(value) in _PLAIN
     return lambda value: least <= len(value) <= most if type(value) is kind else type(value) in _PLAIN
+
+
+def _unique_scalars(value: Any) -> bool:
+    """``uniqueItems``: an array of scalars none repeated (by type and value: true is not 1) is
+    accepted, a value of another plain kind too; an array holding an object or an array is left
+    to jsonschema."""
+    if type(value) is not list:
+        return type(value) in _PLAIN
+    if any(type(element) not in _SCALARS for element in value):
+        return False
+    return len({(type(element), element) for element in value}) == len(value)
 
 
 def _ranged(least: Any, most: Any) -> Check:

@@ -91,6 +91,21 @@ def sent_array_elements_of_kinds(ctx: WriteSentValuesContext, params: NoParams) 
                   "described": "array elements that are " + " or ".join(plural.get(k, k) for k in names)})
 
 
+@predicate("sent_arrays_never_repeat", context="write-sent-values")
+def sent_arrays_never_repeat(ctx: WriteSentValuesContext, params: NoParams) -> Outcome:
+    """Arrays with elements were sent in the member and none held an element twice: one that does
+    is unproven (an application keeping a set of tags stores it once, Glance answers tags
+    ["a", "b"] to ["a", "a", "b"]; another refuses it)."""
+    arrays = [v for v in ctx.sent if isinstance(v, list) and v]
+    if not arrays:
+        return Miss("no array with elements was sent in the member")
+    for array in arrays:
+        for index, element in enumerate(array):
+            if any(same_json(element, other) for other in array[index + 1:]):
+                return Miss(f"a recorded call sent {_shown(element)} twice in one array")
+    return Match({"schema": {"uniqueItems": True}, "described": "an array without repeated elements"})
+
+
 class LengthBoundParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -107,10 +107,19 @@ def test_a_keyword_it_does_not_decide_leaves_the_schema_to_jsonschema(schema: di
     ({"type": "array"}, ("a",)),            # a tuple is an array only once written as JSON
     ({"minLength": 1}, JsonNumber("1.5")),
     ({"properties": {"a": {"type": "string"}}}, {1: "x"}),
+    ({"uniqueItems": True}, ["a", "a"]),      # refused by jsonschema, in its words
+    ({"uniqueItems": True}, [{"a": 1}, {"a": 2}]),  # objects: left to jsonschema
 ])
 def test_what_it_leaves_to_jsonschema(schema: dict, value: Any) -> None:
     check = compile_precheck(schema)
     assert check is not None and not check(value)
+
+
+def test_unique_items_accepts_arrays_of_distinct_scalars() -> None:
+    """``uniqueItems`` (write-sent-values' distinct-elements) compiles: true and 1 differ, as in JSON."""
+    check = compile_precheck({"type": "array", "uniqueItems": True})
+    assert check is not None
+    assert check([]) and check(["a", "b"]) and check([True, 1]) and check([None, "None"]) and not check([1, 1])
 
 
 def test_bounds_and_kept_apart_keywords_compile_and_only_accept() -> None:
