@@ -10,12 +10,31 @@ from typing import Any
 import anyio
 from mcp import Client
 
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.transport import data_client
+
+from .http_thread import http_in_thread
+
 TIMEOUT_SECONDS = 30
 
 
 def send_json(serving, path: str, body: Any, method: str = "POST") -> tuple[int, Any]:
     """``method path`` with ``body`` as JSON: the status and the decoded answer (None when empty)."""
     return send(serving, method, path, body)
+
+
+def sent_beside_the_state(bundle, method: str, path: str, body: Any) -> tuple[int, Any, bytes, bytes]:
+    """``method path`` with ``body`` as JSON to a fresh runtime of ``bundle`` over HTTP: the status,
+    the decoded answer, and data/get before and after it (a refusal leaves them equal)."""
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            before = data_client.data_get(serving.base_url, token=serving.data_token)
+            status, answer = send(serving, method, path, body)
+            after = data_client.data_get(serving.base_url, token=serving.data_token)
+            return status, answer, before, after
+    finally:
+        runtime.close()
 
 
 def send(serving, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None

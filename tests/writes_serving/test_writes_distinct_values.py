@@ -10,11 +10,8 @@ from __future__ import annotations
 import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
-from support.http_thread import http_in_thread
-from support.served_calls import send_json
+from support.served_calls import sent_beside_the_state
 
-from capenv.serving.runtime import EnvironmentRuntime
-from capenv.serving.transport import data_client
 
 SEED = [{"id": 1, "name": "History", "position": 1}, {"id": 2, "name": "Science", "position": 1}]
 
@@ -43,16 +40,8 @@ def distinct(tmp_path_factory):
     return build_from(categories_capture("Music", "Maths"), tmp_path_factory.mktemp("d") / "capture.har")
 
 
-def call(bundle, path: str, body: dict, method: str = "POST") -> tuple[int, dict, dict, dict]:
-    runtime = EnvironmentRuntime(bundle)
-    try:
-        with http_in_thread(runtime) as serving:
-            before = data_client.data_get(serving.base_url, token=serving.data_token)
-            status, answer = send_json(serving, path, body, method=method)
-            after = data_client.data_get(serving.base_url, token=serving.data_token)
-            return status, answer, before, after
-    finally:
-        runtime.close()
+def call(bundle, path: str, body: dict, method: str = "POST") -> tuple[int, dict, bytes, bytes]:
+    return sent_beside_the_state(bundle, method, path, body)
 
 
 def test_the_plans_name_the_members_never_repeated(distinct) -> None:

@@ -11,11 +11,8 @@ from __future__ import annotations
 import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
-from support.http_thread import http_in_thread
-from support.served_calls import send_json
+from support.served_calls import sent_beside_the_state
 
-from capenv.serving.runtime import EnvironmentRuntime
-from capenv.serving.transport import data_client
 
 SEED = [{"id": 1, "code": "SPRING", "location": {"en": "Berlin"}, "ends": "2027-06-11T18:00:00Z"},
         {"id": 2, "code": "AUTUMN", "location": {"en": "Bonn"}, "ends": "2027-10-02T18:00:00Z"}]
@@ -45,15 +42,7 @@ def events(tmp_path_factory):
 
 
 def change(bundle, body: dict) -> tuple[int, dict, bytes, bytes]:
-    runtime = EnvironmentRuntime(bundle)
-    try:
-        with http_in_thread(runtime) as serving:
-            before = data_client.data_get(serving.base_url, token=serving.data_token)
-            status, answer = send_json(serving, "/events/1", body, method="PATCH")
-            after = data_client.data_get(serving.base_url, token=serving.data_token)
-            return status, answer, before, after
-    finally:
-        runtime.close()
+    return sent_beside_the_state(bundle, "PATCH", "/events/1", body)
 
 
 def test_the_plan_names_the_spellings_every_call_kept_to(events) -> None:

@@ -13,7 +13,7 @@ import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 from support.http_thread import http_in_thread
-from support.served_calls import call_tool, send_json
+from support.served_calls import call_tool, send_json, sent_beside_the_state
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
 from capenv.serving.runtime import EnvironmentRuntime
@@ -45,16 +45,8 @@ def shaped(tmp_path_factory):
                       tmp_path_factory.mktemp("s") / "capture.har")
 
 
-def create(bundle, body: dict) -> tuple[int, dict, dict, dict]:
-    runtime = EnvironmentRuntime(bundle)
-    try:
-        with http_in_thread(runtime) as serving:
-            before = data_client.data_get(serving.base_url, token=serving.data_token)
-            status, answer = send_json(serving, "/limits", body)
-            after = data_client.data_get(serving.base_url, token=serving.data_token)
-            return status, answer, before, after
-    finally:
-        runtime.close()
+def create(bundle, body: dict) -> tuple[int, dict, bytes, bytes]:
+    return sent_beside_the_state(bundle, "POST", "/limits", body)
 
 
 def test_the_plan_names_the_shapes_every_call_kept_to(shaped) -> None:

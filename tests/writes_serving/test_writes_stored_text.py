@@ -10,11 +10,9 @@ from __future__ import annotations
 import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
-from support.http_thread import http_in_thread
-from support.served_calls import send_json
+from support.served_calls import sent_beside_the_state
 
 from capenv.serving.runtime import EnvironmentRuntime
-from capenv.serving.transport import data_client
 from capenv.serving.writes.calls import WriteRefusal
 from capenv.serving.writes.stored_text import TextClasses, check_stored_text, compile_classes
 
@@ -42,16 +40,8 @@ def plain(tmp_path_factory):
     return build_from(tags_capture("PHP", "Databases and storage"), tmp_path_factory.mktemp("p") / "capture.har")
 
 
-def rename(bundle, name: str) -> tuple[int, dict, dict, dict]:
-    runtime = EnvironmentRuntime(bundle)
-    try:
-        with http_in_thread(runtime) as serving:
-            before = data_client.data_get(serving.base_url, token=serving.data_token)
-            status, answer = send_json(serving, "/tags/1", {"name": name}, method="PATCH")
-            after = data_client.data_get(serving.base_url, token=serving.data_token)
-            return status, answer, before, after
-    finally:
-        runtime.close()
+def rename(bundle, name: str) -> tuple[int, dict, bytes, bytes]:
+    return sent_beside_the_state(bundle, "PATCH", "/tags/1", {"name": name})
 
 
 def test_the_plan_names_the_text_classes_no_call_sent(plain) -> None:
