@@ -309,6 +309,7 @@ def test_no_internal_error_and_refusals_change_nothing(capture: str, name: str) 
     outcomes: Counter[str] = Counter()
     refusals: Counter[str] = Counter()
     runtime.data_reset()  # the strategies read the held ids of the initial state, once
+    initial = runtime.data_get()
     valid_calls, any_calls = valid_call(runtime, name), arguments_like(runtime, name)
 
     @settings(max_examples=EXAMPLES_PER_TOOL, deadline=None, database=None,
@@ -316,7 +317,8 @@ def test_no_internal_error_and_refusals_change_nothing(capture: str, name: str) 
     @given(data=st.data())
     def example(data) -> None:
         valid = data.draw(st.integers(0, 2), label="valid") == 0
-        outcome, message = one_call(runtime, name, data.draw(valid_calls if valid else any_calls, label="arguments"))
+        outcome, message = one_call(runtime, name, data.draw(valid_calls if valid else any_calls, label="arguments"),
+                                    initial=initial)
         if valid:
             outcomes["valid"] += 1
             outcomes[outcome] += 1
@@ -337,11 +339,14 @@ def test_no_internal_error_and_refusals_change_nothing(capture: str, name: str) 
                                     f"{dict(refusals)}")
 
 
-def one_call(runtime: EnvironmentRuntime, name: str, arguments: dict[str, Any]) -> tuple[str, str | None]:
+def one_call(runtime: EnvironmentRuntime, name: str, arguments: dict[str, Any], *,
+             initial: bytes | None = None) -> tuple[str, str | None]:
     """Call the tool from the initial state and check the property; its outcome (refused, read or
-    served) and a refusal's message."""
+    served) and a refusal's message. ``initial``: data/get of the first reset, which every later
+    reset (after whatever served write the previous example made) gives back byte for byte."""
     runtime.data_reset()
     before = runtime.data_get()
+    assert initial is None or before == initial, "data/reset after a served write gave another state than the initial one"
     answer = runtime.call_tool(name, arguments)  # an exception here fails the property
     tool_result(answer)  # and so does an answer the MCP transport could not send
     structured = answer.structured
