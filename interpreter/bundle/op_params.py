@@ -11,6 +11,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 
+def _unset_left_out(data: dict[str, Any], **values: Any) -> dict[str, Any]:
+    """Serialized params without the optional members left unset (falsy), so plans written before
+    a member existed read, and hash, as they always did."""
+    for name, value in values.items():
+        if not value:
+            data.pop(name, None)
+    return data
+
+
 class _Params(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -35,10 +44,7 @@ class ClockFormat(_Params):
     @model_serializer(mode="wrap")
     def _zone_name_only_when_set(self, handler: Any) -> dict[str, Any]:
         # the formats of other styles read as they always did
-        data = handler(self)
-        if not self.zone_name:
-            data.pop("zone_name", None)
-        return data
+        return _unset_left_out(handler(self), zone_name=self.zone_name)
 
 
 class EchoParams(_Params):
@@ -50,10 +56,7 @@ class EchoParams(_Params):
     @model_serializer(mode="wrap")
     def _sorted_only_when_set(self, handler: Any) -> dict[str, Any]:
         # plans of echoes that keep the order sent read as they always did
-        data = handler(self)
-        if not self.sorted:
-            data.pop("sorted", None)
-        return data
+        return _unset_left_out(handler(self), sorted=self.sorted)
 
 
 class CopyParams(_Params):
@@ -126,7 +129,16 @@ class UniqueParams(_Params):
 class TemplateParams(_Params):
     parts: list[str | dict[str, Any]]
     """Literal text and sources: ``{"field": "id"}`` (a value generated for another field),
-    ``{"member": "title"}`` (a body member), ``{"slug_of": "title"}``, ``{"param": "post_id"}``."""
+    ``{"member": "title"}`` (a body member), ``{"slug_of": "title"}``, ``{"param": "post_id"}``,
+    ``{"encoded_member": "name"}`` (a body member percent-encoded, as a URL spells it)."""
+    encoded_proven: str = ""
+    """With ``encoded_member``: the characters outside RFC 3986's unreserved set whose encoding the
+    capture shows (a space as %20); a sent value holding another is refused, its spelling unknown."""
+
+    @model_serializer(mode="wrap")
+    def _proven_only_when_set(self, handler: Any) -> dict[str, Any]:
+        # templates of unencoded sources read as they always did
+        return _unset_left_out(handler(self), encoded_proven=self.encoded_proven)
 
 
 class ConstantParams(_Params):

@@ -11,6 +11,9 @@ around the member the call sent the identity in.
 
 from __future__ import annotations
 
+from typing import Any
+from urllib.parse import quote
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
@@ -54,19 +57,38 @@ def create_field_links_identity(ctx: CreateFieldContext, params: IdentityLinkPar
                      key=lambda name: name != ctx.id_field)
     if not senders:
         return Miss(f"the call sent no member holding the identity {identity!r}")
-    around = _around(text, identity, params.delimiters)
-    if around is None or around == ("", ""):
-        return Miss(f"does not hold the identity {identity!r} once as a token with text around it")
+    # as sent, else percent-encoded as a URL spells it (a name holding a space): the held entities prove which
+    spellings = [(False, identity)] + [(True, quote(identity, safe=""))] * (quote(identity, safe="") != identity)
     holding = [e for e in ctx.type_entities if ctx.field in e]
-    for other in holding:
-        own = other.get(ctx.id_field)
-        if not isinstance(own, str) or not isinstance(other[ctx.field], str) \
-                or _around(other[ctx.field], own, params.delimiters) != around:
-            return Miss(f"held entity {own!r} shows {other[ctx.field]!r}, not the same text around its identity")
-    if len(holding) < params.min_other_entities:
-        return Miss(f"{len(holding)} held entities show the field, fewer than {params.min_other_entities}")
-    before, after = around
-    parts = [p for p in (before, {"member": senders[0]}, after) if p != ""]
-    kept = kept_path_values(text, ctx.path_args, params.delimiters, [(len(before), len(text) - len(after))])
-    return Match({"sources": [{"member": senders[0]}], "source_kind": "identity",
-                  "proven_by": len(holding), "kept_path_values": kept, "op_params": {"parts": parts}})
+    why = f"does not hold the identity {identity!r} once as a token with text around it"
+    for encoded, spelled in spellings:
+        around = _around(text, spelled, params.delimiters)
+        if around is None or around == ("", ""):
+            continue
+        disagreeing = next((e for e in holding if not _same_around(e, ctx.id_field, ctx.field, around, encoded,
+                                                                   params.delimiters)), None)
+        if disagreeing is not None:
+            why = (f"held entity {disagreeing.get(ctx.id_field)!r} shows {disagreeing[ctx.field]!r}, not the same "
+                   "text around its identity")
+            continue
+        if len(holding) < params.min_other_entities:
+            return Miss(f"{len(holding)} held entities show the field, fewer than {params.min_other_entities}")
+        before, after = around
+        source = {"encoded_member" if encoded else "member": senders[0]}
+        parts = [p for p in (before, source, after) if p != ""]
+        kept = kept_path_values(text, ctx.path_args, params.delimiters, [(len(before), len(text) - len(after))])
+        op_params: dict[str, Any] = {"parts": parts}
+        if encoded:  # the characters whose encoding the identities show; serving refuses others
+            op_params["encoded_proven"] = "".join(sorted({c for e in [entity, *holding] for c in str(e[ctx.id_field])
+                                                          if quote(c, safe="") != c}))
+        return Match({"sources": [source], "source_kind": "identity", "proven_by": len(holding),
+                      "kept_path_values": kept, "op_params": op_params})
+    return Miss(why)
+
+
+def _same_around(other: dict[str, Any], id_field: str, field: str, around: tuple[str, str], encoded: bool,
+                 delimiters: str) -> bool:
+    own = other.get(id_field)
+    if not isinstance(own, str) or not isinstance(other[field], str):
+        return False
+    return _around(other[field], quote(own, safe="") if encoded else own, delimiters) == around

@@ -41,8 +41,9 @@ def rebuilt_from(ctx: CreateMemberContext) -> ExplainedField | None:
     for field in ctx.fields:
         if field.op == "slug" and field.params.get("member") == ctx.member:
             return field
-        if field.op == "template" and any(isinstance(p, dict) and ctx.member in (p.get("member"), p.get("slug_of"))
-                                          for p in field.params.get("parts", [])):
+        if field.op == "template" and any(
+                isinstance(p, dict) and ctx.member in (p.get("member"), p.get("slug_of"), p.get("encoded_member"))
+                for p in field.params.get("parts", [])):
             return field
     return None
 

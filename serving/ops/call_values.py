@@ -7,6 +7,7 @@ does not send it keeps the field (``UNCHANGED``): the call could not take the ru
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber, dumps
 from capenv.interpreter.bundle.op_params import CopyParams, EchoParams, PathParams, SlugParams, TemplateParams
@@ -16,7 +17,7 @@ from .context import UNCHANGED, OpContext, OpRefusal, absent, copy_json
 from .pointers import MISSING, parse_pointer, resolve
 from .registry import serving_op
 
-TEMPLATE_SOURCES = ("field", "member", "slug_of", "param")
+TEMPLATE_SOURCES = ("field", "member", "slug_of", "param", "encoded_member")
 """The kinds of template part that are not literal text (one key per part)."""
 
 
@@ -87,8 +88,18 @@ def template_text(value: Any) -> str:
     return dumps(value).decode()
 
 
-def _template_source(part: dict[str, Any], ctx: OpContext) -> Any:
+def _template_source(part: dict[str, Any], ctx: OpContext, proven: str = "") -> Any:
     (kind, name), = part.items()
+    if kind == "encoded_member":  # as the recorded links spelled it: percent-encoded
+        value = _template_source({"member": name}, ctx)
+        if value is UNCHANGED:
+            return value
+        unproven = sorted({c for c in template_text(value) if quote(c, safe="") != c and c not in proven})
+        if unproven:
+            raise OpRefusal(f"field {ctx.field!r} spells body member {name!r} percent-encoded, and how the "
+                            f"application encodes {', '.join(repr(c) for c in unproven)} is not recorded "
+                            f"(shown: {', '.join(repr(c) for c in proven) or 'none'}): send a value without them")
+        return quote(template_text(value), safe="")
     if kind == "field":
         if name in ctx.generated:
             return ctx.generated[name]
@@ -113,7 +124,7 @@ def template(params: TemplateParams, ctx: OpContext) -> Any:
         if isinstance(part, str):
             pieces.append(part)
             continue
-        value = _template_source(part, ctx)
+        value = _template_source(part, ctx, params.encoded_proven)
         if value is UNCHANGED:  # an update that did not send the source keeps the field
             return UNCHANGED
         pieces.append(template_text(value))

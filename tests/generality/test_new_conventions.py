@@ -86,6 +86,16 @@ def test_plain_writes_are_served(conventions: Conventions, tmp_path: Path) -> No
     hold(conventions, tmp_path, PLAIN_WRITES, served=plain_tools(conventions))
 
 
+def test_a_self_link_spelling_a_chosen_name_percent_encoded_is_rebuilt_alike(tmp_path: Path) -> None:
+    """Names with spaces (and an é) linked as ``…/notes/Call%20Ana``: every held note shows its link
+    so, which proves the encoding (field.identity-link), so the creates are served (the probes' own
+    names, spelled unlike the recorded ones, are refused by the chosen-id rule, never answered wrongly)."""
+    conventions = Conventions("spaced-names-url-links", ids="name", spaced_names=True, links="url")
+    bundle, _ = hold(conventions, tmp_path, (), served=plain_tools(conventions))
+    links = [f for p in bundle.view.writes if p.tool == "post_notes" for f in p.fields if f.field == "url"]
+    assert links and {"encoded_member": "name"} in links[0].params["parts"], links
+
+
 @pytest.mark.parametrize("conventions", [
     Conventions("plural-one-at-singular-item-path", item_shape="plural_one", item_singular=True),
     Conventions("plural-one-at-singular-item-path-json-patch", item_shape="plural_one", item_singular=True,

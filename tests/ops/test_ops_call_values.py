@@ -84,3 +84,11 @@ def test_template_on_an_update_uses_the_held_field_and_keeps_itself_without_its_
                             context({"t": "New"}, entity_before=before)) == "/p/abc/new"
     assert apply_field_rule(rule("template", "url", parts=["/p/", {"slug_of": "t"}]),
                             context({}, entity_before=before)) is UNCHANGED
+
+
+def test_an_encoded_member_is_rebuilt_percent_encoded_and_an_unproven_character_refused():
+    template = rule("template", "url", parts=["http://h/notes/", {"encoded_member": "name"}], encoded_proven=" ")
+    assert apply_field_rule(template, context({"name": "Call Ana"})) == "http://h/notes/Call%20Ana"
+    assert apply_field_rule(template, context({"name": "gate-2.x_~"})) == "http://h/notes/gate-2.x_~"
+    with pytest.raises(OpRefusal, match="'/'"):  # some applications keep a slash in a path, others encode it
+        apply_field_rule(template, context({"name": "a/b"}))
