@@ -22,6 +22,7 @@ import pytest
 from mcp import Client
 
 from grader import ExpectedChange, grade
+from support.entity_refusals import refused_for_the_entity
 from support.served import (
     CALL_TIMEOUT_SECONDS, capenv, capture_names, capture_path, data_get_url, data_reset_url, serving_http,
 )
@@ -107,16 +108,10 @@ def stamped(plan: WritePlan, body: dict[str, Any]) -> frozenset[str]:
     return frozenset(rule.field for rule in plan.fields if rule.op != "echo") - set(body)
 
 
-ENTITY_REFUSALS = ("not editable", "holds a copy of the", "the entity does not hold them")
-"""Refusals of a write for the entity it names, not the tool: the application keeps the entity as it
-is (update-protected), another held entity holds a copy of members the update changes
-(serving/writes/nested_copies), or the entity lacks members every recorded answer showed (GNS3's
-templates of another kind: serving/writes/answers). The agent then updates another entity."""
-
-
 def refused_for_this_entity(is_error: bool, answer: dict[str, Any]) -> bool:
-    """Whether a write was refused for the entity it names (``ENTITY_REFUSALS``), not for the call."""
-    return is_error and any(reason in answer.get("message", "") for reason in ENTITY_REFUSALS)
+    """Whether a write was refused for the entity it names (``ENTITY_REFUSALS``), not for the call:
+    the agent then updates another entity."""
+    return is_error and refused_for_the_entity(answer.get("message", ""))
 
 
 class Agent:

@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from support.entity_refusals import refused_for_the_entity
 from support.served import capture_names, capture_path
 from valid_arguments import (ABSENT_PARENT_REFUSAL, deletable, name_the_path_id, named_by, path_arguments,
                              with_held_references)
@@ -325,6 +326,7 @@ def test_no_internal_error_and_refusals_change_nothing(capture: str, name: str) 
             if message:
                 refusals[message[:120]] += 1
                 outcomes["absent parent"] += ABSENT_PARENT_REFUSAL in message
+                outcomes["refused for its entity"] += refused_for_the_entity(message)
 
     example()
     plan = runtime.catalog.get(name).plan
@@ -333,6 +335,10 @@ def test_no_internal_error_and_refusals_change_nothing(capture: str, name: str) 
     # the capture's own creates, which the plan may not serve) has no valid call to serve; nor has a
     # create tied to its exemplar's path whose parent a write made after the capture's reads
     if plan is not None and plan.effect == "create" and plan.collection is not None and outcomes["absent parent"]:
+        holds_its_type = False
+    # nor has an update or delete every held entity of which it refuses for that entity (ZenML's two
+    # tags: one copied by a model, one only listed, lacking the metadata the answer shows)
+    if outcomes["valid"] and outcomes["refused for its entity"] == outcomes["valid"]:
         holds_its_type = False
     if runtime.catalog.get(name).handler == "write" and outcomes["valid"] and holds_its_type:
         assert outcomes["served"], (f"{name}: every one of {outcomes['valid']} valid calls was refused; "

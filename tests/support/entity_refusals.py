@@ -1,0 +1,12 @@
+"""Refusals of a write for the entity it names, not for the tool or the call."""
+
+ENTITY_REFUSALS = ("not editable", "holds a copy of the", "the entity does not hold them")
+"""The application keeps the entity as it is (update-protected), another held entity holds a copy of
+members the update changes (serving/writes/nested_copies), or the entity lacks members every recorded
+answer showed (GNS3's templates of another kind, ZenML's tags only listed: serving/writes/answers).
+A caller then writes another entity."""
+
+
+def refused_for_the_entity(message: str | None) -> bool:
+    """Whether a refusal's message says the entity it named cannot take the write (``ENTITY_REFUSALS``)."""
+    return bool(message) and any(reason in message for reason in ENTITY_REFUSALS)
