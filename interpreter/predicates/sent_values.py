@@ -55,23 +55,33 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-@predicate("sent_numbers_never_negative", context="write-sent-values", params=NoParams)
-def sent_numbers_never_negative(ctx: WriteSentValuesContext, params: NoParams) -> Outcome:
-    """Numbers were sent (the value, or the elements of an array value), none negative: a negative
-    one is unproven (a limit, a count, a size, a position an application refuses below zero)."""
+class LeastNumberParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    least: int
+    """The smallest number every recorded call sent (0: none negative; 1: none zero or negative)."""
+    described: str
+    """How a refusal names the numbers accepted (``a number of zero or more``)."""
+
+
+@predicate("sent_numbers_never_below", context="write-sent-values", params=LeastNumberParams)
+def sent_numbers_never_below(ctx: WriteSentValuesContext, params: LeastNumberParams) -> Outcome:
+    """Numbers were sent (the value, or the elements of an array value), none below ``least``: a
+    smaller one is unproven (a limit, a count, a size, a position an application refuses below zero;
+    a capacity it refuses below one, as pretalx answers 400 to a room's capacity 0)."""
     values = [v for v in ctx.sent if _is_number(v)]
     elements = [e for v in ctx.sent if isinstance(v, list) for e in v if _is_number(e)]
-    negative = next((v for v in values + elements if v < 0), None)  # JsonNumber compares as its value
-    if negative is not None:
-        return Miss(f"a recorded call sent the negative number {negative}, and the gate checked it")
+    below = next((v for v in values + elements if v < params.least), None)  # JsonNumber compares as its value
+    if below is not None:
+        return Miss(f"a recorded call sent the number {below}, below {params.least}, and the gate checked it")
     if not values and not elements:
         return Miss("no number was sent in the member")
     schema: dict[str, Any] = {}
     if values:
-        schema["minimum"] = 0
+        schema["minimum"] = params.least
     if elements:
-        schema["items"] = {"minimum": 0}
-    return Match({"schema": schema, "described": "a number of zero or more"})
+        schema["items"] = {"minimum": params.least}
+    return Match({"schema": schema, "described": params.described})
 
 
 @predicate("sent_array_elements_of_kinds", context="write-sent-values", params=NoParams)

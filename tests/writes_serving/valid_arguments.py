@@ -70,6 +70,8 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
         return rng.randint(1, 999)
     if kind == "boolean":
         return rng.choice([True, False])
+    if kind == "null":  # a member accepted only as null, whatever examples its text rules publish
+        return None
     if schema.get("examples"):  # text of a format every recorded call kept to (write-sent-values)
         # text of its own where it keeps to the format (non-empty text, upper case), as an agent
         # told the format writes: a recorded example may be a value a held entity has (distinct_values)
