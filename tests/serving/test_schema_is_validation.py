@@ -34,6 +34,8 @@ STATE_REASONS = {
     # a value another held entity has, in a member whose recorded values were all distinct (plan.distinct_members)
     # a copy of the written entity nested in another held entity (serving/writes/nested_copies)
     "a change to an entity another held entity copies": re.compile(r" holds a copy of the .* entity .* showing "),
+    # a slug the plan derives that another held entity has (serving/ops/call_values: a taken slug)
+    "a taken slug": re.compile(r"^field '[^']+' would be .*, which another held entity has; "),
     "a repeated distinct value": re.compile(r"^member '[^']+' is .*, which the .* entity .* already holds( \(.*\))?: "),
     # a member stored otherwise than sent, served only on an entity holding what the recorded call found
     "an entity holding another value than the recorded call found": re.compile(

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 ANNOTATIONS = frozenset({"description", "title", "examples", "default", "$schema", "$comment"})
 KNOWN = ANNOTATIONS | {"type", "properties", "required", "additionalProperties", "const", "enum", "minLength",
                        "maxLength", "minProperties", "minItems", "maxItems", "items", "anyOf", "pattern",
-                       "minimum", "maximum", "allOf", "oneOf", "not"}
+                       "minimum", "maximum", "allOf", "oneOf", "not", "uniqueItems"}
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**53, 2**53), st.text(max_size=12))
 ANY_JSON = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
                                                          st.dictionaries(st.text(max_size=8), inner, max_size=3)),
@@ -70,8 +70,10 @@ def _of_type(kind: str, schema: dict[str, Any]) -> st.SearchStrategy[Any]:
         return st.none()
     if kind == "array":
         items = schema.get("items", True)
-        return st.lists(values_of(items), min_size=schema.get("minItems", 0),
-                        max_size=schema.get("maxItems", max(3, schema.get("minItems", 0))))
+        drawn = st.lists(values_of(items), min_size=schema.get("minItems", 0),
+                         max_size=schema.get("maxItems", max(3, schema.get("minItems", 0))))
+        # distinct elements as JSON Schema compares them (1 and true differ; 1 and 1.0 do not)
+        return drawn.filter(_valid_by({"uniqueItems": True})) if schema.get("uniqueItems") else drawn
     if kind == "object":
         return _objects(schema)
     raise ValueError(f"unknown JSON type {kind!r}")

@@ -156,11 +156,12 @@ def test_a_write_past_the_data_add_limit_is_a_resource_constraint(json_server_bu
 def test_a_write_up_to_the_limit_is_served_and_one_byte_more_is_not(runtime, json_server_bundle) -> None:
     limit = json_server_bundle.view.budgets.max_state_bytes
     size = len(runtime.data_get())
-    probe = accepted(runtime, "patch_profile", {"body": {"theme": ""}})  # the document without its theme text
+    # the document with a one-character theme (an empty text is refused: every recorded call sent a non-empty one)
+    probe = accepted(runtime, "patch_profile", {"body": {"theme": "x"}})
     grown = limit - len(runtime.data_get())
     assert probe["state"]["view"] == "document-write" and grown > 0 and size > 0
-    assert refused(runtime, "patch_profile", {"body": {"theme": "x" * (grown + 1)}})["kind"] == "resource_constraint"
-    accepted(runtime, "patch_profile", {"body": {"theme": "x" * grown}})
+    assert refused(runtime, "patch_profile", {"body": {"theme": "x" * (grown + 2)}})["kind"] == "resource_constraint"
+    accepted(runtime, "patch_profile", {"body": {"theme": "x" * (grown + 1)}})
     assert len(runtime.data_get()) == limit
 
 
