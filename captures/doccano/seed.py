@@ -12,29 +12,19 @@ annotator1 an annotator of project 1 (member 2); project 2 `News NER` (sequence 
 on) with span types 1-2 (`PER`, `ORG`), relation type 1 (`works_for`), examples 5-6 and two spans
 on example 5; project 3 `Summaries` (seq2seq) with example 7 and a text label on it.
 """
-import json
 import sys
-import urllib.error
-import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "kit"))
+from seed_calls import checked_call  # noqa: E402
 
 BASE = sys.argv[1].rstrip("/") + "/v1"
 TOKEN = None
 
 
 def send(method, path, body=None, expect=(200, 201)):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(BASE + path, data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if TOKEN:
-        request.add_header("Authorization", f"Token {TOKEN}")
-    try:
-        with urllib.request.urlopen(request, timeout=120) as answer:
-            status, raw = answer.status, answer.read()
-    except urllib.error.HTTPError as error:
-        status, raw = error.code, error.read()
-    if status not in expect:
-        raise SystemExit(f"seed: {method} {path} answered {status}: {raw[:300]!r}")
-    return json.loads(raw) if raw else None
+    headers = {"Authorization": f"Token {TOKEN}"} if TOKEN else {}
+    return checked_call(BASE, method, path, headers, body, expect)
 
 
 TOKEN = send("POST", "/auth/login/", {"username": "admin", "password": "capenv-admin-pass"})["key"]

@@ -10,11 +10,12 @@ projects campus (QEMU nodes core1, edge1, edge2; a rectangle and a text drawing)
 br1) and archive (closed); custom templates Alpine router (qemu), Lab switch (ethernet_switch) and
 Office hub (ethernet_hub). No link and no snapshot: their ids are always the server's random UUIDs.
 """
-import json
 import sys
 import time
-import urllib.error
-import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "kit"))
+from seed_calls import checked_call  # noqa: E402
 
 BASE = sys.argv[1].rstrip("/") + "/v2"
 
@@ -24,18 +25,7 @@ ARCHIVE = "8b3c4d5e-6f70-4182-8c9d-1e2f3a4b5c63"
 
 
 def send(method, path, body=None, expect=(200, 201, 204)):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(BASE + path, data=data, method=method)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=120) as answer:
-            status, raw = answer.status, answer.read()
-    except urllib.error.HTTPError as error:
-        status, raw = error.code, error.read()
-    if status not in expect:
-        raise SystemExit(f"seed: {method} {path} answered {status}: {raw[:300]!r}")
-    return json.loads(raw) if raw else None
+    return checked_call(BASE, method, path, None, body, expect)
 
 
 # The controller reaches its own local compute a few seconds after it starts: nodes need it.

@@ -4,6 +4,7 @@ a JSON call with the identity headers an application trusts, and fixed ids of wh
 A seed imports it with ``sys.path.insert(0, str(Path(__file__).parent.parent / "kit"))``.
 """
 import json
+import urllib.error
 import urllib.request
 import uuid
 
@@ -27,3 +28,20 @@ def json_call(base, method, path, headers, body=None, raw=None, content_type="ap
     with urllib.request.urlopen(request, timeout=60) as answer:
         text = answer.read().decode()
         return json.loads(text) if text.strip().startswith("{") else text
+
+
+def checked_call(base, method, path, headers=None, body=None, expect=(200, 201, 204)):
+    """Send ``body`` as JSON with ``headers`` and answer the parsed JSON (None for an empty answer);
+    a status outside ``expect`` stops the seed, naming the call and what the application answered."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method, headers=dict(headers or {}))
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            status, raw = answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        status, raw = error.code, error.read()
+    if status not in expect:
+        raise SystemExit(f"seed: {method} {path} answered {status}: {raw[:300]!r}")
+    return json.loads(raw) if raw else None
