@@ -12,25 +12,17 @@ tasks 1-2, hosts web1 and db1, results 1-4 and a record `release`; playbook 2 `d
 label nightly) with its file, play 2, task 3, host web1, results 5 (failed) and a record `ticket`;
 labels `archived`, `team:ops`, `flaky` (3-5) no playbook carries.
 """
-import json
 import sys
-import urllib.error
-import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "kit"))
+from seed_calls import checked_call  # noqa: E402
 
 BASE = sys.argv[1].rstrip("/") + "/api/v1"
 
 
 def send(method, path, body):
-    request = urllib.request.Request(BASE + path, data=json.dumps(body).encode(), method=method)
-    request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=120) as answer:
-            status, raw = answer.status, answer.read()
-    except urllib.error.HTTPError as error:
-        status, raw = error.code, error.read()
-    if status not in (200, 201):
-        raise SystemExit(f"seed: {method} {path} answered {status}: {raw[:300]!r}")
-    return json.loads(raw)
+    return checked_call(BASE, method, path, None, body, expect=(200, 201))
 
 
 SITE_YML = "- hosts: all\n  tasks:\n    - name: Install nginx\n      package: name=nginx\n    - name: Start nginx\n      service: name=nginx state=started\n"
