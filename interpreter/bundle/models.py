@@ -669,6 +669,8 @@ class MemberRule(_Model):
     required: bool = False
     kind: str | None = None
     """The JSON type a call must send it as."""
+    nullable: bool = False
+    """A call may send it as null too (``member-kinds``: recorded calls sent both). Written only when set."""
     recorded_value: Any = None
     reason: str | None = None
     nested_members: tuple[str, ...] | None = None
@@ -681,10 +683,13 @@ class MemberRule(_Model):
     entity) the capture cannot show. Written only when set."""
 
     @model_serializer(mode="wrap")
-    def _without_unset_path_id_only(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+    def _without_unset_flags(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
         data = handler(self)
-        if not self.path_id_only and isinstance(data, dict):
-            data.pop("path_id_only", None)
+        if isinstance(data, dict):
+            if not self.path_id_only:
+                data.pop("path_id_only", None)
+            if not self.nullable:
+                data.pop("nullable", None)
         return data
 
 

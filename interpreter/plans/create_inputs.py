@@ -31,6 +31,8 @@ class CreateInputs(BaseModel):
     """Those of them in the collection the create wrote into."""
     other_calls: list[dict[str, Any]] = Field(default_factory=list)
     """Bodies of the tool's other recorded calls (envelopes unwrapped)."""
+    other_succeeded: list[dict[str, Any]] = Field(default_factory=list)
+    """Those of them whose call succeeded (what the application accepted)."""
     type_paths: dict[str, list[str]] = Field(default_factory=dict)
     """Each state type's path templates: a member named after a type names that type's entities."""
     type_id_fields: dict[str, str] = Field(default_factory=dict)

@@ -17,6 +17,7 @@ from capenv.interpreter.predicates.create_contexts import CreateMemberContext, E
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 
 from .create_inputs import CreateInputs
+from .member_kinds import with_sent_kinds
 
 MEMBERS_TABLE = "create-members"
 NOT_ACCEPTED = "not-accepted"
@@ -34,8 +35,10 @@ def admit_members(ruleset: RuleSet, inputs: CreateInputs, fields: list[FieldRule
                                       fields=explained, type_entities=inputs.type_entities,
                                       other_calls=inputs.other_calls, held_types=held)
         decision = evaluate(ruleset, MEMBERS_TABLE, context, subject=f"{inputs.type_name} body.{name}")
-        members.append(member_rule(name, value, inputs.observed, decision))
         events.extend(decision.events)
+        rule = member_rule(name, value, inputs.observed, decision)
+        members.append(with_sent_kinds(rule, [body[name] for body in inputs.other_succeeded if name in body],
+                                       ruleset, f"{inputs.type_name} body.{name}", events))
     return [_nested_as_sent(rule, inputs, events) for rule in members], events
 
 

@@ -216,18 +216,21 @@ def _path_args(path: str, entity_type: EntityType, collection: str, tool: Tool) 
 def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[str, Any], body: dict[str, Any],
                     path_args: dict[str, str], exemplar: Record, calls: list[Record], collection: str,
                     tool_name: str) -> Any:
-    others = []
+    others: list[dict[str, Any]] = []
+    succeeded: list[dict[str, Any]] = []
     for call in calls[1:]:
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
                              envelope=ctx.envelopes.get(tool_name))
         if verdict.body is not None:
             others.append(verdict.body)
+            if call.succeeded and call is not exemplar:
+                succeeded.append(verdict.body)
     type_entities = ctx.type_entities(entity_type.name, exemplar.ordinal)
     collection_entities = [s.value for (t, k), ss in ctx.timeline.by_entity.items() if t == entity_type.name
                            for s in ss[:1] if s.collection == collection and s.value is not None]
     inputs = CreateInputs(
         type_name=entity_type.name, id_field=entity_type.id_field, observed=observed, body=body,
         path_args=path_args, started_at=exemplar.started_at, type_entities=type_entities,
-        collection_entities=collection_entities or type_entities, other_calls=others,
+        collection_entities=collection_entities or type_entities, other_calls=others, other_succeeded=succeeded,
         type_paths={t.name: [t.collection_template] for t in ctx.view.types})
     return explain_create(ctx.ruleset, inputs)

@@ -22,6 +22,7 @@ from capenv.interpreter.predicates.update_member_kinds import UpdateMemberContex
 from capenv.interpreter.predicates.update_values import instant_and_format, same_value
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 
+from .member_kinds import with_sent_kinds
 from .update_inputs import UpdateCall, UpdateInputs, UpdateProblem, subject_of
 
 MEMBERS_TABLE = "update-members"
@@ -91,6 +92,8 @@ def admit_members(ruleset: RuleSet, inputs: UpdateInputs) -> MemberAdmission:
             result.events.extend(decision.events)
         call, decision = next(((c, d) for c, d in decisions if d.rule_id != NOT_SHOWN), decisions[0])
         judgement = _judgement(member, call, decision, inputs)
+        judgement.rule = with_sent_kinds(judgement.rule, inputs.sent_by_others(member, call), ruleset,
+                                         subject_of(member, call, inputs), result.events)
         result.members.append(judgement)
         if decision.yields.get("build_reason") == "unexplained-change":
             result.problems.append(UpdateProblem(check="changed-identity", subject=member, ordinal=call.ordinal,

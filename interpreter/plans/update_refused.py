@@ -43,7 +43,8 @@ def _refusal(body: dict[str, Any], rules: dict[str, MemberRule], min_members: in
             accepted = sorted(m for m, r in rules.items() if r.admission != "not-accepted")
             return f"member {name!r} is not accepted; accepted members: {', '.join(accepted) or 'none'}"
         kind = json_kind(value)
-        if rule.kind is not None and not (kind == rule.kind or (rule.kind == "number" and kind == "integer")):
+        if rule.kind is not None and not (kind == rule.kind or (rule.kind == "number" and kind == "integer")
+                                          or (kind == "null" and rule.nullable)):
             return f"member {name!r} must be a JSON {rule.kind}, not {kind}"
         if rule.admission == "recorded-only" and value != rule.recorded_value:
             return f"member {name!r} is accepted only with its recorded value"

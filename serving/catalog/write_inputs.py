@@ -146,7 +146,7 @@ class WriteInputs:
                 continue
             prop: dict[str, Any] = {}
             if member.kind in _JSON_TYPES:
-                prop["type"] = _JSON_TYPES[member.kind]
+                prop["type"] = [_JSON_TYPES[member.kind], "null"] if member.nullable else _JSON_TYPES[member.kind]
             if member.admission == "recorded-only":
                 prop["const"] = member.recorded_value  # the schema says it, so validation enforces it
                 prop["description"] = "accepted only with its recorded value"
@@ -166,7 +166,8 @@ class WriteInputs:
             shape = shape_schema(validated.accepted, validated.refused_value) or {} \
                 if validated is not None and validated.by_shape else \
                 _layout_schema(validated) if validated is not None and validated.layout else {}
-            if "type" in prop and shape.get("type", prop["type"]) != prop["type"]:
+            kind_type = _JSON_TYPES.get(member.kind or "")
+            if kind_type is not None and shape.get("type", kind_type) != kind_type:
                 # values shaped on another tool of the type, of another kind than this tool's calls
                 # sent: the member's own kind decides (serving refuses the other kind)
                 validated = None

@@ -223,8 +223,9 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts
                                f"{', '.join(_accepted(rules)) or 'none'}")
         kind = rule.kind
         if kind is not None and (kinds[type(value)] if type(value) in kinds else None) != kind \
-                and not _kind_ok(kind, value):
-            raise WriteRefusal(f"member {name!r} must be a JSON {rule.kind}, not {json_kind(value)}")
+                and not _kind_ok(kind, value) and not (value is None and rule.nullable):
+            raise WriteRefusal(f"member {name!r} must be a JSON {rule.kind}{' or null' if rule.nullable else ''}, "
+                               f"not {json_kind(value)}")
         if rule.nested_members is not None and isinstance(value, dict) and set(value) != set(rule.nested_members):
             raise WriteRefusal(f"member {name!r} is accepted only holding exactly "
                                f"{', '.join(rule.nested_members)} (what the application stores for others left "
