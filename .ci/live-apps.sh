@@ -98,6 +98,9 @@
 #   >=3.12; wheels only, ~240 packages) ~6 min on a busy 2-core machine, 565 MB; then once its seeded
 #   template cluster (`nautobot-server migrate` ~14 min, 471 migrations, then the seed ~15 s; 110 MB
 #   packed) in .ci/cache/nautobot-template/pgdata.tar, which every start unpacks (30-40 s to READY).
+#   Arize Phoenix 20.26.1 (the newest release; Requires-Python <3.15,>=3.11; wheels only, ~280 packages)
+#   8 min 10 s cold on the busy 2-core machine, 858 MB; start.sh migrates its new SQLite database
+#   (~2 s, ~40 s to READY with the imports) and seeds through the REST API in ~5 s on every start.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -178,6 +181,7 @@ GNS3_VERSION=2.2.61
 GNS3_QEMU_DEB_VERSION=1:7.2+dfsg-7+deb12u18+b3
 # 1.8.5 is the newest doccano on PyPI (marked yanked, with no reason given; 1.8.4 is the one before it).
 DOCCANO_VERSION=1.8.5
+PHOENIX_VERSION=20.26.1
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -246,6 +250,7 @@ REVIEWBOARD_VENV="$CACHE/venv-reviewboard"
 ARA_VENV="$CACHE/venv-ara"
 GNS3_VENV="$CACHE/venv-gns3"
 DOCCANO_VENV="$CACHE/venv-doccano"
+PHOENIX_VENV="$CACHE/venv-phoenix"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1067,6 +1072,8 @@ install_python_group_a() {
     # captures/doccano/wsgi.py (doccano's own WSGI application, Host fixed); no task queue runs.
     # 8 min cold on the busy 2-core machine, 639 MB (it pulls celery, boto3, pandas, numpy).
     step install_venv_package "$DOCCANO_VENV" doccano "$DOCCANO_VERSION"
+    # Phoenix's FastAPI server on SQLite (`python -m phoenix.server.main serve`), no auth, telemetry off.
+    step install_venv_package "$PHOENIX_VENV" arize-phoenix "$PHOENIX_VERSION"
     group_outcome
 }
 
@@ -1166,6 +1173,7 @@ status() {
     say "ara: $(installed_pip_version "$ARA_VENV" ara) ($ARA_VENV)"
     say "gns3:        $(installed_pip_version "$GNS3_VENV" gns3-server) ($GNS3_VENV, qemu $(cat "$GNS3_VENV/qemu/installed-version" 2>/dev/null || echo 'not unpacked'))"
     say "doccano:     $(installed_pip_version "$DOCCANO_VENV" doccano) ($DOCCANO_VENV)"
+    say "phoenix:     $(installed_pip_version "$PHOENIX_VENV" arize-phoenix) ($PHOENIX_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
