@@ -50,6 +50,8 @@ class PlanContext:
         """A per-value part's name -> the manifest tool it was split from (``collection_split``)."""
         self.unanswered: dict[tuple[str, str], list[Any]] | None = None
         """Update and action calls answered without their entity, by entity (``held_before``)."""
+        self.known_ids: set[str] | None = None
+        """Every id the capture shows an entity of any type holding, as text (``referrers``), on first use."""
         self.judged_referrers: dict[str, tuple[Any, Any]] = {}
         """Per type, the members naming its entities and their traces (``referrers``), judged once
         for the deletes and the copies through a reference alike."""

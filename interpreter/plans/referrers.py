@@ -30,6 +30,7 @@ from capenv.interpreter.predicates.delete_referrers import DeleteReferrerContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
 
 from .context import PlanContext
+from .references import known_ids
 
 TABLE = "delete-referrers"
 MIN_MEMBERS_SETTING = ("plans", "referrer_min_projected_members")
@@ -183,7 +184,8 @@ def _referrers_of(ctx: PlanContext, type_name: str, entities: _Sightings,
                 continue  # names no entity of the type: nothing to judge
             if len(context.held) == len(context.values):  # every id held: another type may be named alike
                 others = [t for t in explaining.of(other.name, member, target.id_field) if t != type_name]
-                context = context.model_copy(update={"explained_by": others})
+                context = context.model_copy(update={"explained_by": others,
+                                                     "dangling_refusals": _dangling_refusals(ctx, other, member)})
             subject = f"{other.name}.{member.spelled} -> {type_name}"
             decision = evaluate(ctx.ruleset, TABLE, context, subject=subject)
             events.extend(decision.events)
@@ -192,6 +194,32 @@ def _referrers_of(ctx: PlanContext, type_name: str, entities: _Sightings,
                                           id_member=member.id_member, many=member.many,
                                           rule_id=str(decision.rule_id)))
     return tuple(referrers), tuple(events)
+
+
+def _dangling_refusals(ctx: PlanContext, referring: EntityType, member: Member) -> int:
+    """Recorded writes to ``referring``'s collection (its last own word ends the path) that sent the
+    top-level member a scalar no type's entity holds and were refused (4xx) with an answer naming it."""
+    if member.within or member.id_member is not None or member.many:
+        return 0
+    words = own_words(referring)
+    if not words:
+        return 0
+    if ctx.known_ids is None:
+        ctx.known_ids = {key for ids in known_ids(ctx.timeline).values() for key in ids}
+    count = 0
+    for record in ctx.records.values():
+        if not record.changes_state:
+            continue
+        body = record.request.json_value if record.request.is_json else None
+        if not (400 <= record.status < 500 and isinstance(body, dict) and member.name in body):
+            continue
+        if split_path(record.path)[-1:] != words[-1:] and split_path(record.path)[-2:-1] != words[-1:]:
+            continue
+        value = body[member.name]
+        if isinstance(value, (dict, list, bool)) or value is None or json_text(value) in ctx.known_ids:
+            continue
+        count += f'"{member.name}"' in (record.response.text or "")
+    return count
 
 
 def _aliases_identity(values: list[dict[str, Any]], member: str, id_field: str) -> bool:

@@ -56,6 +56,11 @@ class DeleteReferrerContext(BaseModel):
     other entity the type holds composes it alike."""
     bare: int = 0
     """Of ``objects``, those holding the id alone (``{"id": 5}``), which show nothing of what they name."""
+    dangling_refusals: int = 0
+    """Recorded writes to the referring type's collection sending the member (top-level) a value no
+    entity of any type holds, refused (4xx) with an answer naming the member: the application
+    checks it as a reference (doccano's category ``label`` 999: 'Invalid pk "999" - object does
+    not exist.')."""
     explained_by: list[str] = Field(default_factory=list)
     """Other types the member names by this table's explaining rules (its name, projected or
     composed objects): computed only when the deleted type holds every value, where ids of
@@ -186,3 +191,26 @@ def referrer_ids_unexplained(ctx: DeleteReferrerContext, params: UnexplainedPara
     if ctx.explained_by:
         return Miss(f"{ctx.member!r} names {', '.join(ctx.explained_by)}")
     return Match({"member": ctx.member, "values": len(ctx.values)})
+
+
+class RefusedDanglingParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_refusals: int = Field(ge=1)
+    """How many recorded refusals of a dangling value show the member checked as a reference."""
+
+
+@predicate("referrer_refused_when_dangling", context="delete-referrer", params=RefusedDanglingParams)
+def referrer_refused_when_dangling(ctx: DeleteReferrerContext, params: RefusedDanglingParams) -> Outcome:
+    """Every id the member names is one the type holds, and the application refused a recorded write
+    sending it a value no type holds, naming the member: a checked reference, which may name this
+    type whatever it is called (doccano's category ``label``, a category type's id), so a delete is
+    refused rather than served wrong (doccano deletes a category type's categories with it)."""
+    if ctx.dangling_refusals < params.min_refusals:
+        return Miss(f"{ctx.dangling_refusals} recorded refusal(s) of a value naming no entity in {ctx.member!r}, "
+                    f"fewer than {params.min_refusals}")
+    if not ctx.values or len(ctx.held) < len(ctx.values):
+        return Miss(f"{len(ctx.held)} of its {len(ctx.values)} values are ids the type holds")
+    if ctx.explained_by:
+        return Miss(f"{ctx.member!r} names {', '.join(ctx.explained_by)}")
+    return Match({"member": ctx.member, "refusals": ctx.dangling_refusals})
