@@ -823,6 +823,11 @@ class ResponseRule(_Model):
     """Members of the entity the recorded answer left out (``write-answer-omissions``: a delete
     answering its entity without the relations or links its reads show): rendered without them.
     Written only when set."""
+    added: tuple[tuple[str, Any], ...] = ()
+    """Members an update's answer shows beside the entity with one value in every recorded write
+    answer of its type, which no read of the type shows (``write-answer-additions``: Nautobot's
+    computed_fields {}): rendered after the entity's fields, as recorded, where it lacks them.
+    Written only when set."""
     split: SplitAnswer | None = None
     location: LocationRule | None = None
     report: AnswerReport | None = None
@@ -831,8 +836,11 @@ class ResponseRule(_Model):
     @model_serializer(mode="wrap")
     def _without_empty_omitted(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
         data = handler(self)
-        if not self.omitted and isinstance(data, dict):
-            data.pop("omitted", None)
+        if isinstance(data, dict):
+            if not self.omitted:
+                data.pop("omitted", None)
+            if not self.added:
+                data.pop("added", None)
         return data
 
 

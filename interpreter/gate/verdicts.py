@@ -29,7 +29,7 @@ def lacking_fields(plan: WritePlan, view: ViewResult) -> tuple[str, ...] | None:
     shown = locate(plan.response.body, plan.response.locator) if plan.response.locator else None
     if not isinstance(shown, dict):
         return None
-    written = {f.field for f in plan.fields if f.op != "increment"}
+    written = {f.field for f in plan.fields if f.op != "increment"} | {name for name, _ in plan.response.added}
     needed = set(shown) - written
     entities = [e.value for c in view.state.collections if c.type == plan.type for e in c.entities]
     lacking = [needed - set(entity) for entity in entities]
@@ -86,6 +86,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             cascade_by=cascade.read if cascade else None, cascade=cascade.shown if cascade else None,
             constants_holding_generated=_constants_holding_generated(plan),
             answer_names_arguments=answer_names_arguments(plan),
+            member_rules=tuple((m.member, m.rule_id) for m in plan.members if m.admission != "not-accepted"),
             **_explanations(plan, found, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")
         served = bool(decision.yields.get("served"))

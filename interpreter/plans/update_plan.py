@@ -17,6 +17,7 @@ from capenv.interpreter.rules_engine import TraceEvent
 
 from capenv.interpreter.predicates.update_grouped_members import sole_group
 
+from .answer_additions import answer_additions
 from .answer_envelopes import split_answer, without_transformed
 from .answer_reports import entity_or_report
 from .context import PlanContext, note
@@ -88,8 +89,10 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
                 after = {k: v for k, v in after.items() if k in before.value or k in later_read}
             if call is exemplar:
                 observation = call.ordinal
+                added = answer_additions(tool.name, entity_type, located, before.value if before else None, ctx,
+                                         events)
                 base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": _locator_of(
-                    call.response.json_value, entity_type.id_field, key)})
+                    call.response.json_value, entity_type.id_field, key), "added": added})
         if call is exemplar and after is None:
             unobserved = f"record {call.ordinal} (the exemplar) answered without the entity, and {why}"
             break

@@ -64,6 +64,8 @@ class PlanVerdictContext(BaseModel):
     held_beneath: tuple[str, ...] = ()
     """State paths (documents, collections) below the item path of an entity the delete names
     (``gate/held_beneath.py``): what serving would go on answering after the entity is gone."""
+    member_rules: tuple[tuple[str, str], ...] = ()
+    """(member, the rule that admitted it) of each body member the plan accepts, in any way."""
 
 
 @predicate("plan_has_build_reason", context="plan-verdict")
@@ -222,3 +224,18 @@ def plan_refused_while_held(ctx: PlanVerdictContext, params: StatusesParams) -> 
                 f"refused only with {sorted({s for _, s in ctx.refused_held})}, none of {params.statuses}"
                 + (f" (nor of {params.as_exemplar_statuses} with the exemplar's credentials)"
                    if params.as_exemplar_statuses else ""))
+
+
+class MemberRulesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rules: list[str] = Field(min_length=1)
+
+
+@predicate("plan_member_admitted_by", context="plan-verdict", params=MemberRulesParams)
+def plan_member_admitted_by(ctx: PlanVerdictContext, params: MemberRulesParams) -> Outcome:
+    """A body member the plan accepts was admitted by one of these member rules."""
+    found = [member for member, rule in ctx.member_rules if rule in params.rules]
+    if found:
+        return Match({"members": found})
+    return Miss(f"no member admitted by {', '.join(params.rules)}")

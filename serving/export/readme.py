@@ -41,6 +41,8 @@ REASONS = {
                                 "rule rebuilds, so every create would answer the recorded entity's",
     "ids-per-collection": "a create numbers ids per parent's collection, while the item path names an entity by "
                           "its id alone across them, so a create under another parent would repeat an id",
+    "transformed-input": "the application stores a member otherwise than sent (an id stored as a stub), an input "
+                         "transformation the environment does not model",
     "state unavailable": "the state is unavailable, so every tool replays",
 }
 

@@ -24,6 +24,9 @@ def render_answer(plan: WritePlan, entity: dict[str, Any] | None) -> tuple[Any, 
         return None, True, None
     if response.carries_entity and entity is not None:
         shown = {name: value for name, value in entity.items() if name not in response.omitted}
+        for name, value in response.added:  # what the application adds to every write answer of the type
+            if name not in shown:
+                shown[name] = copy.deepcopy(value)
         return place(response.body, response.locator or Locator(kind="root"), shown), True, None
     if response.report is not None and entity is not None:
         return render_report(response.body, response.report, entity), True, None
@@ -141,7 +144,8 @@ def _recorded_fields(response: Any) -> tuple[str, ...]:
     if held is not None and held[0] is response:
         return held[1]
     recorded = locate(response.body, response.locator)
-    names = tuple(recorded) if isinstance(recorded, dict) else ()
+    added = {name for name, _ in response.added}
+    names = tuple(name for name in recorded if name not in added) if isinstance(recorded, dict) else ()
     if len(_fields) >= 4096:
         _fields.clear()
     _fields[id(response)] = (response, names)
