@@ -86,10 +86,14 @@ def _reference_text(reference: dict[str, Any]) -> str:
 def _validated(rule: dict[str, Any]) -> dict[str, Any]:
     """A body member whose values the application validates: serving accepts only the recorded successful ones."""
     return {"member": rule["member"], "accepted": list(rule.get("accepted") or ()), "record": rule.get("record"),
-            "status": rule.get("status"), **({"layout": rule["layout"]} if rule.get("layout") else {})}
+            "status": rule.get("status"), **({"layout": rule["layout"]} if rule.get("layout") else {}),
+            **({"max_length": rule["max_length"]} if rule.get("max_length") is not None else {})}
 
 
 def _validated_text(validated: dict[str, Any]) -> str:
+    if validated.get("max_length") is not None:
+        return (f"{validated['member']} is validated (record {validated['record']} refused {validated['status']} "
+                f"a longer text): only text of {validated['max_length']} characters or fewer accepted")
     if validated.get("layout"):
         return (f"{validated['member']} is validated (record {validated['record']} refused {validated['status']} "
                 f"another layout): only text matching {validated['layout']} accepted")

@@ -980,6 +980,10 @@ class ValidatedValue(_Model):
     """Validated by layout (``validated.text-layout``: the refusal named the member, and every
     successful value kept to one layout the refused one did not): the regular expression a text
     must match to be taken (``^#[0-9a-f]{6}$``, ``bundle/text_templates``)."""
+    max_length: int | None = None
+    """Validated by length (``validated.text-length``: the refusal named the member, whose refused
+    text was longer than every successful one): the longest text taken, the longest a recorded call
+    succeeded with."""
 
 
 class UnprovenValue(_Model):

@@ -90,11 +90,16 @@ def reference_line(reference: dict) -> str:
 def _validated(rule) -> dict:
     """A body member whose values the application validates (write-validated-values)."""
     return {"member": rule.member, "accepted": list(rule.accepted), "rule": rule.rule_id, "record": rule.record,
-            "status": rule.status, **({"layout": rule.layout} if rule.layout else {})}
+            "status": rule.status, **({"layout": rule.layout} if rule.layout else {}),
+            **({"max_length": rule.max_length} if rule.max_length is not None else {})}
 
 
 def validated_line(validated: dict) -> str:
     """``validated kind: only "X-Note" accepted (rule; record N refused 422 another value)``"""
+    if validated.get("max_length") is not None:
+        return (f"validated {validated['member']}: only text of {validated['max_length']} characters or fewer "
+                f"accepted, the longest recorded successes sent ({validated['rule']}; record {validated['record']} "
+                f"refused {validated['status']} a longer text)")
     if validated.get("layout"):
         return (f"validated {validated['member']}: only text matching {validated['layout']} accepted, the layout "
                 f"recorded successes kept to ({validated['rule']}; record {validated['record']} refused "

@@ -131,7 +131,8 @@ def _with_validated(plan: WritePlan, ctx: PlanContext,
                                            rule_id=str(decision.rule_id), record=record.ordinal, status=record.status,
                                            by_shape=by == "shape", by_element=by == "element",
                                            refused_value=body.get(member) if by == "shape" else None,
-                                           layout=decision.evidence.get("pattern") if by == "layout" else None)
+                                           layout=decision.evidence.get("pattern") if by == "layout" else None,
+                                           max_length=decision.evidence.get("max_length") if by == "length" else None)
     if not events:
         return plan
     return plan.model_copy(update={"validated_values": tuple(validated.values()),

@@ -297,3 +297,58 @@ def refusal_names_one_member_off_template(ctx: WriteValidatedValueContext, param
         return Miss(f"{member!r}: the refused value keeps the successful values' layout {pattern}")
     return Match({"member": member, "record": ctx.refusal.ordinal, "status": ctx.refusal.status,
                   "pattern": pattern})
+
+
+class LengthParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+    """As ``RefusalParams.statuses``."""
+
+
+def _named_by_value(answer: str) -> set[str]:
+    """The text values a JSON answer holds at any depth (an error naming its field, ``{"field":
+    "color"}``), which name what they speak of where its keys (``name``, ``message``) are the error's own."""
+    try:
+        parsed = json.loads(answer)
+    except ValueError:
+        return set()
+    named: set[str] = set()
+    pending = [parsed]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, str):
+            named.add(value)
+    return named
+
+
+@predicate("refusal_names_one_member_too_long", context="write-validated-value", params=LengthParams)
+def refusal_names_one_member_too_long(ctx: WriteValidatedValueContext, params: LengthParams) -> Outcome:
+    """The refusal's answer names one served member whose value only the refused call sent, a text
+    longer than every text the type's successful creates and updates sent it (a color of 34
+    characters where orange and cyan were taken, answered 'This value must be shorter than the max
+    length of 16 characters.'): the application bounds its length somewhere between. Where the
+    answer's keys and values name two such members, the one a text value names (``"field":
+    "color"``) is the one it speaks of."""
+    if ctx.refusal.status not in params.statuses:
+        return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
+    longest: dict[str, int] = {}
+    for member, value in ctx.refusal.sent.items():
+        texts = [s[member] for s in ctx.successes + ctx.kin_successes
+                 if member in s and isinstance(s[member], str)]
+        if member in ctx.members and isinstance(value, str) and texts and len(value) > max(map(len, texts)) \
+                and not any(member in s and same_json(s[member], value) for s in ctx.successes):
+            longest[member] = max(map(len, texts))
+    named = sorted(set(longest) & _named(ctx.refusal.answer))
+    if len(named) > 1:
+        named = sorted(set(named) & _named_by_value(ctx.refusal.answer))
+    if len(named) != 1:
+        return Miss(f"the answer names {len(named)} member(s) whose text only the refused call sent, longer than "
+                    "every successful one, not one")
+    member = named[0]
+    return Match({"member": member, "record": ctx.refusal.ordinal, "status": ctx.refusal.status,
+                  "max_length": longest[member]})

@@ -182,6 +182,11 @@ class WriteInputs:
                         f"{validated.status}); accepted only as text matching {validated.layout}, as every value a "
                         "recorded call succeeded with did")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
+            elif validated is not None and validated.max_length is not None:  # the schema says it, so validation enforces it
+                prop["maxLength"] = validated.max_length
+                said = (f"the application bounds its length (recorded call {validated.record} was refused "
+                        f"{validated.status}); accepted only as text of {validated.max_length} characters or fewer")
+                prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             elif validated is not None and validated.by_shape:  # the schema says it, so validation enforces it
                 prop.update(shape)
                 said = (f"the application validates it (recorded call {validated.record} was refused "
@@ -459,6 +464,11 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
             parts.append(f'"{validated.member}" is validated by the application (recorded call {validated.record} '
                          f"was refused {validated.status}): accepted only as text matching {validated.layout}, the "
                          "layout every value a recorded call succeeded with kept to.")
+            continue
+        if validated.max_length is not None:
+            parts.append(f'"{validated.member}" is validated by the application (recorded call {validated.record} '
+                         f"was refused {validated.status} for a longer text): accepted only as text of "
+                         f"{validated.max_length} characters or fewer, the longest a recorded call succeeded with.")
             continue
         if validated.by_shape:
             shapes = ", ".join(sorted({s for v in validated.accepted if (s := value_shape(v))})) or "none"

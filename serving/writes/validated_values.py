@@ -32,6 +32,9 @@ def check_validated_values(plan: WritePlan, body: dict[str, Any]) -> None:
         elif rule.layout is not None:
             if not keeps_template(value, rule.layout) and not any(same_json(value, a) for a in rule.accepted):
                 raise WriteRefusal(layout_refusal_message(rule, value))
+        elif rule.max_length is not None:
+            if isinstance(value, str) and len(value) > rule.max_length:
+                raise WriteRefusal(length_refusal_message(rule, value))
         elif rule.by_shape:
             if not shaped_like(value, rule.accepted, rule.refused_value):
                 raise WriteRefusal(shape_refusal_message(rule, value))
@@ -50,6 +53,12 @@ def layout_refusal_message(rule: ValidatedValue, value: Any) -> str:
     return (f"member {rule.member!r} is {dumps(value).decode()}: the application validates its layout (recorded "
             f"call {rule.record} was refused {rule.status} for a value of another layout), and this environment "
             f"accepts only text matching {rule.layout}, as every value a recorded call succeeded with did")
+
+
+def length_refusal_message(rule: ValidatedValue, value: Any) -> str:
+    return (f"member {rule.member!r} is {dumps(value).decode()}: the application bounds its length (recorded call "
+            f"{rule.record} was refused {rule.status} for a longer text), and this environment accepts only text of "
+            f"{rule.max_length} characters or fewer, the longest a recorded call succeeded with")
 
 
 def element_refusal_message(rule: ValidatedValue, value: Any) -> str:
