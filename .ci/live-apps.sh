@@ -101,6 +101,11 @@
 #   Arize Phoenix 20.26.1 (the newest release; Requires-Python <3.15,>=3.11; wheels only, ~280 packages)
 #   8 min 10 s cold on the busy 2-core machine, 858 MB; start.sh migrates its new SQLite database
 #   (~2 s, ~40 s to READY with the imports) and seeds through the REST API in ~5 s on every start.
+#   Payload CMS 2.32.3 (Express, @payloadcms/db-postgres 0.8.9, @payloadcms/richtext-slate 1.5.2;
+#   sharp overridden to 0.33.5, whose linux-x64 binary is an npm package: 0.32's install script
+#   downloads libvips from GitHub; --ignore-scripts) ~2.5 min cold, 719 npm packages (none compiled),
+#   451 MB; captures/payload/start.sh makes a private PostgreSQL cluster, lets the adapter push the
+#   schema and seeds through the REST API in ~15 s, so no template database.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -151,6 +156,7 @@ KEYSTONE_GUNICORN_VERSION=27.0.1
 SAILS_VERSION=1.5.18
 FEATHERS_VERSION=5.0.50
 EXPRESS_GATEWAY_VERSION=1.16.11
+PAYLOAD_VERSION=2.32.3
 PRETIX_VERSION=2026.8.0
 PRETIX_GUNICORN_VERSION=27.0.1
 PRETALX_VERSION=2026.2.1
@@ -226,6 +232,7 @@ OCTOPRINT_VENV="$CACHE/venv-octoprint"
 LOOPBACK_TODO_DIR="$CACHE/loopback-todo"
 FEATHERS_DIR="$CACHE/feathers"
 EXPRESS_GATEWAY_DIR="$CACHE/express-gateway"
+PAYLOAD_DIR="$CACHE/payload"
 ZENML_VENV="$CACHE/venv-zenml"
 KEYSTONE_VENV="$CACHE/venv-keystone"
 KEYSTONE_TEMPLATE="$CACHE/keystone-template"
@@ -515,6 +522,16 @@ install_express_gateway() {
         say "express-gateway $EXPRESS_GATEWAY_VERSION already in $EXPRESS_GATEWAY_DIR"; return
     fi
     npm_install_package_json express-gateway "$EXPRESS_GATEWAY_DIR" --ignore-scripts
+}
+
+install_payload() {
+    # captures/payload/install/package.json pins payload, its PostgreSQL adapter and slate editor
+    # (and sharp 0.33.5, see above); no install script runs.
+    if [ "$(installed_npm_version payload "$PAYLOAD_DIR")" = "$PAYLOAD_VERSION" ] \
+        && [ -f "$PAYLOAD_DIR/node_modules/@payloadcms/db-postgres/package.json" ]; then
+        say "payload $PAYLOAD_VERSION already in $PAYLOAD_DIR"; return
+    fi
+    npm_install_package_json payload "$PAYLOAD_DIR" --ignore-scripts
 }
 
 install_tiddlywiki() {
@@ -1098,6 +1115,7 @@ install_npm_group() {
     step install_loopback_todo
     step install_feathers
     step install_express_gateway
+    step install_payload
     step install_tiddlywiki
     step install_node_red
     group_outcome
@@ -1161,6 +1179,7 @@ status() {
     say "ironic:      $(installed_pip_version "$IRONIC_VENV" ironic) ($IRONIC_VENV)"
     say "barbican:    $(installed_pip_version "$BARBICAN_VENV" barbican) ($BARBICAN_VENV)"
     say "glance:      $(installed_pip_version "$GLANCE_VENV" glance) ($GLANCE_VENV)"
+    say "payload:     $(installed_npm_version payload "$PAYLOAD_DIR" || true) ($PAYLOAD_DIR)"
     say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"
     say "node-red:    $(installed_npm_version node-red "$NODE_RED_DIR" || true) ($NODE_RED_DIR)"
     say "changedetection.io: $(installed_pip_version "$CHANGEDETECTION_VENV" changedetection.io) ($CHANGEDETECTION_VENV)"

@@ -292,6 +292,18 @@ def _keystone_env() -> dict[str, str]:
     return {**env, "KEYSTONE_TEMPLATE": str(CACHE / "keystone-template")}
 
 
+def _payload_env() -> dict[str, str]:
+    """The npm prefix with payload 2.32.3 and its PostgreSQL adapter (start.sh runs
+    captures/payload/project against it on a private PostgreSQL cluster)."""
+    prefix = CACHE / "payload"
+    if not (prefix / "node_modules" / "@payloadcms" / "db-postgres" / "package.json").exists():
+        raise NotInstalled(f"payload 2.32.3 is not installed in {_shown(prefix)}")
+    return {"PAYLOAD_DIR": str(prefix)}
+
+
+PAYLOAD_API_KEY = "users API-Key 0b5c3a1e-6f2d-4c8a-9e71-capenv000001"
+
+
 def _nautobot_env() -> dict[str, str]:
     """Nautobot's venv and the seeded template cluster `.ci/live-apps.sh install` prepares after it
     (start.sh makes and keeps it when missing, after minutes of migrations)."""
@@ -533,10 +545,12 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                        ready_line="phoenix READY"),
     "nautobot": AppSpec("nautobot", _nautobot_env, _home_start("nautobot"), "/api/status/", 240.0,
                         ready_line="nautobot READY", ready_authorization=NAUTOBOT_TOKEN),
+    "payload": AppSpec("payload", _payload_env, _home_start("payload"), "/api/users/me", 120.0,
+                       ready_line="payload READY", ready_authorization=PAYLOAD_API_KEY),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
-SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start; podman loads its image and seeds through its CLI in 3-10 s; NocoBase loads its plugins for 45-65 s on every start (and makes its template database for ~2.5 min on the first start of an install, which `.ci/live-apps.sh` does); Gnocchi makes a PostgreSQL cluster, its schema and its seed in ~15 s; Alerta makes a PostgreSQL cluster, its admin user, API key and seed in ~10 s; Review Board installs its site in ~6 s and seeds in ~10-30 s; ARA migrates its new SQLite database in ~10-20 s and seeds in ~5 s; the GNS3 server starts in ~3 s and its local compute connects ~5 s later, before the seed; doccano migrates its new SQLite database in ~15-30 s and seeds in ~5 s; Arize Phoenix imports for ~30 s, migrates its new SQLite database in ~2 s and seeds in ~5 s (spans wait for its insertion queue); Nautobot unpacks its template PostgreSQL cluster and starts Django's server in 30-40 s (its first start of an install migrates for ~14 min, which `.ci/live-apps.sh` does)."""
+SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start; podman loads its image and seeds through its CLI in 3-10 s; NocoBase loads its plugins for 45-65 s on every start (and makes its template database for ~2.5 min on the first start of an install, which `.ci/live-apps.sh` does); Gnocchi makes a PostgreSQL cluster, its schema and its seed in ~15 s; Alerta makes a PostgreSQL cluster, its admin user, API key and seed in ~10 s; Review Board installs its site in ~6 s and seeds in ~10-30 s; ARA migrates its new SQLite database in ~10-20 s and seeds in ~5 s; the GNS3 server starts in ~3 s and its local compute connects ~5 s later, before the seed; doccano migrates its new SQLite database in ~15-30 s and seeds in ~5 s; Arize Phoenix imports for ~30 s, migrates its new SQLite database in ~2 s and seeds in ~5 s (spans wait for its insertion queue); Nautobot unpacks its template PostgreSQL cluster and starts Django's server in 30-40 s (its first start of an install migrates for ~14 min, which `.ci/live-apps.sh` does); Payload makes a PostgreSQL cluster, pushes its schema and seeds in ~15 s."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:
