@@ -1,7 +1,7 @@
 """A recorded absence answered for another id: an update or delete of an entity the state does
 not hold answers with a recorded 400/404/410 (``execute``), whose message may name the id the
 recorded call sent (Datasette: ``Record not found: ['6']``) and the other values of its path
-(JupyterHub: ``No such token a99 for user ada``); each string carrying one of them as a delimited
+(JupyterHub: ``No such token a99 for user ada``), in a JSON body or a text one; each string carrying one of them as a delimited
 token carries the call's value there instead, so the answer never names another entity."""
 
 from __future__ import annotations

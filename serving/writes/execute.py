@@ -213,7 +213,9 @@ def _absence(plan: WritePlan, env: WriteEnv, call_path: str) -> Recording | None
     if len(recorded) == len(called) == len(template):
         swaps.update({unquote(r): unquote(c) for r, c, t in zip(recorded, called, template)
                       if t.startswith("{") and unquote(r) not in swaps})
-    return recording.model_copy(update={"body": with_values(recording.body, swaps)})
+    # a non-JSON answer (a text/plain 404) keeps its words in ``text``: swapped there too
+    return recording.model_copy(update={"body": with_values(recording.body, swaps),
+                                        "text": with_values(recording.text, swaps)})
 
 
 def refuse_other_identity(rules: dict[str, Any], body: dict[str, Any], entity: dict[str, Any]) -> None:

@@ -126,3 +126,19 @@ def test_a_delete_of_a_missing_entity_is_refused_when_one_absence_cannot_prove_i
     assert runtime.read(delete.tool, {"item_id": "1"})["status"] == 204
     recorded = runtime.read(delete.tool, {"item_id": "1"})  # the recorded values: its text as recorded
     assert (recorded["status"], recorded["body"]) == (404, _gone("1"))
+
+
+def test_a_plain_text_missing_entity_answer_names_the_calls_id():
+    # must not: a text/plain 404 naming the recorded id (a99) answered verbatim for another id
+    builder = _tokens_capture()
+    builder.call("DELETE", "/users/bob/tokens/b98", status=404, response="No such token b98 for user bob",
+                 response_type="text/plain")
+    bundle = build_from(builder)
+    delete = next(w for w in bundle.view.writes if w.effect == "delete")
+    assert delete.served, delete.reason
+    tool = next(t for t in bundle.manifest.tools if t.name == delete.tool)
+    names = [segment.strip("{}") for segment in tool.template.split("/") if segment.startswith("{")]
+    answer = EnvironmentRuntime(bundle).read(delete.tool, dict(zip(names, ["ada", "a77"])))
+    assert answer["status"] == 404, answer
+    assert "b98" not in str(answer) and "bob" not in str(answer), answer
+    assert "No such token a77 for user ada" in str(answer), answer
