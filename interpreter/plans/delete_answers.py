@@ -45,9 +45,16 @@ def omitted_members(tool: str, entity_type: EntityType, key: str, exemplar: Reco
         return ()
     # its latest item read shows every member the type's reads hold (a list may show fewer)
     held = ctx.timeline.before(entity_type.name, key, exemplar.ordinal, via=("item",))
-    members = list(held.value) if held is not None and isinstance(held.value, dict) else []
-    context = AnswerOmissionContext(answered=list(answered), held=members)
-    decision = evaluate(ctx.ruleset, OMISSIONS, context, subject=f"{tool} answer")
+    return answer_omissions(tool, answered, held.value if held is not None else None, ctx.ruleset, events)
+
+
+def answer_omissions(tool: str, answered: Any, held: Any, ruleset: Any, events: list[TraceEvent]) -> tuple[str, ...]:
+    """The members of ``held`` (the entity or document object before the call) the answer's
+    object leaves out, when ``write-answer-omissions`` says it is that object without them."""
+    if OMISSIONS not in ruleset.tables or not isinstance(answered, dict):
+        return ()
+    context = AnswerOmissionContext(answered=list(answered), held=list(held) if isinstance(held, dict) else [])
+    decision = evaluate(ruleset, OMISSIONS, context, subject=f"{tool} answer")
     events.extend(decision.events)
     if not decision.yields.get("omits"):
         return ()

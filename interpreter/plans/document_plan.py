@@ -16,6 +16,7 @@ from capenv.interpreter.predicates.document_writes import DocumentCopyContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
 
 from .context import PlanContext, note
+from .delete_answers import answer_omissions
 from .document_changes import changed_members, replaces
 from .exemplar import admit_body
 
@@ -46,6 +47,9 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
         # never the recorded body (a later call's values would be answered as this one's)
         base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})
     after = locate(answer, locator) if locator is not None else None
+    omitted = answer_omissions(base["tool"], after, target, ctx.ruleset, events)
+    if omitted:
+        base["response"] = base["response"].model_copy(update={"omitted": omitted})
     subject = f"{base['tool']} document {path}{pointer}"
     replace, reason = replaces(ctx.ruleset, exemplar, body, target, after, subject, events)
     fields, reason = ([], reason) if replace or reason else changed_members(ctx.ruleset, exemplar, body, target,
@@ -103,6 +107,11 @@ def _answer_locator(answer: Any, pointer: str, body: dict[str, Any], target: Any
         return Locator(kind="member", member=member)
     if isinstance(answer, dict) and names & set(answer) and (not member or member not in answer):
         return Locator(kind="root")
+    wrapping = [name for name, value in answer.items() if isinstance(value, dict) and names & set(value)] \
+        if isinstance(answer, dict) and not member else []
+    if len(wrapping) == 1:
+        # the answer wraps the document's object in one member of its own ({"message", "result"})
+        return Locator(kind="member", member=wrapping[0])
     return None
 
 

@@ -246,20 +246,23 @@ class TemplateParams(BaseModel):
     count of digits varies by value: ``19.00`` is one too)."""
 
 
-def _named(answer: str) -> set[str]:
+def _named(answer: str, keys: bool = True) -> set[str]:
     """The names an answer gives: a JSON answer's keys and text values at any depth (an error
     keyed by its field, ``{"color": ["Enter a valid value."]}``, or naming it, ``{"field":
-    "color"}``), else the words of its text."""
+    "color"}``), else the words of its text. ``keys=False``: its text values alone, which name
+    what the error speaks of where its keys (``name``, ``message``) are the error's own (and no
+    words of a text answer)."""
     try:
         parsed = json.loads(answer)
     except ValueError:
-        return set(re.findall(r"\w+", answer))
+        return set(re.findall(r"\w+", answer)) if keys else set()
     names: set[str] = set()
     pending = [parsed]
     while pending:
         value = pending.pop()
         if isinstance(value, dict):
-            names.update(value)
+            if keys:
+                names.update(value)
             pending.extend(value.values())
         elif isinstance(value, list):
             pending.extend(value)
@@ -306,26 +309,6 @@ class LengthParams(BaseModel):
     """As ``RefusalParams.statuses``."""
 
 
-def _named_by_value(answer: str) -> set[str]:
-    """The text values a JSON answer holds at any depth (an error naming its field, ``{"field":
-    "color"}``), which name what they speak of where its keys (``name``, ``message``) are the error's own."""
-    try:
-        parsed = json.loads(answer)
-    except ValueError:
-        return set()
-    named: set[str] = set()
-    pending = [parsed]
-    while pending:
-        value = pending.pop()
-        if isinstance(value, dict):
-            pending.extend(value.values())
-        elif isinstance(value, list):
-            pending.extend(value)
-        elif isinstance(value, str):
-            named.add(value)
-    return named
-
-
 @predicate("refusal_names_one_member_too_long", context="write-validated-value", params=LengthParams)
 def refusal_names_one_member_too_long(ctx: WriteValidatedValueContext, params: LengthParams) -> Outcome:
     """The refusal's answer names one served member whose value only the refused call sent, a text
@@ -345,7 +328,7 @@ def refusal_names_one_member_too_long(ctx: WriteValidatedValueContext, params: L
             longest[member] = max(map(len, texts))
     named = sorted(set(longest) & _named(ctx.refusal.answer))
     if len(named) > 1:
-        named = sorted(set(named) & _named_by_value(ctx.refusal.answer))
+        named = sorted(set(named) & _named(ctx.refusal.answer, keys=False))
     if len(named) != 1:
         return Miss(f"the answer names {len(named)} member(s) whose text only the refused call sent, longer than "
                     "every successful one, not one")
