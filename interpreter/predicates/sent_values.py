@@ -146,6 +146,9 @@ class TextFormatParams(BaseModel):
     """How a refusal names the format (``an e-mail address``)."""
     at_least: int = Field(ge=1)
     """How many strings must have been sent in the member before the format is taken as its rule."""
+    held_too: bool = False
+    """Every text the type's entities are shown holding there fits too: one that does not shows the
+    application storing such text (Sails holds a country 'Poland' beside the codes PL and RU sent)."""
 
 
 @predicate("sent_text_all_of_format", context="write-sent-values", params=TextFormatParams)
@@ -159,6 +162,9 @@ def sent_text_all_of_format(ctx: WriteSentValuesContext, params: TextFormatParam
     other = next((t for t in texts if not compiled.search(t)), None)
     if other is not None:
         return Miss(f"a recorded call sent {_shown(other)}, which is not {params.described}")
+    held = next((t for t in ctx.held if isinstance(t, str) and not compiled.search(t)), None) if params.held_too else None
+    if held is not None:
+        return Miss(f"an entity of the type is shown holding {_shown(held)}, which is not {params.described}")
     return Match({"schema": {"pattern": params.pattern, "examples": texts[:1]}, "described": params.described})
 
 
@@ -178,6 +184,17 @@ def sent_member_named_as_vocabulary(ctx: WriteSentValuesContext, params: Vocabul
     if words and words[-1] in pool:
         return Match({"word": words[-1]})
     return Miss(f"{ctx.member!r} does not end with one of the words {sorted(pool)}")
+
+
+@predicate("sent_member_named_otherwise", context="write-sent-values", params=VocabularyNameParams)
+def sent_member_named_otherwise(ctx: WriteSentValuesContext, params: VocabularyNameParams) -> Outcome:
+    """The member's name ends with none of the words: a ``name`` is chosen freely (an environment
+    variable's SITE), whatever letters the recorded ones happened to use."""
+    words = [w for _, _, w in name_words(ctx.member)]
+    pool = {w.lower() for w in params.words}
+    if words and words[-1] in pool:
+        return Miss(f"{ctx.member!r} ends with {words[-1]!r}, a word naming freely chosen text")
+    return Match({"member": ctx.member})
 
 
 class VocabularyParams(BaseModel):

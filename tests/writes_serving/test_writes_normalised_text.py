@@ -55,8 +55,8 @@ def test_the_plan_names_the_spellings_every_call_kept_to(events) -> None:
 
 @pytest.mark.parametrize("body, said", [
     ({"location": {"en": ""}}, "non-empty text"),
-    ({"code": "spring27"}, "text without lower-case letters"),
-    ({"code": ""}, "text without lower-case letters"),
+    ({"code": "spring27"}, "a code without lower-case letters"),
+    ({"code": ""}, "a code without lower-case letters"),
     ({"ends": "2027-06-11T20:00:00+02:00"}, "in UTC written with Z"),
 ])
 def test_another_spelling_is_refused_with_the_state_unchanged(events, body, said) -> None:
@@ -75,3 +75,38 @@ def test_the_recorded_spelling_is_served(events, body) -> None:
     assert status == 200, answer
     member, value = next(iter(body.items()))
     assert answer[member] == value, answer
+
+
+def test_a_date_time_is_no_code(events) -> None:
+    """``ends`` was sent twice as text without lower-case letters (2027-10-03T18:00:00Z): a date
+    and time, not a code, so sent-values.upper-case leaves it alone (date-time-utc judges it)."""
+    update = plan(events, "PATCH", "/events/{event_id}")
+    assert ("ends", "sent-values.upper-case") not in {(u.member, u.rule_id) for u in update.unproven_values}
+
+
+AUTHORS = [{"id": 1, "name": "Lem", "country": "PL", "vars": [{"name": "SITE", "value": "a"}]},
+           {"id": 2, "name": "Calvino", "country": "IT", "vars": [{"name": "ZONE", "value": "b"}]}]
+AUTHOR_CHANGES = [{"country": "RU", "vars": [{"name": "HOME", "value": "c"}]},
+                  {"country": "FR", "vars": [{"name": "PATH", "value": "d"}]}]
+CREATED = {"id": 3, "name": "Mrozek", "country": "Poland", "vars": []}
+
+
+def test_codes_the_entities_hold_in_lower_case_or_names_are_left_alone(tmp_path) -> None:
+    """Countries sent as codes (RU, FR) by the update, while a create stores 'Poland' there, and
+    environment variable names nested in ``vars``: the application keeps lower-case text in both,
+    so neither is refused for it (a stricter refusal would only serve less)."""
+    har = HarBuilder()
+    held = {a["id"]: dict(a) for a in AUTHORS}
+    har.call("GET", "/authors", response=list(held.values()))
+    for author in AUTHORS:
+        har.call("GET", f"/authors/{author['id']}", response=author)
+    for index, change_ in enumerate(AUTHOR_CHANGES):
+        author_id = 1 + index % 2
+        held[author_id] = {**held[author_id], **change_}
+        har.call("PATCH", f"/authors/{author_id}", body=change_, response=held[author_id])
+        har.call("GET", f"/authors/{author_id}", response=held[author_id])
+    har.call("POST", "/authors", body={k: v for k, v in CREATED.items() if k != "id"}, status=201, response=CREATED)
+    har.call("GET", "/authors/3", response=CREATED)
+    bundle = build_from(har, tmp_path / "capture.har")
+    update = plan(bundle, "PATCH", "/authors/{author_id}")
+    assert not [u for u in update.unproven_values if u.rule_id == "sent-values.upper-case"], update.unproven_values
