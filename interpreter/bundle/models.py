@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, SerializerFunctionWrapHandler, model_serializer
 
+from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.pointers import spell
 from capenv.interpreter.bundle.trace_event import TraceEvent
 
@@ -1074,6 +1075,25 @@ class ProtectedEntity(_Model):
     """How a refusal names it (``a name holding the word 'default'``)."""
 
 
+class TagCheck(_Model):
+    """A conditional header the application checks against one member of the entity
+    (``precondition.checked-tag``): serving applies a call only when it names the entity's tag."""
+
+    header: str
+    """Lower case (``if-match``)."""
+    member: str
+    """The entity's member the tag spells (``version``)."""
+    form: str
+    """How the tag spells it, ``{}`` standing for its text (``"{}"``)."""
+
+    def tag(self, entity: dict[str, Any]) -> str | None:
+        """The tag of ``entity`` as held, None when it holds no string or number there."""
+        value = entity.get(self.member)
+        if value is None or isinstance(value, (bool, dict, list)):
+            return None
+        return self.form.replace("{}", value if isinstance(value, str) else dumps(value).decode())
+
+
 class WritePlan(_Model):
     tool: str
     method: str
@@ -1125,6 +1145,9 @@ class WritePlan(_Model):
     unchecked_headers: tuple[str, ...] = ()
     """Conditional request headers (lower case, ``write-preconditions``) serving cannot check (an
     If-Match naming an ETag it does not hold): a call carrying one is refused, never applied."""
+    tag_check: TagCheck | None = None
+    """An update's or delete's tag header, checked against the entity the call names: a call
+    naming another tag is refused as stale (the application answers 412). Written only when set."""
     credential_headers: tuple[str, ...] = ()
     """Request headers (lower case, ``write-credentials``) every successful recorded call sent and
     that carry credentials: an HTTP call leaving one out is refused (the application answers it
@@ -1198,6 +1221,8 @@ class WritePlan(_Model):
                     data.pop(name, None)
         if not self.credential_headers and isinstance(data, dict):
             data.pop("credential_headers", None)
+        if self.tag_check is None and isinstance(data, dict):
+            data.pop("tag_check", None)
         if not self.references and isinstance(data, dict):
             data.pop("references", None)
         if not self.validated_values and isinstance(data, dict):

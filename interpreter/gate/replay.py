@@ -199,7 +199,7 @@ def _apply(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, seq
         return None
     body = record.request.json_value if record.request.is_json else None
     recorded = recorded_outcome(plan, record, env, timeline)
-    call = WriteCall(record.path, record.query, body)
+    call = WriteCall(record.path, record.query, body, record.request_headers)
     try:
         result = execute(plan, env, call, copy, instant=record.started_at, counter=counter, sequences=sequences,
                          recorded=recorded)

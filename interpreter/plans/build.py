@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from capenv.interpreter.bundle.models import Address, EntityType, ResponseRule, WritePlan
+from capenv.interpreter.bundle.models import Address, EntityType, ResponseRule, TagCheck, WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
@@ -108,6 +108,14 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
     if patch_ops:  # every later reading of the tool's bodies takes the members the patch sets
         ctx.patch_ops[tool.name] = base["body_patch_ops"] = patch_ops
     precondition = precondition_decision(tool.name, calls, ctx.ruleset, ctx.records, patch_ops)
+    if precondition is not None and precondition.yields.get("checks_tag"):
+        if effect in ("update", "action", "delete"):  # checked on the entity the call names
+            base["tag_check"] = TagCheck(header=str(precondition.evidence["header"]),
+                                         member=str(precondition.evidence["member"]),
+                                         form=str(precondition.evidence["form"]))
+            events.extend(precondition.events)
+        else:  # no one entity to check the tag on
+            precondition = precondition.model_copy(update={"yields": {"conditional": True}})
     if precondition is not None and precondition.yields.get("conditional"):
         events.extend(precondition.events)
         return WritePlan(**base, build_reason=str(precondition.yields.get("build_reason", "precondition-header")),

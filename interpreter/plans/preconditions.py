@@ -8,11 +8,13 @@ plan lists the headers serving refuses a call for carrying (``WritePlan.unchecke
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import unquote
 
+from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.json_patch import read_patch
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.predicates.write_preconditions import WritePreconditionContext
+from capenv.interpreter.predicates.write_preconditions import TagSighting, WritePreconditionContext
 from capenv.interpreter.rules_engine import Decision, RuleSet, evaluate
 
 TABLE = "write-preconditions"
@@ -41,8 +43,51 @@ def precondition_decision(tool_name: str, calls: list[Record], ruleset: RuleSet,
         held_query += [(name, member, value, call.ordinal)
                        for name, member, value in held_query_values(call, records or {})]
     return evaluate(ruleset, TABLE, WritePreconditionContext(calls=len(succeeded), sent=sent, members=members,
-                                                             held_query=tuple(held_query)),
+                                                             held_query=tuple(held_query),
+                                                             tags=tag_sightings(calls, records or {})),
                     subject=f"{tool_name} headers")
+
+
+def tag_sightings(calls: list[Record], records: dict[int, Record]) -> dict[str, tuple[TagSighting, ...]]:
+    """Per request header (lower case), each call of the tool sending it (a failed one too: a
+    stale tag's 412 is what shows the check) with the ``ETag`` and the scalar members of the last
+    successful read of the call's own path before it began, from which its tag may be derived."""
+    found: dict[str, list[TagSighting]] = {}
+    paths = {call.path for call in calls}
+    reads: dict[str, list[Record]] = {}
+    for record in records.values():
+        if record.path in paths and record.method == "GET" and record.succeeded and record.response.is_json:
+            reads.setdefault(record.path, []).append(record)
+    for call in calls:
+        read = max((r for r in reads.get(call.path, ()) if r.finished_at <= call.started_at),
+                   key=lambda r: r.finished_at, default=None)
+        held = scalar_members(read.response.json_value) if read is not None and read.response.is_json else {}
+        for name, value in call.request_headers:
+            found.setdefault(name.lower(), []).append(TagSighting(
+                record=call.ordinal, status=call.status, sent=value, held=held,
+                read_tag=read.header("etag") if read is not None else None))
+    return {name: tuple(sightings) for name, sightings in found.items()}
+
+
+def scalar_members(body: Any, depth: int = 2) -> dict[str, str]:
+    """The string and number members of ``body`` as text, down to ``depth`` objects (an entity
+    wrapped in an envelope member or a one-element array), the shallowest of each name."""
+    found: dict[str, str] = {}
+    level = [body]
+    for _ in range(depth):
+        nested: list[Any] = []
+        for item in level:
+            if isinstance(item, list) and len(item) == 1:
+                item = item[0]
+            if not isinstance(item, dict):
+                continue
+            for name, value in item.items():
+                if isinstance(value, (dict, list)):
+                    nested.append(value)
+                elif value is not None and not isinstance(value, bool) and name not in found:
+                    found[name] = value if isinstance(value, str) else dumps(value).decode()
+        level = nested
+    return found
 
 
 def held_query_values(call: Record, records: dict[int, Record]) -> list[tuple[str, str, str]]:

@@ -11,6 +11,22 @@ from pydantic import BaseModel, ConfigDict, Field
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 
+class TagSighting(BaseModel):
+    """One call of the tool that sent a tag header, beside the last read of its own path."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    record: int
+    status: int
+    sent: str
+    """The header's value as the call sent it."""
+    read_tag: str | None = None
+    """The ``ETag`` the last successful read of the call's path answered before the call began."""
+    held: dict[str, str] = Field(default_factory=dict)
+    """That read's scalar members (strings and numbers, as text; the shallowest of a name), which
+    the tag may be derived from."""
+
+
 @context_model("write-precondition")
 class WritePreconditionContext(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -26,6 +42,9 @@ class WritePreconditionContext(BaseModel):
     """(parameter, member, value, record): a query parameter a successful call sent with the value a
     string member of the entity at its path held when it began (the last read of the path;
     ``plans/preconditions.held_query_values``)."""
+    tags: dict[str, tuple[TagSighting, ...]] = Field(default_factory=dict)
+    """Per request header (lower case), every recorded call of the tool, successful or not, that
+    sent it, beside what its path held (``plans/preconditions.tag_sightings``)."""
 
 
 class HeaderNamesParams(BaseModel):
@@ -98,3 +117,44 @@ def a_call_sent_a_held_value_in_the_query(ctx: WritePreconditionContext, params:
     if ctx.held_query:
         return Miss(f"the held values sent in the query are shorter than {params.min_length} characters")
     return Miss("no call sent in its query a value the entity at its path held")
+
+
+class TagCheckParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    header: str
+    """The tag header, matched case-insensitively (``If-Match``)."""
+    forms: list[str] = Field(min_length=1)
+    """How a tag spells a member's value, ``{}`` standing for it (``"{}"``, a weak ``W/"{}"``)."""
+    stale_status: int
+    """The status a call naming a stale tag was answered with."""
+
+
+def _derives(form: str, member: str, sighting: TagSighting) -> bool:
+    return member in sighting.held and sighting.sent == form.replace("{}", sighting.held[member])
+
+
+@predicate("tag_header_derived_and_checked", context="write-precondition", params=TagCheckParams)
+def tag_header_derived_and_checked(ctx: WritePreconditionContext, params: TagCheckParams) -> Outcome:
+    """Every successful call sent the tag header naming one member of the entity as the last read of
+    its path held it, spelled in one of ``forms``, at least one read answered that tag as its
+    ``ETag``, and a call naming another tag than the entity's was answered ``stale_status``: the
+    capture shows both how the tag is derived and that the application checks it, so serving can
+    check it on the entity the state holds."""
+    tags = ctx.tags.get(params.header.lower(), ())
+    succeeded = [s for s in tags if 200 <= s.status < 300]
+    if not succeeded or len({s.record for s in succeeded}) < ctx.calls:
+        return Miss(f"{len(succeeded)} of {ctx.calls} successful calls sent the tag header: the others wrote without it")
+    stale = [s for s in tags if s.status == params.stale_status]
+    if not stale:
+        return Miss(f"no call naming a stale tag was recorded answered {params.stale_status}: the check is not shown")
+    found = sorted({(form, member) for form in params.forms for member in succeeded[0].held
+                    if all(_derives(form, member, s) for s in succeeded)
+                    and any(s.read_tag == s.sent for s in succeeded)
+                    and any(member in s.held and not _derives(form, member, s) for s in stale)})
+    if len(found) != 1:
+        return Miss(f"{len(found)} members of the entity spell every sent tag, and a stale one answered "
+                    f"{params.stale_status}, not one" + (f" ({', '.join(m for _, m in found[:3])})" if found else ""))
+    (form, member), = found
+    return Match({"header": params.header.lower(), "member": member, "form": form, "records": sorted(s.record for s in succeeded)[:3],
+                  "stale_records": sorted(s.record for s in stale)[:3]})

@@ -393,7 +393,10 @@ class WriteInputs:
                 body = loads(request.body, allow_proto=False)
             except JsonError as exc:
                 raise CallRefused(f"the request body is not JSON this tool accepts: {exc}") from None
-        return ReadCall(self.tool, request.path, args, pairs, body, has_body)
+        checked = self.plan.tag_check.header if self.plan.tag_check else None
+        tag = request.header(checked) if checked else None
+        return ReadCall(self.tool, request.path, args, pairs, body, has_body,
+                        headers=((checked, tag),) if checked and tag is not None else ())
 
 
 def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]) -> list[Any]:
@@ -406,6 +409,11 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
               "bulk": f'Writes several "{plan.type}" entities'}.get(plan.effect, "Writes")
     parts: list[Any] = [f"{effect} in the served state ({plan.method} {inputs.tool.spelled_template}); later reads and data/get "
                         "show the change."]
+    if plan.tag_check is not None:
+        name = "-".join(part.capitalize() for part in plan.tag_check.header.split("-"))
+        parts.append(f"Over HTTP, send the {name} header naming the entity's ETag as a read of it answers (its "
+                     f'"{plan.tag_check.member}" as {plan.tag_check.form.replace("{}", "…")}): a stale tag is refused '
+                     "(412), as the application refuses it, and a call without the header too.")
     if plan.address is not None and plan.address.by == "path" and plan.address.member:
         parts.append(f'The path names the entity by its "{plan.address.member}": the one entity holding that value '
                      "(none answers as the application answers a missing one; several are refused).")

@@ -27,6 +27,8 @@ class WriteCall:
     path: str
     query: tuple[tuple[str, str], ...] = ()
     body: Any = None
+    headers: tuple[tuple[str, str], ...] = ()
+    """The request's headers a plan checks (``WritePlan.tag_check``), names in any case."""
 
 
 @dataclass
@@ -139,6 +141,28 @@ def unchecked_header_refusal(name: str) -> str:
     """Why a call sending ``name`` is refused."""
     return (f"this call sends {name}, a precondition serving cannot check (the entity's ETag is not "
             f"modelled): send the call without it")
+
+
+def check_tag(plan: WritePlan, call: WriteCall, entity: dict[str, Any]) -> None:
+    """Refuse a call of a plan checking a tag header (``WritePlan.tag_check``) that does not name
+    the tag of the entity as the state holds it: the application answers a stale tag 412, and the
+    capture does not show what it answers a call without one (a 428 where it requires it)."""
+    check = plan.tag_check
+    if check is None:
+        return
+    held = check.tag(entity)
+    name = "-".join(part.capitalize() for part in check.header.split("-"))
+    if held is None:
+        raise WriteRefusal(f"the entity holds no {check.member!r}, which its {name} tag spells: whether the "
+                           "application writes it is not known", kind="precondition")
+    sent = next((value for key, value in call.headers if key.lower() == check.header), None)
+    if sent is None:
+        raise WriteRefusal(f"this call must send the {name} header naming the entity's ETag as a read of it "
+                           f"answers (now {held}, its {check.member!r} as {check.form.replace('{}', '…')})",
+                           kind="precondition-required")
+    if sent != held:
+        raise WriteRefusal(f"{name} {sent} is stale: the entity's ETag is now {held} (its {check.member!r}); "
+                           "read the entity again and send the tag it answers", kind="precondition")
 
 
 def success_absences(view: ViewResult) -> dict[str, str]:

@@ -31,7 +31,7 @@ from capenv.serving.state.spellings import held_spelled_otherwise, other_spellin
 from .absent_ids import with_values
 from .answers import check_answer_covers, render_answer, render_split, write_result
 from .bulk import write_bulk
-from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult
+from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult, check_tag
 from .chosen_ids import check_chosen_id
 from .checks import check_bulk_body, check_members, check_query, refuse_unheld_patch_targets, unwrap_body
 from .create_collections import collection_for_create, path_arguments, refuse_under_absent_parent
@@ -238,6 +238,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     budgets = env.view.budgets
     if plan.effect == "delete":
         collection, key, entity = _find_item(plan, env, call, state)
+        check_tag(plan, call, entity)
         _refuse_nested(env.types[plan.type], collection, key)
         if plan.referrers and env.checks_references:
             refuse_referenced(plan, state, key, entity, env.types[plan.type].id_field)
@@ -287,6 +288,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
                        call.path)
     if plan.effect in ("update", "action"):
         collection, key, entity = _find_item(plan, env, call, state)
+        check_tag(plan, call, entity)
         refuse_unheld_patch_targets(plan, call.body, entity)
         refuse_other_identity(parts.members, body, entity)
         if plan.protected and env.checks_references:

@@ -168,7 +168,7 @@ class WriteState:
             grown.append(growth)
 
         try:
-            result = execute(plan, self.env, WriteCall(call.path, call.query, call.body), state, instant=instant,
+            result = execute(plan, self.env, WriteCall(call.path, call.query, call.body, call.headers), state, instant=instant,
                              counter=meta.counter + 1, sequences=sequences, limit_check=limit_check)
         except WriteRefusal as refusal:
             if refusal.kind == "missing" and refusal.missing is not None:
@@ -178,7 +178,8 @@ class WriteState:
                 return Decision(served, None, meta)
             raise CallRefused(refusal.message, http_status=404 if refusal.kind == "missing" else
                               413 if refusal.kind == "resource_constraint" else 409 if refusal.kind == "conflict"
-                              else 400, kind=refusal.kind) from None
+                              else 412 if refusal.kind == "precondition" else 428
+                              if refusal.kind == "precondition-required" else 400, kind=refusal.kind) from None
         except OpRefusal as refusal:
             raise CallRefused(refusal.message) from None
         answer = Answer(result.status, result.content_type, result.headers, result.body, result.is_json, result.text)

@@ -59,9 +59,11 @@ CASES = [
     # clocks written as JavaScript's Date text (Date.prototype.toString), whole seconds in a named zone
     case(Conventions("js-date-clocks", clocks="js-date"), PLAIN_WRITES),
     case(Conventions("js-date-clocks-put-uuids", clocks="js-date", ids="uuid", update="PUT"), PLAIN_WRITES),
-    # an If-Match header naming the read's ETag: serving cannot check it, so the updates stay unserved
-    case(Conventions("if-match-concurrency", concurrency="if-match"), CREATES_AND_DELETES,
-         dict.fromkeys(("patch_notes_by_note_id", "patch_tags_by_tag_id"), "precondition-header")),
+    # an If-Match header naming the read's ETag: the notes' updates, whose capture shows the tag's
+    # derivation (the version, quoted) and a stale tag answered 412, are served checking it; the
+    # tags' updates, never recorded stale, stay unserved (precondition.checked-tag)
+    case(Conventions("if-match-concurrency", concurrency="if-match"), PLAIN_WRITES,
+         {"patch_tags_by_tag_id": "precondition-header"}),
     # If-Match checked only when sent, and some recorded updates sent none: served, and a call sending one refused
     case(Conventions("if-match-optional", concurrency="if-match-optional"), PLAIN_WRITES),
     case(Conventions("item-actions", actions="segment"), PLAIN_WRITES + ("archive seeded note 2",)),
@@ -109,3 +111,17 @@ def test_a_put_beside_an_upsert_refuses_a_missing_entity(tmp_path: Path) -> None
     assert (missing.answers["live"].status, missing.verdict) == (201, "refused")
     assert b"PUT may make it" in missing.answers["model"].body
     assert next(r for r in results if r.probe.name == "update seeded note 3").tool.served is False
+
+
+def test_a_checked_if_match_refuses_a_stale_or_missing_tag(tmp_path: Path) -> None:
+    """The notes' update checks If-Match against the version the state holds: the probe naming the
+    tag a read answered is served alike, the stale one is refused (412) naming the current tag, and
+    an HTTP call without the header is refused (428), never applied."""
+    conventions = Conventions("if-match-checked", concurrency="if-match")
+    bundle, results = hold(conventions, tmp_path, PLAIN_WRITES, {"patch_tags_by_tag_id": "precondition-header"})
+    plan = next(plan for plan in bundle.view.writes if plan.tool == "patch_notes_by_note_id")
+    assert plan.served and plan.tag_check is not None
+    assert (plan.tag_check.header, plan.tag_check.member, plan.tag_check.form) == ("if-match", "version", '"{}"')
+    stale = next(r for r in results if r.probe.name == "a stale update")
+    assert (stale.answers["live"].status, stale.answers["model"].status, stale.verdict) == (412, 412, "refused")
+    assert b"is stale" in stale.answers["model"].body
