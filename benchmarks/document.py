@@ -340,6 +340,32 @@ What limits the rest:
   of a create, cProfile): 20,000/s needs fewer Python objects per write, not fewer encodings, and 5,000/s
   on SQLite the one-subject layout (fewer history rows per write, and the batch digest over
   less), which changes the stored layout and so was not started without its format migration.
+  Session 19, the same instruction counts (`--calls 100,300`; instructions, not seconds: the
+  seconds above are `python -m benchmarks`'s, in a quiet hour): `memory:` 769,259 → 693,487
+  (-9.9%), `sqlite:` 1,164,005 → 1,096,288 (-5.8%). Callgrind of 200 creates on the
+  memory store showed no layer above a few percent but costs spread over all of them: a pydantic
+  model's attribute is read through its `__getattr__` hook (~370 instructions, against ~20 for
+  a plain attribute; 114 reads a create, 6% of it), so what `check_members` reads of a plan's
+  member rules and `check_unproven_values` of its unproven values is read once per plan
+  (`plans.PlanParts.member_facts`, `sent_values.compile_accepting`), and `execute`, `_create`,
+  `unwrap_body`, `insert_index` and `missing_parent` read each attribute once (114 → 63 reads);
+  each text member's refused classes were searched twice per create, by the published schema's
+  `not` and by `stored_text`'s check (~4k instructions an alternation): one search is now kept
+  per list of patterns and answers the string it was last asked again without searching
+  (`schema_precheck.any_pattern`); the precheck's `all(...)` generators are loops (245 → 221
+  Python calls a create); a state's encoding calls `orjson.dumps` with its keyword, not through a
+  `functools.partial` that built a keyword dict per call. Answers and stored states unchanged:
+  json-server's and kinto's bundles byte-identical, and 40 served creates and refusals of every
+  kind (text classes, kinds, members, repeats, nesting) and every tool called without arguments
+  answer the same, with the same data/get, before and after. Left, measured: committing a decided
+  create (its four subjects, the entity, meta, the log entry and the history record, built,
+  encoded and committed, the request digest taken, their revisions noted) is 37% of its Python
+  bytecodes on the memory store (2,925 of 7,888, `stored.write` less `decide`, counted by a
+  trace), so the 2× asked needs the one-subject layout; and both SHA-256 digests are ones
+  the contract needs as the store is laid out: the request digest is kept in every write's
+  record (an exact retry under an idempotency key is recognised by it) and SQLite's batch digest
+  is what a reused record id is compared by once compaction has removed some of that record's
+  history rows, so taking either out waits for the same layout change and its format migration.
 - **data/add over a large state (≤ 2× missed: `default` 2.03×, `sqlite:` 4.1×):** nothing in
   the locked step or the memory store's commit walks the replaced state (records dropped by
   group, rows swapped by type); what is left is freeing it and, on SQLite, its pages. Measured in

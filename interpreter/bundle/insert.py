@@ -23,17 +23,18 @@ def sort_key(value: Any) -> tuple:
 def insert_index(members: Sequence[dict[str, Any]], entity: dict[str, Any], rule: InsertRule) -> int:
     """The index the new entity takes among ``members`` (which do not hold it yet): before the
     first member it sorts before (after every equal one)."""
-    if rule.kind == "first":
+    kind, field, descending = rule.kind, rule.field, rule.descending  # a model's attributes, read once
+    if kind == "first":
         return 0
-    if rule.kind == "last" or rule.field is None:
+    if kind == "last" or field is None:
         return len(members)
-    mine = sort_key(entity.get(rule.field))
+    mine = sort_key(entity.get(field))
     if members:  # the common case: a new sequence value or clock sorts after every member
-        last = sort_key(members[len(members) - 1].get(rule.field))
-        if (mine >= last) if not rule.descending else (mine <= last):
+        last = sort_key(members[len(members) - 1].get(field))
+        if (mine >= last) if not descending else (mine <= last):
             return len(members)
     for index, member in enumerate(members):
-        theirs = sort_key(member.get(rule.field))
-        if (mine < theirs) if not rule.descending else (mine > theirs):
+        theirs = sort_key(member.get(field))
+        if (mine < theirs) if not descending else (mine > theirs):
             return index
     return len(members)

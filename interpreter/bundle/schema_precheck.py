@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 Check = Callable[[Any], bool]
@@ -84,32 +85,52 @@ def _compile(schema: Any) -> Check:
     if {"properties", "required", "additionalProperties"} & set(schema):
         checks.append(_object(schema))
     if "allOf" in schema:
-        kept = [_compile(part) for part in schema["allOf"]]
-        checks.append(lambda value: all(part(value) for part in kept))
+        checks.append(_every([_compile(part) for part in schema["allOf"]]))
     if "not" in schema:
         checks.append(_not_matching(schema["not"]))
     if "anyOf" in schema:
-        options = [_compile(option) for option in schema["anyOf"]]
-        checks.append(lambda value: any(option(value) for option in options))
+        checks.append(_either([_compile(option) for option in schema["anyOf"]]))
+    return _every(checks)
+
+
+def _every(checks: list[Check]) -> Check:
+    """Whether every check holds: a loop, not ``all`` of a generator, which costs an object and a
+    frame per call (a served create runs a dozen of these)."""
     if len(checks) == 1:
         return checks[0]
-    if len(checks) == 2:  # the usual pair (a type and a bound): no generator per call
+    if len(checks) == 2:  # the usual pair (a type and a bound)
         first, second = checks
         return lambda value: first(value) and second(value)
-    return lambda value: all(check(value) for check in checks)
+
+    def every(value: Any) -> bool:
+        for check in checks:
+            if not check(value):
+                return False
+        return True
+    return every
+
+
+def _either(checks: list[Check]) -> Check:
+    """Whether any check holds (``_every``'s loop, for ``anyOf`` and a list of types)."""
+    if len(checks) == 1:
+        return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+        return lambda value: first(value) or second(value)
+
+    def either(value: Any) -> bool:
+        for check in checks:
+            if check(value):
+                return True
+        return False
+    return either
 
 
 def _type_check(wanted: Any) -> Check:
     names = wanted if type(wanted) is list else [wanted]
     if not names or any(name not in _TYPES for name in names):
         raise NotCompiled(f"type {wanted!r}")
-    tests = [_TYPES[name] for name in names]
-    if len(tests) == 1:
-        return tests[0]
-    if len(tests) == 2:  # e.g. an integer id as a string or an integer: no generator per call
-        first, second = tests
-        return lambda value: first(value) or second(value)
-    return lambda value: any(test(value) for test in tests)
+    return _either([_TYPES[name] for name in names])
 
 
 def _one_of_values(values: Any) -> Check:
@@ -134,8 +155,9 @@ def _unique_scalars(value: Any) -> bool:
     to jsonschema."""
     if type(value) is not list:
         return type(value) in _PLAIN
-    if any(type(element) not in _SCALARS for element in value):
-        return False
+    for element in value:
+        if type(element) not in _SCALARS:
+            return False
     return len({(type(element), element) for element in value}) == len(value)
 
 
@@ -180,7 +202,31 @@ def any_pattern(patterns: list[str]) -> Callable[[str], bool]:
     """Whether ``re.search`` finds any of ``patterns`` in a text: one search of their alternation
     when that is the same question (no pattern holds a group, so none refers back to one, and no
     global flag sits inside it, which Python refuses), else one search per pattern. Raises
-    ``re.error`` for a pattern Python cannot compile."""
+    ``re.error`` for a pattern Python cannot compile.
+
+    One search is made per list of patterns and kept (``_held_search``), and it answers the text it
+    was last asked again without searching: a served write's text is searched for a member's
+    refused classes twice, by the published schema's ``not`` and by ``stored_text``'s check, each
+    alternation costing ~4k instructions."""
+    return _held_search(tuple(patterns))
+
+
+@lru_cache(maxsize=1024)
+def _held_search(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    found = _any_pattern(patterns)
+    last: list[tuple[Any, bool]] = [(None, False)]  # (the text last asked, its answer): one tuple, set whole
+
+    def search(text: str) -> bool:
+        held = last[0]
+        if held[0] is text:  # the very same string object: a search is a function of the text alone
+            return held[1]
+        answer = found(text)
+        last[0] = (text, answer)
+        return answer
+    return search
+
+
+def _any_pattern(patterns: tuple[str, ...]) -> Callable[[str], bool]:
     compiled = [re.compile(pattern) for pattern in patterns]
     if not compiled:
         return lambda text: False
@@ -196,7 +242,14 @@ def any_pattern(patterns: list[str]) -> Callable[[str], bool]:
 
 
 def _items(item: Check) -> Check:
-    return lambda value: all(item(v) for v in value) if type(value) is list else type(value) in _PLAIN
+    def items(value: Any) -> bool:
+        if type(value) is not list:
+            return type(value) in _PLAIN
+        for element in value:
+            if not item(element):
+                return False
+        return True
+    return items
 
 
 def _object(schema: dict[str, Any]) -> Check:

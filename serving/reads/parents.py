@@ -29,9 +29,10 @@ def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, o
     held collection lacks, which the state itself answers absent)."""
     parts = split_path(path)
     for entity_type in types.values():
-        if not entity_type.item_template or entity_type.name == own:
+        template = entity_type.item_template
+        if not template or own is not None and entity_type.name == own:
             continue
-        item = split_path(entity_type.item_template)
+        item = _segments(template)
         if len(item) >= len(parts) or not all(
                 piece.startswith("{") or piece == part for piece, part in zip(item, parts)):
             continue
@@ -45,6 +46,19 @@ def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, o
             return (f'the state holds no {entity_type.name} whose "{entity_type.id_field}" is '
                     f'"{decode_once(raw_id)}", which the path lies under')
     return None
+
+
+_split_templates: dict[str, list[str]] = {}
+"""An item template -> its segments: every served create asks of each type's (never edited)."""
+
+
+def _segments(template: str) -> list[str]:
+    segments = _split_templates.get(template)
+    if segments is None:
+        if len(_split_templates) >= 4096:
+            _split_templates.clear()
+        segments = _split_templates[template] = split_path(template)
+    return segments
 
 
 def unheld_collection(collection_path: str, entity_type: EntityType, state: StateIndex) -> str | None:

@@ -30,7 +30,7 @@ WRITE, RESET, ADD = "write", "reset", "add"
 
 def request_of(tool: str, call: ReadCall) -> dict[str, Any]:
     """The request as the executor sees it (the same call by MCP or by HTTP is one request)."""
-    return {"tool": tool, "path": call.path, "query": [list(pair) for pair in call.query], "body": call.body}
+    return {"tool": tool, "path": call.path, "query": list(map(list, call.query)), "body": call.body}
 
 
 def request_digest(request: dict[str, Any]) -> str:
@@ -44,7 +44,7 @@ def plan_id(tool: str, rules_revision: str) -> str:
 def answer_record(served: Served) -> dict[str, Any]:
     answer = served.answer
     return {"status": answer.status, "content_type": answer.content_type,
-            "headers": [list(pair) for pair in answer.headers], "body": answer.body, "is_json": answer.is_json,
+            "headers": list(map(list, answer.headers)), "body": answer.body, "is_json": answer.is_json,
             "text": answer.text, "provenance": served.provenance}
 
 

@@ -15,7 +15,6 @@ jsonvalue`` keeps exact numbers (``JsonNumber``) through a round trip.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import math
 from collections.abc import Mapping, Sequence
@@ -120,7 +119,7 @@ def encode(envelope: RecordEnvelope, writes: Sequence[SubjectWrite]
             state_json = None
         else:  # ``_encode_state``, inline: a served write encodes four states per commit
             try:
-                state_json = _dumps(state).decode("utf-8")
+                state_json = _orjson_dumps(state, default=_default).decode("utf-8")
             except (TypeError, ValueError) as exc:  # orjson.JSONEncodeError is a TypeError
                 raise ValueError(f"state of {write.subject_type}/{write.subject_id} is not JSON: {exc}") from None
             if "null" in state_json and not _flat_plain(state) and not _all_floats_finite(state):  # ``check_finite``
@@ -129,13 +128,14 @@ def encode(envelope: RecordEnvelope, writes: Sequence[SubjectWrite]
     return writes, tuple(prepared)
 
 
-_dumps = functools.partial(orjson.dumps, default=jsonvalue.dumps_default)
-"""``jsonvalue.dumps(value)`` without its option handling: the one call a state's encoding is."""
+_orjson_dumps, _default = orjson.dumps, jsonvalue.dumps_default
+"""``jsonvalue.dumps(value)`` without its option handling: the one call a state's encoding is,
+called directly with its keyword (a ``functools.partial`` of it built a keyword dict per call)."""
 
 
 def _encode_state(write: SubjectWrite) -> str:
     try:
-        text = _dumps(write.state).decode("utf-8")
+        text = _orjson_dumps(write.state, default=_default).decode("utf-8")
     except (TypeError, ValueError) as exc:  # orjson.JSONEncodeError is a TypeError
         raise ValueError(f"state of {write.subject_type}/{write.subject_id} is not JSON: {exc}") from None
     check_finite(write, text)

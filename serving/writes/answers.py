@@ -23,7 +23,8 @@ def render_answer(plan: WritePlan, entity: dict[str, Any] | None) -> tuple[Any, 
     if response is None:
         return None, True, None
     if response.carries_entity and entity is not None:
-        shown = {name: value for name, value in entity.items() if name not in response.omitted}
+        omitted = response.omitted
+        shown = {name: value for name, value in entity.items() if name not in omitted} if omitted else dict(entity)
         for name, value in response.added:  # what the application adds to every write answer of the type
             if name not in shown:
                 shown[name] = copy.deepcopy(value)

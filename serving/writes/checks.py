@@ -12,7 +12,7 @@ from capenv.interpreter.bundle.models import WritePlan
 
 from ..reads.call_match import same_value
 from .calls import WriteCall, WriteRefusal
-from .plans import PlanParts
+from .plans import PlanParts, member_facts
 from .sent_values import check_unproven_values
 from .stored_text import check_stored_text
 
@@ -38,18 +38,23 @@ def unwrap_body(plan: WritePlan, body: Any) -> dict[str, Any]:
         return patch_members(plan, body)
     if body is None:
         body = {}
-    if plan.body_envelope and isinstance(body, dict) and plan.body_envelope in body and len(body) > 1:
+    envelope = plan.body_envelope  # a model's attribute, read once
+    if not envelope:
+        if not isinstance(body, dict):
+            raise WriteRefusal(f"the body must be a JSON object, not {json_kind(body)}")
+        return body
+    if isinstance(body, dict) and envelope in body and len(body) > 1:
         _refuse_envelope_siblings(plan, body)
-    if plan.body_envelope and plan.body_envelope_kind == "object":
-        if not (isinstance(body, dict) and list(body) == [plan.body_envelope]
-                and isinstance(body[plan.body_envelope], dict)):
-            raise WriteRefusal(f"the body must be {{{plan.body_envelope!r}: {{…the object…}}}}")
-        body = body[plan.body_envelope]
-    elif plan.body_envelope:
-        if not (isinstance(body, dict) and list(body) == [plan.body_envelope] and isinstance(body[plan.body_envelope], list)
-                and len(body[plan.body_envelope]) == 1 and isinstance(body[plan.body_envelope][0], dict)):
-            raise WriteRefusal(f"the body must be {{{plan.body_envelope!r}: [ {{…one object…}} ]}}")
-        body = body[plan.body_envelope][0]
+    if plan.body_envelope_kind == "object":
+        if not (isinstance(body, dict) and list(body) == [envelope]
+                and isinstance(body[envelope], dict)):
+            raise WriteRefusal(f"the body must be {{{envelope!r}: {{…the object…}}}}")
+        body = body[envelope]
+    else:
+        if not (isinstance(body, dict) and list(body) == [envelope] and isinstance(body[envelope], list)
+                and len(body[envelope]) == 1 and isinstance(body[envelope][0], dict)):
+            raise WriteRefusal(f"the body must be {{{envelope!r}: [ {{…one object…}} ]}}")
+        body = body[envelope][0]
     if not isinstance(body, dict):
         raise WriteRefusal(f"the body must be a JSON object, not {json_kind(body)}")
     return body
@@ -208,6 +213,7 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts
     """Refuse a body the plan does not accept, naming what it does accept (``parts``: the
     plan's member rules by name, when the caller holds them)."""
     rules = parts.members if parts is not None else {m.member: m for m in plan.members}
+    facts = parts.member_facts if parts is not None else member_facts(rules)
     walk = _walk(body)
     if not walk.exact:
         raise WriteRefusal("a number in the body is not exact (write it as an integer or exact decimal)")
@@ -217,20 +223,20 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts
         raise WriteRefusal(f"the body nests deeper than {max_nesting} levels")
     kinds = _KIND_OF_TYPE
     for name, value in body.items():
-        rule = rules[name] if name in rules else None
-        if rule is None or rule.admission == "not-accepted":
+        held = facts[name] if name in facts else None
+        if held is None or held[0] == "not-accepted":
             raise WriteRefusal(f"member {name!r} is not accepted; accepted members: "
                                f"{', '.join(_accepted(rules)) or 'none'}")
-        kind = rule.kind
+        admission, kind, nested, rule = held
         if kind is not None and (kinds[type(value)] if type(value) in kinds else None) != kind \
                 and not _kind_ok(kind, value) and not (value is None and rule.nullable):
-            raise WriteRefusal(f"member {name!r} must be a JSON {rule.kind}{' or null' if rule.nullable else ''}, "
+            raise WriteRefusal(f"member {name!r} must be a JSON {kind}{' or null' if rule.nullable else ''}, "
                                f"not {json_kind(value)}")
-        if rule.nested_members is not None and isinstance(value, dict) and set(value) != set(rule.nested_members):
+        if nested is not None and isinstance(value, dict) and set(value) != set(nested):
             raise WriteRefusal(f"member {name!r} is accepted only holding exactly "
-                               f"{', '.join(rule.nested_members)} (what the application stores for others left "
+                               f"{', '.join(nested)} (what the application stores for others left "
                                "out no recording shows)")
-        if rule.admission == "recorded-only" and value != rule.recorded_value:
+        if admission == "recorded-only" and value != rule.recorded_value:
             raise WriteRefusal(f"member {name!r} is accepted only with its recorded value "
                                f"{dumps(rule.recorded_value).decode()}")
     required = parts.required if parts is not None else [m for m, r in rules.items() if r.required]

@@ -233,10 +233,11 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
 
     ``limit_check(growth_in_bytes)`` may raise a ``WriteRefusal`` before anything is edited."""
     parts = plan_parts(env, plan)
+    effect = plan.effect  # a model's attribute, read once (pydantic's ``__getattr__`` hook makes each read dear)
     if call.query:
         check_query(plan, call, parts)
     budgets = env.view.budgets
-    if plan.effect == "delete":
+    if effect == "delete":
         collection, key, entity = _find_item(plan, env, call, state)
         check_tag(plan, call, entity)
         _refuse_nested(env.types[plan.type], collection, key)
@@ -253,17 +254,17 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
                                                         "collection": collection.path,
                                                         "id": collection_id(entity, env, plan)},
                             [key])
-    if plan.effect == "bulk":
+    if effect == "bulk":
         check_bulk_body(call.body, budgets.max_nesting)
         return write_bulk(plan, env, call, state, call.body, instant, counter, sequences, limit_check)
     placed = None
-    if plan.effect == "create":  # a call in another collection is refused for that first
+    if effect == "create":  # a call in another collection is refused for that first
         placed = collection_for_create(plan, env, call, state, sent_arguments(parts, call.path), parts)
         if env.checks_references:  # the gate replays what the application did
             refuse_under_absent_parent(placed[0], env, state)
     body = unwrap_body(plan, call.body)
     check_members(plan, body, budgets.max_nesting, parts)
-    if plan.effect == "document":
+    if effect == "document":
         if plan.validated_values and env.checks_references:
             check_validated_values(plan, body)
 
@@ -286,7 +287,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
             refuse_repeated_values(plan, body, state.find_collection(placed[0], plan.type))
         return _create(plan, env, state, body, placed, parts, instant, counter, sequences, recorded, limit_check,
                        call.path)
-    if plan.effect in ("update", "action"):
+    if effect in ("update", "action"):
         collection, key, entity = _find_item(plan, env, call, state)
         check_tag(plan, call, entity)
         refuse_unheld_patch_targets(plan, call.body, entity)
@@ -332,7 +333,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
                                                             "collection": collection.path,
                                                             "id": collection.ids.get(key, key)}, list(values),
                             parts.answer)
-    raise WriteRefusal(f"{plan.effect} writes are not served")
+    raise WriteRefusal(f"{effect} writes are not served")
 
 
 def _orders_disagree(members: list[dict[str, Any]], entity: dict[str, Any], index: int) -> bool:
@@ -382,34 +383,35 @@ def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, A
     """``placed``: the collection ``collection_for_create`` chose for the call (and its arguments);
     ``call_path``: the path the call was sent to."""
     entity_type = env.types[plan.type]
+    id_field, type_name, insert = entity_type.id_field, entity_type.name, plan.insert  # models' attributes, read once
     path, collection_args = placed
     decoded = parts.decoded_exemplar | collection_args
     ctx, draft = op_context(plan, state, body, instant, counter, sequences, path, decoded, None)
     entity = field_values(plan, ctx, recorded, parts.rules)
     if plan.reference_copies:  # never the exemplar's copy: the one the named entity holds now
         entity.update(copy_referenced(plan, state, entity, creating=True))
-    if entity_type.id_field not in entity:
-        raise WriteRefusal(f"the plan gives no value to the identity field {entity_type.id_field!r}")
+    if id_field not in entity:
+        raise WriteRefusal(f"the plan gives no value to the identity field {id_field!r}")
     if env.checks_references and plan.chosen_id is not None:  # the gate replays what the application took
-        check_chosen_id(plan.chosen_id, entity_type.name, entity[entity_type.id_field])
-    held = state.find_collection(path, entity_type.name)
-    if held is not None and key_of(entity[entity_type.id_field]) in held.entities:
-        raise WriteRefusal(f"a {entity_type.name} entity {entity[entity_type.id_field]!r} is already held",
-                           kind="conflict")
+        check_chosen_id(plan.chosen_id, type_name, entity[id_field])
+    held = state.find_collection(path, type_name)
+    if held is not None and key_of(entity[id_field]) in held.entities:
+        raise WriteRefusal(f"a {type_name} entity {entity[id_field]!r} is already held", kind="conflict")
     if recorded is None:
         check_answer_covers(plan, entity, covers=parts.covers)
     charge_growth(limit_check, None, entity)
+    recorded_response = plan.response
     split = (_split_answer(plan, env, entity, body, call_path)  # refused before the state changes
-             if plan.response is not None and plan.response.split is not None else None)
+             if recorded_response is not None and recorded_response.split is not None else None)
     # a held collection keeps its arguments as its path spells them (data/get loads them back)
-    collection = ensure_collection(state, path, entity_type.name, path_arguments(entity_type.collection_template, path))
+    collection = ensure_collection(state, path, type_name, path_arguments(entity_type.collection_template, path))
     members = collection.ordered()
-    index = insert_index(members, entity, plan.insert) if plan.insert else len(collection.order)
-    anywhere = plan.insert is not None and plan.insert.unproven_anywhere and _orders_disagree(members, entity, index)
+    index = insert_index(members, entity, insert) if insert else len(collection.order)
+    anywhere = insert is not None and insert.unproven_anywhere and _orders_disagree(members, entity, index)
     draft.commit()
-    key = insert_entity(collection, entity[entity_type.id_field], entity, index)
-    if plan.insert is not None and plan.insert.unproven and env.checks_references and len(collection.order) > 1 \
-            and (plan.insert.kind != "sorted" or index != len(collection.order) - 1 or plan.insert.alike
+    key = insert_entity(collection, entity[id_field], entity, index)
+    if insert is not None and insert.unproven and env.checks_references and len(collection.order) > 1 \
+            and (insert.kind != "sorted" or index != len(collection.order) - 1 or insert.alike
                  or anywhere):
         # the gate replays the recorded lists, which show the place; a sort left unproven against
         # the order of creation places a create it puts last as that order does (not so where
@@ -418,5 +420,5 @@ def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, A
     response, is_json, text = split if split is not None else render_answer(plan, entity)
     return write_result(plan, response, is_json, text, {"source": "state", "view": "create", "type": plan.type,
                                                         "collection": collection.path,
-                                                        "id": entity[entity_type.id_field]},
+                                                        "id": entity[id_field]},
                         [key], parts.answer)

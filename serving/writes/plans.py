@@ -24,6 +24,16 @@ from .sent_values import Accepting, compile_accepting
 from .stored_text import TextClasses, compile_classes
 
 
+MemberFacts = dict[str, tuple[str, "str | None", "tuple[str, ...] | None", MemberRule]]
+"""Member name -> (admission, kind, nested members, rule): what ``check_members`` reads of each
+rule per sent member, read off the models once per plan (``plans.PlanParts``): a model's
+attribute costs ~10x a plain one (pydantic's ``__getattr__`` hook), and a create read ~20."""
+
+
+def member_facts(rules: dict[str, MemberRule]) -> MemberFacts:
+    return {name: (rule.admission, rule.kind, rule.nested_members, rule) for name, rule in rules.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class PlanParts:
     members: dict[str, MemberRule]
@@ -52,6 +62,8 @@ class PlanParts:
     text_classes: TextClasses | None
     """The text classes the plan refuses, one search per member (``stored_text.compile_classes``);
     either is None when it did not compile: the check then runs as before."""
+    member_facts: MemberFacts
+    """What ``checks.check_members`` reads of each member rule (``member_facts``)."""
 
 
 def plan_parts(env: WriteEnv, plan: WritePlan) -> PlanParts:
@@ -78,7 +90,8 @@ def _parts(env: WriteEnv, plan: WritePlan) -> PlanParts:
         covers=_ahead(covered_fields, plan),
         collection_segments=split_path(entity_type.collection_template) if entity_type is not None else None,
         accepting=_ahead(compile_accepting, plan),
-        text_classes=_ahead(compile_classes, plan))
+        text_classes=_ahead(compile_classes, plan),
+        member_facts=member_facts(members))
 
 
 def _compiled_rules(plan: WritePlan) -> tuple[CompiledRule, ...] | None:

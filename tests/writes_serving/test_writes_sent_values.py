@@ -171,7 +171,7 @@ def test_the_compiled_checks_refuse_exactly_what_the_validator_refuses(shaped, m
     through and refuse the same values, in the same words, as the validator alone."""
     made = plan(shaped, "POST", "/limits")
     accepting = compile_accepting(made)
-    assert all(check is not None for _, check in accepting)  # each compiles: the fast path is taken
+    assert all(check is not None for _, _, check in accepting)  # each compiles: the fast path is taken
     body = {"name": "io", "limit": 2, "tags": ["x"], "owner": "kj@example.org", member: value}
 
     def refusal(compiled: Accepting | None) -> str | None:
