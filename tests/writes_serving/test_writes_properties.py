@@ -128,8 +128,10 @@ def good_value(schema: dict[str, Any]) -> st.SearchStrategy:
 
 
 def odd_value(schema: dict[str, Any]) -> st.SearchStrategy:
-    """An odd value of the member's own type when there is one (else any odd value)."""
-    return ODD_OF_KIND.get(schema.get("type"), ODD_VALUES)
+    """An odd value of the member's own type when there is one (else any odd value): a member
+    accepted as a kind or null publishes a list of types, which has no one kind."""
+    kind = schema.get("type")
+    return ODD_OF_KIND.get(kind, ODD_VALUES) if isinstance(kind, str) else ODD_VALUES
 
 
 def bad_value(schema: dict[str, Any]) -> st.SearchStrategy:
