@@ -72,6 +72,11 @@ class PathParams(_Params):
 class SlugParams(_Params):
     member: str
     """Lower case, runs of other characters joined by ``-``."""
+    taken_suffix: str | None = None
+    """How a slug another entity holds is made unique, ``{}`` standing for the first number from
+    ``taken_first`` that makes it free (``-{}``: call-ana-2); None: such a call is refused, as the
+    capture does not show what the application makes of it (``field.slug``)."""
+    taken_first: int = 2
 
 
 class IdentityParams(_Params):

@@ -33,6 +33,9 @@ class CreateInputs(BaseModel):
     """Bodies of the tool's other recorded calls (envelopes unwrapped)."""
     other_succeeded: list[dict[str, Any]] = Field(default_factory=list)
     """Those of them whose call succeeded (what the application accepted)."""
+    later_successes: list[tuple[dict[str, Any], list[dict[str, Any]]]] = Field(default_factory=list)
+    """Each other successful call's body (envelope unwrapped) beside the type's entities held when
+    it ran: a call sending what another entity held shows what the application makes of a clash."""
     type_paths: dict[str, list[str]] = Field(default_factory=dict)
     """Each state type's path templates: a member named after a type names that type's entities."""
     type_id_fields: dict[str, str] = Field(default_factory=dict)

@@ -218,6 +218,7 @@ def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[st
                     tool_name: str) -> Any:
     others: list[dict[str, Any]] = []
     succeeded: list[dict[str, Any]] = []
+    successes: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     for call in calls[1:]:
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
                              envelope=ctx.envelopes.get(tool_name))
@@ -225,6 +226,7 @@ def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[st
             others.append(verdict.body)
             if call.succeeded and call is not exemplar:
                 succeeded.append(verdict.body)
+                successes.append((verdict.body, ctx.type_entities(entity_type.name, call.ordinal)))
     type_entities = ctx.type_entities(entity_type.name, exemplar.ordinal)
     collection_entities = [s.value for (t, k), ss in ctx.timeline.by_entity.items() if t == entity_type.name
                            for s in ss[:1] if s.collection == collection and s.value is not None]
@@ -232,5 +234,6 @@ def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[st
         type_name=entity_type.name, id_field=entity_type.id_field, observed=observed, body=body,
         path_args=path_args, started_at=exemplar.started_at, type_entities=type_entities,
         collection_entities=collection_entities or type_entities, other_calls=others, other_succeeded=succeeded,
+        later_successes=successes,
         type_paths={t.name: [t.collection_template] for t in ctx.view.types})
     return explain_create(ctx.ruleset, inputs)

@@ -87,6 +87,11 @@ class SlugParams(BaseModel):
     """A sent value that is its own slug shows a copy as well as a slug: below this length it is no
     evidence of either (a short word recurs by chance, and a copy under another name this short is
     not taken either)."""
+    taken_suffix: str | None = None
+    """How the application makes a taken slug unique, ``{}`` standing for a number counting from
+    ``taken_first`` (``-{}``: call-ana-2): taken only when a recorded successful call sent a member
+    whose slug another entity held then, so the gate's replay of that call proves it."""
+    taken_first: int = Field(default=2, ge=0)
 
 
 @predicate("create_field_slugs_member", context="create-field", params=SlugParams)
@@ -99,8 +104,23 @@ def create_field_slugs_member(ctx: CreateFieldContext, params: SlugParams) -> Ou
             if sent == ctx.value and len(sent) < params.min_copy_length:
                 return Miss(f"{member!r} sent {sent!r}, already its own slug and {len(sent)} characters, fewer than "
                             f"{params.min_copy_length}: a copy or a slug alike, and too short to show either")
-            return Match({"member": member, "op_params": {"member": member}})
+            clash = _recorded_clash(ctx, member, params) if params.taken_suffix else None
+            if clash is None:
+                return Match({"member": member, "op_params": {"member": member}})
+            return Match({"member": member, "taken_slug": clash, "op_params": {
+                "member": member, "taken_suffix": params.taken_suffix, "taken_first": params.taken_first}})
     return Miss("the slug of no body string member")
+
+
+def _recorded_clash(ctx: CreateFieldContext, member: str, params: SlugParams) -> str | None:
+    """The slug a later successful call sent under ``member`` that another entity of the type held
+    at the field when it ran (a title taken already): what the application made of it is recorded."""
+    for body, held in ctx.later_successes:
+        sent = body.get(member)
+        if isinstance(sent, str) and (slug := slugify(sent, params.kept)) in {
+                e.get(ctx.field) for e in held if isinstance(e.get(ctx.field), str)}:
+            return slug
+    return None
 
 
 class NestedSentParams(BaseModel):

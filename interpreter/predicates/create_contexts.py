@@ -40,6 +40,8 @@ class CreateFieldContext(BaseModel):
     """The type's other entities held when the call ran."""
     collection_entities: list[dict[str, Any]] = Field(default_factory=list)
     """Those of them in the collection the create wrote into."""
+    later_successes: list[tuple[dict[str, Any], list[dict[str, Any]]]] = Field(default_factory=list)
+    """The tool's other successful calls: each body beside the type's entities held when it ran."""
     generated: dict[str, Any] = Field(default_factory=dict)
     """Other fields of the entity whose values the application generates (identity, sequence,
     unique, slug), with their values: the sources a template is rebuilt around."""

@@ -69,6 +69,11 @@ def slug(params: SlugParams, ctx: OpContext) -> Any:
         return absent(ctx, f"body member {params.member!r}")
     value = slugify(text)
     held = ctx.entity_before is not None and ctx.entity_before.get(ctx.field) == value
+    if not held and params.taken_suffix is not None and value in (taken := ctx.type_values(ctx.field)):
+        number = params.taken_first
+        while (unique := value + params.taken_suffix.replace("{}", str(number))) in taken:
+            number += 1
+        return unique
     if not held and value in ctx.type_values(ctx.field):
         # applications make a taken slug unique their own way (title-2, title-1a2b): the capture does not show it
         raise OpRefusal(f"field {ctx.field!r} would be {value!r}, which another held entity has; what the "

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from capenv.interpreter.pipeline import build_bundle
-from capenv.serving.compare import REFUSED, compare, parse_probes, render_text
+from capenv.serving.compare import REFUSED, SAME, compare, parse_probes, render_text
 
 from .convention_app import ConventionApp, Conventions
 from .convention_more import JSON_PATCH
@@ -130,17 +130,19 @@ def test_no_wrong_answer(conventions: Conventions, tmp_path: Path) -> None:
     Conventions("slugs-in-place", slugs=True, slug_reads=True),
     Conventions("names-slug-path-taken", ids="name", slugs=True, slug_reads=True, slug_path="slug"),
 ], ids=lambda c: c.name)
-def test_a_create_whose_slug_is_taken_is_refused_and_the_others_served(conventions: Conventions,
-                                                                        tmp_path: Path) -> None:
-    """The application makes a taken slug unique (buy-milk-2), which the slug rule cannot say: the
-    recorded create that met a taken slug is refused on replay (a write the gate does not model), so
-    the notes' create is served for free slugs, and a probe repeating a held title is refused, never
-    answered with the held slug."""
-    bundle, results = hold(conventions, tmp_path, ())
+def test_a_create_whose_slug_is_taken_takes_the_suffix_the_capture_shows(conventions: Conventions,
+                                                                         tmp_path: Path) -> None:
+    """The application makes a taken slug unique (call-ana-2), and the session recorded a create
+    meeting a taken slug: the slug rule takes -2 (field.slug's taken_suffix), the gate's replay of
+    that create checks it against the reads of call-ana-2, and a probe repeating a held title is
+    answered alike (buy-milk-2), read back at its slug."""
+    bundle, results = hold(conventions, tmp_path, ("a note titled as seeded note 1",))
     creates = [plan for plan in bundle.view.writes if plan.tool == "post_notes"]
     assert creates and creates[0].served, [(p.tool, p.reason) for p in creates]
+    slug = next(f for f in creates[0].fields if f.field == "slug")
+    assert (slug.op, slug.params.get("taken_suffix"), slug.params.get("taken_first")) == ("slug", "-{}", 2)
     twin = next(r for r in results if r.probe.name == "a note titled as seeded note 1")
-    assert twin.judgement.verdict == REFUSED and "no entity holds" in twin.answers["model"].body.decode()
+    assert twin.judgement.verdict == SAME and b"buy-milk-2" in twin.answers["model"].body
 
 
 SLUG_RENAMES = ("rename seeded note 2's slug", "seeded note 2 at its new slug", "seeded note 2 at its old slug",
@@ -157,7 +159,7 @@ def test_reads_by_slug_follow_a_served_rename(conventions: Conventions, tmp_path
     """A note read by its slug (at its own path, ``/notes/slug/{slug}``, or in place of the id) is
     answered from the state: after a served update renaming the slug, the new slug answers the note
     and the old one answers the absence, as the application does (never the old recording)."""
-    bundle, results = hold(conventions, tmp_path, SLUG_RENAMES)  # creates take -2 on a taken slug: not served
+    bundle, results = hold(conventions, tmp_path, SLUG_RENAMES)
     slug_views = [v for v in bundle.view.views if v.kind == "item" and "notes" in v.tool]
     assert slug_views and all(v.state_backed for v in slug_views), [(v.tool, v.reason) for v in slug_views]
     old = next(r for r in results if r.probe.name == "seeded note 2 at its old slug")

@@ -63,6 +63,17 @@ def test_slug_op_refuses_a_non_string_and_a_missing_member_on_create():
     assert apply_field_rule(rule("slug", "slug", member="title"), context({}, entity_before={"slug": "x"})) is UNCHANGED
 
 
+def test_a_taken_slug_is_refused_unless_the_plan_learned_the_suffix():
+    taken = {"slug": {"my-post", "my-post-2"}}
+    with pytest.raises(OpRefusal, match="another held entity has"):
+        apply_field_rule(rule("slug", "slug", member="title"), context({"title": "My Post"}, held=taken))
+    suffixed = rule("slug", "slug", member="title", taken_suffix="-{}", taken_first=2)
+    assert apply_field_rule(suffixed, context({"title": "My Post"}, held=taken)) == "my-post-3"  # the first free
+    assert apply_field_rule(suffixed, context({"title": "Other"}, held=taken)) == "other"
+    assert apply_field_rule(suffixed, context({"title": "My Post"}, held=taken,  # its own slug is kept
+                                              entity_before={"slug": "my-post"})) == "my-post"
+
+
 def test_template_is_rebuilt_around_generated_sent_and_path_values():
     ctx = context({"title": "My Post", "n": JsonNumber("1.50")}, path_args={"site": "blog"})
     ctx.generated["id"] = 42
