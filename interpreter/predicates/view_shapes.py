@@ -77,6 +77,25 @@ def member_named_as_plural_of_collection(ctx: EnvelopeMemberContext, params: Inf
     return Miss(f"{ctx.member!r} is no plural of the path's word {ctx.collection_word!r}")
 
 
+class SpelledOutParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_word_length: int
+    """The shortest path word read as a shortening (shorter ones prefix too many names)."""
+
+
+@predicate("member_named_as_spelled_out_path_word", context="envelope-member", params=SpelledOutParams)
+def member_named_as_spelled_out_path_word(ctx: EnvelopeMemberContext, params: SpelledOutParams) -> Outcome:
+    """The member's name is one word that begins with the path's word and goes on (``permission``
+    under ``/perm/{id}``): the path shortens the name its answer spells out."""
+    word, member = (ctx.collection_word or "").lower(), ctx.member.lower()
+    if len(word) < params.min_word_length:
+        return Miss(f"the path's word {ctx.collection_word!r} is shorter than {params.min_word_length}")
+    if len(split_words(ctx.member, "_-.")) == 1 and member != word and member.startswith(word):
+        return Match({"member": ctx.member, "collection_word": ctx.collection_word})
+    return Miss(f"{ctx.member!r} is no one word spelling out the path's word {ctx.collection_word!r}")
+
+
 def _same_words(member: str, collection: str) -> bool:
     """Two names of two or more words that are the same words, however each is spelled (camelCase,
     snake_case, kebab-case)."""
