@@ -135,7 +135,8 @@ class StateReads:
             # answer) outweighs an absence recorded for this very call later, after writes the state
             # may not model (a move away): neither tells what the application holds now
             self._sightings.refuse_shown(entity_type, held_path, call.path, raw_id,
-                                         view.key_field or entity_type.id_field, call.tool.spelled(call.path))
+                                         view.key_field or entity_type.id_field, call.tool.spelled(call.path),
+                                         call.tool.template)
             recorded = self._recorded_absence(view, call)
             if recorded is not None:
                 return Served(from_recording(recorded, source="state"), {"state": label})
@@ -163,7 +164,8 @@ class StateReads:
             if view.absence is not None or view.missing is not None:
                 refuse_held_elsewhere(call.path, entity_type, raw_id, view.key_field or entity_type.id_field, state)
                 self._sightings.refuse_shown(entity_type, held_path, call.path, raw_id,
-                                             view.key_field or entity_type.id_field, call.tool.spelled(call.path))
+                                             view.key_field or entity_type.id_field, call.tool.spelled(call.path),
+                                         call.tool.template)
             if view.absence is not None:
                 refuse_reserved_collection(view.absence, held_path, call.tool.spelled(call.path))
                 refuse_unshaped_absence(view.absence, raw_id, state, type_name=entity_type.name,

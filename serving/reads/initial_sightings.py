@@ -128,12 +128,14 @@ class InitialSightings:
         self._member_names: dict[Segments, list[tuple[int, frozenset[str]]]] = {}
         """The successful initial JSON GETs by path: the member names of each map of scalars it answered."""
         typed = {read_view.tool: read_view.type for read_view in view.views}
+        # a read-only POST (Prefect's /variables/filter) answers what the application holds, as a GET does
+        read_only = {post.tool for post in view.read_only_posts}
         for tool, calls in replay.tools.items():
             for call in calls:
                 response = call.response
                 if not 200 <= response.status < 300:
                     continue
-                if call.method not in READ_METHODS:
+                if call.method not in READ_METHODS and tool not in read_only:
                     for text in _named_by(call):
                         self._first_named[text] = min(call.ordinal, self._first_named.get(text, call.ordinal))
                     continue
@@ -174,9 +176,10 @@ class InitialSightings:
                 return True
         return False
 
-    def showing(self, entity_type: EntityType, call_path: str, raw_id: str, field: str) -> int | None:
+    def showing(self, entity_type: EntityType, call_path: str, raw_id: str, field: str,
+                template_path: str | None = None) -> int | None:
         """The ordinal of an initial recording holding an object that names this entity, or None."""
-        template = split_path(entity_type.item_template or "")
+        template = split_path(template_path or entity_type.item_template or "")
         parts = split_path(call_path)
         if len(template) != len(parts):
             return None
@@ -233,12 +236,14 @@ class InitialSightings:
         return next((ordinal for ordinal, names in self._name_lists if names & spellings and names & held), None)
 
     def refuse_shown(self, entity_type: EntityType, collection_path: str, call_path: str, raw_id: str, field: str,
-                     spelled_call: str) -> None:
-        """Refuse the absence of an entity an initial recording shows, unless the state held it at its start."""
+                     spelled_call: str, template: str | None = None) -> None:
+        """Refuse the absence of an entity an initial recording shows, unless the state held it at its start.
+        ``template``: the read's own path template, when it names the entity otherwise than the type's
+        item path (Prefect's ``/variables/name/{name}`` beside ``/variables/{id}``)."""
         if self.held_initially(entity_type.name, collection_path, raw_id, field, entity_type.id_field,
                                anywhere=bool(entity_type.shallow_items)):
             return
-        ordinal = self.showing(entity_type, call_path, raw_id, field)
+        ordinal = self.showing(entity_type, call_path, raw_id, field, template)
         if ordinal is None and (keyed := self.keyed_above(call_path, raw_id)) is not None:
             raise CallRefused(
                 f'nothing was recorded for {spelled_call}: the state holds no {entity_type.name} whose "{field}" is '

@@ -191,3 +191,37 @@ def test_an_entity_whose_part_an_initial_recording_answered_is_refused_not_answe
     # a part read only after the first write tells nothing of the start: the learned absence stands
     assert http(runtime, "GET", "/notes/delta").body == b'{"error":"Object Not Found"}'
     assert http(runtime, "GET", "/notes/omega").body == b'{"error":"Object Not Found"}'
+
+
+VAR_A = {"id": "4a344bbc-a8fc-424a-b854-a0d2b4231c44", "name": "env", "value": "prod"}
+VAR_B = {"id": "259da44e-5072-4f0f-9fe9-079cd66ccfd9", "name": "greeting", "value": "hello"}
+NOT_FOUND = {"detail": "Variable not found."}
+
+
+def variables_app() -> HarBuilder:
+    """Variables read by id and by name (/variables/name/{name}); only a read-only POST
+    (/variables/filter) lists them all before any write, which the state does not take in; three
+    made later are read back by name."""
+    har = (HarBuilder()
+            .call("POST", "/variables/filter", body={}, response=[VAR_A, VAR_B])
+            .call("POST", "/variables/filter", body={"limit": 1}, response=[VAR_A])
+            .call("GET", f"/variables/{VAR_A['id']}", response=VAR_A)
+            .call("GET", "/variables/name/env", response=VAR_A)
+            .call("GET", "/variables/name/no_such_var", status=404, response=NOT_FOUND)
+            .call("GET", "/variables/00000000-0000-4000-8000-000000000042", status=404, response=NOT_FOUND))
+    for n in range(3):
+        made = {"id": f"a06bcac0-d1ad-43e1-beaa-500b98f5d7c{n}", "name": f"var_{n}", "value": n}
+        har.call("POST", "/variables", body={"name": made["name"], "value": n}, status=201, response=made)
+        har.call("GET", f"/variables/name/var_{n}", response=made)
+        har.call("GET", f"/variables/{made['id']}", response=made)
+    return har
+
+
+def test_an_entity_a_read_only_post_listed_is_refused_by_another_key_path():
+    """Prefect's /variables/filter listed greeting before any write; the read by name at a path
+    other than the type's item path answered it missing (a wrong answer) before."""
+    runtime = EnvironmentRuntime(build_from(variables_app()))
+    answer = http(runtime, "GET", "/variables/name/greeting")
+    assert answer.status == 404 and b"Variable not found" not in answer.body, answer.body
+    assert b"made before the capture's first write" in answer.body, answer.body
+    assert http(runtime, "GET", "/variables/name/nobody").body == b'{"detail":"Variable not found."}'
