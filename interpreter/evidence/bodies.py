@@ -4,7 +4,8 @@ Decisions this module makes (the design leaves them open):
 
 - **Which bodies are parsed as JSON.** A body whose media type is JSON-like
   (``application/json``, ``text/json``, any ``*/*+json`` such as ``application/problem+json``
-  or ``application/merge-patch+json``) is parsed; when it does not parse, ``json_error`` says
+  or ``application/merge-patch+json``, or a vendor subtype holding json as a word, split on
+  ``-``, ``+`` and ``.``, such as ``application/openstack-images-v2.1-json-patch``) is parsed; when it does not parse, ``json_error`` says
   why. A body with *no* media type or ``text/plain`` is parsed only when its text starts with
   ``{`` or ``[`` (servers and clients that forget the header are common), and a failure there
   is not an error (the body never claimed to be JSON). Every other declared type (HTML, form
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from typing import Any
 
 from ..bundle import jsonvalue
@@ -60,8 +62,13 @@ def media_type(mime_type: Any) -> str:
 
 
 def is_json_media_type(mime_type: Any) -> bool:
+    """JSON, text/json, a structured-syntax ``+json`` suffix, or a vendor subtype naming json as a
+    word of its own (Glance's ``application/openstack-images-v2.1-json-patch``)."""
     kind = media_type(mime_type)
-    return kind in ("application/json", "text/json") or kind.endswith("+json")
+    if kind in ("application/json", "text/json") or kind.endswith("+json"):
+        return True
+    _, _, subtype = kind.partition("/")
+    return "json" in re.split(r"[-+.]", subtype)
 
 
 def header_value(headers: Headers, name: str) -> str | None:

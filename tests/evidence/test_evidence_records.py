@@ -151,6 +151,10 @@ def test_response_numbers_are_exact():
     ("application/json; charset=utf-8", "[1]", True, False),
     ("application/problem+json", '{"title": "x"}', True, False),
     ("text/json", "{}", True, False),
+    ("application/openstack-images-v2.1-json-patch", '[{"op": "remove", "path": "/x"}]', True, False),
+    ("application/vnd.acme.json", "{}", True, False),     # json as a word of a vendor subtype
+    ("application/x-ndjson", '{"a": 1}', False, False),   # newline-delimited JSON is no one JSON text
+    ("application/jsonl", "{}", False, False),
     ("application/json", "{oops", False, True),
     ("application/json", "", False, False),          # an empty answer is absent, not malformed
     ("", '{"sniffed": true}', True, False),           # no media type: sniffed by the first character

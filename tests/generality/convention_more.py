@@ -37,8 +37,8 @@ def patched(app: ConventionApp, entity: dict[str, Any], headers: tuple[tuple[str
     content type is 415, an operation other than replace/add/remove, a path deeper than one member,
     or a replace or remove of a member the entity lacks is invalid."""
     sent_type = next((v for k, v in headers if k.lower() == "content-type"), "")
-    if sent_type.split(";")[0].strip() != JSON_PATCH:
-        return app._json(415, {"detail": f"updates are sent as {JSON_PATCH}"})
+    if sent_type.split(";")[0].strip() != app.c.patch_media_type:
+        return app._json(415, {"detail": f"updates are sent as {app.c.patch_media_type}"})
     if not isinstance(body, list):
         return extras.invalid(app, "a JSON Patch is an array of operations")
     members: dict[str, Any] = {}

@@ -122,6 +122,9 @@ class Conventions:
     json_patch: bool = False
     """Updates (PATCH) send RFC 6902 JSON Patch (``application/json-patch+json``): ``replace``, ``add``
     and ``remove`` operations, applied in order; a ``replace`` or ``remove`` of a missing member is refused."""
+    patch_media_type: str = "application/json-patch+json"
+    """With ``json_patch``: the media type a patch is sent (and required) as; a vendor one such as
+    Glance's ``application/openstack-images-v2.1-json-patch`` is a JSON Patch too."""
     slug_reads: bool = False
     """With ``slugs``: a slug already held takes ``-2`` (``-3``, …), and an item is read at its slug
     as well as at its id (``/notes/buy-milk`` beside ``/notes/1``)."""

@@ -49,7 +49,7 @@ def record(c: Conventions) -> HarBuilder:
     def send(method: str, path: str, body: Any = None, query: tuple = (), headers: tuple = ()) -> Any:
         moment[0] += timedelta(milliseconds=c.call_gap_ms)  # one call every 100 ms, each inside its own window
         media = "application/vnd.api+json" if c.body_shape == "jsonapi" else "application/json"
-        media = more.JSON_PATCH if c.json_patch and isinstance(body, list) else media
+        media = c.patch_media_type if c.json_patch and isinstance(body, list) else media
         headers = ((("content-type", media),) if body is not None else ()) + tuple(headers)
         answer = app.send(Outgoing(method, path, query, headers, json.dumps(body).encode() if body is not None else None))
         return json.loads(answer.body) if answer.body and "json" in (answer.media_type or "") else None
@@ -242,7 +242,7 @@ def probes(c: Conventions, lenient: bool = False) -> ProbeFile:
     if lenient:  # last: refusing one of them parts the states
         calls += lenient_probes(c, keys)
     if c.json_patch:  # a JSON Patch says so in its content type
-        calls = [{**call, "headers": {**call.get("headers", {}), "content-type": more.JSON_PATCH}}
+        calls = [{**call, "headers": {**call.get("headers", {}), "content-type": c.patch_media_type}}
                  if isinstance(call.get("body"), list) and call["method"] == c.update else call for call in calls]
     headers = {"content-type": "application/vnd.api+json"} if c.body_shape == "jsonapi" else {}
     return parse_probes(json.dumps({"headers": headers, "probes": calls}))

@@ -43,6 +43,9 @@ def test_a_soft_delete_is_refused_never_served_as_a_removal(conventions: Convent
 @pytest.mark.parametrize("conventions", [
     Conventions("json-patch", json_patch=True),
     Conventions("json-patch-data-uuid", json_patch=True, item_shape="data", list_shape="data", ids="uuid"),
+    # a vendor media type whose subtype ends in json-patch is a JSON Patch (body-patches)
+    Conventions("json-patch-vendor-media-type", json_patch=True,
+                patch_media_type="application/openstack-images-v2.1-json-patch"),
 ], ids=lambda c: c.name)
 def test_json_patch_updates_are_served_as_the_merges_they_amount_to(conventions: Conventions,
                                                                      tmp_path: Path) -> None:
