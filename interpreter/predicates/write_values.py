@@ -307,6 +307,11 @@ class LengthParams(BaseModel):
 
     statuses: list[int] = Field(min_length=1)
     """As ``RefusalParams.statuses``."""
+    words: list[str] = Field(min_length=1)
+    """Words of which the answer must hold one (any letter case, whole words): a refusal that
+    speaks of a length ('shorter than the max length', 'no more than 8 characters'). A longer
+    refused text refused for something else (a taken name, a character the application refuses)
+    bounds nothing."""
 
 
 @predicate("refusal_names_one_member_too_long", context="write-validated-value", params=LengthParams)
@@ -319,6 +324,9 @@ def refusal_names_one_member_too_long(ctx: WriteValidatedValueContext, params: L
     "color"``) is the one it speaks of."""
     if ctx.refusal.status not in params.statuses:
         return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
+    spoken = {word.lower() for word in re.findall(r"[^\W\d_]+", ctx.refusal.answer)}
+    if not spoken & {word.lower() for word in params.words}:
+        return Miss(f"the answer speaks of no length (none of {', '.join(params.words)})")
     longest: dict[str, int] = {}
     for member, value in ctx.refusal.sent.items():
         texts = [s[member] for s in ctx.successes + ctx.kin_successes

@@ -282,7 +282,11 @@ def test_every_candidate_session_grades_clean_in_process() -> None:
                 if updated_call is not None:
                     break
             update_sent, _ = updated_call
-            call(choice.delete, deleted)
+            if call(choice.delete, deleted, protected_too=False) is None:
+                # every held entity another holds a copy of (Payload's tags inside posts): the delete
+                # refuses it for that entity, as it says, and the session has nothing it may delete
+                unplayable.append(str(choice))
+                continue
             expected = expected_changes(choice, (created["state"]["collection"], created["state"]["id"], sent["body"]),
                                         (collection, target, update_sent["body"]), (collection, deleted))
             assert grade(before, runtime.data_get(), expected) == [], str(choice)

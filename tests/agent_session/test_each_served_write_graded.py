@@ -195,11 +195,13 @@ def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePl
     if answer.is_error and plan.effect != "create" and refused_for_this_entity(True, answer.structured):
         # the held entity cannot take it (copied elsewhere, or lacking a member the answer shows, as
         # ZenML's listed-only tags): grade the tool on an entity a served create makes, as a user would
+        earlier = set(map(str, held))
         if not make_an_entity(runtime, bundle, plan, templates, schemas, rng):
             return  # graded as refused for its referrers
         before = runtime.data_get()
         collection, held = collection_for(before, plan, templates[plan.tool], shallow=shallow)
-        target = held[-1]
+        # the one the create made, wherever the collection lists it (a newest-first one lists it first)
+        target = next((h for h in held if str(h) not in earlier), held[-1])
         arguments = graded_arguments(plan, schema, templates[plan.tool], collection, target, rng, before)
         arguments, answer = call_amended(runtime, plan.tool, arguments, schema, rng)
     assert answer.is_error is False, (plan.tool, arguments, answer.structured)

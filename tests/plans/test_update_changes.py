@@ -121,7 +121,8 @@ def test_slug_of_an_echoed_member_judged_before_a_token():
     after = {"id": 1, "title": "Zyxwvuts 87654321", "slug": "zyxwvuts-87654321"}
     plan = explain(call({"title": "Zyxwvuts 87654321"}, before, after), type_entities=[{"id": 2, "slug": "other"}])
     rule = field(plan, "slug")
-    assert (rule.rule_id, rule.params) == ("change.slug", {"member": "title"})
+    assert (rule.rule_id, rule.params["member"]) == ("change.slug", "title")
+    assert rule.params.get("taken_suffix") is None  # no recorded clash: a taken slug is refused, not suffixed
     # A later call renaming the title but keeping the slug is not what the rule gives.
     later = call({"title": "Third"}, after, {**after, "title": "Third"}, ordinal=12, seconds=1)
     plan = explain(call({"title": "Zyxwvuts 87654321"}, before, after), later)

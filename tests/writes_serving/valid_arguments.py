@@ -75,7 +75,7 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
     if schema.get("examples"):  # text of a format every recorded call kept to (write-sent-values)
         # text of its own where it keeps to the format (non-empty text, upper case), as an agent
         # told the format writes: a recorded example may be a value a held entity has (distinct_values)
-        own = f"{tag} {name} {rng.randint(100000, 999999)}"
+        own = within_length(f"{tag} {name} {rng.randint(100000, 999999)}", schema)
         return next((text for text in (own, own.upper().replace(" ", "-")) if kind == "string" and keeps_to(schema, text)),
                     None) or rng.choice(schema["examples"])
     if kind == "array":
@@ -111,7 +111,14 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
         text = "".join(c for c in text.replace(" ", "") if allowed.fullmatch(c))
         filler = next((c for c in "xaA0-_" if allowed.fullmatch(c)), text[:1] or "x")
         text = (text + filler * least)[:max(least, min(len(text), most))]
-    return text
+    return within_length(text, schema)
+
+
+def within_length(text: str, schema: dict[str, Any]) -> str:
+    """The text cut to a published ``maxLength`` (validated.text-length), keeping its end: the
+    random digits that keep two drawn values apart."""
+    most = schema.get("maxLength")
+    return text if most is None or len(text) <= most else text[len(text) - most:].strip() or text[-most:]
 
 
 def body_for(schema: dict[str, Any], rng: random.Random, tag: str) -> dict[str, Any]:
