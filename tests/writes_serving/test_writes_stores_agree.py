@@ -21,14 +21,15 @@ from capenv.serving.runtime import EnvironmentRuntime
 
 def changed_body(arguments: dict, schema: dict) -> dict | None:
     """The same call with its first string body member changed; None when it sends none. A member
-    the schema holds to listed values (``const``, ``enum``) or to a shape (``pattern``: a client-chosen
-    identity) is left as sent: argument validation would refuse the change before the key is looked up."""
+    the schema holds to listed values (``const``, ``enum``), to a shape (``pattern``: a client-chosen
+    identity) or to a length (``maxLength``) is left as sent: argument validation would refuse the
+    change before the key is looked up."""
     body = arguments.get("body")
     if not isinstance(body, dict):
         return None
     members = schema.get("properties", {}).get("body", {}).get("properties", {})
     name = next((n for n, v in body.items() if isinstance(v, str)
-                 and not {"const", "enum", "pattern"} & set(members.get(n, {}))), None)
+                 and not {"const", "enum", "pattern", "maxLength"} & set(members.get(n, {}))), None)
     return None if name is None else {**arguments, "body": {**body, name: body[name] + " changed"}}
 
 
