@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import http.client
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import anyio
@@ -18,6 +20,29 @@ from .http_thread import http_in_thread
 TIMEOUT_SECONDS = 30
 
 
+@contextmanager
+def runtime_over_http(bundle) -> Iterator[tuple[EnvironmentRuntime, Any]]:
+    """A fresh runtime of ``bundle`` and its ``http_in_thread`` serving; the runtime is closed on exit."""
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            yield runtime, serving
+    finally:
+        runtime.close()
+
+
+@contextmanager
+def served_over_http(bundle) -> Iterator[Any]:
+    """The ``http_in_thread`` serving of a fresh runtime of ``bundle``, closed on exit."""
+    with runtime_over_http(bundle) as (_, serving):
+        yield serving
+
+
+def state_of(serving) -> bytes:
+    """data/get of the runtime behind ``serving``, through its data plane."""
+    return data_client.data_get(serving.base_url, token=serving.data_token)
+
+
 def send_json(serving, path: str, body: Any, method: str = "POST") -> tuple[int, Any]:
     """``method path`` with ``body`` as JSON: the status and the decoded answer (None when empty)."""
     return send(serving, method, path, body)
@@ -26,15 +51,10 @@ def send_json(serving, path: str, body: Any, method: str = "POST") -> tuple[int,
 def sent_beside_the_state(bundle, method: str, path: str, body: Any) -> tuple[int, Any, bytes, bytes]:
     """``method path`` with ``body`` as JSON to a fresh runtime of ``bundle`` over HTTP: the status,
     the decoded answer, and data/get before and after it (a refusal leaves them equal)."""
-    runtime = EnvironmentRuntime(bundle)
-    try:
-        with http_in_thread(runtime) as serving:
-            before = data_client.data_get(serving.base_url, token=serving.data_token)
-            status, answer = send(serving, method, path, body)
-            after = data_client.data_get(serving.base_url, token=serving.data_token)
-            return status, answer, before, after
-    finally:
-        runtime.close()
+    with served_over_http(bundle) as serving:
+        before = state_of(serving)
+        status, answer = send(serving, method, path, body)
+        return status, answer, before, state_of(serving)
 
 
 def send(serving, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None

@@ -9,11 +9,8 @@ from __future__ import annotations
 import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
-from support.http_thread import http_in_thread
-from support.served_calls import send_json
+from support.served_calls import send_json, served_over_http, state_of
 
-from capenv.serving.runtime import EnvironmentRuntime
-from capenv.serving.transport import data_client
 
 TRACKS = [{"id": 1, "name": "Frontend", "color": "#ff7f0e", "position": 1}]
 
@@ -58,23 +55,19 @@ def test_the_create_and_the_update_learn_the_layout(built) -> None:
 
 def test_a_colour_of_another_layout_is_refused_on_the_update(built) -> None:
     case, bundle = built
-    runtime = EnvironmentRuntime(bundle)
-    try:
-        with http_in_thread(runtime) as serving:
-            before = data_client.data_get(serving.base_url, token=serving.data_token)
-            status, answer = send_json(serving, "/tracks/1", {"color": "blue-ish"}, method="PATCH")
-            if case == "none":  # no refusal shows the colour validated: stored as sent, as before
-                assert status == 200 and answer["color"] == "blue-ish", answer
-                return
-            assert status == 400, answer
-            assert "'color'" in answer["message"] and "^#[0-9a-f]{6}$" in answer["message"]
-            assert data_client.data_get(serving.base_url, token=serving.data_token) == before
-            status, answer = send_json(serving, "/tracks", {"name": "Security", "color": "red", "position": 3})
-            assert status == 400 and "'color'" in answer["message"], answer
-            assert data_client.data_get(serving.base_url, token=serving.data_token) == before
-            status, answer = send_json(serving, "/tracks/1", {"color": "#222222"}, method="PATCH")
-            assert status == 200 and answer["color"] == "#222222", answer
-            status, answer = send_json(serving, "/tracks", {"name": "Security", "color": "#111111", "position": 3})
-            assert status == 201 and answer["color"] == "#111111", answer
-    finally:
-        runtime.close()
+    with served_over_http(bundle) as serving:
+        before = state_of(serving)
+        status, answer = send_json(serving, "/tracks/1", {"color": "blue-ish"}, method="PATCH")
+        if case == "none":  # no refusal shows the colour validated: stored as sent, as before
+            assert status == 200 and answer["color"] == "blue-ish", answer
+            return
+        assert status == 400, answer
+        assert "'color'" in answer["message"] and "^#[0-9a-f]{6}$" in answer["message"]
+        assert state_of(serving) == before
+        status, answer = send_json(serving, "/tracks", {"name": "Security", "color": "red", "position": 3})
+        assert status == 400 and "'color'" in answer["message"], answer
+        assert state_of(serving) == before
+        status, answer = send_json(serving, "/tracks/1", {"color": "#222222"}, method="PATCH")
+        assert status == 200 and answer["color"] == "#222222", answer
+        status, answer = send_json(serving, "/tracks", {"name": "Security", "color": "#111111", "position": 3})
+        assert status == 201 and answer["color"] == "#111111", answer

@@ -9,11 +9,8 @@ from __future__ import annotations
 import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
-from support.http_thread import http_in_thread
-from support.served_calls import send_json
+from support.served_calls import send_json, served_over_http, state_of
 
-from capenv.serving.runtime import EnvironmentRuntime
-from capenv.serving.transport import data_client
 
 TAGS = [{"id": 1, "name": "python", "color": "blue"}]
 REFUSAL = {"errors": [{"name": "ValidationError", "data": [
@@ -59,21 +56,17 @@ def test_the_create_and_the_update_learn_the_bound(built) -> None:
 
 def test_a_longer_colour_is_refused(built) -> None:
     case, bundle = built
-    runtime = EnvironmentRuntime(bundle)
-    try:
-        with http_in_thread(runtime) as serving:
-            before = data_client.data_get(serving.base_url, token=serving.data_token)
-            status, answer = send_json(serving, "/tags/1", {"color": "turquoise"}, method="PATCH")
-            if case == "none":  # no refusal shows the length bounded: stored as sent, as before
-                assert status == 200 and answer["color"] == "turquoise", answer
-                return
-            assert status == 400, answer
-            assert "'color'" in answer["message"] and "6 characters" in answer["message"]
-            assert data_client.data_get(serving.base_url, token=serving.data_token) == before
-            status, answer = send_json(serving, "/tags", {"name": "go", "color": "a colour far too long"})
-            assert status == 400 and "'color'" in answer["message"], answer
-            assert data_client.data_get(serving.base_url, token=serving.data_token) == before
-            status, answer = send_json(serving, "/tags/1", {"color": "teal"}, method="PATCH")
-            assert status == 200 and answer["color"] == "teal", answer
-    finally:
-        runtime.close()
+    with served_over_http(bundle) as serving:
+        before = state_of(serving)
+        status, answer = send_json(serving, "/tags/1", {"color": "turquoise"}, method="PATCH")
+        if case == "none":  # no refusal shows the length bounded: stored as sent, as before
+            assert status == 200 and answer["color"] == "turquoise", answer
+            return
+        assert status == 400, answer
+        assert "'color'" in answer["message"] and "6 characters" in answer["message"]
+        assert state_of(serving) == before
+        status, answer = send_json(serving, "/tags", {"name": "go", "color": "a colour far too long"})
+        assert status == 400 and "'color'" in answer["message"], answer
+        assert state_of(serving) == before
+        status, answer = send_json(serving, "/tags/1", {"color": "teal"}, method="PATCH")
+        assert status == 200 and answer["color"] == "teal", answer

@@ -14,11 +14,8 @@ import anyio
 import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
-from support.http_thread import http_in_thread
-from support.served_calls import call_tool, send_json
+from support.served_calls import call_tool, runtime_over_http, send_json, served_over_http, state_of
 
-from capenv.serving.runtime import EnvironmentRuntime
-from capenv.serving.transport import data_client
 
 POSTS = [{"id": 1, "title": "Cards", "status": "draft"}]
 
@@ -67,33 +64,29 @@ def test_the_plan_names_the_validated_member(built) -> None:
 
 def test_another_value_is_refused_and_a_recorded_one_served(built) -> None:
     case, bundle = built
-    runtime = EnvironmentRuntime(bundle)
-    try:
-        with http_in_thread(runtime) as serving:
-            before = data_client.data_get(serving.base_url, token=serving.data_token)
-            status, answer = send_json(serving, "/posts", {"title": "New", "status": "archived"})
-            if case in ("none", "free-text"):  # no refusal shows it validated, but a status repeating a few
-                # words is a vocabulary (sent-values.vocabulary): another word is refused naming those shown
-                assert status == 400 and "one of the values the capture shows (draft, published)" in answer["message"]
-                assert "was refused" not in answer["message"]  # no refusal to cite
-                assert data_client.data_get(serving.base_url, token=serving.data_token) == before
-                status, answer = send_json(serving, "/posts", {"title": "New", "status": "published"})
-                assert status == 201 and answer["status"] == "published"
-                return
-            assert status == 400, answer
-            message = answer["message"]
-            assert "'status'" in message and '"draft"' in message and '"published"' in message
-            assert f"recorded call {plan(bundle, 'POST', '/posts').validated_values[0].record}" in message
-            assert data_client.data_get(serving.base_url, token=serving.data_token) == before  # nothing written
-            create = plan(bundle, "POST", "/posts").tool
-            result = anyio.run(call_tool, serving, runtime, create, {"body": {"title": "New", "status": "archived"}})
-            said = str(result.content)
-            assert result.is_error is True and "archived" in said and "draft" in said and "recorded call" in said
-            assert data_client.data_get(serving.base_url, token=serving.data_token) == before
+    with runtime_over_http(bundle) as (runtime, serving):
+        before = state_of(serving)
+        status, answer = send_json(serving, "/posts", {"title": "New", "status": "archived"})
+        if case in ("none", "free-text"):  # no refusal shows it validated, but a status repeating a few
+            # words is a vocabulary (sent-values.vocabulary): another word is refused naming those shown
+            assert status == 400 and "one of the values the capture shows (draft, published)" in answer["message"]
+            assert "was refused" not in answer["message"]  # no refusal to cite
+            assert state_of(serving) == before
             status, answer = send_json(serving, "/posts", {"title": "New", "status": "published"})
-            assert status == 201 and answer["status"] == "published" and answer["title"] == "New"
-    finally:
-        runtime.close()
+            assert status == 201 and answer["status"] == "published"
+            return
+        assert status == 400, answer
+        message = answer["message"]
+        assert "'status'" in message and '"draft"' in message and '"published"' in message
+        assert f"recorded call {plan(bundle, 'POST', '/posts').validated_values[0].record}" in message
+        assert state_of(serving) == before  # nothing written
+        create = plan(bundle, "POST", "/posts").tool
+        result = anyio.run(call_tool, serving, runtime, create, {"body": {"title": "New", "status": "archived"}})
+        said = str(result.content)
+        assert result.is_error is True and "archived" in said and "draft" in said and "recorded call" in said
+        assert state_of(serving) == before
+        status, answer = send_json(serving, "/posts", {"title": "New", "status": "published"})
+        assert status == 201 and answer["status"] == "published" and answer["title"] == "New"
 
 
 def test_an_update_of_the_type_validates_the_member_the_create_showed_validated(tmp_path) -> None:
@@ -108,14 +101,10 @@ def test_an_update_of_the_type_validates_the_member_the_create_showed_validated(
     assert update.served, update.reason
     (rule,) = update.validated_values
     assert rule.member == "status" and set(rule.accepted) == {"published", "draft"}
-    runtime = EnvironmentRuntime(bundle)
-    try:
-        with http_in_thread(runtime) as serving:
-            before = data_client.data_get(serving.base_url, token=serving.data_token)
-            status, answer = send_json(serving, "/posts/1", {"status": "archived"}, method="PATCH")
-            assert status == 400 and "'status'" in answer["message"], answer
-            assert data_client.data_get(serving.base_url, token=serving.data_token) == before
-            status, answer = send_json(serving, "/posts/1", {"status": "published"}, method="PATCH")
-            assert status == 200 and answer["status"] == "published", answer
-    finally:
-        runtime.close()
+    with served_over_http(bundle) as serving:
+        before = state_of(serving)
+        status, answer = send_json(serving, "/posts/1", {"status": "archived"}, method="PATCH")
+        assert status == 400 and "'status'" in answer["message"], answer
+        assert state_of(serving) == before
+        status, answer = send_json(serving, "/posts/1", {"status": "published"}, method="PATCH")
+        assert status == 200 and answer["status"] == "published", answer
