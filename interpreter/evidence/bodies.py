@@ -2,11 +2,9 @@
 
 Decisions this module makes (the design leaves them open):
 
-- **Which bodies are parsed as JSON.** A body whose media type is JSON-like
-  (``application/json``, ``text/json``, any ``*/*+json`` such as ``application/problem+json``
-  or ``application/merge-patch+json``, or a vendor subtype holding json as a word, split on
-  ``-``, ``+`` and ``.``, such as ``application/openstack-images-v2.1-json-patch``) is parsed; when it does not parse, ``json_error`` says
-  why. A body with *no* media type or ``text/plain`` is parsed only when its text starts with
+- **Which bodies are parsed as JSON.** A body whose media type the ``body-media-types`` table
+  reads as JSON-like (``application/json``, a ``+json`` suffix, a vendor subtype naming json as a
+  word) is parsed; when it does not parse, ``json_error`` says why. A body with *no* media type or ``text/plain`` is parsed only when its text starts with
   ``{`` or ``[`` (servers and clients that forget the header are common), and a failure there
   is not an error (the body never claimed to be JSON). Every other declared type (HTML, form
   data, XML…) is taken at its word and not parsed. An empty or blank text is no JSON and no
@@ -31,7 +29,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
+import functools
 from typing import Any
 
 from ..bundle import jsonvalue
@@ -50,6 +48,7 @@ TEXT_OMITTED = "the recorder left its text empty although the request sent a bod
 NO_POST_DATA = ("the recorder wrote no postData although the request declares a body (mitmproxy, for one, keeps"
                 " only the bodies of POST, PUT and PATCH)")
 
+MEDIA_TYPES_TABLE = "body-media-types"
 _SNIFFED_MEDIA_TYPES = frozenset({"", "text/plain"})
 _ASCII_WHITESPACE = str.maketrans("", "", " \t\n\r\f\v")
 
@@ -62,13 +61,21 @@ def media_type(mime_type: Any) -> str:
 
 
 def is_json_media_type(mime_type: Any) -> bool:
-    """JSON, text/json, a structured-syntax ``+json`` suffix, or a vendor subtype naming json as a
-    word of its own (Glance's ``application/openstack-images-v2.1-json-patch``)."""
-    kind = media_type(mime_type)
-    if kind in ("application/json", "text/json") or kind.endswith("+json"):
-        return True
-    _, _, subtype = kind.partition("/")
-    return "json" in re.split(r"[-+.]", subtype)
+    """Whether the ``body-media-types`` table reads the media type as JSON-like (JSON, a ``+json``
+    suffix, a vendor subtype naming json as a word). Decided once per media type and process."""
+    return _json_like(media_type(mime_type))
+
+
+@functools.lru_cache(maxsize=256)
+def _json_like(kind: str) -> bool:
+    from capenv.interpreter.predicates.media_types import BodyMediaTypeContext
+    from capenv.interpreter.rules_engine import evaluate, load_rules
+
+    ruleset = load_rules()
+    if MEDIA_TYPES_TABLE not in ruleset.tables:
+        return False
+    decision = evaluate(ruleset, MEDIA_TYPES_TABLE, BodyMediaTypeContext(media_type=kind), subject=f"media type {kind}")
+    return bool(decision.yields.get("json"))
 
 
 def header_value(headers: Headers, name: str) -> str | None:
