@@ -4,7 +4,10 @@ A mismatch contradicts each exercised write that no unmodelled write came after 
 any of the read's entities or collections where its effect survives (where it is still pending).
 For a failed list read that unmodelled write must also follow the last check and the pending
 writes of each member that differs, so an older change elsewhere does not excuse a newer write
-the list shows undone.
+the list shows undone. A list whose only difference is members the copy never held, each named by
+id in the answer of the unmodelled write that last reached the collection (a batch create's
+``[{"id": 4}, {"id": 5}]``), shows what that write made, and contradicts none of the exercised
+writes: their effects show as modelled.
 """
 
 from __future__ import annotations
@@ -38,17 +41,52 @@ def followed(writes: Iterable[Pending], targets: Iterable[tuple], track: Trackin
 
 
 def excused_in_failed_list(record: Record, read_view: Any, entity_type: Any, answer: Any, collection: str,
-                           exercised: list[Pending], track: Tracking, held_keys: Iterable[str]) -> set[str]:
+                           exercised: list[Pending], track: Tracking, held_keys: Iterable[str],
+                           records: dict[int, Record] | None = None) -> set[str]:
     """The exercised write tools a failed list read does not contradict: an unmodelled write came
     after each one's latest call where it survives, and after the last check and pending writes of
-    every member that differs."""
+    every member that differs; or every member that differs is one the unmodelled write that last
+    reached the collection made (``_made_unmodelled``)."""
     recorded_keys, differing = _members(record, read_view, entity_type, answer)
     members = set(recorded_keys) | set(held_keys)
+    if differing is not None and records is not None and _made_unmodelled(
+            differing, set(recorded_keys), set(held_keys), entity_type, collection, track, records):
+        return {w.tool for w in exercised}
     if differing is None:
         differing = members  # the difference names no member: every member's history counts
     targets = [("collection", collection)] + [("entity", entity_type.name, k) for k in sorted(members)]
     floor = max((_last_touch(("entity", entity_type.name, k), track) for k in differing), default=0)
     return {tool for tool, reached in followed(exercised, targets, track).items() if max(reached) > floor}
+
+
+def _made_unmodelled(differing: set[str], recorded: set[str], held: set[str], entity_type: Any, collection: str,
+                     track: Tracking, records: dict[int, Record]) -> bool:
+    """Every differing member is listed by the read, neither held by the copy nor ever checked or
+    written by a modelled write, and named by id (at the type's identity field) in the successful
+    answer of the latest unmodelled write that reached the collection: that write made them (a
+    batch create the plans do not model), and the read shows nothing of the exercised writes."""
+    latest = track.latest_unmodelled.get(("collection", collection), 0)
+    call = records.get(latest)
+    if not differing or call is None or not call.succeeded or not call.response.is_json:
+        return False
+    if any(k not in recorded or k in held or _last_touch(("entity", entity_type.name, k), track) for k in differing):
+        return False
+    named: set[str] = set()
+    _ids_at(call.response.json_value, entity_type.id_field, named)
+    return differing <= named
+
+
+def _ids_at(value: Any, id_field: str, found: set[str]) -> None:
+    """Every scalar held at ``id_field`` anywhere in ``value``, as text."""
+    if isinstance(value, dict):
+        held = value.get(id_field)
+        if held is not None and not isinstance(held, (dict, list)):
+            found.add(str(held))
+        for inner in value.values():
+            _ids_at(inner, id_field, found)
+    elif isinstance(value, list):
+        for inner in value:
+            _ids_at(inner, id_field, found)
 
 
 def followed_in_list(record: Record, read_view: Any, entity_type: Any, collection: str, exercised: list[Pending],

@@ -115,7 +115,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     if read_view.kind == "list" and entity_type is not None:
         held = copy.find_collection(targets[0][1], entity_type.name)
         excused = excused_in_failed_list(record, read_view, entity_type, answer, targets[0][1], exercised, track,
-                                         held.entities if held is not None else ())
+                                         held.entities if held is not None else (), records)
     contradicted = [w.tool for w in exercised if w.tool not in excused]
     difference = reason.removeprefix(f"record {record.ordinal}: ")
     mine = None
