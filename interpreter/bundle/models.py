@@ -6,6 +6,7 @@ once serves anywhere. Every model is frozen and refuses unknown keys.
 
 from __future__ import annotations
 
+import base64
 import re
 
 from typing import Any, Literal
@@ -160,10 +161,27 @@ class EitherKey(_Model):
     pattern: str
     """The identity's shape, a regular expression a value must match whole."""
     ignore_case: bool = False
+    base64_of: str | None = None
+    """When set, the value must also be base64 whose decoded text matches this whole (a Relay global
+    id, base64 of ``Project:1``)."""
     rule_id: str | None = None
 
     def names_identity(self, value: str) -> bool:
-        return re.fullmatch(self.pattern, value, re.IGNORECASE if self.ignore_case else 0) is not None
+        return shaped_as(value, self.pattern, self.ignore_case, self.base64_of)
+
+
+def shaped_as(value: str, pattern: str, ignore_case: bool = False, base64_of: str | None = None) -> bool:
+    """``value`` matches ``pattern`` whole and, with ``base64_of``, is strict base64 (padded) of UTF-8
+    text matching ``base64_of`` whole: the one test the evaluator and serving share."""
+    if re.fullmatch(pattern, value, re.IGNORECASE if ignore_case else 0) is None:
+        return False
+    if base64_of is None:
+        return True
+    try:
+        text = base64.b64decode(value, validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return re.fullmatch(base64_of, text) is not None
 
 
 class EntityType(_Model):

@@ -147,6 +147,13 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
             continue
         record, view = read
         entity_type = timeline.types[view.type]
+        either = entity_type.either_key
+        if either is not None and view.key_field in (None, entity_type.id_field) and not either.names_identity(key):
+            # the item path takes either key, and this value is not shaped as the identity: the read
+            # names the entity by its other key member (a name), which is no id the create returned
+            misses.append(f"{where}={key!r}: record {record.ordinal} names its {entity_type.name} entity by "
+                          f"{either.member!r}, not by its identity")
+            continue
         if other_write_between(call.ordinal, record.ordinal):
             misses.append(f"{where}={key!r}: another tool wrote before record {record.ordinal} read it")
             continue

@@ -8,10 +8,9 @@ entity holds the path value at: the identity or the one other member.
 
 from __future__ import annotations
 
-import re
-
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.models import shaped_as
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 
@@ -41,6 +40,8 @@ class Shape(BaseModel):
     name: str
     pattern: str
     ignore_case: bool = False
+    base64_of: str | None = None
+    """The value is also base64 of text matching this whole (a Relay global id: ``Project:1``)."""
 
 
 class ShapesParams(BaseModel):
@@ -64,11 +65,13 @@ def identity_values_shaped(ctx: EitherKeyContext, params: ShapesParams) -> Outco
     """Every identity value has the first of some identifier shapes that no member value has: a
     value of that shape names the identity, any other the member."""
     for shape in params.shapes:
-        flags = re.IGNORECASE if shape.ignore_case else 0
-        if ctx.identity_values and all(re.fullmatch(shape.pattern, v, flags) for v in ctx.identity_values):
-            clash = [v for v in ctx.member_values if re.fullmatch(shape.pattern, v, flags)]
+        def shaped(value: str, shape: Shape = shape) -> bool:
+            return shaped_as(value, shape.pattern, shape.ignore_case, shape.base64_of)
+        if ctx.identity_values and all(shaped(v) for v in ctx.identity_values):
+            clash = [v for v in ctx.member_values if shaped(v)]
             if clash:
                 return Miss(f"the {ctx.member} value {clash[0]!r} is shaped as a {shape.name} too: a value's shape "
                             "cannot tell which member it names")
-            return Match({"shape": shape.name, "pattern": shape.pattern, "ignore_case": shape.ignore_case})
+            return Match({"shape": shape.name, "pattern": shape.pattern, "ignore_case": shape.ignore_case,
+                          "base64_of": shape.base64_of})
     return Miss(f"the {ctx.identity} values share none of the shapes {', '.join(s.name for s in params.shapes)}")

@@ -58,6 +58,7 @@ def _decide(tool: Tool, answers: list[Record], reader: ShapeReader, word: str | 
             reader.traces.extend(decision.events)
             if decision.ok and decision.yields.get("either"):
                 key = EitherKey(member=member, pattern=str(decision.evidence["pattern"]),
-                                ignore_case=bool(decision.evidence.get("ignore_case")), rule_id=decision.rule_id)
+                                ignore_case=bool(decision.evidence.get("ignore_case")),
+                                base64_of=decision.evidence.get("base64_of"), rule_id=decision.rule_id)
                 return locator, identity, key
     return None

@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from capenv.interpreter.bundle import pointers
-from capenv.interpreter.bundle.models import AbsenceAnswer, AbsencePathText
+from capenv.interpreter.bundle.models import AbsenceAnswer, AbsencePathText, EitherKey
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused
@@ -101,6 +101,35 @@ def refuse_reserved_collection(absence: AbsenceAnswer, collection_path: str, pat
         raise CallRefused(f"nothing was recorded for {path}: {collection_path} holds an entity whose id is empty "
                           "text, which the application names by an id the capture does not show, and this id may be "
                           "that one; its answer is not known", http_status=404)
+
+
+def refuse_other_key_spelling(either: EitherKey | None, recorded: str | None, raw_id: str, *, type_name: str,
+                              path: str) -> None:
+    """Refuse a recorded absence for a call naming its entity in the other spelling of an item path
+    that takes either the identity or a key member (``EitherKey``): the application words each
+    absence after the key it looked up (Phoenix's "Project with ID <id> not found" against "Project
+    with name <name> not found"), so a text recorded for one spelling, filled with the other's
+    value, would answer what the application never says. ``recorded``: the value the recorded call
+    named (percent-decoded), None when its answer does not name it (a bare "Not found" says nothing
+    of either spelling)."""
+    if either is None or recorded is None:
+        return
+    call_value = decode_once(raw_id)
+    if either.names_identity(recorded) == either.names_identity(call_value):
+        return
+    def named(value: str) -> str:
+        return "identity" if either.names_identity(value) else repr(either.member)
+    raise CallRefused(f"nothing was recorded for {path}: the state holds no {type_name} named {call_value!r}, and the "
+                      f"application's absence answer was recorded for a call naming its entity by its "
+                      f"{named(recorded)} ({recorded!r}), where this one names it by its {named(call_value)}: the "
+                      "application may answer that otherwise; a call naming a missing entity as the recorded one did "
+                      "is answered", http_status=404)
+
+
+def named_value(absence: AbsenceAnswer) -> str | None:
+    """The recorded read's id where the absence answer names it (at ``id_pointers`` or in a text
+    naming the path's values), else None."""
+    return absence.id_value if absence.id_pointers or absence.path_texts else None
 
 
 def absence_answer(absence: AbsenceAnswer, raw_id: str, *, evidence_id: str, tool: str, path: str) -> Answer:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
-from capenv.interpreter.bundle.models import EntityType, ListLine, ReadView, Recording, ReplayTable, ViewResult
+from capenv.interpreter.bundle.models import EitherKey, EntityType, ListLine, ReadView, Recording, ReplayTable, ViewResult
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
@@ -33,7 +33,8 @@ from capenv.serving.state.index import StateIndex
 from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
-from .absence import absence_answer, provenance, refuse_reserved_collection, refuse_unshaped_absence
+from .absence import (absence_answer, named_value, provenance, refuse_other_key_spelling,
+                      refuse_reserved_collection, refuse_unshaped_absence)
 from .absence_shapes import unlike_the_absences
 from .id_layouts import unproven_layout
 from .key_aliases import refuse_aliased_key
@@ -176,6 +177,8 @@ class StateReads:
             if view.absence is not None or view.missing is not None:
                 refuse_aliased_key(view, raw_id, type_name=entity_type.name, field=view.key_field or entity_type.id_field)
             if view.absence is not None:
+                refuse_other_key_spelling(_either_for(view, entity_type), named_value(view.absence), raw_id,
+                                          type_name=entity_type.name, path=call.tool.spelled(call.path))
                 answer = absence_answer(view.absence, raw_id, evidence_id=self._evidence_id, tool=view.tool,
                                         path=call.path)
                 return Served(answer, {"state": label, "absence": provenance(view.absence)})
@@ -374,3 +377,9 @@ def _refuse_shared_key(view: ReadView, entity_type: EntityType, collection: Any,
                           f"({ids}{' and more' if len(holders) > 3 else ''}): the path names one entity by its "
                           f'"{field}", so it names none of them; read it by its "{entity_type.id_field}"',
                           http_status=409)
+
+
+def _either_for(view: ReadView, entity_type: EntityType) -> EitherKey | None:
+    """The type's ``EitherKey`` where this view names its entity by the identity's item path (a view
+    keyed by another member names it one way only)."""
+    return entity_type.either_key if (view.key_field or entity_type.id_field) == entity_type.id_field else None

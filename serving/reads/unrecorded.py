@@ -30,7 +30,7 @@ from capenv.serving.state.index import StateIndex
 from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
-from .absence import absence_answer, provenance, refuse_unshaped_absence
+from .absence import absence_answer, named_value, provenance, refuse_other_key_spelling, refuse_unshaped_absence
 from .absence_shapes import unlike_the_absences
 from .id_layouts import unproven_layout
 from .key_aliases import refuse_aliased_key
@@ -121,6 +121,9 @@ class GuardedReplay:
         if laid_out is not None:
             raise CallRefused(laid_out, http_status=404)
         refuse_aliased_key(view, raw_id, type_name=entity_type.name, field=field)
+        refuse_other_key_spelling(entity_type.either_key if field == entity_type.id_field else None,
+                                  named_value(view.absence), raw_id, type_name=entity_type.name,
+                                  path=call.tool.spelled(call.path))
         answer = absence_answer(view.absence, raw_id, evidence_id=self._bundle.view.evidence_id,
                                 tool=call.tool.name, path=call.path)
         label = {"source": "state", "view": "missing", "type": entity_type.name,

@@ -10,17 +10,19 @@ and document writes have their own modules, and a create's collection is ``creat
 
 from __future__ import annotations
 
+import json
+
 from datetime import datetime
 from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.insert import insert_index, sort_key
-from capenv.interpreter.bundle.models import InsertRule, Recording, WritePlan
+from capenv.interpreter.bundle.models import EitherKey, InsertRule, Recording, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import same_json
 from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.read_call import CallRefused
-from capenv.serving.reads.absence import held_shapes, refuse_unshaped_id
+from capenv.serving.reads.absence import held_shapes, refuse_other_key_spelling, refuse_unshaped_id
 from capenv.serving.reads.id_layouts import unproven_layout
 from capenv.serving.reads.parents import unheld_collection
 from capenv.serving.state.edits import ensure_collection, insert_entity, mark_unplaced, remove_entity, replace_entity
@@ -74,7 +76,7 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
             raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held, and {plan.method} may "
                                f"make it (another tool's {plan.method} at an item path answered 201 Created), "
                                "which the capture never showed here: send it naming a held entity")
-        own = _absence(plan, env, call.path)
+        own = _absence(plan, env, call.path, entity_type.either_key if member is None else None)
         succeeded = env.success_absences.get(plan.effect) if own is None else None
         if succeeded is not None:
             raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held, and the capture shows "
@@ -82,7 +84,7 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
                                f"({succeeded}), not with the item read's absence: whether it answers this one as "
                                "missing or as done is not known", kind="missing",
                                where={"collection": collection.path if collection else where, "id": unquote(parts[-1])})
-        absence = own or item_view_absence(env, entity_type, item_path, state)
+        absence = own or item_view_absence(env, entity_type, item_path, state, either=member is None)
         if absence is not None and member is None and entity_type.either_key is None:  # else a name
             _refuse_unshaped(state, entity_type, parts[-1])
             laid_out = unproven_layout(env.unproven_id_shapes.get(entity_type.name, ()), parts[-1],
@@ -195,10 +197,11 @@ def _refuse_nested(entity_type: Any, collection: HeldCollection, key: str) -> No
                            "not model: delete those first, then this one")
 
 
-def _absence(plan: WritePlan, env: WriteEnv, call_path: str) -> Recording | None:
+def _absence(plan: WritePlan, env: WriteEnv, call_path: str, either: EitherKey | None) -> Recording | None:
     """The tool's own recorded absence, else its sibling's (``WritePlan.absence_tool``), answered
     for the call's path: each string that carried a value of the recorded call's path parameters
-    (its id, a parent's name) carries the call's value there."""
+    (its id, a parent's name) carries the call's value there. Where the item path takes either key
+    (``either``), only for a call naming its entity in the recorded call's spelling."""
     source = plan.tool if plan.tool in env.tool_absences else plan.absence_tool
     recording = env.tool_absences.get(source) if source else None
     path = env.absence_paths.get(source) if source else None
@@ -209,6 +212,12 @@ def _absence(plan: WritePlan, env: WriteEnv, call_path: str) -> Recording | None
     if len(recorded) <= depth or len(called) <= depth:
         return recording
     # the id, as the item path names it; with the template's shape, every other path value too
+    named = unquote(recorded[len(recorded) - 1 - depth])
+    try:
+        refuse_other_key_spelling(either, named if names(recording, named) else None,
+                                  called[len(called) - 1 - depth], type_name=plan.type or plan.tool, path=call_path)
+    except CallRefused as refused:
+        raise WriteRefusal(refused.message, kind="missing") from None
     swaps = {unquote(recorded[len(recorded) - 1 - depth]): unquote(called[len(called) - 1 - depth])}
     if len(recorded) == len(called) == len(template):
         swaps.update({unquote(r): unquote(c) for r, c, t in zip(recorded, called, template)
@@ -216,6 +225,11 @@ def _absence(plan: WritePlan, env: WriteEnv, call_path: str) -> Recording | None
     # a non-JSON answer (a text/plain 404) keeps its words in ``text``: swapped there too
     return recording.model_copy(update={"body": with_values(recording.body, swaps),
                                         "text": with_values(recording.text, swaps)})
+
+
+def names(recording: Recording, value: str) -> bool:
+    """Whether the recorded answer's body or text carries ``value``."""
+    return bool(value) and (value in (recording.text or "") or value in json.dumps(recording.body, ensure_ascii=False))
 
 
 def refuse_other_identity(rules: dict[str, Any], body: dict[str, Any], entity: dict[str, Any]) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from capenv.interpreter.bundle.models import Recording
 from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.read_call import CallRefused
-from capenv.serving.reads.absence import absence_answer
+from capenv.serving.reads.absence import absence_answer, named_value, refuse_other_key_spelling
 from capenv.serving.state.index import StateIndex
 
 from .calls import WriteEnv, WriteRefusal
@@ -68,13 +68,15 @@ def view_absence_answers_writes(env: WriteEnv, plans: Any, evidence_id: str) -> 
     return all(per_type.values()), per_type
 
 
-def item_view_absence(env: WriteEnv, entity_type: Any, item_path: str, state: StateIndex) -> Recording | None:
+def item_view_absence(env: WriteEnv, entity_type: Any, item_path: str, state: StateIndex, *,
+                      either: bool = True) -> Recording | None:
     """The type's item view's absence answer for ``item_path`` (the write's path less any action
     segments), or its plain recorded absence when it learned none; None when it recorded neither.
     Raises ``WriteRefusal`` (a missing entity, with no recording) when the learned answer names
     the recorded path's values in a text it cannot fill for this path. None as well when the
     application's writes answer a missing entity otherwise than its reads
-    (``WriteEnv.view_absence_types``, else ``view_absence_for_writes``)."""
+    (``WriteEnv.view_absence_types``, else ``view_absence_for_writes``). ``either``: the write names
+    its entity as an item path taking either key does (``refuse_other_key_spelling``)."""
     if not env.view_absence_types.get(entity_type.name, env.view_absence_for_writes):
         return None
     learned = env.absences_by_type.get(entity_type.name)
@@ -87,6 +89,8 @@ def item_view_absence(env: WriteEnv, entity_type: Any, item_path: str, state: St
                            "application's absence answer names the path it read, which this write's path is not "
                            "shaped like", kind="missing")
     try:
+        refuse_other_key_spelling(entity_type.either_key if either else None, named_value(absence),
+                                  split_path(item_path)[-1], type_name=entity_type.name, path=item_path)
         answer = absence_answer(absence, split_path(item_path)[-1], evidence_id=state.evidence_id, tool=tool,
                                 path=item_path)
     except CallRefused as refused:
