@@ -7,6 +7,8 @@ refused, on reads and writes alike, naming the feature; the same length and char
 
 from __future__ import annotations
 
+import base64
+
 from support.capture_runs import build_from
 from support.har_builder import HarBuilder
 
@@ -57,3 +59,34 @@ def test_a_recorded_absence_of_an_id_with_an_empty_label_proves_the_layout():
     answer = runtime.read("get_keys_by_key_id", {"key_id": "alpha-key.."})
     assert (answer["status"], answer["body"]) == (404, NOT_FOUND)
     assert runtime.call_tool("get_keys_by_key_id", {"key_id": ".alpha-key"}).is_error  # still no leading one
+
+
+def _global_id(type_name: str, number: int) -> str:
+    return base64.b64encode(f"{type_name}:{number}".encode()).decode()
+
+
+def labels() -> HarBuilder:
+    """Labels named by global ids (base64 of ``Label:n``), as a Relay-style API names them."""
+    first, second = ({"id": _global_id("Label", n), "name": name} for n, name in ((1, "golden"), (2, "smoke")))
+    return (HarBuilder()
+            .call("GET", "/labels", response={"data": [first, second]})
+            .call("GET", f"/labels/{first['id']}", response={"data": first})
+            .call("GET", f"/labels/{_global_id('Label', 999)}", status=404, response=NOT_FOUND)
+            .call("DELETE", f"/labels/{second['id']}", status=204)
+            .call("GET", f"/labels/{second['id']}", status=404, response=NOT_FOUND)
+            .call("GET", "/labels", response={"data": [first]}))
+
+
+def test_an_id_encoding_another_type_than_every_recorded_global_id_is_refused_not_answered_missing():
+    """Phoenix answers 422 'Invalid dataset label ID' to a project's global id or to text that is
+    no global id, and 404 to a missing label's: the absence is given to the last alone."""
+    runtime = EnvironmentRuntime(build_from(labels()))
+    missing = runtime.read("get_labels_by_label_id", {"label_id": _global_id("Label", 44)})
+    assert (missing["status"], missing["body"]) == (404, NOT_FOUND)
+    before = runtime.data_get()
+    for wanted in (_global_id("Project", 1), _global_id("Labels", 1), "not-an-id"):
+        for tool in ("get_labels_by_label_id", "delete_labels_by_label_id"):
+            refused = runtime.call_tool(tool, {"label_id": wanted})
+            assert refused.is_error, (tool, wanted)
+            assert "base64 of 'Label:'" in refused.structured["message"], refused.structured["message"]
+    assert runtime.data_get() == before
