@@ -291,7 +291,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         return write_document(plan, call, body, state, limit_check, stamp=stamp)
     if placed is not None:
         if plan.references and env.checks_references:
-            check_references(plan, body, state)
+            check_references(plan, body, state, placed[1])
         if plan.validated_values and env.checks_references:
             check_validated_values(plan, body)
         held = held_by_key(plan, env, body, state, placed[0]) if plan.key is not None else None
@@ -309,7 +309,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         if plan.protected and env.checks_references:
             refuse_protected(plan, entity, collection.ids.get(key, key))
         if plan.references and env.checks_references:  # a missing entity answers as the application does first
-            check_references(plan, body, state)
+            check_references(plan, body, state, dict(collection.args))
         if plan.validated_values and env.checks_references:
             check_validated_values(plan, body)
         ctx, draft = op_context(plan, state, body, instant, counter, sequences, collection.path,
