@@ -31,6 +31,29 @@ def returned_identities(records: Iterable[Record], ruleset: RuleSet) -> set[str]
     return found
 
 
+def made_identities(records: Iterable[Record], ruleset: RuleSet) -> list[str]:
+    """The identity values successful POSTs answered at the top of their JSON object, or of its one
+    object member (an envelope): the ids of what each made at its path (``manifest-lone-segments``)."""
+    found: list[str] = []
+    for record in records:
+        if record.method != "POST" or not record.succeeded or not record.response.is_json:
+            continue
+        body = record.response.json_value
+        if isinstance(body, dict) and len(body) == 1 and isinstance(next(iter(body.values())), dict):
+            body = next(iter(body.values()))
+        if not isinstance(body, dict):
+            continue
+        for name, value in body.items():
+            if isinstance(value, (str, int)) and not isinstance(value, bool) and _is_identity(ruleset, name):
+                found.append(str(value))
+    return list(dict.fromkeys(found))
+
+
+def _is_identity(ruleset: RuleSet, name: str) -> bool:
+    decision = evaluate(ruleset, TABLE, MemberNameContext(name=name), subject=name)
+    return bool(decision.yields.get("identity"))
+
+
 def _collect(value: Any, is_identity: Any, found: set[str]) -> None:
     stack = [value]
     while stack:

@@ -2,7 +2,8 @@
 
 A segment becomes a parameter when it varies (two or more identifier-shaped values under
 the same prefix, across all methods) and looks like an identifier by the
-``manifest-segments`` table; otherwise it stays literal. Parameters are named by the
+``manifest-segments`` table, or when its one identifier-shaped value is what a create posted to
+its parent path made (``manifest-lone-segments``); otherwise it stays literal. Parameters are named by the
 ``manifest-param-naming`` table after the segment before them.
 """
 
@@ -12,16 +13,18 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.bundle.paths import has_trailing_slash, spell_path, split_path
 from capenv.interpreter.bundle.text import loose_spelling
 from capenv.interpreter.bundle.values import decode_once
 from capenv.interpreter.evidence.records import Evidence, Record
+from capenv.interpreter.predicates.lone_segments import LoneSegmentContext
 from capenv.interpreter.predicates.text_shapes import SegmentContext, shape_class, token_shape
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
-from .identities import array_element_values, read_back_values, returned_identities
+from .identities import array_element_values, made_identities, read_back_values, returned_identities
 from .kinds import sibling_kinds
 from .listings import listed_siblings
 from .models import Manifest, Segment, Tool
@@ -29,6 +32,7 @@ from .naming import common_literal_prefix, name_params, tool_name, unique_name
 from .overrides import Overrides
 
 SEGMENT_TABLE = "manifest-segments"
+LONE_TABLE = "manifest-lone-segments"
 PARAM = object()  # the trie key of a merged parameter child
 
 
@@ -140,7 +144,9 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
             identifier_keys.append((key, decision))
         elif decision.rule_id is not None:
             ruled_literal.append((key, decision))
-    if len(identifier_keys) >= 2:
+    if len(identifier_keys) == 1 and not _lone_parameter(node, identifier_keys[0], classifier, traces, prefix):
+        identifier_keys = []
+    if identifier_keys:
         param = node.children.pop(PARAM, None) or _Node()
         for key, _ in identifier_keys:
             _absorb(param, node.children.pop(key), key)
@@ -173,6 +179,21 @@ def _merge_pass(node: _Node, classifier: _Classifier, traces: list[TraceEvent], 
         label = "{…}" if key is PARAM else str(key)
         node.children[key] = _merge_pass(child, classifier, traces, f"{prefix}/{label}")
     return node
+
+
+def _lone_parameter(node: _Node, lone: tuple[str, Any], classifier: _Classifier, traces: list[TraceEvent],
+                    prefix: str) -> bool:
+    """Whether the one identifier-shaped value under ``node`` is a parameter all the same
+    (``manifest-lone-segments``): one value does not vary, but a create posted to ``node``'s path
+    answering it as what it made shows the path to be that entity's item path."""
+    key, shaped = lone
+    context = LoneSegmentContext(value=key, shape_rule=shaped.rule_id,
+                                 created_here=made_identities(node.records, classifier.ruleset))
+    decision = evaluate(classifier.ruleset, LONE_TABLE, context, subject=f"{prefix}/{key}")
+    if decision.yields.get("parameter"):
+        traces.extend(decision.events)
+        return True
+    return False
 
 
 def _kinds(node: _Node, values: list[str], classifier: _Classifier) -> tuple[int, float | None]:

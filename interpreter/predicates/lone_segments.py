@@ -1,0 +1,51 @@
+"""Predicates on a lone identifier-shaped path value: the one value the capture shows under a
+collection path (``/relations/1``, ``/snapshots/67bb06f5-…``), which ``manifest-segments`` alone
+keeps literal, since one value does not vary.
+
+Context ``lone-segment``: the value, the segment rule that found it identifier-shaped, and what the
+successful creates posted to its parent path answered as the identity of what they made.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+
+
+@context_model("lone-segment")
+class LoneSegmentContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    value: str
+    """The lone value (as the path spells it)."""
+    shape_rule: str | None = None
+    """The ``manifest-segments`` rule that found it identifier-shaped."""
+    created_here: list[str] = Field(default_factory=list)
+    """Identity values the successful POSTs to the parent path answered at the top of their answer
+    (or of its one envelope member): the ids of what each made there."""
+
+
+class ShapeRulesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    shape_rules: list[str] = Field(min_length=1)
+
+
+@predicate("lone_value_created_here", context="lone-segment")
+def lone_value_created_here(ctx: LoneSegmentContext, params: BaseModel) -> Outcome:
+    """A successful POST to the parent path answered the value as the identity of what it made: the
+    path is that entity's item path, a value the application gave, not a word of the route."""
+    if ctx.value in ctx.created_here:
+        return Match({"value": ctx.value, "created": len(ctx.created_here)})
+    return Miss(f"no successful POST to its parent path answered {ctx.value!r} as the identity it made"
+                + (f" (they answered {', '.join(repr(v) for v in ctx.created_here[:3])})" if ctx.created_here else ""))
+
+
+@predicate("lone_value_shaped_by", context="lone-segment", params=ShapeRulesParams)
+def lone_value_shaped_by(ctx: LoneSegmentContext, params: ShapeRulesParams) -> Outcome:
+    """The value was found identifier-shaped by one of the given ``manifest-segments`` rules (an
+    integer, a UUID, a token), not by a name-like rule that needs its siblings."""
+    if ctx.shape_rule in params.shape_rules:
+        return Match({"shape_rule": ctx.shape_rule})
+    return Miss(f"shaped by {ctx.shape_rule!r}, none of {', '.join(params.shape_rules)}")
