@@ -33,7 +33,7 @@ from capenv.serving.transport.http_app import CapenvHttpApp, _first_headers, _re
 from capenv.serving.transport.http_exchange import (
     BodyTooLarge, ClientDisconnected, raw_target, read_body, send_json,
 )
-from capenv.serving.transport.http_guard import ListenerPolicy, check_json_body
+from capenv.serving.transport.http_guard import Listener, ListenerPolicy, check_json_body, policy_for_server
 from capenv.serving.transport.openenv_ws import OPENENV_PATH, serve_openenv
 from capenv.serving.transport.request_log import RequestLog
 from capenv.serving.transport.runtime_worker import RuntimeWorker
@@ -48,7 +48,7 @@ CREATE_BODY_LIMIT = 64 * 1024
 
 
 class FleetHttpApp:
-    def __init__(self, fleet: InstanceFleet, policies: dict[int, ListenerPolicy], *, body_limit: int,
+    def __init__(self, fleet: InstanceFleet, policies: dict[Listener, ListenerPolicy], *, body_limit: int,
                  log: RequestLog | None = None, base_url: str = "") -> None:
         self.fleet = fleet
         self.policies = policies
@@ -118,9 +118,7 @@ class FleetHttpApp:
         await send_json(send, 404, {"error": "not_found", "message": message})
 
     def _policy(self, scope: Scope) -> ListenerPolicy:
-        server = scope.get("server")
-        policy = self.policies.get(server[1] if server else None)
-        return policy or next(p for p in self.policies.values() if p.serves_application)
+        return policy_for_server(self.policies, scope.get("server"))
 
     # --- an instance's own surfaces -----------------------------------------------------------
 

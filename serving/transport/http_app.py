@@ -46,7 +46,9 @@ from capenv.serving.transport.http_exchange import (
     send_json,
 )
 from capenv.serving.transport.http_deadline import KEEP_ALIVE_SECONDS, REQUEST_DEADLINE_SECONDS, deadline_protocol
-from capenv.serving.transport.http_guard import ListenerPolicy, Refusal, allowed_hosts, check_json_body
+from capenv.serving.transport.http_guard import (
+    Listener, ListenerPolicy, Refusal, allowed_hosts, check_json_body, policy_for_server,
+)
 from capenv.serving.transport.mcp_server import INTERNAL_ERROR_MESSAGE, build_mcp_server
 from capenv.serving.transport.request_log import RequestLog
 from capenv.serving.transport.runtime_worker import RuntimeWorker
@@ -106,7 +108,7 @@ class CapenvHttpApp:
     lifespan, which also closes the runtime worker).
     """
 
-    def __init__(self, runtime: Runtime, policies: dict[int, ListenerPolicy], *,
+    def __init__(self, runtime: Runtime, policies: dict[Listener, ListenerPolicy], *,
                  body_limit: int = DEFAULT_BODY_LIMIT, log: RequestLog | None = None,
                  worker: RuntimeWorker | None = None) -> None:
         """``worker``: one shared with other apps (a fleet's instances); by default its own."""
@@ -143,13 +145,8 @@ class CapenvHttpApp:
         await self._http(scope, receive, send)
 
     def policy_for(self, scope: Scope) -> ListenerPolicy:
-        """The policy of the socket the request arrived on (by its local port)."""
-        server = scope.get("server")
-        port = server[1] if server else None
-        policy = self.policies.get(port)
-        if policy is None:  # unknown socket: the strictest listener, the agent's
-            policy = next(p for p in self.policies.values() if p.serves_application)
-        return policy
+        """The policy of the socket the request arrived on (by its local address and port)."""
+        return policy_for_server(self.policies, scope.get("server"))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -422,15 +419,19 @@ class Access:
         return self
 
 
-def listener_policies(access: Access, agent: tuple[str, int], data: tuple[str, int] | None) -> dict[int, ListenerPolicy]:
+def listener_policies(access: Access, agent: tuple[str, int], data: tuple[str, int] | None, *,
+                      agent_socket: Listener | None = None,
+                      data_socket: Listener | None = None) -> dict[Listener, ListenerPolicy]:
+    """Each listener's policy under its socket's own address and port (``*_socket``, by default the
+    host and port given: a name such as ``localhost`` is bound as the address it resolves to)."""
     cors = frozenset(o.rstrip("/").lower() for o in access.cors_origins)
-    policies = {agent[1]: ListenerPolicy(allowed_hosts(agent[0], agent[1], access.allow_hosts),
-                                         serves_application=True, serves_data=data is None,
-                                         data_token=access.data_token, cors_origins=cors)}
+    policies = {agent_socket or agent: ListenerPolicy(allowed_hosts(agent[0], agent[1], access.allow_hosts),
+                                                      serves_application=True, serves_data=data is None,
+                                                      data_token=access.data_token, cors_origins=cors)}
     if data is not None:
-        policies[data[1]] = ListenerPolicy(allowed_hosts(data[0], data[1], access.allow_hosts),
-                                           serves_application=False, serves_data=True,
-                                           data_token=access.data_token, cors_origins=cors)
+        policies[data_socket or data] = ListenerPolicy(allowed_hosts(data[0], data[1], access.allow_hosts),
+                                                       serves_application=False, serves_data=True,
+                                                       data_token=access.data_token, cors_origins=cors)
     return policies
 
 
@@ -443,6 +444,11 @@ def _bind(host: str, port: int) -> socket.socket:
     # create_server leaves the socket's protocol 0, so asyncio never sets TCP_NODELAY on accepted
     # connections and each kept-alive answer waits ~40 ms for the client's delayed ACK.
     return socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP, fileno=listener.detach())
+
+
+def _socket_name(listening: socket.socket) -> Listener:
+    address, port = listening.getsockname()[:2]
+    return str(address), int(port)
 
 
 def announce(serving: HttpServing, mcp_path: str, *, quiet: bool = False, token_generated: bool = False,
@@ -510,7 +516,8 @@ def run_http(
         sockets.append(data_sock)
         data = (access.data_listen[0], data_sock.getsockname()[1])
     agent = (host, sock.getsockname()[1])
-    policies = listener_policies(access, agent, data)
+    policies = listener_policies(access, agent, data, agent_socket=_socket_name(sock),
+                                 data_socket=_socket_name(sockets[1]) if data is not None else None)
     app = CapenvHttpApp(runtime, policies, body_limit=body_limit, log=log) if make_app is None else \
         make_app(policies, body_limit=body_limit, log=log, base_url=_base_url(*agent))
     config = uvicorn.Config(

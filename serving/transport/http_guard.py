@@ -14,13 +14,17 @@ from __future__ import annotations
 
 import functools
 import hmac
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
 LOOPBACK_NAMES = {"127.0.0.1": ("127.0.0.1", "localhost"), "localhost": ("127.0.0.1", "localhost"),
                   "::1": ("[::1]", "localhost")}
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+Listener = tuple[str, int]
+"""A listening socket by its own address and port, as ``getsockname`` gives them (``0.0.0.0`` or
+``::`` for a wildcard bind): two listeners may share a port number on two addresses."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,20 @@ class ListenerPolicy:
         requested = headers.get("access-control-request-headers", "")
         return (*allow, ("access-control-allow-methods", "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"),
                 ("access-control-allow-headers", requested or "content-type"), ("access-control-max-age", "600"))
+
+
+def policy_for_server(policies: Mapping[Listener, ListenerPolicy], server: Sequence | None) -> ListenerPolicy:
+    """The policy of the socket a request reached, by the request's local address and port (the
+    ASGI scope's ``server``): the listener bound to that address, else the one bound to every
+    address of its family on that port; else the agent's, the strictest. Never by port alone: with
+    ``--http 10.0.0.5:8000 --data 127.0.0.1:8000`` the agent's requests would get the grader's."""
+    if server:
+        address, port = str(server[0]), server[1]
+        wildcard = "::" if ":" in address else "0.0.0.0"
+        found = policies.get((address, port)) or policies.get((wildcard, port))
+        if found is not None:
+            return found
+    return next(p for p in policies.values() if p.serves_application)
 
 
 def is_json_type(content_type: str) -> bool:

@@ -15,8 +15,8 @@ READY_TIMEOUT_SECONDS = 20.0
 
 
 @contextmanager
-def http_in_thread(runtime: Runtime, host: str = "127.0.0.1", **options: Any) -> Iterator[HttpServing]:
-    """``run_http(runtime)`` on a free port of ``host`` (loopback) in a thread; stopped on exit."""
+def http_in_thread(runtime: Runtime, host: str = "127.0.0.1", port: int = 0, **options: Any) -> Iterator[HttpServing]:
+    """``run_http(runtime)`` on a free port of ``host`` (loopback), or on ``port``, in a thread; stopped on exit."""
     ready = threading.Event()
     started: list[HttpServing] = []
     failures: list[BaseException] = []
@@ -27,7 +27,7 @@ def http_in_thread(runtime: Runtime, host: str = "127.0.0.1", **options: Any) ->
 
     def serve() -> None:
         try:
-            run_http(runtime, host, 0, on_ready, print_urls=False, **options)
+            run_http(runtime, host, port, on_ready, print_urls=False, **options)
         except BaseException as exc:  # surfaced to the test below
             failures.append(exc)
         finally:

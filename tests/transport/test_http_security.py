@@ -20,7 +20,8 @@ from transport_example_runtime import INITIAL_STATE, ExampleRuntime  # noqa: E40
 from support.http_thread import READY_TIMEOUT_SECONDS, http_in_thread  # noqa: E402
 
 from capenv.serving.transport.http_app import Access  # noqa: E402
-from capenv.serving.transport.http_guard import allowed_hosts, check_json_body  # noqa: E402
+from capenv.serving.transport.http_app import listener_policies  # noqa: E402
+from capenv.serving.transport.http_guard import allowed_hosts, check_json_body, policy_for_server  # noqa: E402
 
 
 def _ipv6_loopback() -> bool:
@@ -83,6 +84,43 @@ def test_a_grader_listener_of_its_own_takes_the_data_plane_away_from_the_agent(b
         assert request(bind, serving.data_port, "POST", "/mcp", MCP_INITIALIZE,
                        {"content-type": "application/json", "accept": "application/json, text/event-stream"})[0] == 404
         assert request(bind, serving.port, "GET", "/posts/1")[0] == 200
+
+
+def _port_free_on(*hosts: str) -> int:
+    """A port no socket of ``hosts`` holds (picked on the first, checked on the others)."""
+    for _ in range(20):
+        with socket.socket() as probe:
+            probe.bind((hosts[0], 0))
+            port = probe.getsockname()[1]
+        try:
+            for host in hosts:
+                with socket.socket() as other:
+                    other.bind((host, port))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError(f"no port free on every one of {hosts}")
+
+
+def test_a_grader_listener_on_the_agents_port_at_another_address_stays_the_graders() -> None:
+    # Both listeners on one port number: a request is the grader's only when it reached the
+    # grader's socket, whatever Host it names (the agent sets its own Host header).
+    port = _port_free_on("127.0.0.1", "127.0.0.2")
+    runtime = ExampleRuntime()
+    with http_in_thread(runtime, "127.0.0.1", port, access=Access(data_listen=("127.0.0.2", port))) as serving:
+        assert (serving.port, serving.data_port) == (port, port)
+        for host in (f"127.0.0.1:{port}", f"127.0.0.2:{port}"):
+            for method, path, body in (("GET", "/_capenv/data/get", None), ("POST", "/_capenv/data/reset", b"{}"),
+                                       ("POST", "/_capenv/data/add", json.dumps({"changed": True}).encode())):
+                status, _, answer = request("127.0.0.1", port, method, path, body,
+                                            {"Host": host, "content-type": "application/json"})
+                assert status in (404, 421), (host, path, status, answer)
+                assert b"not served on this listener" in answer or b"not a name this server answers to" in answer
+        assert runtime.state == INITIAL_STATE
+        assert request("127.0.0.1", port, "GET", "/posts/1")[0] == 200
+        status, _, body = request("127.0.0.2", port, "GET", "/_capenv/data/get")
+        assert status == 200 and json.loads(body) == INITIAL_STATE
+        assert request("127.0.0.2", port, "GET", "/posts/1")[0] == 404  # the grader's serves nothing of the agent's
 
 
 @pytest.mark.parametrize("bind", BINDS)
@@ -171,3 +209,21 @@ def test_json_bodies_pass_and_others_do_not() -> None:
     assert check_json_body("GET", {"content-type": "text/plain"}, b"x") is None
     assert check_json_body("POST", {}, b"{}").status == 415
     assert check_json_body("POST", {"content-type": "text/json-ish"}, b"{}").status == 415
+
+
+def test_a_request_gets_the_policy_of_the_socket_it_reached_never_of_its_port_alone() -> None:
+    def serves_data(policies, server) -> bool:
+        return not policy_for_server(policies, server).serves_application
+
+    one_port = listener_policies(Access(data_listen=("127.0.0.2", 8000)), ("10.0.0.5", 8000), ("127.0.0.2", 8000))
+    assert serves_data(one_port, ("127.0.0.2", 8000))
+    assert not serves_data(one_port, ("10.0.0.5", 8000))
+    assert not serves_data(one_port, ("127.0.0.1", 8000))  # a socket it does not know: the agent's
+    assert not serves_data(one_port, None)
+    # a wildcard bind of each family on one port (IPv6 sockets bind v6-only): each its own family's
+    families = listener_policies(Access(data_listen=("::", 8000)), ("0.0.0.0", 8000), ("::", 8000))
+    assert serves_data(families, ("::1", 8000)) and not serves_data(families, ("127.0.0.1", 8000))
+    # a bound name (localhost) is keyed by the address its socket holds
+    named = listener_policies(Access(data_listen=("localhost", 8001)), ("localhost", 8000), ("localhost", 8001),
+                              agent_socket=("127.0.0.1", 8000), data_socket=("127.0.0.1", 8001))
+    assert serves_data(named, ("127.0.0.1", 8001)) and not serves_data(named, ("127.0.0.1", 8000))
