@@ -15,6 +15,7 @@ state-changing call but a read-only POST's and one answered 4xx.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -92,9 +93,16 @@ class _Sightings:
         self.id_fields = {t.name: t.id_field for t in view.types}
         self._alone: dict[str, bool] = {}
         self._differences: dict[tuple[int, int], bool] = {}
-        self._listed: dict[int, set[str]] = {}
         self._texts: dict[int, str] = {}
         self._by_start = sorted(timeline.records, key=lambda r: (r.started_at, r.ordinal))
+        self._starts = [r.started_at for r in self._by_start]
+        # Every line's reads by start, each with its line's position: the lines a call may have a
+        # read just before are those read after the last other write ended (see ``_lines``).
+        line_reads = sorted((r.started_at, r.ordinal, r.finished_at, position)
+                            for position, line in enumerate(timeline.lines) for r in line.reads_by_start)
+        self._line_reads = [(finished, position) for _, _, finished, position in line_reads]
+        self._line_read_starts = [started for started, _, _, _ in line_reads]
+        self._listings: dict[str, list[tuple[int, Record, ReadView]]] | None = None
 
     @classmethod
     def of_capture(cls, evidence: Evidence, manifest: Manifest, view: ViewResult, ruleset: RuleSet) -> "_Sightings":
@@ -113,10 +121,10 @@ class _Sightings:
             yield from self._answer(plan, call)
 
     def _lines(self, plan: WritePlan, call: Record, segments: Any) -> Iterator[CascadeContext]:
-        for line in self.timeline.lines:
+        for line in self._lines_read_just_before(call):
             before = line.last_finished_before(call.started_at)
             after = line.first_started_after(call.finished_at)
-            if before is None or after is None or self.writes.between(before, after, besides=call.ordinal):
+            if before is None or after is None or self.writes.any_between(before, after, besides=call.ordinal):
                 continue
             if not self._differ(before, after):
                 continue  # every rule taking a line for a cascade or a stale replay needs a change
@@ -129,12 +137,27 @@ class _Sightings:
                 line_relates=paths_relate(call.path, segments, line.path, line.segments),
                 line_changes_alone=self._changes_alone(line), before=read_facts(before), after=read_facts(after))
 
+    def _lines_read_just_before(self, call: Record) -> list[GetLine]:
+        """The lines, in line order, with a read that began no earlier than the last end of another
+        write begun before the call ended, and finished before the call began. Only these can have
+        no write but the call between their read before it and their read after it: that write
+        began before the read after ended, so it must have ended before the read before began."""
+        floor = self.writes.latest_end_begun_before(call.finished_at, besides=call.ordinal)
+        index = 0 if floor is None else bisect.bisect_left(self._line_read_starts, floor)
+        positions = set()
+        while index < len(self._line_reads) and self._line_read_starts[index] <= call.started_at:
+            finished, position = self._line_reads[index]
+            if finished <= call.started_at:
+                positions.add(position)
+            index += 1
+        return [self.timeline.lines[position] for position in sorted(positions)]
+
     def _changes_alone(self, line: GetLine) -> bool:
         """Two consecutive reads of the line differ with no write between them."""
         if line.label not in self._alone:
             reads = line.reads_by_start
             self._alone[line.label] = any(
-                not self.writes.between(a, b, besides=-1) and self._differ(a, b) for a, b in zip(reads, reads[1:]))
+                not self.writes.any_between(a, b, besides=-1) and self._differ(a, b) for a, b in zip(reads, reads[1:]))
         return self._alone[line.label]
 
     def _answer(self, plan: WritePlan, call: Record) -> Iterator[CascadeContext]:
@@ -144,27 +167,35 @@ class _Sightings:
             return
         sent = _strings(call.request.json_value, set()) if call.request.is_json else set()
         values = _strings(call.response.json_value, set()) - sent - {_own_id(plan, call, self.id_fields)}
-        for record in self._by_start:
-            if not values:
-                return
-            if record.started_at < call.finished_at or record.method != "GET" or not record.succeeded:
-                continue
-            read_view = self.views.get(self.timeline.tool_of.get(record.ordinal, ""))
-            if read_view is None or not read_view.state_backed or read_view.type in (None, plan.type):
-                continue
-            for value in sorted(values & self._listed_ids(record, read_view)):
-                values.discard(value)
-                if not self._shown_before(value, call):
-                    yield CascadeContext(sighting="answer", write_type=plan.type, call=call.ordinal, value=value,
-                                         listed_by=record.ordinal, listed_type=read_view.type,
-                                         listed_path=record.path)
+        first = bisect.bisect_left(self._starts, call.finished_at)
+        found = []  # (position of the first later read of another type listing the value, the value, ...)
+        listings = self._listings_by_value()
+        for value in values:
+            listed = listings.get(value, [])
+            for position, record, read_view in listed[bisect.bisect_left(listed, first, key=_position):]:
+                if read_view.type != plan.type:
+                    found.append((position, value, record, read_view))
+                    break
+        for _, value, record, read_view in sorted(found, key=lambda item: item[:2]):
+            if not self._shown_before(value, call):
+                yield CascadeContext(sighting="answer", write_type=plan.type, call=call.ordinal, value=value,
+                                     listed_by=record.ordinal, listed_type=read_view.type, listed_path=record.path)
 
-    def _listed_ids(self, record: Record, read_view: ReadView) -> set[str]:
-        """The identities of the entities a read shows at its view's place (its list's elements, its
-        item), worked out once per read."""
-        if record.ordinal not in self._listed:
-            self._listed[record.ordinal] = _listed_ids(record, read_view, self.id_fields.get(read_view.type or ""))
-        return self._listed[record.ordinal]
+    def _listings_by_value(self) -> dict[str, list[tuple[int, Record, ReadView]]]:
+        """identity -> each successful GET of a state-backed view listing it (its list's elements, its
+        item), by start, with its position: a call's answer values look up their first later listing
+        here rather than walking every later record per call."""
+        if self._listings is None:
+            self._listings = {}
+            for position, record in enumerate(self._by_start):
+                if record.method != "GET" or not record.succeeded:
+                    continue
+                read_view = self.views.get(self.timeline.tool_of.get(record.ordinal, ""))
+                if read_view is None or not read_view.state_backed or read_view.type is None:
+                    continue
+                for value in _listed_ids(record, read_view, self.id_fields.get(read_view.type)):
+                    self._listings.setdefault(value, []).append((position, record, read_view))
+        return self._listings
 
     def _shown_before(self, value: str, call: Record) -> bool:
         """A record that finished before the call began showed the value (its path, query or answer)."""
@@ -184,6 +215,10 @@ class _Sightings:
             self._differences[key] = fa.status != fb.status or not same_body(fa.body_kind, fa.body,
                                                                             fb.body_kind, fb.body)
         return self._differences[key]
+
+
+def _position(listing: tuple[int, Record, ReadView]) -> int:
+    return listing[0]
 
 
 def _strings(value: Any, out: set[str]) -> set[str]:

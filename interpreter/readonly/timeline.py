@@ -127,6 +127,18 @@ class Writes:
         self.ordinals = frozenset(r.ordinal for r in records)
         self._starts = [r.started_at for r in self.records]
         self._longest = max((r.finished_at - r.started_at for r in self.records), default=timedelta(0))
+        # The two latest ends among the writes begun so far (by start), each as (end, ordinal): the
+        # latest end before a moment, less one write, is then a bisection, not a walk.
+        self._latest_ends: list[tuple[tuple[datetime, int] | None, tuple[datetime, int] | None]] = []
+        first: tuple[datetime, int] | None = None
+        second: tuple[datetime, int] | None = None
+        for record in self.records:
+            end = (record.finished_at, record.ordinal)
+            if first is None or end > first:
+                first, second = end, first
+            elif second is None or end > second:
+                second = end
+            self._latest_ends.append((first, second))
 
     def between(self, earlier: Record, later: Record, *, besides: int) -> list[int]:
         """Ordinals of writes (other than ``besides``) that ended after ``earlier`` began and
@@ -139,6 +151,26 @@ class Writes:
                 found.append(write.ordinal)
             index -= 1
         return sorted(found)
+
+    def any_between(self, earlier: Record, later: Record, *, besides: int) -> bool:
+        """Whether ``between`` finds any write: the same test, stopping at the first."""
+        index = bisect.bisect_left(self._starts, later.finished_at) - 1
+        while index >= 0 and self._starts[index] >= earlier.started_at - self._longest:
+            write = self.records[index]
+            if write.ordinal != besides and write.finished_at > earlier.started_at:
+                return True
+            index -= 1
+        return False
+
+    def latest_end_begun_before(self, moment: datetime, *, besides: int) -> datetime | None:
+        """The latest end of a write (other than ``besides``) that began before ``moment``: a read
+        begun before it has that write between it and anything ending after ``moment``."""
+        index = bisect.bisect_left(self._starts, moment) - 1
+        if index < 0:
+            return None
+        first, second = self._latest_ends[index]
+        chosen = second if first is not None and first[1] == besides else first
+        return chosen[0] if chosen is not None else None
 
 
 def paths_relate(call_path: str, call_segments: tuple[Segment, ...] | None,
