@@ -135,17 +135,14 @@ class PlanContext:
             if collection.type == type_name:
                 for entity in collection.entities:
                     latest[str(entity.id)] = initial[str(entity.id)] = entity.value
-        for (t, key), sightings in self.timeline.by_entity.items():
-            if t != type_name:
-                continue
-            seen = self.timeline.before(t, key, before)
-            if seen is not None:
-                if seen.value is None:
-                    latest.pop(key, None)
-                elif unlisted and seen.via == "list":
-                    latest[key] = self._with_earlier(seen, sightings, unlisted, initial.get(key))
-                else:
-                    latest[key] = seen.value
+        for key, seen in self.timeline.reads_before(type_name, before).items():
+            if seen.value is None:
+                latest.pop(key, None)
+            elif unlisted and seen.via == "list":
+                latest[key] = self._with_earlier(seen, self.timeline.by_entity[(type_name, key)], unlisted,
+                                                 initial.get(key))
+            else:
+                latest[key] = seen.value
         return list(latest.values())
 
     @staticmethod

@@ -86,9 +86,31 @@ class Timeline:
     reads showed holding that value, by the read's ordinal."""
     json_gets: dict[str, list[Record]] | None = None
     """Path -> its successful JSON GETs in ordinal order, built on first use (``collection_reads``)."""
+    sweeps: dict[str, "ReadSweep"] = field(default_factory=dict, repr=False, compare=False)
+    """Type -> its reads by end, swept forward by ``reads_before``, built on first use."""
 
     def add(self, sighting: Sighting) -> None:
         self.by_entity.setdefault((sighting.type, sighting.key), []).append(sighting)
+        self.sweeps.clear()
+
+    def reads_before(self, type_name: str, ordinal: int) -> dict[str, Sighting]:
+        """Every entity of the type with a read ``before`` finds for the call ``ordinal``, in
+        ``by_entity`` order, with that read. Plans ask this call after call, each time for every
+        entity of a type, so the type's reads are swept by end once, picking up where the previous
+        (earlier) call of the same pass left off."""
+        sweep = self.sweeps.get(type_name)
+        if sweep is None:
+            sweep = self.sweeps[type_name] = ReadSweep(self, type_name)
+        latest = sweep.latest_by(self.records[ordinal].started_at)
+        found = {}
+        for key in sweep.keys:
+            held = latest.get(key)
+            if held is None:
+                continue
+            seen = held[1] if held[1].ordinal != ordinal else self.before(type_name, key, ordinal)
+            if seen is not None:
+                found[key] = seen
+        return found
 
     def collection_at(self, path: str, entity_type: EntityType, key: str) -> str:
         """The collection a path names an entity in: its prefix as deep as the collection template,
@@ -177,6 +199,40 @@ class Timeline:
 
     def _started(self, sighting: Sighting) -> Any:
         return self.records[sighting.ordinal].started_at
+
+
+class ReadSweep:
+    """A type's read sightings ordered by end and, for each moment swept to, each entity's latest
+    read ended by then (by its place in ``by_entity``, as ``Timeline.before`` walks back)."""
+
+    def __init__(self, timeline: Timeline, type_name: str):
+        self.keys = [key for (t, key) in timeline.by_entity if t == type_name]
+        events = sorted(((timeline.records[s.ordinal].finished_at, position, key, s)
+                         for key in self.keys
+                         for position, s in enumerate(timeline.by_entity[(type_name, key)]) if s.via in READS),
+                        key=lambda event: event[0])
+        self.ends = [event[0] for event in events]
+        self.events = [event[1:] for event in events]
+        # One cursor per pass of the plans over the calls (a pass asks in time order; the next one
+        # starts over): how far it has swept, and each entity's latest read so far.
+        self.cursors: list[tuple[int, dict[str, tuple[int, Sighting]]]] = []
+
+    def latest_by(self, moment: Any) -> dict[str, tuple[int, Sighting]]:
+        """Each entity's latest read ended at or before ``moment``, with its place (not to be changed)."""
+        upto = bisect.bisect_right(self.ends, moment)
+        behind = [index for index, (applied, _) in enumerate(self.cursors) if applied <= upto]
+        if behind:
+            chosen = max(behind, key=lambda index: self.cursors[index][0])
+            applied, latest = self.cursors[chosen]
+        else:
+            chosen, applied, latest = len(self.cursors), 0, {}
+            self.cursors.append((0, latest))
+        for position, key, sighting in self.events[applied:upto]:
+            held = latest.get(key)
+            if held is None or position > held[0]:
+                latest[key] = (position, sighting)
+        self.cursors[chosen] = (upto, latest)
+        return latest
 
 
 def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Record]) -> Timeline:
