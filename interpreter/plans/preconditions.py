@@ -8,6 +8,7 @@ plan lists the headers serving refuses a call for carrying (``WritePlan.unchecke
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 from urllib.parse import unquote
 
@@ -58,15 +59,23 @@ def tag_sightings(calls: list[Record], records: dict[int, Record]) -> dict[str, 
     for record in records.values():
         if record.path in paths and record.method == "GET" and record.succeeded and record.response.is_json:
             reads.setdefault(record.path, []).append(record)
+    by_end = {path: sorted(held, key=lambda r: r.finished_at) for path, held in reads.items()}  # stable
+    ends = {path: [r.finished_at for r in held] for path, held in by_end.items()}
     for call in calls:
-        read = max((r for r in reads.get(call.path, ()) if r.finished_at <= call.started_at),
-                   key=lambda r: r.finished_at, default=None)
+        read = _last_finished(by_end.get(call.path, []), ends.get(call.path, []), call.started_at)
         held = scalar_members(read.response.json_value) if read is not None and read.response.is_json else {}
         for name, value in call.request_headers:
             found.setdefault(name.lower(), []).append(TagSighting(
                 record=call.ordinal, status=call.status, sent=value, held=held,
                 read_tag=read.header("etag") if read is not None else None))
     return {name: tuple(sightings) for name, sightings in found.items()}
+
+
+def _last_finished(reads: list[Record], ends: list[Any], moment: Any) -> Record | None:
+    """The read (``reads`` sorted by end) that finished last at or before ``moment``; of reads
+    finishing at the same instant, the first in record order."""
+    index = bisect.bisect_right(ends, moment)
+    return reads[bisect.bisect_left(ends, ends[index - 1])] if index else None
 
 
 def scalar_members(body: Any, depth: int = 2) -> dict[str, str]:
