@@ -76,6 +76,12 @@ def _word_forms(word: str) -> set[str]:
     return {f for f in forms if f}
 
 
+def _answer_words(answer: str) -> str:
+    """An answer's words in lower case, a class name split at its capitals (``ProductCategory
+    with id`` reads ``product category with id``), underscores and hyphens as spaces."""
+    return re.sub(r"[_\-\s]+", " ", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", answer).lower())
+
+
 @predicate("absence_answer_names_its_kind", context="write-absence-source")
 def absence_answer_names_its_kind(ctx: WriteAbsenceSourceContext, params: NoParams) -> Outcome:
     """The other tool's recorded absence answer names its own kind of entity ("Flow not found" from
@@ -83,7 +89,7 @@ def absence_answer_names_its_kind(ctx: WriteAbsenceSourceContext, params: NoPara
     for difference in ctx.differences:
         forms = _word_forms(difference.theirs)
         pattern = re.compile(r"(?<![a-z0-9])(" + "|".join(map(re.escape, sorted(forms))) + r")(?![a-z0-9])")
-        named = next((a for a in ctx.answers if pattern.search(re.sub(r"[_\-\s]+", " ", a.lower()))), None)
+        named = next((a for a in ctx.answers if pattern.search(_answer_words(a))), None)
         if named is not None:
             shown = named if len(named) <= 60 else named[:57] + "..."
             return Match({"names": difference.theirs, "answer": shown})

@@ -63,3 +63,34 @@ def last_segment_is_session(ctx: WaysContext, params: SessionSegmentParams) -> O
     if segment.lower() in lowered(params.segments):
         return Match({"segment": segment})
     return Miss(f"{segment!r} is not a session segment")
+
+
+class SessionAnswerParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    path_segments: list[str] = Field(min_length=1)
+    """Literal segments, anywhere in the path, that place it under authentication (compared ignoring letter case)."""
+    credential_members: list[str] = Field(min_length=1)
+    """The only members a session's answer may hold: the credential and how long it lasts."""
+
+
+@predicate("session_answer_under_auth_path", context="readonly-ways", params=SessionAnswerParams)
+def session_answer_under_auth_path(ctx: WaysContext, params: SessionAnswerParams) -> Outcome:
+    """A literal segment places the path under authentication (/auth/user/emailpass), and every
+    successful call answered an object holding only credential members ({token}): a session opened
+    by a provider's own name, which the last segment alone cannot tell."""
+    literals = [part for part in ctx.template.strip("/").split("/") if part and not part.startswith("{")]
+    under = [part for part in literals if part.lower() in lowered(params.path_segments)]
+    if not under:
+        return Miss(f"no literal segment of {ctx.template!r} is one of {sorted(lowered(params.path_segments))}")
+    answered = [call for call in ctx.calls if call.succeeded]
+    if not answered:
+        return Miss("no call succeeded")
+    allowed = lowered(params.credential_members)
+    for call in answered:
+        if call.response_kind != "json" or not isinstance(call.response, dict) or not call.response:
+            return Miss(f"call #{call.ordinal} answered no object of credentials")
+        others = sorted(name for name in call.response if name.lower() not in allowed)
+        if others:
+            return Miss(f"call #{call.ordinal} answered {others[0]!r}, no credential member")
+    return Match({"segment": under[0], "calls": [call.ordinal for call in answered]})

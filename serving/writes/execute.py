@@ -77,7 +77,10 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
                                f"make it (another tool's {plan.method} at an item path answered 201 Created), "
                                "which the capture never showed here: send it naming a held entity")
         own = _absence(plan, env, call.path, entity_type.either_key if member is None else None)
-        succeeded = env.success_absences.get(plan.effect) if own is None else None
+        # only the tool's own recorded absence outweighs a success the capture shows for a missing id:
+        # a sibling's 404 (Medusa's category delete) says nothing of a tool whose kind may answer
+        # such a call with success, as the capture's other deletes did
+        succeeded = None if plan.tool in env.tool_absences else env.success_absences.get(plan.effect)
         if succeeded is not None:
             raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held, and the capture shows "
                                f"the application answering a {plan.effect} of an id it did not hold with success "

@@ -60,3 +60,30 @@ def test_a_missing_delete_answered_404_keeps_the_404():
     assert bundle.view.write_absence_vetoes == {}
     runtime = EnvironmentRuntime(bundle)
     assert json.loads(delete(runtime, "/shelves/q7missing").body) == NOT_FOUND
+
+
+
+def test_a_siblings_404_gives_way_to_a_success_for_a_missing_id():
+    """Medusa: a category delete of a missing id answered 404, its tag and customer deletes of
+    missing ids 200 `deleted: true`; a region delete of a missing id, which the capture never
+    shows, was given the categories' 404 (a sibling of one endpoint) where Medusa answers 200.
+    With a success for a missing id recorded, only a tool's own absence answers: the sibling's is
+    no proof of how another kind answers."""
+    racks = [{"id": "r1", "label": "top"}, {"id": "r2", "label": "low"}]
+    har = HarBuilder().call("GET", "/books", response=BOOKS).call("GET", "/shelves", response=SHELVES)
+    har.call("GET", "/racks", response=racks)
+    for kind, items in (("books", BOOKS), ("shelves", SHELVES), ("racks", racks)):
+        for item in items:
+            har.call("GET", f"/{kind}/{item['id']}", response=item)
+        har.call("GET", f"/{kind}/x404", status=404, response=NOT_FOUND)
+    for kind, gone in (("books", "b2"), ("shelves", "s2"), ("racks", "r2")):
+        har.call("DELETE", f"/{kind}/{gone}", status=204).call("GET", f"/{kind}/{gone}", status=404, response=NOT_FOUND)
+    har.call("DELETE", "/books/zz9never", status=204)
+    har.call("DELETE", "/racks/r9gone", status=404, response={"error": "record missing"})
+    bundle = build_from(har)
+    shelves = next(p for p in bundle.view.writes if p.tool.startswith("delete_shelves"))
+    assert shelves.absence_tool and shelves.absence_tool.startswith("delete_racks")  # the sibling is learned
+    runtime = EnvironmentRuntime(bundle)
+    answer = delete(runtime, "/shelves/q7missing")
+    assert answer.status == 404 and "with success" in json.loads(answer.body)["message"]
+    assert json.loads(delete(runtime, "/racks/q7missing").body) == {"error": "record missing"}  # its own

@@ -1,4 +1,4 @@
-"""The four ways a POST tool shows it only reads, each matching and not, on small synthetic HARs."""
+"""The ways a POST tool shows it only reads, each matching and not, on small synthetic HARs."""
 
 from __future__ import annotations
 
@@ -189,6 +189,26 @@ def test_a_session_renewal_only_reads(judge):
     assert misses(register)["readonly.session-path"] == "'register' is not a session segment"
 
 
+def test_a_login_named_by_its_provider_only_reads_when_it_answers_credentials_alone(judge):
+    """Medusa's `POST /auth/user/emailpass` answers `{token}`: a session opened under /auth whose
+    last segment names the provider, not the session; a token create outside /auth stays a write,
+    and so does a call under /auth answering an entity beside the token."""
+    har = (HarBuilder()
+           .call("POST", "/auth/user/emailpass", body={"email": "a@b", "password": "c"}, response={"token": "t1"})
+           .call("POST", "/auth/user/emailpass", body={"email": "a@b", "password": "x"}, status=401,
+                 response={"type": "unauthorized", "message": "Invalid email or password"})
+           .call("POST", "/auth/customer/register", body={"email": "a@b"}, response={"token": "t2", "customer": {"id": 1}})
+           .call("POST", "/api/tokens", body={"name": "ci"}, response={"token": "t3"}))
+    result = judge(har)
+    assert at(result, "/auth/user/emailpass").rule == "readonly.session-answer"
+    register = at(result, "/auth/customer/register")
+    assert not register.read_only
+    assert "no credential member" in misses(register)["readonly.session-answer"]
+    tokens = at(result, "/api/tokens")
+    assert not tokens.read_only
+    assert "no literal segment" in misses(tokens)["readonly.session-answer"]
+
+
 # -- order and trace --------------------------------------------------------------------------
 
 def test_the_first_way_that_applies_decides_and_the_trace_shows_the_ones_before(judge):
@@ -210,7 +230,8 @@ def test_no_way_leaves_a_write_with_every_miss_in_its_trace(judge):
     verdict = at(judge(har), "/posts")
     assert not verdict.read_only and verdict.rule is None and verdict.veto is None
     assert list(misses(verdict)) == ["readonly.answers-as-get", "readonly.read-operations",
-                                     "readonly.query-word-path", "readonly.session-path"]
+                                     "readonly.query-word-path", "readonly.session-path",
+                                     "readonly.session-answer"]
     assert [e.outcome for e in verdict.events][-1] == "default"
     assert verdict.reason.startswith("no way shows it only reads in round 1:")
 
