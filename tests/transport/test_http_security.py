@@ -227,3 +227,93 @@ def test_a_request_gets_the_policy_of_the_socket_it_reached_never_of_its_port_al
     named = listener_policies(Access(data_listen=("localhost", 8001)), ("localhost", 8000), ("localhost", 8001),
                               agent_socket=("127.0.0.1", 8000), data_socket=("127.0.0.1", 8001))
     assert serves_data(named, ("127.0.0.1", 8001)) and not serves_data(named, ("127.0.0.1", 8000))
+
+
+class CountingRuntime(ExampleRuntime):
+    """The example runtime, counting every data-plane call that reached it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.data_calls: list[str] = []
+
+    def data_get(self) -> bytes:
+        self.data_calls.append("get")
+        return super().data_get()
+
+    def data_reset(self) -> None:
+        self.data_calls.append("reset")
+        super().data_reset()
+
+    def data_add(self, document: bytes) -> None:
+        self.data_calls.append("add")
+        super().data_add(document)
+
+
+def raw_exchange(port: int, data: bytes) -> list[tuple[int, bytes]]:
+    """Send ``data`` as is on one connection (pipelined requests too); each answer's status and bytes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=READY_TIMEOUT_SECONDS) as connection:
+        connection.sendall(data)
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+    answers = []
+    for part in received.split(b"HTTP/1.1 ")[1:]:
+        answers.append((int(part[:3]), part))
+    return answers
+
+
+def data_plane_spellings(port: int, token: str) -> list[str]:
+    """Request targets an agent might hope the server takes for a data-plane route."""
+    tails = ["get", "reset", "add"]
+    targets = [f"/_capenv/data/{t}" for t in tails]
+    targets += [f"/%5Fcapenv/data/{t}" for t in tails] + ["/%5fcapenv%2fdata%2fget", "/_capenv%2Fdata%2Freset"]
+    targets += ["//_capenv/data/get", "/_capenv/../_capenv/data/get", "/x/../_capenv/data/reset", "/_capenv/./data/get",
+                "/_CAPENV/data/get", "/_Capenv/Data/Reset", "/_capenv/data/get/", "/_capenv/data/get.",
+                "/_capenv/data//reset", f"http://127.0.0.1:{port}/_capenv/data/get",
+                f"http://127.0.0.1:{port}/_capenv/data/reset", f"/_capenv/data/get?token={token}",
+                f"/_capenv/data/reset?access_token={token}&authorization=Bearer%20{token}"]
+    return targets
+
+
+def test_no_spelling_method_or_header_trick_reaches_the_data_plane_without_the_token() -> None:
+    runtime = CountingRuntime()
+    with http_in_thread(runtime, access=Access(data_token="grader-secret")) as serving:
+        port, token = serving.port, "grader-secret"
+        runtime.state = {"changed": True}  # a reset or an add would show
+        host = f"Host: 127.0.0.1:{port}\r\nconnection: close\r\n"
+        requests = []
+        for target in data_plane_spellings(port, token):
+            for method in ("GET", "HEAD", "POST", "OPTIONS"):
+                body = b'{"posts": []}' if method == "POST" else b""
+                requests.append(f"{method} {target} HTTP/1.1\r\n{host}content-type: application/json\r\n"
+                                f"content-length: {len(body)}\r\n\r\n".encode() + body)
+        for tricks in (
+            # the token in another header, a wrong scheme, a wrong token first and the right one after it
+            {"X-Forwarded-Authorization": f"Bearer {token}", "X-Original-URL": "/_capenv/data/get"},
+            {"Authorization": f"Token {token}"}, {"Authorization": f"Basic {token}"},
+            {"Authorization": f"Bearer {token}x"}, {"Authorization": f"Bearer {token[:-1]}"},
+            {"Authorization": "Bearer"}, {"Authorization": "Bearer "},
+            {"X-Forwarded-For": "127.0.0.1", "X-Forwarded-Host": f"127.0.0.1:{port}", "X-Real-IP": "127.0.0.1"},
+        ):
+            extra = "".join(f"{name}: {value}\r\n" for name, value in tricks.items())
+            requests.append(f"POST /_capenv/data/reset HTTP/1.1\r\n{host}{extra}content-length: 0\r\n\r\n".encode())
+        requests.append(f"GET /_capenv/data/get HTTP/1.1\r\n{host}Authorization: Bearer wrong\r\n"
+                        f"Authorization: Bearer {token}\r\n\r\n".encode())
+        requests.append(f"GET /_capenv/data/get HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        requests.append(b"GET /_capenv/data/get HTTP/1.0\r\n\r\n")
+        state = json.dumps({"changed": True}).encode()
+        for sent in requests:
+            answers = raw_exchange(port, sent)
+            assert len(answers) == 1, (sent, answers)
+            status, answer = answers[0]
+            assert state not in answer, (sent, answer[:300])
+            if status < 400:  # a spelling that is the application's path: the application answered it
+                assert sent.split(b" ")[1].split(b"?")[0] not in (b"/_capenv/data/get", b"/_capenv/data/reset",
+                                                                  b"/_capenv/data/add"), (sent, status)
+        assert runtime.data_calls == [] and runtime.state == {"changed": True}
+        # a pipelined request after the grader's own carries no token of its predecessor's
+        host = f"Host: 127.0.0.1:{port}\r\n"
+        graders = f"GET /_capenv/data/get HTTP/1.1\r\n{host}Authorization: Bearer {token}\r\n\r\n".encode()
+        agents = f"POST /_capenv/data/reset HTTP/1.1\r\n{host}content-length: 0\r\nconnection: close\r\n\r\n".encode()
+        (first, _), (second, _) = raw_exchange(port, graders + agents)
+        assert (first, second) == (200, 401) and runtime.data_calls == ["get"] and runtime.state == {"changed": True}
