@@ -10,6 +10,7 @@ import base64
 import re
 
 from typing import Any, Literal
+from urllib.parse import unquote_plus
 
 from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, SerializerFunctionWrapHandler, model_serializer
 
@@ -1093,6 +1094,28 @@ class ProtectedEntity(_Model):
     """How a refusal names it (``a name holding the word 'default'``)."""
 
 
+class UpdateMask(_Model):
+    """A query parameter naming the body members an update applies (``update-masks``): the members
+    a call's mask leaves out change nothing; a mask naming a member the body does not send is refused."""
+
+    param: str
+    separator: str
+    rule_id: str
+
+    def named_in(self, query: Any) -> tuple[str, ...] | None:
+        """The members a call's query (name, value pairs as sent) masks, percent-decoded; None when
+        it sends no mask (every member it sends applies)."""
+        for name, value in query:
+            if unquote_plus(name) == unquote_plus(self.param):
+                return tuple(n.strip() for n in unquote_plus(value).split(self.separator) if n.strip())
+        return None
+
+    def masked(self, body: dict[str, Any], query: Any) -> dict[str, Any]:
+        """The body members the call's mask names (all of them when it sends none)."""
+        names = self.named_in(query)
+        return body if names is None else {k: v for k, v in body.items() if k in names}
+
+
 class TagCheck(_Model):
     """A conditional header the application checks against one member of the entity
     (``precondition.checked-tag``): serving applies a call only when it names the entity's tag."""
@@ -1163,6 +1186,8 @@ class WritePlan(_Model):
     unchecked_headers: tuple[str, ...] = ()
     """Conditional request headers (lower case, ``write-preconditions``) serving cannot check (an
     If-Match naming an ETag it does not hold): a call carrying one is refused, never applied."""
+    update_mask: UpdateMask | None = None
+    """An update's field-mask query parameter (``update-masks``); None: the recorded query only."""
     tag_check: TagCheck | None = None
     """An update's or delete's tag header, checked against the entity the call names: a call
     naming another tag is refused as stale (the application answers 412). Written only when set."""
@@ -1241,6 +1266,8 @@ class WritePlan(_Model):
             data.pop("credential_headers", None)
         if self.tag_check is None and isinstance(data, dict):
             data.pop("tag_check", None)
+        if self.update_mask is None and isinstance(data, dict):
+            data.pop("update_mask", None)
         if not self.references and isinstance(data, dict):
             data.pop("references", None)
         if not self.validated_values and isinstance(data, dict):

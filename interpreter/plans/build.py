@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.body_members import body_object
 from capenv.interpreter.bundle.models import Address, EntityType, ResponseRule, TagCheck, WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool
@@ -43,6 +44,7 @@ from .referrers import with_referrers
 from .sent_values import with_unproven_values
 from .stored_text import with_unproven_text
 from .sub_resource import sub_resource_call
+from .update_masks import update_mask_of
 from .update_plan import update_plan
 from .validated_values import with_validated_values
 
@@ -137,6 +139,10 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
         return WritePlan(**base, build_reason="body-unusable", traces=tuple(events))
     base["body_envelope"] = verdict.envelope
     base["body_envelope_kind"] = verdict.envelope_kind
+    if effect == "update" and exemplar.query:
+        reading = WritePlan(**base)
+        base["update_mask"] = update_mask_of(tool.name, calls, exemplar, lambda call: _sent_members(reading, call),
+                                             ctx.ruleset, events)
     ctx.envelopes[tool.name] = envelope
     if effect == "create":
         plan = create_plan(tool, exemplar, verdict.body, calls, ctx, base, events)
@@ -196,3 +202,9 @@ def _delete_plan(entity_type: EntityType | None, exemplar: Record, base: dict[st
                                    f"the state the call met, which that answer would show for any entity"))
                 return WritePlan(**base, address=address, build_reason="body-unusable", traces=tuple(events))
     return WritePlan(**base, address=address, traces=tuple(events))
+
+
+def _sent_members(plan: WritePlan, call: Record) -> tuple[str, ...]:
+    """The members a recorded call's body sends, as the plan reads its bodies."""
+    members = body_object(plan, call.request.json_value if call.request.is_json else None)
+    return tuple(members) if members else ()

@@ -5,6 +5,7 @@ observed after (its answer or the first item read no other write precedes), expl
 from __future__ import annotations
 
 import bisect
+import dataclasses
 
 from typing import Any
 from urllib.parse import unquote
@@ -59,6 +60,8 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
         key = call_key(ctx.timeline, call, depth)
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
                              envelope=ctx.envelopes.get(tool.name), patch_ops=ctx.patch_ops.get(tool.name, ()))
+        if base.get("update_mask") is not None and verdict.body is not None:  # the members left out change nothing
+            verdict = dataclasses.replace(verdict, body=base["update_mask"].masked(verdict.body, call.query))
         before = held_before(ctx, entity_type, key, call.ordinal)
         after, via, later_read = None, "read", None
         if call.response.is_json and split is None and report is None:

@@ -295,7 +295,12 @@ class WriteInputs:
             query_props = {}
             for name, value in self.plan.query:
                 prop: dict[str, Any] = {"type": "string"}
-                if value:
+                mask = self.plan.update_mask
+                if mask is not None and mask.param == name:
+                    prop["description"] = (f"the body members the update applies, separated by {mask.separator!r} "
+                                           f"(recorded: {value!r}); the others change nothing")
+                    prop["default"] = value
+                elif value:
                     prop["enum"] = [value]
                     prop["default"] = value
                 else:
@@ -499,6 +504,9 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
         parts.append(f'A call whose {key} names a held "{plan.type}" entity ' + (
             f"gets that entity unchanged ({plan.key.response.status})" if plan.key.branch == "get" else
             f"is refused as a conflict ({plan.key.response.status})") + " and creates nothing.")
+    if plan.update_mask is not None:
+        parts.append(f'The query parameter "{plan.update_mask.param}" names the body members the update applies; '
+                     "the others change nothing.")
     if plan.query:
         parts.append("The recorded query " + ", ".join(f'{n}="{v}"' for n, v in plan.query) + " is always sent.")
     parts.extend(not_modelled)

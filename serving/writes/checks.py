@@ -24,13 +24,33 @@ def check_query(plan: WritePlan, call: WriteCall, parts: PlanParts) -> None:
     if not call.query:
         return
     recorded = parts.query
+    mask = plan.update_mask
     for name, value in call.query:
+        if mask is not None and same_value(mask.param, name):
+            continue  # any mask of members sent (masked_body)
         known = next((r for r in recorded if same_value(r, name)), None)
         if known is None:
             raise WriteRefusal(f"query parameter {name!r} is not accepted; the recording sent "
                                f"{dict(plan.query) or 'no query'}")
         if not same_value(value, recorded[known]):
             raise WriteRefusal(f"query parameter {name!r} must be {recorded[known]!r}, as recorded")
+
+
+def masked_body(plan: WritePlan, call: WriteCall, body: dict[str, Any]) -> dict[str, Any]:
+    """The members an update's mask names (``WritePlan.update_mask``), each one the body sends; a
+    call sending no mask applies every member (a mask of what it sends)."""
+    mask = plan.update_mask
+    if mask is None:
+        return body
+    names = mask.named_in(call.query)
+    if names is None:
+        return body
+    unsent = [name for name in names if name not in body]
+    if not names or unsent:
+        raise WriteRefusal(f"query parameter {mask.param!r} must name, separated by {mask.separator!r}, one or more "
+                           f"members the body sends ({', '.join(sorted(body)) or 'none'})"
+                           + (f"; it names {unsent}" if unsent else ""))
+    return mask.masked(body, call.query)
 
 
 def unwrap_body(plan: WritePlan, body: Any) -> dict[str, Any]:

@@ -35,7 +35,8 @@ from .answers import check_answer_covers, render_answer, render_split, write_res
 from .bulk import write_bulk
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult, check_tag
 from .chosen_ids import check_chosen_id
-from .checks import check_bulk_body, check_members, check_query, refuse_unheld_patch_targets, unwrap_body
+from .checks import (check_bulk_body, check_members, check_query, masked_body, refuse_unheld_patch_targets,
+                     unwrap_body)
 from .create_collections import collection_for_create, path_arguments, refuse_under_absent_parent
 from .create_keys import answer_held, held_by_key, refuse_key_clash
 from .distinct_values import refuse_repeated_values
@@ -306,6 +307,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
                        call.path)
     if effect in ("update", "action"):
         collection, key, entity = _find_item(plan, env, call, state)
+        body = masked_body(plan, call, body)
         check_tag(plan, call, entity)
         refuse_unheld_patch_targets(plan, call.body, entity)
         refuse_other_identity(parts.members, body, entity)

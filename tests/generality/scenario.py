@@ -83,7 +83,7 @@ def record(c: Conventions) -> HarBuilder:
     for kind, rows in updates.items():
         for index, (key, row) in enumerate(zip([keys[kind][0], created[kind][1]], rows)):
             row = {**row, **_rich(c, kind, index + 2)}
-            recorded_update(c, send, kind, key, row)
+            recorded_update(c, send, kind, key, row, narrowed=index == 1)
             send("GET", c.item(kind, key))
             send("GET", c.collection(kind))
     for kind in app.kinds:
@@ -197,7 +197,7 @@ def probes(c: Conventions, lenient: bool = False) -> ProbeFile:
                        {"title": "Probe note, edited", "body": "edited", "done": False, **_rich(c, "notes", 8)}),
         {"name": "the updated note", "method": "GET", "path": c.item("notes", "{note}")},
         *update_probes(c, "update seeded note 3", "notes", keys["notes"][2],
-                       {"title": "Fix the gate today", "body": "hinge", "done": True}),
+                       {"title": "Fix the gate today", "body": "hinge", "done": True}, narrowed=True),
         {"name": "seeded note 3 after", "method": "GET", "path": c.item("notes", keys["notes"][2])},
         {"name": "delete seeded tag 2", "method": "DELETE", "path": c.item("tags", keys["tags"][1])},
         {"name": "the deleted tag", "method": "GET", "path": c.item("tags", keys["tags"][1])},

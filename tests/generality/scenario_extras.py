@@ -43,8 +43,15 @@ def at(value: Any, pointer: str) -> Any:
     return value
 
 
-def update_query(c: Conventions, members: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    return (("update_mask", ",".join(members)),) if c.update_mask else ()
+def update_query(c: Conventions, members: dict[str, Any], left_out: str | None = None) -> tuple[tuple[str, str], ...]:
+    """``left_out``: a member the body sends that the mask does not name (the update ignores it)."""
+    return (("update_mask", ",".join(n for n in members if n != left_out)),) if c.update_mask else ()
+
+
+def last_member(members: dict[str, Any], narrowed: bool) -> str | None:
+    """The member a narrowed mask leaves out: the last one of what the entity holds (the concurrency
+    token, added after, stays named)."""
+    return list(members)[-1] if narrowed and len(members) > 1 else None
 
 
 def token_field(c: Conventions) -> str:
@@ -60,34 +67,39 @@ def with_token(c: Conventions, members: dict[str, Any], token: Any) -> tuple[dic
     return {**members, token_field(c): token}, ()
 
 
-def recorded_update(c: Conventions, send: Send, kind: str, key: Any, members: dict[str, Any]) -> Any:
+def recorded_update(c: Conventions, send: Send, kind: str, key: Any, members: dict[str, Any],
+                    narrowed: bool = False) -> Any:
     """One update as a client makes it: under optimistic concurrency, read the entity first and
-    send back its current token."""
+    send back its current token; ``narrowed``: an ``update_mask`` leaving the body's last member out."""
     headers: tuple = ()
+    left_out = last_member(members, narrowed)
     if c.concurrency not in ("none", "if-match-optional"):
         read = send("GET", c.item(kind, key))
         members, headers = with_token(c, members, at(read, entity_pointer(c, kind) + "/" + token_field(c)))
-    return send(c.update, c.item(kind, key), body(c, kind, members, key), query=update_query(c, members),
+    return send(c.update, c.item(kind, key), body(c, kind, members, key), query=update_query(c, members, left_out),
                 headers=headers)
 
 
-def update_probes(c: Conventions, name: str, kind: str, key: Any, members: dict[str, Any]) -> list[dict[str, Any]]:
-    """The probes of one update: under optimistic concurrency a read saving the entity's token first."""
+def update_probes(c: Conventions, name: str, kind: str, key: Any, members: dict[str, Any],
+                  narrowed: bool = False) -> list[dict[str, Any]]:
+    """The probes of one update: under optimistic concurrency a read saving the entity's token first
+    (``narrowed``: an ``update_mask`` leaving the body's last member out)."""
     calls: list[dict[str, Any]] = []
     headers: tuple = ()
+    left_out = last_member(members, narrowed)
     if c.concurrency != "none":
         token = f"{kind}_token"
         calls.append({"name": f"{name}: read first", "method": "GET", "path": c.item(kind, key),
                       "save": {token: entity_pointer(c, kind) + "/" + token_field(c)}})
         if c.concurrency != "if-match-optional":  # optional: the read saves the token, the update sends none
             members, headers = with_token(c, members, "{" + token + "}")
-    calls.append(update_probe(c, name, kind, key, members, headers))
+    calls.append(update_probe(c, name, kind, key, members, headers, left_out))
     return calls
 
 
 def update_probe(c: Conventions, name: str, kind: str, key: Any, members: dict[str, Any],
-                 headers: tuple = ()) -> dict[str, Any]:
-    query = dict(update_query(c, members))
+                 headers: tuple = (), left_out: str | None = None) -> dict[str, Any]:
+    query = dict(update_query(c, members, left_out))
     return {"name": name, "method": c.update, "path": c.item(kind, key), "body": body(c, kind, members, key),
             **({"query": query} if query else {}), **({"headers": dict(headers)} if headers else {})}
 

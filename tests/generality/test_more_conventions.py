@@ -125,3 +125,26 @@ def test_a_checked_if_match_refuses_a_stale_or_missing_tag(tmp_path: Path) -> No
     stale = next(r for r in results if r.probe.name == "a stale update")
     assert (stale.answers["live"].status, stale.answers["model"].status, stale.verdict) == (412, 412, "refused")
     assert b"is stale" in stale.answers["model"].body
+
+
+def test_an_update_mask_applies_only_the_members_it_names(tmp_path: Path) -> None:
+    """The session's second update of each type names fewer members in ``update_mask`` than its body
+    sends, and the read after shows the member left out unchanged: the plan learns the mask
+    (update-mask.narrower-than-body), a probe masking out ``done`` is served alike (the note keeps
+    its ``done``), and a mask naming a member the body does not send is refused, naming the members."""
+    from capenv.serving.writes.calls import WriteCall, WriteRefusal
+    from capenv.serving.writes.checks import masked_body
+
+    conventions = Conventions("update-mask-narrowed", ids="name", update_mask=True)
+    bundle, results = hold(conventions, tmp_path, PLAIN_WRITES)
+    plan = next(plan for plan in bundle.view.writes if plan.tool == "patch_notes_by_note_id")
+    assert plan.served and plan.update_mask is not None and plan.update_mask.param == "update_mask"
+    narrowed = next(r for r in results if r.probe.name == "update seeded note 3")
+    assert dict(narrowed.probe.query) == {"update_mask": "title,body"} and narrowed.verdict == "same"
+    assert next(r for r in results if r.probe.name == "seeded note 3 after").verdict == "same"
+    body = {"title": "a", "body": "b", "done": True}
+    assert masked_body(plan, WriteCall("/notes/x", (("update_mask", "title%2Cdone"),), body, ()), body) == {
+        "title": "a", "done": True}
+    assert masked_body(plan, WriteCall("/notes/x", (), body, ()), body) == body
+    with pytest.raises(WriteRefusal, match="colour"):
+        masked_body(plan, WriteCall("/notes/x", (("update_mask", "title,colour"),), body, ()), body)
