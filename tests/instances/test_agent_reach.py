@@ -12,8 +12,13 @@ import httpx2
 import pytest
 from mcp import Client
 from support.fleets import TOKEN, serving_fleet
+from support.http_thread import http_in_thread, port_free_on
 
 from test_fleet_http import create
+
+from capenv.serving.instances.fleet import InstanceFleet
+from capenv.serving.transport.fleet_app import FleetHttpApp
+from capenv.serving.transport.http_app import Access
 
 GRADER_WORDS = ("data/get", "data/reset", "data/add", "_capenv", "agentenv", "instances", "snapshot")
 
@@ -71,3 +76,31 @@ def test_the_agents_tools_are_the_applications_alone_and_stay_in_their_instance(
         with httpx2.Client(trust_env=False, timeout=30) as agent:
             assert "only in one" not in agent.get(f"{two['http_base']}/posts").text
             assert "only in one" in agent.get(f"{one['http_base']}/posts").text
+
+
+def test_a_grader_listener_on_the_agents_port_keeps_the_fleet_the_graders(template) -> None:
+    # --http 127.0.0.1:P --data 127.0.0.2:P: the agent names the grader's Host on its own socket
+    port = port_free_on("127.0.0.1", "127.0.0.2")
+    fleet = InstanceFleet(template, None)
+    make_app = lambda policies, **options: FleetHttpApp(fleet, policies, **options)  # noqa: E731
+    try:
+        with http_in_thread(template, "127.0.0.1", port, access=Access(data_listen=("127.0.0.2", port)),
+                            make_app=make_app), \
+                httpx2.Client(base_url=f"http://127.0.0.2:{port}", trust_env=False, timeout=60) as grader, \
+                httpx2.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False, timeout=60) as agent:
+            one = create(grader)
+            state = grader.get(f"/_capenv/instances/{one['id']}/data/get").content
+            listed = grader.get("/_capenv/instances").json()["instances"]
+            for host in (f"127.0.0.1:{port}", f"127.0.0.2:{port}"):
+                for method, path in (("GET", "/_capenv/instances"), ("POST", "/_capenv/instances"),
+                                     ("GET", f"/_capenv/instances/{one['id']}/data/get"),
+                                     ("POST", f"/_capenv/instances/{one['id']}/data/reset"),
+                                     ("DELETE", f"/_capenv/instances/{one['id']}"),
+                                     ("GET", f"/i/{one['id']}/_capenv/data/get")):
+                    answer = agent.request(method, path, headers={"host": host})
+                    assert answer.status_code in (404, 421), (host, method, path, answer.status_code, answer.text[:200])
+            assert agent.get(f"/i/{one['id']}/posts").status_code == 200
+            assert grader.get(f"/_capenv/instances/{one['id']}/data/get").content == state
+            assert grader.get("/_capenv/instances").json()["instances"] == listed
+    finally:
+        fleet.close()

@@ -3,6 +3,7 @@ reach a runtime over HTTP without a subprocess; it waits for the server without 
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,3 +47,20 @@ def http_in_thread(runtime: Runtime, host: str = "127.0.0.1", port: int = 0, **o
         thread.join(READY_TIMEOUT_SECONDS)
         assert not thread.is_alive(), "the HTTP server did not stop"
         assert not failures, failures
+
+
+def port_free_on(*hosts: str) -> int:
+    """A port no socket of ``hosts`` (loopback addresses) holds: picked on the first, checked on
+    the others, for two listeners on one port number at two addresses."""
+    for _ in range(20):
+        with socket.socket() as probe:
+            probe.bind((hosts[0], 0))
+            port = probe.getsockname()[1]
+        try:
+            for host in hosts:
+                with socket.socket() as other:
+                    other.bind((host, port))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError(f"no port free on every one of {hosts}")

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from transport_example_runtime import INITIAL_STATE, ExampleRuntime  # noqa: E402
 
-from support.http_thread import READY_TIMEOUT_SECONDS, http_in_thread  # noqa: E402
+from support.http_thread import READY_TIMEOUT_SECONDS, http_in_thread, port_free_on  # noqa: E402
 
 from capenv.serving.transport.http_app import Access  # noqa: E402
 from capenv.serving.transport.http_app import listener_policies  # noqa: E402
@@ -86,26 +86,10 @@ def test_a_grader_listener_of_its_own_takes_the_data_plane_away_from_the_agent(b
         assert request(bind, serving.port, "GET", "/posts/1")[0] == 200
 
 
-def _port_free_on(*hosts: str) -> int:
-    """A port no socket of ``hosts`` holds (picked on the first, checked on the others)."""
-    for _ in range(20):
-        with socket.socket() as probe:
-            probe.bind((hosts[0], 0))
-            port = probe.getsockname()[1]
-        try:
-            for host in hosts:
-                with socket.socket() as other:
-                    other.bind((host, port))
-        except OSError:
-            continue
-        return port
-    raise RuntimeError(f"no port free on every one of {hosts}")
-
-
 def test_a_grader_listener_on_the_agents_port_at_another_address_stays_the_graders() -> None:
     # Both listeners on one port number: a request is the grader's only when it reached the
     # grader's socket, whatever Host it names (the agent sets its own Host header).
-    port = _port_free_on("127.0.0.1", "127.0.0.2")
+    port = port_free_on("127.0.0.1", "127.0.0.2")
     runtime = ExampleRuntime()
     with http_in_thread(runtime, "127.0.0.1", port, access=Access(data_listen=("127.0.0.2", port))) as serving:
         assert (serving.port, serving.data_port) == (port, port)
