@@ -7,6 +7,7 @@ removal that only the modelled writes since the listing can have made."""
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from capenv.interpreter.bundle.models import EntityType
@@ -35,9 +36,11 @@ def read_only_listings(records: dict[int, Record], tool_of: dict[int, str], read
 
 
 def listed_since(listings: dict[tuple[str, str], list[int]], type_name: str, key: str, before: int) -> int | None:
-    """The latest read-only POST before ``before`` that listed the entity."""
-    earlier = [o for o in listings.get((type_name, key), ()) if o < before]
-    return earlier[-1] if earlier else None
+    """The latest read-only POST before ``before`` that listed the entity (a bisection: the
+    ordinals are in order, and an entity polled all along is listed by every poll)."""
+    listed = listings.get((type_name, key), [])
+    index = bisect.bisect_left(listed, before)
+    return listed[index - 1] if index else None
 
 
 def _listed(body: Any) -> list[Any]:
