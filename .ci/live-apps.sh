@@ -33,6 +33,11 @@
 #   `apt-get install --no-install-recommends` as root or through sudo, 107 packages with Ruby 3.1
 #   and the Rails gems, ~2 min, ~150 MB; no service starts, captures/redmine/start.sh runs a copy of
 #   /usr/share/redmine), then ~15 s once for its template database in .ci/cache/redmine-template.
+#   Request Tracker 5.0.3 (Debian bookworm's request-tracker5 + rt5-db-sqlite, a system install as
+#   for Redmine: Perl and ~250 CPAN modules as Debian packages, `apt-get install --no-install-recommends`,
+#   257 packages, ~4.5 min on the busy 2-core machine, 210 MB; its systemd unit is never started,
+#   captures/rt/start.sh runs rt-server with a site configuration of its own), then ~11 s once for
+#   its template database in .ci/cache/rt-template.
 #   Parse Server ~2.5 min, 188 MB (447 npm packages, none compiled); it stores in PostgreSQL, whose
 #   server binaries (initdb, pg_ctl) must be on the machine: when they are missing, Debian's
 #   postgresql package is installed, as .ci/postgres.sh does (start.sh runs a private cluster).
@@ -138,6 +143,7 @@ SYNAPSE_VERSION=1.163.2
 MAILMAN_VERSION=3.3.10
 MAILMAN_SQLALCHEMY_VERSION=2.0.58
 REDMINE_DEB_VERSION=5.0.4-5+deb12u1
+RT_DEB_VERSION=5.0.3+dfsg-3~deb12u6
 PARSE_SERVER_VERSION=9.10.0
 UNLEASH_VERSION=7.5.1
 WORDPRESS_VERSION=6.1.9
@@ -217,6 +223,7 @@ NOCOBASE_DIR="$CACHE/nocobase"
 SYNAPSE_VENV="$CACHE/venv-synapse"
 MAILMAN_VENV="$CACHE/venv-mailman"
 REDMINE_TEMPLATE="$CACHE/redmine-template"
+RT_TEMPLATE="$CACHE/rt-template"
 PARSE_SERVER_DIR="$CACHE/parse-server"
 UNLEASH_DIR="$CACHE/unleash"
 WORDPRESS_DIR="$CACHE/wordpress"
@@ -847,6 +854,42 @@ install_redmine() {
     fi
 }
 
+installed_rt_version() {  # the installed Debian request-tracker5 and rt5-db-sqlite version, or nothing
+    local rt sqlite
+    rt="$(dpkg-query -W -f='${Status} ${Version}' request-tracker5 2>/dev/null || true)"
+    sqlite="$(dpkg-query -W -f='${Status}' rt5-db-sqlite 2>/dev/null || true)"
+    [ "${rt% *}" = "install ok installed" ] && [ "$sqlite" = "install ok installed" ] && echo "${rt##* }" || true
+}
+
+install_rt() {
+    # Perl and its CPAN modules as Debian packages, installed system-wide as Redmine's Ruby is; the
+    # package's request-tracker5 service is never started (start.sh points RT_SITE_CONFIG at a
+    # configuration of its own, so /etc/request-tracker5 is never read). The template database is
+    # what every start would otherwise make with rt-setup-database (~11 s).
+    if [ "$(installed_rt_version)" != "$RT_DEB_VERSION" ]; then
+        command -v apt-get >/dev/null || { say "apt-get not found: RT comes from Debian bookworm packages" >&2; return 1; }
+        local sudo=""
+        [ "$(id -u)" = 0 ] || sudo="sudo"
+        say "apt-get install request-tracker5=$RT_DEB_VERSION rt5-db-sqlite=$RT_DEB_VERSION"
+        if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                "request-tracker5=$RT_DEB_VERSION" "rt5-db-sqlite=$RT_DEB_VERSION" >/dev/null; then
+            $sudo apt-get update -q >/dev/null
+            $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                "request-tracker5=$RT_DEB_VERSION" "rt5-db-sqlite=$RT_DEB_VERSION" >/dev/null
+        fi
+    else
+        say "request-tracker5 $RT_DEB_VERSION already installed (/usr/share/request-tracker5)"
+    fi
+    if [ ! -f "$RT_TEMPLATE/rt.sqlite" ]; then
+        local home
+        home="$(mktemp -d)"
+        say "rt: preparing the template database in $RT_TEMPLATE"
+        RT_TEMPLATE="$PWD/$RT_TEMPLATE" bash captures/rt/start.sh --prepare-only "$home" \
+            || { rm -rf "$home"; return 1; }
+        rm -rf "$home"
+    fi
+}
+
 installed_wordpress_version() {  # the unpacked WordPress's version when php and mariadbd are there too, or nothing
     local version_php="$WORDPRESS_DIR/usr/share/wordpress/wp-includes/version.php"
     [ -f "$version_php" ] && command -v php >/dev/null && PATH="$PATH:/usr/sbin" command -v mariadbd >/dev/null \
@@ -1038,6 +1081,7 @@ install_system_group() {  # apt-get and dpkg: one at a time
     step install_syncthing
     step install_caddy
     step install_redmine
+    step install_rt
     step install_wordpress
     step install_mediawiki
     step install_rabbitmq
@@ -1159,6 +1203,7 @@ status() {
     say "mailman:     $(installed_pip_version "$MAILMAN_VENV" mailman) ($MAILMAN_VENV)"
     say "rabbitmq:    $(installed_rabbitmq_version) ($RABBITMQ_DIR)"
     say "redmine:     $(installed_redmine_version) (/usr/share/redmine, template $REDMINE_TEMPLATE)"
+    say "rt:          $(installed_rt_version) (/usr/share/request-tracker5, template $RT_TEMPLATE)"
     say "parse-server: $(installed_npm_version parse-server "$PARSE_SERVER_DIR" || true) ($PARSE_SERVER_DIR)"
     say "unleash:     $(installed_npm_version unleash-server "$UNLEASH_DIR" || true) ($UNLEASH_DIR)"
     say "wordpress:   $(installed_wordpress_version) ($WORDPRESS_DIR, template $WORDPRESS_TEMPLATE)"

@@ -340,6 +340,17 @@ def _redmine_env() -> dict[str, str]:
     return {"REDMINE_ROOT": str(root), "REDMINE_TEMPLATE": str(template)}
 
 
+def _rt_env() -> dict[str, str]:
+    """Debian's request-tracker5 (a system install: /usr/share/request-tracker5) and the template
+    database that `.ci/live-apps.sh install` prepares after it, which also tells that the install ran."""
+    root, template = Path("/usr/share/request-tracker5"), CACHE / "rt-template"
+    if not (root / "libexec" / "rt-server").exists():
+        raise NotInstalled(f"request-tracker5 5.0.3 (Debian) is not installed in {root}")
+    if not (template / "rt.sqlite").exists():
+        raise NotInstalled(f"rt 5.0.3's template database is not installed in {_shown(template)}")
+    return {"RT_ROOT": str(root), "RT_TEMPLATE": str(template)}
+
+
 def _syncthing_env() -> dict[str, str]:
     """The unpacked Debian package (``dpkg -x``): one static binary start.sh runs."""
     root = CACHE / "syncthing"
@@ -423,6 +434,7 @@ RABBITMQ_ADMIN = "Basic YWRtaW46Y2FwZW52LXJhYmJpdG1xLXRocm93YXdheQ=="
 MAILMAN_ADMIN = "Basic cmVzdGFkbWluOmNhcGVudi1tYWlsbWFuLXRocm93YXdheQ=="
 """The throwaway REST admin captures/mailman/start.sh configures (restadmin): every route asks for it."""
 ROUNDUP_ADMIN = "Basic YWRtaW46Y2FwZW52LXJvdW5kdXAtdGhyb3dhd2F5"
+RT_ROOT_USER = "Basic cm9vdDpjYXBlbnYtcnQtdGhyb3dhd2F5"  # root:capenv-rt-throwaway (captures/rt/start.sh)
 """The throwaway tracker admin captures/roundup/start.sh initialises (admin)."""
 
 FLEXGET_TOKEN = "Token capenv-flexget-throwaway-token-0001"
@@ -533,6 +545,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                        120.0, ready_line="gnocchi READY"),
     "alerta": AppSpec("alerta", _venv_env("alerta", "alertad", "9.1.0"), _home_start("alerta"), "/", 120.0,
                       ready_line="alerta READY"),
+    "rt": AppSpec("rt", _rt_env, _home_start("rt"), "/REST/2.0/queues/all", 180.0, ready_line="rt READY",
+                  ready_authorization=RT_ROOT_USER),
     "reviewboard": AppSpec("reviewboard", _venv_env("reviewboard", "rb-site", "7.0.6"), _home_start("reviewboard"),
                            "/api/info/", 180.0, ready_line="reviewboard READY"),
     "ara": AppSpec("ara", _venv_env("ara", "ara-manage", "1.8.0"), _home_start("ara"), "/api/v1/", 120.0,
