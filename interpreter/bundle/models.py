@@ -142,6 +142,16 @@ class KeyAlias(_Model):
     """The member whose value names it in both (``Id``)."""
 
 
+class SkippedNumbers(_Model):
+    """The span of numbered ids an item view's type held at the capture's start, which skips some
+    (``view-absence-sequence-gaps``): the view's recorded absence is not given for a number inside
+    it that the state does not hold."""
+
+    rule_id: str
+    low: int
+    high: int
+
+
 class UnprovenIdShape(_Model):
     """A feature of an id's layout no id the capture shows for an item view holds
     (``view-absence-id-shapes``): the application may refuse such an id as malformed, so the
@@ -453,6 +463,10 @@ class ReadView(_Model):
     the id's shape before looking it up, which says nothing of the state. Never checked by either
     gate; serving replays each for that very call and refuses other ids of a shape it does not hold."""
     unproven_id_shapes: tuple[UnprovenIdShape, ...] = ()
+    skipped_numbers: SkippedNumbers | None = None
+    """For an item view with a recorded absence: the span of numbered ids its type held at the
+    capture's start when they skip numbers (``view-absence-sequence-gaps``); its absence is not
+    given for a skipped number, which the application numbered for an entity the capture never shows."""
     """For an item view with a recorded absence: features of an id's layout that no id the capture
     shows for it holds (``view-absence-id-shapes``); neither its absence nor a write's is given for
     an id holding one, which the application may refuse as malformed."""

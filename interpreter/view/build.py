@@ -29,6 +29,7 @@ from .query_vocabularies import with_query_vocabularies
 from .list_projections import list_projections
 from .projected_state import without_list_projections
 from .absence_id_shapes import with_unproven_id_shapes
+from .absence_sequence_gaps import with_skipped_numbers
 from .key_aliases import with_key_aliases
 from .malformed_ids import with_malformed_ids
 from .paging import PagingRoles
@@ -142,6 +143,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
              for v in views]
     views = learn_projections(views, by_ordinal, types, writes, ruleset, traces)
     views = [with_unproven_id_shapes(v, by_ordinal, types, state.collections, ruleset, traces) for v in views]
+    views = [with_skipped_numbers(v, types, state.collections, ruleset, traces) for v in views]
     if state_available:
         initial = StateIndex.from_snapshot(state)
         written_paths = [(r.ordinal, tuple(split_path(r.path))) for r in records if writes(r)]

@@ -50,6 +50,7 @@ from .projection import (
 from .queries import held_texts, unproven, value_kinds
 from .replay import Replayer
 from .initial_sightings import InitialSightings
+from .skipped_numbers import refuse_skipped
 from .summaries import Summaries
 
 PAGE_SIZE_KINDS = ("limit", "end")
@@ -147,7 +148,7 @@ class StateReads:
                                    (c.ids[k] for c in state.collections_of(entity_type.name) for k in c.order),
                                    raw_id, entity_type.name)
             if collection is not None and (held := held_spelled_otherwise(
-                    collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field)):
+                    collection, raw_id, _looked_up_by(view, entity_type, raw_id), entity_type.id_field)):
                 raise CallRefused(other_spelling_refusal(entity_type.name, raw_id, held), http_status=409)
             unlike = unlike_the_absences(view, self._replayer.calls(view.tool),
                                          self._replayer.reads_beside(call.path), raw_id,
@@ -174,6 +175,11 @@ class StateReads:
             laid_out = unproven_layout(view.unproven_id_shapes, raw_id, type_name=entity_type.name)
             if laid_out is not None:
                 raise CallRefused(laid_out, http_status=404)
+            if view.absence is not None or view.missing is not None:
+                refuse_skipped(view.skipped_numbers, raw_id, type_name=entity_type.name,
+                               held_initially=self._sightings.held_initially(
+                                   entity_type.name, held_path, raw_id, entity_type.id_field, entity_type.id_field,
+                                   anywhere=bool(entity_type.shallow_items)))
             if view.absence is not None or view.missing is not None:
                 refuse_aliased_key(view, raw_id, type_name=entity_type.name, field=view.key_field or entity_type.id_field)
             if view.absence is not None:
@@ -357,6 +363,17 @@ def _keyed_type(view: ReadView, entity_type: EntityType) -> str | None:
     """The view's type when it names its entity by another key than the identity (its path's
     literal sub-path names no entity of the type), else None."""
     return entity_type.name if view.key_field and view.key_field != entity_type.id_field else None
+
+
+def _looked_up_by(view: ReadView, entity_type: EntityType, raw_id: str) -> str:
+    """The member a path value names its entity by: the view's key, else the identity, or the
+    either-key member for a value not shaped as the identity (a user read by name beside by id),
+    so another spelling of a held name is found where the lookup looked."""
+    field = view.key_field or entity_type.id_field
+    either = entity_type.either_key
+    if either is not None and field == entity_type.id_field and not either.names_identity(decode_once(raw_id)):
+        return either.member
+    return field
 
 
 def _refuse_shared_key(view: ReadView, entity_type: EntityType, collection: Any, raw_id: str,

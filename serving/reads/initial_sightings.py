@@ -26,6 +26,11 @@ only one left: the application names an entity whose id is empty text by an id t
 show, and this value may be that one (RabbitMQ lists the default exchange's bindings with the
 source ``""`` and names that exchange ``amq.default`` in paths; its bindings are no missing ones).
 
+So is the absence of an id whose item path a successful initial GET's answer links to (an absolute
+URL whose path is the call's, as RT's stubs ``{"type": "user", "id": "Nobody", "_url":
+"http://127.0.0.1/REST/2.0/user/Nobody"}`` in a list and in every ticket's ``Owner``): the
+application named that very path as an entity's before any write.
+
 So is the absence of an id whose own item path a successful initial GET extends (a read of a part
 of that very entity, ``/pages/Home/history`` or ``/pages/Home/bare`` answered 200 when only those
 were read, never ``/pages/Home`` itself): the application answered for that entity before any
@@ -88,6 +93,19 @@ def _named_by(call: Any) -> set[str]:
     return named
 
 
+def _linked_paths(value: Any) -> Iterator[Segments]:
+    """The path of every absolute http(s) URL among the strings of ``value``, at any depth."""
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (dict, list)):
+            stack.extend(current.values() if isinstance(current, dict) else current)
+        elif isinstance(current, str) and current.startswith(("http://", "https://")):
+            parts = urlsplit(current)
+            if parts.netloc and not parts.query:
+                yield _segments(parts.path)
+
+
 def _objects(value: Any) -> Iterator[dict[str, Any]]:
     stack = [value]
     while stack:
@@ -125,6 +143,8 @@ class InitialSightings:
         """The successful initial GETs, by the path's segments (decoded once)."""
         self._first_named: dict[str, int] = {}
         """Per text, the ordinal of the first successful write naming it (path, body or answer)."""
+        self._linked: dict[Segments, int] = {}
+        """Per path an initial answer linked to (an absolute URL), the first such answer's ordinal."""
         self._member_names: dict[Segments, list[tuple[int, frozenset[str]]]] = {}
         """The successful initial JSON GETs by path: the member names of each map of scalars it answered."""
         typed = {read_view.tool: read_view.type for read_view in view.views}
@@ -144,6 +164,8 @@ class InitialSightings:
                 if not response.is_json:
                     continue
                 if call.initial and call.method == "GET":
+                    for linked in _linked_paths(response.body):
+                        self._linked.setdefault(linked, call.ordinal)
                     names = frozenset(_map_keys(response.body))
                     self._member_names.setdefault(_segments(call.path), []).append((call.ordinal, names))
                 if call.initial:
@@ -243,6 +265,12 @@ class InitialSightings:
         if self.held_initially(entity_type.name, collection_path, raw_id, field, entity_type.id_field,
                                anywhere=bool(entity_type.shallow_items)):
             return
+        linked = self._linked.get(_segments(call_path))
+        if linked is not None:
+            raise CallRefused(
+                f'nothing was recorded for {spelled_call}: the state holds no {entity_type.name} whose "{field}" is '
+                f'"{decode_once(raw_id)}", but record {linked}, made before the capture\'s first write, answered a '
+                f"link to this very path: the application held it, so its absence is not answered", http_status=404)
         ordinal = self.showing(entity_type, call_path, raw_id, field, template)
         if ordinal is None and (keyed := self.keyed_above(call_path, raw_id)) is not None:
             raise CallRefused(

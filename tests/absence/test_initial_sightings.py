@@ -225,3 +225,33 @@ def test_an_entity_a_read_only_post_listed_is_refused_by_another_key_path():
     assert answer.status == 404 and b"Variable not found" not in answer.body, answer.body
     assert b"made before the capture's first write" in answer.body, answer.body
     assert http(runtime, "GET", "/variables/name/nobody").body == b'{"detail":"Variable not found."}'
+
+
+def linked_users_app() -> HarBuilder:
+    """Users read one by one at /users/{name} (a number or a name); a ticket read before any write
+    links its owner by URL, a user never read alone; a name never shown read missing."""
+    link = "http://127.0.0.1/api/users/"
+    return (HarBuilder()
+            .call("GET", "/api/users/alice", response={"id": 27, "Name": "alice", "RealName": "Alice"})
+            .call("GET", "/api/users/29", response={"id": 29, "Name": "bob", "RealName": "Bob"})
+            .call("GET", "/api/users/bob", response={"id": 29, "Name": "bob", "RealName": "Bob"})
+            .call("GET", "/api/tickets/1", response={"id": 1, "Subject": "Jam",
+                                                     "Owner": {"type": "user", "id": "Nobody", "_url": link + "Nobody"}})
+            .call("GET", "/api/users/zed", status=404, response={"message": "Not Found"})
+            .call("GET", "/api/users/999", status=404, response={"message": "Not Found"}))
+
+
+def test_an_entity_an_initial_answer_links_to_is_refused_not_answered_missing():
+    runtime = EnvironmentRuntime(build_from(linked_users_app()))
+    answer = http(runtime, "GET", "/api/users/Nobody")
+    assert answer.status == 404 and b"Not Found" not in answer.body
+    assert b"answered a link to this very path" in answer.body, answer.body
+    # an id no answer links to keeps the learned absence
+    assert http(runtime, "GET", "/api/users/777").body == b'{"message":"Not Found"}'
+
+
+def test_a_held_name_in_another_letter_case_is_refused_not_answered_missing():
+    """The path takes a number or a name (an either key): BOB is looked up by name, where bob is held."""
+    runtime = EnvironmentRuntime(build_from(linked_users_app()))
+    answer = http(runtime, "GET", "/api/users/BOB")
+    assert answer.status == 409 and b"call it by" in answer.body and b"bob" in answer.body, answer.body

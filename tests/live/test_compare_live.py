@@ -63,9 +63,6 @@ def check(app: str, results: list[CallResult]) -> None:
 
 
 KNOWN_WRONG: dict[str, str] = {
-    "rt": "absence answers where RT holds the entity: user Nobody and RT_System (shown only as list stubs and "
-          "references), bob spelled BOB (names are looked up in any letter case), the ___Approvals queue 2 "
-          "(no list shows it)",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
