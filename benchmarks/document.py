@@ -29,7 +29,10 @@ the goal is judged on (a ratio measured side by side in one run, or a per-call c
 behind it, and for a missed goal what bounds it (the top entries of a profile, `file:function`
 and share, or the step that grows). The machine is shared and loaded (load averages below), so
 absolute figures move with the load; the ratios are measured in the same run, round by round.
-Each section states the capenv commit it measured and the load it ran at.
+Each section states the capenv commit it measured and the load it ran at. The seconds and calls/s
+are measured by `python -m benchmarks` in a quiet hour; between such runs a change is measured in
+instructions, which the load does not move (`benchmarks.write_instructions`,
+`benchmarks.http_instructions`).
 """
 
 HEADER = """## How to run
@@ -50,6 +53,7 @@ Commands (from the repository root, with the project's virtual environment):
 | `.venv/bin/python -m benchmarks add` | (i) data/add of 100 entities over a 10,000-entity state against a fresh runtime |
 | `.venv/bin/python -m benchmarks --quick` | every section end to end on small sizes, writing nothing (CI's smoke run: `tests/test_benchmarks_run.py`) |
 | `.venv/bin/python -m benchmarks.write_instructions` | instructions per served create in process (valgrind's cachegrind; default, `memory:` and `sqlite:` stores): a figure the machine's load does not move; writes nothing |
+| `.venv/bin/python -m benchmarks.http_instructions` | instructions of the server process per HTTP call (valgrind's cachegrind; section (c)'s CRUD sequence over one kept-alive connection; `capenv serve` on the default and `sqlite:` stores, and the transport floor): writes nothing |
 
 A section run alone prints its figures and replaces only its part of this file; add
 `--no-write` to print only. Sections (c) and (f) need json-server from `bash .ci/live-apps.sh install`.

@@ -73,13 +73,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_process(name: str, argv: list[str], ready_path: str, port: int, workdir: Path, env: dict[str, str]) -> Server:
+def start_process(name: str, argv: list[str], ready_path: str, port: int, workdir: Path, env: dict[str, str], *,
+                  ready_seconds: float = READY_SECONDS) -> Server:
     log = workdir / f"{name}.log"
     with log.open("wb") as out:
         process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                    env={**os.environ, **env}, cwd=workdir, start_new_session=True)
     server = Server(name, "127.0.0.1", port, process, log)
-    deadline = time.monotonic() + READY_SECONDS
+    deadline = time.monotonic() + ready_seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"{name} exited with {process.returncode}:\n{log.read_text()[-2000:]}")
@@ -87,7 +88,7 @@ def start_process(name: str, argv: list[str], ready_path: str, port: int, workdi
             return server
         time.sleep(0.05)
     server.stop()
-    raise RuntimeError(f"{name} not ready after {READY_SECONDS:.0f} s:\n{log.read_text()[-2000:]}")
+    raise RuntimeError(f"{name} not ready after {ready_seconds:.0f} s:\n{log.read_text()[-2000:]}")
 
 
 def _answers(server: Server, path: str) -> bool:

@@ -97,3 +97,21 @@ def test_the_instruction_count_script_serves_its_creates_on_every_store(tmp_path
         assert done.returncode == 0, done.stderr[-3000:]
     with pytest.raises(SystemExit):
         write_instructions.main(["--calls", "500,100"])
+
+
+@pytest.mark.parametrize("store", ["default", "sqlite", "floor"])
+def test_the_http_instruction_count_serves_every_call_of_its_sequence(tmp_path: Path, store: str) -> None:
+    """``benchmarks.http_instructions`` counts a server answering the CRUD sequence; without
+    valgrind (minutes) the same run must get json-server's statuses (the floor's 200s) for every
+    call, or the count would be of refusals; and its arguments are checked."""
+    from benchmarks import http_instructions
+    from benchmarks.servers import free_port
+
+    from capenv.interpreter.bundle.io import write_bundle
+    from capenv.interpreter.pipeline import build_bundle
+
+    bundle_dir = tmp_path / "bundle"
+    write_bundle(bundle_dir, build_bundle(http_instructions.CAPTURE))
+    http_instructions.serve_sequences(bundle_dir, store, 1, free_port(), wrapper=())
+    with pytest.raises(SystemExit):
+        http_instructions.main(["--sequences", "50,10"])
