@@ -64,10 +64,13 @@ class Tool(BaseModel):
     def match(self, path: str) -> dict[str, str] | None:
         """The raw path arguments when ``path`` fits this template, else None (a path spelled
         with or without a trailing slash fits only a template so spelled, unless ``either_slash``)."""
-        parts = split_path(path)
+        return self.match_parts(split_path(path), has_trailing_slash(path))
+
+    def match_parts(self, parts: list[str], trailing_slash: bool) -> dict[str, str] | None:
+        """``match`` of a path split once (``split_path``, ``has_trailing_slash``) for every tool tried."""
         if len(parts) != len(self.segments):
             return None
-        if not self.either_slash and has_trailing_slash(path) != self.trailing_slash:
+        if not self.either_slash and trailing_slash != self.trailing_slash:
             return None
         args: dict[str, str] = {}
         for part, segment in zip(parts, self.segments):
@@ -140,9 +143,14 @@ class Manifest(BaseModel):
 def best_tool(tools: Iterable[Tool], path: str) -> tuple[Tool, dict[str, str]] | None:
     """Of ``tools`` (one method's, in the manifest's order), the one a folded ``path`` fits with
     the most literal segments (the first of them), and its arguments."""
+    return best_of_parts(tools, split_path(path), has_trailing_slash(path))
+
+
+def best_of_parts(tools: Iterable[Tool], parts: list[str], trailing_slash: bool) -> tuple[Tool, dict[str, str]] | None:
+    """``best_tool`` of a path split once."""
     best: tuple[int, Tool, dict[str, str]] | None = None
     for tool in tools:
-        args = tool.match(path)
+        args = tool.match_parts(parts, trailing_slash)
         if args is None:
             continue
         literal_count = sum(1 for s in tool.segments if not s.is_param)

@@ -8,8 +8,8 @@ manifest's order) at the cost of the few tools of that shape.
 
 from __future__ import annotations
 
-from capenv.interpreter.bundle.paths import split_path
-from capenv.interpreter.manifest.models import Manifest, Tool, best_tool
+from capenv.interpreter.bundle.paths import has_trailing_slash, split_path
+from capenv.interpreter.manifest.models import Manifest, Tool, best_of_parts
 
 
 class RouteTable:
@@ -24,7 +24,8 @@ class RouteTable:
     def tool_for(self, method: str, path: str) -> tuple[Tool, dict[str, str]] | None:
         """``Manifest.tool_for``: the tool answering ``method path`` (folded), and its arguments."""
         path = self.manifest.fold_path(path)
-        return best_tool(self._by_shape.get((method, len(split_path(path))), ()), path)
+        parts = split_path(path)  # once, for every tool of the path's shape
+        return best_of_parts(self._by_shape.get((method, len(parts)), ()), parts, has_trailing_slash(path))
 
     def route(self, method: str, path: str) -> tuple[Tool, dict[str, str], str] | None:
         """``Manifest.route``: the tool answering a request path as sent, its arguments, and the path

@@ -200,14 +200,14 @@ class CapenvHttpApp:
                 elif is_reserved(path):
                     await self._data_plane(path, scope, receive, send)
                 else:
-                    await self._application(scope, receive, send)
+                    await self._application(scope, receive, send, headers)
             elif not policy.serves_application:
                 await send_json(send, 404, {"error": "not_found", "message": (
                     f"this listener serves only the grader's data plane ({DATA_PLANE_PREFIX}get | reset | add)")})
             elif path == self.mcp_path:
                 await self._sessions.handle_request(scope, receive, send)
             else:
-                await self._application(scope, receive, send)
+                await self._application(scope, receive, send, headers)
         except ClientDisconnected:
             return
 
@@ -294,14 +294,15 @@ class CapenvHttpApp:
             return
         await send_json(send, 200, {"ok": True})
 
-    async def _application(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _application(self, scope: Scope, receive: Receive, send: Send, headers: dict[str, str]) -> None:
+        """``headers``: the request's first values (``_first_headers``), worked out by ``_http``."""
         try:
             body = await read_body(scope, receive, self.body_limit)
         except BodyTooLarge as exc:
             message = f"the request body is larger than {exc.limit} bytes"
             await send_json(send, 413, {"error": DataPlaneRefusal.RESOURCE_CONSTRAINT, "message": message})
             return
-        refusal = check_json_body(scope["method"], _first_headers(scope), body)
+        refusal = check_json_body(scope["method"], headers, body)
         if refusal is not None:
             await _refuse(send, refusal)
             return
