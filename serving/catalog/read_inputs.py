@@ -214,9 +214,23 @@ class ToolInputs:
     def _defaults(self, given: dict[str, Any]) -> tuple[tuple[str, str], ...]:
         """Each always-sent parameter the call left out, by its decoded name (``filter[a]`` and
         ``filter%5Ba%5D`` are one name)."""
+        if not self._sent_always:
+            return ()
         named = {unquote_plus(name) for name in given}
-        return tuple((q.name, q.default) for q in self.query
-                     if unquote_plus(q.name) not in named and q.default is not None)
+        return tuple((q.name, q.default) for decoded, q in self._sent_always if decoded not in named)
+
+    @cached_property
+    def _sent_always(self) -> tuple[tuple[str, QueryParam], ...]:
+        """(decoded name, parameter) of each parameter with a default: worked out once, not per call."""
+        return tuple((unquote_plus(q.name), q) for q in self.query if q.default is not None)
+
+    @cached_property
+    def _decoded_query_names(self) -> frozenset[str]:
+        return frozenset(unquote_plus(q.name) for q in self.query)
+
+    @cached_property
+    def _static_by_header(self) -> dict[str, StaticCredential]:
+        return dict(self.static_credentials)
 
     def _query_names(self) -> str:
         if not self.query:
@@ -240,10 +254,10 @@ class ToolInputs:
     # --- HTTP requests ------------------------------------------------------------------
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
-        refused = refused_headers(self.credentials, self.pinned, request.header, dict(self.static_credentials))
+        refused = refused_headers(self.credentials, self.pinned, request.header, self._static_by_header)
         if refused is not None:
             raise CallRefused(refused[0], http_status=refused[1])
-        by_name = {unquote_plus(q.name) for q in self.query}
+        by_name = self._decoded_query_names
         unknown = [unquote_plus(n) for n, _ in request.query if unquote_plus(n) not in by_name]
         if unknown:
             raise CallRefused(f"query parameter {quoted(unknown)} was never recorded for "

@@ -381,9 +381,17 @@ class WriteInputs:
         has_body = "body" in arguments
         return ReadCall(self.tool, path_for(self.tool, args), args, pairs, arguments.get("body"), has_body)
 
+    @cached_property
+    def _credential_names(self) -> tuple[str, ...]:
+        """The credentials headers of the plan and its variants: worked out once, not per call."""
+        return self.plan.credential_headers + tuple(h for v in self.plan.variants for h in v.credential_headers)
+
+    @cached_property
+    def _static_by_header(self) -> dict[str, StaticCredential]:
+        return dict(self.static_credentials)
+
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
-        names = self.plan.credential_headers + tuple(h for v in self.plan.variants for h in v.credential_headers)
-        refused = refused_headers(names, self.pinned, request.header, dict(self.static_credentials))
+        refused = refused_headers(self._credential_names, self.pinned, request.header, self._static_by_header)
         if refused is not None:
             raise CallRefused(f"{refused[0]}; {self.tool.name} accepts {self.accepted()}", http_status=refused[1])
         sent = unchecked_header_sent(self.plan, request.header)
