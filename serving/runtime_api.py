@@ -87,7 +87,10 @@ class HttpRequest:
     def header(self, name: str) -> str | None:
         """The first value of header ``name`` (any case), or None."""
         wanted = name.lower()
-        return next((value for key, value in self.headers if key == wanted), None)
+        for key, value in self.headers:  # a loop, not next() over a generator: asked several times a call
+            if key == wanted:
+                return value
+        return None
 
 
 @direct_init
