@@ -91,6 +91,9 @@ class IdentityParams(_Params):
     """Token separator positions (index -> character)."""
     uppercase: bool = False
     """A UUID written in upper case."""
+    encoded_prefix: str | None = None
+    """A sequence written as the base64 of this prefix and its number, a Relay global id
+    (``Project:`` and 5 give ``UHJvamVjdDo1``)."""
 
 
 class ClockParams(_Params):

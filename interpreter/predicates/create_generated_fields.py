@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.global_ids import global_id
 from capenv.interpreter.bundle.values import entity_tag_opaque
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
 
@@ -64,6 +65,10 @@ class IdentityParams(BaseModel):
     hex_min_chars: int = Field(ge=1)
     """Letters and digits all hexadecimal, this many or more across the token and its siblings:
     the token is drawn from hexadecimal digits (``token_shape``)."""
+    global_id_pattern: str | None = None
+    """A string identity that is base64 of text this pattern matches whole (a type name, a colon
+    and a number), and whose type name every other id of the type encodes, is that number's
+    sequence, written encoded (a Relay global id)."""
 
 
 @predicate("create_identity_format", context="create-field", params=IdentityParams)
@@ -79,12 +84,33 @@ def create_identity_format(ctx: CreateFieldContext, params: IdentityParams) -> O
         return Match({"format": "sequence", "scope": scope, "largest_before": largest, "op_params": op})
     if not isinstance(value, str) or not value:
         return Miss("neither an integer nor a non-empty string")
+    encoded = _global_id_sequence(ctx, value, params)
+    if encoded is not None:
+        return encoded
     if fullmatch(params.uuid_pattern, value):
         return Match({"format": "uuid", "op_params": {"format": "uuid"}})
     siblings = [v for v in ctx.others_holding(ctx.type_entities) if isinstance(v, str)]
     shape = token_shape(value, siblings, params.pooled_min_classes, params.hex_min_chars)
     return Match({"format": "token", "length": shape["length"], "classes": shape["classes"],
                   "op_params": {"format": "token", **shape}})
+
+
+def _global_id_sequence(ctx: CreateFieldContext, value: str, params: IdentityParams) -> Outcome | None:
+    """A Relay global id (base64 of ``Project:5``) whose type name every other id of the type held
+    encodes too: a sequence of the number, written encoded (``global_id_pattern``)."""
+    if not params.global_id_pattern:
+        return None
+    decoded = global_id(value)
+    if decoded is None or fullmatch(params.global_id_pattern, decoded[0] + decoded[1]) is None:
+        return None
+    siblings = [v for v in ctx.others_holding(ctx.type_entities) if v is not None]
+    if any(not isinstance(v, str) or (global_id(v) or ("", ""))[0] != decoded[0] for v in siblings):
+        return None
+    number = int(decoded[1])
+    scope, largest = _identity_scope(ctx, number)
+    op = {"format": "sequence", "as_string": True, "scope": scope, "encoded_prefix": decoded[0]}
+    return Match({"format": "sequence", "encoded_prefix": decoded[0], "scope": scope, "largest_before": largest,
+                  "op_params": op})
 
 
 def _identity_scope(ctx: CreateFieldContext, number: int) -> tuple[str, int | None]:
@@ -109,13 +135,15 @@ _GROUPED = re.compile(r"^[0-9]+(?:-[0-9]+)*$")
 
 
 def _digits_value(value: Any) -> int | None:
-    """An integer, or a string of digits (``-``-grouped or not), as the integer it counts."""
+    """An integer, a string of digits (``-``-grouped or not), or a Relay global id, as the integer
+    it counts."""
     number = as_integer(value)
     if number is not None:
         return number
     if isinstance(value, str) and _GROUPED.match(value):
         return int(value.replace("-", ""))
-    return None
+    decoded = global_id(value) if isinstance(value, str) else None
+    return int(decoded[1]) if decoded is not None else None
 
 
 class SequenceParams(BaseModel):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable, Literal, Mapping, NamedTuple
 
+from capenv.interpreter.bundle.global_ids import encode_global_id, global_id
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
 
 ScopeKind = Literal["collection", "type"]
@@ -40,8 +41,9 @@ class SequenceScope(NamedTuple):
 
 def sequence_number(value: Any) -> int | None:
     """The integer a held value spells: an integer, an integral exact number, a string of
-    digits, or ``-``-separated digit groups (``000-005`` is 5), at most ``SEQUENCE_LIMIT``
-    (a larger one counts as the limit); None for anything else."""
+    digits, ``-``-separated digit groups (``000-005`` is 5), or a Relay global id (base64 of
+    ``Project:5`` is 5), at most ``SEQUENCE_LIMIT`` (a larger one counts as the limit); None for
+    anything else."""
     if isinstance(value, int) and not isinstance(value, bool):
         return min(value, SEQUENCE_LIMIT)
     if isinstance(value, str):
@@ -49,7 +51,8 @@ def sequence_number(value: Any) -> int | None:
             return _bounded_digits(value)
         if _GROUPED_DIGITS.fullmatch(value):
             return _bounded_digits(value.replace("-", ""))
-        return None
+        decoded = global_id(value)
+        return _bounded_digits(decoded[1]) if decoded is not None else None
     if isinstance(value, JsonNumber) and value.is_integral():
         return SEQUENCE_LIMIT if value.value > SEQUENCE_LIMIT else int(value.value)
     return None
@@ -70,10 +73,14 @@ def largest_sequence(values: Iterable[Any]) -> int | None:
     return largest
 
 
-def format_sequence(number: int, groups: list[int] | None = None, as_string: bool = False) -> int | str:
-    """``number`` as the field records it: an integer, a string of digits, or zero-padded
+def format_sequence(number: int, groups: list[int] | None = None, as_string: bool = False,
+                    encoded_prefix: str | None = None) -> int | str:
+    """``number`` as the field records it: an integer, a string of digits, zero-padded
     ``-``-separated groups of the recorded widths, where digits that outgrow them lead
-    (``[3, 3]``: 6 -> ``000-006``, 1000000 -> ``1000-000``)."""
+    (``[3, 3]``: 6 -> ``000-006``, 1000000 -> ``1000-000``), or a Relay global id of
+    ``encoded_prefix`` (``Project:``)."""
+    if encoded_prefix is not None:
+        return encode_global_id(encoded_prefix, number)
     if not groups:
         return str(number) if as_string else number
     digits = str(number).zfill(sum(groups))

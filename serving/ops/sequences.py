@@ -37,5 +37,5 @@ def sequence(params: SequenceParams, ctx: OpContext) -> int | str:
 
 
 def identity_sequence(params: IdentityParams, ctx: OpContext) -> int | str:
-    """An identity that is a sequence (an integer, or a string of digits)."""
-    return format_sequence(generate_sequence(ctx, params.scope), None, params.as_string)
+    """An identity that is a sequence (an integer, a string of digits, or a Relay global id)."""
+    return format_sequence(generate_sequence(ctx, params.scope), None, params.as_string, params.encoded_prefix)
