@@ -420,6 +420,23 @@ class Projection(_Model):
     rule_id: str | None = None
 
 
+class EntityTag(_Model):
+    """The ETag an item read answers, spelling one member of the entity (``view-entity-tags``)."""
+
+    header: str
+    """As recorded (``ETag``)."""
+    member: str
+    form: str
+    """How the tag spells the member's text, ``{}`` standing for it (``"{}"``)."""
+    rule_id: str
+
+    def of(self, entity: dict[str, Any]) -> str | None:
+        value = entity.get(self.member)
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            return None
+        return self.form.replace("{}", str(value))
+
+
 class ReadView(_Model):
     """How one read tool answers: from state (a rendered view) or by replay, with the reason."""
 
@@ -477,6 +494,8 @@ class ReadView(_Model):
     """For an item view: the members beside the entity rendered for each entity it answers with."""
     projections: tuple[Projection, ...] = ()
     """Projection queries learned for this item or list view (``view-projection-queries``)."""
+    entity_tag: EntityTag | None = None
+    """An item view's ETag as the entity's member spells it (None: answers from the state carry none)."""
     withheld_fields: tuple[str, ...] = ()
     """For an item view: members the initial state left out of entities of its type that only a
     list showed, as that list's own projection (``view/projected_state``)."""

@@ -22,6 +22,7 @@ from .write_absence import learn_write_absences
 from .envelope_members import envelope_members
 from .extract import extract_state
 from .id_history import IdHistories
+from .entity_tags import with_entity_tag
 from .item_members import with_item_members
 from .learned_queries import learn_queries
 from .page_size_bounds import with_page_size_bounds
@@ -141,6 +142,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     views = [with_item_members(v, _answers(v, by_ordinal), ruleset, traces,
                                by_identity_alone=_by_identity_alone(v, types)) if v.kind == "item" else v
              for v in views]
+    views = [with_entity_tag(v, _answers(v, by_ordinal), ruleset, traces) if v.kind == "item" else v for v in views]
     views = learn_projections(views, by_ordinal, types, writes, ruleset, traces)
     views = [with_unproven_id_shapes(v, by_ordinal, types, state.collections, ruleset, traces) for v in views]
     views = [with_skipped_numbers(v, types, state.collections, ruleset, traces) for v in views]

@@ -66,7 +66,11 @@ def answer_item(view: ReadView, entity_type: EntityType, state: StateIndex, path
     shown = project(sorted_fields(entity, view.sorted_arrays), view.shown_fields)
     body = with_item_members(render_into(base.body, view.locator or Locator(kind="root"), shown), view, raw_id)
     records = collection.records.get(key, ())
-    return Answer(base.status, base.content_type, state_headers(base.headers), body,
+    headers = state_headers(base.headers)
+    tag = view.entity_tag.of(entity) if view.entity_tag is not None else None
+    if tag is not None:  # the version the state holds, spelled as the recorded tags spell it
+        headers = headers + ((view.entity_tag.header, tag),)
+    return Answer(base.status, base.content_type, headers, body,
                   missing_field=_lacking(entity, view.required_fields) or _lacking_unread(entity, records, view),
                   unshown_field=_unshown_held(entity, records, view, collection))
 

@@ -148,3 +148,16 @@ def test_an_update_mask_applies_only_the_members_it_names(tmp_path: Path) -> Non
     assert masked_body(plan, WriteCall("/notes/x", (), body, ()), body) == body
     with pytest.raises(WriteRefusal, match="colour"):
         masked_body(plan, WriteCall("/notes/x", (("update_mask", "title,colour"),), body, ()), body)
+
+
+def test_an_item_read_from_the_state_carries_the_version_its_etag_spells(tmp_path: Path) -> None:
+    """The item reads recorded ``ETag: "<version>"``: a read answered from the state after a served
+    update carries the tag of the version the state holds, as the application's does
+    (entity-tag.spelled-member)."""
+    conventions = Conventions("if-match-tagged-reads", concurrency="if-match")
+    bundle, results = hold(conventions, tmp_path, PLAIN_WRITES, {"patch_tags_by_tag_id": "precondition-header"})
+    view = next(view for view in bundle.view.views if view.tool == "get_notes_by_note_id")
+    assert view.entity_tag is not None and (view.entity_tag.member, view.entity_tag.form) == ("version", '"{}"')
+    after = next(r for r in results if r.probe.name == "the updated note")
+    tags = {side: dict((k.lower(), v) for k, v in after.answers[side].headers).get("etag") for side in ("live", "model")}
+    assert tags == {"live": '"2"', "model": '"2"'}
