@@ -818,6 +818,18 @@ install_unleash() {
     npm_install_package_json unleash "$UNLEASH_DIR"
 }
 
+apt_install_pinned() {  # APP PACKAGE=VERSION...: a system install from Debian bookworm, as root or through sudo
+    local app="$1" sudo=""
+    shift
+    command -v apt-get >/dev/null || { say "apt-get not found: $app comes from Debian bookworm packages" >&2; return 1; }
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    say "apt-get install $*"
+    # a stale package index (a version no longer listed) is refreshed once
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null && return 0
+    $sudo apt-get update -q >/dev/null
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null
+}
+
 installed_redmine_version() {  # the installed Debian redmine and redmine-sqlite version, or nothing
     local redmine sqlite
     redmine="$(dpkg-query -W -f='${Status} ${Version}' redmine 2>/dev/null || true)"
@@ -831,16 +843,7 @@ install_redmine() {
     # Its postinst makes a `default` instance database through dbconfig-common, which start.sh
     # never uses. The template database is what every start would otherwise make (~13 s).
     if [ "$(installed_redmine_version)" != "$REDMINE_DEB_VERSION" ]; then
-        command -v apt-get >/dev/null || { say "apt-get not found: Redmine comes from Debian bookworm packages" >&2; return 1; }
-        local sudo=""
-        [ "$(id -u)" = 0 ] || sudo="sudo"
-        say "apt-get install redmine=$REDMINE_DEB_VERSION redmine-sqlite=$REDMINE_DEB_VERSION"
-        if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-                "redmine=$REDMINE_DEB_VERSION" "redmine-sqlite=$REDMINE_DEB_VERSION" >/dev/null; then
-            $sudo apt-get update -q >/dev/null
-            $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-                "redmine=$REDMINE_DEB_VERSION" "redmine-sqlite=$REDMINE_DEB_VERSION" >/dev/null
-        fi
+        apt_install_pinned Redmine "redmine=$REDMINE_DEB_VERSION" "redmine-sqlite=$REDMINE_DEB_VERSION" || return 1
     else
         say "redmine $REDMINE_DEB_VERSION already installed (/usr/share/redmine)"
     fi
@@ -867,16 +870,7 @@ install_rt() {
     # configuration of its own, so /etc/request-tracker5 is never read). The template database is
     # what every start would otherwise make with rt-setup-database (~11 s).
     if [ "$(installed_rt_version)" != "$RT_DEB_VERSION" ]; then
-        command -v apt-get >/dev/null || { say "apt-get not found: RT comes from Debian bookworm packages" >&2; return 1; }
-        local sudo=""
-        [ "$(id -u)" = 0 ] || sudo="sudo"
-        say "apt-get install request-tracker5=$RT_DEB_VERSION rt5-db-sqlite=$RT_DEB_VERSION"
-        if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-                "request-tracker5=$RT_DEB_VERSION" "rt5-db-sqlite=$RT_DEB_VERSION" >/dev/null; then
-            $sudo apt-get update -q >/dev/null
-            $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-                "request-tracker5=$RT_DEB_VERSION" "rt5-db-sqlite=$RT_DEB_VERSION" >/dev/null
-        fi
+        apt_install_pinned RT "request-tracker5=$RT_DEB_VERSION" "rt5-db-sqlite=$RT_DEB_VERSION" || return 1
     else
         say "request-tracker5 $RT_DEB_VERSION already installed (/usr/share/request-tracker5)"
     fi

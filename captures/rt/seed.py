@@ -16,30 +16,19 @@ always makes the same things in the same order. What it makes (README "Seed data
           4 General "Welcome packet for new hires" (resolved)
 """
 import base64
-import json
 import sys
-import urllib.error
-import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "kit"))
+from seed_calls import checked_call  # noqa: E402  (captures/kit: what every seed shares)
 
 BASE, USER, PASSWORD = sys.argv[1].rstrip("/") + "/REST/2.0", sys.argv[2], sys.argv[3]
-AUTH = "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+AUTH = {"Authorization": "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()}
 
 
-def send(method, path, body=None, expect=(200, 201)):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(BASE + path, data=data, method=method)
-    request.add_header("Authorization", AUTH)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=120) as answer:
-            status, raw = answer.status, answer.read()
-    except urllib.error.HTTPError as error:
-        status, raw = error.code, error.read()
-    if status not in expect:
-        raise SystemExit(f"seed: {method} {path} answered {status}: {raw[:300]!r}")
-    answer = json.loads(raw) if raw else None
-    # RT answers 200 with a list of messages for an update, some of them refusals
+def send(method, path, body=None):
+    answer = checked_call(BASE, method, path, AUTH, body, expect=(200, 201))
+    # RT answers an update 200 with a list of messages, a refusal among them (nothing changed)
     if method == "PUT" and not (isinstance(answer, list) and answer and all("changed" in m for m in answer)):
         raise SystemExit(f"seed: {method} {path} did not change everything: {answer!r}")
     return answer

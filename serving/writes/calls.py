@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from capenv.interpreter.bundle.models import (AbsenceAnswer, EntityType, Recording, ReplayTable, UnprovenIdShape,
-                                              ViewResult, WritePlan)
+from capenv.interpreter.bundle.models import (AbsenceAnswer, EntityType, Recording, ReplayTable, SkippedNumbers,
+                                              UnprovenIdShape, ViewResult, WritePlan)
 
 
 class WriteRefusal(Exception):
@@ -53,6 +53,9 @@ class WriteEnv:
     unproven_id_shapes: dict[str, tuple[UnprovenIdShape, ...]] = field(init=False)
     """Per type, the id layouts its item views' absence is not given for (``view-absence-id-shapes``):
     nor is a write's, since the application may refuse such an id as malformed."""
+    skipped_numbers: dict[str, SkippedNumbers] = field(init=False)
+    """Per type, the span of numbered ids it held at the capture's start when they skip numbers
+    (``view-absence-sequence-gaps``): a write's absence is not given for a skipped number."""
     absences_by_type: dict[str, tuple[AbsenceAnswer, str]] = field(init=False)
     """Per type, its item view's learned absence and that view's tool (``view_absence``)."""
     tool_absences: dict[str, Recording] = field(default_factory=dict)
@@ -90,6 +93,7 @@ class WriteEnv:
         self.types = {t.name: t for t in self.view.types}
         self.missing_by_type, self.absences_by_type = {}, {}
         self.unproven_id_shapes = {}
+        self.skipped_numbers = {}
         for read in self.view.views:
             if read.kind == "item" and read.type and read.missing is not None:
                 self.missing_by_type[read.type] = read.missing
@@ -98,6 +102,8 @@ class WriteEnv:
             for line in read.documents if read.kind == "document" else ():
                 for name in line.summarises:
                     self.summarising_documents[name] = self.summarising_documents.get(name, frozenset()) | {line.path}
+            if read.kind == "item" and read.type and read.skipped_numbers:
+                self.skipped_numbers[read.type] = read.skipped_numbers
             if read.kind == "item" and read.type and read.unproven_id_shapes:
                 self.unproven_id_shapes[read.type] = self.unproven_id_shapes.get(read.type, ()) + tuple(
                     shape for shape in read.unproven_id_shapes

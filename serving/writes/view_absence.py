@@ -25,6 +25,7 @@ from capenv.interpreter.bundle.models import Recording
 from capenv.interpreter.bundle.paths import split_path
 from capenv.serving.read_call import CallRefused
 from capenv.serving.reads.absence import absence_answer, named_value, refuse_other_key_spelling
+from capenv.serving.reads.skipped_numbers import refuse_skipped
 from capenv.serving.state.index import StateIndex
 
 from .calls import WriteEnv, WriteRefusal
@@ -101,11 +102,17 @@ def item_view_absence(env: WriteEnv, entity_type: Any, item_path: str, state: St
 def refuse_shown_missing(env: WriteEnv, entity_type: Any, collection_path: str, item_path: str, raw_id: str,
                          member: str | None) -> None:
     """Refuse (a missing entity, with no recording) a write naming an entity the state does not hold
-    that a recording made before the capture's first write shows the application holding."""
+    that a recording made before the capture's first write shows the application holding, or a
+    number the ids the type held at the start skip (``view-absence-sequence-gaps``)."""
     if env.sightings is None:
         return
     field = member or entity_type.id_field
     try:
         env.sightings.refuse_shown(entity_type, collection_path, item_path, raw_id, field, item_path)
+        if member is None:
+            refuse_skipped(env.skipped_numbers.get(entity_type.name), raw_id, type_name=entity_type.name,
+                           held_initially=env.sightings.held_initially(
+                               entity_type.name, collection_path, raw_id, entity_type.id_field, entity_type.id_field,
+                               anywhere=bool(entity_type.shallow_items)))
     except CallRefused as refused:
         raise WriteRefusal(refused.message, kind="missing") from None

@@ -50,3 +50,12 @@ def test_a_held_number_a_served_delete_removed_is_answered_missing():
     runtime = EnvironmentRuntime(build_from(har))
     assert http(runtime, "DELETE", "/api/queues/3").status == 204
     assert http(runtime, "GET", "/api/queues/3").body == b'{"message":"Not Found"}'
+
+
+def test_a_served_write_of_a_skipped_number_is_refused_not_answered_missing():
+    har = queues_app((1, 3, 4, 9))
+    har.call("DELETE", "/api/queues/4", status=204).call("GET", "/api/queues/4", status=404, response=MISSING)
+    runtime = EnvironmentRuntime(build_from(har))
+    answer = http(runtime, "DELETE", "/api/queues/2")
+    assert answer.status == 404 and b"Not Found" not in answer.body and b"skip 2" in answer.body, answer.body
+    assert http(runtime, "DELETE", "/api/queues/12").body == b'{"message":"Not Found"}'
