@@ -111,6 +111,11 @@
 #   downloads libvips from GitHub; --ignore-scripts) ~2.5 min cold, 719 npm packages (none compiled),
 #   451 MB; captures/payload/start.sh makes a private PostgreSQL cluster, lets the adapter push the
 #   schema and seeds through the REST API in ~15 s, so no template database.
+#   Medusa 2.21.2 (@medusajs/medusa, @medusajs/framework, @medusajs/cli; the server alone, admin
+#   dashboard disabled, no Redis; --ignore-scripts) ~5 min cold on the busy 2-core machine, 1,070 npm
+#   packages (none compiled), 727 MB; then ~4 min once for its template cluster (`medusa db:migrate`
+#   ~2.5 min, the admin user, the first start and the seed) in .ci/cache/medusa-template/pgdata.tar,
+#   which every start unpacks.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -163,6 +168,7 @@ SAILS_VERSION=1.5.18
 FEATHERS_VERSION=5.0.50
 EXPRESS_GATEWAY_VERSION=1.16.11
 PAYLOAD_VERSION=2.32.3
+MEDUSA_VERSION=2.21.2
 PRETIX_VERSION=2026.8.0
 PRETIX_GUNICORN_VERSION=27.0.1
 PRETALX_VERSION=2026.2.1
@@ -240,6 +246,8 @@ LOOPBACK_TODO_DIR="$CACHE/loopback-todo"
 FEATHERS_DIR="$CACHE/feathers"
 EXPRESS_GATEWAY_DIR="$CACHE/express-gateway"
 PAYLOAD_DIR="$CACHE/payload"
+MEDUSA_DIR="$CACHE/medusa"
+MEDUSA_TEMPLATE="$CACHE/medusa-template"
 ZENML_VENV="$CACHE/venv-zenml"
 KEYSTONE_VENV="$CACHE/venv-keystone"
 KEYSTONE_TEMPLATE="$CACHE/keystone-template"
@@ -539,6 +547,18 @@ install_payload() {
         say "payload $PAYLOAD_VERSION already in $PAYLOAD_DIR"; return
     fi
     npm_install_package_json payload "$PAYLOAD_DIR" --ignore-scripts
+}
+
+install_medusa() {
+    # captures/medusa/install/package.json pins @medusajs/medusa, framework and cli; no install
+    # script runs. captures/medusa/start.sh makes the seeded template cluster once (migrations take minutes).
+    if [ "$(installed_npm_version @medusajs/medusa "$MEDUSA_DIR")" != "$MEDUSA_VERSION" ]; then
+        npm_install_package_json medusa "$MEDUSA_DIR" --ignore-scripts
+    else
+        say "medusa $MEDUSA_VERSION already in $MEDUSA_DIR"
+    fi
+    MEDUSA_DIR="$(cd "$MEDUSA_DIR" && pwd)" \
+        prepare_template medusa MEDUSA_TEMPLATE "$MEDUSA_DIR" "$MEDUSA_TEMPLATE/pgdata.tar" 1200
 }
 
 install_tiddlywiki() {
@@ -1154,6 +1174,7 @@ install_npm_group() {
     step install_feathers
     step install_express_gateway
     step install_payload
+    step install_medusa
     step install_tiddlywiki
     step install_node_red
     group_outcome
@@ -1219,6 +1240,7 @@ status() {
     say "barbican:    $(installed_pip_version "$BARBICAN_VENV" barbican) ($BARBICAN_VENV)"
     say "glance:      $(installed_pip_version "$GLANCE_VENV" glance) ($GLANCE_VENV)"
     say "payload:     $(installed_npm_version payload "$PAYLOAD_DIR" || true) ($PAYLOAD_DIR)"
+    say "medusa:      $(installed_npm_version @medusajs/medusa "$MEDUSA_DIR" || true) ($MEDUSA_DIR, template $MEDUSA_TEMPLATE)"
     say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"
     say "node-red:    $(installed_npm_version node-red "$NODE_RED_DIR" || true) ($NODE_RED_DIR)"
     say "changedetection.io: $(installed_pip_version "$CHANGEDETECTION_VENV" changedetection.io) ($CHANGEDETECTION_VENV)"

@@ -304,6 +304,15 @@ def _payload_env() -> dict[str, str]:
 PAYLOAD_API_KEY = "users API-Key 0b5c3a1e-6f2d-4c8a-9e71-capenv000001"
 
 
+def _medusa_env() -> dict[str, str]:
+    """The npm prefix with @medusajs/medusa 2.21.2 and the seeded template cluster `.ci/live-apps.sh
+    install` prepares after it (start.sh makes and keeps it when missing, after minutes of migrations)."""
+    prefix = CACHE / "medusa"
+    if not (prefix / "node_modules" / "@medusajs" / "medusa" / "package.json").exists():
+        raise NotInstalled(f"medusa 2.21.2 is not installed in {_shown(prefix)}")
+    return {"MEDUSA_DIR": str(prefix), "MEDUSA_TEMPLATE": str(CACHE / "medusa-template")}
+
+
 def _nautobot_env() -> dict[str, str]:
     """Nautobot's venv and the seeded template cluster `.ci/live-apps.sh install` prepares after it
     (start.sh makes and keeps it when missing, after minutes of migrations)."""
@@ -561,6 +570,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                         ready_line="nautobot READY", ready_authorization=NAUTOBOT_TOKEN),
     "payload": AppSpec("payload", _payload_env, _home_start("payload"), "/api/users/me", 120.0,
                        ready_line="payload READY", ready_authorization=PAYLOAD_API_KEY),
+    "medusa": AppSpec("medusa", _medusa_env, _home_start("medusa"), "/health", 600.0,
+                      ready_line="medusa READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
