@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
-from .names import SuffixParams
+from .names import SuffixParams, ends_with
 
 
 @context_model("body-media-type")
@@ -45,12 +45,8 @@ def media_type_is(ctx: BodyMediaTypeContext, params: MediaTypesParams) -> Outcom
 
 @predicate("media_type_ends", context="body-media-type", params=SuffixParams)
 def media_type_ends(ctx: BodyMediaTypeContext, params: SuffixParams) -> Outcome:
-    """The media type ends with one of ``suffixes`` (a structured-syntax suffix such as ``+json``)
-    and is at least ``min_length`` long."""
-    for suffix in params.suffixes:
-        if len(ctx.media_type) >= params.min_length and ctx.media_type.endswith(suffix):
-            return Match({"suffix": suffix})
-    return Miss(f"{ctx.media_type!r} ends with none of {params.suffixes}")
+    """The media type ends with one of ``suffixes`` (a structured-syntax suffix such as ``+json``)."""
+    return ends_with(ctx.media_type, params)
 
 
 @predicate("media_subtype_has_word", context="body-media-type", params=SubtypeWordsParams)

@@ -50,7 +50,7 @@ def in_words(value: str, params: WordsParams) -> Outcome:
     return Miss(f"{value!r} is not one of {sorted(params.words)}")
 
 
-def _ends_with(value: str, params: SuffixParams) -> Outcome:
+def ends_with(value: str, params: SuffixParams) -> Outcome:
     if len(value) < params.min_length:
         return Miss(f"{value!r} is shorter than {params.min_length}")
     probe = value if params.case_sensitive else value.lower()
@@ -69,7 +69,7 @@ def member_name_in(ctx: MemberNameContext, params: WordsParams) -> Outcome:
 @predicate("member_name_ends_with", context="member-name", params=SuffixParams)
 def member_name_ends_with(ctx: MemberNameContext, params: SuffixParams) -> Outcome:
     """The member's name ends with one of some suffixes (and is longer than the suffix)."""
-    return _ends_with(ctx.name, params)
+    return ends_with(ctx.name, params)
 
 
 @predicate("previous_segment_absent", context="param-naming")
@@ -93,7 +93,7 @@ def previous_segment_ends_with(ctx: ParamNamingContext, params: SuffixParams) ->
     """The segment before the parameter ends with one of some suffixes."""
     if not ctx.previous:
         return Miss("no previous segment")
-    return _ends_with(ctx.previous, params)
+    return ends_with(ctx.previous, params)
 
 
 @predicate("previous_segment_present", context="param-naming")
