@@ -370,6 +370,26 @@ What limits the rest:
   record (an exact retry under an idempotency key is recognised by it) and SQLite's batch digest
   is what a reused record id is compared by once compaction has removed some of that record's
   history rows, so taking either out waits for the same layout change and its format migration.
+- **HTTP surface vs the transport floor (≥ 0.7× missed):** in instructions of the server
+  process per call (`python -m benchmarks.http_instructions`: json-server's CRUD sequence over one
+  kept-alive connection, the difference between 10 and 50 sequences), session 20: the floor
+  618,751; capenv on the default store 1,450,745 → 1,397,705 and 1,387,791 (two runs, -3.7% and -4.3%;
+  2.34× → 2.26× the floor's),
+  `sqlite:` 1,730,828 and 1,748,976 → 1,491,952 and 1,676,762 (two runs each: on SQLite the calls
+  hop between two threads, and how often they hand the interpreter over depends on timing, so that
+  figure moves by several percent between runs; compare medians of several). Cut: a route lookup
+  splits the request path once, not once per tool it tries; the ASGI layer works out a request's first header values once; what a tool's
+  inputs derived from themselves on every call (decoded query names, always-sent defaults,
+  credentials headers, static credentials) is worked out once per tool; `HttpRequest.header` is a
+  loop (542.5 → 509.0 Python calls a call through `CapenvHttpApp` in process, cProfile); answers
+  byte-identical. What bounds the rest: the runtime's own call (`runtime.http` in process, the same
+  sequence) is ~604,000 instructions, so capenv at the floor's transport cost would be ~1.22 M,
+  0.51× the floor; 0.7× (≤ ~884,000) needs the runtime's call at ~265,000, not only a thinner
+  ASGI layer (what capenv adds between uvicorn and the runtime is ~175,000: its ASGI layer, and h11
+  validating and writing json-server's nine recorded answer headers one by one,
+  `normalize_and_validate`'s regexes, where the floor sends two; not split further). The memory store already answers on the event loop (no thread hop);
+  on SQLite each call still hops to the runtime's thread and each read asks the store's head
+  revision (`catch_up`), which a store other processes share needs.
 - **data/add over a large state (≤ 2× missed: `default` 2.03×, `sqlite:` 4.1×):** nothing in
   the locked step or the memory store's commit walks the replaced state (records dropped by
   group, rows swapped by type); what is left is freeing it and, on SQLite, its pages. Measured in

@@ -10,7 +10,10 @@ server's side (uvicorn, capenv's ASGI layer and the runtime), without the start-
 The client's own work is not counted. ``floor`` counts the transport floor of section (c) the
 same way (``floor_servers``: a bare ASGI app answering a fixed JSON body through the same
 ``run_http``), so capenv's figure less the floor's is what capenv adds to a call. A few minutes a
-server on a loaded 2-core machine.
+server on a loaded 2-core machine. On the default store the runtime answers on the event loop's
+thread; on SQLite each call hops to the runtime's thread and back, and how often the two hand the
+interpreter over depends on timing, so that figure moves by several percent between runs (compare
+medians of several).
 
     python -m benchmarks.http_instructions [--stores default,sqlite,floor] [--sequences 10,50] [--port N]
 """
