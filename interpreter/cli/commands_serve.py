@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                             "(the request log, with --log, still goes to stderr)")
     from capenv.serving.transport.listen import add_access_options
 
-    add_access_options(serve)
+    add_access_options(serve, token_from_environment=True)
     add_capture_options(serve)
     serve.set_defaults(handler=_serve)
 
@@ -110,7 +110,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise UserError("--data, --data-token, --allow-host and --cors go with --http (over stdio the data plane "
                         "is reached offline: capenv data --bundle B --store URL)")
     try:
-        access = access_from(args)
+        access = access_from(args, token_from_environment=listen is not None)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     if args.instances and (listen is None or args.replay_only):

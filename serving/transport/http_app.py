@@ -468,8 +468,10 @@ def announce(serving: HttpServing, mcp_path: str, *, quiet: bool = False, token_
     where = "its own listener" if serving.data_port is not None else "this listener, with the token"
     print(f"  grader's data plane ({where}): {serving.data_url}{data_routes}", flush=True)
     if serving.data_token is not None:
-        print(f"  grader's token: {serving.data_token}  (capenv data --url {serving.data_url} --token …; "
-              "keep it from the agent)", flush=True)
+        # A token given is not echoed: the banner may land in a log the agent reads.
+        shown = serving.data_token if token_generated else "the one given (--data-token or CAPENV_DATA_TOKEN)"
+        print(f"  grader's token: {shown}  (capenv data --url {serving.data_url} reads it from "
+              "CAPENV_DATA_TOKEN; keep it from the agent)", flush=True)
 
 
 def run_http(

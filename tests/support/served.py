@@ -5,6 +5,7 @@ plane."""
 
 from __future__ import annotations
 
+import http.client
 import os
 import signal
 import subprocess
@@ -76,6 +77,20 @@ def data_get_url(url: str) -> bytes:
     done = capenv("data", "get", "--url", url, timeout=CALL_TIMEOUT_SECONDS)
     assert done.returncode == 0, done.stderr
     return done.stdout.removesuffix(b"\n")
+
+
+def data_get_as(base_url: str, token: str | None) -> tuple[int, bytes]:
+    """GET data/get of the data plane at ``base_url`` with ``token`` as the bearer (none when None)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base_url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        connection.request("GET", "/_capenv/data/get", headers={"Authorization": f"Bearer {token}"} if token else {})
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
 
 
 def data_reset_url(url: str) -> None:
