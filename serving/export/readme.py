@@ -107,7 +107,9 @@ def readme_text(bundle: Bundle, entries: list[CatalogEntry], directory: Path) ->
               "```", ""]
     lines += ["As a container: the `Dockerfile` here builds on capenv's own image (`docker build -t capenv:VERSION .` "
               "in a capenv checkout) and serves this directory with the agent on port 8000 and the grader's data "
-              "plane on its own listener, port 8001 (its comments say how to run it).", ""]
+              "plane on its own listener, port 8001 (its comments say how to run it). Set `CAPENV_DATA_TOKEN` in the "
+              "container's environment (`docker run -e CAPENV_DATA_TOKEN …`): port 8001 then answers only that "
+              "bearer token; without it any container on the same network reaches the data plane.", ""]
     lines += _grading_lines(bundle, url)
     lines += ["## Reset", "", "```sh",
               f"capenv data reset --url {url}           # back to the initial state, byte for byte",

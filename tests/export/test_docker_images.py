@@ -2,12 +2,14 @@
 (``docker info``): capenv's own image from the repository's ``Dockerfile``, then an exported
 environment's image on top of it, run with its ports published on loopback; the agent's listener
 answers the application's path and not the data plane, the grader's listener answers the data
-plane. Without an engine (this project's machines have the docker client only) the test skips and
+plane, and with ``CAPENV_DATA_TOKEN`` in the container's environment only with that bearer.
+Without an engine (this project's machines have the docker client only) the test skips and
 ``test_dockerfiles.py`` lints both files with hadolint instead."""
 
 from __future__ import annotations
 
 import http.client
+import os
 import shutil
 import subprocess
 import time
@@ -23,6 +25,7 @@ from support.har_builder import HarBuilder
 REPO = Path(__file__).resolve().parents[2]
 BUILD_SECONDS = 900
 READY_SECONDS = 60
+TOKEN = "image-grader-token"
 
 
 def _engine() -> str | None:
@@ -36,10 +39,13 @@ def _engine() -> str | None:
     return docker if answered else None
 
 
-def _get(port: int, path: str, host: str) -> tuple[int, bytes]:
+def _get(port: int, path: str, host: str, token: str | None = None) -> tuple[int, bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
-        connection.request("GET", path, headers={"Host": host})  # the name the listener answers to
+        headers = {"Host": host}  # the name the listener answers to
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        connection.request("GET", path, headers=headers)
         response = connection.getresponse()
         return response.status, response.read()
     finally:
@@ -80,6 +86,24 @@ def test_both_images_build_and_the_export_serves(tmp_path: Path) -> None:
         assert status == 200 and b'"id"' in body
         assert _get(agent, "/_capenv/data/get", "127.0.0.1:8000")[0] in (401, 404)  # never the agent's
         status, document = _get(grader, "/_capenv/data/get", "127.0.0.1:8001")
+        assert status == 200 and document.startswith(b"{")
+        # With the grader's token in the container's environment its listener needs that bearer.
+        subprocess.run([docker, "rm", "-f", container], capture_output=True)
+        container = subprocess.run([docker, "run", "-d", "-e", "CAPENV_DATA_TOKEN", "-p", "127.0.0.1::8001",
+                                    f"{tag}:env"], capture_output=True, text=True, check=True,
+                                   env={**os.environ, "CAPENV_DATA_TOKEN": TOKEN}).stdout.strip()
+        grader = _published(docker, container, 8001)
+        deadline = time.monotonic() + READY_SECONDS
+        while True:
+            try:
+                status, _ = _get(grader, "/_capenv/data/get", "127.0.0.1:8001")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+        assert status == 401
+        status, document = _get(grader, "/_capenv/data/get", "127.0.0.1:8001", TOKEN)
         assert status == 200 and document.startswith(b"{")
     finally:
         if container:

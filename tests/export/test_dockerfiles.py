@@ -7,6 +7,7 @@ and linted with hadolint when it is installed."""
 from __future__ import annotations
 
 import fnmatch
+import json
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import pytest
 from capenv.interpreter.pipeline import build_bundle
 from capenv.serving.export.directory import export_environment
 from support.har_builder import HarBuilder
+from support.served import STOP_TIMEOUT_SECONDS, capenv_command, data_get_as, quiet_env, served_process
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -92,3 +94,24 @@ def test_hadolint_finds_nothing(which: str, exported: Path) -> None:
     path = REPO / "Dockerfile" if which == "repository" else exported / "Dockerfile"
     done = subprocess.run([_hadolint(), str(path)], capture_output=True, text=True)  # every level, info included
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_export_tells_operators_to_set_the_grader_token(exported: Path) -> None:
+    text = (exported / "Dockerfile").read_text()
+    comments = " ".join(line.lstrip("# ") for line in text.splitlines() if line.startswith("#"))
+    assert "docker run --rm -e CAPENV_DATA_TOKEN " in comments  # the value stays off the command line
+    assert "CAPENV_DATA_TOKEN" in (exported / "README.md").read_text()
+
+
+def test_the_exported_command_needs_the_token_from_the_environment(exported: Path) -> None:
+    """The image's CMD as the container runs it (its directory and ports made this machine's): with
+    CAPENV_DATA_TOKEN in its environment the grader's listener answers only that bearer."""
+    command = json.loads(dict(instructions((exported / "Dockerfile").read_text()))["CMD"])
+    local = {"/env": str(exported), "0.0.0.0:8000": "127.0.0.1:0", "0.0.0.0:8001": "127.0.0.1:0"}
+    assert set(local) <= set(command)
+    env = {**quiet_env(), "CAPENV_DATA_TOKEN": "image-grader-token"}
+    with served_process(capenv_command() + [local.get(a, a) for a in command], env, STOP_TIMEOUT_SECONDS) as (_, lines):
+        grader = next(line for line in lines if "grader's data plane (its own listener)" in line)
+        data_url = grader.split(": ", 1)[1].split("/_capenv/")[0]
+        assert data_get_as(data_url, "image-grader-token")[0] == 200
+        assert data_get_as(data_url, None)[0] == 401 and data_get_as(data_url, "image-grader-toke")[0] == 401
