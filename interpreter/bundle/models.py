@@ -1000,6 +1000,8 @@ class ReferenceRule(_Model):
     """The recorded call that showed what a dangling value does (a refusal, or an accepting success)."""
     blanks: tuple[Any, ...] = ()
     """Values naming nothing (null, "") a recorded success sent: accepted as sent."""
+    many: bool = False
+    """The member is a list of ids (a submission's ``tags``), each naming an entity of the type."""
 
     @property
     def checked(self) -> bool:

@@ -12,9 +12,10 @@ an answer the application would not give is worse than a refusal that says why. 
 (null, "", the ``plans`` setting ``reference_blank_values``) names nothing: it is accepted as sent
 when a recorded success sent it, and refused like a dangling value otherwise.
 
-Only members serving accepts with a scalar of the JSON kind an id has (a string or an integer) are
-judged, and only those some other type holds one of the values of: the others get no trace, so a
-plan with no reference keeps the bytes it had.
+Only members serving accepts with a scalar of the JSON kind an id has (a string or an integer), or
+with a list of such scalars (a submission's ``tags``: each element is judged as a value, and a
+dangling one makes the list dangling), are judged, and only those some other type holds one of the
+values of: the others get no trace, so a plan with no reference keeps the bytes it had.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ REFERENCES = "write-references"
 DANGLING = "write-reference-dangling"
 JUDGED_EFFECTS = ("create", "update", "action")
 ID_KINDS = ("string", "integer")
+LIST_KIND = "array"
 
 
 def with_references(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
@@ -60,7 +62,7 @@ def with_references(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]
 def _judged_members(plan: WritePlan) -> list[MemberRule]:
     if plan.effect not in JUDGED_EFFECTS or plan.build_reason is not None or plan.type is None:
         return []
-    return [m for m in plan.members if m.admission != "not-accepted" and m.kind in ID_KINDS]
+    return [m for m in plan.members if m.admission != "not-accepted" and (m.kind in ID_KINDS or m.kind == LIST_KIND)]
 
 
 def known_ids(timeline: Timeline) -> dict[str, set[str]]:
@@ -84,8 +86,12 @@ def _with_references(plan: WritePlan, members: list[MemberRule], ctx: PlanContex
     events: list[TraceEvent] = []
     for member in members:
         sent = [(record, body[member.member]) for record, body in calls if member.member in body]
-        values = list(dict.fromkeys(text for record, value in sent if record.succeeded
-                                    and not _blank(value, blanks) and (text := json_text(value)) is not None))
+        many = member.kind == LIST_KIND
+        if many and not all(isinstance(v, list) and all(json_text(e) is not None for e in v) for _, v in sent):
+            continue  # a list of other things than ids (objects, nulls) names no entity by each element
+        values = list(dict.fromkeys(text for record, value in sent if record.succeeded and not _blank(value, blanks)
+                                    for element in (value if many else [value])
+                                    if (text := json_text(element)) is not None))
         candidates = [_candidate(t, values, known.get(t.name, set())) for t in others]
         if not any(c.holds for c in candidates):
             continue  # no other type holds any of its values: no evidence to judge
@@ -97,7 +103,7 @@ def _with_references(plan: WritePlan, members: list[MemberRule], ctx: PlanContex
             continue
         target = next(t for t in others if t.name == decision.evidence.get("type"))
         references.append(_dangling_rule(plan, member.member, target, str(decision.rule_id), sent, blanks, ctx,
-                                         subject, events))
+                                         subject, events, many=many))
     if not events:
         return plan
     return plan.model_copy(update={"references": tuple(references), "traces": plan.traces + tuple(events)})
@@ -109,12 +115,14 @@ def _candidate(target: EntityType, values: list[str], ids: set[str]) -> Referenc
 
 
 def _dangling_rule(plan: WritePlan, member: str, target: EntityType, rule_id: str, sent: list[tuple[Record, Any]],
-                   blanks: list[Any], ctx: PlanContext, subject: str, events: list[TraceEvent]) -> ReferenceRule:
-    """What a value naming no entity does, from the tool's recorded calls that sent the member."""
+                   blanks: list[Any], ctx: PlanContext, subject: str, events: list[TraceEvent], *,
+                   many: bool = False) -> ReferenceRule:
+    """What a value naming no entity does, from the tool's recorded calls that sent the member (a
+    list names held entities when each of its elements does)."""
     calls = []
     for record, value in sent:
-        text = json_text(value)
-        held = text is not None and _held_when(ctx.timeline, target.name, text, record.ordinal)
+        texts = [json_text(element) for element in (value if many else [value])]
+        held = all(text is not None and _held_when(ctx.timeline, target.name, text, record.ordinal) for text in texts)
         calls.append(DanglingCall(ordinal=record.ordinal, status=record.status, value=value,
                                   blank=_blank(value, blanks), held=held))
     decision = evaluate(ctx.ruleset, DANGLING, WriteReferenceDanglingContext(member=member, type=target.name,
@@ -127,7 +135,7 @@ def _dangling_rule(plan: WritePlan, member: str, target: EntityType, rule_id: st
     return ReferenceRule(member=member, type=target.name, collection_template=target.collection_template,
                          rule_id=rule_id, dangling=decision.yields.get("dangling", "unrecorded"),
                          dangling_rule_id=decision.rule_id, record=decision.evidence.get("record"),
-                         blanks=tuple(accepted_blanks))
+                         blanks=tuple(accepted_blanks), many=many)
 
 
 def _held_when(timeline: Timeline, type_name: str, key: str, ordinal: int) -> bool:

@@ -159,8 +159,8 @@ class WriteInputs:
                                        "application stores for one left out no recording shows")
             reference = self.checked_references.get(member.member)
             if reference is not None:
-                said = (f'the id of a "{reference.type}" entity the state holds ({reference.collection_template}); '
-                        "a value naming none is refused")
+                said = (("ids, each" if reference.many else "the id") + f' of a "{reference.type}" entity the state '
+                        f"holds ({reference.collection_template}); a value naming none is refused")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             validated = self.validated_values.get(member.member)
             shape = shape_schema(validated.accepted, validated.refused_value) or {} \
@@ -462,8 +462,9 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
                             if member.member in found_before else "."))
     for reference in plan.references:
         if reference.checked:
-            parts.append(f'"{reference.member}" must be the id of a held "{reference.type}" entity '
-                         f"({reference.collection_template}); a value naming none is refused.")
+            parts.append(f'"{reference.member}" must ' + ("hold ids, each" if reference.many else "be the id")
+                         + f' of a held "{reference.type}" entity ({reference.collection_template}); a value naming '
+                         "none is refused.")
     if plan.referrers:
         named = ", ".join(sorted({f'"{r.type}" ({r.spelled})' for r in plan.referrers}))
         parts.append(f"A delete of an entity a held {named} entity names is refused: the application may delete "

@@ -40,8 +40,11 @@ def check_references(plan: WritePlan, body: dict[str, Any], state: StateIndex,
         if any(same_json(value, blank) for blank in reference.blanks):
             continue
         collections, at = _referable(reference, state, parent_args or {})
-        if not _names_held(value, collections):
-            raise WriteRefusal(refusal_message(reference, value, _held_ids(collections), at=at))
+        # a list of ids is refused for its first element naming none (or, not a list, whole)
+        unheld = [e for e in value if not _names_held(e, collections)] \
+            if reference.many and isinstance(value, list) else [value] if not _names_held(value, collections) else []
+        if unheld:
+            raise WriteRefusal(refusal_message(reference, unheld[0], _held_ids(collections), at=at))
 
 
 def _referable(reference: ReferenceRule, state: StateIndex,
@@ -85,5 +88,6 @@ def refusal_message(reference: ReferenceRule, value: Any, held: list[str] | None
     else:
         why = (f"no recorded call shows the application accepting a {reference.member!r} naming none, so this "
                "environment does not assume it would")
-    return (f"member {reference.member!r} is {dumps(value).decode()}: the state holds no {reference.type} entity "
+    named = f"member {reference.member!r} holds" if reference.many else f"member {reference.member!r} is"
+    return (f"{named} {dumps(value).decode()}: the state holds no {reference.type} entity "
             f"with that id (at {at or reference.collection_template}); {accepted}; {why}")

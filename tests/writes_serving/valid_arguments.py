@@ -23,6 +23,9 @@ from capenv.serving.writes.sent_values import keeps_to
 REFERENCE = re.compile(r'the id of a "([^"]+)" entity the state holds')
 """How a write tool's schema describes a member serving refuses unless it names a held entity."""
 
+REFERENCES = re.compile(r'ids, each of a "([^"]+)" entity the state holds')
+"""How it describes a list member serving refuses unless each element names a held entity (a submission's tags)."""
+
 CHOSEN_ID = re.compile(r"\^\(\?:\[(.+)\]\{(\d+),(\d+)\}\)\$")
 """The pattern of a client-chosen identity of a character set and length range (``serving/writes/chosen_ids``)."""
 
@@ -32,12 +35,21 @@ INTEGER_ID = "0|-?[1-9][0-9]*"
 """The patterns of a client-chosen identity of the UUID and integer shapes (rules/write-chosen-ids.yaml)."""
 
 
-def with_held_references(schema: dict[str, Any], state: Any) -> dict[str, Any]:
+def with_held_references(schema: dict[str, Any], state: Any, near: str | None = None) -> dict[str, Any]:
     """The schema with each member described as naming a held entity of a type given the ids the
-    state (a data/get document, as bytes or parsed) holds of that type as its ``enum``."""
+    state (a data/get document, as bytes or parsed) holds of that type as its ``enum``; with
+    ``near`` (the write's collection path), only those of the type's collections sharing the most
+    leading segments with it, as serving looks a reference up under the write's parent."""
     document = json.loads(state) if isinstance(state, (bytes, str)) else state
     held: dict[str, list[Any]] = {}
+    closest: dict[str, int] = {}
     for collection in document.get("collections", []):
+        shared = _shared_segments(collection["path"], near) if near is not None else 0
+        if shared < closest.get(collection["type"], 0):
+            continue
+        if shared > closest.get(collection["type"], 0):
+            held[collection["type"]] = []
+        closest[collection["type"]] = shared
         held.setdefault(collection["type"], []).extend(e["id"] for e in collection["entities"])
     resolved = copy.deepcopy(schema)
 
@@ -46,6 +58,10 @@ def with_held_references(schema: dict[str, Any], state: Any) -> dict[str, Any]:
             found = REFERENCE.search(str(node.get("description", "")))
             if found and held.get(found.group(1)):
                 node["enum"] = held[found.group(1)]
+            many = REFERENCES.search(str(node.get("description", "")))
+            if many and held.get(many.group(1)):
+                node["items"] = {**(node.get("items") if isinstance(node.get("items"), dict) else {}),
+                                 "enum": held[many.group(1)]}
             for value in node.values():
                 visit(value)
         elif isinstance(node, list):
@@ -54,6 +70,15 @@ def with_held_references(schema: dict[str, Any], state: Any) -> dict[str, Any]:
 
     visit(resolved)
     return resolved
+
+
+def _shared_segments(path: str, other: str) -> int:
+    count = 0
+    for mine, theirs in zip(split_path(path), split_path(other)):
+        if mine != theirs:
+            break
+        count += 1
+    return count
 
 
 def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -> Any:
@@ -159,7 +184,7 @@ def write_arguments(input_schema: dict[str, Any], template: str, collection_path
                     rng: random.Random, tag: str, state: Any = None) -> dict[str, Any]:
     """``state``: the data/get document the members naming a held entity take their ids from."""
     if state is not None:
-        input_schema = with_held_references(input_schema, state)
+        input_schema = with_held_references(input_schema, state, collection_path)
     arguments: dict[str, Any] = path_arguments(template, collection_path, entity_id)
     if "body" in input_schema.get("properties", {}):
         schema = body_schema_for(input_schema, arguments)
