@@ -63,6 +63,9 @@ def check(app: str, results: list[CallResult]) -> None:
 
 
 KNOWN_WRONG: dict[str, str] = {
+    "datasette": "an insert after the newest row's delete: SQLite reuses the deleted rowid (INTEGER PRIMARY KEY "
+                 "without AUTOINCREMENT) where the model's sequence never goes back (probes 'the author inserted "
+                 "after the delete', 'the author id the deleted insert took'; hunt20)",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
