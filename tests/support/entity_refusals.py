@@ -1,8 +1,10 @@
 """Refusals of a write for the entity it names, not for the tool or the call."""
 
-ENTITY_REFUSALS = ("not editable", "holds a copy of the", "the entity does not hold them")
+ENTITY_REFUSALS = ("not editable", "holds a copy of the", "a copy of its", "the entity does not hold them")
 """The application keeps the entity as it is (update-protected), another held entity holds a copy of
-members the update changes (serving/writes/nested_copies), or the entity lacks members every recorded
+members the update changes (serving/writes/nested_copies), held entities naming it hold a copy of
+a member the update changes (serving/writes/reference_copies: Medusa's products copy their
+collection's title), or the entity lacks members every recorded
 answer showed (GNS3's templates of another kind, ZenML's tags only listed: serving/writes/answers).
 A caller then writes another entity."""
 
