@@ -14,14 +14,21 @@ _GLOBAL_ID_TEXT = re.compile(r"([A-Za-z][A-Za-z0-9_]*:)([0-9]{1,20})")
 """A Relay global id's decoded text: its type's name and a colon, then the row's number."""
 
 
-def global_id(value: str) -> tuple[str, str] | None:
-    """(prefix, digits) of a Relay global id: strict, padded base64 of UTF-8 text that is a type
-    name, a colon and digits (``UHJvamVjdDo1`` is ``Project:5``); None for anything else."""
+def padded_base64_text(value: str) -> str | None:
+    """The UTF-8 text ``value`` is the strict, padded, standard base64 of; None for anything else."""
     if len(value) < 4 or len(value) % 4 or not _BASE64.fullmatch(value):
         return None
     try:
-        text = base64.b64decode(value, validate=True).decode("utf-8")
+        return base64.b64decode(value, validate=True).decode("utf-8")
     except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def global_id(value: str) -> tuple[str, str] | None:
+    """(prefix, digits) of a Relay global id: strict, padded base64 of UTF-8 text that is a type
+    name, a colon and digits (``UHJvamVjdDo1`` is ``Project:5``); None for anything else."""
+    text = padded_base64_text(value)
+    if text is None:
         return None
     found = _GLOBAL_ID_TEXT.fullmatch(text)
     if found is None or encode_global_id(found.group(1), int(found.group(2))) != value:

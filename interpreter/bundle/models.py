@@ -6,7 +6,6 @@ once serves anywhere. Every model is frozen and refuses unknown keys.
 
 from __future__ import annotations
 
-import base64
 import re
 
 from typing import Any, Literal
@@ -14,6 +13,7 @@ from urllib.parse import unquote_plus
 
 from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, SerializerFunctionWrapHandler, model_serializer
 
+from capenv.interpreter.bundle.global_ids import padded_base64_text
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.pointers import spell
 from capenv.interpreter.bundle.trace_event import TraceEvent
@@ -188,11 +188,8 @@ def shaped_as(value: str, pattern: str, ignore_case: bool = False, base64_of: st
         return False
     if base64_of is None:
         return True
-    try:
-        text = base64.b64decode(value, validate=True).decode("utf-8")
-    except (ValueError, UnicodeDecodeError):
-        return False
-    return re.fullmatch(base64_of, text) is not None
+    text = padded_base64_text(value)
+    return text is not None and re.fullmatch(base64_of, text) is not None
 
 
 class EntityType(_Model):
