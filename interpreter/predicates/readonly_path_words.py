@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, predicate
 
 from .readonly_contexts import WaysContext
@@ -79,7 +80,7 @@ def session_answer_under_auth_path(ctx: WaysContext, params: SessionAnswerParams
     """A literal segment places the path under authentication (/auth/user/emailpass), and every
     successful call answered an object holding only credential members ({token}): a session opened
     by a provider's own name, which the last segment alone cannot tell."""
-    literals = [part for part in ctx.template.strip("/").split("/") if part and not part.startswith("{")]
+    literals = [part for part in split_path(ctx.template) if part and not part.startswith("{")]
     under = [part for part in literals if part.lower() in lowered(params.path_segments)]
     if not under:
         return Miss(f"no literal segment of {ctx.template!r} is one of {sorted(lowered(params.path_segments))}")

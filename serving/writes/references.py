@@ -40,9 +40,9 @@ def check_references(plan: WritePlan, body: dict[str, Any], state: StateIndex,
         if any(same_json(value, blank) for blank in reference.blanks):
             continue
         collections, at = _referable(reference, state, parent_args or {})
-        # a list of ids is refused for its first element naming none (or, not a list, whole)
-        unheld = [e for e in value if not _names_held(e, collections)] \
-            if reference.many and isinstance(value, list) else [value] if not _names_held(value, collections) else []
+        # a list of ids is judged element by element (any other value whole); the first naming none is refused
+        named = value if reference.many and isinstance(value, list) else [value]
+        unheld = [e for e in named if not _names_held(e, collections)]
         if unheld:
             raise WriteRefusal(refusal_message(reference, unheld[0], _held_ids(collections), at=at))
 
