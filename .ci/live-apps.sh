@@ -850,58 +850,53 @@ apt_install_pinned() {  # APP PACKAGE=VERSION...: a system install from Debian b
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null
 }
 
-installed_redmine_version() {  # the installed Debian redmine and redmine-sqlite version, or nothing
-    local redmine sqlite
-    redmine="$(dpkg-query -W -f='${Status} ${Version}' redmine 2>/dev/null || true)"
-    sqlite="$(dpkg-query -W -f='${Status}' redmine-sqlite 2>/dev/null || true)"
-    [ "${redmine% *}" = "install ok installed" ] && [ "$sqlite" = "install ok installed" ] && echo "${redmine##* }" || true
+installed_deb_pair_version() {  # PACKAGE DB_PACKAGE -> the installed version of both, or nothing
+    local app db
+    app="$(dpkg-query -W -f='${Status} ${Version}' "$1" 2>/dev/null || true)"
+    db="$(dpkg-query -W -f='${Status}' "$2" 2>/dev/null || true)"
+    [ "${app% *}" = "install ok installed" ] && [ "$db" = "install ok installed" ] && echo "${app##* }" || true
 }
+
+install_deb_app_with_template() {  # LABEL PACKAGE DB_PACKAGE VERSION TEMPLATE_VAR TEMPLATE_FILE START_SH
+    # The application and its SQLite glue at the pinned Debian version (system-wide), then the
+    # template database every start copies, made once by START_SH --prepare-only with TEMPLATE_VAR
+    # naming where it goes.
+    local label="$1" package="$2" db_package="$3" version="$4" template_var="$5" template_file="$6" start="$7"
+    local template="${!template_var}"
+    if [ "$(installed_deb_pair_version "$package" "$db_package")" != "$version" ]; then
+        apt_install_pinned "$label" "$package=$version" "$db_package=$version" || return 1
+    else
+        say "$package $version already installed (/usr/share/$package)"
+    fi
+    if [ ! -f "$template/$template_file" ]; then
+        local home
+        home="$(mktemp -d)"
+        say "$package: preparing the template database in $template"
+        env "$template_var=$PWD/$template" bash "$start" --prepare-only "$home" || { rm -rf "$home"; return 1; }
+        rm -rf "$home"
+    fi
+}
+
+installed_redmine_version() { installed_deb_pair_version redmine redmine-sqlite; }
 
 install_redmine() {
     # Ruby and a hundred Rails gems as Debian packages: a dpkg -x tree would need Ruby itself
     # relocated, so this one is installed system-wide; Debian's Redmine runs no service of its own.
     # Its postinst makes a `default` instance database through dbconfig-common, which start.sh
     # never uses. The template database is what every start would otherwise make (~13 s).
-    if [ "$(installed_redmine_version)" != "$REDMINE_DEB_VERSION" ]; then
-        apt_install_pinned Redmine "redmine=$REDMINE_DEB_VERSION" "redmine-sqlite=$REDMINE_DEB_VERSION" || return 1
-    else
-        say "redmine $REDMINE_DEB_VERSION already installed (/usr/share/redmine)"
-    fi
-    if [ ! -f "$REDMINE_TEMPLATE/redmine.sqlite3" ]; then
-        local home
-        home="$(mktemp -d)"
-        say "redmine: preparing the template database in $REDMINE_TEMPLATE"
-        REDMINE_TEMPLATE="$PWD/$REDMINE_TEMPLATE" bash captures/redmine/start.sh --prepare-only "$home" \
-            || { rm -rf "$home"; return 1; }
-        rm -rf "$home"
-    fi
+    install_deb_app_with_template Redmine redmine redmine-sqlite "$REDMINE_DEB_VERSION" REDMINE_TEMPLATE \
+        redmine.sqlite3 captures/redmine/start.sh
 }
 
-installed_rt_version() {  # the installed Debian request-tracker5 and rt5-db-sqlite version, or nothing
-    local rt sqlite
-    rt="$(dpkg-query -W -f='${Status} ${Version}' request-tracker5 2>/dev/null || true)"
-    sqlite="$(dpkg-query -W -f='${Status}' rt5-db-sqlite 2>/dev/null || true)"
-    [ "${rt% *}" = "install ok installed" ] && [ "$sqlite" = "install ok installed" ] && echo "${rt##* }" || true
-}
+installed_rt_version() { installed_deb_pair_version request-tracker5 rt5-db-sqlite; }
 
 install_rt() {
     # Perl and its CPAN modules as Debian packages, installed system-wide as Redmine's Ruby is; the
     # package's request-tracker5 service is never started (start.sh points RT_SITE_CONFIG at a
     # configuration of its own, so /etc/request-tracker5 is never read). The template database is
     # what every start would otherwise make with rt-setup-database (~11 s).
-    if [ "$(installed_rt_version)" != "$RT_DEB_VERSION" ]; then
-        apt_install_pinned RT "request-tracker5=$RT_DEB_VERSION" "rt5-db-sqlite=$RT_DEB_VERSION" || return 1
-    else
-        say "request-tracker5 $RT_DEB_VERSION already installed (/usr/share/request-tracker5)"
-    fi
-    if [ ! -f "$RT_TEMPLATE/rt.sqlite" ]; then
-        local home
-        home="$(mktemp -d)"
-        say "rt: preparing the template database in $RT_TEMPLATE"
-        RT_TEMPLATE="$PWD/$RT_TEMPLATE" bash captures/rt/start.sh --prepare-only "$home" \
-            || { rm -rf "$home"; return 1; }
-        rm -rf "$home"
-    fi
+    install_deb_app_with_template RT request-tracker5 rt5-db-sqlite "$RT_DEB_VERSION" RT_TEMPLATE rt.sqlite \
+        captures/rt/start.sh
 }
 
 installed_wordpress_version() {  # the unpacked WordPress's version when php and mariadbd are there too, or nothing
