@@ -71,6 +71,8 @@
 #   2-core machine, ~130 MB; no template database (db sync and the seed take seconds).
 #   TiddlyWiki 5.4.1 ~15 s, one npm package with no dependencies, ~40 MB; captures/tiddlywiki/start.sh
 #   makes a wiki folder (`--init server`) and copies its seed tiddlers in.
+#   json-server 1.0.0-beta.15 14 s cold, 43 npm packages (none compiled), 6 MB, in its own prefix;
+#   captures/json-server-v1/start.sh copies its seed.json into HOME as db.json.
 #   Icinga 2 2.13.6 (Debian bookworm's icinga2-bin and icinga2-common with the Boost coroutine,
 #   context and thread libraries, fetched with apt-get download and unpacked with dpkg -x into one
 #   tree: nothing installed system-wide, no service started) ~5 s, 20 MB; start.sh needs openssl.
@@ -181,6 +183,9 @@ BARBICAN_GUNICORN_VERSION=27.0.1
 GLANCE_VERSION=33.0.0
 GLANCE_GUNICORN_VERSION=27.0.1
 TIDDLYWIKI_VERSION=5.4.1
+# json-server's 1.0 line (a rewrite: random string ids, paged envelopes, operators in query keys),
+# beside 0.17.4 in $NPM_DIR: its own prefix.
+JSON_SERVER_V1_VERSION=1.0.0-beta.15
 NODE_RED_VERSION=4.1.15
 CHANGEDETECTION_VERSION=0.60.10
 DEVPI_VERSION=6.20.3
@@ -260,6 +265,7 @@ IRONIC_VENV="$CACHE/venv-ironic"
 BARBICAN_VENV="$CACHE/venv-barbican"
 GLANCE_VENV="$CACHE/venv-glance"
 TIDDLYWIKI_DIR="$CACHE/tiddlywiki"
+JSON_SERVER_V1_DIR="$CACHE/npm-json-server-v1"
 NODE_RED_DIR="$CACHE/node-red"
 CHANGEDETECTION_VENV="$CACHE/venv-changedetection"
 DEVPI_VENV="$CACHE/venv-devpi"
@@ -570,6 +576,17 @@ install_tiddlywiki() {
     say "npm install tiddlywiki@$TIDDLYWIKI_VERSION into $TIDDLYWIKI_DIR"
     mkdir -p "$TIDDLYWIKI_DIR"
     npm install --prefix "$TIDDLYWIKI_DIR" --no-audit --no-fund --loglevel=error "tiddlywiki@$TIDDLYWIKI_VERSION"
+}
+
+install_json_server_v1() {
+    # 43 packages, no install script; its own prefix, so 0.17.4's in $NPM_DIR is left alone.
+    if [ "$(installed_npm_version json-server "$JSON_SERVER_V1_DIR")" = "$JSON_SERVER_V1_VERSION" ]; then
+        say "json-server $JSON_SERVER_V1_VERSION already in $JSON_SERVER_V1_DIR"; return
+    fi
+    command -v npm >/dev/null || { say "npm not found: install Node.js 20 first" >&2; return 1; }
+    say "npm install json-server@$JSON_SERVER_V1_VERSION into $JSON_SERVER_V1_DIR"
+    mkdir -p "$JSON_SERVER_V1_DIR"
+    npm install --prefix "$JSON_SERVER_V1_DIR" --no-audit --no-fund --loglevel=error "json-server@$JSON_SERVER_V1_VERSION"
 }
 
 install_node_red() {
@@ -1172,6 +1189,7 @@ install_npm_group() {
     step install_medusa
     step install_tiddlywiki
     step install_node_red
+    step install_json_server_v1
     group_outcome
 }
 
@@ -1238,6 +1256,7 @@ status() {
     say "medusa:      $(installed_npm_version @medusajs/medusa "$MEDUSA_DIR" || true) ($MEDUSA_DIR, template $MEDUSA_TEMPLATE)"
     say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"
     say "node-red:    $(installed_npm_version node-red "$NODE_RED_DIR" || true) ($NODE_RED_DIR)"
+    say "json-server-v1: $(installed_npm_version json-server "$JSON_SERVER_V1_DIR" || true) ($JSON_SERVER_V1_DIR)"
     say "changedetection.io: $(installed_pip_version "$CHANGEDETECTION_VENV" changedetection.io) ($CHANGEDETECTION_VENV)"
     say "devpi:       $(installed_pip_version "$DEVPI_VENV" devpi-server) ($DEVPI_VENV)"
     say "podman:      $(installed_podman_version) ($(command -v podman || echo 'not on PATH'), mark $PODMAN_DIR/installed-version)"

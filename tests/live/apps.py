@@ -277,6 +277,14 @@ def _tiddlywiki_env() -> dict[str, str]:
     return {"TIDDLYWIKI_DIR": str(prefix)}
 
 
+def _json_server_v1_env() -> dict[str, str]:
+    """The npm prefix with json-server's 1.0 line (start.sh copies its seed.json in as db.json)."""
+    prefix = CACHE / "npm-json-server-v1"
+    if not (prefix / "node_modules" / ".bin" / "json-server").exists():
+        raise NotInstalled(f"json-server 1.0.0-beta.15 is not installed in {_shown(prefix)}")
+    return {"JSON_SERVER_V1_DIR": str(prefix)}
+
+
 def _node_red_env() -> dict[str, str]:
     """The npm prefix with node-red (start.sh makes the user directory and copies its seed in)."""
     prefix = CACHE / "node-red"
@@ -543,6 +551,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                           ready_line="tiddlywiki READY"),
     "node-red": AppSpec("node-red", _node_red_env, _home_start("node-red"), "/settings", 60.0,
                         ready_line="node-red READY"),
+    "json-server-v1": AppSpec("json-server-v1", _json_server_v1_env, _home_start("json-server-v1"), "/profile",
+                              60.0, ready_line="json-server-v1 READY"),
     "icinga2": AppSpec("icinga2", _icinga2_env, _home_start("icinga2"), "/v1/status/IcingaApplication", 60.0,
                        ready_line="icinga2 READY", ready_authorization=ICINGA2_USER, scheme="https"),
     "n8n": AppSpec("n8n", _n8n_env, _home_start("n8n"), "/healthz", 240.0, ready_line="n8n READY"),
