@@ -38,6 +38,7 @@ from .findings import GateNote, GateRun, Tracking
 from .item_keys import named_entity
 from .pages import past_the_page
 from .presence import listed_since
+from .reidentified import renamed
 from .unmodelled import unscoped_since
 
 LOCATION = "interpreter/gate/absences.py:blame_absences"
@@ -87,8 +88,13 @@ def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex
     members = locate(record.response.json_value, read_view.locator)
     if not isinstance(members, list):
         return []
-    listed = {str(m[entity_type.id_field]) for m in members if isinstance(m, dict) and entity_type.id_field in m}
-    return [(held.path, key) for key in held.order if str(key) not in listed]
+    objects = [m for m in members if isinstance(m, dict) and entity_type.id_field in m]
+    listed = {str(m[entity_type.id_field]) for m in objects}
+    least = int(run.settings["reidentified_min_members"])
+    # an entity listed under a new id with all else alike was named anew, not removed (``reidentified``)
+    return [(held.path, key) for key in held.order if str(key) not in listed
+            and renamed(held.entities[key], str(key), objects, entity_type.id_field, set(map(str, held.order)),
+                        least) is None]
 
 
 def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, str]], env: WriteEnv,

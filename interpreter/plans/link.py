@@ -172,7 +172,8 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
             misses.append(f"{where}={key!r}: a short id links only to a type read before the call (an entity, "
                           "or a list of the collection the call's path names)")
             continue
-        observed, locator = entity_in_answer(call.response.json_value, entity_type.id_field, key)
+        observed, locator = entity_in_answer(call.response.json_value, entity_type.id_field, key,
+                                             first=view.locator)
         return Link(entity_type, where_made, value, observed, locator), misses
     return None, misses
 
@@ -186,10 +187,17 @@ def _target_listed_before(timeline: Timeline, target: EntityType | None, entity_
                and read.record.finished_at <= call.started_at for read in timeline.list_reads)
 
 
-def entity_in_answer(body: Any, id_field: str, key: str) -> tuple[dict[str, Any] | None, Locator | None]:
+def entity_in_answer(body: Any, id_field: str, key: str,
+                     first: Locator | None = None) -> tuple[dict[str, Any] | None, Locator | None]:
     """The entity in a write's answer, located by its identity as item views locate it; an answer
-    naming the id alone (the id field, or one member) does not count as showing the entity."""
-    options = [Locator(kind="root")]
+    naming the id alone (the id field, or one member) does not count as showing the entity.
+
+    ``first``: where the item read that showed the entity found it, tried before the others. An
+    answer may carry the id at its root beside the entity in a member (Alerta's ``{"customer":
+    {...}, "id": ..., "status": "ok"}``, whose item read answers ``{"customer": {...}}``): the root
+    is then an envelope naming what the call made, not the entity."""
+    options = [first] if first is not None else []
+    options.append(Locator(kind="root"))
     if isinstance(body, dict):
         for name, value in body.items():
             if isinstance(value, dict):

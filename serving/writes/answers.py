@@ -28,10 +28,26 @@ def render_answer(plan: WritePlan, entity: dict[str, Any] | None) -> tuple[Any, 
         for name, value in response.added:  # what the application adds to every write answer of the type
             if name not in shown:
                 shown[name] = copy.deepcopy(value)
-        return place(response.body, response.locator or Locator(kind="root"), shown), True, None
+        locator = response.locator or Locator(kind="root")
+        return _envelope_repeats(place(response.body, locator, shown), response.body, locator, shown), True, None
     if response.report is not None and entity is not None:
         return render_report(response.body, response.report, entity), True, None
     return copy.deepcopy(response.body), response.is_json, response.text
+
+
+def _envelope_repeats(answer: Any, recorded_body: Any, locator: Locator, shown: dict[str, Any]) -> Any:
+    """The answer with each member of its envelope that repeated the recorded entity's member of
+    the same name (Alerta's ``{"customer": {...}, "id": ..., "status": "ok"}``, the id beside the
+    entity) showing the written entity's: left as recorded it would name the exemplar's entity."""
+    if locator.kind == "root" or locator.within or not isinstance(answer, dict):
+        return answer
+    recorded = locate(recorded_body, locator)
+    if not isinstance(recorded, dict):
+        return answer
+    for name, value in recorded_body.items():
+        if name != locator.member and name in recorded and name in shown and same_json(value, recorded[name]):
+            answer[name] = copy.deepcopy(shown[name])
+    return answer
 
 
 def render_report(body: Any, report: AnswerReport, entity: dict[str, Any]) -> Any:
