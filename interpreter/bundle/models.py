@@ -1126,6 +1126,20 @@ class ProtectedEntity(_Model):
     """How a refusal names it (``a name holding the word 'default'``)."""
 
 
+class ObjectMerge(_Model):
+    """A kind of object an update refuses in a member it stores whole (``update-object-merges``):
+    one leaving out a key the held object holds, or holding an empty text or null, where no recorded
+    call shows what the application does with it (Medusa merges ``metadata`` into the held object)."""
+
+    member: str
+    rule_id: str
+    check: Literal["held-keys", "values"]
+    values: tuple[Any, ...] = ()
+    """For ``values``: the nested values refused."""
+    described: str
+    """What is accepted, as a refusal says it."""
+
+
 class UpdateMask(_Model):
     """A query parameter naming the body members an update applies (``update-masks``): the members
     a call's mask leaves out change nothing; a mask naming a member the body does not send is refused."""
@@ -1258,6 +1272,9 @@ class WritePlan(_Model):
     protected: tuple[ProtectedEntity, ...] = ()
     """For a delete or an update: the kinds of entity serving refuses to delete or update
     (``plans/protected``); written to a bundle only when there are some."""
+    object_merges: tuple[ObjectMerge, ...] = ()
+    """For an update: the objects serving refuses in members it stores whole (``plans/object_merges``);
+    written to a bundle only when there are some."""
     chosen_id: ChosenId | None = None
     """For a create whose client chooses the identity: the shape it must have (``plans/chosen_ids``);
     written to a bundle only when set, as ``references``."""
@@ -1319,6 +1336,8 @@ class WritePlan(_Model):
             data.pop("chosen_id", None)
         if not self.protected and isinstance(data, dict):
             data.pop("protected", None)
+        if not self.object_merges and isinstance(data, dict):
+            data.pop("object_merges", None)
         if not self.unproven_text and isinstance(data, dict):
             data.pop("unproven_text", None)
         if self.list_place is None and isinstance(data, dict):

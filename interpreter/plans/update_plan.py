@@ -26,6 +26,7 @@ from .exemplar import admit_body
 from .held_before import held_before
 from .item_keys import call_key
 from .link import entity_in_answer
+from .object_merges import object_merges
 from .update_changes import UpdateCall, UpdateInputs, explain_update
 
 
@@ -127,6 +128,10 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     explanation = explain_update(ctx.ruleset, inputs)
     events.extend(explanation.events)
     base["min_members"] = explanation.min_members
+    merges, merge_events = object_merges(ctx.ruleset, tool.name, explanation.members, update_calls)
+    events.extend(merge_events)
+    if merges:
+        base["object_merges"] = merges
     return WritePlan(**base, address=address, observation=observation, fields=tuple(explanation.fields),
                      members=without_transformed(tuple(explanation.members), split),
                      build_reason=explanation.build_reason,

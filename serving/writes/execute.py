@@ -46,6 +46,7 @@ from .plans import PlanParts, plan_parts, sent_arguments
 from .reference_copies import copy_referenced, refuse_stale_copies, rewrite_copies
 from .view_absence import item_view_absence, refuse_shown_missing
 from .references import check_references
+from .object_merges import refuse_unproven_merges
 from .protected import refuse_protected
 from .referrers import refuse_referenced
 from .unchanged_updates import refuse_unchanged
@@ -317,6 +318,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
             check_references(plan, body, state, dict(collection.args))
         if plan.validated_values and env.checks_references:
             check_validated_values(plan, body)
+        if plan.object_merges and env.checks_references:
+            refuse_unproven_merges(plan, body, entity)
         ctx, draft = op_context(plan, state, body, instant, counter, sequences, collection.path,
                                 dict(collection.args), entity)
         values = field_values(plan, ctx, recorded, parts.rules)
