@@ -149,14 +149,23 @@ class PlanContext:
     def _with_earlier(seen: Any, sightings: list[Any], names: frozenset[str],
                       initial: dict[str, Any] | None) -> dict[str, Any]:
         """A list read's entity with each of ``names`` as the latest earlier sighting other than a
-        list's (else the initial state) showed it."""
+        list's (else the initial state) showed it; without it where none did, since the list's
+        value is its own projection, not the entity's (as ``view/projected_state`` leaves the state)."""
         value = dict(seen.value)
         for name in names & value.keys():
             earlier = next((s.value[name] for s in reversed(sightings) if s.ordinal < seen.ordinal
-                            and s.via != "list" and s.value is not None and name in s.value),
-                           initial.get(name, value[name]) if initial is not None else value[name])
-            value[name] = earlier
+                            and s.via != "list" and s.value is not None and name in s.value), _UNSEEN)
+            if earlier is _UNSEEN and initial is not None and name in initial:
+                earlier = initial[name]
+            if earlier is _UNSEEN:
+                del value[name]
+            else:
+                value[name] = earlier
         return value
+
+
+_UNSEEN = object()
+"""No sighting but a list's showed the member."""
 
 
 class IdentityMembers:

@@ -53,3 +53,27 @@ def test_an_update_of_a_member_inside_a_group_a_listing_answers_null_is_served()
     assert rules["body"] == ("change.grouped-members", "grouped-members")
     assert {m.member: m.admission for m in patch.members} == {"display_name": "accepted", "description": "accepted"}
     assert patch.served, patch.reason
+
+
+def test_an_entity_only_a_listing_showed_holds_no_group_to_weigh_against():
+    """A third widget is only ever listed: its ``metadata`` null is the listing's own projection,
+    not what it holds (plans/context.type_entities leaves it out, as view/projected_state leaves
+    the state), so it does not make the group rule's other entities disagree."""
+    c = "2c5f39cb-3a4b-42e3-994c-1127e4ddb538"
+    made_a, made_b, made_c = "2026-01-01T00:00:00.100001", "2026-01-01T00:00:00.200001", "2026-01-01T00:00:00.300001"
+    a0 = dict(name="alpha", made=made_a, updated=made_a, description="First")
+    b0 = dict(name="beta", made=made_b, updated=made_b, description="Second")
+    c0 = dict(name="gamma", made=made_c, updated=made_c, description=None)
+    listed = (_widget(A, **a0, hydrated=False), _widget(B, **b0, hydrated=False), _widget(c, **c0, hydrated=False))
+    har = (HarBuilder(start="2026-01-01T00:00:01.000Z", step_ms=400)
+           .call("GET", "/api/widgets", response=_listing(*listed))
+           .call("GET", f"/api/widgets/{A}", response=_widget(A, **a0, hydrated=True))
+           .call("GET", f"/api/widgets/{B}", response=_widget(B, **b0, hydrated=True))
+           .call("GET", "/api/widgets", response=_listing(*listed)))
+    a1 = {**a0, "updated": "2026-01-01T00:00:02.600123", "description": "Changed"}
+    har.call("PATCH", f"/api/widgets/{A}", body={"description": "Changed"}, response=_widget(A, **a1, hydrated=True))
+    har.call("GET", f"/api/widgets/{A}", response=_widget(A, **a1, hydrated=True))
+    patch = plan(build_from(har), "PATCH", "/api/widgets/{widget_id}")
+    rules = {r.field: r.rule_id for r in patch.fields}
+    assert rules.get("metadata") == "change.grouped-members", [(t.rule_id, t.reason) for t in patch.traces
+                                                                if t.subject == "metadata"]
