@@ -30,6 +30,7 @@ from typing import Any
 
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.requests import ClientDisconnect
 from starlette.types import Message, Receive, Scope, Send
 
 from capenv.serving.memory_release import release_replaced
@@ -208,8 +209,8 @@ class CapenvHttpApp:
                 await self._sessions.handle_request(scope, receive, send)
             else:
                 await self._application(scope, receive, send, headers)
-        except ClientDisconnected:
-            return
+        except (ClientDisconnected, ClientDisconnect):  # ours, or the MCP SDK's reading its body
+            logger.debug("%s %s: the client closed the connection before its request was read", scope["method"], path)
 
     def _tool_label(self, method: str, path: str) -> str | None:
         """What the request log names: the application's tool, or capenv's own route."""

@@ -9,7 +9,10 @@ So every such connection would be held for ever (slowloris).
 ``DeadlineH11Protocol`` is uvicorn's own h11 protocol with one timer more: armed when a connection
 opens and when the first byte of a next request arrives, disarmed once the request (headers and
 body) is whole; when it fires the connection is closed (a request half read reaches the app as a
-disconnect). Answers, however long (an MCP event stream), are never timed.
+disconnect). The deadline times the client, never the server: while the server does not read
+(uvicorn stops reading a body past its 64 KiB buffer until the app asks for more, and an app may
+first wait its turn for the runtime) the clock stands still, and runs on with what was left once
+reading resumes. Answers, however long (an MCP event stream), are never timed.
 """
 
 from __future__ import annotations
@@ -17,13 +20,19 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 REQUEST_DEADLINE_SECONDS = 10.0
 """How long a client has to send a whole request, headers and body, from its first byte (or from
-the connection's opening, for its first request)."""
-KEEP_ALIVE_SECONDS = 5
-"""How long a connection may stay idle between requests (uvicorn's ``timeout_keep_alive``)."""
+the connection's opening, for its first request), not counting the time the server does not read."""
+KEEP_ALIVE_SECONDS = 30
+"""How long a connection may stay idle between requests (uvicorn's ``timeout_keep_alive``).
+
+Longer than the idle expiry of the clients' connection pools (httpx, which the MCP SDK's client
+uses: 5 s; aiohttp: 15 s): a server closing an idle connection just as a client reuses it resets
+that request (the client reads ``ReadError``, and httpx does not retry a POST). At 5 s, uvicorn's
+default and httpx's, a client stalled near 5 s (a collection pause) lost its tool call."""
 
 
 def deadline_protocol(seconds: float) -> type[H11Protocol]:
@@ -38,16 +47,21 @@ def deadline_protocol(seconds: float) -> type[H11Protocol]:
 class DeadlineH11Protocol(H11Protocol):
     request_deadline: float = REQUEST_DEADLINE_SECONDS
     _deadline: asyncio.TimerHandle | None = None
+    _held: float | None = None
+    """What was left of the deadline when the server stopped reading (None: not held)."""
 
     def connection_made(self, transport: Any) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._arm()
+        self.flow = _TimedFlowControl(transport, self)  # before any request: its cycle shares it
+        self._arm(self.request_deadline)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         if self._receiving():
-            if self._deadline is None:
-                self._arm()
+            if self._deadline is None and self._held is None:
+                self._arm(self.request_deadline)
+                if self.flow.read_paused:  # this very chunk filled the buffer the app has not read yet
+                    self.reading_paused()
         else:
             self._disarm()
 
@@ -59,16 +73,29 @@ class DeadlineH11Protocol(H11Protocol):
         self._disarm()
         super().connection_lost(exc)
 
+    def reading_paused(self) -> None:
+        """The server stopped reading: the clock stands still, keeping what is left."""
+        if self._deadline is not None:
+            self._held = max(0.0, self._deadline.when() - self.loop.time())
+            self._deadline.cancel()
+            self._deadline = None
+
+    def reading_resumed(self) -> None:
+        """The server reads again: the clock runs on with what was left."""
+        if self._held is not None:
+            self._arm(self._held)
+
     def _receiving(self) -> bool:
         """True while a request is incomplete: its headers not yet whole, or its body still coming."""
         cycle = self.cycle
         return cycle is None or cycle.response_complete or cycle.more_body
 
-    def _arm(self) -> None:
+    def _arm(self, seconds: float) -> None:
         self._disarm()
-        self._deadline = self.loop.call_later(self.request_deadline, self._expired)
+        self._deadline = self.loop.call_later(seconds, self._expired)
 
     def _disarm(self) -> None:
+        self._held = None
         if self._deadline is not None:
             self._deadline.cancel()
             self._deadline = None
@@ -81,3 +108,22 @@ class DeadlineH11Protocol(H11Protocol):
             self.cycle.disconnected = True
             self.cycle.message_event.set()
         self.transport.close()
+
+
+class _TimedFlowControl(FlowControl):
+    """uvicorn's flow control, telling the protocol when the server stops and resumes reading."""
+
+    def __init__(self, transport: Any, protocol: DeadlineH11Protocol) -> None:
+        super().__init__(transport)
+        self._protocol = protocol
+
+    def pause_reading(self) -> None:
+        if not self.read_paused:
+            self._protocol.reading_paused()
+        super().pause_reading()
+
+    def resume_reading(self) -> None:
+        paused = self.read_paused
+        super().resume_reading()
+        if paused:
+            self._protocol.reading_resumed()

@@ -25,11 +25,12 @@ def open_fleet_store(url: str | None) -> Store | None:
 
 
 @contextmanager
-def serving_fleet(template, store_url: str | None) -> Iterator[tuple[InstanceFleet, HttpServing, httpx2.Client]]:
+def serving_fleet(template, store_url: str | None, **options) -> Iterator[tuple[InstanceFleet, HttpServing, httpx2.Client]]:
+    """``options``: ``run_http``'s own (``request_deadline``, ``keep_alive``)."""
     fleet = InstanceFleet(template, open_fleet_store(store_url))
-    make_app = lambda policies, **options: FleetHttpApp(fleet, policies, **options)  # noqa: E731
+    make_app = lambda policies, **app_options: FleetHttpApp(fleet, policies, **app_options)  # noqa: E731
     try:
-        with http_in_thread(template, access=Access(data_token=TOKEN), make_app=make_app) as serving:
+        with http_in_thread(template, access=Access(data_token=TOKEN), make_app=make_app, **options) as serving:
             with httpx2.Client(base_url=serving.base_url, trust_env=False, timeout=60,
                                headers={"authorization": f"Bearer {TOKEN}"}) as grader:
                 yield fleet, serving, grader

@@ -7,6 +7,8 @@ from __future__ import annotations
 import socket
 import time
 
+import httpx2
+
 from transport_example_runtime import ExampleRuntime
 from support.http_thread import http_in_thread
 
@@ -46,3 +48,32 @@ def test_silent_trickling_and_idle_connections_are_closed_and_whole_requests_ans
         for sock in silent + trickling + [half_body, kept]:
             assert closed_within(sock, BOUND) < BOUND
             sock.close()
+
+
+def test_an_idle_connection_outlives_the_clients_pool_expiry() -> None:
+    """A client's pool reuses an idle connection until its own expiry (httpx, the MCP SDK's client:
+    5 s): a server closing it at that moment resets the request the client just sent (ReadError,
+    not retried for a POST). At uvicorn's default 5 s, one tool call in a loaded CI run was lost."""
+    expiry = httpx2.Limits().keepalive_expiry
+    with http_in_thread(ExampleRuntime(), access=Access(data_token="t")) as serving:
+        with socket.create_connection(("127.0.0.1", serving.port)) as sock:
+            request = b"GET /items HTTP/1.1\r\nHost: 127.0.0.1:" + str(serving.port).encode() + b"\r\n\r\n"
+            sock.settimeout(BOUND)
+            sock.sendall(request)
+            assert whole_answer(sock).startswith(b"HTTP/1.1 200")
+            time.sleep(expiry + 1)
+            sock.sendall(request)
+            assert whole_answer(sock).startswith(b"HTTP/1.1 200")
+
+
+def whole_answer(sock: socket.socket) -> bytes:
+    """One answer read whole (its headers and its Content-Length of body), so the next is next."""
+    received = b""
+    while b"\r\n\r\n" not in received:
+        received += sock.recv(4096) or b"(closed)\r\n\r\n"
+    head, _, body = received.partition(b"\r\n\r\n")
+    length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                   if line.lower().startswith(b"content-length:")), 0)
+    while len(body) < length:
+        body += sock.recv(4096) or b"(closed)"
+    return received
