@@ -113,6 +113,10 @@
 #   downloads libvips from GitHub; --ignore-scripts) ~2.5 min cold, 719 npm packages (none compiled),
 #   451 MB; captures/payload/start.sh makes a private PostgreSQL cluster, lets the adapter push the
 #   schema and seeds through the REST API in ~15 s, so no template database.
+#   OpenStack Aodh 23.0.0 (recorded instead of Mage: mage-ai 0.9.80's pip install was still resolving its
+#   dependencies after 9 min 48 s with 26 MB installed, over the 4 minutes this group could take; wheels
+#   only, ~110 packages) 4 min 18 s cold on the busy 2-core machine, 258 MB; start.sh runs aodh-dbsync
+#   (SQLite, ~10 s) and aodh-api (pbr's wsgiref server: no gunicorn, no uwsgi) and seeds in ~2 s.
 #   Medusa 2.21.2 (@medusajs/medusa, @medusajs/framework, @medusajs/cli; the server alone, admin
 #   dashboard disabled, no Redis; --ignore-scripts) ~5 min cold on the busy 2-core machine, 1,070 npm
 #   packages (none compiled), 727 MB; then ~4 min once for its template cluster (`medusa db:migrate`
@@ -197,6 +201,7 @@ NAUTOBOT_VERSION=3.2.7
 ALERTA_PSYCOPG2_VERSION=2.9.13
 ALERTA_GUNICORN_VERSION=27.0.1
 REVIEWBOARD_VERSION=7.0.6
+AODH_VERSION=23.0.0
 REVIEWBOARD_GUNICORN_VERSION=27.0.1
 ARA_VERSION=1.8.0
 ARA_GUNICORN_VERSION=27.0.1
@@ -275,6 +280,7 @@ ALERTA_VENV="$CACHE/venv-alerta"
 NAUTOBOT_VENV="$CACHE/venv-nautobot"
 NAUTOBOT_TEMPLATE="$CACHE/nautobot-template"
 REVIEWBOARD_VENV="$CACHE/venv-reviewboard"
+AODH_VENV="$CACHE/venv-aodh"
 ARA_VENV="$CACHE/venv-ara"
 GNS3_VENV="$CACHE/venv-gns3"
 DOCCANO_VENV="$CACHE/venv-doccano"
@@ -1159,6 +1165,8 @@ install_python_group_a() {
     # captures/doccano/wsgi.py (doccano's own WSGI application, Host fixed); no task queue runs.
     # 8 min cold on the busy 2-core machine, 639 MB (it pulls celery, boto3, pandas, numpy).
     step install_venv_package "$DOCCANO_VENV" doccano "$DOCCANO_VERSION"
+    # Aodh's alarming API (pecan on SQLite) under the wsgiref server its aodh-api script brings, noauth.
+    step install_venv_package "$AODH_VENV" aodh "$AODH_VERSION"
     # Phoenix's FastAPI server on SQLite (`python -m phoenix.server.main serve`), no auth, telemetry off.
     step install_venv_package "$PHOENIX_VENV" arize-phoenix "$PHOENIX_VERSION"
     group_outcome
@@ -1264,6 +1272,7 @@ status() {
     say "alerta:      $(installed_pip_version "$ALERTA_VENV" alerta-server) ($ALERTA_VENV)"
     say "nautobot:    $(installed_pip_version "$NAUTOBOT_VENV" nautobot) ($NAUTOBOT_VENV, template $NAUTOBOT_TEMPLATE)"
     say "reviewboard: $(installed_pip_version "$REVIEWBOARD_VENV" ReviewBoard) ($REVIEWBOARD_VENV)"
+    say "aodh:        $(installed_pip_version "$AODH_VENV" aodh) ($AODH_VENV)"
     say "ara: $(installed_pip_version "$ARA_VENV" ara) ($ARA_VENV)"
     say "gns3:        $(installed_pip_version "$GNS3_VENV" gns3-server) ($GNS3_VENV, qemu $(cat "$GNS3_VENV/qemu/installed-version" 2>/dev/null || echo 'not unpacked'))"
     say "doccano:     $(installed_pip_version "$DOCCANO_VENV" doccano) ($DOCCANO_VENV)"

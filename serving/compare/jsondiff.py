@@ -9,11 +9,14 @@ does, ``1`` equals ``1.0`` but never ``true``. A leaf pair is *not* a difference
 * both are clock readings of the same format (``values.clock_formats_agree``: nanosecond fractions
   written without their trailing zeros are one format), or HTTP entity tags of
   the same shape (``values.entity_tag_format``);
-* both are strings equal once mapped values inside them are swapped (a URL holding an id).
+* both are strings equal once mapped values inside them are swapped (a URL holding an id);
+* both are strings holding JSON text of an object or an array that agree by these same rules (a
+  history event's ``detail`` keeps the entity as it was, clocks included, as JSON text).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -136,7 +139,21 @@ def leaf_agrees(live: Any, model: Any, values: ValueMap, may_pair: PairingAllowe
     shape = generated_format(live)
     if shape is not None and shape == generated_format(model) and may_pair is not None and may_pair(live, model):
         return values.pair(live, model)
+    live_json, model_json = _embedded_json(live), _embedded_json(model)
+    if live_json is not None and model_json is not None:
+        return not diff_json(live_json, model_json, values, may_pair=may_pair)
     return False
+
+
+def _embedded_json(value: Any) -> dict | list | None:
+    """The object or array a string holds as JSON text, else None (a plain string, or a scalar)."""
+    if not isinstance(value, str) or value[:1] not in ("{", "["):
+        return None
+    try:
+        held = json.loads(value)
+    except ValueError:
+        return None
+    return held if isinstance(held, (dict, list)) else None
 
 
 def json_equal(a: Any, b: Any) -> bool:

@@ -59,6 +59,18 @@ def test_nanosecond_clocks_written_without_trailing_zeros_are_one_format():
     assert diff_json({"CreatedAt": eight}, {"CreatedAt": nine}, ValueMap()) == []
 
 
+def test_json_text_held_in_a_string_is_compared_as_the_json_it_holds():
+    # a history event's detail: the entity as it was, its clock a reading of the application's start
+    live = {"detail": '{"name": "disk", "timestamp": "2026-12-05T14:56:40.167015"}'}
+    model = {"detail": '{"timestamp": "2026-12-05T14:53:17.998595", "name": "disk"}'}
+    assert diff_json(live, model, ValueMap()) == []
+    other = {"detail": '{"name": "disks", "timestamp": "2026-12-05T14:53:17.998595"}'}
+    assert diff_json(live, other, ValueMap()) == [Difference("/detail", live["detail"], other["detail"])]
+    # text that is no JSON object or array is compared as text
+    assert diff_json({"a": "[not json"}, {"a": "[not json!"}, ValueMap()) != []
+    assert diff_json({"a": "1"}, {"a": "2"}, ValueMap()) != []
+
+
 def test_an_epoch_clock_held_as_a_string_of_digits_is_compared_by_format():
     assert clock_format("1796254634881") == clock_format("1796254496843") == "epoch-ms-text"
     assert clock_format("1700000000") == "epoch-s-text"

@@ -568,6 +568,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                   ready_authorization=RT_ROOT_USER),
     "reviewboard": AppSpec("reviewboard", _venv_env("reviewboard", "rb-site", "7.0.6"), _home_start("reviewboard"),
                            "/api/info/", 180.0, ready_line="reviewboard READY"),
+    "aodh": AppSpec("aodh", _venv_env("aodh", "aodh-api", "23.0.0"), _home_start("aodh"), "/", 120.0,
+                    ready_line="aodh READY"),
     "ara": AppSpec("ara", _venv_env("ara", "ara-manage", "1.8.0"), _home_start("ara"), "/api/v1/", 120.0,
                    ready_line="ara READY"),
     "gns3": AppSpec("gns3", _venv_env("gns3", "gns3server", "2.2.61"), _home_start("gns3"), "/v2/version", 120.0,
