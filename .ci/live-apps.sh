@@ -50,6 +50,10 @@
 #   php-cli with php-sqlite3, php-intl, php-mbstring and php-xml, system installs as for WordPress:
 #   ~40 s; no service starts, no web server: `php -S`), ~1 min in all, then ~10 s once for its
 #   template databases (install.php and the seed) in .ci/cache/mediawiki-template.
+#   Shaarli 0.12.1 (Debian bookworm's shaarli .deb and the sixteen php-* libraries it depends on
+#   (Slim 3, Pimple, FastRoute, ...), fetched with apt-get download and unpacked with dpkg -x into
+#   .ci/cache/shaarli: nothing installed system-wide, no service, no web server: `php -S`) ~10 s,
+#   16 MB; it runs on the php-cli with mbstring and intl that MediaWiki's install makes sure of.
 #   RabbitMQ 3.10.8 (Debian bookworm's rabbitmq-server with the seventeen Erlang 25 packages it
 #   needs, fetched with apt-get download and unpacked with dpkg -x into one tree: nothing installed
 #   system-wide, no service started; its `erl` script is made to find its own root) ~10 s, 90 MB.
@@ -160,6 +164,13 @@ UNLEASH_VERSION=7.5.1
 WORDPRESS_VERSION=6.1.9
 WORDPRESS_DEB_VERSION=6.1.9+dfsg1-0+deb12u1
 MEDIAWIKI_DEB_VERSION=1:1.39.17-1+deb12u2
+SHAARLI_DEB_VERSION=0.12.1+dfsg-8+deb12u2
+# The PHP libraries Debian's shaarli depends on (its Depends, followed down), at bookworm's versions.
+SHAARLI_LIBRARY_DEBS="php-arthurhoaro-web-thumbnailer=2.1.0+dfsg-2 php-gettext-languages=2.9.0-2 php-klogger=1.2.2-1
+    php-malkusch-lock=2.2.1+ds-1 php-netscape-bookmark-parser=3.2.0-1 php-nikic-fast-route=1.3.0-4
+    php-oscarotero-gettext=4.8.7-1 php-parsedown-extra=0.8.1-2 php-parsedown=1.7.4-1 php-pimple=3.5.0-1
+    php-psr-container=1.1.2-1 php-psr-http-message=1.0.1-3 php-psr-log=1.1.4-2
+    php-pubsubhubbub-publisher=0~~20181009-2 php-slim=3.12.4-1 php-text-template=2.0.4-2"
 RABBITMQ_DEB_VERSION=3.10.8-1.1+deb12u1
 RABBITMQ_ERLANG_DEB_VERSION=1:25.2.3+dfsg-1+deb12u4
 ROUNDUP_VERSION=2.6.0
@@ -246,6 +257,7 @@ WORDPRESS_DIR="$CACHE/wordpress"
 WORDPRESS_TEMPLATE="$CACHE/wordpress-template"
 MEDIAWIKI_DIR="$CACHE/mediawiki"
 MEDIAWIKI_TEMPLATE="$CACHE/mediawiki-template"
+SHAARLI_DIR="$CACHE/shaarli"
 RABBITMQ_DIR="$CACHE/rabbitmq"
 ROUNDUP_VENV="$CACHE/venv-roundup"
 FLEXGET_VENV="$CACHE/venv-flexget"
@@ -1009,6 +1021,37 @@ install_mediawiki() {
     fi
 }
 
+installed_shaarli_version() {  # the unpacked shaarli's Debian version when php is there too, or nothing
+    [ -f "$SHAARLI_DIR/usr/share/shaarli/index.php" ] && [ -f "$SHAARLI_DIR/installed-version" ] \
+        && command -v php >/dev/null && cat "$SHAARLI_DIR/installed-version" || true
+}
+
+install_shaarli() {
+    # Shaarli is PHP source: the .debs unpacked (dpkg -x), as their Depends on a web server and
+    # on php8.2-* are not needed by `php -S` (curl, gd and ldap go unused: no thumbnails, no
+    # metadata retrieval, no LDAP login). Debian points the code at its own places; three of them
+    # are undone so the tree runs where it is unpacked: the autoloader required by absolute path
+    # (index.php, init.php: __DIR__ instead of /usr/share/shaarli) and the configuration file's
+    # default (ConfigManager: upstream's data/config, relative to the server's working directory,
+    # which captures/shaarli/start.sh makes the instance's home, instead of /var/lib/shaarli).
+    if [ "$(installed_shaarli_version)" = "$SHAARLI_DEB_VERSION" ]; then
+        say "shaarli $SHAARLI_DEB_VERSION already in $SHAARLI_DIR"; return
+    fi
+    local packages
+    read -r -a packages <<< "$(echo "shaarli=$SHAARLI_DEB_VERSION" $SHAARLI_LIBRARY_DEBS)"
+    say "apt-get download shaarli=$SHAARLI_DEB_VERSION and its $((${#packages[@]} - 1)) libraries, dpkg -x into $SHAARLI_DIR"
+    unpack_debs "$SHAARLI_DIR" "${packages[@]}" || return 1
+    local root="$SHAARLI_DIR/usr/share/shaarli"
+    sed -i "s#'/usr/share/shaarli/autoload.php'#__DIR__ . '/autoload.php'#" "$root/index.php" "$root/init.php"
+    sed -i "s#__construct(\$configFile = '/var/lib/shaarli/data/config')#__construct(\$configFile = 'data/config')#" \
+        "$root/application/config/ConfigManager.php"
+    grep -q "__DIR__ . '/autoload.php'" "$root/index.php" \
+        && grep -q "configFile = 'data/config'" "$root/application/config/ConfigManager.php" \
+        || { say "shaarli: the unpacked tree is not the one install_shaarli knows how to relocate" >&2; return 1; }
+    rm -f "$root/cache"  # a link to /var/cache/shaarli: start.sh names a cache in its home
+    echo "$SHAARLI_DEB_VERSION" > "$SHAARLI_DIR/installed-version"
+}
+
 RABBITMQ_ERLANG_PACKAGES="erlang-base erlang-asn1 erlang-crypto erlang-eldap erlang-ftp erlang-inets erlang-mnesia
     erlang-os-mon erlang-parsetools erlang-public-key erlang-runtime-tools erlang-snmp erlang-ssl erlang-syntax-tools
     erlang-tftp erlang-tools erlang-xmerl"
@@ -1116,6 +1159,7 @@ install_system_group() {  # apt-get and dpkg: one at a time
     step install_rt
     step install_wordpress
     step install_mediawiki
+    step install_shaarli
     step install_rabbitmq
     step install_icinga2
     step install_podman
@@ -1244,6 +1288,7 @@ status() {
     say "unleash:     $(installed_npm_version unleash-server "$UNLEASH_DIR" || true) ($UNLEASH_DIR)"
     say "wordpress:   $(installed_wordpress_version) ($WORDPRESS_DIR, template $WORDPRESS_TEMPLATE)"
     say "mediawiki:   $(installed_mediawiki_version) ($MEDIAWIKI_DIR, template $MEDIAWIKI_TEMPLATE)"
+    say "shaarli:     $(installed_shaarli_version) ($SHAARLI_DIR)"
     say "roundup:     $(installed_pip_version "$ROUNDUP_VENV" roundup) ($ROUNDUP_VENV)"
     say "flexget:     $(installed_pip_version "$FLEXGET_VENV" flexget) ($FLEXGET_VENV)"
     say "pouchdb-server: $(installed_npm_version pouchdb-server "$POUCHDB_SERVER_DIR" || true) ($POUCHDB_SERVER_DIR)"

@@ -1,7 +1,8 @@
 """Probe files: the calls ``capenv compare`` sends to the live application and to the model.
 
-A probe file is YAML: a list of probes, or ``{headers: {...}, probes: [...]}`` where
-``headers`` go with every probe (a probe's own ``headers`` win). A probe::
+A probe file is YAML: a list of probes, or ``{headers: {...}, minted: {...}, probes: [...]}`` where
+``headers`` go with every probe (a probe's own ``headers`` win) and ``minted`` names values made
+anew for every call, as a JWT the client signs itself (minted.py). A probe::
 
     - name: create a post                 # optional, shown in the report
       method: POST
@@ -14,7 +15,8 @@ A probe file is YAML: a list of probes, or ``{headers: {...}, probes: [...]}`` w
       expect: same                        # same | different | refused: checked, for tests
 
 ``{name}`` in the path, a query value, a header value, ``affects`` or a string of the body
-is replaced, on each side separately, by what an earlier probe saved under that name there;
+is replaced, on each side separately, by what an earlier probe saved under that name there (or by
+the value minted under that name for this call, the same on both sides);
 ``{{`` and ``}}`` are literal braces. A string that is exactly ``{name}`` becomes the saved
 value itself (an integer id stays an integer).
 """
@@ -28,6 +30,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from .minted import MintedValue
 from .placeholders import names_in
 
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
@@ -128,12 +131,29 @@ class ProbeFile(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     headers: dict[str, str] = Field(default_factory=dict)
+    minted: dict[str, MintedValue] = Field(default_factory=dict)
     probes: tuple[Probe, ...]
 
     @field_validator("headers", mode="before")
     @classmethod
     def _headers(cls, value: Any) -> Any:
         return _header_texts(value)
+
+    @field_validator("minted")
+    @classmethod
+    def _minted_names(cls, value: dict[str, MintedValue]) -> dict[str, MintedValue]:
+        for name in value:
+            if not _NAME.match(name):
+                raise ValueError(f"{name!r}: a minted name is letters, digits and _ (not starting with a digit)")
+        return value
+
+    @model_validator(mode="after")
+    def _minted_never_saved(self) -> ProbeFile:
+        for probe in self.probes:
+            taken = sorted(set(probe.save) & set(self.minted))
+            if taken:
+                raise ValueError(f"probe {probe.label()!r} saves {taken[0]!r}, a name the file mints")
+        return self
 
 
 def _header_texts(value: Any) -> dict[str, str]:
@@ -224,8 +244,8 @@ def _first_error(source: str, exc: ValidationError, raw_probes: list[Any]) -> st
 
 
 def _check_placeholders(probe_file: ProbeFile, source: str) -> None:
-    """Every ``{name}`` must be saved by an earlier probe: a typo is caught before any call."""
-    saved: set[str] = set()
+    """Every ``{name}`` must be saved by an earlier probe or minted: a typo is caught before any call."""
+    saved: set[str] = set(probe_file.minted)
     for index, probe in enumerate(probe_file.probes, start=1):
         for key, text in _templated_texts(probe, probe_file.headers):
             try:
@@ -239,11 +259,12 @@ def _check_placeholders(probe_file: ProbeFile, source: str) -> None:
         saved.update(probe.save)
 
 
-def placeholder_names(probe: Probe, file_headers: dict[str, str]) -> list[str]:
-    """The saved names ``probe`` uses, in order of first use (the file is already validated)."""
+def placeholder_names(probe: Probe, file_headers: dict[str, str], minted: frozenset[str] = frozenset()) -> list[str]:
+    """The saved names ``probe`` uses, in order of first use (the file is already validated);
+    ``minted`` names are made for the call, never saved, so they are left out."""
     names: list[str] = []
     for _, text in _templated_texts(probe, file_headers):
-        names += [name for name in names_in(text) if name not in names]
+        names += [name for name in names_in(text) if name not in names and name not in minted]
     return names
 
 

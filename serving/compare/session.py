@@ -23,6 +23,7 @@ from capenv.interpreter.bundle.rule_data import setting_value
 from .jsondiff import Difference, ValueMap
 from .judge import SAME, Judgement, body_differences, judge, parsed_body
 from .placeholders import MISSING, fill, fill_json, resolve_pointer
+from .minted import MintedValue
 from .probes import Probe, ProbeFile, placeholder_names
 from .sides import Observed, Outgoing, Side
 from .tool_index import CallTool, ToolIndex, segments, within
@@ -77,8 +78,10 @@ class CompareSession:
         self._state = {name: _SideState() for name in SIDES}
         self._scopes: list[tuple[int, tuple[str, ...]]] = []
         self.results: list[CallResult] = []
+        self._minted: dict[str, MintedValue] = {}
 
     def run(self, probe_file: ProbeFile) -> list[CallResult]:
+        self._minted = dict(probe_file.minted)
         for probe in probe_file.probes:
             self.call(probe, probe_file.headers)
         return self.results
@@ -86,8 +89,9 @@ class CompareSession:
     def call(self, probe: Probe, file_headers: dict[str, str] | None = None) -> CallResult:
         index = len(self.results) + 1
         file_headers = file_headers or {}
-        requests = {side: self._request(probe, file_headers, side) for side in SIDES}
-        borrowed, unresolved = self._availability(placeholder_names(probe, file_headers))
+        minted = {name: value.mint() for name, value in self._minted.items()}  # one value for both sides
+        requests = {side: self._request(probe, file_headers, side, minted) for side in SIDES}
+        borrowed, unresolved = self._availability(placeholder_names(probe, file_headers, frozenset(minted)))
         answers = {side: self.sides[side].send(requests[side]) for side in SIDES}
         unsaved = self._save(probe, answers)
         tool = self.tools.tool(probe.method, requests["model"].path)
@@ -113,8 +117,9 @@ class CompareSession:
 
     # --- one side's request ------------------------------------------------------------
 
-    def _request(self, probe: Probe, file_headers: dict[str, str], side: str) -> Outgoing:
-        values = self._values_for(side)
+    def _request(self, probe: Probe, file_headers: dict[str, str], side: str,
+                 minted: dict[str, str] | None = None) -> Outgoing:
+        values = {**(minted or {}), **self._values_for(side)}
 
         def text(template: str, escape_segment: bool = False) -> str:
             return fill(template, values, escape_segment=escape_segment)[0]

@@ -146,3 +146,52 @@ def test_a_read_that_agrees_is_sent_once():
     probes = parse_probes("- {method: GET, path: /rows/1}\n")
     compare, live, _ = session([(200, b'{"id": 1}')], [(200, b'{"id": 1}')])
     assert compare.run(probes)[0].verdict == "same" and len(live.sent) == 1
+
+
+def test_a_minted_token_is_signed_for_each_call_and_sent_alike_to_both_sides():
+    import base64
+    import hashlib
+    import hmac
+    import json
+    import time
+
+    probes = parse_probes("""
+minted:
+  api_token: {jwt: {algorithm: HS512, secret: s3cret, claims: {sub: agent}}}
+headers: {authorization: "Bearer {api_token}"}
+probes:
+- {method: GET, path: /posts}
+- {method: GET, path: /posts/1}
+""")
+    compare, live, model = session([(200, b"[]"), (200, b"{}")], [(200, b"[]"), (200, b"{}")])
+    before = int(time.time())
+    results = compare.run(probes)
+    assert [r.unresolved for r in results] == [[], []] and [r.borrowed for r in results] == [{}, {}]
+    for sent_live, sent_model in zip(live.sent, model.sent):
+        token = dict(sent_live.headers)["authorization"].removeprefix("Bearer ")
+        assert dict(sent_model.headers)["authorization"] == f"Bearer {token}"
+        header, payload, signature = token.split(".")
+        expected = hmac.new(b"s3cret", f"{header}.{payload}".encode(), hashlib.sha512).digest()
+        assert base64.urlsafe_b64decode(signature + "==") == expected
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
+        assert claims["sub"] == "agent" and before <= claims["iat"] <= time.time()
+        assert json.loads(base64.urlsafe_b64decode(header + "==")) == {"typ": "JWT", "alg": "HS512"}
+
+
+def test_a_minted_name_is_never_saved_by_a_probe():
+    import pytest
+
+    from capenv.serving.compare import ProbeFileError
+
+    with pytest.raises(ProbeFileError, match="saves 'api_token', a name the file mints"):
+        parse_probes("""
+minted: {api_token: {jwt: {secret: s}}}
+probes:
+- {method: POST, path: /tokens, save: {api_token: /token}}
+""")
+    with pytest.raises(ProbeFileError, match=r"\{other\} is not saved"):
+        parse_probes("""
+minted: {api_token: {jwt: {secret: s}}}
+probes:
+- {method: GET, path: /posts, headers: {authorization: "Bearer {other}"}}
+""")

@@ -433,6 +433,17 @@ def _mediawiki_env() -> dict[str, str]:
     return {"MEDIAWIKI_ROOT": str(root), "MEDIAWIKI_TEMPLATE": str(CACHE / "mediawiki-template")}
 
 
+def _shaarli_env() -> dict[str, str]:
+    """The unpacked Debian shaarli package and its php-* libraries (relocated by install_shaarli),
+    and a php-cli with mbstring and intl (a system install, as for MediaWiki)."""
+    root = CACHE / "shaarli"
+    if not (root / "usr" / "share" / "shaarli" / "index.php").exists():
+        raise NotInstalled(f"shaarli 0.12.1 is not installed (unpacked) in {_shown(root)}")
+    if shutil.which("php") is None:
+        raise NotInstalled("php is not installed (Debian's php-cli, php-intl, php-mbstring)")
+    return {"SHAARLI_DIR": str(root)}
+
+
 def _rabbitmq_env() -> dict[str, str]:
     """The unpacked Debian packages (``dpkg -x``): rabbitmq-server and the Erlang it runs on."""
     root = CACHE / "rabbitmq"
@@ -512,6 +523,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                          ready_line="wordpress READY"),
     "mediawiki": AppSpec("mediawiki", _mediawiki_env, _home_start("mediawiki"), "/rest.php/v1/page/Main_Page/bare",
                          120.0, ready_line="mediawiki READY"),
+    # every API route asks for a freshly minted token: the ready check reads the front page
+    "shaarli": AppSpec("shaarli", _shaarli_env, _home_start("shaarli"), "/login", 120.0, ready_line="shaarli READY"),
     "rabbitmq": AppSpec("rabbitmq", _rabbitmq_env, _home_start("rabbitmq"), "/api/whoami", 120.0,
                         ready_line="rabbitmq READY", ready_authorization=RABBITMQ_ADMIN),
     "roundup": AppSpec("roundup", _venv_env("roundup", "roundup-server", "2.6.0"), _home_start("roundup"),
