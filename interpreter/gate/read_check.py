@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.bundle.models import InsertRule
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import related_paths
@@ -140,7 +141,8 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
                       for t in targets) or unscoped_since(track, since, record.ordinal) is not None
         brought = [(o, tool, path) for o, tool, path in track.brought if since < o < record.ordinal]
         summarised = set(line.summarises) if read_view.kind == "document" and line is not None else set()
-        for ordinal, tool, path in ([] if changed else modelled_between(track, since, record.ordinal) + brought):
+        between = [] if changed else modelled_between(track, since, record.ordinal) + brought
+        for ordinal, tool, path in _parents_deleted(between, record, read_view, records) or between:
             if _refused_after(tool, summarised, run):
                 continue
             if tool in findings and (related_paths(path, record.path) or same_entity_spelled_otherwise(
@@ -163,6 +165,19 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         track.failed_lists.add(targets[0][1])
     elif read_view.kind == "document" and record.response.is_json:
         copy.documents[targets[0][1]] = record.response.json_value
+
+
+def _parents_deleted(between: list[tuple[int, str, str]], record: Record, read_view: Any,
+                     records: dict[int, Record]) -> list[tuple[int, str, str]]:
+    """Of the writes in between, the deletes of an entity the read's path lies beneath
+    (``DELETE /entry_list/2/`` before ``GET /entry_list/2/entries/4/`` answered 404), when the read
+    shows an absence: a parent deleted takes what lies beneath it along, so the absence is that
+    delete's doing (a cascade its plan does not model), not a side effect of writes elsewhere."""
+    if not is_absence(record, read_view):
+        return []
+    below = split_path(record.path)
+    return [(o, tool, path) for o, tool, path in between if records[o].method == "DELETE"
+            and len(split_path(path)) < len(below) and split_path(path) == below[:len(split_path(path))]]
 
 
 def _refused_after(tool: str, summarised: set[str], run: GateRun) -> bool:
