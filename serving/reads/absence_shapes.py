@@ -25,6 +25,8 @@ from capenv.interpreter.bundle.models import RecordedCall, ReadView
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once, id_shape
 
+from .replay import Replayer
+
 
 def unlike_the_absences(view: ReadView, calls: Iterable[RecordedCall], beside: Iterable[RecordedCall],
                         raw_id: str, *, unauthenticated: frozenset[int] = frozenset()) -> str | None:
@@ -32,43 +34,84 @@ def unlike_the_absences(view: ReadView, calls: Iterable[RecordedCall], beside: I
     item tool's recordings; ``beside``: every recorded read of a path differing from the call's
     in its last segment alone (a word the manifest took literally, ``/silence/nope``, included);
     ``unauthenticated``: the ordinals of reads refused for their credentials, left out of both."""
-    calls = tuple(call for call in calls if call.ordinal not in unauthenticated)
-    beside = tuple(call for call in beside if call.ordinal not in unauthenticated)
-    absent_ordinals = set(view.absence_records) | set(view.absence.records if view.absence else ())
-    absent = [call for call in calls if call.ordinal in absent_ordinals]
-    if not absent:
-        return None
-    outside = _outside_the_frame(view, calls, beside, decode_once(raw_id))
-    if outside is not None:
-        return outside
-    statuses = {call.response.status for call in absent}
-    covered = {_shape(call) for call in absent} | {_shape(call) for call in calls if 200 <= call.response.status < 300}
-    wanted = decode_once(raw_id)
-    alike = _refused_alike(view, calls, beside, covered)
-    if alike is not None:
-        examples = ", ".join(f'"{_id_of(call)}"' for call in absent[:2] if call.response.status != alike.response.status)
-        return (f'nothing was recorded for "{wanted}": the application answered {alike.response.status} to '
-                f'"{_id_of(alike)}" (record {alike.ordinal}), an id shaped like those it answered as missing '
-                f'({examples}), so it tells ids apart by more than their shape and its answer to an id no recording '
-                "names is not known")
-    if id_shape(wanted) in covered:
-        return None
-    other = next((call for call in (*calls, *beside) if 400 <= call.response.status < 500
-                  and call.response.status not in statuses and _shape(call) not in covered), None)
-    if other is None:
-        return None
-    examples = ", ".join(f'"{_id_of(call)}"' for call in absent[:2])
-    return (f'nothing was recorded for "{wanted}": the application answered {other.response.status} to '
-            f'"{_id_of(other)}" (record {other.ordinal}), an id shaped otherwise than those it answered '
-            f'{"/".join(str(s) for s in sorted(statuses))} for as missing ({examples}), so its answer to an id '
-            f'shaped like "{wanted}" is not known; ids shaped like {examples} are answered')
+    return AbsenceShapes(view, calls, beside, unauthenticated).unlike(raw_id)
+
+
+class AbsenceShapes:
+    """``unlike_the_absences`` of one item tool's recordings and one set of sibling reads: all it
+    reads of them worked out once (the recordings do not change while serving), so a call judges
+    only its own id."""
+
+    def __init__(self, view: ReadView, calls: Iterable[RecordedCall], beside: Iterable[RecordedCall],
+                 unauthenticated: frozenset[int] = frozenset()) -> None:
+        self.view = view
+        calls = tuple(call for call in calls if call.ordinal not in unauthenticated)
+        beside = tuple(call for call in beside if call.ordinal not in unauthenticated)
+        absent_ordinals = set(view.absence_records) | set(view.absence.records if view.absence else ())
+        self._absent = [call for call in calls if call.ordinal in absent_ordinals]
+        self._statuses = {call.response.status for call in self._absent}
+        self._covered = ({_shape(call) for call in self._absent}
+                         | {_shape(call) for call in calls if 200 <= call.response.status < 300})
+        self._frame = _Frame.of(view, calls, beside) if self._absent else None
+        self._alike = _refused_alike(view, calls, beside, self._covered) if self._absent else None
+        self._other = next((call for call in (*calls, *beside) if 400 <= call.response.status < 500
+                            and call.response.status not in self._statuses and _shape(call) not in self._covered),
+                           None)
+
+    def unlike(self, raw_id: str) -> str | None:
+        """Why the learned absence does not answer ``raw_id``, or None when it does."""
+        absent = self._absent
+        if not absent:
+            return None
+        wanted = decode_once(raw_id)
+        if self._frame is not None:
+            outside = self._frame.outside(wanted)
+            if outside is not None:
+                return outside
+        alike = self._alike
+        if alike is not None:
+            examples = ", ".join(f'"{_id_of(call)}"' for call in absent[:2]
+                                 if call.response.status != alike.response.status)
+            return (f'nothing was recorded for "{wanted}": the application answered {alike.response.status} to '
+                    f'"{_id_of(alike)}" (record {alike.ordinal}), an id shaped like those it answered as missing '
+                    f'({examples}), so it tells ids apart by more than their shape and its answer to an id no '
+                    "recording names is not known")
+        if id_shape(wanted) in self._covered:
+            return None
+        other = self._other
+        if other is None:
+            return None
+        examples = ", ".join(f'"{_id_of(call)}"' for call in absent[:2])
+        return (f'nothing was recorded for "{wanted}": the application answered {other.response.status} to '
+                f'"{_id_of(other)}" (record {other.ordinal}), an id shaped otherwise than those it answered '
+                f'{"/".join(str(s) for s in sorted(self._statuses))} for as missing ({examples}), so its answer to '
+                f'an id shaped like "{wanted}" is not known; ids shaped like {examples} are answered')
+
+
+class AbsenceShapesCache:
+    """The runtime's ``AbsenceShapes``, one per item tool and recorded parent path (the sibling
+    reads ``Replayer.reads_beside`` finds; every unrecorded parent shares one, having none)."""
+
+    def __init__(self, replayer: Replayer) -> None:
+        self._replayer = replayer
+        self._made: dict[tuple[str, tuple[str, ...] | None], AbsenceShapes] = {}
+
+    def unlike(self, view: ReadView, tool: str, path: str, raw_id: str) -> str | None:
+        """``unlike_the_absences`` of ``tool``'s recordings and the reads beside ``path``."""
+        key = (tool, self._replayer.beside_key(path))
+        made = self._made.get(key)
+        if made is None or made.view is not view:
+            made = self._made[key] = AbsenceShapes(view, self._replayer.calls(tool),
+                                                   self._replayer.reads_beside(path),
+                                                   self._replayer.unauthenticated)
+        return made.unlike(raw_id)
 
 
 def _refused_alike(view: ReadView, calls: tuple[RecordedCall, ...], beside: tuple[RecordedCall, ...],
                    covered: set[str]) -> RecordedCall | None:
     """A recorded answer of another 4xx than the learned absence's to an id of a shape the absence
     covers, on the same side of the tool's frame as the ids answered as missing (a frame that
-    parts them explains the other answer: ``_outside_the_frame``)."""
+    parts them explains the other answer: ``_Frame``)."""
     if view.absence is None:
         return None
     status = view.absence.recording.status
@@ -88,35 +131,46 @@ def _shape(call: RecordedCall) -> str:
     return id_shape(_id_of(call))
 
 
-def _outside_the_frame(view: ReadView, calls: tuple[RecordedCall, ...], beside: tuple[RecordedCall, ...],
-                       wanted: str) -> str | None:
-    """Why the learned absence is not given to ``wanted`` when the frame of the ids the tool
-    answered with success (their common prefix up to a separator, common suffix from one) splits
-    the recorded 4xx answers: every id answered with the learned status on one side, every id
-    answered with another 4xx on the other, and ``wanted`` on that other side. Synapse answers 404
-    to ``@nobody:capenv.test`` and 400 ("Can only look up local users") to ``@someone:example.org``;
+class _Frame:
+    """Why the learned absence is not given to an id when the frame of the ids the tool answered
+    with success (their common prefix up to a separator, common suffix from one) splits the
+    recorded 4xx answers: every id answered with the learned status on one side, every id answered
+    with another 4xx on the other, and the wanted id on that other side. Synapse answers 404 to
+    ``@nobody:capenv.test`` and 400 ("Can only look up local users") to ``@someone:example.org``;
     its users are framed ``@…:capenv.test``, so ``@x:example.org`` may be refused as well."""
-    if view.absence is None:
-        return None
-    status = view.absence.recording.status
-    prefix, suffix = _frame([_id_of(call) for call in calls if 200 <= call.response.status < 300])
-    if not prefix and not suffix:
-        return None
-    learned = [call for call in calls if call.ordinal in set(view.absence.records)]
-    others = [call for call in (*calls, *beside) if 400 <= call.response.status < 500
-              and call.response.status != status]
-    side = _fits(wanted, prefix, suffix)
-    learned_sides = {_fits(_id_of(call), prefix, suffix) for call in learned}
-    other_sides = {_fits(_id_of(call), prefix, suffix) for call in others}
-    if not others or len(learned_sides) != 1 or len(other_sides) != 1 or learned_sides == other_sides \
-            or side in learned_sides:
-        return None
-    frame, other = f"{prefix}…{suffix}", others[0]
-    where = "outside" if not side else "inside"
-    return (f'nothing was recorded for "{wanted}": the ids the application answered with success are framed '
-            f'"{frame}"; it answered {status} as missing only to ids {"inside" if side is False else "outside"} that '
-            f'frame and {other.response.status} to "{_id_of(other)}" (record {other.ordinal}) {where} it, as '
-            f'"{wanted}" is, so its answer to "{wanted}" is not known')
+
+    def __init__(self, prefix: str, suffix: str, status: int, learned_side: bool, other: RecordedCall) -> None:
+        self.prefix, self.suffix, self.status, self.learned_side, self.other = prefix, suffix, status, learned_side, other
+
+    @classmethod
+    def of(cls, view: ReadView, calls: tuple[RecordedCall, ...], beside: tuple[RecordedCall, ...]) -> _Frame | None:
+        """The frame, where it splits the recorded 4xx answers so; else None."""
+        if view.absence is None:
+            return None
+        status = view.absence.recording.status
+        prefix, suffix = _frame([_id_of(call) for call in calls if 200 <= call.response.status < 300])
+        if not prefix and not suffix:
+            return None
+        learned = [call for call in calls if call.ordinal in set(view.absence.records)]
+        others = [call for call in (*calls, *beside) if 400 <= call.response.status < 500
+                  and call.response.status != status]
+        learned_sides = {_fits(_id_of(call), prefix, suffix) for call in learned}
+        other_sides = {_fits(_id_of(call), prefix, suffix) for call in others}
+        if not others or len(learned_sides) != 1 or len(other_sides) != 1 or learned_sides == other_sides:
+            return None
+        return cls(prefix, suffix, status, next(iter(learned_sides)), others[0])
+
+    def outside(self, wanted: str) -> str | None:
+        """Why ``wanted`` (percent-decoded) is not given the learned absence, or None."""
+        side = _fits(wanted, self.prefix, self.suffix)
+        if side == self.learned_side:
+            return None
+        frame, other = f"{self.prefix}…{self.suffix}", self.other
+        where = "outside" if not side else "inside"
+        return (f'nothing was recorded for "{wanted}": the ids the application answered with success are framed '
+                f'"{frame}"; it answered {self.status} as missing only to ids {"inside" if side is False else "outside"} '
+                f'that frame and {other.response.status} to "{_id_of(other)}" (record {other.ordinal}) {where} it, as '
+                f'"{wanted}" is, so its answer to "{wanted}" is not known')
 
 
 def _frame(ids: list[str]) -> tuple[str, str]:

@@ -35,7 +35,7 @@ from capenv.serving.state.spellings import held_spelled_otherwise, other_spellin
 
 from .absence import (absence_answer, named_value, provenance, refuse_other_key_spelling,
                       refuse_reserved_collection, refuse_unshaped_absence)
-from .absence_shapes import unlike_the_absences
+from .absence_shapes import AbsenceShapesCache
 from .id_layouts import unproven_layout
 from .key_aliases import refuse_aliased_key
 from .list_places import refuse_unplaced
@@ -60,6 +60,7 @@ ABSENT_STATUSES = (400, 404, 410)
 class StateReads:
     def __init__(self, view: ViewResult, replay: ReplayTable, replayer: Replayer) -> None:
         self._replayer = replayer
+        self._absence_shapes = AbsenceShapesCache(replayer)
         self._evidence_id = view.evidence_id
         self._sightings = InitialSightings(view, replay)
         self._summaries = Summaries(view.state)
@@ -150,9 +151,7 @@ class StateReads:
             if collection is not None and (held := held_spelled_otherwise(
                     collection, raw_id, _looked_up_by(view, entity_type, raw_id), entity_type.id_field)):
                 raise CallRefused(other_spelling_refusal(entity_type.name, raw_id, held), http_status=409)
-            unlike = unlike_the_absences(view, self._replayer.calls(view.tool),
-                                         self._replayer.reads_beside(call.path), raw_id,
-                                         unauthenticated=self._replayer.unauthenticated)
+            unlike = self._absence_shapes.unlike(view, view.tool, call.path, raw_id)
             if unlike is not None:
                 raise CallRefused(unlike, http_status=404)
             parent = missing_parent(call.path, self._types, state, _keyed_type(view, entity_type))
@@ -165,9 +164,6 @@ class StateReads:
                 raise CallRefused(f"nothing was recorded for {call.tool.spelled(call.path)}: {unheld}", http_status=404)
             if view.absence is not None or view.missing is not None:
                 refuse_held_elsewhere(call.path, entity_type, raw_id, view.key_field or entity_type.id_field, state)
-                self._sightings.refuse_shown(entity_type, held_path, call.path, raw_id,
-                                             view.key_field or entity_type.id_field, call.tool.spelled(call.path),
-                                         call.tool.template)
             if view.absence is not None:
                 refuse_reserved_collection(view.absence, held_path, call.tool.spelled(call.path))
                 refuse_unshaped_absence(view.absence, raw_id, state, type_name=entity_type.name,

@@ -139,8 +139,7 @@ class InitialSightings:
         self._by_value: dict[str, list[tuple[int, str | None, dict[str, Any]]]] = {}
         self._name_lists: list[tuple[int, frozenset[str]]] = []
         self._initial_ordinals: set[int] = set()
-        self._answered: list[tuple[int, Segments]] = []
-        """The successful initial GETs, by the path's segments (decoded once)."""
+        answered: list[tuple[int, Segments]] = []  # the successful initial GETs, by the path's segments (decoded once)
         self._first_named: dict[str, int] = {}
         """Per text, the ordinal of the first successful write naming it (path, body or answer)."""
         self._linked: dict[Segments, int] = {}
@@ -160,7 +159,7 @@ class InitialSightings:
                         self._first_named[text] = min(call.ordinal, self._first_named.get(text, call.ordinal))
                     continue
                 if call.initial and call.method == "GET":
-                    self._answered.append((call.ordinal, _segments(call.path)))
+                    answered.append((call.ordinal, _segments(call.path)))
                 if not response.is_json:
                     continue
                 if call.initial and call.method == "GET":
@@ -177,6 +176,12 @@ class InitialSightings:
                         text = _scalar_text(value)
                         if text is not None:
                             self._by_value.setdefault(text, []).append((call.ordinal, typed.get(tool), found))
+        self._beneath: dict[Segments, int] = {}
+        """Per path a successful initial GET's path extends (its proper prefixes), the least such GET's ordinal."""
+        for ordinal, path in answered:
+            for end in range(len(path)):
+                above = path[:end]
+                self._beneath[above] = min(ordinal, self._beneath.get(above, ordinal))
         self._initial: dict[tuple[str, Segments], list[tuple[str, dict[str, Any]]]] = {}
         self._shared_members: dict[str, set[str]] = {}
         for collection in view.state.collections:
@@ -245,9 +250,7 @@ class InitialSightings:
     def beneath(self, call_path: str) -> int | None:
         """The ordinal of a successful initial GET of a path extending ``call_path`` (a part of the
         entity the call names, read before the capture's first write), or None."""
-        wanted = _segments(call_path)
-        return min((ordinal for ordinal, path in self._answered
-                    if len(path) > len(wanted) and path[:len(wanted)] == wanted), default=None)
+        return self._beneath.get(_segments(call_path))
 
     def _listed(self, type_name: str, spellings: set[str]) -> int | None:
         """The ordinal of an initial recording of no type's read listing names, among them an id the

@@ -125,6 +125,12 @@ class Replayer:
         segment alone: the item reads of its siblings, literal ones too (``/silence/nope``)."""
         return self._beside.get(tuple(split_path(path)[:-1]), [])
 
+    def beside_key(self, path: str) -> tuple[str, ...] | None:
+        """The parent path ``reads_beside`` finds ``path``'s sibling reads under (its segments), or
+        None where none was recorded: two paths of one key have the same reads beside them."""
+        parent = tuple(split_path(path)[:-1])
+        return parent if parent in self._beside else None
+
     def same_path(self, call: ReadCall) -> list[RecordedCall]:
         """The tool's recordings whose path names what the call's path names (every argument)."""
         calls = self.calls(call.tool.name)

@@ -31,7 +31,7 @@ from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
 from .absence import absence_answer, named_value, provenance, refuse_other_key_spelling, refuse_unshaped_absence
-from .absence_shapes import unlike_the_absences
+from .absence_shapes import AbsenceShapesCache
 from .id_layouts import unproven_layout
 from .key_aliases import refuse_aliased_key
 from .answers import from_recording
@@ -44,6 +44,7 @@ from .written_values import showing_writes
 class GuardedReplay:
     def __init__(self, bundle: Bundle, replayer: Replayer, *, guarded: bool) -> None:
         self._replayer = replayer
+        self._absence_shapes = AbsenceShapesCache(replayer)
         self._bundle = bundle
         self._views = {v.tool: v for v in bundle.view.views}
         self._types = {t.name: t for t in bundle.view.types}
@@ -110,9 +111,7 @@ class GuardedReplay:
         self._sightings.refuse_shown(entity_type, collection.path if collection is not None
                                      else item_collection_path(state, call.path, entity_type, field), call.path,
                                      raw_id, field, call.tool.spelled(call.path))
-        unlike = unlike_the_absences(view, self._replayer.calls(call.tool.name),
-                                     self._replayer.reads_beside(call.path), raw_id,
-                                     unauthenticated=self._replayer.unauthenticated)
+        unlike = self._absence_shapes.unlike(view, call.tool.name, call.path, raw_id)
         if unlike is not None:
             raise CallRefused(unlike, http_status=404)
         refuse_unshaped_absence(view.absence, raw_id, state if state is not None else self._initial_index,
