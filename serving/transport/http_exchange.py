@@ -176,9 +176,16 @@ def answer_messages(answer: HttpAnswer, *, head: bool = False) -> tuple[Message,
 @functools.lru_cache(maxsize=ENCODED_HEADERS_KEPT)
 def _encoded_headers(headers: tuple[tuple[str, str], ...]) -> tuple[tuple[bytes, bytes], ...]:
     """Headers as ASGI sends them (lower-case latin-1 bytes), this hop's framing left out. The
-    runtime answers with the same recorded headers call after call, so each set is encoded once."""
-    return tuple((name.lower().encode("latin-1"), value.encode("latin-1"))
-                 for name, value in headers if name.lower() not in FRAMING_HEADERS)
+    runtime answers with the same recorded headers call after call, so each set is encoded once;
+    a set seen first (a create's, naming its new entity in a Location) encodes each header once too."""
+    return tuple([encoded for name, value in headers if (encoded := _encoded_header(name, value)) is not None])
+
+
+@functools.lru_cache(maxsize=ENCODED_HEADERS_KEPT)
+def _encoded_header(name: str, value: str) -> tuple[bytes, bytes] | None:
+    """One header as ASGI sends it, or None for this hop's framing."""
+    lowered = name.lower()
+    return None if lowered in FRAMING_HEADERS else (lowered.encode("latin-1"), value.encode("latin-1"))
 
 
 async def send_answer(send: Send, answer: HttpAnswer, *, head: bool = False) -> None:
