@@ -153,10 +153,15 @@ def best_of_parts(tools: Iterable[Tool], parts: list[str], trailing_slash: bool)
         args = tool.match_parts(parts, trailing_slash)
         if args is None:
             continue
-        literal_count = sum(1 for s in tool.segments if not s.is_param)
-        if best is None or literal_count > best[0]:
-            best = (literal_count, tool, args)
+        literals = literal_count(tool)
+        if best is None or literals > best[0]:
+            best = (literals, tool, args)
     return (best[1], best[2]) if best else None
+
+
+def literal_count(tool: Tool) -> int:
+    """How many of the tool's segments are literal: of two templates a path fits, the one with more wins."""
+    return sum(1 for s in tool.segments if not s.is_param)
 
 
 def related_paths(a: str, b: str) -> bool:
