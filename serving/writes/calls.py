@@ -86,6 +86,9 @@ class WriteEnv:
     summarising_documents: dict[str, frozenset[str]] = field(init=False, default_factory=dict)
     """Per type, the paths of the documents that summarise its collections (``DocumentLine.summarises``):
     serving refuses them once a served write has changed those collections (``reads/summaries``)."""
+    conflict_creates: dict[str, tuple[Any, ...]] = field(init=False, default_factory=dict)
+    """Per type, its creates (a write or a variant) that learned a key on the conflict branch, in the
+    view's order: what ``create_keys.refuse_key_clash`` checks an update against."""
     plan_parts: dict[int, tuple[Any, Any]] = field(init=False, default_factory=dict, repr=False, compare=False)
     """id(plan) -> (plan, its ``plans.PlanParts``): built on a plan's first call."""
 
@@ -94,6 +97,9 @@ class WriteEnv:
         self.missing_by_type, self.absences_by_type = {}, {}
         self.unproven_id_shapes = {}
         self.skipped_numbers = {}
+        for create in (variant for write in self.view.writes for variant in (write.variants or (write,))):
+            if create.effect == "create" and create.key is not None and create.key.branch == "conflict":
+                self.conflict_creates[create.type] = self.conflict_creates.get(create.type, ()) + (create,)
         for read in self.view.views:
             if read.kind == "item" and read.type and read.missing is not None:
                 self.missing_by_type[read.type] = read.missing

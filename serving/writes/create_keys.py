@@ -58,10 +58,7 @@ def refuse_key_clash(plan: WritePlan, env: WriteEnv, collection: Any, key: str, 
     the type's create learned that key on its conflict branch (the application refuses a second
     entity with it, record ``learned_from``): refused, since the application would refuse it too
     or do what the capture never shows, never two entities holding one key."""
-    for create in [v for w in env.view.writes for v in (w.variants or (w,))]:
-        if create.effect != "create" or create.type != plan.type or create.key is None \
-                or create.key.branch != "conflict":
-            continue
+    for create in env.conflict_creates.get(plan.type, ()):
         members = create.key.members
         if not all(m in updated for m in members):
             continue

@@ -182,3 +182,25 @@ def test_prefect_a_held_variable_or_pool_name_is_refused_as_the_application_refu
     status, refused = post(runtime, "/api/variables/", {"name": "env", "value": "x", "tags": []})
     assert status == 409 and refused["error"] == "conflict"
     assert runtime.read("get_variables_name_by_name", {"name": "env"})["body"]["value"] == "prod"
+
+
+def patch(runtime: EnvironmentRuntime, path: str, body: dict):
+    answer = runtime.http(HttpRequest("PATCH", path, (), (("content-type", "application/json"),),
+                                      json.dumps(body).encode()))
+    return answer.status, json.loads(answer.body)
+
+
+def test_an_update_giving_an_entity_the_key_another_holds_is_refused_where_creates_refuse_it():
+    flags = VARS[1]
+    renamed = {**flags, "name": "switches"}
+    har = (variables_app()
+           .call("PATCH", f"/vars/{flags['id']}", body={"name": "switches"}, response=renamed)
+           .call("GET", f"/vars/{flags['id']}", response=renamed))
+    bundle = build_from(har)
+    assert plan_of(bundle, "patch_vars_by_var_id").served, plan_of(bundle, "patch_vars_by_var_id").reason
+    runtime = EnvironmentRuntime(bundle)
+    status, refused = patch(runtime, f"/vars/{flags['id']}", {"name": "env"})  # env's own name: two would hold it
+    assert status == 409 and refused["error"] == "conflict" and "holds name 'env'" in refused["message"], refused
+    assert runtime.read("get_vars", {})["body"][1]["name"] == "flags"  # refused: unchanged
+    assert patch(runtime, f"/vars/{flags['id']}", {"name": "toggles"}) == (200, {**flags, "name": "toggles"})
+    assert patch(runtime, f"/vars/{VARS[0]['id']}", {"name": "env"})[0] == 200  # its own name: no second one

@@ -48,7 +48,7 @@ def _state() -> StateIndex:
 
 
 def _run(plan: WritePlan, state: StateIndex, body):
-    env = WriteEnv(SimpleNamespace(types=[ITEMS], views=[], budgets=BUDGETS))
+    env = WriteEnv(SimpleNamespace(types=[ITEMS], views=[], writes=[], budgets=BUDGETS))
     return execute(plan, env, WriteCall("/items", (), body), state, instant=WHEN, counter=1,
                    sequences=SequenceState())
 
@@ -120,7 +120,7 @@ def test_a_bulk_update_the_state_cannot_hold_together_changes_none_of_its_entiti
 
     plan = BY_IDS.model_copy(update={"members": (IDS, READ_MEMBER.model_copy(update={"kind": "string"}))})
     state = _state()
-    env = WriteEnv(SimpleNamespace(types=[ITEMS], views=[], budgets=BUDGETS))
+    env = WriteEnv(SimpleNamespace(types=[ITEMS], views=[], writes=[], budgets=BUDGETS))
     with pytest.raises(WriteRefusal):
         execute(plan, env, WriteCall("/items", (), {"ids": [1, 2], "read": "xxxxxxxxxx"}), state, instant=WHEN,
                 counter=1, sequences=SequenceState(), limit_check=limit_check)

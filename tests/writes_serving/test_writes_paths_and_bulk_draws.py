@@ -25,7 +25,7 @@ WHEN = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
 def _env(*types: EntityType) -> WriteEnv:
-    return WriteEnv(SimpleNamespace(types=list(types), views=[], budgets=BUDGETS))
+    return WriteEnv(SimpleNamespace(types=list(types), views=[], writes=[], budgets=BUDGETS))
 
 
 def _run(plan: WritePlan, env: WriteEnv, state: StateIndex, path: str, body=None):
