@@ -3,8 +3,9 @@ such an answer says nothing of what the state holds, so the read gate passes ove
 
 A 401 always says so. A 403 says so only when the call left out a request header that every
 successful call of the capture carried (Parse's ``X-Parse-Application-Id`` and
-``X-Parse-Master-Key``, an ``Authorization`` a client sends on every call): sent with them, a 403
-may be about the entity asked for, and the read is checked. The statuses are the ``gate``
+``X-Parse-Master-Key``, an ``Authorization`` a client sends on every call), or sent it with an
+empty value (OpenStack's noauth ``X-Roles``, ``X-User-Id``: a blank identity is none): sent with
+them, a 403 may be about the entity asked for, and the read is checked. The statuses are the ``gate``
 settings ``unauthenticated_statuses`` and ``credential_refusal_statuses``.
 """
 
@@ -15,7 +16,8 @@ from capenv.interpreter.rules_engine import RuleSet
 
 
 def _names(record: Record) -> frozenset[str]:
-    return frozenset(name.lower() for name, _ in record.request_headers)
+    """The request header names (lower case) the call sent with a value: a blank one carries nothing."""
+    return frozenset(name.lower() for name, value in record.request_headers if value.strip())
 
 
 def carried_everywhere(records: list[Record]) -> frozenset[str]:

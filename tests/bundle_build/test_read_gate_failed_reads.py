@@ -53,6 +53,16 @@ def test_a_403_to_a_call_without_the_header_every_success_carried_is_passed_over
     assert EnvironmentRuntime(bundle).read("get_items")["body"] == ITEMS
 
 
+def test_a_403_to_a_call_sending_such_a_header_empty_is_passed_over():
+    """A blank value carries no credential (an identity header sent empty): as if left out."""
+    bundle = build_from(capture(403, [("x-token", "")]))
+    view = bundle.view.view("get_items")
+    assert view.state_backed, view.reason
+    assert 4 not in view.checked_record_ordinals
+    blank = build_from(capture(403, [("x-token", "  ")])).view.view("get_items")
+    assert blank.state_backed, blank.reason
+
+
 def test_a_403_to_a_call_sending_every_such_header_is_still_checked():
     """Sent with the token every success carried, a 403 may be about what the read asked for."""
     view = build_from(capture(403, [("x-token", "t")])).view.view("get_items")
