@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, from_client
-from capenv.interpreter.bundle.models import StateSnapshot
+from capenv.interpreter.bundle.models import Budgets, StateSnapshot
 from capenv.interpreter.manifest.routes import RouteTable
 
 from capenv.serving.runtime_api import (
@@ -142,6 +142,9 @@ class EnvironmentRuntime(Runtime):
         if self._openapi is None:
             self._openapi = dumps(openapi_document(self.bundle, self.catalog), indent=True)
         return self._openapi
+
+    def budgets(self) -> Budgets:
+        return self.bundle.view.budgets
 
     def reserved_mcp_path(self) -> str:
         return self._mcp_path

@@ -18,9 +18,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from capenv.serving.frozen_values import direct_init
+
+if TYPE_CHECKING:
+    from capenv.interpreter.bundle.models import Budgets
 
 DEFAULT_MCP_PATH = "/mcp"
 """Where MCP over streamable HTTP is served unless the application itself uses that path."""
@@ -195,6 +198,12 @@ class Runtime(Protocol):
         call or a request to the application's paths on their event loop while the worker thread
         is idle, sparing the hop to it and back. False (the default) keeps every call there."""
         return False
+
+    def budgets(self) -> Budgets | None:
+        """The budgets of the bundle served (``rules/budgets.yaml``), by which the transports bound
+        what a client may make them hold (sessions, request bodies). None: a runtime of no bundle,
+        bounded by the budgets' defaults."""
+        return None
 
     def grader_paths(self) -> tuple[str, ...]:
         """Paths of ``http`` that belong to the grader (a data plane of another protocol): served

@@ -546,6 +546,10 @@ class Budgets(_Model):
     """``serve --instances``: an instance unused this long is deleted (0: never)."""
     memory_store_commits: int = 1000
     """The memory store keeps the history and idempotency records of this many last commits (0: all)."""
+    mcp_sessions: int = 64
+    """MCP sessions one environment keeps open at once; past it a new one is refused."""
+    mcp_session_idle_seconds: float = 600
+    """An MCP session with no request in flight this long is closed (0: never)."""
 
 
 class BudgetHit(_Model):

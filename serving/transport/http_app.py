@@ -51,6 +51,7 @@ from capenv.serving.transport.http_guard import (
     Listener, ListenerPolicy, Refusal, allowed_hosts, check_json_body, policy_for_server,
 )
 from capenv.serving.transport.mcp_server import INTERNAL_ERROR_MESSAGE, build_mcp_server
+from capenv.serving.transport.mcp_sessions import SessionBudget, explained_refusal, opens_a_session
 from capenv.serving.transport.request_log import RequestLog
 from capenv.serving.transport.runtime_worker import RuntimeWorker
 
@@ -126,10 +127,13 @@ class CapenvHttpApp:
         self.log = log
         self.openapi_paths = frozenset({OPENAPI_PATH} | (
             set() if runtime.tool_for("GET", "/openapi.json") is not None else {"/openapi.json"}))
+        self.session_budget = SessionBudget.of(runtime)
         self._sessions = StreamableHTTPSessionManager(
             app=build_mcp_server(runtime, worker=self.worker, log=log),
             security_settings=mcp_transport_security(list(policies.values())),
             max_request_body_size=body_limit,
+            max_sessions=self.session_budget.most,
+            session_idle_timeout=self.session_budget.idle_timeout(),
             # Nothing is sent to the client while a call runs (no progress, log or request of the
             # server's), so each POST is answered with its one JSON-RPC message as application/json,
             # which the transport spec lets a server choose: the SDK's event stream around it (a
@@ -206,6 +210,8 @@ class CapenvHttpApp:
                 await send_json(send, 404, {"error": "not_found", "message": (
                     f"this listener serves only the grader's data plane ({DATA_PLANE_PREFIX}get | reset | add)")})
             elif path == self.mcp_path:
+                if opens_a_session(scope):
+                    send = explained_refusal(send, self.session_budget.refusal_message(self.mcp_path))
                 await self._sessions.handle_request(scope, receive, send)
             else:
                 await self._application(scope, receive, send, headers)
