@@ -11,10 +11,11 @@ import re
 from typing import Any, Literal
 from urllib.parse import unquote_plus
 
-from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.bundle.global_ids import padded_base64_text
 from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.bundle.left_out import LeftOutAtDefault
 from capenv.interpreter.bundle.pointers import spell
 from capenv.interpreter.bundle.trace_event import TraceEvent
 
@@ -25,7 +26,7 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
 
-class Locator(_Model):
+class Locator(_Model, LeftOutAtDefault):
     """Where an entity or a list sits in a response body.
 
     ``root``: the body itself; ``member``: under one member of the body object;
@@ -55,12 +56,7 @@ class Locator(_Model):
         """The body's own member holding the located value (``within``'s first, else ``member``)."""
         return self.within[0] if self.within else self.member
 
-    @model_serializer(mode="wrap")
-    def _without_empty_within(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
-        data = handler(self)
-        if not self.within and isinstance(data, dict):
-            data.pop("within", None)
-        return data
+    left_out_at_default = ("within",)
 
 
 class Recording(_Model):
@@ -90,7 +86,7 @@ class AbsencePathText(_Model):
     proven: bool = False
 
 
-class AbsenceAnswer(_Model):
+class AbsenceAnswer(_Model, LeftOutAtDefault):
     """How the application answers an item read of an id it does not hold, learned from the
     capture (``view-absence-answers``): the recording serving answers a missing entity with,
     the rule that made it evidence and every record that answered alike."""
@@ -118,14 +114,7 @@ class AbsenceAnswer(_Model):
     """Held collections where the absence answers no id (``view-reserved-ids``: one holds an
     entity whose id is empty text, which the application names by an id the capture does not show)."""
 
-    @model_serializer(mode="wrap")
-    def _without_empty_reserved(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
-        data = handler(self)
-        if not self.reserved_prefixes and isinstance(data, dict):
-            data.pop("reserved_prefixes", None)
-        if not self.reserved_collections and isinstance(data, dict):
-            data.pop("reserved_collections", None)
-        return data
+    left_out_at_default = ("reserved_prefixes", "reserved_collections")
 
 
 class KeyAlias(_Model):
@@ -714,7 +703,7 @@ class FieldRule(_Model):
     evidence: dict[str, Any] = Field(default_factory=dict)
 
 
-class MemberRule(_Model):
+class MemberRule(_Model, LeftOutAtDefault):
     """Whether a body member is accepted (seeds: "Body members of a create", "Updates")."""
 
     member: str
@@ -736,18 +725,10 @@ class MemberRule(_Model):
     no recorded call sent another, so what the application does with one (refuse it, rename the
     entity) the capture cannot show. Written only when set."""
 
-    @model_serializer(mode="wrap")
-    def _without_unset_flags(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
-        data = handler(self)
-        if isinstance(data, dict):
-            if not self.path_id_only:
-                data.pop("path_id_only", None)
-            if not self.nullable:
-                data.pop("nullable", None)
-        return data
+    left_out_at_default = ("path_id_only", "nullable")
 
 
-class InsertRule(_Model):
+class InsertRule(_Model, LeftOutAtDefault):
     """Where a create places its entity in the collection's order."""
 
     rule_id: str
@@ -772,14 +753,7 @@ class InsertRule(_Model):
     elsewhere as well: serving refuses a list showing it beside another wherever it placed it.
     Written only when set."""
 
-    @model_serializer(mode="wrap")
-    def _without_empty_alike(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
-        data = handler(self)
-        if not self.alike and isinstance(data, dict):
-            data.pop("alike", None)
-        if not self.unproven_anywhere and isinstance(data, dict):
-            data.pop("unproven_anywhere", None)
-        return data
+    left_out_at_default = ("alike", "unproven_anywhere")
 
 
 class Address(_Model):
@@ -860,7 +834,7 @@ class AnswerReport(_Model):
     rule_id: str | None = None
 
 
-class ResponseRule(_Model):
+class ResponseRule(_Model, LeftOutAtDefault):
     """What a served write answers with: the exemplar's status and content type, its body
     rendered from the state where the exemplar's body carried the entity (``locator``), or
     split it (``split``)."""
@@ -887,15 +861,7 @@ class ResponseRule(_Model):
     report: AnswerReport | None = None
     """The answer reports on the call about the entity (its identity among its fields)."""
 
-    @model_serializer(mode="wrap")
-    def _without_empty_omitted(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
-        data = handler(self)
-        if isinstance(data, dict):
-            if not self.omitted:
-                data.pop("omitted", None)
-            if not self.added:
-                data.pop("added", None)
-        return data
+    left_out_at_default = ("omitted", "added")
 
 
 class CreateKey(_Model):
@@ -912,7 +878,7 @@ class CreateKey(_Model):
     """The recorded call the key was learned from."""
 
 
-class Referrer(_Model):
+class Referrer(_Model, LeftOutAtDefault):
     """A member of another type's entities naming the entities a delete removes (``delete-referrers``:
     an issue's ``project``): serving refuses to delete an entity the state holds such a reference to,
     since the application may delete the referring entities along, clear the reference or refuse,
@@ -949,12 +915,7 @@ class Referrer(_Model):
             objects = found
         return [held[self.member] for held in objects if isinstance(held, dict) and self.member in held]
 
-    @model_serializer(mode="wrap")
-    def _without_empty_within(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
-        data = handler(self)
-        if not self.within and isinstance(data, dict):
-            data.pop("within", None)
-        return data
+    left_out_at_default = ("within",)
 
 
 class ReferenceCopy(_Model):
@@ -1058,7 +1019,7 @@ class UnprovenValue(_Model):
     """What the accepted values are, as a refusal says it (``a number of zero or more``)."""
 
 
-class DistinctMember(_Model):
+class DistinctMember(_Model, LeftOutAtDefault):
     """A body member whose every held and recorded value is distinct text (``write-distinct-values``):
     a create or update repeating the value another entity of the type holds is refused, state
     unchanged (the application may refuse it as taken, which the capture cannot show)."""
@@ -1070,12 +1031,7 @@ class DistinctMember(_Model):
     """The object field a ``field.grouped-members`` rule stores the member in, under its own name
     (Roundup's ``attributes.name``); None: a field of the entity itself."""
 
-    @model_serializer(mode="wrap")
-    def _without_empty_group(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
-        data = handler(self)
-        if self.group is None and isinstance(data, dict):
-            data.pop("group", None)
-        return data
+    left_out_at_default = ("group",)
 
 
 class UnprovenText(_Model):
@@ -1185,7 +1141,7 @@ class TagCheck(_Model):
         return self.form.replace("{}", value if isinstance(value, str) else dumps(value).decode())
 
 
-class WritePlan(_Model):
+class WritePlan(_Model, LeftOutAtDefault):
     tool: str
     method: str
     template: str
@@ -1308,45 +1264,10 @@ class WritePlan(_Model):
     rules_revision: str = ""
     traces: tuple[TraceEvent, ...] = ()
 
-    @model_serializer(mode="wrap")
-    def _without_empty_references(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
-        data = handler(self)
-        if isinstance(data, dict):
-            for name in ("dispatch_params", "dispatch_args", "variants"):
-                if not getattr(self, name):
-                    data.pop(name, None)
-        if not self.credential_headers and isinstance(data, dict):
-            data.pop("credential_headers", None)
-        if self.tag_check is None and isinstance(data, dict):
-            data.pop("tag_check", None)
-        if self.update_mask is None and isinstance(data, dict):
-            data.pop("update_mask", None)
-        if not self.references and isinstance(data, dict):
-            data.pop("references", None)
-        if not self.validated_values and isinstance(data, dict):
-            data.pop("validated_values", None)
-        if not self.unproven_values and isinstance(data, dict):
-            data.pop("unproven_values", None)
-        if not self.either_key_named and isinstance(data, dict):
-            data.pop("either_key_named", None)
-        if not self.distinct_members and isinstance(data, dict):
-            data.pop("distinct_members", None)
-        if not self.referrers and isinstance(data, dict):
-            data.pop("referrers", None)
-        for name in ("reference_copies", "copied_by"):
-            if not getattr(self, name) and isinstance(data, dict):
-                data.pop(name, None)
-        if self.chosen_id is None and isinstance(data, dict):
-            data.pop("chosen_id", None)
-        if not self.protected and isinstance(data, dict):
-            data.pop("protected", None)
-        if not self.object_merges and isinstance(data, dict):
-            data.pop("object_merges", None)
-        if not self.unproven_text and isinstance(data, dict):
-            data.pop("unproven_text", None)
-        if self.list_place is None and isinstance(data, dict):
-            data.pop("list_place", None)
-        return data
+    left_out_at_default = ("credential_headers", "tag_check", "update_mask", "references", "validated_values",
+                           "unproven_values", "either_key_named", "distinct_members", "referrers", "chosen_id",
+                           "protected", "object_merges", "unproven_text", "list_place", "dispatch_params",
+                           "dispatch_args", "variants", "reference_copies", "copied_by")
 
 
 ViewResult.model_rebuild()

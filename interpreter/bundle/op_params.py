@@ -8,23 +8,17 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.left_out import LeftOutAtDefault
 
-def _unset_left_out(data: dict[str, Any], **values: Any) -> dict[str, Any]:
-    """Serialized params without the optional members left unset (falsy), so plans written before
-    a member existed read, and hash, as they always did."""
-    for name, value in values.items():
-        if not value:
-            data.pop(name, None)
-    return data
 
 
 class _Params(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class ClockFormat(_Params):
+class ClockFormat(_Params, LeftOutAtDefault):
     """How an instant is written: ISO-8601 (separator, fraction digits, zone spelling), epoch, an
     HTTP date (RFC 9110's IMF-fixdate, ``Thu, 03 Dec 2026 10:02:39 GMT``: whole seconds, in GMT), or
     JavaScript's Date text (``Thu Dec 03 2026 16:47:23 GMT+0000 (Coordinated Universal Time)``: whole
@@ -41,22 +35,16 @@ class ClockFormat(_Params):
     zone_name: str = ""
     """The zone's name a JavaScript Date text ends in, as recorded (``Coordinated Universal Time``)."""
 
-    @model_serializer(mode="wrap")
-    def _zone_name_only_when_set(self, handler: Any) -> dict[str, Any]:
-        # the formats of other styles read as they always did
-        return _unset_left_out(handler(self), zone_name=self.zone_name)
+    left_out_at_default = ("zone_name",)
 
 
-class EchoParams(_Params):
+class EchoParams(_Params, LeftOutAtDefault):
     member: str
     """The body member whose value is stored as is."""
     sorted: bool = False
     """A string array stored sorted: the application sorts what it was sent."""
 
-    @model_serializer(mode="wrap")
-    def _sorted_only_when_set(self, handler: Any) -> dict[str, Any]:
-        # plans of echoes that keep the order sent read as they always did
-        return _unset_left_out(handler(self), sorted=self.sorted)
+    left_out_at_default = ("sorted",)
 
 
 class CopyParams(_Params):
@@ -134,7 +122,7 @@ class UniqueParams(_Params):
     uppercase: bool = False
 
 
-class TemplateParams(_Params):
+class TemplateParams(_Params, LeftOutAtDefault):
     parts: list[str | dict[str, Any]]
     """Literal text and sources: ``{"field": "id"}`` (a value generated for another field),
     ``{"member": "title"}`` (a body member), ``{"slug_of": "title"}``, ``{"param": "post_id"}``,
@@ -143,10 +131,7 @@ class TemplateParams(_Params):
     """With ``encoded_member``: the characters outside RFC 3986's unreserved set whose encoding the
     capture shows (a space as %20); a sent value holding another is refused, its spelling unknown."""
 
-    @model_serializer(mode="wrap")
-    def _proven_only_when_set(self, handler: Any) -> dict[str, Any]:
-        # templates of unencoded sources read as they always did
-        return _unset_left_out(handler(self), encoded_proven=self.encoded_proven)
+    left_out_at_default = ("encoded_proven",)
 
 
 class ConstantParams(_Params):
