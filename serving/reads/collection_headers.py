@@ -10,6 +10,7 @@ keeps them as recorded.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Callable
 
@@ -19,10 +20,22 @@ Pairs = tuple[tuple[str, str], ...]
 _REL = re.compile(r"""rel\s*=\s*"?([^";,]+)"?""", re.IGNORECASE)
 
 
-def collection_headers(headers: Pairs) -> list[str]:
-    """The headers (as recorded) that describe the listed collection."""
-    names = {name.lower() for name in setting_value("list-headers", "collection_headers")}
-    relations = {rel.lower() for rel in setting_value("list-headers", "paging_link_relations")}
+HEADER_SETS_KEPT = 4096
+"""How many recordings' header sets are kept judged (``collection_headers``)."""
+
+
+def collection_headers(headers: Pairs) -> tuple[str, ...]:
+    """The headers (as recorded) that describe the listed collection. The same few recordings
+    answer list after list, so each one's headers are judged once."""
+    try:
+        return _collection_headers(headers)
+    except TypeError:  # headers that are not a tuple of pairs cannot be a cache key
+        return _collection_headers.__wrapped__(tuple(map(tuple, headers)))
+
+
+@functools.lru_cache(maxsize=HEADER_SETS_KEPT)
+def _collection_headers(headers: Pairs) -> tuple[str, ...]:
+    names, relations = _describing()
     found = []
     for name, value in headers:
         lower = name.lower()
@@ -31,7 +44,14 @@ def collection_headers(headers: Pairs) -> list[str]:
         elif lower == "link" and any(rel in relations for match in _REL.finditer(value)
                                      for rel in match.group(1).lower().split()):
             found.append(name)
-    return found
+    return tuple(found)
+
+
+@functools.cache
+def _describing() -> tuple[frozenset[str], frozenset[str]]:
+    """The header names (lower case) and the ``Link`` relations that describe a listed collection."""
+    return (frozenset(name.lower() for name in setting_value("list-headers", "collection_headers")),
+            frozenset(rel.lower() for rel in setting_value("list-headers", "paging_link_relations")))
 
 
 def unheld_headers(headers: Pairs, still_recorded: Callable[[], bool]) -> str | None:
