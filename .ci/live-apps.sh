@@ -119,7 +119,8 @@
 #   schema and seeds through the REST API in ~15 s, so no template database.
 #   OpenStack Aodh 23.0.0 (recorded instead of Mage: mage-ai 0.9.80's pip install was still resolving its
 #   dependencies after 9 min 48 s with 26 MB installed, over the 4 minutes this group could take; wheels
-#   only, ~110 packages) 4 min 18 s cold on the busy 2-core machine, 258 MB; start.sh runs aodh-dbsync
+#   only, 120 packages) 3 min 16 s cold through its step alone (no pip cache; 4 min 18 s beside
+#   another install) on the busy 2-core machine, 258 MB; start.sh runs aodh-dbsync
 #   (SQLite, ~10 s) and aodh-api (pbr's wsgiref server: no gunicorn, no uwsgi) and seeds in ~2 s.
 #   Medusa 2.21.2 (@medusajs/medusa, @medusajs/framework, @medusajs/cli; the server alone, admin
 #   dashboard disabled, no Redis; --ignore-scripts) ~5 min cold on the busy 2-core machine, 1,070 npm
