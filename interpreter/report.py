@@ -73,7 +73,8 @@ def _reference(rule: dict[str, Any]) -> dict[str, Any]:
 
 
 _DANGLING = {"refused": "the application refused one", "unrecorded": "no recorded call shows one accepted",
-             "accepted": "the application accepted one"}
+             "accepted": "the application accepted one",
+             "materialized": "the application made the entity one named (the write stays unserved)"}
 
 
 def _reference_text(reference: dict[str, Any]) -> str:

@@ -4,7 +4,10 @@ sent (``StaticCredential``, ``write-credential-values``), on the build side and 
 Only digests are kept (SHA-256), so neither a bundle nor a refusal holds the secret. A value is
 compared whole, its authentication scheme's word in lower case (``Bearer`` and ``bearer`` are one
 scheme); HTTP Basic credentials by their decoded ``user:password`` (padding and the scheme's
-spelling aside, the same credentials).
+spelling aside, the same credentials); a token the client signs anew for every call by its
+shape (``signed-shape``): the scheme's word, the JWT header it carries and its signature's length,
+which every token signed alike shares and a malformed or forged one (a signature of another
+length, another algorithm) does not. The signature itself cannot be checked without the secret.
 """
 
 from __future__ import annotations
@@ -12,9 +15,13 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import json
+import re
 
 COMPARE_VALUE = "value"
 COMPARE_USER_PASSWORD = "user-password"
+COMPARE_SIGNED_SHAPE = "signed-shape"
+_BASE64URL = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def _scheme_and_rest(value: str) -> tuple[str, str] | None:
@@ -35,8 +42,35 @@ def decoded_user_password(value: str) -> str | None:
     return decoded if ":" in decoded else None
 
 
+def signed_shape(value: str) -> str | None:
+    """The shape of a JWT sent as ``<scheme> <header>.<payload>.<signature>``: the scheme's word in
+    lower case, the header's JSON object (keys sorted) and the signature's length; None when the
+    value is no such token (three base64url parts, a header decoding to a JSON object naming
+    ``alg``, a payload decoding to a JSON object, a signature)."""
+    split = _scheme_and_rest(value)
+    if split is None:
+        return None
+    parts = split[1].split(".")
+    if len(parts) != 3 or not all(_BASE64URL.match(part) for part in parts):
+        return None
+    try:
+        header, payload = (json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+                           for part in parts[:2])
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(header, dict) or "alg" not in header or not isinstance(payload, dict):
+        return None
+    return f"{split[0]} {json.dumps(header, sort_keys=True)} {len(parts[2])}"
+
+
 def credential_digest(value: str, compare: str) -> str | None:
-    """The digest a value is compared by (None: a Basic value holding no credentials)."""
+    """The digest a value is compared by (None: a Basic value holding no credentials, a value that
+    is no signed token where the capture's were)."""
+    if compare == COMPARE_SIGNED_SHAPE:
+        shape = signed_shape(value)
+        if shape is None:
+            return None
+        return hashlib.sha256(shape.encode("utf-8")).hexdigest()
     if compare == COMPARE_USER_PASSWORD:
         text = decoded_user_password(value)
         if text is None:

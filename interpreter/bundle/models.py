@@ -948,7 +948,8 @@ class ReferenceRule(_Model):
     ``post``), and what serving does with a value naming no entity the state holds
     (``write-reference-dangling``): ``refused`` (a recorded call shows the application refusing one)
     and ``unrecorded`` (no recorded call shows it accepting one) are refused, ``accepted`` (a
-    recorded success sent one) is stored as sent."""
+    recorded success sent one) is stored as sent; ``materialized`` (a read after a success sending one
+    shows the entity it named) keeps the whole write unserved (``verdict.reference-materialized``)."""
 
     member: str
     type: str
@@ -956,7 +957,7 @@ class ReferenceRule(_Model):
     collection_template: str
     """That type's collection path, for messages (what a call would send the id of)."""
     rule_id: str
-    dangling: Literal["refused", "unrecorded", "accepted"]
+    dangling: Literal["refused", "unrecorded", "accepted", "materialized"]
     dangling_rule_id: str | None = None
     record: int | None = None
     """The recorded call that showed what a dangling value does (a refusal, or an accepting success)."""

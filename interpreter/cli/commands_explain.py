@@ -74,7 +74,8 @@ def _reference(rule) -> dict:
 
 DANGLING_WORDS = {"refused": "refused, as the application refused one", "unrecorded":
                   "refused, as no recorded call shows the application accepting one",
-                  "accepted": "stored as sent, as the application accepted one"}
+                  "accepted": "stored as sent, as the application accepted one",
+                  "materialized": "refused, as the application made the entity one named (the write stays unserved)"}
 
 
 def reference_line(reference: dict) -> str:

@@ -87,6 +87,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             constants_holding_generated=_constants_holding_generated(plan),
             answer_names_arguments=answer_names_arguments(plan),
             member_rules=tuple((m.member, m.rule_id) for m in plan.members if m.admission != "not-accepted"),
+            materialized_references=tuple(r.member for r in plan.references if r.dangling == "materialized"),
             **_explanations(plan, found, view))
         decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} verdict")
         served = bool(decision.yields.get("served"))

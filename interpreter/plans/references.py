@@ -123,8 +123,12 @@ def _dangling_rule(plan: WritePlan, member: str, target: EntityType, rule_id: st
     for record, value in sent:
         texts = [json_text(element) for element in (value if many else [value])]
         held = all(text is not None and _held_when(ctx.timeline, target.name, text, record.ordinal) for text in texts)
+        made = None
+        if not held and record.succeeded:
+            made = next((shown for text in texts if text is not None
+                         and (shown := _made_by_call(ctx, target, text, record.ordinal)) is not None), None)
         calls.append(DanglingCall(ordinal=record.ordinal, status=record.status, value=value,
-                                  blank=_blank(value, blanks), held=held))
+                                  blank=_blank(value, blanks), held=held, shown_after=made))
     decision = evaluate(ctx.ruleset, DANGLING, WriteReferenceDanglingContext(member=member, type=target.name,
                                                                              calls=calls), subject=subject)
     events.extend(decision.events)
@@ -136,6 +140,24 @@ def _dangling_rule(plan: WritePlan, member: str, target: EntityType, rule_id: st
                          rule_id=rule_id, dangling=decision.yields.get("dangling", "unrecorded"),
                          dangling_rule_id=decision.rule_id, record=decision.evidence.get("record"),
                          blanks=tuple(accepted_blanks), many=many)
+
+
+def _made_by_call(ctx: PlanContext, target: EntityType, key: str, ordinal: int) -> int | None:
+    """The read after the call that first shows the referenced type holding an entity with that id
+    (the call named it while the capture showed none held), when no write at that type's collection
+    ran between: the call itself made it (a tag that exists by being named). None otherwise."""
+    if _held_when(ctx.timeline, target.name, key, ordinal):
+        return None
+    shown = ctx.timeline.first_after(target.name, key, ordinal)
+    if shown is None or shown.value is None:
+        return None
+    template = split_path(target.collection_template)
+    for write in ctx.write_ordinals:
+        if ordinal < write < shown.ordinal:
+            parts = split_path(ctx.records[write].path)
+            if len(parts) >= len(template) and all(t.startswith("{") or t == p for t, p in zip(template, parts)):
+                return None  # a write of the type's own may have made it
+    return shown.ordinal
 
 
 def _held_when(timeline: Timeline, type_name: str, key: str, ordinal: int) -> bool:

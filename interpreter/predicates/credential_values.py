@@ -11,7 +11,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from capenv.interpreter.bundle.credential_values import COMPARE_VALUE, credential_digest
+from capenv.interpreter.bundle.credential_values import COMPARE_VALUE, credential_digest, signed_shape
 from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
 
 
@@ -89,6 +89,27 @@ def credential_values_unsigned(ctx: WriteCredentialValueContext, params: SignedS
             if re.search(pattern, value):
                 return Miss(f"a value of {ctx.name} is {params.described}")
     return Match({})
+
+
+class SignedShapeParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_shapes: int = Field(ge=1)
+    """At most this many shapes (scheme, JWT header, signature length) among the values."""
+
+
+@predicate("credential_values_signed_alike", context="write-credential-value", params=SignedShapeParams)
+def credential_values_signed_alike(ctx: WriteCredentialValueContext, params: SignedShapeParams) -> Outcome:
+    """Every value is a JWT under a scheme's word, and they share a few shapes (the header and the
+    signature's length of one algorithm): tokens signed alike, each call's own."""
+    shapes = {signed_shape(value) for value in ctx.values}
+    if not ctx.values:
+        return Miss(f"no successful call sent {ctx.name}")
+    if None in shapes:
+        return Miss(f"a value of {ctx.name} is no JWT under a scheme's word")
+    if len(shapes) > params.max_shapes:
+        return Miss(f"{len(shapes)} shapes of {ctx.name}, more than {params.max_shapes}")
+    return Match({"shapes": len(shapes), "calls": len(ctx.values)})
 
 
 @predicate("credential_values_never_issued", context="write-credential-value", params=NoParams)

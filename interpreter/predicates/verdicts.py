@@ -64,6 +64,9 @@ class PlanVerdictContext(BaseModel):
     held_beneath: tuple[str, ...] = ()
     """State paths (documents, collections) below the item path of an entity the delete names
     (``gate/held_beneath.py``): what serving would go on answering after the entity is gone."""
+    materialized_references: tuple[str, ...] = ()
+    """Body members naming another type's entities where a recorded success named one the capture
+    did not hold and a later read showed it held (``reference-dangling.materialized``)."""
     member_rules: tuple[tuple[str, str], ...] = ()
     """(member, the rule that admitted it) of each body member the plan accepts, in any way."""
 
@@ -107,6 +110,15 @@ def plan_cascade(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
     if ctx.cascade_by is not None:
         return Match(_with({"read": ctx.cascade_by}, shown=ctx.cascade))
     return Miss("no read of another collection showed a recorded call changing it")
+
+
+@predicate("plan_reference_materialized", context="plan-verdict")
+def plan_reference_materialized(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """A member of the plan names another type's entities, and the application made one such entity
+    when a call named it (``reference-dangling.materialized``): its writes change that type too."""
+    if ctx.materialized_references:
+        return Match({"members": list(ctx.materialized_references)})
+    return Miss("no member names entities the application makes when named")
 
 
 @predicate("plan_type_copied", context="plan-verdict")

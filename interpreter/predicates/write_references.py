@@ -180,6 +180,9 @@ class DanglingCall(BaseModel):
     """A value naming nothing (null, ""), whatever the state holds."""
     held: bool = False
     """The referenced type held an entity with that id when the call began, as far as the capture shows."""
+    shown_after: int | None = None
+    """A successful call naming no held entity: the read after it that first shows the referenced type
+    holding one with that id, no write at that type's collection between (the call made it)."""
 
 
 @context_model("write-reference-dangling")
@@ -195,6 +198,17 @@ class WriteReferenceDanglingContext(BaseModel):
 
 def _dangling(call: DanglingCall) -> bool:
     return not call.blank and not call.held
+
+
+@predicate("reference_dangling_materialized", context="write-reference-dangling")
+def reference_dangling_materialized(ctx: WriteReferenceDanglingContext, params: BaseModel) -> Outcome:
+    """A successful call sent a value naming no entity of the type the capture showed held when it
+    began, and a read after it shows the type holding one with that id, with no write of that type
+    between: the application made the referenced entity (a tag that exists while a link names it)."""
+    for call in ctx.calls:
+        if 200 <= call.status < 300 and _dangling(call) and call.shown_after is not None:
+            return Match({"record": call.ordinal, "value": call.value, "shown_by": call.shown_after})
+    return Miss(f"no read after a call naming no held {ctx.type} entity shows one with that id")
 
 
 @predicate("reference_dangling_accepted", context="write-reference-dangling")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from capenv.interpreter.bundle.credential_values import credential_digest
+from capenv.interpreter.bundle.credential_values import COMPARE_SIGNED_SHAPE, credential_digest
 from capenv.interpreter.bundle.models import StaticCredential
 
 STATUS = 401
@@ -40,9 +40,14 @@ def wrong_credential(names: Iterable[str], static: Mapping[str, StaticCredential
     return None
 
 
-def wrong_credential_refusal(name: str) -> str:
+def wrong_credential_refusal(name: str, compare: str | None = None) -> str:
     """Why a call sending ``name`` with another value than recorded is refused (the recorded value
     is not said: it is a secret)."""
+    if compare == COMPARE_SIGNED_SHAPE:
+        return (f"this call sends {name} with a token of another shape than the capture's: its calls sent tokens "
+                f"signed per call, each a JWT with one header and a signature of one length, and the application "
+                f"refuses a malformed or otherwise signed token (401); this environment cannot check a signature, "
+                f"so it refuses a token not shaped as those: send {name} with a token signed as the capture's were")
     return (f"this call sends {name} with a value this environment does not serve: the state holds what the "
             f"capture's successful calls were answered with the recorded credentials in {name}, and the application "
             f"refuses other values (401/403) or answers another caller a view of their own (their own entities, a "

@@ -23,7 +23,9 @@ def refused_headers(credentials: Iterable[str], pinned: Iterable[tuple[str, str]
         return credential_headers.credential_refusal(missing), credential_headers.STATUS
     wrong = credential_headers.wrong_credential(credentials, static or {}, header)
     if wrong is not None:
-        return credential_headers.wrong_credential_refusal(wrong), credential_headers.STATUS
+        known = (static or {}).get(wrong)
+        return (credential_headers.wrong_credential_refusal(wrong, known.compare if known else None),
+                credential_headers.STATUS)
     other = pinned_headers.unpinned_header(pinned, header)
     if other is not None:
         return pinned_headers.unpinned_refusal(*other), pinned_headers.STATUS

@@ -66,9 +66,6 @@ KNOWN_WRONG: dict[str, str] = {
     "datasette": "an insert after the newest row's delete: SQLite reuses the deleted rowid (INTEGER PRIMARY KEY "
                  "without AUTOINCREMENT) where the model's sequence never goes back (probes 'the author inserted "
                  "after the delete', 'the author id the deleted insert took'; hunt20)",
-    "shaarli": "a link write naming a tag no link named makes that tag (tags are counts over the links), which the "
-               "served PUT /api/v1/links/{id} does not (probe 'tag sql' 404 against 200), and a token of another "
-               "shape (probe 'links with a forged token') is answered where Shaarli refuses it 401 (rec-shaarli)",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 

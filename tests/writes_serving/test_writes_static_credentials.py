@@ -2,8 +2,10 @@
 credentials header with another value than every successful recorded call sent is refused (401,
 naming the header, never the recorded value), state unchanged, where the application refuses a
 wrong password or key. HTTP Basic credentials are compared decoded (the scheme's spelling and the
-padding aside). A token a recorded answer issued (a login's, which a fresh login replaces) or a
-signed one (a JWT) is not static: any value is taken, as before."""
+padding aside). A token a recorded answer issued (a login's, which a fresh login replaces) is not
+static: any value is taken, as before. A JWT the client signs (no answer issued it) is compared by
+its shape (``credential-value.signed-alike``): a token of another header or signature length (a
+malformed or forged one) is refused, one signed alike is taken whatever it claims."""
 
 from __future__ import annotations
 
@@ -50,7 +52,7 @@ def built(request, tmp_path_factory):
     return request.param, build_from(capture(request.param), tmp_path_factory.mktemp(request.param) / "capture.har")
 
 
-def test_only_basic_credentials_are_static(built) -> None:
+def test_basic_credentials_and_signed_tokens_are_static(built) -> None:
     case, bundle = built
     assert plan(bundle, "PATCH", "/notes/{note_id}").credential_headers == ("authorization",)
     static = bundle.replay.static_credentials
@@ -58,6 +60,9 @@ def test_only_basic_credentials_are_static(built) -> None:
         (rule,) = static.values()
         assert rule.compare == "user-password" and rule.rule_id == "credential-value.static-basic"
         assert "s3cret-pw" not in bundle.replay.model_dump_json()  # a digest, never the secret
+    elif case == "jwt":
+        (rule,) = static.values()
+        assert rule.compare == "signed-shape" and rule.rule_id == "credential-value.signed-alike"
     else:
         assert static == {}
 
@@ -80,7 +85,17 @@ def test_a_wrong_value_is_refused_where_static(built) -> None:
                 again = "basic " + base64.b64encode(b"admin:s3cret-pw").decode().rstrip("=")
                 status, answer = send(serving, "PATCH", "/notes/1", {"title": "right"}, {"Authorization": again})
                 assert status == 200 and answer["title"] == "right", answer
-            else:  # a fresh login's token or a newly signed one: the capture cannot tell it wrong
+            elif case == "jwt":  # not a signed token at all: refused, state unchanged
+                assert status == 401 and "another shape" in answer["message"], answer
+                assert data_client.data_get(serving.base_url, token=serving.data_token) == before
+                forged = JWT.rsplit(".", 1)[0] + ".forged"  # a signature of another length
+                status, answer = send(serving, "GET", "/notes/1", headers={"Authorization": forged})
+                assert status == 401, answer
+                # another token signed alike (other claims, a signature of the same length) is taken
+                other = "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJib2IiLCJpYXQiOjF9.c2lnbmF0dXJlLXBhcnS"
+                status, answer = send(serving, "PATCH", "/notes/1", {"title": "signed"}, {"Authorization": other})
+                assert status == 200 and answer["title"] == "signed", answer
+            else:  # a fresh login's token: the capture cannot tell it wrong
                 assert status == 200 and answer["title"] == "wrong", answer
     finally:
         runtime.close()
