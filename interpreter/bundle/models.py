@@ -539,6 +539,8 @@ class Budgets(_Model):
     """MCP sessions one environment keeps open at once; past it a new one is refused."""
     mcp_session_idle_seconds: float = 600
     """An MCP session with no request in flight this long is closed (0: never)."""
+    agent_request_bytes: int = 1048576
+    """A request body the agent may send on the application's paths (MCP: with its envelope)."""
 
 
 class BudgetHit(_Model):

@@ -51,7 +51,7 @@ from capenv.serving.transport.http_guard import (
     Listener, ListenerPolicy, Refusal, allowed_hosts, check_json_body, policy_for_server,
 )
 from capenv.serving.transport.mcp_server import INTERNAL_ERROR_MESSAGE, build_mcp_server
-from capenv.serving.transport.mcp_sessions import SessionBudget, explained_refusal, opens_a_session
+from capenv.serving.transport.agent_limits import AgentLimits, explained_refusal, opens_a_session
 from capenv.serving.transport.request_log import RequestLog
 from capenv.serving.transport.runtime_worker import RuntimeWorker
 
@@ -127,13 +127,14 @@ class CapenvHttpApp:
         self.log = log
         self.openapi_paths = frozenset({OPENAPI_PATH} | (
             set() if runtime.tool_for("GET", "/openapi.json") is not None else {"/openapi.json"}))
-        self.session_budget = SessionBudget.of(runtime)
+        self.limits = AgentLimits.of(runtime)
+        self.mcp_body_limit = min(body_limit, self.limits.mcp_request_bytes())
         self._sessions = StreamableHTTPSessionManager(
             app=build_mcp_server(runtime, worker=self.worker, log=log),
             security_settings=mcp_transport_security(list(policies.values())),
-            max_request_body_size=body_limit,
-            max_sessions=self.session_budget.most,
-            session_idle_timeout=self.session_budget.idle_timeout(),
+            max_request_body_size=self.mcp_body_limit,
+            max_sessions=self.limits.sessions,
+            session_idle_timeout=self.limits.idle_timeout(),
             # Nothing is sent to the client while a call runs (no progress, log or request of the
             # server's), so each POST is answered with its one JSON-RPC message as application/json,
             # which the transport spec lets a server choose: the SDK's event stream around it (a
@@ -210,8 +211,9 @@ class CapenvHttpApp:
                 await send_json(send, 404, {"error": "not_found", "message": (
                     f"this listener serves only the grader's data plane ({DATA_PLANE_PREFIX}get | reset | add)")})
             elif path == self.mcp_path:
+                send = explained_refusal(send, 413, self.limits.body_too_large(self.mcp_body_limit, "over MCP"))
                 if opens_a_session(scope):
-                    send = explained_refusal(send, self.session_budget.refusal_message(self.mcp_path))
+                    send = explained_refusal(send, 503, self.limits.sessions_full(self.mcp_path))
                 await self._sessions.handle_request(scope, receive, send)
             else:
                 await self._application(scope, receive, send, headers)
@@ -303,11 +305,15 @@ class CapenvHttpApp:
 
     async def _application(self, scope: Scope, receive: Receive, send: Send, headers: dict[str, str]) -> None:
         """``headers``: the request's first values (``_first_headers``), worked out by ``_http``."""
+        grader = raw_target(scope)[0] in self.grader_paths  # a data plane of another protocol: its own intake
+        limit = self.body_limit if grader else min(self.body_limit, self.limits.request_bytes)
         try:
-            body = await read_body(scope, receive, self.body_limit)
+            body = await read_body(scope, receive, limit)
         except BodyTooLarge as exc:
-            message = f"the request body is larger than {exc.limit} bytes"
-            await send_json(send, 413, {"error": DataPlaneRefusal.RESOURCE_CONSTRAINT, "message": message})
+            message = f"the request body is larger than {exc.limit} bytes" if grader else \
+                self.limits.body_too_large(exc.limit, "on the application's paths")
+            await send_json(send, 413, {"error": DataPlaneRefusal.RESOURCE_CONSTRAINT, "message": message,
+                                        "limit_bytes": exc.limit})
             return
         refusal = check_json_body(scope["method"], headers, body)
         if refusal is not None:
@@ -315,7 +321,6 @@ class CapenvHttpApp:
             return
         request = request_from_scope(scope, body)
         try:
-            grader = request.path in self.grader_paths
             prepare = getattr(self.runtime, "prepare_http", None) if grader else None
             # A grader's data/add of another protocol is prepared aside, as /_capenv/data/add is.
             answer_it = await self.worker.aside(prepare, request) if prepare is not None else None

@@ -53,8 +53,3 @@ def test_a_session_past_the_budget_is_refused_saying_why_and_a_closed_or_idle_on
                            headers={**HEADERS, "mcp-session-id": again.headers["mcp-session-id"]})
         assert gone.status_code == 404
 
-
-def test_an_environment_without_a_bundle_is_bounded_by_the_budgets_defaults() -> None:
-    defaults = Budgets.model_fields
-    assert load_rules().settings["budgets"]["mcp_sessions"] == defaults["mcp_sessions"].default
-    assert load_rules().settings["budgets"]["mcp_session_idle_seconds"] == defaults["mcp_session_idle_seconds"].default
