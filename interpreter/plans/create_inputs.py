@@ -36,6 +36,9 @@ class CreateInputs(BaseModel):
     later_successes: list[tuple[dict[str, Any], list[dict[str, Any]]]] = Field(default_factory=list)
     """Each other successful call's body (envelope unwrapped) beside the type's entities held when
     it ran: a call sending what another entity held shows what the application makes of a clash."""
+    made_identities: list[Any] = Field(default_factory=list)
+    """The identities of the type's other entities made while the capture ran (the initial state
+    held none of them): what the application's generator drew besides the exemplar's."""
     type_paths: dict[str, list[str]] = Field(default_factory=dict)
     """Each state type's path templates: a member named after a type names that type's entities."""
     type_id_fields: dict[str, str] = Field(default_factory=dict)

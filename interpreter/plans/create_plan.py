@@ -256,12 +256,29 @@ def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[st
                 succeeded.append(verdict.body)
                 successes.append((verdict.body, ctx.type_entities(entity_type.name, call.ordinal)))
     type_entities = ctx.type_entities(entity_type.name, exemplar.ordinal)
+    made_identities = _made_identities(ctx, entity_type, str(observed.get(entity_type.id_field)))
     collection_entities = [s.value for (t, k), ss in ctx.timeline.by_entity.items() if t == entity_type.name
                            for s in ss[:1] if s.collection == collection and s.value is not None]
     inputs = CreateInputs(
         type_name=entity_type.name, id_field=entity_type.id_field, observed=observed, body=body,
         path_args=path_args, started_at=exemplar.started_at, type_entities=type_entities,
         collection_entities=collection_entities or type_entities, other_calls=others, other_succeeded=succeeded,
-        later_successes=successes,
+        later_successes=successes, made_identities=made_identities,
         type_paths={t.name: [t.collection_template] for t in ctx.view.types})
     return explain_create(ctx.ruleset, inputs)
+
+
+def _made_identities(ctx: PlanContext, entity_type: EntityType, made: str) -> list[Any]:
+    """The identities of the type's other entities the capture shows that the initial state did
+    not hold: values the application drew while the capture ran, as it drew the exemplar's."""
+    initial = {key for (type_name, _), keys in ctx.timeline.initial_ids.items() if type_name == entity_type.name
+               for key in keys}
+    found = []
+    for (type_name, key), sightings in ctx.timeline.by_entity.items():
+        if type_name != entity_type.name or key in initial or key == made:
+            continue
+        value = next((s.value[entity_type.id_field] for s in sightings
+                      if s.value is not None and entity_type.id_field in s.value), None)
+        if value is not None:
+            found.append(value)
+    return found

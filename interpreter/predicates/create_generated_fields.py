@@ -89,7 +89,9 @@ def create_identity_format(ctx: CreateFieldContext, params: IdentityParams) -> O
         return encoded
     if fullmatch(params.uuid_pattern, value):
         return Match({"format": "uuid", "op_params": {"format": "uuid"}})
-    siblings = [v for v in ctx.others_holding(ctx.type_entities) if isinstance(v, str)]
+    # the type's ids made during the capture are the same generator's draws: a character the
+    # exemplar holds where they do not is in its alphabet (base64url's - and _), no separator
+    siblings = [v for v in [*ctx.others_holding(ctx.type_entities), *ctx.made_identities] if isinstance(v, str)]
     shape = token_shape(value, siblings, params.pooled_min_classes, params.hex_min_chars)
     return Match({"format": "token", "length": shape["length"], "classes": shape["classes"],
                   "op_params": {"format": "token", **shape}})

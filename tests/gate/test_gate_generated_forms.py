@@ -146,3 +146,30 @@ def test_a_later_token_of_another_shape_is_unexplained(later):
     assert (created.served, created.reason) == (False, "unexplained-change")
     event, = _form_events(created)
     assert event.evidence["seen"] == later and "20 characters" in event.evidence["expected"]
+
+
+# --- identity tokens: a character other ids made in the capture lack is of the alphabet ----------
+
+def _app_with_made_ids(made_ids: list[str]):
+    """Items named by string ids ("1", "2" in the initial state), then created with the ids the
+    application drew (base64url: '-' and '_' anywhere), each read back."""
+    builder = items_app([{"id": "1", "title": "t1"}, {"id": "2", "title": "t2"}], HarBuilder(start=START))
+    for number, made_id in enumerate(made_ids):
+        made = {"title": f"new{number}", "id": made_id}
+        builder.call("POST", "/items", body={"title": f"new{number}"}, status=201, response=made)
+        builder.call("GET", f"/items/{made_id}", response=made)
+    return build_from(builder)
+
+
+def test_an_identity_whose_dash_and_underscore_other_made_ids_lack_is_served():
+    created = plan(_app_with_made_ids(["yKf-U3xYH_I", "PAxFQKBRg6E", "0cVkesqVTqQ"]), "POST", "/items")
+    rule = {f.field: f for f in created.fields}["id"]
+    assert (rule.params["format"], rule.params["length"], rule.params["separators"]) == ("token", 11, {})
+    assert created.served, created.reason
+
+
+def test_an_identity_whose_dash_every_made_id_holds_alike_keeps_it_a_separator():
+    created = plan(_app_with_made_ids(["ab3-x9Kq", "Zt7-m2Pw", "Qe5-r8Ly"]), "POST", "/items")
+    rule = {f.field: f for f in created.fields}["id"]
+    assert {int(index): char for index, char in rule.params["separators"].items()} == {3: "-"}
+    assert created.served, created.reason
