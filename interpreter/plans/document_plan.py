@@ -47,11 +47,13 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
         # never the recorded body (a later call's values would be answered as this one's)
         base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": locator})
     after = locate(answer, locator) if locator is not None else None
-    omitted = answer_omissions(base["tool"], after, target, ctx.ruleset, events)
-    if omitted:
-        base["response"] = base["response"].model_copy(update={"omitted": omitted})
     subject = f"{base['tool']} document {path}{pointer}"
     replace, reason = replaces(ctx.ruleset, exemplar, body, target, after, subject, events)
+    # a replace leaves the object holding what the call sent: members it held before and the answer
+    # lacks are gone with the replace, not left out of the answer
+    omitted = answer_omissions(base["tool"], after, body if replace else target, ctx.ruleset, events)
+    if omitted:
+        base["response"] = base["response"].model_copy(update={"omitted": omitted})
     fields, reason = ([], reason) if replace or reason else changed_members(ctx.ruleset, exemplar, body, target,
                                                                             after, base["tool"], events)
     if reason is not None:
