@@ -10,7 +10,10 @@
 # No seed.py: json-server 1.0 gives every created item a random id, so a seed made through its
 # API would differ on every start; the seed file is the application's own way of being seeded
 # (numeric ids in it are read as strings: users 1-3 are answered as "1"-"3").
-# Not NODE_ENV=production: there json-server's static middleware fails to start without ./public.
+# NODE_ENV=production turns off json-server's watcher of db.json: it reloads the file when it changes
+# and, with calls back to back, could reload it between two of its own writes and lose the second
+# (a PATCH answered 200 whose next read showed the old value). Production's static middleware
+# needs a ./public folder: an empty one.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 . "$HERE/../kit/start-steps.sh"
@@ -24,10 +27,11 @@ refuse_taken_port "$PORT"
 mkdir -p "$HOME_DIR"
 HOME_DIR="$(cd "$HOME_DIR" && pwd)"
 cp "$HERE/seed.json" "$HOME_DIR/db.json"
-cd "$HOME_DIR"   # json-server serves ./public when there is one; HOME_DIR has none
+rm -rf "$HOME_DIR/public" && mkdir "$HOME_DIR/public"   # empty: nothing static is served
+cd "$HOME_DIR"
 
 stop_app_on_signal
-"$BIN" --host 127.0.0.1 --port "$PORT" "$HOME_DIR/db.json" >"$HOME_DIR/server.log" 2>&1 &
+NODE_ENV=production "$BIN" --host 127.0.0.1 --port "$PORT" "$HOME_DIR/db.json" >"$HOME_DIR/server.log" 2>&1 &
 APP_PID=$!
 wait_until_up 300 0.2 "json-server did not come up on $PORT" "http://127.0.0.1:$PORT/profile"
 echo "json-server-v1 READY on $PORT"
