@@ -312,27 +312,17 @@ installed_pip_version() {  # venv package -> its version, or nothing
         'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' "$2" 2>/dev/null || true
 }
 
-install_json_server() {
-    if [ "$(installed_npm_version json-server)" = "$JSON_SERVER_VERSION" ]; then
-        say "json-server $JSON_SERVER_VERSION already in $NPM_DIR"; return
+install_npm_package() {  # package version prefix: one npm package, pinned, into its own prefix
+    # --prefix keeps node_modules and its lock file inside the cache, never in the repository root;
+    # each application its own prefix, so one's lock file never touches another's.
+    local package="$1" version="$2" prefix="$3"
+    if [ "$(installed_npm_version "$package" "$prefix")" = "$version" ]; then
+        say "$package $version already in $prefix"; return
     fi
-    command -v npm >/dev/null || { say "npm not found: install Node.js 18+ first" >&2; return 1; }
-    say "npm install json-server@$JSON_SERVER_VERSION into $NPM_DIR"
-    mkdir -p "$NPM_DIR"
-    # --prefix keeps node_modules and its lock file inside the cache, never in the repository root.
-    npm install --prefix "$NPM_DIR" --no-audit --no-fund --loglevel=error "json-server@$JSON_SERVER_VERSION"
-}
-
-install_chp() {
-    # JupyterHub starts configurable-http-proxy (npm) and will not run without it; its own prefix,
-    # so json-server's lock file in $NPM_DIR is left alone.
-    if [ "$(installed_npm_version configurable-http-proxy "$CHP_DIR")" = "$CHP_VERSION" ]; then
-        say "configurable-http-proxy $CHP_VERSION already in $CHP_DIR"; return
-    fi
-    command -v npm >/dev/null || { say "npm not found: install Node.js 18+ first" >&2; return 1; }
-    say "npm install configurable-http-proxy@$CHP_VERSION into $CHP_DIR"
-    mkdir -p "$CHP_DIR"
-    npm install --prefix "$CHP_DIR" --no-audit --no-fund --loglevel=error "configurable-http-proxy@$CHP_VERSION"
+    command -v npm >/dev/null || { say "npm not found: install Node.js 20 first" >&2; return 1; }
+    say "npm install $package@$version into $prefix"
+    mkdir -p "$prefix"
+    npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error "$package@$version"
 }
 
 install_venv_package() {  # venv package version [more requirements...]
@@ -584,39 +574,6 @@ install_medusa() {
     fi
     MEDUSA_DIR="$(cd "$MEDUSA_DIR" && pwd)" \
         prepare_template medusa MEDUSA_TEMPLATE "$MEDUSA_DIR" "$MEDUSA_TEMPLATE/pgdata.tar" 1200
-}
-
-install_tiddlywiki() {
-    # One package, no dependencies, no install script; its own prefix.
-    if [ "$(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR")" = "$TIDDLYWIKI_VERSION" ]; then
-        say "tiddlywiki $TIDDLYWIKI_VERSION already in $TIDDLYWIKI_DIR"; return
-    fi
-    command -v npm >/dev/null || { say "npm not found: install Node.js 18+ first" >&2; return 1; }
-    say "npm install tiddlywiki@$TIDDLYWIKI_VERSION into $TIDDLYWIKI_DIR"
-    mkdir -p "$TIDDLYWIKI_DIR"
-    npm install --prefix "$TIDDLYWIKI_DIR" --no-audit --no-fund --loglevel=error "tiddlywiki@$TIDDLYWIKI_VERSION"
-}
-
-install_json_server_v1() {
-    # 43 packages, no install script; its own prefix, so 0.17.4's in $NPM_DIR is left alone.
-    if [ "$(installed_npm_version json-server "$JSON_SERVER_V1_DIR")" = "$JSON_SERVER_V1_VERSION" ]; then
-        say "json-server $JSON_SERVER_V1_VERSION already in $JSON_SERVER_V1_DIR"; return
-    fi
-    command -v npm >/dev/null || { say "npm not found: install Node.js 20 first" >&2; return 1; }
-    say "npm install json-server@$JSON_SERVER_V1_VERSION into $JSON_SERVER_V1_DIR"
-    mkdir -p "$JSON_SERVER_V1_DIR"
-    npm install --prefix "$JSON_SERVER_V1_DIR" --no-audit --no-fund --loglevel=error "json-server@$JSON_SERVER_V1_VERSION"
-}
-
-install_node_red() {
-    # Pure JavaScript (bcryptjs, no native module); its own prefix. 4.1.x: 5.x needs Node.js 22.
-    if [ "$(installed_npm_version node-red "$NODE_RED_DIR")" = "$NODE_RED_VERSION" ]; then
-        say "node-red $NODE_RED_VERSION already in $NODE_RED_DIR"; return
-    fi
-    command -v npm >/dev/null || { say "npm not found: install Node.js 18+ first" >&2; return 1; }
-    say "npm install node-red@$NODE_RED_VERSION into $NODE_RED_DIR"
-    mkdir -p "$NODE_RED_DIR"
-    npm install --prefix "$NODE_RED_DIR" --no-audit --no-fund --loglevel=error "node-red@$NODE_RED_VERSION"
 }
 
 installed_pdns_version() {  # the unpacked pdns_server's version, or nothing
@@ -1229,9 +1186,10 @@ install_python_group_b() {  # those that also prepare a template database (minut
 }
 
 install_npm_group() {
-    step install_json_server
+    step install_npm_package json-server "$JSON_SERVER_VERSION" "$NPM_DIR"
     step install_strapi
-    step install_chp
+    # JupyterHub starts configurable-http-proxy (npm) and will not run without it.
+    step install_npm_package configurable-http-proxy "$CHP_VERSION" "$CHP_DIR"
     step install_nocodb
     step install_pouchdb_server
     step install_sails
@@ -1240,9 +1198,10 @@ install_npm_group() {
     step install_express_gateway
     step install_payload
     step install_medusa
-    step install_tiddlywiki
-    step install_node_red
-    step install_json_server_v1
+    step install_npm_package tiddlywiki "$TIDDLYWIKI_VERSION" "$TIDDLYWIKI_DIR"  # one package, no dependencies
+    # Node-RED: pure JavaScript (bcryptjs, no native module). 4.1.x: 5.x needs Node.js 22.
+    step install_npm_package node-red "$NODE_RED_VERSION" "$NODE_RED_DIR"
+    step install_npm_package json-server "$JSON_SERVER_V1_VERSION" "$JSON_SERVER_V1_DIR"  # 43 packages, no install script
     group_outcome
 }
 
