@@ -22,6 +22,10 @@ from .context import PlanContext
 TABLE = "write-stored-text"
 STORED_AS_SENT = ("echo", "sorted-echo", "copy")
 """The serving ops that store a body member's value as the call sent it (``bundle/op_params``)."""
+STORED_IN_GROUPS = ("grouped-members",)
+"""The serving ops that store body members as sent inside an object field (ZenML's ``body`` and
+``metadata``): a create's names them (``members``); an update's writes each accepted member the
+entity holds no top-level field of."""
 JUDGED_EFFECTS = ("create", "update", "action", "document")
 
 
@@ -36,9 +40,16 @@ def with_unproven_text(plans: list[WritePlan], ctx: PlanContext) -> list[WritePl
 
 
 def stored_members(plan: WritePlan) -> list[str]:
-    """The top-level body members the plan stores as sent, in field order."""
+    """The top-level body members the plan stores as sent (at the top or inside a group), in field order."""
     members: list[str] = []
+    top = {rule.field for rule in plan.fields}
     for rule in plan.fields:
+        if rule.op in STORED_IN_GROUPS:
+            grouped = rule.params.get("members")
+            if grouped is None:
+                grouped = [m.member for m in plan.members if m.admission == "accepted" and m.member not in top]
+            members.extend(m for m in grouped if isinstance(m, str) and m not in members)
+            continue
         if rule.op not in STORED_AS_SENT:
             continue
         member = rule.params.get("member")

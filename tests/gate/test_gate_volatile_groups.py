@@ -24,7 +24,9 @@ def _listing(*widgets: dict) -> dict:
     return {"index": 1, "total": len(widgets), "items": list(widgets)}
 
 
-def test_an_update_of_a_member_inside_a_group_a_listing_answers_null_is_served():
+def _capture() -> HarBuilder:
+    """Two widgets listed (metadata null) and read (hydrated); A's display name and description
+    patched, B's description patched, each read back."""
     made_a, made_b = "2026-01-01T00:00:00.100001", "2026-01-01T00:00:00.200001"
     a0 = dict(name="alpha", made=made_a, updated=made_a, description="First")
     b0 = dict(name="beta", made=made_b, updated=made_b, description="Second")
@@ -44,7 +46,11 @@ def test_an_update_of_a_member_inside_a_group_a_listing_answers_null_is_served()
     b1 = {**b0, "updated": "2026-01-01T00:00:04.200123", "description": "Other"}
     har.call("PATCH", f"/api/widgets/{B}", body={"description": "Other"}, response=_widget(B, **b1, hydrated=True))
     har.call("GET", f"/api/widgets/{B}", response=_widget(B, **b1, hydrated=True))
-    bundle = build_from(har)
+    return har
+
+
+def test_an_update_of_a_member_inside_a_group_a_listing_answers_null_is_served():
+    bundle = build_from(_capture())
     view = next(v for v in bundle.view.views if v.kind == "item" and v.type is not None)
     assert "metadata" in view.volatile_fields  # the premise: the listing answers it null
     patch = plan(bundle, "PATCH", "/api/widgets/{widget_id}")
@@ -77,3 +83,21 @@ def test_an_entity_only_a_listing_showed_holds_no_group_to_weigh_against():
     rules = {r.field: r.rule_id for r in patch.fields}
     assert rules.get("metadata") == "change.grouped-members", [(t.rule_id, t.reason) for t in patch.traces
                                                                 if t.subject == "metadata"]
+
+
+def test_text_stored_inside_a_group_is_judged_as_text_stored_as_sent(tmp_path):
+    # must not: a 300-character description answered as stored, where the application may refuse it
+    # (ZenML answers 422 string_too_long) or cut it; the recorded calls sent at most 7 characters
+    from capenv.serving.runtime import EnvironmentRuntime
+
+    bundle = build_from(_capture(), tmp_path / "capture.har")
+    patch = plan(bundle, "PATCH", "/api/widgets/{widget_id}")
+    assert {(u.member, u.rule_id) for u in patch.unproven_text} >= {
+        ("description", "stored-text.length"), ("display_name", "stored-text.markup")}
+    runtime = EnvironmentRuntime(bundle)
+    before = runtime.data_get()
+    refused = runtime.call_tool(patch.tool, {"widget_id": A, "body": {"description": "x" * 300}})
+    assert refused.is_error and "more than 50 characters" in refused.structured["message"]
+    assert runtime.data_get() == before
+    served = runtime.call_tool(patch.tool, {"widget_id": A, "body": {"description": "Shorter"}})
+    assert not served.is_error, served.structured
