@@ -65,7 +65,7 @@ def entity_or_report(tool: str, answer: Any, entity_type: EntityType, key: str, 
     """The entity a write's answer shows, located by its identity (``entity_in_answer``), or the
     report on the call the object there is instead: (entity, locator, None) or (None, None, report),
     (None, None, None) when the answer names neither."""
-    entity, locator = entity_in_answer(answer, entity_type.id_field, key)
+    entity, locator = entity_in_answer(answer, entity_type.id_field, key, ctx.answer_places)
     if entity is None or locator is None:
         return None, None, None
     report = answer_report(tool, answer, locator, entity_type, ctx.view, ctx.ruleset,

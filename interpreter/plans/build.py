@@ -14,7 +14,7 @@ from capenv.interpreter.bundle.body_members import body_object
 from capenv.interpreter.bundle.models import Address, EntityType, ResponseRule, TagCheck, WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool
-from capenv.interpreter.rules_engine import TraceEvent
+from capenv.interpreter.rules_engine import TraceEvent, load_rules
 from capenv.interpreter.view.credentials import credential_headers
 from capenv.interpreter.view.extract import path_key
 
@@ -33,7 +33,7 @@ from .distinct_values import with_distinct_members
 from .document_plan import document_plan
 from .exemplar import admit_body, exemplar_of
 from .item_keys import call_key, keyed_target
-from .link import entity_in_answer
+from .link import AnswerPlaces, entity_in_answer
 from .list_places import with_list_places
 from .patch_bodies import patch_ops_of
 from .preconditions import precondition_decision
@@ -182,7 +182,8 @@ def _delete_plan(entity_type: EntityType | None, exemplar: Record, base: dict[st
     if entity_type is not None and exemplar.response.is_json:
         key = call_key(ctx.timeline, exemplar, address.segments_after_item()) if ctx is not None \
             else path_key(exemplar.path, address.segments_after_item())
-        entity, locator = entity_in_answer(exemplar.response.json_value, entity_type.id_field, key)
+        places = ctx.answer_places if ctx is not None else AnswerPlaces(load_rules())
+        entity, locator = entity_in_answer(exemplar.response.json_value, entity_type.id_field, key, places)
         report = answer_report(base["tool"], exemplar.response.json_value, locator, entity_type, ctx.view,
                                ctx.ruleset, events) if entity is not None and ctx is not None else None
         if report is not None:  # a report on the call naming the entity, not the entity

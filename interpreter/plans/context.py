@@ -13,6 +13,7 @@ from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.predicates.names import MemberNameContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
+from .link import AnswerPlaces
 from .timeline import Timeline, build_timeline
 
 IDENTITY_MEMBERS = "manifest-identity-members"
@@ -43,6 +44,7 @@ class PlanContext:
         self.budgets = view.budgets
         self.min_id_length = int(ruleset.setting("plans", "min_linked_id_length"))
         self.is_identity_member = IdentityMembers(ruleset)
+        self.answer_places = AnswerPlaces(ruleset)
         self.envelopes: dict[str, Any] = {}
         self.patch_ops: dict[str, tuple[str, ...]] = {}
         """Per update tool whose bodies are JSON Patches, the operations they used (``patch_bodies``)."""

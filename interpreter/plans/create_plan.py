@@ -45,7 +45,7 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
         target, candidates = at_item, [(unquote(split_path(exemplar.path)[-1]), "path")]
     link, misses = link_create(exemplar, ctx.timeline, ctx.view.state, candidates,
                                lambda a, b: ctx.other_write_between(tool.name, a, b), ctx.min_id_length,
-                               ctx.type_read_before, target=target)
+                               ctx.type_read_before, ctx.answer_places, target=target)
     for miss in misses:
         events.append(note(tool.name, "link", miss))
     if link is None and not candidates and target is not None and names_collection_of(exemplar.path, target) \

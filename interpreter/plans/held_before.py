@@ -170,7 +170,8 @@ def _add_write_answers(ctx: Any) -> None:
                                           ctx.min_id_length)
                 link, _ = link_create(call, ctx.timeline, ctx.view.state, candidates,
                                       lambda a, b, name=tool.name: ctx.other_write_between(name, a, b),
-                                      ctx.min_id_length, ctx.type_read_before, target=named)
+                                      ctx.min_id_length, ctx.type_read_before, ctx.answer_places,
+                                      target=named)
                 if link is not None:
                     found.append((call, link.type, str(link.id_value), link.observed))
         for call, entity_type, key, entity in found:

@@ -11,10 +11,15 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.shallow import at_item_path
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.predicates.answer_places import AnswerPlaceContext
+from capenv.interpreter.rules_engine.evaluate import evaluate_table
+from capenv.interpreter.rules_engine.loader import RuleSet
 from capenv.interpreter.view.extract import collection_path
 
 from .collection_reads import collection_read_holding
 from .timeline import Timeline
+
+ANSWER_PLACES = "write-answer-places"
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,7 @@ def names_id_alone(body: Any) -> bool:
 
 def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candidates: list[tuple[Any, str]],
                 other_write_between: Callable[[int, int], bool], min_length: int,
-                type_read_before: Callable[[str, int], bool],
+                type_read_before: Callable[[str, int], bool], places: AnswerPlaces,
                 target: EntityType | None = None) -> tuple[Link | None, list[str]]:
     """The first later item read naming a returned id, of a state type, with the entity new.
 
@@ -172,8 +177,8 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
             misses.append(f"{where}={key!r}: a short id links only to a type read before the call (an entity, "
                           "or a list of the collection the call's path names)")
             continue
-        observed, locator = entity_in_answer(call.response.json_value, entity_type.id_field, key,
-                                             first=view.locator)
+        observed, locator = entity_in_answer(call.response.json_value, entity_type.id_field, key, places,
+                                             item_read_place=view.locator)
         return Link(entity_type, where_made, value, observed, locator), misses
     return None, misses
 
@@ -187,24 +192,44 @@ def _target_listed_before(timeline: Timeline, target: EntityType | None, entity_
                and read.record.finished_at <= call.started_at for read in timeline.list_reads)
 
 
-def entity_in_answer(body: Any, id_field: str, key: str,
-                     first: Locator | None = None) -> tuple[dict[str, Any] | None, Locator | None]:
+class AnswerPlaces:
+    """The ``write-answer-places`` table's rank of each kind of place in a write's answer, asked
+    once per build (a place's rank depends on its kind and on being the item read's place alone)."""
+
+    def __init__(self, ruleset: RuleSet) -> None:
+        self.table = ruleset.table(ANSWER_PLACES)
+        self.ranks: dict[tuple[str, bool], int | None] = {}
+
+    def rank(self, kind: str, item_read_place: bool) -> int | None:
+        """The place's rank (lower tried first), or None: the table does not search it."""
+        if (kind, item_read_place) not in self.ranks:
+            context = AnswerPlaceContext(kind=kind, item_read_place=item_read_place)
+            rank = evaluate_table(self.table, context, subject=f"{kind} place").yields.get("rank")
+            self.ranks[(kind, item_read_place)] = None if rank is None else int(rank)
+        return self.ranks[(kind, item_read_place)]
+
+
+def entity_in_answer(body: Any, id_field: str, key: str, places: AnswerPlaces,
+                     item_read_place: Locator | None = None) -> tuple[dict[str, Any] | None, Locator | None]:
     """The entity in a write's answer, located by its identity as item views locate it; an answer
     naming the id alone (the id field, or one member) does not count as showing the entity.
 
-    ``first``: where the item read that showed the entity found it, tried before the others. An
-    answer may carry the id at its root beside the entity in a member (Alerta's ``{"customer":
-    {...}, "id": ..., "status": "ok"}``, whose item read answers ``{"customer": {...}}``): the root
-    is then an envelope naming what the call made, not the entity."""
-    options = [first] if first is not None else []
-    options.append(Locator(kind="root"))
+    The places are searched in the order the ``write-answer-places`` table ranks them, those of one
+    rank in the answer's member order. ``item_read_place``: where the item read that showed the
+    entity found it (Alerta's ``{"customer": {...}, "id": ..., "status": "ok"}`` is read back as
+    ``{"customer": {...}}``)."""
+    options = [Locator(kind="root")]
     if isinstance(body, dict):
         for name, value in body.items():
             if isinstance(value, dict):
                 options.append(Locator(kind="member", member=name))
             elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
                 options.append(Locator(kind="singleton", member=name))
-    for locator in options:
+    if item_read_place is not None and item_read_place not in options:
+        options.insert(0, item_read_place)
+    ranked = [(rank, position, locator) for position, locator in enumerate(options)
+              if (rank := places.rank(locator.kind, locator == item_read_place)) is not None]
+    for _, _, locator in sorted(ranked, key=lambda entry: entry[:2]):
         entity = locate(body, locator)
         if isinstance(entity, dict) and str(entity.get(id_field)) == key and len(entity) > 1:
             return entity, locator

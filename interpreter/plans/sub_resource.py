@@ -29,7 +29,7 @@ def sub_resource_call(calls: list[Record], entity_type: EntityType, ctx: PlanCon
         if body is None or (not call.response.is_json and not (call.response.text or "").strip()):
             continue
         key = path_key(call.path, 1)  # the segment before the action segment
-        entity, _ = entity_in_answer(body, entity_type.id_field, key)
+        entity, _ = entity_in_answer(body, entity_type.id_field, key, ctx.answer_places)
         if entity is None:
             return f"record {call.ordinal} answered something other than the entity {key!r}"
         lacking = sorted(required - set(entity))

@@ -25,7 +25,7 @@ from .context import PlanContext, note
 from .exemplar import admit_body
 from .held_before import held_before
 from .item_keys import call_key
-from .link import entity_in_answer
+from .link import AnswerPlaces, entity_in_answer
 from .object_merges import object_merges
 from .update_changes import UpdateCall, UpdateInputs, explain_update
 
@@ -66,7 +66,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
         before = held_before(ctx, entity_type, key, call.ordinal)
         after, via, later_read = None, "read", None
         if call.response.is_json and split is None and report is None:
-            located, _ = entity_in_answer(call.response.json_value, entity_type.id_field, key)
+            located, _ = entity_in_answer(call.response.json_value, entity_type.id_field, key, ctx.answer_places)
             if located is not None:
                 after, via = located, "response"
         sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",))
@@ -96,7 +96,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
                 added = answer_additions(tool.name, entity_type, located, before.value if before else None, ctx,
                                          events)
                 base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": _locator_of(
-                    call.response.json_value, entity_type.id_field, key), "added": added})
+                    call.response.json_value, entity_type.id_field, key, ctx.answer_places), "added": added})
         if call is exemplar and after is None:
             unobserved = f"record {call.ordinal} (the exemplar) answered without the entity, and {why}"
             break
@@ -199,5 +199,5 @@ def _awaits_check(ctx: PlanContext, tool: Tool, entity_type: EntityType, key: st
             return True
     return False
 
-def _locator_of(body: Any, id_field: str, key: str) -> Locator | None:
-    return entity_in_answer(body, id_field, key)[1]
+def _locator_of(body: Any, id_field: str, key: str, places: AnswerPlaces) -> Locator | None:
+    return entity_in_answer(body, id_field, key, places)[1]

@@ -1,14 +1,16 @@
 """A create answering its entity in a member beside the id at its root (Alerta's ``{"customer":
 {...}, "id": ..., "status": "ok"}``), whose item read answers ``{"customer": {...}}``: the entity
-is located where the item read found it (plans/link.entity_in_answer), not at the root, which is
-an envelope naming what the call made. And a constant of a field that changes with no write,
-which the made entity's next read already shows otherwise, is no constant
+is located where the item read found it (plans/link.entity_in_answer, the ``write-answer-places``
+table ranking that place first), not at the root, which is an envelope naming what the call made.
+And a constant of a field that changes with no write, which the made entity's next read already
+shows otherwise, is no constant
 (plans/create_plan._volatile_constant)."""
 
 from __future__ import annotations
 
 from support.capture_runs import build_from, plan, summary
 from support.har_builder import HarBuilder
+from support.rules_copy import edit_pattern
 
 C1 = {"customer": "Acme", "href": "http://app.test/customer/c-0000000001", "id": "c-0000000001", "match": "acme"}
 C2 = {"customer": "Globex", "href": "http://app.test/customer/c-0000000002", "id": "c-0000000002",
@@ -32,6 +34,14 @@ def test_the_entity_is_found_where_the_item_read_finds_it_and_the_create_is_serv
     assert create.served, summary(bundle)
     assert create.response.locator is not None and create.response.locator.member == "customer"
     assert {rule.field: rule.op for rule in create.fields}["match"] == "echo"
+
+
+def test_a_maintainer_ranking_the_root_first_finds_the_envelope_instead(rules_dir):
+    """The order is the table's: the root ranked before the item read's place is taken for the
+    entity, and the member beside the id is no longer where the plan finds it."""
+    edit_pattern(rules_dir / "write-answer-places.yaml", r"(id: answer-place.as-item-read.*?rank: )1", r"\g<1>9")
+    create = plan(build_from(_customers(), rules=rules_dir), "POST", "/customer")
+    assert create.response.locator is None or create.response.locator.member != "customer", create
 
 
 def _countdowns(read_left) -> HarBuilder:
