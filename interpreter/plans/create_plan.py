@@ -26,6 +26,7 @@ from .link import (
     Link, identity_of, link_create, names_collection_below, names_collection_of, names_id_alone, returned_ids,
 )
 from .newly_listed import newly_listed, one_newly_listed, same_collection
+from .volatile_constants import computed_constant
 
 
 def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[Record], ctx: PlanContext,
@@ -83,7 +84,7 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
     events.append(_collection_note(tool.name, base.get("collection"), explanation.tied_by))
     build_reason = explanation.build_reason
     if build_reason is None:
-        drifting = _volatile_constant(ctx, entity_type, explanation.fields, str(link.id_value), observation)
+        drifting = computed_constant(ctx, entity_type, explanation.fields, str(link.id_value), observation)
         if drifting is not None:
             events.append(note(tool.name, "unexplained-change", drifting))
             build_reason = "unexplained-change"
@@ -100,29 +101,6 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
     return WritePlan(**base, fields=tuple(explanation.fields),
                      members=without_transformed(tuple(explanation.members), split), insert=insert,
                      build_reason=build_reason, answered_held=held.unserved, key=held.key, traces=tuple(events))
-
-
-def _volatile_constant(ctx: PlanContext, entity_type: EntityType, fields: Any, key: str,
-                       observation: int) -> str | None:
-    """Why a constant is no constant: the field changes with no write (a view of the type holds it
-    volatile, as Alerta's blackout ``remaining`` counts down), and the made entity's next read
-    already shows it otherwise than the value the plan would store (``86400`` answered,
-    ``"86400.000000"`` read): the application computes it, from the call and the clock, and a
-    value kept from the exemplar answers what the application would not."""
-    volatile = {name for view in ctx.view.views if view.type == entity_type.name for name in view.volatile_fields}
-    constants = {rule.field: rule.params.get("value") for rule in fields if rule.op == "constant" and rule.field in volatile}
-    if not constants:
-        return None
-    later = next((s for s in ctx.timeline.sightings(entity_type.name, key)
-                  if s.ordinal > observation and s.value is not None), None)
-    if later is None:
-        return None
-    for name, value in constants.items():
-        if name in later.value and not same_json(later.value[name], value):
-            return (f"{name!r} changes with no write (a view of {entity_type.name} holds it volatile), and record "
-                    f"{later.ordinal} shows the made entity's {later.value[name]!r}, not the constant {value!r}: the "
-                    "application computes it")
-    return None
 
 
 def _constant_not_kept(ctx: PlanContext, entity_type: EntityType, explanation: Any, calls: list[Record],

@@ -4,7 +4,7 @@ is located where the item read found it (plans/link.entity_in_answer, the ``writ
 table ranking that place first), not at the root, which is an envelope naming what the call made.
 And a constant of a field that changes with no write, which the made entity's next read already
 shows otherwise, is no constant
-(plans/create_plan._volatile_constant)."""
+(the ``create-volatile-constants`` table, plans/volatile_constants)."""
 
 from __future__ import annotations
 
@@ -64,6 +64,12 @@ def test_a_counting_down_field_the_next_read_shows_otherwise_is_no_constant():
     create = plan(build_from(_countdowns("7199.8")), "POST", "/window")
     assert (create.served, create.reason) == (False, "unexplained-change")
     assert any("changes with no write" in (t.reason or "") for t in create.traces)
+
+
+def test_a_maintainer_dropping_the_rule_keeps_the_constant(rules_dir):
+    edit_pattern(rules_dir / "create-volatile-constants.yaml", r"yields: \{computed: true\}", "yields: {computed: false}")
+    create = plan(build_from(_countdowns("7199.8"), rules=rules_dir), "POST", "/window")
+    assert not any("changes with no write" in (t.reason or "") for t in create.traces)
 
 
 def test_a_volatile_field_the_next_read_shows_as_made_stays_a_constant():
