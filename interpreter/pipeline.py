@@ -63,7 +63,7 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
         timeline = context.timeline
         run = run_gate(plans, view, manifest, records, timeline, settings=ruleset.settings.get("gate"),
                        insert_table=ruleset.tables.get("insert-candidates"), paging=PagingRoles(ruleset),
-                       reach_table=ruleset.tables.get("gate-reach"),
+                       reach_table=ruleset.tables.get("gate-reach"), tables=ruleset.tables,
                        other_callers=other_callers_records(list(evidence.records), _plans_credentials(plans), ruleset))
         cascades = find_cascades(plans, evidence, manifest, view, ruleset)
         plans = apply_verdicts(with_gate_traces(plans, run.findings), run, view, ruleset, cascades)

@@ -90,11 +90,10 @@ def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex
         return []
     objects = [m for m in members if isinstance(m, dict) and entity_type.id_field in m]
     listed = {str(m[entity_type.id_field]) for m in objects}
-    least = int(run.settings["reidentified_min_members"])
     # an entity listed under a new id with all else alike was named anew, not removed (``reidentified``)
     return [(held.path, key) for key in held.order if str(key) not in listed
             and renamed(held.entities[key], str(key), objects, entity_type.id_field, set(map(str, held.order)),
-                        least) is None]
+                        run.reidentified_table) is None]
 
 
 def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, str]], env: WriteEnv,

@@ -96,6 +96,10 @@ class GateRun:
     """The ``gate`` settings of the build's rules."""
     insert_table: Any = None
     """The build's ``insert-candidates`` table (None: the packaged one)."""
+    blame_table: Any = None
+    """The build's ``gate-absence-blame`` table: which writes in between a failed read blames alone."""
+    reidentified_table: Any = None
+    """The build's ``gate-reidentified`` table: whether a list names a held entity anew."""
     paging: PagingRoles | None = None
     """The build's query-parameter roles (``view-query-params``), which bound a whole list's page."""
     insert_rules: dict[str, InsertRule] = field(default_factory=dict)

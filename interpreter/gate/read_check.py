@@ -12,7 +12,9 @@ from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import related_paths
 from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.predicates.gate_blame import AbsenceBlameContext
 from capenv.interpreter.rules_engine import TraceEvent
+from capenv.interpreter.rules_engine.evaluate import evaluate_table
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.read_gate import (
     answer_read, choose_document_line, compare, item_query_answered,
@@ -35,6 +37,8 @@ from .list_checks import replace_placement
 from .pages import past_the_page
 from .refused_outcomes import creates_left_lacking
 from .unmodelled import unscoped_since
+
+BLAME_TABLE = "gate-absence-blame"
 
 
 def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, track: Tracking, run: GateRun,
@@ -142,7 +146,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         brought = [(o, tool, path) for o, tool, path in track.brought if since < o < record.ordinal]
         summarised = set(line.summarises) if read_view.kind == "document" and line is not None else set()
         between = [] if changed else modelled_between(track, since, record.ordinal) + brought
-        for ordinal, tool, path in _parents_deleted(between, record, read_view, records) or between:
+        for ordinal, tool, path in _blamed_alone(between, record, read_view, records, run.blame_table) or between:
             if _refused_after(tool, summarised, run):
                 continue
             if tool in findings and (related_paths(path, record.path) or same_entity_spelled_otherwise(
@@ -167,17 +171,23 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         copy.documents[targets[0][1]] = record.response.json_value
 
 
-def _parents_deleted(between: list[tuple[int, str, str]], record: Record, read_view: Any,
-                     records: dict[int, Record]) -> list[tuple[int, str, str]]:
-    """Of the writes in between, the deletes of an entity the read's path lies beneath
-    (``DELETE /entry_list/2/`` before ``GET /entry_list/2/entries/4/`` answered 404), when the read
-    shows an absence: a parent deleted takes what lies beneath it along, so the absence is that
-    delete's doing (a cascade its plan does not model), not a side effect of writes elsewhere."""
-    if not is_absence(record, read_view):
+def _blamed_alone(between: list[tuple[int, str, str]], record: Record, read_view: Any,
+                  records: dict[int, Record], table: Any) -> list[tuple[int, str, str]]:
+    """Of the writes in between, those the ``gate-absence-blame`` table blames alone for what the
+    read shows (a delete of an entity the absent read's path lies beneath took it along, a cascade
+    its plan does not model): none, and every write in between shares the blame."""
+    if table is None or not between:
         return []
+    absent = is_absence(record, read_view)
     below = split_path(record.path)
-    return [(o, tool, path) for o, tool, path in between if records[o].method == "DELETE"
-            and len(split_path(path)) < len(below) and split_path(path) == below[:len(split_path(path))]]
+    alone = []
+    for ordinal, tool, path in between:
+        above = split_path(path)
+        context = AbsenceBlameContext(method=records[ordinal].method, read_absent=absent,
+                                      above_read=len(above) < len(below) and above == below[:len(above)])
+        if evaluate_table(table, context, subject=f"record {record.ordinal} write {ordinal}").yields.get("alone"):
+            alone.append((ordinal, tool, path))
+    return alone
 
 
 def _refused_after(tool: str, summarised: set[str], run: GateRun) -> bool:

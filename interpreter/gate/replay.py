@@ -42,7 +42,8 @@ from .gate_notes import unexplained_call_note, unknown_entity_note
 from .item_keys import item_key
 from .key_checks import check_key_branch
 from .presence import read_only_listings
-from .read_check import check_read
+from .read_check import BLAME_TABLE, check_read
+from .reidentified import TABLE as REIDENTIFIED_TABLE
 from .refused_deletes import Credentials, note_refused_where_accepted, note_refused_while_held
 from .sorted_arrays import SortedArrays
 from .tied_creates import outside_tied_collection, tied_note, unmodelled_in
@@ -56,7 +57,7 @@ MODELLED_EFFECTS = ("create", "update", "action", "delete", "document", "bulk")
 
 def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, records: dict[int, Record],
              timeline: Timeline, settings: dict[str, Any] | None = None, insert_table: Any = None,
-             paging: PagingRoles | None = None, reach_table: Any = None,
+             paging: PagingRoles | None = None, reach_table: Any = None, tables: dict[str, Any] | None = None,
              other_callers: frozenset[int] = frozenset()) -> GateRun:
     """``other_callers``: the records sent as another caller than the principal
     (``view/credentials.other_callers_records``), whose reads show that caller's view, not the state."""
@@ -75,6 +76,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     run = GateRun(findings, plans=by_tool, settings=settings if settings is not None else embed_settings(),
                   insert_table=insert_table, paging=paging if paging is not None else PagingRoles(load_rules()))
     track.reach_min_string = int(run.settings.get("reach_name_min_string", 0))
+    tables = tables if tables is not None else load_rules().tables
+    run.blame_table, run.reidentified_table = tables.get(BLAME_TABLE), tables.get(REIDENTIFIED_TABLE)
     run.listings = read_only_listings(records, tool_of, read_only, env.types)
     run.sorted_arrays = SortedArrays.scan(records, views, tool_of, view.state)
     run.sorted_arrays.exhaustive_up_to = int(run.settings["sorted_arrays_exhaustive_up_to"])

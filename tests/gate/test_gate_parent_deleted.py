@@ -1,5 +1,5 @@
 """A read beneath an entity a write in between deleted (``DELETE /lists/2`` before ``GET
-/lists/2/entries/4`` answered 404) shows that delete's cascade (gate/read_check._parents_deleted):
+/lists/2/entries/4`` answered 404) shows that delete's cascade (the ``gate-absence-blame`` table, gate/read_check._blamed_alone):
 the absence is blamed on the delete alone, not on every write on a related path since, so a
 create of another list stays served while the delete is the one refused."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from support.capture_runs import build_from, plan, summary
 from support.har_builder import HarBuilder
+from support.rules_copy import edit_pattern
 
 L1, L2 = {"id": 1, "name": "downloads"}, {"id": 2, "name": "watch"}
 E3 = {"id": 3, "list_id": 1, "title": "Open.Movie"}
@@ -44,3 +45,10 @@ def test_an_entry_gone_with_its_deleted_list_blames_the_delete_alone():
 def test_without_the_cascade_read_both_stand_as_before():
     bundle = build_from(_app(cascade=False))
     assert plan(bundle, "POST", "/api/lists").served, summary(bundle)
+
+
+def test_a_maintainer_dropping_delete_from_the_rule_blames_every_write_again(rules_dir):
+    """The choice is the table's: with no method it names, the create shares the blame."""
+    edit_pattern(rules_dir / "gate-absence-blame.yaml", r"methods: \[DELETE\]", "methods: [PURGE]")
+    bundle = build_from(_app(cascade=True), rules=rules_dir)
+    assert not plan(bundle, "POST", "/api/lists").served, summary(bundle)
