@@ -390,7 +390,8 @@ What limits the rest:
   `normalize_and_validate`'s regexes, where the floor sends two; not split further). The memory store already answers on the event loop (no thread hop);
   on SQLite each call still hops to the runtime's thread and each read asks the store's head
   revision (`catch_up`), which a store other processes share needs.
-  Session 21: the default store 1,410,830 → 1,264,709 (-10.4%; 2.28× → 2.04× the floor's), with
+  Session 21: the default store 1,410,830 → 1,264,709 and 1,280,621 (two runs, -10.4% and -9.2%;
+  2.28× → 2.04× and 2.07× the floor's), `sqlite:` 1,709,350 → 1,581,560 (one run each, -7.5%), with
   five cuts, each measured in process per call kind (`runtime.http`, valgrind, 120 calls less 20):
   the CRUD sequence's 404 read of the deleted comment 1,012,841 → 478,398 (what a missing item's
   absence checks read of the recordings is worked out once per item tool and parent path, not per
