@@ -67,7 +67,7 @@ class SlugParams(_Params):
     taken_first: int = 2
 
 
-class IdentityParams(_Params):
+class IdentityParams(_Params, LeftOutAtDefault):
     format: Literal["sequence", "uuid", "token"]
     as_string: bool = False
     """A sequence written as a string of digits."""
@@ -82,6 +82,12 @@ class IdentityParams(_Params):
     encoded_prefix: str | None = None
     """A sequence written as the base64 of this prefix and its number, a Relay global id
     (``Project:`` and 5 give ``UHJvamVjdDo1``)."""
+    fresh_after_delete: bool = False
+    """A sequence identity's ``SequenceParams.fresh_after_delete``."""
+    reuse_seen: int | None = None
+    """A sequence identity's ``SequenceParams.reuse_seen``."""
+
+    left_out_at_default = ("fresh_after_delete", "reuse_seen")
 
 
 class ClockParams(_Params):
@@ -107,11 +113,21 @@ class GroupedMembersParams(_Params):
     entity's group holds and nothing else of the entity does)."""
 
 
-class SequenceParams(_Params):
+class SequenceParams(_Params, LeftOutAtDefault):
     scope: Literal["collection", "type"] = "collection"
     groups: list[int] | None = None
     """Widths of ``-``-separated zero-padded digit groups (``000-005`` -> [3, 3]); None for a plain integer."""
     as_string: bool = False
+    fresh_after_delete: bool = False
+    """A recorded create after the delete of the entity holding the scope's largest value drew one
+    more than that value (``sequence-reuse``): the sequence does not reuse it, as the spec's does
+    not. Unset, a create after such a delete is refused: the application may give the value again
+    (SQLite's rowid, json-server's max + 1)."""
+    reuse_seen: int | None = None
+    """The recorded create that drew the deleted largest value again (``sequence-reuse``), named by
+    the refusal."""
+
+    left_out_at_default = ("fresh_after_delete", "reuse_seen")
 
 
 class UniqueParams(_Params):

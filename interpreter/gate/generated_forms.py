@@ -128,7 +128,7 @@ def _out_of_order(plan: WritePlan, rule: FieldRule, value: Any, site: CreateSite
     would never draw. The value counts as drawn either way, as serving's would (a deleted entity's
     value is not reused). A value past the next one is left alone: a failed or unrecorded create
     may have drawn those between, as database sequences skip values a failed insert drew."""
-    scope_kind = _sequence_scope(rule)
+    scope_kind = sequence_scope_kind(rule)
     number = sequence_number(value)
     if scope_kind is None or number is None:
         return None
@@ -146,7 +146,8 @@ def _out_of_order(plan: WritePlan, rule: FieldRule, value: Any, site: CreateSite
     return f"after every value its scope counts (next {next_number})"
 
 
-def _sequence_scope(rule: FieldRule) -> str | None:
+def sequence_scope_kind(rule: FieldRule) -> str | None:
+    """``collection`` or ``type`` for a rule drawing a sequence value, else None."""
     if rule.op == "sequence" or (rule.op == "identity" and rule.params.get("format") == "sequence"):
         return str(rule.params.get("scope", "collection"))
     return None

@@ -44,6 +44,7 @@ from .key_checks import check_key_branch
 from .presence import read_only_listings
 from .read_check import BLAME_TABLE, check_read
 from .reidentified import TABLE as REIDENTIFIED_TABLE
+from .sequence_reuse import note_create_after_delete
 from .refused_deletes import Credentials, note_refused_where_accepted, note_refused_while_held
 from .sorted_arrays import SortedArrays
 from .tied_creates import outside_tied_collection, tied_note, unmodelled_in
@@ -103,6 +104,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         if is_write(record, tool_of, read_only):
             plan = by_tool.get(tool)
             if plan is not None and plan.build_reason is None and plan.effect in MODELLED_EFFECTS and record.succeeded:
+                if plan.effect == "create":  # what the application drew after a delete, before the copy changes
+                    note_create_after_delete(plan, record, env, copy, sequences, timeline, findings[tool])
                 if updates_unknown_entity(plan, record, env, track.unknown, timeline):
                     # its call cannot be checked: it takes the recorded outcome and adds nothing to the plan
                     findings[tool].notes.append(unknown_entity_note(plan, record, env, track, timeline))

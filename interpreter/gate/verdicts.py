@@ -13,6 +13,7 @@ from .findings import PlanFindings
 from .answer_arguments import answer_names_arguments
 from .held_beneath import held_beneath
 from .replay import GateRun
+from .sequence_reuse import judged_sequence_rules
 
 TABLE = "verdicts"
 NOTHING_CHECKED = ("its calls were applied, but no read the gate checks came after them: a read answered by replay, "
@@ -95,12 +96,14 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
         reason = None if served else (build_reason if reason_kind == "build" else str(reason_kind))
         # a later list placed the create by another of its insert candidates: serving places by it
         insert = run.insert_rules.get(plan.tool, plan.insert)
+        fields, reuse_events = judged_sequence_rules(plan, found, ruleset)
         result.append(plan.model_copy(update={
-            "served": served, "reason": reason, "insert": insert,
+            "served": served, "reason": reason, "insert": insert, "fields": fields,
             "contradicted_by": _contradicting_read(found, reason, cascade),
             "checked_record_ordinals": tuple(sorted(set(found.confirmations) | set(found.key_confirmations)))
             if found else (),
-            "traces": plan.traces + copy_events + (cascade.events if cascade else ()) + decision.events}))
+            "traces": plan.traces + copy_events + (cascade.events if cascade else ()) + reuse_events
+            + decision.events}))
     return result
 
 

@@ -7,6 +7,9 @@ entity's value is not reused, as database sequences do not reuse values.
 
 The runtime keeps one ``SequenceState`` (the last two numbers, per scope), stores it as JSON
 beside the clock and the counter, and rebuilds it with ``restart`` on data/reset and data/add.
+Where no entity holds the largest number any more (its entity was deleted since), the draft says
+so (``deleted_largest``): an application may give that number again, which the ``sequence`` op
+refuses to claim it does not unless the capture proved it.
 Each served write works on a ``SequenceDraft``: it reads through to the state and keeps what
 the write generated apart, so a refused write leaves the state as it was; ``commit`` applies
 it in the write's commit. ``OpContext`` carries the draft, so this module imports no op.
@@ -154,10 +157,13 @@ class SequenceState:
         self.started_rows = None
         self.generated = {}
 
-    def draft(self, scope_values: Callable[[SequenceScope], Iterable[Any]]) -> SequenceDraft:
+    def draft(self, scope_values: Callable[[SequenceScope], Iterable[Any]],
+              holds: Callable[[SequenceScope, Iterable[Any]], bool] | None = None) -> SequenceDraft:
         """This write's view; ``scope_values(scope)`` gives the field's values held now in the
-        scope (one collection, or every collection of the type)."""
-        return SequenceDraft(self, scope_values)
+        scope (one collection, or every collection of the type), or the largest of them;
+        ``holds(scope, spellings)`` whether an entity of the scope holds a value spelled one of
+        those ways (None: not known, taken as held)."""
+        return SequenceDraft(self, scope_values, holds)
 
     def apply(self, generated: Mapping[SequenceScope, int]) -> None:
         for scope, number in generated.items():
@@ -190,11 +196,13 @@ class SequenceDraft:
     """One write's sequences: reads the state and the held values, keeps its own numbers in
     ``pending`` until ``commit``."""
 
-    __slots__ = ("state", "scope_values", "pending")
+    __slots__ = ("state", "scope_values", "holds", "pending")
 
-    def __init__(self, state: SequenceState, scope_values: Callable[[SequenceScope], Iterable[Any]]) -> None:
+    def __init__(self, state: SequenceState, scope_values: Callable[[SequenceScope], Iterable[Any]],
+                 holds: Callable[[SequenceScope, Iterable[Any]], bool] | None = None) -> None:
         self.state = state
         self.scope_values = scope_values
+        self.holds = holds
         self.pending: dict[SequenceScope, int] = {}
 
     def largest_current(self, scope: SequenceScope) -> int | None:
@@ -214,6 +222,20 @@ class SequenceDraft:
             if number is not None and (largest is None or number > largest):
                 largest = number
         return 1 if largest is None else largest + 1
+
+    def deleted_largest(self, scope: SequenceScope, spelled: Callable[[int], Any]) -> int | None:
+        """The largest number the scope counts (held, started with, or served before this write)
+        when no entity holds it any more, spelled as an integer, a string of digits or
+        ``spelled(number)``: the entity holding it was deleted (or changed) since the last reset or
+        load. None while it is held, or when held values are not known."""
+        largest = None
+        for number in (largest_sequence(self.scope_values(scope)), self.state.started.get(scope),
+                       self.state.generated.get(scope)):
+            if number is not None and (largest is None or number > largest):
+                largest = number
+        if largest is None or self.holds is None or self.holds(scope, (largest, str(largest), spelled(largest))):
+            return None
+        return largest
 
     def record(self, scope: SequenceScope, number: int) -> None:
         if number > self.pending.get(scope, number - 1):

@@ -37,7 +37,13 @@ def op_context(plan: WritePlan, state: StateIndex, body: dict[str, Any], instant
                  if scope.collection is None or c.path == scope.collection]
         return [value for value in found if value is not None]
 
-    draft = sequences.draft(scope_values)
+    def holds(scope: Any, spellings: Any) -> bool:
+        """Whether an entity of the scope holds a value spelled one of ``spellings``."""
+        wanted = [s for s in spellings if isinstance(s, (str, int)) and not isinstance(s, bool)]
+        return any(values_held(c, scope.field).get(s, 0) > 0 for c in state.collections_of(scope.type_name)
+                   if scope.collection is None or c.path == scope.collection for s in wanted)
+
+    draft = sequences.draft(scope_values, holds)
     ctx = OpContext(body=body, instant=instant, evidence_id=state.evidence_id, tool=plan.tool, write_counter=counter,
                     path_args=path_args, type_name=type_name, collection=collection_path, entity_before=before,
                     type_values=type_values, sequences=draft)

@@ -6,11 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from capenv.interpreter.pipeline import build_bundle
-from capenv.serving.compare import SAME, compare, render_text
+from capenv.serving.compare import REFUSED, SAME, compare, render_text
 
-from support.judging import served_refusals, wrong_answers
+from support.judging import refusal, served_refusals, wrong_answers
 from .convention_app import ConventionApp, Conventions
-from .scenario import probes, record
+from .scenario import AFTER_THE_NEWEST_DELETED, probes, record
 
 
 def hold(conventions: Conventions, tmp_path: Path, servable: tuple[str, ...],
@@ -31,6 +31,11 @@ def hold(conventions: Conventions, tmp_path: Path, servable: tuple[str, ...],
     unserved = [f"{r.probe.name} ({r.tool.name})" for r in results
                 if r.probe.name in servable and (not r.tool.served or r.verdict != SAME)]
     assert not unserved, f"{conventions.name}: servable writes not served alike: {unserved}"
+    deleted = any(r.probe.name == "delete the new tag" and r.tool.served and r.verdict == SAME for r in results)
+    if deleted and conventions.ids in ("sequence", "text-sequence"):  # no recorded create after such a delete
+        again = [r for r in results if r.probe.name == AFTER_THE_NEWEST_DELETED and r.tool.served]
+        assert all(r.verdict == REFUSED and "sequence-reuse" in (refusal(r) or "") for r in again), \
+            f"{conventions.name}: {[(r.verdict, refusal(r)) for r in again]}"
     reasons = {plan.tool: (plan.served, plan.reason) for plan in bundle.view.writes}
     for tool, reason in (unservable or {}).items():
         assert reasons.get(tool) == (False, reason), f"{conventions.name}: {tool}: {reasons.get(tool)}, not {reason}"

@@ -62,11 +62,7 @@ def check(app: str, results: list[CallResult]) -> None:
     assert agreeing >= MIN_AGREEING.get(app, 1), f"{app}: only {agreeing} calls agree"
 
 
-KNOWN_WRONG: dict[str, str] = {
-    "datasette": "an insert after the newest row's delete: SQLite reuses the deleted rowid (INTEGER PRIMARY KEY "
-                 "without AUTOINCREMENT) where the model's sequence never goes back (probes 'the author inserted "
-                 "after the delete', 'the author id the deleted insert took'; hunt20)",
-}
+KNOWN_WRONG: dict[str, str] = {}
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
 

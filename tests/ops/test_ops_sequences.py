@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from ops_helpers import context, rule
 
 from capenv.interpreter.bundle.jsonvalue import JsonNumber, dumps, loads
-from capenv.serving.ops import (OpParamsError, SequenceScope, SequenceState, apply_field_rule, format_sequence,
+from capenv.serving.ops import (OpParamsError, OpRefusal, SequenceScope, SequenceState, apply_field_rule, format_sequence,
                                 sequence_fields, sequence_number)
 
 
@@ -26,8 +26,11 @@ class Store:
                                (("posts", path, entities) for path, entities in self.collections.items()))
 
     def values(self, scope: SequenceScope):
+        return (e.get(scope.field) for e in self.values_entities(scope))
+
+    def values_entities(self, scope: SequenceScope):
         paths = [scope.collection] if scope.collection else list(self.collections)
-        return (e.get(scope.field) for p in paths for e in self.collections.get(p, []))
+        return [e for p in paths for e in self.collections.get(p, [])]
 
     def create(self, field_rule, collection="/posts", refuse=False):
         ctx = context(scope_values=self.values, state=self.sequences, collection=collection)
@@ -66,6 +69,38 @@ def test_the_largest_at_reset_is_kept_after_its_entity_is_deleted():
     store = Store({"/posts": [{"n": 1}, {"n": 10}]}, [_plan(r)])
     store.collections["/posts"].pop()  # the entity holding 10 is deleted before any create
     assert store.create(r) == 11
+
+
+def _holding(store: Store):
+    """A ``holds`` callback over the store's entities (what the runtime reads from the state)."""
+    def holds(scope: SequenceScope, spellings) -> bool:
+        wanted = set(spellings)
+        return any(e.get(scope.field) in wanted for e in store.values_entities(scope))
+    return holds
+
+
+def test_a_draw_after_the_largest_is_deleted_is_refused_unless_proven_fresh():
+    store = Store({"/posts": [{"n": 1}, {"n": 2}]})
+    store.sequences.restart([("posts", "n", "collection")], [("posts", "/posts", store.collections["/posts"])])
+    holds = _holding(store)
+    draft = store.sequences.draft(store.values, holds)
+    scope = SequenceScope("posts", "n", "/posts")
+    assert draft.deleted_largest(scope, str) is None  # 2 is held
+    store.collections["/posts"] = [{"n": 2}]  # a smaller one deleted: still held
+    assert draft.deleted_largest(scope, str) is None
+    store.collections["/posts"] = [{"n": 1}]
+    assert draft.deleted_largest(scope, str) == 2
+    refused = context(scope_values=store.values, state=store.sequences)
+    refused.sequences.holds = holds
+    with pytest.raises(OpRefusal, match=r"holds n 2.*unproven.*data/reset"):
+        apply_field_rule(rule("sequence", "n"), refused)
+    fresh = context(scope_values=store.values, state=store.sequences)
+    fresh.sequences.holds = holds
+    assert apply_field_rule(rule("sequence", "n", fresh_after_delete=True), fresh) == 3
+    named = context(scope_values=store.values, state=store.sequences)
+    named.sequences.holds = holds
+    with pytest.raises(OpRefusal, match=r"record 12; rule sequence-reuse.deleted-value-taken"):
+        apply_field_rule(rule("sequence", "n", reuse_seen=12), named)
 
 
 def test_reset_restarts_the_sequences():
