@@ -167,6 +167,14 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
             continue
         where_made = collection_path(call.path if at_item_path(record.path, entity_type) else record.path,
                                      entity_type)  # a shallow type's item read names no collection
+        if not names_collection_of(where_made, entity_type):
+            # posted beside the collection (POST /customer, listed at /customers): the entity lies in
+            # the type's collection, which only a template naming no parameter spells for every call
+            if "{" in entity_type.collection_template:
+                misses.append(f"{where}={key!r}: the call's path {call.path} names no collection of "
+                              f"{entity_type.name} ({entity_type.collection_template})")
+                continue
+            where_made = entity_type.collection_template
         listed = collection_read_holding(timeline, where_made, entity_type.id_field, key, call)
         if listed is not None:
             misses.append(f"{where}={key!r}: a {entity_type.name} entity with that id existed before the call "

@@ -157,8 +157,8 @@ def refusal_quotes_one_new_element(ctx: WriteValidatedValueContext, params: Stat
         return Miss("the refused body leaves out a member every successful call sent")
     quoted: dict[str, list[Any]] = {}
     for member, value in ctx.refusal.sent.items():
-        if member not in ctx.members:
-            continue
+        if member not in ctx.members or not any(isinstance(s.get(member), list) for s in ctx.successes):
+            continue  # successful calls sent it as no array: an array refused is a value of another kind
         sent = [e for s in ctx.successes if member in s for e in _elements(s[member])]
         new = [e for e in _elements(value) if not any(same_json(e, k) for k in sent) and _quoted(e, ctx.refusal.answer)]
         if new:

@@ -217,6 +217,13 @@ class WriteInputs:
                 said = (f"refused when another held {self.plan.type} entity has the same value: every value of it the "
                         f"capture shows is distinct, so whether the application takes a repeat it cannot show")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
+            for merge in self.plan.object_merges:
+                if merge.member == member.member and merge.check == "values":
+                    # the schema says it, so validation enforces it (writes/object_merges refuses the rest):
+                    # under allOf, every key of the object is an additional one
+                    prop["allOf"] = [*prop.get("allOf", ()), {"additionalProperties": {"not": {"enum": list(merge.values)}}}]
+                    said = f"accepted only as {merge.described}"
+                    prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             if member.required:
                 required.append(member.member)
             properties[member.member] = prop

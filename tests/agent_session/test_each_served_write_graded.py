@@ -18,8 +18,8 @@ import pytest
 from grader import ExpectedChange, grade
 from support.served import capture_names, capture_path
 from test_agent_graded_session import echoed, refused_for_this_entity, stamped
-from valid_arguments import (CHOSEN_ID, amended, deletable, key_member, named_by, refused_under_absent_parent, value_for,
-                             write_arguments)
+from valid_arguments import (CHOSEN_ID, amended, deletable, keep_held_keys, key_member, named_by,
+                             refused_under_absent_parent, value_for, write_arguments)
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
@@ -90,10 +90,13 @@ def graded_arguments(plan: WritePlan, schema: dict[str, Any], template: str, col
                      rng: random.Random, before: bytes) -> dict[str, Any]:
     """The tool's arguments naming ``target`` (by its key member's value where the path names one)."""
     named = target
+    held = next((e for c in json.loads(before)["collections"] if c["path"] == collection
+                 for e in c["entities"] if e["id"] == target), None)
     if key_member(plan) is not None:  # the path names the entity by a key member's value
-        entities = next(c["entities"] for c in json.loads(before)["collections"] if c["path"] == collection)
-        named = named_by(plan, next(e for e in entities if e["id"] == target))
-    return write_arguments(schema, template, collection, named, rng, "graded", before)
+        named = named_by(plan, held)
+    arguments = write_arguments(schema, template, collection, named, rng, "graded", before)
+    keep_held_keys(arguments.get("body"), plan, held)  # an object merge proven for none: sent whole
+    return arguments
 
 
 def call_amended(runtime: EnvironmentRuntime, tool: str, arguments: dict[str, Any], schema: dict[str, Any],

@@ -34,6 +34,9 @@ def test_the_entity_is_found_where_the_item_read_finds_it_and_the_create_is_serv
     assert create.served, summary(bundle)
     assert create.response.locator is not None and create.response.locator.member == "customer"
     assert {rule.field: rule.op for rule in create.fields}["match"] == "echo"
+    # posted beside its collection (POST /customer, listed at /customers): the entity lies in the
+    # type's collection, where the list that shows it reads (plans/link.link_create)
+    assert create.collection == "/customers", create.collection
 
 
 def test_a_maintainer_ranking_the_root_first_finds_the_envelope_instead(rules_dir):

@@ -40,6 +40,10 @@ STATE_REASONS = {
     # a member stored otherwise than sent, served only on an entity holding what the recorded call found
     "an entity holding another value than the recorded call found": re.compile(
         r"^member '[^']+' is served only on an entity whose '[^']+' holds "),
+    # an object member leaving out a key the held entity holds there (serving/writes/object_merges)
+    "an object leaving out a held key": re.compile(r"^member '[^']+' leaves out .*, which the entity holds: "),
+    # an object nesting an empty text or null below its own keys (the schema says its own keys' values)
+    "a nested empty value": re.compile(r"^member '[^']+' sends \S+/[^/\s]+/\S+ as an empty text or null"),
     "an entity lacking a field": re.compile(r"^the answer would lack recorded field|entity lacks \""),
     # an update sending only what the entity holds, where the plan would still move a clock (unchanged_updates)
     "an update changing nothing": re.compile(r"^this update sends only values the entity already holds "),

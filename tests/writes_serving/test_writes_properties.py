@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from support.entity_refusals import refused_for_the_entity
 from support.served import capture_names, capture_path
-from valid_arguments import (ABSENT_PARENT_REFUSAL, deletable, name_the_path_id, named_by, path_arguments,
+from valid_arguments import (ABSENT_PARENT_REFUSAL, deletable, keep_held_keys, name_the_path_id, named_by, path_arguments,
                              with_held_references)
 from write_calls import shown
 
@@ -242,8 +242,9 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
     plan = entry.plan
     state = json.loads(runtime.data_get())
     properties = with_held_references(entry.spec().input_schema, state).get("properties", {})
-    held = [(c["path"], named_by(plan, e)) for c in state.get("collections", [])
-            if plan is not None and c["type"] == plan.type for e in deletable(plan, state, c)][:20] or [("/", None)]
+    entities = {(c["path"], named_by(plan, e)): e for c in state.get("collections", [])
+                if plan is not None and c["type"] == plan.type for e in deletable(plan, state, c)}
+    held = list(entities)[:20] or [("/", None)]
     if plan is not None and plan.effect == "create" and plan.collection:  # a tied create serves its own only
         held = [(plan.collection, None)]
     if plan is not None and plan.variants:  # a write dispatching on a collection segment: its served values
@@ -286,6 +287,7 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
                                        if "const" in v) and "body" in c["properties"]), body_schema)
             arguments["body"] = draw(valid_object(body_schema)) if body_schema.get("properties") else {}
             name_the_path_id(arguments, body_schema)  # an identity member accepted only as the path's id
+            keep_held_keys(arguments["body"], plan, entities.get((collection, entity_id)))
         return arguments
 
     return build()

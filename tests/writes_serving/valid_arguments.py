@@ -349,3 +349,15 @@ def refused_under_absent_parent(runtime, tool: str, arguments: dict[str, Any]) -
     assert ABSENT_PARENT_REFUSAL in json.dumps(answer.structured), (tool, answer.structured)
     assert runtime.data_get() == before
     return True
+
+
+def keep_held_keys(body: Any, plan: Any, entity: dict[str, Any] | None) -> None:
+    """An object member an update refuses leaving out a key the entity holds there
+    (``plan.object_merges``, serving/writes/object_merges) sent holding the held keys too."""
+    held = entity.get("value") if isinstance(entity, dict) else None
+    if plan is None or not isinstance(body, dict) or not isinstance(held, dict):
+        return
+    for merge in plan.object_merges:
+        if merge.check == "held-keys" and isinstance(body.get(merge.member), dict) \
+                and isinstance(held.get(merge.member), dict):
+            body[merge.member] = {**held[merge.member], **body[merge.member]}
