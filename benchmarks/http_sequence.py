@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import time
 from dataclasses import dataclass, field
@@ -11,15 +12,26 @@ from typing import Any
 from benchmarks.servers import Server
 
 NEW_COMMENT = {"postId": 1, "body": "benchmark"}
+EDIT = {"body": "edited"}
+_BODIES = itertools.count(1)
+"""Each create and edit sends a body of its own: two comments are held at once, and the capture
+shows every body distinct, so a repeated one is refused."""
+
+
+def numbered(body: dict[str, Any]) -> dict[str, Any]:
+    return {**body, "body": f"{body['body']} {next(_BODIES)}"}
 # Comments, not posts: a post's delete also deletes its comments in json-server (a side effect
 # capenv does not serve), so the sequence would end in a refusal.
+# A sequence deletes the comment the sequence before it made ({previous}), never the newest: a
+# create after the newest one's delete is refused where the capture cannot say the id is not reused
+# (json-server 0.17 reuses it).
 SEQUENCE = (  # (method, path with {id} for the created comment, body, the status json-server answers)
     ("POST", "/comments", NEW_COMMENT, 201),
     ("GET", "/comments/{id}", None, 200),
-    ("PATCH", "/comments/{id}", {"body": "edited"}, 200),
+    ("PATCH", "/comments/{id}", EDIT, 200),
     ("GET", "/comments", None, 200),
-    ("DELETE", "/comments/{id}", None, 200),
-    ("GET", "/comments/{id}", None, 404),
+    ("DELETE", "/comments/{previous}", None, 200),
+    ("GET", "/comments/{previous}", None, 404),
 )
 
 
@@ -48,6 +60,7 @@ class Measured:
 class HttpClient:
     def __init__(self, server: Server) -> None:
         self.connection = http.client.HTTPConnection(server.host, server.port, timeout=30)
+        self.previous: Any = None  # the comment the last sequence made (run_sequence)
 
     def send(self, method: str, path: str, body: bytes | None) -> tuple[int, bytes]:
         headers = {"content-type": "application/json"} if body is not None else {}
@@ -66,6 +79,7 @@ class InProcessClient:
         from capenv.serving.runtime_api import HttpRequest
 
         self.runtime, self.request = runtime, HttpRequest
+        self.previous: Any = None  # the comment the last sequence made (run_sequence)
 
     def send(self, method: str, path: str, body: bytes | None) -> tuple[int, bytes]:
         headers = (("content-type", "application/json"),) if body is not None else ()
@@ -76,17 +90,30 @@ class InProcessClient:
         pass
 
 
+def _create(client: Any) -> Any:
+    status, answer = client.send("POST", "/comments", json.dumps(numbered(NEW_COMMENT)).encode())
+    return json.loads(answer)["id"] if status == 201 else None
+
+
 def run_sequence(client: Any, samples: list[int] | None = None) -> list[int]:
+    """One sequence; the client keeps the comment it made for the next one to delete (the first
+    makes one more, unmeasured)."""
+    previous = client.previous
+    if previous is None:
+        previous = _create(client)
     statuses, created = [], None
     for method, path, body, _ in SEQUENCE:
+        body = numbered(body) if body is NEW_COMMENT or body is EDIT else body
         encoded = json.dumps(body).encode() if body is not None else None
         before = time.perf_counter_ns()
-        status, answer = client.send(method, path.replace("{id}", str(created)), encoded)
+        status, answer = client.send(method, path.replace("{id}", str(created)).replace("{previous}", str(previous)),
+                                     encoded)
         if samples is not None:
             samples.append(time.perf_counter_ns() - before)
         if created is None:
-            created = json.loads(answer)["id"]
+            created = json.loads(answer).get("id") if status == 201 else "not-created"
         statuses.append(status)
+    client.previous = created
     return statuses
 
 

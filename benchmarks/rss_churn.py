@@ -1,7 +1,7 @@
 """(h) Resident memory over 10,000 create+delete pairs with a constant state.
 
 The json-server capture's environment, in process (``EnvironmentRuntime``, settled as ``capenv
-serve`` settles it): each pair creates a comment and deletes it, so the state holds the same
+serve`` settles it): each pair creates a comment and deletes the one the pair before made, so the state holds the same
 entities after every pair; what the store keeps per write (history, idempotency records) is
 what grows. Each run is a fresh process per store; it prints the process's resident memory
 (RSS) every 1,000 pairs. The goal: flat after the warm-up (the first 1,000 pairs), within
@@ -15,6 +15,7 @@ end of the warm-up and the last pair and names the lines that hold the growth.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import subprocess
 import sys
@@ -38,6 +39,14 @@ RUNS = pick(3, 1)
 STORES = ("default", "memory:", "sqlite:")
 TARGET_MIB = 10.0
 COMMENT = {"postId": 1, "body": "churn"}
+_BODIES = itertools.count(1)  # two comments are held at once, and a repeated body is refused (distinct members)
+
+
+def _created(runtime: Any) -> str:
+    created = runtime.call_tool("post_comments", {"body": {**COMMENT, "body": f"{COMMENT['body']} {next(_BODIES)}"}})
+    if created.is_error or created.structured.get("status", 500) >= 400:
+        raise RuntimeError(f"the create was not served: {created.structured}")
+    return str(created.structured["body"]["id"])
 
 
 def churn(store: str, pairs: int, trace: bool) -> dict[str, Any]:
@@ -53,14 +62,15 @@ def churn(store: str, pairs: int, trace: bool) -> dict[str, Any]:
         settle_for_serving()
         start = resident_mib()
         points, warm, top = [], None, []
+        previous = _created(runtime)
         for pair in range(1, pairs + 1):
-            created = runtime.call_tool("post_comments", {"body": COMMENT})
-            if created.is_error or created.structured.get("status", 500) >= 400:
-                raise RuntimeError(f"the create was not served: {created.structured}")
-            deleted = runtime.call_tool("delete_comments_by_comment_id",
-                                        {"comment_id": str(created.structured["body"]["id"])})
+            # the pair deletes the comment the one before it made, never the newest: a create after the
+            # newest one's delete is refused where the capture cannot say the id is not reused
+            created = _created(runtime)
+            deleted = runtime.call_tool("delete_comments_by_comment_id", {"comment_id": previous})
             if deleted.is_error or deleted.structured.get("status", 500) >= 400:
                 raise RuntimeError(f"the delete was not served: {deleted.structured}")
+            previous = created
             if pair % EVERY == 0:
                 points.append((pair, resident_mib(), sys.getallocatedblocks()))
                 if trace and pair == WARM_PAIRS:

@@ -111,6 +111,8 @@ class ArgumentSchema:
         held = class_held(error.validator_value, value) if error.validator == "not" and in_body else None
         if held is not None:  # a text class the member refuses (write-stored-text)
             return refusal(leaf, held)
+        if error.validator == "not" and in_body and "description" in error.schema:  # values an object member refuses
+            return f"member '{where[len('body.'):]}' is {dumps(value).decode()}: accepted only as {error.schema['description']}"
         if error.validator == "pattern" or (error.validator == "anyOf" and "description" in error.schema):
             return f'"{leaf or where}" is not accepted: {error.schema.get("description", "it must match " + str(error.validator_value))}'
         if error.validator == "minLength":

@@ -221,7 +221,8 @@ class WriteInputs:
                 if merge.member == member.member and merge.check == "values":
                     # the schema says it, so validation enforces it (writes/object_merges refuses the rest):
                     # under allOf, every key of the object is an additional one
-                    prop["allOf"] = [*prop.get("allOf", ()), {"additionalProperties": {"not": {"enum": list(merge.values)}}}]
+                    refused = {"not": {"enum": list(merge.values)}, "description": merge.described}
+                    prop["allOf"] = [*prop.get("allOf", ()), {"additionalProperties": refused}]
                     said = f"accepted only as {merge.described}"
                     prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
             if member.required:
