@@ -49,6 +49,10 @@ def _capture(*later: tuple[str, str, dict[str, Any]]) -> HarBuilder:
     builder.call("GET", f"{_path(PLAIN)}/2", response={"id": 2, "title": "b"})
     builder.call("DELETE", f"{_path('beta2')}/5", status=204)
     builder.call("GET", f"{_path('beta2')}/5", status=404, response={"error": "not found"})
+    # a create after the newest item's delete takes a fresh id: the items' sequence is proved not to
+    # reuse a deleted one (sequence-reuse), so a create after such a delete is served
+    builder.call("POST", _path("beta2"), body={"title": "f"}, status=201, response={"id": 6, "title": "f"})
+    builder.call("GET", f"{_path('beta2')}/6", response={"id": 6, "title": "f"})
     for method, path, options in later:
         builder.call(method, path, **options)
     return builder
