@@ -127,6 +127,10 @@
 #   packages (none compiled), 727 MB; then ~4 min once for its template cluster (`medusa db:migrate`
 #   ~2.5 min, the admin user, the first start and the seed) in .ci/cache/medusa-template/pgdata.tar,
 #   which every start unpacks.
+#   Kolibri 0.19.5 (one wheel vendoring its dependencies: pip installs kolibri alone) 1 min 17 s cold
+#   (no pip cache) on the busy 2-core machine, 377 MB; start.sh provisions a new home
+#   (`kolibri manage provisiondevice`: migrations, facility and superuser, ~20-40 s) and seeds through
+#   the API in ~10 s on every start, so no template database.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -222,6 +226,7 @@ GNS3_QEMU_DEB_VERSION=1:7.2+dfsg-7+deb12u18+b3
 # 1.8.5 is the newest doccano on PyPI (marked yanked, with no reason given; 1.8.4 is the one before it).
 DOCCANO_VERSION=1.8.5
 PHOENIX_VERSION=20.26.1
+KOLIBRI_VERSION=0.19.5
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -298,6 +303,7 @@ ARA_VENV="$CACHE/venv-ara"
 GNS3_VENV="$CACHE/venv-gns3"
 DOCCANO_VENV="$CACHE/venv-doccano"
 PHOENIX_VENV="$CACHE/venv-phoenix"
+KOLIBRI_VENV="$CACHE/venv-kolibri"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1171,6 +1177,8 @@ install_python_group_a() {
     step install_venv_package "$AODH_VENV" aodh "$AODH_VERSION"
     # Phoenix's FastAPI server on SQLite (`python -m phoenix.server.main serve`), no auth, telemetry off.
     step install_venv_package "$PHOENIX_VENV" arize-phoenix "$PHOENIX_VERSION"
+    # Kolibri's own server (cheroot, Django on SQLite), telemetry ping and Zeroconf off (start.sh).
+    step install_venv_package "$KOLIBRI_VENV" kolibri "$KOLIBRI_VERSION"
     group_outcome
 }
 
@@ -1282,6 +1290,7 @@ status() {
     say "gns3:        $(installed_pip_version "$GNS3_VENV" gns3-server) ($GNS3_VENV, qemu $(cat "$GNS3_VENV/qemu/installed-version" 2>/dev/null || echo 'not unpacked'))"
     say "doccano:     $(installed_pip_version "$DOCCANO_VENV" doccano) ($DOCCANO_VENV)"
     say "phoenix:     $(installed_pip_version "$PHOENIX_VENV" arize-phoenix) ($PHOENIX_VENV)"
+    say "kolibri:     $(installed_pip_version "$KOLIBRI_VENV" kolibri) ($KOLIBRI_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
