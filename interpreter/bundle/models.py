@@ -535,6 +535,9 @@ class Budgets(_Model):
     """``serve --instances``: an instance unused this long is deleted (0: never)."""
     memory_store_commits: int = 1000
     """The memory store keeps the history and idempotency records of this many last commits (0: all)."""
+    store_commits: int = 10000
+    """The SQLite and PostgreSQL stores keep the history and idempotency records of this many last
+    commits (0: all)."""
     mcp_sessions: int = 64
     """MCP sessions one environment keeps open at once; past it a new one is refused."""
     mcp_session_idle_seconds: float = 600

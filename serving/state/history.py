@@ -81,8 +81,8 @@ def verify_history(bundle: Bundle, store: Store) -> Verification:
         if record["kind"] == WRITE and position != before + 1:
             raise HistoryForgotten(
                 f"the history of environment {bundle.view.evidence_id} starts at a write (position {position}, record "
-                f"{record_id!r}) whose preceding changes this store no longer holds (a memory store keeps the last "
-                "commits only: budget memory_store_commits); there is no install to replay it from")
+                f"{record_id!r}) whose preceding changes this store no longer holds (it keeps the last commits only: "
+                f"budget {store.records_budget}); there is no install to replay it from")
     replay = _Replay(bundle)
     writes = 0
     for position, record_id, record in records:

@@ -82,7 +82,7 @@ class StoreStateHolder:
         self._stale = False  # an unexpected failure mid-write: reload whole before trusting the mirror
         # A store holding its records in memory keeps the last commits' only; the log and history
         # entries are each one commit's own record, and go with it (``Store.bound_records``).
-        kept = bundle.view.budgets.memory_store_commits
+        kept = getattr(bundle.view.budgets, store.records_budget)
         store.bound_records(kept or None, (self.subjects.log, self.subjects.write))
         self._replaced: list[Any] = []  # what a call replaced, to free after its lock (``take_replaced``)
         self._reset_made: PreparedInstall | None = None  # the next data/reset, prepared ahead (``reset_ahead``)
@@ -275,10 +275,11 @@ class StoreStateHolder:
         stored = self._store.load(self.subjects.write, key)
         if stored is None:
             if self._store.forgotten(key):
+                budget = self._store.records_budget
                 raise CallRefused(f"idempotency key {key!r} was used earlier in this episode, but its record is "
-                                  "past what the store keeps (the last commits only: budget memory_store_commits), "
-                                  "so a retry can no longer be answered with the recorded result; send this request "
-                                  "under a new key", http_status=409, kind="conflict")
+                                  f"past what the store keeps (the last commits only: budget {budget}), so a retry "
+                                  "can no longer be answered with the recorded result; send this request under a "
+                                  "new key", http_status=409, kind="conflict")
             return None
         record = stored.state
         if record.get("kind") == WRITE and record.get("position", 0) < self._installed_at():

@@ -184,10 +184,11 @@ def _all_floats_finite(value: Any) -> bool:
     return True
 
 
-def plan(batch: PreparedBatch, heads: Mapping[SubjectKey, Head]) -> Plan:
+def plan(batch: PreparedBatch, heads: Mapping[SubjectKey, Head], floors: Mapping[str, int] | None = None) -> Plan:
     """Check every expectation in order against ``heads`` (the rows the provider read for
     ``batch.keys()``, each a ``Head`` or a plain ``(revision, live)`` pair; a missing key has no
-    row at all) and compute the revisions."""
+    row at all) and compute the revisions. ``floors``: per type, the revision a tombstone the
+    bound forgot reached (``forgetting.py``): a subject with no row starts above it."""
     entries: list[PlannedWrite] = []
     committed: list[CommittedWrite] = []
     final: dict[SubjectKey, PlannedWrite] = {}
@@ -198,7 +199,7 @@ def plan(batch: PreparedBatch, heads: Mapping[SubjectKey, Head]) -> Plan:
             revision, live = earlier.revision, earlier.state_json is not None
         else:
             head = heads.get(key)
-            revision, live = (0, False) if head is None else head
+            revision, live = ((floors.get(key[0], 0) if floors else 0), False) if head is None else head
         live_revision = revision if live else None
         if write.expect.number != live_revision:
             raise RevisionConflict(key[0], key[1], write.expect, live_revision)

@@ -60,15 +60,16 @@ class RecordConflict(StoreError):
 
 class RecordForgotten(RecordConflict):
     """The record id was committed, then forgotten under the store's bound on the commits it keeps
-    (``Store.bound_records``: the memory store's budget ``memory_store_commits``). Its original
-    commit is no longer held, so a retry can neither be answered with it nor be run again as a new
-    commit: it is refused, and nothing is written."""
+    (``Store.bound_records``: the budget ``Store.records_budget`` names). Its original commit is no
+    longer held, so a retry can neither be answered with it nor be run again as a new commit: it is
+    refused, and nothing is written."""
 
-    def __init__(self, record_id: str, kept: int | None) -> None:
+    def __init__(self, record_id: str, kept: int | None, budget: str = "memory_store_commits") -> None:
         self.record_id = record_id
         self.kept = kept
+        kept_text = f"its last {kept}" if kept else "its last"
         StoreError.__init__(self, f"record id {record_id!r} was committed, then forgotten: this store keeps the "
-                            f"records of its last {kept} commits only (budget memory_store_commits), so a retry "
+                            f"records of {kept_text} commits only (budget {budget}), so a retry "
                             "can no longer be answered; a new request needs a new record id")
 
 
@@ -393,14 +394,17 @@ class Store(abc.ABC):
         every record id no history entry names any more (an exact retry of it is then a new commit).
         Live subjects, their revisions and other types are untouched. The default forgets nothing."""
 
+    records_budget: str = "memory_store_commits"
+    """The budget (``rules/budgets.yaml``) a runtime bounds this store's records with: the memory
+    store's holds them in the process, the SQL providers' on disk."""
+
     def bound_records(self, commits: int | None, journal_types: Iterable[str] = ()) -> None:
         """Keep the history entries and record ids of the last ``commits`` commits only (None:
         all). An older commit's record id is then forgotten: its retry raises ``RecordForgotten``
         (``forgotten`` says so beforehand), never commits again. Its history entries go, but each
         subject keeps its head; a tombstone goes whole, a later creation of its id continuing above
         its revision; and a subject of a ``journal_types`` type (written once, as its commit's own
-        record) goes with its commit. The default keeps everything: the SQL providers keep theirs
-        on disk."""
+        record) goes with its commit. The default keeps everything."""
 
     def forgotten(self, record_id: str) -> bool:
         """Whether ``record_id`` was committed and then forgotten under ``bound_records`` (its

@@ -18,6 +18,10 @@
   (``postgres_replace.py``): the schema's other commits wait for it, reads see before or after.
 - States are stored as JSON text (not jsonb, which would reorder members and refuse ``\\u0000``).
 - Connections (psycopg 3, autocommit, explicit transactions) come from a small pool and are kept.
+- ``bound_records`` (the budget ``store_commits``) keeps the last commits' history rows and records
+  only, forgetting the oldest in the transaction of the commit that passes the bound
+  (``forgetting.py``, ``postgres_forgetting.py``). Format 2 adds its tables; a format 1 schema
+  gains them empty on open.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict
 
 from capenv.serving.store import batch as batches
+from capenv.serving.store import postgres_forgetting as forgetting
 from capenv.serving.store.batch import Head, PreparedBatch
 from capenv.serving.store.contract import (
     Commit,
@@ -44,12 +49,14 @@ from capenv.serving.store.contract import (
     Stored,
     SubjectWrite,
 )
+from capenv.serving.store.forgetting import BUDGET, fingerprint
 from capenv.serving.store.pool import ConnectionPool
 from capenv.serving.store.postgres_replace import replace_in_transaction
 from capenv.serving.store.replace import PreparedReplace, ReplaceCommit
 
 DEFAULT_SCHEMA = "capenv"
-FORMAT_VERSION = "1"
+FORMAT_VERSION = "2"
+MIGRATES_FROM = ("1",)  # format 2 adds the bound's tables (``postgres_forgetting.TABLES``)
 SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 _RETRIES = 5  # attempts after a deadlock or a lost creation race, each of which rolls back
 
@@ -97,6 +104,8 @@ class PostgresStore(Store):
                              f"not {schema!r}")
         self.schema = schema
         self._conninfo = conninfo
+        self._kept: int | None = None  # ``bound_records``: the commits whose records and history stay
+        self._journals: frozenset[str] = frozenset()
         try:
             given = conninfo_to_dict(conninfo)
         except psycopg.ProgrammingError as exc:
@@ -107,6 +116,8 @@ class PostgresStore(Store):
         self._sql = {
             "lock_record": "SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(%s))",
             "find_record": f"SELECT digest, writes FROM {s}.records WHERE record_id = %s",
+            "find_forgotten": f"SELECT 1 FROM {s}.forgotten WHERE fingerprint = %s",
+            "floors": f"SELECT subject_type, revision FROM {s}.floors WHERE subject_type = ANY(%s)",
             "lock_heads": (f"SELECT subject_type, subject_id, revision, state IS NOT NULL FROM {s}.subjects "
                            "WHERE (subject_type, subject_id) IN (SELECT * FROM unnest(%s::text[], %s::text[])) "
                            "ORDER BY subject_type, subject_id FOR UPDATE"),
@@ -165,10 +176,13 @@ class PostgresStore(Store):
                              (self.schema,))
                 conn.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
                 conn.execute(_TABLES.format(s=s))
+                conn.execute(forgetting.TABLES.format(s=s))
                 row = conn.execute(f"SELECT value FROM {s}.store_format WHERE key = 'format'").fetchone()
                 if row is None:
                     conn.execute(f"INSERT INTO {s}.store_format (key, value) VALUES ('format', %s)",
                                  (FORMAT_VERSION,))
+                elif row[0] in MIGRATES_FROM:
+                    conn.execute(f"UPDATE {s}.store_format SET value = %s WHERE key = 'format'", (FORMAT_VERSION,))
                 elif row[0] != FORMAT_VERSION:
                     raise StoreBackendError(f"schema {self.schema!r} holds store format {row[0]}; "
                                             f"this version reads format {FORMAT_VERSION}")
@@ -176,6 +190,19 @@ class PostgresStore(Store):
             raise self._backend_error(conn, f"cannot prepare schema {self.schema!r}", exc) from exc
 
     # -- the contract --------------------------------------------------------------------------
+
+    records_budget = BUDGET
+
+    def bound_records(self, commits: int | None, journal_types: Iterable[str] = ()) -> None:
+        self._kept = commits
+        self._journals = self._journals | frozenset(journal_types)
+
+    def forgotten(self, record_id: str) -> bool:
+        with self._pool.connection() as conn:
+            try:
+                return forgetting.was_forgotten(conn, f'"{self.schema}"', record_id)
+            except psycopg.Error as exc:
+                raise self._backend_error(conn, "read failed", exc) from exc
 
     def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
         prepared = batches.prepare(envelope, writes)
@@ -206,6 +233,7 @@ class PostgresStore(Store):
         """One attempt in one transaction, in two round trips (pipeline mode): the locks and reads,
         then the writes and COMMIT."""
         sql = self._sql
+        s = f'"{self.schema}"'
         creating = False
         try:
             with conn.pipeline(), conn.transaction():
@@ -213,13 +241,18 @@ class PostgresStore(Store):
                 record_cursor = conn.execute(sql["find_record"], (prepared.record_id,))
                 keys = prepared.keys()
                 heads_cursor = conn.execute(sql["lock_heads"], ([k[0] for k in keys], [k[1] for k in keys]))
+                fingerprint_cursor = conn.execute(sql["find_forgotten"], (fingerprint(prepared.record_id),))
+                floors_cursor = conn.execute(sql["floors"], (sorted({k[0] for k in keys}),))
                 record = record_cursor.fetchone()  # the first round trip ends here
+                if record is not None or fingerprint_cursor.fetchone() is not None:
+                    forgetting.refuse_forgotten(conn, s, prepared.record_id,
+                                                None if record is None else bytes(record[0]), self._kept)
                 if record is not None:
                     if bytes(record[0]) != prepared.digest:
                         raise RecordConflict(prepared.record_id)
                     return batches.decode_commit(prepared.envelope, record[1])
                 heads = {(t, i): Head(revision, live) for t, i, revision, live in heads_cursor.fetchall()}
-                plan = batches.plan(prepared, heads)
+                plan = batches.plan(prepared, heads, dict(floors_cursor.fetchall()))
                 if plan.created:
                     # A plain INSERT: if a concurrent transaction created one of these subjects
                     # and commits first, this fails with a unique violation (see commit()).
@@ -234,6 +267,9 @@ class PostgresStore(Store):
                 conn.execute(sql["record"], (prepared.record_id, prepared.digest, env["recorded_at"], env["actor"],
                                              env["correlation_id"], env["causation_id"],
                                              batches.encode_commit_writes(commit)))
+                newest = forgetting.ordered(conn, s, prepared.record_id)
+                if self._kept:
+                    forgetting.forget_past(conn, s, newest, self._kept, self._journals)
             return commit
         except pg_errors.UniqueViolation as exc:
             if creating and exc.diag.table_name == "subjects":
@@ -251,7 +287,8 @@ class PostgresStore(Store):
         for attempt in range(_RETRIES + 1):
             with self._pool.connection() as conn:
                 try:
-                    return replace_in_transaction(conn, self.schema, prepared, extra_rows, digest, expect, revision)
+                    return replace_in_transaction(conn, self.schema, prepared, extra_rows, digest, expect, revision,
+                                                  self._kept, self._journals)
                 except pg_errors.DeadlockDetected as exc:  # rolled back: take it again from the rows as they are
                     if attempt == _RETRIES:
                         raise StoreBackendError(f"replace {prepared.record_id!r} kept colliding with "
@@ -298,8 +335,10 @@ class PostgresStore(Store):
                                  "AND x.subject_type = h.subject_type AND x.subject_id = h.subject_id "
                                  "AND (x.state IS NULL OR h.revision < x.revision)", (types,))
                     conn.execute(f"DELETE FROM {s}.subjects WHERE subject_type = ANY(%s) AND state IS NULL", (types,))
+                    forgetting.forget_types(conn, s, types)
                     conn.execute(f"DELETE FROM {s}.records r WHERE NOT EXISTS (SELECT 1 FROM {s}.history h "
                                  "WHERE h.record_id = r.record_id)")
+                    forgetting.drop_order_of_deleted(conn, s)
             except psycopg.Error as exc:
                 raise self._backend_error(conn, f"cannot compact {', '.join(types)}", exc) from exc
 

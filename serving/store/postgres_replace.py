@@ -20,6 +20,7 @@ from collections.abc import Mapping
 
 import psycopg
 
+from capenv.serving.store import postgres_forgetting as forgetting
 from capenv.serving.store.contract import Expect, RecordConflict
 from capenv.serving.store.replace import (
     REPLACE_WRITES, PreparedReplace, ReplaceCommit, StaleRevision, check_expectations,
@@ -30,13 +31,15 @@ SubjectKey = tuple[str, str]
 
 def replace_in_transaction(conn: psycopg.Connection, schema: str, prepared: PreparedReplace,
                            extra_rows: Mapping[SubjectKey, str], digest: bytes, expect: Mapping[SubjectKey, Expect],
-                           revision: int) -> ReplaceCommit:
+                           revision: int, kept: int | None = None,
+                           journals: frozenset[str] = frozenset()) -> ReplaceCommit:
     s = f'"{schema}"'  # validated by PostgresStore: safe to place in SQL text
     types = sorted(prepared.subject_types)
     record_id = prepared.record_id
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(%s))", (schema, record_id))
         record = conn.execute(f"SELECT digest FROM {s}.records WHERE record_id = %s", (record_id,)).fetchone()
+        forgetting.refuse_forgotten(conn, s, record_id, None if record is None else bytes(record[0]), kept)
         if record is not None:  # an exact retry: the revision the original wrote
             if bytes(record[0]) != digest:
                 raise RecordConflict(record_id)
@@ -45,8 +48,9 @@ def replace_in_transaction(conn: psycopg.Connection, schema: str, prepared: Prep
             return ReplaceCommit(prepared.envelope, prepared.subject_types, written or revision)
         conn.execute(f"LOCK TABLE {s}.subjects IN EXCLUSIVE MODE")
         check_expectations(expect, lambda key: _live_revision(conn, s, key))
-        held = conn.execute(f"SELECT max(revision) FROM {s}.subjects WHERE subject_type = ANY(%s)",
-                            (types,)).fetchone()[0]
+        held = conn.execute(f"SELECT max(revision) FROM (SELECT revision FROM {s}.subjects WHERE subject_type = "
+                            f"ANY(%s) UNION ALL SELECT revision FROM {s}.floors WHERE subject_type = ANY(%s)) r",
+                            (types, types)).fetchone()[0]
         if revision <= (held or 0):
             raise StaleRevision(revision, held)
         conn.execute(f"DELETE FROM {s}.subjects WHERE subject_type = ANY(%s)", (types,))
@@ -59,13 +63,18 @@ def replace_in_transaction(conn: psycopg.Connection, schema: str, prepared: Prep
                              "FROM STDIN") as copy:
                 for (subject_type, subject_id), text in _rows(prepared, extra_rows):
                     copy.write_row((subject_type, subject_id, revision, record_id, text))
+        forgetting.forget_types(conn, s, types)
         conn.execute(f"DELETE FROM {s}.records r WHERE NOT EXISTS (SELECT 1 FROM {s}.history h "
                      "WHERE h.record_id = r.record_id)")
+        forgetting.drop_order_of_deleted(conn, s)
         env = prepared.envelope.to_json()
         conn.execute(f"INSERT INTO {s}.records (record_id, digest, recorded_at, actor, correlation_id, causation_id, "
                      "writes) VALUES (%s, %s, %s, %s, %s, %s, %s)",
                      (record_id, digest, env["recorded_at"], env["actor"], env["correlation_id"],
                       env["causation_id"], REPLACE_WRITES))
+        newest = forgetting.ordered(conn, s, record_id)
+        if kept:
+            forgetting.forget_past(conn, s, newest, kept, journals)
     return ReplaceCommit(prepared.envelope, prepared.subject_types, revision)
 
 

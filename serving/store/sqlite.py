@@ -18,6 +18,9 @@
   frees: a data/add over 10,000 entities spent a quarter of its commit zeroing the pages of the
   state it replaced.
 - Connections come from a small pool (``pool.py``) and are kept open: no reconnect per commit.
+- ``bound_records`` (the budget ``store_commits``) keeps the last commits' history rows and records
+  only, forgetting the oldest in the transaction of the commit that passes the bound
+  (``forgetting.py``, ``sqlite_forgetting.py``).
 - Checkpoints run on a thread of their own (``sqlite_checkpoint.py``), not inside a commit;
   SQLite's own checkpoint stays on, at ten times its usual threshold, in case that thread
   cannot keep up.
@@ -35,6 +38,7 @@ from typing import Any
 
 from capenv.serving.store import batch as batches
 from capenv.serving.store.batch import Head
+from capenv.serving.store import sqlite_forgetting as forgetting
 from capenv.serving.store.contract import (
     Commit,
     Expect,
@@ -42,6 +46,7 @@ from capenv.serving.store.contract import (
     NoActor,
     RecordConflict,
     RecordEnvelope,
+    RecordForgotten,
     RevisionConflict,
     Store,
     StoreBackendError,
@@ -49,6 +54,7 @@ from capenv.serving.store.contract import (
     Stored,
     SubjectWrite,
 )
+from capenv.serving.store.forgetting import BUDGET, FORGOTTEN
 from capenv.serving.store.pool import ConnectionPool
 from capenv.serving.store.replace import PreparedReplace, ReplaceCommit
 from capenv.serving.store.sqlite_replace import replace_in_transaction
@@ -73,6 +79,8 @@ class SqliteStore(Store):
         self._busy_timeout = busy_timeout
         self._write_lock = threading.Lock()
         self._types = TypeIds()
+        self._kept: int | None = None  # ``bound_records``: the commits whose records and history stay
+        self._journals: frozenset[str] = frozenset()
         self._pool: ConnectionPool[sqlite3.Connection] = ConnectionPool(
             self._connect, _disconnect, _healthy, name="sqlite")
         conn = self._connect()
@@ -134,6 +142,16 @@ class SqliteStore(Store):
 
     # -- the contract --------------------------------------------------------------------------
 
+    records_budget = BUDGET
+
+    def bound_records(self, commits: int | None, journal_types: Iterable[str] = ()) -> None:
+        self._kept = commits
+        self._journals = self._journals | frozenset(journal_types)
+
+    def forgotten(self, record_id: str) -> bool:
+        with self._reading() as conn:
+            return forgetting.was_forgotten(conn, record_id)
+
     def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
         prepared = batches.prepare(envelope, writes)
         # Threads of this process queue on a lock rather than in SQLite's busy handler, which
@@ -161,9 +179,16 @@ class SqliteStore(Store):
         with self._write_lock, self._pool.connection() as conn:
             try:
                 conn.execute("BEGIN IMMEDIATE")
+                # One cursor for the replace's statements: each ``conn.execute`` makes one, and the
+                # connection keeps a weak reference to each until its next sweep (every 200 made),
+                # so a data/reset would leave one block per statement among a large added state's.
+                cursor = conn.cursor()
                 try:
-                    self._types.assign(conn, sorted(prepared.subject_types | {t for t, _ in expect}), type_ids)
-                    commit = replace_in_transaction(conn, type_ids, prepared, extra_rows, digest, expect, revision)
+                    self._types.assign(cursor, sorted(prepared.subject_types | {t for t, _ in expect}), type_ids)
+                    commit, newest = replace_in_transaction(cursor, self._types, type_ids, prepared, extra_rows,
+                                                            digest, expect, revision, self._kept)
+                    if newest is not None:
+                        self._forget_past(cursor, newest)
                     conn.execute("COMMIT")
                 except BaseException:
                     _rollback(conn)
@@ -191,7 +216,9 @@ class SqliteStore(Store):
                                      "history later WHERE later.type_id = history.type_id AND later.subject_id = "
                                      "history.subject_id AND later.revision > history.revision)", ids)
                         conn.execute(f"DELETE FROM history WHERE type_id IN ({marks}) AND state IS NULL", ids)
+                        forgetting.forget_types(conn, self._types, ids)
                         conn.execute("DELETE FROM records WHERE record_id NOT IN (SELECT record_id FROM history)")
+                        forgetting.drop_order_of_deleted(conn)
                     conn.execute("COMMIT")
                 except BaseException:
                     _rollback(conn)
@@ -200,6 +227,7 @@ class SqliteStore(Store):
                 raise StoreBackendError(f"SQLite refused to compact {', '.join(types)}: {exc}") from exc
 
     def _commit_in_transaction(self, conn: sqlite3.Connection, prepared: batches.PreparedBatch) -> Commit:
+        forgetting.refuse_forgotten(conn, prepared.record_id, self._kept)  # before any expectation is checked
         keys = list(dict.fromkeys(write.key for write in prepared.writes))  # no lock order to keep: one file lock
         type_ids = self._types.assigned(conn, keys)
         # BEGIN IMMEDIATE already holds the file's write lock, so the heads cannot move under us.
@@ -212,8 +240,10 @@ class SqliteStore(Store):
             rows = conn.execute(heads_query(len(chunk)), params).fetchall()
             names = {type_id: name for name, type_id in type_ids.items()} if rows else None
             heads.update(((names[t], i), Head(revision, bool(live))) for t, i, revision, live in rows)
+        missing = {type_ids[t] for t, i in keys if (t, i) not in heads}
+        floors = forgetting.floors(conn, missing) if missing else None
         try:
-            plan = batches.plan(prepared, heads)
+            plan = batches.plan(prepared, heads, floors and {name: floors[t] for name, t in type_ids.items() if t in floors})
         except RevisionConflict:
             original = self._committed_before(conn, prepared)  # an exact retry after the subjects moved on
             if original is None:
@@ -233,6 +263,7 @@ class SqliteStore(Store):
             return original
         conn.executemany(INSERT_HISTORY, [(type_ids[e.key[0]], e.key[1], e.revision, record_id, e.state_json)
                                           for e in plan.entries])
+        self._forget_past(conn, conn.execute(forgetting.ORDERED, (record_id,)).lastrowid)
         conn.execute("COMMIT")
         self._types.learn(type_ids)
         self._checkpointer.committed()
@@ -246,9 +277,15 @@ class SqliteStore(Store):
         if record is None:
             return None
         _rollback(conn)
+        if bytes(record[0]) == FORGOTTEN:
+            raise RecordForgotten(prepared.record_id, self._kept, BUDGET)
         if record[0] != prepared.digest:
             raise RecordConflict(prepared.record_id)
         return decode_writes(conn, self._types, prepared.envelope, record[1])
+
+    def _forget_past(self, conn: sqlite3.Connection | sqlite3.Cursor, newest: int) -> None:
+        if self._kept:
+            forgetting.forget_past(conn, self._types, newest, self._kept, self._journals)
 
     def load(self, subject_type: str, subject_id: str) -> Stored | None:
         row = self._head(HEAD, subject_type, subject_id)

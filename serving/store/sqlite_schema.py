@@ -29,8 +29,8 @@ from collections.abc import Iterable, Mapping
 from capenv.interpreter.bundle import jsonvalue
 from capenv.serving.store.contract import Commit, CommittedWrite, Expect, RecordEnvelope, StoreBackendError
 
-FORMAT_VERSION = 2  # kept in PRAGMA user_version; a file of another format is refused on open
-MIGRATES_FROM = (1,)
+FORMAT_VERSION = 3  # kept in PRAGMA user_version; a file of another format is refused on open
+MIGRATES_FROM = (1, 2)  # format 3 adds the bound's tables (``forgetting.py``): format 2 gains them empty
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS types (
@@ -54,7 +54,13 @@ SCHEMA = (
         correlation_id TEXT,
         causation_id   TEXT,
         writes         TEXT NOT NULL    -- the committed writes, returned again to an exact retry
-    ) WITHOUT ROWID"""  # small rows: one b-tree instead of a table and its key index
+    ) WITHOUT ROWID""",  # small rows: one b-tree instead of a table and its key index
+    # The bound on the commits kept (``forgetting.py``): every commit in order, appended to the
+    # last page; the fingerprints of forgotten record ids, each with the types its commit wrote
+    # ("1,4,7"); the revision a forgotten tombstone reached, per type.
+    "CREATE TABLE IF NOT EXISTS commit_order (seq INTEGER PRIMARY KEY, record_id TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS forgotten (fingerprint INTEGER PRIMARY KEY, types TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS floors (type_id INTEGER PRIMARY KEY, revision INTEGER NOT NULL)",
 )
 
 INSERT_HISTORY = "INSERT INTO history (type_id, subject_id, revision, record_id, state) VALUES (?, ?, ?, ?, ?)"
@@ -113,11 +119,11 @@ def create_or_migrate(conn: sqlite3.Connection, path: str) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version == FORMAT_VERSION:
         return
-    if version in MIGRATES_FROM:
+    if version == 1:
         _migrate_from_1(conn, path)
-    elif version != 0:
+    elif version not in (0, *MIGRATES_FROM):
         raise StoreBackendError(f"SQLite store {path!r} has format {version}; "
-                                f"this version reads format {FORMAT_VERSION} (and migrates format 1)")
+                                f"this version reads format {FORMAT_VERSION} (and migrates formats 1 and 2)")
     for statement in SCHEMA:
         conn.execute(statement)
     conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
@@ -170,6 +176,15 @@ class TypeIds:
 
     def find_all(self, conn: sqlite3.Connection, names: Iterable[str]) -> dict[str, int]:
         return {name: found for name in names if (found := self.find(conn, name)) is not None}
+
+    def find_in_transaction(self, conn: sqlite3.Connection, name: str) -> int | None:
+        """``find`` inside a write transaction: learns nothing (an id read there may be one this
+        transaction assigned, which a rollback takes back)."""
+        found = self._ids.get(name)
+        if found is None:
+            row = conn.execute("SELECT type_id FROM types WHERE name = ?", (name,)).fetchone()
+            found = None if row is None else row[0]
+        return found
 
     def name(self, conn: sqlite3.Connection, type_id: int) -> str:
         found = self._names.get(type_id)

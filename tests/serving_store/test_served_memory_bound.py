@@ -1,8 +1,10 @@
 """The runtime's own memory store keeps the last ``memory_store_commits`` commits (budgets.yaml;
-issue 15: 10,000 create+delete pairs grew it by 89 MiB, never released). Counted: past the bound
-the store holds that many history and log entries at most, and a key whose record it forgot is
-refused on reuse with a message naming the budget, the state unchanged, never served again as a
-new write; a key within the bound still answers its recorded result."""
+issue 15: 10,000 create+delete pairs grew it by 89 MiB, never released), a SQLite file or a
+PostgreSQL schema the last ``store_commits`` (their history and record tables grew with every
+write). Counted: past the bound the store holds that many history and log entries at most, and a
+key whose record it forgot is refused on reuse with a message naming the budget, the state
+unchanged, never served again as a new write; a key within the bound still answers its recorded
+result."""
 
 from __future__ import annotations
 
@@ -14,10 +16,20 @@ from capenv.serving.state.history import HistoryForgotten, verify_history
 from capenv.serving.state.subjects import Subjects
 
 KEPT = 6
+STORES = [pytest.param("memory", id="memory"), pytest.param("sqlite", id="sqlite"),
+          pytest.param("postgres", id="postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=STORES)
+def store_url(request: pytest.FixtureRequest) -> str | None:
+    """None: the runtime's own memory store."""
+    if request.param == "memory":
+        return None
+    return request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "postgres_store_url")
 
 
 def bounded(bundle, kept: int = KEPT):
-    budgets = bundle.view.budgets.model_copy(update={"memory_store_commits": kept})
+    budgets = bundle.view.budgets.model_copy(update={"memory_store_commits": kept, "store_commits": kept})
     return bundle.model_copy(update={"view": bundle.view.model_copy(update={"budgets": budgets})})
 
 
@@ -25,9 +37,9 @@ def create(runtime: EnvironmentRuntime, key: str | None = None):
     return runtime.call_tool("post_posts", {"body": POST_BODY}, idempotency_key=key)
 
 
-def test_a_key_past_the_bound_is_refused_and_one_within_it_replays(bundle) -> None:
+def test_a_key_past_the_bound_is_refused_and_one_within_it_replays(bundle, store_url) -> None:
     small = bounded(bundle)
-    runtime = EnvironmentRuntime(small)
+    runtime = EnvironmentRuntime(small, store=store_url)
     first = create(runtime, "early")
     assert not first.is_error
     for _ in range(3 * KEPT):
@@ -35,7 +47,8 @@ def test_a_key_past_the_bound_is_refused_and_one_within_it_replays(bundle) -> No
     recent = create(runtime, "recent")
     before = runtime.data_get()
     refused = create(runtime, "early")
-    assert refused.is_error and "memory_store_commits" in refused.structured["message"], refused.structured
+    budget = runtime._holder.store.records_budget  # noqa: SLF001
+    assert refused.is_error and budget in refused.structured["message"], refused.structured
     assert runtime.data_get() == before  # nothing written, nothing served as a new create
     assert create(runtime, "recent").structured == recent.structured
     assert runtime.data_get() == before
@@ -46,15 +59,15 @@ def test_a_key_past_the_bound_is_refused_and_one_within_it_replays(bundle) -> No
     runtime.close()
 
 
-def test_the_budget_bounds_a_long_episode_and_history_verify_refuses_its_cut(bundle) -> None:
+def test_the_budget_bounds_a_long_episode_and_history_verify_refuses_its_cut(bundle, store_url) -> None:
     small = bounded(bundle)
-    runtime = EnvironmentRuntime(small)
+    runtime = EnvironmentRuntime(small, store=store_url)
     for _ in range(KEPT - 2):
         assert not create(runtime).is_error
     assert verify_history(small, runtime._holder.store).agrees  # noqa: SLF001 - within the bound: whole
     for _ in range(3 * KEPT):
         assert not create(runtime).is_error
-    with pytest.raises(HistoryForgotten, match="memory_store_commits"):
+    with pytest.raises(HistoryForgotten, match=runtime._holder.store.records_budget):  # noqa: SLF001
         verify_history(small, runtime._holder.store)  # noqa: SLF001
     runtime.data_reset()  # a new episode: whole again
     assert not create(runtime, "early").is_error
@@ -62,8 +75,8 @@ def test_the_budget_bounds_a_long_episode_and_history_verify_refuses_its_cut(bun
     runtime.close()
 
 
-def test_a_key_forgotten_in_an_episode_is_free_after_a_reset(bundle) -> None:
-    runtime = EnvironmentRuntime(bounded(bundle))
+def test_a_key_forgotten_in_an_episode_is_free_after_a_reset(bundle, store_url) -> None:
+    runtime = EnvironmentRuntime(bounded(bundle), store=store_url)
     assert not create(runtime, "k").is_error
     for _ in range(2 * KEPT):
         assert not create(runtime).is_error
@@ -74,9 +87,9 @@ def test_a_key_forgotten_in_an_episode_is_free_after_a_reset(bundle) -> None:
     runtime.close()
 
 
-def test_zero_keeps_every_commit(bundle) -> None:
+def test_zero_keeps_every_commit(bundle, store_url) -> None:
     small = bounded(bundle, 0)
-    runtime = EnvironmentRuntime(small)
+    runtime = EnvironmentRuntime(small, store=store_url)
     assert not create(runtime, "early").is_error
     for _ in range(2 * KEPT):
         assert not create(runtime).is_error

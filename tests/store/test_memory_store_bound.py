@@ -2,15 +2,13 @@
 ``memory_store_commits``, issue 15): counted, not measured. Past the bound a store keeps at most
 that many records, each subject's history from the oldest kept commit on (its head always), no
 forgotten tombstone and no journal subject of a forgotten commit; an evicted record id is refused
-on reuse, never committed again as a new request."""
+on reuse, never committed again as a new request. What every provider must do under a bound is
+``test_store_bound.py``; here, what only the memory store holds (its record groups, fingerprints
+and commit order)."""
 
 from __future__ import annotations
 
-import pytest
-
-from capenv.serving.store import (
-    Expect, MemoryStore, RecordConflict, RecordEnvelope, RecordForgotten, SubjectWrite, NO_ACTOR,
-)
+from capenv.serving.store import Expect, MemoryStore, RecordEnvelope, SubjectWrite, NO_ACTOR
 from capenv.serving.store.memory_records import MERGE_AT, Fingerprints
 from capenv.serving.store.replace import prepare_replace
 
@@ -56,40 +54,6 @@ def test_past_the_bound_the_store_keeps_the_last_commits_only() -> None:
         assert store.commit(env(f"r{n}"), batches[n]).record_id == f"r{n}"
 
 
-def test_a_forgotten_record_id_is_refused_on_reuse_and_writes_nothing() -> None:
-    store = bounded()
-    batches = [served_write(store, n) for n in range(WRITES)]
-    before = store.snapshot()
-    assert store.forgotten("r0") and not store.forgotten(f"r{WRITES - 1}") and not store.forgotten("never")
-    for attempt in (batches[0], [SubjectWrite(STATE, "other", Expect.absent(), {"new": True})]):
-        with pytest.raises(RecordForgotten) as refused:
-            store.commit(env("r0"), attempt)
-        assert isinstance(refused.value, RecordConflict) and "memory_store_commits" in str(refused.value)
-    assert store.snapshot() == before
-
-
-def test_a_creation_after_a_forgotten_tombstone_continues_above_it() -> None:
-    store = bounded()
-    store.commit(env("a1"), SubjectWrite(STATE, "x", Expect.absent(), {"v": 1}))
-    store.commit(env("a2"), SubjectWrite(STATE, "x", Expect.revision(1), {"v": 2}))
-    store.commit(env("a3"), SubjectWrite(STATE, "x", Expect.revision(2), None))
-    for n in range(KEPT):
-        store.commit(env(f"b{n}"), SubjectWrite(META, f"m{n}", Expect.absent(), {"n": n}))
-    assert store.history(STATE, "x") == []  # forgotten whole
-    committed = store.commit(env("a4"), SubjectWrite(STATE, "x", Expect.absent(), {"v": 4}))
-    assert committed.writes[0].revision > 3
-
-
-def test_a_live_subject_keeps_its_head_when_its_commit_is_forgotten() -> None:
-    store = bounded()
-    store.commit(env("old"), SubjectWrite(STATE, "kept", Expect.absent(), {"v": 1}))
-    for n in range(3 * KEPT):
-        store.commit(env(f"b{n}"), SubjectWrite(META, "m", Expect.absent() if n == 0 else Expect.revision(n), {"n": n}))
-    assert [(h.revision, h.record_id, h.state) for h in store.history(STATE, "kept")] == [(1, "old", {"v": 1})]
-    assert store.load(STATE, "kept").state == {"v": 1}
-    assert store.forgotten("old")
-
-
 def test_a_replace_frees_the_ids_of_the_state_it_replaced_forgotten_or_not() -> None:
     store = bounded()
     batches = [served_write(store, n) for n in range(WRITES)]
@@ -101,15 +65,6 @@ def test_a_replace_frees_the_ids_of_the_state_it_replaced_forgotten_or_not() -> 
     store.commit(env("r0"), [SubjectWrite(STATE, "again", Expect.absent(), {"n": 0})])
     store.commit(env(f"r{WRITES - 1}"), batches[-1][1:3])
     assert store.load(STATE, "again") is not None
-
-
-def test_without_a_bound_everything_is_kept() -> None:
-    store = MemoryStore()
-    for n in range(WRITES):
-        served_write(store, n)
-    assert len(store.history(META, "m")) == WRITES and len(store.list_ids(JOURNAL)) == WRITES
-    assert [h.revision for h in store.history(STATE, "e0")] == [1, 2]
-    assert not store.forgotten("r0")
 
 
 def test_fingerprints_hold_every_id_across_merges() -> None:

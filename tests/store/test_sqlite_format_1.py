@@ -1,5 +1,5 @@
 """A SQLite file of format 1 (a ``subjects`` table beside ``history``) opens: it is migrated to
-format 2 in the opening transaction, and answers as it did (states, revisions, tombstones,
+the current format in the opening transaction, and answers as it did (states, revisions, tombstones,
 histories, exact retries, record conflicts), then keeps serving. A format 1 file whose heads and
 history disagree is refused, not guessed."""
 
@@ -13,6 +13,7 @@ from store_conformance import T, create, delete, env, update
 
 from capenv.serving.store import RecordConflict, StoreBackendError, SqliteStore
 from capenv.serving.store import batch as batches
+from capenv.serving.store.sqlite_schema import FORMAT_VERSION
 
 FORMAT_1 = (
     """CREATE TABLE subjects (subject_type TEXT NOT NULL, subject_id TEXT NOT NULL, revision INTEGER NOT NULL,
@@ -65,7 +66,7 @@ def test_a_format_1_file_is_migrated_on_open_and_answers_as_before(tmp_path: Pat
     path = tmp_path / "old.sqlite"
     write_format_1(path)
     with SqliteStore(path) as store:
-        assert format_of(path) == 2
+        assert format_of(path) == FORMAT_VERSION
         loaded = store.load(T, "a")
         assert (loaded.revision, loaded.state) == (2, {"n": 2})
         assert store.load(T, "b") is None and store.revision(T, "b") is None
@@ -83,8 +84,8 @@ def test_a_format_1_file_is_migrated_on_open_and_answers_as_before(tmp_path: Pat
         # It keeps serving: a creation after the tombstone continues its revisions.
         commit = store.commit(env("r4"), [create("b", {"n": 9}), update("a", 2, {"n": 3})])
         assert [w.revision for w in commit.writes] == [3, 3]
-    with SqliteStore(path) as reopened:  # a format 2 file opens as it is
-        assert reopened.load(T, "b").state == {"n": 9} and format_of(path) == 2
+    with SqliteStore(path) as reopened:  # a file of the current format opens as it is
+        assert reopened.load(T, "b").state == {"n": 9} and format_of(path) == FORMAT_VERSION
 
 
 def test_a_format_1_file_whose_heads_and_history_disagree_is_refused(tmp_path: Path) -> None:
