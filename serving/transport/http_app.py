@@ -213,7 +213,8 @@ class CapenvHttpApp:
             elif path == self.mcp_path:
                 send = explained_refusal(send, 413, self.limits.body_too_large(self.mcp_body_limit, "over MCP"))
                 if opens_a_session(scope):
-                    send = explained_refusal(send, 503, self.limits.sessions_full(self.mcp_path))
+                    # The path as the agent sent it: a fleet's instance is reached under /i/{id} (its root path).
+                    send = explained_refusal(send, 503, self.limits.sessions_full(scope.get("root_path", "") + self.mcp_path))
                 await self._sessions.handle_request(scope, receive, send)
             else:
                 await self._application(scope, receive, send, headers)
