@@ -28,8 +28,8 @@ from .overlay import OverlayStore
 class InstanceStateHolder(StoreStateHolder):
     def __init__(self, store: OverlayStore, base: FrozenBase, bundle: Any, writes: Any, encode: Any, *,
                  shared: bool) -> None:
-        super().__init__(store, bundle, writes, encode, shared=shared)
-        self.subjects = store.subjects
+        # its own subject types from the start: the bound forgets the instance's journal entries by them
+        super().__init__(store, bundle, writes, encode, shared=shared, subjects=store.subjects)
         self._base = base
 
     def load(self, initial: StateSnapshot) -> None:

@@ -13,6 +13,9 @@ The contract (``store/contract.py``) holds as for any provider, with these trans
   subject in the delta, read as absent;
 * record ids are global to a store, and an instance's idempotency keys are its own: the delta
   records them under the instance's prefix, and every answer names them as the caller did.
+* the bound on the commits kept (``bound_records``) is the instance's own: the overlay counts the
+  commits it made and, past the bound, has the delta forget the oldest (``Store.forget_commits``,
+  right after the commit that passed it), so no instance's writes push out another's records.
 
 * an expectation naming the revision at which the instance deleted a base subject is refused
   (the delta holds a live marker there), which costs one read of the delta per written base
@@ -26,13 +29,15 @@ over a base holding subjects and over an empty one (memory, SQLite, PostgreSQL d
 from __future__ import annotations
 
 import dataclasses
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 
 from capenv.interpreter.bundle.jsonvalue import loads
 from capenv.serving.state.subjects import Subjects
 from capenv.serving.store import (
-    Commit, CommittedWrite, Expect, HistoryEntry, RecordConflict, RecordEnvelope, RevisionConflict, Store, Stored,
-    SubjectWrite,
+    Commit, CommittedWrite, Expect, HistoryEntry, RecordConflict, RecordEnvelope, RecordForgotten, RevisionConflict,
+    Store, Stored, SubjectWrite,
 )
 
 from .base import FrozenBase
@@ -67,6 +72,38 @@ class OverlayStore(Store):
         self._owns_delta = owns_delta
         self._own_types = set(subjects.all_types())
         self._meta = subjects.meta
+        # ``bound_records``: the instance's own last commits (delta record ids, oldest first). The
+        # fleet's store is shared, so the bound is the instance's: another's writes forget none of these.
+        self._kept: int | None = None
+        self._journals: frozenset[str] = frozenset()
+        self._order: OrderedDict[str, None] = OrderedDict()
+        self._order_lock = threading.Lock()
+
+    # --- the instance's bound on the commits it keeps ---------------------------------------
+
+    @property
+    def records_budget(self) -> str:  # type: ignore[override]
+        return self.delta.records_budget
+
+    def bound_records(self, commits: int | None, journal_types: Iterable[str] = ()) -> None:
+        self._kept = commits
+        self._journals = self._journals | frozenset(journal_types)
+
+    def forgotten(self, record_id: str) -> bool:
+        return self.delta.forgotten(self.prefix + record_id)
+
+    def _kept_commit(self, record_id: str) -> None:
+        """Count a commit this instance made (an exact retry is counted once); forget its oldest
+        past the bound. This process's commits only: another process serving the instance keeps its own."""
+        kept = self._kept
+        if not kept:
+            return
+        with self._order_lock:
+            self._order[record_id] = None
+            self._order.move_to_end(record_id)  # a key used again after a reset freed it: its new commit
+            past = [self._order.popitem(last=False)[0] for _ in range(len(self._order) - kept)]
+        if past:
+            self.delta.forget_commits(past, self._journals)
 
     # --- where a subject lives ----------------------------------------------------------
 
@@ -95,10 +132,13 @@ class OverlayStore(Store):
         inner = dataclasses.replace(envelope, record_id=self.prefix + envelope.record_id)
         try:
             committed = self.delta.commit(inner, translated)
+        except RecordForgotten:
+            raise RecordForgotten(envelope.record_id, self._kept, self.records_budget) from None
         except RecordConflict:
             raise RecordConflict(envelope.record_id) from None
         except RevisionConflict as lost:
             raise self._conflict(writes, translated, lost) from None
+        self._kept_commit(inner.record_id)
         return Commit(envelope, tuple(
             CommittedWrite(w.subject_type, w.subject_id, w.expect, done.revision + offset, w.state is None)
             for w, done, offset in zip(writes, committed.writes, offsets)))

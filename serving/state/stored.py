@@ -66,15 +66,16 @@ class PreparedAdd:
 
 class StoreStateHolder:
     def __init__(self, store: Store, bundle: Bundle, writes: WriteState, encode: Encoder, *,
-                 shared: bool = True) -> None:
+                 shared: bool = True, subjects: Subjects | None = None) -> None:
         """``shared=False`` promises that nothing else writes to ``store`` (a MemoryStore the
-        runtime made for itself): reads then skip the head check."""
+        runtime made for itself): reads then skip the head check. ``subjects``: the state's subject
+        types (a fleet instance's are its own; by default the environment's)."""
         self._store = store
         self._shared = shared
         self._writes = writes
         self._rules_revision = bundle.info.rules_revision
         self._encode = encode
-        self.subjects = Subjects(bundle.view.evidence_id)
+        self.subjects = subjects if subjects is not None else Subjects(bundle.view.evidence_id)
         self._landing = Landing()  # a data/add committed aside, for this thread to take up
         self._mirror: StateMirror | None = None
         self._encoded: bytes | None = None

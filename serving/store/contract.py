@@ -411,6 +411,12 @@ class Store(abc.ABC):
         retry would raise ``RecordForgotten``)."""
         return False
 
+    def forget_commits(self, record_ids: Iterable[str], journal_types: Iterable[str] = ()) -> None:
+        """Forget these commits now, as ``bound_records`` forgets the oldest past its bound: for a
+        caller that keeps a bound of its own over a store others write to (a fleet's instance over
+        the fleet's store: one instance's writes must not push out another's records). A record id
+        never committed, or forgotten already, is passed over. The default forgets nothing."""
+
     replaces_whole: bool = False
     """Whether ``commit_replace`` is available (``replace.py``); else a caller commits the
     difference as a batch and compacts after."""

@@ -169,6 +169,15 @@ class MemoryStore(Store):
         with self._lock:
             return self._records.was_forgotten(record_id)
 
+    def forget_commits(self, record_ids: Iterable[str], journal_types: Iterable[str] = ()) -> None:
+        journals = self._journals | frozenset(journal_types)
+        with self._lock:
+            self._check_open()
+            for record_id in record_ids:
+                evicted = self._records.evict(record_id)
+                if evicted is not None:
+                    self._forget(evicted, journals)
+
     def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
         _, encoded = batches.encode(envelope, writes)  # each state serialised once, no digest taken
         record_id = envelope.record_id
@@ -270,7 +279,7 @@ class MemoryStore(Store):
         rows = self._types.get(subject_type)
         return rows is not None and rows.generation == generation
 
-    def _forget(self, commit: Commit | ReplaceCommit) -> None:
+    def _forget(self, commit: Commit | ReplaceCommit, journals: frozenset[str] | None = None) -> None:
         """Prune what the bound no longer keeps of ``commit`` (its record is gone already): in
         each subject it wrote, every history entry up to its own but the subject's head; a head
         tombstone, or a subject of a journal type, whole. A replace's entries stay until a later
@@ -278,7 +287,8 @@ class MemoryStore(Store):
         if type(commit) is not Commit:
             return
         envelope = commit.envelope
-        types, journals = self._types, self._journals
+        types = self._types
+        journals = self._journals if journals is None else journals
         for written in commit.writes:
             subject_type, subject_id = written.subject_type, written.subject_id
             rows = types.get(subject_type)

@@ -115,6 +115,21 @@ class Records:
             fingerprints.add(record_id)
             yield record[1]
 
+    def evict(self, record_id: str) -> Any | None:
+        """Forget one record now, as ``evictions`` would (its place in ``order``, if any, is passed
+        over then); its commit, or None when no record has this id."""
+        for stamp, group in self.groups.items():
+            record = group.pop(record_id, None)
+            if record is not None:
+                if not group:
+                    del self.groups[stamp]
+                fingerprints = self.forgotten.get(stamp)
+                if fingerprints is None:
+                    fingerprints = self.forgotten[stamp] = Fingerprints()
+                fingerprints.add(record_id)
+                return record[1]
+        return None
+
     def drop_replaced(self, kept: Callable[[str, int], bool]) -> list[Any]:
         """Drop every group (and its fingerprints) no type of whose stamp is ``kept`` (still has
         the rows of that generation); the dropped containers, to free outside the lock."""

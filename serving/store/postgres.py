@@ -204,6 +204,18 @@ class PostgresStore(Store):
             except psycopg.Error as exc:
                 raise self._backend_error(conn, "read failed", exc) from exc
 
+    def forget_commits(self, record_ids: Iterable[str], journal_types: Iterable[str] = ()) -> None:
+        ids = list(record_ids)
+        if not ids:
+            return
+        journals = self._journals | frozenset(journal_types)
+        with self._pool.connection() as conn:
+            try:
+                with conn.transaction():
+                    forgetting.forget_commits(conn, f'"{self.schema}"', ids, journals)
+            except psycopg.Error as exc:
+                raise self._backend_error(conn, f"cannot forget {len(ids)} commit(s)", exc) from exc
+
     def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
         prepared = batches.prepare(envelope, writes)
         reconnected = False
@@ -267,8 +279,8 @@ class PostgresStore(Store):
                 conn.execute(sql["record"], (prepared.record_id, prepared.digest, env["recorded_at"], env["actor"],
                                              env["correlation_id"], env["causation_id"],
                                              batches.encode_commit_writes(commit)))
-                newest = forgetting.ordered(conn, s, prepared.record_id)
-                if self._kept:
+                if self._kept:  # the order is kept under a bound only: an unbounded store does not grow it
+                    newest = forgetting.ordered(conn, s, prepared.record_id)
                     forgetting.forget_past(conn, s, newest, self._kept, self._journals)
             return commit
         except pg_errors.UniqueViolation as exc:

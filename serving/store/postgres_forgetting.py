@@ -69,6 +69,13 @@ def forget_past(conn: psycopg.Connection, s: str, newest: int, kept: int, journa
         _forget(conn, s, record_id, journals)
 
 
+def forget_commits(conn: psycopg.Connection, s: str, record_ids: list[str], journals: frozenset[str]) -> None:
+    """``Store.forget_commits``: these commits, in the order given (their places in the commit
+    order, if any, are passed over when the bound reaches them)."""
+    for record_id in record_ids:
+        _forget(conn, s, record_id, journals)
+
+
 def _forget(conn: psycopg.Connection, s: str, record_id: str, journals: frozenset[str]) -> None:
     row = conn.execute(f"SELECT digest, writes FROM {s}.records WHERE record_id = %s", (record_id,)).fetchone()
     if row is None or bytes(row[0]) == FORGOTTEN:

@@ -72,9 +72,8 @@ def replace_in_transaction(conn: psycopg.Connection, schema: str, prepared: Prep
                      "writes) VALUES (%s, %s, %s, %s, %s, %s, %s)",
                      (record_id, digest, env["recorded_at"], env["actor"], env["correlation_id"],
                       env["causation_id"], REPLACE_WRITES))
-        newest = forgetting.ordered(conn, s, record_id)
-        if kept:
-            forgetting.forget_past(conn, s, newest, kept, journals)
+        if kept:  # the order is kept under a bound only
+            forgetting.forget_past(conn, s, forgetting.ordered(conn, s, record_id), kept, journals)
     return ReplaceCommit(prepared.envelope, prepared.subject_types, revision)
 
 

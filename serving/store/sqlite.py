@@ -152,6 +152,23 @@ class SqliteStore(Store):
         with self._reading() as conn:
             return forgetting.was_forgotten(conn, record_id)
 
+    def forget_commits(self, record_ids: Iterable[str], journal_types: Iterable[str] = ()) -> None:
+        ids = list(record_ids)
+        if not ids:
+            return
+        journals = self._journals | frozenset(journal_types)
+        with self._write_lock, self._pool.connection() as conn:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    forgetting.forget_commits(conn, self._types, ids, journals)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    _rollback(conn)
+                    raise
+            except sqlite3.Error as exc:
+                raise StoreBackendError(f"SQLite refused to forget {len(ids)} commit(s): {exc}") from exc
+
     def commit(self, envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> Commit:
         prepared = batches.prepare(envelope, writes)
         # Threads of this process queue on a lock rather than in SQLite's busy handler, which
@@ -185,10 +202,10 @@ class SqliteStore(Store):
                 cursor = conn.cursor()
                 try:
                     self._types.assign(cursor, sorted(prepared.subject_types | {t for t, _ in expect}), type_ids)
-                    commit, newest = replace_in_transaction(cursor, self._types, type_ids, prepared, extra_rows,
-                                                            digest, expect, revision, self._kept)
-                    if newest is not None:
-                        self._forget_past(cursor, newest)
+                    commit, fresh = replace_in_transaction(cursor, self._types, type_ids, prepared, extra_rows,
+                                                           digest, expect, revision, self._kept)
+                    if fresh and self._kept:
+                        self._forget_past(cursor, cursor.execute(forgetting.ORDERED, (prepared.record_id,)).lastrowid)
                     conn.execute("COMMIT")
                 except BaseException:
                     _rollback(conn)
@@ -263,7 +280,8 @@ class SqliteStore(Store):
             return original
         conn.executemany(INSERT_HISTORY, [(type_ids[e.key[0]], e.key[1], e.revision, record_id, e.state_json)
                                           for e in plan.entries])
-        self._forget_past(conn, conn.execute(forgetting.ORDERED, (record_id,)).lastrowid)
+        if self._kept:  # the order is kept under a bound only: an unbounded store does not grow it
+            self._forget_past(conn, conn.execute(forgetting.ORDERED, (record_id,)).lastrowid)
         conn.execute("COMMIT")
         self._types.learn(type_ids)
         self._checkpointer.committed()

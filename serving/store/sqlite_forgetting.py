@@ -43,11 +43,23 @@ def forget_past(conn: Connection, types: TypeIds, newest: int, kept: int, journa
                            (newest - kept,)).fetchall()
     if not evicted:
         return
-    names = sorted(set(journals))
-    journal_ids = {row[0] for row in conn.execute(
-        f"SELECT type_id FROM types WHERE name IN ({', '.join('?' * len(names))})", names)} if names else set()
+    journal_ids = _journal_ids(conn, journals)
     for _, record_id in sorted(evicted):
         _forget(conn, types, record_id, journal_ids)
+
+
+def forget_commits(conn: Connection, types: TypeIds, record_ids: list[str], journals: Iterable[str]) -> None:
+    """``Store.forget_commits``: these commits, in the order given (their places in the commit
+    order, if any, are passed over when the bound reaches them)."""
+    journal_ids = _journal_ids(conn, journals)
+    for record_id in record_ids:
+        _forget(conn, types, record_id, journal_ids)
+
+
+def _journal_ids(conn: Connection, journals: Iterable[str]) -> set[int]:
+    names = sorted(set(journals))
+    return {row[0] for row in conn.execute(
+        f"SELECT type_id FROM types WHERE name IN ({', '.join('?' * len(names))})", names)} if names else set()
 
 
 def _forget(conn: Connection, types: TypeIds, record_id: str, journal_ids: set[int]) -> None:

@@ -28,10 +28,10 @@ REPLACE_WRITES = "[]"
 def replace_in_transaction(conn: sqlite3.Cursor, types: TypeIds, type_ids: Mapping[str, int],
                            prepared: PreparedReplace, extra_rows: Mapping[SubjectKey, str], digest: bytes,
                            expect: Mapping[SubjectKey, Expect], revision: int,
-                           kept: int | None) -> tuple[ReplaceCommit, int | None]:
+                           kept: int | None) -> tuple[ReplaceCommit, bool]:
     """``type_ids``: the file's id of each type the replace names or expects of; ``kept``: the
-    store's bound (named by a refusal of a forgotten record id). With the commit, its place in the
-    commit order (None: an exact retry, which took none)."""
+    store's bound (named by a refusal of a forgotten record id). With the commit, whether it is new
+    (not an exact retry)."""
     ids = sorted(type_ids[t] for t in prepared.subject_types)
     marks = ", ".join("?" * len(ids))
     record_id = prepared.record_id
@@ -44,7 +44,7 @@ def replace_in_transaction(conn: sqlite3.Cursor, types: TypeIds, type_ids: Mappi
         if record[0] != digest:
             raise RecordConflict(record_id)
         written = conn.execute("SELECT max(revision) FROM history WHERE record_id = ?", (record_id,)).fetchone()[0]
-        return ReplaceCommit(prepared.envelope, prepared.subject_types, written or revision), None
+        return ReplaceCommit(prepared.envelope, prepared.subject_types, written or revision), False
     check_expectations(expect, lambda key: _live_revision(conn, type_ids[key[0]], key[1]))
     held = conn.execute(f"SELECT max(revision) FROM (SELECT max(revision) AS revision FROM history WHERE type_id IN "
                         f"({marks}) UNION ALL SELECT max(revision) FROM floors WHERE type_id IN ({marks}))",
@@ -64,8 +64,7 @@ def replace_in_transaction(conn: sqlite3.Cursor, types: TypeIds, type_ids: Mappi
     env = prepared.envelope
     conn.execute(INSERT_RECORD, (record_id, digest, env.recorded_at, None if isinstance(env.actor, NoActor) else env.actor,
                                  env.correlation_id, env.causation_id, REPLACE_WRITES))
-    newest = conn.execute(forgetting.ORDERED, (record_id,)).lastrowid
-    return ReplaceCommit(prepared.envelope, prepared.subject_types, revision), newest
+    return ReplaceCommit(prepared.envelope, prepared.subject_types, revision), True
 
 
 def _holds_only(conn: sqlite3.Cursor, ids: list[int]) -> bool:

@@ -1,7 +1,7 @@
 """What one SQLite commit costs in statements and rows (``sqlite_schema.py``): one transaction that
-reads the heads in one statement, inserts the record, then one history row per subject write and
-the commit's place in the order the bound forgets by, and nothing else: no read of the record
-first, no read-back, no second copy of a state."""
+reads the heads in one statement, inserts the record, then one history row per subject write (and,
+under a bound, the commit's place in the order it forgets by), and nothing else: no read of the
+record first, no read-back, no second copy of a state."""
 
 from __future__ import annotations
 
@@ -47,12 +47,11 @@ def test_a_commit_is_one_transaction_of_one_heads_read_the_record_and_a_row_per_
         store.commit(env("r2"), [create("a", {"n": 1}), update("meta", 1, {"n": 1}), create("log", {}),
                                  create("record", {"request": "x" * 500})])
         verbs = [" ".join(statement.split()[:3]) for statement in statements]
-        # The bound's share (``sqlite_forgetting.py``): the record id's fingerprint looked up, the
-        # floors of the types it creates subjects of, and its place in the commit order.
+        # The bound's share (``sqlite_forgetting.py``): the record id's fingerprint looked up and the
+        # floors of the types it creates subjects of (its place in the commit order: under a bound only).
         assert verbs == ["BEGIN IMMEDIATE", "SELECT 1 FROM", "SELECT * FROM", "SELECT type_id, revision",
-                         "INSERT INTO records"] + ["INSERT INTO history"] * 4 \
-            + ["INSERT INTO commit_order", "COMMIT"], statements
-        assert rows(path) == before + 6  # four history rows, the record, its order: no copy of a head elsewhere
+                         "INSERT INTO records"] + ["INSERT INTO history"] * 4 + ["COMMIT"], statements
+        assert rows(path) == before + 5  # four history rows and the record: no copy of a head elsewhere
         statements[:] = []
         assert store.commit(env("r2"), [create("a", {"n": 1}), update("meta", 1, {"n": 1}), create("log", {}),
                                         create("record", {"request": "x" * 500})]).writes[1].revision == 2
