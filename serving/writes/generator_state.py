@@ -163,7 +163,9 @@ class WriteState:
 
         def limit_check(growth: int) -> None:
             if size + growth > self.limit:
-                raise WriteRefusal(f"the write would take data/get past the {self.limit}-byte data/add limit",
+                raise WriteRefusal(f"the write would take data/get past the {self.limit}-byte data/add limit, the "
+                                   "most state this environment holds (budget max_state_bytes, rules/budgets.yaml): "
+                                   "send less, or delete what this episode created first",
                                    kind="resource_constraint")
             grown.append(growth)
 

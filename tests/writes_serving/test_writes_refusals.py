@@ -151,6 +151,7 @@ def test_a_write_past_the_data_add_limit_is_a_resource_constraint(json_server_bu
     big = "x" * limit
     error = refused(runtime, name, arguments(big))
     assert error["kind"] == "resource_constraint" and str(limit) in error["message"]
+    assert "budget max_state_bytes" in error["message"] and "delete what this episode created" in error["message"]
 
 
 def test_a_write_up_to_the_limit_is_served_and_one_byte_more_is_not(runtime, json_server_bundle) -> None:
