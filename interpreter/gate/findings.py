@@ -84,6 +84,9 @@ class PlanFindings:
     refused_where_accepted: list[tuple[int, int]] = field(default_factory=list)
     """A create's recorded calls (ordinal, status) refused with a body a successful call of it sent
     into another collection (``refused_deletes.note_refused_where_accepted``)."""
+    refused_create_values: list[tuple[int, int, int]] = field(default_factory=list)
+    """An update's type's create calls (ordinal, status, members shared) refused for values of the
+    update's members sent as successful creates sent them (``refused_creates``)."""
     after_deletes: list[dict[str, Any]] = field(default_factory=list)
     """A create's recorded calls that drew a sequence value while no entity held its scope's largest
     value (``sequence_reuse``): what the ``sequence-reuse`` table judges."""

@@ -45,6 +45,7 @@ from .presence import read_only_listings
 from .read_check import BLAME_TABLE, check_read
 from .reidentified import TABLE as REIDENTIFIED_TABLE
 from .sequence_reuse import note_create_after_delete
+from .refused_creates import note_refused_create_values
 from .refused_deletes import Credentials, note_refused_where_accepted, note_refused_while_held
 from .sorted_arrays import SortedArrays
 from .tied_creates import outside_tied_collection, tied_note, unmodelled_in
@@ -189,6 +190,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         if takes_new_entity(record, read_view, env, copy, track):
             continue
         check_read(record, read_view, env, copy, track, run, records, timeline)
+    note_refused_create_values(by_tool, records, calls_of, timeline, findings)
     run.traces.extend(track.reach_events)  # what each unmodelled write reached
     if budget.exceeded(copy, None):
         run.budget_hits.append(budget.hit)

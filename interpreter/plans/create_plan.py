@@ -21,6 +21,7 @@ from .create_inputs import CreateInputs
 from .exemplar import admit_body
 from .get_or_create import held_answers
 from .insert import insert_rule
+from .list_link import link_by_list
 from .location import location_id
 from .link import (
     Link, identity_of, link_create, names_collection_below, names_collection_of, names_id_alone, returned_ids,
@@ -49,6 +50,11 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
                                ctx.type_read_before, ctx.answer_places, target=target)
     for miss in misses:
         events.append(note(tool.name, "link", miss))
+    if link is None and candidates:
+        link, list_events = link_by_list(exemplar, ctx.timeline, ctx.view.state, candidates,
+                                         lambda a, b: ctx.other_write_between(tool.name, a, b), target,
+                                         ctx.answer_places, ctx.ruleset)
+        events.extend(list_events)
     if link is None and not candidates and target is not None and names_collection_of(exemplar.path, target) \
             and names_nothing(response):
         link = _link_unnamed(tool.name, exemplar, target, ctx, events)

@@ -50,6 +50,9 @@ class PlanVerdictContext(BaseModel):
     refused_where_accepted: tuple[tuple[int, int], ...] = ()
     """A create's recorded calls (record, status) refused with a body a successful call of it sent
     into another collection: the refusal is about what the collection held."""
+    refused_create_values: tuple[tuple[int, int, int], ...] = ()
+    """An update's type's create calls (record, status, members) refused for values of several of
+    the update's members, sent as successful creates sent them, that none sent together."""
     constants_holding_generated: tuple[str, ...] = ()
     """A create's constant fields (objects or arrays) holding, in a string, a value the create generated
     for another field as a token (``field.constant``'s ``held_generated``): every create would answer it."""
@@ -222,6 +225,32 @@ def plan_refused_where_accepted(ctx: PlanVerdictContext, params: RefusedStatuses
         return Match({"record": refused[0][0], "status": refused[0][1], "calls": len(refused)})
     return Miss("no recorded call was refused with a body another call created with" if not ctx.refused_where_accepted
                 else f"refused only with {sorted({s for _, s in ctx.refused_where_accepted})}, none of {params.statuses}")
+
+
+class RefusedValuesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+    """The refusals that count (a validation failure or a conflict, not a missing parent's 404)."""
+    min_members: int = Field(ge=1)
+    """How many of the update's members the refused body must send (one member's values are
+    judged by write-validated-values; several may be judged together)."""
+
+
+@predicate("plan_refused_create_values", context="plan-verdict", params=RefusedValuesParams)
+def plan_refused_create_values(ctx: PlanVerdictContext, params: RefusedValuesParams) -> Outcome:
+    """A create of the update's type was refused with one of ``statuses`` for a body sending at
+    least ``min_members`` of the update's members as successful creates sent them."""
+    refused = [(record, status, members) for record, status, members in ctx.refused_create_values
+               if status in params.statuses and members >= params.min_members]
+    if refused:
+        return Match({"record": refused[0][0], "status": refused[0][1], "members": refused[0][2],
+                      "calls": len(refused)})
+    if not ctx.refused_create_values:
+        return Miss("no create of the type was refused for values of the update's members")
+    return Miss(f"refused creates sent at most {max(m for _, _, m in ctx.refused_create_values)} of the "
+                f"update's members with statuses {sorted({s for _, s, _ in ctx.refused_create_values})}, "
+                f"not {params.min_members} or more with one of {params.statuses}")
 
 
 @predicate("plan_refused_while_held", context="plan-verdict", params=StatusesParams)

@@ -93,6 +93,11 @@ class WriteInputs:
         address = self.plan.address
         if not self.is_bulk or address.member is not None:
             return None
+        return self.bulk_items_schema()
+
+    def bulk_items_schema(self) -> dict[str, Any]:
+        """The array a bulk body names its entities in: ids of the recorded kind, or objects."""
+        address = self.plan.address
         items = {"type": _JSON_TYPES[address.kind]} if address.by == "ids" and address.kind in _JSON_TYPES \
             else {"type": "object"}
         return {"type": "array", "minItems": 1, "items": items}
@@ -147,6 +152,9 @@ class WriteInputs:
             prop: dict[str, Any] = {}
             if member.kind in _JSON_TYPES:
                 prop["type"] = [_JSON_TYPES[member.kind], "null"] if member.nullable else _JSON_TYPES[member.kind]
+            address = self.plan.address
+            if self.is_bulk and address.member == member.member:  # serving refuses another (writes/bulk.bulk_items)
+                prop.update(self.bulk_items_schema())
             if member.admission == "recorded-only":
                 prop["const"] = member.recorded_value  # the schema says it, so validation enforces it
                 prop["description"] = "accepted only with its recorded value"

@@ -33,6 +33,8 @@ REASONS = {
                           "as other entities referencing it), which serving would not check",
     "conditional-create": "the application refused a recorded create whose body another call created with "
                           "elsewhere (a value already taken in that collection), which serving would not check",
+    "conditional-update": "the application refused a create of the type for values of several of the update's "
+                          "members together (overlapping or reversed ranges), a check serving would not make",
     "precondition-query": "a recorded call sent in its query a value the entity held (its revision), which the "
                           "application checks and serving could not",
     "held-beneath": "the state holds documents or lists below the deleted entity's path, which the application "

@@ -88,9 +88,11 @@ def test_a_settings_document_beside_singular_entities(conventions: Conventions, 
 
 def test_rails_comment_counters(tmp_path: Path) -> None:
     """A comment create also changes its note's ``comment_count``, a side effect the spec leaves
-    unmodelled: unserved (no-observation), and the probes say which reads the refused call affects."""
+    unmodelled: unserved (side-effect: the create is linked by the comments list that newly lists it,
+    write-create-links, and the note's read shows the counter it did not write), and the probes say
+    which reads the refused call affects."""
     conventions = Conventions("rails-comment-counters", **RAILS, comments=True)
-    hold(conventions, tmp_path, PLAIN_WRITES, {"post_notes_comments": "no-observation"}, served=plain_tools(conventions))
+    hold(conventions, tmp_path, PLAIN_WRITES, {"post_notes_comments": "side-effect"}, served=plain_tools(conventions))
 
 
 def test_rails_nested_comments(tmp_path: Path) -> None:

@@ -68,18 +68,23 @@ def test_a_short_id_links_only_to_a_type_read_before_the_call(first_id, links):
         assert any("short id" in (t.reason or "") for t in create.traces)
 
 
-@pytest.mark.parametrize("listed_path,links", [("/items", True), ("/users", False)],
-                         ids=["own-collection-listed-empty", "another-collection"])
-def test_a_short_id_links_after_an_empty_list_of_the_collection_the_call_names(listed_path, links):
+@pytest.mark.parametrize("listed_path,listed_after,links", [("/items", True, True), ("/users", False, False),
+                                                             ("/users", True, True)],
+                         ids=["own-collection-listed-empty", "another-collection", "own-collection-listed-after"])
+def test_a_short_id_links_after_an_empty_list_of_the_collection_the_call_names(listed_path, listed_after, links):
     # GET /items answering [] before POST /items answers {"id": 7, ...}: the path and that read say
-    # whose id it is, even though no item was shown before the call
+    # whose id it is, even though no item was shown before the call; so does the first list of
+    # /items after it, listing 7 new (write-create-links), while an item read of 7 alone does not
     builder = HarBuilder().call("GET", "/users", response=[{"id": 1, "name": "u"}])
     builder.call("GET", listed_path, response=[] if listed_path == "/items" else [{"id": 1, "name": "u"}])
     for k in range(2):
         made = {"id": 7 + k, "title": f"c{k}"}
         builder.call("POST", "/items", body={"title": f"c{k}"}, status=201, response=made)
         builder.call("GET", f"/items/{made['id']}", response=made)
-    builder.call("GET", "/items", response=[{"id": 7, "title": "c0"}, {"id": 8, "title": "c1"}])
+    if listed_after:
+        builder.call("GET", "/items", response=[{"id": 7, "title": "c0"}, {"id": 8, "title": "c1"}])
+    else:
+        builder.call("GET", "/users", response=[{"id": 1, "name": "u"}])
     create = plan(build_from(builder), "POST", "/items")
     if links:
         assert create.type == "items" and create.address.by == "link" and create.build_reason is None

@@ -1,7 +1,7 @@
 """Refusals of a write for the entity it names, not for the tool or the call."""
 
 ENTITY_REFUSALS = ("not editable", "holds a copy of the", "a copy of its", "the entity does not hold them",
-                   "which the entity holds: the application may keep it")
+                   "which the entity holds: the application may keep it", "delete or change those first")
 """The application keeps the entity as it is (update-protected), another held entity holds a copy of
 members the update changes (serving/writes/nested_copies), held entities naming it hold a copy of
 a member the update changes (serving/writes/reference_copies: Medusa's products copy their

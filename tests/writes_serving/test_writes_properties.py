@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 
 from support.entity_refusals import refused_for_the_entity
 from support.served import capture_names, capture_path
-from valid_arguments import (ABSENT_PARENT_REFUSAL, deletable, keep_held_keys, name_the_path_id, named_by, path_arguments,
-                             with_held_references)
+from valid_arguments import (ABSENT_PARENT_REFUSAL, deletable, keep_held_keys, name_the_bulk_ids, name_the_path_id,
+                             named_by, path_arguments, with_held_references)
 from write_calls import shown
 
 from capenv.interpreter.pipeline import build_bundle
@@ -288,6 +288,7 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
             arguments["body"] = draw(valid_object(body_schema)) if body_schema.get("properties") else {}
             name_the_path_id(arguments, body_schema)  # an identity member accepted only as the path's id
             keep_held_keys(arguments["body"], plan, entities.get((collection, entity_id)))
+            name_the_bulk_ids(arguments, plan, state, collection)
         return arguments
 
     return build()

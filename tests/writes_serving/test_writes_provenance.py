@@ -14,7 +14,7 @@ import pytest
 
 from support.entity_refusals import refused_for_the_entity
 from support.served import capture_names
-from valid_arguments import (body_for, body_schema_for, deletable, named_by, refused_under_absent_parent,
+from valid_arguments import (body_for, body_schema_for, deletable, name_the_bulk_ids, named_by, refused_under_absent_parent,
                              with_held_references, write_arguments)
 from write_calls import accepted, refused, shown, unchanged_answer
 
@@ -77,6 +77,7 @@ def arguments_for(runtime: EnvironmentRuntime, plan, rng: random.Random) -> dict
         if "body" in arguments:  # the body of the collection named (a write dispatching on it)
             schema = with_held_references(spec.input_schema, runtime.data_get())
             arguments["body"] = body_for(body_schema_for(schema, arguments), rng, "provenance")
+    name_the_bulk_ids(arguments, plan, runtime.data_get(), collection)
     return arguments
 
 

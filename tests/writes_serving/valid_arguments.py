@@ -361,3 +361,19 @@ def keep_held_keys(body: Any, plan: Any, entity: dict[str, Any] | None) -> None:
         if merge.check == "held-keys" and isinstance(body.get(merge.member), dict) \
                 and isinstance(held.get(merge.member), dict):
             body[merge.member] = {**held[merge.member], **body[merge.member]}
+
+
+def name_the_bulk_ids(arguments: dict[str, Any], plan: Any, state: Any, collection_path: str) -> None:
+    """A bulk body naming its entities by id in one member ({"ids": [5]}) names one the state holds
+    in the collection the path names, as a caller told which are held would (a drawn integer names
+    none, and serving refuses the whole call)."""
+    body = arguments.get("body")
+    address = getattr(plan, "address", None)
+    if plan is None or plan.effect != "bulk" or address is None or address.by != "ids" or not address.member \
+            or not isinstance(body, dict):
+        return
+    document = json.loads(state) if isinstance(state, (str, bytes)) else state
+    held = [e["id"] for c in document.get("collections", []) if c["path"] == collection_path
+            and c["type"] == plan.type for e in c["entities"]]
+    if held:
+        body[address.member] = [held[0]]
