@@ -544,6 +544,12 @@ class Budgets(_Model):
     """An MCP session with no request in flight this long is closed (0: never)."""
     agent_request_bytes: int = 1048576
     """A request body the agent may send on the application's paths (MCP: with its envelope)."""
+    mcp_envelope_bytes: int = 65536
+    """What an MCP POST may carry beyond ``agent_request_bytes`` (the JSON-RPC envelope, the tool's other arguments)."""
+    request_deadline_seconds: float = 10
+    """How long a client has to send a whole request, the time the server does not read not counted."""
+    keep_alive_seconds: float = 30
+    """How long a connection may stay idle between requests."""
 
 
 class BudgetHit(_Model):

@@ -4,8 +4,10 @@ bundle; each fleet instance is one environment; ``docs/serving-limits.md``):
 * MCP sessions (``mcp_sessions``, ``mcp_session_idle_seconds``): a session of the MCP SDK's
   streamable HTTP transport holds ~38 KB until its client ends it (a DELETE) or it idles out; the
   SDK's own limit is 10,000;
-* request bodies (``agent_request_bytes``): the application's paths and MCP; the grader's data
-  plane keeps its own intake.
+* request bodies (``agent_request_bytes``, ``mcp_envelope_bytes``): the application's paths and
+  MCP; the grader's data plane keeps its own intake;
+* connections (``request_deadline_seconds``, ``keep_alive_seconds``): how long one may take to send
+  a request, and stay idle between two (``http_deadline``).
 
 The SDK refuses a session past the budget with a bare 503 and an oversized MCP body with a plain
 text 413; ``explained_refusal`` words them as JSON-RPC errors that say why and what to do.
@@ -24,9 +26,6 @@ from capenv.serving.runtime_api import Runtime
 SESSION_HEADER = b"mcp-session-id"
 SERVER_ERROR = -32000
 """JSON-RPC's implementation-defined server error: the request was well formed, the server refuses it."""
-MCP_ENVELOPE_BYTES = 64 * 1024
-"""What an MCP POST may carry beyond an application body (the JSON-RPC envelope, the tool's other
-arguments), so that a body the application's paths take is taken by its tool too."""
 
 
 @dataclass(frozen=True)
@@ -37,21 +36,28 @@ class AgentLimits:
     """A session with no request in flight this long is closed (its id then answers 404; 0: never)."""
     request_bytes: int
     """A request body on the application's paths."""
+    envelope_bytes: int
+    """What an MCP POST may carry beyond ``request_bytes``."""
+    request_deadline_seconds: float
+    """How long a client has to send a whole request (``http_deadline``)."""
+    keep_alive_seconds: float
+    """How long a connection may stay idle between requests."""
 
     @classmethod
-    def of(cls, runtime: Runtime) -> AgentLimits:
+    def of(cls, runtime: Runtime | None) -> AgentLimits:
         """The budgets of the bundle ``runtime`` serves; the budgets' defaults for a runtime of none."""
-        budgets = runtime.budgets()
+        budgets = None if runtime is None else runtime.budgets()
         if budgets is None:
             budgets = Budgets.model_construct()  # a bare model: the fields' defaults
-        return cls(budgets.mcp_sessions, budgets.mcp_session_idle_seconds, budgets.agent_request_bytes)
+        return cls(budgets.mcp_sessions, budgets.mcp_session_idle_seconds, budgets.agent_request_bytes,
+                   budgets.mcp_envelope_bytes, budgets.request_deadline_seconds, budgets.keep_alive_seconds)
 
     def idle_timeout(self) -> float | None:
         """The SDK's ``session_idle_timeout`` (None: never)."""
         return self.session_idle_seconds or None
 
     def mcp_request_bytes(self) -> int:
-        return self.request_bytes + MCP_ENVELOPE_BYTES
+        return self.request_bytes + self.envelope_bytes
 
     def sessions_full(self, mcp_path: str) -> str:
         idle = (f" or let it idle out ({self.session_idle_seconds:g} s without a request closes it)"
@@ -60,9 +66,9 @@ class AgentLimits:
                 f"mcp_sessions, rules/budgets.yaml): close a session you no longer use (DELETE {mcp_path} with its "
                 f"Mcp-Session-Id header; an MCP client sends it when it exits){idle}, then open a new one")
 
-    def body_too_large(self, limit: int, where: str) -> str:
+    def body_too_large(self, limit: int, where: str, budget: str = "agent_request_bytes") -> str:
         return (f"the request body is larger than {limit} bytes, the most this environment takes {where} "
-                "(budget agent_request_bytes, rules/budgets.yaml): send a smaller one")
+                f"(budget {budget}, rules/budgets.yaml): send a smaller one")
 
 
 def opens_a_session(scope: Scope) -> bool:

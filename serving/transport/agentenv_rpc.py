@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
+from capenv.interpreter.bundle.models import Budgets
 
 from capenv.serving.http_surface import error
 from capenv.serving.runtime_api import DataPlaneRefusal, HttpAnswer, HttpRequest, Runtime, ToolAnswer, ToolSpec
@@ -80,6 +81,10 @@ class AgentEnvRuntime(Runtime):
 
     def nonblocking_calls(self) -> bool:
         return bool(getattr(self.runtime, "nonblocking_calls", lambda: False)())
+
+    def budgets(self) -> Budgets | None:
+        """The served bundle's: the transport bounds sessions, bodies and connections by them."""
+        return self.runtime.budgets()
 
     def data_get(self) -> bytes:
         return self.runtime.data_get()

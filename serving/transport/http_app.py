@@ -46,7 +46,7 @@ from capenv.serving.transport.http_exchange import (
     send_answer,
     send_json,
 )
-from capenv.serving.transport.http_deadline import KEEP_ALIVE_SECONDS, REQUEST_DEADLINE_SECONDS, deadline_protocol
+from capenv.serving.transport.http_deadline import deadline_protocol
 from capenv.serving.transport.http_guard import (
     Listener, ListenerPolicy, Refusal, allowed_hosts, check_json_body, policy_for_server,
 )
@@ -211,7 +211,8 @@ class CapenvHttpApp:
                 await send_json(send, 404, {"error": "not_found", "message": (
                     f"this listener serves only the grader's data plane ({DATA_PLANE_PREFIX}get | reset | add)")})
             elif path == self.mcp_path:
-                send = explained_refusal(send, 413, self.limits.body_too_large(self.mcp_body_limit, "over MCP"))
+                send = explained_refusal(send, 413, self.limits.body_too_large(
+                    self.mcp_body_limit, "over MCP", "agent_request_bytes + mcp_envelope_bytes"))
                 if opens_a_session(scope):
                     # The path as the agent sent it: a fleet's instance is reached under /i/{id} (its root path).
                     send = explained_refusal(send, 503, self.limits.sessions_full(scope.get("root_path", "") + self.mcp_path))
@@ -496,8 +497,6 @@ def run_http(
     body_limit: int = DEFAULT_BODY_LIMIT,
     print_urls: bool = True,
     access: Access | None = None,
-    request_deadline: float = REQUEST_DEADLINE_SECONDS,
-    keep_alive: int = KEEP_ALIVE_SECONDS,
     log: RequestLog | None = None,
     quiet: bool = False,
     make_app: Callable[..., Any] | None = None,
@@ -510,8 +509,9 @@ def run_http(
     false) and calls ``ready`` on the server's own thread (keep it short). On a signal, in-flight
     requests finish (at most ``GRACEFUL_SHUTDOWN_SECONDS``) and the function returns
     normally. Signals are only caught when called on the main thread. A connection that does
-    not send a whole request within ``request_deadline`` seconds of its first byte (or of its
-    opening), or stays idle ``keep_alive`` seconds after an answer, is closed (``http_deadline``).
+    not send a whole request within the budget ``request_deadline_seconds`` of its first byte (or
+    of its opening), or stays idle ``keep_alive_seconds`` after an answer, is closed
+    (``http_deadline``; the budgets of the bundle ``runtime`` serves, a fleet's template's).
     With ``log``, every request is a line of the request log; ``quiet`` prints only the address
     (and a generated token) and leaves uvicorn's warnings out. ``make_app(policies, body_limit=,
     log=, base_url=)`` builds another app than ``CapenvHttpApp(runtime, …)`` (a fleet's).
@@ -520,6 +520,7 @@ def run_http(
 
     given = access or Access()
     access = given.settled()
+    limits = AgentLimits.of(runtime)
     sock = _bind(host, port)
     sockets = [sock]
     data: tuple[str, int] | None = None
@@ -545,8 +546,8 @@ def run_http(
         server_header=False,
         date_header=False,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
-        http=deadline_protocol(request_deadline),
-        timeout_keep_alive=keep_alive,
+        http=deadline_protocol(limits.request_deadline_seconds),
+        timeout_keep_alive=limits.keep_alive_seconds,  # uvicorn hands it to call_later: a float is taken
     )
 
     class _Server(uvicorn.Server):

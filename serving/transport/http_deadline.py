@@ -13,6 +13,9 @@ disconnect). The deadline times the client, never the server: while the server d
 (uvicorn stops reading a body past its 64 KiB buffer until the app asks for more, and an app may
 first wait its turn for the runtime) the clock stands still, and runs on with what was left once
 reading resumes. Answers, however long (an MCP event stream), are never timed.
+
+The deadline and the keep-alive are the budgets ``request_deadline_seconds`` and
+``keep_alive_seconds`` (``rules/budgets.yaml``, ``docs/serving-limits.md``); ``run_http`` passes them.
 """
 
 from __future__ import annotations
@@ -22,18 +25,6 @@ from typing import Any
 
 from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.h11_impl import H11Protocol
-
-REQUEST_DEADLINE_SECONDS = 10.0
-"""How long a client has to send a whole request, headers and body, from its first byte (or from
-the connection's opening, for its first request), not counting the time the server does not read."""
-KEEP_ALIVE_SECONDS = 30
-"""How long a connection may stay idle between requests (uvicorn's ``timeout_keep_alive``).
-
-Longer than the idle expiry of the clients' connection pools (httpx, which the MCP SDK's client
-uses: 5 s; aiohttp: 15 s): a server closing an idle connection just as a client reuses it resets
-that request (the client reads ``ReadError``, and httpx does not retry a POST). At 5 s, uvicorn's
-default and httpx's, a client stalled near 5 s (a collection pause) lost its tool call."""
-
 
 def deadline_protocol(seconds: float) -> type[H11Protocol]:
     """The protocol class for uvicorn's ``Config(http=…)`` with a ``seconds`` request deadline."""
@@ -45,7 +36,8 @@ def deadline_protocol(seconds: float) -> type[H11Protocol]:
 
 
 class DeadlineH11Protocol(H11Protocol):
-    request_deadline: float = REQUEST_DEADLINE_SECONDS
+    request_deadline: float
+    """Set by ``deadline_protocol``."""
     _deadline: asyncio.TimerHandle | None = None
     _held: float | None = None
     """What was left of the deadline when the server stopped reading (None: not held)."""

@@ -26,7 +26,9 @@ PADDING = 256 * 1024
 @pytest.mark.parametrize("store_url", ["memory"], indirect=True)
 def test_a_large_body_waiting_for_the_runtime_is_read_not_cut_by_the_request_deadline(
         template, store_url, monkeypatch) -> None:
-    with serving_fleet(template, store_url, request_deadline=DEADLINE) as (fleet, serving, grader):
+    budgets = template.budgets().model_copy(update={"request_deadline_seconds": DEADLINE})
+    monkeypatch.setattr(template, "budgets", lambda: budgets)  # the listener's: the template's bundle's
+    with serving_fleet(template, store_url) as (fleet, serving, grader):
         instance = grader.post("/_capenv/instances").json()["id"]
         data = f"/_capenv/instances/{instance}/data"
         document = grader.get(f"{data}/get").content

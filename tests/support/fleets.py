@@ -26,7 +26,7 @@ def open_fleet_store(url: str | None) -> Store | None:
 
 @contextmanager
 def serving_fleet(template, store_url: str | None, **options) -> Iterator[tuple[InstanceFleet, HttpServing, httpx2.Client]]:
-    """``options``: ``run_http``'s own (``request_deadline``, ``keep_alive``)."""
+    """``options``: ``run_http``'s own (``make_app`` is the fleet's)."""
     fleet = InstanceFleet(template, open_fleet_store(store_url))
     make_app = lambda policies, **app_options: FleetHttpApp(fleet, policies, **app_options)  # noqa: E731
     try:

@@ -1,7 +1,7 @@
 """A request body the agent sends is bounded by the budget ``agent_request_bytes`` (the
-application's paths and MCP), answered 413 with a JSON body that says the limit; the grader's data
-plane keeps its own intake (``max_state_bytes``). Before, the agent's bodies were taken up to
-33 MiB, the data plane's limit."""
+application's paths and MCP, with ``mcp_envelope_bytes`` more), answered 413 with a JSON body that
+says the limit; the grader's data plane keeps its own intake (``max_state_bytes``). Before, the
+agent's bodies were taken up to 33 MiB, the data plane's limit; the envelope was a constant."""
 
 from __future__ import annotations
 
@@ -13,16 +13,26 @@ from support.http_thread import http_in_thread
 
 from capenv.interpreter.bundle.models import Budgets
 from capenv.interpreter.rules_engine.loader import load_rules
-from capenv.serving.transport.agent_limits import MCP_ENVELOPE_BYTES
 from capenv.serving.transport.http_app import Access
 
 LIMIT = 1024
+ENVELOPE = 2048
 TOKEN = "t"
+MCP_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+
+
+def budgets_with(**values: int) -> Budgets:
+    return Budgets.model_validate({**load_rules().settings["budgets"], **values})
 
 
 class SmallBodies(ExampleRuntime):
     def budgets(self) -> Budgets:
-        return Budgets.model_validate({**load_rules().settings["budgets"], "agent_request_bytes": LIMIT})
+        return budgets_with(agent_request_bytes=LIMIT, mcp_envelope_bytes=ENVELOPE)
+
+
+class TableEnvelope(ExampleRuntime):
+    def budgets(self) -> Budgets:
+        return budgets_with(agent_request_bytes=LIMIT)
 
 
 def body_of(size: int) -> bytes:
@@ -43,14 +53,27 @@ def test_an_agents_body_past_the_budget_is_413_saying_the_limit_and_the_data_pla
         added = client.post("/_capenv/data/add", content=body_of(8 * LIMIT),
                             headers={**json_type, "authorization": f"Bearer {TOKEN}"})
         assert added.status_code == 200, added.text
-        mcp = client.post("/mcp", content=body_of(LIMIT + MCP_ENVELOPE_BYTES + 1),
-                          headers={**json_type, "accept": "application/json, text/event-stream"})
+        assert client.post("/mcp", content=body_of(LIMIT + ENVELOPE), headers=MCP_HEADERS).status_code != 413
+        mcp = client.post("/mcp", content=body_of(LIMIT + ENVELOPE + 1), headers=MCP_HEADERS)
         assert mcp.status_code == 413
         error = mcp.json()["error"]
-        assert f"larger than {LIMIT + MCP_ENVELOPE_BYTES} bytes" in error["message"], error
+        assert f"larger than {LIMIT + ENVELOPE} bytes" in error["message"], error
+        assert "mcp_envelope_bytes" in error["message"], error
+
+
+def test_the_envelope_budget_bounds_an_mcp_body() -> None:
+    """The same MCP body past ``agent_request_bytes`` + ``ENVELOPE`` is taken with the table's
+    envelope (64 KiB) and refused with a smaller one: the bound is the budget, not a constant."""
+    body = body_of(LIMIT + ENVELOPE + 1)
+    for runtime, refused in ((TableEnvelope(), False), (SmallBodies(), True)):
+        with http_in_thread(runtime, access=Access(data_token=TOKEN)) as serving, \
+                httpx2.Client(base_url=serving.base_url, trust_env=False, timeout=30) as client:
+            status = client.post("/mcp", content=body, headers=MCP_HEADERS).status_code
+            assert (status == 413) is refused, (type(runtime).__name__, status)
 
 
 def test_the_budgets_defaults_are_the_tables() -> None:
     table = load_rules().settings["budgets"]
-    for name in ("agent_request_bytes", "mcp_sessions", "mcp_session_idle_seconds"):
+    for name in ("agent_request_bytes", "mcp_envelope_bytes", "mcp_sessions", "mcp_session_idle_seconds",
+                 "request_deadline_seconds", "keep_alive_seconds"):
         assert table[name] == Budgets.model_fields[name].default, name

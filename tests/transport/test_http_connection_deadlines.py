@@ -1,6 +1,7 @@
 """Connections that never finish a request, or stay idle, are closed within a bounded time
-(serving/transport/http_deadline): before, uvicorn held a silent connection, or one trickling its
-headers, for ever (0 of 20 closed after 75 s)."""
+(serving/transport/http_deadline; the budgets ``request_deadline_seconds``, ``keep_alive_seconds``):
+before, uvicorn held a silent connection, or one trickling its headers, for ever (0 of 20 closed
+after 75 s)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,21 @@ import httpx2
 from transport_example_runtime import ExampleRuntime
 from support.http_thread import http_in_thread
 
+from capenv.interpreter.bundle.models import Budgets
+from capenv.interpreter.rules_engine.loader import load_rules
 from capenv.serving.transport.http_app import Access
 
 DEADLINE = 1.0
-KEEP_ALIVE = 1
+KEEP_ALIVE = 1.0
 BOUND = 8.0  # what "closed" must take at most, deadline and scheduling slack included
+TRICKLE_SECONDS = 3 * DEADLINE
+"""How long a slow request takes to send: past the shortened deadline, well within the table's."""
+
+
+class ShortDeadlines(ExampleRuntime):
+    def budgets(self) -> Budgets:
+        return Budgets.model_validate({**load_rules().settings["budgets"], "request_deadline_seconds": DEADLINE,
+                                       "keep_alive_seconds": KEEP_ALIVE})
 
 
 def closed_within(sock: socket.socket, bound: float) -> float:
@@ -32,8 +43,7 @@ def closed_within(sock: socket.socket, bound: float) -> float:
 
 
 def test_silent_trickling_and_idle_connections_are_closed_and_whole_requests_answered() -> None:
-    with http_in_thread(ExampleRuntime(), access=Access(data_token="t"), request_deadline=DEADLINE,
-                        keep_alive=KEEP_ALIVE) as serving:
+    with http_in_thread(ShortDeadlines(), access=Access(data_token="t")) as serving:
         address = ("127.0.0.1", serving.port)
         silent = [socket.create_connection(address) for _ in range(5)]
         trickling = [socket.create_connection(address) for _ in range(5)]
@@ -48,6 +58,28 @@ def test_silent_trickling_and_idle_connections_are_closed_and_whole_requests_ans
         for sock in silent + trickling + [half_body, kept]:
             assert closed_within(sock, BOUND) < BOUND
             sock.close()
+
+
+def test_the_deadline_budget_decides_whether_a_slow_request_is_answered_or_closed() -> None:
+    """The same request, its header lines sent over ``TRICKLE_SECONDS``: answered under the table's
+    deadline, its connection closed under a budget of ``DEADLINE``."""
+    for runtime, answered in ((ExampleRuntime(), True), (ShortDeadlines(), False)):
+        with http_in_thread(runtime, access=Access(data_token="t")) as serving, \
+                socket.create_connection(("127.0.0.1", serving.port)) as sock:
+            sock.settimeout(BOUND)
+            lines = [b"GET /items HTTP/1.1\r\n", b"Host: 127.0.0.1:" + str(serving.port).encode() + b"\r\n",
+                     b"Accept: */*\r\n", b"\r\n"]
+            for line in lines:
+                try:
+                    sock.sendall(line)
+                except OSError:  # the server closed the connection: the write is reset
+                    break
+                time.sleep(TRICKLE_SECONDS / (len(lines) - 1))
+            try:
+                answer = whole_answer(sock)
+            except OSError:
+                answer = b"(reset)"
+            assert answer.startswith(b"HTTP/1.1 200") is answered, (type(runtime).__name__, answer[:40])
 
 
 def test_an_idle_connection_outlives_the_clients_pool_expiry() -> None:
