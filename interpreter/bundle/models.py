@@ -1112,6 +1112,22 @@ class ObjectMerge(_Model):
     """What is accepted, as a refusal says it."""
 
 
+class ParentState(_Model):
+    """A state of the parent entity a create is served under (``create-parent-states``): the
+    parent's member holds one of a few lowercase words (a visibility, a status), and every
+    successful recorded create found its parent holding one of ``values``; a create under a parent
+    holding another is refused, since the capture never shows the application accepting it there
+    (Glance refuses members of an image that is not shared)."""
+
+    rule_id: str
+    parent_type: str
+    member: str
+    values: tuple[str, ...]
+    """The words the parent held at the successful recorded creates."""
+    described: str
+    """What is accepted, as a refusal says it."""
+
+
 class UpdateMask(_Model):
     """A query parameter naming the body members an update applies (``update-masks``): the members
     a call's mask leaves out change nothing; a mask naming a member the body does not send is refused."""
@@ -1247,6 +1263,9 @@ class WritePlan(_Model, LeftOutAtDefault):
     object_merges: tuple[ObjectMerge, ...] = ()
     """For an update: the objects serving refuses in members it stores whole (``plans/object_merges``);
     written to a bundle only when there are some."""
+    parent_states: tuple[ParentState, ...] = ()
+    """For a create under a parent entity: the parent states serving accepts it under
+    (``plans/parent_states``); written to a bundle only when there are some."""
     chosen_id: ChosenId | None = None
     """For a create whose client chooses the identity: the shape it must have (``plans/chosen_ids``);
     written to a bundle only when set, as ``references``."""
@@ -1278,7 +1297,7 @@ class WritePlan(_Model, LeftOutAtDefault):
 
     left_out_at_default = ("credential_headers", "tag_check", "update_mask", "references", "validated_values",
                            "unproven_values", "either_key_named", "distinct_members", "referrers", "chosen_id",
-                           "protected", "object_merges", "unproven_text", "list_place", "dispatch_params",
+                           "protected", "object_merges", "parent_states", "unproven_text", "list_place", "dispatch_params",
                            "dispatch_args", "variants", "reference_copies", "copied_by")
 
 

@@ -39,6 +39,7 @@ from .patch_bodies import patch_ops_of
 from .preconditions import precondition_decision
 from .references import with_references
 from .protected import with_protected
+from .parent_states import with_parent_states
 from .reference_copies import with_reference_copies
 from .referrers import with_referrers
 from .sent_values import with_unproven_values
@@ -71,6 +72,7 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
     plans = with_referrers(with_validated_values(with_references(plans, context), context), context)
     plans = with_reference_copies(plans, context)
     plans = with_protected(plans, context)
+    plans = with_parent_states(plans, context)
     plans = with_chosen_ids(plans, context)
     plans = with_unproven_values(plans, context)  # after chosen ids: a chosen identity keeps its own shape
     plans = with_unproven_text(plans, context)  # after chosen ids: a chosen identity keeps its own shape

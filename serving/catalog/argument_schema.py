@@ -29,6 +29,7 @@ SCHEMA_CANNOT_SAY = ("Beyond the schema, a call is refused only for: an entity t
                      "copy of, an entity lacking a field the answer must show, an update sending only values the "
                      "entity already holds, an entity named by another key member than its recorded calls named it by, "
                      "an identity member sent with another value than the id the path names, "
+                     "a create under a parent in a state no recorded create found its parent in, "
                      "an object leaving out a key the held entity holds in that member (or nesting an empty text or "
                      "null below its own keys where its own keys may hold neither), "
                      "a number that is not exact, an integer past 64 bits, a lone surrogate, a __proto__ member, or "

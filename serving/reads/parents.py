@@ -126,3 +126,17 @@ def refuse_unlike_holders(state: StateIndex | None, path: str, entity_type: Enti
         raise CallRefused(f"{len(found)} {entity_type.name} collections ({', '.join(c.path for c in found[:3])}) "
                           f"hold an entity {raw_id!r} and they differ: this path names one by its id alone, so "
                           "it names none of them; read it in one of those collections", http_status=409)
+
+
+def held_parent(path: str, entity_type: EntityType, state: StateIndex) -> dict | None:
+    """The entity of ``entity_type`` the path lies below, as the state holds it (None when the path
+    lies below no item of the type, or the state does not hold the one it names)."""
+    parts, item = split_path(path), _segments(entity_type.item_template or "")
+    if not item or len(item) >= len(parts) or not all(
+            piece.startswith("{") or piece == part for piece, part in zip(item, parts)):
+        return None
+    collection = state.find_collection(item_collection_path(state, "/" + "/".join(parts[:len(item)]), entity_type),
+                                       entity_type.name)
+    found = None if collection is None else state.find_entity(
+        collection, parts[len(item) - 1], entity_type.id_field, entity_type.id_field, entity_type.either_key)
+    return None if found is None else found[1]

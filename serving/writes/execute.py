@@ -47,6 +47,7 @@ from .reference_copies import copy_referenced, refuse_stale_copies, rewrite_copi
 from .view_absence import item_view_absence, refuse_shown_missing
 from .references import check_references
 from .object_merges import refuse_unproven_merges
+from .parent_states import refuse_unproven_parent_states
 from .protected import refuse_protected
 from .referrers import refuse_referenced
 from .unchanged_updates import refuse_unchanged
@@ -281,6 +282,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         placed = collection_for_create(plan, env, call, state, sent_arguments(parts, call.path), parts)
         if env.checks_references:  # the gate replays what the application did
             refuse_under_absent_parent(placed[0], env, state)
+            if plan.parent_states:
+                refuse_unproven_parent_states(plan, placed[0], env.types, state)
     body = unwrap_body(plan, call.body)
     check_members(plan, body, budgets.max_nesting, parts)
     if effect == "document":

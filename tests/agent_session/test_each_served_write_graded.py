@@ -19,7 +19,8 @@ from grader import ExpectedChange, grade
 from support.served import capture_names, capture_path
 from test_agent_graded_session import echoed, refused_for_this_entity, stamped
 from valid_arguments import (CHOSEN_ID, amended, deletable, keep_held_keys, key_member, named_by,
-                             refused_under_absent_parent, value_for, write_arguments)
+                             no_parent_in_an_accepted_state, refused_for_its_parent, refused_under_absent_parent,
+                             value_for, write_arguments)
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
@@ -195,6 +196,10 @@ def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePl
         if refused_under_absent_parent(runtime, plan.tool, arguments):
             return  # graded as refused: the exemplar's parent was made by a write after the capture's reads
     arguments, answer = call_amended(runtime, plan.tool, arguments, schema, rng)
+    if answer.is_error and plan.effect == "create" and refused_for_its_parent(json.dumps(answer.structured)) \
+            and no_parent_in_an_accepted_state(runtime, plan):
+        assert runtime.data_get() == before, plan.tool
+        return  # graded as refused: no held parent is in a state a recorded create found its parent in
     if answer.is_error and plan.effect != "create" and refused_for_this_entity(True, answer.structured):
         # the held entity cannot take it (copied elsewhere, or lacking a member the answer shows, as
         # ZenML's listed-only tags): grade the tool on an entity a served create makes, as a user would

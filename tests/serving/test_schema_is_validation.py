@@ -51,6 +51,8 @@ STATE_REASONS = {
     "named by another key": re.compile(r"^this write names its \S+ entity by '[^']+' .*; name it by '[^']+' "),
     # an identity member the path names the entity by, sent with another value (MemberRule.path_id_only)
     "another identity than the path's": re.compile(r"^member '[^']+' is accepted only as the id the path names "),
+    # a create under a parent in a state no successful recorded create found (serving/writes/parent_states)
+    "a parent in an unrecorded state": re.compile(r"^a create under this \S+ is not served: "),
     # other held entities naming the one a delete names: said in that delete's description (plan.referrers)
     "held referrers": re.compile(r"^[0-9]+ held entit(y names|ies name) this "),
     # what the capture recorded: named in every replayed read's description

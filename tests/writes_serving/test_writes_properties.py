@@ -28,7 +28,8 @@ from hypothesis import strategies as st
 from support.entity_refusals import refused_for_the_entity
 from support.served import capture_names, capture_path
 from valid_arguments import (ABSENT_PARENT_REFUSAL, deletable, keep_held_keys, name_the_bulk_ids, name_the_path_id,
-                             named_by, path_arguments, with_held_references)
+                             named_by, no_parent_in_an_accepted_state, path_arguments, refused_for_its_parent,
+                             with_held_references)
 from write_calls import shown
 
 from capenv.interpreter.pipeline import build_bundle
@@ -333,6 +334,7 @@ def test_no_internal_error_and_refusals_change_nothing(capture: str, name: str) 
             if message:
                 refusals[message[:120]] += 1
                 outcomes["absent parent"] += ABSENT_PARENT_REFUSAL in message
+                outcomes["parent refused"] += refused_for_its_parent(message)
                 if refused_for_the_entity(message):
                     entity_refusals.append(message)
 
@@ -343,6 +345,10 @@ def test_no_internal_error_and_refusals_change_nothing(capture: str, name: str) 
     # the capture's own creates, which the plan may not serve) has no valid call to serve; nor has a
     # create tied to its exemplar's path whose parent a write made after the capture's reads
     if plan is not None and plan.effect == "create" and plan.collection is not None and outcomes["absent parent"]:
+        holds_its_type = False
+    # nor has a create refusing parents in other states than its recorded creates found, when the
+    # initial state holds no parent in those (plan.parent_states)
+    if plan is not None and outcomes["parent refused"] == outcomes["valid"] and no_parent_in_an_accepted_state(runtime, plan):
         holds_its_type = False
     # nor has an update or delete every held entity of which it refuses for that entity (ZenML's two
     # tags: one copied by a model, one only listed, lacking the metadata the answer shows): each held

@@ -336,8 +336,32 @@ ABSENT_PARENT_REFUSAL = "so the state answers that parent missing"
 """What serving says refusing a create under a parent the state answers missing (docs/absence.md)."""
 
 
+PARENT_STATE_REFUSAL = "every successful recorded create found its"
+"""What serving says refusing a create under a parent in a state no recorded create found its
+parent in (``plan.parent_states``, serving/writes/parent_states)."""
+
+
+def refused_for_its_parent(message: str) -> bool:
+    """Whether a create's refusal is for its parent: one the state answers missing, or one in a
+    state no successful recorded create found its parent in."""
+    return ABSENT_PARENT_REFUSAL in message or PARENT_STATE_REFUSAL in message
+
+
+def no_parent_in_an_accepted_state(runtime, plan: Any) -> bool:
+    """Whether a create refusing parents in other states (``plan.parent_states``) finds none of
+    its parent type in the initial state in a state it accepts (Glance's member creates: only under
+    a shared, queued image, which the initial state holds none of): it has no valid call to serve."""
+    if plan is None or not plan.parent_states:
+        return False
+    state = json.loads(runtime.data_get())
+    parent_type = plan.parent_states[0].parent_type
+    return not any(all(e.get("value", {}).get(s.member) in s.values for s in plan.parent_states)
+                   for c in state.get("collections", []) if c["type"] == parent_type for e in c["entities"])
+
+
 def refused_under_absent_parent(runtime, tool: str, arguments: dict[str, Any]) -> bool:
-    """Whether a create is refused, the state unchanged, because the state answers its parent missing:
+    """Whether a create is refused, the state unchanged, because the state answers its parent missing
+    (or holds it in a state no recorded create found its parent in, ``refused_for_its_parent``):
     named by the recorded call's path values (a tied create's exemplar), its parent was made by a write
     the capture recorded after its reads (JupyterHub's user marie, PowerDNS's zone demo.test.,
     Glance's namespace OS::Demo::Network). A call that is served is undone (data/reset)."""
@@ -346,7 +370,7 @@ def refused_under_absent_parent(runtime, tool: str, arguments: dict[str, Any]) -
     if not answer.is_error:
         runtime.data_reset()
         return False
-    assert ABSENT_PARENT_REFUSAL in json.dumps(answer.structured), (tool, answer.structured)
+    assert refused_for_its_parent(json.dumps(answer.structured)), (tool, answer.structured)
     assert runtime.data_get() == before
     return True
 
