@@ -21,6 +21,9 @@ import re
 COMPARE_VALUE = "value"
 COMPARE_USER_PASSWORD = "user-password"
 COMPARE_SIGNED_SHAPE = "signed-shape"
+COMPARE_SIGNED_RECORDED = "signed-recorded"
+"""Tokens signed per call whose shape the capture shows refused too (expired, another secret):
+compared whole, as ``value`` is, so only a token a successful call sent is accepted."""
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]+$")
 
 

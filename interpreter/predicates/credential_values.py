@@ -15,6 +15,16 @@ from capenv.interpreter.bundle.credential_values import COMPARE_VALUE, credentia
 from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
 
 
+class RefusedCredential(BaseModel):
+    """A call the application refused that sent the header: its record, status and value."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ordinal: int
+    status: int
+    value: str
+
+
 @context_model("write-credential-value")
 class WriteCredentialValueContext(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -26,6 +36,8 @@ class WriteCredentialValueContext(BaseModel):
     issued_in: list[int] = Field(default_factory=list)
     """Records whose answer (body or a header) holds one of the values, or its part after the
     scheme's word, or a Basic credential's password: the application issued it (a login's token)."""
+    refused: list[RefusedCredential] = Field(default_factory=list)
+    """The calls of the whole capture sending the header that the application did not answer 2xx."""
 
 
 class FewValuesParams(BaseModel):
@@ -110,6 +122,25 @@ def credential_values_signed_alike(ctx: WriteCredentialValueContext, params: Sig
     if len(shapes) > params.max_shapes:
         return Miss(f"{len(shapes)} shapes of {ctx.name}, more than {params.max_shapes}")
     return Match({"shapes": len(shapes), "calls": len(ctx.values)})
+
+
+class RefusedStatusesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+    """The statuses refusing a credential (401, 403)."""
+
+
+@predicate("credential_values_shape_refused", context="write-credential-value", params=RefusedStatusesParams)
+def credential_values_shape_refused(ctx: WriteCredentialValueContext, params: RefusedStatusesParams) -> Outcome:
+    """A call the application refused for its credential sent a signed token shaped as a successful
+    call's (the same scheme, JWT header and signature length): the shape does not tell a token the
+    application accepts (expired, signed with another secret)."""
+    shapes = {shape for value in ctx.values if (shape := signed_shape(value)) is not None}
+    for call in ctx.refused:
+        if call.status in params.statuses and signed_shape(call.value) in shapes:
+            return Match({"record": call.ordinal, "status": call.status})
+    return Miss(f"no refused call sent {ctx.name} with a token shaped as a successful call's")
 
 
 @predicate("credential_values_never_issued", context="write-credential-value", params=NoParams)

@@ -12,7 +12,7 @@ from capenv.interpreter.bundle.credential_values import COMPARE_VALUE, credentia
 from capenv.interpreter.bundle.models import StaticCredential, ViewResult
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest
-from capenv.interpreter.predicates.credential_values import WriteCredentialValueContext
+from capenv.interpreter.predicates.credential_values import RefusedCredential, WriteCredentialValueContext
 from capenv.interpreter.predicates.write_credentials import WriteCredentialContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
@@ -80,7 +80,9 @@ def static_credentials(names: set[str], records: dict[int, Record], ruleset: Rul
         values = [value for r in succeeded if (value := _value(r, name)) is not None]
         parts = {part for value in set(values) for part in secret_parts(value)}
         issued = [r.ordinal for r in records.values() if _answer_holds(r, parts)]
-        context = WriteCredentialValueContext(name=name, values=values, issued_in=issued)
+        refused = [RefusedCredential(ordinal=r.ordinal, status=r.status, value=value) for r in records.values()
+                   if r.answered and not r.succeeded and (value := _value(r, name)) is not None]
+        context = WriteCredentialValueContext(name=name, values=values, issued_in=issued, refused=refused)
         decision = evaluate(ruleset, VALUES_TABLE, context, subject=f"header {name}")
         events.extend(decision.events)
         if not decision.yields.get("static"):

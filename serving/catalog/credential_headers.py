@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from capenv.interpreter.bundle.credential_values import COMPARE_SIGNED_SHAPE, credential_digest
+from capenv.interpreter.bundle.credential_values import COMPARE_SIGNED_RECORDED, COMPARE_SIGNED_SHAPE, credential_digest
 from capenv.interpreter.bundle.models import StaticCredential
 
 STATUS = 401
@@ -48,6 +48,12 @@ def wrong_credential_refusal(name: str, compare: str | None = None) -> str:
                 f"signed per call, each a JWT with one header and a signature of one length, and the application "
                 f"refuses a malformed or otherwise signed token (401); this environment cannot check a signature, "
                 f"so it refuses a token not shaped as those: send {name} with a token signed as the capture's were")
+    if compare == COMPARE_SIGNED_RECORDED:
+        return (f"this call sends {name} with a token no successful recorded call sent: the capture's calls sent "
+                f"tokens signed per call, and it records the application refusing a token shaped as theirs (401: "
+                f"expired, or signed with another secret); this environment cannot check a signature or an expiry, "
+                f"so over HTTP it accepts only a token a recorded successful call sent (its MCP tools carry no "
+                f"credential and need none)")
     return (f"this call sends {name} with a value this environment does not serve: the state holds what the "
             f"capture's successful calls were answered with the recorded credentials in {name}, and the application "
             f"refuses other values (401/403) or answers another caller a view of their own (their own entities, a "

@@ -36,7 +36,7 @@ def _json_part(value: dict[str, Any]) -> str:
 
 class JwtSpec(BaseModel):
     """An HMAC-signed JWT: ``claims`` as given, ``issued_at`` (a claim name) set to the call's
-    time in whole seconds, and ``expires_in`` seconds later under ``exp`` when given."""
+    time (moved by ``issued_offset``) in whole seconds, and ``expires_in`` seconds later under ``exp`` when given."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -44,10 +44,14 @@ class JwtSpec(BaseModel):
     secret: str
     claims: dict[str, Any] = {}
     issued_at: str | None = "iat"
+    issued_offset: int = 0
+    """Seconds added to the call's time for ``issued_at``: negative for a token issued that long
+    ago (an expired one, which a probe sends to see it refused)."""
     expires_in: int | None = None
 
     def mint(self, now: float) -> str:
         claims = dict(self.claims)
+        now += self.issued_offset
         if self.issued_at:
             claims[self.issued_at] = int(now)
         if self.expires_in is not None:

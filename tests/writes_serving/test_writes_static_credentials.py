@@ -99,3 +99,29 @@ def test_a_wrong_value_is_refused_where_static(built) -> None:
                 assert status == 200 and answer["title"] == "wrong", answer
     finally:
         runtime.close()
+
+
+def test_signed_tokens_the_capture_shows_refused_alike_are_compared_whole(tmp_path) -> None:
+    """Where the capture also records a token of the successful calls' shape refused 401 (expired,
+    or signed with another secret), the shape vouches for no token: only a token a successful call
+    sent is taken over HTTP (``credential-value.signed-refused-alike``)."""
+    har = capture("jwt")
+    alike = "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJib2IiLCJpYXQiOjF9.c2lnbmF0dXJlLXBhcnS"  # signed alike, refused
+    har.call("GET", "/notes", status=401, response={"message": "Not authorized"}, headers=[("Authorization", alike)])
+    bundle = build_from(har, tmp_path / "capture.har")
+    (rule,) = bundle.replay.static_credentials.values()
+    assert rule.compare == "signed-recorded" and rule.rule_id == "credential-value.signed-refused-alike"
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            before = data_client.data_get(serving.base_url, token=serving.data_token)
+            other = "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjYXQiLCJpYXQiOjJ9.c2lnbmF0dXJlLXBhcnT"
+            status, answer = send(serving, "PATCH", "/notes/1", {"title": "signed"}, {"Authorization": other})
+            assert status == 401 and "no successful recorded call sent" in answer["message"], answer
+            assert data_client.data_get(serving.base_url, token=serving.data_token) == before
+            status, answer = send(serving, "GET", "/notes/1", headers={"Authorization": other})
+            assert status == 401, answer
+            status, answer = send(serving, "PATCH", "/notes/1", {"title": "signed"}, {"Authorization": JWT})
+            assert status == 200 and answer["title"] == "signed", answer  # the recorded token is taken
+    finally:
+        runtime.close()
