@@ -77,6 +77,20 @@ def unheld_collection(collection_path: str, entity_type: EntityType, state: Stat
             "never read it and no served write made it), so what the application holds there is not known")
 
 
+def untracked_type(entity_type: EntityType, state: StateIndex) -> str | None:
+    """Why the learned absence does not answer a replayed item read of a type the state holds no
+    collection of at all: the capture never read a list of it, no read of the initial window put
+    one of its entities in the state and no served write made one, so an id no recording names
+    may be one the application holds (Zou's entity types: /data/entity-types/{id} read only for a
+    type the capture made, then deleted; a seeded type's id was answered the deleted one's 404).
+    None once any collection of the type is held: there the state speaks for the type."""
+    if next(iter(state.collections_of(entity_type.name)), None) is not None:
+        return None
+    return (f"the state holds no {entity_type.name} at all (the capture never listed them, no read of its "
+            "first window showed one and no served write made one), so whether the application holds this "
+            "one is not known; the ids its recordings name are answered as recorded")
+
+
 def refuse_held_elsewhere(path: str, entity_type: EntityType, raw_id: str, field: str, state: StateIndex) -> None:
     """Refuse a read of an id no collection under this path's parent holds when another collection
     of the type does, unless ids are scoped per parent: an id held under two parents as two

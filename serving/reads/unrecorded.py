@@ -35,7 +35,7 @@ from .absence_shapes import AbsenceShapesCache
 from .id_layouts import unproven_layout
 from .key_aliases import refuse_aliased_key
 from .answers import from_recording
-from .parents import missing_parent, refuse_held_elsewhere, unheld_collection
+from .parents import missing_parent, refuse_held_elsewhere, unheld_collection, untracked_type
 from .replay import Replayer
 from .initial_sightings import InitialSightings
 from .written_values import showing_writes
@@ -104,7 +104,7 @@ class GuardedReplay:
                               "application answers a missing entity only under one it holds", http_status=404)
         if state is not None:
             unheld = unheld_collection(item_collection_path(state, call.path, entity_type, field), entity_type,
-                                       state) if collection is None else None
+                                       state) or untracked_type(entity_type, state) if collection is None else None
             if unheld is not None:
                 raise CallRefused(f"nothing was recorded for {call.tool.spelled(call.path)}: {unheld}", http_status=404)
             refuse_held_elsewhere(call.path, entity_type, raw_id, field, state)

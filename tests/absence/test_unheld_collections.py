@@ -52,3 +52,19 @@ def test_a_delete_in_a_collection_never_read_is_refused_with_the_state_unchanged
     assert refused_as_unknown(call(runtime, "DELETE", "/boards/3/notes/1"))
     assert call(runtime, "DELETE", "/boards/1/notes/1").status == 204  # a held note is deleted as recorded
     assert refused_as_unknown(call(runtime, "GET", "/boards/3/notes/1"))  # held nowhere now, still not known there
+
+
+def tags_app() -> EnvironmentRuntime:
+    """A tag made, read, deleted and read missing: no list of tags, nothing read before the write."""
+    har = HarBuilder().call("POST", "/tags", status=201, body={"name": "draft"}, response={"id": 5, "name": "draft"})
+    har = har.call("GET", "/tags/5", response={"id": 5, "name": "draft"})
+    har = har.call("DELETE", "/tags/5", status=204, response=None)
+    har = har.call("GET", "/tags/5", status=404, response=MISSING)
+    return EnvironmentRuntime(build_from(har))
+
+
+def test_a_type_the_state_never_held_is_not_answered_missing_for_an_id_no_recording_names():
+    runtime = tags_app()
+    answer = call(runtime, "GET", "/tags/1")  # a tag the application may hold: nothing shows it missing
+    assert answer.status == 404 and json.loads(answer.body) != MISSING
+    assert "holds no tags at all" in json.loads(answer.body)["message"]
