@@ -131,6 +131,11 @@
 #   (no pip cache) on the busy 2-core machine, 377 MB; start.sh provisions a new home
 #   (`kolibri manage provisiondevice`: migrations, facility and superuser, ~20-40 s) and seeds through
 #   the API in ~10 s on every start, so no template database.
+#   Zou 1.0.97 (Kitsu's API server; with fakeredis[lua] 2.40.0 standing in for Redis; wheels only,
+#   ~140 packages with opencv-python-headless, numpy, botocore) 4 min 39 s cold through its own
+#   install alone on the busy 2-core machine (no pip cache), 597 MB; start.sh makes a private
+#   PostgreSQL cluster, migrates and seeds in one process (~40 s on an idle machine, up to 2 min
+#   under load), so no template database.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -227,6 +232,8 @@ GNS3_QEMU_DEB_VERSION=1:7.2+dfsg-7+deb12u18+b3
 DOCCANO_VERSION=1.8.5
 PHOENIX_VERSION=20.26.1
 KOLIBRI_VERSION=0.19.5
+ZOU_VERSION=1.0.97
+ZOU_FAKEREDIS_VERSION=2.40.0
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -304,6 +311,7 @@ GNS3_VENV="$CACHE/venv-gns3"
 DOCCANO_VENV="$CACHE/venv-doccano"
 PHOENIX_VENV="$CACHE/venv-phoenix"
 KOLIBRI_VENV="$CACHE/venv-kolibri"
+ZOU_VENV="$CACHE/venv-zou"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1179,6 +1187,9 @@ install_python_group_a() {
     step install_venv_package "$PHOENIX_VENV" arize-phoenix "$PHOENIX_VERSION"
     # Kolibri's own server (cheroot, Django on SQLite), telemetry ping and Zeroconf off (start.sh).
     step install_venv_package "$KOLIBRI_VENV" kolibri "$KOLIBRI_VERSION"
+    # Zou (Kitsu's API, Flask on PostgreSQL) under the gunicorn it brings, serving captures/zou/wsgi.py;
+    # fakeredis with Lua (lupa) stands in for Redis in process (captures/zou/in_memory_kv.py).
+    step install_venv_package "$ZOU_VENV" zou "$ZOU_VERSION" "fakeredis[lua]==$ZOU_FAKEREDIS_VERSION"
     group_outcome
 }
 
@@ -1291,6 +1302,7 @@ status() {
     say "doccano:     $(installed_pip_version "$DOCCANO_VENV" doccano) ($DOCCANO_VENV)"
     say "phoenix:     $(installed_pip_version "$PHOENIX_VENV" arize-phoenix) ($PHOENIX_VENV)"
     say "kolibri:     $(installed_pip_version "$KOLIBRI_VENV" kolibri) ($KOLIBRI_VENV)"
+    say "zou:         $(installed_pip_version "$ZOU_VENV" zou) ($ZOU_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
