@@ -37,16 +37,10 @@ def make_driver(base, min_sleep, max_sleep, verbose):
 
 
 def capture(d):
-    call, check = d.call, d.check
-
-    def get(path, expect=200, **params):
-        return call("GET", path, params=params or None, expect=expect)[1]
+    call, check, get = d.call, d.check, d.get
 
     def send(method, path, body=None, expect=200):
         return call(method, path, body=body, expect=expect)[1]
-
-    def ids(answer):
-        return sorted(item["id"] for item in answer) if isinstance(answer, list) else None
 
     def by_name(answer, key, value):
         return next(item["id"] for item in answer if item[key] == value)

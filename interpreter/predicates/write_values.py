@@ -271,6 +271,17 @@ def _named(answer: str, keys: bool = True) -> set[str]:
     return names
 
 
+def one_named_new_member(ctx: WriteValidatedValueContext) -> str | Miss:
+    """The one served member the refusal's answer names (``_named``) whose value no successful call
+    sent, or why there is not exactly one."""
+    new = [m for m, v in ctx.refusal.sent.items() if m in ctx.members
+           and not any(m in s and same_json(s[m], v) for s in ctx.successes)]
+    named = sorted(set(new) & _named(ctx.refusal.answer))
+    if len(named) != 1:
+        return Miss(f"the answer names {len(named)} member(s) whose value only the refused call sent, not one")
+    return named[0]
+
+
 @predicate("refusal_names_one_member_off_template", context="write-validated-value", params=TemplateParams)
 def refusal_names_one_member_off_template(ctx: WriteValidatedValueContext, params: TemplateParams) -> Outcome:
     """The refusal's answer names exactly one served member whose value no successful call sent
@@ -280,12 +291,9 @@ def refusal_names_one_member_off_template(ctx: WriteValidatedValueContext, param
     refused body sent."""
     if ctx.refusal.status not in params.statuses:
         return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
-    new = [m for m, v in ctx.refusal.sent.items() if m in ctx.members
-           and not any(m in s and same_json(s[m], v) for s in ctx.successes)]
-    named = sorted(set(new) & _named(ctx.refusal.answer))
-    if len(named) != 1:
-        return Miss(f"the answer names {len(named)} member(s) whose value only the refused call sent, not one")
-    member = named[0]
+    member = one_named_new_member(ctx)
+    if isinstance(member, Miss):
+        return member
     values = [s[member] for s in ctx.successes + ctx.kin_successes if member in s]
     distinct = {dumps(v) for v in values}
     if len(distinct) < params.min_distinct:
