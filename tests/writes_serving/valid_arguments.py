@@ -15,6 +15,7 @@ import uuid
 from typing import Any
 
 from capenv.interpreter.bundle.paths import split_path
+from capenv.serving.writes.nested_copies import _nested_objects as nested_objects
 from capenv.serving.writes.protected import marks
 from capenv.serving.writes.answers import covered_fields
 from capenv.serving.writes.sent_values import keeps_to
@@ -307,6 +308,10 @@ def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[st
                    for held in document.get("collections", []) if held["type"] == copy.holder
                    for entity in held["entities"] if isinstance(entity["value"], dict)}
         entities = [e for e in entities if str(e["id"]) not in copying]
+    if plan is not None and plan.effect == "delete":
+        # one another held entity nests a copy of is refused, as it should be (serving/writes/nested_copies)
+        document = json.loads(state) if isinstance(state, (bytes, str)) else state
+        entities = [e for e in entities if not copied_inside_another(document, e)]
     referrers = getattr(plan, "referrers", ()) if plan is not None and plan.effect == "delete" else ()
     if not referrers:
         return entities
@@ -330,6 +335,27 @@ def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[st
                                 named.add(str(element))
     # an entity naming itself (a deployment's own schedules name it) is no referrer of it
     return [e for e in entities if str(e["id"]) not in named and not own.get(str(e["id"]), set()) - {str(e["id"])}]
+
+
+def copied_inside_another(document: dict[str, Any], entity: dict[str, Any]) -> bool:
+    """Whether an object nested inside another held entity carries this data/get entity's id (under the
+    member its value holds the id at) and another of its members as it holds it now: serving refuses its
+    delete (serving/writes/nested_copies: Payload's posts nest their tags)."""
+    value = entity["value"]
+    if not isinstance(value, dict):
+        return False
+    id_fields = [name for name, held in value.items() if held == entity["id"] or str(held) == str(entity["id"])]
+    for held in document.get("collections", []):
+        for other in held["entities"]:
+            if other["value"] is value:
+                continue
+            for nested in nested_objects(other["value"]):
+                for id_field in id_fields:
+                    if id_field in nested and nested[id_field] == value[id_field] and any(
+                            name != id_field and name in nested and nested[name] == member
+                            for name, member in value.items()):
+                        return True
+    return False
 
 
 ABSENT_PARENT_REFUSAL = "so the state answers that parent missing"
