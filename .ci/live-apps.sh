@@ -1177,6 +1177,12 @@ install_python_group_a() {
     step install_venv_package "$ARA_VENV" ara "$ARA_VERSION" "ara[server]==$ARA_VERSION" \
         "gunicorn==$ARA_GUNICORN_VERSION"
     step install_gns3
+    group_outcome
+}
+
+install_python_group_c() {  # the newest pip installs, in a group of their own so that group a (two dozen
+    # installs one after another) does not grow by them: doccano ~8 min, zou ~4.6 min, kolibri ~1.3 min
+    # cold on a busy machine
     # doccano's API (Django REST Framework on SQLite) under the gunicorn it brings, serving
     # captures/doccano/wsgi.py (doccano's own WSGI application, Host fixed); no task queue runs.
     # 8 min cold on the busy 2-core machine, 639 MB (it pulls celery, boto3, pandas, numpy).
@@ -1311,7 +1317,7 @@ case "${1:-install}" in
         mkdir -p "$CACHE"
         [ -f "$CACHE/.gitignore" ] || echo '*' > "$CACHE/.gitignore"
         started=$SECONDS
-        # Six groups at once, each one install after another, each logged on its own: network
+        # Seven groups at once, each one install after another, each logged on its own: network
         # waits overlap the other groups' work. The system group holds every apt-get and dpkg (one
         # lock), PostgreSQL's server binaries first (Parse Server and Unleash need them).
         logs="$(mktemp -d)"
@@ -1323,6 +1329,7 @@ case "${1:-install}" in
         start_group system install_system_group
         start_group python-a install_python_group_a
         start_group python-b install_python_group_b
+        start_group python-c install_python_group_c
         start_group npm install_npm_group
         start_group npm-large install_npm_large_group
         start_group npm-nocobase install_npm_nocobase_group
