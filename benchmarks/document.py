@@ -32,7 +32,7 @@ absolute figures move with the load; the ratios are measured in the same run, ro
 Each section states the capenv commit it measured and the load it ran at. The seconds and calls/s
 are measured by `python -m benchmarks` in a quiet hour; between such runs a change is measured in
 instructions, which the load does not move (`benchmarks.write_instructions`,
-`benchmarks.http_instructions`).
+`benchmarks.http_instructions`, `benchmarks.add_instructions`).
 """
 
 HEADER = """## How to run
@@ -54,6 +54,7 @@ Commands (from the repository root, with the project's virtual environment):
 | `.venv/bin/python -m benchmarks --quick` | every section end to end on small sizes, writing nothing (CI's smoke run: `tests/test_benchmarks_run.py`) |
 | `.venv/bin/python -m benchmarks.write_instructions` | instructions per served create in process (valgrind's cachegrind; default, `memory:` and `sqlite:` stores): a figure the machine's load does not move; writes nothing |
 | `.venv/bin/python -m benchmarks.http_instructions` | instructions of the server process per HTTP call (valgrind's cachegrind; section (c)'s CRUD sequence over one kept-alive connection; `capenv serve` on the default and `sqlite:` stores, and the transport floor): writes nothing |
+| `.venv/bin/python -m benchmarks.add_instructions` | instructions of section (i)'s data/add, over a 10,000-entity state and on a fresh runtime (valgrind's callgrind, counting only the data/add's steps; default and `sqlite:` stores; needs a C compiler for the two-line toggle): writes nothing |
 
 A section run alone prints its figures and replaces only its part of this file; add
 `--no-write` to print only. Sections (c) and (f) need json-server from `bash .ci/live-apps.sh install`.
@@ -180,6 +181,23 @@ taking out, and the 8-client row is bounded by the client (one event loop for 8 
 answer check costs ~130-200 µs per call, ~70% of it the schema's `if`/`then` (the item view's
 body): without them 60 µs, and `check_schema` 17 → 6 ms (jsonschema, this machine, loaded). Publishing looser output schemas would change what the MCP surface
 promises, not its speed: left to a decision.
+
+Issue 15, the build's growth (session 20; measured by hand at load average 12-24, so by cProfile call
+counts and profiled-time ratios, not section (a), whose rows above predate it). The build had two
+quadratic passes that section (a)'s step timings hid inside `plan_and_gate` and `replay_table`:
+`gate/cascades` asked every GET line of the capture for its reads around every successful write call
+and walked every later record for each answer value (calls × lines, calls × records), and
+`PlanContext.type_entities` looked up every entity of a type through `Timeline.before` per call. Now
+a call asks only the lines read since the last other write ended (any other line has a write between)
+and looks answer values up in an index of listings; a type's reads are swept by end once per pass over
+the calls (`Timeline.reads_before`); `tag_sightings` bisects. Profiled seconds of the cascades
+(json-server 4,000 records / kinto / prefect / label-studio large): 41.3 / 64.1 / 19.0 / 34.4 → 1.4 /
+1.4 / 0.7 / 1.0 of 83 / 110 / 47 / 88 for the whole build; `type_entities` 6.9 / 9.7 / 0.65 / 0.46 →
+0.65 / 1.37 / 0.07 / 0.32. Calls per build 32.9 / 31.6 / 16.0 / 25.1 M → 14.1 / 13.8 / 9.8 / 17.4 M;
+growth of calls per doubling (1,000 → 2,000 → 4,000 or whole): json-server k = 1.19, 1.43 → 0.83, 0.98;
+kinto 0.91, 1.00; prefect 0.80, 0.98; label-studio 0.92, 0.97. Bundles byte-identical on all 61
+captures. Instructions of the whole `capenv build` process of json-server's large capture (valgrind cachegrind, modules compiled from source in both): 47.46 G → 22.68 G; kinto's 62.52 G → 22.61 G. `capenv verify captures/*/capture.har --check`: 161.5 → 159.2 s wall (run side by side;
+the 57 small captures never reached the quadratic sizes). Section (a) is to be rerun on a quiet machine.
 
 Issue 15, part 1 (session 16; measured by hand, not by section (a), whose table rows above are
 older and were run on another CPU; this one an AMD EPYC, 2 cores): its `perf` has no hardware counters, so instruction counts come from
@@ -421,6 +439,21 @@ What limits the rest:
   old row: the contract wants the revision above every revision the types hold; checking only the
   subjects the replace writes would cost what is added, not what was held, but promise less);
   then the same release. A WAL checkpointed before the add makes its DELETE slower (3.5-4.6 ms).
+  Session 22: the memory store kept a type's live ids as a set, which CPython's cyclic collector
+  always tracks: a 10,000-entity state's set, made at the end of its data/add, was walked by the
+  next young collection, which fell inside the next data/add (that collection 0.55-0.59 ms, now
+  0.16-0.28 ms; 0.07-0.15 ms on a fresh runtime; thread CPU, loaded), and by every full
+  collection after. The live ids are now a dict's
+  keys (strings to None), which CPython does not track. Instructions of the 100-post data/add
+  (`python -m benchmarks.add_instructions`, callgrind counting only the add's steps): over
+  10,000 posts 30,343,825 → 29,450,577 (-2.9%), on a fresh runtime 20,952,632 → 20,909,409,
+  1.45× → 1.41×; in thread CPU, 7 rounds alternating in one process at load ~7, 7.9 → 6.1 ms
+  against 4.4 → 3.9 ms (medians), 1.80× → 1.55× (every round lower). Instructions read lower
+  than CPU time here: freeing the replaced state's ~80k objects is bound by memory, not by
+  instructions. `sqlite:` unchanged, 39,765,590 against 23,129,588 instructions (1.72×; in thread
+  CPU the section's 4.1×, its DELETE reading every freed page from the WAL or the file being
+  system time callgrind does not count): what is left over the fresh runtime is the DELETE, the
+  `max(revision)` scan and the same release as above.
 """
 
 
@@ -438,9 +471,11 @@ def goals_part(sections: dict[str, str]) -> str:
     return "\n".join([GOALS_INTRO.rstrip(), *([load] if load else []), "", *goals.markdown(found)]) + "\n"
 
 
-def render(sections: dict[str, str]) -> str:
-    machine_lines = ["## Machine", "", *[f"- {name}: {value}" for name, value in machine.describe()]]
-    parts = [TOP, goals_part(sections), HEADER, "\n".join(machine_lines) + "\n"]
+def render(sections: dict[str, str], machine_part: str | None = None) -> str:
+    """The whole file; ``machine_part`` the machine as written before (None: this one's)."""
+    if machine_part is None:
+        machine_part = "\n".join(["## Machine", "", *[f"- {name}: {value}" for name, value in machine.describe()]]) + "\n"
+    parts = [TOP, goals_part(sections), HEADER, machine_part]
     for name in ORDER:
         if name in sections:
             parts.append(f"{_marker(name)}\n{sections[name].rstrip()}\n{_marker(name, closing=True)}\n")
@@ -459,8 +494,17 @@ def existing_sections(path: Path) -> dict[str, str]:
     return found
 
 
+_MACHINE_PART = re.compile(r"^## Machine\n.*?\n(?=\n<!-- section:|\Z)", re.S | re.M)
+
+
 def write(path: Path, fresh: list[Section]) -> None:
+    """Replace the ``fresh`` sections, keep the others. With none fresh (``--notes``: the text
+    rewritten, no figure), the machine part stays the one the kept figures were measured on."""
     sections = existing_sections(path)
     sections.update({section.name: section.markdown() for section in fresh})
+    kept = None
+    if not fresh and path.exists():
+        found = _MACHINE_PART.search(path.read_text(encoding="utf-8"))
+        kept = found.group(0) if found else None
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(sections), encoding="utf-8")
+    path.write_text(render(sections, kept), encoding="utf-8")

@@ -3,7 +3,9 @@ timed tests): `python -m benchmarks --quick` takes every section end to end and 
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -80,6 +82,26 @@ def test_the_goals_table_is_rebuilt_from_the_sections_kept_in_the_file(tmp_path:
     assert "not measured in this file" in next(line for line in table.splitlines() if "json-server 0.17.4" in line)
 
 
+def test_notes_rewrite_the_text_and_keep_every_figure_and_the_machine_they_were_measured_on(tmp_path: Path) -> None:
+    """``python -m benchmarks --notes`` runs no section: the sections kept as they were, the
+    machine part too (the figures' machine, not the one rewriting the text), the text the
+    generator's."""
+    from benchmarks import document, runner
+    from benchmarks.section import Section
+
+    output = tmp_path / "benchmarks.md"
+    document.write(output, [Section("add", "(i) add", "python -m benchmarks add", lines=["figures of run 1"])])
+    measured_on = "## Machine\n\n- capenv commit: 0123456789ab\n- CPUs (`nproc`): 64\n"
+    text = re.sub(r"## Machine\n.*?\n(?=\n<!-- section:)", measured_on, output.read_text(encoding="utf-8"), flags=re.S)
+    output.write_text(text.replace(document.HEADER, "## How to run\n\nold text\n"), encoding="utf-8")
+    assert runner.main(["--notes", "--output", str(output)], {}) == 0
+    rewritten = output.read_text(encoding="utf-8")
+    assert document.HEADER in rewritten and "old text" not in rewritten
+    assert measured_on in rewritten and "figures of run 1" in rewritten
+    with pytest.raises(SystemExit):
+        runner.main(["--notes", "add", "--output", str(output)], {"add": lambda: None})
+
+
 def test_the_instruction_count_script_serves_its_creates_on_every_store(tmp_path: Path) -> None:
     """``benchmarks.write_instructions`` counts what its script runs; the script itself (without
     valgrind, which takes minutes) must serve every create on each store it names, or the count
@@ -115,3 +137,27 @@ def test_the_http_instruction_count_serves_every_call_of_its_sequence(tmp_path: 
     http_instructions.serve_sequences(bundle_dir, store, 1, free_port(), wrapper=())
     with pytest.raises(SystemExit):
         http_instructions.main(["--sequences", "50,10"])
+
+
+@pytest.mark.parametrize("store", ["default", "sqlite"])
+def test_the_data_add_instruction_count_installs_the_measured_state(tmp_path: Path, store: str) -> None:
+    """``benchmarks.add_instructions`` counts a data/add over a large state and on a fresh runtime;
+    without valgrind (minutes) its script must install the measured state on each store, or the
+    count would be of a refusal; and its arguments are checked."""
+    from benchmarks import add_instructions
+
+    from capenv.interpreter.bundle.io import write_bundle
+    from capenv.interpreter.pipeline import build_bundle
+
+    bundle_dir = tmp_path / "bundle"
+    write_bundle(bundle_dir, build_bundle(add_instructions.CAPTURE))
+    for kind in add_instructions.KINDS:
+        runtime = add_instructions.script(bundle_dir, store, kind, 30)
+        try:
+            state = json.loads(runtime.data_get())
+        finally:
+            runtime.close()
+        posts = next(c for c in state["collections"] if c["path"] == "/posts")
+        assert len(posts["entities"]) == add_instructions.SMALL
+    with pytest.raises(SystemExit):
+        add_instructions.main(["--stores", "postgres"])
