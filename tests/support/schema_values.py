@@ -55,8 +55,9 @@ def _valid_by(schema: dict[str, Any]):
 def _of_type(kind: str, schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     if kind == "string":
         if "pattern" in schema:
-            least = schema.get("minLength", 0)
-            return st.from_regex(schema["pattern"], fullmatch=True).filter(lambda text: len(text) >= least)
+            least, most = schema.get("minLength", 0), schema.get("maxLength")
+            return st.from_regex(schema["pattern"], fullmatch=True).filter(
+                lambda text: len(text) >= least and (most is None or len(text) <= most))
         return st.text(min_size=schema.get("minLength", 0), max_size=schema.get("maxLength", 16))
     if kind == "integer":
         return st.integers(schema.get("minimum", -2**53), schema.get("maximum", 2**53))
