@@ -24,7 +24,6 @@ from .context import PlanContext
 from .references import JUDGED_EFFECTS, _calls, _sent_body
 
 TABLE = "write-validated-values"
-NOT_VALUE_REFUSALS = (401, 403, 404, 409)
 
 
 def with_validated_values(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
@@ -99,15 +98,16 @@ def _written(plan: WritePlan) -> str:
     return f"type {plan.type}" if plan.type is not None else f"document {plan.template}"
 
 
-def _value_refusal(status: int) -> bool:
-    return 400 <= status < 500 and status not in NOT_VALUE_REFUSALS
+def _client_error(status: int) -> bool:
+    """A refusal the table judges (4xx): which statuses refuse a value is its rules' ``statuses``."""
+    return 400 <= status < 500
 
 
 def _with_validated(plan: WritePlan, ctx: PlanContext,
                     kin: dict[str, list[tuple[str, dict[str, Any]]]]) -> WritePlan:
     calls = [(record, body) for record in _calls(plan, ctx) if (body := _sent_body(record, plan)) is not None]
     successes = [body for record, body in calls if record.succeeded]
-    refusals = [(record, body) for record, body in calls if _value_refusal(record.status)]
+    refusals = [(record, body) for record, body in calls if _client_error(record.status)]
     if not successes or not refusals:
         return plan
     members = [m.member for m in plan.members if m.admission != "not-accepted"
