@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
+from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.manifest.models import Manifest
@@ -19,7 +20,6 @@ from capenv.interpreter.predicates.absence_siblings import SegmentDifference, Wr
 from capenv.interpreter.rules_engine import RuleSet, evaluate
 
 TABLE = "write-absences"
-ABSENCE_STATUSES = (400, 404, 410)
 KIND_WORD_RULE = "segment.kind-word"
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 from capenv.interpreter.bundle.body_members import body_object
 from capenv.interpreter.bundle.models import Address, EntityType, ResponseRule, TagCheck, WritePlan
 from capenv.interpreter.evidence.records import Record
@@ -18,7 +19,7 @@ from capenv.interpreter.rules_engine import TraceEvent, load_rules
 from capenv.interpreter.view.credentials import credential_headers
 from capenv.interpreter.view.extract import path_key
 
-from .absence_sources import ABSENCE_STATUSES, masked_answer, with_absence_sources
+from .absence_sources import masked_answer, with_absence_sources
 from .absent_before import classified
 from .answer_reports import answer_report
 from .bulk_plan import bulk_plan

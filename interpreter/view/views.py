@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 from capenv.interpreter.bundle.models import (
     DocumentLine, EntityType, ListLine, Locator, ReadView, Recording,
 )
@@ -20,13 +21,12 @@ from .recordings import recording_of
 from .types import ToolShape
 from .unlisted_entities import HeldByReads, held_by_item_reads, leaves_out_held
 
-ABSENT_STATUSES = (400, 404, 410)
 
 
 def is_absence(record: Record, view: ReadView | None = None) -> bool:
     """A recorded absence: a 400, 404 or 410, a 2xx JSON null, or a read of its item view that
     ``view-absence-answers`` took as the application's answer for an id it does not hold."""
-    return record.status in ABSENT_STATUSES or (
+    return record.status in ABSENCE_STATUSES or (
         record.succeeded and record.response.is_json and record.response.json_value is None) or (
         view is not None and record.ordinal in view.absence_records)
 

@@ -19,7 +19,7 @@ from jsonschema import Draft202012Validator
 
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import Recording
-from capenv.serving.writes.calls import ABSENCE_STATUSES
+from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 
 from .openapi_responses import operation_responses
 from .tool_meta import JSON_SCHEMA_DIALECT

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
+from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 from capenv.interpreter.bundle.models import EitherKey, EntityType, ListLine, ReadView, Recording, ReplayTable, ViewResult
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once
@@ -54,7 +55,6 @@ from .skipped_numbers import refuse_skipped
 from .summaries import Summaries
 
 PAGE_SIZE_KINDS = ("limit", "end")
-ABSENT_STATUSES = (400, 404, 410)
 
 
 class StateReads:
@@ -303,7 +303,7 @@ def _item_label(kind: str, entity_type: EntityType, collection: str, entity_id: 
 
 def is_absence(recording: Recording) -> bool:
     """What the read gate accepts as an entity's absence: a 400, 404 or 410, or a 2xx JSON null."""
-    return recording.status in ABSENT_STATUSES or (
+    return recording.status in ABSENCE_STATUSES or (
         200 <= recording.status < 300 and recording.is_json and recording.body is None)
 
 

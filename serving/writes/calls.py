@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 from capenv.interpreter.bundle.models import (AbsenceAnswer, EntityType, Recording, ReplayTable, SkippedNumbers,
                                               UnprovenIdShape, ViewResult, WritePlan)
 
@@ -114,9 +115,6 @@ class WriteEnv:
                 self.unproven_id_shapes[read.type] = self.unproven_id_shapes.get(read.type, ()) + tuple(
                     shape for shape in read.unproven_id_shapes
                     if shape not in self.unproven_id_shapes.get(read.type, ()))
-
-
-ABSENCE_STATUSES = (400, 404, 410)
 
 
 def latest_absences(replay: ReplayTable) -> dict[str, Recording]:
