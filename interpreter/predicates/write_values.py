@@ -273,10 +273,14 @@ def _named(answer: str, keys: bool = True) -> set[str]:
 
 def one_named_new_member(ctx: WriteValidatedValueContext) -> str | Miss:
     """The one served member the refusal's answer names (``_named``) whose value no successful call
-    sent, or why there is not exactly one."""
+    sent, or why there is not exactly one. Where its keys name several (an answer echoing the
+    refused body, Prefect's ``request_body``), the one a text value names (``"loc": ["body",
+    "name"]``) is the one it speaks of."""
     new = [m for m, v in ctx.refusal.sent.items() if m in ctx.members
            and not any(m in s and same_json(s[m], v) for s in ctx.successes)]
     named = sorted(set(new) & _named(ctx.refusal.answer))
+    if len(named) > 1:
+        named = sorted(set(named) & _named(ctx.refusal.answer, keys=False))
     if len(named) != 1:
         return Miss(f"the answer names {len(named)} member(s) whose value only the refused call sent, not one")
     return named[0]
