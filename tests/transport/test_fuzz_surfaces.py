@@ -86,6 +86,8 @@ def good(schema: dict[str, Any], draw, held: dict[str, list[Any]]) -> str:
                                      "0000-000000000000"]), st.sampled_from(own or [1]).map(flipped)]
         return json.dumps(draw(st.one_of(choices)))
     kind = schema.get("type")
+    if isinstance(kind, list):  # a member declared of several types (["string", "null"]): one of them
+        kind = draw(st.sampled_from(kind)) if kind else None
     if kind == "object" and schema.get("properties"):
         return body_text(schema, draw, held)
     return json.dumps(draw({"string": st.text(max_size=20), "integer": st.integers(-5, 5000), "number": st.integers(0, 9),
