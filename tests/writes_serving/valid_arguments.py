@@ -308,10 +308,13 @@ def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[st
                    for held in document.get("collections", []) if held["type"] == copy.holder
                    for entity in held["entities"] if isinstance(entity["value"], dict)}
         entities = [e for e in entities if str(e["id"]) not in copying]
-    if plan is not None and plan.effect == "delete":
-        # one another held entity nests a copy of is refused, as it should be (serving/writes/nested_copies)
+    if plan is not None and plan.effect in ("delete", "update"):
+        # one another held entity nests a copy of is refused, as it should be (serving/writes/nested_copies):
+        # a delete always, an update changing a member the copy shows (a stamped updatedAt: any update),
+        # so an update writes another when one is not copied
         document = json.loads(state) if isinstance(state, (bytes, str)) else state
-        entities = [e for e in entities if not copied_inside_another(document, e)]
+        uncopied = [e for e in entities if not copied_inside_another(document, e)]
+        entities = uncopied if plan.effect == "delete" else uncopied or entities
     referrers = getattr(plan, "referrers", ()) if plan is not None and plan.effect == "delete" else ()
     if not referrers:
         return entities
