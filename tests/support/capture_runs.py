@@ -78,6 +78,21 @@ def plan(bundle: Bundle, method_or_name: str, template: str | None = None) -> Wr
     raise KeyError(f"tool {name} has no write plan; plans: {[w.tool for w in bundle.view.writes]}")
 
 
+def validated_rules(bundle: Bundle, writes: tuple[tuple[str, str], ...], learned: bool) -> list:
+    """The one validated-value rule each served write (method, template) learned, or none when
+    ``learned`` is false (no refusal showed the member validated): asserted either way."""
+    rules = []
+    for method, template in writes:
+        write = plan(bundle, method, template)
+        assert write.served, write.reason
+        if not learned:
+            assert write.validated_values == ()
+            continue
+        (rule,) = write.validated_values
+        rules.append(rule)
+    return rules
+
+
 def has_plan(bundle: Bundle, method_or_name: str, template: str | None = None) -> bool:
     try:
         plan(bundle, method_or_name, template)

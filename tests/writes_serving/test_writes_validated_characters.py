@@ -8,7 +8,7 @@ refusal names are stored as sent, as before."""
 from __future__ import annotations
 
 import pytest
-from support.capture_runs import build_from, plan
+from support.capture_runs import build_from, validated_rules
 from support.har_builder import HarBuilder
 from support.served_calls import send_json, served_over_http, state_of
 
@@ -47,13 +47,7 @@ def built(request, tmp_path_factory):
 
 def test_the_create_and_the_update_learn_the_characters(built) -> None:
     case, bundle = built
-    for method, template in (("POST", "/jobs"), ("PATCH", "/jobs/{job_id}")):
-        write = plan(bundle, method, template)
-        assert write.served, write.reason
-        if case == "none":
-            assert write.validated_values == ()
-            continue
-        (rule,) = write.validated_values
+    for rule in validated_rules(bundle, (("POST", "/jobs"), ("PATCH", "/jobs/{job_id}")), learned=case != "none"):
         assert rule.member == "name" and rule.layout == "^[0-9a-z_]+$" and rule.status == 422
 
 

@@ -7,7 +7,7 @@ body differed from the success in more than the colour and the create sent one c
 from __future__ import annotations
 
 import pytest
-from support.capture_runs import build_from, plan
+from support.capture_runs import build_from, validated_rules
 from support.har_builder import HarBuilder
 from support.served_calls import send_json, served_over_http, state_of
 
@@ -43,13 +43,7 @@ def built(request, tmp_path_factory):
 
 def test_the_create_and_the_update_learn_the_layout(built) -> None:
     case, bundle = built
-    for method, template in (("POST", "/tracks"), ("PATCH", "/tracks/{track_id}")):
-        write = plan(bundle, method, template)
-        assert write.served, write.reason
-        if case == "none":
-            assert write.validated_values == ()
-            continue
-        (rule,) = write.validated_values
+    for rule in validated_rules(bundle, (("POST", "/tracks"), ("PATCH", "/tracks/{track_id}")), learned=case != "none"):
         assert rule.member == "color" and rule.layout == "^#[0-9a-f]{6}$" and rule.status == 400
 
 

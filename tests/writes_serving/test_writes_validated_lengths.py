@@ -7,7 +7,7 @@ for a colour of 34 characters, where the type's successful creates and updates s
 from __future__ import annotations
 
 import pytest
-from support.capture_runs import build_from, plan
+from support.capture_runs import build_from, validated_rules
 from support.har_builder import HarBuilder
 from support.served_calls import send_json, served_over_http, state_of
 
@@ -44,13 +44,7 @@ def built(request, tmp_path_factory):
 
 def test_the_create_and_the_update_learn_the_bound(built) -> None:
     case, bundle = built
-    for method, template in (("POST", "/tags"), ("PATCH", "/tags/{tag_id}")):
-        write = plan(bundle, method, template)
-        assert write.served, write.reason
-        if case == "none":
-            assert write.validated_values == ()
-            continue
-        (rule,) = write.validated_values
+    for rule in validated_rules(bundle, (("POST", "/tags"), ("PATCH", "/tags/{tag_id}")), learned=case != "none"):
         assert rule.member == "color" and rule.max_length == 6 and rule.status == 400
 
 
