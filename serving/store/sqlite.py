@@ -113,13 +113,8 @@ class SqliteStore(Store):
             mode = self._enter_wal(conn)
             if str(mode).lower() != "wal":
                 raise StoreBackendError(f"SQLite store {self.path!r} cannot use WAL (journal mode {mode})")
-            conn.execute("BEGIN IMMEDIATE")  # another process may be creating (or migrating) the same file
-            try:
+            with _immediate(conn):  # another process may be creating (or migrating) the same file
                 create_or_migrate(conn, self.path)
-                conn.execute("COMMIT")
-            except BaseException:
-                _rollback(conn)
-                raise
         except sqlite3.DatabaseError as exc:
             raise StoreUnreachable(f"cannot open the SQLite store {self.path!r}: {exc}") from exc
 
@@ -159,13 +154,8 @@ class SqliteStore(Store):
         journals = self._journals | frozenset(journal_types)
         with self._write_lock, self._pool.connection() as conn:
             try:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
+                with _immediate(conn):
                     forgetting.forget_commits(conn, self._types, ids, journals)
-                    conn.execute("COMMIT")
-                except BaseException:
-                    _rollback(conn)
-                    raise
             except sqlite3.Error as exc:
                 raise StoreBackendError(f"SQLite refused to forget {len(ids)} commit(s): {exc}") from exc
 
@@ -222,8 +212,7 @@ class SqliteStore(Store):
             return
         with self._write_lock, self._pool.connection() as conn:
             try:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
+                with _immediate(conn):
                     # Looked up under the lock (nothing written yet, so what it learns is committed).
                     ids = list(self._types.find_all(conn, types).values())
                     if ids:  # else the file never held a subject of these types
@@ -236,10 +225,6 @@ class SqliteStore(Store):
                         forgetting.forget_types(conn, self._types, ids)
                         conn.execute("DELETE FROM records WHERE record_id NOT IN (SELECT record_id FROM history)")
                         forgetting.drop_order_of_deleted(conn)
-                    conn.execute("COMMIT")
-                except BaseException:
-                    _rollback(conn)
-                    raise
             except sqlite3.Error as exc:
                 raise StoreBackendError(f"SQLite refused to compact {', '.join(types)}: {exc}") from exc
 
@@ -378,6 +363,18 @@ class SqliteStore(Store):
                 yield conn
             except sqlite3.Error as exc:
                 raise StoreBackendError(f"SQLite read failed: {exc}") from exc
+
+
+@contextlib.contextmanager
+def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
+    """One ``BEGIN IMMEDIATE`` transaction: committed when the block ends, rolled back when it raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        _rollback(conn)
+        raise
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
