@@ -238,7 +238,11 @@ ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
 PODMAN_DEB_VERSION=4.3.1+ds1-8+deb12u1+b3
-CACHE=.ci/cache
+# The cache: CAPENV_CI_CACHE when set (.ci/run sets a machine-wide folder, so that a later run on the
+# same machine reuses the installs), else the repository's .ci/cache. Its physical absolute path:
+# a venv's scripts name the path they were made under, which then holds from any clone.
+CACHE="${CAPENV_CI_CACHE:-.ci/cache}"
+mkdir -p "$CACHE" && CACHE="$(cd "$CACHE" && pwd -P)"
 NPM_DIR="$CACHE/npm"
 KINTO_VENV="$CACHE/venv-kinto"
 PREFECT_VENV="$CACHE/venv-prefect"
@@ -318,7 +322,7 @@ say() { echo "live-apps: $*"; }
 
 installed_npm_version() {  # package [prefix] -> the version in node_modules, or nothing
     local manifest="${2:-$NPM_DIR}/node_modules/$1/package.json"
-    [ -f "$manifest" ] && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
+    [ -f "$manifest" ] && node -e 'console.log(require(process.argv[1]).version)' "$manifest" 2>/dev/null || true
 }
 
 installed_pip_version() {  # venv package -> its version, or nothing
@@ -519,7 +523,7 @@ install_strapi() {
 installed_strapi_version() {
     local manifest="$STRAPI_DIR/node_modules/@strapi/strapi/package.json"
     [ -f "$manifest" ] && [ -f "$STRAPI_DIR/node_modules/better-sqlite3/build/Release/better_sqlite3.node" ] \
-        && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
+        && node -e 'console.log(require(process.argv[1]).version)' "$manifest" 2>/dev/null || true
 }
 
 install_pouchdb_server() {
@@ -755,7 +759,7 @@ install_nocodb() {
 installed_nocodb_version() {
     local manifest="$NOCODB_DIR/node_modules/nocodb/package.json"
     [ -f "$manifest" ] && [ -f "$NOCODB_DIR/node_modules/sqlite3/build/Release/node_sqlite3.node" ] \
-        && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
+        && node -e 'console.log(require(process.argv[1]).version)' "$manifest" 2>/dev/null || true
 }
 
 install_n8n() {
@@ -775,7 +779,7 @@ install_n8n() {
 installed_n8n_version() {
     local manifest="$N8N_DIR/node_modules/n8n/package.json"
     [ -f "$manifest" ] && [ -f "$N8N_DIR/node_modules/sqlite3/build/Release/node_sqlite3.node" ] \
-        && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
+        && node -e 'console.log(require(process.argv[1]).version)' "$manifest" 2>/dev/null || true
 }
 
 install_nocobase() {
@@ -816,7 +820,7 @@ install_nocobase() {
 installed_nocobase_version() {
     local manifest="$NOCOBASE_DIR/node_modules/@nocobase/app/package.json"
     [ -f "$manifest" ] && [ -f "$NOCOBASE_DIR/node_modules/sqlite3/build/Release/node_sqlite3.node" ] \
-        && node -e 'console.log(require(process.argv[1]).version)' "$PWD/$manifest" 2>/dev/null || true
+        && node -e 'console.log(require(process.argv[1]).version)' "$manifest" 2>/dev/null || true
 }
 
 install_parse_server() {
@@ -879,7 +883,7 @@ install_deb_app_with_template() {  # LABEL PACKAGE DB_PACKAGE VERSION TEMPLATE_V
         local home
         home="$(mktemp -d)"
         say "$package: preparing the template database in $template"
-        env "$template_var=$PWD/$template" bash "$start" --prepare-only "$home" || { rm -rf "$home"; return 1; }
+        env "$template_var=$template" bash "$start" --prepare-only "$home" || { rm -rf "$home"; return 1; }
         rm -rf "$home"
     fi
 }
@@ -935,7 +939,7 @@ install_wordpress() {
     local home
     home="$(mktemp -d)"
     say "wordpress: preparing the template database in $WORDPRESS_TEMPLATE"
-    WORDPRESS_ROOT="$PWD/$WORDPRESS_DIR/usr/share/wordpress" WORDPRESS_TEMPLATE="$PWD/$WORDPRESS_TEMPLATE" \
+    WORDPRESS_ROOT="$WORDPRESS_DIR/usr/share/wordpress" WORDPRESS_TEMPLATE="$WORDPRESS_TEMPLATE" \
         bash captures/wordpress/start.sh --prepare-only "$home" || { rm -rf "$home"; return 1; }
     rm -rf "$home"
 }
@@ -987,7 +991,7 @@ install_mediawiki() {
         local home
         home="$(mktemp -d)"
         say "mediawiki: preparing the template databases in $MEDIAWIKI_TEMPLATE"
-        MEDIAWIKI_ROOT="$PWD/$MEDIAWIKI_DIR/usr/share/mediawiki" MEDIAWIKI_TEMPLATE="$PWD/$MEDIAWIKI_TEMPLATE" \
+        MEDIAWIKI_ROOT="$MEDIAWIKI_DIR/usr/share/mediawiki" MEDIAWIKI_TEMPLATE="$MEDIAWIKI_TEMPLATE" \
             bash captures/mediawiki/start.sh --prepare-only "$home" || { rm -rf "$home"; return 1; }
         rm -rf "$home"
     fi

@@ -18,7 +18,8 @@ from benchmarks.section import Section
 
 REPO = Path(__file__).resolve().parents[1]
 JSON_SERVER_VERSION = "0.17.4"
-JSON_SERVER_DIR = REPO / ".ci" / "cache" / "npm" / "node_modules"
+# Where .ci/live-apps.sh installs: CAPENV_CI_CACHE when set (.ci/run sets a machine-wide folder), else .ci/cache.
+JSON_SERVER_DIR = Path(os.environ.get("CAPENV_CI_CACHE") or REPO / ".ci" / "cache") / "npm" / "node_modules"
 JSON_SERVER_INSTALL = "bash .ci/live-apps.sh install"
 READY_SECONDS = 60.0
 DATA_TOKEN = "capenv-benchmark-data-token"
@@ -141,7 +142,7 @@ def json_server_or_skipped(section: Section, label: str, command: str) -> Path |
     """json-server's binary; without it, ``section`` says it was skipped and how to install it."""
     binary = json_server_binary()
     if binary is None:
-        message = (f"json-server {JSON_SERVER_VERSION} is not installed (looked in .ci/cache/npm): section {label} "
+        message = (f"json-server {JSON_SERVER_VERSION} is not installed (looked in {JSON_SERVER_DIR}): section {label} "
                    f"skipped. Install it with `{JSON_SERVER_INSTALL}` and rerun `{command}`.")
         print(message, file=sys.stderr)
         section.lines = [message]

@@ -24,7 +24,8 @@ from typing import Callable
 
 REPO = Path(__file__).resolve().parents[2]
 CAPTURES = REPO / "captures"
-CACHE = REPO / ".ci" / "cache"
+# Where .ci/live-apps.sh installs: CAPENV_CI_CACHE when set (.ci/run sets a machine-wide folder), else .ci/cache.
+CACHE = Path(os.environ.get("CAPENV_CI_CACHE") or REPO / ".ci" / "cache")
 INSTALL_COMMAND = "bash .ci/live-apps.sh install"
 STOP_GRACE_SECONDS = 10.0
 
