@@ -313,6 +313,11 @@ def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[st
         # a delete always, an update changing a member the copy shows (a stamped updatedAt: any update),
         # so an update writes another when one is not copied
         document = json.loads(state) if isinstance(state, (bytes, str)) else state
+        if plan.effect == "update":
+            # a copy showing a member every update changes (a stamped updatedAt) refuses every update of
+            # the entity, so it is never one a valid call writes (Payload's authors, each copied in a post)
+            every_update = {rule.field for rule in getattr(plan, "fields", ()) if rule.op in EVERY_UPDATE_CHANGES}
+            entities = [e for e in entities if not copied_inside_another(document, e, showing=every_update)]
         uncopied = [e for e in entities if not copied_inside_another(document, e)]
         entities = uncopied if plan.effect == "delete" else uncopied or entities
     referrers = getattr(plan, "referrers", ()) if plan is not None and plan.effect == "delete" else ()
@@ -340,12 +345,18 @@ def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[st
     return [e for e in entities if str(e["id"]) not in named and not own.get(str(e["id"]), set()) - {str(e["id"])}]
 
 
-def copied_inside_another(document: dict[str, Any], entity: dict[str, Any]) -> bool:
+EVERY_UPDATE_CHANGES = ("clock", "increment")
+"""The field ops of an update plan that change their member with every served update."""
+
+
+def copied_inside_another(document: dict[str, Any], entity: dict[str, Any],
+                          showing: set[str] | None = None) -> bool:
     """Whether an object nested inside another held entity carries this data/get entity's id (under the
-    member its value holds the id at) and another of its members as it holds it now: serving refuses its
-    delete (serving/writes/nested_copies: Payload's posts nest their tags)."""
+    member its value holds the id at) and another of its members (one of ``showing``, when given) as it
+    holds it now: serving refuses its delete (serving/writes/nested_copies: Payload's posts nest their
+    tags), and an update changing such a member."""
     value = entity["value"]
-    if not isinstance(value, dict):
+    if not isinstance(value, dict) or showing is not None and not showing:
         return False
     id_fields = [name for name, held in value.items() if held == entity["id"] or str(held) == str(entity["id"])]
     for held in document.get("collections", []):
@@ -356,7 +367,7 @@ def copied_inside_another(document: dict[str, Any], entity: dict[str, Any]) -> b
                 for id_field in id_fields:
                     if id_field in nested and nested[id_field] == value[id_field] and any(
                             name != id_field and name in nested and nested[name] == member
-                            for name, member in value.items()):
+                            and (showing is None or name in showing) for name, member in value.items()):
                         return True
     return False
 
