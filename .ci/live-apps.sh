@@ -5,7 +5,8 @@
 #   bash .ci/live-apps.sh status    print what is installed, install nothing
 #
 # Versions are exactly those of captures/*/README.md. Everything goes under .ci/cache/
-# (gitignored): json-server with npm into .ci/cache/npm, Strapi with npm into its own prefix
+# (gitignored), or under $CAPENV_CI_CACHE when set (.ci/run sets ~/.cache/capenv-ci, and
+# tests/live reads the same variable; the paths below name the default): json-server with npm into .ci/cache/npm, Strapi with npm into its own prefix
 # .ci/cache/strapi (from captures/strapi/install/package.json), and every Python application
 # from PyPI into its own virtual environment, so none pulls its dependencies into the
 # project's venv. Install cost on a 2-core machine (cold pip/npm cache):
