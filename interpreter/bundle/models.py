@@ -243,6 +243,11 @@ class QuerySpec(_Model):
     serving refuses a value listing more (an application may refuse several keys, as Waterline
     answers ``sort=genre ASC,year DESC`` with 400). For a keyed sort (``field`` set, the name
     naming it: ``$sort[views]``): the most keyed sort parameters one proving line sent."""
+    spaced_keys_proven: bool = False
+    """For ``sort``: a line that proved it sent a sort key (or a keyed sort's direction) with spaces
+    around it (``sort=Genre, -Year``), so serving reads such a key as the recordings did, without
+    its spaces; without it serving refuses one: an application may trim it or refuse it (NocoDB
+    answers ``sort=%20Title`` 404 ``Field ' Title' not found``)."""
     text_order_proven: bool = False
     """For ``sort``: a line that proved it sorted texts whose order depends on the collation
     (``serving/reads/text_order``: ``apple`` beside ``World``) and showed them in code-point

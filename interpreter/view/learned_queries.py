@@ -153,8 +153,11 @@ def _with_proven_clauses(lines: list[ListLine], learned: dict[str, QuerySpec]) -
 def _with_proven_keys(lines: list[ListLine], learned: dict[str, QuerySpec]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
     """Each learned sort that may list several keys with the most keys one of the values that
     proved it lists, and each keyed sort (``$sort[views]``) with the most keyed sort parameters one
-    proving line sent: serving sorts by no more, since the recordings show nothing of the rest."""
+    proving line sent: serving sorts by no more, since the recordings show nothing of the rest.
+    A sort one of whose proving values sent a key with spaces around it is marked
+    ``spaced_keys_proven``: serving refuses such a key otherwise."""
     most: dict[str, int] = {}
+    spaced: set[str] = set()
     for line in lines:
         keyed = [name for name, _ in decoded(line.query) if (spec := learned.get(name)) is not None
                  and spec.kind == "sort" and spec.field is not None and line.state_backed
@@ -163,10 +166,15 @@ def _with_proven_keys(lines: list[ListLine], learned: dict[str, QuerySpec]) -> t
             most[name] = max(most.get(name, 0), len(keyed))
         for name, value in decoded(line.query):
             spec = learned.get(name)
-            if spec is None or spec.kind != "sort" or not spec.separator or not line.state_backed \
+            if spec is None or spec.kind != "sort" or not line.state_backed \
                     or not any(q.param == name for q in line.queries):
                 continue
-            most[name] = max(most.get(name, 0), len(value.split(spec.separator)))
+            keys = value.split(spec.separator) if spec.separator else [value]
+            if any(key != key.strip() for key in keys):  # a key sent with spaces around it, proven read
+                spaced.add(name)
+            if spec.separator:
+                most[name] = max(most.get(name, 0), len(keys))
+    lines, learned = _marked_proven(lines, learned, spaced, "spaced_keys_proven")
     if not most:
         return lines, learned
     updated = {name: learned[name].model_copy(update={"proven_keys": count}) for name, count in most.items()}

@@ -277,6 +277,11 @@ def held_texts(members: list[dict[str, Any]]) -> dict[str, set[str]]:
     return texts
 
 
+def _spaced_key(name: str, value: str) -> str:
+    return (f"{name}={value!r} spells a sort key with spaces around it, and no recording sent one: the "
+            f"application may trim the spaces or refuse the key as naming no field; send the key without them")
+
+
 def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
              kinds: dict[str, set[str]] | None = None, texts: dict[str, set[str]] | None = None) -> str | None:
     """Why the learned queries cannot answer ``query`` as the recordings proved them (a filter sent
@@ -291,6 +296,8 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
     keyed = [name for name in values if by_param[name].kind == "sort" and by_param[name].field is not None]
     for name in keyed:
         spec, value = by_param[name], values[name]
+        if value != value.strip() and not spec.spaced_keys_proven:
+            return _spaced_key(name, value)
         if value.strip().lower() not in spec.directions:
             return (f"{name}={value!r} is none of the directions the recordings prove for it: send "
                     f"{' or '.join(repr(d) for d in sorted(spec.directions))}")
@@ -319,6 +326,8 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
                     f"{spec.proven_keys}: the application may refuse more, or read them otherwise; send at most "
                     f"{spec.proven_keys}")
         for key in keys:
+            if key != key.strip() and not spec.spaced_keys_proven:
+                return _spaced_key(name, value)
             field, _ = _sort_key_of(spec, key.strip())
             if field not in fields:
                 spelled = []
@@ -398,14 +407,21 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
                     f"between; send a size from {low} to {high}")
     for name, value in values.items():
         spec = by_param[name]
-        if spec.kind not in ("equals", "compare") or spec.field is None:
+        if spec.kind not in ("equals", "compare", "in") or spec.field is None:
             continue
         held = kinds.get(spec.field, set())
-        if held == {"number"} and not _PLAIN_NUMBER.fullmatch(value):
-            return (f"{name}={value!r} compares {spec.field!r}, which the listed entities hold as a number, with text "
+        # an ``in`` list compares each of its items (``ids=1,2``): `` 2`` or ``abc`` is no plain number
+        items = value.split(spec.separator) if spec.kind == "in" and spec.index is None and spec.separator \
+            else [value]
+        odd = next((item for item in items if not _PLAIN_NUMBER.fullmatch(item)), None)
+        if held == {"number"} and odd is not None:
+            shown = f"{name}={value!r}" if odd == value else f"{name}={value!r} (its item {odd!r})"
+            return (f"{shown} compares {spec.field!r}, which the listed entities hold as a number, with text "
                     f"that is no plain number: the capture does not show whether the application converts it "
-                    f"(1.0 as 1), refuses it (400) or matches nothing; send a number spelled as 3 or 2.5")
-        if held == {"boolean"} and value not in _BOOLEAN_TEXT:
+                    f"(1.0 as 1, ' 2' as 2), refuses it (400, 500) or matches nothing; send a number spelled as "
+                    f"3 or 2.5")
+        odd = next((item for item in items if item not in _BOOLEAN_TEXT), None)
+        if held == {"boolean"} and odd is not None:
             return (f"{name}={value!r} compares {spec.field!r}, which the listed entities hold as a boolean, with "
                     f"neither true nor false: the capture does not show whether the application converts it, "
                     f"refuses it (400) or matches nothing; send true or false")

@@ -211,6 +211,18 @@ def test_a_field_parameter_that_matches_substrings_and_a_plural_id_list():
     assert titles(runtime, {"ids": "4,2"}) == ["Beta notes", "delta"]
 
 
+def test_a_plural_id_list_item_that_is_no_plain_number_is_refused():
+    # Label Studio answers ids=1,%202 with both projects (it reads " 2" as 2) and ids=abc with a 500,
+    # where the state compared each item as text: " 2" matched nothing, "abc" listed nothing
+    bundle = build_from(capture(("ids=1,3", [A1, A3])))
+    runtime = after_create(bundle)
+    assert titles(runtime, {"ids": "3,1"}) == ["alpha", "gamma"]
+    for value in ("1, 3", "abc", "1,,3", "1,03", " 1"):
+        answer = runtime.call_tool("get_articles", {"query": {"ids": value}})
+        assert answer.is_error, (value, answer.structured)
+        assert "no plain number" in str(answer.structured), answer.structured
+
+
 def test_an_exact_field_parameter_stays_an_equality():
     bundle = build_from(capture(("status=open", [A1, A3]), ("title=alpha", [A1])))
     assert learned(bundle) == {"status": ("equals", "learned-query.equals"), "title": ("equals", "learned-query.equals")}
