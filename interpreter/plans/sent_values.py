@@ -74,6 +74,7 @@ def _judged(plan: WritePlan, ctx: PlanContext, others: list[dict[str, Any]]) -> 
     entities = _entities(plan.type, ctx) if plan.type is not None else []
     constants = {f.field: f.params.get("value") for f in plan.fields if f.op == "constant"}
     required = {m.member for m in plan.members if m.required}
+    keys = _item_keys(plan.type, ctx)
     for member in members:
         sent: list[Any] = [body[member] for body in bodies if member in body]
         if not sent:
@@ -84,7 +85,8 @@ def _judged(plan: WritePlan, ctx: PlanContext, others: list[dict[str, Any]]) -> 
         shown = [{k: v for k, v in value.items() if k in kept} for states in entities for value in states
                  if member in value] if constants else []
         decision = evaluate(ctx.ruleset, TABLE, WriteSentValuesContext(sent=sent, member=member, held=held,
-                                                                       taken=taken, constants=constants, shown=shown),
+                                                                       taken=taken, constants=constants, shown=shown,
+                                                                       item_key=member in keys),
                             subject=f"{plan.tool} body.{member}")
         matched = [e for e in decision.events if e.outcome == "match"]
         if not matched:
@@ -169,6 +171,18 @@ def _reaching(path: tuple[Step, ...], keywords: dict[str, Any]) -> dict[str, Any
 def _spelled(member: str, path: tuple[Step, ...]) -> str:
     """The nested member as a refusal names it (``parameters[].type``)."""
     return member + "".join("[]" if step is None else f".{step}" for step in path)
+
+
+def _item_keys(type_name: str | None, ctx: PlanContext) -> set[str]:
+    """The members naming the type's entity in its item path beside its identity: the either-key
+    member (``view-either-keys``) and the fields item tools are addressed by."""
+    keys: set[str] = set()
+    for entity_type in ctx.view.types:
+        if entity_type.name == type_name:
+            keys.update(entity_type.key_fields.values())
+            if entity_type.either_key is not None:
+                keys.add(entity_type.either_key.member)
+    return keys
 
 
 def _entities(type_name: str, ctx: PlanContext) -> list[list[dict[str, Any]]]:

@@ -71,8 +71,8 @@ class ClassesParams(BaseModel):
 def _lengths(ids: list[str], spread: LengthSpread | None) -> dict[str, int | None]:
     if spread is None:
         return {"min_length": None, "max_length": None}
-    return {"min_length": math.ceil(min(map(len, ids)) * spread.below),
-            "max_length": math.ceil(max(map(len, ids)) * spread.above)}
+    least, most = spread_lengths(ids, spread)
+    return {"min_length": least, "max_length": most}
 
 
 _CLASS_SYNTAX = frozenset("\\]^-[")
@@ -86,6 +86,28 @@ def _in_class(char: str) -> str:
 
 def _examples(ids: list[str]) -> list[str]:
     return sorted(set(ids), key=lambda value: (len(value), value))[:3]
+
+
+def drawn_alphabet(texts: list[str], classes: list[CharacterClass]) -> tuple[str, list[str]]:
+    """The character set the texts draw on (each of ``classes`` any character of it is in, in the
+    classes' order, then every other character as itself), and its parts as a refusal names them."""
+    sets = [(c, re.compile(f"[{c.chars}]")) for c in classes]
+    used: list[CharacterClass] = []
+    others: set[str] = set()
+    for char in "".join(texts):
+        found = next((c for c, compiled in sets if compiled.fullmatch(char)), None)
+        if found is None:
+            others.add(char)
+        elif found not in used:
+            used.append(found)
+    used = [c for c in classes if c in used]
+    alphabet = "".join(c.chars for c in used) + "".join(_in_class(char) for char in sorted(others))
+    return alphabet, [c.name for c in used] + [repr(char) for char in sorted(others)]
+
+
+def spread_lengths(texts: list[str], spread: LengthSpread) -> tuple[int, int]:
+    """The shortest and longest length accepted around the texts' (``spread``)."""
+    return math.ceil(min(map(len, texts)) * spread.below), math.ceil(max(map(len, texts)) * spread.above)
 
 
 @predicate("ids_fit_one_pattern", context="write-chosen-id", params=WholeShapeParams)
@@ -110,18 +132,7 @@ def ids_draw_on_classes(ctx: WriteChosenIdContext, params: ClassesParams) -> Out
     itself): a chosen id must draw only on those they drew on, its length within the spread of theirs."""
     if not ctx.ids:
         return Miss("the capture shows no id of the type")
-    sets = [(c, re.compile(f"[{c.chars}]")) for c in params.classes]
-    used: list[CharacterClass] = []
-    others: set[str] = set()
-    for char in "".join(ctx.ids):
-        found = next((c for c, compiled in sets if compiled.fullmatch(char)), None)
-        if found is None:
-            others.add(char)
-        elif found not in used:
-            used.append(found)
-    used = [c for c in params.classes if c in used]
-    alphabet = "".join(c.chars for c in used) + "".join(_in_class(char) for char in sorted(others))
-    names = [c.name for c in used] + [repr(char) for char in sorted(others)]
+    alphabet, names = drawn_alphabet(ctx.ids, params.classes)
     lengths = _lengths(ctx.ids, params.length_spread)
     return Match({"pattern": f"[{alphabet}]{{{lengths['min_length']},{lengths['max_length']}}}",
                   "described": "ids drawing only on " + ", ".join(names), **lengths, "examples": _examples(ctx.ids)})

@@ -22,6 +22,7 @@ from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
 
+from .chosen_ids import CharacterClass, LengthSpread, drawn_alphabet, spread_lengths
 from .update_values import name_words
 
 
@@ -44,6 +45,10 @@ class WriteSentValuesContext(BaseModel):
     shown: list[dict[str, Any]] = Field(default_factory=list)
     """Every state the capture shows an entity of the type in (initial state and reads), with the
     member and the constant fields only."""
+    item_key: bool = False
+    """The member's value names the type's entity in its item path: the member an item path takes
+    beside the identity (``view-either-keys``: ZenML's /api/v1/projects/{name}) or an item tool is
+    addressed by (an entity type's ``key_fields``)."""
 
 
 def _is_number(value: Any) -> bool:
@@ -293,3 +298,49 @@ def sent_booleans_of_one_value(ctx: WriteSentValuesContext, params: OneBooleanPa
     return Match({"schema": {"const": value}, "followers": followers,
                   "described": f"{_bool_text(value)} (the one value they sent; the answer's constant members {named} "
                                f"may follow it: {why})"})
+
+
+@predicate("sent_member_names_the_item", context="write-sent-values", params=NoParams)
+def sent_member_names_the_item(ctx: WriteSentValuesContext, params: NoParams) -> Outcome:
+    """The member's value names the type's entity in its item path (an either-key member, or the
+    field an item tool is addressed by): the application takes it as a key in a URL."""
+    if ctx.item_key:
+        return Match({"member": ctx.member})
+    return Miss(f"{ctx.member!r} names no entity of the type in its item path")
+
+
+class KeyTextParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    classes: list[CharacterClass] = Field(min_length=1)
+    """The classes a character is judged by; a character in none stands for itself."""
+    length_spread: LengthSpread
+    """The lengths accepted around the texts' (an application bounds a key's length)."""
+    min_distinct: int = Field(ge=1)
+    """How many distinct texts (sent and held) the classes are read from: one shows only its own."""
+
+
+@predicate("sent_text_draws_on_classes", context="write-sent-values", params=KeyTextParams)
+def sent_text_draws_on_classes(ctx: WriteSentValuesContext, params: KeyTextParams) -> Outcome:
+    """Every value sent in the member and every value the type's entities are shown holding there is
+    text; together they draw on some character classes (lower-case letters; any character in no class
+    stands for itself): text drawing on another (an upper-case letter, a space) or of a length far
+    outside theirs is unproven."""
+    other = next((v for v in ctx.sent + ctx.held if not isinstance(v, str)), None)
+    if other is not None:
+        return Miss(f"{_shown(other)} was sent or held in the member, which is no text")
+    texts: list[str] = []
+    for text in [*ctx.sent, *ctx.held]:
+        if text not in texts:
+            texts.append(text)
+    if len(texts) < params.min_distinct:
+        return Miss(f"{len(texts)} distinct text(s) sent and held, fewer than {params.min_distinct}")
+    if not all(texts):
+        return Miss("an empty text was sent or held in the member")
+    alphabet, names = drawn_alphabet(texts, params.classes)
+    least, most = spread_lengths(texts, params.length_spread)
+    shown = ", ".join(sorted(texts, key=lambda t: (len(t), t))[:3])
+    return Match({"schema": {"pattern": f"^[{alphabet}]+$", "minLength": least, "maxLength": most,
+                             "examples": texts[:1]},
+                  "described": f"text of {least} to {most} characters drawing only on {', '.join(names)} "
+                               f"(a key its item path takes, as every one the capture shows: {shown})"})
