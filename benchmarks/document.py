@@ -388,6 +388,23 @@ What limits the rest:
   record (an exact retry under an idempotency key is recognised by it) and SQLite's batch digest
   is what a reused record id is compared by once compaction has removed some of that record's
   history rows, so taking either out waits for the same layout change and its format migration.
+  Session 23, SQLite (`python -m benchmarks.write_instructions --stores sqlite --calls 100,300`):
+  1,266,162 → 1,201,643 instructions a create (-5.1%). A create ran 13 statements (each history row counted); the heads read
+  now also reads the floors of the batch's types and whether the record id was forgotten, as rows
+  of the same statement (`sqlite_schema.heads_and_guards`: 1,232,997, -2.6%), and the DELETE of
+  commits past the bound runs only once the newest commit's number is past it (the order numbers
+  from 1: -2.5% more, while under the bound of 10,000 commits; past it each commit still evicts one).
+  Ten are left: the head check every served call makes (other processes may share the file),
+  BEGIN, the heads, the record, four history rows (one `executemany`), the commit's place in the
+  order, COMMIT. Where the rest of SQLite's extra goes (callgrind, 400 creates): SQLite's own code
+  ~170k instructions a create, of which ~45k is one function called ~19 times a create, ~2.3k
+  instructions a call (unnamed: the system's library is stripped); a create appends 5-10 WAL
+  frames of 4 KiB, one per page it dirties (the history table's last page, the primary-key
+  index's page of each of the four subjects, the records' and the order's last pages); SHA-256
+  ~84k (the two digests and the record id's fingerprint; valgrind's CPU hides the SHA extensions).
+  Pages of 1 KiB or 2 KiB for new files (13 frames of 1 KiB) measured 1,201,349 and 1,194,780:
+  within 0.6%, not adopted. Fewer pages dirtied per create needs fewer index entries per write,
+  i.e. the one-subject layout.
 - **HTTP surface vs the transport floor (≥ 0.7× missed):** in instructions of the server
   process per call (`python -m benchmarks.http_instructions`: json-server's CRUD sequence over one
   kept-alive connection, the difference between 10 and 50 sequences), session 20: the floor

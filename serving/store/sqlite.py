@@ -54,14 +54,14 @@ from capenv.serving.store.contract import (
     Stored,
     SubjectWrite,
 )
-from capenv.serving.store.forgetting import BUDGET, FORGOTTEN
+from capenv.serving.store.forgetting import BUDGET, FORGOTTEN, fingerprint
 from capenv.serving.store.pool import ConnectionPool
 from capenv.serving.store.replace import PreparedReplace, ReplaceCommit
 from capenv.serving.store.sqlite_replace import replace_in_transaction
 from capenv.serving.store.sqlite_checkpoint import Checkpointer
 from capenv.serving.store.sqlite_schema import (
-    HEAD, HEAD_REVISION, HEADS_PER_QUERY, INSERT_HISTORY, INSERT_NEW_RECORD, TypeIds, create_or_migrate,
-    decode_writes, encode_writes, heads_query, latest_rows, named_types,
+    FLOOR_ROW, FORGOTTEN_ROW, HEAD, HEAD_REVISION, HEADS_PER_QUERY, INSERT_HISTORY, INSERT_NEW_RECORD, TypeIds,
+    create_or_migrate, decode_writes, encode_writes, heads_and_guards, heads_query, latest_rows, named_types,
 )
 
 SYNCHRONOUS_LEVELS = ("NORMAL", "FULL")
@@ -229,30 +229,44 @@ class SqliteStore(Store):
                 raise StoreBackendError(f"SQLite refused to compact {', '.join(types)}: {exc}") from exc
 
     def _commit_in_transaction(self, conn: sqlite3.Connection, prepared: batches.PreparedBatch) -> Commit:
-        forgetting.refuse_forgotten(conn, prepared.record_id, self._kept)  # before any expectation is checked
+        record_id = prepared.record_id
         keys = list(dict.fromkeys(write.key for write in prepared.writes))  # no lock order to keep: one file lock
         type_ids = self._types.assigned(conn, keys)
+        names = {type_id: name for name, type_id in type_ids.items()}
         # BEGIN IMMEDIATE already holds the file's write lock, so the heads cannot move under us.
+        # The first statement also reads the floors of the batch's types (a subject with no row
+        # starts above its type's) and whether the record id was forgotten (``heads_and_guards``).
         heads = {}
+        floors: dict[str, int] = {}
+        forgotten = False
         for start in range(0, len(keys), HEADS_PER_QUERY):
             chunk = keys[start:start + HEADS_PER_QUERY]
-            params = []
+            params: list[Any] = []
             for subject_type, subject_id in chunk:
                 params += (type_ids[subject_type], subject_id)
-            rows = conn.execute(heads_query(len(chunk)), params).fetchall()
-            names = {type_id: name for name, type_id in type_ids.items()} if rows else None
-            heads.update(((names[t], i), Head(revision, bool(live))) for t, i, revision, live in rows)
-        missing = {type_ids[t] for t, i in keys if (t, i) not in heads}
-        floors = forgetting.floors(conn, missing) if missing else None
+            if start:
+                rows = conn.execute(heads_query(len(chunk)), params).fetchall()
+            else:
+                params += names  # the batch's type ids
+                params.append(fingerprint(record_id))
+                rows = conn.execute(heads_and_guards(len(chunk), len(names)), params).fetchall()
+            for t, i, revision, mark in rows:
+                if mark == FLOOR_ROW:
+                    floors[names[t]] = revision
+                elif mark == FORGOTTEN_ROW:
+                    forgotten = True
+                else:
+                    heads[(names[t], i)] = Head(revision, bool(mark))
+        if forgotten:  # before any expectation is checked
+            raise RecordForgotten(record_id, self._kept, BUDGET)
         try:
-            plan = batches.plan(prepared, heads, floors and {name: floors[t] for name, t in type_ids.items() if t in floors})
+            plan = batches.plan(prepared, heads, floors or None)
         except RevisionConflict:
             original = self._committed_before(conn, prepared)  # an exact retry after the subjects moved on
             if original is None:
                 raise
             return original
         commit = plan.commit(prepared.envelope)
-        record_id = prepared.record_id
         env = prepared.envelope
         actor = env.actor
         # The record first: a record id committed before inserts nothing, and the batch stops there

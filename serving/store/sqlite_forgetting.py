@@ -30,15 +30,12 @@ def was_forgotten(conn: Connection, record_id: str) -> bool:
     return conn.execute(IS_FORGOTTEN, (fingerprint(record_id),)).fetchone() is not None
 
 
-def floors(conn: Connection, type_ids: Iterable[int]) -> dict[int, int]:
-    """The revision each type's forgotten tombstones reached (a type with none is left out)."""
-    ids = sorted(set(type_ids))
-    return dict(conn.execute(f"SELECT type_id, revision FROM floors WHERE type_id IN ({', '.join('?' * len(ids))})",
-                             ids).fetchall()) if ids else {}
-
-
 def forget_past(conn: Connection, types: TypeIds, newest: int, kept: int, journals: Iterable[str]) -> None:
-    """After the commit numbered ``newest``: forget every commit but the last ``kept``, oldest first."""
+    """After the commit numbered ``newest``: forget every commit but the last ``kept``, oldest first.
+    The order numbers its commits from 1 (its rowid), so while ``newest`` is within the bound no
+    commit is past it and no statement is spent looking."""
+    if newest <= kept:
+        return
     evicted = conn.execute("DELETE FROM commit_order WHERE seq <= ? RETURNING seq, record_id",
                            (newest - kept,)).fetchall()
     if not evicted:
