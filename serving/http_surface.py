@@ -36,11 +36,10 @@ from capenv.serving.runtime_api import HttpAnswer, HttpRequest
 # Headers that described the recorded bytes on the wire, not the body answered now: the
 # transport sets the length, and the body is never re-compressed.
 DROPPED_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"})
-MAX_TOOLS_NAMED = 40
 SENDABLE_HEADERS_KEPT = 4096
+"""How many recordings' sendable headers are kept worked out (``sendable_headers``)."""
 ESCAPED_UNRESERVED = re.compile(r"%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[Dd]|2[Ee]|5[Ff]|7[Ee])")
 """A percent-escape of an RFC 3986 unreserved character (A-Z a-z 0-9 - . _ ~)."""
-"""How many recordings' sendable headers are kept worked out (``sendable_headers``)."""
 
 
 def sends_escaped_unreserved(paths: Any) -> bool:
@@ -84,9 +83,10 @@ def route(routes: RouteTable, catalog: Catalog, request: HttpRequest, escapes_re
 
 
 def tools_named(catalog: Catalog) -> str:
-    entries = list(catalog.entries.values())
-    named = ", ".join(f"{e.tool.method} {e.tool.spelled_template}" for e in entries[:MAX_TOOLS_NAMED])
-    more = f" and {len(entries) - MAX_TOOLS_NAMED} more" if len(entries) > MAX_TOOLS_NAMED else ""
+    """The served paths, the first ``catalog.paths_named`` of them (the budget ``paths_named``)."""
+    entries, most = list(catalog.entries.values()), catalog.paths_named
+    named = ", ".join(f"{e.tool.method} {e.tool.spelled_template}" for e in entries[:most])
+    more = f" and {len(entries) - most} more" if len(entries) > most else ""
     return f"served paths: {named}{more}" if entries else "this environment serves no paths"
 
 

@@ -6,4 +6,5 @@ from __future__ import annotations
 
 ABSENCE_STATUSES = (400, 404, 410)
 """A 400 answers for a missing id too (an id the application cannot parse), though more often for a
-body it refused: where that matters (``latest_absent_calls``) a 404 or 410 comes first."""
+body it refused: where that matters (``latest_absent_calls``) one of the budget ``missing_statuses``
+(404, 410; ``rules/budgets.yaml``, carried by the bundle) comes first."""

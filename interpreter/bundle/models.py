@@ -529,7 +529,8 @@ class StateSnapshot(_Model):
 
 class Budgets(_Model):
     max_entities: int
-    max_state_bytes: int
+    max_state_bytes: int = 33554432
+    """What data/get may write; data/add's intake less ``data_envelope_bytes``."""
     build_seconds: float
     discovery_characters: int
     tool_description_characters: int
@@ -555,6 +556,21 @@ class Budgets(_Model):
     """How long a client has to send a whole request, the time the server does not read not counted."""
     keep_alive_seconds: float = 30
     """How long a connection may stay idle between requests."""
+    data_envelope_bytes: int = 1048576
+    """What a data plane request may carry beyond ``max_state_bytes``: its intake is the two together."""
+    fleet_create_bytes: int = 65536
+    """The body of a fleet's instance create (``POST /_capenv/instances``)."""
+    query_examples: int = 12
+    """A query parameter's distinct recorded values its schema lists as examples at most (past it: described)."""
+    body_example_characters: int = 400
+    """A recorded request body whose JSON text is this short may be the schema's example of a body."""
+    recorded_value_characters: int = 120
+    """A recorded value whose JSON text is this short is quoted in full in a write tool's description."""
+    paths_named: int = 40
+    """The served paths an answer for a path no tool answers names at most."""
+    missing_statuses: tuple[int, ...] = (404, 410)
+    """A write's recorded answer for an id it does not hold, which the item view's absence must equal
+    for it to answer the type's writes (a 400 more often refused what the write sent)."""
 
 
 class BudgetHit(_Model):

@@ -18,17 +18,13 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, json_kind, loads
-from capenv.interpreter.bundle.models import RecordedCall, StaticCredential
+from capenv.interpreter.bundle.models import Budgets, RecordedCall, StaticCredential
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, json_kind_of, path_for, quoted
 from capenv.serving.catalog.header_checks import refused_headers
 from capenv.serving.runtime_api import HttpRequest
 
 from .argument_schema import ArgumentSchema, path_param_schema, path_value
-
-MAX_ENUM = 12
-"""Past this many distinct recorded values an enum stops helping a client; the values are
-described instead."""
 
 RESERVED_ARGUMENTS = ("query", "body")
 
@@ -41,6 +37,9 @@ class QueryParam:
     always_sent: bool
     repeated: bool
     learned: bool
+    examples_limit: int
+    """Past this many distinct recorded values (the budget ``query_examples``) listing them stops
+    helping a client; the values are described instead."""
 
     @property
     def default(self) -> str | None:
@@ -53,13 +52,9 @@ class QueryParam:
     @property
     def enum(self) -> tuple[str, ...] | None:
         shown = self.shown_values
-        if self.learned or "" in shown or len(shown) > MAX_ENUM:
+        if self.learned or "" in shown or len(shown) > self.examples_limit:
             return None
         return shown
-
-
-MAX_EXAMPLE_CHARACTERS = 400
-"""A recorded body this short is shown in the schema as an example."""
 
 
 @dataclass(frozen=True)
@@ -87,11 +82,12 @@ class ToolInputs:
     (``ReplayTable.static_credentials``)."""
 
     @classmethod
-    def of(cls, tool: Tool, calls: tuple[RecordedCall, ...], learned: set[str], takes_body: bool,
+    def of(cls, tool: Tool, calls: tuple[RecordedCall, ...], learned: set[str], takes_body: bool, budgets: Budgets,
            accepted: tuple[str, ...] = (), credentials: tuple[str, ...] = (),
            pinned: tuple[tuple[str, str], ...] = (),
            static_credentials: tuple[tuple[str, StaticCredential], ...] = ()) -> ToolInputs:
-        """``accepted``: names taken though not recorded (a learned projection's ``fields[3]``)."""
+        """``accepted``: names taken though not recorded (a learned projection's ``fields[3]``);
+        ``budgets``: the bundle's (``query_examples``, ``body_example_characters``)."""
         properties = tuple((p, f"{p}_path" if p in RESERVED_ARGUMENTS else p) for p in tool.params)
         samples: dict[str, list[str]] = {p: [] for p in tool.params}
         for call in calls:
@@ -108,12 +104,12 @@ class ToolInputs:
                 name=name, values=tuple(dict.fromkeys(values)),
                 always_sent=bool(calls) and all(any(n == name for n, _ in c.query) for c in calls),
                 repeated=any(sum(1 for n, _ in c.query if n == name) > 1 for c in calls),
-                learned=name in learned))
+                learned=name in learned, examples_limit=budgets.query_examples))
         body = None
         if takes_body:
             bodies = [c.request_body for c in calls if c.request_is_json]
             kinds = tuple(dict.fromkeys(json_kind(b) for b in bodies))
-            fitting = [b for b in bodies if len(dumps(b)) <= MAX_EXAMPLE_CHARACTERS]
+            fitting = [b for b in bodies if len(dumps(b)) <= budgets.body_example_characters]
             example = max(fitting, key=lambda b: len(dumps(b))) if fitting else None  # the most telling
             body = BodyInput(kinds=kinds, required=bool(calls) and all(c.request_is_json for c in calls),
                              example=example)

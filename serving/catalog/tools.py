@@ -55,9 +55,11 @@ class CatalogEntry:
 
 
 class Catalog:
-    def __init__(self, entries: list[CatalogEntry], report: dict[str, Any]) -> None:
+    def __init__(self, entries: list[CatalogEntry], report: dict[str, Any], paths_named: int) -> None:
+        """``paths_named``: the served paths an answer for a path no tool answers names at most."""
         self.entries = {entry.name: entry for entry in entries}
         self.report = report
+        self.paths_named = paths_named
 
     def get(self, name: str) -> CatalogEntry | None:
         return self.entries.get(name)
@@ -77,8 +79,8 @@ def build_catalog(bundle: Bundle, replayer: Replayer, *, replay_only: bool) -> C
         view = view_result.view(tool.name)
         projected = projection_names(view) if view else ()
         learned = ({s.param for s in view.learned_queries} | set(projected)) if view else set()
-        inputs = ToolInputs.of(tool, replayer.calls(tool.name), learned, takes_body=tool.method not in READ_METHODS,
-                               accepted=projected, credentials=bundle.replay.credential_headers.get(tool.name, ()),
+        inputs = ToolInputs.of(tool, replayer.calls(tool.name), learned, tool.method not in READ_METHODS,
+                               view_result.budgets, accepted=projected, credentials=bundle.replay.credential_headers.get(tool.name, ()),
                                pinned=tuple(bundle.replay.pinned_headers.get(tool.name, {}).items()),
                                static_credentials=tuple(bundle.replay.static_credentials.items()))
         from_state, reason = _source(view, replay_only, unavailable, read_only.get(tool.name))
@@ -104,7 +106,7 @@ def build_catalog(bundle: Bundle, replayer: Replayer, *, replay_only: bool) -> C
                   for e in entries if e.handler == "read"],
         "writes": [e.name for e in entries if e.handler == "write"],
     }
-    return Catalog(entries, report)
+    return Catalog(entries, report, view_result.budgets.paths_named)
 
 
 def _with_description(entry: CatalogEntry, text: str) -> CatalogEntry:
@@ -150,7 +152,8 @@ def write_entries(bundle: Bundle, replayer: Replayer) -> list[tuple[CatalogEntry
                              tuple(bundle.replay.static_credentials.items()))
         notes = [NOT_MODELLED[k] for k in (_labelled_as(plan), "*") if k in NOT_MODELLED]
         entry = CatalogEntry(tool, "write", inputs, None, True, None, plan=plan)
-        found.append((entry, Draft(tool.name, tuple(describe_write(plan, inputs, notes)))))
+        found.append((entry, Draft(tool.name, tuple(describe_write(plan, inputs, notes,
+                                                                  bundle.view.budgets.recorded_value_characters)))))
     return found
 
 

@@ -34,9 +34,6 @@ from capenv.serving.writes.stored_text import schema as text_classes_schema
 
 from .argument_schema import SCHEMA_CANNOT_SAY, ArgumentSchema, integer_like, path_param_schema, path_value
 
-CONST_MAX_CHARACTERS = 120
-"""A recorded value whose JSON text is this short is shown (and given as const) in full."""
-
 _JSON_TYPES = {"integer": "integer", "number": "number", "string": "string", "boolean": "boolean",
                "array": "array", "object": "object", "null": "null"}
 
@@ -48,9 +45,11 @@ def _as_int(text: str) -> int | None:
         return None
 
 
-def recorded_text(value: Any) -> str | None:
+def recorded_text(value: Any, most: int) -> str | None:
+    """``value``'s JSON text when it is ``most`` characters or shorter (the budget
+    ``recorded_value_characters``): then the description quotes it in full."""
     text = dumps(value).decode()
-    return text if len(text) <= CONST_MAX_CHARACTERS else None
+    return text if len(text) <= most else None
 
 
 def with_keywords(prop: dict[str, Any], keywords: list[dict[str, Any]]) -> dict[str, Any]:
@@ -428,8 +427,10 @@ class WriteInputs:
                         headers=((checked, tag),) if checked and tag is not None else ())
 
 
-def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]) -> list[Any]:
-    """The description's parts: effect and type, members, envelope, query, what is not modelled."""
+def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str],
+                   quoted_characters: int) -> list[Any]:
+    """The description's parts: effect and type, members, envelope, query, what is not modelled;
+    a recorded value is quoted when its JSON text is ``quoted_characters`` or shorter."""
     from .descriptions import Sample, quote_all
 
     effect = {"create": f'Creates a "{plan.type}" entity', "update": f'Updates a "{plan.type}" entity',
@@ -470,7 +471,7 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
                     if f.op == "constant" and f.params.get("requires_from")}
     for member in plan.members:
         if member.admission == "recorded-only":
-            text = recorded_text(member.recorded_value)
+            text = recorded_text(member.recorded_value, quoted_characters)
             parts.append(f'"{member.member}" is accepted only with its recorded value'
                          + (f" {text}" if text else "")
                          + (f', and only on an entity whose "{found_before[member.member]}" holds what the recorded '
@@ -493,7 +494,7 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
                      f'"{copied.member}" is refused: the application rewrites the copy it holds as "{copied.field}".')
     for validated in plan.validated_values:
         if validated.by_element:
-            accepted = ", ".join(t for v in validated.accepted if (t := recorded_text(v))) or "none"
+            accepted = ", ".join(t for v in validated.accepted if (t := recorded_text(v, quoted_characters))) or "none"
             parts.append(f'"{validated.member}" is validated by the application element by element (recorded call '
                          f"{validated.record} was refused {validated.status}): accepted only with elements a recorded "
                          f"call succeeded with: {accepted}.")
@@ -514,7 +515,7 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
                          f"was refused {validated.status}): accepted only shaped like a value a recorded call "
                          f"succeeded with ({shapes}).")
             continue
-        accepted = ", ".join(t for v in validated.accepted if (t := recorded_text(v))) or "none"
+        accepted = ", ".join(t for v in validated.accepted if (t := recorded_text(v, quoted_characters))) or "none"
         parts.append(f'"{validated.member}" is validated by the application (recorded call {validated.record} was '
                      f"refused {validated.status}): accepted only with a value a recorded call succeeded with: "
                      f"{accepted}.")

@@ -185,21 +185,16 @@ class SqliteStore(Store):
         type_ids: dict[str, int] = {}
         with self._write_lock, self._pool.connection() as conn:
             try:
-                conn.execute("BEGIN IMMEDIATE")
-                # One cursor for the replace's statements: each ``conn.execute`` makes one, and the
-                # connection keeps a weak reference to each until its next sweep (every 200 made),
-                # so a data/reset would leave one block per statement among a large added state's.
-                cursor = conn.cursor()
-                try:
+                with _immediate(conn):
+                    # One cursor for the replace's statements: each ``conn.execute`` makes one, and the
+                    # connection keeps a weak reference to each until its next sweep (every 200 made),
+                    # so a data/reset would leave one block per statement among a large added state's.
+                    cursor = conn.cursor()
                     self._types.assign(cursor, sorted(prepared.subject_types | {t for t, _ in expect}), type_ids)
                     commit, fresh = replace_in_transaction(cursor, self._types, type_ids, prepared, extra_rows,
                                                            digest, expect, revision, self._kept)
                     if fresh and self._kept:
                         self._forget_past(cursor, cursor.execute(forgetting.ORDERED, (prepared.record_id,)).lastrowid)
-                    conn.execute("COMMIT")
-                except BaseException:
-                    _rollback(conn)
-                    raise
             except sqlite3.Error as exc:
                 raise StoreBackendError(f"SQLite refused replace {prepared.record_id!r}: {exc}") from exc
         self._types.learn(type_ids)

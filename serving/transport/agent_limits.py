@@ -7,7 +7,9 @@ bundle; each fleet instance is one environment; ``docs/serving-limits.md``):
 * request bodies (``agent_request_bytes``, ``mcp_envelope_bytes``): the application's paths and
   MCP; the grader's data plane keeps its own intake;
 * connections (``request_deadline_seconds``, ``keep_alive_seconds``): how long one may take to send
-  a request, and stay idle between two (``http_deadline``).
+  a request, and stay idle between two (``http_deadline``);
+* the grader's intake (``max_state_bytes`` + ``data_envelope_bytes``: a data plane request) and a
+  fleet's instance create (``fleet_create_bytes``).
 
 The SDK refuses a session past the budget with a bare 503 and an oversized MCP body with a plain
 text 413; ``explained_refusal`` words them as JSON-RPC errors that say why and what to do.
@@ -42,6 +44,10 @@ class AgentLimits:
     """How long a client has to send a whole request (``http_deadline``)."""
     keep_alive_seconds: float
     """How long a connection may stay idle between requests."""
+    data_request_bytes: int
+    """A data plane request body (a state document and its envelope); a staged file as well."""
+    fleet_create_bytes: int
+    """The body of a fleet's instance create."""
 
     @classmethod
     def of(cls, runtime: Runtime | None) -> AgentLimits:
@@ -50,7 +56,8 @@ class AgentLimits:
         if budgets is None:
             budgets = Budgets.model_construct()  # a bare model: the fields' defaults
         return cls(budgets.mcp_sessions, budgets.mcp_session_idle_seconds, budgets.agent_request_bytes,
-                   budgets.mcp_envelope_bytes, budgets.request_deadline_seconds, budgets.keep_alive_seconds)
+                   budgets.mcp_envelope_bytes, budgets.request_deadline_seconds, budgets.keep_alive_seconds,
+                   budgets.max_state_bytes + budgets.data_envelope_bytes, budgets.fleet_create_bytes)
 
     def idle_timeout(self) -> float | None:
         """The SDK's ``session_idle_timeout`` (None: never)."""

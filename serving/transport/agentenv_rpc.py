@@ -41,7 +41,7 @@ from capenv.serving.transport.agentenv_card import (
     METHOD_ADD, METHOD_GET, METHOD_RESET, METHODS, RPC_PATH, WELL_KNOWN_PATH, environment_card,
 )
 from capenv.serving.transport.agentenv_files import FileRefused, read_staged
-from capenv.serving.transport.http_app import DEFAULT_BODY_LIMIT
+from capenv.serving.transport.agent_limits import AgentLimits
 
 logger = logging.getLogger(__name__)
 
@@ -214,7 +214,7 @@ class AgentEnvRuntime(Runtime):
     def _prepare_add(self, rid: Any, params: Any) -> Callable[[], None]:
         """data/add's first step (``Runtime.prepare_add``); raises ``_Answered`` with the refusal."""
         try:
-            document = document_of(params, self.data_root)
+            document = document_of(params, self.data_root, AgentLimits.of(self.runtime).data_request_bytes)
         except InvalidParams as exc:
             raise _Answered(rpc_error(rid, INVALID_PARAMS, "invalid_request", {"detail": str(exc)})) from None
         except PartRefused as exc:
@@ -260,8 +260,10 @@ def names_a_file(params: Any) -> bool:
     return isinstance(file, dict) and not isinstance(file.get("bytes"), str) and isinstance(file.get("uri"), str)
 
 
-def document_of(params: Any, data_root: Path | None = None) -> bytes:
-    """The state document a data/add request carries, as bytes for ``Runtime.data_add``."""
+def document_of(params: Any, data_root: Path | None, file_limit: int) -> bytes:
+    """The state document a data/add request carries, as bytes for ``Runtime.data_add``;
+    ``file_limit``: the most a staged ``file://`` part may hold (the budgets' data plane intake,
+    ``AgentLimits.data_request_bytes``, as over HTTP)."""
     parts = params.get("parts") if isinstance(params, dict) else None
     if not isinstance(parts, list) or not parts:
         raise InvalidParams(f'the params are {{"parts": [...]}}; {ACCEPTED_PARTS}')
@@ -284,7 +286,7 @@ def document_of(params: Any, data_root: Path | None = None) -> bytes:
             raise PartRefused('the file part\'s "bytes" is not base64 text') from None
     if isinstance(file, dict) and isinstance(file.get("uri"), str):
         try:
-            return read_staged(file["uri"], data_root, DEFAULT_BODY_LIMIT)
+            return read_staged(file["uri"], data_root, file_limit)
         except FileRefused as exc:
             raise PartRefused(str(exc), DataPlaneRefusal.RESOURCE_CONSTRAINT if exc.too_large
                               else DataPlaneRefusal.INVALID) from None

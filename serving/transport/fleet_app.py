@@ -33,6 +33,7 @@ from capenv.serving.transport.http_app import CapenvHttpApp, _first_headers, _re
 from capenv.serving.transport.http_exchange import (
     BodyTooLarge, ClientDisconnected, raw_target, read_body, send_json,
 )
+from capenv.serving.transport.agent_limits import AgentLimits
 from capenv.serving.transport.http_guard import Listener, ListenerPolicy, check_json_body, policy_for_server
 from capenv.serving.transport.openenv_ws import OPENENV_PATH, serve_openenv
 from capenv.serving.transport.request_log import RequestLog
@@ -44,15 +45,16 @@ INSTANCES = "/_capenv/instances"
 SNAPSHOTS = "/_capenv/snapshots/"
 INSTANCE_PREFIX = "/i/"
 _MANAGED = re.compile(r"^/_capenv/instances/([^/]+)(/snapshot|/data/[^/]*)?$")
-CREATE_BODY_LIMIT = 64 * 1024
 
 
 class FleetHttpApp:
-    def __init__(self, fleet: InstanceFleet, policies: dict[Listener, ListenerPolicy], *, body_limit: int,
+    def __init__(self, fleet: InstanceFleet, policies: dict[Listener, ListenerPolicy], *, body_limit: int | None,
                  log: RequestLog | None = None, base_url: str = "") -> None:
+        """``body_limit``: each instance's (None: its budgets' data plane intake, ``CapenvHttpApp``)."""
         self.fleet = fleet
         self.policies = policies
         self.body_limit = body_limit
+        self.create_limit = AgentLimits.of(fleet.template).fleet_create_bytes  # every instance shares its budgets
         self.log = log
         self.base_url = base_url
         self.worker = RuntimeWorker()
@@ -231,7 +233,7 @@ class FleetHttpApp:
 
     async def _create(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            body = await read_body(scope, receive, CREATE_BODY_LIMIT)
+            body = await read_body(scope, receive, self.create_limit)
         except BodyTooLarge as exc:
             await send_json(send, 413, {"error": "resource_constraint", "message": str(exc)})
             return

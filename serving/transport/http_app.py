@@ -57,12 +57,6 @@ from capenv.serving.transport.runtime_worker import RuntimeWorker
 
 logger = logging.getLogger(__name__)
 
-MiB = 1024 * 1024
-DEFAULT_BODY_LIMIT = 33 * MiB
-"""Request bodies past this are refused with 413 before the runtime sees them: the data
-plane accepts documents up to 32 MiB, and the slack lets the runtime itself refuse a
-document just past that with its own, more precise message."""
-
 FIRST_HEADERS_KEY = "capenv.first_headers"
 """Where ``_first_headers`` keeps a request's headers in its scope."""
 RESERVED_PREFIX = "/_capenv/"
@@ -111,9 +105,16 @@ class CapenvHttpApp:
     """
 
     def __init__(self, runtime: Runtime, policies: dict[Listener, ListenerPolicy], *,
-                 body_limit: int = DEFAULT_BODY_LIMIT, log: RequestLog | None = None,
+                 body_limit: int | None = None, log: RequestLog | None = None,
                  worker: RuntimeWorker | None = None) -> None:
-        """``worker``: one shared with other apps (a fleet's instances); by default its own."""
+        """``body_limit``: request bodies past it are refused with 413 before the runtime sees them
+        (by default the budgets' data plane intake, ``AgentLimits.data_request_bytes``: a state
+        document just past ``max_state_bytes`` still reaches the runtime, which refuses it with its
+        own, more precise message). ``worker``: one shared with other apps (a fleet's instances); by
+        default its own."""
+        self.limits = AgentLimits.of(runtime)
+        if body_limit is None:
+            body_limit = self.limits.data_request_bytes
         if body_limit <= 0:
             raise ValueError("body_limit must be a positive number of bytes")
         if not policies:
@@ -127,7 +128,6 @@ class CapenvHttpApp:
         self.log = log
         self.openapi_paths = frozenset({OPENAPI_PATH} | (
             set() if runtime.tool_for("GET", "/openapi.json") is not None else {"/openapi.json"}))
-        self.limits = AgentLimits.of(runtime)
         self.mcp_body_limit = min(body_limit, self.limits.mcp_request_bytes())
         self._sessions = StreamableHTTPSessionManager(
             app=build_mcp_server(runtime, worker=self.worker, log=log),
@@ -494,7 +494,7 @@ def run_http(
     port: int = 0,
     ready: Callable[[HttpServing], None] | None = None,
     *,
-    body_limit: int = DEFAULT_BODY_LIMIT,
+    body_limit: int | None = None,
     print_urls: bool = True,
     access: Access | None = None,
     log: RequestLog | None = None,

@@ -117,23 +117,19 @@ class WriteEnv:
                     if shape not in self.unproven_id_shapes.get(read.type, ()))
 
 
-def latest_absences(replay: ReplayTable) -> dict[str, Recording]:
-    """Each tool's latest recorded 400, 404 or 410 response: what its update or delete of a
-    missing entity answers with, before an item view's. A 404 or 410 comes before a 400, which
-    more often answers a body the application refused than an id it does not hold."""
-    return {tool: call.response for tool, call in latest_absent_calls(replay).items()}
-
-
-def latest_absent_calls(replay: ReplayTable, held: dict[str, tuple[int, ...]] | None = None) -> dict[str, Any]:
-    """Each tool's recorded call ``latest_absences`` answers with (its path names the id), less
-    ``held``: per tool, the 400s it recorded for entities the capture holds (refusals of what
-    the call sent, ``ViewResult.write_held_refusals``)."""
+def latest_absent_calls(replay: ReplayTable, missing_statuses: tuple[int, ...],
+                        held: dict[str, tuple[int, ...]] | None = None) -> dict[str, Any]:
+    """Each tool's recorded call whose answer (a 400, 404 or 410) is what its update or delete of a
+    missing entity answers with, before an item view's (its path names the id): its latest, one of
+    ``missing_statuses`` (the budget: 404, 410) before a 400, which more often answers a body the
+    application refused than an id it does not hold; less ``held``: per tool, the 400s it recorded
+    for entities the capture holds (refusals of what the call sent, ``ViewResult.write_held_refusals``)."""
     found: dict[str, Any] = {}
     held = held or {}
     for tool, calls in replay.tools.items():
         skip = set(held.get(tool, ()))
         absences = sorted((c for c in calls if c.response.status in ABSENCE_STATUSES and c.ordinal not in skip),
-                          key=lambda c: (c.response.status != 400, c.ordinal))
+                          key=lambda c: (c.response.status in missing_statuses, c.ordinal))
         if absences:
             found[tool] = absences[-1]
     return found

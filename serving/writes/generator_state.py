@@ -121,14 +121,15 @@ class WriteState:
         self.bundle = bundle
         # a delete's learned answer for a missing entity (write-absence-answers) before its 400/404/410,
         # which is answered for the call's id (the path of the call that recorded it names the id)
-        absent_calls = latest_absent_calls(bundle.replay, bundle.view.write_held_refusals)
+        absent_calls = latest_absent_calls(bundle.replay, bundle.view.budgets.missing_statuses,
+                                           bundle.view.write_held_refusals)
         self.env = WriteEnv(bundle.view,
                             tool_absences={**{t: c.response for t, c in absent_calls.items()}, **bundle.view.write_absences},
                             absence_paths={t: c.path for t, c in absent_calls.items() if t not in bundle.view.write_absences},
                             sightings=InitialSightings(bundle.view, bundle.replay))
         self.env.success_absences = success_absences(bundle.view)
         self.env.view_absence_for_writes, self.env.view_absence_types = view_absence_answers_writes(
-            self.env, bundle.view.writes, bundle.view.evidence_id)
+            self.env, bundle.view.writes, bundle.view.evidence_id, bundle.view.budgets.missing_statuses)
         self.plans = [p for p in bundle.view.writes if p.served]
         self.plans_by_tool = {p.tool: p for p in self.plans}
         self.start = _instant(bundle.view.write_clock)

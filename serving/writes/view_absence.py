@@ -32,21 +32,21 @@ from .calls import WriteEnv, WriteRefusal
 
 
 ITEM_EFFECTS = ("update", "delete", "action")
-MISSING_STATUSES = (404, 410)
-"""A write's recorded answer for an id it does not hold (a 400 more often refused what it sent)."""
 
 
-def view_absence_answers_writes(env: WriteEnv, plans: Any, evidence_id: str) -> tuple[bool, dict[str, bool]]:
+def view_absence_answers_writes(env: WriteEnv, plans: Any, evidence_id: str,
+                                missing_statuses: tuple[int, ...]) -> tuple[bool, dict[str, bool]]:
     """Whether the item view's absence answers a write of a missing entity: per type whose item
-    writes recorded a 404 or 410, whether every one is what its item view would answer for the same
-    id (status and body); for the other types, whether every type's did (one differing shows the
-    application's writes not answering a missing entity as its reads do)."""
+    writes recorded one of ``missing_statuses`` (the budget ``missing_statuses``: 404, 410; a 400
+    more often refused what the write sent), whether every one is what its item view would answer
+    for the same id (status and body); for the other types, whether every type's did (one differing
+    shows the application's writes not answering a missing entity as its reads do)."""
     by_tool = {plan.tool: plan for plan in plans}
     per_type: dict[str, bool] = {}
     for tool, recording in env.tool_absences.items():
         plan, path = by_tool.get(tool), env.absence_paths.get(tool)
         if (plan is None or path is None or plan.effect not in ITEM_EFFECTS or plan.type not in env.missing_by_type
-                or recording.status not in MISSING_STATUSES):
+                or recording.status not in missing_statuses):
             continue
         parts = split_path(path)
         after = plan.address.segments_after_item() if plan.address is not None else 0

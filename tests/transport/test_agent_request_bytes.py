@@ -72,8 +72,32 @@ def test_the_envelope_budget_bounds_an_mcp_body() -> None:
             assert (status == 413) is refused, (type(runtime).__name__, status)
 
 
+class SmallIntake(ExampleRuntime):
+    def budgets(self) -> Budgets:
+        return budgets_with(max_state_bytes=4 * LIMIT, data_envelope_bytes=LIMIT)
+
+
+def test_the_data_planes_intake_is_max_state_bytes_and_its_envelope() -> None:
+    """A data/add body of ``max_state_bytes`` + ``data_envelope_bytes`` reaches the runtime (which
+    refuses it with its own message here, taking 1 KiB), one byte more is refused 413 before it
+    does: the intake is the budgets', not a constant (33 MiB before, whatever the bundle said)."""
+    intake = 5 * LIMIT
+    with http_in_thread(SmallIntake(max_document_bytes=LIMIT), access=Access(data_token=TOKEN)) as serving, \
+            httpx2.Client(base_url=serving.base_url, trust_env=False, timeout=30) as client:
+        headers = {"content-type": "application/json", "authorization": f"Bearer {TOKEN}"}
+        reached = client.post("/_capenv/data/add", content=body_of(intake), headers=headers)
+        assert reached.status_code == 413 and f"at most {LIMIT} are accepted" in reached.json()["message"], reached.text
+        refused = client.post("/_capenv/data/add", content=body_of(intake + 1), headers=headers)
+        assert refused.status_code == 413 and f"larger than {intake} bytes" in refused.json()["message"], refused.text
+
+
 def test_the_budgets_defaults_are_the_tables() -> None:
+    """Every budget with a default (what a bundle built before it was a budget is served with) has
+    the table's value: a budget moved from Python keeps its value in both."""
     table = load_rules().settings["budgets"]
-    for name in ("agent_request_bytes", "mcp_envelope_bytes", "mcp_sessions", "mcp_session_idle_seconds",
-                 "request_deadline_seconds", "keep_alive_seconds"):
-        assert table[name] == Budgets.model_fields[name].default, name
+    defaulted = [name for name, field in Budgets.model_fields.items() if not field.is_required()]
+    assert {"data_envelope_bytes", "fleet_create_bytes", "query_examples", "body_example_characters",
+            "recorded_value_characters", "paths_named", "missing_statuses", "keep_alive_seconds"} <= set(defaulted)
+    for name in defaulted:
+        default = Budgets.model_fields[name].default
+        assert table[name] == (list(default) if isinstance(default, tuple) else default), name

@@ -25,7 +25,8 @@ from support.http_thread import READY_TIMEOUT_SECONDS, http_in_thread  # noqa: E
 
 from capenv.serving.transport import data_client  # noqa: E402
 from capenv.serving.transport.data_client import DataPlaneError  # noqa: E402
-from capenv.serving.transport.http_app import DEFAULT_BODY_LIMIT, HttpServing, run_http  # noqa: E402
+from capenv.serving.transport.agent_limits import AgentLimits  # noqa: E402
+from capenv.serving.transport.http_app import HttpServing, run_http  # noqa: E402
 from capenv.serving.transport.http_exchange import raw_target, split_query  # noqa: E402
 
 SMALL_LIMIT = 4096  # the transport's body limit in most tests, so oversize bodies stay small
@@ -191,8 +192,11 @@ def test_data_plane_unknown_route_and_wrong_method(server) -> None:
 
 
 def test_default_limit_refuses_a_document_past_it() -> None:
+    """A runtime with no budgets of its own: the budgets' defaults' intake (32 MiB + 1 MiB)."""
+    intake = AgentLimits.of(None).data_request_bytes
+    assert intake == 33 * 1024 * 1024
     with http_in_thread(ExampleRuntime()) as serving:
-        status, _, body = exchange(serving, "POST", "/_capenv/data/add", body=b" " * (DEFAULT_BODY_LIMIT + 1))
+        status, _, body = exchange(serving, "POST", "/_capenv/data/add", body=b" " * (intake + 1))
     assert status == 413 and json.loads(body)["error"] == "resource_constraint"
 
 
