@@ -408,6 +408,11 @@ class Projection(_Model):
     """The members the plain reads it was proven against show (inside ``inside``, when set)."""
     record_ordinals: tuple[int, ...] = ()
     """The recordings that proved it."""
+    repeats_proven: bool = False
+    """For a parameter whose one value names several members joined by ``separator``: a proving read
+    sent it more than once. Without it serving refuses a call sending it more than once: an
+    application may read the first value, the last, all of them or refuse (NocoDB answers
+    ``fields=Title,Year&fields=Genre`` 404 ``Field 'Title,Year' not found``)."""
     rule_id: str | None = None
 
 

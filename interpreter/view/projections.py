@@ -50,6 +50,8 @@ class _Candidate:
     members: dict[str, None] = field(default_factory=dict)
     inside: str | None = None
     refuted: str | None = None
+    repeated: bool = False
+    """A proving read sent the parameter more than once."""
 
     def sends(self, name: str) -> bool:
         if self.form != "indexed":
@@ -139,7 +141,8 @@ def _learned(view: ReadView, records: dict[int, Record], entity_type: EntityType
                                       separator=candidate.separator, kept=tuple(candidate.kept),
                                       dropped=tuple(candidate.dropped), wildcards=tuple(candidate.wildcards_used),
                                       inside=candidate.inside, members=tuple(candidate.members),
-                                      record_ordinals=tuple(candidate.proofs), rule_id=candidate.rule_id))
+                                      record_ordinals=tuple(candidate.proofs), repeats_proven=candidate.repeated,
+                                      rule_id=candidate.rule_id))
     return view.model_copy(update={"projections": tuple(learned)}) if learned else view
 
 
@@ -177,6 +180,7 @@ def _prove(view: ReadView, record: Record, candidate: _Candidate, usable: list[R
     problem = _compare(view, record, reference, candidate, values)
     if problem is None:
         candidate.proofs.append(record.ordinal)
+        candidate.repeated = candidate.repeated or len(values) > 1
         return
     if problem.startswith("not proof"):
         _trace(traces, view, record, "miss", problem, {"reference": reference.ordinal})

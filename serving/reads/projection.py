@@ -60,7 +60,9 @@ def spelled(projection: Projection) -> str:
     joined = f" (several joined by {projection.separator!r})" if projection.separator else ""
     if projection.form == "indexed":
         return f"{projection.root}[0]=member&{projection.root}[1]=member…{joined}"
-    return f"{projection.param}=member{joined}, the name repeatable"
+    once = projection.separator and projection.form in ("plain", "typed") and not projection.repeats_proven
+    repeatable = ", once" if once else ", the name repeatable"
+    return f"{projection.param}=member{joined}{repeatable}"
 
 
 def projecting(projections: tuple[Projection, ...], query: Pairs) -> Projecting | None:
@@ -87,6 +89,10 @@ def projecting(projections: tuple[Projection, ...], query: Pairs) -> Projecting 
                                     f"accepted: {spelled(found)}")
         else:
             rest.append(raw)
+    if len(values) > 1 and found.separator and found.form in ("plain", "typed") and not found.repeats_proven:
+        raise ProjectionRefused(f"{found.param!r} is sent {len(values)} times, and no recording sent it more than "
+                                f"once: the application may read the first value, the last, all of them or refuse "
+                                f"the call; send one value naming every member, joined by {found.separator!r}")
     return Projecting(found, tuple(values), tuple(rest))
 
 
