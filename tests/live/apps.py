@@ -487,8 +487,10 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
     "mlflow": AppSpec("mlflow", _venv_env("mlflow", "mlflow", "3.17.2"), _home_start("mlflow"), "/health", 300.0,
                       ready_line="MLFLOW READY"),
     "strapi": AppSpec("strapi", _strapi_env, _home_start("strapi"), "/_health", 180.0, ready_line="STRAPI READY"),
+    # /health/ as start.sh polls it: /health renders an HTML page, which rewrites Label Studio's cached
+    # /api/version/ document (captures/label-studio/README.md, Problems met)
     "label-studio": AppSpec("label-studio", _venv_env("label-studio", "label-studio", "1.23.2"),
-                            _home_start("label-studio", _label_studio_env), "/health", 400.0,
+                            _home_start("label-studio", _label_studio_env), "/health/", 400.0,
                             ready_line="LABEL STUDIO READY"),
     "jupyterhub": AppSpec("jupyterhub", _jupyterhub_env, _home_start("jupyterhub"), "/hub/api/", 120.0,
                           ready_line="jupyterhub READY"),
