@@ -404,7 +404,11 @@ What limits the rest:
   ~84k (the two digests and the record id's fingerprint; valgrind's CPU hides the SHA extensions).
   Pages of 1 KiB or 2 KiB for new files (13 frames of 1 KiB) measured 1,201,349 and 1,194,780:
   within 0.6%, not adopted. Fewer pages dirtied per create needs fewer index entries per write,
-  i.e. the one-subject layout.
+  i.e. the one-subject layout. Then every store: a sequence draw (json-server's ids) read its
+  scope's held, started and served numbers twice, once to refuse a draw after the largest's
+  delete and once to draw (`SequenceDraft.counted` is now read once and handed to both): the
+  memory store's create 750,264 → 732,453 instructions (-2.4%; Python bytecodes a create, counted
+  by a trace, 8,389 → 8,213).
 - **HTTP surface vs the transport floor (≥ 0.7× missed):** in instructions of the server
   process per call (`python -m benchmarks.http_instructions`: json-server's CRUD sequence over one
   kept-alive connection, the difference between 10 and 50 sequences), session 20: the floor

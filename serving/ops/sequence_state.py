@@ -192,6 +192,10 @@ class SequenceState:
         return f"SequenceState(started={self.started!r}, generated={self.generated!r})"
 
 
+UNCOUNTED: Any = object()
+"""``SequenceDraft``'s default for a scope's count the caller did not read (``counted``)."""
+
+
 class SequenceDraft:
     """One write's sequences: reads the state and the held values, keeps its own numbers in
     ``pending`` until ``commit``."""
@@ -215,24 +219,33 @@ class SequenceDraft:
         pending, served = self.pending.get(scope), self.state.generated.get(scope)
         return served if pending is None else pending if served is None else max(pending, served)
 
-    def next_number(self, scope: SequenceScope) -> int:
-        """One more than the largest of the scope's current, started and generated numbers (1 for none)."""
+    def counted(self, scope: SequenceScope) -> int | None:
+        """The largest number the scope counts apart from this write's own draws: held now, started
+        with at the last reset or load, or served before (None: none). A draw reads it once and
+        hands it to ``deleted_largest`` and ``next_number`` (``sequences.generate_sequence``)."""
         largest = largest_sequence(self.scope_values(scope))
-        for number in (self.state.started.get(scope), self.pending.get(scope), self.state.generated.get(scope)):
+        for number in (self.state.started.get(scope), self.state.generated.get(scope)):
             if number is not None and (largest is None or number > largest):
                 largest = number
+        return largest
+
+    def next_number(self, scope: SequenceScope, counted: int | None | object = UNCOUNTED) -> int:
+        """One more than the largest of the scope's current, started, generated and pending numbers
+        (1 for none); ``counted``: ``counted(scope)``, when the caller read it already."""
+        largest = self.counted(scope) if counted is UNCOUNTED else counted
+        pending = self.pending.get(scope)
+        if pending is not None and (largest is None or pending > largest):
+            largest = pending
         return 1 if largest is None else largest + 1
 
-    def deleted_largest(self, scope: SequenceScope, spelled: Callable[[int], Any]) -> int | None:
+    def deleted_largest(self, scope: SequenceScope, spelled: Callable[[int], Any],
+                        counted: int | None | object = UNCOUNTED) -> int | None:
         """The largest number the scope counts (held, started with, or served before this write)
         when no entity holds it any more, spelled as an integer, a string of digits or
         ``spelled(number)``: the entity holding it was deleted (or changed) since the last reset or
-        load. None while it is held, or when held values are not known."""
-        largest = None
-        for number in (largest_sequence(self.scope_values(scope)), self.state.started.get(scope),
-                       self.state.generated.get(scope)):
-            if number is not None and (largest is None or number > largest):
-                largest = number
+        load. None while it is held, or when held values are not known. ``counted``: as for
+        ``next_number``."""
+        largest = self.counted(scope) if counted is UNCOUNTED else counted
         if largest is None or self.holds is None or self.holds(scope, (largest, str(largest), spelled(largest))):
             return None
         return largest

@@ -14,7 +14,7 @@ from capenv.interpreter.bundle.op_params import IdentityParams, SequenceParams
 
 from .context import OpContext, OpRefusal
 from .registry import serving_op
-from .sequence_state import SEQUENCE_LIMIT, ScopeKind, SequenceDraft, SequenceScope, format_sequence
+from .sequence_state import SEQUENCE_LIMIT, UNCOUNTED, ScopeKind, SequenceDraft, SequenceScope, format_sequence
 
 
 def scope_of(ctx: OpContext, kind: ScopeKind) -> SequenceScope:
@@ -27,10 +27,12 @@ def generate_sequence(ctx: OpContext, kind: ScopeKind, spelled: Callable[[int], 
     writes a number as the field records it."""
     if ctx.sequences is None:
         raise RuntimeError("the runtime must give a sequence op a SequenceDraft (OpContext.sequences)")
+    draft = ctx.sequences
     scope = scope_of(ctx, kind)
+    counted = draft.counted(scope)  # once: the refusal and the draw read the same numbers
     if not params.fresh_after_delete:
-        refuse_after_deleted_largest(ctx.sequences, scope, spelled, params.reuse_seen)
-    number = ctx.sequences.next_number(scope)
+        refuse_after_deleted_largest(draft, scope, spelled, params.reuse_seen, counted)
+    number = draft.next_number(scope, counted)
     if number > SEQUENCE_LIMIT:
         raise OpRefusal(f"the sequence of {scope.type_name}.{scope.field} has reached {SEQUENCE_LIMIT}, the largest "
                         "value this server writes; data/reset, or data/add a state whose values leave room")
@@ -39,12 +41,12 @@ def generate_sequence(ctx: OpContext, kind: ScopeKind, spelled: Callable[[int], 
 
 
 def refuse_after_deleted_largest(draft: SequenceDraft, scope: SequenceScope, spelled: Callable[[int], Any],
-                                 reuse_seen: int | None) -> None:
+                                 reuse_seen: int | None, counted: int | None | object = UNCOUNTED) -> None:
     """Refuse a draw while no entity holds the largest number the scope counts: the entity holding
     it was deleted since the last reset or load, and the capture did not prove the application's
     sequence goes past it as the spec's does (``sequence-reuse``), rather than give it again as
     SQLite's rowid and json-server's max + 1 do."""
-    deleted = draft.deleted_largest(scope, spelled)
+    deleted = draft.deleted_largest(scope, spelled, counted)
     if deleted is None:
         return
     shown = spelled(deleted)
