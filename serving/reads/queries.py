@@ -9,6 +9,7 @@ from urllib.parse import unquote_plus
 from capenv.interpreter.bundle.filter_expressions import clause_shape, literal_kind, parse_clauses
 from capenv.interpreter.bundle.models import QuerySpec
 from capenv.serving.reads.text_order import collation_dependent
+from capenv.serving.state.key_facts import EXACT_INTEGERS
 
 
 PAGING_KINDS = frozenset({"page", "limit", "start", "end", "offset"})
@@ -420,6 +421,13 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
                     f"that is no plain number: the capture does not show whether the application converts it "
                     f"(1.0 as 1, ' 2' as 2), refuses it (400, 500) or matches nothing; send a number spelled as "
                     f"3 or 2.5")
+        huge = next((item for item in items if "." not in item and abs(int(item)) > EXACT_INTEGERS), None) \
+            if held == {"number"} else None
+        if huge is not None:
+            return (f"{name}={value!r} compares {spec.field!r}, which the listed entities hold as a number, with "
+                    f"{huge}, past 2**53: the application may read it as an inexact number, overflow (Label Studio "
+                    f"answers ids=99999999999999999999 with a 500) or refuse it, and the capture shows none of "
+                    f"these; send a number below 2**53")
         odd = next((item for item in items if item not in _BOOLEAN_TEXT), None)
         if held == {"boolean"} and odd is not None:
             return (f"{name}={value!r} compares {spec.field!r}, which the listed entities hold as a boolean, with "

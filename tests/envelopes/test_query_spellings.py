@@ -211,7 +211,7 @@ def test_a_field_parameter_that_matches_substrings_and_a_plural_id_list():
     assert titles(runtime, {"ids": "4,2"}) == ["Beta notes", "delta"]
 
 
-def test_a_plural_id_list_item_that_is_no_plain_number_is_refused():
+def test_a_plural_id_list_item_that_is_no_plain_number_or_past_2_53_is_refused():
     # Label Studio answers ids=1,%202 with both projects (it reads " 2" as 2) and ids=abc with a 500,
     # where the state compared each item as text: " 2" matched nothing, "abc" listed nothing
     bundle = build_from(capture(("ids=1,3", [A1, A3])))
@@ -221,6 +221,11 @@ def test_a_plural_id_list_item_that_is_no_plain_number_is_refused():
         answer = runtime.call_tool("get_articles", {"query": {"ids": value}})
         assert answer.is_error, (value, answer.structured)
         assert "no plain number" in str(answer.structured), answer.structured
+    # Label Studio answers ids=99999999999999999999 with a 500 (an integer overflow), where the state listed nothing
+    for value in ("99999999999999999999", "1,9007199254740993"):
+        answer = runtime.call_tool("get_articles", {"query": {"ids": value}})
+        assert answer.is_error and "past 2**53" in str(answer.structured), (value, answer.structured)
+    assert titles(runtime, {"ids": "9007199254740992"}) == []
 
 
 def test_an_exact_field_parameter_stays_an_equality():
