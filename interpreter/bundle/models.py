@@ -561,6 +561,8 @@ class Budgets(_Model):
     """How long a client has to send a whole request, the time the server does not read not counted."""
     keep_alive_seconds: float = 30
     """How long a connection may stay idle between requests."""
+    listener_connections: int = 256
+    """Connections one listener keeps open at once; past it a new one is answered 503 and closed."""
     data_envelope_bytes: int = 1048576
     """What a data plane request may carry beyond ``max_state_bytes``: its intake is the two together."""
     fleet_create_bytes: int = 65536

@@ -6,8 +6,9 @@ bundle; each fleet instance is one environment; ``docs/serving-limits.md``):
   SDK's own limit is 10,000;
 * request bodies (``agent_request_bytes``, ``mcp_envelope_bytes``): the application's paths and
   MCP; the grader's data plane keeps its own intake;
-* connections (``request_deadline_seconds``, ``keep_alive_seconds``): how long one may take to send
-  a request, and stay idle between two (``http_deadline``);
+* connections (``request_deadline_seconds``, ``keep_alive_seconds``, ``listener_connections``): how
+  long one may take to send a request, stay idle between two, and how many one listener keeps open
+  (``http_deadline``);
 * the grader's intake (``max_state_bytes`` + ``data_envelope_bytes``: a data plane request) and a
   fleet's instance create (``fleet_create_bytes``).
 
@@ -44,6 +45,8 @@ class AgentLimits:
     """How long a client has to send a whole request (``http_deadline``)."""
     keep_alive_seconds: float
     """How long a connection may stay idle between requests."""
+    listener_connections: int
+    """Connections one listener keeps open at once (``http_deadline``)."""
     data_request_bytes: int
     """A data plane request body (a state document and its envelope); a staged file as well."""
     fleet_create_bytes: int
@@ -57,7 +60,7 @@ class AgentLimits:
             budgets = Budgets.model_construct()  # a bare model: the fields' defaults
         return cls(budgets.mcp_sessions, budgets.mcp_session_idle_seconds, budgets.agent_request_bytes,
                    budgets.mcp_envelope_bytes, budgets.request_deadline_seconds, budgets.keep_alive_seconds,
-                   budgets.max_state_bytes + budgets.data_envelope_bytes, budgets.fleet_create_bytes)
+                   budgets.listener_connections, budgets.max_state_bytes + budgets.data_envelope_bytes, budgets.fleet_create_bytes)
 
     def idle_timeout(self) -> float | None:
         """The SDK's ``session_idle_timeout`` (None: never)."""

@@ -546,7 +546,7 @@ def run_http(
         server_header=False,
         date_header=False,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
-        http=deadline_protocol(limits.request_deadline_seconds),
+        http=deadline_protocol(limits.request_deadline_seconds, limits.listener_connections),
         timeout_keep_alive=limits.keep_alive_seconds,  # uvicorn hands it to call_later: a float is taken
     )
 
