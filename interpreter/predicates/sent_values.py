@@ -202,6 +202,15 @@ def sent_member_named_otherwise(ctx: WriteSentValuesContext, params: VocabularyN
     return Match({"member": ctx.member})
 
 
+@predicate("sent_member_named_as_own_name", context="write-sent-values", params=VocabularyNameParams)
+def sent_member_named_as_own_name(ctx: WriteSentValuesContext, params: VocabularyNameParams) -> Outcome:
+    """The member's whole name is one of the words (``name``, ``slug``): it names the entity itself,
+    not another field (a ``display_name``, a ``first_name``)."""
+    if ctx.member.lower() in {w.lower() for w in params.words}:
+        return Match({"member": ctx.member})
+    return Miss(f"{ctx.member!r} is none of {sorted(params.words)}")
+
+
 class VocabularyParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -55,7 +55,8 @@ def test_the_plan_names_the_shapes_every_call_kept_to(shaped) -> None:
     assert {(u.member, u.rule_id) for u in made.unproven_values} == {
         ("limit", "sent-values.non-negative"), ("limit", "sent-values.positive"), ("tags", "sent-values.element-kinds"), ("tags", "sent-values.array-length"),
         ("tags", "sent-values.distinct-elements"),
-        ("owner", "sent-values.email"), ("name", "sent-values.non-empty-text"), ("owner", "sent-values.non-empty-text")}
+        ("owner", "sent-values.email"), ("name", "sent-values.non-empty-text"), ("owner", "sent-values.non-empty-text"),
+        ("name", "sent-values.name-not-an-id")}
 
 
 def test_values_of_the_recorded_shapes_are_served(shaped) -> None:
@@ -134,7 +135,8 @@ def test_decimal_text_is_served_only_as_every_call_wrote_it(tmp_path, price, ser
     # must not: 201 storing "abc" (a DecimalField answers 400) or "15" (it answers "15.00")
     bundle = build_from(priced_capture(), tmp_path / "capture.har")
     assert {u.rule_id for u in plan(bundle, "POST", "/fees").unproven_values} == {
-        "sent-values.decimal-text", "sent-values.decimal-two-places", "sent-values.non-empty-text"}
+        "sent-values.decimal-text", "sent-values.decimal-two-places", "sent-values.non-empty-text",
+        "sent-values.name-not-an-id"}
     runtime = EnvironmentRuntime(bundle)
     try:
         with http_in_thread(runtime) as serving:
