@@ -28,6 +28,8 @@ ANNOTATIONS = frozenset({"description", "examples", "title", "default"})
 KEYWORDS = frozenset({"type", "properties", "required", "additionalProperties", "minProperties", "maxProperties",
                       "minLength", "maxLength", "const", "enum", "items", "minItems", "maxItems", "anyOf",
                       "pattern", "not", "minimum", "maximum", "allOf", "uniqueItems"})
+_STRING_KEYWORDS = frozenset({"type", "minLength", "maxLength", "pattern", "not"}) | ANNOTATIONS
+"""A schema of ``"type": "string"`` with only these keywords is one check (``_string``)."""
 _SCALARS = (str, int, bool, type(None))
 _PLAIN = frozenset({str, int, bool, type(None), dict, list})
 """The types a keyword that applies to one kind lets through untouched; any other (a float, a
@@ -63,6 +65,8 @@ def _compile(schema: Any) -> Check:
     unknown = set(schema) - KEYWORDS - ANNOTATIONS
     if unknown:
         raise NotCompiled(", ".join(sorted(unknown)))
+    if schema.get("type") == "string" and _STRING_KEYWORDS.issuperset(schema):
+        return _string(schema)
     checks: list[Check] = []
     if "type" in schema:
         checks.append(_type_check(schema["type"]))
@@ -181,21 +185,53 @@ def _matching(pattern: Any) -> Check:
     return lambda value: compiled.search(value) is not None if type(value) is str else type(value) in _PLAIN
 
 
+def _string(schema: dict[str, Any]) -> Check:
+    """``{"type": "string"}`` with string keywords only (lengths, a pattern, refused text classes),
+    the usual text member: one check, where ``_every`` of each keyword's would call one per keyword
+    and each would test the value's type again. The same answer as theirs: a value that is no
+    string is refused by the type, and for a string each keyword asks what its own check asks."""
+    least, most = schema.get("minLength", 0), schema.get("maxLength")
+    if type(least) is not int or (most is not None and type(most) is not int):
+        raise NotCompiled("a bound that is not an integer")
+    longest = float("inf") if most is None else most
+    search = None
+    if "pattern" in schema:
+        try:
+            search = re.compile(schema["pattern"]).search
+        except (re.error, TypeError):
+            raise NotCompiled(f"pattern {schema['pattern']!r}") from None
+    refused = _refused_classes(schema["not"]) if "not" in schema else None
+
+    def string(value: Any) -> bool:
+        if type(value) is not str or not least <= len(value) <= longest:
+            return False
+        if search is not None and search(value) is None:
+            return False
+        return refused is None or not refused(value)
+    return string
+
+
 def _not_matching(refused: Any) -> Check:
     """``not: {type: string, anyOf: [{pattern}, ...]}`` (text classes a member refuses,
     ``writes/stored_text``): a value that is no string, or a string none of them matches, is
     accepted; any other ``not`` is left to jsonschema."""
+    held = _refused_classes(refused)
+    return lambda value: type(value) is not str and type(value) in _PLAIN or \
+        type(value) is str and not held(value)
+
+
+def _refused_classes(refused: Any) -> Callable[[str], bool]:
+    """Whether a text is of one of the classes a ``not: {type: string, anyOf: [{pattern}, ...]}``
+    refuses (``_not_matching``); NotCompiled for any other ``not``."""
     options = refused.get("anyOf") if type(refused) is dict and set(refused) == {"type", "anyOf"} \
         and refused["type"] == "string" else None
     if type(options) is not list or not all(type(o) is dict and "pattern" in o and set(o) - ANNOTATIONS == {"pattern"}
                                             for o in options):
         raise NotCompiled("not")
     try:
-        held = any_pattern([o["pattern"] for o in options])
+        return any_pattern([o["pattern"] for o in options])
     except (re.error, TypeError):
         raise NotCompiled("not: a pattern Python cannot compile") from None
-    return lambda value: type(value) is not str and type(value) in _PLAIN or \
-        type(value) is str and not held(value)
 
 
 def any_pattern(patterns: list[str]) -> Callable[[str], bool]:
