@@ -563,6 +563,9 @@ class Budgets(_Model):
     """How long a connection may stay idle between requests."""
     listener_connections: int = 256
     """Connections one listener keeps open at once; past it a new one is answered 503 and closed."""
+    catch_up_entries: int = 1000
+    """A process sharing a store past this many log entries behind reloads the state from one snapshot
+    instead of reading entry by entry."""
     data_envelope_bytes: int = 1048576
     """What a data plane request may carry beyond ``max_state_bytes``: its intake is the two together."""
     fleet_create_bytes: int = 65536
@@ -573,6 +576,11 @@ class Budgets(_Model):
     """A recorded request body whose JSON text is this short may be the schema's example of a body."""
     recorded_value_characters: int = 120
     """A recorded value whose JSON text is this short is quoted in full in a write tool's description."""
+    described_values: int = 3
+    """A path or query parameter's recorded values a tool description shows at most, whatever its level."""
+    quoted_value_characters: int = 40
+    """A recorded value or name a tool description quotes is this long at most; a longer one (a token,
+    a cursor) is described by its length."""
     paths_named: int = 40
     """The served paths an answer for a path no tool answers names at most."""
     missing_statuses: tuple[int, ...] = (404, 410)

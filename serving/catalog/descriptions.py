@@ -12,25 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence, Union
 
-NESTED_VALUES = 3
-"""At most this many recorded values are shown per parameter, whatever the level."""
-
-LONG_VALUE = 40
-"""A recorded value longer than this (a token, a cursor) is described by its length instead."""
-
-
 @dataclass(frozen=True)
 class Sample:
     prefix: str
     items: tuple[Union[str, "Sample"], ...]
     suffix: str = ""
     noun: str = ""
-    nested: bool = False
+    most: int | None = None
+    """Items shown at most, whatever the level (a parameter's recorded values: budget ``described_values``)."""
 
     def render(self, level: int | None) -> str:
         limit = len(self.items) if level is None else max(0, level)
-        if self.nested:
-            limit = min(limit, NESTED_VALUES)
+        if self.most is not None:
+            limit = min(limit, self.most)
         shown = [item.render(level) if isinstance(item, Sample) else item for item in self.items[:limit]]
         rest = len(self.items) - len(shown)
         if rest and not shown:
@@ -41,7 +35,7 @@ class Sample:
 
     @property
     def size(self) -> int:
-        own = min(len(self.items), NESTED_VALUES) if self.nested else len(self.items)
+        own = len(self.items) if self.most is None else min(len(self.items), self.most)
         return max([own] + [i.size for i in self.items if isinstance(i, Sample)])
 
 
@@ -68,34 +62,38 @@ class Draft:
         return max([0] + [p.size for p in self.parts if isinstance(p, Sample)])
 
 
-def quote_all(values: Sequence[Any]) -> tuple[str, ...]:
-    return tuple(f'"{v}"' if len(str(v)) <= LONG_VALUE else f"a {len(str(v))}-character value" for v in values)
+def quote_all(values: Sequence[Any], longest: int) -> tuple[str, ...]:
+    """Each value quoted; one longer than ``longest`` characters (a token, a cursor: budget
+    ``quoted_value_characters``) is described by its length instead."""
+    return tuple(f'"{v}"' if len(str(v)) <= longest else f"a {len(str(v))}-character value" for v in values)
 
 
-def fields_sample(fields: Sequence[str], where: str) -> Sample | str:
+def fields_sample(fields: Sequence[str], where: str, longest: int) -> Sample | str:
     if not fields:
         return f"Response: {where}."
-    return Sample(f"Response: {where} with fields ", quote_all(fields), ".", noun="fields")
+    return Sample(f"Response: {where} with fields ", quote_all(fields, longest), ".", noun="fields")
 
 
-def path_sample(params: Sequence[tuple[str, Sequence[str]]]) -> Sample | str:
+def path_sample(params: Sequence[tuple[str, Sequence[str]]], shown: int, longest: int) -> Sample | str:
+    """``shown``: a parameter's recorded values shown at most; ``longest``: as ``quote_all``."""
     if not params:
         return ""
-    items = tuple(Sample(f'"{name}" (recorded ', quote_all(values), ")", noun="values", nested=True)
+    items = tuple(Sample(f'"{name}" (recorded ', quote_all(values, longest), ")", noun="values", most=shown)
                   if values else f'"{name}"' for name, values in params)
     return Sample("Path parameters (required strings): ", items, ".", noun="parameters")
 
 
-def query_sample(params: Sequence[tuple[str, Sequence[str], str]]) -> Sample | str:
-    """``params``: (name, recorded values, a note such as 'defaults to "x"')."""
+def query_sample(params: Sequence[tuple[str, Sequence[str], str]], shown: int, longest: int) -> Sample | str:
+    """``params``: (name, recorded values, a note such as 'defaults to "x"'); ``shown``, ``longest``:
+    as ``path_sample``."""
     if not params:
         return ""
     items = []
     for name, values, note in params:
         note_text = f"; {note}" if note else ""
         if values:
-            items.append(Sample(f'"{name}" (recorded ', quote_all(values), f"{note_text})", noun="values",
-                                nested=True))
+            items.append(Sample(f'"{name}" (recorded ', quote_all(values, longest), f"{note_text})", noun="values",
+                                most=shown))
         else:
             items.append(f'"{name}"' + (f" ({note})" if note else ""))
     return Sample("Optional query parameters: ", tuple(items), ".", noun="parameters")

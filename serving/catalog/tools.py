@@ -152,8 +152,7 @@ def write_entries(bundle: Bundle, replayer: Replayer) -> list[tuple[CatalogEntry
                              tuple(bundle.replay.static_credentials.items()))
         notes = [NOT_MODELLED[k] for k in (_labelled_as(plan), "*") if k in NOT_MODELLED]
         entry = CatalogEntry(tool, "write", inputs, None, True, None, plan=plan)
-        found.append((entry, Draft(tool.name, tuple(describe_write(plan, inputs, notes,
-                                                                  bundle.view.budgets.recorded_value_characters)))))
+        found.append((entry, Draft(tool.name, tuple(describe_write(plan, inputs, notes, bundle.view.budgets)))))
     return found
 
 
@@ -210,14 +209,17 @@ def _draft(entry: CatalogEntry, bundle: Bundle, replayer: Replayer) -> Draft:
                      "arguments, else one with the same path values whose query differs only where the capture "
                      "shows it changes nothing (replay.exact_match false); nothing else is answered, and a "
                      "recording the served state has left behind is refused.")
-    parts.append(path_sample([(name, entry.inputs.path_samples[param]) for param, name in entry.inputs.properties]))
+    budgets = bundle.view.budgets
+    shown, longest = budgets.described_values, budgets.quoted_value_characters
+    parts.append(path_sample([(name, entry.inputs.path_samples[param]) for param, name in entry.inputs.properties],
+                             shown, longest))
     parts.append(query_sample([(q.name, [v for v in q.shown_values if v], _query_note(q))
-                               for q in entry.inputs.query]))
+                               for q in entry.inputs.query], shown, longest))
     if entry.inputs.body is not None:
         kinds = "/".join(entry.inputs.body.kinds) or "JSON"
         parts.append(f'"body": the JSON request body ({kinds}{", required" if entry.inputs.body.required else ""}).')
     fields, shape = _response_fields(view, replayer.calls(tool.name))
-    parts.append(fields_sample(fields, shape))
+    parts.append(fields_sample(fields, shape, longest))
     return Draft(tool.name, tuple(p for p in parts if p))
 
 

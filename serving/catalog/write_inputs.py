@@ -20,7 +20,7 @@ from jsonpointer import escape
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, loads
 from capenv.interpreter.bundle.body_members import chosen_member
 from capenv.interpreter.bundle.json_patch import ops_text
-from capenv.interpreter.bundle.models import StaticCredential, WritePlan
+from capenv.interpreter.bundle.models import Budgets, StaticCredential, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.value_shapes import shape_schema, value_shape
 from capenv.interpreter.bundle.values import decode_once, spelling_pattern
@@ -427,11 +427,13 @@ class WriteInputs:
                         headers=((checked, tag),) if checked and tag is not None else ())
 
 
-def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str],
-                   quoted_characters: int) -> list[Any]:
+def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str], budgets: Budgets) -> list[Any]:
     """The description's parts: effect and type, members, envelope, query, what is not modelled;
-    a recorded value is quoted when its JSON text is ``quoted_characters`` or shorter."""
+    a recorded value is quoted when its JSON text is ``budgets.recorded_value_characters`` or
+    shorter, a member's name when it is ``budgets.quoted_value_characters`` or shorter."""
     from .descriptions import Sample, quote_all
+
+    quoted_characters, longest = budgets.recorded_value_characters, budgets.quoted_value_characters
 
     effect = {"create": f'Creates a "{plan.type}" entity', "update": f'Updates a "{plan.type}" entity',
               "action": f'Applies "{plan.address.segment if plan.address else ""}" to a "{plan.type}" entity',
@@ -452,7 +454,7 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
             values = ", ".join(f"{n} {v!r}" for n, v in variant.dispatch_args.items())
             members = [m.member for m in variant.members if m.admission != "not-accepted"]
             wrap = f" (wrapped as {envelope_text(variant)})" if variant.body_envelope else ""
-            parts.append(Sample(f"With {values}: body members ", quote_all(members) or ("none",), f"{wrap}.",
+            parts.append(Sample(f"With {values}: body members ", quote_all(members, longest) or ("none",), f"{wrap}.",
                                 noun="members"))
         parts.append(f"Each value of {', '.join(plan.dispatch_params)} names its own kind of entity: a value not "
                      "listed here is refused, as no recorded call shows what the application does there.")
@@ -461,10 +463,10 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
     accepted = [m for m in plan.members if m.admission == "accepted"]
     required = [m.member for m in accepted if m.required]
     if required:
-        parts.append(Sample("Required body members: ", quote_all(required), ".", noun="members"))
+        parts.append(Sample("Required body members: ", quote_all(required, longest), ".", noun="members"))
     optional = [m.member for m in accepted if not m.required]
     if optional:
-        parts.append(Sample("Accepted body members: ", quote_all(optional), ".", noun="members"))
+        parts.append(Sample("Accepted body members: ", quote_all(optional, longest), ".", noun="members"))
     if plan.min_members:
         parts.append(f"Send at least {plan.min_members} member.")
     found_before = {f.params.get("member"): f.field for f in plan.fields

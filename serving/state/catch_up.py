@@ -19,10 +19,6 @@ from .mirror import StateMirror, StoreLayoutError
 from .records import WRITE
 from .subjects import COLLECTION, KNOWN_ID, META_ID, STATE_KINDS, Subjects, position_id
 
-CATCH_UP_LIMIT = 1000
-"""Past this many log entries behind, one snapshot is cheaper than reading entry by entry."""
-
-
 @dataclass(frozen=True)
 class Applied:
     """The copy took, in place, the subjects the log named; ``growth``: the change in data/get's
@@ -31,16 +27,17 @@ class Applied:
     growth: int | None
 
 
-def catch_up(store: Store, subjects: Subjects, mirror: StateMirror) -> StateMirror | Applied | None:
+def catch_up(store: Store, subjects: Subjects, mirror: StateMirror, most_entries: int) -> StateMirror | Applied | None:
     """Bring ``mirror`` up to the store's position: None when nothing is to change (a no-op when
     meta has not moved), ``Applied`` when it changed in place, a new mirror when the state had
-    to be reloaded whole."""
+    to be reloaded whole: past ``most_entries`` log entries behind (budget ``catch_up_entries``),
+    one snapshot is cheaper than reading entry by entry."""
     if store.revision(subjects.meta, META_ID) == mirror.position:
         return None  # the head check: meta's revision is the state's position
     head = store.load(subjects.meta, META_ID)
     if head is not None and head.revision == mirror.position:
         return None
-    if head is None or not 0 < head.revision - mirror.position <= CATCH_UP_LIMIT:
+    if head is None or not 0 < head.revision - mirror.position <= most_entries:
         whole = load_whole(store, subjects)
         if whole is None:
             raise StoreLayoutError(f"the store no longer holds the state of environment {subjects.environment}")

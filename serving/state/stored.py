@@ -74,6 +74,7 @@ class StoreStateHolder:
         self._shared = shared
         self._writes = writes
         self._rules_revision = bundle.info.rules_revision
+        self._catch_up_entries = bundle.view.budgets.catch_up_entries
         self._encode = encode
         self.subjects = subjects if subjects is not None else Subjects(bundle.view.evidence_id)
         self._landing = Landing()  # a data/add committed aside, for this thread to take up
@@ -258,7 +259,7 @@ class StoreStateHolder:
             return
         if not self._shared:
             return
-        caught_up = catch_up(self._store, self.subjects, mirror)
+        caught_up = catch_up(self._store, self.subjects, mirror, self._catch_up_entries)
         if isinstance(caught_up, StateMirror):
             self._adopt(caught_up)
         elif caught_up is not None:

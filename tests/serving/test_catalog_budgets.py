@@ -1,6 +1,8 @@
 """The catalog's presentation bounds are the bundle's budgets (``rules/budgets.yaml``), not Python
 constants: how many recorded query values a schema lists as examples (``query_examples``) and how
-many served paths a 404 for a path no tool answers names (``paths_named``). The same bundle served
+many served paths a 404 for a path no tool answers names (``paths_named``), how many recorded values
+of a parameter a description shows (``described_values``) and how long a value or name it quotes
+(``quoted_value_characters``). The same bundle served
 with other budgets shows otherwise; what is accepted does not change."""
 
 from __future__ import annotations
@@ -65,3 +67,24 @@ def test_paths_named_bound_the_paths_a_404_names(bundle) -> None:
     served = len(served_with(bundle).tools())
     one = named(served_with(bundle, paths_named=1))
     assert one.endswith(f"served paths: GET /search and {served - 1} more"), one
+
+
+def description(runtime: EnvironmentRuntime, tool: str) -> str:
+    return next(s.description for s in runtime.tools() if s.name == tool)
+
+
+def test_described_values_bound_the_recorded_values_a_description_shows(bundle) -> None:
+    assert bundle.view.budgets.described_values == 3
+    assert '"term" (recorded "x", "y", "z")' in description(served_with(bundle), "get_search")
+    fewer = served_with(bundle, described_values=1)
+    assert '"term" (recorded "x" and 2 more)' in description(fewer, "get_search")
+    assert fewer.read("get_search", {"query": {"term": "z"}})["body"] == {"hits": ["z"]}  # still answered
+
+
+def test_quoted_value_characters_bound_what_a_description_quotes(bundle) -> None:
+    assert bundle.view.budgets.quoted_value_characters == 40
+    assert 'with fields "id", "name", "tag".' in description(served_with(bundle), "get_items")
+    shorter = served_with(bundle, quoted_value_characters=3)
+    text = description(shorter, "get_items")
+    assert 'with fields "id", a 4-character value, "tag".' in text, text
+    assert '"term" (recorded "x", "y", "z")' in description(shorter, "get_search")  # one character: quoted

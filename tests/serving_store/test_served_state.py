@@ -15,7 +15,6 @@ from serving_store_support import POST_BODY, posts_of
 from capenv.interpreter.bundle.jsonvalue import dumps, loads
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.runtime_api import HttpRequest
-from capenv.serving.state import catch_up
 from capenv.serving.state.subjects import Subjects
 from capenv.serving.store import (
     Commit, MemoryStore, RecordEnvelope, Store, StoreBackendError, StoreUnreachable, SubjectWrite, open_store,
@@ -339,14 +338,26 @@ def test_a_read_checks_one_head_and_reloads_only_what_changed(bundle) -> None:
     assert (store.heads, store.loads) == (1, 1 + 2 + 2)  # then meta, two log entries, the two changed entities
 
 
-def test_a_long_gap_or_a_reset_elsewhere_reloads_whole(bundle, monkeypatch) -> None:
-    store = MemoryStore()
+def test_a_long_gap_or_a_reset_elsewhere_reloads_whole(bundle) -> None:
+    """Past the budget ``catch_up_entries`` log entries behind, a read reloads from one snapshot
+    (the store's meta read, no log entry nor entity loaded one by one)."""
+    store = CountingStore()
+    assert bundle.view.budgets.catch_up_entries == 1000
+    bundle = bundle.model_copy(update={"view": bundle.view.model_copy(
+        update={"budgets": bundle.view.budgets.model_copy(update={"catch_up_entries": 2})})})
     reader = EnvironmentRuntime(bundle, store=SharedHandle(store))
     writer = EnvironmentRuntime(bundle, store=SharedHandle(store))
-    monkeypatch.setattr(catch_up, "CATCH_UP_LIMIT", 2)
+    reader.read("get_posts")
     for _ in range(3):
         create(writer)
+    store.loads = store.heads = 0
     assert post_ids(reader) == [1, 2, 3, 4, 5, 6]
+    assert (store.heads, store.loads) == (1, 1)  # three behind, past two: meta, then one snapshot
+    create(writer)
+    create(writer)
+    store.loads = store.heads = 0
+    assert post_ids(reader) == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert (store.heads, store.loads) == (1, 1 + 2 + 2)  # two behind: entry by entry
     writer.data_reset()
     assert post_ids(reader) == [1, 2, 3]
     assert reader.data_get() == writer.data_get()

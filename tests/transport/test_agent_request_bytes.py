@@ -97,7 +97,8 @@ def test_the_budgets_defaults_are_the_tables() -> None:
     table = load_rules().settings["budgets"]
     defaulted = [name for name, field in Budgets.model_fields.items() if not field.is_required()]
     assert {"data_envelope_bytes", "fleet_create_bytes", "query_examples", "body_example_characters",
-            "recorded_value_characters", "paths_named", "missing_statuses", "keep_alive_seconds"} <= set(defaulted)
+            "recorded_value_characters", "described_values", "quoted_value_characters", "paths_named",
+            "missing_statuses", "keep_alive_seconds"} <= set(defaulted)
     for name in defaulted:
         default = Budgets.model_fields[name].default
         assert table[name] == (list(default) if isinstance(default, tuple) else default), name
