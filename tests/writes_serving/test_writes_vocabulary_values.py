@@ -63,3 +63,40 @@ def test_an_unseen_word_is_refused_saying_which_are_accepted(bundle) -> None:
             assert status == 200 and answer["author"] == "grace"
     finally:
         runtime.close()
+
+
+def images_capture() -> HarBuilder:
+    """Two images held, two created with a disk_format of raw or qcow2, each read back."""
+    held = [{"id": 1, "name": "image 1", "disk_format": "raw"}, {"id": 2, "name": "image 2", "disk_format": "qcow2"}]
+    har = HarBuilder()
+    har.call("GET", "/images", response=list(held))
+    for image in held:
+        har.call("GET", f"/images/{image['id']}", response=image)
+    for number, disk in ((3, "raw"), (4, "qcow2")):
+        image = {"id": number, "name": f"image {number}", "disk_format": disk}
+        har.call("POST", "/images", body={"name": f"image {number}", "disk_format": disk}, status=201, response=image)
+        har.call("GET", f"/images/{number}", response=image)
+        held.append(image)
+    har.call("GET", "/images", response=list(held))
+    return har
+
+
+def test_a_format_unseen_is_refused(tmp_path) -> None:
+    # must not: 201 storing disk_format "bogus" or "RAW" where Glance answers 400
+    bundle = build_from(images_capture(), tmp_path / "capture.har")
+    create = plan(bundle, "POST", "/images")
+    assert create.served, create.reason
+    assert [(u.member, u.schema_keywords) for u in create.unproven_values if u.rule_id == "sent-values.vocabulary"] \
+        == [("disk_format", {"enum": ["qcow2", "raw"]})]
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            before = data_client.data_get(serving.base_url, token=serving.data_token)
+            for disk in ("bogus", "RAW"):
+                status, answer = send_json(serving, "/images", {"name": "odd", "disk_format": disk})
+                assert status == 400 and "'disk_format'" in answer["message"], answer
+            assert data_client.data_get(serving.base_url, token=serving.data_token) == before
+            status, answer = send_json(serving, "/images", {"name": "fine", "disk_format": "qcow2"})
+            assert status == 201 and answer["disk_format"] == "qcow2", answer
+    finally:
+        runtime.close()
