@@ -37,7 +37,10 @@ from capenv.serving.runtime_api import HttpAnswer, HttpRequest
 # transport sets the length, and the body is never re-compressed.
 DROPPED_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"})
 SENDABLE_HEADERS_KEPT = 4096
-"""How many recordings' sendable headers are kept worked out (``sendable_headers``)."""
+"""How many recordings' sendable headers are kept worked out (``sendable_headers``).
+Not a budget: the size of a memo of a pure function, shared by every bundle the process serves (a
+fleet's instances) and sized at import, so it cannot follow one bundle's budgets; no answer depends
+on it, only how often the same work is done again."""
 ESCAPED_UNRESERVED = re.compile(r"%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[Dd]|2[Ee]|5[Ff]|7[Ee])")
 """A percent-escape of an RFC 3986 unreserved character (A-Z a-z 0-9 - . _ ~)."""
 

@@ -21,7 +21,10 @@ _REL = re.compile(r"""rel\s*=\s*"?([^";,]+)"?""", re.IGNORECASE)
 
 
 HEADER_SETS_KEPT = 4096
-"""How many recordings' header sets are kept judged (``collection_headers``)."""
+"""How many recordings' header sets are kept judged (``collection_headers``). Not a budget: the
+size of a memo of a pure function, shared by every bundle the process serves (a fleet's instances)
+and sized at import, so it cannot follow one bundle's budgets; no answer depends on it, only how
+often the same work is done again."""
 
 
 def collection_headers(headers: Pairs) -> tuple[str, ...]:

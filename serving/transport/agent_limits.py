@@ -10,7 +10,9 @@ bundle; each fleet instance is one environment; ``docs/serving-limits.md``):
   long one may take to send a request, stay idle between two, and how many one listener keeps open
   (``http_deadline``);
 * the grader's intake (``max_state_bytes`` + ``data_envelope_bytes``: a data plane request) and a
-  fleet's instance create (``fleet_create_bytes``).
+  fleet's instance create (``fleet_create_bytes``);
+* what of a body refused as too large is still read (``drain_bytes``), and how long a stopping
+  server waits for its connections (``shutdown_grace_seconds``).
 
 The SDK refuses a session past the budget with a bare 503 and an oversized MCP body with a plain
 text 413; ``explained_refusal`` words them as JSON-RPC errors that say why and what to do.
@@ -51,6 +53,10 @@ class AgentLimits:
     """A data plane request body (a state document and its envelope); a staged file as well."""
     fleet_create_bytes: int
     """The body of a fleet's instance create."""
+    drain_bytes: int
+    """Of a body refused as too large, how much more is read and dropped (``read_body``)."""
+    shutdown_grace_seconds: float
+    """How long a stopping server waits for its open connections."""
 
     @classmethod
     def of(cls, runtime: Runtime | None) -> AgentLimits:
@@ -60,7 +66,8 @@ class AgentLimits:
             budgets = Budgets.model_construct()  # a bare model: the fields' defaults
         return cls(budgets.mcp_sessions, budgets.mcp_session_idle_seconds, budgets.agent_request_bytes,
                    budgets.mcp_envelope_bytes, budgets.request_deadline_seconds, budgets.keep_alive_seconds,
-                   budgets.listener_connections, budgets.max_state_bytes + budgets.data_envelope_bytes, budgets.fleet_create_bytes)
+                   budgets.listener_connections, budgets.max_state_bytes + budgets.data_envelope_bytes,
+                   budgets.fleet_create_bytes, budgets.drain_bytes, budgets.shutdown_grace_seconds)
 
     def idle_timeout(self) -> float | None:
         """The SDK's ``session_idle_timeout`` (None: never)."""

@@ -54,7 +54,8 @@ class FleetHttpApp:
         self.fleet = fleet
         self.policies = policies
         self.body_limit = body_limit
-        self.create_limit = AgentLimits.of(fleet.template).fleet_create_bytes  # every instance shares its budgets
+        template = AgentLimits.of(fleet.template)  # every instance shares its budgets
+        self.create_limit, self.drain_bytes = template.fleet_create_bytes, template.drain_bytes
         self.log = log
         self.base_url = base_url
         self.worker = RuntimeWorker()
@@ -233,7 +234,7 @@ class FleetHttpApp:
 
     async def _create(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            body = await read_body(scope, receive, self.create_limit)
+            body = await read_body(scope, receive, self.create_limit, self.drain_bytes)
         except BodyTooLarge as exc:
             await send_json(send, 413, {"error": "resource_constraint", "message": str(exc)})
             return

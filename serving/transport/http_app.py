@@ -287,7 +287,7 @@ class CapenvHttpApp:
 
     async def _data_add(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            document = await read_body(scope, receive, self.body_limit)
+            document = await read_body(scope, receive, self.body_limit, self.limits.drain_bytes)
         except BodyTooLarge as exc:
             message = f"the document is larger than {exc.limit} bytes"
             await send_json(send, 413, {"error": DataPlaneRefusal.RESOURCE_CONSTRAINT, "message": message})
@@ -310,7 +310,7 @@ class CapenvHttpApp:
         grader = raw_target(scope)[0] in self.grader_paths  # a data plane of another protocol: its own intake
         limit = self.body_limit if grader else min(self.body_limit, self.limits.request_bytes)
         try:
-            body = await read_body(scope, receive, limit)
+            body = await read_body(scope, receive, limit, self.limits.drain_bytes)
         except BodyTooLarge as exc:
             message = f"the request body is larger than {exc.limit} bytes" if grader else \
                 self.limits.body_too_large(exc.limit, "on the application's paths")
@@ -378,10 +378,6 @@ DATA_ROUTES: dict[str, DataRoute] = {
 
 
 # --- running it -------------------------------------------------------------------
-
-GRACEFUL_SHUTDOWN_SECONDS = 3
-"""How long a stop waits for open connections (an idle MCP event stream never ends by itself)."""
-
 
 @dataclass(frozen=True)
 class HttpServing:
@@ -507,7 +503,7 @@ def run_http(
     (``port=0`` picks a free port), raising ``OSError`` with a one-line message when it cannot.
     Once the server accepts connections it prints its URLs to stdout (unless ``print_urls`` is
     false) and calls ``ready`` on the server's own thread (keep it short). On a signal, in-flight
-    requests finish (at most ``GRACEFUL_SHUTDOWN_SECONDS``) and the function returns
+    requests finish (at most the budget ``shutdown_grace_seconds``) and the function returns
     normally. Signals are only caught when called on the main thread. A connection that does
     not send a whole request within the budget ``request_deadline_seconds`` of its first byte (or
     of its opening), or stays idle ``keep_alive_seconds`` after an answer, is closed
@@ -545,7 +541,7 @@ def run_http(
         # The runtime's answer is the application's answer: no headers of our own.
         server_header=False,
         date_header=False,
-        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        timeout_graceful_shutdown=limits.shutdown_grace_seconds,
         http=deadline_protocol(limits.request_deadline_seconds, limits.listener_connections),
         timeout_keep_alive=limits.keep_alive_seconds,  # uvicorn hands it to call_later: a float is taken
     )

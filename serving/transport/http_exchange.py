@@ -22,14 +22,12 @@ from capenv.serving.runtime_api import HttpAnswer, HttpRequest
 # describes the body the runtime hands back (it may be decoded or rewritten).
 FRAMING_HEADERS = frozenset({"content-length", "transfer-encoding", "connection", "keep-alive"})
 
-# After refusing an oversized body, read and discard this much more of it so the
-# client (which writes its whole request before reading) sees the 413 rather than a
-# reset connection; past it the connection is simply closed.
-DRAIN_LIMIT = 64 * 1024 * 1024
-
 
 ENCODED_HEADERS_KEPT = 4096
-"""How many answers' header sets are kept encoded (``_encoded_headers``)."""
+"""How many answers' header sets are kept encoded (``_encoded_headers``). Not a budget: the size of
+a memo of a pure function, shared by every bundle the process serves (a fleet's instances) and
+sized at import, so it cannot follow one bundle's budgets; no answer depends on it, only how often
+the same work is done again."""
 HEADERS_KEY = "capenv.headers"
 """Where ``scope_headers`` keeps a request's decoded headers in its scope."""
 TARGET_KEY = "capenv.raw_target"
@@ -103,19 +101,22 @@ def expects_continue(scope: Scope) -> bool:
     return any(name.lower() == b"expect" and value.lower() == b"100-continue" for name, value in scope["headers"])
 
 
-async def read_body(scope: Scope, receive: Receive, limit: int) -> bytes:
+async def read_body(scope: Scope, receive: Receive, limit: int, drain: int) -> bytes:
     """The whole request body, read in chunks; ``BodyTooLarge`` past ``limit`` bytes.
 
     Refuses on a declared ``content-length`` before reading anything, and otherwise as
     soon as the running total passes the limit, so at most ``limit`` bytes are held.
+    A refused body is then read and dropped up to ``drain`` bytes more (budget ``drain_bytes``),
+    so the client, which writes its whole request before reading, sees the 413 rather than a
+    reset connection; a body declared longer than both is not read at all.
     """
     length = declared_length(scope)
     if length is not None and length > limit:
         # A client waiting on "expect: 100-continue" (curl does, for large uploads)
         # has sent nothing yet: answering now spares it the upload. Reading would
         # make the server send the 100 and invite the whole body.
-        if not expects_continue(scope) and length - limit <= DRAIN_LIMIT:
-            await _drain(receive, DRAIN_LIMIT)
+        if not expects_continue(scope) and length - limit <= drain:
+            await _drain(receive, drain)
         raise BodyTooLarge(limit)
     body = bytearray()
     while True:
@@ -125,7 +126,7 @@ async def read_body(scope: Scope, receive: Receive, limit: int) -> bytes:
         body += message.get("body", b"")
         if len(body) > limit:
             if message.get("more_body", False):
-                await _drain(receive, DRAIN_LIMIT)
+                await _drain(receive, drain)
             raise BodyTooLarge(limit)
         if not message.get("more_body", False):
             return bytes(body)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import httpx2
+import pytest
 from transport_example_runtime import ExampleRuntime
 from support.http_thread import http_in_thread
 
@@ -98,7 +99,62 @@ def test_the_budgets_defaults_are_the_tables() -> None:
     defaulted = [name for name, field in Budgets.model_fields.items() if not field.is_required()]
     assert {"data_envelope_bytes", "fleet_create_bytes", "query_examples", "body_example_characters",
             "recorded_value_characters", "described_values", "quoted_value_characters", "paths_named",
-            "missing_statuses", "keep_alive_seconds"} <= set(defaulted)
+            "missing_statuses", "keep_alive_seconds", "catch_up_entries", "drain_bytes",
+            "shutdown_grace_seconds"} <= set(defaulted)
     for name in defaulted:
         default = Budgets.model_fields[name].default
         assert table[name] == (list(default) if isinstance(default, tuple) else default), name
+
+
+def test_a_refused_body_is_drained_as_far_as_the_budget_drain_bytes() -> None:
+    """A body declared past its limit is read and dropped (so the client sees the 413) while it is at
+    most ``drain_bytes`` past; further past, nothing of it is read (the connection is closed)."""
+    import anyio
+
+    from capenv.serving.transport.http_exchange import BodyTooLarge, read_body
+
+    def received(declared: int, drain: int) -> int:
+        chunks = [{"type": "http.request", "body": b"x" * 100, "more_body": True} for _ in range(declared // 100)]
+        chunks[-1]["more_body"] = False
+        taken: list[dict] = []
+
+        async def receive() -> dict:
+            taken.append(chunks[len(taken)])
+            return taken[-1]
+
+        scope = {"type": "http", "headers": [(b"content-length", str(declared).encode())]}
+
+        async def read() -> None:
+            with pytest.raises(BodyTooLarge):
+                await read_body(scope, receive, 1000, drain)
+
+        anyio.run(read)
+        return len(taken)
+
+    assert budgets_with().drain_bytes == 64 * 1024 * 1024
+    assert received(1500, drain=500) == 5  # 500 past: read, as far as the budget
+    assert received(1600, drain=500) == 0  # 600 past: not read at all
+    assert received(1600, drain=64 * 1024 * 1024) == 16  # the table's: read whole
+
+
+class GraceBudget(ExampleRuntime):
+    def budgets(self) -> Budgets:
+        return budgets_with(shutdown_grace_seconds=7)
+
+
+def test_a_stopping_server_waits_the_budget_shutdown_grace_seconds(monkeypatch) -> None:
+    """uvicorn is handed the bundle's ``shutdown_grace_seconds`` as its graceful shutdown timeout."""
+    import uvicorn
+
+    given: list[float] = []
+
+    class Config(uvicorn.Config):
+        def __init__(self, *args, **kwargs) -> None:
+            given.append(kwargs["timeout_graceful_shutdown"])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(uvicorn, "Config", Config)
+    assert budgets_with().shutdown_grace_seconds == 3
+    with http_in_thread(GraceBudget()) as serving, httpx2.Client(base_url=serving.base_url, trust_env=False) as client:
+        assert client.get("/anything").status_code < 500
+    assert given == [7]
