@@ -248,6 +248,14 @@ class QuerySpec(_Model):
     around it (``sort=Genre, -Year``), so serving reads such a key as the recordings did, without
     its spaces; without it serving refuses one: an application may trim it or refuse it (NocoDB
     answers ``sort=%20Title`` 404 ``Field ' Title' not found``)."""
+    proven_directions: tuple[str, ...] | None = None
+    """For ``sort`` and ``order``: the direction spellings, exactly as sent, of the lines that proved
+    it (a suffix word ``desc`` or ``DESC``, the descending prefix ``-``, an ``order`` value, a keyed
+    sort's value: ``queries.direction_spellings``), and those ``view-sort-direction-spellings``
+    accepts beside them (``asc`` beside ``desc``); serving refuses a call spelling a direction
+    otherwise (``Desc``, ``descending``), which an application may refuse or ignore (sorting
+    ascending) where serving would sort descending. None (a spec built before it was learned): not
+    checked."""
     text_order_proven: bool = False
     """For ``sort``: a line that proved it sorted texts whose order depends on the collation
     (``serving/reads/text_order``: ``apple`` beside ``World``) and showed them in code-point

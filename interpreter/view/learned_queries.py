@@ -26,14 +26,16 @@ from capenv.interpreter.bundle.models import ListLine, QuerySpec, ReadView
 from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.query_candidates import QueryCandidateContext
+from capenv.interpreter.predicates.sort_direction_spellings import SortDirectionSpellingContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
-from capenv.serving.reads.queries import case_decided, decoded, evaluate_queries, sort_fields
+from capenv.serving.reads.queries import case_decided, decoded, direction_spellings, evaluate_queries, sort_fields
 from capenv.serving.reads.text_order import collation_dependent
 from capenv.serving.reads.render import project
 
 from .query_references import Reference, References
 
 TABLE = "view-learned-queries"
+SPELLINGS = "view-sort-direction-spellings"
 
 
 SPELLING = ("field", "operator", "index", "separator", "descending_prefix", "direction_separator", "directions",
@@ -83,6 +85,7 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
     lines, learned = _without_contested(view, lines, learned, found, traces)
     lines, learned = _with_proven_clauses(lines, learned)
     lines, learned = _with_proven_keys(lines, learned)
+    lines, learned = _with_proven_directions(view, lines, learned, ruleset, traces)
     lines, learned = _with_proven_text_order(lines, learned, references)
     lines, learned = _with_proven_text_case(lines, learned, references)
     return view.model_copy(update={"lines": tuple(lines), "learned_queries": tuple(learned.values())})
@@ -182,6 +185,48 @@ def _with_proven_keys(lines: list[ListLine], learned: dict[str, QuerySpec]) -> t
                                                       for q in line.queries)}) if line.queries else line
              for line in lines]
     return lines, {**learned, **updated}
+
+
+def _with_proven_directions(view: ReadView, lines: list[ListLine], learned: dict[str, QuerySpec], ruleset: RuleSet,
+                            traces: list[TraceEvent]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+    """Each learned sort and order with the direction spellings its proving lines sent, exactly
+    (``desc``, ``DESC``, ``-``, ``-1``), and those ``view-sort-direction-spellings`` accepts beside
+    them (``asc`` beside ``desc``): serving refuses another spelling (``Desc``, ``descending``, a
+    ``-`` no recording led a key with), which the application may refuse or ignore."""
+    spelled: dict[str, set[str]] = {name: set() for name, spec in learned.items() if spec.kind in ("sort", "order")}
+    for line in lines:
+        for name, value in decoded(line.query):
+            spec = learned.get(name)
+            if name in spelled and line.state_backed and any(q.param == name for q in line.queries):
+                spelled[name].update(direction_spellings(spec, value))
+    if not spelled:
+        return lines, learned
+    updated = {name: learned[name].model_copy(update={
+        "proven_directions": tuple(sorted(found | _accepted_beside(view, learned[name], found, ruleset, traces)))})
+        for name, found in spelled.items()}
+    lines = [line.model_copy(update={"queries": tuple(updated.get(q.param, q) for q in line.queries)})
+             if line.queries else line for line in lines]
+    return lines, {**learned, **updated}
+
+
+def _accepted_beside(view: ReadView, spec: QuerySpec, recorded: set[str], ruleset: RuleSet,
+                     traces: list[TraceEvent]) -> set[str]:
+    """The direction words of ``spec`` (lower and upper case) no proving line sent that
+    ``view-sort-direction-spellings`` accepts beside one that did."""
+    if SPELLINGS not in ruleset.tables:
+        return set()
+    candidates = sorted({spelled for word in spec.directions for spelled in (word, word.upper())} - recorded)
+    accepted = set()
+    for candidate in candidates:
+        for sent in sorted(recorded):
+            decision = evaluate(ruleset, SPELLINGS, SortDirectionSpellingContext(
+                recorded=sent, candidate=candidate, directions=dict(spec.directions)),
+                subject=f"{view.tool} ?{spec.param} {candidate!r} beside {sent!r}")
+            traces.extend(decision.events)
+            if decision.yields.get("accepted"):
+                accepted.add(candidate)
+                break
+    return accepted
 
 
 def _key(spec: QuerySpec) -> str:

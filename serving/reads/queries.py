@@ -130,6 +130,54 @@ def sort_fields(specs: tuple[QuerySpec, ...] | list[QuerySpec], query: Pairs) ->
     return [field for field, _ in _sort_keys(by_param, values)]
 
 
+def direction_spellings(spec: QuerySpec, value: str) -> list[str]:
+    """The direction spellings ``value`` of sort or order parameter ``spec`` carries, as sent: an
+    ``order`` value, a keyed sort's value, and for each key of a sort's value its descending
+    prefix (``-``) and its direction word (``desc`` of ``views:desc``)."""
+    if spec.kind == "order":
+        return [value]
+    if spec.kind != "sort" or spec.operator == "desc":
+        return []
+    if spec.field is not None:
+        return [value.strip()]
+    spelled = []
+    for key in (value.split(spec.separator) if spec.separator else [value]):
+        key = key.strip()
+        if spec.descending_prefix and key.startswith(spec.descending_prefix):
+            spelled.append(spec.descending_prefix)
+            key = key[len(spec.descending_prefix):]
+        if spec.direction_separator and spec.direction_separator in key:
+            word = key.rpartition(spec.direction_separator)[2]
+            if word.lower() in spec.directions:
+                spelled.append(word)
+    return spelled
+
+
+def _unproven_direction(by_param: dict[str, QuerySpec], values: dict[str, str]) -> str | None:
+    """Why a sort's direction cannot be read as the recordings proved it: a spelling no proving
+    line sent (``Desc``, ``DESC`` or ``descending`` where ``desc`` was sent; ``-views`` where only
+    ``views:desc`` was), which an application may refuse or ignore where serving would sort
+    descending; or a direction parameter beside a key that spells its own."""
+    carried = False
+    for name, value in values.items():
+        spec = by_param[name]
+        if spec.kind not in ("sort", "order") or spec.proven_directions is None:
+            continue
+        spelled = direction_spellings(spec, value)
+        carried = carried or (spec.kind == "sort" and spec.field is None and bool(spelled))
+        odd = next((s for s in spelled if s not in spec.proven_directions), None)
+        if odd is not None:
+            accepted = ", ".join(repr(s) for s in spec.proven_directions) or "none (send keys without a direction)"
+            return (f"{name}={value!r} spells a sort direction {odd!r}, which no recording sent: the application "
+                    f"may read another spelling otherwise (refuse it, or ignore it and sort ascending); "
+                    f"accepted: {accepted}")
+    order = next((n for n in values if by_param[n].kind == "order"), None)
+    if order is not None and carried:
+        return (f"{order}={values[order]!r} gives a direction to a sort key that spells its own, and no recording "
+                f"sent both: the application may follow either; send the direction one way")
+    return None
+
+
 def _sort_key_of(spec: QuerySpec, key: str) -> tuple[str, bool]:
     descending = spec.operator == "desc"  # a parameter that sorts descending (``_sort_desc``)
     if spec.descending_prefix and key.startswith(spec.descending_prefix):
@@ -294,6 +342,9 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
     texts = texts or {}
     by_param = {spec.param: spec for spec in specs}
     values = {name: value for name, value in decoded(query) if name in by_param}
+    direction = _unproven_direction(by_param, values)
+    if direction is not None:
+        return direction
     keyed = [name for name in values if by_param[name].kind == "sort" and by_param[name].field is not None]
     for name in keyed:
         spec, value = by_param[name], values[name]

@@ -1,0 +1,80 @@
+"""A sort direction spelled otherwise than every recording that proved the sort spelled it
+(``Desc``, ``DESC`` or ``descending`` where ``desc`` was sent; ``-year`` where only ``year:desc``
+was) is refused, naming the spellings accepted (``QuerySpec.proven_directions``): applications
+differ (one refuses an unknown spelling with 400, another ignores it and sorts ascending), so
+sorting descending would be a wrong answer for either."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from
+from support.har_builder import HarBuilder
+
+from capenv.interpreter.bundle.jsonvalue import loads
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.runtime_api import HttpRequest
+
+BOOKS = [{"id": 1, "title": "Solaris", "year": 1961}, {"id": 2, "title": "Dune", "year": 1965},
+         {"id": 3, "title": "Ubik", "year": 1969}]
+
+
+def _by(key: str, reverse: bool = False) -> list[dict]:
+    return sorted(BOOKS, key=lambda b: b[key], reverse=reverse)
+
+
+def _answer(bundle, *query: tuple[str, str]) -> tuple[int, object]:
+    answer = EnvironmentRuntime(bundle).http(HttpRequest("GET", "/books", tuple(query), (), b""))
+    return answer.status, loads(answer.body)
+
+
+def _capture(*queries: tuple[tuple[tuple[str, str], ...], list[dict]]) -> HarBuilder:
+    har = HarBuilder().call("GET", "/books", response=BOOKS)
+    for query, listed in queries:
+        har = har.call("GET", "/books", query=list(query), response=listed)
+    return har.call("GET", "/books/1", response=BOOKS[0])
+
+
+def _sort(value: str, listed: list[dict]) -> tuple[tuple[tuple[str, str], ...], list[dict]]:
+    return ((("sort", value),), listed)
+
+
+def test_a_direction_word_spelled_otherwise_than_recorded_is_refused():
+    bundle = build_from(_capture(_sort("year:desc", _by("year", True)), _sort("title", _by("title"))))
+    status, body = _answer(bundle, ("sort", "year:desc"))
+    assert status == 200 and [b["id"] for b in body] == [3, 2, 1], body
+    for spelled in ("year:DESC", "year:Desc", "id:desc,year:DESC"):
+        status, body = _answer(bundle, ("sort", spelled))
+        assert status >= 400, (spelled, body)
+        assert "no recording sent" in str(body) and "'desc'" in str(body), body
+
+
+def test_a_descending_prefix_no_recording_led_a_key_with_is_refused():
+    bundle = build_from(_capture(_sort("title", _by("title")), _sort("year", _by("year"))))
+    for spelled in ("-year", "year:desc", "year desc"):
+        status, body = _answer(bundle, ("sort", spelled))
+        assert status >= 400, (spelled, body)
+    status, body = _answer(bundle, ("sort", "title"))
+    assert status == 200 and [b["id"] for b in body] == [2, 1, 3], body
+
+
+def test_the_recorded_spellings_and_their_opposites_in_the_same_case_are_accepted():
+    bundle = build_from(_capture(_sort("year:DESC", _by("year", True)), _sort("title", _by("title")),
+                                 _sort("id", BOOKS)))
+    status, body = _answer(bundle, ("sort", "id:DESC"))
+    assert status == 200 and [b["id"] for b in body] == [3, 2, 1], body
+    status, body = _answer(bundle, ("sort", "year:ASC"))  # view-sort-direction-spellings: the pair's other word
+    assert status == 200 and [b["id"] for b in body] == [1, 2, 3], body
+    for spelled in ("id:desc", "id:asc", "id:Desc"):
+        status, body = _answer(bundle, ("sort", spelled))
+        assert status >= 400 and "'ASC', 'DESC'" in str(body), (spelled, body)
+
+
+def test_an_order_value_spelled_otherwise_is_refused_and_never_combined_with_a_key_direction():
+    bundle = build_from(_capture(((("sort", "year"), ("order", "desc")), _by("year", True)),
+                                 _sort("title", _by("title")), _sort("-id", _by("id", True))))
+    status, body = _answer(bundle, ("sort", "year"), ("order", "desc"))
+    assert status == 200 and [b["id"] for b in body] == [3, 2, 1], body
+    for order in ("DESC", "descending"):
+        status, body = _answer(bundle, ("sort", "year"), ("order", order))
+        assert status >= 400 and "no recording sent" in str(body), (order, body)
+    status, body = _answer(bundle, ("sort", "-year"), ("order", "desc"))
+    assert status >= 400 and "spells its own" in str(body), body
