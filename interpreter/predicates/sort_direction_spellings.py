@@ -16,12 +16,16 @@ from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outc
 class SortDirectionSpellingContext(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    recorded: str
-    """A direction spelling a line that proved the sort sent, as sent (``desc``, ``-1``)."""
+    recorded: str = ""
+    """A direction spelling a line that proved the sort sent, as sent (``desc``, ``-1``); empty
+    when its lines sent none (plain keys only)."""
     candidate: str
     """A spelling no such line sent (``asc``, ``ASC``, ``Desc``)."""
     directions: dict[str, str] = Field(default_factory=dict)
     """The learned sort's direction words, lower case, each -> ``asc`` or ``desc``."""
+    elsewhere: list[str] = Field(default_factory=list)
+    """The spellings the same parameter, learned by the same rule, is accepted with on the
+    capture's other lists (``order=-title`` proven on one list, ``order=name`` alone on this)."""
 
 
 def _case(text: str) -> str | None:
@@ -50,3 +54,12 @@ def direction_opposite_in_same_case(ctx: SortDirectionSpellingContext, params: N
     if case is None or _case(ctx.candidate) != case:
         return Miss(f"{ctx.candidate!r} is not in the letter case of {ctx.recorded!r}")
     return Match({"recorded": ctx.recorded, "candidate": ctx.candidate, "direction": other})
+
+
+@predicate("direction_sent_on_another_list", context="sort-direction-spelling", params=NoParams)
+def direction_sent_on_another_list(ctx: SortDirectionSpellingContext, params: NoParams) -> Outcome:
+    """The candidate is a spelling the same parameter, learned by the same rule, is accepted with
+    on another list of the capture."""
+    if ctx.candidate in ctx.elsewhere:
+        return Match({"candidate": ctx.candidate, "elsewhere": ctx.elsewhere})
+    return Miss(f"{ctx.candidate!r} is none of the spellings another list accepts {sorted(ctx.elsewhere)}")

@@ -229,6 +229,48 @@ def _accepted_beside(view: ReadView, spec: QuerySpec, recorded: set[str], rulese
     return accepted
 
 
+def with_directions_of_other_lists(views: list[ReadView], ruleset: RuleSet,
+                                   traces: list[TraceEvent]) -> list[ReadView]:
+    """Each list view's learned sorts and orders with the direction spellings
+    ``view-sort-direction-spellings`` accepts from the capture's other lists (the same parameter
+    learned by the same rule: Medusa's ``order=-title`` proven on collections, ``order=name`` alone
+    on product categories)."""
+    if SPELLINGS not in ruleset.tables:
+        return views
+    pooled: dict[tuple[str, str | None], list[tuple[int, set[str]]]] = {}
+    for index, view in enumerate(views):
+        for spec in view.learned_queries:
+            if spec.proven_directions is not None:
+                pooled.setdefault((spec.param, spec.rule_id), []).append((index, set(spec.proven_directions)))
+    result = []
+    for index, view in enumerate(views):
+        updated = {}
+        for spec in view.learned_queries:
+            if spec.proven_directions is None:
+                continue
+            own = set(spec.proven_directions)
+            elsewhere = sorted({s for other, found in pooled[(spec.param, spec.rule_id)] if other != index
+                                for s in found} - own)
+            accepted = set()
+            for candidate in elsewhere:
+                decision = evaluate(ruleset, SPELLINGS, SortDirectionSpellingContext(
+                    recorded=min(own, default=""), candidate=candidate, directions=dict(spec.directions),
+                    elsewhere=elsewhere), subject=f"{view.tool} ?{spec.param} {candidate!r} from another list")
+                traces.extend(decision.events)
+                if decision.yields.get("accepted"):
+                    accepted.add(candidate)
+            if accepted:
+                updated[spec.param] = spec.model_copy(update={"proven_directions": tuple(sorted(own | accepted))})
+        if not updated:
+            result.append(view)
+            continue
+        lines = tuple(line.model_copy(update={"queries": tuple(updated.get(q.param, q) for q in line.queries)})
+                      if line.queries else line for line in view.lines)
+        result.append(view.model_copy(update={
+            "lines": lines, "learned_queries": tuple(updated.get(s.param, s) for s in view.learned_queries)}))
+    return result
+
+
 def _key(spec: QuerySpec) -> str:
     return spec.model_dump_json()
 

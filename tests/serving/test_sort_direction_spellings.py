@@ -78,3 +78,36 @@ def test_an_order_value_spelled_otherwise_is_refused_and_never_combined_with_a_k
         assert status >= 400 and "no recording sent" in str(body), (order, body)
     status, body = _answer(bundle, ("sort", "-year"), ("order", "desc"))
     assert status >= 400 and "spells its own" in str(body), body
+
+
+AUTHORS = [{"id": 1, "name": "Lem"}, {"id": 2, "name": "Herbert"}, {"id": 3, "name": "Dick"}]
+
+
+def _two_lists(books_sort: str, authors_param: str) -> HarBuilder:
+    """``ordering`` and ``order`` are read by one rule alone (a key led by ``-`` for descending);
+    the books list proves ``-``, the authors list sends plain keys only."""
+    return (HarBuilder().call("GET", "/books", response=BOOKS)
+            .call("GET", "/books", query=[("ordering", books_sort)], response=_by("year", True))
+            .call("GET", "/books", query=[("ordering", "title")], response=_by("title"))
+            .call("GET", "/books/1", response=BOOKS[0])
+            .call("GET", "/authors", response=AUTHORS)
+            .call("GET", "/authors", query=[(authors_param, "name")], response=sorted(AUTHORS, key=lambda a: a["name"]))
+            .call("GET", "/authors", query=[(authors_param, "id")], response=AUTHORS)
+            .call("GET", "/authors/1", response=AUTHORS[0]))
+
+
+def _authors(bundle, *query: tuple[str, str]) -> tuple[int, object]:
+    answer = EnvironmentRuntime(bundle).http(HttpRequest("GET", "/authors", tuple(query), (), b""))
+    return answer.status, loads(answer.body)
+
+
+def test_a_spelling_the_same_parameter_is_proven_with_on_another_list_is_accepted():
+    bundle = build_from(_two_lists("-year", "ordering"))
+    status, body = _authors(bundle, ("ordering", "-name"))
+    assert status == 200 and [a["id"] for a in body] == [1, 2, 3], body
+
+
+def test_another_parameter_proves_nothing_on_this_list():
+    bundle = build_from(_two_lists("-year", "order"))
+    status, body = _authors(bundle, ("order", "-name"))
+    assert status >= 400 and "no recording sent" in str(body), body
