@@ -16,6 +16,7 @@ from capenv.interpreter.bundle.models import UnprovenText, WritePlan
 from capenv.interpreter.bundle.pointers import parse as parse_pointer
 from capenv.interpreter.predicates.stored_text import WriteStoredTextContext
 from capenv.interpreter.rules_engine import evaluate
+from capenv.serving.writes.stored_text import member_texts
 
 from .context import PlanContext
 
@@ -69,7 +70,8 @@ def _judged(plan: WritePlan, records: list, ctx: PlanContext) -> WritePlan:
     bodies = [body_object(plan, r.request.json_value) for r in records if r.succeeded and r.request.is_json]
     unproven, events = [], []
     for member in members:
-        sent = sorted({body[member] for body in bodies if body is not None and isinstance(body.get(member), str)})
+        # the member's text, or its array's text elements (tags): each is stored as sent
+        sent = sorted({text for body in bodies if body is not None for text in member_texts(body.get(member))})
         if not sent:  # no text sent as it: the member's kind, not its text, is what serving checks
             continue
         decision = evaluate(ctx.ruleset, TABLE, WriteStoredTextContext(sent=sent), subject=f"{plan.tool} body.{member}")

@@ -110,8 +110,10 @@ class ArgumentSchema:
             return f'"{leaf or "arguments"}" must be {article} {wanted}, not {json_kind_of(value)}' + (
                 f" ({described})" if described else "")
         held = class_held(error.validator_value, value) if error.validator == "not" and in_body else None
-        if held is not None:  # a text class the member refuses (write-stored-text)
-            return refusal(leaf, held)
+        if held is not None:  # a text class the member (or an element of its array) refuses (write-stored-text)
+            path = list(error.absolute_path)
+            element = len(path) >= 2 and isinstance(path[-1], int)
+            return refusal(f"{path[-2]}[{path[-1]}]" if element else leaf, held)
         if error.validator == "not" and in_body and "description" in error.schema:  # values an object member refuses
             return f"member '{where[len('body.'):]}' is {dumps(value).decode()}: accepted only as {error.schema['description']}"
         if error.validator == "pattern" or (error.validator == "anyOf" and "description" in error.schema):

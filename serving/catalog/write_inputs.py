@@ -219,7 +219,13 @@ class WriteInputs:
                 said = (f"refused when its text holds {', or '.join(u.described for u in unproven)}: no recorded "
                         f"call sent such text, so how the application stores it is unknown")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
-                prop["not"] = text_classes_schema(unproven)  # the schema says it, so validation enforces it
+                # the schema says it, so validation enforces it: of the text, or of each text element of an array
+                prop["not"] = text_classes_schema(unproven)
+                kinds = prop.get("type") if isinstance(prop.get("type"), list) else [prop.get("type")]
+                if "array" in kinds and isinstance(prop.get("items", {}), dict):
+                    items = prop.get("items", {})
+                    prop["items"] = {**items, "not": text_classes_schema(unproven)} if "not" not in items else \
+                        {**items, "allOf": [*items.get("allOf", ()), {"not": text_classes_schema(unproven)}]}
             if any(d.member == member.member for d in self.plan.distinct_members):
                 said = (f"refused when another held {self.plan.type} entity has the same value: every value of it the "
                         f"capture shows is distinct, so whether the application takes a repeat it cannot show")

@@ -53,21 +53,29 @@ def compile_classes(plan: WritePlan) -> TextClasses:
     return tuple((member, any_pattern(patterns)) for member, patterns in by_member.items())
 
 
+def member_texts(value: Any) -> list[str]:
+    """The texts a member's value stores as sent: the value when it is text, each text element when
+    it is an array (a list of tags); text inside objects is not judged."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [element for element in value if isinstance(element, str)]
+    return []
+
+
 def check_stored_text(plan: WritePlan, body: dict[str, Any], classes: TextClasses | None = None) -> None:
     """Refuse text of a class no recorded call sent in a member the plan stores as sent (the
-    member's value as a whole: text inside an object or array is not judged). ``classes``: the
-    plan's ``compile_classes``; text holding none of them is let through at once, and the one
-    that does is judged class by class below, so the refusal names the first class as before."""
+    member's value, or each text element of an array: ``member_texts``). ``classes``: the plan's
+    ``compile_classes``; text holding none of them is let through at once, and the one that does
+    is judged class by class below, so the refusal names the first class as before."""
     if classes is not None:
         for member, holds in classes:
-            text = body.get(member)
-            if isinstance(text, str) and holds(text):
+            if any(holds(text) for text in member_texts(body.get(member))):
                 break
         else:
             return
     for unproven in plan.unproven_text:
-        text = body.get(unproven.member)
-        if isinstance(text, str) and _text_class(unproven.pattern).search(text):
+        if any(_text_class(unproven.pattern).search(text) for text in member_texts(body.get(unproven.member))):
             raise WriteRefusal(refusal(unproven.member, unproven.described))
 
 

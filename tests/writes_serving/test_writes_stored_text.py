@@ -134,3 +134,44 @@ def test_the_compiled_classes_refuse_exactly_what_each_class_refuses(plain, name
         return None
 
     assert refusal(classes) == refusal(None)
+
+
+def labelled_capture() -> HarBuilder:
+    """Notes whose ``labels`` array of text a PATCH stores as sent, each read back and listed."""
+    har = HarBuilder()
+    held = {1: {"id": 1, "title": "a", "labels": ["red"]}, 2: {"id": 2, "title": "b", "labels": []}}
+    har.call("GET", "/notes", response=list(held.values()))
+    for note_id, labels in ((1, ["red", "blue"]), (2, ["green"]), (1, ["amber"])):
+        har.call("GET", f"/notes/{note_id}", response=held[note_id])
+        held[note_id] = {**held[note_id], "labels": labels}
+        har.call("PATCH", f"/notes/{note_id}", body={"labels": labels}, response=held[note_id])
+        har.call("GET", f"/notes/{note_id}", response=held[note_id])
+        har.call("GET", "/notes", response=list(held.values()))
+    return har
+
+
+@pytest.mark.parametrize("labels, said", [
+    (["x" * 300], "more than 50 characters"), (["ok", "Rock & Roll"], "markup characters"),
+    ([" padded"], "white space before or after"),
+])
+def test_each_text_element_of_an_array_member_is_judged_as_its_text(tmp_path, labels, said) -> None:
+    """An array of text stored as sent (a list of tags) holds each element as sent: an element of a
+    class no recorded call sent (a 300-character tag a 255-character column refuses) is refused,
+    state unchanged, by the input schema and by the write's own check alike."""
+    bundle = build_from(labelled_capture(), tmp_path / "capture.har")
+    update = plan(bundle, "PATCH", "/notes/{note_id}")
+    assert update.served, update.reason
+    assert "stored-text.length" in {u.rule_id for u in update.unproven_text if u.member == "labels"}
+    status, answer, before, after = sent_beside_the_state(bundle, "PATCH", "/notes/1", {"labels": labels})
+    assert status == 400 and said in answer["message"] and "'labels" in answer["message"], answer
+    assert after == before
+    with pytest.raises(WriteRefusal, match=said):
+        check_stored_text(update, {"labels": labels}, compile_classes(update))
+    runtime = EnvironmentRuntime(bundle)
+    try:  # the tool's input schema refuses the element itself, naming it
+        answer = runtime.call_tool(update.tool, {"note_id": "1", "body": {"labels": labels}})
+        assert answer.is_error and f"member 'labels[{len(labels) - 1}]' holds {said}" in answer.structured["message"]
+    finally:
+        runtime.close()
+    status, answer, _, after = sent_beside_the_state(bundle, "PATCH", "/notes/1", {"labels": ["teal", "navy"]})
+    assert status == 200 and answer["labels"] == ["teal", "navy"], answer
