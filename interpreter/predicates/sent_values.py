@@ -89,6 +89,32 @@ def sent_numbers_never_below(ctx: WriteSentValuesContext, params: LeastNumberPar
     return Match({"schema": schema, "described": params.described})
 
 
+class MostIntegerParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    most: int
+    """The largest integer every recorded call's integer fits under (2147483647: a signed 32-bit column)."""
+    described: str
+    """How a refusal names the integers accepted (``an integer of at most 2147483647``)."""
+
+
+@predicate("sent_integers_never_above", context="write-sent-values", params=MostIntegerParams)
+def sent_integers_never_above(ctx: WriteSentValuesContext, params: MostIntegerParams) -> Outcome:
+    """Integers were sent in the member (every number sent there whole), none above ``most``: a larger
+    one is unproven (an application storing the member in a 32-bit column refuses it, as Glance answers
+    400 to an image's min_ram of 2**40)."""
+    numbers = [v for v in ctx.sent if _is_number(v)]
+    if not numbers:
+        return Miss("no number was sent in the member")
+    fraction = next((v for v in numbers if json_kind(v) != "integer"), None)
+    if fraction is not None:
+        return Miss(f"a recorded call sent {fraction}, which is no integer")
+    above = next((v for v in numbers if v > params.most), None)
+    if above is not None:
+        return Miss(f"a recorded call sent {above}, above {params.most}, and the gate checked it")
+    return Match({"schema": {"maximum": params.most}, "described": params.described})
+
+
 @predicate("sent_array_elements_of_kinds", context="write-sent-values", params=NoParams)
 def sent_array_elements_of_kinds(ctx: WriteSentValuesContext, params: NoParams) -> Outcome:
     """Arrays were sent with elements, all of a few JSON kinds (tags as strings): an element of

@@ -53,7 +53,7 @@ def test_the_plan_names_the_shapes_every_call_kept_to(shaped) -> None:
     made = plan(shaped, "POST", "/limits")
     assert made.served, made.reason
     assert {(u.member, u.rule_id) for u in made.unproven_values} == {
-        ("limit", "sent-values.non-negative"), ("limit", "sent-values.positive"), ("tags", "sent-values.element-kinds"), ("tags", "sent-values.array-length"),
+        ("limit", "sent-values.non-negative"), ("limit", "sent-values.positive"), ("limit", "sent-values.int32"), ("tags", "sent-values.element-kinds"), ("tags", "sent-values.array-length"),
         ("tags", "sent-values.distinct-elements"),
         ("owner", "sent-values.email"), ("name", "sent-values.non-empty-text"), ("owner", "sent-values.non-empty-text"),
         ("name", "sent-values.name-not-an-id")}
@@ -75,6 +75,8 @@ def test_an_array_somewhat_longer_than_those_sent_is_served(shaped) -> None:
     ("limit", -1, "a number of zero or more"), ("tags", [1, 2], "array elements that are strings"),
     # must not: 201 storing limit 0 where every recorded limit was 1 or more (pretalx answers 400 to capacity 0)
     ("limit", 0, "a number of 1 or more"),
+    # must not: 201 storing min_ram 2**40 where every recorded integer fit 32 bits (Glance answers 400)
+    ("limit", 2**40, "an integer of at most 2147483647"),
     ("tags", ["x", None], "array elements that are strings"), ("owner", "not-an-email", "an e-mail address"),
     ("tags", list("abcdef"), "an array of at most 5 elements"),
     # must not: 201 answering tags ["x", "y", "x"] where a set of tags stores ["x", "y"] (Glance)
