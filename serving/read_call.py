@@ -97,8 +97,9 @@ def _spelled(tool: Tool, args: dict[str, str]) -> str:
     return spell_path(parts, tool.trailing_slash)
 
 
-def quoted(values: Any, limit: int = 8) -> str:
-    """``"a", "b", "c" and 4 more``: a short, quoted sample for messages."""
+def quoted(values: Any, limit: int) -> str:
+    """``"a", "b", "c" and 4 more``: a short, quoted sample for messages, ``limit`` values at most
+    (the bundle's budget ``path_values_quoted``, ``names_quoted`` or ``values_quoted``)."""
     items = [str(v) for v in values]
     shown = ", ".join(f'"{v}"' for v in items[:limit])
     if len(items) > limit:

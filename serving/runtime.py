@@ -56,7 +56,7 @@ class EnvironmentRuntime(Runtime):
         self.bundle = bundle
         self.replay_only = replay_only
         self._lock = LockThenRelease(self._take_replaced)  # what a call replaced is freed after it
-        self._replayer = Replayer(bundle.replay)
+        self._replayer = Replayer(bundle.replay, bundle.view.budgets.values_quoted)
         self._state_reads = StateReads(bundle.view, bundle.replay, self._replayer)
         self._guarded = not replay_only and bundle.view.state_available
         self._replay = GuardedReplay(bundle, self._replayer, guarded=self._guarded)
@@ -94,7 +94,8 @@ class EnvironmentRuntime(Runtime):
     def call_tool(self, name: str, arguments: dict[str, Any], *, idempotency_key: str | None = None) -> ToolAnswer:
         entry = self.catalog.get(name)
         if entry is None:
-            return ToolAnswer.refusal(f"no tool {name!r}; tools: {quoted(self.catalog.entries, 200)}")
+            named = quoted(self.catalog.entries, self.bundle.view.budgets.tools_named)
+            return ToolAnswer.refusal(f"no tool {name!r}; tools: {named}")
         try:
             try:
                 arguments = from_client(arguments)  # floats and big integers in the codec's exact form

@@ -595,6 +595,19 @@ class Budgets(_Model):
     a cursor) is described by its length."""
     paths_named: int = 40
     """The served paths an answer for a path no tool answers names at most."""
+    path_values_quoted: int = 5
+    """A path parameter's recorded values its schema description or a refusal lists at most (then "and N more")."""
+    names_quoted: int = 20
+    """The query parameter or body member names a tool's accepted arguments list at most (then "and N more")."""
+    values_quoted: int = 8
+    """The values any other refusal lists at most (the arguments a tool does not take, the recorded
+    paths or queries a replay refusal names, the collections held): then "and N more"."""
+    query_values_quoted: int = 6
+    """A query parameter's recorded values a refusal of a value of the wrong type lists at most."""
+    held_values_quoted: int = 10
+    """The held entities' key values a refusal of an id the state does not hold lists at most."""
+    tools_named: int = 200
+    """The served tools a call of a tool not served names at most."""
     missing_statuses: tuple[int, ...] = (404, 410)
     """A write's recorded answer for an id it does not hold, which the item view's absence must equal
     for it to answer the type's writes (a 400 more often refused what the write sent)."""

@@ -73,6 +73,9 @@ class ToolInputs:
     path_samples: dict[str, tuple[str, ...]]
     query: tuple[QueryParam, ...]
     body: BodyInput | None
+    budgets: Budgets
+    """The bundle's: how many values its descriptions and refusals list (``path_values_quoted``,
+    ``names_quoted``, ``values_quoted``)."""
     credentials: tuple[str, ...] = ()
     """Headers an HTTP call must send (``ReplayTable.credential_headers``), lower case."""
     pinned: tuple[tuple[str, str], ...] = ()
@@ -87,7 +90,8 @@ class ToolInputs:
            pinned: tuple[tuple[str, str], ...] = (),
            static_credentials: tuple[tuple[str, StaticCredential], ...] = ()) -> ToolInputs:
         """``accepted``: names taken though not recorded (a learned projection's ``fields[3]``);
-        ``budgets``: the bundle's (``query_examples``, ``body_example_characters``)."""
+        ``budgets``: the bundle's (``query_examples``, ``body_example_characters``, and how many values
+        a description or refusal lists)."""
         properties = tuple((p, f"{p}_path" if p in RESERVED_ARGUMENTS else p) for p in tool.params)
         samples: dict[str, list[str]] = {p: [] for p in tool.params}
         for call in calls:
@@ -113,7 +117,8 @@ class ToolInputs:
             example = max(fitting, key=lambda b: len(dumps(b))) if fitting else None  # the most telling
             body = BodyInput(kinds=kinds, required=bool(calls) and all(c.request_is_json for c in calls),
                              example=example)
-        return cls(tool, properties, {k: tuple(v) for k, v in samples.items()}, tuple(query), body, credentials,
+        return cls(tool, properties, {k: tuple(v) for k, v in samples.items()}, tuple(query), body, budgets,
+                   credentials,
                    pinned, static_credentials)
 
     # --- the schema ---------------------------------------------------------------------
@@ -122,7 +127,8 @@ class ToolInputs:
         properties: dict[str, Any] = {}
         for param, name in self.properties:
             properties[name] = path_param_schema(
-                self.path_samples[param], f"path parameter {{{param}}}; recorded: {quoted(self.path_samples[param], 5)}")
+                self.path_samples[param], f"path parameter {{{param}}}; recorded: "
+                f"{quoted(self.path_samples[param], self.budgets.path_values_quoted)}")
         if self.query:
             named = {q.name: _query_schema(q) for q in self.query}
             # a name recorded percent-encoded is accepted decoded too (filter%5Ba%5D and filter[a] are one name)
@@ -147,7 +153,7 @@ class ToolInputs:
         parts = [f'"{name}" (a string{" or integer" if self.checked.schema["properties"][name]["type"] != "string" else ""}'
                  f', required)' for _, name in self.properties]
         if self.query:
-            parts.append(f'"query" (an object of {quoted([q.name for q in self.query], 20)})')
+            parts.append(f'"query" (an object of {quoted([q.name for q in self.query], self.budgets.names_quoted)})')
         if self.body is not None:
             parts.append(f'"body" (JSON{" " + "/".join(self.body.kinds) if self.body.kinds else ""}'
                          f'{", required" if self.body.required else ""})')
@@ -170,14 +176,16 @@ class ToolInputs:
             {"body"} if self.body is not None else set())
         unknown = [k for k in arguments if k not in known and not (k == "query" and arguments[k] in ({}, None))]
         if unknown:
-            raise CallRefused(f"{self.tool.name} does not take {quoted(unknown)}; it accepts {self.accepted()}")
+            raise CallRefused(f"{self.tool.name} does not take {quoted(unknown, self.budgets.values_quoted)}; "
+                              f"it accepts {self.accepted()}")
         args = {}
         for param, name in self.properties:
             value = path_value(arguments.get(name)) if arguments.get(name) is not None else None
             if not isinstance(value, str) or not value:
                 what = "missing" if value is None else f"not a non-empty string ({json_kind_of(value)})"
                 raise CallRefused(f'path parameter "{name}" is {what}; {self.tool.name} needs it as a string '
-                                  f'(recorded: {quoted(self.path_samples[param], 5)}); it accepts {self.accepted()}')
+                                  f'(recorded: {quoted(self.path_samples[param], self.budgets.path_values_quoted)}); '
+                                  f'it accepts {self.accepted()}')
             args[param] = value
         query = self._query_pairs(arguments.get("query"))
         has_body = self.body is not None and "body" in arguments
@@ -203,7 +211,7 @@ class ToolInputs:
                 if not isinstance(item, str):
                     kind = "a string or an array of strings" if param.repeated else "a string"
                     raise CallRefused(f'query parameter "{name}" must be {kind}, not {json_kind_of(item)}'
-                                      f'{_recorded_hint(param)}')
+                                      f'{_recorded_hint(param, self.budgets.query_values_quoted)}')
                 pairs.append((name, item))
         return tuple(pairs) + self._defaults(given)
 
@@ -231,7 +239,7 @@ class ToolInputs:
     def _query_names(self) -> str:
         if not self.query:
             return f"{self.tool.name} takes no query parameters"
-        return f"recorded query parameters: {quoted([q.name for q in self.query], 20)}"
+        return f"recorded query parameters: {quoted([q.name for q in self.query], self.budgets.names_quoted)}"
 
     def _check_body(self, has_body: bool, body: Any) -> None:
         assert self.body is not None
@@ -256,7 +264,7 @@ class ToolInputs:
         by_name = self._decoded_query_names
         unknown = [unquote_plus(n) for n, _ in request.query if unquote_plus(n) not in by_name]
         if unknown:
-            raise CallRefused(f"query parameter {quoted(unknown)} was never recorded for "
+            raise CallRefused(f"query parameter {quoted(unknown, self.budgets.values_quoted)} was never recorded for "
                               f"{request.method} {self.tool.spelled_template}; {self._query_names()}")
         query = tuple(request.query) + self._defaults({n: True for n, _ in request.query})
         body, has_body, text = None, False, None
@@ -270,8 +278,9 @@ class ToolInputs:
                         tuple(request.headers), over_http=True)
 
 
-def _recorded_hint(param: QueryParam) -> str:
-    return f" (recorded: {quoted(param.shown_values, 6)})" if param.values else ""
+def _recorded_hint(param: QueryParam, most: int) -> str:
+    """``most``: the recorded values listed at most (budget ``query_values_quoted``)."""
+    return f" (recorded: {quoted(param.shown_values, most)})" if param.values else ""
 
 
 def _query_schema(param: QueryParam) -> dict[str, Any]:

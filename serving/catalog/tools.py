@@ -147,7 +147,7 @@ def write_entries(bundle: Bundle, replayer: Replayer) -> list[tuple[CatalogEntry
             for name, value in (tool.match(call.path) or {}).items():
                 if value not in samples[name]:
                     samples[name].append(value)
-        inputs = WriteInputs(tool, plan, {k: tuple(v) for k, v in samples.items()},
+        inputs = WriteInputs(tool, plan, {k: tuple(v) for k, v in samples.items()}, bundle.view.budgets,
                              tuple(bundle.replay.pinned_headers.get(tool.name, {}).items()),
                              tuple(bundle.replay.static_credentials.items()))
         notes = [NOT_MODELLED[k] for k in (_labelled_as(plan), "*") if k in NOT_MODELLED]

@@ -71,6 +71,9 @@ class WriteInputs:
     tool: Tool
     plan: WritePlan
     path_samples: dict[str, tuple[str, ...]]
+    budgets: Budgets
+    """The bundle's: how many values its descriptions and refusals list (``path_values_quoted``,
+    ``names_quoted``, ``values_quoted``)."""
     pinned: tuple[tuple[str, str], ...] = ()
     """(header, value) an HTTP call must send as recorded (``ReplayTable.pinned_headers``)."""
     static_credentials: tuple[tuple[str, StaticCredential], ...] = ()
@@ -268,7 +271,7 @@ class WriteInputs:
 
     def served_variants(self) -> list["WriteInputs"]:
         """For a plan dispatching on a collection segment: each served value's own inputs."""
-        return [WriteInputs(self.tool, v, self.path_samples) for v in self.plan.variants if v.served]
+        return [WriteInputs(self.tool, v, self.path_samples, self.budgets) for v in self.plan.variants if v.served]
 
     def dispatch_schema(self) -> dict[str, Any]:
         """One choice per served value: the value as a constant, the members that value's plan accepts."""
@@ -307,7 +310,7 @@ class WriteInputs:
         for param in self.tool.params:
             samples = self.path_samples.get(param, ())
             properties[param] = tied.get(param) or path_param_schema(
-                samples, f"path parameter {{{param}}}; recorded: {quoted(samples, 5)}")
+                samples, f"path parameter {{{param}}}; recorded: {quoted(samples, self.budgets.path_values_quoted)}")
             if param == chosen_param(self.plan) and self.plan.chosen_id is not None and param not in tied:
                 properties[param] = {"type": "string", "pattern": schema_pattern(self.plan.chosen_id),
                                      "description": f"path parameter {{{param}}}, "
@@ -363,9 +366,9 @@ class WriteInputs:
             wrap = f" wrapped as {envelope_text(self.plan)}" if self.plan.body_envelope else ""
             if self.plan.body_patch_ops:
                 parts.append(f'"body" (a JSON Patch array of {ops_text(self.plan.body_patch_ops)} operations on '
-                             f'{quoted(["/" + escape(m) for m in members], 20)})')
+                             f'{quoted(["/" + escape(m) for m in members], self.budgets.names_quoted)})')
             else:
-                parts.append(f'"body" (an object of {quoted(members, 20)}{wrap})')
+                parts.append(f'"body" (an object of {quoted(members, self.budgets.names_quoted)}{wrap})')
         return ", ".join(parts) or "no arguments"
 
     @cached_property
@@ -387,7 +390,8 @@ class WriteInputs:
         known = self.known_arguments
         unknown = [k for k in arguments if k not in known]
         if unknown:
-            raise CallRefused(f"{self.tool.name} does not take {quoted(unknown)}; it accepts {self.accepted()}")
+            raise CallRefused(f"{self.tool.name} does not take {quoted(unknown, self.budgets.values_quoted)}; "
+                              f"it accepts {self.accepted()}")
         args = {}
         for param in self.tool.params:
             value = path_value(arguments[param]) if arguments.get(param) is not None else None

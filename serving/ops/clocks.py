@@ -32,6 +32,8 @@ _ZONE = re.compile(r"([+-])(\d{2})(?::?(\d{2}))?")
 MAX_FRACTION_DIGITS = 9
 
 
+# Not a budget: a memo of a pure function, shared by every bundle the process serves and sized at import;
+# no answer depends on its size (a capture spells its zones a few ways).
 @lru_cache(maxsize=64)
 def zone_offset(zone: str) -> timezone:
     """The offset a recorded zone spelling names: ``Z`` and ``""`` (no zone, read as UTC) are

@@ -79,6 +79,8 @@ class TokenShape:
     """The positions drawn from the alphabet (every position but the separators')."""
 
 
+# Not a budget: a memo of a pure function, shared by every bundle the process serves and sized at import;
+# no answer depends on its size (a bundle's generated ids have a few shapes).
 @lru_cache(maxsize=256)
 def _token_shape(length: int, classes: str, separators: tuple[tuple[int, str], ...]) -> TokenShape:
     if length < 1:

@@ -20,6 +20,8 @@ ANY_INDEX = "*"
 __all__ = ["ANY_INDEX", "MISSING", "assign", "parse_pointer", "replace_each", "resolve"]
 
 
+# Not a budget: a memo of a pure function, shared by every bundle the process serves and sized at import;
+# no answer depends on its size (the same few pointers are parsed call after call).
 @lru_cache(maxsize=4096)
 def parse_pointer(text: str) -> tuple[str, ...]:
     """``"/a/b~1c"`` -> ``("a", "b/c")``; ``""`` is the whole value."""

@@ -60,6 +60,8 @@ PAGE_SIZE_KINDS = ("limit", "end")
 class StateReads:
     def __init__(self, view: ViewResult, replay: ReplayTable, replayer: Replayer) -> None:
         self._replayer = replayer
+        self._values_quoted = view.budgets.values_quoted
+        self._held_values_quoted = view.budgets.held_values_quoted
         self._absence_shapes = AbsenceShapesCache(replayer)
         self._evidence_id = view.evidence_id
         self._sightings = InitialSightings(view, replay)
@@ -206,9 +208,10 @@ class StateReads:
         what = f'the state holds no {entity_type.name} whose "{field}" is "{decode_once(raw_id)}"'
         if collection is None:
             held = [c.path for c in state.collections_of(entity_type.name)]
-            return f"{what}: no such collection; {entity_type.name} collections held: {quoted(held)}"
+            return (f"{what}: no such collection; {entity_type.name} collections held: "
+                    f"{quoted(held, self._values_quoted)}")
         values = [collection.entities[k].get(field, k) for k in collection.order]
-        return f'{what} in {collection.path}; it holds "{field}" values {quoted(values, 10)}'
+        return f'{what} in {collection.path}; it holds "{field}" values {quoted(values, self._held_values_quoted)}'
 
     # --- lists --------------------------------------------------------------------------
 

@@ -74,7 +74,10 @@ class NeutralProof:
 
 
 class Replayer:
-    def __init__(self, table: ReplayTable) -> None:
+    def __init__(self, table: ReplayTable, values_quoted: int) -> None:
+        """``values_quoted``: the recorded paths, queries and media types a refusal lists at most
+        (the bundle's budget)."""
+        self._listed = values_quoted
         self._calls = {tool: tuple(sorted(calls, key=lambda c: c.ordinal)) for tool, calls in table.tools.items()}
         self._neutral = {tool: _proofs(params, self._calls.get(tool, ()))
                          for tool, params in table.neutral_query.items()}
@@ -174,7 +177,7 @@ class Replayer:
         if not same:
             paths = list(dict.fromkeys(call.tool.spelled(r.path) for r in self.calls(call.tool.name)))
             return (f"nothing was recorded for {where}: no recording of {call.tool.name} names it, and another "
-                    f"path's recording would answer for another entity; recorded paths: {quoted(paths)}")
+                    f"path's recording would answer for another entity; recorded paths: {quoted(paths, self._listed)}")
         queries = list(dict.fromkeys("&".join(f"{n}={v}" for n, v in r.query) or "(no query)" for r in same))
         variant = self.variant_of(call)
         if variant is not None:
@@ -183,11 +186,12 @@ class Replayer:
             sent = list(dict.fromkeys(r.accept for r in same if r.accept))
             return (f"nothing was recorded for {where} with this query, body and {named} header "
                     f"({variant!r}): the application answers another shape per {named}; recorded for this "
-                    f"path: {quoted(queries)}, with {named} {quoted(sent)} (a call sending none sends "
+                    f"path: {quoted(queries, self._listed)}, with {named} {quoted(sent, self._listed)} "
+                    f"(a call sending none sends "
                     f"{self._default_accept[call.tool.name]!r})")
         return (f"nothing was recorded for {where} with this query and body; a query or body differing in "
                 f"something the capture does not show to be without effect may change the answer; recorded "
-                f"for this path: {quoted(queries)}")
+                f"for this path: {quoted(queries, self._listed)}")
 
 
 class PathIndex:

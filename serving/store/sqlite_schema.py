@@ -78,6 +78,8 @@ HEADS_PER_QUERY = 100
 """Heads read per statement: SQLite caps a compound select at 500 terms."""
 
 
+# Not a budget: a memo of a pure function (one statement per batch size, every size a batch can
+# have), shared by every bundle the process serves; no answer depends on its size.
 @lru_cache(maxsize=HEADS_PER_QUERY)
 def heads_query(count: int) -> str:
     """One statement reading the head rows ``(type_id, subject_id, revision, live)`` of ``count``
@@ -92,6 +94,8 @@ FORGOTTEN_ROW = 3
 """``heads_and_guards``' mark of the row saying the record id's fingerprint was forgotten."""
 
 
+# Not a budget: a memo of a pure function, shared by every bundle the process serves and sized at import;
+# no answer depends on its size (a statement is spelled again when it was let go).
 @lru_cache(maxsize=256)
 def heads_and_guards(count: int, types: int) -> str:
     """``heads_query(count)`` and, in the same statement, what a commit reads besides before it

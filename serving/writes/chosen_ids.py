@@ -20,6 +20,8 @@ from capenv.interpreter.bundle.models import ChosenId, WritePlan
 from .calls import WriteRefusal
 
 
+# Not a budget: a memo of a pure function, shared by every bundle the process serves and sized at import;
+# no answer depends on its size (a pattern is compiled again when it was let go).
 @lru_cache(maxsize=256)
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)

@@ -21,6 +21,8 @@ from capenv.interpreter.bundle.schema_precheck import Check, compile_precheck
 from .calls import WriteRefusal
 
 
+# Not a budget: a memo of a pure function, shared by every bundle the process serves and sized at import;
+# no answer depends on its size (a validator is compiled again when it was let go).
 @lru_cache(maxsize=256)
 def _validator(keywords: bytes) -> Draft202012Validator:
     return Draft202012Validator(json.loads(keywords))

@@ -79,6 +79,8 @@ def check_stored_text(plan: WritePlan, body: dict[str, Any], classes: TextClasse
             raise WriteRefusal(refusal(unproven.member, unproven.described))
 
 
+# Not a budget: a memo of a pure function, shared by every bundle the process serves and sized at import;
+# no answer depends on its size (a pattern is compiled again when it was let go).
 @lru_cache(maxsize=64)
 def _text_class(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)

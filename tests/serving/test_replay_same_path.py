@@ -39,7 +39,7 @@ def naming(calls: list[RecordedCall], args: dict[str, str]) -> list[RecordedCall
 def test_the_recordings_a_path_names_are_those_same_spelling_names(pairs, first, second):
     calls = [recorded(i, f"/a/{a}/b/{b}") for i, (a, b) in enumerate(pairs)]
     calls.append(recorded(len(calls), "/elsewhere"))  # a path the template does not fit names nothing
-    replayer = Replayer(ReplayTable(tools={TOOL.name: tuple(calls)}))
+    replayer = Replayer(ReplayTable(tools={TOOL.name: tuple(calls)}), values_quoted=8)
     args = {"first": first, "second": second}
     call = ReadCall(tool=TOOL, path=f"/a/{first}/b/{second}", path_args=args)
     assert replayer.same_path(call) == naming(calls, args)
