@@ -24,7 +24,7 @@ from .extract import extract_state
 from .id_history import IdHistories
 from .entity_tags import with_entity_tag
 from .item_members import with_item_members
-from .learned_queries import learn_queries, with_directions_of_other_lists
+from .learned_queries import learn_queries, learned_across_lists, with_directions_of_other_lists
 from .page_size_bounds import with_page_size_bounds
 from .query_vocabularies import with_query_vocabularies
 from .list_projections import list_projections
@@ -159,8 +159,9 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         held_ids = {name: frozenset(str(e.id) for c in state.collections if c.type == name for e in c.entities)
                     for name in types}
         views = [with_summarised_types(v, types, by_ordinal, write_ordinals, held_ids) for v in views]
-        views = [learn_queries(v, records, by_ordinal, writes, ruleset, traces)
-                 if v.kind == "list" and v.type in types else v for v in views]
+        views = learned_across_lists(
+            views, lambda v, own, elsewhere: learn_queries(v, records, by_ordinal, writes, ruleset, own, elsewhere)
+            if v.kind == "list" and v.type in types else v, traces)
         views = with_directions_of_other_lists(views, ruleset, traces)
         views = [with_page_size_bounds(v, records, ruleset, traces) if v.learned_queries else v for v in views]
         views = [with_query_vocabularies(v, records, ruleset, traces) if v.learned_queries else v for v in views]

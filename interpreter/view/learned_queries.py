@@ -25,6 +25,7 @@ from capenv.interpreter.bundle.filter_expressions import clause_shape, parse_cla
 from capenv.interpreter.bundle.models import ListLine, QuerySpec, ReadView
 from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.predicates.learned_query_ties import LearnedQueryTieContext
 from capenv.interpreter.predicates.query_candidates import QueryCandidateContext
 from capenv.interpreter.predicates.sort_direction_spellings import SortDirectionSpellingContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
@@ -36,6 +37,7 @@ from .query_references import Reference, References
 
 TABLE = "view-learned-queries"
 SPELLINGS = "view-sort-direction-spellings"
+TIES = "view-learned-query-ties"
 
 
 SPELLING = ("field", "operator", "index", "separator", "descending_prefix", "direction_separator", "directions",
@@ -48,7 +50,11 @@ NONE_REPRODUCES = "no candidate meaning of its query reproduces the recorded ans
 
 
 def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, Record],
-                  is_write: Callable[[Record], bool], ruleset: RuleSet, traces: list[TraceEvent]) -> ReadView:
+                  is_write: Callable[[Record], bool], ruleset: RuleSet, traces: list[TraceEvent],
+                  elsewhere: dict[str, tuple[str, ...]] | None = None) -> ReadView:
+    """The view with the meanings its query lines prove. ``elsewhere``: per parameter name, the
+    rules the capture's other lists learned it by, which ``view-learned-query-ties`` may prefer
+    among the meanings a line's recordings fit equally."""
     if view.kind != "list" or not view.state_backed:
         return view
     whole = [line for line in view.lines if line.membership == "all" and not line.query]
@@ -74,7 +80,7 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
         if not fitting:
             lines.append(line.model_copy(update={"reason": "its parameters were learned otherwise on another line"}))
             continue
-        specs = max(fitting, key=lambda c: sum(support.get(_key(s), 0) for s in c))  # first of the best
+        specs = _chosen(view, line, fitting, support, elsewhere or {}, ruleset, traces)
         learned.update({s.param: s for s in specs})
         traces.append(TraceEvent(table=TABLE, rule_id=None, outcome="match", subject=f"{view.tool} ?{_spelled(line)}",
                                  reason="kept: its evaluation over the reference listing reproduces every recorded answer",
@@ -89,6 +95,53 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
     lines, learned = _with_proven_text_order(lines, learned, references)
     lines, learned = _with_proven_text_case(lines, learned, references)
     return view.model_copy(update={"lines": tuple(lines), "learned_queries": tuple(learned.values())})
+
+
+def _chosen(view: ReadView, line: ListLine, fitting: list[Combination], support: dict[str, int],
+            elsewhere: dict[str, tuple[str, ...]], ruleset: RuleSet, traces: list[TraceEvent]) -> Combination:
+    """The combination most of the view's lines agree with; among those, the one with most meanings
+    ``view-learned-query-ties`` prefers (traced); then the first, in table order."""
+    best = max(sum(support.get(_key(s), 0) for s in c) for c in fitting)
+    tied = [c for c in fitting if sum(support.get(_key(s), 0) for s in c) == best]
+    if len(tied) == 1 or TIES not in ruleset.tables:
+        return tied[0]
+    preferred: dict[tuple[str, str | None], bool] = {}
+    for param, rule_id in sorted({(s.param, s.rule_id) for c in tied for s in c}, key=str):
+        rules = sorted(elsewhere.get(param, ()))
+        if not rules or rule_id is None:
+            continue
+        decision = evaluate(ruleset, TIES, LearnedQueryTieContext(param=param, rule_id=rule_id, elsewhere=rules),
+                            subject=f"{view.tool} ?{_spelled(line)} {param} by {rule_id}")
+        traces.extend(decision.events)
+        preferred[(param, rule_id)] = bool(decision.yields.get("preferred"))
+    return max(tied, key=lambda c: sum(preferred.get((s.param, s.rule_id), False) for s in c))  # first of the best
+
+
+def learned_across_lists(views: list[ReadView], learn: Callable[[ReadView, list[TraceEvent], dict], ReadView],
+                         traces: list[TraceEvent]) -> list[ReadView]:
+    """Each view learned by ``learn``, then learned again, told the rules each of its parameters
+    was learned by on the capture's other lists, where some other list learned one of them by
+    another rule (its first learning's traces are then replaced by the second's)."""
+    first: list[tuple[ReadView, list[TraceEvent]]] = []
+    for view in views:
+        own: list[TraceEvent] = []
+        first.append((learn(view, own, {}), own))
+    by_param: dict[str, list[tuple[int, str]]] = {}
+    for index, (view, _) in enumerate(first):
+        for spec in view.learned_queries:
+            if spec.rule_id is not None:
+                by_param.setdefault(spec.param, []).append((index, spec.rule_id))
+    result = []
+    for index, (view, own) in enumerate(first):
+        elsewhere = {param: tuple(sorted({rule for other, rule in found if other != index}))
+                     for param, found in by_param.items()}
+        elsewhere = {param: rules for param, rules in elsewhere.items() if rules}
+        if any(spec.rule_id not in elsewhere.get(spec.param, (spec.rule_id,)) for spec in view.learned_queries):
+            own = []
+            view = learn(views[index], own, elsewhere)
+        traces.extend(own)
+        result.append(view)
+    return result
 
 
 def _contested(view: ReadView, learned: dict[str, QuerySpec], found: dict[int, list[Combination] | str]) -> dict[str, str]:

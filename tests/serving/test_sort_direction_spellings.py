@@ -111,3 +111,37 @@ def test_another_parameter_proves_nothing_on_this_list():
     bundle = build_from(_two_lists("-year", "order"))
     status, body = _authors(bundle, ("order", "-name"))
     assert status >= 400 and "no recording sent" in str(body), body
+
+
+def _minus_on_books_plain_on_authors() -> HarBuilder:
+    """The books list proves ``sort=-year`` (only a leading minus reads it); the authors list is
+    recorded with ``sort=name`` alone, which a suffix rule (``name:desc``) reproduces as well."""
+    return (HarBuilder().call("GET", "/books", response=BOOKS)
+            .call("GET", "/books", query=[("sort", "-year")], response=_by("year", True))
+            .call("GET", "/books/1", response=BOOKS[0])
+            .call("GET", "/authors", response=AUTHORS)
+            .call("GET", "/authors", query=[("sort", "name")], response=sorted(AUTHORS, key=lambda a: a["name"]))
+            .call("GET", "/authors/1", response=AUTHORS[0]))
+
+
+def test_a_plain_sort_takes_the_rule_the_parameter_was_learned_by_on_another_list():
+    bundle = build_from(_minus_on_books_plain_on_authors())
+    status, body = _authors(bundle, ("sort", "-name"))
+    assert status == 200 and [a["id"] for a in body] == [1, 2, 3], body  # Lem, Herbert, Dick
+    status, body = _authors(bundle, ("sort", "name"))
+    assert status == 200 and [a["id"] for a in body] == [3, 2, 1], body
+    status, body = _authors(bundle, ("sort", "name:desc"))
+    assert status >= 400, body  # a suffix nothing shows the application reading
+
+
+def test_a_plain_sort_alone_in_the_capture_keeps_the_tables_first_rule():
+    har = (HarBuilder().call("GET", "/authors", response=AUTHORS)
+           .call("GET", "/authors", query=[("sort", "name")], response=sorted(AUTHORS, key=lambda a: a["name"]))
+           .call("GET", "/authors/1", response=AUTHORS[0]))
+    bundle = build_from(har)
+    status, body = _authors(bundle, ("sort", "-name"))
+    assert status >= 400 and "names no field" in str(body), body  # read as the suffix rule reads it
+    status, body = _authors(bundle, ("sort", "name:desc"))
+    assert status >= 400 and "no recording sent" in str(body), body
+    status, body = _authors(bundle, ("sort", "name"))
+    assert status == 200 and [a["id"] for a in body] == [3, 2, 1], body
