@@ -38,3 +38,14 @@ def body_object(plan: WritePlan, body: Any) -> dict[str, Any] | None:
             inner = inner[0] if isinstance(inner, list) and len(inner) == 1 else None
         body = inner
     return body if isinstance(body, dict) else None
+
+
+def member_texts(value: Any) -> list[str]:
+    """The texts a member's value stores as sent: the value when it is text, each text element when
+    it is an array (a list of tags); text inside objects is not judged (``plans/stored_text``,
+    ``serving/writes/stored_text``)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [element for element in value if isinstance(element, str)]
+    return []

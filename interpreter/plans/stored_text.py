@@ -11,12 +11,11 @@ Plans that store no member sent as text get no trace, so their bytes stay as the
 
 from __future__ import annotations
 
-from capenv.interpreter.bundle.body_members import body_object, chosen_member
+from capenv.interpreter.bundle.body_members import body_object, chosen_member, member_texts
 from capenv.interpreter.bundle.models import UnprovenText, WritePlan
 from capenv.interpreter.bundle.pointers import parse as parse_pointer
 from capenv.interpreter.predicates.stored_text import WriteStoredTextContext
 from capenv.interpreter.rules_engine import evaluate
-from capenv.serving.writes.stored_text import member_texts
 
 from .context import PlanContext
 

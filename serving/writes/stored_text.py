@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from capenv.interpreter.bundle.body_members import member_texts
 from capenv.interpreter.bundle.models import UnprovenText, WritePlan
 from capenv.interpreter.bundle.schema_precheck import any_pattern
 
@@ -51,16 +52,6 @@ def compile_classes(plan: WritePlan) -> TextClasses:
     for unproven in plan.unproven_text:
         by_member.setdefault(unproven.member, []).append(unproven.pattern)
     return tuple((member, any_pattern(patterns)) for member, patterns in by_member.items())
-
-
-def member_texts(value: Any) -> list[str]:
-    """The texts a member's value stores as sent: the value when it is text, each text element when
-    it is an array (a list of tags); text inside objects is not judged."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [element for element in value if isinstance(element, str)]
-    return []
 
 
 def check_stored_text(plan: WritePlan, body: dict[str, Any], classes: TextClasses | None = None) -> None:
