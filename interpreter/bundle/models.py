@@ -603,7 +603,8 @@ class Budgets(_Model):
     """The values any other refusal lists at most (the arguments a tool does not take, the recorded
     paths or queries a replay refusal names, the collections held): then "and N more"."""
     query_values_quoted: int = 6
-    """A query parameter's recorded values a refusal of a value of the wrong type lists at most."""
+    """A query parameter's recorded values its schema's description (when they are not its examples)
+    or a refusal of a value of the wrong type lists at most."""
     held_values_quoted: int = 10
     """The held entities' key values a refusal of an id the state does not hold lists at most."""
     tools_named: int = 200

@@ -130,7 +130,7 @@ class ToolInputs:
                 self.path_samples[param], f"path parameter {{{param}}}; recorded: "
                 f"{quoted(self.path_samples[param], self.budgets.path_values_quoted)}")
         if self.query:
-            named = {q.name: _query_schema(q) for q in self.query}
+            named = {q.name: _query_schema(q, self.budgets.query_values_quoted) for q in self.query}
             # a name recorded percent-encoded is accepted decoded too (filter%5Ba%5D and filter[a] are one name)
             named |= {unquote_plus(q.name): named[q.name] for q in self.query if unquote_plus(q.name) not in named}
             properties["query"] = {"type": "object", "properties": named,
@@ -283,7 +283,8 @@ def _recorded_hint(param: QueryParam, most: int) -> str:
     return f" (recorded: {quoted(param.shown_values, most)})" if param.values else ""
 
 
-def _query_schema(param: QueryParam) -> dict[str, Any]:
+def _query_schema(param: QueryParam, most: int) -> dict[str, Any]:
+    """``most``: the recorded values its description lists at most (budget ``query_values_quoted``)."""
     text: dict[str, Any] = {"type": "string"}
     if param.repeated:
         text = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
@@ -303,8 +304,8 @@ def _query_schema(param: QueryParam) -> dict[str, Any]:
         notes.append("evaluated over the state for any value")
     shown_values = param.shown_values
     if shown_values and (enum is None or param.repeated):
-        named = [f'"{v}"' for v in shown_values[:6] if v] + (["an empty value"] if "" in shown_values else [])
-        more = len([v for v in shown_values if v]) - len([v for v in shown_values[:6] if v])
+        named = [f'"{v}"' for v in shown_values[:most] if v] + (["an empty value"] if "" in shown_values else [])
+        more = len([v for v in shown_values if v]) - len([v for v in shown_values[:most] if v])
         notes.append(f"recorded: {', '.join(named)}" + (f" and {more} more" if more > 0 else ""))
     if notes:
         text["description"] = "; ".join(notes)

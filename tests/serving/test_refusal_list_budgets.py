@@ -96,6 +96,18 @@ def test_query_values_quoted_bound_a_query_parameters_recorded_values(bundle) ->
     assert refused(served_with(bundle, query_values_quoted=2)).endswith('(recorded: "x", "y" and 1 more)')
 
 
+def test_query_values_quoted_bound_the_recorded_values_a_query_parameter_describes(bundle) -> None:
+    # past query_examples the values are described rather than listed as examples
+    def term(runtime: EnvironmentRuntime) -> dict:
+        spec = next(s for s in runtime.tools() if s.name == "get_search")
+        return spec.input_schema["properties"]["query"]["properties"]["term"]
+
+    assert term(served_with(bundle, query_examples=2))["description"] == 'recorded: "x", "y", "z"'
+    fewer = served_with(bundle, query_examples=2, query_values_quoted=1)
+    assert term(fewer)["description"] == 'recorded: "x" and 2 more'
+    assert fewer.read("get_search", {"query": {"term": "z", "page": "1"}})["body"] == {"hits": ["z"]}
+
+
 def test_held_values_quoted_bound_the_ids_a_refusal_of_an_unheld_id_lists(bundle) -> None:
     assert bundle.view.budgets.held_values_quoted == 10
     assert message(served_with(bundle), ITEM, {"item_id": "9"}).endswith('holds "id" values "1", "2", "3"')
