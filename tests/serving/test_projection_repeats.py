@@ -5,12 +5,10 @@ answered the three members."""
 
 from __future__ import annotations
 
+from support.book_lists import Query, books_answer, books_capture
 from support.capture_runs import build_from
 from support.har_builder import HarBuilder
 
-from capenv.interpreter.bundle.jsonvalue import loads
-from capenv.serving.runtime import EnvironmentRuntime
-from capenv.serving.runtime_api import HttpRequest
 
 BOOKS = [{"id": 1, "title": "Solaris", "year": 1961, "genre": "fiction"},
          {"id": 2, "title": "Dune", "year": 1965, "genre": "fiction"}]
@@ -20,16 +18,12 @@ def _only(*names: str) -> list[dict]:
     return [{k: v for k, v in b.items() if k in names} for b in BOOKS]
 
 
-def _answer(bundle, query: tuple[tuple[str, str], ...]) -> tuple[int, object]:
-    answer = EnvironmentRuntime(bundle).http(HttpRequest("GET", "/books", query, (), b""))
-    return answer.status, loads(answer.body)
+def _answer(bundle, query: Query) -> tuple[int, object]:
+    return books_answer(bundle, query)
 
 
-def _capture(*projected: tuple[tuple[tuple[str, str], ...], list[dict]]) -> HarBuilder:
-    har = HarBuilder().call("GET", "/books", response=BOOKS)
-    for query, listed in projected:
-        har = har.call("GET", "/books", query=list(query), response=listed)
-    return har.call("GET", "/books/1", response=BOOKS[0])
+def _capture(*projected: tuple[Query, list[dict]]) -> HarBuilder:
+    return books_capture(BOOKS, *projected)
 
 
 def test_a_joined_projection_sent_twice_is_refused_unless_a_recording_sent_it_so():

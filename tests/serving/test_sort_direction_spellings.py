@@ -6,6 +6,7 @@ sorting descending would be a wrong answer for either."""
 
 from __future__ import annotations
 
+from support.book_lists import Query, books_answer, books_capture
 from support.capture_runs import build_from
 from support.har_builder import HarBuilder
 
@@ -22,15 +23,11 @@ def _by(key: str, reverse: bool = False) -> list[dict]:
 
 
 def _answer(bundle, *query: tuple[str, str]) -> tuple[int, object]:
-    answer = EnvironmentRuntime(bundle).http(HttpRequest("GET", "/books", tuple(query), (), b""))
-    return answer.status, loads(answer.body)
+    return books_answer(bundle, query)
 
 
-def _capture(*queries: tuple[tuple[tuple[str, str], ...], list[dict]]) -> HarBuilder:
-    har = HarBuilder().call("GET", "/books", response=BOOKS)
-    for query, listed in queries:
-        har = har.call("GET", "/books", query=list(query), response=listed)
-    return har.call("GET", "/books/1", response=BOOKS[0])
+def _capture(*queries: tuple[Query, list[dict]]) -> HarBuilder:
+    return books_capture(BOOKS, *queries)
 
 
 def _sort(value: str, listed: list[dict]) -> tuple[tuple[tuple[str, str], ...], list[dict]]:

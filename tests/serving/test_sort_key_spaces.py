@@ -4,12 +4,10 @@ proved the sort sent one (``QuerySpec.spaced_keys_proven``): NocoDB answers ``so
 
 from __future__ import annotations
 
+from support.book_lists import books_answer, books_capture
 from support.capture_runs import build_from
 from support.har_builder import HarBuilder
 
-from capenv.interpreter.bundle.jsonvalue import loads
-from capenv.serving.runtime import EnvironmentRuntime
-from capenv.serving.runtime_api import HttpRequest
 
 BOOKS = [{"id": 1, "title": "Solaris", "year": 1961}, {"id": 2, "title": "Dune", "year": 1965},
          {"id": 3, "title": "Ubik", "year": 1969}]
@@ -20,15 +18,11 @@ def _by(key: str, reverse: bool = False) -> list[dict]:
 
 
 def _answer(bundle, sort: str) -> tuple[int, object]:
-    answer = EnvironmentRuntime(bundle).http(HttpRequest("GET", "/books", (("sort", sort),), (), b""))
-    return answer.status, loads(answer.body)
+    return books_answer(bundle, (("sort", sort),))
 
 
 def _capture(*sorts: tuple[str, list[dict]]) -> HarBuilder:
-    har = HarBuilder().call("GET", "/books", response=BOOKS)
-    for sort, listed in sorts:
-        har = har.call("GET", "/books", query=[("sort", sort)], response=listed)
-    return har.call("GET", "/books/1", response=BOOKS[0])
+    return books_capture(BOOKS, *(((("sort", sort),), listed) for sort, listed in sorts))
 
 
 def test_a_key_with_spaces_around_it_is_refused_when_no_recording_sent_one():
