@@ -102,7 +102,11 @@ def value_for(name: str, schema: dict[str, Any], rng: random.Random, tag: str) -
         # text of its own where it keeps to the format (non-empty text, upper case), as an agent
         # told the format writes: a recorded example may be a value a held entity has (distinct_values)
         own = within_length(f"{tag} {name} {rng.randint(100000, 999999)}", schema)
-        return next((text for text in (own, own.upper().replace(" ", "-")) if kind == "string" and keeps_to(schema, text)),
+        # spelled as the layout wants (upper case and hyphens, or lower case and underscores: Prefect's
+        # ^[0-9a-z_]+$), so two draws differ; a recorded example repeats (an update of the entity
+        # the agent created with it would change nothing)
+        spellings = (own, own.upper().replace(" ", "-"), re.sub(r"[^0-9a-z]+", "_", own.lower()))
+        return next((text for text in spellings if kind == "string" and keeps_to(schema, text)),
                     None) or rng.choice(schema["examples"])
     if kind == "array":
         items = schema.get("items")
