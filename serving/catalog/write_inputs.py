@@ -226,9 +226,12 @@ class WriteInputs:
                 prop["not"] = text_classes_schema(unproven)
                 kinds = prop.get("type") if isinstance(prop.get("type"), list) else [prop.get("type")]
                 if "array" in kinds and isinstance(prop.get("items", {}), dict):
-                    items = prop.get("items", {})
-                    prop["items"] = {**items, "not": text_classes_schema(unproven)} if "not" not in items else \
-                        {**items, "allOf": [*items.get("allOf", ()), {"not": text_classes_schema(unproven)}]}
+                    items = prop["items"] = dict(prop.get("items", {}))
+                    refused = text_classes_schema(unproven)  # its own object: no schema shares a node
+                    if "not" in items:  # the element's own refusal stays; this one joins it
+                        items["allOf"] = [*items.get("allOf", ()), {"not": refused}]
+                    else:
+                        items["not"] = refused
             if any(d.member == member.member for d in self.plan.distinct_members):
                 said = (f"refused when another held {self.plan.type} entity has the same value: every value of it the "
                         f"capture shows is distinct, so whether the application takes a repeat it cannot show")
