@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.jsonvalue import JsonError, ProtoMemberError, depth, dumps, loads
 from capenv.interpreter.bundle.models import (
     Budgets, CollectionState, DocumentState, Entity, EntityType, StateSnapshot,
@@ -231,4 +232,4 @@ def _unique(keys: list[str], what: str) -> None:
 
 def _show(value: Any) -> str:
     text = dumps(value).decode("utf-8", errors="replace")
-    return text if len(text) <= 80 else text[:77] + "…"
+    return excerpt(text, 80)

@@ -15,6 +15,8 @@ from typing import Any, Iterator
 
 import orjson
 
+from .excerpt import excerpt
+
 _INT64_MIN = -(2**63)
 _UINT64_MAX = 2**64 - 1
 
@@ -103,8 +105,7 @@ def _parse_float(text: str) -> JsonNumber:
     try:
         return JsonNumber(text)
     except ValueError:  # an exponent past what a decimal can hold
-        shown = text if len(text) <= 40 else text[:37] + "…"
-        raise JsonError(f"the number {shown} is out of range (its exponent is past what this server reads)") from None
+        raise JsonError(f"the number {excerpt(text, 40)} is out of range (its exponent is past what this server reads)") from None
 
 
 def _reject_constant(name: str) -> Any:

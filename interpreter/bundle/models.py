@@ -577,11 +577,11 @@ class Budgets(_Model):
     data_envelope_bytes: int = 1048576
     """What a data plane request may carry beyond ``max_state_bytes``: its intake is the two together."""
     fleet_create_bytes: int = 65536
+    """The body of a fleet's instance create (``POST /_capenv/instances``)."""
     drain_bytes: int = 67108864
     """Of a request body refused as too large, how much more is read and dropped so the client sees the 413."""
     shutdown_grace_seconds: float = 3
     """How long a stopping server waits for its open connections before it closes them."""
-    """The body of a fleet's instance create (``POST /_capenv/instances``)."""
     query_examples: int = 12
     """A query parameter's distinct recorded values its schema lists as examples at most (past it: described)."""
     body_example_characters: int = 400

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from capenv.interpreter.bundle.excerpt import excerpt
+
 _SHOWN_VALUE_CHARS = 60
 """How much of an offending value a message quotes; enough to recognise it, short enough for one line."""
 
@@ -57,6 +59,4 @@ def show(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
-    if len(text) > _SHOWN_VALUE_CHARS:
-        text = text[: _SHOWN_VALUE_CHARS - 1] + "…"
-    return text
+    return excerpt(text, _SHOWN_VALUE_CHARS)

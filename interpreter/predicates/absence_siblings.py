@@ -11,6 +11,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
 
 
@@ -91,8 +92,7 @@ def absence_answer_names_its_kind(ctx: WriteAbsenceSourceContext, params: NoPara
         pattern = re.compile(r"(?<![a-z0-9])(" + "|".join(map(re.escape, sorted(forms))) + r")(?![a-z0-9])")
         named = next((a for a in ctx.answers if pattern.search(_answer_words(a))), None)
         if named is not None:
-            shown = named if len(named) <= 60 else named[:57] + "..."
-            return Match({"names": difference.theirs, "answer": shown})
+            return Match({"names": difference.theirs, "answer": excerpt(named, 60)})
     return Miss("no recorded absence answer names the other kind")
 
 
@@ -109,5 +109,4 @@ def absence_read_answers_otherwise(ctx: WriteAbsenceSourceContext, params: NoPar
         return Miss("the other tool answers a missing id otherwise than its type's item read")
     if set(ctx.own_read_answers) & set(ctx.masked_answers):
         return Miss("this type's item read answers a missing id as the other tool does")
-    shown = ctx.own_read_answers[0]
-    return Match({"own_read_answer": shown if len(shown) <= 60 else shown[:57] + "..."})
+    return Match({"own_read_answer": excerpt(ctx.own_read_answers[0], 60)})

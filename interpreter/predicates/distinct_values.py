@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 
@@ -36,8 +37,7 @@ class DistinctParams(BaseModel):
 
 
 def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return excerpt(repr(value), 40)
 
 
 @predicate("text_values_never_repeat", context="write-distinct-values", params=DistinctParams)

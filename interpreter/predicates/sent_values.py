@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
@@ -56,8 +57,7 @@ def _is_number(value: Any) -> bool:
 
 
 def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return excerpt(repr(value), 40)
 
 
 class LeastNumberParams(BaseModel):

@@ -16,6 +16,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 
@@ -43,8 +44,7 @@ def sent_text_never_held(ctx: WriteStoredTextContext, params: TextClassParams) -
     compiled = re.compile(params.pattern)
     held = next((text for text in ctx.sent if compiled.search(text)), None)
     if held is not None:
-        shown = held if len(held) <= 40 else held[:37] + "..."
-        return Miss(f"a recorded call sent {shown!r}, and the gate checks how it was stored")
+        return Miss(f"a recorded call sent {excerpt(held, 40)!r}, and the gate checks how it was stored")
     return Match({"pattern": params.pattern, "described": params.described})
 
 

@@ -11,6 +11,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterator
 
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
 from capenv.interpreter.bundle.pointers import escape_token
 from capenv.interpreter.bundle.values import entity_tag_opaque
@@ -42,8 +43,7 @@ def instant_and_format(value: Any) -> tuple[datetime, dict[str, Any]] | None:
 
 def brief(value: Any) -> str:
     """A value as a miss or note quotes it: its repr, cut to 60 characters."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:59] + "…"
+    return excerpt(repr(value), 60)
 
 
 def aware(moment: datetime) -> datetime:

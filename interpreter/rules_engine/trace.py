@@ -11,6 +11,7 @@ from typing import Any, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.trace_event import Outcome, TraceEvent  # noqa: E402  (re-exported)
 
 
@@ -63,7 +64,7 @@ def _brief(evidence: dict[str, Any], limit: int = 160) -> str:
     if not evidence:
         return ""
     text = dumps(evidence).decode()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return excerpt(text, limit)
 
 
 def coverage(events: Iterable[TraceEvent]) -> dict[str, Counter]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from capenv.interpreter.bundle import jsonvalue
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.models import EntityType, ProjectedMember, ReadView
 from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
@@ -156,8 +157,7 @@ def _per_response(members: dict[str, _Member], now: dict[str, Any], before: dict
 
 
 def _short(value: Any) -> str:
-    text = jsonvalue.canonical(value).decode()
-    return text if len(text) <= 40 else text[:37] + "..."
+    return excerpt(jsonvalue.canonical(value).decode(), 40)
 
 
 def _decide(seen: dict[tuple[str, tuple[str, ...]], dict[str, _Member]], ruleset: RuleSet,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.jsonvalue import JsonError, loads
 
 from .jsondiff import Difference, PairingAllowed, ValueMap, diff_json, leaf_agrees
@@ -93,4 +94,4 @@ def _excerpt(body: Any, is_json: bool) -> Any:
     if is_json:
         return body
     text = " ".join(str(body).split())
-    return text if len(text) <= TEXT_EXCERPT else text[: TEXT_EXCERPT - 1] + "…"
+    return excerpt(text, TEXT_EXCERPT)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.jsonvalue import dumps
 
 from .judge import DIFFERENT, REFUSED, SAME, capenv_refusal
@@ -122,4 +123,4 @@ def _show(value: Any) -> str:
 
 
 def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return excerpt(text, width)

@@ -16,6 +16,7 @@ from typing import Any, Callable
 from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle import jsonvalue
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.models import EnvelopeMember, ListLine, ReadView
 from capenv.interpreter.bundle.pointers import MISSING, member_at, with_member_at
 
@@ -181,4 +182,4 @@ def _computed(member: EnvelopeMember, counted: list[dict[str, Any]] | None, whol
 
 def _show(value: Any) -> str:
     text = jsonvalue.dumps(value).decode()
-    return text if len(text) <= 40 else text[:39] + "…"
+    return excerpt(text, 40)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.serving.data_plane import StateDocumentReader, encode_state
@@ -202,4 +203,4 @@ def first_difference(recorded: Any, replayed: Any, where: str) -> str | None:
 
 def _shown(value: Any) -> str:
     text = dumps(value).decode("utf-8")
-    return text if len(text) <= SHOWN_CHARACTERS else text[:SHOWN_CHARACTERS] + "…"
+    return excerpt(text, SHOWN_CHARACTERS)

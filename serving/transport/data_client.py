@@ -12,6 +12,7 @@ import json
 
 import httpx2
 
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.serving.runtime_api import DATA_PLANE_PREFIX
 
 DEFAULT_TIMEOUT_SECONDS = 120.0
@@ -37,7 +38,7 @@ def route_url(url: str, verb: str) -> str:
 
 def _one_line(text: str, limit: int = 300) -> str:
     line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return excerpt(line, limit)
 
 
 def _server_refusal(verb: str, response: httpx2.Response) -> DataPlaneError:

@@ -21,7 +21,7 @@ from capenv.interpreter.bundle.models import EitherKey, InsertRule, Recording, W
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import same_json
 from capenv.serving.ops.sequence_state import SequenceState
-from capenv.serving.read_call import CallRefused
+from capenv.serving.read_call import CallRefused, quoted
 from capenv.serving.reads.absence import held_shapes, refuse_other_key_spelling, refuse_unshaped_id
 from capenv.serving.reads.id_layouts import unproven_layout
 from capenv.serving.reads.parents import unheld_collection
@@ -63,13 +63,14 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
         parts = parts[:len(parts) - plan.address.segments_after_item()]
     member = plan.address.member if plan.address is not None and plan.address.by == "path" else None
     item_path = "/" + "/".join(parts)
-    _refuse_held_twice(state, item_path, entity_type, member)
+    listed = env.view.budgets.values_quoted
+    _refuse_held_twice(state, item_path, entity_type, member, listed)
     where = item_collection_path(state, item_path, entity_type, member)
     collection = state.find_collection(where, entity_type.name)
     if member and collection is not None:
-        found = _one_holding(state, collection, parts[-1], member, entity_type)
+        found = _one_holding(state, collection, parts[-1], member, entity_type, listed)
     else:
-        found = _by_path(state, collection, parts[-1], entity_type, plan) if collection else None
+        found = _by_path(state, collection, parts[-1], entity_type, plan, listed) if collection else None
     if collection is not None and found is None and (held := held_spelled_otherwise(
             collection, parts[-1], member or entity_type.id_field, entity_type.id_field)):
         raise WriteRefusal(other_spelling_refusal(entity_type.name, parts[-1], held))
@@ -110,20 +111,21 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
                            kind="missing", missing=absence,
                            where={"collection": collection.path if collection else where,
                                   "id": unquote(parts[-1])})
-    _refuse_copies(state, collection, found[0], found[1], entity_type)
+    _refuse_copies(state, collection, found[0], found[1], entity_type, listed)
     return collection, found[0], found[1]
 
 
 def _refuse_copies(state: StateIndex, collection: HeldCollection, key: str, entity: dict[str, Any],
-                   entity_type: Any) -> None:
+                   entity_type: Any, listed: int) -> None:
     """The same entity (its id and every field both show alike) held in another collection of the type too, as
     an application answering it under any parent shows it (Superset's annotation 1 read under layer
-    2): a write here would change or remove one copy and leave the other showing it as it was."""
+    2): a write here would change or remove one copy and leave the other showing it as it was.
+    ``listed``: the collections the refusal names at most (the budget ``values_quoted``)."""
     copies = [c.path for c in state.collections_of(entity_type.name)
               if c is not collection and key in c.entities and _alike(c.entities[key], entity, entity_type.id_field)]
     if copies:
         raise WriteRefusal(f"the {entity_type.name} entity {collection.ids.get(key, key)!r} is held alike under "
-                           f"{len(copies) + 1} collections ({', '.join([collection.path] + copies[:2])}): the "
+                           f"{len(copies) + 1} collections ({quoted([collection.path] + copies, listed)}): the "
                            f"application shows one entity under each, and a write here would change one copy and "
                            f"leave the others as they were, which this environment does not model")
 
@@ -135,14 +137,15 @@ def _alike(one: dict[str, Any], other: dict[str, Any], id_field: str) -> bool:
     return any(f != id_field for f in shared) and all(same_json(one[f], other[f]) for f in shared)
 
 
-def _refuse_held_twice(state: StateIndex, item_path: str, entity_type: Any, member: str | None) -> None:
+def _refuse_held_twice(state: StateIndex, item_path: str, entity_type: Any, member: str | None,
+                       listed: int) -> None:
     """A shallow type's id two held collections hold: a write at the item path would change one of
     them and leave the other showing the entity as it was."""
     if not at_item_path(item_path, entity_type):
         return
     found = holders(state, item_path, entity_type, member)
     if len(found) > 1:
-        raise WriteRefusal(f"{len(found)} {entity_type.name} collections ({', '.join(c.path for c in found[:3])}) "
+        raise WriteRefusal(f"{len(found)} {entity_type.name} collections ({quoted((c.path for c in found), listed)}) "
                            f"hold the entity {item_path} names; a write here would change one of them and leave "
                            "the others as they were, which this environment does not model")
 
@@ -156,22 +159,22 @@ def _refuse_unshaped(state: StateIndex, entity_type: Any, raw_id: str) -> None:
         raise WriteRefusal(refused.message) from None
 
 
-def _one_holding(state: StateIndex, collection: HeldCollection, raw_value: str, member: str, entity_type: Any
-                 ) -> tuple[str, dict[str, Any]] | None:
+def _one_holding(state: StateIndex, collection: HeldCollection, raw_value: str, member: str, entity_type: Any,
+                 listed: int) -> tuple[str, dict[str, Any]] | None:
     """The one entity a path naming it by a key member names; None when none holds the value. Two
     or more holding it name no one entity: refused, since writing either could be the wrong one."""
     holders = state.entities_holding(collection, raw_value, member)
     if len(holders) > 1:
-        ids = ", ".join(repr(collection.ids.get(k, k)) for k, _ in holders[:3])
+        ids = quoted((collection.ids.get(k, k) for k, _ in holders), listed)
         raise WriteRefusal(f"{len(holders)} {entity_type.name} entities hold {member!r} {unquote(raw_value)!r} "
-                           f"({ids}{' and more' if len(holders) > 3 else ''}): this path names one entity by its "
+                           f"({ids}): this path names one entity by its "
                            f"{member!r}, so it names none of them; write it at its item path "
                            f"{entity_type.item_template} by {entity_type.id_field!r}, or give it a unique {member!r}")
     return holders[0] if holders else None
 
 
-def _by_path(state: StateIndex, collection: HeldCollection, raw_id: str, entity_type: Any, plan: WritePlan
-             ) -> tuple[str, dict[str, Any]] | None:
+def _by_path(state: StateIndex, collection: HeldCollection, raw_id: str, entity_type: Any, plan: WritePlan,
+             listed: int) -> tuple[str, dict[str, Any]] | None:
     """The entity an item path names: by its identity, or where the path also takes another key
     member (``EitherKey``) and the value is not shaped as an identity, the one entity holding it
     there (two or more are refused: the value names no one entity). A write whose recorded calls
@@ -179,7 +182,7 @@ def _by_path(state: StateIndex, collection: HeldCollection, raw_id: str, entity_
     write (Superset reads a dashboard by its slug but answers 404 to a DELETE by it)."""
     either = entity_type.either_key
     if either is not None and not either.names_identity(unquote(raw_id)):
-        found = _one_holding(state, collection, raw_id, either.member, entity_type)
+        found = _one_holding(state, collection, raw_id, either.member, entity_type, listed)
         if found is not None and not plan.either_key_named:
             held_id = collection.ids.get(found[0], found[0])
             raise WriteRefusal(f"this write names its {entity_type.name} entity by {either.member!r} "
@@ -190,14 +193,14 @@ def _by_path(state: StateIndex, collection: HeldCollection, raw_id: str, entity_
     return state.find_entity(collection, raw_id, entity_type.id_field, entity_type.id_field)
 
 
-def _refuse_nested(entity_type: Any, collection: HeldCollection, key: str) -> None:
+def _refuse_nested(entity_type: Any, collection: HeldCollection, key: str, listed: int) -> None:
     """A path-like id with entities under it (``EntityType.nested_ids``): the application would
     delete them along, which a delete (the entity alone) does not model."""
     if not entity_type.nested_ids:
         return
     under = [k for k in collection.entities if k.startswith(key + "/")]
     if under:
-        shown = ", ".join(repr(k) for k in under[:3]) + (f" and {len(under) - 3} more" if len(under) > 3 else "")
+        shown = quoted(under, listed)
         raise WriteRefusal(f"{key!r} holds {len(under)} {entity_type.name} entit{'y' if len(under) == 1 else 'ies'} "
                            f"under it ({shown}); the application deletes them with it, which this environment does "
                            "not model: delete those first, then this one")
@@ -260,14 +263,14 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
     if effect == "delete":
         collection, key, entity = _find_item(plan, env, call, state)
         check_tag(plan, call, entity)
-        _refuse_nested(env.types[plan.type], collection, key)
+        _refuse_nested(env.types[plan.type], collection, key, budgets.values_quoted)
         if plan.referrers and env.checks_references:
             refuse_referenced(plan, state, key, entity, env.types[plan.type].id_field)
         if plan.protected and env.checks_references:
             refuse_protected(plan, entity, collection.ids.get(key, key))
         if env.checks_references:  # the gate judges the recorded writes' copies by write-copies
             refuse_nested_copies(state, collection, key, entity, None, env.types[plan.type].id_field, plan.type,
-                                 env.summarising_documents.get(plan.type, frozenset()))
+                                 env.summarising_documents.get(plan.type, frozenset()), budgets.values_quoted)
         body, is_json, text = render_answer(plan, entity)
         remove_entity(collection, key)
         return write_result(plan, body, is_json, text, {"source": "state", "view": "delete", "type": plan.type,
@@ -341,7 +344,7 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
             refuse_repeated_values(plan, body, collection, key)
         if env.checks_references:  # the gate judges the recorded writes' copies by write-copies
             refuse_nested_copies(state, collection, key, entity, updated, env.types[plan.type].id_field, plan.type,
-                                 env.summarising_documents.get(plan.type, frozenset()))
+                                 env.summarising_documents.get(plan.type, frozenset()), budgets.values_quoted)
         # serving refuses an entity that lacks a field the answer shows; the gate too, so the call is
         # one serving refuses (unexplained), not one whose later read contradicts the plan
         check_answer_covers(plan, updated, unsent_members(plan, body), parts.covers)

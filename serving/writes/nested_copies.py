@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from capenv.interpreter.bundle.values import same_json
+from capenv.serving.read_call import quoted
 from capenv.serving.state.edits import nesting_keys
 from capenv.serving.state.index import HeldCollection, StateIndex
 
@@ -26,10 +27,11 @@ from .calls import WriteRefusal
 
 def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str, entity: dict[str, Any],
                         updated: dict[str, Any] | None, id_field: str, type_name: str,
-                        summarising: frozenset[str] = frozenset()) -> None:
+                        summarising: frozenset[str], listed: int) -> None:
     """``entity``: the written entity as held; ``updated``: as the update would leave it (None: a
     delete, which leaves every copy of it stale); ``summarising``: the paths of the documents that
-    summarise the type, which are refused rather than answered stale."""
+    summarise the type, which are refused rather than answered stale; ``listed``: the copied
+    fields the refusal names at most (the budget ``values_quoted``)."""
     if id_field not in entity:
         return
     if updated is None:
@@ -48,7 +50,7 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
             if copied:
                 raise WriteRefusal(
                     f"{where} holds a copy of the {type_name} entity {identity!r} showing "
-                    f"{', '.join(repr(f) for f in copied[:5])} as it holds it now: the application changes or drops "
+                    f"{quoted(copied, listed)} as it holds it now: the application changes or drops "
                     f"that copy with it, which this environment does not model, so {what} is not served"
                     + ("" if updated is None else "; an update of other members is"))
 

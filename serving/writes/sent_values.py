@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 from jsonschema import Draft202012Validator
 
+from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.models import UnprovenValue, WritePlan
 from capenv.interpreter.bundle.schema_precheck import Check, compile_precheck
@@ -76,8 +77,7 @@ def check_unproven_values(plan: WritePlan, body: dict[str, Any], accepting: Acce
         if accepts is not None and accepts(value):
             continue
         if not keeps_to(unproven.schema_keywords, value):
-            shown = dumps(body[unproven.member]).decode()
-            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            shown = excerpt(dumps(body[unproven.member]).decode(), 60)
             raise WriteRefusal(f"member {unproven.member!r} is {shown}: the recorded calls sent it only as "
                                f"{unproven.described}, so the capture cannot show what the application does with "
                                f"another value (it may refuse or convert it); accepted: {unproven.described}")
