@@ -589,7 +589,8 @@ class Budgets(_Model):
     recorded_value_characters: int = 120
     """A recorded value whose JSON text is this short is quoted in full in a write tool's description."""
     described_values: int = 3
-    """A path or query parameter's recorded values a tool description shows at most, whatever its level."""
+    """A path or query parameter's recorded values a tool description shows at most, whatever its level;
+    the recorded texts a body member's text layout gives as its schema's examples."""
     quoted_value_characters: int = 40
     """A recorded value or name a tool description quotes is this long at most; a longer one (a token,
     a cursor) is described by its length."""

@@ -175,7 +175,7 @@ class WriteInputs:
             validated = self.validated_values.get(member.member)
             shape = shape_schema(validated.accepted, validated.refused_value) or {} \
                 if validated is not None and validated.by_shape else \
-                _layout_schema(validated) if validated is not None and validated.layout else {}
+                _layout_schema(validated, self.budgets.described_values) if validated is not None and validated.layout else {}
             kind_type = _JSON_TYPES.get(member.kind or "")
             if kind_type is not None and shape.get("type", kind_type) != kind_type:
                 # values shaped on another tool of the type, of another kind than this tool's calls
@@ -561,8 +561,9 @@ def envelope_text(plan: WritePlan) -> str:
     return f'{{"{plan.body_envelope}": [ {{…}} ]}}'
 
 
-def _layout_schema(validated: Any) -> dict[str, Any]:
+def _layout_schema(validated: Any, described: int) -> dict[str, Any]:
     """A text of the validated layout, with the texts recorded calls succeeded with as examples
-    (an agent and a generator of valid calls take one as it is)."""
-    examples = [v for v in validated.accepted if isinstance(v, str)][:3]
+    (an agent and a generator of valid calls take one as it is), ``described`` at most (the
+    budget ``described_values``)."""
+    examples = [v for v in validated.accepted if isinstance(v, str)][:described]
     return {"type": "string", "pattern": validated.layout, **({"examples": examples} if examples else {})}
