@@ -285,12 +285,19 @@ class CapenvHttpApp:
         await self.worker.call(install)
         await self.worker.aside(release_replaced, install)  # the state replaced: freed here, its pages back
 
+    def _intake_too_large(self, what: str, limit: int) -> str:
+        """A grader's request past the intake: which budget made the limit, and what to do."""
+        source = ("budgets max_state_bytes + data_envelope_bytes, rules/budgets.yaml"
+                  if limit == self.limits.data_request_bytes else "the body limit this server was started with")
+        return (f"{what} is larger than {limit} bytes, the most the grader's data plane takes ({source}): "
+                "send a smaller one (a data/add of fewer entities, or several)")
+
     async def _data_add(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             document = await read_body(scope, receive, self.body_limit, self.limits.drain_bytes)
         except BodyTooLarge as exc:
-            message = f"the document is larger than {exc.limit} bytes"
-            await send_json(send, 413, {"error": DataPlaneRefusal.RESOURCE_CONSTRAINT, "message": message})
+            await send_json(send, 413, {"error": DataPlaneRefusal.RESOURCE_CONSTRAINT, "limit_bytes": exc.limit,
+                                        "message": self._intake_too_large("the document", exc.limit)})
             return
         refusal = check_json_body("POST", _first_headers(scope), document or b" ")
         if refusal is not None:
@@ -312,7 +319,7 @@ class CapenvHttpApp:
         try:
             body = await read_body(scope, receive, limit, self.limits.drain_bytes)
         except BodyTooLarge as exc:
-            message = f"the request body is larger than {exc.limit} bytes" if grader else \
+            message = self._intake_too_large("the request body", exc.limit) if grader else \
                 self.limits.body_too_large(exc.limit, "on the application's paths")
             await send_json(send, 413, {"error": DataPlaneRefusal.RESOURCE_CONSTRAINT, "message": message,
                                         "limit_bytes": exc.limit})

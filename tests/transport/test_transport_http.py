@@ -151,8 +151,10 @@ def test_data_add_past_the_transport_limit_is_413(server) -> None:
     oversize = b"{" + b" " * (SMALL_LIMIT + 10) + b"}"
     status, _, body = exchange(serving, "POST", "/_capenv/data/add", body=oversize)
     assert status == 413
-    message = f"the document is larger than {SMALL_LIMIT} bytes"
-    assert json.loads(body) == {"error": "resource_constraint", "message": message}
+    refusal = json.loads(body)
+    assert (refusal["error"], refusal["limit_bytes"]) == ("resource_constraint", SMALL_LIMIT)
+    assert refusal["message"].startswith(f"the document is larger than {SMALL_LIMIT} bytes, the most the grader's "
+                                         "data plane takes (the body limit this server was started with)")
 
     # Without a content-length (chunked), the limit is found while reading.
     def chunks() -> Iterator[bytes]:
@@ -197,7 +199,9 @@ def test_default_limit_refuses_a_document_past_it() -> None:
     assert intake == 33 * 1024 * 1024
     with http_in_thread(ExampleRuntime()) as serving:
         status, _, body = exchange(serving, "POST", "/_capenv/data/add", body=b" " * (intake + 1))
-    assert status == 413 and json.loads(body)["error"] == "resource_constraint"
+    refusal = json.loads(body)
+    assert status == 413 and refusal["error"] == "resource_constraint" and refusal["limit_bytes"] == intake
+    assert "(budgets max_state_bytes + data_envelope_bytes, rules/budgets.yaml)" in refusal["message"]
 
 
 def test_data_client_connection_refused_is_one_line() -> None:
