@@ -56,12 +56,44 @@ def parse_expression(text: str, conjunction: str, operators: dict[str, str]) -> 
 
 
 def parse_clauses(text: str, syntax: str, conjunction: str, operators: dict[str, str],
-                  within: str | None = None) -> list[Clause] | None:
-    """The clauses of ``text`` in the spelling ``syntax`` names (``infix`` or ``json-object``, its
-    comparisons inside the member ``within`` when one is named)."""
+                  within: str | None = None, keys: tuple[str, ...] | None = None) -> list[Clause] | None:
+    """The clauses of ``text`` in the spelling ``syntax`` names (``infix``, ``json-object``, its
+    comparisons inside the member ``within`` when one is named, or ``column-objects``, each object
+    naming its field, operator and literal by the members ``keys`` name)."""
     if syntax == "json-object":
         return parse_json_object(text, operators, within)
+    if syntax == "column-objects":
+        return parse_column_objects(text, operators, keys)
     return parse_expression(text, conjunction, operators)
+
+
+def parse_column_objects(text: str, operators: dict[str, str], keys: tuple[str, ...] | None) -> list[Clause] | None:
+    """The clauses of a JSON array of objects, each holding exactly the three members ``keys``
+    names (field, operator, literal: Flask-AppBuilder's ``[{"col": "name", "opr": "ct", "value":
+    "ent"}]``), the field named as a field could be, the operator a spelled one, the literal a
+    text, number or boolean; every clause holds. None for anything else (an empty array, another
+    member, a null or list literal)."""
+    if keys is None or len(keys) != 3 or not operators:
+        return None
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except ValueError:
+        return None
+    if not isinstance(value, list) or not value:
+        return None
+    field_key, operator_key, literal_key = keys
+    clauses: list[Clause] = []
+    for item in value:
+        if not isinstance(item, dict) or set(item) != set(keys):
+            return None
+        field, spelled, literal = item[field_key], item[operator_key], item[literal_key]
+        if not isinstance(field, str) or not re.fullmatch(_FIELD, field) or not isinstance(spelled, str):
+            return None
+        operator = operators.get(spelled)
+        if operator is None or operator in LIST_OPERATORS or literal is None or not _is_literal(literal):
+            return None
+        clauses.append(Clause(field, operator, literal))
+    return clauses
 
 
 def parse_json_object(text: str, operators: dict[str, str], within: str | None = None) -> list[Clause] | None:
@@ -143,7 +175,10 @@ def literal_kind(value: Any) -> str:
     return "text" if isinstance(value, str) else "number"
 
 
-def clause_shape(clause: Clause) -> str:
-    """What a clause compares, as the recordings prove it: ``>=:number``, ``==:text``."""
+def clause_shape(clause: Clause, syntax: str = "infix") -> str:
+    """What a clause compares, as the recordings prove it: ``>=:number``, ``==:text``; for
+    ``column-objects``, led by the field (``name icontains:text``): such an application filters
+    only the columns it lists as searchable, each by its own operators, refusing the rest."""
     listed = "list-" if isinstance(clause.value, tuple) else ""
-    return f"{clause.operator}:{listed}{literal_kind(clause.value)}"
+    shape = f"{clause.operator}:{listed}{literal_kind(clause.value)}"
+    return f"{clause.field} {shape}" if syntax == "column-objects" else shape

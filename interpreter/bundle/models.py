@@ -228,16 +228,40 @@ class QuerySpec(_Model):
     operators: dict[str, str] | None = None
     """For ``expression``: spelled operator -> ==, !=, >, >=, <, <=, icontains or !icontains (the
     value compares fields with literals, joined by ``separator``: ``bundle/filter_expressions``)."""
-    syntax: Literal["infix", "json-object"] = "infix"
+    syntax: Literal["infix", "json-object", "column-objects"] = "infix"
     """For ``expression``: how the value spells its comparisons: ``infix`` (``views>=12 && status='x'``,
     joined by ``separator``) or ``json-object`` (Waterline's ``{"views": {">=": 12}, "status": "x"}``:
     each member a field, equal to a literal or compared by operator members, all of them holding)."""
     within: str | None = None
     """For a ``json-object`` expression: the member of the value's object the comparisons sit in, the
     object holding nothing else (LoopBack's ``filter={"where": {"isComplete": false}}``)."""
+    clause_keys: tuple[str, ...] | None = None
+    """For a ``column-objects`` expression: the members each object names its field, operator and
+    literal by (Flask-AppBuilder's ``col``, ``opr``, ``value``)."""
     proven_clauses: tuple[str, ...] | None = None
     """For ``expression``: the comparisons the recordings proved, as operator and literal kind
-    (``>=:number``, ``==:text``); serving refuses a value comparing otherwise."""
+    (``>=:number``, ``==:text``; for ``column-objects`` led by the field, ``name icontains:text``);
+    serving refuses a value comparing otherwise."""
+    container: str | None = None
+    """The parameter whose structured value holds this one as a member (``q`` of Flask-AppBuilder's
+    ``q=(order_column:name)``; ``param`` is then ``q.order_column``): ``bundle/structured_queries``."""
+    container_syntax: Literal["rison"] | None = None
+    """How ``container``'s value spells its members."""
+    member_kinds: tuple[str, ...] | None = None
+    """For a container's member: the kinds (text, number, boolean, array, object) the proving lines
+    sent it as; serving refuses another (``page:'0'`` where ``page:0`` was sent)."""
+    zero_size_proven: bool = False
+    """For ``limit``: a line that proved it sent a size of 0, so serving answers 0 as it did; without
+    it serving refuses 0, which applications read apart (nothing, their default page, their largest
+    page: Flask-AppBuilder lists everything for page_size:0, or a refusal)."""
+    fields_proven_only: bool = False
+    """For a ``sort``: its rule sorts only by the fields a proving line sorted by (``proven_fields``)."""
+    proven_fields: tuple[str, ...] | None = None
+    """For a ``sort`` whose rule sorts only by proven columns: the fields the proving lines sorted by;
+    serving refuses another (Flask-AppBuilder answers 400 for a column outside its order_columns)."""
+    direction_required: bool = False
+    """For a ``sort`` whose direction lives in another parameter (an ``order`` one): a call sending the
+    sort without it is refused, since no recording shows the application's default direction."""
     proven_keys: int | None = None
     """For ``sort`` with a ``separator``: the most keys one value of the lines that proved it lists;
     serving refuses a value listing more (an application may refuse several keys, as Waterline
@@ -282,6 +306,8 @@ class EnvelopeMember(_Model):
     ``page-count``: the number of pages of the size the sibling member at ``field`` holds that
     the counted members fill (what the filters select before paging, wherever the state says
     which), else as ``recorded``;
+    ``listed-field``: the values of ``field`` of the members the answer lists, in the order listed
+    (Flask-AppBuilder's ``ids``);
     ``count``: the number of members the answer counts (the listed ones, or the filtered ones
     before paging); ``whole-count``: that number on an answer listing all its query selects, else
     as ``recorded`` (a page's own counter may count the page); ``sum``: the sum of ``field`` over those; ``constant``: the base recording's
@@ -298,7 +324,7 @@ class EnvelopeMember(_Model):
     pointer: str
     """Where the member sits in the answer (a JSON pointer: ``/meta/pagination/total``)."""
     role: Literal["count", "whole-count", "sum", "page-count", "constant", "whole-constant", "recorded", "query-echo",
-                  "digest"]
+                  "digest", "listed-field"]
     field: str | None = None
     rule_id: str | None = None
 

@@ -55,6 +55,10 @@ class ListMemberContext(BaseModel):
     kinds: list[str] = Field(default_factory=list)
     """The JSON kinds of its values: number, string, boolean, null, empty (``{}`` or ``[]``), object, array."""
     kinds_in_whole: list[str] = Field(default_factory=list)
+    lists_field: str | None = None
+    """A field of the listed members whose values, in the order listed, it holds in every recording
+    whose listed members are objects (two such recordings at least, one listing two or more):
+    Flask-AppBuilder's ``ids`` beside ``result``."""
     echoes_param: str | None = None
     """A query parameter (decoded name) whose integer value the member equals in every recording
     that sent it (one at least), while every recording that did not shows one value, its default
@@ -121,6 +125,15 @@ def list_member_counts_listed(ctx: ListMemberContext, params: BaseModel) -> Outc
     if ctx.counts_listed:
         return Match({"whole_recordings": ctx.whole_recordings})
     return Miss("it differs from the number of listed members in a recording that listed them all")
+
+
+@predicate("list_member_lists_field", context="list-member")
+def list_member_lists_field(ctx: ListMemberContext, params: BaseModel) -> Outcome:
+    """It holds one field's values of the listed members, in the order listed, in every recording
+    that listed objects (two at least, one listing two or more)."""
+    if ctx.lists_field is None:
+        return Miss("it is not the list of one field's values of the listed members in every recording")
+    return Match({"field": ctx.lists_field})
 
 
 @predicate("list_member_not_page_count", context="list-member")

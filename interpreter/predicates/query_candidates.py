@@ -103,7 +103,7 @@ class ExpressionParams(BaseModel):
     """Spelled operator -> ==, !=, >, >=, <, <=, icontains or !icontains."""
 
 
-def _unfit_field(clauses: list[Clause], ctx: QueryCandidateContext) -> str | None:
+def unfit_field(clauses: list[Clause], ctx: QueryCandidateContext) -> str | None:
     """Why a comparison's field cannot be evaluated over the members: none holds it, or they hold
     it as an object or array (what a literal compares with there is not shown)."""
     unknown = next((c.field for c in clauses if c.field not in ctx.fields), None)
@@ -122,7 +122,7 @@ def query_value_filter_expression(ctx: QueryCandidateContext, params: Expression
     clauses = parse_expression(ctx.value, params.conjunction, params.operators)
     if clauses is None:
         return Miss(f"{ctx.value!r} is no comparison of a field with a literal joined by {params.conjunction!r}")
-    unfit = _unfit_field(clauses, ctx)
+    unfit = unfit_field(clauses, ctx)
     if unfit is not None:
         return Miss(unfit)
     return Match({"separator": params.conjunction, "operators": params.operators, "clauses": len(clauses)})
@@ -145,7 +145,7 @@ def query_value_json_comparisons(ctx: QueryCandidateContext, params: JsonObjectP
     clauses = parse_json_object(ctx.value, params.operators, params.within)
     if clauses is None:
         return Miss(f"{ctx.value!r} is no JSON object of fields equal to or compared with literals")
-    unfit = _unfit_field(clauses, ctx)
+    unfit = unfit_field(clauses, ctx)
     if unfit is not None:
         return Miss(unfit)
     found = {"operators": params.operators, "clauses": len(clauses)}

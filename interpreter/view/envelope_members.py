@@ -63,7 +63,7 @@ def envelope_members(tool: str, locator: Locator | None, records: list[Record], 
         role = str(decision.yields.get("role", "recorded"))
         # summed, the page size, or the query parameter echoed
         field = (decision.evidence.get("param") if role == "query-echo"
-                 else decision.evidence.get("field") if role in ("sum", "page-count") else None)
+                 else decision.evidence.get("field") if role in ("sum", "page-count", "listed-field") else None)
         members.append(EnvelopeMember(pointer=pointer, role=role, rule_id=decision.rule_id,
                                       field=str(field) if field is not None else None))
     return tuple(members), tuple(sorted(set(per_response)))
@@ -86,7 +86,8 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
     uncut = [(record, value, listed) for record, value, listed in sightings
              if record.ordinal not in shaped and paging.uncut(record.query, len(listed))]
     whole = [(value, listed) for _, value, listed in uncut]
-    spelled_all = {_canonical(value) for _, value, _ in sightings}
+    # a recording whose query changed the member alone (shaped) says nothing of its constancy either
+    spelled_all = {_canonical(value) for record, value, _ in sightings if record.ordinal not in shaped}
     spelled_whole = {_canonical(value) for value, _ in whole}
     counts = bool(whole) and all(_integer(value) and value == len(listed) for value, listed in whole)
     uncut_ordinals = {record.ordinal for record, _, _ in uncut}
@@ -108,7 +109,21 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
         listings=len({listings[record.ordinal] for record, _, _ in sightings}),
         follows_listing=_follows_listing(sightings, listings),
         page_count_of=_page_count_of(pointer, uncut, leaves_of), echoes_param=echoed,
+        lists_field=_listed_field(sightings),
         echoed_values=_sent_values(sightings, echoed) if echoed is not None else 0)
+
+
+def _listed_field(sightings: list[tuple[Record, Any, list]]) -> str | None:
+    """The field of the listed members whose values, in the order listed, the member holds in every
+    recording whose listed members are all objects (two such at least, one listing two or more);
+    the first such field in name order, else None."""
+    shown = [(value, listed) for _, value, listed in sightings if all(isinstance(m, dict) for m in listed)]
+    if len(shown) < 2 or not any(len(listed) >= 2 for _, listed in shown) \
+            or not all(isinstance(value, list) and len(value) == len(listed) for value, listed in shown):
+        return None
+    candidates = sorted(set.intersection(*(set(m) for _, listed in shown for m in listed)))
+    return next((name for name in candidates if all(
+        value == [m[name] for m in listed] for value, listed in shown)), None)
 
 
 def _follows_listing(sightings: list[tuple[Record, Any, list]], listings: dict[int, str]) -> bool:
@@ -160,17 +175,25 @@ def _query_shaped(sightings: list[tuple[Record, Any, list]], changed_between: Ca
     """The recordings sent with a query whose member differs from that of a recording sent
     without one that listed the same members, no write between: their query changed the member
     alone, so their value says nothing of what the state holds."""
-    plain = [(record, _canonical(value)) for record, value, _ in sightings if not record.query]
+    plain = [(record, _canonical(value), listed) for record, value, listed in sightings if not record.query]
     shaped = set()
-    for record, value, _ in sightings:
+    for record, value, listed in sightings:
         if not record.query:
             continue
         spelled, listing = _canonical(value), listings.get(record.ordinal)
-        if any(listings.get(other.ordinal) == listing and other_value != spelled
+        if any((listings.get(other.ordinal) == listing or _projected(listed, other_listed)) and other_value != spelled
                and not changed_between(*sorted((other, record), key=lambda r: r.ordinal))
-               for other, other_value in plain):
+               for other, other_value, other_listed in plain):
             shaped.add(record.ordinal)
     return shaped
+
+
+def _projected(listed: list, whole: list) -> bool:
+    """``listed`` shows the entities ``whole`` shows, in its order, each with some of their members
+    only (a query naming the columns to show: Flask-AppBuilder's ``q=(columns:!(id,name))``)."""
+    return len(listed) == len(whole) and bool(listed) and all(
+        isinstance(a, dict) and isinstance(b, dict) and a and set(a) < set(b) and all(b[k] == v for k, v in a.items())
+        for a, b in zip(listed, whole))
 
 
 def _page_count_of(pointer: str, uncut: list[tuple[Record, Any, list]], leaves_of: dict[int, dict[str, Any]]) -> str | None:

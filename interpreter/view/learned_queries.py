@@ -29,7 +29,10 @@ from capenv.interpreter.predicates.learned_query_ties import LearnedQueryTieCont
 from capenv.interpreter.predicates.query_candidates import QueryCandidateContext
 from capenv.interpreter.predicates.sort_direction_spellings import SortDirectionSpellingContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
-from capenv.serving.reads.queries import case_decided, decoded, direction_spellings, evaluate_queries, sort_fields
+from capenv.interpreter.bundle.structured_queries import expanded
+from capenv.serving.reads.queries import (
+    case_decided, decoded, direction_spellings, evaluate_queries, member_kinds, named, sort_fields,
+)
 from capenv.serving.reads.text_order import collation_dependent
 from capenv.serving.reads.render import project
 
@@ -38,10 +41,11 @@ from .query_references import Reference, References
 TABLE = "view-learned-queries"
 SPELLINGS = "view-sort-direction-spellings"
 TIES = "view-learned-query-ties"
+STRUCTURED = "view-structured-queries"
 
 
 SPELLING = ("field", "operator", "index", "separator", "descending_prefix", "direction_separator", "directions",
-            "operators", "syntax", "within", "wildcards")
+            "operators", "syntax", "within", "wildcards", "clause_keys", "fields_proven_only", "direction_required")
 """What a matching rule's yields and evidence may tell the learned query about the spelling."""
 
 Combination = tuple[QuerySpec, ...]
@@ -62,10 +66,11 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
         return view
     whole_ordinals = sorted(o for line in whole for o in line.all_record_ordinals)
     references = References(view, whole, whole_ordinals, records, by_ordinal, is_write)
+    containers = _containers(view, ruleset, traces)
     found: dict[int, list[Combination] | str] = {}
     for index, line in enumerate(view.lines):
         if line.query and line.membership != "all":
-            found[index] = _reproducing(view, line, references, ruleset, traces)
+            found[index] = _reproducing(view, line, references, ruleset, traces, containers)
     support = _support(found)
     lines, learned = [], {}
     for index, line in enumerate(view.lines):
@@ -88,7 +93,10 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
                                            "records": list(line.record_ordinals)}))
         lines.append(line.model_copy(update={"queries": specs, "state_backed": True, "reason": None,
                                              "record_ordinals": line.record_ordinals}))
-    lines, learned = _without_contested(view, lines, learned, found, traces)
+    lines, learned = _without_contested(view, lines, learned, found, traces, containers)
+    lines, learned = _with_member_kinds(lines, learned)
+    lines, learned = _with_proven_fields(lines, learned)
+    lines, learned = _with_zero_sizes(lines, learned)
     lines, learned = _with_proven_clauses(lines, learned)
     lines, learned = _with_proven_keys(lines, learned)
     lines, learned = _with_proven_directions(view, lines, learned, ruleset, traces)
@@ -144,7 +152,8 @@ def learned_across_lists(views: list[ReadView], learn: Callable[[ReadView, list[
     return result
 
 
-def _contested(view: ReadView, learned: dict[str, QuerySpec], found: dict[int, list[Combination] | str]) -> dict[str, str]:
+def _contested(view: ReadView, learned: dict[str, QuerySpec], found: dict[int, list[Combination] | str],
+               containers: dict[str, str]) -> dict[str, str]:
     """The learned parameters some line shows meaning otherwise: a line no candidate combination
     reproduces, each of whose other parameters has a learned meaning (so the failure is this
     parameter's), named by the line's spelled query."""
@@ -153,7 +162,7 @@ def _contested(view: ReadView, learned: dict[str, QuerySpec], found: dict[int, l
         if result != NONE_REPRODUCES:
             continue
         line = view.lines[index]
-        names = [name for name, _ in decoded(line.query)]
+        names = [name for name, _ in _pairs(line.query, containers)]
         for name in names:
             if name in learned and all(other in learned for other in names if other != name):
                 contested.setdefault(name, _spelled(line))
@@ -161,11 +170,11 @@ def _contested(view: ReadView, learned: dict[str, QuerySpec], found: dict[int, l
 
 
 def _without_contested(view: ReadView, lines: list[ListLine], learned: dict[str, QuerySpec],
-                       found: dict[int, list[Combination] | str],
-                       traces: list[TraceEvent]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+                       found: dict[int, list[Combination] | str], traces: list[TraceEvent],
+                       containers: dict[str, str]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
     """The lines and learned meanings less every contested parameter's: a line that took one keeps
     its recording only (served as replay, refused once the state has left it behind)."""
-    contested = _contested(view, learned, found)
+    contested = _contested(view, learned, found, containers)
     if not contested:
         return lines, learned
     for name, where in sorted(contested.items()):
@@ -189,13 +198,14 @@ def _with_proven_clauses(lines: list[ListLine], learned: dict[str, QuerySpec]) -
     literal kind): serving evaluates only those, as the recordings proved them."""
     shapes: dict[str, set[str]] = {}
     for line in lines:
-        for name, value in decoded(line.query):
+        for name, value in named(tuple(learned.values()), line.query):
             spec = learned.get(name)
             if spec is None or spec.kind != "expression" or not line.state_backed \
                     or not any(q.param == name for q in line.queries):
                 continue  # only the lines that proved the expression prove its clauses
-            clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {}, spec.within) or []
-            shapes.setdefault(name, set()).update(clause_shape(c) for c in clauses)
+            clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {}, spec.within,
+                                    spec.clause_keys) or []
+            shapes.setdefault(name, set()).update(clause_shape(c, spec.syntax) for c in clauses)
     if not shapes:
         return lines, learned
     updated = {name: learned[name].model_copy(update={"proven_clauses": tuple(sorted(found))})
@@ -215,12 +225,13 @@ def _with_proven_keys(lines: list[ListLine], learned: dict[str, QuerySpec]) -> t
     most: dict[str, int] = {}
     spaced: set[str] = set()
     for line in lines:
-        keyed = [name for name, _ in decoded(line.query) if (spec := learned.get(name)) is not None
+        pairs = named(tuple(learned.values()), line.query)
+        keyed = [name for name, _ in pairs if (spec := learned.get(name)) is not None
                  and spec.kind == "sort" and spec.field is not None and line.state_backed
                  and any(q.param == name for q in line.queries)]
         for name in keyed:  # a keyed sort: the most keyed sort parameters one proving line sent
             most[name] = max(most.get(name, 0), len(keyed))
-        for name, value in decoded(line.query):
+        for name, value in pairs:
             spec = learned.get(name)
             if spec is None or spec.kind != "sort" or not line.state_backed \
                     or not any(q.param == name for q in line.queries):
@@ -248,7 +259,7 @@ def _with_proven_directions(view: ReadView, lines: list[ListLine], learned: dict
     ``-`` no recording led a key with), which the application may refuse or ignore."""
     spelled: dict[str, set[str]] = {name: set() for name, spec in learned.items() if spec.kind in ("sort", "order")}
     for line in lines:
-        for name, value in decoded(line.query):
+        for name, value in named(tuple(learned.values()), line.query):
             spec = learned.get(name)
             if name in spelled and line.state_backed and any(q.param == name for q in line.queries):
                 spelled[name].update(direction_spellings(spec, value))
@@ -344,8 +355,84 @@ def _spelled(line: ListLine) -> str:
     return "&".join(f"{name}={value}" for name, value in decoded(line.query))
 
 
+def _pairs(query: tuple[tuple[str, str], ...], containers: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """The query decoded, each container split into its members (``q.order_column``); as decoded
+    when a container's value is no object of its syntax."""
+    pairs = decoded(query)
+    split = expanded(pairs, containers)
+    return pairs if split is None else split[0]
+
+
+def _containers(view: ReadView, ruleset: RuleSet, traces: list[TraceEvent]) -> dict[str, str]:
+    """The query parameters of the view's lines that ``view-structured-queries`` reads as containers
+    of named members on every line that sent them, with their syntax (traced)."""
+    if STRUCTURED not in ruleset.tables:
+        return {}
+    syntaxes: dict[str, set[str | None]] = {}
+    for line in view.lines:
+        if not line.query or line.membership == "all":
+            continue
+        for name, value in decoded(line.query):
+            decision = evaluate(ruleset, STRUCTURED, QueryCandidateContext(param=name, value=value),
+                                subject=f"{view.tool} ?{name}={value}")
+            traces.extend(decision.events)
+            syntaxes.setdefault(name, set()).add(decision.yields.get("syntax") if decision.matched else None)
+    return {name: found.pop() for name, found in sorted(syntaxes.items()) if len(found) == 1 and None not in found}
+
+
+def _with_member_kinds(lines: list[ListLine], learned: dict[str, QuerySpec]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+    """Each learned container member with the kinds its proving lines sent it as: serving refuses
+    another (a page number sent as text where every recording sent a number)."""
+    kinds: dict[str, set[str]] = {}
+    for line in lines:
+        if not line.state_backed or not line.queries:
+            continue
+        for name, kind in (member_kinds(line.queries, line.query) or {}).items():
+            if name in learned and any(q.param == name for q in line.queries):
+                kinds.setdefault(name, set()).add(kind)
+    return _updated(lines, learned, {name: {"member_kinds": tuple(sorted(found))} for name, found in kinds.items()})
+
+
+def _with_proven_fields(lines: list[ListLine], learned: dict[str, QuerySpec]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+    """Each learned sort whose rule sorts only by proven fields with the fields its proving lines
+    sorted by: serving refuses another."""
+    fields: dict[str, set[str]] = {}
+    for line in lines:
+        sorts = [q for q in line.queries if q.kind == "sort" and q.fields_proven_only]
+        if not sorts or not line.state_backed:
+            continue
+        for spec in sorts:
+            fields.setdefault(spec.param, set()).update(sort_fields([spec], line.query))
+    return _updated(lines, learned, {name: {"proven_fields": tuple(sorted(found))} for name, found in fields.items()})
+
+
+def _with_zero_sizes(lines: list[ListLine], learned: dict[str, QuerySpec]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+    """Each learned page size one of whose proving lines sent 0: serving answers 0 as it proved."""
+    zero: set[str] = set()
+    for line in lines:
+        if not line.state_backed:
+            continue
+        for name, value in named(line.queries, line.query):
+            spec = learned.get(name)
+            if spec is not None and spec.kind == "limit" and any(q.param == name for q in line.queries) \
+                    and value.isascii() and value.isdigit() and not value.strip("0"):
+                zero.add(name)
+    return _updated(lines, learned, {name: {"zero_size_proven": True} for name in zero})
+
+
+def _updated(lines: list[ListLine], learned: dict[str, QuerySpec],
+             changes: dict[str, dict]) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+    """The learned queries named in ``changes`` updated so, in ``learned`` and in every line."""
+    if not changes:
+        return lines, learned
+    updated = {name: learned[name].model_copy(update=change) for name, change in changes.items() if name in learned}
+    lines = [line.model_copy(update={"queries": tuple(updated.get(q.param, q) for q in line.queries)})
+             if line.queries else line for line in lines]
+    return lines, {**learned, **updated}
+
+
 def _reproducing(view: ReadView, line: ListLine, references: References, ruleset: RuleSet,
-                 traces: list[TraceEvent]) -> list[Combination] | str:
+                 traces: list[TraceEvent], containers: dict[str, str]) -> list[Combination] | str:
     """Every combination of candidate meanings that reproduces each provable recording of the
     line (in table order), or why none is kept."""
     proofs = []
@@ -359,12 +446,18 @@ def _reproducing(view: ReadView, line: ListLine, references: References, ruleset
     fields = sorted({k for _, ref in proofs for m in ref.members for k in m})
     structured = sorted({k for _, ref in proofs for m in ref.members for k, v in m.items() if isinstance(v, (dict, list))})
     options = []
-    for name, value in decoded(line.query):
-        decision = evaluate(ruleset, TABLE, QueryCandidateContext(param=name, value=value, fields=fields,
+    for name, value in _pairs(line.query, containers):
+        container = next((c for c in containers if name.startswith(f"{c}.")), None)
+        member = name[len(container) + 1:] if container is not None else name  # a member is read by its own name
+        decision = evaluate(ruleset, TABLE, QueryCandidateContext(param=member, value=value, fields=fields,
                                                                  structured_fields=structured),
                             subject=f"{view.tool} ?{name}={value}")
         traces.extend(decision.events)
         specs = [_spec(ruleset, decision, rule_id, name) for rule_id in decision.matched]
+        if container is not None:
+            specs = [s.model_copy(update={"container": container, "container_syntax": containers[container],
+                                          **({"field": member} if s.kind == "equals" and s.field == name else {})})
+                     for s in specs]
         if not specs:
             return f"query parameter {name!r} has no learned meaning"
         options.append(specs)
@@ -443,7 +536,7 @@ def _with_proven_text_case(lines: list[ListLine], learned: dict[str, QuerySpec],
         texts = [q for q in line.queries if q.kind == "text" and q.field and q.operator]
         if not texts or not line.state_backed:
             continue
-        values = dict(decoded(line.query))
+        values = dict(named(tuple(learned.values()), line.query))
         for ordinal in line.record_ordinals:
             reference = references.reference(references.by_ordinal[ordinal], line)
             if reference is None:

@@ -165,7 +165,7 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
         whole = not pages(line.queries, asked) if line.queries else line.membership == "all"
         body, unheld = render_envelope(view, line, body, _counted(line, members, collection, asked),
                                        lambda: _digest(collection), whole=whole, as_recorded=as_recorded,
-                                       asked=asked)
+                                       asked=asked, listed=members)
     return Answer(line.base.status, line.base.content_type, state_headers(line.base.headers), body,
                   missing_field=lacking, unheld=unheld)
 

@@ -38,14 +38,16 @@ def collection_digest(members: list[tuple[Any, dict[str, Any]]] | None) -> str:
 
 def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dict[str, Any]] | None,
                     current_digest: Callable[[], str], *, whole: bool, as_recorded: bool,
-                    asked: tuple[tuple[str, str], ...] = ()) -> tuple[Any, str | None]:
+                    asked: tuple[tuple[str, str], ...] = (),
+                    listed: list[dict[str, Any]] | None = None) -> tuple[Any, str | None]:
     """``body`` (the base with the members placed) with each envelope member rendered, and the
     reason it cannot be when one cannot (None when all can).
 
     ``counted`` are the members the counters count (None: the state cannot say which);
     ``current_digest()`` is the digest of the line's collection now; ``whole``: the answer lists
     the whole collection; ``as_recorded``: the call asks what the line's recording asked;
-    ``asked``: the call's query (a ``query-echo`` member renders its parameter's value)."""
+    ``asked``: the call's query (a ``query-echo`` member renders its parameter's value); ``listed``:
+    the members the answer lists, in order (a ``listed-field`` member renders their field's values)."""
     if not view.envelope_members or not isinstance(body, dict):
         return body, None
     result = body
@@ -82,6 +84,8 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
             value = _pages(result, member, counted)
         elif member.role == "query-echo":
             value = _echoed(member, asked, line.query, recorded)
+        elif member.role == "listed-field":
+            value = _listed_values(member, listed)
         else:
             value = _computed(member, counted, whole)
         if value is _KEEP:
@@ -178,6 +182,13 @@ def _computed(member: EnvelopeMember, counted: list[dict[str, Any]] | None, whol
             total += value
         return total
     return MISSING
+
+
+def _listed_values(member: EnvelopeMember, listed: list[dict[str, Any]] | None) -> Any:
+    """The listed members' values of ``field``, in the order listed; MISSING where one lacks it."""
+    if listed is None or not member.field or any(member.field not in entity for entity in listed):
+        return MISSING
+    return [entity[member.field] for entity in listed]
 
 
 def _show(value: Any) -> str:

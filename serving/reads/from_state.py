@@ -28,6 +28,7 @@ from typing import Any, Callable
 from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 from capenv.interpreter.bundle.models import EitherKey, EntityType, ListLine, ReadView, Recording, ReplayTable, ViewResult
 from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.structured_queries import expanded
 from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 from capenv.serving.state.index import StateIndex
@@ -48,7 +49,7 @@ from .parents import missing_parent, refuse_held_elsewhere, refuse_unlike_holder
 from .projection import (
     Projecting, ProjectionRefused, known_members, named_members, projected_answer, projecting, without_projection,
 )
-from .queries import held_texts, unproven, value_kinds
+from .queries import containers, held_texts, unproven, value_kinds
 from .replay import Replayer
 from .initial_sightings import InitialSightings
 from .skipped_numbers import refuse_skipped
@@ -258,7 +259,10 @@ class StateReads:
                  lines: list[ListLine]) -> Served | None:
         specs = {spec.param: spec for spec in view.learned_queries}
         values = single_valued(decoded_pairs(call.query))
-        if not specs or values is None or any(name not in specs for name in values):
+        split = expanded(tuple(values.items()), containers(view.learned_queries)) if values is not None else None
+        if split is not None:  # a container's members, each named as learned (``q.order_column``)
+            values = dict(split[0])
+        if not specs or values is None or split is None or any(name not in specs for name in values):
             return None
         whole = next((line for line in lines if line.membership == "all" and not line.query), None)
         if whole is None:

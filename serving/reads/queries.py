@@ -8,6 +8,7 @@ from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.filter_expressions import clause_shape, literal_kind, parse_clauses
 from capenv.interpreter.bundle.models import QuerySpec
+from capenv.interpreter.bundle.structured_queries import expanded
 from capenv.serving.reads.text_order import collation_dependent
 from capenv.serving.state.key_facts import EXACT_INTEGERS
 
@@ -17,6 +18,8 @@ _PLAIN_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]*[1-9])?")
 """A number spelled as a JSON number prints (no sign +, leading zero, trailing fractional zero, exponent)."""
 _BOOLEAN_TEXT = ("true", "false")
 """The spellings a boolean equality reads (``_text``)."""
+TEXT_OPERATORS = frozenset({"contains", "icontains", "startswith", "istartswith", "endswith", "iendswith"})
+"""The text operators an expression's clause may carry (``!`` before one negates it)."""
 FILTER_KINDS = frozenset({"equals", "compare", "in", "text", "search"})
 """The kinds ``_filtered`` selects members by, each comparing the members with the parameter's value."""
 
@@ -29,10 +32,36 @@ def decoded(query: Pairs) -> Pairs:
     return tuple((unquote_plus(name), unquote_plus(value)) for name, value in query)
 
 
+def containers(specs: tuple[QuerySpec, ...] | list[QuerySpec]) -> dict[str, str]:
+    """The parameters whose structured values hold learned members, and their syntax."""
+    return {spec.container: spec.container_syntax for spec in specs
+            if spec.container is not None and spec.container_syntax is not None}
+
+
+def named(specs: tuple[QuerySpec, ...] | list[QuerySpec], query: Pairs) -> Pairs:
+    """The query decoded, each container parameter of ``specs`` split into its members' pairs
+    (``q.order_column``); a container no member can be read from stays as sent (no learned query
+    names it, so no answer is evaluated from it)."""
+    pairs = decoded(query)
+    split = expanded(pairs, containers(specs))
+    return pairs if split is None else split[0]
+
+
+def member_kinds(specs: tuple[QuerySpec, ...] | list[QuerySpec], query: Pairs) -> dict[str, str] | None:
+    """The kind each container member of ``query`` was sent as; None when a container is unreadable."""
+    split = expanded(decoded(query), containers(specs))
+    return None if split is None else split[1]
+
+
 def pages(specs: tuple[QuerySpec, ...], query: Pairs) -> bool:
     """``query`` names a learned paging parameter (its answer may list part of what it selects)."""
     kinds = {spec.param: spec.kind for spec in specs}
-    return any(kinds.get(name) in PAGING_KINDS for name, _ in decoded(query))
+    return any(kinds.get(name) in PAGING_KINDS for name, _ in named(specs, query))
+
+
+def spec_clauses(spec: QuerySpec, value: str):
+    """The comparisons expression ``spec`` reads in ``value``, or None when it is no such expression."""
+    return parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {}, spec.within, spec.clause_keys)
 
 
 def evaluate_queries(members: list[dict[str, Any]], specs: tuple[QuerySpec, ...],
@@ -40,7 +69,7 @@ def evaluate_queries(members: list[dict[str, Any]], specs: tuple[QuerySpec, ...]
     """Apply the learned queries named by ``query`` (raw or decoded pairs) to ``members``
     (filters, sort, then paging; without ``paged``, what the filters select before any page is cut)."""
     by_param = {spec.param: spec for spec in specs}
-    values = {name: value for name, value in decoded(query) if name in by_param}
+    values = {name: value for name, value in named(specs, query) if name in by_param}
     result = list(members)
     for name, value in values.items():
         result = _filtered(result, by_param[name], value)
@@ -68,7 +97,7 @@ def _filtered(result: list[dict[str, Any]], spec: QuerySpec, value: str) -> list
         needle = value.lower()
         return [m for m in result if needle in _all_text(m).lower()]
     if spec.kind == "expression":
-        clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {}, spec.within)
+        clauses = spec_clauses(spec, value)
         if clauses is None:
             return []  # never answered: ``unproven`` refuses a value that is no such expression
         for clause in clauses:
@@ -80,9 +109,9 @@ def _filtered(result: list[dict[str, Any]], spec: QuerySpec, value: str) -> list
 def _clause_holds(value: Any, operator: str, literal: Any) -> bool:
     """One comparison of an expression: a text literal compares as text (``~`` a case-insensitive
     contains), a number as a number, true/false/null as JSON values."""
-    if operator in ("icontains", "!icontains"):
-        found = _text_matches(value, "icontains", _text(literal))
-        return found == (operator == "icontains")
+    if operator.lstrip("!") in TEXT_OPERATORS:
+        found = _text_matches(value, operator.lstrip("!"), _text(literal))
+        return found == (not operator.startswith("!"))
     if operator in ("in", "!in"):
         found = any(_clause_holds(value, "==", one) for one in literal)
         return found == (operator == "in")
@@ -126,7 +155,7 @@ def _sort_keys(by_param: dict[str, QuerySpec], values: dict[str, str]) -> list[t
 def sort_fields(specs: tuple[QuerySpec, ...] | list[QuerySpec], query: Pairs) -> list[str]:
     """The fields the query's learned sorts order by, in the order they apply."""
     by_param = {spec.param: spec for spec in specs}
-    values = {name: value for name, value in decoded(query) if name in by_param}
+    values = {name: value for name, value in named(specs, query) if name in by_param}
     return [field for field, _ in _sort_keys(by_param, values)]
 
 
@@ -151,6 +180,36 @@ def direction_spellings(spec: QuerySpec, value: str) -> list[str]:
             if word.lower() in spec.directions:
                 spelled.append(word)
     return spelled
+
+
+def _unproven_member(by_param: dict[str, QuerySpec], values: dict[str, str], sent: dict[str, str]) -> str | None:
+    """Why a container's members cannot be read as the recordings proved them: a member sent as
+    another kind than every proving line sent it (``page:'0'`` beside ``page:0``), a sort by a field
+    its rule sorts by only where a recording did, or a sort whose direction parameter is left out."""
+    for name, value in values.items():
+        spec = by_param[name]
+        kind = sent.get(name)
+        if spec.member_kinds is not None and kind is not None and kind not in spec.member_kinds:
+            return (f"{name} is sent as a {kind} ({value!r}), and every recording sent it as "
+                    f"{' or '.join(spec.member_kinds)}: the application may refuse it (a schema checking the "
+                    f"member's type) or read it otherwise; send it as {' or '.join(spec.member_kinds)}")
+    for name, value in values.items():
+        spec = by_param[name]
+        if spec.kind != "sort" or spec.field is not None:
+            continue
+        if spec.fields_proven_only and spec.proven_fields is not None:
+            odd = next((f for f, _ in [_sort_key_of(spec, k.strip()) for k in
+                                       (value.split(spec.separator) if spec.separator else [value])]
+                        if f not in spec.proven_fields), None)
+            if odd is not None:
+                return (f"{name}={value!r} sorts by {odd!r}, which no recording sorted by: this application sorts "
+                        f"only by the columns it lists as sortable and refuses another; accepted: "
+                        f"{', '.join(repr(f) for f in spec.proven_fields)}")
+        if spec.direction_required and not any(by_param[n].kind == "order" for n in values):
+            orders = sorted(s.param for s in by_param.values() if s.kind == "order")
+            return (f"{name}={value!r} is sent without its direction, and no recording shows the direction the "
+                    f"application then sorts in; send {' or '.join(repr(o) for o in orders) or 'a direction'} too")
+    return None
 
 
 def _unproven_direction(by_param: dict[str, QuerySpec], values: dict[str, str]) -> str | None:
@@ -198,8 +257,10 @@ def _paged(result: list[dict[str, Any]], by_param: dict[str, QuerySpec], values:
     if page is not None and limit:
         number = _int(values[page.param]) or 0
         base = int(page.operator or "1")
+        if number < base:  # before the first page: ``unproven`` refuses it, so it proves no reading either
+            return []
         first = (number - base) * limit
-        return result[max(first, 0): max(first, 0) + limit]
+        return result[first: first + limit]
     if start is not None or end is not None:
         result = result[(start or 0): end]
     if limit is not None:
@@ -294,6 +355,12 @@ def _sort_key(value: Any) -> tuple:
     return (1, 0, _text(value))
 
 
+def _digits_below(value: str, bound: int) -> bool:
+    """``value`` is ASCII digits spelling a number below ``bound`` (0 or 1), however many leading
+    zeros (read without converting a long text to an integer)."""
+    return value.isascii() and value.isdigit() and bound > 0 and not value.strip("0")
+
+
 def _int(text: str | None) -> int | None:
     try:
         return int(text) if text is not None else None
@@ -341,7 +408,10 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
     kinds = kinds or {}
     texts = texts or {}
     by_param = {spec.param: spec for spec in specs}
-    values = {name: value for name, value in decoded(query) if name in by_param}
+    values = {name: value for name, value in named(specs, query) if name in by_param}
+    structured = _unproven_member(by_param, values, member_kinds(specs, query) or {})
+    if structured is not None:
+        return structured
     direction = _unproven_direction(by_param, values)
     if direction is not None:
         return direction
@@ -410,7 +480,11 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
         if spec.kind != "expression":
             continue
         spelled = " or ".join(sorted(spec.operators or {}))
-        clauses = parse_clauses(value, spec.syntax, spec.separator or "", spec.operators or {}, spec.within)
+        clauses = spec_clauses(spec, value)
+        if clauses is None and spec.syntax == "column-objects":
+            return (f"{name}={value!r} is not a filter the capture proves: accepted, a non-empty list of objects "
+                    f"each holding exactly {', '.join(repr(k) for k in spec.clause_keys or ())} (a field, one of "
+                    f"{spelled}, and a text, number or boolean)")
         if clauses is None and spec.syntax == "json-object":
             return (f"{name}={value!r} is not a filter the capture proves: accepted, a JSON object whose members "
                     f"name fields, each holding a text, number, boolean or null (equal to it) or an object of "
@@ -435,11 +509,11 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
                     f"the capture does not show whether the application converts it, refuses it or matches "
                     f"nothing; send a {held} literal")
         proven = spec.proven_clauses or ()
-        unproven_clause = next((c for c in clauses if clause_shape(c) not in proven), None)
+        unproven_clause = next((c for c in clauses if clause_shape(c, spec.syntax) not in proven), None)
         if unproven_clause is not None:
-            return (f"{name} compares {unproven_clause.field!r} by {clause_shape(unproven_clause)!r} (operator:literal "
-                    f"kind), which no recording proves; proven: {', '.join(proven) or 'none'}")
-        wildcard = next((c for c in clauses if c.operator.endswith("icontains")
+            return (f"{name} compares {unproven_clause.field!r} by {clause_shape(unproven_clause, spec.syntax)!r} "
+                    f"(operator:literal kind), which no recording proves; proven: {', '.join(proven) or 'none'}")
+        wildcard = next((c for c in clauses if c.operator.lstrip("!") in TEXT_OPERATORS
                          and _wildcards_in(str(c.value), spec) is not None), None)
         if wildcard is not None:
             return (f"{name} looks for {wildcard.value!r}, holding {_wildcards_in(str(wildcard.value), spec)}, "
@@ -495,6 +569,17 @@ def unproven(specs: tuple[QuerySpec, ...], query: Pairs, fields: set[str],
             return (f"{name}={value!r} is no whole number of 0 or more, the only paging values the learned "
                     f"query reads: the capture does not show what the application makes of a negative, "
                     f"fractional or other value (no limit, its default, or a refusal); send digits only")
+    for name, value in values.items():
+        spec = by_param[name]
+        if spec.kind == "limit" and _digits_below(value, 1) and not spec.zero_size_proven:
+            return (f"page size {name}={value!r}: no recording sent a size of 0, which applications read apart "
+                    f"(an empty page, their default page, everything, or a refusal); send a size of 1 or more")
+    for name, value in values.items():
+        spec = by_param[name]
+        if spec.kind == "page" and _digits_below(value, int(spec.operator or "1")):
+            return (f"{name}={value!r} asks for a page before the first, which the learned query counts from "
+                    f"{spec.operator or '1'}: the capture does not show what the application makes of it (the first "
+                    f"page, nothing, or a refusal); send a page number from {spec.operator or '1'}")
     kinds = {by_param[name].kind for name in values}
     if "page" in kinds and "limit" not in kinds:
         sizes = sorted(s.param for s in specs if s.kind == "limit")
