@@ -91,7 +91,7 @@ def test_a_delete_of_a_path_with_entities_under_it_is_refused_and_the_plain_dele
     delete = next(p for p in bundle.view.writes if p.method == "DELETE")
     assert delete.served, delete.reason
     refused = [t.reason for t in delete.traces if "serving refuses it" in (t.reason or "")]
-    assert len(refused) == 1 and "'docs/sub/c.txt'" in refused[0]
+    assert len(refused) == 1 and '"docs/sub/c.txt"' in refused[0]
     runtime = EnvironmentRuntime(bundle)
     answer = runtime.http(HttpRequest("DELETE", "/files/docs", (), (), b""))
     assert answer.status >= 400 and "docs/b.txt" in answer.body.decode()
