@@ -956,12 +956,17 @@ class ResponseRule(_Model, LeftOutAtDefault):
     answer of its type, which no read of the type shows (``write-answer-additions``: Nautobot's
     computed_fields {}): rendered after the entity's fields, as recorded, where it lacks them.
     Written only when set."""
+    held_only: tuple[str, ...] = ()
+    """Fields of the entity the recorded answer showed that the application answers only for an
+    entity holding them (``write-answer-held-only``: another recorded answer of the update left
+    the field out for an entity its reads showed without it): a rendered answer may lack them.
+    Written only when set."""
     split: SplitAnswer | None = None
     location: LocationRule | None = None
     report: AnswerReport | None = None
     """The answer reports on the call about the entity (its identity among its fields)."""
 
-    left_out_at_default = ("omitted", "added")
+    left_out_at_default = ("omitted", "added", "held_only")
 
 
 class CreateKey(_Model):

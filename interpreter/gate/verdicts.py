@@ -30,7 +30,8 @@ def lacking_fields(plan: WritePlan, view: ViewResult) -> tuple[str, ...] | None:
     shown = locate(plan.response.body, plan.response.locator) if plan.response.locator else None
     if not isinstance(shown, dict):
         return None
-    written = {f.field for f in plan.fields if f.op != "increment"} | {name for name, _ in plan.response.added}
+    written = ({f.field for f in plan.fields if f.op != "increment"} | {name for name, _ in plan.response.added}
+               | set(plan.response.held_only))
     needed = set(shown) - written
     entities = [e.value for c in view.state.collections if c.type == plan.type for e in c.entities]
     lacking = [needed - set(entity) for entity in entities]

@@ -37,23 +37,28 @@ def held_ids_named(answer: Any, view: ViewResult, own_id: Any, min_length: int) 
 
 
 def omitted_members(tool: str, entity_type: EntityType, key: str, exemplar: Record, answered: dict[str, Any],
-                    ctx: Any, events: list[TraceEvent]) -> tuple[str, ...]:
+                    ctx: Any, events: list[TraceEvent], effect: str = "delete",
+                    sent: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The members of the entity held just before the exemplar's call that its answer left out,
     when ``write-answer-omissions`` says the answer is the entity without them (relations or links
-    the application loads for reads only); serving then renders the answer without them."""
+    the application loads for reads only); serving then renders the answer without them.
+    ``effect``: the write's (a delete's or an update's); ``sent``: the members an update sent."""
     if OMISSIONS not in ctx.ruleset.tables:
         return ()
     # its latest item read shows every member the type's reads hold (a list may show fewer)
     held = ctx.timeline.before(entity_type.name, key, exemplar.ordinal, via=("item",))
-    return answer_omissions(tool, answered, held.value if held is not None else None, ctx.ruleset, events)
+    return answer_omissions(tool, answered, held.value if held is not None else None, ctx.ruleset, events,
+                            effect=effect, sent=sent)
 
 
-def answer_omissions(tool: str, answered: Any, held: Any, ruleset: Any, events: list[TraceEvent]) -> tuple[str, ...]:
+def answer_omissions(tool: str, answered: Any, held: Any, ruleset: Any, events: list[TraceEvent],
+                     effect: str = "delete", sent: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The members of ``held`` (the entity or document object before the call) the answer's
     object leaves out, when ``write-answer-omissions`` says it is that object without them."""
     if OMISSIONS not in ruleset.tables or not isinstance(answered, dict):
         return ()
-    context = AnswerOmissionContext(answered=list(answered), held=list(held) if isinstance(held, dict) else [])
+    context = AnswerOmissionContext(answered=list(answered), held=list(held) if isinstance(held, dict) else [],
+                                    effect=effect, sent=list(sent))
     decision = evaluate(ruleset, OMISSIONS, context, subject=f"{tool} answer")
     events.extend(decision.events)
     if not decision.yields.get("omits"):

@@ -51,7 +51,8 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
     replace, reason = replaces(ctx.ruleset, exemplar, body, target, after, subject, events)
     # a replace leaves the object holding what the call sent: members it held before and the answer
     # lacks are gone with the replace, not left out of the answer
-    omitted = answer_omissions(base["tool"], after, body if replace else target, ctx.ruleset, events)
+    omitted = answer_omissions(base["tool"], after, body if replace else target, ctx.ruleset, events,
+                               effect="document-write")
     if omitted:
         base["response"] = base["response"].model_copy(update={"omitted": omitted})
     fields, reason = ([], reason) if replace or reason else changed_members(ctx.ruleset, exemplar, body, target,

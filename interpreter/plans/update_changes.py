@@ -67,7 +67,8 @@ def explain_update(ruleset: RuleSet, inputs: UpdateInputs) -> UpdateExplanation:
             pending[name] = decision
 
     events.extend(_grouped_without_rule(admission.members, fields))
-    min_members = 0 if inputs.is_action or inputs.method == "PUT" else 1
+    # a call sends at least one member, unless the plan requires some (a PUT's) or is an action
+    min_members = 0 if inputs.is_action or any(j.rule.required for j in admission.members) else 1
     # a later call serving refuses brings its entity to its outcome unattributed: no evidence here
     refused = refused_calls(inputs, [j.rule for j in admission.members], min_members)
     events.extend(refused_event(ordinal, why) for ordinal, why in refused.items())

@@ -134,8 +134,9 @@ class UpdateExplanation(BaseModel):
     """One per field the exemplar sent or changed (and per member a later call first stored)."""
     members: list[MemberRule] = Field(default_factory=list)
     min_members: int = 0
-    """How many accepted members a call must send at least: PATCH and POST one; PUT requires
-    each member the exemplar sent instead (``MemberRule.required``); an action may send none."""
+    """How many accepted members a call must send at least: one, unless the plan requires some
+    members (a PUT's, ``update-required-members``: ``MemberRule.required``) or is an action,
+    which may send none."""
     build_reason: Literal["unexplained-change", "unconfirmed"] | None = None
     problems: list[UpdateProblem] = Field(default_factory=list)
     """Why the plan is unexplained-change."""

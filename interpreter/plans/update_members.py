@@ -19,6 +19,7 @@ from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.models import FieldRule, MemberRule
 from capenv.interpreter.bundle.op_params import OP_PARAMS, json_params
 from capenv.interpreter.predicates.update_member_kinds import UpdateMemberContext
+from capenv.interpreter.predicates.update_required_members import Omission, UpdateRequiredContext
 from capenv.interpreter.predicates.update_values import instant_and_format, same_value
 from capenv.interpreter.rules_engine import Decision, RuleSet, TraceEvent, evaluate
 
@@ -26,6 +27,7 @@ from .member_kinds import with_sent_kinds
 from .update_inputs import UpdateCall, UpdateInputs, UpdateProblem, subject_of
 
 MEMBERS_TABLE = "update-members"
+REQUIRED_TABLE = "update-required-members"
 CHECKS_TABLE = "update-consistency"
 """The name the cross-call checks trace under (they are code, not a rule table)."""
 
@@ -91,7 +93,7 @@ def admit_members(ruleset: RuleSet, inputs: UpdateInputs) -> MemberAdmission:
         for _, decision in decisions:
             result.events.extend(decision.events)
         call, decision = next(((c, d) for c, d in decisions if d.rule_id != NOT_SHOWN), decisions[0])
-        judgement = _judgement(member, call, decision, inputs)
+        judgement = _judgement(member, call, decision, inputs, ruleset, result.events)
         judgement.rule = with_sent_kinds(judgement.rule, inputs.sent_by_others(member, call), ruleset,
                                          subject_of(member, call, inputs), result.events)
         result.members.append(judgement)
@@ -120,7 +122,8 @@ def _sent_members(inputs: UpdateInputs) -> list[str]:
     return list(seen)
 
 
-def _judgement(member: str, call: UpdateCall, decision: Decision, inputs: UpdateInputs) -> MemberJudgement:
+def _judgement(member: str, call: UpdateCall, decision: Decision, inputs: UpdateInputs, ruleset: RuleSet,
+               events: list[TraceEvent]) -> MemberJudgement:
     admission = decision.yields.get("admission", "not-accepted")
     if admission not in ("accepted", "recorded-only", "not-accepted"):
         admission = "not-accepted"
@@ -134,15 +137,51 @@ def _judgement(member: str, call: UpdateCall, decision: Decision, inputs: Update
         kind = json_kind(sent)
     else:
         kind = None
-    exemplar = inputs.calls[0]
-    required = (inputs.method == "PUT" and not inputs.is_action and member in exemplar.body
-                and admission != "not-accepted")
+    required = (not inputs.is_action and admission != "not-accepted"
+                and _required(ruleset, member, inputs, events))
     rule = MemberRule(member=member, admission=admission, rule_id=decision.rule_id or "(default)",
                       required=required, kind=kind,
                       recorded_value=sent if admission == "recorded-only" else None,
                       reason=decision.yields.get("reason"),
                       path_id_only=decision.yields.get("path_id_only") is True)
     return MemberJudgement(member, call, decision, rule, _field_rule(member, call, decision))
+
+
+def _required(ruleset: RuleSet, member: str, inputs: UpdateInputs, events: list[TraceEvent]) -> bool:
+    """Whether a call must send ``member`` (the ``update-required-members`` table), judged on the
+    later calls that left it out: what the entity held before each and showed after it."""
+    context = UpdateRequiredContext(member=member, method=inputs.method,
+                                    exemplar_sent=member in inputs.calls[0].body,
+                                    omissions=[_omission(member, c, inputs) for c in inputs.calls[1:]
+                                               if c.body_usable and member not in c.body])
+    decision = evaluate(ruleset, REQUIRED_TABLE, context, subject=f"{member} required")
+    events.extend(decision.events)
+    return decision.yields.get("required") is True
+
+
+def _omission(member: str, call: UpdateCall, inputs: UpdateInputs) -> Omission:
+    """A later call that left ``member`` out: the value held before it (unless writes answered
+    without the entity since it was shown), the value its observation shows, and the earlier
+    call of the tool on the same entity that changed the member to the held value."""
+    before = call.before if call.before is not None and (not call.before_stale_by or member in call.before_sure) \
+        else None
+    held_shown = before is not None and member in before
+    stored_shown = call.after is not None and member in call.after
+    held = before.get(member) if held_shown else None
+    set_by = None
+    if held_shown:
+        key = inputs.path_id_of(call)
+        for earlier in inputs.calls:
+            if earlier is call:
+                break
+            if (member in earlier.body and inputs.path_id_of(earlier) == key and earlier.after is not None
+                    and earlier.before is not None and member in earlier.after
+                    and same_value(earlier.after[member], held)
+                    and not (member in earlier.before and same_value(earlier.before[member], held))):
+                set_by = earlier.ordinal
+    return Omission(ordinal=call.ordinal, held=held, held_shown=held_shown,
+                    stored=call.after.get(member) if stored_shown else None, stored_shown=stored_shown,
+                    set_by=set_by)
 
 
 def _field_rule(member: str, call: UpdateCall, decision: Decision) -> FieldRule | None:

@@ -20,8 +20,10 @@ from capenv.interpreter.predicates.update_grouped_members import sole_group
 
 from .answer_additions import answer_additions
 from .answer_envelopes import split_answer, without_transformed
+from .answer_held_only import AnsweredCall, answer_held_only
 from .answer_reports import entity_or_report
 from .context import PlanContext, note
+from .delete_answers import omitted_members
 from .exemplar import admit_body
 from .held_before import held_before
 from .item_keys import call_key
@@ -54,6 +56,8 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     if report is not None:
         base["response"] = base["response"].model_copy(update={"report": report})
     observation = None
+    others_answered: list[AnsweredCall] = []
+    exemplar_answered: dict[str, Any] | None = None
     unobserved = f"no successful call (the exemplar is record {exemplar.ordinal})"
     for call in calls:
         if not call.succeeded:
@@ -64,7 +68,7 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
         if base.get("update_mask") is not None and verdict.body is not None:  # the members left out change nothing
             verdict = dataclasses.replace(verdict, body=base["update_mask"].masked(verdict.body, call.query))
         before = held_before(ctx, entity_type, key, call.ordinal)
-        after, via, later_read = None, "read", None
+        after, via, later_read, located = None, "read", None, None
         if call.response.is_json and split is None and report is None:
             located, _ = entity_in_answer(call.response.json_value, entity_type.id_field, key, ctx.answer_places)
             if located is not None:
@@ -81,6 +85,10 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
             why = (f"read {sighting.ordinal} checks another tool's write to {entity_type.name} {key!r} that awaits "
                    "a check, not this action call")
             sighting = None
+        if located is not None and call is not exemplar and after is not None:
+            others_answered.append(AnsweredCall(ordinal=call.ordinal, answered=sorted(located),
+                                                held=sorted(before.value) if before is not None and isinstance(
+                                                    before.value, dict) and not before.stale_by else None))
         if after is None:
             after = sighting.value if sighting else None
             if call is exemplar and sighting is not None and sighting.value is not None:
@@ -95,8 +103,12 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
                 observation = call.ordinal
                 added = answer_additions(tool.name, entity_type, located, before.value if before else None, ctx,
                                          events)
+                omitted = omitted_members(tool.name, entity_type, key, call, located, ctx, events, effect="update",
+                                          sent=tuple(verdict.body or ()))
                 base["response"] = base["response"].model_copy(update={"carries_entity": True, "locator": _locator_of(
-                    call.response.json_value, entity_type.id_field, key, ctx.answer_places), "added": added})
+                    call.response.json_value, entity_type.id_field, key, ctx.answer_places), "added": added,
+                    "omitted": omitted})
+                exemplar_answered = located
         if call is exemplar and after is None:
             unobserved = f"record {call.ordinal} (the exemplar) answered without the entity, and {why}"
             break
@@ -113,6 +125,10 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
     if observation is None or not update_calls:
         events.append(note(tool.name, "no-observation", unobserved))
         return WritePlan(**base, build_reason="no-observation", traces=tuple(events))
+    if exemplar_answered is not None:
+        held_only = answer_held_only(tool.name, exemplar_answered, others_answered, ctx.ruleset, events)
+        if held_only:
+            base["response"] = base["response"].model_copy(update={"held_only": held_only})
     echoed = [] if base["response"].carries_entity or split is not None else _sent_values_answered(exemplar, update_calls[0].body)
     if echoed:
         # answered as recorded, another call would be told the exemplar's values

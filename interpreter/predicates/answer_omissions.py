@@ -1,7 +1,9 @@
-"""Predicates on a delete's answer that shows its entity without some members the entity held.
+"""Predicates on a delete's or an update's answer that shows its entity without some members the
+entity held.
 
-Context ``answer-omission``: the members of the entity a delete's exemplar answered (located by its
-identity) and the members its latest item read before the call showed.
+Context ``answer-omission``: the members of the entity a delete's or an update's exemplar answered
+(located by its identity), the members its latest item read before the call showed, and, for an
+update, the members the call sent.
 """
 
 from __future__ import annotations
@@ -19,6 +21,34 @@ class AnswerOmissionContext(BaseModel):
     """The members of the entity the answer shows."""
     held: list[str]
     """The members the entity's latest item read before the call showed; empty when none did."""
+    effect: str = "delete"
+    """The write's effect: delete, update or document-write."""
+    sent: list[str] = Field(default_factory=list)
+    """The members the exemplar's body sent (an update's)."""
+
+
+class EffectsParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    effects: list[str] = Field(min_length=1)
+
+
+@predicate("answer_omission_effect_in", context="answer-omission", params=EffectsParams)
+def answer_omission_effect_in(ctx: AnswerOmissionContext, params: EffectsParams) -> Outcome:
+    """The write's effect is one of some effects."""
+    if ctx.effect in params.effects:
+        return Match({"effect": ctx.effect})
+    return Miss(f"effect {ctx.effect}, not {'/'.join(params.effects)}")
+
+
+@predicate("answer_shows_every_sent", context="answer-omission")
+def answer_shows_every_sent(ctx: AnswerOmissionContext, params: BaseModel) -> Outcome:
+    """The answer shows every member the call sent, so what it leaves out is none of the call's
+    (an answer of the members sent alone is a projection another call's members would change)."""
+    unshown = sorted(set(ctx.sent) - set(ctx.answered))
+    if unshown:
+        return Miss(f"the answer leaves out {', '.join(unshown)}, which the call sent")
+    return Match({"sent": sorted(ctx.sent)})
 
 
 class LeavesOutParams(BaseModel):

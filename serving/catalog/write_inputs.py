@@ -504,9 +504,17 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
     for copied in plan.reference_copies:
         parts.append(f'"{copied.field}" is a copy of the "{copied.source}" of the held "{copied.source_type}" entity '
                      f'"{copied.member}" names, as the state holds it at call time.')
+    # one sentence per source and naming member, its holders sampled: a type many others copy
+    # (their counters equal to it by coincidence) would else fill the description one copy a sentence
+    copies: dict[tuple[str, str], dict[str, list[str]]] = {}
     for copied in plan.copied_by:
-        parts.append(f'A change of "{copied.source}" while a held "{copied.holder}" entity names this one by '
-                     f'"{copied.member}" is refused: the application rewrites the copy it holds as "{copied.field}".')
+        fields = copies.setdefault((copied.source, copied.member), {}).setdefault(copied.holder, [])
+        if copied.field not in fields:
+            fields.append(copied.field)
+    for (source, member), holders in copies.items():
+        held = tuple(f'"{holder}" (as {", ".join(quote_all(fields, longest))})' for holder, fields in holders.items())
+        parts.append(Sample(f'A change of "{source}" while a held entity names this one by "{member}" is refused, '
+                            "as the application rewrites the copy it holds: ", held, ".", noun="types"))
     for validated in plan.validated_values:
         if validated.by_element:
             accepted = ", ".join(t for v in validated.accepted if (t := recorded_text(v, quoted_characters))) or "none"

@@ -161,8 +161,9 @@ def _recorded_fields(response: Any) -> tuple[str, ...]:
     if held is not None and held[0] is response:
         return held[1]
     recorded = locate(response.body, response.locator)
-    added = {name for name, _ in response.added}
-    names = tuple(name for name in recorded if name not in added) if isinstance(recorded, dict) else ()
+    # what the application adds to every answer, and what it answers only for an entity holding it
+    unneeded = {name for name, _ in response.added} | set(response.held_only)
+    names = tuple(name for name in recorded if name not in unneeded) if isinstance(recorded, dict) else ()
     if len(_fields) >= 4096:
         _fields.clear()
     _fields[id(response)] = (response, names)

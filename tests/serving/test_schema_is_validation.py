@@ -34,6 +34,10 @@ STATE_REASONS = {
     # a value another held entity has, in a member whose recorded values were all distinct (plan.distinct_members)
     # a copy of the written entity nested in another held entity (serving/writes/nested_copies)
     "a change to an entity another held entity copies": re.compile(r" holds a copy of the .* entity .* showing "),
+    # a member held entities copy under another name while they name the entity (plan.copied_by,
+    # serving/writes/reference_copies.refuse_stale_copies)
+    "a change to a member held entities copy": re.compile(
+        r"^[0-9]+ held \S+ entit(y|ies) \(.*\) names? this \S+ entity by '[^']+' and holds? a copy of its "),
     # a slug the plan derives that another held entity has (serving/ops/call_values: a taken slug)
     "a taken slug": re.compile(r"^field '[^']+' would be .*, which another held entity has; "),
     "a repeated distinct value": re.compile(r"^member '[^']+' is .*, which the .* entity .* already holds( \(.*\))?: "),
