@@ -137,6 +137,8 @@
 #   install alone on the busy 2-core machine (no pip cache), 597 MB; start.sh makes a private
 #   PostgreSQL cluster, migrates and seeds in one process (~40 s on an idle machine, up to 2 min
 #   under load), so no template database.
+#   privacyIDEA 3.14 (Flask on SQLite; wheels only, 67 packages) ~16 s on the busy 2-core machine,
+#   521 MB; start.sh makes its keys and tables (~7 s) and seeds through the API in ~8 s.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -235,6 +237,7 @@ PHOENIX_VERSION=20.26.1
 KOLIBRI_VERSION=0.19.5
 ZOU_VERSION=1.0.97
 ZOU_FAKEREDIS_VERSION=2.40.0
+PRIVACYIDEA_VERSION=3.14
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -317,6 +320,7 @@ DOCCANO_VENV="$CACHE/venv-doccano"
 PHOENIX_VENV="$CACHE/venv-phoenix"
 KOLIBRI_VENV="$CACHE/venv-kolibri"
 ZOU_VENV="$CACHE/venv-zou"
+PRIVACYIDEA_VENV="$CACHE/venv-privacyidea"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1201,6 +1205,8 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
     # Zou (Kitsu's API, Flask on PostgreSQL) under the gunicorn it brings, serving captures/zou/wsgi.py;
     # fakeredis with Lua (lupa) stands in for Redis in process (captures/zou/in_memory_kv.py).
     step install_venv_package "$ZOU_VENV" zou "$ZOU_VERSION" "fakeredis[lua]==$ZOU_FAKEREDIS_VERSION"
+    # privacyIDEA's Flask app on SQLite under `pi-manage run` (Flask's threaded development server).
+    step install_venv_package "$PRIVACYIDEA_VENV" privacyidea "$PRIVACYIDEA_VERSION"
     group_outcome
 }
 
@@ -1314,6 +1320,7 @@ status() {
     say "phoenix:     $(installed_pip_version "$PHOENIX_VENV" arize-phoenix) ($PHOENIX_VENV)"
     say "kolibri:     $(installed_pip_version "$KOLIBRI_VENV" kolibri) ($KOLIBRI_VENV)"
     say "zou:         $(installed_pip_version "$ZOU_VENV" zou) ($ZOU_VENV)"
+    say "privacyidea: $(installed_pip_version "$PRIVACYIDEA_VENV" privacyidea) ($PRIVACYIDEA_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 

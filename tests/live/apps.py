@@ -604,6 +604,8 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                        "/api/public/info/", 240.0, ready_line="kolibri READY"),
     "zou": AppSpec("zou", _venv_env("zou", "zou", "1.0.97"), _home_start("zou"), "/", 300.0,
                    ready_line="zou READY"),
+    "privacyidea": AppSpec("privacyidea", _venv_env("privacyidea", "pi-manage", "3.14"), _home_start("privacyidea"),
+                           "/healthz/", 120.0, ready_line="privacyidea READY"),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
