@@ -34,6 +34,8 @@ class ToolIndex:
         self._collections = {t.collection_template for t in bundle.view.types}
         self._items = {t.item_template for t in bundle.view.types if t.item_template}
         self._collection_segments = [segments(t) for t in self._collections]
+        # the paths GET tools answer: a write under one that no type owns changes what it reads
+        self._read_segments = [segments(t.template) for t in bundle.manifest.tools if t.method == "GET"]
         # a create read back under another collection than its path (a linked create) writes there
         self._creates_in = {w.tool: w.collection for w in bundle.view.writes if w.collection}
         # shallow nesting (EntityType.shallow_items): the parents' lists and the item path show one entity
@@ -70,8 +72,10 @@ class ToolIndex:
         lists the item. Any other write (an action, a document, an entity addressed by its
         name, a nested create) changes its own path (its item's, when it ends in a parameter)
         and the collection of the type it sits under, where the same entity is read by id.
-        A write whose plan creates in another collection than its path (POST /silences read
-        back at /silence/{id}) changes that collection too.
+        With no type's collection above it, the deepest path above it that a GET tool reads stands
+        for that collection (POST /token/init beside GET /token/, POST /defaultrealm/{name}
+        beside GET /defaultrealm). A write whose plan creates in another collection than its path
+        (POST /silences read back at /silence/{id}) changes that collection too.
         """
         found = self._manifest.route(method, path)
         tool = found[0] if found else None
@@ -108,6 +112,10 @@ class ToolIndex:
         template = segments(tool.template) if tool is not None else _guessed_template(parts, method)
         scopes = [parts[:-1] if template and _is_param(template[-1]) else parts]
         owner = max((len(c) for c in self._collection_segments if _is_prefix(c, template)), default=None)
+        if owner is None:
+            # no type's collection holds it (a verb before a name, /token/init, /defaultrealm/{name}): the
+            # deepest path above it that a GET tool reads shows what it changed
+            owner = max((len(r) for r in self._read_segments if r and _is_prefix(r, template)), default=None)
         if owner is not None and parts[:owner] not in scopes:
             scopes.append(parts[:owner])
         # an action under an item path changes that item, wherever its collection is listed (/note/2/archive

@@ -73,3 +73,21 @@ def test_a_create_read_back_under_another_collection_also_scopes_that_collection
     index = ToolIndex(build_bundle(har.write(tmp_path / "silences.har")))
     assert index.write_scopes("POST", "/silences") == [("silences",), ("silence",)]
 
+
+
+def test_a_write_under_a_read_no_type_owns_scopes_that_read(tmp_path):
+    """privacyIDEA's tokens are listed at GET /token/ (an envelope no type is read from) and
+    enrolled by POST /token/init, its default realm read at GET /defaultrealm and set by POST
+    /defaultrealm/{name}: a write the model refused leaves those reads apart from the application's."""
+    envelope = {"result": {"status": True, "value": {"count": 1, "tokens": [{"serial": "S1"}]}}}
+    har = (HarBuilder()
+           .call("GET", "/token/", response=envelope)
+           .call("GET", "/defaultrealm", response={"result": {"value": {"corp": {"default": True}}}})
+           .call("POST", "/token/init", body={"serial": "S2"}, response={"result": {"value": True}})
+           .call("POST", "/defaultrealm/partners", response={"result": {"value": 1}}))
+    index = ToolIndex(build_bundle(har.write(tmp_path / "tokens.har")))
+    assert index.write_scopes("POST", "/token/init") == [("token", "init"), ("token",)]
+    assert within("/token/", index.write_scopes("POST", "/token/init")[1])
+    assert index.write_scopes("POST", "/defaultrealm/partners") == [("defaultrealm", "partners"), ("defaultrealm",)]
+    # a write beside the reads, under none of them, keeps its own path alone
+    assert index.write_scopes("POST", "/auth") == [("auth",)]
