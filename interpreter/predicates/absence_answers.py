@@ -19,7 +19,9 @@ class AbsenceReadContext(BaseModel):
 
     status: int
     body: str
-    """What the body holds: null, empty-object, object, array, scalar, text, none (no body)."""
+    """What the body holds: null, empty-object, object, array, scalar, text, none (no body); an
+    object whose envelope member holds an empty array where the item view reads its entity is
+    empty-array."""
     id_history: str
     """deleted (a successful delete removed it before the read began, nothing named it since),
     never-shown (no successful answer or write of the capture showed it), shown, or unknown."""
@@ -37,7 +39,7 @@ class NoEntityParams(BaseModel):
     statuses: list[int] = Field(min_length=1)
     """Error statuses that answer an absence (the body is not looked at)."""
     success_bodies: list[str] = Field(default_factory=list)
-    """What a 2xx body may hold to answer an absence (null, empty-object)."""
+    """What a 2xx body may hold to answer an absence (null, empty-object, empty-array)."""
 
 
 @predicate("read_id_history", context="absence-read", params=HistoryParams)

@@ -24,7 +24,7 @@ from capenv.interpreter.predicates.absence_answers import AbsenceReadContext
 from capenv.interpreter.predicates.absence_key_paths import AbsenceKeyPathContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
-from .absence_bodies import body_kind, carries_id, id_pointers, per_response_pointers, same_layout, worded_alike, id_shape
+from .absence_bodies import body_kind, carries_id, entity_place_kind, id_pointers, per_response_pointers, same_layout, worded_alike, id_shape
 from .absence_texts import param_values, path_texts
 from .id_history import IdHistories
 from .recordings import recording_of
@@ -84,7 +84,8 @@ def _weigh(shape: ToolShape, field: str, record: Record, histories: IdHistories,
         return None
     id_value = unquote(split_path(record.path)[-1])
     history = histories.of(record, id_value, field, shown)
-    context = AbsenceReadContext(status=record.status, body=body_kind(record), id_history=history)
+    context = AbsenceReadContext(status=record.status, body=entity_place_kind(record, shape.locator),
+                                 id_history=history)
     decision = evaluate(ruleset, TABLE, context, subject=f"{shape.tool.name} record {record.ordinal}")
     traces.extend(decision.events)
     if not decision.yields.get("absence"):

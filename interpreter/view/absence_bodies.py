@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from capenv.interpreter.bundle.pointers import MISSING, escape_token, resolve_text
+from capenv.interpreter.bundle.models import Locator
 from capenv.interpreter.evidence.records import Record
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -27,6 +28,19 @@ def body_kind(record: Record) -> str:
     if isinstance(value, list):
         return "array"
     return "scalar"
+
+
+def entity_place_kind(record: Record, locator: Locator | None) -> str:
+    """``body_kind``, except that a body whose envelope member holds an empty array where the item
+    view reads its entity (``{"result": {"value": []}}`` for ``result.value[0]``) is empty-array: the
+    envelope answered, holding nothing."""
+    kind = body_kind(record)
+    if kind != "object" or locator is None or locator.kind not in ("member", "singleton"):
+        return kind
+    value: Any = record.response.json_value
+    for name in (*locator.within, locator.member):
+        value = value.get(name) if isinstance(value, dict) else None
+    return "empty-array" if value == [] else kind
 
 
 def leaves(value: Any, pointer: str = "") -> list[tuple[str, Any]]:

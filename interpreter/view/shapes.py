@@ -133,7 +133,9 @@ class ShapeReader:
         return found[0] if len(found) == 1 else None
 
     def item_locators(self, body: Any, collection_word: str | None) -> list[tuple[Locator, dict]]:
-        """Candidate places of one entity: the root object, an envelope member, a one-element array."""
+        """Candidate places of one entity: the root object, an envelope member, a one-element array,
+        and those places inside an envelope member holding an object (JSON-RPC's
+        ``{"result": {"value": [{…}]}}``), the deepest first."""
         found: list[tuple[Locator, dict]] = []
         if isinstance(body, dict):
             found.append((Locator(kind="root"), body))
@@ -141,9 +143,27 @@ class ShapeReader:
                 kind = holds(value)
                 if kind == "object" and self.is_envelope(name, "object", collection_word, 1):
                     found.insert(0, (Locator(kind="member", member=name), value))
+                    inner = [(locator.model_copy(update={"within": (name, *locator.within)}), obj)
+                             for locator, obj in self.item_locators(value, collection_word) if locator.kind != "root"]
+                    found[0:0] = inner
                 elif kind == "singleton-object" and self.is_envelope(name, "singleton-object", collection_word, 1):
                     found.insert(0, (Locator(kind="singleton", member=name), value[0]))
         return found
+
+    def holds_no_entity(self, body: Any, collection_word: str | None) -> bool:
+        """Whether an envelope member holds an empty array where an item read's entity would be
+        (``{"result": {"value": []}}``: a name the application holds nothing under), at the top or
+        inside envelope members holding objects."""
+        if not isinstance(body, dict):
+            return False
+        for name, value in body.items():
+            kind = holds(value)
+            if kind == "empty-array" and self.is_envelope(name, kind, collection_word, 1):
+                return True
+            if kind == "object" and self.is_envelope(name, kind, collection_word, 1) \
+                    and self.holds_no_entity(value, collection_word):
+                return True
+        return False
 
     def identity_field(self, groups: list[list[dict]], path_value: str | None = None,
                        subject: str = "", carried: str | None = None) -> tuple[str | None, str | None]:

@@ -15,7 +15,7 @@ from capenv.interpreter.bundle.models import EitherKey, EntityType, Locator
 from capenv.interpreter.bundle.trace_event import TraceEvent
 from capenv.interpreter.bundle.paths import spell_path, split_path
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.bundle.values import decode_once
+from capenv.interpreter.bundle.values import decode_once, locate
 from capenv.interpreter.manifest.models import Manifest, Tool
 from capenv.interpreter.bundle.text import loose_spelling
 
@@ -88,6 +88,13 @@ def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader, carried:
         other = tuple(sorted(r.ordinal for locator, pairs in found_by.items() if locator != chosen for r, _ in pairs))
         found_by = {chosen: found_by[chosen]}
     (locator, pairs), = found_by.items()
+    # an answer holding an empty array at the very place the others list their members lists none
+    # (privacyIDEA's {"result": {"value": {"count": 0, "tokens": []}}} beside its lists of tokens;
+    # no envelope rule names the member when nothing in it shows what it holds)
+    empty = [r for r in listless if locate(r.response.json_value, locator) == []]
+    if empty:
+        listless = [r for r in listless if r not in empty]
+        pairs = sorted(pairs + [(r, []) for r in empty], key=lambda pair: pair[0].ordinal)
     if listless:
         # answers that list nothing by leaving the list out (view-omitted-lists), else no list view
         if not reader.lists_nothing(tool.name, locator, [r for r, _ in pairs], listless):
@@ -130,6 +137,10 @@ def _item_choice(tool: Tool, answers: list[Record], reader: ShapeReader
                 options.append((locator, id_field, decision))
         if not options:
             variants = _other_spellings(reader.item_locators(body, word), path_value)
+            if not variants and reader.holds_no_entity(body, word):
+                # an empty array where the entity would be answers a name held by nothing: the other
+                # answers decide the shape, and view-absence-answers whether this one is an absence
+                continue
             if not variants and record.query:
                 # sent with a query, the answer may leave the identity out (LoopBack's
                 # filter={"fields":{"title":true}}): it decides nothing here; the reads without a

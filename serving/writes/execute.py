@@ -10,13 +10,12 @@ and document writes have their own modules, and a create's collection is ``creat
 
 from __future__ import annotations
 
-import json
-
 from datetime import datetime
 from typing import Any
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.insert import insert_index, sort_key
+from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.models import EitherKey, InsertRule, Recording, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import same_json
@@ -237,8 +236,9 @@ def _absence(plan: WritePlan, env: WriteEnv, call_path: str, either: EitherKey |
 
 
 def names(recording: Recording, value: str) -> bool:
-    """Whether the recorded answer's body or text carries ``value``."""
-    return bool(value) and (value in (recording.text or "") or value in json.dumps(recording.body, ensure_ascii=False))
+    """Whether the recorded answer's body or text carries ``value`` (a body's exact numbers, as
+    privacyIDEA's epoch ``time`` 1796522461.5307019, written verbatim)."""
+    return bool(value) and (value in (recording.text or "") or value in dumps(recording.body).decode("utf-8"))
 
 
 def refuse_other_identity(rules: dict[str, Any], body: dict[str, Any], entity: dict[str, Any]) -> None:
