@@ -66,7 +66,7 @@ def test_the_plans_are_served(bundle) -> None:
 def test_renaming_a_version_an_issue_copies_is_refused(bundle) -> None:
     status, answer, unchanged = call(bundle, "PATCH", "/versions/3", {"name": "beta-1"})
     assert status == 400 and unchanged, answer
-    assert "issues entity 2" in answer["message"] and "'name'" in answer["message"], answer
+    assert "issues entity 2" in answer["message"] and '"name"' in answer["message"], answer
 
 
 def test_a_member_no_copy_shows_is_served(bundle) -> None:
