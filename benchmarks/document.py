@@ -415,6 +415,20 @@ What limits the rest:
   above ~10% of a create's bytecodes: the memory store's commit 799, the argument precheck ~760,
   the body checks (`check_members`, `_plain_depth`) ~660, building the four subjects
   (`state/commits.py`) ~670, the sequence draw and its state ~600.
+  Session 24 (a new machine, AMD EPYC, about twice the previous one's speed per call: section (b)
+  reran at 119b80e, the SQLite create 4,792-5,646 per CPU s, the memory stores' ~10,000). Where an
+  SQLite create's ~200 µs of thread CPU go beyond the memory store's ~95 (each statement timed in
+  `_commit_in_transaction`, 2,000 creates): COMMIT 51 µs, the four history rows 10.6, the record
+  6.3, the heads 3.9, the order 2.6; per create the process makes 18.8 `pwrite64` (two a WAL frame:
+  its header, its page) and 8 `fcntl` (the file and WAL locks each transaction takes and gives
+  back; strace -c over 100 creates). A create appends 9.1 WAL frames (200 creates, no checkpoint):
+  the primary-key index's leaf of each of its four subjects (entity, meta, log entry, history
+  record: one per type, as the key starts with the type), the history table's last page, the
+  records' and the order's last pages, now and then the first page and a b-tree interior page.
+  `history` as a `WITHOUT ROWID` table (its rows in the key's b-tree) measured worse: 13.9 frames
+  and COMMIT 74.5 µs, since each create's history record (~1.4 KB: its request and answer) splits
+  the key's leaves; not adopted. So the file's per-create cost is bound by the four subjects a
+  write commits, each in its own place of the key; the one-subject layout is still the step.
 - **HTTP surface vs the transport floor (≥ 0.7× missed):** in instructions of the server
   process per call (`python -m benchmarks.http_instructions`: json-server's CRUD sequence over one
   kept-alive connection, the difference between 10 and 50 sequences), session 20: the floor
@@ -451,7 +465,22 @@ What limits the rest:
   each a few percent (the request's digest, the envelope, four states encoded, the history,
   log and record entries, the revisions noted), with no single hot spot; and h11 validates each
   of json-server's eleven answer headers with its regexes where the floor sends two.
-- **data/add over a large state (≤ 2× missed: `default` 2.03×, `sqlite:` 4.1×):** nothing in
+  Session 24, the `sqlite:` row (0.27-0.32× where the default store is 0.50×): section (c) run with
+  the runtime's calls sent to the worker thread on the default store too (`RuntimeWorker(inline=
+  False)`, a measurement, not a change) takes the server's CPU per call 283 → 400 µs (the floor's
+  133 in the same run): the hop to the runtime's thread and back (the queue's wake-up, the
+  event loop's self-pipe, each thread taking the interpreter in turn: kernel time, which
+  valgrind's instruction counts do not see) costs ~115 µs a call, more than the runtime's own
+  66. The `sqlite:` store answered on the loop (`inline=True`, unsafe, measured only) took 450-517
+  → 400 µs. The loop waiting for the worker's answer on a lock for up to 2 ms, instead of being
+  woken through its self-pipe, gave 383 µs against 400 (within the noise; not adopted): the cost is
+  the two threads' wake-ups, not the asyncio machinery. What would take it out: answering an
+  SQLite runtime's reads on the loop while the worker is idle, as the memory store's calls are
+  (a WAL reader never waits for a writer; the read's head check is one indexed SELECT), keeping
+  writes (BEGIN IMMEDIATE may wait on another process; `synchronous=FULL` syncs) and a catch-up
+  that must snapshot the state (another process's data/add) on the worker thread.
+- **data/add over a large state (≤ 2× met on session 24's machine, `default` 1.45×, `sqlite:` 1.84×; missed on
+  the previous one, 2.03× and 4.1×):** nothing in
   the locked step or the memory store's commit walks the replaced state (records dropped by
   group, rows swapped by type); what is left is freeing it and, on SQLite, its pages. Measured in
   session 17 (a 100-post data/add over 10,000 posts, in process, thread CPU, load ~15): on the
