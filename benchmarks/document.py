@@ -465,20 +465,28 @@ What limits the rest:
   each a few percent (the request's digest, the envelope, four states encoded, the history,
   log and record entries, the revisions noted), with no single hot spot; and h11 validates each
   of json-server's eleven answer headers with its regexes where the floor sends two.
-  Session 24, the `sqlite:` row (0.27-0.32× where the default store is 0.50×): section (c) run with
-  the runtime's calls sent to the worker thread on the default store too (`RuntimeWorker(inline=
-  False)`, a measurement, not a change) takes the server's CPU per call 283 → 400 µs (the floor's
-  133 in the same run): the hop to the runtime's thread and back (the queue's wake-up, the
-  event loop's self-pipe, each thread taking the interpreter in turn: kernel time, which
-  valgrind's instruction counts do not see) costs ~115 µs a call, more than the runtime's own
-  66. The `sqlite:` store answered on the loop (`inline=True`, unsafe, measured only) took 450-517
-  → 400 µs. The loop waiting for the worker's answer on a lock for up to 2 ms, instead of being
-  woken through its self-pipe, gave 383 µs against 400 (within the noise; not adopted): the cost is
-  the two threads' wake-ups, not the asyncio machinery. What would take it out: answering an
-  SQLite runtime's reads on the loop while the worker is idle, as the memory store's calls are
-  (a WAL reader never waits for a writer; the read's head check is one indexed SELECT), keeping
-  writes (BEGIN IMMEDIATE may wait on another process; `synchronous=FULL` syncs) and a catch-up
-  that must snapshot the state (another process's data/add) on the worker thread.
+  Session 24, the `sqlite:` row (0.27-0.32× where the default store is 0.50×): on SQLite every call
+  went to the runtime's thread and back. Measured by the server process's CPU per call (paired
+  runs, 1,000 calls each after 50, `capenv serve` of json-server's capture, load 4-5): on the
+  default store, an item read 170 µs answered on the loop against 235 through the worker thread,
+  an update 290 against ~455; pinned to one CPU (`taskset -c 1`) the update's hop cost 60 µs
+  instead of 165, so most of it is waking a thread on the other CPU (kernel time, and each thread's
+  caches; valgrind's instruction counts do not see it: `http_instructions` moves by 0.7%). A wait on
+  a lock for the worker's answer instead of the loop's self-pipe wake-up did not help (within the
+  noise; not adopted). Now an SQLite runtime's reads are answered on the loop while the worker
+  thread is idle (`EnvironmentRuntime.http_on_loop`): under the runtime's lock, the head check
+  (`StoreStateHolder.caught_up`: meta's revision, one indexed SELECT, which a WAL reader makes
+  without waiting: `Store.reads_never_wait`) finds the copy held current, and the read answers it
+  as it is; a write, a read whose copy must catch up (another process wrote), or one after a
+  data/add committed aside goes to the thread as before. An item read over HTTP on `sqlite:` 261
+  → 206 µs of server CPU (-21%; six paired rounds, medians), its wall time ~710 → ~435 µs; the
+  CRUD sequence (three writes in six calls) within the noise (480 → 475 µs). What is left on that
+  row is the writes' hop (~165 µs each) and SQLite's commit (~100 µs more than the memory store's):
+  a write answered on the loop would need to learn that it cannot wait (another process's BEGIN
+  IMMEDIATE, a data/add's replace aside holding the store's write lock, `synchronous=FULL`'s sync)
+  before it decides, and fall back to the thread with nothing changed. MCP tool calls on SQLite
+  still all go to the thread (`mcp_server.call_tool`: the same `on_loop` for read tools is the
+  next step).
 - **data/add over a large state (≤ 2× met on session 24's machine, `default` 1.45×, `sqlite:` 1.84×; missed on
   the previous one, 2.03× and 4.1×):** nothing in
   the locked step or the memory store's commit walks the replaced state (records dropped by

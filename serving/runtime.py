@@ -115,6 +115,24 @@ class EnvironmentRuntime(Runtime):
     # --- HTTP -----------------------------------------------------------------------------
 
     def http(self, request: HttpRequest) -> HttpAnswer:
+        answer = self._http(request, on_loop=False)
+        assert answer is not None
+        return answer
+
+    def http_on_loop(self, request: HttpRequest) -> HttpAnswer | None:
+        """``http`` for a transport's event loop, where nothing may wait on the store, on a store
+        whose reads never wait (``Store.reads_never_wait``: SQLite) but whose calls may
+        (``nonblocking_calls`` is False): the answer of a read when the state held is the store's
+        now (``caught_up``: one head read, under the lock, the read then answering that copy as it
+        is), and of a request refused before any state is read. None for anything else (a write,
+        a read whose state must catch up first, a store that cannot promise it): the transport
+        then hands the request to ``http`` on the runtime's thread, which answers it as before.
+        The hop to that thread and back costs a call more than an item read does."""
+        if not self._store_reads_never_wait:
+            return None
+        return self._http(request, on_loop=True)
+
+    def _http(self, request: HttpRequest, *, on_loop: bool) -> HttpAnswer | None:
         folded = self.bundle.manifest.fold_path(request.path)  # a value spanning segments, as the capture's were
         if folded != request.path:
             request = dataclasses.replace(request, path=folded)
@@ -122,13 +140,21 @@ class EnvironmentRuntime(Runtime):
         if isinstance(routed, HttpAnswer):
             return routed
         entry, args, request = routed
+        if on_loop and entry.handler != "read":
+            return None
         key = request.header(IDEMPOTENCY_HEADER)
         if key is not None and not key.strip():
             return error(400, "refused", f"the {IDEMPOTENCY_HEADER} header must not be blank", tool=entry.name)
         try:
             call = entry.inputs.from_http(request, args)
             with self._lock:
-                served = self._serve(entry, call, key)
+                if not on_loop:
+                    served = self._serve(entry, call, key)
+                elif not self._holder.caught_up():
+                    return None
+                else:
+                    with self._holder.as_held():
+                        served = self._serve(entry, call, key)
         except CallRefused as refused:
             kind = {404: "not_found", 409: "conflict"}.get(refused.http_status, "refused")
             return error(refused.http_status, kind, refused.message, tool=entry.name)
@@ -153,6 +179,10 @@ class EnvironmentRuntime(Runtime):
     def nonblocking_calls(self) -> bool:
         """The state kept in a memory store: every call only computes (no I/O, no other process)."""
         return isinstance(getattr(self._holder, "store", None), MemoryStore)
+
+    @property
+    def _store_reads_never_wait(self) -> bool:
+        return bool(getattr(getattr(self._holder, "store", None), "reads_never_wait", False))
 
     # --- the data plane -------------------------------------------------------------------
 

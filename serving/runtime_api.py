@@ -146,6 +146,12 @@ class Runtime(Protocol):
         """Answer one request to the application's own paths."""
         ...
 
+    def http_on_loop(self, request: HttpRequest) -> HttpAnswer | None:
+        """``http``'s answer when it can be given without waiting on anything but this process's
+        CPU (a transport's event loop calls it while the worker thread is idle), else None: the
+        transport then sends the request to ``http`` on the worker thread. The default: None."""
+        return None
+
     def data_get(self) -> bytes:
         """The whole state as one JSON document that ``data_add`` loads back unchanged."""
         ...

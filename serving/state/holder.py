@@ -4,6 +4,9 @@
 * ``load(initial)``: take the state the store holds, or install ``initial`` when it holds none;
 * ``working()``: the ``StateIndex`` reads render from, brought up to date with what other
   processes sharing the store committed (callers must not change it);
+* ``caught_up()`` / ``as_held()``: whether the copy held is the store's state now, by the head
+  check alone, and a block in which ``working()`` answers that copy without refreshing it (a
+  read answered on a transport's event loop: ``EnvironmentRuntime.http_on_loop``);
 * ``encoded()``: what data/get writes for the current state;
 * ``write(plan, tool, call, key)``: serve one write call as one recorded commit, ``key`` (an
   idempotency key) being its record id;
@@ -29,7 +32,9 @@ the same in every mode.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import StateSnapshot, WritePlan
@@ -45,6 +50,10 @@ class StateHolder(Protocol):
     def load(self, initial: StateSnapshot) -> None: ...
 
     def working(self) -> StateIndex: ...
+
+    def caught_up(self) -> bool: ...
+
+    def as_held(self) -> AbstractContextManager[None]: ...
 
     def encoded(self) -> bytes: ...
 

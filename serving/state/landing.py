@@ -37,6 +37,11 @@ class Landing:
             if self._landed is None or landed.mirror.position > self._landed.mirror.position:
                 self._landed = landed
 
+    def waiting(self) -> bool:
+        """Whether an install landed and waits to be taken up (read without the lock: a landing
+        meanwhile is seen by the next call, as ``take`` sees it)."""
+        return self._landed is not None
+
     def take(self, position: int | None) -> Landed | None:
         """The landed install when it is ahead of ``position`` (the copy held; None: no copy);
         the slot is emptied either way."""

@@ -29,6 +29,8 @@ changed: any thread, off the runtime's lock), ``install_prepared`` commits it an
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -82,6 +84,7 @@ class StoreStateHolder:
         self._encoded: bytes | None = None
         self._size: int | None = None  # what data/get writes, in bytes; None: measure it again
         self._stale = False  # an unexpected failure mid-write: reload whole before trusting the mirror
+        self._as_held = False  # ``as_held``: ``working`` answers the copy without its refresh
         # A store holding its records in memory keeps the last commits' only; the log and history
         # entries are each one commit's own record, and go with it (``Store.bound_records``).
         kept = getattr(bundle.view.budgets, store.records_budget)
@@ -105,6 +108,27 @@ class StoreStateHolder:
     def working(self) -> StateIndex:
         self.refresh()
         return self._held().index
+
+    def caught_up(self) -> bool:
+        """Whether the copy held is the store's state now, found by the head check alone (one
+        indexed read of meta's revision; nothing caught up, taken up or reloaded): no install
+        landed aside and waiting, no failed write to reload after, and meta at the copy's
+        position. A read that finds it so, under the runtime's lock, may answer from the copy as
+        it is (``as_held``)."""
+        mirror = self._mirror
+        if mirror is None or self._stale or self._landing.waiting():
+            return False
+        return not self._shared or self._store.revision(self.subjects.meta, META_ID) == mirror.position
+
+    @contextmanager
+    def as_held(self) -> Iterator[None]:
+        """Within the block, ``working`` answers the copy as it is, without refreshing it first:
+        for a read that ``caught_up`` found current under the same hold of the runtime's lock."""
+        self._as_held = True
+        try:
+            yield
+        finally:
+            self._as_held = False
 
     def encoded(self) -> bytes:
         self.refresh()
@@ -250,6 +274,8 @@ class StoreStateHolder:
 
     def refresh(self) -> None:
         """Bring the local copy up to the store's position (a no-op when meta has not moved)."""
+        if self._as_held:
+            return
         landed = self._landing.take(self._mirror.position if self._mirror is not None else None)
         if landed is not None:
             self._adopt(landed.mirror, landed.encoded)  # then caught up from it like any copy

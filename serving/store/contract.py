@@ -417,6 +417,13 @@ class Store(abc.ABC):
         the fleet's store: one instance's writes must not push out another's records). A record id
         never committed, or forgotten already, is passed over. The default forgets nothing."""
 
+    reads_never_wait: bool = False
+    """Whether a read (``revision``, ``load``) answers without waiting on anything but this
+    process's CPU and local file reads: never on another process's transaction, a lock another
+    thread of this process holds, or a network. A runtime may then make its head check on a
+    transport's event loop (``EnvironmentRuntime.http_on_loop``). False (the default) for any
+    store that cannot promise it."""
+
     replaces_whole: bool = False
     """Whether ``commit_replace`` is available (``replace.py``); else a caller commits the
     difference as a batch and compacts after."""

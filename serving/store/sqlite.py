@@ -178,6 +178,12 @@ class SqliteStore(Store):
                 pool.checkin(conn, broken=conn.in_transaction)
 
     replaces_whole = True
+    reads_never_wait = True
+    """In WAL mode a reader waits for no writer, nor for a PASSIVE checkpoint (the only kind the
+    store runs while open): only in SQLite's rare recovery of the log (after a crash, or while
+    another process closing the file's last connection checkpoints it). A read checks a
+    connection out of the pool (never waiting for one: a new one is opened when none is idle)
+    and takes no lock a commit holds (``_write_lock`` is the writers')."""
 
     def commit_replace(self, prepared: PreparedReplace, expect: Mapping[tuple[str, str], Expect], revision: int,
                        extra: Mapping[tuple[str, str], dict[str, Any]] | None = None) -> ReplaceCommit:

@@ -338,7 +338,7 @@ class CapenvHttpApp:
             elif grader:  # a data plane of another protocol: a whole state may be read or written
                 answer = await self.worker.call(self.runtime.http, request)
             else:  # the application's own path: one call, answered on the loop where the runtime allows
-                answer = await self.worker.quick(self.runtime.http, request)
+                answer = await self.worker.quick(self.runtime.http, request, on_loop=self.runtime.http_on_loop)
             if answer_it is not None:  # a data/add or data/reset of another protocol
                 await self.worker.aside(release_replaced, answer_it)
             messages = answer_messages(answer, head=request.method == "HEAD")

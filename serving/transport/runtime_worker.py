@@ -10,8 +10,12 @@ A runtime whose calls never block (``Runtime.nonblocking_calls``: its state in t
 memory) has its short calls (a tool call, a request to the application's paths: ``quick``)
 answered on the event loop itself while nothing runs on the worker thread: the hop there and
 back (a queue, a wake-up of each thread, the GIL handed over twice) costs more than an item
-read. Calls stay one at a time: a quick call waits its turn on the thread when a call is
-running or queued there, and nothing is queued while one runs on the loop.
+read (over HTTP, ~65 µs of the server's CPU a read and ~165 µs a write, most of it waking a
+thread on the other CPU: docs/benchmarks.md). Calls stay one at a time: a
+quick call waits its turn on the thread when a call is running or queued there, and nothing is
+queued while one runs on the loop. A runtime whose writes may block but whose reads need not
+(SQLite: ``EnvironmentRuntime.http_on_loop``) has those reads answered on the loop the same way,
+and the rest sent to the thread.
 
 Work that reads nothing the runtime holds (data/add's parse and checks of a 32 MiB document,
 ``Runtime.prepare_add``) runs ``aside``, on a second thread, so it does not hold up the calls
@@ -74,11 +78,20 @@ class RuntimeWorker:
             self._calls.put((loop, future, function, args, kwargs))  # under the lock: never after close()'s end
         return await future
 
-    async def quick(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def quick(self, function: Callable[..., T], *args: Any,
+                    on_loop: Callable[..., T | None] | None = None, **kwargs: Any) -> T:
         """A call that computes briefly: on the event loop when ``inline`` and nothing is queued or
-        running on the worker thread, else on the thread (``call``)."""
-        if self.inline and self._pending == 0:
-            return function(*args, **kwargs)
+        running on the worker thread, else on the thread (``call``). ``on_loop``: for a runtime
+        whose calls may block but some answers need not (``EnvironmentRuntime.http_on_loop``), tried
+        on the event loop with the same arguments when nothing is queued or running on the thread;
+        its None sends the call to the thread."""
+        if self._pending == 0:
+            if self.inline:
+                return function(*args, **kwargs)
+            if on_loop is not None:
+                answer = on_loop(*args, **kwargs)
+                if answer is not None:
+                    return answer
         return await self.call(function, *args, **kwargs)
 
     async def aside(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:

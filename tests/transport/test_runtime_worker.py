@@ -113,6 +113,47 @@ def test_without_inline_every_call_runs_on_the_thread() -> None:
         worker.close()
 
 
+def test_on_loop_answers_on_the_loop_while_the_thread_is_idle_and_its_none_goes_to_the_thread() -> None:
+    worker = RuntimeWorker()  # a runtime whose calls may block: nothing inline
+    loop_thread = threading.current_thread()
+    tried: list[str] = []
+    holding, release = threading.Event(), threading.Event()
+
+    def on_loop(kind: str) -> threading.Thread | None:
+        tried.append(kind)
+        return threading.current_thread() if kind == "read" else None
+
+    def on_thread(kind: str) -> threading.Thread:
+        return threading.current_thread()
+
+    def held() -> None:
+        holding.set()
+        release.wait(WAIT)
+
+    async def test() -> None:
+        assert await worker.quick(on_thread, "read", on_loop=on_loop) is loop_thread
+        assert await worker.quick(on_thread, "write", on_loop=on_loop) is not loop_thread
+        assert tried == ["read", "write"]
+        ran_on: list[threading.Thread] = []
+        async with anyio.create_task_group() as group:
+            group.start_soon(worker.call, held)
+            await anyio.to_thread.run_sync(holding.wait, WAIT)
+
+            async def then_read() -> None:
+                ran_on.append(await worker.quick(on_thread, "read", on_loop=on_loop))
+
+            group.start_soon(then_read)
+            await anyio.sleep(0)
+            assert tried == ["read", "write"]  # not tried beside the call running on the thread
+            release.set()
+        assert ran_on[0] is not loop_thread
+
+    try:
+        run(test)
+    finally:
+        worker.close()
+
+
 def test_a_failing_quick_call_raises_and_leaves_the_worker_usable() -> None:
     worker = RuntimeWorker(inline=True)
 
