@@ -29,12 +29,7 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
                   base: dict[str, Any], events: list[TraceEvent]) -> WritePlan:
     path = exemplar.path.rstrip("/") if exemplar.path.rstrip("/") in ctx.document_paths else exemplar.path
     held = next((d.value for d in ctx.view.state.documents if d.path == path), None)
-    pointer = ""
-    if isinstance(held, dict):
-        best = sum(1 for k in body if k in held)
-        for name, value in held.items():
-            if isinstance(value, dict) and sum(1 for k in body if k in value) > best:
-                best, pointer = sum(1 for k in body if k in value), "/" + name
+    pointer = _object_pointer(held, body)
     members = _document_members(base["tool"], exemplar, body, calls, path, ctx, events)
     base["min_members"] = 0 if exemplar.method == "PUT" else 1
     target = held
@@ -99,6 +94,31 @@ def _copied(path: str, target: Any, ctx: PlanContext, tool: str, events: list[Tr
     return False
 
 
+def _object_pointer(held: Any, body: dict[str, Any]) -> str:
+    """Where in the held document the write merges: the object holding the most members the body
+    sent, among the document, its object members and, where none of those holds more, the one
+    object a member holding nothing else holds (``{"data": {"profile": {…}}}``); the earlier on a
+    tie."""
+    if not isinstance(held, dict):
+        return ""
+
+    def sent_in(value: dict[str, Any]) -> int:
+        return sum(1 for k in body if k in value)
+
+    best, pointer = sent_in(held), ""
+    members = [(name, value) for name, value in held.items() if isinstance(value, dict)]
+    for name, value in members:
+        if sent_in(value) > best:
+            best, pointer = sent_in(value), "/" + name
+    for name, value in members:
+        if len(value) != 1:  # only an envelope around one object: a map of objects by key is no envelope
+            continue
+        inner_name, inner = next(iter(value.items()))
+        if isinstance(inner, dict) and sent_in(inner) > best:
+            best, pointer = sent_in(inner), f"/{name}/{inner_name}"
+    return pointer
+
+
 def _answer_locator(answer: Any, pointer: str, body: dict[str, Any], target: Any) -> Locator | None:
     """Where the exemplar's answer shows the object the write merged into: under the member the
     document holds it in, or at the root; it shows it when it holds a member the body sent or
@@ -108,6 +128,10 @@ def _answer_locator(answer: Any, pointer: str, body: dict[str, Any], target: Any
     if isinstance(answer, dict) and member and "/" not in member and isinstance(answer.get(member), dict) \
             and names & set(answer[member]):
         return Locator(kind="member", member=member)
+    outer, _, inner = member.partition("/")
+    if isinstance(answer, dict) and inner and isinstance(answer.get(outer), dict) \
+            and isinstance(answer[outer].get(inner), dict) and names & set(answer[outer][inner]):
+        return Locator(kind="member", member=inner, within=(outer,))
     if isinstance(answer, dict) and names & set(answer) and (not member or member not in answer):
         return Locator(kind="root")
     wrapping = [name for name, value in answer.items() if isinstance(value, dict) and names & set(value)] \

@@ -37,10 +37,23 @@ def _scalar(value: Any) -> bool:
     return isinstance(value, (str, int)) and not isinstance(value, bool)
 
 
+def _entity_members(body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The members of ``body`` holding one object, or a one-element array of one (Ghost's
+    ``{"posts": [{…}]}``), with the pointer segments leading to it."""
+    found = []
+    for name, value in body.items():
+        if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
+            found.append((f"{name}/0", value[0]))
+        elif isinstance(value, dict):
+            found.append((name, value))
+    return found
+
+
 def returned_ids(body: Any, is_identity_member: Callable[[str], bool], min_length: int) -> list[tuple[Any, str]]:
     """Ids a create's answer names: identity members of the body, of an object member or of the
-    one object of a one-element array member, or a scalar body or sole member (of ``min_length``
-    characters or more). (value, where) pairs."""
+    one object of a one-element array member (where none names one: of those inside an object
+    member), or a scalar body or sole member (of ``min_length`` characters or more). (value,
+    where) pairs."""
     found: list[tuple[Any, str]] = []
     if _scalar(body):
         if len(str(body)) >= min_length:
@@ -55,14 +68,15 @@ def returned_ids(body: Any, is_identity_member: Callable[[str], bool], min_lengt
     for name, value in body.items():
         if _scalar(value) and is_identity_member(name):
             found.append((value, f"/{name}"))
-    for name, value in body.items():
-        if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
-            value = value[0]  # a one-element array holds one entity (Ghost's {"posts": [{…}]})
-            name = f"{name}/0"
-        if isinstance(value, dict):
-            for inner, inner_value in value.items():
-                if _scalar(inner_value) and is_identity_member(inner):
-                    found.append((inner_value, f"/{name}/{inner}"))
+    for name, value in _entity_members(body):
+        for inner, inner_value in value.items():
+            if _scalar(inner_value) and is_identity_member(inner):
+                found.append((inner_value, f"/{name}/{inner}"))
+    if not found:  # an envelope around an envelope ({"data": {"note": {…}}})
+        for name, value in body.items():
+            for inner_name, inner in _entity_members(value) if isinstance(value, dict) else ():
+                found.extend((v, f"/{name}/{inner_name}/{k}") for k, v in inner.items()
+                             if _scalar(v) and is_identity_member(k))
     unique, seen = [], set()
     for value, where in found:
         if (str(value), where) not in seen:
@@ -217,6 +231,23 @@ class AnswerPlaces:
         return self.ranks[(kind, item_read_place)]
 
 
+def _member_places(body: Any, within: tuple[str, ...]) -> list[Locator]:
+    """The members of ``body`` that may hold one entity: an object, or a one-element array of one;
+    and, one level down, those of a member's object (``{"data": {"post": {…}}}``), each after its
+    member."""
+    found: list[Locator] = []
+    if not isinstance(body, dict):
+        return found
+    for name, value in body.items():
+        if isinstance(value, dict):
+            found.append(Locator(kind="member", member=name, within=within))
+            if not within:
+                found.extend(_member_places(value, (name,)))
+        elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
+            found.append(Locator(kind="singleton", member=name, within=within))
+    return found
+
+
 def entity_in_answer(body: Any, id_field: str, key: str, places: AnswerPlaces,
                      item_read_place: Locator | None = None) -> tuple[dict[str, Any] | None, Locator | None]:
     """The entity in a write's answer, located by its identity as item views locate it; an answer
@@ -226,13 +257,7 @@ def entity_in_answer(body: Any, id_field: str, key: str, places: AnswerPlaces,
     rank in the answer's member order. ``item_read_place``: where the item read that showed the
     entity found it (Alerta's ``{"customer": {...}, "id": ..., "status": "ok"}`` is read back as
     ``{"customer": {...}}``)."""
-    options = [Locator(kind="root")]
-    if isinstance(body, dict):
-        for name, value in body.items():
-            if isinstance(value, dict):
-                options.append(Locator(kind="member", member=name))
-            elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
-                options.append(Locator(kind="singleton", member=name))
+    options = [Locator(kind="root"), *_member_places(body, ())]
     if item_read_place is not None and item_read_place not in options:
         options.insert(0, item_read_place)
     ranked = [(rank, position, locator) for position, locator in enumerate(options)

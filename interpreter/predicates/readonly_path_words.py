@@ -6,6 +6,8 @@ Context ``readonly-ways``. Both look only at the template's last literal segment
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.bundle.paths import split_path
@@ -75,6 +77,16 @@ class SessionAnswerParams(BaseModel):
     """The only members a session's answer may hold: the credential and how long it lasts."""
 
 
+def _unwrapped(answer: Any) -> Any:
+    """The answer, or the object its one member holds (``{"data": {"token": …}}``): an envelope
+    adds nothing a session's answer would not show."""
+    if isinstance(answer, dict) and len(answer) == 1:
+        inner = next(iter(answer.values()))
+        if isinstance(inner, dict) and inner:
+            return inner
+    return answer
+
+
 @predicate("session_answer_under_auth_path", context="readonly-ways", params=SessionAnswerParams)
 def session_answer_under_auth_path(ctx: WaysContext, params: SessionAnswerParams) -> Outcome:
     """A literal segment places the path under authentication (/auth/user/emailpass), and every
@@ -89,9 +101,10 @@ def session_answer_under_auth_path(ctx: WaysContext, params: SessionAnswerParams
         return Miss("no call succeeded")
     allowed = lowered(params.credential_members)
     for call in answered:
-        if call.response_kind != "json" or not isinstance(call.response, dict) or not call.response:
+        answer = _unwrapped(call.response) if call.response_kind == "json" else None
+        if not isinstance(answer, dict) or not answer:
             return Miss(f"call #{call.ordinal} answered no object of credentials")
-        others = sorted(name for name in call.response if name.lower() not in allowed)
+        others = sorted(name for name in answer if name.lower() not in allowed)
         if others:
             return Miss(f"call #{call.ordinal} answered {others[0]!r}, no credential member")
     return Match({"segment": under[0], "calls": [call.ordinal for call in answered]})
