@@ -484,9 +484,9 @@ What limits the rest:
   row is the writes' hop (~165 µs each) and SQLite's commit (~100 µs more than the memory store's):
   a write answered on the loop would need to learn that it cannot wait (another process's BEGIN
   IMMEDIATE, a data/add's replace aside holding the store's write lock, `synchronous=FULL`'s sync)
-  before it decides, and fall back to the thread with nothing changed. MCP tool calls on SQLite
-  still all go to the thread (`mcp_server.call_tool`: the same `on_loop` for read tools is the
-  next step).
+  before it decides, and fall back to the thread with nothing changed. MCP read tools on SQLite
+  take the same way (`EnvironmentRuntime.call_tool_on_loop`): an item read over MCP (the SDK's
+  client, 400 calls after 30, four paired rounds, load ~3) ~1,000 → ~840 µs of server CPU a call.
 - **data/add over a large state (≤ 2× met on session 24's machine, `default` 1.45×, `sqlite:` 1.84×; missed on
   the previous one, 2.03× and 4.1×):** nothing in
   the locked step or the memory store's commit walks the replaced state (records dropped by

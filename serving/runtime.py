@@ -92,10 +92,27 @@ class EnvironmentRuntime(Runtime):
     # --- MCP ------------------------------------------------------------------------------
 
     def call_tool(self, name: str, arguments: dict[str, Any], *, idempotency_key: str | None = None) -> ToolAnswer:
+        answer = self._call_tool(name, arguments, idempotency_key, on_loop=False)
+        assert answer is not None
+        return answer
+
+    def call_tool_on_loop(self, name: str, arguments: dict[str, Any], *,
+                          idempotency_key: str | None = None) -> ToolAnswer | None:
+        """``call_tool`` for a transport's event loop, as ``http_on_loop`` is ``http``'s: a read
+        tool's answer when the state held is the store's now, a refusal of the call itself; None
+        for anything else (the transport then calls ``call_tool`` on the runtime's thread)."""
+        if not self._store_reads_never_wait:
+            return None
+        return self._call_tool(name, arguments, idempotency_key, on_loop=True)
+
+    def _call_tool(self, name: str, arguments: dict[str, Any], idempotency_key: str | None, *,
+                   on_loop: bool) -> ToolAnswer | None:
         entry = self.catalog.get(name)
         if entry is None:
             named = quoted(self.catalog.entries, self.bundle.view.budgets.tools_named)
             return ToolAnswer.refusal(f"no tool {name!r}; tools: {named}")
+        if on_loop and entry.handler != "read":
+            return None
         try:
             try:
                 arguments = from_client(arguments)  # floats and big integers in the codec's exact form
@@ -103,7 +120,9 @@ class EnvironmentRuntime(Runtime):
                 raise CallRefused(f"the arguments hold {error}; send finite JSON numbers") from None
             call = entry.inputs.parse(arguments)
             with self._lock:
-                served = self._serve(entry, call, idempotency_key)
+                served = self._serve_here(entry, call, idempotency_key, on_loop)
+                if served is None:
+                    return None
         except CallRefused as refused:
             return ToolAnswer.refusal(refused.message, tool=name, **refused.details)
         return ToolAnswer(structured=structured(served))
@@ -148,13 +167,9 @@ class EnvironmentRuntime(Runtime):
         try:
             call = entry.inputs.from_http(request, args)
             with self._lock:
-                if not on_loop:
-                    served = self._serve(entry, call, key)
-                elif not self._holder.caught_up():
+                served = self._serve_here(entry, call, key, on_loop)
+                if served is None:
                     return None
-                else:
-                    with self._holder.as_held():
-                        served = self._serve(entry, call, key)
         except CallRefused as refused:
             kind = {404: "not_found", 409: "conflict"}.get(refused.http_status, "refused")
             return error(refused.http_status, kind, refused.message, tool=entry.name)
@@ -262,6 +277,17 @@ class EnvironmentRuntime(Runtime):
         return twin
 
     # --- answering ------------------------------------------------------------------------
+
+    def _serve_here(self, entry: CatalogEntry, call: ReadCall, idempotency_key: str | None,
+                    on_loop: bool) -> Served | None:
+        """``_serve`` under the lock; ``on_loop`` (a read, on a transport's event loop): only when
+        the head check finds the copy held current, answering that copy as it is, else None."""
+        if not on_loop:
+            return self._serve(entry, call, idempotency_key)
+        if not self._holder.caught_up():
+            return None
+        with self._holder.as_held():
+            return self._serve(entry, call, idempotency_key)
 
     def _serve(self, entry: CatalogEntry, call: ReadCall, idempotency_key: str | None = None) -> Served:
         """Dispatch on the entry's handler (a write takes the idempotency key as its record id)."""

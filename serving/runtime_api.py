@@ -142,6 +142,13 @@ class Runtime(Protocol):
         """Answer one tool call. Bad names or arguments are ``is_error`` answers, never exceptions."""
         ...
 
+    def call_tool_on_loop(self, name: str, arguments: dict[str, Any], *,
+                          idempotency_key: str | None = None) -> ToolAnswer | None:
+        """``call_tool``'s answer when it can be given without waiting on anything but this
+        process's CPU (as ``http_on_loop``), else None: the transport then sends the call to
+        ``call_tool`` on the worker thread. The default: None."""
+        return None
+
     def http(self, request: HttpRequest) -> HttpAnswer:
         """Answer one request to the application's own paths."""
         ...

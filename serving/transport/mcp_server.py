@@ -78,7 +78,8 @@ async def _answer(runtime: Runtime, worker: RuntimeWorker, params: types.CallToo
     except ValueError as exc:
         return tool_result_wire(ToolAnswer.refusal(str(exc)))
     try:
-        answer = await worker.quick(runtime.call_tool, params.name, dict(params.arguments or {}), idempotency_key=key)
+        answer = await worker.quick(runtime.call_tool, params.name, dict(params.arguments or {}), idempotency_key=key,
+                                    on_loop=runtime.call_tool_on_loop)
         return tool_result_wire(answer)
     except Exception:
         # The runtime promises is_error answers for bad input, so this is a bug: log it

@@ -105,3 +105,26 @@ def test_only_a_store_whose_reads_never_wait_answers_on_the_loop(bundle, sqlite_
         assert runtime.http_on_loop(get("/posts/1")) is None
     finally:
         runtime.close()
+
+
+def test_a_read_tool_is_answered_on_the_loop_only_while_the_copy_is_the_stores(bundle, sqlite_url) -> None:
+    here = EnvironmentRuntime(bundle, store=sqlite_url)
+    there = EnvironmentRuntime(bundle, store=sqlite_url)
+    try:
+        first = here.call_tool_on_loop("get_posts_by_post_id", {"post_id": "1"})
+        assert first is not None and first.structured == here.call_tool("get_posts_by_post_id", {"post_id": "1"}).structured
+        assert first.structured["status"] == 200
+        assert here.call_tool_on_loop("no_such_tool", {}).is_error  # refused before any state is read
+        before = here.data_get()
+        assert here.call_tool_on_loop("post_posts", {"body": POST_BODY}) is None  # a write: the thread's
+        assert here.data_get() == before
+        created = there.call_tool("post_posts", {"body": POST_BODY}).structured
+        assert created["status"] == 201
+        arguments = {"post_id": str(created["body"]["id"])}
+        assert here.call_tool_on_loop("get_posts_by_post_id", arguments) is None  # behind the store
+        assert here.call_tool("get_posts_by_post_id", arguments).structured["body"] == created["body"]
+        again = here.call_tool_on_loop("get_posts_by_post_id", arguments)
+        assert again is not None and again.structured["body"] == created["body"]
+    finally:
+        here.close()
+        there.close()
