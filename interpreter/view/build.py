@@ -19,6 +19,7 @@ from .document_summaries import with_summarised_types
 from .absence import learn_absences
 from .reserved_ids import with_reserved_ids
 from .write_absence import learn_write_absences
+from .answer_members import per_answer_members, with_per_answer
 from .envelope_members import envelope_members
 from .extract import extract_state
 from .id_history import IdHistories
@@ -137,6 +138,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         state_available = False
     views = [_with_envelope(v, inference.shapes[v.tool], by_ordinal, paging, writes, records, ruleset, traces)
              if v.kind == "list" and v.tool in inference.shapes else v for v in views]
+    per_answer = per_answer_members(records, tool_of, writes, ruleset, traces)  # view-answer-members
+    views = [with_per_answer(v, per_answer) for v in views]
     views = list_projections(views, records, types, writes, ruleset, traces, added_by_query.projections)
     state, views = without_list_projections(state, views, {name: t.id_field for name, t in types.items()})
     views = [with_item_members(v, _answers(v, by_ordinal), ruleset, traces,

@@ -80,3 +80,29 @@ def test_a_delete_answered_so_is_served_and_a_missing_name_is_answered_without_a
     assert again.structured["status"] == 404 or again.is_error, again.structured
     read = runtime.call_tool("get_policy_by_policy_id", {"policy_id": "pin"})
     assert read.structured["status"] == 200 and read.structured["body"]["result"]["value"] == [], read.structured
+
+
+def test_a_signature_new_in_every_answer_is_left_out_of_every_view(tmp_path):
+    """Every answer signs itself anew: proven once, by one request answered twice with no write
+    between (the policy list), it is no state of the resolver map either, which is never read twice
+    without a write between; a member every answer repeats (the version) stays compared."""
+    signed = iter(range(100, 200))
+
+    def answer(value) -> str:
+        return ('{"id": 1, "result": {"status": true, "value": %s}, "signature": "rsa:%d", "version": "3.14"}'
+                % (_json(value), next(signed)))
+
+    resolvers = {"staff": {"resolvername": "staff", "type": "passwd"}}
+    more = dict(resolvers, interns={"resolvername": "interns", "type": "passwd"})
+    har = (HarBuilder()
+           .call("GET", "/policy/", response=answer(POLICIES))
+           .call("GET", "/policy/", response=answer(POLICIES))
+           .call("GET", "/resolver/", response=answer(resolvers))
+           .call("POST", "/resolver/interns", body={"type": "passwd"}, response=answer(2))
+           .call("GET", "/resolver/", response=answer(more)))
+    bundle = build_from(har, tmp_path / "capture.har")
+    views = {v.tool: v for v in bundle.view.views}
+    assert "signature" in views["get_resolver"].per_response_members
+    assert "version" not in views["get_resolver"].per_response_members
+    assert views["get_resolver"].state_backed, views["get_resolver"].reason
+    assert not any(m.pointer == "/signature" for m in views["get_policy"].envelope_members)
