@@ -120,7 +120,8 @@ class EnvironmentRuntime(Runtime):
                 raise CallRefused(f"the arguments hold {error}; send finite JSON numbers") from None
             call = entry.inputs.parse(arguments)
             with self._lock:
-                served = self._serve_here(entry, call, idempotency_key, on_loop)
+                served = self._serve_on_loop(entry, call, idempotency_key) if on_loop else \
+                    self._serve(entry, call, idempotency_key)
                 if served is None:
                     return None
         except CallRefused as refused:
@@ -167,7 +168,7 @@ class EnvironmentRuntime(Runtime):
         try:
             call = entry.inputs.from_http(request, args)
             with self._lock:
-                served = self._serve_here(entry, call, key, on_loop)
+                served = self._serve_on_loop(entry, call, key) if on_loop else self._serve(entry, call, key)
                 if served is None:
                     return None
         except CallRefused as refused:
@@ -278,12 +279,9 @@ class EnvironmentRuntime(Runtime):
 
     # --- answering ------------------------------------------------------------------------
 
-    def _serve_here(self, entry: CatalogEntry, call: ReadCall, idempotency_key: str | None,
-                    on_loop: bool) -> Served | None:
-        """``_serve`` under the lock; ``on_loop`` (a read, on a transport's event loop): only when
-        the head check finds the copy held current, answering that copy as it is, else None."""
-        if not on_loop:
-            return self._serve(entry, call, idempotency_key)
+    def _serve_on_loop(self, entry: CatalogEntry, call: ReadCall, idempotency_key: str | None) -> Served | None:
+        """``_serve`` of a read on a transport's event loop, under the lock: only when the head
+        check finds the copy held current, answering that copy as it is; else None."""
         if not self._holder.caught_up():
             return None
         with self._holder.as_held():
