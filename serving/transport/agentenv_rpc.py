@@ -79,6 +79,10 @@ class AgentEnvRuntime(Runtime):
     def call_tool(self, name: str, arguments: dict[str, Any], *, idempotency_key: str | None = None) -> ToolAnswer:
         return self.runtime.call_tool(name, arguments, idempotency_key=idempotency_key)
 
+    def call_tool_on_loop(self, name: str, arguments: dict[str, Any], *,
+                          idempotency_key: str | None = None) -> ToolAnswer | None:
+        return self.runtime.call_tool_on_loop(name, arguments, idempotency_key=idempotency_key)
+
     def nonblocking_calls(self) -> bool:
         return bool(getattr(self.runtime, "nonblocking_calls", lambda: False)())
 
@@ -162,6 +166,13 @@ class AgentEnvRuntime(Runtime):
         if request.path == RPC_PATH:
             return self._rpc_answer(request)
         return self.runtime.http(request)
+
+    def http_on_loop(self, request: HttpRequest) -> HttpAnswer | None:
+        """The application's paths as the runtime answers them on the loop; the card and the
+        JSON-RPC data plane always on the runtime's thread (None)."""
+        if request.path in (WELL_KNOWN_PATH, RPC_PATH):
+            return None
+        return self.runtime.http_on_loop(request)
 
     def card(self) -> bytes:
         if self._card is None:  # the tools never change while the runtime serves

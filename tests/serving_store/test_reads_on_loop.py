@@ -128,3 +128,22 @@ def test_a_read_tool_is_answered_on_the_loop_only_while_the_copy_is_the_stores(b
     finally:
         here.close()
         there.close()
+
+
+def test_the_agentenv_surface_passes_reads_on_the_loop_through_and_keeps_its_own_paths_on_the_thread(
+        bundle, sqlite_url) -> None:
+    from capenv.serving.transport.agentenv_card import RPC_PATH, WELL_KNOWN_PATH
+    from capenv.serving.transport.agentenv_rpc import AgentEnvRuntime
+
+    runtime = EnvironmentRuntime(bundle, store=sqlite_url)
+    surface = AgentEnvRuntime(runtime, "posts")
+    try:
+        assert answered(surface.http_on_loop(get("/posts/1"))) == answered(runtime.http(get("/posts/1")))
+        read = surface.call_tool_on_loop("get_posts_by_post_id", {"post_id": "1"})
+        assert read is not None and read.structured["status"] == 200
+        assert surface.call_tool_on_loop("post_posts", {"body": POST_BODY}) is None
+        assert surface.http_on_loop(get(WELL_KNOWN_PATH)) is None
+        rpc = HttpRequest("POST", RPC_PATH, (), JSON, dumps({"jsonrpc": "2.0", "id": 1, "method": "data/get"}))
+        assert surface.http_on_loop(rpc) is None
+    finally:
+        runtime.close()
