@@ -597,6 +597,8 @@ class Budgets(_Model):
     """How long a connection may stay idle between requests."""
     listener_connections: int = 256
     """Connections one listener keeps open at once; past it a new one is answered 503 and closed."""
+    request_head_bytes: int = 16384
+    """A request head (request line and headers) held while not ended; past it: 431, closed."""
     catch_up_entries: int = 1000
     """A process sharing a store past this many log entries behind reloads the state from one snapshot
     instead of reading entry by entry."""

@@ -6,9 +6,9 @@ bundle; each fleet instance is one environment; ``docs/serving-limits.md``):
   SDK's own limit is 10,000;
 * request bodies (``agent_request_bytes``, ``mcp_envelope_bytes``): the application's paths and
   MCP; the grader's data plane keeps its own intake;
-* connections (``request_deadline_seconds``, ``keep_alive_seconds``, ``listener_connections``): how
-  long one may take to send a request, stay idle between two, and how many one listener keeps open
-  (``http_deadline``);
+* connections (``request_deadline_seconds``, ``keep_alive_seconds``, ``listener_connections``,
+  ``request_head_bytes``): how long one may take to send a request, stay idle between two, how many
+  one listener keeps open, and how large a request's head may grow (``http_deadline``);
 * the grader's intake (``max_state_bytes`` + ``data_envelope_bytes``: a data plane request) and a
   fleet's instance create (``fleet_create_bytes``);
 * what of a body refused as too large is still read (``drain_bytes``), and how long a stopping
@@ -49,6 +49,8 @@ class AgentLimits:
     """How long a connection may stay idle between requests."""
     listener_connections: int
     """Connections one listener keeps open at once (``http_deadline``)."""
+    request_head_bytes: int
+    """A request head held while not ended (h11's ``max_incomplete_event_size``; ``http_deadline``)."""
     data_request_bytes: int
     """A data plane request body (a state document and its envelope); a staged file as well."""
     fleet_create_bytes: int
@@ -66,7 +68,8 @@ class AgentLimits:
             budgets = Budgets.model_construct()  # a bare model: the fields' defaults
         return cls(budgets.mcp_sessions, budgets.mcp_session_idle_seconds, budgets.agent_request_bytes,
                    budgets.mcp_envelope_bytes, budgets.request_deadline_seconds, budgets.keep_alive_seconds,
-                   budgets.listener_connections, budgets.max_state_bytes + budgets.data_envelope_bytes,
+                   budgets.listener_connections, budgets.request_head_bytes,
+                   budgets.max_state_bytes + budgets.data_envelope_bytes,
                    budgets.fleet_create_bytes, budgets.drain_bytes, budgets.shutdown_grace_seconds)
 
     def idle_timeout(self) -> float | None:

@@ -551,6 +551,7 @@ def run_http(
         timeout_graceful_shutdown=limits.shutdown_grace_seconds,
         http=deadline_protocol(limits.request_deadline_seconds, limits.listener_connections),
         timeout_keep_alive=limits.keep_alive_seconds,  # uvicorn hands it to call_later: a float is taken
+        h11_max_incomplete_event_size=limits.request_head_bytes,
     )
 
     class _Server(uvicorn.Server):

@@ -144,8 +144,8 @@ class DeadlineH11Protocol(H11Protocol):
         in_head = self.cycle is None or self.cycle.response_complete
         if in_head and len(received) > limit and not HEAD_END.search(received):
             status, message = 431, (f"the request's head (its request line and headers) is over {limit} bytes and "
-                                    f"not ended, the most this server holds of one: send fewer or shorter headers, "
-                                    f"or a shorter path and query")
+                                    f"not ended, the most this server holds of one (budget request_head_bytes, "
+                                    f"rules/budgets.yaml): send fewer or shorter headers, or a shorter path and query")
         else:
             status, message = 400, ("the request is not HTTP/1.1 this server can parse (its request line, a header, "
                                     "or its body's framing is malformed); the connection is closed")

@@ -106,6 +106,23 @@ def test_a_head_past_h11s_limit_is_431_with_a_json_body_saying_why() -> None:
         assert closed(sock)
 
 
+class SmallHeads(ExampleRuntime):
+    def budgets(self) -> Budgets:
+        return Budgets.model_validate({**load_rules().settings["budgets"], "request_head_bytes": 4096})
+
+
+def test_the_head_limit_is_the_budget_request_head_bytes() -> None:
+    with http_in_thread(SmallHeads(), access=Access(data_token=TOKEN)) as serving:
+        with connect(serving.port) as sock:  # 3 KiB of headers: under the budget, answered
+            assert get(sock, "/items", serving.port, b"X-Long: " + b"a" * 3072 + b"\r\n")[0] == 200
+        with connect(serving.port) as sock:  # 6 KiB, unended: past it (under h11's own 16 KiB)
+            sock.sendall(b"GET /items HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + b"a" * 6144)
+            status, _, body = answer(sock)
+            refused = json.loads(body)
+            assert status == 431 and "over 4096 bytes" in refused["message"], (status, body)
+            assert "budget request_head_bytes" in refused["message"]
+
+
 def test_a_request_h11_cannot_parse_is_400_with_a_json_body() -> None:
     with http_in_thread(ExampleRuntime(), access=Access(data_token=TOKEN)) as serving, connect(serving.port) as sock:
         sock.sendall(b"GET /items HTTP/1.1\r\nHost: 127.0.0.1\r\nNot a header line\r\n\r\n")
