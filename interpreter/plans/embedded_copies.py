@@ -18,18 +18,20 @@ Found = tuple[Any, dict[str, Any]]
 Nested = tuple[Any, dict[str, Any], Any]
 
 
-def entities(value: Any, id_field: str, found: list[Found], top: bool = True) -> None:
+def entities(value: Any, id_field: str, found: list[Found], top: bool = True, wrapped: bool = False) -> None:
     """The objects an answer holds as its entities, with their identities: the root object, the
-    root array's objects, and one member's object or objects (an envelope), never an object
-    embedded in another entity (a related entity shown inside it is no copy: the gate checks
-    embeddings)."""
+    root array's objects, and one member's object or objects (an envelope), or, under a root of one
+    member (an envelope around an envelope: ``{"data": {"entries": [{…}]}}``, ``{"data": {"member":
+    {…}}}``), those of a member of that member's object when it carries no identity itself; never an
+    object embedded in another entity (a related entity shown inside it is no copy: the gate checks
+    embeddings; a root of more members may be such an entity, its map of objects by key no envelope)."""
     if isinstance(value, dict):
         if id_field in value:
             found.append((value[id_field], value))
             return
-        if top:
+        if top or not wrapped:
             for inner in value.values():
-                entities(inner, id_field, found, top=False)
+                entities(inner, id_field, found, top=False, wrapped=not top or len(value) > 1)
     elif isinstance(value, list):
         for inner in value:
             if isinstance(inner, dict) and id_field in inner:

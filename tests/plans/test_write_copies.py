@@ -45,6 +45,33 @@ def test_the_same_delete_with_no_copy_or_only_an_embedding_is_served():
         assert plan.served, (embedded, plan.reason)
 
 
+def wrapped_limits_app(copy_listed: bool) -> HarBuilder:
+    """``limits_app`` with every answer inside a ``{"data": …}`` envelope, lists inside a page
+    envelope in it: the copy is an entity two members deep (``{"data": {"entries": [{…}]}}``)."""
+    def page(rows: list) -> dict:
+        return {"data": {"entries": rows, "total": len(rows)}}
+    har = (HarBuilder()
+           .call("GET", "/limits", response=page([ONE, TWO]))
+           .call("GET", f"/limits/{ONE['id']}", response={"data": ONE})
+           .call("GET", f"/limits/{TWO['id']}", response={"data": TWO}))
+    if copy_listed:
+        har.call("GET", "/v2/limits", response=page([{"id": ONE["id"], "name": "tag:one"},
+                                                       {"id": TWO["id"], "name": "tag:two"}]))
+    return (har.call("DELETE", f"/limits/{ONE['id']}", status=204)
+            .call("GET", f"/limits/{ONE['id']}", status=404, response=MISSING)
+            .call("GET", "/limits", response=page([TWO])))
+
+
+def test_a_copy_listed_inside_an_envelope_around_an_envelope_is_still_a_copy():
+    # found by wrapping every answer of a capture in {"data": …}: Mailman's members, also listed by
+    # a list's roster at {"data": {"entries": [...]}}, had their updates and deletes served
+    plan = delete_plan(build_from(wrapped_limits_app(copy_listed=True)))
+    assert not plan.served and plan.reason == "copied-entity"
+    assert any("/v2/limits also shows as an object of another collection" in (e.reason or "") for e in plan.traces)
+    plan = delete_plan(build_from(wrapped_limits_app(copy_listed=False)))
+    assert plan.served, plan.reason
+
+
 DOMAINS = [{"mail_host": "ant.example", "description": "Ants", "base_url": None},
            {"mail_host": "bee.example", "description": "Bees", "base_url": None}]
 LIST = {"list_id": "talk.ant.example", "list_name": "talk", "mail_host": "ant.example", "volume": 1,
