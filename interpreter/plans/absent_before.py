@@ -27,20 +27,23 @@ def classified(tool: Tool, target: Target, ctx: Any) -> Decision:
     whole = ctx.whole_tools.get(tool.name, tool)
     calls = [ctx.records[o] for o in whole.record_ordinals]
     item = target.relation == "item"
-    return classify(tool, target, ctx.view, ctx.ruleset, tuple(call.status for call in calls),
-                    calls_met_absence(target.type, calls, ctx.timeline, ctx.view) if item else False,
-                    ctx.item_upserts, calls_held(target.type, calls, ctx.timeline) if item else (False, ()))
+    every, some = calls_met_absence(target.type, calls, ctx.timeline, ctx.view) if item else (False, False)
+    return classify(tool, target, ctx.view, ctx.ruleset, tuple(call.status for call in calls), every,
+                    ctx.item_upserts, calls_held(target.type, calls, ctx.timeline) if item else (False, ()),
+                    some_met_absence=some)
 
 
 def calls_met_absence(entity_type: EntityType | None, calls: list[Record], timeline: Timeline,
-                      view: ViewResult) -> bool:
-    """Every successful call (one at least) named an entity the capture showed absent before it."""
+                      view: ViewResult) -> tuple[bool, bool]:
+    """(every successful call, one at least, named an entity the capture showed absent before it;
+    some did)."""
     succeeded = [call for call in calls if call.succeeded]
     if entity_type is None or not succeeded:
-        return False
+        return False, False
     whole = {o for read in view.views if read.type == entity_type.name for line in read.lines
              for o in line.all_record_ordinals}  # a filtered or paged list leaving it out shows nothing
-    return all(_absent_before(entity_type, call, timeline, whole) for call in succeeded)
+    met = [_absent_before(entity_type, call, timeline, whole) for call in succeeded]
+    return all(met), any(met)
 
 
 def calls_held(entity_type: EntityType | None, calls: list[Record], timeline: Timeline) -> tuple[bool, tuple[int, ...]]:

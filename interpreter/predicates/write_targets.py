@@ -34,6 +34,8 @@ class WriteTargetContext(BaseModel):
     met_absence: bool = False
     """Every successful recorded call named an entity the capture showed absent just before it
     (``plans/absent_before``)."""
+    some_met_absence: bool = False
+    """A successful recorded call named an entity the capture showed absent just before it."""
     item_upserts: dict[str, tuple[str, frozenset[int]]] = {}
     """Other write tools whose path ends in a parameter, by name: their method and the statuses
     their calls answered."""
@@ -138,6 +140,15 @@ def write_calls_met_absence(ctx: WriteTargetContext, params: BaseModel) -> Outco
     if ctx.met_absence:
         return Match({"absent_before": True})
     return Miss("not every successful call named an entity the capture showed absent before it")
+
+
+@predicate("write_some_call_met_absence", context="write-target")
+def write_some_call_met_absence(ctx: WriteTargetContext, params: BaseModel) -> Outcome:
+    """A successful recorded call named an entity the capture showed absent just before it: it made
+    what its path names, whatever status it answered."""
+    if ctx.some_met_absence:
+        return Match({"absent_before": True})
+    return Miss("no successful call named an entity the capture showed absent before it")
 
 
 class HeldParams(BaseModel):

@@ -1,0 +1,47 @@
+"""A PUT that makes the entity its path names when none is held and replaces it otherwise, answering
+200 both times (no 201 to say so): the capture shows it making one, since the entity was absent just
+before the call (an item read answered 404) and is read after it (``effect.upsert-absent-before``).
+Served as an update, a PUT of a new id would answer the item read's 404 where the application
+creates; the tool is an upsert, which no plan models, and stays replayed. A PUT whose every call
+named a held entity is still an update."""
+
+from __future__ import annotations
+
+from support.capture_runs import build_from, plan
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.runtime_api import HttpRequest
+
+A = {"name": "alpha", "size": 1}
+B = {"name": "beta", "size": 2}
+
+
+def app(*, makes_one: bool) -> HarBuilder:
+    har = (HarBuilder()
+           .call("GET", "/volumes", response=[A])
+           .call("GET", "/volumes/alpha", response=A)
+           .call("GET", "/volumes/beta", status=404, response={"error": "no such volume"})
+           .call("PUT", "/volumes/alpha", body={"size": 5}, response={**A, "size": 5})
+           .call("GET", "/volumes/alpha", response={**A, "size": 5}))
+    if makes_one:
+        har = (har.call("PUT", "/volumes/beta", body={"size": 2}, response=B)
+                  .call("GET", "/volumes/beta", response=B))
+    return har.call("GET", "/volumes", response=[{**A, "size": 5}] + ([B] if makes_one else []))
+
+
+def test_a_put_that_made_an_entity_answering_200_is_an_upsert_and_not_served():
+    bundle = build_from(app(makes_one=True))
+    put = plan(bundle, "PUT", "/volumes/{volume_id}")
+    assert not put.served and put.build_reason == "upsert", put.build_reason
+    assert any(e.rule_id == "effect.upsert-absent-before" and e.outcome == "match" for e in put.traces)
+    runtime = EnvironmentRuntime(bundle)
+    assert runtime.call_tool("put_volumes_by_volume_id", {"volume_id": "gamma", "body": {"size": 3}}).is_error
+    answer = runtime.http(HttpRequest("PUT", "/volumes/gamma", (("content-type", "application/json"),), (),
+                                      b'{"size": 3}'))
+    assert answer.status == 405 and b"not served" in answer.body  # never the item read's 404
+
+
+def test_a_put_of_held_entities_only_is_still_an_update():
+    put = plan(build_from(app(makes_one=False)), "PUT", "/volumes/{volume_id}")
+    assert put.effect == "update" and put.served, put.build_reason
