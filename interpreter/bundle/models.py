@@ -306,6 +306,12 @@ class EnvelopeMember(_Model):
     ``page-count``: the number of pages of the size the sibling member at ``field`` holds that
     the counted members fill (what the filters select before paging, wherever the state says
     which), else as ``recorded``;
+    ``page-number``, ``first-page``, ``last-page``: the page the call's start and page size cut
+    (start / size + 1; start is 0; start + size reaches what the filters select), where the start is
+    a multiple of the size and not past the end, else as ``recorded`` (NocoDB's pageInfo);
+    ``last-page-unless-final``: as ``last-page`` where no recording showed a final page past the
+    first (so it may flag a whole list): rendered only where both readings agree (not on a final
+    page past the first);
     ``listed-field``: the values of ``field`` of the members the answer lists, in the order listed
     (Flask-AppBuilder's ``ids``);
     ``count``: the number of members the answer counts (the listed ones, or the filtered ones
@@ -324,9 +330,14 @@ class EnvelopeMember(_Model):
     pointer: str
     """Where the member sits in the answer (a JSON pointer: ``/meta/pagination/total``)."""
     role: Literal["count", "whole-count", "sum", "page-count", "constant", "whole-constant", "recorded", "query-echo",
-                  "digest", "listed-field"]
+                  "digest", "listed-field", "page-number", "first-page", "last-page", "last-page-unless-final"]
     field: str | None = None
     rule_id: str | None = None
+    echo_added: bool = True
+    """For ``query-echo``: every recording that sent the parameter carried the member, so serving
+    adds it to a base recorded without it (Feathers' limit to $limit); False where one did not
+    (NocoDB answers offset only beside an offset no multiple of the limit): then only as the base
+    carries it."""
 
 
 class ProjectedMember(_Model):

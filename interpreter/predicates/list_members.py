@@ -55,6 +55,10 @@ class ListMemberContext(BaseModel):
     kinds: list[str] = Field(default_factory=list)
     """The JSON kinds of its values: number, string, boolean, null, empty (``{}`` or ``[]``), object, array."""
     kinds_in_whole: list[str] = Field(default_factory=list)
+    page_position: str | None = None
+    """What it says of the page a recording cut, from the start and size the query sent, in every
+    recording: ``page-number`` (start / size + 1), ``first-page`` (start is 0), ``last-page`` (start
+    + size reaches the count a sibling member holds) (NocoDB's pageInfo.page, isFirstPage, isLastPage)."""
     lists_field: str | None = None
     """A field of the listed members whose values, in the order listed, it holds in every recording
     whose listed members are objects (two such recordings at least, one listing two or more):
@@ -134,6 +138,21 @@ def list_member_lists_field(ctx: ListMemberContext, params: BaseModel) -> Outcom
     if ctx.lists_field is None:
         return Miss("it is not the list of one field's values of the listed members in every recording")
     return Match({"field": ctx.lists_field})
+
+
+class PagePositionParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    position: Literal["page-number", "first-page", "last-page", "last-page-unless-final"]
+
+
+@predicate("list_member_page_position", context="list-member", params=PagePositionParams)
+def list_member_page_position(ctx: ListMemberContext, params: PagePositionParams) -> Outcome:
+    """It says ``position`` of the page each recording's start and size cut, in every recording."""
+    if ctx.page_position != params.position:
+        return Miss(f"it is not the {params.position} the start and size of every recording give"
+                    + (f" (it is the {ctx.page_position})" if ctx.page_position else ""))
+    return Match({"position": params.position})
 
 
 @predicate("list_member_not_page_count", context="list-member")

@@ -64,8 +64,11 @@ def envelope_members(tool: str, locator: Locator | None, records: list[Record], 
         # summed, the page size, or the query parameter echoed
         field = (decision.evidence.get("param") if role == "query-echo"
                  else decision.evidence.get("field") if role in ("sum", "page-count", "listed-field") else None)
+        added = role != "query-echo" or field is None or all(
+            pointer in leaves_of.get(record.ordinal, {}) for record in records if record.ordinal in leaves_of
+            and any(unquote_plus(name) == field for name, _ in record.query))
         members.append(EnvelopeMember(pointer=pointer, role=role, rule_id=decision.rule_id,
-                                      field=str(field) if field is not None else None))
+                                      field=str(field) if field is not None else None, echo_added=added))
     return tuple(members), tuple(sorted(set(per_response)))
 
 
@@ -110,7 +113,72 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
         follows_listing=_follows_listing(sightings, listings),
         page_count_of=_page_count_of(pointer, uncut, leaves_of), echoes_param=echoed,
         lists_field=_listed_field(sightings),
+        page_position=_page_position(pointer, sightings, paging, leaves_of, uncut),
         echoed_values=_sent_values(sightings, echoed) if echoed is not None else 0)
+
+
+def _page_position(pointer: str, sightings: list[tuple[Record, Any, list]], paging: PagingRoles,
+                   leaves_of: dict[int, dict[str, Any]], uncut: list[tuple[Record, Any, list]]) -> str | None:
+    """What the member says of the page a recording cut, from the start and page size its query
+    sent (``view-query-params``: offset 0 and no size where none was sent), in every recording:
+    ``page-number`` (start / size + 1, one at least past 1; NocoDB's pageInfo.page),
+    ``first-page`` (start 0; a cut first page shows it true, so it is no "whole list" or "last page"
+    flag, and a later page false), ``last-page`` (start + size reaching the count a sibling holds,
+    that count equal to the listed members in every plain uncut recording; a cut page shows it false
+    and a cut first page false, so it is no "first page" flag; ``last-page-unless-final`` where no
+    recording shows a final page past the first true, so it may be a "whole list" flag: served only
+    where both readings agree); else None."""
+    spans = []
+    for record, value, listed in sightings:
+        roles = {paging.role(name): text for name, text in paging.read(record.query) if paging.role(name) != "other"}
+        if "page" in roles or "end" in roles:
+            return None  # a page number or an end: not the start and size this reads
+        start, size = _whole_number(roles.get("offset", "0")), (_whole_number(roles["limit"]) if "limit" in roles else None)
+        if start is None or start < 0 or "limit" in roles and (size is None or size <= 0):
+            return None
+        spans.append((record, value, listed, start, size))
+    if all(_integer(value) for _, value, _, _, _ in spans) and any(value > 1 for _, value, _, _, _ in spans) and all(
+            (value == start // size + 1 and start % size == 0) if size is not None else (start == 0 and value == 1)
+            for _, value, _, start, size in spans):
+        return "page-number"
+    if not all(isinstance(value, bool) for _, value, _, _, _ in spans) \
+            or len({value for _, value, _, _, _ in spans}) < 2:
+        return None
+    totals_of = _count_siblings(pointer, spans, leaves_of, uncut)
+    if all(value == (start == 0) for _, value, _, start, _ in spans):
+        cut_first = any(start == 0 and size is not None and total is not None and size < total
+                        for (_, _, _, start, size), total in zip(spans, totals_of or [None] * len(spans)))
+        return "first-page" if cut_first else None
+    if totals_of is None:
+        return None
+    if all(value == (size is None and start == 0 or size is not None and start + size >= total)
+           for (_, value, _, start, size), total in zip(spans, totals_of)):
+        if not any(start == 0 and not value and size is not None for _, value, _, start, size in spans):
+            return None  # a cut first page not last is needed to tell it from a first-page flag
+        final = any(start > 0 and value for _, value, _, start, _ in spans)
+        return "last-page" if final else "last-page-unless-final"
+    return None
+
+
+def _count_siblings(pointer: str, spans: list, leaves_of: dict[int, dict[str, Any]],
+                    uncut: list[tuple[Record, Any, list]]) -> list[int] | None:
+    """The values, per recording, of the first sibling member holding an integer in every recording
+    and equal to the listed members in every plain uncut one (one at least): the count beside it."""
+    parent = pointer.rsplit("/", 1)[0] + "/"
+    uncut_ordinals = {record.ordinal for record, _, _ in uncut}
+    for sibling in sorted({p for record, *_ in spans for p in leaves_of.get(record.ordinal, {})
+                           if p != pointer and p.startswith(parent) and "/" not in p[len(parent):]}):
+        totals = [leaves_of.get(record.ordinal, {}).get(sibling) for record, *_ in spans]
+        plain = [(listed, total) for (record, _, listed, _, _), total in zip(spans, totals)
+                 if record.ordinal in uncut_ordinals and record.query == ()]
+        if plain and all(_integer(total) for total in totals) and all(total == len(listed) for listed, total in plain):
+            return totals
+    return None
+
+
+def _whole_number(text: str) -> int | None:
+    """A query value of ASCII digits (at most 18) as an integer, else None."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
 def _listed_field(sightings: list[tuple[Record, Any, list]]) -> str | None:

@@ -20,6 +20,8 @@ from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.models import EnvelopeMember, ListLine, ReadView
 from capenv.interpreter.bundle.pointers import MISSING, member_at, with_member_at
 
+from .queries import named
+
 _KEEP: Any = object()
 """The base recording's value stands."""
 _ECHOED_INTEGER = re.compile(r"-?[0-9]{1,20}")
@@ -56,7 +58,8 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
     # perPage); content tags last, as they digest the rest of the answer
     for member in sorted(view.envelope_members, key=lambda member: _RENDER_ORDER.get(member.role, 0)):
         recorded = member_at(line.base.body, member.pointer)
-        if recorded is MISSING and not (member.role == "query-echo" and _sends(asked, member.field)):
+        if recorded is MISSING and not (member.role == "query-echo" and member.echo_added
+                                        and _sends(asked, member.field)):
             if member.role == "recorded" and not whole and _carried_beside(view, member, asked):
                 # A recording sent with a parameter this call sends carried it and the state cannot
                 # compute it: a page the recording did not cut may carry it (Ironic's next link on a
@@ -86,6 +89,8 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
             value = _echoed(member, asked, line.query, recorded)
         elif member.role == "listed-field":
             value = _listed_values(member, listed)
+        elif member.role in ("page-number", "first-page", "last-page", "last-page-unless-final"):
+            value = _page_position(member.role, line, asked, counted)
         else:
             value = _computed(member, counted, whole)
         if value is _KEEP:
@@ -182,6 +187,43 @@ def _computed(member: EnvelopeMember, counted: list[dict[str, Any]] | None, whol
             total += value
         return total
     return MISSING
+
+
+def _page_position(role: str, line: ListLine, asked: tuple[tuple[str, str], ...],
+                   counted: list[dict[str, Any]] | None) -> Any:
+    """What a ``page-number``, ``first-page`` or ``last-page`` member says of the page the call's
+    start and size cut (NocoDB's pageInfo): MISSING where the start is no multiple of the size
+    (NocoDB then answers another shape), past the end (readings part: a last page or none), or the
+    size is 0 or unknown beside a start."""
+    if asked and not line.queries:
+        return MISSING  # a query no learned meaning reads: its recording says which page it was
+    kinds = {spec.param: spec.kind for spec in line.queries}
+    sent = {kinds[name]: value for name, value in named(line.queries, asked) if name in kinds}
+    start_text, size_text = sent.get("start", sent.get("offset", "0")), sent.get("limit")
+    if "page" in sent or "end" in sent or not _PLAIN_COUNT.fullmatch(start_text) \
+            or size_text is not None and not _PLAIN_COUNT.fullmatch(size_text):
+        return MISSING
+    start, size = int(start_text), int(size_text) if size_text is not None else None
+    if size is None:
+        if start != 0:
+            return MISSING  # the default size is not known
+        return {"page-number": 1, "first-page": True}.get(role, True if counted is not None else MISSING)
+    if size == 0 or start % size:
+        return MISSING
+    if role == "page-number":
+        return start // size + 1
+    if role == "first-page":
+        return start == 0
+    if counted is None or start >= len(counted) > 0:
+        return MISSING
+    last = start + size >= len(counted)
+    if role == "last-page-unless-final" and last and start > 0:
+        return MISSING  # a final page past the first: a whole-list flag would say false, no recording tells
+    return last
+
+
+_PLAIN_COUNT = re.compile(r"(?:0|[1-9][0-9]{0,17})")
+"""A start or size the page position reads: digits without a leading zero, short of any overflow."""
 
 
 def _listed_values(member: EnvelopeMember, listed: list[dict[str, Any]] | None) -> Any:
