@@ -17,9 +17,11 @@ from capenv.interpreter.evidence.records import Record
 
 def entity_members(body: Any, list_members: frozenset[str] = frozenset()) -> frozenset[str]:
     """The members of the entities an answer shows, envelopes aside: the objects of an array (at
-    the root or in a member), else the object (the root or one member) holding the most members.
-    ``list_members`` names the members that hold the entities of a list in sibling answers: an
-    answer holding one of them as an empty array (``{"results": []}``) shows no entity at all."""
+    the root or in a member, or in a member of the object of a root of one member: a list envelope
+    inside an envelope, ``{"data": {"rows": [...], "next": null}}``), else the object (the root or
+    one member) holding the most members. ``list_members`` names the members that hold the
+    entities of a list in sibling answers: an answer holding one of them as an empty array
+    (``{"results": []}``) shows no entity at all."""
     if isinstance(body, list):
         return frozenset(k for item in body if isinstance(item, dict) for k in item)
     if not isinstance(body, dict):
@@ -29,6 +31,12 @@ def entity_members(body: Any, list_members: frozenset[str] = frozenset()) -> fro
         return frozenset(k for item in arrays[0] for k in item)
     if any(body.get(name) == [] for name in list_members):
         return frozenset()
+    if len(body) == 1 and isinstance(inner := next(iter(body.values())), dict) and not arrays:
+        listed = [v for v in inner.values() if isinstance(v, list) and v and all(isinstance(i, dict) for i in v)]
+        if len(listed) == 1:
+            return frozenset(k for item in listed[0] for k in item)
+        if any(inner.get(name) == [] for name in list_members):
+            return frozenset()
     objects = [body] + [v for v in body.values() if isinstance(v, dict)]
     return frozenset(max(objects, key=len))
 

@@ -84,3 +84,24 @@ def test_root_words_stay_literal_though_one_reads_its_own_name_and_a_list_reads_
            .call("GET", "/modules", response=[{"module": "core", "enabled": True, "version": "4.1"}]))
     templates = {t.template for t in build_from(har).manifest.tools}
     assert templates == {"/settings", "/report", "/tabs", "/tab/{tab_id}", "/modules"}
+
+
+
+def test_words_whose_lists_sit_in_a_list_envelope_inside_an_envelope_stay_literals():
+    # found by wrapping every answer of a capture in {"data": …}: a page envelope inside it
+    # ({"data": {"ok": true, "next": null, "rows": [...]}}) showed its envelope's members as each
+    # word's kind, the same for every word, and /db/articles and /db/authors became one
+    # /db/{db_id} whose plans knew one collection's members
+    def page(rows: list) -> dict:
+        return {"data": {"ok": True, "next": None, "rows": rows}}
+
+    def row(table: str, entity: dict) -> dict:  # the answer names its table as a member
+        return {"data": {"ok": True, "table": table, "rows": [entity], "primary_key_values": [str(entity["id"])]}}
+
+    har = HarBuilder()
+    for name, rows in (("articles", [ARTICLE, ARTICLE_6]), ("authors", [AUTHOR, AUTHOR_7])):
+        har.call("GET", f"/db/{name}.json", response={"data": {**page(rows)["data"], "table": name}})
+        for entity in rows:
+            har.call("GET", f"/db/{name}/{entity['id']}.json", response=row(name, entity))
+    templates = {t.template for t in build_from(har).manifest.tools}
+    assert templates == {"/db/articles", "/db/authors", "/db/articles/{article_id}", "/db/authors/{author_id}"}
