@@ -53,7 +53,9 @@ class Absences:
 
 def learn_absences(shapes: dict[str, ToolShape], types: dict[str, EntityType], records: list[Record],
                    tool_of: dict[int, str], histories: IdHistories, ruleset: RuleSet,
-                   traces: list[TraceEvent]) -> Absences:
+                   traces: list[TraceEvent], per_answer: frozenset[str] = frozenset()) -> Absences:
+    """``per_answer``: the top-level members each answer carries anew (``view-answer-members``), which
+    say nothing of how the application words a missing id."""
     items = [s for s in shapes.values() if s.kind == "item" and s.type_name in types]
     fields = {s.key_field or types[s.type_name].id_field for s in items}
     shown = histories.shown(fields)
@@ -65,7 +67,7 @@ def learn_absences(shapes: dict[str, ToolShape], types: dict[str, EntityType], r
             found = _weigh(shape, field, record, histories, shown.get(field, set()), ruleset, traces)
             if found is not None:
                 evidence.setdefault(shape.tool.name, []).append(found)
-    answers = {s.tool.name: _choose(s, items, evidence, ruleset, traces) for s in items}
+    answers = {s.tool.name: _choose(s, items, evidence, ruleset, traces, per_answer) for s in items}
     return Absences(answers, {tool: tuple(e.record.ordinal for e in found) for tool, found in evidence.items()})
 
 
@@ -101,7 +103,8 @@ def _shows_entity(record: Record, shape: ToolShape, field: str) -> bool:
 
 
 def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[Evidence]],
-            ruleset: RuleSet, traces: list[TraceEvent]) -> AbsenceAnswer | None:
+            ruleset: RuleSet, traces: list[TraceEvent],
+            per_answer: frozenset[str] = frozenset()) -> AbsenceAnswer | None:
     """The latest proven evidence of the tool, else of the type's other item tools, else the
     tool's latest conventional absence."""
     name = shape.tool.name
@@ -112,7 +115,7 @@ def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[E
     proven_type = sorted((e for e in siblings if e.proof != "status"), key=lambda e: e.record.ordinal)
     chosen = (proven_own or proven_type or own or [None])[-1]
     subject = f"{name} absence answer"
-    split = _worded_by_history(proven_own or proven_type)
+    split = _worded_by_history(proven_own or proven_type, per_answer)
     if split is not None:
         deleted, never = split
         traces.append(TraceEvent(table=TABLE, rule_id=None, outcome="default", subject=subject, reason=(
@@ -170,7 +173,8 @@ def _borrows(shape: ToolShape, sibling: ToolShape, ruleset: RuleSet, traces: lis
     return bool(decision.yields.get("borrows"))
 
 
-def _worded_by_history(proven: list[Evidence]) -> tuple[Evidence, Evidence] | None:
+def _worded_by_history(proven: list[Evidence], per_answer: frozenset[str] = frozenset()
+                      ) -> tuple[Evidence, Evidence] | None:
     """A deleted id's and a never-shown id's evidence of one status and id shape that answered
     otherwise once each body's own path values are put aside (per-response values too), or None
     when every such pair reads alike. Ids of different shapes (a slug where ids are integers) may be
@@ -182,7 +186,8 @@ def _worded_by_history(proven: list[Evidence]) -> tuple[Evidence, Evidence] | No
             if one.record.status != other.record.status or id_shape(one.id_value) != id_shape(other.id_value):
                 continue
             ours, theirs = _differing_values(one.record.path, other.record.path)
-            if not worded_alike(_body(one.record), ours, _body(other.record), theirs):
+            if not worded_alike(_without(_body(one.record), per_answer), ours,
+                                _without(_body(other.record), per_answer), theirs):
                 return one, other
     return None
 
@@ -213,6 +218,11 @@ def _shown_text(text) -> str:
 
 def _body(record: Record) -> Any:
     return record.response.json_value if record.response.is_json else None
+
+
+def _without(body: Any, members: frozenset[str]) -> Any:
+    """An object body without the members each answer carries anew (privacyIDEA's time and signature)."""
+    return {k: v for k, v in body.items() if k not in members} if members and isinstance(body, dict) else body
 
 
 _PROOF = {"deleted": "had been deleted", "never-shown": "was never shown by the capture",

@@ -105,7 +105,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     writes = lambda record: is_write(record, tool_of, read_only)  # noqa: E731
     traces: list = list(reader.traces)
     histories = IdHistories(records, writes)  # what the capture shows of each id, for both absences
-    absences = learn_absences(inference.shapes, types, records, tool_of, histories, ruleset, traces)
+    per_answer = per_answer_members(records, tool_of, writes, ruleset, traces)  # view-answer-members
+    absences = learn_absences(inference.shapes, types, records, tool_of, histories, ruleset, traces, per_answer)
     write_absences, held_refusals, absence_vetoes = learn_write_absences(manifest, types, records, histories, ruleset, traces)
     window_set = set(window.read_ordinals)
     paging = PagingRoles(ruleset)
@@ -138,7 +139,6 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         state_available = False
     views = [_with_envelope(v, inference.shapes[v.tool], by_ordinal, paging, writes, records, ruleset, traces)
              if v.kind == "list" and v.tool in inference.shapes else v for v in views]
-    per_answer = per_answer_members(records, tool_of, writes, ruleset, traces)  # view-answer-members
     views = [with_per_answer(v, per_answer) for v in views]
     views = list_projections(views, records, types, writes, ruleset, traces, added_by_query.projections)
     state, views = without_list_projections(state, views, {name: t.id_field for name, t in types.items()})

@@ -6,19 +6,22 @@ epoch ``time`` with more digits than a double holds."""
 
 from __future__ import annotations
 
+import hashlib
+
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 
 from capenv.serving.runtime import EnvironmentRuntime
 
 POLICIES = [{"name": "pin", "scope": "authentication", "priority": 1},
-            {"name": "lock", "scope": "user", "priority": 2},
+            {"name": "lock-all", "scope": "user", "priority": 2},
             {"name": "pass", "scope": "authentication", "priority": 3}]
 TOKENS = [{"serial": "S1", "id": 1, "active": True}, {"serial": "S2", "id": 2, "active": False}]
 
 
 class Clock:
-    """Each answer's ``time``: epoch seconds with seven decimals, written as the application does."""
+    """Each answer's ``time`` (epoch seconds with seven decimals, written as the application does)
+    and ``signature`` (new in every answer: a missing name's answers differ only there)."""
 
     def __init__(self) -> None:
         self.tick = 0
@@ -26,8 +29,9 @@ class Clock:
     def __call__(self, value, status: bool = True) -> str:
         self.tick += 1
         return ('{"id": 1, "jsonrpc": "2.0", "result": {"status": %s, "value": %s}, '
-                '"time": 1796522461.53070%02d, "version": "App 3.14"}' % (
-                    "true" if status else "false", _json(value), self.tick))
+                '"time": 1796522461.53070%02d, "version": "App 3.14", "signature": "rsa_sha256_pss:%s"}' % (
+                    "true" if status else "false", _json(value), self.tick,
+                    hashlib.sha512(str(self.tick).encode()).hexdigest() * 4))
 
 
 def _json(value) -> str:
@@ -49,8 +53,8 @@ def capture() -> HarBuilder:
                                                                "tokens": [TOKENS[1]]}))
     har.call("GET", "/token/", query="serial=S9", response=at({"count": 0, "next": None, "prev": None,
                                                                "tokens": []}))
-    har.call("DELETE", "/policy/lock", response=at(2))
-    har.call("GET", "/policy/lock", response=at([]))
+    har.call("DELETE", "/policy/lock-all", response=at(2))
+    har.call("GET", "/policy/lock-all", response=at([]))
     har.call("GET", "/policy/", response=at([POLICIES[0], POLICIES[2]]))
     har.call("DELETE", "/policy/pass", response=at(3))
     har.call("GET", "/policy/pass", response=at([]))
