@@ -70,8 +70,10 @@ def _collect(value: Any, is_identity: Any, found: set[str]) -> None:
 
 def read_back_values(records: Iterable[Record]) -> set[str]:
     """Last path segments (decoded) that the successful JSON GET of their own path answered as a
-    member's value, at the top of the answer object or one object below it (an envelope): an
-    item read naming its entity by a value the entity holds, whatever the member is called."""
+    member's value, at the top of the answer object or one object below it (an envelope), or, under
+    a root of one member holding an object, one object below that (an envelope around an envelope:
+    ``{"data": {"result": {"username": "carol"}}}``): an item read naming its entity by a value the
+    entity holds, whatever the member is called."""
     found: set[str] = set()
     for record in records:
         parts = split_path(record.path)
@@ -81,6 +83,8 @@ def read_back_values(records: Iterable[Record]) -> set[str]:
         if not isinstance(body, dict):
             continue
         members = list(body.values()) + [v for m in body.values() if isinstance(m, dict) for v in m.values()]
+        if len(body) == 1 and isinstance(inner := next(iter(body.values())), dict):
+            members += [v for m in inner.values() if isinstance(m, dict) for v in m.values()]
         if any(isinstance(m, (str, int)) and not isinstance(m, bool) and str(m) == value for m in members):
             found.add(parts[-1])
     return found
