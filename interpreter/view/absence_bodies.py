@@ -33,13 +33,16 @@ def body_kind(record: Record) -> str:
 def entity_place_kind(record: Record, locator: Locator | None) -> str:
     """``body_kind``, except that a body whose envelope member holds an empty array where the item
     view reads its entity (``{"result": {"value": []}}`` for ``result.value[0]``) is empty-array: the
-    envelope answered, holding nothing."""
+    envelope answered, holding nothing; and one whose envelope member holds an empty object on the
+    way to it (``{"data": {}}`` for ``data.collection``) is empty-object, as the bare ``{}`` is."""
     kind = body_kind(record)
     if kind != "object" or locator is None or locator.kind not in ("member", "singleton"):
         return kind
     value: Any = record.response.json_value
     for name in (*locator.within, locator.member):
         value = value.get(name) if isinstance(value, dict) else None
+        if value == {}:
+            return "empty-object"
     return "empty-array" if value == [] else kind
 
 

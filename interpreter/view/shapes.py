@@ -153,12 +153,15 @@ class ShapeReader:
     def holds_no_entity(self, body: Any, collection_word: str | None) -> bool:
         """Whether an envelope member holds an empty array where an item read's entity would be
         (``{"result": {"value": []}}``: a name the application holds nothing under), at the top or
-        inside envelope members holding objects."""
+        inside envelope members holding objects, or an empty object (``{"data": {}}``, an envelope
+        around an application's ``{}`` for an id it holds nothing under)."""
         if not isinstance(body, dict):
             return False
         for name, value in body.items():
             kind = holds(value)
             if kind == "empty-array" and self.is_envelope(name, kind, collection_word, 1):
+                return True
+            if value == {} and self.is_envelope(name, kind, collection_word, 1):
                 return True
             if kind == "object" and self.is_envelope(name, kind, collection_word, 1) \
                     and self.holds_no_entity(value, collection_word):

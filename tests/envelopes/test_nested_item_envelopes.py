@@ -82,3 +82,29 @@ def test_a_login_answering_its_token_in_an_envelope_opens_a_session():
     assert [p.tool for p in bundle.view.read_only_posts] == ["post_auth_user_emailpass"]
     assert bundle.view.view("get_notes").state_backed
     assert plan(bundle, "PATCH", "/notes/{note_id}").served
+
+
+def test_an_envelope_holding_an_empty_object_for_an_unknown_id_is_an_absence():
+    # found by wrapping every answer of a capture in {"data": …}: an application answering {} (200)
+    # for an id it holds nothing under answered {"data": {}}, which no shape explained: the item
+    # read became a document, its collection's updates and deletes were not served
+    a, b = note(1, "a"), note(2, "b")
+    har = (HarBuilder()
+           .call("GET", "/notes", response=listing([a, b]))
+           .call("GET", "/notes/1", response=one(a))
+           .call("GET", "/notes/2", response=one(b))
+           .call("GET", "/notes/999", response={"data": {}})
+           .call("PATCH", "/notes/2", body={"stars": 4}, response=one({**b, "stars": 4}))
+           .call("GET", "/notes/2", response=one({**b, "stars": 4}))
+           .call("DELETE", "/notes/1", status=204)
+           .call("GET", "/notes/1", response={"data": {}})
+           .call("GET", "/notes", response=listing([{**b, "stars": 4}])))
+    bundle = build_from(har)
+    item = bundle.view.view("get_notes_by_note_id")
+    assert item.kind == "item" and item.state_backed, item.reason
+    assert item.locator == Locator(kind="member", member="note", within=("data",))
+    for method in ("PATCH", "DELETE"):
+        assert plan(bundle, method, "/notes/{note_id}").served, plan(bundle, method, "/notes/{note_id}").build_reason
+    runtime = EnvironmentRuntime(bundle)
+    runtime.read("delete_notes_by_note_id", {"note_id": "2"})
+    assert runtime.read("get_notes_by_note_id", {"note_id": "2"})["body"] == {"data": {}}
