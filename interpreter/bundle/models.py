@@ -1313,8 +1313,9 @@ class WritePlan(_Model, LeftOutAtDefault):
     build_reason: str | None = None
     missing_refused: bool = False
     """An update at an item path whose method made what another tool's path named (an upsert
-    there, ``effect.update-beside-upsert``): a call naming an entity the state does not hold is
-    refused, since the application may make it here too, not answered missing."""
+    there, ``effect.update-beside-upsert``), or a PUT one of whose calls named an entity nothing
+    showed before it (``effect.update-of-unheld-put``): a call naming an entity the state does not
+    hold is refused, since the application may make it, not answered missing."""
     absence_tool: str | None = None
     """For an update or delete whose tool recorded no 400/404/410: the sibling tool whose recorded
     one answers a call naming an entity the state does not hold (``write-absences``)."""

@@ -28,9 +28,11 @@ def classified(tool: Tool, target: Target, ctx: Any) -> Decision:
     calls = [ctx.records[o] for o in whole.record_ordinals]
     item = target.relation == "item"
     every, some = calls_met_absence(target.type, calls, ctx.timeline, ctx.view) if item else (False, False)
+    held = calls_held(target.type, calls, ctx.timeline) if item else (False, ())
+    unheld = item and target.type is not None and any(
+        not _held_before(target.type, call, ctx.timeline) for call in calls if call.succeeded)
     return classify(tool, target, ctx.view, ctx.ruleset, tuple(call.status for call in calls), every,
-                    ctx.item_upserts, calls_held(target.type, calls, ctx.timeline) if item else (False, ()),
-                    some_met_absence=some)
+                    ctx.item_upserts, held, some_met_absence=some, some_met_unheld=unheld)
 
 
 def calls_met_absence(entity_type: EntityType | None, calls: list[Record], timeline: Timeline,

@@ -36,6 +36,9 @@ class WriteTargetContext(BaseModel):
     (``plans/absent_before``)."""
     some_met_absence: bool = False
     """A successful recorded call named an entity the capture showed absent just before it."""
+    some_met_unheld: bool = False
+    """A successful recorded call named an entity nothing the capture showed held before it (not in
+    the initial state, no read or answer before the call)."""
     item_upserts: dict[str, tuple[str, frozenset[int]]] = {}
     """Other write tools whose path ends in a parameter, by name: their method and the statuses
     their calls answered."""
@@ -149,6 +152,15 @@ def write_some_call_met_absence(ctx: WriteTargetContext, params: BaseModel) -> O
     if ctx.some_met_absence:
         return Match({"absent_before": True})
     return Miss("no successful call named an entity the capture showed absent before it")
+
+
+@predicate("write_some_call_met_unheld", context="write-target")
+def write_some_call_met_unheld(ctx: WriteTargetContext, params: BaseModel) -> Outcome:
+    """A successful recorded call named an entity nothing the capture showed held before it: the
+    call may have made it, or changed one the capture never read."""
+    if ctx.some_met_unheld:
+        return Match({"unheld_before": True})
+    return Miss("every successful call named an entity the capture showed held before it")
 
 
 class HeldParams(BaseModel):

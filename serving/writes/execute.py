@@ -77,8 +77,9 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
         refuse_shown_missing(env, entity_type, where, item_path, parts[-1], member)
         if plan.missing_refused and env.checks_references:  # the gate replays what the application did
             raise WriteRefusal(f"no {entity_type.name} entity {unquote(parts[-1])!r} is held, and {plan.method} may "
-                               f"make it (another tool's {plan.method} at an item path answered 201 Created), "
-                               "which the capture never showed here: send it naming a held entity")
+                               f"make it (a recorded {plan.method} at an item path answered 201 Created, or named "
+                               "an entity nothing showed before it), which the capture never showed answered for a "
+                               "missing one here: send it naming a held entity")
         own = _absence(plan, env, call.path, entity_type.either_key if member is None else None)
         # only the tool's own recorded absence outweighs a success the capture shows for a missing id:
         # a sibling's 404 (Medusa's category delete) says nothing of a tool whose kind may answer

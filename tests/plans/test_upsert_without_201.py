@@ -45,3 +45,29 @@ def test_a_put_that_made_an_entity_answering_200_is_an_upsert_and_not_served():
 def test_a_put_of_held_entities_only_is_still_an_update():
     put = plan(build_from(app(makes_one=False)), "PUT", "/volumes/{volume_id}")
     assert put.effect == "update" and put.served, put.build_reason
+
+
+def never_shown_app() -> HarBuilder:
+    """A PUT that made ``beta``, which no read showed absent first (nothing listed the volumes
+    before it), answering 200 as its update of ``alpha`` does."""
+    return (HarBuilder()
+            .call("GET", "/volumes/alpha", response=A)
+            .call("GET", "/volumes/zeta", status=404, response={"error": "no such volume"})
+            .call("PUT", "/volumes/alpha", body={"size": 5}, response={**A, "size": 5})
+            .call("GET", "/volumes/alpha", response={**A, "size": 5})
+            .call("PUT", "/volumes/beta", body={"size": 2}, response=B)
+            .call("GET", "/volumes/beta", response=B)
+            .call("GET", "/volumes", response=[{**A, "size": 5}, B]))
+
+
+def test_a_put_of_an_entity_never_shown_before_refuses_a_missing_one_rather_than_answer_404():
+    bundle = build_from(never_shown_app())
+    put = plan(bundle, "PUT", "/volumes/{volume_id}")
+    assert any(e.rule_id == "effect.update-of-unheld-put" and e.outcome == "match" for e in put.traces)
+    runtime = EnvironmentRuntime(bundle)
+    assert put.served, put.build_reason
+    answer = runtime.call_tool("put_volumes_by_volume_id", {"volume_id": "gamma", "body": {"size": 3}})
+    assert answer.is_error and answer.structured.get("status") != 404, answer.structured
+    assert not runtime.call_tool("put_volumes_by_volume_id", {"volume_id": "alpha", "body": {"size": 7}}).is_error
+    read = runtime.call_tool("get_volumes_by_volume_id", {"volume_id": "gamma"})
+    assert read.structured.get("status") == 404  # reads keep the recorded absence
