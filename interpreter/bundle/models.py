@@ -363,13 +363,16 @@ class ItemMember(_Model):
 
     ``path-value``: the path value the call named, percent-decoded, as a string (``scalar``), as the
     integer it spells (``number``, Flask-AppBuilder's ``{"id": 1, "result": …}``) or a one-element
-    array of it (``singleton``), as Datasette's ``primary_key_values``.
+    array of it (``singleton``), as Datasette's ``primary_key_values``. ``within``: the envelope
+    members leading to the object holding it beside the entity's member (the view's
+    ``locator.within``: ``{"data": {"id": 1, "result": …}}``), none at the top.
     """
 
     member: str
     role: Literal["path-value"]
     form: Literal["scalar", "number", "singleton"] = "scalar"
     rule_id: str | None = None
+    within: tuple[str, ...] = ()
 
 
 LATER_STATE = "later-state"

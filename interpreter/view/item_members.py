@@ -28,8 +28,11 @@ def with_item_members(view: ReadView, records: list[Record], ruleset: RuleSet,
     if view.kind != "item" or view.locator is None or view.locator.kind == "root" or TABLE not in ruleset.tables:
         return view
     seen: dict[str, list[ItemMemberSighting]] = {}
+    within = view.locator.within
     for record in records:
         body = record.response.json_value
+        for name in within:  # the object holding the entity's member, inside its envelopes
+            body = body.get(name) if isinstance(body, dict) else None
         parts = split_path(record.path)
         if not isinstance(body, dict) or not parts:
             continue
@@ -44,5 +47,5 @@ def with_item_members(view: ReadView, records: list[Record], ruleset: RuleSet,
         number = decision.evidence.get("form") == "number"
         if decision.yields.get("role") == "path-value" and (by_identity_alone or not number):
             members.append(ItemMember(member=name, role="path-value", form=str(decision.evidence.get("form")),
-                                      rule_id=decision.rule_id))
+                                      rule_id=decision.rule_id, within=within))
     return view.model_copy(update={"item_members": tuple(members)}) if members else view

@@ -111,7 +111,22 @@ def with_item_members(body: Any, view: ReadView, raw_id: str) -> Any:
     if not view.item_members or not isinstance(body, dict):
         return body
     value = unquote(raw_id)
-    return {**body, **{m.member: _path_value(m.form, value) for m in view.item_members}}
+    for member in view.item_members:
+        body = _set_within(body, member.within, member.member, _path_value(member.form, value))
+    return body
+
+
+def _set_within(body: Any, within: tuple[str, ...], name: str, value: Any) -> Any:
+    """``body`` (not changed) with ``name`` set to ``value`` in the object its envelope members
+    ``within`` lead to; as it was where they lead to no object."""
+    if not isinstance(body, dict):
+        return body
+    if not within:
+        return {**body, name: value}
+    inner = body.get(within[0])
+    if not isinstance(inner, dict):
+        return body
+    return {**body, within[0]: _set_within(inner, within[1:], name, value)}
 
 
 def _path_value(form: str, value: str) -> Any:

@@ -5,6 +5,8 @@ base recording's."""
 
 from __future__ import annotations
 
+import json
+
 from support.capture_runs import build_from
 from support.har_builder import HarBuilder
 
@@ -33,3 +35,22 @@ def test_the_top_level_id_is_rendered_for_the_entity_read():
     answer = EnvironmentRuntime(bundle).http(HttpRequest("GET", "/api/templates/3", (), (), b""))
     assert answer.status == 200
     assert b'"id":3,' in answer.body and b'"name":"Wide"' in answer.body and b'"id":1,' not in answer.body
+
+
+def test_the_id_beside_result_inside_an_envelope_is_rendered_there():
+    # found by wrapping every answer of a capture in {"data": …}: the id beside result, learned at
+    # the top only, was read as a recorded constant ({"data": {"id": 2, …}} differed at /data/id)
+    # and the item read stayed on replay, its type's updates and deletes unserved
+    har = HarBuilder().call("GET", "/api/templates/", response={"data": {"count": 3, "ids": [1, 2, 3],
+                                                                         "result": TEMPLATES}})
+    for entity in TEMPLATES[:2]:
+        har = har.call("GET", f"/api/templates/{entity['id']}", response={"data": item(entity)})
+    har = har.call("GET", "/api/templates/42", status=404, response={"message": "Not found"})
+    bundle = build_from(har)
+    view = next(v for v in bundle.view.views if v.kind == "item")
+    assert view.state_backed, view.reason
+    assert [(m.member, m.form, m.within) for m in view.item_members] == [("id", "number", ("data",))]
+    answer = EnvironmentRuntime(bundle).http(HttpRequest("GET", "/api/templates/3", (), (), b""))
+    assert answer.status == 200
+    body = json.loads(answer.body)
+    assert body["data"]["id"] == 3 and body["data"]["result"]["name"] == "Wide" and set(body) == {"data"}
