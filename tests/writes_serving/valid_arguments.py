@@ -260,7 +260,10 @@ LACKING = re.compile(r"lack recorded field\(s\) ([^;]+);")
 def amended(arguments: dict[str, Any], input_schema: dict[str, Any], refusal: str, rng: random.Random,
             tag: str) -> dict[str, Any] | None:
     """What an agent sends next after "the answer would lack recorded field(s) …": the same call
-    with those fields added where the body accepts them (None when it accepts none of them)."""
+    with those fields added where the body accepts them (None when it accepts none of them); after
+    "sends only values the entity already holds": a body with some value changed."""
+    if isinstance(arguments.get("body"), dict) and UNCHANGED.search(refusal):
+        return _changed(arguments, input_schema, rng, tag)
     found = LACKING.search(refusal)
     body_schema = input_schema.get("properties", {}).get("body", {})
     members = body_schema.get("properties", {})
@@ -270,6 +273,23 @@ def amended(arguments: dict[str, Any], input_schema: dict[str, Any], refusal: st
     body = dict(arguments["body"])
     body.update({name: value_for(name, members[name], rng, tag) for name in wanted})
     return {**arguments, "body": body}
+
+
+UNCHANGED = re.compile(r"sends only values the entity already holds \(")
+
+
+def _changed(arguments: dict[str, Any], input_schema: dict[str, Any], rng: random.Random, tag: str
+             ) -> dict[str, Any] | None:
+    """What an agent told its update "sends only values the entity already holds" sends next: the
+    body drawn anew until some member differs from what it sent (an entity made in the session is
+    not in the state the agent read first, so the first draw could not avoid its values)."""
+    schema = body_schema_for(input_schema, arguments)
+    for _ in range(ATTEMPTS_TO_CHANGE):
+        retry = {**arguments, "body": body_for(schema, rng, tag)}
+        name_the_path_id(retry, schema)
+        if not _unchanged(retry["body"], arguments["body"]):
+            return retry
+    return None
 
 
 def key_member(plan: Any) -> str | None:
