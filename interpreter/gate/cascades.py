@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from capenv.interpreter.bundle.models import ReadView, ViewResult, WritePlan
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Evidence, Record
 from capenv.interpreter.manifest.models import Manifest
@@ -91,6 +92,12 @@ class _Sightings:
         self.tools = {tool.name: tool for tool in manifest.tools}
         self.views = {v.tool: v for v in view.views}
         self.id_fields = {t.name: t.id_field for t in view.types}
+        # the collection paths of the types serving answers from the state (some view of theirs is
+        # state-backed): a replayed line reading one shows entities the state answers elsewhere
+        answered = {v.type for v in view.views if v.state_backed and v.type is not None}
+        self.answered_types = answered
+        self.held_collections = tuple((t.name, tuple(split_path(t.collection_template))) for t in view.types
+                                      if t.name in answered)
         self._alone: dict[str, bool] = {}
         self._differences: dict[tuple[int, int], bool] = {}
         self._texts: dict[int, str] = {}
@@ -134,8 +141,22 @@ class _Sightings:
                 sighting="line", write_type=plan.type, call=call.ordinal, line=line.label, line_tool=line_tool,
                 line_type=read_view.type if read_view else None,
                 line_state_backed=bool(read_view and read_view.state_backed),
+                line_held_type=self._held_type_read(read_view, line.path),
                 line_relates=paths_relate(call.path, segments, line.path, line.segments),
                 line_changes_alone=self._changes_alone(line), before=read_facts(before), after=read_facts(after))
+
+    def _held_type_read(self, read_view: ReadView | None, path: str) -> str | None:
+        """The type a line reads that serving answers from the state through some view: its own
+        view's type, or for a view of no type the type whose collection the path reads (a template
+        parameter matches any segment)."""
+        if read_view is not None and read_view.type is not None:
+            return read_view.type if read_view.type in self.answered_types else None
+        parts = split_path(path.split("?", 1)[0])
+        for name, template in self.held_collections:
+            if len(template) == len(parts) and all(t == p or (t.startswith("{") and t.endswith("}"))
+                                                   for t, p in zip(template, parts)):
+                return name
+        return None
 
     def _lines_read_just_before(self, call: Record) -> list[GetLine]:
         """The lines, in line order, with a read that began no earlier than the last end of another

@@ -47,6 +47,9 @@ class CascadeContext(BaseModel):
     """The state type the line's read tool answers (None: no view of a type)."""
     line_state_backed: bool = False
     """Serving answers the line from the state (else by replay)."""
+    line_held_type: str | None = None
+    """The type the line reads, when serving answers that type from the state through some view: the
+    line's own view's type, or for a view of no type the type whose collection its path is."""
     line_relates: bool = False
     """The line's path relates to the call's path segment by segment (the gate's side-effect reach)."""
     line_changes_alone: bool = False
@@ -105,6 +108,17 @@ def cascade_line_replayed(ctx: CascadeContext, params: BaseModel) -> Outcome:
     if ctx.sighting == "line" and not ctx.line_state_backed:
         return Match({"line": ctx.line})
     return Miss("the state answers the line")
+
+
+@predicate("cascade_line_reads_held_type", context="write-cascade")
+def cascade_line_reads_held_type(ctx: CascadeContext, params: BaseModel) -> Outcome:
+    """The line reads another type than the write's that serving answers from the state (through
+    the line's own view or others: its item reads)."""
+    if ctx.sighting != "line" or ctx.line_held_type is None:
+        return Miss("the line reads no type the state answers")
+    if ctx.line_held_type == ctx.write_type:
+        return Miss(f"the line reads {ctx.line_held_type}, the type the write changes")
+    return Match({"line": ctx.line, "type": ctx.line_held_type})
 
 
 @predicate("cascade_line_changed", context="write-cascade", params=AbsenceParams)

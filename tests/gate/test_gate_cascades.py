@@ -100,6 +100,37 @@ def test_a_replayed_side_collection_goes_stale_after_a_served_delete(tmp_path) -
     assert "not modelled over the current state" in answer["message"]
 
 
+def comments_held_by_item_reads() -> HarBuilder:
+    """The comments read one by one in the initial window (the state answers them), their list only
+    after the capture's first write (answered by replay); deleting post 1 takes its comments out of
+    that list, which no item read of them shows after it."""
+    har = _posts(HarBuilder())
+    for comment in COMMENTS:
+        har.call("GET", f"/comments/{comment['id']}", response=comment)
+    made = {"id": 4, "title": "Drums"}
+    har.call("POST", "/posts", body={"title": "Drums"}, status=201, response=made)
+    har.call("GET", "/posts/4", response=made)
+    har.call("GET", "/comments", response=COMMENTS)
+    har.call("DELETE", "/posts/1", response={})
+    har.call("GET", "/posts/1", status=404, response=MISSING)
+    har.call("GET", "/posts", response=[*POSTS[1:], made])
+    return har.call("GET", "/comments", response=COMMENTS[2:])
+
+
+def test_a_delete_changing_a_replayed_list_of_a_type_the_state_answers_is_not_served(tmp_path) -> None:
+    # served, the delete would leave comments 1 and 2 in the state, and their item reads (answered
+    # from the state) would show comments the application deleted with the post
+    bundle = build_from(comments_held_by_item_reads(), tmp_path / "capture.har")
+    items = next(v for v in bundle.view.views if v.tool == "get_comments_by_comment_id")
+    listing = next(v for v in bundle.view.views if v.tool == "get_comments")
+    assert items.state_backed and not listing.state_backed, (items.reason, listing.reason)
+    delete = plan(bundle, "DELETE", "/posts/{post_id}")
+    assert (delete.served, delete.reason) == (False, "side-effect")
+    cascade = next(e for e in delete.traces if e.table == "write-cascades" and e.outcome == "match")
+    assert cascade.rule_id == "cascade.replayed-line-of-held-type"
+    assert cascade.evidence["line"] == "GET /comments"
+
+
 TAGS = [{"id": "5b7e1c0a-0000-4000-8000-000000000001", "name": "old"}]
 MADE_TAG = "5b7e1c0a-9d3f-4e21-8c44-7a1b2c3d4e5f"
 
