@@ -73,13 +73,32 @@ class WaysContext(BaseModel):
     calls: list[WayCall] = Field(default_factory=list)
 
 
+class ItemRead(ReadFacts):
+    """A GET of the call's own path plus one segment (the collection it posted to, and an item of it)."""
+
+    segment: str = ""
+    """The segment after the call's path, percent-decoded (``3`` for ``/api/entry_list/3/``)."""
+    side: Literal["before", "after"] = "after"
+    """It finished before the call began, or began after the call ended."""
+
+
 class VetoCall(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
     ordinal: int = 0
     status: int = 200
     """0 means unanswered."""
     redirected: bool = False
+    answer: Any = None
+    """The call's JSON answer (None for another body)."""
+    item_reads: list[ItemRead] = Field(default_factory=list)
+    """The GETs of the call's path plus one segment, before or after the call."""
+    reads_before: list[ReadFacts] = Field(default_factory=list)
+    """The successful GETs of the call's own path (any query) that finished before it began."""
+
+    @property
+    def succeeded(self) -> bool:
+        return 200 <= self.status < 300
 
 
 class Observation(BaseModel):

@@ -99,3 +99,68 @@ def _nothing_shown(ctx: VetoesContext, compared: int, same: str) -> str:
         return "no related GET line was read just before and just after a call"
     text = f"{compared} related read pair(s) compared; each {same}" if compared else "no related read pair compared"
     return text + (f" ({spoiled} pair(s) had another write between)" if spoiled else "")
+
+
+class NewIdentityParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    credential_members: list[str] = Field(min_length=1)
+    """Members that make an answer a session's ({"user": {"id": …}, "access_token": …}): a login
+    answering the person it signed in, read after it, made nothing; the session ways judge it."""
+
+
+@predicate("answered_identity_read_after", context="readonly-vetoes", params=NewIdentityParams)
+def answered_identity_read_after(ctx: VetoesContext, params: NewIdentityParams) -> Outcome:
+    """A successful call answered a value (a member of its answer object, or of an object one member
+    deep) that nothing before it showed at the call's path (no read of the path plus that value, no
+    read of the path listing it), and a later successful GET of the call's path plus that value
+    shows it: the call made an entity of the collection it posted to, whatever status it answered
+    (a create answered 200 at a path ending in a query word, /entry_list)."""
+    tried = 0
+    for call in ctx.calls:
+        if not call.succeeded or not isinstance(call.answer, dict):
+            continue
+        objects = _answer_objects(call.answer)
+        credentials = sorted({name for obj in objects for name in obj} & set(params.credential_members))
+        if credentials:
+            continue  # a session's answer
+        tried += 1
+        for member, value in _scalars(objects):
+            later = next((read for read in call.item_reads if read.side == "after" and read.succeeded
+                          and read.segment == value and value in dict(_scalars(_answer_objects(read.body))).values()
+                          ), None)
+            if later is None or _shown_before(call, value):
+                continue
+            return Match({"call": call.ordinal, "member": member, "identity": value, "read": later.ordinal})
+    if not tried:
+        return Miss("no successful call answered an object other than a session's")
+    return Miss(f"{tried} call(s) answered an object; none answered an identity new at its path that a later "
+                "read of the path plus it shows")
+
+
+def _answer_objects(value: object) -> list[dict]:
+    """An answer object and the objects one member deep in it (an envelope's entity)."""
+    if not isinstance(value, dict):
+        return []
+    return [value] + [inner for inner in value.values() if isinstance(inner, dict)]
+
+
+def _scalars(objects: list[dict]) -> list[tuple[str, str]]:
+    """The text and number members of some objects as (name, text), booleans and null left out."""
+    return [(name, str(value)) for obj in objects for name, value in obj.items()
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value)]
+
+
+def _shown_before(call: object, value: str) -> bool:
+    """A read before the call showed the value at its path: a successful read of the path plus it,
+    or a read of the path holding an object (at the top, in a list, one member deep) carrying it."""
+    if any(read.side == "before" and read.succeeded and read.segment == value for read in call.item_reads):
+        return True
+    for read in call.reads_before:
+        body = read.body
+        rows = body if isinstance(body, list) else [body] + [
+            row for inner in (body.values() if isinstance(body, dict) else ())
+            for row in (inner if isinstance(inner, list) else [inner])]
+        if any(value == text for row in rows for _, text in _scalars(_answer_objects(row))):
+            return True
+    return False

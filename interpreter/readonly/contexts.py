@@ -11,7 +11,7 @@ from typing import Any
 from capenv.interpreter.evidence.records import Body, Record
 from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.predicates.readonly_contexts import (
-    Observation, ReadFacts, VetoCall, VetoesContext, WayCall, WaysContext,
+    ItemRead, Observation, ReadFacts, VetoCall, VetoesContext, WayCall, WaysContext,
 )
 
 from .timeline import Timeline, Writes
@@ -38,7 +38,12 @@ def vetoes_context(tool: Tool, timeline: Timeline, writes: Writes) -> VetoesCont
     after it ended (a read overlapping the call may show either state, so it is no side)."""
     calls, observations = [], []
     for record in _calls(tool, timeline):
-        calls.append(VetoCall(ordinal=record.ordinal, status=record.status, redirected=record.redirected))
+        answer = record.response.json_value if record.response.is_json else None
+        calls.append(VetoCall(ordinal=record.ordinal, status=record.status, redirected=record.redirected,
+                              answer=answer, item_reads=_item_reads(record, timeline) if answer is not None else [],
+                              reads_before=[read_facts(r) for r in timeline.own_path_gets(record.path)
+                                            if r.succeeded and r.finished_at <= record.started_at]
+                              if answer is not None else []))
         for line in timeline.lines_related(record.path, tool.segments):
             before = line.last_finished_before(record.started_at)
             after = line.first_started_after(record.finished_at)
@@ -48,6 +53,20 @@ def vetoes_context(tool: Tool, timeline: Timeline, writes: Writes) -> VetoesCont
                 call=record.ordinal, line=line.label, before=read_facts(before), after=read_facts(after),
                 writes_between=writes.between(before, after, besides=record.ordinal)))
     return VetoesContext(tool=tool.name, calls=calls, observations=observations)
+
+
+def _item_reads(call: Record, timeline: Timeline) -> list[ItemRead]:
+    """The GETs of the call's path plus one segment that finished before it began or began after
+    it ended (one overlapping the call shows neither side)."""
+    found = []
+    for segment, read in timeline.child_gets(call.path):
+        side = "before" if read.finished_at <= call.started_at else \
+            "after" if read.started_at >= call.finished_at else None
+        if side is not None:
+            kind, value = body_facts(read.response)
+            found.append(ItemRead(ordinal=read.ordinal, status=read.status, body=value, body_kind=kind,
+                                  segment=segment, side=side))
+    return found
 
 
 def body_facts(body: Body) -> tuple[str, Any]:

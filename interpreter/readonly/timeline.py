@@ -22,6 +22,7 @@ from functools import lru_cache
 
 import bisect
 from datetime import datetime, timedelta
+from urllib.parse import unquote
 
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Evidence, Record
@@ -79,6 +80,14 @@ class Timeline:
             if record.method == SAFE_METHOD and record.succeeded:
                 successful.setdefault(record.path, []).append(record)
         self._successful_gets = {path: GetLine(path, (), None, reads) for path, reads in successful.items()}
+        self._gets_by_parts: dict[tuple[str, ...], list[Record]] = {}
+        for record in self.records:
+            if record.method == SAFE_METHOD:
+                self._gets_by_parts.setdefault(_parts(record.path), []).append(record)
+        self._children: dict[tuple[str, ...], list[tuple[str, Record]]] = {}
+        for parts, reads in self._gets_by_parts.items():
+            if parts:
+                self._children.setdefault(parts[:-1], []).extend((unquote(parts[-1]), read) for read in reads)
         # The GET lines related to a call path: the same for every call of that path, every set of
         # writes and every round of the decision, so worked out once (calls × lines pairs otherwise).
         self._related: dict[tuple[str, tuple[bool, ...] | None], list[GetLine]] = {}
@@ -98,6 +107,14 @@ class Timeline:
         """The successful GET of the call's path (any query) that finished last before it began."""
         reads = self._successful_gets.get(call.path)
         return reads.last_finished_before(call.started_at) if reads else None
+
+    def own_path_gets(self, path: str) -> list[Record]:
+        """Every GET of ``path`` (any query; a trailing slash passed over), in record order."""
+        return self._gets_by_parts.get(_parts(path), [])
+
+    def child_gets(self, path: str) -> list[tuple[str, Record]]:
+        """Every GET of ``path`` plus one segment, with that segment percent-decoded."""
+        return self._children.get(_parts(path), [])
 
     def lines_related(self, path: str, segments: tuple[Segment, ...] | None) -> list[GetLine]:
         """The GET lines whose path relates to ``path`` (see ``paths_relate``), in line order."""

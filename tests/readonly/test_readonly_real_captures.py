@@ -133,7 +133,8 @@ def test_prefect_get_scheduled_flow_runs_side_effect_is_out_of_the_vetoes_sight(
     decision = evaluate(ruleset, "readonly-vetoes", context, subject=tool.name)
     assert decision.matched == ()
     assert all("had another write between" in e.reason for e in decision.events
-               if e.rule_id not in ("readonly.veto.redirected-or-unanswered", "readonly.veto.answered-created"))
+               if e.rule_id not in ("readonly.veto.redirected-or-unanswered", "readonly.veto.answered-created",
+                                   "readonly.veto.answered-new-identity"))
 
 
 def test_prefect_creates_and_upserts_are_writes(judged):

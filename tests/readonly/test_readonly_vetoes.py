@@ -223,3 +223,39 @@ def test_a_search_answered_200_is_not_vetoed_by_its_status(judge):
            .call("POST", "/items/search", body={"q": "b"}, response=[]))
     verdict = at(judge(har), "/items/search")
     assert verdict.read_only and verdict.veto is None
+
+
+def created_at_a_query_word_path(answer: dict, *, listed_before: bool = False) -> HarBuilder:
+    """A POST to a collection whose last word is a query word (``watch_list``), answered 200 with
+    ``answer``; the item read of the answer's id after it."""
+    har = (HarBuilder()
+           .call("GET", "/api/watch_list/1", response={"id": 1, "name": "a"})
+           .call("GET", "/api/watch_list/2", response={"id": 2, "name": "b"}))
+    if listed_before:
+        har.call("GET", "/api/watch_list", response=[{"id": 1, "name": "a"}, {"id": 3, "name": "q"}])
+    return (har.call("POST", "/api/watch_list", body={"name": "q"}, response=answer)
+            .call("GET", "/api/watch_list/3", response={"id": 3, "name": "q"}))
+
+
+def test_a_create_answered_200_at_a_query_word_path_is_vetoed(judge):
+    """The answer's id 3, shown by nothing before, is read at the collection's path plus 3 after
+    the call: the call made it, though it answered 200 (replayed as a read, a repeat would answer
+    the recorded entity where the application makes another)."""
+    verdict = at(judge(created_at_a_query_word_path({"id": 3, "name": "q"})), "/api/watch_list")
+    assert (verdict.rule, verdict.veto) == ("readonly.query-word-path", "readonly.veto.answered-new-identity")
+    assert verdict.evidence == {"call": 3, "member": "id", "identity": "3", "read": 4}
+
+
+def test_an_entity_listed_before_the_call_is_no_new_identity(judge):
+    har = created_at_a_query_word_path({"id": 3, "name": "q"}, listed_before=True)
+    verdict = at(judge(har), "/api/watch_list")
+    assert verdict.read_only
+    reason = next(e.reason for e in verdict.events if e.rule_id == "readonly.veto.answered-new-identity")
+    assert "none answered an identity new at its path" in reason
+
+
+def test_a_session_answer_is_left_to_the_session_ways(judge):
+    """A login answering the person it signed in beside a token, read after it, made nothing."""
+    har = created_at_a_query_word_path({"user": {"id": 3, "name": "q"}, "access_token": "t0k3n"})
+    verdict = at(judge(har), "/api/watch_list")
+    assert verdict.read_only
