@@ -31,8 +31,34 @@ def classified(tool: Tool, target: Target, ctx: Any) -> Decision:
     held = calls_held(target.type, calls, ctx.timeline) if item else (False, ())
     unheld = item and target.type is not None and any(
         not _held_before(target.type, call, ctx.timeline) for call in calls if call.succeeded)
+    made = _made_beside(tool, ctx) if item else ()
     return classify(tool, target, ctx.view, ctx.ruleset, tuple(call.status for call in calls), every,
-                    ctx.item_upserts, held, some_met_absence=some, some_met_unheld=unheld)
+                    ctx.item_upserts, held, some_met_absence=some, some_met_unheld=unheld, item_made_absent=made)
+
+
+def _made_beside(tool: Tool, ctx: Any) -> tuple[str, ...]:
+    """The other write tools of the tool's method at a path ending in a parameter a successful call
+    of which named an entity the capture showed absent just before it: each made what its path
+    named, whatever status it answered (a 200 where another application says 201)."""
+    from .classify import target_of
+    from .item_keys import keyed_target
+
+    memo: dict[str, bool] = ctx.__dict__.setdefault("item_made_absent", {})
+    found = []
+    for name, (method, _) in sorted(ctx.item_upserts.items()):
+        if name == tool.name or method != tool.method:
+            continue
+        if name not in memo:
+            other = next(t for t in ctx.manifest.tools if t.name == name)
+            other = ctx.whole_tools.get(other.name, other)
+            calls = [ctx.records[o] for o in other.record_ordinals]
+            target = keyed_target(other, target_of(other, ctx.view, ctx.document_paths, [c.path for c in calls],
+                                                   ctx.ruleset), ctx)
+            memo[name] = target.relation == "item" and calls_met_absence(target.type, calls, ctx.timeline,
+                                                                          ctx.view)[1]
+        if memo[name]:
+            found.append(name)
+    return tuple(found)
 
 
 def calls_met_absence(entity_type: EntityType | None, calls: list[Record], timeline: Timeline,

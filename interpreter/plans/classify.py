@@ -147,14 +147,16 @@ def segments_after_item(target: Target) -> str | None:
 def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, statuses: tuple[int, ...] = (),
              met_absence: bool = False, item_upserts: dict[str, tuple[str, frozenset[int]]] | None = None,
              held: tuple[bool, tuple[int, ...]] = (False, ()), *, some_met_absence: bool = False,
-             some_met_unheld: bool = False) -> Decision:
+             some_met_unheld: bool = False, item_made_absent: tuple[str, ...] = ()) -> Decision:
     """``statuses``: the tool's recorded answers' statuses (what its successful calls answered);
     ``met_absence``: every successful call named an entity the capture showed absent before it;
     ``item_upserts``: the write tools at a path ending in a parameter, their method and statuses (``item_upserts``);
     ``held``: every successful call named an entity held before it, and the failed calls' statuses
     for entities nothing held (``absent_before.calls_held``); ``some_met_absence``: a successful
     call named an entity the capture showed absent before it; ``some_met_unheld``: one named an entity
-    nothing the capture showed held before it."""
+    nothing the capture showed held before it; ``item_made_absent``: the other write tools at a path
+    ending in a parameter one of whose successful calls named an entity the capture showed absent
+    before it."""
     names_type = bool(target.segment) and any(
         t.collection_template.rstrip("/").endswith("/" + str(target.segment)) for t in view.types)
     succeeded = [s for s in statuses if 200 <= s < 300]
@@ -166,7 +168,8 @@ def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, sta
                                  some_met_unheld=some_met_unheld,
                                  met_held=held[0], unheld_statuses=held[1],
                                  item_upserts={name: answered for name, answered in (item_upserts or {}).items()
-                                               if name != tool.name})
+                                               if name != tool.name},
+                                 item_made_absent=tuple(n for n in item_made_absent if n != tool.name))
     decision = evaluate(ruleset, TABLE, context, subject=tool.name)
     why = _why_no_effect(tool, target, view) if decision.yields.get("effect", "none") == "none" else None
     events = target.events + decision.events + ((why,) if why is not None else ())

@@ -42,6 +42,9 @@ class WriteTargetContext(BaseModel):
     item_upserts: dict[str, tuple[str, frozenset[int]]] = {}
     """Other write tools whose path ends in a parameter, by name: their method and the statuses
     their calls answered."""
+    item_made_absent: tuple[str, ...] = ()
+    """Of ``item_upserts``, those a successful call of which named an entity the capture showed
+    absent just before it (it made what its path named, whatever status it answered)."""
     met_held: bool = False
     """Every successful recorded call named an entity held just before it (``plans/absent_before``)."""
     unheld_statuses: tuple[int, ...] = ()
@@ -193,13 +196,15 @@ class UpsertParams(BaseModel):
 @predicate("write_beside_item_upsert", context="write-target", params=UpsertParams)
 def write_beside_item_upsert(ctx: WriteTargetContext, params: UpsertParams) -> Outcome:
     """Another tool of the tool's own method (one of some methods), at a path ending in a
-    parameter, made what its path named (a successful call answered 201 Created): the
-    application's method may do so here too."""
+    parameter, made what its path named (a successful call answered 201 Created, or named an
+    entity the capture showed absent just before it, whatever it answered): the application's
+    method may do so here too."""
     if ctx.method not in params.methods:
         return Miss(f"method {ctx.method}, not {'/'.join(params.methods)}")
     created = set(params.created_statuses)
     beside = sorted(name for name, (method, statuses) in ctx.item_upserts.items()
-                    if method == ctx.method and statuses & created)
+                    if method == ctx.method and (statuses & created or name in ctx.item_made_absent))
     if beside:
         return Match({"upserts": beside})
-    return Miss(f"no other {ctx.method} tool at an item path answered {'/'.join(map(str, sorted(created)))}")
+    return Miss(f"no other {ctx.method} tool at an item path answered {'/'.join(map(str, sorted(created)))} "
+                "or named an entity the capture showed absent before it")

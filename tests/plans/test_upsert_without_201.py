@@ -17,8 +17,8 @@ A = {"name": "alpha", "size": 1}
 B = {"name": "beta", "size": 2}
 
 
-def app(*, makes_one: bool) -> HarBuilder:
-    har = (HarBuilder()
+def app(*, makes_one: bool, before: HarBuilder | None = None) -> HarBuilder:
+    har = ((before or HarBuilder())
            .call("GET", "/volumes", response=[A])
            .call("GET", "/volumes/alpha", response=A)
            .call("GET", "/volumes/beta", status=404, response={"error": "no such volume"})
@@ -71,3 +71,30 @@ def test_a_put_of_an_entity_never_shown_before_refuses_a_missing_one_rather_than
     assert not runtime.call_tool("put_volumes_by_volume_id", {"volume_id": "alpha", "body": {"size": 7}}).is_error
     read = runtime.call_tool("get_volumes_by_volume_id", {"volume_id": "gamma"})
     assert read.structured.get("status") == 404  # reads keep the recorded absence
+
+
+def beside_an_upsert_answering_200() -> HarBuilder:
+    """The volumes PUT made ``beta``, shown absent just before it, answering 200 (an upsert, no 201
+    to say so); the pools PUT only ever named a held pool, and a missing pool's read answered 404."""
+    pool = {"name": "deep", "tier": 1}
+    har = app(makes_one=True, before=HarBuilder()
+              .call("GET", "/pools", response=[pool])
+              .call("GET", "/pools/deep", response=pool)
+              .call("GET", "/pools/shallow", status=404, response={"error": "no such pool"}))
+    return (har.call("PUT", "/pools/deep", body={"tier": 2}, response={**pool, "tier": 2})
+            .call("GET", "/pools/deep", response={**pool, "tier": 2}))
+
+
+def test_a_put_beside_an_upsert_answering_200_refuses_a_missing_entity_rather_than_answer_404():
+    """The application's PUT makes what its path names elsewhere (effect.update-beside-upsert holds
+    whatever the making call answered): a PUT of a pool the state does not hold may make it, which
+    the capture never tried, so it is refused, never answered the item read's 404."""
+    bundle = build_from(beside_an_upsert_answering_200())
+    put = plan(bundle, "PUT", "/pools/{pool_id}")
+    match = next(e for e in put.traces if e.rule_id == "effect.update-beside-upsert" and e.outcome == "match")
+    assert match.evidence["upserts"] == ["put_volumes_by_volume_id"]
+    assert put.effect == "update" and put.served, put.build_reason
+    runtime = EnvironmentRuntime(bundle)
+    answer = runtime.call_tool("put_pools_by_pool_id", {"pool_id": "mid", "body": {"tier": 3}})
+    assert answer.is_error and answer.structured.get("status") != 404, answer.structured
+    assert not runtime.call_tool("put_pools_by_pool_id", {"pool_id": "deep", "body": {"tier": 4}}).is_error
