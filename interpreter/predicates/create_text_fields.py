@@ -183,3 +183,25 @@ def create_text_is_number(ctx: CreateFieldContext, params: NumberTextParams) -> 
     if isinstance(text, str) and re.fullmatch(params.pattern, text):
         return Match({"number": text})
     return Miss("not a number written as a string")
+
+
+class EncodedSentParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_length: int = Field(ge=1)
+    """A sent value shorter than this may be decoded from the text by chance."""
+
+
+@predicate("create_text_encodes_sent", context="create-field", params=EncodedSentParams)
+def create_text_encodes_sent(ctx: CreateFieldContext, params: EncodedSentParams) -> Outcome:
+    """The text is a value the call sent, percent-encoded (``order.%23`` for a sent ``order.#``): it
+    follows the whole sent value through an encoding no rule rebuilds, so neither a template around
+    a part of it (a slug) nor the exemplar's text kept would answer another call's value."""
+    text = ctx.value
+    if not isinstance(text, str) or "%" not in text:
+        return Miss("not a text holding a percent-escape")
+    decoded = unquote(text)
+    for member, sent in ctx.body.items():
+        if isinstance(sent, str) and len(sent) >= params.min_length and sent != text and decoded == sent:
+            return Match({"member": member, "sent": sent})
+    return Miss("decoded, it is no value the call sent")
