@@ -79,6 +79,8 @@ class CompareSession:
         self._scopes: list[tuple[int, tuple[str, ...]]] = []
         self.results: list[CallResult] = []
         self._minted: dict[str, MintedValue] = {}
+        self._wrote = False
+        """A write was sent: from then on the two sides' states may differ."""
 
     def run(self, probe_file: ProbeFile) -> list[CallResult]:
         self._minted = dict(probe_file.minted)
@@ -99,6 +101,14 @@ class CompareSession:
         may_pair = None
         if tool.writes:  # a write's answer is where generated ids first appear
             may_pair = lambda live, model: live in fresh["live"] and model in fresh["model"]  # noqa: E731
+        elif not self._wrote:
+            # Before any write both sides hold the seed: a generated id the model's state held before
+            # the capture began (the application drew it at its start, as it drew the live one at
+            # this start) pairs with a live value of its shape, each seen here for the first time;
+            # the pair then holds for the rest of the session.
+            seeded = self.tools.initial_generated
+            may_pair = lambda live, model: (live in fresh["live"] and model in fresh["model"]  # noqa: E731
+                                            and model in seeded)
         judgement = judge(answers["live"], answers["model"], self.values, may_pair)
         if judgement.verdict != SAME and probe.method == "GET":
             volatile = self._volatile(requests["live"], answers["live"])
@@ -112,6 +122,7 @@ class CompareSession:
         result = CallResult(index, probe, requests, answers, judgement, tool, diverged_by, borrowed, unresolved,
                             {s: n for s, n in unsaved.items() if n})
         self._remember(result)
+        self._wrote = self._wrote or tool.writes
         self.results.append(result)
         return result
 

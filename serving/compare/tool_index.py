@@ -14,6 +14,8 @@ from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.manifest.models import Tool
 
+from .values import generated_format
+
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
@@ -44,6 +46,12 @@ class ToolIndex:
         # members the build saw change with no write (view-volatile-members), per state-backed read
         self._volatile = {v.tool: frozenset(v.volatile_fields) for v in bundle.view.views
                           if v.state_backed and v.volatile_fields}
+        # generated-looking values the state held before the capture's first call (made at the
+        # application's start or by its seed, drawn anew at every start)
+        self.initial_generated = frozenset(
+            value for value in _scalars_of([*(e.value for c in bundle.view.state.collections for e in c.entities),
+                                            *(d.value for d in bundle.view.state.documents)])
+            if generated_format(value) is not None)
 
     def tool(self, method: str, path: str) -> CallTool:
         found = self._manifest.route("GET" if method == "HEAD" else method, path)
@@ -156,3 +164,18 @@ def _guessed_template(parts: tuple[str, ...], method: str) -> tuple[str, ...]:
     if method in ("PUT", "PATCH", "DELETE") and parts:
         return (*parts[:-1], "{id}")
     return parts
+
+
+def _scalars_of(value: object) -> set[str]:
+    """The strings inside a JSON value."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found.add(item)
+    return found

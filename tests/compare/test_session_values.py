@@ -23,6 +23,8 @@ class ScriptedSide:
 
 
 class NoTools:
+    initial_generated: frozenset = frozenset()
+
     def tool(self, method, path):
         return CallTool(None, False, method != "GET")
 
@@ -195,3 +197,57 @@ minted: {api_token: {jwt: {secret: s}}}
 probes:
 - {method: GET, path: /posts, headers: {authorization: "Bearer {other}"}}
 """)
+
+
+class SeededTools(NoTools):
+    """The model's state held ``01M94TKX43GZN2881TSSKMMMG3`` before the capture began (a seed)."""
+    initial_generated = frozenset({"01M94TKX43GZN2881TSSKMMMG3"})
+
+
+SEEDED_ID = b'"01M94TKX43GZN2881TSSKMMMG3"'
+LIVE_ID = b'"01M94TMKSKY7BWAS0J7GK7PP23"'
+OTHER_LIVE_ID = b'"01M94TMKSNQBKZ8JR3PND03757"'
+
+
+def seeded_session(live_answers, model_answers):
+    live, model = ScriptedSide("live", live_answers), ScriptedSide("model", model_answers)
+    return CompareSession(live, model, SeededTools())
+
+
+def test_a_generated_id_of_the_seed_pairs_with_the_live_starts_own_before_any_write():
+    """An id the application drew at its start (a seed entity's ULID) is drawn anew at the live
+    start: before any write, the two pair by shape, and the pair holds afterwards."""
+    probes = parse_probes("""
+- {method: GET, path: /states/a}
+- {method: GET, path: /states/a}
+""")
+    results = seeded_session([(200, b'{"id": "a", "context": ' + LIVE_ID + b'}')] * 2,
+                             [(200, b'{"id": "a", "context": ' + SEEDED_ID + b'}')] * 2).run(probes)
+    assert [r.verdict for r in results] == ["same", "same"]
+
+
+def test_a_seed_id_answered_where_the_live_start_answers_another_entitys_is_different():
+    """The pair is one to one: once the seed's id stands for one live value, the model answering it
+    where the live side answers another is a difference."""
+    probes = parse_probes("""
+- {method: GET, path: /states/a}
+- {method: GET, path: /states/b}
+""")
+    other = (200, b'{"context": ' + OTHER_LIVE_ID + b'}')  # twice: a differing read is sent again (volatile?)
+    results = seeded_session([(200, b'{"context": ' + LIVE_ID + b'}'), other, other],
+                             [(200, b'{"context": ' + SEEDED_ID + b'}')] * 2).run(probes)
+    assert [r.verdict for r in results] == ["same", "different"]
+
+
+def test_no_pairing_by_shape_for_a_value_the_seed_never_held_or_after_a_write():
+    probes = parse_probes("""
+- {method: GET, path: /states/a}
+- {method: POST, path: /events, body: {}}
+- {method: GET, path: /states/b}
+""")
+    unseeded = b'"01M94TKX4MRQCHDCBXQ9X3VN8Z"'
+    first, other = (200, b'{"context": ' + LIVE_ID + b'}'), (200, b'{"context": ' + OTHER_LIVE_ID + b'}')
+    results = seeded_session(
+        [first, first, (200, b'{}'), other, other],
+        [(200, b'{"context": ' + unseeded + b'}'), (200, b'{}'), (200, b'{"context": ' + SEEDED_ID + b'}')]).run(probes)
+    assert [r.verdict for r in results] == ["different", "same", "different"]
