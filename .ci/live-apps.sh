@@ -139,6 +139,11 @@
 #   under load), so no template database.
 #   privacyIDEA 3.14 (Flask on SQLite; wheels only, 67 packages) ~16 s on the busy 2-core machine,
 #   521 MB; start.sh makes its keys and tables (~7 s) and seeds through the API in ~8 s.
+#   Home Assistant 2024.3.3 (the last release for Python 3.11; aiohttp, no database; ~90 packages,
+#   plus the requirements of the integrations it always loads: the frontend's, Pillow, janus,
+#   psutil-home-assistant, SQLAlchemy, fnv-hash-fast, securetar, and josepy<2 for the acme that
+#   hass-nabucasa imports) 3 min 44 s cold on the busy 2-core machine, 597 MB; `hass --skip-pip`
+#   starts in ~2-4 s and start.sh seeds through the API in ~1 s.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -238,6 +243,7 @@ KOLIBRI_VERSION=0.19.5
 ZOU_VERSION=1.0.97
 ZOU_FAKEREDIS_VERSION=2.40.0
 PRIVACYIDEA_VERSION=3.14
+HOMEASSISTANT_VERSION=2024.3.3
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -321,6 +327,7 @@ PHOENIX_VENV="$CACHE/venv-phoenix"
 KOLIBRI_VENV="$CACHE/venv-kolibri"
 ZOU_VENV="$CACHE/venv-zou"
 PRIVACYIDEA_VENV="$CACHE/venv-privacyidea"
+HOMEASSISTANT_VENV="$CACHE/venv-homeassistant"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1207,6 +1214,14 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
     step install_venv_package "$ZOU_VENV" zou "$ZOU_VERSION" "fakeredis[lua]==$ZOU_FAKEREDIS_VERSION"
     # privacyIDEA's Flask app on SQLite under `pi-manage run` (Flask's threaded development server).
     step install_venv_package "$PRIVACYIDEA_VENV" privacyidea "$PRIVACYIDEA_VERSION"
+    # Home Assistant's core (aiohttp) run by `hass --skip-pip`, which never installs at run time: the
+    # requirements of the integrations it loads without default_config are pinned here as its
+    # manifests name them (the frontend, image_upload, file_upload, hardware/analytics, recorder's
+    # SQLAlchemy, backup); josepy 1.x because acme 2.8 (through hass-nabucasa, imported by the http
+    # integration) uses what josepy 2 removed.
+    step install_venv_package "$HOMEASSISTANT_VENV" homeassistant "$HOMEASSISTANT_VERSION" \
+        home-assistant-frontend==20240307.0 janus==1.0.0 Pillow==10.2.0 psutil-home-assistant==0.0.1 \
+        SQLAlchemy==2.0.27 fnv-hash-fast==0.5.0 securetar==2024.2.1 josepy==1.14.0
     group_outcome
 }
 
@@ -1321,6 +1336,7 @@ status() {
     say "kolibri:     $(installed_pip_version "$KOLIBRI_VENV" kolibri) ($KOLIBRI_VENV)"
     say "zou:         $(installed_pip_version "$ZOU_VENV" zou) ($ZOU_VENV)"
     say "privacyidea: $(installed_pip_version "$PRIVACYIDEA_VENV" privacyidea) ($PRIVACYIDEA_VENV)"
+    say "homeassistant: $(installed_pip_version "$HOMEASSISTANT_VENV" homeassistant) ($HOMEASSISTANT_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 

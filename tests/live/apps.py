@@ -330,6 +330,8 @@ def _nautobot_env() -> dict[str, str]:
 
 
 NAUTOBOT_TOKEN = "Token 0123456789abcdef0123456789abcdef01234567"
+HOMEASSISTANT_TOKEN = "Bearer " + (CAPTURES / "homeassistant" / "token.txt").read_text().strip() \
+    if (CAPTURES / "homeassistant" / "token.txt").exists() else ""
 
 
 def _pretix_env() -> dict[str, str]:
@@ -606,10 +608,13 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                    ready_line="zou READY"),
     "privacyidea": AppSpec("privacyidea", _venv_env("privacyidea", "pi-manage", "3.14"), _home_start("privacyidea"),
                            "/healthz/", 120.0, ready_line="privacyidea READY"),
+    "homeassistant": AppSpec("homeassistant", _venv_env("homeassistant", "hass", "2024.3.3"),
+                             _home_start("homeassistant"), "/api/", 120.0, ready_line="homeassistant READY",
+                             ready_authorization=HOMEASSISTANT_TOKEN),
 }.items()}
 """Start-up timeouts are generous for a 2-core machine busy with the suite: MLflow imports for
 20-45 s, Label Studio migrates a new database for 60-90 s on its first start; NocoDB migrates its
-SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start; podman loads its image and seeds through its CLI in 3-10 s; NocoBase loads its plugins for 45-65 s on every start (and makes its template database for ~2.5 min on the first start of an install, which `.ci/live-apps.sh` does); Gnocchi makes a PostgreSQL cluster, its schema and its seed in ~15 s; Alerta makes a PostgreSQL cluster, its admin user, API key and seed in ~10 s; Review Board installs its site in ~6 s and seeds in ~10-30 s; ARA migrates its new SQLite database in ~10-20 s and seeds in ~5 s; the GNS3 server starts in ~3 s and its local compute connects ~5 s later, before the seed; doccano migrates its new SQLite database in ~15-30 s and seeds in ~5 s; Arize Phoenix imports for ~30 s, migrates its new SQLite database in ~2 s and seeds in ~5 s (spans wait for its insertion queue); Nautobot unpacks its template PostgreSQL cluster and starts Django's server in 30-40 s (its first start of an install migrates for ~14 min, which `.ci/live-apps.sh` does); Payload makes a PostgreSQL cluster, pushes its schema and seeds in ~15 s; Kolibri provisions a new home (migrations) in ~20-40 s and seeds in ~10 s; Zou makes a PostgreSQL cluster, migrates, fills and seeds it in one process in 40-60 s (up to 2 min under load)."""
+SQLite meta store for 20-60 s on every start; Redmine boots Rails for ~10 s and seeds for ~5 s; RabbitMQ boots Erlang and imports its seed in ~10 s; OctoPrint loads its plugins for ~5 s and seeds for ~5 s; FlexGet loads its plugins for 15-25 s; devpi-server starts in 10-45 s and seeds in ~5 s (each write checks root's argon2 password hash); n8n migrates its new SQLite database for 20-80 s on every start; podman loads its image and seeds through its CLI in 3-10 s; NocoBase loads its plugins for 45-65 s on every start (and makes its template database for ~2.5 min on the first start of an install, which `.ci/live-apps.sh` does); Gnocchi makes a PostgreSQL cluster, its schema and its seed in ~15 s; Alerta makes a PostgreSQL cluster, its admin user, API key and seed in ~10 s; Review Board installs its site in ~6 s and seeds in ~10-30 s; Home Assistant loads its integrations in ~2-5 s and seeds in ~1 s; ARA migrates its new SQLite database in ~10-20 s and seeds in ~5 s; the GNS3 server starts in ~3 s and its local compute connects ~5 s later, before the seed; doccano migrates its new SQLite database in ~15-30 s and seeds in ~5 s; Arize Phoenix imports for ~30 s, migrates its new SQLite database in ~2 s and seeds in ~5 s (spans wait for its insertion queue); Nautobot unpacks its template PostgreSQL cluster and starts Django's server in 30-40 s (its first start of an install migrates for ~14 min, which `.ci/live-apps.sh` does); Payload makes a PostgreSQL cluster, pushes its schema and seeds in ~15 s; Kolibri provisions a new home (migrations) in ~20-40 s and seeds in ~10 s; Zou makes a PostgreSQL cluster, migrates, fills and seeds it in one process in 40-60 s (up to 2 min under load)."""
 
 
 def start_app(name: str, scratch: Path) -> LiveApp:

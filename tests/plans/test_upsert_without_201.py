@@ -98,3 +98,35 @@ def test_a_put_beside_an_upsert_answering_200_refuses_a_missing_entity_rather_th
     answer = runtime.call_tool("put_pools_by_pool_id", {"pool_id": "mid", "body": {"tier": 3}})
     assert answer.is_error and answer.structured.get("status") != 404, answer.structured
     assert not runtime.call_tool("put_pools_by_pool_id", {"pool_id": "deep", "body": {"tier": 4}}).is_error
+
+
+def post_upsert_app() -> HarBuilder:
+    """A POST at the item path that makes the entity its path names (201) and replaces a held one (200),
+    the same path and method both times (Home Assistant's /api/states/{entity_id})."""
+    return (HarBuilder()
+            .call("GET", "/states", response=[{"entity_id": "sensor.a", "state": "1"}])
+            .call("GET", "/states/sensor.a", response={"entity_id": "sensor.a", "state": "1"})
+            .call("GET", "/states/sensor.b", status=404, response={"message": "Entity not found."})
+            .call("POST", "/states/sensor.b", body={"state": "7"}, status=201,
+                  response={"entity_id": "sensor.b", "state": "7"})
+            .call("GET", "/states/sensor.b", response={"entity_id": "sensor.b", "state": "7"})
+            .call("POST", "/states/sensor.a", body={"state": "2"}, response={"entity_id": "sensor.a", "state": "2"})
+            .call("GET", "/states/sensor.a", response={"entity_id": "sensor.a", "state": "2"})
+            .call("GET", "/states", response=[{"entity_id": "sensor.a", "state": "2"},
+                                              {"entity_id": "sensor.b", "state": "7"}]))
+
+
+def test_a_post_at_the_item_path_answering_201_and_200_is_an_upsert_and_not_served():
+    """Served as an update (effect.update), a POST of a new id would answer the item read's 404 where the
+    application creates; served as a create, a POST of a held id would answer a conflict where it replaces."""
+    bundle = build_from(post_upsert_app())
+    post = plan(bundle, "POST", "/states/{state_id}")
+    assert not post.served and post.build_reason == "upsert", (post.effect, post.build_reason)
+    assert any(e.rule_id == "effect.upsert-at-item" and e.outcome == "match" for e in post.traces)
+    runtime = EnvironmentRuntime(bundle)
+    for name in ("sensor.c", "sensor.a"):
+        answer = runtime.http(HttpRequest("POST", f"/states/{name}", (("content-type", "application/json"),), (),
+                                          b'{"state": "3"}'))
+        assert answer.status == 405 and b"not served" in answer.body, (name, answer.status, answer.body)
+    read = runtime.http(HttpRequest("GET", "/states/sensor.a", (), (), b""))
+    assert read.status == 200 and b'"state":"1"' in read.body, read.body  # the initial state, unchanged
