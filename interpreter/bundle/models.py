@@ -284,6 +284,12 @@ class QuerySpec(_Model):
     """For ``sort``: a line that proved it sorted texts whose order depends on the collation
     (``serving/reads/text_order``: ``apple`` beside ``World``) and showed them in code-point
     order; without it serving refuses a sort over such texts, whose order the capture leaves open."""
+    tie_order_proven: tuple[str, ...] = ()
+    """For ``sort``: the directions (``asc``, ``desc``, one per key, joined by commas) in which a
+    line that proved it listed two or more entities equal in every sort key, in the order serving
+    keeps them (the state's); a sort in another direction over entities that tie, where the tie
+    decides the order or the page, is refused: the application's tie-break (by id, by insertion,
+    or none) is not shown."""
     text_case_proven: bool = False
     """For ``text``: a line that proved it filtered by a text whose letter case decided whether a
     held text matched (``NOTES`` finding ``Beta notes``), so serving matches case as it does."""

@@ -31,7 +31,8 @@ from capenv.interpreter.predicates.sort_direction_spellings import SortDirection
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 from capenv.interpreter.bundle.structured_queries import expanded
 from capenv.serving.reads.queries import (
-    case_decided, decoded, direction_spellings, evaluate_queries, member_kinds, named, sort_fields,
+    case_decided, decoded, direction_spellings, evaluate_queries, member_kinds, named, sort_directions, sort_fields,
+    sorted_ties,
 )
 from capenv.serving.reads.text_order import collation_dependent
 from capenv.serving.reads.render import project
@@ -102,6 +103,7 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
     lines, learned = _with_proven_directions(view, lines, learned, ruleset, traces)
     lines, learned = _with_proven_text_order(lines, learned, references)
     lines, learned = _with_proven_text_case(lines, learned, references)
+    lines, learned = _with_proven_tie_order(view, lines, learned, references)
     return view.model_copy(update={"lines": tuple(lines), "learned_queries": tuple(learned.values())})
 
 
@@ -524,6 +526,34 @@ def _with_proven_text_order(lines: list[ListLine], learned: dict[str, QuerySpec]
                    for f in fields):
                 proven.update(q.param for q in sorts)
     return _marked_proven(lines, learned, proven, "text_order_proven")
+
+
+def _with_proven_tie_order(view: ReadView, lines: list[ListLine], learned: dict[str, QuerySpec],
+                           references: References) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+    """Each learned sort one of whose proving recordings listed entities equal in every sort key
+    (on its page), reproduced in the order serving keeps them (the listing's): the application
+    breaks such ties as serving does, in that direction (``QuerySpec.tie_order_proven``)."""
+    proven: dict[str, set[str]] = {}
+    for line in lines:
+        sorts = [q for q in line.queries if q.kind == "sort"]
+        if not sorts or not line.state_backed:
+            continue
+        for ordinal in line.record_ordinals:
+            record = references.by_ordinal[ordinal]
+            reference = references.reference(record, line)
+            if reference is None or not sorted_ties(line.queries, record.query, reference.members)[0]:
+                continue
+            if _reproduces(view, record, reference, line.queries):
+                direction = sort_directions(line.queries, record.query)
+                for q in sorts:
+                    proven.setdefault(q.param, set()).add(direction)
+    if not proven:
+        return lines, learned
+    updated = {name: learned[name].model_copy(update={"tie_order_proven": tuple(sorted(proven[name]))})
+               for name in proven if name in learned}
+    lines = [line.model_copy(update={"queries": tuple(updated.get(q.param, q) for q in line.queries)})
+             if line.queries else line for line in lines]
+    return lines, {**learned, **updated}
 
 
 def _with_proven_text_case(lines: list[ListLine], learned: dict[str, QuerySpec],

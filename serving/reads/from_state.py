@@ -49,7 +49,7 @@ from .parents import missing_parent, refuse_held_elsewhere, refuse_unlike_holder
 from .projection import (
     Projecting, ProjectionRefused, known_members, named_members, projected_answer, projecting, without_projection,
 )
-from .queries import containers, held_texts, unproven, value_kinds
+from .queries import containers, held_texts, unproven, unproven_tie, value_kinds
 from .replay import Replayer
 from .initial_sightings import InitialSightings
 from .skipped_numbers import refuse_skipped
@@ -241,6 +241,10 @@ class StateReads:
                 # The page no longer covers the whole collection: its recording is the answer.
                 return Served(from_recording(line.base), {"replay": {"exact_match": exact, "record": line.base.ordinal}})
         refuse_unplaced(state.find_collection(line.collection or line.path, entity_type.name), entity_type.name)
+        if line.queries:
+            held = state.find_collection(line.collection or line.path, entity_type.name)
+            _refuse_tie(line.queries, query if query is not None else line.query,
+                        list(held.members()) if held is not None else [], entity_type)
         answer = answer_list(view, line, entity_type, state, query, as_recorded=exact)
         if answer is None:
             return None
@@ -276,6 +280,7 @@ class StateReads:
             raise CallRefused(f"this {entity_type.name} list query is not answered: {reason}", http_status=400)
         evaluated = whole.model_copy(update={"queries": tuple(specs[name] for name in values),
                                              "membership": "recorded"})
+        _refuse_tie(evaluated.queries, call.query, members, entity_type)
         answer = answer_list(view, evaluated, entity_type, state, call.query, as_recorded=False)
         if answer is None:
             return None
@@ -403,3 +408,11 @@ def _either_for(view: ReadView, entity_type: EntityType) -> EitherKey | None:
     """The type's ``EitherKey`` where this view names its entity by the identity's item path (a view
     keyed by another member names it one way only)."""
     return entity_type.either_key if (view.key_field or entity_type.id_field) == entity_type.id_field else None
+
+
+def _refuse_tie(specs: Any, query: Any, members: list[dict[str, Any]], entity_type: EntityType) -> None:
+    """A sorted list whose page or order depends on a tie the capture never showed broken is
+    refused (``queries.unproven_tie``): the state's order there would be a guess at the application's."""
+    reason = unproven_tie(specs, query, members, entity_type.id_field)
+    if reason is not None:
+        raise CallRefused(f"this {entity_type.name} list is not answered: {reason}", http_status=501)

@@ -152,6 +152,70 @@ def _sort_keys(by_param: dict[str, QuerySpec], values: dict[str, str]) -> list[t
     return keys
 
 
+def sort_directions(specs: tuple[QuerySpec, ...] | list[QuerySpec], query: Pairs) -> str:
+    """The directions of the query's learned sort keys, in the order they apply, joined by commas
+    (``desc,asc``); empty when it sorts by nothing."""
+    by_param = {spec.param: spec for spec in specs}
+    values = {name: value for name, value in named(specs, query) if name in by_param}
+    return ",".join("desc" if descending else "asc" for _, descending in _sort_keys(by_param, values))
+
+
+def sorted_ties(specs: tuple[QuerySpec, ...] | list[QuerySpec], query: Pairs,
+                members: list[dict[str, Any]]) -> tuple[list[list[dict[str, Any]]], list[dict[str, Any]]]:
+    """(the runs of two or more selected members equal in every sort key the query names, in the
+    order serving lists them; the page it answers), the runs those with a member on the page."""
+    by_param = {spec.param: spec for spec in specs}
+    values = {name: value for name, value in named(specs, query) if name in by_param}
+    keys = _sort_keys(by_param, values)
+    if not keys:
+        return [], []
+    selected = evaluate_queries(members, tuple(specs), query, paged=False)
+    page = _paged(selected, by_param, values)
+    on_page = {id(m) for m in page}
+    runs: list[list[dict[str, Any]]] = []
+    run: list[dict[str, Any]] = []
+    last: tuple | None = None
+    for member in selected:
+        key = tuple(_sort_key(member.get(field)) for field, _ in keys)
+        if run and key == last:
+            run.append(member)
+            continue
+        if len(run) > 1 and any(id(m) in on_page for m in run):
+            runs.append(run)
+        run, last = [member], key
+    if len(run) > 1 and any(id(m) in on_page for m in run):
+        runs.append(run)
+    return runs, page
+
+
+def unproven_tie(specs: tuple[QuerySpec, ...] | list[QuerySpec], query: Pairs, members: list[dict[str, Any]],
+                 id_field: str) -> str | None:
+    """Why a sorted list is not answered: held entities equal in every sort key stand on its page
+    (their order there, or which of them the page holds, is the application's tie-break), and no
+    line that proved the sort listed tied entities in that direction, as serving orders them."""
+    by_param = {spec.param: spec for spec in specs}
+    sorting = [by_param[name] for name, _ in named(specs, query) if name in by_param and by_param[name].kind == "sort"]
+    if not sorting:
+        return None
+    directions = sort_directions(specs, query)
+    if all(directions in spec.tie_order_proven for spec in sorting):
+        return None
+    runs, _ = sorted_ties(specs, query, members)
+    if not runs:
+        return None
+    fields = sort_fields(specs, query)
+    tied = [str(m.get(id_field, "?")) for m in runs[0]]
+    shown = ", ".join(repr(t) for t in tied[:5]) + (", …" if len(tied) > 5 else "")
+    proven = sorted({d for spec in sorting for d in spec.tie_order_proven})
+    accepted = (f"; the recordings show ties broken in the order serving keeps in direction(s) "
+                f"{', '.join(repr(d) for d in proven)}" if proven else "")
+    return (f"{len(tied)} held entities ({id_field} {shown}) are equal in the sort key(s) "
+            f"{', '.join(repr(f) for f in fields)} and stand on the page asked: their order there, or which of "
+            f"them the page holds, is the application's tie-break (by id, by insertion, or none), which no "
+            f"recording of this sort showed{accepted}; sort by a key that tells them apart (add "
+            f"{id_field!r} as a last key where the recordings prove more keys), or ask a page none of them is on")
+
+
 def sort_fields(specs: tuple[QuerySpec, ...] | list[QuerySpec], query: Pairs) -> list[str]:
     """The fields the query's learned sorts order by, in the order they apply."""
     by_param = {spec.param: spec for spec in specs}
