@@ -14,8 +14,9 @@ from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.link import ids_answered, names_id_alone
 from capenv.interpreter.plans.location import location_id
-from capenv.interpreter.plans.newly_listed import newly_listed
+from capenv.interpreter.plans.newly_listed import newly_listed, one_newly_listed
 from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
 from capenv.serving.state.index import StateIndex
@@ -47,7 +48,9 @@ def recorded_outcome(plan: WritePlan, record: Record, env: WriteEnv, timeline: T
         if record.response.is_json:
             return _created(record, entity_type, env, timeline)
         located = location_id(record) if plan.response is not None and plan.response.location is not None else None
-        return _first_showing([located[0]], False, record, entity_type, timeline) if located else None
+        if located:
+            return _first_showing([located[0]], False, record, entity_type, timeline)
+        return _newly_listed_alone(record, entity_type, timeline)
     target = target_entity(plan, record, env, timeline)
     if target is None:
         return None
@@ -64,6 +67,17 @@ def _created(record: Record, entity_type: Any, env: WriteEnv, timeline: Timeline
                  if v.kind == "item" and v.type == entity_type.name and v.locator is not None]
     return _first_showing(ids_answered(body, entity_type.id_field, envelopes), names_id_alone(body), record,
                           entity_type, timeline)
+
+
+def _newly_listed_alone(record: Record, entity_type: Any, timeline: Timeline) -> dict[str, Any] | None:
+    """A create answered with no body and no ``Location``: the one entity the first plain list read
+    of its collection after it newly lists, with no other write between (as its plan is linked,
+    ``create_plan._link_unnamed``), shown by its first later item read or that list."""
+    sighting, _ = one_newly_listed(timeline, entity_type.name, record.ordinal,
+                                   collection_path(record.path, entity_type))
+    if sighting is None or timeline.seen_before(entity_type.name, sighting.key, record.ordinal):
+        return None
+    return _first_showing([sighting.key], False, record, entity_type, timeline)
 
 
 def _first_showing(keys: list[str], id_alone: bool, record: Record, entity_type: Any,

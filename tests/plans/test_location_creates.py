@@ -51,6 +51,18 @@ def test_a_create_named_by_its_location_alone_is_linked_and_served_naming_the_ne
     assert read.status == 200 and loads(read.body)["text"] == "fourth"
 
 
-def test_without_the_location_the_create_is_not_served():
-    plan = create_plan(build_from(notes_app(location=False)))
-    assert not plan.served and plan.response.location is None
+def test_without_the_location_the_create_is_linked_by_the_list_and_answers_no_location():
+    """The next plain list read newly lists one note: the plan is linked and observed by it, and the
+    gate replays the call with the values that read recorded (the note's drawn id), as it does with
+    a Location; serving answers as the application did, naming nothing, and never invents a header."""
+    bundle = build_from(notes_app(location=False))
+    plan = create_plan(bundle)
+    assert plan.served and plan.response.location is None, plan.reason
+    runtime = EnvironmentRuntime(bundle)
+    answer = runtime.http(HttpRequest("POST", "/notes", (), (("content-type", "application/json"),),
+                                      dumps({"text": "fourth"})))
+    assert answer.status == 201 and not answer.body, answer.body
+    assert not [value for name, value in answer.headers if name.lower() == "location"]
+    listed = loads(runtime.http(HttpRequest("GET", "/notes", (), (), b"")).body)
+    assert [n["text"] for n in listed] == ["first", "second", "fourth"]  # the initial state
+    assert listed[-1]["note_id"] not in {n["note_id"] for n in [*NOTES, NEW]}
