@@ -42,6 +42,9 @@ class ReadCall:
     """The request's headers, names lower case (HTTP only): replay answers a tool whose recordings
     sent a header selecting the answer with several values only with recordings of the value the
     call sends (``Replayer.variant_of``)."""
+    link_at: tuple[str | None, str, Pairs] | None = None
+    """Where the call reached the application, for an answer's links to other pages: the origin
+    (None over MCP: the recorded links' origin), the raw path and the query as sent."""
     over_http: bool = False
     """The call came over the HTTP surface, where a missing Accept header leaves the representation
     to the application (``reads/accept_defaults``); an MCP call takes the tool's recorded one."""

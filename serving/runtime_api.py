@@ -86,6 +86,10 @@ class HttpRequest:
     headers: tuple[tuple[str, str], ...]
     body: bytes
     query_string: str = ""
+    origin: str | None = None
+    """``scheme://host[:port]`` as the client reached the application (its Host header), followed by
+    the path it is mounted under (a fleet's ``/i/{id}``); None when not known. An answer linking to
+    the application (a page link) names it, as the application names the origin it was reached at."""
 
     def header(self, name: str) -> str | None:
         """The first value of header ``name`` (any case), or None."""

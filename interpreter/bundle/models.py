@@ -320,6 +320,11 @@ class EnvelopeMember(_Model):
     page past the first);
     ``listed-field``: the values of ``field`` of the members the answer lists, in the order listed
     (Flask-AppBuilder's ``ids``);
+    ``first-page-constant``: the base recording's value on a call asking the first page (no page
+    number or start, or the first), else as ``recorded`` (no recording showed a later page);
+    ``next-link``, ``previous-link``: an absolute link to the next or previous page, the request's
+    own URL with the page or start parameter ``field`` moved by one page (DRF's ``next`` and
+    ``previous``), null where there is none, rendered with the request's origin;
     ``count``: the number of members the answer counts (the listed ones, or the filtered ones
     before paging); ``whole-count``: that number on an answer listing all its query selects, else
     as ``recorded`` (a page's own counter may count the page); ``sum``: the sum of ``field`` over those; ``constant``: the base recording's
@@ -336,7 +341,8 @@ class EnvelopeMember(_Model):
     pointer: str
     """Where the member sits in the answer (a JSON pointer: ``/meta/pagination/total``)."""
     role: Literal["count", "whole-count", "sum", "page-count", "constant", "whole-constant", "recorded", "query-echo",
-                  "digest", "listed-field", "page-number", "first-page", "last-page", "last-page-unless-final"]
+                  "digest", "listed-field", "page-number", "first-page", "last-page", "last-page-unless-final",
+                  "next-link", "previous-link", "first-page-constant"]
     field: str | None = None
     rule_id: str | None = None
     echo_added: bool = True
@@ -344,6 +350,19 @@ class EnvelopeMember(_Model):
     adds it to a base recorded without it (Feathers' limit to $limit); False where one did not
     (NocoDB answers offset only beside an offset no multiple of the limit): then only as the base
     carries it."""
+    link_origin: str | None = None
+    """For ``next-link`` and ``previous-link``: the origin (scheme://host[:port]) the recorded links
+    carried, the request's own: an MCP call, sent to no host, is answered links to it."""
+    link_origin_fixed: bool = False
+    """The recorded links named ``link_origin`` whatever origin their request reached (an
+    application configured with its own base URL): rendered with it over HTTP too."""
+    link_first_dropped: bool | None = None
+    """For ``previous-link``: a link to the first page leaves the page parameter out (True: DRF's
+    ``?page_size=1``), names it (False), or no recording showed one (None: such a link is refused)."""
+    link_sorted: bool | None = None
+    """For the links: their query's parameters are sorted by name (True: DRF's urlencode of sorted
+    items), kept in the request's order with the page parameter replaced in place or added last
+    (False), or no recording told the two apart (None: rendered only where both agree)."""
 
 
 class ProjectedMember(_Model):

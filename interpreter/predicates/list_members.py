@@ -68,6 +68,24 @@ class ListMemberContext(BaseModel):
     that sent it (one at least), while every recording that did not shows one value, its default
     (one at least): the page or page size the call asked (PocketBase's page and perPage)."""
     echoed_values: int = 0
+    later_page_asked: bool = False
+    """A recording asked a page past the first (a page number past 1, a start past 0)."""
+    cut_recordings: int = 0
+    """Recordings that cut a page (listed fewer than their query selects)."""
+    page_link: Literal["next", "previous"] | None = None
+    """A link to the next or previous page in every recording (``envelope_members._page_link``):
+    the request's URL at its origin, every parameter as sent, the page parameter moved one page,
+    null exactly where there is no such page (DRF's ``next`` and ``previous``)."""
+    page_link_param: str | None = None
+    """The page or start parameter the link moves."""
+    page_link_origin: str | None = None
+    """The origin the recorded links carried (every recording's own)."""
+    page_link_origin_fixed: bool = False
+    """The links name one origin other than the request's in every recording (a configured base URL)."""
+    page_link_first_dropped: bool | None = None
+    """A link back to the first page left the parameter out (True), named it (False), none seen (None)."""
+    page_link_sorted: bool | None = None
+    """The links' query sorted by name (True), in the request's order (False), not told apart (None)."""
     """How many different values of ``echoes_param`` the recordings sent."""
     texts: list[str] = Field(default_factory=list)
     """Its string values, each once, in the order first seen."""
@@ -153,6 +171,43 @@ def list_member_page_position(ctx: ListMemberContext, params: PagePositionParams
         return Miss(f"it is not the {params.position} the start and size of every recording give"
                     + (f" (it is the {ctx.page_position})" if ctx.page_position else ""))
     return Match({"position": params.position})
+
+
+class PageLinkParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    position: Literal["next", "previous"]
+
+
+@predicate("list_member_page_link", context="list-member", params=PageLinkParams)
+def list_member_page_link(ctx: ListMemberContext, params: PageLinkParams) -> Outcome:
+    """It is a link to the ``position`` page in every recording: the request's own URL with its page
+    parameter moved one page, null exactly where there is none."""
+    if ctx.page_link != params.position or ctx.page_link_param is None:
+        return Miss(f"it is not a link to the {params.position} page in every recording"
+                    + (f" (it links to the {ctx.page_link} page)" if ctx.page_link else ""))
+    return Match({"param": ctx.page_link_param, "position": params.position})
+
+
+class PagesSeenParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    cut: bool
+    """Whether a recording must have cut a (first) page (True), or none may have (False)."""
+
+
+@predicate("list_member_first_pages_only", context="list-member", params=PagesSeenParams)
+def list_member_first_pages_only(ctx: ListMemberContext, params: PagesSeenParams) -> Outcome:
+    """No recording asked a page past the first, and one cut a first page (``cut``) or none cut a
+    page at all: what the member holds on a later page is not shown (DRF's ``previous``, null on
+    every first page)."""
+    if ctx.later_page_asked:
+        return Miss("a recording asked a page past the first")
+    if params.cut and not ctx.cut_recordings:
+        return Miss("no recording cut a page")
+    if not params.cut and ctx.cut_recordings:
+        return Miss(f"{ctx.cut_recordings} recording(s) cut a page")
+    return Match({"cut_recordings": ctx.cut_recordings})
 
 
 @predicate("list_member_not_page_count", context="list-member")

@@ -12,8 +12,9 @@ whether it stayed the same, or changed between two answers of one call with no w
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
-from urllib.parse import unquote_plus
+from urllib.parse import unquote_plus, urlsplit
 
 from capenv.interpreter.bundle import jsonvalue
 from capenv.interpreter.bundle.models import EnvelopeMember, Locator
@@ -62,13 +63,16 @@ def envelope_members(tool: str, locator: Locator | None, records: list[Record], 
         traces.extend(decision.events)
         role = str(decision.yields.get("role", "recorded"))
         # summed, the page size, or the query parameter echoed
-        field = (decision.evidence.get("param") if role == "query-echo"
+        field = (decision.evidence.get("param") if role in ("query-echo", "next-link", "previous-link")
                  else decision.evidence.get("field") if role in ("sum", "page-count", "listed-field") else None)
         added = role != "query-echo" or field is None or all(
             pointer in leaves_of.get(record.ordinal, {}) for record in records if record.ordinal in leaves_of
             and any(unquote_plus(name) == field for name, _ in record.query))
+        link = {"link_origin": context.page_link_origin, "link_origin_fixed": context.page_link_origin_fixed,
+                "link_first_dropped": context.page_link_first_dropped,
+                "link_sorted": context.page_link_sorted} if role in ("next-link", "previous-link") else {}
         members.append(EnvelopeMember(pointer=pointer, role=role, rule_id=decision.rule_id,
-                                      field=str(field) if field is not None else None, echo_added=added))
+                                      field=str(field) if field is not None else None, echo_added=added, **link))
     return tuple(members), tuple(sorted(set(per_response)))
 
 
@@ -114,7 +118,147 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
         page_count_of=_page_count_of(pointer, uncut, leaves_of), echoes_param=echoed,
         lists_field=_listed_field(sightings),
         page_position=_page_position(pointer, sightings, paging, leaves_of, uncut),
-        echoed_values=_sent_values(sightings, echoed) if echoed is not None else 0)
+        echoed_values=_sent_values(sightings, echoed) if echoed is not None else 0,
+        later_page_asked=any(_later_page(paging, record.query) for record, _, _ in sightings),
+        cut_recordings=sum(1 for record, _, listed in sightings if not paging.uncut(record.query, len(listed))),
+        **_page_link(pointer, sightings, paging, leaves_of, uncut))
+
+
+def _later_page(paging: PagingRoles, query: tuple[tuple[str, str], ...]) -> bool:
+    """The query asks a page past the first: a page number past 1, or a start past 0 (or one not
+    read as a whole number)."""
+    for name, text in paging.read(query):
+        role = paging.role(name)
+        if role in ("page", "offset"):
+            number = _whole_number(unquote_plus(text))
+            if number is None or number > (1 if role == "page" else 0):
+                return True
+    return False
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9._~-]*")
+"""A query name or value spelled alike by every URL encoder (unreserved characters only)."""
+
+
+def _page_link(pointer: str, sightings: list[tuple[Record, Any, list]], paging: PagingRoles,
+               leaves_of: dict[int, dict[str, Any]], uncut: list[tuple[Record, Any, list]]) -> dict[str, Any]:
+    """What the member says as a link to another page (DRF's ``next`` and ``previous``), as
+    ``ListMemberContext.page_link*``: in every recording a string or null, one string at least;
+    each string an absolute URL at the request's origin and path whose query is the request's, every
+    parameter spelled as sent, with the page parameter (a page number counted from 1, or a start
+    beside the page size sent) moved one page on (``next``) or back (``previous``); null exactly
+    where there is no such page (past the count a sibling holds, or before the first page). Empty
+    when not every recording reads so."""
+    values = [value for _, value, _ in sightings]
+    if not all(value is None or isinstance(value, str) for value in values) or not any(isinstance(v, str) for v in values):
+        return {}
+    spans = [(record, value, listed, None, None) for record, value, listed in sightings]
+    totals = _count_siblings(pointer, spans, leaves_of, uncut) or [None] * len(sightings)
+    uncut_ordinals = {record.ordinal for record, _, _ in uncut}
+    readings: dict[str, list] = {"next": [], "previous": []}
+    for (record, value, listed), total in zip(sightings, totals):
+        query = list(record.query)
+        roles = [paging.role(name) for name, _ in query]
+        if paging.read(record.query) != record.query or "end" in roles or roles.count("page") > 1 \
+                or roles.count("offset") > 1 or roles.count("limit") > 1 or "page" in roles and "offset" in roles:
+            return {}
+        sent = {role: (name, text) for (name, text), role in zip(query, roles) if role in ("page", "offset", "limit")}
+        size = _whole_number(sent["limit"][1]) if "limit" in sent else None
+        if "limit" in sent and not size:
+            return {}
+        for position in ("next", "previous"):
+            readings[position].append(_link_reading(position, record, value, listed, total, sent, size,
+                                                    record.ordinal in uncut_ordinals, paging))
+    for position, found in readings.items():
+        if all(reading is not None for reading in found):
+            params = {r["param"] for r in found if r.get("param")}
+            origins = {r["origin"] for r in found if r.get("origin")}
+            own = all(r["own"] for r in found if r.get("origin"))
+            if len(params) != 1 or len(origins) != 1 and not own:
+                continue  # neither the request's origin nor one fixed origin (a configured base URL)
+            dropped = {r["dropped"] for r in found if r.get("dropped") is not None}
+            orders = {r["sorted"] for r in found if r.get("sorted") is not None}
+            if len(dropped) > 1 or len(orders) > 1:
+                continue
+            return {"page_link": position, "page_link_param": params.pop(), "page_link_origin": sorted(origins)[0],
+                    "page_link_origin_fixed": not own,
+                    "page_link_first_dropped": dropped.pop() if dropped else None,
+                    "page_link_sorted": orders.pop() if orders else None}
+    return {}
+
+
+def _link_reading(position: str, record: Record, value: Any, listed: list, total: int | None,
+                  sent: dict[str, tuple[str, str]], size: int | None, uncut: bool,
+                  paging: PagingRoles) -> dict[str, Any] | None:
+    """What one recording's value shows of a ``position`` link (its page parameter, origin, whether
+    a link to the first page dropped the parameter, whether its query is sorted), None where it
+    is no such link."""
+    style = "offset" if "offset" in sent else "page"
+    start_text = sent[style][1] if style in sent else None
+    current = _whole_number(start_text) if start_text is not None else (1 if style == "page" else 0)
+    if current is None or style == "page" and current < 1:
+        return None
+    first = current == 1 if style == "page" else current == 0
+    offset = (current - 1) * size if style == "page" and size is not None else current if style == "offset" else None
+    if value is None:
+        if position == "previous":
+            return {} if first else None
+        if total is not None and offset is not None:
+            return {} if offset + len(listed) >= total else None
+        return {} if uncut and first else None
+    if position == "previous" and first or style == "offset" and size is None:
+        return None
+    parts = urlsplit(value)
+    if not parts.scheme or not parts.netloc or parts.fragment or parts.path != record.path:
+        return None
+    origin = _origin(parts.scheme, parts.netloc)
+    link = [(piece.split("=", 1)[0], piece.split("=", 1)[1] if "=" in piece else "")
+            for piece in parts.query.split("&") if piece]
+    asked = list(record.query)
+    if not all(_PLAIN.fullmatch(name) and _PLAIN.fullmatch(text) for name, text in asked + link):
+        return None
+    moved = [name for name, _ in link if paging.role(name) == style]
+    if len(moved) > 1 or style in sent and moved and moved[0] != sent[style][0]:
+        return None
+    param = sent[style][0] if style in sent else moved[0] if moved else None
+    if style == "page":
+        target = current + 1 if position == "next" else current - 1
+        to_first = target == 1
+    else:
+        target = current + size if position == "next" else current - size  # type: ignore[operator]
+        to_first = target <= 0
+    if total is not None and position == "next" and (offset is None or offset + len(listed) >= total):
+        return None  # a next link on the last page
+    shown = [text for name, text in link if name == param]
+    if param is None or not shown:
+        if not (position == "previous" and to_first):
+            return None
+        dropped = True
+    else:
+        if shown[0] != str(max(target, 0) if style == "offset" else target):
+            return None
+        dropped = False if to_first else None
+    rest_link = [(n, t) for n, t in link if n != param]
+    rest_asked = [(n, t) for n, t in asked if n != param]
+    if sorted(rest_link) != sorted(rest_asked):
+        return None
+    expected = [(n, t) for n, t in asked] if param in {n for n, _ in asked} else asked + [(param, "")]
+    expected = [(n, (t if n != param else dict(link).get(param, ""))) for n, t in expected
+                if n != param or not dropped]
+    in_place, by_name = expected == link, sorted(expected, key=lambda pair: pair[0]) == link
+    if not in_place and not by_name:
+        return None
+    return {"param": param, "origin": origin, "own": origin == record.origin, "dropped": dropped,
+            "sorted": None if in_place == by_name else by_name}
+
+
+def _origin(scheme: str, netloc: str) -> str:
+    """scheme://host[:port], lower-cased, default ports dropped (as ``Record.origin``)."""
+    scheme, netloc = scheme.lower(), netloc.lower()
+    default = {"http": ":80", "https": ":443"}.get(scheme)
+    if default and netloc.endswith(default):
+        netloc = netloc[:-len(default)]
+    return f"{scheme}://{netloc}"
 
 
 def _page_position(pointer: str, sightings: list[tuple[Record, Any, list]], paging: PagingRoles,

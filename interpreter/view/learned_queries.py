@@ -62,7 +62,9 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
     among the meanings a line's recordings fit equally."""
     if view.kind != "list" or not view.state_backed:
         return view
-    whole = [line for line in view.lines if line.membership == "all" and not line.query]
+    # the whole listings: with no query, or with one that only pages and listed less than a page
+    # from the start (Nautobot's ?limit=100 listing every location): each shows the collection
+    whole = [line for line in view.lines if line.membership == "all" and (not line.query or line.pages_only)]
     if not whole:
         return view
     whole_ordinals = sorted(o for line in whole for o in line.all_record_ordinals)

@@ -72,7 +72,8 @@ def answer_read(view: ReadView, record: Record, types: dict[str, EntityType], st
     except ProjectionRefused:
         call = None  # another spelling: serving refuses it, and it is checked as its own line
     query = call.rest if call is not None else record.query
-    answer, is_list, line = _answer_read(view, record.path, query, types, state, line)
+    answer, is_list, line = _answer_read(view, record.path, query, types, state, line,
+                                         (record.origin, record.path, record.query))
     if call is None or answer is None:
         return answer, is_list, line
     try:
@@ -82,16 +83,16 @@ def answer_read(view: ReadView, record: Record, types: dict[str, EntityType], st
 
 
 def _answer_read(view: ReadView, path: str, query: Any, types: dict[str, EntityType], state: StateIndex,
-                 line: Any) -> tuple[Answer | None, bool, Any]:
+                 line: Any, link_at: tuple[str | None, str, Any]) -> tuple[Answer | None, bool, Any]:
     if view.kind == "item":
         return answer_item(view, types[view.type], state, path), False, None
     if view.kind == "list":
         if line is not None:  # as serving answers from the line it chose
-            return answer_list(view, line, types[view.type], state, line.query), True, line
+            return answer_list(view, line, types[view.type], state, line.query, link_at=link_at), True, line
         line = next((l for l in view.lines if l.path == path and l.query == query), None)
         if line is None:
             return None, True, None
-        return answer_list(view, line, types[view.type], state), True, line
+        return answer_list(view, line, types[view.type], state, link_at=link_at), True, line
     if view.kind == "document":
         line = line or next((l for l in view.documents if l.path == path and l.query == query), None)
         if line is None:

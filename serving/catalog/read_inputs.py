@@ -192,7 +192,8 @@ class ToolInputs:
         body = arguments.get("body") if has_body else None
         if self.body is not None:
             self._check_body(has_body, body)
-        return ReadCall(self.tool, path_for(self.tool, args), args, query, body, has_body)
+        path = path_for(self.tool, args)
+        return ReadCall(self.tool, path, args, query, body, has_body, link_at=(None, path, query))
 
     def _query_pairs(self, given: Any) -> tuple[tuple[str, str], ...]:
         if given is None:
@@ -275,7 +276,8 @@ class ToolInputs:
             except JsonError:
                 text = request.body.decode("utf-8", errors="replace")
         return ReadCall(self.tool, request.path, args, query, body, has_body, text, request.header("accept"),
-                        tuple(request.headers), over_http=True)
+                        tuple(request.headers), link_at=(request.origin, request.path, tuple(request.query)),
+                        over_http=True)
 
 
 def _recorded_hint(param: QueryParam, most: int) -> str:

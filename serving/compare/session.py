@@ -12,6 +12,7 @@ are reported with ``diverged_by``: a disagreement there follows from the earlier
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,12 +26,14 @@ from .judge import SAME, Judgement, body_differences, judge, parsed_body
 from .placeholders import MISSING, fill, fill_json, resolve_pointer
 from .minted import MintedValue
 from .probes import Probe, ProbeFile, placeholder_names
-from .sides import Observed, Outgoing, Side
+from .sides import Observed, Outgoing, Side, side_origin
 from .tool_index import CallTool, ToolIndex, segments, within
 
 # What a query name or value keeps unescaped; both sides get the same bytes either way.
 _QUERY_SAFE = "!$'()*,;:@/?-._~"
 SIDES = ("live", "model")
+ORIGIN_PLACEHOLDER = "{origin}"
+"""What either side's own origin reads as in a compared body."""
 
 
 @dataclass
@@ -94,7 +97,7 @@ class CompareSession:
         minted = {name: value.mint() for name, value in self._minted.items()}  # one value for both sides
         requests = {side: self._request(probe, file_headers, side, minted) for side in SIDES}
         borrowed, unresolved = self._availability(placeholder_names(probe, file_headers, frozenset(minted)))
-        answers = {side: self.sides[side].send(requests[side]) for side in SIDES}
+        answers = {side: self._send(side, requests[side]) for side in SIDES}
         unsaved = self._save(probe, answers)
         tool = self.tools.tool(probe.method, requests["model"].path)
         fresh = {side: _scalars(parsed_body(answers[side])[1]) - self._state[side].seen for side in SIDES}
@@ -160,6 +163,19 @@ class CompareSession:
         the other side's value, so the call still goes out and shows what the model holds."""
         return {**self._state[_other(side)].saved, **self._state[side].saved}
 
+    def _send(self, side: str, request: Outgoing) -> Observed:
+        """The side's answer, its own origin in the body (a page link's ``http://host:port``, written
+        plain or with JSON's escaped slashes) read as ``{origin}``: each side names the origin it was
+        reached at, and the two are reached at different ones."""
+        observed = self.sides[side].send(request)
+        origin = side_origin(self.sides[side])
+        if origin is None or not observed.body:
+            return observed
+        body = observed.body
+        for spelled in (origin, origin.replace("/", "\\/")):  # not a longer host or port it begins
+            body = re.sub(re.escape(spelled.encode()) + rb"(?![0-9A-Za-z.:-])", ORIGIN_PLACEHOLDER.encode(), body)
+        return Observed(observed.status, observed.headers, body) if body != observed.body else observed
+
     # --- after the answers ---------------------------------------------------------------
 
     def _volatile(self, request: Outgoing, first: Observed, pause: bool = False) -> frozenset[str]:
@@ -168,7 +184,7 @@ class CompareSession:
         seconds): values that are no state (a timing), which no model can match."""
         if pause:
             time.sleep(float(setting_value("clocks", "volatile_reread_pause")))
-        again = self.sides["live"].send(request)
+        again = self._send("live", request)
         if again.status != first.status:
             return frozenset()
         return frozenset(d.pointer for d in body_differences(first, again, ValueMap()) if d.pointer.startswith("/"))

@@ -72,6 +72,18 @@ class Side(Protocol):
     def send(self, request: Outgoing) -> Observed: ...
 
 
+MODEL_ORIGIN = "http://model.compare.invalid"
+"""The origin the in-process model is reached at: its answers' links to the application (DRF's
+``next`` page) name it, as the live application's name the origin it was reached at."""
+
+
+def side_origin(side: Side) -> str | None:
+    """``scheme://host[:port]`` the side's answers name as their own (a page link's), for the
+    comparison to read as one origin; None when not known."""
+    origin = getattr(side, "origin", None)
+    return origin if isinstance(origin, str) and origin else None
+
+
 class HttpSide:
     """An application (or a model served elsewhere) at a base URL; its path is a prefix."""
 
@@ -86,6 +98,8 @@ class HttpSide:
         self._host = parts.hostname
         self._port = parts.port
         self._prefix = parts.path.rstrip("/")
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        """As http.client names it in the Host header it sends (the port unless the default)."""
         self._timeout = timeout
         self._tls_context = None if verify_tls or not self._https else _unverified_context()
 
@@ -138,10 +152,11 @@ class RuntimeSide:
     def __init__(self, runtime: Runtime, label: str = "model") -> None:
         self.label = label
         self.runtime = runtime
+        self.origin = MODEL_ORIGIN
 
     def send(self, request: Outgoing) -> Observed:
         headers = tuple((name.lower(), value) for name, value in request.headers)
         answer = self.runtime.http(HttpRequest(method=request.method, path=request.path, query=request.query,
                                                headers=headers, body=request.body or b"",
-                                               query_string=request.query_string))
+                                               query_string=request.query_string, origin=self.origin))
         return Observed(answer.status, answer.headers, answer.body)

@@ -158,9 +158,11 @@ def _members(line: ListLine, collection: HeldCollection | None,
 
 
 def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: StateIndex,
-                query: tuple[tuple[str, str], ...] | None = None, *, as_recorded: bool = True) -> Answer | None:
+                query: tuple[tuple[str, str], ...] | None = None, *, as_recorded: bool = True,
+                link_at: tuple[str | None, str, tuple[tuple[str, str], ...]] | None = None) -> Answer | None:
     """The line rendered from the state; ``as_recorded``: the call asks what the line's recording
-    asked (its envelope members only that recording shows may then stand while it holds)."""
+    asked (its envelope members only that recording shows may then stand while it holds);
+    ``link_at``: the origin the call reached (None over MCP), its path and query as sent, for page links."""
     collection = state.find_collection(line.collection or line.path, entity_type.name)
     members = _members(line, collection, query)
     if members is None:
@@ -180,7 +182,7 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
         whole = not pages(line.queries, asked) if line.queries else line.membership == "all"
         body, unheld = render_envelope(view, line, body, _counted(line, members, collection, asked),
                                        lambda: _digest(collection), whole=whole, as_recorded=as_recorded,
-                                       asked=asked, listed=members)
+                                       asked=asked, listed=members, link_at=link_at)
     return Answer(line.base.status, line.base.content_type, state_headers(line.base.headers), body,
                   missing_field=lacking, unheld=unheld)
 

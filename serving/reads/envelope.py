@@ -41,7 +41,8 @@ def collection_digest(members: list[tuple[Any, dict[str, Any]]] | None) -> str:
 def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dict[str, Any]] | None,
                     current_digest: Callable[[], str], *, whole: bool, as_recorded: bool,
                     asked: tuple[tuple[str, str], ...] = (),
-                    listed: list[dict[str, Any]] | None = None) -> tuple[Any, str | None]:
+                    listed: list[dict[str, Any]] | None = None,
+                    link_at: tuple[str | None, str, tuple[tuple[str, str], ...]] | None = None) -> tuple[Any, str | None]:
     """``body`` (the base with the members placed) with each envelope member rendered, and the
     reason it cannot be when one cannot (None when all can).
 
@@ -49,7 +50,10 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
     ``current_digest()`` is the digest of the line's collection now; ``whole``: the answer lists
     the whole collection; ``as_recorded``: the call asks what the line's recording asked;
     ``asked``: the call's query (a ``query-echo`` member renders its parameter's value); ``listed``:
-    the members the answer lists, in order (a ``listed-field`` member renders their field's values)."""
+    the members the answer lists, in order (a ``listed-field`` member renders their field's values);
+    ``link_at``: the origin the call reached the application at (None: an MCP call, answered the
+    recorded links' origin), its raw path and its query as sent, for page links (none: they are not
+    rendered)."""
     if not view.envelope_members or not isinstance(body, dict):
         return body, None
     result = body
@@ -91,13 +95,25 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
             value = _listed_values(member, listed)
         elif member.role in ("page-number", "first-page", "last-page", "last-page-unless-final"):
             value = _page_position(member.role, line, asked, counted)
+        elif member.role == "first-page-constant":
+            value = _KEEP if whole or _first_page(view, line, asked) else _Unrendered(
+                "no recording asked a page past the first, where it may hold another value (a link back)")
+        elif member.role in ("next-link", "previous-link"):
+            value = _page_link(member, view, line, counted, whole, link_at)
         else:
             value = _computed(member, counted, whole)
         if value is _KEEP:
             continue
+        why = value.reason if isinstance(value, _Unrendered) else None
+        if why is not None:
+            value = MISSING
         if value is MISSING:
             if unchanged is None:
                 unchanged = as_recorded and line.held_digest is not None and current_digest() == line.held_digest
+            if not unchanged and why is not None:
+                what = (f", a link to the {member.role[:-5]} page," if member.role.endswith("-link")
+                        else f" ({_show(recorded)} on every first page recorded)")
+                return body, f"the answer's {member.pointer}{what} is not rendered: {why}"
             if not unchanged:
                 return body, (f"the answer's {member.pointer} is {_show(recorded)} in its recording, a value the state"
                               " cannot compute, and "
@@ -220,6 +236,114 @@ def _page_position(role: str, line: ListLine, asked: tuple[tuple[str, str], ...]
     if role == "last-page-unless-final" and last and start > 0:
         return MISSING  # a final page past the first: a whole-list flag would say false, no recording tells
     return last
+
+
+def _first_page(view: ReadView, line: ListLine, asked: tuple[tuple[str, str], ...]) -> bool:
+    """The call asks the first page: every page number or start it sends (as the view's learned
+    queries read them) is the first (a page 1 counted from 1, 0 from 0, a start 0). A parameter no
+    learned query reads is one a recording sent alike (only a recorded line answers it), and no
+    recording of a view holding this member asked a page past the first."""
+    kinds = {spec.param: spec for spec in (*view.learned_queries, *line.queries)}
+    for name, text in named(line.queries, asked):
+        spec = kinds.get(name)
+        if spec is None:
+            continue
+        if spec.kind == "page" and text != (spec.operator or "1") or spec.kind in ("offset", "start") and text != "0":
+            return False
+    return True
+
+
+class _Unrendered:
+    """A member not rendered, and why (a refusal then says it)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+_PLAIN_TEXT = re.compile(r"[A-Za-z0-9._~-]*")
+"""A query name or value every URL encoder spells alike (unreserved characters only): a link's
+parameters are rendered only where the application's re-encoding cannot spell them otherwise."""
+_PLAIN_PATH = re.compile(r"/[A-Za-z0-9._~/-]*")
+
+
+def _page_link(member: EnvelopeMember, view: ReadView, line: ListLine,
+               counted: list[dict[str, Any]] | None, whole: bool,
+               link_at: tuple[str | None, str, tuple[tuple[str, str], ...]] | None) -> Any:
+    """A ``next-link`` or ``previous-link`` for the page the call asks (``view-list-members``): the
+    call's own URL at the origin it reached, with the page parameter ``member.field`` moved one
+    page; None where there is no such page; ``_KEEP`` for a call asking no page (every recording of
+    a whole list showed it null); ``_Unrendered`` where the state or the recordings cannot say (the page
+    size unknown, a page past the end, a spelling the application may re-encode, a parameter order
+    or a link to the first page no recording showed)."""
+    if whole:
+        return _KEEP  # no page asked: null, as every recording of a whole list showed it
+    if link_at is None:
+        return _Unrendered("the call reached no origin the link could name")
+    asked = link_at[2]  # as sent (the answer's members follow the query the line evaluates: the same, decoded)
+    # the view's learned meanings: a line evaluated for a query no recording asked holds only the
+    # parameters sent (a page size alone leaves out the page parameter the link moves)
+    kinds = {spec.param: spec for spec in (*view.learned_queries, *line.queries)}
+    spec = kinds.get(member.field or "")
+    if spec is None or spec.kind not in ("page", "offset", "start") or spec.kind == "page" and spec.operator != "1":
+        return _Unrendered(f"no learned query reads {member.field} as a page counted from 1 or a start")
+    style = "page" if spec.kind == "page" else "offset"
+    if any(not _PLAIN_TEXT.fullmatch(name) or not _PLAIN_TEXT.fullmatch(text) for name, text in asked):
+        return _Unrendered("the query holds characters the application may spell otherwise in its link"
+                           " (letters, digits and . _ ~ - are rendered)")
+    by_kind: dict[str, list[str]] = {}
+    for name, text in asked:
+        if name in kinds:
+            kind = "offset" if kinds[name].kind == "start" else kinds[name].kind
+            by_kind.setdefault(kind, []).append(text)
+    if any(len(texts) > 1 for texts in by_kind.values()) or "end" in by_kind \
+            or ("page" in by_kind and "offset" in by_kind):
+        return _Unrendered("the call pages by more than one page number, start or size")
+    sent = [text for name, text in asked if name == member.field]
+    size_text = by_kind.get("limit", [None])[0]
+    if size_text is None or not _PLAIN_COUNT.fullmatch(size_text) or sent and not _PLAIN_COUNT.fullmatch(sent[0]):
+        return _Unrendered("the page size is not sent, or a page or size is no plain whole number"
+                           " (the application's default size and its reading of other spellings are not shown)")
+    size = int(size_text)
+    current = int(sent[0]) if sent else (1 if style == "page" else 0)
+    if size <= 0 or counted is None or style == "page" and current < 1:
+        return _Unrendered("the page size is 0, the page is before the first, or the state cannot say how many"
+                           " entities the query selects")
+    start = (current - 1) * size if style == "page" else current
+    if start > 0 and start >= len(counted):
+        # past the end: the application answers otherwise (DRF: 404 "Invalid page.")
+        return _Unrendered(f"the page starts past the {len(counted)} entities the query selects, an answer no"
+                           " recording showed")
+    step = 1 if style == "page" else size
+    if member.role == "next-link":
+        if start + size >= len(counted):
+            return None
+        target, to_first = current + step, False
+    else:
+        if start == 0:
+            return None
+        target = current - step
+        to_first = target <= (1 if style == "page" else 0)
+        target = max(target, 1 if style == "page" else 0)
+        if to_first and member.link_first_dropped is None:
+            return _Unrendered("no recording showed a link back to the first page (whether it names the page"
+                               " parameter is not shown)")
+    if not _PLAIN_PATH.fullmatch(link_at[1]):
+        return _Unrendered("the path holds characters the application may spell otherwise in its link")
+    origin = link_at[0] if link_at[0] is not None and not member.link_origin_fixed else member.link_origin
+    if origin is None:
+        return _Unrendered("the call reached no origin the link could name")
+    dropped = to_first and bool(member.link_first_dropped)
+    pairs = [(name, str(target) if name == member.field else text) for name, text in asked
+             if name != member.field or not dropped]
+    if not sent and not dropped:
+        pairs.append((member.field or "", str(target)))
+    in_place, by_name = pairs, sorted(pairs, key=lambda pair: pair[0])
+    if member.link_sorted is None and in_place != by_name:
+        return _Unrendered("whether the application writes the link's parameters sorted by name or in the order"
+                           " sent (the page parameter added last) is not shown: no recording told them apart")
+    chosen = by_name if member.link_sorted else in_place
+    query = "&".join(f"{name}={text}" for name, text in chosen)
+    return origin + link_at[1] + (f"?{query}" if query else "")
 
 
 _PLAIN_COUNT = re.compile(r"(?:0|[1-9][0-9]{0,17})")

@@ -245,7 +245,7 @@ class StateReads:
             held = state.find_collection(line.collection or line.path, entity_type.name)
             _refuse_tie(line.queries, query if query is not None else line.query,
                         list(held.members()) if held is not None else [], entity_type)
-        answer = answer_list(view, line, entity_type, state, query, as_recorded=exact)
+        answer = answer_list(view, line, entity_type, state, query, as_recorded=exact, link_at=call.link_at)
         if answer is None:
             return None
         _refuse_lacking(answer, entity_type)
@@ -268,7 +268,10 @@ class StateReads:
             values = dict(split[0])
         if not specs or values is None or split is None or any(name not in specs for name in values):
             return None
-        whole = next((line for line in lines if line.membership == "all" and not line.query), None)
+        # a whole listing to evaluate over: one with no query, else one whose query only paged and
+        # listed everything (as the learned queries were proven against it)
+        whole = next((line for line in lines if line.membership == "all" and not line.query), None) \
+            or next((line for line in lines if line.membership == "all" and line.pages_only), None)
         if whole is None:
             return None
         held = state.find_collection(whole.collection or whole.path, entity_type.name)
@@ -281,7 +284,7 @@ class StateReads:
         evaluated = whole.model_copy(update={"queries": tuple(specs[name] for name in values),
                                              "membership": "recorded"})
         _refuse_tie(evaluated.queries, call.query, members, entity_type)
-        answer = answer_list(view, evaluated, entity_type, state, call.query, as_recorded=False)
+        answer = answer_list(view, evaluated, entity_type, state, call.query, as_recorded=False, link_at=call.link_at)
         if answer is None:
             return None
         _refuse_lacking(answer, entity_type)

@@ -145,13 +145,17 @@ async def _drain(receive: Receive, budget: int) -> None:
 
 def request_from_scope(scope: Scope, body: bytes) -> HttpRequest:
     path, query_string = raw_target(scope)
+    headers = scope_headers(scope)
+    host = next((value for name, value in headers if name == "host"), None)
+    scheme = scope.get("scheme") or "http"
     return HttpRequest(
         method=scope["method"],
         path=path,
         query=split_query(query_string),
-        headers=scope_headers(scope),
+        headers=headers,
         body=body,
         query_string=query_string,
+        origin=f"{scheme}://{host}{scope.get('root_path', '')}" if host else None,
     )
 
 

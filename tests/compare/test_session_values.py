@@ -251,3 +251,15 @@ def test_no_pairing_by_shape_for_a_value_the_seed_never_held_or_after_a_write():
         [first, first, (200, b'{}'), other, other],
         [(200, b'{"context": ' + unseeded + b'}'), (200, b'{}'), (200, b'{"context": ' + SEEDED_ID + b'}')]).run(probes)
     assert [r.verdict for r in results] == ["different", "same", "different"]
+
+def test_each_sides_own_origin_reads_as_one():
+    """A page link names the origin its side was reached at (DRF's next): the two sides' origins are
+    one in the comparison; another host, or a longer port beginning with the side's, still differs."""
+    probes = parse_probes("- {method: GET, path: /a}\n- {method: GET, path: /a}\n")
+    compare, live, model = session(
+        [(200, b'{"next": "http://127.0.0.1:8000/a?page=2"}')] + [(200, b'{"next": "http://127.0.0.1:80001/a"}')] * 3,
+        [(200, b'{"next": "http:\\/\\/model.compare.invalid\\/a?page=2"}'),
+         (200, b'{"next": "http://model.compare.invalid/a"}')])
+    live.origin, model.origin = "http://127.0.0.1:8000", "http://model.compare.invalid"
+    results = compare.run(probes)
+    assert [r.verdict for r in results] == ["same", "different"]

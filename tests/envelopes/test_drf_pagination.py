@@ -1,7 +1,9 @@
 """DRF pagination (issue 16, "Envelopes and list shapes"): ``{"count","next","previous","results"}``
 with absolute ``next`` links. The list is answered from the state with ``count`` computed from
-what it lists; a page's ``next`` link is a value only its recording shows, so the page answers
-while the collection is as recorded and is refused (never rendered stale) once it changed."""
+what it lists; a page's ``next`` link is the request's own URL with the page moved on
+(list-member.next-page-link), rendered from the state's count after a served create; ``previous``,
+null on every recorded (first) page, is kept on a first page and refused past it
+(list-member.null-on-first-pages)."""
 
 from __future__ import annotations
 
@@ -40,8 +42,8 @@ def test_the_envelope_members_are_read_from_the_recordings():
     bundle = build_from(capture())
     assert roles(bundle, "get_projects") == {
         "/count": ("count", "list-member.count-word"),
-        "/next": ("whole-constant", "list-member.whole-constant"),
-        "/previous": ("constant", "list-member.constant")}
+        "/next": ("next-link", "list-member.next-page-link"),
+        "/previous": ("first-page-constant", "list-member.null-on-first-pages")}
     view = bundle.view.view("get_projects")
     assert view.state_backed and view.locator.member == "results"
     assert "count" not in view.per_response_members  # compared: the gate checks the counter
@@ -62,16 +64,19 @@ def test_a_served_create_is_counted():
         "alpha", "beta", "delta"]
 
 
-def test_a_page_answers_as_recorded_then_is_refused_once_the_collection_changed():
+def test_a_page_follows_the_collection_after_a_served_create():
     runtime = EnvironmentRuntime(build_from(capture()))
     page = {"query": {"page": "1", "page_size": "1"}}
     assert runtime.read("get_projects", page)["body"] == drf([P1], count=2,
                                                               next_link=f"{ORIGIN}/projects?page=2&page_size=1")
     runtime.read("post_projects", {"body": {"title": "delta"}})
-    answer = runtime.call_tool("get_projects", page)
-    assert answer.is_error
-    message = answer.structured["message"]
-    assert "/next" in message and "changed since it was recorded" in message, message
+    assert runtime.read("get_projects", page)["body"] == drf([P1], count=3,
+                                                              next_link=f"{ORIGIN}/projects?page=2&page_size=1")
+    # no recording asked a page past the first: what previous holds there (DRF: a link back) is not
+    # shown, so page 2 is refused rather than answered null
+    answer = runtime.call_tool("get_projects", {"query": {"page": "2", "page_size": "1"}})
+    assert answer.is_error and "/previous" in answer.structured["message"], answer.structured
+    assert "past the first" in answer.structured["message"], answer.structured
     assert runtime.read("get_projects")["body"]["count"] == 3  # the whole list still answers
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from capenv.interpreter.bundle.io import read_bundle
 from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.runtime_api import HttpRequest
 
 APP = "label-studio"
 
@@ -33,8 +34,8 @@ def test_every_list_is_state_backed(bundle):
 
 
 def test_the_envelopes_are_read(bundle):
-    assert roles(bundle, "get_projects") == {"/count": ("count", None), "/next": ("whole-constant", None),
-                                             "/previous": ("whole-constant", None)}
+    assert roles(bundle, "get_projects") == {"/count": ("count", None), "/next": ("next-link", "page"),
+                                             "/previous": ("previous-link", "page")}
     assert roles(bundle, "get_tasks") == {"/total_annotations": ("sum", "total_annotations"),
                                           "/total_predictions": ("sum", "total_predictions"),
                                           "/total": ("count", None)}
@@ -61,14 +62,24 @@ def test_task_counters_are_never_rendered_stale(bundle):
     assert "collection has changed since it was recorded" in refused.structured["message"]
 
 
-def test_a_projects_page_recorded_after_the_projects_changed_is_refused(bundle):
+def test_a_projects_page_links_to_its_neighbours_over_the_state(bundle):
     """The pages were recorded after the capture's own project creates and deletes (three projects
-    then, two in the initial state): page 2 recorded a next page 3 that the initial projects do not
-    fill, so no recorded page link is answered for the state; the whole list is."""
+    then, two in the initial state): page 2 recorded a next page 3 the initial projects do not fill.
+    The links are rendered from the state's count (list-member.next-page-link, previous-page-link):
+    over MCP at the recorded origin, over HTTP at the origin the call reached; a page past the end
+    (DRF answers 404 "Invalid page.") is refused. The whole list's are null."""
     runtime = EnvironmentRuntime(bundle)
-    for page in ("1", "2"):
-        refused = runtime.call_tool("get_projects", {"query": {"page": page, "page_size": "1"}})
-        assert refused.is_error and "/next" in refused.structured["message"], refused.structured
+    first = runtime.read("get_projects", {"query": {"page": "1", "page_size": "1"}})["body"]
+    assert (first["count"], first["next"], first["previous"]) == (
+        2, "http://127.0.0.1:42010/api/projects/?page=2&page_size=1", None)
+    second = runtime.read("get_projects", {"query": {"page": "2", "page_size": "1"}})["body"]
+    assert (second["next"], second["previous"]) == (None, "http://127.0.0.1:42010/api/projects/?page_size=1")
+    past = runtime.call_tool("get_projects", {"query": {"page": "3", "page_size": "1"}})
+    assert past.is_error and "past the 2 entities" in past.structured["message"], past.structured
+    answer = runtime.http(HttpRequest("GET", "/api/projects/", (("page", "1"), ("page_size", "1")),
+                                      (("authorization", "Token ls-capture-token-not-a-secret-000000001"),), b"",
+                                      origin="http://env.test:8080"))
+    assert json.loads(answer.body)["next"] == "http://env.test:8080/api/projects/?page=2&page_size=1", answer.body
     whole = runtime.read("get_projects")["body"]
     assert whole["count"] == 2 and whole["next"] is None
     # the projects change (a project delete cascades, so it is not served: the grader's data/add drops one)
@@ -78,3 +89,5 @@ def test_a_projects_page_recorded_after_the_projects_changed_is_refused(bundle):
     runtime.data_add(json.dumps(document).encode())
     whole = runtime.read("get_projects")["body"]
     assert whole["count"] == 1 and whole["next"] is None
+    first = runtime.read("get_projects", {"query": {"page": "1", "page_size": "1"}})["body"]
+    assert (first["count"], first["next"], first["previous"]) == (1, None, None)
