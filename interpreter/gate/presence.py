@@ -19,7 +19,7 @@ def read_only_listings(records: dict[int, Record], tool_of: dict[int, str], read
                        types: dict[str, EntityType]) -> dict[tuple[str, str], list[int]]:
     """Per (type, key): the ordinals of the successful read-only POSTs below the type's collection
     path whose JSON answer lists the entity by the type's identity (a bare list, or the list in one
-    member of the answer), in ordinal order."""
+    member of the answer, or in one envelope further), in ordinal order."""
     found: dict[tuple[str, str], list[int]] = {}
     for ordinal in sorted(records):
         record = records[ordinal]
@@ -43,12 +43,18 @@ def listed_since(listings: dict[tuple[str, str], list[int]], type_name: str, key
     return listed[index - 1] if index else None
 
 
-def _listed(body: Any) -> list[Any]:
+def _listed(body: Any, depth: int = 0) -> list[Any]:
+    """A bare list, the list in one member of the answer, or (once) the list inside the object of
+    its one member holding an object or array beside scalars only (an envelope around the list's
+    envelope: ``{"code": 0, "data": {"list": [...], "total": 2}}``)."""
     if isinstance(body, list):
         return body
     if isinstance(body, dict):
         lists = [v for v in body.values() if isinstance(v, list)]
-        return lists[0] if len(lists) == 1 else []
+        if lists or depth:
+            return lists[0] if len(lists) == 1 else []
+        objects = [v for v in body.values() if isinstance(v, dict)]
+        return _listed(objects[0], depth + 1) if len(objects) == 1 else []
     return []
 
 

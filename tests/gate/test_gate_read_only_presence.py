@@ -5,6 +5,8 @@ the listing, the unmodelled write may have removed it, and the delete stays serv
 
 from __future__ import annotations
 
+import json
+
 from support.capture_runs import build_from, plan, summary
 from support.har_builder import HarBuilder
 
@@ -47,3 +49,18 @@ def test_without_the_listing_the_unmodelled_write_may_have_removed_it():
     bundle = build_from(_app(listed=False))
     delete = plan(bundle, "DELETE", "/api/flows/{flow_id}")
     assert delete.served and delete.contradicted_by is None, summary(bundle)
+
+
+def test_a_listing_inside_an_envelope_around_the_page_is_a_listing():
+    """The filter POST answers ``{"code": 0, "msg": "ok", "data": {"list": [...], "total": 1}}``
+    (found by answering every 2xx so: Prefect's flow delete became served, its side effect on the
+    deployment hidden)."""
+    def nest(value: object) -> dict:
+        return {"code": 0, "msg": "ok", "data": {"list": value, "total": len(value)}}
+    har = _app(listed=True)
+    for entry in har.har()["log"]["entries"]:
+        if entry["request"]["method"] == "POST" and entry["request"]["url"].endswith("/filter"):
+            entry["response"]["content"]["text"] = json.dumps(nest([D1]))
+    bundle = build_from(har)
+    delete = plan(bundle, "DELETE", "/api/flows/{flow_id}")
+    assert (delete.served, delete.reason, delete.contradicted_by) == (False, "side-effect", 14), summary(bundle)

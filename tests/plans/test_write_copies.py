@@ -72,6 +72,35 @@ def test_a_copy_listed_inside_an_envelope_around_an_envelope_is_still_a_copy():
     assert plan.served, plan.reason
 
 
+def status_wrapped_limits_app(copy_listed: bool) -> HarBuilder:
+    """``limits_app`` with every answer as ``{"code": 0, "msg": "ok", "data": …}`` and lists as
+    ``{"list": [...], "total": n}`` inside: the root holds one object beside scalars only."""
+    def wrap(value: object) -> dict:
+        return {"code": 0, "msg": "ok", "data": value}
+
+    def page(rows: list) -> dict:
+        return wrap({"list": rows, "total": len(rows)})
+    har = (HarBuilder()
+           .call("GET", "/limits", response=page([ONE, TWO]))
+           .call("GET", f"/limits/{ONE['id']}", response=wrap(ONE))
+           .call("GET", f"/limits/{TWO['id']}", response=wrap(TWO)))
+    if copy_listed:
+        har.call("GET", "/v2/limits", response=page([{"id": ONE["id"], "name": "tag:one"},
+                                                       {"id": TWO["id"], "name": "tag:two"}]))
+    return (har.call("DELETE", f"/limits/{ONE['id']}", status=204)
+            .call("GET", f"/limits/{ONE['id']}", status=404, response=MISSING)
+            .call("GET", "/limits", response=page([TWO])))
+
+
+def test_a_copy_listed_inside_a_status_envelope_is_still_a_copy():
+    # found by answering every 2xx as {"code": 0, "msg": "ok", "data": …}: Mailman's members, also
+    # listed by a list's roster, had their updates and deletes served (writes 2/16 -> 6/16)
+    plan = delete_plan(build_from(status_wrapped_limits_app(copy_listed=True)))
+    assert not plan.served and plan.reason == "copied-entity", plan.reason
+    plan = delete_plan(build_from(status_wrapped_limits_app(copy_listed=False)))
+    assert plan.served, plan.reason
+
+
 DOMAINS = [{"mail_host": "ant.example", "description": "Ants", "base_url": None},
            {"mail_host": "bee.example", "description": "Bees", "base_url": None}]
 LIST = {"list_id": "talk.ant.example", "list_name": "talk", "mail_host": "ant.example", "volume": 1,
