@@ -290,6 +290,10 @@ class QuerySpec(_Model):
     keeps them (the state's); a sort in another direction over entities that tie, where the tie
     decides the order or the page, is refused: the application's tie-break (by id, by insertion,
     or none) is not shown."""
+    tie_order_unlike_ids: tuple[str, ...] = ()
+    """Of ``tie_order_proven``, the directions in which such a recorded run was not in its
+    identities' order: the held order, not the ids', broke the tie. Elsewhere the recordings cannot
+    tell the two apart, and serving refuses a run whose held order is not its id order."""
     text_case_proven: bool = False
     """For ``text``: a line that proved it filtered by a text whose letter case decided whether a
     held text matched (``NOTES`` finding ``Beta notes``), so serving matches case as it does."""

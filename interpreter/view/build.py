@@ -163,7 +163,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
                     for name in types}
         views = [with_summarised_types(v, types, by_ordinal, write_ordinals, held_ids) for v in views]
         views = learned_across_lists(
-            views, lambda v, own, elsewhere: learn_queries(v, records, by_ordinal, writes, ruleset, own, elsewhere)
+            views, lambda v, own, elsewhere: learn_queries(v, records, by_ordinal, writes, ruleset, own, elsewhere,
+                                                         id_field=types[v.type].id_field)
             if v.kind == "list" and v.type in types else v, traces)
         views = with_directions_of_other_lists(views, ruleset, traces)
         views = [with_page_size_bounds(v, records, ruleset, traces) if v.learned_queries else v for v in views]

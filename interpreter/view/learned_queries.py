@@ -32,7 +32,7 @@ from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 from capenv.interpreter.bundle.structured_queries import expanded
 from capenv.serving.reads.queries import (
     case_decided, decoded, direction_spellings, evaluate_queries, member_kinds, named, sort_directions, sort_fields,
-    sorted_ties,
+    sorted_ties, value_sort_key as _id_key,
 )
 from capenv.serving.reads.text_order import collation_dependent
 from capenv.serving.reads.render import project
@@ -56,10 +56,11 @@ NONE_REPRODUCES = "no candidate meaning of its query reproduces the recorded ans
 
 def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, Record],
                   is_write: Callable[[Record], bool], ruleset: RuleSet, traces: list[TraceEvent],
-                  elsewhere: dict[str, tuple[str, ...]] | None = None) -> ReadView:
+                  elsewhere: dict[str, tuple[str, ...]] | None = None, id_field: str | None = None) -> ReadView:
     """The view with the meanings its query lines prove. ``elsewhere``: per parameter name, the
     rules the capture's other lists learned it by, which ``view-learned-query-ties`` may prefer
-    among the meanings a line's recordings fit equally."""
+    among the meanings a line's recordings fit equally; ``id_field``: the type's identity member
+    (whether a recorded tie was broken otherwise than by it)."""
     if view.kind != "list" or not view.state_backed:
         return view
     # the whole listings: with no query, or with one that only pages and listed less than a page
@@ -105,7 +106,7 @@ def learn_queries(view: ReadView, records: list[Record], by_ordinal: dict[int, R
     lines, learned = _with_proven_directions(view, lines, learned, ruleset, traces)
     lines, learned = _with_proven_text_order(lines, learned, references)
     lines, learned = _with_proven_text_case(lines, learned, references)
-    lines, learned = _with_proven_tie_order(view, lines, learned, references)
+    lines, learned = _with_proven_tie_order(view, lines, learned, references, id_field)
     return view.model_copy(update={"lines": tuple(lines), "learned_queries": tuple(learned.values())})
 
 
@@ -531,11 +532,15 @@ def _with_proven_text_order(lines: list[ListLine], learned: dict[str, QuerySpec]
 
 
 def _with_proven_tie_order(view: ReadView, lines: list[ListLine], learned: dict[str, QuerySpec],
-                           references: References) -> tuple[list[ListLine], dict[str, QuerySpec]]:
+                           references: References, id_field: str | None
+                           ) -> tuple[list[ListLine], dict[str, QuerySpec]]:
     """Each learned sort one of whose proving recordings listed entities equal in every sort key
     (on its page), reproduced in the order serving keeps them (the listing's): the application
-    breaks such ties as serving does, in that direction (``QuerySpec.tie_order_proven``)."""
+    breaks such ties as serving does, in that direction (``QuerySpec.tie_order_proven``); where
+    such a run was not in its ``id_field`` order, the recording showed the held order, not the
+    identities', deciding (``QuerySpec.tie_order_unlike_ids``)."""
     proven: dict[str, set[str]] = {}
+    unlike: dict[str, set[str]] = {}
     for line in lines:
         sorts = [q for q in line.queries if q.kind == "sort"]
         if not sorts or not line.state_backed:
@@ -543,15 +548,21 @@ def _with_proven_tie_order(view: ReadView, lines: list[ListLine], learned: dict[
         for ordinal in line.record_ordinals:
             record = references.by_ordinal[ordinal]
             reference = references.reference(record, line)
-            if reference is None or not sorted_ties(line.queries, record.query, reference.members)[0]:
+            runs = sorted_ties(line.queries, record.query, reference.members)[0] if reference is not None else []
+            if not runs or not _reproduces(view, record, reference, line.queries):
                 continue
-            if _reproduces(view, record, reference, line.queries):
-                direction = sort_directions(line.queries, record.query)
-                for q in sorts:
-                    proven.setdefault(q.param, set()).add(direction)
+            direction = sort_directions(line.queries, record.query)
+            held_first = id_field is not None and any(
+                [m.get(id_field) for m in run] != [m.get(id_field) for m in sorted(run, key=lambda m: _id_key(
+                    m.get(id_field)))] for run in runs)
+            for q in sorts:
+                proven.setdefault(q.param, set()).add(direction)
+                if held_first:
+                    unlike.setdefault(q.param, set()).add(direction)
     if not proven:
         return lines, learned
-    updated = {name: learned[name].model_copy(update={"tie_order_proven": tuple(sorted(proven[name]))})
+    updated = {name: learned[name].model_copy(update={"tie_order_proven": tuple(sorted(proven[name])),
+                                                      "tie_order_unlike_ids": tuple(sorted(unlike.get(name, ())))})
                for name in proven if name in learned}
     lines = [line.model_copy(update={"queries": tuple(updated.get(q.param, q) for q in line.queries)})
              if line.queries else line for line in lines]

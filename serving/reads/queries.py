@@ -198,9 +198,24 @@ def unproven_tie(specs: tuple[QuerySpec, ...] | list[QuerySpec], query: Pairs, m
     if not sorting:
         return None
     directions = sort_directions(specs, query)
-    if all(directions in spec.tie_order_proven for spec in sorting):
-        return None
     runs, _ = sorted_ties(specs, query, members)
+    if all(directions in spec.tie_order_unlike_ids for spec in sorting):
+        return None
+    if all(directions in spec.tie_order_proven for spec in sorting):
+        # the recordings showed ties broken in the state's order, where it was also the identities'
+        # order (seeded entities): a run whose state order is not its id order (an entity made here
+        # with a lesser id) tells the two apart, which no recording did
+        runs = [run for run in runs if [m.get(id_field) for m in run] != [
+            m.get(id_field) for m in sorted(run, key=lambda m: value_sort_key(m.get(id_field)))]]
+        if not runs:
+            return None
+        tied = [str(m.get(id_field, "?")) for m in runs[0]]
+        return (f"{len(tied)} held entities ({id_field} {', '.join(repr(t) for t in tied[:5])}) are equal in the "
+                f"sort key(s) {', '.join(repr(f) for f in sort_fields(specs, query))} and stand on the page asked "
+                f"in an order that is not their {id_field!r} order: the recordings show ties broken in the order "
+                f"the entities were held, which was also their {id_field!r} order there, so they do not show which "
+                f"of the two the application follows; sort by a key that tells them apart, or ask a page none of "
+                f"them is on")
     if not runs:
         return None
     fields = sort_fields(specs, query)
@@ -410,6 +425,11 @@ def _compare(value: Any, operator: str, wanted: str) -> bool:
         return False
     return {">=": left >= right, "<=": left <= right, ">": left > right, "<": left < right,
             "!=": left != right, "==": left == right}.get(operator, False)
+
+
+def value_sort_key(value: Any) -> tuple:
+    """How serving orders one sort key's values: numbers by value before texts by code point."""
+    return _sort_key(value)
 
 
 def _sort_key(value: Any) -> tuple:

@@ -74,3 +74,30 @@ def test_a_recorded_tie_proves_the_order_in_its_direction():
     runtime = EnvironmentRuntime(build_from(tasks_app(recorded_tie=True)))
     assert _get(runtime, (("sort", "rank"),)) == (200, [TASKS[1], TASKS[0], TASKS[2]])
     assert _get(runtime, (("sort", "-rank"),)) == (200, [TASKS[0], TASKS[2], TASKS[1]])
+
+
+def test_a_proven_tie_break_is_used_only_where_the_held_order_is_the_id_order():
+    """The recordings showed ties in the order the entities were held, which was also their id
+    order: an entity made later with a lesser id (a random one) tells the two readings apart."""
+    proven = SORT.model_copy(update={"tie_order_proven": ("asc",)})
+    in_id_order = [{"id": "a1", "rank": 2}, {"id": "c3", "rank": 2}]
+    assert unproven_tie((proven,), (("sort", "rank"),), in_id_order, "id") is None
+    made_later = in_id_order + [{"id": "b2", "rank": 2}]
+    reason = unproven_tie((proven,), (("sort", "rank"),), made_later, "id")
+    assert reason is not None and "not their 'id' order" in reason
+    held_first = proven.model_copy(update={"tie_order_unlike_ids": ("asc",)})
+    assert unproven_tie((held_first,), (("sort", "rank"),), made_later, "id") is None
+
+
+def test_a_recorded_tie_out_of_id_order_proves_the_held_order():
+    """Tied entities listed in the order they were held, not their ids' (random ids): the held
+    order decides, which serving keeps, also for an entity made later with a lesser id."""
+    held = [{"id": "c3", "rank": 2}, {"id": "a1", "rank": 2}, {"id": "b2", "rank": 1}]
+    har = (HarBuilder()
+           .call("GET", "/tasks", response=held)
+           .call("GET", "/tasks", query=[("sort", "rank")], response=[held[2], held[0], held[1]])
+           .call("GET", "/tasks", query=[("sort", "id")], response=sorted(held, key=lambda t: t["id"])))
+    bundle = build_from(har)
+    spec = next(q for v in bundle.view.views for q in v.learned_queries if q.kind == "sort")
+    assert spec.tie_order_proven == ("asc",) and spec.tie_order_unlike_ids == ("asc",)
+    assert _get(EnvironmentRuntime(bundle), (("sort", "rank"),)) == (200, [held[2], held[0], held[1]])
