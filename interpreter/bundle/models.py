@@ -324,6 +324,8 @@ class EnvelopeMember(_Model):
     page past the first);
     ``listed-field``: the values of ``field`` of the members the answer lists, in the order listed
     (Flask-AppBuilder's ``ids``);
+    ``next-number``, ``previous-number``: the number of the next or previous page (the page
+    parameter ``field``, counted from 1), null where there is none (privacyIDEA's next and prev);
     ``first-page-constant``: the base recording's value on a call asking the first page (no page
     number or start, or the first), else as ``recorded`` (no recording showed a later page);
     ``next-link``, ``previous-link``: an absolute link to the next or previous page, the request's
@@ -346,7 +348,7 @@ class EnvelopeMember(_Model):
     """Where the member sits in the answer (a JSON pointer: ``/meta/pagination/total``)."""
     role: Literal["count", "whole-count", "sum", "page-count", "constant", "whole-constant", "recorded", "query-echo",
                   "digest", "listed-field", "page-number", "first-page", "last-page", "last-page-unless-final",
-                  "next-link", "previous-link", "first-page-constant"]
+                  "next-link", "previous-link", "first-page-constant", "next-number", "previous-number"]
     field: str | None = None
     rule_id: str | None = None
     echo_added: bool = True

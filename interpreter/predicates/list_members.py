@@ -76,6 +76,9 @@ class ListMemberContext(BaseModel):
     """A link to the next or previous page in every recording (``envelope_members._page_link``):
     the request's URL at its origin, every parameter as sent, the page parameter moved one page,
     null exactly where there is no such page (DRF's ``next`` and ``previous``)."""
+    page_number_link: Literal["next", "previous"] | None = None
+    """The number of the next or previous page in every recording (the page number sent, or 1,
+    plus or less one), null exactly where there is none (privacyIDEA's next and prev)."""
     page_link_param: str | None = None
     """The page or start parameter the link moves."""
     page_link_origin: str | None = None
@@ -208,6 +211,15 @@ def list_member_first_pages_only(ctx: ListMemberContext, params: PagesSeenParams
     if not params.cut and ctx.cut_recordings:
         return Miss(f"{ctx.cut_recordings} recording(s) cut a page")
     return Match({"cut_recordings": ctx.cut_recordings})
+
+
+@predicate("list_member_page_number_link", context="list-member", params=PageLinkParams)
+def list_member_page_number_link(ctx: ListMemberContext, params: PageLinkParams) -> Outcome:
+    """It is the number of the ``position`` page in every recording, null where there is none."""
+    if ctx.page_number_link != params.position or ctx.page_link_param is None:
+        return Miss(f"it is not the number of the {params.position} page in every recording"
+                    + (f" (it numbers the {ctx.page_number_link} page)" if ctx.page_number_link else ""))
+    return Match({"param": ctx.page_link_param, "position": params.position})
 
 
 @predicate("list_member_not_page_count", context="list-member")

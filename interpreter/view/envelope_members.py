@@ -63,7 +63,8 @@ def envelope_members(tool: str, locator: Locator | None, records: list[Record], 
         traces.extend(decision.events)
         role = str(decision.yields.get("role", "recorded"))
         # summed, the page size, or the query parameter echoed
-        field = (decision.evidence.get("param") if role in ("query-echo", "next-link", "previous-link")
+        field = (decision.evidence.get("param") if role in ("query-echo", "next-link", "previous-link", "next-number",
+                                                            "previous-number")
                  else decision.evidence.get("field") if role in ("sum", "page-count", "listed-field") else None)
         added = role != "query-echo" or field is None or all(
             pointer in leaves_of.get(record.ordinal, {}) for record in records if record.ordinal in leaves_of
@@ -121,7 +122,52 @@ def _context(pointer: str, sightings: list[tuple[Record, Any, list]], paging: Pa
         echoed_values=_sent_values(sightings, echoed) if echoed is not None else 0,
         later_page_asked=any(_later_page(paging, record.query) for record, _, _ in sightings),
         cut_recordings=sum(1 for record, _, listed in sightings if not paging.uncut(record.query, len(listed))),
-        **_page_link(pointer, sightings, paging, leaves_of, uncut))
+        **(_page_link(pointer, sightings, paging, leaves_of, uncut)
+           or _page_number_link(pointer, sightings, paging, leaves_of, uncut)))
+
+
+def _page_number_link(pointer: str, sightings: list[tuple[Record, Any, list]], paging: PagingRoles,
+                      leaves_of: dict[int, dict[str, Any]], uncut: list[tuple[Record, Any, list]]) -> dict[str, Any]:
+    """What the member says as the number of another page (privacyIDEA's ``next`` and ``prev``), as
+    ``ListMemberContext.page_number_link``: in every recording an integer or null, one integer at
+    least, a page parameter sent in one recording at least: ``next`` the page sent (1 where none
+    was) plus one where the page size sent times the page is short of the count a sibling holds,
+    else null (null where no size was sent, on a recording listing all its query selects);
+    ``previous`` the page sent less one, null on page 1. Empty when not every recording reads so."""
+    values = [value for _, value, _ in sightings]
+    if not all(value is None or _integer(value) for value in values) or not any(_integer(v) for v in values):
+        return {}
+    spans = [(record, value, listed, None, None) for record, value, listed in sightings]
+    totals = _count_siblings(pointer, spans, leaves_of, uncut) or [None] * len(sightings)
+    uncut_ordinals = {record.ordinal for record, _, _ in uncut}
+    params, fits = set(), {"next": True, "previous": True}
+    for (record, value, _), total in zip(sightings, totals):
+        query = list(paging.read(record.query))
+        roles = [paging.role(name) for name, _ in query]
+        if any(role in ("offset", "end") for role in roles) or roles.count("page") > 1 or roles.count("limit") > 1:
+            return {}
+        sent = {role: (unquote_plus(name), unquote_plus(text)) for (name, text), role in zip(query, roles)
+                if role in ("page", "limit")}
+        if "page" in sent:
+            params.add(sent["page"][0])
+        current = _whole_number(sent["page"][1]) if "page" in sent else 1
+        size = _whole_number(sent["limit"][1]) if "limit" in sent else None
+        if current is None or current < 1 or "limit" in sent and not size:
+            return {}
+        if value != (current - 1 if current > 1 else None):
+            fits["previous"] = False
+        if size is not None and total is not None:
+            expected = current + 1 if current * size < total else None
+        elif value is None and current == 1 and record.ordinal in uncut_ordinals:
+            expected = None
+        else:
+            expected = object()  # no count or no size: what follows is not shown
+        if value != expected:
+            fits["next"] = False
+    if len(params) != 1:
+        return {}
+    position = next((p for p in ("next", "previous") if fits[p]), None)
+    return {"page_number_link": position, "page_link_param": params.pop()} if position else {}
 
 
 def _later_page(paging: PagingRoles, query: tuple[tuple[str, str], ...]) -> bool:

@@ -100,6 +100,8 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
                 "no recording asked a page past the first, where it may hold another value (a link back)")
         elif member.role in ("next-link", "previous-link"):
             value = _page_link(member, view, line, counted, whole, link_at)
+        elif member.role in ("next-number", "previous-number"):
+            value = _page_link(member, view, line, counted, whole, (None, "/", asked), as_number=True)
         else:
             value = _computed(member, counted, whole)
         if value is _KEEP:
@@ -111,7 +113,7 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
             if unchanged is None:
                 unchanged = as_recorded and line.held_digest is not None and current_digest() == line.held_digest
             if not unchanged and why is not None:
-                what = (f", a link to the {member.role[:-5]} page," if member.role.endswith("-link")
+                what = (f", a link to the {member.role.rsplit('-', 1)[0]} page," if member.role.endswith(("-link", "-number"))
                         else f" ({_show(recorded)} on every first page recorded)")
                 return body, f"the answer's {member.pointer}{what} is not rendered: {why}"
             if not unchanged:
@@ -268,13 +270,14 @@ _PLAIN_PATH = re.compile(r"/[A-Za-z0-9._~/-]*")
 
 def _page_link(member: EnvelopeMember, view: ReadView, line: ListLine,
                counted: list[dict[str, Any]] | None, whole: bool,
-               link_at: tuple[str | None, str, tuple[tuple[str, str], ...]] | None) -> Any:
+               link_at: tuple[str | None, str, tuple[tuple[str, str], ...]] | None, *, as_number: bool = False) -> Any:
     """A ``next-link`` or ``previous-link`` for the page the call asks (``view-list-members``): the
     call's own URL at the origin it reached, with the page parameter ``member.field`` moved one
     page; None where there is no such page; ``_KEEP`` for a call asking no page (every recording of
     a whole list showed it null); ``_Unrendered`` where the state or the recordings cannot say (the page
     size unknown, a page past the end, a spelling the application may re-encode, a parameter order
-    or a link to the first page no recording showed)."""
+    or a link to the first page no recording showed). ``as_number``: the page's number alone
+    (``next-number``, ``previous-number``: privacyIDEA's next and prev), whatever the spelling."""
     if whole:
         return _KEEP  # no page asked: null, as every recording of a whole list showed it
     if link_at is None:
@@ -287,7 +290,11 @@ def _page_link(member: EnvelopeMember, view: ReadView, line: ListLine,
     if spec is None or spec.kind not in ("page", "offset", "start") or spec.kind == "page" and spec.operator != "1":
         return _Unrendered(f"no learned query reads {member.field} as a page counted from 1 or a start")
     style = "page" if spec.kind == "page" else "offset"
-    if any(not _PLAIN_TEXT.fullmatch(name) or not _PLAIN_TEXT.fullmatch(text) for name, text in asked):
+    if as_number:
+        asked = tuple(named(line.queries, asked))  # decoded: the numbers are read, not spelled
+        if spec.kind != "page":
+            return _Unrendered(f"no learned query reads {member.field} as a page counted from 1")
+    elif any(not _PLAIN_TEXT.fullmatch(name) or not _PLAIN_TEXT.fullmatch(text) for name, text in asked):
         return _Unrendered("the query holds characters the application may spell otherwise in its link"
                            " (letters, digits and . _ ~ - are rendered)")
     by_kind: dict[str, list[str]] = {}
@@ -314,7 +321,7 @@ def _page_link(member: EnvelopeMember, view: ReadView, line: ListLine,
         return _Unrendered(f"the page starts past the {len(counted)} entities the query selects, an answer no"
                            " recording showed")
     step = 1 if style == "page" else size
-    if member.role == "next-link":
+    if member.role in ("next-link", "next-number"):
         if start + size >= len(counted):
             return None
         target, to_first = current + step, False
@@ -324,9 +331,11 @@ def _page_link(member: EnvelopeMember, view: ReadView, line: ListLine,
         target = current - step
         to_first = target <= (1 if style == "page" else 0)
         target = max(target, 1 if style == "page" else 0)
-        if to_first and member.link_first_dropped is None:
+        if to_first and member.link_first_dropped is None and not as_number:
             return _Unrendered("no recording showed a link back to the first page (whether it names the page"
                                " parameter is not shown)")
+    if as_number:
+        return target
     if not _PLAIN_PATH.fullmatch(link_at[1]):
         return _Unrendered("the path holds characters the application may spell otherwise in its link")
     origin = link_at[0] if link_at[0] is not None and not member.link_origin_fixed else member.link_origin
