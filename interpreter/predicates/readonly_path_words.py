@@ -77,14 +77,19 @@ class SessionAnswerParams(BaseModel):
     """The only members a session's answer may hold: the credential and how long it lasts."""
 
 
-def _unwrapped(answer: Any) -> Any:
-    """The answer, or the object its one member holds (``{"data": {"token": …}}``): an envelope
-    adds nothing a session's answer would not show."""
-    if isinstance(answer, dict) and len(answer) == 1:
-        inner = next(iter(answer.values()))
-        if isinstance(inner, dict) and inner:
-            return inner
-    return answer
+def _unwrapped(answer: Any, credentials: set[str]) -> Any:
+    """The answer, or the object its one member holds (``{"data": {"token": …}}``), or the one
+    object it holds beside scalars only, none a credential member (``{"code": 0, "msg": "ok",
+    "data": {"token": …}}``): an envelope and its status add nothing a session's answer would not
+    show; a member holding an object or array beside it (a user) keeps the answer as it is."""
+    if not isinstance(answer, dict):
+        return answer
+    inner = [value for value in answer.values() if isinstance(value, (dict, list))]
+    if len(inner) != 1 or not isinstance(inner[0], dict) or not inner[0]:
+        return answer
+    if len(answer) > 1 and any(name.lower() in credentials for name in answer):
+        return answer
+    return inner[0]
 
 
 @predicate("session_answer_under_auth_path", context="readonly-ways", params=SessionAnswerParams)
@@ -101,7 +106,7 @@ def session_answer_under_auth_path(ctx: WaysContext, params: SessionAnswerParams
         return Miss("no call succeeded")
     allowed = lowered(params.credential_members)
     for call in answered:
-        answer = _unwrapped(call.response) if call.response_kind == "json" else None
+        answer = _unwrapped(call.response, allowed) if call.response_kind == "json" else None
         if not isinstance(answer, dict) or not answer:
             return Miss(f"call #{call.ordinal} answered no object of credentials")
         others = sorted(name for name in answer if name.lower() not in allowed)

@@ -209,6 +209,23 @@ def test_a_login_named_by_its_provider_only_reads_when_it_answers_credentials_al
     assert "no literal segment" in misses(tokens)["readonly.session-answer"]
 
 
+def test_a_login_answering_its_token_beside_a_status_only_reads(judge):
+    """Every answer as ``{"code": 0, "msg": "ok", "data": …}`` (found by a metamorphic check: a
+    capture so rewritten took its login for a write, so no read fell in the initial window and none
+    was answered from the state); a registration answering an entity in that envelope stays a write."""
+    def ok(data: dict) -> dict:
+        return {"code": 0, "msg": "ok", "data": data}
+    har = (HarBuilder()
+           .call("POST", "/auth/user/emailpass", body={"email": "a@b", "password": "c"}, response=ok({"token": "t1"}))
+           .call("POST", "/auth/customer/register", body={"email": "a@b"},
+                 response=ok({"token": "t2", "customer": {"id": 1}})))
+    result = judge(har)
+    assert at(result, "/auth/user/emailpass").rule == "readonly.session-answer"
+    register = at(result, "/auth/customer/register")
+    assert not register.read_only
+    assert "no credential member" in misses(register)["readonly.session-answer"]
+
+
 # -- order and trace --------------------------------------------------------------------------
 
 def test_the_first_way_that_applies_decides_and_the_trace_shows_the_ones_before(judge):
