@@ -565,6 +565,11 @@ class ReadView(_Model):
     key_aliases: tuple[KeyAlias, ...] = ()
     """For an item view: entities of its type another type holds under another key
     (``view-key-aliases``): serving refuses a key the state lacks instead of answering it missing."""
+    letter_case_reads: tuple[int, ...] = ()
+    """For an item view: its reads that answered the entity at a path spelling the identity in another
+    letter case (``view-letter-case-reads``), proving the application folds letter case: serving answers
+    a held id so spelled with that entity instead of refusing it. Empty: nothing proves it.
+    """
     item_members: tuple[ItemMember, ...] = ()
     """For an item view: the members beside the entity rendered for each entity it answers with."""
     projections: tuple[Projection, ...] = ()

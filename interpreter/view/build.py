@@ -33,6 +33,7 @@ from .projected_state import without_list_projections
 from .absence_id_shapes import with_unproven_id_shapes
 from .absence_sequence_gaps import with_skipped_numbers
 from .key_aliases import with_key_aliases
+from .letter_case_reads import with_letter_case_reads
 from .malformed_ids import with_malformed_ids
 from .paging import PagingRoles
 from .projection_candidates import ProjectionCandidates
@@ -154,6 +155,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         written_paths = [(r.ordinal, tuple(split_path(r.path))) for r in records if writes(r)]
         views = [with_held_digests(v, types, initial, written_paths) for v in views]
         views = [with_key_aliases(v, types, state.collections, ruleset, traces) for v in views]
+        views = [with_letter_case_reads(v, by_ordinal, types, ruleset, traces) for v in views]
         views = [with_malformed_ids(v, by_ordinal, types, state.collections, ruleset, traces) for v in views]
         views = [with_reserved_ids(v, manifest, types, state.collections, by_ordinal, ruleset, traces) for v in views]
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial,

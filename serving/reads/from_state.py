@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any, Callable
+from urllib.parse import quote
 
 from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 from capenv.interpreter.bundle.models import EitherKey, EntityType, ListLine, ReadView, Recording, ReplayTable, ViewResult
@@ -31,7 +32,7 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.structured_queries import expanded
 from capenv.interpreter.bundle.values import decode_once
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
-from capenv.serving.state.index import StateIndex
+from capenv.serving.state.index import StateIndex, key_of
 from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
@@ -134,6 +135,14 @@ class StateReads:
             _refuse_shared_key(view, entity_type, collection, raw_id, state)
             found = state.find_entity(collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field,
                                       entity_type.either_key)
+        answered_path, folded = call.path, None
+        if found is None and collection is not None and view.letter_case_reads and call.path.endswith(raw_id):
+            folded = _held_in_other_letter_case(collection, raw_id, view, entity_type)
+            if folded is not None:  # the capture proves the application reads this spelling as the held id
+                answered_path = call.path[: len(call.path) - len(raw_id)] + quote(str(folded), safe="")
+                found = state.find_entity(collection, quote(str(folded), safe=""),
+                                          view.key_field or entity_type.id_field, entity_type.id_field,
+                                          entity_type.either_key)
         held_path = collection.path if collection is not None else collection_path
         if found is None:
             label = _item_label("missing", entity_type, held_path, decode_once(raw_id))
@@ -190,10 +199,13 @@ class StateReads:
             if view.missing is not None:
                 return Served(from_recording(view.missing, source="state"), {"state": label})
             raise CallRefused(self._not_held(entity_type, view, collection, raw_id, state), http_status=404)
-        answer = answer_item(view, entity_type, state, call.path)
+        answer = answer_item(view, entity_type, state, answered_path)
         assert answer is not None  # the lookup above found the entity
         _refuse_lacking(answer, entity_type)
-        return Served(answer, {"state": _item_label("item", entity_type, held_path, collection.ids[found[0]])})
+        provenance_of = {"state": _item_label("item", entity_type, held_path, collection.ids[found[0]])}
+        if folded is not None:
+            provenance_of["letter_case"] = {"held": key_of(folded), "records": list(view.letter_case_reads)}
+        return Served(answer, provenance_of)
 
     def _recorded_absence(self, view: ReadView, call: ReadCall) -> Recording | None:
         """The absence recorded for this very call (its body may name the id), if any."""
@@ -419,3 +431,13 @@ def _refuse_tie(specs: Any, query: Any, members: list[dict[str, Any]], entity_ty
     reason = unproven_tie(specs, query, members, entity_type.id_field)
     if reason is not None:
         raise CallRefused(f"this {entity_type.name} list is not answered: {reason}", http_status=501)
+
+
+def _held_in_other_letter_case(collection: Any, raw_id: str, view: ReadView, entity_type: EntityType) -> Any:
+    """The one held identity the path's value spells in another letter case only, or None (none, or
+    several: ``Ab`` and ``aB`` both held leave the spelling ambiguous, refused as before)."""
+    wanted = decode_once(raw_id).casefold()
+    held = [value for value in held_spelled_otherwise(collection, raw_id, view.key_field or entity_type.id_field,
+                                                      entity_type.id_field)
+            if str(key_of(value)).casefold() == wanted]
+    return held[0] if len(held) == 1 else None

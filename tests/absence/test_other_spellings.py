@@ -131,13 +131,18 @@ def test_an_id_read_in_lower_case_joins_the_item_tool_as_another_spelling():
     """A path value spelling a returned identity otherwise (Syncthing's device id in lower case) is
     the item path's parameter, not a literal tool answering a document of the entity from the
     state (which a served write to the entity would leave as it was); its read is set aside as
-    another spelling and serving refuses such a spelling, naming the held id."""
+    another spelling. That read proves the application folds letter case (view-letter-case-reads,
+    tests/absence/test_letter_case_reads.py): serving answers a held id in lower case with the
+    entity, and refuses a spelling without dashes, naming the held id."""
     builder = dashed_capture().call("GET", "/peers/aaaa111-bbbb222-cccc333", response=PEER_A)
     bundle = build_from(builder)
     assert not any("aaaa111" in t.template for t in bundle.manifest.tools), [t.template for t in bundle.manifest.tools]
     view = next(v for v in bundle.view.views if v.tool == "get_peers_by_peer_id")
     assert view.kind == "item" and view.other_shape_records == (3, 6), view.other_shape_records
-    assert get(EnvironmentRuntime(bundle), "/peers/aaaa111-bbbb222-cccc333").status == 409
+    runtime = EnvironmentRuntime(bundle)
+    answer = get(runtime, "/peers/dddd444-eeee555-ffff666")
+    assert answer.status == 200 and json.loads(answer.body)["deviceID"] == "DDDD444-EEEE555-FFFF666", answer
+    assert get(runtime, "/peers/dddd444eeee555ffff666").status == 409
 
 
 PROJECTS = [{"id": 1, "identifier": "apollo", "name": "Apollo"}, {"id": 2, "identifier": "gemini", "name": "Gemini"},
