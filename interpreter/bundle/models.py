@@ -59,8 +59,10 @@ class Locator(_Model, LeftOutAtDefault):
     left_out_at_default = ("within",)
 
 
-class Recording(_Model):
+class Recording(_Model, LeftOutAtDefault):
     """A recorded response a view renders into (its base recording) or answers with."""
+
+    left_out_at_default = ("retained",)
 
     ordinal: int
     status: int
@@ -70,6 +72,10 @@ class Recording(_Model):
     """The parsed JSON body (exact numbers), or None with ``text`` for a non-JSON body."""
     is_json: bool = True
     text: str | None = None
+    retained: bool = True
+    """False when the capture kept no text for a body the application sent (a size but no text,
+    as exporters write for a body they dropped): what it answered is unknown, so serving never
+    answers with this recording. Written to a bundle only when False."""
 
 
 class AbsencePathText(_Model):

@@ -103,6 +103,7 @@ def parse_har_bytes(data: bytes, *, source: str, origin: str | None = None,
     kept, warnings = _drop_skippable(normalised, primary, source)
     records = tuple(_record(ordinal, item.fields["origin"] == primary, item.fields)
                     for ordinal, item in enumerate(kept, start=1))
+    warnings += _unkept_answers(records)
     identity = evidence_id(records)
     records, suffix, suffix_trace = spelled_suffix(records, ruleset)
     records, verbs, colon_trace = colon_actions(records, ruleset)
@@ -138,6 +139,17 @@ def _record(ordinal: int, primary: bool, fields: dict[str, Any]) -> Record:
     values = {**fields, "ordinal": ordinal, "primary": primary}
     return trusted(Record, {name: values[name] if name in values else _RECORD_DEFAULTS[name]
                             for name in _RECORD_FIELDS})
+
+
+def _unkept_answers(records: tuple[Record, ...]) -> list[str]:
+    """A warning naming the primary origin's answers whose body the recorder did not keep."""
+    unkept = [r.ordinal for r in records if r.primary and not r.response.retained]
+    if not unkept:
+        return []
+    shown = ", ".join(map(str, unkept[:10])) + (f" and {len(unkept) - 10} more" if len(unkept) > 10 else "")
+    return [f"{len(unkept)} answer(s) carry a size but no body (the recorder did not keep it: records {shown}): "
+            "they show nothing of the application's state and serving never answers with them; record again "
+            "keeping response bodies to use them"]
 
 
 # --- the file -------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.state.edits import ensure_collection, insert_entity, remove_entity, replace_entity
-from capenv.serving.state.index import StateIndex
+from capenv.serving.state.index import StateIndex, key_of
 from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.writes.calls import WriteEnv
 
@@ -105,6 +105,8 @@ def resync_item(record: Record, read_view: Any, entity_type: Any, copy: StateInd
     if not isinstance(located, dict):
         return
     held = held or ensure_collection(copy, collection, entity_type.name, {})
+    if key not in held.entities and key_of(located.get(entity_type.id_field, key)) in held.entities:
+        key = key_of(located[entity_type.id_field])  # named by another key member: the held entity it shows
     if key in held.entities:
         # the copy takes the read's values; fields the view never shows are kept as held
         shown = set(read_view.shown_fields)

@@ -176,6 +176,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             continue  # another shape than the view reads (a query asking for it) shows nothing it checks
         if ordinal in read_view.malformed_id_records:
             continue  # refused for the id's shape (view-malformed-ids): it shows nothing of the state
+        if record.succeeded and not record.response.retained:
+            continue  # the recorder kept no body: it neither confirms nor contradicts the state
         if ordinal in other_callers:
             continue  # another caller's view (their own annotations, a 403 for what they may not see)
         if not record.succeeded and not is_absence(record, read_view):

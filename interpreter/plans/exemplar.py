@@ -21,7 +21,9 @@ class BodyVerdict:
 
 
 def exemplar_of(records: list[Record]) -> Record | None:
-    return next((r for r in records if r.succeeded), None)
+    """The first successful call whose answer the capture kept, else the first successful call."""
+    succeeded = [r for r in records if r.succeeded]
+    return next((r for r in succeeded if r.response.retained), succeeded[0] if succeeded else None)
 
 
 def admit_body(record: Record, *, max_bytes: int, unwrap: bool, envelope: Any = None,

@@ -185,6 +185,8 @@ def run_read_gate(views: list[ReadView], records: dict[int, Record], window_read
             continue  # refused before the application looked at what it asked for: it shows nothing of the state
         if record.status >= 500 and not is_absence(record, view):
             continue  # the application failed: the answer shows nothing of the state (as in the write gate)
+        if record.succeeded and not record.response.retained:
+            continue  # the recorder kept no body: it neither confirms nor contradicts the state
         answer, is_list, _line = answer_read(view, record, types, state)
         reason = compare(answer, record, view, is_list=is_list)
         checked.setdefault(view.tool, []).append(ordinal)

@@ -13,4 +13,5 @@ def recording_of(record: Record) -> Recording:
         return Recording(ordinal=record.ordinal, status=record.status, content_type=content_type,
                          headers=record.response_headers, body=record.response.json_value)
     return Recording(ordinal=record.ordinal, status=record.status, content_type=content_type,
-                     headers=record.response_headers, body=None, is_json=False, text=record.response.text)
+                     headers=record.response_headers, body=None, is_json=False, text=record.response.text,
+                     retained=record.response.retained)

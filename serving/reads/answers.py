@@ -42,6 +42,14 @@ class Answer:
 
 
 def from_recording(recording: Recording, source: str = "replay") -> Answer:
+    """The recorded answer; a recording whose body the capture did not keep is refused, never
+    answered empty."""
+    if not recording.retained:
+        from capenv.serving.read_call import CallRefused  # read_call imports this module
+        raise CallRefused(f"the capture kept no body for the recorded answer this call would be given (record "
+                          f"{recording.ordinal}, {recording.status}: the recorder left out its text), so what the "
+                          "application answered is unknown: record the capture again keeping response bodies to "
+                          "have it answered", http_status=501)
     return Answer(recording.status, recording.content_type, recording.headers, recording.body,
                   recording.is_json, recording.text, source)
 

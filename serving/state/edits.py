@@ -23,6 +23,8 @@ def ensure_collection(state: StateIndex, path: str, type_name: str, args: dict[s
 
 def insert_entity(collection: HeldCollection, entity_id: Any, value: dict[str, Any], index: int) -> str:
     key = key_of(entity_id)
+    if key in collection.entities and key in collection.order:
+        collection.order.remove(key)  # held already: it moves, never listed twice
     collection.unplaced.discard(key)
     hold_entity(collection, key, value)
     set_id(collection, key, entity_id)

@@ -103,6 +103,8 @@ def render_split(plan: WritePlan, entity: dict[str, Any], id_field: str, sent: d
             projected[member.member] = value
     if split.sorted_members:
         projected = dict(sorted(projected.items()))
+    if not isinstance(plan.response.body, dict):
+        raise WriteRefusal("the capture kept no recorded answer of this write to render its answer from")
     body = copy.deepcopy(plan.response.body)
     if split.id_member is not None:
         body[split.id_member] = entity[id_field]

@@ -97,3 +97,15 @@ def test_a_copy_nested_in_an_entity_written_since_is_found(json_server) -> None:
     served = runtime.read("patch_comments_by_comment_id", {"comment_id": "2", "body": {"body": "changed"}})
     assert served["status"] == 200, served
     runtime.close()
+
+
+def test_inserting_a_held_key_moves_it_rather_than_listing_it_twice() -> None:
+    # the gate's copy takes a read's entity with insert_entity when the read named it by another key
+    # member than its id: listed twice, a later delete left it in the order without its entity
+    collection = HeldCollection("/limits", "limits", {})
+    for key in ("a", "b", "c"):
+        insert_entity(collection, key, {"id": key}, len(collection.order))
+    insert_entity(collection, "a", {"id": "a", "seen": True}, len(collection.order))
+    assert collection.order == ["b", "c", "a"] and collection.entities["a"]["seen"]
+    remove_entity(collection, "a")
+    assert collection.order == ["b", "c"] and "a" not in collection.entities

@@ -43,13 +43,15 @@ class HarBuilder:
              status: int = 200, response: Any = None, response_type: str = "application/json",
              request_type: str = "application/json", headers: Pairs | None = None,
              response_headers: Pairs | None = None, duration_ms: float = 20, started: str | datetime | None = None,
-             redirect_url: str = "", retained: bool = True, origin: str | None = None) -> HarBuilder:
+             redirect_url: str = "", retained: bool = True, origin: str | None = None,
+             response_retained: bool = True) -> HarBuilder:
         """Append one exchange; returns ``self`` so calls chain.
 
         ``query``: a raw string (written as is, after ``?``) or pairs (percent-encoded).
         ``body`` / ``response``: ``None`` for no body; ``str`` written as is; ``bytes`` written as
         base64 (``encoding: base64``); anything else is a JSON value. ``retained=False`` keeps
-        the request body's media type and size but drops its text. ``origin`` overrides the
+        the request body's media type and size but drops its text; ``response_retained=False`` the
+        answer's (as an exporter does for a body it did not keep). ``origin`` overrides the
         builder's for this call only.
         """
         start = _moment(started) if started is not None else self._next_start
@@ -74,7 +76,8 @@ class HarBuilder:
         if response is not None:
             text, encoding = _text(response)
             size = len(response) if isinstance(response, bytes) else len(text.encode())
-            content = {"size": size, "mimeType": response_type, "text": text, **({"encoding": encoding} if encoding else {})}
+            content = {"size": size, "mimeType": response_type, **({"text": text} if response_retained else {}),
+                       **({"encoding": encoding} if encoding and response_retained else {})}
             answer_headers = _header_list([("Content-Type", response_type), ("Content-Length", str(size))])
         self.entries.append({
             "startedDateTime": start.isoformat(timespec="microseconds").replace("+00:00", "Z"),
