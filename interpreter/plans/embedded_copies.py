@@ -20,9 +20,10 @@ Nested = tuple[Any, dict[str, Any], Any]
 
 def entities(value: Any, id_field: str, found: list[Found], top: bool = True, wrapped: bool = False) -> None:
     """The objects an answer holds as its entities, with their identities: the root object, the
-    root array's objects, and one member's object or objects (an envelope), or, under a root of one
-    member, or of one member holding an object or array beside scalars only (an envelope around an
-    envelope: ``{"data": {"entries": [{…}]}}``, ``{"code": 0, "data": {"member": {…}}}``), those of a member of that member's object when it carries no identity itself; never an
+    root array's objects, and one member's object or objects (an envelope), or, under a chain of
+    objects each holding one object or array (beside scalars only) and no identity (envelopes around
+    envelopes: ``{"data": {"entries": [{…}]}}``, ``{"code": 0, "data": {"member": {…}}}``,
+    ``{"data": {"members": {"entries": [{…}], "total": 2}}}``), those at its end; never an
     object embedded in another entity (a related entity shown inside it is no copy: the gate checks
     embeddings; a root of more members may be such an entity, its map of objects by key no envelope)."""
     if isinstance(value, dict):
@@ -31,7 +32,7 @@ def entities(value: Any, id_field: str, found: list[Found], top: bool = True, wr
             return
         if top or not wrapped:
             for inner in value.values():
-                entities(inner, id_field, found, top=False, wrapped=not top or _containers(value) > 1)
+                entities(inner, id_field, found, top=False, wrapped=_containers(value) > 1)
     elif isinstance(value, list):
         for inner in value:
             if isinstance(inner, dict) and id_field in inner:

@@ -101,6 +101,37 @@ def test_a_copy_listed_inside_a_status_envelope_is_still_a_copy():
     assert plan.served, plan.reason
 
 
+def keyed_wrapped_limits_app(copy_listed: bool) -> HarBuilder:
+    """``limits_app`` with every answer as ``{"data": {"<key>": …}}`` (a root key inside a data
+    envelope), lists inside a page envelope in it: the copy is an entity three members deep
+    (``{"data": {"limits": {"entries": [{…}], "total": n}}}``)."""
+    def wrap(key: str, value: object) -> dict:
+        return {"data": {key: value}}
+
+    def page(key: str, rows: list) -> dict:
+        return wrap(key, {"entries": rows, "total": len(rows)})
+    har = (HarBuilder()
+           .call("GET", "/limits", response=page("limits", [ONE, TWO]))
+           .call("GET", f"/limits/{ONE['id']}", response=wrap("limit", ONE))
+           .call("GET", f"/limits/{TWO['id']}", response=wrap("limit", TWO)))
+    if copy_listed:
+        har.call("GET", "/v2/limits", response=page("limits", [{"id": ONE["id"], "name": "tag:one"},
+                                                                {"id": TWO["id"], "name": "tag:two"}]))
+    return (har.call("DELETE", f"/limits/{ONE['id']}", status=204)
+            .call("GET", f"/limits/{ONE['id']}", status=404, response=MISSING)
+            .call("GET", "/limits", response=page("limits", [TWO])))
+
+
+def test_a_copy_listed_three_envelopes_deep_is_still_a_copy():
+    # found by rewriting answers as {"data": {"<key>": …}} around the application's own page
+    # envelope: Mailman's members, also listed by a list's roster, had their updates and deletes
+    # served (writes 2/16 -> 6/16), Nautobot's one more
+    plan = delete_plan(build_from(keyed_wrapped_limits_app(copy_listed=True)))
+    assert not plan.served and plan.reason == "copied-entity", plan.reason
+    plan = delete_plan(build_from(keyed_wrapped_limits_app(copy_listed=False)))
+    assert plan.served, plan.reason
+
+
 DOMAINS = [{"mail_host": "ant.example", "description": "Ants", "base_url": None},
            {"mail_host": "bee.example", "description": "Bees", "base_url": None}]
 LIST = {"list_id": "talk.ant.example", "list_name": "talk", "mail_host": "ant.example", "volume": 1,
