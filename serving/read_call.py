@@ -14,6 +14,7 @@ from urllib.parse import quote
 from capenv.interpreter.bundle.jsonvalue import json_kind
 from capenv.interpreter.bundle.paths import spell_path
 from capenv.interpreter.manifest.models import Tool
+from capenv.serving.call_refused import CallRefused  # raised here, and imported from here by most callers
 from capenv.serving.frozen_values import direct_init
 from capenv.serving.reads.answers import Answer
 
@@ -59,15 +60,6 @@ class Served:
     does not match exactly)."""
 
 
-class CallRefused(Exception):
-    """A tool error: the message names what would be accepted. ``http_status`` is what the
-    HTTP surface answers with (400 for bad arguments, 404 for what the state does not hold)."""
-
-    def __init__(self, message: str, *, http_status: int = 400, **details: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.http_status = http_status
-        self.details = details
 
 
 def path_for(tool: Tool, args: dict[str, str]) -> str:

@@ -12,6 +12,7 @@ from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine, Locator, ReadView, Recording
 from capenv.interpreter.bundle.paths import split_path
+from capenv.serving.call_refused import CallRefused
 from capenv.serving.frozen_values import direct_init
 from capenv.serving.state.edits import members_held
 from capenv.serving.state.index import HeldCollection, StateIndex
@@ -45,7 +46,6 @@ def from_recording(recording: Recording, source: str = "replay") -> Answer:
     """The recorded answer; a recording whose body the capture did not keep is refused, never
     answered empty."""
     if not recording.retained:
-        from capenv.serving.read_call import CallRefused  # read_call imports this module
         raise CallRefused(f"the capture kept no body for the recorded answer this call would be given (record "
                           f"{recording.ordinal}, {recording.status}: the recorder left out its text), so what the "
                           "application answered is unknown: record the capture again keeping response bodies to "
