@@ -123,6 +123,12 @@ def render_envelope(view: ReadView, line: ListLine, body: Any, counted: list[dic
                                  "the collection has changed since it was recorded"))
             continue
         result = with_member_at(result, member.pointer, value)
+    unshown = _unshown_page_link(view, line, counted, whole, link_at)
+    if unshown is not None:
+        if unchanged is None:
+            unchanged = as_recorded and line.held_digest is not None and current_digest() == line.held_digest
+        if not unchanged:  # else the recording answers this very query over the collection it showed
+            return body, unshown
     return result, None
 
 
@@ -353,6 +359,43 @@ def _page_link(member: EnvelopeMember, view: ReadView, line: ListLine,
     chosen = by_name if member.link_sorted else in_place
     query = "&".join(f"{name}={text}" for name, text in chosen)
     return origin + link_at[1] + (f"?{query}" if query else "")
+
+
+_LINK_ROLES = (("next-link", "previous-link"), ("next-number", "previous-number"))
+
+
+def _unshown_page_link(view: ReadView, line: ListLine, counted: list[dict[str, Any]] | None, whole: bool,
+                       link_at: tuple[str | None, str, tuple[tuple[str, str], ...]] | None) -> str | None:
+    """Why a cut page of a list that learned page links (or numbers) is not answered: it has a page
+    on a side whose link the line's recording does not carry (the list never showed one there, or
+    this line's base was recorded without it), or whether it has one cannot be told. Barbican leaves
+    ``next`` out on a last page: a list recorded only at its last page never showed its ``next``,
+    and a page rendered from a whole listing's recording would leave out a link the application
+    sends (a wrong answer). None: every side with a page carries its link."""
+    links = {member.role: member for member in view.envelope_members
+             if member.role in ("next-link", "previous-link", "next-number", "previous-number")}
+    if whole or not links:
+        return None
+    template = next(iter(links.values()))
+    for roles in _LINK_ROLES:
+        if not any(role in links for role in roles):
+            continue
+        for role in roles:
+            own = links.get(role)
+            if own is not None and member_at(line.base.body, own.pointer) is not MISSING:
+                continue  # rendered (or refused) with the answer's other members
+            as_number = role.endswith("-number")
+            where = (None, "/", link_at[2] if link_at else ()) if as_number else link_at
+            other = _page_link((own or template).model_copy(update={"role": role}), view, line, counted, whole,
+                               where, as_number=as_number)
+            if other is None or other is _KEEP:
+                continue  # no page on that side: the link is absent, as the recordings show it
+            side = role.split("-", 1)[0]
+            why = other.reason if isinstance(other, _Unrendered) else "this page has one"
+            return (f"whether this page has a {side} page, and how the application links to it, is not shown by"
+                    f" the recording this query is answered from ({why}): only pages whose links the recordings"
+                    " show are answered")
+    return None
 
 
 _PLAIN_COUNT = re.compile(r"(?:0|[1-9][0-9]{0,17})")

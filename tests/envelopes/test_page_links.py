@@ -90,3 +90,23 @@ def test_a_link_is_not_learned_where_a_recording_shows_another_url():
                                       response=drf([D1], 4, f"{ORIGIN}/devices?cursor=abc")))
     roles = {m.pointer: m.role for m in built.view.view("get_devices").envelope_members}
     assert roles["/next"] != "next-link"
+
+
+def last_page_only() -> HarBuilder:
+    """Barbican's style: a link left out where there is no such page, the list recorded whole and at
+    its last page only (``previous`` learned, ``next`` never seen)."""
+    def page(items: list, count: int, previous: str | None = None) -> dict:
+        return {"devices": items, "total": count, **({"previous": previous} if previous else {})}
+    return (HarBuilder(origin=ORIGIN)
+            .call("GET", "/devices", response=page([D1, D2], 2))
+            .call("GET", "/devices/1", response=D1)
+            .call("GET", "/devices/2", response=D2)
+            .call("GET", "/devices", query="limit=1&offset=1", response=page([D2], 2, link("limit=1&offset=0"))))
+
+
+def test_a_page_with_a_next_page_no_recording_linked_is_refused():
+    # answered before from the whole listing's recording, without the next link the application sends
+    runtime = EnvironmentRuntime(build_from(last_page_only()))
+    first = runtime.call_tool("get_devices", {"query": {"limit": "1"}})
+    assert first.is_error and "has a next page" in first.structured["message"], first.structured
+    assert runtime.read("get_devices", {"query": {"limit": "5"}})["body"] == {"devices": [D1, D2], "total": 2}
