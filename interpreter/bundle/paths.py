@@ -3,6 +3,12 @@ serving's HTTP surface all split them."""
 
 from __future__ import annotations
 
+import re
+
+UNRESERVED = re.compile(r"[A-Za-z0-9._~-]*")
+"""A path segment, query name or value every URL encoder spells alike (RFC 3986 unreserved
+characters only): page links are learned and rendered only where re-encoding cannot differ."""
+
 
 def split_path(path: str) -> list[str]:
     """``/a/b/`` -> ``["a", "b"]``, ``/`` -> ``[]``: a trailing slash is part of a path's

@@ -18,6 +18,7 @@ from urllib.parse import unquote_plus, urlsplit
 
 from capenv.interpreter.bundle import jsonvalue
 from capenv.interpreter.bundle.models import EnvelopeMember, Locator
+from capenv.interpreter.bundle.paths import UNRESERVED
 from capenv.interpreter.bundle.pointers import escape_token, parse
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
@@ -182,8 +183,7 @@ def _later_page(paging: PagingRoles, query: tuple[tuple[str, str], ...]) -> bool
     return False
 
 
-_PLAIN = re.compile(r"[A-Za-z0-9._~-]*")
-"""A query name or value spelled alike by every URL encoder (unreserved characters only)."""
+_PLAIN = UNRESERVED
 
 
 def _page_link(pointer: str, sightings: list[tuple[Record, Any, list]], paging: PagingRoles,

@@ -18,6 +18,7 @@ from urllib.parse import unquote_plus
 from capenv.interpreter.bundle import jsonvalue
 from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.models import EnvelopeMember, ListLine, ReadView
+from capenv.interpreter.bundle.paths import UNRESERVED
 from capenv.interpreter.bundle.pointers import MISSING, member_at, with_member_at
 
 from .queries import named
@@ -268,9 +269,8 @@ class _Unrendered:
         self.reason = reason
 
 
-_PLAIN_TEXT = re.compile(r"[A-Za-z0-9._~-]*")
-"""A query name or value every URL encoder spells alike (unreserved characters only): a link's
-parameters are rendered only where the application's re-encoding cannot spell them otherwise."""
+_PLAIN_TEXT = UNRESERVED
+"""A link's parameters are rendered only where the application's re-encoding cannot spell them otherwise."""
 _PLAIN_PATH = re.compile(r"/[A-Za-z0-9._~/-]*")
 
 
