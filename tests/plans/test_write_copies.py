@@ -5,6 +5,8 @@ A related entity embedded inside another entity's answer is no copy."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from support.capture_runs import build_from
 from support.har_builder import HarBuilder
 
@@ -45,21 +47,27 @@ def test_the_same_delete_with_no_copy_or_only_an_embedding_is_served():
         assert plan.served, (embedded, plan.reason)
 
 
-def wrapped_limits_app(copy_listed: bool) -> HarBuilder:
-    """``limits_app`` with every answer inside a ``{"data": …}`` envelope, lists inside a page
-    envelope in it: the copy is an entity two members deep (``{"data": {"entries": [{…}]}}``)."""
-    def page(rows: list) -> dict:
-        return {"data": {"entries": rows, "total": len(rows)}}
+def enveloped_limits_app(copy_listed: bool, item: Callable[[dict], dict], page: Callable[[list], dict]
+                         ) -> HarBuilder:
+    """``limits_app`` with each item read answered ``item(entity)`` and each list ``page(rows)``."""
     har = (HarBuilder()
            .call("GET", "/limits", response=page([ONE, TWO]))
-           .call("GET", f"/limits/{ONE['id']}", response={"data": ONE})
-           .call("GET", f"/limits/{TWO['id']}", response={"data": TWO}))
+           .call("GET", f"/limits/{ONE['id']}", response=item(ONE))
+           .call("GET", f"/limits/{TWO['id']}", response=item(TWO)))
     if copy_listed:
         har.call("GET", "/v2/limits", response=page([{"id": ONE["id"], "name": "tag:one"},
                                                        {"id": TWO["id"], "name": "tag:two"}]))
     return (har.call("DELETE", f"/limits/{ONE['id']}", status=204)
             .call("GET", f"/limits/{ONE['id']}", status=404, response=MISSING)
             .call("GET", "/limits", response=page([TWO])))
+
+
+def wrapped_limits_app(copy_listed: bool) -> HarBuilder:
+    """``limits_app`` with every answer inside a ``{"data": …}`` envelope, lists inside a page
+    envelope in it: the copy is an entity two members deep (``{"data": {"entries": [{…}]}}``)."""
+    def page(rows: list) -> dict:
+        return {"data": {"entries": rows, "total": len(rows)}}
+    return enveloped_limits_app(copy_listed, lambda item: {"data": item}, page)
 
 
 def test_a_copy_listed_inside_an_envelope_around_an_envelope_is_still_a_copy():
@@ -80,16 +88,7 @@ def status_wrapped_limits_app(copy_listed: bool) -> HarBuilder:
 
     def page(rows: list) -> dict:
         return wrap({"list": rows, "total": len(rows)})
-    har = (HarBuilder()
-           .call("GET", "/limits", response=page([ONE, TWO]))
-           .call("GET", f"/limits/{ONE['id']}", response=wrap(ONE))
-           .call("GET", f"/limits/{TWO['id']}", response=wrap(TWO)))
-    if copy_listed:
-        har.call("GET", "/v2/limits", response=page([{"id": ONE["id"], "name": "tag:one"},
-                                                       {"id": TWO["id"], "name": "tag:two"}]))
-    return (har.call("DELETE", f"/limits/{ONE['id']}", status=204)
-            .call("GET", f"/limits/{ONE['id']}", status=404, response=MISSING)
-            .call("GET", "/limits", response=page([TWO])))
+    return enveloped_limits_app(copy_listed, wrap, page)
 
 
 def test_a_copy_listed_inside_a_status_envelope_is_still_a_copy():
@@ -110,16 +109,7 @@ def keyed_wrapped_limits_app(copy_listed: bool) -> HarBuilder:
 
     def page(key: str, rows: list) -> dict:
         return wrap(key, {"entries": rows, "total": len(rows)})
-    har = (HarBuilder()
-           .call("GET", "/limits", response=page("limits", [ONE, TWO]))
-           .call("GET", f"/limits/{ONE['id']}", response=wrap("limit", ONE))
-           .call("GET", f"/limits/{TWO['id']}", response=wrap("limit", TWO)))
-    if copy_listed:
-        har.call("GET", "/v2/limits", response=page("limits", [{"id": ONE["id"], "name": "tag:one"},
-                                                                {"id": TWO["id"], "name": "tag:two"}]))
-    return (har.call("DELETE", f"/limits/{ONE['id']}", status=204)
-            .call("GET", f"/limits/{ONE['id']}", status=404, response=MISSING)
-            .call("GET", "/limits", response=page("limits", [TWO])))
+    return enveloped_limits_app(copy_listed, lambda item: wrap("limit", item), lambda rows: page("limits", rows))
 
 
 def test_a_copy_listed_three_envelopes_deep_is_still_a_copy():
