@@ -39,7 +39,7 @@ from .item_keys import named_entity
 from .pages import past_the_page
 from .presence import listed_since
 from .reidentified import renamed
-from .unmodelled import unscoped_since
+from .unmodelled import blamed_beside_unscoped, unscoped_since
 
 LOCATION = "interpreter/gate/absences.py:blame_absences"
 
@@ -117,10 +117,15 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
                     track.last_touched.get(entity, 0), listed or 0)
         reached = [track.latest_unmodelled.get(t, 0) for t in (entity, ("collection", collection))]
         reached += [track.changed_by_unattributed.get(entity, 0)]
-        if max(reached) > since or unscoped_since(track, since, record.ordinal) is not None:
-            continue  # a write no plan models reached it since, or one of unknown reach ran: it may have removed it
+        if max(reached) > since:
+            continue  # a write no plan models reached it since: it may have removed it
         window = [(o, tool, path) for o, tool, path in modelled_between(track, since, record.ordinal)
                   if entity not in track.modelled_targets.get(o, ())]
+        unscoped = unscoped_since(track, since, record.ordinal)
+        if unscoped is not None:
+            # one of unknown reach ran too: it may have removed it, as may any write in between, but it
+            # does not show a modelled write on a path related to the read's did not (that one stays unproven)
+            window = [w for w in window if blamed_beside_unscoped(w, record.path, track)]
         if not any(_blamable(run, tool) for _, tool, _ in window):
             continue  # every write in between is blamed already (or has no plan): nothing to weigh
         held = copy.find_collection(collection, type_name)
@@ -144,7 +149,10 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
                 f"shows {type_name} {key!r} absent ({_how(record, read_view)}) although no write that touched "
                 f"it ran since {shown}; record {ordinal} ({records[ordinal].method} {path}) ran between"
                 f"{' on an entity linked to it by id' if linked else ''} and its plan does not remove it: a side "
-                "effect on another entity that serving would not make",
+                "effect on another entity that serving would not make"
+                + (f"; record {unscoped}, a write of unknown reach (on no state type's path), ran since too and may "
+                   "have removed it, but does not show this write on a related path did not: unproven"
+                   if unscoped is not None else ""),
                 kind="side-effect", location=LOCATION,
                 evidence={"absent": {"type": type_name, "id": key}, "write": ordinal,
                           "shown_present_by": max(seen.ordinal if seen is not None else 0, listed or 0) or None,

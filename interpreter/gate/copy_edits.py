@@ -144,6 +144,7 @@ def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: State
             if entity_type.nested_ids:  # what lies under a path-like id may have gone with it: unknown
                 track.unknown.update((entity_type.name, k) for k in held.entities if k.startswith(target[1] + "/"))
         track.touched.add(target)
+        track.brought_keys[record.ordinal] = target[1]
         erase(track, ("entity", target[0], target[1]), {WHOLE}, before=record.ordinal)  # the whole entity
         return True
     if not isinstance(outcome, dict) or entity_type.id_field not in outcome:
@@ -166,6 +167,7 @@ def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: State
         index = insert_index(held.ordered(), outcome, plan.insert) if by_id else len(held.order)
         insert_entity(held, outcome[entity_type.id_field], dict(outcome), index)
     track.touched.add((entity_type.name, key))
+    track.brought_keys[record.ordinal] = key
     erase(track, ("entity", entity_type.name, key), {WHOLE}, before=record.ordinal)  # a recorded outcome: every field
     track.changed_by_unattributed.update({("entity", entity_type.name, key): record.ordinal,
                                           ("collection", held.path): record.ordinal})

@@ -145,6 +145,8 @@ class Tracking:
     outcome of (``bring_to_outcome``): what it changed beyond its entity nothing models."""
     modelled_targets: dict[int, frozenset[tuple]] = field(default_factory=dict)
     """Modelled write (ordinal) -> the targets its effect changed."""
+    brought_keys: dict[int, str] = field(default_factory=dict)
+    """Call brought to its outcome (ordinal) -> the key of the entity it brought there."""
     last_touched: dict[tuple, int] = field(default_factory=dict)
     """Entity target -> the latest modelled write that changed it."""
     unscoped: list[int] = field(default_factory=list)

@@ -36,7 +36,7 @@ from .linked_changes import blame_linked_changes
 from .list_checks import replace_placement
 from .pages import past_the_page
 from .refused_outcomes import creates_left_lacking
-from .unmodelled import unscoped_since
+from .unmodelled import blamed_beside_unscoped, unscoped_since
 
 BLAME_TABLE = "gate-absence-blame"
 
@@ -141,21 +141,28 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
                                                  location="interpreter/gate/read_check.py:check_read"))
     if not exercised:
         since = max((last_check.get(t, 0) for t in targets), default=0)
+        # a write no plan models that reached what the read shows explains the difference; one of unknown
+        # reach (on no type's path) may explain it too, but no better than a modelled write on a related
+        # path since the last check: that write stays unproven (side-effect), for serving would answer
+        # the read from the state, stale if it was the cause
         changed = any(max(track.changed_by_unattributed.get(t, 0), track.latest_unmodelled.get(t, 0)) > since
-                      for t in targets) or unscoped_since(track, since, record.ordinal) is not None
+                      for t in targets)
+        unscoped = unscoped_since(track, since, record.ordinal)
         brought = [(o, tool, path) for o, tool, path in track.brought if since < o < record.ordinal]
         summarised = set(line.summarises) if read_view.kind == "document" and line is not None else set()
         between = [] if changed else modelled_between(track, since, record.ordinal) + brought
         for ordinal, tool, path in _blamed_alone(between, record, read_view, records, run.blame_table) or between:
             if _refused_after(tool, summarised, run):
                 continue
-            if tool in findings and (related_paths(path, record.path) or same_entity_spelled_otherwise(
-                    path, record.path, env.types, copy)):
+            related = related_paths(path, record.path) if unscoped is None else \
+                blamed_beside_unscoped((ordinal, tool, path), record.path, track)
+            if tool in findings and (related or same_entity_spelled_otherwise(path, record.path, env.types, copy)):
                 if findings[tool].side_effect_by is None:
                     findings[tool].side_effect_by = record.ordinal
-                    findings[tool].notes.append(GateNote(record.ordinal, difference, kind="side-effect",
+                    findings[tool].notes.append(GateNote(record.ordinal, _side_effect_text(difference, unscoped, records),
+                                                         kind="side-effect",
                                                          location="interpreter/gate/read_check.py:check_read"))
-        if not changed and read_view.kind == "item" and mine is not None:
+        if not changed and unscoped is None and read_view.kind == "item" and mine is not None:
             # a cascade follows references too: writes since on an entity linked to this one by id
             blame_linked_changes(record, entity_type.name, key, mine, since, difference,
                                  {name: t.id_field for name, t in env.types.items()}, track, run, timeline, records)
@@ -169,6 +176,18 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         track.failed_lists.add(targets[0][1])
     elif read_view.kind == "document" and record.response.is_json:
         copy.documents[targets[0][1]] = record.response.json_value
+
+
+def _side_effect_text(difference: str, unscoped: int | None, records: dict[int, Record]) -> str:
+    """A side effect's note; where a write of unknown reach ran in the window too, it says so: that
+    write may explain the difference, but does not show the modelled write did not cause it."""
+    if unscoped is None:
+        return difference
+    write = records.get(unscoped)
+    call = f" ({write.method} {write.path})" if write is not None else ""
+    return (f"{difference}; record {unscoped}{call}, a write no built plan models on no state type's path, ran "
+            "since too and may explain it, but does not show this write did not cause it (serving would answer "
+            "the read from the state): unproven")
 
 
 def _blamed_alone(between: list[tuple[int, str, str]], record: Record, read_view: Any,

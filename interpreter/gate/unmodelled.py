@@ -17,6 +17,7 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.shallow import at_item_path, item_segment
 from capenv.interpreter.bundle.values import same_spelling
 from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.manifest.models import related_paths
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.view.extract import collection_path
 from capenv.serving.state.index import StateIndex
@@ -80,6 +81,27 @@ def _unscoped(record: Record, track: Tracking) -> None:
 def unscoped_since(track: Tracking, since: int, ordinal: int) -> int | None:
     """The latest write of unknown reach (``_unscoped``) between two records, if any."""
     return next((o for o in reversed(track.unscoped) if since < o < ordinal), None)
+
+
+def blamed_beside_unscoped(write: tuple[int, str, str], read_path: str, track: Tracking) -> bool:
+    """Whether a modelled write since a read's last check stays to blame for the read's difference
+    although a write of unknown reach (``_unscoped``) ran in that window too and may explain it: its
+    path relates to the read's, segment by segment, and where it lies above the read it names what the
+    read lies beneath: its own entity's item path (PATCH /boards/1 before GET /boards/1/cards/7) or,
+    for a write at a collection path, the item path of one of its entities (a create of board 1), not
+    another entity of that collection (a create of board 5, which only shares the collection path)."""
+    ordinal, _, path = write
+    if not related_paths(path, read_path):
+        return False
+    above, below = split_path(path), split_path(read_path)
+    if len(below) <= len(above):
+        return True  # the read at or above the write: its entity, or a list or parent the write shows in
+    keys = {str(t[2]) for t in track.modelled_targets.get(ordinal, ()) if t[0] == "entity"}
+    if ordinal in track.brought_keys:  # an outcome brought without attribution, at its entity
+        keys.add(str(track.brought_keys[ordinal]))
+    if not keys:
+        return True  # what it wrote is no entity (a document, or an outcome nothing located)
+    return (bool(above) and unquote(above[-1]) in keys) or unquote(below[len(above)]) in keys
 
 
 @lru_cache(maxsize=None)
