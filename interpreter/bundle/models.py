@@ -697,6 +697,9 @@ class Budgets(_Model):
     missing_statuses: tuple[int, ...] = (404, 410)
     """A write's recorded answer for an id it does not hold, which the item view's absence must equal
     for it to answer the type's writes (a 400 more often refused what the write sent)."""
+    absence_statuses: tuple[int, ...] = (400, 404, 410)
+    """The recorded statuses that answer for an entity the application does not hold (a read's
+    absence, a write's recorded absence); the default reads a bundle written before it was carried."""
 
 
 class BudgetHit(_Model):

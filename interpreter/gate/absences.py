@@ -52,7 +52,7 @@ def absent_held(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex,
     if entity_type is None or record.method != "GET":
         return []
     if read_view.kind == "item":
-        if not is_absence(record, read_view):
+        if not is_absence(record, env.absence_statuses, read_view):
             return []
         collection = item_collection_path(copy, record.path, entity_type, read_view.key_field)
         found = named_entity(copy, record.path, entity_type, read_view)

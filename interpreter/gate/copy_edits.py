@@ -94,10 +94,11 @@ def _first_showing(keys: list[str], id_alone: bool, record: Record, entity_type:
     return None
 
 
-def resync_item(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, collection: str, key: str) -> None:
+def resync_item(record: Record, read_view: Any, entity_type: Any, copy: StateIndex, collection: str, key: str,
+                absence_statuses: tuple[int, ...]) -> None:
     """After a failed check (or for an unknown entity) the copy takes the read's recorded values."""
     held = copy.find_collection(collection, entity_type.name)
-    if is_absence(record, read_view):
+    if is_absence(record, absence_statuses, read_view):
         if held is not None and key in held.entities:
             remove_entity(held, key)
         return
@@ -193,7 +194,7 @@ def takes_new_entity(record: Record, read_view: Any, env: WriteEnv, copy: StateI
                 track.last_check.get(("collection", collection), 0))
     if not any(since < ordinal < record.ordinal for ordinal in track.creating_writes):
         return False
-    resync_item(record, read_view, entity_type, copy, collection, key)
+    resync_item(record, read_view, entity_type, copy, collection, key, env.absence_statuses)
     track.touched.add((entity_type.name, key))
     track.last_check[("entity", entity_type.name, key)] = record.ordinal  # a later change is measured from here
     return True

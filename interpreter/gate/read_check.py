@@ -59,7 +59,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
             run.traces.append(_named_by_key(record, read_view, entity_type, key))
         targets = [("entity", entity_type.name, key)]
         if (entity_type.name, key) in track.unknown:
-            if not record.succeeded and not is_absence(record, read_view):
+            if not record.succeeded and not is_absence(record, env.absence_statuses, read_view):
                 return  # a failed read that is no absence shows nothing: the entity stays unknown
             # the writes an unmodelled write came after are checked only on the members they sent;
             # those made since are checked as usual
@@ -71,7 +71,7 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
             track.unknown.discard((entity_type.name, key))
             later = [w for w in writes if w.tool not in after]
             if not any(w.observation != record.ordinal for w in later):
-                resync_item(record, read_view, entity_type, copy, collection, key)
+                resync_item(record, read_view, entity_type, copy, collection, key, env.absence_statuses)
                 pending.pop(targets[0], None)
                 last_check[targets[0]] = record.ordinal
                 return
@@ -103,14 +103,16 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
     answer, is_list, _ = answer_read(read_view, record, env.types, copy, line=line)
     if answer is not None and answer.unheld:
         return  # serving refuses this list now (its envelope shows what the state cannot): it checks nothing
-    reason = compare(answer, record, read_view, is_list=is_list)
+    reason = compare(answer, record, read_view, is_list=is_list, absence_statuses=env.absence_statuses)
     run.checked_reads += 1
     if reason is not None and read_view.kind == "list" and entity_type is not None:
-        if placed_by_another_candidate(record, read_view, entity_type, copy, exercised, run, line):
+        if placed_by_another_candidate(record, read_view, entity_type, copy, exercised, run, env.absence_statuses,
+                                       line):
             reason = None
     if reason is not None and entity_type is not None and read_view.kind in ("item", "list"):
         # the app may show string arrays sorted: the read then checks the writes it exercises
-        resorted = run.sorted_arrays.passing_view(record, read_view, entity_type, copy, env.types, line)
+        resorted = run.sorted_arrays.passing_view(record, read_view, entity_type, copy, env.types, line,
+                                                    env.absence_statuses)
         if resorted is not None:
             read_view, reason = resorted, None
     if reason is None:
@@ -151,7 +153,8 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         brought = [(o, tool, path) for o, tool, path in track.brought if since < o < record.ordinal]
         summarised = set(line.summarises) if read_view.kind == "document" and line is not None else set()
         between = [] if changed else modelled_between(track, since, record.ordinal) + brought
-        for ordinal, tool, path in _blamed_alone(between, record, read_view, records, run.blame_table) or between:
+        blamed = _blamed_alone(between, record, read_view, records, run.blame_table, env.absence_statuses)
+        for ordinal, tool, path in blamed or between:
             if _refused_after(tool, summarised, run):
                 continue
             related = related_paths(path, record.path) if unscoped is None else \
@@ -171,7 +174,8 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         last_check[target] = record.ordinal
     if read_view.kind == "item":
         resync_item(record, read_view, entity_type, copy,
-                    item_collection_path(copy, record.path, entity_type, read_view.key_field), key)
+                    item_collection_path(copy, record.path, entity_type, read_view.key_field), key,
+                    env.absence_statuses)
     elif read_view.kind == "list":
         track.failed_lists.add(targets[0][1])
     elif read_view.kind == "document" and record.response.is_json:
@@ -191,13 +195,14 @@ def _side_effect_text(difference: str, unscoped: int | None, records: dict[int, 
 
 
 def _blamed_alone(between: list[tuple[int, str, str]], record: Record, read_view: Any,
-                  records: dict[int, Record], table: Any) -> list[tuple[int, str, str]]:
+                  records: dict[int, Record], table: Any,
+                  absence_statuses: tuple[int, ...]) -> list[tuple[int, str, str]]:
     """Of the writes in between, those the ``gate-absence-blame`` table blames alone for what the
     read shows (a delete of an entity the absent read's path lies beneath took it along, a cascade
     its plan does not model): none, and every write in between shares the blame."""
     if table is None or not between:
         return []
-    absent = is_absence(record, read_view)
+    absent = is_absence(record, absence_statuses, read_view)
     below = split_path(record.path)
     alone = []
     for ordinal, tool, path in between:
@@ -271,7 +276,8 @@ def _replayed_query(record: Record, read_view: Any) -> TraceEvent:
 
 
 def placed_by_another_candidate(record: Record, read_view: Any, entity_type: Any, copy: StateIndex,
-                                exercised: list[Pending], run: GateRun, line: Any = None) -> bool:
+                                exercised: list[Pending], run: GateRun, absence_statuses: tuple[int, ...],
+                                line: Any = None) -> bool:
     """A list failing only for where one create placed its entity passes when another of that
     create's insert candidates reproduces it; that candidate becomes the plan's rule."""
     where = (line.collection or line.path) if line is not None else item_collection_path(copy, record.path,
@@ -282,7 +288,7 @@ def placed_by_another_candidate(record: Record, read_view: Any, entity_type: Any
 
     def reproduces() -> bool:
         answer, is_list, _ = answer_read(read_view, record, {entity_type.name: entity_type}, copy, line=line)
-        return compare(answer, record, read_view, is_list=is_list) is None
+        return compare(answer, record, read_view, is_list=is_list, absence_statuses=absence_statuses) is None
 
     for write in exercised:
         plan = run.plans.get(write.tool)

@@ -180,7 +180,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             continue  # the recorder kept no body: it neither confirms nor contradicts the state
         if ordinal in other_callers:
             continue  # another caller's view (their own annotations, a 403 for what they may not see)
-        if not record.succeeded and not is_absence(record, read_view):
+        if not record.succeeded and not is_absence(record, env.absence_statuses, read_view):
             continue  # a failed read that is no absence (401, 403, 5xx) shows nothing of the state
         if _overlaps_running_write(record, read_view, env, copy, running, run):
             continue

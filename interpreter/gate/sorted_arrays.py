@@ -95,7 +95,7 @@ class SortedArrays:
                         order.extend(v for v in value if v not in order)
 
     def passing_view(self, record: Record, view: ReadView, entity_type: EntityType, copy: StateIndex,
-                     types: dict[str, EntityType], line: Any = None) -> ReadView | None:
+                     types: dict[str, EntityType], line: Any, absence_statuses: tuple[int, ...]) -> ReadView | None:
         """The view sorting the fewest qualifying fields more that makes this failed read
         reproduce (subsets by size, then by name), its type learning them; None when none does."""
         candidates = self._candidates(record, view, entity_type, copy)
@@ -107,7 +107,7 @@ class SortedArrays:
             for subset in combinations(candidates, size):
                 trial = view.model_copy(update={"sorted_arrays": tuple(sorted(base | set(subset)))})
                 answer, is_list, _ = answer_read(trial, record, types, copy, line=line)
-                if compare(answer, record, trial, is_list=is_list) is None:
+                if compare(answer, record, trial, is_list=is_list, absence_statuses=absence_statuses) is None:
                     self.learned.setdefault(entity_type.name, set()).update(subset)
                     return trial
         return None

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
-from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.manifest.models import Manifest
@@ -24,11 +23,12 @@ KIND_WORD_RULE = "segment.kind-word"
 
 
 def with_absence_sources(plans: list[WritePlan], manifest: Manifest, statuses: dict[int, int],
-                         ruleset: RuleSet, collections: tuple[str, ...] = (),
+                         absence_statuses: tuple[int, ...], ruleset: RuleSet, collections: tuple[str, ...] = (),
                          answers: dict[int, str] | None = None, masked: dict[int, str] | None = None,
                          item_reads: dict[str, tuple[int, ...]] | None = None) -> list[WritePlan]:
     """The plans, each update or delete with no recorded absence of its own given the sibling tool
-    whose recorded absence answers for it (``absence_tool``), traced. ``statuses``: each record's;
+    whose recorded absence answers for it (``absence_tool``), traced. ``statuses``: each record's
+    (those in ``absence_statuses``, the budget, recorded an absence);
     ``answers``: each record's answer text (absences' at least); ``masked``: those texts with
     their call's path segments masked; ``item_reads``: per state type, its item reads' records."""
     answers, masked, item_reads = answers or {}, masked or {}, item_reads or {}
@@ -36,7 +36,7 @@ def with_absence_sources(plans: list[WritePlan], manifest: Manifest, statuses: d
 
     def read_absences(type_name: str | None) -> tuple[str, ...]:
         return tuple(masked.get(o, "") for o in item_reads.get(type_name or "", ())
-                     if statuses.get(o) in ABSENCE_STATUSES)
+                     if statuses.get(o) in absence_statuses)
 
     if TABLE not in ruleset.tables:
         return plans
@@ -46,7 +46,7 @@ def with_absence_sources(plans: list[WritePlan], manifest: Manifest, statuses: d
     kind_words = {tuple(split_path(e.subject)) for e in manifest.traces
                   if e.rule_id == KIND_WORD_RULE and e.outcome == "match"}
     kind_words |= {tuple(split_path(c)) for c in collections}
-    recorded = {t.name for t in manifest.tools if any(statuses.get(o) in ABSENCE_STATUSES for o in t.record_ordinals)}
+    recorded = {t.name for t in manifest.tools if any(statuses.get(o) in absence_statuses for o in t.record_ordinals)}
     effects = {p.tool: p.effect for p in plans}
     result = []
     for plan in plans:
@@ -67,9 +67,9 @@ def with_absence_sources(plans: list[WritePlan], manifest: Manifest, statuses: d
                                                 same_effect=effects.get(other) == plan.effect,
                                                 differences=tuple(differences),
                                                 answers=tuple(answers.get(o, "") for o in tools[other].record_ordinals
-                                                              if statuses.get(o) in ABSENCE_STATUSES),
+                                                              if statuses.get(o) in absence_statuses),
                                                 masked_answers=tuple(masked.get(o, "") for o in tools[other].record_ordinals
-                                                                     if statuses.get(o) in ABSENCE_STATUSES),
+                                                                     if statuses.get(o) in absence_statuses),
                                                 sibling_read_answers=read_absences(types.get(other)),
                                                 own_read_answers=read_absences(plan.type))
             decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} absence from {other}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 from capenv.interpreter.bundle.body_members import body_object
 from capenv.interpreter.bundle.models import Address, EntityType, ResponseRule, TagCheck, WritePlan
 from capenv.interpreter.evidence.records import Record
@@ -60,14 +59,15 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
             continue
         plans.append(build_plan(tool, context))
     statuses = {o: r.status for o, r in context.records.items()}
-    answers = {o: r.response.text or "" for o, r in context.records.items() if r.status in ABSENCE_STATUSES}
+    absent = context.budgets.absence_statuses
+    answers = {o: r.response.text or "" for o, r in context.records.items() if r.status in absent}
     templates = {o: t.template for t in manifest.tools for o in t.record_ordinals}
     masked = {o: masked_answer(text, context.records[o].path, templates.get(o, "")) for o, text in answers.items()}
     item_reads: dict[str, tuple[int, ...]] = {}
     for view in context.view.views:
         if view.kind == "item" and view.type is not None:
             item_reads[view.type] = item_reads.get(view.type, ()) + tuple(view.record_ordinals)
-    plans = with_absence_sources(plans, manifest, statuses, context.ruleset,
+    plans = with_absence_sources(plans, manifest, statuses, context.budgets.absence_statuses, context.ruleset,
                                  tuple(t.collection_template for t in context.view.types), answers, masked,
                                  item_reads)
     plans = with_referrers(with_validated_values(with_references(plans, context), context), context)

@@ -263,7 +263,7 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
                 collection = timeline.collection_at(record.path, entity_type, _key_for(
                     timeline, entity_type, read_view, unquote(raw_id)))
             timeline.item_reads_by_id.setdefault(unquote(raw_id), []).append((record, read_view))
-            if is_absence(record, read_view):
+            if is_absence(record, view.budgets.absence_statuses, read_view):
                 key = _key_for(timeline, entity_type, read_view, unquote(raw_id))
                 if key != unquote(raw_id):
                     timeline.absent_keys[ordinal] = key

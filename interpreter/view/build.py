@@ -124,7 +124,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     volatile = volatile_fields(inference.shapes, records, tool_of, types, writes, ruleset, traces,
                                added_by_query.projections)
     views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts, absences,
-                        ProjectionCandidates(ruleset))
+                        budgets.absence_statuses, ProjectionCandidates(ruleset))
     views = [with_query_shaped_records(v, added_by_query) for v in views]
     hits: list[BudgetHit] = []
     entity_count = sum(len(c.entities) for c in state.collections)
@@ -159,7 +159,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         views = [with_malformed_ids(v, by_ordinal, types, state.collections, ruleset, traces) for v in views]
         views = [with_reserved_ids(v, manifest, types, state.collections, by_ordinal, ruleset, traces) for v in views]
         views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial,
-                              unauthenticated_reads(records, ruleset))
+                              budgets.absence_statuses, unauthenticated_reads(records, ruleset))
         write_ordinals = sorted(r.ordinal for r in records if writes(r))
         held_ids = {name: frozenset(str(e.id) for c in state.collections if c.type == name for e in c.entities)
                     for name in types}

@@ -21,11 +21,15 @@ from capenv.serving.state.index import StateIndex
 
 from .views import is_absence
 
-def compare(answer: Answer | None, record: Record, view: ReadView, *, is_list: bool) -> str | None:
-    """None when the answer reproduces the recording, else a short reason."""
+def compare(answer: Answer | None, record: Record, view: ReadView, *, is_list: bool,
+            absence_statuses: tuple[int, ...]) -> str | None:
+    """None when the answer reproduces the recording, else a short reason (``absence_statuses``: the
+    budget, what a recorded absence answers)."""
     if answer is None:
-        return None if is_absence(record, view) else f"record {record.ordinal}: the state does not hold what it shows"
-    if is_absence(record, view):
+        if is_absence(record, absence_statuses, view):
+            return None
+        return f"record {record.ordinal}: the state does not hold what it shows"
+    if is_absence(record, absence_statuses, view):
         return f"record {record.ordinal}: recorded an absence ({record.status}), the state holds it"
     if answer.missing_field:
         return f"record {record.ordinal}: the entity lacks required field {answer.missing_field!r}"
@@ -166,7 +170,7 @@ def projecting_or_none(view: ReadView, query: Any) -> Any:
 
 def run_read_gate(views: list[ReadView], records: dict[int, Record], window_reads: tuple[int, ...],
                   tool_of: dict[int, str], types: dict[str, EntityType], state: StateIndex,
-                  unauthenticated: frozenset[int] = frozenset()) -> list[ReadView]:
+                  absence_statuses: tuple[int, ...], unauthenticated: frozenset[int] = frozenset()) -> list[ReadView]:
     """``unauthenticated``: the reads refused for credentials they were sent without
     (``unauthenticated.unauthenticated_reads``), which show nothing of the state."""
     by_tool = {v.tool: v for v in views}
@@ -183,12 +187,12 @@ def run_read_gate(views: list[ReadView], records: dict[int, Record], window_read
             continue  # refused for the id's shape before the application looked it up (view-malformed-ids)
         if ordinal in unauthenticated:
             continue  # refused before the application looked at what it asked for: it shows nothing of the state
-        if record.status >= 500 and not is_absence(record, view):
+        if record.status >= 500 and not is_absence(record, absence_statuses, view):
             continue  # the application failed: the answer shows nothing of the state (as in the write gate)
         if record.succeeded and not record.response.retained:
             continue  # the recorder kept no body: it neither confirms nor contradicts the state
         answer, is_list, _line = answer_read(view, record, types, state)
-        reason = compare(answer, record, view, is_list=is_list)
+        reason = compare(answer, record, view, is_list=is_list, absence_statuses=absence_statuses)
         checked.setdefault(view.tool, []).append(ordinal)
         key = (view.tool, (record.path, record.query))
         line_checked.setdefault(key, []).append(ordinal)

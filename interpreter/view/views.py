@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 from capenv.interpreter.bundle.models import (
     DocumentLine, EntityType, ListLine, Locator, ReadView, Recording,
 )
@@ -23,10 +22,11 @@ from .unlisted_entities import HeldByReads, held_by_item_reads, leaves_out_held
 
 
 
-def is_absence(record: Record, view: ReadView | None = None) -> bool:
-    """A recorded absence: a 400, 404 or 410, a 2xx JSON null, or a read of its item view that
-    ``view-absence-answers`` took as the application's answer for an id it does not hold."""
-    return record.status in ABSENCE_STATUSES or (
+def is_absence(record: Record, statuses: tuple[int, ...], view: ReadView | None = None) -> bool:
+    """A recorded absence: one of ``statuses`` (the budget ``absence_statuses``: 400, 404, 410), a
+    2xx JSON null, or a read of its item view that ``view-absence-answers`` took as the
+    application's answer for an id it does not hold."""
+    return record.status in statuses or (
         record.succeeded and record.response.is_json and record.response.json_value is None) or (
         view is not None and record.ordinal in view.absence_records)
 
@@ -57,7 +57,7 @@ def _per_response(records: list[Record], locator: Locator | None) -> tuple[str, 
 
 def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types: dict[str, EntityType],
                 window_reads: set[int], volatile: dict[str, tuple[str, ...]], paging: PagingRoles,
-                read_only_posts: dict[str, str], learned: Absences,
+                read_only_posts: dict[str, str], learned: Absences, absence_statuses: tuple[int, ...],
                 projecting: ProjectionCandidates | None = None) -> list[ReadView]:
     """``projecting``: reads sent with a projection candidate show part of each entity; they
     neither lessen the members every entity carries nor give an item view its base."""
@@ -69,7 +69,7 @@ def build_views(shapes: dict[str, ToolShape], records: dict[int, Record], types:
         ok = [records[o] for o in tool.record_ordinals
               if records[o].succeeded and records[o].response.is_json and o not in absent
               and o not in shape.other_shape]
-        absences = [records[o] for o in tool.record_ordinals if is_absence(records[o])]
+        absences = [records[o] for o in tool.record_ordinals if is_absence(records[o], absence_statuses)]
         missing = recording_of(absences[-1]) if absences else None
         absence = learned.answers.get(name)
         if name in learned.answers:  # an item view: its learned answer (with evidence), or none

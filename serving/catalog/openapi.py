@@ -19,7 +19,6 @@ from jsonschema import Draft202012Validator
 
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import Recording
-from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 
 from .openapi_responses import operation_responses
 from .tool_meta import JSON_SCHEMA_DIALECT
@@ -98,7 +97,7 @@ def _absences(entry: CatalogEntry, bundle: Bundle) -> tuple[Recording, ...]:
             found.append(learned)
         if entry.plan.absence_tool:
             found += [c.response for c in bundle.replay.tools.get(entry.plan.absence_tool, ())
-                      if c.response.status in ABSENCE_STATUSES]
+                      if c.response.status in bundle.view.budgets.absence_statuses]
         found += [v.missing for v in bundle.view.views
                   if v.kind == "item" and v.type and v.type == entry.plan.type and v.missing is not None]
     return tuple(found)

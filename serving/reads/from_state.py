@@ -26,7 +26,6 @@ from dataclasses import replace
 from typing import Any, Callable
 from urllib.parse import quote
 
-from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 from capenv.interpreter.bundle.models import EitherKey, EntityType, ListLine, ReadView, Recording, ReplayTable, ViewResult
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.structured_queries import expanded
@@ -64,6 +63,7 @@ class StateReads:
         self._replayer = replayer
         self._values_quoted = view.budgets.values_quoted
         self._held_values_quoted = view.budgets.held_values_quoted
+        self._absence_statuses = view.budgets.absence_statuses
         self._absence_shapes = AbsenceShapesCache(replayer)
         self._evidence_id = view.evidence_id
         self._sightings = InitialSightings(view, replay)
@@ -210,7 +210,7 @@ class StateReads:
     def _recorded_absence(self, view: ReadView, call: ReadCall) -> Recording | None:
         """The absence recorded for this very call (its body may name the id), if any."""
         found = self._replayer.find(call)
-        if found is not None and found[1] and (is_absence(found[0].response)
+        if found is not None and found[1] and (is_absence(found[0].response, self._absence_statuses)
                                                or found[0].ordinal in view.absence_records):
             return found[0].response
         return None
@@ -328,9 +328,10 @@ def _item_label(kind: str, entity_type: EntityType, collection: str, entity_id: 
     return {"source": "state", "view": kind, "type": entity_type.name, "collection": collection, "id": entity_id}
 
 
-def is_absence(recording: Recording) -> bool:
-    """What the read gate accepts as an entity's absence: a 400, 404 or 410, or a 2xx JSON null."""
-    return recording.status in ABSENCE_STATUSES or (
+def is_absence(recording: Recording, statuses: tuple[int, ...]) -> bool:
+    """What the read gate accepts as an entity's absence: one of ``statuses`` (the budget
+    ``absence_statuses``: 400, 404, 410), or a 2xx JSON null."""
+    return recording.status in statuses or (
         200 <= recording.status < 300 and recording.is_json and recording.body is None)
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from capenv.interpreter.bundle.absence_statuses import ABSENCE_STATUSES
 from capenv.interpreter.bundle.models import (AbsenceAnswer, EntityType, Recording, ReplayTable, SkippedNumbers,
                                               UnprovenIdShape, ViewResult, WritePlan)
 
@@ -73,6 +72,11 @@ class WriteEnv:
     absence of its own (``view_absence.view_absence_answers_writes``: False once the capture shows
     a write's absence differing from its read's), for a type not in ``view_absence_types``."""
     view_absence_types: dict[str, bool] = field(default_factory=dict)
+
+    @property
+    def absence_statuses(self) -> tuple[int, ...]:
+        """The recorded statuses that answer for an entity the application does not hold (the budget)."""
+        return self.view.budgets.absence_statuses
     """The same, per type whose item writes recorded an absence: whether each was its read's."""
     success_absences: dict[str, str] = field(default_factory=dict)
     """Per write effect (delete, update), a recorded write of that effect answering success for an
@@ -117,18 +121,19 @@ class WriteEnv:
                     if shape not in self.unproven_id_shapes.get(read.type, ()))
 
 
-def latest_absent_calls(replay: ReplayTable, missing_statuses: tuple[int, ...],
+def latest_absent_calls(replay: ReplayTable, absence_statuses: tuple[int, ...], missing_statuses: tuple[int, ...],
                         held: dict[str, tuple[int, ...]] | None = None) -> dict[str, Any]:
-    """Each tool's recorded call whose answer (a 400, 404 or 410) is what its update or delete of a
-    missing entity answers with, before an item view's (its path names the id): its latest, one of
-    ``missing_statuses`` (the budget: 404, 410) before a 400, which more often answers a body the
-    application refused than an id it does not hold; less ``held``: per tool, the 400s it recorded
-    for entities the capture holds (refusals of what the call sent, ``ViewResult.write_held_refusals``)."""
+    """Each tool's recorded call whose answer (one of ``absence_statuses``, the budget: 400, 404, 410)
+    is what its update or delete of a missing entity answers with, before an item view's (its path
+    names the id): its latest, one of ``missing_statuses`` (the budget: 404, 410) before a 400, which
+    more often answers a body the application refused than an id it does not hold; less ``held``: per
+    tool, the 400s it recorded for entities the capture holds (refusals of what the call sent,
+    ``ViewResult.write_held_refusals``)."""
     found: dict[str, Any] = {}
     held = held or {}
     for tool, calls in replay.tools.items():
         skip = set(held.get(tool, ()))
-        absences = sorted((c for c in calls if c.response.status in ABSENCE_STATUSES and c.ordinal not in skip),
+        absences = sorted((c for c in calls if c.response.status in absence_statuses and c.ordinal not in skip),
                           key=lambda c: (c.response.status in missing_statuses, c.ordinal))
         if absences:
             found[tool] = absences[-1]

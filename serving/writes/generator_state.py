@@ -121,7 +121,8 @@ class WriteState:
         self.bundle = bundle
         # a delete's learned answer for a missing entity (write-absence-answers) before its 400/404/410,
         # which is answered for the call's id (the path of the call that recorded it names the id)
-        absent_calls = latest_absent_calls(bundle.replay, bundle.view.budgets.missing_statuses,
+        absent_calls = latest_absent_calls(bundle.replay, bundle.view.budgets.absence_statuses,
+                                           bundle.view.budgets.missing_statuses,
                                            bundle.view.write_held_refusals)
         self.env = WriteEnv(bundle.view,
                             tool_absences={**{t: c.response for t, c in absent_calls.items()}, **bundle.view.write_absences},

@@ -101,7 +101,7 @@ def test_the_budgets_defaults_are_the_tables() -> None:
             "recorded_value_characters", "described_values", "quoted_value_characters", "paths_named",
             "missing_statuses", "keep_alive_seconds", "catch_up_entries", "drain_bytes",
             "shutdown_grace_seconds", "path_values_quoted", "names_quoted", "values_quoted",
-            "query_values_quoted", "held_values_quoted", "tools_named"} <= set(defaulted)
+            "query_values_quoted", "held_values_quoted", "tools_named", "absence_statuses"} <= set(defaulted)
     for name in defaulted:
         default = Budgets.model_fields[name].default
         assert table[name] == (list(default) if isinstance(default, tuple) else default), name
