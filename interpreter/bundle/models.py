@@ -943,7 +943,7 @@ class AnswerPathMember(_Model):
     form: Literal["scalar", "number"] = "scalar"
 
 
-class SplitAnswer(_Model):
+class SplitAnswer(_Model, LeftOutAtDefault):
     """An answer that splits the entity's identity from the entity (``write-answer-envelopes``,
     Flask-AppBuilder's ``{"id": 7, "result": {…}}``): ``id_member`` holds the identity at the root
     (None: the answer shows none), ``entity_member`` the entity as the state holds it after the
@@ -971,7 +971,13 @@ class SplitAnswer(_Model):
     beside fields the application made (an update answering ``{id, name, updatedAt}``); no call
     shows whether it answers the members sent or these, so serving answers only a call sending
     exactly them."""
+    within: tuple[str, ...] = ()
+    """The members leading from the answer to the object split (an envelope of one member every
+    recorded answer wraps it in: ``{"data": {"result": {…}}}``); the rest of the answer is the
+    recorded one's. Written to a bundle only when set."""
     rule_id: str | None = None
+
+    left_out_at_default = ("within",)
 
 
 class LocationRule(_Model):

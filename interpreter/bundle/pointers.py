@@ -103,3 +103,18 @@ def with_member_at(body: dict[str, Any], pointer: str, value: Any) -> dict[str, 
         holder = holder[token]
     holder[tokens[-1]] = value
     return result
+
+
+def without_member_at(body: Any, pointer: str) -> Any:
+    """A copy of ``body`` less the member at ``pointer`` through objects (the objects along the
+    way copied, the rest shared); ``body`` itself where it holds no such member."""
+    tokens = parse(pointer)
+    if not tokens or member_at(body, pointer) is MISSING:
+        return body
+    result = dict(body)
+    holder = result
+    for token in tokens[:-1]:
+        holder[token] = dict(holder[token])
+        holder = holder[token]
+    del holder[tokens[-1]]
+    return result

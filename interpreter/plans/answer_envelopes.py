@@ -16,6 +16,7 @@ from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import AnswerPathMember, EntityType, MemberRule, SplitAnswer
 from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.pointers import member_at, spell
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.answer_envelopes import AnswerEnvelopeContext, EnvelopeCall, envelope_member
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
@@ -33,14 +34,21 @@ def split_answer(tool: str, effect: str, entity_type: EntityType, calls: list[Re
     segments after an update's item path)."""
     if effect not in ("create", "update") or TABLE not in ctx.ruleset.tables:
         return None
-    evidence = [_call(tool, effect, entity_type, call, ctx, depth) for call in calls
-                if call.succeeded and call.response.is_json]
-    context = AnswerEnvelopeContext(effect=effect, id_field=entity_type.id_field, calls=tuple(evidence))
-    decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{tool} answer")
-    events.extend(decision.events)
-    projection = decision.yields.get("projection")
-    if projection not in ("sent", "fixed", "either", "acknowledged"):
-        return None
+    answered = [call for call in calls if call.succeeded and call.response.is_json]
+    within: tuple[str, ...] = ()
+    while True:  # at the answers' root, else inside the envelope every answer wraps them in
+        evidence = [_call(tool, effect, entity_type, call, ctx, depth, within) for call in answered]
+        context = AnswerEnvelopeContext(effect=effect, id_field=entity_type.id_field, calls=tuple(evidence))
+        decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{tool} answer" + (
+            f" inside {spell(within)}" if within else ""))
+        events.extend(decision.events)
+        projection = decision.yields.get("projection")
+        if projection in ("sent", "fixed", "either", "acknowledged"):
+            break
+        member = _envelope_member([call.answer for call in evidence], ctx.is_identity_member)
+        if member is None:
+            return None
+        within = (*within, member)
     found = decision.evidence
     transformed = tuple(sorted(found.get("transformed") or {}))
     required = [name for name in transformed if evidence and name in evidence[0].sent]
@@ -55,13 +63,29 @@ def split_answer(tool: str, effect: str, entity_type: EntityType, calls: list[Re
     if projection == "acknowledged":
         return SplitAnswer(id_member=found.get("id_member"), entity_member=entity_member, projection=projection,
                            fields=tuple(found.get("fields") or ()),
-                           sent_members=tuple(found.get("sent_members") or ()), rule_id=decision.rule_id)
+                           sent_members=tuple(found.get("sent_members") or ()), within=within, rule_id=decision.rule_id)
     entity_member = str(entity_member)
     return SplitAnswer(id_member=found.get("id_member"), entity_member=entity_member, projection=projection,
                        fields=tuple(found.get("fields") or ()), path_members=members,
                        sorted_members=all(list(c.answer[entity_member]) == sorted(c.answer[entity_member])
                                           for c in evidence),
-                       transformed=transformed, rule_id=decision.rule_id)
+                       transformed=transformed, within=within, rule_id=decision.rule_id)
+
+
+def _envelope_member(answers: list[Any], is_identity_member: Any) -> str | None:
+    """The one member every answer is an object of, the same in every answer, holding an object
+    and no identity (``{"data": {"result": {…}}}``); else None. Scalars beside it are not taken for
+    an envelope: beside the values sent (``{"ok": true, "result": {…}}``) they are what the table
+    refuses at the root, as ``answer-envelope.acknowledged-in-envelope`` asks one member too."""
+    names = set()
+    for answer in answers:
+        if not isinstance(answer, dict) or len(answer) != 1 or any(is_identity_member(k) for k in answer):
+            return None
+        name, inner = next(iter(answer.items()))
+        if not isinstance(inner, dict):
+            return None
+        names.add(name)
+    return names.pop() if len(names) == 1 else None
 
 
 def without_transformed(members: tuple[MemberRule, ...], split: SplitAnswer | None) -> tuple[MemberRule, ...]:
@@ -76,8 +100,8 @@ def without_transformed(members: tuple[MemberRule, ...], split: SplitAnswer | No
 
 
 def _call(tool: str, effect: str, entity_type: EntityType, call: Record, ctx: PlanContext,
-          depth: int) -> EnvelopeCall:
-    answer = call.response.json_value
+          depth: int, within: tuple[str, ...] = ()) -> EnvelopeCall:
+    answer = member_at(call.response.json_value, spell(within))
     verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True, envelope=ctx.envelopes.get(tool),
                          patch_ops=ctx.patch_ops.get(tool, ()))
     sent = verdict.body if isinstance(verdict.body, dict) else {}

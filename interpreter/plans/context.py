@@ -73,18 +73,11 @@ class PlanContext:
         # ``self`` would make the whole context cyclic garbage, walked again by the collector
         is_identity_member, ruleset = self.is_identity_member, self.ruleset
         answer = exemplar.response.json_value if exemplar.response.is_json else None
-        answer_member = None
-        if isinstance(answer, dict):
-            objects = [name for name, value in answer.items() if isinstance(value, dict)]
-            answer_member = objects[0] if any(is_identity_member(k) for n in objects for k in answer[n]) \
-                else None
-            answer_member = next((n for n in objects if isinstance(answer[n], dict) and len(answer[n]) > 1
-                                  and any(is_identity_member(k) for k in answer[n])), answer_member)
-        singleton_member = None
-        if isinstance(answer, dict):
-            singleton_member = next((n for n, v in answer.items() if isinstance(v, list) and len(v) == 1
-                                     and isinstance(v[0], dict) and any(is_identity_member(k) for k in v[0])),
-                                    None)
+        answer_member, singleton_member = _answer_members(answer, is_identity_member)
+        while answer_member is None and singleton_member is None and (inner := _envelope_object(
+                answer, is_identity_member)) is not None:  # the answer's envelope ({"data": {"rows": [{…}]}})
+            answer = inner
+            answer_member, singleton_member = _answer_members(answer, is_identity_member)
         type_fields: list[str] = []
         for held in self.view.state.collections if type_name else ():
             if held.type == type_name:
@@ -188,3 +181,26 @@ def note(subject: str, outcome: str, reason: str, location: str = "") -> TraceEv
     """A plan-building step no rule table decides, traced under the ``plans`` table."""
     return TraceEvent(table="plans", rule_id=None, outcome="miss", subject=subject, reason=f"{outcome}: {reason}",
                       location=location)
+
+
+def _answer_members(answer: Any, is_identity_member: Any) -> tuple[str | None, str | None]:
+    """The member of an answer object holding an object with an identity member (the entity), and
+    the member holding it as the one element of an array, each or None."""
+    if not isinstance(answer, dict):
+        return None, None
+    objects = [name for name, value in answer.items() if isinstance(value, dict)]
+    answer_member = objects[0] if any(is_identity_member(k) for n in objects for k in answer[n]) else None
+    answer_member = next((n for n in objects if len(answer[n]) > 1 and any(is_identity_member(k) for k in answer[n])),
+                         answer_member)
+    singleton_member = next((n for n, v in answer.items() if isinstance(v, list) and len(v) == 1
+                             and isinstance(v[0], dict) and any(is_identity_member(k) for k in v[0])), None)
+    return answer_member, singleton_member
+
+
+def _envelope_object(answer: Any, is_identity_member: Any) -> dict[str, Any] | None:
+    """The object an answer wraps, where the answer holds no identity member and one object beside
+    scalars only (``{"data": {…}}``, ``{"code": 0, "data": {…}}``); else None."""
+    if not isinstance(answer, dict) or any(is_identity_member(k) for k in answer):
+        return None
+    containers = [v for v in answer.values() if isinstance(v, (dict, list))]
+    return containers[0] if len(containers) == 1 and isinstance(containers[0], dict) else None

@@ -13,6 +13,7 @@ from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import ItemMember, ReadView
 from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.pointers import spell
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.item_members import ItemMemberContext, ItemMemberSighting
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
@@ -37,7 +38,8 @@ def with_item_members(view: ReadView, records: list[Record], ruleset: RuleSet,
         if not isinstance(body, dict) or not parts:
             continue
         for name, value in body.items():
-            if name != view.locator.member and name not in view.per_response_members:
+            if name != view.locator.member and (spell((*within, name)) if within else name) \
+                    not in view.per_response_members:
                 seen.setdefault(name, []).append(ItemMemberSighting(value=value, path_value=unquote(parts[-1])))
     members = []
     for name, sightings in seen.items():

@@ -8,6 +8,7 @@ from typing import Any
 from capenv.interpreter.bundle.models import (
     DocumentLine, EntityType, ListLine, Locator, ReadView, Recording,
 )
+from capenv.interpreter.bundle.pointers import member_at, spell
 from capenv.interpreter.bundle.values import MISSING, locate, same_json
 from capenv.interpreter.evidence.records import Record
 
@@ -39,9 +40,12 @@ def _fields(objects: list[dict[str, Any]]) -> tuple[tuple[str, ...], tuple[str, 
 
 
 def _per_response(records: list[Record], locator: Locator | None) -> tuple[str, ...]:
-    """Envelope members that differ between two answers of one path (a request id, a time)."""
+    """Envelope members that differ between two answers of one path (a request id, a time): the
+    body's own beside the located value, by name, and those of each object on the way to it
+    (``locator.within``: ``{"data": {"rows": [...], "query_ms": 2.1}}``), by JSON pointer."""
     if locator is None or locator.kind == "root":
         return ()
+    steps = (*locator.within, locator.member or "")
     by_path: dict[tuple, list[Any]] = {}
     for record in records:
         if isinstance(record.response.json_value, dict):
@@ -49,9 +53,13 @@ def _per_response(records: list[Record], locator: Locator | None) -> tuple[str, 
     changing: set[str] = set()
     for bodies in by_path.values():
         for a, b in zip(bodies, bodies[1:]):
-            for name in set(a) | set(b):
-                if name != locator.top and not same_json(a.get(name, MISSING), b.get(name, MISSING)):
-                    changing.add(name)
+            for depth, beside in enumerate(steps):
+                here, there = member_at(a, spell(steps[:depth])), member_at(b, spell(steps[:depth]))
+                if not isinstance(here, dict) or not isinstance(there, dict):
+                    break
+                for name in set(here) | set(there):
+                    if name != beside and not same_json(here.get(name, MISSING), there.get(name, MISSING)):
+                        changing.add(spell((*steps[:depth], name)) if depth else name)
     return tuple(sorted(changing))
 
 

@@ -11,7 +11,7 @@ import copy
 from typing import Any, Callable, Collection, Iterable
 
 from capenv.interpreter.bundle.models import Locator
-from capenv.interpreter.bundle.pointers import escape_token
+from capenv.interpreter.bundle.pointers import escape_token, without_member_at
 from capenv.interpreter.bundle.values import MISSING, locate, same_json
 
 def place(body: Any, locator: Locator, value: Any) -> Any:
@@ -133,11 +133,16 @@ def _escape(key: str) -> str:
 
 
 def without_members(body: Any, members: Iterable[str]) -> Any:
-    """The body object less some top-level members (per-response envelope members)."""
+    """The body object less some per-response envelope members: a top-level member by its name,
+    one inside the envelope by its JSON pointer (``/data/query_ms``: ``views._per_response``)."""
     drop = set(members)
     if not drop or not isinstance(body, dict):
         return body
-    return {k: v for k, v in body.items() if k not in drop}
+    result = {k: v for k, v in body.items() if k not in drop}
+    for pointer in sorted(drop):
+        if pointer.startswith("/") and pointer not in body:
+            result = without_member_at(result, pointer)
+    return result
 
 
 def with_observed(rendered: Any, recorded: Any, locator: Locator | None, volatile: Iterable[str],
