@@ -16,7 +16,7 @@ creates are not served either: the new entity joins its parent's copy."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from capenv.interpreter.bundle.models import EntityType, WritePlan
 from capenv.interpreter.bundle.paths import split_path
@@ -67,22 +67,23 @@ def _nested(value: Any, id_field: str, found: list[tuple[Any, dict[str, Any], An
             _nested(inner, id_field, found, outer)
 
 
-def _nested_shown(ctx: PlanContext, id_field: str) -> list[tuple[int, Any, dict[str, Any], Any]]:
-    """Every object a read's answer carries a string identity at ``id_field`` on, nested inside
-    another object carrying ``id_field``: (ordinal, identity, object, outer identity); once per field."""
-    memo = ctx.__dict__.setdefault("identities_nested", {})
-    if id_field not in memo:
-        found: list[tuple[int, Any, dict[str, Any], Any]] = []
-        for ordinal in sorted(ctx.records):
-            record = ctx.records[ordinal]
-            reads = record.method == "GET" or ctx.tool_of.get(ordinal) in ctx.read_only
-            if not record.primary or not reads or not record.succeeded or not record.response.is_json:
-                continue
-            values: list[tuple[Any, dict[str, Any], Any]] = []
-            _nested(record.response.json_value, id_field, values)
-            found.extend((ordinal, value, shown, outer) for value, shown, outer in values if isinstance(value, str))
-        memo[id_field] = found
-    return memo[id_field]
+def _nested_shown(ctx: PlanContext, id_field: str,
+                  chosen: Callable[[int], bool]) -> list[tuple[int, Any, dict[str, Any], Any]]:
+    """Every object the answer of a read ``chosen`` keeps carries a string identity at ``id_field``
+    on, nested inside another object carrying ``id_field``: (ordinal, identity, object, outer
+    identity). Only the chosen reads' answers are walked (a type's own plain reads, not every read
+    of the capture once per type)."""
+    found: list[tuple[int, Any, dict[str, Any], Any]] = []
+    for ordinal in sorted(ctx.records):
+        record = ctx.records[ordinal]
+        reads = record.method == "GET" or ctx.tool_of.get(ordinal) in ctx.read_only
+        if not record.primary or not reads or not record.succeeded or not record.response.is_json \
+                or not chosen(ordinal):
+            continue
+        values: list[tuple[Any, dict[str, Any], Any]] = []
+        _nested(record.response.json_value, id_field, values)
+        found.extend((ordinal, value, shown, outer) for value, shown, outer in values if isinstance(value, str))
+    return found
 
 
 def _tree_copies(ctx: PlanContext, entity_type: EntityType, shown: dict[str, list[tuple[int, dict[str, Any]]]],
@@ -122,8 +123,8 @@ def _tree_candidates(ctx: PlanContext, entity_type: EntityType,
         return len(shared) > least_share * len(obj)
 
     memo[key] = [(f"#{o} {ctx.records[o].path} ({entity_type.id_field} {value!r} inside {outer!r})", obj)
-                 for o, value, obj, outer in _nested_shown(ctx, entity_type.id_field)
-                 if plain_read_of_type(o) and value in own and outer in own and copies(value, obj)]
+                 for o, value, obj, outer in (_nested_shown(ctx, entity_type.id_field, plain_read_of_type) if own else ())
+                 if value in own and outer in own and copies(value, obj)]
     return memo[key]
 
 
@@ -208,17 +209,25 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
     written = None if plan.effect == "delete" else {rule.field for rule in plan.fields}
     nested = _tree_copies(ctx, entity_type, shown, written)
     embedded = _embedded_copies(ctx, entity_type, written)
+    paths_outside: dict[str, bool] = {}  # per recorded path, not per call and object showing it
+
+    def outside_of_type(o: int) -> bool:
+        path = ctx.records[o].path
+        if path not in paths_outside:
+            paths_outside[path] = _outside(path, entity_type)
+        return paths_outside[path]
+
     for ordinal in tool.record_ordinals:
         call = ctx.records[ordinal]
         if not call.succeeded:
             continue
         identity = call_key(ctx.timeline, call, after)
-        outside = [(o, obj) for o, obj in shown.get(identity, []) if _outside(ctx.records[o].path, entity_type)
+        outside = [(o, obj) for o, obj in shown.get(identity, []) if outside_of_type(o)
                    and (written is None or not written.isdisjoint(obj))]
         places = [f"#{o} {ctx.records[o].path}" for o, _ in outside]
         referencing = [f"#{o} {ctx.records[o].path}" for o, obj in outside
                        if _references(obj, entity_type, fields, ctx)]
-        held = _held_values([obj for o, obj in shown.get(identity, []) if not _outside(ctx.records[o].path, entity_type)],
+        held = _held_values([obj for o, obj in shown.get(identity, []) if not outside_of_type(o)],
                             entity_type.id_field)
         sharing = [f"#{o} {ctx.records[o].path}" for o, obj in outside if _shares_identity(obj, held)]
         context = WriteCopyContext(id_field=entity_type.id_field, identity=identity, shown_at=places,
