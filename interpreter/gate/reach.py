@@ -42,7 +42,8 @@ def reached_keys(record: Record, type_name: str, held: HeldCollection, table: An
     parent = next((p for p in parents if p in values), None)
     if parent is not None:
         return every, f"it names {parent!r}, which holds {held.path}: every entity there may have changed"
-    named = tuple(k for k in every if str(k) in values or _names_by_text(held.entities[k], values, min_string))
+    long_values = {v for v in values if len(v) >= min_string} if min_string > 0 else set()
+    named = tuple(k for k in every if str(k) in values or _names_by_text(held.entities[k], long_values))
     unparsed = record.request.json_error is not None
     context = GateReachContext(method=record.method, status=record.status, held=len(every), named=named,
                                body_unparsed=unparsed, failed_create=failed_create)
@@ -67,10 +68,10 @@ def reached_keys(record: Record, type_name: str, held: HeldCollection, table: An
     return list(named), why
 
 
-def _names_by_text(entity: Any, values: set[str], min_string: int) -> bool:
-    """The call carries one of the entity's own strings at least ``min_string`` long."""
-    return min_string > 0 and any(len(text) >= min_string and text in values for text in _values(entity)
-                                  if isinstance(text, str))
+def _names_by_text(entity: Any, long_values: set[str]) -> bool:
+    """The call carries one of the entity's own strings at least ``min_string`` long: one of
+    ``long_values``, the call's strings that long (none: no entity's values are walked)."""
+    return bool(long_values) and any(text in long_values for text in _values(entity) if isinstance(text, str))
 
 
 def _values(value: Any) -> Iterator[str]:
