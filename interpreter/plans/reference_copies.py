@@ -33,7 +33,7 @@ from capenv.interpreter.predicates.reference_copies import ReferenceCopyContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
 
 from .context import PlanContext
-from .referrers import _WORDS, _entities_seen, _Explanations, _Sightings, referrers_judged
+from .referrers import _WORDS, _Explanations, _Sightings, referrers_judged, sightings
 
 TABLE = "reference-copies"
 _HOLDS = ("create", "update", "action", "bulk")
@@ -88,8 +88,7 @@ def _copies(ctx: PlanContext, sources: set[str], holders: set[str]) -> tuple[lis
     """Every copy (holder type among ``holders`` or referenced type among ``sources``) the table takes."""
     types = {t.name: t for t in ctx.view.types}
     initial = _initial(ctx)
-    entities = _Sightings(_entities_seen(ctx))
-    explaining = _Explanations(ctx, entities)
+    entities, explaining = sightings(ctx)
     found: list[ReferenceCopy] = []
     events: list[TraceEvent] = []
     for holder in sorted(holders | {t for t in types}):

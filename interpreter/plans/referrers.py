@@ -42,8 +42,7 @@ def with_referrers(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
     deletes = {id(p) for p in plans if _removes(p) and p.type is not None and p.build_reason is None}
     if not deletes or TABLE not in ctx.ruleset.tables:
         return plans
-    entities = _Sightings(_entities_seen(ctx))
-    explaining = _Explanations(ctx, entities)
+    entities, explaining = sightings(ctx)
     out = []
     try:
         for plan in plans:
@@ -110,6 +109,17 @@ class _Sightings:
         if key not in self._held:
             self._held[key] = _held_by_id(target, self.of(target.name))
         return self._held[key]
+
+
+def sightings(ctx: PlanContext) -> tuple[_Sightings, _Explanations]:
+    """The capture's entity values and the explaining rules' judgements, worked out once per plan
+    context: the delete referrers and the reference copies read the same ones (each built its own,
+    walking every entity value of the capture again for the same candidate members)."""
+    made = ctx.__dict__.get("sightings")
+    if made is None:
+        entities = _Sightings(_entities_seen(ctx))
+        made = ctx.__dict__["sightings"] = (entities, _Explanations(ctx, entities))
+    return made
 
 
 def _entities_seen(ctx: PlanContext) -> dict[str, list[dict[str, Any]]]:
