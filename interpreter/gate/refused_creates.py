@@ -36,6 +36,7 @@ def note_refused_create_values(plans: dict[str, WritePlan], records: dict[int, R
                                findings: dict[str, PlanFindings]) -> None:
     """Note, on each update plan, its type's refused create calls (record, status, how many of the
     update's members the refused body sent in new values, its members and kinds a success's)."""
+    held_of: dict[str, dict[str, set[str]]] = {}  # per type, read once and only for a refused create
     for plan in plans.values():
         if plan.effect != "update" or plan.type is None or plan.tool not in findings:
             continue
@@ -45,11 +46,13 @@ def note_refused_create_values(plans: dict[str, WritePlan], records: dict[int, R
                 continue
             calls = [records[o] for o in calls_of.get(create.tool, ()) if _json_object(records[o])]
             successes = [c.request.json_value for c in calls if c.succeeded]
-            held = _held_values(timeline, plan.type)
             for call in calls:
                 if call.succeeded or call.status < 400:
                     continue
                 refused = call.request.json_value
+                if plan.type not in held_of:
+                    held_of[plan.type] = _held_values(timeline, plan.type)
+                held = held_of[plan.type]
                 shared = _shared_members(refused, successes, accepted, held)
                 if shared and _serving_takes(create, refused) \
                         and _serving_takes(plan, {m: refused[m] for m in shared}):
