@@ -75,39 +75,67 @@ def static_credentials(names: set[str], records: dict[int, Record], ruleset: Rul
         return {}, ()
     found: dict[str, StaticCredential] = {}
     events: list[TraceEvent] = []
-    succeeded = [r for r in records.values() if r.succeeded]
+    judged = _judged_headers(records, ruleset)
     for name in sorted(names):
-        values = [value for r in succeeded if (value := _value(r, name)) is not None]
-        parts = {part for value in set(values) for part in secret_parts(value)}
-        issued = [r.ordinal for r in records.values() if _answer_holds(r, parts)]
-        refused = [RefusedCredential(ordinal=r.ordinal, status=r.status, value=value) for r in records.values()
-                   if r.answered and not r.succeeded and (value := _value(r, name)) is not None]
-        context = WriteCredentialValueContext(name=name, values=values, issued_in=issued, refused=refused)
-        decision = evaluate(ruleset, VALUES_TABLE, context, subject=f"header {name}")
-        events.extend(decision.events)
-        if not decision.yields.get("static"):
-            continue
-        compare = str(decision.yields.get("compare") or COMPARE_VALUE)
-        kept = principal_values(values, compare) if decision.yields.get("principal") else values
-        digests = {d for value in kept if (d := credential_digest(value, compare)) is not None}
-        if digests:
-            found[name] = StaticCredential(compare=compare, digests=tuple(sorted(digests)),
-                                           rule_id=str(decision.rule_id))
+        if name not in judged:
+            judged[name] = _static_credential(name, records, ruleset)
+        credential, decided = judged[name]
+        events.extend(decided)
+        if credential is not None:
+            found[name] = credential
     return found, tuple(events)
+
+
+_JUDGED: list = []
+"""The last capture's judged headers: ``[records, ruleset, {header: (credential or None, events)}]``.
+A build asks of the same headers up to three times (the gate's other callers, the report's static
+credentials and its other callers), each a scan of every answer for the values' secret parts."""
+
+
+def _judged_headers(records: dict[int, Record], ruleset: RuleSet) -> dict:
+    kept = tuple(records.values())
+    if not _JUDGED or _JUDGED[1] is not ruleset or len(_JUDGED[0]) != len(kept) \
+            or any(a is not b for a, b in zip(_JUDGED[0], kept)):
+        _JUDGED[:] = [kept, ruleset, {}]
+    return _JUDGED[2]
+
+
+def _static_credential(name: str, records: dict[int, Record], ruleset: RuleSet
+                       ) -> tuple[StaticCredential | None, tuple[TraceEvent, ...]]:
+    """One header's ``static_credentials``: its credential when static, and the table's trace."""
+    succeeded = [r for r in records.values() if r.succeeded]
+    values = [value for r in succeeded if (value := _value(r, name)) is not None]
+    parts = {part for value in set(values) for part in secret_parts(value)}
+    issued = [r.ordinal for r in records.values() if _answer_holds(r, parts)] if parts else []
+    refused = [RefusedCredential(ordinal=r.ordinal, status=r.status, value=value) for r in records.values()
+               if r.answered and not r.succeeded and (value := _value(r, name)) is not None]
+    context = WriteCredentialValueContext(name=name, values=values, issued_in=issued, refused=refused)
+    decision = evaluate(ruleset, VALUES_TABLE, context, subject=f"header {name}")
+    if not decision.yields.get("static"):
+        return None, decision.events
+    compare = str(decision.yields.get("compare") or COMPARE_VALUE)
+    kept = principal_values(values, compare) if decision.yields.get("principal") else values
+    # each distinct value digested once (every call sends the same few)
+    digests = {d for value in dict.fromkeys(kept) if (d := credential_digest(value, compare)) is not None}
+    if digests:
+        return StaticCredential(compare=compare, digests=tuple(sorted(digests)),
+                                rule_id=str(decision.rule_id)), decision.events
+    return None, decision.events
 
 
 def principal_values(values: list[str], compare: str) -> list[str]:
     """The values of the caller most successful calls were sent as (the principal, whose view the
     state holds); another caller's are left out, so serving refuses them."""
+    digest_of = {value: credential_digest(value, compare) or value for value in dict.fromkeys(values)}  # once each
     counts: dict[str, int] = {}
     for value in values:
-        digest = credential_digest(value, compare) or value
+        digest = digest_of[value]
         counts[digest] = counts.get(digest, 0) + 1
     if not counts:
         return []
     top = max(counts.values())
     principal = next(d for d, n in counts.items() if n == top)  # the first sent among equals
-    return [value for value in values if (credential_digest(value, compare) or value) == principal]
+    return [value for value in values if digest_of[value] == principal]
 
 
 def other_callers_records(records: list[Record], names: frozenset[str], ruleset: RuleSet) -> frozenset[int]:
@@ -123,9 +151,12 @@ def other_callers_records(records: list[Record], names: frozenset[str], ruleset:
         credential = static.get(name)
         if credential is None or not credential.rule_id or not _keeps_principal(credential.rule_id, ruleset):
             continue
+        digest_of: dict[str, str | None] = {}  # each distinct value digested once
         for record in records:
             value = _value(record, name)
-            if value is not None and credential_digest(value, credential.compare) not in credential.digests:
+            if value is not None and value not in digest_of:
+                digest_of[value] = credential_digest(value, credential.compare)
+            if value is not None and digest_of[value] not in credential.digests:
                 found.add(record.ordinal)
     return frozenset(found)
 
