@@ -130,3 +130,19 @@ def document_object_shown_elsewhere(ctx: DocumentCopyContext, params: CopyMember
         if _holds_inside(other.get("value"), ctx.held):
             return Match({"read": other.get("read"), "members": sorted(ctx.held)[:10]})
     return Miss("no other document or entity the state holds shows the object")
+
+
+@predicate("document_object_holds_another", context="document-copy", params=CopyMembersParams)
+def document_object_holds_another(ctx: DocumentCopyContext, params: CopyMembersParams) -> Outcome:
+    """The object the write addresses holds, nested inside it, a value equal to another value the
+    state holds (a document read at a path of its own, an entity; an object or array with at least
+    ``min_members`` members): that read answers from the state as it was, where the write changes
+    the application's one object (``/settings`` written, ``/settings/mail`` read)."""
+    for other in ctx.elsewhere:
+        value = other.get("value")
+        if not isinstance(value, (dict, list)) or len(value) < params.min_members:
+            continue
+        if _holds_inside(ctx.held, value):
+            shown = sorted(value)[:10] if isinstance(value, dict) else [f"{len(value)} element(s)"]
+            return Match({"read": other.get("read"), "members": shown})
+    return Miss("the object holds no other document or entity the state holds")
