@@ -33,7 +33,8 @@ def returned_identities(records: Iterable[Record], ruleset: RuleSet) -> set[str]
 
 def made_identities(records: Iterable[Record], ruleset: RuleSet) -> list[str]:
     """The identity values successful POSTs answered at the top of their JSON object, or of its one
-    object member (an envelope): the ids of what each made at its path (``manifest-lone-segments``)."""
+    object member (an envelope) or the one object of its one member's one-element array: the ids
+    of what each made at its path (``manifest-lone-segments``)."""
     found: list[str] = []
     for record in records:
         if record.method != "POST" or not record.succeeded or not record.response.is_json:
@@ -41,12 +42,19 @@ def made_identities(records: Iterable[Record], ruleset: RuleSet) -> list[str]:
         body = record.response.json_value
         if isinstance(body, dict) and len(body) == 1 and isinstance(next(iter(body.values())), dict):
             body = next(iter(body.values()))
+        elif isinstance(body, dict) and len(body) == 1 and _one_object(next(iter(body.values()))):
+            body = next(iter(body.values()))[0]  # Ghost's {"posts": [{…}]}
         if not isinstance(body, dict):
             continue
         for name, value in body.items():
             if isinstance(value, (str, int)) and not isinstance(value, bool) and _is_identity(ruleset, name):
                 found.append(str(value))
     return list(dict.fromkeys(found))
+
+
+def _one_object(value: Any) -> bool:
+    """A one-element array holding one object (an entity answered as a list of one)."""
+    return isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict)
 
 
 def _is_identity(ruleset: RuleSet, name: str) -> bool:
@@ -70,7 +78,8 @@ def _collect(value: Any, is_identity: Any, found: set[str]) -> None:
 
 def read_back_values(records: Iterable[Record]) -> set[str]:
     """Last path segments (decoded) that the successful JSON GET of their own path answered as a
-    member's value, at the top of the answer object or one object below it (an envelope), or, under
+    member's value, at the top of the answer object, one object below it (an envelope) or in the one
+object of a one-element array, the answer's only member (``{"posts": [{…}]}``), or, under
     a root of one member holding an object, one object below that (an envelope around an envelope:
     ``{"data": {"result": {"username": "carol"}}}``): an item read naming its entity by a value the
     entity holds, whatever the member is called."""
@@ -83,6 +92,8 @@ def read_back_values(records: Iterable[Record]) -> set[str]:
         if not isinstance(body, dict):
             continue
         members = list(body.values()) + [v for m in body.values() if isinstance(m, dict) for v in m.values()]
+        if len(body) == 1 and _one_object(inner := next(iter(body.values()))):
+            members += list(inner[0].values())  # the whole answer one entity as a list of one
         if len(body) == 1 and isinstance(inner := next(iter(body.values())), dict):
             members += [v for m in inner.values() if isinstance(m, dict) for v in m.values()]
         if any(isinstance(m, (str, int)) and not isinstance(m, bool) and str(m) == value for m in members):

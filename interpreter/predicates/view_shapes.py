@@ -27,6 +27,13 @@ class EnvelopeMemberContext(BaseModel):
     """What the member holds: object-array, object, singleton-object, array, scalar, null."""
     candidates: int = 1
     """How many members of the body hold the same kind of value."""
+    names_path_word: bool = False
+    """For a list read, whether the member holds one object in a one-element array that holds the path's
+    last word as a member's value (``/servers/localhost`` answered ``{"servers": [{"id": "localhost"}]}``)."""
+    lookup_words: tuple[str, ...] = ()
+    """For an item read, the literal words of its path before the collection word, in the run of literal
+    segments that ends there (``api``, ``flows`` for ``/api/flows/name/{name}``, whose collection word
+    is ``name``): a path looking an entity up by a key member under its collection's path."""
 
 
 class HoldsParams(BaseModel):
@@ -75,6 +82,26 @@ def member_named_as_plural_of_collection(ctx: EnvelopeMemberContext, params: Inf
                                                                                   params):
         return Match({"member": ctx.member, "collection_word": ctx.collection_word})
     return Miss(f"{ctx.member!r} is no plural of the path's word {ctx.collection_word!r}")
+
+
+@predicate("member_object_names_path_word", context="envelope-member")
+def member_object_names_path_word(ctx: EnvelopeMemberContext, params: BaseModel) -> Outcome:
+    """The member's one-element array holds one object holding the path's last word as a member's
+    value: the path names that entity, the answer lists nothing."""
+    if ctx.names_path_word:
+        return Match({"member": ctx.member, "path_word": ctx.collection_word})
+    return Miss(f"{ctx.member!r} holds no one object holding the path's last word {ctx.collection_word!r}")
+
+
+@predicate("member_named_as_lookup_word", context="envelope-member")
+def member_named_as_lookup_word(ctx: EnvelopeMemberContext, params: BaseModel) -> Outcome:
+    """The member is named as one of the item path's words before its collection word (``flows``
+    under ``/flows/name/{name}``), in any spelling of the same words."""
+    for word in ctx.lookup_words:
+        if ctx.member == word or _same_words(ctx.member, word):
+            return Match({"member": ctx.member, "path_word": word})
+    return Miss(f"{ctx.member!r} is none of the path's words before its collection word: "
+                f"{', '.join(ctx.lookup_words) or 'none'}")
 
 
 class SpelledOutParams(BaseModel):

@@ -16,7 +16,7 @@ from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.predicates.either_keys import EitherKeyContext
 from capenv.interpreter.rules_engine import evaluate
 
-from .shapes import ShapeReader
+from .shapes import ShapeReader, lookup_words
 
 TABLE = "view-either-keys"
 
@@ -37,7 +37,7 @@ def _decide(tool: Tool, answers: list[Record], reader: ShapeReader, word: str | 
     for record in answers:
         path_value = tool.match(record.path)[tool.segments[-1].param]
         options: dict[tuple[Locator, str], Any] = {}
-        for locator, obj in reader.item_locators(record.response.json_value, word):
+        for locator, obj in reader.item_locators(record.response.json_value, word, lookup_words(tool.segments)):
             for field, decision in reader.identity_candidates([[obj]], path_value, subject=tool.name):
                 options.setdefault((locator, field), decision)
         if not options:

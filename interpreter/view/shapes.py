@@ -33,6 +33,26 @@ def holds(value: Any) -> str:
     return "null" if value is None else "scalar"
 
 
+def _holds_value(entity: dict[str, Any], word: str | None) -> bool:
+    """Whether an object holds ``word`` as a scalar member's value."""
+    return word is not None and any(isinstance(v, (str, int)) and not isinstance(v, bool) and str(v) == word
+                                    for v in entity.values())
+
+
+def lookup_words(segments: Any) -> tuple[str, ...]:
+    """An item read's path words before its collection word, in the run of literal segments that
+    ends at it, nearest first (``flows``, ``api`` for ``/api/flows/name/{name}``)."""
+    literal = list(segments)
+    while literal and literal[-1].is_param:
+        literal.pop()
+    words: list[str] = []
+    for segment in reversed(literal[:-1]):
+        if segment.is_param or not segment.literal:
+            break
+        words.append(segment.literal)
+    return tuple(words)
+
+
 @dataclass
 class ShapeReader:
     ruleset: RuleSet
@@ -43,12 +63,14 @@ class ShapeReader:
     _identity_decisions: dict[tuple, Decision] = field(default_factory=dict)
     _identity_rule_index: dict[str, int] | None = None
 
-    def is_envelope(self, member: str, value_kind: str, collection_word: str | None, candidates: int) -> bool:
-        key = (member, value_kind, collection_word, candidates)
+    def is_envelope(self, member: str, value_kind: str, collection_word: str | None, candidates: int,
+                    lookup_words: tuple[str, ...] = (), names_path_word: bool = False) -> bool:
+        key = (member, value_kind, collection_word, candidates, lookup_words, names_path_word)
         if key not in self._envelope_cache:
             decision = evaluate(self.ruleset, ENVELOPE_TABLE,
                                 EnvelopeMemberContext(member=member, holds=value_kind,
-                                                      collection_word=collection_word, candidates=candidates),
+                                                      collection_word=collection_word, candidates=candidates,
+                                                      lookup_words=lookup_words, names_path_word=names_path_word),
                                 subject=f"member {member!r}")
             self._envelope_cache[key] = bool(decision.yields.get("envelope"))
             if decision.ok:
@@ -111,7 +133,9 @@ class ShapeReader:
         arrays = [n for n, k in kinds.items() if k in ("object-array", "singleton-object", "empty-array")]
         found = [n for n in arrays
                  if self.is_envelope(n, "object-array" if kinds[n] == "singleton-object" else kinds[n],
-                                     collection_word, len(arrays))]
+                                     collection_word, len(arrays),
+                                     names_path_word=kinds[n] == "singleton-object"
+                                     and _holds_value(body[n][0], collection_word))]
         if len(found) == 1:
             return Locator(kind="member", member=found[0]), body[found[0]]
         if arrays:
@@ -132,25 +156,29 @@ class ShapeReader:
                 found.append((inner[0].model_copy(update={"within": (name, *inner[0].within)}), inner[1]))
         return found[0] if len(found) == 1 else None
 
-    def item_locators(self, body: Any, collection_word: str | None) -> list[tuple[Locator, dict]]:
+    def item_locators(self, body: Any, collection_word: str | None,
+                      lookup_words: tuple[str, ...] = ()) -> list[tuple[Locator, dict]]:
         """Candidate places of one entity: the root object, an envelope member, a one-element array,
         and those places inside an envelope member holding an object (JSON-RPC's
-        ``{"result": {"value": [{…}]}}``), the deepest first."""
+        ``{"result": {"value": [{…}]}}``), the deepest first. ``lookup_words``: the item path's
+        words before its collection word (``EnvelopeMemberContext.lookup_words``)."""
         found: list[tuple[Locator, dict]] = []
         if isinstance(body, dict):
             found.append((Locator(kind="root"), body))
             for name, value in body.items():
                 kind = holds(value)
-                if kind == "object" and self.is_envelope(name, "object", collection_word, 1):
+                if kind == "object" and self.is_envelope(name, "object", collection_word, 1, lookup_words):
                     found.insert(0, (Locator(kind="member", member=name), value))
                     inner = [(locator.model_copy(update={"within": (name, *locator.within)}), obj)
-                             for locator, obj in self.item_locators(value, collection_word) if locator.kind != "root"]
+                             for locator, obj in self.item_locators(value, collection_word, lookup_words)
+                             if locator.kind != "root"]
                     found[0:0] = inner
-                elif kind == "singleton-object" and self.is_envelope(name, "singleton-object", collection_word, 1):
+                elif kind == "singleton-object" and self.is_envelope(name, "singleton-object", collection_word, 1,
+                                                                     lookup_words):
                     found.insert(0, (Locator(kind="singleton", member=name), value[0]))
         return found
 
-    def holds_no_entity(self, body: Any, collection_word: str | None) -> bool:
+    def holds_no_entity(self, body: Any, collection_word: str | None, lookup_words: tuple[str, ...] = ()) -> bool:
         """Whether an envelope member holds an empty array where an item read's entity would be
         (``{"result": {"value": []}}``: a name the application holds nothing under), at the top or
         inside envelope members holding objects, or an empty object (``{"data": {}}``, an envelope
@@ -159,12 +187,12 @@ class ShapeReader:
             return False
         for name, value in body.items():
             kind = holds(value)
-            if kind == "empty-array" and self.is_envelope(name, kind, collection_word, 1):
+            if kind == "empty-array" and self.is_envelope(name, kind, collection_word, 1, lookup_words):
                 return True
-            if value == {} and self.is_envelope(name, kind, collection_word, 1):
+            if value == {} and self.is_envelope(name, kind, collection_word, 1, lookup_words):
                 return True
-            if kind == "object" and self.is_envelope(name, kind, collection_word, 1) \
-                    and self.holds_no_entity(value, collection_word):
+            if kind == "object" and self.is_envelope(name, kind, collection_word, 1, lookup_words) \
+                    and self.holds_no_entity(value, collection_word, lookup_words):
                 return True
         return False
 

@@ -22,7 +22,7 @@ from capenv.interpreter.bundle.text import loose_spelling
 from .either_keys import either_key_shape
 from .projection_candidates import ProjectionCandidates
 from .shallow_items import join_shallow_items
-from .shapes import ShapeReader, unknown_shape
+from .shapes import ShapeReader, lookup_words, unknown_shape
 
 
 @dataclass
@@ -125,19 +125,19 @@ def _item_choice(tool: Tool, answers: list[Record], reader: ShapeReader
                  ) -> tuple[ToolShape | None, tuple[TraceEvent, ...]]:
     if not tool.segments or not tool.segments[-1].is_param:
         return None, ()
-    word = _literal_word(tool, drop_last=1)
+    word, lookup = _literal_word(tool, drop_last=1), lookup_words(tool.segments)
     common: list[tuple[Locator, str, Any]] | None = None  # the options every answer allows, first's order
     spelled_otherwise: list[tuple[int, set[tuple[Locator, str]]]] = []
     for record in answers:
         path_value = tool.match(record.path)[tool.segments[-1].param]
         body = record.response.json_value
         options = []
-        for locator, obj in reader.item_locators(body, word):
+        for locator, obj in reader.item_locators(body, word, lookup):
             for id_field, decision in reader.identity_candidates([[obj]], path_value, subject=tool.name):
                 options.append((locator, id_field, decision))
         if not options:
-            variants = _other_spellings(reader.item_locators(body, word), path_value)
-            if not variants and reader.holds_no_entity(body, word):
+            variants = _other_spellings(reader.item_locators(body, word, lookup), path_value)
+            if not variants and reader.holds_no_entity(body, word, lookup):
                 # an empty array where the entity would be answers a name held by nothing: the other
                 # answers decide the shape, and view-absence-answers whether this one is an absence
                 continue
