@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.body_members import body_object
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.jsonvalue import dumps, json_kind
 from capenv.interpreter.evidence.records import Record
@@ -44,12 +45,13 @@ def note_refused_create_values(plans: dict[str, WritePlan], records: dict[int, R
         for create in plans.values():
             if create.effect != "create" or create.type != plan.type:
                 continue
-            calls = [records[o] for o in calls_of.get(create.tool, ()) if _json_object(records[o])]
-            successes = [c.request.json_value for c in calls if c.succeeded]
-            for call in calls:
+            # each call's body as the create's members read it (inside its envelope: {"spans": [{…}]})
+            calls = [(records[o], sent) for o in calls_of.get(create.tool, ()) if records[o].request.is_json
+                     and (sent := body_object(create, records[o].request.json_value)) is not None]
+            successes = [sent for c, sent in calls if c.succeeded]
+            for call, refused in calls:
                 if call.succeeded or call.status < 400:
                     continue
-                refused = call.request.json_value
                 if plan.type not in held_of:
                     held_of[plan.type] = _held_values(timeline, plan.type)
                 held = held_of[plan.type]
@@ -61,10 +63,6 @@ def note_refused_create_values(plans: dict[str, WritePlan], records: dict[int, R
                         call.ordinal, f"the application refused this create of {plan.type} ({call.status}) sending "
                         f"{', '.join(sorted(shared))} as numbers no successful create sent, its members and kinds a success's",
                         location=LOCATION))
-
-
-def _json_object(record: Record) -> bool:
-    return record.request.is_json and isinstance(record.request.json_value, dict)
 
 
 def _shared_members(refused: dict[str, Any], successes: list[dict[str, Any]], accepted: set[str],

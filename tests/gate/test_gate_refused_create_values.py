@@ -58,3 +58,31 @@ def _with_status(builder: HarBuilder, status: int) -> HarBuilder:
         if entry["response"]["status"] == 400:
             entry["response"]["status"] = status
     return builder
+
+
+def _wrapped_spans_app(refused_body: dict) -> HarBuilder:
+    """``_spans_app`` in the root-key convention: every entity answered, and every body sent, as the
+    one element of an array under ``spans``."""
+    new = {"id": 3, "label": 2, "start": 20, "end": 24}
+    moved = {"id": 3, "label": 2, "start": 21, "end": 25}
+    return (HarBuilder()
+            .call("GET", "/spans", response={"spans": [S1, S2]})
+            .call("GET", "/spans/1", response={"spans": [S1]})
+            .call("GET", "/spans/2", response={"spans": [S2]})
+            .call("POST", "/spans", body={"spans": [{"label": 2, "start": 20, "end": 24}]}, status=201,
+                  response={"spans": [new]})
+            .call("GET", "/spans/3", response={"spans": [new]})
+            .call("POST", "/spans", body={"spans": [refused_body]}, status=400, response={"detail": "not allowed"})
+            .call("PATCH", "/spans/3", body={"spans": [{"start": 21, "end": 25}]}, response={"spans": [moved]})
+            .call("GET", "/spans/3", response={"spans": [moved]})
+            .call("GET", "/spans", response={"spans": [S1, S2, moved]}))
+
+
+def test_a_refused_create_is_read_inside_the_bodies_envelope():
+    """The refused create's body is read as the create's members read it, inside its envelope
+    ({"spans": [{…}]}): read whole it shared no member with a success, and the update was served."""
+    bundle = build_from(_wrapped_spans_app({"label": 2, "start": 2, "end": 6}))
+    assert plan(bundle, "POST", "/spans").body_envelope == "spans", summary(bundle)
+    update = plan(bundle, "PATCH", "/spans/{span_id}")
+    assert (update.served, update.reason) == (False, "conditional-update"), summary(bundle)
+    assert plan(build_from(_wrapped_spans_app({"start": 2, "end": 6})), "PATCH", "/spans/{span_id}").served
