@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from urllib.parse import unquote
 
@@ -11,11 +11,14 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.names import MemberNameContext
 from capenv.interpreter.rules_engine import RuleSet, evaluate
 
+from .kinds import envelope_object
+
 TABLE = "manifest-identity-members"
 
 
-def returned_identities(records: Iterable[Record], ruleset: RuleSet) -> set[str]:
-    """Every string or integer value of an identity member in a successful JSON response."""
+def identity_judge(ruleset: RuleSet) -> Callable[[str], bool]:
+    """Whether a member name is an identity member (``manifest-identity-members``), each name
+    judged once."""
     verdicts: dict[str, bool] = {}
 
     def is_identity(name: str) -> bool:
@@ -24,6 +27,12 @@ def returned_identities(records: Iterable[Record], ruleset: RuleSet) -> set[str]
             verdicts[name] = bool(decision.yields.get("identity"))
         return verdicts[name]
 
+    return is_identity
+
+
+def returned_identities(records: Iterable[Record], ruleset: RuleSet) -> set[str]:
+    """Every string or integer value of an identity member in a successful JSON response."""
+    is_identity = identity_judge(ruleset)
     found: set[str] = set()
     for record in records:
         if record.succeeded and record.response.is_json:
@@ -32,22 +41,25 @@ def returned_identities(records: Iterable[Record], ruleset: RuleSet) -> set[str]
 
 
 def made_identities(records: Iterable[Record], ruleset: RuleSet) -> list[str]:
-    """The identity values successful POSTs answered at the top of their JSON object, or of its one
-    object member (an envelope) or the one object of its one member's one-element array: the ids
-    of what each made at its path (``manifest-lone-segments``)."""
+    """The identity values successful POSTs answered at the top of their JSON object, of the object
+    it wraps (``kinds.envelope_object``: its one member's object, or its one object member beside
+    scalars only, no identity beside it), or the one object of its one member's one-element array:
+    the ids of what each made at its path (``manifest-lone-segments``)."""
+    is_identity = identity_judge(ruleset)
     found: list[str] = []
     for record in records:
         if record.method != "POST" or not record.succeeded or not record.response.is_json:
             continue
         body = record.response.json_value
-        if isinstance(body, dict) and len(body) == 1 and isinstance(next(iter(body.values())), dict):
-            body = next(iter(body.values()))
+        inner = envelope_object(body, is_identity)
+        if inner is not None:
+            body = inner
         elif isinstance(body, dict) and len(body) == 1 and _one_object(next(iter(body.values()))):
             body = next(iter(body.values()))[0]  # Ghost's {"posts": [{…}]}
         if not isinstance(body, dict):
             continue
         for name, value in body.items():
-            if isinstance(value, (str, int)) and not isinstance(value, bool) and _is_identity(ruleset, name):
+            if isinstance(value, (str, int)) and not isinstance(value, bool) and is_identity(name):
                 found.append(str(value))
     return list(dict.fromkeys(found))
 
@@ -55,11 +67,6 @@ def made_identities(records: Iterable[Record], ruleset: RuleSet) -> list[str]:
 def _one_object(value: Any) -> bool:
     """A one-element array holding one object (an entity answered as a list of one)."""
     return isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict)
-
-
-def _is_identity(ruleset: RuleSet, name: str) -> bool:
-    decision = evaluate(ruleset, TABLE, MemberNameContext(name=name), subject=name)
-    return bool(decision.yields.get("identity"))
 
 
 def _collect(value: Any, is_identity: Any, found: set[str]) -> None:
@@ -76,13 +83,15 @@ def _collect(value: Any, is_identity: Any, found: set[str]) -> None:
             stack.extend(item)
 
 
-def read_back_values(records: Iterable[Record]) -> set[str]:
+def read_back_values(records: Iterable[Record], ruleset: RuleSet) -> set[str]:
     """Last path segments (decoded) that the successful JSON GET of their own path answered as a
     member's value, at the top of the answer object, one object below it (an envelope) or in the one
-object of a one-element array, the answer's only member (``{"posts": [{…}]}``), or, under
-    a root of one member holding an object, one object below that (an envelope around an envelope:
-    ``{"data": {"result": {"username": "carol"}}}``): an item read naming its entity by a value the
-    entity holds, whatever the member is called."""
+    object of a one-element array, the answer's only member (``{"posts": [{…}]}``), or, in the
+    object an answer wraps (``kinds.envelope_object``), one object below that (an envelope around an
+    envelope: ``{"data": {"result": {"username": "carol"}}}``, ``{"code": 0, "data": {"result": {…},
+    "type": "userconfig"}}``): an item read naming its entity by a value the entity holds, whatever
+    the member is called."""
+    is_identity = identity_judge(ruleset)
     found: set[str] = set()
     for record in records:
         parts = split_path(record.path)
@@ -94,7 +103,7 @@ object of a one-element array, the answer's only member (``{"posts": [{…}]}``)
         members = list(body.values()) + [v for m in body.values() if isinstance(m, dict) for v in m.values()]
         if len(body) == 1 and _one_object(inner := next(iter(body.values()))):
             members += list(inner[0].values())  # the whole answer one entity as a list of one
-        if len(body) == 1 and isinstance(inner := next(iter(body.values())), dict):
+        if (inner := envelope_object(body, is_identity)) is not None:
             members += [v for m in inner.values() if isinstance(m, dict) for v in m.values()]
         if any(isinstance(m, (str, int)) and not isinstance(m, bool) and str(m) == value for m in members):
             found.add(parts[-1])

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Callable
 
 from capenv.interpreter.bundle.errors import UserError
 from capenv.interpreter.bundle.paths import has_trailing_slash, spell_path, split_path
@@ -24,7 +24,7 @@ from capenv.interpreter.predicates.lone_segments import LoneSegmentContext
 from capenv.interpreter.predicates.text_shapes import SegmentContext, shape_class, token_shape
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
-from .identities import array_element_values, made_identities, read_back_values, returned_identities
+from .identities import array_element_values, identity_judge, made_identities, read_back_values, returned_identities
 from .kinds import sibling_kinds
 from .listings import listed_siblings
 from .models import Manifest, Segment, Tool
@@ -52,6 +52,11 @@ class _Classifier:
     array_elements: set[str] = field(default_factory=set)
     span_prefixes: set[str] = field(default_factory=set)
     cache: dict[str, tuple[bool, object]] = field(default_factory=dict)
+
+    @cached_property
+    def is_identity(self) -> Callable[[str], bool]:
+        """Whether a member name is an identity member (``manifest-identity-members``)."""
+        return identity_judge(self.ruleset)
 
     @cached_property
     def loose_identities(self) -> set[str]:
@@ -88,7 +93,7 @@ class _Classifier:
 def build_manifest(evidence: Evidence, ruleset: RuleSet, overrides: Overrides | None = None) -> Manifest:
     overrides = overrides or Overrides()
     records = evidence.primary_records
-    classifier = _Classifier(ruleset, returned_identities(records, ruleset), read_back_values(records),
+    classifier = _Classifier(ruleset, returned_identities(records, ruleset), read_back_values(records, ruleset),
                              array_element_values(records), span_prefixes={spell_path(s.prefix, False) for s in evidence.path_spans})
     traces: list[TraceEvent] = list(evidence.span_trace)
     forced = [_parse_template(t) for t in overrides.templates]
@@ -216,7 +221,7 @@ def _kinds(node: _Node, values: list[str], classifier: _Classifier) -> tuple[int
         own = node.children[value].records
         reads[value] = own if any(r.method == "GET" for r in own) else [
             r for k, child in below.items() if k not in shared for r in child.records]
-    return sibling_kinds(reads)
+    return sibling_kinds(reads, classifier.is_identity)
 
 
 def _absorb(target: _Node, source: _Node, value: str) -> None:

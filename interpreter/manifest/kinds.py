@@ -9,19 +9,36 @@ path and one segment below it (its list and its items).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from capenv.interpreter.evidence.records import Record
 
 
-def entity_members(body: Any, list_members: frozenset[str] = frozenset()) -> frozenset[str]:
+def envelope_object(body: Any, is_identity: Callable[[str], bool]) -> dict[str, Any] | None:
+    """The object an answer wraps: the object of a root of one member (``{"data": {…}}``), or of a
+    root whose one member holding an object or an array is an object, every other member a scalar,
+    none an identity member (``{"code": 0, "msg": "ok", "data": {…}}``); None for any other answer
+    (an entity ``{"id": 1, "config": {…}}`` holds its identity beside its one object)."""
+    if not isinstance(body, dict) or not body:
+        return None
+    if len(body) == 1:
+        inner = next(iter(body.values()))
+        return inner if isinstance(inner, dict) else None
+    if any(is_identity(name) for name in body):
+        return None
+    containers = [value for value in body.values() if isinstance(value, (dict, list))]
+    return containers[0] if len(containers) == 1 and isinstance(containers[0], dict) else None
+
+
+def entity_members(body: Any, list_members: frozenset[str] = frozenset(),
+                   is_identity: Callable[[str], bool] = lambda name: False) -> frozenset[str]:
     """The members of the entities an answer shows, envelopes aside: the objects of an array (at
-    the root or in a member, or in a member of the object of a root of one member: a list envelope
-    inside an envelope, ``{"data": {"rows": [...], "next": null}}``), else the object (the root or
-    one member) holding the most members. ``list_members`` names the members that hold the
-    entities of a list in sibling answers: an answer holding one of them as an empty array
-    (``{"results": []}``) shows no entity at all."""
+    the root or in a member, or in a member of the object an answer wraps, ``envelope_object``: a
+    list envelope inside an envelope, ``{"data": {"rows": [...], "next": null}}``), else the object
+    (the root or one member) holding the most members; an answer wrapping its object beside scalars
+    (``{"code": 0, "msg": "ok", "data": {…}}``) is read as that object alone in one member. ``list_members`` names the members that hold the entities of a list in sibling answers:
+    an answer holding one of them as an empty array (``{"results": []}``) shows no entity at all."""
     if isinstance(body, list):
         return frozenset(k for item in body if isinstance(item, dict) for k in item)
     if not isinstance(body, dict):
@@ -31,7 +48,10 @@ def entity_members(body: Any, list_members: frozenset[str] = frozenset()) -> fro
         return frozenset(k for item in arrays[0] for k in item)
     if any(body.get(name) == [] for name in list_members):
         return frozenset()
-    if len(body) == 1 and isinstance(inner := next(iter(body.values())), dict) and not arrays:
+    inner = envelope_object(body, is_identity)
+    if inner is not None and len(body) > 1:  # scalars beside: read as the object alone in one member
+        return entity_members({"": inner}, list_members, is_identity)
+    if inner is not None and not arrays:
         listed = [v for v in inner.values() if isinstance(v, list) and v and all(isinstance(i, dict) for i in v)]
         if len(listed) == 1:
             return frozenset(k for item in listed[0] for k in item)
@@ -47,11 +67,12 @@ def _list_members(body: Any) -> set[str]:
     return {k for k, v in body.items() if isinstance(v, list) and v and all(isinstance(i, dict) for i in v)}
 
 
-def kind_of(records: Iterable[Record], list_members: frozenset[str] = frozenset()) -> frozenset[str]:
+def kind_of(records: Iterable[Record], list_members: frozenset[str] = frozenset(),
+            is_identity: Callable[[str], bool] = lambda name: False) -> frozenset[str]:
     """The members the successful JSON reads of one value show."""
     members: set[str] = set()
     for record in _json_reads(records):
-        members |= entity_members(record.response.json_value, list_members)
+        members |= entity_members(record.response.json_value, list_members, is_identity)
     return frozenset(members)
 
 
@@ -59,14 +80,15 @@ def _json_reads(records: Iterable[Record]) -> list[Record]:
     return [r for r in records if r.method == "GET" and r.succeeded and r.response.is_json]
 
 
-def sibling_kinds(reads: Mapping[str, Iterable[Record]]) -> tuple[int, float | None]:
+def sibling_kinds(reads: Mapping[str, Iterable[Record]],
+                  is_identity: Callable[[str], bool] = lambda name: False) -> tuple[int, float | None]:
     """``(values, overlap)``: how many sibling values show entity members, and the largest share
     of members two of them have in common (members both show / members either shows); None with
     fewer than two such values."""
     reads = {value: _json_reads(records) for value, records in reads.items()}
     list_members = frozenset(name for records in reads.values() for r in records
                              for name in _list_members(r.response.json_value))
-    kinds = [kind for kind in (kind_of(records, list_members) for records in reads.values()) if kind]
+    kinds = [kind for kind in (kind_of(records, list_members, is_identity) for records in reads.values()) if kind]
     if len(kinds) < 2:
         return len(kinds), None
     distinct = list(dict.fromkeys(kinds))

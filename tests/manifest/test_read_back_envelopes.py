@@ -22,6 +22,15 @@ def registry(wrap) -> HarBuilder:
 
 
 def test_a_name_read_back_two_envelopes_deep_is_a_parameter():
-    for wrap in (lambda body: body, lambda body: {"data": body}):
+    for wrap in (lambda body: body, lambda body: {"data": body}, lambda body: {"code": 0, "msg": "ok", "data": body}):
         templates = {t.template for t in build_from(registry(wrap)).manifest.tools}
         assert templates == {"/{id}"}, templates
+
+
+def test_an_identity_beside_the_object_is_no_envelope():
+    """``{"id": 1, "profile": {"result": {…}}}`` is an entity holding an object, not an envelope:
+    the name two objects below it is not read back."""
+    har = HarBuilder()
+    for n, user in enumerate(USERS):
+        har.call("GET", f"/{user['username']}", response={"id": n, "profile": {"type": "userconfig", "result": user}})
+    assert {t.template for t in build_from(har).manifest.tools} == {f"/{u['username']}" for u in USERS}
