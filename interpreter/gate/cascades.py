@@ -261,7 +261,8 @@ def _own_id(plan: WritePlan, call: Record, id_fields: dict[str, str]) -> Any:
     locator = plan.response.locator if plan.response is not None else None
     shown = locate(answer, locator) if locator is not None else answer
     field = id_fields.get(plan.type or "")
-    return shown.get(field) if isinstance(shown, dict) and field else None
+    value = shown.get(field) if isinstance(shown, dict) and field else None
+    return value if isinstance(value, (str, int)) else None  # an id the answer shows as an object or array names none
 
 
 def _shown_text(record: Record) -> str:

@@ -11,7 +11,7 @@ write has changed the posts, rather than answer the comments of a deleted post.
 
 from __future__ import annotations
 
-from support.capture_runs import build_from, plan
+from support.capture_runs import build_from, items_app, plan
 from support.har_builder import HarBuilder
 from support.http_thread import http_in_thread
 from support.served_calls import send_json
@@ -159,3 +159,11 @@ def test_a_create_whose_answer_names_an_entity_made_elsewhere_is_not_served(tmp_
     assert cascade.rule_id == "cascade.answer-names-new-entity"
     assert (cascade.evidence["value"], cascade.evidence["type"]) == (MADE_TAG, "tags")
     assert create.contradicted_by == cascade.evidence["read"]
+
+
+def test_an_answer_showing_its_id_as_an_array_builds() -> None:
+    """An update answering its entity's id as an array (a value no id takes) names no entity of its
+    own: the cascade search looks at its other values and the build goes on (it raised TypeError)."""
+    bundle = build_from(items_app().call("PATCH", "/items/1", body={"title": "u"}, response={"id": [1], "title": "u"})
+                        .call("GET", "/items"))
+    assert [p.tool for p in bundle.view.writes] == ["patch_items_by_item_id"]
