@@ -121,11 +121,6 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
             continue  # a write no plan models reached it since: it may have removed it
         window = [(o, tool, path) for o, tool, path in modelled_between(track, since, record.ordinal)
                   if entity not in track.modelled_targets.get(o, ())]
-        unscoped = unscoped_since(track, since, record.ordinal)
-        if unscoped is not None:
-            # one of unknown reach ran too: it may have removed it, as may any write in between, but it
-            # does not show a modelled write on a path related to the read's did not (that one stays unproven)
-            window = [w for w in window if blamed_beside_unscoped(w, record.path, track)]
         if not any(_blamable(run, tool) for _, tool, _ in window):
             continue  # every write in between is blamed already (or has no plan): nothing to weigh
         held = copy.find_collection(collection, type_name)
@@ -136,6 +131,12 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
         linked = [w for w in window if links.to(track.modelled_targets.get(w[0], frozenset()), w[0])]
         if not linked and _unmodelled_linked(track, links, since, record.ordinal):
             continue  # a write no plan models changed an entity linked to it by id since: its cascade may have removed it
+        unscoped = unscoped_since(track, since, record.ordinal)
+        if unscoped is not None and not linked:
+            # one of unknown reach ran too: it may have removed it, as may any write in between, but it
+            # shows neither a write linked to it by id nor one on a path related to the read's did not
+            # (those stay unproven); the others it may explain
+            window = [w for w in window if blamed_beside_unscoped(w, record.path, track)]
         for ordinal, tool, path in linked or window:
             found = run.findings.get(tool)
             if not _blamable(run, tool):
@@ -150,9 +151,9 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
                 f"it ran since {shown}; record {ordinal} ({records[ordinal].method} {path}) ran between"
                 f"{' on an entity linked to it by id' if linked else ''} and its plan does not remove it: a side "
                 "effect on another entity that serving would not make"
-                + (f"; record {unscoped}, a write of unknown reach (on no state type's path), ran since too and may "
-                   "have removed it, but does not show this write on a related path did not: unproven"
-                   if unscoped is not None else ""),
+                + (f"; record {unscoped} ({records[unscoped].method} {records[unscoped].path}), a write of unknown "
+                   "reach (on no state type's path), ran since too and may have removed it, but does not show this "
+                   "write did not: unproven" if unscoped is not None else ""),
                 kind="side-effect", location=LOCATION,
                 evidence={"absent": {"type": type_name, "id": key}, "write": ordinal,
                           "shown_present_by": max(seen.ordinal if seen is not None else 0, listed or 0) or None,

@@ -26,9 +26,11 @@ LOCATION = "interpreter/gate/linked_changes.py:blame_linked_changes"
 
 def blame_linked_changes(record: Record, type_name: str, key: str, held: Any, since: int, difference: str,
                          id_fields: dict[str, str], track: Tracking, run: GateRun, timeline: Timeline,
-                         records: dict[int, Record]) -> None:
+                         records: dict[int, Record], unscoped: int | None = None) -> None:
     """Contradict, as side-effect, the modelled writes after ``since`` (the entity's last check)
-    that did not touch the changed entity ``held`` (the copy's value) but are linked to it by id."""
+    that did not touch the changed entity ``held`` (the copy's value) but are linked to it by id;
+    ``unscoped``, a write of unknown reach in that window, may explain the change too, and the note
+    says so, but it does not show the linked write did not."""
     entity = ("entity", type_name, key)
     links: IdLinks | None = None
     for ordinal, tool, path in modelled_between(track, since, record.ordinal):
@@ -47,6 +49,9 @@ def blame_linked_changes(record: Record, type_name: str, key: str, held: Any, si
             f"shows {type_name} {key!r} changed ({difference}) although no write to it ran since record {since}; "
             f"record {ordinal} ({records[ordinal].method} {path}) ran between on an entity linked to it by id, and "
             "its plan does not change it: serving it would leave this entity as it was (no read between the linked "
-            "writes tells which of them changed it)",
+            "writes tells which of them changed it)"
+            + (f"; record {unscoped} ({records[unscoped].method} {records[unscoped].path}), a write of unknown reach "
+               "on no state type's path, ran since too and may explain it, but does not show this write did not: "
+               "unproven" if unscoped is not None and unscoped in records else ""),
             kind="side-effect", location=LOCATION,
             evidence={"changed": {"type": type_name, "id": key}, "write": ordinal, "last_checked_by": since}))

@@ -165,10 +165,12 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
                     findings[tool].notes.append(GateNote(record.ordinal, _side_effect_text(difference, unscoped, records),
                                                          kind="side-effect",
                                                          location="interpreter/gate/read_check.py:check_read"))
-        if not changed and unscoped is None and read_view.kind == "item" and mine is not None:
+        if not changed and read_view.kind == "item" and mine is not None:
             # a cascade follows references too: writes since on an entity linked to this one by id
+            # (a write of unknown reach between does not excuse them either)
             blame_linked_changes(record, entity_type.name, key, mine, since, difference,
-                                 {name: t.id_field for name, t in env.types.items()}, track, run, timeline, records)
+                                 {name: t.id_field for name, t in env.types.items()}, track, run, timeline, records,
+                                 unscoped=unscoped)
     for target in targets:
         pending.pop(target, None)
         last_check[target] = record.ordinal

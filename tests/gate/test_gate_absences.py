@@ -56,13 +56,35 @@ def test_a_delete_that_leaves_the_kernel_in_place_stays_served():
     assert delete.served and delete.contradicted_by is None, summary(bundle)
 
 
-def test_a_write_of_unknown_reach_between_excuses_the_absence():
-    """A batch call no plan models lies on no type's path: it may have removed the kernel."""
+def test_a_write_of_unknown_reach_between_does_not_excuse_a_delete_linked_to_the_absent_entity():
+    """A batch call no plan models lies on no type's path: it may have removed the kernel, but so may
+    the delete of the session naming it (a cascade follows references): that delete stays unproven,
+    since serving it would leave a session's kernel answering."""
     bundle = build_from(_app().call("POST", "/api/batch", body={"requests": [{"method": "DELETE"}]},
                                     response={"ok": True})                                  # 10
                         .call("GET", "/api/kernels/k1", status=404, response=GONE_K))       # 11
     delete = plan(bundle, "DELETE", "/api/sessions/{session_id}")
-    assert delete.served and delete.contradicted_by is None, summary(bundle)
+    assert (delete.served, delete.reason, delete.contradicted_by) == (False, "side-effect", 11), summary(bundle)
+    assert any("record 10 (POST /api/batch)" in (t.reason or "") for t in delete.traces)
+
+
+def test_a_write_of_unknown_reach_between_excuses_the_absence_from_an_unlinked_delete():
+    """Session s2's delete names kernel k2, not k1, on an unrelated path: of the writes between, only
+    the batch may have removed k1."""
+    builder = (HarBuilder()
+               .call("GET", "/api/sessions", response=[S1, S2])                      # 1
+               .call("GET", "/api/sessions/s2", response=S2)                         # 2
+               .call("GET", "/api/kernels", response=[K1, K2])                       # 3
+               .call("GET", "/api/kernels/k1", response=K1)                          # 4
+               .call("GET", "/api/kernels/k9", status=404, response=GONE_K)          # 5
+               .call("GET", "/api/sessions/s9", status=404, response=GONE_S)         # 6
+               .call("DELETE", "/api/sessions/s2", status=204)                       # 7
+               .call("GET", "/api/sessions/s2", status=404, response=GONE_S)         # 8
+               .call("GET", "/api/sessions", response=[S1])                          # 9
+               .call("POST", "/api/batch", body={"requests": [{"method": "DELETE"}]}, response={"ok": True})
+               .call("GET", "/api/kernels/k1", status=404, response=GONE_K))         # 11
+    delete = plan(build_from(builder), "DELETE", "/api/sessions/{session_id}")
+    assert delete.served and delete.contradicted_by is None, delete.reason
 
 
 def test_an_absence_already_recorded_before_the_write_blames_nothing():

@@ -14,8 +14,8 @@ TASK_1 = {"id": 1, "project": 1, "text": "a"}
 TASK_2 = {"id": 2, "project": 1, "text": "b"}
 
 
-def capture(*, project_after_delete: dict) -> HarBuilder:
-    return (HarBuilder()
+def capture(*, project_after_delete: dict, batch_before_read: bool = False) -> HarBuilder:
+    har = (HarBuilder()
             .call("GET", "/projects", response=[PROJECT, OTHER])                            # 1
             .call("GET", "/projects/1", response=PROJECT)                                   # 2
             .call("GET", "/projects/2", response=OTHER)                                     # 3
@@ -26,9 +26,11 @@ def capture(*, project_after_delete: dict) -> HarBuilder:
             .call("GET", "/tasks/1", response={**TASK_1, "text": "a2"})                     # 8
             .call("GET", "/projects/1", response=PROJECT)                                   # 9
             .call("DELETE", "/tasks/2", status=204, response=None)                          # 10
-            .call("GET", "/tasks/2", status=404, response={"detail": "Not found."})         # 11
-            .call("GET", "/projects/1", response=project_after_delete)                      # 12
-            .call("GET", "/projects/2", response=OTHER))                                    # 13
+            .call("GET", "/tasks/2", status=404, response={"detail": "Not found."}))        # 11
+    if batch_before_read:  # a call on no state type's path: its reach is unknown
+        har.call("POST", "/rpc/batch", body={"requests": []}, response={"ok": True})
+    return (har.call("GET", "/projects/1", response=project_after_delete)                   # 12 (13)
+            .call("GET", "/projects/2", response=OTHER))                                    # 13 (14)
 
 
 def test_a_delete_that_changes_the_entity_it_names_is_a_side_effect():
@@ -54,3 +56,14 @@ def test_an_entity_the_write_does_not_name_is_not_blamed_on_it():
     har.entries[-1]["response"]["content"]["text"] = '{"id": 2, "title": "news", "task_number": 5}'
     bundle = build_from(har)
     assert plan(bundle, "DELETE", "/tasks/{task_id}").served
+
+
+def test_a_write_of_unknown_reach_between_does_not_excuse_the_linked_delete():
+    """A batch call on no type's path ran between the delete and the project read: it may have
+    changed the count, but does not show the delete did not (its note says so); the delete stays
+    unproven, since serving would answer the project from the state."""
+    bundle = build_from(capture(project_after_delete={**PROJECT, "task_number": 1}, batch_before_read=True))
+    delete = plan(bundle, "DELETE", "/tasks/{task_id}")
+    assert (delete.served, delete.reason, delete.contradicted_by) == (False, "side-effect", 13)
+    notes = [e.reason for e in delete.traces if e.table == "gate" and "linked to it by id" in (e.reason or "")]
+    assert notes and "record 12 (POST /rpc/batch)" in notes[0] and "unproven" in notes[0]
