@@ -61,10 +61,14 @@ def entity_members(body: Any, list_members: frozenset[str] = frozenset(),
     return frozenset(max(objects, key=len))
 
 
-def _list_members(body: Any) -> set[str]:
+def _list_members(body: Any, is_identity: Callable[[str], bool]) -> set[str]:
+    """The members of an answer, or of the object it wraps (``envelope_object``), holding a
+    non-empty array of objects."""
     if not isinstance(body, dict):
         return set()
-    return {k for k, v in body.items() if isinstance(v, list) and v and all(isinstance(i, dict) for i in v)}
+    inner = envelope_object(body, is_identity)
+    return {k for level in (body, inner or {}) for k, v in level.items()
+            if isinstance(v, list) and v and all(isinstance(i, dict) for i in v)}
 
 
 def kind_of(records: Iterable[Record], list_members: frozenset[str] = frozenset(),
@@ -87,7 +91,7 @@ def sibling_kinds(reads: Mapping[str, Iterable[Record]],
     fewer than two such values."""
     reads = {value: _json_reads(records) for value, records in reads.items()}
     list_members = frozenset(name for records in reads.values() for r in records
-                             for name in _list_members(r.response.json_value))
+                             for name in _list_members(r.response.json_value, is_identity))
     kinds = [kind for kind in (kind_of(records, list_members, is_identity) for records in reads.values()) if kind]
     if len(kinds) < 2:
         return len(kinds), None

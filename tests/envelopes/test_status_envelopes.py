@@ -40,3 +40,29 @@ def test_an_entity_holding_an_identity_beside_its_object_is_no_envelope():
     assert entity_members(entity, is_identity=lambda name: False) == {"match", "action"}
     wrapped = {"code": 0, "msg": "ok", "data": {"rows": [{"id": 1, "title": "a"}], "next": None}}
     assert entity_members(wrapped, is_identity=is_identity) == {"id", "title"}
+
+
+def strategies(wrap) -> HarBuilder:
+    """Strategy types named by their name, each listing its parameters; one read lists none."""
+    rollout = {"name": "rollout", "description": "a share of users", "parameters": [
+        {"name": "share", "type": "percentage"}, {"name": "group", "type": "string"}]}
+    region = {"name": "region", "description": "users of some regions", "parameters": [
+        {"name": "regions", "type": "list"}]}
+    return (HarBuilder()
+            .call("GET", "/strategies", response=wrap({"version": 1, "strategies": [rollout]}))
+            .call("GET", "/strategies/rollout", response=wrap(rollout))
+            .call("POST", "/strategies", body={"name": "region", "description": "users of some regions"},
+                  status=201, response=wrap(region))
+            .call("GET", "/strategies/region", response=wrap(region))
+            .call("PUT", "/strategies/region", body={"name": "region", "description": "listed", "parameters": []},
+                  status=200, response="")
+            .call("GET", "/strategies/region", response=wrap({**region, "description": "listed", "parameters": []})))
+
+
+def test_an_item_listing_no_parameters_inside_an_envelope_shows_no_other_kind():
+    """A read whose list member (an array of objects in sibling reads) is empty shows no entity,
+    inside an envelope as at the root: the name stays a parameter."""
+    plain = {t.template for t in build_from(strategies(lambda body: body)).manifest.tools}
+    assert plain == {"/strategies", "/strategies/{strategy_id}"}
+    for wrap in (lambda body: {"data": body}, lambda body: {"code": 0, "msg": "ok", "data": body}):
+        assert {t.template for t in build_from(strategies(wrap)).manifest.tools} == plain
