@@ -92,6 +92,33 @@ def member_at(body: Any, pointer: str) -> Any:
     return value
 
 
+def member_through(body: Any, pointer: str) -> Any:
+    """As ``member_at``, and a ``0`` token steps into the one element of a one-element array (an
+    entity answered as a list of one, ``{"posts": [{…}]}``: the pointer ``/posts/0``)."""
+    value = body
+    for token in parse(pointer):
+        if isinstance(value, list) and token == "0" and len(value) == 1:
+            value = value[0]
+        elif isinstance(value, dict) and token in value:
+            value = value[token]
+        else:
+            return MISSING
+    return value
+
+
+def with_member_through(body: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
+    """``with_member_at`` through what ``member_through`` reads (a one-element array copied too)."""
+    tokens = parse(pointer)
+    result = dict(body)
+    holder: Any = result
+    for token in tokens[:-1]:
+        key: Any = 0 if isinstance(holder, list) else token
+        holder[key] = list(holder[key]) if isinstance(holder[key], list) else dict(holder[key])
+        holder = holder[key]
+    holder[0 if isinstance(holder, list) else tokens[-1]] = value
+    return result
+
+
 def with_member_at(body: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
     """A copy of ``body`` with ``value`` at ``pointer``, the objects along the way copied (the
     rest shared): the members on the way must be there (``member_at`` says so first)."""

@@ -16,7 +16,7 @@ from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import AnswerPathMember, EntityType, MemberRule, SplitAnswer
 from capenv.interpreter.bundle.paths import split_path
-from capenv.interpreter.bundle.pointers import member_at, spell
+from capenv.interpreter.bundle.pointers import member_through, spell
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.answer_envelopes import AnswerEnvelopeContext, EnvelopeCall, envelope_member
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
@@ -48,7 +48,7 @@ def split_answer(tool: str, effect: str, entity_type: EntityType, calls: list[Re
         member = _envelope_member([call.answer for call in evidence], ctx.is_identity_member)
         if member is None:
             return None
-        within = (*within, member)
+        within = (*within, *member)
     found = decision.evidence
     transformed = tuple(sorted(found.get("transformed") or {}))
     required = [name for name in transformed if evidence and name in evidence[0].sent]
@@ -72,19 +72,24 @@ def split_answer(tool: str, effect: str, entity_type: EntityType, calls: list[Re
                        transformed=transformed, within=within, rule_id=decision.rule_id)
 
 
-def _envelope_member(answers: list[Any], is_identity_member: Any) -> str | None:
+def _envelope_member(answers: list[Any], is_identity_member: Any) -> tuple[str, ...] | None:
     """The one member every answer is an object of, the same in every answer, holding an object
-    and no identity (``{"data": {"result": {…}}}``); else None. Scalars beside it are not taken for
-    an envelope: beside the values sent (``{"ok": true, "result": {…}}``) they are what the table
-    refuses at the root, as ``answer-envelope.acknowledged-in-envelope`` asks one member too."""
+    and no identity (``{"data": {"result": {…}}}``), or one object as a one-element array
+    (``{"posts": [{…}]}``: the member and ``0``, ``pointers.member_through``); else None. Scalars
+    beside it are not taken for an envelope: beside the values sent (``{"ok": true, "result": {…}}``)
+    they are what the table refuses at the root, as ``answer-envelope.acknowledged-in-envelope`` asks
+    one member too."""
     names = set()
     for answer in answers:
         if not isinstance(answer, dict) or len(answer) != 1 or any(is_identity_member(k) for k in answer):
             return None
         name, inner = next(iter(answer.items()))
-        if not isinstance(inner, dict):
+        if isinstance(inner, dict):
+            names.add((name,))
+        elif isinstance(inner, list) and len(inner) == 1 and isinstance(inner[0], dict):
+            names.add((name, "0"))
+        else:
             return None
-        names.add(name)
     return names.pop() if len(names) == 1 else None
 
 
@@ -101,7 +106,7 @@ def without_transformed(members: tuple[MemberRule, ...], split: SplitAnswer | No
 
 def _call(tool: str, effect: str, entity_type: EntityType, call: Record, ctx: PlanContext,
           depth: int, within: tuple[str, ...] = ()) -> EnvelopeCall:
-    answer = member_at(call.response.json_value, spell(within))
+    answer = member_through(call.response.json_value, spell(within))
     verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True, envelope=ctx.envelopes.get(tool),
                          patch_ops=ctx.patch_ops.get(tool, ()))
     sent = verdict.body if isinstance(verdict.body, dict) else {}

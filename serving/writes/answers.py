@@ -10,7 +10,7 @@ from urllib.parse import quote, unquote
 
 from capenv.interpreter.bundle.models import AnswerReport, LocationRule, Locator, SplitAnswer, WritePlan
 from capenv.interpreter.bundle.paths import split_path
-from capenv.interpreter.bundle.pointers import member_at, spell, with_member_at
+from capenv.interpreter.bundle.pointers import member_through, spell, with_member_through
 from capenv.interpreter.bundle.values import locate, same_json
 from capenv.serving.reads.entity_headers import state_headers
 from capenv.serving.reads.render import place
@@ -107,7 +107,7 @@ def render_split(plan: WritePlan, entity: dict[str, Any], id_field: str, sent: d
     if not isinstance(plan.response.body, dict):
         raise WriteRefusal("the capture kept no recorded answer of this write to render its answer from")
     answer = copy.deepcopy(plan.response.body)
-    body = member_at(answer, spell(split.within))
+    body = member_through(answer, spell(split.within))
     if not isinstance(body, dict):
         raise WriteRefusal("the capture kept no recorded answer of this write to render its answer from")
     if split.id_member is not None:
@@ -123,7 +123,7 @@ def _acknowledgement(plan: WritePlan, split: SplitAnswer, entity: dict[str, Any]
     if lacking:
         raise WriteRefusal(f"the answer would show {', '.join(lacking)}, which the entity does not hold")
     names = [*([split.id_member] if split.id_member else []), *split.fields]
-    around = member_at(plan.response.body, spell(split.within))
+    around = member_through(plan.response.body, spell(split.within))
     recorded = around if isinstance(around, dict) else {}
     if split.entity_member is not None:  # the acknowledgement sits under the answer's one member
         recorded = recorded.get(split.entity_member) if isinstance(recorded.get(split.entity_member), dict) else {}
@@ -134,7 +134,7 @@ def _acknowledgement(plan: WritePlan, split: SplitAnswer, entity: dict[str, Any]
         return answer
     if not isinstance(around, dict):  # the envelope the recorded answers wrap it in, as recorded
         raise WriteRefusal("the capture kept no recorded answer of this write to render its answer from")
-    return with_member_at(copy.deepcopy(plan.response.body), spell(split.within), answer)
+    return with_member_through(copy.deepcopy(plan.response.body), spell(split.within), answer)
 
 
 def check_answer_covers(plan: WritePlan, entity: dict[str, Any], unsent: frozenset[str] = frozenset(),

@@ -74,3 +74,45 @@ def test_scalars_beside_the_values_sent_are_no_envelope():
     update = plan(build_from(app(envelope=lambda answer: {"ok": True, **answer} if "id" not in answer
                                  and "count" not in answer else answer)), "PUT", "/api/css_template/{css_template_id}")
     assert update.response.split is None and not update.served
+
+
+def tag(n: str, name: str, created: str, updated: str) -> dict:
+    return {"id": n, "name": name, "createdAt": created, "updatedAt": updated}
+
+
+def tags_app() -> HarBuilder:
+    """n8n's tags in the root-key convention: a rename answers the identity, the name sent and the
+    clock it moved ({"tags": [{id, name, updatedAt}]}), the read adds createdAt."""
+    a = tag("Aa1", "ops", "2025-12-30T00:00:00.000Z", "2025-12-30T00:00:00.000Z")
+    b = tag("Bb2", "web", "2025-12-31T00:00:00.000Z", "2025-12-31T00:00:00.000Z")
+    # each rename's clock the moment of its call (the builder's calls start 100 ms apart)
+    a2, b2 = {**a, "name": "infra", "updatedAt": "2026-01-01T00:00:00.310Z"}, \
+        {**b, "name": "www", "updatedAt": "2026-01-01T00:00:00.510Z"}
+    return (HarBuilder()
+            .call("GET", "/tags", response={"tags": [a, b]})
+            .call("GET", "/tags/Aa1", response={"tags": [a]})
+            .call("GET", "/tags/Bb2", response={"tags": [b]})
+            .call("PUT", "/tags/Aa1", body={"tags": [{"name": "infra"}]},
+                  response={"tags": [{"id": "Aa1", "name": "infra", "updatedAt": a2["updatedAt"]}]})
+            .call("GET", "/tags/Aa1", response={"tags": [a2]})
+            .call("PUT", "/tags/Bb2", body={"tags": [{"name": "www"}]},
+                  response={"tags": [{"id": "Bb2", "name": "www", "updatedAt": b2["updatedAt"]}]})
+            .call("GET", "/tags/Bb2", response={"tags": [b2]})
+            .call("GET", "/tags", response={"tags": [a2, b2]}))
+
+
+def test_the_split_is_found_in_a_list_of_one_and_rendered_there():
+    """An acknowledging answer as the one element of an array under the answer's one member: the
+    table is asked inside it (``within`` the member and ``0``), and serving renders it there; before,
+    the answer read at its root held no identity and the update was refused."""
+    bundle = build_from(tags_app())
+    update = plan(bundle, "PUT", "/tags/{tag_id}")
+    assert update.served, update.build_reason
+    split = update.response.split
+    assert (split.within, split.projection) == (("tags", "0"), "acknowledged")
+    runtime = EnvironmentRuntime(bundle)
+    answer = runtime.read(update.tool, {"tag_id": "Aa1", "body": {"tags": [{"name": "core"}]}})["body"]
+    (renamed,) = answer["tags"]
+    assert list(answer) == ["tags"] and set(renamed) == {"id", "name", "updatedAt"}
+    assert (renamed["id"], renamed["name"]) == ("Aa1", "core")
+    assert runtime.read("get_tags_by_tag_id", {"tag_id": "Aa1"})["body"]["tags"][0]["name"] == "core"
