@@ -26,7 +26,7 @@ class IdHistories:
         self._by_segment: dict[str, list[Record]] = {}
         self._by_field: dict[str, dict[str, list[Record]]] = {}
         self._answers_by_field: dict[str, dict[str, list[int]]] = {}
-        self._answer_values: dict[int, dict[str, set[str]]] = {}
+        self._answer_values: dict[int, tuple[set[str], dict[str, set[str]]]] = {}
         for record in records:
             if not record.succeeded:
                 continue
@@ -48,13 +48,20 @@ class IdHistories:
             self._shown.update(shown_values(self._records, missing, self._is_write, self.values_in))
         return {field: self._shown[field] for field in fields}
 
-    def values_in(self, record: Record) -> dict[str, set[str]]:
-        """``shown_in`` of ``record`` for every member name at once: its answer walked once, however
-        many identity fields are asked of it (each field's walk of every answer was most of the view's
-        absences)."""
-        found = self._answer_values.get(record.ordinal)
-        if found is None:
-            found = self._answer_values[record.ordinal] = shown_in(record, None)
+    def values_in(self, record: Record, fields: set[str]) -> dict[str, set[str]]:
+        """``shown_in`` of ``record``, kept: its answer is walked again only for fields not asked of
+        it before (the absences ask the same identity fields of every answer in ``shown``, then
+        again one field at a time in ``shown_only_by`` and the write index: each a walk of every
+        answer, most of the view's absences)."""
+        kept = self._answer_values.get(record.ordinal)
+        if kept is None:
+            kept = self._answer_values[record.ordinal] = (set(), {})
+        asked, found = kept
+        missing = fields - asked
+        if missing:
+            for field, values in shown_in(record, missing).items():
+                found[field] = values
+            asked |= missing
         return found
 
     def of(self, read: Record, id_value: str, field: str, shown: set[str]) -> str:
@@ -79,7 +86,7 @@ class IdHistories:
             index = self._answers_by_field[field] = {}
             for other in self._records:
                 if other.succeeded:
-                    for value in self.values_in(other).get(field, ()):
+                    for value in self.values_in(other, {field}).get(field, ()):
                         index.setdefault(value, []).append(other.ordinal)
         return all(ordinal == record.ordinal for ordinal in index.get(id_value, ()))
 
@@ -96,7 +103,7 @@ class IdHistories:
         if index is None:
             index = self._by_field[field] = {}
             for record in self._writes:
-                for value in self.values_in(record).get(field, ()):
+                for value in self.values_in(record, {field}).get(field, ()):
                     index.setdefault(value, []).append(record)
         return index
 
@@ -112,10 +119,10 @@ def decoded_segments(path: str) -> set[str]:
 
 
 def shown_values(records: list[Record], fields: set[str], is_write: Callable[[Record], bool],
-                 values_in: Callable[[Record], dict[str, set[str]]] | None = None) -> dict[str, set[str]]:
+                 values_in: Callable[[Record, set[str]], dict[str, set[str]]] | None = None) -> dict[str, set[str]]:
     """Every value the capture shows under an identity field (any depth of any successful JSON
     answer), and every path segment a successful write named. ``values_in``: a record's ``shown_in``
-    for every name (``IdHistories.values_in``, walked once per record)."""
+    kept (``IdHistories.values_in``)."""
     shown: dict[str, set[str]] = {f: set() for f in fields}
     for record in records:
         if not record.succeeded:
@@ -124,7 +131,7 @@ def shown_values(records: list[Record], fields: set[str], is_write: Callable[[Re
             for field, values in shown_in(record, fields).items():
                 shown[field] |= values
         else:
-            every = values_in(record)
+            every = values_in(record, fields)
             for field in fields:
                 if field in every:
                     shown[field] |= every[field]
@@ -134,9 +141,9 @@ def shown_values(records: list[Record], fields: set[str], is_write: Callable[[Re
     return shown
 
 
-def shown_in(record: Record, fields: set[str] | None) -> dict[str, set[str]]:
+def shown_in(record: Record, fields: set[str]) -> dict[str, set[str]]:
     """The values ``record``'s JSON answer shows under each of ``fields`` (any depth; strings
-    and integers, as text); ``None``: under every member name."""
+    and integers, as text)."""
     found: dict[str, set[str]] = {}
     if not record.response.is_json:
         return found
@@ -144,13 +151,6 @@ def shown_in(record: Record, fields: set[str] | None) -> dict[str, set[str]]:
     while stack:  # only objects and arrays are pushed: scalars are read where they are held
         value = stack.pop()
         if isinstance(value, dict):
-            if fields is None:
-                for field, held in value.items():
-                    if isinstance(held, (dict, list)):
-                        stack.append(held)
-                    elif isinstance(held, (str, int)) and not isinstance(held, bool):
-                        found.setdefault(field, set()).add(str(held))
-                continue
             for field in fields:
                 if field in value:
                     held = value[field]
