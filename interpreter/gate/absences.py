@@ -90,10 +90,14 @@ def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex
         return []
     objects = [m for m in members if isinstance(m, dict) and entity_type.id_field in m]
     listed = {str(m[entity_type.id_field]) for m in objects}
-    # an entity listed under a new id with all else alike was named anew, not removed (``reidentified``)
+    # an entity listed under a new id with all else alike was named anew, not removed (``reidentified``):
+    # only an object under an id the copy does not hold can be its new name (the copy's ids, once
+    # per read, not once per unlisted entity)
+    held_ids = set(map(str, held.order))
+    fresh = [m for m in objects if m[entity_type.id_field] is not None and str(m[entity_type.id_field]) not in held_ids]
     return [(held.path, key) for key in held.order if str(key) not in listed
-            and renamed(held.entities[key], str(key), objects, entity_type.id_field, set(map(str, held.order)),
-                        run.reidentified_table) is None]
+            and (not fresh or renamed(held.entities[key], str(key), fresh, entity_type.id_field, held_ids,
+                                      run.reidentified_table) is None)]
 
 
 def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, str]], env: WriteEnv,
