@@ -97,8 +97,8 @@ def _copied(path: str, target: Any, ctx: PlanContext, tool: str, events: list[Tr
 def _object_pointer(held: Any, body: dict[str, Any]) -> str:
     """Where in the held document the write merges: the object holding the most members the body
     sent, among the document, its object members and, where none of those holds more, the one
-    object a member holding nothing else holds (``{"data": {"profile": {…}}}``); the earlier on a
-    tie."""
+    object a member holding nothing else but scalars and empty objects or arrays holds (``{"data":
+    {"profile": {…}}}``, ``{"data": {"data": {…}, "meta": {}}}``); the earlier on a tie."""
     if not isinstance(held, dict):
         return ""
 
@@ -111,9 +111,10 @@ def _object_pointer(held: Any, body: dict[str, Any]) -> str:
         if sent_in(value) > best:
             best, pointer = sent_in(value), "/" + name
     for name, value in members:
-        if len(value) != 1:  # only an envelope around one object: a map of objects by key is no envelope
+        held_objects = [(k, v) for k, v in value.items() if isinstance(v, (dict, list)) and v]
+        if len(held_objects) != 1:  # only an envelope around one object: a map of objects by key is no envelope
             continue
-        inner_name, inner = next(iter(value.items()))
+        inner_name, inner = held_objects[0]
         if isinstance(inner, dict) and sent_in(inner) > best:
             best, pointer = sent_in(inner), f"/{name}/{inner_name}"
     return pointer
@@ -121,8 +122,8 @@ def _object_pointer(held: Any, body: dict[str, Any]) -> str:
 
 def _answer_locator(answer: Any, pointer: str, body: dict[str, Any], target: Any) -> Locator | None:
     """Where the exemplar's answer shows the object the write merged into: under the member the
-    document holds it in, or at the root; it shows it when it holds a member the body sent or
-    the object held."""
+    document holds it in, or at the root, or in one member of its own there; it shows it when it
+    holds a member the body sent or the object held."""
     names = set(body) | (set(target) if isinstance(target, dict) else set())
     member = pointer.strip("/")
     if isinstance(answer, dict) and member and "/" not in member and isinstance(answer.get(member), dict) \
@@ -139,6 +140,11 @@ def _answer_locator(answer: Any, pointer: str, body: dict[str, Any], target: Any
     if len(wrapping) == 1:
         # the answer wraps the document's object in one member of its own ({"message", "result"})
         return Locator(kind="member", member=wrapping[0])
+    inside = [name for name, value in answer[member].items() if isinstance(value, dict) and names & set(value)] \
+        if isinstance(answer, dict) and member and "/" not in member and isinstance(answer.get(member), dict) else []
+    if len(inside) == 1:
+        # so it does inside the member the document holds it in ({"data": {"message", "result"}})
+        return Locator(kind="member", member=inside[0], within=(member,))
     return None
 
 
