@@ -182,6 +182,32 @@ answer check costs ~130-200 µs per call, ~70% of it the schema's `if`/`then` (t
 body): without them 60 µs, and `check_schema` 17 → 6 ms (jsonschema, this machine, loaded). Publishing looser output schemas would change what the MCP surface
 promises, not its speed: left to a decision.
 
+Issue 15, the build (session 26; load average 5-7, so section (a) was not rerun and its rows above
+are older: instructions instead, valgrind cachegrind of the whole `capenv build` process, bytecode
+and the rule tables' cache warm, capenv 1cf3be0 against the same commit with this session's eight
+build commits, 2046e3c-409bc20). Work done once that was done per type, per field, per (update,
+create) pair or per unlisted entity: write-copies walks only a type's own plain reads (prefect
+`_nested` 145,514 calls -> 16,522); the absences' id histories keep each answer's values per
+identity field asked (label-studio 5,545 answer walks -> 2,253); gate-reach walks a held entity's
+values only when the call carries a string long enough to name it (prefect 105,676 -> 0); the delete
+referrers and the reference copies share one index of the capture's entity values; a type's held
+values for refused creates are read once, when there is a refused create; a credentials header's
+static judgement is made once per capture (it was made three times, each searching every answer)
+and each distinct value digested once; a list read's unlisted entities are compared only with
+objects under ids the copy does not hold. Instructions (the floor, `orjson.loads` in its own
+process, in brackets): json-server 22.48 G -> 20.84 G (0.60 G; 37.3× -> 34.6×), kinto 22.28 ->
+20.12 G (0.53 G; 41.7× -> 37.6×), label-studio 24.67 -> 23.30 G (0.55 G; 44.6× -> 42.1×), prefect
+15.69 -> 14.82 G (0.45 G; 35.2× -> 33.3×); cProfile calls per build 15.2 / 15.3 / 18.6 / 10.5 M ->
+13.9 / 12.9 / 16.9 / 9.3 M. Bundles of every capture and of the four large captures byte-identical
+(`diff -r`), verify unmoved. What bounds the rest: no step above ~5% of the build is left that
+repeats work; the profile is flat (imports and pydantic model construction ~18% of the process in
+a py-spy sample of json-server's, the plans ~17%, the view ~13%, the gate ~13%, the HAR's parse and
+normalisation ~8%), each share a pass over the capture's entity values done once for its own
+question (referrers' members and occurrences per type and member, `Timeline.held_before` per
+entity and call, `PlanContext.type_entities` per call, the view's query members and replay pairs).
+Reaching 4× the floor needs those passes merged into a few shared indexes of the capture, and the
+build's imports (serving's write modules, jsonschema, ~110 pydantic models) cut.
+
 Issue 15, the build's growth (session 20; measured by hand at load average 12-24, so by cProfile call
 counts and profiled-time ratios, not section (a), whose rows above predate it). The build had two
 quadratic passes that section (a)'s step timings hid inside `plan_and_gate` and `replay_table`:
