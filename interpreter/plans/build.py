@@ -142,6 +142,14 @@ def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
         return WritePlan(**base, build_reason="body-unusable", traces=tuple(events))
     base["body_envelope"] = verdict.envelope
     base["body_envelope_kind"] = verdict.envelope_kind
+    if verdict.envelope:  # the members a precondition is sent in are read inside the envelope too
+        wrapped = WritePlan(**base)
+        inside = precondition_decision(tool.name, calls, ctx.ruleset, ctx.records, patch_ops, body_of=lambda call:
+                                       body_object(wrapped, call.request.json_value if call.request.is_json else None))
+        if inside is not None and inside.yields.get("conditional"):
+            events.extend(inside.events)
+            return WritePlan(**base, build_reason=str(inside.yields.get("build_reason", "precondition-header")),
+                             traces=tuple(events))
     if effect == "update" and exemplar.query:
         reading = WritePlan(**base)
         base["update_mask"] = update_mask_of(tool.name, calls, exemplar, lambda call: _sent_members(reading, call),

@@ -9,7 +9,7 @@ plan lists the headers serving refuses a call for carrying (``WritePlan.unchecke
 from __future__ import annotations
 
 import bisect
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import unquote
 
 from capenv.interpreter.bundle.jsonvalue import dumps
@@ -23,11 +23,13 @@ TABLE = "write-preconditions"
 
 def precondition_decision(tool_name: str, calls: list[Record], ruleset: RuleSet,
                           records: dict[int, Record] | None = None,
-                          patch_ops: tuple[str, ...] = ()) -> Decision | None:
+                          patch_ops: tuple[str, ...] = (),
+                          body_of: Callable[[Record], Any] | None = None) -> Decision | None:
     """The table's decision on the headers, body members and query values the tool's successful
     calls sent (None without the table). ``records``: the whole capture, where the last read of a
     call's own path shows what the entity held when the call began; ``patch_ops``: the bodies are
-    JSON Patches of these operations, whose members are the ones they set."""
+    JSON Patches of these operations, whose members are the ones they set; ``body_of``: a call's
+    body as the plan's members read it (inside its envelope: {"posts": [{…}]}), else the body whole."""
     if TABLE not in ruleset.tables:
         return None
     sent: dict[str, list[int]] = {}
@@ -38,7 +40,7 @@ def precondition_decision(tool_name: str, calls: list[Record], ruleset: RuleSet,
         for name, _ in call.request_headers:
             sent.setdefault(name.lower(), []).append(call.ordinal)
         body = call.request.json_value if call.request.is_json else None
-        body = read_patch(body, patch_ops).members if patch_ops else body
+        body = body_of(call) if body_of is not None else read_patch(body, patch_ops).members if patch_ops else body
         for name in body if isinstance(body, dict) else ():
             members.setdefault(name, []).append(call.ordinal)
         held_query += [(name, member, value, call.ordinal)

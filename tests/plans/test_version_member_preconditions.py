@@ -41,3 +41,29 @@ def test_a_call_with_neither_keeps_the_plan():
     """One recorded call wrote with no version at all: the application does not require one."""
     bundle = build_from(capture(second_call_header=False, second_call_member=False))
     assert plan(bundle).reason != "precondition-header"
+
+
+def wrapped_capture(second_call_member: bool) -> HarBuilder:
+    """``capture`` in the root-key convention: every tag answered, and every body sent, as the one
+    element of an array under ``tags``."""
+    renamed = {**TAG, "name": "performance"}
+    again = {**TAG, "name": "speed"}
+    body = {"name": "speed", **({"@etag": '"0a1b"'} if second_call_member else {})}
+    return (HarBuilder().call("GET", "/tags", response={"tags": [TAG]})
+            .call("GET", "/tags/4", response={"tags": [TAG]})
+            .call("PUT", "/tags/4", body={"tags": [{"name": "performance"}]}, headers=[("If-Match", '"9f8e"')],
+                  response={"tags": [renamed]})
+            .call("GET", "/tags/4", response={"tags": [renamed]})
+            .call("PUT", "/tags/4", body={"tags": [body]}, response={"tags": [again]})
+            .call("GET", "/tags/4", response={"tags": [again]})
+            .call("GET", "/tags", response={"tags": [again]}))
+
+
+def test_the_version_member_is_read_inside_the_bodies_envelope():
+    """The body member carrying the version is read as the plan's members read it, inside its
+    envelope ({"tags": [{…, "@etag": …}]}): read whole, no call sent it and the update was served."""
+    put = plan(build_from(wrapped_capture(second_call_member=True)))
+    assert put.body_envelope == "tags"
+    assert not put.served and put.reason == "precondition-header"
+    assert any(e.rule_id == "precondition.version-member" and e.outcome == "match" for e in put.traces)
+    assert plan(build_from(wrapped_capture(second_call_member=False))).reason != "precondition-header"
