@@ -46,6 +46,9 @@ class PlanContext:
         self.is_identity_member = IdentityMembers(ruleset)
         self.answer_places = AnswerPlaces(ruleset)
         self.envelopes: dict[str, Any] = {}
+        self.plan_of: dict[str, Any] = {}
+        """Per write tool, its plan once every plan is built (``referrers`` reads a recorded call's
+        body as the plan's members read it, inside its envelope)."""
         self.patch_ops: dict[str, tuple[str, ...]] = {}
         """Per update tool whose bodies are JSON Patches, the operations they used (``patch_bodies``)."""
         self.whole_tools: dict[str, Any] = {}

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from capenv.interpreter.bundle.body_members import body_object
 from capenv.interpreter.bundle.jsonvalue import canonical
 from capenv.interpreter.bundle.models import EntityType, Referrer, WritePlan
 from capenv.interpreter.bundle.paths import split_path
@@ -39,6 +40,7 @@ MIN_MEMBERS_SETTING = ("plans", "referrer_min_projected_members")
 
 def with_referrers(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
     """Each built delete plan with the members naming its type's entities, and their traces."""
+    ctx.plan_of = {p.tool: p for p in plans}
     deletes = {id(p) for p in plans if _removes(p) and p.type is not None and p.build_reason is None}
     if not deletes or TABLE not in ctx.ruleset.tables:
         return plans
@@ -221,6 +223,8 @@ def _dangling_refusals(ctx: PlanContext, referring: EntityType, member: Member) 
         if not record.changes_state:
             continue
         body = record.request.json_value if record.request.is_json else None
+        plan = ctx.plan_of.get(ctx.tool_of.get(record.ordinal, ""))
+        body = body_object(plan, body) if plan is not None else body  # inside its envelope ({"spans": [{…}]})
         if not (400 <= record.status < 500 and isinstance(body, dict) and member.name in body):
             continue
         if split_path(record.path)[-1:] != words[-1:] and split_path(record.path)[-2:-1] != words[-1:]:

@@ -54,3 +54,35 @@ def test_without_a_refused_dangling_value_the_member_names_nothing():
     delete = plan(bundle, "DELETE", "/category-types/{category_type_id}")
     assert delete.served, delete.reason
     assert "label" not in {r.member for r in delete.referrers}
+
+
+def _wrapped_capture(refused_dangling: bool) -> HarBuilder:
+    """``_capture`` in the root-key convention: every entity answered, and every body sent, as the one
+    element of an array (a list as the array) under its collection's name."""
+    made = {"id": 2, "example": 1, "label": 2}
+    har = HarBuilder().call("GET", "/category-types", response={"category-types": LABELS})
+    for label in LABELS:
+        har.call("GET", f"/category-types/{label['id']}", response={"category-types": [label]})
+    har.call("GET", "/categories", response={"categories": CATEGORIES})
+    har.call("POST", "/categories", body={"categories": [{"example": 1, "label": 2}]}, status=201,
+             response={"categories": [made]})
+    if refused_dangling:
+        har.call("POST", "/categories", body={"categories": [{"example": 1, "label": 999}]}, status=400,
+                 response={"label": ['Invalid pk "999" - object does not exist.']})
+    har.call("GET", "/categories", response={"categories": [*CATEGORIES, made]})
+    har.call("DELETE", "/category-types/3", status=204)
+    har.call("GET", "/category-types/3", status=404, response={"detail": "Not found."})
+    return har.call("GET", "/category-types", response={"category-types": LABELS[:2]})
+
+
+def test_a_refused_dangling_value_is_read_inside_the_bodies_envelope():
+    """The refused create's body is read as the create's members read it, inside its envelope
+    ({"categories": [{…}]}): read whole, it sent no label, the member named nothing and the delete
+    of a category type a category names was served."""
+    bundle = build_from(_wrapped_capture(refused_dangling=True))
+    assert plan(bundle, "POST", "/categories").body_envelope == "categories"
+    delete = plan(bundle, "DELETE", "/category-types/{category_type_id}")
+    assert ("categories", "label", "referrer.refused-dangling") in {
+        (r.type, r.member, r.rule_id) for r in delete.referrers}, delete.referrers
+    delete = plan(build_from(_wrapped_capture(refused_dangling=False)), "DELETE", "/category-types/{category_type_id}")
+    assert "label" not in {r.member for r in delete.referrers}
