@@ -11,6 +11,10 @@ another entity's recording, and never a recording the state has left behind.
 * A recording of a document read whose view the state backs at other paths answers only when
   it was recorded before the capture's first write: a later one shows the document as the
   capture's writes left it (a write at its path, or through another API over the same data).
+* A recording of a read beneath the path of a document the state holds that shows a part of it
+  (``/settings/theme`` beside ``/settings``), or above it that holds it whole, answers only while that
+  document is as the capture began: once a served write (or data/add) changed it, the recording shows
+  it as it was.
 * A recording of a read whose tool reads state types (``ReplayTable.reads_types``) answers only
   while it cannot contradict the state: it was recorded before the capture's first write, and
   no served write (nor data/add) has changed those types since. Otherwise the read is refused:
@@ -52,6 +56,7 @@ class GuardedReplay:
         self._guarded = guarded
         self._sightings = InitialSightings(bundle.view, bundle.replay)
         self._initial: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        self._initial_documents: dict[str, Any] = {}
         self._showing_writes: set[int] = set()
         if guarded:
             tool_of = {call.ordinal: name for name, calls in bundle.replay.tools.items() for call in calls}
@@ -60,6 +65,7 @@ class GuardedReplay:
                 {post.tool for post in bundle.view.read_only_posts}, tool_of)
             initial = StateIndex.from_snapshot(bundle.view.state)
             self._initial = {name: _held(initial, name) for name in self._types}
+            self._initial_documents = dict(initial.documents)
 
     @cached_property
     def _initial_index(self) -> StateIndex:
@@ -145,6 +151,14 @@ class GuardedReplay:
                 f"view's documents at other paths, and this one's recording (record {recorded.ordinal}) was made "
                 "after the capture's own writes, so it shows the document as the capture left it, which any of "
                 "those writes may have changed; the paths the state holds answer from it", http_status=409)
+        changed_document = self._changed_document_over(call.path, recorded.response, state) if self._guarded else None
+        if changed_document is not None:
+            raise CallRefused(
+                f"{call.tool.name} is not modelled over the current state at {call.path}: its recording (record "
+                f"{recorded.ordinal}) shows a part of the document the state holds at {changed_document} (or a whole "
+                "holding it), and served writes (or data/add) have changed that document since the capture began, "
+                "so the recording shows it as it was and nothing evaluates this read over the state (the state "
+                f"answers {changed_document} itself; data/reset brings the recording back)", http_status=409)
         types = self._reads.get(call.tool.name, ())
         if not types:
             return
@@ -161,6 +175,47 @@ class GuardedReplay:
                 f"{recorded.ordinal}) shows {_names(changed)} as the capture began, and served writes (or "
                 "data/add) have changed them since; no learned query evaluates this read over the state "
                 "(data/reset brings the recording back)", http_status=409)
+
+
+    def _changed_document_over(self, path: str, recording: Any, state: StateIndex) -> str | None:
+        """A document the state holds beneath ``path`` or above it (segment by segment, either spelling
+        once percent-decoded) whose value is no longer the initial one, where the recording shows a part
+        of it (a JSON value nested in the initial document: ``/settings/theme`` answering ``"dark"``
+        beside ``/settings``) or holds it whole (``/config`` beside ``/config/sub``): the recording shows
+        that part as it was. A related read that shows neither (an API root's index) is not its alias."""
+        if not recording.is_json or recording.body is None:
+            return None
+        parts = _segments(path)
+        for held_path, value in state.documents.items():
+            held = _segments(held_path)
+            beneath = len(held) < len(parts) and parts[:len(held)] == held
+            above = len(parts) <= len(held) and held[:len(parts)] == parts
+            if not (beneath or above):
+                continue
+            initial = self._initial_documents.get(held_path, _UNHELD)
+            if initial is _UNHELD or value == initial:
+                continue
+            if _nested_in(initial, recording.body) if beneath else _nested_in(recording.body, initial):
+                return held_path
+        return None
+
+
+def _nested_in(whole: Any, part: Any) -> bool:
+    """Whether ``part`` is ``whole`` or a value nested inside it, at any depth."""
+    if whole == part:
+        return True
+    if isinstance(whole, dict):
+        return any(_nested_in(v, part) for v in whole.values())
+    if isinstance(whole, list):
+        return any(_nested_in(v, part) for v in whole)
+    return False
+
+
+_UNHELD = object()
+
+
+def _segments(path: str) -> list[str]:
+    return [decode_once(part) for part in split_path(path.split("?", 1)[0])]
 
 
 def _held(state: StateIndex, type_name: str) -> dict[str, list[dict[str, Any]]]:
