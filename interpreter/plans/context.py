@@ -77,10 +77,12 @@ class PlanContext:
         is_identity_member, ruleset = self.is_identity_member, self.ruleset
         answer = exemplar.response.json_value if exemplar.response.is_json else None
         answer_member, singleton_member = _answer_members(answer, is_identity_member)
+        inner = answer
         while answer_member is None and singleton_member is None and (inner := _envelope_object(
-                answer, is_identity_member)) is not None:  # the answer's envelope ({"data": {"rows": [{…}]}})
-            answer = inner
-            answer_member, singleton_member = _answer_members(answer, is_identity_member)
+                inner, is_identity_member)) is not None:  # the answer's envelope ({"data": {"rows": [{…}]}})
+            found = _answer_members(inner, is_identity_member)
+            if found != (None, None):  # an entity inside: judged there; else at the top (a document's {"data": {…}})
+                answer, (answer_member, singleton_member) = inner, found
         type_fields: list[str] = []
         for held in self.view.state.collections if type_name else ():
             if held.type == type_name:
