@@ -141,12 +141,15 @@ class _Explanations:
     issue's status, whose ids are also user ids) says the member names that type instead."""
 
     def __init__(self, ctx: PlanContext, entities: _Sightings) -> None:
-        self._ctx, self._entities = ctx, entities
+        # what it reads of the context, not the context: kept on it (``sightings``), holding it
+        # would make the whole context cyclic garbage, walked again by the collector
+        self._types, self._ruleset, self._entities = ctx.view.types, ctx.ruleset, entities
+        self._min_members = _min_members(ctx)
         self._held = {t.name: entities.held(t) for t in ctx.view.types}
         self._judged: dict[tuple[str, Member, str], list[str]] = {}
 
     def _referring_words(self, referring: str) -> list[str]:
-        return next((own_words(t) for t in self._ctx.view.types if t.name == referring), [])
+        return next((own_words(t) for t in self._types if t.name == referring), [])
 
     def of(self, referring: str, member: Member, field: str) -> list[str]:
         """The types explaining ``referring.member`` (ids compared with ``field`` inside objects)."""
@@ -154,14 +157,14 @@ class _Explanations:
         if key not in self._judged:
             occurrences = self._entities.occurrences(referring, member)
             explained = []
-            for candidate in self._ctx.view.types:
+            for candidate in self._types:
                 if (member.id_member is not None and candidate.id_field != field) or not self._held[candidate.name]:
                     continue
                 context = _context(occurrences, member, own_words(candidate),
-                                   self._held[candidate.name], _min_members(self._ctx),
+                                   self._held[candidate.name], self._min_members,
                                    self._referring_words(referring))
                 subject = f"{referring}.{member.spelled} -> {candidate.name}"
-                if context.held and evaluate(self._ctx.ruleset, TABLE, context, subject=subject).yields.get("explains"):
+                if context.held and evaluate(self._ruleset, TABLE, context, subject=subject).yields.get("explains"):
                     explained.append(candidate.name)
             self._judged[key] = explained
         return self._judged[key]
