@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from capenv.interpreter.bundle.body_members import body_object
 from capenv.interpreter.bundle.models import EntityType, ReferenceCopy, WritePlan
 from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.predicates.create_values import json_text
@@ -42,6 +43,7 @@ _CHANGES = ("update", "action", "bulk")
 
 def with_reference_copies(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]:
     """Each built create or update plan with the copies it writes or would leave stale."""
+    ctx.plan_of = {p.tool: p for p in plans}
     built = [p for p in plans if p.build_reason is None and p.type is not None and p.effect in _HOLDS
              and not (p.effect == "bulk" and p.bulk_effect == "delete")]
     if not built or TABLE not in ctx.ruleset.tables or not ctx.view.state_available:
@@ -187,6 +189,8 @@ def _sent_members(ctx: PlanContext, holder: EntityType) -> dict[str, list[tuple[
         for sighting in seen:
             record = ctx.timeline.records.get(sighting.ordinal)
             body = record.request.json_value if record is not None and record.request.is_json else None
+            plan = ctx.plan_of.get(ctx.tool_of.get(sighting.ordinal, ""))
+            body = body_object(plan, body) if plan is not None else body  # inside its envelope ({"posts": [{…}]})
             if isinstance(body, dict):
                 sent.setdefault(key, []).extend((sighting.ordinal, name) for name in body)
     return sent
