@@ -86,18 +86,19 @@ def static_credentials(names: set[str], records: dict[int, Record], ruleset: Rul
     return found, tuple(events)
 
 
-_JUDGED: list = []
-"""The last capture's judged headers: ``[records, ruleset, {header: (credential or None, events)}]``.
+_JUDGED: list = [None]
+"""The last capture's judged headers: ``(records, ruleset, {header: (credential or None, events)})``.
 A build asks of the same headers up to three times (the gate's other callers, the report's static
 credentials and its other callers), each a scan of every answer for the values' secret parts."""
 
 
 def _judged_headers(records: dict[int, Record], ruleset: RuleSet) -> dict:
     kept = tuple(records.values())
-    if not _JUDGED or _JUDGED[1] is not ruleset or len(_JUDGED[0]) != len(kept) \
-            or any(a is not b for a, b in zip(_JUDGED[0], kept)):
-        _JUDGED[:] = [kept, ruleset, {}]
-    return _JUDGED[2]
+    judged = _JUDGED[0]  # read once: a build in another thread may replace it meanwhile
+    if judged is None or judged[1] is not ruleset or len(judged[0]) != len(kept) \
+            or any(a is not b for a, b in zip(judged[0], kept)):
+        judged = _JUDGED[0] = (kept, ruleset, {})
+    return judged[2]
 
 
 def _static_credential(name: str, records: dict[int, Record], ruleset: RuleSet
