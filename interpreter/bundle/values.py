@@ -52,6 +52,17 @@ def same_json(left: Any, right: Any) -> bool:
     return left == right
 
 
+def holds_at_any_depth(whole: Any, part: Any) -> bool:
+    """Whether ``part`` is ``whole`` or equals a value nested inside it, at any depth."""
+    if whole == part:
+        return True
+    if isinstance(whole, dict):
+        return any(holds_at_any_depth(v, part) for v in whole.values())
+    if isinstance(whole, list):
+        return any(holds_at_any_depth(v, part) for v in whole)
+    return False
+
+
 def decode_once(text: str) -> str:
     return unquote(text) if "%" in text else text
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.values import holds_at_any_depth
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 
@@ -98,24 +99,13 @@ class CopyMembersParams(BaseModel):
     """How many members the object must hold to count as a copy when another value holds it."""
 
 
-def _holds(value: Any, held: dict[str, Any]) -> bool:
-    """Whether ``value`` is ``held`` or holds an object equal to it at any depth."""
-    if value == held:
-        return True
-    if isinstance(value, dict):
-        return any(_holds(v, held) for v in value.values())
-    if isinstance(value, list):
-        return any(_holds(v, held) for v in value)
-    return False
-
-
 def _holds_inside(value: Any, held: dict[str, Any]) -> bool:
     """Whether an object equal to ``held`` is nested inside ``value`` (not ``value`` itself: two
     documents of one template holding equal values are two documents, not copies)."""
     if isinstance(value, dict):
-        return any(_holds(v, held) for v in value.values())
+        return any(holds_at_any_depth(v, held) for v in value.values())
     if isinstance(value, list):
-        return any(_holds(v, held) for v in value)
+        return any(holds_at_any_depth(v, held) for v in value)
     return False
 
 

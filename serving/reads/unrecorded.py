@@ -28,7 +28,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.paths import split_path
-from capenv.interpreter.bundle.values import decode_once
+from capenv.interpreter.bundle.values import decode_once, holds_at_any_depth
 from capenv.serving.read_call import CallRefused, ReadCall, Served
 from capenv.serving.state.index import StateIndex
 from capenv.serving.state.shallow import item_collection_path
@@ -195,20 +195,12 @@ class GuardedReplay:
             initial = self._initial_documents.get(held_path, _UNHELD)
             if initial is _UNHELD or value == initial:
                 continue
-            if _nested_in(initial, recording.body) if beneath else _nested_in(recording.body, initial):
+            whole, part = (initial, recording.body) if beneath else (recording.body, initial)
+            if holds_at_any_depth(whole, part):
                 return held_path
         return None
 
 
-def _nested_in(whole: Any, part: Any) -> bool:
-    """Whether ``part`` is ``whole`` or a value nested inside it, at any depth."""
-    if whole == part:
-        return True
-    if isinstance(whole, dict):
-        return any(_nested_in(v, part) for v in whole.values())
-    if isinstance(whole, list):
-        return any(_nested_in(v, part) for v in whole)
-    return False
 
 
 _UNHELD = object()

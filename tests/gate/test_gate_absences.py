@@ -16,17 +16,19 @@ GONE_S = {"message": "Session not found", "reason": None}
 GONE_K = {"message": "Kernel does not exist", "reason": None}
 
 
-def _app() -> HarBuilder:
+def _app(deleted: dict = S1) -> HarBuilder:
+    """The sessions and kernels read, then the session ``deleted`` (default s1, whose kernel is k1)."""
+    kept = S2 if deleted is S1 else S1
     return (HarBuilder()
             .call("GET", "/api/sessions", response=[S1, S2])                      # 1
-            .call("GET", "/api/sessions/s1", response=S1)                         # 2
+            .call("GET", f"/api/sessions/{deleted['id']}", response=deleted)      # 2
             .call("GET", "/api/kernels", response=[K1, K2])                       # 3
             .call("GET", "/api/kernels/k1", response=K1)                          # 4
             .call("GET", "/api/kernels/k9", status=404, response=GONE_K)          # 5
             .call("GET", "/api/sessions/s9", status=404, response=GONE_S)         # 6
-            .call("DELETE", "/api/sessions/s1", status=204)                       # 7
-            .call("GET", "/api/sessions/s1", status=404, response=GONE_S)         # 8
-            .call("GET", "/api/sessions", response=[S2]))                         # 9
+            .call("DELETE", f"/api/sessions/{deleted['id']}", status=204)         # 7
+            .call("GET", f"/api/sessions/{deleted['id']}", status=404, response=GONE_S)  # 8
+            .call("GET", "/api/sessions", response=[kept]))                       # 9
 
 
 def _record(bundle, ordinal: int):
@@ -71,17 +73,8 @@ def test_a_write_of_unknown_reach_between_does_not_excuse_a_delete_linked_to_the
 def test_a_write_of_unknown_reach_between_excuses_the_absence_from_an_unlinked_delete():
     """Session s2's delete names kernel k2, not k1, on an unrelated path: of the writes between, only
     the batch may have removed k1."""
-    builder = (HarBuilder()
-               .call("GET", "/api/sessions", response=[S1, S2])                      # 1
-               .call("GET", "/api/sessions/s2", response=S2)                         # 2
-               .call("GET", "/api/kernels", response=[K1, K2])                       # 3
-               .call("GET", "/api/kernels/k1", response=K1)                          # 4
-               .call("GET", "/api/kernels/k9", status=404, response=GONE_K)          # 5
-               .call("GET", "/api/sessions/s9", status=404, response=GONE_S)         # 6
-               .call("DELETE", "/api/sessions/s2", status=204)                       # 7
-               .call("GET", "/api/sessions/s2", status=404, response=GONE_S)         # 8
-               .call("GET", "/api/sessions", response=[S1])                          # 9
-               .call("POST", "/api/batch", body={"requests": [{"method": "DELETE"}]}, response={"ok": True})
+    builder = (_app(deleted=S2)
+               .call("POST", "/api/batch", body={"requests": [{"method": "DELETE"}]}, response={"ok": True})  # 10
                .call("GET", "/api/kernels/k1", status=404, response=GONE_K))         # 11
     delete = plan(build_from(builder), "DELETE", "/api/sessions/{session_id}")
     assert delete.served and delete.contradicted_by is None, delete.reason
