@@ -4,7 +4,9 @@ these and serving answers with them, so they live in the hand-over, below both."
 
 from __future__ import annotations
 
+import operator
 import re
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
@@ -52,14 +54,15 @@ def same_json(left: Any, right: Any) -> bool:
     return left == right
 
 
-def holds_at_any_depth(whole: Any, part: Any) -> bool:
-    """Whether ``part`` is ``whole`` or equals a value nested inside it, at any depth."""
-    if whole == part:
+def holds_at_any_depth(whole: Any, part: Any, same: Callable[[Any, Any], bool] = operator.eq) -> bool:
+    """Whether ``part`` is ``whole`` or a value nested inside it, at any depth, as ``same`` compares
+    values (equality, unless a caller's own: UUIDs in either letter case)."""
+    if same(whole, part):
         return True
     if isinstance(whole, dict):
-        return any(holds_at_any_depth(v, part) for v in whole.values())
+        return any(holds_at_any_depth(v, part, same) for v in whole.values())
     if isinstance(whole, list):
-        return any(holds_at_any_depth(v, part) for v in whole)
+        return any(holds_at_any_depth(v, part, same) for v in whole)
     return False
 
 

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.jsonvalue import JsonNumber
 from capenv.interpreter.bundle.pointers import escape_token
-from capenv.interpreter.bundle.values import entity_tag_opaque
+from capenv.interpreter.bundle.values import entity_tag_opaque, holds_at_any_depth
 
 from .clock_formats import clock_limit, is_epoch, learn_clock_format, parse_instant as instant_in
 # A rule is judged by the slug and text serving would write (slugify is re-exported).
@@ -139,13 +139,7 @@ def any_index(pointer: str) -> str:
 
 def holds(haystack: Any, needle: Any) -> bool:
     """``needle`` equals ``haystack`` or a value anywhere inside it (UUIDs in either case)."""
-    if same_value(haystack, needle):
-        return True
-    if isinstance(haystack, dict):
-        return any(holds(item, needle) for item in haystack.values())
-    if isinstance(haystack, list):
-        return any(holds(item, needle) for item in haystack)
-    return False
+    return holds_at_any_depth(haystack, needle, same_value)
 
 
 def name_words(name: str) -> list[tuple[int, int, str]]:
