@@ -144,6 +144,9 @@
 #   psutil-home-assistant, SQLAlchemy, fnv-hash-fast, securetar, and josepy<2 for the acme that
 #   hass-nabucasa imports) 3 min 44 s cold on the busy 2-core machine, 597 MB; `hass --skip-pip`
 #   starts in ~2-4 s and start.sh seeds through the API in ~1 s.
+#   Mistral 23.0.0 (OpenStack's workflow service; pecan, SQLAlchemy, oslo.*, wheels only) 34 s on the
+#   busy 2-core machine, 205 MB; start.sh makes its SQLite schema and standard actions (~5 s), serves the
+#   API alone (captures/mistral/serve.py: wsgiref, no engine) and seeds through the API in ~1 s.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -244,6 +247,7 @@ ZOU_VERSION=1.0.97
 ZOU_FAKEREDIS_VERSION=2.40.0
 PRIVACYIDEA_VERSION=3.14
 HOMEASSISTANT_VERSION=2024.3.3
+MISTRAL_VERSION=23.0.0
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -328,6 +332,7 @@ KOLIBRI_VENV="$CACHE/venv-kolibri"
 ZOU_VENV="$CACHE/venv-zou"
 PRIVACYIDEA_VENV="$CACHE/venv-privacyidea"
 HOMEASSISTANT_VENV="$CACHE/venv-homeassistant"
+MISTRAL_VENV="$CACHE/venv-mistral"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1222,6 +1227,8 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
     step install_venv_package "$HOMEASSISTANT_VENV" homeassistant "$HOMEASSISTANT_VERSION" \
         home-assistant-frontend==20240307.0 janus==1.0.0 Pillow==10.2.0 psutil-home-assistant==0.0.1 \
         SQLAlchemy==2.0.27 fnv-hash-fast==0.5.0 securetar==2024.2.1 josepy==1.14.0
+    # Mistral's v2 API (pecan on SQLite) served alone by captures/mistral/serve.py, no auth, no engine.
+    step install_venv_package "$MISTRAL_VENV" mistral "$MISTRAL_VERSION"
     group_outcome
 }
 
@@ -1337,6 +1344,7 @@ status() {
     say "zou:         $(installed_pip_version "$ZOU_VENV" zou) ($ZOU_VENV)"
     say "privacyidea: $(installed_pip_version "$PRIVACYIDEA_VENV" privacyidea) ($PRIVACYIDEA_VENV)"
     say "homeassistant: $(installed_pip_version "$HOMEASSISTANT_VENV" homeassistant) ($HOMEASSISTANT_VENV)"
+    say "mistral:     $(installed_pip_version "$MISTRAL_VENV" mistral) ($MISTRAL_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
