@@ -29,7 +29,7 @@ def document_plan(exemplar: Record, body: dict[str, Any], calls: list[Record], c
                   base: dict[str, Any], events: list[TraceEvent]) -> WritePlan:
     path = exemplar.path.rstrip("/") if exemplar.path.rstrip("/") in ctx.document_paths else exemplar.path
     held = next((d.value for d in ctx.view.state.documents if d.path == path), None)
-    pointer = _object_pointer(held, body)
+    pointer = _object_pointer(held, body, base.get("body_envelope"))
     members = _document_members(base["tool"], exemplar, body, calls, path, ctx, events)
     base["min_members"] = 0 if exemplar.method == "PUT" else 1
     target = held
@@ -94,11 +94,14 @@ def _copied(path: str, target: Any, ctx: PlanContext, tool: str, events: list[Tr
     return False
 
 
-def _object_pointer(held: Any, body: dict[str, Any]) -> str:
+def _object_pointer(held: Any, body: dict[str, Any], envelope: str | None = None) -> str:
     """Where in the held document the write merges: the object holding the most members the body
     sent, among the document, its object members and, where none of those holds more, the one
     object a member holding nothing else but scalars and empty objects or arrays holds (``{"data":
-    {"profile": {…}}}``, ``{"data": {"data": {…}, "meta": {}}}``); the earlier on a tie."""
+    {"profile": {…}}}``, ``{"data": {"data": {…}, "meta": {}}}``), or the object a member holds
+    under the name of the body's envelope (``{"appearance": {…}}`` sent, ``{"data": {"appearance":
+    {…}, …}}`` held: the document's own envelope around the object the body names); the earlier
+    on a tie."""
     if not isinstance(held, dict):
         return ""
 
@@ -117,6 +120,10 @@ def _object_pointer(held: Any, body: dict[str, Any]) -> str:
         inner_name, inner = held_objects[0]
         if isinstance(inner, dict) and sent_in(inner) > best:
             best, pointer = sent_in(inner), f"/{name}/{inner_name}"
+    for name, value in members:
+        named = value.get(envelope) if envelope else None
+        if isinstance(named, dict) and sent_in(named) > best:
+            best, pointer = sent_in(named), f"/{name}/{envelope}"
     return pointer
 
 

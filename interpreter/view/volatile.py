@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from capenv.interpreter.bundle.models import EntityType
+from capenv.interpreter.bundle.models import EntityType, Locator
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
@@ -65,6 +65,19 @@ def _answer_types(record: Record, types: dict[str, EntityType]) -> list[EntityTy
     return found
 
 
+def _answered_entity(body: Any, entity_type: EntityType, locators: list[Locator]) -> dict | None:
+    """The entity a write's answer object shows: the answer itself, or the object the type's item
+    reads locate inside their answers (``{"data": {…}}``, ``{"posts": [{…}]}``): the application's
+    envelope, which its write answers share."""
+    if entity_type.id_field in body:
+        return body
+    for locator in locators:
+        found = locate(body, locator)
+        if isinstance(found, dict) and entity_type.id_field in found:
+            return found
+    return None
+
+
 def _where(path: str, entity_type: EntityType) -> str:
     """Where an id names one entity: its collection, or every collection of a shallow type, whose item
     path names an entity by its id alone (``EntityType.shallow_items``)."""
@@ -83,6 +96,11 @@ def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of
     read_changes: dict[tuple[str, str], int] = {}
     other_line_changes: dict[tuple[str, str], dict[str, int]] = {}  # by the values' JSON kind
     answer_changes: dict[tuple[str, str], list[int]] = {}
+    item_locators: dict[str, list[Locator]] = {}
+    for shape in shapes.values():
+        if shape.kind == "item" and shape.type_name and shape.locator is not None \
+                and shape.locator not in item_locators.setdefault(shape.type_name, []):
+            item_locators[shape.type_name].append(shape.locator)
     for record in records:
         if is_write(record):
             last_write = record.ordinal
@@ -91,9 +109,10 @@ def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of
                 sent = record.request.json_value
                 sent_names = frozenset(sent) if isinstance(sent, dict) else frozenset()
                 for entity_type in _answer_types(record, types):
-                    if entity_type.id_field in body:
-                        key = (entity_type.name, _where(record.path, entity_type), str(body[entity_type.id_field]))
-                        last_seen[key] = (record.ordinal, body, sent_names, None)
+                    entity = _answered_entity(body, entity_type, item_locators.get(entity_type.name, []))
+                    if entity is not None:
+                        key = (entity_type.name, _where(record.path, entity_type), str(entity[entity_type.id_field]))
+                        last_seen[key] = (record.ordinal, entity, sent_names, None)
             continue
         shape = shapes.get(tool_of.get(record.ordinal, ""))
         if shape is None or shape.kind not in ("item", "list") or not record.succeeded or not record.response.is_json \

@@ -63,3 +63,33 @@ def test_an_answer_wrapping_the_written_object_in_a_member_of_its_own_is_rendere
     answer = EnvironmentRuntime(bundle).read(write.tool, {"body": {"perPage": 50}})["body"]
     assert answer["data"]["message"] == "Updated successfully."
     assert answer["data"]["result"]["perPage"] == 50 and answer["data"]["result"]["siteName"] == "blog"
+
+
+def sections(wrap=wrapped) -> HarBuilder:
+    """A settings document of sections, each written by a body naming its section
+    (``{"appearance": {…}}``): the body's envelope names the object the write merges into."""
+    one = {"appearance": {"name": "North", "color": "blue", "closeOnLoad": False}, "feature": {"sizeDetection": True, "sounds": False},
+           "temperature": {"cutoff": 30, "profiles": 2}}
+    two = {**one, "appearance": {"name": "Workshop", "color": "green", "closeOnLoad": False}}
+    three = {**two, "feature": {"sizeDetection": False, "sounds": False}}
+    four = {**three, "temperature": {"cutoff": 45, "profiles": 2}}
+    return (HarBuilder()
+            .call("GET", "/api/settings", response=wrap(one))
+            .call("POST", "/api/settings", body={"appearance": {"name": "Workshop", "color": "green"}},
+                  response=wrap(two))
+            .call("GET", "/api/settings", response=wrap(two))
+            .call("POST", "/api/settings", body={"feature": {"sizeDetection": False}}, response=wrap(three))
+            .call("GET", "/api/settings", response=wrap(three))
+            .call("POST", "/api/settings", body={"temperature": {"cutoff": 45}}, response=wrap(four))
+            .call("GET", "/api/settings", response=wrap(four)))
+
+
+def test_a_section_the_body_names_is_found_inside_the_documents_own_envelope():
+    """Wrapped, the section sits one member deeper (``/data/appearance``); before, only the bare
+    document's sections were looked in, and the wrapped write was unexplained-change (the whole
+    ``data`` taken for one changed member)."""
+    bare = plan(build_from(sections(lambda answer: answer)), "POST", "/api/settings")
+    enveloped = plan(build_from(sections()), "POST", "/api/settings")
+    assert bare.served and bare.document_pointer == "/appearance", (bare.build_reason, bare.document_pointer)
+    assert enveloped.served, enveloped.build_reason
+    assert enveloped.document_pointer == "/data" + bare.document_pointer

@@ -4,6 +4,7 @@ application (a process's last_activity), so a create's check takes its observed 
 
 from __future__ import annotations
 
+import pytest
 from support.capture_runs import build_from
 from support.har_builder import HarBuilder
 
@@ -16,18 +17,31 @@ def _kernel(n: int, clock: str) -> dict:
     return {"id": IDS[n], "name": "py", "last_activity": f"2026-01-01T00:00:0{clock}Z", "state": "idle"}
 
 
-def kernels(creates: int) -> HarBuilder:
-    """Each create answers its clock; the next read (no write between) shows it moved on."""
+def _bare(value):
+    return value
+
+
+def _data(value):
+    return {"data": value}
+
+
+def _root_key(value):
+    return {"kernels": value if isinstance(value, list) else [value]}
+
+
+def kernels(creates: int, wrap=_bare) -> HarBuilder:
+    """Each create answers its clock; the next read (no write between) shows it moved on. ``wrap``
+    puts every answer in the application's envelope, the write answers as the reads."""
     har = (HarBuilder()
-           .call("GET", "/kernels", response=[K0])
-           .call("GET", f"/kernels/{K0['id']}", response=K0))
+           .call("GET", "/kernels", response=wrap([K0]))
+           .call("GET", f"/kernels/{K0['id']}", response=wrap(K0)))
     listed = [K0]
     for n in range(creates):
-        har.call("POST", "/kernels", body={"name": "py"}, status=201, response=_kernel(n, f"{2 * n + 1}.100000"))
+        har.call("POST", "/kernels", body={"name": "py"}, status=201, response=wrap(_kernel(n, f"{2 * n + 1}.100000")))
         moved = _kernel(n, f"{2 * n + 2}.200000")
         listed = listed + [moved]
-        har.call("GET", f"/kernels/{IDS[n]}", response=moved)
-        har.call("GET", "/kernels", response=listed)
+        har.call("GET", f"/kernels/{IDS[n]}", response=wrap(moved))
+        har.call("GET", "/kernels", response=wrap(listed))
     return har
 
 
@@ -35,8 +49,11 @@ def _plan(bundle, tool):
     return next(p for p in bundle.view.writes if p.tool == tool)
 
 
-def test_a_clock_two_creates_answered_before_it_moved_is_volatile_and_the_create_served():
-    bundle = build_from(kernels(creates=2))
+@pytest.mark.parametrize("wrap", [_bare, _data, _root_key], ids=["bare", "data-envelope", "root-key-array"])
+def test_a_clock_two_creates_answered_before_it_moved_is_volatile_and_the_create_served(wrap):
+    """Enveloped answers too: the write's answer is read where the type's item reads locate the
+    entity (without it, the envelope hid the answer's clock and the create was contradicted)."""
+    bundle = build_from(kernels(creates=2, wrap=wrap))
     view = bundle.view.view("get_kernels_by_kernel_id")
     assert view.volatile_fields == ("last_activity",)
     plan = _plan(bundle, "post_kernels")
