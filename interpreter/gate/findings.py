@@ -79,6 +79,10 @@ class PlanFindings:
     """A delete's recorded calls (ordinal, status) the application refused while the entity was
     held (``refused_deletes``)."""
     refused_held_as_exemplar: list[tuple[int, int]] = field(default_factory=list)
+    refused_shown: list[tuple[int, int]] = field(default_factory=list)
+    """A delete's recorded calls (ordinal, status) the application refused while the reads showed the
+    entity just before the call and again in the first read after it (``refused_deletes``): an
+    absence answered for an entity the application goes on showing."""
     """Those of them sent with the credentials the plan's exemplar succeeded with (every request
     header every successful call of the capture carried, with the exemplar's value)."""
     refused_where_accepted: list[tuple[int, int]] = field(default_factory=list)

@@ -4,7 +4,10 @@ modelled": referential rules on delete).
 A DELETE answered with a refusal that is no absence (Superset's 422 "Annotation layer has
 associated annotations.") while the entity is held (the gate's copy holds it, or the reads show
 it before the call and still after it) shows the application
-deletes only under a condition the spec does not model (no other entity references it). Served,
+deletes only under a condition the spec does not model (no other entity references it). So does an
+absence (404) answered while the reads show the entity just before the call and again right after it
+(Mistral's standard actions): only the reads count there, since a copy holding an entity the
+application had already lost is what an absence answer usually means. Served,
 the delete would remove an entity the application keeps; the verdict table decides from the
 refused calls noted here (``verdict.refused-while-held``).
 """
@@ -37,8 +40,10 @@ def note_refused_while_held(plan: WritePlan, record: Record, env: WriteEnv, copy
     if target is None:
         return
     type_name, key = target
-    if any(key in collection.entities for collection in copy.collections_of(type_name)) \
-            or _shown_around(timeline, type_name, key, record.ordinal):
+    shown = _shown_around(timeline, type_name, key, record.ordinal)
+    if shown:
+        findings.refused_shown.append((record.ordinal, record.status))
+    if shown or any(key in collection.entities for collection in copy.collections_of(type_name)):
         findings.refused_held.append((record.ordinal, record.status))
         if credentials is not None and credentials.as_exemplar(plan, record):
             findings.refused_held_as_exemplar.append((record.ordinal, record.status))

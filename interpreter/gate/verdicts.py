@@ -83,6 +83,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             ids_per_collection=_ids_per_collection(plan, view),
             refused_held=tuple(found.refused_held) if found else (),
             refused_held_as_exemplar=tuple(found.refused_held_as_exemplar) if found else (),
+            refused_shown=tuple(found.refused_shown) if found else (),
             refused_where_accepted=tuple(found.refused_where_accepted) if found else (),
             refused_create_values=tuple(found.refused_create_values) if found else (),
             held_beneath=held_beneath(plan, view),

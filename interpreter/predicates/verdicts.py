@@ -47,6 +47,10 @@ class PlanVerdictContext(BaseModel):
     refused_held_as_exemplar: tuple[tuple[int, int], ...] = ()
     """Those of them sent with the credentials the delete's exemplar succeeded with: a refusal
     there is about the entity (a condition), not about who asked."""
+    refused_shown: tuple[tuple[int, int], ...] = ()
+    """A delete's recorded calls (record, status) the application refused while the reads showed the
+    entity just before the call and in the first read after it (an absence answered for an entity
+    the application goes on showing)."""
     refused_where_accepted: tuple[tuple[int, int], ...] = ()
     """A create's recorded calls (record, status) refused with a body a successful call of it sent
     into another collection: the refusal is about what the collection held."""
@@ -265,6 +269,17 @@ def plan_refused_while_held(ctx: PlanVerdictContext, params: StatusesParams) -> 
                 f"refused only with {sorted({s for _, s in ctx.refused_held})}, none of {params.statuses}"
                 + (f" (nor of {params.as_exemplar_statuses} with the exemplar's credentials)"
                    if params.as_exemplar_statuses else ""))
+
+
+@predicate("plan_refused_while_shown", context="plan-verdict", params=StatusesParams)
+def plan_refused_while_shown(ctx: PlanVerdictContext, params: StatusesParams) -> Outcome:
+    """A recorded call of the delete was answered with one of ``statuses`` while the reads showed its
+    entity just before the call and again in the first read after it."""
+    refused = [(record, status) for record, status in ctx.refused_shown if status in params.statuses]
+    if refused:
+        return Match({"record": refused[0][0], "status": refused[0][1], "calls": len(refused)})
+    return Miss("no recorded call was refused while the reads showed its entity around it" if not ctx.refused_shown
+                else f"refused only with {sorted({s for _, s in ctx.refused_shown})}, none of {params.statuses}")
 
 
 class MemberRulesParams(BaseModel):

@@ -1,6 +1,8 @@
 """A delete the application refused while its entity was held (a 409 or 422: other entities still
 reference it) deletes only under a condition the spec does not model: it stays unserved
-(``verdict.refused-while-held``, reason ``conditional-delete``), though other calls confirm it."""
+(``verdict.refused-while-held``, reason ``conditional-delete``), though other calls confirm it. So does
+an absence (404, 410) answered for an entity the reads show just before and right after the call
+(``verdict.absent-while-shown``: Mistral's standard actions, which a delete never removes)."""
 
 from __future__ import annotations
 
@@ -40,6 +42,25 @@ def test_without_such_a_refusal_the_delete_is_served():
 def test_a_refused_delete_of_an_absent_entity_is_no_condition():
     har = boards_app(None).call("DELETE", "/boards/2", status=404, response=MISSING)
     assert plan(build_from(har), "DELETE", "/boards/{board_id}").served
+
+
+def shown_around_app(status: int, read_after: bool = True) -> HarBuilder:
+    """Board 1 answered ``status`` to its delete though read just before it (and, with ``read_after``,
+    read again right after it): an absence answered for an entity the application goes on showing."""
+    har = boards_app(None).call("GET", "/boards/1", response=BOARDS[0])
+    har = har.call("DELETE", "/boards/1", status=status, response=MISSING)
+    return har.call("GET", "/boards/1", response=BOARDS[0]) if read_after else har
+
+
+def test_an_absence_answered_for_an_entity_read_before_and_after_is_a_condition():
+    for status in (404, 410):
+        delete = plan(build_from(shown_around_app(status)), "DELETE", "/boards/{board_id}")
+        assert not delete.served and delete.reason == "conditional-delete", (status, delete.reason)
+
+
+def test_an_absence_no_read_after_shows_held_is_no_condition():
+    delete = plan(build_from(shown_around_app(404, read_after=False)), "DELETE", "/boards/{board_id}")
+    assert delete.served, delete.reason
 
 
 def _with_token(har: HarBuilder, token: str) -> HarBuilder:
