@@ -23,6 +23,7 @@ from .either_keys import either_key_shape
 from .projection_candidates import ProjectionCandidates
 from .shallow_items import join_shallow_items
 from .shapes import ShapeReader, lookup_words, unknown_shape
+from .singleton_aliases import singleton_aliases
 
 
 @dataclass
@@ -223,6 +224,11 @@ def infer_types(manifest: Manifest, records: dict[int, Record], reader: ShapeRea
                 shape = ToolShape(tool, "none", reason="answers are neither a list of entities, an entity nor an object:"
                                                        f" {unknown_shape(tool, answers, reader, _literal_word(tool))}")
         result.shapes[tool.name] = shape
+    answers_of = lambda tool: projecting.set_aside(_successful_json(tool, records))  # noqa: E731
+    for name in singleton_aliases(result.shapes, answers_of, reader, _structural, list(manifest.tools)):
+        # the same entity another read shows, named otherwise: a document holding its copy
+        result.shapes[name] = ToolShape(result.shapes[name].tool, "document", Locator(kind="root"),
+                                        rule_id="singleton-alias.entity-read-elsewhere")
     _assemble_types(result, lambda tool: projecting.set_aside(_successful_json(tool, records)), records, reader)
     return result
 

@@ -1,0 +1,96 @@
+"""A read at a literal path naming one entity another read shows at its own path
+(``view-singleton-aliases``): ``/users/me`` answered ``{"users": [{…}]}``, as an application
+answering every entity as a list of one under its type's name does. Read as a list, it made a
+type of its own holding copies of the users, and every user write went unserved (side-effect);
+it is now the document the same object answered bare is, and the three envelopes agree: the
+writes are served, the alias answered as recorded until a served write changes the entity it
+shows, and refused (409) after, never answered stale."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from support.capture_runs import build_from
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.runtime_api import HttpRequest
+
+ANN = {"id": "5f3c2a1b-8d4e-4f6a-9b7c-1d2e3f4a5b6c", "name": "Ann", "email": "ann@x.test", "bio": "a"}
+BOB = {"id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d", "name": "Bob", "email": "bob@x.test", "bio": "b"}
+
+
+def _bare(value):
+    return value
+
+
+def _data(value):
+    return {"data": value}
+
+
+def _root_key(value):
+    return {"users": value if isinstance(value, list) else [value]}
+
+
+WRAPS = {"bare": (_bare, _bare), "data-envelope": (_data, _bare), "root-key-array": (_root_key, _root_key)}
+
+
+def users(wrap, body, slash: str = "") -> HarBuilder:
+    """Users read whole, by id and at /users/me (Ann), each updated and read back."""
+    har = (HarBuilder()
+           .call("GET", f"/api/users{slash}", response=wrap([ANN, BOB]))
+           .call("GET", f"/api/users/{ANN['id']}{slash}", response=wrap(ANN))
+           .call("GET", f"/api/users/{BOB['id']}{slash}", response=wrap(BOB))
+           .call("GET", f"/api/users/me{slash}", response=wrap(ANN)))
+    ann, bob = {**ANN, "bio": "a2"}, {**BOB, "bio": "b2"}
+    for user in (ann, bob):
+        har.call("PUT", f"/api/users/{user['id']}{slash}", body=body({"bio": user["bio"]}), response=wrap(user))
+        har.call("GET", f"/api/users/{user['id']}{slash}", response=wrap(user))
+        har.call("GET", f"/api/users/me{slash}", response=wrap(ann))
+    har.call("GET", f"/api/users{slash}", response=wrap([ann, bob]))
+    return har
+
+
+def _http(runtime, method: str, path: str, body=None):
+    return runtime.http(HttpRequest(method, path, (), (("content-type", "application/json"),),
+                                    json.dumps(body).encode() if body is not None else b""))
+
+
+@pytest.mark.parametrize("slash", ["", "/"], ids=["plain", "trailing-slash"])
+@pytest.mark.parametrize("envelope", list(WRAPS))
+def test_a_me_alias_is_a_document_beside_a_served_type(envelope: str, slash: str):
+    wrap, body = WRAPS[envelope]
+    bundle = build_from(users(wrap, body, slash))
+    kinds = {_template(bundle, v.tool): v.kind for v in bundle.view.views}
+    assert kinds[f"/api/users/me{slash}"] == "document" and kinds[f"/api/users/{{user_id}}{slash}"] == "item", kinds
+    assert len(bundle.view.types) == 1
+    write = next(p for p in bundle.view.writes if p.method == "PUT")
+    assert write.served, write.reason
+    runtime = EnvironmentRuntime(bundle)
+    before = _http(runtime, "GET", f"/api/users/me{slash}")
+    assert before.status == 200 and json.loads(before.body) == wrap(ANN)
+    assert _http(runtime, "PUT", f"/api/users/{ANN['id']}{slash}", body({"bio": "zzz"})).status == 200
+    after = _http(runtime, "GET", f"/api/users/me{slash}")
+    assert after.status == 409 and b'"bio":"a"' not in after.body, after.body
+
+
+def _template(bundle, tool: str) -> str:
+    return next(t.template for t in bundle.manifest.tools if t.name == tool)
+
+
+def test_a_literal_collection_listing_one_entity_of_its_own_stays_a_list():
+    """Each author's books, one each, shown nowhere else: a collection holding one entity, not an alias."""
+    authors = [{"id": 1, "name": "Le Guin", "country": "US", "born": 1929},
+               {"id": 2, "name": "Calvino", "country": "IT", "born": 1923}]
+    books = {1: {"id": 11, "title": "The Dispossessed", "year": 1974, "pages": 387},
+             2: {"id": 12, "title": "Invisible Cities", "year": 1972, "pages": 165}}
+    har = HarBuilder().call("GET", "/api/authors", response={"authors": authors})
+    for author in authors:
+        har.call("GET", f"/api/authors/{author['id']}", response={"authors": [author]})
+        har.call("GET", f"/api/authors/{author['id']}/books", response={"books": [books[author['id']]]})
+    bundle = build_from(har)
+    kinds = {_template(bundle, v.tool): v.kind for v in bundle.view.views}
+    assert kinds["/api/authors/{author_id}/books"] == "list", kinds
+    misses = [e for e in bundle.view.traces if e.table == "view-singleton-aliases" and e.outcome == "miss"]
+    assert any("no read of another path" in (e.reason or "") for e in misses), misses
