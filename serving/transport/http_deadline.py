@@ -34,6 +34,7 @@ Two more things uvicorn does that an agent should not meet, the same protocol do
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 from typing import Any
@@ -43,6 +44,8 @@ from h11._connection import DEFAULT_MAX_INCOMPLETE_EVENT_SIZE
 from starlette.types import Receive, Scope, Send
 from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.h11_impl import STATUS_PHRASES, H11Protocol
+
+from capenv.serving.transport.h11_headers import send_checked_once
 
 HEAD_END = re.compile(rb"\n\r?\n")
 """The blank line that ends a request head, as h11 finds it."""
@@ -158,6 +161,13 @@ class DeadlineH11Protocol(H11Protocol):
                       h11.Data(data=body), h11.EndOfMessage()):
             self.transport.write(self.conn.send(event))
         self.transport.close()
+
+    def handle_events(self) -> None:
+        cycle = self.cycle
+        super().handle_events()
+        if self.cycle is not cycle and self.cycle is not None:  # a request's cycle made: its answer's
+            # headers checked by h11 once per distinct header (``h11_headers``)
+            self.cycle.send = functools.partial(send_checked_once, self.cycle)  # type: ignore[method-assign]
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
