@@ -26,7 +26,9 @@ from dataclasses import replace
 from typing import Any, Callable
 from urllib.parse import quote
 
-from capenv.interpreter.bundle.models import EitherKey, EntityType, ListLine, ReadView, Recording, ReplayTable, ViewResult
+from capenv.interpreter.bundle.models import (
+    EitherKey, EntityType, ListLine, ReadView, RecordedCall, Recording, ReplayTable, ViewResult,
+)
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.structured_queries import expanded
 from capenv.interpreter.bundle.values import decode_once
@@ -146,16 +148,18 @@ class StateReads:
         held_path = collection.path if collection is not None else collection_path
         if found is None:
             label = _item_label("missing", entity_type, held_path, decode_once(raw_id))
+            spelled = call.tool.spelled(call.path)  # the path as the client spelled it, for the checks below
             # an initial recording showing the entity the state never took in (nested in another's
             # answer) outweighs an absence recorded for this very call later, after writes the state
             # may not model (a move away): neither tells what the application holds now
             self._sightings.refuse_shown(entity_type, held_path, call.path, raw_id,
-                                         view.key_field or entity_type.id_field, call.tool.spelled(call.path),
+                                         view.key_field or entity_type.id_field, spelled,
                                          call.tool.template)
-            recorded = self._recorded_absence(view, call)
+            replayed = self._replayer.find(call)  # once, for the two questions below
+            recorded = self._recorded_absence(view, call, replayed)
             if recorded is not None:
                 return Served(from_recording(recorded, source="state"), {"state": label})
-            if replays_malformed(view, self._replayer.find(call)):
+            if replays_malformed(view, replayed):
                 return None  # refused for its id's shape when recorded: replay answers this very call
             refuse_malformed_shape(view, self._replayer.calls(view.tool),
                                    (c.ids[k] for c in state.collections_of(entity_type.name) for k in c.order),
@@ -168,16 +172,16 @@ class StateReads:
                 raise CallRefused(unlike, http_status=404)
             parent = missing_parent(call.path, self._types, state, _keyed_type(view, entity_type))
             if parent is not None and (view.absence is not None or view.missing is not None):
-                raise CallRefused(f"nothing was recorded for {call.tool.spelled(call.path)}: {parent}, and the capture shows how "
+                raise CallRefused(f"nothing was recorded for {spelled}: {parent}, and the capture shows how "
                                   "the application answers a missing entity only under one it holds",
                                   http_status=404)
             unheld = unheld_collection(held_path, entity_type, state) if collection is None else None
             if unheld is not None and (view.absence is not None or view.missing is not None):
-                raise CallRefused(f"nothing was recorded for {call.tool.spelled(call.path)}: {unheld}", http_status=404)
+                raise CallRefused(f"nothing was recorded for {spelled}: {unheld}", http_status=404)
             if view.absence is not None or view.missing is not None:
                 refuse_held_elsewhere(call.path, entity_type, raw_id, view.key_field or entity_type.id_field, state)
             if view.absence is not None:
-                refuse_reserved_collection(view.absence, held_path, call.tool.spelled(call.path))
+                refuse_reserved_collection(view.absence, held_path, spelled)
                 refuse_unshaped_absence(view.absence, raw_id, state, type_name=entity_type.name,
                                         field=view.key_field or entity_type.id_field, id_field=entity_type.id_field)
             laid_out = unproven_layout(view.unproven_id_shapes, raw_id, type_name=entity_type.name)
@@ -192,7 +196,7 @@ class StateReads:
                 refuse_aliased_key(view, raw_id, type_name=entity_type.name, field=view.key_field or entity_type.id_field)
             if view.absence is not None:
                 refuse_other_key_spelling(_either_for(view, entity_type), named_value(view.absence), raw_id,
-                                          type_name=entity_type.name, path=call.tool.spelled(call.path))
+                                          type_name=entity_type.name, path=spelled)
                 answer = absence_answer(view.absence, raw_id, evidence_id=self._evidence_id, tool=view.tool,
                                         path=call.path)
                 return Served(answer, {"state": label, "absence": provenance(view.absence)})
@@ -207,9 +211,10 @@ class StateReads:
             provenance_of["letter_case"] = {"held": key_of(folded), "records": list(view.letter_case_reads)}
         return Served(answer, provenance_of)
 
-    def _recorded_absence(self, view: ReadView, call: ReadCall) -> Recording | None:
-        """The absence recorded for this very call (its body may name the id), if any."""
-        found = self._replayer.find(call)
+    def _recorded_absence(self, view: ReadView, call: ReadCall,
+                          found: tuple[RecordedCall, bool] | None) -> Recording | None:
+        """The absence recorded for this very call (its body may name the id), if any; ``found``:
+        the recording replay answers the call with (``Replayer.find``)."""
         if found is not None and found[1] and (is_absence(found[0].response, self._absence_statuses)
                                                or found[0].ordinal in view.absence_records):
             return found[0].response

@@ -190,23 +190,46 @@ class InitialSightings:
                 self._shared_members[collection.type] = set(entity.value) if shared is None else shared & set(entity.value)
             held = self._initial.setdefault((collection.type, _segments(collection.path)), [])
             held.extend((_scalar_text(e.id) or "", e.value) for e in collection.entities)
+        self._held_index: dict[tuple[str, Segments | None, str | None], frozenset[str]] = {}
+        """``_held_texts``'s, per (type, collection's segments or None, field or None)."""
+        self._templates: dict[str, tuple[str, ...]] = {}
+        """The segments of each path template ``showing`` was asked with (the bundle's own)."""
+        self._initial_ids: dict[str, frozenset[str]] = {}
+        """Per type, the ids the initial state held of it (``_listed``), gathered at its first use."""
 
     def held_initially(self, type_name: str, collection_path: str, raw_id: str, field: str, id_field: str,
                        anywhere: bool = False) -> bool:
         """``anywhere``: in any collection of the type (a shallow type's item path names its entity by
         the id alone, ``EntityType.shallow_items``)."""
-        spellings = {decode_once(raw_id), raw_id}
-        held = [entities for (name, path), entities in self._initial.items() if name == type_name] if anywhere \
-            else [self._initial.get((type_name, _segments(collection_path)), [])]
-        for entity_id, value in (pair for entities in held for pair in entities):
-            if (entity_id if field == id_field else _scalar_text(value.get(field))) in spellings:
-                return True
-        return False
+        held = self._held_texts(type_name, None if anywhere else _segments(collection_path),
+                                None if field == id_field else field)
+        return raw_id in held or decode_once(raw_id) in held
+
+    def _held_texts(self, type_name: str, segments: Segments | None, field: str | None) -> frozenset[str]:
+        """The texts the initial state's entities of ``type_name`` held in ``field`` (None: their
+        ids), in the collection at ``segments`` (None: in any): the same on every call, so gathered
+        once per collection and field asked (only for collections the initial state holds)."""
+        key = (type_name, segments, field)
+        found = self._held_index.get(key)
+        if found is None:
+            if segments is None:
+                held = [entities for (name, _), entities in self._initial.items() if name == type_name]
+            elif (entities := self._initial.get((type_name, segments))) is not None:
+                held = [entities]
+            else:
+                return frozenset()
+            texts = (entity_id if field is None else _scalar_text(value.get(field))
+                     for entities in held for entity_id, value in entities)
+            found = self._held_index[key] = frozenset(text for text in texts if text is not None)
+        return found
 
     def showing(self, entity_type: EntityType, call_path: str, raw_id: str, field: str,
                 template_path: str | None = None) -> int | None:
         """The ordinal of an initial recording holding an object that names this entity, or None."""
-        template = split_path(template_path or entity_type.item_template or "")
+        spelled = template_path or entity_type.item_template or ""
+        template = self._templates.get(spelled)
+        if template is None:  # a template of the bundle's: split once
+            template = self._templates[spelled] = tuple(split_path(spelled))
         parts = split_path(call_path)
         if len(template) != len(parts):
             return None
@@ -236,28 +259,35 @@ class InitialSightings:
         """Whether a successful write recorded before ``ordinal`` named one of ``texts``."""
         return any(self._first_named.get(text, ordinal) < ordinal for text in texts)
 
-    def keyed_above(self, call_path: str, raw_id: str) -> int | None:
+    def keyed_above(self, call_path: str, raw_id: str, segments: Segments | None = None) -> int | None:
         """The ordinal of a successful initial GET of the path ``call_path`` extends by its last
         segment whose answer holds an object with a member named as that segment (a document
-        keying its entries by the id: ``{"metadata": {"owner": "dba"}}`` above ``.../metadata/owner``)."""
-        wanted = _segments(call_path)
+        keying its entries by the id: ``{"metadata": {"owner": "dba"}}`` above ``.../metadata/owner``).
+        ``segments``: ``call_path``'s, when the caller has them."""
+        wanted = _segments(call_path) if segments is None else segments
         if not wanted:
             return None
         spellings = {decode_once(raw_id), raw_id}
         return min((ordinal for ordinal, names in self._member_names.get(wanted[:-1], ()) if names & spellings),
                    default=None)
 
-    def beneath(self, call_path: str) -> int | None:
+    def beneath(self, call_path: str, segments: Segments | None = None) -> int | None:
         """The ordinal of a successful initial GET of a path extending ``call_path`` (a part of the
-        entity the call names, read before the capture's first write), or None."""
-        return self._beneath.get(_segments(call_path))
+        entity the call names, read before the capture's first write), or None. ``segments``:
+        ``call_path``'s, when the caller has them."""
+        return self._beneath.get(_segments(call_path) if segments is None else segments)
 
     def _listed(self, type_name: str, spellings: set[str]) -> int | None:
         """The ordinal of an initial recording of no type's read listing names, among them an id the
         state held of ``type_name`` at its start and one of ``spellings`` (``/_all_dbs`` answering
         ``["_users", "books"]`` beside the databases read one by one): the id names an entity too."""
-        held = {entity_id for (name, _), entities in self._initial.items() if name == type_name
-                for entity_id, _ in entities}
+        if not self._name_lists:
+            return None
+        held = self._initial_ids.get(type_name)
+        if held is None:  # the initial state's ids of the type: the same on every call, gathered once
+            held = self._initial_ids[type_name] = frozenset(
+                entity_id for (name, _), entities in self._initial.items() if name == type_name
+                for entity_id, _ in entities)
         return next((ordinal for ordinal, names in self._name_lists if names & spellings and names & held), None)
 
     def refuse_shown(self, entity_type: EntityType, collection_path: str, call_path: str, raw_id: str, field: str,
@@ -268,21 +298,22 @@ class InitialSightings:
         if self.held_initially(entity_type.name, collection_path, raw_id, field, entity_type.id_field,
                                anywhere=bool(entity_type.shallow_items)):
             return
-        linked = self._linked.get(_segments(call_path))
+        segments = _segments(call_path)  # once, for each lookup by the call's path below
+        linked = self._linked.get(segments)
         if linked is not None:
             raise CallRefused(
                 f'nothing was recorded for {spelled_call}: the state holds no {entity_type.name} whose "{field}" is '
                 f'"{decode_once(raw_id)}", but record {linked}, made before the capture\'s first write, answered a '
                 f"link to this very path: the application held it, so its absence is not answered", http_status=404)
         ordinal = self.showing(entity_type, call_path, raw_id, field, template)
-        if ordinal is None and (keyed := self.keyed_above(call_path, raw_id)) is not None:
+        if ordinal is None and (keyed := self.keyed_above(call_path, raw_id, segments)) is not None:
             raise CallRefused(
                 f'nothing was recorded for {spelled_call}: the state holds no {entity_type.name} whose "{field}" is '
                 f'"{decode_once(raw_id)}", but record {keyed}, made before the capture\'s first write, read the path '
                 f"this one extends and answered an object with a member of that name (a map keyed by it): the "
                 f"application held it, so its absence is not answered", http_status=404)
         if ordinal is None:
-            beneath = self.beneath(call_path)
+            beneath = self.beneath(call_path, segments)
             if beneath is None:
                 return
             raise CallRefused(
