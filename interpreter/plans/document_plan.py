@@ -83,7 +83,10 @@ def _copied(path: str, target: Any, ctx: PlanContext, tool: str, events: list[Tr
         return False
     state = ctx.view.state
     elsewhere = [{"read": d.path, "value": d.value} for d in state.documents if d.path != path]
-    elsewhere += [{"read": f"{c.path} {e.id}", "value": e.value} for c in state.collections for e in c.entities]
+    id_fields = {t.name: t.id_field for t in ctx.view.types}
+    elsewhere += [{"read": f"{c.path} {e.id}", "value": e.value, "entity": True,
+                   "identity": [id_fields.get(c.type, "id"), str(e.id)]}
+                  for c in state.collections for e in c.entities]
     context = DocumentCopyContext(path=path, held=target, elsewhere=elsewhere)
     decision = evaluate(ctx.ruleset, DOCUMENT_COPIES, context, subject=f"{tool} document {path}")
     events.extend(decision.events)

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from capenv.interpreter.bundle.values import holds_at_any_depth
+from capenv.interpreter.bundle.values import holds_at_any_depth, same_json
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
 
@@ -120,6 +120,38 @@ def document_object_shown_elsewhere(ctx: DocumentCopyContext, params: CopyMember
         if _holds_inside(other.get("value"), ctx.held):
             return Match({"read": other.get("read"), "members": sorted(ctx.held)[:10]})
     return Miss("no other document or entity the state holds shows the object")
+
+
+class EntityCopyParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_equal: int = Field(ge=1)
+    """How many members besides the identity the object must show with the entity's values."""
+    min_share: float = Field(gt=0, le=1)
+    """The least share of the object's other members the entity shows too (by name): the same
+    entity, not another object that shares an id value and a few common members (createdAt)."""
+
+
+@predicate("document_object_is_an_entity", context="document-copy", params=EntityCopyParams)
+def document_object_is_an_entity(ctx: DocumentCopyContext, params: EntityCopyParams) -> Outcome:
+    """The object the write addresses names, by its type's identity member, an entity the state
+    holds (``elsewhere`` entries marked ``entity``, with their ``identity`` member and value), shows
+    at least ``min_equal`` other members with that entity's values and ``min_share`` of its other
+    members among the entity's: the same entity read at another path (``/users/me`` answering the
+    caller's user), which the write would leave as it was."""
+    for other in ctx.elsewhere:
+        identity, value = other.get("identity"), other.get("value")
+        if not other.get("entity") or not identity or not isinstance(value, dict):
+            continue
+        member, key = identity
+        if member not in ctx.held or isinstance(ctx.held[member], (dict, list)) or str(ctx.held[member]) != key:
+            continue
+        names = [name for name in ctx.held if name != member]
+        shared = [name for name in names if name in value]
+        equal = sorted(name for name in shared if same_json(ctx.held[name], value[name]))
+        if len(equal) >= params.min_equal and len(shared) >= params.min_share * len(names):
+            return Match({"read": other.get("read"), "members": equal[:10]})
+    return Miss("the object names no entity the state holds by its identity and shows it")
 
 
 @predicate("document_object_holds_another", context="document-copy", params=CopyMembersParams)

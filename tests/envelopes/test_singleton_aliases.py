@@ -94,3 +94,29 @@ def test_a_literal_collection_listing_one_entity_of_its_own_stays_a_list():
     assert kinds["/api/authors/{author_id}/books"] == "list", kinds
     misses = [e for e in bundle.view.traces if e.table == "view-singleton-aliases" and e.outcome == "miss"]
     assert any("no read of another path" in (e.reason or "") for e in misses), misses
+
+
+@pytest.mark.parametrize("envelope", ["bare", "data-envelope"])
+def test_a_write_at_the_alias_path_is_not_served_as_a_document_write(envelope: str):
+    """``PATCH /users/me`` changes the user in the application; served as a write of the ``me``
+    document it left the users list and the user's item read answering the old bio (a wrong
+    answer, before ``document-copy.is-an-entity``): the object it writes names a held user by
+    its identity and shows that user's members, so it is refused as copied-entity."""
+    wrap, body = WRAPS[envelope]
+    har = (HarBuilder()
+           .call("GET", "/api/users", response=wrap([ANN, BOB]))
+           .call("GET", f"/api/users/{ANN['id']}", response=wrap(ANN))
+           .call("GET", f"/api/users/{BOB['id']}", response=wrap(BOB))
+           .call("GET", "/api/users/me", response=wrap(ANN)))
+    for bio in ("a2", "a3"):
+        har.call("PATCH", "/api/users/me", body=body({"bio": bio}), response=wrap({**ANN, "bio": bio}))
+        har.call("GET", "/api/users/me", response=wrap({**ANN, "bio": bio}))
+    bundle = build_from(har)
+    write = next(p for p in bundle.view.writes if p.method == "PATCH")
+    assert not write.served and write.reason == "copied-entity", (write.served, write.reason)
+    copies = [e for e in write.traces if e.table == "document-copies" and e.outcome == "match"]
+    assert [e.rule_id for e in copies] == ["document-copy.is-an-entity"] or envelope != "bare", copies
+    runtime = EnvironmentRuntime(bundle)
+    assert _http(runtime, "PATCH", "/api/users/me", body({"bio": "zzz"})).status >= 400
+    listed = _http(runtime, "GET", "/api/users")
+    assert b"zzz" not in listed.body and listed.status == 200
