@@ -1078,16 +1078,22 @@ class Referrer(_Model, LeftOutAtDefault):
     def holders(self, entity: Any) -> list[Any]:
         """The values of ``member`` in ``entity``: through ``within`` (each element of an array on
         the way), each object's ``member`` it holds."""
-        objects = [entity]
-        for name in self.within:
-            found: list[Any] = []
-            for held in objects:
-                inner = held.get(name) if isinstance(held, dict) else None
-                found.extend(inner if isinstance(inner, list) else [inner])
-            objects = found
-        return [held[self.member] for held in objects if isinstance(held, dict) and self.member in held]
+        return member_holders(entity, self.within, self.member)
 
     left_out_at_default = ("within",)
+
+
+def member_holders(entity: Any, within: tuple[str, ...], member: str) -> list[Any]:
+    """The values of ``member`` in ``entity`` through the objects ``within`` leads to (each element
+    of an array on the way), each object's ``member`` it holds (``Referrer.holders``)."""
+    objects = [entity]
+    for name in within:
+        found: list[Any] = []
+        for held in objects:
+            inner = held.get(name) if isinstance(held, dict) else None
+            found.extend(inner if isinstance(inner, list) else [inner])
+        objects = found
+    return [held[member] for held in objects if isinstance(held, dict) and member in held]
 
 
 class ReferenceCopy(_Model):

@@ -121,7 +121,7 @@ def _scalar_references(ctx: PlanContext, holder: str, source: EntityType, entiti
     candidates = [m for m in entities.members(holder, source.id_field)
                   if not m.within and m.id_member is None and not m.many]
     held = entities.held(source)
-    if not any(text in held for m in candidates for text, _ in entities.occurrences(holder, m)):
+    if not any(text in held for m in candidates for text, _, _ in entities.occurrences(holder, m)):
         return []
     referrers, _ = referrers_judged(ctx, source.name, entities, explaining)
     return sorted({r.member for r in referrers if r.type == holder and not r.within and r.id_member is None

@@ -18,12 +18,12 @@ A bulk delete is judged as an item one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from capenv.interpreter.bundle.body_members import body_object
 from capenv.interpreter.bundle.jsonvalue import canonical
-from capenv.interpreter.bundle.models import EntityType, Referrer, WritePlan
+from capenv.interpreter.bundle.models import EntityType, Referrer, WritePlan, member_holders
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.predicates.create_values import json_text
@@ -87,29 +87,46 @@ class _Sightings:
 
     def __init__(self, seen: dict[str, list[dict[str, Any]]]) -> None:
         self.seen = seen
+        self._distinct: dict[str, dict[bytes, list[Any]]] = {}
         self._members: dict[tuple[str, str], list[Member]] = {}
-        self._occurrences: dict[tuple[str, Member], list[tuple[str, Any]]] = {}
+        self._occurrences: dict[tuple[str, Member], list[Occurrence]] = {}
         self._held: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
 
     def of(self, type_name: str) -> list[dict[str, Any]]:
         return self.seen.get(type_name, [])
 
+    def distinct(self, type_name: str) -> list[list[Any]]:
+        """Each value of the type once, in the order first seen, with how many times the capture
+        shows it (``[value, count]``): every list read shows an unchanged entity again, and each
+        candidate member's occurrences were read from every copy. A later copy names only ids its
+        first one named already, so the ids keep their first-seen order."""
+        if type_name not in self._distinct:
+            counted: dict[bytes, list[Any]] = {}
+            for value in self.of(type_name):
+                held = counted.get(text := canonical(value))
+                if held is None:
+                    counted[text] = [value, 1]
+                else:
+                    held[1] += 1
+            self._distinct[type_name] = counted
+        return list(self._distinct[type_name].values())
+
     def members(self, type_name: str, id_field: str) -> list[Member]:
         key = (type_name, id_field)
         if key not in self._members:
-            self._members[key] = list(_candidate_members(self.of(type_name), id_field))
+            self._members[key] = list(_candidate_members([v for v, _ in self.distinct(type_name)], id_field))
         return self._members[key]
 
-    def occurrences(self, type_name: str, member: Member) -> list[tuple[str, Any]]:
+    def occurrences(self, type_name: str, member: Member) -> list[Occurrence]:
         key = (type_name, member)
         if key not in self._occurrences:
-            self._occurrences[key] = _occurrences(self.of(type_name), member)
+            self._occurrences[key] = _occurrences(self.distinct(type_name), member)
         return self._occurrences[key]
 
     def held(self, target: EntityType) -> dict[str, list[dict[str, Any]]]:
         key = (target.name, target.id_field)
         if key not in self._held:
-            self._held[key] = _held_by_id(target, self.of(target.name))
+            self._held[key] = _held_by_id(target, [v for v, _ in self.distinct(target.name)])
         return self._held[key]
 
 
@@ -190,7 +207,8 @@ def _referrers_of(ctx: PlanContext, type_name: str, entities: _Sightings,
     for other in ctx.view.types:
         for member in entities.members(other.name, target.id_field):
             if member.id_member is None and not member.within and (member.name == other.id_field or (
-                    other.name == type_name and _aliases_identity(entities.of(other.name), member.name,
+                    other.name == type_name and _aliases_identity([v for v, _ in entities.distinct(other.name)],
+                                                                  member.name,
                                                                   target.id_field))):
                 continue  # the entity's own identity (a Strapi documentId, a zone's name) names no other
             context = _context(entities.occurrences(other.name, member), member, words, held, _min_members(ctx),
@@ -222,21 +240,35 @@ def _dangling_refusals(ctx: PlanContext, referring: EntityType, member: Member) 
     if ctx.known_ids is None:
         ctx.known_ids = {key for ids in known_ids(ctx.timeline).values() for key in ids}
     count = 0
-    for record in ctx.records.values():
-        if not record.changes_state:
+    for record, body, segments in _refused_bodies(ctx):
+        if member.name not in body:
             continue
-        body = record.request.json_value if record.request.is_json else None
-        plan = ctx.plan_of.get(ctx.tool_of.get(record.ordinal, ""))
-        body = body_object(plan, body) if plan is not None else body  # inside its envelope ({"spans": [{…}]})
-        if not (400 <= record.status < 500 and isinstance(body, dict) and member.name in body):
-            continue
-        if split_path(record.path)[-1:] != words[-1:] and split_path(record.path)[-2:-1] != words[-1:]:
+        if segments[-1:] != words[-1:] and segments[-2:-1] != words[-1:]:
             continue
         value = body[member.name]
         if isinstance(value, (dict, list, bool)) or value is None or json_text(value) in ctx.known_ids:
             continue
         count += f'"{member.name}"' in (record.response.text or "")
     return count
+
+
+def _refused_bodies(ctx: PlanContext) -> list[tuple[Any, dict[str, Any], list[str]]]:
+    """The recorded calls that may change state refused 4xx with a JSON object body (read inside
+    its tool's envelope: ``{"spans": [{…}]}``), with their path's segments: read once per plan
+    context and plans by tool (``_dangling_refusals`` asked every record again per member)."""
+    made = ctx.__dict__.get("refused_bodies")
+    if made is None or made[0] is not ctx.plan_of:
+        found = []
+        for record in ctx.records.values():
+            if not record.changes_state or not 400 <= record.status < 500:
+                continue
+            body = record.request.json_value if record.request.is_json else None
+            plan = ctx.plan_of.get(ctx.tool_of.get(record.ordinal, ""))
+            body = body_object(plan, body) if plan is not None else body
+            if isinstance(body, dict):
+                found.append((record, body, split_path(record.path)))
+        made = ctx.__dict__["refused_bodies"] = (ctx.plan_of, found)
+    return made[1]
 
 
 def _aliases_identity(values: list[dict[str, Any]], member: str, id_field: str) -> bool:
@@ -310,51 +342,62 @@ def _min_members(ctx: PlanContext) -> int:
     return int(ctx.ruleset.setting(*MIN_MEMBERS_SETTING))
 
 
-def _occurrences(values: list[dict[str, Any]], member: Member) -> list[tuple[str, Any]]:
-    """Each id the member names, in the order the values show them: ``(id text, the object naming
-    it)`` with ``id_member``, else ``(id text, None)`` for each string or integer."""
-    found: list[tuple[str, Any]] = []
-    for inner in _member_values(values, member):
-        if member.id_member is not None:
-            if not isinstance(inner, dict):
-                continue
-            text = json_text(inner.get(member.id_member))
-        else:
-            text = json_text(inner) if isinstance(inner, (str, int)) and not isinstance(inner, bool) else None
-            inner = None
-        if text is not None:
-            found.append((text, inner))
+class Occurrence(NamedTuple):
+    """An id a member names: its text, the object naming it (with ``id_member``; else None), and
+    how many of the capture's values show it there (copies of one value counted, not walked)."""
+
+    text: str
+    inner: Any
+    count: int
+
+
+def _occurrences(values: list[list[Any]], member: Member) -> list[Occurrence]:
+    """Each id the member names, in the order the values (``[value, count]``) show them:
+    ``(id text, the object naming it, count)`` with ``id_member``, else ``(id text, None, count)``
+    for each string or integer."""
+    found: list[Occurrence] = []
+    for value, count in values:
+        for inner in _member_values((value,), member):
+            if member.id_member is not None:
+                if not isinstance(inner, dict):
+                    continue
+                text = json_text(inner.get(member.id_member))
+            else:
+                text = json_text(inner) if isinstance(inner, (str, int)) and not isinstance(inner, bool) else None
+                inner = None
+            if text is not None:
+                found.append(Occurrence(text, inner, count))
     return found
 
 
-def _context(occurrences: list[tuple[str, Any]], member: Member, words: list[str],
+def _context(occurrences: list[Occurrence], member: Member, words: list[str],
              held: dict[str, list[dict[str, Any]]], min_members: int,
              referring_words: list[str]) -> DeleteReferrerContext:
     id_member = member.id_member
     named: dict[str, None] = {}
     objects = projections = composed = bare = 0
-    for text, inner in occurrences:
+    for text, inner, count in occurrences:
         named[text] = None
         if id_member is not None and text in held:
-            objects += 1
+            objects += count
             if len(inner) >= min_members and any(
                     all(k in entity and same_json(v, entity[k]) for k, v in inner.items()) for entity in held[text]):
-                projections += 1
+                projections += count
             if len(inner) >= min_members and _names_by_its_words(inner, id_member, text, held):
-                composed += 1
-            bare += set(inner) == {id_member}
+                composed += count
+            bare += count * (set(inner) == {id_member})
     return DeleteReferrerContext(member=member.name, within=list(member.within), id_member=id_member,
                                  type_words=words, referring_words=referring_words, values=list(named),
                                  held=[t for t in named if t in held], objects=objects, projections=projections,
                                  composed=composed, bare=bare)
 
 
-def _member_values(values: list[dict[str, Any]], member: Member) -> Iterator[Any]:
-    """The member's value in each entity (through the objects ``within`` leads to), or each element
-    of its array (``many``)."""
-    probe = Referrer(type="", member=member.name, within=member.within, rule_id="") if member.within else None
+def _member_values(values: Iterable[dict[str, Any]], member: Member) -> Iterator[Any]:
+    """The member's value in each entity (through the objects ``within`` leads to, as
+    ``Referrer.holders`` reads them), or each element of its array (``many``)."""
     for value in values:
-        for inner in probe.holders(value) if probe is not None else (value.get(member.name),):
+        for inner in (member_holders(value, member.within, member.name) if member.within
+                      else (value.get(member.name),)):
             if not member.many:
                 yield inner
             elif isinstance(inner, list):
