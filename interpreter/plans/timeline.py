@@ -88,6 +88,11 @@ class Timeline:
     """Path -> its successful JSON GETs in ordinal order, built on first use (``collection_reads``)."""
     sweeps: dict[str, "ReadSweep"] = field(default_factory=dict, repr=False, compare=False)
     """Type -> its reads by end, swept forward by ``reads_before``, built on first use."""
+    merged: dict[tuple[str, str], tuple[int, Any, int, list[Sighting]]] = field(
+        default_factory=dict, repr=False, compare=False)
+    """(type, key) -> the entity's reads and write answers in timeline order, with what it was
+    made from (how many reads, the answers' dict and how many answers): ``held_before`` is asked
+    per entity and call, and sorted them anew each time."""
 
     def add(self, sighting: Sighting) -> None:
         self.by_entity.setdefault((sighting.type, sighting.key), []).append(sighting)
@@ -133,10 +138,20 @@ class Timeline:
 
     def sightings(self, type_name: str, key: str, via: tuple[str, ...] = READS) -> list[Sighting]:
         """The entity's sightings of those kinds, in timeline (start) order."""
-        found = [s for s in self.by_entity.get((type_name, key), []) if s.via in via]
         if "response" in via and self.answers:
-            found = sorted(found + self.answers.get((type_name, key), []), key=lambda s: s.ordinal)
-        return found
+            return [s for s in self._merged(type_name, key) if s.via in via]
+        return [s for s in self.by_entity.get((type_name, key), []) if s.via in via]
+
+    def _merged(self, type_name: str, key: str) -> list[Sighting]:
+        """The entity's reads and write answers ordered by ordinal (a stable sort: a read before an
+        answer of the same ordinal), made again only when either has grown or the answers changed."""
+        reads = self.by_entity.get((type_name, key), [])
+        answers = (self.answers or {}).get((type_name, key), [])
+        made = self.merged.get((type_name, key))
+        if made is None or made[0] != len(reads) or made[1] is not self.answers or made[2] != len(answers):
+            made = (len(reads), self.answers, len(answers), sorted(reads + answers, key=lambda s: s.ordinal))
+            self.merged[(type_name, key)] = made
+        return made[3]
 
     def before(self, type_name: str, key: str, ordinal: int, *, via: tuple[str, ...] = READS) -> Sighting | None:
         """The latest sighting that finished before the call ``ordinal`` began (reads only unless
@@ -168,7 +183,13 @@ class Timeline:
         start = self.records[ordinal].started_at
         held: Sighting | None = None
         answered_until = None  # when the latest applied answer's write finished
-        for sighting in self.sightings(type_name, key, READS + ("response",)):
+        found = self._merged(type_name, key) if self.answers \
+            else self.by_entity.get((type_name, key), [])  # reads only: no filtered copy to make
+        end = len(found)
+        if self.start_ordered:  # one that started after the call began finished after it: skipped below
+            end = bisect.bisect_right(found, start, key=self._started)
+        for index in range(end):
+            sighting = found[index]
             record = self.records[sighting.ordinal]
             if record.finished_at > start or sighting.ordinal == ordinal:
                 continue
