@@ -66,10 +66,10 @@ def tag_sightings(calls: list[Record], records: dict[int, Record]) -> dict[str, 
     for call in calls:
         read = _last_finished(by_end.get(call.path, []), ends.get(call.path, []), call.started_at)
         held = scalar_members(read.response.json_value) if read is not None and read.response.is_json else {}
+        read_tag = read.header("etag") if read is not None else None  # once per call, not per header
         for name, value in call.request_headers:
             found.setdefault(name.lower(), []).append(TagSighting(
-                record=call.ordinal, status=call.status, sent=value, held=held,
-                read_tag=read.header("etag") if read is not None else None))
+                record=call.ordinal, status=call.status, sent=value, held=held, read_tag=read_tag))
     return {name: tuple(sightings) for name, sightings in found.items()}
 
 
