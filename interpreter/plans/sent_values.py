@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from capenv.interpreter.bundle.body_members import chosen_member
+from capenv.interpreter.bundle.jsonvalue import canonical
 from capenv.interpreter.bundle.models import UnprovenValue, WritePlan
 from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.predicates.sent_values import WriteSentValuesContext
@@ -72,6 +73,9 @@ def _judged(plan: WritePlan, ctx: PlanContext, others: list[dict[str, Any]]) -> 
     unproven: list[UnprovenValue] = []
     events: list[TraceEvent] = []
     entities = _entities(plan.type, ctx) if plan.type is not None else []
+    # each entity's values once (every list read shows an unchanged entity again): a later copy's
+    # member value is its first copy's, so each member's distinct values keep their order
+    entity_values = [_once(states) for states in entities]
     constants = {f.field: f.params.get("value") for f in plan.fields if f.op == "constant"}
     required = {m.member for m in plan.members if m.required}
     keys = _item_keys(plan.type, ctx)
@@ -79,7 +83,7 @@ def _judged(plan: WritePlan, ctx: PlanContext, others: list[dict[str, Any]]) -> 
         sent: list[Any] = [body[member] for body in bodies if member in body]
         if not sent:
             continue
-        held = [value for shown in entities for value in _distinct(v[member] for v in shown if member in v)]
+        held = [value for shown in entity_values for value in _distinct(v[member] for v in shown if member in v)]
         taken = [body[member] for body in bodies if member in body and required <= set(body)]
         kept = {member, *constants}
         shown = [{k: v for k, v in value.items() if k in kept} for states in entities for value in states
@@ -95,7 +99,7 @@ def _judged(plan: WritePlan, ctx: PlanContext, others: list[dict[str, Any]]) -> 
         unproven.extend(UnprovenValue(member=member, rule_id=str(e.rule_id), schema_keywords=e.evidence["schema"],
                                       described=e.evidence["described"]) for e in matched)
     for member in members:
-        found, found_events = _nested(plan, ctx, member, bodies, others, entities)
+        found, found_events = _nested(plan, ctx, member, bodies, others, entity_values)
         unproven.extend(found)
         events.extend(found_events)
     if not unproven:
@@ -121,9 +125,13 @@ def _nested(plan: WritePlan, ctx: PlanContext, member: str, bodies: list[dict[st
         sent.setdefault(path, values)
     unproven: list[UnprovenValue] = []
     events: list[TraceEvent] = []
+    if not sent:
+        return unproven, events
+    # each state's nested members walked once, not once per place sent
+    walks = [[list(_inside(state[member], ())) for state in states if member in state] for states in entities]
     for path, values in sent.items():
-        held = [value for states in entities for value in _distinct(
-            found for state in states if member in state for at, found in _inside(state[member], ()) if at == path)]
+        held = [value for walked in walks for value in _distinct(
+            found for inside in walked for at, found in inside if at == path)]
         name = str(path[-1])
         where = _spelled(member, path)
         decision = evaluate(ctx.ruleset, TABLE, WriteSentValuesContext(sent=values, member=name, held=held),
@@ -198,6 +206,14 @@ def _entities(type_name: str, ctx: PlanContext) -> list[list[dict[str, Any]]]:
         if t == type_name:
             shown.setdefault(key, []).extend(s.value for s in sightings if isinstance(s.value, dict))
     return list(shown.values())
+
+
+def _once(values: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each value once (the same canonical JSON), in first-seen order."""
+    kept: dict[bytes, dict[str, Any]] = {}
+    for value in values:
+        kept.setdefault(canonical(value), value)
+    return list(kept.values())
 
 
 def _distinct(values: Iterable[Any]) -> list[Any]:
