@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+from capenv.interpreter.bundle.jsonvalue import canonical
 from capenv.interpreter.bundle.models import EntityType, Locator, ReadView
 from capenv.interpreter.bundle.values import MISSING, locate
 from capenv.interpreter.evidence.records import Record
@@ -195,6 +196,10 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
     ``view-query-params``, shapes nothing: such a read counts as plain)."""
     reads: dict[str, _TypeReads] = {}
     candidates = ProjectionCandidates(ruleset)
+    # an entity's canonical JSON -> its member paths, the paths holding objects and its members'
+    # kinds, shared (read, never changed) by every read showing it
+    walked: dict[bytes, tuple[set[Path], set[Path], dict[str, str]]] = {}
+    kinds_noted: set[tuple[str, bytes]] = set()
     for record in records:
         shape = shapes.get(tool_of.get(record.ordinal, ""))
         if (shape is None or shape.kind not in ("item", "list") or shape.type_name not in types
@@ -209,8 +214,11 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
         parents: set[Path] = set()
         per_entity = []
         holds_of: dict[str, set[Path]] = {}
-        for entity in entities:
-            paths, holds = member_paths(entity)
+        spelled = [canonical(entity) for entity in entities]
+        for entity, text in zip(entities, spelled):
+            if text not in walked:  # every read of an unchanged entity shows the same paths
+                walked[text] = (*member_paths(entity), _kinds(entity))
+            paths, holds, _ = walked[text]
             shown |= paths
             parents |= holds
             key = _entity_key(entity, id_field, record, shape)
@@ -226,10 +234,10 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
                 if key is not None:
                     for path in paths:
                         seen.query_holders.setdefault(path, set()).add(key)
-            for entity in entities:
+            for entity, text in zip(entities, spelled):
                 key = _entity_key(entity, id_field, record, shape)
                 if key is not None:
-                    seen.query_kinds.append((record.ordinal, key, _kinds(entity)))
+                    seen.query_kinds.append((record.ordinal, key, walked[text][2]))
             if candidates.projects(record, tuple(type_words(types[shape.type_name]))):
                 seen.projected.add(record.ordinal)
         else:
@@ -239,11 +247,12 @@ def query_members(records: list[Record], shapes: dict[str, ToolShape], tool_of: 
             for key, paths in per_entity:
                 if key is not None:
                     seen.by_entity.setdefault((shape.tool.name, key), set()).update(paths)
-            for entity in entities:
+            for entity, text in zip(entities, spelled):
                 key = _entity_key(entity, id_field, record, shape)
-                if key is not None:
+                if key is not None and (key, text) not in kinds_noted:  # the same kinds again: nothing to add
+                    kinds_noted.add((key, text))
                     held = seen.plain_kinds.setdefault(key, {})
-                    for name, kind in _kinds(entity).items():
+                    for name, kind in walked[text][2].items():
                         held.setdefault(name, set()).add(kind)
             for key, holds in holds_of.items():
                 seen.plain_holds.setdefault(key, set()).update(holds)
