@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from jsonschema import Draft202012Validator
 
 from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.jsonvalue import dumps
@@ -21,11 +20,18 @@ from capenv.interpreter.bundle.schema_precheck import Check, compile_precheck
 
 from .calls import WriteRefusal
 
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+
 
 # Not a budget: a memo of a pure function, shared by every bundle the process serves and sized at import;
 # no answer depends on its size (a validator is compiled again when it was let go).
 @lru_cache(maxsize=256)
 def _validator(keywords: bytes) -> Draft202012Validator:
+    # imported at first use: a build replays writes through this module and rarely validates, and
+    # importing jsonschema (with referencing, rpds, attrs) cost every build ~40 ms of CPU
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(json.loads(keywords))
 
 
