@@ -181,6 +181,11 @@ taking out, and the 8-client row is bounded by the client (one event loop for 8 
 answer check costs ~130-200 µs per call, ~70% of it the schema's `if`/`then` (the item view's
 body): without them 60 µs, and `check_schema` 17 → 6 ms (jsonschema, this machine, loaded). Publishing looser output schemas would change what the MCP surface
 promises, not its speed: left to a decision.
+Session 27: unchanged on the server's side but for the h11 cut (each answer's headers checked
+once per distinct header, section (c)'s note); the 8-client row stays bound by the client
+process's CPU (its ~1,080 µs a call against ~797 with the SDK's echo server, one event loop for
+the 8 sessions, on a core of its own while the server uses less than half of the other), so no
+server-side cut moves it.
 
 Issue 15, the build (session 26; load average 5-7, so section (a) was not rerun and its rows above
 are older: instructions instead, valgrind cachegrind of the whole `capenv build` process, bytecode
@@ -455,6 +460,19 @@ What limits the rest:
   and COMMIT 74.5 µs, since each create's history record (~1.4 KB: its request and answer) splits
   the key's leaves; not adopted. So the file's per-create cost is bound by the four subjects a
   write commits, each in its own place of the key; the one-subject layout is still the step.
+  Session 27, measured again at the session's start (`--calls 100,300`): `memory:` 762,198,
+  `sqlite:` 1,219,414 instructions a create; no commit of this session touched the write path. A
+  create is 531 function calls (cProfile, 1,000 creates after 1,200), 251 of them calls of 180
+  Python functions, most called once: no layer is called per member or per held entity (the
+  state grew from 3 to 12,003 posts over 12,000 creates and a create's CPU stayed at 103-106 µs
+  per 2,000, loaded), so what is left is not work repeated but work spread over the layers (the
+  memory store's commit ~6% of
+  the profiled own time, `_create` ~5%, the batch's four encodings, the argument precheck and
+  `parse` ~12% of a create's CPU, timeit). The cyclic collector takes 3-10% of a create's CPU
+  (paired runs of 3,000 creates with it disabled, loaded machine): each create leaves ~8 tracked
+  containers in the state and the store (19,319 → 99,477 over 10,000 creates), and the collector
+  ran 134 times over them (122 young, 11 middle, 1 full); a higher threshold while serving is a
+  memory trade (section (h)'s flat RSS) left to a decision.
 - **HTTP surface vs the transport floor (≥ 0.7× missed):** in instructions of the server
   process per call (`python -m benchmarks.http_instructions`: json-server's CRUD sequence over one
   kept-alive connection, the difference between 10 and 50 sequences), session 20: the floor
@@ -513,6 +531,27 @@ What limits the rest:
   before it decides, and fall back to the thread with nothing changed. MCP read tools on SQLite
   take the same way (`EnvironmentRuntime.call_tool_on_loop`): an item read over MCP (the SDK's
   client, 400 calls after 30, four paired rounds, load ~3) ~1,000 → ~840 µs of server CPU a call.
+  Session 27 (instructions: the machine was loaded, load average 4-5, so sections (b), (c) and
+  (g) were not rerun and their rows above are older; `http_instructions --sequences 10,150`, the
+  difference of 140 sequences, since the start-up of a run moves by up to ~60 M instructions between
+  runs and 40 sequences left that at ~±250,000 a call). Two cuts, answers unchanged. h11 checked
+  every header of every answer with its regular expressions (uvicorn builds each answer's
+  `h11.Response` from the ASGI list; json-server's answers carry ~14 recorded headers, the floor's
+  2): the cycle's `send` now hands h11 the `Headers` it would have made, each header's entry from
+  h11's own `normalize_and_validate` of it alone, kept (`transport/h11_headers.py`; a list with two
+  framing headers of one name, or any header h11 refuses, is judged whole by h11 as before): the
+  default store 1,286,072 → 1,200,833 instructions a call (-6.6%). A read of a missing item (the
+  sequence's 404 of the deleted comment) did several of its checks more than once a call (the
+  initial state's entities walked twice, the replay's `find` of the call twice, the call path's
+  segments three times, the per-type set of initial ids rebuilt each call): in process 493,532 →
+  430,192 instructions (-12.8%), the sequence 1,200,833 → 1,190,831. Together 1,286,072 →
+  1,190,831 (-7.4%), the floor 579,402-582,168, so 2.22× → 2.05× the floor's instructions;
+  `sqlite:` 1,607,418 → 1,495,757 (-6.9%; one run each: that figure moves by several percent
+  between runs). What bounds the rest is unchanged: per call in process (session 21's counts), a
+  create ~800,000, an update ~706,000, a delete ~575,000 instructions, of which the commit's
+  layers (`state/commits.write_batch`, the store's commit, the record and its digest) are about
+  half and none above ~10% (a delete, cProfile: the memory store's commit 10% of its own time);
+  0.7× needs the writes' commit to be a fraction of what the four-subject layout makes it.
 - **data/add over a large state (≤ 2× met on session 24's machine, `default` 1.45×, `sqlite:` 1.84×; missed on
   the previous one, 2.03× and 4.1×):** nothing in
   the locked step or the memory store's commit walks the replaced state (records dropped by
