@@ -29,6 +29,7 @@ from capenv.serving.catalog.openapi import openapi_document
 from capenv.serving.catalog.tools import Catalog, CatalogEntry, build_catalog, unavailable_reason
 from capenv.serving.memory_release import LockThenRelease, release_later
 from capenv.serving.reads.from_state import StateReads
+from capenv.serving.reads.origins import at_reached_origin
 from capenv.serving.reads.accept_defaults import refuse_unrecorded_accept
 from capenv.serving.reads.media_ranges import refuse_unacceptable
 from capenv.serving.reads.replay import Replayer
@@ -174,6 +175,8 @@ class EnvironmentRuntime(Runtime):
         except CallRefused as refused:
             kind = {404: "not_found", 409: "conflict"}.get(refused.http_status, "refused")
             return error(refused.http_status, kind, refused.message, tool=entry.name)
+        if entry.handler == "read":  # its links name the origin the call reached (reads/origins.py)
+            served = at_reached_origin(served, call, self.bundle.view.primary_origin)
         return http_answer(served.answer)
 
     def tool_for(self, method: str, path: str) -> str | None:

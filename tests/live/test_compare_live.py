@@ -65,10 +65,7 @@ def check(app: str, results: list[CallResult]) -> None:
     assert agreeing >= MIN_AGREEING.get(app, 1), f"{app}: only {agreeing} calls agree"
 
 
-KNOWN_WRONG: dict[str, str] = {
-    "mistral": "a served DELETE of a standard action (std.noop) answers 204 where Mistral answers 404 and keeps it; "
-               "a replayed list's next link holds the recording's origin",
-}
+KNOWN_WRONG: dict[str, str] = {}
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
 

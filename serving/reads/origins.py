@@ -1,0 +1,47 @@
+"""A read answered over HTTP names the origin the call reached where its recording named the one
+the capture reached the application at (a ``next`` page link, a root's ``href``, a replayed
+recording's links, an entity's own ``url``): the application names the origin it is reached at, so
+an answer naming the recording's would send the caller to the recording's host. Only a string
+that is that origin, or that origin followed by a path, a query or a fragment, is rewritten; a
+string naming another origin (a base URL the application was configured with, a port that merely
+begins alike) is kept, and a call with no origin (over MCP) is answered the recorded ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from capenv.serving.read_call import ReadCall, Served
+
+
+def at_reached_origin(served: Served, call: ReadCall, recorded: str | None) -> Served:
+    """``served`` with the strings naming ``recorded`` (the capture's primary origin) naming the
+    origin ``call`` reached instead; ``served`` itself when it names none, or the call reached
+    no origin (MCP) or the recorded one."""
+    reached = call.link_at[0] if call.link_at else None
+    if not recorded or not reached or not served.answer.is_json:
+        return served
+    recorded, reached = recorded.rstrip("/"), reached.rstrip("/")
+    if reached == recorded:
+        return served
+    body = with_origin(served.answer.body, recorded, reached)
+    if body is served.answer.body:
+        return served
+    return Served(replace(served.answer, body=body), {**served.provenance, "origin": reached})
+
+
+def with_origin(value: Any, recorded: str, reached: str) -> Any:
+    """``value`` with every string naming ``recorded`` naming ``reached`` instead; the same object
+    when no string names it."""
+    if isinstance(value, str):
+        if value.startswith(recorded) and value[len(recorded):len(recorded) + 1] in ("", "/", "?", "#"):
+            return reached + value[len(recorded):]
+        return value
+    if isinstance(value, list):
+        items = [with_origin(item, recorded, reached) for item in value]
+        return items if any(new is not old for new, old in zip(items, value)) else value
+    if isinstance(value, dict):
+        members = {name: with_origin(item, recorded, reached) for name, item in value.items()}
+        return members if any(members[name] is not item for name, item in value.items()) else value
+    return value

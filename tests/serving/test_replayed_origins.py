@@ -1,0 +1,67 @@
+"""A read answered over HTTP names the origin the call reached (``serving/reads/origins``):
+the application names the one it is reached at (Mistral's ``next`` page link, a root's ``href``), so
+a recording's links to the origin it was made at, answered as recorded over HTTP, would send the
+caller to the recording's host. Strings naming another origin (a configured base URL, a port that
+merely begins alike) are kept, and a call with no origin (over MCP) gets the recorded ones."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from support.capture_runs import build_from
+from support.har_builder import HarBuilder
+
+from capenv.serving.runtime import EnvironmentRuntime
+from capenv.serving.runtime_api import HttpRequest
+
+ORIGIN = "http://127.0.0.1:3000"
+REACHED = "http://env.test:8080/i/abc"
+FLOWS = [{"id": "a1b2c3d4", "name": "backup"}, {"id": "e5f6a7b8", "name": "notify"}]
+
+
+def page(flows: list, marker: str | None) -> dict:
+    answer = {"flows": flows, "docs": "https://docs.example.org/flows", "mirror": f"{ORIGIN}0/flows",
+              "links": [{"rel": "self", "href": f"{ORIGIN}/flows"}, {"rel": "root", "href": ORIGIN}]}
+    if marker:
+        answer["next"] = f"{ORIGIN}/flows?limit=1&marker={marker}"
+    return answer
+
+
+@pytest.fixture(scope="module")
+def runtime():
+    har = (HarBuilder(origin=ORIGIN)
+           .call("GET", "/flows", response=page(FLOWS, None))
+           .call("GET", "/flows", query="limit=1", response=page(FLOWS[:1], FLOWS[0]["id"])))
+    return EnvironmentRuntime(build_from(har), replay_only=True)
+
+
+def http_body(runtime, query, origin):
+    answer = runtime.http(HttpRequest("GET", "/flows", query, (), b"", origin=origin))
+    return json.loads(answer.body)
+
+
+def test_over_http_a_replayed_link_names_the_origin_the_call_reached(runtime):
+    body = http_body(runtime, (("limit", "1"),), REACHED)
+    assert body["next"] == f"{REACHED}/flows?limit=1&marker=a1b2c3d4"
+    assert body["links"] == [{"rel": "self", "href": f"{REACHED}/flows"}, {"rel": "root", "href": REACHED}]
+
+
+def test_strings_naming_another_origin_are_kept(runtime):
+    body = http_body(runtime, (("limit", "1"),), REACHED)
+    assert (body["docs"], body["mirror"]) == ("https://docs.example.org/flows", f"{ORIGIN}0/flows")
+    assert body["flows"] == FLOWS[:1]
+
+
+def test_at_the_recorded_origin_and_over_mcp_the_recording_is_answered_as_it_was(runtime):
+    assert http_body(runtime, (("limit", "1"),), ORIGIN) == page(FLOWS[:1], FLOWS[0]["id"])
+    assert runtime.read("get_flows", {"query": {"limit": "1"}})["body"] == page(FLOWS[:1], FLOWS[0]["id"])
+
+
+def test_a_read_answered_from_the_state_names_it_too():
+    root = {"versions": [{"id": "v2.0", "links": [{"href": f"{ORIGIN}/v2", "rel": "self"}]}]}
+    runtime = EnvironmentRuntime(build_from(HarBuilder(origin=ORIGIN).call("GET", "/", response=root)
+                                            .call("GET", "/flows", response=page(FLOWS, None))))
+    answer = runtime.http(HttpRequest("GET", "/", (), (), b"", origin=REACHED))
+    assert json.loads(answer.body)["versions"][0]["links"] == [{"href": f"{REACHED}/v2", "rel": "self"}]
+    assert runtime.read("get_root", {})["body"] == root
