@@ -26,6 +26,10 @@ class WriteCredentialContext(BaseModel):
     refused_without: list[int] = Field(default_factory=list)
     """Records of the whole capture answered 401 or 403 that left the header out, or sent it with a
     value none of the tool's successful calls sent, while sending every other header all of them sent."""
+    left_out_refused: list[tuple[int, int]] = Field(default_factory=list)
+    """Records of the whole capture sent with the tool's method, answered a client error (4xx), that
+    left the header out (sent no value) while sending every other header all the tool's successful
+    calls sent: (record, status)."""
 
 
 class NamesParams(BaseModel):
@@ -91,3 +95,22 @@ def credential_header_refused_without(ctx: WriteCredentialContext, params: MinRe
         return Match({"records": refused[:3]})
     return Miss(f"{len(refused)} call{'s' if len(refused) != 1 else ''} without the tool's {ctx.name} "
                 f"answered 401/403, fewer than {params.min_refusals}")
+
+
+class LeftOutParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+    """The refusal statuses that count."""
+    min_refusals: int = Field(ge=1)
+
+
+@predicate("credential_header_left_out_refused", context="write-credential", params=LeftOutParams)
+def credential_header_left_out_refused(ctx: WriteCredentialContext, params: LeftOutParams) -> Outcome:
+    """At least ``min_refusals`` calls of the capture that left the header out, and it alone of the
+    headers every successful call of the tool sent, were answered one of ``statuses``."""
+    refused = sorted({o for o, status in ctx.left_out_refused if status in params.statuses})
+    if len(refused) >= params.min_refusals:
+        return Match({"records": refused[:3]})
+    return Miss(f"{len(refused)} call{'s' if len(refused) != 1 else ''} leaving out {ctx.name} alone answered "
+                f"{'/'.join(map(str, params.statuses))}, fewer than {params.min_refusals}")

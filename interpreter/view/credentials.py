@@ -19,6 +19,8 @@ from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 TABLE = "write-credentials"
 VALUES_TABLE = "write-credential-values"
 REFUSED = (401, 403)
+CLIENT_ERRORS = (400, 500)
+"""The statuses a refusal can have (``left_out_refused``; the table's rules say which count)."""
 
 
 def credential_headers(tool_name: str, calls: list[Record], records: dict[int, Record],
@@ -33,6 +35,9 @@ def credential_headers(tool_name: str, calls: list[Record], records: dict[int, R
             if value.strip():
                 sent.setdefault(name.lower(), {})[call.ordinal] = value
     refusals = [r for r in records.values() if r.status in REFUSED]
+    # a guard the application demands of one method (its writes) tells nothing of another (its reads)
+    methods = {call.method for call in calls}
+    client_errors = [r for r in records.values() if CLIENT_ERRORS[0] <= r.status < CLIENT_ERRORS[1]]
     every = {name for name, by_call in sent.items() if len(by_call) == len(succeeded)}
     required = []
     for name, by_call in sorted(sent.items()):
@@ -40,8 +45,11 @@ def credential_headers(tool_name: str, calls: list[Record], records: dict[int, R
         # a refusal tells of this header only when it left out (or changed) this one alone
         refused = [r.ordinal for r in refusals if _value(r, name) not in values
                    and all(_value(r, other) is not None for other in every - {name})]
+        # a call that left out this header alone (and sent the others): which client error it got
+        left_out = [(r.ordinal, r.status) for r in client_errors if r.method in methods and _value(r, name) is None
+                    and all(_value(r, other) is not None for other in every - {name})]
         context = WriteCredentialContext(name=name, calls=len(succeeded), carried=sorted(by_call),
-                                         refused_without=refused)
+                                         refused_without=refused, left_out_refused=left_out)
         decision = evaluate(ruleset, TABLE, context, subject=f"{tool_name} header {name}")
         if decision.yields.get("required"):
             required.append(name)

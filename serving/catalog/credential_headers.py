@@ -24,8 +24,8 @@ def missing_credential(names: Iterable[str], header: Callable[[str], str | None]
 def credential_refusal(name: str) -> str:
     """Why a call leaving ``name`` out is refused."""
     return (f"this call sends no {name}: every successful call of this tool the capture recorded sent it, and it "
-            f"carries credentials, without which the application refuses the call (401/403): send {name} as the "
-            f"capture's calls did")
+            f"carries credentials or guards the application's requests, without which the application refuses the "
+            f"call (401/403, or 400 for a guard header): send {name} as the capture's calls did")
 
 
 def wrong_credential(names: Iterable[str], static: Mapping[str, StaticCredential],
