@@ -213,6 +213,33 @@ entity and call, `PlanContext.type_entities` per call, the view's query members 
 Reaching 4× the floor needs those passes merged into a few shared indexes of the capture, and the
 build's imports (serving's write modules, jsonschema, ~110 pydantic models) cut.
 
+Issue 15, the build (session 27; load average 3-6, so section (a) was not rerun: instructions
+again, valgrind cachegrind of the whole `capenv build` process, warm, capenv 069a888 against the
+same commit with this session's six build commits, 3fe6280-5e2a8b6). Work done once per distinct
+value that was done per copy (every list read shows an unchanged entity again): the delete
+referrers' and reference copies' candidate members and occurrences read each distinct entity
+value once with its count (canonical JSON), the write-sent-values held values each entity's
+distinct values, the view's query members each distinct entity's member paths and kinds; work
+done once that was done per call or per member: `Timeline.held_before` merges an entity's reads
+and write answers once (it sorted them per entity and call) and bisects to the call, the
+referrers' refused bodies are read once per plan context, a precondition's read ETag once per
+call (not per header); the build no longer imports jsonschema (imported at a validator's first
+use). cProfile (CPU clock): `with_referrers` label-studio 3.13 -> 1.64 s, json-server 1.03 ->
+0.21; `held_before` label-studio 0.86 -> 0.28; `with_unproven_values` json-server 1.11 -> 0.47;
+`query_members` json-server 0.85 -> 0.41, label-studio 1.17 -> 0.71. Instructions (the floor,
+`orjson.loads` in its own process, in brackets): json-server 20.84 -> 19.27 G (0.60 G; 34.6× ->
+32.0×), kinto 20.29 -> 19.39 G (0.53 G; 37.9× -> 36.3×), label-studio 23.49 -> 21.21 G (0.55 G;
+42.5× -> 38.3×), prefect 14.83 -> 14.83 G (0.45 G; 33.3×: its entities are seldom listed again
+unchanged, so there was little to share). Bundles of every capture and of the four large
+captures byte-identical (`diff -r`), verify unmoved. What bounds the rest is as session 26 found:
+a flat profile (no project module above ~5% of a cProfiled build), each share one pass over the
+capture's answers or entity values for its own question (`manifest/identities._collect`,
+`view/replay_facts._Shown`, `view/id_history`, `gate/absences`, the `delete-protected`
+predicates walking every distinct entity per rule and plan, `readonly/contexts.vetoes_context`),
+the imports and pydantic models (~0.35 s of CPU of a 2-3 s build) and the rule tables' cache
+(~0.1 s). A capture's fixed cost (a build of loopback-todo's 125 records is ~0.6 s of CPU) is
+itself 2-4× the large captures' floor (0.15-0.27 s of CPU).
+
 Issue 15, the build's growth (session 20; measured by hand at load average 12-24, so by cProfile call
 counts and profiled-time ratios, not section (a), whose rows above predate it). The build had two
 quadratic passes that section (a)'s step timings hid inside `plan_and_gate` and `replay_table`:
