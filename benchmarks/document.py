@@ -237,8 +237,15 @@ capture's answers or entity values for its own question (`manifest/identities._c
 `view/replay_facts._Shown`, `view/id_history`, `gate/absences`, the `delete-protected`
 predicates walking every distinct entity per rule and plan, `readonly/contexts.vetoes_context`),
 the imports and pydantic models (~0.35 s of CPU of a 2-3 s build) and the rule tables' cache
-(~0.1 s). A capture's fixed cost (a build of loopback-todo's 125 records is ~0.6 s of CPU) is
-itself 2-4× the large captures' floor (0.15-0.27 s of CPU).
+(~0.1 s). A capture's fixed cost is itself 4-5× the large captures' floor: in instructions,
+importing the build's modules is 1.60 G and reading the rule tables (their cache, and importing the
+predicate plugins and their models) 0.81 G more, 2.42 G before any record is read (a whole build of
+loopback-todo's 125 records: 3.27 G), against a floor of 0.45-0.60 G; so 4× the floor cannot be
+reached without cutting those first. The growth, in instructions (json-server prefixes of 1,000,
+2,000 and 4,000 records: 6.74, 10.66 and 19.04 G, so 3.9 G for the second thousand records and
+8.4 G for the next two thousand, k ≈ 1.1 on what the records add), is close to linear: the CPU
+time's larger k (1.3 per stage alike, min of 3 in process at load 4-6) is the larger heap's
+memory traffic and the load, not a quadratic pass.
 
 Issue 15, the build's growth (session 20; measured by hand at load average 12-24, so by cProfile call
 counts and profiled-time ratios, not section (a), whose rows above predate it). The build had two
