@@ -6,7 +6,7 @@ update changing ``name`` of version 3 changes what those reads show too, which a
 entity does not model: the state would answer the old name there, a wrong answer. The build side
 judges the copies the capture's own writes show (``write-copies``); this check covers what the
 held state shows at the time of the call: an object nested in another held entity (or a
-document) carrying the written entity's identity at the type's identity field and, at a member
+document, or the document itself: ``/users/me`` answering the caller's user) carrying the written entity's identity at the type's identity field and, at a member
 the update changes (for a delete: any member), the value the entity holds now. Such a write is
 refused, state unchanged, naming where the copy is held. A document that summarises the written
 type's collections (``DocumentLine.summarises``: devpi's root listing of the users keyed by name)
@@ -42,8 +42,8 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
         return
     what = "a delete" if updated is None else "an update changing them"
     identity = entity[id_field]
-    for where, holder in _holders(state, collection, key, summarising):
-        for nested in _nested_objects(holder):
+    for where, holder, whole in _holders(state, collection, key, summarising):
+        for nested in _copies_in(holder, whole):
             if id_field not in nested or not same_json(nested[id_field], identity):
                 continue
             copied = [f for f in changed if f in nested and same_json(nested[f], entity[f])]
@@ -56,8 +56,10 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
 
 
 def _holders(state: StateIndex, collection: HeldCollection, key: str,
-             summarising: frozenset[str]) -> Iterator[tuple[str, Any]]:
-    """The held entities (in state order) and documents an object may be nested in."""
+             summarising: frozenset[str]) -> Iterator[tuple[str, Any, bool]]:
+    """The held entities (in state order) and documents an object may be nested in, each with
+    whether the holder itself may be the copy (a document: ``/users/me`` answering the caller's
+    user whole; an entity is never a copy of another by itself being one)."""
     for held in state.collections.values():
         nesting = nesting_keys(held)
         if not nesting:
@@ -65,10 +67,18 @@ def _holders(state: StateIndex, collection: HeldCollection, key: str,
         for other in held.order:
             if other not in nesting or (held is collection and other == key):
                 continue
-            yield f"the {held.type} entity {held.ids.get(other, other)!r} of {held.path}", held.entities[other]
+            yield f"the {held.type} entity {held.ids.get(other, other)!r} of {held.path}", held.entities[other], False
     for path, document in state.documents.items():
         if path not in summarising:
-            yield f"the document {path}", document
+            yield f"the document {path}", document, True
+
+
+def _copies_in(holder: Any, whole: bool) -> Iterator[dict[str, Any]]:
+    """The objects that may copy an entity: those nested in ``holder``, and ``holder`` itself when
+    ``whole`` (a document)."""
+    if whole and isinstance(holder, dict):
+        yield holder
+    yield from _nested_objects(holder)
 
 
 def _nested_objects(value: Any) -> Iterator[dict[str, Any]]:

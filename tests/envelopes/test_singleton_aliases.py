@@ -120,3 +120,30 @@ def test_a_write_at_the_alias_path_is_not_served_as_a_document_write(envelope: s
     assert _http(runtime, "PATCH", "/api/users/me", body({"bio": "zzz"})).status >= 400
     listed = _http(runtime, "GET", "/api/users")
     assert b"zzz" not in listed.body and listed.status == 200
+
+
+@pytest.mark.parametrize("envelope", list(WRAPS))
+def test_a_delete_of_the_user_an_alias_document_shows_whole_is_refused(envelope: str):
+    """``/session/me`` (no collection above it) answers the caller's user; a served delete of that
+    user left it answering the user the state no longer holds (a wrong answer in the bare case,
+    before: serving looked for copies only nested inside a document, never the document itself).
+    The delete is refused, naming the document, and another user's delete is served."""
+    wrap, _ = WRAPS[envelope]
+    cy = {"id": "9c8b7a6d-1e2f-4a3b-8c4d-5e6f7a8b9c0d", "name": "Cy", "email": "cy@x.test", "bio": "c"}
+    har = (HarBuilder()
+           .call("GET", "/api/users", response=wrap([ANN, BOB, cy]))
+           .call("GET", f"/api/users/{ANN['id']}", response=wrap(ANN))
+           .call("GET", f"/api/users/{BOB['id']}", response=wrap(BOB))
+           .call("GET", "/api/session/me", response=wrap(ANN)))
+    for gone, left in ((BOB, [ANN, cy]), (cy, [ANN])):
+        har.call("DELETE", f"/api/users/{gone['id']}", status=204)
+        har.call("GET", f"/api/users/{gone['id']}", status=404, response={"error": "not found"})
+        har.call("GET", "/api/users", response=wrap(left))
+    har.call("GET", "/api/session/me", response=wrap(ANN))
+    runtime = EnvironmentRuntime(build_from(har))
+    refused = _http(runtime, "DELETE", f"/api/users/{ANN['id']}")
+    assert refused.status == 400 and b"/api/session/me" in refused.body, refused.body
+    me = _http(runtime, "GET", "/api/session/me")
+    assert me.status == 200 and json.loads(me.body) == wrap(ANN)
+    assert _http(runtime, "GET", f"/api/users/{ANN['id']}").status == 200
+    assert _http(runtime, "DELETE", f"/api/users/{BOB['id']}").status == 204
