@@ -44,6 +44,10 @@ from .read_call import CallRefused, ReadCall, Served, quoted
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 """The HTTP surface's idempotency key: a write's record id, as MCP's ``_meta.idempotencyKey``."""
+ROUTES_KEPT = 4096
+"""How many (method, path) routings a runtime keeps (``EnvironmentRuntime._route``), cleared whole
+when full. Not a budget: the size of a memo of a pure function; no answer depends on it, only how
+often a path is routed again."""
 
 # Where MCP goes when the application itself answers /mcp: the first of these it does not use.
 # (Paths under /_capenv/ are the data plane's and the HTTP transport refuses them for MCP.)
@@ -65,6 +69,8 @@ class EnvironmentRuntime(Runtime):
         self._routes = RouteTable(bundle.manifest)
         self._escapes_recorded = sends_escaped_unreserved(
             call.path for calls in bundle.replay.tools.values() for call in calls)
+        self._routed: dict[tuple[str, str], HttpAnswer | tuple[CatalogEntry, tuple[tuple[str, str], ...], str]] = {}
+        """(method, path as sent) -> what ``_route`` made of it (a memo: see ``ROUTES_KEPT``)."""
         view = bundle.view
         self._types = view.types
         self._reader = StateDocumentReader(view.types, view.evidence_id, view.budgets)
@@ -154,13 +160,15 @@ class EnvironmentRuntime(Runtime):
         return self._http(request, on_loop=True)
 
     def _http(self, request: HttpRequest, *, on_loop: bool) -> HttpAnswer | None:
-        folded = self.bundle.manifest.fold_path(request.path)  # a value spanning segments, as the capture's were
-        if folded != request.path:
-            request = dataclasses.replace(request, path=folded)
-        routed = route(self._routes, self.catalog, request, self._escapes_recorded)
+        routed = self._routed.get((request.method, request.path))
+        if routed is None:
+            routed = self._route(request)
         if isinstance(routed, HttpAnswer):
             return routed
-        entry, args, request = routed
+        entry, arguments, path = routed
+        args = dict(arguments)  # the call's own, never the memo's
+        if path != request.path:
+            request = dataclasses.replace(request, path=path)
         if on_loop and entry.handler != "read":
             return None
         key = request.header(IDEMPOTENCY_HEADER)
@@ -178,6 +186,20 @@ class EnvironmentRuntime(Runtime):
         if entry.handler == "read":  # its links name the origin the call reached (reads/origins.py)
             served = at_reached_origin(served, call, self.bundle.view.primary_origin)
         return http_answer(served.answer)
+
+    def _route(self, request: HttpRequest) -> HttpAnswer | tuple[CatalogEntry, tuple[tuple[str, str], ...], str]:
+        """The catalog entry a request's method and path reach, its path arguments and the path as
+        capenv reads it, or the answer refusing it: the same for every request of that method and
+        path (the manifest, the catalog and the recorded paths never change while serving), so kept
+        (``ROUTES_KEPT``); a client re-reading or writing one entity routes its path once."""
+        folded = self.bundle.manifest.fold_path(request.path)  # a value spanning segments, as the capture's were
+        found = route(self._routes, self.catalog, request if folded == request.path else
+                      dataclasses.replace(request, path=folded), self._escapes_recorded)
+        routed = found if isinstance(found, HttpAnswer) else (found[0], tuple(found[1].items()), found[2].path)
+        if len(self._routed) >= ROUTES_KEPT:
+            self._routed.clear()
+        self._routed[(request.method, request.path)] = routed
+        return routed
 
     def tool_for(self, method: str, path: str) -> str | None:
         found = self._routes.tool_for("GET" if method == "HEAD" else method, path)
