@@ -568,7 +568,7 @@ What limits the rest:
   Session 27 (instructions: the machine was loaded, load average 4-5, so sections (b), (c) and
   (g) were not rerun and their rows above are older; `http_instructions --sequences 10,150`, the
   difference of 140 sequences, since the start-up of a run moves by up to ~60 M instructions between
-  runs and 40 sequences left that at ~±250,000 a call). Two cuts, answers unchanged. h11 checked
+  runs and 40 sequences left that at ~±250,000 a call). Three cuts, answers unchanged. h11 checked
   every header of every answer with its regular expressions (uvicorn builds each answer's
   `h11.Response` from the ASGI list; json-server's answers carry ~14 recorded headers, the floor's
   2): the cycle's `send` now hands h11 the `Headers` it would have made, each header's entry from
@@ -581,7 +581,11 @@ What limits the rest:
   430,192 instructions (-12.8%), the sequence 1,200,833 → 1,190,831. Together 1,286,072 →
   1,190,831 (-7.4%), the floor 579,402-582,168, so 2.22× → 2.05× the floor's instructions;
   `sqlite:` 1,607,418 → 1,495,757 (-6.9%; one run each: that figure moves by several percent
-  between runs). What bounds the rest is unchanged: per call in process (session 21's counts), a
+  between runs). And a request's routing is kept per (method, path as sent)
+  (`EnvironmentRuntime._route`: it folded the path three times and split it seven, a quarter of an
+  item read's CPU): an item read asked again 218,162 → 179,334 instructions in process (-17.8%);
+  the sequence repeats few (method, path) pairs, 1,190,831 → 1,192,556, within the noise. What
+  bounds the rest is unchanged: per call in process (session 21's counts), a
   create ~800,000, an update ~706,000, a delete ~575,000 instructions, of which the commit's
   layers (`state/commits.write_batch`, the store's commit, the record and its digest) are about
   half and none above ~10% (a delete, cProfile: the memory store's commit 10% of its own time);
