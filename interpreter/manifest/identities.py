@@ -64,6 +64,34 @@ def made_identities(records: Iterable[Record], ruleset: RuleSet) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def listed_identities(records: Iterable[Record], ruleset: RuleSet) -> list[str]:
+    """The identity values successful GETs listed: the identity members of the objects of their
+    array (at the root, or in the root's one array member beside scalars or one page object:
+    ``{"data": […]}``, ``{"posts": […], "meta": {…}}``), the ids of the entities listed at its path
+    (``manifest-lone-segments``)."""
+    is_identity = identity_judge(ruleset)
+    found: list[str] = []
+    for record in records:
+        if record.method != "GET" or not record.succeeded or not record.response.is_json:
+            continue
+        for item in _listed(record.response.json_value):
+            for name, value in item.items():
+                if isinstance(value, (str, int)) and not isinstance(value, bool) and is_identity(name):
+                    found.append(str(value))
+    return list(dict.fromkeys(found))
+
+
+def _listed(body: Any) -> list[dict[str, Any]]:
+    """The objects an answer lists: its root array, or the one array of objects its root holds."""
+    if isinstance(body, list):
+        return [item for item in body if isinstance(item, dict)]
+    if not isinstance(body, dict):
+        return []
+    arrays = [value for value in body.values() if isinstance(value, list) and value
+              and all(isinstance(item, dict) for item in value)]
+    return arrays[0] if len(arrays) == 1 else []
+
+
 def _one_object(value: Any) -> bool:
     """A one-element array holding one object (an entity answered as a list of one)."""
     return isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict)

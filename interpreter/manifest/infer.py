@@ -24,7 +24,8 @@ from capenv.interpreter.predicates.lone_segments import LoneSegmentContext
 from capenv.interpreter.predicates.text_shapes import SegmentContext, shape_class, token_shape
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
-from .identities import array_element_values, identity_judge, made_identities, read_back_values, returned_identities
+from .identities import (array_element_values, identity_judge, listed_identities, made_identities, read_back_values,
+                         returned_identities)
 from .kinds import sibling_kinds
 from .listings import listed_siblings
 from .models import Manifest, Segment, Tool
@@ -190,10 +191,12 @@ def _lone_parameter(node: _Node, lone: tuple[str, Any], classifier: _Classifier,
                     prefix: str) -> bool:
     """Whether the one identifier-shaped value under ``node`` is a parameter all the same
     (``manifest-lone-segments``): one value does not vary, but a create posted to ``node``'s path
-    answering it as what it made shows the path to be that entity's item path."""
+    answering it as what it made, or a read of that path listing it as an entity's identity, shows
+    the path to be that entity's item path."""
     key, shaped = lone
     context = LoneSegmentContext(value=key, shape_rule=shaped.rule_id,
-                                 created_here=made_identities(node.records, classifier.ruleset))
+                                 created_here=made_identities(node.records, classifier.ruleset),
+                                 listed_here=listed_identities(node.records, classifier.ruleset))
     decision = evaluate(classifier.ruleset, LONE_TABLE, context, subject=f"{prefix}/{key}")
     if decision.yields.get("parameter"):
         traces.extend(decision.events)

@@ -24,6 +24,9 @@ class LoneSegmentContext(BaseModel):
     created_here: list[str] = Field(default_factory=list)
     """Identity values the successful POSTs to the parent path answered at the top of their answer
     (or of its one envelope member): the ids of what each made there."""
+    listed_here: list[str] = Field(default_factory=list)
+    """Identity values the successful GETs of the parent path listed (the identity members of the
+    objects of its array): the ids of the entities held there."""
 
 
 class ShapeRulesParams(BaseModel):
@@ -40,6 +43,15 @@ def lone_value_created_here(ctx: LoneSegmentContext, params: BaseModel) -> Outco
         return Match({"value": ctx.value, "created": len(ctx.created_here)})
     return Miss(f"no successful POST to its parent path answered {ctx.value!r} as the identity it made"
                 + (f" (they answered {', '.join(repr(v) for v in ctx.created_here[:3])})" if ctx.created_here else ""))
+
+
+@predicate("lone_value_listed_here", context="lone-segment")
+def lone_value_listed_here(ctx: LoneSegmentContext, params: BaseModel) -> Outcome:
+    """A successful read of the parent path listed the value as an entity's identity: the path is
+    that entity's item path (a PATCH of one listed user at /users/{uuid}, never read there)."""
+    if ctx.value in ctx.listed_here:
+        return Match({"value": ctx.value, "listed": len(ctx.listed_here)})
+    return Miss(f"no successful read of its parent path listed {ctx.value!r} as an entity's identity")
 
 
 @predicate("lone_value_shaped_by", context="lone-segment", params=ShapeRulesParams)

@@ -55,3 +55,27 @@ def test_a_failed_create_answers_no_identity(ruleset):
     har = (HarBuilder().call("POST", "/notes/5/relations", body={"to": 3}, status=400, response={"id": 1})
            .call("GET", "/notes/5/relations/1", response={"id": 1, "to": 3}))
     assert ("GET", "/notes/5/relations/1") in templates(har, ruleset)
+
+
+USER = "5f3c2a1b-8d4e-4f6a-9b7c-1d2e3f4a5b6c"
+OTHER = "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d"
+
+
+@pytest.mark.parametrize("listed", [
+    lambda users: users, lambda users: {"data": users}, lambda users: {"users": users, "meta": {"total": 2}}],
+    ids=["bare", "data-envelope", "root-key-with-meta"])
+def test_the_id_a_read_of_the_parent_listed_is_a_parameter(ruleset, listed):
+    """``lone-segment.listed-here``: one user patched at its item path, never read there, the users
+    list showing its id; before, the path stayed literal, a write of one value no call could repeat
+    for another user."""
+    users = [{"id": USER, "name": "Ann", "bio": "a"}, {"id": OTHER, "name": "Bob", "bio": "b"}]
+    har = (HarBuilder().call("GET", "/api/users", response=listed(users))
+           .call("PATCH", f"/api/users/{USER}", body={"bio": "a2"}, response={**users[0], "bio": "a2"}))
+    assert ("PATCH", "/api/users/{user_id}") in templates(har, ruleset)
+
+
+def test_a_lone_value_the_parent_list_does_not_show_stays_literal(ruleset):
+    users = [{"id": OTHER, "name": "Bob", "bio": "b"}]
+    har = (HarBuilder().call("GET", "/api/users", response=users)
+           .call("PATCH", f"/api/users/{USER}", body={"bio": "a2"}, response={"id": USER, "bio": "a2"}))
+    assert ("PATCH", f"/api/users/{USER}") in templates(har, ruleset)
