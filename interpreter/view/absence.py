@@ -8,6 +8,12 @@ shown. The first rule that matches makes the read absence evidence. Each item vi
 as its absence answer, the latest evidence the capture proves of an absent id (its own, else
 another item tool's of the type), else its latest conventional absence (400/404/410 or 2xx
 null, the seed's "Missing entities"). The choice is traced with the records that showed it.
+
+A read sent with a query answers in that query's scope (Mistral's ``?namespace=team`` answers
+"Workflow not found [workflow_identifier=purge, namespace=team]" where a read without it names
+``namespace=``): where reads sent without one show the type's absence, only those are weighed,
+and serving answers the learned absence only to a call sending no query parameter its read did
+not send (``serving/reads/unrecorded``).
 """
 
 from __future__ import annotations
@@ -41,6 +47,10 @@ class Evidence:
     rule_id: str
     proof: str
     id_value: str
+
+    @property
+    def queried(self) -> bool:
+        return bool(self.record.query)
 
 
 @dataclass(frozen=True)
@@ -111,6 +121,8 @@ def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[E
     own = evidence.get(name, [])
     siblings = [e for s in items if s.type_name == shape.type_name and s.tool.name != name
                 and evidence.get(s.tool.name) and _borrows(shape, s, ruleset, traces) for e in evidence[s.tool.name]]
+    if any(not e.queried for e in own + siblings):  # a queried read's answer is its query's (module doc)
+        own, siblings = [e for e in own if not e.queried], [e for e in siblings if not e.queried]
     proven_own = [e for e in own if e.proof != "status"]
     proven_type = sorted((e for e in siblings if e.proof != "status"), key=lambda e: e.record.ordinal)
     chosen = (proven_own or proven_type or own or [None])[-1]

@@ -29,7 +29,7 @@ from typing import Any
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import decode_once, holds_at_any_depth
-from capenv.serving.read_call import CallRefused, ReadCall, Served
+from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 from capenv.serving.state.index import StateIndex
 from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
@@ -58,6 +58,7 @@ class GuardedReplay:
         self._initial: dict[str, dict[str, list[dict[str, Any]]]] = {}
         self._initial_documents: dict[str, Any] = {}
         self._showing_writes: set[int] = set()
+        self._queries = {c.ordinal: c.query for calls in bundle.replay.tools.values() for c in calls}
         if guarded:
             tool_of = {call.ordinal: name for name, calls in bundle.replay.tools.items() for call in calls}
             self._showing_writes = showing_writes(
@@ -94,6 +95,7 @@ class GuardedReplay:
         entity_type = self._types[view.type]
         raw_id = split_path(call.path)[-1]
         field = view.key_field or entity_type.id_field
+        self._refuse_unproven_query(view, call)
         collection = state.find_collection(item_collection_path(state, call.path, entity_type, field),
                                            entity_type.name) if state else None
         if collection is not None and state is not None and state.find_entity(collection, raw_id, field, entity_type.id_field,
@@ -136,6 +138,22 @@ class GuardedReplay:
                      state, call.path, entity_type, field),
                  "id": decode_once(raw_id)}
         return Served(answer, {"state": label, "absence": provenance(view.absence)})
+
+    def _refuse_unproven_query(self, view: Any, call: ReadCall) -> None:
+        """A call sending a query parameter the read the view's absence answer was learned from did
+        not send is refused: the query may scope the lookup (Mistral's ?namespace=) or be worded into
+        the answer, which the learned absence, recorded without it, cannot show (``view/absence``)."""
+        sent = {decode_once(name) for name, _ in call.query}
+        if not sent:
+            return
+        chosen = view.absence.recording.ordinal
+        proven = {decode_once(name) for name, _ in self._queries.get(chosen, ())}
+        unproven = sorted(sent - proven)
+        if unproven:
+            raise CallRefused(f"nothing was recorded for {call.tool.spelled(call.path)} with query parameter "
+                              f"{quoted(unproven, self._bundle.view.budgets.values_quoted)}: the application's "
+                              "answer to a missing entity was recorded only for reads without it, and a query may "
+                              "scope the lookup or be worded into the answer", http_status=404)
 
     def _check(self, call: ReadCall, recorded: Any, state: StateIndex) -> None:
         if recorded.ordinal in self._showing_writes:
