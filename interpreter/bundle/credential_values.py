@@ -24,6 +24,9 @@ COMPARE_SIGNED_SHAPE = "signed-shape"
 COMPARE_SIGNED_RECORDED = "signed-recorded"
 """Tokens signed per call whose shape the capture shows refused too (expired, another secret):
 compared whole, as ``value`` is, so only a token a successful call sent is accepted."""
+COMPARE_SESSION_COOKIE = "session-cookie"
+"""A Cookie header compared by one cookie's value (``StaticCredential.cookie``, the session cookie
+the callers are told apart by); the header's other cookies (a CSRF token) are not compared."""
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
@@ -66,9 +69,32 @@ def signed_shape(value: str) -> str | None:
     return f"{split[0]} {json.dumps(header, sort_keys=True)} {len(parts[2])}"
 
 
-def credential_digest(value: str, compare: str) -> str | None:
+def cookie_values(header: str) -> dict[str, str]:
+    """The cookies of a Cookie header (``a=1; b=2``), by name (the first of a name), or of a
+    Set-Cookie header (its first pair: ``a=1; Path=/`` names a alone)."""
+    found: dict[str, str] = {}
+    for pair in header.split(";"):
+        name, sep, value = pair.partition("=")
+        if sep and name.strip():
+            found.setdefault(name.strip(), value.strip().strip('"'))
+    return found
+
+
+def set_cookie_value(header: str) -> tuple[str, str] | None:
+    """The cookie a Set-Cookie header sets: (name, value), None when it sets none."""
+    name, sep, value = header.split(";", 1)[0].partition("=")
+    return (name.strip(), value.strip().strip('"')) if sep and name.strip() else None
+
+
+def credential_digest(value: str, compare: str, cookie: str = "") -> str | None:
     """The digest a value is compared by (None: a Basic value holding no credentials, a value that
-    is no signed token where the capture's were)."""
+    is no signed token where the capture's were, a Cookie header without the session cookie
+    ``cookie`` or with it empty)."""
+    if compare == COMPARE_SESSION_COOKIE:
+        session = cookie_values(value).get(cookie)
+        if not session:
+            return None
+        return hashlib.sha256(f"{cookie}={session}".encode("utf-8")).hexdigest()
     if compare == COMPARE_SIGNED_SHAPE:
         shape = signed_shape(value)
         if shape is None:

@@ -790,11 +790,14 @@ class StaticCredential(_Model):
     401/403). Only digests are kept (``bundle/credential_values``): no bundle holds the secret."""
 
     compare: str
-    """How a value is compared: ``value`` (whole, the scheme's word in any case) or
-    ``user-password`` (HTTP Basic, decoded)."""
+    """How a value is compared: ``value`` (whole, the scheme's word in any case),
+    ``user-password`` (HTTP Basic, decoded), ``signed-shape``/``signed-recorded`` (JWTs), or
+    ``session-cookie`` (a Cookie header by one cookie's value, ``cookie``)."""
     digests: tuple[str, ...]
     """The SHA-256 digests of the values successful recorded calls sent."""
     rule_id: str
+    cookie: str = ""
+    """For ``session-cookie``: the cookie (by name) whose value tells the callers apart."""
 
 
 class ReplayTable(_Model):

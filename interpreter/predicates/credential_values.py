@@ -25,6 +25,28 @@ class RefusedCredential(BaseModel):
     value: str
 
 
+class CookieCall(BaseModel):
+    """An answered call that sent a cookie: its record, method, status and caller (the session its
+    value belongs to: values a Set-Cookie renewed in the answer to a call sending another are one
+    caller's)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ordinal: int
+    method: str
+    status: int
+    caller: int
+
+
+class CookieCallers(BaseModel):
+    """One cookie of the Cookie header, and the answered calls that sent it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    calls: list[CookieCall] = Field(default_factory=list)
+
+
 @context_model("write-credential-value")
 class WriteCredentialValueContext(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -38,6 +60,9 @@ class WriteCredentialValueContext(BaseModel):
     scheme's word, or a Basic credential's password: the application issued it (a login's token)."""
     refused: list[RefusedCredential] = Field(default_factory=list)
     """The calls of the whole capture sending the header that the application did not answer 2xx."""
+    cookies: list[CookieCallers] = Field(default_factory=list)
+    """For the Cookie header: each cookie its calls sent (by name, sorted), with the calls sending
+    it and their callers."""
 
 
 class FewValuesParams(BaseModel):
@@ -181,3 +206,58 @@ def credential_values_of_scheme(ctx: WriteCredentialValueContext, params: Scheme
     if ctx.values and words <= set(params.schemes):
         return Match({"schemes": sorted(words)})
     return Miss(f"the values of {ctx.name} open with {sorted(words)}, not only {params.schemes}")
+
+
+class SessionCookieParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_callers: int = Field(ge=2)
+    max_callers: int = Field(ge=2)
+    """Between these many callers (sessions) among the answered calls sending the cookie."""
+    min_calls_each: int = Field(ge=1)
+    """Each caller sent it with at least this many answered calls (a caller, not a stray value)."""
+    not_named: list[str] = Field(default_factory=list)
+    """Regular expressions (searched in the name, any case) of cookies that are no session (a CSRF
+    token beside it, which a caller's session may rotate)."""
+    refused_statuses: list[int] = Field(min_length=1)
+    """The statuses by which the application refused another caller (401, 403)."""
+
+
+@predicate("session_cookie_callers", context="write-credential-value", params=SessionCookieParams)
+def session_cookie_callers(ctx: WriteCredentialValueContext, params: SessionCookieParams) -> Outcome:
+    """A cookie tells a few callers apart (each the sessions its values belong to, renewals
+    followed), and a call sent as another caller than the principal (the one most successful calls
+    were sent as) was refused (401/403) where a call of the same method sent as the principal
+    succeeded: the application answers each caller by their session. The first such cookie by name."""
+    reasons = []
+    for cookie in ctx.cookies:
+        if any(re.search(pattern, cookie.name, re.IGNORECASE) for pattern in params.not_named):
+            reasons.append(f"{cookie.name} is named as no session")
+            continue
+        sent: dict[int, int] = {}  # answered calls per caller, and the successful ones
+        counts: dict[int, int] = {}
+        for call in cookie.calls:
+            sent[call.caller] = sent.get(call.caller, 0) + 1
+            if 200 <= call.status < 300:
+                counts[call.caller] = counts.get(call.caller, 0) + 1
+        if not params.min_callers <= len(sent) <= params.max_callers:
+            reasons.append(f"{cookie.name}: {len(sent)} caller(s), not {params.min_callers}-{params.max_callers}")
+            continue
+        if min(sent.values()) < params.min_calls_each:
+            reasons.append(f"{cookie.name}: a caller sent it with fewer than {params.min_calls_each} calls")
+            continue
+        if not counts:
+            reasons.append(f"{cookie.name}: no successful call sent it")
+            continue
+        top = max(counts.values())
+        principal = next(caller for caller, n in counts.items() if n == top)
+        methods = {call.method for call in cookie.calls if call.caller == principal and 200 <= call.status < 300}
+        refused = next((call for call in cookie.calls if call.caller != principal and call.method in methods
+                        and call.status in params.refused_statuses), None)
+        if refused is None:
+            reasons.append(f"{cookie.name}: no call sent as another caller was refused {params.refused_statuses} "
+                           f"where the principal's call of its method succeeded")
+            continue
+        return Match({"cookie": cookie.name, "callers": len(sent), "record": refused.ordinal,
+                      "status": refused.status})
+    return Miss("; ".join(reasons) or f"{ctx.name} carries no cookies")

@@ -8,11 +8,13 @@ or API key), never one a fresh login would issue."""
 
 from __future__ import annotations
 
-from capenv.interpreter.bundle.credential_values import COMPARE_VALUE, credential_digest, secret_parts
+from capenv.interpreter.bundle.credential_values import (COMPARE_SESSION_COOKIE, COMPARE_VALUE, cookie_values,
+                                                        credential_digest, secret_parts, set_cookie_value)
 from capenv.interpreter.bundle.models import StaticCredential, ViewResult
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest
-from capenv.interpreter.predicates.credential_values import RefusedCredential, WriteCredentialValueContext
+from capenv.interpreter.predicates.credential_values import (CookieCall, CookieCallers, RefusedCredential,
+                                                            WriteCredentialValueContext)
 from capenv.interpreter.predicates.write_credentials import WriteCredentialContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
@@ -57,6 +59,9 @@ def credential_headers(tool_name: str, calls: list[Record], records: dict[int, R
 
 
 def _value(record: Record, name: str) -> str | None:
+    if name == COOKIE:  # a client may send its cookies in several Cookie headers (HTTP/2): all of them
+        value = "; ".join(v for k, v in record.request_headers if k.lower() == COOKIE and v.strip())
+        return value or None
     value = record.header(name, response=False)
     return value if value and value.strip() else None
 
@@ -118,11 +123,16 @@ def _static_credential(name: str, records: dict[int, Record], ruleset: RuleSet
     issued = [r.ordinal for r in records.values() if _answer_holds(r, parts)] if parts else []
     refused = [RefusedCredential(ordinal=r.ordinal, status=r.status, value=value) for r in records.values()
                if r.answered and not r.succeeded and (value := _value(r, name)) is not None]
-    context = WriteCredentialValueContext(name=name, values=values, issued_in=issued, refused=refused)
+    callers = _cookie_callers(records) if name == COOKIE else {}
+    context = WriteCredentialValueContext(name=name, values=values, issued_in=issued, refused=refused,
+                                          cookies=_cookie_calls(records, callers))
     decision = evaluate(ruleset, VALUES_TABLE, context, subject=f"header {name}")
     if not decision.yields.get("static"):
         return None, decision.events
     compare = str(decision.yields.get("compare") or COMPARE_VALUE)
+    if compare == COMPARE_SESSION_COOKIE:
+        return _session_credential(str(decision.evidence.get("cookie") or ""), records, callers,
+                                   str(decision.rule_id)), decision.events
     kept = principal_values(values, compare) if decision.yields.get("principal") else values
     # each distinct value digested once (every call sends the same few)
     digests = {d for value in dict.fromkeys(kept) if (d := credential_digest(value, compare)) is not None}
@@ -130,6 +140,93 @@ def _static_credential(name: str, records: dict[int, Record], ruleset: RuleSet
         return StaticCredential(compare=compare, digests=tuple(sorted(digests)),
                                 rule_id=str(decision.rule_id)), decision.events
     return None, decision.events
+
+
+COOKIE = "cookie"
+
+
+def _cookies_sent(record: Record) -> dict[str, str]:
+    """The cookies the call sent (every Cookie header, by name)."""
+    found: dict[str, str] = {}
+    for key, value in record.request_headers:
+        if key.lower() == COOKIE:
+            for cookie, sent in cookie_values(value).items():
+                found.setdefault(cookie, sent)
+    return found
+
+
+def _cookies_set(record: Record) -> dict[str, str]:
+    """The cookies the answer set (Set-Cookie), by name, leaving out the ones it cleared (empty)."""
+    found: dict[str, str] = {}
+    for key, value in record.response_headers:
+        if key.lower() == "set-cookie" and (pair := set_cookie_value(value)) is not None and pair[1]:
+            found[pair[0]] = pair[1]
+    return found
+
+
+def _cookie_callers(records: dict[int, Record]) -> dict[str, dict[str, int]]:
+    """Per cookie name, the caller (session) of each of its values, numbered in first-seen order:
+    a value an answer set (Set-Cookie) in place of the one its call sent renews that caller's
+    session, so both are one caller's; a value set to a call that sent none (a login) or seen
+    only as sent starts a caller of its own."""
+    parent: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def root(key: tuple[str, str]) -> tuple[str, str]:
+        while parent.setdefault(key, key) != key:
+            key = parent[key]
+        return key
+
+    for ordinal in sorted(records):
+        record = records[ordinal]
+        sent = _cookies_sent(record)
+        for cookie, value in sent.items():
+            root((cookie, value))
+        for cookie, value in _cookies_set(record).items():
+            new = root((cookie, value))
+            if cookie in sent and sent[cookie] and sent[cookie] != value:
+                old = root((cookie, sent[cookie]))
+                if new != old:
+                    parent[new] = old
+    numbers: dict[tuple[str, str], int] = {}
+    callers: dict[str, dict[str, int]] = {}
+    for cookie, value in parent:  # first-seen order
+        callers.setdefault(cookie, {})[value] = numbers.setdefault(root((cookie, value)), len(numbers))
+    return callers
+
+
+def _cookie_calls(records: dict[int, Record], callers: dict[str, dict[str, int]]) -> list[CookieCallers]:
+    """Per cookie of ``callers`` (by name), the answered calls that sent it and their callers."""
+    calls: dict[str, list[CookieCall]] = {cookie: [] for cookie in callers}
+    for ordinal in sorted(records):
+        record = records[ordinal]
+        if not record.answered:
+            continue
+        for cookie, value in _cookies_sent(record).items():
+            if value and cookie in callers:
+                calls[cookie].append(CookieCall(ordinal=ordinal, method=record.method, status=record.status,
+                                                caller=callers[cookie][value]))
+    return [CookieCallers(name=cookie, calls=found) for cookie, found in sorted(calls.items()) if found]
+
+
+def _session_credential(cookie: str, records: dict[int, Record], callers: dict[str, dict[str, int]],
+                        rule_id: str) -> StaticCredential | None:
+    """The principal's session (the caller most successful calls sent ``cookie`` as): the digests
+    of every value of it, its renewals too; another caller's value is refused."""
+    of_value = callers.get(cookie, {})
+    counts: dict[int, int] = {}
+    for ordinal in sorted(records):
+        value = _cookies_sent(records[ordinal]).get(cookie)
+        if records[ordinal].succeeded and value in of_value:
+            counts[of_value[value]] = counts.get(of_value[value], 0) + 1
+    if not counts:
+        return None
+    top = max(counts.values())
+    principal = next(caller for caller, n in counts.items() if n == top)  # the first sent among equals
+    digests = {credential_digest(f"{cookie}={value}", COMPARE_SESSION_COOKIE, cookie)
+               for value, caller in of_value.items() if caller == principal}
+    digests.discard(None)
+    return StaticCredential(compare=COMPARE_SESSION_COOKIE, digests=tuple(sorted(digests)), rule_id=rule_id,
+                            cookie=cookie) if digests else None
 
 
 def principal_values(values: list[str], compare: str) -> list[str]:
@@ -164,7 +261,7 @@ def other_callers_records(records: list[Record], names: frozenset[str], ruleset:
         for record in records:
             value = _value(record, name)
             if value is not None and value not in digest_of:
-                digest_of[value] = credential_digest(value, credential.compare)
+                digest_of[value] = credential_digest(value, credential.compare, credential.cookie)
             if value is not None and digest_of[value] not in credential.digests:
                 found.add(record.ordinal)
     return frozenset(found)

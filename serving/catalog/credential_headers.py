@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from capenv.interpreter.bundle.credential_values import COMPARE_SIGNED_RECORDED, COMPARE_SIGNED_SHAPE, credential_digest
+from capenv.interpreter.bundle.credential_values import (COMPARE_SESSION_COOKIE, COMPARE_SIGNED_RECORDED,
+                                                        COMPARE_SIGNED_SHAPE, credential_digest)
 from capenv.interpreter.bundle.models import StaticCredential
 
 STATUS = 401
@@ -35,14 +36,21 @@ def wrong_credential(names: Iterable[str], static: Mapping[str, StaticCredential
     for name in names:
         known = static.get(name)
         sent = (header(name) or "").strip()
-        if known is not None and sent and credential_digest(sent, known.compare) not in known.digests:
+        if known is not None and sent and credential_digest(sent, known.compare, known.cookie) not in known.digests:
             return name
     return None
 
 
-def wrong_credential_refusal(name: str, compare: str | None = None) -> str:
+def wrong_credential_refusal(name: str, compare: str | None = None, cookie: str = "") -> str:
     """Why a call sending ``name`` with another value than recorded is refused (the recorded value
     is not said: it is a secret)."""
+    if compare == COMPARE_SESSION_COOKIE:
+        return (f"this call sends {name} without the session cookie {cookie!r} of the caller this environment "
+                f"serves, or with another caller's: the capture shows several callers by that cookie, and the "
+                f"application refused another caller's calls (401/403) or answers each caller a view of their own; "
+                f"the state holds what the capture's principal caller was answered, so this environment accepts only "
+                f"that caller's session (authorization is not modelled): send the {cookie} cookie the principal's "
+                f"session was given")
     if compare == COMPARE_SIGNED_SHAPE:
         return (f"this call sends {name} with a token of another shape than the capture's: its calls sent tokens "
                 f"signed per call, each a JWT with one header and a signature of one length, and the application "

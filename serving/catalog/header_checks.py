@@ -24,7 +24,8 @@ def refused_headers(credentials: Iterable[str], pinned: Iterable[tuple[str, str]
     wrong = credential_headers.wrong_credential(credentials, static or {}, header)
     if wrong is not None:
         known = (static or {}).get(wrong)
-        return (credential_headers.wrong_credential_refusal(wrong, known.compare if known else None),
+        return (credential_headers.wrong_credential_refusal(wrong, known.compare if known else None,
+                                                           known.cookie if known else ""),
                 credential_headers.STATUS)
     other = pinned_headers.unpinned_header(pinned, header)
     if other is not None:
