@@ -23,7 +23,8 @@ from capenv.interpreter.view.build import build_view
 from capenv.interpreter.view.accept_defaults import required_accepts
 from capenv.interpreter.view.live_reports import live_reports
 from capenv.interpreter.view.negotiation import request_variants, without_variants
-from capenv.interpreter.view.credentials import other_callers_records, read_credentials, static_credentials
+from capenv.interpreter.view.credentials import (other_callers_records, read_credentials, static_credentials,
+                                                 with_callers_kept)
 from capenv.interpreter.view.unrouted_spellings import without_unrouted
 from capenv.interpreter.view.replay_facts import replay_table
 from capenv.interpreter.view.unauthenticated import unauthenticated_reads
@@ -170,6 +171,7 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
         required = {h for names in credentials.values() for h in names} | {
             h for plan in view.writes for p in (plan, *plan.variants) for h in p.credential_headers}
         static, static_traces = static_credentials(required, by_ordinal, ruleset)
+        credentials = with_callers_kept(credentials, static, manifest, view, by_ordinal, ruleset)
         view = view.model_copy(update={"traces": view.traces + static_traces}) if static_traces else view
         accepts, accept_traces = required_accepts(manifest, by_ordinal, ruleset)
         view = view.model_copy(update={"traces": view.traces + accept_traces}) if accept_traces else view

@@ -10,7 +10,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
 
 
 @context_model("write-credential")
@@ -30,6 +30,9 @@ class WriteCredentialContext(BaseModel):
     """Records of the whole capture sent with the tool's method, answered a client error (4xx), that
     left the header out (sent no value) while sending every other header all the tool's successful
     calls sent: (record, status)."""
+    principal_rule: str = ""
+    """The ``write-credential-values`` rule keeping the header to the principal caller's value
+    (several callers by it, another's refused), when one does; empty otherwise."""
 
 
 class NamesParams(BaseModel):
@@ -114,3 +117,12 @@ def credential_header_left_out_refused(ctx: WriteCredentialContext, params: Left
         return Match({"records": refused[:3]})
     return Miss(f"{len(refused)} call{'s' if len(refused) != 1 else ''} leaving out {ctx.name} alone answered "
                 f"{'/'.join(map(str, params.statuses))}, fewer than {params.min_refusals}")
+
+
+@predicate("credential_header_kept_to_principal", context="write-credential", params=NoParams)
+def credential_header_kept_to_principal(ctx: WriteCredentialContext, params: NoParams) -> Outcome:
+    """The capture tells several callers apart by the header, and ``write-credential-values`` keeps
+    it to the principal's value (the state holds what that caller was answered)."""
+    if ctx.principal_rule:
+        return Match({"rule": ctx.principal_rule})
+    return Miss(f"no write-credential-values rule keeps {ctx.name} to a principal caller")

@@ -8,6 +8,8 @@ or API key), never one a fresh login would issue."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from capenv.interpreter.bundle.credential_values import (COMPARE_SESSION_COOKIE, COMPARE_VALUE, cookie_values,
                                                         credential_digest, secret_parts, set_cookie_value)
 from capenv.interpreter.bundle.models import StaticCredential, ViewResult
@@ -26,8 +28,9 @@ CLIENT_ERRORS = (400, 500)
 
 
 def credential_headers(tool_name: str, calls: list[Record], records: dict[int, Record],
-                       ruleset: RuleSet) -> tuple[str, ...]:
-    """The headers (lower case, sorted) the table says a call of the tool must send."""
+                       ruleset: RuleSet, kept: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The headers (lower case, sorted) the table says a call of the tool must send; ``kept``: per
+    header the values table keeps to a principal caller's value, the rule that does."""
     if TABLE not in ruleset.tables:
         return ()
     succeeded = [call for call in calls if call.succeeded]
@@ -51,7 +54,8 @@ def credential_headers(tool_name: str, calls: list[Record], records: dict[int, R
         left_out = [(r.ordinal, r.status) for r in client_errors if r.method in methods and _value(r, name) is None
                     and all(_value(r, other) is not None for other in every - {name})]
         context = WriteCredentialContext(name=name, calls=len(succeeded), carried=sorted(by_call),
-                                         refused_without=refused, left_out_refused=left_out)
+                                         refused_without=refused, left_out_refused=left_out,
+                                         principal_rule=(kept or {}).get(name, ""))
         decision = evaluate(ruleset, TABLE, context, subject=f"{tool_name} header {name}")
         if decision.yields.get("required"):
             required.append(name)
@@ -77,6 +81,27 @@ def read_credentials(manifest: Manifest, view: ViewResult, records: dict[int, Re
         required = credential_headers(tool.name, [records[o] for o in tool.record_ordinals], records, ruleset)
         if required:
             found[tool.name] = required
+    return found
+
+
+def with_callers_kept(credentials: dict[str, tuple[str, ...]], static: Mapping[str, StaticCredential],
+                      manifest: Manifest, view: ViewResult, records: dict[int, Record],
+                      ruleset: RuleSet) -> dict[str, tuple[str, ...]]:
+    """``read_credentials`` asked again, for the read tools, knowing which headers the values table
+    keeps to a principal caller (``static``): a read every successful call of which sent such a
+    header answers by the caller (another's view, a 404 for what they may not see), so the table may
+    require it of the read too (``credential.kept-to-principal``)."""
+    kept = {name: c.rule_id for name, c in static.items() if c.rule_id and _keeps_principal(c.rule_id, ruleset)}
+    if not kept:
+        return credentials
+    read_only = {p.tool for p in view.read_only_posts}
+    found = dict(credentials)
+    for tool in manifest.tools:
+        if tool.changes_state and tool.name not in read_only:
+            continue
+        required = credential_headers(tool.name, [records[o] for o in tool.record_ordinals], records, ruleset, kept)
+        if required:
+            found[tool.name] = tuple(sorted(set(required) | set(credentials.get(tool.name, ()))))
     return found
 
 
