@@ -141,9 +141,10 @@ def make_an_entity(runtime: EnvironmentRuntime, bundle, plan: WritePlan, templat
 
 def refused_for_its_referrers(runtime: EnvironmentRuntime, plan: WritePlan, template: str, schema: dict[str, Any],
                               rng: random.Random) -> None:
-    """A delete whose every held entity another held entity names, with no served create to make a
-    free one: the agent's delete of a held entity is refused naming its referrers (plan.referrers),
-    and the state graded after it is unchanged."""
+    """A delete whose every held entity another held entity names (or a held document shows whole: a
+    name lookup answering the entity), with no served create to make a free one: the agent's delete
+    of a held entity is refused naming its referrers (plan.referrers) or the copy, and the state
+    graded after it is unchanged."""
     before = runtime.data_get()
     state = json.loads(before)
     after = plan.address.segments_after_item() if plan.address is not None else 0
@@ -156,7 +157,8 @@ def refused_for_its_referrers(runtime: EnvironmentRuntime, plan: WritePlan, temp
     arguments = write_arguments(schema, template, collection, target, rng, "graded", before)
     answer = runtime.call_tool(plan.tool, arguments)
     assert answer.is_error, (plan.tool, arguments, answer.structured)
-    assert re.search(r"held entit(y names|ies name) this ", answer.structured["message"]), answer.structured
+    assert re.search(r"held entit(y names|ies name) this ", answer.structured["message"]) \
+        or refused_for_this_entity(True, answer.structured), answer.structured
     assert grade(before, runtime.data_get(), []) == []
 
 

@@ -377,22 +377,25 @@ def copied_inside_another(document: dict[str, Any], entity: dict[str, Any],
                           showing: set[str] | None = None) -> bool:
     """Whether an object nested inside another held entity carries this data/get entity's id (under the
     member its value holds the id at) and another of its members (one of ``showing``, when given) as it
-    holds it now: serving refuses its delete (serving/writes/nested_copies: Payload's posts nest their
-    tags), and an update changing such a member."""
+    holds it now, or a held document is or holds such an object: serving refuses its delete
+    (serving/writes/nested_copies: Payload's posts nest their tags), and an update changing such a member."""
     value = entity["value"]
     if not isinstance(value, dict) or showing is not None and not showing:
         return False
     id_fields = [name for name, held in value.items() if held == entity["id"] or str(held) == str(entity["id"])]
-    for held in document.get("collections", []):
-        for other in held["entities"]:
-            if other["value"] is value:
-                continue
-            for nested in nested_objects(other["value"]):
-                for id_field in id_fields:
-                    if id_field in nested and nested[id_field] == value[id_field] and any(
-                            name != id_field and name in nested and nested[name] == member
-                            and (showing is None or name in showing) for name, member in value.items()):
-                        return True
+    holders = [nested_objects(other["value"]) for held in document.get("collections", [])
+               for other in held["entities"] if other["value"] is not value]
+    # a document may be the copy itself (a name lookup answering the entity whole: Prefect's
+    # /deployments/name/{flow}/{name}), as serving counts it
+    holders += [[held["value"], *nested_objects(held["value"])] for held in document.get("documents", [])
+                if isinstance(held.get("value"), dict)]
+    for objects in holders:
+        for nested in objects:
+            for id_field in id_fields:
+                if id_field in nested and nested[id_field] == value[id_field] and any(
+                        name != id_field and name in nested and nested[name] == member
+                        and (showing is None or name in showing) for name, member in value.items()):
+                    return True
     return False
 
 
