@@ -21,6 +21,25 @@ ADMIN = "Token admin-token-0001"
 OTHER = "Token other-token-0002"
 
 
+def renamed_by_the_principal(har: HarBuilder, admin: list, other: list | None) -> list[dict]:
+    """The admin reads two notes and renames each, reading it back and the list; with ``other``'s
+    credentials, a second caller is answered between the renames an empty list (none of the notes
+    theirs) and a 403 for a note. The notes as the admin left them."""
+    notes = [{"id": 1, "title": "one"}, {"id": 2, "title": "two"}]
+    har.call("GET", "/notes", response=notes, headers=admin)
+    for note in notes:
+        har.call("GET", f"/notes/{note['id']}", response=note, headers=admin)
+    for note, title in ((notes[0], "first"), (notes[1], "second")):
+        note["title"] = title
+        har.call("PATCH", f"/notes/{note['id']}", body={"title": title}, response=note, headers=admin)
+        har.call("GET", f"/notes/{note['id']}", response=note, headers=admin)
+        if other is not None:
+            har.call("GET", "/notes", response=[], headers=other)
+            har.call("GET", "/notes/2", status=403, response={"detail": "forbidden"}, headers=other)
+        har.call("GET", "/notes", response=notes, headers=admin)
+    return notes
+
+
 def capture(*, other_caller: bool) -> HarBuilder:
     """Notes read and renamed by the admin; with ``other_caller``, a second user logs in and is
     answered an empty list of notes (none of them theirs) between the admin's writes."""
@@ -30,18 +49,7 @@ def capture(*, other_caller: bool) -> HarBuilder:
     har.call("POST", "/login", body={"user": "admin"}, response={"key": ADMIN.split()[1]})
     if other_caller:
         har.call("POST", "/login", body={"user": "other"}, response={"key": OTHER.split()[1]})
-    notes = [{"id": 1, "title": "one"}, {"id": 2, "title": "two"}]
-    har.call("GET", "/notes", response=notes, headers=admin)
-    for note in notes:
-        har.call("GET", f"/notes/{note['id']}", response=note, headers=admin)
-    for note, title in ((notes[0], "first"), (notes[1], "second")):
-        note["title"] = title
-        har.call("PATCH", f"/notes/{note['id']}", body={"title": title}, response=note, headers=admin)
-        har.call("GET", f"/notes/{note['id']}", response=note, headers=admin)
-        if other_caller:
-            har.call("GET", "/notes", response=[], headers=other)
-            har.call("GET", "/notes/2", status=403, response={"detail": "forbidden"}, headers=other)
-        har.call("GET", "/notes", response=notes, headers=admin)
+    notes = renamed_by_the_principal(har, admin, other if other_caller else None)
     notes.append({"id": 3, "title": "three"})
     har.call("POST", "/notes", body={"title": "three"}, status=201, response=notes[-1], headers=admin)
     har.call("GET", "/notes/3", response=notes[-1], headers=admin)

@@ -12,6 +12,7 @@ from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 from support.http_thread import http_in_thread
 from support.served_calls import send
+from test_writes_principal_caller import renamed_by_the_principal
 
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport import data_client
@@ -32,17 +33,7 @@ def capture(*, issued: bool) -> HarBuilder:
     if issued:
         har.call("POST", "/login", body={"user": "admin"}, response={"token": ADMIN.split()[1]})
         har.call("POST", "/login", body={"user": "other"}, response={"token": OTHER.split()[1]})
-    notes = [{"id": 1, "title": "one"}, {"id": 2, "title": "two"}]
-    har.call("GET", "/notes", response=notes, headers=admin)
-    for note in notes:
-        har.call("GET", f"/notes/{note['id']}", response=note, headers=admin)
-    for note, title in ((notes[0], "first"), (notes[1], "second")):
-        note["title"] = title
-        har.call("PATCH", f"/notes/{note['id']}", body={"title": title}, response=note, headers=admin)
-        har.call("GET", f"/notes/{note['id']}", response=note, headers=admin)
-        har.call("GET", "/notes", response=[], headers=other)
-        har.call("GET", "/notes/2", status=403, response={"detail": "forbidden"}, headers=other)
-        har.call("GET", "/notes", response=notes, headers=admin)
+    renamed_by_the_principal(har, admin, other)
     return har
 
 
