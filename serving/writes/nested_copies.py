@@ -43,7 +43,7 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
     what = "a delete" if updated is None else "an update changing them"
     identity = entity[id_field]
     for where, holder, whole in _holders(state, collection, key, summarising):
-        for nested in _copies_in(holder, whole):
+        for nested in _copies_in(holder, whole, entity):
             if id_field not in nested or not same_json(nested[id_field], identity):
                 continue
             copied = [f for f in changed if f in nested and same_json(nested[f], entity[f])]
@@ -73,10 +73,13 @@ def _holders(state: StateIndex, collection: HeldCollection, key: str,
             yield f"the document {path}", document, True
 
 
-def _copies_in(holder: Any, whole: bool) -> Iterator[dict[str, Any]]:
-    """The objects that may copy an entity: those nested in ``holder``, and ``holder`` itself when
-    ``whole`` (a document)."""
-    if whole and isinstance(holder, dict):
+def _copies_in(holder: Any, whole: bool, entity: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The objects that may copy ``entity``: those nested in ``holder``, and ``holder`` itself when
+    ``whole`` (a document) and it shows every member it shares with the entity alike: the same
+    entity read at another path, not another kind of object numbered alike (WordPress's
+    /users/me, user 1, beside category 1)."""
+    if whole and isinstance(holder, dict) and all(same_json(value, entity[name]) for name, value in holder.items()
+                                                  if name in entity):
         yield holder
     yield from _nested_objects(holder)
 

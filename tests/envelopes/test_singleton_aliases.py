@@ -147,3 +147,27 @@ def test_a_delete_of_the_user_an_alias_document_shows_whole_is_refused(envelope:
     assert me.status == 200 and json.loads(me.body) == wrap(ANN)
     assert _http(runtime, "GET", f"/api/users/{ANN['id']}").status == 200
     assert _http(runtime, "DELETE", f"/api/users/{BOB['id']}").status == 204
+
+
+def test_a_document_of_another_kind_numbered_alike_is_no_copy():
+    """``/users/me`` is user 1; category 1 shows an equal ``description`` (empty in both) and other
+    members otherwise: the document is no copy of the category, whose update is served (it was
+    refused naming /users/me, WordPress's category 1, while serving took a document itself for a
+    copy on its id and one equal member)."""
+    me = {"id": 1, "name": "admin", "description": "", "slug": "admin"}
+    categories = [{"id": 1, "name": "Uncategorized", "description": "", "slug": "uncategorized"},
+                  {"id": 2, "name": "News", "description": "", "slug": "news"}]
+    har = (HarBuilder()
+           .call("GET", "/api/users/me", response=me)
+           .call("GET", "/api/categories", response=categories))
+    for category in categories:
+        har.call("GET", f"/api/categories/{category['id']}", response=category)
+    for category in categories:
+        changed = {**category, "description": f"about {category['slug']}"}
+        har.call("PUT", f"/api/categories/{category['id']}", body={"description": changed["description"]},
+                 response=changed)
+        har.call("GET", f"/api/categories/{category['id']}", response=changed)
+    runtime = EnvironmentRuntime(build_from(har))
+    answer = _http(runtime, "PUT", "/api/categories/1", {"description": "general"})
+    assert answer.status == 200, answer.body
+    assert json.loads(answer.body)["description"] == "general"

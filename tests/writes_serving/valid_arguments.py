@@ -386,8 +386,10 @@ def copied_inside_another(document: dict[str, Any], entity: dict[str, Any],
     holders = [nested_objects(other["value"]) for held in document.get("collections", [])
                for other in held["entities"] if other["value"] is not value]
     # a document may be the copy itself (a name lookup answering the entity whole: Prefect's
-    # /deployments/name/{flow}/{name}), as serving counts it
-    holders += [[held["value"], *nested_objects(held["value"])] for held in document.get("documents", [])
+    # /deployments/name/{flow}/{name}) where every member it shares with the entity is alike, as
+    # serving counts it
+    holders += [[*([held["value"]] if all(v == value[n] for n, v in held["value"].items() if n in value) else []),
+                 *nested_objects(held["value"])] for held in document.get("documents", [])
                 if isinstance(held.get("value"), dict)]
     for objects in holders:
         for nested in objects:
