@@ -8,8 +8,12 @@ serve, or for arguments it does not accept), or a 4xx where the live application
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
+from jsonpointer import resolve_pointer
 
 from capenv.interpreter.bundle.excerpt import excerpt
 from capenv.interpreter.bundle.jsonvalue import JsonError, loads
@@ -57,16 +61,18 @@ def capenv_refusal(observed: Observed) -> str | None:
 
 
 def judge(live: Observed, model: Observed, values: ValueMap, may_pair: PairingAllowed | None = None,
-          volatile: frozenset[str] = frozenset()) -> Judgement:
+          volatile: frozenset[str] = frozenset(), unordered: tuple[str, ...] = ()) -> Judgement:
     """``volatile``: body pointers the live application answered differently to the same read
     made twice (a timing, a counter of requests): no model can agree there, so they are no
-    differences."""
+    differences. ``unordered``: pointers of arrays whose order the probe file says the application
+    does not keep from one start to the next (a set it serialises): compared as multisets."""
     differences: list[Difference] = []
     if live.status != model.status:
         differences.append(Difference("status", live.status, model.status))
     if live.media_type != model.media_type:
         differences.append(Difference("content-type", live.media_type, model.media_type))
-    differences += [d for d in body_differences(live, model, values, may_pair) if d.pointer not in volatile]
+    differences += [d for d in body_differences(live, model, values, may_pair, unordered)
+                    if d.pointer not in volatile]
     if not differences:
         note = f"volatile in the live answers: {', '.join(sorted(volatile))}" if volatile else None
         return Judgement(SAME, note=note)
@@ -80,14 +86,36 @@ def judge(live: Observed, model: Observed, values: ValueMap, may_pair: PairingAl
 
 
 def body_differences(live: Observed, model: Observed, values: ValueMap,
-                     may_pair: PairingAllowed | None = None) -> list[Difference]:
+                     may_pair: PairingAllowed | None = None, unordered: tuple[str, ...] = ()) -> list[Difference]:
     live_json, live_body = parsed_body(live)
     model_json, model_body = parsed_body(model)
     if live_json and model_json:
-        return diff_json(live_body, model_body, values, may_pair=may_pair)
+        return diff_json(in_one_order(live_body, unordered), in_one_order(model_body, unordered), values,
+                         may_pair=may_pair)
     if not live_json and not model_json and leaf_agrees(live_body, model_body, values):
         return []
     return [Difference("body", _excerpt(live_body, live_json), _excerpt(model_body, model_json))]
+
+
+def in_one_order(body: Any, pointers: tuple[str, ...]) -> Any:
+    """``body`` with the array at each pointer sorted by its items' canonical JSON (a copy; a
+    pointer the body does not hold, or holding no array, is left alone)."""
+    if not pointers:
+        return body
+    body = copy.deepcopy(body)
+    for pointer in pointers:
+        if pointer == "":
+            if isinstance(body, list):
+                body.sort(key=_canonical)
+            continue
+        found = resolve_pointer(body, pointer, None)
+        if isinstance(found, list):
+            found.sort(key=_canonical)
+    return body
+
+
+def _canonical(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
 def _excerpt(body: Any, is_json: bool) -> Any:

@@ -12,6 +12,7 @@ anew for every call, as a JWT the client signs itself (minted.py). A probe::
       body: {title: "{title}"}            # any JSON; or raw_body: "not json" for malformed input
       save: {post: /id}                   # JSON pointer into the answer: remembered as {post}
       affects: [/comments]                # more paths a write changes (a cascade), see session.py
+      unordered: [/components]            # arrays the application orders anew at each start: any order
       expect: same                        # same | different | refused: checked, for tests
 
 ``{name}`` in the path, a query value, a header value, ``affects`` or a string of the body
@@ -54,6 +55,7 @@ class Probe(BaseModel):
     raw_body: str | None = None
     save: dict[str, str] = Field(default_factory=dict)
     affects: tuple[str, ...] = ()
+    unordered: tuple[str, ...] = ()
     expect: Verdict | None = None
 
     @field_validator("method")
@@ -98,6 +100,14 @@ class Probe(BaseModel):
                 raise ValueError(f"{name!r}: a saved name is letters, digits and _ (not starting with a digit)")
             if pointer and not pointer.startswith("/"):
                 raise ValueError(f"{name}: {pointer!r} is not a JSON pointer (\"\" or starting with /)")
+        return value
+
+    @field_validator("unordered")
+    @classmethod
+    def _array_pointers(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for pointer in value:
+            if pointer and not pointer.startswith("/"):
+                raise ValueError(f"{pointer!r} is not a JSON pointer (\"\" or starting with /)")
         return value
 
     @field_validator("body")

@@ -112,14 +112,14 @@ class CompareSession:
             seeded = self.tools.initial_generated
             may_pair = lambda live, model: (live in fresh["live"] and model in fresh["model"]  # noqa: E731
                                             and model in seeded)
-        judgement = judge(answers["live"], answers["model"], self.values, may_pair)
+        judgement = judge(answers["live"], answers["model"], self.values, may_pair, unordered=probe.unordered)
         if judgement.verdict != SAME and probe.method == "GET":
             volatile = self._volatile(requests["live"], answers["live"])
             if volatile:
-                judgement = judge(answers["live"], answers["model"], self.values, may_pair, volatile)
+                judgement = judge(answers["live"], answers["model"], self.values, may_pair, volatile, probe.unordered)
             if judgement.verdict != SAME and self._only_volatile_members(tool.name, judgement):
                 volatile |= self._volatile(requests["live"], answers["live"], pause=True)
-                judgement = judge(answers["live"], answers["model"], self.values, may_pair, volatile)
+                judgement = judge(answers["live"], answers["model"], self.values, may_pair, volatile, probe.unordered)
         read_path = self.tools.read_as(probe.method, requests["model"].path)
         diverged_by = sorted({i for i, scope in self._scopes if within(read_path, scope)})
         result = CallResult(index, probe, requests, answers, judgement, tool, diverged_by, borrowed, unresolved,

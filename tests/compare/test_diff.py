@@ -197,3 +197,20 @@ def test_bodies_that_are_not_json_compare_as_text():
     mixed = judge(observed(200, b'{"a": 1}'), observed(200, b"a=1", (("content-type", "text/plain"),)), ValueMap())
     assert [d.pointer for d in mixed.differences] == ["content-type", "body"]
     assert mixed.differences[1].live == loads(b'{"a": 1}')
+
+
+def test_an_array_the_probe_names_unordered_compares_as_a_multiset():
+    live = observed(200, b'{"components": ["schedule", "input_text", "api"], "order": [1, 2]}')
+    model = observed(200, b'{"components": ["input_text", "schedule", "api"], "order": [2, 1]}')
+    assert [d.pointer for d in judge(live, model, ValueMap()).differences] == ["/components/0", "/components/1",
+                                                                              "/order/0", "/order/1"]
+    only_components = judge(live, model, ValueMap(), unordered=("/components",))
+    assert [d.pointer for d in only_components.differences] == ["/order/0", "/order/1"]  # other arrays keep order
+    another_member = observed(200, b'{"components": ["input_text", "zone", "api"], "order": [1, 2]}')
+    assert judge(live, another_member, ValueMap(), unordered=("/components",)).verdict == DIFFERENT
+    repeated = observed(200, b'{"components": ["api", "schedule", "schedule"], "order": [1, 2]}')
+    assert judge(live, repeated, ValueMap(), unordered=("/components",)).verdict == DIFFERENT
+    assert judge(live, live, ValueMap(), unordered=("/absent", "/order/0")).verdict == SAME  # nothing to sort
+    whole = judge(observed(200, b'[{"b": 1, "a": 2}, 3]'), observed(200, b'[3, {"a": 2, "b": 1}]'), ValueMap(),
+                  unordered=("",))
+    assert whole.verdict == SAME

@@ -58,6 +58,7 @@ def test_body_null_is_sent_and_no_body_is_not():
     ("- {method: POST, path: /a, body: {1: x}}", "probe 1: body: /: member name 1 is not a string"),
     ("- {method: POST, path: /a, body: {}, raw_body: x}", "body and raw_body: give one of them"),
     ("- {method: GET, path: /a, save: {post: id}}", "probe 1: save: post: 'id' is not a JSON pointer"),
+    ("- {method: GET, path: /a, unordered: [components]}", "probe 1: unordered: 'components' is not a JSON pointer"),
     ("- {method: GET, path: /a, expect: maybe}", "probe 1: expect: Input should be 'same', 'different' or 'refused'"),
     ("- {method: GET, path: '/a/{post}'}", "probe 1: path: {post} is not saved by an earlier probe (saved: none yet)"),
     ("- {method: GET, path: /a, save: {p: /id}}\n- {method: GET, path: /b, body: {x: 'a {q}'}}",
