@@ -1314,10 +1314,11 @@ class UpdateMask(_Model):
                 return tuple(n.strip() for n in unquote_plus(value).split(self.separator) if n.strip())
         return None
 
-    def masked(self, body: dict[str, Any], query: Any) -> dict[str, Any]:
-        """The body members the call's mask names (all of them when it sends none)."""
+    def masked(self, body: dict[str, Any], query: Any, kept: str | None = None) -> dict[str, Any]:
+        """The body members the call's mask names (all of them when it sends none), and ``kept``
+        (the identity member, which the mask need not name: it is checked as the path's id)."""
         names = self.named_in(query)
-        return body if names is None else {k: v for k, v in body.items() if k in names}
+        return body if names is None else {k: v for k, v in body.items() if k in names or k == kept}
 
 
 class TagCheck(_Model):

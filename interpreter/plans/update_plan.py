@@ -66,7 +66,8 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
         verdict = admit_body(call, max_bytes=ctx.budgets.max_body_bytes, unwrap=True,
                              envelope=ctx.envelopes.get(tool.name), patch_ops=ctx.patch_ops.get(tool.name, ()))
         if base.get("update_mask") is not None and verdict.body is not None:  # the members left out change nothing
-            verdict = dataclasses.replace(verdict, body=base["update_mask"].masked(verdict.body, call.query))
+            verdict = dataclasses.replace(verdict, body=base["update_mask"].masked(verdict.body, call.query,
+                                                                                   entity_type.id_field))
         before = held_before(ctx, entity_type, key, call.ordinal)
         after, via, later_read, located = None, "read", None, None
         if call.response.is_json and split is None and report is None:

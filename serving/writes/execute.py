@@ -315,10 +315,10 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
                        call.path)
     if effect in ("update", "action"):
         collection, key, entity = _find_item(plan, env, call, state)
+        refuse_other_identity(parts.members, body, entity)  # before the mask, which need not name it
         body = masked_body(plan, call, body)
         check_tag(plan, call, entity)
         refuse_unheld_patch_targets(plan, call.body, entity)
-        refuse_other_identity(parts.members, body, entity)
         if plan.protected and env.checks_references:
             refuse_protected(plan, entity, collection.ids.get(key, key))
         if plan.references and env.checks_references:  # a missing entity answers as the application does first
