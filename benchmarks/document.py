@@ -507,6 +507,42 @@ What limits the rest:
   containers in the state and the store (19,319 → 99,477 over 10,000 creates), and the collector
   ran 134 times over them (122 young, 11 middle, 1 full); a higher threshold while serving is a
   memory trade (section (h)'s flat RSS) left to a decision.
+  Session 28, the one-subject layout measured before it is built: prototypes (not kept) of the
+  commit with fewer subjects, in instructions a create (`write_instructions --calls 100,300`; three
+  runs of the unchanged code 763,862-776,210 on `memory:`, so ±1.5%): as today `memory:` ~770,000,
+  `sqlite:` 1,215,630; the log entry carrying the history record, the `write` subject gone (three
+  subjects) 749,509 and 1,163,167 (-2%, -4%); entity and meta only, the record built but stored
+  nowhere (the floor of any two-subject layout) 699,829 and 1,012,763 (-9%, -17%); the batch built
+  but nothing committed 601,850; no batch and no commit (parse, decide, answer) 474,880. So the
+  executor alone is 62% of a `memory:` create and at ~17,000 creates per CPU s if the commit cost
+  nothing: 20,000/s (~405,000 instructions a create) cannot come from the layout, it needs the
+  executor (`WriteState.decide`, `parse`, the answer) cut by about a third as well; SQLite's
+  5,000/s needs ~4% off its ~200 µs a create, which the three-subject step alone barely gives and
+  two subjects give with margin. The design for the next session (the store contract unchanged
+  but for one read): a served write commits the entity (or document, or a new collection) and
+  one journal subject, `log/<position+1>` expected absent, whose state is everything meta, the
+  log entry and the history record hold today: `WriteMeta` (clock, counter, sequences), the
+  touched subjects, the kind, the record id, the request digest, the plan and the entry text.
+  Expecting that id absent is the lost-update guard meta's revision is today (two writes decided
+  on one position both create the same id; one gets `RevisionConflict`, refreshes, decides
+  again), and a log id is already a journal type the bound forgets with its commit. Reads change
+  where meta was read: the head check (`caught_up`, `catch_up`) asks the type's last id
+  (`Store.last_id(log)`, a new contract read: the memory store's max key, kept; SQL one seek on
+  the primary key `(type_id, subject_id, revision)` for the type's greatest `subject_id`; the
+  last commit is never forgotten), `load_whole` takes meta from that entry, catch-up reads the
+  entries after its position as today; idempotency looks the key up as the store's own record
+  (`Store.recorded(record_id) -> Commit | None`: the memory store's `Records.find`, SQL's
+  `records.writes`, both kept already) and loads the log entry that commit names, and
+  `verify_history` replays the log type instead of the `write` type. Installs (reset, add) keep
+  their `write` record (an add's is its whole document, which must not sit in the entry every
+  head read parses) and write a log entry naming it. Old files: a store written before keeps its
+  `meta` and `write` subjects; the reads take meta's revision and a `write` record where no log
+  entry holds them (a reload finds both layouts by the log entry's keys), or the first install
+  after the upgrade rewrites the environment in the new layout (it replaces every type whole
+  already), which is the smaller change. Tests that pin it: tests/store (the two new reads on
+  memory, SQLite and PostgreSQL), tests/serving_store (catch-up across processes, SIGKILL while
+  writing, idempotent retries before and after an install and past the bound), `capenv history
+  verify` of a served episode, and the data plane's reset/add with a writer in another process.
 - **HTTP surface vs the transport floor (≥ 0.7× missed):** in instructions of the server
   process per call (`python -m benchmarks.http_instructions`: json-server's CRUD sequence over one
   kept-alive connection, the difference between 10 and 50 sequences), session 20: the floor
