@@ -42,6 +42,7 @@ from .query_members import query_members, with_query_shaped_records
 from .read_gate import run_read_gate, with_held_digests
 from .unauthenticated import unauthenticated_reads
 from .shapes import ShapeReader
+from .implied_items import with_implied_items
 from .types import infer_types, with_nested_ids
 from .views import build_views
 from .volatile import volatile_fields
@@ -100,7 +101,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     tool_of = {o: t.name for t in manifest.tools for o in t.record_ordinals}
     reader = ShapeReader(ruleset)
     inference = infer_types(manifest, by_ordinal, reader)
-    inference.types = [with_nested_ids(t, manifest) for t in inference.types]
+    inference.types = with_implied_items([with_nested_ids(t, manifest) for t in inference.types], inference.shapes,
+                                         manifest, by_ordinal, ruleset, reader.traces)
     types = {t.name: t for t in inference.types}
     window = initial_window(records, manifest, read_only)
     writes = lambda record: is_write(record, tool_of, read_only)  # noqa: E731

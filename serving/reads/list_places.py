@@ -32,7 +32,8 @@ def refuse_unplaced(held: HeldCollection | None, type_name: str) -> None:
         "listed first may be ordered by another of its members, which the recorded list orders alike; a create sorted "
         "by a name may be listed last instead, in the order the entities were made, which the recorded lists follow "
         "alike); "
-        "item reads answer it, and the list answers again after data/reset or data/add", http_status=409)
+        "an item read of it, where the capture shows one, answers it, and the list answers again after data/reset "
+        "or data/add", http_status=409)
 
 
 def _id(held: HeldCollection, key: str) -> Any:
