@@ -147,6 +147,9 @@
 #   Mistral 23.0.0 (OpenStack's workflow service; pecan, SQLAlchemy, oslo.*, wheels only) 34 s on the
 #   busy 2-core machine, 205 MB; start.sh makes its SQLite schema and standard actions (~5 s), serves the
 #   API alone (captures/mistral/serve.py: wsgiref, no engine) and seeds through the API in ~1 s.
+#   Pulp 3 (pulpcore 3.123.1 with its file plugin; Django REST Framework on PostgreSQL; one sdist,
+#   drf-access-policy, built) ~25 s, 204 MB; start.sh runs a private PostgreSQL cluster, migrates (~20 s),
+#   seeds through the API in one process (~5 s) and starts pulpcore-api and one pulpcore-worker.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -248,6 +251,7 @@ ZOU_FAKEREDIS_VERSION=2.40.0
 PRIVACYIDEA_VERSION=3.14
 HOMEASSISTANT_VERSION=2024.3.3
 MISTRAL_VERSION=23.0.0
+PULP_VERSION=3.123.1
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -333,6 +337,7 @@ ZOU_VENV="$CACHE/venv-zou"
 PRIVACYIDEA_VENV="$CACHE/venv-privacyidea"
 HOMEASSISTANT_VENV="$CACHE/venv-homeassistant"
 MISTRAL_VENV="$CACHE/venv-mistral"
+PULP_VENV="$CACHE/venv-pulp"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1229,6 +1234,9 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
         SQLAlchemy==2.0.27 fnv-hash-fast==0.5.0 securetar==2024.2.1 josepy==1.14.0
     # Mistral's v2 API (pecan on SQLite) served alone by captures/mistral/serve.py, no auth, no engine.
     step install_venv_package "$MISTRAL_VENV" mistral "$MISTRAL_VERSION"
+    # Pulp 3's API (pulpcore-api, gunicorn) and task worker (pulpcore-worker) on a private PostgreSQL
+    # cluster (captures/kit/private-postgres.sh); the file plugin ships inside pulpcore. No Redis.
+    step install_venv_package "$PULP_VENV" pulpcore "$PULP_VERSION"
     group_outcome
 }
 
@@ -1345,6 +1353,7 @@ status() {
     say "privacyidea: $(installed_pip_version "$PRIVACYIDEA_VENV" privacyidea) ($PRIVACYIDEA_VENV)"
     say "homeassistant: $(installed_pip_version "$HOMEASSISTANT_VENV" homeassistant) ($HOMEASSISTANT_VENV)"
     say "mistral:     $(installed_pip_version "$MISTRAL_VENV" mistral) ($MISTRAL_VENV)"
+    say "pulp:        $(installed_pip_version "$PULP_VENV" pulpcore) ($PULP_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 

@@ -15,8 +15,10 @@ from capenv.interpreter.bundle.pointers import MISSING, resolve_text  # one RFC 
 
 _TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]")
 _WHOLE = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)\}$")
+WHOLE_PLACEHOLDER = _WHOLE  # a probe's path that is one saved value: an href the application answered
 # What a path segment may hold unescaped (as the serving side spells path arguments).
 _SEGMENT_SAFE = "!$&'()*+,;=:@~-._"
+SEGMENT_SAFE = _SEGMENT_SAFE
 
 # MISSING: a saved name with no value on a side (its probe answered without the pointer).
 

@@ -6,7 +6,7 @@ anew for every call, as a JWT the client signs itself (minted.py). A probe::
 
     - name: create a post                 # optional, shown in the report
       method: POST
-      path: /posts
+      path: /posts                        # or exactly "{post}": a path an earlier probe saved whole
       query: {_sort: views}               # or [[_sort, views], ...] to keep order and repeats
       headers: {content-type: application/merge-patch+json}
       body: {title: "{title}"}            # any JSON; or raw_body: "not json" for malformed input
@@ -32,7 +32,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .minted import MintedValue
-from .placeholders import names_in
+from .placeholders import WHOLE_PLACEHOLDER, names_in
 
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 Verdict = Literal["same", "different", "refused"]
@@ -69,6 +69,8 @@ class Probe(BaseModel):
     @field_validator("path")
     @classmethod
     def _absolute_path(cls, value: str) -> str:
+        if WHOLE_PLACEHOLDER.match(value):
+            return value  # a path the application answered (an href), saved whole by an earlier probe
         if not value.startswith("/") or "?" in value or "#" in value:
             raise ValueError("a path starting with / and without ? or # (put the query under `query`)")
         return value

@@ -23,7 +23,7 @@ from capenv.interpreter.bundle.rule_data import setting_value
 
 from .jsondiff import Difference, ValueMap
 from .judge import SAME, Judgement, body_differences, judge, parsed_body
-from .placeholders import MISSING, fill, fill_json, resolve_pointer
+from .placeholders import MISSING, SEGMENT_SAFE, WHOLE_PLACEHOLDER, fill, fill_json, resolve_pointer
 from .minted import MintedValue
 from .probes import Probe, ProbeFile, placeholder_names
 from .sides import Observed, Outgoing, Side, side_origin
@@ -138,7 +138,13 @@ class CompareSession:
         def text(template: str, escape_segment: bool = False) -> str:
             return fill(template, values, escape_segment=escape_segment)[0]
 
-        path = text(probe.path, escape_segment=True)
+        if WHOLE_PLACEHOLDER.match(probe.path):
+            # An href the application answered, saved whole (Pulp's pulp_href): its segments as sent,
+            # a value that is no path (unsaved on this side) put under / so the call still goes out.
+            path = text(probe.path)
+            path = path if path.startswith("/") else "/" + quote(path, safe=SEGMENT_SAFE)
+        else:
+            path = text(probe.path, escape_segment=True)
         query = tuple((quote(text(name), safe=_QUERY_SAFE), quote(text(value), safe=_QUERY_SAFE))
                       for name, value in probe.query)
         headers = {name: text(value) for name, value in {**file_headers, **probe.headers}.items()}

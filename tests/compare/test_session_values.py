@@ -263,3 +263,28 @@ def test_each_sides_own_origin_reads_as_one():
     live.origin, model.origin = "http://127.0.0.1:8000", "http://model.compare.invalid"
     results = compare.run(probes)
     assert [r.verdict for r in results] == ["same", "different"]
+
+
+def test_a_path_saved_whole_is_sent_as_each_side_answered_it():
+    """An href the application answers (Pulp's pulp_href) names the entity's path itself: a probe's path
+    that is exactly ``{name}`` is each side's saved path, its slashes kept, where a placeholder inside a
+    path is one segment (escaped)."""
+    probes = parse_probes("""
+- {method: POST, path: /repos, body: {name: a}, save: {repo: /href}}
+- {method: GET, path: "{repo}"}
+- {method: GET, path: "/repos/{repo}"}
+""")
+    compare, live, model = session(
+        [(201, b'{"href": "/repos/0193-a/"}'), (200, b"{}"), (404, b"{}")],
+        [(201, b'{"href": "/repos/0193-b/"}'), (200, b"{}"), (404, b"{}")])
+    compare.run(probes)
+    assert live.sent[1].target == "/repos/0193-a/" and model.sent[1].target == "/repos/0193-b/"
+    assert live.sent[2].target == "/repos/%2Frepos%2F0193-a%2F"
+
+
+def test_a_path_saved_whole_must_be_the_whole_path():
+    import pytest
+    from capenv.serving.compare.probes import ProbeFileError
+
+    with pytest.raises(ProbeFileError, match="a path starting with /"):
+        parse_probes('- {method: GET, path: "{repo}versions/"}')
