@@ -11,6 +11,8 @@ from __future__ import annotations
 import difflib
 import hashlib
 import importlib.resources
+import pickle
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,14 +68,56 @@ class CompiledTable:
         raise KeyError(rule_id)
 
 
+class LazyTables(Mapping[str, CompiledTable]):
+    """Compiled tables kept pickled one by one and unpickled at their first use: what the disk
+    cache (``cache.py``) holds for a ``RuleSet``. A table names its predicates' functions and
+    params models by reference, so unpickling it imports the plugin modules it calls; a build
+    imports those of the tables it evaluates, not all of them (about half the tables of a small
+    capture are never asked). Names, order and membership are known without unpickling."""
+
+    __slots__ = ("_blobs", "_tables")
+
+    def __init__(self, blobs: dict[str, bytes]) -> None:
+        self._blobs = blobs
+        self._tables: dict[str, CompiledTable] = {}
+
+    @classmethod
+    def of(cls, tables: dict[str, CompiledTable]) -> LazyTables:
+        """The tables of a compile, each pickled now (for the cache) and kept as compiled."""
+        made = cls({name: pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL) for name, table in tables.items()})
+        made._tables.update(tables)
+        return made
+
+    def __getitem__(self, name: str) -> CompiledTable:
+        table = self._tables.get(name)
+        if table is None:
+            loaded = pickle.loads(self._blobs[name])  # KeyError: no such table
+            table = self._tables.setdefault(name, loaded)  # a concurrent first use keeps one copy
+        return table
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._blobs)
+
+    def __len__(self) -> int:
+        return len(self._blobs)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._blobs
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LazyTables, (self._blobs,))
+
+
 @dataclass
 class RuleSet:
     directory: Path
-    tables: dict[str, CompiledTable]
+    tables: Mapping[str, CompiledTable]
     settings: dict[str, dict[str, Any]]
     revision: str
     redirects: dict[str, str] = field(default_factory=dict)
     fixtures: dict[str, tuple[str, FixtureFile]] = field(default_factory=dict)
+    rule_tables: dict[str, str] = field(default_factory=dict)
+    """Each rule id's table: ``rule`` unpickles that table only."""
 
     def table(self, name: str) -> CompiledTable:
         try:
@@ -83,6 +127,11 @@ class RuleSet:
 
     def rule(self, rule_id: str) -> CompiledRule:
         rule_id = self.redirects.get(rule_id, rule_id)
+        name = self.rule_tables.get(rule_id)
+        if name is not None and name in self.tables:
+            for rule in self.tables[name].rules:
+                if rule.id == rule_id:
+                    return rule
         for table in self.tables.values():
             for rule in table.rules:
                 if rule.id == rule_id:
@@ -119,7 +168,9 @@ def load_rules(directory: str | Path | None = None, *, with_fixtures: bool = Fal
     if stamp is not None and key in _LOADED:
         return _LOADED[key]
     ruleset = cached(root, with_fixtures, lambda: _load_rules(root, with_fixtures=with_fixtures))
-    load_plugins()  # the registry as a compile leaves it (a cached RuleSet names the same functions)
+    if with_fixtures:  # the fixtures' contexts are read from the registry (``fixture_run``), as a compile leaves it
+        load_plugins()
+    # Otherwise the plugins a table calls are imported when it is first used (``LazyTables``).
     if stamp is not None:
         _LOADED[key] = ruleset
     return ruleset
@@ -163,7 +214,8 @@ def _load_rules(directory: Path, *, with_fixtures: bool) -> RuleSet:
     for old, new in redirects.items():
         if old in seen_ids:
             raise RuleFileError(seen_ids[new], None, f"redirect_from names {old!r}, a live rule id", rule_id=new)
-    ruleset = RuleSet(root, tables, settings, "rules-" + digest.hexdigest()[:16], redirects)
+    ruleset = RuleSet(root, LazyTables.of(tables), settings, "rules-" + digest.hexdigest()[:16], redirects,
+                      rule_tables={rule.id: table.name for table in tables.values() for rule in table.rules})
     if with_fixtures:
         ruleset.fixtures = load_fixtures(root, ruleset)
     return ruleset

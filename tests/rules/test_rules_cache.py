@@ -105,3 +105,31 @@ def test_an_empty_cache_dir_setting_turns_the_cache_off(tmp_path, monkeypatch) -
     monkeypatch.setattr(loader, "_LOADED", {})
     fresh_load()
     assert not list(tmp_path.rglob("rules-*.pickle"))
+
+
+def test_cached_tables_are_unpickled_at_their_first_use_and_alike(cache_dir) -> None:
+    compiled = fresh_load()
+    from_cache = fresh_load()
+    tables = from_cache.tables
+    assert isinstance(tables, loader.LazyTables)
+    assert list(tables) == list(compiled.tables) and len(tables) == len(compiled.tables)
+    assert tables._tables == {}  # names, order and membership known, nothing unpickled yet
+    name = next(iter(compiled.tables))
+    assert name in tables and "no-such-table" not in tables
+    table = from_cache.table(name)
+    assert list(tables._tables) == [name]  # only the table asked
+    assert from_cache.table(name) is table  # unpickled once
+    assert [r.id for r in table.rules] == [r.id for r in compiled.table(name).rules]
+    assert [c.spec.func for r in table.rules for c in r.calls] == [
+        c.spec.func for r in compiled.table(name).rules for c in r.calls]  # the plugins' own functions
+    other = list(compiled.tables)[-1]
+    rule_id = compiled.table(other).rules[0].id
+    assert from_cache.rule(rule_id).location == compiled.rule(rule_id).location
+    assert set(tables._tables) == {name, other}  # a rule looked up unpickles its table only
+    with pytest.raises(KeyError, match="no rule table"):
+        from_cache.table("no-such-table")
+    with pytest.raises(KeyError):
+        from_cache.rule("no-such-rule")
+    old, new = next(iter(compiled.redirects.items()), (None, None))
+    if old is not None:
+        assert from_cache.rule(old).id == new
