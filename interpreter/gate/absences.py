@@ -206,7 +206,11 @@ class IdLinks:
         self.naming_sightings: dict[int, tuple[Any, bool]] = {}
         self.sighting_texts = sighting_texts if sighting_texts is not None else {}
 
-    def to(self, targets: frozenset, ordinal: int) -> bool:
+    def to(self, targets: frozenset, ordinal: int,
+           written: tuple[tuple[tuple, dict[str, Any]], ...] = ()) -> bool:
+        """``written``: the entities the write left in the copy (``Tracking.written``); each that
+        names this entity links it too (a create's book naming its author, which no read before the
+        create shows)."""
         for target in targets:
             if target[0] != "entity":
                 continue
@@ -217,7 +221,10 @@ class IdLinks:
             seen = self.timeline.before(type_name, key, ordinal)
             if seen is not None and self._names_me(seen, type_name):
                 return True
-        return False
+        mine = _link(self.type_name, self.settings)
+        return any(target in targets and any(mine.names(self.key, member) for member in
+                                             _texts(value, self.id_fields.get(target[1], "")).get(self.key, ()))
+                   for target, value in written)
 
     def _names_me(self, seen: Any, type_name: str) -> bool:
         """Whether the sighting's value names this entity (the sighting kept beside its verdict,

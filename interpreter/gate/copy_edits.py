@@ -207,3 +207,17 @@ def remember_created(tool: str, applied: dict[tuple, set[str]], copy: StateIndex
         for held in copy.collections_of(target[1]):
             if target[2] in held.entities:
                 created.add(tool, target[2], held.entities[target[2]])
+
+
+def written_values(applied: dict[tuple, set[str]], copy: StateIndex) -> tuple[tuple[tuple, dict[str, Any]], ...]:
+    """Each entity target a modelled write changed, with its value as the write left it in the copy
+    (a shallow copy: later writes edit the held entity)."""
+    found = []
+    for target in applied:
+        if target[0] != "entity":
+            continue
+        for held in copy.collections_of(target[1]):
+            if target[2] in held.entities:
+                found.append((target, dict(held.entities[target[2]])))
+                break
+    return tuple(found)

@@ -108,6 +108,11 @@ class GateRun:
     """The build's ``insert-candidates`` table (None: the packaged one)."""
     blame_table: Any = None
     """The build's ``gate-absence-blame`` table: which writes in between a failed read blames alone."""
+    tool_of: dict[int, str] = field(default_factory=dict)
+    """Record (ordinal) -> the manifest tool it is a call of."""
+    linked_table: Any = None
+    """The build's ``gate-linked-blame`` table: whether a write no plan models that reached a changed
+    entity explains the change, not the modelled writes linked to it by id."""
     reidentified_table: Any = None
     """The build's ``gate-reidentified`` table: whether a list names a held entity anew."""
     paging: PagingRoles | None = None
@@ -182,5 +187,9 @@ class Tracking:
     effect_writers: dict[tuple, set[int]] = field(default_factory=dict)
     """Entity or document target -> the writes whose effect survives there (an index of
     ``effects``: a write erases only at its own targets, not by scanning every write)."""
+    written: dict[int, tuple[tuple[tuple, dict[str, Any]], ...]] = field(default_factory=dict)
+    """Modelled write (ordinal) -> each entity target it changed, with the entity as the write left
+    it in the copy: a create's entity names what it links to (``linked_changes``), which no read
+    before the create shows."""
     effect_collections: dict[int, set[tuple]] = field(default_factory=dict)
     """Modelled write (ordinal) -> the collection targets it changed."""

@@ -28,7 +28,7 @@ from .absences import modelled_between
 from .copy_edits import resync_item
 from .embed_checks import creates_newly_embedded
 from .excuses import excused_in_failed_list, followed, followed_in_list
-from .findings import GateNote, GateRun, Pending, PlanFindings, Tracking
+from .findings import WHOLE, GateNote, GateRun, Pending, PlanFindings, Tracking
 from .item_checks import attribute_failed_item, changes_whole_entity
 from .item_keys import by_other_key, held_entity, item_key
 from .key_spellings import same_entity_spelled_otherwise
@@ -68,6 +68,8 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
             if record.succeeded:
                 check_sent_members(record, read_view, entity_type, copy, collection, key,
                                    [w for w in writes if w.tool in after], findings)
+                _linked_beside_unmodelled(record, read_view, entity_type, key, writes, env, copy, track, run,
+                                          records, timeline)
             track.unknown.discard((entity_type.name, key))
             later = [w for w in writes if w.tool not in after]
             if not any(w.observation != record.ordinal for w in later):
@@ -165,12 +167,15 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
                     findings[tool].notes.append(GateNote(record.ordinal, _side_effect_text(difference, unscoped, records),
                                                          kind="side-effect",
                                                          location="interpreter/gate/read_check.py:check_read"))
-        if not changed and read_view.kind == "item" and mine is not None:
+        if read_view.kind == "item" and mine is not None:
             # a cascade follows references too: writes since on an entity linked to this one by id
-            # (a write of unknown reach between does not excuse them either)
+            # (a write of unknown reach between does not excuse them either; one no plan models that
+            # reached this entity does only where the gate-linked-blame table says it explains the change)
             blame_linked_changes(record, entity_type.name, key, mine, since, difference,
                                  {name: t.id_field for name, t in env.types.items()}, track, run, timeline, records,
-                                 unscoped=unscoped)
+                                 beside=_beside(targets, since, track), differing=changed_members(record, read_view,
+                                                                                                  mine, ()),
+                                 shown=_shown(record, read_view))
     for target in targets:
         pending.pop(target, None)
         last_check[target] = record.ordinal
@@ -182,6 +187,63 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         track.failed_lists.add(targets[0][1])
     elif read_view.kind == "document" and record.response.is_json:
         copy.documents[targets[0][1]] = record.response.json_value
+
+
+def _beside(targets: list[tuple], since: int, track: Tracking) -> tuple[int, ...]:
+    """The writes no plan models, or calls brought to their recorded outcome, that reached the read's
+    targets after ``since`` (the latest of each kind: what the gate remembers)."""
+    found = {o for t in targets for o in (track.changed_by_unattributed.get(t, 0), track.latest_unmodelled.get(t, 0))
+             if o > since}
+    return tuple(sorted(found))
+
+
+def _linked_beside_unmodelled(record: Record, read_view: Any, entity_type: Any, key: str, writes: list[Pending],
+                              env: WriteEnv, copy: StateIndex, track: Tracking, run: GateRun,
+                              records: dict[int, Record], timeline: Timeline) -> None:
+    """An entity a write no plan models left unknown, shown again otherwise than the copy holds it:
+    the unmodelled write may have changed it, but so may a modelled write since its last check on an
+    entity linked to it by id (a book's create raising its author's count), which serving would
+    not; ``blame_linked_changes`` weighs them (the ``gate-linked-blame`` table). The members the
+    entity's own pending writes changed are theirs to check (``check_sent_members``)."""
+    if read_view.kind != "item" or any(WHOLE in w.changed for w in writes):
+        return
+    mine = held_entity(copy, record.path, entity_type, read_view)
+    if mine is None:
+        return
+    answer, is_list, _ = answer_read(read_view, record, env.types, copy)
+    if answer is None or answer.unheld:
+        return
+    reason = compare(answer, record, read_view, is_list=is_list, absence_statuses=env.absence_statuses)
+    if reason is None:
+        return
+    differing = changed_members(record, read_view, mine, writes)
+    if not differing:
+        return  # what differs is the pending writes' own (or no member): they are checked on what they sent
+    target = ("entity", entity_type.name, key)
+    since = track.last_check.get(target, 0)
+    blame_linked_changes(record, entity_type.name, key, mine, since, reason.removeprefix(f"record {record.ordinal}: "),
+                         {name: t.id_field for name, t in env.types.items()}, track, run, timeline, records,
+                         beside=_beside([target], since, track) or (track.latest_unmodelled.get(target, 0),),
+                         differing=differing, shown=_shown(record, read_view))
+
+
+def _shown(record: Record, read_view: Any) -> Any:
+    """The entity an item read shows (at its view's locator), None when its body is no JSON."""
+    return locate(record.response.json_value, read_view.locator) if record.response.is_json else None
+
+
+def changed_members(record: Record, read_view: Any, mine: dict[str, Any], writes: Any) -> frozenset[str]:
+    """The top-level members the read shows otherwise than the copy's value ``mine``, less the
+    view's volatile members and those the entity's pending ``writes`` changed. A member the copy
+    lacks is none: nothing showed the copy a value a write could have changed (and serving refuses
+    an entity lacking a member every recording of its view carried)."""
+    located = _shown(record, read_view)
+    if not isinstance(located, dict):
+        return frozenset()
+    skipped = set(read_view.volatile_fields)
+    for write in writes:
+        skipped |= set(write.changed)
+    return frozenset(m for m, v in located.items() if m not in skipped and m in mine and mine[m] != v)
 
 
 def _side_effect_text(difference: str, unscoped: int | None, records: dict[int, Record]) -> str:

@@ -33,7 +33,7 @@ from .answer_checks import (check_delete_answer_values, check_entity_answer_memb
                             check_split_answer)
 from .action_checks import action_note, held_back_action, hold_back
 from .bulk_calls import apply_bulk, bulk_sent
-from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity
+from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity, written_values
 from .embed_checks import embed_settings
 from .entity_budget import EntityBudget
 from .erasure import erase, overwritten_by, remember_effect
@@ -41,6 +41,7 @@ from .findings import WHOLE, GateNote, GateRun, Pending, PlanFindings, Tracking
 from .gate_notes import unexplained_call_note, unknown_entity_note
 from .item_keys import item_key
 from .key_checks import check_key_branch
+from .linked_changes import TABLE as LINKED_TABLE
 from .presence import read_only_listings
 from .read_check import BLAME_TABLE, check_read
 from .reidentified import TABLE as REIDENTIFIED_TABLE
@@ -80,6 +81,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     track.reach_min_string = int(run.settings.get("reach_name_min_string", 0))
     tables = tables if tables is not None else load_rules().tables
     run.blame_table, run.reidentified_table = tables.get(BLAME_TABLE), tables.get(REIDENTIFIED_TABLE)
+    run.linked_table = tables.get(LINKED_TABLE)
+    run.tool_of = tool_of
     run.listings = read_only_listings(records, tool_of, read_only, env.types)
     run.sorted_arrays = SortedArrays.scan(records, views, tool_of, view.state)
     run.sorted_arrays.exhaustive_up_to = int(run.settings["sorted_arrays_exhaustive_up_to"])
@@ -154,6 +157,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
                             bulk_sent(applied, target) if plan.effect == "bulk" else sent_members(plan, record), made))
                     track.modelled_since.append((ordinal, tool, record.path))
                     track.modelled_targets[ordinal] = frozenset(applied)
+                    track.written[ordinal] = written_values(applied, copy)
                     track.last_touched.update((t, ordinal) for t in applied if t[0] == "entity")
                     continue
                 if plan.effect == "bulk":

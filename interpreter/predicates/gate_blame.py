@@ -12,6 +12,8 @@ equal as they are.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
@@ -81,3 +83,65 @@ def object_alike_but_identity(ctx: ReidentifiedContext, params: MinMembersParams
     if ctx.plain_equal < params.min_members:
         return Miss(f"{ctx.plain_equal} members equal as they are, fewer than {params.min_members}")
     return Match({"plain_equal": ctx.plain_equal})
+
+
+@context_model("linked-blame")
+class LinkedBlameContext(BaseModel):
+    """An item read showing its entity changed where modelled writes linked to it by id ran since its
+    last check, and writes no plan models (calls brought to their recorded outcome, writes of
+    unknown reach) reached the entity, or may have, in that window."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    beside_unmodelled: bool
+    """A write no plan models reached the entity since its last check."""
+    changed: tuple[str, ...] = ()
+    """The members the read shows otherwise than the copy holds (less volatile ones and those the
+    entity's own pending writes changed)."""
+    sent_beside: tuple[str, ...] = ()
+    """The member names those writes sent (their JSON bodies' members and an envelope's, their query
+    names)."""
+    planned_beside: tuple[tuple[str, str], ...] = ()
+    """(field, op) of each field the plans of those writes' tools write (a plan not served still
+    learned them): a fresh token or clock each call (``unique``, ``clock``) stamps the entity."""
+    clocks: tuple[str, ...] = ()
+    """The changed members holding an instant in the copy and a later one in the read."""
+
+
+@predicate("linked_change_beside_unmodelled", context="linked-blame", params=NoParams)
+def linked_change_beside_unmodelled(ctx: LinkedBlameContext, params: NoParams) -> Outcome:
+    """A write no plan models reached the changed entity since its last check."""
+    if not ctx.beside_unmodelled:
+        return Miss("no write no plan models reached the entity since its last check")
+    return Match({})
+
+
+class ExplainedParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    by: tuple[Literal["sent", "planned", "clock"], ...] = Field(min_length=1)
+    """What explains a changed member: the writes beside sent it by name (``sent``), their tool's
+    plan (served or not) writes it by one of ``planned_ops`` (``planned``), or it is a clock the read
+    shows later (``clock``)."""
+    planned_ops: tuple[str, ...] = ()
+    """The plan field ops that explain a member (a plan learned from the same window may take a
+    linked write's counter for its own increment: only stamps explain)."""
+
+
+@predicate("linked_change_explained_beside", context="linked-blame", params=ExplainedParams)
+def linked_change_explained_beside(ctx: LinkedBlameContext, params: ExplainedParams) -> Outcome:
+    """Every member the read shows changed is explained by the writes no plan models beside the
+    linked writes, in one of the ways ``by`` names: they explain the change."""
+    if not ctx.changed:
+        return Miss("the difference names no member")
+    explained: set[str] = set()
+    if "sent" in params.by:
+        explained |= set(ctx.sent_beside)
+    if "planned" in params.by:
+        explained |= {field for field, op in ctx.planned_beside if op in params.planned_ops}
+    if "clock" in params.by:
+        explained |= set(ctx.clocks)
+    unexplained = [m for m in ctx.changed if m not in explained]
+    if unexplained:
+        return Miss(f"changed {', '.join(unexplained)}, which no write beside sent, plans or stamped")
+    return Match({"changed": list(ctx.changed)})
