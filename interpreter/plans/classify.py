@@ -196,8 +196,26 @@ def _why_no_effect(tool: Tool, target: Target, view: ViewResult) -> TraceEvent |
                    "modelled only where the key is proven")
             return _explained(tool.name, why)
     if target.relation == "other" and not target.events:
+        unread = _unread_item_path(tool, parts, view)
         return _explained(tool.name, f"the path {tool.template} is no type's item or collection path, nor one the "
-                                     "state holds a document at")
+                                     "state holds a document at" + (f"; {unread}" if unread else ""))
+    return None
+
+
+def _unread_item_path(tool: Tool, parts: list[str], view: ViewResult) -> str | None:
+    """Where the path is a type's collection path and one parameter but no read shows an item there:
+    why ``view-implied-items`` did not take it as the type's item path (its last failed condition)."""
+    if not parts or not parts[-1].startswith("{"):
+        return None
+    for entity_type in view.types:
+        if entity_type.item_template or not _same(parts[:-1], _parts(entity_type.collection_template)):
+            continue
+        subject = f"{entity_type.name} at {tool.template}"
+        reasons = [e.reason for e in view.traces if e.table == "view-implied-items" and e.subject == subject
+                   and e.outcome == "miss" and e.reason]
+        return (f"it is {entity_type.name}'s collection path and one parameter, which no read shows an item at, and "
+                "view-implied-items did not take it as the type's item path"
+                + (f" ({reasons[-1]})" if reasons else ""))
     return None
 
 

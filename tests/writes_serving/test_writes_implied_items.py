@@ -80,6 +80,9 @@ def test_a_list_read_only_paged_or_filtered_shows_no_absence(method, tmp_path) -
         assert built.view.types[0].item_template is None
         written = plan(built, method, "/users/{user_id}")
         assert (written.effect, written.served) == ("none", False)
+        # the plan says why: the table's failed condition
+        assert any("view-implied-items" in (e.reason or "") and "page or a filter" in (e.reason or "")
+                   for e in written.traces), [e.reason for e in written.traces]
 
 
 def test_an_entity_two_collections_list_is_not_implied(tmp_path) -> None:
@@ -155,3 +158,27 @@ def test_an_item_read_recorded_only_absent_stays_refused(tmp_path) -> None:
         for path in ("/users/6", "/users/7"):
             status, answer = send_json(serving, path, None, method="GET")
             assert status in (404, 409) and "error" in answer, (path, answer)  # capenv's refusal, not the 404 body
+
+
+NOTE_IDS = [f"{n}f3c2a1b-8d4e-4f6a-9b7c-1d2e3f4a5b6c" for n in (5, 6, 7)]
+
+
+def test_an_enveloped_list_of_uuids_named_otherwise(tmp_path) -> None:
+    """The list inside {"data": […], "meta": {"total"}}, the identity ``uuid``: the implied item path
+    takes it, and the list's counter follows a served delete."""
+    notes = [{"uuid": i, "title": f"n{k}", "status": "open"} for k, i in enumerate(NOTE_IDS)]
+    wrapped = lambda listed: {"data": listed, "meta": {"total": len(listed)}}  # noqa: E731
+    har = HarBuilder().call("GET", "/api/notes", response=wrapped(notes))
+    notes[1] = {**notes[1], "status": "closed"}
+    har.call("PATCH", f"/api/notes/{NOTE_IDS[1]}", body={"status": "closed"}, response={"data": notes[1]})
+    har.call("GET", "/api/notes", response=wrapped(notes))
+    har.call("DELETE", f"/api/notes/{NOTE_IDS[2]}", status=204)
+    har.call("GET", "/api/notes", response=wrapped(notes[:2]))
+    built = build_from(har, tmp_path / "notes.har")
+    assert (built.view.types[0].item_template, built.view.types[0].id_field) == ("/api/notes/{note_id}", "uuid")
+    with served_over_http(built) as serving:
+        status, answer = send_json(serving, f"/api/notes/{NOTE_IDS[0]}", {"status": "closed"}, method="PATCH")
+        assert status == 200 and answer == {"data": {"uuid": NOTE_IDS[0], "title": "n0", "status": "closed"}}, answer
+        assert send_json(serving, f"/api/notes/{NOTE_IDS[2]}", None, method="DELETE")[0] == 204
+        status, listed = send_json(serving, "/api/notes", None, method="GET")
+        assert status == 200 and listed["meta"] == {"total": 2} and [n["uuid"] for n in listed["data"]] == NOTE_IDS[:2]
