@@ -375,3 +375,54 @@ def create_field_is_drawn_value(ctx: CreateFieldContext, params: DrawnValueParam
     if len({*others, value}) != len(others) + 1:
         return Miss("two entities hold the same value")
     return Match({"others": len(others)})
+
+
+class OwnUuidParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_other_entities: int = Field(ge=1)
+    """The other entities whose values show the same text around a UUID of their own."""
+
+
+_UUID_TOKEN = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def _sent_texts(value: Any) -> list[str]:
+    """Every string the call sent, at any depth."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for member in value.values() for text in _sent_texts(member)]
+    if isinstance(value, list):
+        return [text for member in value for text in _sent_texts(member)]
+    return []
+
+
+@predicate("create_text_holds_own_uuid", context="create-field", params=OwnUuidParams)
+def create_text_holds_own_uuid(ctx: CreateFieldContext, params: OwnUuidParams) -> Outcome:
+    """The text holds a UUID the call did not send, where every other entity of the type holding the
+    field shows the same text around a UUID of its own (an href or a resource name that names the
+    entity by an identity the application drew: Pulp's ``/pulp/api/v3/contentguards/core/header/<uuid>/``
+    and ``prn:core.headercontentguard:<uuid>``).
+
+    The entity's own address or name: answered as a constant, every later create would name the
+    entity the exemplar made (another entity's identity), and no field of the entity holds the
+    UUID alone for a template to rebuild around, so the field stays unexplained."""
+    if not isinstance(ctx.value, str):
+        return Miss("not a string")
+    sent = _sent_texts(ctx.body)
+    tokens = [t for t in _UUID_TOKEN.findall(ctx.value) if not any(t.lower() in s.lower() for s in sent)]
+    if not tokens:
+        return Miss("holds no UUID the call did not send")
+    masked = _UUID_TOKEN.sub("{uuid}", ctx.value)
+    others = [o for o in ctx.others_holding(ctx.type_entities) if isinstance(o, str)]
+    if len(others) < params.min_other_entities:
+        return Miss(f"{len(others)} other entities hold the field as text, fewer than {params.min_other_entities}")
+    for other in others:
+        if _UUID_TOKEN.sub("{uuid}", other) != masked:
+            return Miss(f"another entity holds {other[:60]!r}, not the same text around a UUID")
+    held = {t.lower() for other in others for t in _UUID_TOKEN.findall(other)}
+    own = [t for t in tokens if t.lower() not in held]
+    if not own:
+        return Miss("every UUID it holds another entity holds too")
+    return Match({"uuid": own[0], "others": len(others)})

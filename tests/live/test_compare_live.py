@@ -65,10 +65,7 @@ def check(app: str, results: list[CallResult]) -> None:
     assert agreeing >= MIN_AGREEING.get(app, 1), f"{app}: only {agreeing} calls agree"
 
 
-KNOWN_WRONG: dict[str, str] = {
-    "pulp": "a served POST of a header content guard answers the recorded guard's pulp_href and prn (a constant "
-            "around the UUID the application drew for the exemplar's entity): another entity's identity",
-}
+KNOWN_WRONG: dict[str, str] = {}
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
 
