@@ -99,6 +99,11 @@ class HttpRequest:
                 return value
         return None
 
+    def header_values(self, name: str) -> tuple[str, ...]:
+        """Every value of header ``name`` (any case) the request sent, in order."""
+        wanted = name.lower()
+        return tuple(value for key, value in self.headers if key == wanted)
+
 
 @direct_init
 @dataclass(frozen=True, slots=True)

@@ -80,6 +80,17 @@ def cookie_values(header: str) -> dict[str, str]:
     return found
 
 
+def cookie_all_values(header: str) -> dict[str, list[str]]:
+    """The cookies of a Cookie header (``a=1; a=2``), by name, with every value sent under it in
+    order: a name sent twice may be read either way (many frameworks keep the last)."""
+    found: dict[str, list[str]] = {}
+    for pair in header.split(";"):
+        name, sep, value = pair.partition("=")
+        if sep and name.strip():
+            found.setdefault(name.strip(), []).append(value.strip().strip('"'))
+    return found
+
+
 def set_cookie_value(header: str) -> tuple[str, str] | None:
     """The cookie a Set-Cookie header sets: (name, value), None when it sets none."""
     name, sep, value = header.split(";", 1)[0].partition("=")
@@ -89,9 +100,12 @@ def set_cookie_value(header: str) -> tuple[str, str] | None:
 def credential_digest(value: str, compare: str, cookie: str = "") -> str | None:
     """The digest a value is compared by (None: a Basic value holding no credentials, a value that
     is no signed token where the capture's were, a Cookie header without the session cookie
-    ``cookie`` or with it empty)."""
+    ``cookie``, with it empty, or with it twice holding different values)."""
     if compare == COMPARE_SESSION_COOKIE:
-        session = cookie_values(value).get(cookie)
+        sessions = set(cookie_all_values(value).get(cookie, ()))
+        if len(sessions) != 1:
+            return None  # none, or two sessions in one header: the application may take either (the last, often)
+        session = sessions.pop()
         if not session:
             return None
         return hashlib.sha256(f"{cookie}={session}".encode("utf-8")).hexdigest()

@@ -4,7 +4,9 @@ is refused, since the application refuses a call without its credentials (401/40
 would answer it. Where the capture shows the credential static (``ReplayTable.static_credentials``:
 one value or a few, not a login's token nor one minted per call) a call sending another value is
 refused too (a wrong password or API key); the refusal never says the recorded value. MCP calls
-carry no HTTP credentials: nothing here applies to them."""
+carry no HTTP credentials: nothing here applies to them. A call's Cookie headers are read joined
+(``sent_credentials``), and a session cookie named twice with different values is another caller's
+as much as the principal's (``credential_digest``), so it is refused."""
 
 from __future__ import annotations
 
@@ -27,6 +29,37 @@ def credential_refusal(name: str) -> str:
     return (f"this call sends no {name}: every successful call of this tool the capture recorded sent it, and it "
             f"carries credentials or guards the application's requests, without which the application refuses the "
             f"call (401/403, or 400 for a guard header): send {name} as the capture's calls did")
+
+
+COOKIE = "cookie"
+
+
+def sent_credentials(names: Iterable[str], header: Callable[[str], str | None],
+                     values: Callable[[str], tuple[str, ...]]) -> tuple[str | None, Callable[[str], str | None]]:
+    """(the first of ``names`` the call sent more than once with different values, or None; the
+    lookup the checks read each of ``names`` with). Cookie headers join with "; ", as HTTP/2 sends
+    a client's cookies and as the application reads them: the session cookie in any of them
+    counts, so another caller's cannot ride in a second Cookie header behind the principal's. Any
+    other credentials header sent twice with different values is refused: the application may
+    read either one."""
+    wanted = set(names)
+    for name in wanted - {COOKIE}:
+        if len({v.strip() for v in values(name) if v.strip()}) > 1:
+            return name, header
+    if COOKIE not in wanted:
+        return None, header
+    cookies = "; ".join(v for v in values(COOKIE) if v.strip()) or None
+
+    def lookup(name: str) -> str | None:
+        return cookies if name.lower() == COOKIE else header(name)
+    return None, lookup
+
+
+def repeated_credential_refusal(name: str) -> str:
+    """Why a call sending ``name`` twice with different values is refused."""
+    return (f"this call sends {name} more than once, with different values: the application may read either "
+            f"one (or refuse the call), so this environment cannot tell which caller asks; send {name} once, as "
+            f"the capture's calls did")
 
 
 def wrong_credential(names: Iterable[str], static: Mapping[str, StaticCredential],

@@ -13,11 +13,17 @@ from capenv.serving.catalog import credential_headers, pinned_headers
 
 def refused_headers(credentials: Iterable[str], pinned: Iterable[tuple[str, str]],
                     header: Callable[[str], str | None],
-                    static: Mapping[str, StaticCredential] | None = None) -> tuple[str, int] | None:
-    """(why, HTTP status) when the call, its headers looked up with ``header``, leaves out a
-    credentials header, sends a static one (``static``) with another value than recorded, or sends
-    a pinned one otherwise than recorded; None when it sends them all as recorded."""
+                    static: Mapping[str, StaticCredential] | None = None,
+                    values: Callable[[str], tuple[str, ...]] | None = None) -> tuple[str, int] | None:
+    """(why, HTTP status) when the call, its headers looked up with ``header`` (every value of one
+    with ``values``), sends a credentials header twice with different values, leaves one out, sends
+    a static one (``static``) with another value than recorded, or sends a pinned one otherwise
+    than recorded; None when it sends them all as recorded."""
     credentials = tuple(credentials)
+    if values is not None:
+        repeated, header = credential_headers.sent_credentials(credentials, header, values)
+        if repeated is not None:
+            return credential_headers.repeated_credential_refusal(repeated), credential_headers.STATUS
     missing = credential_headers.missing_credential(credentials, header)
     if missing is not None:
         return credential_headers.credential_refusal(missing), credential_headers.STATUS

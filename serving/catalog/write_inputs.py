@@ -419,7 +419,8 @@ class WriteInputs:
         return dict(self.static_credentials)
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
-        refused = refused_headers(self._credential_names, self.pinned, request.header, self._static_by_header)
+        refused = refused_headers(self._credential_names, self.pinned, request.header, self._static_by_header,
+                                  request.header_values)
         if refused is not None:
             raise CallRefused(f"{refused[0]}; {self.tool.name} accepts {self.accepted()}", http_status=refused[1])
         sent = unchecked_header_sent(self.plan, request.header)

@@ -71,6 +71,21 @@ def send(serving, method: str, path: str, body: Any = None, headers: dict[str, s
         connection.close()
 
 
+def send_headers(serving, method: str, path: str, body: Any, headers: list[tuple[str, str]]) -> tuple[int, Any]:
+    """``method path`` with each of ``headers`` sent as given, a name repeated as often as listed."""
+    connection = http.client.HTTPConnection("127.0.0.1", serving.port, timeout=TIMEOUT_SECONDS)
+    try:
+        data = json.dumps(body).encode() if body is not None else b""
+        connection.putrequest(method, path)
+        for name, value in [("Content-Type", "application/json"), ("Content-Length", str(len(data))), *headers]:
+            connection.putheader(name, value)
+        connection.endheaders(data)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        connection.close()
+
+
 async def call_tool(serving, runtime, name: str, arguments: dict[str, Any]) -> Any:
     """The MCP tool call's result, through a fresh client session on the runtime's MCP path."""
     with anyio.fail_after(TIMEOUT_SECONDS):

@@ -12,7 +12,7 @@ import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 from support.http_thread import http_in_thread
-from support.served_calls import send
+from support.served_calls import send, send_headers
 
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport import data_client
@@ -98,5 +98,27 @@ def test_another_callers_token_is_refused(built) -> None:
                 assert status == 200 and answer["title"] == "mine", answer
             else:
                 assert status == 200 and [n["id"] for n in answer] == [1, 2], answer
+    finally:
+        runtime.close()
+
+
+def test_a_token_sent_twice_with_another_callers_is_refused(built) -> None:
+    """Authorization sent twice, the principal's token and another caller's: the application may
+    read either, so serving refuses it (it read the first before); sent twice alike, it is served."""
+    two_callers, bundle = built
+    if not two_callers:
+        return
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            before = data_client.data_get(serving.base_url, token=serving.data_token)
+            for method, path, body in (("PATCH", "/notes/1", {"title": "theirs"}), ("GET", "/notes/1", None)):
+                status, answer = send_headers(serving, method, path, body,
+                                              [("Authorization", ADMIN), ("Authorization", OTHER)])
+                assert status == 401 and "more than once" in answer["message"], (method, answer)
+            assert data_client.data_get(serving.base_url, token=serving.data_token) == before
+            status, answer = send_headers(serving, "PATCH", "/notes/1", {"title": "mine"},
+                                          [("Authorization", ADMIN), ("Authorization", ADMIN)])
+            assert status == 200 and answer["title"] == "mine", answer
     finally:
         runtime.close()

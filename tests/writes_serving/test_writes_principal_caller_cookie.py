@@ -12,7 +12,7 @@ import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
 from support.http_thread import http_in_thread
-from support.served_calls import send
+from support.served_calls import send, send_headers
 
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport import data_client
@@ -103,5 +103,34 @@ def test_another_sessions_write_is_refused(built) -> None:
             assert status == 401 and "sid" in answer["message"], answer
             status, answer = send(serving, "GET", "/notes/1", headers={"Cookie": ADMIN_RENEWED})
             assert status == 200 and answer["title"] == "mine", answer
+    finally:
+        runtime.close()
+
+
+def test_a_second_session_beside_the_principals_is_refused(built) -> None:
+    """Another caller's session cookie cannot ride beside the principal's: in a second Cookie header
+    (HTTP/2 sends a client's cookies so, and the application reads them joined) or named twice in one
+    header (many frameworks keep the last). Both were applied before, serving reading the first."""
+    other_refused, bundle = built
+    if not other_refused:
+        return
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        with http_in_thread(runtime) as serving:
+            before = data_client.data_get(serving.base_url, token=serving.data_token)
+            for cookies in ([("Cookie", ADMIN_RENEWED), ("Cookie", OTHER)],
+                            [("Cookie", "sid=admin-session-0002; sid=other-session-0003; csrftoken=csrf-c")]):
+                for method, path, body in (("PATCH", "/notes/1", {"title": "theirs"}), ("GET", "/notes/1", None)):
+                    status, answer = send_headers(serving, method, path, body,
+                                                  [*cookies, ("X-CSRFToken", "csrf-c")])
+                    assert status == 401 and "sid" in answer["message"], (cookies, method, answer)
+            assert data_client.data_get(serving.base_url, token=serving.data_token) == before
+            # the principal's session in a second Cookie header (its CSRF cookie in the first) is served,
+            # as is its session named twice with one value
+            for cookies in ([("Cookie", "csrftoken=csrf-b"), ("Cookie", "sid=admin-session-0002")],
+                            [("Cookie", "sid=admin-session-0002; csrftoken=csrf-b; sid=admin-session-0002")]):
+                status, answer = send_headers(serving, "PATCH", "/notes/1", {"title": "mine"},
+                                              [*cookies, ("X-CSRFToken", "csrf-b")])
+                assert status == 200 and answer["title"] == "mine", (cookies, answer)
     finally:
         runtime.close()
