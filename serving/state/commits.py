@@ -25,7 +25,7 @@ from .mirror import StateMirror, entry_length
 from .records import WRITE, write_record
 from .subjects import (
     COLLECTION, DOCUMENT, ENTITY, KNOWN_ID, META_ID, Subjects, collection_state, document_state, entity_state,
-    entity_subject_id, log_state, position_id,
+    entity_subject_id, log_record, log_state, position_id,
 )
 
 ACTOR = "capenv runtime"
@@ -144,12 +144,15 @@ def _trusted(subject_type: str, subject_id: str, expected: Expect, state: dict[s
 
 
 def write_batch(subjects: Subjects, mirror: StateMirror, decision: Decision, record_id: str,
-                request: dict[str, Any], digest: str, rules_revision: str
+                request: dict[str, Any], digest: str, rules_revision: str, *, keyed: bool = True
                 ) -> tuple[list[SubjectWrite], list[tuple[str, str]], int | None]:
     """The commit of a decided write, the state subjects it touches (``(kind, id)``) and the
     growth of data/get it causes (an upper bound; None: measure again). ``record_id``: one
     ``envelope`` accepts (a generated id, or a key the caller checked); ``digest``: the
-    request's (``records.request_digest``), taken once per write."""
+    request's (``records.request_digest``), taken once per write. ``keyed``: ``record_id`` is a
+    client's idempotency key, looked up by it (``StoreStateHolder._recorded``): the history record
+    is its own ``write`` subject; a write without a key (a generated id nothing looks up) keeps
+    its record in its log entry (``subjects.log_record``), one subject and one history row fewer."""
     assert decision.result is not None
     provenance = decision.result.provenance
     view = provenance.get("view")
@@ -185,9 +188,12 @@ def write_batch(subjects: Subjects, mirror: StateMirror, decision: Decision, rec
         writes.append(SubjectWrite(types.meta, KNOWN_ID, Expect.absent(), mirror.meta.known.to_json()))
     position = mirror.position + 1
     writes.append(_trusted(types.meta, META_ID, Expect.revision(mirror.position), decision.meta.commit_json()))
-    writes.append(_trusted(types.log, position_id(position), _ABSENT, log_state(record_id, WRITE, touched)))
-    writes.append(_trusted(types.write, record_id, _ABSENT,
-                           write_record(position, request, digest, rules_revision, decision)))
+    record = write_record(position, request, digest, rules_revision, decision)
+    if keyed:
+        writes.append(_trusted(types.log, position_id(position), _ABSENT, log_state(record_id, WRITE, touched)))
+        writes.append(_trusted(types.write, record_id, _ABSENT, record))
+    else:
+        writes.append(_trusted(types.log, position_id(position), _ABSENT, log_record(record_id, touched, record)))
     return writes, touched, growth
 
 

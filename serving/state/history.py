@@ -27,7 +27,7 @@ from capenv.serving.writes.generator_state import WriteMeta, WriteState
 from .index import StateIndex
 from .mirror import StateMirror, StoreLayoutError
 from .records import ADD, RESET, WRITE, answer_record, plan_id, write_entry
-from .subjects import Subjects
+from .subjects import Subjects, carries_record
 
 SHOWN_CHARACTERS = 160
 
@@ -72,9 +72,16 @@ class HistoryForgotten(NoHistory):
 
 def verify_history(bundle: Bundle, store: Store) -> Verification:
     subjects = Subjects(bundle.view.evidence_id)
-    snapshot = store.snapshot([subjects.write, *subjects.state_types()])
-    records = sorted(((stored.state["position"], record_id, stored.state)
-                      for record_id, stored in snapshot.get(subjects.write, {}).items()), key=lambda item: item[0])
+    snapshot = store.snapshot([subjects.write, subjects.log, *subjects.state_types()])
+    # Each change's record: its ``write`` subject, or the log entry that carries it (a write sent
+    # without an idempotency key, ``subjects.log_record``); a log entry naming a record it does
+    # not carry adds nothing.
+    by_position = {stored.state["position"]: (stored.state["record_id"], stored.state)
+                   for stored in snapshot.pop(subjects.log, {}).values() if carries_record(stored.state)}
+    by_position.update((stored.state["position"], (record_id, stored.state))
+                       for record_id, stored in snapshot.get(subjects.write, {}).items())
+    records = sorted(((position, record_id, record) for position, (record_id, record) in by_position.items()),
+                     key=lambda item: item[0])
     if not records:
         raise NoHistory(f"the store holds no history for environment {bundle.view.evidence_id} "
                         "(was it served from this bundle's capture?)")

@@ -10,7 +10,8 @@ Layout: ``subjects.py``. What a write does:
    proved), changing the local copy.
 3. **Commit** one batch: the changed entity (or document), a collection the write created,
    meta (expecting the revision read: every write changes it, so two writes decided on one
-   revision cannot both commit), the log entry, and the history entry under the record id
+   revision cannot both commit), the log entry, and the history entry: under the record id
+   for a write sent with an idempotency key, in the log entry for one sent without
    (``commits.py``). On ``RevisionConflict`` another process (or thread) got there first:
    put the touched subjects back as the store holds them, refresh, decide again.
 
@@ -251,7 +252,7 @@ class StoreStateHolder:
                 self._stale = False
                 return decision.served
             batch, touched, growth = write_batch(self.subjects, mirror, decision, record_id, request, digest,
-                                                 self._rules_revision)
+                                                 self._rules_revision, keyed=key is not None)
             try:
                 committed = commit(self._store, envelope(record_id, generated=key is None), batch)
             except (RevisionConflict, RecordConflict) as lost:

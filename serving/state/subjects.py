@@ -20,7 +20,11 @@ store and a snapshot of one environment's types reads only its own subjects:
   so another process reloads only those; ``kind`` other than ``write`` (a reset, an add)
   means "reload everything".
 * ``capenv/<env>/write``       id: the record id (the idempotency key). The history entry:
-  request, plan, rules revision, result, changed fields (``records.py``).
+  request, plan, rules revision, result, changed fields (``records.py``). Kept for a write sent
+  under an idempotency key (looked up by it) and for every reset and add; a write sent without a
+  key keeps its history entry in its log entry instead (``log_record``: the log's members and the
+  record's), so it commits one subject fewer. A store written before keeps a ``write`` subject for
+  every write; both are read (``history.py``).
 """
 
 from __future__ import annotations
@@ -109,3 +113,16 @@ def document_state(path: str, value: Any, records: tuple[int, ...], rank: int) -
 
 def log_state(record_id: str, kind: str, subjects: list[tuple[str, str]]) -> dict[str, Any]:
     return {"record_id": record_id, "kind": kind, "subjects": [list(s) for s in subjects]}
+
+
+def log_record(record_id: str, subjects: list[tuple[str, str]], record: dict[str, Any]) -> dict[str, Any]:
+    """The log entry of a served write whose history record it carries (a write sent without an
+    idempotency key: ``commits.write_batch``): the log's members and the record's
+    (``records.write_record``: position, kind, request digest, plan, entry) in one state."""
+    return {"record_id": record_id, "subjects": [list(s) for s in subjects], **record}
+
+
+def carries_record(log_entry: dict[str, Any]) -> bool:
+    """Whether a log entry holds its commit's history record (``log_record``), rather than naming
+    a ``write`` subject that does."""
+    return "entry" in log_entry

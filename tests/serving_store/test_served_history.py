@@ -103,6 +103,29 @@ def test_verify_on_the_command_line_names_the_first_outcome_that_differs(bundle,
     assert "differs at position 3 (record 'create-1', post_posts /posts)" in text.stdout.decode()
 
 
+def test_a_write_sent_without_a_key_is_replayed_from_its_log_entry(bundle, sqlite_url) -> None:
+    """Its history record is in its log entry (no ``write`` subject): replayed from there, and a
+    rewritten one named like any other."""
+    runtime = EnvironmentRuntime(bundle, store=sqlite_url)
+    episode(runtime)
+    runtime.close()
+    subjects = Subjects(bundle.view.evidence_id)
+    with open_store(sqlite_url) as store:
+        position = "5".zfill(16)  # the install, three keyed creates, then the update sent without a key
+        stored = store.load(subjects.log, position)
+        assert stored.state["kind"] == "write" and store.load(subjects.write, stored.state["record_id"]) is None
+        entry = loads(stored.state["entry"])
+        assert entry["request"]["tool"] == "patch_posts_by_post_id"
+        entry["result"]["body"]["views"] = 56
+        state = {**stored.state, "entry": dumps(entry).decode()}
+        store.commit(RecordEnvelope("tamper-log", "2026-01-01T00:00:00Z", "tester"),
+                     [SubjectWrite(subjects.log, position, Expect.revision(stored.revision), state)])
+        verification = verify_history(bundle, store)
+    assert verification.difference is not None and verification.difference.position == 5
+    assert verification.difference.what == "patch_posts_by_post_id /posts/5"
+    assert verification.difference.detail == "body.views: recorded 56, replayed 55"
+
+
 def test_a_stored_state_that_drifted_from_its_history_is_named(bundle, sqlite_url) -> None:
     runtime = EnvironmentRuntime(bundle, store=sqlite_url)
     runtime.call_tool("post_posts", {"body": POST_BODY})

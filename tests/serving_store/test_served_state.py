@@ -126,12 +126,23 @@ def test_a_served_write_is_one_commit_holding_the_change_meta_log_and_history(bu
     assert entry["result"]["provenance"]["state"]["view"] == "create"
     assert entry["changed"] == ["4"]
 
+    # Sent without an idempotency key (nothing looks them up by record id), the writes keep their
+    # history record in their log entry: one subject fewer.
     runtime.call_tool("patch_posts_by_post_id", {"post_id": "4", "body": {"views": 9}})
     runtime.call_tool("put_profile", {"body": {"name": "n", "bio": "b"}})
     runtime.call_tool("delete_comments_by_comment_id", {"comment_id": "1"})
     assert [kinds(store, bundle, c) for c in store.commits[2:]] == [
-        ["entity", "meta", "log", "write"], ["document", "meta", "log", "write"], ["entity", "meta", "log", "write"]]
+        ["entity", "meta", "log"], ["document", "meta", "log"], ["entity", "meta", "log"]]
     assert store.commits[-1].writes[0].deleted  # a delete is a tombstone
+    logged = store.load(subjects.log, "3".zfill(16)).state
+    record_id = store.commits[2].record_id
+    assert store.load(subjects.write, record_id) is None
+    assert {k: logged[k] for k in ("record_id", "kind", "subjects", "position")} == {
+        "record_id": record_id, "kind": "write", "subjects": [["entity", '["/posts","4"]']], "position": 3}
+    assert logged["plan"] == f"patch_posts_by_post_id@{bundle.info.rules_revision}"
+    entry = loads(logged["entry"])
+    assert entry["request"]["body"] == {"views": 9} and entry["result"]["body"]["views"] == 9
+    assert entry["changed"] == ["views"] and entry["counter"] == 2
 
 
 def test_a_write_that_changes_nothing_commits_nothing(bundle) -> None:
