@@ -245,7 +245,17 @@ reached without cutting those first. The growth, in instructions (json-server pr
 2,000 and 4,000 records: 6.74, 10.66 and 19.04 G, so 3.9 G for the second thousand records and
 8.4 G for the next two thousand, k ≈ 1.1 on what the records add), is close to linear: the CPU
 time's larger k (1.3 per stage alike, min of 3 in process at load 4-6) is the larger heap's
-memory traffic and the load, not a quadratic pass.
+memory traffic and the load, not a quadratic pass. Session 28 (cachegrind of the whole build
+process, warm, bytecode cached): the rule tables' cache keeps each table pickled on its own and
+unpickles it at its first use (`rules_engine/loader.LazyTables`; a rule is found through its
+table, not by a walk of all): loopback-todo 3,280,534,410 → 3,238,779,575 instructions (-1.3%),
+json-server large 19,517,898,432 → 19,414,322,106 (-0.5%); a build of loopback-todo asks 52 of the
+102 tables, but its stages import 111 of the 118 predicate modules themselves (their context
+models), so few imports are left out. What the fixed cost is made of: pydantic building ~460 model
+classes at import (cProfile of a loopback-todo build: `_model_construction.__new__` ~half of the
+profiled imports); building them on first use (`defer_build` set on `BaseModel` for a measurement
+only) gave 3,238,976,014 → 3,093,583,955 (-4.5%), since a build uses most of them. So 4× the floor
+for the large captures is not in the fixed cost (~2.4 G of 19 G) but in the work per record.
 
 Issue 15, the build's growth (session 20; measured by hand at load average 12-24, so by cProfile call
 counts and profiled-time ratios, not section (a), whose rows above predate it). The build had two
@@ -543,6 +553,18 @@ What limits the rest:
   memory, SQLite and PostgreSQL), tests/serving_store (catch-up across processes, SIGKILL while
   writing, idempotent retries before and after an install and past the bound), `capenv history
   verify` of a served episode, and the data plane's reset/add with a writer in another process.
+  Then, the same session, the first step of it: a write sent without an idempotency key keeps
+  its history record in its log entry (`subjects.log_record`) and commits no `write` subject (a
+  write under a client's key, a reset and an add keep theirs; `verify_history` reads both): in
+  instructions a create (both with bytecode cached) default 767,656 → 744,067 (-3.1%), `memory:`
+  769,765 → 740,717 (-3.8%), `sqlite:` 1,218,007 → 1,159,456 (-4.8%); the creating thread's CPU
+  (3,000 creates after 200, three alternated processes each, load ~3.5) `sqlite:` median 190.3 →
+  184.3 µs (-3.2%), `memory:` within its noise. Section (b) was not rerun in a quiet hour: its row
+  above is the session before's (a rerun with this step at load 3-4 gave default 9,435, `memory:`
+  9,668 and `sqlite:` 4,938 creates per CPU s, medians of 3, against the quiet run's 10,693, 9,984
+  and 4,792 before it: the load moves these more than the change does, so it was not kept). Left
+  for the goal: meta into the log entry (entity and log only; the head check by the log's last
+  id), then the executor.
 - **HTTP surface vs the transport floor (≥ 0.7× missed):** in instructions of the server
   process per call (`python -m benchmarks.http_instructions`: json-server's CRUD sequence over one
   kept-alive connection, the difference between 10 and 50 sequences), session 20: the floor
