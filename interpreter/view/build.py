@@ -28,6 +28,7 @@ from .item_members import with_item_members
 from .learned_queries import learn_queries, learned_across_lists, with_directions_of_other_lists
 from .page_size_bounds import with_page_size_bounds
 from .query_vocabularies import with_query_vocabularies
+from .line_fields import with_line_fields
 from .list_projections import list_projections
 from .projected_state import without_list_projections
 from .absence_id_shapes import with_unproven_id_shapes
@@ -128,6 +129,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts, absences,
                         budgets.absence_statuses, ProjectionCandidates(ruleset))
     views = [with_query_shaped_records(v, added_by_query) for v in views]
+    write_ordinals = sorted(r.ordinal for r in records if writes(r))
+    views = [with_line_fields(v, by_ordinal, types, write_ordinals, ruleset, traces) for v in views]
     hits: list[BudgetHit] = []
     entity_count = sum(len(c.entities) for c in state.collections)
     state_bytes = len(dumps(state.model_dump()))
