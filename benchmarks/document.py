@@ -562,9 +562,15 @@ What limits the rest:
   184.3 µs (-3.2%), `memory:` within its noise. Section (b) was not rerun in a quiet hour: its row
   above is the session before's (a rerun with this step at load 3-4 gave default 9,435, `memory:`
   9,668 and `sqlite:` 4,938 creates per CPU s, medians of 3, against the quiet run's 10,693, 9,984
-  and 4,792 before it: the load moves these more than the change does, so it was not kept). Left
-  for the goal: meta into the log entry (entity and log only; the head check by the log's last
-  id), then the executor.
+  and 4,792 before it: the load moves these more than the change does, so it was not kept). The
+  design's next step measured the same way before it is built (a prototype, not kept: meta's
+  state in the unkeyed write's log entry, no meta subject written, the head check one read of
+  the log type): `memory:` 740,717 → 742,727 (nothing: a subject's own cost in the memory store is
+  small, and meta's state is encoded all the same inside the log entry), `sqlite:` 1,159,456 →
+  1,137,615 (-1.9%: one history row less). So the layout route ends here for the memory store:
+  what is left of a `memory:` create is the executor (~475,000 instructions: parse, decide,
+  answer) and building, encoding and committing the record and the states (~265,000, the store's
+  bookkeeping included); 20,000/s (~405,000 a create) needs both cut, not fewer subjects.
 - **HTTP surface vs the transport floor (≥ 0.7× missed):** in instructions of the server
   process per call (`python -m benchmarks.http_instructions`: json-server's CRUD sequence over one
   kept-alive connection, the difference between 10 and 50 sequences), session 20: the floor
