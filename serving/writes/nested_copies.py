@@ -6,7 +6,7 @@ update changing ``name`` of version 3 changes what those reads show too, which a
 entity does not model: the state would answer the old name there, a wrong answer. The build side
 judges the copies the capture's own writes show (``write-copies``); this check covers what the
 held state shows at the time of the call: an object nested in another held entity (or a
-document, or the document itself: ``/users/me`` answering the caller's user) carrying the written entity's identity at the type's identity field and, at a member
+document, or the document itself: ``/users/me`` answering the caller's user) carrying the written entity's identity at the type's identity field, or one of its own links (a member holding its identity as a token that no other entity holds: an href), and, at a member
 the update changes (for a delete: any member), the value the entity holds now. Such a write is
 refused, state unchanged, naming where the copy is held. A document that summarises the written
 type's collections (``DocumentLine.summarises``: devpi's root listing of the users keyed by name)
@@ -15,6 +15,7 @@ holds no copy that could go stale: serving refuses it once a served write has ch
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 from capenv.interpreter.bundle.values import same_json
@@ -42,9 +43,11 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
         return
     what = "a delete" if updated is None else "an update changing them"
     identity = entity[id_field]
+    links = _own_links(collection, key, entity, id_field)
     for where, holder, whole in _holders(state, collection, key, summarising):
         for nested in _copies_in(holder, whole, entity):
-            if id_field not in nested or not same_json(nested[id_field], identity):
+            if not (id_field in nested and same_json(nested[id_field], identity)) and not any(
+                    isinstance(nested.get(name), str) and nested[name] == value for name, value in links.items()):
                 continue
             copied = [f for f in changed if f in nested and same_json(nested[f], entity[f])]
             if copied:
@@ -53,6 +56,30 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
                     f"{quoted(copied, listed)} as it holds it now: the application changes or drops "
                     f"that copy with it, which this environment does not model, so {what} is not served"
                     + ("" if updated is None else "; an update of other members is"))
+
+
+def _own_links(collection: HeldCollection, key: str, entity: dict[str, Any], id_field: str) -> dict[str, str]:
+    """The entity's members that name it alone: a string holding its identity as a delimited token
+    (``/pulp/api/v3/groups/1/``, ``prn:core.group:1``) that no other entity of its collection holds
+    at that member. A nested object showing one of them is a copy of the entity although it leaves
+    the identity member out (Pulp's user shows its groups as ``{name, pulp_href, prn}``)."""
+    identity = entity.get(id_field)
+    if isinstance(identity, bool) or not isinstance(identity, (str, int)) or str(identity) == "":
+        return {}
+    links: dict[str, str] = {}
+    for name, value in entity.items():
+        if name == id_field or not isinstance(value, str) or str(identity) not in _TOKEN.split(value):
+            continue
+        if any(isinstance(other, dict) and other.get(name) == value
+               for other_key, other in collection.entities.items() if other_key != key):
+            continue
+        links[name] = value
+    return links
+
+
+_TOKEN = re.compile(r"[^0-9A-Za-z_.~-]+")
+"""What separates the tokens of a link: every character a path segment or name leaves unescaped but
+letters, digits and the unreserved marks (RFC 3986), so ``/groups/1/`` holds the token ``1``."""
 
 
 def _holders(state: StateIndex, collection: HeldCollection, key: str,
