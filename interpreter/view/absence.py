@@ -150,8 +150,8 @@ def _choose(shape: ToolShape, items: list[ToolShape], evidence: dict[str, list[E
                       and same_layout(_body(e.record), body))
     others = sorted({e.record.status for e in pool if e.proof != "status"} - {chosen.record.status})
     alike = [_body(e.record) for e in pool if e.record.ordinal in agreeing]
-    texts = _path_texts(chosen, body, [e for e in pool if e.record.ordinal in agreeing], items) \
-        if kind != "text" else ()
+    # a text body is one text at the root ("Could not find property mtu"): its path values are found alike
+    texts = _path_texts(chosen, _content(chosen.record), [e for e in pool if e.record.ordinal in agreeing], items)
     # a text body holding the id (Jupyter's "file or directory '/x.txt' does not exist") carries it at the root
     pointers = id_pointers(body, chosen.id_value) if kind != "text" else (
         ("",) if carries_id(chosen.record.response.text, chosen.id_value) else ())
@@ -218,7 +218,7 @@ def _path_texts(chosen: Evidence, body: Any, agreeing: list[Evidence], items: li
     tool = next((s.tool for s in items if s.tool.name == chosen.tool), None)
     if tool is None:
         return ()
-    others = [(_body(e.record), param_values(tool, e.record.path)) for e in agreeing
+    others = [(_content(e.record), param_values(tool, e.record.path)) for e in agreeing
               if e.tool == chosen.tool and e.record.ordinal != chosen.record.ordinal]
     return path_texts(body, param_values(tool, chosen.record.path), chosen.id_value, others)
 
@@ -230,6 +230,11 @@ def _shown_text(text) -> str:
 
 def _body(record: Record) -> Any:
     return record.response.json_value if record.response.is_json else None
+
+
+def _content(record: Record) -> Any:
+    """The JSON body, or a text body as one string (at the root pointer)."""
+    return record.response.json_value if record.response.is_json else record.response.text
 
 
 def _without(body: Any, members: frozenset[str]) -> Any:

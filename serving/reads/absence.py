@@ -140,13 +140,16 @@ def absence_answer(absence: AbsenceAnswer, raw_id: str, *, evidence_id: str, too
     for pointer in absence.id_pointers:
         body = _replace(body, pointer, lambda value: _with_id(value, absence.id_value or "", call_id))
     segments = [decode_once(part) for part in split_path(path)]
-    for text in absence.path_texts:
-        filled = _filled(text, segments, absence, path)
-        body = _replace(body, text.pointer, lambda _value: filled)
+    text = recording.text
+    for path_text in absence.path_texts:
+        filled = _filled(path_text, segments, absence, path)
+        if not recording.is_json and path_text.pointer == "":  # a text body naming the path's values
+            text = filled
+        else:
+            body = _replace(body, path_text.pointer, lambda _value: filled)
     for pointer in absence.per_response:
         seed = f"{evidence_id}\n{tool}\n{path}\n{pointer}"
         body = _replace(body, pointer, lambda value: _fresh_uuids(value, seed))
-    text = recording.text
     if not recording.is_json and text is not None and "" in absence.id_pointers:  # a text body naming the id
         text = _with_id(text, absence.id_value or "", call_id)
     return Answer(recording.status, recording.content_type, recording.headers, body, recording.is_json,
