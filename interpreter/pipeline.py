@@ -176,7 +176,7 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
         accepts, accept_traces = required_accepts(manifest, by_ordinal, ruleset)
         view = view.model_copy(update={"traces": view.traces + accept_traces}) if accept_traces else view
         from capenv.interpreter.gate.cascades import stale_replays
-        replay = replay_table(evidence, manifest, view, variants)
+        replay = replay_table(evidence, manifest, view, variants, settings=ruleset.settings.get("plans"))
         stale, stale_traces = stale_replays(evidence, manifest, view, ruleset)
         view = view.model_copy(update={"traces": view.traces + stale_traces}) if stale_traces else view
         replay = replay.model_copy(update={

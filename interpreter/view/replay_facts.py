@@ -5,7 +5,9 @@ needs to never answer against the state:
   the state serving starts from (a later one shows the capture's own writes);
 * ``reads_types``: the state types a read tool's answers may show: its path is a type's
   collection path or lies below it (segment by segment, parameters matching any segment), or
-  one of its answers names an initial entity of the type by its identity, or one of its calls
+  one of its answers names an initial entity of the type by its identity (for a read-only POST, a
+  search or a batch of reads, also an id too short to name it alone beside one of the entity's
+  strings: ``replay_short_id_min_string``), or one of its calls
   names one by a query value (a status read of one entity, `/db/status?folder=photos`, whose
   answer is that entity's and goes when the entity does);
 * ``neutral_query``: the query parameters two recordings of a tool prove change nothing.
@@ -25,6 +27,7 @@ from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.bundle.variants import ACCEPT_ONLY
 from capenv.interpreter.evidence.records import Evidence, Record
 from capenv.interpreter.manifest.models import Manifest, Tool
+from capenv.interpreter.predicates.clock_formats import learn_clock_format
 
 from .negotiation import Variants
 from .recordings import recording_of
@@ -34,7 +37,9 @@ MIN_NAMING_ID = 4
 
 
 def replay_table(evidence: Evidence, manifest: Manifest, view: ViewResult | None = None,
-                 variants: Variants | None = None) -> ReplayTable:
+                 variants: Variants | None = None, settings: dict[str, Any] | None = None) -> ReplayTable:
+    """``settings``: the ``plans`` settings (``replay_short_id_min_string``: how long a string of an
+    initial entity an answer object naming it by a short id must also hold; none, no short id names)."""
     records = {r.ordinal: r for r in evidence.records}
     first_write = _first_write_start(view, records)
     tools: dict[str, tuple[RecordedCall, ...]] = {}
@@ -59,7 +64,13 @@ def replay_table(evidence: Evidence, manifest: Manifest, view: ViewResult | None
     readers = [t for t in manifest.tools if not t.changes_state or t.name in {p.tool for p in view.read_only_posts}]
     held = _initial_ids(view)
     fields = {t.id_field for t in view.types if held.get(t.name)}
-    reach = {t.name: found for t in readers if (found := _reads_types(t, view, records, held, fields))}
+    short_string = (settings or {}).get("replay_short_id_min_string")
+    short = _short_ids(view) if short_string is not None else {}
+    # a short id beside one of its entity's strings names it in a read-only POST's answers (a search
+    # or a batch of reads), which no GET line's staleness check (cascades.stale_replays) covers
+    reach = {t.name: found for t in readers
+             if (found := _reads_types(t, view, records, held, fields, short if t.changes_state else None,
+                                       int(short_string or 0)))}
     neutral = {t.name: found for t in manifest.tools if (found := _neutral(tools[t.name]))}
     return ReplayTable(tools=tools, reads_types=reach, neutral_query=neutral, default_accept=default_accept,
                        variant_headers=variant_headers)
@@ -85,15 +96,27 @@ def _at_or_below(template: str, collection: str) -> bool:
 
 
 def _reads_types(tool: Tool, view: ViewResult, records: dict[int, Record], held: dict[str, set[str]],
-                 fields: set[str]) -> tuple[str, ...]:
+                 fields: set[str], short: dict[str, dict[str, dict[str, Any]]] | None = None,
+                 short_string: int = 0) -> tuple[str, ...]:
     found = []
     shown = _Shown(tool, records, fields)
     for entity_type in view.types:
         if _at_or_below(tool.template, entity_type.collection_template) or (
                 entity_type.shallow_items and _at_or_below(tool.template, entity_type.item_template or "")) or shown.names(
-                entity_type.id_field, held.get(entity_type.name, set())):
+                entity_type.id_field, held.get(entity_type.name, set())) or shown.shows_whole(
+                entity_type.id_field, (short or {}).get(entity_type.name, {}), short_string):
             found.append(entity_type.name)
     return tuple(found)
+
+
+def _short_ids(view: ViewResult) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per type, its initial entities whose id is too short to name them alone, by id as text."""
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for collection in view.state.collections:
+        for entity in collection.entities:
+            if len(str(entity.id)) < MIN_NAMING_ID:
+                found.setdefault(collection.type, {}).setdefault(str(entity.id), entity.value)
+    return found
 
 
 def _initial_ids(view: ViewResult) -> dict[str, set[str]]:
@@ -129,6 +152,30 @@ class _Shown:
             self._walked += 1
             if not ids.isdisjoint(self._values[field]):
                 return True
+        return False
+
+
+    def shows_whole(self, field: str, entities: dict[str, dict[str, Any]], min_string: int) -> bool:
+        """An answer's object holds one of ``entities``' short ids under ``field`` and, beside it, one of
+        that entity's strings at least ``min_string`` long, as the entity holds it under the same
+        member (a search answer listing ``{"id": 1, "title": "Buy milk"}``): it shows that entity. A
+        clock is no such string: entities seeded at one instant share it."""
+        if not entities or min_string <= 0:
+            return False
+        stack = list(self._answers)
+        while stack:
+            current = stack.pop()
+            if isinstance(current, dict):
+                entity = entities.get(str(current[field])) if field in current and not isinstance(
+                    current[field], (dict, list, bool)) else None
+                if entity is not None and any(
+                        member != field and isinstance(value, str) and len(value) >= min_string
+                        and entity.get(member) == value and learn_clock_format(value) is None
+                        for member, value in current.items()):
+                    return True
+                stack.extend(current.values())
+            elif isinstance(current, list):
+                stack.extend(current)
         return False
 
 
