@@ -34,12 +34,23 @@ class EnvelopeMemberContext(BaseModel):
     """For an item read, the literal words of its path before the collection word, in the run of literal
     segments that ends there (``api``, ``flows`` for ``/api/flows/name/{name}``, whose collection word
     is ``name``): a path looking an entity up by a key member under its collection's path."""
+    self_addressed: bool = False
+    """The body holds, at its top, a member whose value is the very path the read was sent to (or an
+    absolute URL of it): Pulp's ``pulp_href``, the body is the entity read at its own address."""
 
 
 class HoldsParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     kinds: list[str]
+
+
+@predicate("body_addresses_itself", context="envelope-member")
+def body_addresses_itself(ctx: EnvelopeMemberContext, params: BaseModel) -> Outcome:
+    """The body holds its own address: the path the read was sent to, at a member of its top."""
+    if ctx.self_addressed:
+        return Match()
+    return Miss("no member of the body is the path it was read at")
 
 
 @predicate("member_holds", context="envelope-member", params=HoldsParams)

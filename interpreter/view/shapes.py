@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 from capenv.interpreter.bundle.models import Locator
 from capenv.interpreter.bundle.pointers import escape_token
@@ -39,6 +39,18 @@ def _holds_value(entity: dict[str, Any], word: str | None) -> bool:
                                     for v in entity.values())
 
 
+def addresses_itself(body: dict[str, Any], read_path: str) -> bool:
+    """Whether a member at the top of ``body`` is ``read_path`` itself, origin-relative or as an
+    absolute URL's path (no query): the entity answering at its own address (Pulp's ``pulp_href``)."""
+    for value in body.values():
+        if not isinstance(value, str) or not value:
+            continue
+        path = urlsplit(value).path if "://" in value else value
+        if path == read_path:
+            return True
+    return False
+
+
 def lookup_words(segments: Any) -> tuple[str, ...]:
     """An item read's path words before its collection word, in the run of literal segments that
     ends at it, nearest first (``flows``, ``api`` for ``/api/flows/name/{name}``)."""
@@ -64,13 +76,15 @@ class ShapeReader:
     _identity_rule_index: dict[str, int] | None = None
 
     def is_envelope(self, member: str, value_kind: str, collection_word: str | None, candidates: int,
-                    lookup_words: tuple[str, ...] = (), names_path_word: bool = False) -> bool:
-        key = (member, value_kind, collection_word, candidates, lookup_words, names_path_word)
+                    lookup_words: tuple[str, ...] = (), names_path_word: bool = False,
+                    self_addressed: bool = False) -> bool:
+        key = (member, value_kind, collection_word, candidates, lookup_words, names_path_word, self_addressed)
         if key not in self._envelope_cache:
             decision = evaluate(self.ruleset, ENVELOPE_TABLE,
                                 EnvelopeMemberContext(member=member, holds=value_kind,
                                                       collection_word=collection_word, candidates=candidates,
-                                                      lookup_words=lookup_words, names_path_word=names_path_word),
+                                                      lookup_words=lookup_words, names_path_word=names_path_word,
+                                                      self_addressed=self_addressed),
                                 subject=f"member {member!r}")
             self._envelope_cache[key] = bool(decision.yields.get("envelope"))
             if decision.ok:
@@ -119,10 +133,12 @@ class ShapeReader:
                 return False
         return True
 
-    def list_locator(self, body: Any, collection_word: str | None) -> tuple[Locator, list] | None:
+    def list_locator(self, body: Any, collection_word: str | None,
+                     read_path: str | None = None) -> tuple[Locator, list] | None:
         """Where a list of objects sits: the root array, one envelope member, or, where the body
         holds no array of objects of its own, one envelope member holding an object whose list is
-        found so in turn (Roundup's ``{"data": {"collection": [...], "@total_size": N}}``)."""
+        found so in turn (Roundup's ``{"data": {"collection": [...], "@total_size": N}}``).
+        ``read_path``: the path the body answered, when known (a body naming it is self-addressed)."""
         if isinstance(body, list):
             if all(isinstance(v, dict) for v in body):
                 return Locator(kind="root"), body
@@ -131,11 +147,13 @@ class ShapeReader:
             return None
         kinds = {name: holds(value) for name, value in body.items()}
         arrays = [n for n, k in kinds.items() if k in ("object-array", "singleton-object", "empty-array")]
+        addressed = read_path is not None and addresses_itself(body, read_path)
         found = [n for n in arrays
                  if self.is_envelope(n, "object-array" if kinds[n] == "singleton-object" else kinds[n],
                                      collection_word, len(arrays),
                                      names_path_word=kinds[n] == "singleton-object"
-                                     and _holds_value(body[n][0], collection_word))]
+                                     and _holds_value(body[n][0], collection_word),
+                                     self_addressed=addressed)]
         if len(found) == 1:
             return Locator(kind="member", member=found[0]), body[found[0]]
         if arrays:

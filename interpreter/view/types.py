@@ -71,10 +71,13 @@ def _successful_json(tool: Tool, records: dict[int, Record]) -> list[Record]:
 
 def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader, carried: str | None = None) -> ToolShape | None:
     word = _literal_word(tool)
+    item_path = bool(tool.segments) and tool.segments[-1].is_param
     found_by: dict[Locator, list[tuple[Record, list]]] = {}
     listless: list[Record] = []
     for record in answers:
-        found = reader.list_locator(record.response.json_value, word)
+        # an item path's answer naming that very path is the entity at its own address (its arrays
+        # are its members); a list's own link (a self or page link) says nothing of the kind
+        found = reader.list_locator(record.response.json_value, word, record.path if item_path else None)
         if found is None:
             listless.append(record)
             continue
