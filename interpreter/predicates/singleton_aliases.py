@@ -23,6 +23,9 @@ class ShownElsewhere(BaseModel):
     """A GET tool of another collection path whose answer shows an object of that identity (None: none does)."""
     shared_members: int = 0
     """How many of the listed object's members (its identity left out) that object shows with an equal value."""
+    filled_members: int = 0
+    """How many of the listed object's members that object answers null where the listed object holds
+    a value (a fuller projection of the same entity: a listing leaving the caller's own settings null)."""
     members: int = 0
     """How many members the listed object shows, its identity left out."""
 
@@ -65,12 +68,16 @@ class MinMembersParams(BaseModel):
     min_members: int = Field(ge=1)
     """How many members (the identity left out) the listed object must show, every one of them shown
     by the other read too: an entity's copy, not an object that happens to share an id value."""
+    null_elsewhere_alike: bool = False
+    """A member the other read answers null, which the listed object fills, counts as shown alike (a
+    fuller projection of one entity); ``min_members`` members must still be equal."""
 
 
 @predicate("singleton_shown_elsewhere", context="singleton-alias", params=MinMembersParams)
 def singleton_shown_elsewhere(ctx: SingletonAliasContext, params: MinMembersParams) -> Outcome:
     """Each listed object is shown under its identity by a read of another collection path that
-    shows every one of its members with an equal value, at least ``min_members`` of them."""
+    shows every one of its members with an equal value, at least ``min_members`` of them (with
+    ``null_elsewhere_alike``, or null there: at least ``min_members`` equal)."""
     if not ctx.objects:
         return Miss("no object listed")
     for shown in ctx.objects:
@@ -79,7 +86,12 @@ def singleton_shown_elsewhere(ctx: SingletonAliasContext, params: MinMembersPara
         if shown.members < params.min_members:
             return Miss(f"{shown.identity!r} shows {shown.members} member(s) besides its identity, "
                         f"fewer than {params.min_members}")
-        if shown.shared_members < shown.members:
-            return Miss(f"{shown.other_tool} shows {shown.identity!r} without {shown.members - shown.shared_members} "
+        filled = shown.filled_members if params.null_elsewhere_alike else 0
+        if shown.shared_members + filled < shown.members:
+            lacking = shown.members - shown.shared_members - filled
+            return Miss(f"{shown.other_tool} shows {shown.identity!r} without {lacking} "
                         "of its members (or with other values)")
+        if shown.shared_members < params.min_members:
+            return Miss(f"{shown.other_tool} shows {shown.shared_members} of {shown.identity!r}'s members alike, "
+                        f"fewer than {params.min_members}")
     return Match({"entities": [[s.identity, s.other_tool] for s in ctx.objects]})

@@ -64,7 +64,7 @@ def _shown_elsewhere(shape: Any, singles: list[dict], shapes: dict[str, Any], an
     others = [s for s in shapes.values() if s is not shape and s.kind in ("item", "list")
               and structural(s.tool.segments[:-1] if s.kind == "item" else s.tool.segments) != own]
     wanted = {str(obj.get(id_field)): obj for obj in singles if id_field in obj}
-    best: dict[str, tuple[int, str | None]] = {key: (0, None) for key in wanted}
+    best: dict[str, tuple[int, str | None, int]] = {key: (0, None, 0) for key in wanted}
     for other in others:
         for record in answers_of(other.tool):
             located = locate(record.response.json_value, other.locator) if other.locator else None
@@ -75,8 +75,13 @@ def _shown_elsewhere(shape: Any, singles: list[dict], shapes: dict[str, Any], an
                 if key in wanted:
                     shared = sum(1 for name, value in wanted[key].items()
                                  if name != id_field and name in candidate and same_json(candidate[name], value))
+                    # a member the other read answers null that this one fills: a fuller projection
+                    # of the same entity (a listing leaving the caller's own settings null)
+                    filled = sum(1 for name, value in wanted[key].items()
+                                 if name != id_field and value is not None and name in candidate
+                                 and candidate[name] is None)
                     if shared > best[key][0] or best[key][1] is None:
-                        best[key] = (shared, other.tool.name)
+                        best[key] = (shared, other.tool.name, filled)
     return [ShownElsewhere(identity=key, other_tool=best[key][1], shared_members=best[key][0],
-                           members=sum(1 for name in obj if name != id_field))
+                           filled_members=best[key][2], members=sum(1 for name in obj if name != id_field))
             for key, obj in wanted.items()]

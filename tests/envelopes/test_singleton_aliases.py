@@ -171,3 +171,53 @@ def test_a_document_of_another_kind_numbered_alike_is_no_copy():
     answer = _http(runtime, "PUT", "/api/categories/1", {"description": "general"})
     assert answer.status == 200, answer.body
     assert json.loads(answer.body)["description"] == "general"
+
+
+@pytest.mark.parametrize("slash", ["", "/"], ids=["plain", "trailing-slash"])
+def test_an_alias_filling_a_member_the_listings_leave_null_is_a_document(slash: str):
+    """``/current-user/`` answered ``{"users": [{…}]}`` with the caller's ``settings`` the listing
+    and the item read leave null (a fuller projection of the same user): read as a list it was a
+    type of its own holding a copy of Ann, and every user write went unserved (side-effect). It is
+    the document the same object answered bare is: the user writes are served, Ann's update
+    refused while the alias document holds her copy (naming it), Bob's applied."""
+    ann = {**ANN, "settings": None}
+    me = {**ANN, "settings": {"theme": "dark", "locale": "en"}}
+    bob = {**BOB, "settings": None}
+    har = (HarBuilder()
+           .call("GET", f"/api/current-user{slash}", response=_root_key(me))
+           .call("GET", f"/api/users{slash}", response=_root_key([ann, bob]))
+           .call("GET", f"/api/users/{ANN['id']}{slash}", response=_root_key(ann))
+           .call("GET", f"/api/users/{BOB['id']}{slash}", response=_root_key(bob)))
+    for user in ({**ann, "bio": "a2"}, {**bob, "bio": "b2"}):
+        har.call("PUT", f"/api/users/{user['id']}{slash}", body=_root_key({"bio": user["bio"]}),
+                 response=_root_key(user))
+        har.call("GET", f"/api/users/{user['id']}{slash}", response=_root_key(user))
+    har.call("GET", f"/api/current-user{slash}", response=_root_key({**me, "bio": "a2"}))
+    bundle = build_from(har)
+    kinds = {_template(bundle, v.tool): v.kind for v in bundle.view.views}
+    assert kinds[f"/api/current-user{slash}"] == "document", kinds
+    assert [t.name for t in bundle.view.types] == ["users"]
+    write = next(p for p in bundle.view.writes if p.method == "PUT")
+    assert write.served, write.reason
+    runtime = EnvironmentRuntime(bundle)
+    assert json.loads(_http(runtime, "GET", f"/api/current-user{slash}").body) == _root_key(me)
+    refused = _http(runtime, "PUT", f"/api/users/{ANN['id']}{slash}", _root_key({"bio": "zzz"}))
+    assert refused.status == 400 and b"/api/current-user" in refused.body, refused.body
+    answer = _http(runtime, "PUT", f"/api/users/{BOB['id']}{slash}", _root_key({"bio": "zzz"}))
+    assert answer.status == 200 and json.loads(answer.body)["users"][0]["bio"] == "zzz", answer.body
+    assert json.loads(_http(runtime, "GET", f"/api/users/{BOB['id']}{slash}").body)["users"][0]["bio"] == "zzz"
+    assert json.loads(_http(runtime, "GET", f"/api/current-user{slash}").body) == _root_key(me)
+
+
+def test_an_alias_showing_another_value_where_the_listing_shows_one_stays_a_list():
+    """Filling a null is a fuller projection; another non-null value is another entity's: the
+    literal read listing it stays a list (its members differ from the user shown elsewhere)."""
+    ann = {**ANN, "settings": None}
+    other = {**ANN, "email": "someone@else.test", "settings": {"theme": "dark"}}
+    har = (HarBuilder()
+           .call("GET", "/api/current-user", response=_root_key(other))
+           .call("GET", "/api/users", response=_root_key([ann, {**BOB, "settings": None}]))
+           .call("GET", f"/api/users/{ANN['id']}", response=_root_key(ann)))
+    bundle = build_from(har)
+    kinds = {_template(bundle, v.tool): v.kind for v in bundle.view.views}
+    assert kinds["/api/current-user"] == "list", kinds
