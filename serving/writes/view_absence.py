@@ -94,8 +94,9 @@ def item_view_absence(env: WriteEnv, entity_type: Any, item_path: str, state: St
                                   split_path(item_path)[-1], type_name=entity_type.name, path=item_path)
         answer = absence_answer(absence, split_path(item_path)[-1], evidence_id=state.evidence_id, tool=tool,
                                 path=item_path)
-    except CallRefused as refused:
-        raise WriteRefusal(refused.message, kind="missing") from None
+    except CallRefused as refused:  # a write's refusal names the missing entity first, as every other one does
+        raise WriteRefusal(f"no {entity_type.name} entity {split_path(item_path)[-1]!r} is held; {refused.message}",
+                           kind="missing") from None
     return absence.recording.model_copy(update={"body": answer.body, "text": answer.text})
 
 

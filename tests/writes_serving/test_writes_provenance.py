@@ -176,6 +176,12 @@ def test_a_missing_entity_answers_with_the_missing_view(capture: str, bundle_of)
             # no read of the type ever answered a missing one (doccano's texts): nothing recorded to answer with
             assert refused(runtime, plan.tool, arguments).get("kind") == "missing"
             continue
+        learned_read = env.absences_by_type.get(plan.type)
+        if not recorded_absence and learned_read is not None and any(not t.proven for t in learned_read[0].path_texts):
+            # the read's absence answer names the recorded path's values in a text no other absence shows
+            # filled otherwise (Glance's "ops not found in the member list of the image bc22…"): refused
+            assert refused(runtime, plan.tool, arguments).get("kind") == "missing"
+            continue
         answer = unchanged_answer(runtime, plan.tool, in_recorded_spelling(runtime, plan.tool, arguments, last))
         assert answer["state"]["source"] == "state" and answer["state"]["view"] == "missing"
         learned = bundle.view.write_absences.get(plan.tool)  # the app's own answer (Strapi's 204 delete)
