@@ -4,13 +4,15 @@ and in any order.
 
 A recorded query is raw text (``carol%2Cdave``, ``hello+world``); a call may spell the same
 value decoded (an MCP client) or encoded (an HTTP client). Two values are the same when they
-are equal as written, once percent-decoded, or once form-decoded (``+`` as a space).
+are equal as written or once form-decoded (``+`` as a space, as query strings are read): never
+once only percent-decoded, which would take a recorded ``id+DESC`` ("id DESC") for a call's
+``id%2BDESC`` (a literal plus, which the application reads as another value).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from urllib.parse import unquote, unquote_plus
+from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import same_spelling
@@ -22,7 +24,7 @@ DECODED = 1
 
 
 def same_value(a: str, b: str) -> bool:
-    return a == b or unquote(a) == unquote(b) or unquote_plus(a) == unquote_plus(b)
+    return a == b or unquote_plus(a) == unquote_plus(b)
 
 
 def path_fit(recorded: str, call: str) -> int | None:
@@ -81,7 +83,7 @@ def _multiset(pairs: Pairs, decode) -> Counter:
 
 def same_query_multiset(recorded: Pairs, call: Pairs) -> bool:
     """Equal as multisets of pairs (replay's exact match: repeats count)."""
-    return any(_multiset(recorded, decode) == _multiset(call, decode) for decode in (unquote_plus, unquote))
+    return _multiset(recorded, unquote_plus) == _multiset(call, unquote_plus)
 
 
 def query_overlap(recorded: Pairs, call: Pairs) -> tuple[int, int, int]:
