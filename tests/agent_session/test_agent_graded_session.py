@@ -114,6 +114,10 @@ def refused_for_this_entity(is_error: bool, answer: dict[str, Any]) -> bool:
     return is_error and refused_for_the_entity(answer.get("message", ""))
 
 
+RETRIES = 6
+"""Calls an agent amends after a refusal that says what to send instead (one value taken at a time)."""
+
+
 class Agent:
     """The scripted agent: it knows the tools by their listing and the state by data/get (``state``:
     the ids a member naming a held entity takes)."""
@@ -135,10 +139,12 @@ class Agent:
         arguments = write_arguments(schema, self.templates[tool], collection, entity_id, self.rng, "agent",
                                     self.state)
         result = await self.client.call_tool(tool, arguments)
-        if result.is_error:
-            retry = amended(arguments, schema, result.structured_content.get("message", ""), self.rng, "agent")
-            if retry is not None:
-                arguments, result = retry, await self.client.call_tool(tool, retry)
+        for _ in range(RETRIES):  # as an agent does, told what the call lacks or what is taken
+            retry = amended(arguments, schema, result.structured_content.get("message", ""), self.rng, "agent") \
+                if result.is_error else None
+            if retry is None:
+                break
+            arguments, result = retry, await self.client.call_tool(tool, retry)
         if not protected_too and refused_for_this_entity(result.is_error, result.structured_content):
             return None
         assert result.is_error is False, (tool, arguments, result.structured_content)

@@ -261,9 +261,13 @@ def amended(arguments: dict[str, Any], input_schema: dict[str, Any], refusal: st
             tag: str) -> dict[str, Any] | None:
     """What an agent sends next after "the answer would lack recorded field(s) …": the same call
     with those fields added where the body accepts them (None when it accepts none of them); after
-    "sends only values the entity already holds": a body with some value changed."""
+    "sends only values the entity already holds": a body with some value changed; after a value
+    another entity already holds where the capture shows each distinct: another value."""
     if isinstance(arguments.get("body"), dict) and UNCHANGED.search(refusal):
         return _changed(arguments, input_schema, rng, tag)
+    taken = TAKEN.search(refusal)
+    if taken is not None and isinstance(arguments.get("body"), dict) and taken.group(1) in arguments["body"]:
+        return _another_value(arguments, input_schema, taken.group(1), rng, tag)
     found = LACKING.search(refusal)
     body_schema = input_schema.get("properties", {}).get("body", {})
     members = body_schema.get("properties", {})
@@ -276,6 +280,25 @@ def amended(arguments: dict[str, Any], input_schema: dict[str, Any], refusal: st
 
 
 UNCHANGED = re.compile(r"sends only values the entity already holds \(")
+TAKEN = re.compile(r"member '([^']+)' is .+?, which the .+? entity .+? already holds")
+"""A value every recorded entity held distinct (``WritePlan.distinct_members``), sent as another
+entity holds it: an agent told so sends another."""
+
+
+def _another_value(arguments: dict[str, Any], input_schema: dict[str, Any], member: str, rng: random.Random,
+                   tag: str) -> dict[str, Any] | None:
+    """The call with ``member`` drawn anew, another value than it sent (from the schema's enum when
+    it has one)."""
+    prop = body_schema_for(input_schema, arguments).get("properties", {}).get(member, {})
+    sent = arguments["body"][member]
+    others = [value for value in prop.get("enum", ()) if value != sent]
+    if prop.get("enum") is not None:
+        return {**arguments, "body": {**arguments["body"], member: rng.choice(others)}} if others else None
+    for _ in range(ATTEMPTS_TO_CHANGE):
+        value = value_for(member, prop, rng, tag)
+        if value != sent:
+            return {**arguments, "body": {**arguments["body"], member: value}}
+    return None
 
 
 def _changed(arguments: dict[str, Any], input_schema: dict[str, Any], rng: random.Random, tag: str
