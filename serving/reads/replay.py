@@ -147,7 +147,10 @@ class Replayer:
     def find(self, call: ReadCall) -> tuple[RecordedCall, bool] | None:
         """(the recording to answer with, whether it matches exactly), or None."""
         variant = self.variant_of(call)
-        candidates = [r for r in self.same_path(call) if _same_body(r, call) and (variant is None or r.accept == variant)]
+        # a recording refused for its credentials answers no call this environment serves: it serves
+        # the principal (other credentials are refused before), never the wrong password's 401
+        candidates = [r for r in self.same_path(call) if _same_body(r, call) and (variant is None or r.accept == variant)
+                      and r.ordinal not in self.unauthenticated]
         exact = next((r for r in candidates if same_query_multiset(r.query, call.query)), None)
         if exact is not None:
             return exact, True
