@@ -32,14 +32,11 @@ from capenv.interpreter.predicates.clock_formats import learn_clock_format
 from .negotiation import Variants
 from .recordings import recording_of
 
-# an initial entity's id names it in another answer only when it cannot be a coincidence
-MIN_NAMING_ID = 4
-
-
 def replay_table(evidence: Evidence, manifest: Manifest, view: ViewResult | None = None,
                  variants: Variants | None = None, settings: dict[str, Any] | None = None) -> ReplayTable:
-    """``settings``: the ``plans`` settings (``replay_short_id_min_string``: how long a string of an
-    initial entity an answer object naming it by a short id must also hold; none, no short id names)."""
+    """``settings``: the ``plans`` settings (``min_linked_id_length``: how long an initial entity's id
+    is to name it alone in another answer; ``replay_short_id_min_string``: how long a string of an
+    initial entity an answer object naming it by a shorter id must also hold; none, no short id names)."""
     records = {r.ordinal: r for r in evidence.records}
     first_write = _first_write_start(view, records)
     tools: dict[str, tuple[RecordedCall, ...]] = {}
@@ -62,10 +59,12 @@ def replay_table(evidence: Evidence, manifest: Manifest, view: ViewResult | None
     if view is None:
         return ReplayTable(tools=tools, default_accept=default_accept, variant_headers=variant_headers)
     readers = [t for t in manifest.tools if not t.changes_state or t.name in {p.tool for p in view.read_only_posts}]
-    held = _initial_ids(view)
+    # an initial entity's id names it in another answer only when it cannot be a coincidence
+    naming = int((settings or {})["min_linked_id_length"])
+    held = _initial_ids(view, naming)
     fields = {t.id_field for t in view.types if held.get(t.name)}
     short_string = (settings or {}).get("replay_short_id_min_string")
-    short = _short_ids(view) if short_string is not None else {}
+    short = _short_ids(view, naming) if short_string is not None else {}
     # a short id beside one of its entity's strings names it in a read-only POST's answers (a search
     # or a batch of reads), which no GET line's staleness check (cascades.stale_replays) covers
     reach = {t.name: found for t in readers
@@ -109,21 +108,21 @@ def _reads_types(tool: Tool, view: ViewResult, records: dict[int, Record], held:
     return tuple(found)
 
 
-def _short_ids(view: ViewResult) -> dict[str, dict[str, dict[str, Any]]]:
+def _short_ids(view: ViewResult, naming: int) -> dict[str, dict[str, dict[str, Any]]]:
     """Per type, its initial entities whose id is too short to name them alone, by id as text."""
     found: dict[str, dict[str, dict[str, Any]]] = {}
     for collection in view.state.collections:
         for entity in collection.entities:
-            if len(str(entity.id)) < MIN_NAMING_ID:
+            if len(str(entity.id)) < naming:
                 found.setdefault(collection.type, {}).setdefault(str(entity.id), entity.value)
     return found
 
 
-def _initial_ids(view: ViewResult) -> dict[str, set[str]]:
+def _initial_ids(view: ViewResult, naming: int) -> dict[str, set[str]]:
     ids: dict[str, set[str]] = {}
     for collection in view.state.collections:
         ids.setdefault(collection.type, set()).update(
-            str(e.id) for e in collection.entities if len(str(e.id)) >= MIN_NAMING_ID)
+            str(e.id) for e in collection.entities if len(str(e.id)) >= naming)
     return ids
 
 
