@@ -14,11 +14,8 @@ from __future__ import annotations
 import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
-from support.http_thread import http_in_thread
-from support.served_calls import send_json
+from support.served_calls import sent_beside_the_state
 
-from capenv.serving.runtime import EnvironmentRuntime
-from capenv.serving.transport import data_client
 
 
 def group(n: int, name: str) -> dict:
@@ -55,15 +52,9 @@ def bundle(tmp_path_factory):
 
 
 def call(bundle, method: str, path: str, body: dict | None = None) -> tuple[int, dict, bool]:
-    runtime = EnvironmentRuntime(bundle)
-    try:
-        with http_in_thread(runtime) as serving:
-            before = data_client.data_get(serving.base_url, token=serving.data_token)
-            status, answer = send_json(serving, path, body, method=method)
-            after = data_client.data_get(serving.base_url, token=serving.data_token)
-            return status, answer, after == before
-    finally:
-        runtime.close()
+    """The status, the answer, and whether the state is unchanged."""
+    status, answer, before, after = sent_beside_the_state(bundle, method, path, body)
+    return status, answer, after == before
 
 
 def test_the_rename_is_served(bundle) -> None:
