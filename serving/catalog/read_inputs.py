@@ -2,9 +2,11 @@
 ``ReadCall`` (or a refusal that names what is accepted).
 
 Query parameters (DESIGN.md §7, write-effects "Catalog"): each recorded name is optional. A
-name every recorded call sent with one value defaults to that value, so leaving it out sends
-what the recording sent; any other name left out is not sent (its absence is a recorded case
-too). The schema lists the recorded values as an ``enum`` unless a learned query evaluates any
+name every recorded call sent with one value defaults to that value in an MCP call (its schema
+says so), so leaving it out sends what the recording sent; an HTTP call leaving it out is refused,
+since the application's own clients send it and what the application answers without it (another
+projection, page or filter) the capture does not show. Any other name left out is not sent (its
+absence is a recorded case too). The schema lists the recorded values as an ``enum`` unless a learned query evaluates any
 value over the state, or one recorded value is empty (some clients reject empty literals, so
 an empty value is described instead and accepted at execution). A value outside the recorded
 ones is not refused: it answers from the nearest recording, flagged ``exact_match: false``.
@@ -268,7 +270,15 @@ class ToolInputs:
         if unknown:
             raise CallRefused(f"query parameter {quoted(unknown, self.budgets.values_quoted)} was never recorded for "
                               f"{request.method} {self.tool.spelled_template}; {self._query_names()}")
-        query = tuple(request.query) + self._defaults({n: True for n, _ in request.query})
+        left_out = self._defaults({n: True for n, _ in request.query})
+        if left_out:  # the application's own clients send it; its answer without it is not recorded
+            names = [unquote_plus(name) for name, _ in left_out]
+            raise CallRefused(f"query parameter {quoted(names, self.budgets.values_quoted)} was sent by every recorded "
+                              f"call of {request.method} {self.tool.spelled_template}, and what the application "
+                              "answers without it the capture does not show: send it, as recorded ("
+                              + ", ".join(f"{unquote_plus(n)}={unquote_plus(v)}" for n, v in left_out) + ")",
+                              http_status=400)
+        query = tuple(request.query)
         body, has_body, text = None, False, None
         if self.body is not None and request.body:
             has_body = True
