@@ -107,7 +107,7 @@ def test_a_token_sent_twice_with_another_callers_is_refused(built) -> None:
     read either, so serving refuses it (it read the first before); sent twice alike, it is served."""
     two_callers, bundle = built
     if not two_callers:
-        return
+        pytest.skip("one caller: no other caller's token to send beside the principal's")
     runtime = EnvironmentRuntime(bundle)
     try:
         with http_in_thread(runtime) as serving:
