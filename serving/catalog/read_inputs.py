@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
-from urllib.parse import unquote_plus
+from urllib.parse import quote, unquote_plus
 
 from capenv.interpreter.bundle.jsonvalue import JsonError, dumps, json_kind, loads
 from capenv.interpreter.bundle.models import Budgets, RecordedCall, StaticCredential
@@ -29,6 +29,12 @@ from capenv.serving.runtime_api import HttpRequest
 from .argument_schema import ArgumentSchema, path_param_schema, path_value
 
 RESERVED_ARGUMENTS = ("query", "body")
+
+# An MCP query value is the value itself, as the schema shows recorded ones: a "+" or a space is that
+# character, never a form-encoded space (a time zone "+01:00", an address "a+b@x"), so both are escaped
+# into the query text. "%" stays, so a value copied escaped from an answer's link names that spelling,
+# as path arguments do; the description says so.
+_QUERY_VALUE_SAFE = "!$%'()*,/:;=?@[]~"
 
 
 @dataclass(frozen=True)
@@ -137,7 +143,8 @@ class ToolInputs:
             named |= {unquote_plus(q.name): named[q.name] for q in self.query if unquote_plus(q.name) not in named}
             properties["query"] = {"type": "object", "properties": named,
                                    "additionalProperties": False,
-                                   "description": "query parameters, each optional"}
+                                   "description": "query parameters, each optional; a value is taken as written "
+                                                  '(a "+" or a space is that character; %XX is an escape)'}
         if self.body is not None:
             body: dict[str, Any] = {"description": "the JSON request body"}
             if self.body.kinds:  # what _check_body enforces (a "number" takes an integer too, as in the schema)
@@ -215,7 +222,7 @@ class ToolInputs:
                     kind = "a string or an array of strings" if param.repeated else "a string"
                     raise CallRefused(f'query parameter "{name}" must be {kind}, not {json_kind_of(item)}'
                                       f'{_recorded_hint(param, self.budgets.query_values_quoted)}')
-                pairs.append((name, item))
+                pairs.append((param.name, quote(item, safe=_QUERY_VALUE_SAFE)))
         return tuple(pairs) + self._defaults(given)
 
     def _defaults(self, given: dict[str, Any]) -> tuple[tuple[str, str], ...]:

@@ -37,3 +37,12 @@ def test_values_compare_as_written_or_form_decoded_only():
     assert not same_value("id+DESC", "id%2BDESC")
     assert not same_query_multiset((("sort", "id+DESC"),), (("sort", "id%2BDESC"),))
     assert same_query_multiset((("sort", "id+DESC"),), (("sort", "id%20DESC"),))
+
+
+@pytest.mark.parametrize(("value", "ids"), [("tech support", [1]), ("tech+support", [3]), ("tech%2Bsupport", [3]),
+                                            ("tech%20support", [1])])
+def test_an_mcp_value_is_the_value_as_written(runtime, value, ids):
+    """The schema shows values decoded, so an agent's "+" is a plus (a time zone, an address), never a
+    form-encoded space; an escape copied from a link still reads as one."""
+    answer = runtime.call_tool("get_tickets", {"query": {"label": value}})
+    assert [t["id"] for t in answer.structured["body"]] == ids
