@@ -381,11 +381,11 @@ def _refuse_lacking(answer: Answer, entity_type: EntityType) -> None:
     if answer.missing_field:
         raise CallRefused(f'the {entity_type.name} entity lacks "{answer.missing_field}", a field every recording '
                           "of this view carried, or one this view showed of another entity where only other reads "
-                          "showed this one, so the state cannot answer it", http_status=500)
+                          "showed this one, so the state cannot answer it", http_status=501)
     if answer.unshown_field:
         raise CallRefused(f'the {entity_type.name} entity holds "{answer.unshown_field}", which only a list showed: '
                           "no item read of this view showed that field of any entity, so whether the application "
-                          "answers it here is not known; the list answers this entity", http_status=500)
+                          "answers it here is not known; the list answers this entity", http_status=501)
 
 
 def _keyed_type(view: ReadView, entity_type: EntityType) -> str | None:

@@ -36,7 +36,7 @@ def get(runtime: EnvironmentRuntime, path: str):
 def test_a_folder_only_the_list_showed_is_refused_not_answered_without_its_children():
     runtime = EnvironmentRuntime(build_from(tree()))
     answer = get(runtime, "/items/drafts")
-    assert answer.status == 500 and b'lacks \\"children\\"' in answer.body, answer.body
+    assert answer.status == 501 and b'lacks \\"children\\"' in answer.body, answer.body
     assert b"refused" in answer.body
 
 
