@@ -150,6 +150,9 @@
 #   Pulp 3 (pulpcore 3.123.1 with its file plugin; Django REST Framework on PostgreSQL; one sdist,
 #   drf-access-policy, built) ~25 s, 204 MB; start.sh runs a private PostgreSQL cluster, migrates (~20 s),
 #   seeds through the API in one process (~5 s) and starts pulpcore-api and one pulpcore-worker.
+#   Chroma (chromadb 1.5.9: the Rust server behind `chroma run`, on SQLite; wheels only) ~60 s, 517 MB;
+#   start.sh seeds through the API (~2 s), fixes the seeded collections' ids in its store with the
+#   server stopped and starts it again (~2 s). No embedding model is ever downloaded.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -252,6 +255,7 @@ PRIVACYIDEA_VERSION=3.14
 HOMEASSISTANT_VERSION=2024.3.3
 MISTRAL_VERSION=23.0.0
 PULP_VERSION=3.123.1
+CHROMA_VERSION=1.5.9
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -338,6 +342,7 @@ PRIVACYIDEA_VENV="$CACHE/venv-privacyidea"
 HOMEASSISTANT_VENV="$CACHE/venv-homeassistant"
 MISTRAL_VENV="$CACHE/venv-mistral"
 PULP_VENV="$CACHE/venv-pulp"
+CHROMA_VENV="$CACHE/venv-chroma"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1237,6 +1242,8 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
     # Pulp 3's API (pulpcore-api, gunicorn) and task worker (pulpcore-worker) on a private PostgreSQL
     # cluster (captures/kit/private-postgres.sh); the file plugin ships inside pulpcore. No Redis.
     step install_venv_package "$PULP_VENV" pulpcore "$PULP_VERSION"
+    # Chroma's v2 API (`chroma run`, the Rust frontend with SQLite and a local HNSW index); no auth.
+    step install_venv_package "$CHROMA_VENV" chromadb "$CHROMA_VERSION"
     group_outcome
 }
 
@@ -1354,6 +1361,7 @@ status() {
     say "homeassistant: $(installed_pip_version "$HOMEASSISTANT_VENV" homeassistant) ($HOMEASSISTANT_VENV)"
     say "mistral:     $(installed_pip_version "$MISTRAL_VENV" mistral) ($MISTRAL_VENV)"
     say "pulp:        $(installed_pip_version "$PULP_VENV" pulpcore) ($PULP_VENV)"
+    say "chroma:      $(installed_pip_version "$CHROMA_VENV" chromadb) ($CHROMA_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
