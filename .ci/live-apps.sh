@@ -153,6 +153,9 @@
 #   Chroma (chromadb 1.5.9: the Rust server behind `chroma run`, on SQLite; wheels only) ~60 s, 517 MB;
 #   start.sh seeds through the API (~2 s), fixes the seeded collections' ids in its store with the
 #   server stopped and starts it again (~2 s). No embedding model is ever downloaded.
+#   Misago 0.39.6 (a forum; Django + DRF on PostgreSQL; every dependency pinned by it, wheels only) ~60 s,
+#   313 MB; start.sh runs a private PostgreSQL cluster, migrates (~5-10 s), seeds in one process (~3 s)
+#   and serves captures/misago/misagosite under Django's runserver.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -256,6 +259,7 @@ HOMEASSISTANT_VERSION=2024.3.3
 MISTRAL_VERSION=23.0.0
 PULP_VERSION=3.123.1
 CHROMA_VERSION=1.5.9
+MISAGO_VERSION=0.39.6
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -343,6 +347,7 @@ HOMEASSISTANT_VENV="$CACHE/venv-homeassistant"
 MISTRAL_VENV="$CACHE/venv-mistral"
 PULP_VENV="$CACHE/venv-pulp"
 CHROMA_VENV="$CACHE/venv-chroma"
+MISAGO_VENV="$CACHE/venv-misago"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1244,6 +1249,9 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
     step install_venv_package "$PULP_VENV" pulpcore "$PULP_VERSION"
     # Chroma's v2 API (`chroma run`, the Rust frontend with SQLite and a local HNSW index); no auth.
     step install_venv_package "$CHROMA_VENV" chromadb "$CHROMA_VERSION"
+    # Misago's site (captures/misago/misagosite) under Django's runserver on a private PostgreSQL
+    # cluster; Celery eager, no Redis.
+    step install_venv_package "$MISAGO_VENV" misago "$MISAGO_VERSION"
     group_outcome
 }
 
@@ -1362,6 +1370,7 @@ status() {
     say "mistral:     $(installed_pip_version "$MISTRAL_VENV" mistral) ($MISTRAL_VENV)"
     say "pulp:        $(installed_pip_version "$PULP_VENV" pulpcore) ($PULP_VENV)"
     say "chroma:      $(installed_pip_version "$CHROMA_VENV" chromadb) ($CHROMA_VENV)"
+    say "misago:      $(installed_pip_version "$MISAGO_VENV" misago) ($MISAGO_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
