@@ -71,9 +71,8 @@ def stale_replays(evidence: Evidence, manifest: Manifest, view: ViewResult,
     sightings = _Sightings.of_capture(evidence, manifest, view, ruleset)
     stale: dict[str, set[str]] = {}
     events: list[TraceEvent] = []
-    for plan in view.writes:
-        if not plan.served or plan.type is None:
-            continue
+    served = [plan for plan in view.writes if plan.served and plan.type is not None]
+    for plan in served:
         for context in sightings.of(plan):
             if context.sighting != "line" or context.line_state_backed or context.line_tool is None:
                 continue
@@ -81,6 +80,13 @@ def stale_replays(evidence: Evidence, manifest: Manifest, view: ViewResult,
             if decision.yields.get("stale_replay"):
                 stale.setdefault(context.line_tool, set()).add(plan.type)
                 events.extend(decision.events)
+    for plan, context in sightings.spans(served):
+        if plan.type in stale.get(context.line_tool or "", set()):
+            continue  # already stale for this type: one decision is trace enough
+        decision = evaluate(ruleset, TABLE, context, subject=f"{plan.tool} record {context.call}")
+        if decision.yields.get("stale_replay") and context.line_tool is not None:
+            stale.setdefault(context.line_tool, set()).add(plan.type)
+            events.extend(decision.events)
     return {tool: tuple(sorted(types)) for tool, types in sorted(stale.items())}, tuple(events)
 
 
@@ -126,6 +132,44 @@ class _Sightings:
                 continue
             yield from self._lines(plan, call, tool.segments)
             yield from self._answer(plan, call)
+
+    def spans(self, plans: list[WritePlan]) -> Iterator[tuple[WritePlan, CascadeContext]]:
+        """Each replayed line's consecutive reads that differ with more than one write between them,
+        with each successful call of ``plans`` among those writes (``span``): the line changed across
+        the call, but so did it across the others. Lines serving answers from the state, and lines no
+        tool reads, are passed over; each pair of reads is compared once."""
+        calls: dict[int, WritePlan] = {}
+        for plan in plans:
+            tool = self.tools.get(plan.tool)
+            for ordinal in tool.record_ordinals if tool is not None else ():
+                call = self.timeline.by_ordinal.get(ordinal)
+                if call is not None and call.succeeded:
+                    calls[ordinal] = plan
+        if not calls:
+            return
+        for line in self.timeline.lines:
+            reads = line.reads_by_start
+            line_tool = self.timeline.tool_of.get(reads[0].ordinal)
+            read_view = self.views.get(line_tool or "")
+            if line_tool is None or (read_view is not None and read_view.state_backed):
+                continue
+            for before, after in zip(reads, reads[1:]):
+                between = self.writes.between(before, after, besides=-1)
+                if len(between) < 2 or not any(ordinal in calls for ordinal in between):
+                    continue
+                if not self._differ(before, after):
+                    continue
+                for ordinal in between:
+                    plan = calls.get(ordinal)
+                    if plan is None:
+                        continue
+                    call = self.timeline.by_ordinal[ordinal]
+                    yield plan, CascadeContext(
+                        sighting="span", write_type=plan.type, call=ordinal, line=line.label, line_tool=line_tool,
+                        line_type=read_view.type if read_view else None, line_state_backed=False,
+                        line_held_type=self._held_type_read(read_view, line.path),
+                        line_relates=paths_relate(call.path, self.tools[plan.tool].segments, line.path, line.segments),
+                        line_changes_alone=self._changes_alone(line), before=read_facts(before), after=read_facts(after))
 
     def _lines(self, plan: WritePlan, call: Record, segments: Any) -> Iterator[CascadeContext]:
         for line in self._lines_read_just_before(call):

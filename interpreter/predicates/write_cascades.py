@@ -10,7 +10,12 @@ kinds the builder (``interpreter/gate/cascades.py``) gathers:
   whether it ever read differently with no write at all between two of its reads;
 - ``answer``: a value the call's answer names that no read before the call showed, and the first
   later read of another state type listing an entity under that identity (a create whose body made
-  a metric in another collection).
+  a metric in another collection);
+- ``span``: a GET line serving answers by replay whose two consecutive reads bracket the call with
+  other writes between them too (``before`` and ``after`` are those reads): which write changed the
+  line the capture cannot tell, so a span is never a cascade, only a reason to take the line's replay
+  for stale once a served write of the call's type has changed the state (only ``stale_replays``
+  gathers spans).
 
 The gate checks reads of the plan's own type against its effect, and reads of related paths as
 side-effects; a read of another collection's unrelated path is checked by neither, so a change the
@@ -34,7 +39,7 @@ class CascadeContext(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    sighting: Literal["line", "answer"] = "line"
+    sighting: Literal["line", "answer", "span"] = "line"
     write_type: str | None = None
     """The state type the plan writes."""
     call: int = 0
@@ -97,15 +102,23 @@ def cascade_line_related(ctx: CascadeContext, params: BaseModel) -> Outcome:
 @predicate("cascade_line_changes_alone", context="write-cascade")
 def cascade_line_changes_alone(ctx: CascadeContext, params: BaseModel) -> Outcome:
     """The line read differently with no write between two of its reads: its change shows no write."""
-    if ctx.sighting == "line" and ctx.line_changes_alone:
+    if ctx.sighting in ("line", "span") and ctx.line_changes_alone:
         return Match({"line": ctx.line})
     return Miss("the line never read differently without a write between")
+
+
+@predicate("cascade_line_across_writes", context="write-cascade")
+def cascade_line_across_writes(ctx: CascadeContext, params: BaseModel) -> Outcome:
+    """The line's reads around the call have other writes between them too (a ``span``)."""
+    if ctx.sighting == "span":
+        return Match({"call": ctx.call, "line": ctx.line})
+    return Miss("no other write lies between the line's reads around the call")
 
 
 @predicate("cascade_line_replayed", context="write-cascade")
 def cascade_line_replayed(ctx: CascadeContext, params: BaseModel) -> Outcome:
     """Serving answers the line by replay, not from the state."""
-    if ctx.sighting == "line" and not ctx.line_state_backed:
+    if ctx.sighting in ("line", "span") and not ctx.line_state_backed:
         return Match({"line": ctx.line})
     return Miss("the state answers the line")
 
@@ -125,7 +138,7 @@ def cascade_line_reads_held_type(ctx: CascadeContext, params: BaseModel) -> Outc
 def cascade_line_changed(ctx: CascadeContext, params: AbsenceParams) -> Outcome:
     """The line answered differently just before and just after the call: two successful answers by
     status and body, or an entity found on one side only (an absence status on the other)."""
-    if ctx.sighting != "line" or ctx.before is None or ctx.after is None:
+    if ctx.sighting not in ("line", "span") or ctx.before is None or ctx.after is None:
         return Miss("no line read around the call")
     before, after = ctx.before, ctx.after
     evidence = {"call": ctx.call, "line": ctx.line, "before": before.ordinal, "after": after.ordinal,

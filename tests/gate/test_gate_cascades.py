@@ -167,3 +167,36 @@ def test_an_answer_showing_its_id_as_an_array_builds() -> None:
     bundle = build_from(items_app().call("PATCH", "/items/1", body={"title": "u"}, response={"id": [1], "title": "u"})
                         .call("GET", "/items"))
     assert [p.tool for p in bundle.view.writes] == ["patch_items_by_item_id"]
+
+
+def count_read_across_writes() -> HarBuilder:
+    """A count beside the posts' path (``/posts_count``, a bare number: no view of a type, answered by
+    replay) read before any write, then again only after a title change and a delete: it changed
+    across both, and no read of it brackets the delete alone."""
+    har = _posts(HarBuilder())
+    har.call("GET", "/posts_count", response=3)
+    har.call("PATCH", "/posts/2", body={"title": "Relays II"}, response={"id": 2, "title": "Relays II"})
+    har.call("GET", "/posts/2", response={"id": 2, "title": "Relays II"})
+    har.call("DELETE", "/posts/1", response={})
+    har.call("GET", "/posts/1", status=404, response=MISSING)
+    har.call("GET", "/posts", response=[{"id": 2, "title": "Relays II"}, POSTS[2]])
+    return har.call("GET", "/posts_count", response=2)
+
+
+def test_a_replayed_count_changed_across_several_writes_goes_stale_after_a_served_delete(tmp_path) -> None:
+    bundle = build_from(count_read_across_writes(), tmp_path / "capture.har")
+    delete = plan(bundle, "DELETE", "/posts/{post_id}")
+    assert delete.served, delete.reason
+    count = next(v for v in bundle.view.views if v.tool.startswith("get_posts_count"))
+    assert not count.state_backed, "the count is answered by replay"
+    assert "posts" in bundle.replay.reads_types.get(count.tool, ())
+    assert any(e.rule_id == "cascade.replayed-line-changed-across-writes" and e.outcome == "match"
+               for e in bundle.view.traces)
+    runtime = EnvironmentRuntime(bundle)
+    with http_in_thread(runtime) as serving:
+        assert send_json(serving, "/posts_count", None, method="GET") == (200, 3)  # the state as recorded
+        assert send_json(serving, "/posts/3", None, method="DELETE")[0] == 200
+        status, answer = send_json(serving, "/posts_count", None, method="GET")
+    # the recording counts three posts where the state now holds two: a wrong answer
+    assert status == 409, (status, answer)
+    assert "not modelled over the current state" in answer["message"]

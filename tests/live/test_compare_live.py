@@ -65,11 +65,7 @@ def check(app: str, results: list[CallResult]) -> None:
     assert agreeing >= MIN_AGREEING.get(app, 1), f"{app}: only {agreeing} calls agree"
 
 
-KNOWN_WRONG: dict[str, str] = {
-    "chroma": "a replayed GET collections_count answers the recorded 3 after a served DELETE /collections/archive "
-              "left two collections (its recordings change across the capture's writes, but no read of it brackets "
-              "the served delete alone, so nothing marks its replay stale)",
-}
+KNOWN_WRONG: dict[str, str] = {}
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
 
