@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
+from .clock_formats import learn_clock_format
 from .update_values import same_value
 
 
@@ -44,6 +45,12 @@ class ProjectionParams(BaseModel):
     """How many entities the two types must both hold."""
     min_fields: int = Field(ge=1)
     """How many members besides the identity each pair must show alike."""
+
+
+class NamedCopyParams(ProjectionParams):
+    min_string: int = Field(ge=1)
+    """How long a text (not an instant) one of the members shown alike must be, in each pair: a name
+    names its entity where a number or a flag may agree by chance."""
 
 
 _ISO_INSTANT = re.compile(r"^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$")
@@ -95,6 +102,38 @@ def entities_projected(ctx: TypeCopyContext, params: ProjectionParams) -> Outcom
             return Miss(f"{ctx.type_name} {key!r}: {len(shown)} member(s) alike besides the identity, "
                         f"fewer than {params.min_fields}")
     return Match({"other": ctx.other_type, "entities": len(ctx.pairs)})
+
+
+@predicate("entities_overlap_by_name", context="type-copy", params=NamedCopyParams)
+def entities_overlap_by_name(ctx: TypeCopyContext, params: NamedCopyParams) -> Outcome:
+    """Every entity the two types hold under one id shows alike every member both show, one of them a
+    name, each side showing members of its own besides (a search hit's ``{id, title, score}`` beside
+    the item ``{id, title, done}``)."""
+    if len(ctx.pairs) < params.min_shared:
+        return Miss(f"{len(ctx.pairs)} entities held by both, fewer than {params.min_shared}")
+    skip = {ctx.id_field, ctx.other_id_field}
+    for mine, theirs in ctx.pairs:
+        shared = (set(mine) & set(theirs)) - skip
+        unlike = sorted(name for name in shared if not alike(mine[name], theirs[name]))
+        if unlike:
+            return Miss(f"{ctx.type_name} {mine.get(ctx.id_field)!r}: {', '.join(unlike[:3])} shown otherwise by "
+                        f"{ctx.other_type}")
+    return _named(ctx, params) or Match({"other": ctx.other_type, "entities": len(ctx.pairs)})
+
+
+def _named(ctx: TypeCopyContext, params: NamedCopyParams) -> Miss | None:
+    """None where a member both types show in every pair holds a name there: a text of ``min_string``
+    characters or more, not an instant, another in each pair (a value every pair shares, an owner's
+    name or id on every entity, names no entity), else why not."""
+    skip = {ctx.id_field, ctx.other_id_field}
+    common = set.intersection(*((set(mine) & set(theirs)) - skip for mine, theirs in ctx.pairs))
+    for name in sorted(common):
+        values = [mine[name] for mine, _ in ctx.pairs]
+        if all(isinstance(v, str) and len(v) >= params.min_string and learn_clock_format(v) is None for v in values) \
+                and len(set(values)) == len(values):
+            return None
+    return Miss(f"no member shown alike in every pair holds a name (a text of {params.min_string} characters or more, "
+                "not an instant, another in each pair)")
 
 
 @predicate("entities_alike_in_other_spelling", context="type-copy", params=ProjectionParams)
