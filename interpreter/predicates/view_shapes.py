@@ -37,6 +37,12 @@ class EnvelopeMemberContext(BaseModel):
     self_addressed: bool = False
     """The body holds, at its top, a member whose value is the very path the read was sent to (or an
     absolute URL of it): Pulp's ``pulp_href``, the body is the entity read at its own address."""
+    lists_inside: tuple[str, ...] = ()
+    """For an object member of a list read's body: the names of its own members holding arrays of
+    objects (``results`` for Misago's ``post_set: {"results": [...], "page": 2}``)."""
+    lists_beside: tuple[str, ...] = ()
+    """For a member of a list read's body: the names of the arrays of objects the object members
+    beside it hold at their own top (``results``, for the thread's ``path`` array beside ``post_set``)."""
 
 
 class HoldsParams(BaseModel):
@@ -65,6 +71,26 @@ def member_holds(ctx: EnvelopeMemberContext, params: HoldsParams) -> Outcome:
 def member_named(ctx: EnvelopeMemberContext, params: WordsParams) -> Outcome:
     """The member's name is one of a word list."""
     return in_words(ctx.member, params)
+
+
+@predicate("member_holds_list_named", context="envelope-member", params=WordsParams)
+def member_holds_list_named(ctx: EnvelopeMemberContext, params: WordsParams) -> Outcome:
+    """The member is an object holding an array of objects at a member named by a word list."""
+    for name in ctx.lists_inside:
+        if isinstance(in_words(name, params), Match):
+            return Match({"list": name})
+    return Miss(f"{ctx.member!r} holds no array of objects named so"
+                + (f" (it holds {', '.join(ctx.lists_inside)})" if ctx.lists_inside else ""))
+
+
+@predicate("beside_object_holding_list_named", context="envelope-member", params=WordsParams)
+def beside_object_holding_list_named(ctx: EnvelopeMemberContext, params: WordsParams) -> Outcome:
+    """Beside the member, an object member of the body holds an array of objects at a member named
+    by a word list: a list one level down that an envelope names."""
+    for name in ctx.lists_beside:
+        if isinstance(in_words(name, params), Match):
+            return Match({"beside": name})
+    return Miss("no object beside it holds an array of objects named so")
 
 
 @predicate("member_named_as_collection", context="envelope-member")

@@ -33,6 +33,13 @@ def holds(value: Any) -> str:
     return "null" if value is None else "scalar"
 
 
+def _object_arrays(value: Any) -> tuple[str, ...]:
+    """The names of the members of an object holding arrays of objects (a list one level down)."""
+    if not isinstance(value, dict):
+        return ()
+    return tuple(name for name, member in value.items() if holds(member) in ("object-array", "singleton-object"))
+
+
 def _holds_value(entity: dict[str, Any], word: str | None) -> bool:
     """Whether an object holds ``word`` as a scalar member's value."""
     return word is not None and any(isinstance(v, (str, int)) and not isinstance(v, bool) and str(v) == word
@@ -77,14 +84,17 @@ class ShapeReader:
 
     def is_envelope(self, member: str, value_kind: str, collection_word: str | None, candidates: int,
                     lookup_words: tuple[str, ...] = (), names_path_word: bool = False,
-                    self_addressed: bool = False) -> bool:
-        key = (member, value_kind, collection_word, candidates, lookup_words, names_path_word, self_addressed)
+                    self_addressed: bool = False, lists_inside: tuple[str, ...] = (),
+                    lists_beside: tuple[str, ...] = ()) -> bool:
+        key = (member, value_kind, collection_word, candidates, lookup_words, names_path_word, self_addressed,
+               lists_inside, lists_beside)
         if key not in self._envelope_cache:
             decision = evaluate(self.ruleset, ENVELOPE_TABLE,
                                 EnvelopeMemberContext(member=member, holds=value_kind,
                                                       collection_word=collection_word, candidates=candidates,
                                                       lookup_words=lookup_words, names_path_word=names_path_word,
-                                                      self_addressed=self_addressed),
+                                                      self_addressed=self_addressed, lists_inside=lists_inside,
+                                                      lists_beside=lists_beside),
                                 subject=f"member {member!r}")
             self._envelope_cache[key] = bool(decision.yields.get("envelope"))
             if decision.ok:
@@ -148,26 +158,33 @@ class ShapeReader:
         kinds = {name: holds(value) for name, value in body.items()}
         arrays = [n for n, k in kinds.items() if k in ("object-array", "singleton-object", "empty-array")]
         addressed = read_path is not None and addresses_itself(body, read_path)
+        inside = {n: _object_arrays(body[n]) for n, k in kinds.items() if k == "object"}
         found = [n for n in arrays
                  if self.is_envelope(n, "object-array" if kinds[n] == "singleton-object" else kinds[n],
                                      collection_word, len(arrays),
                                      names_path_word=kinds[n] == "singleton-object"
                                      and _holds_value(body[n][0], collection_word),
-                                     self_addressed=addressed)]
+                                     self_addressed=addressed,
+                                     lists_beside=tuple(dict.fromkeys(a for lists in inside.values()
+                                                                      for a in lists)))]
         if len(found) == 1:
             return Locator(kind="member", member=found[0]), body[found[0]]
-        if arrays:
+        if found:
             return None
-        return self._nested_list(body, kinds, collection_word)
+        # No array of the body's own is its list (none, or none an envelope rule takes): an object
+        # member may hold it (Roundup's {"data": {"collection": [...]}}, Misago's post_set beside the
+        # thread's path).
+        return self._nested_list(body, kinds, collection_word, inside)
 
     def _nested_list(self, body: dict[str, Any], kinds: dict[str, str],
-                     collection_word: str | None) -> tuple[Locator, list] | None:
+                     collection_word: str | None,
+                     inside: dict[str, tuple[str, ...]]) -> tuple[Locator, list] | None:
         """The list inside the one envelope member holding an object, found as ``list_locator``
         finds a body's own; None when no such member or more than one holds a list."""
         objects = [n for n, k in kinds.items() if k == "object"]
         found = []
         for name in objects:
-            if not self.is_envelope(name, "object", collection_word, len(objects)):
+            if not self.is_envelope(name, "object", collection_word, len(objects), lists_inside=inside[name]):
                 continue
             inner = self.list_locator(body[name], collection_word)
             if inner is not None and inner[0].kind == "member":
