@@ -187,6 +187,34 @@ def shaped_as(value: str, pattern: str, ignore_case: bool = False, base64_of: st
     return text is not None and re.fullmatch(base64_of, text) is not None
 
 
+class IdAddress(_Model):
+    """The identity member is the very address an entity is read at (``identity-field.own-address``:
+    Pulp's ``pulp_href``, a HAL ``self`` link): the item path's parameter is that address's last
+    segment. A value the path carries names the entity whose identity is ``origin``, the collection's
+    path, the value and, with ``trailing_slash``, a slash: the one spelling every item read showed."""
+
+    origin: str = ""
+    """The scheme and authority an absolute address begins with (``http://host:port``); empty when
+    the address is origin-relative."""
+    trailing_slash: bool = False
+    rule_id: str | None = None
+
+    def identity_of(self, collection_path: str, value: str) -> str:
+        """The identity a path value names in a collection (spelled as its held path)."""
+        return f"{self.origin}{collection_path.rstrip('/')}/{value}{'/' if self.trailing_slash else ''}"
+
+    def segment_of(self, identity: Any, collection_path: str) -> str | None:
+        """The path value an identity of the collection carries (None when it has another form)."""
+        if not isinstance(identity, str):
+            return None
+        head = f"{self.origin}{collection_path.rstrip('/')}/"
+        tail = "/" if self.trailing_slash else ""
+        if not identity.startswith(head) or not identity.endswith(tail):
+            return None
+        value = identity[len(head):len(identity) - len(tail)]
+        return value if value and "/" not in value else None
+
+
 class EntityType(_Model):
     name: str
     collection_template: str
@@ -198,6 +226,9 @@ class EntityType(_Model):
     """Item tools that address the entity by another field (tool -> field), e.g. by name."""
     either_key: EitherKey | None = None
     """The item path's parameter takes either the identity or this key member (told apart by shape)."""
+    address: IdAddress | None = None
+    """The identity member is the entity's own address and the item path's parameter its last
+    segment (``IdAddress``): path values are matched against it through ``address.identity_of``."""
     shallow_items: str | None = None
     """The item path lies outside the collections (shallow nesting, ``view-shallow-items``: the rule
     that joined them): ``/versions/{id}`` names the entity whichever ``/projects/{p}/versions``

@@ -14,6 +14,7 @@ import re
 from capenv.interpreter.bundle.jsonvalue import strings_in
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.values import locate
+from urllib.parse import urlsplit
 
 _EFFECTS = ("update", "delete", "action")
 
@@ -38,3 +39,22 @@ def answer_names_arguments(plan: WritePlan) -> tuple[str, ...]:
 def _holds_token(text: str, value: str) -> bool:
     """``value`` occurs in ``text`` with no letter or digit right before or after it."""
     return re.search(rf"(?<![0-9A-Za-z]){re.escape(value)}(?![0-9A-Za-z])", text) is not None
+
+
+def answer_addresses(plan: WritePlan) -> tuple[str, ...]:
+    """The addresses a write's recorded answer, which carries no entity, names (an origin-relative
+    path of two or more segments or an absolute http(s) URL, in its body's strings or its
+    ``Location``): served as recorded, every call would name what the exemplar's call made there."""
+    response = plan.response
+    if response is None or response.carries_entity or response.split is not None:
+        return ()
+    texts = list(strings_in(response.body)) if response.is_json else []
+    texts += [value for name, value in response.headers if name.lower() == "location"]
+    return tuple(dict.fromkeys(text for text in texts if _is_address(text)))
+
+
+def _is_address(text: str) -> bool:
+    if text.startswith("/"):
+        return not any(c.isspace() for c in text) and len([p for p in text.split("?")[0].split("/") if p]) >= 2
+    parts = urlsplit(text)
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and not any(c.isspace() for c in text)

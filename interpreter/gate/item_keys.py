@@ -24,7 +24,7 @@ def named_entity(copy: StateIndex, path: str, entity_type: Any, read_view: Any) 
     if held is None:
         return None
     return copy.find_entity(held, split_path(path)[-1], read_view.key_field or entity_type.id_field,
-                            entity_type.id_field, entity_type.either_key)
+                            entity_type.id_field, entity_type.either_key, entity_type.address)
 
 
 def item_key(copy: StateIndex, path: str, entity_type: Any, read_view: Any, absent_key: str | None = None) -> str:

@@ -20,7 +20,7 @@ def _named(path: str, entity_type: Any, copy: StateIndex) -> str | None:
         return None
     held = copy.find_collection("/" + "/".join(parts[:len(item) - 1]), entity_type.name)
     found = copy.find_entity(held, parts[len(item) - 1], entity_type.id_field, entity_type.id_field,
-                             entity_type.either_key) if held is not None else None
+                             entity_type.either_key, entity_type.address) if held is not None else None
     return found[0] if found is not None else None
 
 

@@ -117,7 +117,7 @@ def _below_item(record: Record, entity_type: object, segment: str, copy: StateIn
     name = entity_type.name
     collection = item_collection_path(copy, record.path, entity_type)
     held = copy.find_collection(collection, name)
-    found = copy.find_entity(held, segment, entity_type.id_field, entity_type.id_field, entity_type.either_key) \
+    found = copy.find_entity(held, segment, entity_type.id_field, entity_type.id_field, entity_type.either_key, entity_type.address) \
         if held is not None else None
     key = found[0] if found is not None else unquote(segment)
     why = ""

@@ -10,7 +10,7 @@ from capenv.interpreter.rules_engine import RuleSet, evaluate
 from .cascades import Cascade
 from .copies import copied_types
 from .findings import PlanFindings
-from .answer_arguments import answer_names_arguments
+from .answer_arguments import answer_addresses, answer_names_arguments
 from .held_beneath import held_beneath
 from .replay import GateRun
 from .sequence_reuse import judged_sequence_rules
@@ -90,6 +90,8 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             cascade_by=cascade.read if cascade else None, cascade=cascade.shown if cascade else None,
             constants_holding_generated=_constants_holding_generated(plan),
             answer_names_arguments=answer_names_arguments(plan),
+            answer_status=plan.response.status if plan.response is not None else None,
+            answer_addresses=answer_addresses(plan),
             member_rules=tuple((m.member, m.rule_id) for m in plan.members if m.admission != "not-accepted"),
             materialized_references=tuple(r.member for r in plan.references if r.dangling == "materialized"),
             **_explanations(plan, found, view))

@@ -59,8 +59,22 @@ def keyed_target(tool: Tool, target: Target, ctx: Any) -> Target:
         else:
             if target.relation == "item" and target.type is not None and target.type.either_key is not None:
                 _resolve_either(tool, target.type, ctx)
+            if target.relation == "item" and target.type is not None and target.type.address is not None:
+                _resolve_addresses(tool, target.type, ctx)
             memo[tool.name] = target
     return memo[tool.name]
+
+
+def _resolve_addresses(tool: Tool, entity_type: EntityType, ctx: Any) -> None:
+    """Where the identity is the entity's own address (``IdAddress``), each call named the entity
+    whose address its path's value ends: the collection's path, the value, the address's spelling."""
+    depth = len(split_path(entity_type.collection_template))
+    for ordinal in tool.record_ordinals:
+        parts = split_path(ctx.records[ordinal].path)
+        if len(parts) != depth + 1 or ordinal in ctx.timeline.key_targets:
+            continue
+        collection = "/" + "/".join(parts[:depth])
+        ctx.timeline.key_targets[ordinal] = entity_type.address.identity_of(collection, unquote(parts[-1]))
 
 
 def _resolve_either(tool: Tool, entity_type: EntityType, ctx: Any) -> None:

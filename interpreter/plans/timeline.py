@@ -283,6 +283,9 @@ def build_timeline(view: ViewResult, manifest: Manifest, records: dict[int, Reco
             if entity_type.shallow_items:
                 collection = timeline.collection_at(record.path, entity_type, _key_for(
                     timeline, entity_type, read_view, unquote(raw_id)))
+            if entity_type.address is not None and read_view.key_field in (None, entity_type.id_field):
+                # the path's value ends the entity's own address, its identity (IdAddress)
+                raw_id = entity_type.address.identity_of(collection, unquote(raw_id))
             timeline.item_reads_by_id.setdefault(unquote(raw_id), []).append((record, read_view))
             if is_absence(record, view.budgets.absence_statuses, read_view):
                 key = _key_for(timeline, entity_type, read_view, unquote(raw_id))

@@ -64,6 +64,11 @@ class PlanVerdictContext(BaseModel):
     """An update's or delete's path arguments (by name) that its recorded answer, which carries no
     entity, names in a string as a token (``successfully deleted entry 6``): served, every call
     would answer the exemplar's."""
+    answer_status: int | None = None
+    """The status the plan answers with (its exemplar's)."""
+    answer_addresses: tuple[str, ...] = ()
+    """Addresses (origin-relative paths, absolute URLs) the plan's recorded answer, which carries no
+    entity, names in its body or its ``Location``: served as recorded, every call would name them."""
     cascade_by: int | None = None
     """The read that showed a recorded call changing state the plan does not write (``write-cascades``)."""
     cascade: str | None = None
@@ -171,6 +176,23 @@ def plan_answer_names_arguments(ctx: PlanVerdictContext, params: BaseModel) -> O
     if ctx.answer_names_arguments:
         return Match({"arguments": list(ctx.answer_names_arguments)})
     return Miss("its recorded answer names none of the call's path arguments")
+
+
+class AnswerStatusesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+
+
+@predicate("plan_answer_defers_to_address", context="plan-verdict", params=AnswerStatusesParams)
+def plan_answer_defers_to_address(ctx: PlanVerdictContext, params: AnswerStatusesParams) -> Outcome:
+    """The plan answers with one of some statuses (202 Accepted: the work is done later) and its
+    recorded answer, which carries no entity, names an address (the task doing the work)."""
+    if ctx.answer_status not in params.statuses:
+        return Miss(f"answers {ctx.answer_status}, not {' or '.join(str(s) for s in params.statuses)}")
+    if not ctx.answer_addresses:
+        return Miss("its recorded answer names no address")
+    return Match({"status": ctx.answer_status, "addresses": list(ctx.answer_addresses)})
 
 
 @predicate("plan_unconfirmed", context="plan-verdict")

@@ -208,6 +208,9 @@ class IdentityFieldContext(BaseModel):
     carried_by_item_path: bool | None = None
     """For a list read: the field is the one the item reads of its collection carry in their
     path (None when no item read of the collection shows one)."""
+    addresses_item_path: bool | None = None
+    """For an item read: the value is the path it was read at, origin-relative or an absolute URL
+    of it, with or without the path's trailing slash (None for a list)."""
 
 
 @predicate("identity_field_named", context="identity-field", params=WordsParams)
@@ -234,6 +237,14 @@ def identity_field_is_path_value(ctx: IdentityFieldContext, params: BaseModel) -
     if ctx.equals_path_parameter:
         return Match({"equals_path": True})
     return Miss("a list read" if ctx.equals_path_parameter is None else "differs from the path parameter")
+
+
+@predicate("identity_field_addresses_item_path", context="identity-field")
+def identity_field_addresses_item_path(ctx: IdentityFieldContext, params: BaseModel) -> Outcome:
+    """On an item read, the field's value is the path the read was sent to (the entity's own address)."""
+    if ctx.addresses_item_path:
+        return Match({"own_address": True})
+    return Miss("a list read" if ctx.addresses_item_path is None else "is not the path it was read at")
 
 
 @predicate("identity_field_carried_by_item_path", context="identity-field")

@@ -58,6 +58,26 @@ def addresses_itself(body: dict[str, Any], read_path: str) -> bool:
     return False
 
 
+def own_address(value: Any, read_path: str) -> tuple[str, bool] | None:
+    """How ``value`` spells ``read_path`` as an address (``identity-field.own-address``): the origin
+    it begins with (empty when origin-relative) and whether it ends with a slash; None when it is
+    no address of that path (the path itself, with or without the trailing slash the path uses, or
+    an absolute URL of it with no query or fragment)."""
+    if not isinstance(value, str) or not value or not read_path.startswith("/"):
+        return None
+    origin, path = "", value
+    if "://" in value:
+        parts = urlsplit(value)
+        if not parts.scheme or not parts.netloc or parts.query or parts.fragment or "?" in value or "#" in value:
+            return None
+        origin, path = f"{parts.scheme}://{parts.netloc}", parts.path
+        if value != origin + path:
+            return None
+    if path.rstrip("/") != read_path.rstrip("/") or not path.rstrip("/"):
+        return None
+    return origin, path.endswith("/")
+
+
 def lookup_words(segments: Any) -> tuple[str, ...]:
     """An item read's path words before its collection word, in the run of literal segments that
     ends at it, nearest first (``flows``, ``api`` for ``/api/flows/name/{name}``)."""
@@ -246,8 +266,10 @@ class ShapeReader:
         return found[0][0], found[0][1].rule_id
 
     def identity_candidates(self, groups: list[list[dict]], path_value: str | None = None,
-                            subject: str = "", carried: str | None = None) -> list[tuple[str, Any]]:
-        """Every field a rule accepts as the identity, with its decision, best rule first (not traced)."""
+                            subject: str = "", carried: str | None = None,
+                            read_path: str | None = None) -> list[tuple[str, Any]]:
+        """Every field a rule accepts as the identity, with its decision, best rule first (not traced).
+        ``read_path``: an item read's path, for a member that is the entity's own address."""
         objects = [obj for group in groups for obj in group]
         if not objects:
             return []
@@ -269,12 +291,13 @@ class ShapeReader:
                 value = values[0]
             shape = (subject, name, in_every, scalar, distinct,
                      None if path_value is None else (scalar and single and str(value) in (decoded, path_value)),
-                     None if carried is None else name == carried)
+                     None if carried is None else name == carried,
+                     None if read_path is None else (single and own_address(value, read_path) is not None))
             decision = self._identity_decisions.get(shape)
             if decision is None:
                 context = IdentityFieldContext(field=name, in_every_object=shape[2], scalar=scalar,
                                                distinct=shape[4], equals_path_parameter=shape[5],
-                                               carried_by_item_path=shape[6])
+                                               carried_by_item_path=shape[6], addresses_item_path=shape[7])
                 decision = evaluate(self.ruleset, IDENTITY_TABLE, context, subject=f"{subject} field {name!r}")
                 self._identity_decisions[shape] = decision
             if decision.ok:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from capenv.interpreter.bundle.models import EitherKey, EntityType, Locator
+from capenv.interpreter.bundle.models import EitherKey, EntityType, IdAddress, Locator
 from capenv.interpreter.bundle.trace_event import TraceEvent
 from capenv.interpreter.bundle.paths import spell_path, split_path
 from capenv.interpreter.evidence.records import Record
@@ -22,7 +22,7 @@ from capenv.interpreter.bundle.text import loose_spelling
 from .either_keys import either_key_shape
 from .projection_candidates import ProjectionCandidates
 from .shallow_items import join_shallow_items
-from .shapes import ShapeReader, lookup_words, unknown_shape
+from .shapes import ShapeReader, lookup_words, own_address, unknown_shape
 from .singleton_aliases import singleton_aliases
 
 
@@ -42,6 +42,8 @@ class ToolShape:
     """A list tool's calls answered in another shape than its view reads (``view-list-shapes``)."""
     either: EitherKey | None = None
     """An item tool whose parameter takes either the identity or this key member (``either_keys``)."""
+    address: IdAddress | None = None
+    """An item tool whose identity is the entity's own address (``identity-field.own-address``)."""
 
 
 @dataclass
@@ -137,7 +139,8 @@ def _item_choice(tool: Tool, answers: list[Record], reader: ShapeReader
         body = record.response.json_value
         options = []
         for locator, obj in reader.item_locators(body, word, lookup):
-            for id_field, decision in reader.identity_candidates([[obj]], path_value, subject=tool.name):
+            for id_field, decision in reader.identity_candidates([[obj]], path_value, subject=tool.name,
+                                                                 read_path=record.path):
                 options.append((locator, id_field, decision))
         if not options:
             variants = _other_spellings(reader.item_locators(body, word, lookup), path_value)
@@ -164,8 +167,34 @@ def _item_choice(tool: Tool, answers: list[Record], reader: ShapeReader
     locator, id_field, decision = common[0]
     if any((locator, id_field) not in variants for _, variants in spelled_otherwise):
         return None, ()
-    return ToolShape(tool, "item", locator, id_field, decision.rule_id,
+    address = None
+    if decision.rule_id == OWN_ADDRESS_RULE:
+        address = _address_of(answers, locator, id_field, decision.rule_id)
+        if address is None or spelled_otherwise:
+            return None, ()
+    return ToolShape(tool, "item", locator, id_field, decision.rule_id, address=address,
                      other_shape=tuple(ordinal for ordinal, _ in spelled_otherwise)), tuple(decision.events)
+
+
+OWN_ADDRESS_RULE = "identity-field.own-address"
+
+
+def _address_of(answers: list[Record], locator: Locator, id_field: str, rule_id: str) -> IdAddress | None:
+    """The one spelling (origin, trailing slash) every item read's identity gives its own path; None
+    when two spell it otherwise (a path value then names no one identity)."""
+    forms = set()
+    for record in answers:
+        obj = locate(record.response.json_value, locator)
+        if not isinstance(obj, dict):
+            continue
+        form = own_address(obj.get(id_field), record.path)
+        if form is None:
+            return None
+        forms.add(form)
+    if len(forms) != 1:
+        return None
+    (origin, slash), = forms
+    return IdAddress(origin=origin, trailing_slash=slash, rule_id=rule_id)
 
 
 def _other_spellings(located: list[tuple[Locator, dict]], path_value: str) -> set[tuple[Locator, str]]:
@@ -304,6 +333,7 @@ def _assemble_types(result: TypeInference, answers: Any, records: dict[int, Reco
             key_fields={s.tool.name: s.key_field for s in keyed if s.key_field},
             either_key=next((s.either for s in items_ok if s.either is not None and s.tool.template == item_template),
                             None),
+            address=next((s.address for s in items_ok if s.tool.template == item_template), None),
             shallow_items=entry.get("shallow")))
 
 

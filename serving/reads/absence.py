@@ -59,10 +59,17 @@ def refuse_unshaped_id(raw_id: str, shapes: dict[str, int], *, type_name: str, f
                           "id; send an id of that shape", http_status=404)
 
 
-def held_shapes(state: StateIndex, type_name: str, *more: Any) -> dict[str, int]:
-    """The ``id_shape`` counts of every id ``state`` holds of the type, and of ``more``."""
+def held_shapes(state: StateIndex, type_name: str, *more: Any, address: Any = None) -> dict[str, int]:
+    """The ``id_shape`` counts of every id ``state`` holds of the type, and of ``more``; where the
+    identity is the entity's own address (``IdAddress``), of the segment each ends with, the value
+    an item path carries."""
     counts: dict[str, int] = {}
     for collection in state.collections_of(type_name):
+        if address is not None:
+            for entity_id in collection.ids.values():
+                shape = id_shape(address.segment_of(entity_id, collection.path)) or "other"
+                counts[shape] = counts.get(shape, 0) + 1
+            continue
         for shape, count in facts_of(collection).shapes.items():
             counts[shape] = counts.get(shape, 0) + count
     for value in more:
@@ -73,13 +80,14 @@ def held_shapes(state: StateIndex, type_name: str, *more: Any) -> dict[str, int]
 
 
 def refuse_unshaped_absence(absence: AbsenceAnswer, raw_id: str, state: StateIndex, *, type_name: str, field: str,
-                            id_field: str) -> None:
+                            id_field: str, address: Any = None) -> None:
     """``refuse_unshaped_id`` for an absence answer about to be given, whether the read answers
     from the state or by replay: the ids are those ``state`` holds of the type and the one the
     absence was learned from (an absence keyed by another member than the id is not checked)."""
     if absence.id_value is None or field != id_field:
         return
-    refuse_unshaped_id(raw_id, held_shapes(state, type_name, absence.id_value), type_name=type_name, field=field)
+    refuse_unshaped_id(raw_id, held_shapes(state, type_name, absence.id_value, address=address),
+                       type_name=type_name, field=field)
 
 
 def refuse_reserved(absence: AbsenceAnswer, raw_id: str, path: str) -> None:

@@ -66,7 +66,7 @@ def answer_item(view: ReadView, entity_type: EntityType, state: StateIndex, path
         return None
     raw_id = split_path(path)[-1]
     found = state.find_entity(collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field,
-                              entity_type.either_key)
+                              entity_type.either_key, entity_type.address)
     if found is None:
         return None
     key, entity = found

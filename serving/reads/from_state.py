@@ -136,7 +136,7 @@ class StateReads:
         if collection is not None:
             _refuse_shared_key(view, entity_type, collection, raw_id, state)
             found = state.find_entity(collection, raw_id, view.key_field or entity_type.id_field, entity_type.id_field,
-                                      entity_type.either_key)
+                                      entity_type.either_key, entity_type.address)
         answered_path, folded = call.path, None
         if found is None and collection is not None and view.letter_case_reads and call.path.endswith(raw_id):
             folded = _held_in_other_letter_case(collection, raw_id, view, entity_type)
@@ -144,7 +144,7 @@ class StateReads:
                 answered_path = call.path[: len(call.path) - len(raw_id)] + quote(str(folded), safe="")
                 found = state.find_entity(collection, quote(str(folded), safe=""),
                                           view.key_field or entity_type.id_field, entity_type.id_field,
-                                          entity_type.either_key)
+                                          entity_type.either_key, entity_type.address)
         held_path = collection.path if collection is not None else collection_path
         if found is None:
             label = _item_label("missing", entity_type, held_path, decode_once(raw_id))
@@ -183,7 +183,8 @@ class StateReads:
             if view.absence is not None:
                 refuse_reserved_collection(view.absence, held_path, spelled)
                 refuse_unshaped_absence(view.absence, raw_id, state, type_name=entity_type.name,
-                                        field=view.key_field or entity_type.id_field, id_field=entity_type.id_field)
+                                        field=view.key_field or entity_type.id_field, id_field=entity_type.id_field,
+                                        address=entity_type.address)
             laid_out = unproven_layout(view.unproven_id_shapes, raw_id, type_name=entity_type.name)
             if laid_out is not None:
                 raise CallRefused(laid_out, http_status=404)

@@ -42,7 +42,7 @@ def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, o
         if collection is None and not unread:
             continue
         if collection is None or state.find_entity(collection, raw_id, entity_type.id_field,
-                                                   entity_type.id_field, entity_type.either_key) is None:
+                                                   entity_type.id_field, entity_type.either_key, entity_type.address) is None:
             return (f'the state holds no {entity_type.name} whose "{entity_type.id_field}" is '
                     f'"{decode_once(raw_id)}", which the path lies under')
     return None
@@ -109,7 +109,7 @@ def refuse_held_elsewhere(path: str, entity_type: EntityType, raw_id: str, field
                 if first is not entity and not _agree(first, entity):
                     return  # one id, two entities: ids are the parent's own
         if holder is None and split_path(collection.path) != own and state.find_entity(
-                collection, raw_id, field, entity_type.id_field, entity_type.either_key) is not None:
+                collection, raw_id, field, entity_type.id_field, entity_type.either_key, entity_type.address) is not None:
             holder = collection.path
     if holder is not None:
         raise CallRefused(f'the state holds no {entity_type.name} whose "{field}" is "{decode_once(raw_id)}" under '
@@ -135,7 +135,7 @@ def refuse_unlike_holders(state: StateIndex | None, path: str, entity_type: Enti
         return
     raw_id = item_segment(path, entity_type)
     values = [state.find_entity(c, raw_id, field or entity_type.id_field, entity_type.id_field,
-                                entity_type.either_key)[1] for c in found]
+                                entity_type.either_key, entity_type.address)[1] for c in found]
     if any(value != values[0] for value in values[1:]):
         raise CallRefused(f"{len(found)} {entity_type.name} collections ({', '.join(c.path for c in found[:3])}) "
                           f"hold an entity {raw_id!r} and they differ: this path names one by its id alone, so "
@@ -152,5 +152,5 @@ def held_parent(path: str, entity_type: EntityType, state: StateIndex) -> dict |
     collection = state.find_collection(item_collection_path(state, "/" + "/".join(parts[:len(item)]), entity_type),
                                        entity_type.name)
     found = None if collection is None else state.find_entity(
-        collection, parts[len(item) - 1], entity_type.id_field, entity_type.id_field, entity_type.either_key)
+        collection, parts[len(item) - 1], entity_type.id_field, entity_type.id_field, entity_type.either_key, entity_type.address)
     return None if found is None else found[1]

@@ -99,7 +99,7 @@ class GuardedReplay:
         collection = state.find_collection(item_collection_path(state, call.path, entity_type, field),
                                            entity_type.name) if state else None
         if collection is not None and state is not None and state.find_entity(collection, raw_id, field, entity_type.id_field,
-                                                                                  entity_type.either_key):
+                                                                                  entity_type.either_key, entity_type.address):
             raise CallRefused(f'the state holds the {entity_type.name} whose "{field}" is "{decode_once(raw_id)}", '
                               f"but {call.tool.name} answers by replay ({view.reason}) and no recording names it, "
                               "so nothing was recorded for it", http_status=404)
@@ -123,7 +123,8 @@ class GuardedReplay:
         if unlike is not None:
             raise CallRefused(unlike, http_status=404)
         refuse_unshaped_absence(view.absence, raw_id, state if state is not None else self._initial_index,
-                                type_name=entity_type.name, field=field, id_field=entity_type.id_field)
+                                type_name=entity_type.name, field=field, id_field=entity_type.id_field,
+                                address=entity_type.address)
         laid_out = unproven_layout(view.unproven_id_shapes, raw_id, type_name=entity_type.name)
         if laid_out is not None:
             raise CallRefused(laid_out, http_status=404)

@@ -233,16 +233,23 @@ class StateIndex:
         return best[1] if best is not None else None
 
     def find_entity(self, collection: HeldCollection, raw_id: str, field_name: str, id_field: str,
-                    either: Any = None) -> tuple[str, dict[str, Any]] | None:
+                    either: Any = None, address: Any = None) -> tuple[str, dict[str, Any]] | None:
         """The entity a path segment names: the id decoded once, then as written. ``either``: the
         type's ``EitherKey`` when its item path takes the identity or another member; a value not
         shaped as the identity then names the one entity holding it at that member (none when
-        several do: the value names no one entity)."""
+        several do: the value names no one entity). ``address``: the type's ``IdAddress`` when its
+        identity is the entity's own address; the segment then names the identity it ends."""
         if either is not None and field_name == id_field and not either.names_identity(decode_once(raw_id)):
             holders = self.entities_holding(collection, raw_id, either.member)
             return holders[0] if len(holders) == 1 else None
         for probe in (decode_once(raw_id), raw_id):
-            if field_name == id_field:
+            if field_name == id_field and address is not None:
+                if "/" in probe:
+                    continue
+                key = address.identity_of(collection.path, probe)
+                if key in collection.entities:
+                    return key, collection.entities[key]
+            elif field_name == id_field:
                 if probe in collection.entities:
                     return probe, collection.entities[probe]
             else:

@@ -28,7 +28,7 @@ def holders(state: StateIndex | None, path: str, entity_type: EntityType,
     raw_id = item_segment(path, entity_type)
     field = field or entity_type.id_field
     return [c for c in state.collections_of(entity_type.name)
-            if state.find_entity(c, raw_id, field, entity_type.id_field, entity_type.either_key) is not None]
+            if state.find_entity(c, raw_id, field, entity_type.id_field, entity_type.either_key, entity_type.address) is not None]
 
 
 def item_collection_path(state: StateIndex | None, path: str, entity_type: EntityType,

@@ -154,7 +154,8 @@ def _refuse_unshaped(state: StateIndex, entity_type: Any, raw_id: str) -> None:
     """The recorded absence is given only to an id of the shape every held id of the type has, as
     an item read's is (``refuse_unshaped_id``): the application may refuse another shape as invalid."""
     try:
-        refuse_unshaped_id(raw_id, held_shapes(state, entity_type.name), type_name=entity_type.name, field=entity_type.id_field)
+        refuse_unshaped_id(raw_id, held_shapes(state, entity_type.name, address=entity_type.address),
+                           type_name=entity_type.name, field=entity_type.id_field)
     except CallRefused as refused:
         raise WriteRefusal(refused.message) from None
 
@@ -190,7 +191,8 @@ def _by_path(state: StateIndex, collection: HeldCollection, raw_id: str, entity_
                                f"show the application taking it here; name it by {entity_type.id_field!r} "
                                f"({held_id!r})")
         return found
-    return state.find_entity(collection, raw_id, entity_type.id_field, entity_type.id_field)
+    return state.find_entity(collection, raw_id, entity_type.id_field, entity_type.id_field, None,
+                             entity_type.address)
 
 
 def _refuse_nested(entity_type: Any, collection: HeldCollection, key: str, listed: int) -> None:
