@@ -43,6 +43,7 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
     from capenv.interpreter.gate.replay import run_gate
     from capenv.interpreter.gate.sorted_arrays import with_sorted_arrays
     from capenv.interpreter.gate.verdicts import apply_verdicts
+    from capenv.interpreter.gate.referrer_counts import Sightings
     from capenv.interpreter.gate.cascades import find_cascades
     from capenv.interpreter.gate.gate_notes import with_gate_traces
     from capenv.interpreter.plans.build import build_plans
@@ -67,7 +68,8 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
                        reach_table=ruleset.tables.get("gate-reach"), tables=ruleset.tables,
                        other_callers=other_callers_records(list(evidence.records), _plans_credentials(plans), ruleset))
         cascades = find_cascades(plans, evidence, manifest, view, ruleset)
-        plans = apply_verdicts(with_gate_traces(plans, run.findings), run, view, ruleset, cascades)
+        plans = apply_verdicts(with_gate_traces(plans, run.findings), run, view, ruleset, cascades,
+                               Sightings(view, manifest, records, plans))
         view = with_sorted_arrays(view, run.sorted_arrays)  # serving sorts what made the gate's reads pass
         view = view.model_copy(update={"budget_hits": view.budget_hits + tuple(run.budget_hits),
                                        "traces": view.traces + tuple(run.traces)})  # the gate's budget hit

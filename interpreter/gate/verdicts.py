@@ -5,10 +5,11 @@ from __future__ import annotations
 from capenv.interpreter.bundle.models import ViewResult, WritePlan
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.predicates.verdicts import PlanVerdictContext
-from capenv.interpreter.rules_engine import RuleSet, evaluate
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .cascades import Cascade
 from .copies import copied_types
+from .referrer_counts import Sightings, counted_referrers
 from .findings import PlanFindings
 from .answer_arguments import answer_addresses, answer_names_arguments
 from .held_beneath import held_beneath
@@ -62,15 +63,18 @@ def _explanations(plan: WritePlan, found: PlanFindings | None, view: ViewResult)
 
 
 def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, ruleset: RuleSet,
-                   cascades: dict[str, Cascade] | None = None) -> list[WritePlan]:
+                   cascades: dict[str, Cascade] | None = None, shown: Sightings | None = None) -> list[WritePlan]:
     """Each plan's verdict; ``cascades`` (``gate/cascades``) names, per tool, the read that showed a
-    recorded call changing state the plan does not write."""
+    recorded call changing state the plan does not write; ``shown``: the capture's reads around the
+    recorded writes, for the counts a write changes (``gate/referrer_counts``)."""
     result = []
     cascades = cascades or {}
     copies = copied_types(view, ruleset)
+    counts = counted_referrers(view, ruleset, shown)
     for plan in plans:
         found = run.findings.get(plan.tool)
         copied, copy_events = copies.get(plan.type or "", ((), ()))
+        counted_by, count_events = _counted_by(plan, counts)
         cascade = cascades.get(plan.tool)
         build_reason = plan.build_reason or ("unexplained-change" if found and found.unexplained_by else None)
         context = PlanVerdictContext(
@@ -79,7 +83,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             key_confirmations=len(found.key_confirmations) if found else 0,
             contradicted_by=found.contradicted_by if found else None,
             side_effect_by=found.side_effect_by if found else None,
-            confirmations=len(found.confirmations) if found else 0, copies=copied,
+            confirmations=len(found.confirmations) if found else 0, copies=copied, counted_by=counted_by,
             ids_per_collection=_ids_per_collection(plan, view),
             refused_held=tuple(found.refused_held) if found else (),
             refused_held_as_exemplar=tuple(found.refused_held_as_exemplar) if found else (),
@@ -107,7 +111,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             "contradicted_by": _contradicting_read(found, reason, cascade),
             "checked_record_ordinals": tuple(sorted(set(found.confirmations) | set(found.key_confirmations)))
             if found else (),
-            "traces": plan.traces + copy_events + (cascade.events if cascade else ()) + reuse_events
+            "traces": plan.traces + copy_events + count_events + (cascade.events if cascade else ()) + reuse_events
             + decision.events}))
     return result
 
@@ -140,3 +144,17 @@ def _contradicting_read(found: PlanFindings | None, reason: str | None, cascade:
         side_effect = found.side_effect_by if found else None
         return side_effect if side_effect is not None else (cascade.read if cascade else None)
     return contradicted
+
+
+def _counted_by(plan: WritePlan, counts: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[TraceEvent, ...]]]
+                ) -> tuple[tuple[str, ...], tuple[TraceEvent, ...]]:
+    """The counts (``referrer-counts``) a plan's write changes: it makes or removes entities of a counted
+    type, or updates a member by which they name the counted entity; with the decisions."""
+    found = counts.get(plan.type or "")
+    if found is None:
+        return (), ()
+    counted, members, events = found
+    accepted = {m.member for m in plan.members if m.admission != "not-accepted"}
+    if plan.effect in ("create", "delete", "bulk") or (plan.effect == "update" and accepted & set(members)):
+        return counted, events
+    return (), ()

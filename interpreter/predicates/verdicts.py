@@ -39,6 +39,9 @@ class PlanVerdictContext(BaseModel):
     """The fields of the recorded answer the most complete initial entity lacks."""
     copies: tuple[str, ...] = ()
     """Other state types holding copies of the plan's entities (``type-copies``)."""
+    counted_by: tuple[str, ...] = ()
+    """Members of other types counting the plan's entities that name each of theirs, where the plan
+    makes, removes or moves such an entity (``referrer-counts``: ``projects.task_number``)."""
     ids_per_collection: tuple[str, ...] = ()
     """A create's identity fields numbered per collection where the type's item path names an entity
     by its id alone across its collections (``EntityType.shallow_items``)."""
@@ -140,6 +143,15 @@ def plan_type_copied(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
     if ctx.copies:
         return Match({"copies": list(ctx.copies)})
     return Miss("no other type holds copies of its entities")
+
+
+@predicate("plan_referrer_counted", context="plan-verdict")
+def plan_referrer_counted(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
+    """Another type's member counts the plan's entities naming each of its entities, and the plan makes,
+    removes or moves one: its write changes that count too, which serving would not do."""
+    if ctx.counted_by:
+        return Match({"counts": list(ctx.counted_by)})
+    return Miss("no other type's member counts the entities it makes, removes or moves")
 
 
 @predicate("plan_holds_beneath", context="plan-verdict")
