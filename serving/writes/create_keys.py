@@ -34,6 +34,35 @@ def held_by_key(plan: WritePlan, env: WriteEnv, body: dict[str, Any], state: Sta
     return None
 
 
+def refuse_key_case_variant(plan: WritePlan, body: dict[str, Any], state: StateIndex, collection_path: str) -> None:
+    """A create whose key members equal a held entity's only once letter case is set aside (``Later``
+    beside the held ``later``): the capture shows the key matched as sent, not whether the application
+    compares it ignoring case (a case-insensitive collation or constraint would answer the held entity,
+    or refuse the create), so it is refused, never made as a second entity."""
+    if plan.key is None or plan.type is None or any(m not in body for m in plan.key.members):
+        return
+    held = state.find_collection(collection_path, plan.type)
+    if held is None:
+        return
+    for key in held.order:
+        entity = held.entities[key]
+        if all(m in entity and _alike_but_case(entity[m], body[m]) for m in plan.key.members):
+            named = ", ".join(f"{m} {entity[m]!r}" for m in plan.key.members)
+            raise WriteRefusal(f"the {plan.type} entity {held.ids.get(key, key)!r} holds {named}, which the call sends "
+                               f"in another letter case: the application answers a create naming a held "
+                               f"{', '.join(plan.key.members)} {plan.key.response.status} (record "
+                               f"{plan.key.learned_from}), and no recorded call shows whether it compares them "
+                               f"ignoring letter case; a {', '.join(plan.key.members)} no held entity has in any "
+                               "letter case is accepted",
+                               where={"collection": collection_path, "id": held.ids.get(key, key),
+                                      "key": list(plan.key.members)})
+
+
+def _alike_but_case(held: Any, sent: Any) -> bool:
+    """Equal, or two texts equal once letter case is set aside."""
+    return same_json(held, sent) or (isinstance(held, str) and isinstance(sent, str) and held.casefold() == sent.casefold())
+
+
 def answer_held(plan: WritePlan, env: WriteEnv, collection_path: str, key: str,
                 entity: dict[str, Any]) -> WriteResult:
     """The held entity in the key's recorded answer (nothing is written), or the conflict refusal."""
@@ -62,8 +91,18 @@ def refuse_key_clash(plan: WritePlan, env: WriteEnv, collection: Any, key: str, 
         members = create.key.members
         if not all(m in updated for m in members):
             continue
-        clash = next((k for k in collection.order if k != key and all(
-            m in collection.entities[k] and same_json(collection.entities[k][m], updated[m]) for m in members)), None)
+        clash = _clash(collection, key, updated, members, same_json)
+        if clash is None and env.checks_references:  # the gate replays what the application did with each call
+            variant = _clash(collection, key, updated, members, _alike_but_case)
+            if variant is not None:
+                shown = ", ".join(f"{m} {collection.entities[variant][m]!r}" for m in members)
+                raise WriteRefusal(
+                    f"another {plan.type} entity ({collection.ids.get(variant, variant)!r}) holds {shown}, which this "
+                    f"update sends in another letter case: the application refuses a second entity with one (record "
+                    f"{create.key.learned_from}), and no recorded call shows whether it compares them ignoring letter "
+                    "case; a value no other entity holds in any letter case is accepted",
+                    where={"collection": collection.path, "id": collection.ids.get(variant, variant),
+                           "key": list(members)})
         if clash is not None:
             named = ", ".join(f"{m} {updated[m]!r}" for m in members)
             raise WriteRefusal(f"another {plan.type} entity ({collection.ids.get(clash, clash)!r}) holds {named}: the "
@@ -72,3 +111,9 @@ def refuse_key_clash(plan: WritePlan, env: WriteEnv, collection: Any, key: str, 
                                f"send another {', '.join(members)}", kind="conflict",
                                where={"collection": collection.path, "id": collection.ids.get(clash, clash),
                                       "key": list(members)})
+
+
+def _clash(collection: Any, key: str, updated: dict[str, Any], members: tuple[str, ...], equal: Any) -> str | None:
+    """Another entity of the collection whose ``members`` are ``equal`` to the updated entity's."""
+    return next((k for k in collection.order if k != key and all(
+        m in collection.entities[k] and equal(collection.entities[k][m], updated[m]) for m in members)), None)

@@ -37,7 +37,7 @@ from .chosen_ids import check_chosen_id
 from .checks import (check_bulk_body, check_members, check_query, masked_body, refuse_unheld_patch_targets,
                      unwrap_body)
 from .create_collections import collection_for_create, path_arguments, refuse_under_absent_parent
-from .create_keys import answer_held, held_by_key, refuse_key_clash
+from .create_keys import answer_held, held_by_key, refuse_key_case_variant, refuse_key_clash
 from .distinct_values import refuse_repeated_values
 from .documents import write_document
 from .nested_copies import refuse_nested_copies
@@ -311,6 +311,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         held = held_by_key(plan, env, body, state, placed[0]) if plan.key is not None else None
         if held is not None:  # a get-or-create naming a held key: the held entity, nothing written
             return answer_held(plan, env, placed[0], *held)
+        if plan.key is not None and env.checks_references:  # the gate replays what the application did
+            refuse_key_case_variant(plan, body, state, placed[0])
         if plan.distinct_members and env.checks_references:
             refuse_repeated_values(plan, body, state.find_collection(placed[0], plan.type))
         return _create(plan, env, state, body, placed, parts, instant, counter, sequences, recorded, limit_check,
