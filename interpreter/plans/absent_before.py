@@ -27,7 +27,8 @@ def classified(tool: Tool, target: Target, ctx: Any) -> Decision:
     whole = ctx.whole_tools.get(tool.name, tool)
     calls = [ctx.records[o] for o in whole.record_ordinals]
     item = target.relation == "item"
-    every, some = calls_met_absence(target.type, calls, ctx.timeline, ctx.view) if item else (False, False)
+    every, some = calls_met_absence(target.type, calls, ctx.timeline, ctx.view, ctx.other_callers) \
+        if item else (False, False)
     held = calls_held(target.type, calls, ctx.timeline) if item else (False, ())
     unheld = item and target.type is not None and any(
         not _held_before(target.type, call, ctx.timeline) for call in calls if call.succeeded)
@@ -55,22 +56,24 @@ def _made_beside(tool: Tool, ctx: Any) -> tuple[str, ...]:
             target = keyed_target(other, target_of(other, ctx.view, ctx.document_paths, [c.path for c in calls],
                                                    ctx.ruleset), ctx)
             memo[name] = target.relation == "item" and calls_met_absence(target.type, calls, ctx.timeline,
-                                                                          ctx.view)[1]
+                                                                          ctx.view, ctx.other_callers)[1]
         if memo[name]:
             found.append(name)
     return tuple(found)
 
 
 def calls_met_absence(entity_type: EntityType | None, calls: list[Record], timeline: Timeline,
-                      view: ViewResult) -> tuple[bool, bool]:
+                      view: ViewResult, other_callers: frozenset[int] = frozenset()) -> tuple[bool, bool]:
     """(every successful call, one at least, named an entity the capture showed absent before it;
-    some did)."""
+    some did). ``other_callers``: records sent as another caller than the principal, whose reads
+    show that caller's view: an item read answering it an absence, or a list leaving the entity
+    out, shows nothing absent (Misago answers a thread hidden from a member 404)."""
     succeeded = [call for call in calls if call.succeeded]
     if entity_type is None or not succeeded:
         return False, False
     whole = {o for read in view.views if read.type == entity_type.name for line in read.lines
              for o in line.all_record_ordinals}  # a filtered or paged list leaving it out shows nothing
-    met = [_absent_before(entity_type, call, timeline, whole) for call in succeeded]
+    met = [_absent_before(entity_type, call, timeline, whole, other_callers) for call in succeeded]
     return all(met), any(met)
 
 
@@ -95,14 +98,16 @@ def _held_before(entity_type: EntityType, call: Record, timeline: Timeline) -> b
     return any(key in ids for (type_name, _), ids in timeline.initial_ids.items() if type_name == entity_type.name)
 
 
-def _absent_before(entity_type: EntityType, call: Record, timeline: Timeline, whole: set[int]) -> bool:
+def _absent_before(entity_type: EntityType, call: Record, timeline: Timeline, whole: set[int],
+                   other_callers: frozenset[int] = frozenset()) -> bool:
     key = call_key(timeline, call)
     if any(key in ids for (type_name, _), ids in timeline.initial_ids.items() if type_name == entity_type.name):
         return False
-    held = timeline.held_before(entity_type.name, key, call.ordinal)
+    held = timeline.held_before(entity_type.name, key, call.ordinal, other_callers)
     if held is not None:
         return held.value is None  # an item read answered its absence, and nothing showed it since
     return any(read.type == entity_type.name and read.record.ordinal in whole and key not in read.members
+               and read.record.ordinal not in other_callers
                and read.record.finished_at <= call.started_at
                and not _written_between(timeline, read.collection, read.record.ordinal, call.ordinal)
                for read in timeline.list_reads)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import bisect
-
+from functools import cached_property
 from typing import Any
 
 from capenv.interpreter.bundle.models import ViewResult
@@ -65,6 +65,20 @@ class PlanContext:
         self.held_steps: dict[tuple[str, str], list[Any]] = {}
         """Each entity's sightings and unanswered writes in ordinal order, merged on first use
         (``held_before``)."""
+
+    @cached_property
+    def other_callers(self) -> frozenset[int]:
+        """The records sent as another caller than the principal, for the credential headers the
+        write tools' calls carry (``view/credentials``): their reads show that caller's view."""
+        from capenv.interpreter.view.credentials import credential_headers, other_callers_records
+
+        names: set[str] = set()
+        for tool in self.manifest.tools:
+            calls = [self.records[o] for o in tool.record_ordinals if o in self.records]
+            if any(call.changes_state for call in calls) and tool.name not in self.read_only:
+                names.update(credential_headers(tool.name, calls, self.records, self.ruleset))
+        return other_callers_records(list(self.records.values()), frozenset(names), self.ruleset) if names \
+            else frozenset()
 
     def envelope_judge(self, tool: str, exemplar: Record, events: list[TraceEvent], type_name: str | None = None) -> Any:
         """A function (member, value) -> "array" | "object" | None, by the ``body-envelopes`` table,

@@ -171,7 +171,8 @@ class Timeline:
                 return sighting
         return None
 
-    def held_before(self, type_name: str, key: str, ordinal: int) -> Sighting | None:
+    def held_before(self, type_name: str, key: str, ordinal: int,
+                    other_callers: frozenset[int] = frozenset()) -> Sighting | None:
         """The entity as held just before the call ``ordinal`` began: the latest read, brought
         forward by the write answers recorded after it, each finished before the call began.
 
@@ -179,7 +180,9 @@ class Timeline:
         the write kept). A read that began before an applied answer's write had finished may show
         the entity from before that write, so it is passed over. The sighting returned cites the
         last record applied (its ``via``); its value is None when the latest read found the
-        entity absent and no answer followed."""
+        entity absent and no answer followed. ``other_callers``: records sent as another caller than
+        the principal, whose absence answers are that caller's view (an entity hidden from it), so
+        they show nothing absent."""
         start = self.records[ordinal].started_at
         held: Sighting | None = None
         answered_until = None  # when the latest applied answer's write finished
@@ -192,6 +195,8 @@ class Timeline:
             sighting = found[index]
             record = self.records[sighting.ordinal]
             if record.finished_at > start or sighting.ordinal == ordinal:
+                continue
+            if sighting.value is None and sighting.ordinal in other_callers:
                 continue
             if sighting.via == "response":
                 value = dict(sighting.value or {})
