@@ -723,6 +723,9 @@ class Budgets(_Model):
     or a refusal of a value of the wrong type lists at most."""
     held_values_quoted: int = 10
     """The held entities' key values a refusal of an id the state does not hold lists at most."""
+    copy_name_characters: int = 3
+    """A text this long names its entity where another type's entity under the same id shows it alike
+    and no other entity of the written type holds it: an update changing it, or a delete, is refused."""
     tools_named: int = 200
     """The served tools a call of a tool not served names at most."""
     missing_statuses: tuple[int, ...] = (404, 410)

@@ -273,7 +273,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
             refuse_protected(plan, entity, collection.ids.get(key, key))
         if env.checks_references:  # the gate judges the recorded writes' copies by write-copies
             refuse_nested_copies(state, collection, key, entity, None, env.types[plan.type].id_field, plan.type,
-                                 env.summarising_documents.get(plan.type, frozenset()), budgets.values_quoted)
+                                 env.summarising_documents.get(plan.type, frozenset()), budgets.values_quoted,
+                                 budgets.copy_name_characters)
         body, is_json, text = render_answer(plan, entity)
         remove_entity(collection, key)
         return write_result(plan, body, is_json, text, {"source": "state", "view": "delete", "type": plan.type,
@@ -349,7 +350,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
             refuse_repeated_values(plan, body, collection, key)
         if env.checks_references:  # the gate judges the recorded writes' copies by write-copies
             refuse_nested_copies(state, collection, key, entity, updated, env.types[plan.type].id_field, plan.type,
-                                 env.summarising_documents.get(plan.type, frozenset()), budgets.values_quoted)
+                                 env.summarising_documents.get(plan.type, frozenset()), budgets.values_quoted,
+                                 budgets.copy_name_characters)
         # serving refuses an entity that lacks a field the answer shows; the gate too, so the call is
         # one serving refuses (unexplained), not one whose later read contradicts the plan
         check_answer_covers(plan, updated, unsent_members(plan, body), parts.covers)

@@ -28,11 +28,13 @@ from .calls import WriteRefusal
 
 def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str, entity: dict[str, Any],
                         updated: dict[str, Any] | None, id_field: str, type_name: str,
-                        summarising: frozenset[str], listed: int) -> None:
+                        summarising: frozenset[str], listed: int, name_characters: int = 0) -> None:
     """``entity``: the written entity as held; ``updated``: as the update would leave it (None: a
     delete, which leaves every copy of it stale); ``summarising``: the paths of the documents that
     summarise the type, which are refused rather than answered stale; ``listed``: the copied
-    fields the refusal names at most (the budget ``values_quoted``)."""
+    fields the refusal names at most (the budget ``values_quoted``); ``name_characters``: how long a
+    text names the entity in another type's entity under its id (the budget ``copy_name_characters``;
+    0: not looked for)."""
     if id_field not in entity:
         return
     if updated is None:
@@ -56,6 +58,39 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
                     f"{quoted(copied, listed)} as it holds it now: the application changes or drops "
                     f"that copy with it, which this environment does not model, so {what} is not served"
                     + ("" if updated is None else "; an update of other members is"))
+    if name_characters:
+        _refuse_other_type_copy(state, collection, key, entity, changed, id_field, type_name, what, listed,
+                                name_characters)
+
+
+def _refuse_other_type_copy(state: StateIndex, collection: HeldCollection, key: str, entity: dict[str, Any],
+                            changed: list[str], id_field: str, type_name: str, what: str, listed: int,
+                            name_characters: int) -> None:
+    """Another type's entity under the same id showing every member it shares with the entity alike,
+    among them a changed one holding a name (a text of ``name_characters`` or more no other entity of
+    the collection holds): one search hit ``{id, title, score}`` beside the item it found, which the
+    type-level copies (``type-copies``, two entities at least) cannot tell from a coincidence."""
+    identity = entity[id_field]
+    for held in state.collections.values():
+        other = held.entities.get(key) if held.type != type_name else None
+        if not isinstance(other, dict) or not same_json(other.get(id_field), identity):
+            continue
+        if not all(same_json(value, entity[name]) for name, value in other.items() if name in entity):
+            continue
+        named = [f for f in changed if f in other and _names_entity(collection, key, entity[f], f, name_characters)]
+        if named:
+            raise WriteRefusal(
+                f"the {held.type} entity {held.ids.get(key, key)!r} of {held.path} shows {quoted(named, listed)} of the "
+                f"{type_name} entity {identity!r} as it holds it now, under the same {id_field}: it may be a copy the "
+                f"application changes or drops with it, which this environment does not model, so {what} is not "
+                "served" + ("" if what == "a delete" else "; an update of other members is"))
+
+
+def _names_entity(collection: HeldCollection, key: str, value: Any, member: str, name_characters: int) -> bool:
+    """A text at least ``name_characters`` long that no other entity of the collection holds at ``member``."""
+    return isinstance(value, str) and len(value) >= name_characters and not any(
+        isinstance(other, dict) and other.get(member) == value
+        for other_key, other in collection.entities.items() if other_key != key)
 
 
 def _own_links(collection: HeldCollection, key: str, entity: dict[str, Any], id_field: str) -> dict[str, str]:
