@@ -10,10 +10,7 @@ from __future__ import annotations
 import pytest
 from support.capture_runs import build_from, plan
 from support.har_builder import HarBuilder
-from support.http_thread import http_in_thread
-from support.served_calls import send
-
-from capenv.serving.runtime import EnvironmentRuntime
+from support.served_calls import send, served_over_http
 
 TAGS = [{"id": 1, "name": "urgent"}, {"id": 2, "name": "later"}]
 
@@ -32,10 +29,8 @@ def serving(tmp_path_factory):
     har.call("PATCH", "/tags/3", body={"name": "house"}, response=renamed).call("GET", "/tags/3", response=renamed)
     bundle = build_from(har, tmp_path_factory.mktemp("keys") / "capture.har")
     assert plan(bundle, "POST", "/tags").served and plan(bundle, "PATCH", "/tags/{tag_id}").served
-    runtime = EnvironmentRuntime(bundle)
-    with http_in_thread(runtime) as server:
+    with served_over_http(bundle) as server:
         yield server
-    runtime.close()
 
 
 def test_a_held_name_is_a_conflict(serving):

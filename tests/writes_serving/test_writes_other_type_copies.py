@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import pytest
 from support.capture_runs import build_from, items_app, plan
-from support.http_thread import http_in_thread
-from support.served_calls import send
-
-from capenv.serving.runtime import EnvironmentRuntime
+from support.served_calls import send, served_over_http
 
 ITEMS = [{"id": 1, "title": "Buy milk", "state": "open", "done": False},
          {"id": 2, "title": "Walk dog", "state": "open", "done": True}]
@@ -32,10 +29,8 @@ def serving(tmp_path):
                                                                    response={"error": "not found"})
     bundle = build_from(har, tmp_path / "capture.har")
     assert plan(bundle, "PATCH", "/items/{item_id}").served and plan(bundle, "DELETE", "/items/{item_id}").served
-    runtime = EnvironmentRuntime(bundle)
-    with http_in_thread(runtime) as server:
+    with served_over_http(bundle) as server:
         yield server
-    runtime.close()
 
 
 def test_a_rename_of_the_found_item_is_refused(serving):
