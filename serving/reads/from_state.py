@@ -279,6 +279,12 @@ class StateReads:
 
     def _learned(self, view: ReadView, entity_type: EntityType, call: ReadCall, state: StateIndex,
                  lines: list[ListLine]) -> Served | None:
+        recorded = self._replayer.find(call)
+        if recorded is not None and recorded[1] and 400 <= recorded[0].response.status < 500:
+            # The application refused this very query (a value of a shape it does not take, uuid=not-a-uuid
+            # answered 400) where the learned query would list what matches: replay answers the call as
+            # recorded, or refuses it once a served write may have changed what its recording shows
+            return None
         specs = {spec.param: spec for spec in view.learned_queries}
         values = single_valued(decoded_pairs(call.query))
         split = expanded(tuple(values.items()), containers(view.learned_queries)) if values is not None else None
