@@ -77,6 +77,15 @@ class ValueMap:
         lk, mk = _key(live), _key(model)
         return any(_key(l) == lk and _key(m) == mk for l, m in self._pairs)
 
+    def live_value(self, model: Any) -> Any:
+        """The live value ``model`` is paired with, or ``model`` itself."""
+        mk = _key(model)
+        return next((l for l, m in self._pairs if _key(m) == mk), model)
+
+    def restore(self, pairs: list[tuple[Any, Any]]) -> None:
+        """Back to ``pairs`` (an earlier ``pairs()``): a judgement taken back takes back what it paired."""
+        self._pairs = list(pairs)
+
     def pairs(self) -> list[tuple[Any, Any]]:
         return list(self._pairs)
 

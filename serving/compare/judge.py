@@ -12,14 +12,15 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from jsonpointer import resolve_pointer
 
 from capenv.interpreter.bundle.excerpt import excerpt
-from capenv.interpreter.bundle.jsonvalue import JsonError, loads
+from capenv.interpreter.bundle.jsonvalue import JsonError, canonical, loads
+from capenv.interpreter.bundle.pointers import escape_token
 
 from .jsondiff import Difference, PairingAllowed, ValueMap, diff_json, leaf_agrees
 from .sides import Observed
+from .values import as_decimal as as_decimal_or_none
 
 SAME, DIFFERENT, REFUSED = "same", "different", "refused"
 
@@ -114,8 +115,37 @@ def in_one_order(body: Any, pointers: tuple[str, ...]) -> Any:
     return body
 
 
+def reordered_sets(live: Any, model: Any, values: ValueMap, pointer: str = "", *,
+                   objects: bool = False) -> tuple[str, ...]:
+    """The pointers of arrays of distinct strings or numbers the two bodies hold with the same items
+    in another order (a set the application serialises in the order of its own start: Kinto's
+    principals, a token's scopes), a model item read as the live value it is paired with
+    (``values``); outermost first. ``objects``: arrays of anything, items equal as JSON, too (the
+    model replayed the application's own answer to the same read of the same seed: only the order it
+    chose at that start differs, as Home Assistant's services listed in the order they loaded)."""
+    if isinstance(live, dict) and isinstance(model, dict):
+        return tuple(found for name in live if name in model
+                     for found in reordered_sets(live[name], model[name], values, f"{pointer}/{escape_token(name)}",
+                                                 objects=objects))
+    if not (isinstance(live, list) and isinstance(model, list)) or len(live) != len(model):
+        return ()
+    if live and (objects or all(_scalar(item) for item in [*live, *model])):
+        keys = [_canonical(item) for item in live], [_canonical(values.live_value(item)) for item in model]
+        distinct = len(set(keys[0])) == len(keys[0])
+        if distinct and keys[0] != keys[1] and sorted(keys[0]) == sorted(keys[1]):
+            return (pointer,)
+        if not objects or all(_scalar(item) for item in live):
+            return ()
+    return tuple(found for index, (a, b) in enumerate(zip(live, model))
+                 for found in reordered_sets(a, b, values, f"{pointer}/{index}", objects=objects))
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, str) or (as_decimal_or_none(value) is not None)
+
+
 def _canonical(value: Any) -> bytes:
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    return canonical(value)  # exact numbers (JsonNumber) written as they read
 
 
 def _excerpt(body: Any, is_json: bool) -> Any:

@@ -10,6 +10,7 @@ from capenv.interpreter.bundle.jsonvalue import dumps
 
 from .judge import DIFFERENT, REFUSED, SAME, capenv_refusal
 from .jsondiff import ABSENT, Difference
+from .explore import Skipped
 from .session import CallResult
 
 MAX_DIFFERENCES_JSON = 20
@@ -29,8 +30,16 @@ def summary_line(results: list[CallResult]) -> str:
     return f"{s['calls']} calls, {s[SAME]} same, {s[DIFFERENT]} different, {s[REFUSED]} refused"
 
 
-def report_document(results: list[CallResult], live: str, model: str) -> dict[str, Any]:
-    return {"live": live, "model": model, "calls": [call_document(r) for r in results], "summary": summary(results)}
+def report_document(results: list[CallResult], live: str, model: str,
+                    skipped: list[Skipped] | None = None) -> dict[str, Any]:
+    """``skipped`` (``--explore``): the derived reads not sent, each with why; a key of its own, the
+    ``summary`` counting them as ``skipped``."""
+    document = {"live": live, "model": model, "calls": [call_document(r) for r in results], "summary": summary(results)}
+    if skipped is not None:
+        document["skipped"] = [{"name": s.probe.name, "method": s.probe.method, "path": s.probe.path,
+                                "reason": s.reason} for s in skipped]
+        document["summary"]["skipped"] = len(skipped)
+    return document
 
 
 def call_document(result: CallResult) -> dict[str, Any]:
@@ -65,11 +74,11 @@ def difference_document(difference: Difference) -> dict[str, Any]:
     return document
 
 
-def render_json(results: list[CallResult], live: str, model: str) -> str:
-    return dumps(report_document(results, live, model), indent=True).decode()
+def render_json(results: list[CallResult], live: str, model: str, skipped: list[Skipped] | None = None) -> str:
+    return dumps(report_document(results, live, model, skipped), indent=True).decode()
 
 
-def render_text(results: list[CallResult], live: str, model: str) -> str:
+def render_text(results: list[CallResult], live: str, model: str, skipped: list[Skipped] | None = None) -> str:
     lines = [f"live:  {live}", f"model: {model}", ""]
     rows = [("#", "verdict", "status", "call", "tool")]
     for r in results:
@@ -82,7 +91,11 @@ def render_text(results: list[CallResult], live: str, model: str) -> str:
         lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
         if number:
             lines += _detail_lines(results[number - 1])
-    lines += ["", summary_line(results)]
+    if skipped:
+        lines += ["", f"skipped {len(skipped)} derived read{'s' if len(skipped) > 1 else ''}:"]
+        for item in skipped:
+            lines.append(f"      {item.probe.method} {item.probe.path} ({item.probe.label()}): {item.reason}")
+    lines += ["", summary_line(results) + (f", {len(skipped)} skipped" if skipped else "")]
     return "\n".join(lines)
 
 

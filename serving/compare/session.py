@@ -22,9 +22,10 @@ from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.rule_data import setting_value
 
 from .jsondiff import Difference, ValueMap
-from .judge import SAME, Judgement, body_differences, judge, parsed_body
+from .judge import SAME, Judgement, body_differences, judge, parsed_body, reordered_sets
 from .placeholders import MISSING, SEGMENT_SAFE, WHOLE_PLACEHOLDER, fill, fill_json, resolve_pointer
 from .minted import MintedValue
+from .pairing import in_model_order, seeded_pairs
 from .probes import Probe, ProbeFile, placeholder_names
 from .sides import Observed, Outgoing, Side, side_origin
 from .tool_index import CallTool, ToolIndex, segments, within
@@ -84,22 +85,42 @@ class CompareSession:
         self._minted: dict[str, MintedValue] = {}
         self._wrote = False
         """A write was sent: from then on the two sides' states may differ."""
+        self.seeded: dict[Any, Any] = {}
+        """Per generated value the model's state held at the start, the live value of the same entity
+        (``pairing``): a value the live application drew anew at its start. Only pairs that no read
+        contradicted: an explored probe addresses the live entity by it."""
+        self._seeded_doubt: set[Any] = set()
+        """Model values two reads paired with two different live values: no pairing is certain."""
 
     def run(self, probe_file: ProbeFile) -> list[CallResult]:
-        self._minted = dict(probe_file.minted)
+        self.use_minted(probe_file.minted)
         for probe in probe_file.probes:
             self.call(probe, probe_file.headers)
         return self.results
 
-    def call(self, probe: Probe, file_headers: dict[str, str] | None = None) -> CallResult:
+    def use_minted(self, minted: dict[str, MintedValue]) -> None:
+        """The values made anew for every call from now on (a probe file's ``minted``)."""
+        self._minted = dict(minted)
+
+    def call(self, probe: Probe, file_headers: dict[str, str] | None = None,
+             bound: dict[str, dict[str, Any]] | None = None, detect_sets: bool = False) -> CallResult:
+        """``bound``: per side, placeholder values for this call alone (an explored read's live and
+        model ids of one entity, ``explore``). ``detect_sets``: before any write, arrays of distinct
+        strings or numbers holding the same items in another order are compared as sets (the
+        application orders them anew at each start; a derived probe has no ``unordered`` to say so)."""
         index = len(self.results) + 1
         file_headers = file_headers or {}
+        bound = bound or {}
         minted = {name: value.mint() for name, value in self._minted.items()}  # one value for both sides
-        requests = {side: self._request(probe, file_headers, side, minted) for side in SIDES}
-        borrowed, unresolved = self._availability(placeholder_names(probe, file_headers, frozenset(minted)))
+        requests = {side: self._request(probe, file_headers, side, {**minted, **bound.get(side, {})})
+                    for side in SIDES}
+        own = frozenset(minted) | {name for values in bound.values() for name in values}
+        borrowed, unresolved = self._availability(placeholder_names(probe, file_headers, own))
         answers = {side: self._send(side, requests[side]) for side in SIDES}
         unsaved = self._save(probe, answers)
         tool = self.tools.tool(probe.method, requests["model"].path)
+        if not tool.writes and not self._wrote and answers["live"].status == answers["model"].status:
+            self._pair_seeded(answers)
         fresh = {side: _scalars(parsed_body(answers[side])[1]) - self._state[side].seen for side in SIDES}
         may_pair = None
         if tool.writes:  # a write's answer is where generated ids first appear
@@ -112,6 +133,7 @@ class CompareSession:
             seeded = self.tools.initial_generated
             may_pair = lambda live, model: (live in fresh["live"] and model in fresh["model"]  # noqa: E731
                                             and model in seeded)
+        paired_before = self.values.pairs()
         judgement = judge(answers["live"], answers["model"], self.values, may_pair, unordered=probe.unordered)
         if judgement.verdict != SAME and probe.method == "GET":
             volatile = self._volatile(requests["live"], answers["live"])
@@ -120,6 +142,8 @@ class CompareSession:
             if judgement.verdict != SAME and self._only_volatile_members(tool.name, judgement):
                 volatile |= self._volatile(requests["live"], answers["live"], pause=True)
                 judgement = judge(answers["live"], answers["model"], self.values, may_pair, volatile, probe.unordered)
+        if judgement.verdict != SAME and detect_sets and not self._wrote:
+            judgement = self._as_sets(answers, may_pair, probe, judgement, not tool.served, paired_before)
         read_path = self.tools.read_as(probe.method, requests["model"].path)
         diverged_by = sorted({i for i, scope in self._scopes if within(read_path, scope)})
         result = CallResult(index, probe, requests, answers, judgement, tool, diverged_by, borrowed, unresolved,
@@ -133,7 +157,7 @@ class CompareSession:
 
     def _request(self, probe: Probe, file_headers: dict[str, str], side: str,
                  minted: dict[str, str] | None = None) -> Outgoing:
-        values = {**(minted or {}), **self._values_for(side)}
+        values = {**self._values_for(side), **(minted or {})}
 
         def text(template: str, escape_segment: bool = False) -> str:
             return fill(template, values, escape_segment=escape_segment)[0]
@@ -203,6 +227,54 @@ class CompareSession:
         return bool(members) and bool(judgement.differences) and all(
             d.pointer.startswith("/") and members & set(d.pointer.split("/")) for d in judgement.differences)
 
+    def _as_sets(self, answers: dict[str, Observed], may_pair: Any, probe: Probe, judgement: Judgement,
+                 replayed: bool, paired_before: list[tuple[Any, Any]]) -> Judgement:
+        """Judged again with arrays the application orders anew at each start taken in the model's
+        order: strings or numbers (``reordered_sets``; any items where the model ``replayed`` the
+        recording), entities sorted by ids drawn at the start (``pairing.in_model_order``); the same
+        then only when nothing else differs. The pairs the first judgement made by place, in the other
+        order, are taken back first (``paired_before``)."""
+        (live_json, live), (model_json, model) = parsed_body(answers["live"]), parsed_body(answers["model"])
+        if not (live_json and model_json):
+            return judgement
+        live, moved = in_model_order(live, model, self.tools.initial_drawn)
+        sets = reordered_sets(live, model, self.values, objects=replayed)
+        if not sets and not moved:
+            return judgement
+        for pointer in sets:  # the live items in the model's order: the same multiset, by reordered_sets
+            order = [self.values.live_value(item) for item in resolve_pointer(model, pointer)]
+            live = _replaced(live, pointer, order)
+        observed = answers["live"]
+        observed = Observed(observed.status, observed.headers, dumps(live))
+        paired_first = self.values.pairs()
+        self.values.restore(paired_before)
+        again = judge(observed, answers["model"], self.values, may_pair, unordered=probe.unordered)
+        if again.verdict != SAME:
+            self.values.restore(paired_first)
+            return judgement
+        said = [f"entities ordered by ids drawn at the start, taken in the model's order: {', '.join(moved)}"] \
+            if moved else []
+        said += [f"the same items in another order, compared as sets: {', '.join(sets)}"] if sets else []
+        return Judgement(SAME, note="; ".join(said))
+
+    def _pair_seeded(self, answers: dict[str, Observed]) -> None:
+        """Before any write: the values the live application drew anew at its start, paired entity by
+        entity with the model's (``pairing``), before the judge pairs what is left by place."""
+        (live_json, live), (model_json, model) = parsed_body(answers["live"]), parsed_body(answers["model"])
+        if not (live_json and model_json) or not self.tools.initial_drawn:
+            return
+        for live_value, model_value in seeded_pairs(live, model, self.tools.initial_drawn):
+            if model_value in self._seeded_doubt:
+                continue
+            known = self.seeded.get(model_value)
+            taken = any(v == live_value for m, v in self.seeded.items() if m != model_value)
+            if (known is not None and known != live_value) or taken:
+                self._seeded_doubt.add(model_value)
+                self.seeded.pop(model_value, None)
+                continue
+            self.seeded[model_value] = live_value
+            self.values.pair(live_value, model_value, force=True)
+
     def _save(self, probe: Probe, answers: dict[str, Observed]) -> dict[str, list[str]]:
         unsaved: dict[str, list[str]] = {side: [] for side in SIDES}
         for name, pointer in probe.save.items():
@@ -237,6 +309,19 @@ class CompareSession:
             for extra in result.probe.affects:
                 filled, _ = fill(extra, values, escape_segment=True)  # read as later calls are (read_as)
                 self._scopes.append((result.index, segments(self.tools.read_as("GET", filled))))
+
+
+def _replaced(document: Any, pointer: str, value: Any) -> Any:
+    """A copy of ``document`` with ``value`` at ``pointer`` (an existing member or item)."""
+    if not pointer:
+        return value
+    token, _, rest = pointer[1:].partition("/")
+    token = token.replace("~1", "/").replace("~0", "~")
+    rest = "/" + rest if rest else ""
+    if isinstance(document, list):
+        index = int(token)
+        return [_replaced(item, rest, value) if i == index else item for i, item in enumerate(document)]
+    return {name: _replaced(member, rest, value) if name == token else member for name, member in document.items()}
 
 
 def _both_client_errors(result: CallResult) -> bool:

@@ -9,12 +9,13 @@ Anything else answers by replay or not at all, and may disagree with the live ap
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.manifest.models import Tool
 
-from .values import generated_format
+from .values import drawn_format, generated_format
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -52,6 +53,14 @@ class ToolIndex:
             value for value in _scalars_of([*(e.value for c in bundle.view.state.collections for e in c.entities),
                                             *(d.value for d in bundle.view.state.documents)])
             if generated_format(value) is not None)
+        # those and the texts holding one (``values.drawn_format``), in the state or in an answer recorded
+        # before the capture's first write (a replayed read's too) but for one a call sent before any
+        # answer showed it (the client chose it: a never-held id): what reads before any write pair
+        self.initial_drawn = frozenset(
+            value for value in _answered_first(bundle, _scalars_of(
+                [*(e.value for c in bundle.view.state.collections for e in c.entities),
+                 *(d.value for d in bundle.view.state.documents)]))
+            if drawn_format(value) is not None)
 
     def tool(self, method: str, path: str) -> CallTool:
         found = self._manifest.route("GET" if method == "HEAD" else method, path)
@@ -164,6 +173,22 @@ def _guessed_template(parts: tuple[str, ...], method: str) -> tuple[str, ...]:
     if method in ("PUT", "PATCH", "DELETE") and parts:
         return (*parts[:-1], "{id}")
     return parts
+
+
+def _answered_first(bundle: Bundle, held: set[str]) -> set[str]:
+    """``held`` and the strings of the answers recorded before the capture's first write but those a
+    call sent before any of those answers showed them."""
+    answered: set[str] = set()
+    sent_first: set[str] = set()
+    initial = sorted((call for calls in bundle.replay.tools.values() for call in calls if call.initial),
+                     key=lambda call: call.ordinal)
+    for call in initial:
+        sent = {unquote(part) for part in call.path.split("/")} | {value for _, value in call.query}
+        sent |= _scalars_of(call.request_body)
+        sent_first |= sent - answered
+        if call.response.is_json:
+            answered |= _scalars_of(call.response.body)
+    return held | (answered - sent_first)
 
 
 def _scalars_of(value: object) -> set[str]:

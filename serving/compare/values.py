@@ -23,8 +23,8 @@ from capenv.interpreter.bundle.jsonvalue import JsonNumber
 from capenv.interpreter.bundle.values import entity_tag_opaque
 from capenv.interpreter.bundle.rule_data import rule_params, setting_value
 
-_ISO_DATETIME = re.compile(
-    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$")
+_ISO_DATETIME = re.compile(  # a date and a time apart by T, a space, or a dot (Roundup's 2026-12-02.19:14:27)
+    r"^\d{4}-\d{2}-\d{2}[T .]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$")
 _HTTP_DATE = re.compile(
     r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} "
     r"\d{2}:\d{2}:\d{2} GMT$")
@@ -141,6 +141,50 @@ def generated_format(value: Any) -> str | None:
     if _TOKEN.match(value) and _mixes_classes(value):
         return f"token{len(value)}"
     return None
+
+
+_EMBEDDED = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Za-z0-9]+")
+
+
+def drawn_format(value: Any) -> str | None:
+    """The shape of a value an application may draw anew at each start: a generated id
+    (``generated_format``; a token of letters only as long as ``min_drawn_token`` at least, so a
+    name in camel case, ``CapenvWiki``, is none), or a text holding one among other text
+    (``!vNJdrMGWuKGqfrchYy:example.test``, ``mlflow-artifacts:/2/<32 hex>/artifacts/model``), its
+    generated parts and its runs of at least ``min_drawn_digits`` digits (a clock, a counter of the
+    start) named by their shape; None for a text holding none (``Talk:Getting_started``, ``issue1``)."""
+    if not isinstance(value, str):
+        return None
+    whole = _drawn_part(value)
+    if whole is not None:
+        return whole
+    least = setting_value("compare-explore", "min_drawn_digits")
+    generated: list[str] = []
+
+    def shape(match: re.Match[str]) -> str:
+        part = match.group(0)
+        found = _drawn_part(part)
+        if found is not None:
+            generated.append(found)
+            return f"\x00{found}\x00"
+        return f"\x00digits{len(part)}\x00" if part.isdigit() and len(part) >= least else part
+
+    shaped = _EMBEDDED.sub(shape, value)
+    return "embedded:" + shaped if generated else None
+
+
+def _drawn_part(text: str) -> str | None:
+    found = generated_format(text)
+    if found is None or not found.startswith("token"):
+        return found
+    if len(text) < setting_value("compare-explore", "min_drawn_token"):
+        return None
+    if text.isalpha():  # letters alone: random when both cases are frequent, not words in camel case
+        share = setting_value("compare-explore", "drawn_letter_case_share")
+        upper = sum(1 for c in text if c.isupper()) / len(text)
+        if min(upper, 1 - upper) < share:
+            return None
+    return found
 
 
 def _mixes_classes(text: str) -> bool:

@@ -24,6 +24,7 @@ class ScriptedSide:
 
 class NoTools:
     initial_generated: frozenset = frozenset()
+    initial_drawn: frozenset = frozenset()
 
     def tool(self, method, path):
         return CallTool(None, False, method != "GET")
