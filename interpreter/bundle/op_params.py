@@ -86,8 +86,13 @@ class IdentityParams(_Params, LeftOutAtDefault):
     """A sequence identity's ``SequenceParams.fresh_after_delete``."""
     reuse_seen: int | None = None
     """A sequence identity's ``SequenceParams.reuse_seen``."""
+    address_origin: str | None = None
+    """Set where the identity is the entity's own address (``IdAddress``): the value drawn is its last
+    segment, and the identity this origin (empty when origin-relative), the collection's path, a
+    slash, the segment and, with ``address_slash``, a slash."""
+    address_slash: bool = False
 
-    left_out_at_default = ("fresh_after_delete", "reuse_seen")
+    left_out_at_default = ("fresh_after_delete", "reuse_seen", "address_origin", "address_slash")
 
 
 class ClockParams(_Params):
@@ -142,7 +147,9 @@ class TemplateParams(_Params, LeftOutAtDefault):
     parts: list[str | dict[str, Any]]
     """Literal text and sources: ``{"field": "id"}`` (a value generated for another field),
     ``{"member": "title"}`` (a body member), ``{"slug_of": "title"}``, ``{"param": "post_id"}``,
-    ``{"encoded_member": "name"}`` (a body member percent-encoded, as a URL spells it)."""
+    ``{"encoded_member": "name"}`` (a body member percent-encoded, as a URL spells it),
+    ``{"segment_of": "pulp_href"}`` (the last segment of a value generated for another field, an
+    identity that is the entity's own address: the id the application drew inside it)."""
     encoded_proven: str = ""
     """With ``encoded_member``: the characters outside RFC 3986's unreserved set whose encoding the
     capture shows (a space as %20); a sent value holding another is refused, its spelling unknown."""

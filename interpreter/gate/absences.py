@@ -88,7 +88,10 @@ def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex
     members = locate(record.response.json_value, read_view.locator)
     if not isinstance(members, list):
         return []
-    objects = [m for m in members if isinstance(m, dict) and entity_type.id_field in m]
+    shown = [m for m in members if isinstance(m, dict)]
+    objects = [m for m in shown if entity_type.id_field in m]
+    if len(objects) < len(shown):
+        return []  # members without the identity (a projection leaving it out) name no one as absent
     listed = {str(m[entity_type.id_field]) for m in objects}
     # an entity listed under a new id with all else alike was named anew, not removed (``reidentified``):
     # only an object under an id the copy does not hold can be its new name (the copy's ids, once

@@ -68,7 +68,7 @@ def form_problem(plan: WritePlan, recorded: dict[str, Any] | None, site: CreateS
             continue
         value = recorded[rule.field]
         order = _out_of_order(plan, rule, value, site) if site is not None else None  # counts it as drawn
-        expected = _expected_form(rule, value) or order
+        expected = _expected_form(rule, value) or order or _elsewhere(rule, value, site)
         if expected is not None and found is None:
             found = FormProblem(ordinal, rule.field, expected, value)
     return found
@@ -94,11 +94,43 @@ def _expected_form(rule: FieldRule, value: Any) -> str | None:
     if rule.op in ("unique", "identity"):
         model = UniqueParams if rule.op == "unique" else IdentityParams
         params = model.model_validate(rule.params)
+        if isinstance(params, IdentityParams) and params.address_origin is not None:
+            segment = _address_segment(params, value)
+            if segment is None:
+                return (f"an address {params.address_origin}/…/<id>{'/' if params.address_slash else ''} "
+                        "(the entity's own, around the id drawn)")
+            value = segment
         if params.format == "uuid":
             return None if is_uuid(value) else "a UUID"
         if params.format == "token":
             return _token_problem(params, value)
     return None
+
+
+def _address_segment(params: IdentityParams, value: Any) -> str | None:
+    """The last segment of an identity spelled as the plan's addresses are (its origin, a path, the
+    trailing slash or none), else None."""
+    tail = "/" if params.address_slash else ""
+    origin = params.address_origin or ""
+    if not isinstance(value, str) or not value.startswith(origin + "/") or not value.endswith(tail):
+        return None
+    text = value[:len(value) - len(tail)] if tail else value
+    if "?" in text or "#" in text or text.endswith("/"):
+        return None
+    return text.rsplit("/", 1)[-1] or None
+
+
+def _elsewhere(rule: FieldRule, value: Any, site: CreateSite | None) -> str | None:
+    """An address identity naming another collection than the one serving wrote the entity in."""
+    if rule.op != "identity" or site is None or rule.params.get("address_origin") is None:
+        return None
+    params = IdentityParams.model_validate(rule.params)
+    segment = _address_segment(params, value)
+    collection = site.provenance.get("collection")
+    if segment is None or not isinstance(collection, str):
+        return None
+    expected = f"{params.address_origin}{collection.rstrip('/')}/{segment}{'/' if params.address_slash else ''}"
+    return None if expected == value else f"the address {expected!r} in the collection serving wrote it in"
 
 
 def _spelled_as(value: Any, spelled: Any) -> bool:

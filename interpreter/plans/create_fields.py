@@ -79,9 +79,19 @@ def _judge_fields(ruleset: RuleSet, inputs: CreateInputs, *, generated: dict[str
             path_args=inputs.path_args, started_at=inputs.started_at, type_entities=inputs.type_entities,
             collection_entities=inputs.collection_entities, later_successes=inputs.later_successes,
             made_identities=inputs.made_identities,
-            generated={k: v for k, v in generated.items() if k != name})
+            generated={k: v for k, v in generated.items() if k != name}, **_address_fields(inputs))
         decisions[name] = evaluate(ruleset, FIELDS_TABLE, context, subject=f"{inputs.type_name}.{name}")
     return decisions
+
+
+def _address_fields(inputs: CreateInputs) -> dict[str, Any]:
+    """Where the identity is the entity's own address, the text its identities in the create's
+    collection begin and end with, around the segment the application generates."""
+    address = inputs.address
+    if address is None or not inputs.collection:
+        return {}
+    return {"address_head": f"{address.origin}{inputs.collection.rstrip('/')}/",
+            "address_tail": "/" if address.trailing_slash else "", "address_origin": address.origin}
 
 
 def field_rule(name: str, decision: Decision) -> FieldRule:

@@ -9,6 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from capenv.interpreter.bundle.models import IdAddress
+
 
 class CreateInputs(BaseModel):
     """What a create's explanation reads, all taken from the capture around its exemplar."""
@@ -17,6 +19,10 @@ class CreateInputs(BaseModel):
 
     type_name: str
     id_field: str
+    address: IdAddress | None = None
+    """The type's identity is the entity's own address (``EntityType.address``)."""
+    collection: str = ""
+    """The collection the create wrote into, spelled as its held path."""
     observed: dict[str, Any]
     """The written entity as observed, field order kept."""
     body: dict[str, Any]

@@ -245,6 +245,7 @@ def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[st
                            for s in ss[:1] if s.collection == collection and s.value is not None]
     inputs = CreateInputs(
         type_name=entity_type.name, id_field=entity_type.id_field, observed=observed, body=body,
+        address=entity_type.address, collection=collection,
         path_args=path_args, started_at=exemplar.started_at, type_entities=type_entities,
         collection_entities=collection_entities or type_entities, other_calls=others, other_succeeded=succeeded,
         later_successes=successes, made_identities=made_identities,

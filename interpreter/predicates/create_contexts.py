@@ -48,6 +48,23 @@ class CreateFieldContext(BaseModel):
     generated: dict[str, Any] = Field(default_factory=dict)
     """Other fields of the entity whose values the application generates (identity, sequence,
     unique, slug), with their values: the sources a template is rebuilt around."""
+    address_head: str | None = None
+    """Where the identity is the entity's own address (``IdAddress``): the text every identity of
+    the create's collection begins with (the origin, when absolute, and the collection's path and a
+    slash); None otherwise."""
+    address_tail: str = ""
+    """The text such an identity ends with after its last segment (a slash, or nothing)."""
+    address_origin: str = ""
+    """The scheme and authority such an identity begins with (empty when origin-relative)."""
+
+    def address_segment(self, value: Any) -> str | None:
+        """The last segment of an identity of the create's collection (None: not such an address)."""
+        if self.address_head is None or not isinstance(value, str):
+            return None
+        if not value.startswith(self.address_head) or not value.endswith(self.address_tail):
+            return None
+        segment = value[len(self.address_head):len(value) - len(self.address_tail)]
+        return segment if segment and "/" not in segment else None
 
     @property
     def whole_entity(self) -> dict[str, Any]:

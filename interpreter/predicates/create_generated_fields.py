@@ -75,6 +75,8 @@ class IdentityParams(BaseModel):
 def create_identity_format(ctx: CreateFieldContext, params: IdentityParams) -> Outcome:
     """A sequence for an integer (or a string of digits), else a UUID for the 8-4-4-4-12 shape, else a token of the same length and classes."""
     value = ctx.value
+    if ctx.address_head is not None and ctx.field == ctx.id_field:
+        return _address_format(ctx, params)
     number = as_integer(value)
     if number is None and isinstance(value, str) and fullmatch(params.digits_pattern, value):
         number = int(value)
@@ -95,6 +97,35 @@ def create_identity_format(ctx: CreateFieldContext, params: IdentityParams) -> O
     shape = token_shape(value, siblings, params.pooled_min_classes, params.hex_min_chars)
     return Match({"format": "token", "length": shape["length"], "classes": shape["classes"],
                   "op_params": {"format": "token", **shape}})
+
+
+def _address_format(ctx: CreateFieldContext, params: IdentityParams) -> Outcome:
+    """The identity is the entity's own address: the segment it ends with is what the application
+    generates, a UUID or a token (a number is counted per collection by the sequence of segments,
+    which serving does not draw around an address: not explained), and the address is rebuilt
+    around it in the call's collection."""
+    segment = ctx.address_segment(ctx.value)
+    if segment is None:
+        return Miss(f"the identity {ctx.value!r} is no address in the create's collection "
+                    f"({ctx.address_head!r}, a segment{', a slash' if ctx.address_tail else ''})")
+    address = {"address_origin": ctx.address_origin, "address_slash": bool(ctx.address_tail)}
+    if fullmatch(params.digits_pattern, segment):
+        return Miss(f"the address ends with a number ({segment!r}), a sequence no served address is drawn around")
+    if fullmatch(params.uuid_pattern, segment):
+        return Match({"format": "uuid", "address": True,
+                      "op_params": {"format": "uuid", **address}})
+    siblings = [s for s in (_last_segment(v, ctx.address_tail)
+                            for v in [*ctx.others_holding(ctx.type_entities), *ctx.made_identities]) if s]
+    shape = token_shape(segment, siblings, params.pooled_min_classes, params.hex_min_chars)
+    return Match({"format": "token", "length": shape["length"], "classes": shape["classes"], "address": True,
+                  "op_params": {"format": "token", **shape, **address}})
+
+
+def _last_segment(value: Any, tail: str) -> str | None:
+    if not isinstance(value, str) or not value.endswith(tail):
+        return None
+    text = value[:len(value) - len(tail)] if tail else value
+    return text.rsplit("/", 1)[-1] or None
 
 
 def _global_id_sequence(ctx: CreateFieldContext, value: str, params: IdentityParams) -> Outcome | None:

@@ -76,6 +76,10 @@ def _generated_spans(ctx: CreateFieldContext, text: str, params: TemplateParams)
         token = json_text(value)
         if name != ctx.field and token:
             spans.extend((s, e, {"field": name}) for s, e in token_spans(text, token, params.delimiters))
+        segment = ctx.address_segment(value) if name == ctx.id_field else None
+        if name != ctx.field and segment:
+            # the id the application drew inside the entity's own address (a prn around it)
+            spans.extend((s, e, {"segment_of": name}) for s, e in token_spans(text, segment, params.delimiters))
     for member, sent in ctx.body.items():
         if isinstance(sent, str):
             slug = slugify(sent, params.slug_kept)

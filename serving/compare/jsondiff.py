@@ -71,6 +71,8 @@ class ValueMap:
             return False
         self._pairs = [(l, m) for l, m in self._pairs if _key(l) != lk and _key(m) != mk]
         self._pairs.append((live, model))
+        for live_part, model_part in _generated_segments(live, model):
+            self.pair(live_part, model_part)  # a clash leaves the segment unpaired
         return True
 
     def maps(self, live: Any, model: Any) -> bool:
@@ -98,6 +100,21 @@ class ValueMap:
             if isinstance(value, str) and len(value) >= MIN_SUBSTRING_LENGTH:
                 text = text.replace(value, f"\x00{number}\x00")
         return text
+
+
+def _generated_segments(live: Any, model: Any) -> list[tuple[str, str]]:
+    """Two paths (or URLs) naming the same thing that differ only in segments each side made up
+    (an href around the id each drew): those segments name the same thing too, so text holding
+    them elsewhere (a resource name around the id, ``prn:…:<uuid>``) agrees alike."""
+    if not isinstance(live, str) or not isinstance(model, str) or "/" not in live or live == model:
+        return []
+    live_parts, model_parts = live.split("/"), model.split("/")
+    if len(live_parts) != len(model_parts):
+        return []
+    differing = [(a, b) for a, b in zip(live_parts, model_parts) if a != b]
+    if not all(generated_format(a) is not None and generated_format(a) == generated_format(b) for a, b in differing):
+        return []
+    return differing
 
 
 PairingAllowed = Callable[[Any, Any], bool]

@@ -119,7 +119,8 @@ def apply_field_rule(rule: FieldRule, ctx: OpContext) -> Any:
 def _template_fields(rule: CompiledRule) -> set[str]:
     if rule.op != "template":
         return set()
-    return {part["field"] for part in rule.params.parts if isinstance(part, dict) and "field" in part}
+    return {part.get("field") or part["segment_of"] for part in rule.params.parts
+            if isinstance(part, dict) and ("field" in part or "segment_of" in part)}
 
 
 def order_rules(rules: Iterable[FieldRule]) -> list[CompiledRule]:

@@ -17,7 +17,7 @@ from .context import UNCHANGED, OpContext, OpRefusal, absent, copy_json
 from .pointers import MISSING, parse_pointer, resolve
 from .registry import serving_op
 
-TEMPLATE_SOURCES = ("field", "member", "slug_of", "param", "encoded_member")
+TEMPLATE_SOURCES = ("field", "member", "slug_of", "param", "encoded_member", "segment_of")
 """The kinds of template part that are not literal text (one key per part)."""
 
 
@@ -105,6 +105,12 @@ def _template_source(part: dict[str, Any], ctx: OpContext, proven: str = "") -> 
                             f"application encodes {', '.join(repr(c) for c in unproven)} is not recorded "
                             f"(shown: {', '.join(repr(c) for c in proven) or 'none'}): send a value without them")
         return quote(template_text(value), safe="")
+    if kind == "segment_of":  # the id drawn inside an identity that is the entity's own address
+        value = _template_source({"field": name}, ctx)
+        segment = template_text(value).rstrip("/").rsplit("/", 1)[-1]
+        if not segment:
+            raise OpRefusal(f"field {ctx.field!r} is built around the last segment of field {name!r}, which holds none")
+        return segment
     if kind == "field":
         if name in ctx.generated:
             return ctx.generated[name]

@@ -13,7 +13,7 @@ from typing import Any
 
 from capenv.interpreter.bundle.op_params import IdentityParams, UniqueParams
 
-from .context import OpContext
+from .context import OpContext, OpRefusal
 from .generated_ids import CLASS_LETTERS, derive_token, derive_uuid, token_shape
 from .registry import serving_op
 from .sequences import identity_sequence
@@ -56,9 +56,13 @@ def _following_hex(ctx: OpContext, length: int, digits: str, held: Any) -> str |
 def identity(params: IdentityParams, ctx: OpContext) -> Any:
     if params.format == "sequence":
         return identity_sequence(params, ctx)
-    if params.format == "uuid":
-        return _uuid(ctx, params.uppercase)
-    return _token(ctx, params)
+    drawn = _uuid(ctx, params.uppercase) if params.format == "uuid" else _token(ctx, params)
+    if params.address_origin is None:
+        return drawn
+    if ctx.collection is None:
+        raise OpRefusal(f"field {ctx.field!r} is the entity's own address, and this write names no collection")
+    # the entity's own address around the id drawn (IdAddress): as every recorded create showed it
+    return f"{params.address_origin}{ctx.collection.rstrip('/')}/{drawn}{'/' if params.address_slash else ''}"
 
 
 @serving_op("unique")

@@ -214,3 +214,18 @@ def test_an_array_the_probe_names_unordered_compares_as_a_multiset():
     whole = judge(observed(200, b'[{"b": 1, "a": 2}, 3]'), observed(200, b'[3, {"a": 2, "b": 1}]'), ValueMap(),
                   unordered=("",))
     assert whole.verdict == SAME
+
+
+def test_paired_hrefs_pair_the_ids_each_side_drew_inside_them():
+    """An href the probe saved on both sides (Pulp's pulp_href around the UUID each side drew) names
+    one entity: a resource name around the same UUID (its prn) agrees too, where a UUID no pair
+    holds still differs. Found by tests/live -k pulp once the header guard's create was served."""
+    live_id, model_id = "01a24c7d-897e-7c87-80b9-39a2001d9e28", "90e3504e-079c-41f7-9975-260dfa58337c"
+    values = ValueMap()
+    assert values.pair(f"/api/v3/guards/{live_id}/", f"/api/v3/guards/{model_id}/", force=True)
+    assert diff_json({"prn": f"prn:core.guard:{live_id}"}, {"prn": f"prn:core.guard:{model_id}"}, values) == []
+    other = "11111111-2222-4333-8444-555555555555"
+    assert diff_json({"prn": f"prn:core.guard:{live_id}"}, {"prn": f"prn:core.guard:{other}"}, values) != []
+    words = ValueMap()
+    words.pair("/api/v3/guards/alpha/", "/api/v3/guards/beta/", force=True)  # names, not drawn ids
+    assert diff_json({"n": "x:alpha"}, {"n": "x:beta"}, words) != []
