@@ -333,8 +333,30 @@ def _assemble_types(result: TypeInference, answers: Any, records: dict[int, Reco
             key_fields={s.tool.name: s.key_field for s in keyed if s.key_field},
             either_key=next((s.either for s in items_ok if s.either is not None and s.tool.template == item_template),
                             None),
-            address=next((s.address for s in items_ok if s.tool.template == item_template), None),
+            address=_listed_alike(next((s.address for s in items_ok if s.tool.template == item_template), None),
+                                  entry["lists"], id_field, answers),
             shallow_items=entry.get("shallow")))
+
+
+def _listed_alike(address: IdAddress | None, lists: list[ToolShape], id_field: str | None, answers: Any
+                  ) -> IdAddress | None:
+    """The item reads' address, where every entity the type's lists show spells its identity alike
+    (the same origin, the same trailing slash); else None: a path value would name no listed entity
+    spelled otherwise, and the item reads are proven against the state as any other's."""
+    if address is None or id_field is None:
+        return address
+    head = f"{address.origin}/"
+    for shape in lists:
+        for record in answers(shape.tool):
+            located = locate(record.response.json_value, shape.locator) if shape.locator is not None else None
+            for obj in located if isinstance(located, list) else ():
+                value = obj.get(id_field) if isinstance(obj, dict) else None
+                if value is None:
+                    continue
+                if (not isinstance(value, str) or not value.startswith(head) or value.startswith(head + "/")
+                        or value.endswith("/") != address.trailing_slash):
+                    return None
+    return address
 
 
 def _type_name(template: str, taken: dict[str, str]) -> str:

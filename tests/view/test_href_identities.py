@@ -124,3 +124,20 @@ def test_an_update_answered_202_with_a_task_address_is_not_served():
     assert not patch.served and patch.reason == "deferred-to-address", (patch.served, patch.reason)
 
 
+
+
+def test_a_list_spelling_the_address_otherwise_than_the_item_reads_takes_no_address():
+    """The list shows absolute URLs where the item reads show origin-relative paths: a path value would
+    name no listed entity as the state holds it, so the type takes no address (its item reads are
+    proven against the state as any other's, here replayed) and a listed-only entity is never
+    answered missing."""
+    listed = [repo(f"{ORIGIN}{API}{u}/", n) for u, n in zip(UUIDS, ("web", "docs", "legacy"))]
+    har = (HarBuilder()
+           .call("GET", API, response={"count": 3, "next": None, "results": listed})
+           .call("GET", f"{API}{UUIDS[0]}/", response=repo(f"{API}{UUIDS[0]}/", "web"))
+           .call("GET", f"{API}{UUIDS[1]}/", response=repo(f"{API}{UUIDS[1]}/", "docs"))
+           .call("GET", f"{API}{MISSING}/", status=404, response={"detail": "No Repository matches the given query."}))
+    bundle = build_from(har)
+    assert entity_type(bundle, "/repos").address is None
+    status, body = get(EnvironmentRuntime(bundle), f"{API}{UUIDS[2]}/")
+    assert body != {"detail": "No Repository matches the given query."}, (status, body)
