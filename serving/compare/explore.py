@@ -73,6 +73,10 @@ def derive_probes(bundle: Bundle) -> list[Derived]:
 
     def add(name: str, path: str, query: tuple[tuple[str, str], ...] = (), method: str = "GET",
             body: Any = None) -> None:
+        suffix = bundle.manifest.format_suffix
+        if suffix and bundle.manifest.route(method, path) is None \
+                and bundle.manifest.route(method, path + suffix) is not None:
+            path += suffix  # as a client sends it: with the format suffix capenv reads paths without (.json)
         key = (method, path, query, dumps(body))
         if key in seen or not path.startswith("/") or "?" in path or "#" in path:
             return

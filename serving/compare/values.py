@@ -167,7 +167,7 @@ def drawn_format(value: Any) -> str | None:
         if found is not None:
             generated.append(found)
             return f"\x00{found}\x00"
-        return f"\x00digits{len(part)}\x00" if part.isdigit() and len(part) >= least else part
+        return "\x00digits\x00" if part.isdigit() and len(part) >= least else part  # a clock's fraction: any length
 
     shaped = _EMBEDDED.sub(shape, value)
     return "embedded:" + shaped if generated else None
