@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.bundle.pointers import parse as parse_pointer
 from capenv.interpreter.bundle.rule_data import setting_value
 
 from .jsondiff import Difference, ValueMap
@@ -313,15 +314,17 @@ class CompareSession:
 
 def _replaced(document: Any, pointer: str, value: Any) -> Any:
     """A copy of ``document`` with ``value`` at ``pointer`` (an existing member or item)."""
-    if not pointer:
+    return _replaced_at(document, parse_pointer(pointer), value)
+
+
+def _replaced_at(document: Any, tokens: tuple[str, ...], value: Any) -> Any:
+    if not tokens:
         return value
-    token, _, rest = pointer[1:].partition("/")
-    token = token.replace("~1", "/").replace("~0", "~")
-    rest = "/" + rest if rest else ""
+    token, rest = tokens[0], tokens[1:]
     if isinstance(document, list):
         index = int(token)
-        return [_replaced(item, rest, value) if i == index else item for i, item in enumerate(document)]
-    return {name: _replaced(member, rest, value) if name == token else member for name, member in document.items()}
+        return [_replaced_at(item, rest, value) if i == index else item for i, item in enumerate(document)]
+    return {name: _replaced_at(member, rest, value) if name == token else member for name, member in document.items()}
 
 
 def _both_client_errors(result: CallResult) -> bool:

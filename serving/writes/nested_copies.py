@@ -58,7 +58,9 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
                     f"{quoted(copied, listed)} as it holds it now: the application changes or drops "
                     f"that copy with it, which this environment does not model, so {what} is not served"
                     + ("" if updated is None else "; an update of other members is"))
-    if name_characters:
+    # a delete in a collection below another entity (a group's member, a link) removes that link, not
+    # the entity another type shows: only a rename, or a delete of a top-level entity, leaves it stale
+    if name_characters and (updated is not None or not collection.args):
         _refuse_other_type_copy(state, collection, key, entity, changed, id_field, type_name, what, listed,
                                 name_characters)
 

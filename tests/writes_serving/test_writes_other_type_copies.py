@@ -3,7 +3,8 @@ the item it found under the same id: a rename of that item through ``PATCH /item
 hit answering the old title. Two or more such entities make the types copies at build time
 (``copies.named-overlap``); one alone cannot be told from a coincidence there, so serving refuses the
 call that would leave it stale: an update changing a text that names the item (``copy_name_characters``
-long, no other item holding it), or a delete. Before, both were served and the search went on answering
+long, no other item holding it), or a delete of a top-level entity (a delete below another entity, a
+group's member, removes a link, not the entity another type shows). Before, both were served and the search went on answering
 "Buy milk". An update of a member the hit does not show is served; so is a change of a value other
 items share (a status), which names no entity."""
 
