@@ -298,3 +298,20 @@ def strings_in(value: Any) -> Iterator[str]:
     elif isinstance(value, list):
         for element in value:
             yield from strings_in(element)
+
+
+def texts_in(value: Any, names: bool = True) -> set[str]:
+    """The strings of a JSON value at any depth, its members' names too unless ``names`` is False."""
+    found: set[str] = set()
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            if names:
+                found.update(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str):
+            found.add(item)
+    return found

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.bundle.text_templates import keeps_template, text_template, text_template_runs
 from capenv.interpreter.bundle.value_shapes import shaped_like, value_shape
-from capenv.interpreter.bundle.jsonvalue import dumps
+from capenv.interpreter.bundle.jsonvalue import dumps, texts_in
 from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
 
@@ -256,19 +256,7 @@ def _named(answer: str, keys: bool = True) -> set[str]:
         parsed = json.loads(answer)
     except ValueError:
         return set(re.findall(r"\w+", answer)) if keys else set()
-    names: set[str] = set()
-    pending = [parsed]
-    while pending:
-        value = pending.pop()
-        if isinstance(value, dict):
-            if keys:
-                names.update(value)
-            pending.extend(value.values())
-        elif isinstance(value, list):
-            pending.extend(value)
-        elif isinstance(value, str):
-            names.add(value)
-    return names
+    return texts_in(parsed, names=keys)
 
 
 def one_named_new_member(ctx: WriteValidatedValueContext) -> str | Miss:

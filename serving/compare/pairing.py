@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterator
 
-from capenv.interpreter.bundle.jsonvalue import canonical
+from capenv.interpreter.bundle.jsonvalue import canonical, texts_in
 from capenv.interpreter.bundle.pointers import escape_token
 
 from .values import clock_format, drawn_format
@@ -37,18 +37,7 @@ def seeded_pairs(live: Any, model: Any, seeded: frozenset[Any]) -> list[tuple[An
 
 def _strings(value: Any) -> set[str]:
     """The strings of a JSON value, its members' names included."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            found.update(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str):
-            found.add(item)
-    return found
+    return texts_in(value)
 
 
 def _walk(live: Any, model: Any, seeded: frozenset[Any], found: list[tuple[Any, Any]]) -> None:

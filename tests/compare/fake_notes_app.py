@@ -14,8 +14,10 @@ import threading
 import uuid
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Iterator
+
+from support.loopback_server import on_loopback
 
 SEED = [{"id": 1, "title": "first", "done": False}, {"id": 2, "title": "second", "done": True}]
 
@@ -83,13 +85,5 @@ def serving(app: NotesApp, tls: ssl.SSLContext | None = None) -> Iterator[str]:
     """Serve ``app`` on a free loopback port; yields its base URL. ``tls``: a server context
     (its certificate loaded), so the app answers only HTTPS, as an application with its own
     self-signed certificate does."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(app))
-    if tls is not None:
-        server.socket = tls.wrap_socket(server.socket, server_side=True)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield f"{'https' if tls else 'http'}://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with on_loopback(_handler(app), tls=tls) as url:
+        yield url

@@ -4,10 +4,9 @@ application whose seed draws its ids anew at each start (as Prefect's or Kolibri
 from __future__ import annotations
 
 import json
-import threading
 import uuid
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Iterator
 
 import pytest
@@ -17,6 +16,7 @@ from capenv.interpreter.pipeline import build_bundle
 from capenv.serving.compare import DIFFERENT, REFUSED, SAME, compare_explored, derive_probes
 
 from support.har_builder import HarBuilder
+from support.loopback_server import on_loopback
 
 RECORDED = ["1b0e5c1e-0000-4000-8000-000000000001", "5c2f7a10-0000-4000-8000-000000000002",
             "9d4e8b20-0000-4000-8000-000000000003"]
@@ -75,14 +75,8 @@ def serving(app: FlowsApp) -> Iterator[str]:
         def log_message(self, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with on_loopback(Handler) as url:
+        yield url
 
 
 def capture(tmp_path, twins: bool = False):

@@ -9,7 +9,7 @@ import threading
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import parse_qsl, urlsplit
@@ -19,6 +19,7 @@ from capenv.serving.compare import compare
 from capenv.serving.compare.sides import Outgoing
 
 from support.judging import wrong_answers
+from support.loopback_server import on_loopback as serve_on_loopback
 from .convention_app import ConventionApp, Conventions
 from .scenario import probes, record
 
@@ -75,14 +76,8 @@ def _handler(app: ConventionApp) -> type[BaseHTTPRequestHandler]:
 def on_loopback(app: ConventionApp) -> Iterator[str]:
     """Serve ``app`` over HTTP on loopback; yields its base URL. ``CAPENV_MATRIX_PORT`` names the
     port (a machine whose ports are shared out), else a free one is taken."""
-    server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("CAPENV_MATRIX_PORT", "0"))), _handler(app))
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_on_loopback(_handler(app), int(os.environ.get("CAPENV_MATRIX_PORT", "0"))) as url:
+        yield url
 
 
 def hold_style(conventions: Conventions, folder: Path, live: ConventionApp | None = None) -> Outcome:
