@@ -71,6 +71,10 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
         plans = apply_verdicts(with_gate_traces(plans, run.findings), run, view, ruleset, cascades,
                                Sightings(view, manifest, records, plans))
         view = with_sorted_arrays(view, run.sorted_arrays)  # serving sorts what made the gate's reads pass
+        if run.redrawn:  # entities the application names anew at each read: serving refuses their item calls
+            view = view.model_copy(update={"types": tuple(
+                t.model_copy(update={"redrawn_ids": tuple(sorted(run.redrawn[t.name]))}) if t.name in run.redrawn
+                else t for t in view.types)})
         view = view.model_copy(update={"budget_hits": view.budget_hits + tuple(run.budget_hits),
                                        "traces": view.traces + tuple(run.traces)})  # the gate's budget hit
     else:

@@ -237,6 +237,10 @@ class EntityType(_Model):
     """Ids are paths (the item parameter spans segments, ``manifest.path_spans``): an id that
     extends another by ``/`` names an entity under it, which a delete of the other would take
     along; serving refuses such a delete, since a delete removes the entity alone."""
+    redrawn_ids: tuple[str, ...] = ()
+    """Initial ids a later whole list showed named anew, all else alike (the gate's ``reidentified``:
+    Alerta's configured roles, new ids on every read): serving refuses an item call naming one, since
+    the application may answer nothing there by the time it is made."""
 
 
 class QuerySpec(_Model):

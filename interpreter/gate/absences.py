@@ -98,9 +98,16 @@ def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex
     # per read, not once per unlisted entity)
     held_ids = set(map(str, held.order))
     fresh = [m for m in objects if m[entity_type.id_field] is not None and str(m[entity_type.id_field]) not in held_ids]
-    return [(held.path, key) for key in held.order if str(key) not in listed
-            and (not fresh or renamed(held.entities[key], str(key), fresh, entity_type.id_field, held_ids,
-                                      run.reidentified_table) is None)]
+    gone = []
+    for key in held.order:
+        if str(key) in listed:
+            continue
+        if fresh and renamed(held.entities[key], str(key), fresh, entity_type.id_field, held_ids,
+                             run.reidentified_table) is not None:
+            run.redrawn.setdefault(entity_type.name, set()).add(str(key))  # serving refuses its item calls
+            continue
+        gone.append((held.path, key))
+    return gone
 
 
 def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, str]], env: WriteEnv,

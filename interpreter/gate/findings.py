@@ -114,6 +114,9 @@ class GateRun:
     """The build's ``gate-linked-blame`` table: whether a write no plan models that reached a changed
     entity explains the change, not the modelled writes linked to it by id."""
     reidentified_table: Any = None
+    redrawn: dict[str, set[str]] = field(default_factory=dict)
+    """Per type, the held ids a later whole list showed named anew (``reidentified``): the application
+    draws the entity's id at each read, so an item call naming one a read showed may find nothing."""
     """The build's ``gate-reidentified`` table: whether a list names a held entity anew."""
     paging: PagingRoles | None = None
     """The build's query-parameter roles (``view-query-params``), which bound a whole list's page."""

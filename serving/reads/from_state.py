@@ -52,6 +52,7 @@ from .projection import (
     Projecting, ProjectionRefused, known_members, named_members, projected_answer, projecting, without_projection,
 )
 from .queries import containers, held_texts, unproven, unproven_tie, value_kinds
+from .redrawn import redrawn_refusal
 from .replay import Replayer
 from .initial_sightings import InitialSightings
 from .skipped_numbers import refuse_skipped
@@ -204,6 +205,8 @@ class StateReads:
             if view.missing is not None:
                 return Served(from_recording(view.missing, source="state"), {"state": label})
             raise CallRefused(self._not_held(entity_type, view, collection, raw_id, state), http_status=404)
+        if (redrawn := redrawn_refusal(entity_type, found[0], collection.ids.get(found[0], found[0]))) is not None:
+            raise CallRefused(redrawn, http_status=501)
         answer = answer_item(view, entity_type, state, answered_path)
         assert answer is not None  # the lookup above found the entity
         _refuse_lacking(answer, entity_type)
@@ -454,3 +457,4 @@ def _held_in_other_letter_case(collection: Any, raw_id: str, view: ReadView, ent
                                                       entity_type.id_field)
             if str(key_of(value)).casefold() == wanted]
     return held[0] if len(held) == 1 else None
+

@@ -24,6 +24,7 @@ from capenv.serving.read_call import CallRefused, quoted
 from capenv.serving.reads.absence import held_shapes, refuse_other_key_spelling, refuse_unshaped_id
 from capenv.serving.reads.id_layouts import unproven_layout
 from capenv.serving.reads.parents import unheld_collection
+from capenv.serving.reads.redrawn import redrawn_refusal
 from capenv.serving.state.edits import ensure_collection, insert_entity, mark_unplaced, remove_entity, replace_entity
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
 from capenv.serving.state.shallow import at_item_path, holders, item_collection_path
@@ -111,6 +112,9 @@ def _find_item(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateInde
                            kind="missing", missing=absence,
                            where={"collection": collection.path if collection else where,
                                   "id": unquote(parts[-1])})
+    redrawn = redrawn_refusal(entity_type, found[0], collection.ids.get(found[0], found[0]))
+    if redrawn is not None and env.checks_references:  # the gate replays what the application did with each call
+        raise WriteRefusal(redrawn)
     _refuse_copies(state, collection, found[0], found[1], entity_type, listed)
     return collection, found[0], found[1]
 

@@ -100,10 +100,6 @@ KNOWN_DIFFERENT: dict[str, tuple[tuple[str, tuple[str, ...], str], ...]] = {
 regular expression of the live path, the pointers every difference is at or under (none: any), why)."""
 
 OPEN_WRONG: dict[str, tuple[tuple[str, tuple[str, ...], str], ...]] = {
-    "alerta": (("^/perm/[^/]+$", (),
-                "the built-in perms (admin, user, guest) /perms lists under an id drawn anew at every read (the "
-                "capture's three listings show three ids each): the model answers an item read of the id it "
-                "recorded 200, the application 404 (no such perm is stored)"),),
 }
 """Wrong answers of the model to explored reads still open, in KNOWN_DIFFERENT's form: each must still
 occur (strict, so its fix is noticed); the application's test passes otherwise."""
