@@ -14,6 +14,7 @@ from capenv.serving.runtime_api import HttpRequest
 
 P1 = {"slug": "p1", "title": "one"}
 P2 = {"slug": "p2", "title": "two"}
+P3 = {"slug": "p3", "title": "three"}  # a board's own pin: one /pins lists would be a copy its delete leaves stale
 
 
 def pins_app(empty_answer: dict) -> HarBuilder:
@@ -22,7 +23,7 @@ def pins_app(empty_answer: dict) -> HarBuilder:
             .call("GET", "/pins/p1", response=P1)
             .call("GET", "/pins/p2", response=P2)
             .call("GET", "/boards/b1/pins", response=empty_answer)
-            .call("GET", "/boards/b2/pins", response={"total": 1, "items": [P1]})
+            .call("GET", "/boards/b2/pins", response={"total": 1, "items": [P3]})
             .call("DELETE", "/pins/p1", status=204, response="")
             .call("GET", "/pins/p1", status=404, response={"error": "not found"})
             .call("DELETE", "/pins/p2", status=204, response="")
