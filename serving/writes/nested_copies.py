@@ -44,6 +44,7 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
     if not changed:
         return
     what = "a delete" if updated is None else "an update changing them"
+    refused = f"so {what} is not served" + ("" if updated is None else "; an update of other members is")
     identity = entity[id_field]
     links = _own_links(collection, key, entity, id_field)
     for where, holder, whole in _holders(state, collection, key, summarising):
@@ -56,17 +57,16 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
                 raise WriteRefusal(
                     f"{where} holds a copy of the {type_name} entity {identity!r} showing "
                     f"{quoted(copied, listed)} as it holds it now: the application changes or drops "
-                    f"that copy with it, which this environment does not model, so {what} is not served"
-                    + ("" if updated is None else "; an update of other members is"))
+                    f"that copy with it, which this environment does not model, {refused}")
     # a delete in a collection below another entity (a group's member, a link) removes that link, not
     # the entity another type shows: only a rename, or a delete of a top-level entity, leaves it stale
     if name_characters and (updated is not None or not collection.args):
-        _refuse_other_type_copy(state, collection, key, entity, changed, id_field, type_name, what, listed,
+        _refuse_other_type_copy(state, collection, key, entity, changed, id_field, type_name, refused, listed,
                                 name_characters)
 
 
 def _refuse_other_type_copy(state: StateIndex, collection: HeldCollection, key: str, entity: dict[str, Any],
-                            changed: list[str], id_field: str, type_name: str, what: str, listed: int,
+                            changed: list[str], id_field: str, type_name: str, refused: str, listed: int,
                             name_characters: int) -> None:
     """Another type's entity under the same id showing every member it shares with the entity alike,
     among them a changed one holding a name (a text of ``name_characters`` or more no other entity of
@@ -84,8 +84,7 @@ def _refuse_other_type_copy(state: StateIndex, collection: HeldCollection, key: 
             raise WriteRefusal(
                 f"the {held.type} entity {held.ids.get(key, key)!r} of {held.path} shows {quoted(named, listed)} of the "
                 f"{type_name} entity {identity!r} as it holds it now, under the same {id_field}: it may be a copy the "
-                f"application changes or drops with it, which this environment does not model, so {what} is not "
-                "served" + ("" if what == "a delete" else "; an update of other members is"))
+                f"application changes or drops with it, which this environment does not model, {refused}")
 
 
 def _names_entity(collection: HeldCollection, key: str, value: Any, member: str, name_characters: int) -> bool:
