@@ -8,7 +8,7 @@ import operator
 import re
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, unquote_to_bytes
 
 from capenv.interpreter.bundle.models import Locator
 
@@ -70,9 +70,18 @@ def decode_once(text: str) -> str:
     return unquote(text) if "%" in text else text
 
 
+def spelling_key(segment: str) -> bytes:
+    """What a path segment names once the application percent-decodes it, as it does, once: the
+    bytes, so two segments name the same thing exactly when their keys are equal. A segment is
+    never compared with another's decoded text: ``%252F`` names the text "%2F" (a virtual host of
+    that name, which the application answers 404 for where none is), not the "/" ``%2F`` names."""
+    raw = segment.encode("utf-8", "surrogatepass")
+    return unquote_to_bytes(raw) if "%" in segment else raw
+
+
 def same_spelling(a: str, b: str) -> bool:
-    """Two path segments name the same thing: verbatim, or either once percent-decoded."""
-    return a == b or decode_once(a) == b or a == decode_once(b) or decode_once(a) == decode_once(b)
+    """Two path segments name the same thing: verbatim, or both once percent-decoded."""
+    return a == b or spelling_key(a) == spelling_key(b)
 
 
 _ECMA_SYNTAX = frozenset("^$\\.*+?()[]{}|/")
@@ -80,11 +89,10 @@ _ECMA_SYNTAX = frozenset("^$\\.*+?()[]{}|/")
 
 def spelling_pattern(recorded: str) -> str:
     """The segments ``same_spelling`` takes as ``recorded``, as a JSON Schema ``pattern`` (ECMA-262,
-    valid with or without the ``u`` flag): the recorded or once-decoded value verbatim, or with any
-    of its characters percent-encoded (either hex case; a "%" only as "%25")."""
-    values = list(dict.fromkeys([recorded, decode_once(recorded)]))
-    alternatives = ["".join(_literal(c) for c in value) for value in values]
-    alternatives += ["".join(_either(c) for c in value) for value in values]
+    valid with or without the ``u`` flag): the recorded segment verbatim, or the text it names with
+    any of its characters percent-encoded (either hex case; a "%" only as "%25")."""
+    value = decode_once(recorded)
+    alternatives = ["".join(_literal(c) for c in recorded), "".join(_either(c) for c in value)]
     return "^(?:" + "|".join(dict.fromkeys(alternatives)) + ")$"
 
 

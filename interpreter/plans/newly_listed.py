@@ -69,7 +69,7 @@ def one_newly_listed(timeline: Timeline, type_name: str, ordinal: int, collectio
 
 def same_collection(a: str, b: str) -> bool:
     """Two collection paths name one collection, segment by segment as serving compares spellings
-    (verbatim, or either once percent-decoded)."""
+    (verbatim, or both once percent-decoded)."""
     mine, theirs = split_path(a), split_path(b)
     return len(mine) == len(theirs) and all(same_spelling(x, y) for x, y in zip(mine, theirs))
 

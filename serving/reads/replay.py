@@ -37,7 +37,7 @@ from urllib.parse import unquote_plus
 from capenv.interpreter.bundle.models import RecordedCall, ReplayTable
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.variants import ACCEPT, ACCEPT_ONLY, call_key
-from capenv.interpreter.bundle.values import decode_once, same_json
+from capenv.interpreter.bundle.values import same_json, spelling_key
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
 
@@ -200,25 +200,22 @@ class Replayer:
 class PathIndex:
     """A tool's recordings by the spellings of their path arguments, so a call finds the ones its
     path names without matching every recorded path again. Two spellings name the same thing when
-    they meet verbatim or once percent-decoded (``same_spelling``): the recorded ``{a, decode(a)}``
-    and the call's ``{b, decode(b)}`` share a member."""
+    they meet verbatim or both once percent-decoded (``same_spelling``): they have one
+    ``spelling_key``."""
 
     def __init__(self, tool: Tool, calls: tuple[RecordedCall, ...]) -> None:
         self.tool = tool
         self._calls = calls
-        self._by_arg: dict[str, dict[str, set[int]]] = {}
+        self._by_arg: dict[str, dict[bytes, set[int]]] = {}
         for position, recorded in enumerate(calls):
             for name, value in (tool.match(recorded.path) or {}).items():
-                spelled = self._by_arg.setdefault(name, {})
-                for spelling in {value, decode_once(value)}:
-                    spelled.setdefault(spelling, set()).add(position)
+                self._by_arg.setdefault(name, {}).setdefault(spelling_key(value), set()).add(position)
 
     def naming(self, path_args: dict[str, str]) -> list[RecordedCall]:
         """The recordings, in their order, whose arguments name each of ``path_args``."""
         found: set[int] | None = None
         for name, value in path_args.items():
-            spelled = self._by_arg.get(name, {})
-            positions = spelled.get(value, set()) | spelled.get(decode_once(value), set())
+            positions = self._by_arg.get(name, {}).get(spelling_key(value), set())
             found = positions if found is None else found & positions
             if not found:
                 return []

@@ -1,6 +1,6 @@
 """Replay finds the recordings a call's path names through an index of their path arguments'
-spellings (``replay.PathIndex``): it must find exactly those ``same_spelling`` names, verbatim or
-once percent-decoded on either side, and keep their recorded order."""
+spellings (``replay.PathIndex``): it must find exactly those ``same_spelling`` names, verbatim
+or both once percent-decoded, and keep their recorded order."""
 
 from __future__ import annotations
 
