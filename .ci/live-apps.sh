@@ -156,6 +156,11 @@
 #   Misago 0.39.6 (a forum; Django + DRF on PostgreSQL; every dependency pinned by it, wheels only) ~60 s,
 #   313 MB; start.sh runs a private PostgreSQL cluster, migrates (~5-10 s), seeds in one process (~3 s)
 #   and serves captures/misago/misagosite under Django's runserver.
+#   Weblate 5.14.3 (Django + DRF on PostgreSQL; captures/weblate/install/requirements.txt, 137 pins,
+#   --no-deps, wheels but one pure-Python sdist; Debian's python3-gi and python3-cairo with the Pango and
+#   librsvg typelibs through apt, linked into the venv) ~1 min, 514 MB; start.sh runs a private PostgreSQL
+#   cluster, migrates (~40-60 s), seeds through Weblate's API in one process (~10 s) and serves
+#   captures/weblate/weblatesite under Django's runserver.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -260,6 +265,7 @@ MISTRAL_VERSION=23.0.0
 PULP_VERSION=3.123.1
 CHROMA_VERSION=1.5.9
 MISAGO_VERSION=0.39.6
+WEBLATE_VERSION=5.14.3
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -348,6 +354,7 @@ MISTRAL_VENV="$CACHE/venv-mistral"
 PULP_VENV="$CACHE/venv-pulp"
 CHROMA_VENV="$CACHE/venv-chroma"
 MISAGO_VENV="$CACHE/venv-misago"
+WEBLATE_VENV="$CACHE/venv-weblate"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1139,6 +1146,40 @@ install_podman() {
     echo "$PODMAN_DEB_VERSION" > "$PODMAN_DIR/installed-version"
 }
 
+install_weblate() {
+    # Weblate 5.14.3 (the newest release for Python 3.11) on Django's runserver over a private
+    # PostgreSQL cluster (captures/weblate/start.sh). Its requirements are installed exactly as
+    # captures/weblate/install/requirements.txt pins them (pip freeze of the recorded install: a newer
+    # django-otp, 1.7, renamed what Weblate's middleware calls), --no-deps, without four that
+    # need building here: borgbackup (backups, never used), tesserocr (screenshot OCR, never used),
+    # and pycairo and PyGObject, which Weblate imports at start (text rendering checks, widgets):
+    # Debian's python3-cairo and python3-gi (built for Python 3.11) with the Pango and librsvg
+    # typelibs are installed instead and linked into the venv. ~1 min, 514 MB.
+    local venv="$WEBLATE_VENV" wanted
+    wanted="weblate==$WEBLATE_VERSION $(sha256sum captures/weblate/install/requirements.txt | cut -c1-16)"
+    if [ "$(installed_pip_version "$venv" weblate)" = "$WEBLATE_VERSION" ] \
+            && [ "$(cat "$venv/.capenv-installed" 2>/dev/null)" = "$wanted" ] \
+            && "$venv/bin/python" -c 'import gi, cairo' 2>/dev/null; then
+        say "weblate $WEBLATE_VERSION already in $venv"; return
+    fi
+    apt_install_pinned weblate python3-gi=3.42.2-3+b1 python3-gi-cairo=3.42.2-3+b1 \
+        python3-cairo=1.20.1-5+b1 gir1.2-pango-1.0=1.50.12+ds-1 gir1.2-rsvg-2.0=2.54.7+dfsg-1~deb12u2
+    [ -x "$venv/bin/python" ] || { say "$PYTHON -m venv $venv"; "$PYTHON" -m venv "$venv"; }
+    say "pip install weblate==$WEBLATE_VERSION (captures/weblate/install/requirements.txt) into $venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+        -r captures/weblate/install/requirements.txt || {
+        say "pip install weblate failed; trying once more" >&2
+        "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+            -r captures/weblate/install/requirements.txt || return 1
+    }
+    local site
+    site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+    ln -sfn /usr/lib/python3/dist-packages/gi "$site/gi"
+    ln -sfn /usr/lib/python3/dist-packages/cairo "$site/cairo"
+    "$venv/bin/python" -c 'import gi, cairo, weblate' || return 1
+    echo "$wanted" >"$venv/.capenv-installed"
+}
+
 step() {  # install_function [args...]: in a subshell of its own, where set -e stops it at its first
     # failure; the group goes on with its other applications (one app's failure, say a template
     # database not ready in time under load, left every later app of its group uninstalled)
@@ -1171,6 +1212,8 @@ install_system_group() {  # apt-get and dpkg: one at a time
     step install_rabbitmq
     step install_icinga2
     step install_podman
+    # Weblate: Debian's PyGObject and pycairo (apt, hence this group), then its pinned pip install.
+    step install_weblate
     group_outcome
 }
 
@@ -1371,6 +1414,7 @@ status() {
     say "pulp:        $(installed_pip_version "$PULP_VENV" pulpcore) ($PULP_VENV)"
     say "chroma:      $(installed_pip_version "$CHROMA_VENV" chromadb) ($CHROMA_VENV)"
     say "misago:      $(installed_pip_version "$MISAGO_VENV" misago) ($MISAGO_VENV)"
+    say "weblate:     $(installed_pip_version "$WEBLATE_VENV" weblate) ($WEBLATE_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
