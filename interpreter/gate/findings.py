@@ -16,7 +16,7 @@ from .embed_checks import CreatedEntities
 from .sorted_arrays import SortedArrays
 
 
-NoteKind = Literal["call", "contradiction", "side-effect"]
+NoteKind = Literal["call", "contradiction", "side-effect", "excuse"]
 
 WHOLE = "*"
 """In a target's changed fields: the write changed the whole entity, document or collection."""
@@ -29,7 +29,8 @@ class GateNote:
 
     ``call``: a call that added nothing the gate could check (or that the plan does not explain);
     ``contradiction``: the difference a read showed against the plan's effect; ``side-effect``:
-    a change a related read showed that no write it checks explains."""
+    a change a related read showed that no write it checks explains; ``excuse``: why a read that
+    failed does not contradict the write (the verdict's evidence leaves it out)."""
 
     record: int
     text: str
@@ -113,6 +114,9 @@ class GateRun:
     linked_table: Any = None
     """The build's ``gate-linked-blame`` table: whether a write no plan models that reached a changed
     entity explains the change, not the modelled writes linked to it by id."""
+    count_table: Any = None
+    """The build's ``gate-count-blame`` table: whether a count another type's creates and deletes
+    moved blames a write on a related path or linked by id that is none of them."""
     reidentified_table: Any = None
     redrawn: dict[str, set[str]] = field(default_factory=dict)
     """Per type, the held ids a later whole list showed named anew (``reidentified``): the application

@@ -36,6 +36,7 @@ from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.rules_engine.evaluate import evaluate_table
 
 from .absences import IdLinks, modelled_between
+from .count_blame import counted_elsewhere
 from .findings import GateNote, GateRun, Tracking
 
 LOCATION = "interpreter/gate/linked_changes.py:blame_linked_changes"
@@ -87,6 +88,8 @@ def blame_linked_changes(record: Record, type_name: str, key: str, held: Any, si
         found = run.findings[tool]
         if found.side_effect_by is not None:
             continue
+        if counted_elsewhere(record, type_name, key, held, shown, differing, since, ordinal, tool, run, records):
+            continue  # a count another type's creates and deletes moved: not this write's
         found.side_effect_by = record.ordinal
         found.notes.append(GateNote(
             record.ordinal,

@@ -21,13 +21,15 @@ from capenv.interpreter.view.read_gate import (
 )
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.state.index import StateIndex
+from capenv.serving.state.edits import replace_entity
 from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.writes.calls import WriteEnv
 
 from .absences import modelled_between
 from .copy_edits import resync_item
+from .count_blame import counted_elsewhere
 from .embed_checks import creates_newly_embedded
-from .excuses import excused_in_failed_list, followed, followed_in_list
+from .excuses import excused_in_failed_list, followed, followed_in_list, unknown_alone
 from .findings import WHOLE, GateNote, GateRun, Pending, PlanFindings, Tracking
 from .item_checks import attribute_failed_item, changes_whole_entity
 from .item_keys import by_other_key, held_entity, item_key
@@ -111,6 +113,9 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         if placed_by_another_candidate(record, read_view, entity_type, copy, exercised, run, env.absence_statuses,
                                        line):
             reason = None
+    if reason is not None and read_view.kind == "list" and entity_type is not None and exercised:
+        if _unknown_shown_again(record, read_view, entity_type, answer, exercised, env, copy, track, run, line):
+            reason = None
     if reason is not None and entity_type is not None and read_view.kind in ("item", "list"):
         # the app may show string arrays sorted: the read then checks the writes it exercises
         resorted = run.sorted_arrays.passing_view(record, read_view, entity_type, copy, env.types, line,
@@ -125,6 +130,11 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         held = copy.find_collection(targets[0][1], entity_type.name)
         excused = excused_in_failed_list(record, read_view, entity_type, answer, targets[0][1], exercised, track,
                                          held.entities if held is not None else (), records)
+        unknown = unknown_alone(record, read_view, entity_type, answer, exercised, track)
+        if unknown and exercised:  # listed or not listed on one side: that write may have made or removed it
+            excused |= {w.tool for w in exercised}
+            for tool in sorted({w.tool for w in exercised} & set(findings)):
+                findings[tool].notes.append(_unknown_alone_note(record, entity_type.name, unknown))
     contradicted = [w.tool for w in exercised if w.tool not in excused]
     difference = reason.removeprefix(f"record {record.ordinal}: ")
     mine = None
@@ -162,6 +172,11 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
             related = related_paths(path, record.path) if unscoped is None else \
                 blamed_beside_unscoped((ordinal, tool, path), record.path, track)
             if tool in findings and (related or same_entity_spelled_otherwise(path, record.path, env.types, copy)):
+                if findings[tool].side_effect_by is None and read_view.kind == "item" and counted_elsewhere(
+                        record, entity_type.name, key, mine, _shown(record, read_view),
+                        changed_members(record, read_view, mine, ()) if mine is not None else frozenset(),
+                        since, ordinal, tool, run, records):
+                    continue  # a count another type's creates and deletes moved: not this write's
                 if findings[tool].side_effect_by is None:
                     findings[tool].side_effect_by = record.ordinal
                     findings[tool].notes.append(GateNote(record.ordinal, _side_effect_text(difference, unscoped, records),
@@ -187,6 +202,52 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         track.failed_lists.add(targets[0][1])
     elif read_view.kind == "document" and record.response.is_json:
         copy.documents[targets[0][1]] = record.response.json_value
+
+
+def _unknown_shown_again(record: Record, read_view: Any, entity_type: Any, answer: Any, exercised: list[Pending],
+                         env: WriteEnv, copy: StateIndex, track: Tracking, run: GateRun, line: Any) -> bool:
+    """A failed list whose only difference is members a write no plan models left unknown, each listed
+    on both sides (``excuses.unknown_alone``): the list shows them again, so the copy takes the values
+    it lists for them; when the list then answers as recorded, it passes and checks the writes it
+    exercises (the other members, its envelope). Otherwise the copy is left as it was."""
+    keys = unknown_alone(record, read_view, entity_type, answer, exercised, track)
+    held = copy.find_collection((line.collection or line.path) if line is not None else "", entity_type.name) \
+        if line is not None else None
+    recorded = record.response.json_value if record.response.is_json else None
+    listed = locate(recorded, read_view.locator) if recorded is not None else None
+    if not keys or held is None or not isinstance(listed, list):
+        return False
+    shown = {str(m[entity_type.id_field]): m for m in listed if isinstance(m, dict) and entity_type.id_field in m}
+    if any(k not in shown or k not in held.entities or not isinstance(held.entities[k], dict) for k in keys):
+        return False
+    before = {k: held.entities[k] for k in keys}
+    for k in keys:
+        replace_entity(held, k, {**before[k], **shown[k]})
+    again, is_list, _ = answer_read(read_view, record, env.types, copy, line=line)
+    if again is None or again.unheld or compare(again, record, read_view, is_list=is_list,
+                                                absence_statuses=env.absence_statuses) is not None:
+        for k in keys:
+            replace_entity(held, k, before[k])
+        return False
+    text = (f"lists {entity_type.name} " + ", ".join(repr(k) for k in keys[:5])
+            + " otherwise than the copy held, each an entity a write no plan models left unknown, which this write "
+              "did not write: the list shows them again (the copy takes what it lists of them) and then answers as "
+              "recorded, so it checks this write")
+    for tool in sorted({w.tool for w in exercised}):
+        if tool in run.findings:
+            run.findings[tool].notes.append(GateNote(record.ordinal, text, kind="excuse", evidence={"unknown": keys},
+                                                     location="interpreter/gate/read_check.py:_unknown_shown_again"))
+    return True
+
+
+def _unknown_alone_note(record: Record, type_name: str, keys: list[str]) -> GateNote:
+    """Why a failed list does not contradict an exercised write (``excuses.unknown_alone``)."""
+    shown = ", ".join(repr(k) for k in keys[:5]) + (" and more" if len(keys) > 5 else "")
+    return GateNote(record.ordinal,
+                    f"lists {type_name} {shown} otherwise than the copy holds, each an entity a write no plan models "
+                    "left unknown (no read showed it since), which this write did not write: that write explains the "
+                    "difference, so the list contradicts nothing here (and is not checked again)",
+                    kind="excuse", evidence={"unknown": keys}, location="interpreter/gate/excuses.py:unknown_alone")
 
 
 def _beside(targets: list[tuple], since: int, track: Tracking) -> tuple[int, ...]:

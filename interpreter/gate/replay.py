@@ -41,6 +41,7 @@ from .findings import WHOLE, GateNote, GateRun, Pending, PlanFindings, Tracking
 from .gate_notes import unexplained_call_note, unknown_entity_note
 from .item_keys import item_key
 from .key_checks import check_key_branch
+from .count_blame import TABLE as COUNT_TABLE
 from .linked_changes import TABLE as LINKED_TABLE
 from .presence import read_only_listings
 from .read_check import BLAME_TABLE, check_read
@@ -81,7 +82,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     track.reach_min_string = int(run.settings.get("reach_name_min_string", 0))
     tables = tables if tables is not None else load_rules().tables
     run.blame_table, run.reidentified_table = tables.get(BLAME_TABLE), tables.get(REIDENTIFIED_TABLE)
-    run.linked_table = tables.get(LINKED_TABLE)
+    run.linked_table, run.count_table = tables.get(LINKED_TABLE), tables.get(COUNT_TABLE)
     run.tool_of = tool_of
     run.listings = read_only_listings(records, tool_of, read_only, env.types)
     run.sorted_arrays = SortedArrays.scan(records, views, tool_of, view.state)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 from datetime import datetime
 
+from capenv.interpreter.bundle.insert import sort_key
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
@@ -54,7 +55,28 @@ def with_list_places(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan
 
 
 def _empty() -> dict[str, set[int]]:
-    return {"kept": set(), "last_kept": set(), "moved": set()}
+    return {"kept": set(), "last_kept": set(), "moved": set(), "moved_last": set(), "moved_sorted": set()}
+
+
+def _member_sorting(before: ListRead, after: ListRead, shared: set[str]) -> str | None:
+    """A member every shared entity holds as a scalar whose values strictly order both lists' shared
+    members as they are listed (either direction), else None."""
+    lists = [[before.members[k] for k in before.members if k in shared],
+             [after.members[k] for k in after.members if k in shared]]
+    if not all(isinstance(row, dict) for rows in lists for row in rows):
+        return None
+    for name in sorted(set.intersection(*(set(row) for rows in lists for row in rows))):
+        values = [[row[name] for row in rows] for rows in lists]
+        if any(v is None or isinstance(v, (dict, list)) for vs in values for v in vs):
+            continue
+        keys = [[sort_key(v) for v in vs] for vs in values]
+        if all(_strictly_ascending(ks) for ks in keys) or all(_strictly_ascending(ks[::-1]) for ks in keys):
+            return name
+    return None
+
+
+def _strictly_ascending(keys: list[tuple]) -> bool:
+    return all(a < b for a, b in zip(keys, keys[1:]))
 
 
 def _evidence(plans: list[WritePlan], ctx: PlanContext) -> dict[str, dict[str, set[int]]]:
@@ -91,6 +113,12 @@ def _evidence(plans: list[WritePlan], ctx: PlanContext) -> dict[str, dict[str, s
                     continue
                 if not in_place:
                     found.setdefault(tool, _empty())["moved"].add(after.record.ordinal)
+                    if [k for k in shown if k in shared] == moved_order:
+                        # a member sorting both lists alike (a name the update changed, a clock it
+                        # stamped) tells the same story: the list shows no storage order then
+                        sorter = _member_sorting(before, after, shared)
+                        kind = "moved_sorted" if sorter is not None else "moved_last"
+                        found.setdefault(tool, _empty())[kind].add(after.record.ordinal)
                 elif kept_order[-1] == key:
                     found.setdefault(tool, _empty())["last_kept"].add(after.record.ordinal)
                 elif kept_order != moved_order:  # else the list cannot tell keeping from moving last

@@ -28,6 +28,14 @@ class UpdateListPlaceContext(BaseModel):
     member in the order before (the changed one last)."""
     moved: list[int] = Field(default_factory=list)
     """Such list reads listing the shared members in another order than before."""
+    moved_sorted: list[int] = Field(default_factory=list)
+    """Of ``moved``, those moving the updated entities last explains, but which a member of the
+    entities sorts as well, both before and after (a name the update changed, a clock it stamped):
+    they show no storage order."""
+    moved_last: list[int] = Field(default_factory=list)
+    """Of ``moved``, those listing the shared members in the order before with each entity the calls
+    between changed moved last, in the order they were changed (an unsorted table's storage order,
+    where PostgreSQL writes an updated row anew at the end)."""
 
 
 class ListingParams(BaseModel):
@@ -59,3 +67,21 @@ def last_updated_entity_listed_last(ctx: UpdateListPlaceContext, params: Listing
         return Miss(f"no recorded list shows where an updated entity that was listed last goes "
                     f"({len(ctx.last_kept)} of {params.min_listings} needed)")
     return Match({"last_kept": list(ctx.last_kept)})
+
+
+@predicate("updated_entity_listed_moved_last", context="update-list-place", params=ListingParams)
+def updated_entity_listed_moved_last(ctx: UpdateListPlaceContext, params: ListingParams) -> Outcome:
+    """Enough recorded lists show each updated entity moved last, in the order the updates ran, and
+    none shows an updated entity that was not last kept in its place or another order."""
+    if ctx.kept:
+        return Miss(f"record {ctx.kept[0]} lists an updated entity in its place")
+    if ctx.moved_sorted:
+        return Miss(f"record {ctx.moved_sorted[0]} lists the updated entities last, but a member of the entities "
+                    "sorts both lists alike")
+    others = sorted(set(ctx.moved) - set(ctx.moved_last))
+    if others:
+        return Miss(f"record {others[0]} lists the members in an order moving the updated entities last does not give")
+    if len(ctx.moved_last) < params.min_listings:
+        return Miss(f"no recorded list shows an updated entity that was not last moved last "
+                    f"({len(ctx.moved_last)} of {params.min_listings} needed)")
+    return Match({"moved_last": list(ctx.moved_last)})

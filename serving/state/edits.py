@@ -38,6 +38,14 @@ def replace_entity(collection: HeldCollection, key: str, value: dict[str, Any]) 
     collection.records.pop(key, None)
 
 
+def move_last(collection: HeldCollection, key: str) -> None:
+    """List ``key`` last: an update whose plan's ``list_place`` is ``moved-last`` changed it."""
+    if key in collection.order and collection.order[-1] != key:
+        collection.order.remove(key)
+        collection.order.append(key)
+    collection.unplaced.discard(key)
+
+
 def mark_unplaced(collection: HeldCollection, key: str) -> None:
     """An update whose list place is unproven changed ``key`` while it was not last, or a create
     whose insert rule another member explains as well placed it."""

@@ -88,13 +88,13 @@ def new_name(schema: dict[str, Any], template: str, rng: random.Random) -> str:
 
 
 def graded_arguments(plan: WritePlan, schema: dict[str, Any], template: str, collection: str, target: Any,
-                     rng: random.Random, before: bytes) -> dict[str, Any]:
+                     rng: random.Random, before: bytes, bundle: Any = None) -> dict[str, Any]:
     """The tool's arguments naming ``target`` (by its key member's value where the path names one)."""
     named = target
     held = next((e for c in json.loads(before)["collections"] if c["path"] == collection
                  for e in c["entities"] if e["id"] == target), None)
-    if key_member(plan) is not None:  # the path names the entity by a key member's value
-        named = named_by(plan, held)
+    if held is not None:  # the path names the entity by a key member's value, or its address's segment
+        named = named_by(plan, held, bundle, collection)
     arguments = write_arguments(schema, template, collection, named, rng, "graded", before)
     keep_held_keys(arguments.get("body"), plan, held)  # an object merge proven for none: sent whole
     return arguments
@@ -153,7 +153,7 @@ def refused_for_its_referrers(runtime: EnvironmentRuntime, plan: WritePlan, temp
              and fits(item, c["path"], item=True, keyed=key_member(plan) is not None) for e in c["entities"]]
     assert named, f"{plan.tool}: the initial state holds no {plan.type} entity and no served create makes one"
     collection, entity = named[-1]
-    target = named_by(plan, entity) if key_member(plan) is not None else entity["id"]
+    target = named_by(plan, entity, runtime.bundle, collection)
     arguments = write_arguments(schema, template, collection, target, rng, "graded", before)
     answer = runtime.call_tool(plan.tool, arguments)
     assert answer.is_error, (plan.tool, arguments, answer.structured)
@@ -192,7 +192,8 @@ def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePl
     target = held[-1] if plan.effect != "create" else new_name(schema, templates[plan.tool], rng) \
         if creates_at_item(plan, templates[plan.tool]) else None
 
-    arguments = graded_arguments(plan, schema, templates[plan.tool], collection, target, rng, before)
+    arguments = graded_arguments(plan, schema, templates[plan.tool], collection, target, rng, before,
+                                     runtime.bundle)
     if plan.collection is not None:  # a tied create serves only its exemplar's path arguments
         arguments.update(plan.exemplar_args)
         if refused_under_absent_parent(runtime, plan.tool, arguments):
@@ -212,7 +213,8 @@ def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePl
         collection, held = collection_for(before, plan, templates[plan.tool], shallow=shallow)
         # the one the create made, wherever the collection lists it (a newest-first one lists it first)
         target = next((h for h in held if str(h) not in earlier), held[-1])
-        arguments = graded_arguments(plan, schema, templates[plan.tool], collection, target, rng, before)
+        arguments = graded_arguments(plan, schema, templates[plan.tool], collection, target, rng, before,
+                                     runtime.bundle)
         arguments, answer = call_amended(runtime, plan.tool, arguments, schema, rng)
     assert answer.is_error is False, (plan.tool, arguments, answer.structured)
     state = answer.structured["state"]

@@ -83,3 +83,47 @@ def test_a_loaded_state_defines_the_order_anew():
     held = runtime.data_get()
     runtime.data_add(held)  # data/get keeps no mark: the loaded document's order is the state's
     assert [r["id"] for r in listed(runtime).structured["body"]] == [1, 2, 3]
+
+
+def storage_order_capture(*, second_list: list[int], names: tuple[str, str] = ("aardvark", "abacus")) -> HarBuilder:
+    """Items 1-3; item 1 renamed (``names``) and the whole list read (2, 3, 1: PostgreSQL writes an
+    updated row anew at the end); then item 2 renamed and the list read again, showing ``second_list``."""
+    har = HarBuilder().call("GET", "/items", response=ROWS)
+    for row in ROWS:
+        har.call("GET", f"/items/{row['id']}", response=row)
+    rows = {r["id"]: dict(r) for r in ROWS}
+    for (item, order), name in zip(((1, [2, 3, 1]), (2, second_list)), names):
+        rows[item] = {"id": item, "name": name}
+        har.call("PUT", f"/items/{item}", body={"name": name}, response=rows[item])
+        har.call("GET", f"/items/{item}", response=rows[item])
+        har.call("GET", "/items", response=[rows[i] for i in order])
+    return har
+
+
+def test_rows_listed_moved_last_after_their_updates_move_last():
+    bundle = build_from(storage_order_capture(second_list=[3, 1, 2]))
+    written = plan(bundle, "put_items_by_item_id")
+    assert written.list_place == "moved-last"
+    assert written.served and written.contradicted_by is None
+    runtime = EnvironmentRuntime(bundle)
+    put(runtime, 2, "middle")
+    answer = listed(runtime)
+    assert not answer.is_error
+    assert [(r["id"], r["name"]) for r in answer.structured["body"]] == [(1, "alpha"), (3, "gamma"), (2, "middle")]
+    put(runtime, 3, "last anyway")  # already last: it stays there
+    assert [r["id"] for r in listed(runtime).structured["body"]] == [1, 2, 3]
+
+
+def test_a_list_in_another_order_proves_no_moving_last():
+    bundle = build_from(storage_order_capture(second_list=[2, 3, 1]))
+    written = plan(bundle, "put_items_by_item_id")
+    assert written.list_place == "unproven"  # the second list keeps item 2 where it stood
+    assert not written.served
+
+
+def test_lists_a_name_sorts_as_well_prove_no_moving_last():
+    # beta, gamma, renamed 1 / gamma, renamed 1, renamed 2: sorted by name as much as moved last
+    bundle = build_from(storage_order_capture(second_list=[3, 1, 2], names=("renamed 1", "renamed 2")))
+    written = plan(bundle, "put_items_by_item_id")
+    assert written.list_place == "unproven"
+    assert any("sorts both lists alike" in (e.reason or "") for e in written.traces)

@@ -207,7 +207,7 @@ def valid_call(runtime: EnvironmentRuntime, name: str) -> st.SearchStrategy:
     plan = entry.plan
     state = json.loads(runtime.data_get())
     properties = with_held_references(entry.spec().input_schema, state).get("properties", {})
-    entities = {(c["path"], named_by(plan, e)): e for c in state.get("collections", [])
+    entities = {(c["path"], named_by(plan, e, runtime.bundle, c["path"])): e for c in state.get("collections", [])
                 if plan is not None and c["type"] == plan.type for e in deletable(plan, state, c)}
     held = list(entities)[:20] or [("/", None)]
     if plan is not None and plan.effect == "create" and plan.collection:  # a tied create serves its own only

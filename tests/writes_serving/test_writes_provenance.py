@@ -14,8 +14,8 @@ import pytest
 
 from support.entity_refusals import refused_for_the_entity
 from support.served import capture_names
-from valid_arguments import (body_for, body_schema_for, deletable, name_the_bulk_ids, named_by, refused_under_absent_parent,
-                             with_held_references, write_arguments)
+from valid_arguments import (body_for, body_schema_for, deletable, name_the_bulk_ids, named_by, path_value,
+                             refused_under_absent_parent, with_held_references, write_arguments)
 from write_calls import accepted, refused, shown, unchanged_answer
 
 from capenv.interpreter.bundle.global_ids import encode_global_id, global_id
@@ -69,7 +69,7 @@ def arguments_for(runtime: EnvironmentRuntime, plan, rng: random.Random) -> dict
     if entity_id is not None:  # the path names it by its id, or by a key member's value
         held = [e for c in json.loads(runtime.data_get())["collections"] if c["path"] == collection
                 for e in c["entities"]]
-        entity_id = named_by(plan, next(e for e in held if e["id"] == entity_id))
+        entity_id = named_by(plan, next(e for e in held if e["id"] == entity_id), runtime.bundle, collection)
     arguments = write_arguments(spec.input_schema, plan.template, collection, entity_id, rng, "provenance",
                                 runtime.data_get())
     if plan.effect == "create" and plan.exemplar_args:  # a tied create names its own collection
@@ -115,8 +115,8 @@ def test_every_served_write_answers_with_its_provenance(capture: str, bundle_of)
 def missing_id_shaped_like(runtime: EnvironmentRuntime, type_name: str) -> str:
     """An id the state does not hold, of the shape of those it holds (an integer where every held id
     is one): an id of another shape is refused rather than given the learned absence."""
-    held = [str(e["id"]) for c in json.loads(runtime.data_get())["collections"] if c["type"] == type_name
-            for e in c["entities"]]
+    held = [str(path_value(runtime.bundle, type_name, c["path"], e["id"]))  # as the item path carries it
+            for c in json.loads(runtime.data_get())["collections"] if c["type"] == type_name for e in c["entities"]]
     if held and all(text.isdigit() and not text.startswith("0") for text in held):
         return "987654321"
     if held and all(len(text) == 36 and text.count("-") == 4 for text in held):

@@ -322,11 +322,26 @@ def key_member(plan: Any) -> str | None:
     return address.member if address is not None and address.by == "path" and address.member else None
 
 
-def named_by(plan: Any, entity: dict[str, Any]) -> Any:
+def named_by(plan: Any, entity: dict[str, Any], bundle: Any = None, collection: str | None = None) -> Any:
     """What the write's path names a held entity (a data/get entity: id and value) by: its key
-    member's value for a write addressed by one, else its id."""
+    member's value for a write addressed by one, else its id, or, for a type whose identity is its
+    own address (``EntityType.address``: Barbican's ``container_ref``), the address's last segment
+    (given the ``bundle`` and the entity's ``collection`` path)."""
     member = key_member(plan)
-    return entity["value"].get(member) if member else entity["id"]
+    if member:
+        return entity["value"].get(member)
+    return path_value(bundle, plan.type if plan is not None else None, collection, entity["id"])
+
+
+def path_value(bundle: Any, type_name: str | None, collection: str | None, identity: Any) -> Any:
+    """The value an item path carries for ``identity``: the last segment of an own-address identity
+    (``IdAddress.segment_of``), else the identity itself."""
+    if bundle is None or collection is None:
+        return identity
+    entity_type = next((t for t in bundle.view.types if t.name == type_name), None)
+    address = getattr(entity_type, "address", None)
+    value = address.segment_of(identity, collection) if address is not None else None
+    return identity if value is None else value
 
 
 def deletable(plan: Any, state: Any, collection: dict[str, Any]) -> list[dict[str, Any]]:
