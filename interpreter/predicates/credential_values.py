@@ -168,6 +168,28 @@ def credential_values_shape_refused(ctx: WriteCredentialValueContext, params: Re
     return Miss(f"no refused call sent {ctx.name} with a token shaped as a successful call's")
 
 
+@predicate("credential_values_other_refused", context="write-credential-value", params=RefusedStatusesParams)
+def credential_values_other_refused(ctx: WriteCredentialValueContext, params: RefusedStatusesParams) -> Outcome:
+    """A value some successful calls sent, other than the principal's (the value most successful
+    calls sent, the first sent among equals), was refused (401/403) in another call: its caller is
+    authorized otherwise than the principal, so the application may answer them a view of their
+    own (another list, fewer members, a 403)."""
+    counts: dict[str, int] = {}
+    for value in ctx.values:  # one credential however its scheme's word is spelt
+        key = credential_digest(value, COMPARE_VALUE) or value
+        counts[key] = counts.get(key, 0) + 1
+    if len(counts) < 2:
+        return Miss(f"one value of {ctx.name} among the successful calls: one caller")
+    top = max(counts.values())
+    principal = next(key for key, n in counts.items() if n == top)
+    for call in ctx.refused:
+        key = credential_digest(call.value, COMPARE_VALUE) or call.value
+        if call.status in params.statuses and key in counts and key != principal:
+            return Match({"record": call.ordinal, "status": call.status})
+    return Miss(f"no call sending another successful caller's {ctx.name} than the principal's was refused "
+                f"{params.statuses}")
+
+
 @predicate("credential_values_never_issued", context="write-credential-value", params=NoParams)
 def credential_values_never_issued(ctx: WriteCredentialValueContext, params: NoParams) -> Outcome:
     """No recorded answer holds a value (or its secret part): the application did not issue it in

@@ -83,6 +83,18 @@ def credential_header_on_every_call(ctx: WriteCredentialContext, params: NoParam
     return Miss(f"{carried} of {ctx.calls} successful calls sent {ctx.name}: the application wrote without it")
 
 
+@predicate("credential_header_on_some_call", context="write-credential", params=NoParams)
+def credential_header_on_some_call(ctx: WriteCredentialContext, params: NoParams) -> Outcome:
+    """Some successful call of the tool sent the header with a value, though not every one: the
+    tool answered callers who sent it and callers who did not (anonymous reads beside signed-in ones)."""
+    carried = len(set(ctx.carried))
+    if 0 < carried < ctx.calls:
+        return Match({"records": sorted(set(ctx.carried))[:3], "without": ctx.calls - carried})
+    if carried == 0:
+        return Miss(f"no successful call sent {ctx.name}")
+    return Miss(f"every successful call sent {ctx.name}")
+
+
 class MinRefusalsParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

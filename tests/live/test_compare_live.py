@@ -155,10 +155,7 @@ def check(app: str, results: list[CallResult]) -> None:
     assert agreeing >= MIN_AGREEING.get(app, 1), f"{app}: only {agreeing} calls agree"
 
 
-KNOWN_WRONG: dict[str, str] = {
-    "weblate": "#42 users as alice: the unserved users list replays admin's recording (4 accounts with their "
-               "emails) to alice, whose own recorded call answered her alone: another caller's recording",
-}
+KNOWN_WRONG: dict[str, str] = {}
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
 
