@@ -47,5 +47,9 @@ def member_texts(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, list):
-        return [element for element in value if isinstance(element, str)]
+        texts = []
+        for element in value:  # a loop: a comprehension makes a function per call
+            if isinstance(element, str):
+                texts.append(element)
+        return texts
     return []

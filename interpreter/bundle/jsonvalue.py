@@ -260,7 +260,10 @@ def from_client(value: Any) -> Any:
                 leaf is int and _INT64_MIN <= item <= _UINT64_MAX)) else from_client(item)
         return copied
     if kind is list:
-        return [from_client(item) for item in value]
+        copied_list = []
+        for item in value:  # a loop: a comprehension makes a function per call
+            copied_list.append(from_client(item))
+        return copied_list
     if kind is int and _INT64_MIN <= value <= _UINT64_MAX:
         return value
     return _from_client_other(value)

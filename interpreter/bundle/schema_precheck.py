@@ -159,10 +159,12 @@ def _unique_scalars(value: Any) -> bool:
     to jsonschema."""
     if type(value) is not list:
         return type(value) in _PLAIN
-    for element in value:
+    seen = set()
+    for element in value:  # one loop, no set comprehension (a function made per call)
         if type(element) not in _SCALARS:
             return False
-    return len({(type(element), element) for element in value}) == len(value)
+        seen.add((type(element), element))
+    return len(seen) == len(value)
 
 
 def _ranged(least: Any, most: Any) -> Check:
@@ -240,26 +242,33 @@ def any_pattern(patterns: list[str]) -> Callable[[str], bool]:
     global flag sits inside it, which Python refuses), else one search per pattern. Raises
     ``re.error`` for a pattern Python cannot compile.
 
-    One search is made per list of patterns and kept (``_held_search``), and it answers the text it
-    was last asked again without searching: a served write's text is searched for a member's
-    refused classes twice, by the published schema's ``not`` and by ``stored_text``'s check, each
-    alternation costing ~4k instructions."""
+    One search is made per list of patterns and kept (``_held_search``), and it answers a text it
+    was asked among the last few again without searching: a served write's text members are each
+    searched for their refused classes twice, by the published schema's ``not`` (every member in
+    turn) and by ``stored_text``'s check (again in turn), each alternation costing ~4k
+    instructions."""
     return _held_search(tuple(patterns))
 
 
 @lru_cache(maxsize=1024)
 def _held_search(patterns: tuple[str, ...]) -> Callable[[str], bool]:
     found = _any_pattern(patterns)
-    last: list[tuple[Any, bool]] = [(None, False)]  # (the text last asked, its answer): one tuple, set whole
+    held: dict[str, bool] = {}  # the texts last asked (``_HELD_TEXTS`` at most) and their answers
 
     def search(text: str) -> bool:
-        held = last[0]
-        if held[0] is text:  # the very same string object: a search is a function of the text alone
-            return held[1]
-        answer = found(text)
-        last[0] = (text, answer)
+        answer = held.get(text)  # a search is a function of the text alone
+        if answer is None:
+            answer = found(text)
+            if len(held) >= _HELD_TEXTS:
+                held.clear()
+            held[text] = answer
         return answer
     return search
+
+
+_HELD_TEXTS = 4
+"""Texts a search keeps its answer for: a body's text members (each asked again by ``stored_text``'s
+check after the schema's); not a budget, no answer depends on it."""
 
 
 def _any_pattern(patterns: tuple[str, ...]) -> Callable[[str], bool]:

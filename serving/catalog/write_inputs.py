@@ -391,7 +391,11 @@ class WriteInputs:
             arguments = {k: v for k, v in arguments.items() if k != "query"}
         self.checked.check(arguments, self.accepted)
         known = self.known_arguments
-        unknown = [k for k in arguments if k not in known]
+        unknown = None
+        for name in arguments:  # loops, not comprehensions (each a function made per call): every call parses
+            if name not in known:
+                unknown = [k for k in arguments if k not in known]
+                break
         if unknown:
             raise CallRefused(f"{self.tool.name} does not take {quoted(unknown, self.budgets.values_quoted)}; "
                               f"it accepts {self.accepted()}")
@@ -403,9 +407,18 @@ class WriteInputs:
                                   f"{self.tool.name} accepts {self.accepted()}")
             args[param] = value
         query = arguments.get("query") or {}
-        if not isinstance(query, dict) or not all(isinstance(v, str) for v in query.values()):
+        strings = isinstance(query, dict)
+        if strings:
+            for value in query.values():
+                if not isinstance(value, str):
+                    strings = False
+                    break
+        if not strings:
             raise CallRefused(f'"query" must be an object of strings: {dict(self.plan.query) or "none recorded"}')
-        pairs = tuple(query.items()) + tuple((n, v) for n, v in self.plan.query if n not in query)
+        recorded = self.plan.query
+        pairs = tuple(query.items())
+        if recorded:
+            pairs += tuple((n, v) for n, v in recorded if n not in query)
         has_body = "body" in arguments
         return ReadCall(self.tool, path_for(self.tool, args), args, pairs, arguments.get("body"), has_body)
 

@@ -104,5 +104,8 @@ def copy_json(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: copy_json(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [copy_json(item) for item in value]
+        copied = []
+        for item in value:  # a loop: a comprehension makes a function per call
+            copied.append(copy_json(item))
+        return copied
     return value

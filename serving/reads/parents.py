@@ -11,6 +11,8 @@ under the right parent does not tell which."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from capenv.interpreter.bundle.models import EntityType
 from capenv.serving.read_call import CallRefused
 from capenv.interpreter.bundle.paths import split_path
@@ -27,15 +29,11 @@ def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, o
     (``/variables/name/{name}``), whose literal is no entity of that type. ``unread``: whether a
     parent in a collection the state does not hold at all counts as missing (else only one its
     held collection lacks, which the state itself answers absent)."""
-    parts = split_path(path)
-    for entity_type in types.values():
-        template = entity_type.item_template
-        if not template or own is not None and entity_type.name == own:
-            continue
-        item = _segments(template)
-        if len(item) >= len(parts) or not all(
-                piece.startswith("{") or piece == part for piece, part in zip(item, parts)):
-            continue
+    above = _above(path, types, own)
+    if not above:
+        return None
+    parts = above[0]
+    for entity_type, item in above[1]:
         collection = state.find_collection(item_collection_path(state, "/" + "/".join(parts[:len(item)]), entity_type),
                                            entity_type.name)
         raw_id = parts[len(item) - 1]
@@ -46,6 +44,42 @@ def missing_parent(path: str, types: dict[str, EntityType], state: StateIndex, o
             return (f'the state holds no {entity_type.name} whose "{entity_type.id_field}" is '
                     f'"{decode_once(raw_id)}", which the path lies under')
     return None
+
+
+_types_above: dict[int, tuple[dict[str, EntityType], dict[tuple[str, str | None], Any]]] = {}
+"""id of a bundle's types -> (those types, kept so the id is not another's, and per (path, own) what
+``_above`` answered): the path alone decides which item templates may lie above it, and every
+served create and item read asks of its own path again."""
+
+
+def _above(path: str, types: dict[str, EntityType], own: str | None) -> tuple[list[str], list[Any]] | None:
+    """The path's segments and each type (with its item template's segments) whose item path is
+    a proper prefix of the path, or None when no type's is: what ``missing_parent`` looks up in
+    the state, worked out once per path."""
+    held = _types_above.get(id(types))
+    if held is None or held[0] is not types:
+        if len(_types_above) >= 64:
+            _types_above.clear()
+        held = _types_above[id(types)] = (types, {})
+    memo = held[1]
+    key = (path, own)
+    if key in memo:
+        return memo[key]
+    parts = split_path(path)
+    found = []
+    for entity_type in types.values():
+        template = entity_type.item_template
+        if not template or own is not None and entity_type.name == own:
+            continue
+        item = _segments(template)
+        if len(item) >= len(parts) or not all(
+                piece.startswith("{") or piece == part for piece, part in zip(item, parts)):
+            continue
+        found.append((entity_type, item))
+    if len(memo) >= 4096:
+        memo.clear()
+    answer = memo[key] = (parts, found) if found else None
+    return answer
 
 
 _split_templates: dict[str, list[str]] = {}

@@ -191,8 +191,14 @@ class StateIndex:
                           for p, v in self.documents.items())
         return StateSnapshot(evidence_id=self.evidence_id, collections=collections, documents=documents)
 
-    def collections_of(self, type_name: str) -> Iterator[HeldCollection]:
-        return (c for c in self.collections.values() if c.type == type_name)
+    def collections_of(self, type_name: str) -> list[HeldCollection]:
+        """The held collections of the type, in the index's order (a list built by a loop: a served
+        create asks several times, and a generator made a function and a frame each time)."""
+        found = []
+        for collection in self.collections.values():
+            if collection.type == type_name:
+                found.append(collection)
+        return found
 
     def find_collection(self, path: str, type_name: str) -> HeldCollection | None:
         """The held collection a path names (see ``spelling_of``); None when no collection is

@@ -119,7 +119,10 @@ def log_record(record_id: str, subjects: list[tuple[str, str]], record: dict[str
     """The log entry of a served write whose history record it carries (a write sent without an
     idempotency key: ``commits.write_batch``): the log's members and the record's
     (``records.write_record``: position, kind, request digest, plan, entry) in one state."""
-    return {"record_id": record_id, "subjects": [list(s) for s in subjects], **record}
+    listed = []
+    for subject in subjects:  # a loop: a comprehension makes a function per write
+        listed.append(list(subject))
+    return {"record_id": record_id, "subjects": listed, **record}
 
 
 def carries_record(log_entry: dict[str, Any]) -> bool:

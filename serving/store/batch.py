@@ -154,12 +154,23 @@ def check_finite(write: SubjectWrite, text: str) -> None:
 
 
 def _flat_plain(state: Any) -> bool:
-    """Whether ``state`` is a dict of text, integers, booleans and nulls only (no float, so its
-    nulls are its own): a served write's history record, whose entry is one JSON text."""
+    """Whether ``state`` is a dict of text, integers, booleans and nulls, and of lists of texts or
+    of lists of texts (no float, so its nulls are its own): a served write's log entry, whose
+    entry is one JSON text and whose subjects are pairs of texts."""
     for member in state.values():
         kind = type(member)
-        if not (kind is str or kind is int or kind is bool or member is None):
+        if kind is str or kind is int or kind is bool or member is None:
+            continue
+        if kind is not list:
             return False
+        for element in member:
+            if type(element) is str:
+                continue
+            if type(element) is not list:
+                return False
+            for text in element:
+                if type(text) is not str:
+                    return False
     return True
 
 

@@ -258,7 +258,10 @@ class MemoryStore(Store):
                 else:
                     rows.live[subject_id] = None
             commit = accepted_commit(envelope, tuple(committed))
-            records.add(self._stamp_of(final), record_id, (tuple([write.state_json for write in encoded]), commit))
+            texts = []
+            for write in encoded:  # a loop: a comprehension makes a function per commit
+                texts.append(write.state_json)
+            records.add(self._stamp_of(final), record_id, (tuple(texts), commit))
             if records.limit is not None and len(records.order) > records.limit:
                 for evicted in records.evictions():
                     self._forget(evicted)
@@ -267,7 +270,10 @@ class MemoryStore(Store):
     def _stamp_of(self, final: Mapping[SubjectKey, Any]) -> Stamp:
         """The stamp of the types a commit wrote (``final``'s keys), looked up by those types in the
         batch's order: a tuple of them is cheaper to build and hash on every commit than a frozenset."""
-        names = tuple([key[0] for key in final])
+        listed = []
+        for key in final:  # a loop: a comprehension makes a function per commit
+            listed.append(key[0])
+        names = tuple(listed)
         stamp = self._stamps.get(names)
         if stamp is None:
             stamp = self._stamps[names] = self._stamp(frozenset(names))

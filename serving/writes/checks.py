@@ -260,7 +260,11 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts
             raise WriteRefusal(f"member {name!r} is accepted only with its recorded value "
                                f"{dumps(rule.recorded_value).decode()}")
     required = parts.required if parts is not None else [m for m, r in rules.items() if r.required]
-    missing = [m for m in required if m not in body]
+    missing = None
+    for member in required:  # a loop: a comprehension makes a function per call
+        if member not in body:
+            missing = [m for m in required if m not in body]
+            break
     if missing:
         raise WriteRefusal(f"missing required member(s): {', '.join(missing)}")
     if plan.min_members and sum(1 for name in body if name in rules) < plan.min_members:

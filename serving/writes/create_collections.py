@@ -100,6 +100,8 @@ def collection_for_create(plan: WritePlan, env: WriteEnv, call: WriteCall, state
         parts = plan_parts(env, plan)
     if not plan.collection:  # the call's own arguments too: one may name the entity (a create at its item path)
         path, collection_args = _named_by_call(entity_type, call, state, parts.collection_segments)
+        if not args:
+            return path, dict(collection_args)
         return path, {**{name: unquote(value) for name, value in args.items()}, **collection_args}
     for name, value in args.items():
         recorded = plan.exemplar_args.get(name)

@@ -95,9 +95,11 @@ def _started_rows(sequences: SequenceState) -> list[dict[str, Any]]:
 
 
 def _sequence_rows(table: dict[Any, int]) -> list[dict[str, Any]]:
-    return [{"type": s.type_name, "field": s.field, "value": v} if s.collection is None else
-            {"type": s.type_name, "field": s.field, "collection": s.collection, "value": v}
-            for s, v in table.items()]
+    rows = []
+    for s, v in table.items():  # a loop: a comprehension makes a function per write
+        rows.append({"type": s.type_name, "field": s.field, "value": v} if s.collection is None else
+                    {"type": s.type_name, "field": s.field, "collection": s.collection, "value": v})
+    return rows
 
 
 @direct_init

@@ -60,8 +60,13 @@ def check_stored_text(plan: WritePlan, body: dict[str, Any], classes: TextClasse
     ``compile_classes``; text holding none of them is let through at once, and the one that does
     is judged class by class below, so the refusal names the first class as before."""
     if classes is not None:
-        for member, holds in classes:
-            if any(holds(text) for text in member_texts(body.get(member))):
+        found = False
+        for member, holds in classes:  # loops, not ``any`` of a generator (a function and a generator per member)
+            for text in member_texts(body.get(member)):
+                if holds(text):
+                    found = True
+                    break
+            if found:
                 break
         else:
             return

@@ -33,15 +33,33 @@ def op_context(plan: WritePlan, state: StateIndex, body: dict[str, Any], instant
 
     def scope_values(scope: Any) -> list[Any]:
         """The scope's largest sequence value (each collection caches its own)."""
-        found = [largest_held(c, scope.field) for c in state.collections_of(scope.type_name)
-                 if scope.collection is None or c.path == scope.collection]
-        return [value for value in found if value is not None]
+        found = []
+        field, only = scope.field, scope.collection
+        for c in state.collections_of(scope.type_name):  # a loop: a comprehension makes a function per call
+            if only is None or c.path == only:
+                value = largest_held(c, field)
+                if value is not None:
+                    found.append(value)
+        return found
 
     def holds(scope: Any, spellings: Any) -> bool:
         """Whether an entity of the scope holds a value spelled one of ``spellings``."""
-        wanted = [s for s in spellings if isinstance(s, (str, int)) and not isinstance(s, bool)]
-        return any(values_held(c, scope.field).get(s, 0) > 0 for c in state.collections_of(scope.type_name)
-                   if scope.collection is None or c.path == scope.collection for s in wanted)
+        # loops, not comprehensions and ``any`` of a generator (a function made per call): every create
+        # drawing a sequence asks
+        wanted = []
+        for s in spellings:
+            if isinstance(s, (str, int)) and not isinstance(s, bool):
+                wanted.append(s)
+        if not wanted:
+            return False
+        field, only = scope.field, scope.collection
+        for c in state.collections_of(scope.type_name):
+            if only is None or c.path == only:
+                counts = values_held(c, field)
+                for s in wanted:
+                    if counts.get(s, 0) > 0:
+                        return True
+        return False
 
     draft = sequences.draft(scope_values, holds)
     ctx = OpContext(body=body, instant=instant, evidence_id=state.evidence_id, tool=plan.tool, write_counter=counter,

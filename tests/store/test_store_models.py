@@ -68,7 +68,11 @@ def test_subject_write() -> None:
 def test_states_that_are_not_exact_json_are_refused_at_commit() -> None:
     store = MemoryStore()
     for state in ({"x": float("nan")}, {"x": [float("inf")]}, {"x": object()}, {1: "non-string key"},
-                  {"x": "\ud800"}):
+                  {"x": "\ud800"},
+                  # beside text holding null and lists of texts (a served write's log entry), as anywhere
+                  {"entry": '{"text":null}', "subjects": [["a", float("nan")]]},
+                  {"entry": "null", "subjects": ["a", [float("-inf")]]},
+                  {"entry": "null", "subjects": [["a"], [[float("inf")]]]}):
         with pytest.raises(ValueError):
             store.commit(RecordEnvelope("r", AT, NO_ACTOR), [SubjectWrite("t", "a", Expect.absent(), state)])
     assert store.list_ids("t") == []
