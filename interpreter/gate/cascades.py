@@ -185,6 +185,7 @@ class _Sightings:
                 sighting="line", write_type=plan.type, call=call.ordinal, line=line.label, line_tool=line_tool,
                 line_type=read_view.type if read_view else None,
                 line_state_backed=bool(read_view and read_view.state_backed),
+                line_summarises=_summarised(read_view, before.ordinal),
                 line_held_type=self._held_type_read(read_view, line.path),
                 line_relates=paths_relate(call.path, segments, line.path, line.segments),
                 line_changes_alone=self._changes_alone(line), before=read_facts(before), after=read_facts(after))
@@ -280,6 +281,15 @@ class _Sightings:
             self._differences[key] = fa.status != fb.status or not same_body(fa.body_kind, fa.body,
                                                                             fb.body_kind, fb.body)
         return self._differences[key]
+
+
+def _summarised(read_view: ReadView | None, ordinal: int) -> list[str]:
+    """The types the state-backed document line holding the read ``ordinal`` summarises (none for
+    another kind of view or a line serving replays)."""
+    if read_view is None or read_view.kind != "document":
+        return []
+    line = next((d for d in read_view.documents if ordinal in d.record_ordinals), None)
+    return list(line.summarises) if line is not None and line.state_backed else []
 
 
 def _position(listing: tuple[int, Record, ReadView]) -> int:

@@ -23,6 +23,7 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.predicates.create_values import same_json
 from capenv.interpreter.predicates.write_copies import WriteCopyContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
+from capenv.interpreter.view.replay_facts import ReadsTypes
 
 from .context import PlanContext, note
 from .embedded_copies import embedded_candidates, entities
@@ -182,6 +183,90 @@ def _outside(path: str, entity_type: EntityType) -> bool:
                    for base in bases)
 
 
+def _kept_copy(ctx: PlanContext, entity_type: EntityType, ordinal: int, shown: dict[str, Any],
+               own: list[dict[str, Any]], written: set[str] | None) -> str | None:
+    """How serving keeps the object ``shown`` in the answer of the read ``ordinal`` from answering the
+    written entity stale, or None (``_kept``). A document the state holds is kept per call only where
+    the per-call check finds the copy: an object nested in it (the document itself is a copy there
+    only where it shows every member it shares with the entity alike, which an object naming the
+    entity at its root need not) showing, besides the identity, a member the write changes (for a
+    delete, any) as one of the type's own reads (``own``) shows it - an entry naming the entity beside
+    members of its own alone copies nothing the check compares, and would be left behind. Nothing
+    keeps an object another type's initial entity holds under the same identity."""
+    why, per_call = _kept(ctx, entity_type, ordinal)
+    if why is not None and _held_by_another_type(ctx, entity_type, shown.get(entity_type.id_field)):
+        return None
+    if per_call and (shown is ctx.records[ordinal].response.json_value or not any(
+            name != entity_type.id_field and (written is None or name in written) and name in read
+            and same_json(read[name], value) for read in own for name, value in shown.items())):
+        return None
+    return why
+
+
+def _held_by_another_type(ctx: PlanContext, entity_type: EntityType, identity: Any) -> bool:
+    """Another type's collection of the initial state holds an entity under the identity: the object
+    the read shows may be that entity (a second API's view of the same one), which serving answers
+    from the state and no refusal of the read keeps from going stale."""
+    held = ctx.__dict__.get("ids_by_type")
+    if held is None:
+        held = {}
+        for collection in ctx.view.state.collections:
+            held.setdefault(collection.type, set()).update(str(e.id) for e in collection.entities)
+        ctx.__dict__["ids_by_type"] = held
+    return any(str(identity) in ids for name, ids in held.items() if name != entity_type.name)
+
+
+def _kept(ctx: PlanContext, entity_type: EntityType, ordinal: int) -> tuple[str | None, bool]:
+    """How serving keeps the read ``ordinal`` from answering the written entity's copy stale (None:
+    nothing does), and whether by refusing the write per call: a document the state holds that
+    summarises the type (refused once a served write changed it, ``serving/reads/summaries``), or
+    that the state holds otherwise (a served update or delete whose entity it shows nested, as held,
+    is refused per call, ``serving/writes/nested_copies``); a list or item of the type's own answered
+    from the state (the same entity); a replayed read whose tool reads the type
+    (``ReplayTable.reads_types``: refused once a served write changed it). A read another type's
+    state answers (a copy held in another collection) is kept by nothing."""
+    memo = ctx.__dict__.setdefault("kept_reads", {})
+    key = (entity_type.name, ordinal)
+    if key in memo:
+        return memo[key]
+    tool_name = ctx.tool_of.get(ordinal)
+    view = next((v for v in ctx.view.views if v.tool == tool_name), None)
+    line = next((d for d in view.documents if ordinal in d.record_ordinals), None) \
+        if view is not None and view.kind == "document" else None
+    held_documents = ctx.__dict__.setdefault("held_documents", {d.path for d in ctx.view.state.documents})
+    kept: str | None = None
+    per_call = False
+    if line is not None and line.state_backed and line.path in held_documents:
+        per_call = entity_type.name not in line.summarises
+        kept = (f"the state holds the document {line.path}: a write whose entity it shows nested is refused per call"
+                if per_call else
+                f"the document {line.path} summarises {entity_type.name}: refused once a served write changed it")
+    elif line is None and view is not None and view.kind in ("list", "item") and view.state_backed:
+        if view.type == entity_type.name:
+            kept = f"{tool_name} answers {entity_type.name} from the state"
+    else:
+        if "reads_types" not in ctx.__dict__:
+            ctx.__dict__["reads_types"] = ReadsTypes(ctx.view, ctx.records, ctx.ruleset.settings.get("plans"))
+        tool = next((t for t in ctx.manifest.tools if t.name == tool_name), None)
+        if tool is not None and entity_type.name in ctx.__dict__["reads_types"].of(tool):
+            kept = f"{tool_name} is replayed and reads {entity_type.name}: refused once a served write changed it"
+    memo[key] = (kept, per_call)
+    return memo[key]
+
+
+def _beneath_other_entity(ctx: PlanContext, entity_type: EntityType, path: str) -> str | None:
+    """The item path of another type the path lies below (a list's roster beneath /lists/{id}), or
+    None: what the path shows belongs to that entity, whose own reads may count it."""
+    parts = split_path(path)
+    for other in ctx.view.types:
+        if other.name == entity_type.name or not other.item_template:
+            continue
+        base = split_path(other.item_template)
+        if len(parts) > len(base) and all(c == p or (c.startswith("{") and p) for c, p in zip(base, parts)):
+            return other.item_template
+    return None
+
+
 def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) -> WritePlan:
     """The plan, unserved with ``copied-entity`` when a successful call's entity has a copy."""
     if plan.build_reason is not None or plan.effect not in ("create", "update", "delete", "action"):
@@ -230,9 +315,14 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
         held = _held_values([obj for o, obj in shown.get(identity, []) if not outside_of_type(o)],
                             entity_type.id_field)
         sharing = [f"#{o} {ctx.records[o].path}" for o, obj in outside if _shares_identity(obj, held)]
+        own = [obj for o, obj in shown.get(identity, []) if not outside_of_type(o)]
+        kept = {f"#{o} {ctx.records[o].path}": why for o, obj in outside
+                if (why := _kept_copy(ctx, entity_type, o, obj, own, written))}
+        beneath = {place: f"below {item}" for place in kept
+                   if (item := _beneath_other_entity(ctx, entity_type, place.split(" ", 1)[1]))}
         context = WriteCopyContext(id_field=entity_type.id_field, identity=identity, shown_at=places,
-                                   effect=plan.effect, referencing=referencing, sharing=sharing, nested_in=nested,
-                                   embedded_in=embedded)
+                                   effect=plan.effect, referencing=referencing, sharing=sharing, kept=kept,
+                                   kept_beneath=beneath, nested_in=nested, embedded_in=embedded)
         decision = evaluate(ctx.ruleset, TABLE, context, subject=f"{plan.tool} record {ordinal}")
         events.extend(decision.events)
         if decision.yields.get("copy"):

@@ -55,6 +55,9 @@ class CascadeContext(BaseModel):
     line_held_type: str | None = None
     """The type the line reads, when serving answers that type from the state through some view: the
     line's own view's type, or for a view of no type the type whose collection its path is."""
+    line_summarises: list[str] = Field(default_factory=list)
+    """The types the document the state answers the line with summarises (``DocumentLine.summarises``):
+    serving refuses it once a served write changed one of them (``serving/reads/summaries``)."""
     line_relates: bool = False
     """The line's path relates to the call's path segment by segment (the gate's side-effect reach)."""
     line_changes_alone: bool = False
@@ -89,6 +92,15 @@ def cascade_line_of_written_type(ctx: CascadeContext, params: BaseModel) -> Outc
     if ctx.sighting == "line" and ctx.line_type is not None and ctx.line_type == ctx.write_type:
         return Match({"line": ctx.line, "type": ctx.line_type})
     return Miss(f"the line reads {ctx.line_type or 'no state type'}, the write {ctx.write_type}")
+
+
+@predicate("cascade_line_summarises_written_type", context="write-cascade")
+def cascade_line_summarises_written_type(ctx: CascadeContext, params: BaseModel) -> Outcome:
+    """The line is a document the state answers that summarises the type the write changes: serving
+    refuses it once a served write changed that type, so it never answers the change stale."""
+    if ctx.sighting == "line" and ctx.write_type is not None and ctx.write_type in ctx.line_summarises:
+        return Match({"line": ctx.line, "type": ctx.write_type})
+    return Miss(f"the line is no document the state answers summarising {ctx.write_type}")
 
 
 @predicate("cascade_line_related", context="write-cascade")

@@ -28,6 +28,15 @@ class WriteCopyContext(BaseModel):
     that identity at ``id_field``."""
     effect: str = "update"
     """The write's effect: ``update``, ``action`` or ``delete``."""
+    kept: dict[str, str] = Field(default_factory=dict)
+    """Those of ``shown_at`` that serving keeps from answering the copy stale, each with how
+    (``plans/copies._kept``): a replayed read refused once the type is written, a document the state
+    holds (summarising the type, refused once it is written; or else one a write showing its entity
+    is refused by per call), a list of the type's own the state answers."""
+    kept_beneath: dict[str, str] = Field(default_factory=dict)
+    """Those of ``kept`` whose path lies below another type's item path (a list's roster beneath
+    ``/lists/{id}``), each with that path: the copy belongs to that entity, whose own reads may count
+    it (a list's ``member_count``), which a delete changes and serving leaves as it was."""
     nested_in: list[str] = Field(default_factory=list)
     """Records (``#ordinal path (id_field value)``, inside the type's collection or not) whose answer
     holds an object of the type (a string identity at ``id_field``, most of its members fields of the
@@ -57,6 +66,13 @@ class MinLengthParams(BaseModel):
     """Effects a referencing object, or another entity sharing the identity, cannot go stale under:
     an update leaves the identity it names as it was (a delete may take the referencing entity with
     it, so it stays a copy there)."""
+    kept_exempt: list[str] = Field(default_factory=list)
+    """Effects whose copies serving keeps from answering stale where a read showing them is
+    ``kept`` (refused after the write, or the write refused per call where the state holds the copy)."""
+    kept_beneath_exempt: list[str] = Field(default_factory=list)
+    """Of those, the effects a kept read below another entity's item path is exempt under too: an
+    update leaves that entity's membership as it was, a delete removes a member of it (a count its
+    own reads show would go stale)."""
 
 
 @predicate("identity_shown_elsewhere", context="write-copy", params=MinLengthParams)
@@ -75,7 +91,15 @@ def identity_shown_elsewhere(ctx: WriteCopyContext, params: MinLengthParams) -> 
             others = [p for p in ctx.shown_at if p in ctx.referencing or p in ctx.sharing]
             return Miss(f"every object elsewhere with {ctx.id_field} {ctx.identity!r} is another entity naming it "
                         f"or sharing its identity ({', '.join(others[:3])}), which an {ctx.effect} leaves as it was")
-    return Match({"identity": ctx.identity, "shown_at": places[:3]})
+    if ctx.effect in params.kept_exempt:
+        exempt = {p for p in ctx.kept if ctx.effect in params.kept_beneath_exempt or p not in ctx.kept_beneath}
+        kept = [p for p in places if p in exempt]
+        places = [p for p in places if p not in exempt]
+        if not places:
+            return Miss(f"every read elsewhere showing {ctx.id_field} {ctx.identity!r} is one serving keeps from "
+                        "answering it stale: " + "; ".join(f"{p} ({ctx.kept[p]})" for p in kept[:3]))
+    beneath = [f"{p} ({ctx.kept_beneath[p]})" for p in places if p in ctx.kept_beneath]
+    return Match({"identity": ctx.identity, "shown_at": places[:3], **({"beneath": beneath[:3]} if beneath else {})})
 
 
 @predicate("type_nested_in_entity", context="write-copy", params=MinLengthParams)

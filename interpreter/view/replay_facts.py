@@ -58,22 +58,42 @@ def replay_table(evidence: Evidence, manifest: Manifest, view: ViewResult | None
         tools[tool.name] = tuple(calls)
     if view is None:
         return ReplayTable(tools=tools, default_accept=default_accept, variant_headers=variant_headers)
-    readers = [t for t in manifest.tools if not t.changes_state or t.name in {p.tool for p in view.read_only_posts}]
-    # an initial entity's id names it in another answer only when it cannot be a coincidence
-    naming = int((settings or {})["min_linked_id_length"])
-    held = _initial_ids(view, naming)
-    fields = {t.id_field for t in view.types if held.get(t.name)}
-    short_string = (settings or {}).get("replay_short_id_min_string")
-    short = _short_ids(view, naming) if short_string is not None else {}
-    # a short id beside one of its entity's strings names it in a read-only POST's answers (a search
-    # or a batch of reads), which no GET line's staleness check (cascades.stale_replays) covers
-    reach = {t.name: found for t in readers
-             if (found := _reads_types(t, view, records, held, fields, short if t.changes_state else None,
-                                       int(short_string or 0)))}
+    reads = ReadsTypes(view, records, settings)
+    reach = {t.name: found for t in manifest.tools if (found := reads.of(t))}
     neutral = {t.name: found for t in manifest.tools if (found := _neutral(tools[t.name]))}
     return ReplayTable(tools=tools, reads_types=reach, neutral_query=neutral, default_accept=default_accept,
                        variant_headers=variant_headers)
 
+
+
+class ReadsTypes:
+    """The state types each read tool's answers may show (``ReplayTable.reads_types`` before the
+    gate's stale replays join it): serving refuses a recording of such a tool once a served write
+    changed one of them. Also asked while plans are built (``plans/copies``: a copy a replayed read
+    shows is refused after the write, not answered stale)."""
+
+    def __init__(self, view: ViewResult, records: dict[int, Record], settings: dict[str, Any] | None) -> None:
+        self._view, self._records = view, records
+        self._read_only = {p.tool for p in view.read_only_posts}
+        # an initial entity's id names it in another answer only when it cannot be a coincidence
+        naming = int((settings or {})["min_linked_id_length"])
+        self._held = _initial_ids(view, naming)
+        self._fields = {t.id_field for t in view.types if self._held.get(t.name)}
+        short_string = (settings or {}).get("replay_short_id_min_string")
+        self._short_string = int(short_string or 0)
+        self._short = _short_ids(view, naming) if short_string is not None else {}
+        self._memo: dict[str, tuple[str, ...]] = {}
+
+    def of(self, tool: Tool) -> tuple[str, ...]:
+        """The types ``tool`` reads; none for a tool that writes."""
+        if tool.changes_state and tool.name not in self._read_only:
+            return ()
+        if tool.name not in self._memo:
+            # a short id beside one of its entity's strings names it in a read-only POST's answers (a
+            # search or a batch of reads), which no GET line's staleness check (cascades.stale_replays) covers
+            self._memo[tool.name] = _reads_types(tool, self._view, self._records, self._held, self._fields,
+                                                 self._short if tool.changes_state else None, self._short_string)
+        return self._memo[tool.name]
 
 
 def _first_write_start(view: ViewResult | None, records: dict[int, Record]) -> datetime | None:

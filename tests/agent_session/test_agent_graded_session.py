@@ -26,7 +26,7 @@ from support.entity_refusals import refused_for_the_entity
 from support.served import (
     CALL_TIMEOUT_SECONDS, capenv, capture_names, capture_path, data_get_url, data_reset_url, serving_http,
 )
-from valid_arguments import amended, deletable, write_arguments
+from valid_arguments import amended, deletable, path_value, write_arguments
 
 from capenv.interpreter.bundle.io import read_bundle
 from capenv.interpreter.bundle.models import WritePlan
@@ -269,7 +269,9 @@ def test_every_candidate_session_grades_clean_in_process() -> None:
             def call(plan: WritePlan, entity_id: Any, protected_too: bool = True
                      ) -> tuple[dict[str, Any], dict[str, Any]] | None:
                 schema = schemas[plan.tool]
-                arguments = write_arguments(schema, templates[plan.tool], collection, entity_id, rng, "agent",
+                # an id that is its own address (a pulp_href) is named in the path by its last segment
+                named = path_value(runtime.bundle, plan.type, collection, entity_id) if entity_id is not None else None
+                arguments = write_arguments(schema, templates[plan.tool], collection, named, rng, "agent",
                                             before)
                 answer = runtime.call_tool(plan.tool, arguments)
                 retry = amended(arguments, schema, answer.structured.get("message", ""), rng, "agent") \
