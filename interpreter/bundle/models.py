@@ -417,13 +417,17 @@ class ProjectedMember(_Model):
     state holds it (``view-list-projections``): its recordings show it otherwise than the item
     reads of the same entity at the same point of the timeline.
 
-    ``constant``: the line shows ``value`` for every entity (serving renders it); ``own``: the
-    state does not determine what the line shows (the read gate refuses the line).
+    ``constant``: the line shows ``value`` for every entity (serving renders it); ``reference``: the
+    line shows, where the item reads show an object, that object's ``reference_field`` (a list of
+    files showing ``playbook: 1`` where a file's read embeds the playbook ``{"id": 1, ...}``), which
+    serving renders from the state's object; ``own``: the state does not determine what the line
+    shows (the read gate refuses the line).
     """
 
     name: str
-    role: Literal["constant", "own"]
+    role: Literal["constant", "reference", "own"]
     value: Any = None
+    reference_field: str | None = None
     evidence: str | None = None
     """The first recording that showed it otherwise than an item read, in words."""
     rule_id: str | None = None

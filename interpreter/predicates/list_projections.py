@@ -39,6 +39,10 @@ class ListProjectionContext(BaseModel):
     """The value, when the list showed one only."""
     texts: tuple[str, ...] = ()
     """Every value the list and the item reads paired with it showed, when all are strings (else none)."""
+    reference_fields: tuple[str, ...] = ()
+    """The members of an object, in every pair showing a value, that the item read shows the member as
+    and that holds the scalar the list shows there (a list's ``playbook: 1`` beside the item's
+    ``playbook: {"id": 1, ...}``: ``id``); none where some pair shows anything else."""
 
 
 class EntitiesParams(BaseModel):
@@ -92,3 +96,24 @@ def list_projection_one_value(ctx: ListProjectionContext, params: EntitiesParams
     if ctx.list_entities < params.min_entities:
         return Miss(f"the list showed it for {ctx.list_entities} entities, fewer than {params.min_entities}")
     return Match({"value": ctx.list_value, "entities": ctx.list_entities})
+
+
+class PairsParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_pairs: int = Field(ge=1)
+
+
+@predicate("list_projection_reference", context="list-projection", params=PairsParams)
+def list_projection_reference(ctx: ListProjectionContext, params: PairsParams) -> Outcome:
+    """Every pair showing a value (``min_pairs`` pairs at least) shows, in the item read, an object
+    one member of which (the same member in every pair, and one only) holds the scalar the list
+    shows: the list names the object by that member, a reference, which the state's object determines."""
+    if ctx.pairs < params.min_pairs:
+        return Miss(f"{ctx.pairs} pairs with an item read, fewer than {params.min_pairs}")
+    if len(ctx.reference_fields) == 1:
+        return Match({"reference_field": ctx.reference_fields[0], "pairs": ctx.pairs})
+    if ctx.reference_fields:
+        return Miss(f"{len(ctx.reference_fields)} members of the item's object hold the listed value "
+                    f"({', '.join(ctx.reference_fields[:3])}): which one the list shows is not determined")
+    return Miss("no member of an object the item reads show holds the listed value in every pair")

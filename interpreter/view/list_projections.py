@@ -46,6 +46,16 @@ class _Member:
     evidence: str | None = None
     texts: set[str] | None = field(default_factory=set)
     """Every value shown, the list's and its paired item reads', while all are strings (None after another)."""
+    references: set[str] | None = None
+    """The members of the item's object holding the listed scalar in every pair showing a value so
+    far (None: no such pair yet)."""
+
+    def note_reference(self, listed: Any, item: Any) -> None:
+        if listed is None and item is None:
+            return  # no reference either way: says nothing
+        held = {name for name, value in item.items() if same_json(value, listed)} \
+            if isinstance(item, dict) and listed is not None and not isinstance(listed, (dict, list)) else set()
+        self.references = held if self.references is None else self.references & held
 
     def note_text(self, value: Any) -> None:
         if self.texts is not None:
@@ -143,6 +153,7 @@ def _pair(members: dict[str, _Member], listed: dict[str, Any], item: _Sighting, 
         member = members.setdefault(name, _Member())
         member.pairs += 1
         member.note_text(item.obj[name])
+        member.note_reference(listed[name], item.obj[name])
         if not same_json(listed[name], item.obj[name]):
             member.differing += 1
             if member.evidence is None:
@@ -173,12 +184,15 @@ def _decide(seen: dict[tuple[str, tuple[str, ...]], dict[str, _Member]], ruleset
                 name=name, pairs=member.pairs, differing=member.differing, per_response=member.per_response,
                 list_values=len(member.values), list_entities=len(member.entities),
                 list_value=member.first if len(member.values) == 1 else None,
-                texts=tuple(sorted(member.texts or ())))
+                texts=tuple(sorted(member.texts or ())), reference_fields=tuple(sorted(member.references or ())))
             decision = evaluate(ruleset, TABLE, context, subject=f"{tool} member {name!r} (lines showing {len(projection)} fields)")
             traces.extend(decision.events)
             role = str(decision.yields.get("role", "own"))
             if role in ("constant", "own"):
                 found.append(ProjectedMember(name=name, role=role, value=member.first if role == "constant" else None,
+                                             evidence=member.evidence, rule_id=decision.rule_id))
+            elif role == "reference":
+                found.append(ProjectedMember(name=name, role=role, reference_field=min(member.references or {""}),
                                              evidence=member.evidence, rule_id=decision.rule_id))
         decided[(tool, projection)] = tuple(found)
     return decided

@@ -21,7 +21,7 @@ from capenv.serving.state.shallow import item_collection_path
 from .entity_headers import state_headers
 from .envelope import collection_digest, render_envelope
 from .queries import evaluate_queries, pages
-from .render import first_lacking, project, render_entities, render_into, sorted_fields
+from .render import first_lacking, project, render_entities, render_into, sorted_fields, with_references
 
 
 @direct_init
@@ -147,22 +147,44 @@ def _path_value(form: str, value: str) -> Any:
 
 def list_members(view: ReadView, line: ListLine, entity_type: EntityType, state: StateIndex,
                  query: tuple[tuple[str, str], ...] | None = None) -> list[dict[str, Any]] | None:
-    """The members a line lists from the state, in collection order (None: collection not held)."""
-    return _members(line, state.find_collection(line.collection or line.path, entity_type.name), query)
+    """The members a line lists from the state, in collection order, as it shows them (None:
+    collection not held)."""
+    return _members(line, state.find_collection(line.collection or line.path, entity_type.name), query,
+                    _references(line))[0]
 
 
-def _members(line: ListLine, collection: HeldCollection | None,
-             query: tuple[tuple[str, str], ...] | None) -> list[dict[str, Any]] | None:
+def _members(line: ListLine, collection: HeldCollection | None, query: tuple[tuple[str, str], ...] | None,
+             references: dict[str, str]) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """The entities the line lists, each member it shows as a reference already projected (so a
+    learned query filters and sorts what the list shows: ``?playbook=1`` the files whose playbook
+    has id 1), and the first member the state cannot project that way (``with_references``)."""
     if collection is None:
-        return [] if line.membership == "all" and not line.recorded_ids else None
+        return ([] if line.membership == "all" and not line.recorded_ids else None), None
     if line.queries:
-        members = evaluate_queries(collection.members(), line.queries, query if query is not None else line.query)
+        held, unprojected = _listable(collection, references)
+        members = evaluate_queries(held, line.queries, query if query is not None else line.query)
     elif line.membership == "all":
-        members = collection.members()
+        members, unprojected = _listable(collection, references)
     else:
         wanted = [str(i) for i in line.recorded_ids]
-        members = [collection.entities[k] for k in wanted if k in collection.entities]
-    return members
+        members, unprojected = with_references([collection.entities[k] for k in wanted if k in collection.entities],
+                                               references)
+    return members, unprojected
+
+
+def _listable(collection: HeldCollection | None, references: dict[str, str]) -> tuple[list[dict[str, Any]], str | None]:
+    """The collection's entities as its lists show them (``with_references``)."""
+    return with_references(_held_members(collection), references)
+
+
+def listed_members(line: ListLine, collection: HeldCollection | None) -> list[dict[str, Any]]:
+    """The collection's entities as ``line`` shows them before filtering: each member it shows as
+    a reference projected (what its learned queries filter, sort and break ties on)."""
+    return _listable(collection, _references(line))[0]
+
+
+def _references(line: ListLine) -> dict[str, str]:
+    return {p.name: p.reference_field for p in line.projected_members if p.role == "reference" and p.reference_field}
 
 
 def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: StateIndex,
@@ -172,7 +194,8 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
     asked (its envelope members only that recording shows may then stand while it holds);
     ``link_at``: the origin the call reached (None over MCP), its path and query as sent, for page links."""
     collection = state.find_collection(line.collection or line.path, entity_type.name)
-    members = _members(line, collection, query)
+    references = _references(line)
+    members, unprojected = _members(line, collection, query, references)
     if members is None:
         return None
     held = members_held(collection) if collection is not None else {}
@@ -182,7 +205,7 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
     # A member the line renders as its own constant is the line's, not the entity's: an entity
     # lacking it (one only such a list showed) is listed all the same.
     required = tuple(name for name in view.required_fields if name not in constants)
-    lacking = None if _every_one_holds(held, collection, required) else first_lacking(members, required)
+    lacking = unprojected or (None if _every_one_holds(held, collection, required) else first_lacking(members, required))
     body = render_into(line.base.body, view.locator or Locator(kind="root"), shown)
     unheld = None
     if view.envelope_members:
@@ -212,7 +235,7 @@ def _counted(line: ListLine, members: list[dict[str, Any]], collection: Any,
     The collection's members are listed only where they are counted: a whole list counts the
     ``members`` it lists, and listing 10,000 again cost as much as encoding them."""
     if line.queries:
-        return evaluate_queries(_held_members(collection), line.queries, query, paged=False)
+        return evaluate_queries(_listable(collection, _references(line))[0], line.queries, query, paged=False)
     if line.membership == "all":
         return members
     if line.pages_only:

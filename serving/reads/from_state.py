@@ -45,7 +45,7 @@ from .key_aliases import refuse_aliased_key
 from .list_places import refuse_unplaced
 from .malformed_ids import refuse_malformed_shape, replays_malformed
 from .collection_headers import unheld_headers
-from .answers import Answer, answer_document, answer_item, answer_list, from_recording, line_digest
+from .answers import Answer, answer_document, answer_item, answer_list, from_recording, line_digest, listed_members
 from .call_match import decoded_pairs, path_fit, same_query, single_valued
 from .parents import missing_parent, refuse_held_elsewhere, refuse_unlike_holders, unheld_collection
 from .projection import (
@@ -264,8 +264,7 @@ class StateReads:
         refuse_unplaced(state.find_collection(line.collection or line.path, entity_type.name), entity_type.name)
         if line.queries:
             held = state.find_collection(line.collection or line.path, entity_type.name)
-            _refuse_tie(line.queries, query if query is not None else line.query,
-                        list(held.members()) if held is not None else [], entity_type)
+            _refuse_tie(line.queries, query if query is not None else line.query, listed_members(line, held), entity_type)
         answer = answer_list(view, line, entity_type, state, query, as_recorded=exact, link_at=call.link_at)
         if answer is None:
             return None
@@ -303,7 +302,7 @@ class StateReads:
             return None
         held = state.find_collection(whole.collection or whole.path, entity_type.name)
         refuse_unplaced(held, entity_type.name)
-        members = list(held.members()) if held is not None else []
+        members = listed_members(whole, held)
         fields = {name for member in members for name in member}
         reason = unproven(view.learned_queries, call.query, fields, value_kinds(members), held_texts(members))
         if reason is not None:

@@ -75,6 +75,30 @@ def with_constants(entity: dict[str, Any], constants: dict[str, Any]) -> dict[st
     return rendered
 
 
+def with_references(entities: list[dict[str, Any]], references: dict[str, str]) -> tuple[list[dict[str, Any]], str | None]:
+    """The listed entities with each member a line shows as a reference (``ListLine.projected_members``,
+    role ``reference``: ``{member: inner}``) as the ``inner`` member of the object the state holds
+    there (null stays null), new objects, never the held ones edited; and the first such member an
+    entity holds otherwise (a scalar, an object without ``inner``), which the state does not tell
+    how the list shows: the answer is then refused as lacking it."""
+    if not references:
+        return entities, None
+    rendered = []
+    for entity in entities:
+        projected = entity
+        for name, inner in references.items():
+            value = entity.get(name)
+            if value is None:
+                continue
+            if not isinstance(value, dict) or inner not in value:
+                return entities, name
+            if projected is entity:
+                projected = dict(entity)
+            projected[name] = value[inner]
+        rendered.append(projected)
+    return rendered, None
+
+
 def first_lacking(entities: Iterable[dict[str, Any]], required: Iterable[str]) -> str | None:
     """The first required field the first entity lacking one lacks (None: every entity has them all)."""
     wanted = tuple(required)

@@ -61,6 +61,7 @@ def test_the_decision_is_traced_with_its_rule():
     events = [e for e in bundle.view.traces if e.table == "view-list-projections" and "'owners'" in e.subject]
     assert [(e.rule_id, e.outcome) for e in events] == [("list-projection.relative-time", "miss"),
                                                         ("list-projection.per-response", "miss"),
+                                                        ("list-projection.reference", "miss"),
                                                         ("list-projection.constant", "match")]
     assert events[-1].evidence["value"] == [] and events[-1].evidence["differing"] == 2
 
