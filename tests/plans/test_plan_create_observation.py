@@ -112,6 +112,7 @@ def test_a_collection_read_names_the_created_collection_as_serving_compares_spel
     from capenv.interpreter.plans.newly_listed import same_collection
 
     assert same_collection("/orgs/%61cme1/items", "/orgs/acme1/items")
-    assert same_collection("/orgs/%2561/items", "/orgs/%61/items")   # either spelling decoded once
+    assert same_collection("/orgs/%2561/items", "/orgs/%25%36%31/items")  # both name the text "%61"
+    assert not same_collection("/orgs/%2561/items", "/orgs/%61/items")  # "%61" is not "a", which %61 names
     assert not same_collection("/orgs/%2561/items", "/orgs/a/items")  # twice decoded is another spelling
     assert not same_collection("/orgs/acme1/items", "/orgs/acme2/items")
