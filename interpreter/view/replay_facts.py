@@ -21,9 +21,9 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.jsonvalue import dumps
-from capenv.interpreter.bundle.models import RecordedCall, ReplayTable, ViewResult
+from capenv.interpreter.bundle.models import Locator, RecordedCall, ReplayTable, ViewResult
 from capenv.interpreter.bundle.paths import split_path
-from capenv.interpreter.bundle.values import same_json
+from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.bundle.variants import ACCEPT_ONLY
 from capenv.interpreter.evidence.records import Evidence, Record
 from capenv.interpreter.manifest.models import Manifest, Tool
@@ -78,6 +78,8 @@ class ReadsTypes:
         # an initial entity's id names it in another answer only when it cannot be a coincidence
         naming = int((settings or {})["min_linked_id_length"])
         self._held = _initial_ids(view, naming)
+        for name, ids in _read_ids(view, records, naming).items():
+            self._held.setdefault(name, set()).update(ids)
         self._fields = {t.id_field for t in view.types if self._held.get(t.name)}
         short_string = (settings or {}).get("replay_short_id_min_string")
         self._short_string = int(short_string or 0)
@@ -136,6 +138,29 @@ def _short_ids(view: ViewResult, naming: int) -> dict[str, dict[str, dict[str, A
             if len(str(entity.id)) < naming:
                 found.setdefault(collection.type, {}).setdefault(str(entity.id), entity.value)
     return found
+
+
+def _read_ids(view: ViewResult, records: dict[int, Record], naming: int) -> dict[str, set[str]]:
+    """Per type, the ids its item reads showed anywhere in the capture (entities its writes made
+    as well as initial ones): a read whose answers name one shows the type, whether or not the
+    initial state held the entity (a node's links read listing links made during the capture shows
+    the links a served create or delete, or data/add, changes)."""
+    ids: dict[str, set[str]] = {}
+    types = {t.name: t for t in view.types}
+    for item_view in view.views:
+        entity_type = types.get(item_view.type or "")
+        if item_view.kind != "item" or entity_type is None:
+            continue
+        for ordinal in item_view.record_ordinals:
+            record = records.get(ordinal)
+            if ordinal in item_view.absence_records or record is None or not record.succeeded \
+                    or not record.response.is_json:
+                continue
+            shown = locate(record.response.json_value, item_view.locator or Locator(kind="root"))
+            value = shown.get(entity_type.id_field) if isinstance(shown, dict) else None
+            if isinstance(value, (str, int)) and not isinstance(value, bool) and len(str(value)) >= naming:
+                ids.setdefault(entity_type.name, set()).add(str(value))
+    return ids
 
 
 def _initial_ids(view: ViewResult, naming: int) -> dict[str, set[str]]:
