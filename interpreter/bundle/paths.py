@@ -10,6 +10,14 @@ UNRESERVED = re.compile(r"[A-Za-z0-9._~-]*")
 characters only): page links are learned and rendered only where re-encoding cannot differ."""
 
 
+def lies_below(path: str, template: str) -> bool:
+    """``path`` lies strictly below ``template``: it begins with the template's segments, a
+    parameter matching any non-empty segment (``/lists/7/roster`` below ``/lists/{id}``)."""
+    parts, pieces = split_path(path), split_path(template)
+    return len(parts) > len(pieces) and all(
+        part == piece or (piece.startswith("{") and part != "") for part, piece in zip(parts, pieces))
+
+
 def split_path(path: str) -> list[str]:
     """``/a/b/`` -> ``["a", "b"]``, ``/`` -> ``[]``: a trailing slash is part of a path's
     spelling, not a segment (``/api/projects/`` and ``/api/projects/1/`` are a collection and one

@@ -11,8 +11,8 @@ import bisect
 from typing import Any
 
 from capenv.interpreter.bundle.models import EntityType
+from capenv.interpreter.bundle.paths import lies_below
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.manifest.models import split_path
 
 
 def read_only_listings(records: dict[int, Record], tool_of: dict[int, str], read_only: set[str],
@@ -27,7 +27,7 @@ def read_only_listings(records: dict[int, Record], tool_of: dict[int, str], read
             continue
         members = _listed(record.response.json_value)
         for entity_type in types.values():
-            if not _below(record.path, entity_type.collection_template):
+            if not lies_below(record.path, entity_type.collection_template):
                 continue
             for member in members:
                 if isinstance(member, dict) and entity_type.id_field in member:
@@ -56,10 +56,3 @@ def _listed(body: Any, depth: int = 0) -> list[Any]:
         objects = [v for v in body.values() if isinstance(v, dict)]
         return _listed(objects[0], depth + 1) if len(objects) == 1 else []
     return []
-
-
-def _below(path: str, template: str) -> bool:
-    """The path lies below the collection template (a parameter matches any segment)."""
-    parts, pieces = split_path(path), split_path(template)
-    return len(parts) > len(pieces) and all(
-        piece.startswith("{") or part == piece for part, piece in zip(parts, pieces))

@@ -19,11 +19,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from capenv.interpreter.bundle.models import EntityType, WritePlan
-from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.paths import lies_below, split_path
 from capenv.interpreter.predicates.create_values import same_json
 from capenv.interpreter.predicates.write_copies import WriteCopyContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
-from capenv.interpreter.view.replay_facts import ReadsTypes
+from capenv.interpreter.view.replay_facts import ReadsTypes, initial_ids
 
 from .context import PlanContext, note
 from .embedded_copies import embedded_candidates, entities
@@ -209,10 +209,7 @@ def _held_by_another_type(ctx: PlanContext, entity_type: EntityType, identity: A
     from the state and no refusal of the read keeps from going stale."""
     held = ctx.__dict__.get("ids_by_type")
     if held is None:
-        held = {}
-        for collection in ctx.view.state.collections:
-            held.setdefault(collection.type, set()).update(str(e.id) for e in collection.entities)
-        ctx.__dict__["ids_by_type"] = held
+        held = ctx.__dict__["ids_by_type"] = initial_ids(ctx.view, 0)
     return any(str(identity) in ids for name, ids in held.items() if name != entity_type.name)
 
 
@@ -257,14 +254,8 @@ def _kept(ctx: PlanContext, entity_type: EntityType, ordinal: int) -> tuple[str 
 def _beneath_other_entity(ctx: PlanContext, entity_type: EntityType, path: str) -> str | None:
     """The item path of another type the path lies below (a list's roster beneath /lists/{id}), or
     None: what the path shows belongs to that entity, whose own reads may count it."""
-    parts = split_path(path)
-    for other in ctx.view.types:
-        if other.name == entity_type.name or not other.item_template:
-            continue
-        base = split_path(other.item_template)
-        if len(parts) > len(base) and all(c == p or (c.startswith("{") and p) for c, p in zip(base, parts)):
-            return other.item_template
-    return None
+    return next((other.item_template for other in ctx.view.types if other.name != entity_type.name
+                 and other.item_template and lies_below(path, other.item_template)), None)
 
 
 def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) -> WritePlan:

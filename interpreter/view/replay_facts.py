@@ -77,7 +77,7 @@ class ReadsTypes:
         self._read_only = {p.tool for p in view.read_only_posts}
         # an initial entity's id names it in another answer only when it cannot be a coincidence
         naming = int((settings or {})["min_linked_id_length"])
-        self._held = _initial_ids(view, naming)
+        self._held = initial_ids(view, naming)
         for name, ids in _read_ids(view, records, naming).items():
             self._held.setdefault(name, set()).update(ids)
         self._fields = {t.id_field for t in view.types if self._held.get(t.name)}
@@ -163,7 +163,8 @@ def _read_ids(view: ViewResult, records: dict[int, Record], naming: int) -> dict
     return ids
 
 
-def _initial_ids(view: ViewResult, naming: int) -> dict[str, set[str]]:
+def initial_ids(view: ViewResult, naming: int) -> dict[str, set[str]]:
+    """Per type, the ids (as text) of its initial entities, those ``naming`` characters long or longer."""
     ids: dict[str, set[str]] = {}
     for collection in view.state.collections:
         ids.setdefault(collection.type, set()).update(
