@@ -1471,6 +1471,12 @@ class WritePlan(_Model, LeftOutAtDefault):
     """For an update of a type other entities copy a member of (``plans/reference_copies``): serving
     refuses a call changing that member while held entities name the entity; written to a bundle
     only when there are some, as ``references``."""
+    copy_holders: tuple[str, ...] = ()
+    """For an update or delete whose entity the capture shows copied by another state type's
+    entities under its id (a group's member list holding its users, ``plans/copies``): those types.
+    Serving refuses a call while a held entity of one of them copies the entity (for an update,
+    showing a member it changes), as the application changes that copy too; written to a bundle
+    only when there are some."""
     protected: tuple[ProtectedEntity, ...] = ()
     """For a delete or an update: the kinds of entity serving refuses to delete or update
     (``plans/protected``); written to a bundle only when there are some."""
@@ -1513,7 +1519,7 @@ class WritePlan(_Model, LeftOutAtDefault):
     left_out_at_default = ("credential_headers", "tag_check", "update_mask", "references", "validated_values",
                            "unproven_values", "either_key_named", "distinct_members", "referrers", "chosen_id",
                            "protected", "object_merges", "parent_states", "unproven_text", "list_place", "dispatch_params",
-                           "dispatch_args", "variants", "reference_copies", "copied_by")
+                           "dispatch_args", "variants", "reference_copies", "copied_by", "copy_holders")
 
 
 ViewResult.model_rebuild()

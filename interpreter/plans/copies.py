@@ -12,7 +12,11 @@ an object naming the entity beside members of its own (Syncthing's folder lists 
 A type whose entities the capture shows embedded whole inside the entity their collection lies
 beneath (a question's read embedding its options at /questions/2/options/, an item's its variations:
 every member equal to what the type's own reads show) has such copies under any identity, so its
-creates are not served either: the new entity joins its parent's copy."""
+creates are not served either: the new entity joins its parent's copy.
+A copy another state type holds under the entity's id (a group's member list holding its users) is
+kept per call for an update: the plan names that type (``copy_holders``) and serving refuses a call
+while a held entity of it copies the written one showing a member the call changes, serving the rest (write-effects, Not modelled: "stay unserved,
+or are labelled in the description")."""
 
 from __future__ import annotations
 
@@ -186,14 +190,18 @@ def _outside(path: str, entity_type: EntityType) -> bool:
 def _kept_copy(ctx: PlanContext, entity_type: EntityType, ordinal: int, shown: dict[str, Any],
                own: list[dict[str, Any]], written: set[str] | None) -> str | None:
     """How serving keeps the object ``shown`` in the answer of the read ``ordinal`` from answering the
-    written entity stale, or None (``_kept``). A document the state holds is kept per call only where
+    written entity stale, or None (``_kept``). Another type's state answering the read keeps it only
+    for an update (a delete drops that copy, a cascade), and only where serving's per-call check
+    finds that type's entity (``_holder_copy``). A document the state holds is kept per call only where
     the per-call check finds the copy: an object nested in it (the document itself is a copy there
     only where it shows every member it shares with the entity alike, which an object naming the
     entity at its root need not) showing, besides the identity, a member the write changes (for a
     delete, any) as one of the type's own reads (``own``) shows it - an entry naming the entity beside
     members of its own alone copies nothing the check compares, and would be left behind. Nothing
     keeps an object another type's initial entity holds under the same identity."""
-    why, per_call = _kept(ctx, entity_type, ordinal)
+    why, per_call, holder = _kept(ctx, entity_type, ordinal)
+    if holder is not None:  # a delete drops the copy too: a cascade into that type, left unserved
+        return why if written is not None and _holder_copy(ctx, entity_type, holder, shown, own) else None
     if why is not None and _held_by_another_type(ctx, entity_type, shown.get(entity_type.id_field)):
         return None
     if per_call and (shown is ctx.records[ordinal].response.json_value or not any(
@@ -201,6 +209,21 @@ def _kept_copy(ctx: PlanContext, entity_type: EntityType, ordinal: int, shown: d
             and same_json(read[name], value) for read in own for name, value in shown.items())):
         return None
     return why
+
+
+def _holder_copy(ctx: PlanContext, entity_type: EntityType, holder: str, shown: dict[str, Any],
+                 own: list[dict[str, Any]]) -> bool:
+    """The object is a copy serving's per-call check finds (``serving/writes/held_copies``): the
+    holder type keys its entities by the same identity field, and every member the object shows is
+    one the type's own reads (``own``) show of the entity, so a member it changes is one the copy
+    shows under its own name (a member of the copy's own might be derived from one it changes)."""
+    holder_type = next((t for t in ctx.view.types if t.name == holder), None)
+    if holder_type is None or holder_type.id_field != entity_type.id_field or not own:
+        return False
+    members: set[str] = set()
+    for read in own:
+        members.update(read)
+    return set(shown) <= members
 
 
 def _held_by_another_type(ctx: PlanContext, entity_type: EntityType, identity: Any) -> bool:
@@ -213,15 +236,17 @@ def _held_by_another_type(ctx: PlanContext, entity_type: EntityType, identity: A
     return any(str(identity) in ids for name, ids in held.items() if name != entity_type.name)
 
 
-def _kept(ctx: PlanContext, entity_type: EntityType, ordinal: int) -> tuple[str | None, bool]:
+def _kept(ctx: PlanContext, entity_type: EntityType, ordinal: int) -> tuple[str | None, bool, str | None]:
     """How serving keeps the read ``ordinal`` from answering the written entity's copy stale (None:
-    nothing does), and whether by refusing the write per call: a document the state holds that
-    summarises the type (refused once a served write changed it, ``serving/reads/summaries``), or
-    that the state holds otherwise (a served update or delete whose entity it shows nested, as held,
-    is refused per call, ``serving/writes/nested_copies``); a list or item of the type's own answered
-    from the state (the same entity); a replayed read whose tool reads the type
-    (``ReplayTable.reads_types``: refused once a served write changed it). A read another type's
-    state answers (a copy held in another collection) is kept by nothing."""
+    nothing does), whether by refusing the write per call, and the other state type whose entities
+    it answers (None: none): a document the state holds that summarises the type (refused once a
+    served write changed it, ``serving/reads/summaries``), or that the state holds otherwise (a
+    served update or delete whose entity it shows nested, as held, is refused per call,
+    ``serving/writes/nested_copies``); a list or item of the type's own answered from the state (the
+    same entity); a list or item of another type answered from the state (a group's member list
+    holding its users: a served write of an entity a held entity of that type copies is refused per
+    call, ``WritePlan.copy_holders``); a replayed read whose tool reads the type
+    (``ReplayTable.reads_types``: refused once a served write changed it)."""
     memo = ctx.__dict__.setdefault("kept_reads", {})
     key = (entity_type.name, ordinal)
     if key in memo:
@@ -233,6 +258,7 @@ def _kept(ctx: PlanContext, entity_type: EntityType, ordinal: int) -> tuple[str 
     held_documents = ctx.__dict__.setdefault("held_documents", {d.path for d in ctx.view.state.documents})
     kept: str | None = None
     per_call = False
+    holder: str | None = None
     if line is not None and line.state_backed and line.path in held_documents:
         per_call = entity_type.name not in line.summarises
         kept = (f"the state holds the document {line.path}: a write whose entity it shows nested is refused per call"
@@ -241,13 +267,17 @@ def _kept(ctx: PlanContext, entity_type: EntityType, ordinal: int) -> tuple[str 
     elif line is None and view is not None and view.kind in ("list", "item") and view.state_backed:
         if view.type == entity_type.name:
             kept = f"{tool_name} answers {entity_type.name} from the state"
+        elif view.type is not None:
+            per_call, holder = True, view.type
+            kept = (f"{tool_name} answers {view.type} from the state: a write of an entity a held {view.type} "
+                    "entity copies is refused per call")
     else:
         if "reads_types" not in ctx.__dict__:
             ctx.__dict__["reads_types"] = ReadsTypes(ctx.view, ctx.records, ctx.ruleset.settings.get("plans"))
         tool = next((t for t in ctx.manifest.tools if t.name == tool_name), None)
         if tool is not None and entity_type.name in ctx.__dict__["reads_types"].of(tool):
             kept = f"{tool_name} is replayed and reads {entity_type.name}: refused once a served write changed it"
-    memo[key] = (kept, per_call)
+    memo[key] = (kept, per_call, holder)
     return memo[key]
 
 
@@ -293,6 +323,7 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
             paths_outside[path] = _outside(path, entity_type)
         return paths_outside[path]
 
+    holders: set[str] = set()  # the other types whose held entities serving checks per call
     for ordinal in tool.record_ordinals:
         call = ctx.records[ordinal]
         if not call.succeeded:
@@ -311,6 +342,8 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
                 if (why := _kept_copy(ctx, entity_type, o, obj, own, written))}
         beneath = {place: f"below {item}" for place in kept
                    if (item := _beneath_other_entity(ctx, entity_type, place.split(" ", 1)[1]))}
+        holders.update(holder for place, o in zip(places, (o for o, _ in outside))
+                       if place in kept and (holder := _kept(ctx, entity_type, o)[2]) is not None)
         context = WriteCopyContext(id_field=entity_type.id_field, identity=identity, shown_at=places,
                                    effect=plan.effect, referencing=referencing, sharing=sharing, kept=kept,
                                    kept_beneath=beneath, nested_in=nested, embedded_in=embedded)
@@ -323,4 +356,7 @@ def copied_entity(plan: WritePlan, entity_type: EntityType, ctx: PlanContext) ->
                 "of another collection or inside another entity: the write would leave that copy as it was (side "
                 "effects on copies of entities elsewhere are not modelled)"), location="interpreter/plans/copies.py"))
             return plan.model_copy(update={"build_reason": REASON, "traces": plan.traces + tuple(events)})
-    return plan.model_copy(update={"traces": plan.traces + tuple(events)}) if events else plan
+    update: dict[str, Any] = {"traces": plan.traces + tuple(events)} if events else {}
+    if holders:
+        update["copy_holders"] = tuple(sorted(holders))
+    return plan.model_copy(update=update) if update else plan

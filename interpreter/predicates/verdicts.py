@@ -39,6 +39,9 @@ class PlanVerdictContext(BaseModel):
     """The fields of the recorded answer the most complete initial entity lacks."""
     copies: tuple[str, ...] = ()
     """Other state types holding copies of the plan's entities (``type-copies``)."""
+    copies_refused_per_call: tuple[str, ...] = ()
+    """Other state types whose held copies of the plan's entity make serving refuse a call
+    (``WritePlan.copy_holders``): their copies are not left answering stale."""
     counted_by: tuple[str, ...] = ()
     """Members of other types counting the plan's entities that name each of theirs, where the plan
     makes, removes or moves such an entity (``referrer-counts``: ``projects.task_number``)."""
@@ -140,8 +143,12 @@ def plan_reference_materialized(ctx: PlanVerdictContext, params: BaseModel) -> O
 def plan_type_copied(ctx: PlanVerdictContext, params: BaseModel) -> Outcome:
     """Another state type holds copies of the plan's entities: its write changes what that type
     answers too, which serving would not do."""
+    left = [name for name in ctx.copies if name not in ctx.copies_refused_per_call]
+    if left:
+        return Match({"copies": left})
     if ctx.copies:
-        return Match({"copies": list(ctx.copies)})
+        return Miss(f"{', '.join(ctx.copies)} hold copies of its entities, and serving refuses a call while a "
+                    "held entity of them copies the one it writes")
     return Miss("no other type holds copies of its entities")
 
 

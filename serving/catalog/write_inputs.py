@@ -529,6 +529,11 @@ def describe_write(plan: WritePlan, inputs: WriteInputs, not_modelled: list[str]
         held = tuple(f'"{holder}" (as {", ".join(quote_all(fields, longest))})' for holder, fields in holders.items())
         parts.append(Sample(f'A change of "{source}" while a held entity names this one by "{member}" is refused, '
                             "as the application rewrites the copy it holds: ", held, ".", noun="types"))
+    if plan.copy_holders:
+        holders = ", ".join(f'"{holder}"' for holder in plan.copy_holders)
+        parts.append(f"A call is refused while a held {holders} entity copies this entity under its id (an update: "
+                     "showing a member it changes; a delete: any such copy), as the application changes that copy "
+                     "too; other calls are served.")
     for validated in plan.validated_values:
         if validated.by_element:
             accepted = ", ".join(t for v in validated.accepted if (t := recorded_text(v, quoted_characters))) or "none"

@@ -41,6 +41,7 @@ from .create_collections import collection_for_create, path_arguments, refuse_un
 from .create_keys import answer_held, held_by_key, refuse_key_case_variant, refuse_key_clash
 from .distinct_values import refuse_repeated_values
 from .documents import write_document
+from .held_copies import refuse_held_copies
 from .nested_copies import refuse_nested_copies
 from .plans import PlanParts, plan_parts, sent_arguments
 from .reference_copies import copy_referenced, refuse_stale_copies, rewrite_copies
@@ -275,6 +276,9 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
             refuse_referenced(plan, state, key, entity, env.types[plan.type].id_field)
         if plan.protected and env.checks_references:
             refuse_protected(plan, entity, collection.ids.get(key, key))
+        if plan.copy_holders and env.checks_references:
+            refuse_held_copies(plan.copy_holders, state, key, entity, None, env.types[plan.type].id_field, plan.type,
+                               budgets.values_quoted)
         if env.checks_references:  # the gate judges the recorded writes' copies by write-copies
             refuse_nested_copies(state, collection, key, entity, None, env.types[plan.type].id_field, plan.type,
                                  env.summarising_documents.get(plan.type, frozenset()), budgets.values_quoted,
@@ -352,6 +356,9 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
         refuse_key_clash(plan, env, collection, key, updated)
         if plan.distinct_members and env.checks_references:
             refuse_repeated_values(plan, body, collection, key)
+        if plan.copy_holders and env.checks_references:
+            refuse_held_copies(plan.copy_holders, state, key, entity, updated, env.types[plan.type].id_field,
+                               plan.type, budgets.values_quoted)
         if env.checks_references:  # the gate judges the recorded writes' copies by write-copies
             refuse_nested_copies(state, collection, key, entity, updated, env.types[plan.type].id_field, plan.type,
                                  env.summarising_documents.get(plan.type, frozenset()), budgets.values_quoted,
