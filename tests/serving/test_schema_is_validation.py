@@ -31,6 +31,8 @@ STATE_REASONS = {
     "an entity the state does not hold": re.compile(
         r"^no \S+ entity .* is held|the state holds no |no document is held at |changes none of them"),
     "already holds": re.compile(r"entity .* is already held|entity with .* is held \("),
+    # an update giving its entity the key another held entity holds (serving/writes/create_keys.refuse_key_clash)
+    "a key another entity holds": re.compile(r"^another \S+ entity \(.*\) holds .*the application refuses a second"),
     # a value another held entity has, in a member whose recorded values were all distinct (plan.distinct_members)
     # a copy of the written entity nested in another held entity (serving/writes/nested_copies)
     "a change to an entity another held entity copies": re.compile(r" holds a copy of the .* entity .* showing "),
@@ -38,6 +40,10 @@ STATE_REASONS = {
     # serving/writes/reference_copies.refuse_stale_copies)
     "a change to a member held entities copy": re.compile(
         r"^[0-9]+ held \S+ entit(y|ies) \(.*\) names? this \S+ entity by '[^']+' and holds? a copy of its "),
+    # the written entity copied by another type's held entities under its id (plan.copy_holders,
+    # serving/writes/held_copies): said in the write's description
+    "a change to an entity another type's held entities copy": re.compile(
+        r"^the \S+ entity .* is copied by held .* entities under its \S+ \("),
     # a slug the plan derives that another held entity has (serving/ops/call_values: a taken slug)
     "a taken slug": re.compile(r"^field '[^']+' would be .*, which another held entity has; "),
     "a repeated distinct value": re.compile(r"^member '[^']+' is .*, which the .* entity .* already holds( \(.*\))?: "),
@@ -48,7 +54,8 @@ STATE_REASONS = {
     "an object leaving out a held key": re.compile(r"^member '[^']+' leaves out .*, which the entity holds: "),
     # an object nesting an empty text or null below its own keys (the schema says its own keys' values)
     "a nested empty value": re.compile(r"^member '[^']+' sends \S+/[^/\s]+/\S+ as an empty text or null"),
-    "an entity lacking a field": re.compile(r"^the answer would lack recorded field|entity lacks \""),
+    "an entity lacking a field": re.compile(r"^the answer would lack recorded field|entity lacks \"|"
+                                            r"so the entity must hold it as an object$"),
     # an update sending only what the entity holds, where the plan would still move a clock (unchanged_updates)
     "an update changing nothing": re.compile(r"^this update sends only values the entity already holds "),
     # a held entity named by a key member reads take and no recorded call of the write did (writes/execute._by_path)
