@@ -161,6 +161,9 @@
 #   librsvg typelibs through apt, linked into the venv) ~1 min, 514 MB; start.sh runs a private PostgreSQL
 #   cluster, migrates (~40-60 s), seeds through Weblate's API in one process (~10 s) and serves
 #   captures/weblate/weblatesite under Django's runserver.
+#   Plone 6.2.2 (Zope 6.3 with plone.restapi 10.0.4 on its own ZODB file storage;
+#   captures/plone/install/requirements.txt, 241 pins, --no-deps, wheels only) ~4 min, 370 MB; start.sh
+#   makes a Zope instance, seeds the site in one process (~20 s) and serves it under waitress.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -266,6 +269,7 @@ PULP_VERSION=3.123.1
 CHROMA_VERSION=1.5.9
 MISAGO_VERSION=0.39.6
 WEBLATE_VERSION=5.14.3
+PLONE_VERSION=6.2.2
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -355,6 +359,7 @@ PULP_VENV="$CACHE/venv-pulp"
 CHROMA_VENV="$CACHE/venv-chroma"
 MISAGO_VENV="$CACHE/venv-misago"
 WEBLATE_VENV="$CACHE/venv-weblate"
+PLONE_VENV="$CACHE/venv-plone"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1180,6 +1185,29 @@ install_weblate() {
     echo "$wanted" >"$venv/.capenv-installed"
 }
 
+install_plone() {
+    # Plone 6.2.2 (Zope under waitress, plone.restapi) exactly as captures/plone/install/requirements.txt
+    # pins it (pip freeze of the recorded install), --no-deps: an unpinned install resolves
+    # plone.app.layout to a 7.0 alpha (Products.CMFPlone asks for >=6.0.0a3, which admits pre-releases)
+    # that imports what plone.app.users 4.0.0 lacks, and the site cannot start. ~4 min, 370 MB.
+    local venv="$PLONE_VENV" wanted
+    wanted="Plone==$PLONE_VERSION $(sha256sum captures/plone/install/requirements.txt | cut -c1-16)"
+    if [ "$(installed_pip_version "$venv" Plone)" = "$PLONE_VERSION" ] \
+            && [ "$(cat "$venv/.capenv-installed" 2>/dev/null)" = "$wanted" ]; then
+        say "plone $PLONE_VERSION already in $venv"; return
+    fi
+    [ -x "$venv/bin/python" ] || { say "$PYTHON -m venv $venv"; "$PYTHON" -m venv "$venv"; }
+    say "pip install Plone==$PLONE_VERSION (captures/plone/install/requirements.txt) into $venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+        -r captures/plone/install/requirements.txt || {
+        say "pip install Plone failed; trying once more" >&2
+        "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+            -r captures/plone/install/requirements.txt || return 1
+    }
+    "$venv/bin/python" -c 'import Products.CMFPlone, plone.restapi' || return 1
+    echo "$wanted" >"$venv/.capenv-installed"
+}
+
 step() {  # install_function [args...]: in a subshell of its own, where set -e stops it at its first
     # failure; the group goes on with its other applications (one app's failure, say a template
     # database not ready in time under load, left every later app of its group uninstalled)
@@ -1295,6 +1323,8 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
     # Misago's site (captures/misago/misagosite) under Django's runserver on a private PostgreSQL
     # cluster; Celery eager, no Redis.
     step install_venv_package "$MISAGO_VENV" misago "$MISAGO_VERSION"
+    # Plone's Zope under waitress (captures/plone/start.sh), its own ZODB file storage.
+    step install_plone
     group_outcome
 }
 
@@ -1415,6 +1445,7 @@ status() {
     say "chroma:      $(installed_pip_version "$CHROMA_VENV" chromadb) ($CHROMA_VENV)"
     say "misago:      $(installed_pip_version "$MISAGO_VENV" misago) ($MISAGO_VENV)"
     say "weblate:     $(installed_pip_version "$WEBLATE_VENV" weblate) ($WEBLATE_VENV)"
+    say "plone:       $(installed_pip_version "$PLONE_VENV" Plone) ($PLONE_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
