@@ -70,15 +70,10 @@ class PlanContext:
     def other_callers(self) -> frozenset[int]:
         """The records sent as another caller than the principal, for the credential headers the
         write tools' calls carry (``view/credentials``): their reads show that caller's view."""
-        from capenv.interpreter.view.credentials import credential_headers, other_callers_records
+        from capenv.interpreter.view.credentials import other_callers_records, write_credential_names
 
-        names: set[str] = set()
-        for tool in self.manifest.tools:
-            calls = [self.records[o] for o in tool.record_ordinals if o in self.records]
-            if any(call.changes_state for call in calls) and tool.name not in self.read_only:
-                names.update(credential_headers(tool.name, calls, self.records, self.ruleset))
-        return other_callers_records(list(self.records.values()), frozenset(names), self.ruleset) if names \
-            else frozenset()
+        names = write_credential_names(self.manifest, self.records, self.read_only, self.ruleset)
+        return other_callers_records(list(self.records.values()), names, self.ruleset) if names else frozenset()
 
     def envelope_judge(self, tool: str, exemplar: Record, events: list[TraceEvent], type_name: str | None = None) -> Any:
         """A function (member, value) -> "array" | "object" | None, by the ``body-envelopes`` table,

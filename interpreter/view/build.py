@@ -21,6 +21,7 @@ from .reserved_ids import with_reserved_ids
 from .write_absence import learn_write_absences
 from .answer_members import per_answer_members, with_per_answer
 from .envelope_members import envelope_members
+from .credentials import other_callers_records, write_credential_names
 from .extract import extract_state
 from .id_history import IdHistories
 from .entity_tags import with_entity_tag
@@ -122,8 +123,12 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         return paging.whole(record.query, len(members) if isinstance(members, list) else 0)
 
     added_by_query = query_members(records, inference.shapes, tool_of, types, paging, ruleset, traces)
+    # another caller's answer (a member's, an anonymous one) is their view: the state takes the
+    # principal's wherever the principal read the entity too
+    others = other_callers_records(records, write_credential_names(manifest, by_ordinal, read_only, ruleset), ruleset,
+                                   unsent=True)
     state = extract_state(window_records, inference.shapes, tool_of, types, whole_line, evidence.evidence_id,
-                          added_by_query)
+                          added_by_query, others)
     volatile = volatile_fields(inference.shapes, records, tool_of, types, writes, ruleset, traces,
                                added_by_query.projections)
     views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts, absences,

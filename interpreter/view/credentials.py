@@ -269,10 +269,23 @@ def principal_values(values: list[str], compare: str) -> list[str]:
     return [value for value in values if digest_of[value] == principal]
 
 
-def other_callers_records(records: list[Record], names: frozenset[str], ruleset: RuleSet) -> frozenset[int]:
+def write_credential_names(manifest: Manifest, records: Mapping[int, Record], read_only: set[str] | frozenset[str],
+                           ruleset: RuleSet) -> frozenset[str]:
+    """The credential headers (lower case) the write tools' calls must send (``write-credentials``)."""
+    names: set[str] = set()
+    for tool in manifest.tools:
+        calls = [records[o] for o in tool.record_ordinals if o in records]
+        if any(call.changes_state for call in calls) and tool.name not in read_only:
+            names.update(credential_headers(tool.name, calls, records, ruleset))
+    return frozenset(names)
+
+
+def other_callers_records(records: list[Record], names: frozenset[str], ruleset: RuleSet, *,
+                          unsent: bool = False) -> frozenset[int]:
     """The records sent as another caller than the principal, for each header of ``names`` the
     ``write-credential-values`` table keeps to the principal's value: what they were answered is
-    that caller's view (authorization is not modelled), not the state's."""
+    that caller's view (authorization is not modelled), not the state's. ``unsent``: a record sending
+    no such header counts too (an anonymous caller's view: fewer items, no name of its own)."""
     if VALUES_TABLE not in ruleset.tables:
         return frozenset()
     by_ordinal = {r.ordinal: r for r in records}
@@ -287,7 +300,7 @@ def other_callers_records(records: list[Record], names: frozenset[str], ruleset:
             value = _value(record, name)
             if value is not None and value not in digest_of:
                 digest_of[value] = credential_digest(value, credential.compare, credential.cookie)
-            if value is not None and digest_of[value] not in credential.digests:
+            if value is not None and digest_of[value] not in credential.digests or value is None and unsent:
                 found.add(record.ordinal)
     return frozenset(found)
 

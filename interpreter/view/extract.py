@@ -117,13 +117,16 @@ class StateBuilder:
 
 def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool_of: dict[int, str],
                   types: dict[str, EntityType], whole_line: Any, evidence_id: str,
-                  query_shapes: QueryShapes | None = None) -> StateSnapshot:
+                  query_shapes: QueryShapes | None = None,
+                  other_callers: frozenset[int] = frozenset()) -> StateSnapshot:
     """The initial state from the successful reads of the window.
 
     ``whole_line(record) -> bool`` says whether a list read listed its whole collection;
     ``query_shapes`` per type the members a read's query adds (``view-query-members``), which a
     read sent with a query does not bring into the state (no read shows them without one), and the
     reads whose query left members out (a projection), from which the state takes nothing.
+    ``other_callers``: reads sent as another caller than the principal (``view/credentials``), whose
+    answers show that caller's view: the principal's reads of an entity are taken after them, so they win.
     """
     query_shapes = query_shapes or QueryShapes()
     query_members = query_shapes.added
@@ -131,7 +134,8 @@ def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool
     # Item reads after list reads: where a list shows a member as its own projection (another
     # value than the entity's own read, ``view-list-projections``), the state holds the item's.
     kind = lambda record: getattr(shapes.get(tool_of.get(record.ordinal, "")), "kind", None)  # noqa: E731
-    for record in sorted(window_reads, key=lambda record: kind(record) == "item"):
+    principal_last = lambda record: (kind(record) == "item", record.ordinal not in other_callers)  # noqa: E731
+    for record in sorted(window_reads, key=principal_last):
         if not record.succeeded or not record.response.is_json or record.ordinal in query_shapes.projections:
             continue
         shape = shapes.get(tool_of.get(record.ordinal, ""))

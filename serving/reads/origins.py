@@ -1,15 +1,19 @@
 """A read answered over HTTP names the origin the call reached where its recording named the one
 the capture reached the application at (a ``next`` page link, a root's ``href``, a replayed
-recording's links, an entity's own ``url``): the application names the origin it is reached at, so
-an answer naming the recording's would send the caller to the recording's host. Only a string
-that is that origin, or that origin followed by a path, a query or a fragment, is rewritten; a
-string naming another origin (a base URL the application was configured with, a port that merely
-begins alike) is kept, and a call with no origin (over MCP) is answered the recorded ones.
+recording's links, an entity's own ``url``, a message quoting the address asked for: "Resource not
+found: http://host:port/site/nope"): the application names the origin it is reached at, so an answer
+naming the recording's would send the caller to the recording's host. Only that origin, followed by
+nothing, a path, a query or a fragment, is rewritten, at the start of a string or after a character
+no URL's scheme holds (a space, a quote, a bracket); a string naming another origin (a base URL the
+application was configured with, a port that merely begins alike) is kept, and a call with no origin
+(over MCP) is answered the recorded ones.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from capenv.serving.read_call import ReadCall, Served
@@ -31,13 +35,21 @@ def at_reached_origin(served: Served, call: ReadCall, recorded: str | None) -> S
     return Served(replace(served.answer, body=body), {**served.provenance, "origin": reached})
 
 
+@lru_cache(maxsize=8)
+def _naming(recorded: str) -> re.Pattern[str]:
+    """``recorded`` where a string names it: not inside a longer scheme or host before it (a letter,
+    digit or ``+.-`` would continue ``http``) nor followed by more of a host or port."""
+    return re.compile(r"(?<![A-Za-z0-9+.\-])" + re.escape(recorded) + r"(?![^/?#\s\"'<>)\]},;])")
+
+
 def with_origin(value: Any, recorded: str, reached: str) -> Any:
     """``value`` with every string naming ``recorded`` naming ``reached`` instead; the same object
     when no string names it."""
     if isinstance(value, str):
-        if value.startswith(recorded) and value[len(recorded):len(recorded) + 1] in ("", "/", "?", "#"):
-            return reached + value[len(recorded):]
-        return value
+        if recorded not in value:
+            return value
+        rewritten = _naming(recorded).sub(lambda _: reached, value)
+        return rewritten if rewritten != value else value
     if isinstance(value, list):
         items = [with_origin(item, recorded, reached) for item in value]
         return items if any(new is not old for new, old in zip(items, value)) else value

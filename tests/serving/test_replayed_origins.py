@@ -22,6 +22,7 @@ FLOWS = [{"id": "a1b2c3d4", "name": "backup"}, {"id": "e5f6a7b8", "name": "notif
 
 def page(flows: list, marker: str | None) -> dict:
     answer = {"flows": flows, "docs": "https://docs.example.org/flows", "mirror": f"{ORIGIN}0/flows",
+              "message": f"Listed at {ORIGIN}/flows (mirror {ORIGIN}0/flows, proxy x{ORIGIN}/flows)",
               "links": [{"rel": "self", "href": f"{ORIGIN}/flows"}, {"rel": "root", "href": ORIGIN}]}
     if marker:
         answer["next"] = f"{ORIGIN}/flows?limit=1&marker={marker}"
@@ -45,6 +46,13 @@ def test_over_http_a_replayed_link_names_the_origin_the_call_reached(runtime):
     body = http_body(runtime, (("limit", "1"),), REACHED)
     assert body["next"] == f"{REACHED}/flows?limit=1&marker=a1b2c3d4"
     assert body["links"] == [{"rel": "self", "href": f"{REACHED}/flows"}, {"rel": "root", "href": REACHED}]
+
+
+def test_a_text_quoting_the_address_names_the_origin_the_call_reached(runtime):
+    """A message quoting the address asked for ("Resource not found: <url>") names the origin the
+    call reached, as the application's own would; another origin in the same text is kept."""
+    body = http_body(runtime, (("limit", "1"),), REACHED)
+    assert body["message"] == f"Listed at {REACHED}/flows (mirror {ORIGIN}0/flows, proxy x{ORIGIN}/flows)"
 
 
 def test_strings_naming_another_origin_are_kept(runtime):
