@@ -53,16 +53,34 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
                     isinstance(nested.get(name), str) and nested[name] == value for name, value in links.items()):
                 continue
             copied = [f for f in changed if f in nested and same_json(nested[f], entity[f])]
-            if copied:
+            renamed = _under_other_names(nested, entity, [f for f in changed if f not in nested])
+            if copied or renamed:
+                shown = quoted(copied + list(renamed), listed)
+                also = "".join(f", {quoted([f], 1)} as {quoted([m], 1)}" for f, m in renamed.items())
                 raise WriteRefusal(
                     f"{where} holds a copy of the {type_name} entity {identity!r} showing "
-                    f"{quoted(copied, listed)} as it holds it now: the application changes or drops "
+                    f"{shown} as it holds it now{also}: the application changes or drops "
                     f"that copy with it, which this environment does not model, {refused}")
     # a delete in a collection below another entity (a group's member, a link) removes that link, not
     # the entity another type shows: only a rename, or a delete of a top-level entity, leaves it stale
     if name_characters and (updated is not None or not collection.args):
         _refuse_other_type_copy(state, collection, key, entity, changed, id_field, type_name, refused, listed,
                                 name_characters)
+
+
+def _under_other_names(nested: dict[str, Any], entity: dict[str, Any], changed: list[str]) -> dict[str, str]:
+    """Per changed member the copy leaves out, a member of the copy's own (one the entity does not hold)
+    showing its value as the entity holds it now, a text of 3 characters or more: a summary naming it
+    otherwise (Plone lists a link's remoteUrl as getRemoteUrl), which the update would leave stale."""
+    found: dict[str, str] = {}
+    for field in changed:
+        value = entity[field]
+        if not isinstance(value, str) or len(value) < 3:
+            continue
+        own = next((name for name, held in nested.items() if name not in entity and held == value), None)
+        if own is not None:
+            found[field] = own
+    return found
 
 
 def _refuse_other_type_copy(state: StateIndex, collection: HeldCollection, key: str, entity: dict[str, Any],

@@ -129,3 +129,33 @@ def test_a_delete_of_a_member_a_roster_below_another_entity_lists_stays_refused(
     assert not delete.served and delete.reason == "copied-entity", delete.reason
     decided = next(e for e in delete.traces if e.rule_id == "copy.identity-elsewhere")
     assert decided.outcome == "match" and "/lists/{list_id}" in str(decided.evidence.get("beneath")), decided
+
+
+def summaries_capture() -> HarBuilder:
+    """As ``addresses_capture``, but the user's address list summarises each address under names of
+    its own (``label`` for the display name, ``address`` for nothing the entity holds): a copy the
+    update leaves stale although no member of the same name shows it."""
+    har = HarBuilder().call("GET", "/addresses", response=ADDRESSES)
+    for address in ADDRESSES:
+        har.call("GET", f"/addresses/{address['email']}", response=address)
+    summaries = [{"email": a["email"], "label": a["display_name"], "kind": "personal"} for a in ADDRESSES[:2]]
+    har.call("GET", "/users/u-0001/addresses", response={"entries": summaries, "total_size": 2})
+    renamed = {**ADDRESSES[0], "display_name": "Anne (work)"}
+    har.call("PATCH", f"/addresses/{ADDRESSES[0]['email']}", body={"display_name": "Anne (work)"}, response=renamed)
+    har.call("GET", f"/addresses/{ADDRESSES[0]['email']}", response=renamed)
+    return har.call("GET", "/addresses", response=[renamed, *ADDRESSES[1:]])
+
+
+def test_a_copy_showing_a_changed_value_under_another_name_refuses_the_update(tmp_path) -> None:
+    """Plone lists a link's ``remoteUrl`` in its folder's items as ``getRemoteUrl``: an update of the
+    member the summary shows under a name of its own is refused per call, as one of the same name is."""
+    bundle = build_from(summaries_capture(), tmp_path / "capture.har")
+    update = plan(bundle, "PATCH", "/addresses/{address_id}")
+    assert update.served, update.reason
+    with served_over_http(bundle) as serving:
+        before = state_of(serving)
+        status, answer = send(serving, "PATCH", "/addresses/bart@example.com", {"display_name": "Bartholomew"})
+        assert status == 400 and '"display_name" as "label"' in answer["message"], answer
+        assert state_of(serving) == before
+        status, answer = send(serving, "PATCH", "/addresses/cris@example.com", {"display_name": "Cristina"})
+        assert status == 200 and answer["display_name"] == "Cristina", answer
