@@ -1501,11 +1501,11 @@ class WritePlan(_Model, LeftOutAtDefault):
     unproven_text: tuple[UnprovenText, ...] = ()
     """Text classes serving refuses in members the plan stores as sent (``plans/stored_text``);
     written to a bundle only when there are some."""
-    list_place: Literal["kept", "last-kept", "moved-last", "unproven"] | None = None
+    list_place: Literal["kept", "last-kept", "moved-last", "moved-first", "unproven"] | None = None
     """For an update or action: what the capture shows of an entity it changed keeping its place in
     its collection's lists (``update-list-places``, ``plans/list_places``): ``kept`` any entity,
-    ``last-kept`` only the one listed last; ``moved-last``: an update moves the entity it changed last
-(serving moves it so); ``unproven`` none. Serving refuses a list of the
+    ``last-kept`` only the one listed last; ``moved-last`` (``moved-first``): an update moves the
+    entity it changed last (first, a list newest written first), and serving moves it so; ``unproven`` none. Serving refuses a list of the
     collection once the plan changed an entity whose place it does not prove, in a collection of
     two or more (the application may list it elsewhere: PostgreSQL's storage order puts an updated
     row last, a list newest first puts it first). Written only when set."""

@@ -18,7 +18,7 @@ from capenv.interpreter.plans.newly_listed import newly_listed, one_newly_listed
 from capenv.interpreter.plans.timeline import Timeline
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
-from capenv.serving.state.edits import ensure_collection, insert_entity, move_last, remove_entity, replace_entity
+from capenv.serving.state.edits import ensure_collection, insert_entity, move_first, move_last, remove_entity, replace_entity
 from capenv.serving.state.index import StateIndex, key_of
 from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.writes.calls import WriteEnv
@@ -164,6 +164,8 @@ def bring_to_outcome(plan: WritePlan, record: Record, env: WriteEnv, copy: State
         replace_entity(held, key, merged)
         if plan.effect in ("update", "action") and plan.list_place == "moved-last":
             move_last(held, key)  # as serving lists an entity the plan updates
+        elif plan.effect in ("update", "action") and plan.list_place == "moved-first":
+            move_first(held, key)
     else:  # a create's entity where its plan orders the collection by identity (the recorded id alone
         # decides it; a clock order would place it by a clock the call may not have set), else last
         by_id = plan.effect == "create" and plan.insert is not None and plan.insert.field == entity_type.id_field

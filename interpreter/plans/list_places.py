@@ -55,24 +55,38 @@ def with_list_places(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan
 
 
 def _empty() -> dict[str, set[int]]:
-    return {"kept": set(), "last_kept": set(), "moved": set(), "moved_last": set(), "moved_sorted": set()}
+    return {"kept": set(), "last_kept": set(), "first_kept": set(), "moved": set(), "moved_last": set(),
+            "moved_sorted": set(), "moved_first": set(), "moved_first_sorted": set()}
 
 
 def _member_sorting(before: ListRead, after: ListRead, shared: set[str]) -> str | None:
     """A member every shared entity holds as a scalar whose values strictly order both lists' shared
     members as they are listed (either direction), else None."""
+    return min(_members_sorting(before, after, shared), default=None)
+
+
+def _members_sorting(before: ListRead, after: ListRead, shared: set[str]) -> set[str]:
+    """Every member every shared entity holds as a scalar whose values strictly order both lists'
+    shared members as they are listed (either direction)."""
     lists = [[before.members[k] for k in before.members if k in shared],
              [after.members[k] for k in after.members if k in shared]]
     if not all(isinstance(row, dict) for rows in lists for row in rows):
-        return None
-    for name in sorted(set.intersection(*(set(row) for rows in lists for row in rows))):
+        return set()
+    names = set()
+    for name in set.intersection(*(set(row) for rows in lists for row in rows)):
         values = [[row[name] for row in rows] for rows in lists]
         if any(v is None or isinstance(v, (dict, list)) for vs in values for v in vs):
             continue
         keys = [[sort_key(v) for v in vs] for vs in values]
         if all(_strictly_ascending(ks) for ks in keys) or all(_strictly_ascending(ks[::-1]) for ks in keys):
-            return name
-    return None
+            names.add(name)
+    return names
+
+
+def _stamped_clocks(tools: list[str], plans: dict[str, WritePlan]) -> set[str]:
+    """The fields every one of ``tools`` sets to the write's clock."""
+    stamped = [{f.field for f in plans[tool].fields if f.op == "clock"} for tool in tools if tool in plans]
+    return set.intersection(*stamped) if stamped and len(stamped) == len(tools) else set()
 
 
 def _strictly_ascending(keys: list[tuple]) -> bool:
@@ -86,6 +100,7 @@ def _evidence(plans: list[WritePlan], ctx: PlanContext) -> dict[str, dict[str, s
     timeline = ctx.timeline
     tools = {t.name: t for t in ctx.manifest.tools}
     effects = {plan.tool: plan for plan in plans if plan.type is not None and plan.effect in KNOWN_EFFECTS}
+    plans_by_tool = {plan.tool: plan for plan in plans}
     calls = CallsBetween(ctx)
     for type_name, entity_type in timeline.types.items():
         updates = [plan for plan in effects.values() if plan.type == type_name and plan.effect in JUDGED_EFFECTS]
@@ -107,17 +122,33 @@ def _evidence(plans: list[WritePlan], ctx: PlanContext) -> dict[str, dict[str, s
                     moved_order.remove(key)
                     moved_order.append(key)
             moved_order = [k for k in moved_order if k in shared]
-            in_place = [k for k in shown if k in shared] == kept_order
+            first_order = list(order)
+            for _, key in changed:
+                if key in first_order:
+                    first_order.remove(key)
+                    first_order.insert(0, key)
+            first_order = [k for k in first_order if k in shared]
+            listed = [k for k in shown if k in shared]
+            in_place = listed == kept_order
             for tool, key in changed:
                 if key not in shared or len(shared) < 2:
                     continue
+                if kept_order == first_order:  # the list cannot tell keeping from moving first
+                    found.setdefault(tool, _empty())["first_kept"].add(after.record.ordinal)
                 if not in_place:
                     found.setdefault(tool, _empty())["moved"].add(after.record.ordinal)
-                    if [k for k in shown if k in shared] == moved_order:
+                    if listed == moved_order:
                         # a member sorting both lists alike (a name the update changed, a clock it
                         # stamped) tells the same story: the list shows no storage order then
                         sorter = _member_sorting(before, after, shared)
                         kind = "moved_sorted" if sorter is not None else "moved_last"
+                        found.setdefault(tool, _empty())[kind].add(after.record.ordinal)
+                    elif listed == first_order:
+                        # newest written first: only a clock every update between stamps may sort
+                        # both lists alike (a name the update changed would sort other calls otherwise)
+                        sorters = _members_sorting(before, after, shared)
+                        stamped = _stamped_clocks(sorted({t for t, _ in changed}), plans_by_tool)
+                        kind = "moved_first" if sorters <= stamped else "moved_first_sorted"
                         found.setdefault(tool, _empty())[kind].add(after.record.ordinal)
                 elif kept_order[-1] == key:
                     found.setdefault(tool, _empty())["last_kept"].add(after.record.ordinal)

@@ -32,6 +32,16 @@ class UpdateListPlaceContext(BaseModel):
     """Of ``moved``, those moving the updated entities last explains, but which a member of the
     entities sorts as well, both before and after (a name the update changed, a clock it stamped):
     they show no storage order."""
+    first_kept: list[int] = Field(default_factory=list)
+    """Such list reads after calls changed the entities listed first, in the order moving each
+    changed entity first gives as well (the list cannot tell keeping from moving first)."""
+    moved_first: list[int] = Field(default_factory=list)
+    """Of ``moved``, those listing the shared members in the order before with each entity the calls
+    between changed moved first, the last changed first (a list newest written first), where no
+    member sorts both lists alike but a clock every update between stamps."""
+    moved_first_sorted: list[int] = Field(default_factory=list)
+    """Of ``moved``, those moving the changed entities first explains, but which a member the updates
+    do not stamp with their clock sorts as well (a name the update changed)."""
     moved_last: list[int] = Field(default_factory=list)
     """Of ``moved``, those listing the shared members in the order before with each entity the calls
     between changed moved last, in the order they were changed (an unsorted table's storage order,
@@ -85,3 +95,25 @@ def updated_entity_listed_moved_last(ctx: UpdateListPlaceContext, params: Listin
         return Miss(f"no recorded list shows an updated entity that was not last moved last "
                     f"({len(ctx.moved_last)} of {params.min_listings} needed)")
     return Match({"moved_last": list(ctx.moved_last)})
+
+
+@predicate("updated_entity_listed_moved_first", context="update-list-place", params=ListingParams)
+def updated_entity_listed_moved_first(ctx: UpdateListPlaceContext, params: ListingParams) -> Outcome:
+    """Enough recorded lists show each updated entity moved first, the last updated first, and none
+    shows an updated entity kept in its place (but the one listed first), another order, or an order
+    a member the updates do not stamp sorts as well."""
+    kept = sorted(set(ctx.kept) - set(ctx.first_kept))
+    if kept:
+        return Miss(f"record {kept[0]} lists an updated entity in its place")
+    if ctx.last_kept:
+        return Miss(f"record {ctx.last_kept[0]} lists the updated entity that was last still last")
+    if ctx.moved_first_sorted:
+        return Miss(f"record {ctx.moved_first_sorted[0]} lists the updated entities first, but a member the "
+                    "updates do not stamp with their clock sorts both lists alike")
+    others = sorted(set(ctx.moved) - set(ctx.moved_first))
+    if others:
+        return Miss(f"record {others[0]} lists the members in an order moving the updated entities first does not give")
+    if len(ctx.moved_first) < params.min_listings:
+        return Miss(f"no recorded list shows an updated entity moved first "
+                    f"({len(ctx.moved_first)} of {params.min_listings} needed)")
+    return Match({"moved_first": list(ctx.moved_first)})

@@ -122,6 +122,22 @@ NOT_MODELLED = {
 }
 
 
+MOVED = {
+    "moved-last": "An update lists the entity it changes last in its collection's lists, as the capture showed "
+                  "the application doing.",
+    "moved-first": "An update lists the entity it changes first in its collection's lists (the most recently "
+                   "written first), as the capture showed the application doing.",
+}
+"""The label of an update whose plan reorders lists (``list_place``), in place of "does not reorder"."""
+
+
+def _notes(plan: WritePlan) -> list[str]:
+    label = _labelled_as(plan)
+    if label == "update" and plan.list_place in MOVED:
+        return [MOVED[plan.list_place], NOT_MODELLED["*"]]
+    return [NOT_MODELLED[k] for k in (label, "*") if k in NOT_MODELLED]
+
+
 def _labelled_as(plan: WritePlan) -> str:
     """An item action is an update of the entity its path names, and a bulk write updates or deletes
     each entity it names, so each carries that effect's label."""
@@ -150,7 +166,7 @@ def write_entries(bundle: Bundle, replayer: Replayer) -> list[tuple[CatalogEntry
         inputs = WriteInputs(tool, plan, {k: tuple(v) for k, v in samples.items()}, bundle.view.budgets,
                              tuple(bundle.replay.pinned_headers.get(tool.name, {}).items()),
                              tuple(bundle.replay.static_credentials.items()))
-        notes = [NOT_MODELLED[k] for k in (_labelled_as(plan), "*") if k in NOT_MODELLED]
+        notes = _notes(plan)
         entry = CatalogEntry(tool, "write", inputs, None, True, None, plan=plan)
         found.append((entry, Draft(tool.name, tuple(describe_write(plan, inputs, notes, bundle.view.budgets)))))
     return found

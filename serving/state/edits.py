@@ -46,6 +46,14 @@ def move_last(collection: HeldCollection, key: str) -> None:
     collection.unplaced.discard(key)
 
 
+def move_first(collection: HeldCollection, key: str) -> None:
+    """List ``key`` first: an update whose plan's ``list_place`` is ``moved-first`` changed it."""
+    if key in collection.order and collection.order[0] != key:
+        collection.order.remove(key)
+        collection.order.insert(0, key)
+    collection.unplaced.discard(key)
+
+
 def mark_unplaced(collection: HeldCollection, key: str) -> None:
     """An update whose list place is unproven changed ``key`` while it was not last, or a create
     whose insert rule another member explains as well placed it."""

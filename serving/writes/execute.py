@@ -25,7 +25,8 @@ from capenv.serving.reads.absence import held_shapes, refuse_other_key_spelling,
 from capenv.serving.reads.id_layouts import unproven_layout
 from capenv.serving.reads.parents import unheld_collection
 from capenv.serving.reads.redrawn import redrawn_refusal
-from capenv.serving.state.edits import ensure_collection, insert_entity, mark_unplaced, move_last, remove_entity, replace_entity
+from capenv.serving.state.edits import (ensure_collection, insert_entity, mark_unplaced, move_first, move_last,
+                                        remove_entity, replace_entity)
 from capenv.serving.state.index import HeldCollection, StateIndex, key_of
 from capenv.serving.state.shallow import at_item_path, holders, item_collection_path
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
@@ -376,6 +377,8 @@ def execute(plan: WritePlan, env: WriteEnv, call: WriteCall, state: StateIndex, 
             mark_unplaced(collection, key)
         if plan.list_place == "moved-last":  # the application lists an updated entity last
             move_last(collection, key)
+        elif plan.list_place == "moved-first":  # or first, newest written first
+            move_first(collection, key)
         response, is_json, text = split if split is not None else render_answer(plan, updated)
         return write_result(plan, response, is_json, text, {"source": "state", "view": "update", "type": plan.type,
                                                             "collection": collection.path,
