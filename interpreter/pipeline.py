@@ -77,9 +77,11 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
                 else t for t in view.types)})
         view = view.model_copy(update={"budget_hits": view.budget_hits + tuple(run.budget_hits),
                                        "traces": view.traces + tuple(run.traces)})  # the gate's budget hit
+        reproduced = {tool: tuple(found.reproduced_observations) for tool, found in run.findings.items()}
     else:
         plans = [p.model_copy(update={"served": False, "reason": p.build_reason or "state unavailable"}) for p in plans]
-    plans = merge_split(plans, splits, records) if splits else plans
+        reproduced = {}
+    plans = merge_split(plans, splits, records, reproduced, ruleset) if splits else plans
     return view.model_copy(update={"writes": tuple(plans), "write_clock": _write_clock(evidence)})
 
 

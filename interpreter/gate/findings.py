@@ -76,6 +76,10 @@ class PlanFindings:
     """Recorded call (ordinal) -> why serving refuses it (the note of a call the plan does not explain)."""
     key_confirmations: list[int] = field(default_factory=list)
     """A keyed create's calls that got a held entity as serving would (``key_checks``)."""
+    reproduced_observations: list[int] = field(default_factory=list)
+    """Reads that supplied a call's observation and that the copy, the call applied, answered as
+    recorded: no confirmation (the plan was learned from them), but the capture's own showing that
+    the plan fits this call, which ``value_proofs`` weighs beside a sibling's confirmation."""
     refused_held: list[tuple[int, int]] = field(default_factory=list)
     """A delete's recorded calls (ordinal, status) the application refused while the entity was
     held (``refused_deletes``)."""

@@ -11,26 +11,36 @@ from __future__ import annotations
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.collection_split import Split
-from capenv.interpreter.rules_engine import TraceEvent
+from capenv.interpreter.rules_engine import RuleSet, TraceEvent
 
 from .gate_notes import UNEXPLAINED
+from .value_proofs import with_sibling_proofs
 
 
-def merge_split(plans: list[WritePlan], splits: list[Split], records: dict[int, Record]) -> list[WritePlan]:
-    """One plan per split tool again, its parts its ``variants``, in the tool's place."""
+def merge_split(plans: list[WritePlan], splits: list[Split], records: dict[int, Record],
+                reproduced: dict[str, tuple[int, ...]] | None = None, ruleset: RuleSet | None = None
+                ) -> list[WritePlan]:
+    """One plan per split tool again, its parts its ``variants``, in the tool's place; ``reproduced``
+    (per part tool: the reads that showed its call's observation answered from the gate's copy) lets
+    ``value_proofs`` serve a value on a sibling's proof."""
     by_part = {p.tool: p for p in plans}
     merged: dict[str, WritePlan] = {}
     for split in splits:
         variants = []
+        calls: dict[str, tuple[int, ...]] = {}
+        shown: dict[str, tuple[int, ...]] = {}
         for name, (values, part) in split.parts.items():
             plan = by_part.pop(name, None)
             if plan is None:
                 continue
+            calls[_spelled(values)] = part.record_ordinals
+            shown[_spelled(values)] = (reproduced or {}).get(name, ())
             variants.append(plan.model_copy(update={"tool": split.tool.name, "dispatch_args": values,
                                                     "traces": tuple(_renamed(e, name, split.tool.name)
                                                                     for e in plan.traces)}))
         if not variants:
             continue
+        variants = with_sibling_proofs(variants, calls, shown, records, ruleset, _spelled)
         merged[split.tool.name] = _outer(split, variants, records)
     result = []
     for plan in plans:

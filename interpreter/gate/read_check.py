@@ -350,6 +350,11 @@ def _passed(record: Record, read_view: Any, entity_type: Any, targets: list[tupl
             track: Tracking, run: GateRun) -> None:
     """A pass confirms the writes it shows something of and leaves the others for a later check."""
     pending, last_check = track.pending, track.last_check
+    for target in targets:  # the read a write was learned from, answered as recorded after it
+        for write in pending.get(target, []):
+            observed = run.findings[write.tool].reproduced_observations
+            if write.observation == record.ordinal and record.ordinal not in observed:
+                observed.append(record.ordinal)
     if read_view.kind == "list":
         run.rule_fixed.update(w.tool for w in exercised if w.effect == "create")
     shown = [w for w in exercised if shows(w, read_view)]

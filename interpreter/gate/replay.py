@@ -44,6 +44,7 @@ from .key_checks import check_key_branch
 from .count_blame import TABLE as COUNT_TABLE
 from .linked_changes import TABLE as LINKED_TABLE
 from .presence import read_only_listings
+from .other_collections import other_collections_set_aside
 from .read_check import BLAME_TABLE, check_read
 from .reidentified import TABLE as REIDENTIFIED_TABLE
 from .sequence_reuse import note_create_after_delete
@@ -196,7 +197,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             continue
         if takes_new_entity(record, read_view, env, copy, track):
             continue
-        check_read(record, read_view, env, copy, track, run, records, timeline)
+        with other_collections_set_aside(record, read_view, env.types.get(read_view.type or ""), track, records):
+            check_read(record, read_view, env, copy, track, run, records, timeline)
     note_refused_create_values(by_tool, records, calls_of, timeline, findings)
     run.traces.extend(track.reach_events)  # what each unmodelled write reached
     if budget.exceeded(copy, None):

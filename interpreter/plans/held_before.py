@@ -29,6 +29,7 @@ from urllib.parse import unquote
 from capenv.interpreter.bundle.models import EntityType
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
+from capenv.interpreter.view.extract import collection_path
 
 from .absent_before import classified
 from .answer_reports import entity_or_report
@@ -37,7 +38,7 @@ from .exemplar import admit_body
 from .item_keys import call_key, keyed_target
 from .link import entity_in_answer, identity_of, link_create, names_collection_of, returned_ids
 from .sub_resource import sub_resource_call
-from .timeline import READS, Sighting
+from .timeline import READS, Sighting, same_collection
 
 
 @dataclass(frozen=True)
@@ -73,12 +74,17 @@ def held_before(ctx: Any, entity_type: EntityType, key: str, ordinal: int) -> He
     held: HeldBefore | None = None
     written_until = None  # when the latest applied write finished
     ordered = ctx.timeline.start_ordered
+    collection = call_collection(ctx.timeline, entity_type, key, records[ordinal])
     for step in _steps(ctx, entity_type.name, key):
         record = records[step.ordinal]
         if ordered and record.started_at > start:
             break  # ordinals follow start times: no later step finished before the call began
         if record.finished_at > start or step.ordinal == ordinal:
             continue
+        if collection is not None and not same_collection(
+                step.collection if isinstance(step, Sighting) else collection_path(record.path, entity_type),
+                collection):
+            continue  # another collection's entity with the same id
         if isinstance(step, Unanswered):
             value = {**(held.value or {}), **step.sent} if held is not None else dict(step.sent)
             stale_by = (held.stale_by if held is not None else ()) + (step.ordinal,)
@@ -95,6 +101,16 @@ def held_before(ctx: Any, entity_type: EntityType, key: str, ordinal: int) -> He
             continue
         written_until = record.finished_at if written_until is None else max(written_until, record.finished_at)
     return held
+
+
+def call_collection(timeline: Any, entity_type: EntityType, key: str, call: Record) -> str | None:
+    """The collection a call names its entity in, where the type's item path names one (ids repeat
+    across a type's collections, as a generic collection segment's tables number their rows each on
+    their own: another collection's entity with the same id is not this one); None for a shallow
+    type, whose item path names an entity by its id alone."""
+    if entity_type.shallow_items or entity_type.address is not None:
+        return None
+    return timeline.collection_at(call.path, entity_type, key)
 
 
 def _with_unlisted(ctx: Any, step: Sighting, held: HeldBefore | None) -> dict[str, Any] | None:

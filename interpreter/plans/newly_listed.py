@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import bisect
 
-from capenv.interpreter.bundle.paths import split_path
-from capenv.interpreter.bundle.values import same_spelling
-
-from .timeline import ListRead, Sighting, Timeline
+from .timeline import ListRead, Sighting, Timeline, same_collection
 
 
 def newly_listed(timeline: Timeline, type_name: str, key: str, ordinal: int, collection: str | None = None,
@@ -65,13 +62,6 @@ def one_newly_listed(timeline: Timeline, type_name: str, ordinal: int, collectio
         return (Sighting(record.ordinal, type_name, read.collection, new[0], read.members[new[0]], "list"),
                 f"list record {record.ordinal} newly lists {new[0]!r} alone")
     return None, f"no later plain list read of {collection} shows what the call made"
-
-
-def same_collection(a: str, b: str) -> bool:
-    """Two collection paths name one collection, segment by segment as serving compares spellings
-    (verbatim, or both once percent-decoded)."""
-    mine, theirs = split_path(a), split_path(b)
-    return len(mine) == len(theirs) and all(same_spelling(x, y) for x, y in zip(mine, theirs))
 
 
 def _next_write(timeline: Timeline, ordinal: int) -> int | None:

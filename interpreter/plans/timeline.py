@@ -22,7 +22,7 @@ from urllib.parse import unquote
 from capenv.interpreter.bundle.models import EntityType, ReadView, ViewResult
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.shallow import at_item_path, item_prefix
-from capenv.interpreter.bundle.values import locate
+from capenv.interpreter.bundle.values import locate, same_spelling
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.view.extract import collection_path
@@ -32,6 +32,13 @@ from capenv.interpreter.view.window import is_write
 
 
 READS = ("item", "list")
+
+
+def same_collection(a: str, b: str) -> bool:
+    """Two collection paths name one collection, segment by segment as serving compares spellings
+    (verbatim, or both once percent-decoded)."""
+    mine, theirs = split_path(a), split_path(b)
+    return len(mine) == len(theirs) and all(same_spelling(x, y) for x, y in zip(mine, theirs))
 
 
 @dataclass(frozen=True)
@@ -213,13 +220,17 @@ class Timeline:
         sighting = self.before(type_name, key, ordinal)
         return sighting is not None and sighting.value is not None
 
-    def first_after(self, type_name: str, key: str, ordinal: int, *, via: tuple[str, ...] = ("item", "list")
-                    ) -> Sighting | None:
+    def first_after(self, type_name: str, key: str, ordinal: int, *, via: tuple[str, ...] = ("item", "list"),
+                    collection: str | None = None) -> Sighting | None:
+        """The first sighting that began after the call ``ordinal`` ended; with ``collection``, the
+        first in that collection (ids repeat across a type's collections: another's entity is no
+        sighting of this one)."""
         end = self.records[ordinal].finished_at
         found = self.by_entity.get((type_name, key), [])
         first = bisect.bisect_left(found, end, key=self._started) if self.start_ordered else 0
         for sighting in found[first:]:
-            if sighting.via in via and self.records[sighting.ordinal].started_at >= end:
+            if sighting.via in via and self.records[sighting.ordinal].started_at >= end and (
+                    collection is None or same_collection(sighting.collection, collection)):
                 return sighting
         return None
 

@@ -25,7 +25,7 @@ from .answer_reports import entity_or_report
 from .context import PlanContext, note
 from .delete_answers import omitted_members
 from .exemplar import admit_body
-from .held_before import held_before
+from .held_before import call_collection, held_before
 from .item_keys import call_key
 from .link import AnswerPlaces, entity_in_answer
 from .object_merges import object_merges
@@ -74,7 +74,8 @@ def update_plan(tool: Tool, entity_type: EntityType | None, exemplar: Record, ca
             located, _ = entity_in_answer(call.response.json_value, entity_type.id_field, key, ctx.answer_places)
             if located is not None:
                 after, via = located, "response"
-        sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",))
+        sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",),
+                                            collection=call_collection(ctx.timeline, entity_type, key, call))
         why = f"no later item read of {entity_type.name} {key!r} shows it" if sighting is None else None
         if sighting is not None and ctx.other_write_between(tool.name, call.ordinal, sighting.ordinal):
             # another tool's write came first: the read may show that write instead
