@@ -387,6 +387,14 @@ install_npm_package() {  # package version prefix: one npm package, pinned, into
     npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error "$package@$version"
 }
 
+pip_install_frozen() {  # venv name requirements-file: a recorded install's pip freeze, --no-deps, once more on failure
+    say "pip install $2 ($3) into $1"
+    "$1/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$3" || {
+        say "pip install $2 failed; trying once more" >&2
+        "$1/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$3" || return 1
+    }
+}
+
 install_venv_package() {  # venv package version [more requirements...]
     # A marker written after pip succeeds names every requirement asked for: an install cut short, or
     # one made before a requirement was added here, is run again (pip skips what is already there).
@@ -1170,13 +1178,7 @@ install_weblate() {
     apt_install_pinned weblate python3-gi=3.42.2-3+b1 python3-gi-cairo=3.42.2-3+b1 \
         python3-cairo=1.20.1-5+b1 gir1.2-pango-1.0=1.50.12+ds-1 gir1.2-rsvg-2.0=2.54.7+dfsg-1~deb12u2
     [ -x "$venv/bin/python" ] || { say "$PYTHON -m venv $venv"; "$PYTHON" -m venv "$venv"; }
-    say "pip install weblate==$WEBLATE_VERSION (captures/weblate/install/requirements.txt) into $venv"
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
-        -r captures/weblate/install/requirements.txt || {
-        say "pip install weblate failed; trying once more" >&2
-        "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
-            -r captures/weblate/install/requirements.txt || return 1
-    }
+    pip_install_frozen "$venv" "weblate==$WEBLATE_VERSION" captures/weblate/install/requirements.txt || return 1
     local site
     site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
     ln -sfn /usr/lib/python3/dist-packages/gi "$site/gi"
@@ -1197,13 +1199,7 @@ install_plone() {
         say "plone $PLONE_VERSION already in $venv"; return
     fi
     [ -x "$venv/bin/python" ] || { say "$PYTHON -m venv $venv"; "$PYTHON" -m venv "$venv"; }
-    say "pip install Plone==$PLONE_VERSION (captures/plone/install/requirements.txt) into $venv"
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
-        -r captures/plone/install/requirements.txt || {
-        say "pip install Plone failed; trying once more" >&2
-        "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
-            -r captures/plone/install/requirements.txt || return 1
-    }
+    pip_install_frozen "$venv" "Plone==$PLONE_VERSION" captures/plone/install/requirements.txt || return 1
     "$venv/bin/python" -c 'import Products.CMFPlone, plone.restapi' || return 1
     echo "$wanted" >"$venv/.capenv-installed"
 }
