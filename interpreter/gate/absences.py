@@ -212,7 +212,8 @@ class IdLinks:
                  ) -> None:
         self.key, self.type_name, self.id_fields = key, type_name, id_fields
         self.timeline, self.settings = timeline, settings
-        self.texts = _texts(value, id_fields.get(type_name, ""))
+        self.identities = frozenset(id_fields.values())
+        self.texts = _texts(value, id_fields.get(type_name, ""), self.identities)
         self.naming_sightings: dict[int, tuple[Any, bool]] = {}
         self.sighting_texts = sighting_texts if sighting_texts is not None else {}
 
@@ -233,7 +234,8 @@ class IdLinks:
                 return True
         mine = _link(self.type_name, self.settings)
         return any(target in targets and any(mine.names(self.key, member) for member in
-                                             _texts(value, self.id_fields.get(target[1], "")).get(self.key, ()))
+                                             _texts(value, self.id_fields.get(target[1], ""),
+                                                    self.identities).get(self.key, ()))
                    for target, value in written)
 
     def _names_me(self, seen: Any, type_name: str) -> bool:
@@ -244,7 +246,8 @@ class IdLinks:
             link = _link(self.type_name, self.settings)
             texts = self.sighting_texts.get(id(seen))
             if texts is None or texts[0] is not seen:  # kept beside its texts: its id is not reused
-                texts = self.sighting_texts[id(seen)] = (seen, _texts(seen.value, self.id_fields.get(type_name, "")))
+                texts = self.sighting_texts[id(seen)] = (
+                    seen, _texts(seen.value, self.id_fields.get(type_name, ""), self.identities))
             members = texts[1].get(self.key, ())
             found = self.naming_sightings[id(seen)] = (seen, any(link.names(self.key, m) for m in members))
         return found[1]
@@ -288,9 +291,11 @@ def _words(member: str) -> list[str]:
     return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
 
 
-def _texts(value: Any, own_id: str) -> dict[str, set[str]]:
+def _texts(value: Any, own_id: str, identities: frozenset[str] = frozenset()) -> dict[str, set[str]]:
     """Every scalar anywhere in ``value`` (not the entity's own identity ``own_id``), as text, with
-    the members that hold it (a nested object's ``id`` is named by the member holding the object)."""
+    the members that hold it. A nested object's ``id`` is named by the member holding the object; its
+    member named as a type's identity field (``identities``) by both: a copy nested whole, as
+    ``{"project": {"slug": "mobile", ...}}``, names project mobile as ``project``."""
     found: dict[str, set[str]] = {}
     stack: list[tuple[Any, str, bool]] = [(value, "", True)]
     while stack:
@@ -298,6 +303,9 @@ def _texts(value: Any, own_id: str) -> dict[str, set[str]]:
         if isinstance(current, dict):
             stack.extend((v, member if k == "id" and not top else k, False)
                          for k, v in current.items() if not (top and k == own_id))
+            if not top and member:
+                stack.extend((v, member, False) for k, v in current.items()
+                             if k != "id" and k in identities and not isinstance(v, (dict, list)))
         elif isinstance(current, list):
             stack.extend((v, member, False) for v in current)
         elif not isinstance(current, bool) and current is not None:

@@ -30,6 +30,8 @@ from capenv.interpreter.readonly.contexts import read_facts
 from capenv.interpreter.readonly.timeline import GetLine, Timeline, Writes, paths_relate
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
+from .kept_deletes import kept_sightings
+
 TABLE = "write-cascades"
 SETTINGS = "readonly"
 
@@ -132,6 +134,7 @@ class _Sightings:
                 continue
             yield from self._lines(plan, call, tool.segments)
             yield from self._answer(plan, call)
+            yield from kept_sightings(plan, call, self.timeline, self.writes, self.views, self.id_fields)
 
     def spans(self, plans: list[WritePlan]) -> Iterator[tuple[WritePlan, CascadeContext]]:
         """Each replayed line's consecutive reads that differ with more than one write between them,
@@ -335,12 +338,17 @@ def _listed_ids(record: Record, read_view: ReadView, id_field: str | None) -> se
 
 
 def _showing_read(context: CascadeContext) -> int:
-    if context.sighting == "answer" and context.listed_by is not None:
+    if context.sighting in ("answer", "kept") and context.listed_by is not None:
         return context.listed_by
     return context.after.ordinal if context.after is not None else context.call
 
 
 def _shown(context: CascadeContext) -> str:
+    if context.sighting == "kept":
+        return (f"record {context.listed_by} ({context.listed_path}), the collection's list read next after record "
+                f"{context.call} with no other write between, lists {context.value!r} sharing "
+                f"{', '.join(context.kept_members)} with the entity the call deleted, values no other listed entity "
+                "holds: the application kept it, which a served delete would not")
     if context.sighting == "answer":
         return (f"record {context.call}'s answer names {context.value!r}, which no earlier read showed and record "
                 f"{context.listed_by} lists as a {context.listed_type} at {context.listed_path}: the call made "

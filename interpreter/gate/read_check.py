@@ -136,7 +136,8 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
             for tool in sorted({w.tool for w in exercised} & set(findings)):
                 findings[tool].notes.append(_unknown_alone_note(record, entity_type.name, unknown))
     contradicted = [w.tool for w in exercised if w.tool not in excused]
-    difference = reason.removeprefix(f"record {record.ordinal}: ")
+    difference = reason.removeprefix(f"record {record.ordinal}: ") + _recorded_membership_text(
+        record, read_view, entity_type, answer, line, exercised)
     mine = None
     if read_view.kind == "item":
         mine = held_entity(copy, record.path, entity_type, read_view)
@@ -380,6 +381,27 @@ def _passed(record: Record, read_view: Any, entity_type: Any, targets: list[tupl
                     pending[entity] = remaining
                 else:
                     pending.pop(entity, None)
+
+
+def _recorded_membership_text(record: Record, read_view: Any, entity_type: Any, answer: Any, line: Any,
+                              exercised: list[Pending]) -> str:
+    """Why a list line answering its recorded members failed, when it did for a create's entity it
+    lists and serving would not (a filter no learned query covers): the note says so, not only where."""
+    if read_view.kind != "list" or line is None or line.membership != "recorded" or entity_type is None \
+            or answer is None or not record.response.is_json:
+        return ""
+    shown = locate(record.response.json_value, read_view.locator)
+    body = locate(answer.body, read_view.locator) if answer.body is not None else None
+    ids = {str(m.get(entity_type.id_field)) for m in body if isinstance(m, dict)} if isinstance(body, list) else set()
+    listed = {str(m.get(entity_type.id_field)) for m in shown if isinstance(m, dict)} if isinstance(shown, list) else set()
+    made = [w.entity for w in exercised if w.effect == "create" and w.entity is not None
+            and str(w.entity) in listed - ids]
+    if not made:
+        return ""
+    query = "&".join(f"{name}={value}" for name, value in record.query)
+    return (f" ({entity_type.name} {', '.join(map(repr, made))}, made by a create, is listed; the line"
+            f"{' ?' + query if query else ''} answers its recorded members, as no learned query covers it, so "
+            "serving would answer it without the created entity)")
 
 
 def _placement_unproven(record: Record, tool: str, rule: InsertRule, alike: list[str]) -> TraceEvent:

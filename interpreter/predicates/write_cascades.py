@@ -11,6 +11,9 @@ kinds the builder (``interpreter/gate/cascades.py``) gathers:
 - ``answer``: a value the call's answer names that no read before the call showed, and the first
   later read of another state type listing an entity under that identity (a create whose body made
   a metric in another collection);
+- ``kept``: an object the first list of a delete's collection read after its call (by replay, with
+  no other write between) shows sharing members with the deleted entity that no other listed object
+  shares (``interpreter/gate/kept_deletes.py``): the application kept the entity, renamed or marked;
 - ``span``: a GET line serving answers by replay whose two consecutive reads bracket the call with
   other writes between them too (``before`` and ``after`` are those reads): which write changed the
   line the capture cannot tell, so a span is never a cascade, only a reason to take the line's replay
@@ -39,7 +42,7 @@ class CascadeContext(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    sighting: Literal["line", "answer", "span"] = "line"
+    sighting: Literal["line", "answer", "span", "kept"] = "line"
     write_type: str | None = None
     """The state type the plan writes."""
     call: int = 0
@@ -70,6 +73,9 @@ class CascadeContext(BaseModel):
     """``answer``: the later read listing an entity of ``listed_type`` under that value as its identity."""
     listed_type: str | None = None
     listed_path: str = ""
+    kept_members: list[str] = Field(default_factory=list)
+    """``kept``: the members an object of the delete's collection's next replayed list (``listed_by``,
+    ``value`` its identity) shares with the deleted entity, values no other listed object holds."""
 
 
 class AbsenceParams(BaseModel):
@@ -177,3 +183,22 @@ def cascade_answer_names_new_entity(ctx: CascadeContext, params: ValueParams) ->
         return Miss("the entity is of the type the write changes")
     return Match({"call": ctx.call, "value": ctx.value, "read": ctx.listed_by, "type": ctx.listed_type,
                   "path": ctx.listed_path})
+
+
+class KeptParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_members: int = Field(ge=1)
+    """Fewer shared values may agree by chance (a small number, a default)."""
+
+
+@predicate("cascade_delete_kept_listed", context="write-cascade", params=KeptParams)
+def cascade_delete_kept_listed(ctx: CascadeContext, params: KeptParams) -> Outcome:
+    """The delete's collection's next replayed list shows an object sharing at least ``min_members``
+    members with the deleted entity, values no other listed object holds: the entity is still there."""
+    if ctx.sighting != "kept" or ctx.listed_by is None:
+        return Miss("no list after a delete's call")
+    if len(ctx.kept_members) < params.min_members:
+        return Miss(f"the listed object shares {ctx.kept_members} alone with the deleted entity, fewer than "
+                    f"{params.min_members} members")
+    return Match({"call": ctx.call, "read": ctx.listed_by, "listed_as": ctx.value, "members": ctx.kept_members})

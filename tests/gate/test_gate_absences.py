@@ -212,3 +212,33 @@ def test_without_that_write_the_writes_in_between_are_blamed():
     bundle = build_from(_cascade(retire_node=False))
     delete = plan(bundle, "DELETE", "/templates/{template_id}")
     assert (delete.served, delete.reason) == (False, "side-effect"), summary(bundle)
+
+
+def test_a_slug_id_links_through_the_copy_of_its_entity_nested_under_a_member_named_after_its_type():
+    """Projects are keyed by slug; a translation nests its project whole ({"project": {"slug": "mob",
+    ...}}). The project delete takes the translation with it: that delete is blamed for the
+    translation's 404, and a label's update in between, linked to nothing, is not (before, no write
+    was linked, so every write in between was)."""
+    proj = {"slug": "mob", "name": "Mobile", "id": 3}
+    trans = {"code": "fr", "name": "French", "project": {"slug": "mob", "name": "Mobile", "id": 3}}
+    label = {"id": 7, "name": "urgent", "color": "red"}
+    builder = (HarBuilder()
+               .call("GET", "/projects", response=[proj])                                       # 1
+               .call("GET", "/projects/mob", response=proj)                                     # 2
+               .call("GET", "/projects/nope", status=404, response={"detail": "Not found."})    # 3
+               .call("GET", "/labels", response=[label])                                        # 4
+               .call("GET", "/labels/7", response=label)                                        # 5
+               .call("GET", "/labels/99", status=404, response={"detail": "Not found."})        # 6
+               .call("GET", "/translations/fr", response=trans)                                 # 7
+               .call("GET", "/translations/xx", status=404, response={"detail": "Not found."})  # 8
+               .call("PATCH", "/labels/7", body={"color": "blue"}, response={**label, "color": "blue"})  # 9
+               .call("GET", "/labels/7", response={**label, "color": "blue"})                   # 10
+               .call("DELETE", "/projects/mob", status=204)                                     # 11
+               .call("GET", "/projects/mob", status=404, response={"detail": "Not found."})     # 12
+               .call("GET", "/translations/fr", status=404, response={"detail": "Not found."}))  # 13
+    bundle = build_from(builder)
+    delete = plan(bundle, "DELETE", "/projects/{project_id}")
+    assert (delete.served, delete.contradicted_by) == (False, 13), summary(bundle)
+    assert any("linked to it by id" in (t.reason or "") for t in delete.traces)
+    patch = plan(bundle, "PATCH", "/labels/{label_id}")
+    assert patch.served and patch.contradicted_by is None, summary(bundle)

@@ -200,3 +200,56 @@ def test_a_replayed_count_changed_across_several_writes_goes_stale_after_a_serve
     # the recording counts three posts where the state now holds two: a wrong answer
     assert status == 409, (status, answer)
     assert "not modelled over the current state" in answer["message"]
+
+
+USERS = [{"id": 1, "username": "ada", "email": "ada@example.com", "joined": "2026-01-05T09:00:00Z", "active": True},
+         {"id": 2, "username": "bob", "email": "bob@example.com", "joined": "2026-01-06T10:30:00Z", "active": True}]
+
+
+def users_deleted(listed_after: list[dict]) -> HarBuilder:
+    """Users keyed by username, read one by one in the initial window (the state answers them), their
+    list only after the delete (answered by replay): bob deleted, his item 404 after, then the list."""
+    har = HarBuilder()
+    for user in USERS:
+        har.call("GET", f"/users/{user['username']}", response=user)
+    har.call("GET", "/users/nobody", status=404, response=MISSING)
+    har.call("DELETE", "/users/bob", status=204)
+    har.call("GET", "/users/bob", status=404, response=MISSING)
+    return har.call("GET", "/users", response=listed_after)
+
+
+def test_a_delete_whose_entity_the_next_replayed_list_keeps_renamed_is_not_served(tmp_path) -> None:
+    # a soft delete: bob is listed on as deleted-2 under his number and joining clock; served, the
+    # delete would take from the state an account the application still lists
+    kept = {"id": 2, "username": "deleted-2", "email": "noreply+2@example.com", "joined": "2026-01-06T10:30:00Z",
+            "active": False}
+    bundle = build_from(users_deleted([USERS[0], kept]), tmp_path / "capture.har")
+    listing = next(v for v in bundle.view.views if v.tool == "get_users")
+    assert not listing.state_backed, listing.reason
+    delete = plan(bundle, "DELETE", "/users/{user_id}")
+    assert (delete.served, delete.reason, delete.contradicted_by) == (False, "side-effect", 6), delete.traces
+    cascade = next(e for e in delete.traces if e.table == "write-cascades" and e.outcome == "match")
+    assert cascade.rule_id == "cascade.delete-kept-listed"
+    assert cascade.evidence["members"] == ["id", "joined"]
+
+
+def test_a_delete_whose_entity_the_next_replayed_list_leaves_out_stays_served(tmp_path) -> None:
+    bundle = build_from(users_deleted([USERS[0]]), tmp_path / "capture.har")
+    delete = plan(bundle, "DELETE", "/users/{user_id}")
+    assert delete.served, delete.reason
+
+
+def test_a_delete_whose_next_replayed_list_shows_an_entity_read_before_it_alike_stays_served(tmp_path) -> None:
+    # ada shares bob's team and role, but the reads showed her before the delete: she was there beside
+    # him all along, and the list shows nothing of bob
+    team = {"team": "core", "role": "editor"}
+    ada, bob = {**USERS[0], **team}, {**USERS[1], **team}
+    har = HarBuilder()
+    for user in (ada, bob):
+        har.call("GET", f"/users/{user['username']}", response=user)
+    har.call("GET", "/users/nobody", status=404, response=MISSING)
+    har.call("DELETE", "/users/bob", status=204)
+    har.call("GET", "/users/bob", status=404, response=MISSING)
+    bundle = build_from(har.call("GET", "/users", response=[ada]), tmp_path / "capture.har")
+    delete = plan(bundle, "DELETE", "/users/{user_id}")
+    assert delete.served, delete.reason
