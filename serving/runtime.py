@@ -29,7 +29,7 @@ from capenv.serving.catalog.openapi import openapi_document
 from capenv.serving.catalog.tools import Catalog, CatalogEntry, build_catalog, unavailable_reason
 from capenv.serving.memory_release import LockThenRelease, release_later
 from capenv.serving.reads.from_state import StateReads
-from capenv.serving.reads.origins import at_reached_origin
+from capenv.serving.reads.origins import at_origin, at_reached_origin
 from capenv.serving.reads.accept_defaults import refuse_unrecorded_accept
 from capenv.serving.reads.media_ranges import refuse_unacceptable
 from capenv.serving.reads.replay import Replayer
@@ -185,6 +185,8 @@ class EnvironmentRuntime(Runtime):
             return error(refused.http_status, kind, refused.message, tool=entry.name)
         if entry.handler == "read":  # its links name the origin the call reached (reads/origins.py)
             served = at_reached_origin(served, call, self.bundle.view.primary_origin)
+        else:  # a write's too: its entity's url, an absence quoting the address asked for
+            served = at_origin(served, request.origin, self.bundle.view.primary_origin)
         return http_answer(served.answer)
 
     def _route(self, request: HttpRequest) -> HttpAnswer | tuple[CatalogEntry, tuple[tuple[str, str], ...], str]:

@@ -1,4 +1,4 @@
-"""A read answered over HTTP names the origin the call reached where its recording named the one
+"""A read (and a write) answered over HTTP names the origin the call reached where its recording named the one
 the capture reached the application at (a ``next`` page link, a root's ``href``, a replayed
 recording's links, an entity's own ``url``, a message quoting the address asked for: "Resource not
 found: http://host:port/site/nope"): the application names the origin it is reached at, so an answer
@@ -23,7 +23,12 @@ def at_reached_origin(served: Served, call: ReadCall, recorded: str | None) -> S
     """``served`` with the strings naming ``recorded`` (the capture's primary origin) naming the
     origin ``call`` reached instead; ``served`` itself when it names none, or the call reached
     no origin (MCP) or the recorded one."""
-    reached = call.link_at[0] if call.link_at else None
+    return at_origin(served, call.link_at[0] if call.link_at else None, recorded)
+
+
+def at_origin(served: Served, reached: str | None, recorded: str | None) -> Served:
+    """``served`` with the strings naming ``recorded`` naming ``reached`` instead (a write's answer,
+    whose call carries no ``link_at``: the request's own origin)."""
     if not recorded or not reached or not served.answer.is_json:
         return served
     recorded, reached = recorded.rstrip("/"), reached.rstrip("/")
