@@ -84,6 +84,11 @@ class ValueMap:
         mk = _key(model)
         return next((l for l, m in self._pairs if _key(m) == mk), model)
 
+    def model_value(self, live: Any) -> Any:
+        """The model value ``live`` is paired with, or ``live`` itself."""
+        lk = _key(live)
+        return next((m for l, m in self._pairs if _key(l) == lk), live)
+
     def restore(self, pairs: list[tuple[Any, Any]]) -> None:
         """Back to ``pairs`` (an earlier ``pairs()``): a judgement taken back takes back what it paired."""
         self._pairs = list(pairs)

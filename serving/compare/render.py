@@ -59,6 +59,8 @@ def call_document(result: CallResult) -> dict[str, Any]:
     optional = {"note": result.judgement.note, "diverged_by": result.diverged_by, "borrowed": result.borrowed,
                 "unresolved": result.unresolved, "unsaved": result.unsaved, "expect": result.probe.expect}
     document.update({key: value for key, value in optional.items() if value})
+    if result.suspect:  # what no diverging write reached (``divergence``)
+        document["unexplained"] = [difference_document(d) for d in result.unexplained[:MAX_DIFFERENCES_JSON]]
     if result.probe.expect is not None:
         document["expectation_met"] = result.expectation_met
     return document
@@ -120,6 +122,10 @@ def _detail_lines(result: CallResult) -> list[str]:
         lines.append(f"{indent}{side} had no {', '.join('{' + n + '}' for n in names)}: sent the {other} value")
     if result.diverged_by:
         lines.append(f"{indent}after diverging write(s) #{', #'.join(map(str, result.diverged_by))}")
+    if result.suspect and not refused_by_capenv(result):
+        first = result.unexplained[0]
+        lines.append(f"{indent}suspect: {len(result.unexplained)} no diverging write reached, first "
+                     f"{first.pointer or '/'}: live {_show(first.live)} | model {_show(first.model)}")
     if result.expectation_met is False:
         lines.append(f"{indent}expected {result.probe.expect}")
     return lines

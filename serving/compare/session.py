@@ -29,7 +29,9 @@ from .minted import MintedValue
 from .pairing import in_model_order, seeded_pairs
 from .probes import Probe, ProbeFile, placeholder_names
 from .sides import Observed, Outgoing, Side, side_origin
+from .divergence import WriteReach, unexplained
 from .tool_index import CallTool, ToolIndex, segments, within
+from .values import drawn_format, generated_format
 
 # What a query name or value keeps unescaped; both sides get the same bytes either way.
 _QUERY_SAFE = "!$'()*,;:@/?-._~"
@@ -53,6 +55,13 @@ class CallResult:
     """Saved names neither side has (no answer had the pointer): sent as written."""
     unsaved: dict[str, list[str]] = field(default_factory=dict)
     """Per side, the ``save`` pointers its answer did not have."""
+    unexplained: list[Difference] = field(default_factory=list)
+    """Of a difference ``diverged_by`` excuses, what none of those writes reached (``divergence``): a
+    *suspect*, a wrong answer hiding behind the divergence unless shown otherwise."""
+
+    @property
+    def suspect(self) -> bool:
+        return bool(self.diverged_by and self.unexplained)
 
     @property
     def verdict(self) -> str:
@@ -82,6 +91,8 @@ class CompareSession:
         self.values = ValueMap()
         self._state = {name: _SideState() for name in SIDES}
         self._scopes: list[tuple[int, tuple[str, ...]]] = []
+        self._reaches: dict[int, WriteReach] = {}
+        """Per diverging write, what it reached (``divergence``)."""
         self.results: list[CallResult] = []
         self._minted: dict[str, MintedValue] = {}
         self._wrote = False
@@ -135,6 +146,7 @@ class CompareSession:
             may_pair = lambda live, model: (live in fresh["live"] and model in fresh["model"]  # noqa: E731
                                             and model in seeded)
         paired_before = self.values.pairs()
+        volatile: frozenset[str] = frozenset()
         judgement = judge(answers["live"], answers["model"], self.values, may_pair, unordered=probe.unordered)
         if judgement.verdict != SAME and probe.method == "GET":
             volatile = self._volatile(requests["live"], answers["live"])
@@ -149,7 +161,15 @@ class CompareSession:
         diverged_by = sorted({i for i, scope in self._scopes if within(read_path, scope)})
         result = CallResult(index, probe, requests, answers, judgement, tool, diverged_by, borrowed, unresolved,
                             {s: n for s, n in unsaved.items() if n})
-        self._remember(result)
+        if diverged_by and judgement.verdict != SAME:
+            read_paths = {side: segments(self.tools.read_as(probe.method, requests[side].path)) for side in SIDES}
+            # every earlier diverging write, not only those whose scope holds the read: an answer embeds a
+            # copy of an entity written under another path (a model's tags)
+            result.unexplained = unexplained(
+                list(self._reaches.values()), read_paths, answers["live"],
+                answers["model"], judgement.differences, self.values, probe.unordered, volatile,
+                {side: frozenset(fresh[side] - _sent(requests[side])) for side in SIDES} if tool.writes else None)
+        self._remember(result, fresh)
         self._wrote = self._wrote or tool.writes
         self.results.append(result)
         return result
@@ -292,7 +312,7 @@ class CompareSession:
                 self.values.pair(found["live"], found["model"], force=True)
         return unsaved
 
-    def _remember(self, result: CallResult) -> None:
+    def _remember(self, result: CallResult, fresh: dict[str, set[Any]]) -> None:
         for side in SIDES:
             request = result.requests[side]
             seen = self._state[side].seen
@@ -306,10 +326,47 @@ class CompareSession:
             model_path = result.requests["model"].path
             for scope in self.tools.write_scopes(result.probe.method, model_path):
                 self._scopes.append((result.index, scope))
+            self._reaches[result.index] = self._reach(result, fresh)
             values = self._values_for("model")
             for extra in result.probe.affects:
                 filled, _ = fill(extra, values, escape_segment=True)  # read as later calls are (read_as)
                 self._scopes.append((result.index, segments(self.tools.read_as("GET", filled))))
+
+    def _reach(self, result: CallResult, fresh: dict[str, set[Any]]) -> WriteReach:
+        """What a diverging write reached on each side (``divergence.WriteReach``): its own path (none for a
+        create in a collection) and an href ending in it, its path's parameters, the values its probe saved
+        from its answer, the generated values its answer showed first (a create's: every value its answer
+        showed first that it did not send), the members its body sent (inside an envelope), the paths its
+        answer holds, and its probe's ``affects``."""
+        own_paths, entities, named, links, affects, parents = {}, {}, {}, {}, {}, {}
+        for side in SIDES:
+            path = result.requests[side].path
+            parameters, parents[side], creates = self.tools.write_target(result.probe.method, path)
+            hrefs = set()
+            if not creates:
+                own_paths[side] = segments(self.tools.read_as(result.probe.method, path))
+                hrefs.add("/" + "/".join(own_paths[side]))  # an href naming the entity it wrote ends so
+            saved = {self._state[side].saved[n] for n in result.probe.save if n in self._state[side].saved}
+            made = {value for value in fresh[side] if generated_format(value) is not None}
+            if creates and 200 <= result.answers[side].status < 300:  # the id it drew: a number or a drawn
+                # value its answer showed first and its request did not send
+                made |= {value for value in fresh[side] - _sent(result.requests[side])
+                         if (isinstance(value, int) and not isinstance(value, bool)) or drawn_format(value) is not None}
+            entities[side] = frozenset({*parameters, *saved, *made, *hrefs})
+            sent = _body_sent(result.requests[side])
+            if isinstance(sent, dict) and len(sent) == 1 and isinstance(next(iter(sent.values())), dict):
+                sent = next(iter(sent.values()))  # an envelope naming the type ({"project": {...}})
+            # a create's body names what it makes (a slug); an update's, values many others may hold
+            named[side] = frozenset((name, value) for name, value in sent.items() if isinstance(value, str)) \
+                if isinstance(sent, dict) and result.probe.method == "POST" else frozenset()
+            answer = _scalars(parsed_body(result.answers[side])[1])
+            links[side] = frozenset(value for value in answer if isinstance(value, str) and "/" in value)
+            affects[side] = tuple(segments(self.tools.read_as("GET", fill(extra, self._values_for(side),
+                                                                              escape_segment=True)[0]))
+                                  for extra in result.probe.affects)
+        return WriteReach(result.index, own_paths, entities, named, links,
+                          {side: frozenset(values) for side, values in parents.items()}, affects,
+                          _id_members(result, entities))
 
 
 def _replaced(document: Any, pointer: str, value: Any) -> Any:
@@ -330,6 +387,31 @@ def _replaced_at(document: Any, tokens: tuple[str, ...], value: Any) -> Any:
 def _both_client_errors(result: CallResult) -> bool:
     """Both sides answered 4xx: neither changed anything, the states are still alike."""
     return all(400 <= result.answers[side].status < 500 for side in SIDES)
+
+
+def _id_members(result: CallResult, entities: dict[str, frozenset[Any]]) -> frozenset[str]:
+    """The members naming a write's entities: where its probe saved a value, and those of its answers
+    (either side) holding one of the entities it named."""
+    members = {pointer.rsplit("/", 1)[-1] for pointer in result.probe.save.values() if pointer}
+    for side in SIDES:
+        answer = parsed_body(result.answers[side])[1]
+        named = {str(value) for value in entities[side]}
+        if isinstance(answer, dict):
+            members |= {name for name, value in answer.items()
+                        if not isinstance(value, (dict, list, bool)) and value is not None and str(value) in named}
+    return frozenset(members)
+
+
+def _sent(request: Outgoing) -> set[Any]:
+    """The strings and numbers a request sent in its path and body."""
+    return {segment for segment in request.path.split("/") if segment} | _scalars(_body_sent(request))
+
+
+def _body_sent(request: Outgoing) -> Any:
+    """The JSON a request sent (its text when it is none, None when it sent no body)."""
+    if not request.body:
+        return None
+    return parsed_body(Observed(0, (("content-type", "application/json"),), request.body))[1]
 
 
 def _other(side: str) -> str:

@@ -70,6 +70,25 @@ class ToolIndex:
         writes = tool.changes_state and tool.name not in self._read_only_posts
         return CallTool(tool.name, tool.name in self._served, writes)
 
+    def write_target(self, method: str, path: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+        """The values of a write's last path parameter (the entity it addresses; of a parameter of many
+        segments, ``{path...}``, its last one too), those of the parameters before it (the entities it
+        sits under), and whether it creates in a collection (a POST to a type's collection: it reaches
+        that collection by the entity it adds)."""
+        found = self._manifest.route(method, path)
+        if found is None:
+            parts = segments(path)
+            named = [p for p, t in zip(parts, _guessed_template(parts, method)) if _is_param(t)]
+            creates = method == "POST"
+        else:
+            tool, parameters, _ = found
+            named = [v for v in parameters.values() if isinstance(v, str) and v]
+            creates = method == "POST" and tool.template in self._collections
+        if not named:
+            return (), (), creates
+        last = named[-1]
+        return tuple(dict.fromkeys([last, last.rstrip("/").rsplit("/", 1)[-1]])), tuple(named[:-1]), creates
+
     def volatile_members(self, tool: str | None) -> frozenset[str]:
         """The members a read tool's entities change with no write, as the build found them
         (``view-volatile-members``): the model answers their last recorded value."""

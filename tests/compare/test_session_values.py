@@ -35,6 +35,10 @@ class NoTools:
     def read_as(self, method, path):
         return path
 
+    def write_target(self, method, path):
+        parts = [p for p in path.split("/") if p]
+        return (tuple(parts[1:2]), (), method == "POST" and len(parts) == 1)
+
     def volatile_members(self, tool):
         return frozenset()
 

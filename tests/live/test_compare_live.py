@@ -10,6 +10,11 @@ own). Anything else is a wrong answer, on a served tool and on a replayed (unser
 a replayed recording of another entity, a stale list, an absence answer where the entity
 exists, a served write answering other than the application.
 
+A difference excused as following a diverging write is a *suspect* when none of the diverging writes
+reached where it lies (``serving/compare/divergence``: not the write's own path, an entity it addressed,
+made or named, their collection's membership and count, nor an entity it links to): printed, not yet
+failing, each to be judged (a wrong answer hiding behind the divergence, or a consequence to describe).
+
 Refusals on served tools are counted and printed (a served tool that declines a call a user
 made is a gap worth seeing), never excused silently.
 
@@ -37,7 +42,7 @@ from capenv.serving.compare import (
     render_text,
 )
 
-from support.judging import served_refusals, wrong_answers
+from support.judging import served_refusals, suspects, wrong_answers
 from .apps import APPS, start_app
 
 CAPTURES = Path(__file__).resolve().parents[2] / "captures"
@@ -149,6 +154,9 @@ def check(app: str, results: list[CallResult]) -> None:
     print(f"{app}: {len(refused)} refusals on served tools" + "".join(f"\n  {line}" for line in refused))
     unmet = unmet_expectations(results)
     print(f"{app}: {len(unmet)} expectations unmet" + "".join(f"\n  {line}" for line in unmet))
+    suspected = suspects(results)
+    # not failing yet: each is judged by hand first (a wrong answer, or a divergence consequence to describe)
+    print(f"{app}: {len(suspected)} suspects after a diverging write" + "".join(f"\n  {line}" for line in suspected))
     problems = wrong_answers(results)
     assert not problems, f"{app}: {len(problems)} wrong answers:\n" + "\n".join(problems)
     agreeing = sum(1 for r in results if r.verdict == SAME and (r.tool.served or app not in MIN_AGREEING))

@@ -32,3 +32,17 @@ def wrong_answers(results: list[CallResult]) -> list[str]:
 def served_refusals(results: list[CallResult]) -> list[str]:
     return [f"#{r.index} {r.probe.label()} [{r.tool.name}]: {refusal(r)}"
             for r in results if r.tool.served and refusal(r) is not None]
+
+
+def suspects(results: list[CallResult]) -> list[str]:
+    """Every difference ``diverged_by`` excuses that none of those writes reached (``CallResult.unexplained``,
+    ``serving/compare/divergence``): a wrong answer may hide behind the earlier divergence."""
+    lines = []
+    for r in results:
+        if not r.suspect or refusal(r) is not None:
+            continue
+        first = "; ".join(f"{d.pointer}: live {d.live!r} model {d.model!r}" for d in r.unexplained[:3])
+        kind = "served" if r.tool.served else "unserved"
+        lines.append(f"#{r.index} {r.probe.label()} [{kind} tool {r.tool.name}] after #{r.diverged_by}: "
+                     f"{len(r.unexplained)} unexplained: {first}")
+    return lines

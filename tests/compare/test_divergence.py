@@ -1,0 +1,289 @@
+"""A difference after a diverging write is excused only where that write reached (``divergence``):
+its own path, the entities it addressed or made, the membership and count of their collection."""
+
+from __future__ import annotations
+
+from capenv.serving.compare import parse_probes
+from capenv.serving.compare.divergence import WriteReach, unexplained
+from capenv.serving.compare.jsondiff import Difference, ValueMap
+from capenv.serving.compare.sides import Observed
+
+from test_session_values import session
+
+# a GET that differs is sent to the live side twice (volatile members): its answer is scripted twice
+JSON = (("content-type", "application/json"),)
+REFUSED = b'{"error": "refused", "message": "no plan"}'
+
+
+def test_a_list_member_the_refused_update_did_not_address_is_a_suspect():
+    probes = parse_probes("""
+- {method: PATCH, path: /notes/1, body: {title: new}}
+- {method: GET, path: /notes}
+""")
+    compare, _, _ = session(
+        [(200, b'{"id": 1, "title": "new"}'), *[(200, b'[{"id": 1, "title": "new"}, {"id": 2, "title": "live"}]')] * 2],
+        [(405, REFUSED), (200, b'[{"id": 1, "title": "old"}, {"id": 2, "title": "stale"}]')])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1]
+    assert results[1].suspect
+    assert [d.pointer for d in results[1].unexplained] == ["/0/title"]  # note 2, after note 1 set aside
+
+
+def test_the_addressed_entity_in_a_list_is_explained():
+    probes = parse_probes("""
+- {method: PATCH, path: /notes/1, body: {title: new}}
+- {method: GET, path: /notes}
+- {method: GET, path: /notes/1}
+""")
+    compare, _, _ = session(
+        [(200, b'{"id": 1, "title": "new"}'), *[(200, b'{"data": [{"id": 1, "title": "new"}, {"id": 2}]}')] * 2,
+         *[(200, b'{"id": 1, "title": "new"}')] * 2],
+        [(405, REFUSED), (200, b'{"data": [{"id": 1, "title": "old"}, {"id": 2}]}'),
+         (200, b'{"id": 1, "title": "old"}')])
+    results = compare.run(probes)
+    assert [r.verdict for r in results[1:]] == ["different", "different"]
+    assert not results[1].suspect and not results[2].suspect
+
+
+def test_a_refused_create_explains_the_new_member_and_the_count_only():
+    probes = parse_probes("""
+- {method: POST, path: /notes, body: {title: new}, save: {note: /id}}
+- {method: GET, path: /notes}
+- {method: GET, path: /notes}
+""")
+    compare, _, _ = session(
+        [(201, b'{"id": 9, "title": "new"}'),
+         *[(200, b'{"count": 2, "items": [{"id": 9, "title": "new"}, {"id": 2, "title": "a"}]}')] * 4],
+        [(405, REFUSED),
+         (200, b'{"count": 1, "items": [{"id": 2, "title": "a"}]}'),
+         (200, b'{"count": 1, "items": [{"id": 2, "title": "b"}]}')])
+    results = compare.run(probes)
+    assert not results[1].suspect
+    assert [d.pointer for d in results[2].unexplained] == ["/items/0/title"]
+
+
+def test_a_count_off_by_other_than_the_set_aside_members_is_a_suspect():
+    live = Observed(200, JSON, b'{"count": 5, "items": [{"id": 9}]}')
+    model = Observed(200, JSON, b'{"count": 1, "items": []}')
+    reach = WriteReach(1, {}, {"live": frozenset({"9"}), "model": frozenset()})
+    paths = {"live": ("notes",), "model": ("notes",)}
+    differences = [Difference("/count", 5, 1), Difference("/items/0", {"id": 9}, None)]
+    assert [d.pointer for d in unexplained([reach], paths, live, model, differences, ValueMap())] == ["/count"]
+
+
+def test_a_read_at_the_writes_own_path_or_naming_its_entity_is_explained():
+    live, model = Observed(200, JSON, b'{"a": 1}'), Observed(200, JSON, b'{"a": 2}')
+    differences = [Difference("/a", 1, 2)]
+    document = WriteReach(1, {"live": ("settings",), "model": ("settings",)}, {})
+    assert unexplained([document], {"live": ("settings",), "model": ("settings",)}, live, model, differences,
+                       ValueMap()) == []
+    entity = WriteReach(1, {}, {"live": frozenset({"7"}), "model": frozenset({"7"})})
+    assert unexplained([entity], {"live": ("things", "7", "parts"), "model": ("things", "7", "parts")}, live,
+                       model, differences, ValueMap()) == []
+    assert unexplained([entity], {"live": ("things", "8"), "model": ("things", "8")}, live, model, differences,
+                       ValueMap()) == differences
+
+
+def test_a_status_difference_on_a_read_the_write_did_not_address_is_a_suspect():
+    live, model = Observed(200, JSON, b'[]'), Observed(404, JSON, b'{"detail": "gone"}')
+    differences = [Difference("status", 200, 404), Difference("", [], {"detail": "gone"})]
+    entity = WriteReach(1, {}, {"live": frozenset({"7"}), "model": frozenset({"7"})})
+    found = unexplained([entity], {"live": ("other",), "model": ("other",)}, live, model, differences, ValueMap())
+    assert [d.pointer for d in found] == ["status", ""]
+
+
+def test_a_list_item_naming_the_written_entity_by_its_href_is_explained():
+    probes = parse_probes("""
+- {method: PATCH, path: /site/about, body: {title: new}}
+- {method: GET, path: /site}
+""")
+    compare, _, _ = session(
+        [(204, b""), *[(200, b'{"items": [{"@id": "{origin}/site/news", "title": "News"},'
+                             b' {"@id": "http://x/site/about", "title": "new"}]}')] * 2],
+        [(405, REFUSED), (200, b'{"items": [{"@id": "{origin}/site/news", "title": "News"},'
+                                b' {"@id": "http://y/site/about/", "title": "old"}]}')])  # spelled with a slash
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and results[1].verdict == "different"
+    assert not results[1].suspect
+
+
+def test_a_refused_create_explains_reads_of_the_entity_its_body_named():
+    probes = parse_probes("""
+- {method: POST, path: /projects, body: {slug: tools, name: Tools, public: true}}
+- {method: GET, path: /projects/tools}
+- {method: GET, path: /projects}
+""")
+    listed = b'[{"slug": "docs", "name": "Docs"}, {"slug": "tools", "name": "Tools"}]'
+    compare, _, _ = session(
+        [(201, b'{"slug": "tools"}'), *[(200, b'{"slug": "tools", "name": "Tools"}')] * 2, *[(200, listed)] * 2],
+        [(405, REFUSED), (404, b'{"detail": "Not found."}'), (200, b'[{"slug": "docs", "name": "Docs"}]')])
+    results = compare.run(probes)
+    assert [r.verdict for r in results[1:]] == ["refused", "different"]  # a 404 where the application found it
+    assert not results[1].suspect and not results[2].suspect
+
+
+def test_an_entity_the_written_one_links_to_differs_only_in_its_numbers():
+    probes = parse_probes("""
+- {method: PATCH, path: /units/22, body: {target: done}, affects: [/translations]}
+- {method: GET, path: /translations/fr}
+- {method: GET, path: /translations/fr}
+""")
+    unit = b'{"id": 22, "translation": "{origin}/translations/fr/"}'
+    compare, _, _ = session(
+        [(200, unit), *[(200, b'{"code": "fr", "translated": 1, "percent": 33.3}')] * 2,
+         *[(200, b'{"code": "fr", "translated": 1, "name": "French"}')] * 2],
+        [(405, REFUSED), (200, b'{"code": "fr", "translated": 0, "percent": 0.0}'),
+         (200, b'{"code": "fr", "translated": 0, "name": "Francais"}')])
+    results = compare.run(probes)
+    assert not results[1].suspect
+    assert [d.pointer for d in results[2].unexplained] == ["/name"]
+
+
+def test_an_answer_holding_every_member_the_create_sent_is_that_entity_and_no_other_is():
+    named = {"live": frozenset({("fqdn_listname", "owl@example.info"), ("style", "announce")}),
+             "model": frozenset({("fqdn_listname", "owl@example.info"), ("style", "announce")})}
+    reach = WriteReach(1, {}, {"live": frozenset(), "model": frozenset()}, named)
+    paths = {"live": ("lists", "owl.example.info"), "model": ("lists", "owl.example.info")}
+    found = Observed(200, JSON, b'{"fqdn_listname": "owl@example.info", "style": "announce", "count": 0}')
+    absent = Observed(404, JSON, b'{"title": "404 Not Found"}')
+    differences = [Difference("status", 200, 404)]
+    assert unexplained([reach], paths, found, absent, differences, ValueMap()) == []
+    other = Observed(200, JSON, b'{"fqdn_listname": "ant@example.com", "style": "announce", "count": 0}')
+    assert unexplained([reach], paths, other, absent, differences, ValueMap())[0] == differences[0]
+
+
+def test_a_read_the_probe_says_the_write_affects_differs_only_in_numbers_and_clocks():
+    probes = parse_probes("""
+- {method: DELETE, path: /members/m1, affects: [/lists]}
+- {method: GET, path: /lists/ant}
+- {method: GET, path: /lists/ant}
+""")
+    compare, _, _ = session(
+        [(204, b""), *[(200, b'{"member_count": 1, "changed": "2026-12-07T01:44:34.015727Z"}')] * 2,
+         *[(200, b'{"member_count": 1, "name": "Ant"}')] * 2],
+        [(405, REFUSED), (200, b'{"member_count": 2, "changed": "2026-01-05T09:00:00Z"}'),
+         (200, b'{"member_count": 2, "name": "Ants"}')])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and not results[1].suspect
+    assert [d.pointer for d in results[2].unexplained] == ["/name"]
+
+
+def test_an_embedded_copy_of_an_entity_another_diverging_write_changed_is_explained():
+    probes = parse_probes("""
+- {method: PUT, path: /tags/t-1, body: {color: orange}}
+- {method: POST, path: /models, body: {name: demand}}
+- {method: GET, path: /models}
+""")
+    listed = b'{"items": [{"id": "m-1", "tags": [{"id": "t-1", "color": "%s"}], "name": "%s"}]}'
+    compare, _, _ = session(
+        [(200, b'{"id": "t-1", "color": "orange"}'), (201, b'{"id": "m-2"}'), *[(200, listed % (b"orange", b"a"))] * 2],
+        [(405, REFUSED), (405, REFUSED), (200, listed % (b"yellow", b"b"))])
+    results = compare.run(probes)
+    assert results[2].diverged_by == [2]  # only the create's scope holds the read
+    assert [d.pointer for d in results[2].unexplained] == ["/items/0/name"]
+
+
+def test_an_id_a_create_drew_after_a_diverging_create_is_explained_and_an_echo_is_not():
+    probes = parse_probes("""
+- {method: POST, path: /projects, body: {name: one}}
+- {method: POST, path: /projects, body: {name: two}}
+""")
+    compare, _, _ = session(
+        [(201, b'{"id": "UHJvamVjdDox"}'), (201, b'{"id": "UHJvamVjdDoy", "name": "two", "kind": "live"}')],
+        [(405, REFUSED), (201, b'{"id": "UHJvamVjdDox", "name": "Two", "kind": "model"}')])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1]
+    assert [d.pointer for d in results[1].unexplained] == ["/name", "/kind"]  # no id of a drawn shape
+
+
+def test_an_id_reused_after_the_diverging_delete_is_set_aside_with_its_counterpart():
+    live = Observed(200, JSON, b'[{"id": 4, "title": "later"}, {"id": 2, "title": "two"}]')
+    model = Observed(200, JSON, b'[{"id": 5, "title": "later"}, {"id": 4, "title": "deleted"},'
+                                b' {"id": 2, "title": "2"}]')
+    values = ValueMap()
+    values.pair(4, 5)  # the later create: live drew 4 again, the model 5
+    reach = WriteReach(1, {}, {"live": frozenset({"4"}), "model": frozenset({"4"})})
+    paths = {"live": ("posts",), "model": ("posts",)}
+    differences = [Difference("/0/id", 4, 5)]
+    assert [(d.pointer, d.live, d.model) for d in unexplained([reach], paths, live, model, differences, values)] \
+        == [("/0/title", "two", "2")]
+
+
+def test_a_create_in_an_envelope_names_its_entity_by_the_envelopes_members():
+    probes = parse_probes("""
+- {method: POST, path: /projects, body: {project: {identifier: vostok, name: Vostok}}}
+- {method: GET, path: /projects/vostok}
+""")
+    compare, _, _ = session(
+        [(201, b'{"project": {"id": 4}}'), *[(200, b'{"project": {"id": 4, "identifier": "vostok"}}')] * 2],
+        [(405, REFUSED), (404, b"")])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and not results[1].suspect
+
+
+def test_the_member_a_refused_create_made_with_an_empty_body_is_set_aside_by_the_id_it_drew():
+    probes = parse_probes("""
+- {method: POST, path: /posts, body: {}}
+- {method: GET, path: /posts}
+""")
+    compare, _, _ = session(
+        [(201, b'{"id": 12}'), *[(200, b'[{"id": 1, "title": "a"}, {"id": 12}]')] * 2],
+        [(400, REFUSED), (200, b'[{"id": 1, "title": "a"}]')])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and results[1].verdict == "different" and not results[1].suspect
+
+
+def test_a_suspect_is_shown_in_the_text_and_the_json_report():
+    from capenv.serving.compare import render_text, report_document
+    probes = parse_probes("""
+- {method: PATCH, path: /notes/1, body: {title: new}}
+- {method: GET, path: /notes}
+""")
+    compare, _, _ = session(
+        [(200, b'{"id": 1, "title": "new"}'), *[(200, b'[{"id": 1, "title": "new"}, {"id": 2, "title": "live"}]')] * 2],
+        [(405, REFUSED), (200, b'[{"id": 1, "title": "old"}, {"id": 2, "title": "stale"}]')])
+    results = compare.run(probes)
+    assert '      suspect: 1 no diverging write reached, first /0/title: live "live" | model "stale"' \
+        in render_text(results, "live", "model").splitlines()
+    assert report_document(results, "live", "model")["calls"][1]["unexplained"] == [
+        {"pointer": "/0/title", "live": "live", "model": "stale"}]
+
+
+def test_under_the_written_entity_all_is_explained_and_of_its_parent_only_numbers_and_clocks():
+    live = Observed(200, JSON, b'{"count": 1, "title": "a"}')
+    model = Observed(200, JSON, b'{"count": 2, "title": "b"}')
+    differences = [Difference("/count", 1, 2), Difference("/title", "a", "b")]
+    paths = {"live": ("things", "7", "parts"), "model": ("things", "7", "parts")}
+    written = WriteReach(1, {}, {"live": frozenset({"7"}), "model": frozenset({"7"})})
+    assert unexplained([written], paths, live, model, differences, ValueMap()) == []
+    child = WriteReach(1, {}, {"live": frozenset({"9"}), "model": frozenset({"9"})},
+                       parents={"live": frozenset({"7"}), "model": frozenset({"7"})})
+    parent = {"live": ("things", "7"), "model": ("things", "7")}
+    assert [d.pointer for d in unexplained([child], parent, live, model, differences, ValueMap())] == ["/title"]
+
+
+def test_a_member_made_by_a_refused_create_is_the_item_agreeing_with_every_member_it_holds_of_the_body():
+    named = frozenset({("list_id", "owl.example.info"), ("subscriber", "bart@example.com")})
+    reach = WriteReach(1, {}, {"live": frozenset(), "model": frozenset()}, {"live": named, "model": named})
+    live = Observed(200, JSON, b'{"total_size": 3, "entries": [{"list_id": "ant.example.com", "email": "a@x"},'
+                               b' {"list_id": "owl.example.info", "email": "b@x"},'
+                               b' {"list_id": "owl.example.info", "email": "c@x", "subscriber": "carl@x"}]}')
+    model = Observed(200, JSON, b'{"total_size": 1, "entries": [{"list_id": "ant.example.com", "email": "a@x"},'
+                                b' {"list_id": "owl.example.info", "email": "c@x", "subscriber": "carl@x"}]}')
+    paths = {"live": ("members",), "model": ("members",)}
+    differences = [Difference("/total_size", 3, 1)]
+    assert [(d.pointer, d.live, d.model) for d in unexplained([reach], paths, live, model, differences, ValueMap())] \
+        == [("/total_size", 3, 1)]  # one member set aside (the one holding no subscriber), the count off by two
+
+
+def test_a_number_names_the_written_entity_only_under_the_member_that_held_it():
+    probes = parse_probes("""
+- {method: POST, path: /threads, body: {category: 4, title: Maintenance}, save: {thread: /id}}
+- {method: GET, path: /threads}
+""")
+    compare, _, _ = session(
+        [(200, b'{"id": 4, "title": "Maintenance"}'),
+         *[(200, b'[{"id": 4, "category": 4, "title": "Maintenance"}, {"id": 1, "category": 4, "title": "W"}]')] * 2],
+        [(405, REFUSED), (200, b'[{"id": 1, "category": 4, "title": "W"}]')])
+    results = compare.run(probes)
+    assert results[1].verdict == "different" and not results[1].suspect  # thread 1 in category 4 is kept
