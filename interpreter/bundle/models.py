@@ -1498,6 +1498,12 @@ class WritePlan(_Model, LeftOutAtDefault):
     """For a variant: the decoded values of ``dispatch_params`` it serves. Written only when set."""
     variants: tuple["WritePlan", ...] = ()
     """The per-value plans (each learned from and proven on its values' calls only)."""
+    makes_collection: bool = False
+    """For a create's variant: the capture showed a create of the tool making its value's
+    collection (its first call came before any call naming the value: Parse makes a class on its
+    first create), so serving creates into a value whose collection the state does not hold;
+    otherwise such a call is refused (the value may have been made by a call no plan models, a
+    schema write, which this environment never made). Written only when set."""
     unproven_text: tuple[UnprovenText, ...] = ()
     """Text classes serving refuses in members the plan stores as sent (``plans/stored_text``);
     written to a bundle only when there are some."""
@@ -1519,7 +1525,8 @@ class WritePlan(_Model, LeftOutAtDefault):
     left_out_at_default = ("credential_headers", "tag_check", "update_mask", "references", "validated_values",
                            "unproven_values", "either_key_named", "distinct_members", "referrers", "chosen_id",
                            "protected", "object_merges", "parent_states", "unproven_text", "list_place", "dispatch_params",
-                           "dispatch_args", "variants", "reference_copies", "copied_by", "copy_holders")
+                           "dispatch_args", "variants", "makes_collection", "reference_copies", "copied_by",
+                           "copy_holders")
 
 
 ViewResult.model_rebuild()

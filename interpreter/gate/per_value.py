@@ -8,7 +8,10 @@ served when any variant is. Every successful call of a variant not served is mar
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 from capenv.interpreter.bundle.models import WritePlan
+from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.collection_split import Split
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent
@@ -41,6 +44,9 @@ def merge_split(plans: list[WritePlan], splits: list[Split], records: dict[int, 
         if not variants:
             continue
         variants = with_sibling_proofs(variants, calls, shown, records, ruleset, _spelled)
+        if _makes_collection(split, records):
+            variants = [v.model_copy(update={"makes_collection": True}) if v.effect == "create" else v
+                        for v in variants]
         merged[split.tool.name] = _outer(split, variants, records)
     result = []
     for plan in plans:
@@ -51,6 +57,31 @@ def merge_split(plans: list[WritePlan], splits: list[Split], records: dict[int, 
             if owner is not None and owner in merged:
                 result.append(merged.pop(owner))
     return result
+
+
+def _makes_collection(split: Split, records: dict[int, Record]) -> bool:
+    """Some value's first successful call came before any other write naming that value (in its path
+    or as a string of its body): the tool made the value's collection itself (Parse's first create
+    into a class makes it), not a write before it (a schema write), so a create may go where the
+    state holds no collection yet. A read before it made nothing."""
+    writes = sorted((r for r in records.values() if r.changes_state), key=lambda r: (r.started_at, r.ordinal))
+    for values, part in split.parts.values():
+        succeeded = [records[o] for o in part.record_ordinals if 200 <= records[o].status < 300]
+        if not succeeded:
+            continue
+        first = min(succeeded, key=lambda r: (r.started_at, r.ordinal))
+        named = {unquote(v) for v in values.values()}
+        earlier = (r for r in writes if (r.started_at, r.ordinal) < (first.started_at, first.ordinal))
+        if not any(_names(r, named) for r in earlier):
+            return True
+    return False
+
+
+def _names(record: Record, values: set[str]) -> bool:
+    if values & {unquote(segment) for segment in split_path(record.path)}:
+        return True
+    text = record.request.text or ""
+    return any(f'"{value}"' in text for value in values)
 
 
 def _renamed(event: TraceEvent, part: str, tool: str) -> TraceEvent:

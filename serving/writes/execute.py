@@ -423,6 +423,10 @@ def unsent_members(plan: WritePlan, body: dict[str, Any]) -> frozenset[str]:
                      if m.admission == "accepted" and not m.required and m.member not in body)
 
 
+def _values(args: dict[str, str]) -> str:
+    return ", ".join(f"{name} {value!r}" for name, value in args.items())
+
+
 def collection_id(entity: dict[str, Any], env: WriteEnv, plan: WritePlan) -> Any:
     return entity.get(env.types[plan.type].id_field) if plan.type in env.types else None
 
@@ -446,6 +450,12 @@ def _create(plan: WritePlan, env: WriteEnv, state: StateIndex, body: dict[str, A
     if env.checks_references and plan.chosen_id is not None:  # the gate replays what the application took
         check_chosen_id(plan.chosen_id, type_name, entity[id_field])
     held = state.find_collection(path, type_name)
+    if held is None and plan.dispatch_args and not plan.makes_collection and env.checks_references:
+        raise WriteRefusal(
+            f"the state holds no {path}: every recorded create of {_values(plan.dispatch_args)} followed a write "
+            "naming it that no plan models (its collection made by another call), and the capture never showed a "
+            f"create making a new collection, so this environment cannot tell whether the application accepts one "
+            f"here; it creates only where the state holds the collection")
     if held is not None and key_of(entity[id_field]) in held.entities:
         raise WriteRefusal(f"a {type_name} entity {entity[id_field]!r} is already held", kind="conflict")
     if recorded is None:

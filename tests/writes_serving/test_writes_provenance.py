@@ -60,7 +60,9 @@ def holds_an_entity(runtime: EnvironmentRuntime, plan, rng: random.Random) -> bo
     if not creates:
         return False
     accepted(runtime, creates[0].tool, arguments_for(runtime, creates[0], rng))
-    return True
+    # the one it made may be one serving refuses to write (a copy another entity nests, named by a referrer)
+    state = json.loads(runtime.data_get())
+    return any(c["type"] == plan.type and deletable(plan, state, c) for c in state["collections"])
 
 
 def arguments_for(runtime: EnvironmentRuntime, plan, rng: random.Random) -> dict:
