@@ -88,13 +88,8 @@ def updated_entity_listed_moved_last(ctx: UpdateListPlaceContext, params: Listin
     if ctx.moved_sorted:
         return Miss(f"record {ctx.moved_sorted[0]} lists the updated entities last, but a member of the entities "
                     "sorts both lists alike")
-    others = sorted(set(ctx.moved) - set(ctx.moved_last))
-    if others:
-        return Miss(f"record {others[0]} lists the members in an order moving the updated entities last does not give")
-    if len(ctx.moved_last) < params.min_listings:
-        return Miss(f"no recorded list shows an updated entity that was not last moved last "
-                    f"({len(ctx.moved_last)} of {params.min_listings} needed)")
-    return Match({"moved_last": list(ctx.moved_last)})
+    return _every_list_moved(ctx, params, ctx.moved_last, "moved_last", "last",
+                             "an updated entity that was not last moved last")
 
 
 @predicate("updated_entity_listed_moved_first", context="update-list-place", params=ListingParams)
@@ -110,10 +105,15 @@ def updated_entity_listed_moved_first(ctx: UpdateListPlaceContext, params: Listi
     if ctx.moved_first_sorted:
         return Miss(f"record {ctx.moved_first_sorted[0]} lists the updated entities first, but a member the "
                     "updates do not stamp with their clock sorts both lists alike")
-    others = sorted(set(ctx.moved) - set(ctx.moved_first))
+    return _every_list_moved(ctx, params, ctx.moved_first, "moved_first", "first", "an updated entity moved first")
+
+
+def _every_list_moved(ctx: UpdateListPlaceContext, params: ListingParams, moved: list[int], name: str, where: str,
+                      shown: str) -> Outcome:
+    """Every list whose order changed (``moved``) moved the updated entities ``where``, enough of them."""
+    others = sorted(set(ctx.moved) - set(moved))
     if others:
-        return Miss(f"record {others[0]} lists the members in an order moving the updated entities first does not give")
-    if len(ctx.moved_first) < params.min_listings:
-        return Miss(f"no recorded list shows an updated entity moved first "
-                    f"({len(ctx.moved_first)} of {params.min_listings} needed)")
-    return Match({"moved_first": list(ctx.moved_first)})
+        return Miss(f"record {others[0]} lists the members in an order moving the updated entities {where} does not give")
+    if len(moved) < params.min_listings:
+        return Miss(f"no recorded list shows {shown} ({len(moved)} of {params.min_listings} needed)")
+    return Match({name: list(moved)})
