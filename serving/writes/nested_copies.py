@@ -52,6 +52,8 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
             if not (id_field in nested and same_json(nested[id_field], identity)) and not any(
                     isinstance(nested.get(name), str) and nested[name] == value for name, value in links.items()):
                 continue
+            if _another_object(nested, entity, id_field):
+                continue
             copied = [f for f in changed if f in nested and same_json(nested[f], entity[f])]
             renamed = _under_other_names(nested, entity, [f for f in changed if f not in nested])
             if copied or renamed:
@@ -66,6 +68,16 @@ def refuse_nested_copies(state: StateIndex, collection: HeldCollection, key: str
     if name_characters and (updated is not None or not collection.args):
         _refuse_other_type_copy(state, collection, key, entity, changed, id_field, type_name, refused, listed,
                                 name_characters)
+
+
+def _another_object(nested: dict[str, Any], entity: dict[str, Any], id_field: str) -> bool:
+    """Whether the object numbered alike shows every text member it shares with the entity otherwise
+    (a name, a slug, a link): another kind of object under the same number (Weblate's translation
+    nests its component 1, ``category: null``, beside category 1), not a copy, which shows at least
+    one of them as the entity holds it."""
+    shared = [name for name, value in nested.items() if name != id_field and isinstance(value, str)
+              and isinstance(entity.get(name), str)]
+    return bool(shared) and all(nested[name] != entity[name] for name in shared)
 
 
 def _under_other_names(nested: dict[str, Any], entity: dict[str, Any], changed: list[str]) -> dict[str, str]:

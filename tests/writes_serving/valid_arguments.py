@@ -431,6 +431,10 @@ def copied_inside_another(document: dict[str, Any], entity: dict[str, Any],
                 if isinstance(held.get("value"), dict)]
     for objects in holders:
         for nested in objects:
+            texts = [n for n, v in nested.items() if n not in id_fields and isinstance(v, str)
+                     and isinstance(value.get(n), str)]
+            if texts and all(nested[n] != value[n] for n in texts):
+                continue  # another kind of object numbered alike: every text it shares differs
             for id_field in id_fields:
                 if id_field in nested and nested[id_field] == value[id_field] and any(
                         name != id_field and name in nested and nested[name] == member
