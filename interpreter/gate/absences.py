@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.plans.timeline import Timeline, own_collection, same_collection
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.reads.render import locate
 from capenv.serving.state.index import StateIndex
@@ -110,6 +110,16 @@ def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex
     return gone
 
 
+def _in_collection(ordinal: int, mine: str | None, entity_type: Any, records: dict[int, Record]) -> int:
+    """The ordinal of a check or write kept by (type, id), or 0 when its record named another
+    collection's entity with that id (the gate keys entities by id: ann's post 1 read or written is
+    no news of bob's post 1)."""
+    if not ordinal or mine is None:
+        return ordinal
+    theirs = own_collection(records[ordinal].path, entity_type)
+    return 0 if theirs is not None and not same_collection(theirs, mine) else ordinal
+
+
 def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, str]], env: WriteEnv,
                    copy: StateIndex, track: Tracking, run: GateRun, timeline: Timeline,
                    records: dict[int, Record]) -> None:
@@ -119,7 +129,9 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
     id_fields = {name: t.id_field for name, t in env.types.items()}
     for type_name, collection, key in absent:
         entity = ("entity", type_name, key)
-        seen = timeline.before(type_name, key, record.ordinal)
+        # the last read showing it present in its own collection (another's entity with its id is not it)
+        mine = own_collection(collection, env.types[type_name])
+        seen = timeline.before(type_name, key, record.ordinal, collection=mine)
         listed = listed_since(run.listings, type_name, key, record.ordinal)
         noted = track.absent_noted.get((type_name, key), 0)
         track.absent_noted[(type_name, key)] = record.ordinal
@@ -127,8 +139,9 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
             continue  # the recordings showed it absent before: whoever removed it was blamed then
         if track.pending.get(entity):
             continue  # a write to it awaits its check: the read judges that write (a create it does not show)
-        since = max(seen.ordinal if seen is not None else 0, track.last_check.get(entity, 0),
-                    track.last_touched.get(entity, 0), listed or 0)
+        since = max(seen.ordinal if seen is not None else 0,
+                    *(_in_collection(track_map.get(entity, 0), mine, env.types[type_name], records)
+                      for track_map in (track.last_check, track.last_touched)), listed or 0)
         reached = [track.latest_unmodelled.get(t, 0) for t in (entity, ("collection", collection))]
         reached += [track.changed_by_unattributed.get(entity, 0)]
         if max(reached) > since:

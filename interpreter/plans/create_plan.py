@@ -27,6 +27,7 @@ from .link import (
     Link, identity_of, link_create, names_collection_below, names_collection_of, names_id_alone, returned_ids,
 )
 from .newly_listed import newly_listed, one_newly_listed, same_collection
+from .timeline import own_collection
 from .volatile_constants import computed_constant
 
 
@@ -164,8 +165,8 @@ def _link_unnamed(tool: str, exemplar: Record, target: EntityType, ctx: PlanCont
     events.append(note(tool, "link", f"the answer names no id: {why}"))
     if sighting is None or ctx.other_write_between(tool, exemplar.ordinal, sighting.ordinal):
         return None
-    if ctx.timeline.seen_before(target.name, sighting.key, exemplar.ordinal):
-        return None
+    if ctx.timeline.seen_before(target.name, sighting.key, exemplar.ordinal, own_collection(collection, target)):
+        return None  # held before the call in that collection: not what the call made
     return Link(target, sighting.collection, sighting.key, None, None)
 
 
@@ -203,7 +204,8 @@ def _create_observation(ctx: PlanContext, entity_type: EntityType, collection: s
     """The first later read showing the created entity: an item read of it, or a list read of its
     collection that newly lists it alone (``newly_listed``) unless the call answered its id alone;
     None when neither shows it."""
-    item = ctx.timeline.first_after(entity_type.name, key, exemplar.ordinal, via=("item",))
+    item = ctx.timeline.first_after(entity_type.name, key, exemplar.ordinal, via=("item",),
+                                    collection=own_collection(collection, entity_type))
     if names_id_alone(exemplar.response.json_value):
         listed, why = None, "the answer names its id alone, so only a read of that id observes it"
     else:

@@ -17,7 +17,7 @@ from capenv.interpreter.rules_engine.loader import RuleSet
 from capenv.interpreter.view.extract import collection_path
 
 from .collection_reads import collection_read_holding
-from .timeline import Timeline
+from .timeline import Timeline, own_collection, same_collection
 
 ANSWER_PLACES = "write-answer-places"
 
@@ -155,17 +155,20 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
     Returns the link (or None) and, per candidate, why it did not link (for the trace).
     """
     misses: list[str] = []
-    held = {(c.type, str(e.id)) for c in initial.collections for e in c.entities}
+    held = [(c.type, c.path, str(e.id)) for c in initial.collections for e in c.entities]
     for value, where in candidates:
         key = str(value)
         read = next(((r, v) for r, v in timeline.item_reads_by_id.get(key, ())
                      if r.started_at >= call.finished_at and r.succeeded
-                     and r.response.is_json and r.response.json_value is not None), None)
+                     and r.response.is_json and r.response.json_value is not None
+                     and _read_in_call_collection(r, timeline.types[v.type], call)), None)
         if read is None:
-            misses.append(f"{where}={key!r}: no later item read names it")
+            misses.append(f"{where}={key!r}: no later item read names it"
+                          + (" in the collection the call names" if timeline.item_reads_by_id.get(key) else ""))
             continue
         record, view = read
         entity_type = timeline.types[view.type]
+        mine = own_collection(call.path, entity_type)  # ids repeat across the type's collections
         either = entity_type.either_key
         if either is not None and view.key_field in (None, entity_type.id_field) and not either.names_identity(key):
             # the item path takes either key, and this value is not shaped as the identity: the read
@@ -176,7 +179,8 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
         if other_write_between(call.ordinal, record.ordinal):
             misses.append(f"{where}={key!r}: another tool wrote before record {record.ordinal} read it")
             continue
-        if (entity_type.name, key) in held or timeline.seen_before(entity_type.name, key, call.ordinal):
+        if any(t == entity_type.name and k == key and (mine is None or same_collection(path, mine))
+               for t, path, k in held) or timeline.seen_before(entity_type.name, key, call.ordinal, mine):
             misses.append(f"{where}={key!r}: a {entity_type.name} entity with that id existed before the call")
             continue
         where_made = collection_path(call.path if at_item_path(record.path, entity_type) else record.path,
@@ -203,6 +207,13 @@ def link_create(call: Record, timeline: Timeline, initial: StateSnapshot, candid
                                              item_read_place=view.locator)
         return Link(entity_type, where_made, value, observed, locator), misses
     return None, misses
+
+
+def _read_in_call_collection(read: Record, entity_type: EntityType, call: Record) -> bool:
+    """The item read lies in the collection the call names, where the read's type numbers its
+    collections apart and the call's path names one of them (bob's post 2 is not ann's post 2)."""
+    mine = own_collection(call.path, entity_type)
+    return mine is None or same_collection(collection_path(read.path, entity_type), mine)
 
 
 def _target_listed_before(timeline: Timeline, target: EntityType | None, entity_type: EntityType,

@@ -17,8 +17,7 @@ from capenv.interpreter.rules_engine.loader import RuleSet
 
 from .collection_reads import collection_read_holding
 from .link import AnswerPlaces, Link, entity_in_answer, names_collection_of
-from .newly_listed import same_collection
-from .timeline import ListRead, Timeline
+from .timeline import ListRead, Timeline, own_collection, same_collection
 
 CREATE_LINKS = "write-create-links"
 
@@ -33,13 +32,15 @@ def link_by_list(call: Record, timeline: Timeline, initial: StateSnapshot, candi
     read = _first_list_after(timeline, target, call)
     if read is None:
         return None, events
-    held = {str(e.id) for c in initial.collections if c.type == target.name for e in c.entities}
+    mine = own_collection(call.path, target)  # ids repeat across the type's collections
+    held = {str(e.id) for c in initial.collections if c.type == target.name
+            and (mine is None or same_collection(c.path, mine)) for e in c.entities}
     for value, where in candidates:
         key = str(value)
         observed, locator = entity_in_answer(call.response.json_value, target.id_field, key, places)
         context = CreateLinkContext(
             read=read.record.ordinal, listed=key in read.members,
-            held_before=(key in held or timeline.seen_before(target.name, key, call.ordinal)
+            held_before=(key in held or timeline.seen_before(target.name, key, call.ordinal, mine)
                          or collection_read_holding(timeline, call.path, target.id_field, key, call) is not None),
             other_write_between=other_write_between(call.ordinal, read.record.ordinal),
             answer_carries_entity=observed is not None)

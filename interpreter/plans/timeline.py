@@ -41,6 +41,32 @@ def same_collection(a: str, b: str) -> bool:
     return len(mine) == len(theirs) and all(same_spelling(x, y) for x, y in zip(mine, theirs))
 
 
+def numbered_apart(entity_type: EntityType) -> bool:
+    """Ids may repeat across the type's collections: its collection template takes a parameter and
+    its item path names the collection (``/users/{user}/posts/{id}``, ``/classes/{class}/{id}``),
+    where each parent or table numbers its entities on its own. A shallow type's item path names an
+    entity by its id alone, and a path-addressed type by its address: their ids do not repeat."""
+    return "{" in entity_type.collection_template and not entity_type.shallow_items \
+        and entity_type.address is None
+
+
+def own_collection(path: str, entity_type: EntityType) -> str | None:
+    """The collection a call's path names its entity in, where the type numbers its collections
+    apart (``numbered_apart``) and the path lies on one of them: an entity with the same id in
+    another collection is another entity. None: any collection's sighting is the entity's."""
+    if not numbered_apart(entity_type):
+        return None
+    parts, template = split_path(path), split_path(entity_type.collection_template)
+    if len(parts) < len(template) or any(a != b and not b.startswith("{") for a, b in zip(parts, template)):
+        return None
+    return collection_path(path, entity_type)
+
+
+def in_collection(sighting: "Sighting", collection: str | None) -> bool:
+    """The sighting lies in ``collection`` (any, when None)."""
+    return collection is None or same_collection(sighting.collection, collection)
+
+
 @dataclass(frozen=True)
 class Sighting:
     ordinal: int
@@ -160,9 +186,10 @@ class Timeline:
             self.merged[(type_name, key)] = made
         return made[3]
 
-    def before(self, type_name: str, key: str, ordinal: int, *, via: tuple[str, ...] = READS) -> Sighting | None:
+    def before(self, type_name: str, key: str, ordinal: int, *, via: tuple[str, ...] = READS,
+               collection: str | None = None) -> Sighting | None:
         """The latest sighting that finished before the call ``ordinal`` began (reads only unless
-        ``via`` names "response")."""
+        ``via`` names "response"); with ``collection``, the latest in that collection."""
         start = self.records[ordinal].started_at
         # the latest in timeline order: walking back, the first that qualifies (an entity's
         # sightings grow with every list read, and plans ask for each entity of a type)
@@ -174,7 +201,7 @@ class Timeline:
         for index in range(end - 1, -1, -1):
             sighting = found[index]
             if sighting.via in via and self.records[sighting.ordinal].finished_at <= start \
-                    and sighting.ordinal != ordinal:
+                    and sighting.ordinal != ordinal and in_collection(sighting, collection):
                 return sighting
         return None
 
@@ -216,8 +243,8 @@ class Timeline:
                 held = sighting
         return held
 
-    def seen_before(self, type_name: str, key: str, ordinal: int) -> bool:
-        sighting = self.before(type_name, key, ordinal)
+    def seen_before(self, type_name: str, key: str, ordinal: int, collection: str | None = None) -> bool:
+        sighting = self.before(type_name, key, ordinal, collection=collection)
         return sighting is not None and sighting.value is not None
 
     def first_after(self, type_name: str, key: str, ordinal: int, *, via: tuple[str, ...] = ("item", "list"),
@@ -229,8 +256,8 @@ class Timeline:
         found = self.by_entity.get((type_name, key), [])
         first = bisect.bisect_left(found, end, key=self._started) if self.start_ordered else 0
         for sighting in found[first:]:
-            if sighting.via in via and self.records[sighting.ordinal].started_at >= end and (
-                    collection is None or same_collection(sighting.collection, collection)):
+            if sighting.via in via and self.records[sighting.ordinal].started_at >= end \
+                    and in_collection(sighting, collection):
                 return sighting
         return None
 
