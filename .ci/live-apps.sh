@@ -22,6 +22,9 @@
 #   unpacked with dpkg -x: nothing installed system-wide, no service started) ~5 s, 43 MB;
 #   Syncthing 1.19.2 (Debian bookworm's syncthing .deb: one static Go binary, fetched with
 #   apt-get download and unpacked with dpkg -x: nothing installed system-wide) ~5 s, 25 MB;
+#   etcd 3.4.23 (Debian bookworm's etcd-server .deb: one static Go binary, fetched with apt-get
+#   download and unpacked with dpkg -x: nothing installed system-wide, no service started; its v2
+#   keys API is turned on by captures/etcd/start.sh) ~5 s, 20 MB;
 #   Caddy 2.6.2 (Debian bookworm's caddy .deb: one static Go binary, fetched with apt-get download
 #   and unpacked with dpkg -x: nothing installed system-wide, no service started) ~5 s, 40 MB;
 #   Apache Superset ~2 min, 803 MB, then ~1 min once for its template metadata database
@@ -187,6 +190,8 @@ ALERTMANAGER_DEB_VERSION=0.25.0-1+b4
 SYNCTHING_VERSION=1.19.2
 SYNCTHING_DEB_VERSION=1.19.2~ds1-1+b4
 CADDY_VERSION=2.6.2
+ETCD_VERSION=3.4.23
+ETCD_DEB_VERSION=3.4.23-4+b4
 CADDY_DEB_VERSION=2.6.2-5
 SUPERSET_VERSION=6.1.0
 NOCODB_VERSION=0.301.3
@@ -295,6 +300,7 @@ PDNS_DIR="$CACHE/pdns"
 ALERTMANAGER_DIR="$CACHE/alertmanager"
 SYNCTHING_DIR="$CACHE/syncthing"
 CADDY_DIR="$CACHE/caddy"
+ETCD_DIR="$CACHE/etcd"
 ICINGA2_DIR="$CACHE/icinga2"
 STRAPI_DIR="$CACHE/strapi"
 NOCODB_DIR="$CACHE/nocodb"
@@ -746,6 +752,18 @@ install_syncthing() {  # one static Go binary; captures/syncthing/start.sh runs 
 installed_caddy_version() {  # -> the unpacked binary's version (2.6.2), or nothing
     local binary="$CADDY_DIR/usr/bin/caddy"
     [ -x "$binary" ] && "$binary" version 2>&1 | sed -n 's/^v\{0,1\}\([0-9][0-9.]*\).*/\1/p' || true
+}
+
+installed_etcd_version() {  # -> the unpacked binary's version (3.4.23), or nothing
+    local binary="$ETCD_DIR/usr/bin/etcd"
+    [ -x "$binary" ] && "$binary" --version 2>&1 | sed -n 's/^etcd Version: \([^ ]*\)$/\1/p' || true
+}
+
+install_etcd() {  # one static Go binary; captures/etcd/start.sh runs it unpacked
+    if [ "$(installed_etcd_version)" = "$ETCD_VERSION" ]; then
+        say "etcd $ETCD_VERSION already in $ETCD_DIR"; return
+    fi
+    unpack_deb etcd-server "$ETCD_DEB_VERSION" "$ETCD_DIR"
 }
 
 install_caddy() {  # one static Go binary; captures/caddy/start.sh runs it unpacked
@@ -1228,6 +1246,7 @@ install_system_group() {  # apt-get and dpkg: one at a time
     step install_alertmanager
     step install_syncthing
     step install_caddy
+    step install_etcd
     step install_redmine
     step install_rt
     step install_wordpress
@@ -1384,6 +1403,7 @@ status() {
     say "alertmanager: $(installed_alertmanager_version) ($ALERTMANAGER_DIR)"
     say "syncthing:   $(installed_syncthing_version) ($SYNCTHING_DIR)"
     say "caddy:       $(installed_caddy_version) ($CADDY_DIR)"
+    say "etcd:        $(installed_etcd_version) ($ETCD_DIR)"
     say "icinga2:     $(installed_icinga2_version) ($ICINGA2_DIR)"
     say "superset:    $(installed_pip_version "$SUPERSET_VENV" apache-superset) ($SUPERSET_VENV, template $SUPERSET_TEMPLATE)"
     say "nocodb:      $(installed_nocodb_version) ($NOCODB_DIR)"

@@ -379,6 +379,14 @@ def _syncthing_env() -> dict[str, str]:
     return {"SYNCTHING_ROOT": str(root)}
 
 
+def _etcd_env() -> dict[str, str]:
+    """The unpacked Debian package (``dpkg -x``): one static binary start.sh runs."""
+    root = CACHE / "etcd"
+    if not (root / "usr" / "bin" / "etcd").exists():
+        raise NotInstalled(f"etcd 3.4.23 is not installed (unpacked) in {_shown(root)}")
+    return {"ETCD_ROOT": str(root)}
+
+
 def _caddy_env() -> dict[str, str]:
     """The unpacked Debian package (``dpkg -x``): one static binary start.sh runs."""
     root = CACHE / "caddy"
@@ -505,6 +513,7 @@ APPS = {name: spec if spec.capture else dataclasses.replace(spec, capture=name) 
                          ready_line="syncthing READY"),
     "caddy": AppSpec("caddy", _caddy_env, _home_start("caddy"), "/config/apps", 60.0,
                      ready_line="caddy READY"),
+    "etcd": AppSpec("etcd", _etcd_env, _home_start("etcd"), "/health", 60.0, ready_line="etcd READY"),
     "superset": AppSpec("superset", _superset_env, _home_start("superset"), "/health", 300.0,
                         ready_line="superset READY"),
     "nocodb": AppSpec("nocodb", _nocodb_env, _home_start("nocodb"), "/api/v1/health", 240.0,
