@@ -36,6 +36,7 @@ from capenv.serving.writes.calls import WriteEnv
 
 from .findings import GateNote, GateRun, Tracking
 from .item_keys import named_entity
+from .other_collections import last_check_in
 from .pages import past_the_page
 from .presence import listed_since
 from .reidentified import renamed
@@ -111,9 +112,8 @@ def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex
 
 
 def _in_collection(ordinal: int, mine: str | None, entity_type: Any, records: dict[int, Record]) -> int:
-    """The ordinal of a check or write kept by (type, id), or 0 when its record named another
-    collection's entity with that id (the gate keys entities by id: ann's post 1 read or written is
-    no news of bob's post 1)."""
+    """The ordinal of a write kept by (type, id), or 0 when its record named another collection's
+    entity with that id (the gate keys entities by id: ann's post 1 written is no news of bob's)."""
     if not ordinal or mine is None:
         return ordinal
     theirs = own_collection(records[ordinal].path, entity_type)
@@ -140,8 +140,9 @@ def blame_absences(record: Record, read_view: Any, absent: list[tuple[str, str, 
         if track.pending.get(entity):
             continue  # a write to it awaits its check: the read judges that write (a create it does not show)
         since = max(seen.ordinal if seen is not None else 0,
-                    *(_in_collection(track_map.get(entity, 0), mine, env.types[type_name], records)
-                      for track_map in (track.last_check, track.last_touched)), listed or 0)
+                    last_check_in(track, entity, mine, env.types[type_name], records),
+                    _in_collection(track.last_touched.get(entity, 0), mine, env.types[type_name], records),
+                    listed or 0)
         reached = [track.latest_unmodelled.get(t, 0) for t in (entity, ("collection", collection))]
         reached += [track.changed_by_unattributed.get(entity, 0)]
         if max(reached) > since:

@@ -19,7 +19,7 @@ from typing import Any
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.plans.timeline import Timeline, own_collection
 from capenv.interpreter.view.window import is_write
 from capenv.serving.writes.calls import WriteEnv
 
@@ -54,7 +54,8 @@ def held_back_action(plan: WritePlan, record: Record, env: WriteEnv, timeline: T
     target = target_entity(plan, record, env, timeline)
     if target is None:
         return None
-    sighting = timeline.first_after(target[0], target[1], record.ordinal, via=("item",))
+    sighting = timeline.first_after(target[0], target[1], record.ordinal, via=("item",),
+                                    collection=own_collection(record.path, env.types[target[0]]))
     if sighting is None:
         return None  # no read to observe it in: modelled as usual
     waiting = [p for p in track.pending.get(("entity", *target), []) if p.tool != plan.tool]

@@ -15,7 +15,7 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.link import ids_answered, names_id_alone
 from capenv.interpreter.plans.location import location_id
 from capenv.interpreter.plans.newly_listed import newly_listed, one_newly_listed
-from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.plans.timeline import Timeline, own_collection
 from capenv.interpreter.view.extract import collection_path
 from capenv.interpreter.view.views import is_absence
 from capenv.serving.state.edits import ensure_collection, insert_entity, move_first, move_last, remove_entity, replace_entity
@@ -54,7 +54,8 @@ def recorded_outcome(plan: WritePlan, record: Record, env: WriteEnv, timeline: T
     target = target_entity(plan, record, env, timeline)
     if target is None:
         return None
-    sighting = timeline.first_after(entity_type.name, target[1], record.ordinal, via=("item",))
+    sighting = timeline.first_after(entity_type.name, target[1], record.ordinal, via=("item",),
+                                    collection=own_collection(record.path, entity_type))
     return sighting.value if sighting is not None else None
 
 
@@ -75,7 +76,8 @@ def _newly_listed_alone(record: Record, entity_type: Any, timeline: Timeline) ->
     ``create_plan._link_unnamed``), shown by its first later item read or that list."""
     sighting, _ = one_newly_listed(timeline, entity_type.name, record.ordinal,
                                    collection_path(record.path, entity_type))
-    if sighting is None or timeline.seen_before(entity_type.name, sighting.key, record.ordinal):
+    if sighting is None or timeline.seen_before(entity_type.name, sighting.key, record.ordinal,
+                                                own_collection(record.path, entity_type)):
         return None
     return _first_showing([sighting.key], False, record, entity_type, timeline)
 
@@ -84,10 +86,12 @@ def _first_showing(keys: list[str], id_alone: bool, record: Record, entity_type:
                    timeline: Timeline) -> dict[str, Any] | None:
     """The first later item read of one of ``keys``, or the list read newly listing it alone
     (unless the answer named its id alone); the ``Location`` of an empty answer names it alone."""
+    own = own_collection(record.path, entity_type)  # ids repeat across the type's collections
     for key in keys:
-        item = timeline.first_after(entity_type.name, key, record.ordinal, via=("item",))
+        item = timeline.first_after(entity_type.name, key, record.ordinal, via=("item",), collection=own)
         listed = None if id_alone else newly_listed(
-            timeline, entity_type.name, key, record.ordinal, until=item.ordinal if item is not None else None)[0]
+            timeline, entity_type.name, key, record.ordinal, collection=own,
+            until=item.ordinal if item is not None else None)[0]
         seen = listed or item
         if seen is not None and seen.value is not None:
             return seen.value

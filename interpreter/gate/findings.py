@@ -158,6 +158,10 @@ class Tracking:
     unknown: set[tuple[str, str]] = field(default_factory=set)
     """Entities unknown until a read shows them."""
     last_check: dict[tuple, int] = field(default_factory=dict)
+    collection_checks: dict[tuple[tuple, str], int] = field(default_factory=dict)
+    """(entity target, collection path as read) -> the latest item read of it there, for a type whose
+    ids repeat across its collections (``other_collections.last_check_in``): ``last_check`` keeps
+    one ordinal per id, which a read of another collection's entity with that id replaces."""
     modelled_since: list[tuple[int, str, str]] = field(default_factory=list)
     """(ordinal, tool, path) of modelled writes."""
     brought: list[tuple[int, str, str]] = field(default_factory=list)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import unquote
 
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.evidence.records import Record
@@ -51,12 +52,41 @@ def other_collections_set_aside(record: Record, read_view: Any, entity_type: Any
     try:
         yield
     finally:
+        if mine is not None:  # before the set-aside writes' last check is put back
+            _note_collection_check(record, mine, entity_type, track)
         for target, writes in aside.items():
             track.pending[target] = sorted(track.pending.get(target, []) + writes, key=lambda w: w.ordinal)
             if checked[target] is None:
                 track.last_check.pop(target, None)
             else:
                 track.last_check[target] = checked[target]
+
+
+def _note_collection_check(record: Record, mine: str, entity_type: Any, track: Tracking) -> None:
+    """Keep the read as its entity's last check in its own collection, where it checked it."""
+    parts = split_path(record.path)
+    depth = len(split_path(entity_type.collection_template))
+    if len(parts) != depth + 1:
+        return
+    target = ("entity", entity_type.name, unquote(parts[depth]))
+    if track.last_check.get(target) == record.ordinal:
+        track.collection_checks[(target, mine)] = record.ordinal
+
+
+def last_check_in(track: Tracking, target: tuple, collection: str | None, entity_type: Any,
+                  records: dict[int, Record]) -> int:
+    """The entity's last check (0: none) in ``collection``, where the type's ids repeat across its
+    collections (``collection`` not None): the gate keeps one last check per id, so when a read of
+    another collection's entity with that id was the last, the last read of this one's counts
+    (ann's post 1 read after a write is no check of bob's post 1, which the write may have changed)."""
+    checked = track.last_check.get(target, 0)
+    if not checked or collection is None or entity_type is None or checked not in records:
+        return checked
+    theirs = _collection_of(records[checked].path, entity_type.collection_template)
+    if theirs is None or same_collection(theirs, collection):
+        return checked
+    return max((ordinal for (seen, where), ordinal in track.collection_checks.items()
+                if seen == target and same_collection(where, collection)), default=0)
 
 
 def _elsewhere(path: str, mine: str, entity_type: Any) -> bool:

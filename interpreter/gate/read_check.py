@@ -11,7 +11,7 @@ from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.values import locate
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import related_paths
-from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.plans.timeline import Timeline, own_collection
 from capenv.interpreter.predicates.gate_blame import AbsenceBlameContext
 from capenv.interpreter.rules_engine import TraceEvent
 from capenv.interpreter.rules_engine.evaluate import evaluate_table
@@ -36,6 +36,7 @@ from .item_keys import by_other_key, held_entity, item_key
 from .key_spellings import same_entity_spelled_otherwise
 from .linked_changes import blame_linked_changes
 from .list_checks import replace_placement
+from .other_collections import last_check_in
 from .pages import past_the_page
 from .refused_outcomes import creates_left_lacking
 from .unmodelled import blamed_beside_unscoped, unscoped_since
@@ -155,7 +156,9 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
             findings[tool].notes.append(GateNote(record.ordinal, difference, kind="contradiction",
                                                  location="interpreter/gate/read_check.py:check_read"))
     if not exercised:
-        since = max((last_check.get(t, 0) for t in targets), default=0)
+        own = own_collection(record.path, entity_type) if read_view.kind == "item" and entity_type is not None \
+            else None  # ids repeat across the type's collections: the last check of this one's entity
+        since = max((last_check_in(track, t, own, entity_type, records) for t in targets), default=0)
         # a write no plan models that reached what the read shows explains the difference; one of unknown
         # reach (on no type's path) may explain it too, but no better than a modelled write on a related
         # path since the last check: that write stays unproven (side-effect), for serving would answer

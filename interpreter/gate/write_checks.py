@@ -14,7 +14,7 @@ from capenv.interpreter.bundle.json_patch import read_patch
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.plans.item_keys import call_key
-from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.plans.timeline import Timeline, own_collection
 from capenv.serving.writes.calls import WriteEnv
 
 from .findings import PlanFindings
@@ -61,7 +61,8 @@ def unobserved_later_update(plan: WritePlan, record: Record, env: WriteEnv, time
     if not clocks:
         return False
     target = target_entity(plan, record, env, timeline)
-    sighting = timeline.first_after(target[0], target[1], record.ordinal, via=("item",)) if target else None
+    sighting = timeline.first_after(target[0], target[1], record.ordinal, via=("item",),
+                                    collection=own_collection(record.path, env.types[target[0]])) if target else None
     if sighting is None or sighting.value is None:
         return True
     read_view = views.get(tool_of.get(sighting.ordinal, ""))

@@ -24,6 +24,7 @@ from capenv.interpreter.rules_engine import TraceEvent, evaluate
 from .context import PlanContext, note
 from .exemplar import admit_body
 from .item_keys import call_key
+from .timeline import own_collection
 
 TABLE = "write-answer-envelopes"
 
@@ -118,11 +119,12 @@ def _call(tool: str, effect: str, entity_type: EntityType, call: Record, ctx: Pl
         keys = [str(v) for v in scalars.values() if isinstance(v, (str, int)) and not isinstance(v, bool)] \
             if isinstance(scalars, dict) else []
     entity_id, after = None, None
+    own = own_collection(call.path, entity_type)  # ids repeat across the type's collections
     for key in keys:
-        sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",))
+        sighting = ctx.timeline.first_after(entity_type.name, key, call.ordinal, via=("item",), collection=own)
         if sighting is None or sighting.value is None or ctx.other_write_between(tool, call.ordinal, sighting.ordinal):
             continue
-        if effect == "create" and ctx.timeline.seen_before(entity_type.name, key, call.ordinal):
+        if effect == "create" and ctx.timeline.seen_before(entity_type.name, key, call.ordinal, own):
             continue  # an entity held before the call is not the one it made
         entity_id, after = sighting.value.get(entity_type.id_field, key), sighting.value
         break

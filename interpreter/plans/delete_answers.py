@@ -17,6 +17,8 @@ from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.answer_omissions import AnswerOmissionContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
 
+from .timeline import own_collection
+
 OMISSIONS = "write-answer-omissions"
 
 
@@ -46,7 +48,8 @@ def omitted_members(tool: str, entity_type: EntityType, key: str, exemplar: Reco
     if OMISSIONS not in ctx.ruleset.tables:
         return ()
     # its latest item read shows every member the type's reads hold (a list may show fewer)
-    held = ctx.timeline.before(entity_type.name, key, exemplar.ordinal, via=("item",))
+    held = ctx.timeline.before(entity_type.name, key, exemplar.ordinal, via=("item",),
+                               collection=own_collection(exemplar.path, entity_type))
     return answer_omissions(tool, answered, held.value if held is not None else None, ctx.ruleset, events,
                             effect=effect, sent=sent)
 

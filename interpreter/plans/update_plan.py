@@ -29,6 +29,7 @@ from .held_before import call_collection, held_before
 from .item_keys import call_key
 from .link import AnswerPlaces, entity_in_answer
 from .object_merges import object_merges
+from .timeline import own_collection
 from .update_changes import UpdateCall, UpdateInputs, explain_update
 
 
@@ -206,7 +207,8 @@ def _awaits_check(ctx: PlanContext, tool: Tool, entity_type: EntityType, key: st
     """Whether another tool wrote to the entity (at its item path or below) since the latest read
     of it before the action ``call``: a later item read checks that write, and shows nothing of
     the action's call (seeds: "Item actions")."""
-    latest = ctx.timeline.before(entity_type.name, key, call.ordinal)
+    latest = ctx.timeline.before(entity_type.name, key, call.ordinal,
+                                 collection=own_collection(call.path, entity_type))
     item = [unquote(part) for part in split_path(call.path)[:-1]]
     start = bisect.bisect_right(ctx.write_ordinals, latest.ordinal if latest is not None else 0)
     for write in ctx.writes[start:]:

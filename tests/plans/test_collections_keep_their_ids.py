@@ -17,10 +17,15 @@ ANN = [{"id": 1, "title": "a1", "body": "x"}, {"id": 2, "title": "a2", "body": "
 BOB = [{"id": 1, "title": "b1", "body": "z"}]
 
 
-def posts_app() -> HarBuilder:
-    """Two users' posts, each numbered from 1, every list and item read once (records 1-8)."""
-    app = HarBuilder(start="2026-01-06T09:00:00Z").call("GET", "/users", response=[{"name": "ann"}, {"name": "bob"}])
-    for user, posts in (("ann", ANN), ("bob", BOB)):
+def posts_app(bob: list[dict] = BOB, users: list[dict] | None = None) -> HarBuilder:
+    """Two users' posts, each numbered from 1, every list and item read once (records 1-6 by
+    default; with ``users``, each user's item read after the list)."""
+    users = users or [{"name": "ann"}, {"name": "bob"}]
+    app = HarBuilder(start="2026-01-06T09:00:00Z").call("GET", "/users", response=users)
+    if len(users[0]) > 1:
+        for user in users:
+            app.call("GET", f"/users/{user['name']}", response=user)
+    for user, posts in (("ann", ANN), ("bob", bob)):
         app.call("GET", f"/users/{user}/posts", response=posts)
         for post in posts:
             app.call("GET", f"/users/{user}/posts/{post['id']}", response=post)
@@ -92,3 +97,49 @@ def test_another_collections_read_does_not_hide_a_removal_from_the_write_before_
     assert not plain.served and plain.reason == "side-effect", plain.reason
     crossed = _plan(build_from(removed_app(other_read_between=True)), "PATCH")
     assert not crossed.served and crossed.reason == "side-effect", crossed.reason
+
+
+def changed_app(other_read_between: bool) -> HarBuilder:
+    """Bob renamed (answered with him, read back); bob's post 1 then shows the new name as its
+    author, though no write named it: a side effect on a path below the write's that its plan does
+    not model. With ``other_read_between``, ann's post 1 is read after the rename and before bob's
+    post 1."""
+    users = [{"name": "ann", "display": "Ann"}, {"name": "bob", "display": "Bob"}]
+    bob = [{**BOB[0], "author": "Bob"}]
+    app = posts_app(bob, users)
+    renamed = {**users[1], "display": "Robert"}
+    app.call("PATCH", "/users/bob", body={"display": "Robert"}, response=renamed)
+    app.call("GET", "/users/bob", response=renamed)
+    if other_read_between:
+        app.call("GET", "/users/ann/posts/1", response=ANN[0])
+    return app.call("GET", "/users/bob/posts/1", response={**bob[0], "author": "Robert"})
+
+
+def test_another_collections_read_does_not_hide_a_change_from_the_write_before_it():
+    plain = _plan(build_from(changed_app(other_read_between=False)), "PATCH")
+    assert not plain.served and plain.reason == "side-effect", plain.reason
+    crossed = _plan(build_from(changed_app(other_read_between=True)), "PATCH")
+    assert not crossed.served and crossed.reason == "side-effect", crossed.reason
+
+
+def unanswered_update_app(users: tuple[str, ...]) -> HarBuilder:
+    """Ann's post 1 retitled, answered 204 with no body, then each of ``users``' post 1 read (bob's
+    unchanged, ann's retitled), then ann's posts listed."""
+    app = posts_app()
+    app.call("PATCH", "/users/ann/posts/1", body={"title": "c"}, status=204)
+    for user in users:
+        app.call("GET", f"/users/{user}/posts/1", response={**ANN[0], "title": "c"} if user == "ann" else BOB[0])
+    return app.call("GET", "/users/ann/posts", response=[{**ANN[0], "title": "c"}, ANN[1]])
+
+
+def test_an_update_answered_with_nothing_is_observed_in_its_own_collection():
+    """Bob's post 1, read first after ann's post 1 was retitled, is not what the update wrote: the
+    gate observes ann's read after it, and serving retitles ann's post alone."""
+    own = _plan(build_from(unanswered_update_app(("ann",))), "PATCH")
+    assert own.served, own.reason
+    crossed = _plan(build_from(unanswered_update_app(("bob", "ann"))), "PATCH")
+    assert crossed.served and crossed.observation == own.observation + 1, (crossed.reason, crossed.observation)
+    runtime = EnvironmentRuntime(build_from(unanswered_update_app(("bob", "ann"))))
+    assert http(runtime, "PATCH", "/users/ann/posts/2", {"title": "d"}).status == 204
+    assert json.loads(http(runtime, "GET", "/users/ann/posts/2").body)["title"] == "d"
+    assert json.loads(http(runtime, "GET", "/users/bob/posts/1").body) == BOB[0]
