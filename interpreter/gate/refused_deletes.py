@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.evidence.records import Record
-from capenv.interpreter.plans.timeline import Timeline
+from capenv.interpreter.plans.timeline import Timeline, own_collection, same_collection
 from capenv.serving.state.index import StateIndex
 from capenv.serving.writes.calls import WriteEnv
 
@@ -40,10 +40,12 @@ def note_refused_while_held(plan: WritePlan, record: Record, env: WriteEnv, copy
     if target is None:
         return
     type_name, key = target
-    shown = _shown_around(timeline, type_name, key, record.ordinal)
+    own = own_collection(record.path, env.types[type_name])  # ids repeat across the type's collections
+    shown = _shown_around(timeline, type_name, key, record.ordinal, own)
     if shown:
         findings.refused_shown.append((record.ordinal, record.status))
-    if shown or any(key in collection.entities for collection in copy.collections_of(type_name)):
+    if shown or any(key in collection.entities for collection in copy.collections_of(type_name)
+                    if own is None or same_collection(collection.path, own)):
         findings.refused_held.append((record.ordinal, record.status))
         if credentials is not None and credentials.as_exemplar(plan, record):
             findings.refused_held_as_exemplar.append((record.ordinal, record.status))
@@ -89,8 +91,9 @@ class Credentials:
         return exemplar is not None and bool(self.names) and self._values(record) == self._values(exemplar)
 
 
-def _shown_around(timeline: Timeline, type_name: str, key: str, ordinal: int) -> bool:
-    """The reads show the entity held just before the call and in the first read after it."""
-    before = timeline.held_before(type_name, key, ordinal)
-    after = timeline.first_after(type_name, key, ordinal)
+def _shown_around(timeline: Timeline, type_name: str, key: str, ordinal: int, collection: str | None) -> bool:
+    """The reads show the entity held just before the call and in the first read after it (in
+    ``collection``, when not None)."""
+    before = timeline.held_before(type_name, key, ordinal, collection=collection)
+    after = timeline.first_after(type_name, key, ordinal, collection=collection)
     return before is not None and before.value is not None and after is not None and after.value is not None

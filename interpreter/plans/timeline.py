@@ -206,7 +206,7 @@ class Timeline:
         return None
 
     def held_before(self, type_name: str, key: str, ordinal: int,
-                    other_callers: frozenset[int] = frozenset()) -> Sighting | None:
+                    other_callers: frozenset[int] = frozenset(), collection: str | None = None) -> Sighting | None:
         """The entity as held just before the call ``ordinal`` began: the latest read, brought
         forward by the write answers recorded after it, each finished before the call began.
 
@@ -216,7 +216,8 @@ class Timeline:
         last record applied (its ``via``); its value is None when the latest read found the
         entity absent and no answer followed. ``other_callers``: records sent as another caller than
         the principal, whose absence answers are that caller's view (an entity hidden from it), so
-        they show nothing absent."""
+        they show nothing absent. ``collection``: only sightings in that collection (ids repeat
+        across the type's collections)."""
         start = self.records[ordinal].started_at
         held: Sighting | None = None
         answered_until = None  # when the latest applied answer's write finished
@@ -231,6 +232,8 @@ class Timeline:
             if record.finished_at > start or sighting.ordinal == ordinal:
                 continue
             if sighting.value is None and sighting.ordinal in other_callers:
+                continue
+            if not in_collection(sighting, collection):
                 continue
             if sighting.via == "response":
                 value = dict(sighting.value or {})

@@ -143,3 +143,19 @@ def test_an_update_answered_with_nothing_is_observed_in_its_own_collection():
     assert http(runtime, "PATCH", "/users/ann/posts/2", {"title": "d"}).status == 204
     assert json.loads(http(runtime, "GET", "/users/ann/posts/2").body)["title"] == "d"
     assert json.loads(http(runtime, "GET", "/users/bob/posts/1").body) == BOB[0]
+
+
+def deleted_app() -> HarBuilder:
+    """Bob's post 1 deleted (204) and read missing after; then a delete of bob's post 2, which only
+    ann holds, answered 404: no entity the call named was held."""
+    app = posts_app()
+    app.call("DELETE", "/users/bob/posts/1", status=204)
+    app.call("GET", "/users/bob/posts/1", status=404, response={"error": "not found"})
+    app.call("GET", "/users/bob/posts", response=[])
+    app.call("DELETE", "/users/bob/posts/2", status=404, response={"error": "not found"})
+    return app.call("GET", "/users/ann/posts/2", response=ANN[1])
+
+
+def test_a_delete_refused_for_an_id_only_another_collection_holds_was_not_refused_while_held():
+    deleted = _plan(build_from(deleted_app()), "DELETE")
+    assert deleted.served, deleted.reason
