@@ -8,6 +8,11 @@ another entity's recording, and never a recording the state has left behind.
   else it is a tool error (HTTP 404) saying nothing was recorded for it.
 * A recording made after the capture's first write that shows a value one of the capture's
   writes sent (``written_values``) answers never: it shows the state the capture left.
+* A recording made after a successful write at its path, beneath it or above it
+  (``written_paths``) answers never: it may show what that write did.
+* A recording made after the capture's first write that holds another number in a member every
+  initial answer of its shape held alike (``moved_counters``: a store-wide write count) answers
+  never: the capture's writes moved that counter.
 * A recording of a document read whose view the state backs at other paths answers only when
   it was recorded before the capture's first write: a later one shows the document as the
   capture's writes left it (a write at its path, or through another API over the same data).
@@ -42,6 +47,8 @@ from .answers import from_recording
 from .parents import missing_parent, refuse_held_elsewhere, unheld_collection, untracked_type
 from .replay import Replayer
 from .initial_sightings import InitialSightings
+from .moved_counters import moved_counters
+from .written_paths import after_related_writes
 from .written_values import showing_writes
 
 
@@ -58,12 +65,18 @@ class GuardedReplay:
         self._initial: dict[str, dict[str, list[dict[str, Any]]]] = {}
         self._initial_documents: dict[str, Any] = {}
         self._showing_writes: set[int] = set()
+        self._after_writes: dict[int, int] = {}
+        self._moved_counters: dict[int, str] = {}
         self._queries = {c.ordinal: c.query for calls in bundle.replay.tools.values() for c in calls}
         if guarded:
             tool_of = {call.ordinal: name for name, calls in bundle.replay.tools.items() for call in calls}
             self._showing_writes = showing_writes(
                 (call for calls in bundle.replay.tools.values() for call in calls),
                 {post.tool for post in bundle.view.read_only_posts}, tool_of)
+            self._after_writes = after_related_writes(
+                (call for calls in bundle.replay.tools.values() for call in calls),
+                {post.tool for post in bundle.view.read_only_posts}, tool_of)
+            self._moved_counters = moved_counters(call for calls in bundle.replay.tools.values() for call in calls)
             initial = StateIndex.from_snapshot(bundle.view.state)
             self._initial = {name: _held(initial, name) for name in self._types}
             self._initial_documents = dict(initial.documents)
@@ -170,6 +183,19 @@ class GuardedReplay:
                 f"view's documents at other paths, and this one's recording (record {recorded.ordinal}) was made "
                 "after the capture's own writes, so it shows the document as the capture left it, which any of "
                 "those writes may have changed; the paths the state holds answer from it", http_status=409)
+        if recorded.ordinal in self._after_writes:
+            raise CallRefused(
+                f"{call.tool.name} is not modelled over the current state at {call.path}: its recording (record "
+                f"{recorded.ordinal}) was made after the capture's own write at its place (record "
+                f"{self._after_writes[recorded.ordinal]}: that path, one beneath it or one above it), so it may show "
+                "what that write did, not what this environment holds", http_status=409)
+        if recorded.ordinal in self._moved_counters:
+            raise CallRefused(
+                f"{call.tool.name} is not modelled over the current state: its recording (record "
+                f"{recorded.ordinal}) was made after the capture's own writes and holds another "
+                f'"{self._moved_counters[recorded.ordinal]}" than every answer of its shape the capture made before '
+                "them held alike (a counter those writes moved), so it shows the state as the capture left it",
+                http_status=409)
         changed_document = self._changed_document_over(call.path, recorded.response, state) if self._guarded else None
         if changed_document is not None:
             raise CallRefused(

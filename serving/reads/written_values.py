@@ -5,11 +5,14 @@ When its answer holds a string that a successful write sent before it, and no re
 state the capture began from showed, it shows that write (Synapse's admin API answering the
 account data a client API PUT had just set): replaying it would answer with a state this
 environment never made, so replay refuses it as it refuses a type-reading read's later recording.
+A write sends strings in a JSON body, or as the values of a form body (``value=eu-west``: etcd's keys,
+an HTML form's fields), which an answer shows decoded.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable, Iterator
+from urllib.parse import parse_qsl
 
 from capenv.interpreter.bundle.models import RecordedCall
 from capenv.interpreter.bundle.rule_data import setting_value
@@ -31,13 +34,26 @@ def showing_writes(calls: Iterable[RecordedCall], read_only_tools: set[str], too
     for call in ordered:
         is_read = call.method in READ_METHODS or tool_of.get(call.ordinal) in read_only_tools
         if not is_read:
-            if 200 <= call.response.status < 300 and call.request_is_json:
-                written.update(t for t in _strings(call.request_body) if len(t) >= shortest and t not in initial)
+            if 200 <= call.response.status < 300:
+                written.update(t for t in _sent(call) if len(t) >= shortest and t not in initial)
             continue
         if not call.initial and written and call.response.is_json \
                 and any(text in written for text in _strings(call.response.body)):
             showing.add(call.ordinal)
     return showing
+
+
+def _sent(call: RecordedCall) -> Iterator[str]:
+    """The strings a write sent: in its JSON body, or the values of a body that parses whole as a form
+    (name=value pairs joined by &; a text that does not is no form and sends nothing here)."""
+    if call.request_is_json:
+        yield from _strings(call.request_body)
+    elif call.request_text:
+        try:
+            pairs = parse_qsl(call.request_text, keep_blank_values=True, strict_parsing=True)
+        except ValueError:
+            return
+        yield from (value for _, value in pairs)
 
 
 def _strings(value: Any) -> Iterator[str]:
