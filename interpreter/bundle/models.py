@@ -557,6 +557,18 @@ class EntityTag(_Model):
         return self.form.replace("{}", str(value))
 
 
+class EmptyAnswer(_Model):
+    """What proves how a list view's application answers an empty listing (``view-empty-answers``):
+    a recorded empty answer of the view itself, or of a sibling list view whose envelope holds the
+    same members and page arithmetic, each holding the members its listing answers hold."""
+
+    rule: str
+    tool: str
+    """The list tool whose empty answer was recorded (the view's own, or its sibling's)."""
+    records: tuple[int, ...] = ()
+    """That tool's recorded empty answers."""
+
+
 class ReadView(_Model):
     """How one read tool answers: from state (a rendered view) or by replay, with the reason."""
 
@@ -624,6 +636,10 @@ class ReadView(_Model):
     withheld_fields: tuple[str, ...] = ()
     """For an item view: members the initial state left out of entities of its type that only a
     list showed, as that list's own projection (``view/projected_state``)."""
+    empty_answer: EmptyAnswer | None = None
+    """For a list view: what proves how the application answers an empty listing (None: nothing does,
+    so serving refuses a listing the state leaves empty rather than render an envelope no recording
+    showed empty; an application may answer one otherwise, Alerta's ``"message": "not found"``)."""
 
     def entity_query_ordinals(self) -> tuple[int, ...]:
         """The checked reads whose queries an item view answers from the state: those that showed

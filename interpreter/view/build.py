@@ -24,6 +24,7 @@ from .envelope_members import envelope_members
 from .credentials import other_callers_records, write_credential_names
 from .extract import extract_state
 from .id_history import IdHistories
+from .empty_answers import with_empty_answers
 from .entity_tags import with_entity_tag
 from .item_members import with_item_members
 from .learned_queries import learn_queries, learned_across_lists, with_directions_of_other_lists
@@ -151,6 +152,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     views = [_with_envelope(v, inference.shapes[v.tool], by_ordinal, paging, writes, records, ruleset, traces)
              if v.kind == "list" and v.tool in inference.shapes else v for v in views]
     views = [with_per_answer(v, per_answer) for v in views]
+    views = with_empty_answers(views, by_ordinal, ruleset, traces)
     views = list_projections(views, records, types, writes, ruleset, traces, added_by_query.projections)
     state, views = without_list_projections(state, views, {name: t.id_field for name, t in types.items()})
     views = [with_item_members(v, _answers(v, by_ordinal), ruleset, traces,

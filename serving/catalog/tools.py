@@ -277,6 +277,9 @@ def _state_notes(view: ReadView | None, calls: Any = ()) -> list[str]:
                          "(a sort key naming no field, a page without its size) is refused, naming what is accepted.")
         if any(not line.state_backed for line in view.lines):
             notes.append("Other recorded queries replay their recording.")
+        if view.empty_answer is None:
+            notes.append("A listing of nothing (the collection emptied, a query selecting nothing) is refused: the "
+                         "capture never showed how the application answers an empty one.")
     if view is not None and view.kind in ("item", "list"):
         notes += [projection_note(p) for p in view.projections]
     return notes

@@ -12,6 +12,7 @@ from urllib.parse import unquote
 
 from capenv.interpreter.bundle.models import DocumentLine, EntityType, ListLine, Locator, ReadView, Recording
 from capenv.interpreter.bundle.paths import split_path
+from capenv.interpreter.bundle.values import MISSING, locate
 from capenv.serving.call_refused import CallRefused
 from capenv.serving.frozen_values import direct_init
 from capenv.serving.state.edits import members_held
@@ -40,6 +41,8 @@ class Answer:
     """Why a member of a list's envelope cannot be rendered from the state (refuse)."""
     unshown_field: str | None = None
     """A field the entity holds that the item view's projection would drop unproven (refuse)."""
+    empty_unproven: str | None = None
+    """Why a listing of nothing is not answered: no recording proves how the application answers one (refuse)."""
 
 
 def from_recording(recording: Recording, source: str = "replay") -> Answer:
@@ -215,7 +218,20 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
                                        lambda: _digest(collection), whole=whole, as_recorded=as_recorded,
                                        asked=asked, listed=members, link_at=link_at)
     return Answer(line.base.status, line.base.content_type, state_headers(line.base.headers), body,
-                  missing_field=lacking, unheld=unheld)
+                  missing_field=lacking, unheld=unheld, empty_unproven=_empty_unproven(view, line, members))
+
+
+def _empty_unproven(view: ReadView, line: ListLine, members: list[dict[str, Any]]) -> str | None:
+    """Why an answer listing nothing is not the application's (None: it lists something, its base
+    recording lists nothing too, or a recorded empty answer proves the envelope, ``view.empty_answer``)."""
+    if members or view.empty_answer is not None:
+        return None
+    recorded = locate(line.base.body, view.locator or Locator(kind="root")) if line.base.is_json else MISSING
+    if isinstance(recorded, list) and not recorded:
+        return None  # the base is itself an empty answer of this line
+    return (f"the list would list nothing, and the capture never showed {view.tool} (nor another list answering"
+            " the same envelope) answering an empty listing, which an application may answer otherwise (another"
+            " status, a message, other counters)")
 
 
 def _every_one_holds(held: dict[str, int], collection: HeldCollection | None, required: tuple[str, ...]) -> bool:

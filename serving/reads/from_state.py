@@ -15,7 +15,9 @@ the call is not one the state answers (it then replays):
   the collection its path names (labelled ``replay.exact_match: false``, since that line's
   query differs). A call whose query no line matches is evaluated when the view's learned
   queries cover every argument. A whole line that pages answers from its recording once the
-  collection holds more entities than its page.
+  collection holds more entities than its page. A listing of nothing is answered only where the
+  view's ``empty_answer`` proves how the application answers one (else refused: Alerta answers an
+  empty list with a message and 0 pages, never recorded beside a listing).
 * **document**: the state-backed document line the call matches, from the document held at
   that line's path.
 """
@@ -383,6 +385,10 @@ def _refuse_collection_headers(answer: Answer, entity_type: EntityType, still_re
 
 
 def _refuse_lacking(answer: Answer, entity_type: EntityType) -> None:
+    if answer.empty_unproven:
+        raise CallRefused(f"this {entity_type.name} list is not answered from the current state: {answer.empty_unproven};"
+                          " a non-empty listing of it is answered, and an empty one would be once the capture records"
+                          " this list (or one answering the same envelope) listing nothing", http_status=501)
     if answer.unheld:
         raise CallRefused(f"this {entity_type.name} list is not modelled over the current state: {answer.unheld}"
                           " (it is answered while the state holds what its recording showed, for the query it"

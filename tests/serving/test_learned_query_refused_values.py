@@ -23,6 +23,8 @@ def bundle(tmp_path):
            .call("GET", "/things?uuid=7f1c2a90-0000-4000-8000-000000000001", response={"things": THINGS[:1]})
            .call("GET", "/things?uuid=7f1c2a90-0000-4000-8000-000000000002", response={"things": THINGS[1:]})
            .call("GET", "/things?uuid=not-a-uuid", status=400, response=REFUSED)
+           # a value selecting nothing answered an empty page: how this list answers one is shown
+           .call("GET", "/things?uuid=7f1c2a90-0000-4000-8000-0000000000fe", response={"things": []})
            .call("POST", "/things", body={"name": "gamma"}, status=201,
                  response={"id": 3, "uuid": "7f1c2a90-0000-4000-8000-000000000003", "name": "gamma"}))
     return build_bundle(har.write(tmp_path / "things.har"))

@@ -27,6 +27,7 @@ def capture() -> HarBuilder:
         har.call("GET", f"/tickets/{ticket['id']}", response=ticket)
     for field, value in (("state", "open"), ("state", "closed"), ("owner", "ann"), ("owner", "bob")):
         har.call("GET", "/tickets", query=f"{field}={value}", response=[t for t in TICKETS if t[field] == value])
+    har.call("GET", "/tickets", query="owner=cy", response=[])  # how the list answers a filter selecting nothing
     return har
 
 

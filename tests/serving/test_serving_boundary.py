@@ -105,7 +105,10 @@ def test_serve_over_streamable_http_with_the_data_plane(http_server: str, tmp_pa
         with anyio.fail_after(CALL_TIMEOUT_SECONDS):
             async with Client(http_server + "/mcp") as client:
                 listing = await client.call_tool("get_posts", {})
-                assert listing.structured_content["body"] == []  # a whole line of a collection now empty
+                # a whole line of a collection now empty: the capture never listed posts empty, so the
+                # listing of nothing is refused (how the application answers one is not shown)
+                assert listing.structured_content["error"] == "refused", listing.structured_content
+                assert "would list nothing" in listing.structured_content["message"]
 
     anyio.run(gone)
 
