@@ -14,6 +14,9 @@ A difference excused as following a diverging write is a *suspect* when none of 
 reached where it lies (``serving/compare/divergence``: not the write's own path, an entity it addressed,
 made or named, their collection's membership and count, nor an entity it links to): printed, not yet
 failing, each to be judged (a wrong answer hiding behind the divergence, or a consequence to describe).
+An application's failure (a 5xx) where the model declined the call (a 4xx) is no suspect: printed apart
+(``support.judging.application_failure``; Mailman's 500 for a PATCH of a domain that never existed, where
+its DELETE and other PATCHes answer the 404 the spec's "Refusals" prescribe, as the model does).
 
 Refusals on served tools are counted and printed (a served tool that declines a call a user
 made is a gap worth seeing), never excused silently.
@@ -42,7 +45,7 @@ from capenv.serving.compare import (
     render_text,
 )
 
-from support.judging import served_refusals, suspects, wrong_answers
+from support.judging import application_failures, served_refusals, suspects, wrong_answers
 from .apps import APPS, start_app
 
 CAPTURES = Path(__file__).resolve().parents[2] / "captures"
@@ -154,6 +157,9 @@ def check(app: str, results: list[CallResult]) -> None:
     print(f"{app}: {len(refused)} refusals on served tools" + "".join(f"\n  {line}" for line in refused))
     unmet = unmet_expectations(results)
     print(f"{app}: {len(unmet)} expectations unmet" + "".join(f"\n  {line}" for line in unmet))
+    failed = application_failures(results)
+    print(f"{app}: {len(failed)} application failures (5xx) the model declined (4xx)"
+          + "".join(f"\n  {line}" for line in failed))
     suspected = suspects(results)
     # not failing yet: each is judged by hand first (a wrong answer, or a divergence consequence to describe)
     print(f"{app}: {len(suspected)} suspects after a diverging write" + "".join(f"\n  {line}" for line in suspected))
@@ -230,3 +236,32 @@ def test_a_replayed_difference_that_is_no_refusal_is_a_wrong_answer():
     assert len(wrong_answers([result(replayed, DIFFERENT, [])])) == 1
     assert wrong_answers([result(replayed, DIFFERENT, [1])]) == []  # follows an earlier disagreeing write
     assert wrong_answers([result(refused, REFUSED, [])]) == []
+
+
+def test_an_application_failure_the_model_declined_is_no_suspect():
+    """A 5xx the application answered where the model answered a 4xx, after a diverging write that did
+    not reach it, is printed as the application's failure, not a suspect; a model success there is one."""
+    from capenv.serving.compare.judge import DIFFERENT, Judgement
+    from capenv.serving.compare.jsondiff import Difference
+    from capenv.serving.compare.probes import parse_probes
+    from capenv.serving.compare.sides import Observed, Outgoing
+    from capenv.serving.compare.tool_index import CallTool
+
+    from support.judging import application_failures
+
+    probe = parse_probes("- {method: PATCH, path: /domains/example.museum, body: {description: x}}").probes[0]
+    json = (("content-type", "application/json"),)
+    request = Outgoing("PATCH", "/domains/example.museum", (), (), b'{"description":"x"}')
+    crashed = Observed(500, json, b'{"title":"500 Internal Server Error"}')
+
+    def result(model: Observed) -> CallResult:
+        difference = Difference("status", 500, model.status)
+        outcome = CallResult(7, probe, {"live": request, "model": request}, {"live": crashed, "model": model},
+                             Judgement(DIFFERENT, [difference]), CallTool("patch_domains", True, True), [3])
+        outcome.unexplained = [difference]
+        return outcome
+
+    declined = result(Observed(404, json, b'{"title":"404 Not Found"}'))
+    assert suspects([declined]) == [] and len(application_failures([declined])) == 1
+    succeeded = result(Observed(204, (), b""))
+    assert len(suspects([succeeded])) == 1 and application_failures([succeeded]) == []

@@ -34,12 +34,26 @@ def served_refusals(results: list[CallResult]) -> list[str]:
             for r in results if r.tool.served and refusal(r) is not None]
 
 
+def application_failure(result: CallResult) -> bool:
+    """The application failed the call (a 5xx: an internal error) where the model declined it with a 4xx:
+    neither side says the call did anything, and no capture shows an application's crash (Mailman answers
+    500 to a PATCH of a domain that never existed, where its DELETE and its other PATCHes answer 404, as
+    the model does, write-effects "Refusals")."""
+    return result.answers["live"].status >= 500 and 400 <= result.answers["model"].status < 500
+
+
+def application_failures(results: list[CallResult]) -> list[str]:
+    return [f"#{r.index} {r.probe.label()} [{r.tool.name}]: live {r.answers['live'].status}, model "
+            f"{r.answers['model'].status}" for r in results if r.verdict != SAME and application_failure(r)]
+
+
 def suspects(results: list[CallResult]) -> list[str]:
     """Every difference ``diverged_by`` excuses that none of those writes reached (``CallResult.unexplained``,
-    ``serving/compare/divergence``): a wrong answer may hide behind the earlier divergence."""
+    ``serving/compare/divergence``): a wrong answer may hide behind the earlier divergence. An application's
+    failure where the model declined (``application_failure``) is none."""
     lines = []
     for r in results:
-        if not r.suspect or refusal(r) is not None:
+        if not r.suspect or refusal(r) is not None or application_failure(r):
             continue
         first = "; ".join(f"{d.pointer}: live {d.live!r} model {d.model!r}" for d in r.unexplained[:3])
         kind = "served" if r.tool.served else "unserved"
