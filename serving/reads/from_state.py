@@ -385,10 +385,6 @@ def _refuse_collection_headers(answer: Answer, entity_type: EntityType, still_re
 
 
 def _refuse_lacking(answer: Answer, entity_type: EntityType) -> None:
-    if answer.empty_unproven:
-        raise CallRefused(f"this {entity_type.name} list is not answered from the current state: {answer.empty_unproven};"
-                          " a non-empty listing of it is answered, and an empty one would be once the capture records"
-                          " this list (or one answering the same envelope) listing nothing", http_status=501)
     if answer.unheld:
         raise CallRefused(f"this {entity_type.name} list is not modelled over the current state: {answer.unheld}"
                           " (it is answered while the state holds what its recording showed, for the query it"
@@ -401,6 +397,10 @@ def _refuse_lacking(answer: Answer, entity_type: EntityType) -> None:
         raise CallRefused(f'the {entity_type.name} entity holds "{answer.unshown_field}", which only a list showed: '
                           "no item read of this view showed that field of any entity, so whether the application "
                           "answers it here is not known; the list answers this entity", http_status=501)
+    if answer.empty_unproven:
+        raise CallRefused(f"this {entity_type.name} list is not answered from the current state: {answer.empty_unproven};"
+                          " a non-empty listing of it is answered, and an empty one would be once the capture records"
+                          " this list (or one answering the same envelope) listing nothing", http_status=501)
 
 
 def _keyed_type(view: ReadView, entity_type: EntityType) -> str | None:
