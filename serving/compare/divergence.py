@@ -6,7 +6,7 @@ path (an update, an action, a document); an entity it addressed by a path parame
 saved from, or generated in, its answer) or named in its body (a create's slug), and an href ending
 in the path it wrote at; the membership and count of a collection listing those; the numbers and
 clocks of an entity it links to (an href in its answer, the entity it sits under) or of
-a read its probe ``affects``. A difference
+a read its probe ``affects`` (and a member of theirs one side holds null, which it set first). A difference
 anywhere else follows from no diverging write: a wrong answer may hide behind it.
 
 How it is decided, per side (each side's own ids): a read at or under the write's own path, or of one
@@ -15,7 +15,8 @@ the write sits under (a parameter before the last) is linked.
 Otherwise every array item holding one of the write's entities, and every object member keyed by one,
 at any depth, is set aside in both bodies, and the rest compared again: what still differs is
 unexplained, but for numbers whose live minus model equals the items set aside on the live side minus
-the model side (a count of the collection), numbers and clocks of a read the write links to, and a
+the model side (a count of the collection), as many last items of a page missing on the side holding
+more of them (a page of a fixed size the added entity pushed one off), numbers and clocks of a read the write links to, and a
 value a later write's answer drew on both sides (an id from a sequence the divergence moved).
 """
 
@@ -26,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .jsondiff import Difference, ValueMap, diff_json
+from .jsondiff import ABSENT, Difference, ValueMap, diff_json
 from .judge import in_one_order, parsed_body
 from .sides import Observed
 from .values import as_decimal, clock_format, drawn_format
@@ -104,7 +105,23 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
     rest = [d for d in diff_json(kept["live"], kept["model"], values)
             if _INDEX.sub("/*", d.pointer) not in volatile_shapes and not _a_count(d, counted)
             and not (linked and _aggregate(d)) and not _both_drawn(d, drawn)]
-    return heads + rest
+    return heads + _without_pushed_off(rest, counted)
+
+
+def _without_pushed_off(differences: list[Difference], counted: int) -> list[Difference]:
+    """``differences`` without the last items of a page the side holding more of the writes' entities lacks,
+    as many as it holds more of them: a page of a fixed size whose entity the write added pushed the last
+    one off to the next page (Misago's threads page of two, a new pinned thread first)."""
+    if counted == 0:
+        return differences
+    short = "live" if counted > 0 else "model"
+    tails: dict[str, list[Difference]] = {}
+    for difference in differences:
+        head, _, index = difference.pointer.rpartition("/")
+        if index.isdigit() and getattr(difference, short) is ABSENT:
+            tails.setdefault(head, []).append(difference)
+    pushed = {id(d) for items in tails.values() if len(items) <= abs(counted) for d in items}
+    return [d for d in differences if id(d) not in pushed]
 
 
 def _reached(reaches: list[WriteReach], values: ValueMap) -> dict[str, frozenset[Any]]:
@@ -140,10 +157,14 @@ def _links_to(links: frozenset[str], path: tuple[str, ...]) -> bool:
 
 def _aggregate(difference: Difference) -> bool:
     """Both sides a number (no boolean), or both a clock reading: what a write to an entity linked to
-    this one changes here (a count of its translated units, the time of its last change)."""
+    this one changes here (a count of its translated units, the time of its last change); or null on one
+    side and a text or number on the other: a member the write set for the first time there (Weblate's
+    translation's ``last_author``, null until one of its units is changed)."""
     sides = (difference.live, difference.model)
     return all(as_decimal(v) is not None and not isinstance(v, bool) for v in sides) \
-        or all(clock_format(v) is not None for v in sides)
+        or all(clock_format(v) is not None for v in sides) \
+        or any(v is None for v in sides) and any(isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                                                 for v in sides)
 
 
 def _a_count(difference: Difference, counted: int) -> bool:

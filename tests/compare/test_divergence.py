@@ -168,6 +168,23 @@ def test_a_read_the_probe_says_the_write_affects_differs_only_in_numbers_and_clo
     assert [d.pointer for d in results[2].unexplained] == ["/name"]
 
 
+def test_a_member_the_affecting_write_set_first_is_explained_and_another_text_is_not():
+    """Weblate's translation names its last author once a unit of it is changed (null before): null beside
+    the live author follows the write the probe says affects it; a text changed otherwise does not."""
+    probes = parse_probes("""
+- {method: PATCH, path: /units/22, body: {target: [x]}, affects: [/translations]}
+- {method: GET, path: /translations/fr}
+- {method: GET, path: /translations/fr}
+""")
+    compare, _, _ = session(
+        [(200, b'{"id": 22}'), *[(200, b'{"translated": 1, "last_author": "Site Admin", "name": "fr"}')] * 4],
+        [(405, REFUSED), (200, b'{"translated": 0, "last_author": null, "name": "fr"}'),
+         (200, b'{"translated": 0, "last_author": "Someone", "name": "fr"}')])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and not results[1].suspect
+    assert [d.pointer for d in results[2].unexplained] == ["/last_author"]
+
+
 def test_an_embedded_copy_of_an_entity_another_diverging_write_changed_is_explained():
     probes = parse_probes("""
 - {method: PUT, path: /tags/t-1, body: {color: orange}}
@@ -287,3 +304,22 @@ def test_a_number_names_the_written_entity_only_under_the_member_that_held_it():
         [(405, REFUSED), (200, b'[{"id": 1, "category": 4, "title": "W"}]')])
     results = compare.run(probes)
     assert results[1].verdict == "different" and not results[1].suspect  # thread 1 in category 4 is kept
+
+
+def test_the_last_item_a_created_entity_pushed_off_a_page_is_explained():
+    """Misago's threads page holds two: the live side's new thread 4 pushed thread 2 to the next page;
+    set aside, the live page lacks its last item, which the create explains; a third item missing is not."""
+    probes = parse_probes("""
+- {method: POST, path: /threads, body: {title: maint}}
+- {method: GET, path: /threads}
+- {method: GET, path: /threads}
+""")
+    page = b'{"results": [%s]}'
+    t4, t3, t2, t1 = (b'{"id": %d, "title": "t%d"}' % (n, n) for n in (4, 3, 2, 1))
+    compare, _, _ = session(
+        [(201, b'{"id": 4, "title": "maint"}'), *[(200, page % b",".join([t4, t3]))] * 2,
+         *[(200, page % b",".join([t4, t3]))] * 2],
+        [(405, REFUSED), (200, page % b",".join([t3, t2])), (200, page % b",".join([t3, t2, t1]))])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and not results[1].suspect, results[1].unexplained
+    assert results[2].suspect
