@@ -569,8 +569,20 @@ class EmptyAnswer(_Model):
     """That tool's recorded empty answers."""
 
 
-class ReadView(_Model):
+class DefaultPage(_Model):
+    """A list view's default page size: how many members the application lists when the call names
+    no page (``view-default-page-caps``), learned by the gate from the view's unqueried lists that
+    answered exactly ``size`` members while the replayed state held more (``record_ordinals``)."""
+
+    size: int
+    rule_id: str
+    record_ordinals: tuple[int, ...] = ()
+
+
+class ReadView(_Model, LeftOutAtDefault):
     """How one read tool answers: from state (a rendered view) or by replay, with the reason."""
+
+    left_out_at_default = ("default_page",)
 
     tool: str
     kind: Literal["item", "list", "document", "none"]
@@ -640,6 +652,8 @@ class ReadView(_Model):
     """For a list view: what proves how the application answers an empty listing (None: nothing does,
     so serving refuses a listing the state leaves empty rather than render an envelope no recording
     showed empty; an application may answer one otherwise, Alerta's ``"message": "not found"``)."""
+    default_page: DefaultPage | None = None
+    """For a list view: the members an unqueried list shows at most (None: every one)."""
 
     def entity_query_ordinals(self) -> tuple[int, ...]:
         """The checked reads whose queries an item view answers from the state: those that showed

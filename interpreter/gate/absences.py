@@ -34,6 +34,7 @@ from capenv.serving.state.index import StateIndex
 from capenv.serving.state.shallow import item_collection_path
 from capenv.serving.writes.calls import WriteEnv
 
+from .default_pages import cut_short
 from .findings import GateNote, GateRun, Tracking
 from .item_keys import named_entity
 from .other_collections import last_check_in
@@ -84,8 +85,8 @@ def _unlisted(record: Record, read_view: Any, entity_type: Any, copy: StateIndex
     if line.membership != "all" or line.queries or past_the_page(line, read_view, entity_type.name, copy, run.paging):
         return []
     held = copy.find_collection(line.collection or line.path, entity_type.name)
-    if held is None or held.path in track.unchecked:
-        return []
+    if held is None or held.path in track.unchecked or cut_short(record, read_view, held):
+        return []  # (a list its default page cut short says nothing of the members beyond it)
     members = locate(record.response.json_value, read_view.locator)
     if not isinstance(members, list):
         return []

@@ -144,6 +144,8 @@ class GateRun:
     """The checked line serving answers a list read from (``read_gate.choose_list_line``), remembered."""
     sighting_texts: dict[int, tuple[Any, dict[str, set[str]]]] = field(default_factory=dict)
     """Per sighting (its id, the sighting kept beside): the texts its value holds (``absences.IdLinks``)."""
+    default_pages: Any = None
+    """What unqueried lists listed against the copy (``default_pages.DefaultPageEvidence``)."""
 
 
 @dataclass

@@ -27,6 +27,7 @@ from capenv.serving.writes.calls import WriteEnv
 
 from .absences import modelled_between
 from .copy_edits import resync_item
+from .default_pages import cut_short
 from .count_blame import counted_elsewhere
 from .embed_checks import creates_newly_embedded
 from .excuses import excused_in_failed_list, followed, followed_in_list, unknown_alone
@@ -124,7 +125,9 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
         if resorted is not None:
             read_view, reason = resorted, None
     if reason is None:
-        _passed(record, read_view, entity_type, targets, exercised, track, run)
+        # a list its default page cut short shows nothing of the writes beyond the page: it confirms none
+        _passed(record, read_view, entity_type, targets, exercised, track, run,
+                confirms=not cut_short(record, read_view, held))
         return
     excused: set[str] = set()
     if read_view.kind == "list" and entity_type is not None:
@@ -351,8 +354,9 @@ def _refused_after(tool: str, summarised: set[str], run: GateRun) -> bool:
 
 
 def _passed(record: Record, read_view: Any, entity_type: Any, targets: list[tuple], exercised: list[Pending],
-            track: Tracking, run: GateRun) -> None:
-    """A pass confirms the writes it shows something of and leaves the others for a later check."""
+            track: Tracking, run: GateRun, confirms: bool = True) -> None:
+    """A pass confirms the writes it shows something of and leaves the others for a later check
+    (every one, when it ``confirms`` nothing)."""
     pending, last_check = track.pending, track.last_check
     for target in targets:  # the read a write was learned from, answered as recorded after it
         for write in pending.get(target, []):
@@ -361,7 +365,7 @@ def _passed(record: Record, read_view: Any, entity_type: Any, targets: list[tupl
                 observed.append(record.ordinal)
     if read_view.kind == "list":
         run.rule_fixed.update(w.tool for w in exercised if w.effect == "create")
-    shown = [w for w in exercised if shows(w, read_view)]
+    shown = [w for w in exercised if confirms and shows(w, read_view)]
     for write in shown:
         run.findings[write.tool].confirmations.append(record.ordinal)
     # a read that shows none of a write's changes leaves it for a later check

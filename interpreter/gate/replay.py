@@ -34,6 +34,7 @@ from .answer_checks import (check_delete_answer_values, check_entity_answer_memb
 from .action_checks import action_note, held_back_action, hold_back
 from .bulk_calls import apply_bulk, bulk_sent
 from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity, written_values
+from .default_pages import DefaultPageEvidence
 from .embed_checks import embed_settings
 from .entity_budget import EntityBudget
 from .erasure import erase, overwritten_by, remember_effect
@@ -85,6 +86,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     run.blame_table, run.reidentified_table = tables.get(BLAME_TABLE), tables.get(REIDENTIFIED_TABLE)
     run.linked_table, run.count_table = tables.get(LINKED_TABLE), tables.get(COUNT_TABLE)
     run.tool_of = tool_of
+    run.default_pages = DefaultPageEvidence()
     run.listings = read_only_listings(records, tool_of, read_only, env.types)
     run.sorted_arrays = SortedArrays.scan(records, views, tool_of, view.state)
     run.sorted_arrays.exhaustive_up_to = int(run.settings["sorted_arrays_exhaustive_up_to"])
@@ -197,6 +199,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             continue
         if takes_new_entity(record, read_view, env, copy, track):
             continue
+        run.default_pages.observe(record, read_view, copy, run)
         with other_collections_set_aside(record, read_view, env.types.get(read_view.type or ""), track, records):
             check_read(record, read_view, env, copy, track, run, records, timeline)
     note_refused_create_values(by_tool, records, calls_of, timeline, findings)

@@ -19,6 +19,7 @@ from capenv.serving.state.edits import members_held
 from capenv.serving.state.index import HeldCollection, StateIndex
 from capenv.serving.state.shallow import item_collection_path
 
+from .default_pages import capped_members
 from .entity_headers import state_headers
 from .envelope import collection_digest, render_envelope
 from .queries import evaluate_queries, pages
@@ -201,6 +202,8 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
     members, unprojected = _members(line, collection, query, references)
     if members is None:
         return None
+    every = members  # what counters count: the members before the default page caps them
+    members, beyond_the_page = capped_members(view, line, query if query is not None else line.query, members)
     held = members_held(collection) if collection is not None else {}
     constants = {p.name: p.value for p in line.projected_members if p.role == "constant"}
     shown = render_entities(members, line.shown_fields or view.shown_fields, view.sorted_arrays, constants,
@@ -214,11 +217,11 @@ def answer_list(view: ReadView, line: ListLine, entity_type: EntityType, state: 
     if view.envelope_members:
         asked = query if query is not None else line.query
         whole = not pages(line.queries, asked) if line.queries else line.membership == "all"
-        body, unheld = render_envelope(view, line, body, _counted(line, members, collection, asked),
+        body, unheld = render_envelope(view, line, body, _counted(line, every, collection, asked),
                                        lambda: _digest(collection), whole=whole, as_recorded=as_recorded,
                                        asked=asked, listed=members, link_at=link_at)
     return Answer(line.base.status, line.base.content_type, state_headers(line.base.headers), body,
-                  missing_field=lacking, unheld=unheld, empty_unproven=_empty_unproven(view, line, members))
+                  missing_field=lacking, unheld=beyond_the_page or unheld, empty_unproven=_empty_unproven(view, line, members))
 
 
 def _empty_unproven(view: ReadView, line: ListLine, members: list[dict[str, Any]]) -> str | None:
