@@ -40,7 +40,7 @@ def read_only_posts(evidence: Evidence, manifest: Manifest, ruleset: RuleSet) ->
 
 def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, ruleset: RuleSet) -> ViewResult:
     """Write plans for every state-changing tool, then the gate's verdicts (state view required)."""
-    from capenv.interpreter.gate.default_pages import TABLE as DEFAULT_PAGES, with_default_pages
+    from capenv.interpreter.gate.replay_learning import learned_by_replay
     from capenv.interpreter.gate.replay import run_gate
     from capenv.interpreter.gate.sorted_arrays import with_sorted_arrays
     from capenv.interpreter.gate.verdicts import apply_verdicts
@@ -66,20 +66,13 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
         timeline = context.timeline
         other_callers = other_callers_records(list(evidence.records), _plans_credentials(plans), ruleset)
 
-        def gate(view: ViewResult) -> Any:
+        def gate(view: ViewResult, trying: frozenset[str]) -> Any:
             return run_gate(plans, view, manifest, records, timeline, settings=ruleset.settings.get("gate"),
                             insert_table=ruleset.tables.get("insert-candidates"), paging=PagingRoles(ruleset),
                             reach_table=ruleset.tables.get("gate-reach"), tables=ruleset.tables,
-                            other_callers=other_callers)
+                            other_callers=other_callers, trying=trying)
 
-        run = gate(view)
-        # lists the replay shows capped at a default page: the view learns the cap, and the gate runs
-        # again predicting the capped lists, as serving renders them
-        paged = with_default_pages(view, run.default_pages, ruleset.tables.get(DEFAULT_PAGES))
-        if paged is not None:
-            view = paged
-            if any(v.default_page is not None for v in view.views):
-                run = gate(view)
+        view, run = learned_by_replay(view, gate, ruleset)
         cascades = find_cascades(plans, evidence, manifest, view, ruleset)
         plans = apply_verdicts(with_gate_traces(plans, run.findings), run, view, ruleset, cascades,
                                Sightings(view, manifest, records, plans))

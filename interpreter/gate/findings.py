@@ -145,6 +145,8 @@ class GateRun:
     sighting_texts: dict[int, tuple[Any, dict[str, set[str]]]] = field(default_factory=dict)
     """Per sighting (its id, the sighting kept beside): the texts its value holds (``absences.IdLinks``)."""
     default_pages: Any = None
+    item_proofs: Any = None
+    """What the replay showed of the item views tried as state-backed (``replay_proofs.ReplayItemProofs``)."""
     """What unqueried lists listed against the copy (``default_pages.DefaultPageEvidence``)."""
 
 

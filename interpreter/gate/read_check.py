@@ -124,6 +124,9 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
                                                     env.absence_statuses)
         if resorted is not None:
             read_view, reason = resorted, None
+    if read_view.kind == "item" and run.item_proofs is not None:
+        run.item_proofs.note(record, read_view, key, reason is None, entity_type.id_field if entity_type else "",
+                             track)
     if reason is None:
         # a list its default page cut short shows nothing of the writes beyond the page: it confirms none
         _passed(record, read_view, entity_type, targets, exercised, track, run,

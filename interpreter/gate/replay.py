@@ -35,6 +35,7 @@ from .action_checks import action_note, held_back_action, hold_back
 from .bulk_calls import apply_bulk, bulk_sent
 from .copy_edits import bring_to_outcome, recorded_outcome, remember_created, takes_new_entity, written_values
 from .default_pages import DefaultPageEvidence
+from .replay_proofs import ReplayItemProofs
 from .embed_checks import embed_settings
 from .entity_budget import EntityBudget
 from .erasure import erase, overwritten_by, remember_effect
@@ -64,9 +65,10 @@ MODELLED_EFFECTS = ("create", "update", "action", "delete", "document", "bulk")
 def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, records: dict[int, Record],
              timeline: Timeline, settings: dict[str, Any] | None = None, insert_table: Any = None,
              paging: PagingRoles | None = None, reach_table: Any = None, tables: dict[str, Any] | None = None,
-             other_callers: frozenset[int] = frozenset()) -> GateRun:
+             other_callers: frozenset[int] = frozenset(), trying: frozenset[str] = frozenset()) -> GateRun:
     """``other_callers``: the records sent as another caller than the principal
-    (``view/credentials.other_callers_records``), whose reads show that caller's view, not the state."""
+    (``view/credentials.other_callers_records``), whose reads show that caller's view, not the state;
+    ``trying``: the item views tried as state-backed (``replay_proofs``), whose compared reads are noted."""
     env = WriteEnv(view, checks_references=False)  # it replays calls the application accepted
     copy = StateIndex.from_snapshot(view.state)
     sequences = SequenceState()
@@ -87,6 +89,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     run.linked_table, run.count_table = tables.get(LINKED_TABLE), tables.get(COUNT_TABLE)
     run.tool_of = tool_of
     run.default_pages = DefaultPageEvidence()
+    run.item_proofs = ReplayItemProofs(trying=trying, initial=frozenset(track.touched))
     run.listings = read_only_listings(records, tool_of, read_only, env.types)
     run.sorted_arrays = SortedArrays.scan(records, views, tool_of, view.state)
     run.sorted_arrays.exhaustive_up_to = int(run.settings["sorted_arrays_exhaustive_up_to"])
