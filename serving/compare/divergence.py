@@ -27,6 +27,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from capenv.interpreter.bundle.pointers import member_at
+
 from .jsondiff import ABSENT, Difference, ValueMap, diff_json
 from .judge import in_one_order, parsed_body
 from .sides import Observed
@@ -104,7 +106,7 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
     volatile_shapes = {_INDEX.sub("/*", p) for p in volatile}
     rest = [d for d in diff_json(kept["live"], kept["model"], values)
             if _INDEX.sub("/*", d.pointer) not in volatile_shapes and not _a_count(d, counted)
-            and not (linked and _aggregate(d)) and not _both_drawn(d, drawn)]
+            and not (linked and (_aggregate(d) or _a_tally(d, kept))) and not _both_drawn(d, drawn)]
     return heads + _without_pushed_off(rest, counted)
 
 
@@ -165,6 +167,21 @@ def _aggregate(difference: Difference) -> bool:
         or all(clock_format(v) is not None for v in sides) \
         or any(v is None for v in sides) and any(isinstance(v, (str, int, float)) and not isinstance(v, bool)
                                                  for v in sides)
+
+
+def _a_tally(difference: Difference, bodies: dict[str, Any]) -> bool:
+    """A number on one side, absent on the other, in an object holding only numbers on the side holding it:
+    a tally per value the write changed in an entity it reached (Alerta's ``statusCounts``, an acknowledged
+    alert counted under ``ack``, a tally of 0 left out)."""
+    present = [side for side in ("live", "model") if getattr(difference, side) is not ABSENT]
+    if len(present) != 1:
+        return False
+    value = getattr(difference, present[0])
+    if as_decimal(value) is None or isinstance(value, bool):
+        return False
+    holder = member_at(bodies[present[0]], difference.pointer.rpartition("/")[0])
+    return isinstance(holder, dict) and all(as_decimal(v) is not None and not isinstance(v, bool)
+                                            for v in holder.values())
 
 
 def _a_count(difference: Difference, counted: int) -> bool:

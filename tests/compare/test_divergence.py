@@ -323,3 +323,20 @@ def test_the_last_item_a_created_entity_pushed_off_a_page_is_explained():
     results = compare.run(probes)
     assert results[1].diverged_by == [1] and not results[1].suspect, results[1].unexplained
     assert results[2].suspect
+
+
+def test_a_tally_per_value_a_linked_write_moved_is_explained():
+    """Alerta counts alerts per status, a status counted 0 left out: an action the probe says affects the
+    counts moves one alert to "ack" on the live side only; a member of another kind missing stays a suspect."""
+    probes = parse_probes("""
+- {method: PUT, path: /alert/a1/action, body: {action: ack}, affects: [/alerts/count]}
+- {method: GET, path: /alerts/count}
+- {method: GET, path: /alerts/count}
+""")
+    compare, _, _ = session(
+        [(200, b'{"status": "ok"}'), *[(200, b'{"statusCounts": {"open": 1, "ack": 1}, "note": "x"}')] * 4],
+        [(405, REFUSED), (200, b'{"statusCounts": {"open": 2}, "note": "x"}'),
+         (200, b'{"statusCounts": {"open": 2, "ack": 0}}')])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and not results[1].suspect, results[1].unexplained
+    assert [d.pointer for d in results[2].unexplained] == ["/note"]
