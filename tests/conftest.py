@@ -74,6 +74,22 @@ def bundle_dir(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path
     return get
 
 
+_live_startups: list[tuple[str, float]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Collects the startups of live applications (tests/live/conftest.py's user property): in the
+    process printing the summary, whichever worker ran the test."""
+    if report.when == "teardown":
+        _live_startups.extend(value for name, value in report.user_properties if name == "live_startup_seconds")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if _live_startups:
+        figures = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in _live_startups)
+        terminalreporter.write_line(f"live applications started (fresh, seeded): {figures}")
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--slow", action="store_true", default=False,
                      help="the long runs too: the ≥10,000-call fuzz over HTTP and MCP (tests/transport/test_fuzz_surfaces.py)")

@@ -18,7 +18,9 @@ import pytest
 from .apps import INSTALL_COMMAND, LiveApp, NoCapture, NotInstalled, start_app
 
 LIVE_FIXTURES = frozenset({"live_app"})
-_startup_times: list[tuple[str, float]] = []
+STARTUP_PROPERTY = "live_startup_seconds"
+"""The user property a test that started an application carries its startup under, which the session's
+summary lists (tests/conftest.py): a property, since under xdist the test ran in a worker process."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -27,13 +29,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.live)
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-    if _startup_times:
-        figures = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in _startup_times)
-        terminalreporter.write_line(f"live applications started (fresh, seeded): {figures}")
-
-
-def _live(name: str, tmp_path: Path) -> Iterator[LiveApp]:
+def _live(name: str, tmp_path: Path, node: pytest.Item) -> Iterator[LiveApp]:
     try:
         app = start_app(name, tmp_path / name)
     except NotInstalled as exc:
@@ -43,7 +39,7 @@ def _live(name: str, tmp_path: Path) -> Iterator[LiveApp]:
         pytest.skip(message)
     except NoCapture as exc:
         pytest.skip(str(exc))
-    _startup_times.append((name, app.startup_seconds))
+    node.user_properties.append((STARTUP_PROPERTY, (name, app.startup_seconds)))
     try:
         yield app
     finally:
@@ -53,4 +49,4 @@ def _live(name: str, tmp_path: Path) -> Iterator[LiveApp]:
 
 @pytest.fixture
 def live_app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveApp]:
-    yield from _live(request.param, tmp_path)
+    yield from _live(request.param, tmp_path, request.node)
