@@ -15,17 +15,18 @@ def nothing_installed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("app", sorted(apps.APPS))
-def test_a_missing_application_skips(nothing_installed, monkeypatch, tmp_path, app):
+def test_a_missing_application_skips(nothing_installed, monkeypatch, tmp_path, app, request):
     monkeypatch.delenv("CI", raising=False)
     with pytest.raises(pytest.skip.Exception, match=r"not installed .*run `bash \.ci/live-apps\.sh install`"):
-        next(conftest._live(app, tmp_path))
+        next(conftest._live(app, tmp_path, request.node))
 
 
 @pytest.mark.parametrize("app", sorted(apps.APPS))
-def test_under_ci_a_missing_application_fails_with_the_install_command(nothing_installed, monkeypatch, tmp_path, app):
+def test_under_ci_a_missing_application_fails_with_the_install_command(nothing_installed, monkeypatch, tmp_path, app,
+                                                                      request):
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match=r"run `bash \.ci/live-apps\.sh install`"):
-        next(conftest._live(app, tmp_path))
+        next(conftest._live(app, tmp_path, request.node))
 
 
 def test_an_application_that_dies_at_start_fails_with_its_log(monkeypatch, tmp_path):
