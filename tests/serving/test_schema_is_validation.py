@@ -33,6 +33,10 @@ STATE_REASONS = {
     "already holds": re.compile(r"entity .* is already held|entity with .* is held \("),
     # an update giving its entity the key another held entity holds (serving/writes/create_keys.refuse_key_clash)
     "a key another entity holds": re.compile(r"^another \S+ entity \(.*\) holds .*the application refuses a second"),
+    # a create's key a held entity holds in another letter case (serving/writes/create_keys: no recorded
+    # call shows whether the application compares keys ignoring case)
+    "a key a held entity holds in another letter case": re.compile(
+        r"^the \S+ entity .* holds .*, which the call sends in another letter case: "),
     # a value another held entity has, in a member whose recorded values were all distinct (plan.distinct_members)
     # a copy of the written entity nested in another held entity (serving/writes/nested_copies)
     "a change to an entity another held entity copies": re.compile(r" holds a copy of the .* entity .* showing "),
