@@ -11,9 +11,25 @@ refuse_taken_port() {
   fi
 }
 
-# free_port: print a loopback port nothing listens on now (the system picks it).
+# free_port: print a loopback port nothing listens on now, drawn below the system's ephemeral range
+# (ports a bind to port 0 or an outgoing connection takes come from that range, so no other process
+# running meanwhile is handed it); the system picks one if none there is free.
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  python3 - <<'PY'
+import random, socket
+try:
+    low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+except (OSError, ValueError, IndexError):
+    low = 32768
+for port in random.sample(range(20000, low), min(50, max(low - 20000, 0))) + [0]:
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    print(s.getsockname()[1])
+    break
+PY
 }
 
 # The application's pid, set by the start.sh right after it puts the application in the background.

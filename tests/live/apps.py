@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 import shutil
 import signal
 import socket
@@ -40,6 +41,10 @@ class NoCapture(Exception):
 
 class StartFailed(Exception):
     """The application did not become ready in time; the message ends with its log."""
+
+
+class StartExited(StartFailed):
+    """The application's start.sh exited before it was ready (started again once: ``START_ATTEMPTS``)."""
 
 
 @dataclass
@@ -91,9 +96,31 @@ def _shown(path: Path) -> str:
 
 
 def free_port() -> int:
+    """A loopback port nothing listens on now, below the system's ephemeral range: the ports a bind to
+    port 0 or an outgoing connection takes come from that range, so with the suite running on several
+    workers (capenv servers on port 0, clients) none of them takes it between now and the start."""
+    low = _ephemeral_low()
+    for port in random.sample(range(PRIVATE_PORTS_LOW, low), min(50, max(low - PRIVATE_PORTS_LOW, 0))):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+PRIVATE_PORTS_LOW = 20000
+"""The lowest port ``free_port`` draws from (above the well-known and most registered services' ports)."""
+
+
+def _ephemeral_low() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768  # Linux's default
 
 
 # --- json-server ------------------------------------------------------------------------
@@ -645,6 +672,22 @@ def start_app(name: str, scratch: Path) -> LiveApp:
     if spec.capture and not (CAPTURES / spec.capture / "start.sh").exists():
         raise NoCapture(f"captures/{spec.capture}/start.sh is not in this checkout")
     env.pop("CI", None)  # never let our own CI flag change how an application behaves
+    for attempt in range(START_ATTEMPTS):
+        try:
+            return _start_on_a_free_port(spec, scratch / f"attempt-{attempt + 1}" if attempt else scratch, env)
+        except StartExited:
+            if attempt == START_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+START_ATTEMPTS = 2
+"""How many times an application whose start.sh exits before it is ready is started, each time on a
+newly drawn port: a port another process took between the draw and the start fails it at once."""
+
+
+def _start_on_a_free_port(spec: AppSpec, scratch: Path, env: dict[str, str]) -> LiveApp:
+    name = spec.name
     port = free_port()
     scratch.mkdir(parents=True, exist_ok=True)
     argv, pid_file = spec.start(port, scratch, env)
@@ -672,9 +715,9 @@ def _wait_ready(spec: AppSpec, app: LiveApp, pid_file: Path | None, started: flo
                 app.extra_pids.append(int(pid_file.read_text().strip()))
             if exited == 0 and _answers(app.url + spec.ready_path, spec.ready_authorization):
                 return
-            raise StartFailed(f"{spec.name}: start.sh exited with {exited}\n{_tail(app.log)}")
+            raise StartExited(f"{spec.name}: start.sh exited with {exited}\n{_tail(app.log)}")
         if exited is not None:
-            raise StartFailed(f"{spec.name}: start.sh exited with {exited}\n{_tail(app.log)}")
+            raise StartExited(f"{spec.name}: start.sh exited with {exited}\n{_tail(app.log)}")
         if not spec.runs_in_background and _seeded(spec, app) \
                 and _answers(app.url + spec.ready_path, spec.ready_authorization):
             return
