@@ -18,6 +18,6 @@ open(sys.argv[1], "w").write("\n".join(pins) + "\n")
 print("floors:", " ".join(pins))
 PY
 python3 -m venv "$venv"
-"$venv/bin/pip" install -q --constraint "$constraints" -e . pytest hypothesis
+"$venv/bin/pip" install -q --constraint "$constraints" -e . pytest pytest-xdist hypothesis
 "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/cli/test_cli_main.py tests/transport/test_transport_mcp.py \
     tests/transport/test_transport_http.py tests/bundle_build/test_pointers_rfc6901.py "${@:2}"
