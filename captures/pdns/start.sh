@@ -2,7 +2,8 @@
 # Start the PowerDNS Authoritative Server 4.7.3 FRESH on a new sqlite3 database, and seed it.
 # Usage: ./start.sh PORT [HOME_DIR]
 #   PORT      the port of its HTTP API (webserver-port, 127.0.0.1); refused when something listens
-#   HOME_DIR  its config dir, database and control socket (default: mktemp -d); old ones are replaced
+#   HOME_DIR  its config dir, database and control socket (default: mktemp -d); old ones are replaced;
+#             the control socket goes to a short temporary dir when HOME_DIR is too deep for one
 # Env:  PDNS_ROOT  where the Debian packages pdns-server, pdns-backend-sqlite3 (4.7.3-2) and
 #                  libluajit2-5.1-2 were unpacked with `dpkg -x` (required; .ci/live-apps.sh)
 #       DNS_PORT   the DNS port (UDP and TCP, 127.0.0.1); default: a free one
@@ -26,13 +27,20 @@ mkdir -p "$HOME_DIR"
 CONF="$HOME_DIR/pdns-conf"
 rm -rf "$CONF"
 mkdir -p "$CONF"
+# A UNIX socket path holds at most 107 bytes: a deep HOME_DIR (a test's scratch dir) gets its
+# control socket in a short temporary dir instead, removed when this script exits.
+SOCKET_DIR="$CONF"
+if [ "${#CONF}" -gt 80 ]; then
+  SOCKET_DIR="$(mktemp -d "${TMPDIR:-/tmp}/pdns.XXXXXX")"
+  trap 'rm -rf "$SOCKET_DIR"' EXIT
+fi
 sqlite3 "$CONF/pdns.sqlite3" < "$PDNS_ROOT/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql"
 cat > "$CONF/pdns.conf" <<CONF
 launch=gsqlite3
 gsqlite3-database=$CONF/pdns.sqlite3
 gsqlite3-dnssec=yes
 module-dir=$LIBS/pdns
-socket-dir=$CONF
+socket-dir=$SOCKET_DIR
 api=yes
 api-key=$API_KEY
 webserver=yes
