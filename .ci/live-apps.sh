@@ -167,6 +167,9 @@
 #   Plone 6.2.2 (Zope 6.3 with plone.restapi 10.0.4 on its own ZODB file storage;
 #   captures/plone/install/requirements.txt, 241 pins, --no-deps, wheels only) ~4 min, 370 MB; start.sh
 #   makes a Zope instance, seeds the site in one process (~20 s) and serves it under waitress.
+#   I Hate Money 7.2.1 (Flask on SQLite, with gunicorn 27.0.1; wheels only, ~45 packages) ~20 s, 90 MB;
+#   start.sh makes the schema by the application's own migrations on its first start and seeds
+#   through the API in ~1 s.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -275,6 +278,8 @@ CHROMA_VERSION=1.5.9
 MISAGO_VERSION=0.39.6
 WEBLATE_VERSION=5.14.3
 PLONE_VERSION=6.2.2
+IHATEMONEY_VERSION=7.2.1
+IHATEMONEY_GUNICORN_VERSION=27.0.1
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -366,6 +371,7 @@ CHROMA_VENV="$CACHE/venv-chroma"
 MISAGO_VENV="$CACHE/venv-misago"
 WEBLATE_VENV="$CACHE/venv-weblate"
 PLONE_VENV="$CACHE/venv-plone"
+IHATEMONEY_VENV="$CACHE/venv-ihatemoney"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1340,6 +1346,9 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
     step install_venv_package "$MISAGO_VENV" misago "$MISAGO_VERSION"
     # Plone's Zope under waitress (captures/plone/start.sh), its own ZODB file storage.
     step install_plone
+    # I Hate Money's Flask app on SQLite under gunicorn (captures/ihatemoney/start.sh); no mail sent.
+    step install_venv_package "$IHATEMONEY_VENV" ihatemoney "$IHATEMONEY_VERSION" \
+        "gunicorn==$IHATEMONEY_GUNICORN_VERSION"
     group_outcome
 }
 
@@ -1462,6 +1471,7 @@ status() {
     say "misago:      $(installed_pip_version "$MISAGO_VENV" misago) ($MISAGO_VENV)"
     say "weblate:     $(installed_pip_version "$WEBLATE_VENV" weblate) ($WEBLATE_VENV)"
     say "plone:       $(installed_pip_version "$PLONE_VENV" Plone) ($PLONE_VENV)"
+    say "ihatemoney:  $(installed_pip_version "$IHATEMONEY_VENV" ihatemoney) ($IHATEMONEY_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 

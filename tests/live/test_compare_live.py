@@ -169,7 +169,9 @@ def check(app: str, results: list[CallResult]) -> None:
     assert agreeing >= MIN_AGREEING.get(app, 1), f"{app}: only {agreeing} calls agree"
 
 
-KNOWN_WRONG: dict[str, str] = {}
+KNOWN_WRONG: dict[str, str] = {
+    "ihatemoney": "per-project HTTP Basic credentials: another project's credentials or a wrong code answered 200 where the application refuses 401 (a credential bound to the path's project)",
+}
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
 
