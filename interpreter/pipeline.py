@@ -13,7 +13,7 @@ from capenv.interpreter.bundle.io import Bundle
 from capenv.interpreter.bundle.models import BundleInfo, ViewResult
 from capenv.interpreter.evidence.application import require_an_application
 from capenv.interpreter.evidence.har import load_evidence
-from capenv.interpreter.evidence.records import Evidence
+from capenv.interpreter.evidence.records import Evidence, Record
 from capenv.interpreter.manifest.infer import build_manifest
 from capenv.interpreter.manifest.models import Manifest
 from capenv.interpreter.manifest.overrides import load_overrides
@@ -184,7 +184,7 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
         credentials = read_credentials(manifest, view, by_ordinal, ruleset)
         required = {h for names in credentials.values() for h in names} | {
             h for plan in view.writes for p in (plan, *plan.variants) for h in p.credential_headers}
-        static, static_traces = static_credentials(required, by_ordinal, ruleset)
+        static, static_traces = static_credentials(required, by_ordinal, ruleset, _path_args_of(manifest, by_ordinal))
         credentials = with_callers_kept(credentials, static, manifest, view, by_ordinal, ruleset)
         view = view.model_copy(update={"traces": view.traces + static_traces}) if static_traces else view
         accepts, accept_traces = required_accepts(manifest, by_ordinal, ruleset)
@@ -202,3 +202,16 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
                                                                     ruleset)))})
         return Bundle(info=info, manifest=manifest, view=view, replay=replay,
                       report=report_document(manifest, view, len(evidence.records), replay))
+
+
+def _path_args_of(manifest: Manifest, records: dict[int, Record]) -> dict[int, dict[str, str]]:
+    """Per record of a tool, its path arguments (the tool's template matched): what a credential bound
+    to a path parameter is told by (``write-credential-values``)."""
+    found: dict[int, dict[str, str]] = {}
+    for tool in manifest.tools:
+        for ordinal in tool.record_ordinals:
+            record = records.get(ordinal)
+            args = tool.match(record.path) if record is not None else None
+            if args is not None:
+                found[ordinal] = args
+    return found

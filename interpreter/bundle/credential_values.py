@@ -124,6 +124,16 @@ def credential_digest(value: str, compare: str, cookie: str = "") -> str | None:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def bound_digest(value: str, compare: str, bound_value: str) -> str | None:
+    """The digest of a value sent with ``bound_value`` in the path parameter the credential is bound to
+    (``StaticCredential.bound_to``: a project's own credentials, accepted only on that project's paths);
+    None where ``credential_digest`` gives none."""
+    digest = credential_digest(value, compare)
+    if digest is None:
+        return None
+    return hashlib.sha256(f"{bound_value}\n{digest}".encode("utf-8")).hexdigest()
+
+
 def secret_parts(value: str) -> list[str]:
     """The parts of a value an application could have issued in an answer: the whole value, the
     text after its scheme's word, and a Basic credential's decoded password."""

@@ -870,6 +870,10 @@ class StaticCredential(_Model):
     rule_id: str
     cookie: str = ""
     """For ``session-cookie``: the cookie (by name) whose value tells the callers apart."""
+    bound_to: str = ""
+    """A path parameter each recorded value was sent with one value of (a project's credentials on
+    its own paths, refused 401 on another's): ``digests`` then hold ``bound_digest`` pairs, and a
+    call is accepted only with a value recorded with the value its path names there."""
 
 
 class ReplayTable(_Model):

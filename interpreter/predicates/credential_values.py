@@ -23,6 +23,18 @@ class RefusedCredential(BaseModel):
     ordinal: int
     status: int
     value: str
+    args: dict[str, str] = Field(default_factory=dict)
+    """The path arguments of the call (its tool's template matched), none when no tool's path fits."""
+
+
+class CredentialCall(BaseModel):
+    """A successful call that sent the header: its record, value and path arguments."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ordinal: int
+    value: str
+    args: dict[str, str] = Field(default_factory=dict)
 
 
 class CookieCall(BaseModel):
@@ -63,6 +75,9 @@ class WriteCredentialValueContext(BaseModel):
     cookies: list[CookieCallers] = Field(default_factory=list)
     """For the Cookie header: each cookie its calls sent (by name, sorted), with the calls sending
     it and their callers."""
+    calls: list[CredentialCall] = Field(default_factory=list)
+    """The successful calls sending the header, with their path arguments (the values of ``values``,
+    where the build knows the calls' tools)."""
 
 
 class FewValuesParams(BaseModel):
@@ -283,3 +298,51 @@ def session_cookie_callers(ctx: WriteCredentialValueContext, params: SessionCook
         return Match({"cookie": cookie.name, "callers": len(sent), "record": refused.ordinal,
                       "status": refused.status})
     return Miss("; ".join(reasons) or f"{ctx.name} carries no cookies")
+
+
+class BoundToPathParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_distinct: int = Field(ge=2)
+    """At least this many distinct values, each bound to its own value of the parameter."""
+    statuses: list[int] = Field(min_length=1)
+    """A recorded value sent with another value of the parameter was refused with one of these."""
+
+
+def bound_parameters(calls: list[CredentialCall]) -> dict[str, dict[str, str]]:
+    """Per path parameter every call names, the one value of it each credential (by its digest) was
+    sent with; a parameter some credential was sent with two values of is left out."""
+    if not calls:
+        return {}
+    names = set(calls[0].args).intersection(*(call.args for call in calls[1:]))
+    found: dict[str, dict[str, str]] = {}
+    for name in sorted(names):
+        bound: dict[str, str] = {}
+        for call in calls:
+            key = credential_digest(call.value, COMPARE_VALUE) or call.value
+            if bound.setdefault(key, call.args[name]) != call.args[name]:
+                break
+        else:
+            found[name] = bound
+    return found
+
+
+@predicate("credential_values_bound_to_path", context="write-credential-value", params=BoundToPathParams)
+def credential_values_bound_to_path(ctx: WriteCredentialValueContext, params: BoundToPathParams) -> Outcome:
+    """Every successful call sending the header names a path parameter, and each value was sent with
+    one value of it (a project's credentials on its own project's paths), several values each bound
+    to its own; and a call sending a recorded value with another value of that parameter was refused
+    (one project's credentials on another project's path, 401): the application authorizes a value
+    for that path value alone, which the model does not check otherwise."""
+    if len(ctx.calls) < len(ctx.values) or not ctx.calls:
+        return Miss(f"not every successful call sending {ctx.name} names its path arguments")
+    for name, bound in bound_parameters(ctx.calls).items():
+        if len(set(bound.values())) < params.min_distinct:
+            continue
+        for call in ctx.refused:
+            key = credential_digest(call.value, COMPARE_VALUE) or call.value
+            if call.status in params.statuses and key in bound and name in call.args \
+                    and call.args[name] != bound[key]:
+                return Match({"parameter": name, "record": call.ordinal, "status": call.status})
+    return Miss(f"no path parameter binds {ctx.name}'s values (each sent with one value of it, "
+                f"{params.min_distinct}+ values) with a recorded value refused {params.statuses} on another value")

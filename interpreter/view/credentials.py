@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from capenv.interpreter.bundle.credential_values import (COMPARE_SESSION_COOKIE, COMPARE_VALUE, cookie_values,
-                                                        credential_digest, secret_parts, set_cookie_value)
+from capenv.interpreter.bundle.credential_values import (COMPARE_SESSION_COOKIE, COMPARE_VALUE, bound_digest,
+                                                        cookie_values, credential_digest, secret_parts,
+                                                        set_cookie_value)
 from capenv.interpreter.bundle.models import StaticCredential, ViewResult
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest
-from capenv.interpreter.predicates.credential_values import (CookieCall, CookieCallers, RefusedCredential,
-                                                            WriteCredentialValueContext)
+from capenv.interpreter.predicates.credential_values import (CookieCall, CookieCallers, CredentialCall,
+                                                            RefusedCredential, WriteCredentialValueContext,
+                                                            bound_parameters)
 from capenv.interpreter.predicates.write_credentials import WriteCredentialContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
@@ -105,19 +107,23 @@ def with_callers_kept(credentials: dict[str, tuple[str, ...]], static: Mapping[s
     return found
 
 
-def static_credentials(names: set[str], records: dict[int, Record], ruleset: RuleSet
+def static_credentials(names: set[str], records: dict[int, Record], ruleset: RuleSet,
+                       args_of: Mapping[int, dict[str, str]] | None = None
                        ) -> tuple[dict[str, StaticCredential], tuple[TraceEvent, ...]]:
     """Per credentials header of ``names`` whose value the ``write-credential-values`` table finds
-    static across the capture, the digests of the values its successful calls sent; and the traces."""
+    static across the capture, the digests of the values its successful calls sent; and the traces.
+    ``args_of``: per record, its path arguments (its tool's template matched), which a credential
+    bound to a path parameter is told by; without them no credential is found bound."""
     if VALUES_TABLE not in ruleset.tables:
         return {}, ()
     found: dict[str, StaticCredential] = {}
     events: list[TraceEvent] = []
     judged = _judged_headers(records, ruleset)
     for name in sorted(names):
-        if name not in judged:
-            judged[name] = _static_credential(name, records, ruleset)
-        credential, decided = judged[name]
+        key = (name, args_of is not None)
+        if key not in judged:
+            judged[key] = _static_credential(name, records, ruleset, args_of or {})
+        credential, decided = judged[key]
         events.extend(decided)
         if credential is not None:
             found[name] = credential
@@ -139,18 +145,20 @@ def _judged_headers(records: dict[int, Record], ruleset: RuleSet) -> dict:
     return judged[2]
 
 
-def _static_credential(name: str, records: dict[int, Record], ruleset: RuleSet
-                       ) -> tuple[StaticCredential | None, tuple[TraceEvent, ...]]:
+def _static_credential(name: str, records: dict[int, Record], ruleset: RuleSet,
+                       args_of: Mapping[int, dict[str, str]]) -> tuple[StaticCredential | None, tuple[TraceEvent, ...]]:
     """One header's ``static_credentials``: its credential when static, and the table's trace."""
     succeeded = [r for r in records.values() if r.succeeded]
-    values = [value for r in succeeded if (value := _value(r, name)) is not None]
+    sending = [(r.ordinal, value) for r in succeeded if (value := _value(r, name)) is not None]
+    values = [value for _, value in sending]
     parts = {part for value in set(values) for part in secret_parts(value)}
     issued = [r.ordinal for r in records.values() if _answer_holds(r, parts)] if parts else []
-    refused = [RefusedCredential(ordinal=r.ordinal, status=r.status, value=value) for r in records.values()
-               if r.answered and not r.succeeded and (value := _value(r, name)) is not None]
+    refused = [RefusedCredential(ordinal=r.ordinal, status=r.status, value=value, args=args_of.get(r.ordinal, {}))
+               for r in records.values() if r.answered and not r.succeeded and (value := _value(r, name)) is not None]
     callers = _cookie_callers(records) if name == COOKIE else {}
+    calls = [CredentialCall(ordinal=ordinal, value=value, args=args_of.get(ordinal, {})) for ordinal, value in sending]
     context = WriteCredentialValueContext(name=name, values=values, issued_in=issued, refused=refused,
-                                          cookies=_cookie_calls(records, callers))
+                                          cookies=_cookie_calls(records, callers), calls=calls)
     decision = evaluate(ruleset, VALUES_TABLE, context, subject=f"header {name}")
     if not decision.yields.get("static"):
         return None, decision.events
@@ -158,6 +166,9 @@ def _static_credential(name: str, records: dict[int, Record], ruleset: RuleSet
     if compare == COMPARE_SESSION_COOKIE:
         return _session_credential(str(decision.evidence.get("cookie") or ""), records, callers,
                                    str(decision.rule_id)), decision.events
+    if decision.yields.get("bound"):
+        return _bound_credential(calls, compare, str(decision.evidence.get("parameter") or ""),
+                                 str(decision.rule_id)), decision.events
     kept = principal_values(values, compare) if decision.yields.get("principal") else values
     # each distinct value digested once (every call sends the same few)
     digests = {d for value in dict.fromkeys(kept) if (d := credential_digest(value, compare)) is not None}
@@ -165,6 +176,19 @@ def _static_credential(name: str, records: dict[int, Record], ruleset: RuleSet
         return StaticCredential(compare=compare, digests=tuple(sorted(digests)),
                                 rule_id=str(decision.rule_id)), decision.events
     return None, decision.events
+
+
+def _bound_credential(calls: list[CredentialCall], compare: str, parameter: str,
+                      rule_id: str) -> StaticCredential | None:
+    """The credential bound to ``parameter``: the digest of each recorded value paired with the one
+    value of the parameter it was sent with."""
+    bound = bound_parameters(calls).get(parameter)
+    if not parameter or bound is None:
+        return None
+    digests = {d for call in calls
+               if (d := bound_digest(call.value, compare, call.args[parameter])) is not None}
+    return StaticCredential(compare=compare, digests=tuple(sorted(digests)), rule_id=rule_id,
+                            bound_to=parameter) if digests else None
 
 
 COOKIE = "cookie"

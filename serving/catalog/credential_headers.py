@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
+from urllib.parse import unquote
+
 from capenv.interpreter.bundle.credential_values import (COMPARE_SESSION_COOKIE, COMPARE_SIGNED_RECORDED,
-                                                        COMPARE_SIGNED_SHAPE, credential_digest)
+                                                        COMPARE_SIGNED_SHAPE, bound_digest, credential_digest)
 from capenv.interpreter.bundle.models import StaticCredential
 
 STATUS = 401
@@ -63,18 +65,33 @@ def repeated_credential_refusal(name: str) -> str:
 
 
 def wrong_credential(names: Iterable[str], static: Mapping[str, StaticCredential],
-                     header: Callable[[str], str | None]) -> str | None:
+                     header: Callable[[str], str | None], args: Mapping[str, str] | None = None) -> str | None:
     """The first of ``names`` static across the capture that the call sends with a value no
-    successful recorded call sent."""
+    successful recorded call sent (for a credential bound to a path parameter, none sent with the
+    value the call's path arguments ``args`` name there)."""
     for name in names:
         known = static.get(name)
         sent = (header(name) or "").strip()
-        if known is not None and sent and credential_digest(sent, known.compare, known.cookie) not in known.digests:
+        if known is None or not sent:
+            continue
+        if known.bound_to:
+            if not _bound_accepted(sent, known, args or {}):
+                return name
+        elif credential_digest(sent, known.compare, known.cookie) not in known.digests:
             return name
     return None
 
 
-def wrong_credential_refusal(name: str, compare: str | None = None, cookie: str = "") -> str:
+def _bound_accepted(sent: str, known: StaticCredential, args: Mapping[str, str]) -> bool:
+    """A value a successful recorded call sent with the path value this call names (as sent, or
+    once percent-decoded); a call naming no value of the parameter is not accepted."""
+    given = args.get(known.bound_to)
+    if given is None:
+        return False
+    return any(bound_digest(sent, known.compare, value) in known.digests for value in dict.fromkeys((given, unquote(given))))
+
+
+def wrong_credential_refusal(name: str, compare: str | None = None, cookie: str = "", bound_to: str = "") -> str:
     """Why a call sending ``name`` with another value than recorded is refused (the recorded value
     is not said: it is a secret)."""
     if compare == COMPARE_SESSION_COOKIE:
@@ -95,6 +112,12 @@ def wrong_credential_refusal(name: str, compare: str | None = None, cookie: str 
                 f"expired, or signed with another secret); this environment cannot check a signature or an expiry, "
                 f"so over HTTP it accepts only a token a recorded successful call sent (its MCP tools carry no "
                 f"credential and need none)")
+    if bound_to:
+        return (f"this call sends {name} with a value this environment does not serve on this path: the capture's "
+                f"successful calls sent each of its values with one value of the path's {bound_to!r}, and the "
+                f"application refused a value sent with another (401/403: one owner's credentials on another's "
+                f"path); this environment accepts only a value the capture's calls sent with this {bound_to}: send "
+                f"{name} as the capture's calls on this path did")
     return (f"this call sends {name} with a value this environment does not serve: the state holds what the "
             f"capture's successful calls were answered with the recorded credentials in {name}, and the application "
             f"refuses other values (401/403) or answers another caller a view of their own (their own entities, a "

@@ -14,11 +14,13 @@ from capenv.serving.catalog import credential_headers, pinned_headers
 def refused_headers(credentials: Iterable[str], pinned: Iterable[tuple[str, str]],
                     header: Callable[[str], str | None],
                     static: Mapping[str, StaticCredential] | None = None,
-                    values: Callable[[str], tuple[str, ...]] | None = None) -> tuple[str, int] | None:
+                    values: Callable[[str], tuple[str, ...]] | None = None,
+                    args: Mapping[str, str] | None = None) -> tuple[str, int] | None:
     """(why, HTTP status) when the call, its headers looked up with ``header`` (every value of one
     with ``values``), sends a credentials header twice with different values, leaves one out, sends
     a static one (``static``) with another value than recorded, or sends a pinned one otherwise
-    than recorded; None when it sends them all as recorded."""
+    than recorded (a credential bound to a path parameter: than recorded with the value ``args``, the
+    call's path arguments, name there); None when it sends them all as recorded."""
     credentials = tuple(credentials)
     if values is not None:
         repeated, header = credential_headers.sent_credentials(credentials, header, values)
@@ -27,11 +29,12 @@ def refused_headers(credentials: Iterable[str], pinned: Iterable[tuple[str, str]
     missing = credential_headers.missing_credential(credentials, header)
     if missing is not None:
         return credential_headers.credential_refusal(missing), credential_headers.STATUS
-    wrong = credential_headers.wrong_credential(credentials, static or {}, header)
+    wrong = credential_headers.wrong_credential(credentials, static or {}, header, args)
     if wrong is not None:
         known = (static or {}).get(wrong)
         return (credential_headers.wrong_credential_refusal(wrong, known.compare if known else None,
-                                                           known.cookie if known else ""),
+                                                           known.cookie if known else "",
+                                                           known.bound_to if known else ""),
                 credential_headers.STATUS)
     other = pinned_headers.unpinned_header(pinned, header)
     if other is not None:

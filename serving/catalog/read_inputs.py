@@ -269,7 +269,7 @@ class ToolInputs:
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
         refused = refused_headers(self.credentials, self.pinned, request.header, self._static_by_header,
-                                  request.header_values)
+                                  request.header_values, args)
         if refused is not None:
             raise CallRefused(refused[0], http_status=refused[1])
         by_name = self._decoded_query_names

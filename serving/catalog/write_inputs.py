@@ -433,7 +433,7 @@ class WriteInputs:
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
         refused = refused_headers(self._credential_names, self.pinned, request.header, self._static_by_header,
-                                  request.header_values)
+                                  request.header_values, args)
         if refused is not None:
             raise CallRefused(f"{refused[0]}; {self.tool.name} accepts {self.accepted()}", http_status=refused[1])
         sent = unchecked_header_sent(self.plan, request.header)
