@@ -33,8 +33,39 @@ def classified(tool: Tool, target: Target, ctx: Any) -> Decision:
     unheld = item and target.type is not None and any(
         not _held_before(target.type, call, ctx.timeline) for call in calls if call.succeeded)
     made = _made_beside(tool, ctx) if item else ()
+    answers = absent_answers(target.type, calls, ctx.timeline, ctx.view, ctx.other_callers) if some else ()
     return classify(tool, target, ctx.view, ctx.ruleset, tuple(call.status for call in calls), every,
-                    ctx.item_upserts, held, some_met_absence=some, some_met_unheld=unheld, item_made_absent=made)
+                    ctx.item_upserts, held, some_met_absence=some, some_met_unheld=unheld, item_made_absent=made,
+                    absent_answers=answers)
+
+
+def absent_answers(entity_type: EntityType | None, calls: list[Record], timeline: Timeline, view: ViewResult,
+                   other_callers: frozenset[int] = frozenset()) -> tuple[str, ...]:
+    """What each successful call naming an entity the capture showed absent before it answered
+    (``answer_kind``), in call order."""
+    if entity_type is None:
+        return ()
+    whole = {o for read in view.views if read.type == entity_type.name for line in read.lines
+             for o in line.all_record_ordinals}
+    return tuple(answer_kind(call) for call in calls
+                 if call.succeeded and _absent_before(entity_type, call, timeline, whole, other_callers))
+
+
+def answer_kind(call: Record) -> str:
+    """none, null, empty-object, empty-array, empty-envelope (an object each member of which holds
+    null or an empty array or object: ``{"data": []}``, an envelope around nothing) or entity."""
+    if not call.response.is_json:
+        return "none" if not call.response.text else "entity"
+    body = call.response.json_value
+    if body is None:
+        return "null"
+    if body == {}:
+        return "empty-object"
+    if body == []:
+        return "empty-array"
+    if isinstance(body, dict) and all(member is None or member == [] or member == {} for member in body.values()):
+        return "empty-envelope"
+    return "entity"
 
 
 def _made_beside(tool: Tool, ctx: Any) -> tuple[str, ...]:

@@ -147,7 +147,8 @@ def segments_after_item(target: Target) -> str | None:
 def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, statuses: tuple[int, ...] = (),
              met_absence: bool = False, item_upserts: dict[str, tuple[str, frozenset[int]]] | None = None,
              held: tuple[bool, tuple[int, ...]] = (False, ()), *, some_met_absence: bool = False,
-             some_met_unheld: bool = False, item_made_absent: tuple[str, ...] = ()) -> Decision:
+             some_met_unheld: bool = False, item_made_absent: tuple[str, ...] = (),
+             absent_answers: tuple[str, ...] = ()) -> Decision:
     """``statuses``: the tool's recorded answers' statuses (what its successful calls answered);
     ``met_absence``: every successful call named an entity the capture showed absent before it;
     ``item_upserts``: the write tools at a path ending in a parameter, their method and statuses (``item_upserts``);
@@ -156,7 +157,8 @@ def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, sta
     call named an entity the capture showed absent before it; ``some_met_unheld``: one named an entity
     nothing the capture showed held before it; ``item_made_absent``: the other write tools at a path
     ending in a parameter one of whose successful calls named an entity the capture showed absent
-    before it."""
+    before it; ``absent_answers``: what each successful call naming an entity the capture showed
+    absent answered (``absent_before.answer_kind``)."""
     names_type = bool(target.segment) and any(
         t.collection_template.rstrip("/").endswith("/" + str(target.segment)) for t in view.types)
     succeeded = [s for s in statuses if 200 <= s < 300]
@@ -165,6 +167,7 @@ def classify(tool: Tool, target: Target, view: ViewResult, ruleset: RuleSet, sta
                                  type=target.type.name if target.type else None,
                                  succeeded_statuses=tuple(succeeded),
                                  met_absence=met_absence, some_met_absence=some_met_absence,
+                                 absent_answers=absent_answers,
                                  some_met_unheld=some_met_unheld,
                                  met_held=held[0], unheld_statuses=held[1],
                                  item_upserts={name: answered for name, answered in (item_upserts or {}).items()

@@ -36,6 +36,10 @@ class WriteTargetContext(BaseModel):
     (``plans/absent_before``)."""
     some_met_absence: bool = False
     """A successful recorded call named an entity the capture showed absent just before it."""
+    absent_answers: tuple[str, ...] = ()
+    """What each such call's answer held (``plans/absent_before.answer_kind``): none, null,
+    empty-object, empty-array, empty-envelope (an object whose every member holds null or an empty
+    array or object, ``{"data": []}``), or entity (anything else)."""
     some_met_unheld: bool = False
     """A successful recorded call named an entity nothing the capture showed held before it (not in
     the initial state, no read or answer before the call)."""
@@ -155,6 +159,24 @@ def write_some_call_met_absence(ctx: WriteTargetContext, params: BaseModel) -> O
     if ctx.some_met_absence:
         return Match({"absent_before": True})
     return Miss("no successful call named an entity the capture showed absent before it")
+
+
+class NothingParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    nothing: list[str] = Field(min_length=1)
+    """The answer kinds that show a call made nothing (``WriteTargetContext.absent_answers``)."""
+
+
+@predicate("write_absent_call_answered_entity", context="write-target", params=NothingParams)
+def write_absent_call_answered_entity(ctx: WriteTargetContext, params: NothingParams) -> Outcome:
+    """A successful call naming an entity the capture showed absent answered something other than
+    an answer holding nothing (``{"data": []}`` for a PUT of an id nothing holds made nothing)."""
+    made = [kind for kind in ctx.absent_answers if kind not in params.nothing]
+    if made or not ctx.absent_answers:
+        return Match({"answers": list(ctx.absent_answers)})
+    return Miss(f"every call naming an entity the capture showed absent answered nothing "
+                f"({', '.join(sorted(set(ctx.absent_answers)))}): it made nothing there")
 
 
 @predicate("write_some_call_met_unheld", context="write-target")

@@ -34,15 +34,21 @@ def entity_place_kind(record: Record, locator: Locator | None) -> str:
     """``body_kind``, except that a body whose envelope member holds an empty array where the item
     view reads its entity (``{"result": {"value": []}}`` for ``result.value[0]``) is empty-array: the
     envelope answered, holding nothing; and one whose envelope member holds an empty object on the
-    way to it (``{"data": {}}`` for ``data.collection``) is empty-object, as the bare ``{}`` is."""
+    way to it (``{"data": {}}`` for ``data.collection``) is empty-object, as the bare ``{}`` is, and
+    one holding null there (``{"data": null}``) is null."""
     kind = body_kind(record)
     if kind != "object" or locator is None or locator.kind not in ("member", "singleton"):
         return kind
     value: Any = record.response.json_value
     for name in (*locator.within, locator.member):
+        held = isinstance(value, dict) and name in value
         value = value.get(name) if isinstance(value, dict) else None
         if value == {}:
             return "empty-object"
+        if held and value is None:
+            # the envelope holds null on the way to the entity (``{"data": null}``), as a bare null
+            # body answers an id held by nothing
+            return "null"
     return "empty-array" if value == [] else kind
 
 

@@ -236,8 +236,9 @@ class ShapeReader:
     def holds_no_entity(self, body: Any, collection_word: str | None, lookup_words: tuple[str, ...] = ()) -> bool:
         """Whether an envelope member holds an empty array where an item read's entity would be
         (``{"result": {"value": []}}``: a name the application holds nothing under), at the top or
-        inside envelope members holding objects, or an empty object (``{"data": {}}``, an envelope
-        around an application's ``{}`` for an id it holds nothing under)."""
+        inside envelope members holding objects, an empty object (``{"data": {}}``, an envelope
+        around an application's ``{}`` for an id it holds nothing under), or null there
+        (``{"data": null}``)."""
         if not isinstance(body, dict):
             return False
         for name, value in body.items():
@@ -245,6 +246,10 @@ class ShapeReader:
             if kind == "empty-array" and self.is_envelope(name, kind, collection_word, 1, lookup_words):
                 return True
             if value == {} and self.is_envelope(name, kind, collection_word, 1, lookup_words):
+                return True
+            # ``{"data": null}``: the envelope's place for the entity holds null, as a bare null
+            # body answers a name held by nothing; judged as the envelope of an object would be
+            if value is None and self.is_envelope(name, "object", collection_word, 1, lookup_words):
                 return True
             if kind == "object" and self.is_envelope(name, kind, collection_word, 1, lookup_words) \
                     and self.holds_no_entity(value, collection_word, lookup_words):
