@@ -170,6 +170,10 @@
 #   I Hate Money 7.2.1 (Flask on SQLite, with gunicorn 27.0.1; wheels only, ~45 packages) ~20 s, 90 MB;
 #   start.sh makes the schema by the application's own migrations on its first start and seeds
 #   through the API in ~1 s.
+#   wger 2.1 (a fitness tracker; Django 3.2 + DRF on SQLite; captures/wger/install/requirements.txt,
+#   40 pins, --no-deps) ~1-2 min, 120 MB; start.sh migrates a new SQLite file (~25 s), loads wger's own
+#   catalogue fixtures (~5 s), seeds through its API in one process (~3 s) and serves
+#   captures/wger/wgersite under Django's runserver.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -280,6 +284,7 @@ WEBLATE_VERSION=5.14.3
 PLONE_VERSION=6.2.2
 IHATEMONEY_VERSION=7.2.1
 IHATEMONEY_GUNICORN_VERSION=27.0.1
+WGER_VERSION=2.1
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -372,6 +377,7 @@ MISAGO_VENV="$CACHE/venv-misago"
 WEBLATE_VENV="$CACHE/venv-weblate"
 PLONE_VENV="$CACHE/venv-plone"
 IHATEMONEY_VENV="$CACHE/venv-ihatemoney"
+WGER_VENV="$CACHE/venv-wger"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1228,6 +1234,22 @@ install_plone() {
     echo "$wanted" >"$venv/.capenv-installed"
 }
 
+install_wger() {
+    # wger 2.1 exactly as captures/wger/install/requirements.txt pins it (pip freeze of the recorded
+    # install), --no-deps: its requirements are ranges (Django ~=3.2, djangorestframework ~=3.14) that
+    # a later release inside them could move. ~1-2 min, 120 MB.
+    local venv="$WGER_VENV" wanted
+    wanted="wger==$WGER_VERSION $(sha256sum captures/wger/install/requirements.txt | cut -c1-16)"
+    if [ "$(installed_pip_version "$venv" wger)" = "$WGER_VERSION" ] \
+            && [ "$(cat "$venv/.capenv-installed" 2>/dev/null)" = "$wanted" ]; then
+        say "wger $WGER_VERSION already in $venv"; return
+    fi
+    [ -x "$venv/bin/python" ] || { say "$PYTHON -m venv $venv"; "$PYTHON" -m venv "$venv"; }
+    pip_install_frozen "$venv" "wger==$WGER_VERSION" captures/wger/install/requirements.txt || return 1
+    "$venv/bin/python" -c 'import wger, rest_framework, django' || return 1
+    echo "$wanted" >"$venv/.capenv-installed"
+}
+
 step() {  # install_function [args...]: in a subshell of its own, where set -e stops it at its first
     # failure; the group goes on with its other applications (one app's failure, say a template
     # database not ready in time under load, left every later app of its group uninstalled)
@@ -1349,6 +1371,8 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
     # I Hate Money's Flask app on SQLite under gunicorn (captures/ihatemoney/start.sh); no mail sent.
     step install_venv_package "$IHATEMONEY_VENV" ihatemoney "$IHATEMONEY_VERSION" \
         "gunicorn==$IHATEMONEY_GUNICORN_VERSION"
+    # wger's site (captures/wger/wgersite) under Django's runserver on a private SQLite file.
+    step install_wger
     group_outcome
 }
 
@@ -1472,6 +1496,7 @@ status() {
     say "weblate:     $(installed_pip_version "$WEBLATE_VENV" weblate) ($WEBLATE_VENV)"
     say "plone:       $(installed_pip_version "$PLONE_VENV" Plone) ($PLONE_VENV)"
     say "ihatemoney:  $(installed_pip_version "$IHATEMONEY_VENV" ihatemoney) ($IHATEMONEY_VENV)"
+    say "wger:        $(installed_pip_version "$WGER_VENV" wger) ($WGER_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 

@@ -101,6 +101,8 @@ def _copied_spans(ctx: CreateFieldContext, text: str, params: TemplateParams) ->
             continue
         if any(same_json(sent, e) for e in echoed):
             continue
+        if member == ctx.field:
+            continue  # the field's own member stored otherwise (16:00 as 16:00:00): transformed, no template of it
         spans.extend((s, e, {"member": member}) for s, e in token_spans(text, sent, params.delimiters))
     return spans
 

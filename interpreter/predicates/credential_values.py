@@ -59,6 +59,17 @@ class CookieCallers(BaseModel):
     calls: list[CookieCall] = Field(default_factory=list)
 
 
+class AnsweredApart(BaseModel):
+    """Two reads of one address (method, path and query) sent with different values of the header,
+    both answered, with no write running between them, that the application answered differently
+    (another status or another body): the value chose the answer."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    first: int
+    second: int
+
+
 @context_model("write-credential-value")
 class WriteCredentialValueContext(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -78,6 +89,9 @@ class WriteCredentialValueContext(BaseModel):
     calls: list[CredentialCall] = Field(default_factory=list)
     """The successful calls sending the header, with their path arguments (the values of ``values``,
     where the build knows the calls' tools)."""
+    answered_apart: list[AnsweredApart] = Field(default_factory=list)
+    """Pairs of reads of one address sent with different values of the header, no write between,
+    answered differently, in record order."""
 
 
 class FewValuesParams(BaseModel):
@@ -203,6 +217,25 @@ def credential_values_other_refused(ctx: WriteCredentialValueContext, params: Re
             return Match({"record": call.ordinal, "status": call.status})
     return Miss(f"no call sending another successful caller's {ctx.name} than the principal's was refused "
                 f"{params.statuses}")
+
+
+class AnsweredApartParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_pairs: int = Field(ge=1)
+    """At least this many pairs of reads answered apart."""
+
+
+@predicate("credential_values_answered_apart", context="write-credential-value", params=AnsweredApartParams)
+def credential_values_answered_apart(ctx: WriteCredentialValueContext, params: AnsweredApartParams) -> Outcome:
+    """The same read sent with two values of the header, nothing written between, was answered
+    differently (another list, a 404 for an item the other caller read): the application answers
+    each caller a view of their own."""
+    if len(ctx.answered_apart) < params.min_pairs:
+        return Miss(f"{len(ctx.answered_apart)} pair(s) of one read sent with other values of {ctx.name} and "
+                    f"answered differently with nothing written between, fewer than {params.min_pairs}")
+    pair = ctx.answered_apart[0]
+    return Match({"records": [pair.first, pair.second], "pairs": len(ctx.answered_apart)})
 
 
 @predicate("credential_values_never_issued", context="write-credential-value", params=NoParams)

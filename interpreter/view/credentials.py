@@ -8,7 +8,9 @@ or API key), never one a fresh login would issue."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
+from itertools import accumulate
 
 from capenv.interpreter.bundle.credential_values import (COMPARE_SESSION_COOKIE, COMPARE_VALUE, bound_digest,
                                                         cookie_values, credential_digest, secret_parts,
@@ -16,9 +18,9 @@ from capenv.interpreter.bundle.credential_values import (COMPARE_SESSION_COOKIE,
 from capenv.interpreter.bundle.models import StaticCredential, ViewResult
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Manifest
-from capenv.interpreter.predicates.credential_values import (CookieCall, CookieCallers, CredentialCall,
-                                                            RefusedCredential, WriteCredentialValueContext,
-                                                            bound_parameters)
+from capenv.interpreter.predicates.credential_values import (AnsweredApart, CookieCall, CookieCallers,
+                                                            CredentialCall, RefusedCredential,
+                                                            WriteCredentialValueContext, bound_parameters)
 from capenv.interpreter.predicates.write_credentials import WriteCredentialContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
@@ -158,7 +160,8 @@ def _static_credential(name: str, records: dict[int, Record], ruleset: RuleSet,
     callers = _cookie_callers(records) if name == COOKIE else {}
     calls = [CredentialCall(ordinal=ordinal, value=value, args=args_of.get(ordinal, {})) for ordinal, value in sending]
     context = WriteCredentialValueContext(name=name, values=values, issued_in=issued, refused=refused,
-                                          cookies=_cookie_calls(records, callers), calls=calls)
+                                          cookies=_cookie_calls(records, callers), calls=calls,
+                                          answered_apart=answered_apart(name, records))
     decision = evaluate(ruleset, VALUES_TABLE, context, subject=f"header {name}")
     if not decision.yields.get("static"):
         return None, decision.events
@@ -192,6 +195,42 @@ def _bound_credential(calls: list[CredentialCall], compare: str, parameter: str,
 
 
 COOKIE = "cookie"
+
+
+def answered_apart(name: str, records: dict[int, Record]) -> list[AnsweredApart]:
+    """Pairs of reads of one address (method, path, query) sent with different values of header
+    ``name`` (compared as credentials, so one token however its scheme's word is spelt), both
+    answered and neither sending no value, with no write running at any time between the first's
+    start and the second's end, answered with another status or another body: the application
+    chose its answer by the value (a caller's own list, a 404 for another caller's item). Each
+    read is paired with the last earlier read of its address sent with another value."""
+    ordered = sorted(records.values(), key=lambda r: r.ordinal)
+    writes = sorted((r.started_at, r.finished_at) for r in ordered if r.changes_state)
+    starts = [start for start, _ in writes]
+    latest_end = list(accumulate((end for _, end in writes), max))  # of the writes started so far
+    last: dict[tuple, dict[str, Record]] = {}  # per address, the last read sent with each value
+    found: list[AnsweredApart] = []
+    for record in ordered:
+        if record.changes_state or not record.answered or record.response.text is None:
+            continue
+        value = _value(record, name)
+        if value is None:
+            continue
+        key = credential_digest(value, COMPARE_VALUE) or value
+        seen = last.setdefault((record.method, record.path, record.query), {})
+        earlier = [r for k, r in seen.items() if k != key]
+        seen[key] = record
+        if not earlier:
+            continue
+        other = max(earlier, key=lambda r: r.ordinal)
+        if (other.status, other.response.text) == (record.status, record.response.text):
+            continue
+        # a write that started before this read ended and ended after the other began ran between
+        begun = bisect_left(starts, record.finished_at)
+        if begun and latest_end[begun - 1] > other.started_at:
+            continue
+        found.append(AnsweredApart(first=other.ordinal, second=record.ordinal))
+    return found
 
 
 def _cookies_sent(record: Record) -> dict[str, str]:

@@ -303,3 +303,13 @@ def test_a_group_holding_a_sent_member_is_no_nested_clock_though_the_others_hold
     rule = field(explanation, "body")
     assert (rule.rule_id, rule.params["members"]) == ("field.grouped-members", ["active"])
     assert {m.member: m.admission for m in explanation.members} == {"name": "accepted", "active": "accepted"}
+
+
+def test_a_member_stored_otherwise_under_its_own_name_is_no_template_of_itself(ruleset):
+    """A time sent as 16:00 and stored as 16:00:00 is transformed: rebuilt around what a call sends,
+    16:00:00 would be stored as 16:00:00:00 and 8:15 as 8:15:00 (the application pads it: 08:15:00)."""
+    explanation = explain(ruleset, {"id": 3, "name": "Snack", "time": "16:00:00"}, {"name": "Snack", "time": "16:00"})
+    assert rules_of(explanation)["time"] != "field.template", explanation
+    # the same text under another member's name is a copy the template rebuilds
+    explanation = explain(ruleset, {"id": 3, "name": "Snack", "starts": "16:00:00"}, {"name": "Snack", "at": "16:00"})
+    assert rules_of(explanation)["starts"] == "field.template", explanation
