@@ -147,6 +147,15 @@ class SkippedNumbers(_Model):
     high: int
 
 
+class OtherParentAbsence(_Model):
+    """A read recorded before the capture's first write that answered missing an id the item view's
+    type held under another parent only (``view-absence-other-parents``): the application scopes the
+    child to the parent its path names, so serving answers such a read's absence instead of refusing it."""
+
+    rule_id: str
+    record: int
+
+
 class UnprovenIdShape(_Model):
     """A feature of an id's layout no id the capture shows for an item view holds
     (``view-absence-id-shapes``): the application may refuse such an id as malformed, so the
@@ -631,6 +640,9 @@ class ReadView(_Model, LeftOutAtDefault):
     """For an item view with a recorded absence: features of an id's layout that no id the capture
     shows for it holds (``view-absence-id-shapes``); neither its absence nor a write's is given for
     an id holding one, which the application may refuse as malformed."""
+    other_parent_absence: OtherParentAbsence | None = None
+    """For an item view with a recorded absence: the capture's proof that the application answers an id
+    held under another parent missing (``view-absence-other-parents``); without it such a read is refused."""
     key_aliases: tuple[KeyAlias, ...] = ()
     """For an item view: entities of its type another type holds under another key
     (``view-key-aliases``): serving refuses a key the state lacks instead of answering it missing."""

@@ -34,6 +34,7 @@ from .line_fields import with_line_fields
 from .list_projections import list_projections
 from .projected_state import without_list_projections
 from .absence_id_shapes import with_unproven_id_shapes
+from .absence_other_parents import with_other_parent_absence
 from .absence_sequence_gaps import with_skipped_numbers
 from .key_aliases import with_key_aliases
 from .letter_case_reads import with_letter_case_reads
@@ -162,6 +163,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
     views = learn_projections(views, by_ordinal, types, writes, ruleset, traces)
     views = [with_unproven_id_shapes(v, by_ordinal, types, state.collections, ruleset, traces) for v in views]
     views = [with_skipped_numbers(v, types, state.collections, ruleset, traces) for v in views]
+    views = [with_other_parent_absence(v, by_ordinal, types, state.collections, window_set, ruleset, traces)
+             for v in views]
     if state_available:
         initial = StateIndex.from_snapshot(state)
         written_paths = [(r.ordinal, tuple(split_path(r.path))) for r in records if writes(r)]

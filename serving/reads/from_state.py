@@ -157,7 +157,7 @@ class StateReads:
             # may not model (a move away): neither tells what the application holds now
             self._sightings.refuse_shown(entity_type, held_path, call.path, raw_id,
                                          view.key_field or entity_type.id_field, spelled,
-                                         call.tool.template)
+                                         call.tool.template, scoped=view.other_parent_absence is not None)
             replayed = self._replayer.find(call)  # once, for the two questions below
             recorded = self._recorded_absence(view, call, replayed)
             if recorded is not None:
@@ -182,7 +182,8 @@ class StateReads:
             if unheld is not None and (view.absence is not None or view.missing is not None):
                 raise CallRefused(f"nothing was recorded for {spelled}: {unheld}", http_status=404)
             if view.absence is not None or view.missing is not None:
-                refuse_held_elsewhere(call.path, entity_type, raw_id, view.key_field or entity_type.id_field, state)
+                refuse_held_elsewhere(call.path, entity_type, raw_id, view.key_field or entity_type.id_field, state,
+                                      scoped=view.other_parent_absence is not None)
             if view.absence is not None:
                 refuse_reserved_collection(view.absence, held_path, spelled)
                 refuse_unshaped_absence(view.absence, raw_id, state, type_name=entity_type.name,

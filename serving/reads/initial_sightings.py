@@ -224,8 +224,11 @@ class InitialSightings:
         return found
 
     def showing(self, entity_type: EntityType, call_path: str, raw_id: str, field: str,
-                template_path: str | None = None) -> int | None:
-        """The ordinal of an initial recording holding an object that names this entity, or None."""
+                template_path: str | None = None, scoped: bool = False) -> int | None:
+        """The ordinal of an initial recording holding an object that names this entity, or None.
+        ``scoped``: the capture shows the application scoping the type's entities to the parent the
+        path names (``ReadView.other_parent_absence``): a read the view took as this type's lists
+        them under their own parent, which says nothing of this one."""
         spelled = template_path or entity_type.item_template or ""
         template = self._templates.get(spelled)
         if template is None:  # a template of the bundle's: split once
@@ -246,6 +249,8 @@ class InitialSightings:
                 if shown_type not in (None, entity_type.name) or _scalar_text(found.get(field)) != spelling \
                         or not shape <= found.keys():
                     continue  # another type's entity, whatever its id: read as another type, or shaped otherwise
+                if scoped and shown_type == entity_type.name:
+                    continue  # held under its own parent, which this path does not name
                 members = {text for value in found.values() if (text := _scalar_text(value)) is not None}
                 unnamed = parents - members
                 if len(unnamed) > 1 or (unnamed and "" not in members):
@@ -291,10 +296,11 @@ class InitialSightings:
         return next((ordinal for ordinal, names in self._name_lists if names & spellings and names & held), None)
 
     def refuse_shown(self, entity_type: EntityType, collection_path: str, call_path: str, raw_id: str, field: str,
-                     spelled_call: str, template: str | None = None) -> None:
+                     spelled_call: str, template: str | None = None, *, scoped: bool = False) -> None:
         """Refuse the absence of an entity an initial recording shows, unless the state held it at its start.
         ``template``: the read's own path template, when it names the entity otherwise than the type's
-        item path (Prefect's ``/variables/name/{name}`` beside ``/variables/{id}``)."""
+        item path (Prefect's ``/variables/name/{name}`` beside ``/variables/{id}``); ``scoped``: as
+        ``showing``'s."""
         if self.held_initially(entity_type.name, collection_path, raw_id, field, entity_type.id_field,
                                anywhere=bool(entity_type.shallow_items)):
             return
@@ -305,7 +311,7 @@ class InitialSightings:
                 f'nothing was recorded for {spelled_call}: the state holds no {entity_type.name} whose "{field}" is '
                 f'"{decode_once(raw_id)}", but record {linked}, made before the capture\'s first write, answered a '
                 f"link to this very path: the application held it, so its absence is not answered", http_status=404)
-        ordinal = self.showing(entity_type, call_path, raw_id, field, template)
+        ordinal = self.showing(entity_type, call_path, raw_id, field, template, scoped)
         if ordinal is None and (keyed := self.keyed_above(call_path, raw_id, segments)) is not None:
             raise CallRefused(
                 f'nothing was recorded for {spelled_call}: the state holds no {entity_type.name} whose "{field}" is '

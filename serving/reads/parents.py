@@ -7,7 +7,8 @@ user answers "No such token a2 for user ada"), so the learned absence does not a
 Nor does it answer an id the state holds under another parent, where ids are unique across
 parents: an application may look the child up by its id alone and answer it whatever the
 parent's segment says (Superset's annotations), or answer it missing; one absence recorded
-under the right parent does not tell which."""
+under the right parent does not tell which, while one recorded for an id held under another parent
+does (``view-absence-other-parents``)."""
 
 from __future__ import annotations
 
@@ -125,14 +126,17 @@ def untracked_type(entity_type: EntityType, state: StateIndex) -> str | None:
             "one is not known; the ids its recordings name are answered as recorded")
 
 
-def refuse_held_elsewhere(path: str, entity_type: EntityType, raw_id: str, field: str, state: StateIndex) -> None:
+def refuse_held_elsewhere(path: str, entity_type: EntityType, raw_id: str, field: str, state: StateIndex, *,
+                          scoped: bool = False) -> None:
     """Refuse a read of an id no collection under this path's parent holds when another collection
     of the type does, unless ids are scoped per parent: an id held under two parents as two
     different entities (per-project numbers) names another entity under each, and there the
     absence stands. The same entity held under two parents (every field both hold alike: one
     may hold what a list showed and the other only an item read) is one entity the capture read
-    through both, as an application looking it up by its id alone answers it."""
-    if field != entity_type.id_field:
+    through both, as an application looking it up by its id alone answers it. ``scoped``: the capture
+    recorded the application answering another parent's id missing (``ReadView.other_parent_absence``),
+    so the absence stands."""
+    if field != entity_type.id_field or scoped:
         return
     own, seen, holder = split_path(path)[:-1], {}, None
     collections = list(state.collections_of(entity_type.name))

@@ -128,10 +128,12 @@ class GuardedReplay:
                                        state) or untracked_type(entity_type, state) if collection is None else None
             if unheld is not None:
                 raise CallRefused(f"nothing was recorded for {call.tool.spelled(call.path)}: {unheld}", http_status=404)
-            refuse_held_elsewhere(call.path, entity_type, raw_id, field, state)
+            refuse_held_elsewhere(call.path, entity_type, raw_id, field, state,
+                                  scoped=view.other_parent_absence is not None)
         self._sightings.refuse_shown(entity_type, collection.path if collection is not None
                                      else item_collection_path(state, call.path, entity_type, field), call.path,
-                                     raw_id, field, call.tool.spelled(call.path))
+                                     raw_id, field, call.tool.spelled(call.path),
+                                     scoped=view.other_parent_absence is not None)
         unlike = self._absence_shapes.unlike(view, call.tool.name, call.path, raw_id)
         if unlike is not None:
             raise CallRefused(unlike, http_status=404)

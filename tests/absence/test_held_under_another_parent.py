@@ -45,3 +45,22 @@ def test_where_ids_are_the_parents_own_the_absence_stands():
         "2": [{"id": 1, "text": "paint the door"}, {"id": 3, "text": "fix the hinge"}]})))
     answer = http_get(runtime, "/boards/1/notes/3")
     assert answer.status == 404 and answer.body == b'{"message":"Not found"}'
+
+
+def test_an_absence_recorded_for_another_parents_id_answers_the_others():
+    """The capture read board 2's note 3 under board 1 before any write and was answered missing: the
+    application scopes notes to their board, so another note of board 2 read under board 1 is answered
+    missing too (``view-absence-other-parents``), where without that read it is refused. A note's
+    empty link is no sighting of it under board 1 (an empty member may stand for a path value the
+    capture never shows), since board 2's list holds it under its own board."""
+    notes = {"1": [{"id": 1, "text": "milk", "link": "x"}, {"id": 2, "text": "eggs", "link": "y"}],
+             "2": [{"id": 3, "text": "paint the door", "link": ""}, {"id": 4, "text": "fix the hinge", "link": ""}]}
+    bundle = build_from(notes_app(notes).call("GET", "/boards/1/notes/3", status=404, response=MISSING))
+    (view,) = [v for v in bundle.view.views if v.other_parent_absence is not None]
+    assert view.other_parent_absence.rule_id == "absence-parent.recorded-absent-elsewhere"
+    runtime = EnvironmentRuntime(bundle)
+    answer = http_get(runtime, "/boards/1/notes/4")
+    assert answer.status == 404 and answer.body == b'{"message":"Not found"}', answer.body
+    assert http_get(runtime, "/boards/2/notes/4").status == 200  # held where it is
+    unproven = EnvironmentRuntime(build_from(notes_app(notes)))
+    assert b"Not found" not in http_get(unproven, "/boards/1/notes/4").body  # refused, as before
