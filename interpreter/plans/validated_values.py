@@ -124,9 +124,16 @@ def _with_validated(plan: WritePlan, ctx: PlanContext,
                             subject=f"{plan.tool} record {record.ordinal}")
         events.extend(decision.events)
         member = decision.evidence.get("member")
-        if not decision.yields.get("validated") or member is None or member in validated:
+        if not decision.yields.get("validated") or member is None:
             continue
         by = decision.yields.get("by")
+        if by == "ids":  # every id member the refused call sent anew: which one was refused no answer says
+            for named in decision.evidence.get("members") or [member]:
+                if named not in validated:
+                    validated[named] = _accepted_ids(successes, named, decision, record.ordinal, record.status)
+            continue
+        if member in validated:
+            continue
         validated[member] = ValidatedValue(member=member, accepted=tuple(_accepted(successes, member, by == "element")),
                                            rule_id=str(decision.rule_id), record=record.ordinal, status=record.status,
                                            by_shape=by == "shape", by_element=by == "element",
@@ -148,3 +155,11 @@ def _accepted(successes: list[dict[str, Any]], member: str, elements: bool = Fal
         values = body[member] if elements and isinstance(body[member], list) else [] if elements else [body[member]]
         accepted.extend(v for v in values if not any(same_json(v, a) for a in accepted))
     return accepted
+
+
+def _accepted_ids(successes: list[dict[str, Any]], member: str, decision: Any, ordinal: int,
+                  status: int) -> ValidatedValue:
+    """A member of ids validated: only the ids successful calls sent (an array's, each element)."""
+    elements = any(isinstance(body.get(member), list) for body in successes)
+    return ValidatedValue(member=member, accepted=tuple(_accepted(successes, member, elements)),
+                          rule_id=str(decision.rule_id), record=ordinal, status=status, by_element=elements)

@@ -343,3 +343,63 @@ def refusal_names_one_member_too_long(ctx: WriteValidatedValueContext, params: L
     member = named[0]
     return Match({"member": member, "record": ctx.refusal.ordinal, "status": ctx.refusal.status,
                   "max_length": longest[member]})
+
+
+class IdValueParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statuses: list[int] = Field(min_length=1)
+    """The statuses refusing a body's value, or the entity it names for the caller (403: another
+    caller's entity named by its id)."""
+    max_distinct_share: float = Field(gt=0, le=1)
+    """As ``RefusalParams.max_distinct_share``: a member whose successful values are this distinct
+    is free text (a name, a description), refused for itself rather than as an id."""
+
+
+def _id_like(value: Any) -> bool:
+    """A positive integer, or an array of them with an element: an id or ids of entities."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return value > 0
+    return isinstance(value, list) and bool(value) and all(_id_like(e) and not isinstance(e, list) for e in value)
+
+
+def _answer_keys(answer: str) -> set[str]:
+    """The members a JSON object answer keys its errors by ({"day": ["Invalid pk"]})."""
+    try:
+        parsed = json.loads(answer)
+    except ValueError:
+        return set()
+    return set(parsed) if isinstance(parsed, dict) else set()
+
+
+@predicate("refusal_sends_new_ids", context="write-validated-value", params=IdValueParams)
+def refusal_sends_new_ids(ctx: WriteValidatedValueContext, params: IdValueParams) -> Outcome:
+    """The refused body sends every member of a successful call's body, and the members it sends a
+    value of that no successful call sent are free text (strings each success sends its own) or ids
+    (positive integers or arrays of them, as every successful value of that member is), one of the
+    id members repeating among the successes (ids from a set) or keying the refusal's error: the
+    application refused an id it does not take (no such entity, another caller's), which ids it
+    takes the capture cannot show beyond those it accepted. A number sent anew that varies among
+    the successes (an offset, an amount) and keys no error is no id; an array of them may be."""
+    if ctx.refusal.status not in params.statuses:
+        return Miss(f"answered {ctx.refusal.status}, not a refusal of a value or of a named entity")
+    free = RefusalParams(statuses=params.statuses, max_distinct_share=params.max_distinct_share)
+    keyed = _answer_keys(ctx.refusal.answer)
+    for success in ctx.successes:
+        differing = _differing(ctx.refusal.sent, success)
+        if differing is None:
+            continue
+        ids = [m for m in differing if m in ctx.members and _id_like(ctx.refusal.sent[m])
+               and any(m in s for s in ctx.successes) and all(_id_like(s[m]) for s in ctx.successes if m in s)]
+        texts = [m for m in differing if m not in ids and m in ctx.members and isinstance(ctx.refusal.sent[m], str)
+                 and _free_text(m, ctx, free) is not None]
+        shown = [m for m in ids if m in keyed or _free_text(m, ctx, free) is None]
+        # a number sent anew that neither repeats nor keys the error may be an offset or an amount
+        varying = [m for m in ids if m not in shown and not isinstance(ctx.refusal.sent[m], list)]
+        if shown and not varying and set(ids) | set(texts) == set(differing):
+            return Match({"member": ids[0], "members": ids, "record": ctx.refusal.ordinal,
+                          "status": ctx.refusal.status})
+    return Miss("no successful call's body differs from the refused one only in ids and free text, one of the ids "
+                "repeating among the successes or keying the answer's error")
