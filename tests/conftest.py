@@ -11,11 +11,10 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 from capenv.interpreter.bundle.io import write_bundle
-from capenv.interpreter.pipeline import build_bundle
 from capenv.interpreter.rules_engine import load_rules
 from support import loopback_only
 from support.rules_copy import copy_rules
-from support.served import CAPTURES
+from support.served import built_capture
 
 loopback_only.install()
 # Under CI the property tests draw the same examples on every run: a failure there is the code's and
@@ -67,7 +66,7 @@ def bundle_dir(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path
     def get(name: str) -> Path:
         if name not in built:
             directory = tmp_path_factory.mktemp(f"bundle-{name}")
-            write_bundle(directory, build_bundle(CAPTURES / name / "capture.har"))
+            write_bundle(directory, built_capture(name))
             built[name] = directory
         return built[name]
 

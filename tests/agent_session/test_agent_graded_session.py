@@ -24,13 +24,12 @@ from mcp import Client
 from grader import ExpectedChange, grade
 from support.entity_refusals import refused_for_the_entity
 from support.served import (
-    CALL_TIMEOUT_SECONDS, capenv, capture_names, capture_path, data_get_url, data_reset_url, serving_http,
+    CALL_TIMEOUT_SECONDS, built_capture, capenv, capture_names, capture_path, data_get_url, data_reset_url, serving_http,
 )
 from valid_arguments import amended, deletable, path_value, write_arguments
 
 from capenv.interpreter.bundle.io import read_bundle
 from capenv.interpreter.bundle.models import WritePlan
-from capenv.interpreter.pipeline import build_bundle
 
 SEED_VARIABLE = "CAPENV_AGENT_SEED"
 
@@ -56,7 +55,7 @@ def session_seed() -> int:
 def candidates(capture: str) -> list[Choice]:
     """Every type of the capture with a served create (into a collection its path does not
     name), update and delete, each way of picking the three tools."""
-    served = [p for p in build_bundle(capture_path(capture)).view.writes if p.served and p.type]
+    served = [p for p in built_capture(capture).view.writes if p.served and p.type]
     found = []
     for type_name in sorted({p.type for p in served}):
         of_type = [p for p in served if p.type == type_name]
@@ -252,7 +251,7 @@ def test_every_candidate_session_grades_clean_in_process() -> None:
 
     played, unplayable = 0, []
     for capture in capture_names():
-        bundle = build_bundle(capture_path(capture))
+        bundle = built_capture(capture)
         templates = {t.name: t.template for t in bundle.manifest.tools}
         for choice in candidates(capture):
             runtime = EnvironmentRuntime(bundle)

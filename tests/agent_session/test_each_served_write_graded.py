@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from grader import ExpectedChange, grade
-from support.served import capture_names, capture_path
+from support.served import built_capture, capture_names
 from test_agent_graded_session import echoed, refused_for_this_entity, stamped
 from valid_arguments import (CHOSEN_ID, amended, deletable, keep_held_keys, key_member, named_by,
                              no_parent_in_an_accepted_state, refused_for_its_parent, refused_under_absent_parent,
@@ -165,7 +165,7 @@ def refused_for_its_referrers(runtime: EnvironmentRuntime, plan: WritePlan, temp
 def served_tools() -> list:
     params = []
     for capture in capture_names():
-        bundle = build_bundle(capture_path(capture))
+        bundle = built_capture(capture)
         for plan in bundle.view.writes:
             if plan.served and plan.type and plan.effect in GRADED_EFFECTS:
                 params.append(pytest.param(bundle, plan, id=f"{capture}:{plan.tool}"))

@@ -6,10 +6,10 @@ from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
+from support.served import built_capture
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.evidence.har import load_evidence
-from capenv.interpreter.pipeline import build_bundle
 from capenv.serving.compare import ProbeFileError, ToolIndex, load_probes, parse_probes
 
 CAPTURES = Path(__file__).resolve().parents[2] / "captures"
@@ -144,7 +144,7 @@ def test_probe_writes_are_not_replays_of_the_recorded_session(app):
     count) are reads: asking again after the probes' writes is what a user does."""
     recorded = {(r.method, r.path, r.query, dumps(r.request.json_value) if r.request.is_json else None)
                 for r in recorded_writes(app)}
-    tools = ToolIndex(build_bundle(CAPTURES / app / "capture.har"))
+    tools = ToolIndex(built_capture(app))
     probe_file = load_probes(CAPTURES / app / "probes.yaml")
     writes = [p for p in probe_file.probes
               if p.method in WRITE_METHODS and p.has_body and tools.tool(p.method, p.path).writes]

@@ -13,10 +13,9 @@ import pytest
 from mcp import Client
 
 from readme_sections import readme_tools
-from support.served import CALL_TIMEOUT_SECONDS, capenv, capture_names, capture_path, stdio_parameters
+from support.served import CALL_TIMEOUT_SECONDS, built_capture, capenv, capture_names, capture_path, stdio_parameters
 
 from capenv.interpreter.bundle.io import FILES, read_bundle, write_bundle
-from capenv.interpreter.pipeline import build_bundle
 from capenv.serving.export.directory import DOCKERFILE, README, export_environment
 from capenv.serving.runtime import EnvironmentRuntime
 
@@ -29,7 +28,7 @@ def built(tmp_path_factory: pytest.TempPathFactory):
     def get(name: str):
         if name not in cache:
             directory = tmp_path_factory.mktemp(f"export-source-{name}")
-            bundle = build_bundle(capture_path(name))
+            bundle = built_capture(name)
             write_bundle(directory, bundle)
             cache[name] = (bundle, directory)
         return cache[name]

@@ -5,6 +5,7 @@ plane."""
 
 from __future__ import annotations
 
+import functools
 import http.client
 import os
 import signal
@@ -18,6 +19,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from mcp import StdioServerParameters
 
+    from capenv.interpreter.bundle.io import Bundle
+
 CAPTURES = Path(__file__).resolve().parents[2] / "captures"
 CALL_TIMEOUT_SECONDS = 30
 STOP_TIMEOUT_SECONDS = 20
@@ -25,6 +28,15 @@ STOP_TIMEOUT_SECONDS = 20
 
 def capture_path(name: str) -> Path:
     return CAPTURES / name / "capture.har"
+
+
+@functools.cache
+def built_capture(name: str) -> Bundle:
+    """That real capture's bundle, built once per test process: the modules parametrised over every
+    capture share it (a bundle's models are frozen) instead of building all of them again."""
+    from capenv.interpreter.pipeline import build_bundle
+
+    return build_bundle(capture_path(name))
 
 
 def capture_names() -> list[str]:

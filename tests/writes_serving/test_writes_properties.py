@@ -29,13 +29,12 @@ from jsonschema import Draft202012Validator
 
 from support.entity_refusals import refused_for_the_entity
 from support.schema_values import values_of
-from support.served import capture_names, capture_path
+from support.served import built_capture, capture_names
 from valid_arguments import (ABSENT_PARENT_REFUSAL, deletable, keep_held_keys, name_the_bulk_ids, name_the_path_id,
                              named_by, no_parent_in_an_accepted_state, path_arguments, refused_for_its_parent,
                              with_held_references)
 from write_calls import shown
 
-from capenv.interpreter.pipeline import build_bundle
 from capenv.serving.runtime import EnvironmentRuntime
 from capenv.serving.transport.mcp_server import INTERNAL_ERROR_MESSAGE
 from capenv.serving.transport.tool_result import tool_result
@@ -47,7 +46,7 @@ WRITE_VIEWS = {"create", "update", "delete", "document-write"}
 @lru_cache(maxsize=None)
 def runtime_for(capture: str) -> EnvironmentRuntime:
     """One runtime per capture (built at collection, reused by its tests)."""
-    return EnvironmentRuntime(build_bundle(capture_path(capture)))
+    return EnvironmentRuntime(built_capture(capture))
 
 
 def tool_cases() -> list:
