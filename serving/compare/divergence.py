@@ -65,11 +65,15 @@ class WriteReach:
 def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]], live: Observed,
                 model: Observed, differences: list[Difference], values: ValueMap,
                 unordered: tuple[str, ...] = (), volatile: frozenset[str] = frozenset(),
-                drawn: dict[str, frozenset[Any]] | None = None) -> list[Difference]:
+                drawn: dict[str, frozenset[Any]] | None = None,
+                read_before: dict[str, tuple[frozenset[tuple[str, str]], ...]] | None = None) -> list[Difference]:
     """The differences of a call (``read_paths``: each side's path segments, read as capenv reads them)
     that none of the diverging writes ``reaches`` explains; [] when they explain all of them. ``drawn``:
     of a write, per side, the values its answer showed first that its request did not send: the id a
-    create drew, which follows how many each side created before (a sequence the divergence moved)."""
+    create drew, which follows how many each side created before (a sequence the divergence moved).
+    ``read_before``: per side, the (member, text) pairs of each written entity as a read of its own path
+    answered them on that side: the one item of a list projecting it (Pulp's ``?fields=name``, a list of
+    names where the entity's id is not shown) is that entity."""
     if not differences:
         return []
     linked = False
@@ -101,7 +105,8 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
     for side, body in bodies.items():
         entities = reached[side]
         named = tuple(r.named[side] for r in reaches if r.named.get(side))
-        kept[side], set_aside[side] = _set_aside(in_one_order(body, unordered), entities, named, id_members)
+        seen = (read_before or {}).get(side, ())
+        kept[side], set_aside[side] = _set_aside(in_one_order(body, unordered), entities, named, id_members, seen)
     counted = set_aside["live"] - set_aside["model"]
     volatile_shapes = {_INDEX.sub("/*", p) for p in volatile}
     rest = [d for d in diff_json(kept["live"], kept["model"], values)
@@ -196,29 +201,43 @@ Named = tuple[frozenset[tuple[str, str]], ...]
 """Per write, the (member, string) pairs its body sent."""
 
 
-def _set_aside(body: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str]) -> tuple[Any, int]:
-    """``body`` without the array items holding one of ``entities`` (or every pair of one ``named``) and the object
-    members keyed by one (a copy), and how many array items were set aside."""
-    if not entities and not named:
+def _set_aside(body: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str],
+               seen: Named = ()) -> tuple[Any, int]:
+    """``body`` without the array items holding one of ``entities`` (or every pair of one ``named``, or the
+    only item of its array holding every pair of one ``seen``) and the object members keyed by one (a copy),
+    and how many array items were set aside."""
+    if not entities and not named and not seen:
         return body, 0
     body = copy.deepcopy(body)
-    return body, _prune(body, entities, named, id_members)
+    return body, _prune(body, entities, named, id_members, seen)
 
 
-def _prune(value: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str]) -> int:
+def _prune(value: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str], seen: Named = ()) -> int:
     removed = 0
     if isinstance(value, list):
-        kept = [item for item in value if not _holds(item, entities, named, id_members)]
+        projected = {id(item) for item in _projections(value, seen)}
+        kept = [item for item in value if id(item) not in projected and not _holds(item, entities, named, id_members)]
         removed = len(value) - len(kept)
         value[:] = kept
         for item in kept:
-            removed += _prune(item, entities, named, id_members)
+            removed += _prune(item, entities, named, id_members, seen)
     elif isinstance(value, dict):
         for name in [n for n in value if n in entities]:
             del value[name]
         for member in value.values():
-            removed += _prune(member, entities, named, id_members)
+            removed += _prune(member, entities, named, id_members, seen)
     return removed
+
+
+def _projections(items: list[Any], seen: Named) -> list[Any]:
+    """The items of a list that are a written entity as a read showed it, each the only item of the list
+    holding its values (a list projecting a few members: a value many items share names none of them)."""
+    found = []
+    for group in seen:
+        holding = [item for item in items if isinstance(item, dict) and _named_by(item, group)]
+        if len(holding) == 1:
+            found.append(holding[0])
+    return found
 
 
 def _holds(value: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str] = frozenset()) -> bool:

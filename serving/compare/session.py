@@ -82,6 +82,8 @@ class _SideState:
     seen: set[Any] = field(default_factory=set)
     """Every string and number this side sent or answered so far: a value already seen
     is not a freshly generated id, so it is never paired by shape."""
+    objects: dict[tuple[str, ...], dict[str, Any]] = field(default_factory=dict)
+    """Per path read (segments, as capenv reads it), the object its last successful read answered."""
 
 
 class CompareSession:
@@ -168,7 +170,8 @@ class CompareSession:
             result.unexplained = unexplained(
                 list(self._reaches.values()), read_paths, answers["live"],
                 answers["model"], judgement.differences, self.values, probe.unordered, volatile,
-                {side: frozenset(fresh[side] - _sent(requests[side])) for side in SIDES} if tool.writes else None)
+                {side: frozenset(fresh[side] - _sent(requests[side])) for side in SIDES} if tool.writes else None,
+                self._read_before())
         self._remember(result, fresh)
         self._wrote = self._wrote or tool.writes
         self.results.append(result)
@@ -312,9 +315,25 @@ class CompareSession:
                 self.values.pair(found["live"], found["model"], force=True)
         return unsaved
 
+    def _read_before(self) -> dict[str, tuple[frozenset[tuple[str, str]], ...]]:
+        """Per side, the text members of each entity a diverging write wrote at its own path, as the last
+        read of that path on the side answered them (``divergence.unexplained``'s ``read_before``)."""
+        found: dict[str, tuple[frozenset[tuple[str, str]], ...]] = {}
+        for side in SIDES:
+            objects = self._state[side].objects
+            found[side] = tuple(
+                frozenset((name, value) for name, value in objects[reach.own_paths[side]].items()
+                          if isinstance(value, str))
+                for reach in self._reaches.values() if reach.own_paths.get(side) in objects)
+        return found
+
     def _remember(self, result: CallResult, fresh: dict[str, set[Any]]) -> None:
         for side in SIDES:
             request = result.requests[side]
+            is_json, body = parsed_body(result.answers[side])
+            if (result.probe.method == "GET" and not result.tool.writes and 200 <= result.answers[side].status < 300
+                    and is_json and isinstance(body, dict)):
+                self._state[side].objects[segments(self.tools.read_as("GET", request.path))] = body
             seen = self._state[side].seen
             seen |= _scalars(parsed_body(result.answers[side])[1])
             seen.update(segment for segment in request.path.split("/") if segment)

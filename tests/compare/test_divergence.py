@@ -340,3 +340,36 @@ def test_a_tally_per_value_a_linked_write_moved_is_explained():
     results = compare.run(probes)
     assert results[1].diverged_by == [1] and not results[1].suspect, results[1].unexplained
     assert [d.pointer for d in results[2].unexplained] == ["/note"]
+
+
+def _names_after_a_refused_delete(model_names: bytes) -> list:
+    """A delete the model refused, then a list of names only: the live list lacks the deleted entity,
+    which a read of its own path before the delete showed by its name."""
+    probes = parse_probes("""
+- {method: GET, path: /repos/a1}
+- {method: DELETE, path: /repos/a1}
+- {method: GET, path: /repos, query: {fields: name}}
+""")
+    compare, _, _ = session(
+        [(200, b'{"id": "a1", "name": "legacy", "kind": "file"}'), (204, b''),
+         *[(200, b'{"count": 2, "results": [{"name": "docs"}, {"name": "web"}]}')] * 2],
+        [(200, b'{"id": "a1", "name": "legacy", "kind": "file"}'), (405, REFUSED), (200, model_names)])
+    return compare.run(probes)
+
+
+def test_the_only_item_projecting_the_written_entity_as_read_before_is_explained():
+    results = _names_after_a_refused_delete(
+        b'{"count": 3, "results": [{"name": "docs"}, {"name": "legacy"}, {"name": "web"}]}')
+    assert results[2].diverged_by == [2]
+    assert results[2].verdict == "different" and not results[2].suspect
+
+
+def test_a_projection_other_items_share_or_another_difference_stays_a_suspect():
+    # the written entity's values shown by two items: neither is set aside
+    shared = _names_after_a_refused_delete(
+        b'{"count": 3, "results": [{"kind": "file"}, {"kind": "file"}, {"kind": "web"}]}')
+    assert shared[2].suspect
+    # set aside, the rest still differs: another entity renamed
+    renamed = _names_after_a_refused_delete(
+        b'{"count": 3, "results": [{"name": "docs"}, {"name": "legacy"}, {"name": "other"}]}')
+    assert renamed[2].suspect and [d.pointer for d in renamed[2].unexplained] == ["/results/1/name"]
