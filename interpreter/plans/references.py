@@ -92,7 +92,14 @@ def _with_references(plan: WritePlan, members: list[MemberRule], ctx: PlanContex
         values = list(dict.fromkeys(text for record, value in sent if record.succeeded and not _blank(value, blanks)
                                     for element in (value if many else [value])
                                     if (text := json_text(element)) is not None))
-        candidates = [_candidate(t, values, known.get(t.name, set())) for t in others]
+        first_sent: dict[str, int] = {}
+        for record, value in sent:
+            if record.succeeded and not _blank(value, blanks):
+                for element in (value if many else [value]):
+                    if (text := json_text(element)) is not None:
+                        first_sent[text] = min(first_sent.get(text, record.ordinal), record.ordinal)
+        candidates = [_candidate(t, values, known.get(t.name, set()), _made(ctx.timeline, t.name, first_sent))
+                      for t in others]
         if not any(c.holds for c in candidates):
             continue  # no other type holds any of its values: no evidence to judge
         subject = f"{plan.tool} body.{member.member}"
@@ -109,9 +116,39 @@ def _with_references(plan: WritePlan, members: list[MemberRule], ctx: PlanContex
     return plan.model_copy(update={"references": tuple(references), "traces": plan.traces + tuple(events)})
 
 
-def _candidate(target: EntityType, values: list[str], ids: set[str]) -> ReferenceCandidate:
+def _candidate(target: EntityType, values: list[str], ids: set[str], made: list[str]) -> ReferenceCandidate:
     holds = [v for v in values if v in ids]
-    return ReferenceCandidate(name=target.name, words=_words(target), holds=holds, ids=sorted(ids) if holds else [])
+    return ReferenceCandidate(name=target.name, words=_words(target), holds=holds, ids=sorted(ids) if holds else [],
+                              made=made)
+
+
+def _made(timeline: Timeline, type_name: str, first_sent: dict[str, int]) -> list[str]:
+    """The values naming the entity of the type the capture's writes made last before the first
+    successful call sending the value (an id the initial state did not hold, first shown by a read
+    or a write's answer, no other entity first shown between): the client named what it was just
+    answered."""
+    made = _made_entities(timeline)
+    found = []
+    for text, ordinal in first_sent.items():
+        last = next((entity for at, entity in reversed(made) if at < ordinal), None)
+        if last == (type_name, text):
+            found.append(text)
+    return found
+
+
+def _made_entities(timeline: Timeline) -> list[tuple[int, tuple[str, str]]]:
+    """Each entity the capture's writes made (an id the initial state did not hold), by the ordinal
+    of the read or write answer first showing it, in order."""
+    initial: dict[str, set[str]] = {}
+    for (name, _), ids in timeline.initial_ids.items():
+        initial.setdefault(name, set()).update(ids)
+    first: dict[tuple[str, str], int] = {}
+    for sightings in (timeline.by_entity, timeline.answers or {}):
+        for entity, seen in sightings.items():
+            shown = [s.ordinal for s in seen if s.value is not None]
+            if shown and entity[1] not in initial.get(entity[0], set()):
+                first[entity] = min(first.get(entity, min(shown)), min(shown))
+    return sorted((ordinal, entity) for entity, ordinal in first.items())
 
 
 def _dangling_rule(plan: WritePlan, member: str, target: EntityType, rule_id: str, sent: list[tuple[Record, Any]],

@@ -61,8 +61,8 @@ def _shared_by_type(plans: list[WritePlan], ctx: PlanContext) -> list[WritePlan]
     result = []
     for plan in plans:
         own = {v.member for v in plan.validated_values}
-        accepted = {m.member for m in plan.members if m.admission == "accepted"} - own \
-            - {r.member for r in plan.references}
+        # a reference is checked against the state, and a learned id member besides (another caller's)
+        accepted = {m.member for m in plan.members if m.admission == "accepted"} - own
         shared = [rule for (written, member), rule in learned.items()
                   if written == _written(plan) and member in accepted]
         if not _judged(plan) or not shared:
@@ -112,6 +112,8 @@ def _with_validated(plan: WritePlan, ctx: PlanContext,
         return plan
     members = [m.member for m in plan.members if m.admission != "not-accepted"
                and m.member not in {r.member for r in plan.references}]
+    references = [m.member for m in plan.members if m.admission != "not-accepted"
+                  and m.member in {r.member for r in plan.references}]
     kin_successes = [body for tool, body in kin.get(_written(plan), ()) if tool != plan.tool]
     validated: dict[str, ValidatedValue] = {}
     events: list[TraceEvent] = []
@@ -119,7 +121,7 @@ def _with_validated(plan: WritePlan, ctx: PlanContext,
         refusal = ValueRefusal(ordinal=record.ordinal, status=record.status, sent=body,
                                answer=record.response.text or "")
         decision = evaluate(ctx.ruleset, TABLE, WriteValidatedValueContext(refusal=refusal, successes=successes,
-                                                                           members=members,
+                                                                           members=members, references=references,
                                                                            kin_successes=kin_successes),
                             subject=f"{plan.tool} record {record.ordinal}")
         events.extend(decision.events)

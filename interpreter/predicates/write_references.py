@@ -34,6 +34,10 @@ class ReferenceCandidate(BaseModel):
     """Which of the member's values (as text) the capture shows an entity of this type holding as its id."""
     ids: list[str] = Field(default_factory=list)
     """Every id (as text) the capture shows an entity of this type holding, sorted (how the type is keyed)."""
+    made: list[str] = Field(default_factory=list)
+    """Which of the member's values name the entity of this type the capture's own writes made last
+    (an id the initial state did not hold, first shown by a write's answer) before the first
+    successful call sending the value."""
 
 
 @context_model("write-reference")
@@ -132,6 +136,19 @@ def reference_held_by_one_type(ctx: WriteReferenceContext, params: OneTypeParams
     if holding:
         return Miss(f"several types hold every value: {', '.join(c.name for c in holding)}")
     return Miss("no other type holds every value as an id")
+
+
+@predicate("reference_made_by_one_type", context="write-reference")
+def reference_made_by_one_type(ctx: WriteReferenceContext, params: BaseModel) -> Outcome:
+    """Exactly one other type's entities were made by the capture's own writes with every value the tool's successful calls sent as their ids, each the entity made last before the calls sending it: the client named the entity it had just been answered (a day naming the workout made just before it)."""
+    if not ctx.values:
+        return Miss("no successful call sent a value")
+    making = [c for c in ctx.types if set(ctx.values) <= set(c.made)]
+    if len(making) == 1:
+        return Match({"type": making[0].name, "values": len(ctx.values)})
+    if making:
+        return Miss(f"several types made every value: {', '.join(c.name for c in making)}")
+    return Miss("no other type's entities were made with every value as their id before the calls sending it")
 
 
 class NamedKeysParams(BaseModel):

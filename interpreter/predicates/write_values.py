@@ -46,6 +46,9 @@ class WriteValidatedValueContext(BaseModel):
     """The body objects the tool's successful calls sent."""
     members: list[str] = Field(default_factory=list)
     """The members serving accepts (a member it refuses needs no value check)."""
+    references: list[str] = Field(default_factory=list)
+    """The members serving accepts that name another type's entities (checked against the state):
+    only a refusal of ids (another caller's entity) says more of them."""
     kin_successes: list[dict[str, Any]] = Field(default_factory=list)
     """The body objects successful calls of the type's other creates and updates sent: they store
     the same members, so their values show the same member's layout."""
@@ -391,7 +394,7 @@ def refusal_sends_new_ids(ctx: WriteValidatedValueContext, params: IdValueParams
         differing = _differing(ctx.refusal.sent, success)
         if differing is None:
             continue
-        ids = [m for m in differing if m in ctx.members and _id_like(ctx.refusal.sent[m])
+        ids = [m for m in differing if m in ctx.members + ctx.references and _id_like(ctx.refusal.sent[m])
                and any(m in s for s in ctx.successes) and all(_id_like(s[m]) for s in ctx.successes if m in s)]
         texts = [m for m in differing if m not in ids and m in ctx.members and isinstance(ctx.refusal.sent[m], str)
                  and _free_text(m, ctx, free) is not None]

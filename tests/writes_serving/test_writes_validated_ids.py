@@ -79,3 +79,37 @@ def test_without_a_refusal_the_ids_are_stored_as_sent(tmp_path) -> None:
     create = plan(build_from(capture(refusals=False), tmp_path / "capture.har"), "POST", "/sessions")
     assert create.served, create.reason
     assert not create.validated_values
+
+
+def made_routine_capture() -> HarBuilder:
+    """Sessions naming, by a member no type's path agrees with, the routine the capture made just
+    before them (reference.one-type-made)."""
+    held = [{"id": 1, "name": "Upper"}, {"id": 2, "name": "Lower"}]
+    har = HarBuilder().call("GET", "/routines", response=held).call("GET", "/sessions", response=[])
+    har.call("POST", "/routines", body={"name": "Legs"}, status=201, response={"id": 3, "name": "Legs"})
+    har.call("GET", "/routines/3", response={"id": 3, "name": "Legs"})
+    made = []
+    for id_, note in ((1, "Heavy"), (2, "Light")):
+        entity = {"id": id_, "program": 3, "note": note}
+        made.append(entity)
+        har.call("POST", "/sessions", body={"program": 3, "note": note}, status=201, response=entity)
+        har.call("GET", f"/sessions/{id_}", response=entity)
+    return har.call("GET", "/sessions", response=made)
+
+
+def test_a_short_id_naming_the_entity_made_just_before_is_a_reference(tmp_path) -> None:
+    bundle = build_from(made_routine_capture(), tmp_path / "capture.har")
+    create = plan(bundle, "POST", "/sessions")
+    assert create.served, create.reason
+    [reference] = create.references
+    assert (reference.member, reference.rule_id) == ("program", "reference.one-type-made")
+    runtime = EnvironmentRuntime(bundle)
+    try:
+        answer = runtime.http(HttpRequest("POST", "/sessions", (), (("content-type", "application/json"),),
+                                          dumps({"program": 9, "note": "x"})))
+        assert answer.status == 400 and "holds no" in loads(answer.body)["message"]
+        answer = runtime.http(HttpRequest("POST", "/sessions", (), (("content-type", "application/json"),),
+                                          dumps({"program": 2, "note": "x"})))
+        assert answer.status == 201, answer.body
+    finally:
+        runtime.close()
