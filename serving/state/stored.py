@@ -5,7 +5,11 @@ Layout: ``subjects.py``. What a write does:
 1. **Refresh** (``catch_up.py``): read meta's revision (``Store.revision``: the cheap
    head check, no state parsed). When it is the one this process holds, nothing changed.
    Otherwise read the log entries since, and reload only the subjects they name (a reset or
-   an add, a long gap or a missing entry reloads everything, from one snapshot).
+   an add, a long gap or a missing entry reloads everything, from one snapshot). A write
+   without an idempotency key leaves its first head check to step 3, where the commit's
+   expectation on meta makes it in the same transaction (a copy the store moved past loses
+   that commit as a race does, and is refreshed and decided again); its refusal, or an answer
+   that commits nothing, checks the head after deciding, and is decided again past it.
 2. **Decide** on the state and meta just read (``WriteState.decide``, the executor the gate
    proved), changing the local copy.
 3. **Commit** one batch: the changed entity (or document), a collection the write created,
@@ -229,8 +233,15 @@ class StoreStateHolder:
                 raise CallRefused(f"the idempotency key cannot name a write: {exc}") from None
         record_id = key if key is not None else new_record_id(WRITE)
         key_taken = False
-        for _ in range(MAX_ATTEMPTS):
-            self.refresh()
+        for attempt in range(MAX_ATTEMPTS):
+            # A write without a key is first decided on the copy held, its head check left to the
+            # commit, whose expectation on meta is that check made atomically (one store read less
+            # per write); an answer that commits nothing checks the head after deciding instead.
+            if key is None and attempt == 0:
+                unchecked = self._refresh_held()
+            else:
+                unchecked = False
+                self.refresh()
             if key is not None:
                 recorded = self._recorded(key, request, digest)
                 if recorded is not None:
@@ -247,9 +258,13 @@ class StoreStateHolder:
                 decision = self._writes.decide(plan, call, mirror.index, mirror.meta, self._size_now())
             except CallRefused:
                 self._stale = False  # a refusal changes nothing (the executor edits last)
+                if unchecked and not self._at_store_head():
+                    continue  # refused on a copy the store has moved past: decided again on its state
                 raise
             if decision.result is None:  # a recorded absence, or a key's held entity: nothing changed to keep
                 self._stale = False
+                if unchecked and not self._at_store_head():
+                    continue
                 return decision.served
             batch, touched, growth = write_batch(self.subjects, mirror, decision, record_id, request, digest,
                                                  self._rules_revision, keyed=key is not None)
@@ -275,22 +290,31 @@ class StoreStateHolder:
 
     def refresh(self) -> None:
         """Bring the local copy up to the store's position (a no-op when meta has not moved)."""
-        if self._as_held:
+        if not self._refresh_held():
             return
-        landed = self._landing.take(self._mirror.position if self._mirror is not None else None)
-        if landed is not None:
-            self._adopt(landed.mirror, landed.encoded)  # then caught up from it like any copy
-        mirror = self._held()
-        if self._stale:
-            self._reload_whole()
-            return
-        if not self._shared:
-            return
-        caught_up = catch_up(self._store, self.subjects, mirror, self._catch_up_entries)
+        caught_up = catch_up(self._store, self.subjects, self._held(), self._catch_up_entries)
         if isinstance(caught_up, StateMirror):
             self._adopt(caught_up)
         elif caught_up is not None:
             self._changed(caught_up.growth)
+
+    def _refresh_held(self) -> bool:
+        """``refresh`` up to its head check: take up a landed install, reload a copy left stale.
+        True when the store's head is still to check (a store other processes share)."""
+        if self._as_held:
+            return False
+        landed = self._landing.take(self._mirror.position if self._mirror is not None else None)
+        if landed is not None:
+            self._adopt(landed.mirror, landed.encoded)  # then caught up from it like any copy
+        self._held()
+        if self._stale:
+            self._reload_whole()
+            return False
+        return self._shared
+
+    def _at_store_head(self) -> bool:
+        """Whether the copy held is at the store's position (meta's revision: ``catch_up``'s check)."""
+        return self._store.revision(self.subjects.meta, META_ID) == self._held().position
 
     def _reload_whole(self) -> bool:
         """Rebuild the local copy from one snapshot; False when the store holds no state."""

@@ -167,8 +167,11 @@ class SqliteStore(Store):
             pool = self._pool
             conn = pool.checkout()
             try:
-                conn.execute("BEGIN IMMEDIATE")
-                return self._commit_in_transaction(conn, prepared)
+                # One cursor for the commit's statements: each ``conn.execute`` makes a cursor (and the
+                # connection a weak reference to it), six per served write.
+                cursor = conn.cursor()
+                cursor.execute("BEGIN IMMEDIATE")
+                return self._commit_in_transaction(cursor, prepared)
             except BaseException as exc:
                 _rollback(conn)
                 if isinstance(exc, sqlite3.Error):
@@ -229,11 +232,14 @@ class SqliteStore(Store):
             except sqlite3.Error as exc:
                 raise StoreBackendError(f"SQLite refused to compact {', '.join(types)}: {exc}") from exc
 
-    def _commit_in_transaction(self, conn: sqlite3.Connection, prepared: batches.PreparedBatch) -> Commit:
+    def _commit_in_transaction(self, conn: sqlite3.Cursor, prepared: batches.PreparedBatch) -> Commit:
+        """``conn``: the cursor every statement of the commit runs on, in its ``BEGIN IMMEDIATE``."""
         record_id = prepared.record_id
         keys = list(dict.fromkeys(write.key for write in prepared.writes))  # no lock order to keep: one file lock
-        type_ids = self._types.assigned(conn, keys)
-        names = {type_id: name for name, type_id in type_ids.items()}
+        type_ids = self._types.assigned(conn, keys)  # a cursor runs statements as its connection does
+        names = {}
+        for name, type_id in type_ids.items():  # a loop: a comprehension makes a function per commit
+            names[type_id] = name
         # BEGIN IMMEDIATE already holds the file's write lock, so the heads cannot move under us.
         # The first statement also reads the floors of the batch's types (a subject with no row
         # starts above its type's) and whether the record id was forgotten (``heads_and_guards``).
@@ -278,8 +284,10 @@ class SqliteStore(Store):
             original = self._committed_before(conn, prepared)
             assert original is not None
             return original
-        conn.executemany(INSERT_HISTORY, [(type_ids[e.key[0]], e.key[1], e.revision, record_id, e.state_json)
-                                          for e in plan.entries])
+        rows = []
+        for e in plan.entries:  # a loop: a comprehension makes a function per commit
+            rows.append((type_ids[e.key[0]], e.key[1], e.revision, record_id, e.state_json))
+        conn.executemany(INSERT_HISTORY, rows)
         if self._kept:  # the order is kept under a bound only: an unbounded store does not grow it
             self._forget_past(conn, conn.execute(forgetting.ORDERED, (record_id,)).lastrowid)
         conn.execute("COMMIT")
@@ -287,14 +295,14 @@ class SqliteStore(Store):
         self._checkpointer.committed()
         return commit
 
-    def _committed_before(self, conn: sqlite3.Connection, prepared: batches.PreparedBatch) -> Commit | None:
+    def _committed_before(self, conn: sqlite3.Cursor, prepared: batches.PreparedBatch) -> Commit | None:
         """The original commit of ``prepared``'s record id, if one was committed (the transaction
         is then rolled back); ``RecordConflict`` when its bytes differ."""
         record = conn.execute("SELECT digest, writes FROM records WHERE record_id = ?",
                               (prepared.record_id,)).fetchone()
         if record is None:
             return None
-        _rollback(conn)
+        _rollback(conn.connection)
         if bytes(record[0]) == FORGOTTEN:
             raise RecordForgotten(prepared.record_id, self._kept, BUDGET)
         if record[0] != prepared.digest:

@@ -309,6 +309,44 @@ def test_a_write_that_loses_a_race_is_decided_again(bundle) -> None:
     assert first.data_get() == second.data_get() == EnvironmentRuntime(bundle, store=SharedHandle(store)).data_get()
 
 
+def test_a_write_without_a_key_reads_no_head_before_its_commit(bundle) -> None:
+    """The commit's expectation on meta is the head check of a write without a key: no store read
+    before it while nothing else wrote."""
+    store = CountingStore()
+    runtime = EnvironmentRuntime(bundle, store=SharedHandle(store))
+    create(runtime)
+    store.heads = store.loads = 0
+    assert create(runtime)["body"]["id"] == 5
+    assert (store.heads, store.loads) == (0, 0)
+
+
+def test_a_write_decided_on_a_copy_the_store_moved_past_is_decided_again(bundle) -> None:
+    """A runtime whose copy lacks what another wrote since is refused there (the post missing),
+    answered nothing committed (a delete's recorded absence) or loses its commit; each is decided
+    again on the store's state, and answers as a runtime that had read it first."""
+    store = CountingStore()
+    first = EnvironmentRuntime(bundle, store=SharedHandle(store))
+    second = EnvironmentRuntime(bundle, store=SharedHandle(store))
+    assert post_ids(second) == [1, 2, 3]
+    made = str(create(first, title="made elsewhere")["body"]["id"])
+    patched = second.call_tool("patch_posts_by_post_id", {"post_id": made, "body": {"views": 7}})
+    assert not patched.is_error and patched.structured["status"] == 200, patched.structured
+    assert first.read("get_posts_by_post_id", {"post_id": made})["body"]["views"] == 7
+    comment = first.call_tool("post_comments", {"body": {"body": "made elsewhere", "postId": 1}})
+    assert not comment.is_error, comment.structured
+    made = str(comment.structured["body"]["id"])
+    deleted = second.call_tool("delete_comments_by_comment_id", {"comment_id": made})
+    assert not deleted.is_error and deleted.structured["status"] < 300, deleted.structured
+    assert int(made) not in [c["id"] for c in first.read("get_comments")["body"]]
+    assert not first.call_tool("delete_comments_by_comment_id", {"comment_id": "2"}).is_error
+    # held by second's copy, gone from the store: accepted there, its commit lost, refused again
+    gone = second.call_tool("patch_comments_by_comment_id", {"comment_id": "2", "body": {"body": "late"}})
+    assert gone.structured.get("status", 0) >= 400 or gone.is_error, gone.structured
+    create(first, title="third")
+    assert create(second, title="fourth")["body"]["id"] == 6
+    assert first.data_get() == second.data_get() == EnvironmentRuntime(bundle, store=SharedHandle(store)).data_get()
+
+
 def test_runtimes_writing_at_once_leave_every_write_and_unique_sequence_values(bundle, sqlite_url) -> None:
     runtimes = [EnvironmentRuntime(bundle, store=sqlite_url) for _ in range(4)]
     per_runtime = 40
