@@ -115,7 +115,7 @@ class ArgumentSchema:
             element = len(path) >= 2 and isinstance(path[-1], int)
             return refusal(f"{path[-2]}[{path[-1]}]" if element else leaf, held)
         if error.validator == "not" and in_body and "description" in error.schema:  # values an object member refuses
-            return f"member '{where[len('body.'):]}' is {dumps(value).decode()}: accepted only as {error.schema['description']}"
+            return f"member '{where[len('body.'):]}' is {_shown(value)}: accepted only as {error.schema['description']}"
         if error.validator == "pattern" or (error.validator == "anyOf" and "description" in error.schema):
             return f'"{leaf or where}" is not accepted: {error.schema.get("description", "it must match " + str(error.validator_value))}'
         if error.validator == "minLength":
@@ -124,12 +124,21 @@ class ArgumentSchema:
             return f'"{where}" must be empty, as recorded'
         if error.validator in ("const", "enum"):
             wanted = [error.validator_value] if error.validator == "const" else error.validator_value
-            shown = " or ".join(dumps(v).decode() for v in wanted)
+            shown = " or ".join(_shown(v) for v in wanted)
             if in_body and error.validator == "enum" and error.schema.get("description"):  # a validated member says why
-                return f"member '{leaf}' is {dumps(value).decode()}: accepted only with {shown} ({error.schema['description']})"
+                return f"member '{leaf}' is {_shown(value)}: accepted only with {shown} ({error.schema['description']})"
             return f"member '{leaf}' is accepted only with its recorded value {shown}" if in_body else \
                 f'"{where}" is accepted only as recorded: {shown}'
         return f'"{where or "arguments"}": {error.message}'
+
+
+def _shown(value: Any) -> str:
+    """``value`` as JSON text for a refusal: the standard library's where orjson refuses it (an integer past
+    64 bits, which a call may send and the schema refuses)."""
+    try:
+        return dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, default=str)
 
 
 def _plain(value: Any) -> Any:

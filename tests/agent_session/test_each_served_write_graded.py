@@ -19,8 +19,8 @@ from grader import ExpectedChange, grade
 from support.served import built_capture, capture_names
 from test_agent_graded_session import echoed, refused_for_this_entity, stamped
 from valid_arguments import (CHOSEN_ID, amended, deletable, keep_held_keys, key_member, named_by,
-                             no_parent_in_an_accepted_state, refused_for_its_parent, refused_under_absent_parent,
-                             value_for, write_arguments)
+                             no_accepted_reference_held, no_parent_in_an_accepted_state, refused_for_its_parent,
+                             refused_under_absent_parent, value_for, write_arguments)
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.paths import split_path
@@ -194,6 +194,10 @@ def test_a_served_write_tool_is_graded_clean_from_data_get(bundle, plan: WritePl
 
     arguments = graded_arguments(plan, schema, templates[plan.tool], collection, target, rng, before,
                                      runtime.bundle)
+    if no_accepted_reference_held(runtime, plan):
+        answer = runtime.call_tool(plan.tool, arguments)
+        assert answer.is_error and runtime.data_get() == before, (plan.tool, answer.structured)
+        return  # graded as refused: no held entity is one it accepts a reference to
     if plan.collection is not None:  # a tied create serves only its exemplar's path arguments
         arguments.update(plan.exemplar_args)
         if refused_under_absent_parent(runtime, plan.tool, arguments):

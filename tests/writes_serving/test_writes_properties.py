@@ -31,8 +31,8 @@ from support.entity_refusals import refused_for_the_entity
 from support.schema_values import values_of
 from support.served import built_capture, capture_names
 from valid_arguments import (ABSENT_PARENT_REFUSAL, deletable, keep_held_keys, name_the_bulk_ids, name_the_path_id,
-                             named_by, no_parent_in_an_accepted_state, path_arguments, refused_for_its_parent,
-                             with_held_references)
+                             named_by, no_accepted_reference_held, no_parent_in_an_accepted_state, path_arguments,
+                             refused_for_its_parent, with_held_references)
 from write_calls import shown
 
 from capenv.serving.runtime import EnvironmentRuntime
@@ -340,6 +340,9 @@ def test_no_internal_error_and_refusals_change_nothing(capture: str, name: str) 
     # nor has a create refusing parents in other states than its recorded creates found, when the
     # initial state holds no parent in those (plan.parent_states)
     if plan is not None and outcomes["parent refused"] == outcomes["valid"] and no_parent_in_an_accepted_state(runtime, plan):
+        holds_its_type = False
+    # nor has a write taking in a reference member only ids no held entity has (no_accepted_reference_held)
+    if no_accepted_reference_held(runtime, plan):
         holds_its_type = False
     # nor has an update or delete every held entity of which it refuses for that entity (ZenML's two
     # tags: one copied by a model, one only listed, lacking the metadata the answer shows): each held

@@ -14,8 +14,9 @@ import pytest
 
 from support.entity_refusals import refused_for_the_entity
 from support.served import capture_names
-from valid_arguments import (body_for, body_schema_for, deletable, name_the_bulk_ids, named_by, path_value,
-                             refused_under_absent_parent, with_held_references, write_arguments)
+from valid_arguments import (body_for, body_schema_for, deletable, name_the_bulk_ids, named_by,
+                             no_accepted_reference_held, path_value, refused_under_absent_parent,
+                             with_held_references, write_arguments)
 from write_calls import accepted, refused, shown, unchanged_answer
 
 from capenv.interpreter.bundle.global_ids import encode_global_id, global_id
@@ -93,6 +94,10 @@ def test_every_served_write_answers_with_its_provenance(capture: str, bundle_of)
             continue
         collection, entity_id = target_of(runtime, plan)
         arguments = arguments_for(runtime, plan, rng)
+        if no_accepted_reference_held(runtime, plan):
+            before = runtime.data_get()
+            assert runtime.call_tool(plan.tool, arguments).is_error and runtime.data_get() == before, plan.tool
+            continue  # no held entity is one it accepts a reference to: refused, state unchanged
         if plan.effect == "create" and refused_under_absent_parent(runtime, plan.tool, arguments):
             continue  # the recorded call's parent was made by a write the initial state does not hold
         tried = runtime.call_tool(plan.tool, arguments)

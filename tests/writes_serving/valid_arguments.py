@@ -58,11 +58,11 @@ def with_held_references(schema: dict[str, Any], state: Any, near: str | None = 
         if isinstance(node, dict):
             found = REFERENCE.search(str(node.get("description", "")))
             if found and held.get(found.group(1)):
-                node["enum"] = held[found.group(1)]
+                node["enum"] = _among(held[found.group(1)], node.get("enum"))
             many = REFERENCES.search(str(node.get("description", "")))
             if many and held.get(many.group(1)):
-                node["items"] = {**(node.get("items") if isinstance(node.get("items"), dict) else {}),
-                                 "enum": held[many.group(1)]}
+                items = node.get("items") if isinstance(node.get("items"), dict) else {}
+                node["items"] = {**items, "enum": _among(held[many.group(1)], items.get("enum"))}
             for value in node.values():
                 visit(value)
         elif isinstance(node, list):
@@ -71,6 +71,14 @@ def with_held_references(schema: dict[str, Any], state: Any, near: str | None = 
 
     visit(resolved)
     return resolved
+
+
+def _among(held: list[Any], accepted: list[Any] | None) -> list[Any]:
+    """The held ids the member accepts (a published ``enum``: the ids recorded calls succeeded with,
+    ``plan.validated_values``); those it accepts when it holds none of them (the call is refused)."""
+    if not accepted:
+        return held
+    return [i for i in held if str(i) in {str(a) for a in accepted}] or accepted
 
 
 def _shared_segments(path: str, other: str) -> int:
@@ -468,6 +476,27 @@ def no_parent_in_an_accepted_state(runtime, plan: Any) -> bool:
     parent_type = plan.parent_states[0].parent_type
     return not any(all(e.get("value", {}).get(s.member) in s.values for s in plan.parent_states)
                    for c in state.get("collections", []) if c["type"] == parent_type for e in c["entities"])
+
+
+def no_accepted_reference_held(runtime, plan: Any) -> bool:
+    """Whether a write takes, in a member naming another type's entity (``plan.references``), only ids
+    a recorded call succeeded with (``plan.validated_values``) of which the state holds none (wger's day
+    create: ``training`` 4 alone, a workout the capture made and no served create can): it has no valid
+    call to serve, and refuses every one, state unchanged."""
+    if plan is None:
+        return False
+    state = json.loads(runtime.data_get())
+    for validated in plan.validated_values:
+        if validated.by_shape or validated.layout is not None or validated.max_length is not None:
+            continue
+        for reference in plan.references:
+            if reference.member != validated.member or not reference.checked:
+                continue
+            held = {str(e["id"]) for c in state.get("collections", []) if c["type"] == reference.type
+                    for e in c["entities"]}
+            if not held & {str(v) for v in validated.accepted}:
+                return True
+    return False
 
 
 def refused_under_absent_parent(runtime, tool: str, arguments: dict[str, Any]) -> bool:
