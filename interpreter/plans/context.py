@@ -132,12 +132,14 @@ class PlanContext:
         return any(s.value is not None and self.records[s.ordinal].finished_at <= start
                    for (t, _), sightings in self.timeline.by_entity.items() if t == type_name for s in sightings)
 
-    def type_entities(self, type_name: str, before: int, unlisted: frozenset[str] = frozenset()
-                      ) -> list[dict[str, Any]]:
+    def type_entities(self, type_name: str, before: int, unlisted: frozenset[str] = frozenset(),
+                      completed: bool = False) -> list[dict[str, Any]]:
         """The type's entities as last seen before a call (initial state, then sightings).
         ``unlisted``: fields a list read shows nothing of (volatile ones a listing answers
         otherwise than the item read): after a list read, each keeps its latest value an item
-        read, a write's answer or the initial state showed."""
+        read, a write's answer or the initial state showed. ``completed``: a list read's entity
+        also keeps every field the list does not show as last seen otherwise, since a list of
+        ``{id, link}`` rows shows part of each entity, not entities without the rest."""
         latest: dict[str, dict[str, Any]] = {}
         initial: dict[str, dict[str, Any]] = {}
         for collection in self.view.state.collections:
@@ -150,6 +152,8 @@ class PlanContext:
             elif unlisted and seen.via == "list":
                 latest[key] = self._with_earlier(seen, self.timeline.by_entity[(type_name, key)], unlisted,
                                                  initial.get(key))
+            elif completed and seen.via == "list":
+                latest[key] = self._completed(seen, self.timeline.by_entity[(type_name, key)], initial.get(key))
             else:
                 latest[key] = seen.value
         return list(latest.values())
@@ -170,6 +174,19 @@ class PlanContext:
                 del value[name]
             else:
                 value[name] = earlier
+        return value
+
+
+    @staticmethod
+    def _completed(seen: Any, sightings: list[Any], initial: dict[str, Any] | None) -> dict[str, Any]:
+        """A list read's entity over the latest earlier sighting other than a list's (else the
+        initial state): the fields the list shows as it shows them, the rest as last seen."""
+        base = next((s.value for s in reversed(sightings) if s.ordinal < seen.ordinal
+                     and s.via != "list" and s.value is not None), initial)
+        if not base:
+            return seen.value
+        value = {name: seen.value.get(name, held) for name, held in base.items()}
+        value.update((name, shown) for name, shown in seen.value.items() if name not in value)
         return value
 
 

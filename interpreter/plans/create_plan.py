@@ -240,8 +240,8 @@ def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[st
             others.append(verdict.body)
             if call.succeeded and call is not exemplar:
                 succeeded.append(verdict.body)
-                successes.append((verdict.body, ctx.type_entities(entity_type.name, call.ordinal)))
-    type_entities = ctx.type_entities(entity_type.name, exemplar.ordinal)
+                successes.append((verdict.body, ctx.type_entities(entity_type.name, call.ordinal, completed=True)))
+    type_entities = ctx.type_entities(entity_type.name, exemplar.ordinal, completed=True)
     made_identities = _made_identities(ctx, entity_type, str(observed.get(entity_type.id_field)))
     collection_entities = [s.value for (t, k), ss in ctx.timeline.by_entity.items() if t == entity_type.name
                            for s in ss[:1] if s.collection == collection and s.value is not None]
