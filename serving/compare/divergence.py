@@ -6,8 +6,12 @@ path (an update, an action, a document); an entity it addressed by a path parame
 saved from, or generated in, its answer) or named in its body (a create's slug), and an href ending
 in the path it wrote at; the membership and count of a collection listing those; the numbers and
 clocks of an entity it links to (an href in its answer, the entity it sits under) or of
-a read its probe ``affects`` (and a member of theirs one side holds null, which it set first). A difference
-anywhere else follows from no diverging write: a wrong answer may hide behind it.
+a read its probe ``affects`` (and a member of theirs one side holds null, which it set first); the read its
+probe ``affects`` whose query names its entity, or whose path names a text its body sent; the place it wrote inside a document read whole; the value it
+sent, on the one side it succeeded on, in an object naming its entity or labelled as its body labelled it.
+Names compare percent-decoded, a batch create's items are each an entity it made, a value spelling its
+path's last segments (two or more, or led by ``/``) names it, and texts quoting the ids the two sides gave
+one entity agree. A difference anywhere else follows from no diverging write: a wrong answer may hide behind it.
 
 How it is decided, per side (each side's own ids): a read at or under the write's own path, or of one
 of its entities (named in its path, or an object holding it), is explained whole; one of the entity
@@ -26,8 +30,9 @@ import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
-from capenv.interpreter.bundle.pointers import member_at
+from capenv.interpreter.bundle.pointers import member_at, parse as parse_pointer
 
 from .jsondiff import ABSENT, Difference, ValueMap, diff_json
 from .judge import in_one_order, parsed_body
@@ -55,64 +60,186 @@ class WriteReach:
     """The values of its path's parameters before the last (the entities it sits under): their counts and
     clocks the write changes."""
     affects: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    """Its probe's ``affects`` (what the probe file says it changes, a cascade): the counts and clocks of
+    what is read at or under them; and, read with a query naming one of its entities, that entity's."""
     id_members: frozenset[str] = frozenset()
     """The members naming its entities by number (where its probe saved one, or its answer held one):
     a number elsewhere (a category 4 beside a new thread 4) names another thing."""
-    """Its probe's ``affects`` (what the probe file says it changes, a cascade): the counts and clocks of
-    what is read at or under them."""
+    batch: dict[str, tuple[frozenset[tuple[str, str]], ...]] = field(default_factory=dict)
+    """Of a create whose body is one list of objects (``{"rows": [{...}, {...}]}``), the (member, string)
+    pairs of each: every one of them an entity it made, named as ``named`` names one."""
+    sent: dict[str, frozenset[tuple[str, Any]]] = field(default_factory=dict)
+    """The (member, value) leaves its request body sent at any depth (a bare value: under its path's last
+    segment, the member it replaces): where they landed is what it changed."""
+    labels: dict[str, frozenset[tuple[str, str]]] = field(default_factory=dict)
+    """The (member, string) pairs at the top of its request body, of any method: what names the object it
+    wrote (a route's ``@id``), wherever a read shows that object."""
+    succeeded: frozenset[str] = frozenset()
+    """The sides that answered it with a success: only there did it change anything."""
 
 
 def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]], live: Observed,
                 model: Observed, differences: list[Difference], values: ValueMap,
                 unordered: tuple[str, ...] = (), volatile: frozenset[str] = frozenset(),
                 drawn: dict[str, frozenset[Any]] | None = None,
-                read_before: dict[str, tuple[frozenset[tuple[str, str]], ...]] | None = None) -> list[Difference]:
+                read_before: dict[str, tuple[frozenset[tuple[str, str]], ...]] | None = None,
+                read_queries: dict[str, frozenset[str]] | None = None) -> list[Difference]:
     """The differences of a call (``read_paths``: each side's path segments, read as capenv reads them)
     that none of the diverging writes ``reaches`` explains; [] when they explain all of them. ``drawn``:
     of a write, per side, the values its answer showed first that its request did not send: the id a
     create drew, which follows how many each side created before (a sequence the divergence moved).
     ``read_before``: per side, the (member, text) pairs of each written entity as a read of its own path
     answered them on that side: the one item of a list projecting it (Pulp's ``?fields=name``, a list of
-    names where the entity's id is not shown) is that entity."""
+    names where the entity's id is not shown) is that entity. ``read_queries``: per side, the values of the
+    read's query (decoded): one naming an entity of a write whose ``affects`` holds the read reads that
+    entity there (``/db/status?folder=photos`` after a write to folder photos the probe says affects it).
+    Paths and names compare decoded: a write to ``/users/two%20words`` made the user ``two words``."""
     if not differences:
         return []
     linked = False
     for reach in reaches:
         for side, path in read_paths.items():
             own = reach.own_paths.get(side)
-            names = {str(v) for v in reach.entities.get(side, frozenset())} | {v for _, v in reach.named.get(side, ())}
-            if (own is not None and path[:len(own)] == own) or names & set(path):
+            names = _spellings({str(v) for v in reach.entities.get(side, frozenset())}
+                               | {v for group in _groups(reach, side) for _, v in group})
+            if (own is not None and path[:len(own)] == own) or names & _spellings(path):
                 return []  # the entity itself, or what lies under it (its posts embedding it, a cascade)
-            linked = linked or _links_to(reach.links.get(side, frozenset()), path) \
-                or bool(reach.parents.get(side, frozenset()) & set(path)) \
-                or any(path[:len(scope)] == scope for scope in reach.affects.get(side, ()))
+            affected = any(path[:len(scope)] == scope for scope in reach.affects.get(side, ()))
+            if affected and names & (read_queries or {}).get(side, frozenset()):
+                return []  # the affected read, of the written entity (its query names it)
+            if affected and {v for _, v in reach.sent.get(side, ()) if isinstance(v, str)} & _spellings(path):
+                return []  # the affected read of what its body named (a page a form's title deleted, a copy)
+            linked = linked or affected or _links_to(reach.links.get(side, frozenset()), path) \
+                or bool(reach.parents.get(side, frozenset()) & set(path))
     (live_json, live_body), (model_json, model_body) = parsed_body(live), parsed_body(model)
-    if not (live_json and model_json):
-        return list(differences)
     bodies = {"live": live_body, "model": model_body}
     reached = _reached(reaches, values)
     id_members = frozenset().union(*(r.id_members for r in reaches))
     for side, body in bodies.items():  # the read answers the entity itself, wherever its path put it
         entities = reached[side]
-        named = tuple(r.named[side] for r in reaches if r.named.get(side))
+        named = tuple(group for r in reaches for group in _groups(r, side))
         # a number names too much at the top of an answer (a count, a position): the entity is named there
-        # by a string id, an href or its body's members
+        # by a string id, an href or its body's members; the other side may answer no JSON (a 404 page)
         named_by_text = frozenset(e for e in entities if isinstance(e, str) and not e.isdigit())
         if isinstance(body, dict) and _holds(body, named_by_text, named, id_members):
             return []
+        # renamed: read by a name the write sent, answering every label it sent, where only it succeeded
+        if isinstance(body, dict) and any(_named_by(body, labels) and {v for _, v in labels} & _spellings(
+                read_paths.get(side, ())) for labels in _labels_alone(reaches, side)):
+            return []
+    if not (live_json and model_json):
+        return list(differences)
     heads = [d for d in differences if not d.pointer.startswith("/") and d.pointer != ""]
     kept, set_aside = {}, {}
     for side, body in bodies.items():
         entities = reached[side]
-        named = tuple(r.named[side] for r in reaches if r.named.get(side))
-        seen = (read_before or {}).get(side, ())
+        named = tuple(group for r in reaches for group in _groups(r, side))
+        # the one item holding every label a write sent where only it succeeded is the entity it wrote
+        seen = (*(read_before or {}).get(side, ()), *_labels_alone(reaches, side))
         kept[side], set_aside[side] = _set_aside(in_one_order(body, unordered), entities, named, id_members, seen)
     counted = set_aside["live"] - set_aside["model"]
     volatile_shapes = {_INDEX.sub("/*", p) for p in volatile}
     rest = [d for d in diff_json(kept["live"], kept["model"], values)
             if _INDEX.sub("/*", d.pointer) not in volatile_shapes and not _a_count(d, counted)
-            and not (linked and (_aggregate(d) or _a_tally(d, kept))) and not _both_drawn(d, drawn)]
+            and not (linked and (_aggregate(d) or _a_tally(d, kept))) and not _both_drawn(d, drawn)
+            and not _at_own_path(d, reaches, read_paths) and not _sent_into_linked(d, reaches, kept, reached)
+            and not _echoes_paired(d, values)]
     return heads + _without_pushed_off(rest, counted)
+
+
+def _labels_alone(reaches: list[WriteReach], side: str) -> tuple[frozenset[tuple[str, str]], ...]:
+    """The labels (``WriteReach.labels``) of each write that succeeded on ``side`` alone."""
+    return tuple(r.labels[side] for r in reaches if r.succeeded == {side} and r.labels.get(side))
+
+
+def _groups(reach: WriteReach, side: str) -> tuple[frozenset[tuple[str, str]], ...]:
+    """The (member, string) groups naming the entities a write made on ``side``: its body's, each of a batch's."""
+    own = (reach.named[side],) if reach.named.get(side) else ()
+    return own + reach.batch.get(side, ())
+
+
+def _spellings(texts: Any) -> set[str]:
+    """Each text as written and percent-decoded: a path segment ``caf%C3%A9`` names the tag ``café``."""
+    return {spelled for text in texts for spelled in (text, unquote(text))}
+
+
+def _at_own_path(difference: Difference, reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]]) -> bool:
+    """A difference inside a document read at the very place a write wrote (the read's path and the pointer
+    together at or under the write's own path: ``/config`` read at ``/servers/a/routes/0`` after a delete
+    of ``/config/servers/a/routes/0``), on both sides."""
+    if not difference.pointer.startswith("/"):
+        return False
+    tokens = parse_pointer(difference.pointer)
+    for reach in reaches:
+        if all((own := reach.own_paths.get(side)) is not None
+               and len(own) > len(path) and (*path, *tokens)[:len(own)] == own
+               for side, path in read_paths.items()):
+            return True
+    return False
+
+
+def _sent_into_linked(difference: Difference, reaches: list[WriteReach], bodies: dict[str, Any],
+                      reached: dict[str, frozenset[Any]]) -> bool:
+    """A value a write sent, held where it differs by the side the write succeeded on (and only there), in
+    an object naming what the write wrote (its entity, or another member its body sent): an item's
+    ``tax_rate`` beside the ``tax_rule`` a refused update of that rule's ``rate`` named, a route named
+    by the ``@id`` the write sent, showing the ``body`` it sent."""
+    if not difference.pointer.startswith("/"):
+        return False
+    tokens = parse_pointer(difference.pointer)
+    for reach in reaches:
+        if len(reach.succeeded) != 1:
+            continue  # both made it (then each holds what it made) or neither
+        side = next(iter(reach.succeeded))
+        value = getattr(difference, side)
+        sent = reach.sent.get(side, frozenset())
+        if not _a_scalar(value) or not any(v == value and type(v) is type(value) for _, v in sent):
+            continue
+        names = {(m, v) for m, v in reach.labels.get(side, ()) if v != value}
+        entities = {str(e) for e in reached[side]}
+        for holder in reversed(_around(bodies[side], tokens)):  # the objects around the value, innermost first
+            if isinstance(holder, dict) and any(
+                    name != tokens[-1] and _a_scalar(member)
+                    and ((name, member) in names or str(member) in entities)
+                    for name, member in holder.items()):
+                return True
+    return False
+
+
+def _around(body: Any, tokens: tuple[str, ...]) -> list[Any]:
+    """The values ``tokens`` pass through in ``body`` from its top, the leaf's holder last."""
+    passed, value = [], body
+    for token in tokens[:-1]:
+        passed.append(value)
+        if isinstance(value, dict) and token in value:
+            value = value[token]
+        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return passed
+    return [*passed, value]
+
+
+def _a_scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool) and value != ""
+
+
+_TOKEN_EDGE = r"(?<![0-9A-Za-z]){}(?![0-9A-Za-z])"
+
+
+def _echoes_paired(difference: Difference, values: ValueMap) -> bool:
+    """Two texts alike but for the paired values they quote (``No record found for id '18'`` beside ``'16'``,
+    where the two sides' ids of one entity are 18 and 16), each swapped where it stands whole."""
+    live, model = difference.live, difference.model
+    if not (isinstance(live, str) and isinstance(model, str)):
+        return False
+    for number, (live_value, model_value) in enumerate(values.pairs()):
+        if str(live_value) == str(model_value) or not _a_scalar(live_value) or not _a_scalar(model_value):
+            continue
+        marker = f"\x00{number}\x00"
+        live = re.sub(_TOKEN_EDGE.format(re.escape(str(live_value))), marker, live)
+        model = re.sub(_TOKEN_EDGE.format(re.escape(str(model_value))), marker, model)
+    return live == model and live != difference.live
 
 
 def _without_pushed_off(differences: list[Difference], counted: int) -> list[Difference]:
@@ -136,7 +263,8 @@ def _reached(reaches: list[WriteReach], values: ValueMap) -> dict[str, frozenset
     value paired with each): an id the application gave anew to a later entity after deleting the one
     it named (a sequence reusing a freed number) is set aside with its counterpart, on both sides."""
     own = {side: frozenset().union(*(r.entities.get(side, frozenset()) for r in reaches)) for side in ("live", "model")}
-    # a path's segment is text, the answer's id may be the number it spells
+    # a path's segment is percent-encoded text, the answer's name decoded, its id maybe the number it spells
+    own = {side: own[side] | _spellings(v for v in own[side] if isinstance(v, str)) for side in own}
     spelled = {side: {*own[side], *(int(v) for v in own[side] if isinstance(v, str) and v.isdigit())}
                for side in own}
     paired_live = {values.live_value(v) for v in spelled["model"] if values.maps(values.live_value(v), v)}
@@ -261,8 +389,9 @@ def _a_number(value: Any) -> bool:
 def _named_by(value: dict[str, Any], group: frozenset[tuple[str, str]]) -> bool:
     """Whether an object is the entity a create's body named: every member of the body it holds has the
     value sent, and it holds one at least (an answer shows what was sent by other names too: a member's
-    ``subscriber`` as its ``email``)."""
-    held = [(name, sent) for name, sent in group if name in value]
+    ``subscriber`` as its ``email``); a member it shows empty is one a list withholds (a key's secret), no
+    other value."""
+    held = [(name, sent) for name, sent in group if name in value and value[name] != ""]
     return bool(held) and all(value[name] == sent for name, sent in held)
 
 
@@ -270,6 +399,59 @@ def _leaf_in(value: Any, entities: frozenset[Any]) -> bool:
     if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
         return False
     if isinstance(value, str):  # an entity given as a path (``/``...): an href ending so names it
-        return value in entities or any(isinstance(e, str) and e.startswith("/") and value.rstrip("/").endswith(e)
-                                        for e in entities)
+        return value in entities or any(isinstance(e, str) and e.startswith("/") and (
+            value.rstrip("/").endswith(e) or _tail_of(value, e)) for e in entities)
     return str(value) in entities or value in entities
+
+
+def _tail_of(value: str, path: str) -> bool:
+    """Whether ``value`` spells the last segments of a written ``path`` as a path itself: of two segments or
+    more (``data/raw/sensor-04.csv``) or led by a slash (etcd's ``/archive`` of ``/v2/keys/archive``)."""
+    tail = value.strip("/")
+    return bool(tail) and ("/" in tail or value.startswith("/")) and path.rstrip("/").endswith("/" + tail)
+
+
+def batch_groups(body: Any) -> tuple[frozenset[tuple[str, str]], ...]:
+    """Of a body that is one list of objects (``{"rows": [{...}, {...}]}``), each object's (member, string)
+    pairs: the entities a batch create names (``WriteReach.batch``)."""
+    if not (isinstance(body, dict) and len(body) == 1 and isinstance(items := next(iter(body.values())), list)):
+        return ()
+    return tuple(group for item in items if isinstance(item, dict)
+                 and (group := frozenset((n, v) for n, v in item.items() if isinstance(v, str))))
+
+
+def batch_names(body: Any) -> frozenset[str]:
+    """Of a body that is one list of strings (``{"scopes": ["metrics", "support"]}``), those strings: the
+    entities a batch create of names makes."""
+    if not (isinstance(body, dict) and len(body) == 1 and isinstance(items := next(iter(body.values())), list)):
+        return frozenset()
+    return frozenset(item for item in items if isinstance(item, str) and item)
+
+
+def sent_leaves(body: Any, member: str) -> frozenset[tuple[str, Any]]:
+    """The (member, value) leaves of a request body at any depth (``WriteReach.sent``); a bare value is
+    under ``member`` (the path's last segment, which it replaces)."""
+    found: set[tuple[str, Any]] = set()
+    stack: list[tuple[str, Any]] = [(member, body)]
+    while stack:
+        name, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.items())
+        elif isinstance(value, list):
+            stack.extend((name, item) for item in value)
+        elif _a_scalar(value):
+            found.add((name, value))
+    return frozenset(found)
+
+
+def top_labels(body: Any) -> frozenset[tuple[str, str]]:
+    """The (member, string) pairs at the top of a request body (``WriteReach.labels``); of a JSON Patch
+    (RFC 6902), the top members it replaces or adds (``{"op": "replace", "path": "/name", "value": ...}``)."""
+    if isinstance(body, dict):
+        return frozenset((n, v) for n, v in body.items() if isinstance(v, str) and v)
+    if isinstance(body, list) and body and all(isinstance(op, dict) and set(op) == {"op", "path", "value"}
+                                               for op in body):
+        return frozenset((op["path"][1:], op["value"]) for op in body if op["op"] in ("add", "replace")
+                         and isinstance(op["path"], str) and op["path"].count("/") == 1
+                         and isinstance(op["value"], str) and op["value"])
+    return frozenset()

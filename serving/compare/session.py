@@ -16,7 +16,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import parse_qsl, quote, unquote
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.pointers import parse as parse_pointer
@@ -29,7 +29,7 @@ from .minted import MintedValue
 from .pairing import in_model_order, seeded_pairs
 from .probes import Probe, ProbeFile, placeholder_names
 from .sides import Observed, Outgoing, Side, side_origin
-from .divergence import WriteReach, unexplained
+from .divergence import WriteReach, batch_groups, batch_names, sent_leaves, top_labels, unexplained
 from .tool_index import CallTool, ToolIndex, segments, within
 from .values import drawn_format, generated_format
 
@@ -171,7 +171,8 @@ class CompareSession:
                 list(self._reaches.values()), read_paths, answers["live"],
                 answers["model"], judgement.differences, self.values, probe.unordered, volatile,
                 {side: frozenset(fresh[side] - _sent(requests[side])) for side in SIDES} if tool.writes else None,
-                self._read_before())
+                self._read_before(),
+                {side: frozenset(unquote(value) for _, value in requests[side].query) for side in SIDES})
         self._remember(result, fresh)
         self._wrote = self._wrote or tool.writes
         self.results.append(result)
@@ -358,6 +359,7 @@ class CompareSession:
         showed first that it did not send), the members its body sent (inside an envelope), the paths its
         answer holds, and its probe's ``affects``."""
         own_paths, entities, named, links, affects, parents = {}, {}, {}, {}, {}, {}
+        batch, sent_values, labels = {}, {}, {}
         for side in SIDES:
             path = result.requests[side].path
             parameters, parents[side], creates = self.tools.write_target(result.probe.method, path)
@@ -371,8 +373,13 @@ class CompareSession:
                 # value its answer showed first and its request did not send
                 made |= {value for value in fresh[side] - _sent(result.requests[side])
                          if (isinstance(value, int) and not isinstance(value, bool)) or drawn_format(value) is not None}
-            entities[side] = frozenset({*parameters, *saved, *made, *hrefs})
             sent = _body_sent(result.requests[side])
+            if result.probe.method == "POST":  # a batch create: each item an entity it made
+                batch[side], made = batch_groups(sent), made | batch_names(sent)
+            entities[side] = frozenset({*parameters, *saved, *made, *hrefs})
+            last = path.rstrip("/").rsplit("/", 1)[-1]
+            sent_values[side], labels[side] = sent_leaves(_form_fields(result.requests[side]) or sent,
+                                                          unquote(last)), top_labels(sent)
             if isinstance(sent, dict) and len(sent) == 1 and isinstance(next(iter(sent.values())), dict):
                 sent = next(iter(sent.values()))  # an envelope naming the type ({"project": {...}})
             # a create's body names what it makes (a slug); an update's, values many others may hold
@@ -385,7 +392,8 @@ class CompareSession:
                                   for extra in result.probe.affects)
         return WriteReach(result.index, own_paths, entities, named, links,
                           {side: frozenset(values) for side, values in parents.items()}, affects,
-                          _id_members(result, entities))
+                          _id_members(result, entities), batch, sent_values, labels,
+                          frozenset(side for side in SIDES if 200 <= result.answers[side].status < 300))
 
 
 def _replaced(document: Any, pointer: str, value: Any) -> Any:
@@ -424,6 +432,13 @@ def _id_members(result: CallResult, entities: dict[str, frozenset[Any]]) -> froz
 def _sent(request: Outgoing) -> set[Any]:
     """The strings and numbers a request sent in its path and body."""
     return {segment for segment in request.path.split("/") if segment} | _scalars(_body_sent(request))
+
+
+def _form_fields(request: Outgoing) -> dict[str, str] | None:
+    """The fields of a form-encoded request body (``title=Start_here&action=delete``), or None."""
+    form = any(name.lower() == "content-type" and value.startswith("application/x-www-form-urlencoded")
+               for name, value in request.headers)
+    return dict(parse_qsl(request.body.decode("utf-8", "replace"))) if form and request.body else None
 
 
 def _body_sent(request: Outgoing) -> Any:

@@ -1,0 +1,235 @@
+"""Where a diverging write reached, beyond its own path and the ids it made (``divergence``): names spelled
+percent-encoded on one side of the comparison, a batch create's items, a side answering no JSON, a query
+naming the written entity, a path value spelling the written path's tail, the place a write wrote inside a
+document, the value an update sent shown beside a reference to its entity, and paired ids quoted in text.
+Each widening says what the write reached; a difference elsewhere stays a suspect."""
+
+from __future__ import annotations
+
+from capenv.serving.compare import parse_probes
+from capenv.serving.compare.divergence import WriteReach, unexplained
+from capenv.serving.compare.jsondiff import Difference, ValueMap
+from capenv.serving.compare.sides import Observed
+
+from test_session_values import session
+
+JSON = (("content-type", "application/json"),)
+TEXT = (("content-type", "text/plain"),)
+REFUSED = b'{"error": "refused", "message": "no plan"}'
+BOTH = ("live", "model")
+
+
+def _on_both(value):
+    return {side: value for side in BOTH}
+
+
+def test_a_name_written_percent_encoded_is_the_entity_a_list_shows_decoded():
+    probes = parse_probes("""
+- {method: PUT, path: "/users/two%20words", body: {}}
+- {method: GET, path: /users}
+- {method: GET, path: /users}
+""")
+    listed = b'[{"name": "ada", "admin": %s}, {"name": "two words", "admin": false}]'
+    compare, _, _ = session(
+        [(201, b'{"name": "two words"}'), *[(200, listed % b"false")] * 4],
+        [(405, REFUSED), (200, b'[{"name": "ada", "admin": false}]'), (200, b'[{"name": "ada", "admin": true}]')])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and results[1].verdict == "different" and not results[1].suspect
+    assert [d.pointer for d in results[2].unexplained] == ["/0/admin"]  # ada was not written
+
+
+def test_a_read_path_spelling_a_created_name_encoded_reads_that_entity_even_where_one_side_answers_no_json():
+    reach = WriteReach(1, {}, _on_both(frozenset()), _on_both(frozenset({("username", "hélène")})))
+    found = Observed(200, JSON, b'{"username": "h\xc3\xa9l\xc3\xa8ne", "id": "c1"}')
+    missing = Observed(404, TEXT, b"User not found")
+    differences = [Difference("status", 200, 404)]
+    assert unexplained([reach], _on_both(("users", "h%C3%A9l%C3%A8ne")), found, missing, differences,
+                       ValueMap()) == []
+    assert unexplained([reach], _on_both(("users", "helene")), Observed(200, JSON, b'{"username": "helene"}'),
+                       missing, differences, ValueMap()) == differences
+
+
+def test_the_entity_a_create_named_is_the_answer_one_side_gave_though_the_other_answered_no_json():
+    named = frozenset({("name", "chosen-key"), ("algorithm", "hmac-sha512")})
+    reach = WriteReach(1, {}, _on_both(frozenset()), _on_both(named))
+    paths = _on_both(("tsigkeys", "chosen-key."))  # the application adds a dot to the name it was sent
+    missing = Observed(404, TEXT, b"Not Found")
+    differences = [Difference("status", 200, 404), Difference("body", {}, "Not Found")]
+    key = Observed(200, JSON, b'{"id": "chosen-key.", "name": "chosen-key", "algorithm": "hmac-sha512"}')
+    assert unexplained([reach], paths, key, missing, differences, ValueMap()) == []
+    other = Observed(200, JSON, b'{"id": "chosen-key.", "name": "other-key", "algorithm": "hmac-sha512"}')
+    assert unexplained([reach], paths, other, missing, differences, ValueMap()) == differences
+
+
+def test_each_item_of_a_batch_create_is_an_entity_it_made():
+    probes = parse_probes("""
+- {method: POST, path: /authors/insert, body: {rows: [{name: Barbara}, {name: Edsger}]}}
+- {method: GET, path: /authors}
+- {method: POST, path: /scopes, body: {scopes: [metrics, support]}}
+- {method: GET, path: /scopes}
+- {method: GET, path: /scopes/metrics}
+""")
+    authors = b'{"rows": [{"id": 1, "name": "Ada"}, {"id": 6, "name": "Barbara"}, {"id": 7, "name": "Edsger"}]}'
+    compare, _, _ = session(
+        [(201, b'{"ok": true}'), *[(200, authors)] * 2, (201, b'{"ok": true}'),
+         *[(200, b'{"scopes": ["read", "metrics", "support"]}')] * 2, *[(200, b'{"scope": "metrics"}')] * 2],
+        [(400, REFUSED), (200, b'{"rows": [{"id": 1, "name": "Ada L."}]}'), (400, REFUSED),
+         (200, b'{"scopes": ["read"]}'), (404, b'{"detail": "scope not found"}')])
+    results = compare.run(probes)
+    assert [d.pointer for d in results[1].unexplained] == ["/rows/0/name"]  # Ada was in no batch
+    assert results[3].verdict == "different" and not results[3].suspect
+    assert results[4].diverged_by == [3] and not results[4].suspect
+
+
+def test_a_query_naming_the_written_entity_of_a_read_the_write_affects_is_explained():
+    probes = parse_probes("""
+- {method: PATCH, path: /folders/photos, body: {paused: true}, affects: [/db/status]}
+- {method: GET, path: /db/status, query: {folder: photos}}
+- {method: GET, path: /db/status, query: {folder: music}}
+""")
+    compare, _, _ = session(
+        [(200, b'{"id": "photos", "paused": true}'), *[(200, b'{"state": ""}')] * 4],
+        [(405, REFUSED), (200, b'{"state": "idle"}'), (200, b'{"state": "idle"}')])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and not results[1].suspect
+    assert [d.pointer for d in results[2].unexplained] == ["/state"]  # another folder's state
+
+
+def test_a_value_spelling_the_tail_of_the_written_path_names_that_entity():
+    written = WriteReach(1, {}, _on_both(frozenset({"/api/contents/data/raw/sensor-04.csv", "/v2/keys/archive"})))
+    live = Observed(200, JSON, b'{"content": [{"path": "data/raw/a.csv", "size": 1},'
+                               b' {"path": "data/raw/sensor-04.csv", "size": 15}], "keys": [{"key": "/archive"}]}')
+    model = Observed(200, JSON, b'{"content": [{"path": "data/raw/a.csv", "size": 2}], "keys": []}')
+    differences = [Difference("/content/1", {}, None)]
+    found = unexplained([written], _on_both(("api", "contents", "data", "raw")), live, model, differences, ValueMap())
+    assert [d.pointer for d in found] == ["/content/0/size"]  # set aside: the file and /archive; a.csv stays
+    one_segment = Observed(200, JSON, b'{"content": [{"path": "sensor-04.csv"}], "keys": []}')
+    assert [d.pointer for d in unexplained([WriteReach(1, {}, _on_both(frozenset({"/x/y/sensor-04.csv"})))],
+                                           _on_both(("api",)), one_segment, Observed(200, JSON, b'{"content": []}'),
+                                           differences, ValueMap())] == ["/content/0", "/keys"]
+
+
+def test_a_document_read_differs_at_the_place_the_write_wrote_and_nowhere_else():
+    reach = WriteReach(1, _on_both(("config", "servers", "a", "routes", "0")), _on_both(frozenset()))
+    live = Observed(200, JSON, b'{"a": {"routes": [{"@id": "landing"}]}, "b": {"routes": [{"body": "x"}]}}')
+    model = Observed(200, JSON, b'{"a": {"routes": [{"@id": "api"}]}, "b": {"routes": [{"body": "y"}]}}')
+    differences = [Difference("/a/routes/0/@id", "landing", "api")]
+    found = unexplained([reach], _on_both(("config", "servers")), live, model, differences, ValueMap())
+    assert [d.pointer for d in found] == ["/b/routes/0/body"]
+
+
+def _taxed(succeeded: frozenset[str], rule: int, model_rate: str = "8.00") -> list[Difference]:
+    """An update of tax rule 5's rate to 9.00, then an item naming ``rule`` showing the live rate."""
+    reach = WriteReach(1, _on_both(("taxrules", "5")), _on_both(frozenset({"5"})),
+                       sent=_on_both(frozenset({("rate", "9.00")})), succeeded=succeeded)
+    live = Observed(200, JSON, b'{"id": 3, "tax_rule": %d, "tax_rate": "9.00", "name": "a"}' % rule)
+    model = Observed(200, JSON, b'{"id": 3, "tax_rule": %d, "tax_rate": "%s", "name": "a"}' % (rule, model_rate.encode()))
+    return unexplained([reach], _on_both(("items", "3")), live, model, [Difference("/tax_rate", "9.00", model_rate)],
+                       ValueMap())
+
+
+def test_the_value_a_refused_update_sent_beside_a_reference_to_its_entity_is_explained():
+    assert _taxed(frozenset({"live"}), rule=5) == []
+
+
+def test_the_value_a_refused_update_sent_in_a_listed_item_referencing_its_entity_is_explained():
+    reach = WriteReach(1, _on_both(("taxrules", "5")), _on_both(frozenset({"5"})),
+                       sent=_on_both(frozenset({("rate", "9.00")})), succeeded=frozenset({"live"}))
+    listed = b'{"results": [{"id": 3, "tax_rule": %d, "tax_rate": "%s"}]}'
+    differences = [Difference("/results/0/tax_rate", "9.00", "8.00")]
+    for rule, expected in ((5, []), (6, ["/results/0/tax_rate"])):
+        found = unexplained([reach], _on_both(("items",)), Observed(200, JSON, listed % (rule, b"9.00")),
+                            Observed(200, JSON, listed % (rule, b"8.00")), differences, ValueMap())
+        assert [d.pointer for d in found] == expected
+
+
+def test_the_sent_value_beside_no_reference_or_where_both_made_the_update_stays_a_suspect():
+    assert [d.pointer for d in _taxed(frozenset({"live"}), rule=6)] == ["/tax_rate"]  # another rule's item
+    # both sides made the update: the model's item still showing the old rate is its own, a suspect
+    assert [d.pointer for d in _taxed(frozenset(BOTH), rule=5)] == ["/tax_rate"]
+
+
+def test_a_route_named_by_the_label_the_write_sent_shows_the_value_it_sent():
+    reach = WriteReach(1, {}, _on_both(frozenset()), sent=_on_both(frozenset({("body", "fine"), ("@id", "status")})),
+                       labels=_on_both(frozenset({("@id", "status")})), succeeded=frozenset({"live"}))
+    live = Observed(200, JSON, b'{"@id": "status", "handle": [{"body": "fine"}]}')
+    model = Observed(200, JSON, b'{"@id": "status", "handle": [{"body": "ok"}]}')
+    other = Observed(200, JSON, b'{"@id": "health", "handle": [{"body": "fine"}]}')
+    differences = [Difference("/handle/0/body", "fine", "ok")]
+    assert unexplained([reach], _on_both(("id", "status")), live, model, differences, ValueMap()) == []
+    assert [d.pointer for d in unexplained([reach], _on_both(("id", "health")), other,
+                                           Observed(200, JSON, b'{"@id": "health", "handle": [{"body": "ok"}]}'),
+                                           differences, ValueMap())] == ["/handle/0/body"]
+
+
+def test_a_text_quoting_each_sides_id_of_one_entity_agrees_and_another_id_does_not():
+    values = ValueMap()
+    values.pair(18, 16)  # one user: the live application drew 18, the model 16
+    reach = WriteReach(1, {}, _on_both(frozenset({"3"})))
+    missing = "No record found for id '{}'"
+
+    def judged(model_id: int) -> list[Difference]:
+        live = Observed(404, JSON, b'{"message": "%s"}' % missing.format(18).encode())
+        model = Observed(404, JSON, b'{"message": "%s"}' % missing.format(model_id).encode())
+        return unexplained([reach], _on_both(("users", "x")), live, model,
+                           [Difference("/message", missing.format(18), missing.format(model_id))], values)
+
+    assert judged(16) == []
+    assert [d.pointer for d in judged(17)] == ["/message"]
+
+
+def _renamed(status: int = 200):
+    """A rename of node-2 (a JSON Patch) only the live side made, then a read by the new name and a list."""
+    probes = parse_probes("""
+- {method: PATCH, path: /nodes/node-2, body: [{op: replace, path: /name, value: node-2a}]}
+- {method: GET, path: /nodes/node-2a}
+- {method: GET, path: /nodes}
+""")
+    listed = b'[{"uuid": "u1", "name": "node-1"}, {"uuid": "u2", "name": "%s"}]'
+    compare, _, _ = session(
+        [(status, b'{"uuid": "u2", "name": "node-2a"}'), *[(200, b'{"uuid": "u2", "name": "node-2a"}')] * 2,
+         *[(200, listed % b"node-2a")] * 2],
+        [(404, REFUSED), (404, b'{"detail": "no node node-2a"}'), (200, listed % b"node-2")])
+    return compare.run(probes)
+
+
+def test_a_read_by_the_new_name_a_rename_sent_reads_the_renamed_entity():
+    results = _renamed()
+    assert results[1].diverged_by == [1] and not results[1].suspect
+    assert results[2].verdict == "different" and not results[2].suspect
+
+
+def test_a_rename_both_sides_refused_changed_nothing():
+    results = _renamed(status=404)
+    assert results[1].diverged_by == []
+
+
+def test_a_read_the_write_affects_naming_a_text_its_form_sent_is_explained_and_another_is_not():
+    probes = parse_probes("""
+- method: POST
+  path: /api.php
+  headers: {content-type: application/x-www-form-urlencoded}
+  raw_body: action=delete&title=Start_here
+  affects: [/rest/page]
+- {method: GET, path: /rest/page/Start_here}
+- {method: GET, path: /rest/page/Main_page}
+""")
+    compare, _, _ = session(
+        [(200, b'{"delete": {"title": "Start_here"}}'), *[(404, b'{"httpCode": 404}')] * 2,
+         *[(200, b'{"title": "Main_page", "model": "wikitext"}')] * 2],
+        [(400, REFUSED), (200, b'{"title": "Start_here"}'), (200, b'{"title": "Main_page", "model": "css"}')])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and not results[1].suspect
+    assert [d.pointer for d in results[2].unexplained] == ["/model"]
+
+
+def test_a_listed_item_withholding_a_sent_secret_as_empty_is_the_created_entity():
+    named = frozenset({("name", "chosen-key"), ("key", "c2VjcmV0")})
+    reach = WriteReach(1, {}, _on_both(frozenset()), _on_both(named))
+    live = Observed(200, JSON, b'[{"name": "a", "key": ""}, {"name": "chosen-key", "key": ""}]')
+    model = Observed(200, JSON, b'[{"name": "a", "key": ""}]')
+    differences = [Difference("/1", {}, None)]
+    assert unexplained([reach], _on_both(("keys",)), live, model, differences, ValueMap()) == []
+    other = Observed(200, JSON, b'[{"name": "a", "key": ""}, {"name": "other", "key": ""}]')
+    assert [d.pointer for d in unexplained([reach], _on_both(("keys",)), other, model, differences,
+                                           ValueMap())] == ["/1"]
