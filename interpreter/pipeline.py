@@ -28,6 +28,7 @@ from capenv.interpreter.view.credentials import (other_callers_records, read_cre
 from capenv.interpreter.view.unrouted_spellings import without_unrouted
 from capenv.interpreter.view.replay_facts import replay_table
 from capenv.interpreter.view.unauthenticated import unauthenticated_reads
+from capenv.interpreter.view.guard_values import guarded_headers
 from capenv.interpreter.view.version_headers import pinned_headers
 
 
@@ -187,6 +188,9 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
         static, static_traces = static_credentials(required, by_ordinal, ruleset, _path_args_of(manifest, by_ordinal))
         credentials = with_callers_kept(credentials, static, manifest, view, by_ordinal, ruleset)
         view = view.model_copy(update={"traces": view.traces + static_traces}) if static_traces else view
+        guarded, guard_traces = guarded_headers(manifest, by_ordinal, ruleset,
+                                                {h for names in credentials.values() for h in names} | required)
+        view = view.model_copy(update={"traces": view.traces + guard_traces}) if guard_traces else view
         accepts, accept_traces = required_accepts(manifest, by_ordinal, ruleset)
         view = view.model_copy(update={"traces": view.traces + accept_traces}) if accept_traces else view
         from capenv.interpreter.gate.cascades import stale_replays
@@ -197,6 +201,7 @@ def _build_bundle(capture: str | Path, *, origin: str | None, overrides: str | N
             "reads_types": _with_stale_replays(replay.reads_types, stale), "live_reports": reports, "credential_headers": credentials, "required_accept": accepts,
             "static_credentials": static,
             "pinned_headers": pinned_headers(manifest, by_ordinal, ruleset),
+            "guarded_headers": guarded,
             "unauthenticated": tuple(sorted(unauthenticated_reads(list(evidence.records), ruleset)
                                             | other_callers_records(list(evidence.records), frozenset(required),
                                                                     ruleset)))})

@@ -921,6 +921,11 @@ class ReplayTable(_Model):
     """Per tool (read or write) every successful recording of which sent a header selecting a
     version of the API with one value (``request-version-headers``): {header (lower case): value}.
     An HTTP call sending another value or none is refused."""
+    guarded_headers: dict[str, dict[str, str]] = Field(default_factory=dict)
+    """Per tool (read or write) every successful recording of which sent a header with one value the
+    application checks, as a call sending another value of it alone was refused (an Origin it does
+    not trust; ``request-guard-values``): {header (lower case): value}. An HTTP call sending another
+    value or none is refused."""
     neutral_query: dict[str, dict[str, tuple[int, int]]] = Field(default_factory=dict)
     """Per tool, the query parameters (decoded names) two of its recordings show change nothing:
     same path and body, queries differing in that parameter alone, the same answer (the two

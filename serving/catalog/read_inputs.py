@@ -91,12 +91,15 @@ class ToolInputs:
     static_credentials: tuple[tuple[str, StaticCredential], ...] = ()
     """(header, values) of the credentials headers static across the capture
     (``ReplayTable.static_credentials``)."""
+    guarded: tuple[tuple[str, str], ...] = ()
+    """(header, value) an HTTP call must send as recorded (``ReplayTable.guarded_headers``)."""
 
     @classmethod
     def of(cls, tool: Tool, calls: tuple[RecordedCall, ...], learned: set[str], takes_body: bool, budgets: Budgets,
            accepted: tuple[str, ...] = (), credentials: tuple[str, ...] = (),
            pinned: tuple[tuple[str, str], ...] = (),
-           static_credentials: tuple[tuple[str, StaticCredential], ...] = ()) -> ToolInputs:
+           static_credentials: tuple[tuple[str, StaticCredential], ...] = (),
+           guarded: tuple[tuple[str, str], ...] = ()) -> ToolInputs:
         """``accepted``: names taken though not recorded (a learned projection's ``fields[3]``);
         ``budgets``: the bundle's (``query_examples``, ``body_example_characters``, and how many values
         a description or refusal lists)."""
@@ -127,7 +130,7 @@ class ToolInputs:
                              example=example)
         return cls(tool, properties, {k: tuple(v) for k, v in samples.items()}, tuple(query), body, budgets,
                    credentials,
-                   pinned, static_credentials)
+                   pinned, static_credentials, guarded)
 
     # --- the schema ---------------------------------------------------------------------
 
@@ -269,7 +272,7 @@ class ToolInputs:
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
         refused = refused_headers(self.credentials, self.pinned, request.header, self._static_by_header,
-                                  request.header_values, args)
+                                  request.header_values, args, self.guarded)
         if refused is not None:
             raise CallRefused(refused[0], http_status=refused[1])
         by_name = self._decoded_query_names

@@ -82,7 +82,8 @@ def build_catalog(bundle: Bundle, replayer: Replayer, *, replay_only: bool) -> C
         inputs = ToolInputs.of(tool, replayer.calls(tool.name), learned, tool.method not in READ_METHODS,
                                view_result.budgets, accepted=projected, credentials=bundle.replay.credential_headers.get(tool.name, ()),
                                pinned=tuple(bundle.replay.pinned_headers.get(tool.name, {}).items()),
-                               static_credentials=tuple(bundle.replay.static_credentials.items()))
+                               static_credentials=tuple(bundle.replay.static_credentials.items()),
+                               guarded=tuple(bundle.replay.guarded_headers.get(tool.name, {}).items()))
         from_state, reason = _source(view, replay_only, unavailable, read_only.get(tool.name))
         entry = CatalogEntry(tool, "read", inputs, view, from_state, reason)
         entries.append(entry)
@@ -165,7 +166,8 @@ def write_entries(bundle: Bundle, replayer: Replayer) -> list[tuple[CatalogEntry
                     samples[name].append(value)
         inputs = WriteInputs(tool, plan, {k: tuple(v) for k, v in samples.items()}, bundle.view.budgets,
                              tuple(bundle.replay.pinned_headers.get(tool.name, {}).items()),
-                             tuple(bundle.replay.static_credentials.items()))
+                             tuple(bundle.replay.static_credentials.items()),
+                             tuple(bundle.replay.guarded_headers.get(tool.name, {}).items()))
         notes = _notes(plan)
         entry = CatalogEntry(tool, "write", inputs, None, True, None, plan=plan)
         found.append((entry, Draft(tool.name, tuple(describe_write(plan, inputs, notes, bundle.view.budgets)))))

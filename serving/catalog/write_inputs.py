@@ -79,6 +79,8 @@ class WriteInputs:
     static_credentials: tuple[tuple[str, StaticCredential], ...] = ()
     """(header, values) of the credentials headers static across the capture
     (``ReplayTable.static_credentials``)."""
+    guarded: tuple[tuple[str, str], ...] = ()
+    """(header, value) an HTTP call must send as recorded (``ReplayTable.guarded_headers``)."""
 
     @property
     def takes_body(self) -> bool:
@@ -433,7 +435,7 @@ class WriteInputs:
 
     def from_http(self, request: HttpRequest, args: dict[str, str]) -> ReadCall:
         refused = refused_headers(self._credential_names, self.pinned, request.header, self._static_by_header,
-                                  request.header_values, args)
+                                  request.header_values, args, self.guarded)
         if refused is not None:
             raise CallRefused(f"{refused[0]}; {self.tool.name} accepts {self.accepted()}", http_status=refused[1])
         sent = unchecked_header_sent(self.plan, request.header)

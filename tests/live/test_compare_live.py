@@ -100,6 +100,8 @@ KNOWN_DIFFERENT: dict[str, tuple[tuple[str, tuple[str, ...], str], ...]] = {
     "pdns": (("/metadata/SOA-EDIT-API$", (),
               "the zone's metadata list shows SOA-EDIT-API, and its item read refuses that kind (422)"),),
     "podman": (("/version$", ("/KernelVersion",), "the kernel of the machine the test runs on"),),
+    "roundup": (("^/demo/rest/data/msg(/[^/]+)?$", ("/messageid",),
+                 "the seed's messages take a Message-ID from the clock and a random token at each start"),),
     "synapse": (("^/_matrix/client/v3/account/whoami$", ("/device_id",),
                  "the seed logs in anew at each start: a device id of ten capitals, drawn anew, of no generated "
                  "shape (values.drawn_format) to pair it by"),),
