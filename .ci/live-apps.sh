@@ -284,6 +284,9 @@ WEBLATE_VERSION=5.14.3
 PLONE_VERSION=6.2.2
 IHATEMONEY_VERSION=7.2.1
 IHATEMONEY_GUNICORN_VERSION=27.0.1
+OPTUNA_DASHBOARD_VERSION=0.21.0
+OPTUNA_VERSION=5.1.0
+OPTUNA_SQLALCHEMY_VERSION=2.1.9
 WGER_VERSION=2.1
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
@@ -377,6 +380,7 @@ MISAGO_VENV="$CACHE/venv-misago"
 WEBLATE_VENV="$CACHE/venv-weblate"
 PLONE_VENV="$CACHE/venv-plone"
 IHATEMONEY_VENV="$CACHE/venv-ihatemoney"
+OPTUNA_DASHBOARD_VENV="$CACHE/venv-optuna-dashboard"
 WGER_VENV="$CACHE/venv-wger"
 PYTHON="${PYTHON:-python3}"
 
@@ -1371,6 +1375,10 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
     # I Hate Money's Flask app on SQLite under gunicorn (captures/ihatemoney/start.sh); no mail sent.
     step install_venv_package "$IHATEMONEY_VENV" ihatemoney "$IHATEMONEY_VERSION" \
         "gunicorn==$IHATEMONEY_GUNICORN_VERSION"
+    # optuna-dashboard's Bottle app on Optuna's RDB storage (SQLite) under its own wsgiref server
+    # (captures/optuna-dashboard/start.sh); the seed writes through Optuna's API before it starts.
+    step install_venv_package "$OPTUNA_DASHBOARD_VENV" optuna-dashboard "$OPTUNA_DASHBOARD_VERSION" \
+        "optuna==$OPTUNA_VERSION" "sqlalchemy==$OPTUNA_SQLALCHEMY_VERSION"
     # wger's site (captures/wger/wgersite) under Django's runserver on a private SQLite file.
     step install_wger
     group_outcome
@@ -1496,6 +1504,7 @@ status() {
     say "weblate:     $(installed_pip_version "$WEBLATE_VENV" weblate) ($WEBLATE_VENV)"
     say "plone:       $(installed_pip_version "$PLONE_VENV" Plone) ($PLONE_VENV)"
     say "ihatemoney:  $(installed_pip_version "$IHATEMONEY_VENV" ihatemoney) ($IHATEMONEY_VENV)"
+    say "optuna-dashboard: $(installed_pip_version "$OPTUNA_DASHBOARD_VENV" optuna-dashboard) ($OPTUNA_DASHBOARD_VENV)"
     say "wger:        $(installed_pip_version "$WGER_VENV" wger) ($WGER_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }

@@ -1,7 +1,7 @@
 """A read (and a write) answered over HTTP names the origin the call reached where its recording named the one
 the capture reached the application at (a ``next`` page link, a root's ``href``, a replayed
 recording's links, an entity's own ``url``, a message quoting the address asked for: "Resource not
-found: http://host:port/site/nope"): the application names the origin it is reached at, so an answer
+found: http://host:port/site/nope", in a JSON string or a text answer such as an HTML error page): the application names the origin it is reached at, so an answer
 naming the recording's would send the caller to the recording's host. Only that origin, followed by
 nothing, a path, a query or a fragment, is rewritten, at the start of a string or after a character
 no URL's scheme holds (a space, a quote, a bracket); a string naming another origin (a base URL the
@@ -29,15 +29,23 @@ def at_reached_origin(served: Served, call: ReadCall, recorded: str | None) -> S
 def at_origin(served: Served, reached: str | None, recorded: str | None) -> Served:
     """``served`` with the strings naming ``recorded`` naming ``reached`` instead (a write's answer,
     whose call carries no ``link_at``: the request's own origin)."""
-    if not recorded or not reached or not served.answer.is_json:
+    if not recorded or not reached:
         return served
     recorded, reached = recorded.rstrip("/"), reached.rstrip("/")
     if reached == recorded:
         return served
-    body = with_origin(served.answer.body, recorded, reached)
-    if body is served.answer.body:
-        return served
-    return Served(replace(served.answer, body=body), {**served.provenance, "origin": reached})
+    answer = served.answer
+    if answer.is_json:
+        body = with_origin(answer.body, recorded, reached)
+        if body is answer.body:
+            return served
+        answer = replace(answer, body=body)
+    else:  # a text answer too: an error page quoting the URL asked for ("the requested URL 'http://host:port/x'")
+        text = with_origin(answer.text, recorded, reached)
+        if text is answer.text:
+            return served
+        answer = replace(answer, text=text)
+    return Served(answer, {**served.provenance, "origin": reached})
 
 
 @lru_cache(maxsize=8)

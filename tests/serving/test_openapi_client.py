@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import pytest
 from jsonschema import Draft202012Validator
 from openapi_core import Config, OpenAPI
-from openapi_core.deserializing.media_types.util import json_loads
+from openapi_core.deserializing.media_types.util import json_loads, plain_loads
 from openapi_core.testing import MockRequest, MockResponse
 
 from capenv.interpreter.bundle.io import read_bundle
@@ -98,6 +98,26 @@ def structured_json_types(document: dict[str, Any]) -> dict[str, Any]:
     return {media: json_loads for media in sorted(found)}
 
 
+def textual_types(document: dict[str, Any]) -> dict[str, Any]:
+    """A text deserializer for every ``text/*`` media type the document names beyond the two
+    openapi-core lists (``text/csv``, a CSV download): it would leave such a body bytes, which no
+    ``type: string`` schema accepts."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "content" and isinstance(value, dict):
+                    found.update(m.split(";")[0].strip() for m in value
+                                 if isinstance(m, str) and m.split(";")[0].strip().startswith("text/"))
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(document)
+    return {media: plain_loads for media in sorted(found - {"text/html", "text/plain"})}
+
+
 def unrouted(status: int, answer: bytes) -> bool:
     """The surface's own 404 for a path no served tool answers (``http_surface.route``): a path the
     document names must reach its tool, whatever the tool then answers."""
@@ -122,7 +142,7 @@ def test_openapi_core_validates_real_requests_and_answers(capture: str, bundle_d
             assert status == 200
             document = json.loads(served)  # the document the surface serves, checked as it loads
             api = OpenAPI.from_dict(document, config=Config(
-                extra_media_type_deserializers=structured_json_types(document)))
+                extra_media_type_deserializers={**textual_types(document), **structured_json_types(document)}))
             for entry in runtime.catalog.entries.values():
                 for arguments in arguments_for(entry, bundle.replay.tools.get(entry.name, ())):
                     path, query, body = http_request(entry, arguments)

@@ -73,3 +73,23 @@ def test_a_read_answered_from_the_state_names_it_too():
     answer = runtime.http(HttpRequest("GET", "/", (), (), b"", origin=REACHED))
     assert json.loads(answer.body)["versions"][0]["links"] == [{"href": f"{REACHED}/v2", "rel": "self"}]
     assert runtime.read("get_root", {})["body"] == root
+
+
+def test_a_replayed_text_page_quoting_the_address_names_the_origin_the_call_reached():
+    """An HTML error page quoting the URL asked for (a framework's 404 page: "the requested URL
+    'http://host:port/x' caused an error") names the origin the call reached; over MCP, as recorded.
+    Before the fix it named the capture's host and port to a caller that reached another."""
+    error_page = (f"<html><body><p>Sorry, the requested URL <tt>&#039;{ORIGIN}/flows/abc&#039;</tt> caused an error:"
+                  f"</p><pre>Not found: &#039;/flows/abc&#039;</pre><a href=\"{ORIGIN}0/\">mirror</a></body></html>")
+    har = (HarBuilder(origin=ORIGIN).call("GET", "/flows", response=page_of_flows())
+           .call("GET", "/flows/abc", status=404, response=error_page, response_type="text/html; charset=UTF-8"))
+    runtime = EnvironmentRuntime(build_from(har), replay_only=True)
+    answer = runtime.http(HttpRequest("GET", "/flows/abc", (), (), b"", origin=REACHED))
+    assert answer.status == 404
+    assert answer.body.decode() == error_page.replace(f"{ORIGIN}/flows", f"{REACHED}/flows")
+    assert f"{ORIGIN}0/" in answer.body.decode()  # another origin is kept
+    assert runtime.http(HttpRequest("GET", "/flows/abc", (), (), b"", origin=ORIGIN)).body.decode() == error_page
+
+
+def page_of_flows() -> dict:
+    return page(FLOWS, None)
