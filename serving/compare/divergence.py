@@ -104,10 +104,11 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
                                | {v for group in _groups(reach, side) for _, v in group})
             if (own is not None and path[:len(own)] == own) or names & _spellings(path):
                 return []  # the entity itself, or what lies under it (its posts embedding it, a cascade)
-            affected = any(path[:len(scope)] == scope for scope in reach.affects.get(side, ()))
+            plain = _plain(path)  # a parameter of many segments read as one (``archive%2Fcube.gcode``)
+            affected = any(plain[:len(scope)] == scope for scope in map(_plain, reach.affects.get(side, ())))
             if affected and names & (read_queries or {}).get(side, frozenset()):
                 return []  # the affected read, of the written entity (its query names it)
-            if affected and {v for _, v in reach.sent.get(side, ()) if isinstance(v, str)} & _spellings(path):
+            if affected and {v for _, v in reach.sent.get(side, ()) if isinstance(v, str)} & set(plain):
                 return []  # the affected read of what its body named (a page a form's title deleted, a copy)
             linked = linked or affected or _links_to(reach.links.get(side, frozenset()), path) \
                 or bool(reach.parents.get(side, frozenset()) & set(path))
@@ -141,7 +142,9 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
     volatile_shapes = {_INDEX.sub("/*", p) for p in volatile}
     rest = [d for d in diff_json(kept["live"], kept["model"], values)
             if _INDEX.sub("/*", d.pointer) not in volatile_shapes and not _a_count(d, counted)
-            and not (linked and (_aggregate(d) or _a_tally(d, kept))) and not _both_drawn(d, drawn)
+            and not (linked and (_aggregate(d) or _a_tally(d, kept) or _a_version(d)))
+            and not (_aggregate(d) and _in_parent_item(d, reaches, kept, id_members)) and not _both_drawn(d, drawn)
+            and not _nulled_reference(d, reaches, reached, id_members)
             and not _at_own_path(d, reaches, read_paths) and not _sent_into_linked(d, reaches, kept, reached)
             and not _echoes_paired(d, values)]
     return heads + _without_pushed_off(rest, counted)
@@ -156,6 +159,11 @@ def _groups(reach: WriteReach, side: str) -> tuple[frozenset[tuple[str, str]], .
     """The (member, string) groups naming the entities a write made on ``side``: its body's, each of a batch's."""
     own = (reach.named[side],) if reach.named.get(side) else ()
     return own + reach.batch.get(side, ())
+
+
+def _plain(path: tuple[str, ...]) -> tuple[str, ...]:
+    """A path's segments decoded, a segment holding ``/`` (``%2F``) split there."""
+    return tuple(part for segment in path for part in unquote(segment).split("/") if part)
 
 
 def _spellings(texts: Any) -> set[str]:
@@ -218,6 +226,45 @@ def _around(body: Any, tokens: tuple[str, ...]) -> list[Any]:
         else:
             return passed
     return [*passed, value]
+
+
+def _nulled_reference(difference: Difference, reaches: list[WriteReach], reached: dict[str, frozenset[Any]],
+                      id_members: frozenset[str]) -> bool:
+    """A member null on the one side a write succeeded on, an object holding that write's entity by its id on
+    the other: the reference a delete cleared (a book's ``author`` after its author's delete)."""
+    for nulled, held in (("live", "model"), ("model", "live")):
+        value = getattr(difference, held)
+        if getattr(difference, nulled) is not None or not isinstance(value, dict):
+            continue
+        entities = reached[held]
+        if any(r.succeeded == {nulled} for r in reaches) and any(
+                _leaf_in(member, entities) and (name in id_members or not _a_number(member))
+                for name, member in value.items()):
+            return True
+    return False
+
+
+def _a_version(difference: Difference) -> bool:
+    """A member at the top of the read both sides hold as a token of one drawn shape: the version of the
+    whole a linked write changed (a document's ``rev``, a digest of what it holds), as its clock is."""
+    return difference.pointer.count("/") == 1 and all(isinstance(v, str) for v in (difference.live, difference.model)) \
+        and drawn_format(difference.live) is not None and drawn_format(difference.live) == drawn_format(difference.model)
+
+
+def _in_parent_item(difference: Difference, reaches: list[WriteReach], bodies: dict[str, Any],
+                    id_members: frozenset[str]) -> bool:
+    """A number or clock of an object naming an entity a write sat under (a parameter of its path before the
+    last): a listed provider's ``generation`` after a write to one of its inventories."""
+    if not difference.pointer.startswith("/"):
+        return False
+    tokens = parse_pointer(difference.pointer)
+    for side in ("live", "model"):
+        parents = frozenset().union(*(r.parents.get(side, frozenset()) for r in reaches))
+        if parents and any(isinstance(holder, dict) and any(
+                _leaf_in(member, parents) and (name in id_members or not _a_number(member))
+                for name, member in holder.items()) for holder in _around(bodies[side], tokens)):
+            return True
+    return False
 
 
 def _a_scalar(value: Any) -> bool:

@@ -233,3 +233,53 @@ def test_a_listed_item_withholding_a_sent_secret_as_empty_is_the_created_entity(
     other = Observed(200, JSON, b'[{"name": "a", "key": ""}, {"name": "other", "key": ""}]')
     assert [d.pointer for d in unexplained([reach], _on_both(("keys",)), other, model, differences,
                                            ValueMap())] == ["/1"]
+
+
+def test_a_read_under_an_affected_folder_by_a_path_of_many_segments_encoded_as_one():
+    """A copy into folder archive the probe says affects /files/archive; capenv reads the file's path as one
+    parameter, ``archive%2Fbracket.gcode``: the read lies under the affected folder its body named."""
+    reach = WriteReach(1, {}, _on_both(frozenset({"models/bracket.gcode"})),
+                       affects=_on_both((("files", "archive"),)),
+                       sent=_on_both(frozenset({("command", "copy"), ("destination", "archive")})))
+    found, missing = Observed(200, JSON, b'{"name": "bracket.gcode"}'), Observed(404, JSON, b'{"error": "no"}')
+    differences = [Difference("status", 200, 404)]
+    assert unexplained([reach], _on_both(("files", "archive%2Fbracket.gcode")), found, missing, differences,
+                       ValueMap()) == []
+    assert unexplained([reach], _on_both(("files", "models%2Fcube.gcode")), found, missing, differences,
+                       ValueMap())[0] == differences[0]
+
+
+def test_a_listed_parent_of_the_write_differs_in_its_numbers_only():
+    reach = WriteReach(1, {}, _on_both(frozenset({"DISK_GB"})), parents=_on_both(frozenset({"rp-1"})))
+    live = Observed(200, JSON, b'[{"uuid": "rp-1", "generation": 5, "name": "a"}, {"uuid": "rp-2", "generation": 4}]')
+    model = Observed(200, JSON, b'[{"uuid": "rp-1", "generation": 4, "name": "b"}, {"uuid": "rp-2", "generation": 2}]')
+    found = unexplained([reach], _on_both(("providers",)), live, model, [Difference("/0/generation", 5, 4)],
+                        ValueMap())
+    assert [d.pointer for d in found] == ["/0/name", "/1/generation"]  # its name, another's number
+
+
+def test_a_version_token_at_the_top_of_a_linked_read_follows_the_write():
+    probes = parse_probes("""
+- {method: POST, path: /flow, body: {label: Pumps}, affects: [/flows]}
+- {method: GET, path: /flows}
+""")
+    compare, _, _ = session(
+        [(200, b'{"id": "91e0"}'), *[(200, b'{"rev": "%s", "flows": [{"id": "a1", "rev": "%s"}]}' % (b"a" * 64,
+                                                                                                    b"c" * 64))] * 2],
+        [(405, REFUSED), (200, b'{"rev": "%s", "flows": [{"id": "a1", "rev": "%s"}]}' % (b"b" * 64, b"d" * 64))])
+    results = compare.run(probes)
+    assert [d.pointer for d in results[1].unexplained] == ["/flows/0/rev"]  # an item's token is no version
+
+
+def test_a_reference_the_delete_cleared_on_its_side_alone_is_explained():
+    def judged(author_id: int, succeeded: frozenset[str]) -> list[str]:
+        reach = WriteReach(1, _on_both(("author", "1")), _on_both(frozenset({"1"})), id_members=frozenset({"id"}),
+                           succeeded=succeeded)
+        live = Observed(200, JSON, b'{"id": 2, "author": null}')
+        model = Observed(200, JSON, b'{"id": 2, "author": {"id": %d, "name": "U"}}' % author_id)
+        return [d.pointer for d in unexplained([reach], _on_both(("book", "2")), live, model,
+                                               [Difference("/author", None, {})], ValueMap())]
+
+    assert judged(1, frozenset({"live"})) == []
+    assert judged(3, frozenset({"live"})) == ["/author"]  # another author cleared
+    assert judged(1, frozenset(BOTH)) == ["/author"]  # both deleted it: the model's book still holding it is its own
