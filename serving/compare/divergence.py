@@ -102,7 +102,8 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
             own = reach.own_paths.get(side)
             names = _spellings({str(v) for v in reach.entities.get(side, frozenset())}
                                | {v for group in _groups(reach, side) for _, v in group})
-            if (own is not None and path[:len(own)] == own) or names & _spellings(path):
+            if (own is not None and (path[:len(own)] == own or _plain(path)[:len(_plain(own))] == _plain(own))) \
+                    or names & _spellings(path):
                 return []  # the entity itself, or what lies under it (its posts embedding it, a cascade)
             plain = _plain(path)  # a parameter of many segments read as one (``archive%2Fcube.gcode``)
             affected = any(plain[:len(scope)] == scope for scope in map(_plain, reach.affects.get(side, ())))
@@ -138,6 +139,14 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
         # the one item holding every label a write sent where only it succeeded is the entity it wrote
         seen = (*(read_before or {}).get(side, ()), *_labels_alone(reaches, side))
         kept[side], set_aside[side] = _set_aside(in_one_order(body, unordered), entities, named, id_members, seen)
+        # a cascade the probe names: in the read it affects, an item referring to what a write did on one side
+        # alone, by any member (a comment's postId after its post's delete): a number names it there too
+        cascaded = frozenset(_spellings(str(e) for r in reaches if len(r.succeeded) == 1 and any(
+            read_paths[side][:len(scope)] == scope for scope in r.affects.get(side, ())) for e in r.entities.get(side, ())
+            if not str(e).startswith("/")))
+        if cascaded:
+            kept[side], more = _set_aside(kept[side], cascaded, (), frozenset())
+            set_aside[side] += more
     counted = set_aside["live"] - set_aside["model"]
     volatile_shapes = {_INDEX.sub("/*", p) for p in volatile}
     rest = [d for d in diff_json(kept["live"], kept["model"], values)

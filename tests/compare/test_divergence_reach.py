@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from capenv.serving.compare import parse_probes
 from capenv.serving.compare.divergence import WriteReach, unexplained
-from capenv.serving.compare.jsondiff import Difference, ValueMap
+from capenv.serving.compare.jsondiff import ABSENT, Difference, ValueMap
 from capenv.serving.compare.sides import Observed
 
 from test_session_values import session
@@ -283,3 +283,27 @@ def test_a_reference_the_delete_cleared_on_its_side_alone_is_explained():
     assert judged(1, frozenset({"live"})) == []
     assert judged(3, frozenset({"live"})) == ["/author"]  # another author cleared
     assert judged(1, frozenset(BOTH)) == ["/author"]  # both deleted it: the model's book still holding it is its own
+
+
+def test_a_read_under_the_written_path_read_as_one_encoded_parameter_is_explained():
+    reach = WriteReach(1, _on_both(("files", "archive")), _on_both(frozenset({"archive"})))
+    failed, found = Observed(500, JSON, b'{"error": "internal"}'), Observed(200, JSON, b'{"name": "old.gcode"}')
+    differences = [Difference("status", 500, 200)]
+    assert unexplained([reach], _on_both(("files", "archive%2Fold.gcode")), failed, found, differences,
+                       ValueMap()) == []
+    assert unexplained([reach], _on_both(("files", "models%2Fold.gcode")), failed, found, differences,
+                       ValueMap())[0] == differences[0]
+
+
+def test_an_item_of_an_affected_read_referring_to_what_a_write_did_on_one_side_alone_is_set_aside():
+    def judged(succeeded: frozenset[str], affects: tuple[tuple[str, ...], ...]) -> list[str]:
+        reach = WriteReach(1, _on_both(("posts", "1")), _on_both(frozenset({"1", "/posts/1"})),
+                           affects=_on_both(affects), id_members=frozenset({"id"}), succeeded=succeeded)
+        live = Observed(200, JSON, b'[{"id": "2", "postId": "2", "text": "a"}]')
+        model = Observed(200, JSON, b'[{"id": "3", "postId": "1", "text": "Thanks"}, {"id": "2", "postId": "2", "text": "a"}]')
+        return [d.pointer for d in unexplained([reach], _on_both(("comments",)), live, model,
+                                               [Difference("/0", ABSENT, {})], ValueMap())]
+
+    assert judged(frozenset({"live"}), (("comments",),)) == []
+    assert judged(frozenset({"live"}), ()) != []  # no affects: a comment naming post 1 by postId is no cascade
+    assert judged(frozenset(BOTH), (("comments",),)) != []  # both deleted: the model's comment is its own
