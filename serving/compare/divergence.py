@@ -18,8 +18,8 @@ of its entities (named in its path, or an object holding it), is explained whole
 the write sits under (a parameter before the last) is linked.
 Otherwise every array item holding one of the write's entities, and every object member keyed by one,
 at any depth, is set aside in both bodies, and the rest compared again: what still differs is
-unexplained, but for numbers whose live minus model equals the items set aside on the live side minus
-the model side (a count of the collection), as many last items of a page missing on the side holding
+unexplained, but for numbers whose live minus model equals the items set aside from one array on the live
+side minus the model side (a count of the collection), as many last items of a page missing on the side holding
 more of them (a page of a fixed size the added entity pushed one off), numbers and clocks of a read the write links to, and a
 value a later write's answer drew on both sides (an id from a sequence the divergence moved).
 """
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from capenv.interpreter.bundle.pointers import member_at, parse as parse_pointer
+from capenv.interpreter.bundle.pointers import escape_token, member_at, parse as parse_pointer
 
 from .jsondiff import ABSENT, Difference, ValueMap, diff_json
 from .judge import in_one_order, parsed_body
@@ -132,25 +132,28 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
     if not (live_json and model_json):
         return list(differences)
     heads = [d for d in differences if not d.pointer.startswith("/") and d.pointer != ""]
-    kept, set_aside = {}, {}
+    kept, set_aside, tallies = {}, {}, {"live": {}, "model": {}}
     for side, body in bodies.items():
         entities = reached[side]
         named = tuple(group for r in reaches for group in _groups(r, side))
         # the one item holding every label a write sent where only it succeeded is the entity it wrote
         seen = (*(read_before or {}).get(side, ()), *_labels_alone(reaches, side))
-        kept[side], set_aside[side] = _set_aside(in_one_order(body, unordered), entities, named, id_members, seen)
+        kept[side], set_aside[side] = _set_aside(in_one_order(body, unordered), entities, named, id_members, seen,
+                                                 tallies[side])
         # a cascade the probe names: in the read it affects, an item referring to what a write did on one side
         # alone, by any member (a comment's postId after its post's delete): a number names it there too
         cascaded = frozenset(_spellings(str(e) for r in reaches if len(r.succeeded) == 1 and any(
             read_paths[side][:len(scope)] == scope for scope in r.affects.get(side, ())) for e in r.entities.get(side, ())
             if not str(e).startswith("/")))
         if cascaded:
-            kept[side], more = _set_aside(kept[side], cascaded, (), frozenset())
+            kept[side], more = _set_aside(kept[side], cascaded, (), frozenset(), (), tallies[side])
             set_aside[side] += more
     counted = set_aside["live"] - set_aside["model"]
+    # a count is of one list: the entity may be set aside from another too (its id in ``ids``, its row in ``result``)
+    counts = {tallies["live"].get(at, 0) - tallies["model"].get(at, 0) for at in {*tallies["live"], *tallies["model"]}}
     volatile_shapes = {_INDEX.sub("/*", p) for p in volatile}
     rest = [d for d in diff_json(kept["live"], kept["model"], values)
-            if _INDEX.sub("/*", d.pointer) not in volatile_shapes and not _a_count(d, counted)
+            if _INDEX.sub("/*", d.pointer) not in volatile_shapes and not _a_count(d, counts - {0})
             and not (linked and (_aggregate(d) or _a_tally(d, kept) or _a_version(d)))
             and not (_aggregate(d) and _in_parent_item(d, reaches, kept, id_members)) and not _both_drawn(d, drawn)
             and not _nulled_reference(d, reaches, reached, id_members)
@@ -373,12 +376,12 @@ def _a_tally(difference: Difference, bodies: dict[str, Any]) -> bool:
                                             for v in holder.values())
 
 
-def _a_count(difference: Difference, counted: int) -> bool:
+def _a_count(difference: Difference, counts: set[int]) -> bool:
     live, model = as_decimal(difference.live), as_decimal(difference.model)
-    if counted == 0 or live is None or model is None or isinstance(difference.live, bool) \
+    if not counts or live is None or model is None or isinstance(difference.live, bool) \
             or isinstance(difference.model, bool):
         return False
-    return live - model == counted
+    return live - model in counts
 
 
 Named = tuple[frozenset[tuple[str, str]], ...]
@@ -386,30 +389,32 @@ Named = tuple[frozenset[tuple[str, str]], ...]
 
 
 def _set_aside(body: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str],
-               seen: Named = ()) -> tuple[Any, int]:
+               seen: Named = (), tally: dict[str, int] | None = None) -> tuple[Any, int]:
     """``body`` without the array items holding one of ``entities`` (or every pair of one ``named``, or the
     only item of its array holding every pair of one ``seen``) and the object members keyed by one (a copy),
-    and how many array items were set aside."""
+    and how many array items were set aside (``tally``: added up per array, by its pointer's shape)."""
     if not entities and not named and not seen:
         return body, 0
     body = copy.deepcopy(body)
-    return body, _prune(body, entities, named, id_members, seen)
+    return body, _prune(body, entities, named, id_members, seen, tally if tally is not None else {})
 
 
-def _prune(value: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str], seen: Named = ()) -> int:
+def _prune(value: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str], seen: Named,
+           tally: dict[str, int], at: str = "") -> int:
     removed = 0
     if isinstance(value, list):
         projected = {id(item) for item in _projections(value, seen)}
         kept = [item for item in value if id(item) not in projected and not _holds(item, entities, named, id_members)]
         removed = len(value) - len(kept)
+        tally[at] = tally.get(at, 0) + removed
         value[:] = kept
         for item in kept:
-            removed += _prune(item, entities, named, id_members, seen)
+            removed += _prune(item, entities, named, id_members, seen, tally, at + "/*")
     elif isinstance(value, dict):
         for name in [n for n in value if n in entities]:
             del value[name]
-        for member in value.values():
-            removed += _prune(member, entities, named, id_members, seen)
+        for name, member in value.items():
+            removed += _prune(member, entities, named, id_members, seen, tally, at + "/" + escape_token(name))
     return removed
 
 

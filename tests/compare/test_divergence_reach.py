@@ -307,3 +307,13 @@ def test_an_item_of_an_affected_read_referring_to_what_a_write_did_on_one_side_a
     assert judged(frozenset({"live"}), (("comments",),)) == []
     assert judged(frozenset({"live"}), ()) != []  # no affects: a comment naming post 1 by postId is no cascade
     assert judged(frozenset(BOTH), (("comments",),)) != []  # both deleted: the model's comment is its own
+
+
+def test_a_count_of_a_list_showing_the_created_entity_in_two_arrays_counts_it_once():
+    reach = WriteReach(1, {}, _on_both(frozenset({"3"})), id_members=frozenset({"id"}))
+    live = Observed(200, JSON, b'{"count": 3, "ids": [1, 2, 3], "result": [{"id": 1}, {"id": 2}, {"id": 3}]}')
+    model = Observed(200, JSON, b'{"count": 2, "ids": [1, 2], "result": [{"id": 1}, {"id": 2}]}')
+    assert unexplained([reach], _on_both(("templates",)), live, model, [Difference("/count", 3, 2)], ValueMap()) == []
+    off = Observed(200, JSON, b'{"count": 1, "ids": [1, 2], "result": [{"id": 1}, {"id": 2}]}')
+    assert [d.pointer for d in unexplained([reach], _on_both(("templates",)), live, off,
+                                           [Difference("/count", 3, 1)], ValueMap())] == ["/count"]
