@@ -76,6 +76,11 @@ class WriteReach:
     wrote (a route's ``@id``), wherever a read shows that object."""
     succeeded: frozenset[str] = frozenset()
     """The sides that answered it with a success: only there did it change anything."""
+    collection: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The collection a create made in or a delete removed from (its path's segments), per side."""
+    tally: int = 0
+    """How many more entities that collection holds on the live side than on the model's for this write
+    alone: 1 for a create only the live side made (or a delete only the model made), -1 the other way."""
 
 
 def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]], live: Observed,
@@ -151,6 +156,8 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
     counted = set_aside["live"] - set_aside["model"]
     # a count is of one list: the entity may be set aside from another too (its id in ``ids``, its row in ``result``)
     counts = {tallies["live"].get(at, 0) - tallies["model"].get(at, 0) for at in {*tallies["live"], *tallies["model"]}}
+    # a page not showing what the writes made or removed still counts them
+    counts.add(sum(r.tally for r in reaches if r.collection.get("live") == read_paths.get("live")))
     volatile_shapes = {_INDEX.sub("/*", p) for p in volatile}
     rest = [d for d in diff_json(kept["live"], kept["model"], values)
             if _INDEX.sub("/*", d.pointer) not in volatile_shapes and not _a_count(d, counts - {0})

@@ -360,6 +360,7 @@ class CompareSession:
         answer holds, and its probe's ``affects``."""
         own_paths, entities, named, links, affects, parents = {}, {}, {}, {}, {}, {}
         batch, sent_values, labels = {}, {}, {}
+        collection: dict[str, tuple[str, ...]] = {}
         for side in SIDES:
             path = result.requests[side].path
             parameters, parents[side], creates = self.tools.write_target(result.probe.method, path)
@@ -367,6 +368,9 @@ class CompareSession:
             if not creates:
                 own_paths[side] = segments(self.tools.read_as(result.probe.method, path))
                 hrefs.add("/" + "/".join(own_paths[side]))  # an href naming the entity it wrote ends so
+            if creates or result.probe.method == "DELETE":
+                written = segments(self.tools.read_as(result.probe.method, path))
+                collection[side] = written if creates else written[:-1]
             saved = {self._state[side].saved[n] for n in result.probe.save if n in self._state[side].saved}
             made = {value for value in fresh[side] if generated_format(value) is not None}
             if creates and 200 <= result.answers[side].status < 300:  # the id it drew: a number or a drawn
@@ -390,10 +394,13 @@ class CompareSession:
             affects[side] = tuple(segments(self.tools.read_as("GET", fill(extra, self._values_for(side),
                                                                               escape_segment=True)[0]))
                                   for extra in result.probe.affects)
+        succeeded = frozenset(side for side in SIDES if 200 <= result.answers[side].status < 300)
+        alone = {frozenset({"live"}): 1, frozenset({"model"}): -1}.get(succeeded, 0)
+        adds = 1 if creates else -1 if result.probe.method == "DELETE" else 0
         return WriteReach(result.index, own_paths, entities, named, links,
                           {side: frozenset(values) for side, values in parents.items()}, affects,
-                          _id_members(result, entities), batch, sent_values, labels,
-                          frozenset(side for side in SIDES if 200 <= result.answers[side].status < 300))
+                          _id_members(result, entities), batch, sent_values, labels, succeeded,
+                          collection, alone * adds)
 
 
 def _replaced(document: Any, pointer: str, value: Any) -> Any:

@@ -317,3 +317,18 @@ def test_a_count_of_a_list_showing_the_created_entity_in_two_arrays_counts_it_on
     off = Observed(200, JSON, b'{"count": 1, "ids": [1, 2], "result": [{"id": 1}, {"id": 2}]}')
     assert [d.pointer for d in unexplained([reach], _on_both(("templates",)), live, off,
                                            [Difference("/count", 3, 1)], ValueMap())] == ["/count"]
+
+
+def test_a_page_not_showing_the_created_entity_still_counts_it():
+    probes = parse_probes("""
+- {method: POST, path: /templates, body: {name: probe}, save: {made: /id}}
+- {method: GET, path: /templates, query: {page: "1"}}
+- {method: GET, path: /templates, query: {page: "2"}}
+""")
+    page = b'{"count": %d, "result": [{"id": 1, "name": "a"}]}'
+    compare, _, _ = session(
+        [(201, b'{"id": 9}'), *[(200, page % 3)] * 2, *[(200, page % 4)] * 2],
+        [(405, REFUSED), (200, page % 2), (200, page % 2)])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and not results[1].suspect
+    assert [d.pointer for d in results[2].unexplained] == ["/count"]  # off by two after one create
