@@ -138,13 +138,14 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
         return list(differences)
     heads = [d for d in differences if not d.pointer.startswith("/") and d.pointer != ""]
     kept, set_aside, tallies = {}, {}, {"live": {}, "model": {}}
+    gone: dict[str, list[tuple[str, Any]]] = {"live": [], "model": []}
     for side, body in bodies.items():
         entities = reached[side]
         named = tuple(group for r in reaches for group in _groups(r, side))
         # the one item holding every label a write sent where only it succeeded is the entity it wrote
         seen = (*(read_before or {}).get(side, ()), *_labels_alone(reaches, side))
         kept[side], set_aside[side] = _set_aside(in_one_order(body, unordered), entities, named, id_members, seen,
-                                                 tallies[side])
+                                                 tallies[side], gone[side])
         # a cascade the probe names: in the read it affects, an item referring to what a write did on one side
         # alone, by any member (a comment's postId after its post's delete): a number names it there too
         cascaded = frozenset(_spellings(str(e) for r in reaches if len(r.succeeded) == 1 and any(
@@ -153,6 +154,12 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
         if cascaded:
             kept[side], more = _set_aside(kept[side], cascaded, (), frozenset(), (), tallies[side])
             set_aside[side] += more
+    if id_members:  # the other side's counterpart of an item set aside on one side (by its id) is set aside too
+        taken = {side: list(items) for side, items in gone.items()}
+        for side in ("live", "model"):
+            other = "model" if side == "live" else "live"
+            kept[side] = copy.deepcopy(kept[side]) if taken[other] else kept[side]
+            set_aside[side] += _counterparts(kept[side], taken[other], id_members, values, side, tallies[side])
     counted = set_aside["live"] - set_aside["model"]
     # a count is of one list: the entity may be set aside from another too (its id in ``ids``, its row in ``result``)
     counts = {tallies["live"].get(at, 0) - tallies["model"].get(at, 0) for at in {*tallies["live"], *tallies["model"]}}
@@ -396,33 +403,64 @@ Named = tuple[frozenset[tuple[str, str]], ...]
 
 
 def _set_aside(body: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str],
-               seen: Named = (), tally: dict[str, int] | None = None) -> tuple[Any, int]:
+               seen: Named = (), tally: dict[str, int] | None = None,
+               gone: list[tuple[str, Any]] | None = None) -> tuple[Any, int]:
     """``body`` without the array items holding one of ``entities`` (or every pair of one ``named``, or the
     only item of its array holding every pair of one ``seen``) and the object members keyed by one (a copy),
     and how many array items were set aside (``tally``: added up per array, by its pointer's shape)."""
     if not entities and not named and not seen:
         return body, 0
     body = copy.deepcopy(body)
-    return body, _prune(body, entities, named, id_members, seen, tally if tally is not None else {})
+    return body, _prune(body, entities, named, id_members, seen, tally if tally is not None else {}, "", gone)
 
 
 def _prune(value: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str], seen: Named,
-           tally: dict[str, int], at: str = "") -> int:
+           tally: dict[str, int], at: str = "", gone: list[tuple[str, Any]] | None = None) -> int:
+    """Sets aside in place (``_set_aside``); ``gone``: each item set aside, with its array's pointer shape."""
     removed = 0
     if isinstance(value, list):
         projected = {id(item) for item in _projections(value, seen)}
         kept = [item for item in value if id(item) not in projected and not _holds(item, entities, named, id_members)]
+        if gone is not None:
+            gone.extend((at, item) for item in value if not any(item is k for k in kept))
         removed = len(value) - len(kept)
         tally[at] = tally.get(at, 0) + removed
         value[:] = kept
         for item in kept:
-            removed += _prune(item, entities, named, id_members, seen, tally, at + "/*")
+            removed += _prune(item, entities, named, id_members, seen, tally, at + "/*", gone)
     elif isinstance(value, dict):
         for name in [n for n in value if n in entities]:
             del value[name]
         for name, member in value.items():
-            removed += _prune(member, entities, named, id_members, seen, tally, at + "/" + escape_token(name))
+            removed += _prune(member, entities, named, id_members, seen, tally, at + "/" + escape_token(name), gone)
     return removed
+
+
+def _counterparts(body: Any, gone: list[tuple[str, Any]], id_members: frozenset[str], values: ValueMap,
+                  side: str, tally: dict[str, int], at: str = "") -> int:
+    """Sets aside in place the items of ``body`` that are the other side's items set aside (``gone``): at the
+    same array, the same value (or its pair) under one of ``id_members`` (a book set aside on one side for
+    the author it embeds, that the other side no longer embeds). How many."""
+    removed = 0
+    if isinstance(value := body, list):
+        ids = {(name, _as_side(item[name], values, side)) for shape, item in gone if shape == at and isinstance(item, dict)
+               for name in id_members if _a_scalar(item.get(name))}
+        kept = [item for item in value if not (isinstance(item, dict) and any(
+            (name, item.get(name)) in ids for name in id_members))]
+        removed = len(value) - len(kept)
+        tally[at] = tally.get(at, 0) + removed
+        value[:] = kept
+        for item in kept:
+            removed += _counterparts(item, gone, id_members, values, side, tally, at + "/*")
+    elif isinstance(body, dict):
+        for name, member in body.items():
+            removed += _counterparts(member, gone, id_members, values, side, tally, at + "/" + escape_token(name))
+    return removed
+
+
+def _as_side(value: Any, values: ValueMap, side: str) -> Any:
+    """The other side's ``value`` as ``side`` names it (its pair), or itself."""
+    return values.live_value(value) if side == "live" else values.model_value(value)
 
 
 def _projections(items: list[Any], seen: Named) -> list[Any]:

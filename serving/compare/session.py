@@ -378,8 +378,9 @@ class CompareSession:
                 made |= {value for value in fresh[side] - _sent(result.requests[side])
                          if (isinstance(value, int) and not isinstance(value, bool)) or drawn_format(value) is not None}
             sent = _body_sent(result.requests[side])
-            if result.probe.method == "POST":  # a batch create: each item an entity it made
-                batch[side], made = batch_groups(sent), made | batch_names(sent)
+            batch[side] = batch_groups(sent)  # a body of one list of objects wrote each of them
+            if result.probe.method == "POST":  # a batch create of names made each of them
+                made = made | batch_names(sent)
             entities[side] = frozenset({*parameters, *saved, *made, *hrefs})
             last = path.rstrip("/").rsplit("/", 1)[-1]
             sent_values[side], labels[side] = sent_leaves(_form_fields(result.requests[side]) or sent,

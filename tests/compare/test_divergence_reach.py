@@ -332,3 +332,27 @@ def test_a_page_not_showing_the_created_entity_still_counts_it():
     results = compare.run(probes)
     assert results[1].diverged_by == [1] and not results[1].suspect
     assert [d.pointer for d in results[2].unexplained] == ["/count"]  # off by two after one create
+
+
+def test_the_counterpart_of_an_item_set_aside_on_one_side_is_set_aside_on_the_other():
+    """Book 2 embeds author 1 on the model's side (set aside: it holds the written author); the live side's
+    book 2 no longer embeds it, after the delete only the live side made: the same book, set aside too."""
+    reach = WriteReach(1, _on_both(("author", "1")), _on_both(frozenset({"1"})), id_members=frozenset({"id"}),
+                       succeeded=frozenset({"live"}))
+    live = Observed(200, JSON, b'[{"id": 2, "author": null}, {"id": 3, "title": "x", "author": null}]')
+    model = Observed(200, JSON, b'[{"id": 2, "author": {"id": 1}}, {"id": 3, "title": "y", "author": null}]')
+    found = unexplained([reach], _on_both(("book",)), live, model, [Difference("/0/author", None, {})], ValueMap())
+    assert [d.pointer for d in found] == ["/0/title"]  # book 3, never written, still compared
+
+
+def test_each_object_of_a_replace_whose_body_is_one_list_is_an_entity_it_wrote():
+    probes = parse_probes("""
+- {method: PUT, path: /flow/global, body: {configs: [{id: c0ffee01, type: global-config}]}, affects: [/flows]}
+- {method: GET, path: /flows}
+""")
+    compare, _, _ = session(
+        [(200, b'{"id": "global"}'), *[(200, b'[{"id": "t1", "label": "A"}, {"id": "c0ffee01", "type": "global-config",'
+                                            b' "env": [1]}]')] * 2],
+        [(405, REFUSED), (200, b'[{"id": "c0ffee01", "type": "global-config"}, {"id": "t1", "label": "A"}]')])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and results[1].verdict == "different" and not results[1].suspect
