@@ -7,8 +7,9 @@ shown one: a list the view did not take as a list of the type (RabbitMQ's ``/api
 whose elements are keyed by user and vhost; ``/api/bindings/{vhost}`` keyed by source, destination
 and routing key). When a successful recording made before the capture's first write, of a read
 the view took as no other type's, holds an object shaped as the type's entities (every member they
-all hold) naming the call's id under the key member and every other value of the call's path under
-some member, the application held that entity when serving starts, and the absence would be a
+all hold; read at the item path's own collection, only members they all hold: a row of ``{type,
+id}`` resource identifiers lists a part of each entity) naming the call's id under the key member
+and every other value of the call's path under some member, the application held that entity when serving starts, and the absence would be a
 wrong answer: it is refused, naming the recording. So is the absence of an id (of a type whose item
 path names no parent) that such a recording lists in an array of names beside an id the state held
 of the type (PouchDB's ``/_all_dbs`` listing ``_users`` beside the databases read one by one). An id the state held at its start and holds no
@@ -144,6 +145,8 @@ class InitialSightings:
         """Per text, the ordinal of the first successful write naming it (path, body or answer)."""
         self._linked: dict[Segments, int] = {}
         """Per path an initial answer linked to (an absolute URL), the first such answer's ordinal."""
+        self._read_at: dict[int, Segments] = {}
+        """The path each successful initial GET read (decoded once), by its ordinal."""
         self._member_names: dict[Segments, list[tuple[int, frozenset[str]]]] = {}
         """The successful initial JSON GETs by path: the member names of each map of scalars it answered."""
         typed = {read_view.tool: read_view.type for read_view in view.views}
@@ -160,6 +163,7 @@ class InitialSightings:
                     continue
                 if call.initial and call.method == "GET":
                     answered.append((call.ordinal, _segments(call.path)))
+                    self._read_at[call.ordinal] = _segments(call.path)
                 if not response.is_json:
                     continue
                 if call.initial and call.method == "GET":
@@ -240,6 +244,7 @@ class InitialSightings:
         if not shape:
             return None  # no entity of the type held: nothing tells its objects from another type's
         parents = {decode_once(part) for piece, part in zip(template[:-1], parts[:-1]) if piece.startswith("{")}
+        parent = _segments(call_path)[:-1]
         if not parents and field == entity_type.id_field:
             listed = self._listed(entity_type.name, {decode_once(raw_id), raw_id})
             if listed is not None:
@@ -247,7 +252,7 @@ class InitialSightings:
         for spelling in dict.fromkeys((decode_once(raw_id), raw_id)):
             for ordinal, shown_type, found in self._by_value.get(spelling, []):
                 if shown_type not in (None, entity_type.name) or _scalar_text(found.get(field)) != spelling \
-                        or not shape <= found.keys():
+                        or not (shape <= found.keys() or (found.keys() <= shape and self._read_at.get(ordinal) == parent)):
                     continue  # another type's entity, whatever its id: read as another type, or shaped otherwise
                 if scoped and shown_type == entity_type.name:
                     continue  # held under its own parent, which this path does not name

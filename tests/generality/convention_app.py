@@ -129,7 +129,7 @@ class ConventionApp:
         return self._json(status, shapes.item(self.c, kind, entity))
 
     def _list(self, kind: str, rows: list[dict[str, Any]], total: int, query: dict[str, str]) -> Observed:
-        headers = extras.JSONAPI if self.c.list_shape == "jsonapi" else JSON
+        headers = extras.JSONAPI if self.c.list_shape.startswith("jsonapi") else JSON
         return self._json(200, shapes.listing(self.c, kind, rows, total, query), headers)
 
     def _absent(self) -> Observed:
@@ -289,6 +289,8 @@ class ConventionApp:
             inserted = self._insert(kind, members)
             if self.c.write_answer != "entity":
                 return self._json(201, shapes.split_answer(self.c, kind, inserted, members, with_id=True))
+            if self.c.create_answer == "201_id" and self.c.item_shape == "jsonapi":  # a resource identifier
+                return self._json(201, {"data": {"type": kind, "id": str(inserted["id"])}}, extras.JSONAPI)
             if self.c.create_answer == "201_id":
                 identity = self.c.key_member if self.c.ids == "name" else "id"
                 return self._json(201, {identity: inserted[identity]})

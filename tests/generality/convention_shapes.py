@@ -114,6 +114,7 @@ def listing(c: Conventions, kind: str, rows: list[dict[str, Any]], total: int, q
         "rails": lambda: {kind: rows, "total_count": total, "offset": offset, "limit": limit},
         "entries": lambda: {"entries": rows, "total_entries": total},
         "jsonapi": lambda: {"data": [resource(kind, row) for row in rows], "meta": {"total": total}},
+        "jsonapi_ids": lambda: {"data": [{"type": kind, "id": str(row["id"])} for row in rows], "meta": {"total": total}},
     }
     if shape in shapes:
         return shapes[shape]()

@@ -19,8 +19,10 @@ class Conventions:
     """``name``: the client chooses the identity (the ``name`` member of the create's body); ``hex24``:
     24 hex digits ascending with the clock (a MongoDB ObjectId: seconds, then a counter)."""
     list_shape: Literal["bare", "data", "success", "items_total", "plural_total", "plural_meta", "meta_pages", "drf",
-                        "data_meta", "data_meta_total", "rails", "entries", "jsonapi"] = "bare"
-    """``meta_pages``: ``{notes, meta: {pagination: {page, limit, pages, total, next, prev}}}``."""
+                        "data_meta", "data_meta_total", "rails", "entries", "jsonapi", "jsonapi_ids"] = "bare"
+    """``jsonapi_ids``: rows of resource identifiers alone (``{"data": [{"type", "id"}]}``), as Roundup's
+    REST lists answer ``{id, link}`` rows: only item reads show an entity's attributes.
+    ``meta_pages``: ``{notes, meta: {pagination: {page, limit, pages, total, next, prev}}}``."""
     item_shape: Literal["bare", "data", "success", "plural_one", "singular", "jsonapi"] = "bare"
     """``success``: ``{"success": true, "data": …}`` (lists too), a habit of Node.js APIs."""
     body_shape: Literal["bare", "data", "plural_one", "singular", "jsonapi"] = "bare"

@@ -90,6 +90,13 @@ CASES = [
                      item_shape="singular", ids="uuid", update="PUT"), PLAIN_WRITES),
     case(Conventions("jsonapi", list_shape="jsonapi", item_shape="jsonapi", body_shape="jsonapi", ids="text-sequence"),
          ("delete seeded tag 2",)),
+    # lists of resource identifiers alone ({type, id} rows, as Roundup lists {id, link}), creates answering
+    # one: only item reads show the attributes. A seeded entity no item read showed is held by no
+    # state, but the initial list shows it: its absence is refused, never answered 404
+    case(Conventions("jsonapi-identifier-rows", list_shape="jsonapi_ids", item_shape="jsonapi", ids="text-sequence",
+                     create_answer="201_id", seed_item_reads="first"), ()),
+    case(Conventions("jsonapi-identifier-rows-items-read", list_shape="jsonapi_ids", item_shape="jsonapi",
+                     ids="text-sequence", create_answer="201_id"), ()),
 ]
 
 
