@@ -174,6 +174,10 @@
 #   40 pins, --no-deps) ~1-2 min, 120 MB; start.sh migrates a new SQLite file (~25 s), loads wger's own
 #   catalogue fixtures (~5 s), seeds through its API in one process (~3 s) and serves
 #   captures/wger/wgersite under Django's runserver.
+#   Aim 3.29.1 (an experiment tracker: FastAPI under uvicorn, SQLite and RocksDB through its aimrocks
+#   wheel; fastapi, SQLAlchemy, pydantic, starlette, uvicorn and alembic pinned as recorded; wheels only,
+#   ~60 packages) ~2-3 min, 260 MB; start.sh seeds runs by the SDK, then notes, apps and dashboards
+#   through the API, fixes their ids and starts the server again, ~20-45 s.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -288,6 +292,9 @@ OPTUNA_DASHBOARD_VERSION=0.21.0
 OPTUNA_VERSION=5.1.0
 OPTUNA_SQLALCHEMY_VERSION=2.1.9
 WGER_VERSION=2.1
+AIM_VERSION=3.29.1
+# What aim 3.29.1 installed with when captures/aim was recorded (it pins none of them).
+AIM_PINS="fastapi==0.165.0 SQLAlchemy==2.1.9 pydantic==2.14.4 starlette==1.10.0 uvicorn==0.55.0 alembic==1.20.1"
 ICINGA2_VERSION=2.13.6
 ICINGA2_DEB_VERSION=2.13.6-2+deb12u2
 ICINGA2_BOOST_DEB_VERSION=1.74.0+ds1-21
@@ -382,6 +389,7 @@ PLONE_VENV="$CACHE/venv-plone"
 IHATEMONEY_VENV="$CACHE/venv-ihatemoney"
 OPTUNA_DASHBOARD_VENV="$CACHE/venv-optuna-dashboard"
 WGER_VENV="$CACHE/venv-wger"
+AIM_VENV="$CACHE/venv-aim"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1381,6 +1389,9 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
         "optuna==$OPTUNA_VERSION" "sqlalchemy==$OPTUNA_SQLALCHEMY_VERSION"
     # wger's site (captures/wger/wgersite) under Django's runserver on a private SQLite file.
     step install_wger
+    # Aim's `aim up` (FastAPI under uvicorn, one worker) on a repository start.sh makes and seeds.
+    # shellcheck disable=SC2086  # AIM_PINS: one requirement a word
+    step install_venv_package "$AIM_VENV" aim "$AIM_VERSION" $AIM_PINS
     group_outcome
 }
 
@@ -1506,6 +1517,7 @@ status() {
     say "ihatemoney:  $(installed_pip_version "$IHATEMONEY_VENV" ihatemoney) ($IHATEMONEY_VENV)"
     say "optuna-dashboard: $(installed_pip_version "$OPTUNA_DASHBOARD_VENV" optuna-dashboard) ($OPTUNA_DASHBOARD_VENV)"
     say "wger:        $(installed_pip_version "$WGER_VENV" wger) ($WGER_VENV)"
+    say "aim:         $(installed_pip_version "$AIM_VENV" aim) ($AIM_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
