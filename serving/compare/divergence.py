@@ -78,6 +78,8 @@ class WriteReach:
     """The sides that answered it with a success: only there did it change anything."""
     collection: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The collection a create made in or a delete removed from (its path's segments), per side."""
+    deletes: bool = False
+    """A DELETE: what its probe ``affects`` it may have removed (a cascade)."""
     tally: int = 0
     """How many more entities that collection holds on the live side than on the model's for this write
     alone: 1 for a create only the live side made (or a delete only the model made), -1 the other way."""
@@ -116,6 +118,8 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
                 return []  # the affected read, of the written entity (its query names it)
             if affected and {v for _, v in reach.sent.get(side, ()) if isinstance(v, str)} & set(plain):
                 return []  # the affected read of what its body named (a page a form's title deleted, a copy)
+            if affected and reach.deletes and reach.succeeded == {side} and _gone_on(side, live, model):
+                return []  # an entity of the cascade the probe names, gone on the side that deleted alone
             linked = linked or affected or _links_to(reach.links.get(side, frozenset()), path) \
                 or bool(reach.parents.get(side, frozenset()) & set(path))
     (live_json, live_body), (model_json, model_body) = parsed_body(live), parsed_body(model)
@@ -179,6 +183,12 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
 def _labels_alone(reaches: list[WriteReach], side: str) -> tuple[frozenset[tuple[str, str]], ...]:
     """The labels (``WriteReach.labels``) of each write that succeeded on ``side`` alone."""
     return tuple(r.labels[side] for r in reaches if r.succeeded == {side} and r.labels.get(side))
+
+
+def _gone_on(side: str, live: Observed, model: Observed) -> bool:
+    """Whether ``side`` answered the entity absent (404, 410) and the other side answered it found (2xx)."""
+    gone, found = (live, model) if side == "live" else (model, live)
+    return gone.status in (404, 410) and 200 <= found.status < 300
 
 
 def _groups(reach: WriteReach, side: str) -> tuple[frozenset[tuple[str, str]], ...]:

@@ -401,7 +401,7 @@ class CompareSession:
         return WriteReach(result.index, own_paths, entities, named, links,
                           {side: frozenset(values) for side, values in parents.items()}, affects,
                           _id_members(result, entities), batch, sent_values, labels, succeeded,
-                          collection, alone * adds)
+                          collection, result.probe.method == "DELETE", alone * adds)
 
 
 def _replaced(document: Any, pointer: str, value: Any) -> Any:

@@ -356,3 +356,26 @@ def test_each_object_of_a_replace_whose_body_is_one_list_is_an_entity_it_wrote()
         [(405, REFUSED), (200, b'[{"id": "c0ffee01", "type": "global-config"}, {"id": "t1", "label": "A"}]')])
     results = compare.run(probes)
     assert results[1].diverged_by == [1] and results[1].verdict == "different" and not results[1].suspect
+
+
+def _after_a_cascade(kernel_live: tuple, kernel_model: tuple) -> list:
+    """A session end only the live side made, its probe naming the kernels it removes, then the kernel."""
+    probes = parse_probes("""
+- {method: DELETE, path: /sessions/s0, affects: [/kernels]}
+- {method: GET, path: /kernels/k0}
+""")
+    compare, _, _ = session([(204, b""), *[kernel_live] * 2], [(405, REFUSED), kernel_model])
+    return compare.run(probes)
+
+
+GONE, FOUND = (404, b'{"message": "Kernel does not exist"}'), (200, b'{"id": "k0", "name": "python3"}')
+
+
+def test_an_entity_of_the_cascade_a_delete_names_is_gone_on_the_side_that_deleted_alone():
+    results = _after_a_cascade(GONE, FOUND)
+    assert results[1].diverged_by == [1] and not results[1].suspect
+
+
+def test_an_entity_of_the_cascade_gone_on_the_side_that_did_not_delete_stays_a_suspect():
+    results = _after_a_cascade(FOUND, GONE)
+    assert results[1].diverged_by == [1] and results[1].suspect
