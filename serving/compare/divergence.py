@@ -506,8 +506,9 @@ def _named_by(value: dict[str, Any], group: frozenset[tuple[str, str]]) -> bool:
     """Whether an object is the entity a create's body named: every member of the body it holds has the
     value sent, and it holds one at least (an answer shows what was sent by other names too: a member's
     ``subscriber`` as its ``email``); a member it shows empty is one a list withholds (a key's secret), no
-    other value."""
-    held = [(name, sent) for name, sent in group if name in value and value[name] != ""]
+    other value, and one it shows as no text (a list, a number, a boolean) is what the text sent became there
+    (a form's ``enabled=0``, ``users=carol``): neither contradicts, and neither names it."""
+    held = [(name, sent) for name, sent in group if isinstance(value.get(name), str) and value[name] != ""]
     return bool(held) and all(value[name] == sent for name, sent in held)
 
 

@@ -377,14 +377,13 @@ class CompareSession:
                 # value its answer showed first and its request did not send
                 made |= {value for value in fresh[side] - _sent(result.requests[side])
                          if (isinstance(value, int) and not isinstance(value, bool)) or drawn_format(value) is not None}
-            sent = _body_sent(result.requests[side])
+            sent = _form_fields(result.requests[side]) or _body_sent(result.requests[side])  # a form names alike
             batch[side] = batch_groups(sent)  # a body of one list of objects wrote each of them
             if result.probe.method == "POST":  # a batch create of names made each of them
                 made = made | batch_names(sent)
             entities[side] = frozenset({*parameters, *saved, *made, *hrefs})
             last = path.rstrip("/").rsplit("/", 1)[-1]
-            sent_values[side], labels[side] = sent_leaves(_form_fields(result.requests[side]) or sent,
-                                                          unquote(last)), top_labels(sent)
+            sent_values[side], labels[side] = sent_leaves(sent, unquote(last)), top_labels(sent)
             if isinstance(sent, dict) and len(sent) == 1 and isinstance(next(iter(sent.values())), dict):
                 sent = next(iter(sent.values()))  # an envelope naming the type ({"project": {...}})
             # a create's body names what it makes (a slug); an update's, values many others may hold

@@ -379,3 +379,23 @@ def test_an_entity_of_the_cascade_a_delete_names_is_gone_on_the_side_that_delete
 def test_an_entity_of_the_cascade_gone_on_the_side_that_did_not_delete_stays_a_suspect():
     results = _after_a_cascade(FOUND, GONE)
     assert results[1].diverged_by == [1] and results[1].suspect
+
+
+def test_a_form_create_names_its_entity_as_a_json_one_does():
+    probes = parse_probes("""
+- method: POST
+  path: /webhooks
+  headers: {content-type: application/x-www-form-urlencoded}
+  raw_body: url=http%3A%2F%2Fh%2Fnew&enabled=0&events=closed
+- {method: GET, path: /webhooks}
+- {method: GET, path: /webhooks}
+""")
+    listed = b'[{"id": 1, "url": "http://h/old", "enabled": true}, {"id": 2, "url": "http://h/new", "enabled": false,' \
+             b' "events": ["closed"]}]'
+    compare, _, _ = session(
+        [(201, b'{"stat": "ok"}'), *[(200, listed)] * 4],
+        [(405, REFUSED), (200, b'[{"id": 1, "url": "http://h/old", "enabled": true}]'),
+         (200, b'[{"id": 1, "url": "http://h/older", "enabled": true}]')])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and results[1].verdict == "different" and not results[1].suspect
+    assert [d.pointer for d in results[2].unexplained] == ["/0/url"]
