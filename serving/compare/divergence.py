@@ -163,7 +163,8 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
         for side in ("live", "model"):
             other = "model" if side == "live" else "live"
             kept[side] = copy.deepcopy(kept[side]) if taken[other] else kept[side]
-            set_aside[side] += _counterparts(kept[side], taken[other], id_members, values, side, tallies[side])
+            set_aside[side] += _counterparts(kept[side], taken[other], id_members, values, side, tallies[side],
+                                             frozenset(str(e) for e in reached["live"] | reached["model"]))
     counted = set_aside["live"] - set_aside["model"]
     # a count is of one list: the entity may be set aside from another too (its id in ``ids``, its row in ``result``)
     counts = {tallies["live"].get(at, 0) - tallies["model"].get(at, 0) for at in {*tallies["live"], *tallies["model"]}}
@@ -348,11 +349,12 @@ def _reached(reaches: list[WriteReach], values: ValueMap) -> dict[str, frozenset
     own = {side: frozenset().union(*(r.entities.get(side, frozenset()) for r in reaches)) for side in ("live", "model")}
     # a path's segment is percent-encoded text, the answer's name decoded, its id maybe the number it spells
     own = {side: own[side] | _spellings(v for v in own[side] if isinstance(v, str)) for side in own}
-    spelled = {side: {*own[side], *(int(v) for v in own[side] if isinstance(v, str) and v.isdigit())}
+    spelled = {side: {*own[side], *(int(v) for v in own[side] if isinstance(v, str) and v.isdigit()),
+                      *(str(v) for v in own[side] if isinstance(v, int) and not isinstance(v, bool))}
                for side in own}
     paired_live = {values.live_value(v) for v in spelled["model"] if values.maps(values.live_value(v), v)}
     paired_model = {values.model_value(v) for v in spelled["live"] if values.maps(v, values.model_value(v))}
-    return {"live": own["live"] | paired_live, "model": own["model"] | paired_model}
+    return {"live": frozenset(spelled["live"]) | paired_live, "model": frozenset(spelled["model"]) | paired_model}
 
 
 def _both_drawn(difference: Difference, drawn: dict[str, frozenset[Any]] | None) -> bool:
@@ -447,24 +449,27 @@ def _prune(value: Any, entities: frozenset[Any], named: Named, id_members: froze
 
 
 def _counterparts(body: Any, gone: list[tuple[str, Any]], id_members: frozenset[str], values: ValueMap,
-                  side: str, tally: dict[str, int], at: str = "") -> int:
+                  side: str, tally: dict[str, int], written: frozenset[str], at: str = "") -> int:
     """Sets aside in place the items of ``body`` that are the other side's items set aside (``gone``): at the
     same array, the same value (or its pair) under one of ``id_members`` (a book set aside on one side for
-    the author it embeds, that the other side no longer embeds). How many."""
+    the author it embeds, that the other side no longer embeds). Never by a value a write made or named
+    (``written``): a sequence the divergence moved gives that number to another entity on the other side.
+    How many."""
     removed = 0
     if isinstance(value := body, list):
         ids = {(name, _as_side(item[name], values, side)) for shape, item in gone if shape == at and isinstance(item, dict)
-               for name in id_members if _a_scalar(item.get(name))}
+               for name in id_members if _a_scalar(item.get(name)) and str(item[name]) not in written}
         kept = [item for item in value if not (isinstance(item, dict) and any(
             (name, item.get(name)) in ids for name in id_members))]
         removed = len(value) - len(kept)
         tally[at] = tally.get(at, 0) + removed
         value[:] = kept
         for item in kept:
-            removed += _counterparts(item, gone, id_members, values, side, tally, at + "/*")
+            removed += _counterparts(item, gone, id_members, values, side, tally, written, at + "/*")
     elif isinstance(body, dict):
         for name, member in body.items():
-            removed += _counterparts(member, gone, id_members, values, side, tally, at + "/" + escape_token(name))
+            removed += _counterparts(member, gone, id_members, values, side, tally, written,
+                                     at + "/" + escape_token(name))
     return removed
 
 

@@ -16,7 +16,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, quote, unquote
+from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.pointers import parse as parse_pointer
@@ -377,6 +377,7 @@ class CompareSession:
                 # value its answer showed first and its request did not send
                 made |= {value for value in fresh[side] - _sent(result.requests[side])
                          if (isinstance(value, int) and not isinstance(value, bool)) or drawn_format(value) is not None}
+                made |= _hrefs_below(parsed_body(result.answers[side])[1], path)
             sent = _form_fields(result.requests[side]) or _body_sent(result.requests[side])  # a form names alike
             batch[side] = batch_groups(sent)  # a body of one list of objects wrote each of them
             if result.probe.method == "POST":  # a batch create of names made each of them
@@ -439,6 +440,21 @@ def _id_members(result: CallResult, entities: dict[str, frozenset[Any]]) -> froz
 def _sent(request: Outgoing) -> set[Any]:
     """The strings and numbers a request sent in its path and body."""
     return {segment for segment in request.path.split("/") if segment} | _scalars(_body_sent(request))
+
+
+def _hrefs_below(answer: Any, collection: str) -> set[str]:
+    """Of a create's answer, each href one segment below the collection it created in (RT's ``_url``
+    ``.../user/gina`` of a POST to ``/user``), and that segment: the entity it made, by its path and name."""
+    base = "/" + "/".join(segments(collection))
+    found = set()
+    for value in _scalars(answer):
+        if isinstance(value, str) and "/" in value:
+            tail = value.rstrip("/")
+            path = urlsplit(tail).path if "://" in tail else tail
+            head, _, last = path.rpartition("/")
+            if last and head.endswith(base):
+                found |= {last, unquote(last), base + "/" + last}
+    return found
 
 
 def _form_fields(request: Outgoing) -> dict[str, str] | None:

@@ -399,3 +399,34 @@ def test_a_form_create_names_its_entity_as_a_json_one_does():
     results = compare.run(probes)
     assert results[1].diverged_by == [1] and results[1].verdict == "different" and not results[1].suspect
     assert [d.pointer for d in results[2].unexplained] == ["/0/url"]
+
+
+def test_the_href_a_create_answered_below_its_collection_names_what_it_made():
+    probes = parse_probes("""
+- {method: POST, path: /users, body: {Name: gina, RealName: Gina}}
+- {method: GET, path: /users}
+- {method: POST, path: /tickets, body: {Subject: disk}}
+- {method: GET, path: /tickets}
+""")
+    users = b'{"items": [{"id": "bob", "_url": "{origin}/user/bob"}, {"id": "gina", "_url": "{origin}/user/gina"}]}'
+    tickets = b'{"items": [{"id": "1", "type": "ticket"}, {"id": "6", "type": "ticket"}]}'
+    compare, _, _ = session(
+        [(201, b'{"_url": "http://x/users/gina"}'), *[(200, users)] * 2,
+         (201, b'{"id": 6, "_url": "http://x/tickets/6"}'), *[(200, tickets)] * 2],
+        [(405, REFUSED), (200, b'{"items": [{"id": "bob", "_url": "{origin}/user/bob"}]}'),
+         (405, REFUSED), (200, b'{"items": [{"id": "1", "type": "ticket"}]}')])
+    results = compare.run(probes)
+    assert results[1].diverged_by == [1] and results[1].verdict == "different" and not results[1].suspect
+    assert results[3].diverged_by == [3] and results[3].verdict == "different" and not results[3].suspect
+
+
+def test_an_id_a_write_made_on_one_side_names_no_counterpart_on_the_other():
+    """Label 7 made by a create only the live side made is set aside there; the model's label 7 is another (its
+    sequence gave 7 to a later create both made): it stays, and its absence from the live list is a suspect."""
+    reach = WriteReach(1, {}, {"live": frozenset({7}), "model": frozenset()}, id_members=frozenset({"id"}),
+                       succeeded=frozenset({"live"}))
+    live = Observed(200, JSON, b'[{"id": 6, "name": "a"}, {"id": 7, "name": "seven"}]')
+    model = Observed(200, JSON, b'[{"id": 6, "name": "a"}, {"id": 7, "name": "uber"}, {"id": 9, "name": "z"}]')
+    found = unexplained([reach], _on_both(("labels",)), live, model, [Difference("/1/name", "seven", "uber")],
+                        ValueMap())
+    assert [d.pointer for d in found] == ["/1", "/2"]
