@@ -112,6 +112,9 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
             if (own is not None and (path[:len(own)] == own or _plain(path)[:len(_plain(own))] == _plain(own))) \
                     or names & _spellings(path):
                 return []  # the entity itself, or what lies under it (its posts embedding it, a cascade)
+            if own is not None and len(reach.succeeded) == 1 and {v for _, v in reach.labels.get(side, ())} \
+                    & _spellings(path):
+                return []  # the entity a write only one side made renamed, addressed by its new name
             plain = _plain(path)  # a parameter of many segments read as one (``archive%2Fcube.gcode``)
             affected = any(plain[:len(scope)] == scope for scope in map(_plain, reach.affects.get(side, ())))
             if affected and names & (read_queries or {}).get(side, frozenset()):

@@ -430,3 +430,13 @@ def test_an_id_a_write_made_on_one_side_names_no_counterpart_on_the_other():
     found = unexplained([reach], _on_both(("labels",)), live, model, [Difference("/1/name", "seven", "uber")],
                         ValueMap())
     assert [d.pointer for d in found] == ["/1", "/2"]
+
+
+def test_an_entity_a_rename_only_one_side_made_addressed_by_its_new_name_is_explained():
+    renamed = WriteReach(1, _on_both(("rules", "aa-rule")), _on_both(frozenset({"aa-rule"})),
+                         labels=_on_both(frozenset({("name", "alpha-rule")})), succeeded=frozenset({"live"}))
+    deleted, missing = Observed(204, (), b""), Observed(404, JSON, b'{"title": "Not Found"}')
+    differences = [Difference("status", 204, 404)]
+    assert unexplained([renamed], _on_both(("rules", "alpha-rule")), deleted, missing, differences, ValueMap()) == []
+    assert unexplained([renamed], _on_both(("rules", "beta-rule")), deleted, missing, differences,
+                       ValueMap()) == differences
