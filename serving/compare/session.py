@@ -364,6 +364,8 @@ class CompareSession:
         for side in SIDES:
             path = result.requests[side].path
             parameters, parents[side], creates = self.tools.write_target(result.probe.method, path)
+            if not parameters and result.probe.method in ("PUT", "PATCH", "DELETE") and segments(path):
+                parameters = (unquote(segments(path)[-1]),)  # a tool of a literal path: its item is its last segment
             hrefs = set()
             if not creates:
                 own_paths[side] = segments(self.tools.read_as(result.probe.method, path))

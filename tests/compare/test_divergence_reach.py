@@ -440,3 +440,22 @@ def test_an_entity_a_rename_only_one_side_made_addressed_by_its_new_name_is_expl
     assert unexplained([renamed], _on_both(("rules", "alpha-rule")), deleted, missing, differences, ValueMap()) == []
     assert unexplained([renamed], _on_both(("rules", "beta-rule")), deleted, missing, differences,
                        ValueMap()) == differences
+
+
+def test_an_item_write_addresses_its_last_segment_though_no_parameter_names_it():
+    from capenv.serving.compare.session import CompareSession
+    from test_session_values import NoTools, ScriptedSide
+
+    class LiteralTools(NoTools):
+        def write_target(self, method, path):
+            return (), (), False  # a tool of a literal path, /tokens/T-2
+
+    probes = parse_probes("""
+- {method: DELETE, path: /tokens/T-2}
+- {method: GET, path: /tokens}
+""")
+    listed = b'{"tokens": [{"serial": "T-1", "active": true}%s]}'
+    live = ScriptedSide("live", [(200, b'{"result": true}'), *[(200, listed % b"")] * 2])
+    model = ScriptedSide("model", [(405, REFUSED), (200, listed % b', {"serial": "T-2", "active": true}')])
+    results = CompareSession(live, model, LiteralTools()).run(probes)
+    assert results[1].diverged_by == [1] and results[1].verdict == "different" and not results[1].suspect
