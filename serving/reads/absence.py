@@ -28,6 +28,7 @@ from capenv.serving.state.key_facts import UUID as _UUID
 from capenv.serving.state.key_facts import id_shape
 
 from .answers import Answer
+from .escaped_spellings import UnknownSpelling, escaped
 
 
 def refuse_unshaped_id(raw_id: str, shapes: dict[str, int], *, type_name: str, field: str) -> None:
@@ -143,6 +144,7 @@ def named_value(absence: AbsenceAnswer) -> str | None:
 def absence_answer(absence: AbsenceAnswer, raw_id: str, *, evidence_id: str, tool: str, path: str) -> Answer:
     refuse_reserved(absence, raw_id, path)
     recording = absence.recording
+    refuse_unknown_spelling(absence, raw_id, path)
     body = copy.deepcopy(recording.body)
     call_id = decode_once(raw_id)
     for pointer in absence.id_pointers:
@@ -162,6 +164,35 @@ def absence_answer(absence: AbsenceAnswer, raw_id: str, *, evidence_id: str, too
         text = _with_id(text, absence.id_value or "", call_id)
     return Answer(recording.status, recording.content_type, recording.headers, body, recording.is_json,
                   text, "state")
+
+
+def refuse_unknown_spelling(absence: AbsenceAnswer, raw_id: str, path: str) -> None:
+    """Refuse an absence answer that would name a value the call sent percent-escaped: the recorded
+    read's values (``id_value``, ``path_texts``' recorded ones) are kept decoded, so nothing shows
+    whether the application writes such a value as sent or decoded (``escaped_spellings``)."""
+    segments = split_path(path)
+    named = []
+    if absence.id_pointers and absence.id_value is not None and _names_text(absence, absence.id_value):
+        named.append((raw_id, absence.id_value))
+    for text in absence.path_texts:
+        named += [(segments[p], dict(text.recorded).get(p, "")) for p in text.parts
+                  if isinstance(p, int) and p < len(segments)]
+    for sent, recorded in named:
+        if escaped(sent):
+            raise CallRefused(UnknownSpelling(sent, recorded).message(path), http_status=404)
+
+
+def _names_text(absence: AbsenceAnswer, value: str) -> bool:
+    """Whether one of the answer's ``id_pointers`` holds ``value`` in a text (a number carries no spelling)."""
+    body = absence.recording.body
+    for pointer in absence.id_pointers:
+        if absence.recording.is_json:
+            found = pointers.resolve(body, pointers.parse(pointer))
+        else:
+            found = absence.recording.text if pointer == "" else None
+        if isinstance(found, str) and value in found:
+            return True
+    return False
 
 
 def _filled(text: AbsencePathText, segments: list[str], absence: AbsenceAnswer, path: str) -> str:

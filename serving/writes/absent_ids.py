@@ -10,6 +10,25 @@ import re
 from typing import Any
 
 
+def names_token(body: Any, value: str) -> bool:
+    """Whether a string of ``body`` (a JSON value, or a text) carries ``value`` as a delimited token,
+    as ``with_values`` would swap it."""
+    if not value:
+        return False
+    pattern = re.compile(rf"(?<![A-Za-z0-9_-]){re.escape(value)}(?![A-Za-z0-9_-])")
+
+    def carries(found: Any) -> bool:
+        if isinstance(found, str):
+            return bool(pattern.search(found))
+        if isinstance(found, list):
+            return any(carries(v) for v in found)
+        if isinstance(found, dict):
+            return any(carries(v) for v in found.values())
+        return False
+
+    return carries(body)
+
+
 def with_values(body: Any, swaps: dict[str, str]) -> Any:
     """A copy of ``body`` whose strings name each call value wherever they named the recorded
     value it replaces (all at once, so one swap's result is never swapped again)."""

@@ -22,6 +22,7 @@ from capenv.interpreter.bundle.values import same_json
 from capenv.serving.ops.sequence_state import SequenceState
 from capenv.serving.read_call import CallRefused, quoted
 from capenv.serving.reads.absence import held_shapes, refuse_other_key_spelling, refuse_unshaped_id
+from capenv.serving.reads.escaped_spellings import UnknownSpelling, spelled_swap
 from capenv.serving.reads.id_layouts import unproven_layout
 from capenv.serving.reads.parents import unheld_collection
 from capenv.serving.reads.redrawn import redrawn_refusal
@@ -31,7 +32,7 @@ from capenv.serving.state.index import HeldCollection, StateIndex, key_of
 from capenv.serving.state.shallow import at_item_path, holders, item_collection_path
 from capenv.serving.state.spellings import held_spelled_otherwise, other_spelling_refusal
 
-from .absent_ids import with_values
+from .absent_ids import names_token, with_values
 from .answers import check_answer_covers, render_answer, render_split, write_result
 from .bulk import write_bulk
 from .calls import WriteCall, WriteEnv, WriteRefusal, WriteResult, check_tag
@@ -235,10 +236,18 @@ def _absence(plan: WritePlan, env: WriteEnv, call_path: str, either: EitherKey |
                                   called[len(called) - 1 - depth], type_name=plan.type or plan.tool, path=call_path)
     except CallRefused as refused:
         raise WriteRefusal(refused.message, kind="missing") from None
-    swaps = {unquote(recorded[len(recorded) - 1 - depth]): unquote(called[len(called) - 1 - depth])}
+    pairs = [(recorded[len(recorded) - 1 - depth], called[len(called) - 1 - depth])]
     if len(recorded) == len(called) == len(template):
-        swaps.update({unquote(r): unquote(c) for r, c, t in zip(recorded, called, template)
-                      if t.startswith("{") and unquote(r) not in swaps})
+        pairs += [(r, c) for r, c, t in zip(recorded, called, template) if t.startswith("{")]
+    swaps: dict[str, str] = {}
+    for recorded_raw, called_raw in pairs:
+        try:  # each value in the spelling the recorded answer shows the application writing
+            swap = spelled_swap(recorded_raw, called_raw,
+                                lambda text: names_token(recording.body, text) or names_token(recording.text, text))
+        except UnknownSpelling as unknown:
+            raise WriteRefusal(unknown.message(call_path), kind="missing") from None
+        if swap is not None and swap[0] not in swaps:
+            swaps[swap[0]] = swap[1]
     # a non-JSON answer (a text/plain 404) keeps its words in ``text``: swapped there too
     return recording.model_copy(update={"body": with_values(recording.body, swaps),
                                         "text": with_values(recording.text, swaps)})
