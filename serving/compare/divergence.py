@@ -155,9 +155,12 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
                                                  tallies[side], gone[side])
         # a cascade the probe names: in the read it affects, an item referring to what a write did on one side
         # alone, by any member (a comment's postId after its post's delete): a number names it there too
-        cascaded = frozenset(_spellings(str(e) for r in reaches if len(r.succeeded) == 1 and any(
-            read_paths[side][:len(scope)] == scope for scope in r.affects.get(side, ())) for e in r.entities.get(side, ())
-            if not str(e).startswith("/")))
+        cascading = [r for r in reaches if len(r.succeeded) == 1
+                     and any(read_paths[side][:len(scope)] == scope for scope in r.affects.get(side, ()))]
+        # its entities, and the texts it sent (a label a playbook's patch named, made there as a label)
+        cascaded = frozenset(_spellings(
+            [str(e) for r in cascading for e in r.entities.get(side, ()) if not str(e).startswith("/")]
+            + [v for r in cascading for _, v in r.sent.get(side, ()) if isinstance(v, str)]))
         if cascaded:
             kept[side], more = _set_aside(kept[side], cascaded, (), frozenset(), (), tallies[side])
             set_aside[side] += more

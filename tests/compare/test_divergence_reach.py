@@ -459,3 +459,16 @@ def test_an_item_write_addresses_its_last_segment_though_no_parameter_names_it()
     model = ScriptedSide("model", [(405, REFUSED), (200, listed % b', {"serial": "T-2", "active": true}')])
     results = CompareSession(live, model, LiteralTools()).run(probes)
     assert results[1].diverged_by == [1] and results[1].verdict == "different" and not results[1].suspect
+
+
+def test_an_item_of_an_affected_read_holding_a_text_the_write_sent_on_one_side_alone_is_set_aside():
+    reach = WriteReach(1, _on_both(("playbooks", "1")), _on_both(frozenset({"1"})),
+                       affects=_on_both((("labels",),)), sent=_on_both(frozenset({("labels", "audited")})),
+                       succeeded=frozenset({"live"}))
+    live = Observed(200, JSON, b'{"results": [{"id": 3, "name": "flaky"}, {"id": 12, "name": "audited"}]}')
+    model = Observed(200, JSON, b'{"results": [{"id": 3, "name": "flaky"}]}')
+    differences = [Difference("/results/1", {}, ABSENT)]
+    assert unexplained([reach], _on_both(("labels",)), live, model, differences, ValueMap()) == []
+    other = Observed(200, JSON, b'{"results": [{"id": 3, "name": "flaky"}, {"id": 12, "name": "other"}]}')
+    assert [d.pointer for d in unexplained([reach], _on_both(("labels",)), other, model, differences,
+                                           ValueMap())] == ["/results/1"]
