@@ -1,27 +1,26 @@
 """Whether an earlier diverging write explains a difference, or the difference is a *suspect*.
 
 A read under the scope of a write the two sides did not make alike (``session``'s ``diverged_by``)
-may differ because of that write, but only where the write reached: the resource at the write's own
-path (an update, an action, a document); an entity it addressed by a path parameter, made (a value
-saved from, or generated in, its answer) or named in its body (a create's slug), and an href ending
-in the path it wrote at; the membership and count of a collection listing those; the numbers and
-clocks of an entity it links to (an href in its answer, the entity it sits under) or of
-a read its probe ``affects`` (and a member of theirs one side holds null, which it set first); the read its
-probe ``affects`` whose query names its entity, or whose path names a text its body sent; the place it wrote inside a document read whole; the value it
-sent, on the one side it succeeded on, in an object naming its entity or labelled as its body labelled it.
-Names compare percent-decoded, a batch create's items are each an entity it made, a value spelling its
-path's last segments (two or more, or led by ``/``) names it, and texts quoting the ids the two sides gave
-one entity agree. A difference anywhere else follows from no diverging write: a wrong answer may hide behind it.
+may differ because of that write, but only where the write reached. A difference anywhere else follows
+from no diverging write: a wrong answer may hide behind it. Per side (each side's own ids), the write reached:
 
-How it is decided, per side (each side's own ids): a read at or under the write's own path, or of one
-of its entities (named in its path, or an object holding it), is explained whole; one of the entity
-the write sits under (a parameter before the last) is linked.
-Otherwise every array item holding one of the write's entities, and every object member keyed by one,
-at any depth, is set aside in both bodies, and the rest compared again: what still differs is
-unexplained, but for numbers whose live minus model equals the items set aside from one array on the live
-side minus the model side (a count of the collection), as many last items of a page missing on the side holding
-more of them (a page of a fixed size the added entity pushed one off), numbers and clocks of a read the write links to, and a
-value a later write's answer drew on both sides (an id from a sequence the divergence moved).
+* whole: a read at or under its own path (compared decoded, an encoded ``/`` split), of an entity it
+  addressed by a path parameter (a literal path's last segment for an item write), made (a value saved from,
+  or drawn in, its answer; an href one segment below the collection it created in; each item of a batch
+  body of one list) or named in its body (a create's members, JSON or form), percent-decoded; an answer
+  holding every member a create sent (the other side may answer no JSON); a read by the new name a rename
+  only one side made sent; of a read its probe ``affects``: one whose query names its entity or whose path
+  names a text it sent, and an entity gone (404) on the side that alone deleted;
+* in a list: every item holding one of its entities (a value spelling its path's last segments too), the
+  one item holding every label it sent where only it succeeded, in a read it affects any item referring to
+  what it did there, and the other side's counterpart of an item set aside (the same id, no id a write made);
+  the rest compared again: a count off by the items set aside from one array, or by what its creates and
+  deletes made on one side alone, the last items of a page it pushed off;
+* in part: the numbers and clocks (a top-level token of a drawn shape too) of an entity it links to or
+  sits under, or of a read its probe ``affects``, and of a listed object naming the entity it sits under;
+  the place it wrote inside a document read whole; a value it sent, on the one side it succeeded on, in an
+  object naming its entity or labelled as its body labelled it; a reference a delete on one side cleared;
+  a value a later write's answer drew on both sides; texts quoting the ids the two sides gave one entity.
 """
 
 from __future__ import annotations
