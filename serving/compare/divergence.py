@@ -156,13 +156,16 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
         # alone, by any member (a comment's postId after its post's delete): a number names it there too
         cascading = [r for r in reaches if len(r.succeeded) == 1
                      and any(read_paths[side][:len(scope)] == scope for scope in r.affects.get(side, ()))]
-        # its entities, and the texts it sent (a label a playbook's patch named, made there as a label)
         cascaded = frozenset(_spellings(
-            [str(e) for r in cascading for e in r.entities.get(side, ()) if not str(e).startswith("/")]
-            + [v for r in cascading for _, v in r.sent.get(side, ()) if isinstance(v, str)]))
+            str(e) for r in cascading for e in r.entities.get(side, ()) if not str(e).startswith("/")))
         if cascaded:
             kept[side], more = _set_aside(kept[side], cascaded, (), frozenset(), (), tallies[side])
             set_aside[side] += more
+        # and the one item of a list holding a text it sent (a label a playbook's patch named, made there)
+        sent_texts = frozenset(v for r in cascading for _, v in r.sent.get(side, ()) if isinstance(v, str))
+        if sent_texts:
+            kept[side] = copy.deepcopy(kept[side])
+            set_aside[side] += _sole_holders(kept[side], sent_texts, tallies[side])
     if id_members:  # the other side's counterpart of an item set aside on one side (by its id) is set aside too
         taken = {side: list(items) for side, items in gone.items()}
         for side in ("live", "model"):
@@ -450,6 +453,27 @@ def _prune(value: Any, entities: frozenset[Any], named: Named, id_members: froze
             del value[name]
         for name, member in value.items():
             removed += _prune(member, entities, named, id_members, seen, tally, at + "/" + escape_token(name), gone)
+    return removed
+
+
+def _sole_holders(value: Any, texts: frozenset[str], tally: dict[str, int], at: str = "") -> int:
+    """Sets aside in place, in every list, the one item holding each of ``texts`` as a member's value (a text
+    many items hold names none of them: every kernel named python3). How many."""
+    removed = 0
+    if isinstance(value, list):
+        sole = set()
+        for text in texts:
+            holding = [item for item in value if isinstance(item, dict) and text in item.values()]
+            sole |= {id(holding[0])} if len(holding) == 1 else set()
+        kept = [item for item in value if id(item) not in sole]
+        removed = len(value) - len(kept)
+        tally[at] = tally.get(at, 0) + removed
+        value[:] = kept
+        for item in kept:
+            removed += _sole_holders(item, texts, tally, at + "/*")
+    elif isinstance(value, dict):
+        for name, member in value.items():
+            removed += _sole_holders(member, texts, tally, at + "/" + escape_token(name))
     return removed
 
 

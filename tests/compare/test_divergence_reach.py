@@ -472,3 +472,15 @@ def test_an_item_of_an_affected_read_holding_a_text_the_write_sent_on_one_side_a
     other = Observed(200, JSON, b'{"results": [{"id": 3, "name": "flaky"}, {"id": 12, "name": "other"}]}')
     assert [d.pointer for d in unexplained([reach], _on_both(("labels",)), other, model, differences,
                                            ValueMap())] == ["/results/1"]
+
+
+def test_a_text_the_affecting_write_sent_that_many_items_hold_names_none_of_them():
+    reach = WriteReach(1, {}, _on_both(frozenset()), affects=_on_both((("kernels",),)),
+                       sent=_on_both(frozenset({("name", "python3")})), succeeded=frozenset({"live"}))
+    live = Observed(200, JSON, b'[{"id": "k1", "name": "python3", "state": "idle"}, {"id": "k2", "name": "python3",'
+                               b' "state": "busy"}]')
+    model = Observed(200, JSON, b'[{"id": "k1", "name": "python3", "state": "idle"}, {"id": "k2", "name": "python3",'
+                                b' "state": "idle"}]')
+    found = unexplained([reach], _on_both(("kernels",)), live, model, [Difference("/1/state", "busy", "idle")],
+                        ValueMap())
+    assert [d.pointer for d in found] == ["/1/state"]
