@@ -190,6 +190,8 @@ class _Sightings:
                 line_state_backed=bool(read_view and read_view.state_backed),
                 line_summarises=_summarised(read_view, before.ordinal),
                 line_held_type=self._held_type_read(read_view, line.path),
+                line_refers=bool(read_view and read_view.kind == "item"
+                                 and any(r.type == read_view.type for r in plan.referrers)),
                 line_relates=paths_relate(call.path, segments, line.path, line.segments),
                 line_changes_alone=self._changes_alone(line), before=read_facts(before), after=read_facts(after))
 

@@ -61,6 +61,9 @@ class CascadeContext(BaseModel):
     line_summarises: list[str] = Field(default_factory=list)
     """The types the document the state answers the line with summarises (``DocumentLine.summarises``):
     serving refuses it once a served write changed one of them (``serving/reads/summaries``)."""
+    line_refers: bool = False
+    """The line is an item read of a type whose entities name the written type's
+    (``WritePlan.referrers``, a delete's): a change there may be the application clearing the reference."""
     line_relates: bool = False
     """The line's path relates to the call's path segment by segment (the gate's side-effect reach)."""
     line_changes_alone: bool = False
@@ -139,6 +142,17 @@ def cascade_line_replayed(ctx: CascadeContext, params: BaseModel) -> Outcome:
     if ctx.sighting in ("line", "span") and not ctx.line_state_backed:
         return Match({"line": ctx.line})
     return Miss("the state answers the line")
+
+
+@predicate("cascade_line_reads_kept_referrer", context="write-cascade")
+def cascade_line_reads_kept_referrer(ctx: CascadeContext, params: BaseModel) -> Outcome:
+    """The line is an item read of an entity whose type names the entities the write (a delete)
+    removes, found on both sides of the call: the application kept the referring entity."""
+    if ctx.sighting != "line" or not ctx.line_refers:
+        return Miss("the line is no item read of a type naming the written type's entities")
+    if ctx.before is None or ctx.after is None or not (ctx.before.succeeded and ctx.after.succeeded):
+        return Miss("the referring entity is not found on both sides of the call")
+    return Match({"line": ctx.line, "type": ctx.line_type})
 
 
 @predicate("cascade_line_reads_held_type", context="write-cascade")

@@ -24,9 +24,14 @@ from .types import ToolShape
 
 
 def collection_path(record_path: str, entity_type: EntityType) -> str:
-    """The collection a path lies in, spelled as the path spells it."""
-    depth = len(split_path(entity_type.collection_template))
-    return "/" + "/".join(split_path(record_path)[:depth])
+    """The collection a path lies in, spelled as the path spells it. A list read at the collection's
+    word with a method glued after a colon (``/api/authors:list``, ``view-colon-list-reads``) lies
+    in the collection the word names."""
+    template = split_path(entity_type.collection_template)
+    parts = split_path(record_path)[:len(template)]
+    if parts and template and not template[-1].startswith("{") and parts[-1].startswith(template[-1] + ":"):
+        parts[-1] = template[-1]
+    return "/" + "/".join(parts)
 
 
 def path_key(path: str, after: int = 0) -> str:

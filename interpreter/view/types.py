@@ -19,6 +19,7 @@ from capenv.interpreter.bundle.values import decode_once, locate
 from capenv.interpreter.manifest.models import Manifest, Tool
 from capenv.interpreter.bundle.text import loose_spelling
 
+from .colon_list_reads import join_colon_lists
 from .either_keys import either_key_shape
 from .projection_candidates import ProjectionCandidates
 from .shallow_items import join_shallow_items
@@ -306,6 +307,7 @@ def _assemble_types(result: TypeInference, answers: Any, records: dict[int, Reco
                 by_template[target].setdefault("keyed", []).append(shape)
             del by_template[template]
     join_shallow_items(by_template, answers, records, reader)
+    join_colon_lists(by_template, reader)
     names: dict[str, str] = {}
     for template in sorted(by_template, key=lambda t: min(
             s.tool.record_ordinals[0] for s in by_template[t]["lists"] + by_template[t]["items"]
