@@ -211,6 +211,14 @@ class IdentityFieldContext(BaseModel):
     addresses_item_path: bool | None = None
     """For an item read: the value is the path it was read at, origin-relative or an absolute URL
     of it, with or without the path's trailing slash (None for a list)."""
+    named_as_item_param: bool | None = None
+    """For a list read: the field bears the name the manifest gives the path parameter of its
+    collection's item reads (``study_id`` under ``/studies/{study_id}``); None when the collection has
+    no item read."""
+    lists_item_reads: bool | None = None
+    """For a list read: every value its collection's successful item reads were made with is one of
+    the field's listed values (an item read made with an email where the rows list opaque ids says
+    the parameter names something else); None when the collection has no such read."""
 
 
 @predicate("identity_field_named", context="identity-field", params=WordsParams)
@@ -254,6 +262,24 @@ def identity_field_carried_by_item_path(ctx: IdentityFieldContext, params: BaseM
         return Match({"item_path": True})
     return Miss("no item read of the collection carries it" if ctx.carried_by_item_path is None
                 else "the collection's item reads carry another field")
+
+
+@predicate("identity_field_named_as_item_param", context="identity-field")
+def identity_field_named_as_item_param(ctx: IdentityFieldContext, params: BaseModel) -> Outcome:
+    """On a list read, the field is named as its collection's item path parameter."""
+    if ctx.named_as_item_param:
+        return Match({"item_param": ctx.field})
+    return Miss("no item read of the collection" if ctx.named_as_item_param is None
+                else "the collection's item path names its parameter otherwise")
+
+
+@predicate("identity_field_lists_item_reads", context="identity-field")
+def identity_field_lists_item_reads(ctx: IdentityFieldContext, params: BaseModel) -> Outcome:
+    """On a list read, every value the collection's item reads were made with is a listed value of the field."""
+    if ctx.lists_item_reads:
+        return Match({"lists_item_reads": ctx.field})
+    return Miss("no successful item read of the collection" if ctx.lists_item_reads is None
+                else "an item read was made with a value the field never lists")
 
 
 @predicate("identity_field_equals_path", context="identity-field")

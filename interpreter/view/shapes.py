@@ -58,6 +58,16 @@ def addresses_itself(body: dict[str, Any], read_path: str) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class ItemParam:
+    """A collection's item path parameter, as its item reads show it: a list's rows may carry their
+    identity under its name (``identity-field.item-param-name``) only where every value the item
+    reads were made with is listed there."""
+
+    name: str
+    values: frozenset[str]
+
+
 def own_address(value: Any, read_path: str) -> tuple[str, bool] | None:
     """How ``value`` spells ``read_path`` as an address (``identity-field.own-address``): the origin
     it begins with (empty when origin-relative) and whether it ends with a slash; None when it is
@@ -257,14 +267,17 @@ class ShapeReader:
         return False
 
     def identity_field(self, groups: list[list[dict]], path_value: str | None = None,
-                       subject: str = "", carried: str | None = None) -> tuple[str | None, str | None]:
+                       subject: str = "", carried: str | None = None,
+                       item_param: ItemParam | None = None) -> tuple[str | None, str | None]:
         """The identity field of some objects (and the rule that chose it), by rule order.
 
         ``groups`` are the object lists of separate answers: values must be distinct within
         each answer (one entity may appear in several answers). ``carried``: for a list, the
         field its collection's item reads carry in their path (None when none shows one).
+        ``item_param``: for a list, its collection's item path parameter and the values its
+        successful item reads were made with (None when the collection has no such read).
         """
-        found = self.identity_candidates(groups, path_value, subject, carried)
+        found = self.identity_candidates(groups, path_value, subject, carried, item_param=item_param)
         if not found:
             return None, None
         self.traces.extend(found[0][1].events)
@@ -272,7 +285,7 @@ class ShapeReader:
 
     def identity_candidates(self, groups: list[list[dict]], path_value: str | None = None,
                             subject: str = "", carried: str | None = None,
-                            read_path: str | None = None) -> list[tuple[str, Any]]:
+                            read_path: str | None = None, item_param: ItemParam | None = None) -> list[tuple[str, Any]]:
         """Every field a rule accepts as the identity, with its decision, best rule first (not traced).
         ``read_path``: an item read's path, for a member that is the entity's own address."""
         objects = [obj for group in groups for obj in group]
@@ -297,12 +310,15 @@ class ShapeReader:
             shape = (subject, name, in_every, scalar, distinct,
                      None if path_value is None else (scalar and single and str(value) in (decoded, path_value)),
                      None if carried is None else name == carried,
-                     None if read_path is None else (single and own_address(value, read_path) is not None))
+                     None if read_path is None else (single and own_address(value, read_path) is not None),
+                     None if item_param is None else name == item_param.name,
+                     None if item_param is None else item_param.values <= {str(o.get(name)) for o in objects})
             decision = self._identity_decisions.get(shape)
             if decision is None:
                 context = IdentityFieldContext(field=name, in_every_object=shape[2], scalar=scalar,
                                                distinct=shape[4], equals_path_parameter=shape[5],
-                                               carried_by_item_path=shape[6], addresses_item_path=shape[7])
+                                               carried_by_item_path=shape[6], addresses_item_path=shape[7],
+                                               named_as_item_param=shape[8], lists_item_reads=shape[9])
                 decision = evaluate(self.ruleset, IDENTITY_TABLE, context, subject=f"{subject} field {name!r}")
                 self._identity_decisions[shape] = decision
             if decision.ok:

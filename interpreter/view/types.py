@@ -23,7 +23,7 @@ from .colon_list_reads import join_colon_lists
 from .either_keys import either_key_shape
 from .projection_candidates import ProjectionCandidates
 from .shallow_items import join_shallow_items
-from .shapes import ShapeReader, lookup_words, own_address, unknown_shape
+from .shapes import ItemParam, ShapeReader, lookup_words, own_address, unknown_shape
 from .singleton_aliases import singleton_aliases
 
 
@@ -72,7 +72,8 @@ def _successful_json(tool: Tool, records: dict[int, Record]) -> list[Record]:
     return filled or answers
 
 
-def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader, carried: str | None = None) -> ToolShape | None:
+def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader, carried: str | None = None,
+                item_param: ItemParam | None = None) -> ToolShape | None:
     word = _literal_word(tool)
     item_path = bool(tool.segments) and tool.segments[-1].is_param
     found_by: dict[Locator, list[tuple[Record, list]]] = {}
@@ -109,7 +110,7 @@ def _list_shape(tool: Tool, answers: list[Record], reader: ShapeReader, carried:
         locator = locator.model_copy(update={"omits_empty": True})
         pairs = pairs + [(r, []) for r in listless]
     groups = [items for _, items in pairs]
-    id_field, rule_id = reader.identity_field(groups, subject=tool.name, carried=carried)
+    id_field, rule_id = reader.identity_field(groups, subject=tool.name, carried=carried, item_param=item_param)
     if id_field is None and any(groups):
         return None
     return ToolShape(tool, "list", locator, id_field, rule_id, other_shape=other)
@@ -232,10 +233,25 @@ def _carried_fields(manifest: Manifest, records: dict[int, Record], reader: Shap
     return carried
 
 
+def _item_params(manifest: Manifest, records: dict[int, Record]) -> dict[str, ItemParam]:
+    """Per collection (structural template), the path parameter its item reads end in and the values
+    its successful item reads were made with: a list's identity may bear its name when the item reads
+    carry no identity of their own and every one of them was made with a listed value."""
+    named: dict[str, ItemParam] = {}
+    for tool in manifest.tools:
+        if tool.method == "GET" and tool.segments and tool.segments[-1].is_param:
+            param = tool.segments[-1].param
+            values = frozenset(decode_once(tool.match(r.path)[param]) for r in _successful_json(tool, records))
+            if values:
+                named.setdefault(_structural(tool.segments[:-1]), ItemParam(param, values))
+    return named
+
+
 def infer_types(manifest: Manifest, records: dict[int, Record], reader: ShapeReader) -> TypeInference:
     result = TypeInference()
     projecting = ProjectionCandidates(reader.ruleset)  # a projected answer may lack the identity: no shape
     carried = _carried_fields(manifest, records, reader, projecting)
+    item_params = _item_params(manifest, records)
     for tool in manifest.tools:
         if tool.method != "GET":
             continue
@@ -245,7 +261,8 @@ def infer_types(manifest: Manifest, records: dict[int, Record], reader: ShapeRea
             continue
         # an item path whose answers hold the entity its path names (as Ghost's one-element
         # {"posts": [{…}]}) is an item view before it is a list of one
-        listed = lambda: _list_shape(tool, answers, reader, carried.get(_structural(tool.segments)))  # noqa: E731
+        listed = lambda: _list_shape(tool, answers, reader, carried.get(_structural(tool.segments)),  # noqa: E731
+                                     item_params.get(_structural(tool.segments)))
         if tool.segments and tool.segments[-1].is_param:
             shape = _item_shape(tool, answers, reader) or listed()
         else:
