@@ -379,7 +379,7 @@ class CompareSession:
                 # value its answer showed first and its request did not send
                 made |= {value for value in fresh[side] - _sent(result.requests[side])
                          if (isinstance(value, int) and not isinstance(value, bool)) or drawn_format(value) is not None}
-                made |= _hrefs_below(parsed_body(result.answers[side])[1], path)
+                made |= _hrefs_below(fresh[side], path)
             sent = _form_fields(result.requests[side]) or _body_sent(result.requests[side])  # a form names alike
             batch[side] = batch_groups(sent)  # a body of one list of objects wrote each of them
             if result.probe.method == "POST":  # a batch create of names made each of them
@@ -444,12 +444,13 @@ def _sent(request: Outgoing) -> set[Any]:
     return {segment for segment in request.path.split("/") if segment} | _scalars(_body_sent(request))
 
 
-def _hrefs_below(answer: Any, collection: str) -> set[str]:
-    """Of a create's answer, each href one segment below the collection it created in (RT's ``_url``
-    ``.../user/gina`` of a POST to ``/user``), and that segment: the entity it made, by its path and name."""
+def _hrefs_below(shown_first: set[Any], collection: str) -> set[str]:
+    """Of the values a create's answer showed first, each href one segment below the collection it created
+    in (RT's ``_url`` ``.../user/gina`` of a POST to ``/user``), and that segment: the entity it made, by its
+    path and name (a link to its parent, shown before, names another)."""
     base = "/" + "/".join(segments(collection))
     found = set()
-    for value in _scalars(answer):
+    for value in shown_first:
         if isinstance(value, str) and "/" in value:
             tail = value.rstrip("/")
             path = urlsplit(tail).path if "://" in tail else tail

@@ -484,3 +484,20 @@ def test_a_text_the_affecting_write_sent_that_many_items_hold_names_none_of_them
     found = unexplained([reach], _on_both(("kernels",)), live, model, [Difference("/1/state", "busy", "idle")],
                         ValueMap())
     assert [d.pointer for d in found] == ["/1/state"]
+
+
+def test_a_link_to_the_parent_a_create_answered_names_no_entity_it_made():
+    probes = parse_probes("""
+- {method: GET, path: /providers/p2}
+- {method: POST, path: /providers, body: {name: child}}
+- {method: GET, path: /providers}
+""")
+    listed = b'[{"uuid": "p1", "name": "a"}, {"uuid": "p2", "name": "%s"}, {"uuid": "c9", "name": "child"}]'
+    compare, _, _ = session(
+        [(200, b'{"uuid": "p2", "links": [{"href": "/providers/p2"}]}'),
+         (200, b'{"uuid": "c9", "links": [{"href": "/providers/c9"}, {"href": "/providers/p2"}]}'),
+         *[(200, listed % b"b2")] * 2],
+        [(200, b'{"uuid": "p2", "links": [{"href": "/providers/p2"}]}'), (405, REFUSED),
+         (200, b'[{"uuid": "p1", "name": "a"}, {"uuid": "p2", "name": "b"}]')])
+    results = compare.run(probes)
+    assert [d.pointer for d in results[2].unexplained] == ["/1/name"]  # the parent, p2, was not made
