@@ -28,7 +28,7 @@ from .context import PlanContext, note
 from .copies import copied_entity
 from .create_plan import create_plan
 from .either_key_use import with_either_key_use
-from .delete_answers import held_ids_named, omitted_members
+from .delete_answers import entity_bound_value, held_ids_named, omitted_members
 from .distinct_values import with_distinct_members
 from .document_plan import document_plan
 from .exemplar import admit_body, exemplar_of
@@ -212,6 +212,15 @@ def _delete_plan(entity_type: EntityType | None, exemplar: Record, base: dict[st
                 events.append(note(base["tool"], "body-unusable",
                                    f"record {exemplar.ordinal} answered naming other held entities ({shown}): "
                                    f"the state the call met, which that answer would show for any entity"))
+                return WritePlan(**base, address=address, build_reason="body-unusable", traces=tuple(events))
+            bound = entity_bound_value(exemplar.response.json_value, str(key), exemplar, ctx.writes)
+            if bound is not None:
+                pointer, value, own, other = bound
+                events.append(note(base["tool"], "body-unusable",
+                                   f"record {exemplar.ordinal} answered {value!r} at {pointer}, a value of the entity "
+                                   f"it deleted: record {own} answered it for {key!r}, and record {other}, a call of "
+                                   f"the same kind naming another entity, another value there; no read shows it, so "
+                                   f"this answer would give another entity's value"))
                 return WritePlan(**base, address=address, build_reason="body-unusable", traces=tuple(events))
     return WritePlan(**base, address=address, traces=tuple(events))
 
