@@ -1305,8 +1305,11 @@ class DistinctMember(_Model, LeftOutAtDefault):
     group: str | None = None
     """The object field a ``field.grouped-members`` rule stores the member in, under its own name
     (Roundup's ``attributes.name``); None: a field of the entity itself."""
+    names: str | None = None
+    """The type whose entity the member names, when it is a reference whose holder copies that
+    entity's members (``distinct.joined-reference-never-repeated``); None: a value of its own."""
 
-    left_out_at_default = ("group",)
+    left_out_at_default = ("group", "names")
 
 
 class UnprovenText(_Model):

@@ -6,14 +6,19 @@ the values its recorded calls sent. Where every value the type's held entities h
 value those calls sent is distinct text (``write-distinct-values``), a call repeating one another
 entity holds is one the capture cannot show the application taking (Strapi refuses a second
 category named History): serving refuses it, state unchanged. An update of the type accepting the
-member keeps to the same, so it cannot make two entities holding one value either.
+member keeps to the same, so it cannot make two entities holding one value either; a member no create
+of the type stores as sent (none is built, or it transforms the member) is judged on the update's own
+calls (an experiment renamed to another's name: Aim answers 500).
 
 A member a ``grouped-members`` rule stores as sent inside an object field (Roundup's
 ``attributes.name``) is judged on the values that object holds.
 
 A member the create's key names (a get-or-create or a conflict the capture shows) is left to the
 key; a client-chosen identity to its own checks; a member naming another entity (``references``:
-many comments name one post) to the reference's.
+many comments name one post) to the reference's, unless the holder copies members of the entity it
+names (``reference_copies``: a dashboard's ``app_type``, its app's ``type``): the holder may then show
+a join over a link the named entity keeps, one holder each (an app holding its dashboard, taken from
+the first by a second naming it), judged by the same table with what it names and copies.
 """
 
 from __future__ import annotations
@@ -39,11 +44,13 @@ def with_distinct_members(plans: list[WritePlan], ctx: PlanContext) -> list[Writ
         return plans
     judged = [_judged(plan, ctx) if _is_create(plan) else plan for plan in plans]
     by_type: dict[str, dict[str, DistinctMember]] = {}
+    created: dict[str, set[str]] = {}  # per type, the members a create stores as sent (judged there)
     for plan in judged:
         if _is_create(plan):
             by_type.setdefault(str(plan.type), {}).update({d.member: d for d in plan.distinct_members})
-    return [_for_update(plan, by_type.get(str(plan.type), {})) if plan.effect == "update" else plan
-            for plan in judged]
+            created.setdefault(str(plan.type), set()).update(stored_members(plan), joined_references(plan))
+    return [_for_update(plan, by_type.get(str(plan.type), {}), created.get(str(plan.type), set()), ctx)
+            if plan.effect == "update" else plan for plan in judged]
 
 
 def _is_create(plan: WritePlan) -> bool:
@@ -67,7 +74,7 @@ def grouped_members(plan: WritePlan) -> list[tuple[str, str]]:
     keyed = set(plan.key.members) if plan.key is not None else set()
     chosen = chosen_member(plan)
     referring = {r.member for r in plan.references}
-    return [(r.field, str(member)) for r in plan.fields if r.op == GROUPED for member in r.params.get("members", ())
+    return [(r.field, str(member)) for r in plan.fields if r.op == GROUPED for member in r.params.get("members") or ()
             if member in accepted and member not in keyed and member != chosen and member not in referring]
 
 
@@ -79,8 +86,23 @@ def _held(entity: Any, member: str, group: str | None) -> tuple[bool, Any]:
     return False, None
 
 
-def _judged(plan: WritePlan, ctx: PlanContext) -> WritePlan:
-    members: list[tuple[str | None, str]] = [(None, m) for m in stored_members(plan)] + list(grouped_members(plan))
+def joined_references(plan: WritePlan) -> dict[str, tuple[str, list[str]]]:
+    """Per accepted reference member whose holder copies members of the entity it names: (the type
+    it names, the holder's fields holding the copies)."""
+    accepted = {m.member for m in plan.members if m.admission == "accepted"}
+    joined: dict[str, tuple[str, list[str]]] = {}
+    for reference in plan.references:
+        copied = [c.field for c in plan.reference_copies if c.member == reference.member]
+        if copied and reference.member in accepted and not reference.many:
+            joined[reference.member] = (reference.type, copied)
+    return joined
+
+
+def _judged(plan: WritePlan, ctx: PlanContext, decided: set[str] | frozenset[str] = frozenset()) -> WritePlan:
+    """``decided``: members a create of the type judged already (an update keeps to its verdict)."""
+    joined = {m: v for m, v in joined_references(plan).items() if m not in decided}
+    members: list[tuple[str | None, str]] = [(None, m) for m in stored_members(plan) if m not in decided]
+    members += [(g, m) for g, m in grouped_members(plan) if m not in decided] + [(None, m) for m in joined]
     if not members:
         return plan
     entities = [e.value for c in ctx.view.state.collections if c.type == plan.type for e in c.entities]
@@ -93,20 +115,28 @@ def _judged(plan: WritePlan, ctx: PlanContext) -> WritePlan:
     for group, member in members:
         held: list[Any] = [value for v in entities for holds, value in [_held(v, member, group)] if holds]
         sent: list[Any] = [b[member] for b in bodies if member in b]
-        decision = evaluate(ctx.ruleset, TABLE, WriteDistinctValuesContext(held=held, sent=sent),
+        names, copied = joined.get(member, (None, [])) if group is None else (None, [])
+        if names is not None:  # a null names nothing, so it repeats nothing
+            held, sent = [v for v in held if v is not None], [v for v in sent if v is not None]
+        decision = evaluate(ctx.ruleset, TABLE, WriteDistinctValuesContext(held=held, sent=sent, names=names,
+                                                                           copied=copied),
                             subject=f"{plan.tool} body.{member}")
         if decision.yields.get("distinct"):
             events.extend(decision.events)
-            distinct.append(DistinctMember(member=member, rule_id=str(decision.rule_id), group=group))
+            distinct.append(DistinctMember(member=member, rule_id=str(decision.rule_id), group=group, names=names))
     if not distinct:
         return plan
     return plan.model_copy(update={"distinct_members": tuple(distinct), "traces": plan.traces + tuple(events)})
 
 
-def _for_update(plan: WritePlan, distinct: dict[str, DistinctMember]) -> WritePlan:
-    if plan.build_reason is not None or not distinct:
+def _for_update(plan: WritePlan, distinct: dict[str, DistinctMember], created: set[str], ctx: PlanContext) -> WritePlan:
+    """The create's distinct members the update accepts; and, of those no create of the type stores as
+    sent (no served create, or one transforming them), the update's own, judged on its own calls."""
+    if plan.build_reason is not None or plan.type is None:
         return plan
     accepted = {m.member for m in plan.members if m.admission == "accepted"}
     referring = {r.member for r in plan.references}
-    kept = tuple(d for member, d in distinct.items() if member in accepted and member not in referring)
-    return plan.model_copy(update={"distinct_members": kept}) if kept else plan
+    kept = tuple(d for member, d in distinct.items() if member in accepted
+                 and (member not in referring or d.names is not None))
+    own = _judged(plan, ctx, decided=created | set(distinct))
+    return own.model_copy(update={"distinct_members": kept + own.distinct_members}) if kept else own

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from capenv.interpreter.bundle.excerpt import excerpt
-from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
 
 
 @context_model("write-distinct-values")
@@ -27,6 +27,11 @@ class WriteDistinctValuesContext(BaseModel):
     """The member's value in each entity of the type the initial state holds (one per entity holding it)."""
     sent: list[Any] = Field(default_factory=list)
     """The values the tool's successful recorded calls sent in it."""
+    names: str | None = None
+    """The type whose entity the member names by its id (``write-references``); None: no reference."""
+    copied: list[str] = Field(default_factory=list)
+    """The holder's fields copying members of the entity the member names (``reference-copies``: a
+    dashboard's ``app_type``, its app's ``type``)."""
 
 
 class DistinctParams(BaseModel):
@@ -56,3 +61,22 @@ def text_values_never_repeat(ctx: WriteDistinctValuesContext, params: DistinctPa
             return Miss(f"{_shown(value)} is held or sent twice: the capture shows repeats taken")
         seen.add(value)
     return Match({"values": len(values)})
+
+
+@predicate("member_names_another_entity", context="write-distinct-values")
+def member_names_another_entity(ctx: WriteDistinctValuesContext, params: NoParams) -> Outcome:
+    """The member names another type's entity by its id: many comments may name one post."""
+    if ctx.names is None:
+        return Miss("the member names no other entity")
+    return Match({"names": ctx.names})
+
+
+@predicate("names_an_entity_it_copies", context="write-distinct-values")
+def names_an_entity_it_copies(ctx: WriteDistinctValuesContext, params: NoParams) -> Outcome:
+    """The member names another type's entity whose members the holder shows as copies: the holder
+    may show a join over a link the named entity keeps (an app holding its one dashboard)."""
+    if ctx.names is None:
+        return Miss("the member names no other entity")
+    if not ctx.copied:
+        return Miss(f"the holder copies no member of the {ctx.names} entity it names")
+    return Match({"names": ctx.names, "copied": list(ctx.copied)})

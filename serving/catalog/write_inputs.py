@@ -234,7 +234,13 @@ class WriteInputs:
                         items["allOf"] = [*items.get("allOf", ()), {"not": refused}]
                     else:
                         items["not"] = refused
-            if any(d.member == member.member for d in self.plan.distinct_members):
+            joined = next((d.names for d in self.plan.distinct_members if d.member == member.member), None)
+            if joined is not None:
+                said = (f"refused when it names a {joined} entity another held {self.plan.type} entity names: every "
+                        f"{joined} entity the capture shows is named by one only, so whether the application takes a "
+                        "second it cannot show")
+                prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said
+            elif any(d.member == member.member for d in self.plan.distinct_members):
                 said = (f"refused when another held {self.plan.type} entity has the same value: every value of it the "
                         f"capture shows is distinct, so whether the application takes a repeat it cannot show")
                 prop["description"] = f'{prop["description"]}; {said}' if "description" in prop else said

@@ -3,7 +3,9 @@ whose every recorded value was distinct text (``WritePlan.distinct_members``, le
 ``interpreter/plans/distinct_values``): the application may refuse it as taken (Strapi's "This
 attribute must be unique"), which the capture cannot show, so serving refuses it, state unchanged,
 saying what would be accepted. A repeat differing only in letter case is refused too: whether the
-application compares letter case the capture cannot show either."""
+application compares letter case the capture cannot show either. A reference whose holder copies the
+named entity's members (``DistinctMember.names``: a dashboard's app) is refused naming an entity
+another held holder names: the application may take it from that one."""
 
 from __future__ import annotations
 
@@ -30,6 +32,14 @@ def refuse_repeated_values(plan: WritePlan, sent: dict[str, Any], collection: An
         clash = next((k for k in collection.order if k != own_key
                       and isinstance(held := _value(collection.entities[k], distinct.member, distinct.group), str)
                       and held.lower() == folded), None)
+        if clash is not None and distinct.names is not None:
+            raise WriteRefusal(
+                f"member {distinct.member!r} is {value!r}, which the {plan.type} entity "
+                f"{collection.ids.get(clash, clash)!r} already holds: it names that {distinct.names} entity, and every "
+                f"{distinct.names} entity the capture shows is named by one {plan.type} entity only, whose members it "
+                f"shows as copies, so whether the application lets a second one name it, takes it from the first or "
+                f"refuses the capture cannot show; a {distinct.member} no held {plan.type} entity names is accepted",
+                where={"collection": collection.path, "id": collection.ids.get(clash, clash)})
         if clash is not None:
             shown = _value(collection.entities[clash], distinct.member, distinct.group)
             alike = "" if shown == value else f" (as {shown!r}, differing only in letter case)"

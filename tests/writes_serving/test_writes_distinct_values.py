@@ -82,3 +82,28 @@ def test_a_capture_showing_a_repeat_taken_serves_it(tmp_path) -> None:
     assert plan(bundle, "POST", "/categories").distinct_members == ()
     status, answer, _, _ = call(bundle, "/categories", {"name": "Science", "position": 2})
     assert status == 201 and answer["name"] == "Science", answer
+
+
+def renames_capture() -> HarBuilder:
+    """Categories read and one renamed by PATCH, with no create recorded: the update alone shows the names."""
+    har = HarBuilder()
+    har.call("GET", "/categories", response=SEED)
+    for entity in SEED:
+        har.call("GET", f"/categories/{entity['id']}", response=entity)
+    renamed = {**SEED[0], "name": "World history"}
+    har.call("PATCH", "/categories/1", body={"name": "World history"}, response=renamed)
+    har.call("GET", "/categories/1", response=renamed)
+    har.call("GET", "/categories", response=[renamed, SEED[1]])
+    return har
+
+
+def test_an_update_no_create_decides_is_judged_on_its_own_calls(tmp_path) -> None:
+    bundle = build_from(renames_capture(), tmp_path / "capture.har")
+    update = plan(bundle, "PATCH", "/categories/{category_id}")
+    assert update.served, update.reason
+    assert [d.member for d in update.distinct_members] == ["name"]
+    status, answer, before, after = call(bundle, "/categories/2", {"name": "History"}, method="PATCH")
+    assert status == 400 and "'History'" in answer["message"], answer
+    assert after == before
+    status, answer, _, _ = call(bundle, "/categories/2", {"name": "Physics"}, method="PATCH")
+    assert status == 200 and answer["name"] == "Physics", answer

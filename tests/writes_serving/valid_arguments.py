@@ -482,10 +482,21 @@ def no_accepted_reference_held(runtime, plan: Any) -> bool:
     """Whether a write takes, in a member naming another type's entity (``plan.references``), only ids
     a recorded call succeeded with (``plan.validated_values``) of which the state holds none (wger's day
     create: ``training`` 4 alone, a workout the capture made and no served create can): it has no valid
-    call to serve, and refuses every one, state unchanged."""
+    call to serve, and refuses every one, state unchanged. So has a write whose reference member names
+    an entity no other held entity of its type may name too (``DistinctMember.names``: a dashboard's
+    app), when every held entity of that type is named already (Aim's two apps, each a dashboard's)."""
     if plan is None:
         return False
     state = json.loads(runtime.data_get())
+    for distinct in plan.distinct_members:
+        if distinct.names is None:
+            continue
+        targets = {str(e["id"]) for c in state.get("collections", []) if c["type"] == distinct.names
+                   for e in c["entities"]}
+        named = {str(e.get("value", {}).get(distinct.member)) for c in state.get("collections", [])
+                 if c["type"] == plan.type for e in c["entities"]}
+        if targets <= named:
+            return True
     for validated in plan.validated_values:
         if validated.by_shape or validated.layout is not None or validated.max_length is not None:
             continue
