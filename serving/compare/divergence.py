@@ -486,8 +486,11 @@ def _counterparts(body: Any, gone: list[tuple[str, Any]], id_members: frozenset[
     How many."""
     removed = 0
     if isinstance(value := body, list):
-        ids = {(name, _as_side(item[name], values, side)) for shape, item in gone if shape == at and isinstance(item, dict)
-               for name in id_members if _a_scalar(item.get(name)) and str(item[name]) not in written}
+        # an item set aside for being what a write made is that entity: it has no counterpart
+        referring = [item for shape, item in gone if shape == at and isinstance(item, dict) and not any(
+            str(item.get(name)) in written for name in id_members if _a_scalar(item.get(name)))]
+        ids = {(name, _as_side(item[name], values, side)) for item in referring
+               for name in id_members if _a_scalar(item.get(name))}
         kept = [item for item in value if not (isinstance(item, dict) and any(
             (name, item.get(name)) in ids for name in id_members))]
         removed = len(value) - len(kept)

@@ -501,3 +501,15 @@ def test_a_link_to_the_parent_a_create_answered_names_no_entity_it_made():
          (200, b'[{"uuid": "p1", "name": "a"}, {"uuid": "p2", "name": "b"}]')])
     results = compare.run(probes)
     assert [d.pointer for d in results[2].unexplained] == ["/1/name"]  # the parent, p2, was not made
+
+
+def test_an_item_a_write_made_has_no_counterpart_by_the_references_it_holds():
+    """A child provider made on the live side alone, its root the seeded provider p2: p2 on the model's side is
+    no counterpart of it (its own root is p2 too)."""
+    reach = WriteReach(1, {}, {"live": frozenset({"c9"}), "model": frozenset()},
+                       id_members=frozenset({"uuid", "root"}), succeeded=frozenset({"live"}))
+    live = Observed(200, JSON, b'[{"uuid": "p2", "root": "p2", "name": "b2"}, {"uuid": "c9", "root": "p2"}]')
+    model = Observed(200, JSON, b'[{"uuid": "p2", "root": "p2", "name": "b"}]')
+    found = unexplained([reach], _on_both(("providers",)), live, model, [Difference("/0/name", "b2", "b")],
+                        ValueMap())
+    assert [d.pointer for d in found] == ["/0/name"]
