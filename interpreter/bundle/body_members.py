@@ -18,7 +18,7 @@ def chosen_member(plan: WritePlan) -> str | None:
     for rule in plan.fields:
         if rule.field != plan.chosen_id.field:
             continue
-        if rule.op == "echo":
+        if rule.op == "echo" and "letter_case" not in rule.params:
             return rule.params.get("member")
         pointer = rule.params.get("pointer") if rule.op == "copy" else None
         if isinstance(pointer, str) and pointer.count("/") == 1 and "~" not in pointer:

@@ -43,8 +43,11 @@ class EchoParams(_Params, LeftOutAtDefault):
     """The body member whose value is stored as is."""
     sorted: bool = False
     """A string array stored sorted: the application sorts what it was sent."""
+    letter_case: Literal["as-sent", "lower", "upper"] = "as-sent"
+    """A text (or each text of a string array) stored case-folded: the application stores what it
+    was sent in lower (upper) case (``field.case-folded-echo``)."""
 
-    left_out_at_default = ("sorted",)
+    left_out_at_default = ("sorted", "letter_case")
 
 
 class CopyParams(_Params):

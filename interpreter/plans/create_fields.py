@@ -78,6 +78,7 @@ def _judge_fields(ruleset: RuleSet, inputs: CreateInputs, *, generated: dict[str
             field=name, value=value, id_field=inputs.id_field, entity=inputs.observed, body=inputs.body,
             path_args=inputs.path_args, started_at=inputs.started_at, type_entities=inputs.type_entities,
             collection_entities=inputs.collection_entities, later_successes=inputs.later_successes,
+            answered_calls=inputs.answered_calls,
             made_identities=inputs.made_identities,
             generated={k: v for k, v in generated.items() if k != name}, **_address_fields(inputs))
         decisions[name] = evaluate(ruleset, FIELDS_TABLE, context, subject=f"{inputs.type_name}.{name}")

@@ -40,6 +40,9 @@ class CreateInputs(BaseModel):
     other_succeeded: list[dict[str, Any]] = Field(default_factory=list)
     """Those of them whose call succeeded (what the application accepted)."""
     later_successes: list[tuple[dict[str, Any], list[dict[str, Any]]]] = Field(default_factory=list)
+    answered_calls: list[tuple[dict[str, Any], dict[str, Any] | None]] = Field(default_factory=list)
+    """Each other successful call's body beside the entity its own answer holds (None when the
+    answer holds none): what every recorded call shows the application stored of what it sent."""
     """Each other successful call's body (envelope unwrapped) beside the type's entities held when
     it ran: a call sending what another entity held shows what the application makes of a clash."""
     made_identities: list[Any] = Field(default_factory=list)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
-from capenv.interpreter.bundle.models import Address, EntityType, WritePlan
-from capenv.interpreter.bundle.values import same_json
+from capenv.interpreter.bundle.models import Address, EntityType, Locator, WritePlan
+from capenv.interpreter.bundle.values import locate, same_json
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.manifest.models import Tool
 from capenv.interpreter.rules_engine import TraceEvent
@@ -79,8 +79,9 @@ def create_plan(tool: Tool, exemplar: Record, body: dict[str, Any], calls: list[
         observed, observation = sighting.value, sighting.ordinal
     base["observation"] = observation
     path_args = _path_args(exemplar.path, entity_type, link.collection, tool)
+    answer_locator = link.locator if link.observed is not None and split is None else None
     explanation = _explain_create(ctx, entity_type, observed, body, path_args, exemplar, calls, link.collection,
-                                  tool.name)
+                                  tool.name, answer_locator)
     events.extend(explanation.events)
     insert, insert_events = insert_rule(ctx, entity_type, link.collection, exemplar, observed)
     events.extend(insert_events)
@@ -229,8 +230,9 @@ def _path_args(path: str, entity_type: EntityType, collection: str, tool: Tool) 
 
 def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[str, Any], body: dict[str, Any],
                     path_args: dict[str, str], exemplar: Record, calls: list[Record], collection: str,
-                    tool_name: str) -> Any:
+                    tool_name: str, answer_locator: Locator | None = None) -> Any:
     others: list[dict[str, Any]] = []
+    answered: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
     succeeded: list[dict[str, Any]] = []
     successes: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     for call in calls[1:]:
@@ -241,6 +243,7 @@ def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[st
             if call.succeeded and call is not exemplar:
                 succeeded.append(verdict.body)
                 successes.append((verdict.body, ctx.type_entities(entity_type.name, call.ordinal, completed=True)))
+                answered.append((verdict.body, _answered_entity(call, answer_locator)))
     type_entities = ctx.type_entities(entity_type.name, exemplar.ordinal, completed=True)
     made_identities = _made_identities(ctx, entity_type, str(observed.get(entity_type.id_field)))
     collection_entities = [s.value for (t, k), ss in ctx.timeline.by_entity.items() if t == entity_type.name
@@ -250,9 +253,17 @@ def _explain_create(ctx: PlanContext, entity_type: EntityType, observed: dict[st
         address=entity_type.address, collection=collection,
         path_args=path_args, started_at=exemplar.started_at, type_entities=type_entities,
         collection_entities=collection_entities or type_entities, other_calls=others, other_succeeded=succeeded,
-        later_successes=successes, made_identities=made_identities,
+        later_successes=successes, answered_calls=answered, made_identities=made_identities,
         type_paths={t.name: [t.collection_template] for t in ctx.view.types})
     return explain_create(ctx.ruleset, inputs)
+
+
+def _answered_entity(call: Record, locator: Locator | None) -> dict[str, Any] | None:
+    """The entity a call's own answer holds where the exemplar's held its entity; None elsewhere."""
+    if locator is None or not call.response.is_json:
+        return None
+    found = locate(call.response.json_value, locator)
+    return found if isinstance(found, dict) else None
 
 
 def _made_identities(ctx: PlanContext, entity_type: EntityType, made: str) -> list[Any]:

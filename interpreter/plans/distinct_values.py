@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from capenv.interpreter.bundle.body_members import body_object, chosen_member
+from capenv.interpreter.bundle.values import same_json
 from capenv.interpreter.bundle.models import DistinctMember, WritePlan
 from capenv.interpreter.predicates.distinct_values import WriteDistinctValuesContext
 from capenv.interpreter.rules_engine import TraceEvent, evaluate
@@ -64,6 +65,7 @@ def stored_members(plan: WritePlan) -> list[str]:
     chosen = chosen_member(plan)
     referring = {r.member for r in plan.references}
     return [r.field for r in plan.fields if r.op in STORED_AS_SENT and r.params.get("member") == r.field
+            and "letter_case" not in r.params
             and r.field in accepted and r.field not in keyed and r.field != chosen and r.field not in referring]
 
 
@@ -108,18 +110,20 @@ def _judged(plan: WritePlan, ctx: PlanContext, decided: set[str] | frozenset[str
     entities = [e.value for c in ctx.view.state.collections if c.type == plan.type for e in c.entities]
     tool = ctx.manifest.tool(plan.tool)
     records = [ctx.records[o] for o in tool.record_ordinals]
-    bodies = [body for record in records if record.succeeded and record.request.is_json
-              and (body := body_object(plan, record.request.json_value)) is not None]
+    calls = [(record, body) for record in records if record.succeeded and record.request.is_json
+             and (body := body_object(plan, record.request.json_value)) is not None]
     distinct: list[DistinctMember] = []
     events: list[TraceEvent] = []
     for group, member in members:
         held: list[Any] = [value for v in entities for holds, value in [_held(v, member, group)] if holds]
-        sent: list[Any] = [b[member] for b in bodies if member in b]
+        sending = [(record, b[member]) for record, b in calls if member in b]
         names, copied = joined.get(member, (None, [])) if group is None else (None, [])
         if names is not None:  # a null names nothing, so it repeats nothing
-            held, sent = [v for v in held if v is not None], [v for v in sent if v is not None]
+            held, sending = [v for v in held if v is not None], [(r, v) for r, v in sending if v is not None]
+        sent = [v for _, v in sending]
+        while_held = [_held_when_sent(ctx, str(plan.type), record.ordinal, member, group, v) for record, v in sending]
         decision = evaluate(ctx.ruleset, TABLE, WriteDistinctValuesContext(held=held, sent=sent, names=names,
-                                                                           copied=copied),
+                                                                           copied=copied, sent_while_held=while_held),
                             subject=f"{plan.tool} body.{member}")
         if decision.yields.get("distinct"):
             events.extend(decision.events)
@@ -127,6 +131,21 @@ def _judged(plan: WritePlan, ctx: PlanContext, decided: set[str] | frozenset[str
     if not distinct:
         return plan
     return plan.model_copy(update={"distinct_members": tuple(distinct), "traces": plan.traces + tuple(events)})
+
+
+def _held_when_sent(ctx: PlanContext, type_name: str, ordinal: int, member: str, group: str | None,
+                    value: Any) -> bool:
+    """Whether an entity of the type held the value in the member when the call ran: as last seen,
+    unless the type's latest list read before the call no longer listed it (deleted: a 404 of a
+    replayed page is no sighting). Taking a listed-away entity for gone only makes the member
+    distinct the sooner, which refuses, never answers otherwise."""
+    latest = ctx.timeline.reads_before(type_name, ordinal)
+    last_list = max((s.ordinal for s in latest.values() if s.via == "list" and s.value is not None), default=None)
+    initial = {str(e.id): e.value for c in ctx.view.state.collections if c.type == type_name for e in c.entities}
+    entities = [s.value for s in latest.values()
+                if s.value is not None and (last_list is None or s.ordinal >= last_list)]
+    entities += [v for key, v in initial.items() if key not in latest and last_list is None]
+    return any(holds and same_json(held, value) for entity in entities for holds, held in [_held(entity, member, group)])
 
 
 def _for_update(plan: WritePlan, distinct: dict[str, DistinctMember], created: set[str], ctx: PlanContext) -> WritePlan:

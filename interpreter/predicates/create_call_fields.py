@@ -7,6 +7,7 @@ Each match carries ``op_params``: the serving op's parameters (interpreter/bundl
 
 from __future__ import annotations
 
+from typing import Any, Literal
 from urllib.parse import unquote
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -39,6 +40,47 @@ def create_field_echoes_member_sorted(ctx: CreateFieldContext, params: BaseModel
     if sorted(sent) != ctx.value:
         return Miss("the stored array is not the sent strings sorted")
     return Match({"member": ctx.field, "op_params": {"member": ctx.field, "sorted": True}})
+
+
+class LetterCaseParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    cases: list[Literal["lower", "upper"]] = Field(min_length=1)
+    """The foldings tried, in order."""
+
+
+@predicate("create_field_echoes_member_case_folded", context="create-field", params=LetterCaseParams)
+def create_field_echoes_member_case_folded(ctx: CreateFieldContext, params: LetterCaseParams) -> Outcome:
+    """A body member of the field's own name, a text or texts, stored in one letter case: every
+    recorded successful call's answer shows the field as its sent member folded, and one sent it in
+    another case (else an echo explains it). Never the identity, which keys what serving looks up."""
+    if ctx.field == ctx.id_field:
+        return Miss("the identity is keyed as sent")
+    calls = [(ctx.body, ctx.value)] + [(body, None if entity is None else entity.get(ctx.field, _UNSEEN))
+                                        for body, entity in ctx.answered_calls]
+    if any(ctx.field not in body or not _texts(body[ctx.field]) for body, _ in calls):
+        return Miss(f"a successful call sent no text member {ctx.field!r}")
+    if any(value is None or value is _UNSEEN for _, value in calls):
+        return Miss("a successful call's answer does not show the field")
+    for case in params.cases:
+        if all(_folded(body[ctx.field], case) == value for body, value in calls):
+            if all(_folded(body[ctx.field], case) == body[ctx.field] for body, _ in calls):
+                return Miss(f"every call sent {ctx.field!r} already in {case} case: an echo")
+            return Match({"member": ctx.field, "letter_case": case,
+                          "calls": len(calls), "op_params": {"member": ctx.field, "letter_case": case}})
+    return Miss(f"some call's answer shows {ctx.field!r} otherwise than its sent text folded to {' or '.join(params.cases)} case")
+
+
+_UNSEEN = object()
+
+
+def _texts(value: object) -> bool:
+    return isinstance(value, str) or _string_array(value)
+
+
+def _folded(value: Any, case: str) -> Any:
+    fold = str.lower if case == "lower" else str.upper
+    return fold(value) if isinstance(value, str) else [fold(item) for item in value]
 
 
 def _string_array(value: object) -> bool:

@@ -42,6 +42,9 @@ class CreateFieldContext(BaseModel):
     """Those of them in the collection the create wrote into."""
     later_successes: list[tuple[dict[str, Any], list[dict[str, Any]]]] = Field(default_factory=list)
     """The tool's other successful calls: each body beside the type's entities held when it ran."""
+    answered_calls: list[tuple[dict[str, Any], dict[str, Any] | None]] = Field(default_factory=list)
+    """The tool's other successful calls: each body beside the entity its own answer holds (None
+    when the answer holds none)."""
     made_identities: list[Any] = Field(default_factory=list)
     """The identities of the type's other entities made while the capture ran: values the same
     generator drew, beside those held when the call ran."""

@@ -27,6 +27,10 @@ class WriteDistinctValuesContext(BaseModel):
     """The member's value in each entity of the type the initial state holds (one per entity holding it)."""
     sent: list[Any] = Field(default_factory=list)
     """The values the tool's successful recorded calls sent in it."""
+    sent_while_held: list[bool] | None = None
+    """For each sent value, whether an entity of the type held it when its call ran (None: not
+    known, every repeat counts): a value sent again once no entity held it any more (a name reused
+    after its study was deleted) is no repeat the application took."""
     names: str | None = None
     """The type whose entity the member names by its id (``write-references``); None: no reference."""
     copied: list[str] = Field(default_factory=list)
@@ -55,8 +59,15 @@ def text_values_never_repeat(ctx: WriteDistinctValuesContext, params: DistinctPa
         return Miss(f"a value that is not text ({_shown(others[0])})")
     if len(values) < params.min_values:
         return Miss(f"{len(values)} value(s), fewer than {params.min_values}")
+    freed = ctx.sent_while_held is not None and len(ctx.sent_while_held) == len(ctx.sent)
     seen: set[str] = set()
-    for value in values:
+    for index, value in enumerate(values):
+        sent_at = index - len(ctx.held)
+        if freed and sent_at >= 0:
+            if ctx.sent_while_held[sent_at]:
+                return Miss(f"{_shown(value)} was sent while another entity held it: the capture shows repeats taken")
+            seen.add(value)  # sent again once no entity held it: no repeat
+            continue
         if value in seen:
             return Miss(f"{_shown(value)} is held or sent twice: the capture shows repeats taken")
         seen.add(value)

@@ -173,6 +173,47 @@ def refusal_quotes_one_new_element(ctx: WriteValidatedValueContext, params: Stat
                   "elements": elements})
 
 
+@predicate("refusal_sends_new_vocabulary_element", context="write-validated-value", params=RefusalParams)
+def refusal_sends_new_vocabulary_element(ctx: WriteValidatedValueContext, params: RefusalParams) -> Outcome:
+    """The refused body sends every member of a successful call's body and differs from it only in
+    free text (strings each success sends its own) and in one array member holding an element no
+    successful call sent in it, whose successful elements repeat (words from a set: an optimisation
+    direction, a role): the application validates that member's elements, whatever its answer says."""
+    if ctx.refusal.status not in params.statuses:
+        return Miss(f"answered {ctx.refusal.status}, not a refusal of a value")
+    for success in ctx.successes:
+        differing = _differing(ctx.refusal.sent, success)
+        if differing is None:
+            continue
+        arrays = {m: new for m in differing if m in ctx.members and (new := _new_elements(m, ctx))}
+        texts = [m for m in differing if m not in arrays and m in ctx.members
+                 and isinstance(ctx.refusal.sent[m], str) and _free_text(m, ctx, params) is not None]
+        if len(arrays) != 1 or set(arrays) | set(texts) != set(differing):
+            continue
+        member, new = next(iter(arrays.items()))
+        sent = [e for s in ctx.successes if isinstance(s.get(member), list) for e in _elements(s[member])]
+        distinct = [e for i, e in enumerate(sent) if not any(same_json(e, k) for k in sent[:i])]
+        if len(sent) < 2 or len(distinct) > params.max_distinct_share * len(sent):
+            return Miss(f"{member!r}: {len(distinct)} distinct elements in {len(sent)} sent by successful calls, "
+                        "free text rather than words from a set")
+        return Match({"member": member, "record": ctx.refusal.ordinal, "status": ctx.refusal.status,
+                      "elements": new})
+    return Miss("no successful call's body differs from the refused one only in free text and in one array "
+                "member holding an element no successful call sent")
+
+
+def _new_elements(member: str, ctx: WriteValidatedValueContext) -> list[Any]:
+    """The elements of the refused call's array member that no successful call sent in it (none
+    when successful calls sent it as no array of texts or numbers)."""
+    value = ctx.refusal.sent.get(member)
+    arrays = [s[member] for s in ctx.successes if member in s]
+    if not isinstance(value, list) or not arrays or not all(isinstance(a, list) and a and len(_elements(a)) == len(a)
+                                                          for a in arrays):
+        return []
+    sent = [e for a in arrays for e in a]
+    return [e for e in _elements(value) if not any(same_json(e, k) for k in sent)]
+
+
 class ListedSetParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -84,7 +84,7 @@ def compile_rule(rule: FieldRule) -> CompiledRule:
         _check(rule.op, params)
     except (ValidationError, OpParamsError) as exc:
         raise OpParamsError(f"field {rule.field!r}, op {rule.op!r}: {exc}") from exc
-    echoed = params.member if rule.op == "echo" and not params.sorted else None
+    echoed = params.member if rule.op == "echo" and not params.sorted and params.letter_case == "as-sent" else None
     return CompiledRule(rule.field, rule.op, params, SERVING_OPS[rule.op], echoed)
 
 

@@ -28,9 +28,23 @@ def echo(params: EchoParams, ctx: OpContext) -> Any:
     if params.member not in ctx.body:
         return absent(ctx, f"body member {params.member!r}")
     value = ctx.body[params.member]
+    if params.letter_case != "as-sent":
+        value = _case_folded(value, params.letter_case, params.member)
     if params.sorted and isinstance(value, list) and all(isinstance(item, str) for item in value):
         return sorted(value)
     return copy_json(value)
+
+
+def _case_folded(value: Any, letter_case: str, member: str) -> Any:
+    """A text, or each text of a string array, in the letter case the application stores; any
+    other value is refused: the capture showed the application folding text alone."""
+    fold = str.lower if letter_case == "lower" else str.upper
+    if isinstance(value, str):
+        return fold(value)
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return [fold(item) for item in value]
+    raise OpRefusal(f"body member {member!r} must be a text or a list of texts (the application stores "
+                    f"them in {letter_case} case)")
 
 
 @serving_op("copy")
