@@ -18,11 +18,11 @@ class UnknownSpelling(Exception):
         self.sent, self.recorded = sent, recorded
 
     def message(self, path: str) -> str:
-        return (f"nothing was recorded for {path}: the application's absence answer names the path's value (the "
-                f"recorded {self.recorded!r}), and this call sends it percent-escaped ({self.sent!r}, decoded "
-                f"{unquote(self.sent)!r}), which no recorded absence shows, so whether the application writes it "
-                f"as sent or decoded is not known; a value a path carries as it is (no character a URL escapes) is "
-                f"answered with it")
+        return (f"the absence answer for {path} is not known: the application's absence answer names the path's "
+                f"value (the recorded {self.recorded!r}), and this call sends it percent-escaped ({self.sent!r}, "
+                f"decoded {unquote(self.sent)!r}), which no recorded absence shows, so whether the application "
+                f"writes it as sent or decoded is not known; a value a path carries as it is (no character a URL "
+                f"escapes) is answered with it")
 
 
 def escaped(raw: str) -> bool:
