@@ -12,8 +12,8 @@ exists, a served write answering other than the application.
 
 A difference excused as following a diverging write is a *suspect* when none of the diverging writes
 reached where it lies (``serving/compare/divergence``: not the write's own path, an entity it addressed,
-made or named, their collection's membership and count, nor an entity it links to): printed, not yet
-failing, each to be judged (a wrong answer hiding behind the divergence, or a consequence to describe).
+made or named, their collection's membership and count, nor an entity it links to): it fails, unless
+judged by hand a consequence no general rule describes yet (``KNOWN_SUSPECTS``, each with its judgement).
 An application's failure (a 5xx) where the model declined the call (a 4xx) is no suspect: printed apart
 (``support.judging.application_failure``; Mailman's 500 for a PATCH of a domain that never existed, where
 its DELETE and other PATCHes answer the 404 the spec's "Refusals" prescribe, as the model does).
@@ -45,7 +45,7 @@ from capenv.serving.compare import (
     render_text,
 )
 
-from support.judging import application_failures, served_refusals, suspects, wrong_answers
+from support.judging import application_failures, served_refusals, suspected, suspects, wrong_answers
 from .apps import APPS, start_app
 
 CAPTURES = Path(__file__).resolve().parents[2] / "captures"
@@ -166,16 +166,65 @@ def check(app: str, results: list[CallResult]) -> None:
     failed = application_failures(results)
     print(f"{app}: {len(failed)} application failures (5xx) the model declined (4xx)"
           + "".join(f"\n  {line}" for line in failed))
-    suspected = suspects(results)
-    # not failing yet: each is judged by hand first (a wrong answer, or a divergence consequence to describe)
-    print(f"{app}: {len(suspected)} suspects after a diverging write" + "".join(f"\n  {line}" for line in suspected))
+    found = suspects(results)
+    print(f"{app}: {len(found)} suspects after a diverging write" + "".join(f"\n  {line}" for line in found))
     problems = wrong_answers(results)
     assert not problems, f"{app}: {len(problems)} wrong answers:\n" + "\n".join(problems)
+    known = KNOWN_SUSPECTS.get(app, {})
+    unjudged = [line for r, line in zip(suspected(results), found) if r.probe.label() not in known]
+    assert not unjudged, (f"{app}: {len(unjudged)} differences after a diverging write that reached none of them "
+                          f"(a wrong answer may hide there; judge each: a consequence divergence.py should "
+                          f"describe, or a wrong answer to fix):\n" + "\n".join(unjudged))
     agreeing = sum(1 for r in results if r.verdict == SAME and (r.tool.served or app not in MIN_AGREEING))
     assert agreeing >= MIN_AGREEING.get(app, 1), f"{app}: only {agreeing} calls agree"
 
 
-KNOWN_WRONG: dict[str, str] = {}
+KNOWN_SUSPECTS: dict[str, dict[str, str]] = {
+    "node-red": {
+        "the document after the deploy": "the deploy #72 (POST /flows {rev, flows}, which the model does not serve) "
+                                         "replaces the whole flows document on the live side with its one tab; the "
+                                         "model keeps the seed's tabs: a create in the collection to capenv, a "
+                                         "replace of the document to Node-RED",
+        "the document after the v1 deploy": "the same, the v1 deploy #78 (a bare array) replacing it again",
+        "the document at the end": "the same document after the v1 deploy #78",
+    },
+    "jupyter-server": {
+        "kernels at the end": "the seeded kernel, shut down on the live side by the end of its session (#46 DELETE "
+                              "/api/sessions/{s0}, which the model does not serve; its probe affects /api/kernels), "
+                              "still listed by the model: its state holds it (the item read #48 is described)",
+    },
+    "privacyidea": {
+        "the default realm after the change": "POST /defaultrealm/partners (#56, which the model does not serve) made "
+                                              "partners the default on the live side: the document keyed by the "
+                                              "default realm's name names partners there, corp on the model",
+        "read SEED-SPASS-1 after the disable": "POST /token/disable/SEED-SPASS-1 (#71, no tool in the model) "
+                                               "disabled the token on the live side alone: active false there",
+        "inactive tokens after the disable": "the same disable: the live side lists SEED-SPASS-1 among the inactive "
+                                             "tokens and counts it",
+        "tokens after the delete": "the token writes the model does not serve, on the live side alone: NEW-SPASS-9 "
+                                   "made (#63) and described anew (#67, so no longer holding the description its "
+                                   "create sent), SEED-HOTP-1 described (#69), SEED-SPASS-1 disabled (#71), "
+                                   "SEED-SPASS-2 deleted (#78): the lists differ in those tokens and their order",
+        "tokens by serial after the deletes": "the same token writes, and NEW-SPASS-9 deleted (#82)",
+        "the second page of two after the deletes": "the same: SEED-SPASS-1 disabled on the live side (#71)",
+    },
+    "synapse": {
+        "rooms after the create": "a seeded room other than general (its other members all agree), its id drawn "
+                                  "anew at each start on both sides and read first after the writes, so never "
+                                  "paired: no diverging write made it",
+        "rooms after the delete": "the same seeded room's unpaired id",
+    },
+}
+"""Per application, the probes (by label) whose suspects were judged consequences of the divergence that no
+general rule of ``serving/compare/divergence`` describes yet, each with the judgement. Not strict: one that
+no longer occurs (a rule now describes it, the session diverged otherwise) passes."""
+
+
+KNOWN_WRONG: dict[str, str] = {
+    "privacyidea": "#47 DELETE /policy/users-may-disable answers the recorded delete's result value 4 (the id of "
+                   "the policy the capture deleted, lockout-admins) where the application answers 3, the deleted "
+                   "policy's own id: another entity's recording (a suspect behind the unserved policy writes)",
+}
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
 
@@ -271,3 +320,32 @@ def test_an_application_failure_the_model_declined_is_no_suspect():
     assert suspects([declined]) == [] and len(application_failures([declined])) == 1
     succeeded = result(Observed(204, (), b""))
     assert len(suspects([succeeded])) == 1 and application_failures([succeeded]) == []
+
+
+def test_a_suspect_fails_the_check_unless_judged(monkeypatch):
+    """A difference no diverging write reached fails the application's check; one judged a consequence (by its
+    probe's label, in ``KNOWN_SUSPECTS``) is printed and passes."""
+    from capenv.serving.compare.judge import DIFFERENT, Judgement
+    from capenv.serving.compare.jsondiff import Difference
+    from capenv.serving.compare.probes import parse_probes
+    from capenv.serving.compare.sides import Observed, Outgoing
+    from capenv.serving.compare.tool_index import CallTool
+
+    probes = parse_probes("- {name: notes after the edit, method: GET, path: /notes}\n"
+                          "- {name: the notes, method: GET, path: /notes}").probes
+    json = (("content-type", "application/json"),)
+    request = Outgoing("GET", "/notes", (), (), None)
+    tool = CallTool("get_notes", True, False)
+    agreeing = CallResult(1, probes[1], {"live": request, "model": request},
+                          {"live": Observed(200, json, b"[]"), "model": Observed(200, json, b"[]")},
+                          Judgement(SAME, []), tool, [])
+    difference = Difference("/0/title", "live", "stale")
+    suspect = CallResult(2, probes[0], {"live": request, "model": request},
+                         {"live": Observed(200, json, b'[{"title": "live"}]'),
+                          "model": Observed(200, json, b'[{"title": "stale"}]')},
+                         Judgement(DIFFERENT, [difference]), tool, [1])
+    suspect.unexplained = [difference]
+    with pytest.raises(AssertionError, match="reached none of them"):
+        check("notes-app", [agreeing, suspect])
+    monkeypatch.setitem(KNOWN_SUSPECTS, "notes-app", {"notes after the edit": "judged: a consequence"})
+    check("notes-app", [agreeing, suspect])

@@ -47,14 +47,17 @@ def application_failures(results: list[CallResult]) -> list[str]:
             f"{r.answers['model'].status}" for r in results if r.verdict != SAME and application_failure(r)]
 
 
+def suspected(results: list[CallResult]) -> list[CallResult]:
+    """The calls with a difference ``diverged_by`` excuses that none of those writes reached
+    (``CallResult.unexplained``, ``serving/compare/divergence``): a wrong answer may hide behind the earlier
+    divergence. An application's failure where the model declined (``application_failure``) is none."""
+    return [r for r in results if r.suspect and refusal(r) is None and not application_failure(r)]
+
+
 def suspects(results: list[CallResult]) -> list[str]:
-    """Every difference ``diverged_by`` excuses that none of those writes reached (``CallResult.unexplained``,
-    ``serving/compare/divergence``): a wrong answer may hide behind the earlier divergence. An application's
-    failure where the model declined (``application_failure``) is none."""
+    """``suspected``, each a line saying what none of the diverging writes reached."""
     lines = []
-    for r in results:
-        if not r.suspect or refusal(r) is not None or application_failure(r):
-            continue
+    for r in suspected(results):
         first = "; ".join(f"{d.pointer}: live {d.live!r} model {d.model!r}" for d in r.unexplained[:3])
         kind = "served" if r.tool.served else "unserved"
         lines.append(f"#{r.index} {r.probe.label()} [{kind} tool {r.tool.name}] after #{r.diverged_by}: "
