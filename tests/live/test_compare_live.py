@@ -221,9 +221,6 @@ no longer occurs (a rule now describes it, the session diverged otherwise) passe
 
 
 KNOWN_WRONG: dict[str, str] = {
-    "privacyidea": "#47 DELETE /policy/users-may-disable answers the recorded delete's result value 4 (the id of "
-                   "the policy the capture deleted, lockout-admins) where the application answers 3, the deleted "
-                   "policy's own id: another entity's recording (a suspect behind the unserved policy writes)",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 
