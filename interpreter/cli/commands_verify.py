@@ -1,5 +1,7 @@
 """``capenv verify CAPTURE... [--check]``: build every capture and write the verification report
-(``docs/verification.md``), or with ``--check`` fail when the committed report is stale."""
+(``docs/verification.md``), or with ``--check`` fail when the committed report is stale, or when an endpoint
+is served that its capture's Ground truth says no correct model could serve (a wrong answer waiting for its
+call: CI holds that count at 0)."""
 
 from __future__ import annotations
 
@@ -25,7 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     verify.add_argument("captures", nargs="+", metavar="CAPTURE", help="HAR files (.har, .har.gz, .zhar, .zip)")
     verify.add_argument("--output", help=f"where the report goes, - for stdout (default: the project's "
                                          f"{DEFAULT_REPORT}, whatever the current directory)")
-    verify.add_argument("--check", action="store_true", help="fail when the file is stale instead of writing it")
+    verify.add_argument("--check", action="store_true",
+                        help="fail when the file is stale instead of writing it, or when an endpoint the Ground "
+                             "truth says is not servable is served")
     verify.add_argument("--rules", help="a rules directory (default: the packaged rules/)")
     verify.add_argument("--json", action="store_true",
                         help="print the outcome as one JSON object (the file, and each capture's figures)")
@@ -44,11 +48,27 @@ def _verify(args: argparse.Namespace) -> int:
     text = render_verification(built)
     if output is None:
         sys.stdout.write(text)
-        return 0
-    return write_or_check(output, text, check=args.check,
-                          regenerate="run the same `capenv verify` without --check",
-                          detail=f"{len(args.captures)} captures",
-                          as_json={"captures": verification_summary(built)} if args.json else None)
+        code = 0
+    else:
+        code = write_or_check(output, text, check=args.check,
+                              regenerate="run the same `capenv verify` without --check",
+                              detail=f"{len(args.captures)} captures",
+                              as_json={"captures": verification_summary(built)} if args.json else None)
+    unservable = served_not_servable(built)
+    if unservable:
+        message = (f"{len(unservable)} endpoint(s) served where the capture's Ground truth says no correct model "
+                   f"could serve them (a wrong answer waiting for its call): {'; '.join(unservable)}")
+        if args.check:
+            raise UserError(message + " — refuse them, or correct the Ground truth if it is wrong")
+        print(f"warning: {message}", file=sys.stderr)
+    return code
+
+
+def served_not_servable(built: list[VerifiedCapture]) -> list[str]:
+    """Every endpoint a build serves (any of its tools) that its Ground truth says is not servable."""
+    return [f"{capture.shown_path}: {verdict.endpoint.label} ({', '.join(verdict.served)})"
+            for capture in sorted(built, key=lambda c: c.shown_path)
+            for verdict in capture.endpoint_verdicts() if verdict.served and not verdict.endpoint.servable]
 
 
 def _build_all(paths: list[str], rules: str | None, root: Path | None) -> list[VerifiedCapture]:

@@ -68,3 +68,39 @@ def test_a_missing_capture_is_bad_input(tmp_path, capsys):
     assert verify(str(tmp_path / "nope.har"), "--output", str(tmp_path / "out.md")) == 2
     assert "nope.har: no such file" in capsys.readouterr().err
     assert not (tmp_path / "out.md").exists()
+
+
+def _authors_capture(directory: Path, servable: bool) -> Path:
+    """A capture whose author create the gate confirms (served), and a Ground truth judging it."""
+    from support.har_builder import HarBuilder
+
+    author = {"id": 1, "name": "Lem"}
+    har = (HarBuilder()
+           .call("GET", "/authors", response=[author])
+           .call("GET", "/authors/1", response=author)
+           .call("POST", "/authors", status=201, body={"name": "Le Guin"}, response={"id": 2, "name": "Le Guin"})
+           .call("GET", "/authors/2", response={"id": 2, "name": "Le Guin"})
+           .call("GET", "/authors", response=[author, {"id": 2, "name": "Le Guin"}])
+           .write(directory / "capture.har"))
+    (directory / "ground-truth.yaml").write_text(
+        "application: test\nendpoints:\n"
+        f"  - {{method: POST, path: /authors, servable: {str(servable).lower()}, why: judged}}\n")
+    return har
+
+
+def test_check_fails_on_an_endpoint_served_that_the_ground_truth_says_is_not_servable(tmp_path, capsys):
+    har = _authors_capture(tmp_path, servable=False)
+    output = tmp_path / "verification.md"
+    assert verify(str(har), "--output", str(output)) == 0  # written, with a warning naming it
+    assert "1 endpoint(s) served" in capsys.readouterr().err
+    assert verify(str(har), "--output", str(output), "--check") == 2  # fresh, yet failing
+    error = capsys.readouterr().err
+    assert "POST /authors (post_authors)" in error and "Ground truth" in error
+
+
+def test_check_passes_when_what_is_served_is_servable(tmp_path, capsys):
+    har = _authors_capture(tmp_path, servable=True)
+    output = tmp_path / "verification.md"
+    assert verify(str(har), "--output", str(output)) == 0
+    assert verify(str(har), "--output", str(output), "--check") == 0
+    assert "served where" not in capsys.readouterr().err
