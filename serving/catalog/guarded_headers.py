@@ -5,20 +5,7 @@ another value, or none, is refused rather than applied or answered as the record
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
 STATUS = 400
-
-
-def unguarded_header(guarded: Iterable[tuple[str, str]], header: Callable[[str], str | None]
-                     ) -> tuple[str, str, str] | None:
-    """(header, value sent or "", value recorded) for the first guarded (header, value) the call,
-    looked up with ``header``, sends otherwise than recorded."""
-    for name, value in guarded:
-        sent = (header(name) or "").strip()
-        if sent != value:
-            return name, sent, value
-    return None
 
 
 def unguarded_refusal(name: str, sent: str, value: str) -> str:

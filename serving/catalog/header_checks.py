@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from capenv.interpreter.bundle.models import StaticCredential
 
 from capenv.serving.catalog import credential_headers, guarded_headers, pinned_headers
+from capenv.serving.catalog.recorded_header_values import first_sent_otherwise
 
 
 def refused_headers(credentials: Iterable[str], pinned: Iterable[tuple[str, str]],
@@ -21,8 +22,9 @@ def refused_headers(credentials: Iterable[str], pinned: Iterable[tuple[str, str]
     """(why, HTTP status) when the call, its headers looked up with ``header`` (every value of one
     with ``values``), sends a credentials header twice with different values, leaves one out, sends
     a static one (``static``) with another value than recorded, or sends a pinned one otherwise
-    than recorded, or a guarded one (``guarded``) otherwise than recorded (a credential bound to a path parameter: than recorded with the value ``args``, the
-    call's path arguments, name there); None when it sends them all as recorded."""
+    than recorded, or a guarded one (``guarded``) otherwise than recorded (a credential bound to a path
+    parameter: than recorded with the value ``args``, the call's path arguments, name there); None when it
+    sends them all as recorded."""
     credentials = tuple(credentials)
     if values is not None:
         repeated, header = credential_headers.sent_credentials(credentials, header, values)
@@ -38,10 +40,10 @@ def refused_headers(credentials: Iterable[str], pinned: Iterable[tuple[str, str]
                                                            known.cookie if known else "",
                                                            known.bound_to if known else ""),
                 credential_headers.STATUS)
-    other = pinned_headers.unpinned_header(pinned, header)
+    other = first_sent_otherwise(pinned, header)
     if other is not None:
         return pinned_headers.unpinned_refusal(*other), pinned_headers.STATUS
-    unguarded = guarded_headers.unguarded_header(guarded, header)
+    unguarded = first_sent_otherwise(guarded, header)
     if unguarded is not None:
         return guarded_headers.unguarded_refusal(*unguarded), guarded_headers.STATUS
     return None

@@ -5,20 +5,7 @@ another value, or none, is refused, since the application answers another versio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
 STATUS = 400
-
-
-def unpinned_header(pinned: Iterable[tuple[str, str]], header: Callable[[str], str | None]
-                    ) -> tuple[str, str, str] | None:
-    """(header, value sent or "", value recorded) for the first pinned (header, value) the call,
-    looked up with ``header``, sends otherwise than recorded."""
-    for name, value in pinned:
-        sent = (header(name) or "").strip()
-        if sent != value:
-            return name, sent, value
-    return None
 
 
 def unpinned_refusal(name: str, sent: str, value: str) -> str:
