@@ -87,8 +87,18 @@ def echoed(plan: WritePlan, body: dict[str, Any]) -> dict[str, Any]:
     envelope = plan.body_envelope
     if envelope:
         body = body[envelope][0] if plan.body_envelope_kind == "array" else body[envelope]
-    stored = {rule.field for rule in plan.fields if rule.op == "echo"}
-    return {name: value for name, value in body.items() if name in stored}
+    stored = {rule.field: rule.params.get("letter_case", "as-sent") for rule in plan.fields if rule.op == "echo"}
+    return {name: _in_case(value, stored[name]) for name, value in body.items() if name in stored}
+
+
+def _in_case(value: Any, letter_case: str) -> Any:
+    """``value`` as an echo stores it: a text (or each text of a list) case-folded where the rule says so
+    (``field.case-folded-echo``)."""
+    if letter_case == "as-sent":
+        return value
+    fold = str.lower if letter_case == "lower" else str.upper
+    return [fold(v) if isinstance(v, str) else v for v in value] if isinstance(value, list) \
+        else fold(value) if isinstance(value, str) else value
 
 
 def expected_changes(choice: Choice, create: tuple[str, Any, dict[str, Any]], update: tuple[str, Any, dict[str, Any]],
