@@ -68,7 +68,11 @@ def test_listed_tools_carry_titles_hints_and_schemas_and_answers_validate(captur
                     assert hints.idempotent_hint is (plan.method == "PUT" or plan.effect == "document"), tool.name
                 validator = Draft202012Validator(tool.output_schema)
                 entry = runtime.catalog.get(tool.name)
-                for call in sampled(bundle.replay.tools.get(tool.name, ())):
+                # a call spelled as the application does not route (its other trailing slash, answered only
+                # with failures: interpreter/manifest/infer._spelling) is held, but names no tool arguments
+                recorded = bundle.replay.tools.get(tool.name, ())
+                routed = tuple(c for c in recorded if entry.tool.match(c.path) is not None)
+                for call in sampled(routed):
                     arguments = arguments_of(entry, call)
                     result = await client.call_tool(tool.name, arguments)  # validates, or raises
                     if not result.is_error:
