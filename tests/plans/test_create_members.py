@@ -50,11 +50,17 @@ def test_member_copied_whole_takes_the_kind_of_its_field(ruleset):
 
 def test_transformed_and_unshown_members_are_not_accepted_nor_required(ruleset):
     members, explanation = admit(ruleset, {"id": 1, "email": "bob@example.com"},
-                                 {"email": "Bob@Example.com", "password": "hunter22"})
+                                 {"email": " Bob@Example.com", "password": "hunter22"})
     assert (members["email"].admission, members["email"].reason, members["email"].required) == \
         ("not-accepted", "transformed", False)
     assert (members["password"].admission, members["password"].reason) == ("not-accepted", "not-shown")
     assert explanation.build_reason is None
+
+
+def test_a_member_stored_case_folded_is_accepted(ruleset):
+    # the text stored in lower case, nothing else changed (field.case-folded-echo): served folded
+    members, _ = admit(ruleset, {"id": 1, "email": "bob@example.com"}, {"email": "Bob@Example.com"})
+    assert (members["email"].admission, members["email"].required) == ("accepted", True)
 
 
 def test_ghost_status_draft_beside_published_at_null_is_accepted_only_as_recorded(ruleset):
