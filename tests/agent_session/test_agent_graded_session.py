@@ -60,10 +60,11 @@ def candidates(capture: str) -> list[Choice]:
     found = []
     for type_name in sorted({p.type for p in served}):
         of_type = [p for p in served if p.type == type_name]
-        # a create taking in a reference member only ids no held entity has is refused every call (wger's day)
+        # a create taking in a reference member only ids no held entity has (wger's day), or only an entity no
+        # other held one names where every one is named (aim's dashboard, an app each): refused every call
         creates = [p for p in of_type if p.effect == "create" and "{" not in p.template
-                   and not (p.validated_values and p.references and no_accepted_reference_held(
-                       EnvironmentRuntime(built_capture(capture)), p))]
+                   and not (((p.validated_values and p.references) or any(d.names for d in p.distinct_members))
+                            and no_accepted_reference_held(EnvironmentRuntime(built_capture(capture)), p))]
         # the session names an entity by its identity: a write naming it by a key member (a name) is left out
         by_id = [p for p in of_type if p.address is None or not p.address.member]
         updates = [p for p in by_id if p.effect == "update"]
