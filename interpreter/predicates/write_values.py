@@ -63,6 +63,8 @@ class RefusalParams(BaseModel):
     max_distinct_share: float = Field(gt=0, le=1)
     """The member's distinct successful values may be at most this share of the successful calls
     sending it (values from a set repeat; free text does not)."""
+    min_sent: int = Field(ge=1)
+    """Fewer successful values of the member than this show no repetition: free text."""
 
 
 def _free_text(member: str, ctx: WriteValidatedValueContext, params: RefusalParams) -> str | None:
@@ -75,7 +77,7 @@ def _free_text(member: str, ctx: WriteValidatedValueContext, params: RefusalPara
         if not isinstance(value, str) and not any(same_json(value, d) for d in others):
             others.append(value)
     distinct = len(strings) + len(others)
-    if sent and (len(sent) < 2 or distinct > params.max_distinct_share * len(sent)):
+    if sent and (len(sent) < params.min_sent or distinct > params.max_distinct_share * len(sent)):
         return (f"{member!r}: {distinct} distinct values in {len(sent)} successful calls, free text (a name, "
                 "a title) rather than values from a set")
     return None
@@ -193,7 +195,7 @@ def refusal_sends_new_vocabulary_element(ctx: WriteValidatedValueContext, params
         member, new = next(iter(arrays.items()))
         sent = [e for s in ctx.successes if isinstance(s.get(member), list) for e in _elements(s[member])]
         distinct = [e for i, e in enumerate(sent) if not any(same_json(e, k) for k in sent[:i])]
-        if len(sent) < 2 or len(distinct) > params.max_distinct_share * len(sent):
+        if len(sent) < params.min_sent or len(distinct) > params.max_distinct_share * len(sent):
             return Miss(f"{member!r}: {len(distinct)} distinct elements in {len(sent)} sent by successful calls, "
                         "free text rather than words from a set")
         return Match({"member": member, "record": ctx.refusal.ordinal, "status": ctx.refusal.status,
@@ -398,6 +400,8 @@ class IdValueParams(BaseModel):
     max_distinct_share: float = Field(gt=0, le=1)
     """As ``RefusalParams.max_distinct_share``: a member whose successful values are this distinct
     is free text (a name, a description), refused for itself rather than as an id."""
+    min_sent: int = Field(ge=1)
+    """As ``RefusalParams.min_sent``."""
 
 
 def _id_like(value: Any) -> bool:
@@ -429,7 +433,8 @@ def refusal_sends_new_ids(ctx: WriteValidatedValueContext, params: IdValueParams
     the successes (an offset, an amount) and keys no error is no id; an array of them may be."""
     if ctx.refusal.status not in params.statuses:
         return Miss(f"answered {ctx.refusal.status}, not a refusal of a value or of a named entity")
-    free = RefusalParams(statuses=params.statuses, max_distinct_share=params.max_distinct_share)
+    free = RefusalParams(statuses=params.statuses, max_distinct_share=params.max_distinct_share,
+                         min_sent=params.min_sent)
     keyed = _answer_keys(ctx.refusal.answer)
     for success in ctx.successes:
         differing = _differing(ctx.refusal.sent, success)
