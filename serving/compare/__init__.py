@@ -7,6 +7,9 @@
 * ``values``, ``jsondiff``, ``judge`` — clock and generated-id formats, the mapped JSON diff,
   one call's verdict (``same`` / ``different`` / ``refused``);
 * ``tool_index``, ``session`` — the tool behind a call, served or not, and the run itself;
+* ``divergence`` — whether an earlier diverging write explains a difference, or it is a *suspect*: what a
+  write reached (``reach``), values naming an entity (``naming``), list items set aside as a write's
+  (``set_aside``), differences a write explains where it reached in part (``consequences``);
 * ``pairing``, ``explore`` — values drawn anew at each start paired entity by entity, and the
   reads of the seed state derived from the bundle (``compare --explore``);
 * ``render`` — the text table and the JSON report.

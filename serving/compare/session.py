@@ -29,7 +29,8 @@ from .minted import MintedValue
 from .pairing import in_model_order, seeded_pairs
 from .probes import Probe, ProbeFile, placeholder_names
 from .sides import Observed, Outgoing, Side, side_origin
-from .divergence import WriteReach, batch_groups, batch_names, sent_leaves, top_labels, unexplained
+from .divergence import unexplained
+from .reach import WriteReach, batch_groups, batch_names, sent_leaves, top_labels
 from .tool_index import CallTool, ToolIndex, segments, within
 from .values import drawn_format, generated_format
 
@@ -353,7 +354,7 @@ class CompareSession:
                 self._scopes.append((result.index, segments(self.tools.read_as("GET", filled))))
 
     def _reach(self, result: CallResult, fresh: dict[str, set[Any]]) -> WriteReach:
-        """What a diverging write reached on each side (``divergence.WriteReach``): its own path (none for a
+        """What a diverging write reached on each side (``reach.WriteReach``): its own path (none for a
         create in a collection) and an href ending in it, its path's parameters, the values its probe saved
         from its answer, the generated values its answer showed first (a create's: every value its answer
         showed first that it did not send), the members its body sent (inside an envelope), the paths its
