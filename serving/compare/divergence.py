@@ -5,15 +5,19 @@ may differ because of that write, but only where the write reached. A difference
 from no diverging write: a wrong answer may hide behind it. Per side (each side's own ids), the write reached:
 
 * whole: a read at or under its own path (compared decoded, an encoded ``/`` split), of an entity it
-  addressed by a path parameter (a literal path's last segment for an item write), made (a value saved from,
+  addressed by a path parameter (a literal path's last segment for an item write, or for a POST no tool knows
+  one an answer showed before: ``/token/disable/SEED-SPASS-1``), made (a value saved from,
   or drawn in, its answer; an href one segment below the collection it created in; each item of a batch
   body of one list) or named in its body (a create's members, JSON or form), percent-decoded; an answer
   holding every member a create sent (the other side may answer no JSON); a read by the new name a rename
   only one side made sent; of a read its probe ``affects``: one whose query names its entity or whose path
-  names a text it sent, and an entity gone (404) on the side that alone deleted;
+  names a text it sent, and an entity gone (404) on the side that alone deleted; a read of the collection
+  it sent a list of objects to answering just those on the one side it succeeded on (a document it replaced
+  whole, Node-RED's deploy);
 * in a list: every item holding one of its entities (a value spelling its path's last segments too), the
   one item holding every label it sent where only it succeeded, in a read it affects any item referring to
-  what it did there, and the other side's counterpart of an item set aside (the same id, no id a write made);
+  what it did there (or, of a delete, to what the deleted entity's last read named: its session's kernel),
+  and the other side's counterpart of an item set aside (the same id, no id a write made);
   the rest compared again: a count off by the items set aside from one array, or by what its creates and
   deletes made on one side alone, the last items of a page it pushed off;
 * in part: the numbers and clocks (a top-level token of a drawn shape too) of an entity it links to or
@@ -21,6 +25,9 @@ from no diverging write: a wrong answer may hide behind it. Per side (each side'
   the place it wrote inside a document read whole; a value it sent, on the one side it succeeded on, in an
   object naming its entity or labelled as its body labelled it; a reference a delete on one side cleared;
   a value a later write's answer drew on both sides; texts quoting the ids the two sides gave one entity.
+
+Ids of the seed a read after the writes shows first on both sides, entity by entity, pair for this
+judgement alone (``pairing.first_seen_pairs``: a seeded room no read named before the writes).
 
 The parts: what a write reached (``reach``), whether a value of an answer names an entity (``naming``), the
 items of a list set aside as a write's (``set_aside``), and the differences a write explains where it
@@ -40,7 +47,7 @@ from .consequences import (
 from .jsondiff import Difference, ValueMap, diff_json
 from .judge import in_one_order, parsed_body
 from .naming import holds, links_to, named_by, plain_segments, spellings
-from .reach import WriteReach, groups, labels_alone, reached_by
+from .reach import WriteReach, groups, labels_alone, reached_by, replaced_whole
 from .set_aside import counterparts, sole_holders, without_held, without_pushed_off
 from .sides import Observed
 
@@ -72,7 +79,8 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
             own = reach.own_paths.get(side)
             names = spellings({str(v) for v in reach.entities.get(side, frozenset())}
                                | {v for group in groups(reach, side) for _, v in group})
-            if (own is not None and (path[:len(own)] == own or plain_segments(path)[:len(plain_segments(own))] == plain_segments(own))) \
+            if (own is not None and (path[:len(own)] == own
+                                     or plain_segments(path)[:len(plain_segments(own))] == plain_segments(own))) \
                     or names & spellings(path):
                 return []  # the entity itself, or what lies under it (its posts embedding it, a cascade)
             if own is not None and len(reach.succeeded) == 1 and {v for _, v in reach.labels.get(side, ())} \
@@ -90,6 +98,8 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
                 or bool(reach.parents.get(side, frozenset()) & set(path))
     (live_json, live_body), (model_json, model_body) = parsed_body(live), parsed_body(model)
     bodies = {"live": live_body, "model": model_body}
+    if any(replaced_whole(r, side, read_paths.get(side, ()), bodies[side]) for r in reaches for side in bodies):
+        return []  # the document a write replaced whole on one side (what capenv took for a create)
     reached = reached_by(reaches, values)
     id_members = frozenset().union(*(r.id_members for r in reaches))
     for side, body in bodies.items():  # the read answers the entity itself, wherever its path put it
@@ -114,14 +124,15 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
         named = tuple(group for r in reaches for group in groups(r, side))
         # the one item holding every label a write sent where only it succeeded is the entity it wrote
         seen = (*(read_before or {}).get(side, ()), *labels_alone(reaches, side))
-        kept[side], set_aside[side] = without_held(in_one_order(body, unordered), entities, named, id_members, seen,
-                                                 tallies[side], gone[side])
+        kept[side], set_aside[side] = without_held(in_one_order(body, unordered), entities, named, id_members,
+                                                   seen, tallies[side], gone[side])
         # a cascade the probe names: in the read it affects, an item referring to what a write did on one side
         # alone, by any member (a comment's postId after its post's delete): a number names it there too
         cascading = [r for r in reaches if len(r.succeeded) == 1
                      and any(read_paths[side][:len(scope)] == scope for scope in r.affects.get(side, ()))]
         cascaded = frozenset(spellings(
-            str(e) for r in cascading for e in r.entities.get(side, ()) if not str(e).startswith("/")))
+            str(e) for r in cascading for e in (*r.entities.get(side, ()), *r.referents.get(side, ()))
+            if not str(e).startswith("/")))
         if cascaded:
             kept[side], more = without_held(kept[side], cascaded, (), frozenset(), (), tallies[side])
             set_aside[side] += more
@@ -136,7 +147,7 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
             other = "model" if side == "live" else "live"
             kept[side] = copy.deepcopy(kept[side]) if taken[other] else kept[side]
             set_aside[side] += counterparts(kept[side], taken[other], id_members, values, side, tallies[side],
-                                             frozenset(str(e) for e in reached["live"] | reached["model"]))
+                                            frozenset(str(e) for e in reached["live"] | reached["model"]))
     counted = set_aside["live"] - set_aside["model"]
     # a count is of one list: the entity may be set aside from another too (its id in ``ids``, its row in ``result``)
     counts = {tallies["live"].get(at, 0) - tallies["model"].get(at, 0) for at in {*tallies["live"], *tallies["model"]}}

@@ -96,6 +96,14 @@ class ValueMap:
     def pairs(self) -> list[tuple[Any, Any]]:
         return list(self._pairs)
 
+    def with_pairs(self, pairs: list[tuple[Any, Any]]) -> ValueMap:
+        """A copy pairing ``pairs`` too, each where neither of its values is paired otherwise."""
+        copied = ValueMap()
+        copied._pairs = list(self._pairs)
+        for live, model in pairs:
+            copied.pair(live, model)
+        return copied
+
     def swap_out(self, text: str, side: str) -> str:
         """``text`` with every mapped string value of ``side`` (``live`` or ``model``)
         replaced by a marker common to both sides; longest values first."""

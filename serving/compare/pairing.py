@@ -35,6 +35,16 @@ def seeded_pairs(live: Any, model: Any, seeded: frozenset[Any]) -> list[tuple[An
     return found
 
 
+def first_seen_pairs(live: Any, model: Any, seeded: frozenset[Any],
+                     fresh: dict[str, frozenset[Any] | set[Any]]) -> list[tuple[Any, Any]]:
+    """``seeded_pairs`` of a read after the writes, of values each answer shows for the first time
+    (``fresh``, per side): a seed entity no read named before the writes (a room seeded with no alias),
+    its id drawn anew at the live start. A value either side showed before (a write's answer: the id
+    it made, the context it drew) pairs with nothing here."""
+    return [(live_value, model_value) for live_value, model_value in seeded_pairs(live, model, seeded)
+            if live_value in fresh["live"] and model_value in fresh["model"]]
+
+
 def _strings(value: Any) -> set[str]:
     """The strings of a JSON value, its members' names included."""
     return texts_in(value)

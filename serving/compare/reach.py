@@ -51,6 +51,13 @@ class WriteReach:
     tally: int = 0
     """How many more entities that collection holds on the live side than on the model's for this write
     alone: 1 for a create only the live side made (or a delete only the model made), -1 the other way."""
+    referents: dict[str, frozenset[Any]] = field(default_factory=dict)
+    """Of a delete, the generated ids the last read of its entity showed on that side but its own (the
+    kernel a session ran): what the cascade its probe names may have removed with it (``affects``)."""
+    items: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    """Of a write to a collection, the objects its body sent as a list (the body itself, or a list member
+    of it: ``{"rev": ..., "flows": [...]}``), per side: a read of that collection answering them and
+    nothing else on the one side it succeeded on is the document it replaced whole (``replaced_whole``)."""
 
 
 def groups(reach: WriteReach, side: str) -> tuple[frozenset[tuple[str, str]], ...]:
@@ -77,6 +84,25 @@ def reached_by(reaches: list[WriteReach], values: ValueMap) -> dict[str, frozens
     paired_live = {values.live_value(v) for v in spelled["model"] if values.maps(values.live_value(v), v)}
     paired_model = {values.model_value(v) for v in spelled["live"] if values.maps(v, values.model_value(v))}
     return {"live": frozenset(spelled["live"]) | paired_live, "model": frozenset(spelled["model"]) | paired_model}
+
+
+def sent_items(body: Any) -> tuple[Any, ...]:
+    """The objects a JSON value holds as a list: itself, or its list members' (``WriteReach.items``)."""
+    lists = [body] if isinstance(body, list) else [v for v in body.values() if isinstance(v, list)] \
+        if isinstance(body, dict) else []
+    return tuple(item for found in lists for item in found if isinstance(item, dict))
+
+
+def replaced_whole(reach: WriteReach, side: str, read_path: tuple[str, ...], answer: Any) -> bool:
+    """Whether the read of the collection a write sent a list of objects to answers, on the one side it
+    succeeded on, exactly those objects (each holding every member it was sent with) and no other: the
+    write replaced the whole document there (Node-RED's deploy of ``/flows``), where capenv took a create."""
+    sent = reach.items.get(side, ())
+    if not sent or reach.succeeded != {side} or reach.collection.get(side) != read_path:
+        return False
+    read = sent_items(answer)
+    return len(read) == len(sent) and all(
+        any(all(item.get(name) == value for name, value in one.items()) for item in read) for one in sent)
 
 
 def batch_groups(body: Any) -> tuple[frozenset[tuple[str, str]], ...]:

@@ -26,11 +26,11 @@ from .jsondiff import Difference, ValueMap
 from .judge import SAME, Judgement, body_differences, judge, parsed_body, reordered_sets
 from .placeholders import MISSING, SEGMENT_SAFE, WHOLE_PLACEHOLDER, fill, fill_json, resolve_pointer
 from .minted import MintedValue
-from .pairing import in_model_order, seeded_pairs
+from .pairing import first_seen_pairs, in_model_order, seeded_pairs
 from .probes import Probe, ProbeFile, placeholder_names
 from .sides import Observed, Outgoing, Side, side_origin
 from .divergence import unexplained
-from .reach import WriteReach, batch_groups, batch_names, sent_leaves, top_labels
+from .reach import WriteReach, batch_groups, batch_names, sent_items, sent_leaves, top_labels
 from .tool_index import CallTool, ToolIndex, segments, within
 from .values import drawn_format, generated_format
 
@@ -85,6 +85,8 @@ class _SideState:
     is not a freshly generated id, so it is never paired by shape."""
     objects: dict[tuple[str, ...], dict[str, Any]] = field(default_factory=dict)
     """Per path read (segments, as capenv reads it), the object its last successful read answered."""
+    answered: set[Any] = field(default_factory=set)
+    """Every string and number this side answered so far (not those it was only sent)."""
 
 
 class CompareSession:
@@ -106,6 +108,9 @@ class CompareSession:
         contradicted: an explored probe addresses the live entity by it."""
         self._seeded_doubt: set[Any] = set()
         """Model values two reads paired with two different live values: no pairing is certain."""
+        self._first_seen_seeds: list[tuple[Any, Any]] = []
+        """Values of the seed a read after the writes showed first on both sides, entity by entity
+        (``pairing.first_seen_pairs``): paired only to judge what a diverging write reached."""
 
     def run(self, probe_file: ProbeFile) -> list[CallResult]:
         self.use_minted(probe_file.minted)
@@ -166,11 +171,15 @@ class CompareSession:
                             {s: n for s, n in unsaved.items() if n})
         if diverged_by and judgement.verdict != SAME:
             read_paths = {side: segments(self.tools.read_as(probe.method, requests[side].path)) for side in SIDES}
+            (live_json, live_body), (model_json, model_body) = (parsed_body(answers[side]) for side in SIDES)
+            if not tool.writes and live_json and model_json and self.tools.initial_drawn:
+                self._first_seen_seeds += first_seen_pairs(live_body, model_body, self.tools.initial_drawn, fresh)
             # every earlier diverging write, not only those whose scope holds the read: an answer embeds a
             # copy of an entity written under another path (a model's tags)
             result.unexplained = unexplained(
                 list(self._reaches.values()), read_paths, answers["live"],
-                answers["model"], judgement.differences, self.values, probe.unordered, volatile,
+                answers["model"], judgement.differences, self.values.with_pairs(self._first_seen_seeds),
+                probe.unordered, volatile,
                 {side: frozenset(fresh[side] - _sent(requests[side])) for side in SIDES} if tool.writes else None,
                 self._read_before(),
                 {side: frozenset(unquote(value) for _, value in requests[side].query) for side in SIDES})
@@ -352,6 +361,8 @@ class CompareSession:
             for extra in result.probe.affects:
                 filled, _ = fill(extra, values, escape_segment=True)  # read as later calls are (read_as)
                 self._scopes.append((result.index, segments(self.tools.read_as("GET", filled))))
+        for side in SIDES:  # after its reach: what this write answered names nothing it acted on
+            self._state[side].answered |= _scalars(parsed_body(result.answers[side])[1])
 
     def _reach(self, result: CallResult, fresh: dict[str, set[Any]]) -> WriteReach:
         """What a diverging write reached on each side (``reach.WriteReach``): its own path (none for a
@@ -360,13 +371,18 @@ class CompareSession:
         showed first that it did not send), the members its body sent (inside an envelope), the paths its
         answer holds, and its probe's ``affects``."""
         own_paths, entities, named, links, affects, parents = {}, {}, {}, {}, {}, {}
-        batch, sent_values, labels = {}, {}, {}
+        batch, sent_values, labels, items, referents = {}, {}, {}, {}, {}
         collection: dict[str, tuple[str, ...]] = {}
         for side in SIDES:
             path = result.requests[side].path
             parameters, parents[side], creates = self.tools.write_target(result.probe.method, path)
             if not parameters and result.probe.method in ("PUT", "PATCH", "DELETE") and segments(path):
                 parameters = (unquote(segments(path)[-1]),)  # a tool of a literal path: its item is its last segment
+            elif not parameters and result.tool.name is None and segments(path) \
+                    and unquote(segments(path)[-1]) in self._state[side].answered:
+                # no tool: a last segment an answer showed before names the entity it acts on (a POST
+                # /token/disable/SEED-SPASS-1 of a serial a token list showed); a route's word names none
+                parameters = (unquote(segments(path)[-1]),)
             hrefs = set()
             if not creates:
                 own_paths[side] = segments(self.tools.read_as(result.probe.method, path))
@@ -383,9 +399,14 @@ class CompareSession:
                 made |= _hrefs_below(fresh[side], path)
             sent = _form_fields(result.requests[side]) or _body_sent(result.requests[side])  # a form names alike
             batch[side] = batch_groups(sent)  # a body of one list of objects wrote each of them
+            items[side] = sent_items(sent) if creates else ()
             if result.probe.method == "POST":  # a batch create of names made each of them
                 made = made | batch_names(sent)
             entities[side] = frozenset({*parameters, *saved, *made, *hrefs})
+            last_read = self._state[side].objects.get(own_paths.get(side, ()))
+            if result.probe.method == "DELETE" and last_read:
+                referents[side] = frozenset(value for value in _scalars(last_read) if generated_format(value)
+                                            is not None) - entities[side]
             last = path.rstrip("/").rsplit("/", 1)[-1]
             sent_values[side], labels[side] = sent_leaves(sent, unquote(last)), top_labels(sent)
             if isinstance(sent, dict) and len(sent) == 1 and isinstance(next(iter(sent.values())), dict):
@@ -404,7 +425,7 @@ class CompareSession:
         return WriteReach(result.index, own_paths, entities, named, links,
                           {side: frozenset(values) for side, values in parents.items()}, affects,
                           _id_members(result, entities), batch, sent_values, labels, succeeded,
-                          collection, result.probe.method == "DELETE", alone * adds)
+                          collection, result.probe.method == "DELETE", alone * adds, referents, items)
 
 
 def _replaced(document: Any, pointer: str, value: Any) -> Any:

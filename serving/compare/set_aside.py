@@ -14,8 +14,8 @@ from .naming import Named, a_scalar, holds, named_by
 
 
 def without_held(body: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str],
-               seen: Named = (), tally: dict[str, int] | None = None,
-               gone: list[tuple[str, Any]] | None = None) -> tuple[Any, int]:
+                 seen: Named = (), tally: dict[str, int] | None = None,
+                 gone: list[tuple[str, Any]] | None = None) -> tuple[Any, int]:
     """``body`` without the array items holding one of ``entities`` (or every pair of one ``named``, or the
     only item of its array holding every pair of one ``seen``) and the object members keyed by one (a copy),
     and how many array items were set aside (``tally``: added up per array, by its pointer's shape)."""
@@ -69,7 +69,7 @@ def sole_holders(value: Any, texts: frozenset[str], tally: dict[str, int], at: s
 
 
 def counterparts(body: Any, gone: list[tuple[str, Any]], id_members: frozenset[str], values: ValueMap,
-                  side: str, tally: dict[str, int], written: frozenset[str], at: str = "") -> int:
+                 side: str, tally: dict[str, int], written: frozenset[str], at: str = "") -> int:
     """Sets aside in place the items of ``body`` that are the other side's items set aside (``gone``): at the
     same array, the same value (or its pair) under one of ``id_members`` (a book set aside on one side for
     the author it embeds, that the other side no longer embeds). Never by a value a write made or named
@@ -92,7 +92,7 @@ def counterparts(body: Any, gone: list[tuple[str, Any]], id_members: frozenset[s
     elif isinstance(body, dict):
         for name, member in body.items():
             removed += counterparts(member, gone, id_members, values, side, tally, written,
-                                     at + "/" + escape_token(name))
+                                    at + "/" + escape_token(name))
     return removed
 
 

@@ -11,7 +11,9 @@ from capenv.serving.compare.divergence import WriteReach, unexplained
 from capenv.serving.compare.jsondiff import ABSENT, Difference, ValueMap
 from capenv.serving.compare.sides import Observed
 
-from test_session_values import session
+from capenv.serving.compare import CompareSession
+
+from test_session_values import NoTools, ScriptedSide, session
 
 JSON = (("content-type", "application/json"),)
 TEXT = (("content-type", "text/plain"),)
@@ -513,3 +515,129 @@ def test_an_item_a_write_made_has_no_counterpart_by_the_references_it_holds():
     found = unexplained([reach], _on_both(("providers",)), live, model, [Difference("/0/name", "b2", "b")],
                         ValueMap())
     assert [d.pointer for d in found] == ["/0/name"]
+
+
+class _DrawnAtStart(NoTools):
+    """The model's state held room !opsSEEDroomAAAAAAA:t before the capture began (drawn at the start)."""
+    initial_drawn = frozenset({"!opsSEEDroomAAAAAAA:t"})
+
+
+def _rooms_after_a_create(live_ops: bytes, model_ops: bytes, model_name: bytes = b"Ops",
+                          shown_before: bool = False) -> list:
+    """A room create the model refused, then the room list twice: Ops, a seeded room no read named before
+    (``shown_before``: a read before the writes showed its live id, the model's answering none)."""
+    probes = parse_probes(("- {method: GET, path: /ops}\n" if shown_before else "") + """
+- {method: POST, path: /rooms, body: {name: Probe room}}
+- {method: GET, path: /rooms}
+- {method: GET, path: /rooms}
+""")
+    made = b'"!probeLIVEroomBBBBB:t"'
+    live = b'[{"room_id": %s, "name": "Ops", "members": 1}, {"room_id": %s, "name": "Probe room", "members": 1}]' \
+        % (live_ops, made)
+    model = b'[{"room_id": %s, "name": "%s", "members": 1}]' % (model_ops, model_name)
+    before = ([(200, b'{"room_id": %s}' % live_ops)] * 2, [(200, b'{"room_id": null}')]) if shown_before else ([], [])
+    compare = CompareSession(
+        ScriptedSide("live", [*before[0], (200, b'{"room_id": %s}' % made), *[(200, live)] * 4]),
+        ScriptedSide("model", [*before[1], (400, REFUSED), (200, model), (200, model)]), _DrawnAtStart())
+    return compare.run(probes)[-3:]
+
+
+def test_a_seed_entitys_id_drawn_anew_and_first_read_after_the_writes_pairs_there():
+    """Ops's id, drawn anew at the live start, is first shown by a read after the writes on both sides: the
+    same entity (it agrees on every other member), paired to judge what the create reached, in later reads too."""
+    results = _rooms_after_a_create(b'"!opsLIVEroomCCCCCCC:t"', b'"!opsSEEDroomAAAAAAA:t"')
+    assert [(r.verdict, r.diverged_by, r.suspect) for r in results[1:]] == [("different", [1], False)] * 2
+
+
+def test_a_seed_id_beside_one_the_live_side_showed_before_or_beside_another_entity_stays_a_suspect():
+    shown = _rooms_after_a_create(b'"!opsLIVEroomCCCCCCC:t"', b'"!opsSEEDroomAAAAAAA:t"', shown_before=True)
+    assert [d.pointer for d in shown[1].unexplained] == ["/0/room_id"]  # not first shown here: unpaired
+    renamed = _rooms_after_a_create(b'"!opsLIVEroomCCCCCCC:t"', b'"!opsSEEDroomAAAAAAA:t"', b"Ops old")
+    assert {d.pointer for d in renamed[1].unexplained} == {"/0/name", "/0/room_id"}  # another name: unpaired
+    unseeded = _rooms_after_a_create(b'"!opsLIVEroomCCCCCCC:t"', b'"!opsMODELroomDDDDDD:t"')
+    assert [d.pointer for d in unseeded[1].unexplained] == ["/0/room_id"]  # the model's state never held it
+
+
+def _deployed(live: bytes, model: bytes) -> list[Difference]:
+    """A POST of two flows to /flows only the live side made (capenv takes it for a create), then /flows read."""
+    sent = ({"id": "f2", "type": "tab", "label": "Only"}, {"id": "c2", "type": "comment", "z": "f2", "x": 80})
+    reach = WriteReach(1, {}, _on_both(frozenset()), collection=_on_both(("flows",)),
+                       succeeded=frozenset({"live"}), items=_on_both(sent))
+    return unexplained([reach], _on_both(("flows",)), Observed(200, JSON, live), Observed(200, JSON, model),
+                       [Difference("/0/id", "f2", "s1")], ValueMap())
+
+
+def test_a_collection_read_answering_just_what_a_write_sent_there_is_the_document_it_replaced_whole():
+    seed = b'[{"id": "s1", "type": "tab", "label": "Sensors"}, {"id": "s2", "type": "tab", "label": "Alerts"}]'
+    only = b'[{"id": "f2", "type": "tab", "label": "Only"}, {"id": "c2", "type": "comment", "z": "f2", "x": 80, "y": 0}]'
+    assert _deployed(only, seed) == []
+    assert _deployed(b'{"rev": "9f", "flows": %s}' % only, b'{"rev": "4a", "flows": %s}' % seed) == []
+
+
+def test_a_collection_read_holding_more_than_the_write_sent_stays_a_suspect_where_it_differs():
+    """The live side still lists Sensors beside what the write sent: no replace; Sensors's label differs."""
+    kept = b'[{"id": "s1", "type": "tab", "label": "Sensors 2"}, {"id": "f2", "type": "tab", "label": "Only"},' \
+           b' {"id": "c2", "type": "comment", "z": "f2", "x": 80}]'
+    assert "/0/label" in [d.pointer for d in _deployed(kept, b'[{"id": "s1", "type": "tab", "label": "Sensors"}]')]
+    other = b'[{"id": "f2", "type": "tab", "label": "Only"}, {"id": "c2", "type": "comment", "z": "f2", "x": 90}]'
+    assert [d.pointer for d in _deployed(other, b'[{"id": "f2", "type": "tab", "label": "Only"},'
+                                                b' {"id": "c2", "type": "comment", "z": "f2", "x": 70}]')] == ["/1/x"]
+
+
+class _NoRoutes(NoTools):
+    """No tool for any path, as the build's manifest knows none (``ToolIndex.write_target``): a POST names
+    no path parameter."""
+
+    def write_target(self, method, path):
+        parts = [p for p in path.split("/") if p]
+        return ((parts[-1],) if method in ("PUT", "PATCH", "DELETE") else (), (), method == "POST")
+
+
+def _after_an_action(action: str, live_tokens: bytes) -> list:
+    """Both sides list T-1 and T-2, then a POST ``action`` only the live side made, then the list again."""
+    probes = parse_probes(f"""
+- {{method: GET, path: /tokens}}
+- {{method: POST, path: "{action}", body: {{}}}}
+- {{method: GET, path: /tokens}}
+""")
+    seeded = (200, b'{"tokens": [{"serial": "T-1", "active": true}, {"serial": "T-2", "active": true}], "count": 2}')
+    compare = CompareSession(ScriptedSide("live", [seeded, (200, b'{"result": true}'), *[(200, live_tokens)] * 2]),
+                             ScriptedSide("model", [seeded, (404, REFUSED), seeded]), _NoRoutes())
+    return compare.run(probes)
+
+
+def test_the_last_segment_of_a_post_no_tool_knows_names_the_entity_an_answer_showed():
+    """POST /tokens/disable/T-1 acts on T-1, the serial the token list answered: T-1 is set aside there."""
+    disabled = b'{"tokens": [{"serial": "T-1", "active": false}, {"serial": "T-2", "active": true}], "count": 2}'
+    results = _after_an_action("/tokens/disable/T-1", disabled)
+    assert results[2].diverged_by == [2] and results[2].verdict == "different" and not results[2].suspect
+
+
+def test_a_post_acting_on_one_entity_or_ending_in_a_word_no_answer_showed_leaves_the_rest_a_suspect():
+    both = b'{"tokens": [{"serial": "T-1", "active": false}, {"serial": "T-2", "active": false}], "count": 2}'
+    assert [d.pointer for d in _after_an_action("/tokens/disable/T-1", both)[2].unexplained] \
+        == ["/tokens/0/active"]  # T-2, in the kept list's first place
+    assert [d.pointer for d in _after_an_action("/tokens/disable-all", both)[2].unexplained] \
+        == ["/tokens/0/active", "/tokens/1/active"]
+
+
+def _kernels_after_a_session_delete(read: tuple[str, ...], live: bytes, model: bytes) -> list[Difference]:
+    """A session s0 deleted on the live side alone, its probe affecting /kernels; its last read named kernel k0."""
+    reach = WriteReach(1, _on_both(("sessions", "s0")), _on_both(frozenset({"s0"})), affects=_on_both((("kernels",),)),
+                       succeeded=frozenset({"live"}), deletes=True,
+                       referents=_on_both(frozenset({"8597a883-0fda-4b62-8916-e2f033202735"})))
+    return unexplained([reach], _on_both(read), Observed(200, JSON, live), Observed(200, JSON, model),
+                       [Difference("/0", ABSENT, {})], ValueMap())
+
+
+def test_an_entity_the_deleted_one_named_is_reached_in_the_read_its_cascade_affects():
+    k0 = b'{"id": "8597a883-0fda-4b62-8916-e2f033202735", "name": "python3"}'
+    assert _kernels_after_a_session_delete(("kernels",), b"[]", b"[%s]" % k0) == []
+
+
+def test_another_kernel_or_a_read_the_cascade_does_not_affect_stays_a_suspect():
+    k0 = b'{"id": "8597a883-0fda-4b62-8916-e2f033202735", "name": "python3"}'
+    k9 = b'{"id": "3c1e0d6a-5b3e-4c8e-9f5e-0a7d2b1c4e9f", "name": "python3", "state": "%s"}'
+    assert [d.pointer for d in _kernels_after_a_session_delete(
+        ("kernels",), b"[%s]" % (k9 % b"busy"), b"[%s, %s]" % (k0, k9 % b"idle"))] == ["/0/state"]
+    assert [d.pointer for d in _kernels_after_a_session_delete(("terminals",), b"[]", b"[%s]" % k0)] == ["/0"]

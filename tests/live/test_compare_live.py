@@ -206,11 +206,6 @@ KNOWN_SUSPECTS: dict[str, dict[str, str]] = {
         "the document after the v1 deploy": "the same, the v1 deploy #78 (a bare array) replacing it again",
         "the document at the end": "the same document after the v1 deploy #78",
     },
-    "jupyter-server": {
-        "kernels at the end": "the seeded kernel, shut down on the live side by the end of its session (#46 DELETE "
-                              "/api/sessions/{s0}, which the model does not serve; its probe affects /api/kernels), "
-                              "still listed by the model: its state holds it (the item read #48 is described)",
-    },
     "privacyidea": {
         "the default realm after the change": "POST /defaultrealm/partners (#56, which the model does not serve) made "
                                               "partners the default on the live side: the document keyed by the "
