@@ -93,6 +93,9 @@ class PlanFindings:
     refused_where_accepted: list[tuple[int, int]] = field(default_factory=list)
     """A create's recorded calls (ordinal, status) refused with a body a successful call of it sent
     into another collection (``refused_deletes.note_refused_where_accepted``)."""
+    refused_serving_accepts: list[tuple[int, int]] = field(default_factory=list)
+    """An update's recorded calls (ordinal, status) the application refused where serving would have
+    applied them to the state held before them (``refused_updates``)."""
     refused_create_values: list[tuple[int, int, int]] = field(default_factory=list)
     """An update's type's create calls (ordinal, status, members shared) refused for values of the
     update's members sent as successful creates sent them (``refused_creates``)."""

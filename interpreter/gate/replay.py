@@ -52,6 +52,7 @@ from .reidentified import TABLE as REIDENTIFIED_TABLE
 from .sequence_reuse import note_create_after_delete
 from .refused_creates import note_refused_create_values
 from .refused_deletes import Credentials, note_refused_where_accepted, note_refused_while_held
+from .refused_updates import note_refused_serving_accepts
 from .sorted_arrays import SortedArrays
 from .tied_creates import outside_tied_collection, tied_note, unmodelled_in
 from .unmodelled import unmodelled
@@ -70,6 +71,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     (``view/credentials.other_callers_records``), whose reads show that caller's view, not the state;
     ``trying``: the item views tried as state-backed (``replay_proofs``), whose compared reads are noted."""
     env = WriteEnv(view, checks_references=False)  # it replays calls the application accepted
+    serving_env = WriteEnv(view)  # what serving would answer to a call the application refused
     copy = StateIndex.from_snapshot(view.state)
     sequences = SequenceState()
     sequences.restart(sequence_fields([p for p in plans if p.type]),
@@ -112,6 +114,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             # another caller's refusal is about who asked, not the entity
             note_refused_while_held(by_tool[tool], record, env, copy, timeline, findings[tool], credentials)
             note_refused_where_accepted(by_tool[tool], record, records, calls_of.get(tool, []), findings[tool])
+            note_refused_serving_accepts(by_tool[tool], record, serving_env, copy, sequences, findings[tool])
         if is_write(record, tool_of, read_only):
             plan = by_tool.get(tool)
             if plan is not None and plan.build_reason is None and plan.effect in MODELLED_EFFECTS and record.succeeded:

@@ -91,6 +91,7 @@ def apply_verdicts(plans: list[WritePlan], run: GateRun, view: ViewResult, rules
             refused_shown=tuple(found.refused_shown) if found else (),
             refused_where_accepted=tuple(found.refused_where_accepted) if found else (),
             refused_create_values=tuple(found.refused_create_values) if found else (),
+            refused_serving_accepts=tuple(found.refused_serving_accepts) if found else (),
             held_beneath=held_beneath(plan, view),
             cascade_by=cascade.read if cascade else None, cascade=cascade.shown if cascade else None,
             constants_holding_generated=_constants_holding_generated(plan),

@@ -60,6 +60,10 @@ class PlanVerdictContext(BaseModel):
     refused_where_accepted: tuple[tuple[int, int], ...] = ()
     """A create's recorded calls (record, status) refused with a body a successful call of it sent
     into another collection: the refusal is about what the collection held."""
+    refused_serving_accepts: tuple[tuple[int, int], ...] = ()
+    """An update's recorded calls (record, status) the application refused where serving would have
+    applied them to the state held before them: it changes the entity only under a condition
+    serving does not check."""
     refused_create_values: tuple[tuple[int, int, int], ...] = ()
     """An update's type's create calls (record, status, members) refused for values of several of
     the update's members, sent as successful creates sent them, that none sent together."""
@@ -296,6 +300,17 @@ def plan_refused_create_values(ctx: PlanVerdictContext, params: RefusedValuesPar
     return Miss(f"refused creates sent at most {max(m for _, _, m in ctx.refused_create_values)} of the "
                 f"update's members with statuses {sorted({s for _, s, _ in ctx.refused_create_values})}, "
                 f"not {params.min_members} or more with one of {params.statuses}")
+
+
+@predicate("plan_refused_serving_accepts", context="plan-verdict", params=RefusedStatusesParams)
+def plan_refused_serving_accepts(ctx: PlanVerdictContext, params: RefusedStatusesParams) -> Outcome:
+    """A recorded call of the update was refused with one of ``statuses`` where serving would have
+    applied it to the state held before it."""
+    refused = [(record, status) for record, status in ctx.refused_serving_accepts if status in params.statuses]
+    if refused:
+        return Match({"record": refused[0][0], "status": refused[0][1], "calls": len(refused)})
+    return Miss("no recorded call was refused that serving would have applied" if not ctx.refused_serving_accepts
+                else f"refused only with {sorted({s for _, s in ctx.refused_serving_accepts})}, none of {params.statuses}")
 
 
 @predicate("plan_refused_while_held", context="plan-verdict", params=StatusesParams)
