@@ -25,6 +25,10 @@ class AbsenceReadContext(BaseModel):
     id_history: str
     """deleted (a successful delete removed it before the read began, nothing named it since),
     never-shown (no successful answer or write of the capture showed it), shown, or unknown."""
+    parent_shown: bool = True
+    """Whether any successful call of the capture named a path at or below the read's parent (its
+    path without the id): false under a parent the application never answered (a collection it does
+    not have), whose absence answer is about that parent, not about the id."""
 
 
 class HistoryParams(BaseModel):
@@ -48,6 +52,14 @@ def read_id_history(ctx: AbsenceReadContext, params: HistoryParams) -> Outcome:
     if ctx.id_history in params.histories:
         return Match({"id_history": ctx.id_history})
     return Miss(f"the id is {ctx.id_history}, not {' or '.join(params.histories)}")
+
+
+@predicate("read_parent_never_shown", context="absence-read")
+def read_parent_never_shown(ctx: AbsenceReadContext, params: BaseModel) -> Outcome:
+    """No successful call of the capture named a path at or below the read's parent."""
+    if not ctx.parent_shown:
+        return Match({"parent_shown": False})
+    return Miss("a successful call named a path at or below the read's parent")
 
 
 @predicate("read_answers_no_entity", context="absence-read", params=NoEntityParams)

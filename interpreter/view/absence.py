@@ -97,7 +97,7 @@ def _weigh(shape: ToolShape, field: str, record: Record, histories: IdHistories,
     id_value = unquote(split_path(record.path)[-1])
     history = histories.of(record, id_value, field, shown)
     context = AbsenceReadContext(status=record.status, body=entity_place_kind(record, shape.locator),
-                                 id_history=history)
+                                 id_history=history, parent_shown=histories.parent_shown(record))
     decision = evaluate(ruleset, TABLE, context, subject=f"{shape.tool.name} record {record.ordinal}")
     traces.extend(decision.events)
     if not decision.yields.get("absence"):

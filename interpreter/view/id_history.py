@@ -27,9 +27,12 @@ class IdHistories:
         self._by_field: dict[str, dict[str, list[Record]]] = {}
         self._answers_by_field: dict[str, dict[str, list[int]]] = {}
         self._answer_values: dict[int, tuple[set[str], dict[str, set[str]]]] = {}
+        self._answered_prefixes: set[tuple[str, ...]] = set()
         for record in records:
             if not record.succeeded:
                 continue
+            parts = tuple(split_path(record.path))
+            self._answered_prefixes.update(parts[:n] for n in range(1, len(parts) + 1))
             if record.method == "DELETE":
                 parts = split_path(record.path)
                 if parts:
@@ -63,6 +66,12 @@ class IdHistories:
                 found[field] = values
             asked |= missing
         return found
+
+    def parent_shown(self, read: Record) -> bool:
+        """Whether a successful call named a path at or below ``read``'s parent (its path without
+        the last segment); a read at the root's first segment has the root as parent, always shown."""
+        parent = tuple(split_path(read.path)[:-1])
+        return not parent or parent in self._answered_prefixes
 
     def of(self, read: Record, id_value: str, field: str, shown: set[str]) -> str:
         """deleted, never-shown or shown: what the capture shows of ``id_value`` when ``read`` began."""
