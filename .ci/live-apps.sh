@@ -178,6 +178,9 @@
 #   wheel; fastapi, SQLAlchemy, pydantic, starlette, uvicorn and alembic pinned as recorded; wheels only,
 #   ~60 packages) ~2-3 min, 260 MB; start.sh seeds runs by the SDK, then notes, apps and dashboards
 #   through the API, fixes their ids and starts the server again, ~20-45 s.
+#   pygeoapi 0.21.0 (the newest for Python 3.11; Flask, TinyDB, pyproj, shapely, rasterio; wheels only)
+#   ~3 min cold on the busy 2-core machine, 361 MB; start.sh writes its OpenAPI document and seeds
+#   through the transactions API in ~10 s.
 # Every application of captures/ fits CI's 90-minute budget, so none is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -293,6 +296,7 @@ OPTUNA_VERSION=5.1.0
 OPTUNA_SQLALCHEMY_VERSION=2.1.9
 WGER_VERSION=2.1
 AIM_VERSION=3.29.1
+PYGEOAPI_VERSION=0.21.0
 # What aim 3.29.1 installed with when captures/aim was recorded (it pins none of them).
 AIM_PINS="fastapi==0.165.0 SQLAlchemy==2.1.9 pydantic==2.14.4 starlette==1.10.0 uvicorn==0.55.0 alembic==1.20.1"
 ICINGA2_VERSION=2.13.6
@@ -390,6 +394,7 @@ IHATEMONEY_VENV="$CACHE/venv-ihatemoney"
 OPTUNA_DASHBOARD_VENV="$CACHE/venv-optuna-dashboard"
 WGER_VENV="$CACHE/venv-wger"
 AIM_VENV="$CACHE/venv-aim"
+PYGEOAPI_VENV="$CACHE/venv-pygeoapi"
 PYTHON="${PYTHON:-python3}"
 
 say() { echo "live-apps: $*"; }
@@ -1392,6 +1397,9 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
     # Aim's `aim up` (FastAPI under uvicorn, one worker) on a repository start.sh makes and seeds.
     # shellcheck disable=SC2086  # AIM_PINS: one requirement a word
     step install_venv_package "$AIM_VENV" aim "$AIM_VERSION" $AIM_PINS
+    # pygeoapi's Flask server (`pygeoapi serve --flask`) on TinyDB files and a GeoJSON file
+    # (captures/pygeoapi/start.sh); 0.21.0 is the newest for Python 3.11.
+    step install_venv_package "$PYGEOAPI_VENV" pygeoapi "$PYGEOAPI_VERSION"
     group_outcome
 }
 
@@ -1518,6 +1526,7 @@ status() {
     say "optuna-dashboard: $(installed_pip_version "$OPTUNA_DASHBOARD_VENV" optuna-dashboard) ($OPTUNA_DASHBOARD_VENV)"
     say "wger:        $(installed_pip_version "$WGER_VENV" wger) ($WGER_VENV)"
     say "aim:         $(installed_pip_version "$AIM_VENV" aim) ($AIM_VENV)"
+    say "pygeoapi:    $(installed_pip_version "$PYGEOAPI_VENV" pygeoapi) ($PYGEOAPI_VENV)"
     say "configurable-http-proxy: $(installed_npm_version configurable-http-proxy "$CHP_DIR" || true) ($CHP_DIR)"
 }
 
