@@ -18,6 +18,7 @@ from typing import Any, Iterator
 from capenv.interpreter.bundle.jsonvalue import canonical, texts_in
 from capenv.interpreter.bundle.pointers import escape_token
 
+from .jsondiff import ValueMap
 from .values import clock_format, drawn_format
 
 
@@ -35,14 +36,15 @@ def seeded_pairs(live: Any, model: Any, seeded: frozenset[Any]) -> list[tuple[An
     return found
 
 
-def first_seen_pairs(live: Any, model: Any, seeded: frozenset[Any],
-                     fresh: dict[str, frozenset[Any] | set[Any]]) -> list[tuple[Any, Any]]:
-    """``seeded_pairs`` of a read after the writes, of values each answer shows for the first time
-    (``fresh``, per side): a seed entity no read named before the writes (a room seeded with no alias),
-    its id drawn anew at the live start. A value either side showed before (a write's answer: the id
-    it made, the context it drew) pairs with nothing here."""
+def first_seen_pairs(live: Any, model: Any, seeded: frozenset[Any], written: dict[str, set[Any]],
+                     values: ValueMap) -> list[tuple[Any, Any]]:
+    """``seeded_pairs`` of a read after the writes, of values no write sent or answered on either side
+    (``written``, per side) and neither paired yet: a seed entity no read paired before the writes (a room
+    seeded with no alias, its id drawn anew at the live start, shown before only where the model answered
+    none). A value a write made or drew (the id it made, the context it drew) pairs with nothing here."""
     return [(live_value, model_value) for live_value, model_value in seeded_pairs(live, model, seeded)
-            if live_value in fresh["live"] and model_value in fresh["model"]]
+            if live_value not in written["live"] and model_value not in written["model"]
+            and values.live_value(model_value) == model_value and values.model_value(live_value) == live_value]
 
 
 def _strings(value: Any) -> set[str]:

@@ -87,6 +87,8 @@ class _SideState:
     """Per path read (segments, as capenv reads it), the object its last successful read answered."""
     answered: set[Any] = field(default_factory=set)
     """Every string and number this side answered so far (not those it was only sent)."""
+    written: set[Any] = field(default_factory=set)
+    """Every string and number a write sent or answered on this side so far (what writes made or drew)."""
 
 
 class CompareSession:
@@ -109,8 +111,9 @@ class CompareSession:
         self._seeded_doubt: set[Any] = set()
         """Model values two reads paired with two different live values: no pairing is certain."""
         self._first_seen_seeds: list[tuple[Any, Any]] = []
-        """Values of the seed a read after the writes showed first on both sides, entity by entity
-        (``pairing.first_seen_pairs``): paired only to judge what a diverging write reached."""
+        """Values of the seed a read after the writes showed on both sides, entity by entity, that no write
+        sent or answered and nothing paired (``pairing.first_seen_pairs``): paired only to judge what a
+        diverging write reached."""
 
     def run(self, probe_file: ProbeFile) -> list[CallResult]:
         self.use_minted(probe_file.minted)
@@ -173,7 +176,10 @@ class CompareSession:
             read_paths = {side: segments(self.tools.read_as(probe.method, requests[side].path)) for side in SIDES}
             (live_json, live_body), (model_json, model_body) = (parsed_body(answers[side]) for side in SIDES)
             if not tool.writes and live_json and model_json and self.tools.initial_drawn:
-                self._first_seen_seeds += first_seen_pairs(live_body, model_body, self.tools.initial_drawn, fresh)
+                written = {side: self._state[side].written for side in SIDES}
+                self._first_seen_seeds += [pair for pair in first_seen_pairs(
+                    live_body, model_body, self.tools.initial_drawn, written, self.values)
+                    if pair not in self._first_seen_seeds]
             # every earlier diverging write, not only those whose scope holds the read: an answer embeds a
             # copy of an entity written under another path (a model's tags)
             result.unexplained = unexplained(
@@ -352,6 +358,9 @@ class CompareSession:
                         if segment)
             if request.body:
                 seen |= _scalars(parsed_body(Observed(0, (("content-type", "application/json"),), request.body))[1])
+            if result.tool.writes:
+                self._state[side].written |= _scalars(body) | _scalars(_body_sent(request)) \
+                    | {unquote(segment) for segment in request.path.split("/") if segment}
         if result.tool.writes and result.verdict != SAME and not _both_client_errors(result):
             model_path = result.requests["model"].path
             for scope in self.tools.write_scopes(result.probe.method, model_path):

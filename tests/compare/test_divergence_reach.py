@@ -523,10 +523,12 @@ class _DrawnAtStart(NoTools):
 
 
 def _rooms_after_a_create(live_ops: bytes, model_ops: bytes, model_name: bytes = b"Ops",
-                          shown_before: bool = False) -> list:
-    """A room create the model refused, then the room list twice: Ops, a seeded room no read named before
-    (``shown_before``: a read before the writes showed its live id, the model's answering none)."""
-    probes = parse_probes(("- {method: GET, path: /ops}\n" if shown_before else "") + """
+                          shown_before: bool = False, written: bool = False) -> list:
+    """A room create the model refused, then the room list twice: Ops, a seeded room no read paired before
+    the writes (``shown_before``: a read before them showed its live id, the model answering none; ``written``:
+    a write only the live side made answered it)."""
+    probes = parse_probes(("- {method: GET, path: /ops}\n" if shown_before else "")
+                          + ("- {method: PUT, path: /settings, body: {}}\n" if written else "") + """
 - {method: POST, path: /rooms, body: {name: Probe room}}
 - {method: GET, path: /rooms}
 - {method: GET, path: /rooms}
@@ -536,22 +538,28 @@ def _rooms_after_a_create(live_ops: bytes, model_ops: bytes, model_name: bytes =
         % (live_ops, made)
     model = b'[{"room_id": %s, "name": "%s", "members": 1}]' % (model_ops, model_name)
     before = ([(200, b'{"room_id": %s}' % live_ops)] * 2, [(200, b'{"room_id": null}')]) if shown_before else ([], [])
+    if written:
+        before = ([(200, b'{"rooms": [%s]}' % live_ops)], [(400, REFUSED)])
     compare = CompareSession(
         ScriptedSide("live", [*before[0], (200, b'{"room_id": %s}' % made), *[(200, live)] * 4]),
         ScriptedSide("model", [*before[1], (400, REFUSED), (200, model), (200, model)]), _DrawnAtStart())
     return compare.run(probes)[-3:]
 
 
-def test_a_seed_entitys_id_drawn_anew_and_first_read_after_the_writes_pairs_there():
-    """Ops's id, drawn anew at the live start, is first shown by a read after the writes on both sides: the
-    same entity (it agrees on every other member), paired to judge what the create reached, in later reads too."""
-    results = _rooms_after_a_create(b'"!opsLIVEroomCCCCCCC:t"', b'"!opsSEEDroomAAAAAAA:t"')
-    assert [(r.verdict, r.diverged_by, r.suspect) for r in results[1:]] == [("different", [1], False)] * 2
+def test_a_seed_entitys_id_drawn_anew_and_paired_by_no_read_before_the_writes_pairs_after_them():
+    """Ops's id, drawn anew at the live start, first paired by no read (the live side showed it where the model
+    answered none): the same entity (it agrees on every other member), paired to judge what the create reached,
+    in later reads too."""
+    for shown_before in (False, True):
+        results = _rooms_after_a_create(b'"!opsLIVEroomCCCCCCC:t"', b'"!opsSEEDroomAAAAAAA:t"',
+                                        shown_before=shown_before)
+        create = [results[0].index]
+        assert [(r.verdict, r.diverged_by, r.suspect) for r in results[1:]] == [("different", create, False)] * 2
 
 
-def test_a_seed_id_beside_one_the_live_side_showed_before_or_beside_another_entity_stays_a_suspect():
-    shown = _rooms_after_a_create(b'"!opsLIVEroomCCCCCCC:t"', b'"!opsSEEDroomAAAAAAA:t"', shown_before=True)
-    assert [d.pointer for d in shown[1].unexplained] == ["/0/room_id"]  # not first shown here: unpaired
+def test_a_seed_id_beside_one_a_write_answered_or_beside_another_entity_stays_a_suspect():
+    written = _rooms_after_a_create(b'"!opsLIVEroomCCCCCCC:t"', b'"!opsSEEDroomAAAAAAA:t"', written=True)
+    assert [d.pointer for d in written[1].unexplained] == ["/0/room_id"]  # a write answered it: unpaired
     renamed = _rooms_after_a_create(b'"!opsLIVEroomCCCCCCC:t"', b'"!opsSEEDroomAAAAAAA:t"', b"Ops old")
     assert {d.pointer for d in renamed[1].unexplained} == {"/0/name", "/0/room_id"}  # another name: unpaired
     unseeded = _rooms_after_a_create(b'"!opsLIVEroomCCCCCCC:t"', b'"!opsMODELroomDDDDDD:t"')
@@ -569,7 +577,8 @@ def _deployed(live: bytes, model: bytes) -> list[Difference]:
 
 def test_a_collection_read_answering_just_what_a_write_sent_there_is_the_document_it_replaced_whole():
     seed = b'[{"id": "s1", "type": "tab", "label": "Sensors"}, {"id": "s2", "type": "tab", "label": "Alerts"}]'
-    only = b'[{"id": "f2", "type": "tab", "label": "Only"}, {"id": "c2", "type": "comment", "z": "f2", "x": 80, "y": 0}]'
+    only = b'[{"id": "f2", "type": "tab", "label": "Only"},' \
+           b' {"id": "c2", "type": "comment", "z": "f2", "x": 80, "y": 0}]'
     assert _deployed(only, seed) == []
     assert _deployed(b'{"rev": "9f", "flows": %s}' % only, b'{"rev": "4a", "flows": %s}' % seed) == []
 

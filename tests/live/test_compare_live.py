@@ -210,22 +210,6 @@ KNOWN_SUSPECTS: dict[str, dict[str, str]] = {
         "the default realm after the change": "POST /defaultrealm/partners (#56, which the model does not serve) made "
                                               "partners the default on the live side: the document keyed by the "
                                               "default realm's name names partners there, corp on the model",
-        "read SEED-SPASS-1 after the disable": "POST /token/disable/SEED-SPASS-1 (#71, no tool in the model) "
-                                               "disabled the token on the live side alone: active false there",
-        "inactive tokens after the disable": "the same disable: the live side lists SEED-SPASS-1 among the inactive "
-                                             "tokens and counts it",
-        "tokens after the delete": "the token writes the model does not serve, on the live side alone: NEW-SPASS-9 "
-                                   "made (#63) and described anew (#67, so no longer holding the description its "
-                                   "create sent), SEED-HOTP-1 described (#69), SEED-SPASS-1 disabled (#71), "
-                                   "SEED-SPASS-2 deleted (#78): the lists differ in those tokens and their order",
-        "tokens by serial after the deletes": "the same token writes, and NEW-SPASS-9 deleted (#82)",
-        "the second page of two after the deletes": "the same: SEED-SPASS-1 disabled on the live side (#71)",
-    },
-    "synapse": {
-        "rooms after the create": "a seeded room other than general (its other members all agree), its id drawn "
-                                  "anew at each start on both sides and read first after the writes, so never "
-                                  "paired: no diverging write made it",
-        "rooms after the delete": "the same seeded room's unpaired id",
     },
 }
 """Per application, the probes (by label) whose suspects were judged consequences of the divergence that no
