@@ -207,6 +207,7 @@ class MemoryStore(Store):
             # list and no implied replace entry (a history list never outlives its row), so its first
             # entry is made at once rather than looked for (``TypeRows.entries``).
             found: list[tuple[TypeRows | None, bool]] = []
+            listed = []  # the types of ``final``'s keys, in its order (``_stamp_of``)
             for write in encoded:
                 key = write.key
                 head = final.get(key)
@@ -215,6 +216,7 @@ class MemoryStore(Store):
                 if head is not None:
                     revision, live = head
                 else:
+                    listed.append(key[0])
                     row = rows.subjects.get(key[1]) if rows is not None else None
                     if type(row) is str:
                         revision, live = rows.base, True  # a row the replace wrote
@@ -233,8 +235,10 @@ class MemoryStore(Store):
                 deleted = write.state_json is None
                 final[key] = (revision + 1, not deleted)
                 committed.append(committed_write(key[0], key[1], expected, revision + 1, deleted))
+            texts = []
             for write, done, (rows, fresh) in zip(encoded, committed, found):
                 key = write.key
+                texts.append(write.state_json)
                 if rows is None:
                     rows = types.get(key[0])  # made by an earlier entry of this batch
                     if rows is None:
@@ -258,22 +262,16 @@ class MemoryStore(Store):
                 else:
                     rows.live[subject_id] = None
             commit = accepted_commit(envelope, tuple(committed))
-            texts = []
-            for write in encoded:  # a loop: a comprehension makes a function per commit
-                texts.append(write.state_json)
-            records.add(self._stamp_of(final), record_id, (tuple(texts), commit))
+            records.add(self._stamp_of(tuple(listed)), record_id, (tuple(texts), commit))
             if records.limit is not None and len(records.order) > records.limit:
                 for evicted in records.evictions():
                     self._forget(evicted)
             return commit
 
-    def _stamp_of(self, final: Mapping[SubjectKey, Any]) -> Stamp:
-        """The stamp of the types a commit wrote (``final``'s keys), looked up by those types in the
-        batch's order: a tuple of them is cheaper to build and hash on every commit than a frozenset."""
-        listed = []
-        for key in final:  # a loop: a comprehension makes a function per commit
-            listed.append(key[0])
-        names = tuple(listed)
+    def _stamp_of(self, names: tuple[str, ...]) -> Stamp:
+        """The stamp of the types a commit wrote (each subject's type, in the batch's order of the
+        subjects' first writes), looked up by that tuple: cheaper to build and hash on every commit
+        than a frozenset."""
         stamp = self._stamps.get(names)
         if stamp is None:
             stamp = self._stamps[names] = self._stamp(frozenset(names))

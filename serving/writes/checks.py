@@ -12,7 +12,7 @@ from capenv.interpreter.bundle.models import WritePlan
 
 from ..reads.call_match import same_value
 from .calls import WriteCall, WriteRefusal
-from .plans import PlanParts, member_facts
+from .plans import KIND_OF_TYPE, PlanParts, member_facts, member_types
 from .sent_values import check_unproven_values
 from .stored_text import check_stored_text
 
@@ -110,9 +110,7 @@ def _refuse_envelope_siblings(plan: WritePlan, body: dict[str, Any]) -> None:
                        f"accepted: this write serves the envelope alone, and a member beside it may change the answer")
 
 
-_KIND_OF_TYPE = {str: "string", bool: "boolean", int: "integer", list: "array", dict: "object",
-                 type(None): "null"}
-"""``json_kind`` of the exact types a parsed body holds, looked up instead of tested in turn."""
+_KIND_OF_TYPE = KIND_OF_TYPE
 
 
 def _kind_ok(expected: str | None, value: Any) -> bool:
@@ -234,15 +232,23 @@ def check_members(plan: WritePlan, body: dict[str, Any], max_nesting: int, parts
     plan's member rules by name, when the caller holds them)."""
     rules = parts.members if parts is not None else {m.member: m for m in plan.members}
     facts = parts.member_facts if parts is not None else member_facts(rules)
-    walk = _walk(body)
-    if not walk.exact:
-        raise WriteRefusal("a number in the body is not exact (write it as an integer or exact decimal)")
-    if walk.unwritable:
-        raise WriteRefusal(walk.unwritable)
-    if walk.depth > max_nesting:
+    plain = parts.member_types if parts is not None else member_types(rules)
+    depth = _plain_depth(body)  # the usual body: nothing the full walk would refuse, only its depth to check
+    if depth is None:
+        walk = _walk_body(body)
+        if not walk.exact:
+            raise WriteRefusal("a number in the body is not exact (write it as an integer or exact decimal)")
+        if walk.unwritable:
+            raise WriteRefusal(walk.unwritable)
+        depth = walk.depth
+    if depth > max_nesting:
         raise WriteRefusal(f"the body nests deeper than {max_nesting} levels")
     kinds = _KIND_OF_TYPE
     for name, value in body.items():
+        if name in plain:  # the usual member: its value's type alone says it passes every check below
+            types = plain[name]
+            if types is None or type(value) in types:
+                continue
         held = facts[name] if name in facts else None
         if held is None or held[0] == "not-accepted":
             raise WriteRefusal(f"member {name!r} is not accepted; accepted members: "

@@ -34,6 +34,33 @@ def member_facts(rules: dict[str, MemberRule]) -> MemberFacts:
     return {name: (rule.admission, rule.kind, rule.nested_members, rule) for name, rule in rules.items()}
 
 
+KIND_OF_TYPE: dict[type, str] = {str: "string", bool: "boolean", int: "integer", list: "array", dict: "object",
+                                 type(None): "null"}
+"""``json_kind`` of the exact types a parsed body holds, looked up instead of tested in turn."""
+
+MemberTypes = dict[str, "frozenset[type] | None"]
+"""Member name -> the exact types of a value ``check_members`` accepts for it with no other check
+(None: any type): only an accepted member without nested members is listed."""
+
+
+def member_types(rules: dict[str, MemberRule]) -> MemberTypes:
+    """What ``check_members`` accepts at once, per member (``MemberTypes``): a value of one of these
+    types passes every check of the member, so the call's usual body is checked one lookup a member."""
+    plain: MemberTypes = {}
+    for name, rule in rules.items():
+        if rule.admission != "accepted" or rule.nested_members is not None:
+            continue
+        kind = rule.kind
+        if kind is None:
+            plain[name] = None
+            continue
+        types = {t for t, k in KIND_OF_TYPE.items() if k == kind or (kind == "number" and k == "integer")}
+        if rule.nullable:
+            types.add(type(None))
+        plain[name] = frozenset(types)
+    return plain
+
+
 @dataclass(frozen=True, slots=True)
 class PlanParts:
     members: dict[str, MemberRule]
@@ -64,6 +91,8 @@ class PlanParts:
     either is None when it did not compile: the check then runs as before."""
     member_facts: MemberFacts
     """What ``checks.check_members`` reads of each member rule (``member_facts``)."""
+    member_types: MemberTypes
+    """The value types ``checks.check_members`` accepts at once per member (``member_types``)."""
 
 
 def plan_parts(env: WriteEnv, plan: WritePlan) -> PlanParts:
@@ -91,7 +120,8 @@ def _parts(env: WriteEnv, plan: WritePlan) -> PlanParts:
         collection_segments=split_path(entity_type.collection_template) if entity_type is not None else None,
         accepting=_ahead(compile_accepting, plan),
         text_classes=_ahead(compile_classes, plan),
-        member_facts=member_facts(members))
+        member_facts=member_facts(members),
+        member_types=member_types(members))
 
 
 def _compiled_rules(plan: WritePlan) -> tuple[CompiledRule, ...] | None:
