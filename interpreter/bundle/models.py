@@ -1128,8 +1128,12 @@ class ResponseRule(_Model, LeftOutAtDefault):
     location: LocationRule | None = None
     report: AnswerReport | None = None
     """The answer reports on the call about the entity (its identity among its fields)."""
+    entity_headers: tuple[str, ...] = ()
+    """Recorded headers (lower case) whose value names the exemplar's entity by its key
+    (``plans/entity_bound_answers``): left out of every answer, which would name that entity for
+    any other. Written only when set."""
 
-    left_out_at_default = ("omitted", "added", "held_only")
+    left_out_at_default = ("omitted", "added", "held_only", "entity_headers")
 
 
 class CreateKey(_Model):

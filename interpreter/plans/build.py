@@ -28,7 +28,8 @@ from .context import PlanContext, note
 from .copies import copied_entity
 from .create_plan import create_plan
 from .either_key_use import with_either_key_use
-from .delete_answers import entity_bound_value, held_ids_named, omitted_members
+from .entity_bound_answers import with_entity_bound_answers
+from .delete_answers import held_ids_named, omitted_members
 from .distinct_values import with_distinct_members
 from .document_plan import document_plan
 from .exemplar import admit_body, exemplar_of
@@ -78,7 +79,8 @@ def build_plans(context: PlanContext) -> list[WritePlan]:
     plans = with_unproven_values(plans, context)  # after chosen ids: a chosen identity keeps its own shape
     plans = with_unproven_text(plans, context)  # after chosen ids: a chosen identity keeps its own shape
     plans = with_list_places(plans, context)
-    return with_either_key_use(with_distinct_members(plans, context), context)
+    plans = with_either_key_use(with_distinct_members(plans, context), context)
+    return with_entity_bound_answers(plans, context)  # last: judges the answer every other pass left served
 
 
 def build_plan(tool: Tool, ctx: PlanContext) -> WritePlan:
@@ -212,15 +214,6 @@ def _delete_plan(entity_type: EntityType | None, exemplar: Record, base: dict[st
                 events.append(note(base["tool"], "body-unusable",
                                    f"record {exemplar.ordinal} answered naming other held entities ({shown}): "
                                    f"the state the call met, which that answer would show for any entity"))
-                return WritePlan(**base, address=address, build_reason="body-unusable", traces=tuple(events))
-            bound = entity_bound_value(exemplar.response.json_value, str(key), exemplar, ctx.writes)
-            if bound is not None:
-                pointer, value, own, other = bound
-                events.append(note(base["tool"], "body-unusable",
-                                   f"record {exemplar.ordinal} answered {value!r} at {pointer}, a value of the entity "
-                                   f"it deleted: record {own} answered it for {key!r}, and record {other}, a call of "
-                                   f"the same kind naming another entity, another value there; no read shows it, so "
-                                   f"this answer would give another entity's value"))
                 return WritePlan(**base, address=address, build_reason="body-unusable", traces=tuple(events))
     return WritePlan(**base, address=address, traces=tuple(events))
 

@@ -210,8 +210,16 @@ worked out once, not per served write (the entry holds the plan: its id is not r
 
 def answer_parts(plan: WritePlan) -> AnswerParts:
     response = plan.response
-    return ((response.status, response.content_type, state_headers(response.headers), response.location)
+    return ((response.status, response.content_type, answer_headers(response), response.location)
             if response is not None else (200, None, (), None))
+
+
+def answer_headers(response: Any) -> tuple[tuple[str, str], ...]:
+    """A recorded answer's headers less those describing its entity (``state_headers``) and those
+    naming the exemplar's entity by its key (``ResponseRule.entity_headers``)."""
+    kept = state_headers(response.headers)
+    named = response.entity_headers
+    return tuple((name, value) for name, value in kept if name.lower() not in named) if named else kept
 
 
 def _answer_parts(plan: WritePlan) -> AnswerParts:
