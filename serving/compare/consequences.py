@@ -10,7 +10,7 @@ from typing import Any
 from capenv.interpreter.bundle.pointers import member_at, parse as parse_pointer
 
 from .jsondiff import ABSENT, Difference, ValueMap
-from .naming import a_number, a_scalar, around, leaf_in
+from .naming import a_number, a_scalar, around, leaf_in, spellings
 from .reach import WriteReach
 from .values import as_decimal, clock_format, drawn_format
 
@@ -158,3 +158,24 @@ def echoes_paired(difference: Difference, values: ValueMap) -> bool:
         live = re.sub(_TOKEN_EDGE.format(re.escape(str(live_value))), marker, live)
         model = re.sub(_TOKEN_EDGE.format(re.escape(str(model_value))), marker, model)
     return live == model and live != difference.live
+
+
+def displaced_member(difference: Difference, reaches: list[WriteReach], bodies: dict[str, Any]) -> bool:
+    """A member one side's object holds alone, where the other side's object (the read as answered) holds
+    one member only, keyed by an entity a write succeeded on alone there: the one place that write gave its
+    entity, which the other side still gives its former holder (``/defaultrealm`` keyed by ``partners`` after
+    a POST /defaultrealm/partners only the live side made, by ``corp`` on the model's)."""
+    if not difference.pointer.startswith("/"):
+        return False
+    name, parent = parse_pointer(difference.pointer)[-1], difference.pointer.rpartition("/")[0]
+    for moved, kept in (("live", "model"), ("model", "live")):
+        if getattr(difference, moved) is not ABSENT or getattr(difference, kept) is ABSENT:
+            continue
+        there, here = member_at(bodies[moved], parent), member_at(bodies[kept], parent)
+        if not (isinstance(there, dict) and isinstance(here, dict) and len(there) == 1 and list(here) == [name]):
+            continue
+        key = next(iter(there))
+        if key != name and any(r.succeeded == {moved} and key in spellings(str(e) for e in r.entities.get(moved, ()))
+                               for r in reaches):
+            return True
+    return False

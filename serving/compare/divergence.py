@@ -24,7 +24,8 @@ from no diverging write: a wrong answer may hide behind it. Per side (each side'
   sits under, or of a read its probe ``affects``, and of a listed object naming the entity it sits under;
   the place it wrote inside a document read whole; a value it sent, on the one side it succeeded on, in an
   object naming its entity or labelled as its body labelled it; a reference a delete on one side cleared;
-  a value a later write's answer drew on both sides; texts quoting the ids the two sides gave one entity.
+  a value a later write's answer drew on both sides; texts quoting the ids the two sides gave one entity; the
+  one member of an object the write gave its entity on one side alone, another's on the other side.
 
 Ids of the seed a read after the writes shows first on both sides, entity by entity, pair for this
 judgement alone (``pairing.first_seen_pairs``: a seeded room no read named before the writes).
@@ -41,8 +42,8 @@ import re
 from typing import Any
 
 from .consequences import (
-    a_count, a_tally, a_version, aggregate, at_own_path, both_drawn, echoes_paired, in_parent_item, nulled_reference,
-    sent_into_linked,
+    a_count, a_tally, a_version, aggregate, at_own_path, both_drawn, displaced_member, echoes_paired, in_parent_item,
+    nulled_reference, sent_into_linked,
 )
 from .jsondiff import Difference, ValueMap, diff_json
 from .judge import in_one_order, parsed_body
@@ -160,7 +161,7 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
             and not (aggregate(d) and in_parent_item(d, reaches, kept, id_members)) and not both_drawn(d, drawn)
             and not nulled_reference(d, reaches, reached, id_members)
             and not at_own_path(d, reaches, read_paths) and not sent_into_linked(d, reaches, kept, reached)
-            and not echoes_paired(d, values)]
+            and not echoes_paired(d, values) and not displaced_member(d, reaches, bodies)]
     return heads + without_pushed_off(rest, counted)
 
 

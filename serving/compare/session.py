@@ -387,10 +387,11 @@ class CompareSession:
             parameters, parents[side], creates = self.tools.write_target(result.probe.method, path)
             if not parameters and result.probe.method in ("PUT", "PATCH", "DELETE") and segments(path):
                 parameters = (unquote(segments(path)[-1]),)  # a tool of a literal path: its item is its last segment
-            elif not parameters and result.tool.name is None and segments(path) \
+            elif not parameters and (result.tool.name is None or not creates) and segments(path) \
                     and unquote(segments(path)[-1]) in self._state[side].answered:
-                # no tool: a last segment an answer showed before names the entity it acts on (a POST
-                # /token/disable/SEED-SPASS-1 of a serial a token list showed); a route's word names none
+                # no tool, or a literal path's that makes nothing: a last segment an answer showed before names
+                # the entity it acts on (a POST /token/disable/SEED-SPASS-1 of a serial a token list showed,
+                # POST /defaultrealm/partners); a route's word names none
                 parameters = (unquote(segments(path)[-1]),)
             hrefs = set()
             if not creates:

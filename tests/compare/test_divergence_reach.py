@@ -650,3 +650,26 @@ def test_another_kernel_or_a_read_the_cascade_does_not_affect_stays_a_suspect():
     assert [d.pointer for d in _kernels_after_a_session_delete(
         ("kernels",), b"[%s]" % (k9 % b"busy"), b"[%s, %s]" % (k0, k9 % b"idle"))] == ["/0/state"]
     assert [d.pointer for d in _kernels_after_a_session_delete(("terminals",), b"[]", b"[%s]" % k0)] == ["/0"]
+
+
+def _default_realm(live: bytes, model: bytes, succeeded: frozenset[str] = frozenset({"live"})) -> list[Difference]:
+    """POST /defaultrealm/partners made on ``succeeded``, then /defaultrealm read: an object keyed by the default."""
+    reach = WriteReach(1, {}, _on_both(frozenset({"partners"})), succeeded=succeeded)
+    return unexplained([reach], _on_both(("defaultrealm",)), Observed(200, JSON, live), Observed(200, JSON, model),
+                       [Difference("/value/partners", {}, ABSENT)], ValueMap())
+
+
+def test_the_one_member_a_write_gave_its_entity_on_one_side_is_held_by_another_on_the_other():
+    assert _default_realm(b'{"value": {"partners": {"id": 2}}}', b'{"value": {"corp": {"id": 1}}}') == []
+
+
+def test_a_member_beside_others_or_where_both_sides_made_the_write_stays_a_suspect():
+    both = _default_realm(b'{"value": {"partners": {"id": 2}}}', b'{"value": {"corp": {"id": 1}}}',
+                          frozenset({"live", "model"}))
+    assert [d.pointer for d in both] == ["/value/corp"]
+    assert [d.pointer for d in _default_realm(b'{"value": {"partners": {"id": 2}, "interns": {"id": 3}}}',
+                                              b'{"value": {"corp": {"id": 1}, "interns": {"id": 3}}}')] \
+        == ["/value/corp"]
+    assert [d.pointer for d in _default_realm(b'{"value": {"partners": {"id": 2}}}',
+                                              b'{"value": {"corp": {"id": 1}, "interns": {"id": 3}}}')] \
+        == ["/value/corp", "/value/interns"]

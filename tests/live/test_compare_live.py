@@ -206,11 +206,6 @@ KNOWN_SUSPECTS: dict[str, dict[str, str]] = {
         "the document after the v1 deploy": "the same, the v1 deploy #78 (a bare array) replacing it again",
         "the document at the end": "the same document after the v1 deploy #78",
     },
-    "privacyidea": {
-        "the default realm after the change": "POST /defaultrealm/partners (#56, which the model does not serve) made "
-                                              "partners the default on the live side: the document keyed by the "
-                                              "default realm's name names partners there, corp on the model",
-    },
 }
 """Per application, the probes (by label) whose suspects were judged consequences of the divergence that no
 general rule of ``serving/compare/divergence`` describes yet, each with the judgement. Not strict: one that
