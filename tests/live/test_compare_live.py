@@ -198,14 +198,6 @@ KNOWN_SUSPECTS: dict[str, dict[str, str]] = {
                                            "set-aside pass, is misaligned, not different",
         "labels after the playbook delete": "the same lists, after the playbook delete",
     },
-    "node-red": {
-        "the document after the deploy": "the deploy #72 (POST /flows {rev, flows}, which the model does not serve) "
-                                         "replaces the whole flows document on the live side with its one tab; the "
-                                         "model keeps the seed's tabs: a create in the collection to capenv, a "
-                                         "replace of the document to Node-RED",
-        "the document after the v1 deploy": "the same, the v1 deploy #78 (a bare array) replacing it again",
-        "the document at the end": "the same document after the v1 deploy #78",
-    },
 }
 """Per application, the probes (by label) whose suspects were judged consequences of the divergence that no
 general rule of ``serving/compare/divergence`` describes yet, each with the judgement. Not strict: one that
