@@ -6,6 +6,8 @@ recorded spelling (separator, fraction digits, zone; or epoch seconds or millise
 
 from __future__ import annotations
 
+import re
+from datetime import date, timezone
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -40,6 +42,46 @@ def create_field_is_clock(ctx: CreateFieldContext, params: ClockWindowParams) ->
         return Miss(f"{offset:+.0f} s from the start, outside {params.window_seconds:g} s")
     return Match({"style": fmt.style, "offset_seconds": round(offset, 3),
                   "op_params": {"format": fmt.model_dump()}})
+
+
+class StartDayParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_days: int = Field(ge=0)
+    """How many days either side of the start's UTC date the date may name (the server's zone is unknown)."""
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+@predicate("create_field_is_start_day", context="create-field", params=StartDayParams)
+def create_field_is_start_day(ctx: CreateFieldContext, params: StartDayParams) -> Outcome:
+    """A calendar date (YYYY-MM-DD) the call did not send, within max_days of the exemplar's start date: the day of the call."""
+    if not isinstance(ctx.value, str) or not _DATE.match(ctx.value):
+        return Miss("not a date (YYYY-MM-DD)")
+    if ctx.started_at is None:
+        return Miss("the exemplar's start time is unknown")
+    try:
+        day = date.fromisoformat(ctx.value)
+    except ValueError:
+        return Miss("not a calendar date")
+    if any(sent == ctx.value for sent in _sent_strings(ctx.body)):
+        return Miss("the call sent it")
+    start = ctx.started_at if ctx.started_at.tzinfo is None else ctx.started_at.astimezone(timezone.utc)
+    days = (day - start.date()).days
+    if abs(days) > params.max_days:
+        return Miss(f"{days:+d} days from the start's date, more than {params.max_days}")
+    return Match({"days_from_start": days})
+
+
+def _sent_strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _sent_strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _sent_strings(v)]
+    return []
 
 
 class NestedClockParams(BaseModel):
