@@ -66,12 +66,14 @@ def plan_and_gate(evidence: Evidence, manifest: Manifest, view: ViewResult, rule
     if view.state_available and plans:
         timeline = context.timeline
         other_callers = other_callers_records(list(evidence.records), _plans_credentials(plans), ruleset)
+        # a read sent with none of those credentials shows an anonymous caller's view, not the state's either
+        other_readers = other_callers_records(list(evidence.records), _plans_credentials(plans), ruleset, unsent=True)
 
         def gate(view: ViewResult, trying: frozenset[str]) -> Any:
             return run_gate(plans, view, manifest, records, timeline, settings=ruleset.settings.get("gate"),
                             insert_table=ruleset.tables.get("insert-candidates"), paging=PagingRoles(ruleset),
                             reach_table=ruleset.tables.get("gate-reach"), tables=ruleset.tables,
-                            other_callers=other_callers, trying=trying)
+                            other_callers=other_callers, other_readers=other_readers, trying=trying)
 
         view, run = learned_by_replay(view, gate, ruleset)
         cascades = find_cascades(plans, evidence, manifest, view, ruleset)

@@ -66,9 +66,12 @@ MODELLED_EFFECTS = ("create", "update", "action", "delete", "document", "bulk")
 def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, records: dict[int, Record],
              timeline: Timeline, settings: dict[str, Any] | None = None, insert_table: Any = None,
              paging: PagingRoles | None = None, reach_table: Any = None, tables: dict[str, Any] | None = None,
-             other_callers: frozenset[int] = frozenset(), trying: frozenset[str] = frozenset()) -> GateRun:
+             other_callers: frozenset[int] = frozenset(), trying: frozenset[str] = frozenset(),
+             other_readers: frozenset[int] | None = None) -> GateRun:
     """``other_callers``: the records sent as another caller than the principal
     (``view/credentials.other_callers_records``), whose reads show that caller's view, not the state;
+    ``other_readers``: the reads so set aside (by default ``other_callers``), those sent with no
+    credential too (an anonymous caller's view);
     ``trying``: the item views tried as state-backed (``replay_proofs``), whose compared reads are noted."""
     env = WriteEnv(view, checks_references=False)  # it replays calls the application accepted
     serving_env = WriteEnv(view)  # what serving would answer to a call the application refused
@@ -192,7 +195,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
             continue  # refused for the id's shape (view-malformed-ids): it shows nothing of the state
         if record.succeeded and not record.response.retained:
             continue  # the recorder kept no body: it neither confirms nor contradicts the state
-        if ordinal in other_callers:
+        if ordinal in (other_callers if other_readers is None else other_readers):
             continue  # another caller's view (their own annotations, a 403 for what they may not see)
         if not record.succeeded and not is_absence(record, env.absence_statuses, read_view):
             continue  # a failed read that is no absence (401, 403, 5xx) shows nothing of the state

@@ -57,11 +57,12 @@ def budgets_from(ruleset: RuleSet) -> Budgets:
     return Budgets.model_validate(ruleset.settings["budgets"])
 
 
-def _with_envelope(view, shape, by_ordinal, paging, writes, records, ruleset, traces):
+def _with_envelope(view, shape, by_ordinal, paging, writes, records, ruleset, traces, others=frozenset()):
     """The list view with its envelope members (``view-list-members``) and the members that
-    change per response, which are not compared."""
+    change per response, which are not compared. ``others``: reads sent as another caller, whose
+    envelope counts that caller's view (a count that is no per-response value)."""
     ok = [by_ordinal[o] for o in shape.tool.record_ordinals
-          if by_ordinal[o].succeeded and by_ordinal[o].response.is_json]
+          if by_ordinal[o].succeeded and by_ordinal[o].response.is_json and o not in others]
     # some write began before the later read ended and ended after the earlier one began: the
     # writes by start, with the latest end among each prefix, answer that by bisection
     write_records = sorted((r for r in records if writes(r)), key=lambda r: r.started_at)
@@ -133,7 +134,10 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
                           added_by_query, others)
     volatile = volatile_fields(inference.shapes, records, tool_of, types, writes, ruleset, traces,
                                added_by_query.projections)
-    views = build_views(inference.shapes, by_ordinal, types, window_set, volatile, paging, read_only_posts, absences,
+    # the views are the principal's: another caller's reads neither give a line its recording nor
+    # prove or fail one against the principal's state (serving refuses that caller's credentials)
+    principal_window = {o for o in window_set if o not in others}
+    views = build_views(inference.shapes, by_ordinal, types, principal_window, volatile, paging, read_only_posts, absences,
                         budgets.absence_statuses, ProjectionCandidates(ruleset))
     views = [with_query_shaped_records(v, added_by_query) for v in views]
     write_ordinals = sorted(r.ordinal for r in records if writes(r))
@@ -150,7 +154,7 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         hits.append(BudgetHit(budget="max_state_bytes", limit=budgets.max_state_bytes, reached=state_bytes,
                               effect="state unavailable: every read replays"))
         state_available = False
-    views = [_with_envelope(v, inference.shapes[v.tool], by_ordinal, paging, writes, records, ruleset, traces)
+    views = [_with_envelope(v, inference.shapes[v.tool], by_ordinal, paging, writes, records, ruleset, traces, others)
              if v.kind == "list" and v.tool in inference.shapes else v for v in views]
     views = [with_per_answer(v, per_answer) for v in views]
     views = with_empty_answers(views, by_ordinal, ruleset, traces)
@@ -173,7 +177,8 @@ def build_view(evidence: Evidence, manifest: Manifest, ruleset: RuleSet,
         views = [with_letter_case_reads(v, by_ordinal, types, ruleset, traces) for v in views]
         views = [with_malformed_ids(v, by_ordinal, types, state.collections, ruleset, traces) for v in views]
         views = [with_reserved_ids(v, manifest, types, state.collections, by_ordinal, ruleset, traces) for v in views]
-        views = run_read_gate(views, by_ordinal, window.read_ordinals, tool_of, types, initial,
+        principal_reads = tuple(o for o in window.read_ordinals if o in principal_window)
+        views = run_read_gate(views, by_ordinal, principal_reads, tool_of, types, initial,
                               budgets.absence_statuses, unauthenticated_reads(records, ruleset))
         write_ordinals = sorted(r.ordinal for r in records if writes(r))
         held_ids = {name: frozenset(str(e.id) for c in state.collections if c.type == name for e in c.entities)

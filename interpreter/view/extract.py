@@ -131,7 +131,9 @@ def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool
     read sent with a query does not bring into the state (no read shows them without one), and the
     reads whose query left members out (a projection), from which the state takes nothing.
     ``other_callers``: reads sent as another caller than the principal (``view/credentials``), whose
-    answers show that caller's view: the principal's reads of an entity are taken after them, so they win.
+    answers show that caller's view: the principal's reads of an entity are taken after them, so they win;
+    an entity only they showed, which a whole list the principal read of its collection left out, is
+    theirs alone (another user's weight entry) and not held (``without_others_own``).
     """
     query_shapes = query_shapes or QueryShapes()
     query_members = query_shapes.added
@@ -140,6 +142,7 @@ def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool
     # value than the entity's own read, ``view-list-projections``), the state holds the item's.
     kind = lambda record: getattr(shapes.get(tool_of.get(record.ordinal, "")), "kind", None)  # noqa: E731
     principal_last = lambda record: (kind(record) == "item", record.ordinal not in other_callers)  # noqa: E731
+    principal_lists: dict[str, list[set[str]]] = {}  # per collection, the keys each whole list of the principal's showed
     for record in sorted(window_reads, key=principal_last):
         if not record.succeeded or not record.response.is_json or record.ordinal in query_shapes.projections:
             continue
@@ -172,9 +175,26 @@ def extract_state(window_reads: list[Record], shapes: dict[str, ShapeLike], tool
                     for obj in located if isinstance(obj, dict)]
             if whole_line(record):
                 collection.whole_order = [k for k in keys if k is not None]
+                if record.ordinal not in other_callers:
+                    principal_lists.setdefault(collection.path, []).append({k for k in keys if k is not None})
         elif shape.kind == "item" and isinstance(located, dict):
             builder.observe(collection, located, entity_type.id_field, record.ordinal, leave_out)
+    without_others_own(builder, principal_lists, other_callers)
     return builder.snapshot(evidence_id)
+
+
+def without_others_own(builder: StateBuilder, principal_lists: dict[str, list[set[str]]],
+                       other_callers: frozenset[int]) -> None:
+    """Leave out of each collection the entities only another caller's reads showed where a whole
+    list of it the principal read left them out: the application showed them to that caller alone
+    (their own entries), so the principal's view, which the state is, does not hold them. Reads of
+    the initial window are of one state (no write between), so the principal's list is complete."""
+    for path, listed in principal_lists.items():
+        collection = builder.collections[path]
+        seen_by_principal = set().union(*listed)
+        for key in [k for k, e in collection.entities.items()
+                    if k not in seen_by_principal and all(o in other_callers for o in e.records)]:
+            del collection.entities[key]
 
 
 ShapeLike = ToolShape
