@@ -15,6 +15,7 @@ linked (serving one would not move the count). A count named after no type writt
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote
 
 from capenv.interpreter.evidence.records import Record
 from capenv.interpreter.predicates.count_blame import CountBlameContext, CountChange, CounterCalls
@@ -42,10 +43,13 @@ def counted_elsewhere(record: Record, type_name: str, key: str, mine: Any, shown
     if plan is None:
         return False
     changed = tuple(CountChange(member=m, words=split_words(m, SEPARATORS), before=_integer(mine.get(m)),
-                                after=_integer(shown.get(m))) for m in sorted(differing))
+                                after=_integer(shown.get(m)), **_array_change(mine.get(m), shown.get(m)))
+                    for m in sorted(differing))
     counters = _counters(since, record.ordinal, run, records)
     context = CountBlameContext(changed=changed, counters=counters, write_type=plan.type, write_effect=plan.effect,
-                                write_names_entity=_names(records.get(blamed), key))
+                                write_names_entity=_names(records.get(blamed), key),
+                                write_type_words=split_words(plan.type or "", SEPARATORS),
+                                deleted=_deleted(since, record.ordinal, blamed, run, records))
     subject = f"record {record.ordinal} {type_name} {key!r} and record {blamed}"
     decision = evaluate_table(table, context, subject=subject)
     kept = bool(decision.yields.get("blamed", True))
@@ -88,6 +92,36 @@ def _counters(since: int, until: int, run: GateRun, records: dict[int, Record]) 
             tally.setdefault(plan.type, [0, 0])[COUNTING_EFFECTS.index(effect)] += 1
     return tuple(CounterCalls(type=t, words=split_words(t, SEPARATORS), creates=c, deletes=d)
                  for t, (c, d) in sorted(tally.items()))
+
+
+def _array_change(before: Any, after: Any) -> dict[str, Any]:
+    """For a member that is an array on both sides: per element it lost, the texts that element
+    holds (a scalar's own, an object's top-level scalars), and how many elements it gained."""
+    if not isinstance(before, list) or not isinstance(after, list):
+        return {}
+    lost = [e for e in before if e not in after]
+    return {"dropped": tuple(_texts_of(e) for e in lost), "gained": sum(1 for e in after if e not in before)}
+
+
+def _texts_of(element: Any) -> tuple[str, ...]:
+    values = element.values() if isinstance(element, dict) else [element]
+    return tuple(str(v) for v in values if v is not None and not isinstance(v, (dict, list, bool)))
+
+
+def _deleted(since: int, until: int, blamed: int, run: GateRun, records: dict[int, Record]) -> tuple[str, ...]:
+    """The ids the successful recorded deletes of the window removed (the last segment of each
+    call's path, percent-decoded), the blamed write's own call left out."""
+    found: list[str] = []
+    for ordinal in range(since + 1, until):
+        record = records.get(ordinal)
+        plan = run.plans.get(run.tool_of.get(ordinal, ""))
+        if ordinal == blamed or record is None or plan is None or plan.effect != "delete" \
+                or not 200 <= record.status < 300:
+            continue
+        segments = [s for s in record.path.split("/") if s]
+        if segments:
+            found.append(unquote(segments[-1]))
+    return tuple(dict.fromkeys(found))
 
 
 def _names(call: Record | None, key: str) -> bool:

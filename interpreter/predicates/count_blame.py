@@ -26,6 +26,11 @@ class CountChange(BaseModel):
     """The copy's value (None: not an integer)."""
     after: int | None = None
     """The read's value (None: not an integer)."""
+    dropped: tuple[tuple[str, ...], ...] | None = None
+    """Where the member is an array on both sides: per element the copy's array held that the read's
+    lacks, the texts it holds (a scalar's own, an object's top-level scalars) (None: no array)."""
+    gained: int = 0
+    """Where it is an array: how many elements the read's array holds that the copy's lacked."""
 
 
 class CounterCalls(BaseModel):
@@ -54,6 +59,11 @@ class CountBlameContext(BaseModel):
     """The blamed write's effect (create, update, action, delete, bulk, document)."""
     write_names_entity: bool = False
     """The blamed write sent the changed entity's id (in its path, query or body)."""
+    write_type_words: tuple[str, ...] = ()
+    """The blamed write's type name's lower-case words."""
+    deleted: tuple[str, ...] = ()
+    """The ids (their item path's last segment) the successful recorded deletes in the window removed,
+    the blamed write's own call left out."""
 
 
 class CountParams(BaseModel):
@@ -99,3 +109,47 @@ def changed_counts_of_other_writes(ctx: CountBlameContext, params: CountParams) 
         return Miss(f"the write is a {ctx.write_effect} of {ctx.write_type}, which the count counts"
                     + (" (it names the entity)" if ctx.write_effect in params.update_effects else ""))
     return Match({"counts": counted})
+
+
+class DeletesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    words: tuple[str, ...] = Field(min_length=1)
+    """Words a member name holds when it counts (count, total, num, ...)."""
+    plural_suffixes: tuple[str, ...] = ()
+    """Endings a type's name may add to or drop from the count's word."""
+    effects: tuple[str, ...] = Field(min_length=1)
+    """The blamed write's effects the rule may leave unblamed."""
+
+
+@predicate("changed_members_left_by_deletes", context="count-blame", params=DeletesParams)
+def changed_members_left_by_deletes(ctx: CountBlameContext, params: DeletesParams) -> Outcome:
+    """Every changed member lost what the window's deletes of other types removed: an array of ids
+    that lost only ids those deletes removed (and gained none), or a count that fell by no more than
+    those deletes number, named after no type of the blamed write; the blamed write (one of the
+    effects, an update not naming the entity) neither removed them nor counts them."""
+    if not ctx.changed:
+        return Miss("the difference names no member")
+    if ctx.write_effect not in params.effects:
+        return Miss(f"the write is a {ctx.write_effect}, not one of {', '.join(params.effects)}")
+    if ctx.write_effect == "update" and ctx.write_names_entity:
+        return Miss("the update names the entity")
+    others = [c for c in ctx.counters if c.type != ctx.write_type]
+    deletes = sum(c.deletes for c in others)
+    if not deletes or not ctx.deleted:
+        return Miss("no recorded delete of another type ran in the window")
+    for change in ctx.changed:
+        if change.dropped is not None:
+            if change.gained or not change.dropped:
+                return Miss(f"{change.member} gained values or lost none")
+            if not all(set(texts) & set(ctx.deleted) for texts in change.dropped):
+                return Miss(f"{change.member} lost an element naming no id a delete in the window removed")
+            continue
+        if not set(change.words) & set(params.words):
+            return Miss(f"{change.member} is no count (its name holds none of {', '.join(params.words)})")
+        if change.before is None or change.after is None or not 0 < change.before - change.after <= deletes:
+            return Miss(f"{change.member} did not fall by 1 to {deletes} (the deletes of other types in the window)")
+        if any(_names_type(w, ctx.write_type_words, params.plural_suffixes) for w in change.words if w not in params.words):
+            return Miss(f"{change.member} names the write's type {ctx.write_type}")
+    return Match({"deleted": len(ctx.deleted), "changed": [c.member for c in ctx.changed]})
+
