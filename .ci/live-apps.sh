@@ -210,6 +210,7 @@ CADDY_DEB_VERSION=2.6.2-5
 SUPERSET_VERSION=6.1.0
 NOCODB_VERSION=0.301.3
 N8N_VERSION=1.123.81
+FLOWISE_VERSION=3.0.13
 NOCOBASE_VERSION=2.2.15
 SYNAPSE_VERSION=1.163.2
 MAILMAN_VERSION=3.3.10
@@ -329,6 +330,7 @@ ICINGA2_DIR="$CACHE/icinga2"
 STRAPI_DIR="$CACHE/strapi"
 NOCODB_DIR="$CACHE/nocodb"
 N8N_DIR="$CACHE/n8n"
+FLOWISE_DIR="$CACHE/flowise"
 NOCOBASE_DIR="$CACHE/nocobase"
 SYNAPSE_VENV="$CACHE/venv-synapse"
 MAILMAN_VENV="$CACHE/venv-mailman"
@@ -878,6 +880,28 @@ install_n8n() {
 installed_n8n_version() {
     local manifest="$N8N_DIR/node_modules/n8n/package.json"
     [ -f "$manifest" ] && [ -f "$N8N_DIR/node_modules/sqlite3/build/Release/node_sqlite3.node" ] \
+        && node -e 'console.log(require(process.argv[1]).version)' "$manifest" 2>/dev/null || true
+}
+
+install_flowise() {
+    # captures/flowise/install/package.json pins flowise (3.0.13: the newest for Node.js 20; 3.1 asks
+    # for Node 24) with flowise-components and flowise-ui overridden to the same release (flowise asks
+    # for ^3.0.13, and components 3.1 requires multer-azure-blob-storage without declaring it) and
+    # sqlite3. Install scripts are skipped (their prebuilt binaries and browsers come from outside
+    # the registry); sqlite3 is then built from source against the system's libsqlite3 (--sqlite=/usr).
+    # Peer dependencies are not installed (--legacy-peer-deps: the LangChain integrations' peers
+    # conflict). Large: about 2,900 packages, 2.5 GB, ~9 min npm install on the busy 2-core machine,
+    # ~50 s for the sqlite3 build.
+    if [ "$(installed_flowise_version)" = "$FLOWISE_VERSION" ]; then
+        say "flowise $FLOWISE_VERSION already in $FLOWISE_DIR"; return
+    fi
+    npm_install_package_json flowise "$FLOWISE_DIR" --omit=dev --ignore-scripts --legacy-peer-deps \
+        && (cd "$FLOWISE_DIR" && npm rebuild sqlite3 --build-from-source --sqlite=/usr --loglevel=error)
+}
+
+installed_flowise_version() {
+    local manifest="$FLOWISE_DIR/node_modules/flowise/package.json"
+    [ -f "$manifest" ] && [ -f "$FLOWISE_DIR/node_modules/sqlite3/build/Release/node_sqlite3.node" ] \
         && node -e 'console.log(require(process.argv[1]).version)' "$manifest" 2>/dev/null || true
 }
 
@@ -1438,6 +1462,8 @@ install_npm_large_group() {
     # n8n alone (about 1,900 packages and a sqlite3 build from source, many minutes): beside the
     # other npm installs rather than after them
     step install_n8n
+    # Flowise (about 2,900 packages and a sqlite3 build from source) after n8n, for the same reason
+    step install_flowise
     group_outcome
 }
 
@@ -1468,6 +1494,7 @@ status() {
     say "superset:    $(installed_pip_version "$SUPERSET_VENV" apache-superset) ($SUPERSET_VENV, template $SUPERSET_TEMPLATE)"
     say "nocodb:      $(installed_nocodb_version) ($NOCODB_DIR)"
     say "n8n:         $(installed_n8n_version) ($N8N_DIR)"
+    say "flowise:     $(installed_flowise_version) ($FLOWISE_DIR)"
     say "nocobase:    $(installed_nocobase_version) ($NOCOBASE_DIR, template $NOCOBASE_DIR/capenv-template)"
     say "synapse:     $(installed_pip_version "$SYNAPSE_VENV" matrix-synapse) ($SYNAPSE_VENV)"
     say "mailman:     $(installed_pip_version "$MAILMAN_VENV" mailman) ($MAILMAN_VENV)"
