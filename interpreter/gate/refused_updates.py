@@ -33,8 +33,8 @@ def note_refused_serving_accepts(plan: WritePlan, record: Record, serving_env: W
     the gate holds before it (on a copy of that state: the gate's own copy is left as it is).
     ``serving_env`` checks what serving checks and the gate's replay does not (references, values
     another entity holds, parents' states): a refusal one of those explains is no condition."""
-    if plan.effect != "update" or plan.build_reason is not None or record.succeeded or record.status < 400:
-        return
+    if plan.effect != "update" or plan.build_reason is not None or record.succeeded or record.status // 100 != 4:
+        return  # a 5xx is no refusal: the application failed, and may have applied the call
     if unchecked_header_sent(plan, lambda name: record.header(name, response=False)) is not None:
         return  # serving refuses it before executing
     body = record.request.json_value if record.request.is_json else None
