@@ -34,7 +34,8 @@ from .explore import Derived, Exploration, Skipped, derive_probes, explore
 from .judge import DIFFERENT, REFUSED, SAME
 from .probes import Probe, ProbeFile, ProbeFileError, load_probes, parse_probes
 from .render import render_json, render_text, report_document, summary, summary_line
-from .session import CallResult, CompareSession
+from .call_records import CallResult
+from .session import CompareSession
 from .sides import HttpSide, Observed, Outgoing, RuntimeSide, Side, SideUnreachable
 from .tool_index import ToolIndex
 

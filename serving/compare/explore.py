@@ -33,7 +33,8 @@ from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.rule_data import setting_value
 
 from .probes import Probe, ProbeFile
-from .session import CallResult, CompareSession
+from .call_records import CallResult
+from .session import CompareSession
 from .values import generated_format
 
 SETTINGS = "compare-explore"

@@ -11,7 +11,7 @@ from capenv.interpreter.bundle.jsonvalue import dumps
 from .judge import DIFFERENT, REFUSED, SAME, capenv_refusal
 from .jsondiff import ABSENT, Difference
 from .explore import Skipped
-from .session import CallResult
+from .call_records import CallResult
 
 MAX_DIFFERENCES_JSON = 20
 MAX_DIFFERENCES_TEXT = 4

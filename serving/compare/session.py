@@ -14,81 +14,30 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, quote, unquote, urlsplit
+from urllib.parse import quote, unquote
 
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.pointers import parse as parse_pointer
 from capenv.interpreter.bundle.rule_data import setting_value
 
-from .jsondiff import Difference, ValueMap
+from .jsondiff import ValueMap
 from .judge import SAME, Judgement, body_differences, judge, parsed_body, reordered_sets
 from .placeholders import MISSING, SEGMENT_SAFE, WHOLE_PLACEHOLDER, fill, fill_json, resolve_pointer
 from .minted import MintedValue
 from .pairing import first_seen_pairs, in_model_order, seeded_pairs
 from .probes import Probe, ProbeFile, placeholder_names
-from .sides import Observed, Outgoing, Side, side_origin
+from .call_records import CallResult, SideState
+from .sides import SIDES, Observed, Outgoing, Side, side_origin
 from .divergence import unexplained
-from .reach import WriteReach, batch_groups, batch_names, sent_items, sent_leaves, top_labels
-from .tool_index import CallTool, ToolIndex, segments, within
-from .values import drawn_format, generated_format
+from .reach import WriteReach
+from .write_reach import body_sent, reach_of, request_values, scalars
+from .tool_index import ToolIndex, segments, within
 
 # What a query name or value keeps unescaped; both sides get the same bytes either way.
 _QUERY_SAFE = "!$'()*,;:@/?-._~"
-SIDES = ("live", "model")
 ORIGIN_PLACEHOLDER = "{origin}"
 """What either side's own origin reads as in a compared body."""
-
-
-@dataclass
-class CallResult:
-    index: int
-    probe: Probe
-    requests: dict[str, Outgoing]
-    answers: dict[str, Observed]
-    judgement: Judgement
-    tool: CallTool
-    diverged_by: list[int] = field(default_factory=list)
-    borrowed: dict[str, list[str]] = field(default_factory=dict)
-    """Per side, the saved names it lacked and took from the other side."""
-    unresolved: list[str] = field(default_factory=list)
-    """Saved names neither side has (no answer had the pointer): sent as written."""
-    unsaved: dict[str, list[str]] = field(default_factory=dict)
-    """Per side, the ``save`` pointers its answer did not have."""
-    unexplained: list[Difference] = field(default_factory=list)
-    """Of a difference ``diverged_by`` excuses, what none of those writes reached (``divergence``): a
-    *suspect*, a wrong answer hiding behind the divergence unless shown otherwise."""
-
-    @property
-    def suspect(self) -> bool:
-        return bool(self.diverged_by and self.unexplained)
-
-    @property
-    def verdict(self) -> str:
-        return self.judgement.verdict
-
-    @property
-    def differences(self) -> list[Difference]:
-        return self.judgement.differences
-
-    @property
-    def expectation_met(self) -> bool | None:
-        return None if self.probe.expect is None else self.probe.expect == self.verdict
-
-
-@dataclass
-class _SideState:
-    saved: dict[str, Any] = field(default_factory=dict)
-    seen: set[Any] = field(default_factory=set)
-    """Every string and number this side sent or answered so far: a value already seen
-    is not a freshly generated id, so it is never paired by shape."""
-    objects: dict[tuple[str, ...], dict[str, Any]] = field(default_factory=dict)
-    """Per path read (segments, as capenv reads it), the object its last successful read answered."""
-    answered: set[Any] = field(default_factory=set)
-    """Every string and number this side answered so far (not those it was only sent)."""
-    written: set[Any] = field(default_factory=set)
-    """Every string and number a write sent or answered on this side so far (what writes made or drew)."""
 
 
 class CompareSession:
@@ -96,7 +45,7 @@ class CompareSession:
         self.sides = {"live": live, "model": model}
         self.tools = tools
         self.values = ValueMap()
-        self._state = {name: _SideState() for name in SIDES}
+        self._state = {name: SideState() for name in SIDES}
         self._scopes: list[tuple[int, tuple[str, ...]]] = []
         self._reaches: dict[int, WriteReach] = {}
         """Per diverging write, what it reached (``divergence``)."""
@@ -144,7 +93,7 @@ class CompareSession:
         tool = self.tools.tool(probe.method, requests["model"].path)
         if not tool.writes and not self._wrote and answers["live"].status == answers["model"].status:
             self._pair_seeded(answers)
-        fresh = {side: _scalars(parsed_body(answers[side])[1]) - self._state[side].seen for side in SIDES}
+        fresh = {side: scalars(parsed_body(answers[side])[1]) - self._state[side].seen for side in SIDES}
         may_pair = None
         if tool.writes:  # a write's answer is where generated ids first appear
             may_pair = lambda live, model: live in fresh["live"] and model in fresh["model"]  # noqa: E731
@@ -186,7 +135,8 @@ class CompareSession:
                 list(self._reaches.values()), read_paths, answers["live"],
                 answers["model"], judgement.differences, self.values.with_pairs(self._first_seen_seeds),
                 probe.unordered, volatile,
-                {side: frozenset(fresh[side] - _sent(requests[side])) for side in SIDES} if tool.writes else None,
+                {side: frozenset(fresh[side] - request_values(requests[side])) for side in SIDES}
+                if tool.writes else None,
                 self._read_before(),
                 {side: frozenset(unquote(value) for _, value in requests[side].query) for side in SIDES})
         self._remember(result, fresh)
@@ -352,91 +302,26 @@ class CompareSession:
                     and is_json and isinstance(body, dict)):
                 self._state[side].objects[segments(self.tools.read_as("GET", request.path))] = body
             seen = self._state[side].seen
-            seen |= _scalars(parsed_body(result.answers[side])[1])
+            seen |= scalars(parsed_body(result.answers[side])[1])
             seen.update(segment for segment in request.path.split("/") if segment)
             seen.update(segment for segment in self.tools.read_as(result.probe.method, request.path).split("/")
                         if segment)
             if request.body:
-                seen |= _scalars(parsed_body(Observed(0, (("content-type", "application/json"),), request.body))[1])
+                seen |= scalars(parsed_body(Observed(0, (("content-type", "application/json"),), request.body))[1])
             if result.tool.writes:
-                self._state[side].written |= _scalars(body) | _scalars(_body_sent(request)) \
+                self._state[side].written |= scalars(body) | scalars(body_sent(request)) \
                     | {unquote(segment) for segment in request.path.split("/") if segment}
         if result.tool.writes and result.verdict != SAME and not _both_client_errors(result):
             model_path = result.requests["model"].path
             for scope in self.tools.write_scopes(result.probe.method, model_path):
                 self._scopes.append((result.index, scope))
-            self._reaches[result.index] = self._reach(result, fresh)
+            self._reaches[result.index] = reach_of(result, fresh, self.tools, self._state, self._values_for)
             values = self._values_for("model")
             for extra in result.probe.affects:
                 filled, _ = fill(extra, values, escape_segment=True)  # read as later calls are (read_as)
                 self._scopes.append((result.index, segments(self.tools.read_as("GET", filled))))
         for side in SIDES:  # after its reach: what this write answered names nothing it acted on
-            self._state[side].answered |= _scalars(parsed_body(result.answers[side])[1])
-
-    def _reach(self, result: CallResult, fresh: dict[str, set[Any]]) -> WriteReach:
-        """What a diverging write reached on each side (``reach.WriteReach``): its own path (none for a
-        create in a collection) and an href ending in it, its path's parameters, the values its probe saved
-        from its answer, the generated values its answer showed first (a create's: every value its answer
-        showed first that it did not send), the members its body sent (inside an envelope), the paths its
-        answer holds, and its probe's ``affects``."""
-        own_paths, entities, named, links, affects, parents = {}, {}, {}, {}, {}, {}
-        batch, sent_values, labels, items, referents = {}, {}, {}, {}, {}
-        collection: dict[str, tuple[str, ...]] = {}
-        for side in SIDES:
-            path = result.requests[side].path
-            parameters, parents[side], creates = self.tools.write_target(result.probe.method, path)
-            if not parameters and result.probe.method in ("PUT", "PATCH", "DELETE") and segments(path):
-                parameters = (unquote(segments(path)[-1]),)  # a tool of a literal path: its item is its last segment
-            elif not parameters and (result.tool.name is None or not creates) and segments(path) \
-                    and unquote(segments(path)[-1]) in self._state[side].answered:
-                # no tool, or a literal path's that makes nothing: a last segment an answer showed before names
-                # the entity it acts on (a POST /token/disable/SEED-SPASS-1 of a serial a token list showed,
-                # POST /defaultrealm/partners); a route's word names none
-                parameters = (unquote(segments(path)[-1]),)
-            hrefs = set()
-            if not creates:
-                own_paths[side] = segments(self.tools.read_as(result.probe.method, path))
-                hrefs.add("/" + "/".join(own_paths[side]))  # an href naming the entity it wrote ends so
-            if creates or result.probe.method == "DELETE":
-                written = segments(self.tools.read_as(result.probe.method, path))
-                collection[side] = written if creates else written[:-1]
-            saved = {self._state[side].saved[n] for n in result.probe.save if n in self._state[side].saved}
-            made = {value for value in fresh[side] if generated_format(value) is not None}
-            if creates and 200 <= result.answers[side].status < 300:  # the id it drew: a number or a drawn
-                # value its answer showed first and its request did not send
-                made |= {value for value in fresh[side] - _sent(result.requests[side])
-                         if (isinstance(value, int) and not isinstance(value, bool)) or drawn_format(value) is not None}
-                made |= _hrefs_below(fresh[side], path)
-            sent = _form_fields(result.requests[side]) or _body_sent(result.requests[side])  # a form names alike
-            batch[side] = batch_groups(sent)  # a body of one list of objects wrote each of them
-            items[side] = sent_items(sent) if creates else ()
-            if result.probe.method == "POST":  # a batch create of names made each of them
-                made = made | batch_names(sent)
-            entities[side] = frozenset({*parameters, *saved, *made, *hrefs})
-            last_read = self._state[side].objects.get(own_paths.get(side, ()))
-            if result.probe.method == "DELETE" and last_read:
-                referents[side] = frozenset(value for value in _scalars(last_read) if generated_format(value)
-                                            is not None) - entities[side]
-            last = path.rstrip("/").rsplit("/", 1)[-1]
-            sent_values[side], labels[side] = sent_leaves(sent, unquote(last)), top_labels(sent)
-            if isinstance(sent, dict) and len(sent) == 1 and isinstance(next(iter(sent.values())), dict):
-                sent = next(iter(sent.values()))  # an envelope naming the type ({"project": {...}})
-            # a create's body names what it makes (a slug); an update's, values many others may hold
-            named[side] = frozenset((name, value) for name, value in sent.items() if isinstance(value, str)) \
-                if isinstance(sent, dict) and result.probe.method == "POST" else frozenset()
-            answer = _scalars(parsed_body(result.answers[side])[1])
-            links[side] = frozenset(value for value in answer if isinstance(value, str) and "/" in value)
-            affects[side] = tuple(segments(self.tools.read_as("GET", fill(extra, self._values_for(side),
-                                                                              escape_segment=True)[0]))
-                                  for extra in result.probe.affects)
-        succeeded = frozenset(side for side in SIDES if 200 <= result.answers[side].status < 300)
-        alone = {frozenset({"live"}): 1, frozenset({"model"}): -1}.get(succeeded, 0)
-        adds = 1 if creates else -1 if result.probe.method == "DELETE" else 0
-        return WriteReach(result.index, own_paths, entities, named, links,
-                          {side: frozenset(values) for side, values in parents.items()}, affects,
-                          _id_members(result, entities), batch, sent_values, labels, succeeded,
-                          collection, result.probe.method == "DELETE", alone * adds, referents, items)
-
+            self._state[side].answered |= scalars(parsed_body(result.answers[side])[1])
 
 def _replaced(document: Any, pointer: str, value: Any) -> Any:
     """A copy of ``document`` with ``value`` at ``pointer`` (an existing member or item)."""
@@ -458,68 +343,5 @@ def _both_client_errors(result: CallResult) -> bool:
     return all(400 <= result.answers[side].status < 500 for side in SIDES)
 
 
-def _id_members(result: CallResult, entities: dict[str, frozenset[Any]]) -> frozenset[str]:
-    """The members naming a write's entities: where its probe saved a value, and those of its answers
-    (either side) holding one of the entities it named."""
-    members = {pointer.rsplit("/", 1)[-1] for pointer in result.probe.save.values() if pointer}
-    for side in SIDES:
-        answer = parsed_body(result.answers[side])[1]
-        named = {str(value) for value in entities[side]}
-        if isinstance(answer, dict):
-            members |= {name for name, value in answer.items()
-                        if not isinstance(value, (dict, list, bool)) and value is not None and str(value) in named}
-    return frozenset(members)
-
-
-def _sent(request: Outgoing) -> set[Any]:
-    """The strings and numbers a request sent in its path and body."""
-    return {segment for segment in request.path.split("/") if segment} | _scalars(_body_sent(request))
-
-
-def _hrefs_below(shown_first: set[Any], collection: str) -> set[str]:
-    """Of the values a create's answer showed first, each href one segment below the collection it created
-    in (RT's ``_url`` ``.../user/gina`` of a POST to ``/user``), and that segment: the entity it made, by its
-    path and name (a link to its parent, shown before, names another)."""
-    base = "/" + "/".join(segments(collection))
-    found = set()
-    for value in shown_first:
-        if isinstance(value, str) and "/" in value:
-            tail = value.rstrip("/")
-            path = urlsplit(tail).path if "://" in tail else tail
-            head, _, last = path.rpartition("/")
-            if last and head.endswith(base):
-                found |= {last, unquote(last), base + "/" + last}
-    return found
-
-
-def _form_fields(request: Outgoing) -> dict[str, str] | None:
-    """The fields of a form-encoded request body (``title=Start_here&action=delete``), or None."""
-    form = any(name.lower() == "content-type" and value.startswith("application/x-www-form-urlencoded")
-               for name, value in request.headers)
-    return dict(parse_qsl(request.body.decode("utf-8", "replace"))) if form and request.body else None
-
-
-def _body_sent(request: Outgoing) -> Any:
-    """The JSON a request sent (its text when it is none, None when it sent no body)."""
-    if not request.body:
-        return None
-    return parsed_body(Observed(0, (("content-type", "application/json"),), request.body))[1]
-
-
 def _other(side: str) -> str:
     return "model" if side == "live" else "live"
-
-
-def _scalars(value: Any) -> set[Any]:
-    """The strings and numbers inside a JSON value (hashable leaves, for ``seen``)."""
-    found: set[Any] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str) or (not isinstance(item, bool) and item is not None):
-            found.add(item)
-    return found

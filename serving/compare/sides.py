@@ -20,6 +20,8 @@ from urllib.parse import urlsplit
 
 from capenv.serving.runtime_api import HttpRequest, Runtime
 
+SIDES = ("live", "model")
+"""The two sides, in the order every comparison visits them."""
 DEFAULT_TIMEOUT_SECONDS = 30.0
 CONNECT_ATTEMPTS = 3
 """How often the live side tries to connect (and shake hands) before it is unreachable: an
