@@ -160,9 +160,17 @@ def test_grouped_asset_number_is_a_sequence(ruleset):
 
 
 def test_a_date_is_not_a_grouped_sequence(ruleset):
-    rule = field(explain(ruleset, {"id": 2, "day": "2026-11-30"}, type_entities=[{"id": 1, "day": "2026-11-29"}]),
+    # dates away from the call's own day (START): a date on it is the day of the call, no constant
+    # (field.constant unless create_field_is_start_day), which the next test holds
+    rule = field(explain(ruleset, {"id": 2, "day": "2026-10-30"}, type_entities=[{"id": 1, "day": "2026-10-29"}]),
                  "day")
     assert rule.rule_id == "field.constant"
+
+
+def test_a_date_on_the_calls_own_day_is_no_constant(ruleset):
+    explanation = explain(ruleset, {"id": 2, "day": "2026-11-30"}, type_entities=[{"id": 1, "day": "2026-11-29"}])
+    assert "day" not in {f.field for f in explanation.fields}  # no rule explains it: the create is not served
+    assert explanation.build_reason == "unexplained-change"
 
 
 def test_unique_uuid_and_token(ruleset):
