@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from capenv.interpreter.bundle.pointers import escape_token
 
-from .values import as_decimal, clock_formats_agree, entity_tag_format, generated_format
+from .values import as_decimal, clock_formats_agree, entity_tag_format, fractions_agree, generated_format
 
 MIN_SUBSTRING_LENGTH = 6
 """Mapped values shorter than this are not swapped inside longer strings: ``4`` is in too much."""
@@ -167,7 +167,7 @@ def _walk(live: Any, model: Any, pointer: str, values: ValueMap, may_pair: Pairi
 def leaf_agrees(live: Any, model: Any, values: ValueMap, may_pair: PairingAllowed | None = None) -> bool:
     if json_equal(live, model) or values.maps(live, model):
         return True
-    if clock_formats_agree(live, model):
+    if clock_formats_agree(live, model) or fractions_agree(live, model):
         return True
     live_tag = entity_tag_format(live)
     if live_tag is not None and live_tag == entity_tag_format(model):

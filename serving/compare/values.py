@@ -209,6 +209,16 @@ def as_decimal(value: Any) -> Decimal | None:
     return None
 
 
+def fractions_agree(live: Any, model: Any) -> bool:
+    """Two fractional numbers equal to within ``fraction_relative_tolerance`` of the larger (rules/compare-explore.yaml):
+    floating-point arithmetic moves in its last digits between builds of an application's numeric libraries."""
+    if not (_is_fraction_text(live) and _is_fraction_text(model)):
+        return False
+    a, b = as_decimal(live), as_decimal(model)
+    tolerance = Decimal(str(setting_value("compare-explore", "fraction_relative_tolerance")))
+    return a is not None and b is not None and abs(a - b) <= tolerance * max(abs(a), abs(b))
+
+
 def _is_fraction_text(value: Any) -> bool:
     text = value.text if isinstance(value, JsonNumber) else repr(value)
     return isinstance(value, (float, JsonNumber)) and "." in text

@@ -26,6 +26,15 @@ def test_equality_is_by_json_value():
     assert not json_equal(None, False)
 
 
+def test_fractions_agree_to_their_last_digits_only():
+    recorded, computed = JsonNumber("0.8592036348412937"), JsonNumber("0.8592036348412936")
+    assert not diff_json({"importance": computed}, {"importance": recorded}, ValueMap())
+    assert diff_json({"importance": JsonNumber("0.8592")}, {"importance": recorded}, ValueMap())  # another value
+    assert diff_json({"n": 100000000000001}, {"n": 100000000000000}, ValueMap())  # integers agree exactly
+    tiny, twice = JsonNumber("0.000000000000000000000000000001"), JsonNumber("0.000000000000000000000000000002")
+    assert diff_json({"n": tiny}, {"n": twice}, ValueMap())  # relative to the values, not absolute
+
+
 def test_differences_carry_pointers_and_both_values():
     live = {"title": "a", "tags": ["x"], "only/live": 1}
     model = {"title": "b", "tags": ["x", "y"], "extra": None}
