@@ -48,6 +48,9 @@ def with_entity_bound_answers(plans: list[WritePlan], ctx: PlanContext) -> list[
     recorded header naming that entity is left out of the answer (``entity_headers``)."""
     tools = {tool.name: tool for tool in ctx.manifest.tools}
     min_length = int(ctx.ruleset.setting("plans", "min_linked_id_length"))
+    # a member two answers of one read differ at (a time, a signature) changes with every answer, not with the entity
+    per_response = {name if name.startswith("/") else spell((name,))
+                    for view in ctx.view.views for name in view.per_response_members}
     judged = []
     for plan in plans:
         tool = tools.get(plan.tool)
@@ -68,7 +71,8 @@ def with_entity_bound_answers(plans: list[WritePlan], ctx: PlanContext) -> list[
                 "traces": (*plan.traces, note(plan.tool, "answer-headers", (
                     f"record {exemplar.ordinal}'s header(s) {', '.join(sorted(named))} name the entity it "
                     f"{_verb(plan.effect)} ({key!r}): left out of the answer, which would name it for any entity")))})
-        literal = recorded_literals(plan.response)
+        literal = {pointer: value for pointer, value in recorded_literals(plan.response).items()
+                   if not any(_within(pointer, place) for place in per_response)}
         bound = (own_calls_bound(literal, key, exemplar, calls, key_of,
                                  lambda entity_key, call: _held(plan, entity_key, call, ctx))
                  or entity_bound_value(literal, key, exemplar, ctx.writes)) if literal else None

@@ -39,7 +39,9 @@ def _json(value) -> str:
     return json.dumps(value)
 
 
-def capture() -> HarBuilder:
+def capture(deleted=(True, True)) -> HarBuilder:
+    """``deleted``: what the two deletes answer as ``value`` (privacyIDEA answers the deleted policy's
+    database id: a value of each entity's own)."""
     at = Clock()
     har = HarBuilder()
     for _ in range(2):  # each read twice: only the answer's time moves
@@ -53,10 +55,10 @@ def capture() -> HarBuilder:
                                                                "tokens": [TOKENS[1]]}))
     har.call("GET", "/token/", query="serial=S9", response=at({"count": 0, "next": None, "prev": None,
                                                                "tokens": []}))
-    har.call("DELETE", "/policy/lock-all", response=at(2))
+    har.call("DELETE", "/policy/lock-all", response=at(deleted[0]))
     har.call("GET", "/policy/lock-all", response=at([]))
     har.call("GET", "/policy/", response=at([POLICIES[0], POLICIES[2]]))
-    har.call("DELETE", "/policy/pass", response=at(3))
+    har.call("DELETE", "/policy/pass", response=at(deleted[1]))
     har.call("GET", "/policy/pass", response=at([]))
     har.call("DELETE", "/policy/pass", status=404,
              response=at({"code": 601, "message": "The requested Policy could not be found."}, status=False))
@@ -84,6 +86,14 @@ def test_a_delete_answered_so_is_served_and_a_missing_name_is_answered_without_a
     assert again.structured["status"] == 404 or again.is_error, again.structured
     read = runtime.call_tool("get_policy_by_policy_id", {"policy_id": "pin"})
     assert read.structured["status"] == 200 and read.structured["body"]["result"]["value"] == [], read.structured
+
+
+def test_a_delete_answering_each_policy_its_own_value_is_not_served(tmp_path):
+    """Each delete answered a value of its own (the deleted policy's id, 2 and 3): served, it would answer
+    the recorded one for every policy (plans/entity_bound_answers)."""
+    bundle = build_from(capture(deleted=(2, 3)), tmp_path / "capture.har")
+    delete = plan(bundle, "DELETE", "/policy/{policy_id}")
+    assert not delete.served and delete.reason == "body-unusable", delete.reason
 
 
 def test_a_signature_new_in_every_answer_is_left_out_of_every_view(tmp_path):
