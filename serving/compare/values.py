@@ -210,13 +210,19 @@ def as_decimal(value: Any) -> Decimal | None:
 
 
 def fractions_agree(live: Any, model: Any) -> bool:
-    """Two fractional numbers equal to within ``fraction_relative_tolerance`` of the larger (rules/compare-explore.yaml):
-    floating-point arithmetic moves in its last digits between builds of an application's numeric libraries."""
+    """Two fractional numbers equal to within ``fraction_relative_tolerance`` of the larger
+    (rules/compare-explore.yaml): floating-point arithmetic moves in its last digits between builds
+    of an application's numeric libraries."""
     if not (_is_fraction_text(live) and _is_fraction_text(model)):
         return False
     a, b = as_decimal(live), as_decimal(model)
-    tolerance = Decimal(str(setting_value("compare-explore", "fraction_relative_tolerance")))
-    return a is not None and b is not None and abs(a - b) <= tolerance * max(abs(a), abs(b))
+    return a is not None and b is not None and abs(a - b) <= _fraction_tolerance() * max(abs(a), abs(b))
+
+
+@functools.cache
+def _fraction_tolerance() -> Decimal:
+    """The setting, read once (every differing fraction of every compared answer asks for it)."""
+    return Decimal(str(setting_value("compare-explore", "fraction_relative_tolerance")))
 
 
 def _is_fraction_text(value: Any) -> bool:
