@@ -84,6 +84,8 @@
 #   Icinga 2 2.13.6 (Debian bookworm's icinga2-bin and icinga2-common with the Boost coroutine,
 #   context and thread libraries, fetched with apt-get download and unpacked with dpkg -x into one
 #   tree: nothing installed system-wide, no service started) ~5 s, 20 MB; start.sh needs openssl.
+#   Verdaccio 6.8.0 (the newest 6.x for Node.js 20) ~15 s, 321 npm packages (none compiled), 58 MB;
+#   captures/verdaccio/start.sh writes its configuration (no uplinks: nothing reaches npmjs).
 #   Node-RED 4.1.15 ~1.5-2 min, 279 npm packages (none compiled), ~120 MB; captures/node-red/start.sh
 #   makes a user directory and copies its seed settings.js and flows.json in.
 #   Express Gateway 1.16.11 ~1.5-3 min, 724 npm packages (none compiled; --ignore-scripts: the only
@@ -260,6 +262,8 @@ TIDDLYWIKI_VERSION=5.4.1
 # beside 0.17.4 in $NPM_DIR: its own prefix.
 JSON_SERVER_V1_VERSION=1.0.0-beta.15
 NODE_RED_VERSION=4.1.15
+# 6.8.0: the newest 6.x that runs on Node.js 20 (6.9.0 and later require Node.js 22).
+VERDACCIO_VERSION=6.8.0
 CHANGEDETECTION_VERSION=0.60.10
 DEVPI_VERSION=6.20.3
 GNOCCHI_VERSION=4.7.1
@@ -369,6 +373,7 @@ GLANCE_VENV="$CACHE/venv-glance"
 TIDDLYWIKI_DIR="$CACHE/tiddlywiki"
 JSON_SERVER_V1_DIR="$CACHE/npm-json-server-v1"
 NODE_RED_DIR="$CACHE/node-red"
+VERDACCIO_DIR="$CACHE/verdaccio"
 CHANGEDETECTION_VENV="$CACHE/venv-changedetection"
 DEVPI_VENV="$CACHE/venv-devpi"
 PODMAN_DIR="$CACHE/podman"
@@ -1455,6 +1460,8 @@ install_npm_group() {
     # Node-RED: pure JavaScript (bcryptjs, no native module). 4.1.x: 5.x needs Node.js 22.
     step install_npm_package node-red "$NODE_RED_VERSION" "$NODE_RED_DIR"
     step install_npm_package json-server "$JSON_SERVER_V1_VERSION" "$JSON_SERVER_V1_DIR"  # 43 packages, no install script
+    # Verdaccio: 321 packages, none compiled; captures/verdaccio/start.sh writes its configuration (no uplinks).
+    step install_npm_package verdaccio "$VERDACCIO_VERSION" "$VERDACCIO_DIR"
     group_outcome
 }
 
@@ -1526,6 +1533,7 @@ status() {
     say "medusa:      $(installed_npm_version @medusajs/medusa "$MEDUSA_DIR" || true) ($MEDUSA_DIR, template $MEDUSA_TEMPLATE)"
     say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"
     say "node-red:    $(installed_npm_version node-red "$NODE_RED_DIR" || true) ($NODE_RED_DIR)"
+    say "verdaccio:   $(installed_npm_version verdaccio "$VERDACCIO_DIR" || true) ($VERDACCIO_DIR)"
     say "json-server-v1: $(installed_npm_version json-server "$JSON_SERVER_V1_DIR" || true) ($JSON_SERVER_V1_DIR)"
     say "changedetection.io: $(installed_pip_version "$CHANGEDETECTION_VENV" changedetection.io) ($CHANGEDETECTION_VENV)"
     say "devpi:       $(installed_pip_version "$DEVPI_VENV" devpi-server) ($DEVPI_VENV)"
