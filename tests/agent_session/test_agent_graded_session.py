@@ -207,11 +207,15 @@ def export_a_random_choice(tmp_path: Path, request, label: str
 
 
 async def create_update_delete(agent, choice: Choice, collection: str, updated: list[Any], deleted: Any,
-                               note: str) -> list[ExpectedChange]:
-    """The session itself, for any agent with ``look()`` and ``call(tool, collection, id, protected_too)``:
+                               note: str, bundle: Any) -> list[ExpectedChange]:
+    """The session itself, for any agent with ``look()`` and ``call(tool, collection, path value, protected_too)``:
     it checks the three tools are listed, creates, updates (the first of ``updated`` the application lets
     be edited and the session does not delete, else the new one) and deletes; the changes the grader
-    must find, nothing else."""
+    must find, nothing else. An entity is named in a path as ``bundle``'s view says (the last segment of an
+    id that is its own address, as an agent reads it from the entity's own link)."""
+    def named(entity_id: Any) -> Any:
+        return path_value(bundle, choice.type, collection, entity_id)
+
     listed = await agent.look()
     for plan in (choice.create, choice.update, choice.delete):
         assert plan.tool in listed, (note, plan.tool)
@@ -220,12 +224,13 @@ async def create_update_delete(agent, choice: Choice, collection: str, updated: 
     new_id = created["state"]["id"]
     targets = [held for held in updated if held != deleted] + [new_id]
     for target in targets:  # an entity the application keeps as it is (update-protected): the next
-        updated_call = await agent.call(choice.update.tool, collection, target, protected_too=target == targets[-1])
+        updated_call = await agent.call(choice.update.tool, collection, named(target),
+                                        protected_too=target == targets[-1])
         if updated_call is not None:
             break
     update_sent, update = updated_call
     assert update["state"]["view"] == "update", (note, update)
-    _, gone = await agent.call(choice.delete.tool, collection, deleted)
+    _, gone = await agent.call(choice.delete.tool, collection, named(deleted))
     assert gone["state"]["view"] == "delete", (note, gone)
     return expected_changes(choice, (created["state"]["collection"], new_id, sent["body"]),
                             (update["state"]["collection"], target, update_sent["body"]),
@@ -248,7 +253,7 @@ def test_an_agents_create_update_and_delete_are_graded_from_data_get(tmp_path: P
             with anyio.fail_after(3 * CALL_TIMEOUT_SECONDS):
                 async with Client(url + "/mcp") as client:
                     return await create_update_delete(Agent(client, rng, templates, before), choice, collection,
-                                                      updated, deleted, note)
+                                                      updated, deleted, note, read_bundle(directory))
 
         expected = anyio.run(play)
         after = data_get_url(url)

@@ -31,6 +31,8 @@ from test_agent_graded_session import (create_update_delete, export_a_random_cho
                                       refused_for_this_entity, removable_entities)
 from valid_arguments import amended, write_arguments
 
+from capenv.interpreter.bundle.io import read_bundle
+
 DATA_GET = {"jsonrpc": "2.0", "id": 1, "method": "data/get"}
 
 
@@ -116,7 +118,8 @@ def test_an_agents_session_in_the_agentenv_framework_is_graded_from_data_get(tmp
                 async with ToolSession(mcp_url=url + protocol.mcp_path(card), timeout=CALL_TIMEOUT_SECONDS) as session:
                     agent = FrameworkAgent(session, rng, templates, before)
                     assert await agent.look() == [t["name"] for t in card["capabilities"]["tools"]], note
-                    expected = await create_update_delete(agent, choice, collection, updated, deleted, note)
+                    expected = await create_update_delete(agent, choice, collection, updated, deleted, note,
+                                                          read_bundle(directory))
                 after = (await protocol.get_data(data_url)).parts[0].data
                 await protocol.reset_data(data_url)
             return before, after, expected
