@@ -42,10 +42,8 @@ def counted_elsewhere(record: Record, type_name: str, key: str, mine: Any, shown
     plan = run.plans.get(tool)
     if plan is None:
         return False
-    changed = tuple(CountChange(member=m, words=split_words(m, SEPARATORS), before=_integer(mine.get(m)),
-                                after=_integer(shown.get(m)), **_array_change(mine.get(m), shown.get(m)))
-                    for m in sorted(differing))
-    counters = _counters(since, record.ordinal, run, records)
+    changed = count_changes(mine, shown, differing)
+    counters = counters_between(since, record.ordinal, run, records)
     context = CountBlameContext(changed=changed, counters=counters, write_type=plan.type, write_effect=plan.effect,
                                 write_names_entity=_names(records.get(blamed), key),
                                 write_type_words=split_words(plan.type or "", SEPARATORS),
@@ -75,11 +73,18 @@ def counted_elsewhere(record: Record, type_name: str, key: str, mine: Any, shown
     return not kept
 
 
+def count_changes(mine: dict[str, Any], shown: dict[str, Any], differing: frozenset[str]) -> tuple[CountChange, ...]:
+    """Each member in ``differing`` as the copy (``mine``) and the read (``shown``) hold it."""
+    return tuple(CountChange(member=m, words=split_words(m, SEPARATORS), before=_integer(mine.get(m)),
+                             after=_integer(shown.get(m)), **_array_change(mine.get(m), shown.get(m)))
+                 for m in sorted(differing))
+
+
 def _integer(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _counters(since: int, until: int, run: GateRun, records: dict[int, Record]) -> tuple[CounterCalls, ...]:
+def counters_between(since: int, until: int, run: GateRun, records: dict[int, Record]) -> tuple[CounterCalls, ...]:
     """Per type, the successful recorded creates and deletes of its plans (built or not) in the window."""
     tally: dict[str, list[int]] = {}
     for ordinal in range(since + 1, until):
@@ -118,10 +123,14 @@ def _deleted(since: int, until: int, blamed: int, run: GateRun, records: dict[in
         if ordinal == blamed or record is None or plan is None or plan.effect != "delete" \
                 or not 200 <= record.status < 300:
             continue
-        segments = [s for s in record.path.split("/") if s]
-        if segments:
-            found.append(unquote(segments[-1]))
+        found.extend(deleted_by(record))
     return tuple(dict.fromkeys(found))
+
+
+def deleted_by(record: Record) -> tuple[str, ...]:
+    """The id a delete's call removed: its path's last segment, percent-decoded."""
+    segments = [s for s in record.path.split("/") if s]
+    return (unquote(segments[-1]),) if segments else ()
 
 
 def _names(call: Record | None, key: str) -> bool:

@@ -124,6 +124,9 @@ class GateRun:
     count_table: Any = None
     """The build's ``gate-count-blame`` table: whether a count another type's creates and deletes
     moved blames a write on a related path or linked by id that is none of them."""
+    movers_table: Any = None
+    """The build's ``gate-count-movers`` table: whether a changed entity's read shows what a create
+    or delete in the window did, blaming it linked or not."""
     reidentified_table: Any = None
     redrawn: dict[str, set[str]] = field(default_factory=dict)
     """Per type, the held ids a later whole list showed named anew (``reidentified``): the application

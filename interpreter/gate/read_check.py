@@ -29,6 +29,7 @@ from .absences import modelled_between
 from .copy_edits import resync_item
 from .default_pages import cut_short
 from .count_blame import counted_elsewhere
+from .count_movers import blame_count_movers
 from .embed_checks import creates_newly_embedded
 from .excuses import excused_in_failed_list, followed, followed_in_list, unknown_alone
 from .findings import WHOLE, GateNote, GateRun, Pending, PlanFindings, Tracking
@@ -201,6 +202,10 @@ def check_read(record: Record, read_view: Any, env: WriteEnv, copy: StateIndex, 
                                  beside=_beside(targets, since, track), differing=changed_members(record, read_view,
                                                                                                   mine, ()),
                                  shown=_shown(record, read_view))
+            # a create's or delete's doing the change shows (a lost id, a moved count) blames it, linked or not
+            blame_count_movers(record, entity_type.name, key, mine, _shown(record, read_view),
+                               changed_members(record, read_view, mine, ()), since, track, run, records,
+                               tuple(env.types))
     for target in targets:
         pending.pop(target, None)
         last_check[target] = record.ordinal

@@ -44,6 +44,7 @@ from .gate_notes import unexplained_call_note, unknown_entity_note
 from .item_keys import item_key
 from .key_checks import check_key_branch
 from .count_blame import TABLE as COUNT_TABLE
+from .count_movers import TABLE as MOVERS_TABLE
 from .linked_changes import TABLE as LINKED_TABLE
 from .presence import read_only_listings
 from .other_collections import other_collections_set_aside
@@ -92,6 +93,7 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
     tables = tables if tables is not None else load_rules().tables
     run.blame_table, run.reidentified_table = tables.get(BLAME_TABLE), tables.get(REIDENTIFIED_TABLE)
     run.linked_table, run.count_table = tables.get(LINKED_TABLE), tables.get(COUNT_TABLE)
+    run.movers_table = tables.get(MOVERS_TABLE)
     run.tool_of = tool_of
     run.default_pages = DefaultPageEvidence()
     run.item_proofs = ReplayItemProofs(trying=trying, initial=frozenset(track.touched))

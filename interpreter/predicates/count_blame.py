@@ -45,6 +45,14 @@ class CounterCalls(BaseModel):
     """Successful recorded deletes of the type in the window."""
 
 
+class NamedType(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: str
+    words: tuple[str, ...]
+    """The type name's lower-case words."""
+
+
 @context_model("count-blame")
 class CountBlameContext(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -64,6 +72,10 @@ class CountBlameContext(BaseModel):
     deleted: tuple[str, ...] = ()
     """The ids (their item path's last segment) the successful recorded deletes in the window removed,
     the blamed write's own call left out."""
+    write_deleted: tuple[str, ...] = ()
+    """The ids the blamed write's own call removed (a delete's item path's last segment)."""
+    state_types: tuple[NamedType, ...] = ()
+    """Every state type, with its name's words (a count naming one counts that type's entities)."""
 
 
 class CountParams(BaseModel):
@@ -153,3 +165,57 @@ def changed_members_left_by_deletes(ctx: CountBlameContext, params: DeletesParam
             return Miss(f"{change.member} names the write's type {ctx.write_type}")
     return Match({"deleted": len(ctx.deleted), "changed": [c.member for c in ctx.changed]})
 
+
+
+class MovedParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    words: tuple[str, ...] = Field(min_length=1)
+    """Words a member name holds when it counts (count, total, num, ...)."""
+    raising: tuple[str, ...] = Field(min_length=1)
+    """Effects that add entities (a count rises with them)."""
+    lowering: tuple[str, ...] = Field(min_length=1)
+    """Effects that remove entities (a count falls with them)."""
+    plural_suffixes: tuple[str, ...] = ()
+    """Endings a type's name may add to or drop from the count's word (run_count, runs)."""
+
+
+@predicate("array_lost_the_id_it_deleted", context="count-blame")
+def array_lost_the_id_it_deleted(ctx: CountBlameContext, params: BaseModel) -> Outcome:
+    """Some changed member is an array that lost an element naming an id the write's own call
+    deleted: the application dropped the deleted entity from where this one named it."""
+    if not ctx.write_deleted:
+        return Miss("the write deleted no id by its path")
+    for change in ctx.changed:
+        for texts in change.dropped or ():
+            named = set(texts) & set(ctx.write_deleted)
+            if named:
+                return Match({"member": change.member, "id": sorted(named)[0]})
+    return Miss(f"no changed array lost an element naming {', '.join(ctx.write_deleted)}")
+
+
+@predicate("count_moved_with_the_writes_calls", context="count-blame", params=MovedParams)
+def count_moved_with_the_writes_calls(ctx: CountBlameContext, params: MovedParams) -> Outcome:
+    """Some changed member is an integer count that moved the way the write's effect moves one
+    (up with creates, down with deletes), by no more than the write's type's such calls in the
+    window, and names the write's type or no type at all: those calls may have moved it, and
+    serving them would not."""
+    if ctx.write_effect in params.raising:
+        sign, effect = 1, "creates"
+    elif ctx.write_effect in params.lowering:
+        sign, effect = -1, "deletes"
+    else:
+        return Miss(f"the write is a {ctx.write_effect}, which adds or removes no entity")
+    calls = sum(getattr(c, effect) for c in ctx.counters if c.type == ctx.write_type)
+    for change in ctx.changed:
+        if not set(change.words) & set(params.words) or change.before is None or change.after is None:
+            continue
+        # a count naming a type (run_count) counts that type's entities (its name's last word, the
+        # thing it is: a runs_note is a note); one naming none (learner_count) may count any type's
+        named = {t.type for t in ctx.state_types if t.words and any(
+            _names_type(w, t.words[-1:], params.plural_suffixes) for w in change.words if w not in params.words)}
+        if named and ctx.write_type not in named:
+            continue
+        if 0 < sign * (change.after - change.before) <= calls:
+            return Match({"member": change.member, "moved": change.after - change.before, effect: calls})
+    return Miss(f"no changed count moved as 1 to {calls} {effect} of {ctx.write_type} would move it")
