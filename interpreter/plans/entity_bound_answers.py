@@ -73,6 +73,19 @@ def with_entity_bound_answers(plans: list[WritePlan], ctx: PlanContext) -> list[
                     f"{_verb(plan.effect)} ({key!r}): left out of the answer, which would name it for any entity")))})
         literal = {pointer: value for pointer, value in recorded_literals(plan.response).items()
                    if not any(_within(pointer, place) for place in per_response)}
+        own = names_entity(literal, key, min_length) \
+            if plan.effect == "create" or plan.response.carries_entity else None
+        if own is None and plan.key is not None and plan.key.branch == "get":
+            plan, own = _key_answer_judged(plan, ctx, min_length, per_response)
+        if own is not None:
+            pointer, value, named = own
+            event = note(plan.tool, "body-unusable",
+                         f"record {exemplar.ordinal if named == key else plan.key.learned_from} answered {value!r} at "
+                         f"{pointer}, outside the entity serving renders, which names the entity it "
+                         f"{'found' if named != key else _verb(plan.effect)} ({named!r}): answered as recorded, every "
+                         "call would name that entity, never its own")
+            judged.append(plan.model_copy(update={"build_reason": "body-unusable", "traces": (*plan.traces, event)}))
+            continue
         bound = (own_calls_bound(literal, key, exemplar, calls, key_of,
                                  lambda entity_key, call: _held(plan, entity_key, call, ctx))
                  or entity_bound_value(literal, key, exemplar, ctx.writes)) if literal else None
@@ -88,6 +101,49 @@ def with_entity_bound_answers(plans: list[WritePlan], ctx: PlanContext) -> list[
                      f"shows it, or the recorded answers agree there)")
         judged.append(plan.model_copy(update={"build_reason": "body-unusable", "traces": (*plan.traces, event)}))
     return judged
+
+
+def names_entity(literal: dict[str, Any], key: str, min_length: int) -> tuple[str, Any, str] | None:
+    """A recorded value naming the entity ``key``: the key itself, or a text holding it as a whole
+    word, when it is ``min_length`` characters or more (a shorter one may be any number), or a text
+    holding it as a path segment (``/flows/7``) at any length; as (pointer, value, key)."""
+    for pointer, value in literal.items():
+        text = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+        if text is None or key not in text:
+            continue
+        if len(key) >= min_length and (text == key or _naming(text, key) is not None) \
+                or re.search(rf"/{re.escape(key)}(?![A-Za-z0-9])", text):
+            return pointer, value, key
+    return None
+
+
+def _key_answer_judged(plan: WritePlan, ctx: PlanContext, min_length: int,
+                       per_response: set[str]) -> tuple[WritePlan, tuple[str, Any, str] | None]:
+    """A get-or-create's key answer (``CreateKey.response``), answered for whichever held entity a
+    call's key names: a value naming the entity the recorded call found (``names_entity``), and the
+    plan with the headers naming it left out of that answer (``entity_headers``)."""
+    key_rule = plan.key
+    call = ctx.records.get(key_rule.learned_from)
+    type_ = next((t for t in ctx.view.types if t.name == plan.type), None)
+    if call is None or type_ is None or not call.response.is_json:
+        return plan, None
+    entity = locate(call.response.json_value, key_rule.response.locator) \
+        if key_rule.response.locator is not None else call.response.json_value
+    found = entity.get(type_.id_field) if isinstance(entity, dict) else None
+    if not isinstance(found, (str, int)) or isinstance(found, bool):
+        return plan, None
+    found = str(found)
+    named = entity_headers(key_rule.response.headers, found, call, [call], lambda _: None, min_length)
+    if named:
+        response = key_rule.response.model_copy(update={"entity_headers": tuple(sorted(named))})
+        plan = plan.model_copy(update={
+            "key": key_rule.model_copy(update={"response": response}),
+            "traces": (*plan.traces, note(plan.tool, "answer-headers", (
+                f"record {call.ordinal}'s header(s) {', '.join(sorted(named))} name the entity it found "
+                f"({found!r}): left out of the key's answer, which would name it for any entity")))})
+    literal = {pointer: value for pointer, value in recorded_literals(key_rule.response).items()
+               if not any(_within(pointer, place) for place in per_response)}
+    return plan, names_entity(literal, found, min_length)
 
 
 def entity_headers(headers: Any, key: str, exemplar: Record, calls: list[Record], key_of: Any,

@@ -11,10 +11,10 @@ from typing import Any
 
 from capenv.interpreter.bundle.models import WritePlan
 from capenv.interpreter.bundle.values import same_json
-from capenv.serving.reads.entity_headers import state_headers
 from capenv.serving.reads.render import place
 from capenv.serving.state.index import StateIndex
 
+from .answers import answer_headers
 from .calls import WriteEnv, WriteRefusal, WriteResult
 
 
@@ -77,7 +77,7 @@ def answer_held(plan: WritePlan, env: WriteEnv, collection_path: str, key: str,
                                   "key": list(plan.key.members)})
     response = plan.key.response
     body = place(response.body, response.locator, dict(entity)) if response.locator else dict(entity)
-    return WriteResult(response.status, response.content_type, state_headers(response.headers), body, True, None,
+    return WriteResult(response.status, response.content_type, answer_headers(response), body, True, None,
                        {"source": "state", "view": "get", "type": plan.type, "collection": collection_path,
                         "id": entity.get(id_field, key), "key": list(plan.key.members)}, [])
 
