@@ -1,4 +1,4 @@
-"""An update the application refused where serving would have applied it (write-effects "Not
+"""An update (or item action) the application refused where serving would have applied it (write-effects "Not
 modelled": inputs the application validates against state the spec does not model).
 
 A recorded call of a built update plan answered with a refusal that is no absence (a 400 "Collection
@@ -25,21 +25,25 @@ from capenv.serving.writes.generator_state import SequenceState
 from .findings import GateNote, PlanFindings
 
 LOCATION = "interpreter/gate/refused_updates.py:note_refused_serving_accepts"
+UPDATING = ("update", "action")
+"""Effects that change a held entity the path names (an item action is an update of it)."""
 
 
 def note_refused_serving_accepts(plan: WritePlan, record: Record, serving_env: WriteEnv, copy: StateIndex,
                                  sequences: SequenceState, findings: PlanFindings) -> None:
-    """Note the update call the application refused that serving would have applied to the state
+    """Note the update or action call the application refused that serving would have applied to the state
     the gate holds before it (on a copy of that state: the gate's own copy is left as it is).
     ``serving_env`` checks what serving checks and the gate's replay does not (references, values
     another entity holds, parents' states): a refusal one of those explains is no condition."""
-    if plan.effect != "update" or plan.build_reason is not None or record.succeeded or record.status // 100 != 4:
+    if plan.effect not in UPDATING or plan.build_reason is not None or record.succeeded \
+            or record.status // 100 != 4:
         return  # a 5xx is no refusal: the application failed, and may have applied the call
     if unchecked_header_sent(plan, lambda name: record.header(name, response=False)) is not None:
         return  # serving refuses it before executing
     body = record.request.json_value if record.request.is_json else None
-    if body is None:
-        return  # no JSON body: serving refuses it (a body that is not an object)
+    bodiless = plan.effect == "action" and record.request.retained and not record.request.size
+    if body is None and not bodiless:
+        return  # no JSON body: serving refuses it (a body that is not an object); an action may send none
     trial = StateIndex.from_snapshot(copy.snapshot())
     try:
         execute(plan, serving_env, WriteCall(record.path, record.query, body, record.request_headers), trial,
@@ -47,5 +51,5 @@ def note_refused_serving_accepts(plan: WritePlan, record: Record, serving_env: W
     except (WriteRefusal, OpRefusal):  # serving refuses it too (an op's refusal included)
         return
     findings.refused_serving_accepts.append((record.ordinal, record.status))
-    findings.notes.append(GateNote(record.ordinal, f"the application refused this update ({record.status}) where "
+    findings.notes.append(GateNote(record.ordinal, f"the application refused this {plan.effect} ({record.status}) where "
                                    "serving would have applied it to the state held before it", location=LOCATION))
