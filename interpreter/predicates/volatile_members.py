@@ -27,6 +27,11 @@ class VolatileMemberContext(BaseModel):
     show the entity otherwise by what they ask, counted by the values' JSON kind (``str``, ``int``,
     ``float``, ``bool``, ``null``, ``list``, ``dict``; ``mixed`` when the two differ;
     ``dict-values`` or ``list-values`` for containers of one structure whose scalars changed)."""
+    query_selected_changes: dict[str, int] = Field(default_factory=dict)
+    """Of ``other_line_changes``, by kind, those a query parameter accounts for: both lines answered
+    by one read tool, which send a parameter differently that no two of its lines showing the
+    member alike send differently (``?plain=1`` showing a text as stored where every other query
+    shows it rendered): what the line asks, not a change."""
     answer_changes: int = 0
     """Write calls whose own answer showed the member (not null, not sent by the call) with a value
     the next read of the entity, no write between, shows otherwise (not null, the same JSON kind)."""
@@ -44,12 +49,18 @@ class BetweenReadsParams(BaseModel):
 @predicate("volatile_changed_between_reads", context="volatile-member", params=BetweenReadsParams)
 def volatile_changed_between_reads(ctx: VolatileMemberContext, params: BetweenReadsParams) -> Outcome:
     """Two reads of one entity with no write between show the member with different values: on
-    one request line, or on two with values of one of the kinds named."""
+    one request line, or on two with values of one of the kinds named, unless a query parameter
+    the two lines send otherwise accounts for the change (``query_selected_changes``)."""
     if ctx.read_changes:
         return Match({"read_changes": ctx.read_changes})
-    across = {kind: n for kind, n in ctx.other_line_changes.items() if kind in params.kinds_across_lines}
+    across = {kind: left for kind, n in ctx.other_line_changes.items() if kind in params.kinds_across_lines
+              and (left := n - ctx.query_selected_changes.get(kind, 0)) > 0}
     if across:
         return Match({"across_lines": across})
+    if ctx.query_selected_changes and not any(n > ctx.query_selected_changes.get(kind, 0)
+                                              for kind, n in ctx.other_line_changes.items()):
+        return Miss(f"only reads of one tool with a query parameter sent otherwise show it with different "
+                    f"values, as {', '.join(sorted(ctx.query_selected_changes))} (the parameter selects it)")
     if ctx.other_line_changes:
         return Miss(f"only reads on different request lines show it with different values, as "
                     f"{', '.join(sorted(ctx.other_line_changes))} (what a line asks may show it otherwise)")

@@ -53,6 +53,32 @@ def _change_kind(one: Any, other: Any) -> str:
     return kind
 
 
+def _differing_params(one: tuple, other: tuple) -> frozenset[str]:
+    """The query parameters two request lines (sorted query pairs) send with other values, or one alone."""
+    def values(line: tuple) -> dict[str, tuple[str, ...]]:
+        found: dict[str, list[str]] = {}
+        for name, value in line:
+            found.setdefault(name, []).append(value)
+        return {name: tuple(sorted(vals)) for name, vals in found.items()}
+    a, b = values(one), values(other)
+    return frozenset(name for name in set(a) | set(b) if a.get(name) != b.get(name))
+
+
+def _query_selected(changes: list[tuple[frozenset[str], str]], agreements: list[frozenset[str]]) -> dict[str, int]:
+    """The changes between two request lines (each its differing parameters and its kind) a query
+    parameter accounts for, counted by kind: the two lines send a parameter differently that no two
+    lines showing the member alike send differently. None without two lines showing it alike: a
+    parameter is proved neutral to the member only by reads it did not change."""
+    if not agreements:
+        return {}
+    neutral = frozenset().union(*agreements)
+    selected: dict[str, int] = {}
+    for params, kind in changes:
+        if params - neutral:
+            selected[kind] = selected.get(kind, 0) + 1
+    return selected
+
+
 def _answer_types(record: Record, types: dict[str, EntityType]) -> list[EntityType]:
     """The types whose collection the write's path lies in (literal segments equal)."""
     parts = split_path(record.path)
@@ -95,6 +121,9 @@ def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of
     last_write = 0
     read_changes: dict[tuple[str, str], int] = {}
     other_line_changes: dict[tuple[str, str], dict[str, int]] = {}  # by the values' JSON kind
+    # between two request lines: each change's differing parameters and kind, each agreement's parameters
+    line_changes: dict[tuple[str, str], list[tuple[frozenset[str], str]]] = {}
+    line_agreements: dict[tuple[str, str], list[frozenset[str]]] = {}
     answer_changes: dict[tuple[str, str], list[int]] = {}
     item_locators: dict[str, list[Locator]] = {}
     for shape in shapes.values():
@@ -134,6 +163,9 @@ def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of
                 ordinal, seen, sent, seen_line = previous
                 for name in set(obj) & set(seen):
                     if same_json(obj[name], seen[name]):
+                        if sent is None and seen_line is not None and seen_line[0] == line[0] and seen_line != line:
+                            line_agreements.setdefault((entity_type.name, name), []).append(
+                                _differing_params(seen_line[1], line[1]))
                         continue
                     if sent is None and seen_line == line:
                         read_changes[(entity_type.name, name)] = read_changes.get((entity_type.name, name), 0) + 1
@@ -141,6 +173,9 @@ def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of
                         kind = _change_kind(obj[name], seen[name])
                         by_kind = other_line_changes.setdefault((entity_type.name, name), {})
                         by_kind[kind] = by_kind.get(kind, 0) + 1
+                        if seen_line is not None and seen_line[0] == line[0]:
+                            line_changes.setdefault((entity_type.name, name), []).append(
+                                (_differing_params(seen_line[1], line[1]), kind))
                     elif name not in sent and obj[name] is not None and _kind(obj[name]) == _kind(seen[name]):
                         answer_changes.setdefault((entity_type.name, name), []).append(ordinal)
             last_seen[key] = (record.ordinal, obj, None, line)
@@ -150,6 +185,9 @@ def volatile_fields(shapes: dict[str, ToolShape], records: list[Record], tool_of
         context = VolatileMemberContext(type_name=type_name, name=name,
                                         read_changes=read_changes.get((type_name, name), 0),
                                         other_line_changes=other_line_changes.get((type_name, name), {}),
+                                        query_selected_changes=_query_selected(
+                                            line_changes.get((type_name, name), []),
+                                            line_agreements.get((type_name, name), [])),
                                         answer_changes=len(calls), answer_examples=calls)
         decision = evaluate(ruleset, TABLE, context, subject=f"{type_name}.{name} volatile")
         traces.extend(decision.events)
