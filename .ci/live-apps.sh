@@ -296,6 +296,9 @@ WEBLATE_VERSION=5.14.3
 PLONE_VERSION=6.2.2
 IHATEMONEY_VERSION=7.2.1
 IHATEMONEY_GUNICORN_VERSION=27.0.1
+ISSO_VERSION=0.14.0
+ISSO_WERKZEUG_VERSION=3.1.9
+ISSO_MISTUNE_VERSION=3.4.0
 OPTUNA_DASHBOARD_VERSION=0.21.0
 OPTUNA_VERSION=5.1.0
 OPTUNA_SQLALCHEMY_VERSION=2.1.9
@@ -398,6 +401,7 @@ MISAGO_VENV="$CACHE/venv-misago"
 WEBLATE_VENV="$CACHE/venv-weblate"
 PLONE_VENV="$CACHE/venv-plone"
 IHATEMONEY_VENV="$CACHE/venv-ihatemoney"
+ISSO_VENV="$CACHE/venv-isso"
 OPTUNA_DASHBOARD_VENV="$CACHE/venv-optuna-dashboard"
 WGER_VENV="$CACHE/venv-wger"
 AIM_VENV="$CACHE/venv-aim"
@@ -1417,6 +1421,10 @@ install_python_group_c() {  # the newest pip installs, in a group of their own s
     # I Hate Money's Flask app on SQLite under gunicorn (captures/ihatemoney/start.sh); no mail sent.
     step install_venv_package "$IHATEMONEY_VENV" ihatemoney "$IHATEMONEY_VERSION" \
         "gunicorn==$IHATEMONEY_GUNICORN_VERSION"
+    # Isso's Werkzeug app on SQLite under Werkzeug's own server (captures/isso/start.sh); notifications
+    # to stdout, no SMTP. Werkzeug and mistune pinned: they write its error pages and rendered comments.
+    step install_venv_package "$ISSO_VENV" isso "$ISSO_VERSION" \
+        "werkzeug==$ISSO_WERKZEUG_VERSION" "mistune==$ISSO_MISTUNE_VERSION"
     # optuna-dashboard's Bottle app on Optuna's RDB storage (SQLite) under its own wsgiref server
     # (captures/optuna-dashboard/start.sh); the seed writes through Optuna's API before it starts.
     step install_venv_package "$OPTUNA_DASHBOARD_VENV" optuna-dashboard "$OPTUNA_DASHBOARD_VERSION" \
@@ -1558,6 +1566,7 @@ status() {
     say "weblate:     $(installed_pip_version "$WEBLATE_VENV" weblate) ($WEBLATE_VENV)"
     say "plone:       $(installed_pip_version "$PLONE_VENV" Plone) ($PLONE_VENV)"
     say "ihatemoney:  $(installed_pip_version "$IHATEMONEY_VENV" ihatemoney) ($IHATEMONEY_VENV)"
+    say "isso:        $(installed_pip_version "$ISSO_VENV" isso) ($ISSO_VENV)"
     say "optuna-dashboard: $(installed_pip_version "$OPTUNA_DASHBOARD_VENV" optuna-dashboard) ($OPTUNA_DASHBOARD_VENV)"
     say "wger:        $(installed_pip_version "$WGER_VENV" wger) ($WGER_VENV)"
     say "aim:         $(installed_pip_version "$AIM_VENV" aim) ($AIM_VENV)"
