@@ -62,7 +62,7 @@ class Locator(_Model, LeftOutAtDefault):
 class Recording(_Model, LeftOutAtDefault):
     """A recorded response a view renders into (its base recording) or answers with."""
 
-    left_out_at_default = ("retained",)
+    left_out_at_default = ("retained", "binary")
 
     ordinal: int
     status: int
@@ -76,6 +76,10 @@ class Recording(_Model, LeftOutAtDefault):
     """False when the capture kept no text for a body the application sent (a size but no text,
     as exporters write for a body they dropped): what it answered is unknown, so serving never
     answers with this recording. Written to a bundle only when False."""
+    binary: bool = False
+    """True when the application answered bytes that are no UTF-8 text (a tarball, an image): the
+    bundle keeps no text of them, so serving never answers with this recording (an empty body would
+    be a wrong answer). Written to a bundle only when True."""
 
 
 class AbsencePathText(_Model):

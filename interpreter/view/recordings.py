@@ -14,4 +14,4 @@ def recording_of(record: Record) -> Recording:
                          headers=record.response_headers, body=record.response.json_value)
     return Recording(ordinal=record.ordinal, status=record.status, content_type=content_type,
                      headers=record.response_headers, body=None, is_json=False, text=record.response.text,
-                     retained=record.response.retained)
+                     retained=record.response.retained, binary=record.response.binary)

@@ -54,6 +54,10 @@ def from_recording(recording: Recording, source: str = "replay") -> Answer:
                           f"{recording.ordinal}, {recording.status}: the recorder left out its text), so what the "
                           "application answered is unknown: record the capture again keeping response bodies to "
                           "have it answered", http_status=501)
+    if recording.binary:
+        raise CallRefused(f"the recorded answer this call would be given (record {recording.ordinal}, {recording.status}, "
+                          f"{recording.content_type or 'no media type'}) is binary, bytes that are no text, which this "
+                          "environment does not keep: it cannot answer what the application sent", http_status=501)
     return Answer(recording.status, recording.content_type, recording.headers, recording.body,
                   recording.is_json, recording.text, source)
 
