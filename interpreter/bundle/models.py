@@ -909,6 +909,10 @@ class ReplayTable(_Model):
     variant_headers: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Per tool of ``default_accept`` whose selecting headers are not Accept alone: those headers,
     lower case, in the order its variant keys name them (a tool missing here selects by Accept)."""
+    credential_variant_headers: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Per tool of ``variant_headers``, those of its headers that carry credentials (a read answering
+    each caller an object of their own, ``variant-header.credentials-name-the-caller``): a refusal
+    names them but never says a value of them, recorded or sent."""
     reads_types: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Per read tool, the state types its answers may show (its path is at or below their
     collection paths, or its answers name their entities): replay answers it only while its

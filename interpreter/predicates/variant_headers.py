@@ -25,6 +25,11 @@ class VariantHeaderContext(BaseModel):
     pair_statuses: list[list[int]] = Field(default_factory=list)
     """Per pair of recordings of one path, query and body with no write between them, sending
     different values, whose answers differ in shape: the two answers' statuses."""
+    member_pairs: int = 0
+    """Pairs of successive recordings of one path, query and body, writes between them or not,
+    sending different values (absent being one), both answered 2xx with JSON objects of different
+    members: a read answering each caller their own object (a whoami). 0 when one value's recordings
+    of one call answered objects of different members: writes changed them, not the caller."""
 
 
 class NamesParams(BaseModel):
@@ -71,6 +76,16 @@ def variant_header_shapes_differ(ctx: VariantHeaderContext, params: MinPairsPara
     if pairs < params.min_pairs:
         return Miss(f"{pairs} pairs of recordings show it changing the answer's shape, fewer than {params.min_pairs}")
     return Match({"pairs": pairs})
+
+
+@predicate("variant_header_members_differ", context="variant-header", params=MinPairsParams)
+def variant_header_members_differ(ctx: VariantHeaderContext, params: MinPairsParams) -> Outcome:
+    """At least ``min_pairs`` pairs of successful recordings show another value of the header
+    answered with an object of other members, whatever writes ran between them."""
+    if ctx.member_pairs < params.min_pairs:
+        return Miss(f"{ctx.member_pairs} pairs of successful recordings show it changing the answer's members, "
+                    f"fewer than {params.min_pairs}")
+    return Match({"pairs": ctx.member_pairs})
 
 
 class StatusesParams(BaseModel):

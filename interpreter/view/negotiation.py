@@ -4,7 +4,10 @@ several values may answer another shape per value. JupyterHub's lists answer ``{
 otherwise; Node-RED's ``GET /flows`` answers ``{"flows", "rev"}`` to ``Node-RED-API-Version: v2``,
 the bare array without it and 400 to a version it does not know. Which headers select is the
 ``view-variant-headers`` table's (Accept on its values alone; another header where recordings
-show it changing the answer's shape, nothing else changing).
+show it changing the answer's shape, nothing else changing; credentials where successful answers
+show each caller an object of their own, as a whoami answers ``{}`` to no token and
+``{"username"}`` to one, whatever writes ran between: those are ``Variants.credentials``, whose
+values a refusal never says).
 
 A tool's usual variant is the one most of its recordings sent (ties: the earliest); a call
 sending none of the headers, as every MCP call does, or ``Accept: */*``, is taken to send it. The
@@ -32,12 +35,14 @@ TABLE = "view-variant-headers"
 @dataclass(frozen=True)
 class Variants:
     """Per read tool whose recordings vary in a selecting header: the headers (``headers``), the
-    key each recording sent (``keys``, by ordinal) and the usual key (``usual``)."""
+    key each recording sent (``keys``, by ordinal) and the usual key (``usual``); ``credentials``:
+    per tool, those of its headers that carry credentials."""
 
     headers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     usual: dict[str, str] = field(default_factory=dict)
     keys: dict[int, str] = field(default_factory=dict)
     traces: tuple[TraceEvent, ...] = ()
+    credentials: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def request_variants(manifest: Manifest, records: dict[int, Record], ruleset: RuleSet) -> Variants:
@@ -45,20 +50,24 @@ def request_variants(manifest: Manifest, records: dict[int, Record], ruleset: Ru
     headers: dict[str, tuple[str, ...]] = {}
     usual: dict[str, str] = {}
     keys: dict[int, str] = {}
+    credentials: dict[str, tuple[str, ...]] = {}
     traces: list[TraceEvent] = []
     writes = sorted(r.ordinal for r in records.values() if r.changes_state)
     for tool in manifest.tools:
         if tool.changes_state or len(tool.record_ordinals) < 2:
             continue
         mine = [records[o] for o in tool.record_ordinals]
-        selecting = []
+        selecting, secret = [], []
         for name in _sent_names(mine):
             values = sorted({normalised_value(name, r.header(name, response=False)) for r in mine})
-            context = VariantHeaderContext(name=name, values=values, pair_statuses=_shape_pairs(mine, name, writes))
+            context = VariantHeaderContext(name=name, values=values, pair_statuses=_shape_pairs(mine, name, writes),
+                                           member_pairs=_member_pairs(mine, name))
             decision = evaluate(ruleset, TABLE, context, subject=f"{tool.name} {name}")
             if decision.yields.get("variant"):
                 selecting.append(name)
                 traces.extend(decision.events)
+                if decision.yields.get("credentials"):
+                    secret.append(name)
         if not selecting:
             continue
         names = tuple(sorted(selecting, key=lambda n: (n != ACCEPT, n)))
@@ -66,7 +75,9 @@ def request_variants(manifest: Manifest, records: dict[int, Record], ruleset: Ru
         headers[tool.name] = names
         usual[tool.name] = Counter(tool_keys[o] for o in tool.record_ordinals).most_common(1)[0][0]
         keys.update(tool_keys)
-    return Variants(headers, usual, keys, tuple(traces))
+        if secret:
+            credentials[tool.name] = tuple(n for n in names if n in secret)
+    return Variants(headers, usual, keys, tuple(traces), credentials)
 
 
 def _sent_names(records: list[Record]) -> list[str]:
@@ -92,6 +103,34 @@ def _shape_pairs(records: list[Record], name: str, writes: list[int]) -> list[li
                 != normalised_value(name, record.header(name, response=False))
                 and _shape(before) != _shape(record)):
             pairs.append([before.status, record.status])
+    return pairs
+
+
+def _member_pairs(records: list[Record], name: str) -> int:
+    """How many pairs of successive recordings of one path, query and body, writes between them or
+    not, sent different values of ``name`` and were both answered 2xx with objects of different
+    members; none when one value's recordings of one call were answered objects of different members
+    (then writes changed them, not the caller)."""
+    members: dict[tuple, set[tuple]] = {}
+    for record in records:
+        status, kind, shown = _shape(record)
+        if status == 2 and kind == "dict":
+            value = normalised_value(name, record.header(name, response=False))
+            members.setdefault((record.path, record.query, record.request.text, value), set()).add(shown)
+    if any(len(shapes) > 1 for shapes in members.values()):
+        return 0
+    last: dict[tuple, Record] = {}
+    pairs = 0
+    for record in sorted(records, key=lambda r: r.ordinal):
+        call = (record.path, record.query, record.request.text)
+        before = last.get(call)
+        last[call] = record
+        if before is None or (normalised_value(name, before.header(name, response=False))
+                              == normalised_value(name, record.header(name, response=False))):
+            continue
+        shapes = (_shape(before), _shape(record))
+        if all(status == 2 and kind == "dict" for status, kind, _ in shapes) and shapes[0][2] != shapes[1][2]:
+            pairs += 1
     return pairs
 
 

@@ -43,6 +43,7 @@ def replay_table(evidence: Evidence, manifest: Manifest, view: ViewResult | None
     variants = variants or Variants()
     default_accept = dict(variants.usual)
     variant_headers = {name: headers for name, headers in variants.headers.items() if headers != ACCEPT_ONLY}
+    credential_variants = dict(variants.credentials)
     for tool in manifest.tools:
         calls = []
         negotiated = tool.name in variants.usual
@@ -57,12 +58,13 @@ def replay_table(evidence: Evidence, manifest: Manifest, view: ViewResult | None
                 response=recording_of(record), initial=first_write is None or record.finished_at <= first_write))
         tools[tool.name] = tuple(calls)
     if view is None:
-        return ReplayTable(tools=tools, default_accept=default_accept, variant_headers=variant_headers)
+        return ReplayTable(tools=tools, default_accept=default_accept, variant_headers=variant_headers,
+                           credential_variant_headers=credential_variants)
     reads = ReadsTypes(view, records, settings)
     reach = {t.name: found for t in manifest.tools if (found := reads.of(t))}
     neutral = {t.name: found for t in manifest.tools if (found := _neutral(tools[t.name]))}
     return ReplayTable(tools=tools, reads_types=reach, neutral_query=neutral, default_accept=default_accept,
-                       variant_headers=variant_headers)
+                       variant_headers=variant_headers, credential_variant_headers=credential_variants)
 
 
 

@@ -36,7 +36,7 @@ from urllib.parse import unquote_plus
 
 from capenv.interpreter.bundle.models import RecordedCall, ReplayTable
 from capenv.interpreter.bundle.paths import split_path
-from capenv.interpreter.bundle.variants import ACCEPT, ACCEPT_ONLY, call_key
+from capenv.interpreter.bundle.variants import ACCEPT, ACCEPT_ONLY, call_key, key_values
 from capenv.interpreter.bundle.values import same_json, spelling_key
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, Served, quoted
@@ -83,6 +83,7 @@ class Replayer:
                          for tool, params in table.neutral_query.items()}
         self._default_accept = dict(table.default_accept)
         self._variant_headers = dict(table.variant_headers)
+        self._credential_variants = dict(table.credential_variant_headers)
         self.unauthenticated = frozenset(table.unauthenticated)
         """Reads refused for their credentials: no answer about the ids they name."""
         self._beside: dict[tuple[str, ...], list[RecordedCall]] = {}
@@ -185,16 +186,25 @@ class Replayer:
         variant = self.variant_of(call)
         if variant is not None:
             headers = self._variant_headers.get(call.tool.name, ACCEPT_ONLY)
+            hidden = self._credential_variants.get(call.tool.name, ())
             named = " and ".join(h.title() for h in headers)
-            sent = list(dict.fromkeys(r.accept for r in same if r.accept))
+            sent = list(dict.fromkeys(_unsaid(headers, r.accept, hidden) for r in same if r.accept))
             return (f"nothing was recorded for {where} with this query, body and {named} header "
-                    f"({variant!r}): the application answers another shape per {named}; recorded for this "
-                    f"path: {quoted(queries, self._listed)}, with {named} {quoted(sent, self._listed)} "
-                    f"(a call sending none sends "
-                    f"{self._default_accept[call.tool.name]!r})")
+                    f"({_unsaid(headers, variant, hidden)!r}): the application answers another shape per {named}; "
+                    f"recorded for this path: {quoted(queries, self._listed)}, with {named} "
+                    f"{quoted(sent, self._listed)} (a call sending none sends "
+                    f"{_unsaid(headers, self._default_accept[call.tool.name], hidden)!r})")
         return (f"nothing was recorded for {where} with this query and body; a query or body differing in "
                 f"something the capture does not show to be without effect may change the answer; recorded "
                 f"for this path: {quoted(queries, self._listed)}")
+
+
+def _unsaid(headers: tuple[str, ...], key: str, hidden: tuple[str, ...]) -> str:
+    """A variant key as a refusal shows it: a credential's value, sent or recorded, is never said."""
+    if not hidden:
+        return key
+    return "\n".join(f"{name}: {'(credentials, not shown)' if name in hidden and value else value}"
+                     for name, value in key_values(headers, key).items())
 
 
 class PathIndex:

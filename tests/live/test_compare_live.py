@@ -207,9 +207,6 @@ no longer occurs (a rule now describes it, the session diverged otherwise) passe
 
 
 KNOWN_WRONG: dict[str, str] = {
-    "verdaccio": "GET /-/whoami answers the caller ({} anonymous, {username} with a token): the model answers "
-                 "its state's {} to a call carrying alice's credentials (probe 'whoami as alice'); a tarball "
-                 "(binary, no UTF-8 text) is replayed with an empty body (explored read #15)",
 }
 """Applications with a wrong answer still open, each a strict xfail naming it (so its fix is noticed)."""
 

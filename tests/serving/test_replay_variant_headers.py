@@ -86,3 +86,38 @@ def test_another_spelling_of_a_recorded_value_is_refused_not_taken_for_it():
         answer = http_get(runtime, spelling)
         assert answer.status == 404 and b'"rev"' not in answer.body, spelling
     assert b'"rev"' in http_get(runtime, " 2 ").body
+
+
+def caller_app() -> HarBuilder:
+    """A whoami: no token answers {}, a login's token answers the caller's own object (a write between)."""
+    return (HarBuilder()
+            .call("GET", "/me", response={})
+            .call("POST", "/session", body={"user": "ann", "password": "pw-ann-1"}, status=201,
+                  response={"token": "t-ann-0001"})
+            .call("GET", "/me", headers=[("Authorization", "Bearer t-ann-0001")], response={"username": "ann"})
+            .call("GET", "/things", headers=[("Authorization", "Bearer t-ann-0001")], response=ITEMS)
+            .call("GET", "/things/a1", headers=[("Authorization", "Bearer t-ann-0001")], response=ITEMS[0]))
+
+
+def me(runtime: EnvironmentRuntime, authorization: str | None = None):
+    headers = (("authorization", authorization),) if authorization else ()
+    return runtime.http(HttpRequest("GET", "/me", (), headers, b""))
+
+
+def test_credentials_answering_each_caller_their_own_object_select_the_answer():
+    bundle = build_from(caller_app())
+    assert bundle.replay.variant_headers == {"get_me": ("authorization",)}
+    assert bundle.replay.credential_variant_headers == {"get_me": ("authorization",)}
+    assert any(t.rule_id == "variant-header.credentials-name-the-caller" for t in bundle.view.traces)
+    runtime = EnvironmentRuntime(bundle)
+    ann = me(runtime, "Bearer t-ann-0001")  # answered by its own recording, or refused (made after a write): never {}
+    assert (ann.status == 200 and b'"ann"' in ann.body) or ann.status == 409, (ann.status, ann.body)
+    anonymous = me(runtime)
+    assert anonymous.status == 200 and b'"username"' not in anonymous.body
+
+
+def test_another_callers_credentials_are_refused_without_saying_any_value():
+    runtime = EnvironmentRuntime(build_from(caller_app()))
+    other = me(runtime, "Basic Ym9iOnB3LWJvYi0x")
+    assert other.status == 404 and b"Authorization" in other.body
+    assert b'"username"' not in other.body and b"t-ann-0001" not in other.body and b"Ym9iOnB3LWJvYi0x" not in other.body
