@@ -389,7 +389,7 @@ def _context(occurrences: list[Occurrence], member: Member, words: list[str],
     return DeleteReferrerContext(member=member.name, within=list(member.within), id_member=id_member,
                                  type_words=words, referring_words=referring_words, values=list(named),
                                  held=[t for t in named if t in held], objects=objects, projections=projections,
-                                 composed=composed, bare=bare)
+                                 composed=composed, bare=bare, many=member.many)
 
 
 def _member_values(values: Iterable[dict[str, Any]], member: Member) -> Iterator[Any]:

@@ -61,6 +61,8 @@ class DeleteReferrerContext(BaseModel):
     entity of any type holds, refused (4xx) with an answer naming the member: the application
     checks it as a reference (doccano's category ``label`` 999: 'Invalid pk "999" - object does
     not exist.')."""
+    many: bool = False
+    """The member holds an array of such values (``coaches: [7, 8]``), not one."""
     explained_by: list[str] = Field(default_factory=list)
     """Other types the member names by this table's explaining rules (its name, projected or
     composed objects): computed only when the deleted type holds every value, where ids of
@@ -170,6 +172,10 @@ class UnexplainedParams(BaseModel):
     min_key_length: int = Field(ge=1)
     """A scalar ending in no suffix qualifies when every value is text this long, not all digits
     (a UUID, a hex or a slug key): ids of other types do not collide with those as small integers do."""
+    min_array_values: int | None = Field(default=None, ge=1)
+    """An array of scalars ending in no suffix qualifies when it names at least this many distinct
+    values, every one an id the type holds (a classroom's ``coaches: [7]`` beside ``[8, 9]``): a
+    list of that many of one type's ids and no other's is a list of references. None: never."""
 
 
 def _generated_key(value: str, min_length: int) -> bool:
@@ -180,9 +186,12 @@ def _generated_key(value: str, min_length: int) -> bool:
 def referrer_ids_unexplained(ctx: DeleteReferrerContext, params: UnexplainedParams) -> Outcome:
     """Every id the member names (at least min_values) is an id the type holds, the member holds objects of the id alone, ends in a reference suffix or holds only long keys (a user_created UUID), and no other type explains it: the member may name this type, so a delete is refused rather than served wrong."""
     if (ctx.id_member is None and reference_suffix(ctx.member, params.reference_suffixes) is None
-            and not all(_generated_key(v, params.min_key_length) for v in ctx.values)):
+            and not all(_generated_key(v, params.min_key_length) for v in ctx.values)
+            and not (ctx.many and params.min_array_values is not None and len(ctx.values) >= params.min_array_values)):
         return Miss(f"{ctx.member!r} holds scalars, ends in no reference suffix and not only keys of "
-                    f"{params.min_key_length} or more characters")
+                    f"{params.min_key_length} or more characters"
+                    + (f", nor is it an array of {params.min_array_values} or more values"
+                       if params.min_array_values is not None else ""))
     if ctx.id_member is not None and ctx.bare < ctx.objects:
         return Miss(f"{ctx.objects - ctx.bare} of its {ctx.objects} objects show more than the id, "
                     "and neither repeat nor summarise the entity they would name")
