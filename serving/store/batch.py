@@ -93,9 +93,11 @@ class Plan(NamedTuple):
 def prepare(envelope: RecordEnvelope, writes: Sequence[SubjectWrite]) -> PreparedBatch:
     """Validate and encode a batch. Raises ``EmptyBatch``, ``TypeError`` or ``ValueError``."""
     writes, prepared = encode(envelope, writes)
-    request = {"envelope": envelope.to_json(),
-               "writes": [[write.subject_type, write.subject_id, write.expect.number, write.state] for write in writes]}
-    digest = hashlib.sha256(jsonvalue.canonical(request)).digest()
+    rows = []
+    for write in writes:  # a loop: a comprehension makes a function per commit
+        rows.append([write.subject_type, write.subject_id, write.expect.number, write.state])
+    digest = _sha256(_orjson_dumps({"envelope": envelope.to_json(), "writes": rows}, default=_default,
+                                   option=_SORT_KEYS)).digest()  # ``jsonvalue.canonical``, called directly
     return PreparedBatch(envelope, prepared, digest)
 
 
@@ -128,7 +130,7 @@ def encode(envelope: RecordEnvelope, writes: Sequence[SubjectWrite]
     return writes, tuple(prepared)
 
 
-_orjson_dumps, _default = orjson.dumps, jsonvalue.dumps_default
+_orjson_dumps, _default, _SORT_KEYS, _sha256 = orjson.dumps, jsonvalue.dumps_default, orjson.OPT_SORT_KEYS, hashlib.sha256
 """``jsonvalue.dumps(value)`` without its option handling: the one call a state's encoding is,
 called directly with its keyword (a ``functools.partial`` of it built a keyword dict per call)."""
 
@@ -219,8 +221,11 @@ def plan(batch: PreparedBatch, heads: Mapping[SubjectKey, Head], floors: Mapping
         entries.append(entry)
         committed.append(committed_write(key[0], key[1], write.expect, revision + 1, write.state_json is None))
         final[key] = entry
-    created = frozenset([key for key in final if key not in heads])
-    return tuple.__new__(Plan, (tuple(entries), final, created, tuple(committed)))
+    created = []
+    for key in final:  # a loop: a comprehension makes a function per commit
+        if key not in heads:
+            created.append(key)
+    return tuple.__new__(Plan, (tuple(entries), final, frozenset(created), tuple(committed)))
 
 
 # --------------------------------------------------------------------------------------------

@@ -60,7 +60,8 @@ from capenv.serving.store.replace import PreparedReplace, ReplaceCommit
 from capenv.serving.store.sqlite_replace import replace_in_transaction
 from capenv.serving.store.sqlite_checkpoint import Checkpointer
 from capenv.serving.store.sqlite_schema import (
-    FLOOR_ROW, FORGOTTEN_ROW, HEAD, HEAD_REVISION, HEADS_PER_QUERY, INSERT_HISTORY, INSERT_NEW_RECORD, TypeIds,
+    FLOOR_ROW, FORGOTTEN_ROW, HEAD, HEAD_REVISION, HEADS_PER_QUERY, INSERT_HISTORY, INSERT_NEW_RECORD,
+    INSERT_NEW_UNLINKED_RECORD, TypeIds,
     create_or_migrate, decode_writes, encode_writes, heads_and_guards, heads_query, latest_rows, named_types,
 )
 
@@ -235,7 +236,10 @@ class SqliteStore(Store):
     def _commit_in_transaction(self, conn: sqlite3.Cursor, prepared: batches.PreparedBatch) -> Commit:
         """``conn``: the cursor every statement of the commit runs on, in its ``BEGIN IMMEDIATE``."""
         record_id = prepared.record_id
-        keys = list(dict.fromkeys(write.key for write in prepared.writes))  # no lock order to keep: one file lock
+        keys = []  # the batch's subjects, each once; no lock order to keep: one file lock
+        for write in prepared.writes:  # a loop: a generator makes a function and a frame per step
+            if write.key not in keys:  # a handful of subjects: a list beats a dict here
+                keys.append(write.key)
         type_ids = self._types.assigned(conn, keys)  # a cursor runs statements as its connection does
         names = {}
         for name, type_id in type_ids.items():  # a loop: a comprehension makes a function per commit
@@ -275,12 +279,17 @@ class SqliteStore(Store):
             return original
         commit = plan.commit(prepared.envelope)
         env = prepared.envelope
-        actor = env.actor
+        actor = None if isinstance(env.actor, NoActor) else env.actor
         # The record first: a record id committed before inserts nothing, and the batch stops there
         # (no statement spent looking for it beforehand).
-        if not conn.execute(INSERT_NEW_RECORD, (record_id, prepared.digest, env.recorded_at,
-                                                None if isinstance(actor, NoActor) else actor, env.correlation_id,
-                                                env.causation_id, encode_writes(commit, type_ids))).rowcount:
+        if env.correlation_id is None and env.causation_id is None:
+            inserted = conn.execute(INSERT_NEW_UNLINKED_RECORD, (record_id, prepared.digest, env.recorded_at, actor,
+                                                                 encode_writes(commit, type_ids)))
+        else:
+            inserted = conn.execute(INSERT_NEW_RECORD, (record_id, prepared.digest, env.recorded_at, actor,
+                                                        env.correlation_id, env.causation_id,
+                                                        encode_writes(commit, type_ids)))
+        if not inserted.rowcount:
             original = self._committed_before(conn, prepared)
             assert original is not None
             return original
