@@ -21,7 +21,8 @@ class AbsenceWriteContext(BaseModel):
     method: str
     status: int
     body: str
-    """What the body holds: null, empty-object, object, array, scalar, text, none (no body)."""
+    """What the body holds: null, empty-object, zero-count (an object counting nothing:
+    ``{"raw": [], "affected": 0}``), object, array, scalar, text, none (no body)."""
     id_history: str
     """deleted, never-shown or shown (as ``view-absence-answers`` reads an item read's id)."""
 
@@ -42,7 +43,7 @@ class SuccessBodiesParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     bodies: list[str] = Field(min_length=1)
-    """What a 2xx body may hold: none, null, empty-object."""
+    """What a 2xx body may hold: none, null, empty-object, zero-count, ..."""
 
 
 class StatusesParams(BaseModel):

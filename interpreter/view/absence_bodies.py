@@ -30,6 +30,16 @@ def body_kind(record: Record) -> str:
     return "scalar"
 
 
+def counts_nothing(value: Any) -> bool:
+    """An object whose every leaf is 0, false, an empty text, array or object: a result counting
+    nothing (``{"raw": [], "affected": 0}``, ``{"deletedCount": 0}``), which names no entity."""
+    if isinstance(value, dict):
+        return bool(value) and all(counts_nothing(v) or v in ([], {}, "") for v in value.values())
+    if isinstance(value, list):
+        return not value
+    return value is False or (type(value) in (int, float) and value == 0) or value == ""
+
+
 def entity_place_kind(record: Record, locator: Locator | None) -> str:
     """``body_kind``, except that a body whose envelope member holds an empty array where the item
     view reads its entity (``{"result": {"value": []}}`` for ``result.value[0]``) is empty-array: the

@@ -22,7 +22,7 @@ from capenv.interpreter.predicates.write_absences import AbsenceWriteContext
 from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .id_history import IdHistories
-from .absence_bodies import body_kind
+from .absence_bodies import body_kind, counts_nothing
 from .recordings import recording_of
 
 TABLE = "write-absence-answers"
@@ -61,7 +61,7 @@ def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], recor
             if history == "shown" and record.succeeded and histories.shown_only_by(record, id_value,
                                                                                    entity_type.id_field):
                 history = "never-shown"  # only this very write names it
-            context = AbsenceWriteContext(method=record.method, status=record.status, body=body_kind(record),
+            context = AbsenceWriteContext(method=record.method, status=record.status, body=_write_body(record),
                                           id_history=history)
             decision = evaluate(ruleset, TABLE, context, subject=f"{tool.name} record {ordinal}")
             traces.extend(decision.events)
@@ -79,7 +79,14 @@ def learn_write_absences(manifest: Manifest, types: dict[str, EntityType], recor
             traces.append(TraceEvent(
                 table=TABLE, rule_id=rule_id, outcome="match", subject=f"{tool.name} absence answer",
                 location=ruleset.rule(rule_id).location,
-                evidence={"record": record.ordinal, "status": record.status, "body": body_kind(record)},
+                evidence={"record": record.ordinal, "status": record.status, "body": _write_body(record)},
                 reason=(f"a {tool.method} of a missing {entity_type.name} answers as record {record.ordinal} did "
-                        f"({record.status}, body {body_kind(record)}): the id it named was already deleted")))
+                        f"({record.status}, body {_write_body(record)}): the id it named was already deleted")))
     return learned, held, vetoes
+
+
+def _write_body(record: Record) -> str:
+    """``body_kind``, except that an object counting nothing (an ORM's delete result for no row) is
+    zero-count: it names no entity, so it may answer for any id."""
+    kind = body_kind(record)
+    return "zero-count" if kind == "object" and counts_nothing(record.response.json_value) else kind
