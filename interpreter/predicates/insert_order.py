@@ -56,13 +56,16 @@ def _sorted(members: list[dict], field: str, descending: bool) -> bool:
 
 
 def _sorted_field(ctx: InsertCandidateContext, by: str, descending: bool) -> str | None:
+    """The first field sorting every initial whole listing; of two that do (a creation and an
+    update clock, alike until an entity is updated), the one every later whole listing keeps
+    sorted: after an update only the order the application keeps still holds."""
     evidence = [order for order in ctx.initial_orders if len(order) >= 2]
     if not evidence:
         return None
-    for field in _fields(ctx, by):
-        if all(_sorted(order, field, descending) for order in evidence):
-            return field
-    return None
+    fields = [field for field in _fields(ctx, by) if all(_sorted(order, field, descending) for order in evidence)]
+    later = [order for order in ctx.later_orders if len(order) >= 2]
+    kept = next((field for field in fields if all(_sorted(order, field, descending) for order in later)), None)
+    return kept or (fields[0] if fields else None)
 
 
 def _rule(by: str, field: str | None, descending: bool) -> InsertRule:

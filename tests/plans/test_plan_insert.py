@@ -174,3 +174,29 @@ def test_a_sort_a_later_listing_breaks_is_not_kept():
     create = plan(build_from(builder), "POST", "/items")
     assert (create.insert.rule_id, create.insert.field, create.insert.descending) == \
         ("insert.clock-descending", "updated_at", True), create.insert
+
+
+def test_newest_written_first_sorts_by_the_update_clock():
+    """Listed newest written first (``ORDER BY updatedAt DESC``): before any update the creation and
+    update clocks sort the listings alike, but once an update moves its entity first only the
+    update clock keeps every later listing sorted, so the creates sort by it (the creation clock
+    would contradict them at the listing after the update)."""
+    def item(i: int, created: int, updated: int) -> dict:
+        return {"id": i, "title": f"t{i}", "createdAt": f"2026-01-01T00:00:0{created}Z",
+                "updatedAt": f"2026-01-01T00:00:0{updated}Z"}
+    one, two = item(1, 1, 1), item(2, 2, 2)
+    three, one_changed, four = item(3, 3, 3), {**item(1, 1, 4), "title": "changed"}, item(4, 5, 5)
+    builder = items_app([two, one])
+    builder.call("POST", "/items", body={"title": "t3"}, status=201, response=three)
+    builder.call("GET", "/items/3", response=three)
+    builder.call("GET", "/items", response=[three, two, one])
+    builder.call("PATCH", "/items/1", body={"title": "changed"}, response=one_changed)
+    builder.call("GET", "/items/1", response=one_changed)
+    builder.call("GET", "/items", response=[one_changed, three, two])
+    builder.call("POST", "/items", body={"title": "t4"}, status=201, response=four)
+    builder.call("GET", "/items/4", response=four)
+    builder.call("GET", "/items", response=[four, one_changed, three, two])
+    create = plan(build_from(builder), "POST", "/items")
+    assert (create.insert.rule_id, create.insert.field, create.insert.descending) == \
+        ("insert.clock-descending", "updatedAt", True), create.insert
+    assert create.served, create.reason
