@@ -129,6 +129,34 @@ def later_orders_keep_sort(ctx: InsertCandidateContext, params: OrderParams) -> 
     return Match({"field": field, "later_orders": len(ctx.later_orders)})
 
 
+class LaterSortParams(OrderParams):
+    min_listings: int
+    """How many later whole listings (of two or more members) must show the order."""
+
+
+@predicate("later_orders_sorted_by", context="insert-candidate", params=LaterSortParams)
+def later_orders_sorted_by(ctx: InsertCandidateContext, params: LaterSortParams) -> Outcome:
+    """No initial whole listing shows an order (none lists two members), but every whole listing
+    after the create does, by one field, in at least ``min_listings`` listings, and the first
+    later listing showing the create places it as that order does: a collection the capture first
+    listed with one member, listed newest written first once it held more."""
+    if any(len(order) >= 2 for order in ctx.initial_orders):
+        return Miss("an initial whole listing shows an order: the initial-order rules judge it")
+    later = [order for order in ctx.later_orders if len(order) >= 2]
+    if len(later) < params.min_listings:
+        return Miss(f"{len(later)} later whole listing(s) of two or more members, fewer than {params.min_listings}")
+    field = next((f for f in _fields(ctx, params.by) if all(_sorted(o, f, params.descending) for o in later)), None)
+    if field is None:
+        direction = "descending" if params.descending else "ascending"
+        return Miss(f"a later whole listing is not {direction} by {' or '.join(_fields(ctx, params.by)) or params.by}")
+    if ctx.later_members is None:
+        return Miss("no later whole listing shows the create")
+    placed, detail = _placed_as(ctx, _rule(params.by, field, params.descending))
+    if not placed:
+        return Miss(detail)
+    return Match({"field": field, "later_orders": len(later), "later": detail})
+
+
 @predicate("later_listing_places", context="insert-candidate", params=OrderParams)
 def later_listing_places(ctx: InsertCandidateContext, params: OrderParams) -> Outcome:
     """A later whole listing shows the created entity where this rule would put it."""

@@ -200,3 +200,24 @@ def test_newest_written_first_sorts_by_the_update_clock():
     assert (create.insert.rule_id, create.insert.field, create.insert.descending) == \
         ("insert.clock-descending", "updatedAt", True), create.insert
     assert create.served, create.reason
+
+
+def test_listed_newest_first_after_a_lone_member_sorts_by_the_clock():
+    """The capture first listed the collection with one member (no order to see), then every later
+    listing newest first by a clock of whole seconds, two creates of one second in the order they
+    were made: a clock sort (ties after the equal member) places both as listed, where "first"
+    would put the second before the first."""
+    def item(i: int, title: str, at: int) -> dict:
+        return {"id": i, "title": title, "updatedAt": f"2026-01-01T00:00:0{at}Z"}
+    lone, made, same_second = item(1, "a", 1), item(2, "m", 3), item(3, "z", 3)
+    builder = items_app([lone])
+    builder.call("POST", "/items", body={"title": "m"}, status=201, response=made)
+    builder.call("GET", "/items/2", response=made)
+    builder.call("GET", "/items", response=[made, lone])
+    builder.call("POST", "/items", body={"title": "z"}, status=201, response=same_second)
+    builder.call("GET", "/items/3", response=same_second)
+    builder.call("GET", "/items", response=[made, same_second, lone])
+    create = plan(build_from(builder), "POST", "/items")
+    assert (create.insert.rule_id, create.insert.field, create.insert.descending) == \
+        ("insert.clock-descending-later", "updatedAt", True), create.insert
+    assert create.served, create.reason
