@@ -93,17 +93,23 @@ def _copies(ctx: PlanContext, sources: set[str], holders: set[str]) -> tuple[lis
     entities, explaining = sightings(ctx)
     found: list[ReferenceCopy] = []
     events: list[TraceEvent] = []
+    references = {(holder, source): _scalar_references(ctx, holder, types[source], entities, explaining)
+                  for holder in sorted(types) for source in sorted(types) if source != holder}
+    named_by: dict[tuple[str, str], list[str]] = {}  # (holder, member) -> every type it is taken to name
+    for (holder, source), members in references.items():
+        for member in members:
+            named_by.setdefault((holder, member), []).append(source)
     for holder in sorted(holders | {t for t in types}):
         for source in sorted(types):
             if source == holder or not (holder in holders or source in sources):
                 continue
-            references = _scalar_references(ctx, holder, types[source], entities, explaining)
-            for member in references:
+            for member in references[(holder, source)]:
                 pairs = _pairs(ctx, types[holder], member, types[source], initial)
                 if not pairs:
                     continue
                 for (field, copied), equal in _equal_members(pairs, types[holder], member, types[source]).items():
-                    context = _context(holder, member, field, source, copied, equal.values, equal.overridden)
+                    context = _context(holder, member, field, source, copied, equal.values, equal.overridden,
+                                       named_by.get((holder, member), []))
                     subject = f"{holder}.{field} -> {source}.{copied} (by {member})"
                     decision = evaluate(ctx.ruleset, TABLE, context, subject=subject)
                     if decision.yields.get("copy"):  # a miss is any coincidence two types show: not kept
@@ -252,8 +258,9 @@ def _kind(value: Any) -> str:
 
 
 def _context(holder: str, member: str, field: str, source: str, copied: str,
-             values: list[Any], overridden: int = 0) -> ReferenceCopyContext:
+             values: list[Any], overridden: int = 0, named_types: list[str] | None = None) -> ReferenceCopyContext:
     distinct = {json_text(v) if isinstance(v, (str, int)) and not isinstance(v, bool) else repr(v) for v in values}
     return ReferenceCopyContext(holder=holder, member=member, field=field, source_type=source, source=copied,
                                 pairs=len(values) + overridden, equal=len(values), overridden=overridden,
-                                distinct=len(distinct), kinds=sorted({_kind(v) for v in values}))
+                                distinct=len(distinct), kinds=sorted({_kind(v) for v in values}),
+                                named_types=sorted(named_types or []))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from capenv.interpreter.rules_engine.registry import Match, Miss, Outcome, context_model, predicate
+from capenv.interpreter.rules_engine.registry import Match, Miss, NoParams, Outcome, context_model, predicate
 
 
 @context_model("reference-copy")
@@ -42,6 +42,9 @@ class ReferenceCopyContext(BaseModel):
     """The distinct values the equal pairs show."""
     kinds: list[str] = Field(default_factory=list)
     """The JSON kinds of those values (string, number, boolean, null, object, array)."""
+    named_types: list[str] = Field(default_factory=list)
+    """Every type ``delete-referrers`` takes the holder's member for a reference to (more than one
+    where ids of several types collide); empty: the referenced type alone."""
 
 
 class CopiedParams(BaseModel):
@@ -92,3 +95,15 @@ def copied_unless_sent(ctx: ReferenceCopyContext, params: CopiedParams) -> Outco
         return Miss(f"values of kind {', '.join(other)}")
     return Match({"field": ctx.field, "member": ctx.member, "source": f"{ctx.source_type}.{ctx.source}",
                   "pairs": ctx.pairs, "overridden": ctx.overridden, "distinct": ctx.distinct})
+
+
+@predicate("reference_names_one_type", context="reference-copy", params=NoParams)
+def reference_names_one_type(ctx: ReferenceCopyContext, params: NoParams) -> Outcome:
+    """The holder's member is taken for a reference to the referenced type alone: one taken for a
+    reference to several (ids of several types collide, and none is named by the member) may name
+    any of them, so which entity it would copy from cannot be told."""
+    others = sorted(t for t in ctx.named_types if t != ctx.source_type)
+    if others:
+        return Miss(f"{ctx.member!r} is taken for a reference to {len(others) + 1} types "
+                    f"({', '.join(sorted([ctx.source_type, *others]))}): which one it copies from cannot be told")
+    return Match({"named_types": [ctx.source_type]})
