@@ -227,6 +227,8 @@ def _draft(entry: CatalogEntry, bundle: Bundle, replayer: Replayer) -> Draft:
                      "arguments, else one with the same path values whose query differs only where the capture "
                      "shows it changes nothing (replay.exact_match false); nothing else is answered, and a "
                      "recording the served state has left behind is refused.")
+    if any(call.response.binary for call in replayer.calls(tool.name)):
+        parts.append(BINARY_NOTE)
     budgets = bundle.view.budgets
     shown, longest = budgets.described_values, budgets.quoted_value_characters
     parts.append(path_sample([(name, entry.inputs.path_samples[param]) for param, name in entry.inputs.properties],
@@ -240,6 +242,11 @@ def _draft(entry: CatalogEntry, bundle: Bundle, replayer: Replayer) -> Draft:
     parts.append(fields_sample(fields, shape, longest))
     return Draft(tool.name, tuple(p for p in parts if p))
 
+
+BINARY_NOTE = ("A recording of bytes that are no text (a binary download) is refused: this environment does not keep "
+               "them, so it cannot answer what the application sent.")
+"""What replay does with a binary recording (``reads/answers.from_recording``): the refusal its schema cannot
+say, named in its description."""
 
 UNEVALUATED_QUERY_NOTE = ("A query not evaluated over the state replays its recording while the state holds what "
                           "it showed; one no recording sent, or one the state has left behind, is refused.")

@@ -20,6 +20,7 @@ from jsonschema import Draft202012Validator
 
 from capenv.interpreter.bundle.io import read_bundle
 from capenv.serving.catalog.argument_schema import SCHEMA_CANNOT_SAY, integer_like
+from capenv.serving.catalog.tools import BINARY_NOTE
 from capenv.serving.runtime import EnvironmentRuntime
 from support.schema_values import values_of
 from support.served import capture_names
@@ -81,6 +82,8 @@ STATE_REASONS = {
     # a listing of nothing where no recorded empty answer shows how the application answers one
     # (ReadView.empty_answer): said in the list's description
     "empty listing": re.compile(r"^this \S+ list is not answered from the current state: the list would list nothing"),
+    # a recording of bytes that are no text (reads/answers.from_recording): said in the replayed read's description
+    "binary recording": re.compile(r"\) is binary, bytes that are no text, which this environment does not keep"),
     # a read whose answer reports the time of the read itself (view-live-reports): said in its description
     "live report": re.compile(r" is not answered: .*, so a recorded answer would give an old one$"),
 }
@@ -137,8 +140,11 @@ def test_arguments_the_schema_accepts_are_never_refused_for_what_it_could_say(ca
                 message = answer.structured["message"]
                 if reason_of(message) is None:
                     unnamed.append((entry.name, args, message))
-                if reason_of(message) in ("replay", "unevaluated query", "live report", "empty listing"):  # a read's description says what it refuses
+                if reason_of(message) in ("replay", "unevaluated query", "live report", "empty listing",
+                                          "binary recording"):  # a read's description says what it refuses
                     assert entry.handler == "read" and "is refused" in entry.description, (entry.name, message)
+                if reason_of(message) == "binary recording":
+                    assert BINARY_NOTE in entry.description, (entry.name, message)
 
             call()
     finally:
