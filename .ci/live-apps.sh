@@ -86,6 +86,8 @@
 #   tree: nothing installed system-wide, no service started) ~5 s, 20 MB; start.sh needs openssl.
 #   Verdaccio 6.8.0 (the newest 6.x for Node.js 20) ~15 s, 321 npm packages (none compiled), 58 MB;
 #   captures/verdaccio/start.sh writes its configuration (no uplinks: nothing reaches npmjs).
+#   Homebridge Config UI X 5.10.0 with homebridge 1.11.4 (the newest for Node.js 20) ~1 min, 348 npm
+#   packages (none compiled), 157 MB; captures/homebridge/start.sh runs the UI's API alone on its storage.
 #   Node-RED 4.1.15 ~1.5-2 min, 279 npm packages (none compiled), ~120 MB; captures/node-red/start.sh
 #   makes a user directory and copies its seed settings.js and flows.json in.
 #   Express Gateway 1.16.11 ~1.5-3 min, 724 npm packages (none compiled; --ignore-scripts: the only
@@ -300,6 +302,10 @@ ISSO_VERSION=0.14.0
 ISSO_WERKZEUG_VERSION=3.1.9
 ISSO_MISTUNE_VERSION=3.4.0
 OPTUNA_DASHBOARD_VERSION=0.21.0
+# Homebridge Config UI X 5.10.0 and homebridge 1.11.4: the newest that run on Node.js 20 (5.28.0 and
+# homebridge 2.x ask for Node.js 22 or later in their engines).
+HOMEBRIDGE_UIX_VERSION=5.10.0
+HOMEBRIDGE_VERSION=1.11.4
 OPTUNA_VERSION=5.1.0
 OPTUNA_SQLALCHEMY_VERSION=2.1.9
 WGER_VERSION=2.1
@@ -403,6 +409,7 @@ PLONE_VENV="$CACHE/venv-plone"
 IHATEMONEY_VENV="$CACHE/venv-ihatemoney"
 ISSO_VENV="$CACHE/venv-isso"
 OPTUNA_DASHBOARD_VENV="$CACHE/venv-optuna-dashboard"
+HOMEBRIDGE_DIR="$CACHE/homebridge"
 WGER_VENV="$CACHE/venv-wger"
 AIM_VENV="$CACHE/venv-aim"
 PYGEOAPI_VENV="$CACHE/venv-pygeoapi"
@@ -660,6 +667,20 @@ install_feathers() {
         say "@feathersjs/feathers $FEATHERS_VERSION already in $FEATHERS_DIR"; return
     fi
     npm_install_package_json feathers "$FEATHERS_DIR"
+}
+
+install_homebridge() {
+    # homebridge-config-ui-x and the homebridge it manages, pinned, in one prefix (348 packages; node-pty
+    # loads its bundled prebuild, nothing is compiled). captures/homebridge/start.sh runs the UI alone.
+    if [ "$(installed_npm_version homebridge-config-ui-x "$HOMEBRIDGE_DIR")" = "$HOMEBRIDGE_UIX_VERSION" ] \
+        && [ "$(installed_npm_version homebridge "$HOMEBRIDGE_DIR")" = "$HOMEBRIDGE_VERSION" ]; then
+        say "homebridge-config-ui-x $HOMEBRIDGE_UIX_VERSION already in $HOMEBRIDGE_DIR"; return
+    fi
+    command -v npm >/dev/null || { say "npm not found: install Node.js 20 first" >&2; return 1; }
+    say "npm install homebridge-config-ui-x@$HOMEBRIDGE_UIX_VERSION homebridge@$HOMEBRIDGE_VERSION into $HOMEBRIDGE_DIR"
+    mkdir -p "$HOMEBRIDGE_DIR"
+    npm install --prefix "$HOMEBRIDGE_DIR" --no-audit --no-fund --loglevel=error \
+        "homebridge-config-ui-x@$HOMEBRIDGE_UIX_VERSION" "homebridge@$HOMEBRIDGE_VERSION"
 }
 
 install_express_gateway() {
@@ -1470,6 +1491,7 @@ install_npm_group() {
     step install_npm_package json-server "$JSON_SERVER_V1_VERSION" "$JSON_SERVER_V1_DIR"  # 43 packages, no install script
     # Verdaccio: 321 packages, none compiled; captures/verdaccio/start.sh writes its configuration (no uplinks).
     step install_npm_package verdaccio "$VERDACCIO_VERSION" "$VERDACCIO_DIR"
+    step install_homebridge
     group_outcome
 }
 
@@ -1568,6 +1590,7 @@ status() {
     say "ihatemoney:  $(installed_pip_version "$IHATEMONEY_VENV" ihatemoney) ($IHATEMONEY_VENV)"
     say "isso:        $(installed_pip_version "$ISSO_VENV" isso) ($ISSO_VENV)"
     say "optuna-dashboard: $(installed_pip_version "$OPTUNA_DASHBOARD_VENV" optuna-dashboard) ($OPTUNA_DASHBOARD_VENV)"
+    say "homebridge-config-ui-x: $(installed_npm_version homebridge-config-ui-x "$HOMEBRIDGE_DIR" || true) ($HOMEBRIDGE_DIR)"
     say "wger:        $(installed_pip_version "$WGER_VENV" wger) ($WGER_VENV)"
     say "aim:         $(installed_pip_version "$AIM_VENV" aim) ($AIM_VENV)"
     say "pygeoapi:    $(installed_pip_version "$PYGEOAPI_VENV" pygeoapi) ($PYGEOAPI_VENV)"
