@@ -17,7 +17,10 @@ from no diverging write: a wrong answer may hide behind it. Per side (each side'
 * in a list: every item holding one of its entities (a value spelling its path's last segments too), the
   one item holding every label it sent where only it succeeded, in a read it affects any item referring to
   what it did there (or, of a delete, to what the deleted entity's last read named: its session's kernel),
-  and the other side's counterpart of an item set aside (the same id, no id a write made);
+  and the other side's counterpart of an item set aside (the same id, no id a write made); in the own list of
+  a read of a collection a write reached, never by a number only writes to other collections reached, under
+  the member naming their own entities (record 3 is no label 3: set aside on the one side that made the
+  record, the rest of the list compared in order would be misaligned, or a label's real difference hidden);
   the rest compared again: a count off by the items set aside from one array, or by what its creates and
   deletes made on one side alone, the last items of a page it pushed off;
 * in part: the numbers and clocks (a top-level token of a drawn shape too) of an entity it links to or
@@ -48,7 +51,7 @@ from .consequences import (
 from .jsondiff import Difference, ValueMap, diff_json
 from .judge import in_one_order, parsed_body
 from .naming import holds, links_to, named_by, plain_segments, spellings
-from .reach import WriteReach, groups, labels_alone, reached_by, replaced_whole
+from .reach import WriteReach, foreign_numbers, groups, labels_alone, reached_by, replaced_whole
 from .set_aside import counterparts, sole_holders, without_held, without_pushed_off
 from .sides import Observed
 
@@ -125,8 +128,11 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
         named = tuple(group for r in reaches for group in groups(r, side))
         # the one item holding every label a write sent where only it succeeded is the entity it wrote
         seen = (*(read_before or {}).get(side, ()), *labels_alone(reaches, side))
+        # record 3 is no label 3: in the read collection's own list, a number only writes to other collections
+        # reached names no item by the member their own entities are named by
+        foreign = foreign_numbers(reaches, side, read_paths.get(side, ()), values)
         kept[side], set_aside[side] = without_held(in_one_order(body, unordered), entities, named, id_members,
-                                                   seen, tallies[side], gone[side])
+                                                   seen, tallies[side], gone[side], foreign)
         # a cascade the probe names: in the read it affects, an item referring to what a write did on one side
         # alone, by any member (a comment's postId after its post's delete): a number names it there too
         cascading = [r for r in reaches if len(r.succeeded) == 1
@@ -135,7 +141,7 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
             str(e) for r in cascading for e in (*r.entities.get(side, ()), *r.referents.get(side, ()))
             if not str(e).startswith("/")))
         if cascaded:
-            kept[side], more = without_held(kept[side], cascaded, (), frozenset(), (), tallies[side])
+            kept[side], more = without_held(kept[side], cascaded, (), frozenset(), (), tallies[side], foreign=foreign)
             set_aside[side] += more
         # and the one item of a list holding a text it sent (a label a playbook's patch named, made there)
         sent_texts = frozenset(v for r in cascading for _, v in r.sent.get(side, ()) if isinstance(v, str))

@@ -33,13 +33,22 @@ def a_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def holds(value: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str] = frozenset()) -> bool:
+Foreign = dict[str, frozenset[str]]
+"""Numbers (as text) only writes to another collection reached, each with the members naming those writes'
+own entities (their ``id_members``): in a list of the read's collection, such a member holding the number is
+that collection's own id, another entity's (record 3 is no label 3)."""
+
+
+def holds(value: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str] = frozenset(),
+          foreign: Foreign | None = None) -> bool:
     """Whether an array item is one of the entities or names one: itself, a member of it, or of an
-    object inside it (a wrapper), never an item of a list inside it (its children naming the entity)."""
+    object inside it (a wrapper), never an item of a list inside it (its children naming the entity).
+    ``foreign``: numbers that name nothing at the item's own top level under the members given."""
     if isinstance(value, dict):
         return any(named_by(value, group) for group in named) or any(
             holds(member, entities, named, id_members) if isinstance(member, dict)
             else leaf_in(member, entities) and (name in id_members or not id_members or not a_number(member))
+            and not (foreign and a_number(member) and name in foreign.get(str(member), ()))
             for name, member in value.items())
     return leaf_in(value, entities)
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .jsondiff import ValueMap
-from .naming import a_scalar, spellings
+from .naming import Foreign, a_number, a_scalar, plain_segments, spellings
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,62 @@ def reached_by(reaches: list[WriteReach], values: ValueMap) -> dict[str, frozens
     paired_live = {values.live_value(v) for v in spelled["model"] if values.maps(values.live_value(v), v)}
     paired_model = {values.model_value(v) for v in spelled["live"] if values.maps(v, values.model_value(v))}
     return {"live": frozenset(spelled["live"]) | paired_live, "model": frozenset(spelled["model"]) | paired_model}
+
+
+def foreign_numbers(reaches: list[WriteReach], side: str, read_path: tuple[str, ...],
+                    values: ValueMap) -> Foreign | None:
+    """Of a read of a collection a write made in, removed from or wrote an item of (its own list's items are
+    that collection's entities), the numbers only writes to other collections reached on ``side``, or the other
+    side's such numbers as ``side`` names them (``reached_by`` sets their pairs aside too), each with the members
+    naming those writes' own entities (``naming.Foreign``); None for any other read."""
+    read = plain_segments(read_path)
+    if not any((home := _home(reach, name)) is not None and plain_segments(home) == read
+               for reach in reaches for name in ("live", "model")):
+        return None
+    split = {name: _ours_and_theirs(reaches, name, read) for name in ("live", "model")}
+    other = "model" if side == "live" else "live"
+    ours, theirs = split[side]
+    ours = set(ours) | {str(found) for number in split[other][0] if (found := _paired(number, side, values))}
+    theirs = {number: set(members) for number, members in theirs.items()}
+    for number, members in split[other][1].items():
+        found = _paired(number, side, values)
+        if found is not None:
+            theirs.setdefault(str(found), set()).update(members)
+    return {number: frozenset(members) for number, members in theirs.items() if number not in ours}
+
+
+def _ours_and_theirs(reaches: list[WriteReach], side: str,
+                     read: tuple[str, ...]) -> tuple[set[str], dict[str, set[str]]]:
+    """The numbers (as text) writes to the read collection (or to no known one) reached on ``side``, and those
+    only writes to other collections reached, each with those writes' ``id_members``."""
+    ours: set[str] = set()
+    theirs: dict[str, set[str]] = {}
+    for reach in reaches:
+        home = _home(reach, side)
+        numbers = {str(value) for value in reach.entities.get(side, ()) if a_number(value)}
+        if home is None or plain_segments(home) == read:
+            ours |= numbers
+        else:
+            for number in numbers:
+                theirs.setdefault(number, set()).update(reach.id_members)
+    return ours, theirs
+
+
+def _paired(number: str, side: str, values: ValueMap) -> Any:
+    """The value ``side`` names the other side's ``number`` by (a pair of ``values``), or None."""
+    for spelled in (int(number), number) if number.isdigit() else (number,):
+        found = values.model_value(spelled) if side == "model" else values.live_value(spelled)
+        if (values.maps(spelled, found) if side == "model" else values.maps(found, spelled)):
+            return found
+    return None
+
+
+def _home(reach: WriteReach, side: str) -> tuple[str, ...] | None:
+    """The collection a write's entity belongs to: the one it created in or deleted from, or its own path's."""
+    if reach.collection.get(side):
+        return reach.collection[side]
+    own = reach.own_paths.get(side)
+    return own[:-1] if own else None
 
 
 def sent_items(body: Any) -> tuple[Any, ...]:

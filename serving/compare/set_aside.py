@@ -10,28 +10,34 @@ from typing import Any
 from capenv.interpreter.bundle.pointers import escape_token
 
 from .jsondiff import ABSENT, Difference, ValueMap
-from .naming import Named, a_scalar, holds, named_by
+from .naming import Foreign, Named, a_scalar, holds, named_by
 
 
 def without_held(body: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str],
                  seen: Named = (), tally: dict[str, int] | None = None,
-                 gone: list[tuple[str, Any]] | None = None) -> tuple[Any, int]:
+                 gone: list[tuple[str, Any]] | None = None, foreign: Foreign | None = None) -> tuple[Any, int]:
     """``body`` without the array items holding one of ``entities`` (or every pair of one ``named``, or the
     only item of its array holding every pair of one ``seen``) and the object members keyed by one (a copy),
-    and how many array items were set aside (``tally``: added up per array, by its pointer's shape)."""
+    and how many array items were set aside (``tally``: added up per array, by its pointer's shape).
+    ``foreign`` (``naming.Foreign``): of the read's own list (inside no other list), what an item's own
+    members do not name."""
     if not entities and not named and not seen:
         return body, 0
     body = copy.deepcopy(body)
-    return body, _prune(body, entities, named, id_members, seen, tally if tally is not None else {}, "", gone)
+    return body, _prune(body, entities, named, id_members, seen, tally if tally is not None else {}, "", gone,
+                        foreign)
 
 
 def _prune(value: Any, entities: frozenset[Any], named: Named, id_members: frozenset[str], seen: Named,
-           tally: dict[str, int], at: str = "", gone: list[tuple[str, Any]] | None = None) -> int:
+           tally: dict[str, int], at: str = "", gone: list[tuple[str, Any]] | None = None,
+           foreign: Foreign | None = None) -> int:
     """Sets aside in place (``without_held``); ``gone``: each item set aside, with its array's pointer shape."""
     removed = 0
     if isinstance(value, list):
         projected = {id(item) for item in _projections(value, seen)}
-        kept = [item for item in value if id(item) not in projected and not holds(item, entities, named, id_members)]
+        own_list = foreign if "*" not in at else None  # a list inside an item holds other entities
+        kept = [item for item in value if id(item) not in projected
+                and not holds(item, entities, named, id_members, own_list)]
         if gone is not None:
             gone.extend((at, item) for item in value if not any(item is k for k in kept))
         removed = len(value) - len(kept)
@@ -43,7 +49,8 @@ def _prune(value: Any, entities: frozenset[Any], named: Named, id_members: froze
         for name in [n for n in value if n in entities]:
             del value[name]
         for name, member in value.items():
-            removed += _prune(member, entities, named, id_members, seen, tally, at + "/" + escape_token(name), gone)
+            removed += _prune(member, entities, named, id_members, seen, tally, at + "/" + escape_token(name), gone,
+                              foreign)
     return removed
 
 

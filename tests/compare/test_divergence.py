@@ -373,3 +373,73 @@ def test_a_projection_other_items_share_or_another_difference_stays_a_suspect():
     renamed = _names_after_a_refused_delete(
         b'{"count": 3, "results": [{"name": "docs"}, {"name": "legacy"}, {"name": "other"}]}')
     assert renamed[2].suspect and [d.pointer for d in renamed[2].unexplained] == ["/results/1/name"]
+
+
+def _labels_after(live_labels: list, model_labels: list,
+                  label_members: frozenset[str] = frozenset({"id"}),
+                  record: WriteReach | None = None) -> list[tuple[str, object, object]]:
+    """The unexplained differences of a labels list read after two writes only the live side made: a
+    label create (its id 7) and a create in another collection, records, whose id 3 a label holds too;
+    label 8 on the live side and 5 on the model's are the one label a create both sides made."""
+    from capenv.interpreter.bundle.jsonvalue import dumps
+    from capenv.serving.compare.jsondiff import diff_json
+    live, model = (Observed(200, JSON, dumps(body)) for body in (live_labels, model_labels))
+    values = ValueMap()
+    values.pair(8, 5)
+    label = WriteReach(1, {}, {"live": frozenset({7}), "model": frozenset()}, id_members=label_members,
+                       succeeded=frozenset({"live"}), collection={"live": ("labels",), "model": ("labels",)}, tally=1)
+    record = record or WriteReach(2, {}, {"live": frozenset({3}), "model": frozenset()}, id_members=frozenset({"id"}),
+                                  succeeded=frozenset({"live"}),
+                                  collection={"live": ("records",), "model": ("records",)})
+    paths = {"live": ("labels",), "model": ("labels",)}
+    differences = diff_json(live_labels, model_labels, values)
+    return [(d.pointer, d.live, d.model) for d in unexplained([label, record], paths, live, model, differences,
+                                                               values)]
+
+
+def test_an_id_another_collections_write_reached_sets_no_item_of_this_list_aside():
+    """Record 3 is no label 3: set aside for it on one side alone, the rest of the list compared in order
+    pairs label 8 with label 3, not with its own counterpart 5."""
+    live = [{"id": 3, "name": "archived"}, {"id": 7, "name": "extra"}, {"id": 8, "name": "both"}]
+    model = [{"id": 3, "name": "archived"}, {"id": 5, "name": "both"}]
+    assert _labels_after(live, model) == []
+
+
+def test_a_label_differing_beside_another_collections_write_stays_a_suspect():
+    live = [{"id": 3, "name": "archived"}, {"id": 7, "name": "extra"}, {"id": 8, "name": "both"}]
+    model = [{"id": 3, "name": "ARCHIVED"}, {"id": 5, "name": "both"}]
+    assert _labels_after(live, model) == [("/0/name", "archived", "ARCHIVED")]
+
+
+def test_a_reference_to_another_collections_entity_still_names_it():
+    """A label listing record 3 under ``record`` (a member naming entities by number, not the record write's
+    own id member) is set aside for that record's update (only the live side made it), on both sides."""
+    update = WriteReach(2, {"live": ("records", "3"), "model": ("records", "3")}, {side: frozenset({"3"}) for side in
+                        ("live", "model")}, id_members=frozenset({"id"}), succeeded=frozenset({"live"}))
+    live = [{"id": 1, "record": 3, "name": "moved"}, {"id": 7, "name": "extra"}, {"id": 8, "name": "both"}]
+    model = [{"id": 1, "record": 3, "name": "kept"}, {"id": 5, "name": "both"}]
+    assert _labels_after(live, model, frozenset({"id", "record"}), update) == []
+    live[0]["id"], model[0]["id"] = 3, 3  # the label 3 is no record 3: compared
+    assert _labels_after(live, model, frozenset({"id"}), update) == [("/0/name", "moved", "kept")]
+
+
+def test_a_cascade_into_this_list_names_no_item_by_another_collections_id():
+    """A playbook create only the live side made, its probe affecting labels: playbook 3 is no label 3."""
+    cascade = WriteReach(2, {}, {"live": frozenset({3}), "model": frozenset()}, id_members=frozenset({"id"}),
+                         succeeded=frozenset({"live"}), collection={"live": ("playbooks",), "model": ("playbooks",)},
+                         affects={"live": (("labels",),), "model": (("labels",),)})
+    live = [{"id": 3, "name": "archived"}, {"id": 7, "name": "extra"}, {"id": 8, "name": "both"}]
+    assert _labels_after(live, [{"id": 3, "name": "archived"}, {"id": 5, "name": "both"}], record=cascade) == []
+    assert _labels_after(live, [{"id": 3, "name": "ARCHIVED"}, {"id": 5, "name": "both"}], record=cascade) \
+        == [("/0/name", "archived", "ARCHIVED")]
+
+
+def test_the_pair_of_another_collections_id_sets_no_item_of_this_list_aside():
+    """Record 8 (only the live side made it) is no label 8, nor label 5 that the model gave the label the live
+    side numbered 8: neither side sets its label aside."""
+    record = WriteReach(2, {}, {"live": frozenset({8}), "model": frozenset()}, id_members=frozenset({"id"}),
+                        succeeded=frozenset({"live"}), collection={"live": ("records",), "model": ("records",)})
+    live = [{"id": 3, "name": "archived"}, {"id": 7, "name": "extra"}, {"id": 8, "name": "both"}]
+    assert _labels_after(live, [{"id": 3, "name": "archived"}, {"id": 5, "name": "both"}], record=record) == []
+    assert _labels_after(live, [{"id": 3, "name": "archived"}, {"id": 5, "name": "BOTH"}], record=record) \
+        == [("/1/name", "both", "BOTH")]

@@ -192,14 +192,6 @@ KNOWN_SUSPECTS: dict[str, dict[str, str]] = {
                           "showed: Aim moved the app to the new dashboard, so Params shows no app on the live side "
                           "alone and is set aside only on the model's, which still names the app",
     },
-    "ara": {
-        "labels after the playbook patch": "checked by hand: both sides list the seeded labels 3-5 alike; the live "
-                                           "side alone holds the labels its diverging creates made (#40, #57, #59, "
-                                           "#60, #101: ids 7-10, 12), so über-prod, made by a served create on both, "
-                                           "is 11 there and 7 in the model: the rest, compared in order after the "
-                                           "set-aside pass, is misaligned, not different",
-        "labels after the playbook delete": "the same lists, after the playbook delete",
-    },
 }
 """Per application, the probes (by label) whose suspects were judged consequences of the divergence that no
 general rule of ``serving/compare/divergence`` describes yet, each with the judgement. Not strict: one that
