@@ -17,7 +17,8 @@ from no diverging write: a wrong answer may hide behind it. Per side (each side'
 * in a list: every item holding one of its entities (a value spelling its path's last segments too), the
   one item holding every label it sent where only it succeeded, in a read it affects any item referring to
   what it did there (or, of a delete, to what the deleted entity's last read named: its session's kernel),
-  and the other side's counterpart of an item set aside (the same id, no id a write made); in the own list of
+  and the other side's counterpart of an item set aside (the same id, no id a write made to this collection:
+  book 1 is the counterpart of book 1 set aside for the deleted author 1 it embeds); in the own list of
   a read of a collection a write reached, never by a number only writes to other collections reached, under
   the member naming their own entities (record 3 is no label 3: set aside on the one side that made the
   record, the rest of the list compared in order would be misaligned, or a label's real difference hidden);
@@ -123,6 +124,7 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
     heads = [d for d in differences if not d.pointer.startswith("/") and d.pointer != ""]
     kept, set_aside, tallies = {}, {}, {"live": {}, "model": {}}
     gone: dict[str, list[tuple[str, Any]]] = {"live": [], "model": []}
+    foreigns: dict[str, Any] = {}
     for side, body in bodies.items():
         entities = reached[side]
         named = tuple(group for r in reaches for group in groups(r, side))
@@ -130,7 +132,7 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
         seen = (*(read_before or {}).get(side, ()), *labels_alone(reaches, side))
         # record 3 is no label 3: in the read collection's own list, a number only writes to other collections
         # reached names no item by the member their own entities are named by
-        foreign = foreign_numbers(reaches, side, read_paths.get(side, ()), values)
+        foreign = foreigns[side] = foreign_numbers(reaches, side, read_paths.get(side, ()), values)
         kept[side], set_aside[side] = without_held(in_one_order(body, unordered), entities, named, id_members,
                                                    seen, tallies[side], gone[side], foreign)
         # a cascade the probe names: in the read it affects, an item referring to what a write did on one side
@@ -154,7 +156,8 @@ def unexplained(reaches: list[WriteReach], read_paths: dict[str, tuple[str, ...]
             other = "model" if side == "live" else "live"
             kept[side] = copy.deepcopy(kept[side]) if taken[other] else kept[side]
             set_aside[side] += counterparts(kept[side], taken[other], id_members, values, side, tallies[side],
-                                            frozenset(str(e) for e in reached["live"] | reached["model"]))
+                                            frozenset(str(e) for e in reached["live"] | reached["model"]),
+                                            gone_foreign=foreigns[other])
     counted = set_aside["live"] - set_aside["model"]
     # a count is of one list: the entity may be set aside from another too (its id in ``ids``, its row in ``result``)
     counts = {tallies["live"].get(at, 0) - tallies["model"].get(at, 0) for at in {*tallies["live"], *tallies["model"]}}

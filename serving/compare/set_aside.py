@@ -76,17 +76,25 @@ def sole_holders(value: Any, texts: frozenset[str], tally: dict[str, int], at: s
 
 
 def counterparts(body: Any, gone: list[tuple[str, Any]], id_members: frozenset[str], values: ValueMap,
-                 side: str, tally: dict[str, int], written: frozenset[str], at: str = "") -> int:
+                 side: str, tally: dict[str, int], written: frozenset[str], at: str = "",
+                 gone_foreign: Foreign | None = None) -> int:
     """Sets aside in place the items of ``body`` that are the other side's items set aside (``gone``): at the
     same array, the same value (or its pair) under one of ``id_members`` (a book set aside on one side for
     the author it embeds, that the other side no longer embeds). Never by a value a write made or named
-    (``written``): a sequence the divergence moved gives that number to another entity on the other side.
+    (``written``): a sequence the divergence moved gives that number to another entity on the other side;
+    but in the read's own list, a number only writes to other collections named (``gone_foreign``, of the
+    other side: ``naming.Foreign``) is this collection's own id still (book 1 beside the deleted author 1).
     How many."""
     removed = 0
     if isinstance(value := body, list):
+        here = gone_foreign if "*" not in at else None
+
+        def made(name: str, member: Any) -> bool:
+            return str(member) in written and not (here and name in here.get(str(member), ()))
+
         # an item set aside for being what a write made is that entity: it has no counterpart
         referring = [item for shape, item in gone if shape == at and isinstance(item, dict) and not any(
-            str(item.get(name)) in written for name in id_members if a_scalar(item.get(name)))]
+            made(name, item.get(name)) for name in id_members if a_scalar(item.get(name)))]
         ids = {(name, _as_side(item[name], values, side)) for item in referring
                for name in id_members if a_scalar(item.get(name))}
         kept = [item for item in value if not (isinstance(item, dict) and any(
@@ -99,7 +107,7 @@ def counterparts(body: Any, gone: list[tuple[str, Any]], id_members: frozenset[s
     elif isinstance(body, dict):
         for name, member in body.items():
             removed += counterparts(member, gone, id_members, values, side, tally, written,
-                                    at + "/" + escape_token(name))
+                                    at + "/" + escape_token(name), gone_foreign)
     return removed
 
 

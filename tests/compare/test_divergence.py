@@ -443,3 +443,31 @@ def test_the_pair_of_another_collections_id_sets_no_item_of_this_list_aside():
     assert _labels_after(live, [{"id": 3, "name": "archived"}, {"id": 5, "name": "both"}], record=record) == []
     assert _labels_after(live, [{"id": 3, "name": "archived"}, {"id": 5, "name": "BOTH"}], record=record) \
         == [("/1/name", "both", "BOTH")]
+
+
+def test_the_counterpart_of_an_item_set_aside_for_what_it_embeds_keeps_its_own_id():
+    """An author delete only the live side made: the model's book 1 still embeds author 1 and is set aside;
+    the live book 1 (its author now null) is its counterpart by the id 1, which names a book here, not the
+    author; book 2 is compared, and a difference there stays a suspect."""
+    delete = WriteReach(1, {"live": ("authors", "1"), "model": ("authors", "1")},
+                        {side: frozenset({"1"}) for side in ("live", "model")}, id_members=frozenset({"id"}),
+                        succeeded=frozenset({"live"}), collection={"live": ("authors",), "model": ("authors",)},
+                        deletes=True, tally=-1)
+    edit = WriteReach(2, {"live": ("books", "9"), "model": ("books", "9")},
+                      {side: frozenset({"9"}) for side in ("live", "model")}, id_members=frozenset({"id"}),
+                      succeeded=frozenset({"live"}))
+    paths = {"live": ("books",), "model": ("books",)}
+    values = ValueMap()
+    from capenv.interpreter.bundle.jsonvalue import dumps
+    from capenv.serving.compare.jsondiff import diff_json
+
+    def after(second_title: str) -> list[tuple[str, object, object]]:
+        live = [{"id": 1, "title": "Left Hand", "author": None}, {"id": 2, "title": "Dune", "author": None}]
+        model = [{"id": 1, "title": "Left Hand", "author": {"id": 1, "name": "Ursula"}},
+                 {"id": 2, "title": second_title, "author": None}]
+        found = unexplained([delete, edit], paths, Observed(200, JSON, dumps(live)), Observed(200, JSON, dumps(model)),
+                            diff_json(live, model, values), values)
+        return [(d.pointer, d.live, d.model) for d in found]
+
+    assert after("Dune") == []
+    assert after("DUNE") == [("/0/title", "Dune", "DUNE")]
