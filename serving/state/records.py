@@ -58,9 +58,14 @@ def served_from(result: dict[str, Any]) -> Served:
 def write_record(position: int, request: dict[str, Any], digest: str, rules_revision: str,
                  decision: Decision) -> dict[str, Any]:
     assert decision.result is not None, "only a write that changed the state is recorded"
+    # The entry is only encoded here: orjson writes a tuple as the array ``answer_record``'s list
+    # copies are (the same bytes), so the headers and the changed fields go in as they are held.
+    served = decision.served
+    answer = served.answer
+    result = {"status": answer.status, "content_type": answer.content_type, "headers": answer.headers,
+              "body": answer.body, "is_json": answer.is_json, "text": answer.text, "provenance": served.provenance}
     entry = {"request": request, "rules_revision": rules_revision, "clock": decision.meta.clock_text,
-             "counter": decision.meta.counter, "result": answer_record(decision.served),
-             "changed": list(decision.result.changed)}
+             "counter": decision.meta.counter, "result": result, "changed": decision.result.changed}
     return {"position": position, "kind": WRITE, "request_digest": digest,
             "plan": plan_id(request["tool"], rules_revision), "entry": dumps(entry).decode("utf-8")}
 
