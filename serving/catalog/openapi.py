@@ -23,6 +23,7 @@ from capenv.interpreter.bundle.models import Recording
 from .openapi_responses import operation_responses
 from .tool_meta import JSON_SCHEMA_DIALECT
 from .tools import Catalog, CatalogEntry
+from .withheld import withheld
 
 OPENAPI_VERSION = "3.1.0"
 OPERATION_METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace"})
@@ -158,7 +159,7 @@ def _request_body(entry: CatalogEntry, bundle: Bundle, schema: dict[str, Any], r
     media: dict[str, Any] = {"schema": schema}
     recorded = next((c for c in bundle.replay.tools.get(entry.name, ()) if c.request_is_json), None)
     if recorded is not None and recorded.request_body is not None:
-        media["example"] = recorded.request_body
+        media["example"] = withheld(recorded.request_body)  # never a credential a recorded call sent
     return {"required": required, "content": {"application/json": media}}
 
 

@@ -24,6 +24,7 @@ from capenv.interpreter.bundle.models import Budgets, RecordedCall, StaticCreden
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, json_kind_of, path_for, quoted
 from capenv.serving.catalog.header_checks import refused_headers
+from capenv.serving.catalog.withheld import withheld
 from capenv.serving.runtime_api import HttpRequest
 
 from .argument_schema import ArgumentSchema, path_param_schema, path_value
@@ -125,7 +126,7 @@ class ToolInputs:
             bodies = [c.request_body for c in calls if c.request_is_json]
             kinds = tuple(dict.fromkeys(json_kind(b) for b in bodies))
             fitting = [b for b in bodies if len(dumps(b)) <= budgets.body_example_characters]
-            example = max(fitting, key=lambda b: len(dumps(b))) if fitting else None  # the most telling
+            example = withheld(max(fitting, key=lambda b: len(dumps(b)))) if fitting else None  # the most telling
             body = BodyInput(kinds=kinds, required=bool(calls) and all(c.request_is_json for c in calls),
                              example=example)
         return cls(tool, properties, {k: tuple(v) for k, v in samples.items()}, tuple(query), body, budgets,

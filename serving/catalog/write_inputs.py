@@ -23,6 +23,7 @@ from capenv.interpreter.bundle.json_patch import ops_text
 from capenv.interpreter.bundle.models import Budgets, StaticCredential, WritePlan
 from capenv.interpreter.bundle.paths import split_path
 from capenv.interpreter.bundle.value_shapes import shape_schema, value_shape
+from capenv.serving.catalog.withheld import credential_member
 from capenv.interpreter.bundle.values import decode_once, spelling_pattern
 from capenv.interpreter.manifest.models import Tool
 from capenv.serving.read_call import CallRefused, ReadCall, path_for, quoted
@@ -178,6 +179,8 @@ class WriteInputs:
             shape = shape_schema(validated.accepted, validated.refused_value) or {} \
                 if validated is not None and validated.by_shape else \
                 _layout_schema(validated, self.budgets.described_values) if validated is not None and validated.layout else {}
+            if credential_member(member.member):  # a password's recorded texts are shown to no agent
+                shape = {key: value for key, value in shape.items() if key != "examples"}
             kind_type = _JSON_TYPES.get(member.kind or "")
             if kind_type is not None and shape.get("type", kind_type) != kind_type:
                 # values shaped on another tool of the type, of another kind than this tool's calls
