@@ -38,6 +38,18 @@ from .tool_index import ToolIndex, segments, within
 _QUERY_SAFE = "!$'()*,;:@/?-._~"
 ORIGIN_PLACEHOLDER = "{origin}"
 """What either side's own origin reads as in a compared body."""
+WEBSOCKET_ORIGIN_PLACEHOLDER = "{websocket-origin}"
+"""What either side's own origin in its WebSocket spelling (``ws://`` for ``http://``, ``wss://`` for
+``https://``: a stream endpoint at the same host and port) reads as."""
+
+
+def _own_origins(origin: str) -> list[tuple[str, str]]:
+    """A side's own origin and its WebSocket spelling, each with the placeholder it reads as."""
+    spellings = [(origin, ORIGIN_PLACEHOLDER)]
+    for http, socket in (("http://", "ws://"), ("https://", "wss://")):
+        if origin.startswith(http):
+            spellings.append((socket + origin[len(http):], WEBSOCKET_ORIGIN_PLACEHOLDER))
+    return spellings
 
 
 class CompareSession:
@@ -193,8 +205,9 @@ class CompareSession:
         if origin is None or not observed.body:
             return observed
         body = observed.body
-        for spelled in (origin, origin.replace("/", "\\/")):  # not a longer host or port it begins
-            body = re.sub(re.escape(spelled.encode()) + rb"(?![0-9A-Za-z.:-])", ORIGIN_PLACEHOLDER.encode(), body)
+        for own, placeholder in _own_origins(origin):
+            for spelled in (own, own.replace("/", "\\/")):  # not a longer host or port it begins
+                body = re.sub(re.escape(spelled.encode()) + rb"(?![0-9A-Za-z.:-])", placeholder.encode(), body)
         return Observed(observed.status, observed.headers, body) if body != observed.body else observed
 
     # --- after the answers ---------------------------------------------------------------

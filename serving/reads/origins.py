@@ -6,7 +6,9 @@ naming the recording's would send the caller to the recording's host. Only that 
 nothing, a path, a query or a fragment, is rewritten, at the start of a string or after a character
 no URL's scheme holds (a space, a quote, a bracket); a string naming another origin (a base URL the
 application was configured with, a port that merely begins alike) is kept, and a call with no origin
-(over MCP) is answered the recorded ones.
+(over MCP) is answered the recorded ones. The WebSocket spelling of the origin (``ws://`` for
+``http://``, ``wss://`` for ``https://``: a discovery document's stream endpoint at the same host and
+port) names the reached origin in its WebSocket spelling too.
 """
 
 from __future__ import annotations
@@ -35,17 +37,33 @@ def at_origin(served: Served, reached: str | None, recorded: str | None) -> Serv
     if reached == recorded:
         return served
     answer = served.answer
+    pairs = [(recorded, reached)]
+    if _websocket(recorded) and _websocket(reached):
+        pairs.append((_websocket(recorded), _websocket(reached)))
     if answer.is_json:
-        body = with_origin(answer.body, recorded, reached)
+        body = answer.body
+        for old, new in pairs:
+            body = with_origin(body, old, new)
         if body is answer.body:
             return served
         answer = replace(answer, body=body)
     else:  # a text answer too: an error page quoting the URL asked for ("the requested URL 'http://host:port/x'")
-        text = with_origin(answer.text, recorded, reached)
+        text = answer.text
+        for old, new in pairs:
+            text = with_origin(text, old, new)
         if text is answer.text:
             return served
         answer = replace(answer, text=text)
     return Served(answer, {**served.provenance, "origin": reached})
+
+
+def _websocket(origin: str) -> str | None:
+    """``origin`` with the WebSocket scheme of its HTTP one (``ws`` for ``http``, ``wss`` for ``https``);
+    None for another scheme."""
+    for http, socket in (("http://", "ws://"), ("https://", "wss://")):
+        if origin.startswith(http):
+            return socket + origin[len(http):]
+    return None
 
 
 @lru_cache(maxsize=8)

@@ -270,6 +270,19 @@ def test_each_sides_own_origin_reads_as_one():
     assert [r.verdict for r in results] == ["same", "different"]
 
 
+def test_each_sides_own_origin_in_its_websocket_spelling_reads_as_one():
+    """A discovery document names its stream endpoint at the side's host and port with the ws scheme
+    (Signal K's signalk-ws): each side's ws spelling of its own origin is one in the comparison, as its
+    http one is; another port still differs. Before, the two sides' ws links were a wrong answer."""
+    verdicts = []
+    for port in ("8000", "8001"):
+        compare, live, model = session([(200, b'{"ws": "ws://127.0.0.1:%s/stream"}' % port.encode())] * 4,
+                                       [(200, b'{"ws": "ws://model.compare.invalid/stream"}')])
+        live.origin, model.origin = "http://127.0.0.1:8000", "http://model.compare.invalid"
+        verdicts += [r.verdict for r in compare.run(parse_probes("- {method: GET, path: /a}\n"))]
+    assert verdicts == ["same", "different"]
+
+
 def test_a_path_saved_whole_is_sent_as_each_side_answered_it():
     """An href the application answers (Pulp's pulp_href) names the entity's path itself: a probe's path
     that is exactly ``{name}`` is each side's saved path, its slashes kept, where a placeholder inside a

@@ -93,3 +93,21 @@ def test_a_replayed_text_page_quoting_the_address_names_the_origin_the_call_reac
 
 def page_of_flows() -> dict:
     return page(FLOWS, None)
+
+
+def test_the_websocket_spelling_of_the_origin_names_the_origin_the_call_reached():
+    """A discovery document names the application's stream endpoint at its own host and port with the
+    WebSocket scheme (``ws://host:port/stream`` beside ``http://host:port/api``): the ws spelling of the
+    recorded origin names the reached one in ws (wss for an https one). Before the fix the http link was
+    rewritten and the ws one kept naming the capture's host and port (Signal K's ``/signalk``)."""
+    stream = ORIGIN.replace("http://", "ws://")
+    root = {"endpoints": {"v1": {"http": f"{ORIGIN}/api/v1/", "ws": f"{stream}/api/v1/stream",
+                                 "other": f"{stream}0/stream", "tls": ORIGIN.replace("http://", "wss://")}}}
+    runtime = EnvironmentRuntime(build_from(HarBuilder(origin=ORIGIN).call("GET", "/", response=root)
+                                            .call("GET", "/flows", response=page(FLOWS, None))))
+    endpoints = json.loads(runtime.http(HttpRequest("GET", "/", (), (), b"", origin=REACHED)).body)["endpoints"]["v1"]
+    assert endpoints == {"http": f"{REACHED}/api/v1/", "ws": "ws://env.test:8080/i/abc/api/v1/stream",
+                         "other": f"{stream}0/stream", "tls": root["endpoints"]["v1"]["tls"]}
+    secure = json.loads(runtime.http(HttpRequest("GET", "/", (), (), b"", origin="https://env.test")).body)
+    assert secure["endpoints"]["v1"]["ws"] == "wss://env.test/api/v1/stream"
+    assert runtime.read("get_root", {})["body"] == root
