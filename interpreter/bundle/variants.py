@@ -41,14 +41,19 @@ def key_values(headers: tuple[str, ...], key: str) -> dict[str, str]:
     return dict(line.split(": ", 1) for line in key.split("\n"))
 
 
-def call_key(headers: tuple[str, ...], default: str, value_of: Callable[[str], str | None]) -> str:
+def call_key(headers: tuple[str, ...], default: str, value_of: Callable[[str], str | None],
+             unsent_is_absent: frozenset[str] = frozenset()) -> str:
     """A call's key: each header as the call sends it, a header it sends no value of (or Accept
     ``*/*``, which any answer satisfies) taking the tool's usual value from ``default``, so a call
-    sending none, as every MCP call does, is the usual variant."""
+    sending none, as every MCP call does, is the usual variant. ``unsent_is_absent``: headers a call
+    sending none of is keyed as sending none (an HTTP caller without credentials, whom the capture
+    shows answered otherwise, is no principal)."""
     usual = key_values(headers, default)
 
     def sent(name: str) -> str | None:
         value = normalised_value(name, value_of(name))
+        if value in ("", "*/*") and name in unsent_is_absent:
+            return None
         return value if value not in ("", "*/*") else _raw(name, usual[name])
 
     return variant_key(headers, sent)

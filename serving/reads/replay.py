@@ -107,7 +107,10 @@ class Replayer:
                 return call.accept
             return next((value for key, value in call.headers if key.lower() == name), None)
 
-        return call_key(headers, default, value_of)
+        # over HTTP a call sending no credentials is a caller without any, not the usual one (an MCP
+        # call, with no headers at all, stands for the usual caller)
+        absent = frozenset(self._credential_variants.get(call.tool.name, ())) if call.over_http else frozenset()
+        return call_key(headers, default, value_of, absent)
 
     def other_accept(self, call: ReadCall) -> bool:
         """The call asks for another variant than the tool's usual one: only its recordings answer it."""

@@ -121,3 +121,26 @@ def test_another_callers_credentials_are_refused_without_saying_any_value():
     other = me(runtime, "Basic Ym9iOnB3LWJvYi0x")
     assert other.status == 404 and b"Authorization" in other.body
     assert b'"username"' not in other.body and b"t-ann-0001" not in other.body and b"Ym9iOnB3LWJvYi0x" not in other.body
+
+
+def test_over_http_a_call_without_credentials_is_the_anonymous_caller_not_the_usual_one():
+    """A login status read first with the principal's token ({status: loggedIn, username}) and then with
+    none ({status: notLoggedIn}), no write between: the usual variant is the token's, which an MCP call
+    (no headers) stands for; an HTTP call sending no Authorization is a caller without credentials, whom
+    the capture shows answered otherwise, so only the anonymous recording answers it. Before the fix it
+    was taken for the usual caller and answered the principal's status from the state."""
+    token = [("Authorization", "Bearer t-ann-0001")]
+    har = (HarBuilder()
+           .call("POST", "/session", body={"user": "ann", "password": "pw-ann-1"}, response={"token": "t-ann-0001"})
+           .call("GET", "/status", headers=token, response={"status": "loggedIn", "username": "ann", "open": True})
+           .call("GET", "/status", response={"status": "notLoggedIn", "open": True})
+           .call("GET", "/things", headers=token, response=ITEMS)
+           .call("GET", "/things/a1", headers=token, response=ITEMS[0]))
+    bundle = build_from(har)
+    assert bundle.replay.credential_variant_headers == {"get_status": ("authorization",)}
+    runtime = EnvironmentRuntime(bundle)
+    anonymous = runtime.http(HttpRequest("GET", "/status", (), (), b""))
+    assert anonymous.status == 200 and b"notLoggedIn" in anonymous.body and b"ann" not in anonymous.body
+    principal = runtime.http(HttpRequest("GET", "/status", (), (("authorization", "Bearer t-ann-0001"),), b""))
+    assert principal.status == 200 and b'"ann"' in principal.body
+    assert runtime.read("get_status", {})["body"]["username"] == "ann"  # over MCP: the usual caller
