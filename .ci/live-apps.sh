@@ -90,6 +90,9 @@
 #   packages (none compiled), 157 MB; captures/homebridge/start.sh runs the UI's API alone on its storage.
 #   Node-RED 4.1.15 ~1.5-2 min, 279 npm packages (none compiled), ~120 MB; captures/node-red/start.sh
 #   makes a user directory and copies its seed settings.js and flows.json in.
+#   Signal K server 2.23.0 (the newest for Node.js 20: 2.32.0 requires Node.js 22) ~1 min, 615 npm
+#   packages (none compiled), ~200 MB; captures/signalk-server/start.sh makes its configuration
+#   directory (token security, no mDNS or stream ports) and binds it to loopback.
 #   Express Gateway 1.16.11 ~1.5-3 min, 724 npm packages (none compiled; --ignore-scripts: the only
 #   install scripts print banners), ~90 MB; captures/express-gateway/start.sh copies its app
 #   (captures/express-gateway/app: a start script and the gateway's configuration) beside them.
@@ -266,6 +269,8 @@ JSON_SERVER_V1_VERSION=1.0.0-beta.15
 NODE_RED_VERSION=4.1.15
 # 6.8.0: the newest 6.x that runs on Node.js 20 (6.9.0 and later require Node.js 22).
 VERDACCIO_VERSION=6.8.0
+# 2.23.0: the newest signalk-server that runs on Node.js 20 (2.32.0 requires Node.js 22).
+SIGNALK_VERSION=2.23.0
 CHANGEDETECTION_VERSION=0.60.10
 DEVPI_VERSION=6.20.3
 GNOCCHI_VERSION=4.7.1
@@ -383,6 +388,7 @@ TIDDLYWIKI_DIR="$CACHE/tiddlywiki"
 JSON_SERVER_V1_DIR="$CACHE/npm-json-server-v1"
 NODE_RED_DIR="$CACHE/node-red"
 VERDACCIO_DIR="$CACHE/verdaccio"
+SIGNALK_DIR="$CACHE/signalk-server"
 CHANGEDETECTION_VENV="$CACHE/venv-changedetection"
 DEVPI_VENV="$CACHE/venv-devpi"
 PODMAN_DIR="$CACHE/podman"
@@ -1492,6 +1498,9 @@ install_npm_group() {
     # Verdaccio: 321 packages, none compiled; captures/verdaccio/start.sh writes its configuration (no uplinks).
     step install_npm_package verdaccio "$VERDACCIO_VERSION" "$VERDACCIO_DIR"
     step install_homebridge
+    # Signal K server: 615 packages, none compiled; its bundled plugins are found through the
+    # configuration directory's node_modules link that captures/signalk-server/start.sh makes.
+    step install_npm_package signalk-server "$SIGNALK_VERSION" "$SIGNALK_DIR"
     group_outcome
 }
 
@@ -1564,6 +1573,7 @@ status() {
     say "tiddlywiki:  $(installed_npm_version tiddlywiki "$TIDDLYWIKI_DIR" || true) ($TIDDLYWIKI_DIR)"
     say "node-red:    $(installed_npm_version node-red "$NODE_RED_DIR" || true) ($NODE_RED_DIR)"
     say "verdaccio:   $(installed_npm_version verdaccio "$VERDACCIO_DIR" || true) ($VERDACCIO_DIR)"
+    say "signalk-server: $(installed_npm_version signalk-server "$SIGNALK_DIR" || true) ($SIGNALK_DIR)"
     say "json-server-v1: $(installed_npm_version json-server "$JSON_SERVER_V1_DIR" || true) ($JSON_SERVER_V1_DIR)"
     say "changedetection.io: $(installed_pip_version "$CHANGEDETECTION_VENV" changedetection.io) ($CHANGEDETECTION_VENV)"
     say "devpi:       $(installed_pip_version "$DEVPI_VENV" devpi-server) ($DEVPI_VENV)"
