@@ -26,6 +26,7 @@ from capenv.interpreter.rules_engine import RuleSet, TraceEvent, evaluate
 
 from .identities import (array_element_values, identity_judge, listed_identities, made_identities, read_back_values,
                          returned_identities)
+from .issued import issued_by, sent_in_headers
 from .kinds import sibling_kinds
 from .listings import listed_siblings
 from .models import Manifest, Segment, Tool
@@ -52,6 +53,8 @@ class _Classifier:
     read_back: set[str] = field(default_factory=set)
     array_elements: set[str] = field(default_factory=set)
     span_prefixes: set[str] = field(default_factory=set)
+    records: list[Record] = field(default_factory=list)
+    """Every primary record, for where a lone token came from (``issued``)."""
     cache: dict[str, tuple[bool, object]] = field(default_factory=dict)
 
     @cached_property
@@ -95,7 +98,8 @@ def build_manifest(evidence: Evidence, ruleset: RuleSet, overrides: Overrides | 
     overrides = overrides or Overrides()
     records = evidence.primary_records
     classifier = _Classifier(ruleset, returned_identities(records, ruleset), read_back_values(records, ruleset),
-                             array_element_values(records), span_prefixes={spell_path(s.prefix, False) for s in evidence.path_spans})
+                             array_element_values(records), span_prefixes={spell_path(s.prefix, False) for s in evidence.path_spans},
+                             records=list(records))
     traces: list[TraceEvent] = list(evidence.span_trace)
     forced = [_parse_template(t) for t in overrides.templates]
     root = _Node()
@@ -194,14 +198,24 @@ def _lone_parameter(node: _Node, lone: tuple[str, Any], classifier: _Classifier,
     answering it as what it made, or a read of that path listing it as an entity's identity, shows
     the path to be that entity's item path."""
     key, shaped = lone
+    issued, sent = None, []
+    if shaped.yields.get("token_model"):  # where a token came from: looked for only for tokens (a scan of answers)
+        first = min(r.ordinal for r in _subtree_records(node.children[key]))
+        issued, sent = issued_by(key, classifier.records, first), sent_in_headers(key, classifier.records)
     context = LoneSegmentContext(value=key, shape_rule=shaped.rule_id,
                                  created_here=made_identities(node.records, classifier.ruleset),
-                                 listed_here=listed_identities(node.records, classifier.ruleset))
+                                 listed_here=listed_identities(node.records, classifier.ruleset),
+                                 issued_by=issued, sent_in_headers=sent)
     decision = evaluate(classifier.ruleset, LONE_TABLE, context, subject=f"{prefix}/{key}")
     if decision.yields.get("parameter"):
         traces.extend(decision.events)
         return True
     return False
+
+
+def _subtree_records(node: _Node) -> list[Record]:
+    """The records of a node and of every node below it."""
+    return [*node.records, *(r for child in node.children.values() for r in _subtree_records(child))]
 
 
 def _kinds(node: _Node, values: list[str], classifier: _Classifier) -> tuple[int, float | None]:
