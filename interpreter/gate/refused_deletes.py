@@ -6,8 +6,10 @@ associated annotations.") while the entity is held (the gate's copy holds it, or
 it before the call and still after it) shows the application
 deletes only under a condition the spec does not model (no other entity references it). So does an
 absence (404) answered while the reads show the entity just before the call and again right after it
-(Mistral's standard actions): only the reads count there, since a copy holding an entity the
-application had already lost is what an absence answer usually means. Served,
+(Mistral's standard actions), or just before it and a later successful call of the delete then removed
+it with no read between showing it gone (a cache file or folder the later call named in its query):
+only the reads and the tool's own calls count there, since a copy holding an entity the application
+had already lost is what an absence answer usually means. Served,
 the delete would remove an entity the application keeps; the verdict table decides from the
 refused calls noted here (``verdict.refused-while-held``).
 """
@@ -29,11 +31,13 @@ LOCATION = "interpreter/gate/refused_deletes.py:note_refused_while_held"
 
 
 def note_refused_while_held(plan: WritePlan, record: Record, env: WriteEnv, copy: StateIndex, timeline: Timeline,
-                            findings: PlanFindings, credentials: Credentials | None = None) -> None:
+                            findings: PlanFindings, credentials: Credentials | None = None,
+                            later_calls: list[Record] = ()) -> None:
     """Note the delete call the application answered with an error while its entity was held (the
     copy held it, or the reads show it before and after). A 5xx may also have deleted it; either way
     the delete holds under a condition serving would not check, so the verdict table, which picks
-    the statuses that count, may refuse the plan."""
+    the statuses that count, may refuse the plan. ``later_calls``: the tool's calls after this one,
+    in order."""
     if plan.effect != "delete" or record.succeeded or record.status < 400:
         return
     target = target_entity(plan, record, env, timeline)
@@ -41,7 +45,8 @@ def note_refused_while_held(plan: WritePlan, record: Record, env: WriteEnv, copy
         return
     type_name, key = target
     own = own_collection(record.path, env.types[type_name])  # ids repeat across the type's collections
-    shown = _shown_around(timeline, type_name, key, record.ordinal, own)
+    shown = _shown_around(timeline, type_name, key, record.ordinal, own) \
+        or _removed_later(plan, record, env, timeline, later_calls, target, own)
     if shown:
         findings.refused_shown.append((record.ordinal, record.status))
     if shown or any(key in collection.entities for collection in copy.collections_of(type_name)
@@ -89,6 +94,24 @@ class Credentials:
         """Whether ``record`` was sent with the credentials the plan's exemplar succeeded with."""
         exemplar = self.records.get(plan.exemplar) if plan.exemplar is not None else None
         return exemplar is not None and bool(self.names) and self._values(record) == self._values(exemplar)
+
+
+def _removed_later(plan: WritePlan, record: Record, env: WriteEnv, timeline: Timeline, later_calls: list[Record],
+                   target: tuple[str, str], collection: str | None) -> bool:
+    """The reads show the entity held just before the call, and the next later call of the delete
+    naming it succeeded with no read between showing it gone: the application held it when it
+    answered this call absent."""
+    type_name, key = target
+    before = timeline.held_before(type_name, key, record.ordinal, collection=collection)
+    if before is None or before.value is None:
+        return False
+    other = next((call for call in later_calls if call.ordinal > record.ordinal
+                  and target_entity(plan, call, env, timeline) == target), None)
+    if other is None or not other.succeeded:
+        return False
+    read = timeline.first_after(type_name, key, record.ordinal, collection=collection)
+    return read is None or read.value is not None \
+        or timeline.records[read.ordinal].started_at >= other.finished_at
 
 
 def _shown_around(timeline: Timeline, type_name: str, key: str, ordinal: int, collection: str | None) -> bool:

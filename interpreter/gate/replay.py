@@ -117,7 +117,8 @@ def run_gate(plans: list[WritePlan], view: ViewResult, manifest: Manifest, recor
         tool = tool_of.get(ordinal, "")
         if tool in by_tool and record.changes_state and record.status >= 400 and ordinal not in other_callers:
             # another caller's refusal is about who asked, not the entity
-            note_refused_while_held(by_tool[tool], record, env, copy, timeline, findings[tool], credentials)
+            note_refused_while_held(by_tool[tool], record, env, copy, timeline, findings[tool], credentials,
+                                    [records[o] for o in calls_of.get(tool, []) if o > ordinal])
             note_refused_where_accepted(by_tool[tool], record, records, calls_of.get(tool, []), findings[tool])
             note_refused_serving_accepts(by_tool[tool], record, serving_env, copy, sequences, findings[tool])
         if is_write(record, tool_of, read_only):

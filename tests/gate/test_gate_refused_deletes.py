@@ -92,3 +92,17 @@ def test_a_403_with_the_credentials_the_delete_succeeded_with_is_a_condition():
 def test_a_403_sent_with_other_credentials_is_about_who_asked():
     delete = plan(build_from(forbidden_app("guest")), "DELETE", "/boards/{board_id}")
     assert delete.served, delete.reason
+
+
+def test_an_absence_answered_for_an_entity_a_later_delete_removed_is_a_condition():
+    """Board 1, read just before it, answered 404 to a delete sent without the query a later delete
+    names (the cache file, the folder it sits in) and was then removed by that later delete, with no
+    read between showing it gone: the application held it, so its delete holds by something beyond
+    the id, which serving would not check (it would answer 204 where the application answers 404)."""
+    har = (boards_app(None).call("GET", "/boards/1", response=BOARDS[0])
+           .call("DELETE", "/boards/1", status=404, response=MISSING)
+           .call("DELETE", "/boards/1", query=[("file", "archive")], response={"message": "OK"})
+           .call("GET", "/boards", response=[]))
+    delete = plan(build_from(har), "DELETE", "/boards/{board_id}")
+    assert not delete.served and delete.reason == "conditional-delete", delete.reason
+
