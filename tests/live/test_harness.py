@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
+import orjson
 import pytest
 
-from . import apps, conftest
+from . import apps, conftest, test_compare_live
 
 
 @pytest.fixture
@@ -42,3 +44,25 @@ def test_an_application_that_never_answers_times_out_and_is_stopped(monkeypatch,
     monkeypatch.setitem(apps.APPS, "silent", spec)
     with pytest.raises(apps.StartFailed, match="silent: not ready after"):
         apps.start_app("silent", tmp_path)
+
+
+def _answered(live: object, model: object) -> SimpleNamespace:
+    return SimpleNamespace(answers={side: SimpleNamespace(body=orjson.dumps(body))
+                                    for side, body in (("live", live), ("model", model))})
+
+
+def test_an_application_ordering_a_list_anew_differs_only_in_that_order():
+    recorded = {"node": {"dir": True, "nodes": [{"key": "/q/14", "value": "a"}, {"key": "/q/15", "value": "b"}]}}
+    rotated = {"node": {"dir": True, "nodes": [{"key": "/q/15", "value": "b"}, {"key": "/q/14", "value": "a"}]}}
+    assert test_compare_live._same_but_order(_answered(rotated, recorded), "/node/nodes")
+
+
+@pytest.mark.parametrize("live", [
+    {"node": {"dir": True, "nodes": [{"key": "/q/15", "value": "c"}, {"key": "/q/14", "value": "a"}]}},
+    {"node": {"dir": True, "nodes": [{"key": "/q/14", "value": "a"}]}},
+    {"node": {"dir": False, "nodes": [{"key": "/q/15", "value": "b"}, {"key": "/q/14", "value": "a"}]}},
+    {"node": {"dir": True, "nodes": {"key": "/q/14"}}},
+], ids=["a member changed", "a member missing", "a difference beside the list", "no list"])
+def test_any_other_difference_of_an_unordered_list_is_still_judged(live):
+    recorded = {"node": {"dir": True, "nodes": [{"key": "/q/14", "value": "a"}, {"key": "/q/15", "value": "b"}]}}
+    assert not test_compare_live._same_but_order(_answered(live, recorded), "/node/nodes")
