@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 from support.har_builder import HarBuilder
+from support.manifest_routes import manifest_of, route_templates
 
-from capenv.interpreter.evidence.har import parse_har_bytes
-from capenv.interpreter.manifest.infer import build_manifest
 from capenv.interpreter.rules_engine import load_rules
 
 KEY_A = "MTc.axbtfw.0aREQng--Sv9LIdkbjzWOlVX4E4"
@@ -26,13 +25,8 @@ def ruleset():
     return load_rules()
 
 
-def tools(har: HarBuilder, ruleset) -> set[tuple[str, str]]:
-    manifest = build_manifest(parse_har_bytes(har.bytes(), source="t.har"), ruleset)
-    return {(t.method, t.template) for t in manifest.tools}
-
-
 def recorded_names(har: HarBuilder, ruleset, secret: str) -> list[str]:
-    manifest = build_manifest(parse_har_bytes(har.bytes(), source="t.har"), ruleset)
+    manifest = manifest_of(har, ruleset)
     words = {part for part in secret.replace("-", "_").replace(".", "_").split("_") if len(part) >= 8}
     return [t.name for t in manifest.tools if secret in t.template or any(w in t.name for w in words)]
 
@@ -41,7 +35,7 @@ def test_dotted_tokens_are_one_parameter(ruleset):
     har = (HarBuilder().call("GET", "/admin", response={"links": []})
            .call("POST", f"/id/17/delete/{KEY_A}", response={"ok": True})
            .call("POST", f"/id/1/delete/{KEY_B}", response={"ok": True}))
-    found = tools(har, ruleset)
+    found = route_templates(har, ruleset)
     assert ("POST", "/id/{id}/delete/{delete_id}") in found or any(
         m == "POST" and t.startswith("/id/{id}/delete/{") for m, t in found), found
     assert not recorded_names(har, ruleset, KEY_A) and not recorded_names(har, ruleset, KEY_B)
@@ -51,7 +45,7 @@ def test_a_lone_signed_key_an_earlier_page_carried_is_a_parameter(ruleset):
     page = f'<a href="/id/13/edit/{KEY_A}">edit</a>'
     har = (HarBuilder().call("GET", "/admin/", response=page, response_type="text/html")
            .call("POST", f"/id/13/edit/{KEY_A}", body={"text": "x"}, response={"id": 13, "text": "x"}))
-    found = tools(har, ruleset)
+    found = route_templates(har, ruleset)
     assert not recorded_names(har, ruleset, KEY_A), found
     assert any(m == "POST" and t.startswith("/id/") and "/edit/{" in t for m, t in found), found
 
@@ -62,7 +56,7 @@ def test_a_lone_token_a_login_answered_is_a_parameter(ruleset):
            .call("GET", "/-/whoami", headers=[("Authorization", f"Bearer {TOKEN}")], response={"username": "alice"})
            .call("DELETE", f"/-/user/token/{TOKEN}", headers=[("Authorization", f"Bearer {TOKEN}")],
                  response={"ok": "Logged out"}))
-    found = tools(har, ruleset)
+    found = route_templates(har, ruleset)
     assert not recorded_names(har, ruleset, TOKEN), found
     assert any(m == "DELETE" and t.startswith("/-/user/token/{") for m, t in found), found
 
@@ -70,7 +64,7 @@ def test_a_lone_token_a_login_answered_is_a_parameter(ruleset):
 def test_a_lone_token_sent_as_a_cookie_is_a_parameter(ruleset):
     har = (HarBuilder().call("GET", "/me", headers=[("Cookie", f"session={JWT}")], response={"user": "alice"})
            .call("DELETE", f"/sessions/{JWT}", headers=[("Cookie", f"session={JWT}")], status=204))
-    found = tools(har, ruleset)
+    found = route_templates(har, ruleset)
     assert not recorded_names(har, ruleset, JWT), found
     assert any(m == "DELETE" and t.startswith("/sessions/{") for m, t in found), found
 
@@ -79,14 +73,14 @@ def test_a_lone_token_nothing_issued_stays_literal(ruleset):
     # a route word shaped as a token that no answer carried and no credential sent: a word of the route
     har = (HarBuilder().call("GET", "/api/v2beta1x/items", response=[])
            .call("POST", "/hooks/build2024x", body={"a": 1}, response={"ok": True}))
-    assert ("POST", "/hooks/build2024x") in tools(har, ruleset)
+    assert ("POST", "/hooks/build2024x") in route_templates(har, ruleset)
 
 
 @pytest.mark.parametrize("word", ["left-pad-lite-1.0.0.tgz", "www.example.com", "bundle.8f3a2b1c.js", "v1.2.3"])
 def test_dotted_words_stay_literal(ruleset, word):
     har = (HarBuilder().call("GET", f"/files/{word}", response={"ok": True})
            .call("GET", "/files/other.txt", response={"ok": True}))
-    assert ("GET", f"/files/{word}") in tools(har, ruleset)
+    assert ("GET", f"/files/{word}") in route_templates(har, ruleset)
 
 
 def test_a_replayed_read_of_an_unseen_token_is_refused():
