@@ -20,6 +20,7 @@ from urllib.parse import quote, unquote
 from capenv.interpreter.bundle.jsonvalue import dumps
 from capenv.interpreter.bundle.pointers import parse as parse_pointer
 from capenv.interpreter.bundle.rule_data import setting_value
+from capenv.serving.reads.origins import websocket_spelling
 
 from .jsondiff import ValueMap
 from .judge import SAME, Judgement, body_differences, judge, parsed_body, reordered_sets
@@ -45,11 +46,8 @@ WEBSOCKET_ORIGIN_PLACEHOLDER = "{websocket-origin}"
 
 def _own_origins(origin: str) -> list[tuple[str, str]]:
     """A side's own origin and its WebSocket spelling, each with the placeholder it reads as."""
-    spellings = [(origin, ORIGIN_PLACEHOLDER)]
-    for http, socket in (("http://", "ws://"), ("https://", "wss://")):
-        if origin.startswith(http):
-            spellings.append((socket + origin[len(http):], WEBSOCKET_ORIGIN_PLACEHOLDER))
-    return spellings
+    socket = websocket_spelling(origin)
+    return [(origin, ORIGIN_PLACEHOLDER)] + ([(socket, WEBSOCKET_ORIGIN_PLACEHOLDER)] if socket else [])
 
 
 class CompareSession:

@@ -38,8 +38,8 @@ def at_origin(served: Served, reached: str | None, recorded: str | None) -> Serv
         return served
     answer = served.answer
     pairs = [(recorded, reached)]
-    if _websocket(recorded) and _websocket(reached):
-        pairs.append((_websocket(recorded), _websocket(reached)))
+    if websocket_spelling(recorded) and websocket_spelling(reached):
+        pairs.append((websocket_spelling(recorded), websocket_spelling(reached)))
     if answer.is_json:
         body = answer.body
         for old, new in pairs:
@@ -57,7 +57,7 @@ def at_origin(served: Served, reached: str | None, recorded: str | None) -> Serv
     return Served(answer, {**served.provenance, "origin": reached})
 
 
-def _websocket(origin: str) -> str | None:
+def websocket_spelling(origin: str) -> str | None:
     """``origin`` with the WebSocket scheme of its HTTP one (``ws`` for ``http``, ``wss`` for ``https``);
     None for another scheme."""
     for http, socket in (("http://", "ws://"), ("https://", "wss://")):
